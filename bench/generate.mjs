@@ -1,0 +1,131 @@
+// Synthetic skills for the benchmarks, of both layouts. Everything comes from the PRNG passed in, so a seed
+// always gives the same tree; every skill written here is meant to validate without errors.
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mulberry32, yieldToEvents } from './lib.mjs';
+
+const VERBS = ['convert', 'summarize', 'extract', 'format', 'check', 'render', 'merge', 'split', 'translate', 'index'];
+const NOUNS = ['pdf', 'invoice', 'changelog', 'csv', 'diagram', 'commit', 'ticket', 'schema', 'report', 'image', 'mail', 'log'];
+const WHEN = ['asks to', 'wants to', 'needs to', 'mentions that they must'];
+const OWNERS = ['built-in', 'acme', 'data-team', 'ops'];
+const PATTERN_SAFE = ['\\b{verb}\\s+\\w+', '{noun}s?\\b', '^{verb}\\b'];
+
+const fill = (s, w) => s.replaceAll('{verb}', w.verb).replaceAll('{noun}', w.noun);
+const version = (rand) => `${rand.int(4)}.${rand.int(20)}.${rand.int(10)}`;
+const title = (s) => s.replace(/(^|-)(\w)/g, (_, sep, c) => (sep ? ' ' : '') + c.toUpperCase());
+// JSON strings are valid YAML double-quoted scalars: no hand-escaping of colons, quotes or backslashes.
+const yamlString = (s) => JSON.stringify(s);
+
+/** The verb and nouns a skill is about; pass them to the writers to name the folder after them too. */
+export function drawWords(rand) {
+  return { verb: rand.pick(VERBS), noun: rand.pick(NOUNS), other: rand.pick(NOUNS) };
+}
+
+function describe(w, rand) {
+  return `${title(w.verb)} ${w.noun} files into ${w.other} form and check the result. Use when the user ${rand.pick(WHEN)} ${w.verb} the ${w.noun}.`;
+}
+
+function body(w, rand) {
+  const steps = 2 + rand.int(4);
+  const lines = [`# ${title(`${w.verb}-${w.noun}`)}`, '', `Turns a ${w.noun} into ${w.other} form.`, '', '## Steps', ''];
+  for (let i = 1; i <= steps; i++) lines.push(`${i}. ${title(rand.pick(VERBS))} the ${rand.pick(NOUNS)} (step ${i} of ${steps}).`);
+  lines.push('', '## Notes', '', `Keep the original ${w.noun}; write the ${w.other} next to it.`, '');
+  return lines.join('\n');
+}
+
+function write(file, text, mode) {
+  writeFileSync(file, text);
+  if (mode) chmodSync(file, mode);
+}
+
+function writeScript(dir, name, w) {
+  mkdirSync(join(dir, 'scripts'), { recursive: true });
+  write(join(dir, 'scripts', name), `#!/bin/sh\n# ${w.verb} a ${w.noun}\nset -eu\necho "${w.verb} $1"\n`, 0o755);
+}
+
+/**
+ * Write one SKILL.md skill named `name` into `parent/name`; extras (metadata, triggers, scripts…) by chance,
+ * or always when `options.script` / `options.reference` say so. `options.words` from drawWords, else drawn.
+ */
+export function writeSkillMdSkill(parent, name, rand, options = {}) {
+  const dir = join(parent, name);
+  mkdirSync(dir, { recursive: true });
+  const w = options.words ?? drawWords(rand);
+  const fm = [`name: ${name}`, `description: ${yamlString(describe(w, rand))}`];
+  if (rand.chance(0.3)) fm.push(`version: ${yamlString(version(rand))}`);
+  if (rand.chance(0.15)) fm.push('license: MIT');
+  if (rand.chance(0.4)) fm.push('metadata:', `  author: ${yamlString(rand.pick(OWNERS))}`, `  version: ${yamlString(version(rand))}`);
+  if (rand.chance(0.25)) {
+    fm.push('triggers:', `  keywords: [${w.noun}, ${w.other}]`, `  verbs: [${w.verb}]`);
+    if (rand.chance(0.5)) fm.push(`  patterns: [${yamlString(fill(rand.pick(PATTERN_SAFE), w))}]`);
+  }
+  const files = ['SKILL.md'];
+  if (rand.chance(0.3) || options.script) {
+    writeScript(dir, 'x.sh', w);
+    files.push('scripts/x.sh');
+    if (rand.chance(0.5)) fm.push('scripts:', '  - scripts/x.sh');
+  }
+  if (rand.chance(0.3) || options.reference) {
+    mkdirSync(join(dir, 'references'));
+    write(join(dir, 'references', 'r.md'), `# ${title(w.noun)} reference\n\nFields of a ${w.noun}: id, date, ${w.other}.\n`);
+    files.push('references/r.md');
+  }
+  write(join(dir, 'SKILL.md'), `---\n${fm.join('\n')}\n---\n\n${body(w, rand)}`);
+  return { dir, layout: 'skill-md', files };
+}
+
+/** Write one manifest.json skill with id `id` into `parent/id`; scripts and envVars (+ .env.example) by chance. */
+export function writeManifestSkill(parent, id, rand, options = {}) {
+  const dir = join(parent, id);
+  mkdirSync(join(dir, 'context'), { recursive: true });
+  const w = options.words ?? drawWords(rand);
+  const manifest = {
+    id,
+    name: title(id),
+    version: version(rand),
+    description: describe(w, rand),
+    owner: rand.pick(OWNERS),
+    context: ['context/instructions.md'],
+  };
+  const files = ['manifest.json', 'context/instructions.md'];
+  write(join(dir, 'context', 'instructions.md'), body(w, rand));
+  if (rand.chance(0.4)) {
+    writeScript(dir, 'run.sh', w);
+    manifest.scripts = ['scripts/run.sh'];
+    files.push('scripts/run.sh');
+  }
+  if (rand.chance(0.25)) {
+    manifest.envVars = [`${w.noun.toUpperCase()}_API_KEY`];
+    if (rand.chance(0.5)) manifest.envVars.push(`${w.other.toUpperCase()}_TOKEN`);
+    write(join(dir, '.env.example'), manifest.envVars.map((v) => `${v}=`).join('\n') + '\n');
+    files.push('.env.example');
+  }
+  write(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return { dir, layout: 'manifest', files };
+}
+
+/**
+ * Write `count` skills side by side into `root`, alternating SKILL.md and manifest.json, from `seed`.
+ * Yields to the event loop now and then so that Ctrl-C can clean up.
+ */
+export async function writeCorpus(root, { count, seed = 42 }) {
+  const rand = mulberry32(seed);
+  mkdirSync(root, { recursive: true });
+  const stats = { root, skills: 0, skillMd: 0, manifest: 0, files: 0 };
+  for (let i = 0; i < count; i++) {
+    const words = drawWords(rand);
+    const name = `${words.verb}-${words.noun}-${String(i).padStart(5, '0')}`;
+    const write = i % 2 === 0 ? writeSkillMdSkill : writeManifestSkill;
+    const skill = write(root, name, rand, { words });
+    stats.skills++;
+    stats[skill.layout === 'skill-md' ? 'skillMd' : 'manifest']++;
+    stats.files += skill.files.length;
+    if (i % 250 === 249) await yieldToEvents();
+  }
+  return stats;
+}
+
+/** One small SKILL.md skill (with a script and a reference) for the cold-start rows; returns its folder. */
+export function writeOneSkill(parent, { seed = 42, name = 'bench-one' } = {}) {
+  return writeSkillMdSkill(parent, name, mulberry32(seed), { script: true, reference: true }).dir;
+}

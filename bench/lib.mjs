@@ -1,0 +1,167 @@
+// Shared pieces of the benchmarks: a seeded PRNG, a temp folder that is always removed, timed child processes,
+// medians, aims and the table. Progress goes to stderr; only the report goes to stdout.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as tick } from 'node:timers/promises';
+
+/** mulberry32: a tiny PRNG, so the same seed always gives the same skills. Returns floats in [0, 1). */
+export function mulberry32(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  next.int = (n) => Math.floor(next() * n);
+  next.pick = (list) => list[Math.floor(next() * list.length)];
+  next.chance = (p) => next() < p;
+  return next;
+}
+
+let tempRoot;
+let handlersSet = false;
+
+/** os.tmpdir()/skills-bench-<pid>, created once and removed on exit, on error and on SIGINT/SIGTERM. */
+export function benchTempDir() {
+  if (tempRoot) return tempRoot;
+  tempRoot = join(tmpdir(), `skills-bench-${process.pid}`);
+  rmSync(tempRoot, { recursive: true, force: true });
+  mkdirSync(tempRoot, { recursive: true });
+  if (handlersSet) return tempRoot;
+  handlersSet = true;
+  process.on('exit', removeTempDir);
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+    process.on(signal, () => {
+      process.stderr.write(`\n${signal}: removing ${tempRoot}\n`);
+      process.exit(code);
+    });
+  }
+  return tempRoot;
+}
+
+export function removeTempDir() {
+  if (!tempRoot) return;
+  rmSync(tempRoot, { recursive: true, force: true });
+  tempRoot = undefined;
+}
+
+/** Let pending signal handlers run; the timing loops are synchronous spawns otherwise. */
+export const yieldToEvents = () => tick();
+
+export function log(message) {
+  process.stderr.write(`${message}\n`);
+}
+
+/** A command to time: node with the given arguments, run from `cwd`. */
+export function nodeCommand(args, { cwd = process.cwd(), label } = {}) {
+  return { file: process.execPath, args, cwd, label: label ?? `node ${args.join(' ')}` };
+}
+
+/**
+ * Spawn a command once and return its wall time in ms (spawn to exit, as a user sees it). A command that fails
+ * is a broken benchmark, not a slow one: it throws with the command's stderr.
+ */
+export function timeOnce(cmd) {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(cmd.file, cmd.args, spawnOptions(cmd));
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  // Ctrl-C reaches the child too; stop here (the exit handler removes the temp folder).
+  if (r.signal === 'SIGINT') process.exit(130);
+  if (r.signal === 'SIGTERM') process.exit(143);
+  if (r.error || r.status !== 0) {
+    const why = r.error ? r.error.message : r.signal ? `killed by ${r.signal}` : `exit code ${r.status}`;
+    throw new Error(`${cmd.label}: ${why}\n${firstLines(r.stderr || r.stdout || '', 10)}`);
+  }
+  return ms;
+}
+
+/** Run a command once, untimed, and hand back what spawnSync gives (status, stdout, stderr). */
+export function runOnce(cmd) {
+  return spawnSync(cmd.file, cmd.args, spawnOptions(cmd));
+}
+
+// Output is piped and kept (as when a script reads `--format json`); 10,000 skills print more than the 1 MB
+// that spawnSync buffers by default.
+const spawnOptions = (cmd) => ({
+  cwd: cmd.cwd,
+  env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
+  encoding: 'utf8',
+  maxBuffer: 1 << 30,
+});
+
+/**
+ * Time `measured` against `baseline`, interleaved (A B A B …) so that load on the machine hits both alike.
+ * Warm-ups are interleaved too and thrown away.
+ */
+export async function comparePair({ measured, baseline, runs, warmups = 0 }) {
+  const a = [];
+  const b = [];
+  for (let i = 0; i < warmups + runs; i++) {
+    const ta = timeOnce(measured);
+    await yieldToEvents();
+    const tb = timeOnce(baseline);
+    await yieldToEvents();
+    if (i >= warmups) {
+      a.push(ta);
+      b.push(tb);
+    }
+  }
+  const m = summarize(a);
+  const base = summarize(b);
+  return { measured: { label: measured.label, ...m }, baseline: { label: baseline.label, ...base }, ratio: m.median / base.median };
+}
+
+export function summarize(samples) {
+  return { median: median(samples), min: Math.min(...samples), samples };
+}
+
+export function median(values) {
+  const s = [...values].sort((x, y) => x - y);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** Aim on the ratio measured / baseline (of medians). */
+export const ratioAim = (max) => ({ kind: 'ratio', max, text: `≤ ${max}x`, met: (r) => r.ratio <= max });
+
+/** Aim on the measured median wall time, strictly below `ms`. */
+export const timeAim = (ms) => ({ kind: 'time', maxMs: ms, text: `< ${formatMs(ms)}`, met: (r) => r.measured.median < ms });
+
+export function formatMs(ms) {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
+}
+
+const pair = (s) => `${formatMs(s.median)} / ${formatMs(s.min)}`;
+
+export function machineInfo() {
+  const list = cpus();
+  return { node: process.version, platform: `${process.platform} ${process.arch}`, cpu: list[0]?.model?.trim() ?? 'unknown', cores: list.length };
+}
+
+/** The report as text: the machine, one line per row, the rows' notes, and which aims were missed. */
+export function formatTable(machine, rows) {
+  const head = ['row', 'measured (median / min)', 'baseline', 'baseline (median / min)', 'ratio', 'aim', 'verdict'];
+  const lines = rows.map((r) => [r.name, pair(r.measured), r.baseline.label, pair(r.baseline), `${r.ratio.toFixed(2)}x`, r.aim, r.verdict]);
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
+  const out = [
+    `Node ${machine.node} · ${machine.platform} · ${machine.cpu} · ${machine.cores} cores`,
+    '',
+    fmt(head),
+    fmt(widths.map((w) => '-'.repeat(w))),
+    ...lines.map(fmt),
+  ];
+  const notes = rows.flatMap((r) => (r.notes ?? []).map((n) => `  ${r.name}: ${n}`));
+  if (notes.length) out.push('', 'notes:', ...notes);
+  const missed = rows.filter((r) => r.verdict !== 'ok');
+  out.push('', missed.length ? `MISSED ${missed.length} of ${rows.length} aims: ${missed.map((r) => r.name).join('; ')}` : `all ${rows.length} aims met`);
+  return out.join('\n');
+}
+
+export function firstLines(text, n) {
+  return text.split('\n').slice(0, n).join('\n');
+}

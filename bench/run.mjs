@@ -1,0 +1,143 @@
+// The benchmark rows. Usage: node bench/run.mjs [--only <substring>]... [--json]
+// `npm run bench` builds first. A missed aim is reported, not failed: exit 0. A benchmark that cannot run
+// honestly (a command fails, the generated skills do not validate) exits 1.
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { writeCorpus, writeOneSkill } from './generate.mjs';
+import {
+  benchTempDir,
+  comparePair,
+  firstLines,
+  formatTable,
+  log,
+  machineInfo,
+  nodeCommand,
+  ratioAim,
+  removeTempDir,
+  runOnce,
+  timeAim,
+} from './lib.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'bin', 'skills.js');
+const READ_TREE = join(ROOT, 'bench', 'read-tree.mjs');
+const SEED = 42;
+const CORPUS_SIZE = 10_000;
+
+const node = (args, label) => nodeCommand(args, { cwd: ROOT, label });
+const bareNode = node(['-e', '0'], 'node -e 0');
+
+// Each row: a name (matched by --only), an aim, and run(fixtures) → comparePair's result (+ optional notes).
+const ROWS = [
+  {
+    name: 'cold start: skills --version',
+    aim: ratioAim(1.3),
+    run: () => comparePair({ measured: node([CLI, '--version'], 'skills --version'), baseline: bareNode, runs: 20, warmups: 3 }),
+  },
+  {
+    name: 'cold start: skills validate <one skill>',
+    aim: ratioAim(1.3),
+    run: (fx) =>
+      comparePair({ measured: node([CLI, 'validate', fx.oneSkill()], 'skills validate <one>'), baseline: bareNode, runs: 20, warmups: 3 }),
+  },
+  {
+    name: `validate ${CORPUS_SIZE.toLocaleString('en-US')} small skills (one process)`,
+    aim: timeAim(1500),
+    async run(fx) {
+      const corpus = await fx.corpus();
+      const result = await comparePair({
+        measured: node([CLI, 'validate', corpus.root, '--format', 'json'], 'skills validate <dir> --format json'),
+        baseline: node([READ_TREE, corpus.root], 'read the files alone'),
+        runs: 3,
+        warmups: 1,
+      });
+      result.notes = [`${corpus.skills} skills (${corpus.skillMd} SKILL.md, ${corpus.manifest} manifest.json), ${corpus.files} files, seed ${SEED}`];
+      if (corpus.warnings) result.notes.push(`the generated skills have ${corpus.warnings} warnings (expected none)`);
+      return result;
+    },
+  },
+];
+
+// Fixtures are made on first use, so that `--only cold` does not write 10,000 skills.
+function fixtures() {
+  let one;
+  let corpus;
+  return {
+    oneSkill: () => (one ??= writeOneSkill(join(benchTempDir(), 'one'), { seed: SEED })),
+    corpus: () => (corpus ??= makeCorpus()),
+  };
+}
+
+async function makeCorpus() {
+  const root = join(benchTempDir(), 'corpus');
+  log(`writing ${CORPUS_SIZE} skills to ${root} …`);
+  const stats = await writeCorpus(root, { count: CORPUS_SIZE, seed: SEED });
+  // A generator that writes invalid skills would time the error path: check once, untimed.
+  const r = runOnce(node([CLI, 'validate', root, '--format', 'json']));
+  let report;
+  try {
+    report = JSON.parse(r.stdout);
+  } catch {
+    report = undefined;
+  }
+  const found = report?.skills?.length;
+  if (r.status !== 0 || found !== stats.skills) {
+    log(`the generated skills do not validate (exit code ${r.status}, ${found ?? '?'} of ${stats.skills} skills found):`);
+    const errors = (report?.skills ?? []).flatMap((s) =>
+      s.diagnostics.filter((d) => d.severity === 'error').map((d) => `  ${relative(root, d.file)}${d.line ? `:${d.line}` : ''}  ${d.ruleId} ${d.message}`),
+    );
+    log(errors.length ? errors.slice(0, 10).join('\n') : firstLines(r.stderr || r.stdout, 10));
+    process.exit(1);
+  }
+  return { ...stats, warnings: report.warningCount ?? 0 };
+}
+
+function parseCli() {
+  try {
+    return parseArgs({
+      options: { only: { type: 'string', multiple: true }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    }).values;
+  } catch (err) {
+    log(`${err.message}\nusage: node bench/run.mjs [--only <substring>]... [--json]`);
+    process.exit(2);
+  }
+}
+
+async function main() {
+  const opts = parseCli();
+  if (opts.help) {
+    log(`usage: node bench/run.mjs [--only <substring>]... [--json]\nrows:\n${ROWS.map((r) => `  ${r.name}`).join('\n')}`);
+    return;
+  }
+  const only = (opts.only ?? []).map((s) => s.toLowerCase());
+  const rows = only.length ? ROWS.filter((r) => only.some((s) => r.name.toLowerCase().includes(s))) : ROWS;
+  if (rows.length === 0) {
+    log(`no row matches --only ${opts.only.join(', ')}; rows:\n${ROWS.map((r) => `  ${r.name}`).join('\n')}`);
+    process.exitCode = 2;
+    return;
+  }
+  const machine = machineInfo();
+  const fx = fixtures();
+  const results = [];
+  for (const row of rows) {
+    log(`running: ${row.name}`);
+    const r = await row.run(fx);
+    results.push({ name: row.name, ...r, aim: row.aim.text, verdict: row.aim.met(r) ? 'ok' : 'MISSED' });
+  }
+  removeTempDir();
+  if (opts.json) process.stdout.write(`${JSON.stringify({ machine, seed: SEED, rows: results.map(toJson) }, null, 2)}\n`);
+  else process.stdout.write(`${formatTable(machine, results)}\n`);
+}
+
+const ms = (x) => Math.round(x * 100) / 100;
+const side = (s) => ({ label: s.label, medianMs: ms(s.median), minMs: ms(s.min), samplesMs: s.samples.map(ms) });
+
+function toJson(r) {
+  return { name: r.name, measured: side(r.measured), baseline: side(r.baseline), ratio: Math.round(r.ratio * 1000) / 1000, aim: r.aim, verdict: r.verdict, notes: r.notes ?? [] };
+}
+
+main().catch((err) => {
+  log(err?.stack ?? String(err));
+  process.exitCode = 1;
+});

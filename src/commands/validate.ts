@@ -1,0 +1,40 @@
+import type { Context } from '../context.js';
+import { discoverSkills } from '../core/discover.js';
+import { loadSkill } from '../core/load.js';
+import { validateSkills } from '../core/validate.js';
+import { SkillsError } from '../errors.js';
+import { paint, useColor } from '../ui/color.js';
+import { formatStylish, toJson, type ValidateResult } from '../ui/validate-report.js';
+
+export interface ValidateOptions {
+  paths: string[];
+  spec?: boolean;
+  strict?: boolean;
+  format?: string;
+  color?: boolean;
+}
+
+/** `skills validate [paths…]`: exit 0 valid, 1 on errors (or warnings with --strict). */
+export async function validate(options: ValidateOptions, ctx: Context): Promise<{ result: ValidateResult; exitCode: number }> {
+  const format = options.format ?? 'stylish';
+  if (format !== 'stylish' && format !== 'json') {
+    throw new SkillsError('E_USAGE', `--format must be stylish or json, not "${format}"`);
+  }
+  const paths = options.paths.length > 0 ? options.paths : ['.'];
+  const { roots, outside, listings } = discoverSkills(paths, { cwd: ctx.cwd });
+  const skills = roots.map((r) => loadSkill(r, { spec: options.spec, listing: listings.get(r) }));
+  const reports = await validateSkills(skills, { spec: options.spec });
+  let errorCount = 0;
+  let warningCount = 0;
+  for (const r of reports) {
+    for (const d of r.diagnostics) {
+      if (d.severity === 'error') errorCount++;
+      else if (d.severity === 'warning') warningCount++;
+    }
+  }
+  const result: ValidateResult = { reports, outside, errorCount, warningCount, strict: !!options.strict };
+  if (format === 'json') ctx.stdout.write(JSON.stringify(toJson(result), null, 2) + '\n');
+  else ctx.stdout.write(formatStylish(result, paint(useColor(options.color, ctx)), ctx.cwd));
+  const failed = errorCount > 0 || (options.strict === true && warningCount > 0);
+  return { result, exitCode: failed ? 1 : 0 };
+}

@@ -1,0 +1,398 @@
+import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync, type Dirent } from 'node:fs';
+import { basename, isAbsolute, join, normalize } from 'node:path';
+import type { ZodIssue, ZodType } from 'zod';
+import { CHECKS, type CheckName } from '../model/checks.js';
+import type { Diagnostic, Position, Severity } from '../model/diagnostic.js';
+import type { InstructionPart, Layout, McpServer, ScriptRef, Skill, SkillEntry, Triggers } from '../model/skill.js';
+import { parseSpec, type DependencySpec } from '../model/spec.js';
+import { manifestSchema, skillMdSchema } from '../model/schemas.js';
+import { parseSkillMd, type ParseProblem } from '../formats/skill-md.js';
+import { parseManifest } from '../formats/manifest.js';
+import { normalizeText } from '../formats/text.js';
+import { walkSkill } from './fs-walk.js';
+import { SkillsError } from '../errors.js';
+
+/** Skill files larger than this are reported, not parsed. */
+export const MAX_SKILL_FILE_BYTES = 4 * 1024 * 1024;
+const MAX_CONTEXT_BYTES = 4 * 1024 * 1024;
+
+export const SKILL_FILES = ['SKILL.md', 'skill.md', 'manifest.json'] as const;
+
+export interface LoadOptions {
+  /** Read SKILL.md the way the reference validator does (split at the second ---, no BOM tolerance). */
+  spec?: boolean;
+  /** The folder's listing, when discovery already read it. */
+  listing?: Dirent[];
+}
+
+/** Make a diagnostic for one of validate's checks. */
+export function diag(
+  check: CheckName,
+  severity: Severity,
+  message: string,
+  file: string,
+  pos?: Position,
+  hint?: string,
+): Diagnostic {
+  const d: Diagnostic = { ruleId: CHECKS[check].id, rule: check, severity, message, file };
+  if (pos) {
+    d.line = pos.line;
+    d.column = pos.column;
+  }
+  if (hint) d.hint = hint;
+  return d;
+}
+
+/** Which skill file a folder holds, from its listing; undefined when it is no skill. */
+export function skillFileIn(names: Iterable<string>): { name: string; layout: Layout; also?: string } | undefined {
+  const set = new Set(names);
+  const md = set.has('SKILL.md') ? 'SKILL.md' : set.has('skill.md') ? 'skill.md' : undefined;
+  if (md) return { name: md, layout: 'skill-md', ...(set.has('manifest.json') ? { also: 'manifest.json' } : {}) };
+  if (set.has('manifest.json')) return { name: 'manifest.json', layout: 'manifest' };
+  return undefined;
+}
+
+/** Read a file as UTF-8 unless it is larger than `max` bytes (then `tooLarge` holds its size). */
+export function readBounded(file: string, max: number): { text?: string; tooLarge?: number } {
+  const fd = openSync(file, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    if (size > max) return { tooLarge: size };
+    const buf = Buffer.allocUnsafe(size);
+    let off = 0;
+    while (off < size) {
+      const n = readSync(fd, buf, off, size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return { text: buf.toString('utf8', 0, off) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Read a skill folder of either layout into the one Skill model. Problems of reading and of shape become
+ * diagnostics on the Skill; only a folder that is no skill at all (or cannot be read) throws.
+ */
+export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
+  let listing: Dirent[];
+  try {
+    listing = options.listing ?? readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    throw new SkillsError('E_IO', `cannot read skill folder ${dir}: ${(err as Error).message}`, { cause: err });
+  }
+  const found = skillFileIn(listing.filter((d) => d.isFile() || d.isSymbolicLink()).map((d) => d.name));
+  if (!found) {
+    throw new SkillsError('E_NOT_FOUND', `${dir} is not a skill: it holds no SKILL.md or manifest.json`, {
+      hint: 'create one with `skills init <name>`',
+    });
+  }
+  const file = join(dir, found.name);
+  const { entries } = walkSkill(dir, listing);
+  const diagnostics: Diagnostic[] = [];
+  const skill: Skill = {
+    id: basename(dir),
+    name: basename(dir),
+    description: '',
+    layout: found.layout,
+    root: dir,
+    file,
+    instructions: '',
+    instructionParts: [],
+    scripts: [],
+    references: entries.filter((e) => e.kind !== 'dir' && e.path.startsWith('references/')).map((e) => e.path),
+    assets: entries.filter((e) => e.kind !== 'dir' && e.path.startsWith('assets/')).map((e) => e.path),
+    entries,
+    envVars: [],
+    mcpServers: [],
+    dependencies: [],
+    toolsets: [],
+    metadata: {},
+    systemPackages: [],
+    defaultEnabled: true,
+    disableModelInvocation: false,
+    raw: {},
+    positions: {},
+    source: '',
+    diagnostics,
+  };
+  if (found.name === 'skill.md') {
+    diagnostics.push(
+      diag('skill-file-name', 'warning', 'the skill file is named skill.md; the standard name is SKILL.md', file, undefined, 'rename it: git mv skill.md SKILL.md'),
+    );
+  }
+  if (found.also) {
+    diagnostics.push(
+      diag('layout-conflict', 'warning', 'the folder holds both SKILL.md and manifest.json; SKILL.md is read and manifest.json ignored', file),
+    );
+  }
+  let read: { text?: string; tooLarge?: number };
+  try {
+    read = readBounded(file, MAX_SKILL_FILE_BYTES);
+  } catch (err) {
+    throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  if (read.text === undefined) {
+    diagnostics.push(
+      diag('file-too-large', 'error', `${found.name} is ${read.tooLarge} bytes; at most ${MAX_SKILL_FILE_BYTES} bytes are read`, file, undefined, 'move long material into references/ files'),
+    );
+    return skill;
+  }
+  if (found.layout === 'skill-md') loadSkillMd(skill, read.text, options);
+  else loadManifest(skill, read.text);
+  collectScripts(skill);
+  return skill;
+}
+
+function problemToDiag(p: ParseProblem, file: string): Diagnostic {
+  return diag(p.check, 'error', p.message, file, p.line ? { line: p.line, column: p.column ?? 1 } : undefined, p.hint);
+}
+
+const TEXT_FIELDS = ['name', 'description', 'license', 'compatibility', 'allowed-tools', 'version', 'brief_description'];
+const LOOKS_TYPED = /^(?:true|false|yes|no|on|off|null|~|[-+]?(?:\d[\d_]*)(?:\.\d*)?(?:[eE][-+]?\d+)?|[-+]?\.\d+|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
+function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void {
+  const file = skill.file;
+  // The reference validator reads the text as given: a BOM makes it miss the opening ---.
+  const { text } = options.spec ? { text: rawText.replace(/\r\n?/g, '\n') } : normalizeText(rawText);
+  skill.source = text;
+  const parsed = parseSkillMd(text, { referenceSplit: options.spec });
+  skill.instructions = parsed.body;
+  skill.instructionParts = [{ file, text: parsed.body, line: parsed.bodyLine }];
+  skill.positions = parsed.positions;
+  if (parsed.problem) {
+    skill.diagnostics.push(problemToDiag(parsed.problem, file));
+    return;
+  }
+  const data = parsed.data!;
+  skill.raw = data;
+  const lines = text.split('\n');
+  for (const key of Object.keys(data)) {
+    const v = data[key];
+    // An empty value (`license:`) is null in YAML; the reference reads it as empty text.
+    if (v === null) data[key] = TEXT_FIELDS.includes(key) ? '' : undefined;
+    if (TEXT_FIELDS.includes(key) && typeof data[key] === 'string') {
+      const pos = skill.positions[key];
+      const token = pos ? lines[pos.line - 1]?.slice(lines[pos.line - 1]!.indexOf(':') + 1).trim() : undefined;
+      if (token && LOOKS_TYPED.test(token.replace(/\s+#.*$/, ''))) {
+        skill.diagnostics.push(
+          diag('scalar-as-text', 'warning', `${key}: ${token} is read as the text "${data[key]}", not as a ${/^(true|false|yes|no|on|off)$/i.test(token) ? 'boolean' : 'number'}`, file, pos, `quote it to say so: ${key}: "${data[key]}"`),
+        );
+      }
+    }
+  }
+  shapeDiagnostics(skill, skillMdSchema, data);
+  const str = (k: string) => (typeof data[k] === 'string' ? (data[k] as string) : undefined);
+  const list = (k: string) => (Array.isArray(data[k]) ? (data[k] as unknown[]).filter((x): x is string => typeof x === 'string') : []);
+  const name = str('name');
+  if (name !== undefined && name.trim() !== '') skill.name = skill.id = name.trim().normalize('NFKC');
+  skill.description = (str('description') ?? '').trim();
+  skill.license = str('license');
+  skill.compatibility = str('compatibility');
+  skill.allowedTools = str('allowed-tools');
+  skill.briefDescription = str('brief_description');
+  const meta = data.metadata;
+  if (meta && typeof meta === 'object' && !Array.isArray(meta)) {
+    for (const [k, v] of Object.entries(meta)) if (typeof v === 'string') skill.metadata[k] = v;
+  }
+  skill.version = str('version') ?? skill.metadata.version;
+  skill.owner = skill.metadata.author;
+  skill.toolsets = list('toolsets');
+  skill.triggers = readTriggers(data.triggers);
+  skill.dependencies = readDependencies(skill, list('dependencies'));
+  skill.defaultEnabled = !/^false$/i.test(str('default_enabled') ?? '');
+  skill.disableModelInvocation = /^true$/i.test(str('disable-model-invocation') ?? '');
+  for (const p of list('scripts')) skill.scripts.push({ path: p, declared: true, exists: false });
+}
+
+function loadManifest(skill: Skill, rawText: string): void {
+  const file = skill.file;
+  const { text } = normalizeText(rawText);
+  skill.source = text;
+  const parsed = parseManifest(text);
+  skill.positions = parsed.positions;
+  if (parsed.problem) {
+    skill.diagnostics.push(problemToDiag(parsed.problem, file));
+    return;
+  }
+  const data = parsed.data!;
+  skill.raw = data;
+  shapeDiagnostics(skill, manifestSchema, data);
+  const str = (k: string) => (typeof data[k] === 'string' ? (data[k] as string) : undefined);
+  const list = (k: string) => (Array.isArray(data[k]) ? (data[k] as unknown[]).filter((x): x is string => typeof x === 'string') : []);
+  const id = str('id');
+  if (id) skill.id = id;
+  skill.name = str('name') ?? skill.id;
+  skill.version = str('version');
+  skill.description = (str('description') ?? '').trim();
+  skill.owner = str('owner');
+  skill.envVars = list('envVars');
+  skill.nodeVersion = str('nodeVersion');
+  skill.systemPackages = list('systemPackages');
+  skill.toolsets = list('toolsets');
+  skill.triggers = readTriggers(data.triggers);
+  skill.briefDescription = str('brief_description');
+  skill.license = str('license');
+  skill.compatibility = str('compatibility');
+  if (typeof data.default_enabled === 'boolean') skill.defaultEnabled = data.default_enabled;
+  if (Array.isArray(data.mcpServers)) {
+    skill.mcpServers = data.mcpServers.filter(
+      (m): m is McpServer => !!m && typeof m === 'object' && typeof (m as McpServer).name === 'string' && ((m as McpServer).type === 'local' || (m as McpServer).type === 'remote'),
+    );
+  }
+  skill.dependencies = readDependencies(skill, list('dependencies'));
+  for (const p of list('scripts')) skill.scripts.push({ path: p, declared: true, exists: false });
+  // Instructions are the context files, in order; only files inside the skill are read.
+  const parts: InstructionPart[] = [];
+  for (const p of list('context')) {
+    const abs = resolveInside(skill, p);
+    if (!abs) continue;
+    try {
+      const r = readBounded(abs, MAX_CONTEXT_BYTES);
+      if (r.text !== undefined) parts.push({ file: abs, text: normalizeText(r.text).text, line: 1 });
+    } catch {
+      /* a missing context file is reported by validate from the entries */
+    }
+  }
+  skill.instructionParts = parts;
+  skill.instructions = parts.map((p) => p.text).join('\n\n');
+  const envExample = skill.entries.find((e) => e.path === '.env.example' && e.kind === 'file');
+  if (envExample) {
+    try {
+      const r = readBounded(join(skill.root, '.env.example'), 1024 * 1024);
+      skill.envExample = r.text === undefined ? [] : parseEnvNames(r.text);
+    } catch {
+      skill.envExample = [];
+    }
+  }
+}
+
+/** Names that a .env file sets (`NAME=…` or `export NAME=…`), comments and blank lines skipped. */
+export function parseEnvNames(text: string): string[] {
+  const names: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line);
+    if (m) names.push(m[1]!);
+  }
+  return names;
+}
+
+/** The absolute path of a declared relative path when it stays inside the skill and is a file; else undefined. */
+export function resolveInside(skill: Skill, p: string): string | undefined {
+  const entry = findEntry(skill, p);
+  if (!entry) return undefined;
+  if (entry.kind === 'symlink' && !entry.inside) return undefined;
+  if (entry.kind === 'dir' || entry.kind === 'other') return undefined;
+  return join(skill.root, entry.path);
+}
+
+/** The entry a declared path names, if the path is relative, stays inside, and exists. */
+export function findEntry(skill: Skill, p: string): SkillEntry | undefined {
+  if (isAbsolute(p) || /^[A-Za-z]:[\\/]/.test(p)) return undefined;
+  const norm = normalize(p).replace(/\\/g, '/').replace(/^\.\//, '');
+  if (norm === '..' || norm.startsWith('../')) return undefined;
+  return skill.entries.find((e) => e.path === norm);
+}
+
+function readTriggers(v: unknown): Triggers | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const t = v as Record<string, unknown>;
+  const l = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
+  return { keywords: l(t.keywords), verbs: l(t.verbs), patterns: l(t.patterns) };
+}
+
+function readDependencies(skill: Skill, raw: string[]): DependencySpec[] {
+  const out: DependencySpec[] = [];
+  for (const r of raw) {
+    const s = parseSpec(r);
+    if ('error' in s) continue;
+    out.push(s);
+  }
+  return out;
+}
+
+/** Scripts declared, plus every file in scripts/ (not declared), each with existence and execute bit. */
+function collectScripts(skill: Skill): void {
+  const seen = new Set<string>();
+  const withState = (ref: ScriptRef): ScriptRef => {
+    const entry = findEntry(skill, ref.path);
+    if (entry && (entry.kind === 'file' || (entry.kind === 'symlink' && entry.inside))) {
+      ref.exists = true;
+      ref.path = entry.path;
+      try {
+        ref.executable = (statSync(join(skill.root, entry.path)).mode & 0o111) !== 0;
+      } catch {
+        ref.exists = false;
+      }
+    }
+    return ref;
+  };
+  const scripts: ScriptRef[] = [];
+  for (const s of skill.scripts) {
+    const ref = withState(s);
+    seen.add(ref.path);
+    scripts.push(ref);
+  }
+  for (const e of skill.entries) {
+    if (e.kind === 'file' && e.path.startsWith('scripts/') && !seen.has(e.path)) {
+      scripts.push(withState({ path: e.path, declared: false, exists: false }));
+    }
+  }
+  skill.scripts = scripts;
+}
+
+const EXPECT: Record<string, string> = {
+  string: 'text',
+  array: 'a list',
+  object: 'a mapping',
+  boolean: 'true or false',
+  number: 'a number',
+};
+
+/** Turn zod's findings on the raw shape into located diagnostics. */
+function shapeDiagnostics(skill: Skill, schema: ZodType, data: Record<string, unknown>): void {
+  const result = schema.safeParse(data);
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    const path = pathOf(issue.path);
+    const top = String(issue.path[0] ?? '');
+    const check: CheckName = top === 'mcpServers' ? 'mcp-server' : top === 'metadata' ? 'metadata-format' : 'field-type';
+    const pos = nearestPosition(skill.positions, issue.path);
+    skill.diagnostics.push(diag(check, 'error', describeIssue(issue, path, skill.layout), skill.file, pos));
+  }
+}
+
+function describeIssue(issue: ZodIssue, path: string, layout: Layout): string {
+  if (issue.code === 'invalid_type') {
+    if (issue.received === 'undefined') return `${path} is required`;
+    const got = issue.received === 'null' ? 'nothing' : EXPECT[issue.received] ?? issue.received;
+    return `${path} must be ${EXPECT[issue.expected] ?? issue.expected}, found ${got}`;
+  }
+  if (issue.code === 'invalid_enum_value') {
+    if (layout === 'skill-md') return `${path} must be true or false, found "${String(issue.received)}"`;
+    return `${path} must be one of ${issue.options.map((o) => JSON.stringify(o)).join(', ')}`;
+  }
+  if (issue.code === 'invalid_union_discriminator') return `${path} must be "local" (with command) or "remote" (with url)`;
+  if (issue.code === 'invalid_literal') return `${path} must be ${JSON.stringify(issue.expected)}`;
+  if (issue.code === 'unrecognized_keys') return `${path || 'the entry'} has unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  if (issue.code === 'invalid_string' && issue.validation === 'url') return `${path} must be a URL (https://…)`;
+  if (issue.code === 'too_small') return `${path} must not be empty`;
+  if (issue.code === 'invalid_string' && issue.validation === 'regex') return `${path} must be ${issue.message}`;
+  return `${path}: ${issue.message}`;
+}
+
+function pathOf(parts: (string | number)[]): string {
+  let s = '';
+  for (const p of parts) s += typeof p === 'number' ? `[${p}]` : s === '' ? p : `.${p}`;
+  return s;
+}
+
+/** Position of a path, or of its nearest located ancestor. */
+export function nearestPosition(positions: Record<string, Position>, parts: (string | number)[]): Position | undefined {
+  for (let n = parts.length; n > 0; n--) {
+    const p = positions[pathOf(parts.slice(0, n))];
+    if (p) return p;
+  }
+  return undefined;
+}

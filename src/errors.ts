@@ -1,0 +1,19 @@
+/** Error codes; main.ts maps them to exit codes (2 for all of them). */
+export type ErrorCode = 'E_USAGE' | 'E_NOT_FOUND' | 'E_IO' | 'E_EXISTS' | 'E_CONFIG' | 'E_INVALID';
+
+/** An expected failure: what was wrong, where, and what to do (hint). */
+export class SkillsError extends Error {
+  readonly code: ErrorCode;
+  readonly hint?: string;
+  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SkillsError';
+    this.code = code;
+    this.hint = options.hint;
+  }
+}
+
+/** True for SkillsError, also across duplicated module instances (bundled chunks). */
+export function isSkillsError(err: unknown): err is SkillsError {
+  return err instanceof Error && err.name === 'SkillsError' && typeof (err as SkillsError).code === 'string';
+}

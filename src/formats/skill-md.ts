@@ -1,0 +1,145 @@
+import yaml from 'js-yaml';
+import type { Position } from '../model/diagnostic.js';
+import type { CheckName } from '../model/checks.js';
+import { yamlPositions } from './yaml-positions.js';
+
+/** A problem found while parsing text, located in that text (1-based). */
+export interface ParseProblem {
+  check: CheckName;
+  message: string;
+  line?: number;
+  column?: number;
+  hint?: string;
+}
+
+export interface ParsedSkillMd {
+  /** The frontmatter mapping with every scalar read as text (as the reference validator reads it). */
+  data?: Record<string, unknown>;
+  body: string;
+  /** Line where the body starts. */
+  bodyLine: number;
+  /** The frontmatter text as given (between the --- lines). */
+  frontmatter: string;
+  positions: Record<string, Position>;
+  problem?: ParseProblem;
+}
+
+const UNQUOTED_COLON = /^\s*([\w-]+):\s+([^'"|>\s[{][^#]*?):(\s|$)/;
+
+/**
+ * Split SKILL.md text (already BOM-free, LF newlines) into frontmatter and body and parse the frontmatter.
+ * The frontmatter ends at the first line that is exactly `---`. With `referenceSplit` it is cut the way the
+ * reference validator cuts it: at the second `---` anywhere in the text.
+ */
+export function parseSkillMd(text: string, options: { referenceSplit?: boolean } = {}): ParsedSkillMd {
+  const empty = { body: text, bodyLine: 1, frontmatter: '', positions: {} };
+  let frontmatter: string;
+  let body: string;
+  let bodyLine: number;
+  if (options.referenceSplit) {
+    if (!text.startsWith('---')) return { ...empty, problem: missingFrontmatter() };
+    const close = text.indexOf('---', 3);
+    if (close === -1) return { ...empty, problem: unclosed() };
+    frontmatter = text.slice(3, close);
+    body = text.slice(close + 3);
+    bodyLine = text.slice(0, close + 3).split('\n').length;
+    // The reference drops a first line that holds more than the dashes (e.g. "---foo") into the YAML text.
+  } else {
+    const firstEnd = text.indexOf('\n');
+    const first = firstEnd === -1 ? text : text.slice(0, firstEnd);
+    if (first.trimEnd() !== '---') return { ...empty, problem: missingFrontmatter() };
+    let close = -1;
+    let pos = firstEnd + 1;
+    let lineNo = 2;
+    if (firstEnd !== -1) {
+      for (;;) {
+        const end = text.indexOf('\n', pos);
+        const line = end === -1 ? text.slice(pos) : text.slice(pos, end);
+        if (line === '---') {
+          close = pos;
+          break;
+        }
+        if (end === -1) break;
+        pos = end + 1;
+        lineNo++;
+      }
+    }
+    if (close === -1) return { ...empty, problem: unclosed() };
+    frontmatter = text.slice(firstEnd + 1, close);
+    const afterClose = text.indexOf('\n', close);
+    body = afterClose === -1 ? '' : text.slice(afterClose + 1);
+    bodyLine = lineNo + 1;
+  }
+  // The YAML text starts on line 2, or (reference split) right after the opening dashes on line 1.
+  const firstYamlLine = options.referenceSplit ? 1 : 2;
+  let data: unknown;
+  try {
+    data = yaml.load(frontmatter, { schema: yaml.FAILSAFE_SCHEMA, json: false });
+  } catch (err) {
+    const e = err as yaml.YAMLException;
+    const line = e.mark ? e.mark.line + firstYamlLine : undefined;
+    const column = e.mark ? e.mark.column + 1 : undefined;
+    const reason = e.reason ?? String(e.message);
+    let hint: string | undefined;
+    const lines = frontmatter.split('\n');
+    // js-yaml reports the error where it gives up, often the line after the colon: look back one line too.
+    for (const idx of [e.mark?.line, (e.mark?.line ?? 0) - 1]) {
+      const src = idx !== undefined && idx >= 0 ? lines[idx] : undefined;
+      const m = src ? UNQUOTED_COLON.exec(src) : null;
+      if (m) {
+        hint = `the value of "${m[1]}" holds ": " and so reads as a nested key; quote it: ${m[1]}: "${src!.slice(src!.indexOf(':') + 1).trim().replace(/"/g, '\\"')}"`;
+        break;
+      }
+    }
+    return {
+      body,
+      bodyLine,
+      frontmatter,
+      positions: {},
+      problem: {
+        check: 'yaml-syntax',
+        message: `frontmatter YAML does not parse: ${reason}${line !== undefined ? ` (line ${line})` : ''}`,
+        line,
+        column,
+        hint: hint ?? 'check the YAML syntax of the frontmatter; quote values that contain ": " or start with a special character',
+      },
+    };
+  }
+  const positions = yamlPositions(frontmatter, firstYamlLine);
+  if (data === null || data === undefined || typeof data !== 'object' || Array.isArray(data)) {
+    return {
+      body,
+      bodyLine,
+      frontmatter,
+      positions,
+      problem: {
+        check: 'frontmatter-not-mapping',
+        message: `frontmatter must be a YAML mapping of keys to values (name: …, description: …), found ${
+          data === null || data === undefined ? 'nothing' : Array.isArray(data) ? 'a list' : 'a single value'
+        }`,
+        line: firstYamlLine,
+        column: 1,
+      },
+    };
+  }
+  return { data: data as Record<string, unknown>, body, bodyLine, frontmatter, positions };
+}
+
+function missingFrontmatter(): ParseProblem {
+  return {
+    check: 'frontmatter-missing',
+    message: 'SKILL.md must begin with YAML frontmatter: a first line of ---, then name and description, then ---',
+    line: 1,
+    column: 1,
+    hint: 'start the file with:\n---\nname: my-skill\ndescription: What it does. Use when …\n---',
+  };
+}
+
+function unclosed(): ParseProblem {
+  return {
+    check: 'frontmatter-unclosed',
+    message: 'frontmatter is not closed: expected a line that is exactly --- after the YAML',
+    line: 1,
+    column: 1,
+  };
+}

@@ -1,0 +1,34 @@
+/** Strip a UTF-8 BOM and turn CRLF (and lone CR) into LF; report what was found. */
+export function normalizeText(text: string): { text: string; bom: boolean; crlf: boolean } {
+  const bom = text.charCodeAt(0) === 0xfeff;
+  if (bom) text = text.slice(1);
+  const crlf = text.includes('\r');
+  if (crlf) text = text.replace(/\r\n?/g, '\n');
+  return { text, bom, crlf };
+}
+
+/** A function from character offset to 1-based line and column, built once per text. */
+export function positionFinder(text: string): (offset: number) => { line: number; column: number } {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+  };
+}
+
+/** Number of Unicode code points (what the Agent Skills limits count), not UTF-16 units. */
+export function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) n++;
+  }
+  return n;
+}

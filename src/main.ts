@@ -1,0 +1,44 @@
+import type { Context } from './context.js';
+import { isSkillsError } from './errors.js';
+
+/** Run the CLI: the one place that catches errors and picks the exit code (0 ok, 1 findings, 2 failure). */
+export async function run(argv: string[], ctx: Context): Promise<number> {
+  const json = argv.includes('--json') || argv.some((a, i) => (a === '--format' || a === '-f') && argv[i + 1] === 'json') || argv.includes('--format=json');
+  let exitCode = 0;
+  try {
+    const { buildProgram } = await import('./cli.js');
+    const { CommanderError } = await import('commander');
+    const program = buildProgram(ctx, (code) => {
+      exitCode = code;
+    });
+    program.exitOverride();
+    program.configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+    });
+    for (const cmd of program.commands) cmd.exitOverride();
+    try {
+      await program.parseAsync(argv, { from: 'user' });
+    } catch (err) {
+      if (err instanceof CommanderError) {
+        // --help and --version end through here with code 0; usage errors were already printed.
+        return err.exitCode === 0 ? 0 : 2;
+      }
+      throw err;
+    }
+    return exitCode;
+  } catch (err) {
+    if (isSkillsError(err)) {
+      if (json) {
+        ctx.stdout.write(JSON.stringify({ error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) } }, null, 2) + '\n');
+      } else {
+        ctx.stderr.write(`error: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ''}`);
+      }
+      return 2;
+    }
+    const e = err as Error;
+    if (json) ctx.stdout.write(JSON.stringify({ error: { code: 'E_INTERNAL', message: String(e?.message ?? e) } }) + '\n');
+    ctx.stderr.write(`${e?.stack ?? String(e)}\n\nThis is a bug in skills ${ctx.version}; please report it with the command you ran.\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,70 @@
+import { relative } from 'node:path';
+import type { ChalkInstance } from 'chalk';
+import type { Diagnostic } from '../model/diagnostic.js';
+import type { SkillReport } from '../core/validate.js';
+
+export interface ValidateResult {
+  reports: SkillReport[];
+  outside: string[];
+  errorCount: number;
+  warningCount: number;
+  /** --strict: warnings fail too. */
+  strict: boolean;
+}
+
+/** The --format json document: one object, paths absolute. */
+export function toJson(result: ValidateResult) {
+  return {
+    skills: result.reports.map((r) => ({
+      path: r.skill.root,
+      id: r.skill.id,
+      layout: r.skill.layout,
+      valid: r.valid && !(result.strict && r.diagnostics.some((d) => d.severity === 'warning')),
+      diagnostics: r.diagnostics.map((d) => ({
+        ruleId: d.ruleId,
+        rule: d.rule,
+        severity: d.severity,
+        message: d.message,
+        file: d.file,
+        line: d.line ?? null,
+        column: d.column ?? null,
+        ...(d.hint ? { hint: d.hint } : {}),
+      })),
+    })),
+    errorCount: result.errorCount,
+    warningCount: result.warningCount,
+  };
+}
+
+/** Findings grouped by skill, ESLint's "stylish" in spirit, and one summary line. */
+export function formatStylish(result: ValidateResult, c: ChalkInstance, cwd: string): string {
+  const out: string[] = [];
+  const rel = (p: string) => relative(cwd, p) || '.';
+  for (const r of result.reports) {
+    const failed = !r.valid || (result.strict && r.diagnostics.length > 0);
+    const mark = failed ? c.red('✖') : c.green('✔');
+    out.push(`${mark} ${c.bold(rel(r.skill.root))} ${c.dim(`(${r.skill.layout}${r.skill.version ? ` ${r.skill.version}` : ''})`)}`);
+    for (const d of r.diagnostics) out.push(formatDiagnostic(d, c, rel));
+  }
+  const n = result.reports.length;
+  const problems = result.errorCount + result.warningCount;
+  const plural = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
+  if (n === 0) {
+    out.push(c.dim(`no skills to validate${result.outside.length ? ` (${plural(result.outside.length, 'file')} outside any skill ignored)` : ''}`));
+  } else if (problems === 0) {
+    out.push(c.green(`${plural(n, 'skill')} valid`));
+  } else {
+    const invalid = result.reports.filter((r) => !r.valid).length;
+    const line = `${plural(problems, 'problem')} (${plural(result.errorCount, 'error')}, ${plural(result.warningCount, 'warning')}) in ${plural(n, 'skill')}; ${invalid} invalid`;
+    out.push(result.errorCount > 0 || result.strict ? c.red.bold(line) : c.yellow.bold(line));
+  }
+  return out.join('\n') + '\n';
+}
+
+export function formatDiagnostic(d: Diagnostic, c: ChalkInstance, rel: (p: string) => string): string {
+  const where = `${rel(d.file)}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}`;
+  const sev = d.severity === 'error' ? c.red('error  ') : d.severity === 'warning' ? c.yellow('warning') : c.cyan('info   ');
+  let s = `  ${where}  ${sev}  ${d.message}  ${c.dim(`${d.ruleId} ${d.rule}`)}`;
+  if (d.hint) s += `\n      ${c.dim(`hint: ${d.hint.replace(/\n/g, '\n            ')}`)}`;
+  return s;
+}

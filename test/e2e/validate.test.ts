@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXAMPLES, FIXTURES, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
+
+const good = (name: string) => skillMd(`name: ${name}\ndescription: Does ${name}. Use when the user asks for ${name}.\n`);
+
+describe('skills validate (built CLI)', () => {
+  it('passes the bundled example skills of both layouts', async () => {
+    const r = await runCli(['validate', 'examples/skills', '--strict']);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/✔ examples\/skills\/web-scraping \(skill-md 1\.2\.0\)/);
+    expect(r.stdout).toMatch(/✔ examples\/skills\/social-media-apis \(manifest 2\.1\.0\)/);
+    expect(r.stdout).toMatch(/\d+ skills valid/);
+  });
+
+  it('reports each broken skill with file:line:column, rule and expectation, and exits 1', async () => {
+    const r = await runCli(['validate', 'test/fixtures/invalid']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('test/fixtures/invalid/unquoted-colon/SKILL.md:3:');
+    expect(r.stdout).toContain('SK003 yaml-syntax');
+    expect(r.stdout).toContain('quote it: description: "Scrape pages. Use when: the user wants data"');
+    expect(r.stdout).toContain('test/fixtures/invalid/Bad_Name/SKILL.md:2:1  error    name "Bad_Name" must be lowercase: expected "bad-name"');
+    expect(r.stdout).toContain('test/fixtures/invalid/manifest-broken/manifest.json:5:3  error    manifest.json is not valid JSON: expected "," between entries at line 5, column 3');
+    expect(r.stdout).toContain('test/fixtures/invalid/no-frontmatter/SKILL.md:1:1  error    SKILL.md must begin with YAML frontmatter');
+    expect(r.stdout).toMatch(/4 invalid$/m);
+  });
+
+  it('prints one JSON document with --format json', async () => {
+    const r = await runCli(['validate', '--format', 'json', 'test/fixtures/invalid/Bad_Name', 'examples/skills/basic-tools']);
+    expect(r.exitCode).toBe(1);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.errorCount).toBeGreaterThanOrEqual(2);
+    expect(doc.warningCount).toBe(0);
+    expect(doc.skills).toHaveLength(2);
+    const bad = doc.skills[0];
+    expect(bad).toMatchObject({ id: 'Bad_Name', layout: 'skill-md', valid: false, path: join(ROOT, 'test/fixtures/invalid/Bad_Name') });
+    expect(bad.diagnostics[0]).toMatchObject({ ruleId: 'SK007', severity: 'error', file: join(ROOT, 'test/fixtures/invalid/Bad_Name/SKILL.md'), line: 2, column: 1 });
+    expect(doc.skills[1]).toMatchObject({ id: 'basic-tools', layout: 'manifest', valid: true, diagnostics: [] });
+  });
+
+  it('fails on warnings only with --strict', async () => {
+    const t = tempDir();
+    try {
+      writeTree(t.dir, { 'w/SKILL.md': skillMd('name: w\ndescription: Does w. Use when w.\ncolour: blue\n') });
+      const plain = await runCli(['validate', 'w'], { cwd: t.dir });
+      expect(plain.exitCode).toBe(0);
+      expect(plain.stdout).toContain('w/SKILL.md:4:1  warning  unknown frontmatter key "colour"');
+      const strict = await runCli(['validate', '--strict', 'w'], { cwd: t.dir });
+      expect(strict.exitCode).toBe(1);
+      const json = JSON.parse((await runCli(['validate', '--strict', '--json', 'w'], { cwd: t.dir })).stdout);
+      expect(json.skills[0].valid).toBe(false);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('checks against the bare specification with --spec', async () => {
+    const r = await runCli(['validate', '--spec', 'examples/skills/hello-extended', 'examples/skills/timeplus-sql-guide']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/"version" is not a field of the Agent Skills specification/);
+    expect(r.stdout).toMatch(/✔ examples\/skills\/timeplus-sql-guide/);
+  });
+
+  it('maps files to their skills, checks each skill once, and ignores files outside skills (pre-commit)', async () => {
+    const t = tempDir();
+    try {
+      writeTree(t.dir, {
+        'skills/a/SKILL.md': good('a'),
+        'skills/a/references/r.md': '# R',
+        'skills/b/manifest.json': JSON.stringify({ id: 'b', name: 'B', version: '1.0.0', description: 'B. Use when b.', owner: 'built-in', scripts: ['scripts/x.sh'] }),
+        'skills/b/scripts/x.sh': { content: '#!/bin/sh\necho\n', mode: 0o755 },
+        'README.md': '# repo',
+      });
+      const r = await runCli(['validate', '--json', 'skills/a/SKILL.md', 'skills/a/references/r.md', 'skills/b/scripts/x.sh', 'README.md'], { cwd: t.dir });
+      expect(r.exitCode).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      expect(doc.skills.map((s: { id: string }) => s.id)).toEqual(['a', 'b']);
+      const only = await runCli(['validate', 'README.md'], { cwd: t.dir });
+      expect(only.exitCode).toBe(0);
+      expect(only.stdout).toContain('no skills to validate (1 file outside any skill ignored)');
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('discovers skills below a folder, skipping .git, node_modules and what .gitignore names', async () => {
+    const t = tempDir();
+    try {
+      writeTree(t.dir, {
+        'repo/.gitignore': 'build/\n',
+        'repo/skills/deep/er/one/SKILL.md': good('one'),
+        'repo/skills/two/SKILL.md': good('two'),
+        'repo/node_modules/dep/SKILL.md': '# broken',
+        'repo/build/out/SKILL.md': '# broken',
+        'repo/.git/x/SKILL.md': '# broken',
+      });
+      mkdirSync(join(t.dir, 'repo/.git/objects'), { recursive: true });
+      symlinkSync(join(t.dir, 'repo'), join(t.dir, 'repo/skills/loop'));
+      const r = await runCli(['validate', '--json', 'repo'], { cwd: t.dir });
+      expect(r.exitCode).toBe(0);
+      const ids = JSON.parse(r.stdout).skills.map((s: { id: string }) => s.id).sort();
+      expect(ids).toEqual(['one', 'two']);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('exits 2 with a clear message for a missing path or a folder holding no skill', async () => {
+    const missing = await runCli(['validate', 'no/such/dir']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('error: no/such/dir: no such file or folder');
+    const t = tempDir();
+    try {
+      writeFileSync(join(t.dir, 'notes.txt'), 'x');
+      const empty = await runCli(['validate', '.'], { cwd: t.dir });
+      expect(empty.exitCode).toBe(2);
+      expect(empty.stderr).toContain('is not a skill and holds none');
+      const json = await runCli(['validate', '--json', '.'], { cwd: t.dir });
+      expect(json.exitCode).toBe(2);
+      expect(JSON.parse(json.stdout).error.code).toBe('E_NOT_FOUND');
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('exits 2 on usage errors', async () => {
+    const r = await runCli(['validate', '--format', 'xml', 'examples/skills']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/xml.*is invalid|Allowed choices/);
+    const u = await runCli(['valdate']);
+    expect(u.exitCode).toBe(2);
+    expect(u.stderr).toMatch(/unknown command 'valdate'[\s\S]*validate/);
+  });
+
+  it('refuses to read a huge SKILL.md and says why', async () => {
+    const t = tempDir();
+    try {
+      writeTree(t.dir, { 'huge/SKILL.md': good('huge') + 'x'.repeat(5 * 1024 * 1024) });
+      const r = await runCli(['validate', 'huge'], { cwd: t.dir });
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toMatch(/SKILL\.md is \d+ bytes; at most 4194304 bytes are read/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('answers --version and --help', async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const v = await runCli(['--version']);
+    expect(v).toMatchObject({ exitCode: 0, stdout: pkg.version });
+    const h = await runCli(['--help']);
+    expect(h.exitCode).toBe(0);
+    expect(h.stdout).toMatch(/validate \[options\] \[paths\.\.\.\]/);
+    expect(h.stdout).toMatch(/init \[options\] <name>/);
+  });
+
+  it('colours output when asked, and not with NO_COLOR', async () => {
+    const c = await runCli(['validate', '--color', join(EXAMPLES, 'basic-tools')]);
+    expect(c.stdout).toContain('\u001b[');
+    const n = await runCli(['validate', join(EXAMPLES, 'basic-tools')]);
+    expect(n.stdout).not.toContain('\u001b[');
+  });
+
+  it('does not change any file it validates', async () => {
+    const before = readFileSync(join(FIXTURES, 'invalid/unquoted-colon/SKILL.md'), 'utf8');
+    await runCli(['validate', 'test/fixtures/invalid']);
+    expect(readFileSync(join(FIXTURES, 'invalid/unquoted-colon/SKILL.md'), 'utf8')).toBe(before);
+  });
+});

@@ -1,0 +1,48 @@
+import { execa } from 'execa';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+export const BIN = join(ROOT, 'bin/skills.js');
+export const EXAMPLES = join(ROOT, 'examples/skills');
+export const FIXTURES = join(ROOT, 'test/fixtures');
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the built CLI as a user would: a real child process, NO_COLOR, a temp HOME. */
+export async function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string; timeout?: number } = {}): Promise<CliResult> {
+  const home = mkdtempSync(join(tmpdir(), 'skills-home-'));
+  try {
+    const r = await execa(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { NO_COLOR: '1', HOME: home, ...options.env },
+      extendEnv: true,
+      reject: false,
+      input: options.input,
+      stdin: options.input === undefined ? 'ignore' : undefined,
+      timeout: options.timeout ?? 30_000,
+    });
+    return { exitCode: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** A fresh temp folder, removed by the returned function. */
+export function tempDir(prefix = 'skills-test-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Copy a fixture (or example) tree into a temp folder so a test may change it. */
+export function copyTree(src: string): { dir: string; cleanup: () => void } {
+  const t = tempDir();
+  cpSync(src, t.dir, { recursive: true, verbatimSymlinks: true });
+  return t;
+}

@@ -1,0 +1,23 @@
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export type TreeSpec = Record<string, string | { content: string; mode?: number } | { symlink: string }>;
+
+/** Write files (and symlinks) below `root`; paths use forward slashes. */
+export function writeTree(root: string, tree: TreeSpec): void {
+  for (const [rel, spec] of Object.entries(tree)) {
+    const abs = join(root, rel);
+    mkdirSync(dirname(abs), { recursive: true });
+    if (typeof spec === 'string') writeFileSync(abs, spec);
+    else if ('symlink' in spec) symlinkSync(spec.symlink, abs);
+    else {
+      writeFileSync(abs, spec.content);
+      if (spec.mode !== undefined) chmodSync(abs, spec.mode);
+    }
+  }
+}
+
+/** A SKILL.md text from frontmatter lines and a body. */
+export function skillMd(frontmatter: string, body = '# Skill\n\nInstructions.\n'): string {
+  return `---\n${frontmatter.replace(/^\n/, '')}${frontmatter.endsWith('\n') ? '' : '\n'}---\n${body}`;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { parseSkillMd } from '../../../src/formats/skill-md.js';
+import { normalizeText, codePoints, positionFinder } from '../../../src/formats/text.js';
+
+describe('parseSkillMd', () => {
+  it('splits frontmatter and body at the first line that is exactly ---', () => {
+    const r = parseSkillMd('---\nname: a\ndescription: x --- y\n---\n# Body\n---\nmore\n');
+    expect(r.problem).toBeUndefined();
+    expect(r.data).toEqual({ name: 'a', description: 'x --- y' });
+    expect(r.body).toBe('# Body\n---\nmore\n');
+    expect(r.bodyLine).toBe(5);
+  });
+
+  it('reads every scalar as text, as the reference validator does', () => {
+    const r = parseSkillMd('---\nname: a\nversion: 1.0\nflag: true\nn: 010\n---\n');
+    expect(r.data).toEqual({ name: 'a', version: '1.0', flag: 'true', n: '010' });
+  });
+
+  it('reports a missing frontmatter at 1:1', () => {
+    const r = parseSkillMd('# Title\n');
+    expect(r.problem).toMatchObject({ check: 'frontmatter-missing', line: 1, column: 1 });
+  });
+
+  it('reports an unclosed frontmatter', () => {
+    expect(parseSkillMd('---\nname: a\n').problem?.check).toBe('frontmatter-unclosed');
+    expect(parseSkillMd('---').problem?.check).toBe('frontmatter-unclosed');
+  });
+
+  it('reports broken YAML with the file line and a hint for the unquoted colon', () => {
+    const r = parseSkillMd('---\nname: a\ndescription: Use when: you scrape\n---\n');
+    expect(r.problem?.check).toBe('yaml-syntax');
+    expect(r.problem?.line).toBe(3);
+    expect(r.problem?.hint).toContain('description: "Use when: you scrape"');
+  });
+
+  it('reports a frontmatter that is a list or a scalar, not a mapping', () => {
+    expect(parseSkillMd('---\n- a\n---\n').problem?.message).toContain('found a list');
+    expect(parseSkillMd('---\njust text\n---\n').problem?.message).toContain('found a single value');
+    expect(parseSkillMd('---\n---\n').problem?.message).toContain('found nothing');
+  });
+
+  it('cuts the way the reference does with referenceSplit: at the second --- anywhere', () => {
+    const r = parseSkillMd('---\nname: a\ndescription: x---\nextra: 1\n---\n', { referenceSplit: true });
+    expect(r.data).toEqual({ name: 'a', description: 'x' });
+    expect(parseSkillMd('---foo\n', { referenceSplit: true }).problem?.check).toBe('frontmatter-unclosed');
+  });
+
+  it('locates keys, nested keys and list items', () => {
+    const r = parseSkillMd('---\nname: a\nmetadata:\n  author: me\ntriggers:\n  patterns:\n    - "x"\n    - y\n---\n');
+    expect(r.positions['name']).toEqual({ line: 2, column: 1 });
+    expect(r.positions['metadata.author']).toEqual({ line: 4, column: 3 });
+    expect(r.positions['triggers.patterns[1]']).toEqual({ line: 8, column: 5 });
+  });
+});
+
+describe('text helpers', () => {
+  it('strips a BOM and CRLF', () => {
+    expect(normalizeText('\ufeff---\r\na\r\n')).toEqual({ text: '---\na\n', bom: true, crlf: true });
+  });
+  it('counts code points, not UTF-16 units', () => {
+    expect(codePoints('a😀b')).toBe(3);
+    expect('a😀b'.length).toBe(4);
+  });
+  it('maps offsets to lines and columns', () => {
+    const at = positionFinder('ab\ncd\n\nef');
+    expect(at(0)).toEqual({ line: 1, column: 1 });
+    expect(at(4)).toEqual({ line: 2, column: 2 });
+    expect(at(7)).toEqual({ line: 4, column: 1 });
+  });
+});
