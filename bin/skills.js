@@ -1,28 +1,69 @@
 #!/usr/bin/env node
-// Shim: enable the compile cache where Node has one, then hand over to the bundled CLI.
-import module from 'node:module';
-import { readFileSync } from 'node:fs';
+'use strict';
+// Shim: answer --version at once, load the bundled CLI through a compile cache, hand it the process.
+const fs = require('node:fs');
+const path = require('node:path');
+const Module = require('node:module');
 
 const argv = process.argv.slice(2);
-const pkg = new URL('../package.json', import.meta.url);
-const version = () => JSON.parse(readFileSync(pkg, 'utf8')).version;
+const version = () => JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version;
 
-// --version is answered without loading the CLI at all.
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${version()}\n`);
 } else {
-  try {
-    module.enableCompileCache?.();
-  } catch {
-    // best effort: a cache folder that cannot be written only costs speed
+  const { run } = loadCli(path.join(__dirname, '..', 'dist', 'main.cjs'));
+  const ctx = { cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr, version: version() };
+  // process.stdin builds a stream on first touch: only commands that read it pay for it.
+  Object.defineProperty(ctx, 'stdin', { get: () => process.stdin, enumerable: true });
+  run(argv, ctx).then(
+    (code) => {
+      process.exitCode = code;
+    },
+  );
+}
+
+function loadCli(file) {
+  if (process.env.SKILLS_COMPILE_CACHE === '0') return require(file);
+  if (typeof Module.enableCompileCache === 'function') {
+    // Node >= 22.1 keeps its own cache.
+    try {
+      Module.enableCompileCache();
+    } catch {}
+    return require(file);
   }
-  const { run } = await import('../dist/main.js');
-  process.exitCode = await run(argv, {
-    cwd: process.cwd(),
-    env: process.env,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    version: version(),
-  });
+  return requireWithCodeCache(file);
+}
+
+// Node 20 has no compile cache: do what it does for this one file. V8 checks that the cached code belongs to
+// this source and these flags (else it is rejected and rewritten); the folder is the user's own, mode 0700.
+function requireWithCodeCache(file) {
+  const vm = require('node:vm');
+  const home = process.env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache');
+  let hash = 0;
+  for (const c of `${file}\0${process.version}\0${process.arch}`) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
+  const dir = path.join(home, 'skills');
+  const cacheFile = path.join(dir, `main-${(hash >>> 0).toString(16)}.v8cache`);
+  let cached;
+  try {
+    const st = fs.statSync(dir);
+    if (typeof process.getuid !== 'function' || (st.uid === process.getuid() && (st.mode & 0o022) === 0)) cached = fs.readFileSync(cacheFile);
+  } catch {}
+  const source = fs.readFileSync(file, 'utf8');
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached });
+  const mod = new Module(file, module);
+  mod.filename = file;
+  mod.paths = Module._nodeModulePaths(path.dirname(file));
+  script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
+  if (cached === undefined || script.cachedDataRejected) {
+    // Written at exit, so it holds every function this run compiled.
+    process.once('exit', () => {
+      try {
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        fs.renameSync(tmp, cacheFile);
+      } catch {}
+    });
+  }
+  return mod.exports;
 }

@@ -1,21 +1,59 @@
-// Bundle src/ into dist/ with esbuild: one file for the hot path (main + validate), lazily loaded chunks for
-// the rest. Bundling is what keeps cold start near `node -e 0` on Node 20, which has no compile cache.
+// Bundle src/ with esbuild into CommonJS files: dist/main.cjs holds start-up and the hot commands (validate);
+// each other command is its own dist/commands/<name>.cjs, required only when run. Dynamic imports inside a
+// bundle become lazy module initialisers, so a command evaluates only what it uses. CommonJS is what
+// bin/skills.js can load through V8's code cache on Node 20, which has no module.enableCompileCache.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: ['src/main.ts'],
-  outdir: 'dist',
+/** Commands bundled into main.cjs; the rest load from their own files. */
+const HOT = new Set(['validate']);
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   mainFields: ['module', 'main'],
+  minify: process.env.SKILLS_BUILD_MINIFY !== '0',
   sourcemap: 'linked',
-  minify: true,
   logLevel: 'warning',
-  // CommonJS packages bundled into ESM still call require() for Node built-ins.
-  banner: { js: "import { createRequire as __skillsRequire } from 'node:module'; const require = __skillsRequire(import.meta.url);" },
-});
+  // import() of another bundle becomes require(): vm.Script (see bin/skills.js) has no ESM loader.
+  supported: { 'dynamic-import': false },
+  // The source is ESM; in a CommonJS bundle import.meta.url becomes the bundle's own file URL.
+  define: { 'import.meta.url': '__skillsFileUrl' },
+  banner: { js: "var __skillsFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+const coldCommands = {
+  name: 'cold-commands',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/commands\/[\w-]+\.js$/ }, (args) => {
+      const name = args.path.slice('./commands/'.length, -'.js'.length);
+      return HOT.has(name) ? undefined : { path: `./commands/${name}.cjs`, external: true };
+    });
+  },
+};
+
+// commander requires child_process at load for executable subcommands, which skills does not use; loading it
+// (and net, streams) costs a few ms of every start. Defer it to first use.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.importer.includes('node_modules/commander/') ? { path: 'lazy-child-process', namespace: 'lazy' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const commands = readdirSync(new URL('../src/commands', import.meta.url))
+  .filter((f) => f.endsWith('.ts') && !HOT.has(f.slice(0, -3)))
+  .map((f) => f.slice(0, -3));
+await Promise.all([
+  build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', plugins: [coldCommands, lazyChildProcess] }),
+  ...commands.map((name) => build({ ...common, entryPoints: [`src/commands/${name}.ts`], outfile: `dist/commands/${name}.cjs` })),
+]);
