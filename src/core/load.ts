@@ -145,6 +145,25 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
   return skill;
 }
 
+/** Keep what a parser found on the skill; the parsed data, or undefined when parsing failed (and said why). */
+function accept(skill: Skill, parsed: { data?: Record<string, unknown>; positions: Record<string, Position>; problem?: ParseProblem }) {
+  skill.positions = parsed.positions;
+  if (parsed.problem) {
+    skill.diagnostics.push(problemToDiag(parsed.problem, skill.file));
+    return undefined;
+  }
+  skill.raw = parsed.data!;
+  return parsed.data!;
+}
+
+/** Typed reads of raw fields: text, or a list of its text items (anything else counts as absent). */
+function readers(data: Record<string, unknown>) {
+  return {
+    str: (k: string) => (typeof data[k] === 'string' ? (data[k] as string) : undefined),
+    list: (k: string) => (Array.isArray(data[k]) ? (data[k] as unknown[]).filter((x): x is string => typeof x === 'string') : []),
+  };
+}
+
 function problemToDiag(p: ParseProblem, file: string): Diagnostic {
   return diag(p.check, 'error', p.message, file, p.line ? { line: p.line, column: p.column ?? 1 } : undefined, p.hint);
 }
@@ -160,13 +179,8 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
   const parsed = parseSkillMd(text, { referenceSplit: options.spec });
   skill.instructions = parsed.body;
   skill.instructionParts = [{ file, text: parsed.body, line: parsed.bodyLine }];
-  skill.positions = parsed.positions;
-  if (parsed.problem) {
-    skill.diagnostics.push(problemToDiag(parsed.problem, file));
-    return;
-  }
-  const data = parsed.data!;
-  skill.raw = data;
+  const data = accept(skill, parsed);
+  if (!data) return;
   const lines = text.split('\n');
   for (const key of Object.keys(data)) {
     const v = data[key];
@@ -183,8 +197,7 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
     }
   }
   shapeDiagnostics(skill, skillMdSchema, data);
-  const str = (k: string) => (typeof data[k] === 'string' ? (data[k] as string) : undefined);
-  const list = (k: string) => (Array.isArray(data[k]) ? (data[k] as unknown[]).filter((x): x is string => typeof x === 'string') : []);
+  const { str, list } = readers(data);
   const name = str('name');
   if (name !== undefined && name.trim() !== '') skill.name = skill.id = name.trim().normalize('NFKC');
   skill.description = (str('description') ?? '').trim();
@@ -207,20 +220,13 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
 }
 
 function loadManifest(skill: Skill, rawText: string): void {
-  const file = skill.file;
   const { text } = normalizeText(rawText);
   skill.source = text;
   const parsed = parseManifest(text);
-  skill.positions = parsed.positions;
-  if (parsed.problem) {
-    skill.diagnostics.push(problemToDiag(parsed.problem, file));
-    return;
-  }
-  const data = parsed.data!;
-  skill.raw = data;
+  const data = accept(skill, parsed);
+  if (!data) return;
   shapeDiagnostics(skill, manifestSchema, data);
-  const str = (k: string) => (typeof data[k] === 'string' ? (data[k] as string) : undefined);
-  const list = (k: string) => (Array.isArray(data[k]) ? (data[k] as unknown[]).filter((x): x is string => typeof x === 'string') : []);
+  const { str, list } = readers(data);
   const id = str('id');
   if (id) skill.id = id;
   skill.name = str('name') ?? skill.id;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
+import Module from 'node:module';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, EXAMPLES, tempDir } from '../helpers/cli.js';
@@ -9,7 +10,7 @@ const run = (home: string, env: Record<string, string> = {}) =>
 
 describe('start-up (bin/skills.js)', () => {
   it('keeps a private V8 code cache that a corrupt file cannot break', async () => {
-    if (typeof (await import('node:module')).default.enableCompileCache === 'function') return; // Node's own cache
+    if (typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function') return; // Node's own cache
     const t = tempDir();
     try {
       const first = await run(t.dir);
