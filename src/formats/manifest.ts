@@ -31,7 +31,17 @@ const READABLE: Record<string, string> = {
 /** Parse manifest.json text, keeping the line and column of every field (`scripts[0]`, `mcpServers[1].url`). */
 export function parseManifest(text: string): ParsedManifest {
   const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  let tree: Node | undefined;
+  try {
+    tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    // The parser recurses per level: a stranger's [[[[…]]]] must not crash us.
+    return {
+      positions: {},
+      problem: { check: 'json-syntax', message: 'manifest.json nests arrays or objects too deeply to read', line: 1, column: 1 },
+    };
+  }
   if (errors.length > 0 || !tree) {
     const first = errors[0];
     const pos = first ? positionFinder(text)(first.offset) : { line: 1, column: 1 };

@@ -98,7 +98,7 @@ export function parseSkillMd(text: string, options: { referenceSplit?: boolean }
       positions: {},
       problem: {
         check: 'yaml-syntax',
-        message: `frontmatter YAML does not parse: ${reason}${line !== undefined ? ` (line ${line})` : ''}`,
+        message: `frontmatter YAML does not parse: ${reason}${line !== undefined ? ` at line ${line}${excerpt(lines[e.mark!.line])}` : ''}`,
         line,
         column,
         hint: hint ?? 'check the YAML syntax of the frontmatter; quote values that contain ": " or start with a special character',
@@ -123,6 +123,13 @@ export function parseSkillMd(text: string, options: { referenceSplit?: boolean }
     };
   }
   return { data: data as Record<string, unknown>, body, bodyLine, frontmatter, positions };
+}
+
+/** A source line, quoted and cut to a readable length, for a message. */
+function excerpt(line: string | undefined): string {
+  if (line === undefined || line.trim() === '') return '';
+  const t = line.trim();
+  return `: ${JSON.stringify(t.length > 80 ? `${t.slice(0, 77)}...` : t)}`;
 }
 
 function missingFrontmatter(): ParseProblem {

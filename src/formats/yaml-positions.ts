@@ -1,6 +1,26 @@
 import type { Position } from '../model/diagnostic.js';
 
-const KEY = /^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"?:,[\]{}&*!|>%@`-][^:#]*?|-[^\s:][^:#]*?))\s*:(?=\s|$)/;
+const QUOTED_KEY = /^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)')[ \t]*:(?=\s|$)/;
+const PLAIN_START = /^[^\s#'"?:,[\]{}&*!|>%@`-]|^-[^\s:]/;
+
+/**
+ * The key a line (after its indent and any "- ") starts with, or undefined. Linear in the line's length: no
+ * regex with two adjacent repetitions runs over a stranger's line (a long run of spaces made one backtrack).
+ */
+function keyOf(rest: string): string | undefined {
+  const q = QUOTED_KEY.exec(rest);
+  if (q) return q[1] ?? q[2]!.replace(/''/g, "'");
+  if (!PLAIN_START.test(rest)) return undefined;
+  for (let i = rest.indexOf(':'); i !== -1; i = rest.indexOf(':', i + 1)) {
+    const next = rest.charCodeAt(i + 1);
+    if (i + 1 === rest.length || next === 32 || next === 9) {
+      const key = rest.slice(0, i).trimEnd();
+      // A " #" before the colon starts a comment: no key on this line.
+      return /\s#/.test(key) ? undefined : key;
+    }
+  }
+  return undefined;
+}
 const BLOCK_SCALAR = /:\s*[|>][-+0-9]*\s*(?:#.*)?$/;
 
 interface Frame {
@@ -70,9 +90,8 @@ export function yamlPositions(yamlText: string, firstLine: number): Record<strin
       col = nextCol;
     }
     if (rest === '') continue;
-    const key = KEY.exec(rest);
-    if (!key) continue;
-    const name = key[1] ?? key[2]?.replace(/''/g, "'") ?? key[3]!;
+    const name = keyOf(rest);
+    if (name === undefined) continue;
     const path = join(frame.path, name);
     out[path] = { line: firstLine + i, column: col + 1 };
     if (BLOCK_SCALAR.test(rest)) {

@@ -147,6 +147,31 @@ describe('skills validate (built CLI)', () => {
     }
   });
 
+  it("survives a stranger's hostile files: deep nesting, alias bombs, NUL bytes, long runs of spaces", async () => {
+    const t = tempDir();
+    try {
+      const bomb = ['a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+      for (let i = 1; i < 10; i++) bomb.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
+      writeTree(t.dir, {
+        'deepjson/manifest.json': `{"id": "deepjson", "x": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+        'deepyaml/SKILL.md': skillMd(`name: deepyaml\ndescription: d. Use when x.\nx: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`),
+        'bomb/SKILL.md': skillMd(`name: bomb\ndescription: d. Use when x.\n${bomb.join('\n')}\nscripts: *a9\ntriggers:\n  keywords: *a9\nmetadata:\n  x: *a9\n`),
+        'nul/SKILL.md': '---\nname: nul\ndescription: a\u0000b\n---\n',
+        'spaces/SKILL.md': skillMd(`name: spaces\ndescription: word word\n  word${' '.repeat(200_000)}word\n`),
+      });
+      const r = await runCli(['validate', '--json', '.'], { cwd: t.dir });
+      expect(r.exitCode).toBe(1);
+      const byId = Object.fromEntries(JSON.parse(r.stdout).skills.map((s: { id: string; diagnostics: { message: string }[] }) => [s.id, s.diagnostics.map((d) => d.message).join('\n')]));
+      expect(byId.deepjson).toContain('nests arrays or objects too deeply');
+      expect(byId.deepyaml).toMatch(/does not parse: nesting exceeded maxDepth/);
+      expect(byId.bomb).toMatch(/scripts must be a list, found|scripts\[0\] must be text/);
+      expect(byId.nul).toMatch(/null byte is not allowed/);
+      expect(byId.spaces).toMatch(/description is 2000\d\d characters long/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('answers --version and --help', async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     const v = await runCli(['--version']);
