@@ -154,6 +154,30 @@ describe('validate details', () => {
 });
 
 describe('--spec (the reference validator)', () => {
+  // Verdicts as skills-ref's validator.py gives them (strictyaml reads every scalar as text; it strips name,
+  // not description, before measuring; it checks compatibility only for type and length).
+  const verdicts: [string, string, string, boolean][] = [
+    ['good', 'trimmed name', 'name: " good "\ndescription: d\n', true],
+    ['good', 'blank description', 'name: good\ndescription: "   "\n', false],
+    ['good', '1024-character description', `name: good\ndescription: ${'d'.repeat(1024)}\n`, true],
+    ['good', '1025-character description', `name: good\ndescription: ${'d'.repeat(1025)}\n`, false],
+    ['good', 'description padded past 1024', `name: good\ndescription: "${'d'.repeat(1023)}  "\n`, false],
+    ['good', '500-character compatibility', `name: good\ndescription: d\ncompatibility: ${'c'.repeat(500)}\n`, true],
+    ['good', '501-character compatibility', `name: good\ndescription: d\ncompatibility: ${'c'.repeat(501)}\n`, false],
+    ['good', 'metadata as text', 'name: good\ndescription: d\nmetadata: plain\n', true],
+    ['good', 'numbers read as text', 'name: good\ndescription: 12\nlicense: 2.0\n', true],
+    ['Good', 'uppercase name', 'name: Good\ndescription: d\n', false],
+    ['good', 'name not a string', 'name:\n  - good\ndescription: d\n', false],
+    ['good', 'client key', 'name: good\ndescription: d\nargument-hint: x\n', false],
+    ['good', 'cut at the first --- anywhere', 'name: good\ndescription: a---b\nextra: 1\n', true],
+  ];
+  for (const [folder, what, fm, valid] of verdicts) {
+    it(`${valid ? 'accepts' : 'rejects'}: ${what}`, async () => {
+      const r = await check(folder, { 'SKILL.md': `---\n${fm}---\nbody\n` }, { spec: true });
+      expect(r.valid, JSON.stringify(r.diagnostics)).toBe(valid);
+    });
+  }
+
   it('makes extension and client keys errors', async () => {
     const r = await check('good', md(`${good}version: 1.0.0\n`), { spec: true });
     expect(r.valid).toBe(false);
