@@ -1,0 +1,61 @@
+import { closeSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Skill } from '../model/skill.js';
+import { findEntry } from '../core/load.js';
+
+const MAX_TEXT = 1024 * 1024;
+
+/**
+ * File access for lint rules on one skill: every file is read at most once, the skill file and context files
+ * come from what load already read, and nothing outside the skill (through a symlink) is ever read.
+ */
+export function skillFiles(skill: Skill) {
+  const texts = new Map<string, string | undefined>();
+  const stats = new Map<string, { size: number; mode: number } | undefined>();
+  const rel = (abs: string) => abs.slice(skill.root.length + 1).split('\\').join('/');
+  texts.set(rel(skill.file), skill.source);
+  for (const part of skill.instructionParts) if (part.file !== skill.file) texts.set(rel(part.file), part.text);
+  const inside = (p: string) => {
+    const e = findEntry(skill, p);
+    return e && (e.kind === 'file' || (e.kind === 'symlink' && e.inside)) ? e.path : undefined;
+  };
+  return {
+    readText(p: string): string | undefined {
+      const path = inside(p);
+      if (path === undefined) return undefined;
+      if (texts.has(path)) return texts.get(path);
+      let text: string | undefined;
+      try {
+        const fd = openSync(join(skill.root, path), 'r');
+        try {
+          const size = fstatSync(fd).size;
+          if (size <= MAX_TEXT) {
+            const buf = Buffer.allocUnsafe(size);
+            const n = readSync(fd, buf, 0, size, 0);
+            // A NUL byte in the first 8 KiB: binary, as git decides.
+            if (!buf.subarray(0, Math.min(n, 8192)).includes(0)) text = buf.toString('utf8', 0, n).replace(/\r\n?/g, '\n');
+          }
+        } finally {
+          closeSync(fd);
+        }
+      } catch {
+        text = undefined;
+      }
+      texts.set(path, text);
+      return text;
+    },
+    stat(p: string): { size: number; mode: number } | undefined {
+      const path = inside(p);
+      if (path === undefined) return undefined;
+      if (!stats.has(path)) {
+        try {
+          const st = findEntry(skill, path)?.kind === 'symlink' ? statSync(join(skill.root, path)) : lstatSync(join(skill.root, path));
+          stats.set(path, { size: st.size, mode: st.mode });
+        } catch {
+          stats.set(path, undefined);
+        }
+      }
+      return stats.get(path);
+    },
+  };
+}
