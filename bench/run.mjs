@@ -57,6 +57,22 @@ const ROWS = [
       return result;
     },
   },
+  {
+    name: `lint ${CORPUS_SIZE.toLocaleString('en-US')} small skills (one process)`,
+    aim: timeAim(3000),
+    async run(fx) {
+      const corpus = await fx.corpus();
+      // lint exits 1 when a rule finds an error; the corpus is made valid, so any exit but 0 fails the row.
+      const result = await comparePair({
+        measured: node([CLI, 'lint', corpus.root, '--format', 'json'], 'skills lint <dir> --format json'),
+        baseline: node([READ_TREE, corpus.root], 'read the files alone'),
+        runs: 3,
+        warmups: 1,
+      });
+      result.notes = [`the same ${corpus.skills} skills as the validate row, every lint rule at its default`];
+      return result;
+    },
+  },
 ];
 
 // Fixtures are made on first use, so that `--only cold` does not write 10,000 skills.

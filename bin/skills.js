@@ -6,6 +6,7 @@ const path = require('node:path');
 const Module = require('node:module');
 
 const argv = process.argv.slice(2);
+const loaded = new Map();
 const version = () => JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version;
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -34,15 +35,16 @@ function loadCli(file) {
   return requireWithCodeCache(file);
 }
 
-// Node 20 has no compile cache: do what it does for this one file. V8 checks that the cached code belongs to
+// Node 20 has no compile cache: do what it does for our bundles. V8 checks that the cached code belongs to
 // this source and these flags (else it is rejected and rewritten); the folder is the user's own, mode 0700.
 function requireWithCodeCache(file) {
+  if (loaded.has(file)) return loaded.get(file);
   const vm = require('node:vm');
   const home = process.env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache');
   let hash = 0;
   for (const c of `${file}\0${process.version}\0${process.arch}`) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
   const dir = path.join(home, 'skills');
-  const cacheFile = path.join(dir, `main-${(hash >>> 0).toString(16)}.v8cache`);
+  const cacheFile = path.join(dir, `${path.basename(file, '.cjs')}-${(hash >>> 0).toString(16)}.v8cache`);
   let cached;
   try {
     const st = fs.statSync(dir);
@@ -53,7 +55,10 @@ function requireWithCodeCache(file) {
   const mod = new Module(file, module);
   mod.filename = file;
   mod.paths = Module._nodeModulePaths(path.dirname(file));
-  script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
+  // The bundle requires its lazily loaded command bundles (./commands/*.cjs) through the same cache.
+  const base = Module.createRequire(file);
+  const req = Object.assign((id) => (id.startsWith('./commands/') ? requireWithCodeCache(path.join(path.dirname(file), id)) : base(id)), base);
+  script.runInThisContext().call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
   if (cached === undefined || script.cachedDataRejected) {
     // Written at exit, so it holds every function this run compiled.
     process.once('exit', () => {
@@ -65,5 +70,6 @@ function requireWithCodeCache(file) {
       } catch {}
     });
   }
+  loaded.set(file, mod.exports);
   return mod.exports;
 }

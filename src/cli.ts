@@ -4,8 +4,6 @@ import type { Context } from './context.js';
 /** Set by an action: the exit code its command chose. */
 export type SetExit = (code: number) => void;
 
-const collect = (v: string, prev: string[] = []) => [...prev, v];
-
 /** The commander program; every action imports its handler lazily, so start-up loads only what it runs. */
 export function buildProgram(ctx: Context, setExit: SetExit): Command {
   const program = new Command('skills')
@@ -32,6 +30,26 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     });
 
   program
+    .command('lint')
+    .description('find what is valid but will work badly in an agent: every validate check plus best-practice rules')
+    .argument('[paths...]', 'skill folders, folders holding skills, or files inside skills (default: .)')
+    .addOption(new Option('-f, --format <format>', 'output format (markdown too, with --list-rules)').choices(['stylish', 'json', 'sarif', 'markdown']).default('stylish'))
+    .option('--json', 'same as --format json')
+    .option('--max-warnings <n>', 'fail when there are more than n warnings', (v: string) => Number(v))
+    .option('--fix', 'apply the safe fixes and report each change')
+    .option('--fix-dry-run', 'print the diff the fixes would make, change nothing')
+    .option('-c, --config <file>', 'configuration file (default: the nearest skills.config.json)')
+    .option('--strict', 'fail on warnings too')
+    .option('--spec', "check SKILL.md against the bare Agent Skills specification, as validate --spec does")
+    .option('--list-rules', 'list every rule (with --format markdown: docs/rules.md)')
+    .action(async (paths: string[], opts, cmd: Command) => {
+      const all = cmd.optsWithGlobals();
+      const { lint } = await import('./commands/lint.js');
+      const { exitCode } = await lint({ paths, ...opts, format: opts.json ? 'json' : opts.format, color: all.color }, ctx);
+      setExit(exitCode);
+    });
+
+  program
     .command('init')
     .description('create a new skill folder from a template')
     .argument('<name>', 'the skill name (lowercase letters, digits and hyphens), also its folder name')
@@ -49,6 +67,5 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
       setExit(0);
     });
 
-  void collect;
   return program;
 }

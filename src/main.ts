@@ -3,7 +3,11 @@ import { isSkillsError } from './errors.js';
 
 /** Run the CLI: the one place that catches errors and picks the exit code (0 ok, 1 findings, 2 failure). */
 export async function run(argv: string[], ctx: Context): Promise<number> {
-  const json = argv.includes('--json') || argv.some((a, i) => (a === '--format' || a === '-f') && argv[i + 1] === 'json') || argv.includes('--format=json');
+  const json =
+    argv.includes('--json') ||
+    argv.some((a, i) => (a === '--format' || a === '-f') && (argv[i + 1] === 'json' || argv[i + 1] === 'sarif')) ||
+    argv.includes('--format=json') ||
+    argv.includes('--format=sarif');
   let exitCode = 0;
   try {
     const { buildProgram } = await import('./cli.js');

@@ -189,7 +189,8 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
     if (TEXT_FIELDS.includes(key) && typeof data[key] === 'string') {
       const pos = skill.positions[key];
       const token = pos ? lines[pos.line - 1]?.slice(lines[pos.line - 1]!.indexOf(':') + 1).trim() : undefined;
-      if (token && LOOKS_TYPED.test(token.replace(/\s+#.*$/, ''))) {
+      // Only short tokens can be numbers or booleans; the length check also keeps the regexes off long lines.
+      if (token && token.length < 64 && LOOKS_TYPED.test(token.replace(/\s+#.*$/, ''))) {
         skill.diagnostics.push(
           diag('scalar-as-text', 'warning', `${key}: ${token} is read as the text "${data[key]}", not as a ${/^(true|false|yes|no|on|off)$/i.test(token) ? 'boolean' : 'number'}`, file, pos, `quote it to say so: ${key}: "${data[key]}"`),
         );

@@ -73,9 +73,15 @@ export function planFixes(fixes: Fix[]): { edits: FileEdit[]; applied: Fix[]; sk
   const edits: FileEdit[] = [];
   for (const f of files.values()) {
     if (f.replaces.length > 0 || f.appends.length > 0) {
-      const lines = [...(f.lines ?? [])];
-      for (const r of f.replaces.sort((a, b) => b.start - a.start)) lines.splice(r.start - 1, r.end - r.start + 1, ...r.text.split('\n'));
-      let body = lines.join(f.eol);
+      // Lines keep their own endings: a file with mixed endings stays as it was outside the replaced lines.
+      const lines = (f.text ?? '').split(/(?<=\n)/);
+      for (const r of f.replaces.sort((a, b) => b.start - a.start)) {
+        const last = lines[r.end - 1] ?? '';
+        const ending = last.endsWith('\r\n') ? '\r\n' : last.endsWith('\n') ? '\n' : '';
+        const eol = ending || f.eol;
+        lines.splice(r.start - 1, r.end - r.start + 1, r.text.split('\n').join(eol) + ending);
+      }
+      let body = lines.join('');
       for (const a of f.appends) {
         if (body !== '' && !body.endsWith('\n')) body += f.eol;
         body += a.split('\n').join(f.eol);

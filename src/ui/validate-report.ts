@@ -1,15 +1,30 @@
 import { relative } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import type { Diagnostic } from '../model/diagnostic.js';
-import type { SkillReport } from '../core/validate.js';
+import type { Skill } from '../model/skill.js';
 
 export interface ValidateResult {
-  reports: SkillReport[];
+  reports: { skill: Skill; valid: boolean; diagnostics: (Diagnostic & { fix?: unknown })[] }[];
   outside: string[];
   errorCount: number;
   warningCount: number;
+  /** Lint's info findings (validate has none). */
+  infoCount?: number;
   /** --strict: warnings fail too. */
   strict: boolean;
+}
+
+/** Count findings by severity. */
+export function countFindings(reports: { diagnostics: Diagnostic[] }[]): { errorCount: number; warningCount: number; infoCount: number } {
+  const n = { errorCount: 0, warningCount: 0, infoCount: 0 };
+  for (const r of reports) {
+    for (const d of r.diagnostics) {
+      if (d.severity === 'error') n.errorCount++;
+      else if (d.severity === 'warning') n.warningCount++;
+      else n.infoCount++;
+    }
+  }
+  return n;
 }
 
 /** The --format json document: one object, paths absolute. */
@@ -29,10 +44,12 @@ export function toJson(result: ValidateResult) {
         line: d.line ?? null,
         column: d.column ?? null,
         ...(d.hint ? { hint: d.hint } : {}),
+        ...('fix' in d && d.fix ? { fixable: true } : {}),
       })),
     })),
     errorCount: result.errorCount,
     warningCount: result.warningCount,
+    ...(result.infoCount !== undefined ? { infoCount: result.infoCount } : {}),
   };
 }
 
@@ -41,22 +58,25 @@ export function formatStylish(result: ValidateResult, c: ChalkInstance, cwd: str
   const out: string[] = [];
   const rel = (p: string) => relative(cwd, p) || '.';
   for (const r of result.reports) {
-    const failed = !r.valid || (result.strict && r.diagnostics.length > 0);
+    const failed = !r.valid || (result.strict && r.diagnostics.some((d) => d.severity === 'warning'));
     const mark = failed ? c.red('✖') : c.green('✔');
     out.push(`${mark} ${c.bold(rel(r.skill.root))} ${c.dim(`(${r.skill.layout}${r.skill.version ? ` ${r.skill.version}` : ''})`)}`);
     for (const d of r.diagnostics) out.push(formatDiagnostic(d, c, rel));
   }
   const n = result.reports.length;
-  const problems = result.errorCount + result.warningCount;
+  const problems = result.errorCount + result.warningCount + (result.infoCount ?? 0);
+  const fixable = result.reports.reduce((n, r) => n + r.diagnostics.filter((d) => d.fix).length, 0);
   const plural = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
   if (n === 0) {
     out.push(c.dim(`no skills to validate${result.outside.length ? ` (${plural(result.outside.length, 'file')} outside any skill ignored)` : ''}`));
-  } else if (problems === 0) {
+  } else if (problems === 0 || (result.errorCount === 0 && result.warningCount === 0 && !result.infoCount)) {
     out.push(c.green(`${plural(n, 'skill')} valid`));
   } else {
     const invalid = result.reports.filter((r) => !r.valid).length;
-    const line = `${plural(problems, 'problem')} (${plural(result.errorCount, 'error')}, ${plural(result.warningCount, 'warning')}) in ${plural(n, 'skill')}; ${invalid} invalid`;
-    out.push(result.errorCount > 0 || result.strict ? c.red.bold(line) : c.yellow.bold(line));
+    const infos = result.infoCount ? `, ${result.infoCount} info` : '';
+    const line = `${plural(problems, 'problem')} (${plural(result.errorCount, 'error')}, ${plural(result.warningCount, 'warning')}${infos}) in ${plural(n, 'skill')}; ${invalid} invalid`;
+    out.push(result.errorCount > 0 || (result.strict && result.warningCount > 0) ? c.red.bold(line) : c.yellow.bold(line));
+    if (fixable > 0) out.push(c.dim(`${plural(fixable, 'problem')} fixable with --fix`));
   }
   return out.join('\n') + '\n';
 }

@@ -158,6 +158,7 @@ describe('skills validate (built CLI)', () => {
         'bomb/SKILL.md': skillMd(`name: bomb\ndescription: d. Use when x.\n${bomb.join('\n')}\nscripts: *a9\ntriggers:\n  keywords: *a9\nmetadata:\n  x: *a9\n`),
         'nul/SKILL.md': '---\nname: nul\ndescription: a\u0000b\n---\n',
         'spaces/SKILL.md': skillMd(`name: spaces\ndescription: word word\n  word${' '.repeat(200_000)}word\n`),
+        'quoted/SKILL.md': skillMd(`name: quoted\ndescription: "use${' '.repeat(200_000)}"\n`),
       });
       const r = await runCli(['validate', '--json', '.'], { cwd: t.dir });
       expect(r.exitCode).toBe(1);
@@ -167,6 +168,8 @@ describe('skills validate (built CLI)', () => {
       expect(byId.bomb).toMatch(/scripts must be a list, found|scripts\[0\] must be text/);
       expect(byId.nul).toMatch(/null byte is not allowed/);
       expect(byId.spaces).toMatch(/description is 2000\d\d characters long/);
+      // Quoted spaces are trimmed before measuring: a short, valid description (and no hang on the way).
+      expect(byId.quoted).toBe('');
     } finally {
       t.cleanup();
     }

@@ -1,0 +1,56 @@
+import { relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CHECKS } from '../../model/checks.js';
+import type { Rule } from '../types.js';
+import type { LintReport } from '../linter.js';
+
+const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
+
+/** SARIF 2.1.0, one run, paths relative to %SRCROOT% (the working directory) as GitHub code scanning expects. */
+export function toSarif(reports: LintReport[], rules: Rule[], options: { cwd: string; version: string }) {
+  const descriptors = [
+    ...Object.entries(CHECKS).map(([name, c]) => ({ id: c.id, name, description: c.description, severity: 'error' as const, tags: ['validate'] })),
+    ...rules.map((r) => ({ id: r.names[0], name: r.names[1], description: r.description, severity: r.severity, tags: r.tags })),
+  ];
+  const index = new Map(descriptors.map((d, i) => [d.id, i]));
+  const uri = (file: string) => relative(options.cwd, file).split('\\').join('/');
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'skills',
+            version: options.version,
+            informationUri: 'https://agentskills.io',
+            rules: descriptors.map((d) => ({
+              id: d.id,
+              name: d.name,
+              shortDescription: { text: d.description },
+              defaultConfiguration: { level: LEVEL[d.severity] },
+              properties: { tags: d.tags },
+            })),
+          },
+        },
+        originalUriBaseIds: { '%SRCROOT%': { uri: `${pathToFileURL(options.cwd).href}/` } },
+        results: reports.flatMap((r) =>
+          r.diagnostics.map((d) => ({
+            ruleId: d.ruleId,
+            ...(index.has(d.ruleId) ? { ruleIndex: index.get(d.ruleId) } : {}),
+            level: LEVEL[d.severity],
+            message: { text: d.hint ? `${d.message} (${d.hint.split('\n')[0]})` : d.message },
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri: uri(d.file), uriBaseId: '%SRCROOT%' },
+                  ...(d.line !== undefined ? { region: { startLine: d.line, startColumn: d.column ?? 1 } } : {}),
+                },
+              },
+            ],
+          })),
+        ),
+      },
+    ],
+  };
+}

@@ -1,0 +1,57 @@
+import { isRelevant, skillReferences, type LocatedRef, type RefDoc } from '../references.js';
+import type { Fix, Rule } from '../types.js';
+
+export default {
+  names: ['SK110', 'file-reference-backslash'],
+  description: 'file references use forward slashes, which work on every system',
+  tags: ['references', 'files', 'portability', 'best-practice'],
+  layouts: ['skill-md', 'manifest'],
+  severity: 'warning',
+  sources: ['Anthropic, Skill authoring best practices: avoid Windows-style paths'],
+  fixable: true,
+  check(skill, ctx) {
+    const byLine = new Map<string, LocatedRef[]>();
+    for (const r of skillReferences(skill, ctx.readText).refs) {
+      if (!r.path.includes('\\') || !isRelevant(r)) continue;
+      const key = `${r.doc.file}\n${r.line}`;
+      const list = byLine.get(key);
+      if (list) list.push(r);
+      else byLine.set(key, [r]);
+    }
+    const lines = new Map<RefDoc, string[]>();
+    for (const refs of byLine.values()) {
+      const doc = refs[0]!.doc;
+      let docLines = lines.get(doc);
+      if (!docLines) lines.set(doc, (docLines = doc.text.split('\n')));
+      const current = docLines[refs[0]!.line - doc.line];
+      // The fix is safe only where the forward-slash path exists: then it names the same file everywhere.
+      const fixable = current === undefined ? [] : refs.filter((r) => r.target.status === 'ok' && current.startsWith(r.raw, r.column - 1));
+      let fix: Fix | undefined;
+      if (fixable.length > 0) {
+        let text = '';
+        let at = 0;
+        for (const r of fixable) {
+          text += current!.slice(at, r.column - 1) + r.raw.replace(/\\/g, '/');
+          at = r.column - 1 + r.raw.length;
+        }
+        text += current!.slice(at);
+        fix = {
+          description: `use / in ${fixable.map((r) => r.raw).join(', ')}`,
+          changes: [{ kind: 'replace', file: doc.file, line: refs[0]!.line, expect: current!, text }],
+        };
+      }
+      for (const r of refs) {
+        const slashed = r.path.replace(/\\/g, '/');
+        const own = fixable[0] === r ? fix : undefined;
+        ctx.report({
+          message: `"${r.path}" uses backslashes; write ${slashed}`,
+          file: doc.file,
+          line: r.line,
+          column: r.column,
+          hint: 'agents run on Linux and macOS too, where \\ is no path separator; / works everywhere, Windows included',
+          ...(own ? { fix: own } : {}),
+        });
+      }
+    }
+  },
+} satisfies Rule;

@@ -1,0 +1,31 @@
+import { isFolder, skillReferences } from '../references.js';
+import type { Rule } from '../types.js';
+
+export default {
+  names: ['SK111', 'file-reference-depth'],
+  description: 'referenced files sit at most one folder below the skill root (references/api.md, not references/api/v2/auth.md)',
+  tags: ['references', 'files', 'structure', 'best-practice'],
+  layouts: ['skill-md', 'manifest'],
+  severity: 'warning',
+  sources: ['Anthropic, Skill authoring best practices: keep references one level deep from SKILL.md', 'agentskills.io specification: file references'],
+  fixable: false,
+  options: { maxDepth: { default: 1, description: 'most folders between the skill root and a referenced file' } },
+  check(skill, ctx) {
+    const max = ctx.options.maxDepth as number;
+    for (const r of skillReferences(skill, ctx.readText).refs) {
+      const t = r.target;
+      // Missing files are SK108's; once they exist, their depth is checked here.
+      if (t.status !== 'ok' || t.path === '') continue;
+      const segments = t.path.split('/').length;
+      const folders = isFolder(t.entry) ? segments : segments - 1;
+      if (folders <= max) continue;
+      ctx.report({
+        message: `"${t.path}" is ${folders} folders deep; keep referenced files at most ${max} folder${max === 1 ? '' : 's'} below the skill root`,
+        file: r.doc.file,
+        line: r.line,
+        column: r.column,
+        hint: 'agents may read deeply nested files only in part; flatten the folders (references/api-v2-auth.md)',
+      });
+    }
+  },
+} satisfies Rule;

@@ -1,0 +1,47 @@
+import { basename } from 'node:path';
+import type { Skill } from '../../model/skill.js';
+import { isRelevant, skillReferences, type LocatedRef } from '../references.js';
+import type { Rule } from '../types.js';
+
+/** A near miss for a path the skill lacks: the same path in another case, or the same file name elsewhere. */
+function nearMiss(skill: Skill, path: string): string | undefined {
+  const lower = path.toLowerCase();
+  const name = basename(path);
+  let sameName: string | undefined;
+  for (const e of skill.entries) {
+    if (e.path.toLowerCase() === lower) return `did you mean "${e.path}"? Paths are case-sensitive on Linux and in archives`;
+    if (!sameName && e.kind !== 'dir' && basename(e.path) === name) sameName = e.path;
+  }
+  return sameName ? `did you mean "${sameName}"?` : undefined;
+}
+
+function where(r: LocatedRef): string {
+  const target = r.target.path;
+  return target === r.path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, '') ? `"${r.path}"` : `"${r.path}" (${target})`;
+}
+
+export default {
+  names: ['SK108', 'file-reference-missing'],
+  description: 'files that the instructions (and the Markdown files they reference) point to exist in the skill',
+  tags: ['references', 'files', 'best-practice'],
+  layouts: ['skill-md', 'manifest'],
+  severity: 'warning',
+  sources: [
+    'agentskills.io specification: file references, relative to the skill root',
+    'Anthropic, Skill authoring best practices: progressive disclosure patterns',
+  ],
+  fixable: false,
+  check(skill, ctx) {
+    for (const r of skillReferences(skill, ctx.readText).refs) {
+      // A bare path into a folder the skill does not have (`output/report.md`) names the user's file, not the skill's.
+      if (r.target.status !== 'missing' || !isRelevant(r)) continue;
+      ctx.report({
+        message: `${where(r)} does not exist in the skill`,
+        file: r.doc.file,
+        line: r.line,
+        column: r.column,
+        hint: nearMiss(skill, r.target.path) ?? 'add the file, or fix the path: paths are relative to the skill folder',
+      });
+    }
+  },
+} satisfies Rule;

@@ -1,0 +1,34 @@
+import { skillReferences } from '../references.js';
+import type { Rule } from '../types.js';
+
+export default {
+  names: ['SK109', 'file-reference-outside'],
+  description: 'file references stay inside the skill: no absolute paths, no ../ out of the folder, no symlinks leading out',
+  tags: ['references', 'files', 'portability'],
+  layouts: ['skill-md', 'manifest'],
+  severity: 'warning',
+  sources: [
+    'agentskills.io specification: file references, relative to the skill root',
+    'Anthropic, Skill authoring best practices: progressive disclosure patterns',
+  ],
+  fixable: false,
+  check(skill, ctx) {
+    for (const r of skillReferences(skill, ctx.readText).refs) {
+      const t = r.target;
+      if (t.status !== 'outside') continue;
+      const message =
+        t.why === 'absolute'
+          ? `"${r.path}" is an absolute path, outside the skill`
+          : t.why === 'parent'
+            ? `"${r.path}" leads out of the skill folder`
+            : `"${r.path}" goes through ${t.via}, a symlink that leads out of the skill`;
+      ctx.report({
+        message,
+        file: r.doc.file,
+        line: r.line,
+        column: r.column,
+        hint: 'a skill is installed and packed on its own: copy the file into the skill (references/ or assets/) and refer to it by a path relative to the skill folder',
+      });
+    }
+  },
+} satisfies Rule;

@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+import type { Rule } from '../types.js';
+import { lineFinder } from './env-undeclared.js';
+import { byPath } from './script-shebang.js';
+
+interface Pattern {
+  kind: string;
+  re: RegExp;
+  /** Also demand randomness of the match (for prefixes that ordinary words can share). */
+  random?: boolean;
+}
+
+// Every quantifier is bounded and no repetition nests: this runs on strangers' files.
+const END = '(?![A-Za-z0-9_-])';
+const PATTERNS: Pattern[] = [
+  { kind: 'private key', re: /-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----/g },
+  { kind: 'AWS access key id', re: new RegExp(`\\b(?:AKIA|ASIA)[A-Z0-9]{16}${END}`, 'g') },
+  { kind: 'GitHub token', re: new RegExp(`\\bgh[pousr]_[A-Za-z0-9]{36}${END}`, 'g') },
+  { kind: 'GitHub token', re: new RegExp(`\\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}${END}`, 'g') },
+  { kind: 'Anthropic API key', re: new RegExp(`\\bsk-ant-[A-Za-z0-9_-]{20,200}`, 'g'), random: true },
+  { kind: 'OpenAI API key', re: new RegExp(`\\bsk-(?!ant-)[A-Za-z0-9_-]{20,200}`, 'g'), random: true },
+  { kind: 'Slack token', re: new RegExp(`\\bxox[baprs]-[0-9]{6,20}-[A-Za-z0-9-]{10,200}`, 'g') },
+  { kind: 'Google API key', re: new RegExp(`\\bAIza[0-9A-Za-z_-]{35}${END}`, 'g') },
+  { kind: 'Stripe live key', re: new RegExp(`\\b[sr]k_live_[0-9A-Za-z]{20,200}`, 'g') },
+  { kind: 'JSON Web Token', re: /\beyJ[A-Za-z0-9_-]{10,4000}\.eyJ[A-Za-z0-9_-]{10,8000}\.[A-Za-z0-9_-]{10,2000}/g },
+];
+
+// `API_KEY=…`, `"token": "…"`, `password: …`: the key, then a value of 20 or more token characters.
+const ASSIGNMENT =
+  /(api[_.-]?key|secret|token|passw(?:or)?d|pwd|access[_.-]?key|credentials?|private[_.-]?key)[A-Za-z0-9_.-]{0,40}["']?[ \t]{0,5}(?:=|:=?|=>)[ \t]{0,5}["'`]?([A-Za-z0-9_\-+/=.~]{20,200})/gi;
+const KEYWORDS = /api[_.-]?key|secret|token|passw|pwd|access[_.-]?key|credential/i;
+const PLACEHOLDER = /your|xxxx|example|changeme|change_me|dummy|placeholder|test|sample|fake|redacted|replace|insert|todo|secret_here|\.\.\./i;
+// The signature of jwt.io's sample token, quoted in many a README.
+const JWT_SAMPLE = 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
+
+/** Shannon entropy of a string, in bits per character. */
+export function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+/** What to show of a secret: its first four characters. */
+export function mask(secret: string): string {
+  return `${secret.slice(0, 4)}…`;
+}
+
+export interface SecretHit {
+  kind: string;
+  offset: number;
+  masked: string;
+}
+
+/** Strings in `text` that look like secrets, placeholders and sample values left out. */
+export function findSecrets(text: string, minLength = 20, minEntropy = 3.5): SecretHit[] {
+  const hits: SecretHit[] = [];
+  const taken: [number, number][] = [];
+  const random = (v: string) => /[0-9]/.test(v) && /[A-Za-z]/.test(v) && entropy(v) >= minEntropy;
+  for (const p of PATTERNS) {
+    for (const m of text.matchAll(p.re)) {
+      const v = m[0];
+      if (PLACEHOLDER.test(v) || (p.random && !random(v.replace(/^sk-(?:ant-|proj-)?/, '')))) continue;
+      if (p.kind === 'JSON Web Token' && v.endsWith(JWT_SAMPLE)) continue;
+      // A key header in documentation (`-----BEGIN … PRIVATE KEY-----` then `...`) is no key: demand a body.
+      if (p.kind === 'private key' && !/[A-Za-z0-9+/]{40}/.test(text.slice(m.index + v.length, m.index + v.length + 400))) continue;
+      hits.push({ kind: p.kind, offset: m.index, masked: p.kind === 'private key' ? '-----BEGIN … PRIVATE KEY-----' : mask(v) });
+      taken.push([m.index, m.index + v.length]);
+    }
+  }
+  if (KEYWORDS.test(text)) {
+    for (const m of text.matchAll(ASSIGNMENT)) {
+      const v = m[2]!;
+      const at = m.index + m[0].length - v.length;
+      if (taken.some(([a, b]) => at < b && at + v.length > a)) continue;
+      if (v.length < minLength || PLACEHOLDER.test(v) || !random(v)) continue;
+      // A dotted name (`process.env.API_TOKEN_2`, `config.auth.token1`) is code, not a value.
+      if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v)) continue;
+      hits.push({ kind: `${m[1]!.toLowerCase()} value`, offset: at, masked: mask(v) });
+    }
+  }
+  return hits.sort((a, b) => a.offset - b.offset);
+}
+
+export default {
+  names: ['SK119', 'secret-in-file'],
+  description: 'no file of the skill holds something that looks like a secret (API key, token, private key)',
+  tags: ['security', 'secrets'],
+  layouts: ['skill-md', 'manifest'],
+  severity: 'error',
+  sources: ['seed 000 (BuzyBeez): scripts, envVars, secrets', 'gitleaks rules', 'GitHub secret scanning patterns'],
+  fixable: false,
+  options: {
+    minLength: { default: 20, description: 'shortest value of a generic `API_KEY=…` assignment to check' },
+    minEntropy: { default: 3.5, description: 'least Shannon entropy (bits per character) for a generic value to count as a secret' },
+  },
+  check(skill, ctx) {
+    const minLength = ctx.options.minLength as number;
+    const minEntropy = ctx.options.minEntropy as number;
+    for (const e of byPath(skill.entries)) {
+      if (e.kind === 'dir' || e.kind === 'other') continue;
+      const text = ctx.readText(e.path);
+      if (text === undefined || text.length < 20) continue;
+      const hits = findSecrets(text, minLength, minEntropy);
+      if (hits.length === 0) continue;
+      const at = lineFinder(text);
+      for (const h of hits) {
+        ctx.report({
+          message: `${e.path} holds what looks like a secret: ${h.kind} ${h.masked}`,
+          file: join(skill.root, e.path),
+          ...at(h.offset),
+          hint: 'remove it and revoke it (it may already be published), then read it from an environment variable',
+        });
+      }
+    }
+  },
+} satisfies Rule;

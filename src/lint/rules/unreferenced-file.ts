@@ -1,0 +1,156 @@
+import { basename, join, posix } from 'node:path';
+import type { Skill } from '../../model/skill.js';
+import { entryMap, isFolder, isMarkdown, placeholder, referencesIn, relPath, skillReferences, type LocatedRef, type RefDoc } from '../references.js';
+import type { Rule } from '../types.js';
+
+// Files that are there for tools, people or the law, not for the agent: nothing needs to mention them.
+const IGNORED =
+  /^(?:skill\.md|manifest\.json|\.env\.example|licen[cs]e(?:\..+)?|copying(?:\..+)?|notice(?:\..+)?|readme(?:\..+)?|changelog(?:\..+)?|\.gitignore|\.gitattributes|\.gitkeep|\.keep|\.npmignore|\.editorconfig|package\.json|package-lock\.json|pnpm-lock\.yaml|yarn\.lock|requirements[\w.-]*\.txt|pyproject\.toml|poetry\.lock|uv\.lock|pipfile(?:\.lock)?|tsconfig[\w.-]*\.json|go\.mod|go\.sum|cargo\.toml|cargo\.lock|gemfile(?:\.lock)?)$/i;
+const CODE = /\.(?:py|js|mjs|cjs|ts|mts|cts|tsx|jsx|sh|bash|zsh|ps1|bat|cmd|rb|pl|php|go|rs|lua|r|java|kt|swift|cs)$/i;
+const WORD = /[\p{L}\p{N}_.-]+/gu;
+
+/**
+ * The names a text mentions, lower-cased ("see FORMS.md" names forms.md for a reader, if not for Linux): each
+ * word between separators such as / and spaces (`chart.py`, never `mychart.py`), without a sentence's full
+ * stop; with `stems`, also each part between dots, for imports (`from .helpers import`, `require('./util')`).
+ */
+function addWords(text: string, names: Set<string>, stems?: Set<string>): void {
+  for (const m of text.toLowerCase().matchAll(WORD)) {
+    let w = m[0];
+    let e = w.length;
+    while (e > 0 && w[e - 1] === '.') e--;
+    w = w.slice(0, e);
+    names.add(w);
+    if (stems) for (const part of w.split('.')) if (part.length >= 3) stems.add(part);
+  }
+}
+
+/** `folder/` occurs in the text as a folder, not as the start of a path to a file in it. */
+function mentionsFolder(text: string, folder: string): boolean {
+  const word = `${folder}/`;
+  for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + 1)) {
+    const before = text[i - 1];
+    const after = text[i + word.length];
+    if (before !== undefined && /[\p{L}\p{N}_.-]/u.test(before)) continue;
+    if (after !== undefined && /[\p{L}\p{N}_.-]/u.test(after)) continue;
+    return true;
+  }
+  return false;
+}
+
+/** A declared path (manifest, frontmatter, mcpServers args) as a path relative to the skill root. */
+function declared(p: string): string {
+  let q = placeholder(p).rest;
+  if (q.includes('\\')) q = q.replace(/\\/g, '/');
+  // Most declared paths are plain (`scripts/run.sh`); normalise only the others.
+  if (q.includes('./') || q.includes('//') || q.endsWith('/.') || q.endsWith('/..') || q.endsWith('/')) q = posix.normalize(q).replace(/^\.\//, '').replace(/\/+$/, '');
+  return q;
+}
+
+/** Paths and folders that the manifest or frontmatter names: context, scripts, mcpServers, toolsets. */
+function declaredPaths(skill: Skill): string[] {
+  const out: string[] = [];
+  for (const p of skill.instructionParts) out.push(relPath(skill, p.file));
+  for (const s of skill.scripts) if (s.declared) out.push(declared(s.path));
+  const context = skill.raw.context;
+  if (Array.isArray(context)) for (const c of context) if (typeof c === 'string') out.push(declared(c));
+  for (const m of skill.mcpServers) for (const a of [m.command ?? '', ...(m.args ?? [])]) if (a) out.push(declared(a));
+  for (const t of skill.toolsets) {
+    const base = declared(t.slice(0, t.lastIndexOf(':') > 0 ? t.lastIndexOf(':') : t.length));
+    for (const ext of ['', '.ts', '.js', '.mjs', '.mts', '.cjs', '.tsx']) out.push(base + ext);
+  }
+  return out;
+}
+
+export default {
+  names: ['SK120', 'unreferenced-file'],
+  description: 'every file of the skill is referred to by the instructions, a file they reference, or the manifest',
+  tags: ['references', 'files', 'structure'],
+  layouts: ['skill-md', 'manifest'],
+  severity: 'info',
+  sources: ['Anthropic, Skill authoring best practices: progressive disclosure (agents find bundled files through SKILL.md)'],
+  fixable: false,
+  check(skill, ctx) {
+    const map = entryMap(skill);
+    const candidates = skill.entries.filter(
+      (e) =>
+        (e.kind === 'file' || (e.kind === 'symlink' && e.inside && !isFolder(e))) &&
+        !IGNORED.test(basename(e.path)) &&
+        !e.path.endsWith('.pyc') &&
+        !e.path.includes('__pycache__/'),
+    );
+    if (candidates.length === 0) return;
+    const used = new Set<string>();
+    const folders = new Set<string>();
+    const mark = (p: string) => {
+      const e = map.get(p);
+      if (isFolder(e)) folders.add(`${p}/`);
+      else used.add(p);
+    };
+    const base = skillReferences(skill, ctx.readText);
+    const docs: RefDoc[] = [...base.docs];
+    const refs: LocatedRef[] = [...base.refs];
+    // Past the first level too: a file that a reference's reference names is not unreferenced.
+    const read = new Set(docs.map((d) => d.rel));
+    for (let i = 0; i < refs.length; i++) {
+      const t = refs[i]!.target;
+      if (t.status !== 'ok' || t.path === '') continue;
+      mark(t.path);
+      if (!isMarkdown(t.path) || isFolder(t.entry) || read.has(t.path)) continue;
+      read.add(t.path);
+      const text = ctx.readText(t.path);
+      if (text === undefined) continue;
+      const doc: RefDoc = { file: join(skill.root, t.path), rel: t.path, text, line: 1, level: 1 };
+      docs.push(doc);
+      refs.push(...referencesIn(skill, doc));
+    }
+    const under = (p: string) => {
+      if (folders.size === 0) return false;
+      for (let k = p.indexOf('/'); k > 0; k = p.indexOf('/', k + 1)) if (folders.has(p.slice(0, k + 1))) return true;
+      return false;
+    };
+    let pending = candidates.filter((e) => !used.has(e.path) && !under(e.path)).map((e) => e.path);
+    if (pending.length === 0) return;
+    for (const p of declaredPaths(skill)) if (map.has(p)) mark(p);
+    pending = pending.filter((p) => !used.has(p) && !under(p));
+    if (pending.length === 0) return;
+    // Names in the texts read so far, then in the code files those make used (imports, data files), to a fixpoint.
+    const dirs = skill.entries.filter((e) => isFolder(e)).map((e) => e.path);
+    const readCode = new Set<string>();
+    const names = new Set<string>();
+    const stems = new Set<string>();
+    let texts = docs.map((d) => d.text.toLowerCase());
+    for (const t of texts) addWords(t, names);
+    const readCodeOf = (paths: Iterable<string>) => {
+      for (const p of paths) {
+        if (!CODE.test(p) || readCode.has(p)) continue;
+        readCode.add(p);
+        const t = ctx.readText(p);
+        if (t === undefined) continue;
+        texts.push(t.toLowerCase());
+        addWords(t, names, stems);
+      }
+    };
+    readCodeOf(used);
+    while (texts.length > 0 && pending.length > 0) {
+      for (const d of dirs) if (!folders.has(`${d}/`) && texts.some((t) => mentionsFolder(t, d.toLowerCase()))) folders.add(`${d}/`);
+      const found: string[] = [];
+      pending = pending.filter((p) => {
+        const name = basename(p).toLowerCase();
+        const stem = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : '';
+        const hit = under(p) || names.has(name) || (CODE.test(p) && stems.has(stem));
+        if (hit) found.push(p);
+        return !hit;
+      });
+      texts = [];
+      readCodeOf(found);
+    }
+    for (const p of pending.sort()) {
+      ctx.report({
+        message: `${p}: nothing in the skill refers to this file`,
+        file: join(skill.root, p),
+        hint: 'say in the instructions when to read or run it, or delete it',
+      });
+    }
+  },
+} satisfies Rule;

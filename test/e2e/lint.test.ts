@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
+
+const good = (name: string, extra = '') => skillMd(`name: ${name}\ndescription: Does ${name} things for the user. Use when the user asks about ${name}.\n${extra}`, `# ${name}\n\nFollow these steps.\n`);
+
+async function inTemp(fn: (dir: string) => Promise<void>) {
+  const t = tempDir();
+  try {
+    await fn(t.dir);
+  } finally {
+    t.cleanup();
+  }
+}
+
+describe('skills lint (built CLI)', () => {
+  it('includes every validate error and exits 1 on it', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, { 'Bad/SKILL.md': good('Bad') });
+      const r = await runCli(['lint', 'Bad'], { cwd: dir });
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toContain('Bad/SKILL.md:2:1  error    name "Bad" must be lowercase');
+    }));
+
+  it('reads skills.config.json from the working folder upward: off, severity, options and ignores', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, {
+        'skills.config.json': JSON.stringify({ rules: { 'instructions-max-lines': ['error', { maxLines: 2 }], SK016: 'off' }, ignores: ['vendor/**'] }),
+        'skills/long/SKILL.md': good('long', 'colour: blue\n'),
+        'vendor/broken/SKILL.md': '# no frontmatter',
+      });
+      const r = await runCli(['lint', '--json', '.'], { cwd: join(dir, 'skills') });
+      expect(r.exitCode).toBe(1);
+      const doc = JSON.parse(r.stdout);
+      expect(doc.skills.map((s: { id: string }) => s.id)).toEqual(['long']);
+      const rules = doc.skills[0].diagnostics.map((d: { ruleId: string; severity: string }) => `${d.ruleId}:${d.severity}`);
+      expect(rules).toContain('SK100:error');
+      expect(rules).not.toContain('SK016:warning');
+      const all = await runCli(['lint', '--json', '.'], { cwd: dir });
+      expect(JSON.parse(all.stdout).skills.map((s: { id: string }) => s.id)).toEqual(['long']);
+    }));
+
+  it('explains a broken configuration with file, line and column, and exits 2', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, { 'a/SKILL.md': good('a') });
+      writeFileSync(join(dir, 'skills.config.json'), '{\n  "rules": {\n    "instructions-max-line": "off"\n  }\n}\n');
+      const r = await runCli(['lint', 'a'], { cwd: dir });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(/unknown rule "instructions-max-line" in rules; did you mean "instructions-max-lines"\?/);
+      writeFileSync(join(dir, 'skills.config.json'), '{\n  "rules": {\n    "SK100": "loud"\n  }\n}\n');
+      const bad = await runCli(['lint', 'a'], { cwd: dir });
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr).toMatch(/skills\.config\.json:3:5: rules\.SK100 must be "off", "error", "warning" or "info"/);
+      writeFileSync(join(dir, 'skills.config.json'), '{"rules": {"SK100": ["error", {"maxLines": "many"}]}}');
+      const opt = await runCli(['lint', 'a'], { cwd: dir });
+      expect(opt.stderr).toMatch(/option maxLines of rule SK100 must be a number, e\.g\. 500/);
+      writeFileSync(join(dir, 'skills.config.json'), '{"rules": ');
+      const json = await runCli(['lint', '--json', 'a'], { cwd: dir });
+      expect(json.exitCode).toBe(2);
+      expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'E_CONFIG', message: expect.stringMatching(/skills\.config\.json:1:\d+: not valid JSON/) });
+    }));
+
+  it('honours inline disable comments for a file and for the next line', () =>
+    inTemp(async (dir) => {
+      const body = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}`).join('\n');
+      writeTree(dir, {
+        'skills.config.json': JSON.stringify({ rules: { SK100: ['warning', { maxLines: 3 }] } }),
+        'off/SKILL.md': good('off').replace('# off', `<!-- skills-lint-disable instructions-max-lines -->\n${body(5)}`),
+        'on/SKILL.md': good('on').replace('# on', body(5)),
+      });
+      const r = await runCli(['lint', '--json', '.'], { cwd: dir });
+      const ids = Object.fromEntries(JSON.parse(r.stdout).skills.map((s: { id: string; diagnostics: { ruleId: string }[] }) => [s.id, s.diagnostics.map((d) => d.ruleId)]));
+      expect(ids.on).toContain('SK100');
+      expect(ids.off).not.toContain('SK100');
+    }));
+
+  it('fixes what is safe, reports each change, loses no content, and a second --fix changes nothing', () =>
+    inTemp(async (dir) => {
+      const body = '# Colon\n\nBody: keep every line.\r\n\r\n- item one\r\n';
+      const crlf = `---\r\nname: colon\r\ndescription: Scrapes pages. Use when: the user wants prices\r\n  and stock levels\r\nallowed-tools:\r\n  - Read\r\n  - Bash(git:*)\r\n---\r\n${body}`;
+      writeTree(dir, { 'colon/SKILL.md': crlf });
+      const r = await runCli(['lint', '--fix', 'colon'], { cwd: dir });
+      expect(r.stdout).toMatch(/fixed  colon\/SKILL\.md: quote the value of description/);
+      expect(r.stdout).toMatch(/fixed  colon\/SKILL\.md: write allowed-tools as one space-separated string/);
+      const after = readFileSync(join(dir, 'colon/SKILL.md'), 'utf8');
+      expect(after).toBe(
+        `---\r\nname: colon\r\ndescription: "Scrapes pages. Use when: the user wants prices and stock levels"\r\nallowed-tools: Read Bash(git:*)\r\n---\r\n${body}`,
+      );
+      const again = await runCli(['lint', '--fix', 'colon'], { cwd: dir });
+      expect(again.stdout).not.toContain('fixed');
+      expect(readFileSync(join(dir, 'colon/SKILL.md'), 'utf8')).toBe(after);
+      const v = await runCli(['validate', 'colon'], { cwd: dir });
+      expect(v.exitCode).toBe(0);
+    }));
+
+  it('prints the diff with --fix-dry-run and changes nothing', () =>
+    inTemp(async (dir) => {
+      const text = skillMd('name: dry\ndescription: Use when: you test\n');
+      writeTree(dir, { 'dry/SKILL.md': text });
+      const r = await runCli(['lint', '--fix-dry-run', 'dry'], { cwd: dir });
+      expect(r.stdout).toContain('--- a/dry/SKILL.md');
+      expect(r.stdout).toContain('-description: Use when: you test');
+      expect(r.stdout).toContain('+description: "Use when: you test"');
+      expect(readFileSync(join(dir, 'dry/SKILL.md'), 'utf8')).toBe(text);
+    }));
+
+  it('writes SARIF 2.1.0 with rules and located results', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, { 'Bad/SKILL.md': good('Bad') });
+      const r = await runCli(['lint', '--format', 'sarif', 'Bad'], { cwd: dir });
+      expect(r.exitCode).toBe(1);
+      const sarif = JSON.parse(r.stdout);
+      expect(sarif.version).toBe('2.1.0');
+      const run = sarif.runs[0];
+      expect(run.tool.driver.name).toBe('skills');
+      const result = run.results.find((x: { ruleId: string }) => x.ruleId === 'SK007');
+      expect(result).toMatchObject({ level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: 'Bad/SKILL.md', uriBaseId: '%SRCROOT%' }, region: { startLine: 2, startColumn: 1 } } }] });
+      expect(run.tool.driver.rules[result.ruleIndex].id).toBe('SK007');
+    }));
+
+  it('fails on more warnings than --max-warnings', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, { 'w/SKILL.md': good('w', 'colour: blue\n') });
+      expect((await runCli(['lint', '--max-warnings', '1', 'w'], { cwd: dir })).exitCode).toBe(0);
+      const r = await runCli(['lint', '--max-warnings', '0', 'w'], { cwd: dir });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain('more than --max-warnings 0');
+      expect((await runCli(['lint', '--max-warnings', 'x', 'w'], { cwd: dir })).exitCode).toBe(2);
+    }));
+
+  it('lists its rules, and docs/rules.md is what --list-rules --format markdown prints', async () => {
+    const r = await runCli(['lint', '--list-rules']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^SK100  instructions-max-lines/m);
+    const md = await runCli(['lint', '--list-rules', '--format', 'markdown']);
+    // execa drops the final newline of stdout.
+    expect(readFileSync(join(ROOT, 'docs/rules.md'), 'utf8'), 'docs/rules.md is stale: run npm run docs').toBe(`${md.stdout}\n`);
+  });
+
+  it('sets the execute bit with --fix only for scripts that have a shebang', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, {
+        'm/manifest.json': JSON.stringify({ id: 'm', name: 'M', version: '1.0.0', description: 'Does m. Use when m.', owner: 'built-in', scripts: ['scripts/run.sh', 'scripts/data.sh'] }),
+        'm/scripts/run.sh': { content: '#!/usr/bin/env bash\nset -euo pipefail\necho "{}"\n', mode: 0o644 },
+        'm/scripts/data.sh': { content: 'echo no shebang\n', mode: 0o644 },
+      });
+      await runCli(['lint', '--fix', 'm'], { cwd: dir });
+      expect(statSync(join(dir, 'm/scripts/run.sh')).mode & 0o777).toBe(0o755);
+      expect(statSync(join(dir, 'm/scripts/data.sh')).mode & 0o777).toBe(0o644);
+    }));
+});

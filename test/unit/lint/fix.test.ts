@@ -1,0 +1,60 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync, statSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { planFixes, writeEdits } from '../../../src/lint/fix.js';
+import { tempDir } from '../../helpers/cli.js';
+
+const t = tempDir('skills-fix-');
+afterAll(t.cleanup);
+let n = 0;
+const file = (text: string) => {
+  const f = join(t.dir, `f${n++}.md`);
+  writeFileSync(f, text);
+  return f;
+};
+
+describe('planFixes / writeEdits', () => {
+  it('replaces lines whose text is as expected, keeping a BOM and each line ending', () => {
+    const f = file('\ufeffa\r\nb\nc\r\n');
+    const { edits, applied } = planFixes([{ description: 'b→B', changes: [{ kind: 'replace', file: f, line: 2, expect: 'b', text: 'B1\nB2' }] }]);
+    expect(applied).toHaveLength(1);
+    writeEdits(edits);
+    expect(readFileSync(f, 'utf8')).toBe('\ufeffa\r\nB1\nB2\nc\r\n');
+  });
+
+  it('skips a fix whose expected text is gone, and one that overlaps a fix already taken', () => {
+    const f = file('a\nb\nc\n');
+    const r = planFixes([
+      { description: 'one', changes: [{ kind: 'replace', file: f, line: 1, endLine: 2, expect: 'a\nb', text: 'ab' }] },
+      { description: 'overlap', changes: [{ kind: 'replace', file: f, line: 2, expect: 'b', text: 'x' }] },
+      { description: 'stale', changes: [{ kind: 'replace', file: f, line: 3, expect: 'z', text: 'x' }] },
+    ]);
+    expect(r.applied.map((x) => x.description)).toEqual(['one']);
+    expect(r.skipped.map((x) => x.description)).toEqual(['overlap', 'stale']);
+    writeEdits(r.edits);
+    expect(readFileSync(f, 'utf8')).toBe('ab\nc\n');
+  });
+
+  it('appends (creating the file when missing) and sets modes', () => {
+    const env = join(t.dir, 'new.env');
+    const script = file('#!/bin/sh\n');
+    chmodSync(script, 0o644);
+    const { edits } = planFixes([
+      { description: 'env', changes: [{ kind: 'append', file: env, text: 'A=\n' }] },
+      { description: 'x', changes: [{ kind: 'chmod', file: script, mode: 0o755 }] },
+    ]);
+    expect(existsSync(env)).toBe(false);
+    writeEdits(edits);
+    expect(readFileSync(env, 'utf8')).toBe('A=\n');
+    expect(statSync(script).mode & 0o777).toBe(0o755);
+    const more = file('A=1');
+    writeEdits(planFixes([{ description: 'env', changes: [{ kind: 'append', file: more, text: 'B=\n' }] }]).edits);
+    expect(readFileSync(more, 'utf8')).toBe('A=1\nB=\n');
+  });
+
+  it('plans nothing when nothing changes', () => {
+    const f = file('a\n');
+    chmodSync(f, 0o755);
+    expect(planFixes([{ description: 'x', changes: [{ kind: 'chmod', file: f, mode: 0o755 }] }]).edits).toEqual([]);
+  });
+});

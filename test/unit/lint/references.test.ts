@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { findReferences, type Ref } from '../../../src/lint/references.js';
+
+const paths = (md: string) => findReferences(md, 1).map((r) => r.path);
+const one = (md: string): Ref => {
+  const refs = findReferences(md, 1);
+  expect(refs, JSON.stringify(refs)).toHaveLength(1);
+  return refs[0]!;
+};
+
+describe('findReferences: links and images', () => {
+  it('finds links and images with line, column, raw and kind', () => {
+    const line = 'See [the API](references/api.md) and ![logo](assets/logo.png).';
+    const refs = findReferences(`# Title\n\n${line}\n`, 10);
+    expect(refs).toEqual([
+      { raw: 'references/api.md', path: 'references/api.md', line: 12, column: line.indexOf('references') + 1, kind: 'link' },
+      { raw: 'assets/logo.png', path: 'assets/logo.png', line: 12, column: line.indexOf('assets') + 1, kind: 'image' },
+    ]);
+  });
+
+  it('skips URLs with a scheme, protocol-relative URLs and pure anchors', () => {
+    expect(paths('[a](https://x.com/a.md) [b](http://x.com) [c](mailto:a@b.c) [d](#usage) [e](//cdn.x.com/a.js) [f](ftp://h/f.txt)')).toEqual([]);
+  });
+
+  it('strips #fragment, ?query and <>, and decodes %20', () => {
+    expect(one('[a](references/api.md#auth)')).toMatchObject({ raw: 'references/api.md#auth', path: 'references/api.md' });
+    expect(one('[a](assets/x.svg?v=2)').path).toBe('assets/x.svg');
+    expect(one('[a](<references/my file.md>)')).toMatchObject({ raw: '<references/my file.md>', path: 'references/my file.md', column: 5 });
+    expect(one('[a](references/my%20file.md)').path).toBe('references/my file.md');
+    expect(one('[a](references/bad%zz.md)').path).toBe('references/bad%zz.md');
+  });
+
+  it('reads titles and nested images in links', () => {
+    expect(paths('[a](references/a.md "The A file")')).toEqual(['references/a.md']);
+    expect(findReferences('[![badge](assets/b.png)](references/b.md)', 1).map((r) => [r.kind, r.path])).toEqual([
+      ['image', 'assets/b.png'],
+      ['link', 'references/b.md'],
+    ]);
+  });
+
+  it('keeps absolute and parent link targets, and links without an extension', () => {
+    expect(paths('[a](/etc/skill.md) [b](../other/SKILL.md) [c](references/) [d](C:\\docs\\a.md)')).toEqual(['/etc/skill.md', '../other/SKILL.md', 'references/', 'C:\\docs\\a.md']);
+  });
+
+  it('does not read links inside inline code, nor escaped brackets', () => {
+    expect(paths('Write `[text](target.md)` for a link, or \\[x](y.md).')).toEqual([]);
+    expect(paths('``[a](b.md) ` still code`` then [c](c.md)')).toEqual(['c.md']);
+  });
+
+  it('reads reference-style definitions, not footnotes', () => {
+    const refs = findReferences('Read [the guide][g].\n\n[g]: references/guide.md "Guide"\n[^1]: a note, see docs/note.md\n[w]: https://example.com\n', 1);
+    expect(refs).toEqual([
+      { raw: 'references/guide.md', path: 'references/guide.md', line: 3, column: 6, kind: 'link' },
+      // A footnote is text: its paths are bare paths.
+      { raw: 'docs/note.md', path: 'docs/note.md', line: 4, column: 19, kind: 'bare' },
+    ]);
+    expect(one('[g]: <references/a b.md>').path).toBe('references/a b.md');
+  });
+
+  it('ignores text that only looks like a link', () => {
+    expect(paths('[a] (b.md) and [a](b c d) and ](x.md) and [a](')).toEqual([]);
+  });
+});
+
+describe('findReferences: bare paths', () => {
+  it('finds relative paths in text and inline code', () => {
+    const line = 'Run `scripts/extract.py --in a.pdf`, then read references/api.md.';
+    const refs = findReferences(`${line}\n`, 5);
+    expect(refs).toEqual([
+      { raw: 'scripts/extract.py', path: 'scripts/extract.py', line: 5, column: 6, kind: 'bare' },
+      { raw: 'references/api.md', path: 'references/api.md', line: 5, column: line.indexOf('references') + 1, kind: 'bare' },
+    ]);
+  });
+
+  it('accepts ./ and ../ paths, backslashes, and paths in HTML attributes and flags', () => {
+    expect(paths('Open ./assets/logo.png, ./template (no extension), ..\\foo\\bar.md and scripts\\run.ps1.')).toEqual([
+      './assets/logo.png',
+      './template',
+      '..\\foo\\bar.md',
+      'scripts\\run.ps1',
+    ]);
+    expect(paths('<img src="assets/logo.png"> and --config=assets/conf.json')).toEqual(['assets/logo.png', 'assets/conf.json']);
+  });
+
+  it('needs a folder and an extension (or a leading ./ or ../)', () => {
+    expect(paths('Use and/or input/output, text/plain, image/svg+xml, 24/7, 1/2.5, TCP/IP, see chart.py, cd ../ and ./ only')).toEqual([]);
+  });
+
+  it('leaves out URLs, hosts without a scheme, absolute and home paths, packages, globs and variables', () => {
+    expect(
+      paths(
+        'Fetch https://example.com/docs/a.html or www.example.com/b/c.html; write /tmp/out.json, ~/notes/a.md, C:\\Users\\x.md; install @scope/pkg/x.js; match scripts/*.py or **/x.md; use $HOME/x.md, {output_dir}/r.md, git@github.com:o/r.git',
+      ),
+    ).toEqual([]);
+  });
+
+  it('strips a full stop and keeps a line with the same path as a link once', () => {
+    expect(paths('See scripts/a.py.')).toEqual(['scripts/a.py']);
+    expect(findReferences('[references/a.md](references/a.md)', 1).map((r) => r.kind)).toEqual(['link']);
+    expect(paths('Go to ../.')).toEqual([]);
+  });
+
+  it('resolves placeholders to the skill root', () => {
+    const md = [
+      'python {baseDir}/scripts/a.py',
+      'cat {base_dir}/references/b.md',
+      'open {skill_dir}/assets/c.png',
+      'run ${CLAUDE_SKILL_DIR}/scripts/d.sh',
+      'run $SKILL_DIR/scripts/e.sh',
+      'run ${SKILL_DIR}/scripts/f.sh',
+      'see {baseDir}/notes',
+    ].join('\n');
+    const refs = findReferences(md, 1);
+    expect(refs.map((r) => [r.path, r.rooted])).toEqual([
+      ['scripts/a.py', true],
+      ['references/b.md', true],
+      ['assets/c.png', true],
+      ['scripts/d.sh', true],
+      ['scripts/e.sh', true],
+      ['scripts/f.sh', true],
+      ['notes', true],
+    ]);
+    expect(refs[0]).toMatchObject({ raw: '{baseDir}/scripts/a.py', column: 8 });
+    expect(one('[a]({baseDir}/references/a.md)')).toMatchObject({ path: 'references/a.md', rooted: true, kind: 'link' });
+  });
+});
+
+describe('findReferences: fenced code', () => {
+  it('keeps only paths into scripts/, references/ and assets/ in fenced code', () => {
+    const md = ['Intro.', '```bash', 'python scripts/extract.py input/file.pdf > out/result.json', 'cat ./references/api.md', '[x](docs/a.md)', '```', 'After: docs/b.md'].join('\n');
+    expect(findReferences(md, 1).map((r) => [r.path, r.line])).toEqual([
+      ['scripts/extract.py', 3],
+      ['./references/api.md', 4],
+      ['docs/b.md', 7],
+    ]);
+  });
+
+  it('closes a fence only with the same character, at least as long', () => {
+    const md = ['````md', '```', 'docs/in.md', '~~~', '````', 'docs/out.md', '~~~', 'docs/tilde.md', '~~~', 'docs/after.md'].join('\n');
+    expect(paths(md)).toEqual(['docs/out.md', 'docs/after.md']);
+  });
+
+  it('reads fences indented in lists, and an unclosed fence runs to the end', () => {
+    expect(paths('1. Step:\n   ```sh\n   cp docs/x.md scripts/y.sh\n   ```\n2. docs/z.md')).toEqual(['scripts/y.sh', 'docs/z.md']);
+    expect(paths('```\ndocs/a.md\nscripts/b.py')).toEqual(['scripts/b.py']);
+  });
+
+  it('does not take ``` with a backtick in its info string for a fence', () => {
+    expect(paths('```a` docs/x.md\ndocs/y.md')).toEqual(['docs/x.md', 'docs/y.md']);
+  });
+});
+
+describe('findReferences: hostile input', () => {
+  it('stays linear on long pathological lines', () => {
+    const inputs = [
+      '['.repeat(100_000),
+      '[a](<'.repeat(40_000),
+      '`'.repeat(50_000) + 'x' + '``'.repeat(20_000),
+      'a/'.repeat(100_000) + '.',
+      '.'.repeat(100_000) + 'x/y',
+      '](x'.repeat(50_000),
+      '![a]('.repeat(30_000),
+      '{baseDir}'.repeat(20_000) + '/x.md',
+      'a.'.repeat(100_000) + '/b.md',
+      '[x]: ' + 'a'.repeat(200_000),
+      ('`a` [b](c.md) ').repeat(20_000),
+    ];
+    for (const s of inputs) {
+      // A regex that backtracks on this input would hang here until the test times out.
+      expect(Array.isArray(findReferences(s, 1))).toBe(true);
+    }
+  });
+
+  it('handles CRLF, empty text and many lines', () => {
+    expect(findReferences('', 1)).toEqual([]);
+    expect(findReferences('see docs/a.md\r\nand docs/b.md\r\n', 1).map((r) => [r.raw, r.line])).toEqual([
+      ['docs/a.md', 1],
+      ['docs/b.md', 2],
+    ]);
+    expect(findReferences('scripts/a.py\n'.repeat(10_000), 1)).toHaveLength(10_000);
+  });
+});

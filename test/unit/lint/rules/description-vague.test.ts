@@ -1,0 +1,33 @@
+import { it } from 'vitest';
+import rule from '../../../../src/lint/rules/description-vague.js';
+import { testRule } from '../../../helpers/rule-tester.js';
+import { skillMd } from '../../../helpers/tree.js';
+
+const md = (description: string) => ({ 'SKILL.md': skillMd(`name: demo\ndescription: ${JSON.stringify(description)}\n`) });
+const manifest = (description: string) => ({ 'manifest.json': JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description, owner: 'built-in' }, null, 2) });
+
+it('description-vague', () =>
+  testRule(rule, {
+    valid: [
+      { tree: md('Extract text and tables from PDF files. Use when the user mentions PDFs.') },
+      { tree: manifest('Read, write and list files inside a working directory. Use when a task needs files.') },
+      // Vague words later in the text are fine; only the lead counts.
+      { tree: md('Convert CSV to JSON with various options. Use when asked to convert data.') },
+      { tree: md('Miscalculated totals in spreadsheets are found and fixed.') },
+      // Under 20 characters: SK103 reports it, once is enough.
+      { tree: md('Helps with PDFs') },
+      { tree: md('Does stuff') },
+      { tree: md('') },
+    ],
+    invalid: [
+      { tree: md('Helps with PDF documents and forms of every kind.'), messages: [/vague: it starts with "Helps with"; expected what the skill does/], lines: [3] },
+      { tree: md('A helper for files and folders on the local disk.'), messages: [/starts with "A helper for"/] },
+      { tree: md('Utility functions galore'), messages: [/vague: it has 3 words; expected/] },
+      { tree: md('Various tools and scripts'), messages: [/vague: it starts with "Various"; expected/] },
+      { tree: md('Miscellaneous shell snippets'), messages: [/starts with "Miscellaneous" and it has 3 words/] },
+      { tree: md('A skill that converts PDFs to text. Use when asked.'), messages: [/starts with "A skill that"/] },
+      { tree: md('This skill helps with spreadsheets of all sorts.'), messages: [/starts with "This skill helps with"/] },
+      { tree: md('Spreadsheet-analysis-toolkit'), messages: [/it has 1 word;/] },
+      { tree: manifest('Utilities for working with dates and times.'), messages: [/starts with "Utilities"/], lines: [5] },
+    ],
+  }));

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { loadSkill } from '../../../../src/core/load.js';
+import rule from '../../../../src/lint/rules/duplicate-skill.js';
+import type { Report } from '../../../../src/lint/types.js';
+import type { Skill } from '../../../../src/model/skill.js';
+import { skillMd, writeTree, type TreeSpec } from '../../../helpers/tree.js';
+
+let bases: string[] = [];
+afterEach(() => {
+  for (const b of bases) rmSync(b, { recursive: true, force: true });
+  bases = [];
+});
+
+/** Load skills from folders written below one temp dir; keys are folder paths. */
+function load(trees: Record<string, TreeSpec>): Skill[] {
+  const base = mkdtempSync(join(tmpdir(), 'skills-dup-'));
+  bases.push(base);
+  return Object.entries(trees).map(([dir, tree]) => {
+    writeTree(join(base, dir), tree);
+    return loadSkill(join(base, dir));
+  });
+}
+
+function check(skills: Skill[]): { skill: Skill; report: Report }[] {
+  const out: { skill: Skill; report: Report }[] = [];
+  rule.checkTree(skills, { options: {}, report: (skill, report) => out.push({ skill, report }) });
+  return out;
+}
+
+const md = (name: string) => ({ 'SKILL.md': skillMd(`name: ${name}\ndescription: Demo skill. Use when testing.\n`) });
+const manifest = (id: string, name: string) => ({ 'manifest.json': JSON.stringify({ id, name, version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in' }, null, 2) });
+
+it('duplicate-skill: distinct skills report nothing', () => {
+  expect(check(load({ 'a/pdf': md('pdf'), 'a/docx': md('docx'), 'b/basic-tools': manifest('basic-tools', 'Basic Tools') }))).toEqual([]);
+  expect(check([])).toEqual([]);
+  // One folder reached twice is one skill.
+  const [one] = load({ 'a/pdf': md('pdf') });
+  expect(check([one!, loadSkill(one!.root)])).toEqual([]);
+});
+
+it('duplicate-skill: the same name in two SKILL.md skills is reported on both, with the other path', () => {
+  const skills = load({ 'a/pdf': md('pdf'), 'b/pdf': md('pdf'), 'c/other': md('other') });
+  const found = check(skills);
+  expect(found.map((f) => f.skill)).toEqual([skills[0], skills[1]]);
+  expect(found[0]!.report.message).toBe(`name "pdf" is also used by ${skills[1]!.file}; expected each skill to have its own`);
+  expect(found[1]!.report.message).toContain(skills[0]!.file);
+  expect(found.map((f) => [f.report.file, f.report.line])).toEqual([
+    [skills[0]!.file, 2],
+    [skills[1]!.file, 2],
+  ]);
+});
+
+it('duplicate-skill: ids compare after NFKC and lowercasing, across layouts', () => {
+  const skills = load({ 'a/pdf': md('pdf'), 'b/pdf': manifest('PDF', 'Portable documents'), 'c/pdf': manifest('ｐｄｆ', 'PDF reader') });
+  const found = check(skills);
+  expect(found).toHaveLength(3);
+  expect(found[0]!.report.message).toMatch(new RegExp(`name "pdf" is also used by .*b/pdf/manifest.json, .*c/pdf/manifest.json`));
+  expect(found[1]!.report.message).toMatch(/^id "PDF" is also used by .*a\/pdf\/SKILL.md, .*c\/pdf\/manifest.json/);
+  expect(found[1]!.report.line).toBe(2);
+});
+
+it('duplicate-skill: the same display name with different ids is reported as a name', () => {
+  const skills = load({ 'a/x': manifest('pdf-reader', 'PDF Tools'), 'b/y': manifest('pdf-writer', 'pdf tools') });
+  const found = check(skills);
+  expect(found.map((f) => f.report.message)).toEqual([
+    `name "PDF Tools" is also used by ${skills[1]!.file}; expected each skill to have its own`,
+    `name "pdf tools" is also used by ${skills[0]!.file}; expected each skill to have its own`,
+  ]);
+  expect(found.map((f) => f.report.line)).toEqual([3, 3]);
+});
+
+it('duplicate-skill: three copies list the two others', () => {
+  const skills = load({ 'a/s': md('s'), 'b/s': md('s'), 'c/s': md('s') });
+  const found = check(skills);
+  expect(found).toHaveLength(3);
+  expect(found[2]!.report.message).toBe(`name "s" is also used by ${skills[0]!.file}, ${skills[1]!.file}; expected each skill to have its own`);
+});

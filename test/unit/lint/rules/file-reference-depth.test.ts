@@ -1,0 +1,38 @@
+import { it } from 'vitest';
+import rule from '../../../../src/lint/rules/file-reference-depth.js';
+import { testRule } from '../../../helpers/rule-tester.js';
+import { skillMd } from '../../../helpers/tree.js';
+
+const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
+const md = (body: string) => skillMd(fm, body);
+const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/instructions.md'] });
+const deep = { 'references/api/v2/auth.md': '# Auth\n' };
+
+it('file-reference-depth', () =>
+  testRule(rule, {
+    valid: [
+      { tree: { 'SKILL.md': md('Read [API](references/api.md), run scripts/run.py, see GUIDE.md via [guide](GUIDE.md).\n'), 'references/api.md': '', 'scripts/run.py': '', 'GUIDE.md': '' } },
+      { tree: { ...deep, 'SKILL.md': md('Read references/api/v2/auth.md.\n') }, options: { maxDepth: 3 } },
+      // Missing files are file-reference-missing's.
+      { tree: { 'SKILL.md': md('Read [x](references/a/b/c.md).\n') } },
+    ],
+    invalid: [
+      {
+        tree: { ...deep, 'SKILL.md': md('# Demo\n\nRead [auth](references/api/v2/auth.md).\n') },
+        messages: [/"references\/api\/v2\/auth\.md" is 3 folders deep; keep referenced files at most 1 folder below/],
+        lines: [7],
+      },
+      {
+        tree: { ...deep, 'SKILL.md': md('Browse [the API docs](references/api/).\n') },
+        messages: [/"references\/api" is 2 folders deep/],
+      },
+      { tree: { ...deep, 'SKILL.md': md('Read references/api/v2/auth.md.\n') }, options: { maxDepth: 2 }, messages: [/3 folders deep; keep referenced files at most 2 folders/] },
+      // From a referenced file, relative to it; and in a manifest's context file.
+      {
+        tree: { ...deep, 'SKILL.md': md('See [API](references/index.md).\n'), 'references/index.md': '# API\n[auth](api/v2/auth.md)\n' },
+        messages: [/"references\/api\/v2\/auth\.md" is 3 folders deep/],
+        lines: [2],
+      },
+      { tree: { ...deep, 'manifest.json': manifest, 'context/instructions.md': 'Read references/api/v2/auth.md.\n' }, messages: [/3 folders deep/], lines: [1] },
+    ],
+  }));

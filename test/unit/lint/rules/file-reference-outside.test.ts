@@ -1,0 +1,41 @@
+import { tmpdir } from 'node:os';
+import { it } from 'vitest';
+import rule from '../../../../src/lint/rules/file-reference-outside.js';
+import { testRule } from '../../../helpers/rule-tester.js';
+import { skillMd } from '../../../helpers/tree.js';
+
+const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
+const md = (body: string) => skillMd(fm, body);
+const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/instructions.md'] });
+
+it('file-reference-outside', () =>
+  testRule(rule, {
+    valid: [
+      { tree: { 'SKILL.md': md('Read [API](references/api.md), run ./scripts/run.py; write /tmp/out.json.\n'), 'references/api.md': '', 'scripts/run.py': '' } },
+      // ../ from a context file that stays inside the skill.
+      { tree: { 'manifest.json': manifest, 'context/instructions.md': 'See [the API](../references/api.md) and ../assets/x.png.\n', 'references/api.md': '', 'assets/x.png': '' } },
+      // A symlink that stays inside is fine.
+      { tree: { 'SKILL.md': md('See references/latest.md.\n'), 'references/v2.md': '', 'references/latest.md': { symlink: 'v2.md' } } },
+    ],
+    invalid: [
+      {
+        tree: { 'SKILL.md': md('# Demo\n\nSee [the policy](/etc/policy.md) and [the other skill](../other/SKILL.md).\nAlso ../shared/notes.md.\n') },
+        messages: [/"\/etc\/policy\.md" is an absolute path/, /"\.\.\/other\/SKILL\.md" leads out of the skill folder/, /"\.\.\/shared\/notes\.md" leads out/],
+        lines: [7, 7, 8],
+      },
+      {
+        tree: { 'SKILL.md': md('Read [a](C:\\docs\\a.md).\n') },
+        messages: [/"C:\\docs\\a\.md" is an absolute path/],
+      },
+      {
+        tree: { 'manifest.json': manifest, 'context/instructions.md': 'See [x](../../outside.md).\n' },
+        messages: [/leads out of the skill folder/],
+        lines: [1],
+      },
+      // Through symlinks that lead out: a folder, and a file.
+      {
+        tree: { 'SKILL.md': md('Read shared/guide.md and [the tool](references/node.md).\n'), shared: { symlink: tmpdir() }, 'references/node.md': { symlink: process.execPath } },
+        messages: [/"shared\/guide\.md" goes through shared, a symlink that leads out/, /"references\/node\.md" goes through references\/node\.md, a symlink/],
+      },
+    ],
+  }));

@@ -1,0 +1,41 @@
+import { expect, it } from 'vitest';
+import rule from '../../../../src/lint/rules/instructions-max-tokens.js';
+import { runRule, testRule } from '../../../helpers/rule-tester.js';
+import { skillMd } from '../../../helpers/tree.js';
+
+const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
+const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/a.md', 'context/b.md'] });
+
+it('instructions-max-tokens', () =>
+  testRule(rule, {
+    valid: [
+      { tree: { 'SKILL.md': skillMd(fm) } },
+      // 20,000 bytes but 2,500 tokens: over the byte bound, so really tokenized, and under the budget.
+      { tree: { 'SKILL.md': skillMd(fm, 'a'.repeat(20000)) } },
+      // Special tokens are plain text in a skill: counted, not thrown on.
+      { tree: { 'SKILL.md': skillMd(fm, '<|endoftext|> '.repeat(500)) } },
+      // Multi-byte text: 14,400 bytes, 3,600 tokens.
+      { tree: { 'SKILL.md': skillMd(fm, '日本語のテキスト'.repeat(600)) } },
+      { tree: { 'SKILL.md': skillMd(fm, `${'word '.repeat(9)}word`) }, options: { maxTokens: 10 } },
+      { tree: { 'manifest.json': manifest, 'context/a.md': 'word '.repeat(2000), 'context/b.md': 'word '.repeat(2000) } },
+      { tree: { 'manifest.json': JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in' }) } },
+    ],
+    invalid: [
+      { tree: { 'SKILL.md': skillMd(fm, 'word '.repeat(6000)) }, messages: [/6001 tokens long \(o200k_base\); keep them under 5000/], lines: [5] },
+      { tree: { 'SKILL.md': skillMd(fm, 'word '.repeat(11)) }, options: { maxTokens: 10 }, messages: [/^instructions are 12 tokens long \(o200k_base\); keep them under 10$/] },
+      { tree: { 'SKILL.md': skillMd(fm, '<|endoftext|> '.repeat(2000)) }, messages: [/\d+ tokens long/] },
+      { tree: { 'manifest.json': manifest, 'context/a.md': 'word '.repeat(3000), 'context/b.md': 'word '.repeat(3000) }, messages: [/600\d tokens long/], lines: [1] },
+      // A run without a break is counted in slices: 100,000 backticks are 50,000 tokens, as a whole or sliced.
+      { tree: { 'SKILL.md': skillMd(fm, `Intro.\n${'`'.repeat(100000)}\nOutro.\n`) }, messages: [/5000\d tokens long/] },
+    ],
+  }));
+
+it('instructions-max-tokens stays fast on long runs without a break', async () => {
+  // Whole, each of these takes BPE many seconds (its cost grows with the square of a run's length).
+  const body = `${'TODO'.repeat(100000)} ${' '.repeat(400000)}x\n${'\u{1F600}'.repeat(100000)}\n`;
+  const start = performance.now();
+  const r = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm, body) } });
+  r.cleanup();
+  expect(r.reports.map((x) => x.message)).toEqual([expect.stringMatching(/^instructions are \d+ tokens long/)]);
+  expect(performance.now() - start).toBeLessThan(5000);
+});

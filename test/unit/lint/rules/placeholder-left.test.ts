@@ -1,0 +1,55 @@
+import { it } from 'vitest';
+import rule from '../../../../src/lint/rules/placeholder-left.js';
+import { runRule, testRule } from '../../../helpers/rule-tester.js';
+import { skillMd } from '../../../helpers/tree.js';
+import { expect } from 'vitest';
+
+const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
+const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/a.md', 'context/b.md'] });
+
+it('placeholder-left', () =>
+  testRule(rule, {
+    valid: [
+      { tree: { 'SKILL.md': skillMd(fm) } },
+      // Lowercase, parts of words, and words that merely contain the letters.
+      { tree: { 'SKILL.md': skillMd(fm, '# Todo list\n\nKeep a todo list. TODOS_FILE and MY_TODO are env names. STBD, TODOs.\n') } },
+      // Fenced code blocks (``` and ~~~, longer fences too) are examples, not leftovers.
+      { tree: { 'SKILL.md': skillMd(fm, '# S\n\n```js\n// TODO: fix\nconst t = "{{name}}";\n```\n\n~~~~\nFIXME\n```\nTBD\n~~~~\n\nDone.\n') } },
+      // Inline code shows template syntax; ${{ }} is GitHub Actions; single braces are resolved placeholders.
+      { tree: { 'SKILL.md': skillMd(fm, 'Write `{{title}}` in the template. Use ${{ secrets.TOKEN }}. Scripts live in {baseDir}/scripts.\n') } },
+      // assets/ hold templates on purpose; only instructions and references are checked.
+      { tree: { 'SKILL.md': skillMd(fm), 'assets/template.md': 'Hello {{name}}, TODO\n', 'notes.txt': 'TODO\n' } },
+      // Frontmatter is not Markdown prose.
+      { tree: { 'SKILL.md': skillMd('name: demo\ndescription: Demo skill. Use when testing. TODO\n') } },
+      { tree: { 'manifest.json': manifest, 'context/a.md': '# A\n\nDone.\n', 'context/b.md': '```\nTODO\n```\n' } },
+    ],
+    invalid: [
+      {
+        tree: { 'SKILL.md': skillMd(fm, '# Skill\n\nTODO: write this.\n\nSee [TODO: link] and FIXME later.\n\nOwner: TBD\n') },
+        messages: [/placeholder "TODO" left in the text; expected finished content/, /placeholder "\[TODO: link\]"/, /placeholder "FIXME"/, /placeholder "TBD"/],
+        lines: [7, 9, 9, 11],
+      },
+      { tree: { 'SKILL.md': skillMd(fm, 'Hello {{ user_name }} and {{#items}}.\n') }, messages: [/unrendered template placeholder \{\{ user_name \}\}/, /\{\{#items\}\}/], lines: [5, 5] },
+      // Text after a closed fence is checked again; an unclosed fence hides the rest.
+      { tree: { 'SKILL.md': skillMd(fm, '```\nTODO\n```\nTODO\n~~~\nTODO\n') }, messages: [/"TODO"/], lines: [8] },
+      { tree: { 'manifest.json': manifest, 'context/a.md': 'one\n', 'context/b.md': 'line\nline\nFIXME: here\n' }, messages: [/"FIXME"/], lines: [3] },
+      { tree: { 'SKILL.md': skillMd(fm), 'references/guide.md': '# Guide\n\n[TODO]\n', 'references/deep/more.markdown': 'TBD\n' }, messages: [/"TBD"/, /\[TODO\]/], lines: [1, 3] },
+    ],
+  }));
+
+it('placeholder-left gives file and column of each finding', async () => {
+  const r = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm), 'references/guide.md': '# Guide\n\nText `TODO` then TODO here\n' } });
+  try {
+    expect(r.reports.map((x) => [x.file, x.line, x.column])).toEqual([[`${r.root}/references/guide.md`, 3, 18]]);
+  } finally {
+    r.cleanup();
+  }
+});
+
+it('placeholder-left stays linear on hostile lines', async () => {
+  const long = `${'[TODO'.repeat(20000)} ${'{{'.repeat(20000)}${' '.repeat(50000)}x\n`;
+  // A regex that backtracks on this line would hang here until the test times out.
+  const r = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm, long) } });
+  r.cleanup();
+  expect(r.reports.length).toBeGreaterThan(0);
+});

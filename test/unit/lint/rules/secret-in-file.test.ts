@@ -1,0 +1,118 @@
+import { expect, it } from 'vitest';
+import rule, { entropy, findSecrets } from '../../../../src/lint/rules/secret-in-file.js';
+import { runRule, testRule } from '../../../helpers/rule-tester.js';
+import { skillMd } from '../../../helpers/tree.js';
+
+const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
+const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in' }, null, 2);
+
+// Secrets are made up at run time, so that no scanner mistakes this file for a leak.
+let seed = 7;
+function random(n: number, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'): string {
+  let s = '';
+  for (let i = 0; i < n; i++) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    s += alphabet[seed % alphabet.length];
+  }
+  return s;
+}
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const aws = 'AK' + 'IA' + random(16, UPPER);
+const github = 'gh' + 'p_' + random(36);
+const githubPat = 'github' + '_pat_' + random(22) + '_' + random(59);
+const openai = 's' + 'k-proj-' + random(48);
+const anthropic = 's' + 'k-ant-api03-' + random(90);
+const slack = 'xo' + 'xb-' + random(12, '0123456789') + '-' + random(24);
+const google = 'AI' + 'za' + random(35);
+const stripe = 's' + 'k_live_' + random(24);
+const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+const jwt = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: '42', name: 'Ann', iat: 1 })}.${random(43)}`;
+const pem = `-----BEGIN RSA PRIVATE KEY-----\n${random(64)}\n${random(64)}\n-----END RSA PRIVATE KEY-----\n`;
+const generic = random(40);
+
+it('secret-in-file', () =>
+  testRule(rule, {
+    valid: [
+      { tree: { 'SKILL.md': skillMd(fm, '# Demo\n\nSet `API_KEY` in your environment.\n') } },
+      // Placeholders and samples.
+      {
+        tree: {
+          'SKILL.md': skillMd(fm, `Example:\n\n    export GITHUB_TOKEN=gh${'p_'}${'x'.repeat(36)}\n    export OPENAI_API_KEY=your-api-key-goes-here-please\n`),
+          '.env.example': 'API_KEY=\nTOKEN=changeme\nSECRET=<your secret>\n',
+          'config.json': '{\n  "token": "${TOKEN}",\n  "apiKey": "YOUR_API_KEY_HERE_1234567890",\n  "password": "dummy-password-1234567890abc"\n}\n',
+          'scripts/a.js': '#!/usr/bin/env node\nconst apiKey = process.env.OPENAI_API_KEY_2024;\nconst token = config.auth.token1234567890;\n',
+          'references/aws.md': `The sample key AK${'IA'}IOSFODNN7EXAMPLE is not real.\n`,
+          'references/keys.md': '```\n-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n```\n',
+          'references/jwt.md': `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c\n`,
+        },
+      },
+      // Long but not random, or too short.
+      { tree: { 'manifest.json': manifest, 'settings.yaml': `password: ${'a'.repeat(30)}1\ntoken: abc123\nmax_tokens: 100000000000000000000000\nsecret_name: my_long_secret_name_for_the_vault\n` } },
+      { tree: { 'manifest.json': manifest, 'notes.md': 'We use scikit-learn: sk-learn-compatible-estimators-for-everything.\n' } },
+      // Binary files are not read.
+      { tree: { 'SKILL.md': skillMd(fm), 'assets/blob.bin': `\u0000\u0001${github}` } },
+      // A generic value below the entropy asked for.
+      { tree: { 'SKILL.md': skillMd(fm), 'a.env': `API_KEY=${generic}\n` }, options: { minEntropy: 6 } },
+    ],
+    invalid: [
+      {
+        tree: { 'SKILL.md': skillMd(fm, `# Demo\n\nUse token ${github} to call the API.\n`) },
+        messages: [/^SKILL\.md holds what looks like a secret: GitHub token ghp_…$/],
+        lines: [7],
+      },
+      {
+        tree: { 'manifest.json': manifest, 'scripts/config.py': `AWS_KEY = "${aws}"\nPAT = "${githubPat}"\n`, 'assets/id_rsa': pem },
+        messages: [/^assets\/id_rsa .* private key/, /^scripts\/config\.py .* AWS access key id AKIA…$/, /GitHub token gith…$/],
+        lines: [1, 1, 2],
+      },
+      {
+        tree: {
+          'manifest.json': manifest,
+          'scripts/keys.ts': [`const a = '${openai}';`, `const b = "${anthropic}";`, `const s = '${slack}';`, `const g = '${google}';`, `const p = '${stripe}';`, `fetch(u, { headers: { Authorization: 'Bearer ${jwt}' } });`].join('\n'),
+        },
+        messages: [/OpenAI API key sk-p…/, /Anthropic API key sk-a…/, /Slack token xoxb…/, /Google API key AIza…/, /Stripe live key sk_l…/, /JSON Web Token eyJh…/],
+        lines: [1, 2, 3, 4, 5, 6],
+      },
+      {
+        tree: { 'SKILL.md': skillMd(fm), '.env': `# real values\nOPENAI_KEY=1\nAPI_KEY=${generic}\n`, 'config.json': `{\n  "auth": {\n    "token": "${generic}"\n  }\n}\n` },
+        messages: [/^\.env .*api_key value/, /^config\.json .*token value/],
+        lines: [3, 3],
+      },
+      // A GitHub token assigned to a key is reported once, as what it is.
+      { tree: { 'SKILL.md': skillMd(fm), 'run.sh': `GITHUB_TOKEN=${github}\n` }, messages: [/GitHub token/] },
+    ],
+  }));
+
+it('secret-in-file never shows the secret, only its first four characters, with its column', async () => {
+  const r = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm), 'x.sh': `echo ok\n  KEY=${aws}\n` } });
+  try {
+    expect(r.reports).toHaveLength(1);
+    const rep = r.reports[0]!;
+    expect([rep.line, rep.column]).toEqual([2, 7]);
+    expect(JSON.stringify(rep)).not.toContain(aws.slice(4));
+    expect(rep.message).toContain(`${aws.slice(0, 4)}…`);
+  } finally {
+    r.cleanup();
+  }
+});
+
+it('findSecrets stays fast on hostile text', () => {
+  const inputs = [
+    `token=${'a1'.repeat(200_000)}`,
+    'eyJ'.repeat(100_000) + '.',
+    `${'token'.repeat(50_000)}=`,
+    `sk-${'-'.repeat(300_000)}`,
+    `-----BEGIN ${'A '.repeat(100_000)}`,
+    `${'api_key'.repeat(20_000)}${' '.repeat(10)}:`,
+  ];
+  for (const s of inputs) {
+    // A regex that backtracks on this input would hang here until the test times out.
+    expect(Array.isArray(findSecrets(s))).toBe(true);
+  }
+});
+
+it('entropy is higher for random text than for repeated text', () => {
+  expect(entropy('aaaaaaaa')).toBe(0);
+  expect(entropy('abcd')).toBe(2);
+  expect(entropy(generic)).toBeGreaterThan(4);
+});

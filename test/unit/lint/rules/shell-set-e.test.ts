@@ -1,0 +1,53 @@
+import { expect, it } from 'vitest';
+import rule, { hasErrexit } from '../../../../src/lint/rules/shell-set-e.js';
+import { testRule } from '../../../helpers/rule-tester.js';
+import { skillMd } from '../../../helpers/tree.js';
+
+const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
+const manifest = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', ...extra }, null, 2);
+const md = (files: Record<string, string>) => ({ tree: { 'SKILL.md': skillMd(fm), ...files } });
+
+it('shell-set-e', () =>
+  testRule(rule, {
+    valid: [
+      md({ 'scripts/a.sh': '#!/usr/bin/env bash\nset -euo pipefail\ncurl x\n' }),
+      md({ 'scripts/a.sh': '#!/bin/sh\nset -o errexit\ncurl x\n', 'scripts/b.bash': '#!/bin/bash\nset -Eeu -o pipefail\ncurl x\n' }),
+      md({ 'scripts/a.sh': '#!/bin/sh -e\ncurl x\n', 'scripts/b.sh': '#!/bin/sh\ncd "$(dirname "$0")" && set -e; curl x\n' }),
+      // Not shell: the shebang decides over the extension.
+      md({ 'scripts/a.py': '#!/usr/bin/env python3\nprint(1)\n', 'scripts/odd.sh': '#!/usr/bin/env python3\nprint(1)\n' }),
+      // Nothing to fail.
+      md({ 'scripts/a.sh': '#!/bin/sh\n# only a comment\n' }),
+      { tree: { 'manifest.json': manifest({ scripts: ['scripts/run'] }), 'scripts/run': '#!/usr/bin/env bash\nset -eux\nmake\n' } },
+    ],
+    invalid: [
+      { ...md({ 'scripts/a.sh': '#!/usr/bin/env bash\ncurl x\n' }), messages: [/^scripts\/a\.sh does not set -e/], lines: [1] },
+      // In a comment, set +e, set -u, or -e after --: not errexit.
+      {
+        ...md({ 'scripts/a.sh': '#!/bin/bash\n# set -e\ncurl x\n', 'scripts/b.sh': '#!/bin/bash\nset +e\nset -u\nset -- -e\ncurl x\n' }),
+        messages: [/^scripts\/a\.sh/, /^scripts\/b\.sh/],
+      },
+      // A .bash file without shebang; a file without extension with a zsh shebang.
+      { tree: { 'manifest.json': manifest(), 'scripts/run': '#!/usr/bin/env zsh\nmake\n', 'scripts/c.bash': 'make\n' }, messages: [/^scripts\/c\.bash/, /^scripts\/run/] },
+    ],
+  }));
+
+it('hasErrexit reads set flags, not words that contain them', () => {
+  expect(hasErrexit('set -e\n')).toBe(true);
+  expect(hasErrexit('  set -ex  # trace\n')).toBe(true);
+  expect(hasErrexit('echo set -e\n')).toBe(false);
+  expect(hasErrexit('reset -e\n')).toBe(false);
+  expect(hasErrexit('set -o nounset -o errexit\n')).toBe(true);
+  expect(hasErrexit('#!/usr/bin/env -S bash\nmake\n')).toBe(false);
+});
+
+it('shell-set-e suggests set -eu for sh and set -euo pipefail for bash', async () => {
+  const { runRule } = await import('../../../helpers/rule-tester.js');
+  const r = await runRule(rule, md({ 'scripts/a.sh': '#!/bin/sh\nmake\n', 'scripts/b.sh': '#!/bin/bash\nmake\n' }));
+  try {
+    expect(r.reports.map((x) => x.hint?.slice(0, 22))).toEqual(['add set -eu near the t', 'add set -euo pipefail ']);
+    expect(r.reports.every((x) => x.fix === undefined)).toBe(true);
+  } finally {
+    r.cleanup();
+  }
+});

@@ -1,0 +1,82 @@
+import { expect, it } from 'vitest';
+import rule from '../../../../src/lint/rules/unreferenced-file.js';
+import { runRule, testRule } from '../../../helpers/rule-tester.js';
+import { skillMd } from '../../../helpers/tree.js';
+
+const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
+const md = (body: string, extra = '') => skillMd(fm + extra, body);
+const manifest = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/instructions.md'], ...extra });
+
+it('unreferenced-file', () =>
+  testRule(rule, {
+    valid: [
+      {
+        tree: {
+          'SKILL.md': md('Run `scripts/run.py`; read [the API](references/api.md); start from ![t](assets/template.json).\n'),
+          'scripts/run.py': 'print(1)\n',
+          'references/api.md': '# API\n',
+          'assets/template.json': '{}',
+          // Files for people, tools and the law.
+          'LICENSE.txt': 'MIT',
+          '.gitignore': '*.pyc\n',
+          'scripts/requirements.txt': 'requests\n',
+          'scripts/__pycache__/run.cpython-312.pyc': 'x',
+        },
+      },
+      // A folder mentioned as a whole covers every file in it.
+      { tree: { 'SKILL.md': md('Pick a template from `assets/` or [the references](references/).\n'), 'assets/a.json': '', 'assets/b/c.json': '', 'references/x.md': '' } },
+      // Chains of Markdown references, names without a folder, helpers a script imports, data a script opens.
+      {
+        tree: {
+          'SKILL.md': md('Read [the guide](references/guide.md). Then run scripts/main.py.\n'),
+          'references/guide.md': 'See [more](more.md).\n',
+          'references/more.md': 'The schema is in Schema.JSON; see FORMS.md.\n',
+          'forms.md': '',
+          'references/schema.json': '{}',
+          'scripts/main.py': 'from .helpers import go\nimport util_lib\nopen("../assets/data.csv")\n',
+          'scripts/helpers.py': 'import deep_helper\n',
+          'scripts/deep_helper.py': '',
+          'scripts/util_lib.py': '',
+          'assets/data.csv': 'a,b\n',
+        },
+      },
+      // Frontmatter scripts and toolsets.
+      {
+        tree: { 'SKILL.md': md('Demo.\n', 'scripts:\n  - scripts/run.sh\ntoolsets:\n  - "toolsets/index:Demo"\n'), 'scripts/run.sh': '', 'toolsets/index.ts': 'export const Demo = [];\n' },
+      },
+      // Manifest: context, scripts, MCP server args, .env.example and a README.
+      {
+        tree: {
+          'manifest.json': manifest({ scripts: ['scripts/post.ts'], mcpServers: [{ name: 'm', type: 'local', command: 'node', args: ['mcp/server.js', '--verbose'] }] }),
+          'context/instructions.md': '# Demo\n',
+          'scripts/post.ts': '',
+          'mcp/server.js': '',
+          '.env.example': 'KEY=\n',
+          'README.md': '# Demo\n',
+        },
+      },
+    ],
+    invalid: [
+      {
+        tree: { 'SKILL.md': md('Run scripts/run.py.\n'), 'scripts/run.py': 'print(1)\n', 'scripts/old.py': '', 'assets/unused.png': 'png', 'notes.txt': '' },
+        messages: [/^assets\/unused\.png: nothing in the skill refers to this file/, /^notes\.txt:/, /^scripts\/old\.py:/],
+      },
+      // A name inside a longer name is no mention; a file under a folder whose file is named is not covered.
+      {
+        tree: { 'SKILL.md': md('Read references/api.md and see mychart.py.\n'), 'references/api.md': '', 'references/extra.md': '', 'chart.py': '' },
+        messages: [/^chart\.py:/, /^references\/extra\.md:/],
+      },
+      { tree: { 'manifest.json': manifest(), 'context/instructions.md': '# Demo\n', 'context/draft.md': '' }, messages: [/^context\/draft\.md:/] },
+    ],
+  }));
+
+it('unreferenced-file: reports at the file itself, without a line', async () => {
+  const r = await runRule(rule, { tree: { 'SKILL.md': md('Demo.\n'), 'assets/x.png': '' } });
+  try {
+    expect(r.reports.map((x) => [x.file, x.line])).toEqual([[`${r.root}/assets/x.png`, undefined]]);
+    expect(rule.severity).toBe('info');
+  } finally {
+    r.cleanup();
+  }
+});
