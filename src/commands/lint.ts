@@ -104,13 +104,17 @@ function fixesOf(reports: LintReport[]) {
 /** A unified diff of one planned edit, or the mode change, as `git diff` would show it. */
 async function diffOf(e: FileEdit, rel: (p: string) => string): Promise<string> {
   let out = '';
+  const name = rel(e.file);
+  out += `diff --git a/${name} b/${name}\n`;
   if (e.mode !== undefined && e.mode !== e.modeBefore) {
-    out += `diff ${rel(e.file)}\nold mode ${(0o100000 | (e.modeBefore ?? 0)).toString(8)}\nnew mode ${(0o100000 | e.mode).toString(8)}\n`;
+    out += `old mode ${(0o100000 | (e.modeBefore ?? 0)).toString(8)}\nnew mode ${(0o100000 | e.mode).toString(8)}\n`;
   }
   if (e.after !== (e.before ?? '')) {
     const { createTwoFilesPatch } = await import('diff');
-    const name = rel(e.file);
-    out += createTwoFilesPatch(e.before === undefined ? '/dev/null' : `a/${name}`, `b/${name}`, e.before ?? '', e.after, '', '', { context: 3 });
+    if (e.before === undefined) out += 'new file mode 100644\n';
+    const patch = createTwoFilesPatch(e.before === undefined ? '/dev/null' : `a/${name}`, `b/${name}`, e.before ?? '', e.after, undefined, undefined, { context: 3 });
+    // jsdiff starts with an "Index:" banner and a ==== rule; git's format has neither.
+    out += patch.replace(/^(?:Index: [^\n]*\n)?=+\n/, '');
   }
   return out;
 }

@@ -59,7 +59,10 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
       }
       const before = roots.length;
       walkForSkills(abs, listing, options.maxDepth ?? DEFAULT_DEPTH, add);
-      if (roots.length === before && !paths.some((p) => p !== given && isInsideAny(resolve(options.cwd, p), abs))) {
+      // A folder inside a skill (its scripts/, say) means that skill, as a file inside it does.
+      const owner = roots.length === before ? skillRootOf(dirname(abs)) : undefined;
+      if (owner) add(owner);
+      else if (roots.length === before && !paths.some((p) => p !== given && isInsideAny(resolve(options.cwd, p), abs))) {
         throw new SkillsError('E_NOT_FOUND', `${given} is not a skill and holds none (no SKILL.md or manifest.json below it)`, {
           hint: 'create one with `skills init <name>`, or give the path of a skill folder',
         });

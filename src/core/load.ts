@@ -197,7 +197,15 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
       }
     }
   }
-  shapeDiagnostics(skill, skillMdSchema, data);
+  // Community skills often write triggers as a plain list of phrases: read it as keywords, and say so.
+  let shaped = data;
+  if (Array.isArray(data.triggers) && data.triggers.every((t) => typeof t === 'string')) {
+    skill.diagnostics.push(
+      diag('field-type', 'warning', 'triggers is a list; it is read as triggers.keywords', file, skill.positions.triggers, `write it as a mapping:\ntriggers:\n  keywords: [${(data.triggers as string[]).slice(0, 3).map((t) => JSON.stringify(t)).join(', ')}]`),
+    );
+    shaped = { ...data, triggers: { keywords: data.triggers } };
+  }
+  shapeDiagnostics(skill, skillMdSchema, shaped);
   const { str, list } = readers(data);
   const name = str('name');
   if (name !== undefined && name.trim() !== '') skill.name = skill.id = name.trim().normalize('NFKC');
@@ -213,7 +221,7 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
   skill.version = str('version') ?? skill.metadata.version;
   skill.owner = skill.metadata.author;
   skill.toolsets = list('toolsets');
-  skill.triggers = readTriggers(data.triggers);
+  skill.triggers = readTriggers(shaped.triggers);
   skill.dependencies = readDependencies(skill, list('dependencies'));
   skill.defaultEnabled = !/^false$/i.test(str('default_enabled') ?? '');
   skill.disableModelInvocation = /^true$/i.test(str('disable-model-invocation') ?? '');

@@ -71,7 +71,11 @@ function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateOptions)
           : `unknown frontmatter key "${key}"${near ? `; did you mean "${near}"?` : ''}`,
         file,
         at(key),
-        options.spec ? 'move it under metadata:, or validate without --spec to accept extension fields' : undefined,
+        options.spec
+          ? 'move it under metadata:, or validate without --spec to accept extension fields'
+          : near
+            ? `rename it to ${near}`
+            : `agents ignore it; to keep it, move it under metadata:\nmetadata:\n  ${key}: …`,
       ),
     );
   }

@@ -78,6 +78,8 @@ describe('skills validate (built CLI)', () => {
       expect(r.exitCode).toBe(0);
       const doc = JSON.parse(r.stdout);
       expect(doc.skills.map((s: { id: string }) => s.id)).toEqual(['a', 'b']);
+      const folder = await runCli(['validate', '--json', 'skills/b/scripts'], { cwd: t.dir });
+      expect(JSON.parse(folder.stdout).skills.map((s: { id: string }) => s.id)).toEqual(['b']);
       const only = await runCli(['validate', 'README.md'], { cwd: t.dir });
       expect(only.exitCode).toBe(0);
       expect(only.stdout).toContain('no skills to validate (1 file outside any skill ignored)');

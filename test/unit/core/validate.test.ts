@@ -111,6 +111,20 @@ describe('validate details', () => {
     expect(bad.diagnostics.map((d) => d.rule)).toContain('name-characters');
   });
 
+  it('reads a plain list of triggers as keywords, with a warning that shows the mapping', async () => {
+    const r = await check('good', md(`${good}triggers:\n  - deploy the app\n  - ship it\n`));
+    expect(r.valid).toBe(true);
+    const d = r.diagnostics.find((x) => x.rule === 'field-type')!;
+    expect(d).toMatchObject({ severity: 'warning', message: 'triggers is a list; it is read as triggers.keywords', line: 4 });
+    expect(d.hint).toContain('keywords: ["deploy the app", "ship it"]');
+    expect(r.skill.triggers?.keywords).toEqual(['deploy the app', 'ship it']);
+  });
+
+  it('says where an unknown key can go', async () => {
+    const r = await check('good', md(`${good}author: ann\n`));
+    expect(r.diagnostics[0]!.hint).toContain('move it under metadata:');
+  });
+
   it('reads metadata.version as the version', () => {
     const root = join(tmp.dir, 'meta', 'good');
     writeTree(root, md(`${good}metadata:\n  version: "2.3.4"\n  author: ann\n`));
