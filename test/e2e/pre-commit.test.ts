@@ -2,7 +2,7 @@
 // way a user's repository would, and `git commit` runs it. Slow: the hook install runs `npm install` and
 // `npm pack` of this package: about 15 s here, warm or cold npm cache; the timeouts allow minutes.
 import { execa, type Options } from 'execa';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,7 +93,7 @@ describe('pre-commit hook skills-validate', () => {
     await git(['init', '-q']);
     await git(['config', 'user.name', 'skills tests']);
     await git(['config', 'user.email', 'tests@example.invalid']);
-    write('.pre-commit-config.yaml', `repos:\n  - repo: ${JSON.stringify(hookRepo)}\n    rev: ${rev}\n    hooks:\n      - id: skills-validate\n`);
+    write('.pre-commit-config.yaml', `repos:\n  - repo: ${JSON.stringify(hookRepo)}\n    rev: ${rev}\n    hooks:\n      - id: skills-validate\n      - id: skills-lint\n`);
     const install = await run('pre-commit', ['install', '--install-hooks'], userRepo, { timeout: INSTALL_TIMEOUT });
     if (install.exitCode !== 0) throw new Error(`pre-commit could not install the hook (${install.exitCode}):\n${install.all}`);
 
@@ -112,8 +112,9 @@ describe('pre-commit hook skills-validate', () => {
     expect(r.exitCode, r.output).not.toBe(0);
     expect(r.committed).toBe(false);
     expect(r.output).toMatch(/validate agent skills\.+Failed/);
-    // Two changed files of one skill: the skill is checked, and reported, once.
-    expect(r.output.match(/skills\/greeter\/SKILL\.md:\d+:\d+ .*description/g), r.output).toHaveLength(1);
+    // Two changed files of one skill: each hook (validate, then lint) checks the skill, and reports it, once.
+    expect(r.output.match(/skills\/greeter\/SKILL\.md:\d+:\d+ .*description/g), r.output).toHaveLength(2);
+    expect(r.output).toMatch(/lint agent skills\.+Failed/);
   });
 
   it('accepts the commit once SKILL.md is fixed', async () => {
@@ -122,6 +123,17 @@ describe('pre-commit hook skills-validate', () => {
     expect(r.exitCode, r.output).toBe(0);
     expect(r.committed).toBe(true);
     expect(r.output).toMatch(/validate agent skills\.+Passed/);
+  });
+
+  it('refuses, through the skills-lint hook, a valid skill that breaks a lint rule', async () => {
+    write('skills/claude-greeter/SKILL.md', GOOD.replace(/name: greeter/, 'name: claude-greeter'));
+    const r = await commit('add claude-greeter', 'skills/claude-greeter');
+    expect(r.committed, r.output).toBe(false);
+    expect(r.output).toMatch(/validate agent skills\.+Passed/);
+    expect(r.output).toMatch(/lint agent skills\.+Failed/);
+    expect(r.output).toMatch(/skills\/claude-greeter\/SKILL\.md:\d+:\d+ .*reserved word/);
+    await git(['rm', '-r', '-q', '--cached', '--', 'skills/claude-greeter']);
+    rmSync(join(userRepo, 'skills/claude-greeter'), { recursive: true, force: true });
   });
 
   it('accepts a commit touching only files outside any skill', async () => {
