@@ -49,11 +49,28 @@ const lazyChildProcess = {
   },
 };
 
+// Big libraries that only some runs need get a bundle of their own under dist/vendor/, required on first use:
+// the o200k tokenizer (2 MB of ranks) is loaded only when a skill's instructions could pass the token budget.
+const VENDOR = { 'gpt-tokenizer/encoding/o200k_base': 'o200k_base' };
+const vendored = {
+  name: 'vendored',
+  setup(b) {
+    b.onResolve({ filter: /^gpt-tokenizer\// }, (args) => {
+      const name = VENDOR[args.path];
+      if (!name) return undefined;
+      // Required relative to the bundle that needs it: dist/main.cjs or dist/commands/<name>.cjs.
+      const inCommands = b.initialOptions.outfile.includes('/commands/');
+      return { path: `${inCommands ? '..' : '.'}/vendor/${name}.cjs`, external: true };
+    });
+  },
+};
+
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const commands = readdirSync(new URL('../src/commands', import.meta.url))
   .filter((f) => f.endsWith('.ts') && !HOT.has(f.slice(0, -3)))
   .map((f) => f.slice(0, -3));
 await Promise.all([
-  build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', plugins: [coldCommands, lazyChildProcess] }),
-  ...commands.map((name) => build({ ...common, entryPoints: [`src/commands/${name}.ts`], outfile: `dist/commands/${name}.cjs` })),
+  build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', plugins: [coldCommands, lazyChildProcess, vendored] }),
+  ...commands.map((name) => build({ ...common, entryPoints: [`src/commands/${name}.ts`], outfile: `dist/commands/${name}.cjs`, plugins: [vendored] })),
+  ...Object.entries(VENDOR).map(([pkg, name]) => build({ ...common, entryPoints: [pkg], outfile: `dist/vendor/${name}.cjs` })),
 ]);

@@ -106,6 +106,16 @@ describe('skills lint (built CLI)', () => {
       expect(readFileSync(join(dir, 'dry/SKILL.md'), 'utf8')).toBe(text);
     }));
 
+  it('counts tokens with the real tokenizer, loaded only for long instructions', () =>
+    inTemp(async (dir) => {
+      const words = Array.from({ length: 6000 }, (_, i) => `word${i % 97}`).join(' ');
+      writeTree(dir, { 'long/SKILL.md': good('long').replace('Follow these steps.', words), 'short/SKILL.md': good('short') });
+      const r = await runCli(['lint', '--json', '.'], { cwd: dir });
+      const byId = Object.fromEntries(JSON.parse(r.stdout).skills.map((s: { id: string; diagnostics: { ruleId: string; message: string }[] }) => [s.id, s.diagnostics]));
+      expect(byId.long.find((d: { ruleId: string }) => d.ruleId === 'SK101')?.message).toMatch(/\d{4,5} tokens/);
+      expect(byId.short.some((d: { ruleId: string }) => d.ruleId === 'SK101')).toBe(false);
+    }));
+
   it('writes SARIF 2.1.0 with rules and located results', () =>
     inTemp(async (dir) => {
       writeTree(dir, { 'Bad/SKILL.md': good('Bad') });
