@@ -7,10 +7,44 @@ const VAGUE_LEAD =
 const MIN_WORDS = 4;
 // SK103 reports descriptions shorter than this; one finding is enough.
 const SHORT = descriptionTooShort.options.minLength.default;
+// Scripts written without spaces between words: a run of them is many words, which ICU's word segmenter finds.
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const WORDISH = /[\p{L}\p{N}]/u;
+const LETTER = /\p{L}/u;
+const LATIN = /\p{Script=Latin}/u;
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+
+/** Words in `text`: whitespace-separated tokens, except that tokens in unspaced scripts (Chinese, Japanese, Thai, …) are segmented. */
+function countWords(text: string): number {
+  let n = 0;
+  for (const token of text.split(/\s+/)) {
+    if (!WORDISH.test(token)) continue;
+    if (!UNSPACED.test(token)) {
+      // "Spreadsheet-analysis-toolkit" stays one word, as written.
+      n++;
+      continue;
+    }
+    for (const s of segmenter.segment(token)) if (s.isWordLike) n++;
+  }
+  return n;
+}
+
+/** Whether most letters of `text` are Latin: the vague leads are English, and other text cannot be judged by them. */
+function mostlyLatin(text: string): boolean {
+  let letters = 0;
+  let latin = 0;
+  for (const c of text) {
+    if (!LETTER.test(c)) continue;
+    letters++;
+    if (LATIN.test(c)) latin++;
+  }
+  return latin * 2 >= letters;
+}
 
 export default {
   names: ['SK104', 'description-vague'],
-  description: 'the description is specific: no vague lead ("Helps with …", "Various tools") and at least four words',
+  description:
+    'the description is specific: no vague lead ("Helps with …", "Various tools") and at least four words (words in Chinese, Japanese, Thai and other unspaced scripts are found by word segmentation; the lead is only judged in text written mostly in Latin letters)',
   tags: ['description', 'best-practice'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
@@ -22,8 +56,8 @@ export default {
     if (text === '' || chars.length < SHORT) return;
     const reasons: string[] = [];
     const lead = VAGUE_LEAD.exec(text);
-    if (lead) reasons.push(`it starts with "${lead[0]}"`);
-    const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+    if (lead && mostlyLatin(text)) reasons.push(`it starts with "${lead[0]}"`);
+    const words = countWords(text);
     if (words < MIN_WORDS) reasons.push(`it has ${words} word${words === 1 ? '' : 's'}`);
     if (reasons.length === 0) return;
     const pos = skill.positions['description'];

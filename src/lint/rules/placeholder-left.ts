@@ -1,10 +1,30 @@
 import { join } from 'node:path';
 import type { Rule, RuleContext } from '../types.js';
 
-// `[TODO: …]` as one finding; bare TODO, FIXME and TBD in capitals as whole words; an unrendered {{name}} (not
-// GitHub Actions' ${{ … }}). The note's length is bounded, so a line of unclosed "[TODO" stays linear; every other
-// repetition is followed by a character it cannot match.
-const PLACEHOLDER = /\[TODO\b[^\]\n]{0,200}\]|\b(?:TODO|FIXME|TBD)\b|(?<!\$)\{\{[#^/]?\s*[A-Za-z_][\w.-]*\s*\}\}/g;
+// `[TODO: …]` and `<TODO: …>` as one finding; TODO, FIXME and TBD in capitals as whole words (judged by `isMarker`);
+// an unrendered {{name}} (not GitHub Actions' ${{ … }}). The notes' length is bounded, so a line of unclosed "[TODO"
+// stays linear; every other repetition is followed by a character it cannot match.
+const PLACEHOLDER =
+  /\[(?:TODO|FIXME|TBD)\b[^\]\n]{0,200}\]|<(?:TODO|FIXME|TBD)\b[^>\n]{0,200}>|\b(?:TODO|FIXME|TBD)\b|(?<!\$)\{\{[#^/]?\s*[A-Za-z_][\w.-]*\s*\}\}/g;
+// What may come before a marker at the start of a line: indentation and list, quote, heading, emphasis and task-box
+// markers ("- ", "> ", "## ", "**", "1. ", "- [ ] ").
+const LEAD = /^[\s>#*+-]*(?:\d{1,9}[.)]\s*)?(?:\[[ xX]\]\s*)?[*_]{0,3}/;
+// What makes a bare word a marker wherever it stands: "TODO:", "FIXME(alice)", "[see TODO]", "TBD!", or the end of
+// the line ("Owner: TBD", "Price: TBD."). Closing emphasis may come first ("**TBD**").
+const MARKER_AFTER = /[*_]{0,3}\s*(?:[:(\]!]|$|\.\s*$)/y;
+// An ordinary word follows: "TODO placeholders", "TODO list", "FIXME comments" are prose about the markers.
+const WORD_AFTER = /[*_]{0,3}\s+[\p{L}\p{N}]/uy;
+
+/** Whether the bare TODO, FIXME or TBD at `index` in `line` is a leftover marker rather than a word in a sentence. */
+function isMarker(line: string, index: number, end: number, leadEnd: number): boolean {
+  MARKER_AFTER.lastIndex = end;
+  if (MARKER_AFTER.test(line)) return true;
+  // At the start of a line or list item, anything but a following word ("TODO - write this", "# TODO").
+  if (index !== leadEnd) return false;
+  WORD_AFTER.lastIndex = end;
+  return !WORD_AFTER.test(line);
+}
+
 const MAYBE = /TODO|FIXME|TBD|\{\{/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const INLINE_CODE = /`[^`\n]*`/g;
@@ -28,7 +48,10 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext): 
     if (!MAYBE.test(line)) continue;
     // Code spans show syntax (`{{name}}` in a templating guide); blank them out, keeping the columns.
     const prose = line.includes('`') ? line.replace(INLINE_CODE, (m) => ' '.repeat(m.length)) : line;
+    const leadEnd = LEAD.exec(prose)![0].length;
     for (const m of prose.matchAll(PLACEHOLDER)) {
+      const bare = m[0] === 'TODO' || m[0] === 'FIXME' || m[0] === 'TBD';
+      if (bare && !isMarker(prose, m.index, m.index + m[0].length, leadEnd)) continue;
       const what = m[0].startsWith('{{') ? `unrendered template placeholder ${m[0]}` : `placeholder "${m[0].length > 40 ? `${m[0].slice(0, 37)}…` : m[0]}"`;
       ctx.report({
         message: `${what} left in the text; expected finished content`,
@@ -43,7 +66,8 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext): 
 
 export default {
   names: ['SK124', 'placeholder-left'],
-  description: 'no template placeholders (TODO, FIXME, TBD, [TODO: …], {{name}}) are left in the Markdown of the skill',
+  description:
+    'no template placeholders are left in the Markdown of the skill: TODO, FIXME or TBD as a marker ("TODO: …", "FIXME(…)", at the start of a line or list item, or ending one; not "TODO placeholders" in a sentence), [TODO: …], <TODO>, {{name}}',
   tags: ['instructions', 'content'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',

@@ -18,6 +18,13 @@ it('description-vague', () =>
       { tree: md('Helps with PDFs') },
       { tree: md('Does stuff') },
       { tree: md('') },
+      // Chinese and Japanese put no spaces between words: words are found by segmentation, not by splitting on spaces.
+      { tree: md('一组帮助撰写各类内部沟通文档的资源，适用于撰写状态报告时使用') },
+      { tree: md('社内向けの報告書を作成するためのテンプレート集。報告書を書くときに使う。') },
+      { tree: md('사내 보고서를 작성할 때 사용하는 템플릿 모음') },
+      { tree: md('ชุดเครื่องมือสำหรับเขียนรายงานภายในองค์กร') },
+      // The vague leads are English; text mostly in another script is not judged by them.
+      { tree: md('Helps with 中文文档的撰写、翻译、校对和排版，当用户需要处理中文文档时使用') },
     ],
     invalid: [
       { tree: md('Helps with PDF documents and forms of every kind.'), messages: [/vague: it starts with "Helps with"; expected what the skill does/], lines: [3] },
@@ -29,5 +36,8 @@ it('description-vague', () =>
       { tree: md('This skill helps with spreadsheets of all sorts.'), messages: [/starts with "This skill helps with"/] },
       { tree: md('Spreadsheet-analysis-toolkit'), messages: [/it has 1 word;/] },
       { tree: manifest('Utilities for working with dates and times.'), messages: [/starts with "Utilities"/], lines: [5] },
+      // Segmented words still count: a katakana run is one word, not one per character or none.
+      { tree: md('Spreadsheet-analysis-toolkit スプレッドシート'), messages: [/it has 2 words;/] },
+      { tree: md('Helps with PDF documents: 表格和表单'), messages: [/starts with "Helps with"/] },
     ],
   }));

@@ -22,10 +22,19 @@ it('placeholder-left', () =>
       // Frontmatter is not Markdown prose.
       { tree: { 'SKILL.md': skillMd('name: demo\ndescription: Demo skill. Use when testing. TODO\n') } },
       { tree: { 'manifest.json': manifest, 'context/a.md': '# A\n\nDone.\n', 'context/b.md': '```\nTODO\n```\n' } },
+      // The words in a sentence, followed by an ordinary word, are prose about placeholders, not leftovers.
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            '# Init\n\n- Generates a SKILL.md template with proper frontmatter and TODO placeholders\n- Replace the TODO items, then remove FIXME comments.\n\nTODO lists live in tasks.md; TBD values are allowed in drafts.\n1. TODO markers must be gone before release.\n> FIXME notes go to the tracker, and so do TODO, FIXME and TBD tags.\n',
+          ),
+        },
+      },
     ],
     invalid: [
       {
-        tree: { 'SKILL.md': skillMd(fm, '# Skill\n\nTODO: write this.\n\nSee [TODO: link] and FIXME later.\n\nOwner: TBD\n') },
+        tree: { 'SKILL.md': skillMd(fm, '# Skill\n\nTODO: write this.\n\nSee [TODO: link] and FIXME(alice) later.\n\nOwner: TBD\n') },
         messages: [/placeholder "TODO" left in the text; expected finished content/, /placeholder "\[TODO: link\]"/, /placeholder "FIXME"/, /placeholder "TBD"/],
         lines: [7, 9, 9, 11],
       },
@@ -34,11 +43,22 @@ it('placeholder-left', () =>
       { tree: { 'SKILL.md': skillMd(fm, '```\nTODO\n```\nTODO\n~~~\nTODO\n') }, messages: [/"TODO"/], lines: [8] },
       { tree: { 'manifest.json': manifest, 'context/a.md': 'one\n', 'context/b.md': 'line\nline\nFIXME: here\n' }, messages: [/"FIXME"/], lines: [3] },
       { tree: { 'SKILL.md': skillMd(fm), 'references/guide.md': '# Guide\n\n[TODO]\n', 'references/deep/more.markdown': 'TBD\n' }, messages: [/"TBD"/, /\[TODO\]/], lines: [1, 3] },
+      // Markers: at the start of a line or list item unless a word follows, before : ( ] !, or ending the line.
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            '## TODO\n- TODO - describe the inputs\n1. [ ] **FIXME**\n> TBD!\nRelease date: **TBD**.\nSee the notes [later TODO] and TODO(bob): check.\nUse <TODO: real URL> and <FIXME> and [TBD].\n',
+          ),
+        },
+        messages: [/"TODO"/, /"TODO"/, /"FIXME"/, /"TBD"/, /"TBD"/, /"TODO"/, /"TODO"/, /"<TODO: real URL>"/, /"<FIXME>"/, /"\[TBD\]"/],
+        lines: [5, 6, 7, 8, 9, 10, 10, 11, 11, 11],
+      },
     ],
   }));
 
 it('placeholder-left gives file and column of each finding', async () => {
-  const r = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm), 'references/guide.md': '# Guide\n\nText `TODO` then TODO here\n' } });
+  const r = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm), 'references/guide.md': '# Guide\n\nText `TODO` then TODO: here\n' } });
   try {
     expect(r.reports.map((x) => [x.file, x.line, x.column])).toEqual([[`${r.root}/references/guide.md`, 3, 18]]);
   } finally {
@@ -47,7 +67,7 @@ it('placeholder-left gives file and column of each finding', async () => {
 });
 
 it('placeholder-left stays linear on hostile lines', async () => {
-  const long = `${'[TODO'.repeat(20000)} ${'{{'.repeat(20000)}${' '.repeat(50000)}x\n`;
+  const long = `${'[TODO'.repeat(20000)} ${'{{'.repeat(20000)}${' '.repeat(50000)}x\n${'<TODO'.repeat(20000)}\n- ${' '.repeat(50000)}x\nTODO${' '.repeat(50000)}.${' '.repeat(50000)}x\nTODO:\n`;
   // A regex that backtracks on this line would hang here until the test times out.
   const r = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm, long) } });
   r.cleanup();
