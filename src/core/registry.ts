@@ -1,0 +1,697 @@
+import { createHash, randomBytes, type Hash } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  watch,
+  writeSync,
+  type FSWatcher,
+} from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import rcompare from 'semver/functions/rcompare.js';
+import { SkillsError, isSkillsError } from '../errors.js';
+import { EMPTY_INDEX, parseIndex, serializeIndex, type IndexEntry, type RegistryIndex, type Release } from '../formats/index-file.js';
+import type { Skill } from '../model/skill.js';
+import { SKIP_DIRS, isInside } from './fs-walk.js';
+import { skillFileIn } from './load.js';
+import { closest, isStrictSemver } from './validate.js';
+
+export const INDEX_FILE = 'index.json';
+export const BACKUP_FILE = 'index.json.bak';
+/** The lock folder proper-lockfile creates, inside the registry so nothing appears beside it. */
+export const LOCK_FILE = '.lock';
+const STAGING_PREFIX = '.staging-';
+const TRASH_PREFIX = '.trash-';
+/** A lock whose holder stopped updating it (crashed, killed) is taken over after this long. */
+const LOCK_STALE_MS = 10_000;
+
+export type RegisterStatus = 'added' | 'updated' | 'unchanged' | 'replaced';
+
+export interface RegisterOptions {
+  /** Overrides the skill's own owner (manifest `owner`, SKILL.md `metadata.author`); default built-in. */
+  owner?: string;
+  /** Replace a registered version whose content differs. */
+  force?: boolean;
+  now?: Date;
+}
+
+export interface RegisterResult {
+  status: RegisterStatus;
+  id: string;
+  version: string;
+  /** The stored copy, relative to the registry: `built-in/<id>@<version>` or `custom/<id>@<version>`. */
+  path: string;
+  integrity: string;
+}
+
+export interface RemoveResult {
+  id: string;
+  /** Versions removed, newest first. */
+  removed: string[];
+  /** Versions still registered (none when the whole entry went). */
+  remaining: string[];
+  /** Stored copies removed, relative to the registry. */
+  paths: string[];
+}
+
+export interface UsageResult {
+  id: string;
+  usedBy: string[];
+  /** False when the consumer was already (use) or not (unuse) in usedBy. */
+  changed: boolean;
+}
+
+/** One file the registry hashes and copies; symlinks that stay inside the skill are kept as links. */
+export interface StoredFile {
+  /** Path relative to the skill root, forward slashes. */
+  rel: string;
+  abs: string;
+  kind: 'file' | 'symlink';
+  /** Permission bits (files). */
+  mode: number;
+  /** Link text to store, relative to the link's folder (symlinks). */
+  link?: string;
+}
+
+/** Where the registry is: --registry, else SKILLS_REGISTRY, else the nearest .skills/ from cwd upward, else <home>/.skills. */
+export function locateRegistry(opts: { registry?: string; cwd: string; env: Record<string, string | undefined>; home: string }): string {
+  if (opts.registry !== undefined && opts.registry.trim() !== '') return resolve(opts.cwd, opts.registry);
+  const fromEnv = opts.env.SKILLS_REGISTRY;
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return resolve(opts.cwd, fromEnv);
+  for (let d = resolve(opts.cwd), prev = ''; d !== prev; prev = d, d = dirname(d)) {
+    try {
+      if (statSync(join(d, '.skills')).isDirectory()) return join(d, '.skills');
+    } catch {
+      /* not here: look further up */
+    }
+  }
+  return join(resolve(opts.cwd, opts.home), '.skills');
+}
+
+/** Read a registry's index.json; an empty index when there is none yet, a located E_CONFIG when it is corrupt. */
+export function readIndex(dir: string): RegistryIndex {
+  const file = join(dir, INDEX_FILE);
+  const text = readIndexText(file);
+  if (text === undefined) return { ...EMPTY_INDEX, skills: [] };
+  return parseIndexText(text, file);
+}
+
+function readIndexText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function parseIndexText(text: string, file: string): RegistryIndex {
+  const { index, problem } = parseIndex(text);
+  if (!index) {
+    throw new SkillsError('E_CONFIG', `${file}:${problem!.line}:${problem!.column}: ${problem!.message}`, {
+      hint: `nothing was overwritten: fix ${file} by hand, or restore the last good index kept in ${join(dirname(file), BACKUP_FILE)} (cp ${BACKUP_FILE} ${INDEX_FILE})`,
+    });
+  }
+  return index;
+}
+
+/**
+ * Change the index under the registry's lock: the index is re-read inside the lock, a corrupt one is never
+ * touched, the previous index is kept as index.json.bak, and index.json is replaced by a rename (atomic).
+ * Creates the registry folder on first use. `fn` may change files of the store too; it runs inside the lock.
+ */
+export async function updateIndex(dir: string, fn: (index: RegistryIndex) => RegistryIndex | Promise<RegistryIndex>): Promise<RegistryIndex> {
+  ensureDir(dir);
+  const lockfile = (await import('proper-lockfile')).default;
+  let compromised: Error | undefined;
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(dir, {
+      realpath: false,
+      lockfilePath: join(dir, LOCK_FILE),
+      stale: LOCK_STALE_MS,
+      // 20 processes writing at once each hold the lock for milliseconds; a crashed holder's lock goes stale.
+      retries: { retries: 300, factor: 1.3, minTimeout: 5, maxTimeout: 200, randomize: true },
+      onCompromised: (err) => {
+        compromised = err;
+      },
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new SkillsError('E_IO', code === 'ELOCKED' ? `the registry ${dir} is locked by another process (${join(dir, LOCK_FILE)})` : `cannot lock the registry ${dir}: ${(err as Error).message}`, {
+      cause: err,
+      hint: code === 'ELOCKED' ? `wait for it to finish; a lock left by a killed process is taken over after ${LOCK_STALE_MS / 1000} s` : undefined,
+    });
+  }
+  try {
+    const file = join(dir, INDEX_FILE);
+    const before = readIndexText(file);
+    const current = before === undefined ? { ...EMPTY_INDEX, skills: [] } : parseIndexText(before, file);
+    const next = await fn(current);
+    const text = serializeIndex(next);
+    if (compromised) throw new SkillsError('E_IO', `lost the lock on the registry ${dir} (${compromised.message}); the index was not written`, { cause: compromised });
+    if (text !== before) {
+      if (before !== undefined) writeAtomic(join(dir, BACKUP_FILE), before);
+      writeAtomic(file, text);
+    }
+    return next;
+  } finally {
+    await release().catch(() => {});
+  }
+}
+
+function ensureDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new SkillsError('E_IO', `cannot create the registry folder ${dir}: ${(err as Error).message}`, { cause: err, hint: 'choose another folder with --registry or SKILLS_REGISTRY' });
+  }
+}
+
+/** Write through a temp file in the same folder, flushed, then renamed over the target. */
+function writeAtomic(file: string, text: string): void {
+  const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    const fd = openSync(tmp, 'w', 0o644);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw new SkillsError('E_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Names that are never copied or hashed: VCS and OS litter, and secrets (.env, .env.local; not .env.example). */
+function skipped(name: string, isDir: boolean): boolean {
+  if (isDir) return SKIP_DIRS.has(name);
+  if (name === '.DS_Store') return true;
+  return /^\.env(\..+)?$/.test(name) && !/^\.env\.(example|sample|template)$/.test(name);
+}
+
+/** The files of a skill the registry keeps, sorted by path; symlinks that lead out of the skill are left out. */
+export function skillFiles(root: string): StoredFile[] {
+  const out: StoredFile[] = [];
+  const realRoot = realpathSync.native(root);
+  const visit = (dir: string, rel: string) => {
+    let list;
+    try {
+      list = readdirSync(dir, { withFileTypes: true });
+    } catch (err) {
+      throw new SkillsError('E_IO', `cannot read ${dir}: ${(err as Error).message}`, { cause: err });
+    }
+    for (const d of list) {
+      const abs = join(dir, d.name);
+      const r = rel === '' ? d.name : `${rel}/${d.name}`;
+      if (d.isDirectory()) {
+        if (!skipped(d.name, true)) visit(abs, r);
+      } else if (d.isFile()) {
+        if (!skipped(d.name, false)) out.push({ rel: r, abs, kind: 'file', mode: lstatSync(abs).mode & 0o7777 });
+      } else if (d.isSymbolicLink() && !skipped(d.name, false)) {
+        let target: string;
+        try {
+          target = realpathSync.native(abs);
+        } catch {
+          continue; // dangling
+        }
+        if (!isInside(realRoot, target) || target === realRoot) continue;
+        // Stored relative to the link's own folder, so the copy points into itself, not back at the source.
+        const link = relative(dirname(join(realRoot, r)), target).split('\\').join('/');
+        out.push({ rel: r, abs, kind: 'symlink', mode: 0o777, link });
+      }
+    }
+  };
+  visit(root, '');
+  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+/** Feed one file into the hash: path, execute bit and content, each length-prefixed so boundaries are unambiguous. */
+function hashFile(h: Hash, f: StoredFile, content: Buffer): void {
+  const rel = Buffer.from(f.rel, 'utf8');
+  const exec = f.kind === 'file' && (f.mode & 0o111) !== 0 ? 1 : 0;
+  h.update(`${f.kind === 'file' ? 'f' : 'l'}${rel.length}:`);
+  h.update(rel);
+  h.update(`${exec}${content.length}:`);
+  h.update(content);
+}
+
+function contentOf(f: StoredFile): Buffer {
+  try {
+    return f.kind === 'symlink' ? Buffer.from(f.link!, 'utf8') : readFileSync(f.abs);
+  } catch (err) {
+    throw new SkillsError('E_IO', `cannot read ${f.abs}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+const sri = (h: Hash) => `sha512-${h.digest('base64')}`;
+
+function digest(files: StoredFile[]): string {
+  const h = createHash('sha512');
+  for (const f of files) hashFile(h, f, contentOf(f));
+  return sri(h);
+}
+
+/** sha512 SRI over the skill's files (sorted paths, execute bits, bytes); .env files and outside symlinks are ignored. */
+export function integrityOf(skill: Skill): string {
+  return digest(skillFiles(skill.root));
+}
+
+/** Copy the files into `dest` (created), hashing what was copied; returns that integrity. */
+function copyFiles(files: StoredFile[], dest: string): string {
+  const h = createHash('sha512');
+  mkdirSync(dest, { recursive: true });
+  for (const f of files) {
+    const content = contentOf(f);
+    hashFile(h, f, content);
+    const to = join(dest, f.rel);
+    mkdirSync(dirname(to), { recursive: true });
+    if (f.kind === 'symlink') {
+      symlinkSync(f.link!, to);
+    } else {
+      const fd = openSync(to, 'wx', 0o600);
+      try {
+        writeSync(fd, content);
+      } finally {
+        closeSync(fd);
+      }
+      chmodSync(to, f.mode);
+    }
+  }
+  return sri(h);
+}
+
+const stamp = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** The store folder of a release, relative to the registry (seed 001's layout). */
+export function storePath(id: string, version: string, owner: string): string {
+  return `${owner === 'built-in' ? 'built-in' : 'custom'}/${id}@${version}`;
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A temp folder name in the store: `.staging-<id>@<version>.<pid>.<random>`; the pid tells a dead writer's leftovers. */
+function tempName(prefix: string, base: string): string {
+  return `${prefix}${base}.${process.pid}.${randomBytes(4).toString('hex')}`;
+}
+
+/** Remove staging and trash folders left by writers that were killed; a live writer's are kept. */
+function cleanLeftovers(dir: string): void {
+  for (const part of ['built-in', 'custom']) {
+    let names: string[];
+    try {
+      names = readdirSync(join(dir, part));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (!name.startsWith(STAGING_PREFIX) && !name.startsWith(TRASH_PREFIX)) continue;
+      const pid = Number(/\.(\d+)\.[0-9a-f]+$/.exec(name)?.[1]);
+      if (Number.isInteger(pid) && (pid === process.pid || alive(pid))) continue;
+      rmSync(join(dir, part, name), { recursive: true, force: true });
+    }
+  }
+}
+
+/** Move a folder out of the way (rename, atomic) and then delete it, so no half-deleted copy stays at its path. */
+function removeFolder(abs: string): void {
+  if (!exists(abs)) return;
+  const trash = join(dirname(abs), tempName(TRASH_PREFIX, 'x'));
+  renameSync(abs, trash);
+  rmSync(trash, { recursive: true, force: true });
+}
+
+function versionOf(skill: Skill): string {
+  const v = skill.version;
+  if (v === undefined || v.trim() === '') {
+    const how =
+      skill.layout === 'skill-md'
+        ? `add it to the frontmatter of ${skill.file}:\nmetadata:\n  version: "1.0.0"`
+        : `add "version": "1.0.0" to ${skill.file}`;
+    throw new SkillsError('E_INVALID', `${skill.id} has no version: the registry keeps skills by version`, { hint: how });
+  }
+  if (!isStrictSemver(v)) {
+    throw new SkillsError('E_INVALID', `${skill.id}: version "${v}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"`, {
+      hint: `fix metadata.version (or version) in ${skill.file}`,
+    });
+  }
+  return v;
+}
+
+function releaseOf(skill: Skill, integrity: string, path: string, now: string): Release {
+  const r: Release = {
+    integrity,
+    layout: skill.layout,
+    name: skill.name,
+    description: skill.description,
+    dependencies: skill.dependencies.map((d) => d.raw.trim()),
+    path,
+    registeredAt: now,
+  };
+  if (skill.triggers) r.triggers = skill.triggers;
+  if (skill.nodeVersion) r.nodeVersion = skill.nodeVersion;
+  if (skill.systemPackages.length > 0) r.systemPackages = skill.systemPackages;
+  return r;
+}
+
+/**
+ * Register a loaded (valid) skill: copy it into the store through a staging folder renamed into place, and add
+ * its version to the index. The same version with the same content is a no-op; with other content it is
+ * refused (E_EXISTS) unless `force`.
+ */
+export async function registerSkill(dir: string, skill: Skill, opts: RegisterOptions = {}): Promise<RegisterResult> {
+  const version = versionOf(skill);
+  const id = skill.id;
+  if (!/^[\p{L}\p{N}][\p{L}\p{N}-]*$/u.test(id)) {
+    throw new SkillsError('E_INVALID', `"${id}" cannot be registered: an id holds only letters, digits and hyphens`, { hint: `run skills validate ${skill.root}` });
+  }
+  const owner = opts.owner ?? skill.owner ?? 'built-in';
+  const now = stamp(opts.now ?? new Date());
+  const path = storePath(id, version, owner);
+  const files = skillFiles(skill.root);
+  const integrity = digest(files);
+  // The registered copy's folder, when the version is already there (its owner may differ from this one's).
+  let existingPath: string | undefined;
+  const result = (status: RegisterStatus): RegisterResult => ({ status, id, version, path: existingPath ?? path, integrity });
+
+  // Decide what can be decided without the lock, so an unchanged skill costs no copy and no write.
+  const decide = (index: RegistryIndex): 'unchanged' | 'write' => {
+    const release = index.skills.find((s) => s.id === id)?.releases[version];
+    if (!release) return 'write';
+    existingPath = release.path;
+    if (release.integrity === integrity) return exists(join(dir, release.path)) ? 'unchanged' : 'write';
+    if (!opts.force) {
+      throw new SkillsError('E_EXISTS', `${id}@${version} is already registered with different content (${join(dir, release.path)})`, {
+        hint: `bump the version (${id} ${version} → a higher one), or run again with --force to replace the registered copy`,
+      });
+    }
+    return 'write';
+  };
+  if (decide(readIndex(dir)) === 'unchanged') return result('unchanged');
+
+  const parent = join(dir, dirname(path));
+  ensureDir(parent);
+  const staging = join(parent, tempName(STAGING_PREFIX, `${id}@${version}`));
+  let status: RegisterStatus = 'added';
+  try {
+    const copied = copyFiles(files, staging);
+    if (copied !== integrity) {
+      throw new SkillsError('E_IO', `${skill.root} changed while it was being copied; nothing was registered`, { hint: 'run sync again once the skill is written' });
+    }
+    await updateIndex(dir, (index) => {
+      cleanLeftovers(dir);
+      existingPath = undefined;
+      if (decide(index) === 'unchanged') {
+        status = 'unchanged';
+        return index;
+      }
+      const entry = index.skills.find((s) => s.id === id);
+      const old = entry?.releases[version];
+      const target = join(dir, path);
+      // A stored copy of another owner's folder, or one left by a killed run after its rename, goes first.
+      if (old && old.path !== path) removeFolder(join(dir, old.path));
+      removeFolder(target);
+      renameSync(staging, target);
+      const release = releaseOf(skill, integrity, path, now);
+      if (!entry) {
+        status = 'added';
+        const fresh: IndexEntry = { id, versions: [version], latestVersion: version, owner, usedBy: [], registeredAt: now, updatedAt: now, releases: { [version]: release } };
+        index.skills.push(fresh);
+      } else {
+        status = old ? 'replaced' : 'updated';
+        entry.releases[version] = release;
+        entry.versions = [...new Set([...entry.versions, version])].sort(rcompare);
+        entry.latestVersion = entry.versions[0]!;
+        if (entry.latestVersion === version) entry.owner = owner;
+        entry.updatedAt = now;
+      }
+      existingPath = undefined;
+      return index;
+    });
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return result(status);
+}
+
+function notFound(index: RegistryIndex, id: string): SkillsError {
+  const near = closest(id, index.skills.map((s) => s.id));
+  return new SkillsError('E_NOT_FOUND', `no skill "${id}" in the registry${near ? `; did you mean "${near}"?` : ''}`, {
+    hint: index.skills.length === 0 ? 'the registry is empty: register skills with skills sync <dir>' : 'see what is registered with skills list',
+  });
+}
+
+/** Remove one version (or every version) of a skill from the store and the index; refused while it is used, unless force. */
+export async function removeSkill(dir: string, id: string, version?: string, opts: { force?: boolean; now?: Date } = {}): Promise<RemoveResult> {
+  const check = (index: RegistryIndex): IndexEntry => {
+    const entry = index.skills.find((s) => s.id === id);
+    if (!entry) throw notFound(index, id);
+    if (version !== undefined && !entry.versions.includes(version)) {
+      throw new SkillsError('E_NOT_FOUND', `${id}@${version} is not registered; registered versions: ${entry.versions.join(', ')}`, {
+        hint: `e.g. skills remove ${id}@${entry.versions[0]}`,
+      });
+    }
+    if (entry.usedBy.length > 0 && !opts.force) {
+      throw new SkillsError('E_USAGE', `${id} is used by ${entry.usedBy.join(', ')}; nothing was removed`, {
+        hint: `run skills unuse ${id} --by <consumer> for each, or remove it anyway with --force`,
+      });
+    }
+    return entry;
+  };
+  check(readIndex(dir));
+  let result: RemoveResult | undefined;
+  await updateIndex(dir, (index) => {
+    cleanLeftovers(dir);
+    const entry = check(index);
+    const removed = version === undefined ? [...entry.versions] : [version];
+    const paths = removed.map((v) => entry.releases[v]?.path).filter((p): p is string => p !== undefined);
+    for (const p of paths) removeFolder(join(dir, p));
+    for (const v of removed) delete entry.releases[v];
+    entry.versions = entry.versions.filter((v) => !removed.includes(v));
+    if (entry.versions.length === 0) index.skills = index.skills.filter((s) => s !== entry);
+    else {
+      entry.latestVersion = entry.versions[0]!;
+      entry.updatedAt = stamp(opts.now ?? new Date());
+    }
+    result = { id, removed, remaining: [...entry.versions], paths };
+    return index;
+  });
+  return result!;
+}
+
+async function changeUsage(dir: string, id: string, consumer: string, add: boolean): Promise<UsageResult> {
+  const who = consumer.trim();
+  if (who === '') throw new SkillsError('E_USAGE', '--by is empty: expected the id of the agent or project that uses the skill', { hint: `e.g. skills use ${id} --by content-creator` });
+  const find = (index: RegistryIndex) => {
+    const entry = index.skills.find((s) => s.id === id);
+    if (!entry) throw notFound(index, id);
+    return entry;
+  };
+  find(readIndex(dir));
+  let result: UsageResult | undefined;
+  await updateIndex(dir, (index) => {
+    const entry = find(index);
+    const had = entry.usedBy.includes(who);
+    const set = new Set(entry.usedBy);
+    if (add) set.add(who);
+    else set.delete(who);
+    entry.usedBy = [...set].sort();
+    result = { id, usedBy: entry.usedBy, changed: had !== add };
+    return index;
+  });
+  return result!;
+}
+
+/** Record that `consumer` uses the skill (usedBy stays sorted, without duplicates). */
+export function useSkill(dir: string, id: string, consumer: string): Promise<UsageResult> {
+  return changeUsage(dir, id, consumer, true);
+}
+
+/** Record that `consumer` no longer uses the skill. */
+export function unuseSkill(dir: string, id: string, consumer: string): Promise<UsageResult> {
+  return changeUsage(dir, id, consumer, false);
+}
+
+function listing(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The skill folders a set of changed paths touches, below `root`: the skill holding each path, or the skills
+ * below a folder that appeared. Paths inside `exclude` (the registry itself) are ignored.
+ */
+export async function changedSkillRoots(root: string, paths: string[], exclude?: string): Promise<string[]> {
+  const out = new Set<string>();
+  const { discoverSkills } = await import('./discover.js');
+  for (const p of paths) {
+    if (exclude && isInside(exclude, p)) continue;
+    let holder: string | undefined;
+    for (let d = p; isInside(root, d); d = dirname(d)) {
+      if (skillFileIn(listing(d))) {
+        holder = d;
+        break;
+      }
+      if (d === root) break;
+    }
+    if (holder) {
+      out.add(holder);
+      continue;
+    }
+    let isDir = false;
+    try {
+      isDir = statSync(p).isDirectory();
+    } catch {
+      /* gone */
+    }
+    if (!isDir) continue;
+    try {
+      for (const r of discoverSkills([p], { cwd: root }).roots) if (!exclude || !isInside(exclude, r)) out.add(r);
+    } catch (err) {
+      if (!isSkillsError(err)) throw err;
+    }
+  }
+  return [...out];
+}
+
+export interface WatchOptions {
+  signal: AbortSignal;
+  /** Quiet time after the last change before onChange runs. */
+  debounceMs?: number;
+  /** Force per-folder watchers (what platforms without recursive fs.watch get). */
+  recursive?: boolean;
+}
+
+/**
+ * Watch a folder tree and call onChange with the absolute paths that changed, once each burst of changes has
+ * been quiet for debounceMs; calls never overlap. Resolves when the signal aborts and the running call ends.
+ */
+export function watchTree(root: string, onChange: (paths: string[]) => Promise<void>, options: WatchOptions): Promise<void> {
+  const debounce = options.debounceMs ?? 200;
+  const watchers = new Map<string, FSWatcher>();
+  let pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let failure: unknown;
+
+  return new Promise<void>((resolvePromise, reject) => {
+    const finish = () => {
+      clearTimeout(timer);
+      for (const w of watchers.values()) w.close();
+      watchers.clear();
+      void (running ?? Promise.resolve()).then(() => (failure ? reject(failure) : resolvePromise()));
+    };
+    const flush = () => {
+      timer = undefined;
+      if (running || pending.size === 0 || options.signal.aborted) return;
+      const batch = [...pending];
+      pending = new Set();
+      running = onChange(batch)
+        .catch((err) => {
+          failure = err;
+          if (!options.signal.aborted) finish();
+        })
+        .finally(() => {
+          running = undefined;
+          if (pending.size > 0 && !options.signal.aborted) schedule();
+        });
+    };
+    const schedule = () => {
+      clearTimeout(timer);
+      timer = setTimeout(flush, debounce);
+    };
+    const changed = (abs: string) => {
+      pending.add(abs);
+      schedule();
+    };
+    const watchOne = (dir: string) => {
+      if (watchers.has(dir)) return;
+      let w: FSWatcher;
+      try {
+        w = watch(dir, (_event, name) => {
+          const abs = name ? join(dir, name.toString()) : dir;
+          // A folder that appears gets its own watcher (and everything below it).
+          if (name) {
+            try {
+              if (lstatSync(abs).isDirectory()) watchBelow(abs);
+            } catch {
+              /* gone again */
+            }
+          }
+          changed(abs);
+        });
+      } catch {
+        return;
+      }
+      w.on('error', () => {
+        w.close();
+        watchers.delete(dir);
+      });
+      watchers.set(dir, w);
+    };
+    const watchBelow = (dir: string) => {
+      watchOne(dir);
+      for (const d of (() => {
+        try {
+          return readdirSync(dir, { withFileTypes: true });
+        } catch {
+          return [];
+        }
+      })()) {
+        if (d.isDirectory() && !SKIP_DIRS.has(d.name)) watchBelow(join(dir, d.name));
+      }
+    };
+    let recursive = options.recursive !== false;
+    if (recursive) {
+      try {
+        const w = watch(root, { recursive: true }, (_event, name) => changed(name ? join(root, name.toString()) : root));
+        w.on('error', (err) => {
+          failure = err;
+          finish();
+        });
+        watchers.set(root, w);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ERR_FEATURE_UNAVAILABLE_ON_PLATFORM') {
+          reject(new SkillsError('E_IO', `cannot watch ${root}: ${(err as Error).message}`, { cause: err }));
+          return;
+        }
+        recursive = false;
+      }
+    }
+    if (!recursive) watchBelow(root);
+    if (options.signal.aborted) finish();
+    else options.signal.addEventListener('abort', finish, { once: true });
+  });
+}

@@ -1,0 +1,385 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { parseIndex } from '../../src/formats/index-file.js';
+import { BIN, EXAMPLES, copyTree, runCli, tempDir } from '../helpers/cli.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
+
+const tmp = tempDir('skills-registry-e2e-');
+afterAll(tmp.cleanup);
+let n = 0;
+const fresh = (name = 'd') => {
+  const dir = join(tmp.dir, `${name}-${n++}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
+/** A SKILL.md skill `<parent>/<name>`; `extra` frontmatter lines go after the version. */
+function makeSkill(parent: string, name: string, version: string, files: Record<string, string> = {}, extra = ''): string {
+  const dir = join(parent, name);
+  writeTree(dir, { 'SKILL.md': skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing the registry.\nmetadata:\n  version: "${version}"\n${extra}`), ...files });
+  return dir;
+}
+
+/** The example skills, with the one that has no version (timeplus-sql-guide) given metadata.version. */
+function versionedExamples(): string {
+  const t = copyTree(EXAMPLES);
+  const file = join(t.dir, 'timeplus-sql-guide/SKILL.md');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/^(description: .*\n)/m, '$1metadata:\n  version: "0.3.0"\n'));
+  return t.dir;
+}
+
+const indexOf = (reg: string) => {
+  const parsed = parseIndex(readFileSync(join(reg, 'index.json'), 'utf8'));
+  expect(parsed.problem).toBeUndefined();
+  return parsed.index!;
+};
+
+/** The CLI with SKILLS_REGISTRY pointing at `reg`. */
+const cli = (reg: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) =>
+  runCli(args, { cwd: options.cwd, env: { SKILLS_REGISTRY: reg, ...options.env } });
+
+const EXAMPLE_IDS = ['basic-tools', 'cron-tools', 'data-analysis', 'hello-extended', 'social-media-apis', 'timeplus-sql-guide', 'web-scraping'];
+
+describe('skills sync (built CLI)', () => {
+  it('registers all 7 example skills with seed 000 fields; a second sync changes nothing', async () => {
+    const src = versionedExamples();
+    const reg = join(fresh(), 'registry');
+    const r = await cli(reg, ['sync', src]);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('added     basic-tools@1.0.0  built-in/basic-tools@1.0.0');
+    expect(lines).toContain('added     data-analysis@1.0.0  custom/data-analysis@1.0.0');
+    expect(lines.at(-1)).toBe(`7 skills synced into ${reg}: 7 added`);
+
+    const index = indexOf(reg);
+    expect(index.skills.map((s) => s.id)).toEqual(EXAMPLE_IDS);
+    for (const s of index.skills) {
+      expect(Object.keys(s)).toEqual(['id', 'versions', 'latestVersion', 'owner', 'usedBy', 'registeredAt', 'updatedAt', 'releases']);
+      expect(s.versions).toEqual([s.latestVersion]);
+      expect(s.usedBy).toEqual([]);
+      expect(s.registeredAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      expect(existsSync(join(reg, s.releases[s.latestVersion]!.path, s.releases[s.latestVersion]!.layout === 'manifest' ? 'manifest.json' : 'SKILL.md'))).toBe(true);
+    }
+    expect(index.skills.find((s) => s.id === 'social-media-apis')).toMatchObject({ latestVersion: '2.1.0', owner: 'built-in' });
+    expect(index.skills.find((s) => s.id === 'web-scraping')).toMatchObject({ owner: 'peterbot', releases: { '1.2.0': { path: 'custom/web-scraping@1.2.0', layout: 'skill-md' } } });
+    expect(readdirSync(join(reg, 'built-in')).sort()).toEqual(['basic-tools@1.0.0', 'cron-tools@1.0.0', 'hello-extended@1.0.0', 'social-media-apis@2.1.0', 'timeplus-sql-guide@0.3.0']);
+    expect(readdirSync(join(reg, 'custom')).sort()).toEqual(['data-analysis@1.0.0', 'web-scraping@1.2.0']);
+
+    const before = readFileSync(join(reg, 'index.json'), 'utf8');
+    const again = await cli(reg, ['sync', src, '--json']);
+    expect(again.exitCode).toBe(0);
+    const doc = JSON.parse(again.stdout);
+    expect(doc.registry).toBe(reg);
+    expect(doc.skills.map((s: { status: string }) => s.status)).toEqual(Array(7).fill('unchanged'));
+    expect(doc.counts).toEqual({ added: 0, updated: 0, replaced: 0, unchanged: 7, invalid: 0, refused: 0 });
+    expect(readFileSync(join(reg, 'index.json'), 'utf8')).toBe(before);
+  });
+
+  it('refuses a skill without a version (exit 1) and says to add metadata.version', async () => {
+    const reg = join(fresh(), 'registry');
+    const r = await cli(reg, ['sync', join(EXAMPLES, 'timeplus-sql-guide')]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('refused   timeplus-sql-guide: timeplus-sql-guide has no version: the registry keeps skills by version\n');
+    expect(r.stdout).toContain('metadata:');
+    expect(r.stdout).toContain('version: "1.0.0"');
+    expect(existsSync(join(reg, 'index.json'))).toBe(false);
+  });
+
+  it('refuses the same version with different content, then replaces it with --force', async () => {
+    const parent = fresh();
+    const dir = makeSkill(parent, 'changing', '1.0.0', { 'notes.md': 'one\n' });
+    const reg = join(fresh(), 'registry');
+    expect((await cli(reg, ['sync', parent])).exitCode).toBe(0);
+    writeFileSync(join(dir, 'notes.md'), 'two\n');
+    const refused = await cli(reg, ['sync', parent]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stdout).toContain(`refused   changing@1.0.0: changing@1.0.0 is already registered with different content (${join(reg, 'built-in/changing@1.0.0')})`);
+    expect(refused.stdout).toContain('--force');
+    expect(readFileSync(join(reg, 'built-in/changing@1.0.0/notes.md'), 'utf8')).toBe('one\n');
+    const json = await cli(reg, ['sync', parent, '--json']);
+    expect(JSON.parse(json.stdout).skills[0]).toMatchObject({ status: 'refused', id: 'changing', error: { code: 'E_EXISTS' } });
+
+    const forced = await cli(reg, ['sync', parent, '--force']);
+    expect(forced.exitCode).toBe(0);
+    expect(forced.stdout).toContain('replaced  changing@1.0.0  built-in/changing@1.0.0');
+    expect(readFileSync(join(reg, 'built-in/changing@1.0.0/notes.md'), 'utf8')).toBe('two\n');
+
+    // A new version is added next to the old one.
+    rmSync(dir, { recursive: true });
+    makeSkill(parent, 'changing', '1.1.0', { 'notes.md': 'three\n' });
+    const updated = await cli(reg, ['sync', parent, '--owner', 'bee-9']);
+    expect(updated.stdout).toContain('updated   changing@1.1.0  custom/changing@1.1.0');
+    expect(indexOf(reg).skills[0]).toMatchObject({ versions: ['1.1.0', '1.0.0'], latestVersion: '1.1.0', owner: 'bee-9' });
+  });
+
+  it('reports an invalid skill with its diagnostics, skips it and exits 1', async () => {
+    const parent = fresh();
+    makeSkill(parent, 'good', '1.0.0');
+    writeTree(join(parent, 'bad-one'), { 'SKILL.md': skillMd('name: Bad-One\nmetadata:\n  version: "1.0.0"') });
+    const reg = join(fresh(), 'registry');
+    const r = await cli(reg, ['sync', parent], { cwd: parent });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('skipped   Bad-One@1.0.0 (bad-one: invalid, 3 errors)\n');
+    expect(r.stdout).toMatch(/^ {2}bad-one\/SKILL\.md:2:1 {2}error {4}name "Bad-One" must be lowercase/m);
+    expect(r.stdout).toContain('added     good@1.0.0');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(`2 skills synced into ${reg}: 1 added, 1 skipped (invalid)`);
+    expect(indexOf(reg).skills.map((s) => s.id)).toEqual(['good']);
+
+    const json = await cli(reg, ['sync', parent, '--json']);
+    const item = JSON.parse(json.stdout).skills.find((s: { status: string }) => s.status === 'invalid');
+    expect(item.diagnostics.map((d: { rule: string }) => d.rule)).toEqual(['name-lowercase', 'name-matches-folder', 'description-required']);
+    expect(item.diagnostics[0]).toMatchObject({ file: join(parent, 'bad-one/SKILL.md'), line: 2, column: 1 });
+  });
+
+  it('reports a corrupt index with line and column (exit 2) and leaves it byte for byte', async () => {
+    const parent = fresh();
+    makeSkill(parent, 'one', '1.0.0');
+    const reg = fresh('corrupt');
+    const corrupt = '{\n  "version": 1,\n  "skills": [,]\n}\n';
+    writeFileSync(join(reg, 'index.json'), corrupt);
+    const r = await cli(reg, ['sync', parent]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`error: ${join(reg, 'index.json')}:3:14: index.json is not valid JSON (ValueExpected)`);
+    expect(r.stderr).toMatch(/hint: nothing was overwritten: .*index\.json\.bak/);
+    expect(readFileSync(join(reg, 'index.json'), 'utf8')).toBe(corrupt);
+    const list = await cli(reg, ['list', '--json']);
+    expect(list.exitCode).toBe(2);
+    expect(JSON.parse(list.stdout).error).toMatchObject({ code: 'E_CONFIG' });
+  });
+
+  it('finds the registry from --registry, SKILLS_REGISTRY, the nearest .skills/, else ~/.skills', async () => {
+    const project = fresh('project');
+    makeSkill(join(project, 'src'), 'located', '1.0.0');
+    mkdirSync(join(project, '.skills'));
+    const viaFolder = await runCli(['sync', 'located'], { cwd: join(project, 'src'), env: { SKILLS_REGISTRY: '' } });
+    expect(viaFolder.exitCode).toBe(0);
+    expect(indexOf(join(project, '.skills')).skills.map((s) => s.id)).toEqual(['located']);
+    const other = join(fresh(), 'flag');
+    const viaFlag = await runCli(['sync', 'located', '--registry', other], { cwd: join(project, 'src'), env: { SKILLS_REGISTRY: join(project, 'env') } });
+    expect(viaFlag.stdout).toContain(`synced into ${other}`);
+    const home = fresh('home');
+    const bare = fresh('bare');
+    makeSkill(bare, 'homed', '1.0.0');
+    const viaHome = await runCli(['sync', '.'], { cwd: bare, env: { SKILLS_REGISTRY: '', HOME: home } });
+    expect(viaHome.stdout).toContain(`synced into ${join(home, '.skills')}`);
+  });
+});
+
+describe('skills remove, use, unuse (built CLI)', () => {
+  it('keeps usedBy, refuses to remove a used skill, and removes versions', async () => {
+    const parent = fresh();
+    const dir = makeSkill(parent, 'shared', '1.0.0');
+    const reg = join(fresh(), 'registry');
+    await cli(reg, ['sync', parent]);
+    rmSync(dir, { recursive: true });
+    makeSkill(parent, 'shared', '2.0.0');
+    await cli(reg, ['sync', parent]);
+
+    expect((await cli(reg, ['use', 'shared', '--by', 'manager-bee'])).stdout).toBe('shared is used by manager-bee');
+    expect((await cli(reg, ['use', 'shared', '--by', 'content-creator'])).stdout).toBe('shared is used by content-creator, manager-bee');
+    expect(JSON.parse((await cli(reg, ['use', 'shared', '--by', 'manager-bee', '--json'])).stdout)).toEqual({ id: 'shared', usedBy: ['content-creator', 'manager-bee'], changed: false });
+    const missingBy = await cli(reg, ['use', 'shared']);
+    expect(missingBy.exitCode).toBe(2);
+    expect(missingBy.stderr).toContain("required option '--by <consumer>' not specified");
+
+    const refused = await cli(reg, ['remove', 'shared']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toBe('error: shared is used by content-creator, manager-bee; nothing was removed\nhint: run skills unuse shared --by <consumer> for each, or remove it anyway with --force');
+    expect(readdirSync(join(reg, 'built-in')).sort()).toEqual(['shared@1.0.0', 'shared@2.0.0']);
+
+    expect((await cli(reg, ['unuse', 'shared', '--by', 'content-creator'])).stdout).toBe('shared is used by manager-bee');
+    expect((await cli(reg, ['unuse', 'shared', '--by', 'manager-bee'])).stdout).toBe('shared is used by nobody');
+    const old = await cli(reg, ['remove', 'shared@1.0.0']);
+    expect(old.exitCode).toBe(0);
+    expect(old.stdout).toBe(`removed shared@1.0.0 from ${reg}; still registered: 2.0.0`);
+    expect(readdirSync(join(reg, 'built-in'))).toEqual(['shared@2.0.0']);
+
+    const typo = await cli(reg, ['remove', 'sharde', '--json']);
+    expect(typo.exitCode).toBe(2);
+    expect(JSON.parse(typo.stdout)).toEqual({ error: { code: 'E_NOT_FOUND', message: 'no skill "sharde" in the registry; did you mean "shared"?', hint: 'see what is registered with skills list' } });
+    const range = await cli(reg, ['remove', 'shared@^2']);
+    expect(range.stderr).toContain('error: "shared@^2" is a range; remove takes one exact version or none');
+
+    await cli(reg, ['use', 'shared', '--by', 'last-bee']);
+    const forced = await cli(reg, ['remove', 'shared', '--force', '--json']);
+    expect(JSON.parse(forced.stdout)).toMatchObject({ id: 'shared', removed: ['2.0.0'], remaining: [] });
+    expect(indexOf(reg).skills).toEqual([]);
+  });
+});
+
+describe('skills list (built CLI)', () => {
+  async function listFixture() {
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    makeSkill(src, 'reg-a', '1.0.0');
+    await cli(reg, ['sync', src]);
+    rmSync(join(src, 'reg-a'), { recursive: true });
+    makeSkill(src, 'reg-a', '1.1.0', {}, '  author: bee-1\n');
+    await cli(reg, ['sync', src]);
+    await cli(reg, ['use', 'reg-a', '--by', 'manager-bee']);
+    const project = fresh('project');
+    mkdirSync(join(project, 'skills/proj-b'), { recursive: true });
+    writeFileSync(join(project, 'skills/proj-b/SKILL.md'), skillMd(`name: proj-b\ndescription: ${'A very long description that goes on and on. '.repeat(6)}Use when listing.\nmetadata:\n  version: "0.1.0"`));
+    writeTree(join(project, '.claude/skills/broken'), { 'SKILL.md': skillMd('name: broken') });
+    writeTree(join(project, '.claude/skills/both'), { 'manifest.json': JSON.stringify({ id: 'both', name: 'Both', version: '1.0.0', description: 'Project copy.', owner: 'built-in' }) });
+    const home = fresh('home');
+    makeSkill(join(home, '.agents/skills'), 'both', '9.0.0');
+    makeSkill(join(home, '.agents/skills'), 'mine', '1.0.0');
+    return { reg, project, home };
+  }
+
+  it('lists registry, project and user skills in a table cut to the width, with the shadowing warning', async () => {
+    const { reg, project, home } = await listFixture();
+    const r = await cli(reg, ['list'], { cwd: project, env: { HOME: home } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe(`warning: both in ${join(home, '.agents/skills/both')} (user) is shadowed by ${join(project, '.claude/skills/both')} (project)`);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^ID +VERSION +LAYOUT +OWNER +SCOPE +USED BY +DESCRIPTION$/);
+    const row = (id: string) => lines.find((l) => l.startsWith(`${id} `))!.split(/ {2,}/);
+    expect(row('reg-a')).toEqual(['reg-a', '1.1.0', 'skill-md', 'bee-1', 'registry', 'manager-bee', expect.stringMatching(/^Does reg-a things\. Use when/)]);
+    expect(row('both')).toEqual(['both', '1.0.0', 'manifest', 'built-in', 'project', '-', 'Project copy.']);
+    expect(row('mine')).toEqual(['mine', '1.0.0', 'skill-md', '-', 'user', '-', expect.stringMatching(/^Does mine things\. Use when/)]);
+    expect(row('broken ✖').slice(0, 5)).toEqual(['broken ✖', '-', 'skill-md', '-', 'project']);
+    expect(lines.at(-1)).toBe('✖ invalid: run skills validate <path> to see why');
+    const long = lines.find((l) => l.startsWith('proj-b '))!;
+    expect(long.length).toBe(100);
+    expect(long.endsWith('…')).toBe(true);
+    expect(lines.every((l) => [...l].length <= 100)).toBe(true);
+    expect(lines.filter((l) => l.startsWith('both '))).toHaveLength(1);
+  });
+
+  it('--json gives every field and the whole description; --long all versions; --owner and --layout filter', async () => {
+    const { reg, project, home } = await listFixture();
+    const r = await cli(reg, ['list', '--json'], { cwd: project, env: { HOME: home } });
+    const doc = JSON.parse(r.stdout);
+    expect(doc.registry).toBe(reg);
+    expect(doc.shadowed).toEqual([{ id: 'both', path: join(home, '.agents/skills/both'), by: join(project, '.claude/skills/both') }]);
+    expect(doc.skills.map((s: { id: string; scope: string }) => `${s.id}:${s.scope}`)).toEqual(['both:project', 'broken:project', 'mine:user', 'proj-b:project', 'reg-a:registry']);
+    expect(doc.skills.find((s: { id: string }) => s.id === 'reg-a')).toEqual({
+      id: 'reg-a',
+      version: '1.1.0',
+      versions: ['1.1.0', '1.0.0'],
+      layout: 'skill-md',
+      owner: 'bee-1',
+      scope: 'registry',
+      usedBy: ['manager-bee'],
+      description: 'Does reg-a things. Use when testing the registry.',
+      path: join(reg, 'custom/reg-a@1.1.0'),
+    });
+    expect(doc.skills.find((s: { id: string }) => s.id === 'proj-b').description).toMatch(/on and on\. Use when listing\.$/);
+    expect(doc.skills.find((s: { id: string }) => s.id === 'broken')).toMatchObject({ valid: false });
+
+    const long = await cli(reg, ['list', '--long'], { cwd: project, env: { HOME: home } });
+    expect(long.stdout).toMatch(/^reg-a +1\.1\.0, 1\.0\.0 +skill-md/m);
+    const owner = JSON.parse((await cli(reg, ['list', '--json', '--owner', 'bee-1'], { cwd: project, env: { HOME: home } })).stdout);
+    expect(owner.skills.map((s: { id: string }) => s.id)).toEqual(['reg-a']);
+    const layout = JSON.parse((await cli(reg, ['list', '--json', '--layout', 'manifest'], { cwd: project, env: { HOME: home } })).stdout);
+    expect(layout.skills.map((s: { id: string }) => s.id)).toEqual(['both']);
+    const bad = await cli(reg, ['list', '--layout', 'zip'], { cwd: project });
+    expect(bad.exitCode).toBe(2);
+  });
+
+  it('lists the given folders only (missing ones skipped), and answers for the registry from the index alone', async () => {
+    const { reg, project, home } = await listFixture();
+    rmSync(join(reg, 'custom'), { recursive: true });
+    const r = await cli(reg, ['list', '--json', 'skills', 'no-such-folder'], { cwd: project, env: { HOME: home } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).skills.map((s: { id: string; scope: string }) => `${s.id}:${s.scope}`)).toEqual(['proj-b:project', 'reg-a:registry']);
+    const empty = await cli(join(fresh(), 'none'), ['list'], { cwd: fresh() });
+    expect(empty.exitCode).toBe(0);
+    expect(empty.stdout).toMatch(/^no skills found \(registry .*none\)$/);
+  });
+});
+
+describe('skills sync --watch (built CLI)', () => {
+  it('registers a skill created in the watched folder, one JSON line per event, and ends on SIGTERM with exit 0', async () => {
+    const watched = fresh('watched');
+    makeSkill(watched, 'already', '1.0.0');
+    const reg = join(fresh(), 'registry');
+    const child = execa(process.execPath, [BIN, 'sync', watched, '--watch', '--json'], { env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg }, reject: false });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
+    const until = async (test: () => boolean, what: string) => {
+      for (let i = 0; i < 200 && !test(); i++) await new Promise((r) => setTimeout(r, 50));
+      if (!test()) throw new Error(`timed out waiting for ${what}; stdout: ${out}; stderr: ${err}`);
+    };
+    try {
+      await until(() => err.includes('watching'), 'the watcher');
+      makeSkill(join(watched, 'agents'), 'weekly-reports', '1.0.0', { 'scripts/generate.sh': '#!/bin/sh\n' });
+      await until(() => out.includes('weekly-reports'), 'the event');
+      writeTree(join(watched, 'Broken'), { 'SKILL.md': skillMd('name: Broken') });
+      await until(() => out.includes('"invalid"'), 'the invalid event');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const r = await child;
+    expect(r.exitCode).toBe(0);
+    const events = out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events[0]).toEqual({ event: 'added', id: 'already', version: '1.0.0', source: join(watched, 'already'), path: join(reg, 'built-in/already@1.0.0') });
+    expect(events).toContainEqual({ event: 'added', id: 'weekly-reports', version: '1.0.0', source: join(watched, 'agents/weekly-reports'), path: join(reg, 'built-in/weekly-reports@1.0.0') });
+    expect(events.find((e) => e.event === 'invalid')).toMatchObject({ id: 'Broken', source: join(watched, 'Broken'), diagnostics: expect.arrayContaining([expect.objectContaining({ rule: 'name-lowercase' })]) });
+    expect(indexOf(reg).skills.map((s) => s.id)).toEqual(['already', 'weekly-reports']);
+  });
+});
+
+describe('the registry under concurrency and crashes (built CLI)', () => {
+  it('20 processes syncing at once into one registry lose no entry', async () => {
+    const reg = join(fresh(), 'registry');
+    const dirs = Array.from({ length: 20 }, (_, i) => makeSkill(fresh('conc'), `concurrent-${String(i).padStart(2, '0')}`, '1.0.0', { 'notes.md': `skill ${i}\n` }));
+    const home = fresh('home');
+    const results = await Promise.all(
+      dirs.map((d) => execa(process.execPath, [BIN, 'sync', d], { env: { NO_COLOR: '1', HOME: home, SKILLS_REGISTRY: reg }, reject: false })),
+    );
+    for (const r of results) expect({ exitCode: r.exitCode, stderr: r.stderr }).toEqual({ exitCode: 0, stderr: '' });
+    const index = indexOf(reg);
+    expect(index.skills.map((s) => s.id)).toEqual(dirs.map((d) => d.split('/').at(-1)));
+    expect(readdirSync(join(reg, 'built-in'))).toHaveLength(20);
+    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'index.json.bak']);
+
+    // 20 consumers of one skill: every read-modify-write of the same entry survives.
+    const uses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => execa(process.execPath, [BIN, 'use', 'concurrent-00', '--by', `bee-${String(i).padStart(2, '0')}`], { env: { NO_COLOR: '1', HOME: home, SKILLS_REGISTRY: reg }, reject: false })),
+    );
+    expect(uses.map((u) => u.exitCode)).toEqual(Array(20).fill(0));
+    expect(indexOf(reg).skills[0]!.usedBy).toHaveLength(20);
+  });
+
+  it('a sync killed with SIGKILL mid-copy leaves the index valid and no half-written <id>@<version>; the next sync cleans up', async () => {
+    const reg = join(fresh(), 'registry');
+    const small = fresh('small');
+    makeSkill(small, 'small', '1.0.0');
+    expect((await cli(reg, ['sync', small])).exitCode).toBe(0);
+    const indexBefore = readFileSync(join(reg, 'index.json'), 'utf8');
+
+    const big = fresh('big');
+    const files: Record<string, string> = {};
+    const blob = 'x'.repeat(8192);
+    for (let i = 0; i < 4000; i++) files[`references/part-${Math.floor(i / 100)}/file-${i}.md`] = `${i}\n${blob}`;
+    makeSkill(big, 'big', '1.0.0', files);
+
+    const child = execa(process.execPath, [BIN, 'sync', big], { env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg }, reject: false });
+    const staging = () => readdirSync(join(reg, 'built-in')).filter((name) => name.startsWith('.staging-big@1.0.0.'));
+    for (let i = 0; i < 4000 && staging().length === 0 && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 2));
+    child.kill('SIGKILL');
+    const killed = await child;
+    expect(killed.signal).toBe('SIGKILL');
+
+    expect(readFileSync(join(reg, 'index.json'), 'utf8')).toBe(indexBefore);
+    expect(indexOf(reg).skills.map((s) => s.id)).toEqual(['small']);
+    expect(existsSync(join(reg, 'built-in/big@1.0.0'))).toBe(false);
+    expect(staging()).toHaveLength(1);
+
+    const again = await cli(reg, ['sync', big]);
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).toContain('added     big@1.0.0');
+    expect(staging()).toEqual([]);
+    expect(readdirSync(join(reg, 'built-in')).sort()).toEqual(['big@1.0.0', 'small@1.0.0']);
+    expect(readdirSync(join(reg, 'built-in/big@1.0.0/references'))).toHaveLength(40);
+  });
+});
