@@ -22,11 +22,11 @@ function makeSkill(parent: string, name: string, version: string, files: Record<
   return dir;
 }
 
-/** The example skills, with the one that has no version (timeplus-sql-guide) given metadata.version. */
+/** A copy of the example skills, timeplus-sql-guide set to 0.3.0 (so a version other than 1.0.0 is seen). */
 function versionedExamples(): string {
   const t = copyTree(EXAMPLES);
   const file = join(t.dir, 'timeplus-sql-guide/SKILL.md');
-  writeFileSync(file, readFileSync(file, 'utf8').replace(/^(description: .*\n)/m, '$1metadata:\n  version: "0.3.0"\n'));
+  writeFileSync(file, readFileSync(file, 'utf8').replace('  version: "1.0.0"', '  version: "0.3.0"'));
   return t.dir;
 }
 
@@ -79,10 +79,12 @@ describe('skills sync (built CLI)', () => {
   });
 
   it('refuses a skill without a version (exit 1) and says to add metadata.version', async () => {
-    const reg = join(fresh(), 'registry');
-    const r = await cli(reg, ['sync', join(EXAMPLES, 'timeplus-sql-guide')]);
+    const parent = fresh();
+    const reg = join(parent, 'registry');
+    writeTree(join(parent, 'unversioned'), { 'SKILL.md': skillMd('name: unversioned\ndescription: Has no version. Use when testing the registry.\n') });
+    const r = await cli(reg, ['sync', join(parent, 'unversioned')]);
     expect(r.exitCode).toBe(1);
-    expect(r.stdout).toContain('refused   timeplus-sql-guide: timeplus-sql-guide has no version: the registry keeps skills by version\n');
+    expect(r.stdout).toContain('refused   unversioned: unversioned has no version: the registry keeps skills by version\n');
     expect(r.stdout).toContain('metadata:');
     expect(r.stdout).toContain('version: "1.0.0"');
     expect(existsSync(join(reg, 'index.json'))).toBe(false);
