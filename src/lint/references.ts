@@ -1,4 +1,4 @@
-import { join, posix } from 'node:path';
+import { basename, join, posix } from 'node:path';
 import type { Skill, SkillEntry } from '../model/skill.js';
 
 /** A file reference found in Markdown text. */
@@ -11,8 +11,22 @@ export interface Ref {
   /** 1-based column of `raw`'s first character. */
   column: number;
   kind: 'link' | 'image' | 'bare';
-  /** It began with a skill-root placeholder (`{baseDir}/…`): relative to the root, whatever file holds it. */
+  /** It began with a skill-root placeholder (`{baseDir}/…`, `/mnt/skills/…/<skill>/`): relative to the root, whatever file holds it. */
   rooted?: boolean;
+  /**
+   * A bare file name without a folder (`FORMS.md`, `guidelines.md`): a reference only when the skill has a file
+   * of that name somewhere, compared case-insensitively.
+   */
+  name?: boolean;
+  /** A bare path in fenced code outside scripts/, references/ and assets/: a reference only when the file exists. */
+  loose?: boolean;
+  /** A bare path in an illustration: on a line or list item saying "example", "e.g." …, or under an Example heading. */
+  example?: boolean;
+}
+
+/** What findReferences needs to know of the skill: the names it is mounted under (`/mnt/skills/user/<name>/`). */
+export interface FindOptions {
+  mounts?: readonly string[];
 }
 
 /** Folders of the specification's layout; bare paths into them are checked even inside fenced code. */
@@ -27,50 +41,225 @@ const REF_DEF = /^ {0,3}\[([^\]\n]+)\]:[ \t]*(\S+)/;
 // One character class, so a token is found in linear time; `:`, `#`, `?`, `%`, quotes and brackets end a token.
 const TOKEN = /[\p{L}\p{N}_.\-/\\{}$@+~]+/gu;
 const MAX_DEST = 2048;
+/** Extensions of the text and script files that a bare name (`see FORMS.md`) may refer to. */
+const NAME_EXTENSIONS = new Set(['md', 'markdown', 'txt', 'py', 'sh', 'bash', 'js', 'mjs', 'cjs', 'ts', 'json', 'yaml', 'yml', 'toml', 'csv', 'html', 'xml', 'sql', 'rb', 'pl', 'ps1']);
+// A cheap first look for a file name on a line: one of NAME_EXTENSIONS after a dot, ending a word.
+const NAME_HINT = /\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/iu;
+const FILE_NAME = /^[\p{L}\p{N}_][\p{L}\p{N}_.+-]*$/u;
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]|$)/;
+const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
+// Words that introduce an illustration, not a file of the skill; never part of a path (`examples/a.py`).
+const EXAMPLE_WORDS = /(?<![\p{L}\p{N}_./\\-])(?:examples?|e\.g\.|for instance|such as|i\.e\.)(?![\p{L}\p{N}_/\\-])/iu;
+const EXAMPLE_HEADING = /(?<![\p{L}\p{N}_./\\-])examples?(?![\p{L}\p{N}_/\\-])/iu;
+const MOUNT = '/mnt/skills/';
 
 /**
  * Every file reference in Markdown text whose first line is line `firstLine` of its file: links and images
  * (URLs, mail addresses and pure #anchors skipped), reference-style definitions, and bare relative paths in
  * text and inline code (`scripts/extract.py`, `./assets/logo.png`). In fenced code only bare paths into
  * scripts/, references/ or assets/ count: agents run `python scripts/x.py` from code blocks, while other paths
- * there are mostly examples of the user's files. Bare absolute paths (`/tmp/out.json`, `~/x`) are the
- * machine's, not the skill's, and are left out; absolute link targets are kept.
+ * there are mostly examples of the user's files (they are kept as `loose`: references only if the file exists).
+ * Bare absolute paths (`/tmp/out.json`, `~/x`) are the machine's, not the skill's, and are left out, except
+ * where the skill is mounted (`/mnt/skills/user/<mount>/…`); absolute link targets are kept. Bare file names
+ * with a known extension (`FORMS.md`) in text and inline code are kept as `name` references.
  */
-export function findReferences(markdown: string, firstLine: number): Ref[] {
+export function findReferences(markdown: string, firstLine: number, opts: FindOptions = {}): Ref[] {
   const out: Ref[] = [];
   const lines = markdown.split('\n');
+  const mounts = opts.mounts ?? [];
+  const kind = fences(lines);
+  let bareSeen = false;
+  for (let i = 0; i < lines.length; i++) {
+    const k = kind[i]!;
+    if (k === FENCE_OPEN || k === FENCE_CLOSE) continue;
+    let line = lines[i]!;
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    const lineNo = firstLine + i;
+    if (k === FENCED) {
+      bareSeen = bare(line, lineNo, true, out, [], mounts) || bareSeen;
+    } else {
+      const links: Ref[] = [];
+      const masks: [number, number][] = [];
+      const def = REF_DEF.exec(line);
+      if (def && !def[1]!.startsWith('^')) {
+        const start = def[0].length - def[2]!.length;
+        const close = def[2]!.startsWith('<') ? line.indexOf('>', start) : -1;
+        const rawTarget = close > 0 ? line.slice(start, close + 1) : def[2]!;
+        const r = linkRef(rawTarget, lineNo, start, 'link', mounts);
+        if (r) links.push(r);
+        masks.push([start, start + rawTarget.length]);
+      } else {
+        scanLinks(maskCodeSpans(line), lineNo, links, masks, mounts);
+      }
+      bareSeen = bare(maskRanges(line, masks), lineNo, false, out, links, mounts) || bareSeen;
+      for (const l of links) out.push(l);
+    }
+  }
+  // Which bare paths are illustrations: read only for texts that have bare paths at all.
+  if (bareSeen) {
+    const example = examples(lines, kind);
+    for (const r of out) if (r.kind === 'bare' && example[r.line - firstLine] === 1) r.example = true;
+  }
+  return out.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+const FENCED = 1;
+const FENCE_OPEN = 2;
+const FENCE_CLOSE = 3;
+
+/** Which lines are fenced code (FENCED), open a fence or close one; an unclosed fence runs to the end. */
+function fences(lines: string[]): Uint8Array {
+  const kind = new Uint8Array(lines.length);
   let fence: { char: string; len: number } | undefined;
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!;
     if (line.endsWith('\r')) line = line.slice(0, -1);
-    const lineNo = firstLine + i;
     const f = FENCE.exec(line);
     if (fence) {
-      if (f && f[1]![0] === fence.char && f[1]!.length >= fence.len && line.slice(f[0].length).trim() === '') fence = undefined;
-      else bare(line, lineNo, true, out, []);
-      continue;
-    }
-    if (f && !(f[1]![0] === '`' && line.slice(f[0].length).includes('`'))) {
+      if (f && f[1]![0] === fence.char && f[1]!.length >= fence.len && line.slice(f[0].length).trim() === '') {
+        kind[i] = FENCE_CLOSE;
+        fence = undefined;
+      } else kind[i] = FENCED;
+    } else if (f && !(f[1]![0] === '`' && line.slice(f[0].length).includes('`'))) {
+      kind[i] = FENCE_OPEN;
       fence = { char: f[1]![0]!, len: f[1]!.length };
+    }
+  }
+  return kind;
+}
+
+interface Unit {
+  /** An example word is in one of its own lines (a list item's, not its children's). */
+  kw: boolean;
+  /** Under an Example heading, or in a list led in by a paragraph such as "Example: … shows:". */
+  scope: boolean;
+  parent: number;
+}
+
+/**
+ * One pass over the lines: which are illustrations (a line saying "e.g.", a list item saying it in any of its
+ * lines or inheriting it from its parent item, a list led in by such a paragraph ending in ":", anything under a
+ * heading saying "Example"); fenced code counts as part of the list item it is indented into.
+ */
+function examples(lines: string[], kind: Uint8Array): Uint8Array {
+  const n = lines.length;
+  const example = new Uint8Array(n);
+  const unitOf = new Int32Array(n).fill(-1);
+  const units: Unit[] = [];
+  const headings: { level: number; ex: boolean }[] = [];
+  let headingEx = false;
+  let items: { markerIndent: number; contentIndent: number; unit: number }[] = [];
+  let para = -1;
+  let leadIn: { unit: number; colon: boolean } | undefined;
+  let runScope: boolean | undefined;
+  let prevBlank = true;
+  let fenceUnit = -1;
+  const endBlocks = () => {
+    items = [];
+    para = -1;
+    leadIn = undefined;
+    runScope = undefined;
+  };
+  for (let i = 0; i < n; i++) {
+    let line = lines[i]!;
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    const k = kind[i]!;
+    if (k === FENCED) {
+      unitOf[i] = fenceUnit;
+      if (headingEx) example[i] = 1;
       continue;
     }
-    const links: Ref[] = [];
-    const masks: [number, number][] = [];
-    const def = REF_DEF.exec(line);
-    if (def && !def[1]!.startsWith('^')) {
-      const start = def[0].length - def[2]!.length;
-      const close = def[2]!.startsWith('<') ? line.indexOf('>', start) : -1;
-      const rawTarget = close > 0 ? line.slice(start, close + 1) : def[2]!;
-      const r = linkRef(rawTarget, lineNo, start, 'link');
-      if (r) links.push(r);
-      masks.push([start, start + rawTarget.length]);
-    } else {
-      scanLinks(maskCodeSpans(line), lineNo, links, masks);
+    if (k === FENCE_CLOSE) {
+      prevBlank = false;
+      continue;
     }
-    bare(maskRanges(line, masks), lineNo, false, out, links);
-    for (const l of links) out.push(l);
+    if (!/\S/.test(line)) {
+      prevBlank = true;
+      continue;
+    }
+    const indent = indentOf(line);
+    const lineKw = EXAMPLE_WORDS.test(line);
+    if (k === FENCE_OPEN) {
+      // A fence indented into the current list item belongs to it; any other ends the paragraph and the list.
+      while (items.length > 0 && items[items.length - 1]!.contentIndent > indent) items.pop();
+      fenceUnit = items.length > 0 ? items[items.length - 1]!.unit : -1;
+      if (fenceUnit < 0) endBlocks();
+      prevBlank = false;
+      continue;
+    }
+    const h = HEADING.exec(line);
+    if (h) {
+      const level = h[1]!.length;
+      while (headings.length > 0 && headings[headings.length - 1]!.level >= level) headings.pop();
+      headings.push({ level, ex: EXAMPLE_HEADING.test(line) });
+      headingEx = headings.some((x) => x.ex);
+      endBlocks();
+      if (lineKw || headingEx) example[i] = 1;
+      prevBlank = false;
+      continue;
+    }
+    const li = LIST_ITEM.exec(line);
+    if (li) {
+      const markerIndent = indentOf(li[1]!);
+      while (items.length > 0 && items[items.length - 1]!.markerIndent >= markerIndent) items.pop();
+      if (items.length === 0 && runScope === undefined) runScope = !!leadIn && leadIn.colon && units[leadIn.unit]!.kw;
+      const unit = units.length;
+      units.push({ kw: lineKw, scope: headingEx || !!runScope, parent: items.length > 0 ? items[items.length - 1]!.unit : -1 });
+      items.push({ markerIndent, contentIndent: markerIndent + li[0].length - li[1]!.length, unit });
+      unitOf[i] = unit;
+      para = -1;
+      leadIn = undefined;
+    } else {
+      if (prevBlank) {
+        while (items.length > 0 && items[items.length - 1]!.contentIndent > indent) items.pop();
+        if (items.length === 0) para = -1;
+      }
+      if (para < 0 && items.length > 0) {
+        const unit = items[items.length - 1]!.unit;
+        unitOf[i] = unit;
+        if (lineKw) units[unit]!.kw = true;
+      } else {
+        if (para < 0) {
+          // A new paragraph: it ends any list, and may lead in the next one.
+          runScope = undefined;
+          para = units.length;
+          units.push({ kw: false, scope: false, parent: -1 });
+        }
+        if (lineKw) units[para]!.kw = true;
+        leadIn = { unit: para, colon: endsWithColon(line) };
+      }
+    }
+    if (lineKw || headingEx) example[i] = 1;
+    prevBlank = false;
   }
-  return out.sort((a, b) => a.line - b.line || a.column - b.column);
+  // A list item is an illustration when it, an item it is nested in, or its lead-in says so.
+  const ex = new Uint8Array(units.length);
+  units.forEach((u, k) => {
+    ex[k] = u.kw || u.scope || (u.parent >= 0 && ex[u.parent] === 1) ? 1 : 0;
+  });
+  // Paragraphs are read line by line (set above; their lines have no unit); list items as a whole.
+  for (let i = 0; i < n; i++) {
+    const u = unitOf[i]!;
+    if (u >= 0 && ex[u] === 1) example[i] = 1;
+  }
+  return example;
+}
+
+/** "Examples:", "**Example**:", "the analysis shows:" — emphasis and spaces after the colon allowed. */
+function endsWithColon(line: string): boolean {
+  let e = line.length;
+  while (e > 0 && (line[e - 1] === '*' || line[e - 1] === '_' || line[e - 1] === ' ' || line[e - 1] === '\t')) e--;
+  return line[e - 1] === ':';
+}
+
+function indentOf(s: string): number {
+  let w = 0;
+  for (const c of s) {
+    if (c === ' ') w++;
+    else if (c === '\t') w += 4 - (w % 4);
+    else break;
+  }
+  return w;
 }
 
 /** The line with the contents of its code spans blanked, so links inside code are not read as links. */
@@ -129,7 +318,7 @@ function maskRanges(line: string, ranges: [number, number][]): string {
 }
 
 /** Inline links and images, nested ones included (`[![badge](a.png)](b.md)`), by one pass with a bracket stack. */
-function scanLinks(s: string, lineNo: number, out: Ref[], masks: [number, number][]): void {
+function scanLinks(s: string, lineNo: number, out: Ref[], masks: [number, number][], mounts: readonly string[]): void {
   if (!s.includes('](')) return;
   const stack: boolean[] = [];
   for (let i = 0; i < s.length; i++) {
@@ -143,7 +332,7 @@ function scanLinks(s: string, lineNo: number, out: Ref[], masks: [number, number
       if (image === undefined || s[i + 1] !== '(') continue;
       const d = destination(s, i + 2);
       if (!d) continue;
-      const r = linkRef(s.slice(d.start, d.end), lineNo, d.start, image ? 'image' : 'link');
+      const r = linkRef(s.slice(d.start, d.end), lineNo, d.start, image ? 'image' : 'link', mounts);
       if (r) out.push(r);
       masks.push([d.start, d.end]);
       i = d.next - 1;
@@ -189,7 +378,7 @@ function destination(s: string, from: number): { start: number; end: number; nex
   return undefined;
 }
 
-function linkRef(raw: string, line: number, index: number, kind: 'link' | 'image'): Ref | undefined {
+function linkRef(raw: string, line: number, index: number, kind: 'link' | 'image', mounts: readonly string[]): Ref | undefined {
   let t = raw.startsWith('<') && raw.endsWith('>') ? raw.slice(1, -1) : raw;
   let cut = t.length;
   for (let i = 0; i < t.length; i++) {
@@ -202,7 +391,7 @@ function linkRef(raw: string, line: number, index: number, kind: 'link' | 'image
   if (t === '') return undefined;
   if (!DRIVE.test(t) && (SCHEME.test(t) || t.startsWith('//'))) return undefined;
   t = decode(t);
-  const p = placeholder(t);
+  const p = placeholder(t, mounts);
   if (p.rest === '') return undefined;
   if (/[{}]|\$/.test(p.rest)) return undefined;
   return { raw, path: p.rest, line, column: index + 1, kind, ...(p.rooted ? { rooted: true } : {}) };
@@ -217,19 +406,52 @@ function decode(t: string): string {
   }
 }
 
-/** A path without its leading skill-root placeholder (`{baseDir}/`, `${CLAUDE_SKILL_DIR}/`, …), and whether it had one. */
-export function placeholder(t: string): { rest: string; rooted: boolean } {
+/**
+ * A path without its leading skill-root placeholder (`{baseDir}/`, `${CLAUDE_SKILL_DIR}/`, …), and whether it
+ * had one. With `mounts` (the skill's folder name and name), `/mnt/skills/<anything>/<mount>/` and
+ * `/mnt/skills/<mount>/` count as placeholders too: Claude.ai mounts skills there.
+ */
+export function placeholder(t: string, mounts: readonly string[] = []): { rest: string; rooted: boolean } {
+  let i: number;
   const m = PLACEHOLDER.exec(t);
-  if (!m) return { rest: t, rooted: false };
-  let i = m[0].length;
+  if (m) i = m[0].length;
+  else if (mounts.length > 0 && t.startsWith(MOUNT)) {
+    const at = mountEnd(t, mounts);
+    if (at < 0) return { rest: t, rooted: false };
+    i = at;
+  } else return { rest: t, rooted: false };
   while (t[i] === '/' || t[i] === '\\') i++;
   return { rest: t.slice(i), rooted: true };
 }
 
-/** Bare paths on one line; `links` are the line's links, so a path that is also a link target is kept once. */
-function bare(line: string, lineNo: number, inFence: boolean, out: Ref[], links: Ref[]): void {
-  if (!/[/\\]/.test(line)) return;
+/** Where the skill's own folder ends in `/mnt/skills/a/b/<mount>/…` (the first segment, of the first three, that is a mount), or -1. */
+function mountEnd(t: string, mounts: readonly string[]): number {
+  let start = MOUNT.length;
+  for (let k = 0; k < 3 && start < t.length; k++) {
+    let end = t.indexOf('/', start);
+    if (end < 0) end = t.length;
+    if (mounts.includes(t.slice(start, end))) return end;
+    start = end + 1;
+  }
+  return -1;
+}
+
+/** The skill's folder name and its name: where hosts mount it. */
+export function mountNames(skill: Skill): string[] {
+  const folder = basename(skill.root);
+  return skill.name && skill.name !== folder ? [folder, skill.name] : [folder];
+}
+
+/**
+ * Bare paths on one line, added to `out`; true when there were any. `links` are the line's links, so a path that
+ * is also a link target is kept once.
+ */
+function bare(line: string, lineNo: number, inFence: boolean, out: Ref[], links: Ref[], mounts: readonly string[]): boolean {
+  // Most lines hold neither a path nor a file name: one quick look instead of reading every word.
+  if (!/[/\\]/.test(line) && (inFence || !NAME_HINT.test(line))) return false;
+  let found = false;
   const linked = new Set(links.map((l) => l.path));
+  let linkedNames: Set<string> | undefined;
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(line); m; m = TOKEN.exec(line)) {
     let tok = m[0];
@@ -240,19 +462,52 @@ function bare(line: string, lineNo: number, inFence: boolean, out: Ref[], links:
       while (e > 0 && tok[e - 1] === '.') e--;
       tok = tok.slice(0, e);
     }
-    const r = bareRef(tok, index > 0 ? line[index - 1]! : '', inFence);
+    const r = bareRef(tok, index > 0 ? line[index - 1]! : '', inFence, mounts);
     if (!r) continue;
     if (linked.has(r.path)) continue;
-    out.push({ raw: tok, path: r.path, line: lineNo, column: index + 1, kind: 'bare', ...(r.rooted ? { rooted: true } : {}) });
+    if (r.name) {
+      // `[FORMS.md](forms.md)`: the link's text names its own target.
+      linkedNames ??= new Set(links.map((l) => baseName(l.path).toLowerCase()));
+      if (linkedNames.has(r.path.toLowerCase())) continue;
+    }
+    out.push({
+      raw: tok,
+      path: r.path,
+      line: lineNo,
+      column: index + 1,
+      kind: 'bare',
+      ...(r.rooted ? { rooted: true } : {}),
+      ...(r.name ? { name: true } : {}),
+      ...(r.loose ? { loose: true } : {}),
+    });
+    found = true;
   }
+  return found;
 }
 
-function bareRef(tok: string, before: string, inFence: boolean): { path: string; rooted: boolean } | undefined {
-  if (!tok.includes('/') && !tok.includes('\\')) return undefined;
+function baseName(p: string): string {
+  return p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
+}
+
+interface BareRef {
+  path: string;
+  rooted: boolean;
+  name?: boolean;
+  loose?: boolean;
+}
+
+function bareRef(tok: string, before: string, inFence: boolean, mounts: readonly string[]): BareRef | undefined {
+  if (!tok.includes('/') && !tok.includes('\\')) {
+    // A file name alone: in text and inline code, with an extension of a text or script file.
+    if (inFence || before === ':' || !FILE_NAME.test(tok)) return undefined;
+    const dot = tok.lastIndexOf('.');
+    if (dot <= 0 || !NAME_EXTENSIONS.has(tok.slice(dot + 1).toLowerCase())) return undefined;
+    return { path: tok, rooted: false, name: true };
+  }
+  const { rest, rooted } = placeholder(tok, mounts);
   const c = tok[0];
   // Absolute and home paths are the machine's; `@scope/pkg` is a package; after `:` it is a URL or scp address.
-  if (c === '/' || c === '\\' || c === '~' || c === '@' || before === ':') return undefined;
-  const { rest, rooted } = placeholder(tok);
+  if (!rooted && (c === '/' || c === '\\' || c === '~' || c === '@' || before === ':')) return undefined;
   if (rest === '' || /[{}$]/.test(rest)) return undefined;
   const dotted = /^\.{1,2}[/\\]/.test(rest);
   if (dotted) {
@@ -264,7 +519,8 @@ function bareRef(tok: string, before: string, inFence: boolean): { path: string;
     let i = 0;
     while (rest.startsWith('./', i) || rest.startsWith('.\\', i)) i += 2;
     const top = rest.slice(i).split(/[/\\]/, 1)[0]!;
-    if (!STANDARD_FOLDERS.has(top)) return undefined;
+    // Other paths in code are mostly the user's files: they count only when the skill has them (`./find-polluter.sh`).
+    if (!STANDARD_FOLDERS.has(top)) return { path: rest, rooted, loose: true };
   }
   return { path: rest, rooted };
 }
@@ -292,8 +548,11 @@ function looksLikeHost(p: string): boolean {
 export type Resolution =
   /** Inside the skill and present (`entry` is missing when it lies below a symlinked folder inside). */
   | { status: 'ok'; path: string; entry?: SkillEntry }
-  /** Inside the skill but absent; `plausible` when it points into a folder the skill has or a standard one. */
-  | { status: 'missing'; path: string; plausible: boolean }
+  /**
+   * Inside the skill but absent; `plausible` when it points into a folder the skill has or a standard one;
+   * `actual`, for a bare file name, the file whose name differs only in case (`forms.md` for `FORMS.md`).
+   */
+  | { status: 'missing'; path: string; plausible: boolean; actual?: string }
   | { status: 'outside'; path: string; why: 'absolute' | 'parent' | 'symlink'; via?: string };
 
 /** A text that references are read from: a part of the instructions, or a Markdown file they reference. */
@@ -327,6 +586,7 @@ export function isMarkdown(p: string): boolean {
 }
 
 const entryMaps = new WeakMap<Skill, Map<string, SkillEntry>>();
+const nameMaps = new WeakMap<Skill, Map<string, SkillEntry[]>>();
 const refCache = new WeakMap<Skill, SkillRefs>();
 
 /** The skill's entries by relative path. */
@@ -410,12 +670,65 @@ export function resolveReference(skill: Skill, ref: Pick<Ref, 'path' | 'rooted'>
   return { status: 'missing', path, plausible };
 }
 
+/** The skill's files by lower-cased file name, nearest the root first. */
+function nameMap(skill: Skill): Map<string, SkillEntry[]> {
+  let m = nameMaps.get(skill);
+  if (!m) {
+    m = new Map();
+    const files = skill.entries
+      .filter((e) => e.kind === 'file' || (e.kind === 'symlink' && e.inside === true && !isFolder(e)))
+      .map((e) => ({ e, depth: e.path.split('/').length }));
+    files.sort((a, b) => a.depth - b.depth || (a.e.path < b.e.path ? -1 : a.e.path > b.e.path ? 1 : 0));
+    for (const { e } of files) {
+      const key = posix.basename(e.path).toLowerCase();
+      const l = m.get(key);
+      if (l) l.push(e);
+      else m.set(key, [e]);
+    }
+    nameMaps.set(skill, m);
+  }
+  return m;
+}
+
+/**
+ * Resolve a bare file name (`FORMS.md`) found in a file whose folder is `fromDir`: the file of that name next to
+ * it, at the root, or elsewhere (nearest the root first); a file whose name differs only in case is `missing`
+ * with its `actual` path; undefined when the skill has no such file, so the name is no reference at all.
+ */
+export function resolveName(skill: Skill, name: string, fromDir: string): Resolution | undefined {
+  const list = nameMap(skill).get(name.toLowerCase());
+  if (!list) return undefined;
+  const near = fromDir === '' ? name : `${fromDir}/${name}`;
+  let exact: SkillEntry | undefined;
+  for (const e of list) {
+    if (posix.basename(e.path) !== name) continue;
+    if (e.path === near) return { status: 'ok', path: e.path, entry: e };
+    exact ??= e;
+  }
+  if (exact) return { status: 'ok', path: exact.path, entry: exact };
+  // "SKILL.md" in general talk about skills names the skill file, whatever its case.
+  const own = relPath(skill, skill.file);
+  const e = list.find((x) => x.path === own) ?? list.find((x) => dirOf(x.path) === fromDir) ?? list[0]!;
+  if (e.path === own) return { status: 'ok', path: e.path, entry: e };
+  const dir = dirOf(e.path);
+  return { status: 'missing', path: dir === '' ? name : `${dir}/${name}`, plausible: true, actual: e.path };
+}
+
+/** The file a reference leads to, a bare name in the wrong case included; undefined when it leads to none. */
+export function foundPath(t: Resolution): string | undefined {
+  if (t.status === 'ok') return t.path;
+  if (t.status === 'missing') return t.actual;
+  return undefined;
+}
+
 /**
  * Whether a reference is worth a finding: links always are; a bare path only when it resolves or when it
- * points into a folder of the skill (`output/report.md` in prose is the user's file, not the skill's).
+ * points into a folder of the skill (`output/report.md` in prose is the user's file, not the skill's), and not
+ * when it is missing from an illustration (`e.g. references/finance.md` describes some other skill). A bare
+ * name always is: it counts only when the skill has the file, in some case.
  */
 export function isRelevant(r: LocatedRef): boolean {
-  return r.kind !== 'bare' || r.target.status !== 'missing' || r.target.plausible;
+  return r.kind !== 'bare' || r.target.status !== 'missing' || (r.target.plausible && (!r.example || !!r.name));
 }
 
 function dirOf(rel: string): string {
@@ -423,15 +736,22 @@ function dirOf(rel: string): string {
   return i < 0 ? '' : rel.slice(0, i);
 }
 
-/** References of one text of the skill, resolved. */
+/** References of one text of the skill, resolved; bare names and loose paths only when the skill has the file. */
 export function referencesIn(skill: Skill, doc: RefDoc): LocatedRef[] {
   const from = dirOf(doc.rel);
-  return findReferences(doc.text, doc.line).map((r) => ({ ...r, doc, target: resolveReference(skill, r, from) }));
+  const out: LocatedRef[] = [];
+  for (const r of findReferences(doc.text, doc.line, { mounts: mountNames(skill) })) {
+    const target = r.name ? resolveName(skill, r.path, from) : resolveReference(skill, r, from);
+    if (!target || (r.loose && target.status !== 'ok')) continue;
+    out.push({ ...r, doc, target });
+  }
+  return out;
 }
 
 /**
- * The references of the instructions and of the Markdown files they reference (one level), resolved; computed
- * once per skill and shared by the rules that need them.
+ * The references of the instructions and of the Markdown files they reference (one level; a file named in the
+ * wrong case, `FORMS.md` for forms.md, is read too), resolved; computed once per skill and shared by the rules
+ * that need them.
  */
 export function skillReferences(skill: Skill, readText: (rel: string) => string | undefined): SkillRefs {
   const cached = refCache.get(skill);
@@ -443,11 +763,12 @@ export function skillReferences(skill: Skill, readText: (rel: string) => string 
   const top = refs.length;
   for (let i = 0; i < top; i++) {
     const t = refs[i]!.target;
-    if (t.status !== 'ok' || !isMarkdown(t.path) || seen.has(t.path) || isFolder(t.entry)) continue;
-    seen.add(t.path);
-    const text = readText(t.path);
+    const path = foundPath(t);
+    if (path === undefined || !isMarkdown(path) || seen.has(path) || (t.status === 'ok' && isFolder(t.entry))) continue;
+    seen.add(path);
+    const text = readText(path);
     if (text === undefined) continue;
-    const doc: RefDoc = { file: join(skill.root, t.path), rel: t.path, text, line: 1, level: 1 };
+    const doc: RefDoc = { file: join(skill.root, path), rel: path, text, line: 1, level: 1 };
     docs.push(doc);
     refs.push(...referencesIn(skill, doc));
   }

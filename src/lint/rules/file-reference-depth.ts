@@ -14,8 +14,9 @@ export default {
     const max = ctx.options.maxDepth as number;
     for (const r of skillReferences(skill, ctx.readText).refs) {
       const t = r.target;
-      // Missing files are SK108's; once they exist, their depth is checked here.
-      if (t.status !== 'ok' || t.path === '') continue;
+      // Missing files are SK108's; once they exist, their depth is checked here. A bare name (`package.json`)
+      // writes no folders: it may be a template's file deep in assets/, found by name only.
+      if (t.status !== 'ok' || t.path === '' || r.name) continue;
       const segments = t.path.split('/').length;
       const folders = isFolder(t.entry) ? segments : segments - 1;
       if (folders <= max) continue;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Skill } from '../../model/skill.js';
 import type { Fix, Rule } from '../types.js';
-import { byPath } from './script-shebang.js';
+import { byPath, scriptUses } from './script-shebang.js';
 
 /** The fix that sets the execute bit of a script wherever it can be read (644 → 755, 640 → 750, 600 → 700). */
 export function chmodFix(skill: Skill, relPath: string, mode: number): Fix {
@@ -24,13 +24,14 @@ export default {
   check(skill, ctx) {
     // Windows has no execute bit to set.
     if (process.platform === 'win32') return;
-    for (const script of byPath(skill.scripts)) {
+    // Scripts, and files outside scripts/ that the instructions run by path (`./find-polluter.sh`).
+    for (const script of byPath([...skill.scripts, ...scriptUses(skill, ctx.readText).runByPath])) {
       // validate's SK026 reports declared manifest scripts; the linter gives it this same fix.
-      if (!script.exists || script.executable !== false || (script.declared && skill.layout === 'manifest')) continue;
+      if (!script.exists || script.executable === true || (script.declared && skill.layout === 'manifest')) continue;
       const text = ctx.readText(script.path);
       if (text === undefined || !text.startsWith('#!')) continue;
       const st = ctx.stat(script.path);
-      if (!st) continue;
+      if (!st || (st.mode & 0o111) !== 0) continue;
       ctx.report({
         message: `${script.path} starts with a shebang but is not executable`,
         file: join(skill.root, script.path),

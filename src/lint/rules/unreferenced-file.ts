@@ -1,13 +1,17 @@
 import { basename, join, posix } from 'node:path';
 import type { Skill } from '../../model/skill.js';
-import { entryMap, isFolder, isMarkdown, placeholder, referencesIn, relPath, skillReferences, type LocatedRef, type RefDoc } from '../references.js';
+import { entryMap, foundPath, isFolder, isMarkdown, placeholder, referencesIn, relPath, skillReferences, type LocatedRef, type RefDoc } from '../references.js';
 import type { Rule } from '../types.js';
 
 // Files that are there for tools, people or the law, not for the agent: nothing needs to mention them.
 const IGNORED =
   /^(?:skill\.md|manifest\.json|\.env\.example|licen[cs]e(?:\..+)?|copying(?:\..+)?|notice(?:\..+)?|readme(?:\..+)?|changelog(?:\..+)?|\.gitignore|\.gitattributes|\.gitkeep|\.keep|\.npmignore|\.editorconfig|package\.json|package-lock\.json|pnpm-lock\.yaml|yarn\.lock|requirements[\w.-]*\.txt|pyproject\.toml|poetry\.lock|uv\.lock|pipfile(?:\.lock)?|tsconfig[\w.-]*\.json|go\.mod|go\.sum|cargo\.toml|cargo\.lock|gemfile(?:\.lock)?)$/i;
+// Files for hosts' user interfaces, by path from the skill root: Codex's agents/openai.yaml, a registry's metadata.json.
+const IGNORED_PATHS = /^(?:agents\/openai\.ya?ml|metadata\.json)$/i;
 const CODE = /\.(?:py|js|mjs|cjs|ts|mts|cts|tsx|jsx|sh|bash|zsh|ps1|bat|cmd|rb|pl|php|go|rs|lua|r|java|kt|swift|cs)$/i;
 const WORD = /[\p{L}\p{N}_.-]+/gu;
+// `from core.easing import x`, `import core.easing`: a dotted module (leading dots: relative to the importer).
+const PY_IMPORT = /(?:^|[\s;(`])(?:from|import)[ \t]+(\.*[a-z_][\w.]*)/g;
 
 /**
  * The names a text mentions, lower-cased ("see FORMS.md" names forms.md for a reader, if not for Linux): each
@@ -23,6 +27,38 @@ function addWords(text: string, names: Set<string>, stems?: Set<string>): void {
     names.add(w);
     if (stems) for (const part of w.split('.')) if (part.length >= 3) stems.add(part);
   }
+}
+
+/**
+ * Files that dotted Python module names in a text stand for (`core.easing` → core/easing.py or
+ * core/easing/__init__.py, and core/__init__.py), from `dir`, the folder of the code file that imports them, or
+ * from the root.
+ */
+function modulePaths(text: string, dir: string, lowerPaths: Map<string, string>): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(PY_IMPORT)) {
+    let mod = m[1]!;
+    while (mod.endsWith('.')) mod = mod.slice(0, -1);
+    let lead = 0;
+    while (mod[lead] === '.') lead++;
+    const name = mod.slice(lead);
+    if (lead === 0 && !name.includes('.')) continue;
+    const rel = name.split('.').join('/');
+    const bases = lead > 0 || dir === '' ? [dir] : [dir, ''];
+    for (const b of bases) {
+      const stem = b === '' ? rel : `${b}/${rel}`;
+      const file = lowerPaths.get(`${stem}.py`) ?? lowerPaths.get(`${stem}/__init__.py`);
+      if (!file) continue;
+      out.push(file);
+      // Importing core.easing runs core/__init__.py first.
+      for (let k = stem.indexOf('/', b.length + 1); k > 0; k = stem.indexOf('/', k + 1)) {
+        const init = lowerPaths.get(`${stem.slice(0, k)}/__init__.py`);
+        if (init) out.push(init);
+      }
+      break;
+    }
+  }
+  return out;
 }
 
 /** `folder/` occurs in the text as a folder, not as the start of a path to a file in it. */
@@ -76,34 +112,50 @@ export default {
       (e) =>
         (e.kind === 'file' || (e.kind === 'symlink' && e.inside && !isFolder(e))) &&
         !IGNORED.test(basename(e.path)) &&
+        !IGNORED_PATHS.test(e.path) &&
         !e.path.endsWith('.pyc') &&
         !e.path.includes('__pycache__/'),
     );
     if (candidates.length === 0) return;
     const used = new Set<string>();
+    const usedList: string[] = [];
     const folders = new Set<string>();
     const mark = (p: string) => {
       const e = map.get(p);
       if (isFolder(e)) folders.add(`${p}/`);
-      else used.add(p);
+      else if (!used.has(p)) {
+        used.add(p);
+        usedList.push(p);
+      }
     };
     const base = skillReferences(skill, ctx.readText);
     const docs: RefDoc[] = [...base.docs];
     const refs: LocatedRef[] = [...base.refs];
+    // Texts not yet searched for names: Markdown read as documents, and code files (for imports and data files).
+    const texts: { text: string; dir: string; code: boolean }[] = docs.map((d) => ({ text: d.text.toLowerCase(), dir: '', code: false }));
     // Past the first level too: a file that a reference's reference names is not unreferenced.
     const read = new Set(docs.map((d) => d.rel));
-    for (let i = 0; i < refs.length; i++) {
-      const t = refs[i]!.target;
-      if (t.status !== 'ok' || t.path === '') continue;
-      mark(t.path);
-      if (!isMarkdown(t.path) || isFolder(t.entry) || read.has(t.path)) continue;
-      read.add(t.path);
-      const text = ctx.readText(t.path);
-      if (text === undefined) continue;
-      const doc: RefDoc = { file: join(skill.root, t.path), rel: t.path, text, line: 1, level: 1 };
+    const readDoc = (p: string) => {
+      if (read.has(p)) return;
+      read.add(p);
+      const text = ctx.readText(p);
+      if (text === undefined) return;
+      const doc: RefDoc = { file: join(skill.root, p), rel: p, text, line: 1, level: 1 };
       docs.push(doc);
       refs.push(...referencesIn(skill, doc));
-    }
+      texts.push({ text: text.toLowerCase(), dir: '', code: false });
+    };
+    let drained = 0;
+    const drain = () => {
+      for (; drained < refs.length; drained++) {
+        // A bare name in the wrong case (`FORMS.md`) still says which file it means (SK108 speaks about the case).
+        const p = foundPath(refs[drained]!.target);
+        if (p === undefined || p === '') continue;
+        mark(p);
+        if (isMarkdown(p) && !isFolder(map.get(p))) readDoc(p);
+      }
+    };
+    drain();
     const under = (p: string) => {
       if (folders.size === 0) return false;
       for (let k = p.indexOf('/'); k > 0; k = p.indexOf('/', k + 1)) if (folders.has(p.slice(0, k + 1))) return true;
@@ -114,36 +166,49 @@ export default {
     for (const p of declaredPaths(skill)) if (map.has(p)) mark(p);
     pending = pending.filter((p) => !used.has(p) && !under(p));
     if (pending.length === 0) return;
-    // Names in the texts read so far, then in the code files those make used (imports, data files), to a fixpoint.
+    // Names in the texts read so far, then in the files those make used (imports, data files, Markdown found by
+    // name), to a fixpoint.
     const dirs = skill.entries.filter((e) => isFolder(e)).map((e) => e.path);
+    const lowerPaths = new Map<string, string>();
+    for (const e of skill.entries) if (e.path.endsWith('.py')) lowerPaths.set(e.path.toLowerCase(), e.path);
     const readCode = new Set<string>();
     const names = new Set<string>();
     const stems = new Set<string>();
-    let texts = docs.map((d) => d.text.toLowerCase());
-    for (const t of texts) addWords(t, names);
-    const readCodeOf = (paths: Iterable<string>) => {
-      for (const p of paths) {
-        if (!CODE.test(p) || readCode.has(p)) continue;
-        readCode.add(p);
-        const t = ctx.readText(p);
-        if (t === undefined) continue;
-        texts.push(t.toLowerCase());
-        addWords(t, names, stems);
-      }
+    const queueCode = (p: string) => {
+      if (!CODE.test(p) || readCode.has(p)) return;
+      readCode.add(p);
+      const t = ctx.readText(p);
+      if (t !== undefined) texts.push({ text: t.toLowerCase(), dir: posix.dirname(p) === '.' ? '' : posix.dirname(p), code: true });
     };
-    readCodeOf(used);
-    while (texts.length > 0 && pending.length > 0) {
-      for (const d of dirs) if (!folders.has(`${d}/`) && texts.some((t) => mentionsFolder(t, d.toLowerCase()))) folders.add(`${d}/`);
+    let codeAt = 0;
+    const queueUsed = () => {
+      for (; codeAt < usedList.length; codeAt++) queueCode(usedList[codeAt]!);
+    };
+    queueUsed();
+    let scanned = 0;
+    while (scanned < texts.length && pending.length > 0) {
+      const batch = texts.slice(scanned);
+      scanned = texts.length;
       const found: string[] = [];
-      pending = pending.filter((p) => {
+      for (const t of batch) {
+        addWords(t.text, names, t.code ? stems : undefined);
+        if (lowerPaths.size > 0) for (const p of modulePaths(t.text, t.dir, lowerPaths)) found.push(p);
+      }
+      for (const d of dirs) if (!folders.has(`${d}/`) && batch.some((t) => mentionsFolder(t.text, d.toLowerCase()))) folders.add(`${d}/`);
+      for (const p of pending) {
         const name = basename(p).toLowerCase();
         const stem = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : '';
-        const hit = under(p) || names.has(name) || (CODE.test(p) && stems.has(stem));
-        if (hit) found.push(p);
-        return !hit;
-      });
-      texts = [];
-      readCodeOf(found);
+        if (names.has(name) || (CODE.test(p) && stems.has(stem))) found.push(p);
+      }
+      for (const p of found) {
+        if (used.has(p)) continue;
+        mark(p);
+        if (isMarkdown(p)) readDoc(p);
+        queueCode(p);
+      }
+      drain();
+      queueUsed();
+      pending = pending.filter((p) => !used.has(p) && !under(p));
     }
     for (const p of pending.sort()) {
       ctx.report({

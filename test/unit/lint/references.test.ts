@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { findReferences, type Ref } from '../../../src/lint/references.js';
 
-const paths = (md: string) => findReferences(md, 1).map((r) => r.path);
+// Unconditional references only: bare names and loose fenced paths count only when the skill has the file.
+const paths = (md: string) =>
+  findReferences(md, 1)
+    .filter((r) => !r.name && !r.loose)
+    .map((r) => r.path);
 const one = (md: string): Ref => {
   const refs = findReferences(md, 1);
   expect(refs, JSON.stringify(refs)).toHaveLength(1);
@@ -125,13 +129,125 @@ describe('findReferences: bare paths', () => {
   });
 });
 
+describe('findReferences: bare file names', () => {
+  const names = (md: string) =>
+    findReferences(md, 1)
+      .filter((r) => r.name)
+      .map((r) => r.path);
+
+  it('keeps file names with a text or script extension in text and inline code, marked as names', () => {
+    // Anthropic's pdf skill: "see REFERENCE.md", "read FORMS.md"; obra's: `root-cause-tracing.md`.
+    expect(names('For more, see REFERENCE.md. To fill a form, read FORMS.md and `root-cause-tracing.md`, then run fix_it.PY.')).toEqual([
+      'REFERENCE.md',
+      'FORMS.md',
+      'root-cause-tracing.md',
+      'fix_it.PY',
+    ]);
+    expect(one('See guidelines.md')).toMatchObject({ raw: 'guidelines.md', path: 'guidelines.md', kind: 'bare', name: true, column: 5 });
+  });
+
+  it('leaves out other extensions, dotted words, hidden files, names in fenced code and the text of a link to the same file', () => {
+    expect(names('e.g. and i.e., example.com, logo.png, .env.json, a@b.md, http://x.md, Schema.v2')).toEqual([]);
+    expect(names('```\ncat forms.md\n```')).toEqual([]);
+    expect(findReferences('[FORMS.md](forms.md) and [the guide](guide.md): see notes.md', 1).map((r) => [r.path, r.kind, !!r.name])).toEqual([
+      ['forms.md', 'link', false],
+      ['guide.md', 'link', false],
+      ['notes.md', 'bare', true],
+    ]);
+  });
+});
+
+describe('findReferences: illustrations', () => {
+  const examples = (md: string) =>
+    findReferences(md, 1)
+      .filter((r) => r.example)
+      .map((r) => r.path);
+
+  it('marks bare paths on a line saying example, e.g., for instance, such as, i.e.', () => {
+    const md = [
+      '- **Example**: `scripts/rotate_pdf.py` for PDF rotation',
+      'Put schemas in references/ (e.g. `references/finance.md`).',
+      'Fonts, for instance assets/font.ttf, or files such as assets/logo.png; i.e. assets/a.json',
+      'Run scripts/real.py; see [the guide](references/guide.md) for examples.',
+      'Read examples/intro.md and references/example_schema.md.',
+    ].join('\n\n');
+    expect(examples(md)).toEqual(['scripts/rotate_pdf.py', 'references/finance.md', 'assets/font.ttf', 'assets/logo.png', 'assets/a.json', 'scripts/real.py']);
+  });
+
+  it('marks whole list items, their nested items, lists led in by an example paragraph, and Example sections', () => {
+    const md = [
+      '- **Examples**:', // 1
+      '  - `references/mnda.md`', // 2: nested in an example item
+      '- Real: scripts/a.py', // 3
+      '- A long item naming scripts/b.py', // 4
+      '  and continuing, e.g. with more text', // 5: the item says it
+      '',
+      'Example: when building a pdf-editor skill, the analysis shows:', // 7
+      '',
+      '1. Rotating needs the same code each time', // 9
+      '2. A `scripts/rotate.py` script would help', // 10: led in by line 7
+      '',
+      'Then run scripts/c.py.', // 12: a new paragraph ends the list
+      '',
+      '## Examples', // 14
+      '',
+      'Read references/x.md.', // 16
+      '```sh',
+      'python scripts/in_code.py', // 18
+      '```',
+      '### Step', // 20
+      'See references/y.md.', // 21: still under Examples
+      '## Usage',
+      'See references/z.md.', // 23
+    ].join('\n');
+    expect(findReferences(md, 1).map((r) => [r.path, r.line, !!r.example])).toEqual([
+      ['references/mnda.md', 2, true],
+      ['scripts/a.py', 3, false],
+      ['scripts/b.py', 4, true],
+      ['scripts/rotate.py', 10, true],
+      ['scripts/c.py', 12, false],
+      ['references/x.md', 16, true],
+      ['scripts/in_code.py', 18, true],
+      ['references/y.md', 21, true],
+      ['references/z.md', 23, false],
+    ]);
+  });
+
+  it('does not take a paragraph without a closing colon, or one before a heading, as a lead-in', () => {
+    expect(examples('For example, these are the files.\n\n- scripts/a.py\n')).toEqual([]);
+    expect(examples('Examples:\n\n## Files\n\n- scripts/a.py\n')).toEqual([]);
+  });
+});
+
+describe('findReferences: mounts', () => {
+  it('reads /mnt/skills/<anything>/<mount>/ as the skill root', () => {
+    const md = [
+      'bash /mnt/skills/user/vercel-deploy/scripts/deploy.sh',
+      'cat /mnt/skills/vercel-deploy/references/a.md',
+      'cat /mnt/skills/public/other/references/b.md',
+      '[c](/mnt/skills/public/vercel-deploy/assets/c.png)',
+    ].join('\n');
+    expect(findReferences(md, 1, { mounts: ['vercel-deploy'] }).map((r) => [r.path, !!r.rooted, r.column])).toEqual([
+      ['scripts/deploy.sh', true, 6],
+      ['references/a.md', true, 5],
+      ['assets/c.png', true, 5],
+    ]);
+    // Without mounts they are the machine's absolute paths (and a link is kept as one).
+    expect(findReferences(md, 1).map((r) => r.path)).toEqual(['/mnt/skills/public/vercel-deploy/assets/c.png']);
+  });
+});
+
 describe('findReferences: fenced code', () => {
   it('keeps only paths into scripts/, references/ and assets/ in fenced code', () => {
     const md = ['Intro.', '```bash', 'python scripts/extract.py input/file.pdf > out/result.json', 'cat ./references/api.md', '[x](docs/a.md)', '```', 'After: docs/b.md'].join('\n');
-    expect(findReferences(md, 1).map((r) => [r.path, r.line])).toEqual([
-      ['scripts/extract.py', 3],
-      ['./references/api.md', 4],
-      ['docs/b.md', 7],
+    expect(findReferences(md, 1).map((r) => [r.path, r.line, !!r.loose])).toEqual([
+      ['scripts/extract.py', 3, false],
+      // Other paths in code count only if the skill has the file (`./find-polluter.sh`): loose.
+      ['input/file.pdf', 3, true],
+      ['out/result.json', 3, true],
+      ['./references/api.md', 4, false],
+      ['docs/a.md', 5, true],
+      ['docs/b.md', 7, false],
     ]);
   });
 
@@ -164,10 +280,17 @@ describe('findReferences: hostile input', () => {
       'a.'.repeat(100_000) + '/b.md',
       '[x]: ' + 'a'.repeat(200_000),
       ('`a` [b](c.md) ').repeat(20_000),
+      'a.md '.repeat(40_000),
+      ':' + ' '.repeat(100_000) + 'x',
+      'e.g.'.repeat(50_000) + ' scripts/a.py',
+      '/mnt/skills/' + 'a/'.repeat(50_000) + 'x.md',
+      // Deeply nested list items, then one line that closes them all.
+      Array.from({ length: 2_000 }, (_, i) => `${' '.repeat(i)}- e.g. scripts/a.py`).join('\n') + '\nend',
+      '- x\n'.repeat(20_000) + '```\n' + '  - y\n'.repeat(20_000),
     ];
     for (const s of inputs) {
       // A regex that backtracks on this input would hang here until the test times out.
-      expect(Array.isArray(findReferences(s, 1))).toBe(true);
+      expect(Array.isArray(findReferences(s, 1, { mounts: ['a'] }))).toBe(true);
     }
   });
 

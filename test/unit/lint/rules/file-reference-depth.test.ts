@@ -15,6 +15,8 @@ it('file-reference-depth', () =>
       { tree: { ...deep, 'SKILL.md': md('Read references/api/v2/auth.md.\n') }, options: { maxDepth: 3 } },
       // Missing files are file-reference-missing's.
       { tree: { 'SKILL.md': md('Read [x](references/a/b/c.md).\n') } },
+      // A bare file name writes no folders: `package.json` in prose may match a template's file deep in assets/.
+      { tree: { 'SKILL.md': md('Add the script to your package.json, then read auth.md.\n'), 'assets/templates/app/package.json': '{}', ...deep } },
     ],
     invalid: [
       {

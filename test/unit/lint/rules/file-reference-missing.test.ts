@@ -42,6 +42,46 @@ it('file-reference-missing', () =>
       },
       // Bare paths in prose into folders the skill does not have are the user's files.
       { tree: { 'SKILL.md': md('Edit src/index.ts and ./config.json in the project.\n') } },
+      // Bare file names (obra's systematic-debugging): references when the skill has the file, followed one level;
+      // names the skill lacks in any case (`condition-based-waiting-example.ts`) are no references at all.
+      {
+        tree: {
+          'SKILL.md': md('See `root-cause-tracing.md` in this directory.\n\n- **`defense-in-depth.md`** - validate at every layer\n'),
+          'root-cause-tracing.md': '# Tracing\n\nUse `find-polluter.sh`, and see condition-based-waiting-example.ts.\n\n```bash\n./find-polluter.sh .git\n```\n',
+          'defense-in-depth.md': '# Defense\n',
+          'find-polluter.sh': '#!/usr/bin/env bash\n',
+        },
+      },
+      // Illustrations of some other skill (Anthropic's skill-creator): bare paths after "Example", "e.g.", "such
+      // as", in a list led in by "Example: … shows:", under an Example heading.
+      {
+        tree: {
+          'SKILL.md': md(
+            [
+              '##### Scripts (`scripts/`)',
+              '',
+              '- **When to include**: when the same code is rewritten',
+              '- **Example**: `scripts/rotate_pdf.py` for PDF rotation tasks',
+              '- **Examples**: `references/finance.md` for financial schemas, `references/mnda.md` for an NDA template',
+              '- Store templates (such as `assets/logo.png`) here, e.g. `assets/font.ttf`.',
+              '',
+              'Example: when building a `big-query` skill, the analysis shows:',
+              '',
+              '1. Querying BigQuery requires re-discovering the table schemas',
+              '2. A `references/schema.md` file documenting the schemas would be helpful',
+              '',
+              '## Examples',
+              '',
+              'A skill might run `python scripts/fill_form.py` here.',
+            ].join('\n'),
+          ),
+        },
+      },
+      // Claude.ai mounts the skill at /mnt/skills/<anything>/<folder or name>/.
+      {
+        folder: 'vercel-deploy',
+        tree: { 'SKILL.md': md('```bash\nbash /mnt/skills/user/vercel-deploy/scripts/deploy.sh [path]\n```\n'), 'scripts/deploy.sh': '#!/bin/sh\n' },
+      },
     ],
     invalid: [
       {
@@ -67,8 +107,66 @@ it('file-reference-missing', () =>
         messages: [/"scripts\/none\.sh" does not exist/],
         lines: [3],
       },
+      // Anthropic's pdf skill: "read FORMS.md" for forms.md; the name in any case still leads to the file, whose
+      // own references are checked. Each missing file once per file it is named in, on its first line.
+      {
+        tree: {
+          'SKILL.md': md('For detailed examples, see REFERENCE.md. To fill a form, read FORMS.md.\n\n| Fill forms | see FORMS.md |\n\n- See REFERENCE.md\n'),
+          'forms.md': '# Forms\n\n`python scripts/extract_fields.py in.pdf`\n\n`python scripts/check_boxes.py f.json`\n\n`python scripts/check_boxes.py g.json`\n',
+          'reference.md': '# Reference\n',
+          'scripts/extract_fields.py': 'print(1)\n',
+        },
+        messages: [
+          /^REFERENCE\.md does not exist; reference\.md differs only in case — paths are case-sensitive on Linux \(\+1 more reference\)$/,
+          /^FORMS\.md does not exist; forms\.md differs only in case — paths are case-sensitive on Linux \(\+1 more reference\)$/,
+          /^"scripts\/check_boxes\.py" does not exist in the skill \(\+1 more reference\)$/,
+        ],
+        lines: [5, 5, 5],
+      },
+      // Paths repeated across lines (mcp-builder): once, with the count; an illustration's path is checked when it is a link.
+      {
+        tree: {
+          'SKILL.md': md(
+            '- [Node guide](./reference/node.md)\n- Load ./reference/node.md again\n\nThen ./reference/node.md.\n\nSee [e.g. this](./reference/eval.md) and e.g. ./reference/ex.md.\n',
+          ),
+          'reference/other.md': '',
+        },
+        messages: [/^"\.\/reference\/node\.md" does not exist in the skill \(\+2 more references\)$/, /^"\.\/reference\/eval\.md" does not exist in the skill$/],
+        lines: [5, 10],
+      },
+      // A file named without a folder is followed one level like a linked one (vercel's web-design-guidelines).
+      {
+        tree: { 'SKILL.md': md('1. Read the guidelines from `guidelines.md` in this skill directory\n'), 'guidelines.md': '# Rules\n\nSee [the checklist](checklist.md).\n' },
+        messages: [/^"checklist\.md" does not exist in the skill$/],
+        lines: [3],
+      },
+      // A mounted path is checked as a path from the skill root (vercel-deploy).
+      {
+        tree: {
+          'SKILL.md': skillMd('name: vercel-deploy\ndescription: Deploy. Use when deploying.\n', '```bash\nbash /mnt/skills/user/vercel-deploy/scripts/deploy-local.sh\n```\n'),
+          'scripts/deploy.sh': '#!/bin/sh\n',
+        },
+        folder: 'vercel-deploy-claimable',
+        messages: [/^"scripts\/deploy-local\.sh" does not exist in the skill$/],
+        lines: [6],
+      },
     ],
   }));
+
+it('file-reference-missing: hints at the file a bare name means in another case', async () => {
+  const r = await runRule(rule, { tree: { 'SKILL.md': md('Read FORMS.md.\n'), 'references/forms.md': '' } });
+  try {
+    expect(r.reports.map((x) => [x.message, x.column, x.hint])).toEqual([
+      [
+        'FORMS.md does not exist; forms.md differs only in case — paths are case-sensitive on Linux',
+        6,
+        'did you mean "references/forms.md"? Paths are case-sensitive on Linux and in archives',
+      ],
+    ]);
+  } finally {
+    r.cleanup();
+  }
+});
 
 it('file-reference-missing: hints at a near miss in case or folder', async () => {
   const r = await runRule(rule, { tree: { 'SKILL.md': md('Read references/API.md and scripts/run.py.\n'), 'references/api.md': '', 'tools/run.py': '' } });

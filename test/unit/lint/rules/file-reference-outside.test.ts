@@ -16,6 +16,8 @@ it('file-reference-outside', () =>
       { tree: { 'manifest.json': manifest, 'context/instructions.md': 'See [the API](../references/api.md) and ../assets/x.png.\n', 'references/api.md': '', 'assets/x.png': '' } },
       // A symlink that stays inside is fine.
       { tree: { 'SKILL.md': md('See references/latest.md.\n'), 'references/v2.md': '', 'references/latest.md': { symlink: 'v2.md' } } },
+      // Where Claude.ai mounts the skill (/mnt/skills/<anything>/<folder>/) is the skill root, not an absolute path.
+      { tree: { 'SKILL.md': md('Read [the API](/mnt/skills/public/demo/references/api.md).\n'), 'references/api.md': '' } },
     ],
     invalid: [
       {
@@ -23,6 +25,8 @@ it('file-reference-outside', () =>
         messages: [/"\/etc\/policy\.md" is an absolute path/, /"\.\.\/other\/SKILL\.md" leads out of the skill folder/, /"\.\.\/shared\/notes\.md" leads out/],
         lines: [7, 7, 8],
       },
+      // Another skill's mount is outside this one.
+      { tree: { 'SKILL.md': md('Read [x](/mnt/skills/public/other/references/x.md).\n') }, messages: [/"\/mnt\/skills\/public\/other\/references\/x\.md" is an absolute path/] },
       {
         tree: { 'SKILL.md': md('Read [a](C:\\docs\\a.md).\n') },
         messages: [/"C:\\docs\\a\.md" is an absolute path/],

@@ -32,6 +32,11 @@ it('reference-needs-toc', () =>
         messages: [/402 lines/],
       },
       { tree: { 'manifest.json': manifest, 'context/instructions.md': 'See references/guide.md.\n', 'references/guide.md': lines(120) }, options: { maxLines: 100 }, messages: [/120 lines/] },
+      // A file named without a folder (`guidelines.md`) is referenced like a linked one; one named in another case is SK108's.
+      {
+        tree: { 'SKILL.md': md('Read the guidelines from `guidelines.md`, then FORMS.md.\n'), 'references/guidelines.md': lines(301), 'forms.md': lines(400) },
+        messages: [/^references\/guidelines\.md is 301 lines long/],
+      },
     ],
   }));
 

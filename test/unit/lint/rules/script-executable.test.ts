@@ -17,6 +17,7 @@ it.skipIf(process.platform === 'win32')('script-executable', () =>
       // Declared manifest scripts are validate's SK026.
       { tree: { 'manifest.json': manifest({ scripts: ['scripts/run.sh'] }), 'scripts/run.sh': { content: sh, mode: 0o644 } } },
       { tree: { 'manifest.json': manifest(), 'scripts/a.py': { content: '#!/usr/bin/env python3\n', mode: 0o700 } } },
+      { tree: { 'SKILL.md': skillMd(fm, '```bash\n./find-polluter.sh\n```\n'), 'find-polluter.sh': { content: sh, mode: 0o755 } } },
     ],
     invalid: [
       {
@@ -37,6 +38,18 @@ it.skipIf(process.platform === 'win32')('script-executable', () =>
         tree: { 'SKILL.md': skillMd(`${fm}scripts:\n  - tools/go\n`), 'tools/go': { content: sh, mode: 0o664 } },
         messages: [/^tools\/go starts with a shebang/],
         modes: { 'tools/go': 0o775 },
+      },
+      // obra's systematic-debugging: a script outside scripts/ that a referenced Markdown file runs by path; one
+      // that is only mentioned is left alone.
+      {
+        tree: {
+          'SKILL.md': skillMd(fm, 'See `root-cause-tracing.md`; `helper.sh` is for people.\n'),
+          'root-cause-tracing.md': 'Use the bisection script `find-polluter.sh` in this directory:\n\n```bash\n./find-polluter.sh .git\n```\n',
+          'find-polluter.sh': { content: sh, mode: 0o644 },
+          'helper.sh': { content: sh, mode: 0o644 },
+        },
+        messages: [/^find-polluter\.sh starts with a shebang but is not executable/],
+        modes: { 'find-polluter.sh': 0o755, 'helper.sh': 0o644 },
       },
     ],
   }));

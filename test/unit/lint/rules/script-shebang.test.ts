@@ -1,5 +1,5 @@
-import { it } from 'vitest';
-import rule from '../../../../src/lint/rules/script-shebang.js';
+import { expect, it } from 'vitest';
+import rule, { afterInterpreter } from '../../../../src/lint/rules/script-shebang.js';
 import { testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
@@ -31,6 +31,34 @@ it('script-shebang', () =>
       { tree: { 'SKILL.md': skillMd(fm), 'scripts/run.sh': 'echo hi\n' }, options: { extensions: ['.py'] } },
       // Files outside scripts/ that nothing declares are not scripts.
       { tree: { 'SKILL.md': skillMd(fm), 'tools/run.sh': 'echo hi\n' } },
+      // Anthropic's pdf skill: scripts only ever run through an interpreter, in the instructions or a Markdown file
+      // they name (FORMS.md for forms.md), need no shebang.
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            [
+              'To fill a form, read FORMS.md.',
+              '',
+              '```bash',
+              'python3 -u scripts/a.py in.pdf',
+              'uv run --with pypdf scripts/b.py',
+              'bash /mnt/skills/user/demo/scripts/c.sh',
+              'npx tsx {baseDir}/scripts/d.ts && deno run -A scripts/e.ts',
+              '```',
+            ].join('\n'),
+          ),
+          'forms.md': 'Run `python scripts/f.py <file.pdf>`, then `python scripts/a.py`.\n',
+          'scripts/a.py': 'import sys\n',
+          'scripts/b.py': 'import sys\n',
+          'scripts/c.sh': 'echo hi\n',
+          'scripts/d.ts': 'console.log(1)\n',
+          'scripts/e.ts': 'console.log(1)\n',
+          'scripts/f.py': 'import sys\n',
+        },
+      },
+      // A file outside scripts/ that is only mentioned, not run by path.
+      { tree: { 'SKILL.md': skillMd(fm, 'Tools come from `tools/index.ts`; see ./tools/run.sh for details.\n'), 'tools/index.ts': 'export {};\n', 'tools/run.sh': 'echo hi\n' } },
     ],
     invalid: [
       { tree: { 'SKILL.md': skillMd(fm), 'scripts/run.sh': 'echo hi\n' }, messages: [/^scripts\/run\.sh has no shebang line/], lines: [1] },
@@ -44,5 +72,46 @@ it('script-shebang', () =>
       // A script declared in SKILL.md, outside scripts/.
       { tree: { 'SKILL.md': skillMd(`${fm}scripts:\n  - tools/go.ts\n`), 'tools/go.ts': 'console.log(1)\n' }, messages: [/^tools\/go\.ts has no shebang/] },
       { tree: { 'SKILL.md': skillMd(fm), 'scripts/run.sh': 'echo hi\n', 'scripts/b.py': 'print(1)\n' }, options: { extensions: ['.py'] }, messages: [/^scripts\/b\.py/] },
+      // Also run by path, only mentioned (not run), declared, or run through an interpreter far before the path.
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            `${fm}scripts:\n  - scripts/declared.py\n`,
+            [
+              'Run `python scripts/by_path.py` or `./scripts/by_path.py`.',
+              'Then `scripts/start.py --port 1` and `python scripts/declared.py`.',
+              '- `scripts/listed.py` - lists things; call it with python scripts/listed.py',
+              'Run python tests against the app, then compare with scripts/far.py',
+            ].join('\n'),
+          ),
+          'scripts/by_path.py': 'print(1)\n',
+          'scripts/start.py': 'print(1)\n',
+          'scripts/declared.py': 'print(1)\n',
+          'scripts/listed.py': 'print(1)\n',
+          'scripts/far.py': 'print(1)\n',
+        },
+        messages: [/^scripts\/by_path\.py has no shebang/, /^scripts\/declared\.py/, /^scripts\/far\.py/, /^scripts\/listed\.py/, /^scripts\/start\.py/],
+      },
+      // obra's systematic-debugging: a script outside scripts/ that a referenced file runs by path.
+      {
+        tree: {
+          'SKILL.md': skillMd(fm, 'See `root-cause-tracing.md`.\n'),
+          'root-cause-tracing.md': 'Use `find-polluter.sh`:\n\n```bash\n./find-polluter.sh .git \'src/**/*.test.ts\'\n```\n\n```sh\ncd x && tools/bisect.sh\n```\n',
+          'find-polluter.sh': 'set -e\n',
+          'tools/bisect.sh': 'set -e\n',
+        },
+        messages: [/^find-polluter\.sh has no shebang/, /^tools\/bisect\.sh has no shebang/],
+      },
     ],
   }));
+
+it('afterInterpreter', () => {
+  for (const before of ['python ', '`python3.12 ', '$ /usr/bin/python3 -u ', 'uv run --with pypdf ', 'npx tsx ', 'deno run -A ', 'cd x && bash ', 'source ', '(node ', 'ruby -w ', 'perl ', 'sh -c "x" && sh ']) {
+    expect(afterInterpreter(before), before).toBe(true);
+  }
+  for (const before of ['', 'Run ', '`', './', 'python tests against the app, then compare with ', 'see the python docs for ', 'python a b c d e ']) {
+    expect(afterInterpreter(before), before).toBe(false);
+  }
+  // The look back is bounded: a long line costs no more than a short one.
+  expect(afterInterpreter(`${'x '.repeat(100_000)}python `)).toBe(true);
+});

@@ -41,6 +41,33 @@ it('unreferenced-file', () =>
           'assets/data.csv': 'a,b\n',
         },
       },
+      // Anthropic's pdf skill: "read FORMS.md" names forms.md, whose commands name the scripts; mentions by name
+      // (`root-cause-tracing.md`, then `find-polluter.sh` in it) reach past the first level too.
+      {
+        tree: {
+          'SKILL.md': md('For examples, see REFERENCE.md. To fill a form, read FORMS.md. See `root-cause-tracing.md`.\n'),
+          'forms.md': '# Forms\n\nRun `python scripts/convert_pdf_to_images.py <file.pdf> <dir>`.\n',
+          'reference.md': '# Reference\n\nRun `python scripts/extract_form_field_info.py in.pdf`.\n',
+          'scripts/convert_pdf_to_images.py': 'import sys\n',
+          'scripts/extract_form_field_info.py': 'import json\n',
+          'root-cause-tracing.md': 'Use the bisection script `find-polluter.sh` in this directory:\n\n```bash\n./find-polluter.sh .git\n```\n',
+          'find-polluter.sh': '#!/usr/bin/env bash\n',
+        },
+      },
+      // Hosts' metadata (Codex's agents/openai.yaml, a registry's metadata.json), and Python modules imported by
+      // dotted name (`from core.easing import x`, `import core.frames`) from the instructions or from code.
+      {
+        tree: {
+          'SKILL.md': md('```python\nfrom core.easing import interpolate\nimport core.frames\n```\n\nRun `python scripts/make.py`.\n'),
+          'agents/openai.yaml': 'interface:\n  display_name: "Demo"\n',
+          'metadata.json': '{"version": "1.0.0"}\n',
+          'core/__init__.py': '',
+          'core/easing.py': '',
+          'core/frames.py': '',
+          'scripts/make.py': 'from lib.util import go\n',
+          'scripts/lib/util.py': '',
+        },
+      },
       // Frontmatter scripts and toolsets.
       {
         tree: { 'SKILL.md': md('Demo.\n', 'scripts:\n  - scripts/run.sh\ntoolsets:\n  - "toolsets/index:Demo"\n'), 'scripts/run.sh': '', 'toolsets/index.ts': 'export const Demo = [];\n' },
@@ -68,6 +95,16 @@ it('unreferenced-file', () =>
         messages: [/^chart\.py:/, /^references\/extra\.md:/],
       },
       { tree: { 'manifest.json': manifest(), 'context/instructions.md': '# Demo\n', 'context/draft.md': '' }, messages: [/^context\/draft\.md:/] },
+      // Only the hosts' own metadata files at their own places; a dotted module that names no file covers none.
+      {
+        tree: {
+          'SKILL.md': md('```python\nfrom core.gif_builder import GIFBuilder\n```\n'),
+          'assets/metadata.json': '{}',
+          'agents/other.yaml': '',
+          'core/easing.py': '',
+        },
+        messages: [/^agents\/other\.yaml:/, /^assets\/metadata\.json:/, /^core\/easing\.py:/],
+      },
     ],
   }));
 
