@@ -129,3 +129,78 @@ export async function writeCorpus(root, { count, seed = 42 }) {
 export function writeOneSkill(parent, { seed = 42, name = 'bench-one' } = {}) {
   return writeSkillMdSkill(parent, name, mulberry32(seed), { script: true, reference: true }).dir;
 }
+
+/**
+ * A registry index.json document (the format of src/formats/index-file.ts) of `skills` skills with `versions`
+ * versions each, from `seed`. The skills form `depth` layers; every version of a skill in one layer depends on two
+ * or three skills of the next, so dependency chains run `depth` deep. The newest minor of each major (x.4.0)
+ * asks for ranges the others do not, so the newest choice often conflicts and a resolver has to step back; every
+ * 1.0.0 asks only for ^1, so a resolution always exists. `rootSpec` is a spec that resolves through all layers.
+ */
+export function generateRegistryIndex({ skills = 10_000, versions = 10, depth = 10, seed = 42 } = {}) {
+  const rand = mulberry32(seed);
+  const perLayer = Math.ceil(skills / depth);
+  const majors = Math.max(1, Math.ceil(versions / 5));
+  // Newest first: 2.4.0 … 2.0.0, 1.4.0 … 1.0.0 for ten versions.
+  const list = [];
+  for (let major = majors; major >= 1 && list.length < versions; major--) {
+    for (let minor = 4; minor >= 0 && list.length < versions; minor--) list.push(`${major}.${minor}.0`);
+  }
+  const ids = [];
+  for (let i = 0; i < skills; i++) {
+    const w = drawWords(rand);
+    ids.push(`${w.verb}-${w.noun}-${String(i).padStart(5, '0')}`);
+  }
+  const day = (n) => new Date(Date.UTC(2024, 0, 1 + n)).toISOString();
+  const entries = ids.map((id, i) => {
+    const layer = Math.floor(i / perLayer);
+    const next = ids.slice((layer + 1) * perLayer, (layer + 2) * perLayer);
+    const releases = {};
+    list.forEach((version, k) => {
+      const w = drawWords(rand);
+      const dependencies = [];
+      if (next.length > 0) {
+        const count = 2 + rand.int(2);
+        for (let d = 0; d < count; d++) {
+          const target = rand.pick(next);
+          const range =
+            version === '1.0.0' ? '^1' : version.endsWith('.4.0') ? (rand.chance(0.5) ? `^${majors}` : '>=1.3.0 <2') : rand.chance(0.5) ? '^1' : `^${majors} || ^1`;
+          if (!dependencies.some((s) => s.startsWith(`${target}@`))) dependencies.push(`${target}@${range}`);
+        }
+      }
+      const owner = i % 7 === 0 ? rand.pick(OWNERS.slice(1)) : 'built-in';
+      const release = {
+        integrity: `sha512-${Buffer.from(Array.from({ length: 64 }, () => rand.int(256))).toString('base64')}`,
+        layout: i % 2 === 0 ? 'skill-md' : 'manifest',
+        name: i % 2 === 0 ? id : title(id),
+        description: describe(w, rand),
+        dependencies,
+        path: `${owner === 'built-in' ? 'built-in' : 'custom'}/${id}@${version}`,
+        registeredAt: day(list.length - k),
+      };
+      if (rand.chance(0.25)) release.triggers = { keywords: [w.noun, w.other], verbs: [w.verb] };
+      if (rand.chance(0.2)) release.nodeVersion = '>=18.0.0';
+      releases[version] = release;
+    });
+    return {
+      id,
+      versions: [...list],
+      latestVersion: list[0],
+      owner: i % 7 === 0 ? 'acme' : 'built-in',
+      usedBy: i % 5 === 0 ? [`agent-${i % 13}`] : [],
+      registeredAt: day(0),
+      updatedAt: day(list.length),
+      releases,
+    };
+  });
+  return { index: { version: 1, skills: entries }, rootSpec: `${ids[0]}@^${majors}` };
+}
+
+/** Write generateRegistryIndex's index to `dir/index.json` (no stored copies: resolve and list need none). */
+export function writeRegistry(dir, options = {}) {
+  mkdirSync(dir, { recursive: true });
+  const { index, rootSpec } = generateRegistryIndex(options);
+  index.skills.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  writeFileSync(join(dir, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
+  return { dir, rootSpec, skills: index.skills.length, releases: index.skills.reduce((n, s) => n + s.versions.length, 0) };
+}

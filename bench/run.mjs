@@ -1,10 +1,11 @@
 // The benchmark rows. Usage: node bench/run.mjs [--only <substring>]... [--json]
 // `npm run bench` builds first. A missed aim is reported, not failed: exit 0. A benchmark that cannot run
 // honestly (a command fails, the generated skills do not validate) exits 1.
+import { statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writeCorpus, writeOneSkill } from './generate.mjs';
+import { writeCorpus, writeOneSkill, writeRegistry } from './generate.mjs';
 import {
   benchTempDir,
   comparePair,
@@ -24,6 +25,7 @@ const CLI = join(ROOT, 'bin', 'skills.js');
 const READ_TREE = join(ROOT, 'bench', 'read-tree.mjs');
 const SEED = 42;
 const CORPUS_SIZE = 10_000;
+const REGISTRY = { skills: 10_000, versions: 10, depth: 10 };
 
 const node = (args, label) => nodeCommand(args, { cwd: ROOT, label });
 const bareNode = node(['-e', '0'], 'node -e 0');
@@ -73,16 +75,69 @@ const ROWS = [
       return result;
     },
   },
+  {
+    name: `resolve against ${REGISTRY.skills.toLocaleString('en-US')} skills × ${REGISTRY.versions} versions, chains ${REGISTRY.depth} deep`,
+    aim: timeAim(500),
+    async run(fx) {
+      const reg = fx.registry();
+      const result = await comparePair({
+        measured: node([CLI, 'resolve', reg.rootSpec, '--registry', reg.dir], `skills resolve ${reg.rootSpec}`),
+        baseline: bareNode,
+        runs: 5,
+        warmups: 1,
+      });
+      result.notes = [`${reg.resolved} skills resolved from an index.json of ${reg.skills} skills, ${reg.releases} versions, ${reg.megabytes} MB, seed ${SEED}`];
+      return result;
+    },
+  },
+  {
+    name: 'list of that index',
+    aim: timeAim(500),
+    async run(fx) {
+      const reg = fx.registry();
+      const result = await comparePair({
+        // From the registry folder, which holds no skill folders of the project scope.
+        measured: nodeCommand([CLI, 'list', '--registry', reg.dir, '--json'], { cwd: reg.dir, label: 'skills list --registry <dir> --json' }),
+        baseline: bareNode,
+        runs: 5,
+        warmups: 1,
+      });
+      result.notes = [`the index of the resolve row (${reg.skills} skills, ${reg.megabytes} MB)`];
+      return result;
+    },
+  },
 ];
 
 // Fixtures are made on first use, so that `--only cold` does not write 10,000 skills.
 function fixtures() {
   let one;
   let corpus;
+  let registry;
   return {
     oneSkill: () => (one ??= writeOneSkill(join(benchTempDir(), 'one'), { seed: SEED })),
     corpus: () => (corpus ??= makeCorpus()),
+    registry: () => (registry ??= makeRegistry()),
   };
+}
+
+function makeRegistry() {
+  const dir = join(benchTempDir(), 'registry');
+  log(`writing a registry of ${REGISTRY.skills} skills × ${REGISTRY.versions} versions to ${dir} …`);
+  const reg = writeRegistry(dir, { ...REGISTRY, seed: SEED });
+  // A spec that does not resolve would time the error path: check once, untimed.
+  const r = runOnce(node([CLI, 'resolve', reg.rootSpec, '--registry', dir, '--json']));
+  let resolved;
+  try {
+    resolved = JSON.parse(r.stdout).resolved?.length;
+  } catch {
+    resolved = undefined;
+  }
+  if (r.status !== 0 || !resolved) {
+    log(`skills resolve ${reg.rootSpec} fails on the generated registry (exit code ${r.status}):\n${firstLines(r.stderr || r.stdout, 10)}`);
+    process.exit(1);
+  }
+  const megabytes = (statSync(join(dir, 'index.json')).size / 1e6).toFixed(1);
+  return { ...reg, resolved, megabytes };
 }
 
 async function makeCorpus() {

@@ -67,5 +67,93 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
       setExit(0);
     });
 
+  const registryOption = () => new Option('--registry <dir>', 'the registry folder (default: SKILLS_REGISTRY, else the nearest .skills/ upward, else ~/.skills)');
+
+  program
+    .command('sync')
+    .description('register every valid skill in a folder: copy it into the registry store and add its version to the index')
+    .argument('<dir>', 'a skill folder, or a folder holding skills')
+    .option('--owner <id>', 'owner of the registered skills (default: the skill\'s own owner, else built-in)')
+    .option('--force', 'replace a registered version whose content differs')
+    .option('--watch', 'keep watching the folder and register skills as they appear or change')
+    .option('--json', 'print the result as JSON (with --watch: one JSON line per event)')
+    .addOption(registryOption())
+    .action(async (dir: string, opts, cmd: Command) => {
+      const all = cmd.optsWithGlobals();
+      const { sync } = await import('./commands/sync.js');
+      const { exitCode } = await sync({ dir, ...opts, color: all.color }, ctx);
+      setExit(exitCode);
+    });
+
+  program
+    .command('remove')
+    .description('remove a skill version (or every version) from the registry store and index')
+    .argument('<spec>', 'id (every version) or id@version')
+    .option('--force', 'remove even while usedBy is not empty')
+    .option('--json', 'print the result as JSON')
+    .addOption(registryOption())
+    .action(async (spec: string, opts) => {
+      const { remove } = await import('./commands/remove.js');
+      await remove({ spec, ...opts }, ctx);
+      setExit(0);
+    });
+
+  program
+    .command('use')
+    .description("record that a consumer (an agent, a project) uses a skill: it goes into the skill's usedBy")
+    .argument('<id>', 'the skill id')
+    .requiredOption('--by <consumer>', 'who uses the skill')
+    .option('--json', 'print the result as JSON')
+    .addOption(registryOption())
+    .action(async (id: string, opts) => {
+      const { use } = await import('./commands/use.js');
+      await use({ id, ...opts }, ctx);
+      setExit(0);
+    });
+
+  program
+    .command('unuse')
+    .description("record that a consumer no longer uses a skill: it leaves the skill's usedBy")
+    .argument('<id>', 'the skill id')
+    .requiredOption('--by <consumer>', 'who no longer uses the skill')
+    .option('--json', 'print the result as JSON')
+    .addOption(registryOption())
+    .action(async (id: string, opts) => {
+      const { unuse } = await import('./commands/unuse.js');
+      await unuse({ id, ...opts }, ctx);
+      setExit(0);
+    });
+
+  program
+    .command('list')
+    .description('list the skills in the registry and in skill folders (./skills, ./.agents/skills, ./.claude/skills, ~/.agents/skills)')
+    .argument('[dirs...]', 'skill folders to list instead of the default ones')
+    .option('--json', 'print the result as JSON')
+    .option('--long', 'show every version, not only the latest')
+    .option('--owner <id>', 'only skills of this owner')
+    .addOption(new Option('--layout <layout>', 'only skills of this layout').choices(['skill-md', 'manifest']))
+    .addOption(registryOption())
+    .action(async (dirs: string[], opts, cmd: Command) => {
+      const all = cmd.optsWithGlobals();
+      const { list } = await import('./commands/list.js');
+      await list({ dirs, ...opts, color: all.color }, ctx);
+      setExit(0);
+    });
+
+  program
+    .command('resolve')
+    .description('pick, for each skill and its dependencies, the highest version that satisfies every constraint; print them dependencies first')
+    .argument('<specs...>', 'skill specs: id (the latest, with a warning), id@1.2.3 or id@<semver range>')
+    .option('--tree', 'draw the dependency graph')
+    .option('--json', 'print one JSON document: {resolved, warnings} or {error}')
+    .option('--registry <dir>', 'the registry folder (default: SKILLS_REGISTRY, else the nearest .skills/ upward, else ~/.skills)')
+    .addHelpText('after', '\nExit codes: 0 resolved; 1 no resolution (unknown skill, missing version, conflict, cycle); 2 a bad spec or an unreadable registry.')
+    .action(async (specs: string[], opts, cmd: Command) => {
+      const all = cmd.optsWithGlobals();
+      const { resolve } = await import('./commands/resolve.js');
+      const { exitCode } = await resolve({ specs, ...opts, color: all.color }, ctx);
+      setExit(exitCode);
+    });
+
   return program;
 }
