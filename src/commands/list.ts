@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ChalkInstance } from 'chalk';
+import type { Paint } from '../ui/color.js';
 import type { Context } from '../context.js';
 import { discoverSkills } from '../core/discover.js';
 import { isInside } from '../core/fs-walk.js';
@@ -163,7 +163,7 @@ function skillsIn(dir: string): Skill[] {
 const width = (s: string) => [...s].length;
 
 /** The table: one row per skill, the description cut so each line fits `width` columns. */
-export function formatList(rows: ListRow[], opts: { long: boolean; width: number; c: ChalkInstance; registry: string }): string {
+export function formatList(rows: ListRow[], opts: { long: boolean; width: number; c: Paint; registry: string }): string {
   const { c } = opts;
   if (rows.length === 0) return c.dim(`no skills found (registry ${opts.registry})\n`);
   const cells = rows.map((r) => [

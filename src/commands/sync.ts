@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import type { ChalkInstance } from 'chalk';
+import type { Paint } from '../ui/color.js';
 import type { Context } from '../context.js';
 import { discoverSkills } from '../core/discover.js';
 import { isInside } from '../core/fs-walk.js';
@@ -153,7 +153,7 @@ function eventOf(i: SyncItem) {
   return { event: status, ...rest };
 }
 
-function formatItem(i: SyncItem, c: ChalkInstance, registry: string, cwd: string): string {
+function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string): string {
   const rel = (p: string) => relative(cwd, p) || '.';
   const name = i.version ? `${i.id}@${i.version}` : i.id;
   const label = i.status === 'invalid' ? 'skipped' : i.status;
@@ -169,7 +169,7 @@ function formatItem(i: SyncItem, c: ChalkInstance, registry: string, cwd: string
   return `${line}\n`;
 }
 
-function summary(items: SyncItem[], counts: Record<SyncStatus, number>, registry: string, c: ChalkInstance): string {
+function summary(items: SyncItem[], counts: Record<SyncStatus, number>, registry: string, c: Paint): string {
   if (items.length === 0) return c.dim(`no skills to sync (registry ${registry})\n`);
   const parts = STATUSES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s === 'invalid' ? 'skipped (invalid)' : s}`);
   const line = `${items.length} skill${items.length === 1 ? '' : 's'} synced into ${registry}: ${parts.join(', ')}`;

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { ChalkInstance } from 'chalk';
+import type { Paint } from './color.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 
@@ -54,7 +54,7 @@ export function toJson(result: ValidateResult) {
 }
 
 /** Findings grouped by skill, ESLint's "stylish" in spirit, and one summary line. */
-export function formatStylish(result: ValidateResult, c: ChalkInstance, cwd: string): string {
+export function formatStylish(result: ValidateResult, c: Paint, cwd: string): string {
   const out: string[] = [];
   const rel = (p: string) => relative(cwd, p) || '.';
   for (const r of result.reports) {
@@ -81,7 +81,7 @@ export function formatStylish(result: ValidateResult, c: ChalkInstance, cwd: str
   return out.join('\n') + '\n';
 }
 
-export function formatDiagnostic(d: Diagnostic, c: ChalkInstance, rel: (p: string) => string): string {
+export function formatDiagnostic(d: Diagnostic, c: Paint, rel: (p: string) => string): string {
   const where = `${rel(d.file)}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}`;
   const sev = d.severity === 'error' ? c.red('error  ') : d.severity === 'warning' ? c.yellow('warning') : c.cyan('info   ');
   let s = `  ${where}  ${sev}  ${d.message}  ${c.dim(`${d.ruleId} ${d.rule}`)}`;
