@@ -95,6 +95,51 @@ describe('skills lint (built CLI)', () => {
       expect(v.exitCode).toBe(0);
     }));
 
+  it('fixes a manifest: adds missing .env.example entries and turns backslashes in references into slashes', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, {
+        'm/manifest.json': JSON.stringify({ id: 'm', name: 'M', version: '1.0.0', description: 'Posts things. Use when the user wants to post.', owner: 'built-in', context: ['context/instructions.md'], envVars: ['API_KEY', 'API_SECRET'], scripts: ['scripts/post.sh'] }, null, 2),
+        'm/.env.example': '# keys\nAPI_KEY=\n',
+        'm/context/instructions.md': '# M\n\nRun `scripts\\post.sh` with the text.\n',
+        'm/scripts/post.sh': { content: '#!/usr/bin/env bash\nset -euo pipefail\necho "{\\"success\\": true, \\"result\\": \\"$API_KEY $API_SECRET\\"}"\n', mode: 0o755 },
+      });
+      const r = await runCli(['lint', '--fix', 'm'], { cwd: dir });
+      expect(r.stdout).toContain('fixed  m/.env.example: add API_SECRET to .env.example');
+      expect(r.stdout).toMatch(/fixed {2}m\/context\/instructions\.md: /);
+      expect(readFileSync(join(dir, 'm/.env.example'), 'utf8')).toBe('# keys\nAPI_KEY=\nAPI_SECRET=\n');
+      expect(readFileSync(join(dir, 'm/context/instructions.md'), 'utf8')).toBe('# M\n\nRun `scripts/post.sh` with the text.\n');
+      expect(r.exitCode).toBe(0);
+      const again = await runCli(['lint', '--fix', 'm'], { cwd: dir });
+      expect(again.stdout).not.toContain('fixed');
+    }));
+
+  it('runs over a tree of many varied skills of both layouts, broken and hostile ones among them, without a crash', () =>
+    inTemp(async (dir) => {
+      const tree: Record<string, string | { content: string; mode?: number }> = {};
+      for (let i = 0; i < 60; i++) {
+        const n = `s${i}`;
+        const kind = i % 6;
+        if (kind === 0) tree[`${n}/SKILL.md`] = good(n, i % 12 === 0 ? 'triggers:\n  patterns: ["(a+)+"]\n' : '');
+        else if (kind === 1) tree[`${n}/SKILL.md`] = `---\nname: ${n}\ndescription: Use when: broken ${i}\n---\nTODO: write me\n`;
+        else if (kind === 2) tree[`${n}/manifest.json`] = JSON.stringify({ id: n, name: n, version: `1.${i}.0`, description: `Skill ${i}. Use when ${i}.`, owner: 'built-in', context: ['context/a.md'], scripts: ['scripts/x.sh'], envVars: ['TOKEN'] });
+        else if (kind === 3) tree[`${n}/manifest.json`] = `{"id": "${n}", "name": ${'['.repeat(i * 50)}`;
+        else if (kind === 4) {
+          tree[`${n}/SKILL.md`] = good(n).replace('Follow these steps.', `See [ref](references/r${i}.md) and scripts\\run.py and ../../etc/passwd. ${'x'.repeat(i * 100)}`);
+          tree[`${n}/references/r${i}.md`] = `# R\n${'line\n'.repeat(i * 10)}`;
+          tree[`${n}/scripts/run.py`] = 'import os\nprint(os.environ["SECRET_TOKEN"])\n';
+        } else tree[`${n}/skill.md`] = `\ufeff---\r\nname: ${n}\r\ndescription: Does ${n}. Use when ${n}.\r\nmetadata:\r\n  key: AKIA${'A'.repeat(16)}\r\n---\r\nbody\r\n`;
+      }
+      tree['s2/context/a.md'] = '# a\n';
+      writeTree(dir, tree);
+      for (const format of ['json', 'sarif', 'stylish']) {
+        const r = await runCli(['lint', '--format', format, '.'], { cwd: dir });
+        expect(r.exitCode, r.stderr).toBe(1);
+        expect(r.stderr).not.toMatch(/bug in skills/);
+        if (format === 'json') expect(JSON.parse(r.stdout).skills).toHaveLength(60);
+        if (format === 'sarif') expect(JSON.parse(r.stdout).runs[0].results.length).toBeGreaterThan(60);
+      }
+    }));
+
   it('prints the diff with --fix-dry-run and changes nothing', () =>
     inTemp(async (dir) => {
       const text = skillMd('name: dry\ndescription: Use when: you test\n');
