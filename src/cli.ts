@@ -146,7 +146,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .argument('<specs...>', 'skill specs: id (the latest, with a warning), id@1.2.3 or id@<semver range>')
     .option('--tree', 'draw the dependency graph')
     .option('--json', 'print one JSON document: {resolved, warnings} or {error}')
-    .option('--registry <dir>', 'the registry folder (default: SKILLS_REGISTRY, else the nearest .skills/ upward, else ~/.skills)')
+    .addOption(registryOption())
     .addHelpText('after', '\nExit codes: 0 resolved; 1 no resolution (unknown skill, missing version, conflict, cycle); 2 a bad spec or an unreadable registry.')
     .action(async (specs: string[], opts, cmd: Command) => {
       const all = cmd.optsWithGlobals();
