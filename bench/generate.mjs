@@ -131,7 +131,8 @@ export function writeOneSkill(parent, { seed = 42, name = 'bench-one' } = {}) {
 }
 
 /**
- * A registry index.json document (the format of src/formats/index-file.ts) of `skills` skills with `versions`
+ * A registry of `skills` skills, as a version 1 index.json document (releases inside the entries; writeRegistry
+ * splits it into the current format) with `versions`
  * versions each, from `seed`. The skills form `depth` layers; every version of a skill in one layer depends on two
  * or three skills of the next, so dependency chains run `depth` deep. The newest minor of each major (x.4.0)
  * asks for ranges the others do not, so the newest choice often conflicts and a resolver has to step back; every
@@ -196,11 +197,20 @@ export function generateRegistryIndex({ skills = 10_000, versions = 10, depth = 
   return { index: { version: 1, skills: entries }, rootSpec: `${ids[0]}@^${majors}` };
 }
 
-/** Write generateRegistryIndex's index to `dir/index.json` (no stored copies: resolve and list need none). */
+/**
+ * Write generateRegistryIndex's registry to `dir` in the registry's format (version 2): `index.json` with seed
+ * 000's fields and the latest version's summary, and `releases/<id>.json` with every version of each skill
+ * (no stored copies: resolve and list need none). Deterministic: the same options give the same bytes.
+ */
 export function writeRegistry(dir, options = {}) {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(join(dir, 'releases'), { recursive: true });
   const { index, rootSpec } = generateRegistryIndex(options);
   index.skills.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  writeFileSync(join(dir, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
-  return { dir, rootSpec, skills: index.skills.length, releases: index.skills.reduce((n, s) => n + s.versions.length, 0) };
+  const skills = index.skills.map(({ releases, ...entry }) => {
+    writeFileSync(join(dir, 'releases', `${entry.id}.json`), `${JSON.stringify({ id: entry.id, releases }, null, 2)}\n`);
+    const r = releases[entry.latestVersion];
+    return { ...entry, latest: { layout: r.layout, name: r.name, description: r.description, path: r.path } };
+  });
+  writeFileSync(join(dir, 'index.json'), `${JSON.stringify({ version: 2, skills }, null, 2)}\n`);
+  return { dir, rootSpec, skills: skills.length, releases: skills.reduce((n, s) => n + s.versions.length, 0) };
 }

@@ -61,18 +61,19 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
   }
   const home = ctx.env.HOME ?? homedir();
   const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home });
+  // index.json alone: each entry carries its latest version's summary, so no releases file is read.
   const rows: ListRow[] = readIndex(registry).skills.map((e) => {
-    const latest = e.releases[e.latestVersion];
+    const latest = e.latest;
     return {
       id: e.id,
       version: e.latestVersion,
       versions: e.versions,
-      layout: latest?.layout,
+      layout: latest.layout,
       owner: e.owner,
       scope: 'registry',
       usedBy: e.usedBy,
-      description: latest?.description ?? '',
-      path: latest ? join(registry, latest.path) : registry,
+      description: latest.description,
+      path: latest.path ? join(registry, latest.path) : registry,
     };
   });
 

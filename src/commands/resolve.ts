@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
-import { locateRegistry, readIndex } from '../core/registry.js';
+import { locateRegistry, readIndex, readReleases } from '../core/registry.js';
 import { catalogFromIndex, needsSystemPackages, resolveSpecs, systemPackageWarnings, type Resolution, type ResolvedSkill } from '../core/resolve.js';
 import { SkillsError } from '../errors.js';
 import { parseSpec, type DependencySpec } from '../model/spec.js';
@@ -29,7 +29,7 @@ export interface ResolveResult {
 export async function resolve(options: ResolveOptions, ctx: Context): Promise<{ result: ResolveResult; exitCode: number }> {
   const specs = parseSpecs(options.specs);
   const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home: ctx.env.HOME ?? homedir() });
-  const catalog = catalogFromIndex(readIndex(registry));
+  const catalog = catalogFromIndex(readIndex(registry), (id) => readReleases(registry, id));
   const resolution = resolveSpecs(specs, catalog, { nodeVersion: process.versions.node });
   if (resolution.ok) {
     // Asking the package manager costs a process per package: load the checker only when a skill lists any.

@@ -2,6 +2,7 @@ import { createHash, randomBytes, type Hash } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
+  fstatSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
@@ -20,7 +21,7 @@ import {
 import { dirname, join, relative, resolve } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError, isSkillsError } from '../errors.js';
-import { EMPTY_INDEX, parseIndex, serializeIndex, type IndexEntry, type RegistryIndex, type Release } from '../formats/index-file.js';
+import { EMPTY_INDEX, parseIndex, parseReleases, serializeIndex, serializeReleases, summaryOf, type IndexEntry, type RegistryIndex, type Release } from '../formats/index-file.js';
 import type { Skill } from '../model/skill.js';
 import { SKIP_DIRS, isInside } from './fs-walk.js';
 import { skillFileIn } from './load.js';
@@ -28,6 +29,8 @@ import { closest, isStrictSemver } from './validate.js';
 
 export const INDEX_FILE = 'index.json';
 export const BACKUP_FILE = 'index.json.bak';
+/** The folder of the releases files: releases/<id>.json. */
+export const RELEASES_DIR = 'releases';
 /** The lock folder proper-lockfile creates, inside the registry so nothing appears beside it. */
 export const LOCK_FILE = '.lock';
 const STAGING_PREFIX = '.staging-';
@@ -102,8 +105,11 @@ export function locateRegistry(opts: { registry?: string; cwd: string; env: Reco
 export function readIndex(dir: string): RegistryIndex {
   const file = join(dir, INDEX_FILE);
   const text = readIndexText(file);
-  if (text === undefined) return { ...EMPTY_INDEX, skills: [] };
-  return parseIndexText(text, file);
+  if (text === undefined) {
+    legacyReleases.delete(resolve(dir));
+    return { ...EMPTY_INDEX, skills: [] };
+  }
+  return parseIndexText(text, file).index;
 }
 
 function readIndexText(file: string): string | undefined {
@@ -115,22 +121,119 @@ function readIndexText(file: string): string | undefined {
   }
 }
 
-function parseIndexText(text: string, file: string): RegistryIndex {
-  const { index, problem } = parseIndex(text);
+/**
+ * A version 1 index.json kept the releases inside; read, they are held here (by registry folder) so that
+ * readReleases answers from them until the next write turns the registry into version 2.
+ */
+const legacyReleases = new Map<string, Map<string, Record<string, Release>>>();
+
+function parseIndexText(text: string, file: string): { index: RegistryIndex; legacy?: Map<string, Record<string, Release>> } {
+  const { index, releases, problem } = parseIndex(text);
   if (!index) {
     throw new SkillsError('E_CONFIG', `${file}:${problem!.line}:${problem!.column}: ${problem!.message}`, {
       hint: `nothing was overwritten: fix ${file} by hand, or restore the last good index kept in ${join(dirname(file), BACKUP_FILE)} (cp ${BACKUP_FILE} ${INDEX_FILE})`,
     });
   }
-  return index;
+  const dir = resolve(dirname(file));
+  if (releases) legacyReleases.set(dir, releases);
+  else legacyReleases.delete(dir);
+  return { index, legacy: releases };
+}
+
+/** releases/<id>.json, relative to the registry. */
+export function releasesPath(id: string): string {
+  return `${RELEASES_DIR}/${id}.json`;
+}
+
+function releasesFile(dir: string, id: string): string {
+  if (id === '' || id.includes('/') || id.includes('\\') || id.startsWith('.')) {
+    throw new SkillsError('E_CONFIG', `${join(dir, INDEX_FILE)}: the id "${id}" cannot name a releases file`, { hint: `remove the entry from ${join(dir, INDEX_FILE)}` });
+  }
+  return join(dir, RELEASES_DIR, `${id}.json`);
+}
+
+/** Parsed releases files, checked against the file's identity (inode, size, mtime) before each use. */
+const releasesCache = new Map<string, { ino: number; size: number; mtimeMs: number; releases: Record<string, Release> }>();
+
+/**
+ * The releases of one skill (version → release) from releases/<id>.json, validated; cached in the process.
+ * A missing or corrupt file is a located E_CONFIG. A registry still in format version 1 answers from its index.
+ */
+export function readReleases(dir: string, id: string): Record<string, Release> {
+  const legacy = legacyReleases.get(resolve(dir));
+  if (legacy) {
+    const r = legacy.get(id);
+    if (r) return r;
+  }
+  const found = readReleasesFile(dir, id, true);
+  if (found === undefined) {
+    const file = releasesFile(dir, id);
+    throw new SkillsError('E_CONFIG', `${file}: missing: the index lists ${id} but its releases file is gone`, {
+      hint: `register ${id} again (skills sync <dir>), or remove it with skills remove ${id} --force`,
+    });
+  }
+  return found;
+}
+
+/** Read releases/<id>.json; undefined when there is none. */
+function readReleasesFile(dir: string, id: string, useCache: boolean): Record<string, Release> | undefined {
+  const file = releasesFile(dir, id);
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      releasesCache.delete(file);
+      return undefined;
+    }
+    throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  let text: string;
+  let st;
+  try {
+    st = fstatSync(fd);
+    const cached = releasesCache.get(file);
+    if (useCache && cached && cached.ino === st.ino && cached.size === st.size && cached.mtimeMs === st.mtimeMs) return cached.releases;
+    text = readFileSync(fd, 'utf8');
+  } catch (err) {
+    throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  } finally {
+    closeSync(fd);
+  }
+  const { file: parsed, problem } = parseReleases(text, releasesPath(id));
+  if (!parsed) {
+    throw new SkillsError('E_CONFIG', `${file}:${problem!.line}:${problem!.column}: ${problem!.message}`, {
+      hint: `nothing was overwritten: fix ${file} by hand ({"id": "${id}", "releases": {version: release}})`,
+    });
+  }
+  if (parsed.id !== id) {
+    throw new SkillsError('E_CONFIG', `${file}:1:1: ${releasesPath(id)} holds the releases of "${parsed.id}", not of "${id}"`, { hint: `fix ${file} by hand: its "id" must be "${id}"` });
+  }
+  releasesCache.set(file, { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, releases: parsed.releases });
+  return parsed.releases;
+}
+
+/** What an update may change besides the index: the releases of the skills it touches. */
+export interface IndexUpdate {
+  /**
+   * The releases of `id` (version → release), read afresh under the lock; change the object in place. Only the
+   * versions the index lists for `id` once the update is done are kept; the entry's `latest` is set from them.
+   */
+  releases(id: string): Record<string, Release>;
 }
 
 /**
- * Change the index under the registry's lock: the index is re-read inside the lock, a corrupt one is never
- * touched, the previous index is kept as index.json.bak, and index.json is replaced by a rename (atomic).
- * Creates the registry folder on first use. `fn` may change files of the store too; it runs inside the lock.
+ * Change the registry under its lock: the index is re-read inside the lock, a corrupt one is never touched,
+ * the previous index is kept as index.json.bak, and every file is replaced by a rename (atomic). Creates the
+ * registry folder on first use. `fn` may change files of the store too; it runs inside the lock.
+ *
+ * Order of writes: releases/<id>.json first, holding the new releases and still the removed ones; then
+ * index.json; then the releases files are pruned to the versions the index lists (deleted for a skill that
+ * went). A crash in between leaves a releases file with versions the index does not list: readers ignore
+ * them, and the next write of that skill prunes them. A version 1 index is rewritten as version 2, every
+ * skill's releases file first.
  */
-export async function updateIndex(dir: string, fn: (index: RegistryIndex) => RegistryIndex | Promise<RegistryIndex>): Promise<RegistryIndex> {
+export async function updateIndex(dir: string, fn: (index: RegistryIndex, update: IndexUpdate) => RegistryIndex | Promise<RegistryIndex>): Promise<RegistryIndex> {
   ensureDir(dir);
   const lockfile = (await import('proper-lockfile')).default;
   let compromised: Error | undefined;
@@ -156,13 +259,67 @@ export async function updateIndex(dir: string, fn: (index: RegistryIndex) => Reg
   try {
     const file = join(dir, INDEX_FILE);
     const before = readIndexText(file);
-    const current = before === undefined ? { ...EMPTY_INDEX, skills: [] } : parseIndexText(before, file);
-    const next = await fn(current);
+    const { index: current, legacy } = before === undefined ? { index: { ...EMPTY_INDEX, skills: [] } as RegistryIndex, legacy: undefined } : parseIndexText(before, file);
+    // id → releases as on disk (undefined: no file) and as the update leaves them.
+    const onDisk = new Map<string, Record<string, Release> | undefined>();
+    const working = new Map<string, Record<string, Release>>();
+    const releasesOf = (id: string): Record<string, Release> => {
+      let r = working.get(id);
+      if (!r) {
+        const disk = readReleasesFile(dir, id, false);
+        onDisk.set(id, disk);
+        r = { ...(disk ?? {}), ...(legacy?.get(id) ?? {}) };
+        working.set(id, r);
+      }
+      return r;
+    };
+    // Migrating from version 1: every skill's releases get their file.
+    if (legacy) for (const e of current.skills) releasesOf(e.id);
+    const next = await fn(current, { releases: releasesOf });
+    // What each touched releases file should hold: the versions the index lists; `latest` follows from it.
+    const entries = new Map(next.skills.map((e) => [e.id, e]));
+    const wanted = new Map<string, Record<string, Release> | undefined>();
+    for (const [id, r] of working) {
+      const entry = entries.get(id);
+      if (!entry) {
+        wanted.set(id, undefined);
+        continue;
+      }
+      const kept: Record<string, Release> = {};
+      for (const v of entry.versions) if (Object.hasOwn(r, v)) kept[v] = r[v]!;
+      wanted.set(id, kept);
+      const latest = kept[entry.latestVersion];
+      if (latest) entry.latest = summaryOf(latest);
+    }
     const text = serializeIndex(next);
     if (compromised) throw new SkillsError('E_IO', `lost the lock on the registry ${dir} (${compromised.message}); the index was not written`, { cause: compromised });
+    const textOf = (id: string, r: Record<string, Release> | undefined) => (r === undefined ? undefined : serializeReleases(id, r, entries.get(id)?.versions));
+    const writeReleases = (id: string, r: Record<string, Release>) => {
+      const path = releasesFile(dir, id);
+      ensureDir(dirname(path));
+      writeAtomic(path, textOf(id, r)!);
+    };
+    // 1. New and changed releases, the removed ones still there.
+    const written = new Map<string, string | undefined>();
+    for (const [id, kept] of wanted) {
+      const disk = onDisk.get(id);
+      const union = kept === undefined ? disk : { ...(disk ?? {}), ...kept };
+      const unionText = textOf(id, union);
+      if (union !== undefined && unionText !== textOf(id, disk)) writeReleases(id, union);
+      written.set(id, unionText);
+    }
+    // 2. The index.
     if (text !== before) {
       if (before !== undefined) writeAtomic(join(dir, BACKUP_FILE), before);
       writeAtomic(file, text);
+    }
+    legacyReleases.delete(resolve(dir));
+    // 3. Prune what the index no longer lists.
+    for (const [id, kept] of wanted) {
+      if (kept === undefined) {
+        if (written.get(id) !== undefined) rmSync(releasesFile(dir, id), { force: true });
+        releasesCache.delete(releasesFile(dir, id));
+      } else if (textOf(id, kept) !== written.get(id)) writeReleases(id, kept);
     }
     return next;
   } finally {
@@ -324,6 +481,12 @@ function tempName(prefix: string, base: string): string {
   return `${prefix}${base}.${process.pid}.${randomBytes(4).toString('hex')}`;
 }
 
+/** The releases of a skill the index lists, for a decision taken before the lock (none when its file is missing). */
+function peekReleases(dir: string, id: string): Record<string, Release> | undefined {
+  const legacy = legacyReleases.get(resolve(dir))?.get(id);
+  return legacy ?? readReleasesFile(dir, id, true);
+}
+
 /** Remove staging and trash folders left by writers that were killed; a live writer's are kept. */
 function cleanLeftovers(dir: string): void {
   for (const part of ['built-in', 'custom']) {
@@ -404,8 +567,9 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
   const result = (status: RegisterStatus): RegisterResult => ({ status, id, version, path: existingPath ?? path, integrity });
 
   // Decide what can be decided without the lock, so an unchanged skill costs no copy and no write.
-  const decide = (index: RegistryIndex): 'unchanged' | 'write' => {
-    const release = index.skills.find((s) => s.id === id)?.releases[version];
+  // Only a version the index lists counts: a releases file may hold one a crash left before index.json was written.
+  const decide = (entry: IndexEntry | undefined, releases: Record<string, Release> | undefined): 'unchanged' | 'write' => {
+    const release = entry?.versions.includes(version) && releases && Object.hasOwn(releases, version) ? releases[version] : undefined;
     if (!release) return 'write';
     existingPath = release.path;
     if (release.integrity === integrity) return exists(join(dir, release.path)) ? 'unchanged' : 'write';
@@ -416,7 +580,8 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
     }
     return 'write';
   };
-  if (decide(readIndex(dir)) === 'unchanged') return result('unchanged');
+  const known = readIndex(dir).skills.find((s) => s.id === id);
+  if (decide(known, known ? peekReleases(dir, id) : undefined) === 'unchanged') return result('unchanged');
 
   const parent = join(dir, dirname(path));
   ensureDir(parent);
@@ -427,15 +592,18 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
     if (copied !== integrity) {
       throw new SkillsError('E_IO', `${skill.root} changed while it was being copied; nothing was registered`, { hint: 'run sync again once the skill is written' });
     }
-    await updateIndex(dir, (index) => {
+    await updateIndex(dir, (index, update) => {
       cleanLeftovers(dir);
       existingPath = undefined;
-      if (decide(index) === 'unchanged') {
+      const entry = index.skills.find((s) => s.id === id);
+      // Releases the index does not list are what a crash left before index.json was written: dropped here.
+      const releases = update.releases(id);
+      for (const v of Object.keys(releases)) if (!entry?.versions.includes(v)) delete releases[v];
+      if (decide(entry, releases) === 'unchanged') {
         status = 'unchanged';
         return index;
       }
-      const entry = index.skills.find((s) => s.id === id);
-      const old = entry?.releases[version];
+      const old = Object.hasOwn(releases, version) ? releases[version] : undefined;
       const target = join(dir, path);
       // A stored copy of another owner's folder, or one left by a killed run after its rename, goes first.
       if (old && old.path !== path) removeFolder(join(dir, old.path));
@@ -444,11 +612,12 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
       const release = releaseOf(skill, integrity, path, now);
       if (!entry) {
         status = 'added';
-        const fresh: IndexEntry = { id, versions: [version], latestVersion: version, owner, usedBy: [], registeredAt: now, updatedAt: now, releases: { [version]: release } };
+        releases[version] = release;
+        const fresh: IndexEntry = { id, versions: [version], latestVersion: version, owner, usedBy: [], registeredAt: now, updatedAt: now, latest: summaryOf(release) };
         index.skills.push(fresh);
       } else {
         status = old ? 'replaced' : 'updated';
-        entry.releases[version] = release;
+        releases[version] = release;
         entry.versions = [...new Set([...entry.versions, version])].sort(rcompare);
         entry.latestVersion = entry.versions[0]!;
         if (entry.latestVersion === version) entry.owner = owner;
@@ -489,13 +658,14 @@ export async function removeSkill(dir: string, id: string, version?: string, opt
   };
   check(readIndex(dir));
   let result: RemoveResult | undefined;
-  await updateIndex(dir, (index) => {
+  await updateIndex(dir, (index, update) => {
     cleanLeftovers(dir);
     const entry = check(index);
     const removed = version === undefined ? [...entry.versions] : [version];
-    const paths = removed.map((v) => entry.releases[v]?.path).filter((p): p is string => p !== undefined);
+    const releases = update.releases(id);
+    const paths = removed.map((v) => (Object.hasOwn(releases, v) ? releases[v]!.path : undefined)).filter((p): p is string => p !== undefined);
     for (const p of paths) removeFolder(join(dir, p));
-    for (const v of removed) delete entry.releases[v];
+    for (const v of removed) delete releases[v];
     entry.versions = entry.versions.filter((v) => !removed.includes(v));
     if (entry.versions.length === 0) index.skills = index.skills.filter((s) => s !== entry);
     else {

@@ -7,7 +7,7 @@ import Range from 'semver/classes/range.js';
 import SemVer from 'semver/classes/semver.js';
 import satisfies from 'semver/functions/satisfies.js';
 import validRange from 'semver/ranges/valid.js';
-import type { RegistryIndex } from '../formats/index-file.js';
+import type { RegistryIndex, Release } from '../formats/index-file.js';
 import type { Layout } from '../model/skill.js';
 import { parseSpec, type DependencySpec } from '../model/spec.js';
 import { SkillsError } from '../errors.js';
@@ -60,11 +60,27 @@ export interface ResolveOptions {
   hasPackage?: (name: string) => boolean | undefined;
 }
 
-/** A Catalog over an index: versions sorted and dependencies parsed on first use, so a big index costs little. */
-export function catalogFromIndex(index: RegistryIndex): Catalog {
+/** The releases of one skill (version → release), as releases/<id>.json holds them. */
+export type ReleaseLoader = (id: string) => Readonly<Record<string, Release>>;
+
+/**
+ * A Catalog over an index: an id's releases are loaded (through `load`) when the resolver first touches that id,
+ * versions sorted and dependencies parsed on first use, so a big registry costs what the resolution reaches.
+ * `source` names where the releases come from in messages (default `releases/<id>.json`).
+ */
+export function catalogFromIndex(index: RegistryIndex, load: ReleaseLoader, source: (id: string) => string = (id) => `releases/${id}.json`): Catalog {
   const entries = new Map(index.skills.map((e) => [e.id, e]));
+  const loaded = new Map<string, Readonly<Record<string, Release>>>();
   const versionLists = new Map<string, string[]>();
   const releases = new Map<string, CatalogRelease>();
+  const releasesOf = (id: string) => {
+    let r = loaded.get(id);
+    if (!r) {
+      r = load(id);
+      loaded.set(id, r);
+    }
+    return r;
+  };
   return {
     ids: () => [...entries.keys()],
     versions(id) {
@@ -72,8 +88,9 @@ export function catalogFromIndex(index: RegistryIndex): Catalog {
       if (cached) return cached;
       const entry = entries.get(id);
       if (!entry) return undefined;
-      // Not semver: the index never resolves to it.
-      const list = [...new Set(entry.versions)].filter((v) => Object.hasOwn(entry.releases, v) && versionKey(v) !== undefined);
+      const rel = releasesOf(id);
+      // Not semver, or without its release: the index never resolves to it.
+      const list = [...new Set(entry.versions)].filter((v) => Object.hasOwn(rel, v) && versionKey(v) !== undefined);
       if (!list.every((v, i) => i === 0 || compareVersions(list[i - 1]!, v) >= 0)) list.sort((a, b) => compareVersions(b, a));
       versionLists.set(id, list);
       return list;
@@ -83,13 +100,15 @@ export function catalogFromIndex(index: RegistryIndex): Catalog {
       const cached = releases.get(key);
       if (cached) return cached;
       const entry = entries.get(id);
-      const r = entry && Object.hasOwn(entry.releases, version) ? entry.releases[version] : undefined;
+      if (!entry || !entry.versions.includes(version)) return undefined;
+      const rel = releasesOf(id);
+      const r = Object.hasOwn(rel, version) ? rel[version] : undefined;
       if (!r) return undefined;
       const dependencies = r.dependencies.map((raw) => {
         const spec = parseDependency(raw);
         if ('error' in spec) {
-          throw new SkillsError('E_CONFIG', `index.json: ${key} lists the dependency ${spec.error}`, {
-            hint: 'fix the skill and register it again, or edit index.json',
+          throw new SkillsError('E_CONFIG', `${source(id)}: ${key} lists the dependency ${spec.error}`, {
+            hint: 'fix the skill and register it again',
           });
         }
         return spec;

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { parseTree, getNodeValue, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { positionFinder } from './text.js';
 
-/** What the index keeps of one registered version, so list, resolve and render-prompt need not read the skill. */
+// A registry keeps two kinds of files (format version 2):
+// - index.json: one small entry per skill, seed 000's fields plus a summary of the latest version, enough for
+//   `skills list`;
+// - releases/<id>.json: everything the registry knows of each registered version of one skill, read only when
+//   that skill is needed (resolve reads the skills it reaches, not the whole registry).
+// Version 1 kept every release inside index.json; it is still read (converted in memory) and rewritten as
+// version 2 on the next write.
+
+/** What the registry keeps of one registered version, so list, resolve and render-prompt need not read the skill. */
 export const releaseSchema = z.object({
   /** sha512 SRI of the skill's content (sorted paths, execute bits and bytes), as `skills` computes it. */
   integrity: z.string(),
@@ -19,7 +27,16 @@ export const releaseSchema = z.object({
   registeredAt: z.string(),
 });
 
-/** One skill in the index: seed 000's registry fields, plus the per-version data above. */
+/** What index.json keeps of the latest version: what `skills list` shows (and where the stored copy is). */
+export const latestSchema = z.object({
+  layout: z.enum(['skill-md', 'manifest']),
+  name: z.string(),
+  description: z.string(),
+  /** The stored copy of the latest version, relative to the registry. */
+  path: z.string(),
+});
+
+/** One skill in index.json: seed 000's registry fields, plus the latest version's summary. */
 export const indexEntrySchema = z.object({
   id: z.string(),
   /** Newest first. */
@@ -29,33 +46,133 @@ export const indexEntrySchema = z.object({
   usedBy: z.array(z.string()),
   registeredAt: z.string(),
   updatedAt: z.string(),
-  releases: z.record(releaseSchema),
+  latest: latestSchema,
 });
 
 export const indexSchema = z.object({
   /** Format version of this file. */
-  version: z.literal(1),
+  version: z.literal(2),
   skills: z.array(indexEntrySchema),
 });
 
+/** releases/<id>.json: every registered version of one skill. */
+export const releasesFileSchema = z.object({
+  id: z.string(),
+  /** version → release. */
+  releases: z.record(releaseSchema),
+});
+
+/** Version 1 of index.json: the releases inside each entry. Read only, to convert. */
+export const indexEntryV1Schema = z.object({
+  id: z.string(),
+  versions: z.array(z.string()),
+  latestVersion: z.string(),
+  owner: z.string(),
+  usedBy: z.array(z.string()),
+  registeredAt: z.string(),
+  updatedAt: z.string(),
+  releases: z.record(releaseSchema),
+});
+
+export const indexV1Schema = z.object({
+  version: z.literal(1),
+  skills: z.array(indexEntryV1Schema),
+});
+
 export type Release = z.infer<typeof releaseSchema>;
+export type LatestSummary = z.infer<typeof latestSchema>;
 export type IndexEntry = z.infer<typeof indexEntrySchema>;
 export type RegistryIndex = z.infer<typeof indexSchema>;
+export type ReleasesFile = z.infer<typeof releasesFileSchema>;
+export type IndexEntryV1 = z.infer<typeof indexEntryV1Schema>;
+export type RegistryIndexV1 = z.infer<typeof indexV1Schema>;
 
-export const EMPTY_INDEX: RegistryIndex = { version: 1, skills: [] };
+export const INDEX_FORMAT_VERSION = 2;
+export const EMPTY_INDEX: RegistryIndex = { version: 2, skills: [] };
 
-/** Parse index.json text; a problem comes back located (line, column) rather than thrown. */
-export function parseIndex(text: string): { index?: RegistryIndex; problem?: { message: string; line: number; column: number } } {
-  // Fast path: JSON.parse is ten times quicker than a located parse on a big index; only a failure needs places.
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    data = undefined;
+export interface Problem {
+  message: string;
+  line: number;
+  column: number;
+}
+
+/** The summary index.json keeps of a release. */
+export function summaryOf(r: Release): LatestSummary {
+  return { layout: r.layout, name: r.name, description: r.description, path: r.path };
+}
+
+/** A version 1 index as version 2: the entries, and each skill's releases (what releases/<id>.json would hold). */
+export function upgradeIndex(v1: RegistryIndexV1): { index: RegistryIndex; releases: Map<string, Record<string, Release>> } {
+  const releases = new Map<string, Record<string, Release>>();
+  const skills: IndexEntry[] = [];
+  for (const { releases: rel, ...rest } of v1.skills) {
+    releases.set(rest.id, rel);
+    const latest = Object.hasOwn(rel, rest.latestVersion) ? rel[rest.latestVersion]! : Object.values(rel)[0];
+    skills.push({ ...rest, latest: latest ? summaryOf(latest) : { layout: 'skill-md', name: rest.id, description: '', path: '' } });
+  }
+  return { index: { version: 2, skills }, releases };
+}
+
+// Quick structural checks, the schemas above written out by hand: a registry of 10,000 skills is checked in a
+// few milliseconds where zod, which copies every object it checks, takes a tenth of a second and feeds the
+// garbage collector. A document they accept is one the schema accepts (test/unit/formats/index-file.test.ts
+// checks they agree); anything they reject goes through zod, which says what is wrong and where.
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isStrs = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
+const isLayout = (v: unknown) => v === 'skill-md' || v === 'manifest';
+const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || check(v);
+
+function isRelease(v: unknown): v is Release {
+  if (!isObj(v)) return false;
+  const t = v.triggers;
+  return (
+    isStr(v.integrity) && isLayout(v.layout) && isStr(v.name) && isStr(v.description) && isStrs(v.dependencies) && isStr(v.path) && isStr(v.registeredAt) &&
+    optional(v.nodeVersion, isStr) && optional(v.systemPackages, isStrs) &&
+    optional(t, (t) => isObj(t) && optional(t.keywords, isStrs) && optional(t.verbs, isStrs) && optional(t.patterns, isStrs))
+  );
+}
+
+function isEntryBase(v: Record<string, unknown>): boolean {
+  return isStr(v.id) && isStrs(v.versions) && isStr(v.latestVersion) && isStr(v.owner) && isStrs(v.usedBy) && isStr(v.registeredAt) && isStr(v.updatedAt);
+}
+
+const isReleaseRecord = (v: unknown): v is Record<string, Release> => isObj(v) && Object.values(v).every(isRelease);
+
+/** The quick check of a version 2 index. */
+export function isIndexV2(v: unknown): v is RegistryIndex {
+  if (!isObj(v) || v.version !== 2 || !Array.isArray(v.skills)) return false;
+  return v.skills.every((e) => isObj(e) && isEntryBase(e) && isObj(e.latest) && isLayout(e.latest.layout) && isStr(e.latest.name) && isStr(e.latest.description) && isStr(e.latest.path));
+}
+
+/** The quick check of a version 1 index. */
+export function isIndexV1(v: unknown): v is RegistryIndexV1 {
+  if (!isObj(v) || v.version !== 1 || !Array.isArray(v.skills)) return false;
+  return v.skills.every((e) => isObj(e) && isEntryBase(e) && isReleaseRecord(e.releases));
+}
+
+/** The quick check of a releases file. */
+export function isReleasesFile(v: unknown): v is ReleasesFile {
+  return isObj(v) && isStr(v.id) && isReleaseRecord(v.releases);
+}
+
+/**
+ * Parse a JSON document and check it against `schema`; a problem comes back located (line, column) rather than
+ * thrown. `label` names the file in messages (`index.json`, `releases/<id>.json`).
+ */
+export function parseDocument<T>(text: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>, label: string, data?: unknown, quick?: (v: unknown) => v is T): { value?: T; problem?: Problem } {
+  // Fast path: JSON.parse is ten times quicker than a located parse; only a failure needs places.
+  if (data === undefined) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = undefined;
+    }
   }
   if (data !== undefined) {
-    const quick = indexSchema.safeParse(data);
-    if (quick.success) return { index: quick.data };
+    if (quick?.(data)) return { value: data };
+    const checked = schema.safeParse(data);
+    if (checked.success) return { value: checked.data };
   }
   const at = positionFinder(text);
   const errors: ParseError[] = [];
@@ -63,13 +180,13 @@ export function parseIndex(text: string): { index?: RegistryIndex; problem?: { m
   try {
     tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
   } catch {
-    return { problem: { message: 'index.json nests too deeply to read', line: 1, column: 1 } };
+    return { problem: { message: `${label} nests too deeply to read`, line: 1, column: 1 } };
   }
   if (errors.length > 0 || !tree) {
     const e = errors[0];
-    return { problem: { message: `index.json is not valid JSON (${e ? printParseErrorCode(e.error) : 'empty'})`, ...at(e?.offset ?? 0) } };
+    return { problem: { message: `${label} is not valid JSON (${e ? printParseErrorCode(e.error) : 'empty'})`, ...at(e?.offset ?? 0) } };
   }
-  const parsed = indexSchema.safeParse(getNodeValue(tree));
+  const parsed = schema.safeParse(getNodeValue(tree));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     // Locate the deepest node the issue's path reaches.
@@ -82,13 +199,57 @@ export function parseIndex(text: string): { index?: RegistryIndex; problem?: { m
       if (child) offset = child.offset;
       node = child;
     }
-    return { problem: { message: `index.json: ${issue.path.join('.') || 'the file'}: ${issue.message}`, ...at(offset) } };
+    return { problem: { message: `${label}: ${issue.path.join('.') || 'the file'}: ${issue.message}`, ...at(offset) } };
   }
-  return { index: parsed.data };
+  return { value: parsed.data };
 }
 
-/** Serialize the index: stable key order, skills sorted by id, two-space indent, final newline. */
+/**
+ * Parse index.json text (version 2, or version 1 converted: `releases` then holds what version 1 kept inside
+ * the entries); a problem comes back located (line, column) rather than thrown.
+ */
+export function parseIndex(text: string): { index?: RegistryIndex; releases?: Map<string, Record<string, Release>>; problem?: Problem } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  const v1 = typeof data === 'object' && data !== null && (data as { version?: unknown }).version === 1;
+  if (v1 || (data === undefined && /^\s*\{\s*"version"\s*:\s*1\s*[,}]/.test(text))) {
+    const { value, problem } = parseDocument(text, indexV1Schema, 'index.json', data, isIndexV1);
+    if (!value) return { problem };
+    return upgradeIndex(value);
+  }
+  const { value, problem } = parseDocument(text, indexSchema, 'index.json', data, isIndexV2);
+  return value ? { index: value } : { problem };
+}
+
+/** Parse releases/<id>.json text; a problem comes back located. */
+export function parseReleases(text: string, label: string): { file?: ReleasesFile; problem?: Problem } {
+  const { value, problem } = parseDocument(text, releasesFileSchema, label, undefined, isReleasesFile);
+  return value ? { file: value } : { problem };
+}
+
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Serialize the index (version 2): stable key order, skills sorted by id, two-space indent, final newline. */
 export function serializeIndex(index: RegistryIndex): string {
-  const skills = [...index.skills].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return `${JSON.stringify({ version: 1, skills }, null, 2)}\n`;
+  const skills = [...index.skills].sort(byId).map((e) => ({
+    id: e.id,
+    versions: e.versions,
+    latestVersion: e.latestVersion,
+    owner: e.owner,
+    usedBy: e.usedBy,
+    registeredAt: e.registeredAt,
+    updatedAt: e.updatedAt,
+    latest: { layout: e.latest.layout, name: e.latest.name, description: e.latest.description, path: e.latest.path },
+  }));
+  return `${JSON.stringify({ version: INDEX_FORMAT_VERSION, skills }, null, 2)}\n`;
+}
+
+/** Serialize releases/<id>.json: versions newest first as `order` gives them (others after), two-space indent. */
+export function serializeReleases(id: string, releases: Record<string, Release>, order: readonly string[] = []): string {
+  const keys = [...new Set([...order.filter((v) => Object.hasOwn(releases, v)), ...Object.keys(releases).sort()])];
+  return `${JSON.stringify({ id, releases: Object.fromEntries(keys.map((v) => [v, releases[v]])) }, null, 2)}\n`;
 }

@@ -57,14 +57,18 @@ describe('skills sync (built CLI)', () => {
     const index = indexOf(reg);
     expect(index.skills.map((s) => s.id)).toEqual(EXAMPLE_IDS);
     for (const s of index.skills) {
-      expect(Object.keys(s)).toEqual(['id', 'versions', 'latestVersion', 'owner', 'usedBy', 'registeredAt', 'updatedAt', 'releases']);
+      expect(Object.keys(s)).toEqual(['id', 'versions', 'latestVersion', 'owner', 'usedBy', 'registeredAt', 'updatedAt', 'latest']);
       expect(s.versions).toEqual([s.latestVersion]);
       expect(s.usedBy).toEqual([]);
       expect(s.registeredAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-      expect(existsSync(join(reg, s.releases[s.latestVersion]!.path, s.releases[s.latestVersion]!.layout === 'manifest' ? 'manifest.json' : 'SKILL.md'))).toBe(true);
+      expect(existsSync(join(reg, s.latest.path, s.latest.layout === 'manifest' ? 'manifest.json' : 'SKILL.md'))).toBe(true);
+      const releases = JSON.parse(readFileSync(join(reg, 'releases', `${s.id}.json`), 'utf8'));
+      expect(releases.id).toBe(s.id);
+      expect(Object.keys(releases.releases)).toEqual(s.versions);
+      expect(releases.releases[s.latestVersion]).toMatchObject({ path: s.latest.path, layout: s.latest.layout, description: s.latest.description });
     }
     expect(index.skills.find((s) => s.id === 'social-media-apis')).toMatchObject({ latestVersion: '2.1.0', owner: 'built-in' });
-    expect(index.skills.find((s) => s.id === 'web-scraping')).toMatchObject({ owner: 'peterbot', releases: { '1.2.0': { path: 'custom/web-scraping@1.2.0', layout: 'skill-md' } } });
+    expect(index.skills.find((s) => s.id === 'web-scraping')).toMatchObject({ owner: 'peterbot', latest: { path: 'custom/web-scraping@1.2.0', layout: 'skill-md' } });
     expect(readdirSync(join(reg, 'built-in')).sort()).toEqual(['basic-tools@1.0.0', 'cron-tools@1.0.0', 'hello-extended@1.0.0', 'social-media-apis@2.1.0', 'timeplus-sql-guide@0.3.0']);
     expect(readdirSync(join(reg, 'custom')).sort()).toEqual(['data-analysis@1.0.0', 'web-scraping@1.2.0']);
 
@@ -287,10 +291,14 @@ describe('skills list (built CLI)', () => {
   it('lists the given folders only (missing ones skipped), and answers for the registry from the index alone', async () => {
     const { reg, project, home } = await listFixture();
     rmSync(join(reg, 'custom'), { recursive: true });
+    // No releases file is read either: index.json carries what list shows of the latest version.
+    rmSync(join(reg, 'releases'), { recursive: true });
     const r = await cli(reg, ['list', '--json', 'skills', 'no-such-folder'], { cwd: project, env: { HOME: home } });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout).skills.map((s: { id: string; scope: string }) => `${s.id}:${s.scope}`)).toEqual(['proj-b:project', 'reg-a:registry']);
+    const skills = JSON.parse(r.stdout).skills;
+    expect(skills.map((s: { id: string; scope: string }) => `${s.id}:${s.scope}`)).toEqual(['proj-b:project', 'reg-a:registry']);
+    expect(skills[1]).toMatchObject({ version: '1.1.0', layout: 'skill-md', description: 'Does reg-a things. Use when testing the registry.', path: join(reg, 'custom/reg-a@1.1.0') });
     const empty = await cli(join(fresh(), 'none'), ['list'], { cwd: fresh() });
     expect(empty.exitCode).toBe(0);
     expect(empty.stdout).toMatch(/^no skills found \(registry .*none\)$/);
@@ -342,7 +350,7 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
     const index = indexOf(reg);
     expect(index.skills.map((s) => s.id)).toEqual(dirs.map((d) => d.split('/').at(-1)));
     expect(readdirSync(join(reg, 'built-in'))).toHaveLength(20);
-    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'index.json.bak']);
+    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'index.json.bak', 'releases']);
 
     // 20 consumers of one skill: every read-modify-write of the same entry survives.
     const uses = await Promise.all(

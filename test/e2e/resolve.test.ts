@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 
@@ -9,8 +9,11 @@ import { runCli, tempDir } from '../helpers/cli.js';
 /** id → version → dependencies, or the release's extra fields. */
 type Registry = Record<string, Record<string, string[] | { deps?: string[]; nodeVersion?: string; systemPackages?: string[]; layout?: 'skill-md' | 'manifest' }>>;
 
-/** Write `dir/index.json` in the registry's format (src/formats/index-file.ts), as sync would. */
-function writeRegistry(dir: string, registry: Registry): string {
+/**
+ * Write a registry in its format (src/formats/index-file.ts), as sync would: index.json and releases/<id>.json;
+ * `format: 1` writes the old single index.json with the releases inside.
+ */
+function writeRegistry(dir: string, registry: Registry, format: 1 | 2 = 2): string {
   mkdirSync(dir, { recursive: true });
   const skills = Object.entries(registry).map(([id, versions]) => {
     const list = Object.keys(versions).sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
@@ -34,9 +37,19 @@ function writeRegistry(dir: string, registry: Registry): string {
         ];
       }),
     );
-    return { id, versions: list, latestVersion: list[0], owner: 'built-in', usedBy: [], registeredAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-15T10:00:00Z', releases };
+    return { id, versions: list, latestVersion: list[0]!, owner: 'built-in', usedBy: [], registeredAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-15T10:00:00Z', releases };
   });
-  writeFileSync(join(dir, 'index.json'), `${JSON.stringify({ version: 1, skills }, null, 2)}\n`);
+  if (format === 1) {
+    writeFileSync(join(dir, 'index.json'), `${JSON.stringify({ version: 1, skills }, null, 2)}\n`);
+    return dir;
+  }
+  mkdirSync(join(dir, 'releases'), { recursive: true });
+  const entries = skills.map(({ releases, ...entry }) => {
+    writeFileSync(join(dir, 'releases', `${entry.id}.json`), `${JSON.stringify({ id: entry.id, releases }, null, 2)}\n`);
+    const r = releases[entry.latestVersion]!;
+    return { ...entry, latest: { layout: r.layout, name: r.name, description: r.description, path: r.path } };
+  });
+  writeFileSync(join(dir, 'index.json'), `${JSON.stringify({ version: 2, skills: entries }, null, 2)}\n`);
   return dir;
 }
 
@@ -182,6 +195,25 @@ describe('skills resolve: no resolution (exit 1)', () => {
   });
 });
 
+describe('skills resolve: registry formats', () => {
+  it('reads a version 1 registry (one index.json with the releases inside) as before', async () => {
+    const dir = writeRegistry(join(t.dir, 'v1'), REGISTRY, 1);
+    const r = await runCli(['resolve', 'app', '--registry', dir, '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).resolved.map((s: { id: string; version: string }) => `${s.id}@${s.version}`)).toEqual(['basic-tools@1.2.0', 'web-scraping@2.1.0', 'app@1.0.0']);
+  });
+
+  it('reads only the releases files of the skills it reaches', async () => {
+    const dir = writeRegistry(join(t.dir, 'lazy'), REGISTRY);
+    rmSync(join(dir, 'releases/loop-a.json'));
+    const r = await runCli(['resolve', 'a', '--registry', dir]);
+    expect(r.exitCode).toBe(0);
+    const missing = await runCli(['resolve', 'loop-b', '--registry', dir]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain(`error: ${join(dir, 'releases/loop-a.json')}: missing: the index lists loop-a but its releases file is gone`);
+  });
+});
+
 describe('skills resolve: usage and registry errors (exit 2)', () => {
   it('rejects a bad spec', async () => {
     const r = await resolve('Basic-Tools@1');
@@ -202,6 +234,14 @@ describe('skills resolve: usage and registry errors (exit 2)', () => {
     const json = await runCli(['resolve', 'a', '--registry', dir, '--json']);
     expect(json.exitCode).toBe(2);
     expect(JSON.parse(json.stdout).error.code).toBe('E_CONFIG');
+  });
+
+  it('reports a corrupt releases file with its line and column', async () => {
+    const dir = writeRegistry(join(t.dir, 'corrupt-releases'), { a: { '1.0.0': ['b@^1'] }, b: { '1.0.0': [] } });
+    writeFileSync(join(dir, 'releases/b.json'), '{\n  "id": "b",\n  "releases": {\n    "1.0.0": { "integrity": "x", "layout": "neither" }\n  }\n}\n');
+    const r = await runCli(['resolve', 'a', '--registry', dir]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`error: ${join(dir, 'releases/b.json')}:4:44: releases/b.json: releases.1.0.0.layout: Invalid enum value`);
   });
 
   it('requires at least one spec', async () => {

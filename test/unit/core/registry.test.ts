@@ -7,6 +7,7 @@ import {
   integrityOf,
   locateRegistry,
   readIndex,
+  readReleases,
   registerSkill,
   removeSkill,
   unuseSkill,
@@ -138,25 +139,28 @@ describe('registerSkill', () => {
         usedBy: [],
         registeredAt: '2024-01-01T00:00:00Z',
         updatedAt: '2024-01-01T00:00:00Z',
-        releases: {
-          '1.0.0': {
-            integrity: r.integrity,
-            layout: 'skill-md',
-            name: 'alpha',
-            description: 'Does alpha things. Use when testing.',
-            dependencies: [],
-            path: 'built-in/alpha@1.0.0',
-            registeredAt: '2024-01-01T00:00:00Z',
-          },
-        },
+        latest: { layout: 'skill-md', name: 'alpha', description: 'Does alpha things. Use when testing.', path: 'built-in/alpha@1.0.0' },
       },
     ]);
+    expect(readReleases(reg, 'alpha')).toEqual({
+      '1.0.0': {
+        integrity: r.integrity,
+        layout: 'skill-md',
+        name: 'alpha',
+        description: 'Does alpha things. Use when testing.',
+        dependencies: [],
+        path: 'built-in/alpha@1.0.0',
+        registeredAt: '2024-01-01T00:00:00Z',
+      },
+    });
+    expect(JSON.parse(readFileSync(join(reg, 'releases/alpha.json'), 'utf8'))).toEqual({ id: 'alpha', releases: readReleases(reg, 'alpha') });
     const stored = join(reg, 'built-in/alpha@1.0.0');
     expect(readFileSync(join(stored, 'references/a.md'), 'utf8')).toBe('# A\n');
     expect(existsSync(join(stored, '.env'))).toBe(false);
     expect(integrityOf(loadSkill(stored))).toBe(r.integrity);
-    // Nothing but the index, its backup and the store: no staging folder, no lock left behind.
-    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json']);
+    // Nothing but the index, the releases and the store: no staging folder, no temp file, no lock left behind.
+    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'releases']);
+    expect(readdirSync(join(reg, 'releases'))).toEqual(['alpha.json']);
     expect(readdirSync(join(reg, 'built-in'))).toEqual(['alpha@1.0.0']);
   });
 
@@ -187,7 +191,8 @@ describe('registerSkill', () => {
     expect(entry.latestVersion).toBe('1.10.0');
     expect(entry.registeredAt).toBe('2024-01-01T00:00:00Z');
     expect(entry.updatedAt).toBe('2024-01-15T10:00:00Z');
-    expect(Object.keys(entry.releases).sort()).toEqual(['1.0.0', '1.10.0', '1.2.0']);
+    expect(Object.keys(readReleases(reg, 'beta'))).toEqual(['1.10.0', '1.2.0', '1.0.0']);
+    expect(entry.latest.path).toBe('built-in/beta@1.10.0');
     expect(readdirSync(join(reg, 'built-in')).sort()).toEqual(['beta@1.0.0', 'beta@1.10.0', 'beta@1.2.0']);
 
     const before = readFileSync(join(reg, 'index.json'), 'utf8');
@@ -215,7 +220,7 @@ describe('registerSkill', () => {
     expect(readFileSync(join(reg, 'built-in/gamma@1.0.0/notes.md'), 'utf8')).toBe('two');
     const entry = readIndex(reg).skills[0]!;
     expect(entry.versions).toEqual(['1.0.0']);
-    expect(entry.releases['1.0.0']!.integrity).toBe(forced.integrity);
+    expect(readReleases(reg, 'gamma')['1.0.0']!.integrity).toBe(forced.integrity);
     expect(entry.updatedAt).toBe('2024-01-15T10:00:00Z');
     expect(readdirSync(join(reg, 'built-in'))).toEqual(['gamma@1.0.0']);
   });
@@ -237,7 +242,7 @@ describe('registerSkill', () => {
       'manifest.json': JSON.stringify({ id: 'mani', name: 'Mani', version: '3.0.0', description: 'd', owner: 'built-in', dependencies: ['alpha@^1.0.0'], nodeVersion: '>=20', systemPackages: ['ffmpeg'], triggers: { keywords: ['k'] } }),
     });
     await registerSkill(reg, loadSkill(dir));
-    expect(readIndex(reg).skills[0]!.releases['3.0.0']).toMatchObject({ layout: 'manifest', dependencies: ['alpha@^1.0.0'], nodeVersion: '>=20', systemPackages: ['ffmpeg'], triggers: { keywords: ['k'] } });
+    expect(readReleases(reg, 'mani')['3.0.0']).toMatchObject({ layout: 'manifest', dependencies: ['alpha@^1.0.0'], nodeVersion: '>=20', systemPackages: ['ffmpeg'], triggers: { keywords: ['k'] } });
   });
 
   it('cleans up staging folders of killed writers on the next write, and keeps a live writer\'s', async () => {
@@ -285,7 +290,8 @@ describe('removeSkill, useSkill, unuseSkill', () => {
     expect(r).toEqual({ id: 'epsilon', removed: ['2.0.0'], remaining: ['1.0.0'], paths: ['built-in/epsilon@2.0.0'] });
     const entry = readIndex(reg).skills[0]!;
     expect(entry).toMatchObject({ versions: ['1.0.0'], latestVersion: '1.0.0' });
-    expect(Object.keys(entry.releases)).toEqual(['1.0.0']);
+    expect(Object.keys(readReleases(reg, 'epsilon'))).toEqual(['1.0.0']);
+    expect(entry.latest.path).toBe('built-in/epsilon@1.0.0');
     expect(readdirSync(join(reg, 'built-in'))).toEqual(['epsilon@1.0.0']);
   });
 
@@ -299,6 +305,7 @@ describe('removeSkill, useSkill, unuseSkill', () => {
     expect((await removeSkill(reg, 'epsilon')).removed).toEqual(['2.0.0', '1.0.0']);
     expect(readIndex(reg).skills).toEqual([]);
     expect(readdirSync(join(reg, 'built-in'))).toEqual([]);
+    expect(readdirSync(join(reg, 'releases'))).toEqual([]);
     expect((await caught(useSkill(reg, 'epsilon', 'x'))).code).toBe('E_NOT_FOUND');
   });
 });
@@ -356,7 +363,59 @@ describe('the index file', () => {
     await useSkill(reg, 'iota', 'b-bee');
     expect(readFileSync(join(reg, 'index.json.bak'), 'utf8')).toBe(second);
     expect(parseIndex(readFileSync(join(reg, 'index.json'), 'utf8')).index!.skills[0]!.usedBy).toEqual(['a-bee', 'b-bee']);
-    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'index.json.bak']);
+    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'index.json.bak', 'releases']);
+  });
+
+  it('reads a version 1 index (releases inside the entries) and writes version 2 on the next write', async () => {
+    const reg = fresh('v1');
+    const release = (v: string) => ({ integrity: `sha512-${v}`, layout: 'manifest', name: 'Old', description: `old ${v}`, dependencies: ['other@^1'], nodeVersion: '>=18', path: `built-in/old@${v}`, registeredAt: '2024-01-01T00:00:00Z' });
+    const entry = { id: 'old', versions: ['2.0.0', '1.0.0'], latestVersion: '2.0.0', owner: 'built-in', usedBy: [], registeredAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-02T00:00:00Z' };
+    const v1 = `${JSON.stringify({ version: 1, skills: [{ ...entry, releases: { '2.0.0': release('2.0.0'), '1.0.0': release('1.0.0') } }] }, null, 2)}\n`;
+    writeFileSync(join(reg, 'index.json'), v1);
+    expect(readIndex(reg)).toEqual({ version: 2, skills: [{ ...entry, latest: { layout: 'manifest', name: 'Old', description: 'old 2.0.0', path: 'built-in/old@2.0.0' } }] });
+    expect(readReleases(reg, 'old')).toEqual({ '2.0.0': release('2.0.0'), '1.0.0': release('1.0.0') });
+    expect(existsSync(join(reg, 'releases'))).toBe(false);
+
+    await useSkill(reg, 'old', 'bee');
+    const written = JSON.parse(readFileSync(join(reg, 'index.json'), 'utf8'));
+    expect(written.version).toBe(2);
+    expect(written.skills[0]).toEqual({ ...entry, usedBy: ['bee'], latest: { layout: 'manifest', name: 'Old', description: 'old 2.0.0', path: 'built-in/old@2.0.0' } });
+    expect(readFileSync(join(reg, 'index.json.bak'), 'utf8')).toBe(v1);
+    expect(JSON.parse(readFileSync(join(reg, 'releases/old.json'), 'utf8'))).toEqual({ id: 'old', releases: { '2.0.0': release('2.0.0'), '1.0.0': release('1.0.0') } });
+    expect(readReleases(reg, 'old')['1.0.0']).toEqual(release('1.0.0'));
+  });
+
+  it('reports a corrupt releases file with file:line:column, and a missing one', async () => {
+    const reg = join(fresh(), 'reg');
+    await registerSkill(reg, loadSkill(makeSkill(fresh(), 'theta', '1.0.0')));
+    const file = join(reg, 'releases/theta.json');
+    const esc = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    writeFileSync(file, '{\n  "id": "theta",\n  "releases": {\n    "1.0.0": { "integrity": 7, }\n  }\n}\n');
+    const bad = await caught(() => readReleases(reg, 'theta'));
+    expect(bad.code).toBe('E_CONFIG');
+    expect(bad.message).toMatch(new RegExp(`^${esc(file)}:4:32: releases/theta\\.json is not valid JSON`));
+    writeFileSync(file, '{\n  "id": "theta",\n  "releases": {\n    "1.0.0": { "integrity": 7 }\n  }\n}\n');
+    expect((await caught(() => readReleases(reg, 'theta'))).message).toMatch(new RegExp(`^${esc(file)}:4:29: releases/theta\\.json: releases\\.1\\.0\\.0\\.integrity: Expected string`));
+    rmSync(file);
+    const missing = await caught(() => readReleases(reg, 'theta'));
+    expect(missing.code).toBe('E_CONFIG');
+    expect(missing.message).toBe(`${file}: missing: the index lists theta but its releases file is gone`);
+  });
+
+  it('ignores releases the index does not list (a crash before index.json was written) and prunes them on the next write', async () => {
+    const reg = join(fresh(), 'reg');
+    const parent = fresh();
+    const dir = makeSkill(parent, 'omicron', '1.0.0');
+    await registerSkill(reg, loadSkill(dir));
+    const file = join(reg, 'releases/omicron.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    doc.releases['9.0.0'] = { ...doc.releases['1.0.0'], path: 'built-in/omicron@9.0.0' };
+    writeFileSync(file, JSON.stringify(doc));
+    rmSync(dir, { recursive: true });
+    makeSkill(parent, 'omicron', '2.0.0');
+    expect((await registerSkill(reg, loadSkill(dir))).status).toBe('updated');
+    expect(Object.keys(readReleases(reg, 'omicron'))).toEqual(['2.0.0', '1.0.0']);
+    expect(readIndex(reg).skills[0]).toMatchObject({ versions: ['2.0.0', '1.0.0'], latest: { path: 'built-in/omicron@2.0.0' } });
   });
 
   it('serializes writers in one process too (no lost update)', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import satisfies from 'semver/functions/satisfies.js';
-import type { RegistryIndex } from '../../../src/formats/index-file.js';
+import { upgradeIndex, type RegistryIndexV1 as RegistryIndex } from '../../../src/formats/index-file.js';
 import { catalogFromIndex, resolveSpecs, type Resolution, type ResolveOptions } from '../../../src/core/resolve.js';
 import { systemPackageChecker, type PackageQuery } from '../../../src/core/system-packages.js';
 import { parseSpec, type DependencySpec } from '../../../src/model/spec.js';
@@ -46,6 +46,15 @@ function makeIndex(registry: Registry): RegistryIndex {
   };
 }
 
+/** A catalog over a compact index (releases inside the entries), loading each id's releases as the registry would. */
+function catalogOf(index: RegistryIndex, loaded: string[] = []) {
+  const { index: v2, releases } = upgradeIndex(index);
+  return catalogFromIndex(v2, (id) => {
+    loaded.push(id);
+    return releases.get(id) ?? {};
+  });
+}
+
 const spec = (raw: string): DependencySpec => {
   const s = parseSpec(raw);
   if ('error' in s) throw new Error(s.error);
@@ -53,7 +62,7 @@ const spec = (raw: string): DependencySpec => {
 };
 
 function resolve(specs: string[], registry: Registry, opts: Partial<ResolveOptions> = {}): Resolution {
-  return resolveSpecs(specs.map(spec), catalogFromIndex(makeIndex(registry)), { nodeVersion: '20.11.0', ...opts });
+  return resolveSpecs(specs.map(spec), catalogOf(makeIndex(registry)), { nodeVersion: '20.11.0', ...opts });
 }
 
 function picked(r: Resolution): string[] {
@@ -239,7 +248,7 @@ describe('resolveSpecs: failures', () => {
     const index = makeIndex({ odd: { '1.0.0': [] }, a: { '1.0.0': [] } });
     index.skills[0]!.versions = ['latest', 'v2'];
     index.skills[0]!.releases = { latest: index.skills[0]!.releases['1.0.0']!, v2: index.skills[0]!.releases['1.0.0']! };
-    const r = resolveSpecs([spec('odd')], catalogFromIndex(index), { nodeVersion: '20.0.0' });
+    const r = resolveSpecs([spec('odd')], catalogOf(index), { nodeVersion: '20.0.0' });
     expect(failure(r)).toMatchObject({ kind: 'no-match', message: 'odd has no usable version in the registry' });
   });
 
@@ -329,10 +338,27 @@ describe('systemPackageChecker', () => {
   });
 });
 
+describe('catalogFromIndex', () => {
+  it("loads an id's releases only when the resolver first touches that id, once", () => {
+    const loaded: string[] = [];
+    const catalog = catalogOf(makeIndex({ a: { '1.0.0': ['b@^1'], '2.0.0': ['b@^1'] }, b: { '1.0.0': [] }, unrelated: { '1.0.0': [] }, other: { '1.0.0': ['unrelated'] } }), loaded);
+    expect(catalog.ids()).toEqual(['a', 'b', 'unrelated', 'other']);
+    expect(loaded).toEqual([]);
+    const r = resolveSpecs([spec('a@^2')], catalog, { nodeVersion: '20.0.0' });
+    expect(picked(r)).toEqual(['b@1.0.0', 'a@2.0.0']);
+    expect(loaded.sort()).toEqual(['a', 'b']);
+  });
+
+  it('names the releases file of a bad dependency', () => {
+    const r = () => resolveSpecs([spec('a')], catalogOf(makeIndex({ a: { '1.0.0': ['b@not a range!'] }, b: { '1.0.0': [] } })), { nodeVersion: '20.0.0' });
+    expect(r).toThrow(/^releases\/a\.json: a@1\.0\.0 lists the dependency/);
+  });
+});
+
 describe('resolveSpecs: a large registry', () => {
   it('resolves 10,000 skills × 10 versions with chains 10 deep, and what it returns meets every constraint', () => {
     const { index, roots } = largeIndex();
-    const catalog = catalogFromIndex(index);
+    const catalog = catalogOf(index);
     for (const root of roots) {
       const r = resolveSpecs([spec(root)], catalog, { nodeVersion: '20.11.0' });
       expect(r.ok, r.ok ? '' : r.error.message).toBe(true);

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import {
+  indexSchema,
+  indexV1Schema,
+  isIndexV1,
+  isIndexV2,
+  isReleasesFile,
+  parseIndex,
+  parseReleases,
+  releasesFileSchema,
+  serializeIndex,
+} from '../../../src/formats/index-file.js';
+
+const release = {
+  integrity: 'sha512-x',
+  layout: 'manifest',
+  name: 'A',
+  description: 'd',
+  dependencies: ['b@^1'],
+  triggers: { keywords: ['k'] },
+  nodeVersion: '>=18',
+  systemPackages: ['ffmpeg'],
+  path: 'built-in/a@1.0.0',
+  registeredAt: '2024-01-01T00:00:00Z',
+};
+const base = { id: 'a', versions: ['1.0.0'], latestVersion: '1.0.0', owner: 'built-in', usedBy: [], registeredAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z' };
+const v2 = { version: 2, skills: [{ ...base, latest: { layout: 'manifest', name: 'A', description: 'd', path: 'built-in/a@1.0.0' } }] };
+const v1 = { version: 1, skills: [{ ...base, releases: { '1.0.0': release } }] };
+const file = { id: 'a', releases: { '1.0.0': release } };
+
+/** Every document one change away from `doc`: each value replaced by a wrong type, or removed. */
+function mutations(doc: unknown): unknown[] {
+  const out: unknown[] = [];
+  const walk = (node: unknown, set: (v: unknown) => unknown) => {
+    for (const wrong of [7, 'x', null, [], {}, undefined]) out.push(set(wrong));
+    if (typeof node === 'object' && node !== null) {
+      for (const key of Object.keys(node)) {
+        walk((node as Record<string, unknown>)[key], (v) => {
+          const copy = Array.isArray(node) ? [...node] : { ...(node as object) };
+          if (v === undefined && !Array.isArray(copy)) delete (copy as Record<string, unknown>)[key];
+          else (copy as Record<string, unknown>)[key] = v;
+          return set(copy);
+        });
+      }
+    }
+  };
+  walk(doc, (v) => v);
+  return out;
+}
+
+describe('the quick checks agree with the schemas', () => {
+  for (const [name, doc, quick, schema] of [
+    ['index.json v2', v2, isIndexV2, indexSchema],
+    ['index.json v1', v1, isIndexV1, indexV1Schema],
+    ['releases file', file, isReleasesFile, releasesFileSchema],
+  ] as const) {
+    it(name, () => {
+      expect(quick(doc)).toBe(true);
+      for (const m of mutations(doc)) expect(quick(m), JSON.stringify(m)).toBe(schema.safeParse(m).success);
+    });
+  }
+});
+
+describe('parseIndex and parseReleases', () => {
+  it('reads version 2 as is and version 1 converted; serializes version 2', () => {
+    expect(parseIndex(JSON.stringify(v2)).index).toEqual(v2);
+    const old = parseIndex(JSON.stringify(v1));
+    expect(old.index).toEqual(v2);
+    expect(old.releases?.get('a')).toEqual({ '1.0.0': release });
+    expect(JSON.parse(serializeIndex(old.index!))).toEqual(v2);
+  });
+
+  it('locates a problem in a releases file', () => {
+    expect(parseReleases('{\n  "id": "a",\n  "releases": { "1.0.0": { "layout": 3 } }\n}', 'releases/a.json').problem).toMatchObject({ line: 3, column: 26 });
+  });
+});
