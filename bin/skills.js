@@ -13,9 +13,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${version()}\n`);
 } else {
   const { run } = loadCli(path.join(__dirname, '..', 'dist', 'main.cjs'));
-  const ctx = { cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr, version: version() };
-  // process.stdin builds a stream on first touch: only commands that read it pay for it.
+  const ctx = { cwd: process.cwd(), env: process.env, stdout: process.stdout, version: version() };
+  // process.stdin and process.stderr build a stream on first touch (a pipe loads net): only runs that use them pay.
   Object.defineProperty(ctx, 'stdin', { get: () => process.stdin, enumerable: true });
+  Object.defineProperty(ctx, 'stderr', { get: () => process.stderr, enumerable: true });
   run(argv, ctx).then(
     (code) => {
       process.exitCode = code;
@@ -40,7 +41,7 @@ function loadCli(file) {
 function requireWithCodeCache(file) {
   if (loaded.has(file)) return loaded.get(file);
   const vm = require('node:vm');
-  const home = process.env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache');
+  const home = process.env.XDG_CACHE_HOME || path.join(process.env.HOME || require('node:os').homedir(), '.cache');
   let hash = 0;
   for (const c of `${file}\0${process.version}\0${process.arch}`) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
   const dir = path.join(home, 'skills');

@@ -88,14 +88,14 @@ function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateOptions)
   } else {
     const n = name.trim().normalize('NFKC');
     const pos = at('name');
-    const suggestion = suggestName(n);
+    const suggestion = () => suggestName(n);
     if (codePoints(n) > 64) out.push(diag('name-length', 'error', `name is ${codePoints(n)} characters long; at most 64 are allowed`, file, pos));
-    if (n !== n.toLowerCase()) out.push(diag('name-lowercase', 'error', `name "${n}" must be lowercase: expected "${suggestion}"`, file, pos));
+    if (n !== n.toLowerCase()) out.push(diag('name-lowercase', 'error', `name "${n}" must be lowercase: expected "${suggestion()}"`, file, pos));
     if (n.startsWith('-') || n.endsWith('-') || n.includes('--')) {
-      out.push(diag('name-hyphens', 'error', `name "${n}" must not ${n.includes('--') ? 'contain consecutive hyphens' : 'start or end with a hyphen'}: expected e.g. "${suggestion}"`, file, pos));
+      out.push(diag('name-hyphens', 'error', `name "${n}" must not ${n.includes('--') ? 'contain consecutive hyphens' : 'start or end with a hyphen'}: expected e.g. "${suggestion()}"`, file, pos));
     }
     if (!/^[\p{L}\p{N}-]+$/u.test(n)) {
-      out.push(diag('name-characters', 'error', `name "${n}" may hold only letters, digits and hyphens: expected e.g. "${suggestion}"`, file, pos));
+      out.push(diag('name-characters', 'error', `name "${n}" may hold only letters, digits and hyphens: expected e.g. "${suggestion()}"`, file, pos));
     }
     const folder = basename(skill.root).normalize('NFKC');
     if (folder !== n) {
