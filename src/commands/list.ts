@@ -9,6 +9,7 @@ import { loadSkill } from '../core/load.js';
 import { locateRegistry, readIndex } from '../core/registry.js';
 import { validateSkills } from '../core/validate.js';
 import { SkillsError, isSkillsError } from '../errors.js';
+import { loadConfig } from '../core/config.js';
 import type { Layout, Skill } from '../model/skill.js';
 import { paint, useColor } from '../ui/color.js';
 
@@ -78,13 +79,15 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
   });
 
   const userDir = join(home, USER_DIR);
+  const scoped = (dir: string): { dir: string; scope: Scope } => ({ dir, scope: isInside(userDir, dir) ? 'user' : 'project' });
+  // The folders given, else skillDirs from skills.config.json, else the standard project and user folders.
+  const configured = options.dirs.length > 0 ? undefined : loadConfig(ctx.cwd, undefined, home).skillDirs;
   const folders: { dir: string; scope: Scope }[] =
     options.dirs.length > 0
-      ? options.dirs.map((d) => {
-          const dir = resolve(ctx.cwd, d);
-          return { dir, scope: isInside(userDir, dir) ? 'user' : 'project' };
-        })
-      : [...PROJECT_DIRS.map((d) => ({ dir: resolve(ctx.cwd, d), scope: 'project' as Scope })), { dir: userDir, scope: 'user' }];
+      ? options.dirs.map((d) => scoped(resolve(ctx.cwd, d)))
+      : configured
+        ? configured.map(scoped)
+        : [...PROJECT_DIRS.map((d) => ({ dir: resolve(ctx.cwd, d), scope: 'project' as Scope })), { dir: userDir, scope: 'user' }];
   const seen = new Set<string>();
   const found: { skill: Skill; scope: Scope }[] = [];
   for (const { dir, scope } of folders) {

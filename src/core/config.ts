@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, parse } from 'node:path';
+import { dirname, join, parse, resolve } from 'node:path';
 import { parseTree, getNodeValue, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z, type ZodIssue } from 'zod';
 import { SkillsError } from '../errors.js';
@@ -20,6 +20,8 @@ export const configSchema = z
     $schema: z.string().optional(),
     rules: z.record(ruleSetting).optional(),
     ignores: z.array(z.string().min(1)).optional(),
+    /** Skill folders `skills list` reads when none are given (relative to the file's folder; ~ is HOME). */
+    skillDirs: z.array(z.string().min(1)).optional(),
   })
   .strict();
 
@@ -36,6 +38,8 @@ export interface Config {
   /** Settings by rule id or alias, as written. */
   rules: Record<string, RuleSetting>;
   ignores: string[];
+  /** From the file's `skillDirs`, made absolute (relative to its folder, ~ to HOME); undefined when not set. */
+  skillDirs?: string[];
 }
 
 /** The nearest skills.config.json from `cwd` upward, or undefined. */
@@ -53,7 +57,7 @@ export function findConfigFile(cwd: string): string | undefined {
  * else defaults. Comments and trailing commas are allowed; anything else wrong is an E_CONFIG error that
  * names the file, line and column.
  */
-export function loadConfig(cwd: string, file?: string): Config {
+export function loadConfig(cwd: string, file?: string, home?: string): Config {
   const path = file ? join(cwd, file) : findConfigFile(cwd);
   if (!path) return { dir: cwd, rules: {}, ignores: [] };
   let text: string;
@@ -88,12 +92,14 @@ export function loadConfig(cwd: string, file?: string): Config {
     else if (Array.isArray(v)) rules[k] = { severity: norm(v[0]), options: v[1] };
     else rules[k] = { severity: norm(v.severity), options: v.options };
   }
-  return { file: path, dir: dirname(path), rules, ignores: parsed.data.ignores ?? [] };
+  const dir = dirname(path);
+  const skillDirs = parsed.data.skillDirs?.map((d) => (d === '~' || d.startsWith('~/') ? join(home ?? dir, d.slice(1)) : resolve(dir, d)));
+  return { file: path, dir, rules, ignores: parsed.data.ignores ?? [], ...(skillDirs ? { skillDirs } : {}) };
 }
 
 function describe(issue: ZodIssue): string {
   const path = issue.path.length ? issue.path.join('.') : 'the configuration';
-  if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (expected rules, ignores)`;
+  if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (expected rules, ignores, skillDirs)`;
   if (issue.code === 'invalid_union') return `${path} must be "off", "error", "warning" or "info", [severity, {options}], or {"severity": …, "options": {…}}`;
   if (issue.code === 'invalid_type') return `${path} must be ${issue.expected}, found ${issue.received}`;
   return `${path}: ${issue.message}`;

@@ -305,6 +305,19 @@ describe('skills list (built CLI)', () => {
   });
 });
 
+describe('skills list with skillDirs in skills.config.json (built CLI)', () => {
+  it('reads the configured folders instead of the default ones', async () => {
+    const project = fresh('configured');
+    makeSkill(join(project, 'team-skills'), 'team-one', '1.0.0');
+    makeSkill(join(project, 'skills'), 'default-one', '1.0.0');
+    writeFileSync(join(project, 'skills.config.json'), JSON.stringify({ skillDirs: ['team-skills'] }));
+    const r = await cli(join(fresh(), 'registry'), ['list', '--json'], { cwd: project });
+    expect(r.exitCode).toBe(0);
+    const ids = JSON.parse(r.stdout).skills.map((s: { id: string; scope: string }) => `${s.id}:${s.scope}`);
+    expect(ids).toEqual(['team-one:project']);
+  });
+});
+
 describe('skills sync --watch (built CLI)', () => {
   it('registers a skill created in the watched folder, one JSON line per event, and ends on SIGTERM with exit 0', async () => {
     const watched = fresh('watched');

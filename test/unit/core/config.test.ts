@@ -34,7 +34,7 @@ describe('loadConfig', () => {
     const t = tempDir();
     try {
       writeFileSync(join(t.dir, 'skills.config.json'), '{\n  "rulez": {}\n}');
-      expect(() => loadConfig(t.dir)).toThrow(/skills\.config\.json:1:1: unknown key "rulez" \(expected rules, ignores\)/);
+      expect(() => loadConfig(t.dir)).toThrow(/skills\.config\.json:1:1: unknown key "rulez" \(expected rules, ignores, skillDirs\)/);
       writeFileSync(join(t.dir, 'skills.config.json'), '{\n  "ignores": "x"\n}');
       expect(() => loadConfig(t.dir)).toThrow(/skills\.config\.json:2:3: ignores must be array, found string/);
     } finally {
