@@ -3,17 +3,11 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { parseIndex } from '../../src/formats/index-file.js';
-import { BIN, EXAMPLES, copyTree, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, EXAMPLES, copyTree, runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
-const tmp = tempDir('skills-registry-e2e-');
-afterAll(tmp.cleanup);
-let n = 0;
-const fresh = (name = 'd') => {
-  const dir = join(tmp.dir, `${name}-${n++}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
+const { fresh, cleanup } = tempFolders('skills-registry-e2e-');
+afterAll(cleanup);
 
 /** A SKILL.md skill `<parent>/<name>`; `extra` frontmatter lines go after the version. */
 function makeSkill(parent: string, name: string, version: string, files: Record<string, string> = {}, extra = ''): string {

@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,4 +45,18 @@ export function copyTree(src: string): { dir: string; cleanup: () => void } {
   const t = tempDir();
   cpSync(src, t.dir, { recursive: true, verbatimSymlinks: true });
   return t;
+}
+
+/** One temp folder for a test file (removed by `cleanup`), handing out fresh sub-folders: `fresh('name')`. */
+export function tempFolders(prefix: string): { fresh: (name?: string) => string; cleanup: () => void } {
+  const t = tempDir(prefix);
+  let n = 0;
+  return {
+    fresh: (name = 'd') => {
+      const dir = join(t.dir, `${name}-${n++}`);
+      mkdirSync(dir, { recursive: true });
+      return dir;
+    },
+    cleanup: t.cleanup,
+  };
 }

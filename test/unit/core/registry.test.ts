@@ -17,17 +17,11 @@ import {
 } from '../../../src/core/registry.js';
 import { isSkillsError, type SkillsError } from '../../../src/errors.js';
 import { EMPTY_INDEX, parseIndex } from '../../../src/formats/index-file.js';
-import { tempDir } from '../../helpers/cli.js';
+import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
 
-const tmp = tempDir('skills-registry-');
-afterAll(tmp.cleanup);
-let n = 0;
-const fresh = (name = 'd') => {
-  const dir = join(tmp.dir, `${name}-${n++}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-};
+const { fresh, cleanup } = tempFolders('skills-registry-');
+afterAll(cleanup);
 
 /** A SKILL.md skill folder `<parent>/<name>` with a version and extra files. */
 function makeSkill(parent: string, name: string, version: string | undefined, files: Record<string, string> = {}, extra = ''): string {
