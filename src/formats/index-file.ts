@@ -63,16 +63,7 @@ export const releasesFileSchema = z.object({
 });
 
 /** Version 1 of index.json: the releases inside each entry. Read only, to convert. */
-export const indexEntryV1Schema = z.object({
-  id: z.string(),
-  versions: z.array(z.string()),
-  latestVersion: z.string(),
-  owner: z.string(),
-  usedBy: z.array(z.string()),
-  registeredAt: z.string(),
-  updatedAt: z.string(),
-  releases: z.record(releaseSchema),
-});
+export const indexEntryV1Schema = indexEntrySchema.omit({ latest: true }).extend({ releases: z.record(releaseSchema) });
 
 export const indexV1Schema = z.object({
   version: z.literal(1),

@@ -41,8 +41,10 @@ export async function checkAt(rule: Rule, root: string, given: Record<string, un
   const skill = loadSkill(root);
   const options: Record<string, unknown> = {};
   for (const [k, o] of Object.entries(rule.options ?? {})) options[k] = given[k] ?? o.default;
-  await rule.prepare?.([skill], options);
   const reports: Report[] = [];
+  // As the linter does: a rule never sees a skill of a layout it does not list.
+  if (!rule.layouts.includes(skill.layout)) return { reports, skill };
+  await rule.prepare?.([skill], options);
   const files = skillFiles(skill);
   rule.check?.(skill, { options, report: (r) => reports.push(r), readText: files.readText, stat: files.stat });
   rule.checkTree?.([skill], { options, report: (_s, r) => reports.push(r) });

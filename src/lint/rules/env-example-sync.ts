@@ -25,8 +25,6 @@ export default {
   sources: ['seed 000 (BuzyBeez): scripts, envVars, secrets'],
   fixable: false,
   check(skill, ctx) {
-    // SKILL.md has no envVars field: there is nothing to compare with.
-    if (skill.layout !== 'manifest') return;
     if (skill.envExample === undefined) return;
     const text = ctx.readText('.env.example');
     if (text === undefined) return;

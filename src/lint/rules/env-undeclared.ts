@@ -183,8 +183,6 @@ export default {
     ignore: { default: [], description: `more names to leave alone, besides the standard ones (${STANDARD.slice(0, 6).join(', ')}, …); LC_* style prefixes allowed` },
   },
   check(skill, ctx) {
-    // SKILL.md has no envVars field: there is nothing to compare with.
-    if (skill.layout !== 'manifest') return;
     const standard = nameFilter([...STANDARD, ...(ctx.options.ignore as string[])]);
     const declared = new Set(skill.envVars);
     for (const script of byPath(skill.scripts)) {

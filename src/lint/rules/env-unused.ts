@@ -12,8 +12,6 @@ export default {
   sources: ['seed 000 (BuzyBeez): scripts, envVars, secrets'],
   fixable: false,
   check(skill, ctx) {
-    // SKILL.md has no envVars field: there is nothing to compare with.
-    if (skill.layout !== 'manifest') return;
     const raw = skill.raw.envVars;
     if (!Array.isArray(raw) || raw.length === 0) return;
     const wanted = new Map<string, number>();
