@@ -1,16 +1,13 @@
-import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Paint } from '../ui/color.js';
 import type { Context } from '../context.js';
-import { discoverSkills } from '../core/discover.js';
-import { isInside } from '../core/fs-walk.js';
-import { loadSkill } from '../core/load.js';
 import { locateRegistry, readIndex } from '../core/registry.js';
+import { findSkills, skillFolders } from '../core/sources.js';
 import { validateSkills } from '../core/validate.js';
-import { SkillsError, isSkillsError } from '../errors.js';
+import { SkillsError } from '../errors.js';
 import { loadConfig } from '../core/config.js';
-import type { Layout, Skill } from '../model/skill.js';
+import type { Layout } from '../model/skill.js';
 import { paint, useColor } from '../ui/color.js';
 
 export interface ListOptions {
@@ -49,9 +46,6 @@ export interface ListResult {
   shadowed: { id: string; path: string; by: string }[];
 }
 
-/** Skill folders looked at when none are given: the project's, then the user's. */
-export const PROJECT_DIRS = ['skills', '.agents/skills', '.claude/skills'];
-export const USER_DIR = '.agents/skills';
 const LAYOUTS: Layout[] = ['skill-md', 'manifest'];
 const SCOPE_ORDER: Record<Scope, number> = { registry: 0, project: 1, user: 2 };
 
@@ -78,48 +72,27 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
     };
   });
 
-  const userDir = join(home, USER_DIR);
-  const scoped = (dir: string): { dir: string; scope: Scope } => ({ dir, scope: isInside(userDir, dir) ? 'user' : 'project' });
   // The folders given, else skillDirs from skills.config.json, else the standard project and user folders.
   const configured = options.dirs.length > 0 ? undefined : loadConfig(ctx.cwd, undefined, home).skillDirs;
-  const folders: { dir: string; scope: Scope }[] =
-    options.dirs.length > 0
-      ? options.dirs.map((d) => scoped(resolve(ctx.cwd, d)))
-      : configured
-        ? configured.map(scoped)
-        : [...PROJECT_DIRS.map((d) => ({ dir: resolve(ctx.cwd, d), scope: 'project' as Scope })), { dir: userDir, scope: 'user' }];
-  const seen = new Set<string>();
-  const found: { skill: Skill; scope: Scope }[] = [];
-  for (const { dir, scope } of folders) {
-    for (const skill of skillsIn(dir)) {
-      const key = real(skill.root);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      found.push({ skill, scope });
-    }
-  }
-  const reports = await validateSkills(found.map((f) => f.skill));
-  const folderRows: ListRow[] = reports.map((r, i) => ({
-    id: r.skill.id,
-    version: r.skill.version,
-    versions: r.skill.version ? [r.skill.version] : [],
-    layout: r.skill.layout,
-    owner: r.skill.owner,
-    scope: found[i]!.scope,
-    usedBy: [],
-    description: r.skill.description,
-    path: r.skill.root,
-    valid: r.valid,
-  }));
-
-  // The project's skill wins over the user's of the same name, as agents load them.
-  const shadowed: ListResult['shadowed'] = [];
-  const projectIds = new Map(folderRows.filter((r) => r.scope === 'project').map((r) => [r.id, r.path]));
-  for (const r of folderRows) {
-    if (r.scope === 'user' && projectIds.has(r.id)) shadowed.push({ id: r.id, path: r.path, by: projectIds.get(r.id)! });
-    else rows.push(r);
-  }
-  for (const s of shadowed) ctx.stderr.write(`warning: ${s.id} in ${s.path} (user) is shadowed by ${s.by} (project)\n`);
+  const found = findSkills(skillFolders({ cwd: ctx.cwd, home, env: ctx.env, given: options.dirs, configured }));
+  const reports = await validateSkills(found.skills.map((f) => f.skill));
+  reports.forEach((r, i) =>
+    rows.push({
+      id: r.skill.id,
+      version: r.skill.version,
+      versions: r.skill.version ? [r.skill.version] : [],
+      layout: r.skill.layout,
+      owner: r.skill.owner,
+      scope: found.skills[i]!.scope,
+      usedBy: [],
+      description: r.skill.description,
+      path: r.skill.root,
+      valid: r.valid,
+    }),
+  );
+  // The first folder's skill wins over a later one of the same name (the project's over the user's), as agents load them.
+  const shadowed: ListResult['shadowed'] = found.shadowed.map((s) => ({ id: s.id, path: s.path, by: s.by }));
+  for (const s of found.shadowed) ctx.stderr.write(`warning: ${s.id} in ${s.path} (${s.scope}) is shadowed by ${s.by} (${s.byScope})\n`);
 
   const shown = rows
     .filter((r) => (options.owner === undefined || r.owner === options.owner) && (options.layout === undefined || r.layout === options.layout))
@@ -128,40 +101,6 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
   if (options.json) ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else ctx.stdout.write(formatList(shown, { long: !!options.long, width: ctx.stdout.columns || 100, c: paint(useColor(options.color, ctx)), registry }));
   return result;
-}
-
-function real(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return p;
-  }
-}
-
-/** Skills below a folder; a folder that does not exist, or holds none, gives none. */
-function skillsIn(dir: string): Skill[] {
-  try {
-    if (!statSync(dir).isDirectory()) return [];
-  } catch {
-    return [];
-  }
-  let roots: string[];
-  let listings;
-  try {
-    ({ roots, listings } = discoverSkills([dir], { cwd: dir }));
-  } catch (err) {
-    if (isSkillsError(err)) return [];
-    throw err;
-  }
-  const out: Skill[] = [];
-  for (const r of roots) {
-    try {
-      out.push(loadSkill(r, { listing: listings.get(r) }));
-    } catch (err) {
-      if (!isSkillsError(err)) throw err;
-    }
-  }
-  return out;
 }
 
 const width = (s: string) => [...s].length;
