@@ -3,7 +3,7 @@
 // bundle become lazy module initialisers, so a command evaluates only what it uses. CommonJS is what
 // bin/skills.js can load through V8's code cache on Node 20, which has no module.enableCompileCache.
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync } from 'node:fs';
 
 /** Commands bundled into main.cjs; the rest load from their own files. */
 const HOT = new Set(['validate']);
@@ -65,12 +65,24 @@ const vendored = {
   },
 };
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// Built into a folder of its own, then swapped in by two renames: a process running the CLI meanwhile (a test, a
+// second build) never meets a half-written dist/.
+const out = `dist.build-${process.pid}`;
 const commands = readdirSync(new URL('../src/commands', import.meta.url))
   .filter((f) => f.endsWith('.ts') && !HOT.has(f.slice(0, -3)))
   .map((f) => f.slice(0, -3));
 await Promise.all([
-  build({ ...common, entryPoints: ['src/main.ts'], outfile: 'dist/main.cjs', plugins: [coldCommands, lazyChildProcess, vendored] }),
-  ...commands.map((name) => build({ ...common, entryPoints: [`src/commands/${name}.ts`], outfile: `dist/commands/${name}.cjs`, plugins: [vendored] })),
-  ...Object.entries(VENDOR).map(([pkg, name]) => build({ ...common, entryPoints: [pkg], outfile: `dist/vendor/${name}.cjs` })),
+  build({ ...common, entryPoints: ['src/main.ts'], outfile: `${out}/main.cjs`, plugins: [coldCommands, lazyChildProcess, vendored] }),
+  ...commands.map((name) => build({ ...common, entryPoints: [`src/commands/${name}.ts`], outfile: `${out}/commands/${name}.cjs`, plugins: [vendored] })),
+  ...Object.entries(VENDOR).map(([pkg, name]) => build({ ...common, entryPoints: [pkg], outfile: `${out}/vendor/${name}.cjs` })),
 ]);
+
+const dist = new URL('../dist', import.meta.url);
+const old = new URL(`../dist.old-${process.pid}`, import.meta.url);
+try {
+  renameSync(dist, old);
+} catch (err) {
+  if (err.code !== 'ENOENT') throw err;
+}
+renameSync(new URL(`../${out}`, import.meta.url), dist);
+rmSync(old, { recursive: true, force: true });
