@@ -118,6 +118,19 @@ describe('integrityOf', () => {
 });
 
 describe('registerSkill', () => {
+  it('adopts a scratch folder: moves it into the store, keeping only what a copy would take', async () => {
+    const reg = join(fresh(), 'reg');
+    const scratch = join(reg, '.unpack-x');
+    const dir = makeSkill(scratch, 'adopted', '1.0.0', { 'references/a.md': '# A\n', '.env': 'SECRET=1\n', 'node_modules/m/index.js': '1\n' });
+    const copied = await registerSkill(join(fresh(), 'reg2'), loadSkill(dir));
+    const r = await registerSkill(reg, loadSkill(dir), { adopt: true });
+    expect(r).toMatchObject({ status: 'added', path: 'built-in/adopted@1.0.0', integrity: copied.integrity });
+    expect(existsSync(dir)).toBe(false);
+    const stored = join(reg, r.path);
+    expect(readdirSync(stored).sort()).toEqual(['SKILL.md', 'references']);
+    expect(readFileSync(join(stored, 'references/a.md'), 'utf8')).toBe('# A\n');
+  });
+
   it('adds a new skill: copies it into built-in/<id>@<version> and writes seed 000 fields', async () => {
     const reg = join(fresh(), 'reg');
     const dir = makeSkill(fresh(), 'alpha', '1.0.0', { 'references/a.md': '# A\n', '.env': 'SECRET=1\n' });

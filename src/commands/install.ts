@@ -1,0 +1,96 @@
+import { homedir } from 'node:os';
+import { relative, resolve } from 'node:path';
+import type { Context } from '../context.js';
+import { findLockfile, installSkills, type InstallOutcome } from '../core/install.js';
+import { locateRegistry } from '../core/registry.js';
+import { SkillsError } from '../errors.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import { paint, useColor } from '../ui/color.js';
+import { startProgress } from '../ui/spinner.js';
+import { formatDiagnostic } from '../ui/validate-report.js';
+
+export interface InstallOptions {
+  sources: string[];
+  from?: string;
+  into?: string;
+  for?: string;
+  frozen?: boolean;
+  force?: boolean;
+  json?: boolean;
+  registry?: string;
+  color?: boolean;
+}
+
+const jsonDiagnostic = (d: Diagnostic) => ({ ruleId: d.ruleId, rule: d.rule, severity: d.severity, message: d.message, file: d.file, line: d.line ?? null, column: d.column ?? null, ...(d.hint ? { hint: d.hint } : {}) });
+
+/**
+ * `skills install [source…]`: exit 0 installed; 1 when a skill is invalid, no resolution exists, or --frozen and
+ * the lock would change (findings, reported here); 2 for usage, I/O, a corrupt or hostile archive, an integrity
+ * mismatch (thrown, so main.ts reports them).
+ */
+export async function install(options: InstallOptions, ctx: Context): Promise<{ outcome: InstallOutcome; exitCode: number }> {
+  if (options.for !== undefined && options.for.trim() === '') {
+    throw new SkillsError('E_USAGE', '--for is empty: expected the id of the agent or project that uses the skills', { hint: 'e.g. --for content-creator' });
+  }
+  const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home: ctx.env.HOME ?? homedir() });
+  const lockfile = findLockfile(ctx.cwd);
+  const progress = await startProgress(ctx, options, options.sources.length ? 'installing' : `installing from ${lockfile}`);
+  let outcome: InstallOutcome;
+  try {
+    outcome = await installSkills({
+      registry,
+      lockfile,
+      sources: options.sources,
+      from: options.from === undefined ? undefined : resolve(ctx.cwd, options.from),
+      into: options.into === undefined ? undefined : resolve(ctx.cwd, options.into),
+      consumer: options.for?.trim(),
+      frozen: options.frozen,
+      force: options.force,
+      cwd: ctx.cwd,
+      nodeVersion: process.versions.node,
+      progress: (t) => progress.text(t),
+    });
+  } finally {
+    progress.stop();
+  }
+  const c = paint(useColor(options.color, ctx));
+  const ce = paint(useColor(options.color, ctx, ctx.stderr));
+  const rel = (p: string) => relative(ctx.cwd, p) || '.';
+  for (const w of outcome.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
+
+  if (!outcome.ok) {
+    const { error } = outcome;
+    if (options.json) {
+      const doc = {
+        error: { code: error.code, kind: outcome.kind, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
+        ...(outcome.invalid ? { invalid: outcome.invalid.map((i) => ({ source: i.source, id: i.id, diagnostics: i.diagnostics.map(jsonDiagnostic) })) } : {}),
+        ...(outcome.changes ? { changes: outcome.changes } : {}),
+      };
+      ctx.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    } else {
+      if (outcome.invalid) {
+        for (const i of outcome.invalid) {
+          ctx.stderr.write(`${ce.red('error:')} ${i.message}\n`);
+          for (const d of i.diagnostics) ctx.stderr.write(`${formatDiagnostic(d, ce, rel)}\n`);
+        }
+      } else ctx.stderr.write(`${ce.red('error:')} ${error.message}\n`);
+      if (error.hint) ctx.stderr.write(`${ce.dim('hint:')} ${error.hint}\n`);
+    }
+    return { outcome, exitCode: 1 };
+  }
+
+  if (options.json) {
+    const { ok: _ok, ...doc } = outcome;
+    ctx.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    return { outcome, exitCode: 0 };
+  }
+  const colour = { added: c.green, updated: c.green, replaced: c.yellow, unchanged: c.dim } as const;
+  for (const s of outcome.skills) {
+    const label = s.status === 'unchanged' && s.intoStatus !== 'written' ? 'present' : s.status === 'unchanged' ? 'installed' : s.status;
+    const into = s.into ? `  → ${rel(s.into)}${s.intoStatus === 'unchanged' ? ' (unchanged)' : ''}` : '';
+    ctx.stdout.write(`${colour[s.status](label.padEnd(9))} ${c.bold(`${s.id}@${s.version}`)}${s.requested ? '' : c.dim(' (dependency)')}${into}\n`);
+  }
+  const n = outcome.skills.length;
+  ctx.stdout.write(`${n} skill${n === 1 ? '' : 's'} installed into ${outcome.registry}; ${rel(outcome.lockfile)} ${outcome.lockChanged ? 'written' : 'unchanged'}\n`);
+  return { outcome, exitCode: 0 };
+}

@@ -1,0 +1,94 @@
+import { relative, resolve } from 'node:path';
+import type { Context } from '../context.js';
+import { loadSkill } from '../core/load.js';
+import { packSkill, type PackFormat, type PackResult } from '../core/pack.js';
+import { isStrictSemver, validateSkills } from '../core/validate.js';
+import { isSkillsError } from '../errors.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import { paint, useColor } from '../ui/color.js';
+import { startProgress } from '../ui/spinner.js';
+import { formatDiagnostic } from '../ui/validate-report.js';
+
+export interface PackOptions {
+  dir?: string;
+  out?: string;
+  format?: PackFormat;
+  dryRun?: boolean;
+  json?: boolean;
+  color?: boolean;
+}
+
+export type PackOutcome =
+  | { ok: true; result: PackResult }
+  | { ok: false; skill: string; error: { code: string; message: string; hint?: string }; diagnostics: Diagnostic[] };
+
+const kb = (n: number) => (n < 1000 ? `${n} B` : n < 1e6 ? `${(n / 1000).toFixed(1)} kB` : `${(n / 1e6).toFixed(1)} MB`);
+
+const jsonDiagnostic = (d: Diagnostic) => ({ ruleId: d.ruleId, rule: d.rule, severity: d.severity, message: d.message, file: d.file, line: d.line ?? null, column: d.column ?? null, ...(d.hint ? { hint: d.hint } : {}) });
+
+/**
+ * `skills pack [dir]`: validate, then write `<id>-<version>.tgz` (or `<folder>.skill`). Exit 0 packed; 1 when the
+ * skill cannot be packed as it is (invalid, no version, a symlink leading out); 2 for usage and I/O (thrown).
+ */
+export async function pack(options: PackOptions, ctx: Context): Promise<{ outcome: PackOutcome; exitCode: number }> {
+  const root = resolve(ctx.cwd, options.dir ?? '.');
+  const format = options.format ?? 'tgz';
+  const skill = loadSkill(root);
+  const c = paint(useColor(options.color, ctx));
+  const ce = paint(useColor(options.color, ctx, ctx.stderr));
+  const rel = (p: string) => relative(ctx.cwd, p) || '.';
+
+  const refuse = (message: string, hint: string | undefined, diagnostics: Diagnostic[]) => {
+    const outcome: PackOutcome = { ok: false, skill: root, error: { code: 'E_INVALID', message, ...(hint ? { hint } : {}) }, diagnostics };
+    if (options.json) ctx.stdout.write(`${JSON.stringify({ error: outcome.error, diagnostics: diagnostics.map(jsonDiagnostic) }, null, 2)}\n`);
+    else {
+      ctx.stderr.write(`${ce.red('error:')} ${message}\n`);
+      for (const d of diagnostics) ctx.stderr.write(`${formatDiagnostic(d, ce, rel)}\n`);
+      if (hint) ctx.stderr.write(`${ce.dim('hint:')} ${hint}\n`);
+    }
+    return { outcome, exitCode: 1 };
+  };
+
+  const [report] = await validateSkills([skill]);
+  const errors = report!.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    return refuse(`${rel(root)} is not a valid skill (${errors.length} error${errors.length === 1 ? '' : 's'}); nothing was packed`, `run skills validate ${rel(root)}`, errors);
+  }
+  if (format === 'tgz' && (skill.version === undefined || !isStrictSemver(skill.version))) {
+    const how = skill.layout === 'skill-md' ? 'add to the frontmatter:\nmetadata:\n  version: "1.0.0"' : 'add "version": "1.0.0" to manifest.json';
+    const what = skill.version === undefined ? 'has no version' : `has the version "${skill.version}", which is not MAJOR.MINOR.PATCH`;
+    return refuse(`${skill.id} ${what}: the archive is named <id>-<version>.tgz; nothing was packed`, `${how} (or pack with --format skill, which needs no version)`, []);
+  }
+
+  const progress = await startProgress(ctx, options, `packing ${skill.id}`);
+  let result: PackResult;
+  try {
+    const outDir = resolve(ctx.cwd, options.out ?? '.');
+    result = await packSkill(skill, { format, outDir, dryRun: options.dryRun });
+  } catch (err) {
+    progress.stop();
+    if (isSkillsError(err) && err.code === 'E_INVALID') return refuse(err.message, err.hint, []);
+    throw err;
+  }
+  progress.stop();
+
+  for (const w of result.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
+  if (options.json) {
+    const { files, dirs: _dirs, ...rest } = result;
+    ctx.stdout.write(`${JSON.stringify({ ...rest, dryRun: options.dryRun === true, files: files.map((f) => ({ path: f.path, size: f.size, mode: `0${f.mode.toString(8)}` })) }, null, 2)}\n`);
+    return { outcome: { ok: true, result }, exitCode: 0 };
+  }
+  const name = result.version ? `${result.id}@${result.version}` : result.id;
+  const count = `${result.files.length} file${result.files.length === 1 ? '' : 's'}`;
+  if (options.dryRun) {
+    const width = Math.max(0, ...result.files.map((f) => kb(f.size).length));
+    for (const f of result.files) ctx.stdout.write(`${kb(f.size).padStart(width)}  ${f.mode === 0o755 ? 'x' : ' '} ${f.path}\n`);
+    ctx.stdout.write(`${c.bold(name)}: ${count}, ${kb(result.unpackedSize)} unpacked, would be ${rel(result.file)} ${c.dim('(dry run: nothing written)')}\n`);
+  } else {
+    ctx.stdout.write(`${c.green('packed')} ${c.bold(name)} → ${rel(result.file)}\n`);
+    ctx.stdout.write(`size:      ${kb(result.size!)} (${kb(result.unpackedSize)} unpacked)\n`);
+    ctx.stdout.write(`files:     ${result.files.length}\n`);
+    ctx.stdout.write(`integrity: ${result.integrity}\n`);
+  }
+  return { outcome: { ok: true, result }, exitCode: 0 };
+}

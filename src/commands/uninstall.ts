@@ -1,0 +1,44 @@
+import { homedir } from 'node:os';
+import { relative, resolve } from 'node:path';
+import type { Context } from '../context.js';
+import { findLockfile, uninstallSkill, type UninstallResult } from '../core/install.js';
+import { locateRegistry } from '../core/registry.js';
+import { SkillsError } from '../errors.js';
+import { parseSpec } from '../model/spec.js';
+import { paint, useColor } from '../ui/color.js';
+
+export interface UninstallOptions {
+  id: string;
+  into?: string;
+  for?: string;
+  json?: boolean;
+  registry?: string;
+  color?: boolean;
+}
+
+/** `skills uninstall <id>`: out of --into, the lock, and the store unless something still uses it. */
+export async function uninstall(options: UninstallOptions, ctx: Context): Promise<UninstallResult & { registry: string; lockfile: string }> {
+  const spec = parseSpec(options.id);
+  if ('error' in spec) throw new SkillsError('E_USAGE', spec.error);
+  if (spec.range !== undefined) throw new SkillsError('E_USAGE', `uninstall takes an id, not "${options.id}": the version is the one skills-lock.json records`, { hint: `e.g. skills uninstall ${spec.id}` });
+  if (options.for !== undefined && options.for.trim() === '') throw new SkillsError('E_USAGE', '--for is empty: expected the consumer whose use ends', { hint: 'e.g. --for content-creator' });
+  const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home: ctx.env.HOME ?? homedir() });
+  const lockfile = findLockfile(ctx.cwd);
+  const r = await uninstallSkill({ registry, lockfile, id: spec.id, into: options.into === undefined ? undefined : resolve(ctx.cwd, options.into), consumer: options.for?.trim() });
+  const result = { registry, lockfile, ...r };
+  const ce = paint(useColor(options.color, ctx, ctx.stderr));
+  for (const w of r.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
+  if (options.json) {
+    ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return result;
+  }
+  const rel = (p: string) => relative(ctx.cwd, p) || '.';
+  const name = r.version ? `${r.id}@${r.version}` : r.id;
+  const parts: string[] = [];
+  if (r.into) parts.push(rel(r.into));
+  if (r.lock) parts.push(rel(lockfile));
+  if (r.store.length) parts.push(`the store (${r.store.map((p) => relative(registry, p)).join(', ')})`);
+  ctx.stdout.write(`uninstalled ${name}${parts.length ? ` from ${parts.join(', ')}` : ''}\n`);
+  if (r.keptFor.length) ctx.stdout.write(`kept in the store ${registry}: used by ${r.keptFor.join(', ')}\n`);
+  return result;
+}

@@ -1,0 +1,609 @@
+// Installing skills: from a folder, an archive, or a spec resolved against a registry, with their
+// dependencies; into the registry (registerSkill does the store and the index) and, when asked, into flat
+// `<into>/<id>/` folders; recorded in skills-lock.json. Everything that can refuse (validation, resolution, the
+// lock, an existing folder) is decided before the first write, so a refused install leaves nothing behind.
+import { closeSync, cpSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import rcompare from 'semver/functions/rcompare.js';
+import { SkillsError } from '../errors.js';
+import { LOCKFILE_NAME, diffLockfiles, emptyLockfile, parseLockfile, serializeLockfile, type LockEntry, type Lockfile } from '../formats/lockfile.js';
+import type { Release } from '../formats/index-file.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import type { Skill } from '../model/skill.js';
+import { parseSpec, type DependencySpec } from '../model/spec.js';
+import { DEFAULT_LIMITS, cleanStale, extractArchive, skillRootIn, tempName, type ArchiveLimits } from './archive.js';
+import { isInside } from './fs-walk.js';
+import { loadSkill, skillFileIn } from './load.js';
+import { folderIntegrity, integrityOf, readIndex, readReleases, registerSkill, removeSkill, unuseSkill, useSkill, type RegisterStatus } from './registry.js';
+import { catalogFromIndex, resolveSpecs, type Catalog, type CatalogRelease, type ResolvedSkill } from './resolve.js';
+import { isStrictSemver, validateSkills } from './validate.js';
+import { present } from './pack.js';
+
+const UNPACK_PREFIX = '.unpack-';
+const STAGING_PREFIX = '.staging-';
+const TRASH_PREFIX = '.trash-';
+const REMOVING_PREFIX = '.removing-';
+
+export interface InstallOptions {
+  /** The registry installed into (absolute). */
+  registry: string;
+  /** skills-lock.json (absolute). */
+  lockfile: string;
+  /** As typed: folders, archives, specs. None: install what the lock says. */
+  sources: string[];
+  /** Another registry folder to resolve specs and dependencies from (absolute). */
+  from?: string;
+  /** Also write flat `<into>/<id>/` folders (absolute). */
+  into?: string;
+  /** Record this consumer in the usedBy of every skill installed. */
+  consumer?: string;
+  /** Fail (before writing) when skills-lock.json would change. */
+  frozen?: boolean;
+  /** Replace a registered version with other content, and an `<into>/<id>` that skills did not write. */
+  force?: boolean;
+  cwd: string;
+  nodeVersion: string;
+  limits?: ArchiveLimits;
+  /** Told what is happening, for a spinner. */
+  progress?: (text: string) => void;
+}
+
+export interface InstalledSkill {
+  id: string;
+  version: string;
+  /** As the lock records it. */
+  source: string;
+  integrity: string;
+  dependencies: Record<string, string>;
+  /** What the registry did: added, updated, replaced or unchanged. */
+  status: RegisterStatus;
+  /** The stored copy (absolute). */
+  path: string;
+  /** `<into>/<id>` (absolute), with --into. */
+  into?: string;
+  intoStatus?: 'written' | 'unchanged';
+  /** Named on the command line (or in the lock), as opposed to pulled in as a dependency. */
+  requested: boolean;
+}
+
+export interface InvalidSource {
+  /** The folder or archive as typed. */
+  source: string;
+  id?: string;
+  message: string;
+  diagnostics: Diagnostic[];
+}
+
+export interface InstallResult {
+  registry: string;
+  lockfile: string;
+  lockChanged: boolean;
+  /** Dependencies first. */
+  skills: InstalledSkill[];
+  warnings: string[];
+}
+
+/** ok, or a refusal that is a finding about the skills (exit 1): invalid, no resolution, a frozen lock that would change. */
+export type InstallOutcome =
+  | ({ ok: true } & InstallResult)
+  | { ok: false; kind: 'invalid' | 'unresolved' | 'frozen'; error: SkillsError; invalid?: InvalidSource[]; changes?: string[]; warnings: string[] };
+
+/** A local skill read and checked: from a folder, or from an archive extracted into `unpacked`. */
+interface Prepared {
+  typed: string;
+  source: string;
+  skill: Skill;
+  integrity: string;
+}
+
+/** Where one resolved skill comes from. */
+type Plan =
+  | { kind: 'local'; prepared: Prepared }
+  | { kind: 'from'; root: string; release: Release; owner: string; registry: string }
+  | { kind: 'present'; release: Release };
+
+/** The nearest skills-lock.json from `cwd` up to the repository root (the first folder with .git); else `<cwd>/skills-lock.json`. */
+export function findLockfile(cwd: string): string {
+  for (let d = resolve(cwd), prev = ''; d !== prev; prev = d, d = dirname(d)) {
+    if (present(join(d, LOCKFILE_NAME))) return join(d, LOCKFILE_NAME);
+    if (present(join(d, '.git'))) break;
+  }
+  return join(resolve(cwd), LOCKFILE_NAME);
+}
+
+/** Read skills-lock.json; undefined when there is none, a located E_CONFIG when it is corrupt. */
+export function readLockfile(file: string): Lockfile | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  const { lock, problem } = parseLockfile(text, LOCKFILE_NAME);
+  if (!lock) {
+    throw new SkillsError('E_CONFIG', `${file}:${problem!.line}:${problem!.column}: ${problem!.message}`, {
+      hint: `nothing was installed or written: fix ${file} by hand (see the README's lockfile format), or delete it and install again`,
+    });
+  }
+  return lock;
+}
+
+/** Write through a temp file in the same folder, flushed, then renamed over the target. */
+export function writeAtomic(file: string, text: string): void {
+  const tmp = join(dirname(file), tempName(`.${basename(file)}.tmp-`, 'w'));
+  try {
+    const fd = openSync(tmp, 'wx', 0o644);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw new SkillsError('E_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** A path as the lock keeps it: relative to the lockfile's folder, forward slashes. */
+function lockPath(lockDir: string, abs: string): string {
+  const rel = relative(lockDir, abs);
+  return (rel === '' ? '.' : isAbsolute(rel) ? abs : rel).split(sep).join('/');
+}
+
+const ARCHIVE_NAME = /\.(tgz|tar\.gz|tar|skill|zip)$/i;
+
+/** npm's rule: a source is a path when it looks like one (`.`, `/`, a slash inside, an archive's name); else a spec. */
+export function classifySource(raw: string, cwd: string): { kind: 'folder' | 'archive'; abs: string } | { kind: 'spec'; spec: DependencySpec } {
+  const looksLikePath = raw.startsWith('.') || raw.startsWith('/') || raw.startsWith('~') || raw.includes('/') || raw.includes('\\') || ARCHIVE_NAME.test(raw);
+  if (!looksLikePath) {
+    const spec = parseSpec(raw);
+    if ('error' in spec) {
+      throw new SkillsError('E_USAGE', `${spec.error}; or, for a folder or an archive, a path such as ./${raw}`, {
+        hint: 'a source is a skill folder, a .tgz made by skills pack, a .skill or .zip, or a spec: id, id@1.2.3, id@^1.2',
+      });
+    }
+    return { kind: 'spec', spec };
+  }
+  const abs = resolve(cwd, raw);
+  let st;
+  try {
+    st = statSync(abs);
+  } catch {
+    throw new SkillsError('E_NOT_FOUND', `${raw}: no such file or folder`, { hint: 'give a skill folder, a .tgz made by skills pack, or a .skill / .zip archive' });
+  }
+  return { kind: st.isDirectory() ? 'folder' : 'archive', abs };
+}
+
+/** The findings that make a skill uninstallable: validation errors, and a missing or malformed version. */
+async function problemsOf(skill: Skill, storeCopy: boolean): Promise<Diagnostic[]> {
+  const [report] = await validateSkills([skill]);
+  // A stored copy lives in `<id>@<version>/`: its folder name is the store's, not the skill's.
+  const errors = report!.diagnostics.filter((d) => d.severity === 'error' && !(storeCopy && d.rule === 'name-matches-folder'));
+  const v = skill.version;
+  if (errors.length === 0 && (v === undefined || v.trim() === '' || !isStrictSemver(v))) {
+    errors.push({
+      ruleId: 'SK023',
+      rule: 'version-semver',
+      severity: 'error',
+      message: v ? `version "${v}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"` : `${skill.id} has no version: installed skills are kept by version`,
+      file: skill.file,
+      hint: skill.layout === 'skill-md' ? 'add to the frontmatter:\nmetadata:\n  version: "1.0.0"' : 'add "version": "1.0.0" to manifest.json',
+    });
+  }
+  return errors;
+}
+
+const isSkillDir = (d: string) => {
+  try {
+    return skillFileIn(readdirSync(d)) !== undefined;
+  } catch {
+    return false;
+  }
+};
+
+/** The unpack folders this run made in the registry, removed at the end whatever happens. */
+class Scratch {
+  readonly dirs: string[] = [];
+  private created = false;
+  constructor(private readonly registry: string) {}
+  folder(base: string): string {
+    if (!present(this.registry)) {
+      mkdirSync(this.registry, { recursive: true });
+      this.created = true;
+    }
+    const dir = join(this.registry, tempName(UNPACK_PREFIX, base.replace(/[^\w.@-]/g, '_')));
+    this.dirs.push(dir);
+    return dir;
+  }
+  cleanup(): void {
+    for (const d of this.dirs) rmSync(d, { recursive: true, force: true });
+    // A registry this run created and left empty goes too: a refused install leaves nothing behind.
+    if (this.created) {
+      try {
+        rmdirSync(this.registry);
+      } catch {
+        /* not empty: the install wrote to it */
+      }
+    }
+  }
+}
+
+async function prepareLocal(kind: 'folder' | 'archive', abs: string, typed: string, lockDir: string, scratch: Scratch, options: InstallOptions): Promise<Prepared | InvalidSource> {
+  let root = abs;
+  if (kind === 'archive') {
+    options.progress?.(`unpacking ${typed}`);
+    const dest = scratch.folder(basename(abs));
+    await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS);
+    root = skillRootIn(dest, abs, isSkillDir);
+    if (root === dest) {
+      // The skill sat at the top of the archive: give it a folder named after it, as a skill folder is.
+      const probe = loadSkill(dest);
+      const named = join(dest, probe.id.replace(/[^\p{L}\p{N}-]/gu, '-') || 'skill');
+      const moved = join(dirname(dest), tempName(UNPACK_PREFIX, 'root'));
+      scratch.dirs.push(moved);
+      renameSync(dest, moved);
+      mkdirSync(dest);
+      renameSync(moved, named);
+      root = named;
+    }
+  }
+  const skill = loadSkill(root);
+  const problems = await problemsOf(skill, false);
+  if (problems.length > 0) {
+    return { source: typed, id: skill.id, message: `${typed}: ${skill.id} is not valid; nothing was installed`, diagnostics: problems };
+  }
+  return { typed, source: `${kind}:${lockPath(lockDir, abs)}`, skill, integrity: integrityOf(skill) };
+}
+
+/** The registry's catalog with the local skills laid over it, so their dependencies resolve with everything else. */
+function overlayCatalog(base: Catalog, locals: Map<string, Prepared>): Catalog {
+  const lists = new Map<string, string[]>();
+  return {
+    ids: () => [...new Set([...base.ids(), ...locals.keys()])],
+    versions(id) {
+      const local = locals.get(id);
+      if (!local) return base.versions(id);
+      let list = lists.get(id);
+      if (!list) {
+        list = [...new Set([...(base.versions(id) ?? []), local.skill.version!])].sort(rcompare);
+        lists.set(id, list);
+      }
+      return list;
+    },
+    release(id, version): CatalogRelease | undefined {
+      const local = locals.get(id);
+      if (local && local.skill.version === version) {
+        const s = local.skill;
+        return { version, dependencies: s.dependencies, nodeVersion: s.nodeVersion, systemPackages: s.systemPackages, layout: s.layout, path: '' };
+      }
+      return base.release(id, version);
+    },
+  };
+}
+
+const depsOf = (r: ResolvedSkill): Record<string, string> =>
+  Object.fromEntries(r.dependencies.map((d) => [d.slice(0, d.indexOf('@', 1)), d.slice(d.indexOf('@', 1) + 1)]));
+
+function mismatch(id: string, version: string, lockfile: string, locked: string, origin: string, found: string): SkillsError {
+  return new SkillsError('E_INVALID', `integrity mismatch for ${id}@${version}: ${lockfile} has ${locked}, but ${origin} has ${found}; nothing was installed`, {
+    hint: `if the new content is wanted, give the skill a new version; or run skills uninstall ${id} and install it again`,
+  });
+}
+
+/** `skills install`: install the sources (or, with none, exactly what the lockfile says). */
+export async function installSkills(options: InstallOptions): Promise<InstallOutcome> {
+  const { registry, lockfile } = options;
+  const lockDir = dirname(lockfile);
+  cleanStale(registry, [UNPACK_PREFIX]);
+  if (options.into) cleanStale(options.into, [STAGING_PREFIX, REMOVING_PREFIX], { prefix: TRASH_PREFIX, target: (base) => base });
+  if (options.from !== undefined && !present(join(options.from, 'index.json'))) {
+    throw new SkillsError('E_NOT_FOUND', `--from ${options.from}: no registry there (no index.json)`, { hint: 'give a registry folder: one that skills sync wrote, with index.json in it' });
+  }
+  const before = readLockfile(lockfile);
+  const scratch = new Scratch(registry);
+  try {
+    const planned = options.sources.length === 0 ? await planFromLock(options, before, scratch) : await planFromSources(options, before ?? emptyLockfile(), scratch, lockDir);
+    if (!planned.ok) return planned;
+    return await carryOut(options, planned, before);
+  } finally {
+    scratch.cleanup();
+  }
+}
+
+interface Planned {
+  ok: true;
+  items: { resolved: ResolvedSkill; plan: Plan; entry: LockEntry; requested: boolean; intoAction?: 'write' | 'unchanged' }[];
+  next: Lockfile;
+  warnings: string[];
+}
+
+async function planFromSources(options: InstallOptions, lock: Lockfile, scratch: Scratch, lockDir: string): Promise<Planned | Extract<InstallOutcome, { ok: false }>> {
+  const specs: DependencySpec[] = [];
+  const locals = new Map<string, Prepared>();
+  const invalid: InvalidSource[] = [];
+  for (const raw of options.sources) {
+    const c = classifySource(raw, options.cwd);
+    if (c.kind === 'spec') {
+      specs.push(c.spec);
+      continue;
+    }
+    const p = await prepareLocal(c.kind, c.abs, raw, lockDir, scratch, options);
+    if ('diagnostics' in p) {
+      invalid.push(p);
+      continue;
+    }
+    const twice = locals.get(p.skill.id);
+    if (twice) throw new SkillsError('E_USAGE', `${p.skill.id} is given twice: ${twice.typed} and ${raw}`, { hint: 'install one of them' });
+    locals.set(p.skill.id, p);
+  }
+  if (invalid.length > 0) {
+    const error = new SkillsError('E_INVALID', invalid.map((i) => i.message).join('\n'), { hint: 'run skills validate on it to see every finding' });
+    return { ok: false, kind: 'invalid', error, invalid, warnings: [] };
+  }
+  const source = options.from ?? options.registry;
+  options.progress?.('resolving dependencies');
+  const base = catalogFromIndex(readIndex(source), (id) => readReleases(source, id));
+  const catalog = overlayCatalog(base, locals);
+  const roots: DependencySpec[] = [...[...locals.values()].map((p) => ({ raw: `${p.skill.id}@${p.skill.version}`, id: p.skill.id, range: p.skill.version!, exact: true })), ...specs];
+  const resolution = resolveSpecs(roots, catalog, { nodeVersion: options.nodeVersion });
+  if (!resolution.ok) return { ok: false, kind: 'unresolved', error: resolution.error, warnings: resolution.warnings };
+  const requested = new Set(resolution.roots);
+  const owners = new Map(options.from ? readIndex(options.from).skills.map((e) => [e.id, e.owner]) : []);
+  const items: Planned['items'] = [];
+  for (const r of resolution.resolved) {
+    const local = locals.get(r.id);
+    let plan: Plan;
+    let entrySource: string;
+    let integrity: string;
+    if (local && local.skill.version === r.version) {
+      plan = { kind: 'local', prepared: local };
+      entrySource = local.source;
+      integrity = local.integrity;
+    } else {
+      const release = readReleases(source, r.id)[r.version]!;
+      integrity = release.integrity;
+      if (options.from) {
+        plan = { kind: 'from', root: join(options.from, release.path), release, owner: owners.get(r.id) ?? 'built-in', registry: options.from };
+        entrySource = `registry:${lockPath(lockDir, options.from)}`;
+      } else {
+        plan = { kind: 'present', release };
+        entrySource = 'registry';
+      }
+    }
+    const old = lock.skills[r.id];
+    if (old && old.version === r.version && old.integrity !== integrity) {
+      throw mismatch(r.id, r.version, options.lockfile, old.integrity, plan.kind === 'local' ? plan.prepared.typed : entrySource, integrity);
+    }
+    // The same content, pulled in again from elsewhere (a dependency now found in the registry): the lock keeps
+    // where it first came from, so installs in a different order write the same lock.
+    const keep = old !== undefined && old.version === r.version && plan.kind !== 'local';
+    const entry: LockEntry = { version: r.version, source: keep ? old!.source : entrySource, integrity, dependencies: depsOf(r) };
+    items.push({ resolved: r, plan, entry, requested: requested.has(`${r.id}@${r.version}`) });
+  }
+  const next: Lockfile = { lockfileVersion: 1, skills: { ...lock.skills } };
+  for (const i of items) next.skills[i.resolved.id] = i.entry;
+  const changes = diffLockfiles(lock, next);
+  if (options.frozen && changes.length > 0) {
+    return {
+      ok: false,
+      kind: 'frozen',
+      changes,
+      warnings: resolution.warnings,
+      error: new SkillsError('E_INVALID', `--frozen: ${options.lockfile} would change; nothing was installed:\n${changes.map((c) => `  ${c}`).join('\n')}`, {
+        hint: 'run skills install without --frozen and commit skills-lock.json',
+      }),
+    };
+  }
+  return { ok: true, items, next, warnings: resolution.warnings };
+}
+
+async function planFromLock(options: InstallOptions, lock: Lockfile | undefined, scratch: Scratch): Promise<Planned> {
+  if (!lock) {
+    throw new SkillsError('E_USAGE', `nothing to install: no ${LOCKFILE_NAME} in ${options.cwd} or the folders above it (up to the repository root)`, {
+      hint: 'name what to install: skills install <folder | archive | id[@range]>',
+    });
+  }
+  const lockDir = dirname(options.lockfile);
+  const items: Planned['items'] = [];
+  const ids = Object.keys(lock.skills).sort();
+  for (const id of ids) {
+    const entry = lock.skills[id]!;
+    const where = `${id}@${entry.version}`;
+    let plan: Plan;
+    let found: string;
+    let origin: string;
+    const [kind, ...rest] = entry.source.split(':');
+    const arg = rest.join(':');
+    if (kind === 'folder' || kind === 'archive') {
+      const abs = resolve(lockDir, arg);
+      if (!present(abs)) throw new SkillsError('E_NOT_FOUND', `${options.lockfile}: ${where} comes from ${entry.source}, and ${abs} is not there`, { hint: `restore it, or install ${id} again from where it is now` });
+      const p = await prepareLocal(kind, abs, arg, lockDir, scratch, options);
+      if ('diagnostics' in p) {
+        throw new SkillsError('E_INVALID', `${p.message}:\n${p.diagnostics.map((d) => `  ${d.file}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}  ${d.message}`).join('\n')}`, { hint: `run skills validate ${abs}` });
+      }
+      if (p.skill.id !== id || p.skill.version !== entry.version) {
+        throw new SkillsError('E_INVALID', `${options.lockfile} locks ${where}, but ${abs} holds ${p.skill.id}@${p.skill.version}; nothing was installed`, { hint: `install it again to update the lock: skills install ${arg}` });
+      }
+      plan = { kind: 'local', prepared: { ...p, source: entry.source } };
+      found = p.integrity;
+      origin = abs;
+    } else {
+      const reg = kind === 'registry' && arg !== '' ? resolve(lockDir, arg) : options.registry;
+      const index = readIndex(reg);
+      const e = index.skills.find((s) => s.id === id);
+      const release = e?.versions.includes(entry.version) ? readReleases(reg, id)[entry.version] : undefined;
+      if (!release) {
+        throw new SkillsError('E_NOT_FOUND', `${options.lockfile} locks ${where} from the registry ${reg}, which does not have it${e ? ` (it has ${e.versions.join(', ')})` : ''}; nothing was installed`, {
+          hint: arg ? 'restore that registry folder' : `register it (skills sync <dir>), or use --registry to point at the registry that has it`,
+        });
+      }
+      found = release.integrity;
+      origin = reg;
+      plan = arg ? { kind: 'from', root: join(reg, release.path), release, owner: e!.owner, registry: reg } : { kind: 'present', release };
+    }
+    if (found !== entry.integrity) throw mismatch(id, entry.version, options.lockfile, entry.integrity, origin, found);
+    const resolved: ResolvedSkill = { id, version: entry.version, layout: plan.kind === 'local' ? plan.prepared.skill.layout : plan.release.layout, path: '', dependencies: Object.entries(entry.dependencies).map(([d, v]) => `${d}@${v}`) };
+    items.push({ resolved, plan, entry, requested: true });
+  }
+  return { ok: true, items, next: lock, warnings: [] };
+}
+
+async function carryOut(options: InstallOptions, planned: Planned, before: Lockfile | undefined): Promise<InstallOutcome> {
+  const { registry, into } = options;
+  const previous = before ?? emptyLockfile();
+  // Checks that read the disk but write nothing: stored copies from another registry, and <into> folders.
+  const fromSkills = new Map<string, Skill>();
+  for (const item of planned.items) {
+    const { plan, resolved } = item;
+    if (plan.kind === 'from') {
+      options.progress?.(`checking ${resolved.id}@${resolved.version}`);
+      const skill = loadSkill(plan.root);
+      const problems = await problemsOf(skill, true);
+      if (problems.length > 0) {
+        throw new SkillsError('E_INVALID', `${plan.root}: the stored copy of ${resolved.id}@${resolved.version} in ${plan.registry} is not valid: ${problems.map((d) => d.message).join('; ')}`, { hint: `run skills validate ${plan.root}` });
+      }
+      const found = integrityOf(skill);
+      if (found !== plan.release.integrity) throw mismatch(resolved.id, resolved.version, join(plan.registry, 'releases', `${resolved.id}.json`), plan.release.integrity, plan.root, found);
+      fromSkills.set(resolved.id, skill);
+    }
+    if (into) {
+      const target = join(into, resolved.id);
+      if (present(target)) {
+        const existing = statSync(target).isDirectory() ? folderIntegrity(target) : undefined;
+        if (existing === item.entry.integrity) item.intoAction = 'unchanged';
+        else if (options.force || (existing !== undefined && previous.skills[resolved.id]?.integrity === existing)) item.intoAction = 'write';
+        else {
+          throw new SkillsError('E_EXISTS', `${target} already exists and is not a copy skills installed (its content matches no version in ${options.lockfile}); nothing was installed`, {
+            hint: `move it away, or run again with --force to replace it`,
+          });
+        }
+      } else item.intoAction = 'write';
+    }
+  }
+
+  const skills: InstalledSkill[] = [];
+  for (const item of planned.items) {
+    const { plan, resolved, entry } = item;
+    let status: RegisterStatus = 'unchanged';
+    let path: string;
+    if (plan.kind === 'present') {
+      path = join(registry, plan.release.path);
+      if (!present(path)) {
+        throw new SkillsError('E_CONFIG', `${registry}: ${resolved.id}@${resolved.version} is in the index but its stored copy ${path} is missing`, { hint: `register it again: skills sync <its folder> --force` });
+      }
+    } else {
+      options.progress?.(`installing ${resolved.id}@${resolved.version}`);
+      const skill = plan.kind === 'local' ? plan.prepared.skill : fromSkills.get(resolved.id)!;
+      // An unpacked archive is this run's own scratch folder, inside the registry: moved into the store, not copied.
+      const adopt = plan.kind === 'local' && plan.prepared.source.startsWith('archive:') && isInside(registry, skill.root);
+      const r = await registerSkill(registry, skill, { force: options.force, adopt, ...(plan.kind === 'from' ? { owner: plan.owner } : {}) });
+      if (r.integrity !== entry.integrity) {
+        throw new SkillsError('E_IO', `${skill.root} changed while it was being installed (integrity ${entry.integrity}, then ${r.integrity})`, { hint: 'run the install again once the skill is written' });
+      }
+      status = r.status;
+      path = join(registry, r.path);
+    }
+    const installed: InstalledSkill = { id: resolved.id, version: resolved.version, source: entry.source, integrity: entry.integrity, dependencies: entry.dependencies, status, path, requested: item.requested };
+    if (into) {
+      installed.into = join(into, resolved.id);
+      installed.intoStatus = item.intoAction === 'unchanged' ? 'unchanged' : 'written';
+      if (item.intoAction === 'write') placeInto(into, resolved.id, path);
+    }
+    skills.push(installed);
+  }
+  if (options.consumer) for (const s of skills) await useSkill(registry, s.id, options.consumer);
+  const text = serializeLockfile(planned.next);
+  const lockChanged = before === undefined || serializeLockfile(before) !== text;
+  if (lockChanged) writeAtomic(options.lockfile, text);
+  return { ok: true, registry, lockfile: options.lockfile, lockChanged, skills, warnings: planned.warnings };
+}
+
+/** Copy a stored skill to `<into>/<id>` through a staging folder renamed into place; the old copy goes only after. */
+function placeInto(into: string, id: string, stored: string): void {
+  mkdirSync(into, { recursive: true });
+  const staging = join(into, tempName(STAGING_PREFIX, id));
+  const target = join(into, id);
+  try {
+    cpSync(stored, staging, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
+    let trash: string | undefined;
+    if (present(target)) {
+      trash = join(into, tempName(TRASH_PREFIX, id));
+      renameSync(target, trash);
+    }
+    renameSync(staging, target);
+    if (trash) rmSync(trash, { recursive: true, force: true });
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new SkillsError('E_IO', `cannot write ${target}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+export interface UninstallOptions {
+  registry: string;
+  lockfile: string;
+  id: string;
+  into?: string;
+  consumer?: string;
+}
+
+export interface UninstallResult {
+  id: string;
+  /** The version the lock had (or undefined when it had none). */
+  version?: string;
+  /** `<into>/<id>`, when it was removed. */
+  into?: string;
+  /** True when the lock had the skill and no longer has it. */
+  lock: boolean;
+  /** Stored copies removed (absolute). */
+  store: string[];
+  /** The consumers that keep the skill in the store. */
+  keptFor: string[];
+  warnings: string[];
+}
+
+/** `skills uninstall <id>`: out of <into>, the lock, and the store unless something still uses it. */
+export async function uninstallSkill(options: UninstallOptions): Promise<UninstallResult> {
+  const { id, registry, lockfile, into } = options;
+  const lock = readLockfile(lockfile);
+  const entry = lock?.skills[id];
+  const target = into ? join(into, id) : undefined;
+  const indexEntry = readIndex(registry).skills.find((s) => s.id === id);
+  const inStore = indexEntry !== undefined && (entry === undefined || indexEntry.versions.includes(entry.version));
+  if (!entry && !(target && present(target)) && !inStore) {
+    throw new SkillsError('E_NOT_FOUND', `${id} is not installed: not in ${lockfile}${target ? `, not in ${into}` : ''}, not in the registry ${registry}`, {
+      hint: 'see what is installed in skills-lock.json, or with skills list',
+    });
+  }
+  const result: UninstallResult = { id, ...(entry ? { version: entry.version } : {}), lock: false, store: [], keptFor: [], warnings: [] };
+  if (lock) {
+    const needers = Object.entries(lock.skills)
+      .filter(([other, e]) => other !== id && Object.hasOwn(e.dependencies, id))
+      .map(([other, e]) => `${other}@${e.version}`);
+    if (needers.length) result.warnings.push(`${id} is a dependency of ${needers.join(', ')}, which stay installed`);
+  }
+  if (target && present(target)) {
+    const trash = join(into!, tempName(REMOVING_PREFIX, id));
+    renameSync(target, trash);
+    rmSync(trash, { recursive: true, force: true });
+    result.into = target;
+  }
+  if (indexEntry) {
+    let usedBy = indexEntry.usedBy;
+    if (options.consumer && usedBy.includes(options.consumer)) usedBy = (await unuseSkill(registry, id, options.consumer)).usedBy;
+    if (usedBy.length > 0) result.keptFor = usedBy;
+    else if (inStore) {
+      const removed = await removeSkill(registry, id, entry?.version);
+      result.store = removed.paths.map((p) => join(registry, p));
+    }
+  }
+  if (lock && entry) {
+    const next: Lockfile = { lockfileVersion: 1, skills: { ...lock.skills } };
+    delete next.skills[id];
+    writeAtomic(lockfile, serializeLockfile(next));
+    result.lock = true;
+  }
+  return result;
+}

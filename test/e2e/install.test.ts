@@ -1,0 +1,312 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { execa } from 'execa';
+import { Header } from 'tar';
+import { parseIndex } from '../../src/formats/index-file.js';
+import { parseLockfile } from '../../src/formats/lockfile.js';
+import { BIN, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
+
+const { fresh, cleanup } = tempFolders('skills-install-e2e-');
+afterAll(cleanup);
+
+const cli = (reg: string, args: string[], cwd: string) => runCli(args, { cwd, env: { SKILLS_REGISTRY: reg } });
+
+function makeSkill(parent: string, name: string, version: string, files: Record<string, string> = {}, extra = ''): string {
+  const dir = join(parent, name);
+  writeTree(dir, { 'SKILL.md': skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing install.\nmetadata:\n  version: "${version}"\n${extra}`), ...files });
+  return dir;
+}
+
+const lockOf = (project: string) => {
+  const parsed = parseLockfile(readFileSync(join(project, 'skills-lock.json'), 'utf8'));
+  expect(parsed.problem).toBeUndefined();
+  return parsed.lock!;
+};
+const indexOf = (reg: string) => parseIndex(readFileSync(join(reg, 'index.json'), 'utf8')).index!;
+
+/** Everything below a folder, with file contents: what "unchanged" is checked against. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!existsSync(dir)) return out;
+  for (const rel of readdirSync(dir, { recursive: true }) as string[]) {
+    const abs = join(dir, rel);
+    out[rel] = statSync(abs).isDirectory() ? '<dir>' : readFileSync(abs, 'utf8');
+  }
+  return out;
+}
+
+/** A registry with the example skills in it. */
+async function exampleRegistry(): Promise<string> {
+  const reg = join(fresh('from'), 'registry');
+  expect((await cli(reg, ['sync', EXAMPLES], fresh())).exitCode).toBe(0);
+  return reg;
+}
+
+describe('skills install: every source kind (built CLI)', () => {
+  it('installs a folder, a .tgz from pack, a .skill and a .zip into the registry, --into and the lock', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    makeSkill(src, 'from-folder', '1.0.0', { 'scripts/run.sh': '#!/bin/sh\n' });
+    makeSkill(src, 'from-tgz', '2.0.0');
+    makeSkill(src, 'from-skill', '3.0.0');
+    makeSkill(src, 'from-zip', '4.0.0', { 'references/r.md': '# R\n' });
+    expect((await cli(reg, ['pack', join(src, 'from-tgz'), '--out', join(project, 'dist')], project)).exitCode).toBe(0);
+    expect((await cli(reg, ['pack', join(src, 'from-skill'), '--format', 'skill', '--out', join(project, 'dist')], project)).exitCode).toBe(0);
+    await execa('zip', ['-qr', join(project, 'dist/from-zip.zip'), 'from-zip'], { cwd: src });
+
+    const r = await cli(reg, ['install', join(src, 'from-folder'), './dist/from-tgz-2.0.0.tgz', 'dist/from-skill.skill', 'dist/from-zip.zip', '--into', '.claude/skills', '--for', 'bee-1'], project);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.split('\n')).toEqual([
+      'added     from-folder@1.0.0  → .claude/skills/from-folder',
+      'added     from-tgz@2.0.0  → .claude/skills/from-tgz',
+      'added     from-skill@3.0.0  → .claude/skills/from-skill',
+      'added     from-zip@4.0.0  → .claude/skills/from-zip',
+      `4 skills installed into ${reg}; skills-lock.json written`,
+    ]);
+    expect(readdirSync(join(project, '.claude/skills')).sort()).toEqual(['from-folder', 'from-skill', 'from-tgz', 'from-zip']);
+    expect(readFileSync(join(project, '.claude/skills/from-zip/references/r.md'), 'utf8')).toBe('# R\n');
+    expect(indexOf(reg).skills.map((s) => [s.id, s.usedBy])).toEqual([
+      ['from-folder', ['bee-1']],
+      ['from-skill', ['bee-1']],
+      ['from-tgz', ['bee-1']],
+      ['from-zip', ['bee-1']],
+    ]);
+    const lock = lockOf(project);
+    expect(Object.fromEntries(Object.entries(lock.skills).map(([id, e]) => [id, e.source]))).toEqual({
+      'from-folder': `folder:../src-${src.split('-').at(-1)}/from-folder`,
+      'from-skill': 'archive:dist/from-skill.skill',
+      'from-tgz': 'archive:dist/from-tgz-2.0.0.tgz',
+      'from-zip': 'archive:dist/from-zip.zip',
+    });
+    const releases = JSON.parse(readFileSync(join(reg, 'releases/from-tgz.json'), 'utf8'));
+    expect(lock.skills['from-tgz']!.integrity).toBe(releases.releases['2.0.0'].integrity);
+    // Nothing of the unpacking is left in the registry.
+    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'index.json.bak', 'releases']);
+  });
+
+  it('installs specs with their dependencies from the registry and from --from DIR, and a folder whose dependencies resolve', async () => {
+    const from = await exampleRegistry();
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const r = await cli(reg, ['install', 'data-analysis@^1', '--from', from, '--into', '.agents/skills', '--json'], project);
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.skills.map((s: { id: string; requested: boolean; status: string }) => [s.id, s.requested, s.status])).toEqual([
+      ['basic-tools', false, 'added'],
+      ['data-analysis', true, 'added'],
+    ]);
+    expect(readdirSync(join(project, '.agents/skills')).sort()).toEqual(['basic-tools', 'data-analysis']);
+    const lock = lockOf(project);
+    expect(lock.skills['data-analysis']).toMatchObject({ version: '1.0.0', dependencies: { 'basic-tools': '1.0.0' } });
+    expect(lock.skills['basic-tools']!.source).toMatch(/^registry:\.\.\/from-\d+\/registry$/);
+
+    // A folder with a dependency: resolved against the registry, where basic-tools now is.
+    const src = fresh('src');
+    makeSkill(src, 'needs-tools', '0.1.0', {}, 'dependencies:\n  - basic-tools@^1.0.0\n');
+    const again = await cli(reg, ['install', join(src, 'needs-tools')], project);
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout.split('\n')).toEqual(['present   basic-tools@1.0.0 (dependency)', 'added     needs-tools@0.1.0', `2 skills installed into ${reg}; skills-lock.json written`]);
+    // basic-tools keeps where it first came from.
+    expect(lockOf(project).skills['basic-tools']!.source).toBe(lock.skills['basic-tools']!.source);
+
+    // A spec that does not resolve is a finding: exit 1, nothing written.
+    const before = readFileSync(join(project, 'skills-lock.json'), 'utf8');
+    const none = await cli(reg, ['install', 'basic-tools@^9'], project);
+    expect(none.exitCode).toBe(1);
+    expect(none.stderr).toContain('error: ');
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(before);
+  });
+
+  it('refuses an invalid skill with its findings (exit 1) and leaves registry, --into and lock as they were', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    writeTree(join(src, 'broken'), { 'SKILL.md': skillMd('name: Broken\nmetadata:\n  version: "1.0.0"') });
+    const r = await cli(reg, ['install', join(src, 'broken'), '--into', 'skills'], project);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`error: ${join(src, 'broken')}: Broken is not valid; nothing was installed`);
+    expect(r.stderr).toContain('SK011 description-required');
+    expect(existsSync(reg)).toBe(false);
+    expect(readdirSync(project)).toEqual([]);
+  });
+});
+
+describe('skills install: the lockfile (built CLI)', () => {
+  it('with no arguments installs exactly what the lock says; --frozen fails when it would change', async () => {
+    const from = await exampleRegistry();
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    expect((await cli(reg, ['install', 'social-media-apis@2.1.0', '--from', from, '--into', 'skills'], project)).exitCode).toBe(0);
+    const lockText = readFileSync(join(project, 'skills-lock.json'), 'utf8');
+    const installed = snapshot(join(project, 'skills'));
+
+    // A fresh machine: no registry, no folders; the lock alone.
+    rmSync(reg, { recursive: true });
+    rmSync(join(project, 'skills'), { recursive: true });
+    const replay = await cli(reg, ['install', '--frozen', '--into', 'skills'], project);
+    expect(replay.stderr).toBe('');
+    expect(replay.exitCode).toBe(0);
+    expect(replay.stdout.split('\n').at(-1)).toBe(`2 skills installed into ${reg}; skills-lock.json unchanged`);
+    expect(snapshot(join(project, 'skills'))).toEqual(installed);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lockText);
+    expect(indexOf(reg).skills.map((s) => `${s.id}@${s.latestVersion}`)).toEqual(['basic-tools@1.0.0', 'social-media-apis@2.1.0']);
+
+    // --frozen with a source that would add to the lock: exit 1, and nothing is written.
+    const src = fresh('src');
+    makeSkill(src, 'newcomer', '1.0.0');
+    const indexBefore = readFileSync(join(reg, 'index.json'), 'utf8');
+    const frozen = await cli(reg, ['install', join(src, 'newcomer'), '--frozen', '--json'], project);
+    expect(frozen.exitCode).toBe(1);
+    const doc = JSON.parse(frozen.stdout);
+    expect(doc.error).toMatchObject({ code: 'E_INVALID', kind: 'frozen' });
+    expect(doc.changes).toEqual(['+ newcomer@1.0.0']);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lockText);
+    expect(readFileSync(join(reg, 'index.json'), 'utf8')).toBe(indexBefore);
+
+    // No lock at all: a usage error.
+    const nothing = await cli(reg, ['install'], fresh('empty'));
+    expect(nothing.exitCode).toBe(2);
+    expect(nothing.stderr).toMatch(/^error: nothing to install: no skills-lock.json in /);
+  });
+
+  it('fails on an integrity mismatch with both values, whatever the flags, and writes nothing', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    const dir = makeSkill(src, 'drifting', '1.0.0', { 'notes.md': 'one\n' });
+    expect((await cli(reg, ['install', dir], project)).exitCode).toBe(0);
+    const locked = lockOf(project).skills.drifting!.integrity;
+    writeFileSync(join(dir, 'notes.md'), 'two\n');
+    const lockText = readFileSync(join(project, 'skills-lock.json'), 'utf8');
+
+    for (const args of [['install'], ['install', dir], ['install', dir, '--force']]) {
+      const r = await cli(reg, args, project);
+      expect(r.exitCode).toBe(2);
+      const first = r.stderr.split('\n')[0]!;
+      expect(first).toMatch(/^error: integrity mismatch for drifting@1\.0\.0: .*skills-lock\.json has sha512-.* but .* has sha512-.*; nothing was installed$/);
+      expect(first).toContain(locked);
+      expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lockText);
+    }
+  });
+
+  it('reports a corrupt lockfile with file:line:column (exit 2)', async () => {
+    const project = fresh('project');
+    writeFileSync(join(project, 'skills-lock.json'), '{\n  "lockfileVersion": 1,\n  "skills": {\n    "x": { "version": 1 }\n  }\n}\n');
+    const r = await cli(join(fresh(), 'registry'), ['install', '--json'], project);
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stdout).error.message).toBe(`${join(project, 'skills-lock.json')}:4:23: skills-lock.json: skills.x.version: Expected string, received number`);
+  });
+});
+
+describe('skills uninstall (built CLI)', () => {
+  it('removes from --into, the lock, and the store unless something else uses it', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    makeSkill(src, 'shared', '1.0.0');
+    makeSkill(src, 'solo', '1.0.0');
+    expect((await cli(reg, ['install', join(src, 'shared'), join(src, 'solo'), '--into', 'skills'], project)).exitCode).toBe(0);
+    expect((await cli(reg, ['use', 'shared', '--by', 'other-agent'], project)).exitCode).toBe(0);
+
+    const solo = await cli(reg, ['uninstall', 'solo', '--into', 'skills'], project);
+    expect(solo.exitCode).toBe(0);
+    expect(solo.stdout).toBe('uninstalled solo@1.0.0 from skills/solo, skills-lock.json, the store (built-in/solo@1.0.0)');
+    const shared = await cli(reg, ['uninstall', 'shared', '--into', 'skills', '--json'], project);
+    expect(shared.exitCode).toBe(0);
+    expect(JSON.parse(shared.stdout)).toMatchObject({ id: 'shared', version: '1.0.0', lock: true, store: [], keptFor: ['other-agent'] });
+    expect(readdirSync(join(project, 'skills'))).toEqual([]);
+    expect(lockOf(project).skills).toEqual({});
+    expect(indexOf(reg).skills.map((s) => s.id)).toEqual(['shared']);
+    expect(existsSync(join(reg, 'built-in/solo@1.0.0'))).toBe(false);
+
+    const gone = await cli(reg, ['uninstall', 'solo'], project);
+    expect(gone.exitCode).toBe(2);
+    expect(gone.stderr.split('\n')[0]).toMatch(/^error: solo is not installed: not in .*skills-lock\.json, not in the registry /);
+  });
+});
+
+describe('skills install: hostile archives and crashes (built CLI)', () => {
+  it('refuses a tar-slip archive and a bomb (exit 2), leaving the registry, --into and the lock unchanged', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    expect((await cli(reg, ['install', makeSkill(src, 'first', '1.0.0'), '--into', 'skills'], project)).exitCode).toBe(0);
+    const before = { reg: snapshot(reg), into: snapshot(join(project, 'skills')), lock: readFileSync(join(project, 'skills-lock.json'), 'utf8') };
+    const header = (path: string, size: number) => {
+      const b = Buffer.alloc(512);
+      new Header({ path, type: 'File', size, mode: 0o644, mtime: new Date(0) }).encode(b);
+      return b;
+    };
+    const body = Buffer.from('pwned\n');
+    writeFileSync(join(project, 'slip.tgz'), gzipSync(Buffer.concat([header('evil/SKILL.md', 0), header('evil/../../../escaped.txt', body.length), body, Buffer.alloc(512 - body.length), Buffer.alloc(1024)])));
+    writeFileSync(join(project, 'bomb.tgz'), gzipSync(Buffer.concat([header('bomb/SKILL.md', 0), header('bomb/zeros.bin', 512 * 1024 * 1024)])));
+
+    const slip = await cli(reg, ['install', 'slip.tgz', '--into', 'skills'], project);
+    expect(slip.exitCode).toBe(2);
+    expect(slip.stderr.split('\n')[0]).toBe(`error: ${join(project, 'slip.tgz')}: refused: entry "evil/../../../escaped.txt" contains ".."; expected regular files and folders inside one skill folder, e.g. "my-skill/SKILL.md". Nothing was installed`);
+    const bomb = await cli(reg, ['install', 'bomb.tgz', '--json'], project);
+    expect(bomb.exitCode).toBe(2);
+    expect(JSON.parse(bomb.stdout).error.message).toContain('refused: its files add up to more than 256 MiB (stopped at entry "bomb/zeros.bin")');
+
+    expect(snapshot(reg)).toEqual(before.reg);
+    expect(snapshot(join(project, 'skills'))).toEqual(before.into);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(before.lock);
+    expect(existsSync(join(fresh(), '..', 'escaped.txt'))).toBe(false);
+  });
+
+  it('an install killed with SIGKILL mid-extraction leaves the previous state whole; the next install cleans up', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    expect((await cli(reg, ['install', makeSkill(src, 'big', '1.0.0', { 'notes.md': 'v1\n' }), '--into', 'skills'], project)).exitCode).toBe(0);
+    const before = { index: readFileSync(join(reg, 'index.json'), 'utf8'), into: snapshot(join(project, 'skills')), lock: readFileSync(join(project, 'skills-lock.json'), 'utf8') };
+
+    // Version 2, big enough that extraction takes a while: 4,000 files of 8 KiB of random-ish text.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 4000; i++) files[`references/part-${Math.floor(i / 100)}/file-${i}.md`] = `${i}\n${(i * 7919).toString(36).repeat(1200)}`;
+    makeSkill(join(src, 'v2'), 'big', '2.0.0', files);
+    expect((await cli(reg, ['pack', join(src, 'v2/big'), '--out', project], project)).exitCode).toBe(0);
+
+    const child = execa(process.execPath, [BIN, 'install', 'big-2.0.0.tgz', '--into', 'skills'], { cwd: project, env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg }, reject: false });
+    const unpacking = () => readdirSync(reg).filter((n) => n.startsWith('.unpack-'));
+    for (let i = 0; i < 4000 && unpacking().length === 0 && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 2));
+    child.kill('SIGKILL');
+    const killed = await child;
+    expect(killed.signal).toBe('SIGKILL');
+
+    expect(readFileSync(join(reg, 'index.json'), 'utf8')).toBe(before.index);
+    expect(snapshot(join(project, 'skills'))).toEqual(before.into);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(before.lock);
+    expect(existsSync(join(reg, 'built-in/big@2.0.0'))).toBe(false);
+    expect(unpacking()).toHaveLength(1);
+
+    const again = await cli(reg, ['install', 'big-2.0.0.tgz', '--into', 'skills'], project);
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout.split('\n')[0]).toBe('updated   big@2.0.0  → skills/big');
+    expect(unpacking()).toEqual([]);
+    expect(readdirSync(join(project, 'skills'))).toEqual(['big']);
+    expect(readdirSync(join(project, 'skills/big/references'))).toHaveLength(40);
+    expect(lockOf(project).skills.big!.version).toBe('2.0.0');
+  });
+
+  it('will not overwrite an <into> folder that skills did not write, unless --force', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    mkdirSync(join(project, 'skills/mine'), { recursive: true });
+    writeFileSync(join(project, 'skills/mine/SKILL.md'), 'my own work\n');
+    const dir = makeSkill(fresh('src'), 'mine', '1.0.0');
+    const r = await cli(reg, ['install', dir, '--into', 'skills'], project);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(`error: ${join(project, 'skills/mine')} already exists and is not a copy skills installed (its content matches no version in ${join(project, 'skills-lock.json')}); nothing was installed`);
+    expect(readFileSync(join(project, 'skills/mine/SKILL.md'), 'utf8')).toBe('my own work\n');
+    expect(existsSync(reg)).toBe(false);
+    const forced = await cli(reg, ['install', dir, '--into', 'skills', '--force'], project);
+    expect(forced.exitCode).toBe(0);
+    expect(readFileSync(join(project, 'skills/mine/SKILL.md'), 'utf8')).toContain('name: mine');
+  });
+});

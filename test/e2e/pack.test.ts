@@ -1,0 +1,102 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { cpSync, existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
+
+const { fresh, cleanup } = tempFolders('skills-pack-e2e-');
+afterAll(cleanup);
+
+/** A copy of an example skill in a fresh folder (cwd for the run). */
+function example(name: string): { cwd: string; dir: string } {
+  const cwd = fresh();
+  cpSync(join(EXAMPLES, name), join(cwd, name), { recursive: true });
+  return { cwd, dir: join(cwd, name) };
+}
+
+const sha = (file: string) => `sha512-${createHash('sha512').update(readFileSync(file)).digest('base64')}`;
+
+describe('skills pack (built CLI)', () => {
+  it('packs an example into <id>-<version>.tgz and prints the file, size, file count and integrity', async () => {
+    const { cwd } = example('web-scraping');
+    const r = await runCli(['pack', 'web-scraping', '--out', 'dist'], { cwd });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const file = join(cwd, 'dist/web-scraping-1.2.0.tgz');
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('packed web-scraping@1.2.0 → dist/web-scraping-1.2.0.tgz');
+    expect(lines[1]).toMatch(/^size: {6}\d+\.\d kB \(5\.8 kB unpacked\)$/);
+    expect(lines[2]).toBe('files:     3');
+    expect(lines[3]).toBe(`integrity: ${sha(file)}`);
+    expect(readdirSync(join(cwd, 'dist'))).toEqual(['web-scraping-1.2.0.tgz']);
+  });
+
+  it('gives identical bytes for the same skill in two clones, and --json prints one document', async () => {
+    const a = example('social-media-apis');
+    const b = example('social-media-apis');
+    writeFileSync(join(b.dir, 'manifest.json'), readFileSync(join(b.dir, 'manifest.json')));
+    const ra = await runCli(['pack', 'social-media-apis', '--json'], { cwd: a.cwd });
+    const rb = await runCli(['pack', 'social-media-apis', '--json'], { cwd: b.cwd });
+    expect([ra.exitCode, rb.exitCode]).toEqual([0, 0]);
+    const da = JSON.parse(ra.stdout);
+    const db = JSON.parse(rb.stdout);
+    expect(readFileSync(da.file).equals(readFileSync(db.file))).toBe(true);
+    expect(da.integrity).toBe(db.integrity);
+    expect(da).toMatchObject({ id: 'social-media-apis', version: '2.1.0', format: 'tgz', file: join(a.cwd, 'social-media-apis-2.1.0.tgz'), dryRun: false, secrets: [], warnings: [] });
+    expect(da.files.map((f: { path: string }) => f.path)).toContain('.env.example');
+    expect(da.files.find((f: { path: string; mode: string }) => f.path.startsWith('scripts/')).mode).toBe('0755');
+  });
+
+  it('--dry-run lists what would go in and writes nothing; a .env is left out and said so', async () => {
+    const { cwd, dir } = example('web-scraping');
+    writeFileSync(join(dir, '.env'), 'API_KEY=secret\n');
+    writeFileSync(join(dir, '.skillignore'), 'references/\n');
+    const r = await runCli(['pack', 'web-scraping', '--dry-run'], { cwd });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('warning: .env left out: secrets are never packed');
+    expect(r.stdout).toBe(['2.4 kB    SKILL.md', '2.0 kB  x scripts/scraper.py', 'web-scraping@1.2.0: 2 files, 4.4 kB unpacked, would be web-scraping-1.2.0.tgz (dry run: nothing written)'].join('\n'));
+    expect(readdirSync(cwd)).toEqual(['web-scraping']);
+  });
+
+  it('refuses an invalid skill with its findings (exit 1), and one without a version', async () => {
+    const cwd = fresh();
+    writeTree(join(cwd, 'Bad'), { 'SKILL.md': skillMd('name: Bad\ndescription: Bad. Use when testing.\nmetadata:\n  version: "1.0.0"') });
+    const bad = await runCli(['pack', 'Bad'], { cwd });
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('error: Bad is not a valid skill (1 error); nothing was packed');
+    expect(bad.stderr).toContain('SK007 name-lowercase');
+    const json = await runCli(['pack', 'Bad', '--json'], { cwd });
+    expect(json.exitCode).toBe(1);
+    const doc = JSON.parse(json.stdout);
+    expect(doc.error.code).toBe('E_INVALID');
+    expect(doc.diagnostics.map((d: { ruleId: string }) => d.ruleId)).toEqual(['SK007']);
+
+    writeTree(join(cwd, 'plain'), { 'SKILL.md': skillMd('name: plain\ndescription: No version. Use when testing.') });
+    const plain = await runCli(['pack', 'plain'], { cwd });
+    expect(plain.exitCode).toBe(1);
+    expect(plain.stderr.split('\n')[0]).toBe('error: plain has no version: the archive is named <id>-<version>.tgz; nothing was packed');
+    // A .skill needs no version.
+    const skill = await runCli(['pack', 'plain', '--format', 'skill'], { cwd });
+    expect(skill.exitCode).toBe(0);
+    expect(existsSync(join(cwd, 'plain.skill'))).toBe(true);
+    expect(readdirSync(cwd).sort()).toEqual(['Bad', 'plain', 'plain.skill']);
+  });
+
+  it('refuses a symlink that leads out of the skill (exit 1), naming it', async () => {
+    const { cwd, dir } = example('timeplus-sql-guide');
+    writeFileSync(join(cwd, 'outside.txt'), 'secret\n');
+    symlinkSync(join(cwd, 'outside.txt'), join(dir, 'references/leak.md'));
+    const r = await runCli(['pack', 'timeplus-sql-guide'], { cwd });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.split('\n')[0]).toBe(`error: ${join(dir, 'references/leak.md')} is a symlink that leads out of the skill (to ${join(cwd, 'outside.txt')}); nothing was packed`);
+    expect(readdirSync(cwd).sort()).toEqual(['outside.txt', 'timeplus-sql-guide']);
+  });
+
+  it('refuses a folder that is no skill with exit 2', async () => {
+    const r = await runCli(['pack', '.'], { cwd: fresh() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: .* is not a skill: it holds no SKILL.md or manifest.json/);
+  });
+});
