@@ -1,0 +1,151 @@
+import { stemmer } from 'stemmer';
+
+// Words that say nothing about which skill is meant: English function words, plus the phrasing of requests
+// ("please help me …") and of skill descriptions ("Use when the user wants …"), which every skill shares.
+const STOP = `a about above after again against all also am an and any are as at be because been before being below
+between both but by can could did do does doing down during each either etc few for from further had has have
+having he her here hers herself him himself his how i if in into is it its itself just me more most my myself
+no nor not now of off on once only or other our ours ourselves out over own per same she should so some such
+than that the their theirs them themselves then there these they this those through to too under until up upon
+us very was we were what when where which while who whom why will with within would you your yours yourself
+yourselves dont cant wont im ive id youre isnt doesnt s t via e g eg ie
+please help want wants wanted need needs needed like let lets get gets got make makes made use uses used using
+user users ask asks asked skill skills something anything thing things way ways kind may might must shall`;
+
+/** Function words and request phrasing, dropped from relevance (never from triggers, which authors chose). */
+export const STOP_WORDS: ReadonlySet<string> = new Set(STOP.split(/\s+/));
+
+// Japanese particles and endings (の, を, ます) are words of one or two hiragana.
+const KANA_PARTICLE = /^\p{Script=Hiragana}{1,2}$/u;
+
+/** A word that says nothing about which skill is meant (see STOP_WORDS). */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word) || (word.charCodeAt(0) > 0x3000 && KANA_PARTICLE.test(word));
+}
+
+// A word: letters, marks and digits, with inner apostrophes ("don't", "user's").
+const WORD = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
+// Scripts written without spaces between words: the regex would make a whole clause one word.
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+// eslint-disable-next-line no-control-regex
+export const NON_ASCII = /[^\u0000-\u007f]/;
+const LATIN_MARKS = /(\p{Script=Latin})\p{Mn}+/gu;
+
+let segmenter: Intl.Segmenter | undefined;
+
+/** NFKC, lower case, and accents off Latin letters ("Résumé" → "resume"); other scripts keep their marks. */
+export function normalizeForMatch(text: string): string {
+  // NFKC leaves ASCII alone; most skill text is ASCII, and this runs on every field of every skill.
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  return text.normalize('NFKC').toLowerCase().normalize('NFD').replace(LATIN_MARKS, '$1').normalize('NFC');
+}
+
+/** The words of normalised text joined by single spaces ("web-scraping" → "web scraping"). */
+export function joinedWords(norm: string): string {
+  if (!NON_ASCII.test(norm) && !norm.includes("'")) return norm.replace(/[^a-z0-9]+/g, ' ').trim();
+  return words(norm).join(' ');
+}
+
+/**
+ * A string that every word with this stem contains: Porter and the spelling folds only ever change the last
+ * letter of the stem they keep ("scraping" → scrape, "analysis" → analyz, "deployed" → deploy), so the stem
+ * without its last letter is in the word. Lets a caller skip text that cannot hold the word.
+ */
+export function stemProbe(stemmed: string): string {
+  return stemmed.length > 2 ? stemmed.slice(0, -1) : stemmed;
+}
+
+/** Call `fn` with each word of already normalised text, in order, apostrophes folded ("user's" → "user"). */
+export function forEachWord(text: string, fn: (word: string) => void): void {
+  if (UNSPACED.test(text)) {
+    segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+    for (const seg of segmenter.segment(text)) {
+      if (!seg.isWordLike) continue;
+      // The segmenter keeps "web-scraping" apart already but may join letters and digits; split as the regex does.
+      for (const m of seg.segment.matchAll(WORD)) fn(foldApostrophe(m[0]));
+    }
+    return;
+  }
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) fn(foldApostrophe(m[0]));
+}
+
+/**
+ * Call `fn` with each word of already normalised text that holds a match of `probe` (a global RegExp), in
+ * order; the same words forEachWord finds, but without walking the rest of the text. Unspaced scripts are
+ * walked whole, since only the segmenter knows where their words end.
+ */
+export function forEachWordHolding(text: string, probe: RegExp, fn: (word: string) => void): void {
+  if (UNSPACED.test(text)) {
+    forEachWord(text, fn);
+    return;
+  }
+  probe.lastIndex = 0;
+  for (let m = probe.exec(text); m !== null; m = probe.exec(text)) {
+    let start = m.index;
+    let end = m.index + Math.max(1, m[0].length);
+    while (start > 0 && isWordChar(text, start - 1)) start--;
+    while (end < text.length && isWordChar(text, end)) end++;
+    fn(foldApostrophe(text.slice(start, end)));
+    probe.lastIndex = end;
+  }
+}
+
+const LETTER = /^[\p{L}\p{M}\p{N}]$/u;
+
+/** Whether text[i] belongs to a word as WORD reads it (letters, marks, digits, and an apostrophe between them). */
+function isWordChar(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90)) return true;
+  if (c === 39 || c === 0x2019) return i > 0 && i + 1 < text.length && isWordChar(text, i - 1) && text.charCodeAt(i - 1) !== c && isLetterAt(text, i + 1);
+  if (c < 128) return false;
+  return isLetterAt(text, i);
+}
+
+function isLetterAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90)) return true;
+  if (c < 128) return false;
+  // A low surrogate belongs to the code point that starts one unit before it.
+  if (c >= 0xdc00 && c <= 0xdfff && i > 0) return LETTER.test(String.fromCodePoint(text.codePointAt(i - 1)!));
+  return LETTER.test(String.fromCodePoint(text.codePointAt(i)!));
+}
+
+/** The words of already normalised text. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  forEachWord(text, (w) => out.push(w));
+  return out;
+}
+
+function foldApostrophe(w: string): string {
+  if (!w.includes("'") && !w.includes('’')) return w;
+  return w.replace(/['’]s$/, '').replace(/['’]/g, '');
+}
+
+const stemCache = new Map<string, string>();
+const STEM_CACHE_MAX = 100_000;
+
+/**
+ * The stem of a normalised word: British spellings folded to American ones (analyse, summarise), then the
+ * Porter stemmer, then a final i → y so that "deploy" and "deployed" (deploi) meet "deployment" (deploy).
+ * Words that are not plain a–z (digits, other scripts) are their own stem.
+ */
+export function stem(word: string): string {
+  const hit = stemCache.get(word);
+  if (hit !== undefined) return hit;
+  let s = word;
+  if (/^[a-z]{3,}$/.test(word)) {
+    if (word.length >= 6) {
+      s = s
+        .replace(/ys(is|es)$/, 'yze')
+        .replace(/ys(e|ed|ing)$/, 'yz$1')
+        .replace(/is(e|es|ed|ing|ation|ations|er|ers)$/, 'iz$1');
+    }
+    s = stemmer(s);
+    if (s.length > 2 && s.endsWith('i')) s = `${s.slice(0, -1)}y`;
+  }
+  if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
+  stemCache.set(word, s);
+  return s;
+}
