@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { SkillsError } from '../errors.js';
+import { positionFinder } from '../formats/text.js';
+
+// Seed 000 keeps API keys apart from skills, in /secrets/env.json beside /registry: a flat JSON object of variable
+// name → value. A skill gets only the variables its manifest declares in `envVars`.
+
+/** Secrets files larger than this are refused: a key file is a few kilobytes. */
+const MAX_SECRETS_BYTES = 1024 * 1024;
+
+const READABLE: Record<string, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'invalid number',
+  PropertyNameExpected: 'expected a property name in double quotes',
+  ValueExpected: 'expected a value',
+  ColonExpected: 'expected ":"',
+  CommaExpected: 'expected "," between entries',
+  CloseBraceExpected: 'expected "}"',
+  CloseBracketExpected: 'expected "]"',
+  EndOfFileExpected: 'expected the end of the text after the object',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'unterminated comment',
+  UnexpectedEndOfString: 'unterminated string',
+  UnexpectedEndOfNumber: 'unterminated number',
+  InvalidUnicode: 'invalid unicode escape',
+  InvalidEscapeCharacter: 'invalid escape character',
+  InvalidCharacter: 'invalid character in string',
+};
+
+export interface JsonProblem {
+  message: string;
+  line: number;
+  column: number;
+}
+
+/** The JSON object a text holds, or a located problem (not valid JSON, or not an object). Strict JSON: no comments. */
+export function parseJsonObject(text: string): { value?: Record<string, unknown>; tree?: Node; problem?: JsonProblem } {
+  const at = positionFinder(text);
+  const errors: ParseError[] = [];
+  let tree: Node | undefined;
+  try {
+    tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  } catch {
+    return { problem: { message: 'nests too deeply to read', line: 1, column: 1 } };
+  }
+  if (errors.length > 0 || !tree) {
+    const e = errors[0];
+    const code = e ? printParseErrorCode(e.error) : 'ValueExpected';
+    return { problem: { message: `not valid JSON: ${READABLE[code] ?? code}`, ...at(e?.offset ?? 0) } };
+  }
+  if (tree.type !== 'object') {
+    const found = tree.type === 'array' ? 'an array' : tree.type === 'null' ? 'null' : `a ${tree.type}`;
+    return { problem: { message: `expected a JSON object ({"key": …}), found ${found}`, ...at(tree.offset) } };
+  }
+  return { value: getNodeValue(tree) as Record<string, unknown>, tree };
+}
+
+export interface Secrets {
+  /** The file read (absolute). */
+  file: string;
+  /** Top-level name → value: seed 000's shape, for every skill. */
+  shared: Record<string, string>;
+  /** Sections by skill id (`{"my-skill": {"NAME": "value"}}`): values for that skill only, ahead of the shared ones. */
+  bySkill: Record<string, Record<string, string>>;
+}
+
+/** Parse a secrets file's text; a mistake is a located E_CONFIG that never quotes a value. */
+export function parseSecrets(text: string, file: string): Secrets {
+  const { value, tree, problem } = parseJsonObject(text.replace(/^\uFEFF/, ''));
+  const fail = (p: JsonProblem) =>
+    new SkillsError('E_CONFIG', `${file}:${p.line}:${p.column}: ${p.message}`, {
+      hint: 'the secrets file is a JSON object of variable name → text, e.g. {"TWITTER_API_KEY": "…"}; a skill id may hold its own object of names',
+    });
+  if (problem) throw fail(problem);
+  const at = positionFinder(text.replace(/^\uFEFF/, ''));
+  const where = (key: string, depth: Node | undefined = tree) => {
+    const prop = depth?.children?.find((c) => c.children?.[0]?.value === key);
+    return at(prop?.children?.[1]?.offset ?? prop?.offset ?? 0);
+  };
+  const out: Secrets = { file, shared: {}, bySkill: {} };
+  for (const [key, v] of Object.entries(value!)) {
+    if (typeof v === 'string') {
+      out.shared[key] = v;
+    } else if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const section: Record<string, string> = {};
+      const node = tree!.children?.find((c) => c.children?.[0]?.value === key)?.children?.[1];
+      for (const [name, sv] of Object.entries(v as Record<string, unknown>)) {
+        if (typeof sv !== 'string') throw fail({ message: `"${key}"."${name}" must be text (a JSON string), found ${kindOf(sv)}`, ...where(name, node) });
+        section[name] = sv;
+      }
+      out.bySkill[key] = section;
+    } else {
+      throw fail({ message: `"${key}" must be text (a JSON string) or an object of a skill's variables, found ${kindOf(v)}`, ...where(key) });
+    }
+  }
+  return out;
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  return typeof v === 'number' ? 'a number' : typeof v === 'boolean' ? 'true or false' : typeof v;
+}
+
+/** seed 000's `/secrets/env.json` beside `/registry`: `secrets/env.json` in the registry's parent folder. */
+export function defaultSecretsFile(registry: string): string {
+  return join(dirname(resolve(registry)), 'secrets', 'env.json');
+}
+
+export interface SecretsLocation {
+  file: string;
+  /** Named by --secrets or SKILLS_SECRETS: then it must exist. */
+  explicit: boolean;
+  /** What named it, for messages. */
+  from: '--secrets' | 'SKILLS_SECRETS' | 'default';
+}
+
+/** Which secrets file to read: --secrets, else SKILLS_SECRETS, else secrets/env.json beside the registry. */
+export function locateSecrets(opts: { secrets?: string; cwd: string; env: Record<string, string | undefined>; registry: string }): SecretsLocation {
+  if (opts.secrets !== undefined && opts.secrets.trim() !== '') return { file: resolve(opts.cwd, opts.secrets), explicit: true, from: '--secrets' };
+  const fromEnv = opts.env.SKILLS_SECRETS;
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return { file: resolve(opts.cwd, fromEnv), explicit: true, from: 'SKILLS_SECRETS' };
+  return { file: defaultSecretsFile(opts.registry), explicit: false, from: 'default' };
+}
+
+/** Read a secrets file; undefined when a default file does not exist, an E_NOT_FOUND when a named one does not. */
+export function readSecrets(location: SecretsLocation): Secrets | undefined {
+  let text: string;
+  try {
+    text = readFileSync(location.file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !location.explicit) return undefined;
+    if (code === 'ENOENT') {
+      throw new SkillsError('E_NOT_FOUND', `the secrets file ${location.file} (from ${location.from}) does not exist`, {
+        hint: 'create it as a JSON object of variable name → value, or point --secrets at the right file',
+      });
+    }
+    throw new SkillsError('E_IO', `cannot read the secrets file ${location.file}: ${(err as Error).message}`, { cause: err });
+  }
+  if (Buffer.byteLength(text) > MAX_SECRETS_BYTES) {
+    throw new SkillsError('E_CONFIG', `${location.file}: the secrets file is larger than ${MAX_SECRETS_BYTES} bytes`, { hint: 'a secrets file holds variable names and values only' });
+  }
+  return parseSecrets(text, location.file);
+}
+
+/** The values of `names` for one skill: its own section first, then the shared names; the names not found are missing. */
+export function secretsFor(secrets: Secrets | undefined, skillId: string, names: string[]): { values: Record<string, string>; missing: string[] } {
+  const values: Record<string, string> = {};
+  const missing: string[] = [];
+  const own = secrets?.bySkill[skillId];
+  for (const name of names) {
+    const v = own && Object.hasOwn(own, name) ? own[name] : secrets && Object.hasOwn(secrets.shared, name) ? secrets.shared[name] : undefined;
+    if (v === undefined) missing.push(name);
+    else values[name] = v;
+  }
+  return { values, missing };
+}
