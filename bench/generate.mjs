@@ -199,8 +199,10 @@ export function generateRegistryIndex({ skills = 10_000, versions = 10, depth = 
 
 /**
  * Write generateRegistryIndex's registry to `dir` in the registry's format (version 2): `index.json` with seed
- * 000's fields and the latest version's summary, and `releases/<id>.json` with every version of each skill
- * (no stored copies: resolve and list need none). Deterministic: the same options give the same bytes.
+ * 000's fields and the latest version's summary (triggers included, as render-prompt reads them), and
+ * `releases/<id>.json` with every version of each skill. Stored copies only with `copies: true`, and then of the
+ * latest version alone (what render-prompt loads for the skills it selects; resolve and list need none).
+ * Deterministic: the same options give the same bytes.
  */
 export function writeRegistry(dir, options = {}) {
   mkdirSync(join(dir, 'releases'), { recursive: true });
@@ -209,8 +211,49 @@ export function writeRegistry(dir, options = {}) {
   const skills = index.skills.map(({ releases, ...entry }) => {
     writeFileSync(join(dir, 'releases', `${entry.id}.json`), `${JSON.stringify({ id: entry.id, releases }, null, 2)}\n`);
     const r = releases[entry.latestVersion];
-    return { ...entry, latest: { layout: r.layout, name: r.name, description: r.description, path: r.path } };
+    if (options.copies) writeStoredCopy(join(dir, r.path), entry.id, entry.latestVersion, r);
+    return { ...entry, latest: { layout: r.layout, name: r.name, description: r.description, path: r.path, ...(r.triggers ? { triggers: r.triggers } : {}) } };
   });
   writeFileSync(join(dir, 'index.json'), `${JSON.stringify({ version: 2, skills }, null, 2)}\n`);
   return { dir, rootSpec, skills: skills.length, releases: skills.reduce((n, s) => n + s.versions.length, 0) };
+}
+
+/** A small stored copy of one release: its skill file and a short body (render-prompt's full tier reads it). */
+function writeStoredCopy(root, id, version, r) {
+  mkdirSync(root, { recursive: true });
+  const body = `# ${title(id)}\n\n${r.description}\n\n## Steps\n\n1. Read the input.\n2. Write the result next to it.\n`;
+  if (r.layout === 'skill-md') {
+    writeFileSync(join(root, 'SKILL.md'), `---\nname: ${id}\ndescription: ${yamlString(r.description)}\nversion: ${yamlString(version)}\n---\n\n${body}`);
+  } else {
+    mkdirSync(join(root, 'context'), { recursive: true });
+    writeFileSync(join(root, 'context', 'instructions.md'), body);
+    const manifest = { id, name: r.name, version, description: r.description, owner: 'built-in', context: ['context/instructions.md'] };
+    writeFileSync(join(root, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+}
+
+/**
+ * One SKILL.md skill of `files` files (SKILL.md, a script, and reference pages of 1–6 KB of seeded prose) in
+ * `parent/name`, for the pack and install rows; returns its folder and the bytes written.
+ */
+export function writeBigSkill(parent, { seed = 42, name = 'bench-big', files = 1000 } = {}) {
+  const rand = mulberry32(seed);
+  const dir = join(parent, name);
+  mkdirSync(dir, { recursive: true });
+  const w = drawWords(rand);
+  write(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: ${yamlString(describe(w, rand))}\nmetadata:\n  version: "1.0.0"\n---\n\n${body(w, rand)}`);
+  writeScript(dir, 'run.sh', w);
+  let bytes = 0;
+  const vocabulary = [...VERBS, ...NOUNS, ...WHEN.join(' ').split(' '), 'the', 'a', 'of', 'and', 'with', 'when', 'file', 'field', 'value', 'step'];
+  for (let i = 0; i < files - 2; i++) {
+    const folder = join(dir, 'references', `part-${String(Math.floor(i / 50)).padStart(2, '0')}`);
+    if (i % 50 === 0) mkdirSync(folder, { recursive: true });
+    const words = [];
+    const target = 1000 + rand.int(5000);
+    for (let n = 0; n < target; n += words.at(-1).length + 1) words.push(rand.pick(vocabulary));
+    const text = `# Page ${i}\n\n${words.join(' ')}\n`;
+    write(join(folder, `page-${String(i).padStart(4, '0')}.md`), text);
+    bytes += text.length;
+  }
+  return { dir, files, bytes };
 }

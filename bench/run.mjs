@@ -1,11 +1,11 @@
 // The benchmark rows. Usage: node bench/run.mjs [--only <substring>]... [--json]
 // `npm run bench` builds first. A missed aim is reported, not failed: exit 0. A benchmark that cannot run
 // honestly (a command fails, the generated skills do not validate) exits 1.
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writeCorpus, writeOneSkill, writeRegistry } from './generate.mjs';
+import { writeBigSkill, writeCorpus, writeOneSkill, writeRegistry } from './generate.mjs';
 import {
   benchTempDir,
   comparePair,
@@ -26,6 +26,7 @@ const READ_TREE = join(ROOT, 'bench', 'read-tree.mjs');
 const SEED = 42;
 const CORPUS_SIZE = 10_000;
 const REGISTRY = { skills: 10_000, versions: 10, depth: 10 };
+const RENDER_QUERY = 'convert this pdf invoice';
 
 const node = (args, label) => nodeCommand(args, { cwd: ROOT, label });
 const bareNode = node(['-e', '0'], 'node -e 0');
@@ -106,24 +107,103 @@ const ROWS = [
       return result;
     },
   },
+  {
+    name: `render-prompt --query over ${CORPUS_SIZE.toLocaleString('en-US')} skills in folders`,
+    aim: timeAim(1000),
+    async run(fx) {
+      const corpus = await fx.corpus();
+      const result = await comparePair({
+        measured: node([CLI, 'render-prompt', '--query', RENDER_QUERY, corpus.root], 'skills render-prompt --query <q> <dir>'),
+        baseline: bareNode,
+        runs: 5,
+        warmups: 1,
+      });
+      result.notes = [`the corpus of the validate row, metadata first; the selected skills loaded in full; the whole prompt counted with o200k_base; query ${JSON.stringify(RENDER_QUERY)}`];
+      return result;
+    },
+  },
+  {
+    name: `render-prompt --query from the registry index (${REGISTRY.skills.toLocaleString('en-US')} skills)`,
+    aim: timeAim(300),
+    async run(fx) {
+      const reg = fx.registry();
+      const result = await comparePair({
+        // From the registry folder, which holds no skill folders of the project scope.
+        measured: nodeCommand([CLI, 'render-prompt', '--query', RENDER_QUERY, '--registry', reg.dir], { cwd: reg.dir, label: 'skills render-prompt --query <q> --registry <dir>' }),
+        baseline: bareNode,
+        runs: 5,
+        warmups: 1,
+      });
+      result.notes = [`the index.json of the resolve row (latest summaries with triggers); no releases file read; the selected skills' stored copies loaded`];
+      return result;
+    },
+  },
+  {
+    name: 'pack a 1,000-file skill',
+    aim: ratioAim(2),
+    run: (fx) => {
+      const big = fx.bigSkill();
+      const result = comparePair({
+        measured: node([CLI, 'pack', big.dir, '--out', big.out], 'skills pack <dir>'),
+        baseline: { file: 'tar', args: ['czf', join(big.out, 'baseline.tgz'), '-C', big.parent, big.name], cwd: big.parent, label: 'tar czf' },
+        runs: 5,
+        warmups: 1,
+      });
+      return result.then((r) => ({ ...r, notes: [`${big.files} files, ${(big.bytes / 1e6).toFixed(1)} MB of seeded prose, seed ${SEED}; both gzip at level 6`] }));
+    },
+  },
+  {
+    name: 'install a 1,000-file skill from its .tgz',
+    aim: ratioAim(2),
+    run: (fx) => {
+      const big = fx.bigSkill();
+      // Each run starts from nothing: a fresh registry and lock for install, a fresh folder for tar.
+      const sh = (script, label) => ({ file: '/bin/sh', args: ['-c', script], cwd: big.project, label });
+      const result = comparePair({
+        measured: sh(`rm -rf reg skills-lock.json && "${process.execPath}" "${CLI}" install "${big.tgz}" --registry reg`, 'skills install <tgz>'),
+        baseline: sh(`rm -rf x && mkdir x && tar xzf "${big.tgz}" -C x`, 'tar xzf'),
+        runs: 5,
+        warmups: 1,
+      });
+      return result.then((r) => ({ ...r, notes: ['the .tgz of the pack row, into a fresh registry (unpack, validate, store, index, lock) vs. unpacking alone'] }));
+    },
+  },
 ];
 
 // Fixtures are made on first use, so that `--only cold` does not write 10,000 skills.
 function fixtures() {
+  let big;
   let one;
   let corpus;
   let registry;
   return {
     oneSkill: () => (one ??= writeOneSkill(join(benchTempDir(), 'one'), { seed: SEED })),
+    bigSkill: () => (big ??= makeBigSkill()),
     corpus: () => (corpus ??= makeCorpus()),
     registry: () => (registry ??= makeRegistry()),
   };
 }
 
+/** The 1,000-file skill, packed once untimed (a pack that fails would time the error path). */
+function makeBigSkill() {
+  const parent = join(benchTempDir(), 'big');
+  const skill = writeBigSkill(parent, { seed: SEED });
+  const out = join(benchTempDir(), 'big-out');
+  const project = join(benchTempDir(), 'big-project');
+  mkdirSync(project, { recursive: true });
+  const r = runOnce(node([CLI, 'pack', skill.dir, '--out', out, '--json']));
+  if (r.status !== 0) {
+    log(`skills pack fails on the generated skill (exit code ${r.status}):\n${firstLines(r.stderr || r.stdout, 10)}`);
+    process.exit(1);
+  }
+  return { ...skill, parent, name: 'bench-big', out, project, tgz: JSON.parse(r.stdout).file };
+}
+
 function makeRegistry() {
   const dir = join(benchTempDir(), 'registry');
   log(`writing a registry of ${REGISTRY.skills} skills × ${REGISTRY.versions} versions to ${dir} …`);
-  const reg = writeRegistry(dir, { ...REGISTRY, seed: SEED });
+  // Stored copies of the latest versions: render-prompt loads those of the skills it selects.
+  const reg = writeRegistry(dir, { ...REGISTRY, seed: SEED, copies: true });
   // A spec that does not resolve would time the error path: check once, untimed.
   const r = runOnce(node([CLI, 'resolve', reg.rootSpec, '--registry', dir, '--json']));
   let resolved;
@@ -198,8 +278,11 @@ async function main() {
     results.push({ name: row.name, ...r, aim: row.aim.text, verdict: row.aim.met(r) ? 'ok' : 'MISSED' });
   }
   removeTempDir();
-  if (opts.json) process.stdout.write(`${JSON.stringify({ machine, seed: SEED, rows: results.map(toJson) }, null, 2)}\n`);
-  else process.stdout.write(`${formatTable(machine, results)}\n`);
+  // Not a timed row: how many queries of the selection set put the expected skill first (bench/selection.mjs).
+  const sel = only.length ? undefined : await import('./selection.mjs');
+  const selection = await sel?.selectionAccuracy();
+  if (opts.json) process.stdout.write(`${JSON.stringify({ machine, seed: SEED, rows: results.map(toJson), ...(selection ? { selection } : {}) }, null, 2)}\n`);
+  else process.stdout.write(`${formatTable(machine, results)}\n${selection ? `${sel.formatSelection(selection)}\n` : ''}`);
 }
 
 const ms = (x) => Math.round(x * 100) / 100;

@@ -67,6 +67,31 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
       setExit(0);
     });
 
+  program
+    .command('render-prompt')
+    .description("print the skills part of an agent's system prompt: the catalog, and the full instructions of the skills a query selects")
+    .argument('[dirs...]', 'skill folders or folders holding skills (default: skillDirs from skills.config.json, else ./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.agent/skills, and the registry)')
+    .option('-q, --query <text>', "the user's request: selects the skills whose full instructions are included")
+    .option('-n, --max-skills <n>', 'most skills a query selects (default: SKILLS_MAX_ACTIVE, else maxSkills in skills.config.json, else 3)')
+    .option('--select <names>', 'activate these skills by name, comma-separated (as a user\'s /skill name)')
+    .option('--selector <command>', 'a shell command that picks the skills: reads {query, maxSkills, catalog} as JSON on stdin, prints names')
+    .option('--selector-timeout <ms>', 'how long the selector may take (default 30000)')
+    .option('--explain', "print each candidate's score and what matched (stderr; in the JSON with --format json)")
+    .addOption(new Option('--tier <tier>', 'force a tier instead of choosing one').choices(['none', 'breadcrumb', 'catalog', 'full']))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['markdown', 'xml', 'json']).default('markdown'))
+    .option('--json', 'same as --format json')
+    .option('--soul <file>', "the agent's soul file, printed first as # Soul (seed 000)")
+    .option('--budget <tokens>', 'fit the prompt in this many tokens: drop instructions (lowest ranked first), then descriptions')
+    .option('-c, --config <file>', 'configuration file (default: the nearest skills.config.json)')
+    .addOption(new Option('--registry <dir>', 'read this registry too (default without dirs: SKILLS_REGISTRY, else the nearest .skills/ upward, else ~/.skills)'))
+    .option('--no-registry', 'read no registry')
+    .addHelpText('after', '\nPrints nothing when there are no skills. The prompt goes to stdout; its size in tokens, warnings and --explain to stderr.')
+    .action(async (dirs: string[], opts) => {
+      const { renderPromptCommand } = await import('./commands/render-prompt.js');
+      await renderPromptCommand({ dirs, ...opts }, ctx);
+      setExit(0);
+    });
+
   const registryOption = () => new Option('--registry <dir>', 'the registry folder (default: SKILLS_REGISTRY, else the nearest .skills/ upward, else ~/.skills)');
 
   program
@@ -141,6 +166,27 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     });
 
   program
+    .command('run-script')
+    .description("run a skill's script: JSON arguments in, {success, result | error} out, a clean environment with its declared secrets, a timeout")
+    .argument('<skill>', 'a skill folder (or a file inside one), or a skill id from the skill folders or the registry (id@version: registry only)')
+    .argument('[script]', 'the script: its name with or without extension, or its path in the skill')
+    .option('--args <json>', 'the arguments, a JSON object (default: JSON on stdin when stdin is not a terminal, else {})')
+    .option('--args-file <file>', 'read the JSON arguments from a file (- for stdin)')
+    .option('--secrets <file>', 'the secrets file (default: SKILLS_SECRETS, else secrets/env.json beside the registry)')
+    .option('--inherit-env', "pass the caller's whole environment to the script (declared secrets are still added)")
+    .option('--timeout <seconds>', 'end the script and everything it started after this many seconds (exit 124)', String(60))
+    .option('--list', "list the skill's scripts with their interpreter and description")
+    .option('--json', 'print one JSON document: {skill, script, exitCode, durationMs, success, result | error, stdout, stderr, truncated, timedOut}')
+    .addOption(registryOption())
+    .addHelpText('after', "\nExit code: the script's own; 124 on timeout; 128 + n when signal n ended it; 2 when run-script refuses or fails before running it.")
+    .action(async (skill: string, script: string | undefined, opts, cmd: Command) => {
+      const all = cmd.optsWithGlobals();
+      const { runScript } = await import('./commands/run-script.js');
+      const { exitCode } = await runScript({ skill, script, ...opts, color: all.color }, ctx);
+      setExit(exitCode);
+    });
+
+  program
     .command('resolve')
     .description('pick, for each skill and its dependencies, the highest version that satisfies every constraint; print them dependencies first')
     .argument('<specs...>', 'skill specs: id (the latest, with a warning), id@1.2.3 or id@<semver range>')
@@ -153,6 +199,56 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
       const { resolve } = await import('./commands/resolve.js');
       const { exitCode } = await resolve({ specs, ...opts, color: all.color }, ctx);
       setExit(exitCode);
+    });
+
+  program
+    .command('pack')
+    .description('validate a skill and write it as a reproducible archive: <id>-<version>.tgz, or a .skill zip')
+    .argument('[dir]', 'the skill folder (default: .)')
+    .option('--out <dir>', 'the folder to write the archive to (default: the current folder)')
+    .addOption(new Option('--format <format>', 'tgz (gzip tar, entries under <id>/) or skill (Anthropic\'s .skill zip)').choices(['tgz', 'skill']).default('tgz'))
+    .option('--dry-run', 'list what would go in; write nothing')
+    .option('--json', 'print one JSON document')
+    .addHelpText('after', '\nExit codes: 0 packed; 1 the skill cannot be packed as it is (invalid, no version, a symlink leading out); 2 usage or I/O.')
+    .action(async (dir: string | undefined, opts, cmd: Command) => {
+      const all = cmd.optsWithGlobals();
+      const { pack } = await import('./commands/pack.js');
+      const { exitCode } = await pack({ dir, ...opts, color: all.color }, ctx);
+      setExit(exitCode);
+    });
+
+  program
+    .command('install')
+    .description('install skills (and their dependencies) into the registry and skills-lock.json; with no sources, install what the lock says')
+    .argument('[sources...]', 'skill folders, .tgz archives from skills pack, .skill or .zip archives, or specs id[@range]')
+    .option('--from <dir>', 'resolve specs and dependencies from this registry folder instead of the registry')
+    .option('--into <dir>', 'also write flat <id>/ folders here (e.g. .claude/skills)')
+    .option('--for <consumer>', "record this consumer in each installed skill's usedBy")
+    .option('--frozen', 'fail, writing nothing, when skills-lock.json would change')
+    .option('--force', 'replace a registered version with other content, and an <into>/<id> folder skills did not write')
+    .option('--json', 'print one JSON document')
+    .addOption(registryOption())
+    .addHelpText('after', '\nExit codes: 0 installed; 1 an invalid skill, no resolution, or --frozen and the lock would change; 2 usage, I/O, a corrupt or refused archive, an integrity mismatch.')
+    .action(async (sources: string[], opts, cmd: Command) => {
+      const all = cmd.optsWithGlobals();
+      const { install } = await import('./commands/install.js');
+      const { exitCode } = await install({ sources, ...opts, color: all.color }, ctx);
+      setExit(exitCode);
+    });
+
+  program
+    .command('uninstall')
+    .description('remove a skill from --into, skills-lock.json, and the registry store unless something still uses it')
+    .argument('<id>', 'the skill id')
+    .option('--into <dir>', 'also remove <dir>/<id>')
+    .option('--for <consumer>', "first take this consumer out of the skill's usedBy")
+    .option('--json', 'print one JSON document')
+    .addOption(registryOption())
+    .action(async (id: string, opts, cmd: Command) => {
+      const all = cmd.optsWithGlobals();
+      const { uninstall } = await import('./commands/uninstall.js');
+      await uninstall({ id, ...opts, color: all.color }, ctx);
+      setExit(0);
     });
 
   return program;

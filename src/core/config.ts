@@ -22,6 +22,14 @@ export const configSchema = z
     ignores: z.array(z.string().min(1)).optional(),
     /** Skill folders `skills list` reads when none are given (relative to the file's folder; ~ is HOME). */
     skillDirs: z.array(z.string().min(1)).optional(),
+    /** Skill names render-prompt leaves out (seed 003's disabled_skills). */
+    disabledSkills: z.array(z.string().min(1)).optional(),
+    /** How many skills render-prompt activates for a query (seed 004's max_skills). */
+    maxSkills: z.number().int().min(0).optional(),
+    // Seed 003 and 004 spell them in snake_case: accepted as aliases.
+    skill_dirs: z.array(z.string().min(1)).optional(),
+    disabled_skills: z.array(z.string().min(1)).optional(),
+    max_skills: z.number().int().min(0).optional(),
   })
   .strict();
 
@@ -40,6 +48,10 @@ export interface Config {
   ignores: string[];
   /** From the file's `skillDirs`, made absolute (relative to its folder, ~ to HOME); undefined when not set. */
   skillDirs?: string[];
+  /** `disabledSkills` (or `disabled_skills`); undefined when not set. */
+  disabledSkills?: string[];
+  /** `maxSkills` (or `max_skills`); undefined when not set. */
+  maxSkills?: number;
 }
 
 /** The nearest skills.config.json from `cwd` upward, or undefined. */
@@ -93,13 +105,23 @@ export function loadConfig(cwd: string, file?: string, home?: string): Config {
     else rules[k] = { severity: norm(v.severity), options: v.options };
   }
   const dir = dirname(path);
-  const skillDirs = parsed.data.skillDirs?.map((d) => (d === '~' || d.startsWith('~/') ? join(home ?? dir, d.slice(1)) : resolve(dir, d)));
-  return { file: path, dir, rules, ignores: parsed.data.ignores ?? [], ...(skillDirs ? { skillDirs } : {}) };
+  const skillDirs = (parsed.data.skillDirs ?? parsed.data.skill_dirs)?.map((d) => (d === '~' || d.startsWith('~/') ? join(home ?? dir, d.slice(1)) : resolve(dir, d)));
+  const disabledSkills = parsed.data.disabledSkills ?? parsed.data.disabled_skills;
+  const maxSkills = parsed.data.maxSkills ?? parsed.data.max_skills;
+  return {
+    file: path,
+    dir,
+    rules,
+    ignores: parsed.data.ignores ?? [],
+    ...(skillDirs ? { skillDirs } : {}),
+    ...(disabledSkills ? { disabledSkills } : {}),
+    ...(maxSkills !== undefined ? { maxSkills } : {}),
+  };
 }
 
 function describe(issue: ZodIssue): string {
   const path = issue.path.length ? issue.path.join('.') : 'the configuration';
-  if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (expected rules, ignores, skillDirs)`;
+  if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (expected rules, ignores, skillDirs, disabledSkills, maxSkills)`;
   if (issue.code === 'invalid_union') return `${path} must be "off", "error", "warning" or "info", [severity, {options}], or {"severity": …, "options": {…}}`;
   if (issue.code === 'invalid_type') return `${path} must be ${issue.expected}, found ${issue.received}`;
   return `${path}: ${issue.message}`;

@@ -46,6 +46,11 @@ export interface RegisterOptions {
   /** Replace a registered version whose content differs. */
   force?: boolean;
   now?: Date;
+  /**
+   * The skill's folder is a scratch copy of this process's own (an unpacked archive) on the registry's file
+   * system: move it into the store instead of copying it. Creating files is what costs, so this halves an install.
+   */
+  adopt?: boolean;
 }
 
 export interface RegisterResult {
@@ -424,7 +429,12 @@ function digest(files: StoredFile[]): string {
 
 /** sha512 SRI over the skill's files (sorted paths, execute bits, bytes); .env files and outside symlinks are ignored. */
 export function integrityOf(skill: Skill): string {
-  return digest(skillFiles(skill.root));
+  return folderIntegrity(skill.root);
+}
+
+/** integrityOf for any folder (a stored copy, an installed `<into>/<id>`), whether or not it loads as a skill. */
+export function folderIntegrity(root: string): string {
+  return digest(skillFiles(root));
 }
 
 /** Copy the files into `dest` (created), hashing what was copied; returns that integrity. */
@@ -449,6 +459,26 @@ function copyFiles(files: StoredFile[], dest: string): string {
     }
   }
   return sri(h);
+}
+
+/** Move a scratch folder to `dest`, keeping only `files` (what a copy would take: no .env, no links leading out). */
+function adoptFiles(root: string, files: StoredFile[], dest: string, integrity: string): string {
+  renameSync(root, dest);
+  const keep = new Set(files.map((f) => f.rel));
+  const prune = (dir: string, rel: string): boolean => {
+    let kept = false;
+    for (const d of readdirSync(dir, { withFileTypes: true })) {
+      const r = rel === '' ? d.name : `${rel}/${d.name}`;
+      const abs = join(dir, d.name);
+      if (d.isDirectory() && !d.isSymbolicLink() && prune(abs, r)) kept = true;
+      else if (keep.has(r)) kept = true;
+      else rmSync(abs, { recursive: true, force: true });
+    }
+    return kept || rel === '';
+  };
+  prune(dest, '');
+  // Stored links point relative to themselves (see skillFiles); an unpacked archive holds none (links are refused).
+  return integrity;
 }
 
 const stamp = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -541,6 +571,8 @@ function releaseOf(skill: Skill, integrity: string, path: string, now: string): 
     registeredAt: now,
   };
   if (skill.triggers) r.triggers = skill.triggers;
+  if (skill.briefDescription !== undefined) r.briefDescription = skill.briefDescription;
+  if (skill.disableModelInvocation || !skill.defaultEnabled) r.hidden = true;
   if (skill.nodeVersion) r.nodeVersion = skill.nodeVersion;
   if (skill.systemPackages.length > 0) r.systemPackages = skill.systemPackages;
   return r;
@@ -588,7 +620,7 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
   const staging = join(parent, tempName(STAGING_PREFIX, `${id}@${version}`));
   let status: RegisterStatus = 'added';
   try {
-    const copied = copyFiles(files, staging);
+    const copied = opts.adopt ? adoptFiles(skill.root, files, staging, integrity) : copyFiles(files, staging);
     if (copied !== integrity) {
       throw new SkillsError('E_IO', `${skill.root} changed while it was being copied; nothing was registered`, { hint: 'run sync again once the skill is written' });
     }

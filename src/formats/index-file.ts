@@ -20,6 +20,10 @@ export const releaseSchema = z.object({
   /** Dependency specs as written: `id` or `id@range`. */
   dependencies: z.array(z.string()),
   triggers: z.object({ keywords: z.array(z.string()), verbs: z.array(z.string()), patterns: z.array(z.string()) }).partial().optional(),
+  /** Seed 004's brief_description, for render-prompt's catalog. */
+  briefDescription: z.string().optional(),
+  /** True when the skill stays out of render-prompt's catalog (`disable-model-invocation: true` or `default_enabled: false`). */
+  hidden: z.boolean().optional(),
   nodeVersion: z.string().optional(),
   systemPackages: z.array(z.string()).optional(),
   /** Folder of the stored copy, relative to the registry: `built-in/<id>@<version>` or `custom/<id>@<version>`. */
@@ -27,13 +31,19 @@ export const releaseSchema = z.object({
   registeredAt: z.string(),
 });
 
-/** What index.json keeps of the latest version: what `skills list` shows (and where the stored copy is). */
+/**
+ * What index.json keeps of the latest version: what `skills list` shows, where the stored copy is, and what
+ * render-prompt needs to build its catalog and select skills without reading the releases files.
+ */
 export const latestSchema = z.object({
   layout: z.enum(['skill-md', 'manifest']),
   name: z.string(),
   description: z.string(),
   /** The stored copy of the latest version, relative to the registry. */
   path: z.string(),
+  briefDescription: z.string().optional(),
+  triggers: releaseSchema.shape.triggers,
+  hidden: z.boolean().optional(),
 });
 
 /** One skill in index.json: seed 000's registry fields, plus the latest version's summary. */
@@ -89,7 +99,11 @@ export interface Problem {
 
 /** The summary index.json keeps of a release. */
 export function summaryOf(r: Release): LatestSummary {
-  return { layout: r.layout, name: r.name, description: r.description, path: r.path };
+  const s: LatestSummary = { layout: r.layout, name: r.name, description: r.description, path: r.path };
+  if (r.briefDescription !== undefined) s.briefDescription = r.briefDescription;
+  if (r.triggers) s.triggers = r.triggers;
+  if (r.hidden) s.hidden = true;
+  return s;
 }
 
 /** A version 1 index as version 2: the entries, and each skill's releases (what releases/<id>.json would hold). */
@@ -114,13 +128,22 @@ const isStrs = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr)
 const isLayout = (v: unknown) => v === 'skill-md' || v === 'manifest';
 const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || check(v);
 
+const isTriggers = (t: unknown) => isObj(t) && optional(t.keywords, isStrs) && optional(t.verbs, isStrs) && optional(t.patterns, isStrs);
+const isBool = (v: unknown) => typeof v === 'boolean';
+
 function isRelease(v: unknown): v is Release {
   if (!isObj(v)) return false;
-  const t = v.triggers;
   return (
     isStr(v.integrity) && isLayout(v.layout) && isStr(v.name) && isStr(v.description) && isStrs(v.dependencies) && isStr(v.path) && isStr(v.registeredAt) &&
-    optional(v.nodeVersion, isStr) && optional(v.systemPackages, isStrs) &&
-    optional(t, (t) => isObj(t) && optional(t.keywords, isStrs) && optional(t.verbs, isStrs) && optional(t.patterns, isStrs))
+    optional(v.nodeVersion, isStr) && optional(v.systemPackages, isStrs) && optional(v.triggers, isTriggers) &&
+    optional(v.briefDescription, isStr) && optional(v.hidden, isBool)
+  );
+}
+
+function isLatest(l: unknown): boolean {
+  return (
+    isObj(l) && isLayout(l.layout) && isStr(l.name) && isStr(l.description) && isStr(l.path) &&
+    optional(l.briefDescription, isStr) && optional(l.triggers, isTriggers) && optional(l.hidden, isBool)
   );
 }
 
@@ -133,7 +156,7 @@ const isReleaseRecord = (v: unknown): v is Record<string, Release> => isObj(v) &
 /** The quick check of a version 2 index. */
 export function isIndexV2(v: unknown): v is RegistryIndex {
   if (!isObj(v) || v.version !== 2 || !Array.isArray(v.skills)) return false;
-  return v.skills.every((e) => isObj(e) && isEntryBase(e) && isObj(e.latest) && isLayout(e.latest.layout) && isStr(e.latest.name) && isStr(e.latest.description) && isStr(e.latest.path));
+  return v.skills.every((e) => isObj(e) && isEntryBase(e) && isLatest(e.latest));
 }
 
 /** The quick check of a version 1 index. */
@@ -234,7 +257,15 @@ export function serializeIndex(index: RegistryIndex): string {
     usedBy: e.usedBy,
     registeredAt: e.registeredAt,
     updatedAt: e.updatedAt,
-    latest: { layout: e.latest.layout, name: e.latest.name, description: e.latest.description, path: e.latest.path },
+    latest: {
+      layout: e.latest.layout,
+      name: e.latest.name,
+      description: e.latest.description,
+      path: e.latest.path,
+      ...(e.latest.briefDescription !== undefined ? { briefDescription: e.latest.briefDescription } : {}),
+      ...(e.latest.triggers ? { triggers: e.latest.triggers } : {}),
+      ...(e.latest.hidden ? { hidden: true } : {}),
+    },
   }));
   return `${JSON.stringify({ version: INDEX_FORMAT_VERSION, skills }, null, 2)}\n`;
 }

@@ -21,6 +21,20 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads disabledSkills and maxSkills, and the snake_case spellings of seeds 003 and 004 (camelCase wins)', () => {
+    const t = tempDir();
+    try {
+      writeFileSync(join(t.dir, 'skills.config.json'), '{"skill_dirs": ["team"], "disabled_skills": ["a"], "max_skills": 2}');
+      expect(loadConfig(t.dir)).toMatchObject({ skillDirs: [join(t.dir, 'team')], disabledSkills: ['a'], maxSkills: 2 });
+      writeFileSync(join(t.dir, 'skills.config.json'), '{"disabledSkills": ["b"], "disabled_skills": ["a"], "maxSkills": 0, "max_skills": 2}');
+      expect(loadConfig(t.dir)).toMatchObject({ disabledSkills: ['b'], maxSkills: 0 });
+      writeFileSync(join(t.dir, 'skills.config.json'), '{"maxSkills": -1}');
+      expect(() => loadConfig(t.dir)).toThrow(/maxSkills/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('gives defaults when there is no file', () => {
     const t = tempDir();
     try {
@@ -34,7 +48,7 @@ describe('loadConfig', () => {
     const t = tempDir();
     try {
       writeFileSync(join(t.dir, 'skills.config.json'), '{\n  "rulez": {}\n}');
-      expect(() => loadConfig(t.dir)).toThrow(/skills\.config\.json:1:1: unknown key "rulez" \(expected rules, ignores, skillDirs\)/);
+      expect(() => loadConfig(t.dir)).toThrow(/skills\.config\.json:1:1: unknown key "rulez" \(expected rules, ignores, skillDirs, disabledSkills, maxSkills\)/);
       writeFileSync(join(t.dir, 'skills.config.json'), '{\n  "ignores": "x"\n}');
       expect(() => loadConfig(t.dir)).toThrow(/skills\.config\.json:2:3: ignores must be array, found string/);
     } finally {

@@ -24,7 +24,8 @@ const release = {
   registeredAt: '2024-01-01T00:00:00Z',
 };
 const base = { id: 'a', versions: ['1.0.0'], latestVersion: '1.0.0', owner: 'built-in', usedBy: [], registeredAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z' };
-const v2 = { version: 2, skills: [{ ...base, latest: { layout: 'manifest', name: 'A', description: 'd', path: 'built-in/a@1.0.0' } }] };
+// The latest summary carries the release's triggers (render-prompt selects from index.json alone).
+const v2 = { version: 2, skills: [{ ...base, latest: { layout: 'manifest', name: 'A', description: 'd', path: 'built-in/a@1.0.0', triggers: { keywords: ['k'] } } }] };
 const v1 = { version: 1, skills: [{ ...base, releases: { '1.0.0': release } }] };
 const file = { id: 'a', releases: { '1.0.0': release } };
 

@@ -1,0 +1,317 @@
+import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import type { Context } from '../context.js';
+import { activate, buildCatalog, type ActiveSkill, type Catalog, type CatalogEntry } from '../core/catalog.js';
+import { loadConfig } from '../core/config.js';
+import { locateRegistry } from '../core/registry.js';
+import { fitBudget, TIERS, type Dropped, type PromptEntry, type PromptFormat, type PromptInput, type Tier } from '../core/render.js';
+import { hasTriggers, selectSkills, type MatchKind, type Scored, type SelectionCandidate } from '../core/select.js';
+import { skillFolders } from '../core/sources.js';
+import { closest } from '../core/validate.js';
+import { SkillsError } from '../errors.js';
+
+export interface RenderPromptOptions {
+  dirs: string[];
+  query?: string;
+  maxSkills?: string | number;
+  explain?: boolean;
+  select?: string;
+  selector?: string;
+  selectorTimeout?: string | number;
+  tier?: string;
+  format?: string;
+  json?: boolean;
+  soul?: string;
+  budget?: string | number;
+  /** A folder, or false for --no-registry. */
+  registry?: string | false;
+  config?: string;
+}
+
+/** Why a skill was selected: the built-in ranking's kinds, a --select name, or the --selector's pick. */
+export type SelectedKind = MatchKind | 'select' | 'selector';
+
+export interface SelectedSkill {
+  name: string;
+  kind: SelectedKind;
+  score?: number;
+  matched: string[];
+}
+
+export interface RenderPromptResult {
+  tier: Tier;
+  query: string | null;
+  maxSkills: number;
+  selected: SelectedSkill[];
+  /** Every candidate that matched, best first (with --explain). */
+  ranked?: Scored[];
+  catalog: { name: string; description: string; location: string; scope: string; version?: string }[];
+  prompt: string;
+  tokens: number;
+  budget?: number;
+  dropped: Dropped[];
+  warnings: string[];
+}
+
+const FORMATS = ['markdown', 'xml', 'json'];
+const DEFAULT_MAX_SKILLS = 3;
+const DEFAULT_SELECTOR_TIMEOUT_MS = 30_000;
+
+/** `skills render-prompt [--query TEXT] [dirs…]`: the skills part of an agent's system prompt. */
+export async function renderPromptCommand(options: RenderPromptOptions, ctx: Context): Promise<RenderPromptResult> {
+  const format = options.json ? 'json' : (options.format ?? 'markdown');
+  if (!FORMATS.includes(format)) throw new SkillsError('E_USAGE', `--format must be markdown, xml or json, not "${format}"`);
+  if (options.tier !== undefined && !TIERS.includes(options.tier as Tier)) {
+    throw new SkillsError('E_USAGE', `--tier must be none, breadcrumb, catalog or full, not "${options.tier}"`);
+  }
+  const home = ctx.env.HOME ?? homedir();
+  const config = loadConfig(ctx.cwd, options.config, home);
+  const budget = options.budget === undefined ? undefined : count('--budget', options.budget, 1);
+  const fromEnv = ctx.env.SKILLS_MAX_ACTIVE !== undefined && ctx.env.SKILLS_MAX_ACTIVE.trim() !== '' ? count('SKILLS_MAX_ACTIVE', ctx.env.SKILLS_MAX_ACTIVE, 0) : undefined;
+  const maxSkills = options.maxSkills !== undefined ? count('--max-skills', options.maxSkills, 0) : (fromEnv ?? config.maxSkills ?? DEFAULT_MAX_SKILLS);
+  const timeoutMs = options.selectorTimeout === undefined ? DEFAULT_SELECTOR_TIMEOUT_MS : count('--selector-timeout', options.selectorTimeout, 1);
+  const query = options.query !== undefined && options.query.trim() !== '' ? options.query : undefined;
+
+  // Sources: the folders given (and the registry only when --registry names one), else skillDirs from the
+  // configuration, else the standard project and user folders; then the registry.
+  const given = options.dirs ?? [];
+  for (const d of given) {
+    try {
+      statSync(resolve(ctx.cwd, d));
+    } catch {
+      throw new SkillsError('E_NOT_FOUND', `${d}: no such folder`, { hint: 'give skill folders or folders that hold skills' });
+    }
+  }
+  const folders = skillFolders({ cwd: ctx.cwd, home, env: ctx.env, given, configured: given.length > 0 ? undefined : config.skillDirs });
+  const useRegistry = options.registry !== false && (given.length === 0 || typeof options.registry === 'string');
+  const registry = useRegistry ? locateRegistry({ registry: options.registry || undefined, cwd: ctx.cwd, env: ctx.env, home }) : undefined;
+  const catalog = buildCatalog({ folders, registry, disabled: config.disabledSkills });
+  const warnings = [...catalog.warnings];
+
+  // Selection: names given with --select always; then the query's picks (the selector's, else the built-in
+  // ranking's) fill the remaining places up to maxSkills.
+  const explicit = selectByName(options.select, catalog, config.file);
+  const selected: SelectedSkill[] = explicit.map((e) => ({ name: e.name, kind: 'select', matched: ['--select'] }));
+  const candidates: SelectionCandidate[] = catalog.entries.map(candidateOf);
+  let ranked: Scored[] | undefined;
+  let picked: SelectedSkill[] = [];
+  if (query !== undefined) {
+    const room = Math.max(0, maxSkills - explicit.length);
+    let fromSelector: string[] | undefined;
+    if (options.selector) {
+      fromSelector = await askSelector(options.selector, query, room, catalog, { cwd: ctx.cwd, env: ctx.env, timeoutMs }, warnings);
+      if (fromSelector) picked = fromSelector.map((name) => ({ name, kind: 'selector', matched: [`--selector ${options.selector}`] }));
+    }
+    if (!fromSelector || options.explain) {
+      const r = selectSkills(query, candidates, { max: room });
+      warnings.push(...r.warnings);
+      ranked = r.ranked;
+      if (!fromSelector) picked = r.selected.map((s) => ({ name: s.name, kind: s.kind, score: s.score, matched: s.matched }));
+    }
+  } else if (options.selector) {
+    warnings.push('--selector is used only with --query; ignored');
+  }
+  for (const p of picked) if (!selected.some((s) => s.name === p.name)) selected.push(p);
+
+  const tier: Tier = (options.tier as Tier | undefined) ?? autoTier(catalog, selected, query, candidates);
+  const byName = new Map([...catalog.entries, ...catalog.hidden].map((e) => [e.name, e]));
+  const active: ActiveSkill[] = [];
+  if (tier === 'full') {
+    for (const s of selected) {
+      const a = activate(byName.get(s.name)!, warnings);
+      if (a) active.push(a);
+    }
+  }
+  const input: PromptInput = {
+    tier,
+    catalog: catalog.entries.map(promptEntryOf),
+    active: active.map((a) => ({
+      name: a.entry.name,
+      title: a.entry.title,
+      ...(a.entry.version ? { version: a.entry.version } : {}),
+      root: dirname(a.location),
+      instructions: a.instructions,
+      files: a.files,
+      tools: a.tools,
+      mcpServers: a.mcpServers,
+    })),
+    ...(options.soul !== undefined ? { soul: readSoul(resolve(ctx.cwd, options.soul)) } : {}),
+  };
+  const promptFormat: PromptFormat = format === 'xml' ? 'xml' : 'markdown';
+  const counter = await tokenCounter(input);
+  const fitted = fitBudget(input, promptFormat, counter, budget);
+  for (const d of fitted.dropped) warnings.push(`--budget ${budget}: dropped ${describeDrop(d)}`);
+  if (fitted.over) warnings.push(`the prompt is ${fitted.tokens} tokens, still over --budget ${budget} with every instruction and description dropped`);
+
+  const result: RenderPromptResult = {
+    tier,
+    query: query ?? null,
+    maxSkills,
+    selected,
+    ...(options.explain && ranked ? { ranked } : {}),
+    catalog: catalog.entries.map((e) => ({ name: e.name, description: e.description, location: e.location, scope: e.scope, ...(e.version ? { version: e.version } : {}) })),
+    prompt: fitted.prompt,
+    tokens: fitted.tokens,
+    ...(budget !== undefined ? { budget } : {}),
+    dropped: fitted.dropped,
+    warnings,
+  };
+  for (const w of warnings) ctx.stderr.write(`warning: ${w}\n`);
+  if (format === 'json') {
+    ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return result;
+  }
+  if (options.explain) ctx.stderr.write(formatExplain(query, ranked, selected, candidates.length));
+  if (fitted.prompt !== '') {
+    ctx.stdout.write(fitted.prompt);
+    ctx.stderr.write(`~${fitted.tokens} tokens (o200k_base), tier ${tier}, ${selected.length} of ${catalog.entries.length} skills selected\n`);
+  }
+  return result;
+}
+
+function count(what: string, v: string | number, min: number): number {
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isInteger(n) || n < min) throw new SkillsError('E_USAGE', `${what} must be a whole number of at least ${min}, not "${v}"`);
+  return n;
+}
+
+function candidateOf(e: CatalogEntry): SelectionCandidate {
+  return {
+    name: e.name,
+    description: e.description,
+    ...(e.briefDescription ? { briefDescription: e.briefDescription } : {}),
+    ...(e.triggers ? { keywords: e.triggers.keywords, verbs: e.triggers.verbs, patterns: e.triggers.patterns } : {}),
+  };
+}
+
+/** The reference shows SKILL.md's name as written; a manifest skill goes by its id. */
+function promptEntryOf(e: CatalogEntry): PromptEntry {
+  return {
+    name: e.layout === 'skill-md' ? e.title : e.name,
+    description: e.description,
+    ...(e.briefDescription ? { briefDescription: e.briefDescription } : {}),
+    location: e.location,
+  };
+}
+
+/**
+ * Nothing when there is no skill; the full tier when something is selected; the breadcrumb when a query matched
+ * nothing but skills declare triggers (seed 004); else the catalog.
+ */
+function autoTier(catalog: Catalog, selected: SelectedSkill[], query: string | undefined, candidates: SelectionCandidate[]): Tier {
+  if (selected.length > 0) return 'full';
+  if (catalog.entries.length === 0) return 'none';
+  if (query !== undefined && hasTriggers(candidates)) return 'breadcrumb';
+  return 'catalog';
+}
+
+function selectByName(list: string | undefined, catalog: Catalog, configFile: string | undefined): CatalogEntry[] {
+  if (list === undefined) return [];
+  const names = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
+  const known = new Map([...catalog.entries, ...catalog.hidden].map((e) => [e.name, e]));
+  const out: CatalogEntry[] = [];
+  for (const name of names) {
+    const e = known.get(name);
+    if (e) {
+      out.push(e);
+      continue;
+    }
+    if (catalog.disabled.includes(name)) {
+      throw new SkillsError('E_USAGE', `--select ${name}: the skill is disabled by disabledSkills in ${configFile ?? 'skills.config.json'}`, {
+        hint: 'remove it from disabledSkills to use it',
+      });
+    }
+    const all = [...known.keys()];
+    const near = closest(name, all);
+    const others = all.filter((n) => n !== near && (n.includes(name) || name.includes(n))).slice(0, 5);
+    const close = [...(near ? [near] : []), ...others];
+    throw new SkillsError('E_NOT_FOUND', `--select ${name}: no skill of that name${close.length ? `; did you mean ${close.map((n) => `"${n}"`).join(', ')}?` : ''}`, {
+      hint: all.length > 0 ? `the skills found: ${all.slice(0, 10).join(', ')}${all.length > 10 ? `, … (${all.length} in all)` : ''}` : 'no skills were found: give the folders that hold them',
+    });
+  }
+  return out;
+}
+
+async function askSelector(
+  command: string,
+  query: string,
+  room: number,
+  catalog: Catalog,
+  opts: { cwd: string; env: Record<string, string | undefined>; timeoutMs: number },
+  warnings: string[],
+): Promise<string[] | undefined> {
+  const { runSelector } = await import('../core/selector.js');
+  const request = { query, maxSkills: room, catalog: catalog.entries.map((e) => ({ name: e.name, description: e.description, location: e.location })) };
+  const r = await runSelector(command, request, opts);
+  if ('error' in r) {
+    warnings.push(`${r.error}; the built-in selection is used`);
+    return undefined;
+  }
+  const known = new Set(catalog.entries.map((e) => e.name));
+  const unknown = r.names.filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    warnings.push(`the selector named ${unknown.map((n) => `"${n}"`).join(', ')}, not in the catalog; the built-in selection is used`);
+    return undefined;
+  }
+  if (r.names.length > room) warnings.push(`the selector named ${r.names.length} skills; the first ${room} are used (--max-skills)`);
+  return r.names.slice(0, room);
+}
+
+function readSoul(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  } catch (err) {
+    throw new SkillsError('E_IO', `--soul: cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function describeDrop(d: Dropped): string {
+  if (d.what === 'instructions') return `the instructions of ${d.skill}`;
+  return d.to === 'brief' ? 'the long descriptions (brief ones shown)' : 'the descriptions (names and locations shown)';
+}
+
+// BPE time grows with the square of a pre-token's length, and a skill may hold a 100 KB line: runs of only
+// spaces or only non-spaces longer than this are counted slice by slice, as SK101 (instructions-max-tokens) does.
+const RUN = 1000;
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a);
+
+/** The o200k_base counter, loaded only when there is something to count. */
+async function tokenCounter(input: PromptInput): Promise<(text: string) => number> {
+  const full = input.tier === 'full' && input.active.length > 0;
+  const empty = input.soul === undefined && (input.tier === 'none' || (input.tier !== 'breadcrumb' && input.catalog.length === 0 && !full));
+  if (empty) return () => 0;
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  // Special tokens such as <|endoftext|> in a skill are counted as the plain text they are.
+  const plain = { disallowedSpecial: new Set<string>() };
+  const one = (t: string) => (t === '' ? 0 : countTokens(t, plain));
+  return (text) => {
+    let total = 0;
+    let from = 0;
+    let runStart = 0;
+    let runSpace = false;
+    for (let i = 0; i <= text.length; i++) {
+      const space = i < text.length && isSpace(text.charCodeAt(i));
+      if (i < text.length && space === runSpace) continue;
+      if (i - runStart > RUN) {
+        total += one(text.slice(from, runStart));
+        for (let j = runStart; j < i; j += RUN) total += one(text.slice(j, Math.min(i, j + RUN)));
+        from = i;
+      }
+      runStart = i;
+      runSpace = space;
+    }
+    return total + one(text.slice(from));
+  };
+}
+
+function formatExplain(query: string | undefined, ranked: Scored[] | undefined, selected: SelectedSkill[], candidates: number): string {
+  if (query === undefined) return 'explain: no --query, so nothing was ranked\n';
+  const chosen = new Set(selected.map((s) => s.name));
+  const lines = [`explain: ${ranked?.length ?? 0} of ${candidates} skills match ${JSON.stringify(query)} (* selected)`];
+  for (const s of selected) if (s.kind === 'select' || s.kind === 'selector') lines.push(`* ${s.name}  ${s.kind}`);
+  (ranked ?? []).forEach((r, i) => {
+    lines.push(`${chosen.has(r.name) ? '*' : ' '} ${String(i + 1).padStart(2)}. ${r.name}  ${r.kind}  ${r.score.toFixed(2)}  ${r.matched.join('; ')}`);
+  });
+  return `${lines.join('\n')}\n`;
+}

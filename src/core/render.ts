@@ -1,0 +1,212 @@
+import type { McpServer } from '../model/skill.js';
+
+// The skills part of an agent's system prompt, from data already loaded: pure (no fs, no printing).
+// Tiers follow seed 004 and the Agent Skills client guide: nothing, a breadcrumb, the catalog, or the catalog
+// with the full instructions of the selected skills. Formats: markdown in seed 000's shape, and xml, the
+// reference validator's <available_skills> block.
+
+export type Tier = 'none' | 'breadcrumb' | 'catalog' | 'full';
+export const TIERS: readonly Tier[] = ['none', 'breadcrumb', 'catalog', 'full'];
+export type PromptFormat = 'markdown' | 'xml';
+/** How much of each description the catalog shows: all of it, the brief one, or none (names and locations). */
+export type DescriptionLevel = 'full' | 'brief' | 'none';
+
+export interface PromptEntry {
+  name: string;
+  description: string;
+  briefDescription?: string;
+  /** Absolute path of the skill file. */
+  location: string;
+}
+
+export interface PromptTool {
+  /** Path relative to the skill folder. */
+  path: string;
+  description?: string;
+}
+
+/** A selected skill, with what the full tier shows of it. */
+export interface PromptSkill {
+  name: string;
+  /** The heading: the name as written (manifest `name`). */
+  title: string;
+  version?: string;
+  /** Absolute path of the skill folder. */
+  root: string;
+  instructions: string;
+  /** Bundled files, relative to the root: listed, never inlined. */
+  files: string[];
+  tools: PromptTool[];
+  mcpServers: McpServer[];
+}
+
+export interface PromptInput {
+  tier: Tier;
+  /** Every skill of the catalog, in order. */
+  catalog: PromptEntry[];
+  /** The selected skills, best first (shown at the full tier). */
+  active: PromptSkill[];
+  /** The agent's soul file (seed 000), printed first. */
+  soul?: string;
+  descriptions?: DescriptionLevel;
+}
+
+/** What the model is told about loading a skill, above the catalog (markdown). */
+export const LOAD_INSTRUCTION =
+  "The following skills provide specialized instructions for specific tasks. When a task matches a skill's description, " +
+  "read the file at the skill's location to load its full instructions before you proceed. Paths inside a skill are " +
+  'relative to its folder. A skill whose instructions are already included below needs no loading.';
+
+/** Most bundled files listed for one skill; the rest are counted. */
+const MAX_FILES = 100;
+
+/** Python's html.escape(s, quote=True), which the reference validator applies to names and descriptions. */
+export function escapeXml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+}
+
+/** The breadcrumb tier's one line (seed 004). */
+export function breadcrumb(n: number): string {
+  return `[${n} ${n === 1 ? 'skill' : 'skills'} available]`;
+}
+
+/** A short description: brief_description, else the first sentence (seed 004), at most 160 characters. */
+export function briefOf(e: PromptEntry): string {
+  if (e.briefDescription) return e.briefDescription;
+  const flat = e.description.replace(/\s+/g, ' ').trim();
+  const m = /^(.+?[.!?])(?:\s|$)/.exec(flat);
+  const first = m ? m[1]! : flat;
+  const chars = [...first];
+  return chars.length > 160 ? `${chars.slice(0, 159).join('')}…` : first;
+}
+
+function describe(e: PromptEntry, level: DescriptionLevel): string | undefined {
+  if (level === 'none') return undefined;
+  return level === 'brief' ? briefOf(e) : e.description;
+}
+
+const versioned = (title: string, version?: string) => (version ? `${title} (${/^v/i.test(version) ? version : `v${version}`})` : title);
+
+/** The `<skill_content>` block of one selected skill (Agent Skills client guide): instructions, folder, file list. */
+export function skillContent(s: PromptSkill): string {
+  const lines = [`<skill_content name="${escapeXml(s.name)}">`];
+  const body = s.instructions.trim();
+  if (body) lines.push(body, '');
+  lines.push(`Skill directory: ${s.root}`, 'Relative paths in this skill are relative to the skill directory.');
+  if (s.files.length > 0) {
+    lines.push('', '<skill_resources>');
+    for (const f of s.files.slice(0, MAX_FILES)) lines.push(`<file>${escapeXml(f)}</file>`);
+    if (s.files.length > MAX_FILES) lines.push(`<!-- and ${s.files.length - MAX_FILES} more files -->`);
+    lines.push('</skill_resources>');
+  }
+  lines.push('</skill_content>');
+  return lines.join('\n');
+}
+
+/** Render the prompt; the empty string when the tier is none and there is no soul. */
+export function renderPrompt(input: PromptInput, format: PromptFormat): string {
+  return format === 'xml' ? renderXml(input) : renderMarkdown(input);
+}
+
+function renderMarkdown(input: PromptInput): string {
+  const level = input.descriptions ?? 'full';
+  const sections: string[] = [];
+  if (input.soul !== undefined) sections.push(`# Soul\n\n${input.soul.trim()}`);
+  if (input.tier === 'breadcrumb') sections.push(breadcrumb(input.catalog.length));
+  const active = input.tier === 'full' ? input.active : [];
+  // No empty block: a catalog of no skills says nothing.
+  if ((input.tier === 'catalog' || input.tier === 'full') && (input.catalog.length > 0 || active.length > 0)) {
+    const parts = ['# Available Skills', LOAD_INSTRUCTION];
+    if (input.catalog.length > 0) {
+      parts.push(
+        input.catalog
+          .map((e) => {
+            const d = describe(e, level);
+            return `- ${e.name}${d ? `: ${d.replace(/\s+/g, ' ').trim()}` : ''} (${e.location})`;
+          })
+          .join('\n'),
+      );
+    }
+    for (const s of active) parts.push(`## ${versioned(s.title, s.version)}\n\n${skillContent(s)}`);
+    sections.push(parts.join('\n\n'));
+    const tools = active.flatMap((s) => s.tools.map((t) => `- ${s.name}/${t.path}${t.description ? `: ${t.description}` : ''}`));
+    const mcp = active.flatMap((s) => s.mcpServers.map((m) => `- ${m.name} (${s.name}): ${mcpLine(m)}`));
+    const tail: string[] = [];
+    if (tools.length > 0) tail.push(`# Available Tools\n\n${tools.join('\n')}`);
+    if (mcp.length > 0) tail.push(`# MCP Tools\n\n${mcp.join('\n')}`);
+    if (tail.length > 0) sections.push(tail.join('\n\n'));
+  }
+  return sections.length === 0 ? '' : `${sections.join('\n\n---\n\n')}\n`;
+}
+
+function mcpLine(m: McpServer): string {
+  if (m.type === 'remote') return `remote, ${m.url ?? ''}`;
+  return `local, ${[m.command ?? '', ...(m.args ?? [])].join(' ').trim()}`;
+}
+
+/**
+ * The reference validator's block, line for line (skills-ref prompt.py): each value on its own line, name and
+ * description through html.escape, the location as is; `skills-ref to-prompt` ends it with one newline.
+ */
+function renderXml(input: PromptInput): string {
+  const level = input.descriptions ?? 'full';
+  const blocks: string[] = [];
+  if (input.soul !== undefined) blocks.push(input.soul.trim());
+  if (input.tier === 'breadcrumb') blocks.push(breadcrumb(input.catalog.length));
+  if (input.tier === 'catalog' || input.tier === 'full') {
+    if (input.catalog.length > 0) {
+      const lines = ['<available_skills>'];
+      for (const e of input.catalog) {
+        lines.push('<skill>', '<name>', escapeXml(e.name), '</name>');
+        const d = describe(e, level);
+        if (d !== undefined) lines.push('<description>', escapeXml(d), '</description>');
+        lines.push('<location>', e.location, '</location>', '</skill>');
+      }
+      lines.push('</available_skills>');
+      blocks.push(lines.join('\n'));
+    }
+    if (input.tier === 'full') for (const s of input.active) blocks.push(skillContent(s));
+  }
+  return blocks.length === 0 ? '' : `${blocks.join('\n\n')}\n`;
+}
+
+/** One thing --budget took out of the prompt. */
+export type Dropped = { what: 'instructions'; skill: string } | { what: 'descriptions'; to: 'brief' | 'none' };
+
+export interface Fitted {
+  prompt: string;
+  tokens: number;
+  /** The input as rendered, after what was dropped. */
+  input: PromptInput;
+  dropped: Dropped[];
+  /** True when the prompt is still over the budget with everything droppable dropped. */
+  over: boolean;
+}
+
+/**
+ * Render within `budget` tokens (counted by `count`): drop the full instructions of the selected skills, lowest
+ * ranked first, then shorten every description to its brief form, then drop descriptions. Without a budget,
+ * render as is.
+ */
+export function fitBudget(input: PromptInput, format: PromptFormat, count: (text: string) => number, budget?: number): Fitted {
+  let current: PromptInput = { ...input, active: [...input.active], descriptions: input.descriptions ?? 'full' };
+  let prompt = renderPrompt(current, format);
+  let tokens = prompt === '' ? 0 : count(prompt);
+  const dropped: Dropped[] = [];
+  if (budget === undefined) return { prompt, tokens, input: current, dropped, over: false };
+  const retry = (next: PromptInput, d: Dropped) => {
+    current = next;
+    dropped.push(d);
+    prompt = renderPrompt(current, format);
+    tokens = prompt === '' ? 0 : count(prompt);
+  };
+  const showsContent = current.tier === 'full';
+  while (tokens > budget && showsContent && current.active.length > 0) {
+    const last = current.active[current.active.length - 1]!;
+    retry({ ...current, active: current.active.slice(0, -1) }, { what: 'instructions', skill: last.name });
+  }
+  const showsCatalog = current.tier === 'catalog' || current.tier === 'full';
+  if (tokens > budget && showsCatalog && current.catalog.length > 0 && current.descriptions === 'full') retry({ ...current, descriptions: 'brief' }, { what: 'descriptions', to: 'brief' });
+  if (tokens > budget && showsCatalog && current.catalog.length > 0 && current.descriptions !== 'none') retry({ ...current, descriptions: 'none' }, { what: 'descriptions', to: 'none' });
+  return { prompt, tokens, input: current, dropped, over: tokens > budget };
+}
