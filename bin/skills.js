@@ -56,9 +56,11 @@ function requireWithCodeCache(file) {
   const mod = new Module(file, module);
   mod.filename = file;
   mod.paths = Module._nodeModulePaths(path.dirname(file));
-  // The bundle requires its lazily loaded command bundles (./commands/*.cjs) through the same cache.
+  // The bundle requires its lazily loaded command and vendored bundles (./commands/*.cjs, ../vendor/*.cjs) through
+  // the same cache.
   const base = Module.createRequire(file);
-  const req = Object.assign((id) => (id.startsWith('./commands/') ? requireWithCodeCache(path.join(path.dirname(file), id)) : base(id)), base);
+  const ours = (id) => id.startsWith('./commands/') || id.startsWith('./vendor/') || id.startsWith('../vendor/');
+  const req = Object.assign((id) => (ours(id) ? requireWithCodeCache(path.join(path.dirname(file), id)) : base(id)), base);
   script.runInThisContext().call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
   if (cached === undefined || script.cachedDataRejected) {
     // Written at exit, so it holds every function this run compiled.

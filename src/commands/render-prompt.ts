@@ -1,3 +1,4 @@
+import { tokenCounter } from '../core/tokens.js';
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -139,7 +140,7 @@ export async function renderPromptCommand(options: RenderPromptOptions, ctx: Con
     ...(options.soul !== undefined ? { soul: readSoul(resolve(ctx.cwd, options.soul)) } : {}),
   };
   const promptFormat: PromptFormat = format === 'xml' ? 'xml' : 'markdown';
-  const counter = await tokenCounter(input);
+  const counter = await counterFor(input);
   const fitted = fitBudget(input, promptFormat, counter, budget);
   for (const d of fitted.dropped) warnings.push(`--budget ${budget}: dropped ${describeDrop(d)}`);
   if (fitted.over) warnings.push(`the prompt is ${fitted.tokens} tokens, still over --budget ${budget} with every instruction and description dropped`);
@@ -271,38 +272,12 @@ function describeDrop(d: Dropped): string {
   return d.to === 'brief' ? 'the long descriptions (brief ones shown)' : 'the descriptions (names and locations shown)';
 }
 
-// BPE time grows with the square of a pre-token's length, and a skill may hold a 100 KB line: runs of only
-// spaces or only non-spaces longer than this are counted slice by slice, as SK101 (instructions-max-tokens) does.
-const RUN = 1000;
-const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a);
-
 /** The o200k_base counter, loaded only when there is something to count. */
-async function tokenCounter(input: PromptInput): Promise<(text: string) => number> {
+async function counterFor(input: PromptInput): Promise<(text: string) => number> {
   const full = input.tier === 'full' && input.active.length > 0;
   const empty = input.soul === undefined && (input.tier === 'none' || (input.tier !== 'breadcrumb' && input.catalog.length === 0 && !full));
   if (empty) return () => 0;
-  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
-  // Special tokens such as <|endoftext|> in a skill are counted as the plain text they are.
-  const plain = { disallowedSpecial: new Set<string>() };
-  const one = (t: string) => (t === '' ? 0 : countTokens(t, plain));
-  return (text) => {
-    let total = 0;
-    let from = 0;
-    let runStart = 0;
-    let runSpace = false;
-    for (let i = 0; i <= text.length; i++) {
-      const space = i < text.length && isSpace(text.charCodeAt(i));
-      if (i < text.length && space === runSpace) continue;
-      if (i - runStart > RUN) {
-        total += one(text.slice(from, runStart));
-        for (let j = runStart; j < i; j += RUN) total += one(text.slice(j, Math.min(i, j + RUN)));
-        from = i;
-      }
-      runStart = i;
-      runSpace = space;
-    }
-    return total + one(text.slice(from));
-  };
+  return tokenCounter();
 }
 
 function formatExplain(query: string | undefined, ranked: Scored[] | undefined, selected: SelectedSkill[], candidates: number): string {

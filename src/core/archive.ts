@@ -3,8 +3,7 @@
 // device, nothing that lands outside the target), and the total size and the entry count are bounded while the
 // archive streams, so a decompression bomb stops early. Extraction goes to a folder the caller names (a
 // staging folder it renames into place later); on any failure that folder is removed.
-import { randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, readSync, readdirSync, renameSync, rmSync, lstatSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, readSync, readdirSync, rmSync, lstatSync, writeSync } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { dirname, join, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
@@ -296,50 +295,3 @@ export function skillRootIn(dest: string, archive: string, isSkill: (dir: string
   });
 }
 
-/** A temp name `<prefix><base>.<pid>.<random>`: the pid tells a dead writer's leftovers from a live one's. */
-export function tempName(prefix: string, base: string): string {
-  return `${prefix}${base}.${process.pid}.${randomBytes(4).toString('hex')}`;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The pid in a tempName, when it names a process that is gone. */
-function deadOwner(name: string): boolean {
-  const pid = Number(/\.(\d+)\.[0-9a-f]+$/.exec(name)?.[1]);
-  return Number.isInteger(pid) && pid !== process.pid && !alive(pid);
-}
-
-/**
- * Remove what killed writers left in `dir`: `prefix*` temp folders of dead processes. A `trash` folder (the
- * previous copy moved aside just before its replacement was renamed in) whose target is missing is put back.
- */
-export function cleanStale(dir: string, prefixes: string[], trash?: { prefix: string; target: (base: string) => string }): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (trash && name.startsWith(trash.prefix) && deadOwner(name)) {
-      const base = name.slice(trash.prefix.length).replace(/\.\d+\.[0-9a-f]+$/, '');
-      const target = join(dir, trash.target(base));
-      try {
-        lstatSync(target);
-      } catch {
-        renameSync(join(dir, name), target);
-        continue;
-      }
-      rmSync(join(dir, name), { recursive: true, force: true });
-      continue;
-    }
-    if (prefixes.some((p) => name.startsWith(p)) && deadOwner(name)) rmSync(join(dir, name), { recursive: true, force: true });
-  }
-}

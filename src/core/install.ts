@@ -2,7 +2,7 @@
 // dependencies; into the registry (registerSkill does the store and the index) and, when asked, into flat
 // `<into>/<id>/` folders; recorded in skills-lock.json. Everything that can refuse (validation, resolution, the
 // lock, an existing folder) is decided before the first write, so a refused install leaves nothing behind.
-import { closeSync, cpSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError } from '../errors.js';
@@ -11,7 +11,8 @@ import type { Release } from '../formats/index-file.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 import { parseSpec, type DependencySpec } from '../model/spec.js';
-import { DEFAULT_LIMITS, cleanStale, extractArchive, skillRootIn, tempName, type ArchiveLimits } from './archive.js';
+import { DEFAULT_LIMITS, extractArchive, skillRootIn, type ArchiveLimits } from './archive.js';
+import { cleanStale, tempName, writeAtomic } from './fs-atomic.js';
 import { isInside } from './fs-walk.js';
 import { loadSkill, skillFileIn } from './load.js';
 import { folderIntegrity, integrityOf, readIndex, readReleases, registerSkill, removeSkill, unuseSkill, useSkill, type RegisterStatus } from './registry.js';
@@ -129,23 +130,6 @@ export function readLockfile(file: string): Lockfile | undefined {
   return lock;
 }
 
-/** Write through a temp file in the same folder, flushed, then renamed over the target. */
-export function writeAtomic(file: string, text: string): void {
-  const tmp = join(dirname(file), tempName(`.${basename(file)}.tmp-`, 'w'));
-  try {
-    const fd = openSync(tmp, 'wx', 0o644);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw new SkillsError('E_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
-  }
-}
 
 /** A path as the lock keeps it: relative to the lockfile's folder, forward slashes. */
 function lockPath(lockDir: string, abs: string): string {

@@ -9,7 +9,7 @@ import { Readable, Transform } from 'node:stream';
 import type { Skill } from '../model/skill.js';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS, isInside } from './fs-walk.js';
-import { tempName } from './archive.js';
+import { tempName } from './fs-atomic.js';
 
 /** npm's fixed date for packed files (1985-10-26 08:15 UTC): after zip's 1980 epoch, and the same everywhere. */
 export const PACK_MTIME = new Date('1985-10-26T08:15:00.000Z');

@@ -1,9 +1,8 @@
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
   fstatSync,
-  fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -23,6 +22,7 @@ import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { EMPTY_INDEX, parseIndex, parseReleases, serializeIndex, serializeReleases, summaryOf, type IndexEntry, type RegistryIndex, type Release } from '../formats/index-file.js';
 import type { Skill } from '../model/skill.js';
+import { cleanStale, tempName, writeAtomic } from './fs-atomic.js';
 import { SKIP_DIRS, isInside } from './fs-walk.js';
 import { skillFileIn } from './load.js';
 import { closest, isStrictSemver } from './validate.js';
@@ -340,23 +340,6 @@ function ensureDir(dir: string): void {
   }
 }
 
-/** Write through a temp file in the same folder, flushed, then renamed over the target. */
-function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    const fd = openSync(tmp, 'w', 0o644);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw new SkillsError('E_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
-  }
-}
 
 /** Names that are never copied or hashed: VCS and OS litter, and secrets (.env, .env.local; not .env.example). */
 function skipped(name: string, isDir: boolean): boolean {
@@ -497,19 +480,7 @@ function exists(p: string): boolean {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
-/** A temp folder name in the store: `.staging-<id>@<version>.<pid>.<random>`; the pid tells a dead writer's leftovers. */
-function tempName(prefix: string, base: string): string {
-  return `${prefix}${base}.${process.pid}.${randomBytes(4).toString('hex')}`;
-}
 
 /** The releases of a skill the index lists, for a decision taken before the lock (none when its file is missing). */
 function peekReleases(dir: string, id: string): Record<string, Release> | undefined {
@@ -519,20 +490,7 @@ function peekReleases(dir: string, id: string): Record<string, Release> | undefi
 
 /** Remove staging and trash folders left by writers that were killed; a live writer's are kept. */
 function cleanLeftovers(dir: string): void {
-  for (const part of ['built-in', 'custom']) {
-    let names: string[];
-    try {
-      names = readdirSync(join(dir, part));
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (!name.startsWith(STAGING_PREFIX) && !name.startsWith(TRASH_PREFIX)) continue;
-      const pid = Number(/\.(\d+)\.[0-9a-f]+$/.exec(name)?.[1]);
-      if (Number.isInteger(pid) && (pid === process.pid || alive(pid))) continue;
-      rmSync(join(dir, part, name), { recursive: true, force: true });
-    }
-  }
+  for (const part of ['built-in', 'custom']) cleanStale(join(dir, part), [STAGING_PREFIX, TRASH_PREFIX]);
 }
 
 /** Move a folder out of the way (rename, atomic) and then delete it, so no half-deleted copy stays at its path. */

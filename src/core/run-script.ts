@@ -11,7 +11,7 @@ import { isInside } from './fs-walk.js';
 import { loadSkill } from './load.js';
 import { locateRegistry, readIndex, readReleases } from './registry.js';
 import { scriptDescription } from './script-info.js';
-import { parseJsonObject } from './secrets.js';
+import { parseJsonObject } from '../formats/json.js';
 import { findSkills, skillFolders, type FolderScope } from './sources.js';
 
 // Run one script of a skill the way seed 000's agents do: JSON arguments in (first argument and stdin), a

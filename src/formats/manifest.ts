@@ -1,5 +1,6 @@
 import { parseTree, getNodeValue, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Position } from '../model/diagnostic.js';
+import { READABLE } from './json.js';
 import { positionFinder } from './text.js';
 import type { ParseProblem } from './skill-md.js';
 
@@ -9,24 +10,6 @@ export interface ParsedManifest {
   problem?: ParseProblem;
 }
 
-const READABLE: Record<string, string> = {
-  InvalidSymbol: 'unexpected character',
-  InvalidNumberFormat: 'invalid number',
-  PropertyNameExpected: 'expected a property name in double quotes',
-  ValueExpected: 'expected a value',
-  ColonExpected: 'expected ":"',
-  CommaExpected: 'expected "," between entries',
-  CloseBraceExpected: 'expected "}"',
-  CloseBracketExpected: 'expected "]"',
-  EndOfFileExpected: 'expected the end of the file after the top-level object',
-  InvalidCommentToken: 'comments are not allowed in JSON',
-  UnexpectedEndOfComment: 'unterminated comment',
-  UnexpectedEndOfString: 'unterminated string',
-  UnexpectedEndOfNumber: 'unterminated number',
-  InvalidUnicode: 'invalid unicode escape',
-  InvalidEscapeCharacter: 'invalid escape character',
-  InvalidCharacter: 'invalid character in string',
-};
 
 /** Parse manifest.json text, keeping the line and column of every field (`scripts[0]`, `mcpServers[1].url`). */
 export function parseManifest(text: string): ParsedManifest {
