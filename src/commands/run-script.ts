@@ -1,3 +1,4 @@
+import { readHead } from '../core/script-info.js';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -17,7 +18,6 @@ import {
   maskText,
   parseScriptArgs,
   pickScript,
-  readHead,
   type RunOutcome,
   type ScriptListing,
   type SkillSource,

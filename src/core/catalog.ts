@@ -1,15 +1,14 @@
-import { closeSync, openSync, readSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import yaml from 'js-yaml';
 import { isSkillsError } from '../errors.js';
 import { parseSkillMd } from '../formats/skill-md.js';
 import { codePoints, normalizeText } from '../formats/text.js';
 import type { Layout, McpServer, Skill, Triggers } from '../model/skill.js';
-import { discoverSkills } from './discover.js';
 import { MAX_SKILL_FILE_BYTES, loadSkill, readBounded, skillFileIn } from './load.js';
 import { readIndex } from './registry.js';
-import { scriptDescription } from './script-info.js';
-import type { FolderScope, SkillFolder } from './sources.js';
+import { readHead, scriptDescription } from './script-info.js';
+import { discoverIn, real, type FolderScope, type SkillFolder } from './sources.js';
 
 // render-prompt's view of the skills an agent could use. Folders are read metadata first (seed 003): only the
 // skill file's frontmatter or manifest fields, about a twentieth of what a full load costs, so that 10,000
@@ -98,18 +97,7 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
 function folderEntries(folder: SkillFolder, warnings: string[]): CatalogEntry[] {
   const { dir, scope } = folder;
   // A missing folder gives nothing; a file given stands for the skill that holds it (as SKILL.md does for skills-ref).
-  try {
-    statSync(dir);
-  } catch {
-    return [];
-  }
-  let discovery;
-  try {
-    discovery = discoverSkills([dir], { cwd: dir });
-  } catch (err) {
-    if (isSkillsError(err)) return [];
-    throw err;
-  }
+  const discovery = discoverIn(dir);
   // Discovery never follows a symlinked folder below `dir`, so resolving `dir` once resolves every root below it.
   const realDir = real(dir);
   const out: CatalogEntry[] = [];
@@ -120,14 +108,6 @@ function folderEntries(folder: SkillFolder, warnings: string[]): CatalogEntry[] 
     if (e) out.push(e);
   }
   return out;
-}
-
-function real(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return p;
-  }
 }
 
 /** Read one skill folder's metadata leniently; undefined (with a warning) when an agent could not use it. */
@@ -373,7 +353,7 @@ export function activate(entry: CatalogEntry, warnings: string[]): ActiveSkill |
     .map((s) => {
       let description: string | undefined;
       try {
-        const text = readHead(join(skill.root, s.path));
+        const text = readHead(join(skill.root, s.path), MAX_SCRIPT_HEAD);
         description = scriptDescription(text, s.path);
       } catch {
         /* unreadable: listed without a description */
@@ -392,14 +372,3 @@ export function activate(entry: CatalogEntry, warnings: string[]): ActiveSkill |
   };
 }
 
-/** The start of a file: a script's description is in its first lines, and scripts can be large. */
-function readHead(file: string): string {
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(MAX_SCRIPT_HEAD);
-    const n = readSync(fd, buf, 0, MAX_SCRIPT_HEAD, 0);
-    return buf.toString('utf8', 0, n);
-  } finally {
-    closeSync(fd);
-  }
-}

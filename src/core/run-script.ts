@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
@@ -10,7 +10,7 @@ import { skillRootOf } from './discover.js';
 import { isInside } from './fs-walk.js';
 import { loadSkill } from './load.js';
 import { locateRegistry, readIndex, readReleases } from './registry.js';
-import { scriptDescription } from './script-info.js';
+import { readHead, scriptDescription } from './script-info.js';
 import { parseJsonObject } from '../formats/json.js';
 import { findSkills, skillFolders, type FolderScope } from './sources.js';
 
@@ -382,17 +382,6 @@ export function chooseInterpreter(path: string, firstLine: string, resolveTsx: (
   });
 }
 
-/** The first `max` bytes of a file as text. */
-export function readHead(file: string, max = 64 * 1024): string {
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.alloc(max);
-    const n = readSync(fd, buf, 0, max, 0);
-    return buf.toString('utf8', 0, n);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 export interface ScriptListing extends ScriptInfo {
   /** The interpreter's label, or undefined when it cannot be told (see `problem`). */

@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { extname } from 'node:path';
 
 // What a script says about itself, for a tool list (render-prompt's "Available Tools", run-script --list): the
@@ -82,4 +83,16 @@ function finish(para: string[]): string | undefined {
   if (text === '') return undefined;
   const chars = [...text];
   return chars.length > MAX_CHARS ? `${chars.slice(0, MAX_CHARS - 1).join('')}…` : text;
+}
+
+/** The first `max` bytes of a file as text: a script's description is in its first lines, and scripts can be large. */
+export function readHead(file: string, max = 64 * 1024): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(max);
+    const n = readSync(fd, buf, 0, max, 0);
+    return buf.toString('utf8', 0, n);
+  } finally {
+    closeSync(fd);
+  }
 }

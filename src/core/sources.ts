@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { isSkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
-import { discoverSkills } from './discover.js';
+import { discoverSkills, type Discovery } from './discover.js';
 import { isInside } from './fs-walk.js';
 import { loadSkill } from './load.js';
 
@@ -105,7 +105,8 @@ export function findSkills(folders: SkillFolder[], opts: { shadow?: boolean } = 
   return out;
 }
 
-function real(p: string): string {
+/** A path with its symlinks resolved, or as given when it cannot be. */
+export function real(p: string): string {
   try {
     return realpathSync.native(p);
   } catch {
@@ -113,19 +114,19 @@ function real(p: string): string {
   }
 }
 
-function skillsIn(dir: string, skipped: FoundSkills['skipped']): Skill[] {
+/** The skill folders below one folder (or the skill a file belongs to); none when it does not exist. */
+export function discoverIn(dir: string): Discovery {
   try {
-    if (!statSync(dir).isDirectory()) return [];
-  } catch {
-    return [];
-  }
-  let discovery;
-  try {
-    discovery = discoverSkills([dir], { cwd: dir });
+    statSync(dir);
+    return discoverSkills([dir], { cwd: dir });
   } catch (err) {
-    if (isSkillsError(err)) return [];
+    if (isSkillsError(err) || (err as NodeJS.ErrnoException).code === 'ENOENT') return { roots: [], outside: [], listings: new Map() };
     throw err;
   }
+}
+
+function skillsIn(dir: string, skipped: FoundSkills['skipped']): Skill[] {
+  const discovery = discoverIn(dir);
   const out: Skill[] = [];
   for (const root of discovery.roots) {
     try {
