@@ -209,7 +209,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .addOption(new Option('--format <format>', 'tgz (gzip tar, entries under <id>/) or skill (Anthropic\'s .skill zip)').choices(['tgz', 'skill']).default('tgz'))
     .option('--dry-run', 'list what would go in; write nothing')
     .option('--json', 'print one JSON document')
-    .addHelpText('after', '\nExit codes: 0 packed; 1 the skill cannot be packed as it is (invalid, no version, a symlink leading out); 2 usage or I/O.')
+    .addHelpText('after', '\nExit codes: 0 packed; 1 the skill cannot be packed as it is (invalid, a version that is not MAJOR.MINOR.PATCH, a symlink leading out); 2 usage or I/O.')
     .action(async (dir: string | undefined, opts, cmd: Command) => {
       const all = cmd.optsWithGlobals();
       const { pack } = await import('./commands/pack.js');

@@ -1,3 +1,4 @@
+import { isUnversioned } from '../core/registry.js';
 import { relative, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { loadSkill } from '../core/load.js';
@@ -28,7 +29,8 @@ const jsonDiagnostic = (d: Diagnostic) => ({ ruleId: d.ruleId, rule: d.rule, sev
 
 /**
  * `skills pack [dir]`: validate, then write `<id>-<version>.tgz` (or `<folder>.skill`). Exit 0 packed; 1 when the
- * skill cannot be packed as it is (invalid, no version, a symlink leading out); 2 for usage and I/O (thrown).
+ * skill cannot be packed as it is (invalid, a version that is not MAJOR.MINOR.PATCH, a symlink leading out); 2 for usage
+ * and I/O (thrown).
  */
 export async function pack(options: PackOptions, ctx: Context): Promise<{ outcome: PackOutcome; exitCode: number }> {
   const root = resolve(ctx.cwd, options.dir ?? '.');
@@ -54,10 +56,9 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
   if (errors.length > 0) {
     return refuse(`${rel(root)} is not a valid skill (${errors.length} error${errors.length === 1 ? '' : 's'}); nothing was packed`, `run skills validate ${rel(root)}`, errors);
   }
-  if (format === 'tgz' && (skill.version === undefined || !isStrictSemver(skill.version))) {
-    const how = skill.layout === 'skill-md' ? 'add to the frontmatter:\nmetadata:\n  version: "1.0.0"' : 'add "version": "1.0.0" to manifest.json';
-    const what = skill.version === undefined ? 'has no version' : `has the version "${skill.version}", which is not MAJOR.MINOR.PATCH`;
-    return refuse(`${skill.id} ${what}: the archive is named <id>-<version>.tgz; nothing was packed`, `${how} (or pack with --format skill, which needs no version)`, []);
+  // No version packs as 0.0.0 (with a warning); a version that is not MAJOR.MINOR.PATCH is refused.
+  if (format === 'tgz' && !isUnversioned(skill) && !isStrictSemver(skill.version!)) {
+    return refuse(`${skill.id} has the version "${skill.version}", which is not MAJOR.MINOR.PATCH: the archive is named <id>-<version>.tgz; nothing was packed`, `fix it in ${skill.file} (or pack with --format skill, which needs no version)`, []);
   }
 
   const progress = await startProgress(ctx, options, `packing ${skill.id}`);

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { discoverSkills } from '../core/discover.js';
 import { isInside } from '../core/fs-walk.js';
 import { loadSkill } from '../core/load.js';
-import { changedSkillRoots, locateRegistry, registerSkill, watchTree, type RegisterStatus } from '../core/registry.js';
+import { changedSkillRoots, locateRegistry, registerSkill, watchTree, type RegisterStatus, isUnversioned, unversionedWarning } from '../core/registry.js';
 import { validateSkills } from '../core/validate.js';
 import { SkillsError, isSkillsError } from '../errors.js';
 import type { Diagnostic } from '../model/diagnostic.js';
@@ -37,6 +37,8 @@ export interface SyncItem {
   path?: string;
   diagnostics?: Diagnostic[];
   error?: { code: string; message: string; hint?: string };
+  /** E.g. that the skill has no version and is kept as 0.0.0. */
+  warnings?: string[];
 }
 
 export interface SyncResult {
@@ -125,7 +127,8 @@ async function syncRoots(roots: string[], registry: string, options: SyncOptions
     }
     try {
       const r = await registerSkill(registry, skill, { owner: options.owner?.trim(), force: options.force });
-      emit({ status: r.status, ...base, version: r.version, path: join(registry, r.path) });
+      const warnings = isUnversioned(skill) ? [unversionedWarning(skill)] : [];
+      emit({ status: r.status, ...base, version: r.version, path: join(registry, r.path), ...(warnings.length ? { warnings } : {}) });
     } catch (err) {
       // Refusals concern one skill; a corrupt index or a lock that cannot be had stops the whole run.
       if (!isSkillsError(err) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) throw err;
@@ -165,6 +168,7 @@ function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string): strin
     line += ` ${c.dim(`(${rel(i.source)}: invalid, ${errors} error${errors === 1 ? '' : 's'})`)}\n`;
     return line + i.diagnostics!.map((d) => `${formatDiagnostic(d, c, rel)}\n`).join('');
   }
+  for (const w of i.warnings ?? []) line += `\n      ${c.yellow(`warning: ${w}`)}`;
   if (i.error) return `${line}: ${i.error.message}\n${i.error.hint ? `      ${c.dim(`hint: ${i.error.hint.replace(/\n/g, '\n            ')}`)}\n` : ''}`;
   return `${line}\n`;
 }

@@ -15,7 +15,7 @@ import { DEFAULT_LIMITS, extractArchive, skillRootIn, type ArchiveLimits } from 
 import { cleanStale, tempName, writeAtomic } from './fs-atomic.js';
 import { isInside } from './fs-walk.js';
 import { loadSkill, skillFileIn } from './load.js';
-import { folderIntegrity, integrityOf, readIndex, readReleases, registerSkill, removeSkill, unuseSkill, useSkill, type RegisterStatus } from './registry.js';
+import { folderIntegrity, integrityOf, isUnversioned, readIndex, readReleases, registerSkill, registryVersion, removeSkill, unuseSkill, unversionedWarning, useSkill, type RegisterStatus } from './registry.js';
 import { catalogFromIndex, resolveSpecs, type Catalog, type CatalogRelease, type ResolvedSkill } from './resolve.js';
 import { isStrictSemver, validateSkills } from './validate.js';
 import { present } from './pack.js';
@@ -166,13 +166,14 @@ async function problemsOf(skill: Skill, storeCopy: boolean): Promise<Diagnostic[
   const [report] = await validateSkills([skill]);
   // A stored copy lives in `<id>@<version>/`: its folder name is the store's, not the skill's.
   const errors = report!.diagnostics.filter((d) => d.severity === 'error' && !(storeCopy && d.rule === 'name-matches-folder'));
+  // No version is fine (kept as 0.0.0, with a warning); a version that is not MAJOR.MINOR.PATCH is not.
   const v = skill.version;
-  if (errors.length === 0 && (v === undefined || v.trim() === '' || !isStrictSemver(v))) {
+  if (errors.length === 0 && !isUnversioned(skill) && !isStrictSemver(v!)) {
     errors.push({
       ruleId: 'SK023',
       rule: 'version-semver',
       severity: 'error',
-      message: v ? `version "${v}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"` : `${skill.id} has no version: installed skills are kept by version`,
+      message: `version "${v}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"`,
       file: skill.file,
       hint: skill.layout === 'skill-md' ? 'add to the frontmatter:\nmetadata:\n  version: "1.0.0"' : 'add "version": "1.0.0" to manifest.json',
     });
@@ -252,14 +253,14 @@ function overlayCatalog(base: Catalog, locals: Map<string, Prepared>): Catalog {
       if (!local) return base.versions(id);
       let list = lists.get(id);
       if (!list) {
-        list = [...new Set([...(base.versions(id) ?? []), local.skill.version!])].sort(rcompare);
+        list = [...new Set([...(base.versions(id) ?? []), registryVersion(local.skill)])].sort(rcompare);
         lists.set(id, list);
       }
       return list;
     },
     release(id, version): CatalogRelease | undefined {
       const local = locals.get(id);
-      if (local && local.skill.version === version) {
+      if (local && registryVersion(local.skill) === version) {
         const s = local.skill;
         return { version, dependencies: s.dependencies, nodeVersion: s.nodeVersion, systemPackages: s.systemPackages, layout: s.layout, path: '' };
       }
@@ -331,7 +332,7 @@ async function planFromSources(options: InstallOptions, lock: Lockfile, scratch:
   options.progress?.('resolving dependencies');
   const base = catalogFromIndex(readIndex(source), (id) => readReleases(source, id));
   const catalog = overlayCatalog(base, locals);
-  const roots: DependencySpec[] = [...[...locals.values()].map((p) => ({ raw: `${p.skill.id}@${p.skill.version}`, id: p.skill.id, range: p.skill.version!, exact: true })), ...specs];
+  const roots: DependencySpec[] = [...[...locals.values()].map((p) => ({ raw: `${p.skill.id}@${registryVersion(p.skill)}`, id: p.skill.id, range: registryVersion(p.skill), exact: true })), ...specs];
   const resolution = resolveSpecs(roots, catalog, { nodeVersion: options.nodeVersion });
   if (!resolution.ok) return { ok: false, kind: 'unresolved', error: resolution.error, warnings: resolution.warnings };
   const requested = new Set(resolution.roots);
@@ -342,7 +343,7 @@ async function planFromSources(options: InstallOptions, lock: Lockfile, scratch:
     let plan: Plan;
     let entrySource: string;
     let integrity: string;
-    if (local && local.skill.version === r.version) {
+    if (local && registryVersion(local.skill) === r.version) {
       plan = { kind: 'local', prepared: local };
       entrySource = local.source;
       integrity = local.integrity;
@@ -358,7 +359,9 @@ async function planFromSources(options: InstallOptions, lock: Lockfile, scratch:
       }
     }
     const old = lock.skills[r.id];
-    if (old && old.version === r.version && old.integrity !== integrity) {
+    // An unversioned skill from a folder or archive changes without a version to bump: its new content is an update.
+    const unversionedUpdate = plan.kind === 'local' && isUnversioned(plan.prepared.skill);
+    if (old && old.version === r.version && old.integrity !== integrity && !unversionedUpdate) {
       throw mismatch(r.id, r.version, options.lockfile, old.integrity, plan.kind === 'local' ? plan.prepared.typed : entrySource, integrity);
     }
     // The same content, pulled in again from elsewhere (a dependency now found in the registry): the lock keeps
@@ -381,7 +384,8 @@ async function planFromSources(options: InstallOptions, lock: Lockfile, scratch:
       }),
     };
   }
-  return { ok: true, items, next, warnings: resolution.warnings };
+  const unversioned = [...locals.values()].filter((p) => isUnversioned(p.skill)).map((p) => unversionedWarning(p.skill));
+  return { ok: true, items, next, warnings: [...unversioned, ...resolution.warnings] };
 }
 
 async function planFromLock(options: InstallOptions, lock: Lockfile | undefined, scratch: Scratch): Promise<Planned> {
@@ -408,8 +412,8 @@ async function planFromLock(options: InstallOptions, lock: Lockfile | undefined,
       if ('diagnostics' in p) {
         throw new SkillsError('E_INVALID', `${p.message}:\n${p.diagnostics.map((d) => `  ${d.file}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}  ${d.message}`).join('\n')}`, { hint: `run skills validate ${abs}` });
       }
-      if (p.skill.id !== id || p.skill.version !== entry.version) {
-        throw new SkillsError('E_INVALID', `${options.lockfile} locks ${where}, but ${abs} holds ${p.skill.id}@${p.skill.version}; nothing was installed`, { hint: `install it again to update the lock: skills install ${arg}` });
+      if (p.skill.id !== id || registryVersion(p.skill) !== entry.version) {
+        throw new SkillsError('E_INVALID', `${options.lockfile} locks ${where}, but ${abs} holds ${p.skill.id}@${registryVersion(p.skill)}; nothing was installed`, { hint: `install it again to update the lock: skills install ${arg}` });
       }
       plan = { kind: 'local', prepared: { ...p, source: entry.source } };
       found = p.integrity;

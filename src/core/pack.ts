@@ -1,6 +1,7 @@
 // Packing a skill into an archive whose bytes depend on its content alone: entries sorted, one fixed mtime,
 // modes 644/755, no owner, the gzip header's OS byte fixed (node-tar's `portable`). The same skill gives the
 // same .tgz on any machine, and so the same integrity.
+import { isUnversioned, registryVersion, unversionedWarning } from './registry.js';
 import { createHash } from 'node:crypto';
 import { createWriteStream, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -155,7 +156,7 @@ function readLinkText(abs: string): string {
 
 /** The archive's file name: `<id>-<version>.tgz`, or for a .skill Anthropic's `<folder>.skill`. */
 export function archiveName(skill: Skill, format: PackFormat): string {
-  return format === 'skill' ? `${basename(skill.root)}.skill` : `${skill.id}-${skill.version}.tgz`;
+  return format === 'skill' ? `${basename(skill.root)}.skill` : `${skill.id}-${registryVersion(skill)}.tgz`;
 }
 
 /** Pack a loaded, valid skill. The archive is written to a temp file beside the target and renamed into place. */
@@ -164,11 +165,12 @@ export async function packSkill(skill: Skill, options: PackOptions): Promise<Pac
   const file = resolve(options.outDir, archiveName(skill, format));
   const plan = await planPack(skill.root, [file]);
   const warnings: string[] = [];
+  if (format === 'tgz' && isUnversioned(skill)) warnings.push(unversionedWarning(skill));
   for (const s of plan.secrets) warnings.push(`${s} left out: secrets are never packed`);
   if (plan.unpackedSize > SIZE_WARNING_BYTES) {
     warnings.push(`the files add up to ${(plan.unpackedSize / 1024 / 1024).toFixed(1)} MiB, more than ${SIZE_WARNING_BYTES / 1024 / 1024} MiB: agents read skills whole; list what they need not read in ${IGNORE_FILE}`);
   }
-  const result: PackResult = { id: skill.id, ...(skill.version ? { version: skill.version } : {}), format, file, ...plan, warnings };
+  const result: PackResult = { id: skill.id, ...(format === 'tgz' ? { version: registryVersion(skill) } : skill.version ? { version: skill.version } : {}), format, file, ...plan, warnings };
   if (options.dryRun) return result;
 
   try {

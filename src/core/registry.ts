@@ -501,15 +501,31 @@ function removeFolder(abs: string): void {
   rmSync(trash, { recursive: true, force: true });
 }
 
+/**
+ * The version a skill is kept under: 0.0.0 when it has none. The Agent Skills standard has no version field, so
+ * most public skills have none; they are registered, packed and installed as 0.0.0, and a changed copy replaces
+ * the registered one (there is no version to bump).
+ */
+export const UNVERSIONED = '0.0.0';
+
+/** True when the skill declares no version (see UNVERSIONED). */
+export function isUnversioned(skill: Skill): boolean {
+  return skill.version === undefined || skill.version.trim() === '';
+}
+
+/** The skill's version as the registry keeps it: its own, else UNVERSIONED. */
+export function registryVersion(skill: Skill): string {
+  return isUnversioned(skill) ? UNVERSIONED : skill.version!;
+}
+
+/** The warning for a skill kept as UNVERSIONED. */
+export function unversionedWarning(skill: Skill): string {
+  const how = skill.layout === 'skill-md' ? 'metadata.version to its SKILL.md' : '"version" to its manifest.json';
+  return `${skill.id} has no version; it is kept as ${UNVERSIONED}, and a changed copy replaces it (to version it, add ${how})`;
+}
+
 function versionOf(skill: Skill): string {
-  const v = skill.version;
-  if (v === undefined || v.trim() === '') {
-    const how =
-      skill.layout === 'skill-md'
-        ? `add it to the frontmatter of ${skill.file}:\nmetadata:\n  version: "1.0.0"`
-        : `add "version": "1.0.0" to ${skill.file}`;
-    throw new SkillsError('E_INVALID', `${skill.id} has no version: the registry keeps skills by version`, { hint: how });
-  }
+  const v = registryVersion(skill);
   if (!isStrictSemver(v)) {
     throw new SkillsError('E_INVALID', `${skill.id}: version "${v}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"`, {
       hint: `fix metadata.version (or version) in ${skill.file}`,
@@ -563,7 +579,7 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
     if (!release) return 'write';
     existingPath = release.path;
     if (release.integrity === integrity) return exists(join(dir, release.path)) ? 'unchanged' : 'write';
-    if (!opts.force) {
+    if (!opts.force && !isUnversioned(skill)) {
       throw new SkillsError('E_EXISTS', `${id}@${version} is already registered with different content (${join(dir, release.path)})`, {
         hint: `bump the version (${id} ${version} → a higher one), or run again with --force to replace the registered copy`,
       });

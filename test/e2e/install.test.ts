@@ -46,6 +46,32 @@ async function exampleRegistry(): Promise<string> {
 }
 
 describe('skills install: every source kind (built CLI)', () => {
+  it('installs a skill without a version (most public skills) as 0.0.0, and its changed content as an update', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const dir = join(fresh('src'), 'plain');
+    writeTree(dir, { 'SKILL.md': skillMd('name: plain\ndescription: Has no version, as the standard allows. Use when testing install.'), 'notes.md': 'one\n' });
+    const r = await cli(reg, ['install', dir, '--into', '.agents/skills'], project);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('warning: plain has no version; it is kept as 0.0.0');
+    expect(r.stdout.split('\n')[0]).toBe('added     plain@0.0.0  → .agents/skills/plain');
+    const first = lockOf(project).skills.plain!;
+    expect(first.version).toBe('0.0.0');
+
+    writeFileSync(join(dir, 'notes.md'), 'two\n');
+    // CI's --frozen sees that the lock would change, and installs nothing.
+    const frozen = await cli(reg, ['install', dir, '--into', '.agents/skills', '--frozen'], project);
+    expect(frozen.exitCode).toBe(1);
+    expect(readFileSync(join(project, '.agents/skills/plain/notes.md'), 'utf8')).toBe('one\n');
+    const again = await cli(reg, ['install', dir, '--into', '.agents/skills'], project);
+    expect(again.exitCode).toBe(0);
+    expect(readFileSync(join(project, '.agents/skills/plain/notes.md'), 'utf8')).toBe('two\n');
+    expect(lockOf(project).skills.plain!.integrity).not.toBe(first.integrity);
+    // Replaying the lock installs exactly the new content.
+    const replay = await cli(reg, ['install', '--into', '.agents/skills'], project);
+    expect(replay.exitCode).toBe(0);
+  });
+
   it('installs a folder, a .tgz from pack, a .skill and a .zip into the registry, --into and the lock', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');

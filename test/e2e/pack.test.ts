@@ -74,14 +74,19 @@ describe('skills pack (built CLI)', () => {
     expect(doc.diagnostics.map((d: { ruleId: string }) => d.ruleId)).toEqual(['SK007']);
 
     writeTree(join(cwd, 'plain'), { 'SKILL.md': skillMd('name: plain\ndescription: No version. Use when testing.') });
+    // No version packs as 0.0.0, with a warning; a .skill needs no version at all.
     const plain = await runCli(['pack', 'plain'], { cwd });
-    expect(plain.exitCode).toBe(1);
-    expect(plain.stderr.split('\n')[0]).toBe('error: plain has no version: the archive is named <id>-<version>.tgz; nothing was packed');
-    // A .skill needs no version.
+    expect(plain.exitCode).toBe(0);
+    expect(plain.stderr.split('\n')[0]).toMatch(/^warning: plain has no version; it is kept as 0\.0\.0/);
+    expect(plain.stdout.split('\n')[0]).toBe('packed plain@0.0.0 → plain-0.0.0.tgz');
+    writeTree(join(cwd, 'odd'), { 'SKILL.md': skillMd('name: odd\ndescription: Odd version. Use when testing.\nmetadata:\n  version: "v1"') });
+    const odd = await runCli(['pack', 'odd'], { cwd });
+    expect(odd.exitCode).toBe(1);
+    expect(odd.stderr.split('\n')[0]).toBe('error: odd has the version "v1", which is not MAJOR.MINOR.PATCH: the archive is named <id>-<version>.tgz; nothing was packed');
     const skill = await runCli(['pack', 'plain', '--format', 'skill'], { cwd });
     expect(skill.exitCode).toBe(0);
     expect(existsSync(join(cwd, 'plain.skill'))).toBe(true);
-    expect(readdirSync(cwd).sort()).toEqual(['Bad', 'plain', 'plain.skill']);
+    expect(readdirSync(cwd).sort()).toEqual(['Bad', 'odd', 'plain', 'plain-0.0.0.tgz', 'plain.skill']);
   });
 
   it('refuses a symlink that leads out of the skill (exit 1), naming it', async () => {

@@ -76,16 +76,21 @@ describe('skills sync (built CLI)', () => {
     expect(readFileSync(join(reg, 'index.json'), 'utf8')).toBe(before);
   });
 
-  it('refuses a skill without a version (exit 1) and says to add metadata.version', async () => {
+  it('keeps a skill without a version as 0.0.0, with a warning, and replaces it when it changes', async () => {
     const parent = fresh();
     const reg = join(parent, 'registry');
-    writeTree(join(parent, 'unversioned'), { 'SKILL.md': skillMd('name: unversioned\ndescription: Has no version. Use when testing the registry.\n') });
-    const r = await cli(reg, ['sync', join(parent, 'unversioned')]);
-    expect(r.exitCode).toBe(1);
-    expect(r.stdout).toContain('refused   unversioned: unversioned has no version: the registry keeps skills by version\n');
-    expect(r.stdout).toContain('metadata:');
-    expect(r.stdout).toContain('version: "1.0.0"');
-    expect(existsSync(join(reg, 'index.json'))).toBe(false);
+    const dir = join(parent, 'unversioned');
+    writeTree(dir, { 'SKILL.md': skillMd('name: unversioned\ndescription: Has no version. Use when testing the registry.\n') });
+    const r = await cli(reg, ['sync', dir]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('added     unversioned@0.0.0  built-in/unversioned@0.0.0\n');
+    expect(r.stdout).toContain('warning: unversioned has no version; it is kept as 0.0.0, and a changed copy replaces it');
+    expect(r.stdout).toContain('(to version it, add metadata.version to its SKILL.md)');
+    writeFileSync(join(dir, 'notes.md'), 'new\n');
+    const again = await cli(reg, ['sync', dir, '--json']);
+    expect(again.exitCode).toBe(0);
+    expect(JSON.parse(again.stdout).skills[0]).toMatchObject({ status: 'replaced', version: '0.0.0' });
+    expect(readFileSync(join(reg, 'built-in/unversioned@0.0.0/notes.md'), 'utf8')).toBe('new\n');
   });
 
   it('refuses the same version with different content, then replaces it with --force', async () => {

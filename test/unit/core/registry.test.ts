@@ -232,14 +232,18 @@ describe('registerSkill', () => {
     expect(readdirSync(join(reg, 'built-in'))).toEqual(['gamma@1.0.0']);
   });
 
-  it('refuses a skill without a version, saying to add metadata.version', async () => {
+  it('keeps a skill without a version as 0.0.0 and replaces it when its content changes (no version to bump)', async () => {
     const reg = join(fresh(), 'reg');
-    const dir = makeSkill(fresh(), 'unversioned', undefined);
-    const err = await caught(registerSkill(reg, loadSkill(dir)));
+    const dir = makeSkill(fresh(), 'unversioned', undefined, { 'notes.md': 'one\n' });
+    expect(await registerSkill(reg, loadSkill(dir))).toMatchObject({ status: 'added', version: '0.0.0', path: 'built-in/unversioned@0.0.0' });
+    writeFileSync(join(dir, 'notes.md'), 'two\n');
+    expect(await registerSkill(reg, loadSkill(dir))).toMatchObject({ status: 'replaced', version: '0.0.0' });
+    expect(readFileSync(join(reg, 'built-in/unversioned@0.0.0/notes.md'), 'utf8')).toBe('two\n');
+    // A version that is there but not MAJOR.MINOR.PATCH is still refused.
+    const odd = makeSkill(fresh(), 'odd', 'v1');
+    const err = await caught(registerSkill(reg, loadSkill(odd)));
     expect(err.code).toBe('E_INVALID');
-    expect(err.message).toBe('unversioned has no version: the registry keeps skills by version');
-    expect(err.hint).toContain('metadata:\n  version: "1.0.0"');
-    expect(existsSync(reg)).toBe(false);
+    expect(err.message).toBe('odd: version "v1" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"');
   });
 
   it('records triggers, dependencies, nodeVersion and systemPackages of a manifest skill', async () => {
