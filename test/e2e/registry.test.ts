@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { parseIndex } from '../../src/formats/index-file.js';
-import { BIN, EXAMPLES, copyTree, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-registry-e2e-');
@@ -18,10 +18,11 @@ function makeSkill(parent: string, name: string, version: string, files: Record<
 
 /** A copy of the example skills, timeplus-sql-guide set to 0.3.0 (so a version other than 1.0.0 is seen). */
 function versionedExamples(): string {
-  const t = copyTree(EXAMPLES);
-  const file = join(t.dir, 'timeplus-sql-guide/SKILL.md');
+  const dir = fresh('examples');
+  cpSync(EXAMPLES, dir, { recursive: true });
+  const file = join(dir, 'timeplus-sql-guide/SKILL.md');
   writeFileSync(file, readFileSync(file, 'utf8').replace('  version: "1.0.0"', '  version: "0.3.0"'));
-  return t.dir;
+  return dir;
 }
 
 const indexOf = (reg: string) => {
