@@ -487,7 +487,7 @@ async function carryOut(options: InstallOptions, planned: Planned, before: Lockf
       const skill = plan.kind === 'local' ? plan.prepared.skill : fromSkills.get(resolved.id)!;
       // An unpacked archive is this run's own scratch folder, inside the registry: moved into the store, not copied.
       const adopt = plan.kind === 'local' && plan.prepared.source.startsWith('archive:') && isInside(registry, skill.root);
-      const r = await registerSkill(registry, skill, { force: options.force, adopt, ...(plan.kind === 'from' ? { owner: plan.owner } : {}) });
+      const r = await registerSkill(registry, skill, { force: options.force, adopt, ...(adopt ? { integrity: entry.integrity } : {}), ...(plan.kind === 'from' ? { owner: plan.owner } : {}) });
       if (r.integrity !== entry.integrity) {
         throw new SkillsError('E_IO', `${skill.root} changed while it was being installed (integrity ${entry.integrity}, then ${r.integrity})`, { hint: 'run the install again once the skill is written' });
       }

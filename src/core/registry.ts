@@ -51,6 +51,8 @@ export interface RegisterOptions {
    * system: move it into the store instead of copying it. Creating files is what costs, so this halves an install.
    */
   adopt?: boolean;
+  /** With `adopt`: the folder's integrity, already computed by the caller (the folder is its own: nothing changed it). */
+  integrity?: string;
 }
 
 export interface RegisterResult {
@@ -567,7 +569,7 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
   const now = stamp(opts.now ?? new Date());
   const path = storePath(id, version, owner);
   const files = skillFiles(skill.root);
-  const integrity = digest(files);
+  const integrity = opts.adopt && opts.integrity ? opts.integrity : digest(files);
   // The registered copy's folder, when the version is already there (its owner may differ from this one's).
   let existingPath: string | undefined;
   const result = (status: RegisterStatus): RegisterResult => ({ status, id, version, path: existingPath ?? path, integrity });
