@@ -1,4 +1,3 @@
-import { tokenCounter } from '../core/tokens.js';
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -10,6 +9,7 @@ import { fitBudget, TIERS, type Dropped, type PromptEntry, type PromptFormat, ty
 import { hasTriggers, selectSkills, type MatchKind, type Scored, type SelectionCandidate } from '../core/select.js';
 import { skillFolders } from '../core/sources.js';
 import { closest } from '../core/validate.js';
+import { tokenCounter } from '../core/tokens.js';
 import { SkillsError } from '../errors.js';
 
 export interface RenderPromptOptions {
@@ -140,8 +140,8 @@ export async function renderPromptCommand(options: RenderPromptOptions, ctx: Con
     ...(options.soul !== undefined ? { soul: readSoul(resolve(ctx.cwd, options.soul)) } : {}),
   };
   const promptFormat: PromptFormat = format === 'xml' ? 'xml' : 'markdown';
-  const counter = await counterFor(input);
-  const fitted = fitBudget(input, promptFormat, counter, budget);
+  // The tokenizer's tables take a while to load: only a prompt with something in it loads them.
+  const fitted = await fitBudget(input, promptFormat, emptyPrompt(input) ? () => 0 : await tokenCounter(), budget);
   for (const d of fitted.dropped) warnings.push(`--budget ${budget}: dropped ${describeDrop(d)}`);
   if (fitted.over) warnings.push(`the prompt is ${fitted.tokens} tokens, still over --budget ${budget} with every instruction and description dropped`);
 
@@ -272,12 +272,10 @@ function describeDrop(d: Dropped): string {
   return d.to === 'brief' ? 'the long descriptions (brief ones shown)' : 'the descriptions (names and locations shown)';
 }
 
-/** The o200k_base counter, loaded only when there is something to count. */
-async function counterFor(input: PromptInput): Promise<(text: string) => number> {
+/** True when the prompt will be empty, so nothing needs counting. */
+function emptyPrompt(input: PromptInput): boolean {
   const full = input.tier === 'full' && input.active.length > 0;
-  const empty = input.soul === undefined && (input.tier === 'none' || (input.tier !== 'breadcrumb' && input.catalog.length === 0 && !full));
-  if (empty) return () => 0;
-  return tokenCounter();
+  return input.soul === undefined && (input.tier === 'none' || (input.tier !== 'breadcrumb' && input.catalog.length === 0 && !full));
 }
 
 function formatExplain(query: string | undefined, ranked: Scored[] | undefined, selected: SelectedSkill[], candidates: number): string {

@@ -1,5 +1,5 @@
 import { readdirSync, type Dirent } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import yaml from 'js-yaml';
 import { isSkillsError } from '../errors.js';
 import { parseSkillMd } from '../formats/skill-md.js';
@@ -288,22 +288,24 @@ function readTriggers(v: unknown): Triggers | undefined {
 
 /** The registry's skills, from index.json alone: each entry's latest summary. */
 function registryEntries(dir: string): CatalogEntry[] {
+  // Ten thousand entries: plain assignments and one path.join each, as this runs on every render from a registry.
   return readIndex(dir).skills.map((e) => {
     const l = e.latest;
     const root = l.path ? join(dir, l.path) : dir;
-    return {
+    const entry: CatalogEntry = {
       name: e.id,
       title: l.name,
       description: l.description,
-      ...(l.briefDescription ? { briefDescription: l.briefDescription } : {}),
       version: e.latestVersion,
-      ...(l.triggers ? { triggers: { keywords: l.triggers.keywords ?? [], verbs: l.triggers.verbs ?? [], patterns: l.triggers.patterns ?? [] } } : {}),
       layout: l.layout,
-      location: join(root, l.layout === 'skill-md' ? 'SKILL.md' : 'manifest.json'),
+      location: `${root}${sep}${l.layout === 'skill-md' ? 'SKILL.md' : 'manifest.json'}`,
       root,
-      scope: 'registry' as const,
+      scope: 'registry',
       hidden: l.hidden === true,
     };
+    if (l.briefDescription) entry.briefDescription = l.briefDescription;
+    if (l.triggers) entry.triggers = { keywords: l.triggers.keywords ?? [], verbs: l.triggers.verbs ?? [], patterns: l.triggers.patterns ?? [] };
+    return entry;
   });
 }
 

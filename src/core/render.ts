@@ -188,25 +188,25 @@ export interface Fitted {
  * ranked first, then shorten every description to its brief form, then drop descriptions. Without a budget,
  * render as is.
  */
-export function fitBudget(input: PromptInput, format: PromptFormat, count: (text: string) => number, budget?: number): Fitted {
+export async function fitBudget(input: PromptInput, format: PromptFormat, count: (text: string) => number | Promise<number>, budget?: number): Promise<Fitted> {
   let current: PromptInput = { ...input, active: [...input.active], descriptions: input.descriptions ?? 'full' };
   let prompt = renderPrompt(current, format);
-  let tokens = prompt === '' ? 0 : count(prompt);
+  let tokens = prompt === '' ? 0 : await count(prompt);
   const dropped: Dropped[] = [];
   if (budget === undefined) return { prompt, tokens, input: current, dropped, over: false };
-  const retry = (next: PromptInput, d: Dropped) => {
+  const retry = async (next: PromptInput, d: Dropped) => {
     current = next;
     dropped.push(d);
     prompt = renderPrompt(current, format);
-    tokens = prompt === '' ? 0 : count(prompt);
+    tokens = prompt === '' ? 0 : await count(prompt);
   };
   const showsContent = current.tier === 'full';
   while (tokens > budget && showsContent && current.active.length > 0) {
     const last = current.active[current.active.length - 1]!;
-    retry({ ...current, active: current.active.slice(0, -1) }, { what: 'instructions', skill: last.name });
+    await retry({ ...current, active: current.active.slice(0, -1) }, { what: 'instructions', skill: last.name });
   }
   const showsCatalog = current.tier === 'catalog' || current.tier === 'full';
-  if (tokens > budget && showsCatalog && current.catalog.length > 0 && current.descriptions === 'full') retry({ ...current, descriptions: 'brief' }, { what: 'descriptions', to: 'brief' });
-  if (tokens > budget && showsCatalog && current.catalog.length > 0 && current.descriptions !== 'none') retry({ ...current, descriptions: 'none' }, { what: 'descriptions', to: 'none' });
+  if (tokens > budget && showsCatalog && current.catalog.length > 0 && current.descriptions === 'full') await retry({ ...current, descriptions: 'brief' }, { what: 'descriptions', to: 'brief' });
+  if (tokens > budget && showsCatalog && current.catalog.length > 0 && current.descriptions !== 'none') await retry({ ...current, descriptions: 'none' }, { what: 'descriptions', to: 'none' });
   return { prompt, tokens, input: current, dropped, over: tokens > budget };
 }

@@ -151,16 +151,33 @@ export function selectSkills(query: string, candidates: readonly SelectionCandid
     hits.push({ i, kind, key: CLASS[kind] + within / (within + 4), within, name: String(candidates[i]!.name) });
   }
   hits.sort((a, b) => b.key - a.key || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const ranked: Scored[] = hits.map(({ i, kind, key, name }) => {
-    const row = rows[i]!;
+  const describe = (row: Row): string[] => {
     const matched: string[] = [];
     if (row.mention) matched.push(row.mention);
     if (row.phrase) matched.push(row.phrase);
     if (row.triggers) matched.push(...row.triggers);
     if (row.relevance > 0) matched.push(`relevance: ${describeRelevance(row, q)}`);
-    return { name, kind, score: Math.floor(key * 1e4) / 1e4, matched };
-  });
+    return matched;
+  };
   const max = opts.max >= 0 ? Math.floor(opts.max) : 0;
+  // What matched is said at once for the selected; for the thousands ranked below them (read only by --explain
+  // and JSON), on first read.
+  const ranked: Scored[] = hits.map(({ i, kind, key, name }, k) => {
+    const scored = { name, kind, score: Math.floor(key * 1e4) / 1e4 } as Scored;
+    if (k < max) scored.matched = describe(rows[i]!);
+    else {
+      Object.defineProperty(scored, 'matched', {
+        enumerable: true,
+        configurable: true,
+        get(this: Scored) {
+          const matched = describe(rows[i]!);
+          Object.defineProperty(this, 'matched', { value: matched, enumerable: true, writable: true, configurable: true });
+          return matched;
+        },
+      });
+    }
+    return scored;
+  });
   return { selected: ranked.slice(0, max), ranked, warnings };
 }
 

@@ -11,9 +11,9 @@ const RUN = 1000;
 const isSpace = (c: number) =>
   (c >= 9 && c <= 13) || c === 32 || c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
 
-/** Tokens of a text, with runs of only spaces or only non-spaces longer than RUN counted slice by slice. */
-function sliced(text: string, count: CountTokens): number {
-  let total = 0;
+/** The pieces a text is counted in: itself, or around runs longer than RUN, those runs cut into slices of RUN. */
+function pieces(text: string): string[] {
+  const out: string[] = [];
   let from = 0;
   let runStart = 0;
   let runSpace = false;
@@ -21,12 +21,12 @@ function sliced(text: string, count: CountTokens): number {
     const space = i < text.length && isSpace(text.charCodeAt(i));
     if (i < text.length && space === runSpace) continue;
     if (i - runStart > RUN) {
-      total += count(text.slice(from, runStart));
+      out.push(text.slice(from, runStart));
       for (let j = runStart; j < i; ) {
         let end = Math.min(i, j + RUN);
         // Never cut a surrogate pair in two.
         if (end < i && (text.charCodeAt(end) & 0xfc00) === 0xdc00) end++;
-        total += count(text.slice(j, end));
+        out.push(text.slice(j, end));
         j = end;
       }
       from = i;
@@ -34,7 +34,8 @@ function sliced(text: string, count: CountTokens): number {
     runStart = i;
     runSpace = space;
   }
-  return total + count(text.slice(from));
+  out.push(text.slice(from));
+  return out;
 }
 
 let loaded: CountTokens | undefined;
@@ -45,8 +46,11 @@ export async function tokenCounter(): Promise<CountTokens> {
     const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
     // Special tokens such as <|endoftext|> in a skill are counted as the plain text they are, never thrown on.
     const plain = { disallowedSpecial: new Set<string>() };
-    const one: CountTokens = (t) => (t === '' ? 0 : countTokens(t, plain));
-    loaded = (text) => sliced(text, one);
+    loaded = (text) => {
+      let n = 0;
+      for (const p of pieces(text)) if (p !== '') n += countTokens(p, plain);
+      return n;
+    };
   }
   return loaded;
 }

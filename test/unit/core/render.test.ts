@@ -157,25 +157,25 @@ describe('fitBudget', () => {
   const second: PromptSkill = { ...webScraping, name: 'data-analysis', title: 'Data Analysis', instructions: 'word '.repeat(200), tools: [], mcpServers: [], files: [] };
   const full = base({ tier: 'full', active: [webScraping, second] });
 
-  it('without a budget renders as is and counts', () => {
-    const f = fitBudget(full, 'markdown', words);
+  it('without a budget renders as is and counts', async () => {
+    const f = await fitBudget(full, 'markdown', words);
     expect(f.dropped).toEqual([]);
     expect(f.prompt).toBe(renderPrompt(full, 'markdown'));
     expect(f.tokens).toBe(words(f.prompt));
   });
 
-  it('drops instructions lowest ranked first, and stops as soon as it fits', () => {
+  it('drops instructions lowest ranked first, and stops as soon as it fits', async () => {
     const all = words(renderPrompt(full, 'markdown'));
     const withoutSecond = words(renderPrompt({ ...full, active: [webScraping] }, 'markdown'));
-    const f = fitBudget(full, 'markdown', words, all - 1);
+    const f = await fitBudget(full, 'markdown', words, all - 1);
     expect(f.dropped).toEqual([{ what: 'instructions', skill: 'data-analysis' }]);
     expect(f.tokens).toBe(withoutSecond);
     expect(f.prompt).toContain('<skill_content name="web-scraping">');
     expect(f.over).toBe(false);
   });
 
-  it('then shortens descriptions, then drops them; says when it still does not fit', () => {
-    const f = fitBudget(full, 'markdown', words, 5);
+  it('then shortens descriptions, then drops them; says when it still does not fit', async () => {
+    const f = await fitBudget(full, 'markdown', words, 5);
     expect(f.dropped).toEqual([
       { what: 'instructions', skill: 'data-analysis' },
       { what: 'instructions', skill: 'web-scraping' },
@@ -186,17 +186,17 @@ describe('fitBudget', () => {
     expect(f.over).toBe(true);
   });
 
-  it('brief descriptions are the first sentence in markdown, and xml loses <description> when they go', () => {
-    const briefOnly = fitBudget(base(), 'markdown', words, words(renderPrompt(base(), 'markdown')) - 1);
+  it('brief descriptions are the first sentence in markdown, and xml loses <description> when they go', async () => {
+    const briefOnly = await fitBudget(base(), 'markdown', words, words(renderPrompt(base(), 'markdown')) - 1);
     expect(briefOnly.dropped).toEqual([{ what: 'descriptions', to: 'brief' }]);
     expect(briefOnly.prompt).toContain('- web-scraping: Extract data from web pages. (/s/web-scraping/SKILL.md)');
-    const bare = fitBudget(base(), 'xml', words, 1);
+    const bare = await fitBudget(base(), 'xml', words, 1);
     expect(bare.prompt).not.toContain('<description>');
     expect(bare.prompt).toContain('<name>\nweb-scraping\n</name>\n<location>');
   });
 
-  it('a breadcrumb has nothing to drop', () => {
-    const f = fitBudget(base({ tier: 'breadcrumb' }), 'markdown', words, 1);
+  it('a breadcrumb has nothing to drop', async () => {
+    const f = await fitBudget(base({ tier: 'breadcrumb' }), 'markdown', words, 1);
     expect(f.dropped).toEqual([]);
     expect(f.over).toBe(true);
   });
