@@ -10,6 +10,7 @@ import {
   DEFAULT_TIMEOUT_SECONDS,
   MAX_OUTPUT_BYTES,
   buildEnv,
+  declaredEnv,
   chooseInterpreter,
   describeScripts,
   executeScript,
@@ -107,9 +108,10 @@ export async function runScript(options: RunScriptOptions, ctx: Context): Promis
   // Secrets are read only when the skill declares variables (or a file is named, so a mistake in it shows).
   const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home });
   const location = locateSecrets({ secrets: options.secrets, cwd: ctx.cwd, env: ctx.env, registry });
-  const secrets = skill.envVars.length > 0 || location.explicit ? readSecrets(location) : undefined;
-  const declared = secretsFor(secrets, skill.id, skill.envVars);
-  const plan = buildEnv({ caller: ctx.env, skillDir: skill.root, declared: skill.envVars, secrets: declared.values, inherit: options.inheritEnv, extra: interpreter.env });
+  const envVars = declaredEnv(skill);
+  const secrets = envVars.length > 0 || location.explicit ? readSecrets(location) : undefined;
+  const declared = secretsFor(secrets, skill.id, envVars);
+  const plan = buildEnv({ caller: ctx.env, skillDir: skill.root, declared: envVars, secrets: declared.values, inherit: options.inheritEnv, extra: interpreter.env });
   const mask = maskList(plan.secretValues);
   const say = (line: string) => ctx.stderr.write(`${maskText(line, mask)}\n`);
   if (plan.missing.length > 0) {

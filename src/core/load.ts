@@ -141,6 +141,7 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
   }
   if (found.layout === 'skill-md') loadSkillMd(skill, read.text, options);
   else loadManifest(skill, read.text);
+  readEnvExample(skill);
   collectScripts(skill);
   return skill;
 }
@@ -272,14 +273,16 @@ function loadManifest(skill: Skill, rawText: string): void {
   }
   skill.instructionParts = parts;
   skill.instructions = parts.map((p) => p.text).join('\n\n');
-  const envExample = skill.entries.find((e) => e.path === '.env.example' && e.kind === 'file');
-  if (envExample) {
-    try {
-      const r = readBounded(join(skill.root, '.env.example'), 1024 * 1024);
-      skill.envExample = r.text === undefined ? [] : parseEnvNames(r.text);
-    } catch {
-      skill.envExample = [];
-    }
+}
+
+/** The names .env.example sets, in either layout: a manifest checks them against envVars; a SKILL.md skill declares by them. */
+function readEnvExample(skill: Skill): void {
+  if (!skill.entries.some((e) => e.path === '.env.example' && e.kind === 'file')) return;
+  try {
+    const r = readBounded(join(skill.root, '.env.example'), 1024 * 1024);
+    skill.envExample = r.text === undefined ? [] : parseEnvNames(r.text);
+  } catch {
+    skill.envExample = [];
   }
 }
 

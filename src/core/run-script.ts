@@ -849,3 +849,12 @@ export function executeScript(req: RunRequest): Promise<RunOutcome> {
     };
   });
 }
+
+/**
+ * The variables a skill declares, which alone it gets from the secrets: a manifest's `envVars`; for a SKILL.md
+ * skill (the standard has no such field), the names its `.env.example` lists, the file where such skills say
+ * what they need.
+ */
+export function declaredEnv(skill: Skill): string[] {
+  return skill.layout === 'manifest' ? skill.envVars : [...new Set(skill.envExample ?? [])];
+}

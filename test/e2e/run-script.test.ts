@@ -259,6 +259,18 @@ describe('skills run-script: environment and secrets (built CLI)', () => {
     expect(jsonOf(inherit.stdout).result).toEqual({ declared: '***', undeclared: 'from-caller', path: true });
   });
 
+  it('gives a SKILL.md skill the variables its .env.example names, and nothing else', async () => {
+    const dir = join(fresh('skill-md'), 'envy');
+    writeTree(dir, {
+      'SKILL.md': skillMd('name: envy\ndescription: Reads a token. Use when testing run-script secrets.'),
+      '.env.example': '# what the scripts need\nAPI_TOKEN=\n',
+      'scripts/env.sh': { content: '#!/usr/bin/env bash\nprintf \'{"success":true,"result":{"declared":"%s","other":"%s"}}\\n\' "${API_TOKEN-<unset>}" "${OTHER_TOKEN-<unset>}"\n', mode: EXEC },
+    });
+    const r = await runCli(['run-script', dir, 'env', '--secrets', secretsFile, '--json'], { env: { OTHER_TOKEN: 'from-caller' } });
+    expect(r.exitCode).toBe(0);
+    expect(jsonOf(r.stdout).result).toEqual({ declared: '***', other: '<unset>' });
+  });
+
   it('reads SKILLS_SECRETS, else secrets/env.json beside the registry; a missing variable is a warning', async () => {
     const project = fresh('project');
     writeTree(project, { 'secrets/env.json': JSON.stringify({ secretive: { API_TOKEN: 'per-skill-value' }, API_TOKEN: 'shared-value' }) });
