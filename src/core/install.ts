@@ -5,7 +5,7 @@
 import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
-import { SkillsError } from '../errors.js';
+import { SkillsError, isSkillsError } from '../errors.js';
 import { LOCKFILE_NAME, diffLockfiles, emptyLockfile, parseLockfile, serializeLockfile, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import type { Release } from '../formats/index-file.js';
 import type { Diagnostic } from '../model/diagnostic.js';
@@ -13,6 +13,7 @@ import type { Skill } from '../model/skill.js';
 import { parseSpec, type DependencySpec } from '../model/spec.js';
 import { DEFAULT_LIMITS, extractArchive, skillRootIn, type ArchiveLimits } from './archive.js';
 import { cleanStale, tempName, writeAtomic } from './fs-atomic.js';
+import { discoverSkills } from './discover.js';
 import { isInside } from './fs-walk.js';
 import { loadSkill, skillFileIn } from './load.js';
 import { folderIntegrity, integrityOf, isUnversioned, readIndex, readReleases, registerSkill, registryVersion, removeSkill, unuseSkill, unversionedWarning, useSkill, type RegisterStatus } from './registry.js';
@@ -189,6 +190,16 @@ const isSkillDir = (d: string) => {
   }
 };
 
+/** The skill folders below a folder that is not one itself (none when it holds none). */
+function skillsBelow(dir: string): string[] {
+  try {
+    return discoverSkills([dir], { cwd: dir }).roots.filter((r) => r !== dir);
+  } catch (err) {
+    if (isSkillsError(err)) return [];
+    throw err;
+  }
+}
+
 /** The unpack folders this run made in the registry, removed at the end whatever happens. */
 class Scratch {
   readonly dirs: string[] = [];
@@ -315,14 +326,19 @@ async function planFromSources(options: InstallOptions, lock: Lockfile, scratch:
       specs.push(c.spec);
       continue;
     }
-    const p = await prepareLocal(c.kind, c.abs, raw, lockDir, scratch, options);
-    if ('diagnostics' in p) {
-      invalid.push(p);
-      continue;
+    // A folder that holds skills (a clone of a skills repository) stands for every skill in it, as sync reads it.
+    const folders = c.kind === 'folder' && !isSkillDir(c.abs) ? skillsBelow(c.abs) : [];
+    const each = folders.length > 0 ? folders.map((abs) => ({ abs, typed: join(raw, relative(c.abs, abs)) })) : [{ abs: c.abs, typed: raw }];
+    for (const one of each) {
+      const p = await prepareLocal(c.kind, one.abs, one.typed, lockDir, scratch, options);
+      if ('diagnostics' in p) {
+        invalid.push(p);
+        continue;
+      }
+      const twice = locals.get(p.skill.id);
+      if (twice) throw new SkillsError('E_USAGE', `${p.skill.id} is given twice: ${twice.typed} and ${one.typed}`, { hint: 'install one of them' });
+      locals.set(p.skill.id, p);
     }
-    const twice = locals.get(p.skill.id);
-    if (twice) throw new SkillsError('E_USAGE', `${p.skill.id} is given twice: ${twice.typed} and ${raw}`, { hint: 'install one of them' });
-    locals.set(p.skill.id, p);
   }
   if (invalid.length > 0) {
     const error = new SkillsError('E_INVALID', invalid.map((i) => i.message).join('\n'), { hint: 'run skills validate on it to see every finding' });

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { execa } from 'execa';
 import { Header } from 'tar';
@@ -46,6 +46,23 @@ async function exampleRegistry(): Promise<string> {
 }
 
 describe('skills install: every source kind (built CLI)', () => {
+  it('installs every skill of a folder that holds skills (a clone of a skills repository), each locked by its own folder', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const repo = fresh('repo');
+    makeSkill(join(repo, 'skills'), 'one', '1.0.0');
+    makeSkill(join(repo, 'skills'), 'two', '2.0.0');
+    const r = await cli(reg, ['install', join(repo, 'skills'), '--into', '.agents/skills'], project);
+    expect(r.exitCode).toBe(0);
+    expect(readdirSync(join(project, '.agents/skills')).sort()).toEqual(['one', 'two']);
+    const lock = lockOf(project);
+    expect(Object.keys(lock.skills)).toEqual(['one', 'two']);
+    expect(lock.skills.two!.source).toBe(`folder:${relative(project, join(repo, 'skills/two'))}`);
+    const empty = await cli(reg, ['install', fresh('empty')], project);
+    expect(empty.exitCode).toBe(2);
+    expect(empty.stderr).toContain('is not a skill: it holds no SKILL.md or manifest.json');
+  });
+
   it('installs a skill without a version (most public skills) as 0.0.0, and its changed content as an update', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
