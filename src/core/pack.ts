@@ -1,6 +1,7 @@
 // Packing a skill into an archive whose bytes depend on its content alone: entries sorted, one fixed mtime,
 // modes 644/755, no owner, the gzip header's OS byte fixed (node-tar's `portable`). The same skill gives the
 // same .tgz on any machine, and so the same integrity.
+import { DEFAULT_LIMITS, type ArchiveLimits } from './archive.js';
 import { isUnversioned, registryVersion, unversionedWarning } from './registry.js';
 import { createHash } from 'node:crypto';
 import { createWriteStream, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -59,6 +60,8 @@ export interface PackOptions {
   /** Folder to write into (created when missing). */
   outDir: string;
   dryRun?: boolean;
+  /** What install reads at most (default: install's own limits); a skill over them is not packed. */
+  limits?: ArchiveLimits;
 }
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -167,6 +170,13 @@ export async function packSkill(skill: Skill, options: PackOptions): Promise<Pac
   const warnings: string[] = [];
   if (format === 'tgz' && isUnversioned(skill)) warnings.push(unversionedWarning(skill));
   for (const s of plan.secrets) warnings.push(`${s} left out: secrets are never packed`);
+  // What install would refuse is not packed: the archive is also built in memory.
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  if (plan.unpackedSize > limits.maxBytes || plan.files.length + plan.dirs.length > limits.maxEntries) {
+    throw new SkillsError('E_INVALID', `${skill.id}: ${plan.files.length} files adding up to ${(plan.unpackedSize / 1024 / 1024).toFixed(1)} MiB; skills install reads at most ${limits.maxEntries} entries and ${limits.maxBytes / 1024 / 1024} MiB; nothing was packed`, {
+      hint: `list what agents need not read (data, builds, media) in ${IGNORE_FILE}`,
+    });
+  }
   if (plan.unpackedSize > SIZE_WARNING_BYTES) {
     warnings.push(`the files add up to ${(plan.unpackedSize / 1024 / 1024).toFixed(1)} MiB, more than ${SIZE_WARNING_BYTES / 1024 / 1024} MiB: agents read skills whole; list what they need not read in ${IGNORE_FILE}`);
   }

@@ -7,7 +7,7 @@ import { Header } from 'tar';
 import { loadSkill } from '../../../src/core/load.js';
 import { PACK_MTIME, SIZE_WARNING_BYTES, packSkill, planPack } from '../../../src/core/pack.js';
 import { extractArchive } from '../../../src/core/archive.js';
-import { isSkillsError } from '../../../src/errors.js';
+import { isSkillsError, type SkillsError } from '../../../src/errors.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
 
@@ -68,6 +68,20 @@ describe('pack: reproducible archives', () => {
     expect(a.integrity).toBe(`sha512-${createHash('sha512').update(bytesA).digest('base64')}`);
     expect(a.file.endsWith('packed-1.2.3.tgz')).toBe(true);
     expect(a.size).toBe(bytesA.length);
+  });
+
+  it('refuses a skill that install would refuse for its size or its file count, writing nothing', async () => {
+    const dir = makeSkill(fresh());
+    const out = fresh('out');
+    for (const limits of [{ maxBytes: 10, maxEntries: 1000 }, { maxBytes: 1 << 30, maxEntries: 2 }]) {
+      const err = await packSkill(loadSkill(dir), { outDir: out, limits }).then(
+        () => undefined,
+        (e: unknown) => e as SkillsError,
+      );
+      expect(err?.code).toBe('E_INVALID');
+      expect(err?.message).toMatch(/skills install reads at most \d+ entries and [\d.]+ MiB; nothing was packed$/);
+    }
+    expect(readdirSync(out)).toEqual([]);
   });
 
   it('writes sorted entries under <id>/, one fixed mtime, modes 644/755, no owner, and a portable gzip header', async () => {
