@@ -5,7 +5,7 @@ import { isSkillsError } from '../errors.js';
 import { parseSkillMd } from '../formats/skill-md.js';
 import { codePoints, normalizeText } from '../formats/text.js';
 import type { Layout, McpServer, Skill, Triggers } from '../model/skill.js';
-import { MAX_SKILL_FILE_BYTES, loadSkill, readBounded, skillFileIn } from './load.js';
+import { MAX_SKILL_FILE_BYTES, loadSkill, readBounded, readTriggers, skillFileIn } from './load.js';
 import { readIndex } from './registry.js';
 import { readHead, scriptDescription } from './script-info.js';
 import { discoverIn, real, type FolderScope, type SkillFolder } from './sources.js';
@@ -275,15 +275,6 @@ function manifestMeta(text: string, warn: (m: string) => void): Meta | undefined
     triggers: readTriggers(d.triggers),
     hidden: d.default_enabled === false || d['disable-model-invocation'] === true,
   };
-}
-
-/** Triggers as a mapping, or (as community skills write them) a plain list read as keywords. */
-function readTriggers(v: unknown): Triggers | undefined {
-  const strs = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
-  if (Array.isArray(v)) return { keywords: strs(v), verbs: [], patterns: [] };
-  if (!v || typeof v !== 'object') return undefined;
-  const t = v as Record<string, unknown>;
-  return { keywords: strs(t.keywords), verbs: strs(t.verbs), patterns: strs(t.patterns) };
 }
 
 /** The registry's skills, from index.json alone: each entry's latest summary. */

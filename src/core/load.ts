@@ -313,10 +313,12 @@ export function findEntry(skill: Skill, p: string): SkillEntry | undefined {
   return skill.entries.find((e) => e.path === norm);
 }
 
-function readTriggers(v: unknown): Triggers | undefined {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
-  const t = v as Record<string, unknown>;
+/** Triggers as a mapping, or (as community skills write them) a plain list, read as keywords. */
+export function readTriggers(v: unknown): Triggers | undefined {
   const l = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
+  if (Array.isArray(v)) return { keywords: l(v), verbs: [], patterns: [] };
+  if (!v || typeof v !== 'object') return undefined;
+  const t = v as Record<string, unknown>;
   return { keywords: l(t.keywords), verbs: l(t.verbs), patterns: l(t.patterns) };
 }
 
