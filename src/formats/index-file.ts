@@ -10,6 +10,15 @@ import { positionFinder } from './text.js';
 // Version 1 kept every release inside index.json; it is still read (converted in memory) and rewritten as
 // version 2 on the next write.
 
+/**
+ * A stored copy's folder, relative to the registry: `built-in/<id>@<version>` or `custom/<id>@<version>`, one
+ * level below, never `..`. A registry may come from someone else (`install --from`): a path that led anywhere else
+ * would have install copy, or render-prompt read, a folder outside it.
+ */
+export const STORE_PATH = /^(?:built-in|custom)\/(?!\.\.?@)[^/\\]+@[^/\\]+$/;
+const storePath = z.string().regex(STORE_PATH, 'expected the stored copy\'s folder: built-in/<id>@<version> or custom/<id>@<version>');
+const isStorePath = (v: unknown): boolean => typeof v === 'string' && STORE_PATH.test(v);
+
 /** What the registry keeps of one registered version, so list, resolve and render-prompt need not read the skill. */
 export const releaseSchema = z.object({
   /** sha512 SRI of the skill's content (sorted paths, execute bits and bytes), as `skills` computes it. */
@@ -27,7 +36,7 @@ export const releaseSchema = z.object({
   nodeVersion: z.string().optional(),
   systemPackages: z.array(z.string()).optional(),
   /** Folder of the stored copy, relative to the registry: `built-in/<id>@<version>` or `custom/<id>@<version>`. */
-  path: z.string(),
+  path: storePath,
   registeredAt: z.string(),
 });
 
@@ -39,8 +48,8 @@ export const latestSchema = z.object({
   layout: z.enum(['skill-md', 'manifest']),
   name: z.string(),
   description: z.string(),
-  /** The stored copy of the latest version, relative to the registry. */
-  path: z.string(),
+  /** The stored copy of the latest version, relative to the registry ('' when a version 1 index named none). */
+  path: z.union([storePath, z.literal('')]),
   briefDescription: z.string().optional(),
   triggers: releaseSchema.shape.triggers,
   hidden: z.boolean().optional(),
@@ -134,7 +143,7 @@ const isBool = (v: unknown) => typeof v === 'boolean';
 function isRelease(v: unknown): v is Release {
   if (!isObj(v)) return false;
   return (
-    isStr(v.integrity) && isLayout(v.layout) && isStr(v.name) && isStr(v.description) && isStrs(v.dependencies) && isStr(v.path) && isStr(v.registeredAt) &&
+    isStr(v.integrity) && isLayout(v.layout) && isStr(v.name) && isStr(v.description) && isStrs(v.dependencies) && isStorePath(v.path) && isStr(v.registeredAt) &&
     optional(v.nodeVersion, isStr) && optional(v.systemPackages, isStrs) && optional(v.triggers, isTriggers) &&
     optional(v.briefDescription, isStr) && optional(v.hidden, isBool)
   );
@@ -142,7 +151,7 @@ function isRelease(v: unknown): v is Release {
 
 function isLatest(l: unknown): boolean {
   return (
-    isObj(l) && isLayout(l.layout) && isStr(l.name) && isStr(l.description) && isStr(l.path) &&
+    isObj(l) && isLayout(l.layout) && isStr(l.name) && isStr(l.description) && (l.path === '' || isStorePath(l.path)) &&
     optional(l.briefDescription, isStr) && optional(l.triggers, isTriggers) && optional(l.hidden, isBool)
   );
 }
