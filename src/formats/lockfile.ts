@@ -20,7 +20,8 @@ export const lockEntrySchema = z.object({
 
 export const lockfileSchema = z.object({
   lockfileVersion: z.literal(LOCKFILE_VERSION),
-  skills: z.record(lockEntrySchema),
+  /** Keyed by skill id: letters, digits and hyphens, as the registry keeps ids (and `--into` names folders). */
+  skills: z.record(z.string().regex(/^[\p{L}\p{N}][\p{L}\p{N}-]*$/u, 'expected a skill id (letters, digits and hyphens)'), lockEntrySchema),
 });
 
 export type LockEntry = z.infer<typeof lockEntrySchema>;

@@ -73,4 +73,9 @@ describe('skills-lock.json', () => {
     expect(diffLockfiles(lock, next)).toEqual(['- basic-tools@1.0.0', '+ new-one@0.1.0', '~ web-scraping: 1.2.0 → 1.3.0']);
     expect(diffLockfiles(lock, structuredClone(lock))).toEqual([]);
   });
+
+  it('refuses a key that is no skill id (a lock from a stranger names folders under --into by it)', () => {
+    const bad = { lockfileVersion: 1, skills: { '../../evil': lock.skills['basic-tools'] } };
+    expect(parseLockfile(JSON.stringify(bad, null, 2)).problem?.message).toContain('expected a skill id');
+  });
 });
