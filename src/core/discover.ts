@@ -31,12 +31,16 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
   const seen = new Set<string>();
   const outside: string[] = [];
   const listings = new Map<string, Dirent[]>();
-  const add = (dir: string, listing?: Dirent[]) => {
-    let key = dir;
-    try {
-      key = realpathSync.native(dir);
-    } catch {
-      /* keep as given */
+  // `real` is the folder's path with symlinks resolved, when the caller knows it (a walk below a resolved folder
+  // follows no symlink, so it does); 10,000 realpath calls are a noticeable share of a large discovery.
+  const add = (dir: string, listing?: Dirent[], real?: string) => {
+    let key = real ?? dir;
+    if (real === undefined) {
+      try {
+        key = realpathSync.native(dir);
+      } catch {
+        /* keep as given */
+      }
     }
     if (seen.has(key)) return;
     seen.add(key);
@@ -101,7 +105,7 @@ export function skillRootOf(dir: string): string | undefined {
 }
 
 /** Walk below `dir` for skill folders, honouring .gitignore files on the way (git's rules, via `ignore`). */
-function walkForSkills(dir: string, listing: Dirent[], maxDepth: number, add: (d: string, listing: Dirent[]) => void): void {
+function walkForSkills(dir: string, listing: Dirent[], maxDepth: number, add: (d: string, listing: Dirent[], real?: string) => void): void {
   type Matcher = { base: string; ig: Ignore };
   const loadIgnore = (d: string, names: Dirent[], matchers: Matcher[]): Matcher[] => {
     if (!names.some((n) => n.name === '.gitignore' && n.isFile())) return matchers;
@@ -117,11 +121,14 @@ function walkForSkills(dir: string, listing: Dirent[], maxDepth: number, add: (d
       const rel = relative(m.base, path).split('\\').join('/');
       return rel !== '' && m.ig.ignores(isDir ? `${rel}/` : rel);
     });
-  const visit = (d: string, names: Dirent[], depth: number, matchers: Matcher[]) => {
+  // A Dirent of a symlink is no directory, so the walk never follows one: below the resolved start, every real
+  // path is the start's plus the same names.
+  const visit = (d: string, realD: string | undefined, names: Dirent[], depth: number, matchers: Matcher[]) => {
     const here = loadIgnore(d, names, matchers);
     for (const n of names) {
       if (!n.isDirectory() || SKIP_DIRS.has(n.name)) continue;
       const child = join(d, n.name);
+      const realChild = realD === undefined ? undefined : join(realD, n.name);
       if (ignored(child, true, here)) continue;
       let sub: Dirent[];
       try {
@@ -129,8 +136,8 @@ function walkForSkills(dir: string, listing: Dirent[], maxDepth: number, add: (d
       } catch {
         continue;
       }
-      if (isSkillListing(sub)) add(child, sub);
-      else if (depth < maxDepth) visit(child, sub, depth + 1, here);
+      if (isSkillListing(sub)) add(child, sub, realChild);
+      else if (depth < maxDepth) visit(child, realChild, sub, depth + 1, here);
     }
   };
   // .gitignore files above the starting folder (up to the repository root) apply too.
@@ -146,5 +153,11 @@ function walkForSkills(dir: string, listing: Dirent[], maxDepth: number, add: (d
     if (existsSync(join(d, '.git'))) break;
   }
   if (ignored(dir, true, above)) return;
-  visit(dir, listing, 1, above);
+  let realDir: string | undefined;
+  try {
+    realDir = realpathSync.native(dir);
+  } catch {
+    /* each root is resolved on its own */
+  }
+  visit(dir, realDir, listing, 1, above);
 }
