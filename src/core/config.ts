@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, parse, resolve } from 'node:path';
 import { parseTree, getNodeValue, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z, type ZodIssue } from 'zod';
 import { SkillsError } from '../errors.js';
 import type { Severity } from '../model/diagnostic.js';
 import { positionFinder } from '../formats/text.js';
+import { readBounded } from './load.js';
 
 export const CONFIG_FILE = 'skills.config.json';
 
@@ -74,7 +75,10 @@ export function loadConfig(cwd: string, file?: string, home?: string): Config {
   if (!path) return { dir: cwd, rules: {}, ignores: [] };
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // A cloned repository's file: a regular file of at most 1 MiB (a symlink to a FIFO must not hang a hook).
+    const read = readBounded(path, 1024 * 1024);
+    if (read.text === undefined) throw new Error(`it is ${read.tooLarge} bytes; a configuration file is at most 1 MiB`);
+    text = read.text;
   } catch (err) {
     throw new SkillsError('E_CONFIG', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
   }

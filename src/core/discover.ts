@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, parse, relative, resolve } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS } from './fs-walk.js';
-import { skillFileIn } from './load.js';
+import { readBounded, skillFileIn } from './load.js';
 
 export interface DiscoverOptions {
   cwd: string;
@@ -110,7 +110,7 @@ function walkForSkills(dir: string, listing: Dirent[], maxDepth: number, add: (d
   const loadIgnore = (d: string, names: Dirent[], matchers: Matcher[]): Matcher[] => {
     if (!names.some((n) => n.name === '.gitignore' && n.isFile())) return matchers;
     try {
-      const ig = ignore().add(readFileSync(join(d, '.gitignore'), 'utf8'));
+      const ig = ignore().add(readIgnoreFile(join(d, '.gitignore')));
       return [...matchers, { base: d, ig }];
     } catch {
       return matchers;
@@ -145,7 +145,7 @@ function walkForSkills(dir: string, listing: Dirent[], maxDepth: number, add: (d
   for (let d = dirname(dir), prev = dir; d !== prev; prev = d, d = dirname(d)) {
     if (existsSync(join(d, '.gitignore'))) {
       try {
-        above.unshift({ base: d, ig: ignore().add(readFileSync(join(d, '.gitignore'), 'utf8')) });
+        above.unshift({ base: d, ig: ignore().add(readIgnoreFile(join(d, '.gitignore'))) });
       } catch {
         /* unreadable: ignore it */
       }
@@ -160,4 +160,9 @@ function walkForSkills(dir: string, listing: Dirent[], maxDepth: number, add: (d
     /* each root is resolved on its own */
   }
   visit(dir, realDir, listing, 1, above);
+}
+
+/** A .gitignore's text: a regular file of at most 1 MiB (a symlink to a FIFO must not hang discovery); else nothing. */
+function readIgnoreFile(file: string): string {
+  return readBounded(file, 1024 * 1024).text ?? '';
 }

@@ -1,10 +1,31 @@
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { SkillsError } from '../errors.js';
 import type { SkillEntry } from '../model/skill.js';
 
 export const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn']);
 const MAX_DEPTH = 8;
 const MAX_ENTRIES = 20_000;
+
+/**
+ * Open a file for reading only if it is a regular file; returns the descriptor and size. A stranger's skill may
+ * hold a symlink to a FIFO or a device (`SKILL.md -> /dev/stdin`): a plain open of a FIFO waits for a writer
+ * forever, so the open does not block, and anything but a regular file is refused (E_IO) before a byte is read.
+ */
+export function openRegularFile(file: string): { fd: number; size: number } {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) {
+      const kind = st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : st.isSocket() ? 'a socket' : st.isDirectory() ? 'a folder' : 'not a regular file';
+      throw new SkillsError('E_IO', `${file} is ${kind}, not a regular file; it is not read`, { hint: 'a skill holds regular files (a symlink must lead to one)' });
+    }
+    return { fd, size: st.size };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
 
 /** True when `child` is `root` or lies below it. */
 export function isInside(root: string, child: string): boolean {

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, readdirSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, readSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, isAbsolute, join, normalize } from 'node:path';
 import type { ZodIssue, ZodType } from 'zod';
 import { CHECKS, type CheckName } from '../model/checks.js';
@@ -9,8 +9,8 @@ import { manifestSchema, skillMdSchema } from '../model/schemas.js';
 import { parseSkillMd, type ParseProblem } from '../formats/skill-md.js';
 import { parseManifest } from '../formats/manifest.js';
 import { normalizeText } from '../formats/text.js';
-import { walkSkill } from './fs-walk.js';
-import { SkillsError } from '../errors.js';
+import { openRegularFile, walkSkill } from './fs-walk.js';
+import { SkillsError, isSkillsError } from '../errors.js';
 
 /** Skill files larger than this are reported, not parsed. */
 export const MAX_SKILL_FILE_BYTES = 4 * 1024 * 1024;
@@ -54,9 +54,8 @@ export function skillFileIn(names: Iterable<string>): { name: string; layout: La
 
 /** Read a file as UTF-8 unless it is larger than `max` bytes (then `tooLarge` holds its size). */
 export function readBounded(file: string, max: number): { text?: string; tooLarge?: number } {
-  const fd = openSync(file, 'r');
+  const { fd, size } = openRegularFile(file);
   try {
-    const { size } = fstatSync(fd);
     if (size > max) return { tooLarge: size };
     const buf = Buffer.allocUnsafe(size);
     let off = 0;
@@ -131,6 +130,11 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
   try {
     read = readBounded(file, MAX_SKILL_FILE_BYTES);
   } catch (err) {
+    // A symlink to a FIFO or a device is a finding about this skill, not a failure of the whole run.
+    if (isSkillsError(err)) {
+      diagnostics.push(diag('file-too-large', 'error', err.message, file, undefined, 'make the skill file a regular file'));
+      return skill;
+    }
     throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
   }
   if (read.text === undefined) {

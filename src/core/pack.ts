@@ -11,6 +11,7 @@ import { Readable, Transform } from 'node:stream';
 import type { Skill } from '../model/skill.js';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS, isInside } from './fs-walk.js';
+import { readBounded } from './load.js';
 import { tempName } from './fs-atomic.js';
 
 /** npm's fixed date for packed files (1985-10-26 08:15 UTC): after zip's 1980 epoch, and the same everywhere. */
@@ -76,7 +77,7 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
   const realRoot = realpathSync.native(root);
   let ig: { ignores(p: string): boolean } | undefined;
   try {
-    const text = readFileSync(join(root, IGNORE_FILE), 'utf8');
+    const text = readBounded(join(root, IGNORE_FILE), 1024 * 1024).text ?? '';
     ig = (await import('ignore')).default().add(text);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new SkillsError('E_IO', `cannot read ${join(root, IGNORE_FILE)}: ${(err as Error).message}`, { cause: err });
@@ -112,7 +113,9 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
             hint: 'copy the file into the skill instead, or list the link in .skillignore',
           });
         }
-        isDir = statSync(abs).isDirectory();
+        const target = statSync(abs);
+        isDir = target.isDirectory();
+        if (!isDir && !target.isFile()) continue; // a link to a FIFO or a socket: reading it could wait forever
         if (isDir && stack.includes(realPath)) {
           throw new SkillsError('E_INVALID', `${abs} is a symlink to a folder that holds it (a cycle); nothing was packed`, { hint: 'remove the link, or list it in .skillignore' });
         }

@@ -1,5 +1,6 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { extname } from 'node:path';
+import { openRegularFile } from './fs-walk.js';
 
 // What a script says about itself, for a tool list (render-prompt's "Available Tools", run-script --list): the
 // first paragraph of its leading comment block or module docstring, as seed 002's loader takes a tool's
@@ -87,7 +88,7 @@ function finish(para: string[]): string | undefined {
 
 /** The first `max` bytes of a file as text: a script's description is in its first lines, and scripts can be large. */
 export function readHead(file: string, max = 64 * 1024): string {
-  const fd = openSync(file, 'r');
+  const { fd } = openRegularFile(file);
   try {
     const buf = Buffer.alloc(max);
     const n = readSync(fd, buf, 0, max, 0);

@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Skill } from '../model/skill.js';
 import { findEntry } from '../core/load.js';
+import { openRegularFile } from '../core/fs-walk.js';
 
 const MAX_TEXT = 1024 * 1024;
 
@@ -26,9 +27,8 @@ export function skillFiles(skill: Skill) {
       if (texts.has(path)) return texts.get(path);
       let text: string | undefined;
       try {
-        const fd = openSync(join(skill.root, path), 'r');
+        const { fd, size } = openRegularFile(join(skill.root, path));
         try {
-          const size = fstatSync(fd).size;
           if (size <= MAX_TEXT) {
             const buf = Buffer.allocUnsafe(size);
             const n = readSync(fd, buf, 0, size, 0);

@@ -21,7 +21,7 @@ export const CHECKS = {
   'unknown-key': { id: 'SK016', description: 'frontmatter keys and manifest fields are known ones' },
   'scalar-as-text': { id: 'SK017', description: 'numbers and booleans in text fields are quoted' },
   'skill-file-name': { id: 'SK018', description: 'the skill file is named SKILL.md' },
-  'file-too-large': { id: 'SK019', description: 'the skill file is small enough to read' },
+  'file-too-large': { id: 'SK019', description: 'the skill file is a regular file small enough to read' },
   'json-syntax': { id: 'SK020', description: 'manifest.json is JSON that parses' },
   'manifest-required': { id: 'SK021', description: 'manifest.json has id, name, version, description and owner' },
   'id-format': { id: 'SK022', description: 'the manifest id is lowercase letters, digits and hyphens' },

@@ -1,0 +1,83 @@
+import { execFileSync } from 'node:child_process';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempFolders } from '../helpers/cli.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
+
+// A stranger's repository can hold a symlink to a FIFO or a device (`SKILL.md -> /dev/stdin`, a link to a FIFO
+// made on the machine). Opening a FIFO for reading waits for a writer forever: every command must refuse such a
+// file and go on, never hang. A hang fails these tests by their timeout.
+const { fresh, cleanup } = tempFolders('skills-special-');
+afterAll(cleanup);
+
+const good = (name: string) => skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing special files.\nmetadata:\n  version: "1.0.0"`);
+
+function withFifo(): { dir: string; fifo: string } {
+  const dir = fresh('repo');
+  const fifo = join(dir, 'pipe');
+  execFileSync('mkfifo', [fifo]);
+  return { dir, fifo };
+}
+
+describe('symlinks to FIFOs in a stranger’s skills (built CLI)', () => {
+  it('validate reports a SKILL.md that leads to a FIFO as SK019 and checks the other skills', async () => {
+    const { dir, fifo } = withFifo();
+    writeTree(dir, { 'ok/SKILL.md': good('ok') });
+    writeTree(dir, { 'trap/README.md': '# x\n' });
+    symlinkSync(fifo, join(dir, 'trap/SKILL.md'));
+    const r = await runCli(['validate', dir, '--format', 'json'], { timeout: 20_000 });
+    expect(r.exitCode).toBe(1);
+    const doc = JSON.parse(r.stdout) as { skills: { id: string; valid: boolean; diagnostics: { ruleId: string; message: string }[] }[] };
+    const trap = doc.skills.find((s) => s.diagnostics.some((d) => d.ruleId === 'SK019'));
+    expect(trap?.diagnostics[0]?.message).toBe(`${join(dir, 'trap/SKILL.md')} is a FIFO, not a regular file; it is not read`);
+    expect(doc.skills.find((s) => s.id === 'ok')?.valid).toBe(true);
+  });
+
+  it('lint reads no file that leads to a FIFO or a device; render-prompt skips the skill with a warning', async () => {
+    const { dir, fifo } = withFifo();
+    // references/notes.md leads to the FIFO: lint's reference and secret rules read reference files.
+    writeTree(dir, { 'ok/SKILL.md': good('ok').replace('Instructions.', 'See [notes](references/notes.md).') });
+    writeTree(dir, { 'ok/references/.keep': '' });
+    symlinkSync('../../pipe', join(dir, 'ok/references/notes.md'));
+    symlinkSync('/dev/zero', join(dir, 'ok/references/zero.md'));
+    const lint = await runCli(['lint', join(dir, 'ok'), '--format', 'json'], { timeout: 20_000 });
+    expect([0, 1]).toContain(lint.exitCode);
+    expect(() => JSON.parse(lint.stdout)).not.toThrow();
+
+    writeTree(dir, { 'trap/README.md': '# x\n' });
+    symlinkSync(fifo, join(dir, 'trap/SKILL.md'));
+    const render = await runCli(['render-prompt', dir, '--query', 'ok things'], { timeout: 20_000 });
+    expect(render.exitCode).toBe(0);
+    expect(render.stderr).toContain(`warning: ${join(dir, 'trap')}: skipped: cannot read SKILL.md (${join(dir, 'trap/SKILL.md')} is a FIFO, not a regular file; it is not read)`);
+    expect(render.stdout).toContain('## ok (v1.0.0)');
+  });
+
+  it('a .gitignore, a .skillignore or a skills.config.json that leads to a FIFO does not hang', async () => {
+    const { dir, fifo } = withFifo();
+    writeTree(dir, { 'ok/SKILL.md': good('ok'), 'ok/notes.md': 'n\n' });
+    symlinkSync(fifo, join(dir, '.gitignore'));
+    const validate = await runCli(['validate', dir], { timeout: 20_000 });
+    expect(validate.exitCode).toBe(0);
+
+    symlinkSync(fifo, join(dir, 'ok/.skillignore'));
+    const pack = await runCli(['pack', join(dir, 'ok'), '--dry-run'], { cwd: dir, timeout: 20_000 });
+    expect(pack.exitCode).toBe(2);
+    expect(pack.stderr).toContain(`cannot read ${join(dir, 'ok/.skillignore')}: ${join(dir, 'ok/.skillignore')} is a FIFO, not a regular file`);
+
+    symlinkSync(fifo, join(dir, 'skills.config.json'));
+    const lint = await runCli(['lint', 'ok'], { cwd: dir, timeout: 20_000 });
+    expect(lint.exitCode).toBe(2);
+    expect(lint.stderr).toContain(`cannot read ${join(dir, 'skills.config.json')}`);
+  });
+
+  it('pack leaves out a symlink to a FIFO inside the skill', async () => {
+    const { dir } = withFifo();
+    writeTree(dir, { 'ok/SKILL.md': good('ok') });
+    execFileSync('mkfifo', [join(dir, 'ok/inner-pipe')]);
+    symlinkSync('inner-pipe', join(dir, 'ok/link-to-pipe'));
+    const r = await runCli(['pack', join(dir, 'ok'), '--dry-run', '--json'], { cwd: dir, timeout: 20_000 });
+    expect(r.exitCode).toBe(0);
+    expect((JSON.parse(r.stdout) as { files: { path: string }[] }).files.map((f) => f.path)).toEqual(['SKILL.md']);
+  });
+});
