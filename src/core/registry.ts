@@ -22,6 +22,7 @@ import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { EMPTY_INDEX, parseIndex, parseReleases, serializeIndex, serializeReleases, summaryOf, type IndexEntry, type RegistryIndex, type Release } from '../formats/index-file.js';
 import type { Skill } from '../model/skill.js';
+import { DEFAULT_LIMITS } from './archive.js';
 import { cleanStale, tempName, writeAtomic } from './fs-atomic.js';
 import { SKIP_DIRS, isInside } from './fs-walk.js';
 import { skillFileIn } from './load.js';
@@ -350,10 +351,18 @@ function skipped(name: string, isDir: boolean): boolean {
   return /^\.env(\..+)?$/.test(name) && !/^\.env\.(example|sample|template)$/.test(name);
 }
 
-/** The files of a skill the registry keeps, sorted by path; symlinks that lead out of the skill are left out. */
+/**
+ * The files of a skill the registry keeps, sorted by path; symlinks that lead out of the skill are left out.
+ * Bounded as install bounds archives (256 MiB, 20,000 entries): the files are read whole to hash and copy them.
+ */
 export function skillFiles(root: string): StoredFile[] {
   const out: StoredFile[] = [];
   const realRoot = realpathSync.native(root);
+  let bytes = 0;
+  const tooBig = (what: string) =>
+    new SkillsError('E_INVALID', `${root}: ${what}; the registry keeps at most ${STORE_LIMITS.maxEntries} files and ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB a skill`, {
+      hint: 'a skill is instructions and small scripts: move data, builds and media out of the folder',
+    });
   const visit = (dir: string, rel: string) => {
     let list;
     try {
@@ -367,7 +376,12 @@ export function skillFiles(root: string): StoredFile[] {
       if (d.isDirectory()) {
         if (!skipped(d.name, true)) visit(abs, r);
       } else if (d.isFile()) {
-        if (!skipped(d.name, false)) out.push({ rel: r, abs, kind: 'file', mode: lstatSync(abs).mode & 0o7777 });
+        if (skipped(d.name, false)) continue;
+        const st = lstatSync(abs);
+        bytes += st.size;
+        if (bytes > STORE_LIMITS.maxBytes) throw tooBig(`its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${r})`);
+        if (out.length >= STORE_LIMITS.maxEntries) throw tooBig(`it holds more than ${STORE_LIMITS.maxEntries} files`);
+        out.push({ rel: r, abs, kind: 'file', mode: st.mode & 0o7777 });
       } else if (d.isSymbolicLink() && !skipped(d.name, false)) {
         let target: string;
         try {
@@ -465,6 +479,9 @@ function adoptFiles(root: string, files: StoredFile[], dest: string, integrity: 
   // Stored links point relative to themselves (see skillFiles); an unpacked archive holds none (links are refused).
   return integrity;
 }
+
+/** What the store takes of one skill: what install takes of an archive. */
+const STORE_LIMITS = DEFAULT_LIMITS;
 
 const stamp = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSkill } from '../../../src/core/load.js';
 import {
@@ -118,6 +118,17 @@ describe('integrityOf', () => {
 });
 
 describe('registerSkill', () => {
+  it('refuses a skill over the store limits before reading a byte of it (a sparse 300 MiB file)', async () => {
+    const reg = join(fresh(), 'reg');
+    const dir = makeSkill(fresh(), 'huge', '1.0.0');
+    writeFileSync(join(dir, 'data.bin'), '');
+    truncateSync(join(dir, 'data.bin'), 300 * 1024 * 1024);
+    const err = await caught(registerSkill(reg, loadSkill(dir)));
+    expect(err.code).toBe('E_INVALID');
+    expect(err.message).toBe(`${dir}: its files add up to more than 256 MiB (at data.bin); the registry keeps at most 20000 files and 256 MiB a skill`);
+    expect(existsSync(join(reg, 'index.json'))).toBe(false);
+  });
+
   it('adopts a scratch folder: moves it into the store, keeping only what a copy would take', async () => {
     const reg = join(fresh(), 'reg');
     const scratch = join(reg, '.unpack-x');
