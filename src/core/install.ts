@@ -458,7 +458,20 @@ async function planFromLock(options: InstallOptions, lock: Lockfile | undefined,
 async function carryOut(options: InstallOptions, planned: Planned, before: Lockfile | undefined): Promise<InstallOutcome> {
   const { registry, into } = options;
   const previous = before ?? emptyLockfile();
-  // Checks that read the disk but write nothing: stored copies from another registry, and <into> folders.
+  // Checks that read the disk but write nothing: --into itself, stored copies from another registry, <into> folders.
+  if (into !== undefined) {
+    // It is made on the first write: the nearest part of it that exists must be a folder.
+    for (let d = into; ; d = dirname(d)) {
+      let st;
+      try {
+        st = statSync(d);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT' && dirname(d) !== d) continue;
+      }
+      if (!st?.isDirectory()) throw new SkillsError('E_USAGE', `--into ${into}: ${d} is not a folder; nothing was installed`, { hint: 'give the folder agents read skills from, e.g. .claude/skills' });
+      break;
+    }
+  }
   const fromSkills = new Map<string, Skill>();
   for (const item of planned.items) {
     const { plan, resolved } = item;
@@ -527,10 +540,10 @@ async function carryOut(options: InstallOptions, planned: Planned, before: Lockf
 
 /** Copy a stored skill to `<into>/<id>` through a staging folder renamed into place; the old copy goes only after. */
 function placeInto(into: string, id: string, stored: string): void {
-  mkdirSync(into, { recursive: true });
   const staging = join(into, tempName(STAGING_PREFIX, id));
   const target = join(into, id);
   try {
+    mkdirSync(into, { recursive: true });
     cpSync(stored, staging, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
     let trash: string | undefined;
     if (present(target)) {

@@ -46,6 +46,19 @@ async function exampleRegistry(): Promise<string> {
 }
 
 describe('skills install: every source kind (built CLI)', () => {
+  it('refuses an --into that is a file (or below one) before anything is written', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    writeFileSync(join(project, 'not-a-folder'), 'x\n');
+    for (const into of ['not-a-folder', 'not-a-folder/skills']) {
+      const r = await cli(reg, ['install', join(EXAMPLES, 'web-scraping'), '--into', into], project);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`error: --into ${join(project, into)}: ${join(project, into)} is not a folder; nothing was installed`);
+    }
+    expect(existsSync(reg)).toBe(false);
+    expect(readdirSync(project)).toEqual(['not-a-folder']);
+  });
+
   it('installs every skill of a folder that holds skills (a clone of a skills repository), each locked by its own folder', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
