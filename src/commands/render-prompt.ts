@@ -71,7 +71,7 @@ export async function renderPromptCommand(options: RenderPromptOptions, ctx: Con
   const budget = options.budget === undefined ? undefined : count('--budget', options.budget, 1);
   const fromEnv = ctx.env.SKILLS_MAX_ACTIVE !== undefined && ctx.env.SKILLS_MAX_ACTIVE.trim() !== '' ? count('SKILLS_MAX_ACTIVE', ctx.env.SKILLS_MAX_ACTIVE, 0) : undefined;
   const maxSkills = options.maxSkills !== undefined ? count('--max-skills', options.maxSkills, 0) : (fromEnv ?? config.maxSkills ?? DEFAULT_MAX_SKILLS);
-  const timeoutMs = options.selectorTimeout === undefined ? DEFAULT_SELECTOR_TIMEOUT_MS : count('--selector-timeout', options.selectorTimeout, 1);
+  const timeoutMs = options.selectorTimeout === undefined ? DEFAULT_SELECTOR_TIMEOUT_MS : count('--selector-timeout', options.selectorTimeout, 1, 2 ** 31 - 1);
   const query = options.query !== undefined && options.query.trim() !== '' ? options.query : undefined;
 
   // Sources: the folders given (and the registry only when --registry names one), else skillDirs from the
@@ -171,9 +171,11 @@ export async function renderPromptCommand(options: RenderPromptOptions, ctx: Con
   return result;
 }
 
-function count(what: string, v: string | number, min: number): number {
+function count(what: string, v: string | number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = typeof v === 'number' ? v : Number(v);
-  if (!Number.isInteger(n) || n < min) throw new SkillsError('E_USAGE', `${what} must be a whole number of at least ${min}, not "${v}"`);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new SkillsError('E_USAGE', `${what} must be a whole number of at least ${min}${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ''}, not "${v}"`);
+  }
   return n;
 }
 

@@ -186,11 +186,14 @@ function failureOf(outcome: RunOutcome, timeoutSeconds: number): unknown {
   return 'the script reported success: false';
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function parseTimeout(v: string | number | undefined): number {
   if (v === undefined) return DEFAULT_TIMEOUT_SECONDS;
   const n = typeof v === 'number' ? v : Number(v.trim() === '' ? NaN : v);
-  if (!Number.isFinite(n) || n <= 0) {
-    throw new SkillsError('E_USAGE', `--timeout must be a number of seconds greater than 0, not "${v}"`, { hint: 'e.g. --timeout 30 (the default is 60)' });
+  // Node's timers hold at most 2^31-1 ms (about 24.8 days); a longer one would fire at once.
+  if (!Number.isFinite(n) || n <= 0 || n * 1000 > MAX_TIMER_MS) {
+    throw new SkillsError('E_USAGE', `--timeout must be a number of seconds greater than 0 and at most ${Math.floor(MAX_TIMER_MS / 1000)}, not "${v}"`, { hint: 'e.g. --timeout 30 (the default is 60)' });
   }
   return n;
 }

@@ -201,6 +201,14 @@ describe('skills run-script: languages and arguments (built CLI)', () => {
 });
 
 describe('skills run-script: limits (built CLI)', () => {
+  it('refuses a --timeout that is no number of seconds, or longer than a timer can hold (it would fire at once)', async () => {
+    for (const t of ['abc', '0', '-1', '2147484']) {
+      const r = await runCli(['run-script', polyglot, 'hello-bash', '--timeout', t], { input: '{}' });
+      expect(r.exitCode, t).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`error: --timeout must be a number of seconds greater than 0 and at most 2147483, not "${t}"`);
+    }
+  });
+
   it('ends a script that runs past --timeout: exit 124, timedOut', async () => {
     const r = await runCli(['run-script', polyglot, 'slow', '--timeout', '1', '--json']);
     expect(r.exitCode).toBe(124);
