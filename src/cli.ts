@@ -35,7 +35,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .argument('[paths...]', 'skill folders, folders holding skills, or files inside skills (default: .)')
     .addOption(new Option('-f, --format <format>', 'output format (markdown too, with --list-rules)').choices(['stylish', 'json', 'sarif', 'markdown']).default('stylish'))
     .option('--json', 'same as --format json')
-    .option('--max-warnings <n>', 'fail when there are more than n warnings', (v: string) => Number(v))
+    .option('--max-warnings <n>', 'fail when there are more than n warnings', (v: string) => (/^\s*\d+\s*$/.test(v) ? Number(v) : v))
     .option('--fix', 'apply the safe fixes and report each change')
     .option('--fix-dry-run', 'print the diff the fixes would make, change nothing')
     .option('-c, --config <file>', 'configuration file (default: the nearest skills.config.json)')

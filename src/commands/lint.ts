@@ -15,7 +15,8 @@ import { countFindings, formatStylish, toJson, type ValidateResult } from '../ui
 export interface LintOptions {
   paths: string[];
   format?: string;
-  maxWarnings?: number;
+  /** A whole number; anything else the user typed is kept as text, to be refused by name. */
+  maxWarnings?: number | string;
   fix?: boolean;
   fixDryRun?: boolean;
   config?: string;
@@ -43,9 +44,10 @@ export async function lint(options: LintOptions, ctx: Context) {
   }
   if (!['stylish', 'json', 'sarif'].includes(format)) throw new SkillsError('E_USAGE', `--format must be stylish, json or sarif, not "${format}"`);
   if (options.fix && options.fixDryRun) throw new SkillsError('E_USAGE', 'use --fix or --fix-dry-run, not both');
-  if (options.maxWarnings !== undefined && (!Number.isInteger(options.maxWarnings) || options.maxWarnings < 0)) {
-    throw new SkillsError('E_USAGE', `--max-warnings takes a whole number of 0 or more, not ${options.maxWarnings}`);
+  if (options.maxWarnings !== undefined && (typeof options.maxWarnings !== 'number' || !Number.isInteger(options.maxWarnings) || options.maxWarnings < 0)) {
+    throw new SkillsError('E_USAGE', `--max-warnings takes a whole number of 0 or more, not "${options.maxWarnings}"`);
   }
+  const maxWarnings = options.maxWarnings;
   const config = loadConfig(ctx.cwd, options.config);
   const paths = options.paths.length > 0 ? options.paths : ['.'];
   const run = async () => {
@@ -91,7 +93,7 @@ export async function lint(options: LintOptions, ctx: Context) {
     for (const e of preview) out += await diffOf(e, rel);
     ctx.stdout.write(out + formatStylish(result, c, ctx.cwd));
   }
-  const tooManyWarnings = options.maxWarnings !== undefined && counts.warningCount > options.maxWarnings;
+  const tooManyWarnings = maxWarnings !== undefined && counts.warningCount > maxWarnings;
   if (tooManyWarnings && format === 'stylish') ctx.stderr.write(`error: ${counts.warningCount} warnings, more than --max-warnings ${options.maxWarnings}\n`);
   const failed = counts.errorCount > 0 || (options.strict === true && counts.warningCount > 0) || tooManyWarnings;
   return { exitCode: failed ? 1 : 0, reports, fixed };

@@ -182,7 +182,9 @@ describe('skills lint (built CLI)', () => {
       const r = await runCli(['lint', '--max-warnings', '0', 'w'], { cwd: dir });
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toContain('more than --max-warnings 0');
-      expect((await runCli(['lint', '--max-warnings', 'x', 'w'], { cwd: dir })).exitCode).toBe(2);
+      const bad = await runCli(['lint', '--max-warnings', 'x', 'w'], { cwd: dir });
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr).toBe('error: --max-warnings takes a whole number of 0 or more, not "x"');
     }));
 
   it('lists its rules, and docs/rules.md is what --list-rules --format markdown prints', async () => {
