@@ -151,7 +151,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
 
   program
     .command('list')
-    .description('list the skills in the registry and in skill folders (./skills, ./.agents/skills, ./.claude/skills, ~/.agents/skills)')
+    .description('list the skills in the registry and in skill folders (./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.agent/skills)')
     .argument('[dirs...]', 'skill folders to list instead of the default ones')
     .option('--json', 'print the result as JSON')
     .option('--long', 'show every version, not only the latest')
