@@ -85,6 +85,15 @@ function isInsideAny(p: string, dir: string): boolean {
   return rel !== '' && !rel.startsWith('..');
 }
 
+/** True when `dir` is a skill folder itself (holds SKILL.md, skill.md or manifest.json). */
+export function isSkillFolder(dir: string): boolean {
+  try {
+    return isSkillListing(readdirSync(dir, { withFileTypes: true }));
+  } catch {
+    return false;
+  }
+}
+
 function isSkillListing(listing: Dirent[]): boolean {
   return skillFileIn(listing.filter((d) => d.isFile() || d.isSymbolicLink()).map((d) => d.name)) !== undefined;
 }

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { SkillEntry } from '../model/skill.js';
@@ -24,6 +24,16 @@ export function openRegularFile(file: string): { fd: number; size: number } {
   } catch (err) {
     closeSync(fd);
     throw err;
+  }
+}
+
+/** True when something (a file, a folder, a link, even a dangling one) is at `p`. */
+export function present(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
   }
 }
 

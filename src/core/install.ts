@@ -2,7 +2,7 @@
 // dependencies; into the registry (registerSkill does the store and the index) and, when asked, into flat
 // `<into>/<id>/` folders; recorded in skills-lock.json. Everything that can refuse (validation, resolution, the
 // lock, an existing folder) is decided before the first write, so a refused install leaves nothing behind.
-import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError, isSkillsError } from '../errors.js';
@@ -13,13 +13,12 @@ import type { Skill } from '../model/skill.js';
 import { parseSpec, type DependencySpec } from '../model/spec.js';
 import { DEFAULT_LIMITS, extractArchive, skillRootIn, type ArchiveLimits } from './archive.js';
 import { cleanStale, tempName, writeAtomic } from './fs-atomic.js';
-import { discoverSkills } from './discover.js';
-import { isInside } from './fs-walk.js';
-import { loadSkill, skillFileIn } from './load.js';
+import { discoverSkills, isSkillFolder } from './discover.js';
+import { isInside, present } from './fs-walk.js';
+import { loadSkill } from './load.js';
 import { folderIntegrity, integrityOf, isUnversioned, readIndex, readReleases, registerSkill, registryVersion, removeSkill, unuseSkill, unversionedWarning, useSkill, type RegisterStatus } from './registry.js';
 import { catalogFromIndex, resolveSpecs, type Catalog, type CatalogRelease, type ResolvedSkill } from './resolve.js';
 import { isStrictSemver, validateSkills } from './validate.js';
-import { present } from './pack.js';
 
 const UNPACK_PREFIX = '.unpack-';
 const STAGING_PREFIX = '.staging-';
@@ -182,13 +181,6 @@ async function problemsOf(skill: Skill, storeCopy: boolean): Promise<Diagnostic[
   return errors;
 }
 
-const isSkillDir = (d: string) => {
-  try {
-    return skillFileIn(readdirSync(d)) !== undefined;
-  } catch {
-    return false;
-  }
-};
 
 /** The skill folders below a folder that is not one itself (none when it holds none). */
 function skillsBelow(dir: string): string[] {
@@ -233,7 +225,7 @@ async function prepareLocal(kind: 'folder' | 'archive', abs: string, typed: stri
     options.progress?.(`unpacking ${typed}`);
     const dest = scratch.folder(basename(abs));
     await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS);
-    root = skillRootIn(dest, abs, isSkillDir);
+    root = skillRootIn(dest, abs, isSkillFolder);
     if (root === dest) {
       // The skill sat at the top of the archive: give it a folder named after it, as a skill folder is.
       const probe = loadSkill(dest);
@@ -327,7 +319,7 @@ async function planFromSources(options: InstallOptions, lock: Lockfile, scratch:
       continue;
     }
     // A folder that holds skills (a clone of a skills repository) stands for every skill in it, as sync reads it.
-    const folders = c.kind === 'folder' && !isSkillDir(c.abs) ? skillsBelow(c.abs) : [];
+    const folders = c.kind === 'folder' && !isSkillFolder(c.abs) ? skillsBelow(c.abs) : [];
     const each = folders.length > 0 ? folders.map((abs) => ({ abs, typed: join(raw, relative(c.abs, abs)) })) : [{ abs: c.abs, typed: raw }];
     for (const one of each) {
       const p = await prepareLocal(c.kind, one.abs, one.typed, lockDir, scratch, options);

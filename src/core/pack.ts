@@ -4,7 +4,7 @@
 import { DEFAULT_LIMITS, type ArchiveLimits } from './archive.js';
 import { isUnversioned, registryVersion, unversionedWarning } from './registry.js';
 import { createHash } from 'node:crypto';
-import { createWriteStream, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
@@ -269,12 +269,3 @@ async function zipStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableS
   return zip.outputStream;
 }
 
-/** An lstat that says whether something is there. */
-export function present(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}

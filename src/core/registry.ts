@@ -24,7 +24,7 @@ import { EMPTY_INDEX, parseIndex, parseReleases, serializeIndex, serializeReleas
 import type { Skill } from '../model/skill.js';
 import { DEFAULT_LIMITS } from './archive.js';
 import { cleanStale, tempName, writeAtomic } from './fs-atomic.js';
-import { SKIP_DIRS, isInside } from './fs-walk.js';
+import { SKIP_DIRS, isInside, present } from './fs-walk.js';
 import { skillFileIn } from './load.js';
 import { closest, isStrictSemver } from './validate.js';
 
@@ -490,14 +490,6 @@ export function storePath(id: string, version: string, owner: string): string {
   return `${owner === 'built-in' ? 'built-in' : 'custom'}/${id}@${version}`;
 }
 
-function exists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 
 
@@ -514,7 +506,7 @@ function cleanLeftovers(dir: string): void {
 
 /** Move a folder out of the way (rename, atomic) and then delete it, so no half-deleted copy stays at its path. */
 function removeFolder(abs: string): void {
-  if (!exists(abs)) return;
+  if (!present(abs)) return;
   const trash = join(dirname(abs), tempName(TRASH_PREFIX, 'x'));
   renameSync(abs, trash);
   rmSync(trash, { recursive: true, force: true });
@@ -597,7 +589,7 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
     const release = entry?.versions.includes(version) && releases && Object.hasOwn(releases, version) ? releases[version] : undefined;
     if (!release) return 'write';
     existingPath = release.path;
-    if (release.integrity === integrity) return exists(join(dir, release.path)) ? 'unchanged' : 'write';
+    if (release.integrity === integrity) return present(join(dir, release.path)) ? 'unchanged' : 'write';
     if (!opts.force && !isUnversioned(skill)) {
       throw new SkillsError('E_EXISTS', `${id}@${version} is already registered with different content (${join(dir, release.path)})`, {
         hint: `bump the version (${id} ${version} → a higher one), or run again with --force to replace the registered copy`,
