@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { BIN, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-pack-e2e-');
@@ -103,5 +104,29 @@ describe('skills pack (built CLI)', () => {
     const r = await runCli(['pack', '.'], { cwd: fresh() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^error: .* is not a skill: it holds no SKILL.md or manifest.json/);
+  });
+
+  // util-linux `script` gives the CLI a terminal; `stty cols` gives it a width, or leaves it at 0 columns.
+  const onTerminal = (args: string[], cols: number | undefined) => {
+    const q = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+    const cmd = `${cols === undefined ? '' : `stty cols ${cols} rows 24; `}${[process.execPath, BIN, ...args].map(q).join(' ')}`;
+    const r = spawnSync('script', ['-qfec', cmd, '/dev/null'], { input: '', encoding: 'utf8', timeout: 20_000, env: { ...process.env, NO_COLOR: '1' } });
+    return { status: r.status, out: r.stdout };
+  };
+
+  it('shows a spinner on a terminal only: not with --json, not on a terminal of no width (ora would clear forever)', () => {
+    const out = fresh('tty');
+    const tty = onTerminal(['pack', join(EXAMPLES, 'web-scraping'), '--out', out], 80);
+    expect(tty.status).toBe(0);
+    expect(tty.out).toContain('\u001b[?25l'); // the spinner hides the cursor…
+    expect(tty.out).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] packing web-scraping/);
+    expect(tty.out).toContain('packed web-scraping@1.2.0');
+    const json = onTerminal(['pack', join(EXAMPLES, 'web-scraping'), '--out', fresh('tty-json'), '--json'], 80);
+    expect(json.status).toBe(0);
+    expect(json.out).not.toContain('packing');
+    const narrow = onTerminal(['pack', join(EXAMPLES, 'web-scraping'), '--out', fresh('tty-0')], 0);
+    expect(narrow.status).toBe(0);
+    expect(narrow.out).not.toContain('packing');
+    expect(narrow.out.length).toBeLessThan(2000);
   });
 });
