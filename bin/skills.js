@@ -7,7 +7,8 @@ const Module = require('node:module');
 
 const argv = process.argv.slice(2);
 const loaded = new Map();
-const version = () => JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version;
+let versionRead;
+const version = () => (versionRead ??= JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version);
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${version()}\n`);
@@ -42,8 +43,12 @@ function requireWithCodeCache(file) {
   if (loaded.has(file)) return loaded.get(file);
   const vm = require('node:vm');
   const home = process.env.XDG_CACHE_HOME || path.join(process.env.HOME || require('node:os').homedir(), '.cache');
+  // V8 checks a cache against the source's length, not its content: a rebuilt bundle of the same length would run
+  // stale code. The file's size and mtime (a build rewrites it) and our version (npm installs fix every mtime) are
+  // in the cache's name, so a changed bundle never meets an old cache.
+  const st = fs.statSync(file);
   let hash = 0;
-  for (const c of `${file}\0${process.version}\0${process.arch}`) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
+  for (const c of `${file}\0${process.version}\0${process.arch}\0${st.size}\0${st.mtimeMs}\0${version()}`) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
   const dir = path.join(home, 'skills');
   const cacheFile = path.join(dir, `${path.basename(file, '.cjs')}-${(hash >>> 0).toString(16)}.v8cache`);
   let cached;
@@ -70,6 +75,11 @@ function requireWithCodeCache(file) {
         const tmp = `${cacheFile}.${process.pid}.tmp`;
         fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         fs.renameSync(tmp, cacheFile);
+        // The caches of earlier builds of this bundle are of no more use.
+        const prefix = `${path.basename(file, '.cjs')}-`;
+        for (const name of fs.readdirSync(dir)) {
+          if (name.startsWith(prefix) && name.endsWith('.v8cache') && name !== path.basename(cacheFile)) fs.rmSync(path.join(dir, name), { force: true });
+        }
       } catch {}
     });
   }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import Module from 'node:module';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, EXAMPLES, tempDir } from '../helpers/cli.js';
+import { BIN, EXAMPLES, ROOT, tempDir } from '../helpers/cli.js';
 
 const run = (home: string, env: Record<string, string> = {}) =>
   execa(process.execPath, [BIN, 'validate', join(EXAMPLES, 'web-scraping')], { env: { NO_COLOR: '1', HOME: home, XDG_CACHE_HOME: '', ...env }, reject: false });
@@ -27,6 +27,35 @@ describe('start-up (bin/skills.js)', () => {
       expect(third.exitCode).toBe(0);
       expect(third.stdout).toBe(first.stdout);
       expect(statSync(join(dir, file!)).size).toBeGreaterThan(1000);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('never runs a stale cache: a rebuilt bundle of the very same length runs its new code', async () => {
+    if (typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function') return; // Node's own cache
+    // A copy of the CLI (bin, package.json, dist) whose bundle can be changed without touching the real one.
+    const t = tempDir();
+    try {
+      const root = join(t.dir, 'cli');
+      cpSync(join(ROOT, 'bin'), join(root, 'bin'), { recursive: true });
+      cpSync(join(ROOT, 'dist'), join(root, 'dist'), { recursive: true });
+      cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
+      symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+      const home = join(t.dir, 'home');
+      const cli = () => execa(process.execPath, [join(root, 'bin/skills.js'), 'validate', '--help'], { env: { NO_COLOR: '1', HOME: home, XDG_CACHE_HOME: '' }, reject: false });
+      expect((await cli()).stdout).toContain('fail on warnings too');
+      expect((await cli()).stdout).toContain('fail on warnings too'); // now from the cache
+      const main = join(root, 'dist/main.cjs');
+      const source = readFileSync(main, 'utf8');
+      // V8 accepts a cache whose source has the same length, and a cached function keeps its old string constants:
+      // only the cache's name can tell the builds apart.
+      writeFileSync(main, source.replaceAll('fail on warnings too', 'FAIL ON WARNINGS TOO'));
+      expect(readFileSync(main, 'utf8').length).toBe(source.length);
+      const after = await cli();
+      expect(after.exitCode).toBe(0);
+      expect(after.stdout).toContain('FAIL ON WARNINGS TOO');
+      expect(readdirSync(join(home, '.cache/skills')).filter((f) => f.startsWith('main-'))).toHaveLength(1);
     } finally {
       t.cleanup();
     }
