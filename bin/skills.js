@@ -50,7 +50,11 @@ function requireWithCodeCache(file) {
   let hash = 0;
   for (const c of `${file}\0${process.version}\0${process.arch}\0${st.size}\0${st.mtimeMs}\0${version()}`) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
   const dir = path.join(home, 'skills');
-  const cacheFile = path.join(dir, `${path.basename(file, '.cjs')}-${(hash >>> 0).toString(16)}.v8cache`);
+  // A cache holds the functions the run that wrote it compiled: the shared bundle keeps one per command, so that
+  // `validate` does not start from a cache that `lint` wrote.
+  const command = /^[a-z][a-z-]{0,19}$/.test(argv[0] ?? '') ? argv[0] : 'other';
+  const prefix = `${path.basename(file, '.cjs')}-${path.basename(file) === 'main.cjs' ? `${command}-` : ''}`;
+  const cacheFile = path.join(dir, `${prefix}${(hash >>> 0).toString(16)}.v8cache`);
   let cached;
   try {
     const st = fs.statSync(dir);
@@ -76,9 +80,8 @@ function requireWithCodeCache(file) {
         fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         fs.renameSync(tmp, cacheFile);
         // The caches of earlier builds of this bundle are of no more use.
-        const prefix = `${path.basename(file, '.cjs')}-`;
         for (const name of fs.readdirSync(dir)) {
-          if (name.startsWith(prefix) && name.endsWith('.v8cache') && name !== path.basename(cacheFile)) fs.rmSync(path.join(dir, name), { force: true });
+          if (name.startsWith(prefix) && /^[0-9a-f]+\.v8cache$/.test(name.slice(prefix.length)) && name !== path.basename(cacheFile)) fs.rmSync(path.join(dir, name), { force: true });
         }
       } catch {}
     });

@@ -18,7 +18,7 @@ describe('start-up (bin/skills.js)', () => {
       const dir = join(t.dir, '.cache', 'skills');
       expect(statSync(dir).mode & 0o777).toBe(0o700);
       const [file] = readdirSync(dir);
-      expect(file).toMatch(/^main-[0-9a-f]+\.v8cache$/);
+      expect(file).toMatch(/^main-validate-[0-9a-f]+\.v8cache$/);
       expect(statSync(join(dir, file!)).mode & 0o777).toBe(0o600);
       const second = await run(t.dir);
       expect(second.stdout).toBe(first.stdout);
