@@ -48,7 +48,7 @@ const K1 = 1.2;
 // one whose triggers say more about the query comes first.
 const TRIGGER_POINTS = 2;
 // A skill found by relevance alone must score at least this share of the best relevance in the set.
-const RELATIVE_FLOOR = 0.15;
+const RELATIVE_FLOOR = 0.25;
 
 /** True when any candidate declares triggers (decides the breadcrumb tier). */
 export function hasTriggers(c: readonly SelectionCandidate[]): boolean {
