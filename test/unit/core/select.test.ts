@@ -241,6 +241,16 @@ describe('relevance', () => {
     expect(names('plot a scatter chart', c)).toEqual(['charts']);
   });
 
+  it('does not fill the places with skills that share only a common verb with the query (seen on real skills)', () => {
+    const c = [
+      { name: 'mcp-builder', description: 'Guide for creating high-quality MCP servers. Use when building MCP servers to integrate external APIs.' },
+      { name: 'skill-creator', description: 'Guide for creating effective skills. Use when users want to create a new skill.' },
+      { name: 'apple-notes', description: 'Create, search and edit notes in Apple Notes.' },
+      ...Array.from({ length: 6 }, (_, i) => ({ name: `x${i}`, description: 'Unrelated.' })),
+    ];
+    expect(names('create an MCP server', c)).toEqual(['mcp-builder']);
+  });
+
   it('folds accents on Latin letters and splits unspaced scripts into words', () => {
     expect(names('update my resume', [{ name: 'cv', description: 'Write a résumé.' }])).toEqual(['cv']);
     const ja = [
