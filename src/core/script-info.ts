@@ -18,6 +18,8 @@ const NOT_DESCRIPTION = [
   /^[-=#*/]{3,}$/, // rulers
 ];
 
+const SECTION = /^(?:usage|examples?|args|arguments|params|parameters|options|returns?|requires|requirements|dependencies|input|output|env|environment|exit codes?|notes?)\s*:/i;
+
 const MAX_CHARS = 400;
 
 /**
@@ -36,6 +38,8 @@ export function scriptDescription(text: string, path = ''): string | undefined {
     const t = raw.trim();
     if (t === '') return para.length === 0; // keep going until the paragraph starts; a blank ends it
     if (para.length === 0 && NOT_DESCRIPTION.some((re) => re.test(t))) return true;
+    // "Usage:", "Requires:" and the like start the reference part of the comment: the description is before it.
+    if (para.length > 0 && SECTION.test(t)) return false;
     para.push(t);
     return true;
   };

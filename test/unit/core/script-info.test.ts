@@ -10,6 +10,8 @@ describe('scriptDescription', () => {
     ['one-line block comment', 'a.mjs', '/* Read a file. */\nconsole.log(1)\n', 'Read a file.'],
     ['// lines after use strict and ts-check', 'a.js', "'use strict';\n// @ts-check\n// Write a file.\nconst x = 1;\n", 'Write a file.'],
     ['python # comment block', 'b.py', '# Count the rows of a CSV file.\nimport csv\n', 'Count the rows of a CSV file.'],
+    ['up to a Usage: or Requires: line (real skills write them right below)', 'deploy.sh', '#!/bin/bash\n\n# Vercel Deployment Script\n# Usage: ./deploy.sh [path]\n# Returns: JSON\n', 'Vercel Deployment Script'],
+    ['a docstring up to its Args: section', 'a.py', '"""Resize an image\nto a width.\nArgs:\n  width: pixels\n"""\n', 'Resize an image to a width.'],
   ])('%s', (_label, path, text, expected) => {
     expect(scriptDescription(text, path)).toBe(expected);
   });
