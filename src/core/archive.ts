@@ -122,6 +122,8 @@ class Budget {
   /** Check one entry; returns the absolute path to write. `size` is what the archive declares. */
   admit(name: string, kind: 'file' | 'dir', size: number): string {
     const clean = name.replace(/^(\.\/)+/, '');
+    // `tar czf x.tgz -C skill .` stores the folder itself as "./": that is the target, already made.
+    if (kind === 'dir' && (clean === '' || clean === '.')) return this.dest;
     const problem = entryNameProblem(clean, this.dest);
     if (problem) throw refusal(this.archive, name, problem);
     const abs = resolve(this.dest, clean);

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -80,6 +81,16 @@ describe('extractArchive: tar', () => {
     expect(readFileSync(join(dest, 'ok/x/deep.md'), 'utf8')).toBe('deep');
     expect(statSync(join(dest, 'ok/run.sh')).mode & 0o777).toBe(0o755);
     expect(statSync(join(dest, 'ok/SKILL.md')).mode & 0o777).toBe(0o644);
+  });
+
+  it('reads an archive made with `tar czf x.tgz -C skill .` (the folder itself stored as "./")', async () => {
+    const src = fresh('src');
+    writeFileSync(join(src, 'SKILL.md'), '---\nname: ok\ndescription: d\n---\n');
+    const file = join(fresh('tar'), 'dot.tgz');
+    execFileSync('tar', ['czf', file, '-C', src, '.']);
+    const dest = join(fresh('dest'), 'unpacked');
+    expect((await extractArchive(file, dest)).files).toBe(1);
+    expect(readFileSync(join(dest, 'SKILL.md'), 'utf8')).toContain('name: ok');
   });
 
   it.each([
