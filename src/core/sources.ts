@@ -82,8 +82,7 @@ export interface FoundSkills {
  * found again in a later folder is shadowed by the first, as agents load them. A folder that does not exist gives
  * nothing.
  */
-export function findSkills(folders: SkillFolder[], opts: { shadow?: boolean } = {}): FoundSkills {
-  const shadow = opts.shadow ?? true;
+export function findSkills(folders: SkillFolder[]): FoundSkills {
   const out: FoundSkills = { skills: [], shadowed: [], skipped: [] };
   const seenRoots = new Set<string>();
   const byId = new Map<string, FoundSkill>();
@@ -93,7 +92,7 @@ export function findSkills(folders: SkillFolder[], opts: { shadow?: boolean } = 
       if (seenRoots.has(key)) continue;
       seenRoots.add(key);
       const found: FoundSkill = { skill: r, scope, folder: dir };
-      const first = shadow ? byId.get(r.id) : undefined;
+      const first = byId.get(r.id);
       if (first) {
         out.shadowed.push({ id: r.id, path: r.root, scope, by: first.skill.root, byScope: first.scope });
         continue;
