@@ -107,10 +107,12 @@ describe('skills pack (built CLI)', () => {
   });
 
   // util-linux `script` gives the CLI a terminal; `stty cols` gives it a width, or leaves it at 0 columns.
-  const onTerminal = (args: string[], cols: number | undefined) => {
+  const withoutCi = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'CI'));
+  // CI and TERM are set here as a user's terminal has them, whatever the machine running the tests has.
+  const onTerminal = (args: string[], cols: number | undefined, env: Record<string, string> = {}) => {
     const q = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
     const cmd = `${cols === undefined ? '' : `stty cols ${cols} rows 24; `}${[process.execPath, BIN, ...args].map(q).join(' ')}`;
-    const r = spawnSync('script', ['-qfec', cmd, '/dev/null'], { input: '', encoding: 'utf8', timeout: 20_000, env: { ...process.env, NO_COLOR: '1' } });
+    const r = spawnSync('script', ['-qfec', cmd, '/dev/null'], { input: '', encoding: 'utf8', timeout: 20_000, env: { ...withoutCi(), TERM: 'xterm', NO_COLOR: '1', ...env } });
     return { status: r.status, out: r.stdout };
   };
 
@@ -128,5 +130,12 @@ describe('skills pack (built CLI)', () => {
     expect(narrow.status).toBe(0);
     expect(narrow.out).not.toContain('packing');
     expect(narrow.out.length).toBeLessThan(2000);
+    // Under CI (a build log on a pty) and on a dumb terminal: no spinner and no "- packing" lines either.
+    for (const env of [{ CI: 'true' }, { TERM: 'dumb' }] as Record<string, string>[]) {
+      const log = onTerminal(['pack', join(EXAMPLES, 'web-scraping'), '--out', fresh('tty-ci')], 80, env);
+      expect(log.status).toBe(0);
+      expect(log.out).not.toContain('packing');
+      expect(log.out).toContain('packed web-scraping@1.2.0');
+    }
   });
 });
