@@ -14,15 +14,26 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${version()}\n`);
 } else {
   const { run } = loadCli(path.join(__dirname, '..', 'dist', 'main.cjs'));
-  const ctx = { cwd: process.cwd(), env: process.env, stdout: process.stdout, version: version() };
+  const ctx = { cwd: process.cwd(), env: process.env, stdout: closedQuietly(process.stdout), version: version() };
   // process.stdin and process.stderr build a stream on first touch (a pipe loads net): only runs that use them pay.
   Object.defineProperty(ctx, 'stdin', { get: () => process.stdin, enumerable: true });
-  Object.defineProperty(ctx, 'stderr', { get: () => process.stderr, enumerable: true });
+  let stderr;
+  Object.defineProperty(ctx, 'stderr', { get: () => (stderr ??= closedQuietly(process.stderr)), enumerable: true });
   run(argv, ctx).then(
     (code) => {
       process.exitCode = code;
     },
   );
+}
+
+// A reader that goes away (`skills list | head -1`) ends the run at once and quietly, as it ends `cat` or `git log`:
+// with 141, the code of a process killed by SIGPIPE (which Node ignores), and no stack trace of an unhandled EPIPE.
+function closedQuietly(stream) {
+  stream.on('error', (err) => {
+    if (err && err.code === 'EPIPE') process.exit(141);
+    throw err;
+  });
+  return stream;
 }
 
 function loadCli(file) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import Module from 'node:module';
-import { cpSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { BIN, EXAMPLES, ROOT, tempDir } from '../helpers/cli.js';
 
@@ -71,4 +72,26 @@ describe('start-up (bin/skills.js)', () => {
       t.cleanup();
     }
   });
+
+  it('ends quietly with 141 when the reader of its output goes away (`skills list | head -1`)', async () => {
+    const t = tempDir();
+    try {
+      // The reader closes its end before a byte is read; the output is larger than a pipe's buffer anyway.
+      for (let i = 0; i < 1500; i++) {
+        mkdirSync(join(t.dir, `s${i}`));
+        writeFileSync(join(t.dir, `s${i}`, 'SKILL.md'), `---\nname: s${i}\ndescription: Skill ${i} turns data into more data. Use when data needs it.\n---\nBody\n`);
+      }
+      for (const args of [['list', t.dir, '--json'], ['render-prompt', '--tier', 'catalog', t.dir], ['validate', t.dir]]) {
+        const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', HOME: t.dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.stdout.destroy();
+        const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
+        expect(code, args.join(' ')).toBe(141);
+        expect(stderr).not.toMatch(/EPIPE|Unhandled|at /);
+      }
+    } finally {
+      t.cleanup();
+    }
+  }, 60_000);
 });
