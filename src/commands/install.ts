@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { findLockfile, installSkills, type InstallOutcome } from '../core/install.js';
 import { locateRegistry } from '../core/registry.js';
@@ -55,7 +55,8 @@ export async function install(options: InstallOptions, ctx: Context): Promise<{ 
   }
   const c = paint(useColor(options.color, ctx));
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
-  const rel = (p: string) => relative(ctx.cwd, p) || '.';
+  // A finding inside an archive is named `<archive>: <path inside>`, which is no path to make relative.
+  const rel = (p: string) => (isAbsolute(p) ? relative(ctx.cwd, p) || '.' : p);
   for (const w of outcome.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
 
   if (!outcome.ok) {

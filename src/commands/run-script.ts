@@ -20,6 +20,7 @@ import {
   parseScriptArgs,
   pickScript,
   type RunOutcome,
+  type ScriptArgs,
   type ScriptListing,
   type SkillSource,
 } from '../core/run-script.js';
@@ -103,7 +104,7 @@ export async function runScript(options: RunScriptOptions, ctx: Context): Promis
 
   const script = pickScript(skill, options.script!);
   const interpreter = chooseInterpreter(script.path, readHead(script.abs, 4096).split('\n', 1)[0] ?? '');
-  const { json: argsJson } = await readArguments(options, ctx, timeoutSeconds);
+  const { json: argsJson, argv } = await readArguments(options, ctx, timeoutSeconds);
 
   // Secrets are read only when the skill declares variables (or a file is named, so a mistake in it shows).
   const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home });
@@ -133,6 +134,7 @@ export async function runScript(options: RunScriptOptions, ctx: Context): Promis
       cwd: skill.root,
       interpreter,
       argsJson,
+      ...(argv ? { argv } : {}),
       env: plan.env,
       mask,
       timeoutMs: timeoutSeconds * 1000,
@@ -156,6 +158,10 @@ export async function runScript(options: RunScriptOptions, ctx: Context): Promis
     }
   }
   if (outcome.timedOut) say(`error: ${label} timed out after ${timeoutSeconds} s; its processes were ended (exit code 124)`);
+  // A command-line program (argparse, click, getopt) handed the JSON object says how it is used, and fails.
+  else if (!argv && outcome.exitCode !== 0 && !options.json && USAGE.test(outcome.stderr)) {
+    say(`hint: ${script.path} looks like a command-line program: it got the JSON ${argsJson.length > 40 ? 'object' : argsJson} as its first argument. Give it command-line words as a JSON list: --args '["--help"]'`);
+  }
   else if (outcome.signal && !options.json) say(`error: ${label} was ended by ${outcome.signal} (exit code ${outcome.exitCode})`);
 
   const line = outcome.resultLine;
@@ -175,6 +181,9 @@ export async function runScript(options: RunScriptOptions, ctx: Context): Promis
   if (options.json) ctx.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
   return { exitCode: outcome.exitCode, run: doc };
 }
+
+// What command-line parsers print when they refuse their arguments: argparse's and click's `usage:`, getopt's.
+const USAGE = /^usage: |\n(?:usage|Usage): |unrecognized arguments: \{|invalid option -- /;
 
 /** The `error` of a failed run: a timeout, else the result line's error, else what ended the script. */
 function failureOf(outcome: RunOutcome, timeoutSeconds: number): unknown {
@@ -199,7 +208,7 @@ function parseTimeout(v: string | number | undefined): number {
 }
 
 /** The arguments: --args, else --args-file (- for stdin), else stdin when it is not a terminal, else {}. */
-async function readArguments(options: RunScriptOptions, ctx: Context, timeoutSeconds: number): Promise<{ json: string }> {
+async function readArguments(options: RunScriptOptions, ctx: Context, timeoutSeconds: number): Promise<ScriptArgs> {
   if (options.args !== undefined) return parseScriptArgs(options.args, '--args');
   if (options.argsFile !== undefined && options.argsFile !== '-') {
     const file = resolve(ctx.cwd, options.argsFile);

@@ -2,12 +2,13 @@
 // trusted: every entry is checked before a byte of it is written (no absolute path, no `..`, no link, no
 // device, nothing that lands outside the target), and the total size and the entry count are bounded while the
 // archive streams, so a decompression bomb stops early. Extraction goes to a folder the caller names (a
-// staging folder it renames into place later); on any failure that folder is removed.
+// staging folder it renames into place later); on any failure that folder is removed. macOS litter (Finder's
+// __MACOSX/, AppleDouble `._*` files, .DS_Store) is checked like any entry but not written.
 import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, readSync, readdirSync, rmSync, lstatSync, writeSync } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { dirname, join, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
-import { isInside } from './fs-walk.js';
+import { SKIP_DIRS, isInside } from './fs-walk.js';
 
 export interface ArchiveLimits {
   /** Most bytes the files of an archive may add up to, unpacked. */
@@ -62,6 +63,13 @@ export function entryNameProblem(name: string, dest: string): string | undefined
   if (parts.includes('..')) return 'contains ".."';
   if (!isInside(dest, resolve(dest, name))) return 'would land outside the target folder';
   return undefined;
+}
+
+/** macOS litter: Finder's `__MACOSX/` tree, AppleDouble `._<name>` files and `.DS_Store`. Never part of a skill. */
+export function isLitter(name: string): boolean {
+  const parts = name.replace(/^(\.\/)+/, '').replace(/\/+$/, '').split('/');
+  const base = parts.at(-1) ?? '';
+  return parts.includes('__MACOSX') || base === '.DS_Store' || base.startsWith('._');
 }
 
 function refusal(archive: string, entry: string, problem: string, expected = 'regular files and folders inside one skill folder, e.g. "my-skill/SKILL.md"'): SkillsError {
@@ -179,13 +187,15 @@ async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzi
         try {
           const name = entry.path;
           if (entry.type === 'Directory') {
-            mkdirSync(budget.admit(name, 'dir', 0), { recursive: true });
+            const dir = budget.admit(name, 'dir', 0);
+            if (!isLitter(name)) mkdirSync(dir, { recursive: true });
             return entry.resume();
           }
           if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'ContiguousFile') {
             throw refusal(file, name, TAR_TYPES[entry.type] ?? `has the unsupported type ${entry.type}`);
           }
           const abs = budget.admit(name, 'file', entry.size);
+          if (isLitter(name)) return entry.resume();
           mkdirSync(dirname(abs), { recursive: true });
           const fd = openSync(abs, 'wx', modeOf(entry.mode));
           open = fd;
@@ -263,11 +273,16 @@ async function extractZip(file: string, dest: string, limits: ArchiveLimits): Pr
           if ((entry.generalPurposeBitFlag & 0x1) !== 0) throw refusal(file, name, 'is encrypted');
           if (ZIP_TYPES[type]) throw refusal(file, name, ZIP_TYPES[type]!);
           if (name.endsWith('/') || type === 0o040000) {
-            mkdirSync(budget.admit(name, 'dir', 0), { recursive: true });
+            const dir = budget.admit(name, 'dir', 0);
+            if (!isLitter(name)) mkdirSync(dir, { recursive: true });
             zip.readEntry();
             return;
           }
           const abs = budget.admit(name, 'file', entry.uncompressedSize);
+          if (isLitter(name)) {
+            zip.readEntry();
+            return;
+          }
           mkdirSync(dirname(abs), { recursive: true });
           const stream = await new Promise<NodeJS.ReadableStream>((r, j) => zip.openReadStream(entry, (err, s) => (err ? j(err) : r(s!))));
           const out = createWriteStream(abs, { flags: 'wx', mode: unix ? modeOf(mode) : 0o644 });
@@ -284,16 +299,39 @@ async function extractZip(file: string, dest: string, limits: ArchiveLimits): Pr
   return { files, bytes: budget.bytes };
 }
 
-/**
- * The skill folder inside an extracted archive: its one top folder (pack's `<id>/`, a .skill's `<name>/`), or the
- * extraction folder itself when the skill file sits at the top. `__MACOSX/` and `.DS_Store` are litter and ignored.
- */
-export function skillRootIn(dest: string, archive: string, isSkill: (dir: string) => boolean): string {
-  if (isSkill(dest)) return dest;
-  const names = readdirSync(dest).filter((n) => n !== '__MACOSX' && n !== '.DS_Store');
-  if (names.length === 1 && lstatSync(join(dest, names[0]!)).isDirectory() && isSkill(join(dest, names[0]!))) return join(dest, names[0]!);
-  throw new SkillsError('E_INVALID', `${archive}: holds no skill: expected one folder with SKILL.md or manifest.json in it (e.g. "my-skill/SKILL.md"), found ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'nothing'}. Nothing was installed`, {
-    hint: 'make the archive with skills pack <skill folder>',
-  });
+/** A skill folder found in an extracted archive: where it is now, and its path inside the archive ('' at the top). */
+export interface ArchivedSkillFolder {
+  dir: string;
+  inner: string;
 }
 
+/** As deep below the archive's top as discovery looks below a folder it is given, plus the archive's one top folder. */
+const ARCHIVE_SKILL_DEPTH = 7;
+
+/**
+ * The skill folders in an extracted archive: the archive's top when the skill file sits there; else every folder
+ * below it that holds one (pack's `<id>/`, a release's `pdf-1.2.0/`, a repository's `repo-main/skills/<name>/`),
+ * not looking inside a skill. E_INVALID naming the archive and its top entries when there is none.
+ */
+export function skillFoldersIn(dest: string, archive: string, isSkill: (dir: string) => boolean): ArchivedSkillFolder[] {
+  if (isSkill(dest)) return [{ dir: dest, inner: '' }];
+  const found: ArchivedSkillFolder[] = [];
+  // The extraction wrote only folders and regular files, so a Dirent's type is the truth (no link to follow).
+  const visit = (dir: string, inner: string, depth: number) => {
+    for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (!d.isDirectory() || SKIP_DIRS.has(d.name)) continue;
+      const child = join(dir, d.name);
+      const rel = inner === '' ? d.name : `${inner}/${d.name}`;
+      if (isSkill(child)) found.push({ dir: child, inner: rel });
+      else if (depth < ARCHIVE_SKILL_DEPTH) visit(child, rel, depth + 1);
+    }
+  };
+  visit(dest, '', 1);
+  if (found.length > 0) return found;
+  const names = readdirSync(dest);
+  throw new SkillsError(
+    'E_INVALID',
+    `${archive}: holds no skill: expected SKILL.md or manifest.json at its top, in a folder ("my-skill/SKILL.md"), or in folders below one ("repo-main/skills/my-skill/SKILL.md"); found ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'nothing'}${names.length === 1 && lstatSync(join(dest, names[0]!)).isDirectory() ? ' with no skill in it' : ''}. Nothing was installed`,
+    { hint: 'give the archive of a skill or of a skills repository; make one with skills pack <skill folder>' },
+  );
+}

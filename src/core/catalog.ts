@@ -143,6 +143,12 @@ export function readEntry(root: string, realRoot: string, scope: CatalogScope, l
     warn(`skipped: ${found.name} has no description, which an agent needs to know when to use the skill`);
     return undefined;
   }
+  const length = codePoints(meta.description);
+  if (length > MAX_DESCRIPTION) {
+    // Every catalog entry goes into every prompt: one runaway description would crowd out all the others.
+    warn(`the description is ${length} characters long, over the ${MAX_DESCRIPTION} allowed; cut to ${MAX_DESCRIPTION} in the catalog`);
+    meta.description = cutCodePoints(meta.description, MAX_DESCRIPTION - 1).trimEnd() + '…';
+  }
   const folderName = basename(root);
   if (meta.name === undefined) {
     warn(`${found.name} has no name; the folder's name "${folderName}" is used`);
@@ -162,6 +168,19 @@ export function readEntry(root: string, realRoot: string, scope: CatalogScope, l
     ...(meta.triggers ? { triggers: meta.triggers } : {}),
     hidden: meta.hidden,
   };
+}
+
+/** The Agent Skills limit on a description, in code points. */
+const MAX_DESCRIPTION = 1024;
+
+/** The first `n` code points of a text (a surrogate pair is never split). */
+function cutCodePoints(text: string, n: number): string {
+  let i = 0;
+  for (let seen = 0; i < text.length && seen < n; seen++) {
+    const c = text.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? 2 : 1;
+  }
+  return text.slice(0, i);
 }
 
 interface Meta {
@@ -199,12 +218,35 @@ export function quoteColonValues(frontmatter: string): string | undefined {
   return changed ? lines.join('\n') : undefined;
 }
 
-/** The frontmatter text, split as parseSkillMd splits it (first line `---`, up to the next line that is exactly `---`). */
+// A top-level `key: | text` (or `>`): a block indicator followed by text on its own line, which YAML refuses.
+const INDICATOR_WITH_TEXT = /^([\w-]+):[ \t]+[|>][-+1-9]{0,2}[ \t]+([^#\s].*)$/;
+
+/**
+ * The frontmatter with every top-level `key: | text` (or `key: > text`) read as the plain text after the
+ * indicator, more indented lines that follow folded in, as a double-quoted string; undefined when there is none.
+ */
+export function inlineBlockValues(frontmatter: string): string | undefined {
+  const lines = frontmatter.split('\n');
+  let changed = false;
+  for (let i = 0; i < lines.length; i++) {
+    const m = INDICATOR_WITH_TEXT.exec(lines[i]!);
+    if (!m) continue;
+    const parts = [m[2]!.replace(/\s+#.*$/, '').trim()];
+    let j = i + 1;
+    while (j < lines.length && /^[ \t]+\S/.test(lines[j]!)) parts.push(lines[j++]!.trim());
+    lines.splice(i, j - i, `${m[1]}: ${JSON.stringify(parts.join(' '))}`);
+    changed = true;
+  }
+  return changed ? lines.join('\n') : undefined;
+}
+
+/** The frontmatter text, split as parseSkillMd splits it (first line `---`, up to the next line that is `---`, spaces after it allowed). */
 function frontmatterOf(text: string): string | undefined {
   const firstEnd = text.indexOf('\n');
   if (firstEnd === -1 || text.slice(0, firstEnd).trimEnd() !== '---') return undefined;
   for (let at = text.indexOf('\n---', firstEnd); at !== -1; at = text.indexOf('\n---', at + 1)) {
-    const after = at + 4;
+    let after = at + 4;
+    while (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 9) after++;
     if (after === text.length || text.charCodeAt(after) === 10) return text.slice(firstEnd + 1, at + 1);
   }
   return undefined;
@@ -226,11 +268,23 @@ function skillMdMeta(text: string, fileName: string, warn: (m: string) => void):
   const quick = quickData(text);
   let parsed = quick ? { data: quick, frontmatter: '', problem: undefined } : parseSkillMd(text);
   if (parsed.problem?.check === 'yaml-syntax') {
-    const fixed = quoteColonValues(parsed.frontmatter);
-    const again = fixed === undefined ? undefined : parseSkillMd(`---\n${fixed}---\n`);
-    if (again?.data) {
-      warn(`${fileName}: a value holds an unquoted ": "; read as quoted text (quote it to silence this)`);
-      parsed = again;
+    // Two slips that break the YAML of real skills, each repaired on its own and then both together.
+    const repairs = [
+      { fix: quoteColonValues, says: 'a value holds an unquoted ": "; read as quoted text (quote it to silence this)' },
+      { fix: inlineBlockValues, says: 'a value starts with | or > followed by text on the same line; read as that text (drop the | or > to silence this)' },
+    ];
+    const both = (fm: string) => {
+      const once = inlineBlockValues(fm);
+      return quoteColonValues(once ?? fm) ?? once;
+    };
+    for (const { fix, says } of [...repairs, { fix: both, says: repairs.map((r) => r.says).join('; ') }]) {
+      const fixed = fix(parsed.frontmatter);
+      const again = fixed === undefined ? undefined : parseSkillMd(`---\n${fixed}---\n`);
+      if (again?.data) {
+        warn(`${fileName}: ${says}`);
+        parsed = again;
+        break;
+      }
     }
   }
   if (!parsed.data) {

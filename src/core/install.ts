@@ -6,12 +6,12 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, rmdirSync, statSyn
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError, isSkillsError } from '../errors.js';
-import { LOCKFILE_NAME, diffLockfiles, emptyLockfile, parseLockfile, serializeLockfile, type LockEntry, type Lockfile } from '../formats/lockfile.js';
+import { LOCKFILE_NAME, diffLockfiles, emptyLockfile, formatLockSource, parseLockSource, parseLockfile, serializeLockfile, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import type { Release } from '../formats/index-file.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 import { parseSpec, type DependencySpec } from '../model/spec.js';
-import { DEFAULT_LIMITS, extractArchive, skillRootIn, type ArchiveLimits } from './archive.js';
+import { DEFAULT_LIMITS, extractArchive, skillFoldersIn, type ArchiveLimits } from './archive.js';
 import { cleanStale, tempName, writeAtomic } from './fs-atomic.js';
 import { discoverSkills, isSkillFolder } from './discover.js';
 import { isInside, present } from './fs-walk.js';
@@ -89,12 +89,25 @@ export type InstallOutcome =
   | ({ ok: true } & InstallResult)
   | { ok: false; kind: 'invalid' | 'unresolved' | 'frozen'; error: SkillsError; invalid?: InvalidSource[]; changes?: string[]; warnings: string[] };
 
-/** A local skill read and checked: from a folder, or from an archive extracted into `unpacked`. */
+/** A local skill read and checked: from a folder, or from an archive unpacked into the scratch. */
 interface Prepared {
   typed: string;
   source: string;
   skill: Skill;
   integrity: string;
+  /** For a skill from an archive: names its scratch folder as `<archive>: <path inside>` in messages. */
+  relabel?: Relabel;
+}
+
+type Relabel = (text: string) => string;
+
+/** A skill found in an unpacked archive, moved to a scratch folder named after it. */
+interface ArchivedSkill {
+  /** `<registry>/.unpack-…/<id>`. */
+  root: string;
+  /** Its folder inside the archive; '' when the skill file sits at the archive's top. */
+  inner: string;
+  id: string;
 }
 
 /** Where one resolved skill comes from. */
@@ -162,10 +175,11 @@ export function classifySource(raw: string, cwd: string): { kind: 'folder' | 'ar
 }
 
 /** The findings that make a skill uninstallable: validation errors, and a missing or malformed version. */
-async function problemsOf(skill: Skill, storeCopy: boolean): Promise<Diagnostic[]> {
+async function problemsOf(skill: Skill, folderNotNamed: boolean): Promise<Diagnostic[]> {
   const [report] = await validateSkills([skill]);
-  // A stored copy lives in `<id>@<version>/`: its folder name is the store's, not the skill's.
-  const errors = report!.diagnostics.filter((d) => d.severity === 'error' && !(storeCopy && d.rule === 'name-matches-folder'));
+  // A stored copy lives in `<id>@<version>/`, and a skill from an archive in a folder install made for it: neither
+  // folder is named by the skill's author.
+  const errors = report!.diagnostics.filter((d) => d.severity === 'error' && !(folderNotNamed && d.rule === 'name-matches-folder'));
   // No version is fine (kept as 0.0.0, with a warning); a version that is not MAJOR.MINOR.PATCH is not.
   const v = skill.version;
   if (errors.length === 0 && !isUnversioned(skill) && !isStrictSemver(v!)) {
@@ -195,6 +209,8 @@ function skillsBelow(dir: string): string[] {
 /** The unpack folders this run made in the registry, removed at the end whatever happens. */
 class Scratch {
   readonly dirs: string[] = [];
+  /** Each archive is unpacked once a run, however many skills (or lock entries) it stands for. */
+  readonly archives = new Map<string, Promise<ArchivedSkill[]>>();
   private created = false;
   constructor(private readonly registry: string) {}
   folder(base: string): string {
@@ -219,31 +235,71 @@ class Scratch {
   }
 }
 
-async function prepareLocal(kind: 'folder' | 'archive', abs: string, typed: string, lockDir: string, scratch: Scratch, options: InstallOptions): Promise<Prepared | InvalidSource> {
-  let root = abs;
-  if (kind === 'archive') {
-    options.progress?.(`unpacking ${typed}`);
-    const dest = scratch.folder(basename(abs));
-    await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS);
-    root = skillRootIn(dest, abs, isSkillFolder);
-    if (root === dest) {
-      // The skill sat at the top of the archive: give it a folder named after it, as a skill folder is.
-      const probe = loadSkill(dest);
-      const named = join(dest, probe.id.replace(/[^\p{L}\p{N}-]/gu, '-') || 'skill');
-      const moved = join(dirname(dest), tempName(UNPACK_PREFIX, 'root'));
-      scratch.dirs.push(moved);
-      renameSync(dest, moved);
-      mkdirSync(dest);
-      renameSync(moved, named);
-      root = named;
+/** Rewrites the scratch folder `from` of an unpacked skill as `<archive>: <path inside>` wherever a text names it. */
+function relabeler(from: string, archive: string, inner: string): Relabel {
+  const asFolder = inner === '' ? archive : `${archive}: ${inner}`;
+  const asParent = inner === '' ? `${archive}: ` : `${archive}: ${inner}/`;
+  return (text) => text.split(`${from}${sep}`).join(asParent).split(from).join(asFolder);
+}
+
+function relabelError(err: unknown, relabel: Relabel | undefined): unknown {
+  if (!relabel || !isSkillsError(err)) return err;
+  return new SkillsError(err.code, relabel(err.message), { cause: err, ...(err.hint === undefined ? {} : { hint: relabel(err.hint) }) });
+}
+
+/** Unpack an archive (once a run) into the scratch; each skill in it is moved to a folder named after the skill. */
+function unpackArchive(abs: string, typed: string, scratch: Scratch, options: InstallOptions): Promise<ArchivedSkill[]> {
+  let unpacked = scratch.archives.get(abs);
+  if (!unpacked) {
+    unpacked = unpack(abs, typed, scratch, options);
+    scratch.archives.set(abs, unpacked);
+  }
+  return unpacked;
+}
+
+async function unpack(abs: string, typed: string, scratch: Scratch, options: InstallOptions): Promise<ArchivedSkill[]> {
+  options.progress?.(`unpacking ${typed}`);
+  const dest = scratch.folder(basename(abs));
+  await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS);
+  try {
+    return skillFoldersIn(dest, abs, isSkillFolder).map(({ dir, inner }) => {
+      // A folder inside an archive is not the skill's folder (a release's pdf-1.2.0/, a repository's repo-main/,
+      // or none at the top): the skill gets a folder named after it, as a skill folder is.
+      const { id } = loadSkill(dir);
+      const name = (dir === dest && id === basename(dest) ? '' : id.replace(/[^\p{L}\p{N}-]/gu, '-')) || 'skill';
+      const home = scratch.folder(name);
+      mkdirSync(home);
+      const root = join(home, name);
+      renameSync(dir, root);
+      return { root, inner, id };
+    });
+  } catch (err) {
+    throw relabelError(err, relabeler(dest, typed, ''));
+  }
+}
+
+/** Load and check a local skill; `source` is its lock entry's source. */
+async function prepareLocal(root: string, typed: string, source: string, relabel?: Relabel): Promise<Prepared | InvalidSource> {
+  try {
+    const skill = loadSkill(root);
+    const problems = await problemsOf(skill, relabel !== undefined);
+    if (problems.length > 0) {
+      const shown = relabel ? problems.map((d) => ({ ...d, file: relabel(d.file), message: relabel(d.message), ...(d.hint === undefined ? {} : { hint: relabel(d.hint) }) })) : problems;
+      return { source: typed, id: skill.id, message: `${typed}: ${skill.id} is not valid; nothing was installed`, diagnostics: shown };
     }
+    return { typed, source, skill, integrity: integrityOf(skill), ...(relabel ? { relabel } : {}) };
+  } catch (err) {
+    throw relabelError(err, relabel);
   }
-  const skill = loadSkill(root);
-  const problems = await problemsOf(skill, false);
-  if (problems.length > 0) {
-    return { source: typed, id: skill.id, message: `${typed}: ${skill.id} is not valid; nothing was installed`, diagnostics: problems };
-  }
-  return { typed, source: `${kind}:${lockPath(lockDir, abs)}`, skill, integrity: integrityOf(skill) };
+}
+
+/**
+ * One skill of an unpacked archive, prepared. An archive of several skills locks each as `archive:<path>#<path
+ * inside>` and names it `<archive>: <path inside>`; an archive of one stays `archive:<path>`.
+ */
+function prepareArchived(a: ArchivedSkill, archive: string, lockedPath: string, several: boolean): Promise<Prepared | InvalidSource> {
+  const source = formatLockSource({ kind: 'archive', path: lockedPath, ...(several ? { inner: a.inner } : {}) });
+  return prepareLocal(a.root, several ? `${archive}: ${a.inner}` : archive, source, relabeler(a.root, archive, a.inner));
 }
 
 /** The registry's catalog with the local skills laid over it, so their dependencies resolve with everything else. */
@@ -318,22 +374,30 @@ async function planFromSources(options: InstallOptions, lock: Lockfile, scratch:
       specs.push(c.spec);
       continue;
     }
-    // A folder that holds skills (a clone of a skills repository) stands for every skill in it, as sync reads it.
-    const folders = c.kind === 'folder' && !isSkillFolder(c.abs) ? skillsBelow(c.abs) : [];
-    const each = folders.length > 0 ? folders.map((abs) => ({ abs, typed: join(raw, relative(c.abs, abs)) })) : [{ abs: c.abs, typed: raw }];
-    for (const one of each) {
-      const p = await prepareLocal(c.kind, one.abs, one.typed, lockDir, scratch, options);
+    const prepared: (Prepared | InvalidSource)[] = [];
+    if (c.kind === 'folder') {
+      // A folder that holds skills (a clone of a skills repository) stands for every skill in it, as sync reads it.
+      const folders = isSkillFolder(c.abs) ? [] : skillsBelow(c.abs);
+      for (const abs of folders.length > 0 ? folders : [c.abs]) {
+        prepared.push(await prepareLocal(abs, abs === c.abs ? raw : join(raw, relative(c.abs, abs)), formatLockSource({ kind: 'folder', path: lockPath(lockDir, abs) })));
+      }
+    } else {
+      // So does an archive that holds skills (a repository's "Download ZIP", git archive).
+      const found = await unpackArchive(c.abs, raw, scratch, options);
+      for (const a of found) prepared.push(await prepareArchived(a, raw, lockPath(lockDir, c.abs), found.length > 1));
+    }
+    for (const p of prepared) {
       if ('diagnostics' in p) {
         invalid.push(p);
         continue;
       }
       const twice = locals.get(p.skill.id);
-      if (twice) throw new SkillsError('E_USAGE', `${p.skill.id} is given twice: ${twice.typed} and ${one.typed}`, { hint: 'install one of them' });
+      if (twice) throw new SkillsError('E_USAGE', `${p.skill.id} is given twice: ${twice.typed} and ${p.typed}`, { hint: 'install one of them' });
       locals.set(p.skill.id, p);
     }
   }
   if (invalid.length > 0) {
-    const error = new SkillsError('E_INVALID', invalid.map((i) => i.message).join('\n'), { hint: 'run skills validate on it to see every finding' });
+    const error = new SkillsError('E_INVALID', invalid.map((i) => i.message).join('\n'), { hint: 'run skills validate on the skill folder (unpack an archive first) to see every finding' });
     return { ok: false, kind: 'invalid', error, invalid, warnings: [] };
   }
   const source = options.from ?? options.registry;
@@ -411,23 +475,44 @@ async function planFromLock(options: InstallOptions, lock: Lockfile | undefined,
     let plan: Plan;
     let found: string;
     let origin: string;
-    const [kind, ...rest] = entry.source.split(':');
-    const arg = rest.join(':');
-    if (kind === 'folder' || kind === 'archive') {
-      const abs = resolve(lockDir, arg);
+    const src = parseLockSource(entry.source);
+    if (src.kind === 'folder' || src.kind === 'archive') {
+      let { path } = src;
+      let inner = src.kind === 'archive' ? src.inner : undefined;
+      // A lock written before `#<path inside>` existed may have a `#` in the archive's own path.
+      const whole = entry.source.slice(entry.source.indexOf(':') + 1);
+      if (inner !== undefined && (path === '' || !present(resolve(lockDir, path))) && present(resolve(lockDir, whole))) [path, inner] = [whole, undefined];
+      const abs = resolve(lockDir, path);
       if (!present(abs)) throw new SkillsError('E_NOT_FOUND', `${options.lockfile}: ${where} comes from ${entry.source}, and ${abs} is not there`, { hint: `restore it, or install ${id} again from where it is now` });
-      const p = await prepareLocal(kind, abs, arg, lockDir, scratch, options);
+      let p: Prepared | InvalidSource;
+      let shown = abs;
+      if (src.kind === 'folder') p = await prepareLocal(abs, path, entry.source);
+      else {
+        const inArchive = await unpackArchive(abs, path, scratch, options);
+        // No path inside: the archive's one skill (or, should it hold several now, the one with the locked id).
+        const a = inner !== undefined ? inArchive.find((f) => f.inner === inner) : inArchive.length === 1 ? inArchive[0] : inArchive.find((f) => f.id === id);
+        if (!a) {
+          throw new SkillsError('E_NOT_FOUND', `${options.lockfile}: ${where} comes from ${entry.source}, but ${abs} holds no skill ${inner !== undefined ? `at "${inner}"` : `with the id ${id}`}; it holds ${inArchive.map((f) => (f.inner === '' ? `${f.id} at its top` : `${f.id} in "${f.inner}"`)).join(', ')}. Nothing was installed`, {
+            hint: `install ${id} again from where it is now`,
+          });
+        }
+        p = await prepareArchived(a, path, path, inner !== undefined);
+        if (inner !== undefined) shown = `${abs}: ${inner}`;
+      }
       if ('diagnostics' in p) {
-        throw new SkillsError('E_INVALID', `${p.message}:\n${p.diagnostics.map((d) => `  ${d.file}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}  ${d.message}`).join('\n')}`, { hint: `run skills validate ${abs}` });
+        throw new SkillsError('E_INVALID', `${p.message}:\n${p.diagnostics.map((d) => `  ${d.file}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}  ${d.message}`).join('\n')}`, {
+          hint: src.kind === 'archive' ? `unpack ${abs} and run skills validate on the skill folder` : `run skills validate ${abs}`,
+        });
       }
       if (p.skill.id !== id || registryVersion(p.skill) !== entry.version) {
-        throw new SkillsError('E_INVALID', `${options.lockfile} locks ${where}, but ${abs} holds ${p.skill.id}@${registryVersion(p.skill)}; nothing was installed`, { hint: `install it again to update the lock: skills install ${arg}` });
+        throw new SkillsError('E_INVALID', `${options.lockfile} locks ${where}, but ${shown} holds ${p.skill.id}@${registryVersion(p.skill)}; nothing was installed`, { hint: `install it again to update the lock: skills install ${path}` });
       }
       plan = { kind: 'local', prepared: { ...p, source: entry.source } };
       found = p.integrity;
-      origin = abs;
+      origin = shown;
     } else {
-      const reg = kind === 'registry' && arg !== '' ? resolve(lockDir, arg) : options.registry;
+      const arg = src.dir ?? '';
+      const reg = arg !== '' ? resolve(lockDir, arg) : options.registry;
       const index = readIndex(reg);
       const e = index.skills.find((s) => s.id === id);
       const release = e?.versions.includes(entry.version) ? readReleases(reg, id)[entry.version] : undefined;
@@ -508,9 +593,15 @@ async function carryOut(options: InstallOptions, planned: Planned, before: Lockf
       const skill = plan.kind === 'local' ? plan.prepared.skill : fromSkills.get(resolved.id)!;
       // An unpacked archive is this run's own scratch folder, inside the registry: moved into the store, not copied.
       const adopt = plan.kind === 'local' && plan.prepared.source.startsWith('archive:') && isInside(registry, skill.root);
-      const r = await registerSkill(registry, skill, { force: options.force, adopt, ...(adopt ? { integrity: entry.integrity } : {}), ...(plan.kind === 'from' ? { owner: plan.owner } : {}) });
+      const relabel = plan.kind === 'local' ? plan.prepared.relabel : undefined;
+      let r;
+      try {
+        r = await registerSkill(registry, skill, { force: options.force, adopt, ...(adopt ? { integrity: entry.integrity } : {}), ...(plan.kind === 'from' ? { owner: plan.owner } : {}) });
+      } catch (err) {
+        throw relabelError(err, relabel);
+      }
       if (r.integrity !== entry.integrity) {
-        throw new SkillsError('E_IO', `${skill.root} changed while it was being installed (integrity ${entry.integrity}, then ${r.integrity})`, { hint: 'run the install again once the skill is written' });
+        throw new SkillsError('E_IO', `${relabel ? relabel(skill.root) : skill.root} changed while it was being installed (integrity ${entry.integrity}, then ${r.integrity})`, { hint: 'run the install again once the skill is written' });
       }
       status = r.status;
       path = join(registry, r.path);

@@ -420,18 +420,30 @@ export function describeScripts(skill: Skill): ScriptListing[] {
 
 // ---------------------------------------------------------------------------------------------- arguments
 
+/** What a script is given: a JSON object (seed 000's tools), or command-line words (a CLI such as an argparse script). */
+export interface ScriptArgs {
+  /** The object, when the arguments are one. */
+  args?: Record<string, unknown>;
+  /** The words, when the arguments are a JSON list of text. */
+  argv?: string[];
+  /** The arguments as compact JSON, as given. */
+  json: string;
+}
+
 /**
- * The arguments object from JSON text: a JSON object of at most MAX_ARGS entries and MAX_ARGS_BYTES bytes once
- * serialized. `label` says where the text came from (--args, a file, stdin) in the located E_USAGE.
+ * The arguments from JSON text: a JSON object of at most MAX_ARGS entries and MAX_ARGS_BYTES bytes once
+ * serialized, or a JSON list of text, the script's command-line words (at most MAX_ARGS of them and MAX_ARGS_BYTES
+ * bytes). `label` says where the text came from (--args, a file, stdin) in the located E_USAGE.
  */
-export function parseScriptArgs(text: string, label: string): { args: Record<string, unknown>; json: string } {
+export function parseScriptArgs(text: string, label: string): ScriptArgs {
   const source = text.replace(/^\uFEFF/, '');
   if (source.trim() === '') return { args: {}, json: '{}' };
   const { value, problem } = parseJsonObject(source);
+  if (problem && /found an array$/.test(problem.message)) return parseScriptWords(JSON.parse(source) as unknown[], label);
   if (problem) {
     const what = problem.message.startsWith('not') ? `the arguments are ${problem.message}` : `the arguments: ${problem.message}`;
     throw new SkillsError('E_USAGE', `${label}:${problem.line}:${problem.column}: ${what}`, {
-      hint: `the arguments are one JSON object, e.g. --args '{"url": "https://example.com", "limit": 10}'`,
+      hint: `the arguments are one JSON object, e.g. --args '{"url": "https://example.com", "limit": 10}', or a list of command-line words, e.g. --args '["--format", "json"]'`,
     });
   }
   const args = value!;
@@ -449,6 +461,28 @@ export function parseScriptArgs(text: string, label: string): { args: Record<str
     });
   }
   return { args, json };
+}
+
+/** A JSON list as command-line words: text only, at most MAX_ARGS words and MAX_ARGS_BYTES bytes (each word and its NUL). */
+function parseScriptWords(list: unknown[], label: string): ScriptArgs {
+  const bad = list.findIndex((w) => typeof w !== 'string');
+  if (bad !== -1) {
+    const w = list[bad];
+    const found = w === null ? 'null' : Array.isArray(w) ? 'a list' : typeof w === 'object' ? 'an object' : `the ${typeof w} ${JSON.stringify(w)}`;
+    throw new SkillsError('E_USAGE', `${label}: item ${bad + 1} of the list is ${found}; command-line words are text`, {
+      hint: typeof w === 'number' || typeof w === 'boolean' ? `quote it: ${JSON.stringify(String(w))}` : 'give each word as a JSON string, e.g. ["--limit", "10"]',
+    });
+  }
+  const argv = list as string[];
+  if (argv.length > MAX_ARGS) throw new SkillsError('E_USAGE', `${label}: ${argv.length} command-line words, more than the ${MAX_ARGS} allowed`);
+  const bytes = argv.reduce((n, w) => n + Buffer.byteLength(w) + 1, 0);
+  if (bytes > MAX_ARGS_BYTES) {
+    throw new SkillsError('E_USAGE', `${label}: the command-line words take ${bytes} bytes, more than the ${MAX_ARGS_BYTES} allowed`, {
+      hint: 'pass large data as a file and give its path as a word',
+    });
+  }
+  if (argv.some((w) => w.includes('\0'))) throw new SkillsError('E_USAGE', `${label}: a command-line word holds a NUL character, which no program can receive`);
+  return { argv, json: JSON.stringify(argv) };
 }
 
 // ---------------------------------------------------------------------------------------------- environment
@@ -568,8 +602,10 @@ export interface RunRequest {
   /** The working directory: the skill's folder. */
   cwd: string;
   interpreter: Interpreter;
-  /** The arguments as compact JSON: the first argument, and stdin. */
+  /** The arguments as compact JSON: the first argument, and stdin (unless `argv` is given). */
   argsJson: string;
+  /** Command-line words given instead of the JSON: the script's arguments, with nothing on stdin. */
+  argv?: string[];
   env: Record<string, string>;
   /** Strings to mask (maskList). */
   mask: string[];
@@ -692,7 +728,8 @@ class Capture {
 }
 
 /**
- * Run the script in its own process group: the arguments as its first argument and on stdin, output capped at
+ * Run the script in its own process group: the arguments as its first argument and on stdin (or the command-line
+ * words as its arguments), output capped at
  * MAX_OUTPUT_BYTES per stream and masked. On timeout or abort the whole group gets SIGTERM, then SIGKILL after a
  * grace; when the script exits, whatever it left running in its group is ended the same way.
  */
@@ -700,7 +737,7 @@ export function executeScript(req: RunRequest): Promise<RunOutcome> {
   const grace = req.graceMs ?? KILL_GRACE_MS;
   const started = performance.now();
   return new Promise<RunOutcome>((resolvePromise, reject) => {
-    const child = spawn(req.interpreter.command, [...req.interpreter.args, req.script, req.argsJson], {
+    const child = spawn(req.interpreter.command, [...req.interpreter.args, req.script, ...(req.argv ?? [req.argsJson])], {
       cwd: req.cwd,
       env: req.env,
       detached: true, // its own process group, so the whole tree can be signalled
@@ -713,7 +750,7 @@ export function executeScript(req: RunRequest): Promise<RunOutcome> {
     child.stdin.on('error', () => {
       /* the script need not read stdin: EPIPE is fine */
     });
-    child.stdin.end(`${req.argsJson}\n`);
+    child.stdin.end(req.argv ? '' : `${req.argsJson}\n`);
 
     let timedOut = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;

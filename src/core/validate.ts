@@ -133,8 +133,11 @@ function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateOptions)
     for (const key of ['license', 'allowed-tools'] as const) {
       if (key in raw && typeof raw[key] !== 'string') {
         const isList = Array.isArray(raw[key]);
+        // The standard says a space-separated string, but Claude Code and much of the world's skills write a YAML
+        // list of tool names, and the reference validator accepts it: a warning, which lint --fix rewrites.
+        const toolList = key === 'allowed-tools' && isList && (raw[key] as unknown[]).every((x) => typeof x === 'string');
         out.push(
-          diag('field-type', 'error', `${key} must be text${key === 'allowed-tools' ? ' (space-separated tool names)' : ''}, found ${isList ? 'a list' : 'a mapping'}`, file, at(key),
+          diag('field-type', toolList ? 'warning' : 'error', `${key} must be text${key === 'allowed-tools' ? ' (space-separated tool names)' : ''}, found ${isList ? 'a list' : 'a mapping'}`, file, at(key),
             key === 'allowed-tools' && isList ? `write it as one string: allowed-tools: ${(raw[key] as unknown[]).join(' ')}` : undefined),
         );
       }
@@ -208,7 +211,13 @@ function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: SafeRegex)
   const at = (k: string): Position | undefined => skill.positions[k];
   const version = raw.version;
   if (typeof version === 'string' && version !== '' && !isStrictSemver(version)) {
-    out.push(diag('version-semver', 'error', `version "${version}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"`, file, at('version')));
+    // The manifest layout requires a semantic version; in SKILL.md a top-level version is an extension the standard
+    // does not define, and real skills write "1.0" or "v1.2.3": a warning there (pack, sync and install, which need
+    // MAJOR.MINOR.PATCH, still refuse it with their own message).
+    const loose = skill.layout === 'skill-md';
+    const suggestion = semverLike(version);
+    out.push(diag('version-semver', loose ? 'warning' : 'error', `version "${version}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "${suggestion ?? '1.0.0'}"`, file, at('version'),
+      suggestion ? `write version: ${suggestion}` : undefined));
   }
   if (skill.layout === 'skill-md' && Array.isArray(raw.scripts)) {
     raw.scripts.forEach((p, i) => {
@@ -294,6 +303,14 @@ function checkPath(skill: Skill, p: string, field: string, out: Diagnostic[], sc
       out.push(diag('script-executable', 'error', `${field} "${p}" is not executable`, skill.file, pos, `chmod +x ${norm}`));
     }
   }
+}
+
+/** The semantic version a loose one means ("v1.2" → "1.2.0"), when it plainly means one. */
+function semverLike(v: string): string | undefined {
+  const m = /^\s*[v=]?\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?\s*$/i.exec(v);
+  if (!m) return undefined;
+  const s = `${Number(m[1])}.${Number(m[2] ?? 0)}.${Number(m[3] ?? 0)}`;
+  return isStrictSemver(s) ? s : undefined;
 }
 
 /** A strict semantic version: 1.2.3, with optional pre-release and build, no "v" or "=" prefix. */

@@ -10,7 +10,7 @@ export const LOCKFILE_VERSION = 1;
 
 export const lockEntrySchema = z.object({
   version: z.string().min(1),
-  /** `folder:<path>`, `archive:<path>` (relative to the lockfile's folder), `registry`, or `registry:<dir>`. */
+  /** `folder:<path>`, `archive:<path>`, `archive:<path>#<path inside>` (relative to the lockfile's folder), `registry`, or `registry:<dir>`. */
   source: z.string().regex(/^(folder:.+|archive:.+|registry(:.+)?)$/, 'expected "folder:<path>", "archive:<path>", "registry" or "registry:<dir>"'),
   /** sha512 SRI of the skill's files (paths, execute bits, bytes): the registry's integrity. */
   integrity: z.string().regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected "sha512-<base64>"'),
@@ -25,6 +25,41 @@ export const lockfileSchema = z.object({
 });
 
 export type LockEntry = z.infer<typeof lockEntrySchema>;
+
+/** Where a locked skill comes from: a lock entry's `source`, taken apart. */
+export type LockSource =
+  | { kind: 'folder'; path: string }
+  /** `inner`: the skill's folder inside an archive that holds several skills; undefined for an archive of one. */
+  | { kind: 'archive'; path: string; inner?: string }
+  /** `dir` undefined: the registry in use. */
+  | { kind: 'registry'; dir?: string };
+
+// The path inside an archive follows the last `#`; a `#` or `%` in it is escaped, so the split is unambiguous.
+const escapeInner = (p: string) => p.replace(/%/g, '%25').replace(/#/g, '%23');
+const unescapeInner = (p: string) => p.replace(/%23/g, '#').replace(/%25/g, '%');
+
+/** A lock entry's `source` for a skill's origin (paths already relative to the lockfile's folder, with `/`). */
+export function formatLockSource(s: LockSource): string {
+  if (s.kind === 'registry') return s.dir === undefined ? 'registry' : `registry:${s.dir}`;
+  if (s.kind === 'folder') return `folder:${s.path}`;
+  // A `#` in the archive's own path gets an empty fragment after it, so a reader never splits inside the path.
+  return s.inner !== undefined || s.path.includes('#') ? `archive:${s.path}#${escapeInner(s.inner ?? '')}` : `archive:${s.path}`;
+}
+
+/** Take a lock entry's `source` apart (it has passed the schema). */
+export function parseLockSource(source: string): LockSource {
+  const colon = source.indexOf(':');
+  const kind = colon < 0 ? source : source.slice(0, colon);
+  const arg = colon < 0 ? '' : source.slice(colon + 1);
+  if (kind === 'folder') return { kind, path: arg };
+  if (kind === 'archive') {
+    const hash = arg.lastIndexOf('#');
+    if (hash < 0) return { kind, path: arg };
+    const inner = unescapeInner(arg.slice(hash + 1));
+    return { kind, path: arg.slice(0, hash), ...(inner === '' ? {} : { inner }) };
+  }
+  return arg === '' ? { kind: 'registry' } : { kind: 'registry', dir: arg };
+}
 export type Lockfile = z.infer<typeof lockfileSchema>;
 
 /** A lockfile with nothing in it. */

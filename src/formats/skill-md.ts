@@ -24,11 +24,13 @@ export interface ParsedSkillMd {
   problem?: ParseProblem;
 }
 
+const CLOSE = /^---[ \t]*$/;
+const INDICATOR_WITH_TEXT = /^\s*([\w-]+):[ \t]+([|>])[-+1-9]{0,2}[ \t]+([^#\s].*)$/;
 const UNQUOTED_COLON = /^\s*([\w-]+):\s+([^'"|>\s[{][^#]*?):(\s|$)/;
 
 /**
  * Split SKILL.md text (already BOM-free, LF newlines) into frontmatter and body and parse the frontmatter.
- * The frontmatter ends at the first line that is exactly `---`. With `referenceSplit` it is cut the way the
+ * The frontmatter ends at the first line that is `---` (spaces or tabs after it allowed). With `referenceSplit` it is cut the way the
  * reference validator cuts it: at the second `---` anywhere in the text.
  */
 export function parseSkillMd(text: string, options: { referenceSplit?: boolean } = {}): ParsedSkillMd {
@@ -37,7 +39,7 @@ export function parseSkillMd(text: string, options: { referenceSplit?: boolean }
   let body: string;
   let bodyLine: number;
   if (options.referenceSplit) {
-    if (!text.startsWith('---')) return { ...empty, problem: missingFrontmatter() };
+    if (!text.startsWith('---')) return { ...empty, problem: missingFrontmatter(text) };
     const close = text.indexOf('---', 3);
     if (close === -1) return { ...empty, problem: unclosed() };
     frontmatter = text.slice(3, close);
@@ -47,7 +49,7 @@ export function parseSkillMd(text: string, options: { referenceSplit?: boolean }
   } else {
     const firstEnd = text.indexOf('\n');
     const first = firstEnd === -1 ? text : text.slice(0, firstEnd);
-    if (first.trimEnd() !== '---') return { ...empty, problem: missingFrontmatter() };
+    if (first.trimEnd() !== '---') return { ...empty, problem: missingFrontmatter(text) };
     let close = -1;
     let pos = firstEnd + 1;
     let lineNo = 2;
@@ -55,7 +57,8 @@ export function parseSkillMd(text: string, options: { referenceSplit?: boolean }
       for (;;) {
         const end = text.indexOf('\n', pos);
         const line = end === -1 ? text.slice(pos) : text.slice(pos, end);
-        if (line === '---') {
+        // Editors leave spaces after the dashes; every frontmatter reader but skills-ref's split accepts them.
+        if (CLOSE.test(line)) {
           close = pos;
           break;
         }
@@ -85,6 +88,13 @@ export function parseSkillMd(text: string, options: { referenceSplit?: boolean }
     // js-yaml reports the error where it gives up, often the line after the colon: look back one line too.
     for (const idx of [e.mark?.line, (e.mark?.line ?? 0) - 1]) {
       const src = idx !== undefined && idx >= 0 ? lines[idx] : undefined;
+      const b = src ? INDICATOR_WITH_TEXT.exec(src) : null;
+      if (b) {
+        const value = b[3]!.trim();
+        const plain = /:(\s|$)|\s#|^['"[{&*!%@`|>-]/.test(value) ? JSON.stringify(value) : value;
+        hint = `"${b[2]}" starts a block of text on the lines below it, so no text may follow it on its line; drop the ${b[2]}: ${b[1]}: ${plain}`;
+        break;
+      }
       const m = src ? UNQUOTED_COLON.exec(src) : null;
       if (m) {
         hint = `the value of "${m[1]}" holds ": " and so reads as a nested key; quote it: ${m[1]}: "${src!.slice(src!.indexOf(':') + 1).trim().replace(/"/g, '\\"')}"`;
@@ -132,7 +142,20 @@ function excerpt(line: string | undefined): string {
   return `: ${JSON.stringify(t.length > 80 ? `${t.slice(0, 77)}...` : t)}`;
 }
 
-function missingFrontmatter(): ParseProblem {
+// UTF-16 text read as UTF-8: its BOM (FF FE or FE FF) turns into two U+FFFD, and every ASCII character comes with a NUL.
+const UTF16 = /^(?:\uFFFD\uFFFD)?(?:(\0)[^\0]|[^\0]\0)(?:\0[^\0]|[^\0]\0)/;
+
+function missingFrontmatter(text: string): ParseProblem {
+  const utf16 = UTF16.exec(text);
+  if (utf16) {
+    return {
+      check: 'frontmatter-missing',
+      message: `the file is UTF-16 (${utf16[1] === undefined ? 'little' : 'big'}-endian) text; agents read SKILL.md as UTF-8, and find no frontmatter in it`,
+      line: 1,
+      column: 1,
+      hint: 'save it as UTF-8 (Windows PowerShell 5 writes UTF-16 by default: use Set-Content -Encoding utf8, or save as "UTF-8" in the editor)',
+    };
+  }
   return {
     check: 'frontmatter-missing',
     message: 'SKILL.md must begin with YAML frontmatter: a first line of ---, then name and description, then ---',
@@ -145,7 +168,7 @@ function missingFrontmatter(): ParseProblem {
 function unclosed(): ParseProblem {
   return {
     check: 'frontmatter-unclosed',
-    message: 'frontmatter is not closed: expected a line that is exactly --- after the YAML',
+    message: 'frontmatter is not closed: expected a line that is --- (and nothing else) after the YAML',
     line: 1,
     column: 1,
   };

@@ -13,7 +13,7 @@ const KEY_LINE = /^([ \t]*)([A-Za-z_][\w-]*):[ \t]+(\S.*)$/;
  * `readText` reads a file of the skill (relative path), as lint rules do.
  */
 export function fixForCheck(skill: Skill, d: Diagnostic, readText: (rel: string) => string | undefined, stat: (rel: string) => { mode: number } | undefined): Fix | undefined {
-  if (d.rule === 'yaml-syntax') return quoteColonValue(skill, d);
+  if (d.rule === 'yaml-syntax') return inlineBlockValue(skill, d) ?? quoteColonValue(skill, d);
   if (d.rule === 'field-type' && /^allowed-tools must be text/.test(d.message)) return joinAllowedTools(skill);
   if (d.rule === 'env-example') return envExampleFix(skill);
   if (d.rule === 'script-executable') {
@@ -66,6 +66,40 @@ function quoteColonValue(skill: Skill, d: Diagnostic): Fix | undefined {
     return {
       description: `quote the value of ${key} (it holds ": ")`,
       changes: [{ kind: 'replace', file: skill.file, line, endLine: end, expect: lines.slice(line - 1, end).join('\n'), text: `${indent}${key}: ${quoted}` }],
+    };
+  }
+  return undefined;
+}
+
+const INDICATOR_LINE = /^([ \t]*)([A-Za-z_][\w-]*):[ \t]+([|>])[-+1-9]{0,2}[ \t]+(\S.*)$/;
+
+/**
+ * `description: | Use when …` breaks YAML: a block indicator must end its line. Dropping it keeps the text (more
+ * indented lines that follow are joined with single spaces); the value is quoted when it needs to be.
+ */
+function inlineBlockValue(skill: Skill, d: Diagnostic): Fix | undefined {
+  if (d.file !== skill.file || d.line === undefined) return undefined;
+  const lines = skill.source.split('\n');
+  for (const line of [d.line, d.line - 1]) {
+    const m = lines[line - 1] === undefined ? null : INDICATOR_LINE.exec(lines[line - 1]!);
+    if (!m) continue;
+    const [, indent, key, indicator, value] = m as unknown as [string, string, string, string, string];
+    if (/(^|\s)#/.test(value)) return undefined;
+    let end = line;
+    const parts = [value.trim()];
+    while (end < lines.length) {
+      const next = lines[end]!;
+      if (next.trim() === '' || next.length - next.trimStart().length <= indent.length) break;
+      if (/\s#/.test(next)) return undefined;
+      parts.push(next.trim());
+      end++;
+    }
+    const joined = parts.join(' ');
+    const written = readsAs(key, joined, joined) ? joined : JSON.stringify(joined);
+    if (!readsAs(key, written, joined)) return undefined;
+    return {
+      description: `drop the ${indicator} before the text of ${key}`,
+      changes: [{ kind: 'replace', file: skill.file, line, endLine: end, expect: lines.slice(line - 1, end).join('\n'), text: `${indent}${key}: ${written}` }],
     };
   }
   return undefined;

@@ -4,7 +4,7 @@
  */
 export const CHECKS = {
   'frontmatter-missing': { id: 'SK001', description: 'SKILL.md begins with a YAML frontmatter block opened by ---' },
-  'frontmatter-unclosed': { id: 'SK002', description: 'the frontmatter is closed by a line that is exactly ---' },
+  'frontmatter-unclosed': { id: 'SK002', description: 'the frontmatter is closed by a line that is --- (spaces after it allowed)' },
   'yaml-syntax': { id: 'SK003', description: 'the frontmatter is YAML that parses' },
   'frontmatter-not-mapping': { id: 'SK004', description: 'the frontmatter is a mapping of keys to values' },
   'name-required': { id: 'SK005', description: 'name is present and not empty' },

@@ -142,7 +142,10 @@ describe('skills run-script: languages and arguments (built CLI)', () => {
     expect(bad.stderr).toMatch(/^error: --args:1:9: the arguments are not valid JSON: /);
     const list = await runCli(['run-script', polyglot, 'hello-bash', '--args', '[1, 2]']);
     expect(list.exitCode).toBe(2);
-    expect(list.stderr).toContain('expected a JSON object');
+    expect(list.stderr).toContain('error: --args: item 1 of the list is the number 1; command-line words are text\nhint: quote it: "1"');
+    const scalar = await runCli(['run-script', polyglot, 'hello-bash', '--args', '"text"']);
+    expect(scalar.exitCode).toBe(2);
+    expect(scalar.stderr).toContain('expected a JSON object');
     const file = join(fresh(), 'broken.json');
     writeFileSync(file, '{\n  "a": 1\n  "b": 2\n}\n');
     const fromFile = await runCli(['run-script', polyglot, 'hello-bash', '--args-file', file]);

@@ -1,9 +1,12 @@
 import { isFolder, skillReferences } from '../references.js';
 import type { Rule } from '../types.js';
 
+// Files that are run rather than read (and, in scripts/, files without an extension).
+const RUN = /\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|ps1|bat|cmd)$/i;
+
 export default {
   names: ['SK111', 'file-reference-depth'],
-  description: 'referenced files sit at most one folder below the skill root (references/api.md, not references/api/v2/auth.md)',
+  description: 'referenced files sit at most one folder below the skill root (references/api.md, not references/api/v2/auth.md); scripts, which are run rather than read, may sit deeper',
   tags: ['references', 'files', 'structure', 'best-practice'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
@@ -12,11 +15,14 @@ export default {
   options: { maxDepth: { default: 1, description: 'most folders between the skill root and a referenced file' } },
   check(skill, ctx) {
     const max = ctx.options.maxDepth as number;
+    const scripts = new Set(skill.scripts.map((x) => x.path));
     for (const r of skillReferences(skill, ctx.readText).refs) {
       const t = r.target;
       // Missing files are SK108's; once they exist, their depth is checked here. A bare name (`package.json`)
       // writes no folders: it may be a template's file deep in assets/, found by name only.
       if (t.status !== 'ok' || t.path === '' || r.name) continue;
+      // Scripts are run, not read: an agent never reads scripts/office/unpack.py in part (Anthropic's docx skill).
+      if (!isFolder(t.entry) && (RUN.test(t.path) || (scripts.has(t.path) && !/\.[^/]*$/.test(t.path)))) continue;
       const segments = t.path.split('/').length;
       const folders = isFolder(t.entry) ? segments : segments - 1;
       if (folders <= max) continue;

@@ -117,6 +117,30 @@ export function scriptUses(skill: Skill, readText: (rel: string) => string | und
   return uses;
 }
 
+/**
+ * Whether another script in the same folder imports this file as a module: Python `import name` or `from name
+ * import`, JavaScript `require('./name')` or `from './name.js'`, shell `source ./name.sh` or `. "$DIR/name.sh"`.
+ */
+export function importedBySibling(skill: Skill, path: string, readText: (rel: string) => string | undefined): boolean {
+  const slash = path.lastIndexOf('/');
+  const dir = path.slice(0, slash + 1);
+  const file = path.slice(slash + 1);
+  const ext = extname(file).toLowerCase();
+  const stem = file.slice(0, file.length - ext.length).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (stem === '') return false;
+  let pattern: RegExp;
+  if (ext === '.py') pattern = new RegExp(`^[ \\t]*(?:from[ \\t]+\\.?${stem}[ \\t]+import\\b|import[ \\t]+(?:[\\w.]+[ \\t]*,[ \\t]*)*${stem}\\b)`, 'm');
+  else if (BY_EXTENSION[ext] === 'js') pattern = new RegExp(`(?:require\\(|import\\(|from)[ \\t]*['"]\\./${stem}(?:\\.[cm]?[jt]sx?)?['"]`);
+  else if (BY_EXTENSION[ext] === 'shell') pattern = new RegExp(`(?:^|[;&|]|\\bthen|\\bdo)[ \\t]*(?:source|\\.)[ \\t]+[^\\n]*?(?<![\\w.-])${stem}\\${ext}\\b`, 'm');
+  else return false;
+  for (const other of skill.scripts) {
+    if (other.path === path || !other.exists || !other.path.startsWith(dir) || other.path.indexOf('/', dir.length) !== -1) continue;
+    const text = readText(other.path);
+    if (text !== undefined && pattern.test(text)) return true;
+  }
+  return false;
+}
+
 const SUGGEST: Record<string, string> = {
   '.sh': '#!/usr/bin/env bash', '.bash': '#!/usr/bin/env bash', '.zsh': '#!/usr/bin/env zsh', '': '#!/usr/bin/env bash',
   '.py': '#!/usr/bin/env python3', '.js': '#!/usr/bin/env node', '.mjs': '#!/usr/bin/env node', '.cjs': '#!/usr/bin/env node',
@@ -144,6 +168,8 @@ export default {
       if (!script.exists || !runsDirectly(script.path, extensions)) continue;
       // `python scripts/x.py` everywhere it is mentioned: it is never run by path.
       if (!script.declared && uses.interpreterOnly.get(script.path) === true) continue;
+      // Never mentioned, but imported by a script beside it (`from github_utils import …`): a module, not a script.
+      if (!script.declared && !uses.interpreterOnly.has(script.path) && importedBySibling(skill, script.path, ctx.readText)) continue;
       const text = ctx.readText(script.path);
       // Empty files are another rule's business; binary or huge ones are not scripts we can read.
       if (text === undefined || text.trim() === '' || text.startsWith('#!')) continue;

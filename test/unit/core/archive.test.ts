@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Header } from 'tar';
 import yazl from 'yazl';
-import { extractArchive, type ArchiveLimits } from '../../../src/core/archive.js';
+import { extractArchive, isLitter, skillFoldersIn, type ArchiveLimits } from '../../../src/core/archive.js';
+import { isSkillFolder } from '../../../src/core/discover.js';
 import { isSkillsError } from '../../../src/errors.js';
 import { tempFolders } from '../../helpers/cli.js';
 
@@ -200,5 +201,81 @@ describe('extractArchive: zip (.skill, .zip)', () => {
     bytes.writeUInt32LE(1, cd + 24);
     const file = write('liar.zip', bytes);
     expect((await refused(file)).message).toMatch(/not a readable archive: .*(too many bytes|size)/);
+  });
+});
+
+describe('extractArchive: macOS litter', () => {
+  it('does not write __MACOSX/, AppleDouble ._ files or .DS_Store from a tar (macOS tar puts ._ files next to each file)', async () => {
+    const file = tgz([
+      SKILL,
+      { path: 'ok/._SKILL.md', content: 'resource fork' },
+      { path: 'ok/.DS_Store', content: 'finder' },
+      { path: '__MACOSX/', type: 'Directory' },
+      { path: '__MACOSX/ok/._SKILL.md', content: 'resource fork' },
+      { path: 'ok/notes.md', content: 'kept' },
+    ]);
+    const dest = join(fresh('dest'), 'unpacked');
+    expect(await extractArchive(file, dest)).toMatchObject({ files: 2 });
+    expect(readdirSync(dest)).toEqual(['ok']);
+    expect(readdirSync(join(dest, 'ok')).sort()).toEqual(['SKILL.md', 'notes.md']);
+  });
+
+  it('does not write them from a zip either', async () => {
+    const file = await zipOf([{ name: 'ok/SKILL.md' }, { name: 'ok/.DS_Store' }, { name: '__MACOSX/ok/._SKILL.md' }, { name: '__MACOSX/._ok' }]);
+    const dest = join(fresh('dest'), 'unpacked');
+    expect(await extractArchive(file, dest)).toMatchObject({ files: 1 });
+    expect(readdirSync(dest)).toEqual(['ok']);
+    expect(readdirSync(join(dest, 'ok'))).toEqual(['SKILL.md']);
+  });
+
+  it('still checks litter entries like any other: a ".." name or a link is refused, and they count against the limits', async () => {
+    expect((await refused(tgz([SKILL, { path: '__MACOSX/../../evil.sh', content: 'x' }]))).message).toContain('entry "__MACOSX/../../evil.sh" contains ".."');
+    expect((await refused(tgz([SKILL, { path: 'ok/._link', type: 'SymbolicLink', linkpath: '/etc/passwd' }]))).message).toContain('entry "ok/._link" is a symbolic link');
+    const many = tgz(Array.from({ length: 12 }, (_, i) => ({ path: `__MACOSX/ok/._f${i}`, content: 'x' })));
+    expect((await refused(many, { maxBytes: 1e6, maxEntries: 10 })).message).toContain('it holds more than 10 entries');
+  });
+
+  it.each([
+    ['__MACOSX', true],
+    ['__MACOSX/ok/._SKILL.md', true],
+    ['./ok/.DS_Store', true],
+    ['ok/._run.sh', true],
+    ['ok/SKILL.md', false],
+    ['ok/.env.example', false],
+    ['ok/_MACOSX/x.md', false],
+  ])('isLitter(%j) is %s', (name, litter) => {
+    expect(isLitter(name)).toBe(litter);
+  });
+});
+
+describe('skillFoldersIn: the skills of an extracted archive', () => {
+  const tree = (files: string[]) => {
+    const dest = fresh('unpacked');
+    for (const f of files) {
+      mkdirSync(join(dest, f, '..'), { recursive: true });
+      writeFileSync(join(dest, f), f.endsWith('SKILL.md') ? '---\nname: x\n---\n' : 'x');
+    }
+    return dest;
+  };
+
+  it('finds the skill at the top, in the one folder, or every skill below (not inside a skill), sorted by path', () => {
+    const top = tree(['SKILL.md', 'sub/SKILL.md']);
+    expect(skillFoldersIn(top, 'a.zip', isSkillFolder)).toEqual([{ dir: top, inner: '' }]);
+    const release = tree(['pdf-1.2.0/SKILL.md', 'pdf-1.2.0/scripts/inner/SKILL.md']);
+    expect(skillFoldersIn(release, 'a.zip', isSkillFolder)).toEqual([{ dir: join(release, 'pdf-1.2.0'), inner: 'pdf-1.2.0' }]);
+    const repo = tree(['repo-main/README.md', 'repo-main/skills/pdf/SKILL.md', 'repo-main/skills/docx/SKILL.md', 'repo-main/node_modules/dep/SKILL.md', 'repo-main/.git/x/SKILL.md']);
+    expect(skillFoldersIn(repo, 'a.zip', isSkillFolder).map((f) => f.inner)).toEqual(['repo-main/skills/docx', 'repo-main/skills/pdf']);
+  });
+
+  it('looks as deep as discovery does below the archive\'s top folder, and no deeper', () => {
+    const deep = tree(['r/1/2/3/4/5/6/SKILL.md', 'r/1/2/3/4/5/6/7/SKILL.md', 'q/1/2/3/4/5/6/7/SKILL.md']);
+    expect(skillFoldersIn(deep, 'a.zip', isSkillFolder).map((f) => f.inner)).toEqual(['r/1/2/3/4/5/6']);
+  });
+
+  it('names the archive and what it holds when there is no skill', () => {
+    expect(() => skillFoldersIn(tree(['repo-main/README.md']), 'x.zip', isSkillFolder)).toThrow(
+      'x.zip: holds no skill: expected SKILL.md or manifest.json at its top, in a folder ("my-skill/SKILL.md"), or in folders below one ("repo-main/skills/my-skill/SKILL.md"); found "repo-main" with no skill in it. Nothing was installed',
+    );
+    expect(() => skillFoldersIn(fresh('empty'), 'x.zip', isSkillFolder)).toThrow('x.zip: holds no skill: expected SKILL.md or manifest.json at its top, in a folder ("my-skill/SKILL.md"), or in folders below one ("repo-main/skills/my-skill/SKILL.md"); found nothing. Nothing was installed');
   });
 });

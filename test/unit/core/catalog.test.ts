@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { activate, buildCatalog, quoteColonValues } from '../../../src/core/catalog.js';
+import { activate, buildCatalog, inlineBlockValues, quoteColonValues } from '../../../src/core/catalog.js';
 import { registerSkill } from '../../../src/core/registry.js';
 import { loadSkill } from '../../../src/core/load.js';
 import { tempFolders } from '../../helpers/cli.js';
@@ -29,13 +29,16 @@ describe('buildCatalog: lenient loading', () => {
     'no-name/SKILL.md': skillMd(`description: ${desc('no-name')}`),
     'manifest-skill/manifest.json': JSON.stringify({ id: 'manifest-skill', name: 'Manifest Skill', version: '1.0.0', description: desc('m'), owner: 'built-in' }),
     'broken-json/manifest.json': '{"id": "broken-json",',
+    'inline-block/SKILL.md': skillMd('name: inline-block\ndescription: | Use when: a block indicator\n  has text after it\ncompatibility: Needs: Python 3'),
+    'fence-spaces/SKILL.md': `---\nname: fence-spaces\ndescription: ${desc('fence')}\n--- \t\n# Body\n`,
+    'runaway/SKILL.md': skillMd(`name: runaway\ndescription: "${'x'.repeat(1022)}\\U0001F600\\U0001F600\\U0001F600"`),
   });
   const c = buildCatalog({ folders: [project(dir)] });
   const names = c.entries.map((e) => e.name).sort();
   const warned = (re: RegExp) => c.warnings.some((w) => re.test(w));
 
   it('loads what an agent can use, with warnings for a wrong folder name and a long name', () => {
-    expect(names).toEqual(['colon', 'good', 'l'.repeat(70), 'manifest-skill', 'no-name', 'other-name'].sort());
+    expect(names).toEqual(['colon', 'fence-spaces', 'good', 'inline-block', 'l'.repeat(70), 'manifest-skill', 'no-name', 'other-name', 'runaway'].sort());
     expect(warned(/wrong-folder: the name "other-name" does not match the folder "wrong-folder"; loaded anyway/)).toBe(true);
     expect(warned(/the name is 70 characters long, over the 64 allowed; loaded anyway/)).toBe(true);
     expect(warned(/no-name: SKILL.md has no name; the folder's name "no-name" is used/)).toBe(true);
@@ -55,6 +58,21 @@ describe('buildCatalog: lenient loading', () => {
     expect(warned(/colon: SKILL.md: a value holds an unquoted ": "; read as quoted text/)).toBe(true);
   });
 
+  it('recovers a value given after a block indicator, together with an unquoted colon elsewhere', () => {
+    expect(c.entries.find((x) => x.name === 'inline-block')!.description).toBe('Use when: a block indicator has text after it');
+    expect(warned(/inline-block: SKILL.md: a value holds an unquoted ": "; read as quoted text \(quote it to silence this\); a value starts with \| or > followed by text/)).toBe(true);
+  });
+
+  it('closes the frontmatter at a --- followed by spaces', () => {
+    expect(c.entries.find((x) => x.name === 'fence-spaces')!.description).toBe(desc('fence'));
+  });
+
+  it('cuts a description over 1,024 code points, never inside a surrogate pair, with a warning', () => {
+    const d = c.entries.find((x) => x.name === 'runaway')!.description;
+    expect(d).toBe(`${'x'.repeat(1022)}\u{1F600}…`);
+    expect(warned(/runaway: the description is 1025 characters long, over the 1024 allowed; cut to 1024 in the catalog/)).toBe(true);
+  });
+
   it('reads manifest skills by id, with their name as title and their version', () => {
     const e = c.entries.find((x) => x.name === 'manifest-skill')!;
     expect(e).toMatchObject({ title: 'Manifest Skill', version: '1.0.0', layout: 'manifest', location: join(dir, 'manifest-skill/manifest.json'), scope: 'project' });
@@ -67,6 +85,16 @@ describe('quoteColonValues', () => {
     expect(quoteColonValues('description: "already: quoted"\n')).toBeUndefined();
     expect(quoteColonValues('url: https://example.com\n')).toBeUndefined();
     expect(quoteColonValues('metadata:\n  note: a: b\n')).toBeUndefined();
+  });
+});
+
+describe('inlineBlockValues', () => {
+  it('reads `key: | text` and `key: >- text` as the text, folding more indented lines', () => {
+    expect(inlineBlockValues('name: a\ndescription: | Use when x\n  and y\nlicense: MIT\n')).toBe('name: a\ndescription: "Use when x and y"\nlicense: MIT\n');
+    expect(inlineBlockValues('description: >- Use when x # note\n')).toBe('description: "Use when x"\n');
+    expect(inlineBlockValues('description: |\n  Use when x\n')).toBeUndefined();
+    expect(inlineBlockValues('description: |- # a comment\n  Use when x\n')).toBeUndefined();
+    expect(inlineBlockValues('metadata:\n  note: | text\n')).toBeUndefined();
   });
 });
 

@@ -148,16 +148,29 @@ describe('parseScriptArgs', () => {
     ['{"a": 1,}', 'stdin:1:9: the arguments are not valid JSON: expected a property name in double quotes'],
     ['{\n  "a": 1\n  "b": 2\n}', 'stdin:3:3: the arguments are not valid JSON: expected "," between entries'],
     ["{'a': 1}", 'stdin:1:2: the arguments are not valid JSON'],
-    ['[1, 2]', 'stdin:1:1: the arguments: expected a JSON object ({"key": …}), found an array'],
+    ['[1, 2]', 'stdin: item 1 of the list is the number 1; command-line words are text'],
+    ['["a", {"b": 1}]', 'stdin: item 2 of the list is an object; command-line words are text'],
     ['"text"', 'found a string'],
     ['null', 'found null'],
   ])('refuses %j with its position', (text, message) => {
     expect(() => parseScriptArgs(text, 'stdin')).toThrow(message);
   });
 
+  it('reads a JSON list of text as command-line words, within 100 words and 4,096 bytes', () => {
+    expect(parseScriptArgs('["--format", "json", ""]', '--args')).toEqual({ argv: ['--format', 'json', ''], json: '["--format","json",""]' });
+    expect(parseScriptArgs('[]', '--args')).toEqual({ argv: [], json: '[]' });
+    const words = (n: number, w = 'x') => JSON.stringify(Array.from({ length: n }, () => w));
+    expect(parseScriptArgs(words(100), 'x').argv).toHaveLength(100);
+    expect(() => parseScriptArgs(words(101), 'x')).toThrow('x: 101 command-line words, more than the 100 allowed');
+    // Each word counts with its terminating NUL, as the kernel counts it.
+    expect(parseScriptArgs(words(2, 'a'.repeat(2047)), 'x').argv).toHaveLength(2);
+    expect(() => parseScriptArgs(words(2, 'a'.repeat(2048)), 'x')).toThrow('the command-line words take 4098 bytes, more than the 4096 allowed');
+    expect(() => parseScriptArgs('["a\\u0000b"]', 'x')).toThrow('NUL');
+  });
+
   it('allows 100 entries and 4,096 bytes, not more', () => {
     const keys = (n: number) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])));
-    expect(Object.keys(parseScriptArgs(keys(100), 'x').args)).toHaveLength(100);
+    expect(Object.keys(parseScriptArgs(keys(100), 'x').args!)).toHaveLength(100);
     expect(() => parseScriptArgs(keys(101), 'x')).toThrow('x: 101 arguments, more than the 100 allowed');
     // Bytes, not characters: é is two.
     const sized = (bytes: number) => `{"a": "${'é'.repeat((bytes - 8) / 2)}"}`;

@@ -38,7 +38,7 @@ const cases: { check: CheckName; folder: string; valid: TreeSpec; invalid: TreeS
   { check: 'description-length', folder: 'good', valid: md(good), invalid: md(`name: good\ndescription: ${'x'.repeat(1025)}\n`), says: /1025 characters long; at most 1024/ },
   { check: 'compatibility-format', folder: 'good', valid: md(`${good}compatibility: Python 3.10+\n`), invalid: md(`${good}compatibility: ${'c'.repeat(501)}\n`), says: /1-500 characters, found 501/ },
   { check: 'metadata-format', folder: 'good', valid: md(`${good}metadata:\n  author: me\n`), invalid: md(`${good}metadata:\n  author:\n    name: me\n`), says: /metadata.author must be text, found a mapping/ },
-  { check: 'field-type', folder: 'good', valid: md(`${good}allowed-tools: Read Write\n`), invalid: md(`${good}allowed-tools:\n  - Read\n  - Write\n`), says: /allowed-tools must be text.*found a list/ },
+  { check: 'field-type', folder: 'good', valid: md(`${good}allowed-tools: Read Write\n`), invalid: md(`${good}allowed-tools:\n  Read: yes\n`), says: /allowed-tools must be text.*found a mapping/ },
   { check: 'unknown-key', folder: 'good', valid: md(`${good}argument-hint: "[file]"\n`), invalid: md(`${good}descripton: typo\n`), says: /did you mean "description"/, severity: 'warning' },
   { check: 'scalar-as-text', folder: 'good', valid: md(`${good}version: "1.0.0"\n`), invalid: md(`${good}license: 2\n`), says: /read as the text "2", not as a number/, severity: 'warning' },
   { check: 'skill-file-name', folder: 'good', valid: md(good), invalid: { 'skill.md': skillMd(good) }, says: /named skill.md/, severity: 'warning' },
@@ -82,6 +82,18 @@ describe('validate checks', () => {
 });
 
 describe('validate details', () => {
+  it('warns, and does not fail, on what real skills write loosely: allowed-tools as a list, a SKILL.md version "1.0"', async () => {
+    const r = await check('good', md(`${good}version: v1.2\nallowed-tools:\n  - Read\n  - Bash(git:*)\n`));
+    expect(r.valid).toBe(true);
+    const tools = r.diagnostics.find((d) => d.rule === 'field-type')!;
+    expect([tools.severity, tools.message, tools.hint]).toEqual(['warning', 'allowed-tools must be text (space-separated tool names), found a list', 'write it as one string: allowed-tools: Read Bash(git:*)']);
+    const version = r.diagnostics.find((d) => d.rule === 'version-semver')!;
+    expect([version.severity, version.line, version.hint]).toEqual(['warning', 4, 'write version: 1.2.0']);
+    // A list holding other than text, and a manifest's version, stay errors.
+    expect((await check('good', md(`${good}allowed-tools:\n  - Read\n  - {a: 1}\n`))).valid).toBe(false);
+    expect((await check('m', { 'manifest.json': manifest({ version: '1.0' }) })).diagnostics.find((d) => d.rule === 'version-semver')?.severity).toBe('error');
+  });
+
   it('gives file line and column of the offending key', async () => {
     const r = await check('good', md('description: d. Use when x.\nname: Good\n'));
     const d = r.diagnostics.find((x) => x.rule === 'name-lowercase')!;

@@ -26,6 +26,33 @@ describe('parseSkillMd', () => {
     expect(parseSkillMd('---').problem?.check).toBe('frontmatter-unclosed');
   });
 
+  it('closes the frontmatter at a --- followed by spaces or tabs, as it opens it', () => {
+    const r = parseSkillMd('--- \nname: a\n---  \t\n# Body\n');
+    expect(r.problem).toBeUndefined();
+    expect(r.data).toEqual({ name: 'a' });
+    expect(r.body).toBe('# Body\n');
+    expect(parseSkillMd('---\nname: a\n--- x\n').problem?.check).toBe('frontmatter-unclosed');
+  });
+
+  it('says that UTF-16 text is UTF-16, with or without its byte-order mark', () => {
+    const text = '---\nname: a\n---\n';
+    const asUtf8 = (b: Buffer) => b.toString('utf8');
+    const le = parseSkillMd(asUtf8(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])));
+    expect(le.problem).toMatchObject({ check: 'frontmatter-missing', line: 1, column: 1 });
+    expect(le.problem?.message).toBe('the file is UTF-16 (little-endian) text; agents read SKILL.md as UTF-8, and find no frontmatter in it');
+    expect(parseSkillMd(asUtf8(Buffer.from(text, 'utf16le').swap16())).problem?.message).toContain('UTF-16 (big-endian)');
+    expect(parseSkillMd(asUtf8(Buffer.from(text, 'utf16le'))).problem?.message).toContain('UTF-16 (little-endian)');
+    expect(parseSkillMd('# Title\n').problem?.message).toContain('must begin with YAML frontmatter');
+  });
+
+  it('hints that a block indicator cannot have text after it on its line', () => {
+    const r = parseSkillMd('---\nname: a\ndescription: | Use when posts pile up.\n---\n');
+    expect(r.problem?.check).toBe('yaml-syntax');
+    expect(r.problem?.hint).toBe('"|" starts a block of text on the lines below it, so no text may follow it on its line; drop the |: description: Use when posts pile up.');
+    // Text that would break as a plain value is shown quoted.
+    expect(parseSkillMd('---\ndescription: >- Use when: posts pile up\n---\n').problem?.hint).toContain('drop the >: description: "Use when: posts pile up"');
+  });
+
   it('reports broken YAML with the file line and a hint for the unquoted colon', () => {
     const r = parseSkillMd('---\nname: a\ndescription: Use when: you scrape\n---\n');
     expect(r.problem?.check).toBe('yaml-syntax');

@@ -20,6 +20,10 @@ it('description-when-to-use', () =>
       { tree: md('Converts units. Useful for recipes and engineering sums.') },
       { tree: manifest('Post to social networks. Use for scheduled announcements.') },
       { tree: manifest('Read calendars. Invoke when you need to find a free slot.') },
+      // As Anthropic's frontend-design and obra's brainstorming say it: "when" and a gerund; "use this before …".
+      { tree: md('Guidance for distinctive visual design when building new UI or reshaping an existing one.') },
+      { tree: md('You MUST use this before any creative work - creating features or building components.') },
+      { tree: md('Checks the diff. Apply after every refactor.') },
       // An empty description is validate's to report (SK011).
       { tree: md('') },
       // Chinese: 当…时 ("when …"), …时使用 ("use when …"), 适用于 ("suited to"), 用于…时 ("used when …").
@@ -43,6 +47,7 @@ it('description-when-to-use', () =>
     invalid: [
       { tree: md('Extract text and tables from PDF files and fill forms.'), messages: [/does not say when to use the skill; expected a phrase such as "Use when …"/], lines: [3] },
       { tree: md('Useless descriptions whenabouts user'), messages: [/does not say when/] },
+      { tree: md('A guide to the Ming dynasty, when trade flourished.'), messages: [/does not say when/] },
       { tree: manifest('Post to Twitter and Instagram and read engagement analytics.'), messages: [/does not say when/], lines: [5] },
       { tree: manifest('A'.repeat(5000)), messages: [/does not say when/] },
       // Chinese, Japanese and Korean are judged too: these only say what the skill does.

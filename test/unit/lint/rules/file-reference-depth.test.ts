@@ -13,6 +13,8 @@ it('file-reference-depth', () =>
     valid: [
       { tree: { 'SKILL.md': md('Read [API](references/api.md), run scripts/run.py, see GUIDE.md via [guide](GUIDE.md).\n'), 'references/api.md': '', 'scripts/run.py': '', 'GUIDE.md': '' } },
       { tree: { ...deep, 'SKILL.md': md('Read references/api/v2/auth.md.\n') }, options: { maxDepth: 3 } },
+      // Scripts are run, not read: Anthropic's docx skill runs scripts/office/unpack.py, its pptx skill ooxml/scripts/pack.py.
+      { tree: { 'SKILL.md': md('Run `python scripts/office/unpack.py doc.docx out/` and `python ooxml/scripts/pack.py out/ x.pptx`.\n'), 'scripts/office/unpack.py': '', 'ooxml/scripts/pack.py': '' } },
       // Missing files are file-reference-missing's.
       { tree: { 'SKILL.md': md('Read [x](references/a/b/c.md).\n') } },
       // A bare file name writes no folders: `package.json` in prose may match a template's file deep in assets/.
@@ -28,6 +30,8 @@ it('file-reference-depth', () =>
         tree: { ...deep, 'SKILL.md': md('Browse [the API docs](references/api/).\n') },
         messages: [/"references\/api" is 2 folders deep/],
       },
+      // A document in a scripts folder is still read.
+      { tree: { 'SKILL.md': md('Read scripts/office/README.txt first.\n'), 'scripts/office/README.txt': '' }, messages: [/"scripts\/office\/README\.txt" is 2 folders deep/] },
       { tree: { ...deep, 'SKILL.md': md('Read references/api/v2/auth.md.\n') }, options: { maxDepth: 2 }, messages: [/3 folders deep; keep referenced files at most 2 folders/] },
       // From a referenced file, relative to it; and in a manifest's context file.
       {

@@ -59,8 +59,31 @@ it('script-shebang', () =>
       },
       // A file outside scripts/ that is only mentioned, not run by path.
       { tree: { 'SKILL.md': skillMd(fm, 'Tools come from `tools/index.ts`; see ./tools/run.sh for details.\n'), 'tools/index.ts': 'export {};\n', 'tools/run.sh': 'echo hi\n' } },
+      // OpenAI's skill-installer: scripts/github_utils.py is a module its sibling scripts import, not a script.
+      {
+        tree: {
+          'SKILL.md': skillMd(fm, 'Run `scripts/list-skills.py`.\n'),
+          'scripts/list-skills.py': { content: '#!/usr/bin/env python3\nfrom github_utils import github_request\n', mode: 0o755 },
+          'scripts/github_utils.py': 'def github_request(url): ...\n',
+          'scripts/install.js': { content: "#!/usr/bin/env node\nconst h = require('./helpers');\n", mode: 0o755 },
+          'scripts/helpers.js': 'module.exports = {};\n',
+          'scripts/run.sh': { content: '#!/usr/bin/env bash\nset -e\n. "$(dirname "$0")/common.sh"\n', mode: 0o755 },
+          'scripts/common.sh': 'log() { echo "$@"; }\n',
+        },
+      },
     ],
     invalid: [
+      // A module no sibling imports (the name only appears in a comment or a string) is still a script without a shebang.
+      {
+        tree: {
+          'SKILL.md': skillMd(fm),
+          'scripts/main.py': { content: '#!/usr/bin/env python3\n# see github_utils for helpers\nprint("import github_utils")\n', mode: 0o755 },
+          'scripts/github_utils.py': 'x = 1\n',
+          'scripts/other/user.py': { content: '#!/usr/bin/env python3\nimport helpers\n', mode: 0o755 },
+          'scripts/helpers.py': 'y = 2\n',
+        },
+        messages: [/scripts\/github_utils\.py has no shebang/, /scripts\/helpers\.py has no shebang/],
+      },
       { tree: { 'SKILL.md': skillMd(fm), 'scripts/run.sh': 'echo hi\n' }, messages: [/^scripts\/run\.sh has no shebang line/], lines: [1] },
       {
         tree: { 'manifest.json': manifest({ scripts: ['scripts/build.py'] }), 'scripts/build.py': 'print(1)\n', 'scripts/tool': 'echo hi\n', 'scripts/x.rb': 'puts 1\n' },

@@ -1,0 +1,275 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { execa } from 'execa';
+import { parseLockfile } from '../../src/formats/lockfile.js';
+import { runCli, tempFolders } from '../helpers/cli.js';
+import { skillMd, writeTree, type TreeSpec } from '../helpers/tree.js';
+
+// Archives as users download them: GitHub release tarballs and "Download ZIP", git archive, Finder zips. Each is
+// made here with the real tool (zip, tar, git archive) and installed through the built CLI.
+
+const { fresh, cleanup } = tempFolders('skills-install-archives-e2e-');
+afterAll(cleanup);
+
+const cli = (reg: string, args: string[], cwd: string) => runCli(args, { cwd, env: { SKILLS_REGISTRY: reg } });
+
+const skillText = (name: string, version?: string) =>
+  skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing install.${version ? `\nmetadata:\n  version: "${version}"` : ''}`);
+
+const lockOf = (project: string) => {
+  const parsed = parseLockfile(readFileSync(join(project, 'skills-lock.json'), 'utf8'));
+  expect(parsed.problem).toBeUndefined();
+  return parsed.lock!;
+};
+const sourcesOf = (project: string) => Object.fromEntries(Object.entries(lockOf(project).skills).map(([id, e]) => [id, e.source]));
+
+/** A git repository holding `tree`, committed, for git archive. */
+async function gitRepo(tree: TreeSpec): Promise<string> {
+  const dir = fresh('git');
+  writeTree(dir, tree);
+  const git = (...args: string[]) => execa('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd: dir });
+  await git('init', '-q');
+  await git('add', '-A');
+  await git('commit', '-qm', 'skills');
+  return dir;
+}
+
+/** A repository of skills as GitHub lays it out: a README at the top, skills/<name>/SKILL.md below. */
+const skillsRepo = (pdf = '# PDF\n') => ({
+  'README.md': '# Our skills\n',
+  'skills/pdf/SKILL.md': skillText('pdf', '1.0.0'),
+  'skills/pdf/reference.md': pdf,
+  'skills/docx/SKILL.md': skillText('docx', '2.0.0'),
+});
+
+/** The files below a folder, with their contents. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rel of readdirSync(dir, { recursive: true }) as string[]) {
+    const abs = join(dir, rel);
+    out[rel] = statSync(abs).isDirectory() ? '<dir>' : readFileSync(abs, 'utf8');
+  }
+  return out;
+}
+
+describe('skills install: archives whose top folder is not the skill\'s (built CLI)', () => {
+  it('installs a release tarball (git archive --prefix=pdf-main/) and a release zip (docx-1.2.0/) under the skills\' names', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const repo = await gitRepo({ 'SKILL.md': skillText('pdf', '1.0.0'), 'scripts/run.sh': { content: '#!/bin/sh\necho pdf\n', mode: 0o755 } });
+    await execa('git', ['archive', '--format=tar.gz', '--prefix=pdf-main/', '-o', join(project, 'pdf-main.tar.gz'), 'HEAD'], { cwd: repo });
+    const src = fresh('src');
+    writeTree(join(src, 'docx-1.2.0'), { 'SKILL.md': skillText('docx', '1.2.0') });
+    await execa('zip', ['-qr', join(project, 'docx-1.2.0.zip'), 'docx-1.2.0'], { cwd: src });
+
+    const r = await cli(reg, ['install', 'pdf-main.tar.gz', 'docx-1.2.0.zip', '--into', '.claude/skills'], project);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.split('\n')).toEqual(['added     pdf@1.0.0  → .claude/skills/pdf', 'added     docx@1.2.0  → .claude/skills/docx', `2 skills installed into ${reg}; skills-lock.json written`]);
+    expect(readdirSync(join(project, '.claude/skills')).sort()).toEqual(['docx', 'pdf']);
+    expect(statSync(join(project, '.claude/skills/pdf/scripts/run.sh')).mode & 0o111).not.toBe(0);
+    expect(sourcesOf(project)).toEqual({ docx: 'archive:docx-1.2.0.zip', pdf: 'archive:pdf-main.tar.gz' });
+    expect(readdirSync(reg).filter((n) => n.startsWith('.'))).toEqual([]);
+
+    // The lock replays on a fresh machine.
+    rmSync(reg, { recursive: true });
+    const replay = await cli(reg, ['install', '--frozen', '--into', 'agents'], project);
+    expect(replay.exitCode).toBe(0);
+    expect(readdirSync(join(project, 'agents')).sort()).toEqual(['docx', 'pdf']);
+  });
+
+  it('names a finding inside an archive as <archive>: <path inside>:line:column, never the scratch folder', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const repo = await gitRepo({ 'SKILL.md': skillMd('name: pdf\nmetadata:\n  version: "1.0.0"') });
+    await execa('git', ['archive', '--format=tar.gz', '--prefix=pdf-main/', '-o', join(project, 'single.tar.gz'), 'HEAD'], { cwd: repo });
+
+    const r = await cli(reg, ['install', 'single.tar.gz', '--into', 'skills'], project);
+    expect(r.exitCode).toBe(1);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toBe('error: single.tar.gz: pdf is not valid; nothing was installed');
+    expect(lines[1]).toMatch(/^ {2}single\.tar\.gz: pdf-main\/SKILL\.md:\d+:\d+ {2}error {4}description is missing/);
+    expect(r.stderr).not.toContain('.unpack-');
+    expect(r.stderr).not.toContain('name-matches-folder');
+    const json = await cli(reg, ['install', 'single.tar.gz', '--json'], project);
+    expect(JSON.parse(json.stdout).invalid[0].diagnostics.map((d: { file: string }) => d.file)).toEqual(['single.tar.gz: pdf-main/SKILL.md']);
+    expect(existsSync(reg)).toBe(false);
+    expect(readdirSync(project)).toEqual(['single.tar.gz']);
+  });
+});
+
+describe('skills install: archives that hold several skills (built CLI)', () => {
+  it('installs each skill of a GitHub "Download ZIP", locks each as archive:<path>#<path inside>, and replays the lock', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    writeTree(join(src, 'repo-main'), skillsRepo());
+    await execa('zip', ['-qr', join(project, 'repo-main.zip'), 'repo-main'], { cwd: src });
+
+    const r = await cli(reg, ['install', 'repo-main.zip', '--into', 'skills'], project);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.split('\n')).toEqual(['added     docx@2.0.0  → skills/docx', 'added     pdf@1.0.0  → skills/pdf', `2 skills installed into ${reg}; skills-lock.json written`]);
+    expect(sourcesOf(project)).toEqual({ docx: 'archive:repo-main.zip#repo-main/skills/docx', pdf: 'archive:repo-main.zip#repo-main/skills/pdf' });
+    const lockText = readFileSync(join(project, 'skills-lock.json'), 'utf8');
+    const installed = snapshot(join(project, 'skills'));
+    expect(installed['pdf/reference.md']).toBe('# PDF\n');
+    expect(readdirSync(reg).filter((n) => n.startsWith('.'))).toEqual([]);
+
+    // The same archive again with --frozen: the lock would not change.
+    const frozen = await cli(reg, ['install', 'repo-main.zip', '--frozen'], project);
+    expect(frozen.exitCode).toBe(0);
+    expect(frozen.stdout.split('\n').at(-1)).toBe(`2 skills installed into ${reg}; skills-lock.json unchanged`);
+
+    // A fresh machine: the lock alone.
+    rmSync(reg, { recursive: true });
+    rmSync(join(project, 'skills'), { recursive: true });
+    const replay = await cli(reg, ['install', '--frozen', '--into', 'skills'], project);
+    expect(replay.stderr).toBe('');
+    expect(replay.exitCode).toBe(0);
+    expect(snapshot(join(project, 'skills'))).toEqual(installed);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lockText);
+
+    // The archive changes under the same versions: the integrity check names the skill inside it.
+    rmSync(join(src, 'repo-main'), { recursive: true });
+    writeTree(join(src, 'repo-main'), skillsRepo('# PDF, changed\n'));
+    rmSync(join(project, 'repo-main.zip'));
+    await execa('zip', ['-qr', join(project, 'repo-main.zip'), 'repo-main'], { cwd: src });
+    for (const args of [['install'], ['install', 'repo-main.zip']]) {
+      const changed = await cli(reg, args, project);
+      expect(changed.exitCode).toBe(2);
+      expect(changed.stderr.split('\n')[0]).toMatch(/^error: integrity mismatch for pdf@1\.0\.0: .*skills-lock\.json has sha512-\S+, but \S*repo-main\.zip: repo-main\/skills\/pdf has sha512-\S+; nothing was installed$/);
+      expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lockText);
+    }
+
+    // The skill is gone from the archive: the replay says where it looked.
+    rmSync(join(project, 'repo-main.zip'));
+    rmSync(join(src, 'repo-main/skills/pdf'), { recursive: true });
+    await execa('zip', ['-qr', join(project, 'repo-main.zip'), 'repo-main'], { cwd: src });
+    const gone = await cli(reg, ['install'], project);
+    expect(gone.exitCode).toBe(2);
+    expect(gone.stderr.split('\n')[0]).toBe(
+      `error: ${join(project, 'skills-lock.json')}: pdf@1.0.0 comes from archive:repo-main.zip#repo-main/skills/pdf, but ${join(project, 'repo-main.zip')} holds no skill at "repo-main/skills/pdf"; it holds docx in "repo-main/skills/docx". Nothing was installed`,
+    );
+  });
+
+  it('installs each skill of git archive --format=tar.gz and --format=tar (with a pax_global_header entry)', async () => {
+    const repo = await gitRepo(skillsRepo());
+    for (const format of ['tar.gz', 'tar']) {
+      const project = fresh('project');
+      const reg = join(fresh(), 'registry');
+      const file = join(project, `repo-main.${format}`);
+      await execa('git', ['archive', `--format=${format}`, '--prefix=repo-main/', '-o', file, 'HEAD'], { cwd: repo });
+      const raw = readFileSync(file);
+      expect((format === 'tar' ? raw : gunzipSync(raw)).toString('latin1', 0, 17)).toBe('pax_global_header');
+      const r = await cli(reg, ['install', `repo-main.${format}`, '--into', 'skills'], project);
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      expect(readdirSync(join(project, 'skills')).sort()).toEqual(['docx', 'pdf']);
+      expect(sourcesOf(project)).toEqual({ docx: `archive:repo-main.${format}#repo-main/skills/docx`, pdf: `archive:repo-main.${format}#repo-main/skills/pdf` });
+    }
+  });
+
+  it('refuses the whole archive when one of its skills is invalid, naming it inside the archive (exit 1), and writes nothing', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    writeTree(join(src, 'repo-main'), { ...skillsRepo(), 'skills/bad/SKILL.md': skillMd('name: bad\nmetadata:\n  version: "1.0.0"') });
+    await execa('zip', ['-qr', join(project, 'repo-main.zip'), 'repo-main'], { cwd: src });
+    const r = await cli(reg, ['install', 'repo-main.zip', '--into', 'skills'], project);
+    expect(r.exitCode).toBe(1);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toBe('error: repo-main.zip: repo-main/skills/bad: bad is not valid; nothing was installed');
+    expect(lines[1]).toMatch(/^ {2}repo-main\.zip: repo-main\/skills\/bad\/SKILL\.md:\d+:\d+ {2}error {4}description is missing/);
+    expect(r.stderr).not.toContain('.unpack-');
+    expect(existsSync(reg)).toBe(false);
+    expect(readdirSync(project)).toEqual(['repo-main.zip']);
+  });
+
+  it('refuses an archive that holds no skill at all, naming the archive and what it holds (exit 2)', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    writeTree(join(src, 'docs-main'), { 'README.md': '# Docs\n', 'guide/intro.md': '# Intro\n' });
+    await execa('zip', ['-qr', join(project, 'docs-main.zip'), 'docs-main'], { cwd: src });
+    const r = await cli(reg, ['install', 'docs-main.zip'], project);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `error: ${join(project, 'docs-main.zip')}: holds no skill: expected SKILL.md or manifest.json at its top, in a folder ("my-skill/SKILL.md"), or in folders below one ("repo-main/skills/my-skill/SKILL.md"); found "docs-main" with no skill in it. Nothing was installed`,
+    );
+    expect(existsSync(reg)).toBe(false);
+  });
+});
+
+describe('skills install: archives made by everyday tools (built CLI)', () => {
+  it('installs a Finder zip and a macOS tar without __MACOSX/, ._ files or .DS_Store, with the integrity of the clean folder', async () => {
+    const src = fresh('src');
+    writeTree(join(src, 'clean/pdf'), { 'SKILL.md': skillText('pdf', '1.0.0'), 'scripts/run.sh': '#!/bin/sh\n' });
+    const cleanProject = fresh('project');
+    expect((await cli(join(fresh(), 'registry'), ['install', join(src, 'clean/pdf')], cleanProject)).exitCode).toBe(0);
+    const cleanIntegrity = lockOf(cleanProject).skills.pdf!.integrity;
+
+    // What Finder's "Compress" writes: the folder, its .DS_Store, and resource forks under __MACOSX/.
+    const mac = join(src, 'mac');
+    writeTree(mac, {
+      'pdf/SKILL.md': skillText('pdf', '1.0.0'),
+      'pdf/scripts/run.sh': '#!/bin/sh\n',
+      'pdf/.DS_Store': 'Bud1',
+      '__MACOSX/._pdf': 'AppleDouble',
+      '__MACOSX/pdf/._SKILL.md': 'AppleDouble',
+      '__MACOSX/pdf/._.DS_Store': 'AppleDouble',
+    });
+    const project = fresh('project');
+    await execa('zip', ['-qr', join(project, 'pdf.zip'), 'pdf', '__MACOSX'], { cwd: mac });
+    // macOS tar keeps a ._ file next to each file it archives.
+    writeTree(mac, { 'pdf/._SKILL.md': 'AppleDouble', 'pdf/scripts/._run.sh': 'AppleDouble' });
+    await execa('tar', ['czf', join(project, 'pdf-mac.tgz'), 'pdf'], { cwd: mac });
+
+    for (const archive of ['pdf.zip', 'pdf-mac.tgz']) {
+      const reg = join(fresh(), 'registry');
+      const into = `skills-${archive}`;
+      rmSync(join(project, 'skills-lock.json'), { force: true });
+      const r = await cli(reg, ['install', archive, '--into', into], project);
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      expect(Object.keys(snapshot(join(project, into))).sort()).toEqual(['pdf', 'pdf/SKILL.md', 'pdf/scripts', 'pdf/scripts/run.sh']);
+      expect(lockOf(project).skills.pdf!.integrity).toBe(cleanIntegrity);
+    }
+  });
+
+  it('installs a plain .tar (tar cf) and a .skill made by zipping <name>/', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    writeTree(join(src, 'from-tar'), { 'SKILL.md': skillText('from-tar', '1.0.0') });
+    writeTree(join(src, 'zipped'), { 'SKILL.md': skillText('zipped', '1.0.0'), 'references/r.md': '# R\n' });
+    await execa('tar', ['cf', join(project, 'from-tar.tar'), 'from-tar'], { cwd: src });
+    await execa('zip', ['-qr', join(project, 'zipped.skill'), 'zipped/'], { cwd: src });
+    const r = await cli(reg, ['install', 'from-tar.tar', 'zipped.skill', '--into', 'skills'], project);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(project, 'skills/zipped/references/r.md'), 'utf8')).toBe('# R\n');
+    expect(sourcesOf(project)).toEqual({ 'from-tar': 'archive:from-tar.tar', zipped: 'archive:zipped.skill' });
+  });
+
+  it('locks an archive whose own path has a "#" unambiguously, and still replays the older form of such an entry', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    writeTree(join(src, 'pdf'), { 'SKILL.md': skillText('pdf', '1.0.0') });
+    mkdirSync(join(project, 'dl'));
+    await execa('zip', ['-qr', join(project, 'dl/pdf#2.zip'), 'pdf'], { cwd: src });
+    expect((await cli(reg, ['install', './dl/pdf#2.zip'], project)).exitCode).toBe(0);
+    expect(sourcesOf(project)).toEqual({ pdf: 'archive:dl/pdf#2.zip#' });
+    expect((await cli(reg, ['install', '--frozen'], project)).exitCode).toBe(0);
+    // As a lock written before the `#<path inside>` form has it.
+    const lockFile = join(project, 'skills-lock.json');
+    writeFileSync(lockFile, readFileSync(lockFile, 'utf8').replace('"archive:dl/pdf#2.zip#"', '"archive:dl/pdf#2.zip"'));
+    const old = await cli(reg, ['install', '--frozen', '--into', 'skills'], project);
+    expect(old.stderr).toBe('');
+    expect(old.exitCode).toBe(0);
+    expect(readdirSync(join(project, 'skills'))).toEqual(['pdf']);
+  });
+});
