@@ -67,8 +67,10 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
       const owner = roots.length === before ? skillRootOf(dirname(abs)) : undefined;
       if (owner) add(owner);
       else if (roots.length === before && !paths.some((p) => p !== given && isInsideAny(resolve(options.cwd, p), abs))) {
-        throw new SkillsError('E_NOT_FOUND', `${given} is not a skill and holds none (no SKILL.md or manifest.json below it)`, {
-          hint: 'create one with `skills init <name>`, or give the path of a skill folder',
+        // A skill file that is a folder (an unzip gone wrong, a typo in a script) is named, not passed over.
+        const odd = listing.find((d) => !d.isFile() && !d.isSymbolicLink() && skillFileIn([d.name]));
+        throw new SkillsError('E_NOT_FOUND', `${given} is not a skill and holds none (no SKILL.md or manifest.json below it)${odd ? `: its ${odd.name} is ${odd.isDirectory() ? 'a folder' : 'not a regular file'}` : ''}`, {
+          hint: odd ? `${odd.name} must be a file: move what is in ${join(given, odd.name)} out, and write the skill file there` : 'create one with `skills init <name>`, or give the path of a skill folder',
         });
       }
     } else {

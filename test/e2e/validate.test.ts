@@ -123,6 +123,12 @@ describe('skills validate (built CLI)', () => {
       const json = await runCli(['validate', '--json', '.'], { cwd: t.dir });
       expect(json.exitCode).toBe(2);
       expect(JSON.parse(json.stdout).error.code).toBe('E_NOT_FOUND');
+      // A SKILL.md that is a folder is named as such.
+      mkdirSync(join(t.dir, 'odd', 'SKILL.md'), { recursive: true });
+      const odd = await runCli(['validate', 'odd'], { cwd: t.dir });
+      expect(odd.exitCode).toBe(2);
+      expect(odd.stderr).toContain('error: odd is not a skill and holds none (no SKILL.md or manifest.json below it): its SKILL.md is a folder\n');
+      expect(odd.stderr).toContain('hint: SKILL.md must be a file');
     } finally {
       t.cleanup();
     }
