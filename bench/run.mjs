@@ -118,7 +118,7 @@ const ROWS = [
         runs: 5,
         warmups: 1,
       });
-      result.notes = [`the corpus of the validate row, metadata first; the selected skills loaded in full; the whole prompt counted with o200k_base; query ${JSON.stringify(RENDER_QUERY)}`];
+      result.notes = [`the corpus of the validate row, metadata first; the selected skills loaded in full; the prompt's o200k_base size from the token cache that the warm-up run filled; query ${JSON.stringify(RENDER_QUERY)}`];
       return result;
     },
   },
@@ -134,7 +134,7 @@ const ROWS = [
         runs: 5,
         warmups: 1,
       });
-      result.notes = [`the index.json of the resolve row (latest summaries with triggers); no releases file read; the selected skills' stored copies loaded`];
+      result.notes = [`the index.json of the resolve row (latest summaries with triggers); no releases file read; the selected skills' stored copies loaded; the prompt's size from the token cache`];
       return result;
     },
   },

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { activate, buildCatalog, type ActiveSkill, type Catalog, type CatalogEntry } from '../core/catalog.js';
 import { loadConfig } from '../core/config.js';
@@ -9,7 +9,8 @@ import { fitBudget, TIERS, type Dropped, type PromptEntry, type PromptFormat, ty
 import { hasTriggers, selectSkills, type MatchKind, type Scored, type SelectionCandidate } from '../core/select.js';
 import { skillFolders } from '../core/sources.js';
 import { closest } from '../core/validate.js';
-import { tokenCounter } from '../core/tokens.js';
+import { openTokenCache, userCacheDir } from '../core/token-cache.js';
+import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../core/tokens.js';
 import { SkillsError } from '../errors.js';
 
 export interface RenderPromptOptions {
@@ -58,6 +59,8 @@ export interface RenderPromptResult {
 const FORMATS = ['markdown', 'xml', 'json'];
 const DEFAULT_MAX_SKILLS = 3;
 const DEFAULT_SELECTOR_TIMEOUT_MS = 30_000;
+/** The token counts of prompts already counted, in the user's cache folder (see core/token-cache.ts). */
+const TOKEN_CACHE_FILE = 'tokens-o200k_base.json';
 
 /** `skills render-prompt [--query TEXT] [dirs…]`: the skills part of an agent's system prompt. */
 export async function renderPromptCommand(options: RenderPromptOptions, ctx: Context): Promise<RenderPromptResult> {
@@ -87,7 +90,7 @@ export async function renderPromptCommand(options: RenderPromptOptions, ctx: Con
   const folders = skillFolders({ cwd: ctx.cwd, home, env: ctx.env, given, configured: given.length > 0 ? undefined : config.skillDirs });
   const useRegistry = options.registry !== false && (given.length === 0 || typeof options.registry === 'string');
   const registry = useRegistry ? locateRegistry({ registry: options.registry || undefined, cwd: ctx.cwd, env: ctx.env, home }) : undefined;
-  const catalog = buildCatalog({ folders, registry, disabled: config.disabledSkills });
+  const catalog = sharedShapes(buildCatalog({ folders, registry, disabled: config.disabledSkills }));
   const warnings = [...catalog.warnings];
 
   // Selection: names given with --select always; then the query's picks (the selector's, else the built-in
@@ -116,11 +119,10 @@ export async function renderPromptCommand(options: RenderPromptOptions, ctx: Con
   for (const p of picked) if (!selected.some((s) => s.name === p.name)) selected.push(p);
 
   const tier: Tier = (options.tier as Tier | undefined) ?? autoTier(catalog, selected, query, candidates);
-  const byName = new Map([...catalog.entries, ...catalog.hidden].map((e) => [e.name, e]));
   const active: ActiveSkill[] = [];
   if (tier === 'full') {
     for (const s of selected) {
-      const a = activate(byName.get(s.name)!, warnings);
+      const a = activate(entryNamed(catalog, s.name)!, warnings);
       if (a) active.push(a);
     }
   }
@@ -140,8 +142,12 @@ export async function renderPromptCommand(options: RenderPromptOptions, ctx: Con
     ...(options.soul !== undefined ? { soul: readSoul(resolve(ctx.cwd, options.soul)) } : {}),
   };
   const promptFormat: PromptFormat = format === 'xml' ? 'xml' : 'markdown';
-  // The tokenizer's tables take a while to load: only a prompt with something in it loads them.
-  const fitted = await fitBudget(input, promptFormat, emptyPrompt(input) ? () => 0 : await tokenCounter(), budget);
+  // The tokenizer's tables take a while to load: only a prompt with something in it, and with pieces that the
+  // token cache has not counted before, loads them.
+  const cache = emptyPrompt(input) || ctx.env.SKILLS_TOKEN_CACHE === '0' ? undefined : openTokenCache(join(userCacheDir(ctx.env, home), TOKEN_CACHE_FILE), COUNTER_ID);
+  const counter = emptyPrompt(input) ? () => 0 : cache ? cachedTokenCounter(cache) : await tokenCounter();
+  const fitted = await fitBudget(input, promptFormat, counter, budget);
+  cache?.save();
   for (const d of fitted.dropped) warnings.push(`--budget ${budget}: dropped ${describeDrop(d)}`);
   if (fitted.over) warnings.push(`the prompt is ${fitted.tokens} tokens, still over --budget ${budget} with every instruction and description dropped`);
 
@@ -151,7 +157,7 @@ export async function renderPromptCommand(options: RenderPromptOptions, ctx: Con
     maxSkills,
     selected,
     ...(options.explain && ranked ? { ranked } : {}),
-    catalog: catalog.entries.map((e) => ({ name: e.name, description: e.description, location: e.location, scope: e.scope, ...(e.version ? { version: e.version } : {}) })),
+    catalog: catalog.entries.map(catalogItemOf),
     prompt: fitted.prompt,
     tokens: fitted.tokens,
     ...(budget !== undefined ? { budget } : {}),
@@ -179,23 +185,40 @@ function count(what: string, v: string | number, min: number, max = Number.MAX_S
   return n;
 }
 
+// The three functions below run once per skill of the catalog (ten thousand times from a large registry): each
+// builds its objects in one shape, absent fields undefined, which selection and rendering read as absent.
+
 function candidateOf(e: CatalogEntry): SelectionCandidate {
-  return {
-    name: e.name,
-    description: e.description,
-    ...(e.briefDescription ? { briefDescription: e.briefDescription } : {}),
-    ...(e.triggers ? { keywords: e.triggers.keywords, verbs: e.triggers.verbs, patterns: e.triggers.patterns } : {}),
-  };
+  const t = e.triggers;
+  return { name: e.name, description: e.description, briefDescription: e.briefDescription || undefined, keywords: t?.keywords, verbs: t?.verbs, patterns: t?.patterns };
 }
 
 /** The reference shows SKILL.md's name as written; a manifest skill goes by its id. */
 function promptEntryOf(e: CatalogEntry): PromptEntry {
-  return {
-    name: e.layout === 'skill-md' ? e.title : e.name,
-    description: e.description,
-    ...(e.briefDescription ? { briefDescription: e.briefDescription } : {}),
-    location: e.location,
-  };
+  return { name: e.layout === 'skill-md' ? e.title : e.name, description: e.description, briefDescription: e.briefDescription || undefined, location: e.location };
+}
+
+/** A catalog entry as the JSON result shows it (no `version` key when there is none). */
+function catalogItemOf(e: CatalogEntry): RenderPromptResult['catalog'][number] {
+  const item: RenderPromptResult['catalog'][number] = { name: e.name, description: e.description, location: e.location, scope: e.scope };
+  if (e.version) item.version = e.version;
+  return item;
+}
+
+/**
+ * The catalog with each folder entry copied into a plain object. Entries made by object spread ({ ...base, name,
+ * … }) each get a hidden class of their own in V8, so every read of one of their fields misses its inline cache
+ * (half a microsecond each, tens of reads per skill below); copies made by Object.assign share a few classes.
+ * Registry entries are made field by field, in a few shapes already.
+ */
+function sharedShapes(catalog: Catalog): Catalog {
+  const copy = (e: CatalogEntry) => (e.scope === 'registry' ? e : Object.assign({}, e));
+  return { ...catalog, entries: catalog.entries.map(copy), hidden: catalog.hidden.map(copy) };
+}
+
+/** The catalog entry of a selected name (a hidden one when --select named it). */
+function entryNamed(catalog: Catalog, name: string): CatalogEntry | undefined {
+  return catalog.entries.find((e) => e.name === name) ?? catalog.hidden.find((e) => e.name === name);
 }
 
 /**

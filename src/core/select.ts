@@ -93,88 +93,95 @@ export function selectSkills(query: string, candidates: readonly SelectionCandid
   // BM25 needs the document frequencies and average lengths of the whole set before it can score.
   const n = candidates.length;
   const nTerms = q.terms.length;
+  const scan = new Scan(q, warnings, n);
+  for (let i = 0; i < n; i++) scan.candidate(i, candidates[i]!);
+  const { len, tf, tfAt, mention, phrase, triggers } = scan;
   const df = new Array<number>(nTerms).fill(0);
   const lenSum = [0, 0, 0, 0];
   const lenCount = [0, 0, 0, 0];
-  const scan = new Scan(q, warnings);
-  const rows: Row[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const row = scan.candidate(candidates[i]!);
-    rows[i] = row;
     for (let f = 0; f < 4; f++) {
-      if (row.len[f]! > 0) {
-        lenSum[f] += row.len[f]!;
+      const l = len[i * 4 + f]!;
+      if (l > 0) {
+        lenSum[f] += l;
         lenCount[f]++;
       }
     }
-    if (row.tf) for (let t = 0; t < nTerms; t++) if (row.tf[t * 4]! + row.tf[t * 4 + 1]! + row.tf[t * 4 + 2]! + row.tf[t * 4 + 3]! > 0) df[t]++;
+    const at = tfAt[i]!;
+    if (at >= 0) for (let t = 0; t < nTerms; t++) if (tf[at + t * 4]! + tf[at + t * 4 + 1]! + tf[at + t * 4 + 2]! + tf[at + t * 4 + 3]! > 0) df[t]++;
   }
   const avg = lenSum.map((sum, f) => (lenCount[f] ? sum / lenCount[f]! : 1));
   const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
   // In a small set every word is in half the skills; only in a larger one does "common" mean uninformative.
   const informative = df.map((d) => n < 4 || d <= n / 2);
 
+  const relevance = new Float64Array(n);
+  const hasInformative = new Uint8Array(n);
   let best = 0;
-  for (const row of rows) {
-    if (!row.tf) continue;
+  for (let i = 0; i < n; i++) {
+    const at = tfAt[i]!;
+    if (at < 0) continue;
     let r = 0;
     for (let t = 0; t < nTerms; t++) {
       let tfw = 0;
       for (let f = 0; f < 4; f++) {
-        const tf = row.tf[t * 4 + f]!;
-        if (tf) tfw += (WEIGHT[f]! * tf) / (1 - B[f]! + (B[f]! * row.len[f]!) / avg[f]!);
+        const x = tf[at + t * 4 + f]!;
+        if (x) tfw += (WEIGHT[f]! * x) / (1 - B[f]! + (B[f]! * len[i * 4 + f]!) / avg[f]!);
       }
       if (tfw > 0) {
         r += (idf[t]! * tfw) / (K1 + tfw);
-        if (informative[t]) row.informative = true;
+        if (informative[t]) hasInformative[i] = 1;
       }
     }
-    row.relevance = r;
+    relevance[i] = r;
     if (r > best) best = r;
   }
 
   const hits: { i: number; kind: MatchKind; key: number; within: number; name: string }[] = [];
   for (let i = 0; i < n; i++) {
-    const row = rows[i]!;
-    const kind: MatchKind | undefined = row.mention
+    const r = relevance[i]!;
+    const kind: MatchKind | undefined = mention[i]
       ? 'mention'
-      : row.phrase
+      : phrase[i]
         ? 'phrase'
-        : row.triggers
+        : triggers[i]
           ? 'trigger'
-          : row.relevance > 0 && row.informative && row.relevance >= RELATIVE_FLOOR * best
+          : r > 0 && hasInformative[i] && r >= RELATIVE_FLOOR * best
             ? 'relevance'
             : undefined;
     if (!kind) continue;
-    const within = row.relevance + TRIGGER_POINTS * (row.triggers?.length ?? 0);
+    const within = r + TRIGGER_POINTS * (triggers[i]?.length ?? 0);
     // The class is the integer part, the strength within it the fraction: higher is better across classes.
     hits.push({ i, kind, key: CLASS[kind] + within / (within + 4), within, name: String(candidates[i]!.name) });
   }
   hits.sort((a, b) => b.key - a.key || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const describe = (row: Row): string[] => {
+  const describe = (i: number): string[] => {
     const matched: string[] = [];
-    if (row.mention) matched.push(row.mention);
-    if (row.phrase) matched.push(row.phrase);
-    if (row.triggers) matched.push(...row.triggers);
-    if (row.relevance > 0) matched.push(`relevance: ${describeRelevance(row, q)}`);
+    if (mention[i]) matched.push(mention[i]!);
+    if (phrase[i]) matched.push(phrase[i]!);
+    if (triggers[i]) matched.push(...triggers[i]!);
+    if (relevance[i]! > 0) matched.push(`relevance: ${describeRelevance(tf, tfAt[i]!, q)}`);
     return matched;
   };
   const max = opts.max >= 0 ? Math.floor(opts.max) : 0;
   // What matched is said at once for the selected; for the thousands ranked below them (read only by --explain
-  // and JSON), on first read.
+  // and JSON), on first read, through one getter shared by all (a getter each made each object a shape of its own).
+  const rowOf = new WeakMap<Scored, number>();
+  const lazy: PropertyDescriptor = {
+    enumerable: true,
+    configurable: true,
+    get(this: Scored) {
+      const matched = describe(rowOf.get(this)!);
+      Object.defineProperty(this, 'matched', { value: matched, enumerable: true, writable: true, configurable: true });
+      return matched;
+    },
+  };
   const ranked: Scored[] = hits.map(({ i, kind, key, name }, k) => {
     const scored = { name, kind, score: Math.floor(key * 1e4) / 1e4 } as Scored;
-    if (k < max) scored.matched = describe(rows[i]!);
+    if (k < max) scored.matched = describe(i);
     else {
-      Object.defineProperty(scored, 'matched', {
-        enumerable: true,
-        configurable: true,
-        get(this: Scored) {
-          const matched = describe(rows[i]!);
-          Object.defineProperty(this, 'matched', { value: matched, enumerable: true, writable: true, configurable: true });
-          return matched;
-        },
-      });
+      rowOf.set(scored, i);
+      Object.defineProperty(scored, 'matched', lazy);
     }
     return scored;
   });
@@ -237,32 +244,76 @@ function literalIn(needle: string, hay: string): boolean {
   return false;
 }
 
-interface Row {
-  mention?: string;
-  phrase?: string;
-  triggers?: string[];
-  /** Per field, its length in characters (0 when absent): BM25 needs only lengths relative to the average. */
-  len: number[];
-  /** Term frequencies, [term * 4 + field]; undefined when no query term occurs anywhere. */
-  tf?: number[];
-  relevance: number;
-  informative: boolean;
-}
-
-/** The per-candidate pass, with what it learns about the query kept across candidates. */
+/**
+ * The per-candidate pass, with what it learns about the query kept across candidates. What it finds is kept
+ * column by column (typed arrays, sparse lists), not in an object per candidate: ten thousand objects whose
+ * shapes vary with what matched made the ranking several times slower.
+ */
 class Scan {
   private readonly terms = new Map<string, TermMatch>();
   /** Pattern → whether it matches the query, or why it is skipped; a set often repeats a pattern. */
   private readonly patterns = new Map<string, boolean | string>();
+  /** Per candidate and field ([i * 4 + field]), its length in characters (0 when absent): BM25 needs only lengths relative to the average. */
+  readonly len: Float64Array;
+  /** Where candidate i's term frequencies start in tf ([at + term * 4 + field]); -1 when no query term occurs in it. */
+  readonly tfAt: Int32Array;
+  private tfPool: Float64Array;
+  private tfUsed = 0;
+  readonly mention: (string | undefined)[];
+  readonly phrase: (string | undefined)[];
+  readonly triggers: (string[] | undefined)[];
+  /** The candidate and field whose words countWord is given. */
+  private at = { i: 0, f: 0 };
 
   constructor(
     private readonly q: Query,
     private readonly warnings: string[],
-  ) {}
+    n: number,
+  ) {
+    this.len = new Float64Array(n * 4);
+    this.tfAt = new Int32Array(n).fill(-1);
+    this.tfPool = new Float64Array(Math.max(1, q.terms.length) * 4 * Math.min(n, 4096));
+    this.mention = new Array(n);
+    this.phrase = new Array(n);
+    this.triggers = new Array(n);
+  }
 
-  candidate(c: SelectionCandidate): Row {
+  /** The term frequencies of every candidate (read after the pass: the pool grows as it goes). */
+  get tf(): Float64Array {
+    return this.tfPool;
+  }
+
+  /** Word → the query term it stems to, or -1 (a stop word, another stem): a word recurs across candidates. */
+  private readonly wordTerms = new Map<string, number>();
+
+  private readonly countWord = (w: string): void => {
+    let t = this.wordTerms.get(w);
+    if (t === undefined) {
+      t = isStopWord(w) ? -1 : (this.q.termIndex.get(stem(w)) ?? -1);
+      this.wordTerms.set(w, t);
+    }
+    if (t < 0) return;
+    const { i, f } = this.at;
+    let at = this.tfAt[i]!;
+    if (at < 0) at = this.newTf(i);
+    this.tfPool[at + t * 4 + f]!++;
+  };
+
+  private newTf(i: number): number {
+    const size = this.q.terms.length * 4;
+    if (this.tfUsed + size > this.tfPool.length) {
+      const grown = new Float64Array(Math.max(this.tfPool.length * 2, this.tfUsed + size));
+      grown.set(this.tfPool);
+      this.tfPool = grown;
+    }
+    const at = this.tfUsed;
+    this.tfUsed += size;
+    this.tfAt[i] = at;
+    return at;
+  }
+
+  candidate(i: number, c: SelectionCandidate): void {
     const q = this.q;
-    const row: Row = { len: [0, 0, 0, 0], relevance: 0, informative: false };
     const name = typeof c.name === 'string' ? c.name : String(c.name ?? '');
 
     // Mention: the name, or its words in sequence ("web-scraping", "web scraping"); a name of stop words only
@@ -271,7 +322,7 @@ class Scan {
     if (q.text.includes(firstWord(nameNorm)) && q.text.includes(lastWord(nameNorm))) {
       const key = joinedWords(nameNorm);
       if (key && q.rawJoined.includes(` ${key} `) && key.split(' ').some((w) => !isStopWord(w)) && (!SYMBOL.test(nameNorm) || literalIn(nameNorm, q.text))) {
-        row.mention = `name "${name}" mentioned`;
+        this.mention[i] = `name "${name}" mentioned`;
       }
     }
 
@@ -280,13 +331,15 @@ class Scan {
     const keywords = strings(c.keywords);
     const verbs = strings(c.verbs);
     let phraseInKeywords = false;
-    for (const list of [keywords, verbs]) {
+    let triggers: string[] | undefined;
+    for (let l = 0; l < 2; l++) {
+      const list = l === 0 ? keywords : verbs;
       for (const term of list) {
         const { hit, phrase } = this.term(term);
         if (phrase) phraseInKeywords = true;
         if (hit === null) continue;
         const what = list === keywords ? 'keyword' : 'verb';
-        (row.triggers ??= []).push(hit === '' ? `${what} "${term}"` : `${what} "${term}" (as "${hit}")`);
+        (triggers ??= []).push(hit === '' ? `${what} "${term}"` : `${what} "${term}" (as "${hit}")`);
       }
     }
     for (const p of strings(c.patterns)) {
@@ -297,33 +350,29 @@ class Scan {
         this.patterns.set(p, hit);
       }
       if (typeof hit === 'string') this.warnings.push(`${name}: trigger pattern /${p.length > 80 ? `${p.slice(0, 80)}…` : p}/ is skipped: ${hit}`);
-      else if (hit) (row.triggers ??= []).push(`pattern /${p}/`);
+      else if (hit) (triggers ??= []).push(`pattern /${p}/`);
     }
+    if (triggers) this.triggers[i] = triggers;
 
     // Relevance and phrase: only the fields that may hold a query term are read word by word.
-    const phraseIn: string[] = phraseInKeywords ? ['keywords'] : [];
+    let phraseIn: string[] | undefined = phraseInKeywords ? ['keywords'] : undefined;
     for (let f = 0; f < 4; f++) {
       const value = f === 0 ? name : f === 1 ? (keywords.length + verbs.length ? `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}` : '') : f === 2 ? c.briefDescription : c.description;
       if (typeof value !== 'string' || value === '') continue;
-      row.len[f] = value.length;
+      this.len[i * 4 + f] = value.length;
       if (!q.probe) continue;
       // ASCII text needs no normalising to be tested: the probe ignores case.
       const ascii = !NON_ASCII.test(value);
       if (ascii && !q.probe.test(value)) continue;
       const norm = ascii ? value.toLowerCase() : normalizeForMatch(value);
-      forEachWordHolding(norm, q.probeAll!, (w) => {
-        if (isStopWord(w)) return;
-        const t = q.termIndex.get(stem(w));
-        if (t === undefined) return;
-        row.tf ??= new Array<number>(q.terms.length * 4).fill(0);
-        row.tf[t * 4 + f]!++;
-      });
-      if (f > 1 && q.phrase !== undefined && row.tf && q.raw.every((w) => norm.includes(w)) && ` ${joinedWords(norm)} `.includes(q.phrase)) {
-        phraseIn.push(FIELDS[f]!);
+      this.at.i = i;
+      this.at.f = f;
+      forEachWordHolding(norm, q.probeAll!, this.countWord);
+      if (f > 1 && q.phrase !== undefined && this.tfAt[i]! >= 0 && q.raw.every((w) => norm.includes(w)) && ` ${joinedWords(norm)} `.includes(q.phrase)) {
+        (phraseIn ??= []).push(FIELDS[f]!);
       }
     }
-    if (phraseIn.length) row.phrase = `phrase "${q.raw.join(' ')}" in ${phraseIn.join(', ')}`;
-    return row;
+    if (phraseIn) this.phrase[i] = `phrase "${q.raw.join(' ')}" in ${phraseIn.join(', ')}`;
   }
 
   /** How a keyword or verb matches the query, worked out once per distinct term. */
@@ -349,7 +398,8 @@ const NO_MATCH: TermMatch = { hit: null, phrase: false };
 const NONE: string[] = [];
 function strings(v: unknown): string[] {
   if (!Array.isArray(v) || v.length === 0) return NONE;
-  return v.every((s) => typeof s === 'string' && s !== '') ? (v as string[]) : v.filter((s): s is string => typeof s === 'string' && s.trim() !== '');
+  for (const s of v) if (typeof s !== 'string' || s === '') return v.filter((s): s is string => typeof s === 'string' && s.trim() !== '');
+  return v as string[];
 }
 
 /** The text up to the first character that is not a-z or 0-9 (all of it when there is none). */
@@ -385,11 +435,11 @@ function matchTerm(term: string, q: Query): TermMatch {
   return { hit: at === -1 ? null : q.raw.slice(at, at + ws.length).join(' '), phrase };
 }
 
-function describeRelevance(row: Row, q: Query): string {
+function describeRelevance(tf: Float64Array, at: number, q: Query): string {
   let out = '';
   for (let t = 0; t < q.terms.length; t++) {
     let where = '';
-    for (let f = 0; f < 4; f++) if (row.tf![t * 4 + f]! > 0) where += where ? `, ${FIELDS[f]}` : FIELDS[f];
+    for (let f = 0; f < 4; f++) if (tf[at + t * 4 + f]! > 0) where += where ? `, ${FIELDS[f]}` : FIELDS[f];
     if (where) out += `${out ? ', ' : ''}${q.surface[t]} (${where})`;
   }
   return out;

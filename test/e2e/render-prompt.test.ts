@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { BIN, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
@@ -411,6 +411,72 @@ process.stdin.on('end', () => {
     ]);
     expect(tight.warnings.at(-1)).toMatch(/still over --budget 20/);
     expect(tight.prompt).not.toContain('Fill, merge and split');
+  });
+
+  describe('the token cache', () => {
+    /** 300 skills: a prompt of about 40,000 characters, counted in several pieces. */
+    function many(): string {
+      const dir = fresh('many');
+      const tree = {};
+      for (let i = 0; i < 300; i++) Object.assign(tree, skill(`tool-${i}`, `Handle tool number ${i} and its reports. Use when the user asks about tool ${i}.`));
+      writeTree(dir, tree);
+      return dir;
+    }
+    const cacheFile = (xdg: string) => join(xdg, 'skills', 'tokens-o200k_base.json');
+    const counts = (xdg: string) => (JSON.parse(readFileSync(cacheFile(xdg), 'utf8')) as { counts: Record<string, number> }).counts;
+
+    it('keeps the counts of a prompt in $XDG_CACHE_HOME/skills (private), and a second run takes them from there', async () => {
+      const dir = many();
+      const xdg = fresh('xdg');
+      const args = ['render-prompt', '--query', 'tool 7 reports', dir, '--json'];
+      const uncached = json((await runCli(args, { env: { SKILLS_TOKEN_CACHE: '0', XDG_CACHE_HOME: xdg } })).stdout);
+      expect(existsSync(cacheFile(xdg))).toBe(false);
+      const first = json((await runCli(args, { env: { XDG_CACHE_HOME: xdg } })).stdout);
+      expect(first.tokens).toBe(uncached.tokens);
+      expect(first.prompt).toBe(uncached.prompt);
+      const kept = counts(xdg);
+      expect(Object.keys(kept).length).toBeGreaterThan(3);
+      expect(Object.values(kept).reduce((a, b) => a + b, 0)).toBe(uncached.tokens);
+      if (process.platform !== 'win32') {
+        expect(statSync(join(xdg, 'skills')).mode & 0o777).toBe(0o700);
+        expect(statSync(cacheFile(xdg)).mode & 0o777).toBe(0o600);
+      }
+      // Counts that no tokenizer would give show that the second run read them rather than counting.
+      const file = JSON.parse(readFileSync(cacheFile(xdg), 'utf8')) as { counter: string; counts: Record<string, number> };
+      writeFileSync(cacheFile(xdg), JSON.stringify({ ...file, counts: Object.fromEntries(Object.keys(kept).map((k) => [k, 1])) }), { mode: 0o600 });
+      const second = json((await runCli(args, { env: { XDG_CACHE_HOME: xdg } })).stdout);
+      expect(second.tokens).toBe(Object.keys(kept).length);
+      // SKILLS_TOKEN_CACHE=0 neither reads nor writes it.
+      expect(json((await runCli(args, { env: { SKILLS_TOKEN_CACHE: '0', XDG_CACHE_HOME: xdg } })).stdout).tokens).toBe(uncached.tokens);
+    });
+
+    it('survives a corrupt cache file, and rewrites it', async () => {
+      const dir = many();
+      const xdg = fresh('xdg');
+      mkdirSync(join(xdg, 'skills'), { recursive: true, mode: 0o700 });
+      writeFileSync(cacheFile(xdg), '{"counter": "o200k_base', { mode: 0o600 });
+      const args = ['render-prompt', dir, '--json'];
+      const uncached = json((await runCli(args, { env: { SKILLS_TOKEN_CACHE: '0' } })).stdout);
+      const r = await runCli(args, { env: { XDG_CACHE_HOME: xdg } });
+      expect(r.exitCode).toBe(0);
+      expect(json(r.stdout).tokens).toBe(uncached.tokens);
+      expect(Object.values(counts(xdg)).reduce((a, b) => a + b, 0)).toBe(uncached.tokens);
+    });
+
+    it('--budget fits the same prompt, to the token, with the counts cached', async () => {
+      const dir = many();
+      const xdg = fresh('xdg');
+      const full = json((await runCli(['render-prompt', '--select', 'tool-1,tool-2', dir, '--json'], { env: { SKILLS_TOKEN_CACHE: '0' } })).stdout);
+      for (const budget of [full.tokens - 1, Math.floor(full.tokens / 2), 3000, 20]) {
+        const args = ['render-prompt', '--select', 'tool-1,tool-2', dir, '--budget', String(budget), '--json'];
+        const uncached = json((await runCli(args, { env: { SKILLS_TOKEN_CACHE: '0' } })).stdout);
+        // Once to fill the cache, once from it.
+        for (let run = 0; run < 2; run++) {
+          const cached = json((await runCli(args, { env: { XDG_CACHE_HOME: xdg } })).stdout);
+          expect({ tokens: cached.tokens, dropped: cached.dropped, prompt: cached.prompt }).toEqual({ tokens: uncached.tokens, dropped: uncached.dropped, prompt: uncached.prompt });
+        }
+      }
+    });
   });
 
   it('a folder given that does not exist is an error (exit 2)', async () => {
