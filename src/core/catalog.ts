@@ -334,9 +334,11 @@ function manifestMeta(text: string, warn: (m: string) => void): Meta | undefined
 /** The registry's skills, from index.json alone: each entry's latest summary. */
 function registryEntries(dir: string): CatalogEntry[] {
   // Ten thousand entries: plain assignments and one path.join each, as this runs on every render from a registry.
+  const base = dir.endsWith(sep) ? dir : `${dir}${sep}`;
   return readIndex(dir).skills.map((e) => {
     const l = e.latest;
-    const root = l.path ? join(dir, l.path) : dir;
+    // index-file.ts admits only `built-in/<id>@<version>` or `custom/<id>@<version>` here: already a normal path.
+    const root = l.path ? `${base}${sep === '/' ? l.path : l.path.replace(/\//g, sep)}` : dir;
     const entry: CatalogEntry = {
       name: e.id,
       title: l.name,

@@ -70,10 +70,15 @@ export function breadcrumb(n: number): string {
   return `[${n} ${n === 1 ? 'skill' : 'skills'} available]`;
 }
 
+/** A text on one line: every run of whitespace one space, none at the ends (most descriptions already are). */
+function oneLine(text: string): string {
+  return /^\S(?:\S| (?=\S))*$/.test(text) ? text : text.replace(/\s+/g, ' ').trim();
+}
+
 /** A short description: brief_description, else the first sentence (seed 004), at most 160 characters. */
 export function briefOf(e: PromptEntry): string {
   if (e.briefDescription) return e.briefDescription;
-  const flat = e.description.replace(/\s+/g, ' ').trim();
+  const flat = oneLine(e.description);
   const m = /^(.+?[.!?])(?:\s|$)/.exec(flat);
   const first = m ? m[1]! : flat;
   const chars = [...first];
@@ -122,7 +127,7 @@ function renderMarkdown(input: PromptInput): string {
         input.catalog
           .map((e) => {
             const d = describe(e, level);
-            return `- ${e.name}${d ? `: ${d.replace(/\s+/g, ' ').trim()}` : ''} (${e.location})`;
+            return `- ${e.name}${d ? `: ${oneLine(d)}` : ''} (${e.location})`;
           })
           .join('\n'),
       );

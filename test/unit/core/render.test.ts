@@ -55,6 +55,12 @@ describe('renderPrompt: tiers', () => {
     );
   });
 
+  it('catalog (markdown): a description on several lines, with tabs, doubled or no-break spaces, is one line', () => {
+    const out = renderPrompt(base({ catalog: [entry('a', '  Reads\n  files.\tUse  when\u00a0asked. '), entry('b', 'Plain one line. Use when b.')] }), 'markdown');
+    expect(out).toContain('- a: Reads files. Use when asked. (/s/a/SKILL.md)\n- b: Plain one line. Use when b. (/s/b/SKILL.md)\n');
+    expect(briefOf(entry('c', 'First\nsentence.  Second one.'))).toBe('First sentence.');
+  });
+
   it('catalog tier shows no instructions even when skills are active', () => {
     const out = renderPrompt(base({ active: [webScraping] }), 'markdown');
     expect(out).not.toContain('<skill_content');
