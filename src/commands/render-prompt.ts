@@ -90,7 +90,7 @@ export async function renderPromptCommand(options: RenderPromptOptions, ctx: Con
   const folders = skillFolders({ cwd: ctx.cwd, home, env: ctx.env, given, configured: given.length > 0 ? undefined : config.skillDirs });
   const useRegistry = options.registry !== false && (given.length === 0 || typeof options.registry === 'string');
   const registry = useRegistry ? locateRegistry({ registry: options.registry || undefined, cwd: ctx.cwd, env: ctx.env, home }) : undefined;
-  const catalog = sharedShapes(buildCatalog({ folders, registry, disabled: config.disabledSkills }));
+  const catalog = buildCatalog({ folders, registry, disabled: config.disabledSkills });
   const warnings = [...catalog.warnings];
 
   // Selection: names given with --select always; then the query's picks (the selector's, else the built-in
@@ -203,17 +203,6 @@ function catalogItemOf(e: CatalogEntry): RenderPromptResult['catalog'][number] {
   const item: RenderPromptResult['catalog'][number] = { name: e.name, description: e.description, location: e.location, scope: e.scope };
   if (e.version) item.version = e.version;
   return item;
-}
-
-/**
- * The catalog with each folder entry copied into a plain object. Entries made by object spread ({ ...base, name,
- * … }) each get a hidden class of their own in V8, so every read of one of their fields misses its inline cache
- * (half a microsecond each, tens of reads per skill below); copies made by Object.assign share a few classes.
- * Registry entries are made field by field, in a few shapes already.
- */
-function sharedShapes(catalog: Catalog): Catalog {
-  const copy = (e: CatalogEntry) => (e.scope === 'registry' ? e : Object.assign({}, e));
-  return { ...catalog, entries: catalog.entries.map(copy), hidden: catalog.hidden.map(copy) };
 }
 
 /** The catalog entry of a selected name (a hidden one when --select named it). */
