@@ -121,11 +121,20 @@ class Budget {
   entries = 0;
   bytes = 0;
   private readonly seen = new Set<string>();
+  /** Folders this extraction has made: each mkdir once, not once per file (a thousand files, a few folders). */
+  private readonly made = new Set<string>();
   constructor(
     private readonly archive: string,
     private readonly dest: string,
     private readonly limits: ArchiveLimits,
   ) {}
+
+  /** Make a folder below the destination (and those above it), once. */
+  folder(dir: string): void {
+    if (this.made.has(dir)) return;
+    mkdirSync(dir, { recursive: true });
+    this.made.add(dir);
+  }
 
   /** Check one entry; returns the absolute path to write. `size` is what the archive declares. */
   admit(name: string, kind: 'file' | 'dir', size: number): string {
@@ -188,7 +197,7 @@ async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzi
           const name = entry.path;
           if (entry.type === 'Directory') {
             const dir = budget.admit(name, 'dir', 0);
-            if (!isLitter(name)) mkdirSync(dir, { recursive: true });
+            if (!isLitter(name)) budget.folder(dir);
             return entry.resume();
           }
           if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'ContiguousFile') {
@@ -196,7 +205,7 @@ async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzi
           }
           const abs = budget.admit(name, 'file', entry.size);
           if (isLitter(name)) return entry.resume();
-          mkdirSync(dirname(abs), { recursive: true });
+          budget.folder(dirname(abs));
           const fd = openSync(abs, 'wx', modeOf(entry.mode));
           open = fd;
           files++;
@@ -274,7 +283,7 @@ async function extractZip(file: string, dest: string, limits: ArchiveLimits): Pr
           if (ZIP_TYPES[type]) throw refusal(file, name, ZIP_TYPES[type]!);
           if (name.endsWith('/') || type === 0o040000) {
             const dir = budget.admit(name, 'dir', 0);
-            if (!isLitter(name)) mkdirSync(dir, { recursive: true });
+            if (!isLitter(name)) budget.folder(dir);
             zip.readEntry();
             return;
           }
@@ -283,7 +292,7 @@ async function extractZip(file: string, dest: string, limits: ArchiveLimits): Pr
             zip.readEntry();
             return;
           }
-          mkdirSync(dirname(abs), { recursive: true });
+          budget.folder(dirname(abs));
           const stream = await new Promise<NodeJS.ReadableStream>((r, j) => zip.openReadStream(entry, (err, s) => (err ? j(err) : r(s!))));
           const out = createWriteStream(abs, { flags: 'wx', mode: unix ? modeOf(mode) : 0o644 });
           await new Promise<void>((r, j) => pipeline(stream, out, (err) => (err ? j(err) : r())));
