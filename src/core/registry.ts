@@ -440,11 +440,17 @@ export function folderIntegrity(root: string): string {
 function copyFiles(files: StoredFile[], dest: string): string {
   const h = createHash('sha512');
   mkdirSync(dest, { recursive: true });
+  // Each folder made once, not once per file: a recursive mkdir costs a few system calls even when it exists.
+  const made = new Set<string>([dest]);
   for (const f of files) {
     const content = contentOf(f);
     hashFile(h, f, content);
     const to = join(dest, f.rel);
-    mkdirSync(dirname(to), { recursive: true });
+    const parent = dirname(to);
+    if (!made.has(parent)) {
+      mkdirSync(parent, { recursive: true });
+      made.add(parent);
+    }
     if (f.kind === 'symlink') {
       symlinkSync(f.link!, to);
     } else {
