@@ -3,7 +3,9 @@ import { join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { SkillEntry } from '../model/skill.js';
 
-export const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn']);
+// Never part of a skill: version control, installed packages, and Python's byte-code cache (which running a skill's
+// script writes into the skill, and which would otherwise change its integrity and go into its archive).
+export const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '__pycache__']);
 const MAX_DEPTH = 8;
 const MAX_ENTRIES = 20_000;
 

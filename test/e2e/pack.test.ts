@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -53,6 +53,9 @@ describe('skills pack (built CLI)', () => {
     const { cwd, dir } = example('web-scraping');
     writeFileSync(join(dir, '.env'), 'API_KEY=secret\n');
     writeFileSync(join(dir, '.skillignore'), 'references/\n');
+    // What running the skill's Python script leaves behind is no part of it.
+    mkdirSync(join(dir, 'scripts', '__pycache__'));
+    writeFileSync(join(dir, 'scripts', '__pycache__', 'scraper.cpython-311.pyc'), 'bytecode');
     const r = await runCli(['pack', 'web-scraping', '--dry-run'], { cwd });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('warning: .env left out: secrets are never packed');

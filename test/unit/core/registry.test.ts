@@ -80,6 +80,10 @@ describe('integrityOf', () => {
     const copy = join(fresh(), 'stable');
     cpSync(dir, copy, { recursive: true });
     expect(integrityOf(loadSkill(copy))).toBe(a);
+    // Running the skill's Python scripts writes __pycache__/ into it: that changes nothing.
+    mkdirSync(join(copy, 'scripts', '__pycache__'));
+    writeFileSync(join(copy, 'scripts', '__pycache__', 'run.cpython-311.pyc'), 'bytecode');
+    expect(integrityOf(loadSkill(copy))).toBe(a);
   });
 
   it('changes with a byte of content, a file name, or the execute bit', () => {
