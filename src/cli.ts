@@ -222,9 +222,9 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .description('install skills (and their dependencies) into the registry and skills-lock.json; with no sources, install what the lock says')
     .argument('[sources...]', 'skill folders, .tgz archives from skills pack, .skill or .zip archives, or specs id[@range]')
     .option('--from <dir>', 'resolve specs and dependencies from this registry folder instead of the registry')
-    .option('--into <dir>', 'also write flat <id>/ folders here (e.g. .claude/skills)')
+    .option('--into <dir>', 'also write flat <id>/ folders here (e.g. .claude/skills); recorded in skills-lock.json, so later installs place skills there too')
     .option('--for <consumer>', "record this consumer in each installed skill's usedBy")
-    .option('--frozen', 'fail, writing nothing, when skills-lock.json would change')
+    .option('--frozen', 'fail, writing nothing, when the skills in skills-lock.json would change; never writes the lock (an --into it lacks is used, not recorded)')
     .option('--force', 'replace a registered version with other content, and an <into>/<id> folder skills did not write')
     .option('--json', 'print one JSON document')
     .addOption(registryOption())
@@ -238,9 +238,9 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
 
   program
     .command('uninstall')
-    .description('remove a skill from --into, skills-lock.json, and the registry store unless something still uses it')
+    .description("remove a skill from --into, the lock's recorded into folders, skills-lock.json, and the registry store unless something still uses it")
     .argument('<id>', 'the skill id')
-    .option('--into <dir>', 'also remove <dir>/<id>')
+    .option('--into <dir>', 'also remove <dir>/<id>, whatever it holds (from the folders the lock records, only the copy skills installed is removed)')
     .option('--for <consumer>', "first take this consumer out of the skill's usedBy")
     .option('--json', 'print one JSON document')
     .addOption(registryOption())

@@ -87,8 +87,9 @@ export async function install(options: InstallOptions, ctx: Context): Promise<{ 
   }
   const colour = { added: c.green, updated: c.green, replaced: c.yellow, unchanged: c.dim } as const;
   for (const s of outcome.skills) {
-    const label = s.status === 'unchanged' && s.intoStatus !== 'written' ? 'present' : s.status === 'unchanged' ? 'installed' : s.status;
-    const into = s.into ? `  → ${rel(s.into)}${s.intoStatus === 'unchanged' ? ' (unchanged)' : ''}` : '';
+    const written = s.placed?.some((p) => p.status === 'written') ?? false;
+    const label = s.status === 'unchanged' && !written ? 'present' : s.status === 'unchanged' ? 'installed' : s.status;
+    const into = s.placed?.length ? `  → ${s.placed.map((p) => `${rel(p.into)}${p.status === 'unchanged' ? ' (unchanged)' : ''}`).join(', ')}` : '';
     ctx.stdout.write(`${colour[s.status](label.padEnd(9))} ${c.bold(`${s.id}@${s.version}`)}${s.requested ? '' : c.dim(' (dependency)')}${into}\n`);
   }
   const n = outcome.skills.length;

@@ -16,7 +16,7 @@ export interface UninstallOptions {
   color?: boolean;
 }
 
-/** `skills uninstall <id>`: out of --into, the lock, and the store unless something still uses it. */
+/** `skills uninstall <id>`: out of --into and the lock's recorded folders, the lock, and the store unless something still uses it. */
 export async function uninstall(options: UninstallOptions, ctx: Context): Promise<UninstallResult & { registry: string; lockfile: string }> {
   const spec = parseSpec(options.id);
   if ('error' in spec) throw new SkillsError('E_USAGE', spec.error);
@@ -35,7 +35,7 @@ export async function uninstall(options: UninstallOptions, ctx: Context): Promis
   const rel = (p: string) => relative(ctx.cwd, p) || '.';
   const name = r.version ? `${r.id}@${r.version}` : r.id;
   const parts: string[] = [];
-  if (r.into) parts.push(rel(r.into));
+  for (const p of r.removed) parts.push(rel(p));
   if (r.lock) parts.push(rel(lockfile));
   if (r.store.length) parts.push(`the store (${r.store.map((p) => relative(registry, p)).join(', ')})`);
   ctx.stdout.write(`uninstalled ${name}${parts.length ? ` from ${parts.join(', ')}` : ''}\n`);

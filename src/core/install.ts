@@ -2,11 +2,11 @@
 // dependencies; into the registry (registerSkill does the store and the index) and, when asked, into flat
 // `<into>/<id>/` folders; recorded in skills-lock.json. Everything that can refuse (validation, resolution, the
 // lock, an existing folder) is decided before the first write, so a refused install leaves nothing behind.
-import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError, isSkillsError } from '../errors.js';
-import { LOCKFILE_NAME, diffLockfiles, emptyLockfile, formatLockSource, parseLockSource, parseLockfile, serializeLockfile, type LockEntry, type Lockfile } from '../formats/lockfile.js';
+import { INTO_PATH, LOCKFILE_NAME, diffLockfiles, emptyLockfile, formatLockSource, intoOf, parseLockSource, parseLockfile, serializeLockfile, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import type { Release } from '../formats/index-file.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
@@ -34,7 +34,7 @@ export interface InstallOptions {
   sources: string[];
   /** Another registry folder to resolve specs and dependencies from (absolute). */
   from?: string;
-  /** Also write flat `<into>/<id>/` folders (absolute). */
+  /** Also write flat `<into>/<id>/` folders here (absolute), besides the folders the lock records (and record it). */
   into?: string;
   /** Record this consumer in the usedBy of every skill installed. */
   consumer?: string;
@@ -60,11 +60,27 @@ export interface InstalledSkill {
   status: RegisterStatus;
   /** The stored copy (absolute). */
   path: string;
-  /** `<into>/<id>` (absolute), with --into. */
+  /** The first of `placed`: `<into>/<id>` (absolute), --into's when it is given. */
   into?: string;
   intoStatus?: 'written' | 'unchanged';
+  /** Every `<into>/<id>` written or found identical: --into's first, then the lock's recorded folders. */
+  placed?: Placed[];
   /** Named on the command line (or in the lock), as opposed to pulled in as a dependency. */
   requested: boolean;
+}
+
+export interface Placed {
+  /** `<folder>/<id>` (absolute). */
+  into: string;
+  status: 'written' | 'unchanged';
+}
+
+/** A folder that gets flat `<id>/` copies: --into, or one the lock records. */
+interface Place {
+  abs: string;
+  /** How messages name it: `--into <abs>`, or `<lockfile>: into "<path>"`. */
+  label: string;
+  recorded: boolean;
 }
 
 export interface InvalidSource {
@@ -337,21 +353,64 @@ function mismatch(id: string, version: string, lockfile: string, locked: string,
   });
 }
 
+/**
+ * The folders that get `<id>/` copies: --into first (so a result's `into` stays --into's), then the lock's recorded
+ * ones. Each must be a folder, or not there yet below one; a recorded one must not lead out of the lockfile's folder
+ * through a symlink (the schema has already refused `..` and absolute paths).
+ */
+function placesOf(lockfile: string, lock: Lockfile | undefined, into: string | undefined, nothing = 'nothing was installed'): Place[] {
+  const lockDir = dirname(lockfile);
+  const places: Place[] = into === undefined ? [] : [{ abs: into, label: `--into ${into}`, recorded: false }];
+  for (const rel of lock ? intoOf(lock) : []) {
+    const abs = resolve(lockDir, rel);
+    if (abs === into) places[0]!.recorded = true;
+    else places.push({ abs, label: `${lockfile}: into "${rel}"`, recorded: true });
+  }
+  for (const place of places) {
+    // It is made on the first write: the nearest part of it that exists must be a folder.
+    for (let d = place.abs; ; d = dirname(d)) {
+      let st;
+      try {
+        st = statSync(d);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT' && dirname(d) !== d) continue;
+      }
+      if (!st?.isDirectory()) throw new SkillsError('E_USAGE', `${place.label}: ${d} is not a folder; ${nothing}`, { hint: 'give the folder agents read skills from, e.g. .claude/skills' });
+      if (place.recorded && place.abs !== into && !isInside(realpathSync(lockDir), realpathSync(d))) {
+        throw new SkillsError('E_CONFIG', `${place.label}: ${d} leads out of ${lockDir} (through a symlink, to ${realpathSync(d)}); ${nothing}`, {
+          hint: `a lock names folders inside its project: remove that entry from "into" in ${lockfile}, or pass the folder with --into if it is meant`,
+        });
+      }
+      break;
+    }
+  }
+  return places;
+}
+
 /** `skills install`: install the sources (or, with none, exactly what the lockfile says). */
 export async function installSkills(options: InstallOptions): Promise<InstallOutcome> {
   const { registry, lockfile } = options;
   const lockDir = dirname(lockfile);
   cleanStale(registry, [UNPACK_PREFIX]);
-  if (options.into) cleanStale(options.into, [STAGING_PREFIX, REMOVING_PREFIX], { prefix: TRASH_PREFIX, target: (base) => base });
   if (options.from !== undefined && !present(join(options.from, 'index.json'))) {
     throw new SkillsError('E_NOT_FOUND', `--from ${options.from}: no registry there (no index.json)`, { hint: 'give a registry folder: one that skills sync wrote, with index.json in it' });
   }
   const before = readLockfile(lockfile);
+  const places = placesOf(lockfile, before, options.into);
+  for (const p of places) cleanStale(p.abs, [STAGING_PREFIX, REMOVING_PREFIX], { prefix: TRASH_PREFIX, target: (base) => base });
   const scratch = new Scratch(registry);
   try {
     const planned = options.sources.length === 0 ? await planFromLock(options, before, scratch) : await planFromSources(options, before ?? emptyLockfile(), scratch, lockDir);
     if (!planned.ok) return planned;
-    return await carryOut(options, planned, before);
+    // --into is recorded, so the next `skills install` (a teammate's clone) places skills there too; --frozen
+    // records nothing, and a folder outside the project cannot be recorded.
+    const into = options.into;
+    if (into !== undefined && !places[0]!.recorded && !options.frozen) {
+      const rel = lockPath(lockDir, into);
+      if (isInside(lockDir, into) && INTO_PATH.test(rel)) planned.next = { ...planned.next, into: [...intoOf(planned.next), rel].sort() };
+      else planned.warnings.push(`--into ${into} is outside ${lockDir}, so ${LOCKFILE_NAME} does not record it: pass --into again to place skills there`);
+    }
+    return await carryOut(options, planned, before, places);
   } finally {
     scratch.cleanup();
   }
@@ -359,7 +418,8 @@ export async function installSkills(options: InstallOptions): Promise<InstallOut
 
 interface Planned {
   ok: true;
-  items: { resolved: ResolvedSkill; plan: Plan; entry: LockEntry; requested: boolean; intoAction?: 'write' | 'unchanged' }[];
+  /** `intoActions`: one per place, in order. */
+  items: { resolved: ResolvedSkill; plan: Plan; entry: LockEntry; requested: boolean; intoActions?: ('write' | 'unchanged')[] }[];
   next: Lockfile;
   warnings: string[];
 }
@@ -442,7 +502,7 @@ async function planFromSources(options: InstallOptions, lock: Lockfile, scratch:
     const entry: LockEntry = { version: r.version, source: keep ? old!.source : entrySource, integrity, dependencies: depsOf(r) };
     items.push({ resolved: r, plan, entry, requested: requested.has(`${r.id}@${r.version}`) });
   }
-  const next: Lockfile = { lockfileVersion: 1, skills: { ...lock.skills } };
+  const next: Lockfile = { ...lock, skills: { ...lock.skills } };
   for (const i of items) next.skills[i.resolved.id] = i.entry;
   const changes = diffLockfiles(lock, next);
   if (options.frozen && changes.length > 0) {
@@ -532,23 +592,10 @@ async function planFromLock(options: InstallOptions, lock: Lockfile | undefined,
   return { ok: true, items, next: lock, warnings: [] };
 }
 
-async function carryOut(options: InstallOptions, planned: Planned, before: Lockfile | undefined): Promise<InstallOutcome> {
-  const { registry, into } = options;
+async function carryOut(options: InstallOptions, planned: Planned, before: Lockfile | undefined, places: Place[]): Promise<InstallOutcome> {
+  const { registry } = options;
   const previous = before ?? emptyLockfile();
-  // Checks that read the disk but write nothing: --into itself, stored copies from another registry, <into> folders.
-  if (into !== undefined) {
-    // It is made on the first write: the nearest part of it that exists must be a folder.
-    for (let d = into; ; d = dirname(d)) {
-      let st;
-      try {
-        st = statSync(d);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT' && dirname(d) !== d) continue;
-      }
-      if (!st?.isDirectory()) throw new SkillsError('E_USAGE', `--into ${into}: ${d} is not a folder; nothing was installed`, { hint: 'give the folder agents read skills from, e.g. .claude/skills' });
-      break;
-    }
-  }
+  // Checks that read the disk but write nothing: stored copies from another registry, <into>/<id> folders.
   const fromSkills = new Map<string, Skill>();
   for (const item of planned.items) {
     const { plan, resolved } = item;
@@ -563,19 +610,16 @@ async function carryOut(options: InstallOptions, planned: Planned, before: Lockf
       if (found !== plan.release.integrity) throw mismatch(resolved.id, resolved.version, join(plan.registry, 'releases', `${resolved.id}.json`), plan.release.integrity, plan.root, found);
       fromSkills.set(resolved.id, skill);
     }
-    if (into) {
-      const target = join(into, resolved.id);
-      if (present(target)) {
-        const existing = statSync(target).isDirectory() ? folderIntegrity(target) : undefined;
-        if (existing === item.entry.integrity) item.intoAction = 'unchanged';
-        else if (options.force || (existing !== undefined && previous.skills[resolved.id]?.integrity === existing)) item.intoAction = 'write';
-        else {
-          throw new SkillsError('E_EXISTS', `${target} already exists and is not a copy skills installed (its content matches no version in ${options.lockfile}); nothing was installed`, {
-            hint: `move it away, or run again with --force to replace it`,
-          });
-        }
-      } else item.intoAction = 'write';
-    }
+    item.intoActions = places.map(({ abs }) => {
+      const target = join(abs, resolved.id);
+      if (!present(target)) return 'write';
+      const existing = statSync(target).isDirectory() ? folderIntegrity(target) : undefined;
+      if (existing === item.entry.integrity) return 'unchanged';
+      if (options.force || (existing !== undefined && previous.skills[resolved.id]?.integrity === existing)) return 'write';
+      throw new SkillsError('E_EXISTS', `${target} already exists and is not a copy skills installed (its content matches no version in ${options.lockfile}); nothing was installed`, {
+        hint: `move it away, or run again with --force to replace it`,
+      });
+    });
   }
 
   const skills: InstalledSkill[] = [];
@@ -607,16 +651,21 @@ async function carryOut(options: InstallOptions, planned: Planned, before: Lockf
       path = join(registry, r.path);
     }
     const installed: InstalledSkill = { id: resolved.id, version: resolved.version, source: entry.source, integrity: entry.integrity, dependencies: entry.dependencies, status, path, requested: item.requested };
-    if (into) {
-      installed.into = join(into, resolved.id);
-      installed.intoStatus = item.intoAction === 'unchanged' ? 'unchanged' : 'written';
-      if (item.intoAction === 'write') placeInto(into, resolved.id, path);
+    if (places.length > 0) {
+      installed.placed = places.map(({ abs }, i) => {
+        const action = item.intoActions![i];
+        if (action === 'write') placeInto(abs, resolved.id, path);
+        return { into: join(abs, resolved.id), status: action === 'unchanged' ? 'unchanged' : 'written' };
+      });
+      installed.into = installed.placed[0]!.into;
+      installed.intoStatus = installed.placed[0]!.status;
     }
     skills.push(installed);
   }
   if (options.consumer) for (const s of skills) await useSkill(registry, s.id, options.consumer);
   const text = serializeLockfile(planned.next);
-  const lockChanged = before === undefined || serializeLockfile(before) !== text;
+  // --frozen never writes the lock: not even one whose text is only reordered (a hand edit).
+  const lockChanged = !options.frozen && (before === undefined || serializeLockfile(before) !== text);
   if (lockChanged) writeAtomic(options.lockfile, text);
   return { ok: true, registry, lockfile: options.lockfile, lockChanged, skills, warnings: planned.warnings };
 }
@@ -645,6 +694,7 @@ export interface UninstallOptions {
   registry: string;
   lockfile: string;
   id: string;
+  /** Also remove `<into>/<id>` (absolute), whatever it holds. */
   into?: string;
   consumer?: string;
 }
@@ -653,8 +703,10 @@ export interface UninstallResult {
   id: string;
   /** The version the lock had (or undefined when it had none). */
   version?: string;
-  /** `<into>/<id>`, when it was removed. */
+  /** The first of `removed`: --into's `<into>/<id>` when it was removed. */
   into?: string;
+  /** Every `<folder>/<id>` removed: --into's, then the lock's recorded folders'. */
+  removed: string[];
   /** True when the lock had the skill and no longer has it. */
   lock: boolean;
   /** Stored copies removed (absolute). */
@@ -664,32 +716,43 @@ export interface UninstallResult {
   warnings: string[];
 }
 
-/** `skills uninstall <id>`: out of <into>, the lock, and the store unless something still uses it. */
+/** `skills uninstall <id>`: out of --into and the lock's recorded folders, the lock, and the store unless something still uses it. */
 export async function uninstallSkill(options: UninstallOptions): Promise<UninstallResult> {
   const { id, registry, lockfile, into } = options;
   const lock = readLockfile(lockfile);
   const entry = lock?.skills[id];
-  const target = into ? join(into, id) : undefined;
+  const places = placesOf(lockfile, lock, into, 'nothing was removed');
+  // --into's copy goes whatever it holds (the user named it); a recorded folder's only when it is the copy skills
+  // installed (its content has the lock's integrity), so a folder of someone's own work is never deleted unasked.
+  const targets: string[] = [];
+  const warnings: string[] = [];
+  for (const place of places) {
+    const target = join(place.abs, id);
+    if (!present(target)) continue;
+    if (place.abs === into || (entry !== undefined && statSync(target).isDirectory() && folderIntegrity(target) === entry.integrity)) targets.push(target);
+    else warnings.push(`${target} was left in place: it is not the copy skills installed (its content does not match ${lockfile}); remove it by hand, or with --into ${place.abs}`);
+  }
   const indexEntry = readIndex(registry).skills.find((s) => s.id === id);
   const inStore = indexEntry !== undefined && (entry === undefined || indexEntry.versions.includes(entry.version));
-  if (!entry && !(target && present(target)) && !inStore) {
-    throw new SkillsError('E_NOT_FOUND', `${id} is not installed: not in ${lockfile}${target ? `, not in ${into}` : ''}, not in the registry ${registry}`, {
+  if (!entry && targets.length === 0 && !inStore) {
+    throw new SkillsError('E_NOT_FOUND', `${id} is not installed: not in ${lockfile}${into ? `, not in ${into}` : ''}, not in the registry ${registry}`, {
       hint: 'see what is installed in skills-lock.json, or with skills list',
     });
   }
-  const result: UninstallResult = { id, ...(entry ? { version: entry.version } : {}), lock: false, store: [], keptFor: [], warnings: [] };
+  const result: UninstallResult = { id, ...(entry ? { version: entry.version } : {}), removed: [], lock: false, store: [], keptFor: [], warnings };
   if (lock) {
     const needers = Object.entries(lock.skills)
       .filter(([other, e]) => other !== id && Object.hasOwn(e.dependencies, id))
       .map(([other, e]) => `${other}@${e.version}`);
     if (needers.length) result.warnings.push(`${id} is a dependency of ${needers.join(', ')}, which stay installed`);
   }
-  if (target && present(target)) {
-    const trash = join(into!, tempName(REMOVING_PREFIX, id));
+  for (const target of targets) {
+    const trash = join(dirname(target), tempName(REMOVING_PREFIX, id));
     renameSync(target, trash);
     rmSync(trash, { recursive: true, force: true });
-    result.into = target;
+    result.removed.push(target);
   }
+  if (result.removed.length) result.into = result.removed[0];
   if (indexEntry) {
     let usedBy = indexEntry.usedBy;
     if (options.consumer && usedBy.includes(options.consumer)) usedBy = (await unuseSkill(registry, id, options.consumer)).usedBy;
@@ -700,7 +763,7 @@ export async function uninstallSkill(options: UninstallOptions): Promise<Uninsta
     }
   }
   if (lock && entry) {
-    const next: Lockfile = { lockfileVersion: 1, skills: { ...lock.skills } };
+    const next: Lockfile = { ...lock, skills: { ...lock.skills } };
     delete next.skills[id];
     writeAtomic(lockfile, serializeLockfile(next));
     result.lock = true;

@@ -18,7 +18,16 @@ export const lockEntrySchema = z.object({
   dependencies: z.record(z.string()),
 });
 
+/**
+ * A folder inside the lockfile's folder, as the lock keeps it: `.`, or names joined by `/`, none of them `.`, `..`
+ * or empty, no backslash, not absolute. A lock may come from a stranger's repository: anything that led out of the
+ * project would have `skills install` write there.
+ */
+export const INTO_PATH = /^(?:\.|(?![A-Za-z]:)(?!(?:\.\.?)(?:\/|$))[^/\\\0]+(?:\/(?!(?:\.\.?)(?:\/|$))[^/\\\0]+)*)$/;
+
 export const lockfileSchema = z.object({
+  /** The agent folders this project installs `<id>/` folders into, relative to the lockfile's folder; sorted, unique. */
+  into: z.array(z.string().regex(INTO_PATH, 'expected a folder inside the lockfile\'s folder, relative, with "/" and no ".." (e.g. ".claude/skills")')).optional(),
   lockfileVersion: z.literal(LOCKFILE_VERSION),
   /** Keyed by skill id: letters, digits and hyphens, as the registry keeps ids (and `--into` names folders). */
   skills: z.record(z.string().regex(/^[\p{L}\p{N}][\p{L}\p{N}-]*$/u, 'expected a skill id (letters, digits and hyphens)'), lockEntrySchema),
@@ -86,12 +95,25 @@ export function serializeLockfile(lock: Lockfile): string {
         return [id, { dependencies: sortKeys(e.dependencies), integrity: e.integrity, source: e.source, version: e.version }];
       }),
   );
-  return `${JSON.stringify({ lockfileVersion: lock.lockfileVersion, skills }, null, 2)}\n`;
+  // No folder recorded, no field: a lock from before `into` existed keeps its bytes.
+  const into = intoOf(lock);
+  return `${JSON.stringify({ ...(into.length ? { into } : {}), lockfileVersion: lock.lockfileVersion, skills }, null, 2)}\n`;
 }
 
-/** What changed between two lockfiles, one line per skill (`+ id@1.0.0`, `- id@1.0.0`, `~ id: 1.0.0 → 1.1.0`). */
+/** The lock's recorded agent folders, sorted and unique (none: an empty list). */
+export function intoOf(lock: Lockfile): string[] {
+  return [...new Set(lock.into ?? [])].sort();
+}
+
+/**
+ * What changed between two lockfiles: the agent folders on one line (`~ into: + .claude/skills, - skills`), then
+ * one line per skill (`+ id@1.0.0`, `- id@1.0.0`, `~ id: 1.0.0 → 1.1.0`).
+ */
 export function diffLockfiles(before: Lockfile, after: Lockfile): string[] {
   const out: string[] = [];
+  const [intoA, intoB] = [intoOf(before), intoOf(after)];
+  const intoChanges = [...intoB.filter((d) => !intoA.includes(d)).map((d) => `+ ${d}`), ...intoA.filter((d) => !intoB.includes(d)).map((d) => `- ${d}`)];
+  if (intoChanges.length) out.push(`~ into: ${intoChanges.join(', ')}`);
   const ids = [...new Set([...Object.keys(before.skills), ...Object.keys(after.skills)])].sort();
   for (const id of ids) {
     const a = before.skills[id];

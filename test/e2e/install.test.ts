@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { execa } from 'execa';
@@ -166,7 +166,12 @@ describe('skills install: every source kind (built CLI)', () => {
     makeSkill(src, 'needs-tools', '0.1.0', {}, 'dependencies:\n  - basic-tools@^1.0.0\n');
     const again = await cli(reg, ['install', join(src, 'needs-tools')], project);
     expect(again.exitCode).toBe(0);
-    expect(again.stdout.split('\n')).toEqual(['present   basic-tools@1.0.0 (dependency)', 'added     needs-tools@0.1.0', `2 skills installed into ${reg}; skills-lock.json written`]);
+    // The lock recorded --into .agents/skills: this install places there too, without being told.
+    expect(again.stdout.split('\n')).toEqual([
+      'present   basic-tools@1.0.0 (dependency)  → .agents/skills/basic-tools (unchanged)',
+      'added     needs-tools@0.1.0  → .agents/skills/needs-tools',
+      `2 skills installed into ${reg}; skills-lock.json written`,
+    ]);
     // basic-tools keeps where it first came from.
     expect(lockOf(project).skills['basic-tools']!.source).toBe(lock.skills['basic-tools']!.source);
 
@@ -259,7 +264,198 @@ describe('skills install: the lockfile (built CLI)', () => {
   });
 });
 
+describe('skills install: the lock records the agent folders (--into) (built CLI)', () => {
+  it('a fresh clone gets .claude/skills/<id>/ from `skills install` alone (the lock only, a fresh registry)', async () => {
+    const from = await exampleRegistry();
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    expect((await cli(reg, ['install', 'data-analysis@^1', '--from', from, '--into', '.claude/skills'], project)).exitCode).toBe(0);
+    const lockText = readFileSync(join(project, 'skills-lock.json'), 'utf8');
+    expect(lockText.startsWith('{\n  "into": [\n    ".claude/skills"\n  ],\n  "lockfileVersion": 1,\n')).toBe(true);
+    const installed = snapshot(join(project, '.claude/skills'));
+    expect(Object.keys(installed)).toContain('data-analysis/SKILL.md');
+
+    // The teammate's clone: the lock (next to the project, so its registry:../from-N source still resolves), a
+    // .git, and the command run from a subfolder; the folders are placed relative to the lock, not the cwd.
+    const clone = fresh('clone');
+    mkdirSync(join(clone, '.git'));
+    mkdirSync(join(clone, 'docs'));
+    cpSync(join(project, 'skills-lock.json'), join(clone, 'skills-lock.json'));
+    const reg2 = join(fresh(), 'registry');
+    const r = await cli(reg2, ['install'], join(clone, 'docs'));
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.split('\n')).toEqual([
+      'added     basic-tools@1.0.0  → ../.claude/skills/basic-tools',
+      'added     data-analysis@1.0.0  → ../.claude/skills/data-analysis',
+      `2 skills installed into ${reg2}; ../skills-lock.json unchanged`,
+    ]);
+    expect(snapshot(join(clone, '.claude/skills'))).toEqual(installed);
+    expect(existsSync(join(clone, 'docs/.claude'))).toBe(false);
+    expect(readFileSync(join(clone, 'skills-lock.json'), 'utf8')).toBe(lockText);
+    // Run again: everything is there already.
+    const again = await cli(reg2, ['install', '--json'], clone);
+    expect(again.exitCode).toBe(0);
+    const doc = JSON.parse(again.stdout);
+    expect(doc.lockChanged).toBe(false);
+    expect(doc.skills[1]).toMatchObject({
+      id: 'data-analysis',
+      into: join(clone, '.claude/skills/data-analysis'),
+      intoStatus: 'unchanged',
+      placed: [{ into: join(clone, '.claude/skills/data-analysis'), status: 'unchanged' }],
+    });
+  });
+
+  it('a later install places its skills into every recorded folder; a new --into is recorded, --into first in the JSON', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    for (const id of ['one', 'two', 'three']) makeSkill(src, id, '1.0.0');
+    expect((await cli(reg, ['install', join(src, 'one'), '--into', '.claude/skills'], project)).exitCode).toBe(0);
+
+    const two = await cli(reg, ['install', join(src, 'two')], project);
+    expect(two.exitCode).toBe(0);
+    expect(two.stdout.split('\n')[0]).toBe('added     two@1.0.0  → .claude/skills/two');
+    expect(readdirSync(join(project, '.claude/skills')).sort()).toEqual(['one', 'two']);
+
+    const three = await cli(reg, ['install', join(src, 'three'), '--into', '.agents/skills', '--json'], project);
+    expect(three.exitCode).toBe(0);
+    expect(JSON.parse(three.stdout).skills[0]).toMatchObject({
+      id: 'three',
+      into: join(project, '.agents/skills/three'),
+      intoStatus: 'written',
+      placed: [
+        { into: join(project, '.agents/skills/three'), status: 'written' },
+        { into: join(project, '.claude/skills/three'), status: 'written' },
+      ],
+    });
+    expect(lockOf(project).into).toEqual(['.agents/skills', '.claude/skills']);
+    expect(readdirSync(join(project, '.agents/skills'))).toEqual(['three']);
+
+    // Replaying the lock fills every recorded folder with every locked skill.
+    const replay = await cli(reg, ['install'], project);
+    expect(replay.exitCode).toBe(0);
+    expect(replay.stdout.split('\n')[0]).toBe('installed one@1.0.0  → .agents/skills/one, .claude/skills/one (unchanged)');
+    expect(readdirSync(join(project, '.agents/skills')).sort()).toEqual(['one', 'three', 'two']);
+    expect(readdirSync(join(project, '.claude/skills')).sort()).toEqual(['one', 'three', 'two']);
+
+    // The per-folder check: someone's own folder in a recorded folder stops the install before anything is written.
+    makeSkill(src, 'four', '1.0.0');
+    mkdirSync(join(project, '.agents/skills/four'));
+    writeFileSync(join(project, '.agents/skills/four/SKILL.md'), 'mine\n');
+    const lockText = readFileSync(join(project, 'skills-lock.json'), 'utf8');
+    const refused = await cli(reg, ['install', join(src, 'four')], project);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr.split('\n')[0]).toBe(`error: ${join(project, '.agents/skills/four')} already exists and is not a copy skills installed (its content matches no version in ${join(project, 'skills-lock.json')}); nothing was installed`);
+    expect(existsSync(join(project, '.claude/skills/four'))).toBe(false);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lockText);
+  });
+
+  it('--frozen --into on a lock without "into" installs there and leaves the lock byte-identical; without --frozen it is recorded', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    makeSkill(src, 'ci-skill', '1.0.0');
+    expect((await cli(reg, ['install', join(src, 'ci-skill')], project)).exitCode).toBe(0);
+    const oldLock = readFileSync(join(project, 'skills-lock.json'), 'utf8');
+    expect(oldLock).not.toContain('"into"');
+
+    const ci = await cli(reg, ['install', '--frozen', '--into', '.claude/skills'], project);
+    expect(ci.stderr).toBe('');
+    expect(ci.exitCode).toBe(0);
+    expect(ci.stdout.split('\n')).toEqual(['installed ci-skill@1.0.0  → .claude/skills/ci-skill', `1 skill installed into ${reg}; skills-lock.json unchanged`]);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(oldLock);
+    // With a source too: --frozen fails on the skills only, never on the folder.
+    makeSkill(src, 'newcomer', '1.0.0');
+    const frozen = await cli(reg, ['install', join(src, 'newcomer'), '--frozen', '--into', 'other', '--json'], project);
+    expect(frozen.exitCode).toBe(1);
+    expect(JSON.parse(frozen.stdout).changes).toEqual(['+ newcomer@1.0.0']);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(oldLock);
+
+    // Outside the project: used, not recorded (it could not be, by the lock's own rule), with a warning.
+    const outside = fresh('outside');
+    const away = await cli(reg, ['install', '--into', outside], project);
+    expect(away.exitCode).toBe(0);
+    expect(away.stderr).toBe(`warning: --into ${outside} is outside ${project}, so skills-lock.json does not record it: pass --into again to place skills there`);
+    expect(readdirSync(outside)).toEqual(['ci-skill']);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(oldLock);
+
+    const record = await cli(reg, ['install', '--into', '.claude/skills'], project);
+    expect(record.exitCode).toBe(0);
+    expect(record.stdout.split('\n').at(-1)).toBe(`1 skill installed into ${reg}; skills-lock.json written`);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(oldLock.replace('{\n', '{\n  "into": [\n    ".claude/skills"\n  ],\n'));
+
+    // --frozen never writes the lock, not even to put a hand-edited one in order.
+    const handEdited = '{"skills": ' + JSON.stringify(lockOf(project).skills) + ', "lockfileVersion": 1, "into": ["skills", ".claude/skills"]}\n';
+    writeFileSync(join(project, 'skills-lock.json'), handEdited);
+    const again = await cli(reg, ['install', '--frozen'], project);
+    expect(again.exitCode).toBe(0);
+    expect(readdirSync(join(project, 'skills'))).toEqual(['ci-skill']);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(handEdited);
+  });
+
+  it('refuses a lock whose "into" leads out of the project (.., absolute, a symlink), located, writing nothing', async () => {
+    const src = fresh('src');
+    const dir = makeSkill(src, 'victim', '1.0.0');
+    const target = fresh('target');
+    for (const [bad, line, column] of [['../../etc', 3, 5], [target, 3, 5]] as const) {
+      const project = fresh('project');
+      const reg = join(fresh(), 'registry');
+      const text = `{\n  "into": [\n    ${JSON.stringify(bad)}\n  ],\n  "lockfileVersion": 1,\n  "skills": {}\n}\n`;
+      writeFileSync(join(project, 'skills-lock.json'), text);
+      for (const args of [['install'], ['install', dir], ['install', dir, '--into', 'skills', '--force'], ['uninstall', 'victim']]) {
+        const r = await cli(reg, args, project);
+        expect(r.exitCode, args.join(' ')).toBe(2);
+        expect(r.stderr.split('\n')[0]).toBe(`error: ${join(project, 'skills-lock.json')}:${line}:${column}: skills-lock.json: into.0: expected a folder inside the lockfile's folder, relative, with "/" and no ".." (e.g. ".claude/skills")`);
+      }
+      expect(existsSync(reg)).toBe(false);
+      expect(readdirSync(project)).toEqual(['skills-lock.json']);
+      expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(text);
+    }
+    expect(readdirSync(target)).toEqual([]);
+
+    // A recorded folder that passes the schema but leads out through a symlink in the repository.
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    symlinkSync(target, join(project, '.claude'));
+    writeFileSync(join(project, 'skills-lock.json'), '{\n  "into": [\n    ".claude/skills"\n  ],\n  "lockfileVersion": 1,\n  "skills": {}\n}\n');
+    const r = await cli(reg, ['install', dir], project);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(`error: ${join(project, 'skills-lock.json')}: into ".claude/skills": ${join(project, '.claude')} leads out of ${project} (through a symlink, to ${target}); nothing was installed`);
+    expect(readdirSync(target)).toEqual([]);
+    expect(existsSync(reg)).toBe(false);
+  });
+});
+
 describe('skills uninstall (built CLI)', () => {
+  it('removes the copy skills installed from each folder the lock records; leaves one that was changed, with a warning', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    makeSkill(src, 'gone', '1.0.0');
+    makeSkill(src, 'edited', '1.0.0');
+    expect((await cli(reg, ['install', join(src, 'gone'), join(src, 'edited'), '--into', '.claude/skills'], project)).exitCode).toBe(0);
+    expect((await cli(reg, ['install', '--into', '.agents/skills'], project)).exitCode).toBe(0);
+
+    const r = await cli(reg, ['uninstall', 'gone'], project);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('uninstalled gone@1.0.0 from .agents/skills/gone, .claude/skills/gone, skills-lock.json, the store (built-in/gone@1.0.0)');
+    expect(readdirSync(join(project, '.claude/skills'))).toEqual(['edited']);
+    expect(readdirSync(join(project, '.agents/skills'))).toEqual(['edited']);
+    expect(lockOf(project).into).toEqual(['.agents/skills', '.claude/skills']);
+
+    writeFileSync(join(project, '.claude/skills/edited/notes.md'), 'my notes\n');
+    const kept = await cli(reg, ['uninstall', 'edited', '--json'], project);
+    expect(kept.exitCode).toBe(0);
+    const doc = JSON.parse(kept.stdout);
+    expect(doc).toMatchObject({ id: 'edited', into: join(project, '.agents/skills/edited'), removed: [join(project, '.agents/skills/edited')], lock: true });
+    expect(doc.warnings).toEqual([`${join(project, '.claude/skills/edited')} was left in place: it is not the copy skills installed (its content does not match ${join(project, 'skills-lock.json')}); remove it by hand, or with --into ${join(project, '.claude/skills')}`]);
+    expect(readFileSync(join(project, '.claude/skills/edited/notes.md'), 'utf8')).toBe('my notes\n');
+    expect(existsSync(join(project, '.agents/skills/edited'))).toBe(false);
+  });
+
+
   it('removes from --into, the lock, and the store unless something else uses it', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');

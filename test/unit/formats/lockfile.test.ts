@@ -78,4 +78,36 @@ describe('skills-lock.json', () => {
     const bad = { lockfileVersion: 1, skills: { '../../evil': lock.skills['basic-tools'] } };
     expect(parseLockfile(JSON.stringify(bad, null, 2)).problem?.message).toContain('expected a skill id');
   });
+
+  it('records the agent folders as "into": first key, sorted and unique; no field when there are none', () => {
+    const text = serializeLockfile({ ...lock, into: ['.claude/skills', '.agents/skills', '.claude/skills'] });
+    expect(text.startsWith('{\n  "into": [\n    ".agents/skills",\n    ".claude/skills"\n  ],\n  "lockfileVersion": 1,\n')).toBe(true);
+    expect(parseLockfile(text).lock!.into).toEqual(['.agents/skills', '.claude/skills']);
+    // A lock from before `into` reads, and writes the same bytes.
+    const old = serializeLockfile(lock);
+    expect(old).not.toContain('"into"');
+    expect(serializeLockfile(parseLockfile(old).lock!)).toBe(old);
+    expect(serializeLockfile({ ...lock, into: [] })).toBe(old);
+    expect(parseLockfile(serializeLockfile({ ...lock, into: ['.'] })).problem).toBeUndefined();
+  });
+
+  it('refuses an "into" folder outside the lockfile\'s folder (a stranger\'s lock would have install write there), located', () => {
+    for (const bad of ['../../etc', '/etc', 'a/../../x', 'skills/..', 'C:/Users/x', 'a\\b', './skills', '', 'a//b']) {
+      const text = `{\n  "into": [\n    "skills",\n    ${JSON.stringify(bad)}\n  ],\n  "lockfileVersion": 1,\n  "skills": {}\n}\n`;
+      expect(parseLockfile(text).problem, bad).toEqual({
+        message: `skills-lock.json: into.1: expected a folder inside the lockfile's folder, relative, with "/" and no ".." (e.g. ".claude/skills")`,
+        line: 4,
+        column: 5,
+      });
+    }
+    expect(parseLockfile('{"into": ".claude/skills", "lockfileVersion": 1, "skills": {}}').problem?.message).toBe('skills-lock.json: into: Expected array, received string');
+  });
+
+  it('lists a change of the agent folders on one line, before the skills', () => {
+    const next: Lockfile = { ...structuredClone(lock), into: ['.claude/skills', 'skills'] };
+    next.skills['web-scraping']!.version = '1.3.0';
+    expect(diffLockfiles({ ...lock, into: ['old/skills', 'skills'] }, next)).toEqual(['~ into: + .claude/skills, - old/skills', '~ web-scraping: 1.2.0 → 1.3.0']);
+    expect(diffLockfiles(lock, { ...lock, into: ['.claude/skills'] })).toEqual(['~ into: + .claude/skills']);
+    expect(diffLockfiles({ ...lock, into: ['b', 'a'] }, { ...lock, into: ['a', 'b'] })).toEqual([]);
+  });
 });
