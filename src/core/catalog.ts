@@ -202,21 +202,11 @@ const PLAIN_WITH_COLON = /^([\w-]+):[ \t]+([^'"|>\s[{&*!%@`#].*)$/;
  * more indented lines that continue it folded in, as YAML folds them); undefined when there is none.
  */
 export function quoteColonValues(frontmatter: string): string | undefined {
-  const lines = frontmatter.split('\n');
-  let changed = false;
-  for (let i = 0; i < lines.length; i++) {
-    const m = PLAIN_WITH_COLON.exec(lines[i]!);
-    if (!m) continue;
-    const value = m[2]!.replace(/\s+#.*$/, '');
-    if (!/:(\s|$)/.test(value)) continue;
-    const parts = [value.trim()];
-    let j = i + 1;
-    while (j < lines.length && /^[ \t]+\S/.test(lines[j]!)) parts.push(lines[j++]!.replace(/\s+#.*$/, '').trim());
-    // JSON strings are valid YAML double-quoted scalars.
-    lines.splice(i, j - i, `${m[1]}: ${JSON.stringify(parts.join(' '))}`);
-    changed = true;
-  }
-  return changed ? lines.join('\n') : undefined;
+  return requote(frontmatter, (line) => {
+    const m = PLAIN_WITH_COLON.exec(line);
+    const value = m?.[2]!.replace(/\s+#.*$/, '');
+    return m && /:(\s|$)/.test(value!) ? { key: m[1]!, value: value!, comments: true } : undefined;
+  });
 }
 
 // A top-level `key: | text` (or `>`): a block indicator followed by text on its own line, which YAML refuses.
@@ -227,15 +217,28 @@ const INDICATOR_WITH_TEXT = /^([\w-]+):[ \t]+[|>][-+1-9]{0,2}[ \t]+([^#\s].*)$/;
  * indicator, more indented lines that follow folded in, as a double-quoted string; undefined when there is none.
  */
 export function inlineBlockValues(frontmatter: string): string | undefined {
+  return requote(frontmatter, (line) => {
+    const m = INDICATOR_WITH_TEXT.exec(line);
+    // The lines below a block indicator are its text, `#` and all.
+    return m ? { key: m[1]!, value: m[2]!.replace(/\s+#.*$/, ''), comments: false } : undefined;
+  });
+}
+
+/**
+ * Each top-level line `repair` recognises rewritten as `key: "<value>"`, the more indented lines that continue
+ * it folded in as YAML folds them (` # comments` dropped when `comments`); undefined when no line was recognised.
+ */
+function requote(frontmatter: string, repair: (line: string) => { key: string; value: string; comments: boolean } | undefined): string | undefined {
   const lines = frontmatter.split('\n');
   let changed = false;
   for (let i = 0; i < lines.length; i++) {
-    const m = INDICATOR_WITH_TEXT.exec(lines[i]!);
-    if (!m) continue;
-    const parts = [m[2]!.replace(/\s+#.*$/, '').trim()];
+    const r = repair(lines[i]!);
+    if (!r) continue;
+    const parts = [r.value.trim()];
     let j = i + 1;
-    while (j < lines.length && /^[ \t]+\S/.test(lines[j]!)) parts.push(lines[j++]!.trim());
-    lines.splice(i, j - i, `${m[1]}: ${JSON.stringify(parts.join(' '))}`);
+    while (j < lines.length && /^[ \t]+\S/.test(lines[j]!)) parts.push((r.comments ? lines[j++]!.replace(/\s+#.*$/, '') : lines[j++]!).trim());
+    // JSON strings are valid YAML double-quoted scalars.
+    lines.splice(i, j - i, `${r.key}: ${JSON.stringify(parts.join(' '))}`);
     changed = true;
   }
   return changed ? lines.join('\n') : undefined;
