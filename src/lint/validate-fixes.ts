@@ -51,16 +51,9 @@ function quoteColonValue(skill: Skill, d: Diagnostic): Fix | undefined {
     const [, indent, key, value] = m as unknown as [string, string, string, string];
     // Not a plain scalar, or the colon is followed by a comment marker: the meaning is not clear enough.
     if (/^['"|>[{&*!%@`]/.test(value) || !/:\s/.test(value) || /\s#/.test(value)) continue;
-    let end = line;
-    const parts = [value.trim()];
-    while (end < lines.length) {
-      const next = lines[end]!;
-      if (next === '---' || next.trim() === '' || next.length - next.trimStart().length <= indent.length) break;
-      if (/\s#/.test(next)) return undefined;
-      parts.push(next.trim());
-      end++;
-    }
-    const joined = parts.join(' ');
+    const folded = foldedValue(lines, line, indent, value);
+    if (!folded) return undefined;
+    const { end, joined } = folded;
     const quoted = JSON.stringify(joined);
     if (!readsAs(key, quoted, joined)) return undefined;
     return {
@@ -69,6 +62,24 @@ function quoteColonValue(skill: Skill, d: Diagnostic): Fix | undefined {
     };
   }
   return undefined;
+}
+
+/**
+ * A value that starts on (1-based) `line` and goes on over the more indented lines below it, joined with single
+ * spaces as YAML folds a plain scalar; `end` is its last line. Undefined when a line below holds a comment, whose
+ * meaning a fix cannot be sure of. A blank line or the closing `---` (indented no deeper) ends it.
+ */
+function foldedValue(lines: string[], line: number, indent: string, value: string): { end: number; joined: string } | undefined {
+  let end = line;
+  const parts = [value.trim()];
+  while (end < lines.length) {
+    const next = lines[end]!;
+    if (next.trim() === '' || next.length - next.trimStart().length <= indent.length) break;
+    if (/\s#/.test(next)) return undefined;
+    parts.push(next.trim());
+    end++;
+  }
+  return { end, joined: parts.join(' ') };
 }
 
 const INDICATOR_LINE = /^([ \t]*)([A-Za-z_][\w-]*):[ \t]+([|>])[-+1-9]{0,2}[ \t]+(\S.*)$/;
@@ -85,16 +96,9 @@ function inlineBlockValue(skill: Skill, d: Diagnostic): Fix | undefined {
     if (!m) continue;
     const [, indent, key, indicator, value] = m as unknown as [string, string, string, string, string];
     if (/(^|\s)#/.test(value)) return undefined;
-    let end = line;
-    const parts = [value.trim()];
-    while (end < lines.length) {
-      const next = lines[end]!;
-      if (next.trim() === '' || next.length - next.trimStart().length <= indent.length) break;
-      if (/\s#/.test(next)) return undefined;
-      parts.push(next.trim());
-      end++;
-    }
-    const joined = parts.join(' ');
+    const folded = foldedValue(lines, line, indent, value);
+    if (!folded) return undefined;
+    const { end, joined } = folded;
     const written = readsAs(key, joined, joined) ? joined : JSON.stringify(joined);
     if (!readsAs(key, written, joined)) return undefined;
     return {
