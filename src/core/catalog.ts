@@ -2,7 +2,7 @@ import { readdirSync, type Dirent } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import yaml from 'js-yaml';
 import { isSkillsError } from '../errors.js';
-import { parseSkillMd } from '../formats/skill-md.js';
+import { BLOCK_INDICATOR_WITH_TEXT, parseSkillMd } from '../formats/skill-md.js';
 import { codePoints, normalizeText } from '../formats/text.js';
 import type { Layout, McpServer, Skill, Triggers } from '../model/skill.js';
 import { MAX_SKILL_FILE_BYTES, loadSkill, readBounded, readTriggers, skillFileIn } from './load.js';
@@ -209,18 +209,17 @@ export function quoteColonValues(frontmatter: string): string | undefined {
   });
 }
 
-// A top-level `key: | text` (or `>`): a block indicator followed by text on its own line, which YAML refuses.
-const INDICATOR_WITH_TEXT = /^([\w-]+):[ \t]+[|>][-+1-9]{0,2}[ \t]+([^#\s].*)$/;
-
 /**
  * The frontmatter with every top-level `key: | text` (or `key: > text`) read as the plain text after the
  * indicator, more indented lines that follow folded in, as a double-quoted string; undefined when there is none.
  */
 export function inlineBlockValues(frontmatter: string): string | undefined {
   return requote(frontmatter, (line) => {
-    const m = INDICATOR_WITH_TEXT.exec(line);
+    // Top-level keys only; a `#` right after the indicator starts a comment, and is not text.
+    const m = BLOCK_INDICATOR_WITH_TEXT.exec(line);
+    if (!m || m[1] !== '' || m[4]!.startsWith('#')) return undefined;
     // The lines below a block indicator are its text, `#` and all.
-    return m ? { key: m[1]!, value: m[2]!.replace(/\s+#.*$/, ''), comments: false } : undefined;
+    return { key: m[2]!, value: m[4]!.replace(/\s+#.*$/, ''), comments: false };
   });
 }
 

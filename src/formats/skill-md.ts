@@ -25,7 +25,11 @@ export interface ParsedSkillMd {
 }
 
 const CLOSE = /^---[ \t]*$/;
-const INDICATOR_WITH_TEXT = /^\s*([\w-]+):[ \t]+([|>])[-+1-9]{0,2}[ \t]+([^#\s].*)$/;
+/**
+ * `key: | text` (or `>`, with any chomping or indentation digits): a block indicator followed by text on its own
+ * line, which YAML refuses. Groups: indentation, key, indicator, text.
+ */
+export const BLOCK_INDICATOR_WITH_TEXT = /^([ \t]*)([\w-]+):[ \t]+([|>])[-+1-9]{0,2}[ \t]+(\S.*)$/;
 const UNQUOTED_COLON = /^\s*([\w-]+):\s+([^'"|>\s[{][^#]*?):(\s|$)/;
 
 /**
@@ -88,11 +92,11 @@ export function parseSkillMd(text: string, options: { referenceSplit?: boolean }
     // js-yaml reports the error where it gives up, often the line after the colon: look back one line too.
     for (const idx of [e.mark?.line, (e.mark?.line ?? 0) - 1]) {
       const src = idx !== undefined && idx >= 0 ? lines[idx] : undefined;
-      const b = src ? INDICATOR_WITH_TEXT.exec(src) : null;
-      if (b) {
-        const value = b[3]!.trim();
+      const b = src ? BLOCK_INDICATOR_WITH_TEXT.exec(src) : null;
+      if (b && !b[4]!.startsWith('#')) {
+        const value = b[4]!.trim();
         const plain = /:(\s|$)|\s#|^['"[{&*!%@`|>-]/.test(value) ? JSON.stringify(value) : value;
-        hint = `"${b[2]}" starts a block of text on the lines below it, so no text may follow it on its line; drop the ${b[2]}: ${b[1]}: ${plain}`;
+        hint = `"${b[3]}" starts a block of text on the lines below it, so no text may follow it on its line; drop the ${b[3]}: ${b[2]}: ${plain}`;
         break;
       }
       const m = src ? UNQUOTED_COLON.exec(src) : null;

@@ -1,4 +1,5 @@
 import yaml from 'js-yaml';
+import { BLOCK_INDICATOR_WITH_TEXT } from '../formats/skill-md.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 import type { Fix } from './types.js';
@@ -82,7 +83,6 @@ function foldedValue(lines: string[], line: number, indent: string, value: strin
   return { end, joined: parts.join(' ') };
 }
 
-const INDICATOR_LINE = /^([ \t]*)([A-Za-z_][\w-]*):[ \t]+([|>])[-+1-9]{0,2}[ \t]+(\S.*)$/;
 
 /**
  * `description: | Use when …` breaks YAML: a block indicator must end its line. Dropping it keeps the text (more
@@ -92,8 +92,8 @@ function inlineBlockValue(skill: Skill, d: Diagnostic): Fix | undefined {
   if (d.file !== skill.file || d.line === undefined) return undefined;
   const lines = skill.source.split('\n');
   for (const line of [d.line, d.line - 1]) {
-    const m = lines[line - 1] === undefined ? null : INDICATOR_LINE.exec(lines[line - 1]!);
-    if (!m) continue;
+    const m = lines[line - 1] === undefined ? null : BLOCK_INDICATOR_WITH_TEXT.exec(lines[line - 1]!);
+    if (!m || !/^[A-Za-z_]/.test(m[2]!)) continue;
     const [, indent, key, indicator, value] = m as unknown as [string, string, string, string, string];
     if (/(^|\s)#/.test(value)) return undefined;
     const folded = foldedValue(lines, line, indent, value);
