@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import type { Writable, Readable } from 'node:stream';
 
 /** What a command may know of the world: everything else comes through its options. */
@@ -8,4 +9,9 @@ export interface Context {
   stderr: Writable & { isTTY?: boolean };
   stdin: Readable & { isTTY?: boolean };
   version: string;
+}
+
+/** The user's home folder: $HOME when set (tests point it at a temp folder), else the system's. */
+export function homeOf(ctx: Pick<Context, 'env'>): string {
+  return ctx.env.HOME ?? homedir();
 }

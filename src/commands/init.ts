@@ -1,8 +1,8 @@
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Context } from '../context.js';
-import { checkTarget, createSkill, defaultDescription, descriptionProblem, PARTS, type InitResult, type Part } from '../core/init.js';
-import { checkManifestId, checkName, type NameCheck } from '../core/names.js';
-import { isStrictSemver } from '../core/validate.js';
+import { checkTarget, createSkill, defaultDescription, descriptionProblem, PARTS, type InitResult, type Part } from '../init/init.js';
+import { checkManifestId, checkName, type NameCheck } from '../skill/names.js';
+import { isStrictSemver } from '../model/spec.js';
 import { SkillsError } from '../errors.js';
 import type { Layout } from '../model/skill.js';
 

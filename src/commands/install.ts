@@ -1,10 +1,9 @@
-import { homedir } from 'node:os';
+import { registryFor } from '../registry/locate.js';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Context } from '../context.js';
-import { findLockfile, installSkills, type InstallOutcome } from '../core/install.js';
-import { locateRegistry } from '../core/registry.js';
+import { findLockfile, installSkills, type InstallOutcome } from '../install/install.js';
 import { SkillsError } from '../errors.js';
-import type { Diagnostic } from '../model/diagnostic.js';
+import { jsonDiagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
@@ -21,7 +20,6 @@ export interface InstallOptions {
   color?: boolean;
 }
 
-const jsonDiagnostic = (d: Diagnostic) => ({ ruleId: d.ruleId, rule: d.rule, severity: d.severity, message: d.message, file: d.file, line: d.line ?? null, column: d.column ?? null, ...(d.hint ? { hint: d.hint } : {}) });
 
 /**
  * `skills install [source…]`: exit 0 installed; 1 when a skill is invalid, no resolution exists, or --frozen and
@@ -32,7 +30,7 @@ export async function install(options: InstallOptions, ctx: Context): Promise<{ 
   if (options.for !== undefined && options.for.trim() === '') {
     throw new SkillsError('E_USAGE', '--for is empty: expected the id of the agent or project that uses the skills', { hint: 'e.g. --for content-creator' });
   }
-  const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home: ctx.env.HOME ?? homedir() });
+  const registry = registryFor(options, ctx);
   const lockfile = findLockfile(ctx.cwd);
   const progress = await startProgress(ctx, options, options.sources.length ? 'installing' : `installing from ${lockfile}`);
   let outcome: InstallOutcome;

@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
 import type { Context } from '../context.js';
-import { loadConfig } from '../core/config.js';
-import { discoverSkills } from '../core/discover.js';
-import { loadSkill } from '../core/load.js';
+import { loadConfig } from '../config/config.js';
+import { discoverSkills } from '../skill/discover.js';
+import { loadSkill } from '../skill/load.js';
 import { SkillsError } from '../errors.js';
 import { planFixes, writeEdits, type FileEdit } from '../lint/fix.js';
 import { lintSkills, type LintReport } from '../lint/linter.js';

@@ -1,12 +1,12 @@
-import { homedir } from 'node:os';
+import { registryFor } from '../registry/locate.js';
 import { join } from 'node:path';
 import type { Paint } from '../ui/color.js';
-import type { Context } from '../context.js';
-import { locateRegistry, readIndex } from '../core/registry.js';
-import { findSkills, skillFolders } from '../core/sources.js';
-import { validateSkills } from '../core/validate.js';
+import { homeOf, type Context } from '../context.js';
+import { readIndex } from '../registry/registry.js';
+import { findSkills, skillFolders } from '../skill/folders.js';
+import { validateSkills } from '../skill/validate.js';
 import { SkillsError } from '../errors.js';
-import { loadConfig } from '../core/config.js';
+import { loadConfig } from '../config/config.js';
 import type { Layout } from '../model/skill.js';
 import { paint, useColor } from '../ui/color.js';
 
@@ -54,8 +54,8 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
   if (options.layout !== undefined && !LAYOUTS.includes(options.layout as Layout)) {
     throw new SkillsError('E_USAGE', `--layout must be skill-md or manifest, not "${options.layout}"`);
   }
-  const home = ctx.env.HOME ?? homedir();
-  const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home });
+  const home = homeOf(ctx);
+  const registry = registryFor(options, ctx);
   // index.json alone: each entry carries its latest version's summary, so no releases file is read.
   const rows: ListRow[] = readIndex(registry).skills.map((e) => {
     const latest = e.latest;

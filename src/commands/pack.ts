@@ -1,11 +1,12 @@
-import { isUnversioned } from '../core/registry.js';
+import { isUnversioned } from '../registry/registry.js';
 import { relative, resolve } from 'node:path';
 import type { Context } from '../context.js';
-import { loadSkill } from '../core/load.js';
-import { packSkill, type PackFormat, type PackResult } from '../core/pack.js';
-import { isStrictSemver, validateSkills } from '../core/validate.js';
+import { loadSkill } from '../skill/load.js';
+import { packSkill, type PackFormat, type PackResult } from '../pack/pack.js';
+import { validateSkills } from '../skill/validate.js';
+import { isStrictSemver } from '../model/spec.js';
 import { isSkillsError } from '../errors.js';
-import type { Diagnostic } from '../model/diagnostic.js';
+import { jsonDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
@@ -25,7 +26,6 @@ export type PackOutcome =
 
 const kb = (n: number) => (n < 1000 ? `${n} B` : n < 1e6 ? `${(n / 1000).toFixed(1)} kB` : `${(n / 1e6).toFixed(1)} MB`);
 
-const jsonDiagnostic = (d: Diagnostic) => ({ ruleId: d.ruleId, rule: d.rule, severity: d.severity, message: d.message, file: d.file, line: d.line ?? null, column: d.column ?? null, ...(d.hint ? { hint: d.hint } : {}) });
 
 /**
  * `skills pack [dir]`: validate, then write `<id>-<version>.tgz` (or `<folder>.skill`). Exit 0 packed; 1 when the

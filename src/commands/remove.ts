@@ -1,6 +1,6 @@
-import { homedir } from 'node:os';
+import { registryFor } from '../registry/locate.js';
 import type { Context } from '../context.js';
-import { locateRegistry, removeSkill, type RemoveResult } from '../core/registry.js';
+import { removeSkill, type RemoveResult } from '../registry/registry.js';
 import { SkillsError } from '../errors.js';
 import { parseSpec } from '../model/spec.js';
 
@@ -18,7 +18,7 @@ export async function remove(options: RemoveOptions, ctx: Context): Promise<Remo
   if (spec.range !== undefined && !spec.exact) {
     throw new SkillsError('E_USAGE', `"${options.spec}" is a range; remove takes one exact version or none`, { hint: `e.g. skills remove ${spec.id}@1.0.0, or skills remove ${spec.id} for every version` });
   }
-  const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home: ctx.env.HOME ?? homedir() });
+  const registry = registryFor(options, ctx);
   const result = { registry, ...(await removeSkill(registry, spec.id, spec.range, { force: options.force })) };
   if (options.json) ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else {

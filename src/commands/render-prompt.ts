@@ -1,16 +1,15 @@
+import { registryFor } from '../registry/locate.js';
 import { readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { Context } from '../context.js';
-import { activate, buildCatalog, type ActiveSkill, type Catalog, type CatalogEntry } from '../core/catalog.js';
-import { loadConfig } from '../core/config.js';
-import { locateRegistry } from '../core/registry.js';
-import { fitBudget, TIERS, type Dropped, type PromptEntry, type PromptFormat, type PromptInput, type Tier } from '../core/render.js';
-import { hasTriggers, selectSkills, type MatchKind, type Scored, type SelectionCandidate } from '../core/select.js';
-import { skillFolders } from '../core/sources.js';
-import { closest } from '../core/validate.js';
-import { openTokenCache, userCacheDir } from '../core/token-cache.js';
-import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../core/tokens.js';
+import { homeOf, type Context } from '../context.js';
+import { activate, buildCatalog, type ActiveSkill, type Catalog, type CatalogEntry } from '../prompt/catalog.js';
+import { loadConfig } from '../config/config.js';
+import { fitBudget, TIERS, type Dropped, type PromptEntry, type PromptFormat, type PromptInput, type Tier } from '../prompt/render.js';
+import { hasTriggers, selectSkills, type MatchKind, type Scored, type SelectionCandidate } from '../prompt/select.js';
+import { skillFolders } from '../skill/folders.js';
+import { closest } from '../skill/names.js';
+import { openTokenCache, userCacheDir } from '../tokens/token-cache.js';
+import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
 import { SkillsError } from '../errors.js';
 
 export interface RenderPromptOptions {
@@ -69,7 +68,7 @@ export async function renderPromptCommand(options: RenderPromptOptions, ctx: Con
   if (options.tier !== undefined && !TIERS.includes(options.tier as Tier)) {
     throw new SkillsError('E_USAGE', `--tier must be none, breadcrumb, catalog or full, not "${options.tier}"`);
   }
-  const home = ctx.env.HOME ?? homedir();
+  const home = homeOf(ctx);
   const config = loadConfig(ctx.cwd, options.config, home);
   const budget = options.budget === undefined ? undefined : count('--budget', options.budget, 1);
   const fromEnv = ctx.env.SKILLS_MAX_ACTIVE !== undefined && ctx.env.SKILLS_MAX_ACTIVE.trim() !== '' ? count('SKILLS_MAX_ACTIVE', ctx.env.SKILLS_MAX_ACTIVE, 0) : undefined;
@@ -89,7 +88,7 @@ export async function renderPromptCommand(options: RenderPromptOptions, ctx: Con
   }
   const folders = skillFolders({ cwd: ctx.cwd, home, env: ctx.env, given, configured: given.length > 0 ? undefined : config.skillDirs });
   const useRegistry = options.registry !== false && (given.length === 0 || typeof options.registry === 'string');
-  const registry = useRegistry ? locateRegistry({ registry: options.registry || undefined, cwd: ctx.cwd, env: ctx.env, home }) : undefined;
+  const registry = useRegistry ? registryFor({ registry: options.registry || undefined }, ctx) : undefined;
   const catalog = buildCatalog({ folders, registry, disabled: config.disabledSkills });
   const warnings = [...catalog.warnings];
 
@@ -256,7 +255,7 @@ async function askSelector(
   opts: { cwd: string; env: Record<string, string | undefined>; timeoutMs: number },
   warnings: string[],
 ): Promise<string[] | undefined> {
-  const { runSelector } = await import('../core/selector.js');
+  const { runSelector } = await import('../prompt/selector.js');
   const request = { query, maxSkills: room, catalog: catalog.entries.map((e) => ({ name: e.name, description: e.description, location: e.location })) };
   const r = await runSelector(command, request, opts);
   if ('error' in r) {

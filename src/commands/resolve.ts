@@ -1,8 +1,8 @@
-import { homedir } from 'node:os';
+import { registryFor } from '../registry/locate.js';
 import { join } from 'node:path';
 import type { Context } from '../context.js';
-import { locateRegistry, readIndex, readReleases } from '../core/registry.js';
-import { catalogFromIndex, needsSystemPackages, resolveSpecs, systemPackageWarnings, type Resolution, type ResolvedSkill } from '../core/resolve.js';
+import { readIndex, readReleases } from '../registry/registry.js';
+import { catalogFromIndex, needsSystemPackages, resolveSpecs, systemPackageWarnings, type Resolution, type ResolvedSkill } from '../resolve/resolve.js';
 import { SkillsError } from '../errors.js';
 import { parseSpec, type DependencySpec } from '../model/spec.js';
 import { paint, useColor } from '../ui/color.js';
@@ -28,13 +28,13 @@ export interface ResolveResult {
  */
 export async function resolve(options: ResolveOptions, ctx: Context): Promise<{ result: ResolveResult; exitCode: number }> {
   const specs = parseSpecs(options.specs);
-  const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home: ctx.env.HOME ?? homedir() });
+  const registry = registryFor(options, ctx);
   const catalog = catalogFromIndex(readIndex(registry), (id) => readReleases(registry, id));
   const resolution = resolveSpecs(specs, catalog, { nodeVersion: process.versions.node });
   if (resolution.ok) {
     // Asking the package manager costs a process per package: load the checker only when a skill lists any.
     if (needsSystemPackages(resolution.resolved, catalog)) {
-      const { systemPackageChecker } = await import('../core/system-packages.js');
+      const { systemPackageChecker } = await import('../resolve/system-packages.js');
       resolution.warnings.push(...systemPackageWarnings(resolution.resolved, catalog, systemPackageChecker(process.platform)));
     }
     for (const skill of resolution.resolved) skill.path = join(registry, skill.path);

@@ -1,11 +1,10 @@
-import { readHead } from '../core/script-info.js';
+import { registryFor } from '../registry/locate.js';
+import { readHead } from '../skill/script-info.js';
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Context } from '../context.js';
-import { loadConfig } from '../core/config.js';
-import { locateRegistry } from '../core/registry.js';
+import { homeOf, type Context } from '../context.js';
+import { loadConfig } from '../config/config.js';
 import {
   DEFAULT_TIMEOUT_SECONDS,
   MAX_OUTPUT_BYTES,
@@ -23,8 +22,8 @@ import {
   type ScriptArgs,
   type ScriptListing,
   type SkillSource,
-} from '../core/run-script.js';
-import { locateSecrets, readSecrets, secretsFor } from '../core/secrets.js';
+} from '../run/run-script.js';
+import { locateSecrets, readSecrets, secretsFor } from '../run/secrets.js';
 import { SkillsError, isSkillsError } from '../errors.js';
 import type { Layout } from '../model/skill.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
@@ -80,7 +79,7 @@ const MAX_ARGS_INPUT_BYTES = 1024 * 1024;
 
 /** `skills run-script <skill> <script>`: run a skill's script with JSON arguments, a clean environment and limits. */
 export async function runScript(options: RunScriptOptions, ctx: Context): Promise<RunScriptResult> {
-  const home = ctx.env.HOME ?? homedir();
+  const home = homeOf(ctx);
   const timeoutSeconds = parseTimeout(options.timeout);
   if (!options.list && (options.script === undefined || options.script === '')) {
     throw new SkillsError('E_USAGE', 'name the script to run: skills run-script <skill> <script>', { hint: `skills run-script ${options.skill} --list shows its scripts` });
@@ -107,7 +106,7 @@ export async function runScript(options: RunScriptOptions, ctx: Context): Promis
   const { json: argsJson, argv } = await readArguments(options, ctx, timeoutSeconds);
 
   // Secrets are read only when the skill declares variables (or a file is named, so a mistake in it shows).
-  const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home });
+  const registry = registryFor(options, ctx);
   const location = locateSecrets({ secrets: options.secrets, cwd: ctx.cwd, env: ctx.env, registry });
   const envVars = declaredEnv(skill);
   const secrets = envVars.length > 0 || location.explicit ? readSecrets(location) : undefined;

@@ -1,15 +1,15 @@
+import { registryFor } from '../registry/locate.js';
 import { statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { Paint } from '../ui/color.js';
 import type { Context } from '../context.js';
-import { discoverSkills } from '../core/discover.js';
-import { isInside } from '../core/fs-walk.js';
-import { loadSkill } from '../core/load.js';
-import { changedSkillRoots, locateRegistry, registerSkill, watchTree, type RegisterStatus, isUnversioned, unversionedWarning } from '../core/registry.js';
-import { validateSkills } from '../core/validate.js';
+import { discoverSkills } from '../skill/discover.js';
+import { isInside } from '../fs/walk.js';
+import { loadSkill } from '../skill/load.js';
+import { changedSkillRoots, registerSkill, watchTree, type RegisterStatus, isUnversioned, unversionedWarning } from '../registry/registry.js';
+import { validateSkills } from '../skill/validate.js';
 import { SkillsError, isSkillsError } from '../errors.js';
-import type { Diagnostic } from '../model/diagnostic.js';
+import { jsonDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
 
@@ -53,7 +53,7 @@ const STATUSES: SyncStatus[] = ['added', 'updated', 'replaced', 'unchanged', 'in
 /** `skills sync <dir>`: register every valid skill below dir; exit 1 when one was invalid or refused. */
 export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResult> {
   const dir = resolve(ctx.cwd, options.dir);
-  const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home: ctx.env.HOME ?? homedir() });
+  const registry = registryFor(options, ctx);
   if (options.owner !== undefined && options.owner.trim() === '') {
     throw new SkillsError('E_USAGE', '--owner is empty: expected "built-in" or the id of the agent that owns the skills', { hint: 'e.g. --owner analytics-bee' });
   }
@@ -146,7 +146,7 @@ function countOf(items: SyncItem[]): Record<SyncStatus, number> {
 function jsonItem(i: SyncItem) {
   return {
     ...i,
-    ...(i.diagnostics ? { diagnostics: i.diagnostics.map((d) => ({ ruleId: d.ruleId, rule: d.rule, severity: d.severity, message: d.message, file: d.file, line: d.line ?? null, column: d.column ?? null, ...(d.hint ? { hint: d.hint } : {}) })) } : {}),
+    ...(i.diagnostics ? { diagnostics: i.diagnostics.map(jsonDiagnostic) } : {}),
   };
 }
 

@@ -1,8 +1,7 @@
-import { homedir } from 'node:os';
+import { registryFor } from '../registry/locate.js';
 import { relative, resolve } from 'node:path';
 import type { Context } from '../context.js';
-import { findLockfile, uninstallSkill, type UninstallResult } from '../core/install.js';
-import { locateRegistry } from '../core/registry.js';
+import { findLockfile, uninstallSkill, type UninstallResult } from '../install/install.js';
 import { SkillsError } from '../errors.js';
 import { parseSpec } from '../model/spec.js';
 import { paint, useColor } from '../ui/color.js';
@@ -22,7 +21,7 @@ export async function uninstall(options: UninstallOptions, ctx: Context): Promis
   if ('error' in spec) throw new SkillsError('E_USAGE', spec.error);
   if (spec.range !== undefined) throw new SkillsError('E_USAGE', `uninstall takes an id, not "${options.id}": the version is the one skills-lock.json records`, { hint: `e.g. skills uninstall ${spec.id}` });
   if (options.for !== undefined && options.for.trim() === '') throw new SkillsError('E_USAGE', '--for is empty: expected the consumer whose use ends', { hint: 'e.g. --for content-creator' });
-  const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home: ctx.env.HOME ?? homedir() });
+  const registry = registryFor(options, ctx);
   const lockfile = findLockfile(ctx.cwd);
   const r = await uninstallSkill({ registry, lockfile, id: spec.id, into: options.into === undefined ? undefined : resolve(ctx.cwd, options.into), consumer: options.for?.trim() });
   const result = { registry, lockfile, ...r };

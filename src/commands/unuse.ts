@@ -1,6 +1,6 @@
-import { homedir } from 'node:os';
+import { registryFor } from '../registry/locate.js';
 import type { Context } from '../context.js';
-import { locateRegistry, unuseSkill, type UsageResult } from '../core/registry.js';
+import { unuseSkill, type UsageResult } from '../registry/registry.js';
 
 export interface UnuseOptions {
   id: string;
@@ -11,7 +11,7 @@ export interface UnuseOptions {
 
 /** `skills unuse <id> --by CONSUMER`: take a consumer out of the skill's usedBy. */
 export async function unuse(options: UnuseOptions, ctx: Context): Promise<UsageResult> {
-  const registry = locateRegistry({ registry: options.registry, cwd: ctx.cwd, env: ctx.env, home: ctx.env.HOME ?? homedir() });
+  const registry = registryFor(options, ctx);
   const result = await unuseSkill(registry, options.id, options.by);
   if (options.json) ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else {

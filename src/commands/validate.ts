@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
-import { discoverSkills } from '../core/discover.js';
-import { loadSkill } from '../core/load.js';
-import { validateSkills } from '../core/validate.js';
+import { discoverSkills } from '../skill/discover.js';
+import { loadSkill } from '../skill/load.js';
+import { validateSkills } from '../skill/validate.js';
 import { SkillsError } from '../errors.js';
 import { paint, useColor } from '../ui/color.js';
 import { formatStylish, toJson, type ValidateResult } from '../ui/validate-report.js';

@@ -1,8 +1,8 @@
 import { closeSync, lstatSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Skill } from '../model/skill.js';
-import { findEntry } from '../core/load.js';
-import { openRegularFile } from '../core/fs-walk.js';
+import { findEntry } from '../skill/load.js';
+import { openRegularFile } from '../fs/walk.js';
 
 const MAX_TEXT = 1024 * 1024;
 

@@ -1,12 +1,12 @@
 import { relative } from 'node:path';
 import picomatch from 'picomatch';
-import type { Config, RuleSetting } from '../core/config.js';
-import { validateSkills } from '../core/validate.js';
+import type { Config, RuleSetting } from '../config/config.js';
+import { validateSkills } from '../skill/validate.js';
 import { CHECKS } from '../model/checks.js';
 import type { Diagnostic, Severity } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 import { SkillsError } from '../errors.js';
-import { closest } from '../core/validate.js';
+import { closest } from '../skill/names.js';
 import { skillFiles } from './files.js';
 import { rules as allRules } from './rules/index.js';
 import type { Fix, Report, Rule } from './types.js';

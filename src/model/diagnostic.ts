@@ -1,3 +1,5 @@
+import { CHECKS, type CheckName } from './checks.js';
+
 export type Severity = 'error' | 'warning' | 'info';
 
 /** One finding about a skill, located in a file when it can be. */
@@ -16,4 +18,37 @@ export interface Diagnostic {
 export interface Position {
   line: number;
   column: number;
+}
+
+/** Make a diagnostic for one of validate's checks. */
+export function diag(
+  check: CheckName,
+  severity: Severity,
+  message: string,
+  file: string,
+  pos?: Position,
+  hint?: string,
+): Diagnostic {
+  const d: Diagnostic = { ruleId: CHECKS[check].id, rule: check, severity, message, file };
+  if (pos) {
+    d.line = pos.line;
+    d.column = pos.column;
+  }
+  if (hint) d.hint = hint;
+  return d;
+}
+
+/** A diagnostic as every --json document prints it: line and column always present (null when unknown). */
+export function jsonDiagnostic(d: Diagnostic & { fix?: unknown }) {
+  return {
+    ruleId: d.ruleId,
+    rule: d.rule,
+    severity: d.severity,
+    message: d.message,
+    file: d.file,
+    line: d.line ?? null,
+    column: d.column ?? null,
+    ...(d.hint ? { hint: d.hint } : {}),
+    ...(d.fix ? { fixable: true } : {}),
+  };
 }

@@ -1,5 +1,6 @@
 import validRange from 'semver/ranges/valid.js';
 import validVersion from 'semver/functions/valid.js';
+import semverParse from 'semver/functions/parse.js';
 
 /** `id`, `id@1.2.3` or `id@<range>`; range is undefined for a bare id. */
 export interface DependencySpec {
@@ -28,4 +29,9 @@ export function parseSpec(raw: string): DependencySpec | { error: string } {
     return { raw, id, range, exact: validVersion(range) !== null };
   }
   return { raw, id, exact: false };
+}
+
+/** A strict semantic version: 1.2.3, with optional pre-release and build, no "v" or "=" prefix. */
+export function isStrictSemver(v: string): boolean {
+  return /^\d/.test(v) && v.trim() === v && semverParse(v) !== null;
 }

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { Paint } from './color.js';
-import type { Diagnostic } from '../model/diagnostic.js';
+import { jsonDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 
 export interface ValidateResult {
@@ -35,17 +35,7 @@ export function toJson(result: ValidateResult) {
       id: r.skill.id,
       layout: r.skill.layout,
       valid: r.valid && !(result.strict && r.diagnostics.some((d) => d.severity === 'warning')),
-      diagnostics: r.diagnostics.map((d) => ({
-        ruleId: d.ruleId,
-        rule: d.rule,
-        severity: d.severity,
-        message: d.message,
-        file: d.file,
-        line: d.line ?? null,
-        column: d.column ?? null,
-        ...(d.hint ? { hint: d.hint } : {}),
-        ...('fix' in d && d.fix ? { fixable: true } : {}),
-      })),
+      diagnostics: r.diagnostics.map(jsonDiagnostic),
     })),
     errorCount: result.errorCount,
     warningCount: result.warningCount,

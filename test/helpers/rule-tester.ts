@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { loadSkill } from '../../src/core/load.js';
+import { loadSkill } from '../../src/skill/load.js';
 import { skillFiles } from '../../src/lint/files.js';
 import { planFixes, writeEdits } from '../../src/lint/fix.js';
 import type { Report, Rule } from '../../src/lint/types.js';

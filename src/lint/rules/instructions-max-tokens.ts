@@ -1,5 +1,5 @@
 import type { Skill } from '../../model/skill.js';
-import { tokenCounter, type CountTokens } from '../../core/tokens.js';
+import { tokenCounter, type CountTokens } from '../../tokens/tokens.js';
 import type { Rule } from '../types.js';
 
 // Loaded by prepare, and only when some skill is big enough to need it: the encoding's tables take a while to load.

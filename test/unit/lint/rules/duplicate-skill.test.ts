@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { loadSkill } from '../../../../src/core/load.js';
+import { loadSkill } from '../../../../src/skill/load.js';
 import rule from '../../../../src/lint/rules/duplicate-skill.js';
 import type { Report } from '../../../../src/lint/types.js';
 import type { Skill } from '../../../../src/model/skill.js';

@@ -5,7 +5,7 @@ import rule, { envExampleFix } from '../../../../src/lint/rules/env-example-sync
 import { planFixes, writeEdits } from '../../../../src/lint/fix.js';
 import { checkAt, runRule, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
-import { validateSkill as validate } from '../../../../src/core/validate.js';
+import { validateSkill as validate } from '../../../../src/skill/validate.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
 const manifest = (envVars: string[]) =>

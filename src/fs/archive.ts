@@ -1,0 +1,346 @@
+// Reading archives someone else made: a .tgz (or plain .tar), a .skill or a .zip. Nothing in an archive is
+// trusted: every entry is checked before a byte of it is written (no absolute path, no `..`, no link, no
+// device, nothing that lands outside the target), and the total size and the entry count are bounded while the
+// archive streams, so a decompression bomb stops early. Extraction goes to a folder the caller names (a
+// staging folder it renames into place later); on any failure that folder is removed. macOS litter (Finder's
+// __MACOSX/, AppleDouble `._*` files, .DS_Store) is checked like any entry but not written.
+import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, readSync, readdirSync, rmSync, lstatSync, writeSync } from 'node:fs';
+import { pipeline } from 'node:stream';
+import { dirname, join, resolve } from 'node:path';
+import { SkillsError, isSkillsError } from '../errors.js';
+import { SKIP_DIRS, isInside } from './walk.js';
+
+export interface ArchiveLimits {
+  /** Most bytes the files of an archive may add up to, unpacked. */
+  maxBytes: number;
+  /** Most entries (files and folders) an archive may hold. */
+  maxEntries: number;
+}
+
+/** 256 MiB and 20,000 entries: far above any real skill (walkSkill stops at 20,000 entries too). */
+export const DEFAULT_LIMITS: ArchiveLimits = { maxBytes: 256 * 1024 * 1024, maxEntries: 20_000 };
+
+export type ArchiveKind = 'tgz' | 'tar' | 'zip';
+
+export interface ExtractResult {
+  kind: ArchiveKind;
+  files: number;
+  bytes: number;
+}
+
+const mib = (n: number) => (n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`);
+
+/** What an archive is, from its first bytes (not its name); undefined when it is none we read. */
+export function archiveKind(file: string): ArchiveKind | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    throw new SkillsError('E_NOT_FOUND', `${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`, { cause: err });
+  }
+  const head = Buffer.alloc(512);
+  let n: number;
+  try {
+    n = readSync(fd, head, 0, 512, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (n >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'tgz';
+  if (n >= 4 && head.readUInt32LE(0) === 0x04034b50) return 'zip';
+  // An empty zip is only its end record.
+  if (n >= 4 && head.readUInt32LE(0) === 0x06054b50) return 'zip';
+  if (n >= 262 && head.toString('latin1', 257, 262) === 'ustar') return 'tar';
+  return undefined;
+}
+
+/** Why an entry name is refused, or undefined when it may be written below the target. */
+export function entryNameProblem(name: string, dest: string): string | undefined {
+  if (name === '') return 'has an empty name';
+  if (name.includes('\0')) return 'has a NUL byte in its name';
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'is an absolute path';
+  if (name.includes('\\')) return 'has a backslash in its name (archives use "/")';
+  const parts = name.split('/');
+  if (parts.includes('..')) return 'contains ".."';
+  if (!isInside(dest, resolve(dest, name))) return 'would land outside the target folder';
+  return undefined;
+}
+
+/** macOS litter: Finder's `__MACOSX/` tree, AppleDouble `._<name>` files and `.DS_Store`. Never part of a skill. */
+export function isLitter(name: string): boolean {
+  const parts = name.replace(/^(\.\/)+/, '').replace(/\/+$/, '').split('/');
+  const base = parts.at(-1) ?? '';
+  return parts.includes('__MACOSX') || base === '.DS_Store' || base.startsWith('._');
+}
+
+function refusal(archive: string, entry: string, problem: string, expected = 'regular files and folders inside one skill folder, e.g. "my-skill/SKILL.md"'): SkillsError {
+  return new SkillsError('E_INVALID', `${archive}: refused: entry "${entry}" ${problem}; expected ${expected}. Nothing was installed`, {
+    hint: 'this archive was not made by skills pack, or was changed since: get the skill from a source you trust',
+  });
+}
+
+function tooBig(archive: string, what: string, limits: ArchiveLimits, entry?: string): SkillsError {
+  return new SkillsError('E_INVALID', `${archive}: refused: ${what}${entry ? ` (stopped at entry "${entry}")` : ''}; the limits are ${mib(limits.maxBytes)} unpacked and ${limits.maxEntries} entries. Nothing was installed`, {
+    hint: 'a skill is instructions and small scripts: an archive this big is a mistake or a decompression bomb',
+  });
+}
+
+function corrupt(archive: string, err: unknown): SkillsError {
+  if (isSkillsError(err)) return err;
+  return new SkillsError('E_INVALID', `${archive}: not a readable archive: ${(err as Error).message}. Nothing was installed`, {
+    cause: err,
+    hint: 'expected a .tgz made by skills pack, or a .skill / .zip archive',
+  });
+}
+
+/** The file mode to write: 755 when the archive gave the entry any execute bit, else 644. */
+const modeOf = (mode: number | undefined) => ((mode ?? 0) & 0o111 ? 0o755 : 0o644);
+
+/**
+ * Extract an archive into `dest`, which must not exist yet (it is created). Every entry is checked first;
+ * a refusal, a bomb or a corrupt archive removes `dest` and throws E_INVALID naming the archive and the entry.
+ */
+export async function extractArchive(file: string, dest: string, limits: ArchiveLimits = DEFAULT_LIMITS): Promise<ExtractResult> {
+  const kind = archiveKind(file);
+  if (!kind) {
+    throw new SkillsError('E_INVALID', `${file}: not an archive skills can read; expected a gzip tar (.tgz, made by skills pack), a .skill or a .zip`, {
+      hint: 'make one with skills pack <dir>, or give the skill folder itself',
+    });
+  }
+  mkdirSync(dest);
+  try {
+    const counts = kind === 'zip' ? await extractZip(file, dest, limits) : await extractTar(file, dest, limits, kind === 'tgz');
+    return { kind, ...counts };
+  } catch (err) {
+    rmSync(dest, { recursive: true, force: true });
+    throw corrupt(file, err);
+  }
+}
+
+/** Tracks entries and bytes against the limits; one instance per archive. */
+class Budget {
+  entries = 0;
+  bytes = 0;
+  private readonly seen = new Set<string>();
+  /** Folders this extraction has made: each mkdir once, not once per file (a thousand files, a few folders). */
+  private readonly made = new Set<string>();
+  constructor(
+    private readonly archive: string,
+    private readonly dest: string,
+    private readonly limits: ArchiveLimits,
+  ) {}
+
+  /** Make a folder below the destination (and those above it), once. */
+  folder(dir: string): void {
+    if (this.made.has(dir)) return;
+    mkdirSync(dir, { recursive: true });
+    this.made.add(dir);
+  }
+
+  /** Check one entry; returns the absolute path to write. `size` is what the archive declares. */
+  admit(name: string, kind: 'file' | 'dir', size: number): string {
+    const clean = name.replace(/^(\.\/)+/, '');
+    // `tar czf x.tgz -C skill .` stores the folder itself as "./": that is the target, already made.
+    if (kind === 'dir' && (clean === '' || clean === '.')) return this.dest;
+    const problem = entryNameProblem(clean, this.dest);
+    if (problem) throw refusal(this.archive, name, problem);
+    const abs = resolve(this.dest, clean);
+    const key = abs.replace(/\/+$/, '');
+    if (++this.entries > this.limits.maxEntries) throw tooBig(this.archive, `it holds more than ${this.limits.maxEntries} entries`, this.limits, name);
+    this.bytes += size;
+    if (this.bytes > this.limits.maxBytes) throw tooBig(this.archive, `its files add up to more than ${mib(this.limits.maxBytes)}`, this.limits, name);
+    if (kind === 'file') {
+      if (this.seen.has(key)) throw refusal(this.archive, name, 'appears twice', 'each path once');
+      this.seen.add(key);
+    }
+    return abs;
+  }
+}
+
+const TAR_TYPES: Record<string, string> = {
+  SymbolicLink: 'is a symbolic link (links are refused)',
+  Link: 'is a hard link (links are refused)',
+  CharacterDevice: 'is a character device',
+  BlockDevice: 'is a block device',
+  FIFO: 'is a FIFO',
+};
+
+/**
+ * Read a tar through node-tar's Parser, which frames entries and applies pax and GNU long names. Each entry is
+ * checked before its data is read; file data is written as it arrives (synchronously: a thousand small files
+ * cost a thousand write streams otherwise). The gzip layer is ours, so the decompressed stream is counted and a
+ * bomb stops at the limit however the tar headers lie.
+ */
+async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzip: boolean): Promise<{ files: number; bytes: number }> {
+  const { Parser } = await import('tar');
+  const budget = new Budget(file, dest, limits);
+  // The tar stream itself is bounded too (headers and padding on top of the files).
+  const streamLimit = limits.maxBytes + 2048 * (limits.maxEntries + 1);
+  const input = createReadStream(file, { highWaterMark: 256 * 1024 });
+  const gunzip = gzip ? (await import('node:zlib')).createGunzip({ chunkSize: 256 * 1024 }) : undefined;
+  let files = 0;
+  let open: number | undefined;
+  let failure: unknown;
+  await new Promise<void>((done, fail) => {
+    const stop = (err: unknown) => {
+      if (failure !== undefined) return;
+      failure = err;
+      input.destroy();
+      gunzip?.destroy();
+      fail(err);
+    };
+    const parser = new Parser({
+      strict: true,
+      onwarn: (_code: string, message: string | Error) => stop(message instanceof Error ? message : new Error(message)),
+      onReadEntry: (entry) => {
+        if (failure !== undefined) return entry.resume();
+        try {
+          const name = entry.path;
+          if (entry.type === 'Directory') {
+            const dir = budget.admit(name, 'dir', 0);
+            if (!isLitter(name)) budget.folder(dir);
+            return entry.resume();
+          }
+          if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'ContiguousFile') {
+            throw refusal(file, name, TAR_TYPES[entry.type] ?? `has the unsupported type ${entry.type}`);
+          }
+          const abs = budget.admit(name, 'file', entry.size);
+          if (isLitter(name)) return entry.resume();
+          budget.folder(dirname(abs));
+          const fd = openSync(abs, 'wx', modeOf(entry.mode));
+          open = fd;
+          files++;
+          entry.on('data', (chunk: Buffer) => {
+            if (failure === undefined) writeSync(fd, chunk);
+          });
+          entry.on('end', () => {
+            closeSync(fd);
+            open = undefined;
+          });
+        } catch (err) {
+          entry.resume();
+          stop(err);
+        }
+      },
+    });
+    parser.on('error', stop);
+    parser.on('end', () => (failure === undefined ? done() : undefined));
+    input.on('error', stop);
+    if (gunzip) {
+      let streamed = 0;
+      gunzip.on('error', stop);
+      gunzip.on('data', (chunk: Buffer) => {
+        streamed += chunk.length;
+        if (streamed > streamLimit) stop(tooBig(file, `it unpacks to more than ${mib(streamLimit)} of tar data`, limits));
+      });
+      input.pipe(gunzip).pipe(parser);
+    } else input.pipe(parser);
+  }).finally(() => {
+    if (open !== undefined) closeSync(open);
+  });
+  return { files, bytes: budget.bytes };
+}
+
+const ZIP_TYPES: Record<number, string> = {
+  0o120000: 'is a symbolic link (links are refused)',
+  0o020000: 'is a character device',
+  0o060000: 'is a block device',
+  0o010000: 'is a FIFO',
+  0o140000: 'is a socket',
+};
+
+async function extractZip(file: string, dest: string, limits: ArchiveLimits): Promise<{ files: number; bytes: number }> {
+  const yauzl = (await import('yauzl')).default;
+  const zip = await new Promise<import('yauzl').ZipFile>((res, rej) =>
+    yauzl.open(file, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: true }, (err, z) => (err ? rej(err) : res(z!))),
+  );
+  const budget = new Budget(file, dest, limits);
+  if (zip.entryCount > limits.maxEntries) {
+    zip.close();
+    throw tooBig(file, `it holds ${zip.entryCount} entries`, limits);
+  }
+  let files = 0;
+  try {
+    await new Promise<void>((res, rej) => {
+      let stopped = false;
+      const stop = (err: unknown) => {
+        if (stopped) return;
+        stopped = true;
+        zip.close();
+        rej(err);
+      };
+      zip.on('error', stop);
+      zip.on('end', () => {
+        if (!stopped) res();
+      });
+      zip.on('entry', (entry: import('yauzl').Entry) => {
+        if (stopped) return;
+        void (async () => {
+          const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileName as unknown as Buffer, entry.extraFields, false);
+          const mode = (entry.externalFileAttributes >>> 16) & 0xffff;
+          const unix = entry.versionMadeBy >> 8 === 3;
+          const type = unix ? mode & 0o170000 : 0;
+          if ((entry.generalPurposeBitFlag & 0x1) !== 0) throw refusal(file, name, 'is encrypted');
+          if (ZIP_TYPES[type]) throw refusal(file, name, ZIP_TYPES[type]!);
+          if (name.endsWith('/') || type === 0o040000) {
+            const dir = budget.admit(name, 'dir', 0);
+            if (!isLitter(name)) budget.folder(dir);
+            zip.readEntry();
+            return;
+          }
+          const abs = budget.admit(name, 'file', entry.uncompressedSize);
+          if (isLitter(name)) {
+            zip.readEntry();
+            return;
+          }
+          budget.folder(dirname(abs));
+          const stream = await new Promise<NodeJS.ReadableStream>((r, j) => zip.openReadStream(entry, (err, s) => (err ? j(err) : r(s!))));
+          const out = createWriteStream(abs, { flags: 'wx', mode: unix ? modeOf(mode) : 0o644 });
+          await new Promise<void>((r, j) => pipeline(stream, out, (err) => (err ? j(err) : r())));
+          files++;
+          zip.readEntry();
+        })().catch(stop);
+      });
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+  return { files, bytes: budget.bytes };
+}
+
+/** A skill folder found in an extracted archive: where it is now, and its path inside the archive ('' at the top). */
+export interface ArchivedSkillFolder {
+  dir: string;
+  inner: string;
+}
+
+/** As deep below the archive's top as discovery looks below a folder it is given, plus the archive's one top folder. */
+const ARCHIVE_SKILL_DEPTH = 7;
+
+/**
+ * The skill folders in an extracted archive: the archive's top when the skill file sits there; else every folder
+ * below it that holds one (pack's `<id>/`, a release's `pdf-1.2.0/`, a repository's `repo-main/skills/<name>/`),
+ * not looking inside a skill. E_INVALID naming the archive and its top entries when there is none.
+ */
+export function skillFoldersIn(dest: string, archive: string, isSkill: (dir: string) => boolean): ArchivedSkillFolder[] {
+  if (isSkill(dest)) return [{ dir: dest, inner: '' }];
+  const found: ArchivedSkillFolder[] = [];
+  // The extraction wrote only folders and regular files, so a Dirent's type is the truth (no link to follow).
+  const visit = (dir: string, inner: string, depth: number) => {
+    for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (!d.isDirectory() || SKIP_DIRS.has(d.name)) continue;
+      const child = join(dir, d.name);
+      const rel = inner === '' ? d.name : `${inner}/${d.name}`;
+      if (isSkill(child)) found.push({ dir: child, inner: rel });
+      else if (depth < ARCHIVE_SKILL_DEPTH) visit(child, rel, depth + 1);
+    }
+  };
+  visit(dest, '', 1);
+  if (found.length > 0) return found;
+  const names = readdirSync(dest);
+  throw new SkillsError(
+    'E_INVALID',
+    `${archive}: holds no skill: expected SKILL.md or manifest.json at its top, in a folder ("my-skill/SKILL.md"), or in folders below one ("repo-main/skills/my-skill/SKILL.md"); found ${names.length ? names.map((n) => `"${n}"`).join(', ') : 'nothing'}${names.length === 1 && lstatSync(join(dest, names[0]!)).isDirectory() ? ' with no skill in it' : ''}. Nothing was installed`,
+    { hint: 'give the archive of a skill or of a skills repository; make one with skills pack <skill folder>' },
+  );
+}

@@ -1,0 +1,271 @@
+// Packing a skill into an archive whose bytes depend on its content alone: entries sorted, one fixed mtime,
+// modes 644/755, no owner, the gzip header's OS byte fixed (node-tar's `portable`). The same skill gives the
+// same .tgz on any machine, and so the same integrity.
+import { DEFAULT_LIMITS, type ArchiveLimits } from '../fs/archive.js';
+import { isUnversioned, registryVersion, unversionedWarning } from '../registry/registry.js';
+import { createHash } from 'node:crypto';
+import { createWriteStream, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable, Transform } from 'node:stream';
+import type { Skill } from '../model/skill.js';
+import { SkillsError } from '../errors.js';
+import { SKIP_DIRS, isInside } from '../fs/walk.js';
+import { readBounded } from '../fs/read.js';
+import { tempName } from '../fs/atomic.js';
+
+/** npm's fixed date for packed files (1985-10-26 08:15 UTC): after zip's 1980 epoch, and the same everywhere. */
+export const PACK_MTIME = new Date('1985-10-26T08:15:00.000Z');
+/** Above this many bytes of files, pack warns: agents read skills whole, and big ones are usually a mistake. */
+export const SIZE_WARNING_BYTES = 10 * 1024 * 1024;
+/** The ignore file of a skill: gitignore syntax, read from the skill's top folder only. */
+export const IGNORE_FILE = '.skillignore';
+
+export type PackFormat = 'tgz' | 'skill';
+
+export interface PackFile {
+  /** Path inside the skill, forward slashes. */
+  path: string;
+  /** Where the bytes are read from (a symlink inside the skill is read through). */
+  abs: string;
+  size: number;
+  mode: 0o644 | 0o755;
+}
+
+export interface PackPlan {
+  files: PackFile[];
+  /** Folders holding files or empty, sorted (entries of the tar, not of the zip). */
+  dirs: string[];
+  /** Secrets found and left out (.env, .env.local …). */
+  secrets: string[];
+  /** Files and folders left out by .skillignore. */
+  ignored: string[];
+  unpackedSize: number;
+}
+
+export interface PackResult extends PackPlan {
+  id: string;
+  version?: string;
+  format: PackFormat;
+  /** Absolute path of the archive (what it would be, with dryRun). */
+  file: string;
+  /** Bytes of the archive; undefined with dryRun. */
+  size?: number;
+  /** npm's SRI form of the archive's sha512: `sha512-<base64>`; undefined with dryRun. */
+  integrity?: string;
+  warnings: string[];
+}
+
+export interface PackOptions {
+  format?: PackFormat;
+  /** Folder to write into (created when missing). */
+  outDir: string;
+  dryRun?: boolean;
+  /** What install reads at most (default: install's own limits); a skill over them is not packed. */
+  limits?: ArchiveLimits;
+}
+
+const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const isSecret = (name: string) => /^\.env(\..+)?$/.test(name) && !/^\.env\.(example|sample|template)$/.test(name);
+
+/**
+ * What goes into the archive of the skill at `root`: every file but .git, node_modules, .DS_Store, secrets
+ * (.env, .env.*), what .skillignore names, and `exclude` (the archive being written). A symlink is read
+ * through when it stays inside the skill; one that leads out throws E_INVALID naming it.
+ */
+export async function planPack(root: string, exclude: string[] = []): Promise<PackPlan> {
+  const realRoot = realpathSync.native(root);
+  let ig: { ignores(p: string): boolean } | undefined;
+  try {
+    const text = readBounded(join(root, IGNORE_FILE), 1024 * 1024).text ?? '';
+    ig = (await import('ignore')).default().add(text);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new SkillsError('E_IO', `cannot read ${join(root, IGNORE_FILE)}: ${(err as Error).message}`, { cause: err });
+  }
+  const excluded = new Set(exclude.map((p) => resolve(p)));
+  const plan: PackPlan = { files: [], dirs: [], secrets: [], ignored: [], unpackedSize: 0 };
+  // Real folders on the way down, so a symlink to a folder above itself is a cycle, not an endless walk.
+  const stack: string[] = [];
+  const visit = (dir: string, rel: string, real: string) => {
+    stack.push(real);
+    let list;
+    try {
+      list = readdirSync(dir, { withFileTypes: true });
+    } catch (err) {
+      throw new SkillsError('E_IO', `cannot read ${dir}: ${(err as Error).message}`, { cause: err });
+    }
+    let kept = 0;
+    for (const d of list) {
+      const abs = join(dir, d.name);
+      const path = rel === '' ? d.name : `${rel}/${d.name}`;
+      if (rel === '' && d.name === IGNORE_FILE) continue;
+      if (excluded.has(resolve(abs))) continue;
+      let isDir = d.isDirectory();
+      let realPath = join(real, d.name);
+      if (d.isSymbolicLink()) {
+        try {
+          realPath = realpathSync.native(abs);
+        } catch {
+          throw new SkillsError('E_INVALID', `${abs} is a symlink that leads nowhere (${readLinkText(abs)})`, { hint: 'remove it, or point it at a file inside the skill' });
+        }
+        if (!isInside(realRoot, realPath)) {
+          throw new SkillsError('E_INVALID', `${abs} is a symlink that leads out of the skill (to ${realPath}); nothing was packed`, {
+            hint: 'copy the file into the skill instead, or list the link in .skillignore',
+          });
+        }
+        const target = statSync(abs);
+        isDir = target.isDirectory();
+        if (!isDir && !target.isFile()) continue; // a link to a FIFO or a socket: reading it could wait forever
+        if (isDir && stack.includes(realPath)) {
+          throw new SkillsError('E_INVALID', `${abs} is a symlink to a folder that holds it (a cycle); nothing was packed`, { hint: 'remove the link, or list it in .skillignore' });
+        }
+      } else if (!isDir && !d.isFile()) {
+        continue; // sockets, FIFOs: nothing an archive should carry
+      }
+      if (isDir ? SKIP_DIRS.has(d.name) : d.name === '.DS_Store') continue;
+      if (!isDir && isSecret(d.name)) {
+        plan.secrets.push(path);
+        continue;
+      }
+      if (ig?.ignores(isDir ? `${path}/` : path)) {
+        plan.ignored.push(path);
+        continue;
+      }
+      kept++;
+      if (isDir) {
+        plan.dirs.push(path);
+        visit(abs, path, realPath);
+      } else {
+        const st = statSync(abs);
+        plan.files.push({ path, abs, size: st.size, mode: st.mode & 0o111 ? 0o755 : 0o644 });
+        plan.unpackedSize += st.size;
+      }
+    }
+    stack.pop();
+    return kept;
+  };
+  visit(root, '', realRoot);
+  plan.files.sort((a, b) => byPath(a.path, b.path));
+  plan.dirs.sort(byPath);
+  plan.secrets.sort(byPath);
+  plan.ignored.sort(byPath);
+  return plan;
+}
+
+function readLinkText(abs: string): string {
+  try {
+    return `it points to ${readlinkSync(abs)}, which is missing`;
+  } catch {
+    return 'its target is missing';
+  }
+}
+
+/** The archive's file name: `<id>-<version>.tgz`, or for a .skill Anthropic's `<folder>.skill`. */
+export function archiveName(skill: Skill, format: PackFormat): string {
+  return format === 'skill' ? `${basename(skill.root)}.skill` : `${skill.id}-${registryVersion(skill)}.tgz`;
+}
+
+/** Pack a loaded, valid skill. The archive is written to a temp file beside the target and renamed into place. */
+export async function packSkill(skill: Skill, options: PackOptions): Promise<PackResult> {
+  const format = options.format ?? 'tgz';
+  const file = resolve(options.outDir, archiveName(skill, format));
+  const plan = await planPack(skill.root, [file]);
+  const warnings: string[] = [];
+  if (format === 'tgz' && isUnversioned(skill)) warnings.push(unversionedWarning(skill));
+  for (const s of plan.secrets) warnings.push(`${s} left out: secrets are never packed`);
+  // What install would refuse is not packed: the archive is also built in memory.
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  if (plan.unpackedSize > limits.maxBytes || plan.files.length + plan.dirs.length > limits.maxEntries) {
+    throw new SkillsError('E_INVALID', `${skill.id}: ${plan.files.length} files adding up to ${(plan.unpackedSize / 1024 / 1024).toFixed(1)} MiB; skills install reads at most ${limits.maxEntries} entries and ${limits.maxBytes / 1024 / 1024} MiB; nothing was packed`, {
+      hint: `list what agents need not read (data, builds, media) in ${IGNORE_FILE}`,
+    });
+  }
+  if (plan.unpackedSize > SIZE_WARNING_BYTES) {
+    warnings.push(`the files add up to ${(plan.unpackedSize / 1024 / 1024).toFixed(1)} MiB, more than ${SIZE_WARNING_BYTES / 1024 / 1024} MiB: agents read skills whole; list what they need not read in ${IGNORE_FILE}`);
+  }
+  const result: PackResult = { id: skill.id, ...(format === 'tgz' ? { version: registryVersion(skill) } : skill.version ? { version: skill.version } : {}), format, file, ...plan, warnings };
+  if (options.dryRun) return result;
+
+  try {
+    mkdirSync(options.outDir, { recursive: true });
+  } catch (err) {
+    throw new SkillsError('E_IO', `cannot create ${options.outDir}: ${(err as Error).message}`, { cause: err });
+  }
+  const tmp = join(options.outDir, tempName('.', `${basename(file)}.tmp`));
+  const hash = createHash('sha512');
+  let size = 0;
+  const tap = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      hash.update(chunk);
+      size += chunk.length;
+      cb(null, chunk);
+    },
+  });
+  try {
+    const source = format === 'skill' ? await zipStream(skill, plan) : await tarStream(skill, plan);
+    await pipeline(source, tap, createWriteStream(tmp, { flags: 'wx', mode: 0o644 }));
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    if (err instanceof SkillsError) throw err;
+    throw new SkillsError('E_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  return { ...result, size, integrity: `sha512-${hash.digest('base64')}` };
+}
+
+/**
+ * The gzip tar, built in memory: node-tar's Header (and Pax, for long or non-ASCII paths) encodes each entry,
+ * and the bytes are what this function decides, not what the disk says: sorted paths, the fixed mtime, 644/755,
+ * uid and gid 0, no user names. A symlink inside the skill is stored as the file it leads to, a hard link as a
+ * whole file. Streaming through node-tar's Pack costs ten times as much for a thousand small files.
+ */
+async function tarStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableStream> {
+  const { Header, Pax } = await import('tar');
+  const { gzipSync } = await import('node:zlib');
+  const modes = new Map(plan.files.map((f) => [f.path, f]));
+  const paths = [...plan.dirs, ...plan.files.map((f) => f.path)].sort(byPath);
+  const blocks: Buffer[] = [];
+  for (const path of paths) {
+    const file = modes.get(path);
+    const name = `${skill.id}/${path}${file ? '' : '/'}`;
+    let content: Buffer | undefined;
+    if (file) {
+      try {
+        content = readFileSync(file.abs);
+      } catch (err) {
+        throw new SkillsError('E_IO', `cannot read ${file.abs}: ${(err as Error).message}`, { cause: err });
+      }
+    }
+    const fields = { path: name, mode: file ? file.mode : 0o755, uid: 0, gid: 0, size: content?.length ?? 0, mtime: PACK_MTIME, type: file ? 'File' : 'Directory', uname: '', gname: '' } as const;
+    const block = Buffer.alloc(512);
+    const header = new Header(fields);
+    header.encode(block);
+    if (header.needPax) blocks.push(new Pax({ path: name, mtime: PACK_MTIME, size: fields.size }).encode());
+    blocks.push(block);
+    if (content && content.length > 0) {
+      blocks.push(content);
+      const pad = (512 - (content.length % 512)) % 512;
+      if (pad) blocks.push(Buffer.alloc(pad));
+    }
+  }
+  blocks.push(Buffer.alloc(1024));
+  const gz = gzipSync(Buffer.concat(blocks), { level: 6 });
+  // The gzip header: no mtime (zlib writes 0) and the OS byte set to "unknown", as node-tar's portable does.
+  gz[9] = 0xff;
+  return Readable.from([gz]);
+}
+
+async function zipStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableStream> {
+  const yazl = (await import('yazl')).default;
+  const zip = new yazl.ZipFile();
+  // The DOS date in a zip is local time: a date made from local fields writes the same fields in every zone.
+  const d = PACK_MTIME;
+  const mtime = new Date(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds());
+  const folder = basename(skill.root);
+  for (const f of plan.files) {
+    zip.addFile(f.abs, `${folder}/${f.path}`, { mtime, mode: 0o100000 | f.mode, compress: true, compressionLevel: 6, forceDosTimestamp: true });
+  }
+  zip.end();
+  return zip.outputStream;
+}
+

@@ -1,0 +1,139 @@
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { isSkillsError } from '../errors.js';
+import type { Skill } from '../model/skill.js';
+import { discoverSkills, type Discovery } from './discover.js';
+import { isInside } from '../fs/walk.js';
+import { loadSkill } from './load.js';
+
+// Where agents look for skill folders when they are not told, and which copy wins when two folders hold a skill
+// of the same name. The project's folders come first (an agent run in a project sees its skills), then the
+// user's; within a scope the first folder listed wins.
+
+export type FolderScope = 'project' | 'user';
+
+export interface SkillFolder {
+  dir: string;
+  scope: FolderScope;
+}
+
+/** Project folders, in precedence order: the Agent Skills convention, Claude Code's, seed 004's, seed 002's. */
+export const PROJECT_SKILL_DIRS = ['.agents/skills', '.claude/skills', '.agent/skills', 'skills'];
+/** User folders below HOME, in precedence order: the Agent Skills convention, then seed 004's. */
+export const USER_SKILL_DIRS = ['.agents/skills', '.agent/skills'];
+
+export interface FolderOptions {
+  cwd: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  /** Folders given on the command line (relative to cwd); they replace every default. */
+  given?: string[];
+  /** `skillDirs` from skills.config.json, already absolute; they replace the defaults when nothing is given. */
+  configured?: string[];
+}
+
+/**
+ * The skill folders to read: those given, else those configured, else the defaults — the project's
+ * (`SKILLS_DIR` replacing `./skills`, seed 002) then the user's. A folder below a user folder counts as user scope.
+ */
+export function skillFolders(opts: FolderOptions): SkillFolder[] {
+  const userDirs = USER_SKILL_DIRS.map((d) => join(opts.home, d));
+  const scoped = (dir: string): SkillFolder => ({ dir, scope: userDirs.some((u) => isInside(u, dir)) ? 'user' : 'project' });
+  if (opts.given && opts.given.length > 0) return dedupe(opts.given.map((d) => scoped(resolve(opts.cwd, d))));
+  if (opts.configured) return dedupe(opts.configured.map(scoped));
+  const skillsDir = opts.env.SKILLS_DIR;
+  const project = PROJECT_SKILL_DIRS.map((d) =>
+    d === 'skills' && skillsDir ? (isAbsolute(skillsDir) ? skillsDir : resolve(opts.cwd, skillsDir)) : resolve(opts.cwd, d),
+  );
+  return dedupe([...project.map((dir) => ({ dir, scope: 'project' as const })), ...userDirs.map((dir) => ({ dir, scope: 'user' as const }))]);
+}
+
+function dedupe(folders: SkillFolder[]): SkillFolder[] {
+  const seen = new Set<string>();
+  return folders.filter((f) => !seen.has(f.dir) && seen.add(f.dir));
+}
+
+export interface FoundSkill {
+  skill: Skill;
+  scope: FolderScope;
+  /** The folder (of those read) it was found in. */
+  folder: string;
+}
+
+export interface Shadowed {
+  id: string;
+  path: string;
+  scope: FolderScope;
+  /** The folder of the skill that wins. */
+  by: string;
+  byScope: FolderScope;
+}
+
+export interface FoundSkills {
+  /** Every skill once, in folder order; a name already found in an earlier folder is left out (see shadowed). */
+  skills: FoundSkill[];
+  shadowed: Shadowed[];
+  /** Folders that could not be read as skills (no skill file, unreadable), with why. */
+  skipped: { path: string; message: string }[];
+}
+
+/**
+ * Load the skills below each folder, in order. The same folder reached twice (symlinks) counts once; a name
+ * found again in a later folder is shadowed by the first, as agents load them. A folder that does not exist gives
+ * nothing.
+ */
+export function findSkills(folders: SkillFolder[]): FoundSkills {
+  const out: FoundSkills = { skills: [], shadowed: [], skipped: [] };
+  const seenRoots = new Set<string>();
+  const byId = new Map<string, FoundSkill>();
+  for (const { dir, scope } of folders) {
+    for (const r of skillsIn(dir, out.skipped)) {
+      const key = real(r.root);
+      if (seenRoots.has(key)) continue;
+      seenRoots.add(key);
+      const found: FoundSkill = { skill: r, scope, folder: dir };
+      const first = byId.get(r.id);
+      if (first) {
+        out.shadowed.push({ id: r.id, path: r.root, scope, by: first.skill.root, byScope: first.scope });
+        continue;
+      }
+      byId.set(r.id, found);
+      out.skills.push(found);
+    }
+  }
+  return out;
+}
+
+/** A path with its symlinks resolved, or as given when it cannot be. */
+export function real(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/** The skill folders below one folder (or the skill a file belongs to); none when it does not exist. */
+export function discoverIn(dir: string): Discovery {
+  try {
+    statSync(dir);
+    return discoverSkills([dir], { cwd: dir });
+  } catch (err) {
+    if (isSkillsError(err) || (err as NodeJS.ErrnoException).code === 'ENOENT') return { roots: [], outside: [], listings: new Map() };
+    throw err;
+  }
+}
+
+function skillsIn(dir: string, skipped: FoundSkills['skipped']): Skill[] {
+  const discovery = discoverIn(dir);
+  const out: Skill[] = [];
+  for (const root of discovery.roots) {
+    try {
+      out.push(loadSkill(root, { listing: discovery.listings.get(root) }));
+    } catch (err) {
+      if (!isSkillsError(err)) throw err;
+      skipped.push({ path: root, message: err.message });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,375 @@
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { basename, isAbsolute, join, normalize } from 'node:path';
+import type { ZodIssue, ZodType } from 'zod';
+import type { CheckName } from '../model/checks.js';
+import { diag, type Diagnostic, type Position } from '../model/diagnostic.js';
+import type { InstructionPart, Layout, McpServer, ScriptRef, Skill, SkillEntry, Triggers } from '../model/skill.js';
+import { parseSpec, type DependencySpec } from '../model/spec.js';
+import { manifestSchema, skillMdSchema } from '../model/schemas.js';
+import { parseSkillMd, type ParseProblem } from '../formats/skill-md.js';
+import { parseManifest } from '../formats/manifest.js';
+import { normalizeText } from '../formats/text.js';
+import { walkSkill } from '../fs/walk.js';
+import { readBounded } from '../fs/read.js';
+import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
+import { SkillsError, isSkillsError } from '../errors.js';
+
+const MAX_CONTEXT_BYTES = 4 * 1024 * 1024;
+
+export interface LoadOptions {
+  /** Read SKILL.md the way the reference validator does (split at the second ---, no BOM tolerance). */
+  spec?: boolean;
+  /** The folder's listing, when discovery already read it. */
+  listing?: Dirent[];
+}
+
+/**
+ * Read a skill folder of either layout into the one Skill model. Problems of reading and of shape become
+ * diagnostics on the Skill; only a folder that is no skill at all (or cannot be read) throws.
+ */
+export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
+  let listing: Dirent[];
+  try {
+    listing = options.listing ?? readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    throw new SkillsError('E_IO', `cannot read skill folder ${dir}: ${(err as Error).message}`, { cause: err });
+  }
+  const found = skillFileIn(listing.filter((d) => d.isFile() || d.isSymbolicLink()).map((d) => d.name));
+  if (!found) {
+    throw new SkillsError('E_NOT_FOUND', `${dir} is not a skill: it holds no SKILL.md or manifest.json`, {
+      hint: 'create one with `skills init <name>`',
+    });
+  }
+  const file = join(dir, found.name);
+  const { entries } = walkSkill(dir, listing);
+  const diagnostics: Diagnostic[] = [];
+  const skill: Skill = {
+    id: basename(dir),
+    name: basename(dir),
+    description: '',
+    layout: found.layout,
+    root: dir,
+    file,
+    instructions: '',
+    instructionParts: [],
+    scripts: [],
+    references: entries.filter((e) => e.kind !== 'dir' && e.path.startsWith('references/')).map((e) => e.path),
+    assets: entries.filter((e) => e.kind !== 'dir' && e.path.startsWith('assets/')).map((e) => e.path),
+    entries,
+    envVars: [],
+    mcpServers: [],
+    dependencies: [],
+    toolsets: [],
+    metadata: {},
+    systemPackages: [],
+    defaultEnabled: true,
+    disableModelInvocation: false,
+    raw: {},
+    positions: {},
+    source: '',
+    diagnostics,
+  };
+  if (found.name === 'skill.md') {
+    diagnostics.push(
+      diag('skill-file-name', 'warning', 'the skill file is named skill.md; the standard name is SKILL.md', file, undefined, 'rename it: git mv skill.md SKILL.md'),
+    );
+  }
+  if (found.also) {
+    diagnostics.push(
+      diag('layout-conflict', 'warning', 'the folder holds both SKILL.md and manifest.json; SKILL.md is read and manifest.json ignored', file),
+    );
+  }
+  let read: { text?: string; tooLarge?: number };
+  try {
+    read = readBounded(file, MAX_SKILL_FILE_BYTES);
+  } catch (err) {
+    // A symlink to a FIFO or a device is a finding about this skill, not a failure of the whole run.
+    if (isSkillsError(err)) {
+      diagnostics.push(diag('file-too-large', 'error', err.message, file, undefined, 'make the skill file a regular file'));
+      return skill;
+    }
+    throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  if (read.text === undefined) {
+    diagnostics.push(
+      diag('file-too-large', 'error', `${found.name} is ${read.tooLarge} bytes; at most ${MAX_SKILL_FILE_BYTES} bytes are read`, file, undefined, 'move long material into references/ files'),
+    );
+    return skill;
+  }
+  if (found.layout === 'skill-md') loadSkillMd(skill, read.text, options);
+  else loadManifest(skill, read.text);
+  readEnvExample(skill);
+  collectScripts(skill);
+  return skill;
+}
+
+/** Keep what a parser found on the skill; the parsed data, or undefined when parsing failed (and said why). */
+function accept(skill: Skill, parsed: { data?: Record<string, unknown>; positions: Record<string, Position>; problem?: ParseProblem }) {
+  skill.positions = parsed.positions;
+  if (parsed.problem) {
+    skill.diagnostics.push(problemToDiag(parsed.problem, skill.file));
+    return undefined;
+  }
+  skill.raw = parsed.data!;
+  return parsed.data!;
+}
+
+/** Typed reads of raw fields: text, or a list of its text items (anything else counts as absent). */
+function readers(data: Record<string, unknown>) {
+  return {
+    str: (k: string) => (typeof data[k] === 'string' ? (data[k] as string) : undefined),
+    list: (k: string) => (Array.isArray(data[k]) ? (data[k] as unknown[]).filter((x): x is string => typeof x === 'string') : []),
+  };
+}
+
+function problemToDiag(p: ParseProblem, file: string): Diagnostic {
+  return diag(p.check, 'error', p.message, file, p.line ? { line: p.line, column: p.column ?? 1 } : undefined, p.hint);
+}
+
+const TEXT_FIELDS = ['name', 'description', 'license', 'compatibility', 'allowed-tools', 'version', 'brief_description'];
+const LOOKS_TYPED = /^(?:true|false|yes|no|on|off|null|~|[-+]?(?:\d[\d_]*)(?:\.\d*)?(?:[eE][-+]?\d+)?|[-+]?\.\d+|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
+function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void {
+  const file = skill.file;
+  // The reference validator reads the text as given: a BOM makes it miss the opening ---.
+  const { text } = options.spec ? { text: rawText.replace(/\r\n?/g, '\n') } : normalizeText(rawText);
+  skill.source = text;
+  const parsed = parseSkillMd(text, { referenceSplit: options.spec });
+  skill.instructions = parsed.body;
+  skill.instructionParts = [{ file, text: parsed.body, line: parsed.bodyLine }];
+  const data = accept(skill, parsed);
+  if (!data) return;
+  const lines = text.split('\n');
+  for (const key of Object.keys(data)) {
+    const v = data[key];
+    // An empty value (`license:`) is null in YAML; the reference reads it as empty text.
+    if (v === null) data[key] = TEXT_FIELDS.includes(key) ? '' : undefined;
+    if (TEXT_FIELDS.includes(key) && typeof data[key] === 'string') {
+      const pos = skill.positions[key];
+      const token = pos ? lines[pos.line - 1]?.slice(lines[pos.line - 1]!.indexOf(':') + 1).trim() : undefined;
+      // Only short tokens can be numbers or booleans; the length check also keeps the regexes off long lines.
+      if (token && token.length < 64 && LOOKS_TYPED.test(token.replace(/\s+#.*$/, ''))) {
+        skill.diagnostics.push(
+          diag('scalar-as-text', 'warning', `${key}: ${token} is read as the text "${data[key]}", not as a ${/^(true|false|yes|no|on|off)$/i.test(token) ? 'boolean' : 'number'}`, file, pos, `quote it to say so: ${key}: "${data[key]}"`),
+        );
+      }
+    }
+  }
+  // Community skills often write triggers as a plain list of phrases: read it as keywords, and say so.
+  let shaped = data;
+  if (Array.isArray(data.triggers) && data.triggers.every((t) => typeof t === 'string')) {
+    skill.diagnostics.push(
+      diag('field-type', 'warning', 'triggers is a list; it is read as triggers.keywords', file, skill.positions.triggers, `write it as a mapping:\ntriggers:\n  keywords: [${(data.triggers as string[]).slice(0, 3).map((t) => JSON.stringify(t)).join(', ')}]`),
+    );
+    shaped = { ...data, triggers: { keywords: data.triggers } };
+  }
+  shapeDiagnostics(skill, skillMdSchema, shaped);
+  const { str, list } = readers(data);
+  const name = str('name');
+  if (name !== undefined && name.trim() !== '') skill.name = skill.id = name.trim().normalize('NFKC');
+  skill.description = (str('description') ?? '').trim();
+  skill.license = str('license');
+  skill.compatibility = str('compatibility');
+  skill.allowedTools = str('allowed-tools');
+  skill.briefDescription = str('brief_description');
+  const meta = data.metadata;
+  if (meta && typeof meta === 'object' && !Array.isArray(meta)) {
+    for (const [k, v] of Object.entries(meta)) if (typeof v === 'string') skill.metadata[k] = v;
+  }
+  skill.version = str('version') ?? skill.metadata.version;
+  skill.owner = skill.metadata.author;
+  skill.toolsets = list('toolsets');
+  skill.triggers = readTriggers(shaped.triggers);
+  skill.dependencies = readDependencies(skill, list('dependencies'));
+  skill.defaultEnabled = !/^false$/i.test(str('default_enabled') ?? '');
+  skill.disableModelInvocation = /^true$/i.test(str('disable-model-invocation') ?? '');
+  for (const p of list('scripts')) skill.scripts.push({ path: p, declared: true, exists: false });
+}
+
+function loadManifest(skill: Skill, rawText: string): void {
+  const { text } = normalizeText(rawText);
+  skill.source = text;
+  const parsed = parseManifest(text);
+  const data = accept(skill, parsed);
+  if (!data) return;
+  shapeDiagnostics(skill, manifestSchema, data);
+  const { str, list } = readers(data);
+  const id = str('id');
+  if (id) skill.id = id;
+  skill.name = str('name') ?? skill.id;
+  skill.version = str('version');
+  skill.description = (str('description') ?? '').trim();
+  skill.owner = str('owner');
+  skill.envVars = list('envVars');
+  skill.nodeVersion = str('nodeVersion');
+  skill.systemPackages = list('systemPackages');
+  skill.toolsets = list('toolsets');
+  skill.triggers = readTriggers(data.triggers);
+  skill.briefDescription = str('brief_description');
+  skill.license = str('license');
+  skill.compatibility = str('compatibility');
+  if (typeof data.default_enabled === 'boolean') skill.defaultEnabled = data.default_enabled;
+  if (Array.isArray(data.mcpServers)) {
+    skill.mcpServers = data.mcpServers.filter(
+      (m): m is McpServer => !!m && typeof m === 'object' && typeof (m as McpServer).name === 'string' && ((m as McpServer).type === 'local' || (m as McpServer).type === 'remote'),
+    );
+  }
+  skill.dependencies = readDependencies(skill, list('dependencies'));
+  for (const p of list('scripts')) skill.scripts.push({ path: p, declared: true, exists: false });
+  // Instructions are the context files, in order; only files inside the skill are read.
+  const parts: InstructionPart[] = [];
+  for (const p of list('context')) {
+    const abs = resolveInside(skill, p);
+    if (!abs) continue;
+    try {
+      const r = readBounded(abs, MAX_CONTEXT_BYTES);
+      if (r.text !== undefined) parts.push({ file: abs, text: normalizeText(r.text).text, line: 1 });
+    } catch {
+      /* a missing context file is reported by validate from the entries */
+    }
+  }
+  skill.instructionParts = parts;
+  skill.instructions = parts.map((p) => p.text).join('\n\n');
+}
+
+/** The names .env.example sets, in either layout: a manifest checks them against envVars; a SKILL.md skill declares by them. */
+function readEnvExample(skill: Skill): void {
+  if (!skill.entries.some((e) => e.path === '.env.example' && e.kind === 'file')) return;
+  try {
+    const r = readBounded(join(skill.root, '.env.example'), 1024 * 1024);
+    skill.envExample = r.text === undefined ? [] : parseEnvNames(r.text);
+  } catch {
+    skill.envExample = [];
+  }
+}
+
+/** Names that a .env file sets (`NAME=…` or `export NAME=…`), comments and blank lines skipped. */
+export function parseEnvNames(text: string): string[] {
+  const names: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line);
+    if (m) names.push(m[1]!);
+  }
+  return names;
+}
+
+/** The absolute path of a declared relative path when it stays inside the skill and is a file; else undefined. */
+export function resolveInside(skill: Skill, p: string): string | undefined {
+  const entry = findEntry(skill, p);
+  if (!entry) return undefined;
+  if (entry.kind === 'symlink' && !entry.inside) return undefined;
+  if (entry.kind === 'dir' || entry.kind === 'other') return undefined;
+  return join(skill.root, entry.path);
+}
+
+/** The entry a declared path names, if the path is relative, stays inside, and exists. */
+export function findEntry(skill: Skill, p: string): SkillEntry | undefined {
+  if (isAbsolute(p) || /^[A-Za-z]:[\\/]/.test(p)) return undefined;
+  const norm = normalize(p).replace(/\\/g, '/').replace(/^\.\//, '');
+  if (norm === '..' || norm.startsWith('../')) return undefined;
+  return skill.entries.find((e) => e.path === norm);
+}
+
+/** Triggers as a mapping, or (as community skills write them) a plain list, read as keywords. */
+export function readTriggers(v: unknown): Triggers | undefined {
+  const l = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
+  if (Array.isArray(v)) return { keywords: l(v), verbs: [], patterns: [] };
+  if (!v || typeof v !== 'object') return undefined;
+  const t = v as Record<string, unknown>;
+  return { keywords: l(t.keywords), verbs: l(t.verbs), patterns: l(t.patterns) };
+}
+
+function readDependencies(skill: Skill, raw: string[]): DependencySpec[] {
+  const out: DependencySpec[] = [];
+  for (const r of raw) {
+    const s = parseSpec(r);
+    if ('error' in s) continue;
+    out.push(s);
+  }
+  return out;
+}
+
+/** Scripts declared, plus every file in scripts/ (not declared), each with existence and execute bit. */
+function collectScripts(skill: Skill): void {
+  const seen = new Set<string>();
+  const withState = (ref: ScriptRef): ScriptRef => {
+    const entry = findEntry(skill, ref.path);
+    if (entry && (entry.kind === 'file' || (entry.kind === 'symlink' && entry.inside))) {
+      ref.exists = true;
+      ref.path = entry.path;
+      try {
+        ref.executable = (statSync(join(skill.root, entry.path)).mode & 0o111) !== 0;
+      } catch {
+        ref.exists = false;
+      }
+    }
+    return ref;
+  };
+  const scripts: ScriptRef[] = [];
+  for (const s of skill.scripts) {
+    const ref = withState(s);
+    seen.add(ref.path);
+    scripts.push(ref);
+  }
+  for (const e of skill.entries) {
+    if (e.kind === 'file' && e.path.startsWith('scripts/') && !seen.has(e.path)) {
+      scripts.push(withState({ path: e.path, declared: false, exists: false }));
+    }
+  }
+  skill.scripts = scripts;
+}
+
+const EXPECT: Record<string, string> = {
+  string: 'text',
+  array: 'a list',
+  object: 'a mapping',
+  boolean: 'true or false',
+  number: 'a number',
+};
+
+/** Turn zod's findings on the raw shape into located diagnostics. */
+function shapeDiagnostics(skill: Skill, schema: ZodType, data: Record<string, unknown>): void {
+  const result = schema.safeParse(data);
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    const path = pathOf(issue.path);
+    const top = String(issue.path[0] ?? '');
+    const check: CheckName = top === 'mcpServers' ? 'mcp-server' : top === 'metadata' ? 'metadata-format' : 'field-type';
+    const pos = nearestPosition(skill.positions, issue.path);
+    skill.diagnostics.push(diag(check, 'error', describeIssue(issue, path, skill.layout), skill.file, pos));
+  }
+}
+
+function describeIssue(issue: ZodIssue, path: string, layout: Layout): string {
+  if (issue.code === 'invalid_type') {
+    if (issue.received === 'undefined') return `${path} is required`;
+    const got = issue.received === 'null' ? 'nothing' : EXPECT[issue.received] ?? issue.received;
+    return `${path} must be ${EXPECT[issue.expected] ?? issue.expected}, found ${got}`;
+  }
+  if (issue.code === 'invalid_enum_value') {
+    if (layout === 'skill-md') return `${path} must be true or false, found "${String(issue.received)}"`;
+    return `${path} must be one of ${issue.options.map((o) => JSON.stringify(o)).join(', ')}`;
+  }
+  if (issue.code === 'invalid_union_discriminator') return `${path} must be "local" (with command) or "remote" (with url)`;
+  if (issue.code === 'invalid_literal') return `${path} must be ${JSON.stringify(issue.expected)}`;
+  if (issue.code === 'unrecognized_keys') return `${path || 'the entry'} has unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  if (issue.code === 'invalid_string' && issue.validation === 'url') return `${path} must be a URL (https://…)`;
+  if (issue.code === 'too_small') return `${path} must not be empty`;
+  if (issue.code === 'invalid_string' && issue.validation === 'regex') return `${path} must be ${issue.message}`;
+  return `${path}: ${issue.message}`;
+}
+
+function pathOf(parts: (string | number)[]): string {
+  let s = '';
+  for (const p of parts) s += typeof p === 'number' ? `[${p}]` : s === '' ? p : `.${p}`;
+  return s;
+}
+
+/** Position of a path, or of its nearest located ancestor. */
+export function nearestPosition(positions: Record<string, Position>, parts: (string | number)[]): Position | undefined {
+  for (let n = parts.length; n > 0; n--) {
+    const p = positions[pathOf(parts.slice(0, n))];
+    if (p) return p;
+  }
+  return undefined;
+}

@@ -1,0 +1,144 @@
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { cleanStale, tempName } from '../fs/atomic.js';
+
+// Token counts of text already counted, kept between runs in a small file of the user's cache folder (the one
+// bin/skills.js keeps its code cache in), so that a prompt counted before needs no tokenizer. The same care as
+// the code cache: the folder is the user's own (mode 0700) and is used only when it belongs to the user and
+// nobody else can write to it; the file is replaced by a rename, never rewritten in place. A file that is not
+// ours, too large, unreadable or not what this module writes is ignored, and replaced on the next write.
+
+/** A count store, keyed by a hash of the text counted. */
+export interface TokenCache {
+  get(key: string): number | undefined;
+  set(key: string, tokens: number): void;
+  /** Write the file when something was added; never throws. */
+  save(): void;
+}
+
+/** Most entries kept: about 250 KB, the counts of a few prompts of 10,000 skills and their --budget variants. */
+export const MAX_ENTRIES = 8192;
+/** A larger file is not read. */
+export const MAX_FILE_BYTES = 1 << 20;
+const KEY = /^[\w-]{1,64}$/;
+
+export interface TokenCacheOptions {
+  /** Who must own the folder and the file; the current user by default. */
+  uid?: number;
+}
+
+/** The folder of the user's caches: `$XDG_CACHE_HOME/skills`, else `~/.cache/skills` (as bin/skills.js). */
+export function userCacheDir(env: Record<string, string | undefined>, home: string): string {
+  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'skills');
+}
+
+/** The counts kept in `file` for `counter` (a tokenizer and its version): read now, written by save(). */
+export function openTokenCache(file: string, counter: string, options: TokenCacheOptions = {}): TokenCache {
+  const uid = options.uid ?? (typeof process.getuid === 'function' ? process.getuid() : undefined);
+  const dir = dirname(file);
+  const old = ownFolder(dir, uid) ? readCounts(file, counter, uid) : new Map<string, number>();
+  // This run's counts come first in the file, so that the oldest unused ones are the first to go.
+  const used = new Map<string, number>();
+  let added = false;
+  return {
+    get(key) {
+      const n = used.get(key) ?? old.get(key);
+      if (n !== undefined) used.set(key, n);
+      return n;
+    },
+    set(key, tokens) {
+      if (!KEY.test(key) || !Number.isSafeInteger(tokens) || tokens < 0) return;
+      used.set(key, tokens);
+      added = true;
+    },
+    save() {
+      if (!added) return;
+      added = false;
+      const counts: Record<string, number> = {};
+      let n = 0;
+      for (const map of [used, old]) {
+        for (const [k, v] of map) {
+          if (n >= MAX_ENTRIES) break;
+          if (k in counts) continue;
+          counts[k] = v;
+          n++;
+        }
+      }
+      writeCounts(file, `${JSON.stringify({ counter, counts })}\n`, uid);
+    },
+  };
+}
+
+/** True when `dir` is a folder of `uid`'s that nobody else may write to (a missing folder is not). */
+function ownFolder(dir: string, uid: number | undefined): boolean {
+  try {
+    const st = statSync(dir);
+    return st.isDirectory() && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+function readCounts(file: string, counter: string, uid: number | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  let text: string;
+  let fd: number | undefined;
+  try {
+    // Not through a symlink; checked on the open file, so that what is checked is what is read.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    const st = fstatSync(fd);
+    if (!st.isFile() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0 || st.size > MAX_FILE_BYTES) return out;
+    const buf = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    text = buf.toString('utf8', 0, got);
+  } catch {
+    return out;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return out;
+  }
+  if (!data || typeof data !== 'object') return out;
+  const { counter: written, counts } = data as { counter?: unknown; counts?: unknown };
+  // Counts of another tokenizer, or of another version of it, are of no use.
+  if (written !== counter || !counts || typeof counts !== 'object' || Array.isArray(counts)) return out;
+  for (const [k, v] of Object.entries(counts as Record<string, unknown>)) {
+    if (out.size >= MAX_ENTRIES) break;
+    if (KEY.test(k) && typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) out.set(k, v);
+  }
+  return out;
+}
+
+function writeCounts(file: string, text: string, uid: number | undefined): void {
+  const dir = dirname(file);
+  let tmp: string | undefined;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // A folder that was there already and is not the user's own is left alone.
+    if (!ownFolder(dir, uid)) return;
+    const prefix = '.tokens-tmp-';
+    cleanStale(dir, [prefix]);
+    tmp = join(dir, tempName(prefix, 'w'));
+    const fd = openSync(tmp, 'wx', 0o600);
+    try {
+      writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+    tmp = undefined;
+  } catch {
+    // A cache that cannot be written costs the next run a count, nothing more.
+  } finally {
+    if (tmp !== undefined) rmSync(tmp, { force: true });
+  }
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../../../src/config/config.js';
+import { resolveSettings } from '../../../src/lint/linter.js';
+import { tempDir } from '../../helpers/cli.js';
+
+describe('loadConfig', () => {
+  it('finds skills.config.json upward, allows comments, and normalises settings', () => {
+    const t = tempDir();
+    try {
+      mkdirSync(join(t.dir, 'a/b'), { recursive: true });
+      writeFileSync(join(t.dir, 'skills.config.json'), '{\n // tuned\n "rules": {"SK102": "warn", "SK100": ["error", {"maxLines": 9}], "SK103": {"options": {"minLength": 5}}},\n "ignores": ["x/**"],\n}\n');
+      const c = loadConfig(join(t.dir, 'a/b'));
+      expect(c.file).toBe(join(t.dir, 'skills.config.json'));
+      expect(c.dir).toBe(t.dir);
+      expect(c.rules).toEqual({ SK102: { severity: 'warning' }, SK100: { severity: 'error', options: { maxLines: 9 } }, SK103: { severity: undefined, options: { minLength: 5 } } });
+      expect(c.ignores).toEqual(['x/**']);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('reads disabledSkills and maxSkills, and the snake_case spellings of seeds 003 and 004 (camelCase wins)', () => {
+    const t = tempDir();
+    try {
+      writeFileSync(join(t.dir, 'skills.config.json'), '{"skill_dirs": ["team"], "disabled_skills": ["a"], "max_skills": 2}');
+      expect(loadConfig(t.dir)).toMatchObject({ skillDirs: [join(t.dir, 'team')], disabledSkills: ['a'], maxSkills: 2 });
+      writeFileSync(join(t.dir, 'skills.config.json'), '{"disabledSkills": ["b"], "disabled_skills": ["a"], "maxSkills": 0, "max_skills": 2}');
+      expect(loadConfig(t.dir)).toMatchObject({ disabledSkills: ['b'], maxSkills: 0 });
+      writeFileSync(join(t.dir, 'skills.config.json'), '{"maxSkills": -1}');
+      expect(() => loadConfig(t.dir)).toThrow(/maxSkills/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('gives defaults when there is no file', () => {
+    const t = tempDir();
+    try {
+      expect(loadConfig(t.dir)).toEqual({ dir: t.dir, rules: {}, ignores: [] });
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('reports unknown keys and bad types with file:line:column', () => {
+    const t = tempDir();
+    try {
+      writeFileSync(join(t.dir, 'skills.config.json'), '{\n  "rulez": {}\n}');
+      expect(() => loadConfig(t.dir)).toThrow(/skills\.config\.json:1:1: unknown key "rulez" \(expected rules, ignores, skillDirs, disabledSkills, maxSkills\)/);
+      writeFileSync(join(t.dir, 'skills.config.json'), '{\n  "ignores": "x"\n}');
+      expect(() => loadConfig(t.dir)).toThrow(/skills\.config\.json:2:3: ignores must be array, found string/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('refuses unknown rules and options of the wrong type when resolved', () => {
+    const cfg = (rules: Record<string, unknown>) => ({ file: 'skills.config.json', dir: '/', ignores: [], rules: rules as never });
+    expect(() => resolveSettings(cfg({ 'no-such-rule': { severity: 'off' } }))).toThrow(/unknown rule "no-such-rule"/);
+    expect(() => resolveSettings(cfg({ SK100: { options: { maxLines: '9' } } }))).toThrow(/must be a number/);
+    expect(() => resolveSettings(cfg({ SK100: { options: { nope: 1 } } }))).toThrow(/has no option "nope" \(it has: maxLines\)/);
+    expect(resolveSettings(cfg({ 'name-lowercase': { severity: 'off' } })).get('SK007')).toEqual({ severity: 'off' });
+  });
+});

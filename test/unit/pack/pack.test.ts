@@ -1,0 +1,164 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { Header } from 'tar';
+import { loadSkill } from '../../../src/skill/load.js';
+import { PACK_MTIME, SIZE_WARNING_BYTES, packSkill, planPack } from '../../../src/pack/pack.js';
+import { extractArchive } from '../../../src/fs/archive.js';
+import { isSkillsError, type SkillsError } from '../../../src/errors.js';
+import { tempFolders } from '../../helpers/cli.js';
+import { skillMd, writeTree } from '../../helpers/tree.js';
+
+const { fresh, cleanup } = tempFolders('skills-pack-unit-');
+afterAll(cleanup);
+
+function makeSkill(parent: string, name = 'packed', extra: Record<string, string | { content: string; mode?: number } | { symlink: string }> = {}): string {
+  const dir = join(parent, name);
+  writeTree(dir, {
+    'SKILL.md': skillMd(`name: ${name}\ndescription: Packs things. Use when testing pack.\nmetadata:\n  version: "1.2.3"`),
+    'references/b.md': '# B\n',
+    'references/a.md': '# A\n',
+    'scripts/run.sh': { content: '#!/bin/sh\necho hi\n', mode: 0o755 },
+    ...extra,
+  });
+  return dir;
+}
+
+/** Every entry of a .tgz: path, type, mode, mtime, uid, gid, uname, gname (decoded with node-tar's Header). */
+function entries(tgz: Buffer) {
+  const tar = gunzipSync(tgz);
+  const out: { path: string; type: string; mode: number; mtime: number; uid: number; gid: number; uname: string; gname: string }[] = [];
+  for (let off = 0; off + 512 <= tar.length; ) {
+    const block = tar.subarray(off, off + 512);
+    if (block.every((b) => b === 0)) break;
+    const h = new Header(block);
+    out.push({ path: h.path!, type: h.type!, mode: h.mode!, mtime: h.mtime!.getTime(), uid: h.uid ?? 0, gid: h.gid ?? 0, uname: h.uname ?? '', gname: h.gname ?? '' });
+    off += 512 + Math.ceil((h.size ?? 0) / 512) * 512;
+  }
+  return out;
+}
+
+describe('pack: reproducible archives', () => {
+  it('packs two copies made at different times, with other mtimes and another umask, into identical bytes', async () => {
+    const first = makeSkill(fresh('a'));
+    writeFileSync(join(first, 'references/new-mtime.md'), 'x\n');
+    const old = process.umask(0o077);
+    let second: string;
+    try {
+      second = join(fresh('b'), 'packed');
+      cpSync(first, second, { recursive: true });
+      // The copy gets other mtimes and, through the umask, other group/other bits.
+      rmSync(join(second, 'references/new-mtime.md'));
+      writeFileSync(join(second, 'references/new-mtime.md'), 'x\n');
+    } finally {
+      process.umask(old);
+    }
+    utimesSync(join(second, 'SKILL.md'), new Date('2001-02-03T04:05:06Z'), new Date('2001-02-03T04:05:06Z'));
+    utimesSync(join(first, 'references/a.md'), new Date(), new Date());
+    expect(statSync(join(second, 'references/new-mtime.md')).mode & 0o077).toBe(0);
+    expect(statSync(join(first, 'references/new-mtime.md')).mode & 0o077).not.toBe(0);
+
+    const a = await packSkill(loadSkill(first), { outDir: fresh('out-a') });
+    const b = await packSkill(loadSkill(second), { outDir: fresh('out-b') });
+    const bytesA = readFileSync(a.file);
+    expect(bytesA.equals(readFileSync(b.file))).toBe(true);
+    expect(a.integrity).toBe(b.integrity);
+    expect(a.integrity).toBe(`sha512-${createHash('sha512').update(bytesA).digest('base64')}`);
+    expect(a.file.endsWith('packed-1.2.3.tgz')).toBe(true);
+    expect(a.size).toBe(bytesA.length);
+  });
+
+  it('refuses a skill that install would refuse for its size or its file count, writing nothing', async () => {
+    const dir = makeSkill(fresh());
+    const out = fresh('out');
+    for (const limits of [{ maxBytes: 10, maxEntries: 1000 }, { maxBytes: 1 << 30, maxEntries: 2 }]) {
+      const err = await packSkill(loadSkill(dir), { outDir: out, limits }).then(
+        () => undefined,
+        (e: unknown) => e as SkillsError,
+      );
+      expect(err?.code).toBe('E_INVALID');
+      expect(err?.message).toMatch(/skills install reads at most \d+ entries and [\d.]+ MiB; nothing was packed$/);
+    }
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('writes sorted entries under <id>/, one fixed mtime, modes 644/755, no owner, and a portable gzip header', async () => {
+    const dir = makeSkill(fresh());
+    const r = await packSkill(loadSkill(dir), { outDir: fresh('out') });
+    const bytes = readFileSync(r.file);
+    expect(bytes.readUInt32LE(4)).toBe(0); // gzip MTIME
+    expect(bytes[9]).toBe(0xff); // gzip OS: unknown
+    const list = entries(bytes);
+    expect(list.map((e) => e.path)).toEqual(['packed/SKILL.md', 'packed/references/', 'packed/references/a.md', 'packed/references/b.md', 'packed/scripts/', 'packed/scripts/run.sh']);
+    for (const e of list) {
+      expect(e.mtime).toBe(PACK_MTIME.getTime());
+      expect({ uid: e.uid, gid: e.gid, uname: e.uname, gname: e.gname }).toEqual({ uid: 0, gid: 0, uname: '', gname: '' });
+      expect(e.mode).toBe(e.type === 'Directory' || e.path.endsWith('.sh') ? 0o755 : 0o644);
+    }
+  });
+
+  it('leaves out .git, node_modules, .DS_Store, secrets and what .skillignore names; keeps .env.example', async () => {
+    const dir = makeSkill(fresh(), 'packed', {
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'node_modules/x/index.js': '1\n',
+      '.DS_Store': 'x',
+      '.env': 'TOKEN=secret\n',
+      '.env.local': 'TOKEN=secret\n',
+      '.env.example': 'TOKEN=\n',
+      '.skillignore': '# drafts\ndrafts/\n*.log\n!keep.log\n',
+      'drafts/todo.md': 'later\n',
+      'debug.log': 'noise\n',
+      'keep.log': 'kept\n',
+    });
+    const plan = await planPack(dir);
+    expect(plan.files.map((f) => f.path)).toEqual(['.env.example', 'SKILL.md', 'keep.log', 'references/a.md', 'references/b.md', 'scripts/run.sh']);
+    expect(plan.secrets).toEqual(['.env', '.env.local']);
+    expect(plan.ignored).toEqual(['debug.log', 'drafts']);
+    const r = await packSkill(loadSkill(dir), { outDir: fresh('out') });
+    expect(r.warnings).toEqual(['.env left out: secrets are never packed', '.env.local left out: secrets are never packed']);
+    expect(entries(readFileSync(r.file)).map((e) => e.path)).not.toContain('packed/.env');
+  });
+
+  it('stores a symlink inside the skill as the file it points to, and refuses one that leads out', async () => {
+    const parent = fresh();
+    writeFileSync(join(parent, 'outside.txt'), 'secret\n');
+    const dir = makeSkill(parent, 'packed', { 'alias.md': { symlink: 'references/a.md' } });
+    const r = await packSkill(loadSkill(dir), { outDir: fresh('out') });
+    const out = fresh('x');
+    await extractArchive(r.file, join(out, 'x'));
+    expect(readFileSync(join(out, 'x/packed/alias.md'), 'utf8')).toBe('# A\n');
+    expect(entries(readFileSync(r.file)).find((e) => e.path === 'packed/alias.md')?.type).toBe('File');
+
+    const leaky = makeSkill(fresh(), 'leaky', { 'leak.txt': { symlink: join(parent, 'outside.txt') } });
+    const err = await packSkill(loadSkill(leaky), { outDir: fresh('out') }).catch((e) => e);
+    expect(isSkillsError(err) && err.code).toBe('E_INVALID');
+    expect(err.message).toBe(`${join(leaky, 'leak.txt')} is a symlink that leads out of the skill (to ${join(parent, 'outside.txt')}); nothing was packed`);
+  });
+
+  it('warns above the size threshold, and --dry-run writes nothing', async () => {
+    const dir = makeSkill(fresh(), 'packed', { 'assets/big.bin': 'x'.repeat(SIZE_WARNING_BYTES + 1) });
+    const outDir = fresh('out');
+    const r = await packSkill(loadSkill(dir), { outDir, dryRun: true });
+    expect(r.warnings.some((w) => w.startsWith('the files add up to 10.0 MiB, more than 10 MiB'))).toBe(true);
+    expect(r.integrity).toBeUndefined();
+    expect(readdirSync(outDir)).toEqual([]);
+  });
+
+  it('--format skill: a zip with entries under the folder name, the same bytes from two copies', async () => {
+    const first = makeSkill(fresh('a'));
+    const second = join(fresh('b'), 'packed');
+    cpSync(first, second, { recursive: true });
+    utimesSync(join(second, 'SKILL.md'), new Date('2001-02-03T04:05:06Z'), new Date('2001-02-03T04:05:06Z'));
+    const a = await packSkill(loadSkill(first), { outDir: fresh('out'), format: 'skill' });
+    const b = await packSkill(loadSkill(second), { outDir: fresh('out'), format: 'skill' });
+    expect(a.file.endsWith('/packed.skill')).toBe(true);
+    expect(readFileSync(a.file).equals(readFileSync(b.file))).toBe(true);
+    const out = join(fresh('x'), 'x');
+    const got = await extractArchive(a.file, out);
+    expect(got).toMatchObject({ kind: 'zip', files: 4 });
+    expect(statSync(join(out, 'packed/scripts/run.sh')).mode & 0o777).toBe(0o755);
+    expect(existsSync(join(out, 'packed/SKILL.md'))).toBe(true);
+  });
+});
