@@ -6,24 +6,26 @@ const path = require('node:path');
 const Module = require('node:module');
 
 const argv = process.argv.slice(2);
+const DIST = path.join(__dirname, '..', 'dist');
 const loaded = new Map();
+/** The code cache of this run (see codeCache), read on first use. */
+let cache;
 let versionRead;
-const version = () => (versionRead ??= JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version);
+const version = () =>
+  (versionRead ??= JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version);
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${version()}\n`);
 } else {
-  const { run } = loadCli(path.join(__dirname, '..', 'dist', 'main.cjs'));
+  const { run } = loadCli(path.join(DIST, 'main.cjs'));
   const ctx = { cwd: process.cwd(), env: process.env, stdout: closedQuietly(process.stdout), version: version() };
   // process.stdin and process.stderr build a stream on first touch (a pipe loads net): only runs that use them pay.
   Object.defineProperty(ctx, 'stdin', { get: () => process.stdin, enumerable: true });
   let stderr;
   Object.defineProperty(ctx, 'stderr', { get: () => (stderr ??= closedQuietly(process.stderr)), enumerable: true });
-  run(argv, ctx).then(
-    (code) => {
-      process.exitCode = code;
-    },
-  );
+  run(argv, ctx).then((code) => {
+    process.exitCode = code;
+  });
 }
 
 // A reader that goes away (`skills list | head -1`) ends the run at once and quietly, as it ends `cat` or `git log`:
@@ -48,55 +50,92 @@ function loadCli(file) {
   return requireWithCodeCache(file);
 }
 
-// Node 20 has no compile cache: do what it does for our bundles. V8 checks that the cached code belongs to
-// this source and these flags (else it is rejected and rewritten); the folder is the user's own, mode 0700.
+// Node 20 has no compile cache: do what it does for our files. One cache file per command holds the V8 code of
+// every file of ours that the command loads (main.cjs, its command, the shared chunks): one read at start, one write
+// at exit when something was compiled afresh. It halves the start of a command (bench/: `validate` of one skill).
+// V8 checks that cached code belongs to a source of this length and these flags, else it is rejected and rewritten;
+// the size and mtime of each file (a build rewrites them) are checked too, and our version (npm installs fix every
+// mtime) is in the cache's name, so a changed file never runs stale code. The folder is the user's own, mode 0700.
+function codeCache() {
+  if (cache) return cache;
+  const home = process.env.XDG_CACHE_HOME || path.join(process.env.HOME || require('node:os').homedir(), '.cache');
+  const dir = path.join(home, 'skills');
+  // A cache holds the functions the run that wrote it compiled: one per command, so that `validate` does not start
+  // from a cache that `lint` wrote.
+  const command = /^[a-z][a-z-]{0,19}$/.test(argv[0] ?? '') ? argv[0] : 'other';
+  let hash = 0;
+  for (const c of `${DIST}\0${process.version}\0${process.arch}\0${version()}`) {
+    hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
+  }
+  const prefix = `code-${command}-`;
+  const file = path.join(dir, `${prefix}${(hash >>> 0).toString(16)}.v8cache`);
+  cache = { dir, prefix, file, entries: new Map(), scripts: new Map(), stale: false };
+  try {
+    const st = fs.statSync(dir);
+    if (typeof process.getuid !== 'function' || (st.uid === process.getuid() && (st.mode & 0o022) === 0)) {
+      const buf = fs.readFileSync(file);
+      const headerLength = buf.readUInt32LE(0);
+      const header = JSON.parse(buf.toString('utf8', 4, 4 + headerLength));
+      let offset = 4 + headerLength;
+      for (const [rel, e] of Object.entries(header)) {
+        cache.entries.set(rel, { ...e, data: buf.subarray(offset, offset + e.length) });
+        offset += e.length;
+      }
+    }
+  } catch {}
+  process.once('exit', writeCodeCache);
+  return cache;
+}
+
+// Written at exit, so it holds every function this run compiled; entries of files this run did not load are kept.
+function writeCodeCache() {
+  if (!cache.stale) return;
+  try {
+    for (const [rel, { script, size, mtime }] of cache.scripts) {
+      cache.entries.set(rel, { size, mtime, data: script.createCachedData() });
+    }
+    const header = {};
+    for (const [rel, e] of cache.entries) header[rel] = { size: e.size, mtime: e.mtime, length: e.data.length };
+    const head = Buffer.from(JSON.stringify(header));
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(head.length, 0);
+    fs.mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+    const tmp = `${cache.file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, Buffer.concat([len, head, ...[...cache.entries.values()].map((e) => e.data)]), {
+      mode: 0o600,
+    });
+    fs.renameSync(tmp, cache.file);
+    // The caches of other builds (an earlier version, another install) for this command are of no more use, nor
+    // those of versions before 0.2, one a file (named <file>-<hash>.v8cache).
+    for (const name of fs.readdirSync(cache.dir)) {
+      const ours = name.startsWith(cache.prefix) || !name.startsWith('code-');
+      if (ours && name.endsWith('.v8cache') && name !== path.basename(cache.file)) {
+        fs.rmSync(path.join(cache.dir, name), { force: true });
+      }
+    }
+  } catch {}
+}
+
 function requireWithCodeCache(file) {
   if (loaded.has(file)) return loaded.get(file);
   const vm = require('node:vm');
-  const home = process.env.XDG_CACHE_HOME || path.join(process.env.HOME || require('node:os').homedir(), '.cache');
-  // V8 checks a cache against the source's length, not its content: a rebuilt bundle of the same length would run
-  // stale code. The file's size and mtime (a build rewrites it) and our version (npm installs fix every mtime) are
-  // in the cache's name, so a changed bundle never meets an old cache.
+  const c = codeCache();
+  const rel = path.relative(DIST, file);
   const st = fs.statSync(file);
-  let hash = 0;
-  for (const c of `${file}\0${process.version}\0${process.arch}\0${st.size}\0${st.mtimeMs}\0${version()}`) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
-  const dir = path.join(home, 'skills');
-  // A cache holds the functions the run that wrote it compiled: the shared bundle keeps one per command, so that
-  // `validate` does not start from a cache that `lint` wrote.
-  const command = /^[a-z][a-z-]{0,19}$/.test(argv[0] ?? '') ? argv[0] : 'other';
-  const prefix = `${path.basename(file, '.cjs')}-${path.basename(file) === 'main.cjs' ? `${command}-` : ''}`;
-  const cacheFile = path.join(dir, `${prefix}${(hash >>> 0).toString(16)}.v8cache`);
-  let cached;
-  try {
-    const st = fs.statSync(dir);
-    if (typeof process.getuid !== 'function' || (st.uid === process.getuid() && (st.mode & 0o022) === 0)) cached = fs.readFileSync(cacheFile);
-  } catch {}
+  const entry = c.entries.get(rel);
+  const cached = entry && entry.size === st.size && entry.mtime === st.mtimeMs ? entry.data : undefined;
   const source = fs.readFileSync(file, 'utf8');
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached });
-  const mod = new Module(file, module);
-  mod.filename = file;
-  mod.paths = Module._nodeModulePaths(path.dirname(file));
-  // The bundle requires its lazily loaded command and vendored bundles (./commands/*.cjs, ../vendor/*.cjs) through
-  // the same cache.
-  const base = Module.createRequire(file);
-  const ours = (id) => id.startsWith('./commands/') || id.startsWith('./vendor/') || id.startsWith('../vendor/');
-  const req = Object.assign((id) => (ours(id) ? requireWithCodeCache(path.join(path.dirname(file), id)) : base(id)), base);
-  script.runInThisContext().call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
-  if (cached === undefined || script.cachedDataRejected) {
-    // Written at exit, so it holds every function this run compiled.
-    process.once('exit', () => {
-      try {
-        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-        const tmp = `${cacheFile}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-        fs.renameSync(tmp, cacheFile);
-        // The caches of earlier builds of this bundle are of no more use.
-        for (const name of fs.readdirSync(dir)) {
-          if (name.startsWith(prefix) && /^[0-9a-f]+\.v8cache$/.test(name.slice(prefix.length)) && name !== path.basename(cacheFile)) fs.rmSync(path.join(dir, name), { force: true });
-        }
-      } catch {}
-    });
-  }
+  if (cached === undefined || script.cachedDataRejected) c.stale = true;
+  c.scripts.set(rel, { script, size: st.size, mtime: st.mtimeMs });
+  // Our files bundle every package they use: besides each other they require only Node's own modules, which the
+  // shim's require serves as well as any. So a file needs no Module of its own, nor a resolver.
+  const mod = { exports: {}, id: file, filename: file };
+  const dir = path.dirname(file);
+  const req = (id) =>
+    id.startsWith('./') || id.startsWith('../') ? requireWithCodeCache(path.join(dir, id)) : require(id);
+  loaded.set(file, mod.exports);
+  script.runInThisContext().call(mod.exports, mod.exports, req, mod, file, dir);
   loaded.set(file, mod.exports);
   return mod.exports;
 }

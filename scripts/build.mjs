@@ -1,37 +1,26 @@
-// Bundle src/ with esbuild into CommonJS files: dist/main.cjs holds start-up and the hot commands (validate);
-// each other command is its own dist/commands/<name>.cjs, required only when run. Dynamic imports inside a
-// bundle become lazy module initialisers, so a command evaluates only what it uses. CommonJS is what
-// bin/skills.js can load through V8's code cache on Node 20, which has no module.enableCompileCache.
-import { build } from 'esbuild';
-import { readdirSync, renameSync, rmSync } from 'node:fs';
+// Bundle src/ with esbuild into CommonJS files under dist/: main.cjs (start-up and the command line), one file per
+// command (commands/<name>.cjs) and shared chunks (chunks/*.cjs) that hold each module once, whichever commands use
+// it: one SkillsError class, so `instanceof` works everywhere, and a run loads only the files its command needs.
+//
+// esbuild splits only ES modules, and V8's code cache, which bin/skills.js uses on Node 20 (it has no
+// module.enableCompileCache), works only for CommonJS loaded through vm.Script. So the build is two steps: bundle
+// as ESM with splitting, then turn each output file into CommonJS (imports become requires, import() a lazy
+// require). The o200k tokenizer (2 MB of ranks) stays a file of its own, dist/vendor/o200k_base.cjs, required only
+// when a prompt or a skill's instructions could pass a token budget. No source maps ship (they were 21 MB of the
+// package); names are minified, so a stack trace is read against SKILLS_BUILD_MINIFY=0 output.
+import { build, transform } from 'esbuild';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 
-/** Commands bundled into main.cjs; the rest load from their own files. */
-const HOT = new Set(['validate']);
-
+const minify = process.env.SKILLS_BUILD_MINIFY !== '0';
 const common = {
   bundle: true,
-  format: 'cjs',
   platform: 'node',
   target: 'node20',
   mainFields: ['module', 'main'],
-  minify: process.env.SKILLS_BUILD_MINIFY !== '0',
-  sourcemap: 'linked',
+  minify,
+  legalComments: 'none',
   logLevel: 'warning',
-  // import() of another bundle becomes require(): vm.Script (see bin/skills.js) has no ESM loader.
-  supported: { 'dynamic-import': false },
-  // The source is ESM; in a CommonJS bundle import.meta.url becomes the bundle's own file URL.
-  define: { 'import.meta.url': '__skillsFileUrl' },
-  banner: { js: "var __skillsFileUrl = require('node:url').pathToFileURL(__filename).href;" },
-};
-
-const coldCommands = {
-  name: 'cold-commands',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/[\w-]+\.js$/ }, (args) => {
-      const name = args.path.slice('./commands/'.length, -'.js'.length);
-      return HOT.has(name) ? undefined : { path: `./commands/${name}.cjs`, external: true };
-    });
-  },
 };
 
 // commander requires child_process at load for executable subcommands, which skills does not use; loading it
@@ -49,40 +38,104 @@ const lazyChildProcess = {
   },
 };
 
-// Big libraries that only some runs need get a bundle of their own under dist/vendor/, required on first use:
-// the o200k tokenizer (2 MB of ranks) is loaded only when a skill's instructions could pass the token budget.
+// Node's crypto costs ~4 ms to load, and a shared chunk that imports it for one command (a registry's integrity
+// hashes) would load it for every command that uses the chunk. Our modules get lazy stand-ins: each function crypto
+// exports is a function that loads crypto on its first call. (A value that is not a function is not offered: the
+// build fails on an import of one, rather than load crypto eagerly.)
+const LAZY_BUILTINS = ['crypto'];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`) }, (args) =>
+      args.importer.includes('/node_modules/') || args.namespace === 'lazy-builtin'
+        ? undefined
+        : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const real = await import(`node:${args.path}`);
+      const names = Object.keys(real).filter((k) => k !== 'default' && typeof real[k] === 'function' && /^[a-z]/.test(k));
+      const lines = [`let m; const load = () => (m ??= require('node:${args.path}'));`];
+      for (const k of names) lines.push(`export function ${k}(...a) { return load().${k}(...a); }`);
+      return { contents: lines.join('\n'), loader: 'js' };
+    });
+  },
+};
+
+// Big libraries that only some runs need get a file of their own under dist/vendor/, required on first use.
 const VENDOR = { 'gpt-tokenizer/encoding/o200k_base': 'o200k_base' };
 const vendored = {
   name: 'vendored',
   setup(b) {
-    b.onResolve({ filter: /^gpt-tokenizer\// }, (args) => {
-      const name = VENDOR[args.path];
-      if (!name) return undefined;
-      // Required relative to the bundle that needs it: dist/main.cjs or dist/commands/<name>.cjs.
-      const inCommands = b.initialOptions.outfile.includes('/commands/');
-      return { path: `${inCommands ? '..' : '.'}/vendor/${name}.cjs`, external: true };
-    });
+    b.onResolve({ filter: /^gpt-tokenizer\// }, (args) =>
+      VENDOR[args.path] ? { path: `#vendor/${VENDOR[args.path]}`, external: true } : undefined,
+    );
   },
 };
 
 // Built into a folder of its own, then swapped in by two renames: a process running the CLI meanwhile (a test, a
 // second build) never meets a half-written dist/.
-const out = `dist.build-${process.pid}`;
-const commands = readdirSync(new URL('../src/commands', import.meta.url))
-  .filter((f) => f.endsWith('.ts') && !HOT.has(f.slice(0, -3)))
-  .map((f) => f.slice(0, -3));
-await Promise.all([
-  build({ ...common, entryPoints: ['src/main.ts'], outfile: `${out}/main.cjs`, plugins: [coldCommands, lazyChildProcess, vendored] }),
-  ...commands.map((name) => build({ ...common, entryPoints: [`src/commands/${name}.ts`], outfile: `${out}/commands/${name}.cjs`, plugins: [vendored] })),
-  ...Object.entries(VENDOR).map(([pkg, name]) => build({ ...common, entryPoints: [pkg], outfile: `${out}/vendor/${name}.cjs` })),
+const target = process.env.SKILLS_BUILD_OUT ?? new URL('../dist', import.meta.url).pathname;
+const out = `${target}.build-${process.pid}`;
+const esm = `${out}/esm`;
+
+const [result] = await Promise.all([
+  build({
+    ...common,
+    entryPoints: { main: 'src/main.ts' },
+    outdir: esm,
+    format: 'esm',
+    splitting: true,
+    entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    metafile: true,
+    plugins: [lazyChildProcess, lazyBuiltins, vendored],
+  }),
+  ...Object.entries(VENDOR).map(([pkg, name]) =>
+    build({ ...common, format: 'cjs', entryPoints: [pkg], outfile: `${out}/vendor/${name}.cjs` }),
+  ),
 ]);
 
-const dist = new URL('../dist', import.meta.url);
-const old = new URL(`../dist.old-${process.pid}`, import.meta.url);
+// Step two: ESM → CommonJS, file by file. A command's file is named after the command (commands/<name>.cjs).
+const names = new Map();
+for (const [file, meta] of Object.entries(result.metafile.outputs)) {
+  const command = meta.entryPoint && /^src\/commands\/([\w-]+)\.ts$/.exec(meta.entryPoint)?.[1];
+  const rel = relative(esm, file);
+  names.set(rel, command ? `commands/${command}.cjs` : rel.replace(/\.js$/, '.cjs'));
+}
+const relativeTo = (from, to) => {
+  const r = relative(dirname(from), to);
+  return r.startsWith('.') ? r : `./${r}`;
+};
+for (const [rel, name] of names) {
+  let code = readFileSync(join(esm, rel), 'utf8');
+  // Imports between our files point at their CommonJS names, relative to the importer.
+  code = code.replace(/(["'])(\.\.?\/[^"']+\.js)\1/g, (m, q, spec) => {
+    const to = names.get(join(dirname(rel), spec));
+    return to ? `${q}${relativeTo(name, to)}${q}` : m;
+  });
+  code = code.replace(/(["'])#vendor\/([\w-]+)\1/g, (_, q, v) => `${q}${relativeTo(name, `vendor/${v}.cjs`)}${q}`);
+  const cjs = await transform(code, {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minify,
+    legalComments: 'none',
+    // import() of another of our files becomes a lazy require(): vm.Script (see bin/skills.js) has no ESM loader.
+    supported: { 'dynamic-import': false },
+    // The source is ESM; in CommonJS import.meta.url is the file's own URL.
+    define: { 'import.meta.url': '__skillsFileUrl' },
+    banner: "var __skillsFileUrl = require('node:url').pathToFileURL(__filename).href;",
+  });
+  mkdirSync(join(out, dirname(name)), { recursive: true });
+  writeFileSync(join(out, name), cjs.code);
+}
+rmSync(esm, { recursive: true });
+
+const old = `${target}.old-${process.pid}`;
 try {
-  renameSync(dist, old);
+  renameSync(target, old);
 } catch (err) {
   if (err.code !== 'ENOENT') throw err;
 }
-renameSync(new URL(`../${out}`, import.meta.url), dist);
+renameSync(out, target);
 rmSync(old, { recursive: true, force: true });
