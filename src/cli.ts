@@ -4,8 +4,26 @@ import type { Context } from './context.js';
 /** Set by an action: the exit code its command chose. */
 export type SetExit = (code: number) => void;
 
+/**
+ * A command's handler: its options (positional arguments by name, the flags, the global --color) and the context
+ * in; the data it printed out, with the exit code it chose (0 when it has none).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Handler = (options: any, ctx: Context) => Promise<object>;
+
 /** The commander program; every action imports its handler lazily, so start-up loads only what it runs. */
 export function buildProgram(ctx: Context, setExit: SetExit): Command {
+  /** The one shape of an action: load the handler, hand it the options, set the exit code it returns. */
+  const act =
+    (load: () => Promise<Handler>, names: string[], adapt = (o: Record<string, unknown>) => o) =>
+    async (...args: unknown[]) => {
+      const cmd = args[args.length - 1] as Command;
+      const named = Object.fromEntries(names.map((n, i) => [n, args[i]]));
+      const handler = await load();
+      const result = await handler(adapt({ ...named, ...cmd.opts(), color: cmd.optsWithGlobals().color }), ctx);
+      setExit((result as { exitCode?: number }).exitCode ?? 0);
+    };
+
   const program = new Command('skills')
     .description('Author, check, package, install, resolve, render and run agent skills (SKILL.md and manifest.json)')
     .version(ctx.version, '-V, --version', 'print the version')
@@ -22,12 +40,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--spec', 'check against the bare Agent Skills specification, as the reference validator (skills-ref) does')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['stylish', 'json']).default('stylish'))
     .option('--json', 'same as --format json')
-    .action(async (paths: string[], opts, cmd: Command) => {
-      const all = cmd.optsWithGlobals();
-      const { validate } = await import('./commands/validate.js');
-      const { exitCode } = await validate({ paths, ...opts, format: opts.json ? 'json' : opts.format, color: all.color }, ctx);
-      setExit(exitCode);
-    });
+    .action(act(async () => (await import('./commands/validate.js')).validate, ['paths'], (o) => ({ ...o, format: o.json ? 'json' : o.format })));
 
   program
     .command('lint')
@@ -42,12 +55,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--strict', 'fail on warnings too')
     .option('--spec', "check SKILL.md against the bare Agent Skills specification, as validate --spec does")
     .option('--list-rules', 'list every rule (with --format markdown: docs/rules.md)')
-    .action(async (paths: string[], opts, cmd: Command) => {
-      const all = cmd.optsWithGlobals();
-      const { lint } = await import('./commands/lint.js');
-      const { exitCode } = await lint({ paths, ...opts, format: opts.json ? 'json' : opts.format, color: all.color }, ctx);
-      setExit(exitCode);
-    });
+    .action(act(async () => (await import('./commands/lint.js')).lint, ['paths'], (o) => ({ ...o, format: o.json ? 'json' : o.format })));
 
   program
     .command('init')
@@ -61,11 +69,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--dir <parent>', 'parent folder to create the skill in (default: the current folder)')
     .option('-y, --yes', 'accept defaults for everything not given; never prompt')
     .option('--json', 'print the result as JSON')
-    .action(async (name: string, opts) => {
-      const { init } = await import('./commands/init.js');
-      await init({ name, ...opts, version: opts.skillVersion }, ctx);
-      setExit(0);
-    });
+    .action(act(async () => (await import('./commands/init.js')).init, ['name'], (o) => ({ ...o, version: o.skillVersion })));
 
   program
     .command('render-prompt')
@@ -86,11 +90,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .addOption(new Option('--registry <dir>', 'read this registry too (default without dirs: SKILLS_REGISTRY, else the nearest .skills/ upward, else ~/.skills)'))
     .option('--no-registry', 'read no registry')
     .addHelpText('after', '\nPrints nothing when there are no skills. The prompt goes to stdout; its size in tokens, warnings and --explain to stderr.')
-    .action(async (dirs: string[], opts) => {
-      const { renderPromptCommand } = await import('./commands/render-prompt.js');
-      await renderPromptCommand({ dirs, ...opts }, ctx);
-      setExit(0);
-    });
+    .action(act(async () => (await import('./commands/render-prompt.js')).renderPromptCommand, ['dirs']));
 
   const registryOption = () => new Option('--registry <dir>', 'the registry folder (default: SKILLS_REGISTRY, else the nearest .skills/ upward, else ~/.skills)');
 
@@ -103,12 +103,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--watch', 'keep watching the folder and register skills as they appear or change')
     .option('--json', 'print the result as JSON (with --watch: one JSON line per event)')
     .addOption(registryOption())
-    .action(async (dir: string, opts, cmd: Command) => {
-      const all = cmd.optsWithGlobals();
-      const { sync } = await import('./commands/sync.js');
-      const { exitCode } = await sync({ dir, ...opts, color: all.color }, ctx);
-      setExit(exitCode);
-    });
+    .action(act(async () => (await import('./commands/sync.js')).sync, ['dir']));
 
   program
     .command('remove')
@@ -117,11 +112,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--force', 'remove even while usedBy is not empty')
     .option('--json', 'print the result as JSON')
     .addOption(registryOption())
-    .action(async (spec: string, opts) => {
-      const { remove } = await import('./commands/remove.js');
-      await remove({ spec, ...opts }, ctx);
-      setExit(0);
-    });
+    .action(act(async () => (await import('./commands/remove.js')).remove, ['spec']));
 
   program
     .command('use')
@@ -130,11 +121,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .requiredOption('--by <consumer>', 'who uses the skill')
     .option('--json', 'print the result as JSON')
     .addOption(registryOption())
-    .action(async (id: string, opts) => {
-      const { use } = await import('./commands/use.js');
-      await use({ id, ...opts }, ctx);
-      setExit(0);
-    });
+    .action(act(async () => (await import('./commands/use.js')).use, ['id']));
 
   program
     .command('unuse')
@@ -143,11 +130,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .requiredOption('--by <consumer>', 'who no longer uses the skill')
     .option('--json', 'print the result as JSON')
     .addOption(registryOption())
-    .action(async (id: string, opts) => {
-      const { unuse } = await import('./commands/unuse.js');
-      await unuse({ id, ...opts }, ctx);
-      setExit(0);
-    });
+    .action(act(async () => (await import('./commands/unuse.js')).unuse, ['id']));
 
   program
     .command('list')
@@ -158,12 +141,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--owner <id>', 'only skills of this owner')
     .addOption(new Option('--layout <layout>', 'only skills of this layout').choices(['skill-md', 'manifest']))
     .addOption(registryOption())
-    .action(async (dirs: string[], opts, cmd: Command) => {
-      const all = cmd.optsWithGlobals();
-      const { list } = await import('./commands/list.js');
-      await list({ dirs, ...opts, color: all.color }, ctx);
-      setExit(0);
-    });
+    .action(act(async () => (await import('./commands/list.js')).list, ['dirs']));
 
   program
     .command('run-script')
@@ -179,12 +157,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--json', 'print one JSON document: {skill, script, exitCode, durationMs, success, result | error, stdout, stderr, truncated, timedOut}')
     .addOption(registryOption())
     .addHelpText('after', "\nExit code: the script's own; 124 on timeout; 128 + n when signal n ended it; 2 when run-script refuses or fails before running it.")
-    .action(async (skill: string, script: string | undefined, opts, cmd: Command) => {
-      const all = cmd.optsWithGlobals();
-      const { runScript } = await import('./commands/run-script.js');
-      const { exitCode } = await runScript({ skill, script, ...opts, color: all.color }, ctx);
-      setExit(exitCode);
-    });
+    .action(act(async () => (await import('./commands/run-script.js')).runScript, ['skill', 'script']));
 
   program
     .command('resolve')
@@ -194,12 +167,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--json', 'print one JSON document: {resolved, warnings} or {error}')
     .addOption(registryOption())
     .addHelpText('after', '\nExit codes: 0 resolved; 1 no resolution (unknown skill, missing version, conflict, cycle); 2 a bad spec or an unreadable registry.')
-    .action(async (specs: string[], opts, cmd: Command) => {
-      const all = cmd.optsWithGlobals();
-      const { resolve } = await import('./commands/resolve.js');
-      const { exitCode } = await resolve({ specs, ...opts, color: all.color }, ctx);
-      setExit(exitCode);
-    });
+    .action(act(async () => (await import('./commands/resolve.js')).resolve, ['specs']));
 
   program
     .command('pack')
@@ -210,12 +178,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--dry-run', 'list what would go in; write nothing')
     .option('--json', 'print one JSON document')
     .addHelpText('after', '\nExit codes: 0 packed; 1 the skill cannot be packed as it is (invalid, a version that is not MAJOR.MINOR.PATCH, a symlink leading out); 2 usage or I/O.')
-    .action(async (dir: string | undefined, opts, cmd: Command) => {
-      const all = cmd.optsWithGlobals();
-      const { pack } = await import('./commands/pack.js');
-      const { exitCode } = await pack({ dir, ...opts, color: all.color }, ctx);
-      setExit(exitCode);
-    });
+    .action(act(async () => (await import('./commands/pack.js')).pack, ['dir']));
 
   program
     .command('install')
@@ -229,12 +192,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--json', 'print one JSON document')
     .addOption(registryOption())
     .addHelpText('after', '\nExit codes: 0 installed; 1 an invalid skill, no resolution, or --frozen and the lock would change; 2 usage, I/O, a corrupt or refused archive, an integrity mismatch.')
-    .action(async (sources: string[], opts, cmd: Command) => {
-      const all = cmd.optsWithGlobals();
-      const { install } = await import('./commands/install.js');
-      const { exitCode } = await install({ sources, ...opts, color: all.color }, ctx);
-      setExit(exitCode);
-    });
+    .action(act(async () => (await import('./commands/install.js')).install, ['sources']));
 
   program
     .command('uninstall')
@@ -244,12 +202,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--for <consumer>', "first take this consumer out of the skill's usedBy")
     .option('--json', 'print one JSON document')
     .addOption(registryOption())
-    .action(async (id: string, opts, cmd: Command) => {
-      const all = cmd.optsWithGlobals();
-      const { uninstall } = await import('./commands/uninstall.js');
-      await uninstall({ id, ...opts, color: all.color }, ctx);
-      setExit(0);
-    });
+    .action(act(async () => (await import('./commands/uninstall.js')).uninstall, ['id']));
 
   return program;
 }

@@ -1,7 +1,9 @@
 import { registryFor } from '../registry/locate.js';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Context } from '../context.js';
-import { findLockfile, installSkills, type InstallOutcome } from '../install/install.js';
+import { installSkills } from '../install/install.js';
+import { findLockfile } from '../install/lock.js';
+import type { InstallOutcome } from '../install/types.js';
 import { SkillsError } from '../errors.js';
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';

@@ -1,10 +1,8 @@
-import { isUnversioned } from '../registry/registry.js';
 import { relative, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { loadSkill } from '../skill/load.js';
 import { packSkill, type PackFormat, type PackResult } from '../pack/pack.js';
-import { validateSkills } from '../skill/validate.js';
-import { isStrictSemver } from '../model/spec.js';
+import { packRefusal } from '../pack/check.js';
 import { isSkillsError } from '../errors.js';
 import { jsonDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
@@ -51,15 +49,8 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
     return { outcome, exitCode: 1 };
   };
 
-  const [report] = await validateSkills([skill]);
-  const errors = report!.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) {
-    return refuse(`${rel(root)} is not a valid skill (${errors.length} error${errors.length === 1 ? '' : 's'}); nothing was packed`, `run skills validate ${rel(root)}`, errors);
-  }
-  // No version packs as 0.0.0 (with a warning); a version that is not MAJOR.MINOR.PATCH is refused.
-  if (format === 'tgz' && !isUnversioned(skill) && !isStrictSemver(skill.version!)) {
-    return refuse(`${skill.id} has the version "${skill.version}", which is not MAJOR.MINOR.PATCH: the archive is named <id>-<version>.tgz; nothing was packed`, `fix it in ${skill.file} (or pack with --format skill, which needs no version)`, []);
-  }
+  const refusal = await packRefusal(skill, format, ctx.cwd);
+  if (refusal) return refuse(refusal.message, refusal.hint, refusal.diagnostics);
 
   const progress = await startProgress(ctx, options, `packing ${skill.id}`);
   let result: PackResult;

@@ -1,6 +1,6 @@
 import { registryFor } from '../registry/locate.js';
 import type { Context } from '../context.js';
-import { removeSkill, type RemoveResult } from '../registry/registry.js';
+import { removeSkill, type RemoveResult } from '../registry/remove.js';
 import { SkillsError } from '../errors.js';
 import { parseSpec } from '../model/spec.js';
 

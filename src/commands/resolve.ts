@@ -1,10 +1,7 @@
 import { registryFor } from '../registry/locate.js';
-import { join } from 'node:path';
 import type { Context } from '../context.js';
-import { readIndex, readReleases } from '../registry/registry.js';
-import { catalogFromIndex, needsSystemPackages, resolveSpecs, systemPackageWarnings, type Resolution, type ResolvedSkill } from '../resolve/resolve.js';
-import { SkillsError } from '../errors.js';
-import { parseSpec, type DependencySpec } from '../model/spec.js';
+import { parseSpecs, resolveFromRegistry } from '../resolve/from-registry.js';
+import type { Resolution, ResolvedSkill } from '../resolve/resolve.js';
 import { paint, useColor } from '../ui/color.js';
 
 export interface ResolveOptions {
@@ -29,16 +26,7 @@ export interface ResolveResult {
 export async function resolve(options: ResolveOptions, ctx: Context): Promise<{ result: ResolveResult; exitCode: number }> {
   const specs = parseSpecs(options.specs);
   const registry = registryFor(options, ctx);
-  const catalog = catalogFromIndex(readIndex(registry), (id) => readReleases(registry, id));
-  const resolution = resolveSpecs(specs, catalog, { nodeVersion: process.versions.node });
-  if (resolution.ok) {
-    // Asking the package manager costs a process per package: load the checker only when a skill lists any.
-    if (needsSystemPackages(resolution.resolved, catalog)) {
-      const { systemPackageChecker } = await import('../resolve/system-packages.js');
-      resolution.warnings.push(...systemPackageWarnings(resolution.resolved, catalog, systemPackageChecker(process.platform)));
-    }
-    for (const skill of resolution.resolved) skill.path = join(registry, skill.path);
-  }
+  const resolution = await resolveFromRegistry(specs, registry, { nodeVersion: process.versions.node, platform: process.platform });
   const result = { registry, resolution };
   const c = paint(useColor(options.color, ctx));
 
@@ -62,20 +50,6 @@ export async function resolve(options: ResolveOptions, ctx: Context): Promise<{ 
   for (const w of resolution.warnings) ctx.stderr.write(`${cw.yellow('warning:')} ${w}\n`);
   ctx.stdout.write(options.tree ? formatTree(resolution.roots, resolution.resolved) : formatList(resolution.resolved, c));
   return { result, exitCode: 0 };
-}
-
-function parseSpecs(raw: string[]): DependencySpec[] {
-  const specs: DependencySpec[] = [];
-  const errors: string[] = [];
-  for (const r of raw) {
-    const s = parseSpec(r);
-    if ('error' in s) errors.push(s.error);
-    else specs.push(s);
-  }
-  if (errors.length > 0) {
-    throw new SkillsError('E_USAGE', errors.join('\n'), { hint: 'a spec is an id (latest version), id@1.2.3 (exact) or id@<semver range>, e.g. basic-tools@^1.0.0' });
-  }
-  return specs;
 }
 
 /** One line per skill, dependencies first: `id@version  layout  path`, columns aligned. */

@@ -1,7 +1,8 @@
 import { registryFor } from '../registry/locate.js';
 import { relative, resolve } from 'node:path';
 import type { Context } from '../context.js';
-import { findLockfile, uninstallSkill, type UninstallResult } from '../install/install.js';
+import { findLockfile } from '../install/lock.js';
+import { uninstallSkill, type UninstallResult } from '../install/uninstall.js';
 import { SkillsError } from '../errors.js';
 import { parseSpec } from '../model/spec.js';
 import { paint, useColor } from '../ui/color.js';

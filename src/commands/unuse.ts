@@ -1,22 +1,10 @@
-import { registryFor } from '../registry/locate.js';
 import type { Context } from '../context.js';
-import { unuseSkill, type UsageResult } from '../registry/registry.js';
+import type { UsageResult } from '../registry/usage.js';
+import { changeUse, type UseOptions } from './use.js';
 
-export interface UnuseOptions {
-  id: string;
-  by: string;
-  json?: boolean;
-  registry?: string;
-}
+export type UnuseOptions = UseOptions;
 
 /** `skills unuse <id> --by CONSUMER`: take a consumer out of the skill's usedBy. */
-export async function unuse(options: UnuseOptions, ctx: Context): Promise<UsageResult> {
-  const registry = registryFor(options, ctx);
-  const result = await unuseSkill(registry, options.id, options.by);
-  if (options.json) ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  else {
-    const who = result.usedBy.length > 0 ? `is used by ${result.usedBy.join(', ')}` : 'is used by nobody';
-    ctx.stdout.write(`${result.id} ${who}${result.changed ? '' : ` (${options.by.trim()} did not use it)`}\n`);
-  }
-  return result;
+export function unuse(options: UnuseOptions, ctx: Context): Promise<UsageResult> {
+  return changeUse(options, ctx, false);
 }

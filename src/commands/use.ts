@@ -1,6 +1,6 @@
 import { registryFor } from '../registry/locate.js';
 import type { Context } from '../context.js';
-import { useSkill, type UsageResult } from '../registry/registry.js';
+import { changeUsage, type UsageResult } from '../registry/usage.js';
 
 export interface UseOptions {
   id: string;
@@ -10,10 +10,18 @@ export interface UseOptions {
 }
 
 /** `skills use <id> --by CONSUMER`: record a consumer in the skill's usedBy, which remove respects. */
-export async function use(options: UseOptions, ctx: Context): Promise<UsageResult> {
-  const registry = registryFor(options, ctx);
-  const result = await useSkill(registry, options.id, options.by);
+export function use(options: UseOptions, ctx: Context): Promise<UsageResult> {
+  return changeUse(options, ctx, true);
+}
+
+/** `use` (add) and `unuse`: one change to the skill's usedBy, then one line, or the result as JSON. */
+export async function changeUse(options: UseOptions, ctx: Context, add: boolean): Promise<UsageResult> {
+  const result = await changeUsage(registryFor(options, ctx), options.id, options.by, add);
   if (options.json) ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  else ctx.stdout.write(`${result.id} is used by ${result.usedBy.join(', ')}${result.changed ? '' : ' (unchanged)'}\n`);
+  else {
+    const who = result.usedBy.length > 0 ? `is used by ${result.usedBy.join(', ')}` : 'is used by nobody';
+    const unchanged = add ? ' (unchanged)' : ` (${options.by.trim()} did not use it)`;
+    ctx.stdout.write(`${result.id} ${who}${result.changed ? '' : unchanged}\n`);
+  }
   return result;
 }

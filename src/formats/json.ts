@@ -1,7 +1,9 @@
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import type { Position } from '../model/diagnostic.js';
 import { positionFinder } from './text.js';
 
-// Strict JSON read with jsonc-parser, so every problem has a line and column and a plain-words reason.
+// The one JSON reader with positions (jsonc-parser): every problem has a line and column, every value a place.
+// Each document says its problems in its own words from what parseJson returns.
 
 /** jsonc-parser's error codes in words. */
 export const READABLE: Record<string, string> = {
@@ -23,31 +25,113 @@ export const READABLE: Record<string, string> = {
   InvalidCharacter: 'invalid character in string',
 };
 
+/** The first syntax error of a text: jsonc-parser's code (undefined when it gave none) and where it is. */
+export interface JsonSyntaxError extends Position {
+  code?: string;
+  offset: number;
+}
+
+export interface ParsedJson {
+  /** The syntax tree, when the text parsed. */
+  tree?: Node;
+  value?: unknown;
+  /** Not JSON: the first error. */
+  error?: JsonSyntaxError;
+  /** The text nests arrays or objects too deeply for the parser (which recurses per level). */
+  tooDeep?: boolean;
+  /** Offset in the text → 1-based line and column. */
+  at: (offset: number) => Position;
+}
+
+/** Parse JSON with positions. Strict by default; `lenient` allows comments and trailing commas (configuration files). */
+export function parseJson(text: string, options: { lenient?: boolean } = {}): ParsedJson {
+  const at = positionFinder(text);
+  const errors: ParseError[] = [];
+  let tree: Node | undefined;
+  try {
+    tree = parseTree(text, errors, { disallowComments: !options.lenient, allowTrailingComma: !!options.lenient, allowEmptyContent: false });
+  } catch (err) {
+    // A stranger's [[[[…]]]] must not crash us.
+    if (!(err instanceof RangeError)) throw err;
+    return { tooDeep: true, at };
+  }
+  if (errors.length > 0 || !tree) {
+    const e = errors[0];
+    const offset = e?.offset ?? 0;
+    return { error: { code: e ? printParseErrorCode(e.error) : undefined, offset, ...at(offset) }, at };
+  }
+  return { tree, value: getNodeValue(tree), at };
+}
+
+/** A syntax error's reason in plain words (`expected "," between entries`). */
+export function readableError(error: JsonSyntaxError): string {
+  const code = error.code ?? 'ValueExpected';
+  return READABLE[code] ?? code;
+}
+
+/**
+ * The offset of the deepest node a path reaches in a tree: of a property's key (`key`) or of its value
+ * (`value`); an array item is its own offset either way. Stops at the last node found.
+ */
+export function offsetOf(tree: Node, path: readonly (string | number)[], of: 'key' | 'value' = 'value'): number {
+  let node: Node | undefined = tree;
+  let best = tree.offset;
+  for (const key of path) {
+    if (!node) break;
+    if (node.type === 'object') {
+      const prop: Node | undefined = node.children?.find((c) => c.children?.[0]?.value === key);
+      node = prop?.children?.[1];
+      const found = of === 'key' ? prop : node;
+      if (found) best = found.offset;
+    } else if (node.type === 'array' && typeof key === 'number') {
+      node = node.children?.[key];
+      if (node) best = node.offset;
+    } else break;
+  }
+  return best;
+}
+
+/** The place of every field below a node, by path (`scripts[0]`, `mcpServers[1].url`): keys for properties, items for arrays. */
+export function fieldPositions(tree: Node, at: (offset: number) => Position): Record<string, Position> {
+  const out: Record<string, Position> = {};
+  const walk = (node: Node, path: string): void => {
+    if (node.type === 'object') {
+      for (const prop of node.children ?? []) {
+        const [keyNode, valueNode] = prop.children ?? [];
+        if (!keyNode) continue;
+        const key = String(keyNode.value);
+        const child = path === '' ? key : `${path}.${key}`;
+        out[child] = at(keyNode.offset);
+        if (valueNode) walk(valueNode, child);
+      }
+    } else if (node.type === 'array') {
+      (node.children ?? []).forEach((item, i) => {
+        const child = `${path}[${i}]`;
+        out[child] = at(item.offset);
+        walk(item, child);
+      });
+    }
+  };
+  walk(tree, '');
+  return out;
+}
+
 export interface JsonProblem {
   message: string;
   line: number;
   column: number;
 }
 
-/** The JSON object a text holds, or a located problem (not valid JSON, or not an object). Strict JSON: no comments. */
-export function parseJsonObject(text: string): { value?: Record<string, unknown>; tree?: Node; problem?: JsonProblem } {
-  const at = positionFinder(text);
-  const errors: ParseError[] = [];
-  let tree: Node | undefined;
-  try {
-    tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  } catch {
-    return { problem: { message: 'nests too deeply to read', line: 1, column: 1 } };
-  }
-  if (errors.length > 0 || !tree) {
-    const e = errors[0];
-    const code = e ? printParseErrorCode(e.error) : 'ValueExpected';
-    return { problem: { message: `not valid JSON: ${READABLE[code] ?? code}`, ...at(e?.offset ?? 0) } };
-  }
-  if (tree.type !== 'object') {
-    const found = tree.type === 'array' ? 'an array' : tree.type === 'null' ? 'null' : `a ${tree.type}`;
-    return { problem: { message: `expected a JSON object ({"key": …}), found ${found}`, ...at(tree.offset) } };
-  }
-  return { value: getNodeValue(tree) as Record<string, unknown>, tree };
+/** `an array`, `null`, `a string`: what a JSON node holds, for a message. */
+export function kindOfNode(node: Node): string {
+  return node.type === 'array' ? 'an array' : node.type === 'null' ? 'null' : `a ${node.type}`;
 }
 
+/** The JSON object a text holds, or a located problem (not valid JSON, or not an object). Strict JSON: no comments. */
+export function parseJsonObject(text: string): { value?: Record<string, unknown>; tree?: Node; problem?: JsonProblem; at: (offset: number) => Position } {
+  const { tree, value, error, tooDeep, at } = parseJson(text);
+  if (tooDeep) return { problem: { message: 'nests too deeply to read', line: 1, column: 1 }, at };
+  if (error || !tree) return { problem: { message: `not valid JSON: ${readableError(error!)}`, line: error!.line, column: error!.column }, at };
+  if (tree.type !== 'object') return { problem: { message: `expected a JSON object ({"key": …}), found ${kindOfNode(tree)}`, ...at(tree.offset) }, at };
+  return { value: value as Record<string, unknown>, tree, at };
+}

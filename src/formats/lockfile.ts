@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDocument, type Problem } from './index-file.js';
+import { parseDocument, type Problem } from './json-document.js';
 
 // skills-lock.json: what `skills install` installed in a project, so that `skills install` with no arguments
 // installs exactly that again. Keys are sorted on write, so the file diffs well and two installs of the same

@@ -2,6 +2,7 @@ import yaml from 'js-yaml';
 import type { Position } from '../model/diagnostic.js';
 import type { CheckName } from '../model/checks.js';
 import { yamlPositions } from './yaml-positions.js';
+import { slipHint, slipNear, type SlipKind } from './yaml-repair.js';
 
 /** A problem found while parsing text, located in that text (1-based). */
 export interface ParseProblem {
@@ -10,6 +11,8 @@ export interface ParseProblem {
   line?: number;
   column?: number;
   hint?: string;
+  /** A YAML slip that formats/yaml-repair.ts can repair, and its line (1-based, in the text). */
+  slip?: { kind: SlipKind; line: number };
 }
 
 export interface ParsedSkillMd {
@@ -25,19 +28,14 @@ export interface ParsedSkillMd {
 }
 
 const CLOSE = /^---[ \t]*$/;
-/**
- * `key: | text` (or `>`, with any chomping or indentation digits): a block indicator followed by text on its own
- * line, which YAML refuses. Groups: indentation, key, indicator, text.
- */
-export const BLOCK_INDICATOR_WITH_TEXT = /^([ \t]*)([\w-]+):[ \t]+([|>])[-+1-9]{0,2}[ \t]+(\S.*)$/;
-const UNQUOTED_COLON = /^\s*([\w-]+):\s+([^'"|>\s[{][^#]*?):(\s|$)/;
 
 /**
  * Split SKILL.md text (already BOM-free, LF newlines) into frontmatter and body and parse the frontmatter.
  * The frontmatter ends at the first line that is `---` (spaces or tabs after it allowed). With `referenceSplit` it is cut the way the
- * reference validator cuts it: at the second `---` anywhere in the text.
+ * reference validator cuts it: at the second `---` anywhere in the text. `positions: false` skips locating the
+ * keys (the catalog's light reading, which never reports a place).
  */
-export function parseSkillMd(text: string, options: { referenceSplit?: boolean } = {}): ParsedSkillMd {
+export function parseSkillMd(text: string, options: { referenceSplit?: boolean; positions?: boolean } = {}): ParsedSkillMd {
   const empty = { body: text, bodyLine: 1, frontmatter: '', positions: {} };
   let frontmatter: string;
   let body: string;
@@ -87,24 +85,8 @@ export function parseSkillMd(text: string, options: { referenceSplit?: boolean }
     const line = e.mark ? e.mark.line + firstYamlLine : undefined;
     const column = e.mark ? e.mark.column + 1 : undefined;
     const reason = e.reason ?? String(e.message);
-    let hint: string | undefined;
     const lines = frontmatter.split('\n');
-    // js-yaml reports the error where it gives up, often the line after the colon: look back one line too.
-    for (const idx of [e.mark?.line, (e.mark?.line ?? 0) - 1]) {
-      const src = idx !== undefined && idx >= 0 ? lines[idx] : undefined;
-      const b = src ? BLOCK_INDICATOR_WITH_TEXT.exec(src) : null;
-      if (b && !b[4]!.startsWith('#')) {
-        const value = b[4]!.trim();
-        const plain = /:(\s|$)|\s#|^['"[{&*!%@`|>-]/.test(value) ? JSON.stringify(value) : value;
-        hint = `"${b[3]}" starts a block of text on the lines below it, so no text may follow it on its line; drop the ${b[3]}: ${b[2]}: ${plain}`;
-        break;
-      }
-      const m = src ? UNQUOTED_COLON.exec(src) : null;
-      if (m) {
-        hint = `the value of "${m[1]}" holds ": " and so reads as a nested key; quote it: ${m[1]}: "${src!.slice(src!.indexOf(':') + 1).trim().replace(/"/g, '\\"')}"`;
-        break;
-      }
-    }
+    const slip = e.mark ? slipNear(lines, e.mark.line) : undefined;
     return {
       body,
       bodyLine,
@@ -115,11 +97,12 @@ export function parseSkillMd(text: string, options: { referenceSplit?: boolean }
         message: `frontmatter YAML does not parse: ${reason}${line !== undefined ? ` at line ${line}${excerpt(lines[e.mark!.line])}` : ''}`,
         line,
         column,
-        hint: hint ?? 'check the YAML syntax of the frontmatter; quote values that contain ": " or start with a special character',
+        hint: slip ? slipHint(slip) : 'check the YAML syntax of the frontmatter; quote values that contain ": " or start with a special character',
+        ...(slip ? { slip: { kind: slip.kind, line: slip.line + firstYamlLine } } : {}),
       },
     };
   }
-  const positions = yamlPositions(frontmatter, firstYamlLine);
+  const positions = options.positions === false ? {} : yamlPositions(frontmatter, firstYamlLine);
   if (data === null || data === undefined || typeof data !== 'object' || Array.isArray(data)) {
     return {
       body,

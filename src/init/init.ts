@@ -36,7 +36,7 @@ export interface InitResult {
   files: string[];
 }
 
-/** The templates folder: `../templates` from dist/*.js, `../../templates` from src/core/*.ts. */
+/** The templates folder: `../templates` from dist/*.js, `../../templates` from src/init/*.ts. */
 export function templatesDir(base: string | URL = import.meta.url): string {
   for (const rel of ['../templates/', '../../templates/']) {
     const dir = fileURLToPath(new URL(rel, base));

@@ -13,6 +13,18 @@ export interface Diagnostic {
   line?: number;
   column?: number;
   hint?: string;
+  /** What a fix needs to know, so that none reads the message (never printed). */
+  data?: DiagnosticData;
+}
+
+/** Facts a check attaches to its finding for `lint --fix`. */
+export interface DiagnosticData {
+  /** yaml-syntax: a slip formats/yaml-repair.ts knows, and the line (1-based, in the file) it is on. */
+  slip?: { kind: 'colon' | 'block'; line: number };
+  /** field-type: the field whose value has the wrong type. */
+  field?: string;
+  /** script-executable: the script, relative to the skill folder. */
+  path?: string;
 }
 
 export interface Position {
@@ -28,6 +40,7 @@ export function diag(
   file: string,
   pos?: Position,
   hint?: string,
+  data?: DiagnosticData,
 ): Diagnostic {
   const d: Diagnostic = { ruleId: CHECKS[check].id, rule: check, severity, message, file };
   if (pos) {
@@ -35,6 +48,7 @@ export function diag(
     d.column = pos.column;
   }
   if (hint) d.hint = hint;
+  if (data) d.data = data;
   return d;
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 // Shapes only: the frontmatter is read with every scalar as text (as the reference validator does), so text
 // fields are strings here and booleans are checked as "true"/"false" text. Limits and formats are checked by
-// core/validate.ts, which has the positions and the folder to compare with.
+// skill/validate.ts, which has the positions and the folder to compare with.
 const text = z.string();
 const textList = z.array(text);
 const triggers = z

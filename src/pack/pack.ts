@@ -2,7 +2,7 @@
 // modes 644/755, no owner, the gzip header's OS byte fixed (node-tar's `portable`). The same skill gives the
 // same .tgz on any machine, and so the same integrity.
 import { DEFAULT_LIMITS, type ArchiveLimits } from '../fs/archive.js';
-import { isUnversioned, registryVersion, unversionedWarning } from '../registry/registry.js';
+import { isUnversioned, registryVersion, unversionedWarning } from '../registry/unversioned.js';
 import { createHash } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';

@@ -1,3 +1,5 @@
+import { runInGroup } from '../proc/process-group.js';
+
 // --selector: an external command picks the skills (an LLM call, as seed 002's agent asks its model "Which
 // skills are relevant?"). It reads {query, maxSkills, catalog} as JSON on stdin and prints the names it picks:
 // a JSON array, or one per line (commas also separate; "none" means none). Any failure comes back as a reason,
@@ -21,38 +23,55 @@ const MAX_OUTPUT = 1024 * 1024;
 
 /** Run the selector command through the shell (so `python3 pick.py --model x` works as typed). */
 export async function runSelector(command: string, request: SelectorRequest, opts: SelectorOptions): Promise<SelectorResult> {
-  const { execa } = await import('execa');
-  // Its own process group (detached), so that a timeout kills what the shell started too, not just the shell.
-  const sub = execa(command, {
-    shell: true,
-    detached: true,
-    cwd: opts.cwd,
-    env: opts.env,
-    extendEnv: false,
-    input: JSON.stringify(request),
-    maxBuffer: MAX_OUTPUT,
-    reject: false,
-    stripFinalNewline: true,
-  });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    try {
-      process.kill(-sub.pid!, 'SIGKILL');
-    } catch {
-      sub.kill('SIGKILL');
-    }
-  }, opts.timeoutMs);
-  const r = await sub;
-  clearTimeout(timer);
-  if (timedOut) return { error: `the selector "${command}" did not answer within ${opts.timeoutMs} ms` };
+  const stdout = new Collected();
+  const stderr = new Collected();
+  // Its own process group, so that a timeout kills what the shell started too, not just the shell. Output past
+  // MAX_OUTPUT ends it, as a buffer limit would.
+  const stop = new AbortController();
+  const collect = (into: Collected) => (b: Buffer) => {
+    if (!into.add(b)) stop.abort();
+  };
+  let r;
+  try {
+    r = await runInGroup({
+      command,
+      shell: true,
+      cwd: opts.cwd,
+      env: opts.env,
+      input: JSON.stringify(request),
+      timeoutMs: opts.timeoutMs,
+      timeoutSignal: 'SIGKILL',
+      signal: stop.signal,
+      onStdout: collect(stdout),
+      onStderr: collect(stderr),
+    });
+  } catch (err) {
+    return { error: `the selector "${command}" could not run (${(err as Error).message})` };
+  }
+  if (r.timedOut) return { error: `the selector "${command}" did not answer within ${opts.timeoutMs} ms` };
   // A selector that answers without reading its stdin may close the pipe early (EPIPE): its answer still counts.
-  if (r.exitCode !== 0) {
-    const why = r.exitCode === undefined ? (r.signal ? `was killed by ${r.signal}` : `could not run (${r.shortMessage ?? r.message})`) : `exited with code ${r.exitCode}`;
-    const err = String(r.stderr ?? '').trim().split('\n').slice(-3).join(' | ');
+  if (r.code !== 0) {
+    const why = r.code === null ? `was killed by ${r.signal}` : `exited with code ${r.code}`;
+    const err = stderr.text.trim().split('\n').slice(-3).join(' | ');
     return { error: `the selector "${command}" ${why}${err ? `: ${err}` : ''}` };
   }
-  return parseSelectorOutput(String(r.stdout ?? ''));
+  return parseSelectorOutput(stdout.text);
+}
+
+/** One stream of the selector's output, up to MAX_OUTPUT bytes. */
+class Collected {
+  private readonly parts: Buffer[] = [];
+  private size = 0;
+  /** False once the stream has gone past MAX_OUTPUT (the rest is dropped). */
+  add(b: Buffer): boolean {
+    const room = MAX_OUTPUT - this.size;
+    if (room > 0) this.parts.push(b.length > room ? b.subarray(0, room) : b);
+    this.size += b.length;
+    return this.size <= MAX_OUTPUT;
+  }
+  get text(): string {
+    return Buffer.concat(this.parts).toString('utf8');
+  }
 }
 
 /** The names a selector printed: a JSON array of strings, or names one per line (or comma-separated). */

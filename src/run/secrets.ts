@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Node } from 'jsonc-parser';
 import { SkillsError } from '../errors.js';
-import { parseJsonObject, type JsonProblem } from '../formats/json.js';
-import { positionFinder } from '../formats/text.js';
+import { offsetOf, parseJsonObject, type JsonProblem } from '../formats/json.js';
 
 // Seed 000 keeps API keys apart from skills, in /secrets/env.json beside /registry: a flat JSON object of variable
 // name → value. A skill gets only the variables its manifest declares in `envVars`.
@@ -22,26 +20,21 @@ export interface Secrets {
 
 /** Parse a secrets file's text; a mistake is a located E_CONFIG that never quotes a value. */
 export function parseSecrets(text: string, file: string): Secrets {
-  const { value, tree, problem } = parseJsonObject(text.replace(/^\uFEFF/, ''));
+  const { value, tree, problem, at } = parseJsonObject(text.replace(/^\uFEFF/, ''));
   const fail = (p: JsonProblem) =>
     new SkillsError('E_CONFIG', `${file}:${p.line}:${p.column}: ${p.message}`, {
       hint: 'the secrets file is a JSON object of variable name → text, e.g. {"TWITTER_API_KEY": "…"}; a skill id may hold its own object of names',
     });
   if (problem) throw fail(problem);
-  const at = positionFinder(text.replace(/^\uFEFF/, ''));
-  const where = (key: string, depth: Node | undefined = tree) => {
-    const prop = depth?.children?.find((c) => c.children?.[0]?.value === key);
-    return at(prop?.children?.[1]?.offset ?? prop?.offset ?? 0);
-  };
+  const where = (...path: string[]) => at(offsetOf(tree!, path, 'value'));
   const out: Secrets = { file, shared: {}, bySkill: {} };
   for (const [key, v] of Object.entries(value!)) {
     if (typeof v === 'string') {
       out.shared[key] = v;
     } else if (v && typeof v === 'object' && !Array.isArray(v)) {
       const section: Record<string, string> = {};
-      const node = tree!.children?.find((c) => c.children?.[0]?.value === key)?.children?.[1];
       for (const [name, sv] of Object.entries(v as Record<string, unknown>)) {
-        if (typeof sv !== 'string') throw fail({ message: `"${key}"."${name}" must be text (a JSON string), found ${kindOf(sv)}`, ...where(name, node) });
+        if (typeof sv !== 'string') throw fail({ message: `"${key}"."${name}" must be text (a JSON string), found ${kindOf(sv)}`, ...where(key, name) });
         section[name] = sv;
       }
       out.bySkill[key] = section;

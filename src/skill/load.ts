@@ -1,16 +1,18 @@
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, isAbsolute, join, normalize } from 'node:path';
-import type { ZodIssue, ZodType } from 'zod';
+import type { ZodType } from 'zod';
 import type { CheckName } from '../model/checks.js';
 import { diag, type Diagnostic, type Position } from '../model/diagnostic.js';
-import type { InstructionPart, Layout, McpServer, ScriptRef, Skill, SkillEntry, Triggers } from '../model/skill.js';
+import type { InstructionPart, McpServer, ScriptRef, Skill, SkillEntry, Triggers } from '../model/skill.js';
 import { parseSpec, type DependencySpec } from '../model/spec.js';
 import { manifestSchema, skillMdSchema } from '../model/schemas.js';
 import { parseSkillMd, type ParseProblem } from '../formats/skill-md.js';
 import { parseManifest } from '../formats/manifest.js';
 import { normalizeText } from '../formats/text.js';
+import { issueMessage, issuePath } from '../formats/zod-issue.js';
 import { walkSkill } from '../fs/walk.js';
 import { readBounded } from '../fs/read.js';
+import { parseEnvNames } from '../formats/dotenv.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
 import { SkillsError, isSkillsError } from '../errors.js';
 
@@ -123,7 +125,7 @@ function readers(data: Record<string, unknown>) {
 }
 
 function problemToDiag(p: ParseProblem, file: string): Diagnostic {
-  return diag(p.check, 'error', p.message, file, p.line ? { line: p.line, column: p.column ?? 1 } : undefined, p.hint);
+  return diag(p.check, 'error', p.message, file, p.line ? { line: p.line, column: p.column ?? 1 } : undefined, p.hint, p.slip ? { slip: p.slip } : undefined);
 }
 
 const TEXT_FIELDS = ['name', 'description', 'license', 'compatibility', 'allowed-tools', 'version', 'brief_description'];
@@ -243,16 +245,6 @@ function readEnvExample(skill: Skill): void {
   }
 }
 
-/** Names that a .env file sets (`NAME=…` or `export NAME=…`), comments and blank lines skipped. */
-export function parseEnvNames(text: string): string[] {
-  const names: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line);
-    if (m) names.push(m[1]!);
-  }
-  return names;
-}
-
 /** The absolute path of a declared relative path when it stays inside the skill and is a file; else undefined. */
 export function resolveInside(skill: Skill, p: string): string | undefined {
   const entry = findEntry(skill, p);
@@ -319,56 +311,22 @@ function collectScripts(skill: Skill): void {
   skill.scripts = scripts;
 }
 
-const EXPECT: Record<string, string> = {
-  string: 'text',
-  array: 'a list',
-  object: 'a mapping',
-  boolean: 'true or false',
-  number: 'a number',
-};
-
 /** Turn zod's findings on the raw shape into located diagnostics. */
 function shapeDiagnostics(skill: Skill, schema: ZodType, data: Record<string, unknown>): void {
   const result = schema.safeParse(data);
   if (result.success) return;
   for (const issue of result.error.issues) {
-    const path = pathOf(issue.path);
     const top = String(issue.path[0] ?? '');
     const check: CheckName = top === 'mcpServers' ? 'mcp-server' : top === 'metadata' ? 'metadata-format' : 'field-type';
     const pos = nearestPosition(skill.positions, issue.path);
-    skill.diagnostics.push(diag(check, 'error', describeIssue(issue, path, skill.layout), skill.file, pos));
+    skill.diagnostics.push(diag(check, 'error', issueMessage(issue, { words: 'plain', booleanEnum: skill.layout === 'skill-md' }), skill.file, pos));
   }
-}
-
-function describeIssue(issue: ZodIssue, path: string, layout: Layout): string {
-  if (issue.code === 'invalid_type') {
-    if (issue.received === 'undefined') return `${path} is required`;
-    const got = issue.received === 'null' ? 'nothing' : EXPECT[issue.received] ?? issue.received;
-    return `${path} must be ${EXPECT[issue.expected] ?? issue.expected}, found ${got}`;
-  }
-  if (issue.code === 'invalid_enum_value') {
-    if (layout === 'skill-md') return `${path} must be true or false, found "${String(issue.received)}"`;
-    return `${path} must be one of ${issue.options.map((o) => JSON.stringify(o)).join(', ')}`;
-  }
-  if (issue.code === 'invalid_union_discriminator') return `${path} must be "local" (with command) or "remote" (with url)`;
-  if (issue.code === 'invalid_literal') return `${path} must be ${JSON.stringify(issue.expected)}`;
-  if (issue.code === 'unrecognized_keys') return `${path || 'the entry'} has unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-  if (issue.code === 'invalid_string' && issue.validation === 'url') return `${path} must be a URL (https://…)`;
-  if (issue.code === 'too_small') return `${path} must not be empty`;
-  if (issue.code === 'invalid_string' && issue.validation === 'regex') return `${path} must be ${issue.message}`;
-  return `${path}: ${issue.message}`;
-}
-
-function pathOf(parts: (string | number)[]): string {
-  let s = '';
-  for (const p of parts) s += typeof p === 'number' ? `[${p}]` : s === '' ? p : `.${p}`;
-  return s;
 }
 
 /** Position of a path, or of its nearest located ancestor. */
 export function nearestPosition(positions: Record<string, Position>, parts: (string | number)[]): Position | undefined {
   for (let n = parts.length; n > 0; n--) {
-    const p = positions[pathOf(parts.slice(0, n))];
+    const p = positions[issuePath(parts.slice(0, n))];
     if (p) return p;
   }
   return undefined;

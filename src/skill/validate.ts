@@ -137,7 +137,7 @@ function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateOptions)
         const toolList = key === 'allowed-tools' && isList && (raw[key] as unknown[]).every((x) => typeof x === 'string');
         out.push(
           diag('field-type', toolList ? 'warning' : 'error', `${key} must be text${key === 'allowed-tools' ? ' (space-separated tool names)' : ''}, found ${isList ? 'a list' : 'a mapping'}`, file, at(key),
-            key === 'allowed-tools' && isList ? `write it as one string: allowed-tools: ${(raw[key] as unknown[]).join(' ')}` : undefined),
+            key === 'allowed-tools' && isList ? `write it as one string: allowed-tools: ${(raw[key] as unknown[]).join(' ')}` : undefined, { field: key }),
         );
       }
     }
@@ -299,7 +299,7 @@ function checkPath(skill: Skill, p: string, field: string, out: Diagnostic[], sc
   if (script && process.platform !== 'win32') {
     const ref = skill.scripts.find((s) => s.path === norm);
     if (ref && ref.exists && ref.executable === false) {
-      out.push(diag('script-executable', 'error', `${field} "${p}" is not executable`, skill.file, pos, `chmod +x ${norm}`));
+      out.push(diag('script-executable', 'error', `${field} "${p}" is not executable`, skill.file, pos, `chmod +x ${norm}`, { path: ref.path }));
     }
   }
 }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { loadSkill } from '../../src/skill/load.js';
-import { skillFiles } from '../../src/lint/files.js';
 import { planFixes, writeEdits } from '../../src/lint/fix.js';
+import { lintSkills, type LintFinding } from '../../src/lint/linter.js';
 import type { Report, Rule } from '../../src/lint/types.js';
 import type { Skill } from '../../src/model/skill.js';
 import { writeTree, type TreeSpec } from './tree.js';
@@ -28,27 +28,26 @@ export interface InvalidCase extends RuleCase {
 }
 
 /** Run one rule on one skill written to a temp folder; returns the reports and the loaded skill. */
-export async function runRule(rule: Rule, c: RuleCase): Promise<{ reports: Report[]; skill: Skill; root: string; cleanup: () => void }> {
+export async function runRule(rule: Rule, c: RuleCase): Promise<{ reports: Report[]; findings: LintFinding[]; skill: Skill; root: string; cleanup: () => void }> {
   const base = mkdtempSync(join(tmpdir(), 'skills-rule-'));
   const root = join(base, c.folder ?? 'demo');
   writeTree(root, c.tree);
-  const { reports, skill } = await checkAt(rule, root, c.options);
-  return { reports, skill, root, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+  const { reports, findings, skill } = await checkAt(rule, root, c.options);
+  return { reports, findings, skill, root, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
 
-/** Run one rule on the skill folder at `root`, as it is on disk now. */
-export async function checkAt(rule: Rule, root: string, given: Record<string, unknown> = {}): Promise<{ reports: Report[]; skill: Skill }> {
+/**
+ * Run one rule on the skill folder at `root`, as it is on disk now, through the linter with only that rule
+ * enabled (its options set in the configuration): `reports` are what the rule reported, in order, as it wrote
+ * them; `findings` what the linter made of them.
+ */
+export async function checkAt(rule: Rule, root: string, given: Record<string, unknown> = {}): Promise<{ reports: Report[]; findings: LintFinding[]; skill: Skill }> {
   const skill = loadSkill(root);
-  const options: Record<string, unknown> = {};
-  for (const [k, o] of Object.entries(rule.options ?? {})) options[k] = given[k] ?? o.default;
   const reports: Report[] = [];
-  // As the linter does: a rule never sees a skill of a layout it does not list.
-  if (!rule.layouts.includes(skill.layout)) return { reports, skill };
-  await rule.prepare?.([skill], options);
-  const files = skillFiles(skill);
-  rule.check?.(skill, { options, report: (r) => reports.push(r), readText: files.readText, stat: files.stat });
-  rule.checkTree?.([skill], { options, report: (_s, r) => reports.push(r) });
-  return { reports, skill };
+  const config = { dir: root, rules: { [rule.names[0]]: { options: given } }, ignores: [] };
+  const [linted] = await lintSkills([skill], { config, rules: [rule], onReport: (_rule, _skill, r) => reports.push(r) });
+  const findings = linted!.diagnostics.filter((d) => d.ruleId === rule.names[0]);
+  return { reports, findings, skill };
 }
 
 /** ESLint's RuleTester in small: valid cases report nothing, invalid ones report what they say, fixes fix. */
@@ -57,6 +56,7 @@ export async function testRule(rule: Rule, cases: { valid: RuleCase[]; invalid: 
     const r = await runRule(rule, c);
     try {
       expect(r.reports.map((x) => x.message), `valid case ${i} of ${rule.names[1]}`).toEqual([]);
+      expect(r.findings, `valid case ${i} of ${rule.names[1]}: the linter's findings`).toEqual([]);
     } finally {
       r.cleanup();
     }
@@ -66,6 +66,8 @@ export async function testRule(rule: Rule, cases: { valid: RuleCase[]; invalid: 
     try {
       const what = `invalid case ${i} of ${rule.names[1]}: ${JSON.stringify(r.reports.map((x) => x.message))}`;
       expect(r.reports.length, what).toBe(c.messages.length);
+      // Every report is a finding of the linter, with the rule's id and a file.
+      expect(r.findings.map((f) => f.message).sort(), what).toEqual(r.reports.map((x) => x.message).sort());
       c.messages.forEach((m, j) => expect(r.reports[j]!.message, what).toMatch(m));
       if (c.lines) expect(r.reports.map((x) => x.line), what).toEqual(c.lines);
       for (const rep of r.reports) if (rep.file) expect(rep.file.startsWith(r.root), what).toBe(true);

@@ -10,6 +10,7 @@ interface LockEntry {
   version?: string;
   optionalDependencies?: Record<string, string>;
   dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
 }
 
 /** Where npm finds `name` from the package at `from`: its own node_modules, then each parent's, then the root's. */

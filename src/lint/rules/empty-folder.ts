@@ -1,4 +1,4 @@
-import { STANDARD_FOLDERS } from '../references.js';
+import { STANDARD_FOLDERS } from '../../formats/markdown-refs.js';
 import type { Rule } from '../types.js';
 
 // Files that only keep a folder in git, or that an OS leaves behind, do not make it hold anything.

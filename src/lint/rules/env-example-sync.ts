@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Skill } from '../../model/skill.js';
+import { dotenvAssignment } from '../../formats/dotenv.js';
 import type { Fix, Rule } from '../types.js';
 
 /**
@@ -31,15 +32,15 @@ export default {
     const declared = new Set(skill.envVars);
     const seen = new Set<string>();
     text.split('\n').forEach((line, i) => {
-      const m = /^(\s*(?:export\s+)?)([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line);
-      if (!m || declared.has(m[2]!) || seen.has(m[2]!)) return;
-      seen.add(m[2]!);
+      const a = dotenvAssignment(line);
+      if (!a || declared.has(a.name) || seen.has(a.name)) return;
+      seen.add(a.name);
       ctx.report({
-        message: `.env.example names ${m[2]}, which envVars does not declare`,
+        message: `.env.example names ${a.name}, which envVars does not declare`,
         file: join(skill.root, '.env.example'),
         line: i + 1,
-        column: m[1]!.length + 1,
-        hint: `declare it in envVars in manifest.json, or remove the line if nothing reads ${m[2]}`,
+        column: a.column,
+        hint: `declare it in envVars in manifest.json, or remove the line if nothing reads ${a.name}`,
       });
     });
   },

@@ -1,7 +1,9 @@
 import { positionFinder } from '../../formats/text.js';
 import { join } from 'node:path';
+import { isEnvName } from '../helpers/env.js';
 import type { Rule } from '../types.js';
-import { byPath, scriptLanguage, type ScriptLanguage } from './script-shebang.js';
+import { scriptLanguage, type ScriptLanguage } from '../../formats/shebang.js';
+import { byPath } from './script-shebang.js';
 
 /** One environment variable read: its name and where it is first read (1-based). */
 export interface EnvRead {
@@ -163,7 +165,7 @@ function shellReads(text: string): { name: string; offset: number }[] {
     if (code.includes('=')) for (const m of code.matchAll(ASSIGN)) assigned.add(m[1]!);
     if (code.includes('in')) for (const m of code.matchAll(/\b(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]{0,127})\s+in\b/g)) assigned.add(m[1]!);
     const read = /read|getopts|mapfile/.test(code) ? /(?:^|[\s;&|(])(?:read|getopts|mapfile|readarray)\s([^;&|]{0,500})/.exec(code) : null;
-    if (read) for (const w of read[1]!.split(/\s+/)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(w)) assigned.add(w);
+    if (read) for (const w of read[1]!.split(/\s+/)) if (isEnvName(w)) assigned.add(w);
     if (!line.includes('<<')) continue;
     const h = /(?<!<)<<-?\s{0,5}(['"]?)([A-Za-z_][A-Za-z0-9_]{0,63})\1/.exec(line);
     if (h && h.index < code.length && !squote) heredoc = { end: h[2]!, literal: h[1] !== '' };

@@ -1,3 +1,4 @@
+import { isEnvName } from '../helpers/env.js';
 import type { Rule } from '../types.js';
 
 // Files that name variables without reading them: the declaration itself and the files that give values.
@@ -16,7 +17,7 @@ export default {
     if (!Array.isArray(raw) || raw.length === 0) return;
     const wanted = new Map<string, number>();
     raw.forEach((v, i) => {
-      if (typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v) && !wanted.has(v)) wanted.set(v, i);
+      if (isEnvName(v) && !wanted.has(v)) wanted.set(v, i);
     });
     // MCP servers are started by the host with the skill's environment; their settings may name a variable.
     const texts: string[] = skill.mcpServers.length > 0 ? [JSON.stringify(skill.raw.mcpServers)] : [];

@@ -1,4 +1,5 @@
-import { isFolder, skillReferences } from '../references.js';
+import { at, referencesTo } from '../helpers/references.js';
+import { isFolder } from '../references.js';
 import type { Rule } from '../types.js';
 
 // Files that are run rather than read (and, in scripts/, files without an extension).
@@ -16,11 +17,11 @@ export default {
   check(skill, ctx) {
     const max = ctx.options.maxDepth as number;
     const scripts = new Set(skill.scripts.map((x) => x.path));
-    for (const r of skillReferences(skill, ctx.readText).refs) {
+    for (const r of referencesTo(skill, ctx.readText, 'ok')) {
       const t = r.target;
       // Missing files are SK108's; once they exist, their depth is checked here. A bare name (`package.json`)
       // writes no folders: it may be a template's file deep in assets/, found by name only.
-      if (t.status !== 'ok' || t.path === '' || r.name) continue;
+      if (t.path === '' || r.name) continue;
       // Scripts are run, not read: an agent never reads scripts/office/unpack.py in part (Anthropic's docx skill).
       if (!isFolder(t.entry) && (RUN.test(t.path) || (scripts.has(t.path) && !/\.[^/]*$/.test(t.path)))) continue;
       const segments = t.path.split('/').length;
@@ -28,9 +29,7 @@ export default {
       if (folders <= max) continue;
       ctx.report({
         message: `"${t.path}" is ${folders} folders deep; keep referenced files at most ${max} folder${max === 1 ? '' : 's'} below the skill root`,
-        file: r.doc.file,
-        line: r.line,
-        column: r.column,
+        ...at(r),
         hint: 'agents may read deeply nested files only in part; flatten the folders (references/api-v2-auth.md)',
       });
     }

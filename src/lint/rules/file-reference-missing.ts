@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { Skill } from '../../model/skill.js';
-import { isRelevant, skillReferences, type LocatedRef } from '../references.js';
+import { at, referencesTo, type ReferenceTo } from '../helpers/references.js';
+import { isRelevant, type LocatedRef } from '../references.js';
 import type { Rule } from '../types.js';
 
 /** A near miss for a path the skill lacks: the same path in another case, or the same file name elsewhere. */
@@ -33,11 +34,11 @@ export default {
   fixable: false,
   check(skill, ctx) {
     // Each missing file once per file that refers to it, at its first mention.
-    const groups = new Map<string, { first: LocatedRef; count: number }>();
-    for (const r of skillReferences(skill, ctx.readText).refs) {
+    const groups = new Map<string, { first: ReferenceTo<'missing'>; count: number }>();
+    for (const r of referencesTo(skill, ctx.readText, 'missing')) {
       // A bare path into a folder the skill does not have (`output/report.md`) names the user's file, not the
       // skill's; one in an illustration (`e.g. references/finance.md`) names some other skill's.
-      if (r.target.status !== 'missing' || !isRelevant(r)) continue;
+      if (!isRelevant(r)) continue;
       const key = `${r.doc.file}\n${r.target.path}`;
       const g = groups.get(key);
       if (g) g.count++;
@@ -45,15 +46,12 @@ export default {
     }
     for (const { first: r, count } of groups.values()) {
       const t = r.target;
-      if (t.status !== 'missing') continue;
       const more = count > 1 ? ` (+${count - 1} more reference${count > 2 ? 's' : ''})` : '';
       ctx.report({
         message: t.actual
           ? `${r.path} does not exist; ${basename(t.actual)} differs only in case — paths are case-sensitive on Linux${more}`
           : `${where(r)} does not exist in the skill${more}`,
-        file: r.doc.file,
-        line: r.line,
-        column: r.column,
+        ...at(r),
         hint: nearMiss(skill, t.path) ?? 'add the file, or fix the path: paths are relative to the skill folder',
       });
     }

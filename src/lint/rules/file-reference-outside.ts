@@ -1,4 +1,4 @@
-import { skillReferences } from '../references.js';
+import { at, referencesTo } from '../helpers/references.js';
 import type { Rule } from '../types.js';
 
 export default {
@@ -13,9 +13,8 @@ export default {
   ],
   fixable: false,
   check(skill, ctx) {
-    for (const r of skillReferences(skill, ctx.readText).refs) {
+    for (const r of referencesTo(skill, ctx.readText, 'outside')) {
       const t = r.target;
-      if (t.status !== 'outside') continue;
       const message =
         t.why === 'absolute'
           ? `"${r.path}" is an absolute path, outside the skill`
@@ -24,9 +23,7 @@ export default {
             : `"${r.path}" goes through ${t.via}, a symlink that leads out of the skill`;
       ctx.report({
         message,
-        file: r.doc.file,
-        line: r.line,
-        column: r.column,
+        ...at(r),
         hint: 'a skill is installed and packed on its own: copy the file into the skill (references/ or assets/) and refer to it by a path relative to the skill folder',
       });
     }

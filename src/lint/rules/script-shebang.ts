@@ -1,41 +1,13 @@
 import { basename, extname, join } from 'node:path';
+import { EXTENSIONS, suggestedShebang } from '../../formats/shebang.js';
 import type { ScriptRef, Skill } from '../../model/skill.js';
 import { isFolder, skillReferences, type RefDoc } from '../references.js';
 import type { Rule } from '../types.js';
 
-export type ScriptLanguage = 'shell' | 'js' | 'python' | 'ruby' | 'perl';
-
-const BY_EXTENSION: Record<string, ScriptLanguage> = {
-  '.sh': 'shell', '.bash': 'shell', '.zsh': 'shell',
-  '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.ts': 'js', '.mts': 'js', '.cts': 'js', '.jsx': 'js', '.tsx': 'js',
-  '.py': 'python', '.rb': 'ruby', '.pl': 'perl',
-};
-
-const BY_INTERPRETER: Record<string, ScriptLanguage> = {
-  sh: 'shell', bash: 'shell', zsh: 'shell', dash: 'shell', ksh: 'shell', ash: 'shell',
-  node: 'js', deno: 'js', bun: 'js', tsx: 'js', 'ts-node': 'js',
-  ruby: 'ruby', perl: 'perl',
-};
+// Which program runs a script is decided once, in formats/shebang.ts, for this rule, its siblings and run-script.
 
 // Files without an extension that are not scripts run by path.
 const NOT_SCRIPTS = new Set(['Makefile', 'GNUmakefile', 'Dockerfile', 'Containerfile', 'Gemfile', 'Procfile', 'Rakefile', 'Pipfile', 'Brewfile', 'Vagrantfile', 'Justfile', 'justfile', 'LICENSE', 'README', 'CODEOWNERS']);
-
-/** The program a `#!` line runs (`bash` for `#!/usr/bin/env -S bash -e`), or undefined without one. */
-export function interpreter(text: string): string | undefined {
-  if (!text.startsWith('#!')) return undefined;
-  const nl = text.indexOf('\n');
-  const words = text.slice(2, nl === -1 ? Math.min(text.length, 256) : Math.min(nl, 256)).trim().split(/\s+/);
-  let prog = basename(words[0] ?? '');
-  if (prog === 'env') prog = basename(words.slice(1).find((w) => !w.startsWith('-') && !w.includes('=')) ?? '');
-  return prog === '' ? undefined : prog;
-}
-
-/** What language a script is in: its shebang decides, then its extension. */
-export function scriptLanguage(path: string, text: string): ScriptLanguage | undefined {
-  const prog = interpreter(text);
-  if (prog !== undefined) return /^python[\d.]*$/.test(prog) ? 'python' : BY_INTERPRETER[prog];
-  return BY_EXTENSION[extname(path).toLowerCase()];
-}
 
 /** Scripts in path order, so findings do not depend on the order the file system lists them in. */
 export function byPath<T extends { path: string }>(items: T[]): T[] {
@@ -130,8 +102,8 @@ export function importedBySibling(skill: Skill, path: string, readText: (rel: st
   if (stem === '') return false;
   let pattern: RegExp;
   if (ext === '.py') pattern = new RegExp(`^[ \\t]*(?:from[ \\t]+\\.?${stem}[ \\t]+import\\b|import[ \\t]+(?:[\\w.]+[ \\t]*,[ \\t]*)*${stem}\\b)`, 'm');
-  else if (BY_EXTENSION[ext] === 'js') pattern = new RegExp(`(?:require\\(|import\\(|from)[ \\t]*['"]\\./${stem}(?:\\.[cm]?[jt]sx?)?['"]`);
-  else if (BY_EXTENSION[ext] === 'shell') pattern = new RegExp(`(?:^|[;&|]|\\bthen|\\bdo)[ \\t]*(?:source|\\.)[ \\t]+[^\\n]*?(?<![\\w.-])${stem}\\${ext}\\b`, 'm');
+  else if (EXTENSIONS[ext]?.language === 'js') pattern = new RegExp(`(?:require\\(|import\\(|from)[ \\t]*['"]\\./${stem}(?:\\.[cm]?[jt]sx?)?['"]`);
+  else if (EXTENSIONS[ext]?.language === 'shell') pattern = new RegExp(`(?:^|[;&|]|\\bthen|\\bdo)[ \\t]*(?:source|\\.)[ \\t]+[^\\n]*?(?<![\\w.-])${stem}\\${ext}\\b`, 'm');
   else return false;
   for (const other of skill.scripts) {
     if (other.path === path || !other.exists || !other.path.startsWith(dir) || other.path.indexOf('/', dir.length) !== -1) continue;
@@ -140,12 +112,6 @@ export function importedBySibling(skill: Skill, path: string, readText: (rel: st
   }
   return false;
 }
-
-const SUGGEST: Record<string, string> = {
-  '.sh': '#!/usr/bin/env bash', '.bash': '#!/usr/bin/env bash', '.zsh': '#!/usr/bin/env zsh', '': '#!/usr/bin/env bash',
-  '.py': '#!/usr/bin/env python3', '.js': '#!/usr/bin/env node', '.mjs': '#!/usr/bin/env node', '.cjs': '#!/usr/bin/env node',
-  '.ts': '#!/usr/bin/env -S npx tsx', '.rb': '#!/usr/bin/env ruby', '.pl': '#!/usr/bin/env perl',
-};
 
 export default {
   names: ['SK113', 'script-shebang'],
@@ -174,7 +140,7 @@ export default {
       // Empty files are another rule's business; binary or huge ones are not scripts we can read.
       if (text === undefined || text.trim() === '' || text.startsWith('#!')) continue;
       const bom = text.startsWith('\ufeff#!');
-      const suggestion = SUGGEST[extname(script.path).toLowerCase()] ?? '#!/usr/bin/env bash';
+      const suggestion = suggestedShebang(script.path);
       ctx.report({
         message: bom
           ? `${script.path} starts with a byte-order mark before #!, so the system does not see the shebang`

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Rule } from '../types.js';
-import { byPath, interpreter, scriptLanguage } from './script-shebang.js';
+import { shebangProgram as interpreter, scriptLanguage } from '../../formats/shebang.js';
+import { byPath } from './script-shebang.js';
 
 /** Whether a shell script turns on errexit: `set -e`, `set -euo pipefail`, `set -o errexit`, or `#!/bin/sh -e`. */
 export function hasErrexit(text: string): boolean {

@@ -1,6 +1,7 @@
 import { basename, join, posix } from 'node:path';
 import type { Skill } from '../../model/skill.js';
-import { entryMap, foundPath, isFolder, isMarkdown, placeholder, referencesIn, relPath, skillReferences, type LocatedRef, type RefDoc } from '../references.js';
+import { placeholder } from '../../formats/markdown-refs.js';
+import { entryMap, foundPath, isFolder, isMarkdown, referencesIn, relPath, skillReferences, type LocatedRef, type RefDoc } from '../references.js';
 import type { Rule } from '../types.js';
 
 // Files that are there for tools, people or the law, not for the agent: nothing needs to mention them.

@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { activate, buildCatalog, inlineBlockValues, quoteColonValues } from '../../../src/prompt/catalog.js';
-import { registerSkill } from '../../../src/registry/registry.js';
+import { buildCatalog } from '../../../src/prompt/catalog.js';
+import { inlineBlockValues, quoteColonValues } from '../../../src/formats/yaml-repair.js';
+import { activate } from '../../../src/skill/light.js';
+import { registerSkill } from '../../../src/registry/register.js';
 import { loadSkill } from '../../../src/skill/load.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';

@@ -2,7 +2,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSkill } from '../../../src/skill/load.js';
-import { MAX_QUERY_CHARS, hasTriggers, requiredLiteral, selectSkills, type SelectionCandidate } from '../../../src/prompt/select.js';
+import { MAX_QUERY_CHARS, hasTriggers, selectSkills, type SelectionCandidate } from '../../../src/prompt/select.js';
+import { requiredLiteral } from '../../../src/prompt/trigger-patterns.js';
 import type { Skill } from '../../../src/model/skill.js';
 import { FIXTURES } from '../../helpers/cli.js';
 

@@ -2,21 +2,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSkill } from '../../../src/skill/load.js';
-import {
-  MAX_ARGS_BYTES,
-  StreamMasker,
-  buildEnv,
-  chooseInterpreter,
-  lastResultLine,
-  listScripts,
-  maskList,
-  maskText,
-  parseScriptArgs,
-  parseShebang,
-  pickScript,
-  splitWords,
-  tsxCli,
-} from '../../../src/run/run-script.js';
+import { MAX_ARGS_BYTES, parseScriptArgs } from '../../../src/run/args.js';
+import { buildEnv } from '../../../src/run/env.js';
+import { lastResultLine } from '../../../src/run/execute.js';
+import { chooseInterpreter, tsxCli } from '../../../src/run/interpreter.js';
+import { StreamMasker, maskList, maskText } from '../../../src/run/mask.js';
+import { listScripts, pickScript } from '../../../src/run/scripts.js';
+import { parseShebang, splitWords } from '../../../src/formats/shebang.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findReferences, type Ref } from '../../../src/lint/references.js';
+import { findReferences, type Ref } from '../../../src/formats/markdown-refs.js';
 
 // Unconditional references only: bare names and loose fenced paths count only when the skill has the file.
 const paths = (md: string) =>

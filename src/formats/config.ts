@@ -1,0 +1,122 @@
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { Severity } from '../model/diagnostic.js';
+import { offsetOf, parseJson } from './json.js';
+import { issueMessage } from './zod-issue.js';
+
+// skills.config.json: its schema and its reading from text. Finding the file and reading it is config/'s.
+
+export const CONFIG_FILE = 'skills.config.json';
+
+const severity = z.enum(['off', 'error', 'warning', 'warn', 'info']);
+const ruleSetting = z.union([
+  severity,
+  z.tuple([severity, z.record(z.unknown())]),
+  z.object({ severity: severity.optional(), options: z.record(z.unknown()).optional() }).strict(),
+]);
+
+export const configSchema = z
+  .object({
+    $schema: z.string().optional(),
+    rules: z.record(ruleSetting).optional(),
+    ignores: z.array(z.string().min(1)).optional(),
+    /** Skill folders `skills list` reads when none are given (relative to the file's folder; ~ is HOME). */
+    skillDirs: z.array(z.string().min(1)).optional(),
+    /** Skill names render-prompt leaves out (seed 003's disabled_skills). */
+    disabledSkills: z.array(z.string().min(1)).optional(),
+    /** How many skills render-prompt activates for a query (seed 004's max_skills). */
+    maxSkills: z.number().int().min(0).optional(),
+    // Seed 003 and 004 spell them in snake_case: accepted as aliases.
+    skill_dirs: z.array(z.string().min(1)).optional(),
+    disabled_skills: z.array(z.string().min(1)).optional(),
+    max_skills: z.number().int().min(0).optional(),
+  })
+  .strict();
+
+export interface RuleSetting {
+  severity?: Severity | 'off';
+  options?: Record<string, unknown>;
+}
+
+export interface Config {
+  /** The file it came from, or undefined for the built-in defaults. */
+  file?: string;
+  /** Folder that ignore globs are relative to. */
+  dir: string;
+  /** Settings by rule id or alias, as written. */
+  rules: Record<string, RuleSetting>;
+  ignores: string[];
+  /** From the file's `skillDirs`, made absolute (relative to its folder, ~ to HOME); undefined when not set. */
+  skillDirs?: string[];
+  /** `disabledSkills` (or `disabled_skills`); undefined when not set. */
+  disabledSkills?: string[];
+  /** `maxSkills` (or `max_skills`); undefined when not set. */
+  maxSkills?: number;
+}
+
+/** A mistake in a configuration file, located in its text, with what to do about it. */
+export interface ConfigProblem {
+  message: string;
+  line: number;
+  column: number;
+  hint: string;
+}
+
+const WORDING = {
+  root: 'the configuration',
+  dots: true,
+  words: 'named',
+  knownKeys: 'rules, ignores, skillDirs, disabledSkills, maxSkills',
+  union: '"off", "error", "warning" or "info", [severity, {options}], or {"severity": …, "options": {…}}',
+} as const;
+
+/**
+ * Read the text of the configuration file `file` (in folder `dir`): comments and trailing commas are allowed;
+ * anything else wrong is a located problem. `home` is what ~ in skillDirs stands for (the file's folder when unknown).
+ */
+export function parseConfig(text: string, file: string, dir: string, home?: string): { config?: Config; problem?: ConfigProblem } {
+  const { tree, value, error, tooDeep, at } = parseJson(text, { lenient: true });
+  if (error || tooDeep || !tree) {
+    const reason = tooDeep ? 'it nests too deeply to read' : error?.code ?? 'empty file';
+    return {
+      problem: {
+        message: `not valid JSON (${reason})`,
+        line: error?.line ?? 1,
+        column: error?.column ?? 1,
+        hint: 'the file holds one JSON object, e.g. {"rules": {"SK102": "off"}, "ignores": ["vendor/**"]}',
+      },
+    };
+  }
+  const parsed = configSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return {
+      problem: {
+        message: issueMessage(issue, WORDING),
+        ...at(offsetOf(tree, issue.path, 'key')),
+        hint: 'see "Configuration" in the README: rules maps a rule id or alias to "off" | "error" | "warning" | "info", [severity, {options}] or {severity, options}',
+      },
+    };
+  }
+  const rules: Record<string, RuleSetting> = {};
+  for (const [k, v] of Object.entries(parsed.data.rules ?? {})) {
+    const norm = (s: z.infer<typeof severity> | undefined) => (s === 'warn' ? 'warning' : s);
+    if (typeof v === 'string') rules[k] = { severity: norm(v) };
+    else if (Array.isArray(v)) rules[k] = { severity: norm(v[0]), options: v[1] };
+    else rules[k] = { severity: norm(v.severity), options: v.options };
+  }
+  const skillDirs = (parsed.data.skillDirs ?? parsed.data.skill_dirs)?.map((d) => (d === '~' || d.startsWith('~/') ? join(home ?? dir, d.slice(1)) : resolve(dir, d)));
+  const disabledSkills = parsed.data.disabledSkills ?? parsed.data.disabled_skills;
+  const maxSkills = parsed.data.maxSkills ?? parsed.data.max_skills;
+  return {
+    config: {
+      file,
+      dir,
+      rules,
+      ignores: parsed.data.ignores ?? [],
+      ...(skillDirs ? { skillDirs } : {}),
+      ...(disabledSkills ? { disabledSkills } : {}),
+      ...(maxSkills !== undefined ? { maxSkills } : {}),
+    },
+  };
+}

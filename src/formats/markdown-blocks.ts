@@ -1,0 +1,170 @@
+// The block structure of Markdown text, as the reference scanner needs it: which lines are fenced code, and
+// which are illustrations (a line saying "e.g.", a list item saying "example", anything under an Example heading).
+// Pure: text in, one flag per line out.
+
+const FENCE = /^[ \t]*(`{3,}|~{3,})/;
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]|$)/;
+const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
+// Words that introduce an illustration, not a file of the skill; never part of a path (`examples/a.py`).
+const EXAMPLE_WORDS = /(?<![\p{L}\p{N}_./\\-])(?:examples?|e\.g\.|for instance|such as|i\.e\.)(?![\p{L}\p{N}_/\\-])/iu;
+const EXAMPLE_HEADING = /(?<![\p{L}\p{N}_./\\-])examples?(?![\p{L}\p{N}_/\\-])/iu;
+
+/** What fences() says of a line: fenced code, a fence's opening line, its closing line (0: none of these). */
+export const FENCED = 1;
+export const FENCE_OPEN = 2;
+export const FENCE_CLOSE = 3;
+
+/** Which lines are fenced code (FENCED), open a fence or close one; an unclosed fence runs to the end. */
+export function fences(lines: string[]): Uint8Array {
+  const kind = new Uint8Array(lines.length);
+  let fence: { char: string; len: number } | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i]!;
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    const f = FENCE.exec(line);
+    if (fence) {
+      if (f && f[1]![0] === fence.char && f[1]!.length >= fence.len && line.slice(f[0].length).trim() === '') {
+        kind[i] = FENCE_CLOSE;
+        fence = undefined;
+      } else kind[i] = FENCED;
+    } else if (f && !(f[1]![0] === '`' && line.slice(f[0].length).includes('`'))) {
+      kind[i] = FENCE_OPEN;
+      fence = { char: f[1]![0]!, len: f[1]!.length };
+    }
+  }
+  return kind;
+}
+
+interface Unit {
+  /** An example word is in one of its own lines (a list item's, not its children's). */
+  kw: boolean;
+  /** Under an Example heading, or in a list led in by a paragraph such as "Example: … shows:". */
+  scope: boolean;
+  parent: number;
+}
+
+/**
+ * One pass over the lines: which are illustrations (a line saying "e.g.", a list item saying it in any of its
+ * lines or inheriting it from its parent item, a list led in by such a paragraph ending in ":", anything under a
+ * heading saying "Example"); fenced code counts as part of the list item it is indented into.
+ */
+export function examples(lines: string[], kind: Uint8Array): Uint8Array {
+  const n = lines.length;
+  const example = new Uint8Array(n);
+  const unitOf = new Int32Array(n).fill(-1);
+  const units: Unit[] = [];
+  const headings: { level: number; ex: boolean }[] = [];
+  let headingEx = false;
+  let items: { markerIndent: number; contentIndent: number; unit: number }[] = [];
+  let para = -1;
+  let leadIn: { unit: number; colon: boolean } | undefined;
+  let runScope: boolean | undefined;
+  let prevBlank = true;
+  let fenceUnit = -1;
+  const endBlocks = () => {
+    items = [];
+    para = -1;
+    leadIn = undefined;
+    runScope = undefined;
+  };
+  for (let i = 0; i < n; i++) {
+    let line = lines[i]!;
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    const k = kind[i]!;
+    if (k === FENCED) {
+      unitOf[i] = fenceUnit;
+      if (headingEx) example[i] = 1;
+      continue;
+    }
+    if (k === FENCE_CLOSE) {
+      prevBlank = false;
+      continue;
+    }
+    if (!/\S/.test(line)) {
+      prevBlank = true;
+      continue;
+    }
+    const indent = indentOf(line);
+    const lineKw = EXAMPLE_WORDS.test(line);
+    if (k === FENCE_OPEN) {
+      // A fence indented into the current list item belongs to it; any other ends the paragraph and the list.
+      while (items.length > 0 && items[items.length - 1]!.contentIndent > indent) items.pop();
+      fenceUnit = items.length > 0 ? items[items.length - 1]!.unit : -1;
+      if (fenceUnit < 0) endBlocks();
+      prevBlank = false;
+      continue;
+    }
+    const h = HEADING.exec(line);
+    if (h) {
+      const level = h[1]!.length;
+      while (headings.length > 0 && headings[headings.length - 1]!.level >= level) headings.pop();
+      headings.push({ level, ex: EXAMPLE_HEADING.test(line) });
+      headingEx = headings.some((x) => x.ex);
+      endBlocks();
+      if (lineKw || headingEx) example[i] = 1;
+      prevBlank = false;
+      continue;
+    }
+    const li = LIST_ITEM.exec(line);
+    if (li) {
+      const markerIndent = indentOf(li[1]!);
+      while (items.length > 0 && items[items.length - 1]!.markerIndent >= markerIndent) items.pop();
+      if (items.length === 0 && runScope === undefined) runScope = !!leadIn && leadIn.colon && units[leadIn.unit]!.kw;
+      const unit = units.length;
+      units.push({ kw: lineKw, scope: headingEx || !!runScope, parent: items.length > 0 ? items[items.length - 1]!.unit : -1 });
+      items.push({ markerIndent, contentIndent: markerIndent + li[0].length - li[1]!.length, unit });
+      unitOf[i] = unit;
+      para = -1;
+      leadIn = undefined;
+    } else {
+      if (prevBlank) {
+        while (items.length > 0 && items[items.length - 1]!.contentIndent > indent) items.pop();
+        if (items.length === 0) para = -1;
+      }
+      if (para < 0 && items.length > 0) {
+        const unit = items[items.length - 1]!.unit;
+        unitOf[i] = unit;
+        if (lineKw) units[unit]!.kw = true;
+      } else {
+        if (para < 0) {
+          // A new paragraph: it ends any list, and may lead in the next one.
+          runScope = undefined;
+          para = units.length;
+          units.push({ kw: false, scope: false, parent: -1 });
+        }
+        if (lineKw) units[para]!.kw = true;
+        leadIn = { unit: para, colon: endsWithColon(line) };
+      }
+    }
+    if (lineKw || headingEx) example[i] = 1;
+    prevBlank = false;
+  }
+  // A list item is an illustration when it, an item it is nested in, or its lead-in says so.
+  const ex = new Uint8Array(units.length);
+  units.forEach((u, k) => {
+    ex[k] = u.kw || u.scope || (u.parent >= 0 && ex[u.parent] === 1) ? 1 : 0;
+  });
+  // Paragraphs are read line by line (set above; their lines have no unit); list items as a whole.
+  for (let i = 0; i < n; i++) {
+    const u = unitOf[i]!;
+    if (u >= 0 && ex[u] === 1) example[i] = 1;
+  }
+  return example;
+}
+
+/** "Examples:", "**Example**:", "the analysis shows:" — emphasis and spaces after the colon allowed. */
+function endsWithColon(line: string): boolean {
+  let e = line.length;
+  while (e > 0 && (line[e - 1] === '*' || line[e - 1] === '_' || line[e - 1] === ' ' || line[e - 1] === '\t')) e--;
+  return line[e - 1] === ':';
+}
+
+function indentOf(s: string): number {
+  let w = 0;
+  for (const c of s) {
+    if (c === ' ') w++;
+    else if (c === '\t') w += 4 - (w % 4);
+    else break;
+  }
+  return w;
+}

@@ -1,0 +1,374 @@
+// File references in Markdown text: links, images, reference definitions, bare paths and file names, each with
+// its line and column. Pure: text in, references out; resolving them against a skill's files is lint's.
+import { examples, FENCE_CLOSE, FENCE_OPEN, FENCED, fences } from './markdown-blocks.js';
+
+/** A file reference found in Markdown text. */
+export interface Ref {
+  /** The reference as written (placeholder, <>, #fragment and all); it starts at `column` of `line`. */
+  raw: string;
+  /** The path it names: placeholder, <>, #fragment and ?query removed, %xx decoded; slashes as written. */
+  path: string;
+  line: number;
+  /** 1-based column of `raw`'s first character. */
+  column: number;
+  kind: 'link' | 'image' | 'bare';
+  /** It began with a skill-root placeholder (`{baseDir}/…`, `/mnt/skills/…/<skill>/`): relative to the root, whatever file holds it. */
+  rooted?: boolean;
+  /**
+   * A bare file name without a folder (`FORMS.md`, `guidelines.md`): a reference only when the skill has a file
+   * of that name somewhere, compared case-insensitively.
+   */
+  name?: boolean;
+  /** A bare path in fenced code outside scripts/, references/ and assets/: a reference only when the file exists. */
+  loose?: boolean;
+  /** A bare path in an illustration: on a line or list item saying "example", "e.g." …, or under an Example heading. */
+  example?: boolean;
+}
+
+/** What findReferences needs to know of the skill: the names it is mounted under (`/mnt/skills/user/<name>/`). */
+export interface FindOptions {
+  mounts?: readonly string[];
+}
+
+/** Folders of the specification's layout; bare paths into them are checked even inside fenced code. */
+export const STANDARD_FOLDERS = new Set(['scripts', 'references', 'assets']);
+
+// Placeholders that agents' hosts replace with the skill's folder.
+const PLACEHOLDER = /^(?:\{\{?(?:baseDir|base_dir|skill_dir|skillDir)\}\}?|\$\{(?:CLAUDE_SKILL_DIR|SKILL_DIR)\}|\$(?:CLAUDE_SKILL_DIR|SKILL_DIR))(?=[/\\]|$)/i;
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+/** A path on a Windows drive: `C:\` or `C:/`. */
+export const DRIVE = /^[A-Za-z]:[/\\]/;
+const REF_DEF = /^ {0,3}\[([^\]\n]+)\]:[ \t]*(\S+)/;
+// One character class, so a token is found in linear time; `:`, `#`, `?`, `%`, quotes and brackets end a token.
+const TOKEN = /[\p{L}\p{N}_.\-/\\{}$@+~]+/gu;
+const MAX_DEST = 2048;
+/** Extensions of the text and script files that a bare name (`see FORMS.md`) may refer to. */
+const NAME_EXTENSIONS = new Set(['md', 'markdown', 'txt', 'py', 'sh', 'bash', 'js', 'mjs', 'cjs', 'ts', 'json', 'yaml', 'yml', 'toml', 'csv', 'html', 'xml', 'sql', 'rb', 'pl', 'ps1']);
+// A cheap first look for a file name on a line: one of NAME_EXTENSIONS after a dot, ending a word.
+const NAME_HINT = /\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/iu;
+const FILE_NAME = /^[\p{L}\p{N}_][\p{L}\p{N}_.+-]*$/u;
+const MOUNT = '/mnt/skills/';
+
+/**
+ * Every file reference in Markdown text whose first line is line `firstLine` of its file: links and images
+ * (URLs, mail addresses and pure #anchors skipped), reference-style definitions, and bare relative paths in
+ * text and inline code (`scripts/extract.py`, `./assets/logo.png`). In fenced code only bare paths into
+ * scripts/, references/ or assets/ count: agents run `python scripts/x.py` from code blocks, while other paths
+ * there are mostly examples of the user's files (they are kept as `loose`: references only if the file exists).
+ * Bare absolute paths (`/tmp/out.json`, `~/x`) are the machine's, not the skill's, and are left out, except
+ * where the skill is mounted (`/mnt/skills/user/<mount>/…`); absolute link targets are kept. Bare file names
+ * with a known extension (`FORMS.md`) in text and inline code are kept as `name` references.
+ */
+export function findReferences(markdown: string, firstLine: number, opts: FindOptions = {}): Ref[] {
+  const out: Ref[] = [];
+  const lines = markdown.split('\n');
+  const mounts = opts.mounts ?? [];
+  const kind = fences(lines);
+  let bareSeen = false;
+  for (let i = 0; i < lines.length; i++) {
+    const k = kind[i]!;
+    if (k === FENCE_OPEN || k === FENCE_CLOSE) continue;
+    let line = lines[i]!;
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    const lineNo = firstLine + i;
+    if (k === FENCED) {
+      bareSeen = bare(line, lineNo, true, out, [], mounts) || bareSeen;
+    } else {
+      const links: Ref[] = [];
+      const masks: [number, number][] = [];
+      const def = REF_DEF.exec(line);
+      if (def && !def[1]!.startsWith('^')) {
+        const start = def[0].length - def[2]!.length;
+        const close = def[2]!.startsWith('<') ? line.indexOf('>', start) : -1;
+        const rawTarget = close > 0 ? line.slice(start, close + 1) : def[2]!;
+        const r = linkRef(rawTarget, lineNo, start, 'link', mounts);
+        if (r) links.push(r);
+        masks.push([start, start + rawTarget.length]);
+      } else {
+        scanLinks(maskCodeSpans(line), lineNo, links, masks, mounts);
+      }
+      bareSeen = bare(maskRanges(line, masks), lineNo, false, out, links, mounts) || bareSeen;
+      for (const l of links) out.push(l);
+    }
+  }
+  // Which bare paths are illustrations: read only for texts that have bare paths at all.
+  if (bareSeen) {
+    const example = examples(lines, kind);
+    for (const r of out) if (r.kind === 'bare' && example[r.line - firstLine] === 1) r.example = true;
+  }
+  return out.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** The line with the contents of its code spans blanked, so links inside code are not read as links. */
+function maskCodeSpans(line: string): string {
+  if (!line.includes('`')) return line;
+  const runs: [number, number][] = [];
+  for (let i = 0; i < line.length; ) {
+    if (line[i] === '\\' && line[i + 1] === '`') {
+      i += 2;
+      continue;
+    }
+    if (line[i] !== '`') {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < line.length && line[j] === '`') j++;
+    runs.push([i, j - i]);
+    i = j;
+  }
+  // Pair each run with the next run of the same length; pointers only move forward, so this is linear.
+  const byLen = new Map<number, number[]>();
+  runs.forEach(([, n], k) => {
+    const l = byLen.get(n);
+    if (l) l.push(k);
+    else byLen.set(n, [k]);
+  });
+  const ptr = new Map<number, number>();
+  const masks: [number, number][] = [];
+  for (let k = 0; k < runs.length; ) {
+    const [start, n] = runs[k]!;
+    const list = byLen.get(n)!;
+    let p = ptr.get(n) ?? 0;
+    while (p < list.length && list[p]! <= k) p++;
+    ptr.set(n, p);
+    if (p === list.length) {
+      k++;
+      continue;
+    }
+    const close = list[p]!;
+    masks.push([start + n, runs[close]![0]]);
+    k = close + 1;
+  }
+  return maskRanges(line, masks);
+}
+
+function maskRanges(line: string, ranges: [number, number][]): string {
+  if (ranges.length === 0) return line;
+  let s = '';
+  let at = 0;
+  for (const [a, b] of ranges) {
+    s += line.slice(at, a) + ' '.repeat(b - a);
+    at = b;
+  }
+  return s + line.slice(at);
+}
+
+/** Inline links and images, nested ones included (`[![badge](a.png)](b.md)`), by one pass with a bracket stack. */
+function scanLinks(s: string, lineNo: number, out: Ref[], masks: [number, number][], mounts: readonly string[]): void {
+  if (!s.includes('](')) return;
+  const stack: boolean[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\\') {
+      i++;
+    } else if (c === '[') {
+      stack.push(i > 0 && s[i - 1] === '!');
+    } else if (c === ']') {
+      const image = stack.pop();
+      if (image === undefined || s[i + 1] !== '(') continue;
+      const d = destination(s, i + 2);
+      if (!d) continue;
+      const r = linkRef(s.slice(d.start, d.end), lineNo, d.start, image ? 'image' : 'link', mounts);
+      if (r) out.push(r);
+      masks.push([d.start, d.end]);
+      i = d.next - 1;
+    }
+  }
+}
+
+/** Where a link destination starts and ends (after `](`), and where the link ends; undefined when it is none. */
+function destination(s: string, from: number): { start: number; end: number; next: number } | undefined {
+  let j = from;
+  while (s[j] === ' ' || s[j] === '\t') j++;
+  const start = j;
+  let end: number;
+  if (s[j] === '<') {
+    let k = j + 1;
+    const stop = Math.min(s.length, j + MAX_DEST);
+    while (k < stop && s[k] !== '>' && s[k] !== '<') k++;
+    if (s[k] !== '>') return undefined;
+    end = k + 1;
+  } else {
+    let depth = 0;
+    let k = j;
+    // Brackets and < end the attempt, so a line of `![a](![a](…` is read once, not once per link.
+    const stop = Math.min(s.length, j + MAX_DEST);
+    for (; k < stop; k++) {
+      const c = s[k];
+      if (c === ' ' || c === '\t' || c === '[' || c === ']' || c === '<') break;
+      if (c === '\\') k++;
+      else if (c === '(') depth++;
+      else if (c === ')') {
+        if (depth === 0) break;
+        depth--;
+      }
+    }
+    end = Math.min(k, s.length);
+    if (end === start) return undefined;
+  }
+  let k = end;
+  while (s[k] === ' ' || s[k] === '\t') k++;
+  if (s[k] === ')') return { start, end, next: k + 1 };
+  // A title follows: `[x](path "title")`; its end is not looked for, so a long line costs one pass.
+  if (k > end && (s[k] === '"' || s[k] === "'" || s[k] === '(')) return { start, end, next: k };
+  return undefined;
+}
+
+function linkRef(raw: string, line: number, index: number, kind: 'link' | 'image', mounts: readonly string[]): Ref | undefined {
+  let t = raw.startsWith('<') && raw.endsWith('>') ? raw.slice(1, -1) : raw;
+  let cut = t.length;
+  for (let i = 0; i < t.length; i++) {
+    if (t[i] === '#' || t[i] === '?') {
+      cut = i;
+      break;
+    }
+  }
+  t = t.slice(0, cut).trim();
+  if (t === '') return undefined;
+  if (!DRIVE.test(t) && (SCHEME.test(t) || t.startsWith('//'))) return undefined;
+  t = decode(t);
+  const p = placeholder(t, mounts);
+  if (p.rest === '') return undefined;
+  if (/[{}]|\$/.test(p.rest)) return undefined;
+  return { raw, path: p.rest, line, column: index + 1, kind, ...(p.rooted ? { rooted: true } : {}) };
+}
+
+function decode(t: string): string {
+  if (!t.includes('%')) return t;
+  try {
+    return decodeURIComponent(t);
+  } catch {
+    return t;
+  }
+}
+
+/**
+ * A path without its leading skill-root placeholder (`{baseDir}/`, `${CLAUDE_SKILL_DIR}/`, …), and whether it
+ * had one. With `mounts` (the skill's folder name and name), `/mnt/skills/<anything>/<mount>/` and
+ * `/mnt/skills/<mount>/` count as placeholders too: Claude.ai mounts skills there.
+ */
+export function placeholder(t: string, mounts: readonly string[] = []): { rest: string; rooted: boolean } {
+  let i: number;
+  const m = PLACEHOLDER.exec(t);
+  if (m) i = m[0].length;
+  else if (mounts.length > 0 && t.startsWith(MOUNT)) {
+    const at = mountEnd(t, mounts);
+    if (at < 0) return { rest: t, rooted: false };
+    i = at;
+  } else return { rest: t, rooted: false };
+  while (t[i] === '/' || t[i] === '\\') i++;
+  return { rest: t.slice(i), rooted: true };
+}
+
+/** Where the skill's own folder ends in `/mnt/skills/a/b/<mount>/…` (the first segment, of the first three, that is a mount), or -1. */
+function mountEnd(t: string, mounts: readonly string[]): number {
+  let start = MOUNT.length;
+  for (let k = 0; k < 3 && start < t.length; k++) {
+    let end = t.indexOf('/', start);
+    if (end < 0) end = t.length;
+    if (mounts.includes(t.slice(start, end))) return end;
+    start = end + 1;
+  }
+  return -1;
+}
+
+/**
+ * Bare paths on one line, added to `out`; true when there were any. `links` are the line's links, so a path that
+ * is also a link target is kept once.
+ */
+function bare(line: string, lineNo: number, inFence: boolean, out: Ref[], links: Ref[], mounts: readonly string[]): boolean {
+  // Most lines hold neither a path nor a file name: one quick look instead of reading every word.
+  if (!/[/\\]/.test(line) && (inFence || !NAME_HINT.test(line))) return false;
+  let found = false;
+  const linked = new Set(links.map((l) => l.path));
+  let linkedNames: Set<string> | undefined;
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(line); m; m = TOKEN.exec(line)) {
+    let tok = m[0];
+    const index = m.index;
+    // A sentence's full stop is no part of the path.
+    if (tok.endsWith('.') && !/(?:^|[/\\])\.\.?$/.test(tok)) {
+      let e = tok.length;
+      while (e > 0 && tok[e - 1] === '.') e--;
+      tok = tok.slice(0, e);
+    }
+    const r = bareRef(tok, index > 0 ? line[index - 1]! : '', inFence, mounts);
+    if (!r) continue;
+    if (linked.has(r.path)) continue;
+    if (r.name) {
+      // `[FORMS.md](forms.md)`: the link's text names its own target.
+      linkedNames ??= new Set(links.map((l) => baseName(l.path).toLowerCase()));
+      if (linkedNames.has(r.path.toLowerCase())) continue;
+    }
+    out.push({
+      raw: tok,
+      path: r.path,
+      line: lineNo,
+      column: index + 1,
+      kind: 'bare',
+      ...(r.rooted ? { rooted: true } : {}),
+      ...(r.name ? { name: true } : {}),
+      ...(r.loose ? { loose: true } : {}),
+    });
+    found = true;
+  }
+  return found;
+}
+
+function baseName(p: string): string {
+  return p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
+}
+
+interface BareRef {
+  path: string;
+  rooted: boolean;
+  name?: boolean;
+  loose?: boolean;
+}
+
+function bareRef(tok: string, before: string, inFence: boolean, mounts: readonly string[]): BareRef | undefined {
+  if (!tok.includes('/') && !tok.includes('\\')) {
+    // A file name alone: in text and inline code, with an extension of a text or script file.
+    if (inFence || before === ':' || !FILE_NAME.test(tok)) return undefined;
+    const dot = tok.lastIndexOf('.');
+    if (dot <= 0 || !NAME_EXTENSIONS.has(tok.slice(dot + 1).toLowerCase())) return undefined;
+    return { path: tok, rooted: false, name: true };
+  }
+  const { rest, rooted } = placeholder(tok, mounts);
+  const c = tok[0];
+  // Absolute and home paths are the machine's; `@scope/pkg` is a package; after `:` it is a URL or scp address.
+  if (!rooted && (c === '/' || c === '\\' || c === '~' || c === '@' || before === ':')) return undefined;
+  if (rest === '' || /[{}$]/.test(rest)) return undefined;
+  const dotted = /^\.{1,2}[/\\]/.test(rest);
+  if (dotted) {
+    if (!/[\p{L}\p{N}_]/u.test(rest)) return undefined;
+  } else if (!rooted) {
+    if (!/[/\\]/.test(rest) || !hasExtension(rest) || looksLikeHost(rest)) return undefined;
+  }
+  if (inFence) {
+    let i = 0;
+    while (rest.startsWith('./', i) || rest.startsWith('.\\', i)) i += 2;
+    const top = rest.slice(i).split(/[/\\]/, 1)[0]!;
+    // Other paths in code are mostly the user's files: they count only when the skill has them (`./find-polluter.sh`).
+    if (!STANDARD_FOLDERS.has(top)) return { path: rest, rooted, loose: true };
+  }
+  return { path: rest, rooted };
+}
+
+function hasExtension(p: string): boolean {
+  const seg = p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
+  const dot = seg.lastIndexOf('.');
+  if (dot < 0) return false;
+  const ext = seg.slice(dot + 1);
+  return ext.length >= 1 && ext.length <= 10 && /^[A-Za-z0-9]+$/.test(ext) && /[A-Za-z]/.test(ext);
+}
+
+/** `example.com/docs/a.html` written without its scheme. */
+function looksLikeHost(p: string): boolean {
+  const first = p.split(/[/\\]/, 1)[0]!;
+  const labels = first.split('.');
+  if (labels.length < 2) return false;
+  const tld = labels[labels.length - 1]!;
+  return /^[A-Za-z]{2,24}$/.test(tld) && labels.every((l) => /^[A-Za-z0-9-]+$/.test(l));
+}

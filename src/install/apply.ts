@@ -1,0 +1,95 @@
+// Carrying out an install plan: everything that can still refuse is checked before the first write.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { SkillsError } from '../errors.js';
+import { emptyLockfile, serializeLockfile, type Lockfile } from '../formats/lockfile.js';
+import type { Skill } from '../model/skill.js';
+import { writeAtomic } from '../fs/atomic.js';
+import { isInside, present } from '../fs/walk.js';
+import { loadSkill } from '../skill/load.js';
+import { folderIntegrity, integrityOf } from '../registry/integrity.js';
+import { registerSkill, type RegisterStatus } from '../registry/register.js';
+import { useSkill } from '../registry/usage.js';
+import { mismatch } from './plan.js';
+import { placeInto, type Place } from './places.js';
+import { problemsOf, relabelError } from './sources.js';
+import type { InstallOptions, InstallOutcome, InstalledSkill, Planned } from './types.js';
+
+/** Carry out a plan: check what reads the disk, then register, place the copies and write the lock. */
+export async function carryOut(options: InstallOptions, planned: Planned, before: Lockfile | undefined, places: Place[]): Promise<InstallOutcome> {
+  const { registry } = options;
+  const previous = before ?? emptyLockfile();
+  // Checks that read the disk but write nothing: stored copies from another registry, <into>/<id> folders.
+  const fromSkills = new Map<string, Skill>();
+  for (const item of planned.items) {
+    const { plan, resolved } = item;
+    if (plan.kind === 'from') {
+      options.progress?.(`checking ${resolved.id}@${resolved.version}`);
+      const skill = loadSkill(plan.root);
+      const problems = await problemsOf(skill, true);
+      if (problems.length > 0) {
+        throw new SkillsError('E_INVALID', `${plan.root}: the stored copy of ${resolved.id}@${resolved.version} in ${plan.registry} is not valid: ${problems.map((d) => d.message).join('; ')}`, { hint: `run skills validate ${plan.root}` });
+      }
+      const found = integrityOf(skill);
+      if (found !== plan.release.integrity) throw mismatch(resolved.id, resolved.version, join(plan.registry, 'releases', `${resolved.id}.json`), plan.release.integrity, plan.root, found);
+      fromSkills.set(resolved.id, skill);
+    }
+    item.intoActions = places.map(({ abs }) => {
+      const target = join(abs, resolved.id);
+      if (!present(target)) return 'write';
+      const existing = statSync(target).isDirectory() ? folderIntegrity(target) : undefined;
+      if (existing === item.entry.integrity) return 'unchanged';
+      if (options.force || (existing !== undefined && previous.skills[resolved.id]?.integrity === existing)) return 'write';
+      throw new SkillsError('E_EXISTS', `${target} already exists and is not a copy skills installed (its content matches no version in ${options.lockfile}); nothing was installed`, {
+        hint: `move it away, or run again with --force to replace it`,
+      });
+    });
+  }
+
+  const skills: InstalledSkill[] = [];
+  for (const item of planned.items) {
+    const { plan, resolved, entry } = item;
+    let status: RegisterStatus = 'unchanged';
+    let path: string;
+    if (plan.kind === 'present') {
+      path = join(registry, plan.release.path);
+      if (!present(path)) {
+        throw new SkillsError('E_CONFIG', `${registry}: ${resolved.id}@${resolved.version} is in the index but its stored copy ${path} is missing`, { hint: `register it again: skills sync <its folder> --force` });
+      }
+    } else {
+      options.progress?.(`installing ${resolved.id}@${resolved.version}`);
+      const skill = plan.kind === 'local' ? plan.prepared.skill : fromSkills.get(resolved.id)!;
+      // An unpacked archive is this run's own scratch folder, inside the registry: moved into the store, not copied.
+      const adopt = plan.kind === 'local' && plan.prepared.source.startsWith('archive:') && isInside(registry, skill.root);
+      const relabel = plan.kind === 'local' ? plan.prepared.relabel : undefined;
+      let r;
+      try {
+        r = await registerSkill(registry, skill, { force: options.force, adopt, ...(adopt ? { integrity: entry.integrity } : {}), ...(plan.kind === 'from' ? { owner: plan.owner } : {}) });
+      } catch (err) {
+        throw relabelError(err, relabel);
+      }
+      if (r.integrity !== entry.integrity) {
+        throw new SkillsError('E_IO', `${relabel ? relabel(skill.root) : skill.root} changed while it was being installed (integrity ${entry.integrity}, then ${r.integrity})`, { hint: 'run the install again once the skill is written' });
+      }
+      status = r.status;
+      path = join(registry, r.path);
+    }
+    const installed: InstalledSkill = { id: resolved.id, version: resolved.version, source: entry.source, integrity: entry.integrity, dependencies: entry.dependencies, status, path, requested: item.requested };
+    if (places.length > 0) {
+      installed.placed = places.map(({ abs }, i) => {
+        const action = item.intoActions![i];
+        if (action === 'write') placeInto(abs, resolved.id, path);
+        return { into: join(abs, resolved.id), status: action === 'unchanged' ? 'unchanged' : 'written' };
+      });
+      installed.into = installed.placed[0]!.into;
+      installed.intoStatus = installed.placed[0]!.status;
+    }
+    skills.push(installed);
+  }
+  if (options.consumer) for (const s of skills) await useSkill(registry, s.id, options.consumer);
+  const text = serializeLockfile(planned.next);
+  // --frozen never writes the lock: not even one whose text is only reordered (a hand edit).
+  const lockChanged = !options.frozen && (before === undefined || serializeLockfile(before) !== text);
+  if (lockChanged) writeAtomic(options.lockfile, text);
+  return { ok: true, registry, lockfile: options.lockfile, lockChanged, skills, warnings: planned.warnings };
+}

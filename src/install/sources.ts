@@ -1,0 +1,172 @@
+// Taking in what install is given: a path or a spec, a skill folder or a folder of skills, an archive unpacked
+// into the registry's scratch, each local skill loaded and checked.
+import { mkdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
+import { basename, join, resolve, sep } from 'node:path';
+import { SkillsError, isSkillsError } from '../errors.js';
+import { formatLockSource } from '../formats/lockfile.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import type { Skill } from '../model/skill.js';
+import { isStrictSemver, parseSpec, type DependencySpec } from '../model/spec.js';
+import { DEFAULT_LIMITS, extractArchive, skillFoldersIn } from '../fs/archive.js';
+import { tempName } from '../fs/atomic.js';
+import { present } from '../fs/walk.js';
+import { discoverSkills, isSkillFolder } from '../skill/discover.js';
+import { loadSkill } from '../skill/load.js';
+import { validateSkills } from '../skill/validate.js';
+import { integrityOf } from '../registry/integrity.js';
+import { isUnversioned } from '../registry/unversioned.js';
+import type { ArchivedSkill, InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
+
+/** The prefix of the scratch folders archives are unpacked into, inside the registry. */
+export const UNPACK_PREFIX = '.unpack-';
+
+const ARCHIVE_NAME = /\.(tgz|tar\.gz|tar|skill|zip)$/i;
+
+/** npm's rule: a source is a path when it looks like one (`.`, `/`, a slash inside, an archive's name); else a spec. */
+export function classifySource(raw: string, cwd: string): { kind: 'folder' | 'archive'; abs: string } | { kind: 'spec'; spec: DependencySpec } {
+  const looksLikePath = raw.startsWith('.') || raw.startsWith('/') || raw.startsWith('~') || raw.includes('/') || raw.includes('\\') || ARCHIVE_NAME.test(raw);
+  if (!looksLikePath) {
+    const spec = parseSpec(raw);
+    if ('error' in spec) {
+      throw new SkillsError('E_USAGE', `${spec.error}; or, for a folder or an archive, a path such as ./${raw}`, {
+        hint: 'a source is a skill folder, a .tgz made by skills pack, a .skill or .zip, or a spec: id, id@1.2.3, id@^1.2',
+      });
+    }
+    return { kind: 'spec', spec };
+  }
+  const abs = resolve(cwd, raw);
+  let st;
+  try {
+    st = statSync(abs);
+  } catch {
+    throw new SkillsError('E_NOT_FOUND', `${raw}: no such file or folder`, { hint: 'give a skill folder, a .tgz made by skills pack, or a .skill / .zip archive' });
+  }
+  return { kind: st.isDirectory() ? 'folder' : 'archive', abs };
+}
+
+/** The findings that make a skill uninstallable: validation errors, and a missing or malformed version. */
+export async function problemsOf(skill: Skill, folderNotNamed: boolean): Promise<Diagnostic[]> {
+  const [report] = await validateSkills([skill]);
+  // A stored copy lives in `<id>@<version>/`, and a skill from an archive in a folder install made for it: neither
+  // folder is named by the skill's author.
+  const errors = report!.diagnostics.filter((d) => d.severity === 'error' && !(folderNotNamed && d.rule === 'name-matches-folder'));
+  // No version is fine (kept as 0.0.0, with a warning); a version that is not MAJOR.MINOR.PATCH is not.
+  const v = skill.version;
+  if (errors.length === 0 && !isUnversioned(skill) && !isStrictSemver(v!)) {
+    errors.push({
+      ruleId: 'SK023',
+      rule: 'version-semver',
+      severity: 'error',
+      message: `version "${v}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"`,
+      file: skill.file,
+      hint: skill.layout === 'skill-md' ? 'add to the frontmatter:\nmetadata:\n  version: "1.0.0"' : 'add "version": "1.0.0" to manifest.json',
+    });
+  }
+  return errors;
+}
+
+/** The skill folders below a folder that is not one itself (none when it holds none). */
+export function skillsBelow(dir: string): string[] {
+  try {
+    return discoverSkills([dir], { cwd: dir }).roots.filter((r) => r !== dir);
+  } catch (err) {
+    if (isSkillsError(err)) return [];
+    throw err;
+  }
+}
+
+/** The unpack folders this run made in the registry, removed at the end whatever happens. */
+export class Scratch {
+  readonly dirs: string[] = [];
+  /** Each archive is unpacked once a run, however many skills (or lock entries) it stands for. */
+  readonly archives = new Map<string, Promise<ArchivedSkill[]>>();
+  private created = false;
+  constructor(private readonly registry: string) {}
+  folder(base: string): string {
+    if (!present(this.registry)) {
+      mkdirSync(this.registry, { recursive: true });
+      this.created = true;
+    }
+    const dir = join(this.registry, tempName(UNPACK_PREFIX, base.replace(/[^\w.@-]/g, '_')));
+    this.dirs.push(dir);
+    return dir;
+  }
+  cleanup(): void {
+    for (const d of this.dirs) rmSync(d, { recursive: true, force: true });
+    // A registry this run created and left empty goes too: a refused install leaves nothing behind.
+    if (this.created) {
+      try {
+        rmdirSync(this.registry);
+      } catch {
+        /* not empty: the install wrote to it */
+      }
+    }
+  }
+}
+
+/** Rewrites the scratch folder `from` of an unpacked skill as `<archive>: <path inside>` wherever a text names it. */
+function relabeler(from: string, archive: string, inner: string): Relabel {
+  const asFolder = inner === '' ? archive : `${archive}: ${inner}`;
+  const asParent = inner === '' ? `${archive}: ` : `${archive}: ${inner}/`;
+  return (text) => text.split(`${from}${sep}`).join(asParent).split(from).join(asFolder);
+}
+
+export function relabelError(err: unknown, relabel: Relabel | undefined): unknown {
+  if (!relabel || !isSkillsError(err)) return err;
+  return new SkillsError(err.code, relabel(err.message), { cause: err, ...(err.hint === undefined ? {} : { hint: relabel(err.hint) }) });
+}
+
+/** Unpack an archive (once a run) into the scratch; each skill in it is moved to a folder named after the skill. */
+export function unpackArchive(abs: string, typed: string, scratch: Scratch, options: InstallOptions): Promise<ArchivedSkill[]> {
+  let unpacked = scratch.archives.get(abs);
+  if (!unpacked) {
+    unpacked = unpack(abs, typed, scratch, options);
+    scratch.archives.set(abs, unpacked);
+  }
+  return unpacked;
+}
+
+async function unpack(abs: string, typed: string, scratch: Scratch, options: InstallOptions): Promise<ArchivedSkill[]> {
+  options.progress?.(`unpacking ${typed}`);
+  const dest = scratch.folder(basename(abs));
+  await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS);
+  try {
+    return skillFoldersIn(dest, abs, isSkillFolder).map(({ dir, inner }) => {
+      // A folder inside an archive is not the skill's folder (a release's pdf-1.2.0/, a repository's repo-main/,
+      // or none at the top): the skill gets a folder named after it, as a skill folder is.
+      const { id } = loadSkill(dir);
+      const name = (dir === dest && id === basename(dest) ? '' : id.replace(/[^\p{L}\p{N}-]/gu, '-')) || 'skill';
+      const home = scratch.folder(name);
+      mkdirSync(home);
+      const root = join(home, name);
+      renameSync(dir, root);
+      return { root, inner, id };
+    });
+  } catch (err) {
+    throw relabelError(err, relabeler(dest, typed, ''));
+  }
+}
+
+/** Load and check a local skill; `source` is its lock entry's source. */
+export async function prepareLocal(root: string, typed: string, source: string, relabel?: Relabel): Promise<Prepared | InvalidSource> {
+  try {
+    const skill = loadSkill(root);
+    const problems = await problemsOf(skill, relabel !== undefined);
+    if (problems.length > 0) {
+      const shown = relabel ? problems.map((d) => ({ ...d, file: relabel(d.file), message: relabel(d.message), ...(d.hint === undefined ? {} : { hint: relabel(d.hint) }) })) : problems;
+      return { source: typed, id: skill.id, message: `${typed}: ${skill.id} is not valid; nothing was installed`, diagnostics: shown };
+    }
+    return { typed, source, skill, integrity: integrityOf(skill), ...(relabel ? { relabel } : {}) };
+  } catch (err) {
+    throw relabelError(err, relabel);
+  }
+}
+
+/**
+ * One skill of an unpacked archive, prepared. An archive of several skills locks each as `archive:<path>#<path
+ * inside>` and names it `<archive>: <path inside>`; an archive of one stays `archive:<path>`.
+ */
+export function prepareArchived(a: ArchivedSkill, archive: string, lockedPath: string, several: boolean): Promise<Prepared | InvalidSource> {
+  const source = formatLockSource({ kind: 'archive', path: lockedPath, ...(several ? { inner: a.inner } : {}) });
+  return prepareLocal(a.root, several ? `${archive}: ${a.inner}` : archive, source, relabeler(a.root, archive, a.inner));
+}

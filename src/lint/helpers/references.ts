@@ -1,0 +1,17 @@
+// What the rules about file references share: which references lead where, and where a finding about one goes.
+import type { Skill } from '../../model/skill.js';
+import { skillReferences, type LocatedRef, type Resolution } from '../references.js';
+import type { Report, RuleContext } from '../types.js';
+
+/** A reference whose target has the status `S`. */
+export type ReferenceTo<S extends Resolution['status']> = LocatedRef & { target: Extract<Resolution, { status: S }> };
+
+/** The skill's references (instructions and the Markdown files they reference) whose target has `status`. */
+export function referencesTo<S extends Resolution['status']>(skill: Skill, readText: RuleContext['readText'], status: S): ReferenceTo<S>[] {
+  return skillReferences(skill, readText).refs.filter((r): r is ReferenceTo<S> => r.target.status === status);
+}
+
+/** Where a finding about a reference goes: the file it is written in, at its line and column. */
+export function at(r: LocatedRef): Required<Pick<Report, 'file' | 'line' | 'column'>> {
+  return { file: r.doc.file, line: r.line, column: r.column };
+}

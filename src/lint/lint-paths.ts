@@ -1,0 +1,66 @@
+// The lint wing's one entry for a command: find the skills under some paths, lint them with the configuration
+// in force, and apply (or plan) the safe fixes, re-linting after each pass until nothing is left to fix.
+import { loadConfig } from '../config/config.js';
+import { discoverSkills } from '../skill/discover.js';
+import { loadSkill } from '../skill/load.js';
+import { planFixes, writeEdits, type FileEdit } from './fix.js';
+import { lintSkills, type LintReport } from './linter.js';
+
+export interface LintPathsOptions {
+  paths: string[];
+  cwd: string;
+  /** --config: the configuration file, relative to cwd; else the nearest skills.config.json. */
+  config?: string;
+  spec?: boolean;
+  /** Apply the safe fixes, as many passes as it takes (at most MAX_PASSES). */
+  fix?: boolean;
+  /** Plan the fixes of one pass without writing them. */
+  fixDryRun?: boolean;
+}
+
+export interface FixRecord {
+  file: string;
+  description: string;
+}
+
+export interface LintRun {
+  reports: LintReport[];
+  /** Paths given that hold no skill. */
+  outside: string[];
+  /** With `fix`: what was fixed, in order. */
+  fixed: FixRecord[];
+  /** With `fixDryRun`: the edits a fix would make. */
+  preview: FileEdit[];
+}
+
+const MAX_PASSES = 10;
+
+/** Lint the skills under `paths` (the working directory when none), fixing or planning fixes when asked. */
+export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
+  const config = loadConfig(options.cwd, options.config);
+  const paths = options.paths.length > 0 ? options.paths : ['.'];
+  const run = async () => {
+    const { roots, outside, listings } = discoverSkills(paths, { cwd: options.cwd });
+    const skills = roots.map((r) => loadSkill(r, { spec: options.spec, listing: listings.get(r) }));
+    return { reports: await lintSkills(skills, { config, spec: options.spec }), outside };
+  };
+  let { reports, outside } = await run();
+  const fixed: FixRecord[] = [];
+  let preview: FileEdit[] = [];
+  if (options.fix) {
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const { edits, applied } = planFixes(fixesOf(reports));
+      if (applied.length === 0) break;
+      writeEdits(edits);
+      for (const e of edits) for (const description of e.fixes) fixed.push({ file: e.file, description });
+      ({ reports, outside } = await run());
+    }
+  } else if (options.fixDryRun) {
+    preview = planFixes(fixesOf(reports)).edits;
+  }
+  return { reports, outside, fixed, preview };
+}
+
+function fixesOf(reports: LintReport[]) {
+  return reports.flatMap((r) => r.diagnostics.flatMap((d) => (d.fix ? [d.fix] : [])));
+}

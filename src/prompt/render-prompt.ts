@@ -1,0 +1,293 @@
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { homeOf, type Context } from '../context.js';
+import { SkillsError } from '../errors.js';
+import { loadConfig } from '../config/config.js';
+import { registryFor } from '../registry/locate.js';
+import { skillFolders } from '../skill/folders.js';
+import { activate, type ActiveSkill, type CatalogEntry } from '../skill/light.js';
+import { closest } from '../skill/names.js';
+import { openTokenCache, userCacheDir } from '../tokens/token-cache.js';
+import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
+import { buildCatalog, type Catalog } from './catalog.js';
+import { fitBudget, TIERS, type Dropped, type PromptEntry, type PromptFormat, type PromptInput, type Tier } from './render.js';
+import { hasTriggers, selectSkills, type MatchKind, type Scored, type SelectionCandidate } from './select.js';
+
+// render-prompt's work: read the options, build the catalog, select (by name, by the --selector, by the built-in
+// ranking), choose the tier, activate the selected skills, and render within the token budget. Printing is the
+// command's.
+
+export interface RenderPromptOptions {
+  dirs: string[];
+  query?: string;
+  maxSkills?: string | number;
+  explain?: boolean;
+  select?: string;
+  selector?: string;
+  selectorTimeout?: string | number;
+  tier?: string;
+  format?: string;
+  json?: boolean;
+  soul?: string;
+  budget?: string | number;
+  /** A folder, or false for --no-registry. */
+  registry?: string | false;
+  config?: string;
+}
+
+/** Why a skill was selected: the built-in ranking's kinds, a --select name, or the --selector's pick. */
+export type SelectedKind = MatchKind | 'select' | 'selector';
+
+export interface SelectedSkill {
+  name: string;
+  kind: SelectedKind;
+  score?: number;
+  matched: string[];
+}
+
+export interface RenderPromptResult {
+  tier: Tier;
+  query: string | null;
+  maxSkills: number;
+  selected: SelectedSkill[];
+  /** Every candidate that matched, best first (with --explain). */
+  ranked?: Scored[];
+  catalog: { name: string; description: string; location: string; scope: string; version?: string }[];
+  prompt: string;
+  tokens: number;
+  budget?: number;
+  dropped: Dropped[];
+  warnings: string[];
+}
+
+const FORMATS = ['markdown', 'xml', 'json'];
+const DEFAULT_MAX_SKILLS = 3;
+const DEFAULT_SELECTOR_TIMEOUT_MS = 30_000;
+/** The token counts of prompts already counted, in the user's cache folder (see tokens/token-cache.ts). */
+const TOKEN_CACHE_FILE = 'tokens-o200k_base.json';
+
+/** The skills part of an agent's system prompt, and what went into it; nothing is printed. */
+export async function renderPrompt(options: RenderPromptOptions, ctx: Pick<Context, 'cwd' | 'env'>): Promise<RenderPromptResult> {
+  const format = formatOf(options);
+  if (!FORMATS.includes(format)) throw new SkillsError('E_USAGE', `--format must be markdown, xml or json, not "${format}"`);
+  if (options.tier !== undefined && !TIERS.includes(options.tier as Tier)) {
+    throw new SkillsError('E_USAGE', `--tier must be none, breadcrumb, catalog or full, not "${options.tier}"`);
+  }
+  const home = homeOf(ctx);
+  const config = loadConfig(ctx.cwd, options.config, home);
+  const budget = options.budget === undefined ? undefined : count('--budget', options.budget, 1);
+  const fromEnv = ctx.env.SKILLS_MAX_ACTIVE !== undefined && ctx.env.SKILLS_MAX_ACTIVE.trim() !== '' ? count('SKILLS_MAX_ACTIVE', ctx.env.SKILLS_MAX_ACTIVE, 0) : undefined;
+  const maxSkills = options.maxSkills !== undefined ? count('--max-skills', options.maxSkills, 0) : (fromEnv ?? config.maxSkills ?? DEFAULT_MAX_SKILLS);
+  const timeoutMs = options.selectorTimeout === undefined ? DEFAULT_SELECTOR_TIMEOUT_MS : count('--selector-timeout', options.selectorTimeout, 1, 2 ** 31 - 1);
+  const query = options.query !== undefined && options.query.trim() !== '' ? options.query : undefined;
+
+  // Sources: the folders given (and the registry only when --registry names one), else skillDirs from the
+  // configuration, else the standard project and user folders; then the registry.
+  const given = options.dirs ?? [];
+  for (const d of given) {
+    try {
+      statSync(resolve(ctx.cwd, d));
+    } catch {
+      throw new SkillsError('E_NOT_FOUND', `${d}: no such folder`, { hint: 'give skill folders or folders that hold skills' });
+    }
+  }
+  const folders = skillFolders({ cwd: ctx.cwd, home, env: ctx.env, given, configured: given.length > 0 ? undefined : config.skillDirs });
+  const useRegistry = options.registry !== false && (given.length === 0 || typeof options.registry === 'string');
+  const registry = useRegistry ? registryFor({ registry: options.registry || undefined }, ctx) : undefined;
+  const catalog = buildCatalog({ folders, registry, disabled: config.disabledSkills });
+  const warnings = [...catalog.warnings];
+
+  // Selection: names given with --select always; then the query's picks (the selector's, else the built-in
+  // ranking's) fill the remaining places up to maxSkills.
+  const explicit = selectByName(options.select, catalog, config.file);
+  const selected: SelectedSkill[] = explicit.map((e) => ({ name: e.name, kind: 'select', matched: ['--select'] }));
+  const candidates: SelectionCandidate[] = catalog.entries.map(candidateOf);
+  let ranked: Scored[] | undefined;
+  let picked: SelectedSkill[] = [];
+  if (query !== undefined) {
+    const room = Math.max(0, maxSkills - explicit.length);
+    let fromSelector: string[] | undefined;
+    if (options.selector) {
+      fromSelector = await askSelector(options.selector, query, room, catalog, { cwd: ctx.cwd, env: ctx.env, timeoutMs }, warnings);
+      if (fromSelector) picked = fromSelector.map((name) => ({ name, kind: 'selector', matched: [`--selector ${options.selector}`] }));
+    }
+    if (!fromSelector || options.explain) {
+      const r = selectSkills(query, candidates, { max: room });
+      warnings.push(...r.warnings);
+      ranked = r.ranked;
+      if (!fromSelector) picked = r.selected.map((s) => ({ name: s.name, kind: s.kind, score: s.score, matched: s.matched }));
+    }
+  } else if (options.selector) {
+    warnings.push('--selector is used only with --query; ignored');
+  }
+  for (const p of picked) if (!selected.some((s) => s.name === p.name)) selected.push(p);
+
+  const tier: Tier = (options.tier as Tier | undefined) ?? autoTier(catalog, selected, query, candidates);
+  const active: ActiveSkill[] = [];
+  if (tier === 'full') {
+    for (const s of selected) {
+      const a = activate(entryNamed(catalog, s.name)!, warnings);
+      if (a) active.push(a);
+    }
+  }
+  const input: PromptInput = {
+    tier,
+    catalog: catalog.entries.map(promptEntryOf),
+    active: active.map((a) => ({
+      name: a.entry.name,
+      title: a.entry.title,
+      ...(a.entry.version ? { version: a.entry.version } : {}),
+      root: dirname(a.location),
+      instructions: a.instructions,
+      files: a.files,
+      tools: a.tools,
+      mcpServers: a.mcpServers,
+    })),
+    ...(options.soul !== undefined ? { soul: readSoul(resolve(ctx.cwd, options.soul)) } : {}),
+  };
+  const promptFormat: PromptFormat = format === 'xml' ? 'xml' : 'markdown';
+  // The tokenizer's tables take a while to load: only a prompt with something in it, and with pieces that the
+  // token cache has not counted before, loads them.
+  const cache = emptyPrompt(input) || ctx.env.SKILLS_TOKEN_CACHE === '0' ? undefined : openTokenCache(join(userCacheDir(ctx.env, home), TOKEN_CACHE_FILE), COUNTER_ID);
+  const counter = emptyPrompt(input) ? () => 0 : cache ? cachedTokenCounter(cache) : await tokenCounter();
+  const fitted = await fitBudget(input, promptFormat, counter, budget);
+  cache?.save();
+  for (const d of fitted.dropped) warnings.push(`--budget ${budget}: dropped ${describeDrop(d)}`);
+  if (fitted.over) warnings.push(`the prompt is ${fitted.tokens} tokens, still over --budget ${budget} with every instruction and description dropped`);
+
+  const result: RenderPromptResult = {
+    tier,
+    query: query ?? null,
+    maxSkills,
+    selected,
+    ...(options.explain && ranked ? { ranked } : {}),
+    catalog: catalog.entries.map(catalogItemOf),
+    prompt: fitted.prompt,
+    tokens: fitted.tokens,
+    ...(budget !== undefined ? { budget } : {}),
+    dropped: fitted.dropped,
+    warnings,
+  };
+  return result;
+}
+
+/** The output format the options ask for: markdown, xml or json. */
+export function formatOf(options: Pick<RenderPromptOptions, 'json' | 'format'>): string {
+  return options.json ? 'json' : (options.format ?? 'markdown');
+}
+
+function count(what: string, v: string | number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new SkillsError('E_USAGE', `${what} must be a whole number of at least ${min}${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ''}, not "${v}"`);
+  }
+  return n;
+}
+
+// The three functions below run once per skill of the catalog (ten thousand times from a large registry): each
+// builds its objects in one shape, absent fields undefined, which selection and rendering read as absent.
+
+function candidateOf(e: CatalogEntry): SelectionCandidate {
+  const t = e.triggers;
+  return { name: e.name, description: e.description, briefDescription: e.briefDescription || undefined, keywords: t?.keywords, verbs: t?.verbs, patterns: t?.patterns };
+}
+
+/** The reference shows SKILL.md's name as written; a manifest skill goes by its id. */
+function promptEntryOf(e: CatalogEntry): PromptEntry {
+  return { name: e.layout === 'skill-md' ? e.title : e.name, description: e.description, briefDescription: e.briefDescription || undefined, location: e.location };
+}
+
+/** A catalog entry as the JSON result shows it (no `version` key when there is none). */
+function catalogItemOf(e: CatalogEntry): RenderPromptResult['catalog'][number] {
+  const item: RenderPromptResult['catalog'][number] = { name: e.name, description: e.description, location: e.location, scope: e.scope };
+  if (e.version) item.version = e.version;
+  return item;
+}
+
+/** The catalog entry of a selected name (a hidden one when --select named it). */
+function entryNamed(catalog: Catalog, name: string): CatalogEntry | undefined {
+  return catalog.entries.find((e) => e.name === name) ?? catalog.hidden.find((e) => e.name === name);
+}
+
+/**
+ * Nothing when there is no skill; the full tier when something is selected; the breadcrumb when a query matched
+ * nothing but skills declare triggers (seed 004); else the catalog.
+ */
+function autoTier(catalog: Catalog, selected: SelectedSkill[], query: string | undefined, candidates: SelectionCandidate[]): Tier {
+  if (selected.length > 0) return 'full';
+  if (catalog.entries.length === 0) return 'none';
+  if (query !== undefined && hasTriggers(candidates)) return 'breadcrumb';
+  return 'catalog';
+}
+
+function selectByName(list: string | undefined, catalog: Catalog, configFile: string | undefined): CatalogEntry[] {
+  if (list === undefined) return [];
+  const names = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
+  const known = new Map([...catalog.entries, ...catalog.hidden].map((e) => [e.name, e]));
+  const out: CatalogEntry[] = [];
+  for (const name of names) {
+    const e = known.get(name);
+    if (e) {
+      out.push(e);
+      continue;
+    }
+    if (catalog.disabled.includes(name)) {
+      throw new SkillsError('E_USAGE', `--select ${name}: the skill is disabled by disabledSkills in ${configFile ?? 'skills.config.json'}`, {
+        hint: 'remove it from disabledSkills to use it',
+      });
+    }
+    const all = [...known.keys()];
+    const near = closest(name, all);
+    const others = all.filter((n) => n !== near && (n.includes(name) || name.includes(n))).slice(0, 5);
+    const close = [...(near ? [near] : []), ...others];
+    throw new SkillsError('E_NOT_FOUND', `--select ${name}: no skill of that name${close.length ? `; did you mean ${close.map((n) => `"${n}"`).join(', ')}?` : ''}`, {
+      hint: all.length > 0 ? `the skills found: ${all.slice(0, 10).join(', ')}${all.length > 10 ? `, … (${all.length} in all)` : ''}` : 'no skills were found: give the folders that hold them',
+    });
+  }
+  return out;
+}
+
+async function askSelector(
+  command: string,
+  query: string,
+  room: number,
+  catalog: Catalog,
+  opts: { cwd: string; env: Record<string, string | undefined>; timeoutMs: number },
+  warnings: string[],
+): Promise<string[] | undefined> {
+  const { runSelector } = await import('../prompt/selector.js');
+  const request = { query, maxSkills: room, catalog: catalog.entries.map((e) => ({ name: e.name, description: e.description, location: e.location })) };
+  const r = await runSelector(command, request, opts);
+  if ('error' in r) {
+    warnings.push(`${r.error}; the built-in selection is used`);
+    return undefined;
+  }
+  const known = new Set(catalog.entries.map((e) => e.name));
+  const unknown = r.names.filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    warnings.push(`the selector named ${unknown.map((n) => `"${n}"`).join(', ')}, not in the catalog; the built-in selection is used`);
+    return undefined;
+  }
+  if (r.names.length > room) warnings.push(`the selector named ${r.names.length} skills; the first ${room} are used (--max-skills)`);
+  return r.names.slice(0, room);
+}
+
+function readSoul(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  } catch (err) {
+    throw new SkillsError('E_IO', `--soul: cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function describeDrop(d: Dropped): string {
+  if (d.what === 'instructions') return `the instructions of ${d.skill}`;
+  return d.to === 'brief' ? 'the long descriptions (brief ones shown)' : 'the descriptions (names and locations shown)';
+}
+
+/** True when the prompt will be empty, so nothing needs counting. */
+function emptyPrompt(input: PromptInput): boolean {
+  const full = input.tier === 'full' && input.active.length > 0;
+  return input.soul === undefined && (input.tier === 'none' || (input.tier !== 'breadcrumb' && input.catalog.length === 0 && !full));
+}
+

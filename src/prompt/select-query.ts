@@ -1,0 +1,125 @@
+import { isStopWord, joinedWords, normalizeForMatch, stem, stemProbe, words } from './text-match.js';
+
+// A query as selection reads it, and how one keyword, verb or name matches it.
+
+export interface Query {
+  /** NFKC only: what trigger patterns see (they match case-insensitively); lower-cased for their prefilter. */
+  nfkc: string;
+  nfkcLower: string;
+  /** The query normalised for matching (see normalizeForMatch). */
+  text: string;
+  /** Words of the normalised query and their stems, each also joined as ' a b c ' for sequence tests. */
+  raw: string[];
+  stems: string[];
+  rawJoined: string;
+  stemsJoined: string;
+  /** Relevance terms: each distinct stem that is no stop word, and the word the query wrote it as. */
+  terms: string[];
+  surface: string[];
+  termIndex: Map<string, number>;
+  /** Matches any text that may hold one of the terms (see stemProbe); undefined when there are none. */
+  probe?: RegExp;
+  probeAll?: RegExp;
+  /** ' words of the query ' when it can be looked for as a phrase (two words or more, not all stop words). */
+  phrase?: string;
+}
+
+/** The query's words, stems and relevance terms, worked out once per selection. */
+export function parseQuery(text: string): Query {
+  const nfkc = text.normalize('NFKC');
+  const norm = normalizeForMatch(text);
+  const raw = words(norm);
+  const stems = raw.map(stem);
+  const q: Query = {
+    nfkc,
+    nfkcLower: nfkc.toLowerCase(),
+    text: norm,
+    raw,
+    stems,
+    rawJoined: ` ${raw.join(' ')} `,
+    stemsJoined: ` ${stems.join(' ')} `,
+    terms: [],
+    surface: [],
+    termIndex: new Map(),
+  };
+  raw.forEach((w, i) => {
+    const s = stems[i]!;
+    if (isStopWord(w) || q.termIndex.has(s)) return;
+    q.termIndex.set(s, q.terms.length);
+    q.terms.push(s);
+    q.surface.push(w);
+  });
+  if (q.terms.length) {
+    const source = [...new Set(q.terms.map(stemProbe))].map(escapeRegExp).join('|');
+    q.probe = new RegExp(source, 'i');
+    q.probeAll = new RegExp(source, 'g');
+  }
+  if (raw.length >= 2 && q.terms.length > 0) q.phrase = q.rawJoined;
+  return q;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Where the words of `seq` (joined ' a b ') occur in order in `joined`, as a word index, or -1. */
+function wordIndexOf(seq: string, joined: string): number {
+  const at = joined.indexOf(seq);
+  if (at === -1) return -1;
+  let words = 0;
+  for (let i = 0; i < at; i++) if (joined.charCodeAt(i) === 32) words++;
+  return words;
+}
+
+// Characters that words drop: a name or trigger holding one ("c++", "c#") must also appear as written.
+export const SYMBOL = /[^\p{L}\p{M}\p{N}\s\-_'’.,/]/u;
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+
+/** The text as written appears in the query with no letter or digit on either side. */
+export function literalIn(needle: string, hay: string): boolean {
+  for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + 1)) {
+    if (!WORD_CHAR.test(hay.charAt(i - 1)) && !WORD_CHAR.test(hay.charAt(i + needle.length))) return true;
+  }
+  return false;
+}
+
+export interface TermMatch {
+  /** '' when the term's words occur in the query as written, the query's words when only their stems do. */
+  hit: string | null;
+  /** The whole query occurs inside the term. */
+  phrase: boolean;
+}
+
+export const NO_MATCH: TermMatch = { hit: null, phrase: false };
+
+/** The text up to the first character that is not a-z or 0-9 (all of it when there is none). */
+export function firstWord(norm: string): string {
+  for (let i = 0; i < norm.length; i++) {
+    const c = norm.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) return norm.slice(0, i);
+  }
+  return norm;
+}
+
+/** The text after the last character that is not a-z or 0-9 (all of it when there is none). */
+export function lastWord(norm: string): string {
+  for (let i = norm.length - 1; i >= 0; i--) {
+    const c = norm.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) return norm.slice(i + 1);
+  }
+  return norm;
+}
+
+/** How a keyword or verb matches the query: as written, by its stems, or not at all. */
+export function matchTerm(term: string, q: Query): TermMatch {
+  const norm = normalizeForMatch(term);
+  // Cheap refusals first: a term that matches as written starts with a word of the query, and one that matches
+  // by stem (or holds the whole query) holds a probe.
+  if (!q.text.includes(firstWord(norm)) && !q.probe?.test(norm)) return NO_MATCH;
+  const key = joinedWords(norm);
+  if (!key) return NO_MATCH;
+  const phrase = q.phrase !== undefined && ` ${key} `.includes(q.phrase);
+  if (SYMBOL.test(norm) && !literalIn(norm.trim(), q.text)) return { hit: null, phrase };
+  if (q.rawJoined.includes(` ${key} `)) return { hit: '', phrase };
+  const ws = key.split(' ');
+  const at = wordIndexOf(` ${ws.map(stem).join(' ')} `, q.stemsJoined);
+  return { hit: at === -1 ? null : q.raw.slice(at, at + ws.length).join(' '), phrase };
+}

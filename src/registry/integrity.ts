@@ -1,0 +1,119 @@
+// What the registry keeps of a skill folder, and its integrity: the files (no .env, no links leading out) hashed
+// in a fixed order into one sha512 SRI.
+import { createHash, type Hash } from 'node:crypto';
+import { lstatSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { SkillsError } from '../errors.js';
+import type { Skill } from '../model/skill.js';
+import { DEFAULT_LIMITS } from '../fs/archive.js';
+import { SKIP_DIRS, isInside } from '../fs/walk.js';
+
+/** One file the registry hashes and copies; symlinks that stay inside the skill are kept as links. */
+export interface StoredFile {
+  /** Path relative to the skill root, forward slashes. */
+  rel: string;
+  abs: string;
+  kind: 'file' | 'symlink';
+  /** Permission bits (files). */
+  mode: number;
+  /** Link text to store, relative to the link's folder (symlinks). */
+  link?: string;
+}
+
+/** What the store takes of one skill: what install takes of an archive. */
+const STORE_LIMITS = DEFAULT_LIMITS;
+
+/** Names that are never copied or hashed: VCS and OS litter, and secrets (.env, .env.local; not .env.example). */
+function skipped(name: string, isDir: boolean): boolean {
+  if (isDir) return SKIP_DIRS.has(name);
+  if (name === '.DS_Store') return true;
+  return /^\.env(\..+)?$/.test(name) && !/^\.env\.(example|sample|template)$/.test(name);
+}
+
+/**
+ * The files of a skill the registry keeps, sorted by path; symlinks that lead out of the skill are left out.
+ * Bounded as install bounds archives (256 MiB, 20,000 entries): the files are read whole to hash and copy them.
+ */
+export function skillFiles(root: string): StoredFile[] {
+  const out: StoredFile[] = [];
+  const realRoot = realpathSync.native(root);
+  let bytes = 0;
+  const tooBig = (what: string) =>
+    new SkillsError('E_INVALID', `${root}: ${what}; the registry keeps at most ${STORE_LIMITS.maxEntries} files and ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB a skill`, {
+      hint: 'a skill is instructions and small scripts: move data, builds and media out of the folder',
+    });
+  const visit = (dir: string, rel: string) => {
+    let list;
+    try {
+      list = readdirSync(dir, { withFileTypes: true });
+    } catch (err) {
+      throw new SkillsError('E_IO', `cannot read ${dir}: ${(err as Error).message}`, { cause: err });
+    }
+    for (const d of list) {
+      const abs = join(dir, d.name);
+      const r = rel === '' ? d.name : `${rel}/${d.name}`;
+      if (d.isDirectory()) {
+        if (!skipped(d.name, true)) visit(abs, r);
+      } else if (d.isFile()) {
+        if (skipped(d.name, false)) continue;
+        const st = lstatSync(abs);
+        bytes += st.size;
+        if (bytes > STORE_LIMITS.maxBytes) throw tooBig(`its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${r})`);
+        if (out.length >= STORE_LIMITS.maxEntries) throw tooBig(`it holds more than ${STORE_LIMITS.maxEntries} files`);
+        out.push({ rel: r, abs, kind: 'file', mode: st.mode & 0o7777 });
+      } else if (d.isSymbolicLink() && !skipped(d.name, false)) {
+        let target: string;
+        try {
+          target = realpathSync.native(abs);
+        } catch {
+          continue; // dangling
+        }
+        if (!isInside(realRoot, target) || target === realRoot) continue;
+        // Stored relative to the link's own folder, so the copy points into itself, not back at the source.
+        const link = relative(dirname(join(realRoot, r)), target).split('\\').join('/');
+        out.push({ rel: r, abs, kind: 'symlink', mode: 0o777, link });
+      }
+    }
+  };
+  visit(root, '');
+  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+/** Feed one file into the hash: path, execute bit and content, each length-prefixed so boundaries are unambiguous. */
+export function hashFile(h: Hash, f: StoredFile, content: Buffer): void {
+  const rel = Buffer.from(f.rel, 'utf8');
+  const exec = f.kind === 'file' && (f.mode & 0o111) !== 0 ? 1 : 0;
+  h.update(`${f.kind === 'file' ? 'f' : 'l'}${rel.length}:`);
+  h.update(rel);
+  h.update(`${exec}${content.length}:`);
+  h.update(content);
+}
+
+/** The bytes a file contributes: its content, or a symlink's stored link text. */
+export function contentOf(f: StoredFile): Buffer {
+  try {
+    return f.kind === 'symlink' ? Buffer.from(f.link!, 'utf8') : readFileSync(f.abs);
+  } catch (err) {
+    throw new SkillsError('E_IO', `cannot read ${f.abs}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** The SRI text of a finished hash. */
+export const sri = (h: Hash) => `sha512-${h.digest('base64')}`;
+
+/** The integrity of a list of files (see skillFiles). */
+export function digest(files: StoredFile[]): string {
+  const h = createHash('sha512');
+  for (const f of files) hashFile(h, f, contentOf(f));
+  return sri(h);
+}
+
+/** sha512 SRI over the skill's files (sorted paths, execute bits, bytes); .env files and outside symlinks are ignored. */
+export function integrityOf(skill: Skill): string {
+  return folderIntegrity(skill.root);
+}
+
+/** integrityOf for any folder (a stored copy, an installed `<into>/<id>`), whether or not it loads as a skill. */
+export function folderIntegrity(root: string): string {
+  return digest(skillFiles(root));
+}

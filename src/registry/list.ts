@@ -1,0 +1,83 @@
+// What `skills list` shows: the registry's skills (from its index alone) and those in skill folders, filtered and sorted.
+import { SkillsError } from '../errors.js';
+import type { Layout } from '../model/skill.js';
+import { validateSkills } from '../skill/validate.js';
+import { findSkillsEverywhere, skillFoldersFor, type FolderSources } from './find-skills.js';
+
+export type Scope = 'registry' | 'project' | 'user';
+
+export interface ListRow {
+  id: string;
+  /** The latest version (registry) or the folder's version; undefined when the skill has none. */
+  version?: string;
+  /** Every version, newest first. */
+  versions: string[];
+  layout?: Layout;
+  owner?: string;
+  scope: Scope;
+  usedBy: string[];
+  description: string;
+  /** The stored copy (registry) or the skill folder, absolute. */
+  path: string;
+  /** Folder skills only: false when validate finds errors. */
+  valid?: boolean;
+}
+
+export interface ListResult {
+  registry: string;
+  skills: ListRow[];
+  /** User-scope skills hidden by a project skill of the same name. */
+  shadowed: { id: string; path: string; by: string }[];
+}
+
+export interface ListSkillsOptions extends FolderSources {
+  registry: string;
+  owner?: string;
+  layout?: string;
+}
+
+const LAYOUTS: Layout[] = ['skill-md', 'manifest'];
+const SCOPE_ORDER: Record<Scope, number> = { registry: 0, project: 1, user: 2 };
+
+/** The skills of the registry and of the skill folders, by id (the registry's row first), with what is shadowed and why. */
+export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & { warnings: string[] }> {
+  if (opts.layout !== undefined && !LAYOUTS.includes(opts.layout as Layout)) {
+    throw new SkillsError('E_USAGE', `--layout must be skill-md or manifest, not "${opts.layout}"`);
+  }
+  const { registry } = opts;
+  const found = findSkillsEverywhere(() => skillFoldersFor(opts), registry);
+  // index.json alone: each entry carries its latest version's summary, so no releases file is read.
+  const rows: ListRow[] = found.registry.map(({ entry: e, root }) => ({
+    id: e.id,
+    version: e.latestVersion,
+    versions: e.versions,
+    layout: e.latest.layout,
+    owner: e.owner,
+    scope: 'registry',
+    usedBy: e.usedBy,
+    description: e.latest.description,
+    path: root,
+  }));
+  const reports = await validateSkills(found.skills.map((f) => f.skill));
+  reports.forEach((r, i) =>
+    rows.push({
+      id: r.skill.id,
+      version: r.skill.version,
+      versions: r.skill.version ? [r.skill.version] : [],
+      layout: r.skill.layout,
+      owner: r.skill.owner,
+      scope: found.skills[i]!.scope,
+      usedBy: [],
+      description: r.skill.description,
+      path: r.skill.root,
+      valid: r.valid,
+    }),
+  );
+  // The first folder's skill wins over a later one of the same name (the project's over the user's), as agents load them.
+  const shadowed: ListResult['shadowed'] = found.shadowed.map((s) => ({ id: s.id, path: s.path, by: s.by }));
+  const warnings = found.shadowed.map((s) => `${s.id} in ${s.path} (${s.scope}) is shadowed by ${s.by} (${s.byScope})`);
+  const skills = rows
+    .filter((r) => (opts.owner === undefined || r.owner === opts.owner) && (opts.layout === undefined || r.layout === opts.layout))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : SCOPE_ORDER[a.scope] - SCOPE_ORDER[b.scope]));
+  return { registry, skills, shadowed, warnings };
+}

@@ -1,0 +1,38 @@
+// The unversioned policy: a skill without a version is kept as 0.0.0, and a changed copy replaces it.
+import { SkillsError } from '../errors.js';
+import type { Skill } from '../model/skill.js';
+import { isStrictSemver } from '../model/spec.js';
+
+/**
+ * The version a skill is kept under: 0.0.0 when it has none. The Agent Skills standard has no version field, so
+ * most public skills have none; they are registered, packed and installed as 0.0.0, and a changed copy replaces
+ * the registered one (there is no version to bump).
+ */
+export const UNVERSIONED = '0.0.0';
+
+/** True when the skill declares no version (see UNVERSIONED). */
+export function isUnversioned(skill: Skill): boolean {
+  return skill.version === undefined || skill.version.trim() === '';
+}
+
+/** The skill's version as the registry keeps it: its own, else UNVERSIONED. */
+export function registryVersion(skill: Skill): string {
+  return isUnversioned(skill) ? UNVERSIONED : skill.version!;
+}
+
+/** The warning for a skill kept as UNVERSIONED. */
+export function unversionedWarning(skill: Skill): string {
+  const how = skill.layout === 'skill-md' ? 'metadata.version to its SKILL.md' : '"version" to its manifest.json';
+  return `${skill.id} has no version; it is kept as ${UNVERSIONED}, and a changed copy replaces it (to version it, add ${how})`;
+}
+
+/** The version a skill is registered under; E_INVALID when it is not MAJOR.MINOR.PATCH. */
+export function versionOf(skill: Skill): string {
+  const v = registryVersion(skill);
+  if (!isStrictSemver(v)) {
+    throw new SkillsError('E_INVALID', `${skill.id}: version "${v}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"`, {
+      hint: `fix metadata.version (or version) in ${skill.file}`,
+    });
+  }
+  return v;
+}

@@ -1,0 +1,126 @@
+// Changing the registry: under its lock, index.json and the releases files replaced atomically, in an order a
+// crash cannot make inconsistent.
+import { rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { SkillsError } from '../errors.js';
+import { EMPTY_INDEX, serializeIndex, serializeReleases, summaryOf, type RegistryIndex, type Release } from '../formats/index-file.js';
+import { writeAtomic } from '../fs/atomic.js';
+import { legacyReleases, parseIndexText, readIndexText, readReleasesFile, releasesCache } from './index-io.js';
+import { BACKUP_FILE, INDEX_FILE, LOCK_FILE, ensureDir, releasesFile } from './layout.js';
+
+/** A lock whose holder stopped updating it (crashed, killed) is taken over after this long. */
+const LOCK_STALE_MS = 10_000;
+
+/** What an update may change besides the index: the releases of the skills it touches. */
+export interface IndexUpdate {
+  /**
+   * The releases of `id` (version → release), read afresh under the lock; change the object in place. Only the
+   * versions the index lists for `id` once the update is done are kept; the entry's `latest` is set from them.
+   */
+  releases(id: string): Record<string, Release>;
+}
+
+/**
+ * Change the registry under its lock: the index is re-read inside the lock, a corrupt one is never touched,
+ * the previous index is kept as index.json.bak, and every file is replaced by a rename (atomic). Creates the
+ * registry folder on first use. `fn` may change files of the store too; it runs inside the lock.
+ *
+ * Order of writes: releases/<id>.json first, holding the new releases and still the removed ones; then
+ * index.json; then the releases files are pruned to the versions the index lists (deleted for a skill that
+ * went). A crash in between leaves a releases file with versions the index does not list: readers ignore
+ * them, and the next write of that skill prunes them. A version 1 index is rewritten as version 2, every
+ * skill's releases file first.
+ */
+export async function updateIndex(dir: string, fn: (index: RegistryIndex, update: IndexUpdate) => RegistryIndex | Promise<RegistryIndex>): Promise<RegistryIndex> {
+  ensureDir(dir);
+  const lockfile = (await import('proper-lockfile')).default;
+  let compromised: Error | undefined;
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(dir, {
+      realpath: false,
+      lockfilePath: join(dir, LOCK_FILE),
+      stale: LOCK_STALE_MS,
+      // 20 processes writing at once each hold the lock for milliseconds; a crashed holder's lock goes stale.
+      retries: { retries: 300, factor: 1.3, minTimeout: 5, maxTimeout: 200, randomize: true },
+      onCompromised: (err) => {
+        compromised = err;
+      },
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new SkillsError('E_IO', code === 'ELOCKED' ? `the registry ${dir} is locked by another process (${join(dir, LOCK_FILE)})` : `cannot lock the registry ${dir}: ${(err as Error).message}`, {
+      cause: err,
+      hint: code === 'ELOCKED' ? `wait for it to finish; a lock left by a killed process is taken over after ${LOCK_STALE_MS / 1000} s` : undefined,
+    });
+  }
+  try {
+    const file = join(dir, INDEX_FILE);
+    const before = readIndexText(file);
+    const { index: current, legacy } = before === undefined ? { index: { ...EMPTY_INDEX, skills: [] } as RegistryIndex, legacy: undefined } : parseIndexText(before, file);
+    // id → releases as on disk (undefined: no file) and as the update leaves them.
+    const onDisk = new Map<string, Record<string, Release> | undefined>();
+    const working = new Map<string, Record<string, Release>>();
+    const releasesOf = (id: string): Record<string, Release> => {
+      let r = working.get(id);
+      if (!r) {
+        const disk = readReleasesFile(dir, id, false);
+        onDisk.set(id, disk);
+        r = { ...(disk ?? {}), ...(legacy?.get(id) ?? {}) };
+        working.set(id, r);
+      }
+      return r;
+    };
+    // Migrating from version 1: every skill's releases get their file.
+    if (legacy) for (const e of current.skills) releasesOf(e.id);
+    const next = await fn(current, { releases: releasesOf });
+    // What each touched releases file should hold: the versions the index lists; `latest` follows from it.
+    const entries = new Map(next.skills.map((e) => [e.id, e]));
+    const wanted = new Map<string, Record<string, Release> | undefined>();
+    for (const [id, r] of working) {
+      const entry = entries.get(id);
+      if (!entry) {
+        wanted.set(id, undefined);
+        continue;
+      }
+      const kept: Record<string, Release> = {};
+      for (const v of entry.versions) if (Object.hasOwn(r, v)) kept[v] = r[v]!;
+      wanted.set(id, kept);
+      const latest = kept[entry.latestVersion];
+      if (latest) entry.latest = summaryOf(latest);
+    }
+    const text = serializeIndex(next);
+    if (compromised) throw new SkillsError('E_IO', `lost the lock on the registry ${dir} (${compromised.message}); the index was not written`, { cause: compromised });
+    const textOf = (id: string, r: Record<string, Release> | undefined) => (r === undefined ? undefined : serializeReleases(id, r, entries.get(id)?.versions));
+    const writeReleases = (id: string, r: Record<string, Release>) => {
+      const path = releasesFile(dir, id);
+      ensureDir(dirname(path));
+      writeAtomic(path, textOf(id, r)!);
+    };
+    // 1. New and changed releases, the removed ones still there.
+    const written = new Map<string, string | undefined>();
+    for (const [id, kept] of wanted) {
+      const disk = onDisk.get(id);
+      const union = kept === undefined ? disk : { ...(disk ?? {}), ...kept };
+      const unionText = textOf(id, union);
+      if (union !== undefined && unionText !== textOf(id, disk)) writeReleases(id, union);
+      written.set(id, unionText);
+    }
+    // 2. The index.
+    if (text !== before) {
+      if (before !== undefined) writeAtomic(join(dir, BACKUP_FILE), before);
+      writeAtomic(file, text);
+    }
+    legacyReleases.delete(resolve(dir));
+    // 3. Prune what the index no longer lists.
+    for (const [id, kept] of wanted) {
+      if (kept === undefined) {
+        if (written.get(id) !== undefined) rmSync(releasesFile(dir, id), { force: true });
+        releasesCache.delete(releasesFile(dir, id));
+      } else if (textOf(id, kept) !== written.get(id)) writeReleases(id, kept);
+    }
+    return next;
+  } finally {
+    await release().catch(() => {});
+  }
+}

@@ -1,0 +1,49 @@
+// The resolve wing's entry for a command: specs as the user typed them, resolved against a registry folder.
+import { join } from 'node:path';
+import { SkillsError } from '../errors.js';
+import { parseSpec, type DependencySpec } from '../model/spec.js';
+import { readIndex, readReleases } from '../registry/index-io.js';
+import { catalogFromIndex } from './catalog.js';
+import { resolveSpecs } from './resolve.js';
+import type { Resolution } from './types.js';
+import { needsSystemPackages, systemPackageWarnings } from './warnings.js';
+
+export interface RegistryResolveOptions {
+  /** The running Node's version, for the skills' nodeVersion. */
+  nodeVersion: string;
+  /** The platform whose package manager says which system packages are installed. */
+  platform: NodeJS.Platform;
+}
+
+/**
+ * Resolve `specs` against the registry at `registry`; paths in the resolution are absolute. An unreadable
+ * registry throws; a resolution that fails is data (`ok: false`).
+ */
+export async function resolveFromRegistry(specs: DependencySpec[], registry: string, options: RegistryResolveOptions): Promise<Resolution> {
+  const catalog = catalogFromIndex(readIndex(registry), (id) => readReleases(registry, id));
+  const resolution = resolveSpecs(specs, catalog, { nodeVersion: options.nodeVersion });
+  if (resolution.ok) {
+    // Asking the package manager costs a process per package: load the checker only when a skill lists any.
+    if (needsSystemPackages(resolution.resolved, catalog)) {
+      const { systemPackageChecker } = await import('./system-packages.js');
+      resolution.warnings.push(...systemPackageWarnings(resolution.resolved, catalog, systemPackageChecker(options.platform)));
+    }
+    for (const skill of resolution.resolved) skill.path = join(registry, skill.path);
+  }
+  return resolution;
+}
+
+/** Specs as the user typed them (`id`, `id@1.2.3`, `id@^1.2`); every bad one is named in one E_USAGE error. */
+export function parseSpecs(raw: string[]): DependencySpec[] {
+  const specs: DependencySpec[] = [];
+  const errors: string[] = [];
+  for (const r of raw) {
+    const s = parseSpec(r);
+    if ('error' in s) errors.push(s.error);
+    else specs.push(s);
+  }
+  if (errors.length > 0) {
+    throw new SkillsError('E_USAGE', errors.join('\n'), { hint: 'a spec is an id (latest version), id@1.2.3 (exact) or id@<semver range>, e.g. basic-tools@^1.0.0' });
+  }
+  return specs;
+}

@@ -1,0 +1,50 @@
+// Versions and ranges, compared and matched fast: a registry repeats a handful of them over thousands of releases.
+import Range from 'semver/classes/range.js';
+import SemVer from 'semver/classes/semver.js';
+
+/** `parse(key)` worked out once per key; null when it throws. */
+function parsedOnce<T>(cache: Map<string, T | null>, key: string, parse: (key: string) => T): T | null {
+  let parsed = cache.get(key);
+  if (parsed === undefined) {
+    try {
+      parsed = parse(key);
+    } catch {
+      parsed = null;
+    }
+    cache.set(key, parsed);
+  }
+  return parsed;
+}
+
+// Plain x.y.z versions, by far the most common, compare as numbers; anything else goes through semver.
+const PLAIN = /^(\d{1,9})\.(\d{1,9})\.(\d{1,9})$/;
+const parsedVersions = new Map<string, SemVer | null>();
+
+/** A plain x.y.z version as three numbers, any other semver as a SemVer; undefined when it is not semver. */
+export function versionKey(v: string): SemVer | number[] | undefined {
+  const m = PLAIN.exec(v);
+  if (m) return [Number(m[1]), Number(m[2]), Number(m[3])];
+  return parsedOnce(parsedVersions, v, (x) => new SemVer(x)) ?? undefined;
+}
+
+/** Compare two versions that versionKey accepts, semver order. */
+export function compareVersions(a: string, b: string): number {
+  const x = versionKey(a)!;
+  const y = versionKey(b)!;
+  if (Array.isArray(x) && Array.isArray(y)) return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+  return new SemVer(a).compare(b);
+}
+
+const ranges = new Map<string, Range | null>();
+const matching = new Map<string, boolean>();
+
+/** Whether version satisfies range; registries repeat both, so each pair is worked out once. */
+export function matches(version: string, range: string): boolean {
+  const key = `${range}\0${version}`;
+  let m = matching.get(key);
+  if (m !== undefined) return m;
+  const r = parsedOnce(ranges, range, (x) => new Range(x));
+  m = r !== null && r.test(version);
+  matching.set(key, m);
+  return m;
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { SkillsError } from '../errors.js';
+import { parseScriptArgs, type ScriptArgs } from './args.js';
+
+/** Arguments read from a file or stdin beyond this are refused before parsing (the serialized limit is 4,096 bytes). */
+const MAX_ARGS_INPUT_BYTES = 1024 * 1024;
+
+export interface ArgsInput {
+  /** --args: the JSON text. */
+  args?: string;
+  /** --args-file: a path, or - for stdin. */
+  argsFile?: string;
+}
+
+/** The arguments: --args, else --args-file (- for stdin), else stdin when it is not a terminal, else {}. */
+export async function readArguments(
+  options: ArgsInput,
+  io: { cwd: string; stdin: Readable & { isTTY?: boolean } },
+  timeoutSeconds: number,
+): Promise<ScriptArgs> {
+  if (options.args !== undefined) return parseScriptArgs(options.args, '--args');
+  if (options.argsFile !== undefined && options.argsFile !== '-') {
+    const file = resolve(io.cwd, options.argsFile);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+      throw new SkillsError(missing ? 'E_NOT_FOUND' : 'E_IO', `--args-file ${options.argsFile}: ${missing ? 'no such file' : (err as Error).message}`, { cause: err });
+    }
+    if (Buffer.byteLength(text) > MAX_ARGS_INPUT_BYTES) throw new SkillsError('E_USAGE', `${file}: the arguments file is larger than ${MAX_ARGS_INPUT_BYTES} bytes`);
+    return parseScriptArgs(text, file);
+  }
+  if (options.argsFile === '-' || io.stdin.isTTY !== true) return parseScriptArgs(await readStdin(io.stdin, timeoutSeconds), 'stdin');
+  return { json: '{}' };
+}
+
+/** All of stdin, bounded in size and in time (a caller that leaves stdin open would otherwise hang us). */
+function readStdin(stdin: Readable, timeoutSeconds: number): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    const done = (fn: () => void) => {
+      clearTimeout(timer);
+      stdin.off('data', onData).off('end', onEnd).off('error', onError);
+      fn();
+    };
+    const onData = (b: Buffer | string) => {
+      const buf = typeof b === 'string' ? Buffer.from(b) : b;
+      size += buf.length;
+      if (size > MAX_ARGS_INPUT_BYTES) {
+        stdin.pause();
+        done(() => reject(new SkillsError('E_USAGE', `stdin: the arguments are larger than ${MAX_ARGS_INPUT_BYTES} bytes`)));
+        return;
+      }
+      parts.push(buf);
+    };
+    const onEnd = () => done(() => resolvePromise(Buffer.concat(parts).toString('utf8')));
+    const onError = (err: Error) => done(() => reject(new SkillsError('E_IO', `cannot read the arguments from stdin: ${err.message}`, { cause: err })));
+    const timer = setTimeout(() => {
+      stdin.pause();
+      done(() =>
+        reject(
+          new SkillsError('E_USAGE', `stdin did not end within ${timeoutSeconds} s: run-script reads the JSON arguments from stdin when it is not a terminal`, {
+            hint: "pass the arguments with --args '{…}' (or --args '{}'), or close stdin (< /dev/null)",
+          }),
+        ),
+      );
+    }, timeoutSeconds * 1000);
+    stdin.on('data', onData).on('end', onEnd).on('error', onError);
+    stdin.resume();
+  });
+}

@@ -1,0 +1,87 @@
+import type { Skill } from '../model/skill.js';
+import { maskList } from './mask.js';
+import { locateSecrets, readSecrets, secretsFor } from './secrets.js';
+
+/** The environment variables passed from the caller when set (with SKILL_DIR and the declared secrets). */
+export const PASSED_ENV = ['PATH', 'HOME', 'LANG', 'TMPDIR'];
+
+export interface EnvPlan {
+  env: Record<string, string>;
+  /** Declared variables the script gets no value for. */
+  missing: string[];
+  /** Values to mask: those of the declared variables the script gets. */
+  secretValues: string[];
+}
+
+/**
+ * The script's environment: PATH, HOME, LANG, TMPDIR (when the caller has them), SKILL_DIR, and the declared
+ * variables from the secrets — or, with `inherit`, the caller's whole environment with those added.
+ */
+export function buildEnv(opts: {
+  caller: Record<string, string | undefined>;
+  skillDir: string;
+  declared: string[];
+  secrets: Record<string, string>;
+  inherit?: boolean;
+  extra?: Record<string, string>;
+}): EnvPlan {
+  const env: Record<string, string> = {};
+  const take = (k: string) => {
+    const v = opts.caller[k];
+    if (v !== undefined) env[k] = v;
+  };
+  if (opts.inherit) Object.keys(opts.caller).forEach(take);
+  else PASSED_ENV.forEach(take);
+  Object.assign(env, opts.extra);
+  env.SKILL_DIR = opts.skillDir;
+  Object.assign(env, opts.secrets);
+  const missing = opts.declared.filter((n) => env[n] === undefined);
+  const secretValues = opts.declared.map((n) => env[n]).filter((v): v is string => v !== undefined);
+  return { env, missing, secretValues };
+}
+
+/**
+ * The variables a skill declares, which alone it gets from the secrets: a manifest's `envVars`; for a SKILL.md
+ * skill (the standard has no such field), the names its `.env.example` lists, the file where such skills say
+ * what they need.
+ */
+export function declaredEnv(skill: Skill): string[] {
+  return skill.layout === 'manifest' ? skill.envVars : [...new Set(skill.envExample ?? [])];
+}
+
+/** What the script is given beyond the arguments: its environment, the strings to mask, a warning to show. */
+export interface ScriptEnv {
+  plan: EnvPlan;
+  /** maskList of the secret values the script gets. */
+  mask: string[];
+  /** Declared variables without a value: say so (masked) before the script runs. */
+  warning?: string;
+}
+
+/**
+ * The script's environment (buildEnv) with the declared variables from the secrets file. The secrets are read
+ * only when the skill declares variables, or when a file is named (so a mistake in it shows).
+ */
+export function scriptEnv(opts: {
+  skill: Skill;
+  /** --secrets. */
+  secrets?: string;
+  registry: string;
+  cwd: string;
+  caller: Record<string, string | undefined>;
+  inherit?: boolean;
+  /** NAME=value the interpreter's shebang sets. */
+  extra: Record<string, string>;
+}): ScriptEnv {
+  const { skill } = opts;
+  const location = locateSecrets({ secrets: opts.secrets, cwd: opts.cwd, env: opts.caller, registry: opts.registry });
+  const envVars = declaredEnv(skill);
+  const secrets = envVars.length > 0 || location.explicit ? readSecrets(location) : undefined;
+  const declared = secretsFor(secrets, skill.id, envVars);
+  const plan = buildEnv({ caller: opts.caller, skillDir: skill.root, declared: envVars, secrets: declared.values, inherit: opts.inherit, extra: opts.extra });
+  const mask = maskList(plan.secretValues);
+  if (plan.missing.length === 0) return { plan, mask };
+  const them = plan.missing.length > 1 ? 'them' : 'it';
+  const why = secrets ? `which the secrets file ${location.file} does not hold` : `but there is no secrets file at ${location.file}`;
+  return { plan, mask, warning: `warning: ${skill.id} declares ${plan.missing.join(', ')}, ${why}: the script runs without ${them}` };
+}

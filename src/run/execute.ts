@@ -1,0 +1,116 @@
+import { constants } from 'node:os';
+import { SkillsError } from '../errors.js';
+import { runInGroup } from '../proc/process-group.js';
+import { Capture, type Sink } from './capture.js';
+import type { Interpreter } from './interpreter.js';
+
+export interface RunRequest {
+  /** Absolute path of the script. */
+  script: string;
+  /** The working directory: the skill's folder. */
+  cwd: string;
+  interpreter: Interpreter;
+  /** The arguments as compact JSON: the first argument, and stdin (unless `argv` is given). */
+  argsJson: string;
+  /** Command-line words given instead of the JSON: the script's arguments, with nothing on stdin. */
+  argv?: string[];
+  env: Record<string, string>;
+  /** Strings to mask (maskList). */
+  mask: string[];
+  timeoutMs: number;
+  stdout?: Sink;
+  stderr?: Sink;
+  /** Aborting ends the script's process group, with the abort reason's signal when it is SIGINT or SIGTERM. */
+  signal?: AbortSignal;
+  /** Between SIGTERM and SIGKILL. */
+  graceMs?: number;
+}
+
+export interface ScriptResultLine {
+  success: boolean;
+  result?: unknown;
+  error?: unknown;
+}
+
+export interface RunOutcome {
+  /** The script's exit code; 124 on timeout; 128 + n when a signal n ended it. */
+  exitCode: number;
+  /** The signal that ended the script, if one did. */
+  signal?: string;
+  timedOut: boolean;
+  durationMs: number;
+  /** Masked, at most MAX_OUTPUT_BYTES of each stream. */
+  stdout: string;
+  stderr: string;
+  truncated: { stdout: boolean; stderr: boolean };
+  /** Bytes read past the cap and dropped. */
+  dropped: { stdout: number; stderr: number };
+  /** The last line of stdout that is a JSON object with a boolean `success`. */
+  resultLine?: ScriptResultLine;
+}
+
+/** The last line of stdout that parses as `{success: boolean, …}`. */
+export function lastResultLine(stdout: string): ScriptResultLine | undefined {
+  const lines = stdout.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!.trim();
+    if (!line.startsWith('{') || !line.endsWith('}')) continue;
+    try {
+      const v = JSON.parse(line) as unknown;
+      if (v && typeof v === 'object' && !Array.isArray(v) && typeof (v as ScriptResultLine).success === 'boolean') return v as ScriptResultLine;
+    } catch {
+      /* not JSON: look further up */
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Run the script in its own process group (runInGroup): the arguments as its first argument and on stdin (or the
+ * command-line words as its arguments), output capped at MAX_OUTPUT_BYTES (capture.ts) per stream and masked. On timeout or
+ * abort the whole group is ended; so is whatever the script left running in its group when it exits.
+ */
+export async function executeScript(req: RunRequest): Promise<RunOutcome> {
+  const out = new Capture(req.mask, req.stdout);
+  const err = new Capture(req.mask, req.stderr);
+  let exit;
+  try {
+    exit = await runInGroup({
+      command: req.interpreter.command,
+      args: [...req.interpreter.args, req.script, ...(req.argv ?? [req.argsJson])],
+      cwd: req.cwd,
+      env: req.env,
+      input: req.argv ? '' : `${req.argsJson}\n`,
+      timeoutMs: req.timeoutMs,
+      ...(req.signal ? { signal: req.signal } : {}),
+      ...(req.graceMs !== undefined ? { graceMs: req.graceMs } : {}),
+      onStdout: (b, flow) => out.add(b, flow),
+      onStderr: (b, flow) => err.add(b, flow),
+    });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new SkillsError('E_NOT_FOUND', `cannot run ${req.script}: its interpreter "${req.interpreter.command}" (by ${req.interpreter.via}) was not found`, {
+        hint: req.interpreter.via === 'shebang' ? 'install it, or change the shebang' : `install ${req.interpreter.command} (the script's PATH is the caller's PATH)`,
+      });
+    }
+    throw new SkillsError('E_IO', `cannot run ${req.script}: ${(e as Error).message}`, { cause: e });
+  }
+  out.finish();
+  err.finish();
+  const signalNumber = exit.signal ? (constants.signals as Record<string, number>)[exit.signal] : undefined;
+  const exitCode = exit.timedOut ? 124 : exit.code ?? (signalNumber !== undefined ? 128 + signalNumber : 1);
+  const stdout = out.text;
+  const outcome: RunOutcome = {
+    exitCode,
+    timedOut: exit.timedOut,
+    durationMs: exit.durationMs,
+    stdout,
+    stderr: err.text,
+    truncated: { stdout: out.dropped > 0, stderr: err.dropped > 0 },
+    dropped: { stdout: out.dropped, stderr: err.dropped },
+  };
+  if (exit.signal) outcome.signal = exit.signal;
+  const line = lastResultLine(stdout);
+  if (line) outcome.resultLine = line;
+  return outcome;
+}

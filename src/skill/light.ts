@@ -1,0 +1,259 @@
+import { readdirSync, type Dirent } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { isSkillsError } from '../errors.js';
+import { readManifestData } from '../formats/manifest.js';
+import { parseSkillMd } from '../formats/skill-md.js';
+import { codePoints, normalizeText } from '../formats/text.js';
+import { lenientCandidates } from '../formats/yaml-repair.js';
+import { readBounded } from '../fs/read.js';
+import type { Layout, McpServer, Skill, Triggers } from '../model/skill.js';
+import { discoverIn, real, type FolderScope, type SkillFolder } from './folders.js';
+import { loadSkill, readTriggers } from './load.js';
+import { readHead, scriptDescription } from './script-info.js';
+import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
+
+// The catalog's light reading of skill folders (seed 003): only the skill file's frontmatter or manifest fields,
+// about a twentieth of what a full load costs, so that 10,000 skills fit in a second. It is lenient, as the Agent
+// Skills client guide asks: what an agent could still use is read with a warning, and what it could not is
+// skipped with one. The skills that end up selected are loaded in full (activate).
+
+export type CatalogScope = FolderScope | 'registry';
+
+/** One skill as the catalog knows it, before it is activated. */
+export interface CatalogEntry {
+  /** The name the skill goes by: SKILL.md `name` (NFKC), manifest `id`. What selection, --select and disabledSkills use. */
+  name: string;
+  /** The name as written (SKILL.md `name` trimmed; manifest `name`): the reference's `<name>`, the `## Title` heading. */
+  title: string;
+  description: string;
+  briefDescription?: string;
+  version?: string;
+  triggers?: Triggers;
+  layout: Layout;
+  /** Absolute path of the skill file (SKILL.md, skill.md or manifest.json), symlinks resolved as the reference does. */
+  location: string;
+  /** Absolute path of the skill folder (for registry skills, the stored copy). */
+  root: string;
+  scope: CatalogScope;
+  /** `disable-model-invocation: true` or `default_enabled: false`: kept out of the catalog, still selectable by name. */
+  hidden: boolean;
+  /** The folder listing discovery read, handed on to the full load. */
+  listing?: Dirent[];
+}
+
+/** The skills of one folder, read light, in discovery order. */
+export function readFolder(folder: SkillFolder, warnings: string[]): CatalogEntry[] {
+  const { dir, scope } = folder;
+  // A missing folder gives nothing; a file given stands for the skill that holds it (as SKILL.md does for skills-ref).
+  const discovery = discoverIn(dir);
+  // Discovery never follows a symlinked folder below `dir`, so resolving `dir` once resolves every root below it.
+  const realDir = real(dir);
+  const out: CatalogEntry[] = [];
+  for (const root of discovery.roots) {
+    const rel = relative(dir, root);
+    const realRoot = rel === '' ? realDir : rel.startsWith('..') ? real(root) : join(realDir, rel);
+    const e = readEntry(root, realRoot, scope, discovery.listings.get(root), warnings);
+    if (e) out.push(e);
+  }
+  return out;
+}
+
+/** Read one skill folder's metadata leniently; undefined (with a warning) when an agent could not use it. */
+export function readEntry(root: string, realRoot: string, scope: CatalogScope, listing: Dirent[] | undefined, warnings: string[]): CatalogEntry | undefined {
+  const warn = (m: string) => warnings.push(`${root}: ${m}`);
+  let names: string[];
+  try {
+    listing ??= readdirSync(root, { withFileTypes: true });
+    names = listing.filter((d) => d.isFile() || d.isSymbolicLink()).map((d) => d.name);
+  } catch (err) {
+    warn(`skipped: cannot read the folder (${(err as Error).message})`);
+    return undefined;
+  }
+  const found = skillFileIn(names);
+  if (!found) return undefined;
+  const file = join(root, found.name);
+  let read;
+  try {
+    read = readBounded(file, MAX_SKILL_FILE_BYTES);
+  } catch (err) {
+    warn(`skipped: cannot read ${found.name} (${(err as Error).message})`);
+    return undefined;
+  }
+  if (read.text === undefined) {
+    warn(`skipped: ${found.name} is ${read.tooLarge} bytes, over the ${MAX_SKILL_FILE_BYTES} read`);
+    return undefined;
+  }
+  const { text } = normalizeText(read.text);
+  const meta = found.layout === 'skill-md' ? skillMdMeta(text, found.name, warn) : manifestMeta(text, warn);
+  if (!meta) return undefined;
+  if (meta.description === '') {
+    warn(`skipped: ${found.name} has no description, which an agent needs to know when to use the skill`);
+    return undefined;
+  }
+  const length = codePoints(meta.description);
+  if (length > MAX_DESCRIPTION) {
+    // Every catalog entry goes into every prompt: one runaway description would crowd out all the others.
+    warn(`the description is ${length} characters long, over the ${MAX_DESCRIPTION} allowed; cut to ${MAX_DESCRIPTION} in the catalog`);
+    meta.description = cutCodePoints(meta.description, MAX_DESCRIPTION - 1).trimEnd() + '…';
+  }
+  const folderName = basename(root);
+  if (meta.name === undefined) {
+    warn(`${found.name} has no name; the folder's name "${folderName}" is used`);
+    meta.name = folderName;
+    meta.title = folderName;
+  } else if (found.layout === 'skill-md') {
+    if (meta.name !== folderName.normalize('NFKC')) warn(`the name "${meta.name}" does not match the folder "${folderName}"; loaded anyway`);
+    if (codePoints(meta.name) > 64) warn(`the name is ${codePoints(meta.name)} characters long, over the 64 allowed; loaded anyway`);
+  }
+  return entryOf(meta.name, meta.title ?? meta.name, meta.description, meta.briefDescription || undefined, meta.version || undefined, meta.triggers, found.layout, join(realRoot, found.name), root, scope, meta.hidden, listing);
+}
+
+/**
+ * A catalog entry, always of this one shape (absent fields undefined, never missing): ten thousand entries of
+ * one hidden class keep every later field read fast, where spreads give each entry a class of its own.
+ */
+export function entryOf(
+  name: string, title: string, description: string, briefDescription: string | undefined, version: string | undefined, triggers: Triggers | undefined,
+  layout: Layout, location: string, root: string, scope: CatalogScope, hidden: boolean, listing: Dirent[] | undefined,
+): CatalogEntry {
+  return { name, title, description, briefDescription, version, triggers, layout, location, root, scope, hidden, listing };
+}
+
+/** The Agent Skills limit on a description, in code points. */
+const MAX_DESCRIPTION = 1024;
+
+/** The first `n` code points of a text (a surrogate pair is never split). */
+function cutCodePoints(text: string, n: number): string {
+  let i = 0;
+  for (let seen = 0; i < text.length && seen < n; seen++) {
+    const c = text.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? 2 : 1;
+  }
+  return text.slice(0, i);
+}
+
+interface Meta {
+  name?: string;
+  title?: string;
+  description: string;
+  briefDescription?: string;
+  version?: string;
+  triggers?: Triggers;
+  hidden: boolean;
+}
+
+function skillMdMeta(text: string, fileName: string, warn: (m: string) => void): Meta | undefined {
+  let parsed = parseSkillMd(text, { positions: false });
+  if (parsed.problem?.check === 'yaml-syntax') {
+    // Two slips that break the YAML of real skills, each repaired on its own and then both together.
+    for (const { text: fixed, says } of lenientCandidates(parsed.frontmatter)) {
+      const again = parseSkillMd(`---\n${fixed}---\n`, { positions: false });
+      if (again.data) {
+        warn(`${fileName}: ${says}`);
+        parsed = again;
+        break;
+      }
+    }
+  }
+  if (!parsed.data) {
+    warn(`skipped: ${fileName}: ${parsed.problem?.message ?? 'the frontmatter cannot be read'}`);
+    return undefined;
+  }
+  const data = parsed.data;
+  const str = (k: string) => (typeof data[k] === 'string' ? (data[k] as string).trim() : undefined);
+  const rawName = str('name');
+  const meta = data.metadata;
+  const metaVersion = meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>).version : undefined;
+  return {
+    ...(rawName ? { name: rawName.normalize('NFKC'), title: rawName } : {}),
+    description: str('description') ?? '',
+    briefDescription: str('brief_description') || undefined,
+    version: str('version') || (typeof metaVersion === 'string' ? metaVersion : undefined),
+    triggers: readTriggers(data.triggers),
+    hidden: /^false$/i.test(str('default_enabled') ?? '') || /^true$/i.test(str('disable-model-invocation') ?? ''),
+  };
+}
+
+function manifestMeta(text: string, warn: (m: string) => void): Meta | undefined {
+  const { data: d, problem } = readManifestData(text);
+  if (!d) {
+    warn(`skipped: ${problem!.message}`);
+    return undefined;
+  }
+  const str = (k: string) => (typeof d[k] === 'string' ? (d[k] as string).trim() : undefined);
+  const id = str('id') || str('name');
+  return {
+    ...(id ? { name: id, title: str('name') || id } : {}),
+    description: str('description') ?? '',
+    briefDescription: str('brief_description') || undefined,
+    version: str('version') || undefined,
+    triggers: readTriggers(d.triggers),
+    hidden: d.default_enabled === false || d['disable-model-invocation'] === true,
+  };
+}
+
+/** A script of an active skill, for the "Available Tools" list. */
+export interface Tool {
+  /** Path relative to the skill folder. */
+  path: string;
+  description?: string;
+}
+
+/** A selected skill, loaded in full. */
+export interface ActiveSkill {
+  entry: CatalogEntry;
+  skill: Skill;
+  /** The skill file as found by the full load (a stored copy may hold skill.md). */
+  location: string;
+  instructions: string;
+  /** Every file of the skill but the skill file and the files its instructions came from. */
+  files: string[];
+  tools: Tool[];
+  mcpServers: McpServer[];
+}
+
+const MAX_SCRIPT_HEAD = 16 * 1024;
+
+/**
+ * Load a selected skill in full: its instructions, bundled files, scripts (each with the description its
+ * leading comment gives) and MCP servers. Undefined, with a warning, when the folder cannot be loaded (a
+ * registry skill whose stored copy is gone).
+ */
+export function activate(entry: CatalogEntry, warnings: string[]): ActiveSkill | undefined {
+  let skill: Skill;
+  try {
+    skill = loadSkill(entry.root, entry.listing ? { listing: entry.listing } : {});
+  } catch (err) {
+    if (!isSkillsError(err)) throw err;
+    warnings.push(`${entry.name}: its instructions cannot be loaded (${err.message}); only its catalog entry is shown`);
+    return undefined;
+  }
+  const fromInstructions = new Set([skill.file, ...skill.instructionParts.map((p) => p.file)]);
+  const files = skill.entries
+    .filter((e) => (e.kind === 'file' || (e.kind === 'symlink' && e.inside)) && !fromInstructions.has(join(skill.root, e.path)))
+    .map((e) => e.path)
+    .sort();
+  const tools: Tool[] = skill.scripts
+    .filter((s) => s.exists)
+    .map((s) => {
+      let description: string | undefined;
+      try {
+        const text = readHead(join(skill.root, s.path), MAX_SCRIPT_HEAD);
+        description = scriptDescription(text, s.path);
+      } catch {
+        /* unreadable: listed without a description */
+      }
+      return description ? { path: s.path, description } : { path: s.path };
+    });
+  const realRoot = entry.location.slice(0, entry.location.length - basename(entry.location).length - 1);
+  return {
+    entry,
+    skill,
+    location: join(realRoot, basename(skill.file)),
+    instructions: skill.instructions,
+    files,
+    tools,
+    mcpServers: skill.mcpServers,
+  };
+}
+

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import yaml from 'js-yaml';
+import { parseSkillMd } from '../../../src/formats/skill-md.js';
+import { lenientCandidates, slipAt, slipFix, slipHint, slipNear } from '../../../src/formats/yaml-repair.js';
+
+const read = (fm: string) => yaml.load(fm, { schema: yaml.FAILSAFE_SCHEMA }) as Record<string, unknown>;
+
+/** The frontmatter with the fix of the slip the parser reported applied, as lint --fix applies it. */
+function fixed(fm: string): string | undefined {
+  const problem = parseSkillMd(`---\n${fm}---\n`).problem!;
+  const lines = `---\n${fm}---\n`.split('\n');
+  const slip = slipAt(lines, problem.slip!.line - 1)!;
+  const fix = slipFix(slip);
+  if (!fix) return undefined;
+  lines.splice(slip.line, slip.end - slip.line + 1, fix.text);
+  return lines.slice(1, -2).join('\n') + '\n';
+}
+
+describe('yaml-repair: the hint, the lenient reading and the fix agree', () => {
+  const cases: { fm: string; kind: 'colon' | 'block'; key: string; value: string; hint: string; fix: string }[] = [
+    { fm: 'name: a\ndescription: Use when: you scrape\n', kind: 'colon', key: 'description', value: 'Use when: you scrape', hint: 'quote it: description: "Use when: you scrape"', fix: 'quote the value of description (it holds ": ")' },
+    { fm: 'name: a\ndescription: Use when: pages\n  and prices pile up\nlicense: MIT\n', kind: 'colon', key: 'description', value: 'Use when: pages and prices pile up', hint: 'quote it: description: "Use when: pages and prices pile up"', fix: 'quote the value of description (it holds ": ")' },
+    { fm: 'name: a\ndescription: | Use when posts pile up.\n', kind: 'block', key: 'description', value: 'Use when posts pile up.', hint: 'drop the |: description: Use when posts pile up.', fix: 'drop the | before the text of description' },
+    { fm: 'description: >- Use when: posts\n  pile up\nname: a\n', kind: 'block', key: 'description', value: 'Use when: posts pile up', hint: 'drop the >: description: "Use when: posts pile up"', fix: 'drop the > before the text of description' },
+  ];
+  it.each(cases)('$fm', ({ fm, kind, key, value, hint, fix }) => {
+    const parsed = parseSkillMd(`---\n${fm}---\n`);
+    expect(parsed.problem?.check).toBe('yaml-syntax');
+    expect(parsed.problem?.slip?.kind).toBe(kind);
+    expect(parsed.problem?.hint).toContain(hint);
+    // The lenient reading gets the value the hint names.
+    const lenient = lenientCandidates(parsed.frontmatter).map((c) => read(c.text)).find((d) => d[key] === value);
+    expect(lenient?.[key]).toBe(value);
+    // The fix writes the line the hint shows, and the file then reads as the lenient reading did.
+    const after = fixed(fm)!;
+    expect(after).toContain(hint.slice(hint.indexOf(': ') + 2));
+    expect(read(after)).toEqual(lenient);
+    const lines = `---\n${fm}---\n`.split('\n');
+    expect(slipFix(slipAt(lines, parsed.problem!.slip!.line - 1)!)?.description).toBe(fix);
+  });
+
+  it('leaves a value with a comment to the author in the fix and the hint; the lenient reading drops the comment', () => {
+    const fm = 'description: Use when: x # not sure\n';
+    const p = parseSkillMd(`---\n${fm}---\n`);
+    expect(p.problem?.hint).toBe('the value of "description" holds ": " and so reads as a nested key; quote it');
+    expect(fixed(fm)).toBeUndefined();
+    expect(read(lenientCandidates(fm)[0]!.text)).toEqual({ description: 'Use when: x' });
+  });
+
+  it('finds no slip in values that are fine, and looks at the line before the one js-yaml names', () => {
+    for (const line of ['url: https://example.com', 'description: "quoted: fine"', 'description: |', 'description: |- # a comment', 'note: plain text']) {
+      expect(slipAt([line], 0)).toBeUndefined();
+    }
+    expect(slipNear(['description: Use when: x', '  more'], 1)).toMatchObject({ kind: 'colon', line: 0, end: 1, value: 'Use when: x more' });
+    expect(slipHint(slipAt(['  note: | text'], 0)!)).toBe('"|" starts a block of text on the lines below it, so no text may follow it on its line; drop the |: note: text');
+  });
+});

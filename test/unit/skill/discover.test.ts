@@ -1,0 +1,87 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { discoverSkills, isSkillFolder, skillRootOf } from '../../../src/skill/discover.js';
+import { SkillsError } from '../../../src/errors.js';
+import { tempFolders } from '../../helpers/cli.js';
+import { skillMd, writeTree } from '../../helpers/tree.js';
+
+const { fresh, cleanup } = tempFolders('skills-discover-');
+afterAll(cleanup);
+
+const md = (name: string) => skillMd(`name: ${name}\ndescription: Does ${name}. Use when testing discovery.`);
+const manifest = (id: string) => JSON.stringify({ id, name: id, version: '1.0.0', description: `Does ${id}.`, owner: 'built-in' });
+const rel = (dir: string, roots: string[]) => roots.map((r) => r.slice(dir.length + 1) || '.');
+
+describe('discoverSkills', () => {
+  it('finds every skill below a folder, of both layouts, each once, and keeps the listings it read', () => {
+    const dir = fresh('tree');
+    writeTree(dir, {
+      'a/SKILL.md': md('a'),
+      'group/b/skill.md': md('b'),
+      'group/c/manifest.json': manifest('c'),
+      // A skill inside a skill is not looked for: the outer folder is the skill.
+      'a/nested/SKILL.md': md('nested'),
+      'notes/readme.md': '# not a skill\n',
+    });
+    const d = discoverSkills(['.'], { cwd: dir });
+    expect(rel(dir, d.roots).sort()).toEqual(['a', 'group/b', 'group/c']);
+    expect(d.outside).toEqual([]);
+    expect(d.listings.get(join(dir, 'a'))?.map((e) => e.name).sort()).toEqual(['SKILL.md', 'nested']);
+    // Given twice, through two paths, a skill is found once.
+    expect(discoverSkills(['a', join(dir, 'a'), '.'], { cwd: dir }).roots.filter((r) => r === join(dir, 'a'))).toHaveLength(1);
+  });
+
+  it('skips .git, node_modules and what .gitignore names, and stops at the depth asked', () => {
+    const dir = fresh('skips');
+    writeTree(dir, {
+      'kept/SKILL.md': md('kept'),
+      '.git/hooks/SKILL.md': md('hooks'),
+      'node_modules/pkg/SKILL.md': md('pkg'),
+      '.gitignore': 'build/\n',
+      'build/out/SKILL.md': md('out'),
+      'deep/1/2/SKILL.md': md('two'),
+    });
+    expect(rel(dir, discoverSkills(['.'], { cwd: dir }).roots).sort()).toEqual(['deep/1/2', 'kept']);
+    expect(rel(dir, discoverSkills(['.'], { cwd: dir, maxDepth: 2 }).roots)).toEqual(['kept']);
+  });
+
+  it('does not follow a symlinked folder below the folder given, but takes a symlink given itself', () => {
+    const dir = fresh('links');
+    const elsewhere = fresh('elsewhere');
+    writeTree(elsewhere, { 'real/SKILL.md': md('real') });
+    writeTree(dir, { 'own/SKILL.md': md('own'), linked: { symlink: join(elsewhere, 'real') } });
+    expect(rel(dir, discoverSkills(['.'], { cwd: dir }).roots)).toEqual(['own']);
+    expect(discoverSkills(['linked'], { cwd: dir }).roots).toEqual([join(dir, 'linked')]);
+    expect(realpathSync(discoverSkills(['linked'], { cwd: dir }).roots[0]!)).toBe(realpathSync(join(elsewhere, 'real')));
+  });
+
+  it('takes a file for the skill that holds it, and lists a file of no skill as outside', () => {
+    const dir = fresh('files');
+    writeTree(dir, { '.git/HEAD': 'ref: x\n', 's/SKILL.md': md('s'), 's/scripts/run.sh': 'echo\n', 'loose.txt': 'x' });
+    const d = discoverSkills(['s/scripts/run.sh', 'loose.txt'], { cwd: dir });
+    expect(d.roots).toEqual([join(dir, 's')]);
+    expect(d.outside).toEqual([join(dir, 'loose.txt')]);
+    // A folder inside a skill means that skill too.
+    expect(discoverSkills(['s/scripts'], { cwd: dir }).roots).toEqual([join(dir, 's')]);
+    expect(skillRootOf(join(dir, 's/scripts'))).toBe(join(dir, 's'));
+    expect(skillRootOf(dir)).toBeUndefined();
+  });
+
+  it('names a SKILL.md that is a folder, and fails on a path that does not exist', () => {
+    const dir = fresh('odd');
+    mkdirSync(join(dir, 'broken/SKILL.md'), { recursive: true });
+    expect(isSkillFolder(join(dir, 'broken'))).toBe(false);
+    let err: unknown;
+    try {
+      discoverSkills(['broken'], { cwd: dir });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SkillsError);
+    expect((err as SkillsError).code).toBe('E_NOT_FOUND');
+    expect((err as SkillsError).message).toBe('broken is not a skill and holds none (no SKILL.md or manifest.json below it): its SKILL.md is a folder');
+    expect((err as SkillsError).hint).toContain('SKILL.md must be a file');
+    expect(() => discoverSkills(['missing'], { cwd: dir })).toThrow('missing: no such file or folder');
+  });
+});

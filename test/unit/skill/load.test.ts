@@ -1,0 +1,119 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { loadSkill } from '../../../src/skill/load.js';
+import { MAX_SKILL_FILE_BYTES } from '../../../src/skill/skill-file.js';
+import { tempFolders } from '../../helpers/cli.js';
+import { skillMd, writeTree } from '../../helpers/tree.js';
+
+const { fresh, cleanup } = tempFolders('skills-load-');
+afterAll(cleanup);
+
+/** A skill folder written from a tree, loaded. */
+function load(tree: Parameters<typeof writeTree>[1], folder = 'weather', options: Parameters<typeof loadSkill>[1] = {}) {
+  const dir = join(fresh(), folder);
+  writeTree(dir, tree);
+  return loadSkill(dir, options);
+}
+
+describe('loadSkill: both layouts into the one Skill model', () => {
+  it('reads SKILL.md: fields, body as instructions, positions, scripts and files', () => {
+    const s = load({
+      'SKILL.md': skillMd(
+        'name: weather\ndescription: " Gets the weather. Use when asked about rain. "\nversion: 1.2.0\nmetadata:\n  author: me\ntriggers:\n  keywords: [rain]\nscripts:\n  - scripts/get.sh\ndependencies:\n  - http-tools@^1\n',
+        '# Weather\n\nLook outside.\n',
+      ),
+      'scripts/get.sh': { content: '#!/bin/sh\necho\n', mode: 0o755 },
+      'scripts/extra.py': 'print(1)\n',
+      'references/api.md': '# API\n',
+    });
+    expect(s).toMatchObject({
+      id: 'weather',
+      name: 'weather',
+      description: 'Gets the weather. Use when asked about rain.',
+      layout: 'skill-md',
+      version: '1.2.0',
+      owner: 'me',
+      instructions: '# Weather\n\nLook outside.\n',
+      references: ['references/api.md'],
+      triggers: { keywords: ['rain'], verbs: [], patterns: [] },
+      dependencies: [expect.objectContaining({ id: 'http-tools' })],
+    });
+    expect(s.instructionParts).toEqual([{ file: s.file, text: s.instructions, line: 14 }]);
+    expect(s.positions.description).toEqual({ line: 3, column: 1 });
+    expect(s.positions['metadata.author']).toEqual({ line: 6, column: 3 });
+    expect(s.positions['scripts[0]']).toEqual({ line: 10, column: 3 });
+    expect(s.scripts).toEqual([
+      { path: 'scripts/get.sh', declared: true, exists: true, executable: true },
+      { path: 'scripts/extra.py', declared: false, exists: true, executable: false },
+    ]);
+    expect(s.diagnostics).toEqual([]);
+  });
+
+  it('reads manifest.json: id and name, context files as instructions, positions of nested fields', () => {
+    const s = load(
+      {
+        'manifest.json': JSON.stringify(
+          {
+            id: 'weather',
+            name: 'Weather',
+            version: '1.0.0',
+            description: 'Gets the weather. Use when asked about rain.',
+            owner: 'built-in',
+            context: ['context/a.md', 'context/b.md'],
+            envVars: ['API_KEY'],
+            mcpServers: [{ name: 'w', type: 'remote', url: 'https://example.com/mcp' }],
+          },
+          null,
+          2,
+        ),
+        'context/a.md': 'First.\r\n',
+        'context/b.md': 'Second.\n',
+        '.env.example': 'API_KEY=\n',
+      },
+      'folder-name',
+    );
+    expect(s).toMatchObject({ id: 'weather', name: 'Weather', layout: 'manifest', owner: 'built-in', envVars: ['API_KEY'], envExample: ['API_KEY'] });
+    expect(s.instructions).toBe('First.\n\n\nSecond.\n');
+    expect(s.instructionParts.map((p) => p.file)).toEqual([join(s.root, 'context/a.md'), join(s.root, 'context/b.md')]);
+    expect(s.mcpServers).toEqual([{ name: 'w', type: 'remote', url: 'https://example.com/mcp' }]);
+    expect(s.positions['mcpServers[0].url']).toEqual({ line: 18, column: 7 });
+    expect(s.diagnostics).toEqual([]);
+  });
+
+  it('accepts a BOM and CRLF, and says when the file is named skill.md or both layouts are there', () => {
+    const s = load({ 'skill.md': `\ufeff${skillMd('name: weather\ndescription: Gets it. Use when asked.').replace(/\n/g, '\r\n')}` });
+    expect(s.description).toBe('Gets it. Use when asked.');
+    expect(s.source.startsWith('---\nname: weather\n')).toBe(true);
+    expect(s.diagnostics.map((d) => d.rule)).toEqual(['skill-file-name']);
+    const both = load({ 'SKILL.md': skillMd('name: weather\ndescription: d'), 'manifest.json': '{}' });
+    expect(both.layout).toBe('skill-md');
+    expect(both.diagnostics.map((d) => d.rule)).toEqual(['layout-conflict']);
+  });
+
+  it('reports broken YAML at its line, with the repair the hint and lint --fix share', () => {
+    const s = load({ 'SKILL.md': skillMd('name: weather\ndescription: Use when: it rains') });
+    expect(s.raw).toEqual({});
+    expect(s.description).toBe('');
+    expect(s.diagnostics).toHaveLength(1);
+    expect(s.diagnostics[0]).toMatchObject({ rule: 'yaml-syntax', ruleId: 'SK003', severity: 'error', line: 3, data: { slip: { kind: 'colon', line: 3 } } });
+    expect(s.diagnostics[0]!.hint).toContain('quote it: description: "Use when: it rains"');
+    const json = load({ 'manifest.json': '{"id": "weather",\n  "name": }' });
+    expect(json.diagnostics[0]).toMatchObject({ rule: 'json-syntax', line: 2, column: 11 });
+  });
+
+  it('reports an oversized skill file without reading it, and types that do not fit at their place', () => {
+    const big = load({ 'SKILL.md': skillMd('name: weather\ndescription: d', 'x'.repeat(MAX_SKILL_FILE_BYTES)) });
+    expect(big.diagnostics).toMatchObject([{ rule: 'file-too-large', severity: 'error' }]);
+    expect(big.diagnostics[0]!.message).toBe(`SKILL.md is ${MAX_SKILL_FILE_BYTES + 37} bytes; at most ${MAX_SKILL_FILE_BYTES} bytes are read`);
+    expect(big.source).toBe('');
+    const typed = load({ 'SKILL.md': skillMd('name: weather\ndescription: d\nmetadata:\n  author:\n    name: me\nlicense: 2024') });
+    expect(typed.diagnostics.map((d) => [d.rule, d.message, d.line])).toEqual([
+      ['scalar-as-text', 'license: 2024 is read as the text "2024", not as a number', 7],
+      ['metadata-format', 'metadata.author must be text, found a mapping', 5],
+    ]);
+  });
+
+  it('throws for a folder that holds no skill file', () => {
+    expect(() => load({ 'README.md': '# no skill\n' })).toThrow(/is not a skill: it holds no SKILL.md or manifest.json/);
+  });
+});
