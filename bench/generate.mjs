@@ -5,7 +5,20 @@ import { join } from 'node:path';
 import { mulberry32, yieldToEvents } from './lib.mjs';
 
 const VERBS = ['convert', 'summarize', 'extract', 'format', 'check', 'render', 'merge', 'split', 'translate', 'index'];
-const NOUNS = ['pdf', 'invoice', 'changelog', 'csv', 'diagram', 'commit', 'ticket', 'schema', 'report', 'image', 'mail', 'log'];
+const NOUNS = [
+  'pdf',
+  'invoice',
+  'changelog',
+  'csv',
+  'diagram',
+  'commit',
+  'ticket',
+  'schema',
+  'report',
+  'image',
+  'mail',
+  'log',
+];
 const WHEN = ['asks to', 'wants to', 'needs to', 'mentions that they must'];
 const OWNERS = ['built-in', 'acme', 'data-team', 'ops'];
 const PATTERN_SAFE = ['\\b{verb}\\s+\\w+', '{noun}s?\\b', '^{verb}\\b'];
@@ -27,8 +40,16 @@ function describe(w, rand) {
 
 function body(w, rand) {
   const steps = 2 + rand.int(4);
-  const lines = [`# ${title(`${w.verb}-${w.noun}`)}`, '', `Turns a ${w.noun} into ${w.other} form.`, '', '## Steps', ''];
-  for (let i = 1; i <= steps; i++) lines.push(`${i}. ${title(rand.pick(VERBS))} the ${rand.pick(NOUNS)} (step ${i} of ${steps}).`);
+  const lines = [
+    `# ${title(`${w.verb}-${w.noun}`)}`,
+    '',
+    `Turns a ${w.noun} into ${w.other} form.`,
+    '',
+    '## Steps',
+    '',
+  ];
+  for (let i = 1; i <= steps; i++)
+    lines.push(`${i}. ${title(rand.pick(VERBS))} the ${rand.pick(NOUNS)} (step ${i} of ${steps}).`);
   lines.push('', '## Notes', '', `Keep the original ${w.noun}; write the ${w.other} next to it.`, '');
   return lines.join('\n');
 }
@@ -54,7 +75,8 @@ export function writeSkillMdSkill(parent, name, rand, options = {}) {
   const fm = [`name: ${name}`, `description: ${yamlString(describe(w, rand))}`];
   if (rand.chance(0.3)) fm.push(`version: ${yamlString(version(rand))}`);
   if (rand.chance(0.15)) fm.push('license: MIT');
-  if (rand.chance(0.4)) fm.push('metadata:', `  author: ${yamlString(rand.pick(OWNERS))}`, `  version: ${yamlString(version(rand))}`);
+  if (rand.chance(0.4))
+    fm.push('metadata:', `  author: ${yamlString(rand.pick(OWNERS))}`, `  version: ${yamlString(version(rand))}`);
   if (rand.chance(0.25)) {
     fm.push('triggers:', `  keywords: [${w.noun}, ${w.other}]`, `  verbs: [${w.verb}]`);
     if (rand.chance(0.5)) fm.push(`  patterns: [${yamlString(fill(rand.pick(PATTERN_SAFE), w))}]`);
@@ -67,7 +89,10 @@ export function writeSkillMdSkill(parent, name, rand, options = {}) {
   }
   if (rand.chance(0.3) || options.reference) {
     mkdirSync(join(dir, 'references'));
-    write(join(dir, 'references', 'r.md'), `# ${title(w.noun)} reference\n\nFields of a ${w.noun}: id, date, ${w.other}.\n`);
+    write(
+      join(dir, 'references', 'r.md'),
+      `# ${title(w.noun)} reference\n\nFields of a ${w.noun}: id, date, ${w.other}.\n`,
+    );
     files.push('references/r.md');
   }
   write(join(dir, 'SKILL.md'), `---\n${fm.join('\n')}\n---\n\n${body(w, rand)}`);
@@ -165,7 +190,15 @@ export function generateRegistryIndex({ skills = 10_000, versions = 10, depth = 
         for (let d = 0; d < count; d++) {
           const target = rand.pick(next);
           const range =
-            version === '1.0.0' ? '^1' : version.endsWith('.4.0') ? (rand.chance(0.5) ? `^${majors}` : '>=1.3.0 <2') : rand.chance(0.5) ? '^1' : `^${majors} || ^1`;
+            version === '1.0.0'
+              ? '^1'
+              : version.endsWith('.4.0')
+                ? rand.chance(0.5)
+                  ? `^${majors}`
+                  : '>=1.3.0 <2'
+                : rand.chance(0.5)
+                  ? '^1'
+                  : `^${majors} || ^1`;
           if (!dependencies.some((s) => s.startsWith(`${target}@`))) dependencies.push(`${target}@${range}`);
         }
       }
@@ -209,10 +242,22 @@ export function writeRegistry(dir, options = {}) {
   const { index, rootSpec } = generateRegistryIndex(options);
   index.skills.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const skills = index.skills.map(({ releases, ...entry }) => {
-    writeFileSync(join(dir, 'releases', `${entry.id}.json`), `${JSON.stringify({ id: entry.id, releases }, null, 2)}\n`);
+    writeFileSync(
+      join(dir, 'releases', `${entry.id}.json`),
+      `${JSON.stringify({ id: entry.id, releases }, null, 2)}\n`,
+    );
     const r = releases[entry.latestVersion];
     if (options.copies) writeStoredCopy(join(dir, r.path), entry.id, entry.latestVersion, r);
-    return { ...entry, latest: { layout: r.layout, name: r.name, description: r.description, path: r.path, ...(r.triggers ? { triggers: r.triggers } : {}) } };
+    return {
+      ...entry,
+      latest: {
+        layout: r.layout,
+        name: r.name,
+        description: r.description,
+        path: r.path,
+        ...(r.triggers ? { triggers: r.triggers } : {}),
+      },
+    };
   });
   writeFileSync(join(dir, 'index.json'), `${JSON.stringify({ version: 2, skills }, null, 2)}\n`);
   return { dir, rootSpec, skills: skills.length, releases: skills.reduce((n, s) => n + s.versions.length, 0) };
@@ -223,11 +268,21 @@ function writeStoredCopy(root, id, version, r) {
   mkdirSync(root, { recursive: true });
   const body = `# ${title(id)}\n\n${r.description}\n\n## Steps\n\n1. Read the input.\n2. Write the result next to it.\n`;
   if (r.layout === 'skill-md') {
-    writeFileSync(join(root, 'SKILL.md'), `---\nname: ${id}\ndescription: ${yamlString(r.description)}\nversion: ${yamlString(version)}\n---\n\n${body}`);
+    writeFileSync(
+      join(root, 'SKILL.md'),
+      `---\nname: ${id}\ndescription: ${yamlString(r.description)}\nversion: ${yamlString(version)}\n---\n\n${body}`,
+    );
   } else {
     mkdirSync(join(root, 'context'), { recursive: true });
     writeFileSync(join(root, 'context', 'instructions.md'), body);
-    const manifest = { id, name: r.name, version, description: r.description, owner: 'built-in', context: ['context/instructions.md'] };
+    const manifest = {
+      id,
+      name: r.name,
+      version,
+      description: r.description,
+      owner: 'built-in',
+      context: ['context/instructions.md'],
+    };
     writeFileSync(join(root, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   }
 }
@@ -241,10 +296,27 @@ export function writeBigSkill(parent, { seed = 42, name = 'bench-big', files = 1
   const dir = join(parent, name);
   mkdirSync(dir, { recursive: true });
   const w = drawWords(rand);
-  write(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: ${yamlString(describe(w, rand))}\nmetadata:\n  version: "1.0.0"\n---\n\n${body(w, rand)}`);
+  write(
+    join(dir, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: ${yamlString(describe(w, rand))}\nmetadata:\n  version: "1.0.0"\n---\n\n${body(w, rand)}`,
+  );
   writeScript(dir, 'run.sh', w);
   let bytes = 0;
-  const vocabulary = [...VERBS, ...NOUNS, ...WHEN.join(' ').split(' '), 'the', 'a', 'of', 'and', 'with', 'when', 'file', 'field', 'value', 'step'];
+  const vocabulary = [
+    ...VERBS,
+    ...NOUNS,
+    ...WHEN.join(' ').split(' '),
+    'the',
+    'a',
+    'of',
+    'and',
+    'with',
+    'when',
+    'file',
+    'field',
+    'value',
+    'step',
+  ];
   for (let i = 0; i < files - 2; i++) {
     const folder = join(dir, 'references', `part-${String(Math.floor(i / 50)).padStart(2, '0')}`);
     if (i % 50 === 0) mkdirSync(folder, { recursive: true });

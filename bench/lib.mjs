@@ -34,7 +34,10 @@ export function benchTempDir() {
   if (handlersSet) return tempRoot;
   handlersSet = true;
   process.on('exit', removeTempDir);
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ]) {
     process.on(signal, () => {
       process.stderr.write(`\n${signal}: removing ${tempRoot}\n`);
       process.exit(code);
@@ -57,8 +60,8 @@ export function log(message) {
 }
 
 /** A command to time: node with the given arguments, run from `cwd`. */
-export function nodeCommand(args, { cwd = process.cwd(), label } = {}) {
-  return { file: process.execPath, args, cwd, label: label ?? `node ${args.join(' ')}` };
+export function nodeCommand(args, { cwd = process.cwd(), label, env } = {}) {
+  return { file: process.execPath, args, cwd, env, label: label ?? `node ${args.join(' ')}` };
 }
 
 /**
@@ -88,7 +91,7 @@ export function runOnce(cmd) {
 // that spawnSync buffers by default.
 const spawnOptions = (cmd) => ({
   cwd: cmd.cwd,
-  env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
+  env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...cmd.env },
   encoding: 'utf8',
   maxBuffer: 1 << 30,
 });
@@ -112,7 +115,11 @@ export async function comparePair({ measured, baseline, runs, warmups = 0 }) {
   }
   const m = summarize(a);
   const base = summarize(b);
-  return { measured: { label: measured.label, ...m }, baseline: { label: baseline.label, ...base }, ratio: m.median / base.median };
+  return {
+    measured: { label: measured.label, ...m },
+    baseline: { label: baseline.label, ...base },
+    ratio: m.median / base.median,
+  };
 }
 
 export function summarize(samples) {
@@ -128,8 +135,16 @@ export function median(values) {
 /** Aim on the ratio measured / baseline (of medians). */
 export const ratioAim = (max) => ({ kind: 'ratio', max, text: `≤ ${max}x`, met: (r) => r.ratio <= max });
 
+/** Aim on the ratio from below: the measured command must be at least `min` times the baseline's time. */
+export const minRatioAim = (min) => ({ kind: 'ratio', min, text: `≥ ${min}x`, met: (r) => r.ratio >= min });
+
 /** Aim on the measured median wall time, strictly below `ms`. */
-export const timeAim = (ms) => ({ kind: 'time', maxMs: ms, text: `< ${formatMs(ms)}`, met: (r) => r.measured.median < ms });
+export const timeAim = (ms) => ({
+  kind: 'time',
+  maxMs: ms,
+  text: `< ${formatMs(ms)}`,
+  met: (r) => r.measured.median < ms,
+});
 
 export function formatMs(ms) {
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
@@ -139,13 +154,26 @@ const pair = (s) => `${formatMs(s.median)} / ${formatMs(s.min)}`;
 
 export function machineInfo() {
   const list = cpus();
-  return { node: process.version, platform: `${process.platform} ${process.arch}`, cpu: list[0]?.model?.trim() ?? 'unknown', cores: list.length };
+  return {
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpu: list[0]?.model?.trim() ?? 'unknown',
+    cores: list.length,
+  };
 }
 
 /** The report as text: the machine, one line per row, the rows' notes, and which aims were missed. */
 export function formatTable(machine, rows) {
   const head = ['row', 'measured (median / min)', 'baseline', 'baseline (median / min)', 'ratio', 'aim', 'verdict'];
-  const lines = rows.map((r) => [r.name, pair(r.measured), r.baseline.label, pair(r.baseline), `${r.ratio.toFixed(2)}x`, r.aim, r.verdict]);
+  const lines = rows.map((r) => [
+    r.name,
+    pair(r.measured),
+    r.baseline.label,
+    pair(r.baseline),
+    `${r.ratio.toFixed(2)}x`,
+    r.aim,
+    r.verdict,
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
   const out = [
@@ -158,7 +186,12 @@ export function formatTable(machine, rows) {
   const notes = rows.flatMap((r) => (r.notes ?? []).map((n) => `  ${r.name}: ${n}`));
   if (notes.length) out.push('', 'notes:', ...notes);
   const missed = rows.filter((r) => r.verdict !== 'ok');
-  out.push('', missed.length ? `MISSED ${missed.length} of ${rows.length} aims: ${missed.map((r) => r.name).join('; ')}` : `all ${rows.length} aims met`);
+  out.push(
+    '',
+    missed.length
+      ? `MISSED ${missed.length} of ${rows.length} aims: ${missed.map((r) => r.name).join('; ')}`
+      : `all ${rows.length} aims met`,
+  );
   return out.join('\n');
 }
 

@@ -16,7 +16,8 @@ const SET = join(ROOT, 'test', 'fixtures', 'selection');
  * expected, got }] }, or { error } when the CLI cannot run the set at all (not built, or render-prompt failing).
  */
 export async function selectionAccuracy() {
-  if (!existsSync(join(ROOT, 'dist', 'commands', 'render-prompt.cjs'))) return { error: 'render-prompt is not built (npm run build)' };
+  if (!existsSync(join(ROOT, 'dist', 'commands', 'render-prompt.cjs')))
+    return { error: 'render-prompt is not built (npm run build)' };
   const queries = JSON.parse(readFileSync(join(SET, 'queries.json'), 'utf8'));
   // A temp HOME and no registry: only the skills of the set take part.
   const home = mkdtempSync(join(tmpdir(), 'skills-bench-selection-'));
@@ -25,13 +26,26 @@ export async function selectionAccuracy() {
   delete env.SKILLS_DIR;
   delete env.SKILLS_REGISTRY;
   const one = async ({ query, expected }) => {
-    const args = [CLI, 'render-prompt', '--query', query, join(SET, 'skills'), '--no-registry', '--max-skills', '3', '--format', 'json'];
+    const args = [
+      CLI,
+      'render-prompt',
+      '--query',
+      query,
+      join(SET, 'skills'),
+      '--no-registry',
+      '--max-skills',
+      '3',
+      '--format',
+      'json',
+    ];
     const r = await run(args, { cwd: SET, env });
     let out;
     try {
       out = JSON.parse(r.stdout);
     } catch {
-      throw new Error(`render-prompt failed on ${JSON.stringify(query)} (${r.why}): ${(r.stderr || r.stdout).split('\n').slice(0, 5).join('\n')}`);
+      throw new Error(
+        `render-prompt failed on ${JSON.stringify(query)} (${r.why}): ${(r.stderr || r.stdout).split('\n').slice(0, 5).join('\n')}`,
+      );
     }
     if (out.error) throw new Error(`render-prompt failed on ${JSON.stringify(query)}: ${out.error.message}`);
     const first = out.selected?.[0]?.name;
@@ -61,9 +75,18 @@ export async function selectionAccuracy() {
 
 function run(args, options) {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { ...options, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      resolve({ stdout, stderr, why: err ? (err.code !== undefined ? `exit code ${err.code}` : err.message) : 'exit code 0' });
-    });
+    execFile(
+      process.execPath,
+      args,
+      { ...options, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        resolve({
+          stdout,
+          stderr,
+          why: err ? (err.code !== undefined ? `exit code ${err.code}` : err.message) : 'exit code 0',
+        });
+      },
+    );
   });
 }
 
@@ -78,7 +101,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const result = await selectionAccuracy();
   process.stdout.write(`${formatSelection(result)}\n`);
   if (process.argv.includes('--verbose')) {
-    for (const m of result.misses ?? []) process.stdout.write(`  miss: ${JSON.stringify(m.query)} → ${m.got ?? '(nothing)'}, expected ${m.expected}\n`);
+    for (const m of result.misses ?? [])
+      process.stdout.write(`  miss: ${JSON.stringify(m.query)} → ${m.got ?? '(nothing)'}, expected ${m.expected}\n`);
   }
   if (result.error) process.exitCode = 1;
 }

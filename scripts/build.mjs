@@ -53,7 +53,9 @@ const lazyBuiltins = {
     );
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
       const real = await import(`node:${args.path}`);
-      const names = Object.keys(real).filter((k) => k !== 'default' && typeof real[k] === 'function' && /^[a-z]/.test(k));
+      const names = Object.keys(real).filter(
+        (k) => k !== 'default' && typeof real[k] === 'function' && /^[a-z]/.test(k),
+      );
       const lines = [`let m; const load = () => (m ??= require('node:${args.path}'));`];
       for (const k of names) lines.push(`export function ${k}(...a) { return load().${k}(...a); }`);
       return { contents: lines.join('\n'), loader: 'js' };

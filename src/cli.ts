@@ -40,22 +40,40 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--spec', 'check against the bare Agent Skills specification, as the reference validator (skills-ref) does')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['stylish', 'json']).default('stylish'))
     .option('--json', 'same as --format json')
-    .action(act(async () => (await import('./commands/validate.js')).validate, ['paths'], (o) => ({ ...o, format: o.json ? 'json' : o.format })));
+    .action(
+      act(
+        async () => (await import('./commands/validate.js')).validate,
+        ['paths'],
+        (o) => ({ ...o, format: o.json ? 'json' : o.format }),
+      ),
+    );
 
   program
     .command('lint')
     .description('find what is valid but will work badly in an agent: every validate check plus best-practice rules')
     .argument('[paths...]', 'skill folders, folders holding skills, or files inside skills (default: .)')
-    .addOption(new Option('-f, --format <format>', 'output format (markdown too, with --list-rules)').choices(['stylish', 'json', 'sarif', 'markdown']).default('stylish'))
+    .addOption(
+      new Option('-f, --format <format>', 'output format (markdown too, with --list-rules)')
+        .choices(['stylish', 'json', 'sarif', 'markdown'])
+        .default('stylish'),
+    )
     .option('--json', 'same as --format json')
-    .option('--max-warnings <n>', 'fail when there are more than n warnings', (v: string) => (/^\s*\d+\s*$/.test(v) ? Number(v) : v))
+    .option('--max-warnings <n>', 'fail when there are more than n warnings', (v: string) =>
+      /^\s*\d+\s*$/.test(v) ? Number(v) : v,
+    )
     .option('--fix', 'apply the safe fixes and report each change')
     .option('--fix-dry-run', 'print the diff the fixes would make, change nothing')
     .option('-c, --config <file>', 'configuration file (default: the nearest skills.config.json)')
     .option('--strict', 'fail on warnings too')
-    .option('--spec', "check SKILL.md against the bare Agent Skills specification, as validate --spec does")
+    .option('--spec', 'check SKILL.md against the bare Agent Skills specification, as validate --spec does')
     .option('--list-rules', 'list every rule (with --format markdown: docs/rules.md)')
-    .action(act(async () => (await import('./commands/lint.js')).lint, ['paths'], (o) => ({ ...o, format: o.json ? 'json' : o.format })));
+    .action(
+      act(
+        async () => (await import('./commands/lint.js')).lint,
+        ['paths'],
+        (o) => ({ ...o, format: o.json ? 'json' : o.format }),
+      ),
+    );
 
   program
     .command('init')
@@ -65,40 +83,93 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('-d, --description <text>', 'what the skill does and when to use it')
     .option('--owner <owner>', 'owner: "built-in" or an agent id (manifest owner; metadata.author in SKILL.md)')
     .option('--skill-version <version>', 'initial version (semver)')
-    .option('--with <parts>', 'optional folders to create: scripts,references,assets', (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)])
+    .option(
+      '--with <parts>',
+      'optional folders to create: scripts,references,assets',
+      (v: string, prev: string[] = []) => [
+        ...prev,
+        ...v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ],
+    )
     .option('--dir <parent>', 'parent folder to create the skill in (default: the current folder)')
     .option('-y, --yes', 'accept defaults for everything not given; never prompt')
     .option('--json', 'print the result as JSON')
-    .action(act(async () => (await import('./commands/init.js')).init, ['name'], (o) => ({ ...o, version: o.skillVersion })));
+    .action(
+      act(
+        async () => (await import('./commands/init.js')).init,
+        ['name'],
+        (o) => ({ ...o, version: o.skillVersion }),
+      ),
+    );
 
   program
     .command('render-prompt')
-    .description("print the skills part of an agent's system prompt: the catalog, and the full instructions of the skills a query selects")
-    .argument('[dirs...]', 'skill folders or folders holding skills (default: skillDirs from skills.config.json, else ./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.agent/skills, and the registry)')
+    .description(
+      "print the skills part of an agent's system prompt: the catalog, and the full instructions of the skills a query selects",
+    )
+    .argument(
+      '[dirs...]',
+      'skill folders or folders holding skills (default: skillDirs from skills.config.json, else ./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.agent/skills, and the registry)',
+    )
     .option('-q, --query <text>', "the user's request: selects the skills whose full instructions are included")
-    .option('-n, --max-skills <n>', 'most skills a query selects (default: SKILLS_MAX_ACTIVE, else maxSkills in skills.config.json, else 3)')
-    .option('--select <names>', 'activate these skills by name, comma-separated (as a user\'s /skill name)')
-    .option('--selector <command>', 'a shell command that picks the skills: reads {query, maxSkills, catalog} as JSON on stdin, prints names')
+    .option(
+      '-n, --max-skills <n>',
+      'most skills a query selects (default: SKILLS_MAX_ACTIVE, else maxSkills in skills.config.json, else 3)',
+    )
+    .option('--select <names>', "activate these skills by name, comma-separated (as a user's /skill name)")
+    .option(
+      '--selector <command>',
+      'a shell command that picks the skills: reads {query, maxSkills, catalog} as JSON on stdin, prints names',
+    )
     .option('--selector-timeout <ms>', 'how long the selector may take (default 30000)')
     .option('--explain', "print each candidate's score and what matched (stderr; in the JSON with --format json)")
-    .addOption(new Option('--tier <tier>', 'force a tier instead of choosing one').choices(['none', 'breadcrumb', 'catalog', 'full']))
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['markdown', 'xml', 'json']).default('markdown'))
+    .addOption(
+      new Option('--tier <tier>', 'force a tier instead of choosing one').choices([
+        'none',
+        'breadcrumb',
+        'catalog',
+        'full',
+      ]),
+    )
+    .addOption(
+      new Option('-f, --format <format>', 'output format').choices(['markdown', 'xml', 'json']).default('markdown'),
+    )
     .option('--json', 'same as --format json')
     .option('--soul <file>', "the agent's soul file, printed first as # Soul (seed 000)")
-    .option('--budget <tokens>', 'fit the prompt in this many tokens: drop instructions (lowest ranked first), then descriptions')
+    .option(
+      '--budget <tokens>',
+      'fit the prompt in this many tokens: drop instructions (lowest ranked first), then descriptions',
+    )
     .option('-c, --config <file>', 'configuration file (default: the nearest skills.config.json)')
-    .addOption(new Option('--registry <dir>', 'read this registry too (default without dirs: SKILLS_REGISTRY, else the nearest .skills/ upward, else ~/.skills)'))
+    .addOption(
+      new Option(
+        '--registry <dir>',
+        'read this registry too (default without dirs: SKILLS_REGISTRY, else the nearest .skills/ upward, else ~/.skills)',
+      ),
+    )
     .option('--no-registry', 'read no registry')
-    .addHelpText('after', '\nPrints nothing when there are no skills. The prompt goes to stdout; its size in tokens, warnings and --explain to stderr.')
+    .addHelpText(
+      'after',
+      '\nPrints nothing when there are no skills. The prompt goes to stdout; its size in tokens, warnings and --explain to stderr.',
+    )
     .action(act(async () => (await import('./commands/render-prompt.js')).renderPromptCommand, ['dirs']));
 
-  const registryOption = () => new Option('--registry <dir>', 'the registry folder (default: SKILLS_REGISTRY, else the nearest .skills/ upward, else ~/.skills)');
+  const registryOption = () =>
+    new Option(
+      '--registry <dir>',
+      'the registry folder (default: SKILLS_REGISTRY, else the nearest .skills/ upward, else ~/.skills)',
+    );
 
   program
     .command('sync')
-    .description('register every valid skill in a folder: copy it into the registry store and add its version to the index')
+    .description(
+      'register every valid skill in a folder: copy it into the registry store and add its version to the index',
+    )
     .argument('<dir>', 'a skill folder, or a folder holding skills')
-    .option('--owner <id>', 'owner of the registered skills (default: the skill\'s own owner, else built-in)')
+    .option('--owner <id>', "owner of the registered skills (default: the skill's own owner, else built-in)")
     .option('--force', 'replace a registered version whose content differs')
     .option('--watch', 'keep watching the folder and register skills as they appear or change')
     .option('--json', 'print the result as JSON (with --watch: one JSON line per event)')
@@ -134,7 +205,9 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
 
   program
     .command('list')
-    .description('list the skills in the registry and in skill folders (./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.agent/skills)')
+    .description(
+      'list the skills in the registry and in skill folders (./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.agent/skills)',
+    )
     .argument('[dirs...]', 'skill folders to list instead of the default ones')
     .option('--json', 'print the result as JSON')
     .option('--long', 'show every version, not only the latest')
@@ -145,28 +218,51 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
 
   program
     .command('run-script')
-    .description("run a skill's script: JSON arguments in, {success, result | error} out, a clean environment with its declared secrets, a timeout")
-    .argument('<skill>', 'a skill folder (or a file inside one), or a skill id from the skill folders or the registry (id@version: registry only)')
+    .description(
+      "run a skill's script: JSON arguments in, {success, result | error} out, a clean environment with its declared secrets, a timeout",
+    )
+    .argument(
+      '<skill>',
+      'a skill folder (or a file inside one), or a skill id from the skill folders or the registry (id@version: registry only)',
+    )
     .argument('[script]', 'the script: its name with or without extension, or its path in the skill')
-    .option('--args <json>', 'the arguments, a JSON object (default: JSON on stdin when stdin is not a terminal, else {})')
+    .option(
+      '--args <json>',
+      'the arguments, a JSON object (default: JSON on stdin when stdin is not a terminal, else {})',
+    )
     .option('--args-file <file>', 'read the JSON arguments from a file (- for stdin)')
     .option('--secrets <file>', 'the secrets file (default: SKILLS_SECRETS, else secrets/env.json beside the registry)')
     .option('--inherit-env', "pass the caller's whole environment to the script (declared secrets are still added)")
-    .option('--timeout <seconds>', 'end the script and everything it started after this many seconds (exit 124)', String(60))
+    .option(
+      '--timeout <seconds>',
+      'end the script and everything it started after this many seconds (exit 124)',
+      String(60),
+    )
     .option('--list', "list the skill's scripts with their interpreter and description")
-    .option('--json', 'print one JSON document: {skill, script, exitCode, durationMs, success, result | error, stdout, stderr, truncated, timedOut}')
+    .option(
+      '--json',
+      'print one JSON document: {skill, script, exitCode, durationMs, success, result | error, stdout, stderr, truncated, timedOut}',
+    )
     .addOption(registryOption())
-    .addHelpText('after', "\nExit code: the script's own; 124 on timeout; 128 + n when signal n ended it; 2 when run-script refuses or fails before running it.")
+    .addHelpText(
+      'after',
+      "\nExit code: the script's own; 124 on timeout; 128 + n when signal n ended it; 2 when run-script refuses or fails before running it.",
+    )
     .action(act(async () => (await import('./commands/run-script.js')).runScript, ['skill', 'script']));
 
   program
     .command('resolve')
-    .description('pick, for each skill and its dependencies, the highest version that satisfies every constraint; print them dependencies first')
+    .description(
+      'pick, for each skill and its dependencies, the highest version that satisfies every constraint; print them dependencies first',
+    )
     .argument('<specs...>', 'skill specs: id (the latest, with a warning), id@1.2.3 or id@<semver range>')
     .option('--tree', 'draw the dependency graph')
     .option('--json', 'print one JSON document: {resolved, warnings} or {error}')
     .addOption(registryOption())
-    .addHelpText('after', '\nExit codes: 0 resolved; 1 no resolution (unknown skill, missing version, conflict, cycle); 2 a bad spec or an unreadable registry.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 resolved; 1 no resolution (unknown skill, missing version, conflict, cycle); 2 a bad spec or an unreadable registry.',
+    )
     .action(act(async () => (await import('./commands/resolve.js')).resolve, ['specs']));
 
   program
@@ -174,31 +270,60 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .description('validate a skill and write it as a reproducible archive: <id>-<version>.tgz, or a .skill zip')
     .argument('[dir]', 'the skill folder (default: .)')
     .option('--out <dir>', 'the folder to write the archive to (default: the current folder)')
-    .addOption(new Option('--format <format>', 'tgz (gzip tar, entries under <id>/) or skill (Anthropic\'s .skill zip)').choices(['tgz', 'skill']).default('tgz'))
+    .addOption(
+      new Option('--format <format>', "tgz (gzip tar, entries under <id>/) or skill (Anthropic's .skill zip)")
+        .choices(['tgz', 'skill'])
+        .default('tgz'),
+    )
     .option('--dry-run', 'list what would go in; write nothing')
     .option('--json', 'print one JSON document')
-    .addHelpText('after', '\nExit codes: 0 packed; 1 the skill cannot be packed as it is (invalid, a version that is not MAJOR.MINOR.PATCH, a symlink leading out); 2 usage or I/O.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 packed; 1 the skill cannot be packed as it is (invalid, a version that is not MAJOR.MINOR.PATCH, a symlink leading out); 2 usage or I/O.',
+    )
     .action(act(async () => (await import('./commands/pack.js')).pack, ['dir']));
 
   program
     .command('install')
-    .description('install skills (and their dependencies) into the registry and skills-lock.json; with no sources, install what the lock says')
-    .argument('[sources...]', 'skill folders, .tgz archives from skills pack, .skill or .zip archives, or specs id[@range]')
+    .description(
+      'install skills (and their dependencies) into the registry and skills-lock.json; with no sources, install what the lock says',
+    )
+    .argument(
+      '[sources...]',
+      'skill folders, .tgz archives from skills pack, .skill or .zip archives, or specs id[@range]',
+    )
     .option('--from <dir>', 'resolve specs and dependencies from this registry folder instead of the registry')
-    .option('--into <dir>', 'also write flat <id>/ folders here (e.g. .claude/skills); recorded in skills-lock.json, so later installs place skills there too')
+    .option(
+      '--into <dir>',
+      'also write flat <id>/ folders here (e.g. .claude/skills); recorded in skills-lock.json, so later installs place skills there too',
+    )
     .option('--for <consumer>', "record this consumer in each installed skill's usedBy")
-    .option('--frozen', 'fail, writing nothing, when the skills in skills-lock.json would change; never writes the lock (an --into it lacks is used, not recorded)')
-    .option('--force', 'replace a registered version with other content, and an <into>/<id> folder skills did not write')
+    .option(
+      '--frozen',
+      'fail, writing nothing, when the skills in skills-lock.json would change; never writes the lock (an --into it lacks is used, not recorded)',
+    )
+    .option(
+      '--force',
+      'replace a registered version with other content, and an <into>/<id> folder skills did not write',
+    )
     .option('--json', 'print one JSON document')
     .addOption(registryOption())
-    .addHelpText('after', '\nExit codes: 0 installed; 1 an invalid skill, no resolution, or --frozen and the lock would change; 2 usage, I/O, a corrupt or refused archive, an integrity mismatch.')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 installed; 1 an invalid skill, no resolution, or --frozen and the lock would change; 2 usage, I/O, a corrupt or refused archive, an integrity mismatch.',
+    )
     .action(act(async () => (await import('./commands/install.js')).install, ['sources']));
 
   program
     .command('uninstall')
-    .description("remove a skill from --into, the lock's recorded into folders, skills-lock.json, and the registry store unless something still uses it")
+    .description(
+      "remove a skill from --into, the lock's recorded into folders, skills-lock.json, and the registry store unless something still uses it",
+    )
     .argument('<id>', 'the skill id')
-    .option('--into <dir>', 'also remove <dir>/<id>, whatever it holds (from the folders the lock records, only the copy skills installed is removed)')
+    .option(
+      '--into <dir>',
+      'also remove <dir>/<id>, whatever it holds (from the folders the lock records, only the copy skills installed is removed)',
+    )
     .option('--for <consumer>', "first take this consumer out of the skill's usedBy")
     .option('--json', 'print one JSON document')
     .addOption(registryOption())

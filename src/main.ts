@@ -34,15 +34,24 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
   } catch (err) {
     if (isSkillsError(err)) {
       if (json) {
-        ctx.stdout.write(JSON.stringify({ error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) } }, null, 2) + '\n');
+        ctx.stdout.write(
+          JSON.stringify(
+            { error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) } },
+            null,
+            2,
+          ) + '\n',
+        );
       } else {
         ctx.stderr.write(`error: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ''}`);
       }
       return 2;
     }
     const e = err as Error;
-    if (json) ctx.stdout.write(JSON.stringify({ error: { code: 'E_INTERNAL', message: String(e?.message ?? e) } }) + '\n');
-    ctx.stderr.write(`${e?.stack ?? String(e)}\n\nThis is a bug in skills ${ctx.version}; please report it with the command you ran.\n`);
+    if (json)
+      ctx.stdout.write(JSON.stringify({ error: { code: 'E_INTERNAL', message: String(e?.message ?? e) } }) + '\n');
+    ctx.stderr.write(
+      `${e?.stack ?? String(e)}\n\nThis is a bug in skills ${ctx.version}; please report it with the command you ran.\n`,
+    );
     return 2;
   }
 }

@@ -1,6 +1,14 @@
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Context } from '../context.js';
-import { checkTarget, createSkill, defaultDescription, descriptionProblem, PARTS, type InitResult, type Part } from '../init/init.js';
+import {
+  checkTarget,
+  createSkill,
+  defaultDescription,
+  descriptionProblem,
+  PARTS,
+  type InitResult,
+  type Part,
+} from '../init/init.js';
 import { checkManifestId, checkName, type NameCheck } from '../skill/names.js';
 import { isStrictSemver } from '../model/spec.js';
 import { SkillsError } from '../errors.js';
@@ -40,20 +48,32 @@ export async function init(options: InitOptions, ctx: Context): Promise<InitResu
   if (options.layout === 'manifest') refuse(checkManifestId(name));
   if (options.description !== undefined) {
     const problem = descriptionProblem(options.description);
-    if (problem) throw new SkillsError('E_USAGE', `--description: ${problem}`, { hint: `e.g. --description "${defaultDescription(name)}"` });
+    if (problem)
+      throw new SkillsError('E_USAGE', `--description: ${problem}`, {
+        hint: `e.g. --description "${defaultDescription(name)}"`,
+      });
   }
   if (options.version !== undefined && !isStrictSemver(options.version)) {
-    throw new SkillsError('E_USAGE', `--skill-version "${options.version}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. 1.0.0`);
+    throw new SkillsError(
+      'E_USAGE',
+      `--skill-version "${options.version}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. 1.0.0`,
+    );
   }
   if (options.owner !== undefined && options.owner.trim() === '') {
-    throw new SkillsError('E_USAGE', '--owner is empty: expected "built-in" or the id of the agent that owns the skill');
+    throw new SkillsError(
+      'E_USAGE',
+      '--owner is empty: expected "built-in" or the id of the agent that owns the skill',
+    );
   }
   const parts = checkParts(options.with, options.layout);
   const parent = resolve(ctx.cwd, options.dir ?? '.');
   // Refuse an occupied target before asking anything.
   await checkTarget(join(parent, name));
 
-  const answers = ctx.stdin.isTTY === true && !options.yes ? await ask(name, options, parts, ctx) : withDefaults(name, options, parts, ctx);
+  const answers =
+    ctx.stdin.isTTY === true && !options.yes
+      ? await ask(name, options, parts, ctx)
+      : withDefaults(name, options, parts, ctx);
   if (answers.layout === 'manifest') refuse(checkManifestId(name));
   checkParts(answers.with, answers.layout);
 
@@ -63,7 +83,9 @@ export async function init(options: InitOptions, ctx: Context): Promise<InitResu
   } else {
     const shown = shownPath(relative(ctx.cwd, result.path), result.path);
     const edit = result.layout === 'manifest' ? 'manifest.json and context/instructions.md' : 'SKILL.md';
-    ctx.stdout.write(`Created ${shown}/ (${result.layout}): ${result.files.join(', ')}\nNext: edit ${edit}, then run skills validate ${shellQuote(shown)}\n`);
+    ctx.stdout.write(
+      `Created ${shown}/ (${result.layout}): ${result.files.join(', ')}\nNext: edit ${edit}, then run skills validate ${shellQuote(shown)}\n`,
+    );
   }
   return result;
 }
@@ -79,12 +101,19 @@ function checkParts(parts: string[] | undefined, layout: string | undefined): Pa
   if (parts === undefined) return undefined;
   for (const p of parts) {
     if (!(PARTS as readonly string[]).includes(p)) {
-      throw new SkillsError('E_USAGE', `--with "${p}" is not an optional folder: expected scripts, references or assets (comma-separated)`);
+      throw new SkillsError(
+        'E_USAGE',
+        `--with "${p}" is not an optional folder: expected scripts, references or assets (comma-separated)`,
+      );
     }
     if (layout === 'manifest' && p !== 'scripts') {
-      throw new SkillsError('E_USAGE', `the manifest layout has no ${p}/ folder: put extra material in context/ files and list them in manifest.json`, {
-        hint: 'use --layout skill-md for references/ and assets/',
-      });
+      throw new SkillsError(
+        'E_USAGE',
+        `the manifest layout has no ${p}/ folder: put extra material in context/ files and list them in manifest.json`,
+        {
+          hint: 'use --layout skill-md for references/ and assets/',
+        },
+      );
     }
   }
   return [...new Set(parts)] as Part[];
@@ -135,21 +164,46 @@ async function ask(name: string, options: InitOptions, parts: Part[] | undefined
       ));
     const description =
       options.description?.trim() ??
-      (await input({ message: 'Description', default: defaultDescription(name), validate: (v) => descriptionProblem(v) ?? true }, io)).trim();
+      (
+        await input(
+          { message: 'Description', default: defaultDescription(name), validate: (v) => descriptionProblem(v) ?? true },
+          io,
+        )
+      ).trim();
     let owner = options.owner?.trim();
     if (owner === undefined && layout === 'manifest') {
-      owner = (await input({ message: 'Owner ("built-in" or an agent id)', default: DEFAULT_OWNER, validate: (v) => v.trim() !== '' || 'the owner is required' }, io)).trim();
+      owner = (
+        await input(
+          {
+            message: 'Owner ("built-in" or an agent id)',
+            default: DEFAULT_OWNER,
+            validate: (v) => v.trim() !== '' || 'the owner is required',
+          },
+          io,
+        )
+      ).trim();
     }
     const version =
       options.version ??
-      (await input({ message: 'Version', default: DEFAULT_VERSION, validate: (v) => isStrictSemver(v) || 'expected MAJOR.MINOR.PATCH, e.g. 1.0.0' }, io));
+      (await input(
+        {
+          message: 'Version',
+          default: DEFAULT_VERSION,
+          validate: (v) => isStrictSemver(v) || 'expected MAJOR.MINOR.PATCH, e.g. 1.0.0',
+        },
+        io,
+      ));
     let chosen = parts;
     if (chosen === undefined && layout === 'skill-md') {
-      chosen = await checkbox<Part>({ message: 'Optional folders', choices: PARTS.map((p) => ({ value: p, name: `${p}/` })) }, io);
+      chosen = await checkbox<Part>(
+        { message: 'Optional folders', choices: PARTS.map((p) => ({ value: p, name: `${p}/` })) },
+        io,
+      );
     }
     return { layout, description, owner, version, with: chosen ?? [] };
   } catch (err) {
-    if (err instanceof Error && err.name === 'ExitPromptError') throw new SkillsError('E_USAGE', 'init cancelled; nothing was written', { cause: err });
+    if (err instanceof Error && err.name === 'ExitPromptError')
+      throw new SkillsError('E_USAGE', 'init cancelled; nothing was written', { cause: err });
     throw err;
   }
 }

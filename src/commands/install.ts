@@ -22,19 +22,27 @@ export interface InstallOptions {
   color?: boolean;
 }
 
-
 /**
  * `skills install [source…]`: exit 0 installed; 1 when a skill is invalid, no resolution exists, or --frozen and
  * the lock would change (findings, reported here); 2 for usage, I/O, a corrupt or hostile archive, an integrity
  * mismatch (thrown, so main.ts reports them).
  */
-export async function install(options: InstallOptions, ctx: Context): Promise<{ outcome: InstallOutcome; exitCode: number }> {
+export async function install(
+  options: InstallOptions,
+  ctx: Context,
+): Promise<{ outcome: InstallOutcome; exitCode: number }> {
   if (options.for !== undefined && options.for.trim() === '') {
-    throw new SkillsError('E_USAGE', '--for is empty: expected the id of the agent or project that uses the skills', { hint: 'e.g. --for content-creator' });
+    throw new SkillsError('E_USAGE', '--for is empty: expected the id of the agent or project that uses the skills', {
+      hint: 'e.g. --for content-creator',
+    });
   }
   const registry = registryFor(options, ctx);
   const lockfile = findLockfile(ctx.cwd);
-  const progress = await startProgress(ctx, options, options.sources.length ? 'installing' : `installing from ${lockfile}`);
+  const progress = await startProgress(
+    ctx,
+    options,
+    options.sources.length ? 'installing' : `installing from ${lockfile}`,
+  );
   let outcome: InstallOutcome;
   try {
     outcome = await installSkills({
@@ -63,8 +71,21 @@ export async function install(options: InstallOptions, ctx: Context): Promise<{ 
     const { error } = outcome;
     if (options.json) {
       const doc = {
-        error: { code: error.code, kind: outcome.kind, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
-        ...(outcome.invalid ? { invalid: outcome.invalid.map((i) => ({ source: i.source, id: i.id, diagnostics: i.diagnostics.map(jsonDiagnostic) })) } : {}),
+        error: {
+          code: error.code,
+          kind: outcome.kind,
+          message: error.message,
+          ...(error.hint ? { hint: error.hint } : {}),
+        },
+        ...(outcome.invalid
+          ? {
+              invalid: outcome.invalid.map((i) => ({
+                source: i.source,
+                id: i.id,
+                diagnostics: i.diagnostics.map(jsonDiagnostic),
+              })),
+            }
+          : {}),
         ...(outcome.changes ? { changes: outcome.changes } : {}),
       };
       ctx.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
@@ -89,10 +110,16 @@ export async function install(options: InstallOptions, ctx: Context): Promise<{ 
   for (const s of outcome.skills) {
     const written = s.placed?.some((p) => p.status === 'written') ?? false;
     const label = s.status === 'unchanged' && !written ? 'present' : s.status === 'unchanged' ? 'installed' : s.status;
-    const into = s.placed?.length ? `  → ${s.placed.map((p) => `${rel(p.into)}${p.status === 'unchanged' ? ' (unchanged)' : ''}`).join(', ')}` : '';
-    ctx.stdout.write(`${colour[s.status](label.padEnd(9))} ${c.bold(`${s.id}@${s.version}`)}${s.requested ? '' : c.dim(' (dependency)')}${into}\n`);
+    const into = s.placed?.length
+      ? `  → ${s.placed.map((p) => `${rel(p.into)}${p.status === 'unchanged' ? ' (unchanged)' : ''}`).join(', ')}`
+      : '';
+    ctx.stdout.write(
+      `${colour[s.status](label.padEnd(9))} ${c.bold(`${s.id}@${s.version}`)}${s.requested ? '' : c.dim(' (dependency)')}${into}\n`,
+    );
   }
   const n = outcome.skills.length;
-  ctx.stdout.write(`${n} skill${n === 1 ? '' : 's'} installed into ${outcome.registry}; ${rel(outcome.lockfile)} ${outcome.lockChanged ? 'written' : 'unchanged'}\n`);
+  ctx.stdout.write(
+    `${n} skill${n === 1 ? '' : 's'} installed into ${outcome.registry}; ${rel(outcome.lockfile)} ${outcome.lockChanged ? 'written' : 'unchanged'}\n`,
+  );
   return { outcome, exitCode: 0 };
 }

@@ -28,25 +28,35 @@ export interface LintOptions {
 export async function lint(options: LintOptions, ctx: Context) {
   const format = options.format ?? 'stylish';
   if (options.listRules) {
-    if (!['stylish', 'markdown', 'json'].includes(format)) throw new SkillsError('E_USAGE', `--list-rules prints stylish, markdown or json, not ${format}`);
+    if (!['stylish', 'markdown', 'json'].includes(format))
+      throw new SkillsError('E_USAGE', `--list-rules prints stylish, markdown or json, not ${format}`);
     ctx.stdout.write(renderRules(rules, format as 'stylish' | 'markdown' | 'json'));
     return { exitCode: 0 };
   }
   const maxWarnings = checkOptions(options, format);
-  const run = await lintPaths({ paths: options.paths, cwd: ctx.cwd, config: options.config, spec: options.spec, fix: options.fix, fixDryRun: options.fixDryRun });
+  const run = await lintPaths({
+    paths: options.paths,
+    cwd: ctx.cwd,
+    config: options.config,
+    spec: options.spec,
+    fix: options.fix,
+    fixDryRun: options.fixDryRun,
+  });
   const { reports, fixed } = run;
   const counts = countFindings(reports);
   const result: ValidateResult = { reports, outside: run.outside, ...counts, strict: !!options.strict };
   ctx.stdout.write(await render(run, result, format, options, ctx));
   const tooManyWarnings = maxWarnings !== undefined && counts.warningCount > maxWarnings;
-  if (tooManyWarnings && format === 'stylish') ctx.stderr.write(`error: ${counts.warningCount} warnings, more than --max-warnings ${options.maxWarnings}\n`);
+  if (tooManyWarnings && format === 'stylish')
+    ctx.stderr.write(`error: ${counts.warningCount} warnings, more than --max-warnings ${options.maxWarnings}\n`);
   const failed = counts.errorCount > 0 || (options.strict === true && counts.warningCount > 0) || tooManyWarnings;
   return { exitCode: failed ? 1 : 0, reports, fixed };
 }
 
 /** The usage errors; returns --max-warnings as a number. */
 function checkOptions(options: LintOptions, format: string): number | undefined {
-  if (!['stylish', 'json', 'sarif'].includes(format)) throw new SkillsError('E_USAGE', `--format must be stylish, json or sarif, not "${format}"`);
+  if (!['stylish', 'json', 'sarif'].includes(format))
+    throw new SkillsError('E_USAGE', `--format must be stylish, json or sarif, not "${format}"`);
   if (options.fix && options.fixDryRun) throw new SkillsError('E_USAGE', 'use --fix or --fix-dry-run, not both');
   const max = options.maxWarnings;
   if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 0)) {
@@ -55,19 +65,30 @@ function checkOptions(options: LintOptions, format: string): number | undefined 
   return max;
 }
 
-async function render(run: LintRun, result: ValidateResult, format: string, options: LintOptions, ctx: Context): Promise<string> {
+async function render(
+  run: LintRun,
+  result: ValidateResult,
+  format: string,
+  options: LintOptions,
+  ctx: Context,
+): Promise<string> {
   // The diff package loads only when there is a diff to show.
   const diff = run.preview.length > 0 ? (await import('../lint/formatters/diff.js')).formatDiff : () => '';
   if (format === 'json') {
     const doc = {
       ...toJson(result),
       ...(options.fix ? { fixed: run.fixed.map((f) => ({ file: f.file, description: f.description })) } : {}),
-      ...(options.fixDryRun ? { wouldFix: run.preview.map((e) => ({ file: e.file, fixes: e.fixes, diff: diff([e], { cwd: ctx.cwd }) })) } : {}),
+      ...(options.fixDryRun
+        ? { wouldFix: run.preview.map((e) => ({ file: e.file, fixes: e.fixes, diff: diff([e], { cwd: ctx.cwd }) })) }
+        : {}),
     };
     return JSON.stringify(doc, null, 2) + '\n';
   }
-  if (format === 'sarif') return JSON.stringify(toSarif(run.reports, rules, { cwd: ctx.cwd, version: ctx.version }), null, 2) + '\n';
+  if (format === 'sarif')
+    return JSON.stringify(toSarif(run.reports, rules, { cwd: ctx.cwd, version: ctx.version }), null, 2) + '\n';
   const c = paint(useColor(options.color, ctx));
-  const fixed = run.fixed.map((f) => `${c.green('fixed')}  ${relative(ctx.cwd, f.file) || '.'}: ${f.description}\n`).join('');
+  const fixed = run.fixed
+    .map((f) => `${c.green('fixed')}  ${relative(ctx.cwd, f.file) || '.'}: ${f.description}\n`)
+    .join('');
   return fixed + diff(run.preview, { cwd: ctx.cwd }) + formatStylish(result, c, ctx.cwd);
 }

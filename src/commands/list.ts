@@ -17,18 +17,37 @@ export interface ListOptions {
 /** `skills list [dirs…]`: the registry's skills (from its index alone) and those in skill folders. */
 export async function list(options: ListOptions, ctx: Context): Promise<ListResult> {
   const registry = registryFor(options, ctx);
-  const found = await listSkills({ registry, cwd: ctx.cwd, home: homeOf(ctx), env: ctx.env, given: options.dirs, owner: options.owner, layout: options.layout });
+  const found = await listSkills({
+    registry,
+    cwd: ctx.cwd,
+    home: homeOf(ctx),
+    env: ctx.env,
+    given: options.dirs,
+    owner: options.owner,
+    layout: options.layout,
+  });
   for (const w of found.warnings) ctx.stderr.write(`warning: ${w}\n`);
   const result: ListResult = { registry, skills: found.skills, shadowed: found.shadowed };
   if (options.json) ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  else ctx.stdout.write(formatList(result.skills, { long: !!options.long, width: ctx.stdout.columns || 100, c: paint(useColor(options.color, ctx)), registry }));
+  else
+    ctx.stdout.write(
+      formatList(result.skills, {
+        long: !!options.long,
+        width: ctx.stdout.columns || 100,
+        c: paint(useColor(options.color, ctx)),
+        registry,
+      }),
+    );
   return result;
 }
 
 const width = (s: string) => [...s].length;
 
 /** The table: one row per skill, the description cut so each line fits `width` columns. */
-export function formatList(rows: ListRow[], opts: { long: boolean; width: number; c: Paint; registry: string }): string {
+export function formatList(
+  rows: ListRow[],
+  opts: { long: boolean; width: number; c: Paint; registry: string },
+): string {
   const { c } = opts;
   if (rows.length === 0) return c.dim(`no skills found (registry ${opts.registry})\n`);
   const cells = rows.map((r) => [

@@ -22,12 +22,13 @@ export type PackOutcome =
   | { ok: true; result: PackResult }
   | { ok: false; skill: string; error: { code: string; message: string; hint?: string }; diagnostics: Diagnostic[] };
 
-const kb = (n: number) => (n < 1000 ? `${n} B` : n < 1e6 ? `${(n / 1000).toFixed(1)} kB` : `${(n / 1e6).toFixed(1)} MB`);
-
+const kb = (n: number) =>
+  n < 1000 ? `${n} B` : n < 1e6 ? `${(n / 1000).toFixed(1)} kB` : `${(n / 1e6).toFixed(1)} MB`;
 
 /**
  * `skills pack [dir]`: validate, then write `<id>-<version>.tgz` (or `<folder>.skill`). Exit 0 packed; 1 when the
- * skill cannot be packed as it is (invalid, a version that is not MAJOR.MINOR.PATCH, a symlink leading out); 2 for usage
+ * skill cannot be packed as it is (invalid, a version that is not MAJOR.MINOR.PATCH, a symlink leading out); 2 for
+ * usage
  * and I/O (thrown).
  */
 export async function pack(options: PackOptions, ctx: Context): Promise<{ outcome: PackOutcome; exitCode: number }> {
@@ -39,8 +40,16 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
   const rel = (p: string) => relative(ctx.cwd, p) || '.';
 
   const refuse = (message: string, hint: string | undefined, diagnostics: Diagnostic[]) => {
-    const outcome: PackOutcome = { ok: false, skill: root, error: { code: 'E_INVALID', message, ...(hint ? { hint } : {}) }, diagnostics };
-    if (options.json) ctx.stdout.write(`${JSON.stringify({ error: outcome.error, diagnostics: diagnostics.map(jsonDiagnostic) }, null, 2)}\n`);
+    const outcome: PackOutcome = {
+      ok: false,
+      skill: root,
+      error: { code: 'E_INVALID', message, ...(hint ? { hint } : {}) },
+      diagnostics,
+    };
+    if (options.json)
+      ctx.stdout.write(
+        `${JSON.stringify({ error: outcome.error, diagnostics: diagnostics.map(jsonDiagnostic) }, null, 2)}\n`,
+      );
     else {
       ctx.stderr.write(`${ce.red('error:')} ${message}\n`);
       for (const d of diagnostics) ctx.stderr.write(`${formatDiagnostic(d, ce, rel)}\n`);
@@ -67,15 +76,20 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
   for (const w of result.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
   if (options.json) {
     const { files, dirs: _dirs, ...rest } = result;
-    ctx.stdout.write(`${JSON.stringify({ ...rest, dryRun: options.dryRun === true, files: files.map((f) => ({ path: f.path, size: f.size, mode: `0${f.mode.toString(8)}` })) }, null, 2)}\n`);
+    ctx.stdout.write(
+      `${JSON.stringify({ ...rest, dryRun: options.dryRun === true, files: files.map((f) => ({ path: f.path, size: f.size, mode: `0${f.mode.toString(8)}` })) }, null, 2)}\n`,
+    );
     return { outcome: { ok: true, result }, exitCode: 0 };
   }
   const name = result.version ? `${result.id}@${result.version}` : result.id;
   const count = `${result.files.length} file${result.files.length === 1 ? '' : 's'}`;
   if (options.dryRun) {
     const width = Math.max(0, ...result.files.map((f) => kb(f.size).length));
-    for (const f of result.files) ctx.stdout.write(`${kb(f.size).padStart(width)}  ${f.mode === 0o755 ? 'x' : ' '} ${f.path}\n`);
-    ctx.stdout.write(`${c.bold(name)}: ${count}, ${kb(result.unpackedSize)} unpacked, would be ${rel(result.file)} ${c.dim('(dry run: nothing written)')}\n`);
+    for (const f of result.files)
+      ctx.stdout.write(`${kb(f.size).padStart(width)}  ${f.mode === 0o755 ? 'x' : ' '} ${f.path}\n`);
+    ctx.stdout.write(
+      `${c.bold(name)}: ${count}, ${kb(result.unpackedSize)} unpacked, would be ${rel(result.file)} ${c.dim('(dry run: nothing written)')}\n`,
+    );
   } else {
     ctx.stdout.write(`${c.green('packed')} ${c.bold(name)} → ${rel(result.file)}\n`);
     ctx.stdout.write(`size:      ${kb(result.size!)} (${kb(result.unpackedSize)} unpacked)\n`);

@@ -16,7 +16,9 @@ export async function remove(options: RemoveOptions, ctx: Context): Promise<Remo
   const spec = parseSpec(options.spec);
   if ('error' in spec) throw new SkillsError('E_USAGE', spec.error);
   if (spec.range !== undefined && !spec.exact) {
-    throw new SkillsError('E_USAGE', `"${options.spec}" is a range; remove takes one exact version or none`, { hint: `e.g. skills remove ${spec.id}@1.0.0, or skills remove ${spec.id} for every version` });
+    throw new SkillsError('E_USAGE', `"${options.spec}" is a range; remove takes one exact version or none`, {
+      hint: `e.g. skills remove ${spec.id}@1.0.0, or skills remove ${spec.id} for every version`,
+    });
   }
   const registry = registryFor(options, ctx);
   const result = { registry, ...(await removeSkill(registry, spec.id, spec.range, { force: options.force })) };

@@ -15,7 +15,9 @@ export async function renderPromptCommand(options: RenderPromptOptions, ctx: Con
   if (options.explain) ctx.stderr.write(formatExplain(result));
   if (result.prompt !== '') {
     ctx.stdout.write(result.prompt);
-    ctx.stderr.write(`~${result.tokens} tokens (o200k_base), tier ${result.tier}, ${result.selected.length} of ${result.catalog.length} skills selected\n`);
+    ctx.stderr.write(
+      `~${result.tokens} tokens (o200k_base), tier ${result.tier}, ${result.selected.length} of ${result.catalog.length} skills selected\n`,
+    );
   }
   return result;
 }

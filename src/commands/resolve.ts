@@ -23,21 +23,31 @@ export interface ResolveResult {
  * a conflict, a cycle: findings about the skills, reported on stderr or in the JSON document); 2 for a bad spec
  * or an unreadable registry (thrown, so main.ts reports them).
  */
-export async function resolve(options: ResolveOptions, ctx: Context): Promise<{ result: ResolveResult; exitCode: number }> {
+export async function resolve(
+  options: ResolveOptions,
+  ctx: Context,
+): Promise<{ result: ResolveResult; exitCode: number }> {
   const specs = parseSpecs(options.specs);
   const registry = registryFor(options, ctx);
-  const resolution = await resolveFromRegistry(specs, registry, { nodeVersion: process.versions.node, platform: process.platform });
+  const resolution = await resolveFromRegistry(specs, registry, {
+    nodeVersion: process.versions.node,
+    platform: process.platform,
+  });
   const result = { registry, resolution };
   const c = paint(useColor(options.color, ctx));
 
   if (!resolution.ok) {
     const { error, kind } = resolution;
     if (options.json) {
-      const doc = { error: { code: error.code, kind, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
+      const doc = {
+        error: { code: error.code, kind, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
+      };
       ctx.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     } else {
       const ce = paint(useColor(options.color, ctx, ctx.stderr));
-      ctx.stderr.write(`${ce.red('error:')} ${error.message}\n${error.hint ? `${ce.dim('hint:')} ${error.hint}\n` : ''}`);
+      ctx.stderr.write(
+        `${ce.red('error:')} ${error.message}\n${error.hint ? `${ce.dim('hint:')} ${error.hint}\n` : ''}`,
+      );
     }
     return { result, exitCode: 1 };
   }
@@ -48,7 +58,9 @@ export async function resolve(options: ResolveOptions, ctx: Context): Promise<{ 
   }
   const cw = paint(useColor(options.color, ctx, ctx.stderr));
   for (const w of resolution.warnings) ctx.stderr.write(`${cw.yellow('warning:')} ${w}\n`);
-  ctx.stdout.write(options.tree ? formatTree(resolution.roots, resolution.resolved) : formatList(resolution.resolved, c));
+  ctx.stdout.write(
+    options.tree ? formatTree(resolution.roots, resolution.resolved) : formatList(resolution.resolved, c),
+  );
   return { result, exitCode: 0 };
 }
 
@@ -57,7 +69,9 @@ export function formatList(resolved: ResolvedSkill[], c: ReturnType<typeof paint
   const names = resolved.map((s) => `${s.id}@${s.version}`);
   const width = Math.max(0, ...names.map((n) => n.length));
   const layoutWidth = Math.max(0, ...resolved.map((s) => s.layout.length));
-  return resolved.map((s, i) => `${names[i]!.padEnd(width)}  ${s.layout.padEnd(layoutWidth)}  ${c.dim(s.path)}\n`).join('');
+  return resolved
+    .map((s, i) => `${names[i]!.padEnd(width)}  ${s.layout.padEnd(layoutWidth)}  ${c.dim(s.path)}\n`)
+    .join('');
 }
 
 /** The dependency graph as `npm ls` draws it; a skill drawn once already is marked (deduped) and not expanded. */

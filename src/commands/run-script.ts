@@ -21,7 +21,12 @@ export async function runScript(options: RunScriptOptions, ctx: Context): Promis
     stderr: ctx.stderr,
     notice: (line) => ctx.stderr.write(`${line}\n`),
   });
-  if (result.scripts) ctx.stdout.write(options.json ? `${JSON.stringify(result.scripts, null, 2)}\n` : formatScripts(result.scripts, paint(useColor(options.color, ctx))));
+  if (result.scripts)
+    ctx.stdout.write(
+      options.json
+        ? `${JSON.stringify(result.scripts, null, 2)}\n`
+        : formatScripts(result.scripts, paint(useColor(options.color, ctx))),
+    );
   else if (options.json) ctx.stdout.write(`${JSON.stringify(result.run, null, 2)}\n`);
   return result;
 }
@@ -29,11 +34,16 @@ export async function runScript(options: RunScriptOptions, ctx: Context): Promis
 /** --list: the skill, then one line per script: path, interpreter, description (or why it is refused). */
 export function formatScripts(doc: ScriptsDocument, c: Paint): string {
   const lines = [`${c.bold(doc.skill)}  ${c.dim(`${doc.layout}  ${doc.path}`)}`];
-  if (doc.scripts.length === 0) return `${lines[0]}\n${c.dim('  no scripts (files below scripts/, or declared in "scripts")')}\n`;
+  if (doc.scripts.length === 0)
+    return `${lines[0]}\n${c.dim('  no scripts (files below scripts/, or declared in "scripts")')}\n`;
   const pathWidth = Math.max(...doc.scripts.map((s) => s.path.length));
   const interpWidth = Math.max(...doc.scripts.map((s) => (s.interpreter ?? '-').length));
   for (const s of doc.scripts) {
-    const note = s.refused ? c.red(`refused: ${s.refused}`) : s.problem ? c.yellow(s.problem) : c.dim(s.description ?? '');
+    const note = s.refused
+      ? c.red(`refused: ${s.refused}`)
+      : s.problem
+        ? c.yellow(s.problem)
+        : c.dim(s.description ?? '');
     lines.push(`  ${s.path.padEnd(pathWidth)}  ${(s.interpreter ?? '-').padEnd(interpWidth)}  ${note}`.trimEnd());
   }
   return `${lines.join('\n')}\n`;

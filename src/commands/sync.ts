@@ -41,7 +41,8 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
     };
-    const onItem = (item: SyncItem) => ctx.stdout.write(options.json ? `${JSON.stringify(eventOf(item))}\n` : formatItem(item, c, registry, ctx.cwd));
+    const onItem = (item: SyncItem) =>
+      ctx.stdout.write(options.json ? `${JSON.stringify(eventOf(item))}\n` : formatItem(item, c, registry, ctx.cwd));
     try {
       const { skills, counts } = await syncSkills({ ...base, onItem, watch: { signal: stop.signal, started } });
       return { registry, skills, counts, exitCode: 0 };
@@ -56,7 +57,9 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
   if (options.json) {
     ctx.stdout.write(`${JSON.stringify({ registry, skills: items.map(jsonItem), counts }, null, 2)}\n`);
   } else {
-    ctx.stdout.write(items.map((i) => formatItem(i, c, registry, ctx.cwd)).join('') + summary(items, counts, registry, c));
+    ctx.stdout.write(
+      items.map((i) => formatItem(i, c, registry, ctx.cwd)).join('') + summary(items, counts, registry, c),
+    );
   }
   return { registry, skills: items, counts, exitCode };
 }
@@ -78,7 +81,14 @@ function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string): strin
   const rel = (p: string) => relative(cwd, p) || '.';
   const name = i.version ? `${i.id}@${i.version}` : i.id;
   const label = i.status === 'invalid' ? 'skipped' : i.status;
-  const colour = { added: c.green, updated: c.green, replaced: c.yellow, unchanged: c.dim, invalid: c.red, refused: c.red }[i.status];
+  const colour = {
+    added: c.green,
+    updated: c.green,
+    replaced: c.yellow,
+    unchanged: c.dim,
+    invalid: c.red,
+    refused: c.red,
+  }[i.status];
   let line = `${colour(label.padEnd(9))} ${c.bold(name)}`;
   if (i.path) line += c.dim(`  ${relative(registry, i.path)}`);
   if (i.status === 'invalid') {
@@ -87,13 +97,16 @@ function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string): strin
     return line + i.diagnostics!.map((d) => `${formatDiagnostic(d, c, rel)}\n`).join('');
   }
   for (const w of i.warnings ?? []) line += `\n      ${c.yellow(`warning: ${w}`)}`;
-  if (i.error) return `${line}: ${i.error.message}\n${i.error.hint ? `      ${c.dim(`hint: ${i.error.hint.replace(/\n/g, '\n            ')}`)}\n` : ''}`;
+  if (i.error)
+    return `${line}: ${i.error.message}\n${i.error.hint ? `      ${c.dim(`hint: ${i.error.hint.replace(/\n/g, '\n            ')}`)}\n` : ''}`;
   return `${line}\n`;
 }
 
 function summary(items: SyncItem[], counts: Record<SyncStatus, number>, registry: string, c: Paint): string {
   if (items.length === 0) return c.dim(`no skills to sync (registry ${registry})\n`);
-  const parts = SYNC_STATUSES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s === 'invalid' ? 'skipped (invalid)' : s}`);
+  const parts = SYNC_STATUSES.filter((s) => counts[s] > 0).map(
+    (s) => `${counts[s]} ${s === 'invalid' ? 'skipped (invalid)' : s}`,
+  );
   const line = `${items.length} skill${items.length === 1 ? '' : 's'} synced into ${registry}: ${parts.join(', ')}`;
   return `${counts.invalid + counts.refused > 0 ? c.red.bold(line) : c.green(line)}\n`;
 }

@@ -16,15 +16,35 @@ export interface UninstallOptions {
   color?: boolean;
 }
 
-/** `skills uninstall <id>`: out of --into and the lock's recorded folders, the lock, and the store unless something still uses it. */
-export async function uninstall(options: UninstallOptions, ctx: Context): Promise<UninstallResult & { registry: string; lockfile: string }> {
+/**
+ * `skills uninstall <id>`: out of --into and the lock's recorded folders, the lock, and the store unless something
+ * still uses it.
+ */
+export async function uninstall(
+  options: UninstallOptions,
+  ctx: Context,
+): Promise<UninstallResult & { registry: string; lockfile: string }> {
   const spec = parseSpec(options.id);
   if ('error' in spec) throw new SkillsError('E_USAGE', spec.error);
-  if (spec.range !== undefined) throw new SkillsError('E_USAGE', `uninstall takes an id, not "${options.id}": the version is the one skills-lock.json records`, { hint: `e.g. skills uninstall ${spec.id}` });
-  if (options.for !== undefined && options.for.trim() === '') throw new SkillsError('E_USAGE', '--for is empty: expected the consumer whose use ends', { hint: 'e.g. --for content-creator' });
+  if (spec.range !== undefined)
+    throw new SkillsError(
+      'E_USAGE',
+      `uninstall takes an id, not "${options.id}": the version is the one skills-lock.json records`,
+      { hint: `e.g. skills uninstall ${spec.id}` },
+    );
+  if (options.for !== undefined && options.for.trim() === '')
+    throw new SkillsError('E_USAGE', '--for is empty: expected the consumer whose use ends', {
+      hint: 'e.g. --for content-creator',
+    });
   const registry = registryFor(options, ctx);
   const lockfile = findLockfile(ctx.cwd);
-  const r = await uninstallSkill({ registry, lockfile, id: spec.id, into: options.into === undefined ? undefined : resolve(ctx.cwd, options.into), consumer: options.for?.trim() });
+  const r = await uninstallSkill({
+    registry,
+    lockfile,
+    id: spec.id,
+    into: options.into === undefined ? undefined : resolve(ctx.cwd, options.into),
+    consumer: options.for?.trim(),
+  });
   const result = { registry, lockfile, ...r };
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
   for (const w of r.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);

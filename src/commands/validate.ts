@@ -15,7 +15,10 @@ export interface ValidateOptions {
 }
 
 /** `skills validate [paths…]`: exit 0 valid, 1 on errors (or warnings with --strict). */
-export async function validate(options: ValidateOptions, ctx: Context): Promise<{ result: ValidateResult; exitCode: number }> {
+export async function validate(
+  options: ValidateOptions,
+  ctx: Context,
+): Promise<{ result: ValidateResult; exitCode: number }> {
   const format = options.format ?? 'stylish';
   if (format !== 'stylish' && format !== 'json') {
     throw new SkillsError('E_USAGE', `--format must be stylish or json, not "${format}"`);

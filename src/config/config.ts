@@ -34,6 +34,9 @@ export function loadConfig(cwd: string, file?: string, home?: string): Config {
     throw new SkillsError('E_CONFIG', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
   }
   const { config, problem } = parseConfig(text, path, dirname(path), home);
-  if (problem) throw new SkillsError('E_CONFIG', `${path}:${problem.line}:${problem.column}: ${problem.message}`, { hint: problem.hint });
+  if (problem)
+    throw new SkillsError('E_CONFIG', `${path}:${problem.line}:${problem.column}: ${problem.message}`, {
+      hint: problem.hint,
+    });
   return config!;
 }

@@ -74,10 +74,15 @@ const WORDING = {
  * Read the text of the configuration file `file` (in folder `dir`): comments and trailing commas are allowed;
  * anything else wrong is a located problem. `home` is what ~ in skillDirs stands for (the file's folder when unknown).
  */
-export function parseConfig(text: string, file: string, dir: string, home?: string): { config?: Config; problem?: ConfigProblem } {
+export function parseConfig(
+  text: string,
+  file: string,
+  dir: string,
+  home?: string,
+): { config?: Config; problem?: ConfigProblem } {
   const { tree, value, error, tooDeep, at } = parseJson(text, { lenient: true });
   if (error || tooDeep || !tree) {
-    const reason = tooDeep ? 'it nests too deeply to read' : error?.code ?? 'empty file';
+    const reason = tooDeep ? 'it nests too deeply to read' : (error?.code ?? 'empty file');
     return {
       problem: {
         message: `not valid JSON (${reason})`,
@@ -105,7 +110,9 @@ export function parseConfig(text: string, file: string, dir: string, home?: stri
     else if (Array.isArray(v)) rules[k] = { severity: norm(v[0]), options: v[1] };
     else rules[k] = { severity: norm(v.severity), options: v.options };
   }
-  const skillDirs = (parsed.data.skillDirs ?? parsed.data.skill_dirs)?.map((d) => (d === '~' || d.startsWith('~/') ? join(home ?? dir, d.slice(1)) : resolve(dir, d)));
+  const skillDirs = (parsed.data.skillDirs ?? parsed.data.skill_dirs)?.map((d) =>
+    d === '~' || d.startsWith('~/') ? join(home ?? dir, d.slice(1)) : resolve(dir, d),
+  );
   const disabledSkills = parsed.data.disabledSkills ?? parsed.data.disabled_skills;
   const maxSkills = parsed.data.maxSkills ?? parsed.data.max_skills;
   return {

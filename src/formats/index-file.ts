@@ -15,7 +15,9 @@ import { parseDocument, type Problem } from './json-document.js';
  * would have install copy, or render-prompt read, a folder outside it.
  */
 export const STORE_PATH = /^(?:built-in|custom)\/(?!\.\.?@)[^/\\]+@[^/\\]+$/;
-const storePath = z.string().regex(STORE_PATH, 'expected the stored copy\'s folder: built-in/<id>@<version> or custom/<id>@<version>');
+const storePath = z
+  .string()
+  .regex(STORE_PATH, "expected the stored copy's folder: built-in/<id>@<version> or custom/<id>@<version>");
 const isStorePath = (v: unknown): boolean => typeof v === 'string' && STORE_PATH.test(v);
 
 /** What the registry keeps of one registered version, so list, resolve and render-prompt need not read the skill. */
@@ -27,10 +29,16 @@ export const releaseSchema = z.object({
   description: z.string(),
   /** Dependency specs as written: `id` or `id@range`. */
   dependencies: z.array(z.string()),
-  triggers: z.object({ keywords: z.array(z.string()), verbs: z.array(z.string()), patterns: z.array(z.string()) }).partial().optional(),
+  triggers: z
+    .object({ keywords: z.array(z.string()), verbs: z.array(z.string()), patterns: z.array(z.string()) })
+    .partial()
+    .optional(),
   /** Seed 004's brief_description, for render-prompt's catalog. */
   briefDescription: z.string().optional(),
-  /** True when the skill stays out of render-prompt's catalog (`disable-model-invocation: true` or `default_enabled: false`). */
+  /**
+   * True when the skill stays out of render-prompt's catalog (`disable-model-invocation: true` or `default_enabled:
+   * false`).
+   */
   hidden: z.boolean().optional(),
   nodeVersion: z.string().optional(),
   systemPackages: z.array(z.string()).optional(),
@@ -109,13 +117,19 @@ export function summaryOf(r: Release): LatestSummary {
 }
 
 /** A version 1 index as version 2: the entries, and each skill's releases (what releases/<id>.json would hold). */
-export function upgradeIndex(v1: RegistryIndexV1): { index: RegistryIndex; releases: Map<string, Record<string, Release>> } {
+export function upgradeIndex(v1: RegistryIndexV1): {
+  index: RegistryIndex;
+  releases: Map<string, Record<string, Release>>;
+} {
   const releases = new Map<string, Record<string, Release>>();
   const skills: IndexEntry[] = [];
   for (const { releases: rel, ...rest } of v1.skills) {
     releases.set(rest.id, rel);
     const latest = Object.hasOwn(rel, rest.latestVersion) ? rel[rest.latestVersion]! : Object.values(rel)[0];
-    skills.push({ ...rest, latest: latest ? summaryOf(latest) : { layout: 'skill-md', name: rest.id, description: '', path: '' } });
+    skills.push({
+      ...rest,
+      latest: latest ? summaryOf(latest) : { layout: 'skill-md', name: rest.id, description: '', path: '' },
+    });
   }
   return { index: { version: 2, skills }, releases };
 }
@@ -130,27 +144,51 @@ const isStrs = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr)
 const isLayout = (v: unknown) => v === 'skill-md' || v === 'manifest';
 const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || check(v);
 
-const isTriggers = (t: unknown) => isObj(t) && optional(t.keywords, isStrs) && optional(t.verbs, isStrs) && optional(t.patterns, isStrs);
+const isTriggers = (t: unknown) =>
+  isObj(t) && optional(t.keywords, isStrs) && optional(t.verbs, isStrs) && optional(t.patterns, isStrs);
 const isBool = (v: unknown) => typeof v === 'boolean';
 
 function isRelease(v: unknown): v is Release {
   if (!isObj(v)) return false;
   return (
-    isStr(v.integrity) && isLayout(v.layout) && isStr(v.name) && isStr(v.description) && isStrs(v.dependencies) && isStorePath(v.path) && isStr(v.registeredAt) &&
-    optional(v.nodeVersion, isStr) && optional(v.systemPackages, isStrs) && optional(v.triggers, isTriggers) &&
-    optional(v.briefDescription, isStr) && optional(v.hidden, isBool)
+    isStr(v.integrity) &&
+    isLayout(v.layout) &&
+    isStr(v.name) &&
+    isStr(v.description) &&
+    isStrs(v.dependencies) &&
+    isStorePath(v.path) &&
+    isStr(v.registeredAt) &&
+    optional(v.nodeVersion, isStr) &&
+    optional(v.systemPackages, isStrs) &&
+    optional(v.triggers, isTriggers) &&
+    optional(v.briefDescription, isStr) &&
+    optional(v.hidden, isBool)
   );
 }
 
 function isLatest(l: unknown): boolean {
   return (
-    isObj(l) && isLayout(l.layout) && isStr(l.name) && isStr(l.description) && (l.path === '' || isStorePath(l.path)) &&
-    optional(l.briefDescription, isStr) && optional(l.triggers, isTriggers) && optional(l.hidden, isBool)
+    isObj(l) &&
+    isLayout(l.layout) &&
+    isStr(l.name) &&
+    isStr(l.description) &&
+    (l.path === '' || isStorePath(l.path)) &&
+    optional(l.briefDescription, isStr) &&
+    optional(l.triggers, isTriggers) &&
+    optional(l.hidden, isBool)
   );
 }
 
 function isEntryBase(v: Record<string, unknown>): boolean {
-  return isStr(v.id) && isStrs(v.versions) && isStr(v.latestVersion) && isStr(v.owner) && isStrs(v.usedBy) && isStr(v.registeredAt) && isStr(v.updatedAt);
+  return (
+    isStr(v.id) &&
+    isStrs(v.versions) &&
+    isStr(v.latestVersion) &&
+    isStr(v.owner) &&
+    isStrs(v.usedBy) &&
+    isStr(v.registeredAt) &&
+    isStr(v.updatedAt)
+  );
 }
 
 const isReleaseRecord = (v: unknown): v is Record<string, Release> => isObj(v) && Object.values(v).every(isRelease);
@@ -176,7 +214,11 @@ export function isReleasesFile(v: unknown): v is ReleasesFile {
  * Parse index.json text (version 2, or version 1 converted: `releases` then holds what version 1 kept inside
  * the entries); a problem comes back located (line, column) rather than thrown.
  */
-export function parseIndex(text: string): { index?: RegistryIndex; releases?: Map<string, Record<string, Release>>; problem?: Problem } {
+export function parseIndex(text: string): {
+  index?: RegistryIndex;
+  releases?: Map<string, Record<string, Release>>;
+  problem?: Problem;
+} {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -225,7 +267,11 @@ export function serializeIndex(index: RegistryIndex): string {
 }
 
 /** Serialize releases/<id>.json: versions newest first as `order` gives them (others after), two-space indent. */
-export function serializeReleases(id: string, releases: Record<string, Release>, order: readonly string[] = []): string {
+export function serializeReleases(
+  id: string,
+  releases: Record<string, Release>,
+  order: readonly string[] = [],
+): string {
   const keys = [...new Set([...order.filter((v) => Object.hasOwn(releases, v)), ...Object.keys(releases).sort()])];
   return `${JSON.stringify({ id, releases: Object.fromEntries(keys.map((v) => [v, releases[v]])) }, null, 2)}\n`;
 }

@@ -14,7 +14,13 @@ export interface Problem {
  * thrown. `label` names the file in messages (`index.json`, `releases/<id>.json`). `data` is the text already
  * read by JSON.parse, and `quick` a hand-written check that spares zod's copy of a large document it accepts.
  */
-export function parseDocument<T>(text: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>, label: string, data?: unknown, quick?: (v: unknown) => v is T): { value?: T; problem?: Problem } {
+export function parseDocument<T>(
+  text: string,
+  schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+  label: string,
+  data?: unknown,
+  quick?: (v: unknown) => v is T,
+): { value?: T; problem?: Problem } {
   // Fast path: JSON.parse is ten times quicker than a located parse; only a failure needs places.
   if (data === undefined) {
     try {
@@ -30,11 +36,23 @@ export function parseDocument<T>(text: string, schema: z.ZodType<T, z.ZodTypeDef
   }
   const { tree, value, error, tooDeep, at } = parseJson(text);
   if (tooDeep) return { problem: { message: `${label} nests too deeply to read`, line: 1, column: 1 } };
-  if (error || !tree) return { problem: { message: `${label} is not valid JSON (${error?.code ?? 'empty'})`, line: error!.line, column: error!.column } };
+  if (error || !tree)
+    return {
+      problem: {
+        message: `${label} is not valid JSON (${error?.code ?? 'empty'})`,
+        line: error!.line,
+        column: error!.column,
+      },
+    };
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { problem: { message: `${label}: ${issueMessage(issue, { root: 'the file', dots: true, words: 'zod' })}`, ...at(offsetOf(tree, issue.path)) } };
+    return {
+      problem: {
+        message: `${label}: ${issueMessage(issue, { root: 'the file', dots: true, words: 'zod' })}`,
+        ...at(offsetOf(tree, issue.path)),
+      },
+    };
   }
   return { value: parsed.data };
 }

@@ -43,13 +43,19 @@ export interface ParsedJson {
   at: (offset: number) => Position;
 }
 
-/** Parse JSON with positions. Strict by default; `lenient` allows comments and trailing commas (configuration files). */
+/**
+ * Parse JSON with positions. Strict by default; `lenient` allows comments and trailing commas (configuration files).
+ */
 export function parseJson(text: string, options: { lenient?: boolean } = {}): ParsedJson {
   const at = positionFinder(text);
   const errors: ParseError[] = [];
   let tree: Node | undefined;
   try {
-    tree = parseTree(text, errors, { disallowComments: !options.lenient, allowTrailingComma: !!options.lenient, allowEmptyContent: false });
+    tree = parseTree(text, errors, {
+      disallowComments: !options.lenient,
+      allowTrailingComma: !!options.lenient,
+      allowEmptyContent: false,
+    });
   } catch (err) {
     // A stranger's [[[[…]]]] must not crash us.
     if (!(err instanceof RangeError)) throw err;
@@ -91,7 +97,10 @@ export function offsetOf(tree: Node, path: readonly (string | number)[], of: 'ke
   return best;
 }
 
-/** The place of every field below a node, by path (`scripts[0]`, `mcpServers[1].url`): keys for properties, items for arrays. */
+/**
+ * The place of every field below a node, by path (`scripts[0]`, `mcpServers[1].url`): keys for properties, items for
+ * arrays.
+ */
 export function fieldPositions(tree: Node, at: (offset: number) => Position): Record<string, Position> {
   const out: Record<string, Position> = {};
   const walk = (node: Node, path: string): void => {
@@ -128,10 +137,23 @@ export function kindOfNode(node: Node): string {
 }
 
 /** The JSON object a text holds, or a located problem (not valid JSON, or not an object). Strict JSON: no comments. */
-export function parseJsonObject(text: string): { value?: Record<string, unknown>; tree?: Node; problem?: JsonProblem; at: (offset: number) => Position } {
+export function parseJsonObject(text: string): {
+  value?: Record<string, unknown>;
+  tree?: Node;
+  problem?: JsonProblem;
+  at: (offset: number) => Position;
+} {
   const { tree, value, error, tooDeep, at } = parseJson(text);
   if (tooDeep) return { problem: { message: 'nests too deeply to read', line: 1, column: 1 }, at };
-  if (error || !tree) return { problem: { message: `not valid JSON: ${readableError(error!)}`, line: error!.line, column: error!.column }, at };
-  if (tree.type !== 'object') return { problem: { message: `expected a JSON object ({"key": …}), found ${kindOfNode(tree)}`, ...at(tree.offset) }, at };
+  if (error || !tree)
+    return {
+      problem: { message: `not valid JSON: ${readableError(error!)}`, line: error!.line, column: error!.column },
+      at,
+    };
+  if (tree.type !== 'object')
+    return {
+      problem: { message: `expected a JSON object ({"key": …}), found ${kindOfNode(tree)}`, ...at(tree.offset) },
+      at,
+    };
   return { value: value as Record<string, unknown>, tree, at };
 }

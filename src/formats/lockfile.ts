@@ -10,8 +10,16 @@ export const LOCKFILE_VERSION = 1;
 
 export const lockEntrySchema = z.object({
   version: z.string().min(1),
-  /** `folder:<path>`, `archive:<path>`, `archive:<path>#<path inside>` (relative to the lockfile's folder), `registry`, or `registry:<dir>`. */
-  source: z.string().regex(/^(folder:.+|archive:.+|registry(:.+)?)$/, 'expected "folder:<path>", "archive:<path>", "registry" or "registry:<dir>"'),
+  /**
+   * `folder:<path>`, `archive:<path>`, `archive:<path>#<path inside>` (relative to the lockfile's folder), `registry`,
+   * or `registry:<dir>`.
+   */
+  source: z
+    .string()
+    .regex(
+      /^(folder:.+|archive:.+|registry(:.+)?)$/,
+      'expected "folder:<path>", "archive:<path>", "registry" or "registry:<dir>"',
+    ),
   /** sha512 SRI of the skill's files (paths, execute bits, bytes): the registry's integrity. */
   integrity: z.string().regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected "sha512-<base64>"'),
   /** The resolved dependencies: id → version. */
@@ -26,11 +34,25 @@ export const lockEntrySchema = z.object({
 export const INTO_PATH = /^(?:\.|(?![A-Za-z]:)(?!(?:\.\.?)(?:\/|$))[^/\\\0]+(?:\/(?!(?:\.\.?)(?:\/|$))[^/\\\0]+)*)$/;
 
 export const lockfileSchema = z.object({
-  /** The agent folders this project installs `<id>/` folders into, relative to the lockfile's folder; sorted, unique. */
-  into: z.array(z.string().regex(INTO_PATH, 'expected a folder inside the lockfile\'s folder, relative, with "/" and no ".." (e.g. ".claude/skills")')).optional(),
+  /**
+   * The agent folders this project installs `<id>/` folders into, relative to the lockfile's folder; sorted, unique.
+   */
+  into: z
+    .array(
+      z
+        .string()
+        .regex(
+          INTO_PATH,
+          'expected a folder inside the lockfile\'s folder, relative, with "/" and no ".." (e.g. ".claude/skills")',
+        ),
+    )
+    .optional(),
   lockfileVersion: z.literal(LOCKFILE_VERSION),
   /** Keyed by skill id: letters, digits and hyphens, as the registry keeps ids (and `--into` names folders). */
-  skills: z.record(z.string().regex(/^[\p{L}\p{N}][\p{L}\p{N}-]*$/u, 'expected a skill id (letters, digits and hyphens)'), lockEntrySchema),
+  skills: z.record(
+    z.string().regex(/^[\p{L}\p{N}][\p{L}\p{N}-]*$/u, 'expected a skill id (letters, digits and hyphens)'),
+    lockEntrySchema,
+  ),
 });
 
 export type LockEntry = z.infer<typeof lockEntrySchema>;
@@ -52,7 +74,9 @@ export function formatLockSource(s: LockSource): string {
   if (s.kind === 'registry') return s.dir === undefined ? 'registry' : `registry:${s.dir}`;
   if (s.kind === 'folder') return `folder:${s.path}`;
   // A `#` in the archive's own path gets an empty fragment after it, so a reader never splits inside the path.
-  return s.inner !== undefined || s.path.includes('#') ? `archive:${s.path}#${escapeInner(s.inner ?? '')}` : `archive:${s.path}`;
+  return s.inner !== undefined || s.path.includes('#')
+    ? `archive:${s.path}#${escapeInner(s.inner ?? '')}`
+    : `archive:${s.path}`;
 }
 
 /** Take a lock entry's `source` apart (it has passed the schema). */
@@ -83,7 +107,12 @@ export function parseLockfile(text: string, label = LOCKFILE_NAME): { lock?: Loc
   return value ? { lock: value } : { problem };
 }
 
-const sortKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]!]));
+const sortKeys = <T>(o: Record<string, T>): Record<string, T> =>
+  Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]!]),
+  );
 
 /** Serialize a lockfile: every key sorted, two-space indent, final newline. */
 export function serializeLockfile(lock: Lockfile): string {
@@ -92,7 +121,10 @@ export function serializeLockfile(lock: Lockfile): string {
       .sort()
       .map((id) => {
         const e = lock.skills[id]!;
-        return [id, { dependencies: sortKeys(e.dependencies), integrity: e.integrity, source: e.source, version: e.version }];
+        return [
+          id,
+          { dependencies: sortKeys(e.dependencies), integrity: e.integrity, source: e.source, version: e.version },
+        ];
       }),
   );
   // No folder recorded, no field: a lock from before `into` existed keeps its bytes.
@@ -112,7 +144,10 @@ export function intoOf(lock: Lockfile): string[] {
 export function diffLockfiles(before: Lockfile, after: Lockfile): string[] {
   const out: string[] = [];
   const [intoA, intoB] = [intoOf(before), intoOf(after)];
-  const intoChanges = [...intoB.filter((d) => !intoA.includes(d)).map((d) => `+ ${d}`), ...intoA.filter((d) => !intoB.includes(d)).map((d) => `- ${d}`)];
+  const intoChanges = [
+    ...intoB.filter((d) => !intoA.includes(d)).map((d) => `+ ${d}`),
+    ...intoA.filter((d) => !intoB.includes(d)).map((d) => `- ${d}`),
+  ];
   if (intoChanges.length) out.push(`~ into: ${intoChanges.join(', ')}`);
   const ids = [...new Set([...Object.keys(before.skills), ...Object.keys(after.skills)])].sort();
   for (const id of ids) {
@@ -125,7 +160,8 @@ export function diffLockfiles(before: Lockfile, after: Lockfile): string[] {
       if (a.version !== b.version) changes.push(`${a.version} → ${b.version}`);
       if (a.source !== b.source) changes.push(`source ${a.source} → ${b.source}`);
       if (a.integrity !== b.integrity) changes.push(`integrity ${a.integrity} → ${b.integrity}`);
-      if (JSON.stringify(sortKeys(a.dependencies)) !== JSON.stringify(sortKeys(b.dependencies))) changes.push('dependencies');
+      if (JSON.stringify(sortKeys(a.dependencies)) !== JSON.stringify(sortKeys(b.dependencies)))
+        changes.push('dependencies');
       if (changes.length) out.push(`~ ${id}: ${changes.join(', ')}`);
     }
   }

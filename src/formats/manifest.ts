@@ -14,7 +14,12 @@ export function parseManifest(text: string): ParsedManifest {
   if (tooDeep) {
     return {
       positions: {},
-      problem: { check: 'json-syntax', message: 'manifest.json nests arrays or objects too deeply to read', line: 1, column: 1 },
+      problem: {
+        check: 'json-syntax',
+        message: 'manifest.json nests arrays or objects too deeply to read',
+        line: 1,
+        column: 1,
+      },
     };
   }
   if (error || !tree) {
@@ -26,7 +31,10 @@ export function parseManifest(text: string): ParsedManifest {
         message: `manifest.json is not valid JSON: ${readableError(error!)} at line ${line}, column ${column}`,
         line,
         column,
-        hint: text.trim() === '' ? 'the file is empty; it needs an object with id, name, version, description and owner' : undefined,
+        hint:
+          text.trim() === ''
+            ? 'the file is empty; it needs an object with id, name, version, description and owner'
+            : undefined,
       },
     };
   }
@@ -56,7 +64,17 @@ export function readManifestData(text: string): { data?: Record<string, unknown>
   } catch {
     data = undefined;
   }
-  if (data !== null && typeof data === 'object' && !Array.isArray(data)) return { data: data as Record<string, unknown> };
+  if (data !== null && typeof data === 'object' && !Array.isArray(data))
+    return { data: data as Record<string, unknown> };
   const { problem } = parseManifest(text);
-  return problem ? { problem } : { problem: { check: 'json-syntax', message: 'manifest.json must hold a JSON object ({"id": …})', line: 1, column: 1 } };
+  return problem
+    ? { problem }
+    : {
+        problem: {
+          check: 'json-syntax',
+          message: 'manifest.json must hold a JSON object ({"id": …})',
+          line: 1,
+          column: 1,
+        },
+      };
 }

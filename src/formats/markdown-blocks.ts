@@ -111,7 +111,11 @@ export function examples(lines: string[], kind: Uint8Array): Uint8Array {
       while (items.length > 0 && items[items.length - 1]!.markerIndent >= markerIndent) items.pop();
       if (items.length === 0 && runScope === undefined) runScope = !!leadIn && leadIn.colon && units[leadIn.unit]!.kw;
       const unit = units.length;
-      units.push({ kw: lineKw, scope: headingEx || !!runScope, parent: items.length > 0 ? items[items.length - 1]!.unit : -1 });
+      units.push({
+        kw: lineKw,
+        scope: headingEx || !!runScope,
+        parent: items.length > 0 ? items[items.length - 1]!.unit : -1,
+      });
       items.push({ markerIndent, contentIndent: markerIndent + li[0].length - li[1]!.length, unit });
       unitOf[i] = unit;
       para = -1;

@@ -12,7 +12,10 @@ export interface Ref {
   /** 1-based column of `raw`'s first character. */
   column: number;
   kind: 'link' | 'image' | 'bare';
-  /** It began with a skill-root placeholder (`{baseDir}/…`, `/mnt/skills/…/<skill>/`): relative to the root, whatever file holds it. */
+  /**
+   * It began with a skill-root placeholder (`{baseDir}/…`, `/mnt/skills/…/<skill>/`): relative to the root, whatever
+   * file holds it.
+   */
   rooted?: boolean;
   /**
    * A bare file name without a folder (`FORMS.md`, `guidelines.md`): a reference only when the skill has a file
@@ -34,7 +37,8 @@ export interface FindOptions {
 export const STANDARD_FOLDERS = new Set(['scripts', 'references', 'assets']);
 
 // Placeholders that agents' hosts replace with the skill's folder.
-const PLACEHOLDER = /^(?:\{\{?(?:baseDir|base_dir|skill_dir|skillDir)\}\}?|\$\{(?:CLAUDE_SKILL_DIR|SKILL_DIR)\}|\$(?:CLAUDE_SKILL_DIR|SKILL_DIR))(?=[/\\]|$)/i;
+const PLACEHOLDER =
+  /^(?:\{\{?(?:baseDir|base_dir|skill_dir|skillDir)\}\}?|\$\{(?:CLAUDE_SKILL_DIR|SKILL_DIR)\}|\$(?:CLAUDE_SKILL_DIR|SKILL_DIR))(?=[/\\]|$)/i;
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** A path on a Windows drive: `C:\` or `C:/`. */
 export const DRIVE = /^[A-Za-z]:[/\\]/;
@@ -43,9 +47,32 @@ const REF_DEF = /^ {0,3}\[([^\]\n]+)\]:[ \t]*(\S+)/;
 const TOKEN = /[\p{L}\p{N}_.\-/\\{}$@+~]+/gu;
 const MAX_DEST = 2048;
 /** Extensions of the text and script files that a bare name (`see FORMS.md`) may refer to. */
-const NAME_EXTENSIONS = new Set(['md', 'markdown', 'txt', 'py', 'sh', 'bash', 'js', 'mjs', 'cjs', 'ts', 'json', 'yaml', 'yml', 'toml', 'csv', 'html', 'xml', 'sql', 'rb', 'pl', 'ps1']);
+const NAME_EXTENSIONS = new Set([
+  'md',
+  'markdown',
+  'txt',
+  'py',
+  'sh',
+  'bash',
+  'js',
+  'mjs',
+  'cjs',
+  'ts',
+  'json',
+  'yaml',
+  'yml',
+  'toml',
+  'csv',
+  'html',
+  'xml',
+  'sql',
+  'rb',
+  'pl',
+  'ps1',
+]);
 // A cheap first look for a file name on a line: one of NAME_EXTENSIONS after a dot, ending a word.
-const NAME_HINT = /\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/iu;
+const NAME_HINT =
+  /\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/iu;
 const FILE_NAME = /^[\p{L}\p{N}_][\p{L}\p{N}_.+-]*$/u;
 const MOUNT = '/mnt/skills/';
 
@@ -103,7 +130,7 @@ export function findReferences(markdown: string, firstLine: number, opts: FindOp
 function maskCodeSpans(line: string): string {
   if (!line.includes('`')) return line;
   const runs: [number, number][] = [];
-  for (let i = 0; i < line.length; ) {
+  for (let i = 0; i < line.length;) {
     if (line[i] === '\\' && line[i + 1] === '`') {
       i += 2;
       continue;
@@ -126,7 +153,7 @@ function maskCodeSpans(line: string): string {
   });
   const ptr = new Map<number, number>();
   const masks: [number, number][] = [];
-  for (let k = 0; k < runs.length; ) {
+  for (let k = 0; k < runs.length;) {
     const [start, n] = runs[k]!;
     const list = byLen.get(n)!;
     let p = ptr.get(n) ?? 0;
@@ -215,7 +242,13 @@ function destination(s: string, from: number): { start: number; end: number; nex
   return undefined;
 }
 
-function linkRef(raw: string, line: number, index: number, kind: 'link' | 'image', mounts: readonly string[]): Ref | undefined {
+function linkRef(
+  raw: string,
+  line: number,
+  index: number,
+  kind: 'link' | 'image',
+  mounts: readonly string[],
+): Ref | undefined {
   let t = raw.startsWith('<') && raw.endsWith('>') ? raw.slice(1, -1) : raw;
   let cut = t.length;
   for (let i = 0; i < t.length; i++) {
@@ -261,7 +294,10 @@ export function placeholder(t: string, mounts: readonly string[] = []): { rest: 
   return { rest: t.slice(i), rooted: true };
 }
 
-/** Where the skill's own folder ends in `/mnt/skills/a/b/<mount>/…` (the first segment, of the first three, that is a mount), or -1. */
+/**
+ * Where the skill's own folder ends in `/mnt/skills/a/b/<mount>/…` (the first segment, of the first three, that is a
+ * mount), or -1.
+ */
 function mountEnd(t: string, mounts: readonly string[]): number {
   let start = MOUNT.length;
   for (let k = 0; k < 3 && start < t.length; k++) {
@@ -277,7 +313,14 @@ function mountEnd(t: string, mounts: readonly string[]): number {
  * Bare paths on one line, added to `out`; true when there were any. `links` are the line's links, so a path that
  * is also a link target is kept once.
  */
-function bare(line: string, lineNo: number, inFence: boolean, out: Ref[], links: Ref[], mounts: readonly string[]): boolean {
+function bare(
+  line: string,
+  lineNo: number,
+  inFence: boolean,
+  out: Ref[],
+  links: Ref[],
+  mounts: readonly string[],
+): boolean {
   // Most lines hold neither a path nor a file name: one quick look instead of reading every word.
   if (!/[/\\]/.test(line) && (inFence || !NAME_HINT.test(line))) return false;
   let found = false;

@@ -48,9 +48,20 @@ export const EXTENSIONS: Readonly<Record<string, ExtensionEntry>> = {
 export const DEFAULT_SHEBANG = '#!/usr/bin/env bash';
 
 const BY_PROGRAM: Record<string, ScriptLanguage> = {
-  sh: 'shell', bash: 'shell', zsh: 'shell', dash: 'shell', ksh: 'shell', ash: 'shell',
-  node: 'js', nodejs: 'js', deno: 'js', bun: 'js', tsx: 'js', 'ts-node': 'js',
-  ruby: 'ruby', perl: 'perl',
+  sh: 'shell',
+  bash: 'shell',
+  zsh: 'shell',
+  dash: 'shell',
+  ksh: 'shell',
+  ash: 'shell',
+  node: 'js',
+  nodejs: 'js',
+  deno: 'js',
+  bun: 'js',
+  tsx: 'js',
+  'ts-node': 'js',
+  ruby: 'ruby',
+  perl: 'perl',
 };
 
 /** The language a program (a shebang's, or an extension's runner) runs. */
@@ -84,7 +95,10 @@ export function parseShebang(line: string, { lenient = false }: { lenient?: bool
     else if (w === '-u' || w === '--unset') queue.shift();
     else if (w.startsWith('-u') || w.startsWith('--unset=')) continue;
     else if (w.startsWith('-') && lenient) continue;
-    else if (w.startsWith('-')) throw new SkillsError('E_USAGE', `the shebang uses the env option ${w}, which run-script does not understand`, { hint: 'use #!/usr/bin/env <interpreter> [args], or env -S' });
+    else if (w.startsWith('-'))
+      throw new SkillsError('E_USAGE', `the shebang uses the env option ${w}, which run-script does not understand`, {
+        hint: 'use #!/usr/bin/env <interpreter> [args], or env -S',
+      });
     else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) {
       const eq = w.indexOf('=');
       env[w.slice(0, eq)] = w.slice(eq + 1);
@@ -93,7 +107,9 @@ export function parseShebang(line: string, { lenient = false }: { lenient?: bool
   return undefined;
 }
 
-/** Split like `env -S`: whitespace separates words; '…' is literal, "…" and \ escape; an unquoted # starts a comment. */
+/**
+ * Split like `env -S`: whitespace separates words; '…' is literal, "…" and \ escape; an unquoted # starts a comment.
+ */
 export function splitWords(text: string): string[] {
   const words: string[] = [];
   let word = '';
@@ -129,12 +145,18 @@ export function splitWords(text: string): string[] {
   return words;
 }
 
-/** The program a shebang runs, by name, and its arguments: `npx tsx` (with npx's own flags) is tsx, `nodejs` is node. */
+/**
+ * The program a shebang runs, by name, and its arguments: `npx tsx` (with npx's own flags) is tsx, `nodejs` is node.
+ */
 export function shebangRunner(shebang: Shebang): { prog: string; args: string[] } {
   const prog = basename(shebang.command);
   if (prog === 'npx') {
     const at = shebang.args.findIndex((a) => !a.startsWith('-'));
-    if (at >= 0 && shebang.args[at] === 'tsx' && shebang.args.slice(0, at).every((a) => /^(?:-y|--yes|--no-install|--no|--quiet|-q)$/.test(a))) {
+    if (
+      at >= 0 &&
+      shebang.args[at] === 'tsx' &&
+      shebang.args.slice(0, at).every((a) => /^(?:-y|--yes|--no-install|--no|--quiet|-q)$/.test(a))
+    ) {
       return { prog: 'tsx', args: shebang.args.slice(at + 1) };
     }
   }
@@ -155,9 +177,13 @@ export function interpreterOf(path: string, firstLine: string): InterpreterChoic
   if (shebang) return { via: 'shebang', ...shebangRunner(shebang), command: shebang.command, env: shebang.env };
   const runner = EXTENSIONS[extname(path).toLowerCase()]?.runner;
   if (runner) return { via: 'extension', prog: runner };
-  throw new SkillsError('E_USAGE', `cannot tell how to run ${path}: it has no shebang (#!) and its extension${extname(path) ? ` ${extname(path)}` : ''} is not one of .sh, .py, .js, .mjs, .cjs, .ts, .mts, .cts`, {
-    hint: 'start it with a shebang such as #!/usr/bin/env python3, or give it one of those extensions',
-  });
+  throw new SkillsError(
+    'E_USAGE',
+    `cannot tell how to run ${path}: it has no shebang (#!) and its extension${extname(path) ? ` ${extname(path)}` : ''} is not one of .sh, .py, .js, .mjs, .cjs, .ts, .mts, .cts`,
+    {
+      hint: 'start it with a shebang such as #!/usr/bin/env python3, or give it one of those extensions',
+    },
+  );
 }
 
 /** The program a file's `#!` line runs (`bash` for `#!/usr/bin/env -S bash -e`), or undefined without one. */

@@ -31,11 +31,15 @@ const CLOSE = /^---[ \t]*$/;
 
 /**
  * Split SKILL.md text (already BOM-free, LF newlines) into frontmatter and body and parse the frontmatter.
- * The frontmatter ends at the first line that is `---` (spaces or tabs after it allowed). With `referenceSplit` it is cut the way the
+ * The frontmatter ends at the first line that is `---` (spaces or tabs after it allowed). With `referenceSplit` it is
+ * cut the way the
  * reference validator cuts it: at the second `---` anywhere in the text. `positions: false` skips locating the
  * keys (the catalog's light reading, which never reports a place).
  */
-export function parseSkillMd(text: string, options: { referenceSplit?: boolean; positions?: boolean } = {}): ParsedSkillMd {
+export function parseSkillMd(
+  text: string,
+  options: { referenceSplit?: boolean; positions?: boolean } = {},
+): ParsedSkillMd {
   const empty = { body: text, bodyLine: 1, frontmatter: '', positions: {} };
   let frontmatter: string;
   let body: string;
@@ -97,7 +101,9 @@ export function parseSkillMd(text: string, options: { referenceSplit?: boolean; 
         message: `frontmatter YAML does not parse: ${reason}${line !== undefined ? ` at line ${line}${excerpt(lines[e.mark!.line])}` : ''}`,
         line,
         column,
-        hint: slip ? slipHint(slip) : 'check the YAML syntax of the frontmatter; quote values that contain ": " or start with a special character',
+        hint: slip
+          ? slipHint(slip)
+          : 'check the YAML syntax of the frontmatter; quote values that contain ": " or start with a special character',
         ...(slip ? { slip: { kind: slip.kind, line: slip.line + firstYamlLine } } : {}),
       },
     };
@@ -129,7 +135,8 @@ function excerpt(line: string | undefined): string {
   return `: ${JSON.stringify(t.length > 80 ? `${t.slice(0, 77)}...` : t)}`;
 }
 
-// UTF-16 text read as UTF-8: its BOM (FF FE or FE FF) turns into two U+FFFD, and every ASCII character comes with a NUL.
+// UTF-16 text read as UTF-8: its BOM (FF FE or FE FF) turns into two U+FFFD, and every ASCII character comes with a
+// NUL.
 const UTF16 = /^(?:\uFFFD\uFFFD)?(?:(\0)[^\0]|[^\0]\0)(?:\0[^\0]|[^\0]\0)/;
 
 function missingFrontmatter(text: string): ParseProblem {

@@ -31,7 +31,10 @@ export const BLOCK_INDICATOR_WITH_TEXT = /^([ \t]*)([\w-]+):[ \t]+([|>])[-+1-9]{
 const KEY_VALUE = /^([ \t]*)([\w-]+):[ \t]+(\S.*)$/;
 const COMMENT = /\s+#.*$/;
 
-/** The slip on line `i` of `lines` (0-based), with its value folded from the lines below it; undefined when there is none. */
+/**
+ * The slip on line `i` of `lines` (0-based), with its value folded from the lines below it; undefined when there is
+ * none.
+ */
 export function slipAt(lines: readonly string[], i: number): Slip | undefined {
   const text = lines[i];
   if (text === undefined) return undefined;
@@ -40,7 +43,14 @@ export function slipAt(lines: readonly string[], i: number): Slip | undefined {
     // A `#` right after the indicator starts a comment, and is not text.
     if (b[4]!.startsWith('#')) return undefined;
     // The lines below a block indicator are its text, `#` and all.
-    return fold(lines, i, { kind: 'block', indent: b[1]!, key: b[2]!, indicator: b[3]!, first: b[4]!, stripComments: false });
+    return fold(lines, i, {
+      kind: 'block',
+      indent: b[1]!,
+      key: b[2]!,
+      indicator: b[3]!,
+      first: b[4]!,
+      stripComments: false,
+    });
   }
   const m = KEY_VALUE.exec(text);
   // Quoted, block, flow, anchor, alias, tag or reserved: not a plain value, and not this slip.
@@ -108,7 +118,9 @@ export function slipHint(slip: Slip): string {
   const written = repairedValue(slip);
   if (slip.kind === 'block') {
     const what = `"${slip.indicator}" starts a block of text on the lines below it, so no text may follow it on its line`;
-    return written === undefined ? `${what}; drop the ${slip.indicator} or move the text below it` : `${what}; drop the ${slip.indicator}: ${slip.key}: ${written}`;
+    return written === undefined
+      ? `${what}; drop the ${slip.indicator} or move the text below it`
+      : `${what}; drop the ${slip.indicator}: ${slip.key}: ${written}`;
   }
   const what = `the value of "${slip.key}" holds ": " and so reads as a nested key`;
   return written === undefined ? `${what}; quote it` : `${what}; quote it: ${slip.key}: ${written}`;
@@ -120,7 +132,10 @@ export function slipFix(slip: Slip): { text: string; description: string } | und
   if (written === undefined) return undefined;
   return {
     text: `${slip.indent}${slip.key}: ${written}`,
-    description: slip.kind === 'block' ? `drop the ${slip.indicator} before the text of ${slip.key}` : `quote the value of ${slip.key} (it holds ": ")`,
+    description:
+      slip.kind === 'block'
+        ? `drop the ${slip.indicator} before the text of ${slip.key}`
+        : `quote the value of ${slip.key} (it holds ": ")`,
   };
 }
 
@@ -146,7 +161,10 @@ export function quoteColonValues(frontmatter: string): string | undefined {
   return requote(frontmatter, 'colon');
 }
 
-/** The frontmatter with every top-level `key: | text` (or `>`) read as the text after the indicator, quoted; undefined when there is none. */
+/**
+ * The frontmatter with every top-level `key: | text` (or `>`) read as the text after the indicator, quoted; undefined
+ * when there is none.
+ */
 export function inlineBlockValues(frontmatter: string): string | undefined {
   return requote(frontmatter, 'block');
 }
@@ -154,7 +172,8 @@ export function inlineBlockValues(frontmatter: string): string | undefined {
 /** What the lenient reading says when it reads a slip. */
 export const LENIENT_SAYS: Record<SlipKind, string> = {
   colon: 'a value holds an unquoted ": "; read as quoted text (quote it to silence this)',
-  block: 'a value starts with | or > followed by text on the same line; read as that text (drop the | or > to silence this)',
+  block:
+    'a value starts with | or > followed by text on the same line; read as that text (drop the | or > to silence this)',
 };
 
 /**

@@ -42,9 +42,11 @@ export function issuePath(parts: readonly (string | number)[], dots = false): st
 export function issueMessage(issue: ZodIssue, wording: IssueWording): string {
   const path = issuePath(issue.path, wording.dots) || (wording.root ?? '');
   const keys = (list: string[]) => `key${list.length > 1 ? 's' : ''} ${list.map((k) => `"${k}"`).join(', ')}`;
-  if (issue.code === 'unrecognized_keys' && wording.knownKeys) return `unknown ${keys(issue.keys)} (expected ${wording.knownKeys})`;
+  if (issue.code === 'unrecognized_keys' && wording.knownKeys)
+    return `unknown ${keys(issue.keys)} (expected ${wording.knownKeys})`;
   if (issue.code === 'invalid_union' && wording.union) return `${path} must be ${wording.union}`;
-  if (wording.words === 'named' && issue.code === 'invalid_type') return `${path} must be ${issue.expected}, found ${issue.received}`;
+  if (wording.words === 'named' && issue.code === 'invalid_type')
+    return `${path} must be ${issue.expected}, found ${issue.received}`;
   if (wording.words !== 'plain') return `${path}: ${issue.message}`;
   switch (issue.code) {
     case 'invalid_type': {

@@ -4,7 +4,18 @@
 // archive streams, so a decompression bomb stops early. Extraction goes to a folder the caller names (a
 // staging folder it renames into place later); on any failure that folder is removed. macOS litter (Finder's
 // __MACOSX/, AppleDouble `._*` files, .DS_Store) is checked like any entry but not written.
-import { closeSync, createReadStream, createWriteStream, mkdirSync, openSync, readSync, readdirSync, rmSync, lstatSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  openSync,
+  readSync,
+  readdirSync,
+  rmSync,
+  lstatSync,
+  writeSync,
+} from 'node:fs';
 import { pipeline } from 'node:stream';
 import { dirname, join, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
@@ -36,7 +47,11 @@ export function archiveKind(file: string): ArchiveKind | undefined {
   try {
     fd = openSync(file, 'r');
   } catch (err) {
-    throw new SkillsError('E_NOT_FOUND', `${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`, { cause: err });
+    throw new SkillsError(
+      'E_NOT_FOUND',
+      `${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+      { cause: err },
+    );
   }
   const head = Buffer.alloc(512);
   let n: number;
@@ -67,29 +82,49 @@ export function entryNameProblem(name: string, dest: string): string | undefined
 
 /** macOS litter: Finder's `__MACOSX/` tree, AppleDouble `._<name>` files and `.DS_Store`. Never part of a skill. */
 export function isLitter(name: string): boolean {
-  const parts = name.replace(/^(\.\/)+/, '').replace(/\/+$/, '').split('/');
+  const parts = name
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/+$/, '')
+    .split('/');
   const base = parts.at(-1) ?? '';
   return parts.includes('__MACOSX') || base === '.DS_Store' || base.startsWith('._');
 }
 
-function refusal(archive: string, entry: string, problem: string, expected = 'regular files and folders inside one skill folder, e.g. "my-skill/SKILL.md"'): SkillsError {
-  return new SkillsError('E_INVALID', `${archive}: refused: entry "${entry}" ${problem}; expected ${expected}. Nothing was installed`, {
-    hint: 'this archive was not made by skills pack, or was changed since: get the skill from a source you trust',
-  });
+function refusal(
+  archive: string,
+  entry: string,
+  problem: string,
+  expected = 'regular files and folders inside one skill folder, e.g. "my-skill/SKILL.md"',
+): SkillsError {
+  return new SkillsError(
+    'E_INVALID',
+    `${archive}: refused: entry "${entry}" ${problem}; expected ${expected}. Nothing was installed`,
+    {
+      hint: 'this archive was not made by skills pack, or was changed since: get the skill from a source you trust',
+    },
+  );
 }
 
 function tooBig(archive: string, what: string, limits: ArchiveLimits, entry?: string): SkillsError {
-  return new SkillsError('E_INVALID', `${archive}: refused: ${what}${entry ? ` (stopped at entry "${entry}")` : ''}; the limits are ${mib(limits.maxBytes)} unpacked and ${limits.maxEntries} entries. Nothing was installed`, {
-    hint: 'a skill is instructions and small scripts: an archive this big is a mistake or a decompression bomb',
-  });
+  return new SkillsError(
+    'E_INVALID',
+    `${archive}: refused: ${what}${entry ? ` (stopped at entry "${entry}")` : ''}; the limits are ${mib(limits.maxBytes)} unpacked and ${limits.maxEntries} entries. Nothing was installed`,
+    {
+      hint: 'a skill is instructions and small scripts: an archive this big is a mistake or a decompression bomb',
+    },
+  );
 }
 
 function corrupt(archive: string, err: unknown): SkillsError {
   if (isSkillsError(err)) return err;
-  return new SkillsError('E_INVALID', `${archive}: not a readable archive: ${(err as Error).message}. Nothing was installed`, {
-    cause: err,
-    hint: 'expected a .tgz made by skills pack, or a .skill / .zip archive',
-  });
+  return new SkillsError(
+    'E_INVALID',
+    `${archive}: not a readable archive: ${(err as Error).message}. Nothing was installed`,
+    {
+      cause: err,
+      hint: 'expected a .tgz made by skills pack, or a .skill / .zip archive',
+    },
+  );
 }
 
 /** The file mode to write: 755 when the archive gave the entry any execute bit, else 644. */
@@ -99,16 +134,25 @@ const modeOf = (mode: number | undefined) => ((mode ?? 0) & 0o111 ? 0o755 : 0o64
  * Extract an archive into `dest`, which must not exist yet (it is created). Every entry is checked first;
  * a refusal, a bomb or a corrupt archive removes `dest` and throws E_INVALID naming the archive and the entry.
  */
-export async function extractArchive(file: string, dest: string, limits: ArchiveLimits = DEFAULT_LIMITS): Promise<ExtractResult> {
+export async function extractArchive(
+  file: string,
+  dest: string,
+  limits: ArchiveLimits = DEFAULT_LIMITS,
+): Promise<ExtractResult> {
   const kind = archiveKind(file);
   if (!kind) {
-    throw new SkillsError('E_INVALID', `${file}: not an archive skills can read; expected a gzip tar (.tgz, made by skills pack), a .skill or a .zip`, {
-      hint: 'make one with skills pack <dir>, or give the skill folder itself',
-    });
+    throw new SkillsError(
+      'E_INVALID',
+      `${file}: not an archive skills can read; expected a gzip tar (.tgz, made by skills pack), a .skill or a .zip`,
+      {
+        hint: 'make one with skills pack <dir>, or give the skill folder itself',
+      },
+    );
   }
   mkdirSync(dest);
   try {
-    const counts = kind === 'zip' ? await extractZip(file, dest, limits) : await extractTar(file, dest, limits, kind === 'tgz');
+    const counts =
+      kind === 'zip' ? await extractZip(file, dest, limits) : await extractTar(file, dest, limits, kind === 'tgz');
     return { kind, ...counts };
   } catch (err) {
     rmSync(dest, { recursive: true, force: true });
@@ -145,9 +189,11 @@ class Budget {
     if (problem) throw refusal(this.archive, name, problem);
     const abs = resolve(this.dest, clean);
     const key = abs.replace(/\/+$/, '');
-    if (++this.entries > this.limits.maxEntries) throw tooBig(this.archive, `it holds more than ${this.limits.maxEntries} entries`, this.limits, name);
+    if (++this.entries > this.limits.maxEntries)
+      throw tooBig(this.archive, `it holds more than ${this.limits.maxEntries} entries`, this.limits, name);
     this.bytes += size;
-    if (this.bytes > this.limits.maxBytes) throw tooBig(this.archive, `its files add up to more than ${mib(this.limits.maxBytes)}`, this.limits, name);
+    if (this.bytes > this.limits.maxBytes)
+      throw tooBig(this.archive, `its files add up to more than ${mib(this.limits.maxBytes)}`, this.limits, name);
     if (kind === 'file') {
       if (this.seen.has(key)) throw refusal(this.archive, name, 'appears twice', 'each path once');
       this.seen.add(key);
@@ -170,7 +216,12 @@ const TAR_TYPES: Record<string, string> = {
  * cost a thousand write streams otherwise). The gzip layer is ours, so the decompressed stream is counted and a
  * bomb stops at the limit however the tar headers lie.
  */
-async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzip: boolean): Promise<{ files: number; bytes: number }> {
+async function extractTar(
+  file: string,
+  dest: string,
+  limits: ArchiveLimits,
+  gzip: boolean,
+): Promise<{ files: number; bytes: number }> {
   const { Parser } = await import('tar');
   const budget = new Budget(file, dest, limits);
   // The tar stream itself is bounded too (headers and padding on top of the files).
@@ -230,7 +281,8 @@ async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzi
       gunzip.on('error', stop);
       gunzip.on('data', (chunk: Buffer) => {
         streamed += chunk.length;
-        if (streamed > streamLimit) stop(tooBig(file, `it unpacks to more than ${mib(streamLimit)} of tar data`, limits));
+        if (streamed > streamLimit)
+          stop(tooBig(file, `it unpacks to more than ${mib(streamLimit)} of tar data`, limits));
       });
       input.pipe(gunzip).pipe(parser);
     } else input.pipe(parser);
@@ -248,10 +300,18 @@ const ZIP_TYPES: Record<number, string> = {
   0o140000: 'is a socket',
 };
 
-async function extractZip(file: string, dest: string, limits: ArchiveLimits): Promise<{ files: number; bytes: number }> {
+async function extractZip(
+  file: string,
+  dest: string,
+  limits: ArchiveLimits,
+): Promise<{ files: number; bytes: number }> {
   const yauzl = (await import('yauzl')).default;
   const zip = await new Promise<import('yauzl').ZipFile>((res, rej) =>
-    yauzl.open(file, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: true }, (err, z) => (err ? rej(err) : res(z!))),
+    yauzl.open(
+      file,
+      { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: true },
+      (err, z) => (err ? rej(err) : res(z!)),
+    ),
   );
   const budget = new Budget(file, dest, limits);
   if (zip.entryCount > limits.maxEntries) {
@@ -275,7 +335,12 @@ async function extractZip(file: string, dest: string, limits: ArchiveLimits): Pr
       zip.on('entry', (entry: import('yauzl').Entry) => {
         if (stopped) return;
         void (async () => {
-          const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileName as unknown as Buffer, entry.extraFields, false);
+          const name = yauzl.getFileNameLowLevel(
+            entry.generalPurposeBitFlag,
+            entry.fileName as unknown as Buffer,
+            entry.extraFields,
+            false,
+          );
           const mode = (entry.externalFileAttributes >>> 16) & 0xffff;
           const unix = entry.versionMadeBy >> 8 === 3;
           const type = unix ? mode & 0o170000 : 0;
@@ -293,7 +358,9 @@ async function extractZip(file: string, dest: string, limits: ArchiveLimits): Pr
             return;
           }
           budget.folder(dirname(abs));
-          const stream = await new Promise<NodeJS.ReadableStream>((r, j) => zip.openReadStream(entry, (err, s) => (err ? j(err) : r(s!))));
+          const stream = await new Promise<NodeJS.ReadableStream>((r, j) =>
+            zip.openReadStream(entry, (err, s) => (err ? j(err) : r(s!))),
+          );
           const out = createWriteStream(abs, { flags: 'wx', mode: unix ? modeOf(mode) : 0o644 });
           await new Promise<void>((r, j) => pipeline(stream, out, (err) => (err ? j(err) : r())));
           files++;
@@ -322,12 +389,18 @@ const ARCHIVE_SKILL_DEPTH = 7;
  * below it that holds one (pack's `<id>/`, a release's `pdf-1.2.0/`, a repository's `repo-main/skills/<name>/`),
  * not looking inside a skill. E_INVALID naming the archive and its top entries when there is none.
  */
-export function skillFoldersIn(dest: string, archive: string, isSkill: (dir: string) => boolean): ArchivedSkillFolder[] {
+export function skillFoldersIn(
+  dest: string,
+  archive: string,
+  isSkill: (dir: string) => boolean,
+): ArchivedSkillFolder[] {
   if (isSkill(dest)) return [{ dir: dest, inner: '' }];
   const found: ArchivedSkillFolder[] = [];
   // The extraction wrote only folders and regular files, so a Dirent's type is the truth (no link to follow).
   const visit = (dir: string, inner: string, depth: number) => {
-    for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    )) {
       if (!d.isDirectory() || SKIP_DIRS.has(d.name)) continue;
       const child = join(dir, d.name);
       const rel = inner === '' ? d.name : `${inner}/${d.name}`;

@@ -31,7 +31,11 @@ export function deadOwner(name: string): boolean {
  * Remove what killed writers left in `dir`: `prefix*` temp entries of dead processes. A `trash` folder (the
  * previous copy moved aside just before its replacement was renamed in) whose target is missing is put back.
  */
-export function cleanStale(dir: string, prefixes: string[], trash?: { prefix: string; target: (base: string) => string }): void {
+export function cleanStale(
+  dir: string,
+  prefixes: string[],
+  trash?: { prefix: string; target: (base: string) => string },
+): void {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -51,7 +55,8 @@ export function cleanStale(dir: string, prefixes: string[], trash?: { prefix: st
       rmSync(join(dir, name), { recursive: true, force: true });
       continue;
     }
-    if (prefixes.some((p) => name.startsWith(p)) && deadOwner(name)) rmSync(join(dir, name), { recursive: true, force: true });
+    if (prefixes.some((p) => name.startsWith(p)) && deadOwner(name))
+      rmSync(join(dir, name), { recursive: true, force: true });
   }
 }
 

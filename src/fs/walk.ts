@@ -19,8 +19,20 @@ export function openRegularFile(file: string): { fd: number; size: number } {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) {
-      const kind = st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : st.isSocket() ? 'a socket' : st.isDirectory() ? 'a folder' : 'not a regular file';
-      throw new SkillsError('E_IO', `${file} is ${kind}, not a regular file; it is not read`, { hint: 'a skill holds regular files (a symlink must lead to one)' });
+      const kind = st.isFIFO()
+        ? 'a FIFO'
+        : st.isCharacterDevice()
+          ? 'a character device'
+          : st.isBlockDevice()
+            ? 'a block device'
+            : st.isSocket()
+              ? 'a socket'
+              : st.isDirectory()
+                ? 'a folder'
+                : 'not a regular file';
+      throw new SkillsError('E_IO', `${file} is ${kind}, not a regular file; it is not read`, {
+        hint: 'a skill holds regular files (a symlink must lead to one)',
+      });
     }
     return { fd, size: st.size };
   } catch (err) {
@@ -49,7 +61,10 @@ export function isInside(root: string, child: string): boolean {
  * Every file and folder of a skill, bounded in depth and count; symlinks are not followed but resolved, so
  * callers can tell one that leads out of the skill. `top` is the root's listing when the caller already has it.
  */
-export function walkSkill(root: string, top?: import('node:fs').Dirent[]): { entries: SkillEntry[]; truncated: boolean } {
+export function walkSkill(
+  root: string,
+  top?: import('node:fs').Dirent[],
+): { entries: SkillEntry[]; truncated: boolean } {
   const entries: SkillEntry[] = [];
   let realRoot: string | undefined;
   let truncated = false;

@@ -82,8 +82,15 @@ type Escape = 'json' | 'yaml' | 'text';
  * `{{key}}` is replaced, escaped for where it stands (JSON string content in .json files, a YAML scalar in
  * the frontmatter of .md files, as is elsewhere).
  */
-export function renderTemplate(text: string, file: string, values: Record<string, string>, flags: Record<string, boolean>): string {
-  let out = text.replace(/\{\{#(\w+)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g, (_, flag: string, body: string) => (flags[flag] ? body : ''));
+export function renderTemplate(
+  text: string,
+  file: string,
+  values: Record<string, string>,
+  flags: Record<string, boolean>,
+): string {
+  let out = text.replace(/\{\{#(\w+)\}\}\n?([\s\S]*?)\{\{\/\1\}\}\n?/g, (_, flag: string, body: string) =>
+    flags[flag] ? body : '',
+  );
   const fill = (s: string, escape: Escape) =>
     s.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => {
       const v = values[key];
@@ -180,7 +187,11 @@ export async function createSkill(options: CreateSkillOptions): Promise<InitResu
   try {
     sources = await listTemplate(layoutDir);
   } catch (err) {
-    throw new SkillsError('E_IO', `cannot read the ${options.layout} templates in ${layoutDir}: ${(err as Error).message}`, { cause: err });
+    throw new SkillsError(
+      'E_IO',
+      `cannot read the ${options.layout} templates in ${layoutDir}: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
   // Optional folders of the layout are copied only when chosen.
   sources = sources.filter((rel) => {
@@ -212,7 +223,9 @@ export async function createSkill(options: CreateSkillOptions): Promise<InitResu
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') {
-        throw new SkillsError('E_EXISTS', `${target} appeared while the skill was being written; nothing was written`, { cause: err });
+        throw new SkillsError('E_EXISTS', `${target} appeared while the skill was being written; nothing was written`, {
+          cause: err,
+        });
       }
       throw err;
     }

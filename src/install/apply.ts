@@ -16,7 +16,12 @@ import { problemsOf, relabelError } from './sources.js';
 import type { InstallOptions, InstallOutcome, InstalledSkill, Planned } from './types.js';
 
 /** Carry out a plan: check what reads the disk, then register, place the copies and write the lock. */
-export async function carryOut(options: InstallOptions, planned: Planned, before: Lockfile | undefined, places: Place[]): Promise<InstallOutcome> {
+export async function carryOut(
+  options: InstallOptions,
+  planned: Planned,
+  before: Lockfile | undefined,
+  places: Place[],
+): Promise<InstallOutcome> {
   const { registry } = options;
   const previous = before ?? emptyLockfile();
   // Checks that read the disk but write nothing: stored copies from another registry, <into>/<id> folders.
@@ -28,10 +33,22 @@ export async function carryOut(options: InstallOptions, planned: Planned, before
       const skill = loadSkill(plan.root);
       const problems = await problemsOf(skill, true);
       if (problems.length > 0) {
-        throw new SkillsError('E_INVALID', `${plan.root}: the stored copy of ${resolved.id}@${resolved.version} in ${plan.registry} is not valid: ${problems.map((d) => d.message).join('; ')}`, { hint: `run skills validate ${plan.root}` });
+        throw new SkillsError(
+          'E_INVALID',
+          `${plan.root}: the stored copy of ${resolved.id}@${resolved.version} in ${plan.registry} is not valid: ${problems.map((d) => d.message).join('; ')}`,
+          { hint: `run skills validate ${plan.root}` },
+        );
       }
       const found = integrityOf(skill);
-      if (found !== plan.release.integrity) throw mismatch(resolved.id, resolved.version, join(plan.registry, 'releases', `${resolved.id}.json`), plan.release.integrity, plan.root, found);
+      if (found !== plan.release.integrity)
+        throw mismatch(
+          resolved.id,
+          resolved.version,
+          join(plan.registry, 'releases', `${resolved.id}.json`),
+          plan.release.integrity,
+          plan.root,
+          found,
+        );
       fromSkills.set(resolved.id, skill);
     }
     item.intoActions = places.map(({ abs }) => {
@@ -39,10 +56,15 @@ export async function carryOut(options: InstallOptions, planned: Planned, before
       if (!present(target)) return 'write';
       const existing = statSync(target).isDirectory() ? folderIntegrity(target) : undefined;
       if (existing === item.entry.integrity) return 'unchanged';
-      if (options.force || (existing !== undefined && previous.skills[resolved.id]?.integrity === existing)) return 'write';
-      throw new SkillsError('E_EXISTS', `${target} already exists and is not a copy skills installed (its content matches no version in ${options.lockfile}); nothing was installed`, {
-        hint: `move it away, or run again with --force to replace it`,
-      });
+      if (options.force || (existing !== undefined && previous.skills[resolved.id]?.integrity === existing))
+        return 'write';
+      throw new SkillsError(
+        'E_EXISTS',
+        `${target} already exists and is not a copy skills installed (its content matches no version in ${options.lockfile}); nothing was installed`,
+        {
+          hint: `move it away, or run again with --force to replace it`,
+        },
+      );
     });
   }
 
@@ -54,27 +76,50 @@ export async function carryOut(options: InstallOptions, planned: Planned, before
     if (plan.kind === 'present') {
       path = join(registry, plan.release.path);
       if (!present(path)) {
-        throw new SkillsError('E_CONFIG', `${registry}: ${resolved.id}@${resolved.version} is in the index but its stored copy ${path} is missing`, { hint: `register it again: skills sync <its folder> --force` });
+        throw new SkillsError(
+          'E_CONFIG',
+          `${registry}: ${resolved.id}@${resolved.version} is in the index but its stored copy ${path} is missing`,
+          { hint: `register it again: skills sync <its folder> --force` },
+        );
       }
     } else {
       options.progress?.(`installing ${resolved.id}@${resolved.version}`);
       const skill = plan.kind === 'local' ? plan.prepared.skill : fromSkills.get(resolved.id)!;
       // An unpacked archive is this run's own scratch folder, inside the registry: moved into the store, not copied.
-      const adopt = plan.kind === 'local' && plan.prepared.source.startsWith('archive:') && isInside(registry, skill.root);
+      const adopt =
+        plan.kind === 'local' && plan.prepared.source.startsWith('archive:') && isInside(registry, skill.root);
       const relabel = plan.kind === 'local' ? plan.prepared.relabel : undefined;
       let r;
       try {
-        r = await registerSkill(registry, skill, { force: options.force, adopt, ...(adopt ? { integrity: entry.integrity } : {}), ...(plan.kind === 'from' ? { owner: plan.owner } : {}) });
+        r = await registerSkill(registry, skill, {
+          force: options.force,
+          adopt,
+          ...(adopt ? { integrity: entry.integrity } : {}),
+          ...(plan.kind === 'from' ? { owner: plan.owner } : {}),
+        });
       } catch (err) {
         throw relabelError(err, relabel);
       }
       if (r.integrity !== entry.integrity) {
-        throw new SkillsError('E_IO', `${relabel ? relabel(skill.root) : skill.root} changed while it was being installed (integrity ${entry.integrity}, then ${r.integrity})`, { hint: 'run the install again once the skill is written' });
+        throw new SkillsError(
+          'E_IO',
+          `${relabel ? relabel(skill.root) : skill.root} changed while it was being installed (integrity ${entry.integrity}, then ${r.integrity})`,
+          { hint: 'run the install again once the skill is written' },
+        );
       }
       status = r.status;
       path = join(registry, r.path);
     }
-    const installed: InstalledSkill = { id: resolved.id, version: resolved.version, source: entry.source, integrity: entry.integrity, dependencies: entry.dependencies, status, path, requested: item.requested };
+    const installed: InstalledSkill = {
+      id: resolved.id,
+      version: resolved.version,
+      source: entry.source,
+      integrity: entry.integrity,
+      dependencies: entry.dependencies,
+      status,
+      path,
+      requested: item.requested,
+    };
     if (places.length > 0) {
       installed.placed = places.map(({ abs }, i) => {
         const action = item.intoActions![i];

@@ -20,22 +20,32 @@ export async function installSkills(options: InstallOptions): Promise<InstallOut
   const lockDir = dirname(lockfile);
   cleanStale(registry, [UNPACK_PREFIX]);
   if (options.from !== undefined && !present(join(options.from, 'index.json'))) {
-    throw new SkillsError('E_NOT_FOUND', `--from ${options.from}: no registry there (no index.json)`, { hint: 'give a registry folder: one that skills sync wrote, with index.json in it' });
+    throw new SkillsError('E_NOT_FOUND', `--from ${options.from}: no registry there (no index.json)`, {
+      hint: 'give a registry folder: one that skills sync wrote, with index.json in it',
+    });
   }
   const before = readLockfile(lockfile);
   const places = placesOf(lockfile, before, options.into);
-  for (const p of places) cleanStale(p.abs, [STAGING_PREFIX, REMOVING_PREFIX], { prefix: TRASH_PREFIX, target: (base) => base });
+  for (const p of places)
+    cleanStale(p.abs, [STAGING_PREFIX, REMOVING_PREFIX], { prefix: TRASH_PREFIX, target: (base) => base });
   const scratch = new Scratch(registry);
   try {
-    const planned = options.sources.length === 0 ? await planFromLock(options, before, scratch) : await planFromSources(options, before ?? emptyLockfile(), scratch, lockDir);
+    const planned =
+      options.sources.length === 0
+        ? await planFromLock(options, before, scratch)
+        : await planFromSources(options, before ?? emptyLockfile(), scratch, lockDir);
     if (!planned.ok) return planned;
     // --into is recorded, so the next `skills install` (a teammate's clone) places skills there too; --frozen
     // records nothing, and a folder outside the project cannot be recorded.
     const into = options.into;
     if (into !== undefined && !places[0]!.recorded && !options.frozen) {
       const rel = lockPath(lockDir, into);
-      if (isInside(lockDir, into) && INTO_PATH.test(rel)) planned.next = { ...planned.next, into: [...intoOf(planned.next), rel].sort() };
-      else planned.warnings.push(`--into ${into} is outside ${lockDir}, so ${LOCKFILE_NAME} does not record it: pass --into again to place skills there`);
+      if (isInside(lockDir, into) && INTO_PATH.test(rel))
+        planned.next = { ...planned.next, into: [...intoOf(planned.next), rel].sort() };
+      else
+        planned.warnings.push(
+          `--into ${into} is outside ${lockDir}, so ${LOCKFILE_NAME} does not record it: pass --into again to place skills there`,
+        );
     }
     return await carryOut(options, planned, before, places);
   } finally {

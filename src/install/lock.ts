@@ -5,7 +5,10 @@ import { SkillsError } from '../errors.js';
 import { LOCKFILE_NAME, parseLockfile, type Lockfile } from '../formats/lockfile.js';
 import { present } from '../fs/walk.js';
 
-/** The nearest skills-lock.json from `cwd` up to the repository root (the first folder with .git); else `<cwd>/skills-lock.json`. */
+/**
+ * The nearest skills-lock.json from `cwd` up to the repository root (the first folder with .git); else
+ * `<cwd>/skills-lock.json`.
+ */
 export function findLockfile(cwd: string): string {
   for (let d = resolve(cwd), prev = ''; d !== prev; prev = d, d = dirname(d)) {
     if (present(join(d, LOCKFILE_NAME))) return join(d, LOCKFILE_NAME);

@@ -23,7 +23,12 @@ export interface Place {
  * ones. Each must be a folder, or not there yet below one; a recorded one must not lead out of the lockfile's folder
  * through a symlink (the schema has already refused `..` and absolute paths).
  */
-export function placesOf(lockfile: string, lock: Lockfile | undefined, into: string | undefined, nothing = 'nothing was installed'): Place[] {
+export function placesOf(
+  lockfile: string,
+  lock: Lockfile | undefined,
+  into: string | undefined,
+  nothing = 'nothing was installed',
+): Place[] {
   const lockDir = dirname(lockfile);
   const places: Place[] = into === undefined ? [] : [{ abs: into, label: `--into ${into}`, recorded: false }];
   for (const rel of lock ? intoOf(lock) : []) {
@@ -40,11 +45,18 @@ export function placesOf(lockfile: string, lock: Lockfile | undefined, into: str
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT' && dirname(d) !== d) continue;
       }
-      if (!st?.isDirectory()) throw new SkillsError('E_USAGE', `${place.label}: ${d} is not a folder; ${nothing}`, { hint: 'give the folder agents read skills from, e.g. .claude/skills' });
-      if (place.recorded && place.abs !== into && !isInside(realpathSync(lockDir), realpathSync(d))) {
-        throw new SkillsError('E_CONFIG', `${place.label}: ${d} leads out of ${lockDir} (through a symlink, to ${realpathSync(d)}); ${nothing}`, {
-          hint: `a lock names folders inside its project: remove that entry from "into" in ${lockfile}, or pass the folder with --into if it is meant`,
+      if (!st?.isDirectory())
+        throw new SkillsError('E_USAGE', `${place.label}: ${d} is not a folder; ${nothing}`, {
+          hint: 'give the folder agents read skills from, e.g. .claude/skills',
         });
+      if (place.recorded && place.abs !== into && !isInside(realpathSync(lockDir), realpathSync(d))) {
+        throw new SkillsError(
+          'E_CONFIG',
+          `${place.label}: ${d} leads out of ${lockDir} (through a symlink, to ${realpathSync(d)}); ${nothing}`,
+          {
+            hint: `a lock names folders inside its project: remove that entry from "into" in ${lockfile}, or pass the folder with --into if it is meant`,
+          },
+        );
       }
       break;
     }

@@ -23,8 +23,17 @@ export const UNPACK_PREFIX = '.unpack-';
 const ARCHIVE_NAME = /\.(tgz|tar\.gz|tar|skill|zip)$/i;
 
 /** npm's rule: a source is a path when it looks like one (`.`, `/`, a slash inside, an archive's name); else a spec. */
-export function classifySource(raw: string, cwd: string): { kind: 'folder' | 'archive'; abs: string } | { kind: 'spec'; spec: DependencySpec } {
-  const looksLikePath = raw.startsWith('.') || raw.startsWith('/') || raw.startsWith('~') || raw.includes('/') || raw.includes('\\') || ARCHIVE_NAME.test(raw);
+export function classifySource(
+  raw: string,
+  cwd: string,
+): { kind: 'folder' | 'archive'; abs: string } | { kind: 'spec'; spec: DependencySpec } {
+  const looksLikePath =
+    raw.startsWith('.') ||
+    raw.startsWith('/') ||
+    raw.startsWith('~') ||
+    raw.includes('/') ||
+    raw.includes('\\') ||
+    ARCHIVE_NAME.test(raw);
   if (!looksLikePath) {
     const spec = parseSpec(raw);
     if ('error' in spec) {
@@ -39,7 +48,9 @@ export function classifySource(raw: string, cwd: string): { kind: 'folder' | 'ar
   try {
     st = statSync(abs);
   } catch {
-    throw new SkillsError('E_NOT_FOUND', `${raw}: no such file or folder`, { hint: 'give a skill folder, a .tgz made by skills pack, or a .skill / .zip archive' });
+    throw new SkillsError('E_NOT_FOUND', `${raw}: no such file or folder`, {
+      hint: 'give a skill folder, a .tgz made by skills pack, or a .skill / .zip archive',
+    });
   }
   return { kind: st.isDirectory() ? 'folder' : 'archive', abs };
 }
@@ -49,7 +60,9 @@ export async function problemsOf(skill: Skill, folderNotNamed: boolean): Promise
   const [report] = await validateSkills([skill]);
   // A stored copy lives in `<id>@<version>/`, and a skill from an archive in a folder install made for it: neither
   // folder is named by the skill's author.
-  const errors = report!.diagnostics.filter((d) => d.severity === 'error' && !(folderNotNamed && d.rule === 'name-matches-folder'));
+  const errors = report!.diagnostics.filter(
+    (d) => d.severity === 'error' && !(folderNotNamed && d.rule === 'name-matches-folder'),
+  );
   // No version is fine (kept as 0.0.0, with a warning); a version that is not MAJOR.MINOR.PATCH is not.
   const v = skill.version;
   if (errors.length === 0 && !isUnversioned(skill) && !isStrictSemver(v!)) {
@@ -59,7 +72,10 @@ export async function problemsOf(skill: Skill, folderNotNamed: boolean): Promise
       severity: 'error',
       message: `version "${v}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"`,
       file: skill.file,
-      hint: skill.layout === 'skill-md' ? 'add to the frontmatter:\nmetadata:\n  version: "1.0.0"' : 'add "version": "1.0.0" to manifest.json',
+      hint:
+        skill.layout === 'skill-md'
+          ? 'add to the frontmatter:\nmetadata:\n  version: "1.0.0"'
+          : 'add "version": "1.0.0" to manifest.json',
     });
   }
   return errors;
@@ -113,11 +129,19 @@ function relabeler(from: string, archive: string, inner: string): Relabel {
 
 export function relabelError(err: unknown, relabel: Relabel | undefined): unknown {
   if (!relabel || !isSkillsError(err)) return err;
-  return new SkillsError(err.code, relabel(err.message), { cause: err, ...(err.hint === undefined ? {} : { hint: relabel(err.hint) }) });
+  return new SkillsError(err.code, relabel(err.message), {
+    cause: err,
+    ...(err.hint === undefined ? {} : { hint: relabel(err.hint) }),
+  });
 }
 
 /** Unpack an archive (once a run) into the scratch; each skill in it is moved to a folder named after the skill. */
-export function unpackArchive(abs: string, typed: string, scratch: Scratch, options: InstallOptions): Promise<ArchivedSkill[]> {
+export function unpackArchive(
+  abs: string,
+  typed: string,
+  scratch: Scratch,
+  options: InstallOptions,
+): Promise<ArchivedSkill[]> {
   let unpacked = scratch.archives.get(abs);
   if (!unpacked) {
     unpacked = unpack(abs, typed, scratch, options);
@@ -148,13 +172,30 @@ async function unpack(abs: string, typed: string, scratch: Scratch, options: Ins
 }
 
 /** Load and check a local skill; `source` is its lock entry's source. */
-export async function prepareLocal(root: string, typed: string, source: string, relabel?: Relabel): Promise<Prepared | InvalidSource> {
+export async function prepareLocal(
+  root: string,
+  typed: string,
+  source: string,
+  relabel?: Relabel,
+): Promise<Prepared | InvalidSource> {
   try {
     const skill = loadSkill(root);
     const problems = await problemsOf(skill, relabel !== undefined);
     if (problems.length > 0) {
-      const shown = relabel ? problems.map((d) => ({ ...d, file: relabel(d.file), message: relabel(d.message), ...(d.hint === undefined ? {} : { hint: relabel(d.hint) }) })) : problems;
-      return { source: typed, id: skill.id, message: `${typed}: ${skill.id} is not valid; nothing was installed`, diagnostics: shown };
+      const shown = relabel
+        ? problems.map((d) => ({
+            ...d,
+            file: relabel(d.file),
+            message: relabel(d.message),
+            ...(d.hint === undefined ? {} : { hint: relabel(d.hint) }),
+          }))
+        : problems;
+      return {
+        source: typed,
+        id: skill.id,
+        message: `${typed}: ${skill.id} is not valid; nothing was installed`,
+        diagnostics: shown,
+      };
     }
     return { typed, source, skill, integrity: integrityOf(skill), ...(relabel ? { relabel } : {}) };
   } catch (err) {
@@ -166,7 +207,17 @@ export async function prepareLocal(root: string, typed: string, source: string, 
  * One skill of an unpacked archive, prepared. An archive of several skills locks each as `archive:<path>#<path
  * inside>` and names it `<archive>: <path inside>`; an archive of one stays `archive:<path>`.
  */
-export function prepareArchived(a: ArchivedSkill, archive: string, lockedPath: string, several: boolean): Promise<Prepared | InvalidSource> {
+export function prepareArchived(
+  a: ArchivedSkill,
+  archive: string,
+  lockedPath: string,
+  several: boolean,
+): Promise<Prepared | InvalidSource> {
   const source = formatLockSource({ kind: 'archive', path: lockedPath, ...(several ? { inner: a.inner } : {}) });
-  return prepareLocal(a.root, several ? `${archive}: ${a.inner}` : archive, source, relabeler(a.root, archive, a.inner));
+  return prepareLocal(
+    a.root,
+    several ? `${archive}: ${a.inner}` : archive,
+    source,
+    relabeler(a.root, archive, a.inner),
+  );
 }

@@ -75,10 +75,20 @@ export interface InstallResult {
   warnings: string[];
 }
 
-/** ok, or a refusal that is a finding about the skills (exit 1): invalid, no resolution, a frozen lock that would change. */
+/**
+ * ok, or a refusal that is a finding about the skills (exit 1): invalid, no resolution, a frozen lock that would
+ * change.
+ */
 export type InstallOutcome =
   | ({ ok: true } & InstallResult)
-  | { ok: false; kind: 'invalid' | 'unresolved' | 'frozen'; error: SkillsError; invalid?: InvalidSource[]; changes?: string[]; warnings: string[] };
+  | {
+      ok: false;
+      kind: 'invalid' | 'unresolved' | 'frozen';
+      error: SkillsError;
+      invalid?: InvalidSource[];
+      changes?: string[];
+      warnings: string[];
+    };
 
 /** A local skill read and checked: from a folder, or from an archive unpacked into the scratch. */
 export interface Prepared {
@@ -111,7 +121,13 @@ export type Plan =
 export interface Planned {
   ok: true;
   /** `intoActions`: one per place, in order. */
-  items: { resolved: ResolvedSkill; plan: Plan; entry: LockEntry; requested: boolean; intoActions?: ('write' | 'unchanged')[] }[];
+  items: {
+    resolved: ResolvedSkill;
+    plan: Plan;
+    entry: LockEntry;
+    requested: boolean;
+    intoActions?: ('write' | 'unchanged')[];
+  }[];
   next: Lockfile;
   warnings: string[];
 }

@@ -38,7 +38,10 @@ export interface UninstallResult {
   warnings: string[];
 }
 
-/** `skills uninstall <id>`: out of --into and the lock's recorded folders, the lock, and the store unless something still uses it. */
+/**
+ * `skills uninstall <id>`: out of --into and the lock's recorded folders, the lock, and the store unless something
+ * still uses it.
+ */
 export async function uninstallSkill(options: UninstallOptions): Promise<UninstallResult> {
   const { id, registry, lockfile, into } = options;
   const lock = readLockfile(lockfile);
@@ -51,17 +54,36 @@ export async function uninstallSkill(options: UninstallOptions): Promise<Uninsta
   for (const place of places) {
     const target = join(place.abs, id);
     if (!present(target)) continue;
-    if (place.abs === into || (entry !== undefined && statSync(target).isDirectory() && folderIntegrity(target) === entry.integrity)) targets.push(target);
-    else warnings.push(`${target} was left in place: it is not the copy skills installed (its content does not match ${lockfile}); remove it by hand, or with --into ${place.abs}`);
+    if (
+      place.abs === into ||
+      (entry !== undefined && statSync(target).isDirectory() && folderIntegrity(target) === entry.integrity)
+    )
+      targets.push(target);
+    else
+      warnings.push(
+        `${target} was left in place: it is not the copy skills installed (its content does not match ${lockfile}); remove it by hand, or with --into ${place.abs}`,
+      );
   }
   const indexEntry = readIndex(registry).skills.find((s) => s.id === id);
   const inStore = indexEntry !== undefined && (entry === undefined || indexEntry.versions.includes(entry.version));
   if (!entry && targets.length === 0 && !inStore) {
-    throw new SkillsError('E_NOT_FOUND', `${id} is not installed: not in ${lockfile}${into ? `, not in ${into}` : ''}, not in the registry ${registry}`, {
-      hint: 'see what is installed in skills-lock.json, or with skills list',
-    });
+    throw new SkillsError(
+      'E_NOT_FOUND',
+      `${id} is not installed: not in ${lockfile}${into ? `, not in ${into}` : ''}, not in the registry ${registry}`,
+      {
+        hint: 'see what is installed in skills-lock.json, or with skills list',
+      },
+    );
   }
-  const result: UninstallResult = { id, ...(entry ? { version: entry.version } : {}), removed: [], lock: false, store: [], keptFor: [], warnings };
+  const result: UninstallResult = {
+    id,
+    ...(entry ? { version: entry.version } : {}),
+    removed: [],
+    lock: false,
+    store: [],
+    keptFor: [],
+    warnings,
+  };
   if (lock) {
     const needers = Object.entries(lock.skills)
       .filter(([other, e]) => other !== id && Object.hasOwn(e.dependencies, id))
@@ -77,7 +99,8 @@ export async function uninstallSkill(options: UninstallOptions): Promise<Uninsta
   if (result.removed.length) result.into = result.removed[0];
   if (indexEntry) {
     let usedBy = indexEntry.usedBy;
-    if (options.consumer && usedBy.includes(options.consumer)) usedBy = (await unuseSkill(registry, id, options.consumer)).usedBy;
+    if (options.consumer && usedBy.includes(options.consumer))
+      usedBy = (await unuseSkill(registry, id, options.consumer)).usedBy;
     if (usedBy.length > 0) result.keptFor = usedBy;
     else if (inStore) {
       const removed = await removeSkill(registry, id, entry?.version);

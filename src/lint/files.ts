@@ -13,7 +13,11 @@ const MAX_TEXT = 1024 * 1024;
 export function skillFiles(skill: Skill) {
   const texts = new Map<string, string | undefined>();
   const stats = new Map<string, { size: number; mode: number } | undefined>();
-  const rel = (abs: string) => abs.slice(skill.root.length + 1).split('\\').join('/');
+  const rel = (abs: string) =>
+    abs
+      .slice(skill.root.length + 1)
+      .split('\\')
+      .join('/');
   texts.set(rel(skill.file), skill.source);
   for (const part of skill.instructionParts) if (part.file !== skill.file) texts.set(rel(part.file), part.text);
   const inside = (p: string) => {
@@ -33,7 +37,8 @@ export function skillFiles(skill: Skill) {
             const buf = Buffer.allocUnsafe(size);
             const n = readSync(fd, buf, 0, size, 0);
             // A NUL byte in the first 8 KiB: binary, as git decides.
-            if (!buf.subarray(0, Math.min(n, 8192)).includes(0)) text = buf.toString('utf8', 0, n).replace(/\r\n?/g, '\n');
+            if (!buf.subarray(0, Math.min(n, 8192)).includes(0))
+              text = buf.toString('utf8', 0, n).replace(/\r\n?/g, '\n');
           }
         } finally {
           closeSync(fd);
@@ -49,7 +54,10 @@ export function skillFiles(skill: Skill) {
       if (path === undefined) return undefined;
       if (!stats.has(path)) {
         try {
-          const st = findEntry(skill, path)?.kind === 'symlink' ? statSync(join(skill.root, path)) : lstatSync(join(skill.root, path));
+          const st =
+            findEntry(skill, path)?.kind === 'symlink'
+              ? statSync(join(skill.root, path))
+              : lstatSync(join(skill.root, path));
           stats.set(path, { size: st.size, mode: st.mode });
         } catch {
           stats.set(path, undefined);

@@ -17,7 +17,19 @@ export interface FileEdit {
  * taken, or whose expected text is no longer there, are left for the next pass.
  */
 export function planFixes(fixes: Fix[]): { edits: FileEdit[]; applied: Fix[]; skipped: Fix[] } {
-  const files = new Map<string, { text?: string; lines?: string[]; eol: string; bom: boolean; taken: [number, number][]; edit: FileEdit; replaces: { start: number; end: number; text: string }[]; appends: string[] }>();
+  const files = new Map<
+    string,
+    {
+      text?: string;
+      lines?: string[];
+      eol: string;
+      bom: boolean;
+      taken: [number, number][];
+      edit: FileEdit;
+      replaces: { start: number; end: number; text: string }[];
+      appends: string[];
+    }
+  >();
   const open = (file: string) => {
     let f = files.get(file);
     if (!f) {
@@ -88,7 +100,12 @@ export function planFixes(fixes: Fix[]): { edits: FileEdit[]; applied: Fix[]; sk
       }
       f.edit.after = (f.bom ? '\ufeff' : '') + body;
     }
-    if (f.edit.after !== (f.edit.before ?? '') || f.edit.before === undefined || (f.edit.mode !== undefined && f.edit.mode !== f.edit.modeBefore)) edits.push(f.edit);
+    if (
+      f.edit.after !== (f.edit.before ?? '') ||
+      f.edit.before === undefined ||
+      (f.edit.mode !== undefined && f.edit.mode !== f.edit.modeBefore)
+    )
+      edits.push(f.edit);
   }
   return { edits, applied, skipped };
 }
@@ -98,7 +115,10 @@ function fits(c: Change, f: { lines?: string[]; taken: [number, number][] }): bo
   const end = c.endLine ?? c.line;
   if (!f.lines || end > f.lines.length || c.line < 1) return false;
   if (f.taken.some(([a, b]) => c.line <= b && end >= a)) return false;
-  const current = f.lines.slice(c.line - 1, end).join('\n').replace(/^\ufeff/, '');
+  const current = f.lines
+    .slice(c.line - 1, end)
+    .join('\n')
+    .replace(/^\ufeff/, '');
   return current === c.expect;
 }
 

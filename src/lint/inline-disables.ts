@@ -10,7 +10,12 @@ const DISABLE = /<!--\s*skills-lint-disable(-next-line)?((?:\s+[\w-]+,?)*)\s*-->
  * `<!-- skills-lint-disable SK012 -->` turns rules off for the whole Markdown file it is in,
  * `<!-- skills-lint-disable-next-line SK012 -->` for the line after it; no ids means every rule.
  */
-export function applyInlineDisables(diagnostics: LintFinding[], skill: Skill, readText: (rel: string) => string | undefined, rules: Rule[]): LintFinding[] {
+export function applyInlineDisables(
+  diagnostics: LintFinding[],
+  skill: Skill,
+  readText: (rel: string) => string | undefined,
+  rules: Rule[],
+): LintFinding[] {
   const names = knownNames(rules);
   const byFile = new Map<string, { all: Set<string> | 'all' | undefined; lines: Map<number, Set<string> | 'all'> }>();
   const directives = (file: string) => {
@@ -24,7 +29,10 @@ export function applyInlineDisables(diagnostics: LintFinding[], skill: Skill, re
     const lineStarts: number[] = [0];
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
     for (const m of text.matchAll(DISABLE)) {
-      const ids = m[2]!.split(/[\s,]+/).filter(Boolean).map((n) => names.get(n) ?? n);
+      const ids = m[2]!
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((n) => names.get(n) ?? n);
       const set: Set<string> | 'all' = ids.length === 0 ? 'all' : new Set(ids);
       if (m[1]) {
         let line = 0;

@@ -28,7 +28,9 @@ export interface LintOptions {
   spec?: boolean;
   /** Rules to run (all by default); tests pass a subset. */
   rules?: Rule[];
-  /** Sees each report as its rule makes it, before severities and disable comments apply (the rule tester reads them). */
+  /**
+   * Sees each report as its rule makes it, before severities and disable comments apply (the rule tester reads them).
+   */
   onReport?(rule: Rule, skill: Skill, report: Report): void;
 }
 
@@ -60,7 +62,13 @@ export async function lintSkills(skills: Skill[], options: LintOptions): Promise
     );
   }
   const toFinding = (rule: Rule, severity: Severity, skill: Skill, r: Report): LintFinding => {
-    const f: LintFinding = { ruleId: rule.names[0], rule: rule.names[1], severity: r.severity ?? severity, message: r.message, file: r.file ?? skill.file };
+    const f: LintFinding = {
+      ruleId: rule.names[0],
+      rule: rule.names[1],
+      severity: r.severity ?? severity,
+      message: r.message,
+      file: r.file ?? skill.file,
+    };
     if (r.line !== undefined) {
       f.line = r.line;
       f.column = r.column ?? 1;
@@ -105,7 +113,9 @@ export async function lintSkills(skills: Skill[], options: LintOptions): Promise
     });
     diagnostics = applyInlineDisables(diagnostics, skill, filesOf(skill).readText, rules);
     if (ignored) diagnostics = diagnostics.filter((d) => !ignored(rel(d.file)));
-    diagnostics.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) : a.file < b.file ? -1 : 1));
+    diagnostics.sort((a, b) =>
+      a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) : a.file < b.file ? -1 : 1,
+    );
     return { skill, valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
   });
 }

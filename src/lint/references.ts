@@ -71,7 +71,10 @@ export function isFolder(e: SkillEntry | undefined): boolean {
 
 /** Path relative to the skill root of a file of the skill. */
 export function relPath(skill: Skill, abs: string): string {
-  return abs.slice(skill.root.length + 1).split('\\').join('/');
+  return abs
+    .slice(skill.root.length + 1)
+    .split('\\')
+    .join('/');
 }
 
 function norm(p: string): string {
@@ -87,9 +90,14 @@ function norm(p: string): string {
  * Markdown resolves a link against its file's folder; agents mostly read paths from the skill root. Both are
  * tried, the file's folder first; a placeholder-rooted reference is tried against the root only.
  */
-export function resolveReference(skill: Skill, ref: Pick<Ref, 'path' | 'rooted'> & { kind?: Ref['kind'] }, fromDir: string): Resolution {
+export function resolveReference(
+  skill: Skill,
+  ref: Pick<Ref, 'path' | 'rooted'> & { kind?: Ref['kind'] },
+  fromDir: string,
+): Resolution {
   const p = ref.path.replace(/\\/g, '/');
-  if (p.startsWith('/') || p.startsWith('~') || DRIVE.test(p)) return { status: 'outside', path: ref.path, why: 'absolute' };
+  if (p.startsWith('/') || p.startsWith('~') || DRIVE.test(p))
+    return { status: 'outside', path: ref.path, why: 'absolute' };
   const map = entryMap(skill);
   const bases = ref.rooted || fromDir === '' ? [''] : [fromDir, ''];
   const inside: string[] = [];
@@ -221,7 +229,13 @@ export function referencesIn(skill: Skill, doc: RefDoc): LocatedRef[] {
 export function skillReferences(skill: Skill, readText: (rel: string) => string | undefined): SkillRefs {
   const cached = refCache.get(skill);
   if (cached) return cached;
-  const docs: RefDoc[] = skill.instructionParts.map((p) => ({ file: p.file, rel: relPath(skill, p.file), text: p.text, line: p.line, level: 0 }));
+  const docs: RefDoc[] = skill.instructionParts.map((p) => ({
+    file: p.file,
+    rel: relPath(skill, p.file),
+    text: p.text,
+    line: p.line,
+    level: 0,
+  }));
   const refs: LocatedRef[] = [];
   for (const d of docs) refs.push(...referencesIn(skill, d));
   const seen = new Set(docs.map((d) => d.rel));

@@ -7,7 +7,12 @@ export function renderRules(rules: Rule[], format: 'stylish' | 'markdown' | 'jso
     return (
       JSON.stringify(
         {
-          checks: Object.entries(CHECKS).map(([name, c]) => ({ id: c.id, name, description: c.description, severity: 'error' })),
+          checks: Object.entries(CHECKS).map(([name, c]) => ({
+            id: c.id,
+            name,
+            description: c.description,
+            severity: 'error',
+          })),
           rules: rules.map((r) => ({
             id: r.names[0],
             name: r.names[1],
@@ -26,7 +31,14 @@ export function renderRules(rules: Rule[], format: 'stylish' | 'markdown' | 'jso
     );
   }
   if (format === 'stylish') {
-    return rules.map((r) => `${r.names[0]}  ${r.names[1].padEnd(30)} ${r.severity.padEnd(8)} ${r.fixable ? 'fix ' : '    '} ${r.description}`).join('\n') + '\n';
+    return (
+      rules
+        .map(
+          (r) =>
+            `${r.names[0]}  ${r.names[1].padEnd(30)} ${r.severity.padEnd(8)} ${r.fixable ? 'fix ' : '    '} ${r.description}`,
+        )
+        .join('\n') + '\n'
+    );
   }
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   const lines = [
@@ -41,17 +53,26 @@ export function renderRules(rules: Rule[], format: 'stylish' | 'markdown' | 'jso
     '',
     '| id | name | severity | layouts | fixable | description |',
     '| --- | --- | --- | --- | --- | --- |',
-    ...rules.map((r) => `| [${r.names[0]}](#${r.names[0].toLowerCase()}-${r.names[1]}) | ${r.names[1]} | ${r.severity} | ${r.layouts.join(', ')} | ${r.fixable ? 'yes' : ''} | ${esc(r.description)} |`),
+    ...rules.map(
+      (r) =>
+        `| [${r.names[0]}](#${r.names[0].toLowerCase()}-${r.names[1]}) | ${r.names[1]} | ${r.severity} | ${r.layouts.join(', ')} | ${r.fixable ? 'yes' : ''} | ${esc(r.description)} |`,
+    ),
     '',
   ];
   for (const r of rules) {
     lines.push(`## ${r.names[0]} ${r.names[1]}`, '', esc(r.description) + '.', '');
-    lines.push(`- Severity: ${r.severity}`, `- Layouts: ${r.layouts.join(', ')}`, `- Tags: ${r.tags.join(', ')}`, `- Fixable: ${r.fixable ? 'yes (`--fix`)' : 'no'}`);
+    lines.push(
+      `- Severity: ${r.severity}`,
+      `- Layouts: ${r.layouts.join(', ')}`,
+      `- Tags: ${r.tags.join(', ')}`,
+      `- Fixable: ${r.fixable ? 'yes (`--fix`)' : 'no'}`,
+    );
     lines.push(`- Sources: ${r.sources.join('; ')}`);
     const opts = Object.entries(r.options ?? {});
     if (opts.length > 0) {
       lines.push('- Options:');
-      for (const [k, o] of opts) lines.push(`  - \`${k}\` (default \`${JSON.stringify(o.default)}\`): ${o.description}`);
+      for (const [k, o] of opts)
+        lines.push(`  - \`${k}\` (default \`${JSON.stringify(o.default)}\`): ${o.description}`);
     }
     lines.push('');
   }

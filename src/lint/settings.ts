@@ -35,20 +35,30 @@ export function resolveSettings(config: Config, rules: Rule[] = allRules): Map<s
     const id = names.get(name);
     if (!id) {
       const near = closest(name, [...names.keys()]);
-      throw new SkillsError('E_CONFIG', `${config.file}: unknown rule "${name}" in rules${near ? `; did you mean "${near}"?` : ''}`, {
-        hint: 'run `skills lint --list-rules` for every rule id and alias',
-      });
+      throw new SkillsError(
+        'E_CONFIG',
+        `${config.file}: unknown rule "${name}" in rules${near ? `; did you mean "${near}"?` : ''}`,
+        {
+          hint: 'run `skills lint --list-rules` for every rule id and alias',
+        },
+      );
     }
     const rule = rules.find((r) => r.names[0] === id);
     for (const [opt, value] of Object.entries(setting.options ?? {})) {
       const spec = rule?.options?.[opt];
       if (!spec) {
-        throw new SkillsError('E_CONFIG', `${config.file}: rule ${name} has no option "${opt}"${rule?.options ? ` (it has: ${Object.keys(rule.options).join(', ')})` : ' (it takes none)'}`);
+        throw new SkillsError(
+          'E_CONFIG',
+          `${config.file}: rule ${name} has no option "${opt}"${rule?.options ? ` (it has: ${Object.keys(rule.options).join(', ')})` : ' (it takes none)'}`,
+        );
       }
       const want = Array.isArray(spec.default) ? 'array' : typeof spec.default;
       const got = Array.isArray(value) ? 'array' : typeof value;
       if (want !== got || (want === 'number' && !Number.isFinite(value as number))) {
-        throw new SkillsError('E_CONFIG', `${config.file}: option ${opt} of rule ${name} must be ${want === 'array' ? 'a list of text' : `a ${want}`}, e.g. ${JSON.stringify(spec.default)}`);
+        throw new SkillsError(
+          'E_CONFIG',
+          `${config.file}: option ${opt} of rule ${name} must be ${want === 'array' ? 'a list of text' : `a ${want}`}, e.g. ${JSON.stringify(spec.default)}`,
+        );
       }
     }
     byId.set(id, { ...byId.get(id), ...setting });
@@ -56,7 +66,9 @@ export function resolveSettings(config: Config, rules: Rule[] = allRules): Map<s
   return byId;
 }
 
-/** A rule's severity and options under the settings: the configuration's where it sets them, else the rule's defaults. */
+/**
+ * A rule's severity and options under the settings: the configuration's where it sets them, else the rule's defaults.
+ */
 export function settingFor(rule: Rule, settings: Map<string, RuleSetting>): Resolved {
   const s = settings.get(rule.names[0]);
   const options: Record<string, unknown> = {};

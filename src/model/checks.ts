@@ -4,7 +4,10 @@
  */
 export const CHECKS = {
   'frontmatter-missing': { id: 'SK001', description: 'SKILL.md begins with a YAML frontmatter block opened by ---' },
-  'frontmatter-unclosed': { id: 'SK002', description: 'the frontmatter is closed by a line that is --- (spaces after it allowed)' },
+  'frontmatter-unclosed': {
+    id: 'SK002',
+    description: 'the frontmatter is closed by a line that is --- (spaces after it allowed)',
+  },
   'yaml-syntax': { id: 'SK003', description: 'the frontmatter is YAML that parses' },
   'frontmatter-not-mapping': { id: 'SK004', description: 'the frontmatter is a mapping of keys to values' },
   'name-required': { id: 'SK005', description: 'name is present and not empty' },
@@ -27,7 +30,10 @@ export const CHECKS = {
   'id-format': { id: 'SK022', description: 'the manifest id is lowercase letters, digits and hyphens' },
   'version-semver': { id: 'SK023', description: 'version is a strict semantic version (1.2.3)' },
   'path-exists': { id: 'SK024', description: 'every declared file exists' },
-  'path-inside': { id: 'SK025', description: 'every declared file stays inside the skill (no .., absolute path or outward symlink)' },
+  'path-inside': {
+    id: 'SK025',
+    description: 'every declared file stays inside the skill (no .., absolute path or outward symlink)',
+  },
   'script-executable': { id: 'SK026', description: 'declared scripts have the execute bit' },
   'env-example': { id: 'SK027', description: '.env.example exists and names every envVars entry' },
   'mcp-server': { id: 'SK028', description: 'mcpServers entries are well formed' },

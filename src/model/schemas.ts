@@ -5,10 +5,7 @@ import { z } from 'zod';
 // skill/validate.ts, which has the positions and the folder to compare with.
 const text = z.string();
 const textList = z.array(text);
-const triggers = z
-  .object({ keywords: textList, verbs: textList, patterns: textList })
-  .partial()
-  .strict();
+const triggers = z.object({ keywords: textList, verbs: textList, patterns: textList }).partial().strict();
 
 export const skillMdSchema = z
   .object({
@@ -59,7 +56,12 @@ export const manifestSchema = z
     owner: text,
     context: textList,
     scripts: textList,
-    envVars: z.array(text.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits and _, not starting with a digit)')),
+    envVars: z.array(
+      text.regex(
+        /^[A-Za-z_][A-Za-z0-9_]*$/,
+        'an environment variable name (letters, digits and _, not starting with a digit)',
+      ),
+    ),
     mcpServers: z.array(mcpServerSchema),
     dependencies: textList,
     nodeVersion: text,
@@ -82,7 +84,15 @@ export const manifestSchema = z
 /** Top-level keys of the bare Agent Skills specification. */
 export const SPEC_KEYS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'];
 /** Seed 004's extension keys and our `dependencies`. */
-export const EXTENSION_KEYS = ['version', 'toolsets', 'scripts', 'triggers', 'default_enabled', 'brief_description', 'dependencies'];
+export const EXTENSION_KEYS = [
+  'version',
+  'toolsets',
+  'scripts',
+  'triggers',
+  'default_enabled',
+  'brief_description',
+  'dependencies',
+];
 /** Keys that agent clients (Claude Code and others) read; known, so not reported outside --spec. */
 export const CLIENT_KEYS = [
   'disable-model-invocation',

@@ -20,7 +20,9 @@ export function parseSpec(raw: string): DependencySpec | { error: string } {
   const id = at === -1 ? text : text.slice(0, at);
   const range = at === -1 ? undefined : text.slice(at + 1).trim();
   if (!ID.test(id)) {
-    return { error: `"${raw}" is not a skill spec: the id must be lowercase letters, digits and hyphens (e.g. basic-tools or basic-tools@^1.0.0)` };
+    return {
+      error: `"${raw}" is not a skill spec: the id must be lowercase letters, digits and hyphens (e.g. basic-tools or basic-tools@^1.0.0)`,
+    };
   }
   if (range !== undefined) {
     if (range === '' || validRange(range) === null) {

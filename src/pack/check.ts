@@ -20,7 +20,11 @@ export async function packRefusal(skill: Skill, format: PackFormat, cwd: string)
   const [report] = await validateSkills([skill]);
   const errors = report!.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
-    return { message: `${rel(skill.root)} is not a valid skill (${errors.length} error${errors.length === 1 ? '' : 's'}); nothing was packed`, hint: `run skills validate ${rel(skill.root)}`, diagnostics: errors };
+    return {
+      message: `${rel(skill.root)} is not a valid skill (${errors.length} error${errors.length === 1 ? '' : 's'}); nothing was packed`,
+      hint: `run skills validate ${rel(skill.root)}`,
+      diagnostics: errors,
+    };
   }
   if (format === 'tgz' && !isUnversioned(skill) && !isStrictSemver(skill.version!)) {
     return {

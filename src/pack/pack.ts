@@ -4,7 +4,17 @@
 import { DEFAULT_LIMITS, type ArchiveLimits } from '../fs/archive.js';
 import { isUnversioned, registryVersion, unversionedWarning } from '../registry/unversioned.js';
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
@@ -80,7 +90,10 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
     const text = readBounded(join(root, IGNORE_FILE), 1024 * 1024).text ?? '';
     ig = (await import('ignore')).default().add(text);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new SkillsError('E_IO', `cannot read ${join(root, IGNORE_FILE)}: ${(err as Error).message}`, { cause: err });
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new SkillsError('E_IO', `cannot read ${join(root, IGNORE_FILE)}: ${(err as Error).message}`, {
+        cause: err,
+      });
   }
   const excluded = new Set(exclude.map((p) => resolve(p)));
   const plan: PackPlan = { files: [], dirs: [], secrets: [], ignored: [], unpackedSize: 0 };
@@ -106,18 +119,28 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
         try {
           realPath = realpathSync.native(abs);
         } catch {
-          throw new SkillsError('E_INVALID', `${abs} is a symlink that leads nowhere (${readLinkText(abs)})`, { hint: 'remove it, or point it at a file inside the skill' });
+          throw new SkillsError('E_INVALID', `${abs} is a symlink that leads nowhere (${readLinkText(abs)})`, {
+            hint: 'remove it, or point it at a file inside the skill',
+          });
         }
         if (!isInside(realRoot, realPath)) {
-          throw new SkillsError('E_INVALID', `${abs} is a symlink that leads out of the skill (to ${realPath}); nothing was packed`, {
-            hint: 'copy the file into the skill instead, or list the link in .skillignore',
-          });
+          throw new SkillsError(
+            'E_INVALID',
+            `${abs} is a symlink that leads out of the skill (to ${realPath}); nothing was packed`,
+            {
+              hint: 'copy the file into the skill instead, or list the link in .skillignore',
+            },
+          );
         }
         const target = statSync(abs);
         isDir = target.isDirectory();
         if (!isDir && !target.isFile()) continue; // a link to a FIFO or a socket: reading it could wait forever
         if (isDir && stack.includes(realPath)) {
-          throw new SkillsError('E_INVALID', `${abs} is a symlink to a folder that holds it (a cycle); nothing was packed`, { hint: 'remove the link, or list it in .skillignore' });
+          throw new SkillsError(
+            'E_INVALID',
+            `${abs} is a symlink to a folder that holds it (a cycle); nothing was packed`,
+            { hint: 'remove the link, or list it in .skillignore' },
+          );
         }
       } else if (!isDir && !d.isFile()) {
         continue; // sockets, FIFOs: nothing an archive should carry
@@ -176,14 +199,27 @@ export async function packSkill(skill: Skill, options: PackOptions): Promise<Pac
   // What install would refuse is not packed: the archive is also built in memory.
   const limits = options.limits ?? DEFAULT_LIMITS;
   if (plan.unpackedSize > limits.maxBytes || plan.files.length + plan.dirs.length > limits.maxEntries) {
-    throw new SkillsError('E_INVALID', `${skill.id}: ${plan.files.length} files adding up to ${(plan.unpackedSize / 1024 / 1024).toFixed(1)} MiB; skills install reads at most ${limits.maxEntries} entries and ${limits.maxBytes / 1024 / 1024} MiB; nothing was packed`, {
-      hint: `list what agents need not read (data, builds, media) in ${IGNORE_FILE}`,
-    });
+    throw new SkillsError(
+      'E_INVALID',
+      `${skill.id}: ${plan.files.length} files adding up to ${(plan.unpackedSize / 1024 / 1024).toFixed(1)} MiB; skills install reads at most ${limits.maxEntries} entries and ${limits.maxBytes / 1024 / 1024} MiB; nothing was packed`,
+      {
+        hint: `list what agents need not read (data, builds, media) in ${IGNORE_FILE}`,
+      },
+    );
   }
   if (plan.unpackedSize > SIZE_WARNING_BYTES) {
-    warnings.push(`the files add up to ${(plan.unpackedSize / 1024 / 1024).toFixed(1)} MiB, more than ${SIZE_WARNING_BYTES / 1024 / 1024} MiB: agents read skills whole; list what they need not read in ${IGNORE_FILE}`);
+    warnings.push(
+      `the files add up to ${(plan.unpackedSize / 1024 / 1024).toFixed(1)} MiB, more than ${SIZE_WARNING_BYTES / 1024 / 1024} MiB: agents read skills whole; list what they need not read in ${IGNORE_FILE}`,
+    );
   }
-  const result: PackResult = { id: skill.id, ...(format === 'tgz' ? { version: registryVersion(skill) } : skill.version ? { version: skill.version } : {}), format, file, ...plan, warnings };
+  const result: PackResult = {
+    id: skill.id,
+    ...(format === 'tgz' ? { version: registryVersion(skill) } : skill.version ? { version: skill.version } : {}),
+    format,
+    file,
+    ...plan,
+    warnings,
+  };
   if (options.dryRun) return result;
 
   try {
@@ -236,7 +272,17 @@ async function tarStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableS
         throw new SkillsError('E_IO', `cannot read ${file.abs}: ${(err as Error).message}`, { cause: err });
       }
     }
-    const fields = { path: name, mode: file ? file.mode : 0o755, uid: 0, gid: 0, size: content?.length ?? 0, mtime: PACK_MTIME, type: file ? 'File' : 'Directory', uname: '', gname: '' } as const;
+    const fields = {
+      path: name,
+      mode: file ? file.mode : 0o755,
+      uid: 0,
+      gid: 0,
+      size: content?.length ?? 0,
+      mtime: PACK_MTIME,
+      type: file ? 'File' : 'Directory',
+      uname: '',
+      gname: '',
+    } as const;
     const block = Buffer.alloc(512);
     const header = new Header(fields);
     header.encode(block);
@@ -260,12 +306,24 @@ async function zipStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableS
   const zip = new yazl.ZipFile();
   // The DOS date in a zip is local time: a date made from local fields writes the same fields in every zone.
   const d = PACK_MTIME;
-  const mtime = new Date(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds());
+  const mtime = new Date(
+    d.getUTCFullYear(),
+    d.getUTCMonth(),
+    d.getUTCDate(),
+    d.getUTCHours(),
+    d.getUTCMinutes(),
+    d.getUTCSeconds(),
+  );
   const folder = basename(skill.root);
   for (const f of plan.files) {
-    zip.addFile(f.abs, `${folder}/${f.path}`, { mtime, mode: 0o100000 | f.mode, compress: true, compressionLevel: 6, forceDosTimestamp: true });
+    zip.addFile(f.abs, `${folder}/${f.path}`, {
+      mtime,
+      mode: 0o100000 | f.mode,
+      compress: true,
+      compressionLevel: 6,
+      forceDosTimestamp: true,
+    });
   }
   zip.end();
   return zip.outputStream;
 }
-

@@ -39,8 +39,15 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
   const take = (e: CatalogEntry) => {
     const first = byName.get(e.name);
     if (first) {
-      out.shadowed.push({ name: e.name, location: e.location, scope: e.scope, by: first.location, byScope: first.scope });
-      if (e.scope !== 'registry') out.warnings.push(`${e.name} in ${e.root} (${e.scope}) is shadowed by ${first.root} (${first.scope})`);
+      out.shadowed.push({
+        name: e.name,
+        location: e.location,
+        scope: e.scope,
+        by: first.location,
+        byScope: first.scope,
+      });
+      if (e.scope !== 'registry')
+        out.warnings.push(`${e.name} in ${e.root} (${e.scope}) is shadowed by ${first.root} (${first.scope})`);
       return;
     }
     byName.set(e.name, e);
@@ -64,8 +71,23 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
 function registryEntries(dir: string): CatalogEntry[] {
   return registrySkills(dir).map(({ entry: e, root }) => {
     const l = e.latest;
-    const triggers = l.triggers ? { keywords: l.triggers.keywords ?? [], verbs: l.triggers.verbs ?? [], patterns: l.triggers.patterns ?? [] } : undefined;
+    const triggers = l.triggers
+      ? { keywords: l.triggers.keywords ?? [], verbs: l.triggers.verbs ?? [], patterns: l.triggers.patterns ?? [] }
+      : undefined;
     const location = `${root}${sep}${l.layout === 'skill-md' ? 'SKILL.md' : 'manifest.json'}`;
-    return entryOf(e.id, l.name, l.description, l.briefDescription || undefined, e.latestVersion, triggers, l.layout, location, root, 'registry', l.hidden === true, undefined);
+    return entryOf(
+      e.id,
+      l.name,
+      l.description,
+      l.briefDescription || undefined,
+      e.latestVersion,
+      triggers,
+      l.layout,
+      location,
+      root,
+      'registry',
+      l.hidden === true,
+      undefined,
+    );
   });
 }

@@ -10,7 +10,9 @@ export function formatExplain(result: Pick<RenderPromptResult, 'query' | 'ranked
   const lines = [`explain: ${ranked?.length ?? 0} of ${candidates} skills match ${JSON.stringify(query)} (* selected)`];
   for (const s of selected) if (s.kind === 'select' || s.kind === 'selector') lines.push(`* ${s.name}  ${s.kind}`);
   (ranked ?? []).forEach((r: Scored, i) => {
-    lines.push(`${chosen.has(r.name) ? '*' : ' '} ${String(i + 1).padStart(2)}. ${r.name}  ${r.kind}  ${r.score.toFixed(2)}  ${r.matched.join('; ')}`);
+    lines.push(
+      `${chosen.has(r.name) ? '*' : ' '} ${String(i + 1).padStart(2)}. ${r.name}  ${r.kind}  ${r.score.toFixed(2)}  ${r.matched.join('; ')}`,
+    );
   });
   return `${lines.join('\n')}\n`;
 }

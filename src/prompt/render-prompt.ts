@@ -10,7 +10,15 @@ import { closest } from '../skill/names.js';
 import { openTokenCache, userCacheDir } from '../tokens/token-cache.js';
 import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
 import { buildCatalog, type Catalog } from './catalog.js';
-import { fitBudget, TIERS, type Dropped, type PromptEntry, type PromptFormat, type PromptInput, type Tier } from './render.js';
+import {
+  fitBudget,
+  TIERS,
+  type Dropped,
+  type PromptEntry,
+  type PromptFormat,
+  type PromptInput,
+  type Tier,
+} from './render.js';
 import { hasTriggers, selectSkills, type MatchKind, type Scored, type SelectionCandidate } from './select.js';
 
 // render-prompt's work: read the options, build the catalog, select (by name, by the --selector, by the built-in
@@ -67,18 +75,31 @@ const DEFAULT_SELECTOR_TIMEOUT_MS = 30_000;
 const TOKEN_CACHE_FILE = 'tokens-o200k_base.json';
 
 /** The skills part of an agent's system prompt, and what went into it; nothing is printed. */
-export async function renderPrompt(options: RenderPromptOptions, ctx: Pick<Context, 'cwd' | 'env'>): Promise<RenderPromptResult> {
+export async function renderPrompt(
+  options: RenderPromptOptions,
+  ctx: Pick<Context, 'cwd' | 'env'>,
+): Promise<RenderPromptResult> {
   const format = formatOf(options);
-  if (!FORMATS.includes(format)) throw new SkillsError('E_USAGE', `--format must be markdown, xml or json, not "${format}"`);
+  if (!FORMATS.includes(format))
+    throw new SkillsError('E_USAGE', `--format must be markdown, xml or json, not "${format}"`);
   if (options.tier !== undefined && !TIERS.includes(options.tier as Tier)) {
     throw new SkillsError('E_USAGE', `--tier must be none, breadcrumb, catalog or full, not "${options.tier}"`);
   }
   const home = homeOf(ctx);
   const config = loadConfig(ctx.cwd, options.config, home);
   const budget = options.budget === undefined ? undefined : count('--budget', options.budget, 1);
-  const fromEnv = ctx.env.SKILLS_MAX_ACTIVE !== undefined && ctx.env.SKILLS_MAX_ACTIVE.trim() !== '' ? count('SKILLS_MAX_ACTIVE', ctx.env.SKILLS_MAX_ACTIVE, 0) : undefined;
-  const maxSkills = options.maxSkills !== undefined ? count('--max-skills', options.maxSkills, 0) : (fromEnv ?? config.maxSkills ?? DEFAULT_MAX_SKILLS);
-  const timeoutMs = options.selectorTimeout === undefined ? DEFAULT_SELECTOR_TIMEOUT_MS : count('--selector-timeout', options.selectorTimeout, 1, 2 ** 31 - 1);
+  const fromEnv =
+    ctx.env.SKILLS_MAX_ACTIVE !== undefined && ctx.env.SKILLS_MAX_ACTIVE.trim() !== ''
+      ? count('SKILLS_MAX_ACTIVE', ctx.env.SKILLS_MAX_ACTIVE, 0)
+      : undefined;
+  const maxSkills =
+    options.maxSkills !== undefined
+      ? count('--max-skills', options.maxSkills, 0)
+      : (fromEnv ?? config.maxSkills ?? DEFAULT_MAX_SKILLS);
+  const timeoutMs =
+    options.selectorTimeout === undefined
+      ? DEFAULT_SELECTOR_TIMEOUT_MS
+      : count('--selector-timeout', options.selectorTimeout, 1, 2 ** 31 - 1);
   const query = options.query !== undefined && options.query.trim() !== '' ? options.query : undefined;
 
   // Sources: the folders given (and the registry only when --registry names one), else skillDirs from the
@@ -88,10 +109,18 @@ export async function renderPrompt(options: RenderPromptOptions, ctx: Pick<Conte
     try {
       statSync(resolve(ctx.cwd, d));
     } catch {
-      throw new SkillsError('E_NOT_FOUND', `${d}: no such folder`, { hint: 'give skill folders or folders that hold skills' });
+      throw new SkillsError('E_NOT_FOUND', `${d}: no such folder`, {
+        hint: 'give skill folders or folders that hold skills',
+      });
     }
   }
-  const folders = skillFolders({ cwd: ctx.cwd, home, env: ctx.env, given, configured: given.length > 0 ? undefined : config.skillDirs });
+  const folders = skillFolders({
+    cwd: ctx.cwd,
+    home,
+    env: ctx.env,
+    given,
+    configured: given.length > 0 ? undefined : config.skillDirs,
+  });
   const useRegistry = options.registry !== false && (given.length === 0 || typeof options.registry === 'string');
   const registry = useRegistry ? registryFor({ registry: options.registry || undefined }, ctx) : undefined;
   const catalog = buildCatalog({ folders, registry, disabled: config.disabledSkills });
@@ -108,14 +137,23 @@ export async function renderPrompt(options: RenderPromptOptions, ctx: Pick<Conte
     const room = Math.max(0, maxSkills - explicit.length);
     let fromSelector: string[] | undefined;
     if (options.selector) {
-      fromSelector = await askSelector(options.selector, query, room, catalog, { cwd: ctx.cwd, env: ctx.env, timeoutMs }, warnings);
-      if (fromSelector) picked = fromSelector.map((name) => ({ name, kind: 'selector', matched: [`--selector ${options.selector}`] }));
+      fromSelector = await askSelector(
+        options.selector,
+        query,
+        room,
+        catalog,
+        { cwd: ctx.cwd, env: ctx.env, timeoutMs },
+        warnings,
+      );
+      if (fromSelector)
+        picked = fromSelector.map((name) => ({ name, kind: 'selector', matched: [`--selector ${options.selector}`] }));
     }
     if (!fromSelector || options.explain) {
       const r = selectSkills(query, candidates, { max: room });
       warnings.push(...r.warnings);
       ranked = r.ranked;
-      if (!fromSelector) picked = r.selected.map((s) => ({ name: s.name, kind: s.kind, score: s.score, matched: s.matched }));
+      if (!fromSelector)
+        picked = r.selected.map((s) => ({ name: s.name, kind: s.kind, score: s.score, matched: s.matched }));
     }
   } else if (options.selector) {
     warnings.push('--selector is used only with --query; ignored');
@@ -148,12 +186,18 @@ export async function renderPrompt(options: RenderPromptOptions, ctx: Pick<Conte
   const promptFormat: PromptFormat = format === 'xml' ? 'xml' : 'markdown';
   // The tokenizer's tables take a while to load: only a prompt with something in it, and with pieces that the
   // token cache has not counted before, loads them.
-  const cache = emptyPrompt(input) || ctx.env.SKILLS_TOKEN_CACHE === '0' ? undefined : openTokenCache(join(userCacheDir(ctx.env, home), TOKEN_CACHE_FILE), COUNTER_ID);
+  const cache =
+    emptyPrompt(input) || ctx.env.SKILLS_TOKEN_CACHE === '0'
+      ? undefined
+      : openTokenCache(join(userCacheDir(ctx.env, home), TOKEN_CACHE_FILE), COUNTER_ID);
   const counter = emptyPrompt(input) ? () => 0 : cache ? cachedTokenCounter(cache) : await tokenCounter();
   const fitted = await fitBudget(input, promptFormat, counter, budget);
   cache?.save();
   for (const d of fitted.dropped) warnings.push(`--budget ${budget}: dropped ${describeDrop(d)}`);
-  if (fitted.over) warnings.push(`the prompt is ${fitted.tokens} tokens, still over --budget ${budget} with every instruction and description dropped`);
+  if (fitted.over)
+    warnings.push(
+      `the prompt is ${fitted.tokens} tokens, still over --budget ${budget} with every instruction and description dropped`,
+    );
 
   const result: RenderPromptResult = {
     tier,
@@ -179,7 +223,10 @@ export function formatOf(options: Pick<RenderPromptOptions, 'json' | 'format'>):
 function count(what: string, v: string | number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = typeof v === 'number' ? v : Number(v);
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw new SkillsError('E_USAGE', `${what} must be a whole number of at least ${min}${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ''}, not "${v}"`);
+    throw new SkillsError(
+      'E_USAGE',
+      `${what} must be a whole number of at least ${min}${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ''}, not "${v}"`,
+    );
   }
   return n;
 }
@@ -189,17 +236,34 @@ function count(what: string, v: string | number, min: number, max = Number.MAX_S
 
 function candidateOf(e: CatalogEntry): SelectionCandidate {
   const t = e.triggers;
-  return { name: e.name, description: e.description, briefDescription: e.briefDescription || undefined, keywords: t?.keywords, verbs: t?.verbs, patterns: t?.patterns };
+  return {
+    name: e.name,
+    description: e.description,
+    briefDescription: e.briefDescription || undefined,
+    keywords: t?.keywords,
+    verbs: t?.verbs,
+    patterns: t?.patterns,
+  };
 }
 
 /** The reference shows SKILL.md's name as written; a manifest skill goes by its id. */
 function promptEntryOf(e: CatalogEntry): PromptEntry {
-  return { name: e.layout === 'skill-md' ? e.title : e.name, description: e.description, briefDescription: e.briefDescription || undefined, location: e.location };
+  return {
+    name: e.layout === 'skill-md' ? e.title : e.name,
+    description: e.description,
+    briefDescription: e.briefDescription || undefined,
+    location: e.location,
+  };
 }
 
 /** A catalog entry as the JSON result shows it (no `version` key when there is none). */
 function catalogItemOf(e: CatalogEntry): RenderPromptResult['catalog'][number] {
-  const item: RenderPromptResult['catalog'][number] = { name: e.name, description: e.description, location: e.location, scope: e.scope };
+  const item: RenderPromptResult['catalog'][number] = {
+    name: e.name,
+    description: e.description,
+    location: e.location,
+    scope: e.scope,
+  };
   if (e.version) item.version = e.version;
   return item;
 }
@@ -213,7 +277,12 @@ function entryNamed(catalog: Catalog, name: string): CatalogEntry | undefined {
  * Nothing when there is no skill; the full tier when something is selected; the breadcrumb when a query matched
  * nothing but skills declare triggers (seed 004); else the catalog.
  */
-function autoTier(catalog: Catalog, selected: SelectedSkill[], query: string | undefined, candidates: SelectionCandidate[]): Tier {
+function autoTier(
+  catalog: Catalog,
+  selected: SelectedSkill[],
+  query: string | undefined,
+  candidates: SelectionCandidate[],
+): Tier {
   if (selected.length > 0) return 'full';
   if (catalog.entries.length === 0) return 'none';
   if (query !== undefined && hasTriggers(candidates)) return 'breadcrumb';
@@ -222,7 +291,14 @@ function autoTier(catalog: Catalog, selected: SelectedSkill[], query: string | u
 
 function selectByName(list: string | undefined, catalog: Catalog, configFile: string | undefined): CatalogEntry[] {
   if (list === undefined) return [];
-  const names = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   const known = new Map([...catalog.entries, ...catalog.hidden].map((e) => [e.name, e]));
   const out: CatalogEntry[] = [];
   for (const name of names) {
@@ -232,17 +308,28 @@ function selectByName(list: string | undefined, catalog: Catalog, configFile: st
       continue;
     }
     if (catalog.disabled.includes(name)) {
-      throw new SkillsError('E_USAGE', `--select ${name}: the skill is disabled by disabledSkills in ${configFile ?? 'skills.config.json'}`, {
-        hint: 'remove it from disabledSkills to use it',
-      });
+      throw new SkillsError(
+        'E_USAGE',
+        `--select ${name}: the skill is disabled by disabledSkills in ${configFile ?? 'skills.config.json'}`,
+        {
+          hint: 'remove it from disabledSkills to use it',
+        },
+      );
     }
     const all = [...known.keys()];
     const near = closest(name, all);
     const others = all.filter((n) => n !== near && (n.includes(name) || name.includes(n))).slice(0, 5);
     const close = [...(near ? [near] : []), ...others];
-    throw new SkillsError('E_NOT_FOUND', `--select ${name}: no skill of that name${close.length ? `; did you mean ${close.map((n) => `"${n}"`).join(', ')}?` : ''}`, {
-      hint: all.length > 0 ? `the skills found: ${all.slice(0, 10).join(', ')}${all.length > 10 ? `, … (${all.length} in all)` : ''}` : 'no skills were found: give the folders that hold them',
-    });
+    throw new SkillsError(
+      'E_NOT_FOUND',
+      `--select ${name}: no skill of that name${close.length ? `; did you mean ${close.map((n) => `"${n}"`).join(', ')}?` : ''}`,
+      {
+        hint:
+          all.length > 0
+            ? `the skills found: ${all.slice(0, 10).join(', ')}${all.length > 10 ? `, … (${all.length} in all)` : ''}`
+            : 'no skills were found: give the folders that hold them',
+      },
+    );
   }
   return out;
 }
@@ -256,7 +343,11 @@ async function askSelector(
   warnings: string[],
 ): Promise<string[] | undefined> {
   const { runSelector } = await import('../prompt/selector.js');
-  const request = { query, maxSkills: room, catalog: catalog.entries.map((e) => ({ name: e.name, description: e.description, location: e.location })) };
+  const request = {
+    query,
+    maxSkills: room,
+    catalog: catalog.entries.map((e) => ({ name: e.name, description: e.description, location: e.location })),
+  };
   const r = await runSelector(command, request, opts);
   if ('error' in r) {
     warnings.push(`${r.error}; the built-in selection is used`);
@@ -265,16 +356,21 @@ async function askSelector(
   const known = new Set(catalog.entries.map((e) => e.name));
   const unknown = r.names.filter((n) => !known.has(n));
   if (unknown.length > 0) {
-    warnings.push(`the selector named ${unknown.map((n) => `"${n}"`).join(', ')}, not in the catalog; the built-in selection is used`);
+    warnings.push(
+      `the selector named ${unknown.map((n) => `"${n}"`).join(', ')}, not in the catalog; the built-in selection is used`,
+    );
     return undefined;
   }
-  if (r.names.length > room) warnings.push(`the selector named ${r.names.length} skills; the first ${room} are used (--max-skills)`);
+  if (r.names.length > room)
+    warnings.push(`the selector named ${r.names.length} skills; the first ${room} are used (--max-skills)`);
   return r.names.slice(0, room);
 }
 
 function readSoul(file: string): string {
   try {
-    return readFileSync(file, 'utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+    return readFileSync(file, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .replace(/\r\n?/g, '\n');
   } catch (err) {
     throw new SkillsError('E_IO', `--soul: cannot read ${file}: ${(err as Error).message}`, { cause: err });
   }
@@ -288,6 +384,8 @@ function describeDrop(d: Dropped): string {
 /** True when the prompt will be empty, so nothing needs counting. */
 function emptyPrompt(input: PromptInput): boolean {
   const full = input.tier === 'full' && input.active.length > 0;
-  return input.soul === undefined && (input.tier === 'none' || (input.tier !== 'breadcrumb' && input.catalog.length === 0 && !full));
+  return (
+    input.soul === undefined &&
+    (input.tier === 'none' || (input.tier !== 'breadcrumb' && input.catalog.length === 0 && !full))
+  );
 }
-

@@ -62,7 +62,12 @@ const MAX_FILES = 100;
 
 /** Python's html.escape(s, quote=True), which the reference validator applies to names and descriptions. */
 export function escapeXml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#x27;');
 }
 
 /** The breadcrumb tier's one line (seed 004). */
@@ -90,7 +95,8 @@ function describe(e: PromptEntry, level: DescriptionLevel): string | undefined {
   return level === 'brief' ? briefOf(e) : e.description;
 }
 
-const versioned = (title: string, version?: string) => (version ? `${title} (${/^v/i.test(version) ? version : `v${version}`})` : title);
+const versioned = (title: string, version?: string) =>
+  version ? `${title} (${/^v/i.test(version) ? version : `v${version}`})` : title;
 
 /** The `<skill_content>` block of one selected skill (Agent Skills client guide): instructions, folder, file list. */
 export function skillContent(s: PromptSkill): string {
@@ -134,7 +140,9 @@ function renderMarkdown(input: PromptInput): string {
     }
     for (const s of active) parts.push(`## ${versioned(s.title, s.version)}\n\n${skillContent(s)}`);
     sections.push(parts.join('\n\n'));
-    const tools = active.flatMap((s) => s.tools.map((t) => `- ${s.name}/${t.path}${t.description ? `: ${t.description}` : ''}`));
+    const tools = active.flatMap((s) =>
+      s.tools.map((t) => `- ${s.name}/${t.path}${t.description ? `: ${t.description}` : ''}`),
+    );
     const mcp = active.flatMap((s) => s.mcpServers.map((m) => `- ${m.name} (${s.name}): ${mcpLine(m)}`));
     const tail: string[] = [];
     if (tools.length > 0) tail.push(`# Available Tools\n\n${tools.join('\n')}`);
@@ -193,7 +201,12 @@ export interface Fitted {
  * ranked first, then shorten every description to its brief form, then drop descriptions. Without a budget,
  * render as is.
  */
-export async function fitBudget(input: PromptInput, format: PromptFormat, count: (text: string) => number | Promise<number>, budget?: number): Promise<Fitted> {
+export async function fitBudget(
+  input: PromptInput,
+  format: PromptFormat,
+  count: (text: string) => number | Promise<number>,
+  budget?: number,
+): Promise<Fitted> {
   let current: PromptInput = { ...input, active: [...input.active], descriptions: input.descriptions ?? 'full' };
   let prompt = renderPrompt(current, format);
   let tokens = prompt === '' ? 0 : await count(prompt);
@@ -211,7 +224,9 @@ export async function fitBudget(input: PromptInput, format: PromptFormat, count:
     await retry({ ...current, active: current.active.slice(0, -1) }, { what: 'instructions', skill: last.name });
   }
   const showsCatalog = current.tier === 'catalog' || current.tier === 'full';
-  if (tokens > budget && showsCatalog && current.catalog.length > 0 && current.descriptions === 'full') await retry({ ...current, descriptions: 'brief' }, { what: 'descriptions', to: 'brief' });
-  if (tokens > budget && showsCatalog && current.catalog.length > 0 && current.descriptions !== 'none') await retry({ ...current, descriptions: 'none' }, { what: 'descriptions', to: 'none' });
+  if (tokens > budget && showsCatalog && current.catalog.length > 0 && current.descriptions === 'full')
+    await retry({ ...current, descriptions: 'brief' }, { what: 'descriptions', to: 'brief' });
+  if (tokens > budget && showsCatalog && current.catalog.length > 0 && current.descriptions !== 'none')
+    await retry({ ...current, descriptions: 'none' }, { what: 'descriptions', to: 'none' });
   return { prompt, tokens, input: current, dropped, over: tokens > budget };
 }

@@ -15,7 +15,10 @@ export class Scan {
   private readonly terms = new Map<string, TermMatch>();
   /** Pattern → whether it matches the query, or why it is skipped; a set often repeats a pattern. */
   private readonly patterns = new Map<string, boolean | string>();
-  /** Per candidate and field ([i * 4 + field]), its length in characters (0 when absent): BM25 needs only lengths relative to the average. */
+  /**
+   * Per candidate and field ([i * 4 + field]), its length in characters (0 when absent): BM25 needs only lengths
+   * relative to the average.
+   */
   readonly len: Float64Array;
   /** Where candidate i's term frequencies start in tf ([at + term * 4 + field]); -1 when no query term occurs in it. */
   readonly tfAt: Int32Array;
@@ -83,7 +86,12 @@ export class Scan {
     const nameNorm = normalizeForMatch(name);
     if (q.text.includes(firstWord(nameNorm)) && q.text.includes(lastWord(nameNorm))) {
       const key = joinedWords(nameNorm);
-      if (key && q.rawJoined.includes(` ${key} `) && key.split(' ').some((w) => !isStopWord(w)) && (!SYMBOL.test(nameNorm) || literalIn(nameNorm, q.text))) {
+      if (
+        key &&
+        q.rawJoined.includes(` ${key} `) &&
+        key.split(' ').some((w) => !isStopWord(w)) &&
+        (!SYMBOL.test(nameNorm) || literalIn(nameNorm, q.text))
+      ) {
         this.mention[i] = `name "${name}" mentioned`;
       }
     }
@@ -111,7 +119,8 @@ export class Scan {
         hit = typeof re === 'string' ? re : !!re?.test(q.nfkc);
         this.patterns.set(p, hit);
       }
-      if (typeof hit === 'string') this.warnings.push(`${name}: trigger pattern /${p.length > 80 ? `${p.slice(0, 80)}…` : p}/ is skipped: ${hit}`);
+      if (typeof hit === 'string')
+        this.warnings.push(`${name}: trigger pattern /${p.length > 80 ? `${p.slice(0, 80)}…` : p}/ is skipped: ${hit}`);
       else if (hit) (triggers ??= []).push(`pattern /${p}/`);
     }
     if (triggers) this.triggers[i] = triggers;
@@ -119,7 +128,16 @@ export class Scan {
     // Relevance and phrase: only the fields that may hold a query term are read word by word.
     let phraseIn: string[] | undefined = phraseInKeywords ? ['keywords'] : undefined;
     for (let f = 0; f < 4; f++) {
-      const value = f === 0 ? name : f === 1 ? (keywords.length + verbs.length ? `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}` : '') : f === 2 ? c.briefDescription : c.description;
+      const value =
+        f === 0
+          ? name
+          : f === 1
+            ? keywords.length + verbs.length
+              ? `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`
+              : ''
+            : f === 2
+              ? c.briefDescription
+              : c.description;
       if (typeof value !== 'string' || value === '') continue;
       this.len[i * 4 + f] = value.length;
       if (!q.probe) continue;
@@ -130,7 +148,13 @@ export class Scan {
       this.at.i = i;
       this.at.f = f;
       forEachWordHolding(norm, q.probeAll!, this.countWord);
-      if (f > 1 && q.phrase !== undefined && this.tfAt[i]! >= 0 && q.raw.every((w) => norm.includes(w)) && ` ${joinedWords(norm)} `.includes(q.phrase)) {
+      if (
+        f > 1 &&
+        q.phrase !== undefined &&
+        this.tfAt[i]! >= 0 &&
+        q.raw.every((w) => norm.includes(w)) &&
+        ` ${joinedWords(norm)} `.includes(q.phrase)
+      ) {
         (phraseIn ??= []).push(FIELDS[f]!);
       }
     }
@@ -151,6 +175,8 @@ export class Scan {
 const NONE: string[] = [];
 function strings(v: unknown): string[] {
   if (!Array.isArray(v) || v.length === 0) return NONE;
-  for (const s of v) if (typeof s !== 'string' || s === '') return v.filter((s): s is string => typeof s === 'string' && s.trim() !== '');
+  for (const s of v)
+    if (typeof s !== 'string' || s === '')
+      return v.filter((s): s is string => typeof s === 'string' && s.trim() !== '');
   return v as string[];
 }

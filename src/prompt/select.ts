@@ -16,10 +16,15 @@ export interface Scored {
   kind: MatchKind;
   /** A number for --explain and JSON; higher is better; comparable within one query. */
   score: number;
-  /** Human-readable list of what matched, e.g. ['name "web-scraping" mentioned', 'keyword "scrape"', 'pattern /price(s)?/', 'relevance: scrap (description), price (keywords)']. */
+  /**
+   * Human-readable list of what matched, e.g. ['name "web-scraping" mentioned', 'keyword "scrape"', 'pattern
+   * /price(s)?/', 'relevance: scrap (description), price (keywords)'].
+   */
   matched: string[];
 }
-export interface SelectOptions { max: number }
+export interface SelectOptions {
+  max: number;
+}
 export interface SelectResult {
   /** Top `max` of the candidates that matched anything, in rank order. */
   selected: Scored[];
@@ -53,13 +58,22 @@ export function hasTriggers(c: readonly SelectionCandidate[]): boolean {
 }
 
 /** Rank the candidates for a query. Pure (no fs, no printing). */
-export function selectSkills(query: string, candidates: readonly SelectionCandidate[], opts: SelectOptions): SelectResult {
+export function selectSkills(
+  query: string,
+  candidates: readonly SelectionCandidate[],
+  opts: SelectOptions,
+): SelectResult {
   const warnings: string[] = [];
   let text = typeof query === 'string' ? query : '';
   if (text.length > MAX_QUERY_CHARS) {
-    warnings.push(`the query is ${text.length} characters long; only the first ${MAX_QUERY_CHARS} are used for selection`);
+    warnings.push(
+      `the query is ${text.length} characters long; only the first ${MAX_QUERY_CHARS} are used for selection`,
+    );
     // Cut on a code point boundary.
-    text = text.slice(0, /[\uD800-\uDBFF]/.test(text.charAt(MAX_QUERY_CHARS - 1)) ? MAX_QUERY_CHARS - 1 : MAX_QUERY_CHARS);
+    text = text.slice(
+      0,
+      /[\uD800-\uDBFF]/.test(text.charAt(MAX_QUERY_CHARS - 1)) ? MAX_QUERY_CHARS - 1 : MAX_QUERY_CHARS,
+    );
   }
   const q = parseQuery(text);
   if (q.raw.length === 0) return { selected: [], ranked: [], warnings };
@@ -83,7 +97,9 @@ export function selectSkills(query: string, candidates: readonly SelectionCandid
       }
     }
     const at = tfAt[i]!;
-    if (at >= 0) for (let t = 0; t < nTerms; t++) if (tf[at + t * 4]! + tf[at + t * 4 + 1]! + tf[at + t * 4 + 2]! + tf[at + t * 4 + 3]! > 0) df[t]++;
+    if (at >= 0)
+      for (let t = 0; t < nTerms; t++)
+        if (tf[at + t * 4]! + tf[at + t * 4 + 1]! + tf[at + t * 4 + 2]! + tf[at + t * 4 + 3]! > 0) df[t]++;
   }
   const avg = lenSum.map((sum, f) => (lenCount[f] ? sum / lenCount[f]! : 1));
   const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));

@@ -22,7 +22,11 @@ export type SelectorResult = { names: string[] } | { error: string };
 const MAX_OUTPUT = 1024 * 1024;
 
 /** Run the selector command through the shell (so `python3 pick.py --model x` works as typed). */
-export async function runSelector(command: string, request: SelectorRequest, opts: SelectorOptions): Promise<SelectorResult> {
+export async function runSelector(
+  command: string,
+  request: SelectorRequest,
+  opts: SelectorOptions,
+): Promise<SelectorResult> {
   const stdout = new Collected();
   const stderr = new Collected();
   // Its own process group, so that a timeout kills what the shell started too, not just the shell. Output past
@@ -84,7 +88,8 @@ export function parseSelectorOutput(stdout: string): SelectorResult {
     } catch (err) {
       return { error: `the selector printed a JSON array that does not parse (${(err as Error).message})` };
     }
-    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return { error: 'the selector printed JSON that is not an array of names' };
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+      return { error: 'the selector printed JSON that is not an array of names' };
     return { names: unique(v.map((x: string) => x.trim()).filter(Boolean)) };
   }
   const names = text

@@ -26,7 +26,8 @@ export function isStopWord(word: string): boolean {
 // A word: letters, marks and digits, with inner apostrophes ("don't", "user's").
 const WORD = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
 // Scripts written without spaces between words: the regex would make a whole clause one word.
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 // eslint-disable-next-line no-control-regex
 export const NON_ASCII = /[^\u0000-\u007f]/;
 const LATIN_MARKS = /(\p{Script=Latin})\p{Mn}+/gu;
@@ -97,7 +98,10 @@ const LETTER = /^[\p{L}\p{M}\p{N}]$/u;
 function isWordChar(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
   if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90)) return true;
-  if (c === 39 || c === 0x2019) return i > 0 && i + 1 < text.length && isWordChar(text, i - 1) && text.charCodeAt(i - 1) !== c && isLetterAt(text, i + 1);
+  if (c === 39 || c === 0x2019)
+    return (
+      i > 0 && i + 1 < text.length && isWordChar(text, i - 1) && text.charCodeAt(i - 1) !== c && isLetterAt(text, i + 1)
+    );
   if (c < 128) return false;
   return isLetterAt(text, i);
 }

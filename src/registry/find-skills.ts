@@ -31,11 +31,16 @@ export interface FolderSources {
   cwd: string;
   home: string;
   env: Record<string, string | undefined>;
-  /** Folders named on the command line (relative to cwd); none: skillDirs from skills.config.json, else the defaults. */
+  /**
+   * Folders named on the command line (relative to cwd); none: skillDirs from skills.config.json, else the defaults.
+   */
   given?: string[];
 }
 
-/** The skill folders to read: those given, else skillDirs from skills.config.json, else the standard project and user folders. */
+/**
+ * The skill folders to read: those given, else skillDirs from skills.config.json, else the standard project and user
+ * folders.
+ */
 export function skillFoldersFor(opts: FolderSources): SkillFolder[] {
   const given = opts.given ?? [];
   const configured = given.length > 0 ? undefined : loadConfig(opts.cwd, undefined, opts.home).skillDirs;
@@ -51,7 +56,10 @@ export interface FoundEverywhere extends FoundSkills {
  * Every skill of the registry (its index; none when `registry` is undefined), then of the folders (loaded; a name
  * found again is shadowed by the first). `folders` may be a function, asked once the registry has been read.
  */
-export function findSkillsEverywhere(folders: SkillFolder[] | (() => SkillFolder[]), registry: string | undefined): FoundEverywhere {
+export function findSkillsEverywhere(
+  folders: SkillFolder[] | (() => SkillFolder[]),
+  registry: string | undefined,
+): FoundEverywhere {
   const inRegistry = registry === undefined ? [] : registrySkills(registry);
   return { registry: inRegistry, ...findSkills(typeof folders === 'function' ? folders() : folders) };
 }
@@ -84,7 +92,11 @@ export function findSkillById(id: string, version: string | undefined, opts: Fin
     if (version !== undefined) {
       const release = readReleases(registry, id)[version];
       if (!release) {
-        throw new SkillsError('E_NOT_FOUND', `${id}@${version} is not in the registry ${registry}; its versions: ${entry.versions.join(', ')}`, { hint: opts.versionHint });
+        throw new SkillsError(
+          'E_NOT_FOUND',
+          `${id}@${version} is not in the registry ${registry}; its versions: ${entry.versions.join(', ')}`,
+          { hint: opts.versionHint },
+        );
       }
       path = release.path;
     }

@@ -35,7 +35,10 @@ export function readIndexText(file: string): string | undefined {
 export const legacyReleases = new Map<string, Map<string, Record<string, Release>>>();
 
 /** Parse index.json's text, or throw a located E_CONFIG; remembers a version 1 index's releases. */
-export function parseIndexText(text: string, file: string): { index: RegistryIndex; legacy?: Map<string, Record<string, Release>> } {
+export function parseIndexText(
+  text: string,
+  file: string,
+): { index: RegistryIndex; legacy?: Map<string, Record<string, Release>> } {
   const { index, releases, problem } = parseIndex(text);
   if (!index) {
     throw new SkillsError('E_CONFIG', `${file}:${problem!.line}:${problem!.column}: ${problem!.message}`, {
@@ -49,7 +52,10 @@ export function parseIndexText(text: string, file: string): { index: RegistryInd
 }
 
 /** Parsed releases files, checked against the file's identity (inode, size, mtime) before each use. */
-export const releasesCache = new Map<string, { ino: number; size: number; mtimeMs: number; releases: Record<string, Release> }>();
+export const releasesCache = new Map<
+  string,
+  { ino: number; size: number; mtimeMs: number; releases: Record<string, Release> }
+>();
 
 /**
  * The releases of one skill (version → release) from releases/<id>.json, validated; cached in the process.
@@ -89,7 +95,8 @@ export function readReleasesFile(dir: string, id: string, useCache: boolean): Re
   try {
     st = fstatSync(fd);
     const cached = releasesCache.get(file);
-    if (useCache && cached && cached.ino === st.ino && cached.size === st.size && cached.mtimeMs === st.mtimeMs) return cached.releases;
+    if (useCache && cached && cached.ino === st.ino && cached.size === st.size && cached.mtimeMs === st.mtimeMs)
+      return cached.releases;
     text = readFileSync(fd, 'utf8');
   } catch (err) {
     throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
@@ -103,7 +110,11 @@ export function readReleasesFile(dir: string, id: string, useCache: boolean): Re
     });
   }
   if (parsed.id !== id) {
-    throw new SkillsError('E_CONFIG', `${file}:1:1: ${releasesPath(id)} holds the releases of "${parsed.id}", not of "${id}"`, { hint: `fix ${file} by hand: its "id" must be "${id}"` });
+    throw new SkillsError(
+      'E_CONFIG',
+      `${file}:1:1: ${releasesPath(id)} holds the releases of "${parsed.id}", not of "${id}"`,
+      { hint: `fix ${file} by hand: its "id" must be "${id}"` },
+    );
   }
   releasesCache.set(file, { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, releases: parsed.releases });
   return parsed.releases;
@@ -117,8 +128,14 @@ export function peekReleases(dir: string, id: string): Record<string, Release> |
 
 /** E_NOT_FOUND for an id the index does not list, naming the nearest one it does. */
 export function notFound(index: RegistryIndex, id: string): SkillsError {
-  const near = closest(id, index.skills.map((s) => s.id));
+  const near = closest(
+    id,
+    index.skills.map((s) => s.id),
+  );
   return new SkillsError('E_NOT_FOUND', `no skill "${id}" in the registry${near ? `; did you mean "${near}"?` : ''}`, {
-    hint: index.skills.length === 0 ? 'the registry is empty: register skills with skills sync <dir>' : 'see what is registered with skills list',
+    hint:
+      index.skills.length === 0
+        ? 'the registry is empty: register skills with skills sync <dir>'
+        : 'see what is registered with skills list',
   });
 }

@@ -39,9 +39,13 @@ export function skillFiles(root: string): StoredFile[] {
   const realRoot = realpathSync.native(root);
   let bytes = 0;
   const tooBig = (what: string) =>
-    new SkillsError('E_INVALID', `${root}: ${what}; the registry keeps at most ${STORE_LIMITS.maxEntries} files and ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB a skill`, {
-      hint: 'a skill is instructions and small scripts: move data, builds and media out of the folder',
-    });
+    new SkillsError(
+      'E_INVALID',
+      `${root}: ${what}; the registry keeps at most ${STORE_LIMITS.maxEntries} files and ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB a skill`,
+      {
+        hint: 'a skill is instructions and small scripts: move data, builds and media out of the folder',
+      },
+    );
   const visit = (dir: string, rel: string) => {
     let list;
     try {
@@ -58,7 +62,8 @@ export function skillFiles(root: string): StoredFile[] {
         if (skipped(d.name, false)) continue;
         const st = lstatSync(abs);
         bytes += st.size;
-        if (bytes > STORE_LIMITS.maxBytes) throw tooBig(`its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${r})`);
+        if (bytes > STORE_LIMITS.maxBytes)
+          throw tooBig(`its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${r})`);
         if (out.length >= STORE_LIMITS.maxEntries) throw tooBig(`it holds more than ${STORE_LIMITS.maxEntries} files`);
         out.push({ rel: r, abs, kind: 'file', mode: st.mode & 0o7777 });
       } else if (d.isSymbolicLink() && !skipped(d.name, false)) {
@@ -70,7 +75,9 @@ export function skillFiles(root: string): StoredFile[] {
         }
         if (!isInside(realRoot, target) || target === realRoot) continue;
         // Stored relative to the link's own folder, so the copy points into itself, not back at the source.
-        const link = relative(dirname(join(realRoot, r)), target).split('\\').join('/');
+        const link = relative(dirname(join(realRoot, r)), target)
+          .split('\\')
+          .join('/');
         out.push({ rel: r, abs, kind: 'symlink', mode: 0o777, link });
       }
     }
@@ -108,7 +115,9 @@ export function digest(files: StoredFile[]): string {
   return sri(h);
 }
 
-/** sha512 SRI over the skill's files (sorted paths, execute bits, bytes); .env files and outside symlinks are ignored. */
+/**
+ * sha512 SRI over the skill's files (sorted paths, execute bits, bytes); .env files and outside symlinks are ignored.
+ */
 export function integrityOf(skill: Skill): string {
   return folderIntegrity(skill.root);
 }

@@ -21,7 +21,9 @@ export function releasesPath(id: string): string {
 /** The absolute path of releases/<id>.json; an id that cannot name a file is a located E_CONFIG. */
 export function releasesFile(dir: string, id: string): string {
   if (id === '' || id.includes('/') || id.includes('\\') || id.startsWith('.')) {
-    throw new SkillsError('E_CONFIG', `${join(dir, INDEX_FILE)}: the id "${id}" cannot name a releases file`, { hint: `remove the entry from ${join(dir, INDEX_FILE)}` });
+    throw new SkillsError('E_CONFIG', `${join(dir, INDEX_FILE)}: the id "${id}" cannot name a releases file`, {
+      hint: `remove the entry from ${join(dir, INDEX_FILE)}`,
+    });
   }
   return join(dir, RELEASES_DIR, `${id}.json`);
 }
@@ -39,6 +41,9 @@ export function ensureDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (err) {
-    throw new SkillsError('E_IO', `cannot create the registry folder ${dir}: ${(err as Error).message}`, { cause: err, hint: 'choose another folder with --registry or SKILLS_REGISTRY' });
+    throw new SkillsError('E_IO', `cannot create the registry folder ${dir}: ${(err as Error).message}`, {
+      cause: err,
+      hint: 'choose another folder with --registry or SKILLS_REGISTRY',
+    });
   }
 }

@@ -1,4 +1,5 @@
-// What `skills list` shows: the registry's skills (from its index alone) and those in skill folders, filtered and sorted.
+// What `skills list` shows: the registry's skills (from its index alone) and those in skill folders, filtered and
+// sorted.
 import { SkillsError } from '../errors.js';
 import type { Layout } from '../model/skill.js';
 import { validateSkills } from '../skill/validate.js';
@@ -39,7 +40,9 @@ export interface ListSkillsOptions extends FolderSources {
 const LAYOUTS: Layout[] = ['skill-md', 'manifest'];
 const SCOPE_ORDER: Record<Scope, number> = { registry: 0, project: 1, user: 2 };
 
-/** The skills of the registry and of the skill folders, by id (the registry's row first), with what is shadowed and why. */
+/**
+ * The skills of the registry and of the skill folders, by id (the registry's row first), with what is shadowed and why.
+ */
 export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & { warnings: string[] }> {
   if (opts.layout !== undefined && !LAYOUTS.includes(opts.layout as Layout)) {
     throw new SkillsError('E_USAGE', `--layout must be skill-md or manifest, not "${opts.layout}"`);
@@ -73,11 +76,15 @@ export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & 
       valid: r.valid,
     }),
   );
-  // The first folder's skill wins over a later one of the same name (the project's over the user's), as agents load them.
+  // The first folder's skill wins over a later one of the same name (the project's over the user's), as agents load
+  // them.
   const shadowed: ListResult['shadowed'] = found.shadowed.map((s) => ({ id: s.id, path: s.path, by: s.by }));
   const warnings = found.shadowed.map((s) => `${s.id} in ${s.path} (${s.scope}) is shadowed by ${s.by} (${s.byScope})`);
   const skills = rows
-    .filter((r) => (opts.owner === undefined || r.owner === opts.owner) && (opts.layout === undefined || r.layout === opts.layout))
+    .filter(
+      (r) =>
+        (opts.owner === undefined || r.owner === opts.owner) && (opts.layout === undefined || r.layout === opts.layout),
+    )
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : SCOPE_ORDER[a.scope] - SCOPE_ORDER[b.scope]));
   return { registry, skills, shadowed, warnings };
 }

@@ -2,8 +2,16 @@ import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { homeOf, type Context } from '../context.js';
 
-/** Where the registry is: --registry, else SKILLS_REGISTRY, else the nearest .skills/ from cwd upward, else <home>/.skills. */
-export function locateRegistry(opts: { registry?: string; cwd: string; env: Record<string, string | undefined>; home: string }): string {
+/**
+ * Where the registry is: --registry, else SKILLS_REGISTRY, else the nearest .skills/ from cwd upward, else
+ * <home>/.skills.
+ */
+export function locateRegistry(opts: {
+  registry?: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  home: string;
+}): string {
   if (opts.registry !== undefined && opts.registry.trim() !== '') return resolve(opts.cwd, opts.registry);
   const fromEnv = opts.env.SKILLS_REGISTRY;
   if (fromEnv !== undefined && fromEnv.trim() !== '') return resolve(opts.cwd, fromEnv);

@@ -27,7 +27,9 @@ export interface RegisterOptions {
    * system: move it into the store instead of copying it. Creating files is what costs, so this halves an install.
    */
   adopt?: boolean;
-  /** With `adopt`: the folder's integrity, already computed by the caller (the folder is its own: nothing changed it). */
+  /**
+   * With `adopt`: the folder's integrity, already computed by the caller (the folder is its own: nothing changed it).
+   */
   integrity?: string;
 }
 
@@ -67,7 +69,9 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
   const version = versionOf(skill);
   const id = skill.id;
   if (!/^[\p{L}\p{N}][\p{L}\p{N}-]*$/u.test(id)) {
-    throw new SkillsError('E_INVALID', `"${id}" cannot be registered: an id holds only letters, digits and hyphens`, { hint: `run skills validate ${skill.root}` });
+    throw new SkillsError('E_INVALID', `"${id}" cannot be registered: an id holds only letters, digits and hyphens`, {
+      hint: `run skills validate ${skill.root}`,
+    });
   }
   const owner = opts.owner ?? skill.owner ?? 'built-in';
   const now = stamp(opts.now ?? new Date());
@@ -76,19 +80,33 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
   const integrity = opts.adopt && opts.integrity ? opts.integrity : digest(files);
   // The registered copy's folder, when the version is already there (its owner may differ from this one's).
   let existingPath: string | undefined;
-  const result = (status: RegisterStatus): RegisterResult => ({ status, id, version, path: existingPath ?? path, integrity });
+  const result = (status: RegisterStatus): RegisterResult => ({
+    status,
+    id,
+    version,
+    path: existingPath ?? path,
+    integrity,
+  });
 
   // Decide what can be decided without the lock, so an unchanged skill costs no copy and no write.
   // Only a version the index lists counts: a releases file may hold one a crash left before index.json was written.
-  const decide = (entry: IndexEntry | undefined, releases: Record<string, Release> | undefined): 'unchanged' | 'write' => {
-    const release = entry?.versions.includes(version) && releases && Object.hasOwn(releases, version) ? releases[version] : undefined;
+  const decide = (
+    entry: IndexEntry | undefined,
+    releases: Record<string, Release> | undefined,
+  ): 'unchanged' | 'write' => {
+    const release =
+      entry?.versions.includes(version) && releases && Object.hasOwn(releases, version) ? releases[version] : undefined;
     if (!release) return 'write';
     existingPath = release.path;
     if (release.integrity === integrity) return present(join(dir, release.path)) ? 'unchanged' : 'write';
     if (!opts.force && !isUnversioned(skill)) {
-      throw new SkillsError('E_EXISTS', `${id}@${version} is already registered with different content (${join(dir, release.path)})`, {
-        hint: `bump the version (${id} ${version} → a higher one), or run again with --force to replace the registered copy`,
-      });
+      throw new SkillsError(
+        'E_EXISTS',
+        `${id}@${version} is already registered with different content (${join(dir, release.path)})`,
+        {
+          hint: `bump the version (${id} ${version} → a higher one), or run again with --force to replace the registered copy`,
+        },
+      );
     }
     return 'write';
   };
@@ -102,7 +120,9 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
   try {
     const copied = opts.adopt ? adoptFiles(skill.root, files, staging, integrity) : copyFiles(files, staging);
     if (copied !== integrity) {
-      throw new SkillsError('E_IO', `${skill.root} changed while it was being copied; nothing was registered`, { hint: 'run sync again once the skill is written' });
+      throw new SkillsError('E_IO', `${skill.root} changed while it was being copied; nothing was registered`, {
+        hint: 'run sync again once the skill is written',
+      });
     }
     await updateIndex(dir, (index, update) => {
       cleanLeftovers(dir);
@@ -125,7 +145,16 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
       if (!entry) {
         status = 'added';
         releases[version] = release;
-        const fresh: IndexEntry = { id, versions: [version], latestVersion: version, owner, usedBy: [], registeredAt: now, updatedAt: now, latest: summaryOf(release) };
+        const fresh: IndexEntry = {
+          id,
+          versions: [version],
+          latestVersion: version,
+          owner,
+          usedBy: [],
+          registeredAt: now,
+          updatedAt: now,
+          latest: summaryOf(release),
+        };
         index.skills.push(fresh);
       } else {
         status = old ? 'replaced' : 'updated';

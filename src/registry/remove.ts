@@ -17,15 +17,27 @@ export interface RemoveResult {
   paths: string[];
 }
 
-/** Remove one version (or every version) of a skill from the store and the index; refused while it is used, unless force. */
-export async function removeSkill(dir: string, id: string, version?: string, opts: { force?: boolean; now?: Date } = {}): Promise<RemoveResult> {
+/**
+ * Remove one version (or every version) of a skill from the store and the index; refused while it is used, unless
+ * force.
+ */
+export async function removeSkill(
+  dir: string,
+  id: string,
+  version?: string,
+  opts: { force?: boolean; now?: Date } = {},
+): Promise<RemoveResult> {
   const check = (index: RegistryIndex): IndexEntry => {
     const entry = index.skills.find((s) => s.id === id);
     if (!entry) throw notFound(index, id);
     if (version !== undefined && !entry.versions.includes(version)) {
-      throw new SkillsError('E_NOT_FOUND', `${id}@${version} is not registered; registered versions: ${entry.versions.join(', ')}`, {
-        hint: `e.g. skills remove ${id}@${entry.versions[0]}`,
-      });
+      throw new SkillsError(
+        'E_NOT_FOUND',
+        `${id}@${version} is not registered; registered versions: ${entry.versions.join(', ')}`,
+        {
+          hint: `e.g. skills remove ${id}@${entry.versions[0]}`,
+        },
+      );
     }
     if (entry.usedBy.length > 0 && !opts.force) {
       throw new SkillsError('E_USAGE', `${id} is used by ${entry.usedBy.join(', ')}; nothing was removed`, {
@@ -41,7 +53,9 @@ export async function removeSkill(dir: string, id: string, version?: string, opt
     const entry = check(index);
     const removed = version === undefined ? [...entry.versions] : [version];
     const releases = update.releases(id);
-    const paths = removed.map((v) => (Object.hasOwn(releases, v) ? releases[v]!.path : undefined)).filter((p): p is string => p !== undefined);
+    const paths = removed
+      .map((v) => (Object.hasOwn(releases, v) ? releases[v]!.path : undefined))
+      .filter((p): p is string => p !== undefined);
     for (const p of paths) removeFolder(join(dir, p));
     for (const v of removed) delete releases[v];
     entry.versions = entry.versions.filter((v) => !removed.includes(v));

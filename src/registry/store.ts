@@ -1,7 +1,17 @@
 // The store's folders: a release's copy made (copied, or adopted from a scratch folder) and removed, and what
 // killed writers left behind cleaned up.
 import { createHash } from 'node:crypto';
-import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, symlinkSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cleanStale, tempName } from '../fs/atomic.js';
 import { present } from '../fs/walk.js';

@@ -30,9 +30,13 @@ export function unversionedWarning(skill: Skill): string {
 export function versionOf(skill: Skill): string {
   const v = registryVersion(skill);
   if (!isStrictSemver(v)) {
-    throw new SkillsError('E_INVALID', `${skill.id}: version "${v}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"`, {
-      hint: `fix metadata.version (or version) in ${skill.file}`,
-    });
+    throw new SkillsError(
+      'E_INVALID',
+      `${skill.id}: version "${v}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"`,
+      {
+        hint: `fix metadata.version (or version) in ${skill.file}`,
+      },
+    );
   }
   return v;
 }

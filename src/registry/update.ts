@@ -3,7 +3,14 @@
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SkillsError } from '../errors.js';
-import { EMPTY_INDEX, serializeIndex, serializeReleases, summaryOf, type RegistryIndex, type Release } from '../formats/index-file.js';
+import {
+  EMPTY_INDEX,
+  serializeIndex,
+  serializeReleases,
+  summaryOf,
+  type RegistryIndex,
+  type Release,
+} from '../formats/index-file.js';
 import { writeAtomic } from '../fs/atomic.js';
 import { legacyReleases, parseIndexText, readIndexText, readReleasesFile, releasesCache } from './index-io.js';
 import { BACKUP_FILE, INDEX_FILE, LOCK_FILE, ensureDir, releasesFile } from './layout.js';
@@ -31,7 +38,10 @@ export interface IndexUpdate {
  * them, and the next write of that skill prunes them. A version 1 index is rewritten as version 2, every
  * skill's releases file first.
  */
-export async function updateIndex(dir: string, fn: (index: RegistryIndex, update: IndexUpdate) => RegistryIndex | Promise<RegistryIndex>): Promise<RegistryIndex> {
+export async function updateIndex(
+  dir: string,
+  fn: (index: RegistryIndex, update: IndexUpdate) => RegistryIndex | Promise<RegistryIndex>,
+): Promise<RegistryIndex> {
   ensureDir(dir);
   const lockfile = (await import('proper-lockfile')).default;
   let compromised: Error | undefined;
@@ -49,15 +59,27 @@ export async function updateIndex(dir: string, fn: (index: RegistryIndex, update
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new SkillsError('E_IO', code === 'ELOCKED' ? `the registry ${dir} is locked by another process (${join(dir, LOCK_FILE)})` : `cannot lock the registry ${dir}: ${(err as Error).message}`, {
-      cause: err,
-      hint: code === 'ELOCKED' ? `wait for it to finish; a lock left by a killed process is taken over after ${LOCK_STALE_MS / 1000} s` : undefined,
-    });
+    throw new SkillsError(
+      'E_IO',
+      code === 'ELOCKED'
+        ? `the registry ${dir} is locked by another process (${join(dir, LOCK_FILE)})`
+        : `cannot lock the registry ${dir}: ${(err as Error).message}`,
+      {
+        cause: err,
+        hint:
+          code === 'ELOCKED'
+            ? `wait for it to finish; a lock left by a killed process is taken over after ${LOCK_STALE_MS / 1000} s`
+            : undefined,
+      },
+    );
   }
   try {
     const file = join(dir, INDEX_FILE);
     const before = readIndexText(file);
-    const { index: current, legacy } = before === undefined ? { index: { ...EMPTY_INDEX, skills: [] } as RegistryIndex, legacy: undefined } : parseIndexText(before, file);
+    const { index: current, legacy } =
+      before === undefined
+        ? { index: { ...EMPTY_INDEX, skills: [] } as RegistryIndex, legacy: undefined }
+        : parseIndexText(before, file);
     // id → releases as on disk (undefined: no file) and as the update leaves them.
     const onDisk = new Map<string, Record<string, Release> | undefined>();
     const working = new Map<string, Record<string, Release>>();
@@ -90,8 +112,14 @@ export async function updateIndex(dir: string, fn: (index: RegistryIndex, update
       if (latest) entry.latest = summaryOf(latest);
     }
     const text = serializeIndex(next);
-    if (compromised) throw new SkillsError('E_IO', `lost the lock on the registry ${dir} (${compromised.message}); the index was not written`, { cause: compromised });
-    const textOf = (id: string, r: Record<string, Release> | undefined) => (r === undefined ? undefined : serializeReleases(id, r, entries.get(id)?.versions));
+    if (compromised)
+      throw new SkillsError(
+        'E_IO',
+        `lost the lock on the registry ${dir} (${compromised.message}); the index was not written`,
+        { cause: compromised },
+      );
+    const textOf = (id: string, r: Record<string, Release> | undefined) =>
+      r === undefined ? undefined : serializeReleases(id, r, entries.get(id)?.versions);
     const writeReleases = (id: string, r: Record<string, Release>) => {
       const path = releasesFile(dir, id);
       ensureDir(dirname(path));

@@ -14,7 +14,10 @@ export interface UsageResult {
 /** Add `consumer` to the skill's usedBy (`add`) or take it out; usedBy stays sorted, without duplicates. */
 export async function changeUsage(dir: string, id: string, consumer: string, add: boolean): Promise<UsageResult> {
   const who = consumer.trim();
-  if (who === '') throw new SkillsError('E_USAGE', '--by is empty: expected the id of the agent or project that uses the skill', { hint: `e.g. skills use ${id} --by content-creator` });
+  if (who === '')
+    throw new SkillsError('E_USAGE', '--by is empty: expected the id of the agent or project that uses the skill', {
+      hint: `e.g. skills use ${id} --by content-creator`,
+    });
   const find = (index: RegistryIndex) => {
     const entry = index.skills.find((s) => s.id === id);
     if (!entry) throw notFound(index, id);

@@ -33,7 +33,11 @@ export type ReleaseLoader = (id: string) => Readonly<Record<string, Release>>;
  * versions sorted and dependencies parsed on first use, so a big registry costs what the resolution reaches.
  * `source` names where the releases come from in messages (default `releases/<id>.json`).
  */
-export function catalogFromIndex(index: RegistryIndex, load: ReleaseLoader, source: (id: string) => string = (id) => `releases/${id}.json`): Catalog {
+export function catalogFromIndex(
+  index: RegistryIndex,
+  load: ReleaseLoader,
+  source: (id: string) => string = (id) => `releases/${id}.json`,
+): Catalog {
   const entries = new Map(index.skills.map((e) => [e.id, e]));
   const loaded = new Map<string, Readonly<Record<string, Release>>>();
   const versionLists = new Map<string, string[]>();
@@ -56,7 +60,8 @@ export function catalogFromIndex(index: RegistryIndex, load: ReleaseLoader, sour
       const rel = releasesOf(id);
       // Not semver, or without its release: the index never resolves to it.
       const list = [...new Set(entry.versions)].filter((v) => Object.hasOwn(rel, v) && versionKey(v) !== undefined);
-      if (!list.every((v, i) => i === 0 || compareVersions(list[i - 1]!, v) >= 0)) list.sort((a, b) => compareVersions(b, a));
+      if (!list.every((v, i) => i === 0 || compareVersions(list[i - 1]!, v) >= 0))
+        list.sort((a, b) => compareVersions(b, a));
       versionLists.set(id, list);
       return list;
     },
@@ -78,7 +83,14 @@ export function catalogFromIndex(index: RegistryIndex, load: ReleaseLoader, sour
         }
         return spec;
       });
-      const release: CatalogRelease = { version, dependencies, nodeVersion: r.nodeVersion, systemPackages: r.systemPackages, layout: r.layout, path: r.path };
+      const release: CatalogRelease = {
+        version,
+        dependencies,
+        nodeVersion: r.nodeVersion,
+        systemPackages: r.systemPackages,
+        layout: r.layout,
+        path: r.path,
+      };
       releases.set(key, release);
       return release;
     },

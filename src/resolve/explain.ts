@@ -7,7 +7,8 @@ import type { Catalog } from './catalog.js';
 import { and, has, isEmpty, or, type Incompat, type Pkg, type VSet } from './terms.js';
 
 /** `available a: 1.0.0, 1.1.0`, oldest first. */
-export const available = (id: string, versions: readonly string[]) => `available ${id}: ${versions.length ? [...versions].reverse().join(', ') : 'none'}`;
+export const available = (id: string, versions: readonly string[]) =>
+  `available ${id}: ${versions.length ? [...versions].reverse().join(', ') : 'none'}`;
 
 interface Requirement {
   from?: { pkg: Pkg; version: string };
@@ -35,12 +36,16 @@ export function explainFailure(failure: Incompat, catalog: Catalog): string {
     seen.add(inc);
     const c = inc.cause;
     if (c.kind === 'derived') stack.push(c.right, c.left);
-    else if (c.kind === 'root') reqs.push({ spec: c.spec, target: c.pkg, set: c.set, who: `root ${c.spec.raw}`, order: c.order });
-    else if (c.kind === 'dependency') reqs.push({ from: { pkg: c.from, version: c.version }, spec: c.spec, target: c.pkg, set: c.set, who: c.from.id });
-    else if (c.kind === 'unknown') reqs.push({ from: { pkg: c.from, version: c.version }, spec: c.spec, set: 0, who: c.from.id });
+    else if (c.kind === 'root')
+      reqs.push({ spec: c.spec, target: c.pkg, set: c.set, who: `root ${c.spec.raw}`, order: c.order });
+    else if (c.kind === 'dependency')
+      reqs.push({ from: { pkg: c.from, version: c.version }, spec: c.spec, target: c.pkg, set: c.set, who: c.from.id });
+    else if (c.kind === 'unknown')
+      reqs.push({ from: { pkg: c.from, version: c.version }, spec: c.spec, set: 0, who: c.from.id });
   }
   const chains = chainsTo(reqs);
-  const link = (r: Requirement) => `${r.from ? `${r.from.pkg.id}@${r.from.version}` : 'root'} needs ${specText(r.spec)}`;
+  const link = (r: Requirement) =>
+    `${r.from ? `${r.from.pkg.id}@${r.from.version}` : 'root'} needs ${specText(r.spec)}`;
   const pathTo = (r: Requirement) => (r.from ? [...(chains.get(`${r.from.pkg.id}@${r.from.version}`) ?? []), r] : [r]);
   const withChain = (r: Requirement) => {
     const path = pathTo(r);
@@ -77,12 +82,18 @@ export function explainFailure(failure: Incompat, catalog: Catalog): string {
     if (conflicting.length === 0) continue;
     for (const r of conflicting) shown.add(r);
     const clauses = bySpecOrder(conflicting).map(withChain);
-    if (clauses.length > MAX_CLAUSES) clauses.splice(MAX_CLAUSES - 1, Infinity, `and ${clauses.length - MAX_CLAUSES + 1} more requirements`);
+    if (clauses.length > MAX_CLAUSES)
+      clauses.splice(MAX_CLAUSES - 1, Infinity, `and ${clauses.length - MAX_CLAUSES + 1} more requirements`);
     lines.push(`${clauses.join('; ')}; ${available(target.id, target.versions)}`);
   }
   if (lines.length === 0) {
     // A proof whose requirements each look satisfiable on their own: list what it rests on.
-    lines.push(reqs.filter((r) => !shown.has(r)).map(withChain).join('; ') || 'no versions satisfy the specs');
+    lines.push(
+      reqs
+        .filter((r) => !shown.has(r))
+        .map(withChain)
+        .join('; ') || 'no versions satisfy the specs',
+    );
   }
   return lines.join('\n');
 }

@@ -19,14 +19,20 @@ export interface RegistryResolveOptions {
  * Resolve `specs` against the registry at `registry`; paths in the resolution are absolute. An unreadable
  * registry throws; a resolution that fails is data (`ok: false`).
  */
-export async function resolveFromRegistry(specs: DependencySpec[], registry: string, options: RegistryResolveOptions): Promise<Resolution> {
+export async function resolveFromRegistry(
+  specs: DependencySpec[],
+  registry: string,
+  options: RegistryResolveOptions,
+): Promise<Resolution> {
   const catalog = catalogFromIndex(readIndex(registry), (id) => readReleases(registry, id));
   const resolution = resolveSpecs(specs, catalog, { nodeVersion: options.nodeVersion });
   if (resolution.ok) {
     // Asking the package manager costs a process per package: load the checker only when a skill lists any.
     if (needsSystemPackages(resolution.resolved, catalog)) {
       const { systemPackageChecker } = await import('./system-packages.js');
-      resolution.warnings.push(...systemPackageWarnings(resolution.resolved, catalog, systemPackageChecker(options.platform)));
+      resolution.warnings.push(
+        ...systemPackageWarnings(resolution.resolved, catalog, systemPackageChecker(options.platform)),
+      );
     }
     for (const skill of resolution.resolved) skill.path = join(registry, skill.path);
   }
@@ -43,7 +49,9 @@ export function parseSpecs(raw: string[]): DependencySpec[] {
     else specs.push(s);
   }
   if (errors.length > 0) {
-    throw new SkillsError('E_USAGE', errors.join('\n'), { hint: 'a spec is an id (latest version), id@1.2.3 (exact) or id@<semver range>, e.g. basic-tools@^1.0.0' });
+    throw new SkillsError('E_USAGE', errors.join('\n'), {
+      hint: 'a spec is an id (latest version), id@1.2.3 (exact) or id@<semver range>, e.g. basic-tools@^1.0.0',
+    });
   }
   return specs;
 }

@@ -4,14 +4,27 @@ import type { Catalog } from './catalog.js';
 import type { ResolvedSkill } from './types.js';
 
 /** The chosen versions as resolved skills, dependencies first; the first cycle found instead, if any. */
-export function orderByDependencies(specs: DependencySpec[], chosen: Map<string, string>, catalog: Catalog): { resolved: ResolvedSkill[] } | { cycle: string[] } {
+export function orderByDependencies(
+  specs: DependencySpec[],
+  chosen: Map<string, string>,
+  catalog: Catalog,
+): { resolved: ResolvedSkill[] } | { cycle: string[] } {
   const resolved: ResolvedSkill[] = [];
   const state = new Map<string, 'open' | 'done'>();
   const make = (id: string): { skill: ResolvedSkill; deps: string[] } => {
     const version = chosen.get(id)!;
     const release = catalog.release(id, version)!;
     const deps = [...new Set(release.dependencies.map((d) => d.id))];
-    return { skill: { id, version, layout: release.layout, path: release.path, dependencies: deps.map((d) => `${d}@${chosen.get(d)}`) }, deps };
+    return {
+      skill: {
+        id,
+        version,
+        layout: release.layout,
+        path: release.path,
+        dependencies: deps.map((d) => `${d}@${chosen.get(d)}`),
+      },
+      deps,
+    };
   };
   for (const spec of specs) {
     if (state.has(spec.id)) continue;
@@ -29,7 +42,9 @@ export function orderByDependencies(specs: DependencySpec[], chosen: Map<string,
         const s = state.get(dep);
         if (s === 'open') {
           const from = stack.findIndex((f) => f.id === dep);
-          return { cycle: [...stack.slice(from).map((f) => `${f.id}@${f.skill.version}`), `${dep}@${chosen.get(dep)}`] };
+          return {
+            cycle: [...stack.slice(from).map((f) => `${f.id}@${f.skill.version}`), `${dep}@${chosen.get(dep)}`],
+          };
         }
         if (s === undefined) open(dep);
         continue;

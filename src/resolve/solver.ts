@@ -86,7 +86,8 @@ export class Solver {
     let set = pkg.sets.get(key);
     if (set !== undefined) return set;
     set = pkg.none;
-    for (let i = 0; i < pkg.versions.length; i++) if (spec.range === undefined || matches(pkg.versions[i]!, spec.range)) set = or(set, bit(pkg, i));
+    for (let i = 0; i < pkg.versions.length; i++)
+      if (spec.range === undefined || matches(pkg.versions[i]!, spec.range)) set = or(set, bit(pkg, i));
     pkg.sets.set(key, set);
     return set;
   }
@@ -133,7 +134,8 @@ export class Solver {
           const resolved = this.resolveConflict(inc);
           if ('failure' in resolved) return resolved.failure;
           const next = this.propagateOne(resolved.cause);
-          if (typeof next === 'string') throw new Error(`resolver: a learned incompatibility did not propagate (${next})`);
+          if (typeof next === 'string')
+            throw new Error(`resolver: a learned incompatibility did not propagate (${next})`);
           changed.clear();
           changed.add(next);
           break;
@@ -214,7 +216,7 @@ export class Solver {
   /** Decide the next skill: the highest version its terms allow. Undefined when every needed skill is decided. */
   private choose(): Pkg | undefined {
     let pkg: Pkg | undefined;
-    for (let q = 0; q < QUEUES && !pkg; ) {
+    for (let q = 0; q < QUEUES && !pkg;) {
       const p = this.queues[q]!.pop();
       if (!p) q++;
       else if (p.decided === undefined && this.acc(p).pos) {
@@ -233,7 +235,9 @@ export class Solver {
     const self: Term = { pkg, pos: true, set: bit(pkg, index) };
     const incs = this.dependencies(self, version);
     // A dependency that already cannot hold means this version fails: let propagation rule it out.
-    const conflict = incs.some((inc) => inc.terms.every((t) => (t.pkg === pkg ? subset(self, t) : this.relation(t) === SAT)));
+    const conflict = incs.some((inc) =>
+      inc.terms.every((t) => (t.pkg === pkg ? subset(self, t) : this.relation(t) === SAT)),
+    );
     if (!conflict) {
       this.level++;
       this.assign(self, null);
@@ -254,7 +258,14 @@ export class Solver {
       let inc: Incompat;
       if (dep) {
         const set = this.rangeSet(dep, spec);
-        inc = makeIncompat([self, { pkg: dep, pos: false, set }], { kind: 'dependency', from: pkg, version, spec, pkg: dep, set });
+        inc = makeIncompat([self, { pkg: dep, pos: false, set }], {
+          kind: 'dependency',
+          from: pkg,
+          version,
+          spec,
+          pkg: dep,
+          set,
+        });
       } else inc = makeIncompat([self], { kind: 'unknown', from: pkg, version, spec });
       this.add(inc);
       incs.push(inc);

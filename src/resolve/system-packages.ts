@@ -16,7 +16,10 @@ const PACKAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9.+_@/-]*$/;
  * `(name) => installed?` for the platform's package manager: dpkg on Debian and Ubuntu, Homebrew on macOS.
  * undefined means "no way to know" (another platform, no such manager): callers warn only on false.
  */
-export function systemPackageChecker(platform: NodeJS.Platform, run: PackageRunner = runSync): (name: string) => boolean | undefined {
+export function systemPackageChecker(
+  platform: NodeJS.Platform,
+  run: PackageRunner = runSync,
+): (name: string) => boolean | undefined {
   const query = QUERIES[platform];
   const answers = new Map<string, boolean | undefined>();
   let noManager = false;
@@ -34,13 +37,19 @@ export function systemPackageChecker(platform: NodeJS.Platform, run: PackageRunn
   };
 }
 
-const QUERIES: Partial<Record<NodeJS.Platform, { file: string; args: (name: string) => string[]; read: (r: PackageQuery) => boolean | undefined }>> = {
+const QUERIES: Partial<
+  Record<
+    NodeJS.Platform,
+    { file: string; args: (name: string) => string[]; read: (r: PackageQuery) => boolean | undefined }
+  >
+> = {
   // Status is "want error state": only the state "installed" counts (not half-installed, not config-files).
   // Exit 1 is "no packages found".
   linux: {
     file: 'dpkg-query',
     args: (name) => ['-W', '-f=${Status}', name],
-    read: (r) => (r.exitCode === 0 ? r.stdout.trim().split(/\s+/).at(-1) === 'installed' : r.exitCode === 1 ? false : undefined),
+    read: (r) =>
+      r.exitCode === 0 ? r.stdout.trim().split(/\s+/).at(-1) === 'installed' : r.exitCode === 1 ? false : undefined,
   },
   darwin: {
     file: 'brew',
@@ -51,5 +60,9 @@ const QUERIES: Partial<Record<NodeJS.Platform, { file: string; args: (name: stri
 
 function runSync(file: string, args: string[]): PackageQuery {
   const r = execaSync(file, args, { reject: false, timeout: 10_000, stdin: 'ignore', env: { LC_ALL: 'C' } });
-  return { missingProgram: (r as { code?: string }).code === 'ENOENT', exitCode: r.exitCode, stdout: typeof r.stdout === 'string' ? r.stdout : '' };
+  return {
+    missingProgram: (r as { code?: string }).code === 'ENOENT',
+    exitCode: r.exitCode,
+    stdout: typeof r.stdout === 'string' ? r.stdout : '',
+  };
 }

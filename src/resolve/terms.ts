@@ -14,8 +14,10 @@ export const or = (a: VSet, b: VSet): VSet => (typeof a === 'number' ? a | (b as
 export const andNot = (a: VSet, b: VSet): VSet => (typeof a === 'number' ? a & ~(b as number) : a & ~(b as bigint));
 export const isEmpty = (a: VSet) => a === 0 || a === 0n;
 export const bit = (pkg: Pkg, i: number): VSet => (typeof pkg.none === 'number' ? 1 << i : 1n << BigInt(i));
-export const has = (set: VSet, i: number) => (typeof set === 'number' ? ((set >>> i) & 1) === 1 : ((set >> BigInt(i)) & 1n) === 1n);
-export const lowestBit = (set: VSet) => (typeof set === 'number' ? 31 - Math.clz32(set & -set) : (set & -set).toString(2).length - 1);
+export const has = (set: VSet, i: number) =>
+  typeof set === 'number' ? ((set >>> i) & 1) === 1 : ((set >> BigInt(i)) & 1n) === 1n;
+export const lowestBit = (set: VSet) =>
+  typeof set === 'number' ? 31 - Math.clz32(set & -set) : (set & -set).toString(2).length - 1;
 
 export interface Pkg {
   id: string;

@@ -29,8 +29,13 @@ export function platformWarnings(resolved: ResolvedSkill[], catalog: Catalog, op
     const wanted = catalog.release(r.id, r.version)?.nodeVersion?.trim();
     if (!wanted) continue;
     // seed 000: nodeVersion is a minimum, so a bare version means ">=" it.
-    const range = /^v?\d+(\.\d+){0,2}$/.test(wanted) ? `>=${wanted.replace(/^v/, '')}` : validRange(wanted) ? wanted : undefined;
-    if (range === undefined) out.push(`${r.id}@${r.version} has a nodeVersion that is neither a version nor a range: "${wanted}"`);
+    const range = /^v?\d+(\.\d+){0,2}$/.test(wanted)
+      ? `>=${wanted.replace(/^v/, '')}`
+      : validRange(wanted)
+        ? wanted
+        : undefined;
+    if (range === undefined)
+      out.push(`${r.id}@${r.version} has a nodeVersion that is neither a version nor a range: "${wanted}"`);
     else if (!satisfies(node, range)) out.push(`${r.id}@${r.version} needs Node ${wanted}; this is Node ${node}`);
   }
   if (opts.hasPackage) out.push(...systemPackageWarnings(resolved, catalog, opts.hasPackage));
@@ -38,11 +43,16 @@ export function platformWarnings(resolved: ResolvedSkill[], catalog: Catalog, op
 }
 
 /** Warnings for resolved skills whose systemPackages `hasPackage` says are missing (unknown answers are silent). */
-export function systemPackageWarnings(resolved: readonly ResolvedSkill[], catalog: Catalog, hasPackage: (name: string) => boolean | undefined): string[] {
+export function systemPackageWarnings(
+  resolved: readonly ResolvedSkill[],
+  catalog: Catalog,
+  hasPackage: (name: string) => boolean | undefined,
+): string[] {
   const out: string[] = [];
   for (const r of resolved) {
     for (const name of new Set(catalog.release(r.id, r.version)?.systemPackages ?? [])) {
-      if (hasPackage(name) === false) out.push(`${r.id}@${r.version} needs the system package "${name}", which is not installed`);
+      if (hasPackage(name) === false)
+        out.push(`${r.id}@${r.version} needs the system package "${name}", which is not installed`);
     }
   }
   return out;

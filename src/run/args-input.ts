@@ -28,12 +28,18 @@ export async function readArguments(
       text = readFileSync(file, 'utf8');
     } catch (err) {
       const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-      throw new SkillsError(missing ? 'E_NOT_FOUND' : 'E_IO', `--args-file ${options.argsFile}: ${missing ? 'no such file' : (err as Error).message}`, { cause: err });
+      throw new SkillsError(
+        missing ? 'E_NOT_FOUND' : 'E_IO',
+        `--args-file ${options.argsFile}: ${missing ? 'no such file' : (err as Error).message}`,
+        { cause: err },
+      );
     }
-    if (Buffer.byteLength(text) > MAX_ARGS_INPUT_BYTES) throw new SkillsError('E_USAGE', `${file}: the arguments file is larger than ${MAX_ARGS_INPUT_BYTES} bytes`);
+    if (Buffer.byteLength(text) > MAX_ARGS_INPUT_BYTES)
+      throw new SkillsError('E_USAGE', `${file}: the arguments file is larger than ${MAX_ARGS_INPUT_BYTES} bytes`);
     return parseScriptArgs(text, file);
   }
-  if (options.argsFile === '-' || io.stdin.isTTY !== true) return parseScriptArgs(await readStdin(io.stdin, timeoutSeconds), 'stdin');
+  if (options.argsFile === '-' || io.stdin.isTTY !== true)
+    return parseScriptArgs(await readStdin(io.stdin, timeoutSeconds), 'stdin');
   return { json: '{}' };
 }
 
@@ -52,20 +58,29 @@ function readStdin(stdin: Readable, timeoutSeconds: number): Promise<string> {
       size += buf.length;
       if (size > MAX_ARGS_INPUT_BYTES) {
         stdin.pause();
-        done(() => reject(new SkillsError('E_USAGE', `stdin: the arguments are larger than ${MAX_ARGS_INPUT_BYTES} bytes`)));
+        done(() =>
+          reject(new SkillsError('E_USAGE', `stdin: the arguments are larger than ${MAX_ARGS_INPUT_BYTES} bytes`)),
+        );
         return;
       }
       parts.push(buf);
     };
     const onEnd = () => done(() => resolvePromise(Buffer.concat(parts).toString('utf8')));
-    const onError = (err: Error) => done(() => reject(new SkillsError('E_IO', `cannot read the arguments from stdin: ${err.message}`, { cause: err })));
+    const onError = (err: Error) =>
+      done(() =>
+        reject(new SkillsError('E_IO', `cannot read the arguments from stdin: ${err.message}`, { cause: err })),
+      );
     const timer = setTimeout(() => {
       stdin.pause();
       done(() =>
         reject(
-          new SkillsError('E_USAGE', `stdin did not end within ${timeoutSeconds} s: run-script reads the JSON arguments from stdin when it is not a terminal`, {
-            hint: "pass the arguments with --args '{…}' (or --args '{}'), or close stdin (< /dev/null)",
-          }),
+          new SkillsError(
+            'E_USAGE',
+            `stdin did not end within ${timeoutSeconds} s: run-script reads the JSON arguments from stdin when it is not a terminal`,
+            {
+              hint: "pass the arguments with --args '{…}' (or --args '{}'), or close stdin (< /dev/null)",
+            },
+          ),
         ),
       );
     }, timeoutSeconds * 1000);

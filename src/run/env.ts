@@ -78,10 +78,23 @@ export function scriptEnv(opts: {
   const envVars = declaredEnv(skill);
   const secrets = envVars.length > 0 || location.explicit ? readSecrets(location) : undefined;
   const declared = secretsFor(secrets, skill.id, envVars);
-  const plan = buildEnv({ caller: opts.caller, skillDir: skill.root, declared: envVars, secrets: declared.values, inherit: opts.inherit, extra: opts.extra });
+  const plan = buildEnv({
+    caller: opts.caller,
+    skillDir: skill.root,
+    declared: envVars,
+    secrets: declared.values,
+    inherit: opts.inherit,
+    extra: opts.extra,
+  });
   const mask = maskList(plan.secretValues);
   if (plan.missing.length === 0) return { plan, mask };
   const them = plan.missing.length > 1 ? 'them' : 'it';
-  const why = secrets ? `which the secrets file ${location.file} does not hold` : `but there is no secrets file at ${location.file}`;
-  return { plan, mask, warning: `warning: ${skill.id} declares ${plan.missing.join(', ')}, ${why}: the script runs without ${them}` };
+  const why = secrets
+    ? `which the secrets file ${location.file} does not hold`
+    : `but there is no secrets file at ${location.file}`;
+  return {
+    plan,
+    mask,
+    warning: `warning: ${skill.id} declares ${plan.missing.join(', ')}, ${why}: the script runs without ${them}`,
+  };
 }

@@ -57,7 +57,8 @@ export function lastResultLine(stdout: string): ScriptResultLine | undefined {
     if (!line.startsWith('{') || !line.endsWith('}')) continue;
     try {
       const v = JSON.parse(line) as unknown;
-      if (v && typeof v === 'object' && !Array.isArray(v) && typeof (v as ScriptResultLine).success === 'boolean') return v as ScriptResultLine;
+      if (v && typeof v === 'object' && !Array.isArray(v) && typeof (v as ScriptResultLine).success === 'boolean')
+        return v as ScriptResultLine;
     } catch {
       /* not JSON: look further up */
     }
@@ -67,7 +68,8 @@ export function lastResultLine(stdout: string): ScriptResultLine | undefined {
 
 /**
  * Run the script in its own process group (runInGroup): the arguments as its first argument and on stdin (or the
- * command-line words as its arguments), output capped at MAX_OUTPUT_BYTES (capture.ts) per stream and masked. On timeout or
+ * command-line words as its arguments), output capped at MAX_OUTPUT_BYTES (capture.ts) per stream and masked. On
+ * timeout or
  * abort the whole group is ended; so is whatever the script left running in its group when it exits.
  */
 export async function executeScript(req: RunRequest): Promise<RunOutcome> {
@@ -89,16 +91,23 @@ export async function executeScript(req: RunRequest): Promise<RunOutcome> {
     });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new SkillsError('E_NOT_FOUND', `cannot run ${req.script}: its interpreter "${req.interpreter.command}" (by ${req.interpreter.via}) was not found`, {
-        hint: req.interpreter.via === 'shebang' ? 'install it, or change the shebang' : `install ${req.interpreter.command} (the script's PATH is the caller's PATH)`,
-      });
+      throw new SkillsError(
+        'E_NOT_FOUND',
+        `cannot run ${req.script}: its interpreter "${req.interpreter.command}" (by ${req.interpreter.via}) was not found`,
+        {
+          hint:
+            req.interpreter.via === 'shebang'
+              ? 'install it, or change the shebang'
+              : `install ${req.interpreter.command} (the script's PATH is the caller's PATH)`,
+        },
+      );
     }
     throw new SkillsError('E_IO', `cannot run ${req.script}: ${(e as Error).message}`, { cause: e });
   }
   out.finish();
   err.finish();
   const signalNumber = exit.signal ? (constants.signals as Record<string, number>)[exit.signal] : undefined;
-  const exitCode = exit.timedOut ? 124 : exit.code ?? (signalNumber !== undefined ? 128 + signalNumber : 1);
+  const exitCode = exit.timedOut ? 124 : (exit.code ?? (signalNumber !== undefined ? 128 + signalNumber : 1));
   const stdout = out.text;
   const outcome: RunOutcome = {
     exitCode,

@@ -36,9 +36,15 @@ export function findSkillFor(arg: string, opts: FindSkillOptions): FoundSkillFor
   const fromPath = skillAtPath(abs);
   if (fromPath) return { skill: loadSkill(fromPath), source: 'path' };
   if (looksLikePath) {
-    throw new SkillsError('E_NOT_FOUND', existsSync(abs) ? `${arg} is not a skill and not inside one: no SKILL.md or manifest.json at or above it` : `${arg}: no such file or folder`, {
-      hint: 'give a skill folder, a file inside one, or a skill id (skills list shows them)',
-    });
+    throw new SkillsError(
+      'E_NOT_FOUND',
+      existsSync(abs)
+        ? `${arg} is not a skill and not inside one: no SKILL.md or manifest.json at or above it`
+        : `${arg}: no such file or folder`,
+      {
+        hint: 'give a skill folder, a file inside one, or a skill id (skills list shows them)',
+      },
+    );
   }
   const at = arg.lastIndexOf('@');
   const id = at > 0 ? arg.slice(0, at) : arg;
@@ -51,9 +57,13 @@ export function findSkillFor(arg: string, opts: FindSkillOptions): FoundSkillFor
     versionHint: `run the latest with skills run-script ${id} <script>`,
   });
   if (hit) return hit;
-  throw new SkillsError('E_NOT_FOUND', `no skill "${arg}": it is no path, and neither the skill folders nor the registry (${registry}) hold it`, {
-    hint: 'skills list shows the skills found; or give the path of the skill folder',
-  });
+  throw new SkillsError(
+    'E_NOT_FOUND',
+    `no skill "${arg}": it is no path, and neither the skill folders nor the registry (${registry}) hold it`,
+    {
+      hint: 'skills list shows the skills found; or give the path of the skill folder',
+    },
+  );
 }
 
 /** The skill folder a path is, or is inside of; undefined when it is neither (or does not exist). */

@@ -31,9 +31,13 @@ export function tsxCli(): string {
       /* reported below */
     }
   }
-  throw new SkillsError('E_NOT_FOUND', 'cannot find tsx, which runs TypeScript scripts: it is a dependency of skills but is not installed', {
-    hint: 'reinstall skills (npm install), or give the script a shebang naming another runner',
-  });
+  throw new SkillsError(
+    'E_NOT_FOUND',
+    'cannot find tsx, which runs TypeScript scripts: it is a dependency of skills but is not installed',
+    {
+      hint: 'reinstall skills (npm install), or give the script a shebang naming another runner',
+    },
+  );
 }
 
 /**

@@ -5,7 +5,10 @@ export const MIN_SECRET_LENGTH = 4;
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The strings to mask for some secret values: each of at least MIN_SECRET_LENGTH, also as JSON escapes it; longest first. */
+/**
+ * The strings to mask for some secret values: each of at least MIN_SECRET_LENGTH, also as JSON escapes it; longest
+ * first.
+ */
 export function maskList(values: string[]): string[] {
   const set = new Set<string>();
   for (const v of values) {

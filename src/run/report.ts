@@ -41,14 +41,20 @@ export function runNotices(run: FinishedRun): string[] {
   const lines: string[] = [];
   for (const stream of ['stdout', 'stderr'] as const) {
     if (outcome.truncated[stream]) {
-      lines.push(`warning: ${label}: ${stream} was truncated at 1 MB (${MAX_OUTPUT_BYTES} bytes kept, ${outcome.dropped[stream]} more dropped)`);
+      lines.push(
+        `warning: ${label}: ${stream} was truncated at 1 MB (${MAX_OUTPUT_BYTES} bytes kept, ${outcome.dropped[stream]} more dropped)`,
+      );
     }
   }
-  if (outcome.timedOut) lines.push(`error: ${label} timed out after ${run.timeoutSeconds} s; its processes were ended (exit code 124)`);
+  if (outcome.timedOut)
+    lines.push(`error: ${label} timed out after ${run.timeoutSeconds} s; its processes were ended (exit code 124)`);
   // A command-line program (argparse, click, getopt) handed the JSON object says how it is used, and fails.
   else if (!run.argv && outcome.exitCode !== 0 && !run.json && USAGE.test(outcome.stderr)) {
-    lines.push(`hint: ${run.script} looks like a command-line program: it got the JSON ${run.argsJson.length > 40 ? 'object' : run.argsJson} as its first argument. Give it command-line words as a JSON list: --args '["--help"]'`);
-  } else if (outcome.signal && !run.json) lines.push(`error: ${label} was ended by ${outcome.signal} (exit code ${outcome.exitCode})`);
+    lines.push(
+      `hint: ${run.script} looks like a command-line program: it got the JSON ${run.argsJson.length > 40 ? 'object' : run.argsJson} as its first argument. Give it command-line words as a JSON list: --args '["--help"]'`,
+    );
+  } else if (outcome.signal && !run.json)
+    lines.push(`error: ${label} was ended by ${outcome.signal} (exit code ${outcome.exitCode})`);
   return lines;
 }
 

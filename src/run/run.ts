@@ -61,7 +61,9 @@ export async function runSkillScript(request: RunScriptRequest, io: RunScriptIO)
   const home = homeOf(io);
   const timeoutSeconds = parseTimeout(request.timeout);
   if (!request.list && (request.script === undefined || request.script === '')) {
-    throw new SkillsError('E_USAGE', 'name the script to run: skills run-script <skill> <script>', { hint: `skills run-script ${request.skill} --list shows its scripts` });
+    throw new SkillsError('E_USAGE', 'name the script to run: skills run-script <skill> <script>', {
+      hint: `skills run-script ${request.skill} --list shows its scripts`,
+    });
   }
   if (request.args !== undefined && request.argsFile !== undefined) {
     throw new SkillsError('E_USAGE', 'give the arguments once: --args or --args-file, not both');
@@ -111,13 +113,25 @@ export async function runSkillScript(request: RunScriptRequest, io: RunScriptIO)
     });
   } catch (err) {
     // Its errors included.
-    if (isSkillsError(err)) throw new SkillsError(err.code, maskText(err.message, mask), { hint: err.hint && maskText(err.hint, mask), cause: err });
+    if (isSkillsError(err))
+      throw new SkillsError(err.code, maskText(err.message, mask), {
+        hint: err.hint && maskText(err.hint, mask),
+        cause: err,
+      });
     throw err;
   } finally {
     unforward();
   }
 
-  const finished = { skillId: skill.id, script: script.path, outcome, timeoutSeconds, argsJson, argv: argv !== undefined, json: request.json === true };
+  const finished = {
+    skillId: skill.id,
+    script: script.path,
+    outcome,
+    timeoutSeconds,
+    argsJson,
+    argv: argv !== undefined,
+    json: request.json === true,
+  };
   runNotices(finished).forEach(say);
   return { exitCode: outcome.exitCode, run: runDocument(finished) };
 }

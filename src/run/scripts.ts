@@ -16,7 +16,10 @@ export interface ScriptInfo {
   refused?: string;
 }
 
-/** Every script a skill offers: the declared ones, then the files below scripts/ (in a manifest skill these are refused). */
+/**
+ * Every script a skill offers: the declared ones, then the files below scripts/ (in a manifest skill these are
+ * refused).
+ */
 export function listScripts(skill: Skill): ScriptInfo[] {
   const out = new Map<string, ScriptInfo>();
   const file = basename(skill.file);
@@ -25,9 +28,12 @@ export function listScripts(skill: Skill): ScriptInfo[] {
     const path = s.path.replace(/\\/g, '/').replace(/^\.\//, '');
     const entry = skill.entries.find((e) => e.path === path);
     let refused: string | undefined;
-    if (isAbsolute(path) || /^[A-Za-z]:\//.test(path) || path.split('/').includes('..')) refused = `its declared path leads outside the skill`;
-    else if (entry?.kind === 'symlink' && !entry.inside) refused = `it is a symlink that leads outside the skill${entry.target ? ` (to ${entry.target})` : ''}`;
-    else if (!entry && linkedOut(skill, path)) refused = `its folder ${linkedOut(skill, path)} is a symlink that leads outside the skill`;
+    if (isAbsolute(path) || /^[A-Za-z]:\//.test(path) || path.split('/').includes('..'))
+      refused = `its declared path leads outside the skill`;
+    else if (entry?.kind === 'symlink' && !entry.inside)
+      refused = `it is a symlink that leads outside the skill${entry.target ? ` (to ${entry.target})` : ''}`;
+    else if (!entry && linkedOut(skill, path))
+      refused = `its folder ${linkedOut(skill, path)} is a symlink that leads outside the skill`;
     else if (!entry) refused = `it is declared in ${file} but does not exist`;
     else if (entry.kind === 'dir' || entry.mode === 0o040000) refused = 'it is a folder, not a file';
     out.set(path, { path, name: basename(path), declared: true, refused });
@@ -37,8 +43,10 @@ export function listScripts(skill: Skill): ScriptInfo[] {
     if (e.kind !== 'file' && e.kind !== 'symlink') continue;
     if (e.kind === 'symlink' && e.mode === 0o040000) continue; // a link to a folder inside
     let refused: string | undefined;
-    if (e.kind === 'symlink' && !e.inside) refused = `it is a symlink that leads outside the skill${e.target ? ` (to ${e.target})` : ''}`;
-    else if (skill.layout === 'manifest') refused = `it is not declared in ${file} "scripts", and a manifest skill runs only its declared scripts`;
+    if (e.kind === 'symlink' && !e.inside)
+      refused = `it is a symlink that leads outside the skill${e.target ? ` (to ${e.target})` : ''}`;
+    else if (skill.layout === 'manifest')
+      refused = `it is not declared in ${file} "scripts", and a manifest skill runs only its declared scripts`;
     out.set(e.path, { path: e.path, name: basename(e.path), declared: false, refused });
   }
   return [...out.values()];
@@ -80,9 +88,11 @@ export function pickScript(skill: Skill, name: string): PickedScript {
     new SkillsError(code, `refused to run "${name}" of the skill ${skillLabel(skill)}: ${why}`, {
       hint: hint ?? `skills run-script ${skill.id} --list shows the scripts it may run`,
     });
-  if (isAbsolute(name) || /^[A-Za-z]:[\\/]/.test(name)) throw refuse('an absolute path leads outside the skill; name a script inside it');
+  if (isAbsolute(name) || /^[A-Za-z]:[\\/]/.test(name))
+    throw refuse('an absolute path leads outside the skill; name a script inside it');
   if (wanted.split('/').includes('..')) throw refuse('".." leads outside the skill; name a script inside it');
-  if (wanted === '') throw new SkillsError('E_USAGE', 'the script name is empty', { hint: `skills run-script ${skill.id} --list` });
+  if (wanted === '')
+    throw new SkillsError('E_USAGE', 'the script name is empty', { hint: `skills run-script ${skill.id} --list` });
   const all = listScripts(skill);
   const tiers: ((s: ScriptInfo) => boolean)[] = [
     (s) => s.path === wanted || s.path === `scripts/${wanted}`,
@@ -99,17 +109,32 @@ export function pickScript(skill: Skill, name: string): PickedScript {
   }
   if (matches.length === 0) {
     const runnable = all.filter((s) => !s.refused).map((s) => s.path);
-    throw new SkillsError('E_NOT_FOUND', `the skill ${skillLabel(skill)} has no script "${name}"; ${runnable.length > 0 ? `its scripts: ${runnable.join(', ')}` : 'it has no scripts it may run'}`, {
-      hint: skill.layout === 'manifest' ? 'a manifest skill runs the scripts its manifest.json declares in "scripts"' : 'a script is a file below scripts/ or a path in the frontmatter "scripts"',
-    });
+    throw new SkillsError(
+      'E_NOT_FOUND',
+      `the skill ${skillLabel(skill)} has no script "${name}"; ${runnable.length > 0 ? `its scripts: ${runnable.join(', ')}` : 'it has no scripts it may run'}`,
+      {
+        hint:
+          skill.layout === 'manifest'
+            ? 'a manifest skill runs the scripts its manifest.json declares in "scripts"'
+            : 'a script is a file below scripts/ or a path in the frontmatter "scripts"',
+      },
+    );
   }
   if (matches.length > 1) {
-    throw new SkillsError('E_USAGE', `"${name}" is ambiguous in the skill ${skillLabel(skill)}: it names ${matches.map((m) => m.path).join(' and ')}`, {
-      hint: `name one with its extension or path, e.g. skills run-script ${skill.id} ${matches[0]!.name}`,
-    });
+    throw new SkillsError(
+      'E_USAGE',
+      `"${name}" is ambiguous in the skill ${skillLabel(skill)}: it names ${matches.map((m) => m.path).join(' and ')}`,
+      {
+        hint: `name one with its extension or path, e.g. skills run-script ${skill.id} ${matches[0]!.name}`,
+      },
+    );
   }
   const script = matches[0]!;
-  if (script.refused) throw refuse(`${script.path}: ${script.refused}`, script.refused.includes('does not exist') ? 'E_NOT_FOUND' : 'E_USAGE');
+  if (script.refused)
+    throw refuse(
+      `${script.path}: ${script.refused}`,
+      script.refused.includes('does not exist') ? 'E_NOT_FOUND' : 'E_USAGE',
+    );
   // The walk saw each link; check the real path too, so a linked folder on the way cannot lead out either.
   const abs = join(skill.root, script.path);
   let real: string;
@@ -120,6 +145,7 @@ export function pickScript(skill: Skill, name: string): PickedScript {
     if (isSkillsError(err)) throw err;
     throw refuse(`${script.path} cannot be read: ${(err as Error).message}`, 'E_NOT_FOUND');
   }
-  if (!isInside(realpathSync.native(skill.root), real)) throw refuse(`${script.path} leads outside the skill (to ${real})`);
+  if (!isInside(realpathSync.native(skill.root), real))
+    throw refuse(`${script.path} leads outside the skill (to ${real})`);
   return { ...script, abs };
 }

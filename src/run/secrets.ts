@@ -34,12 +34,19 @@ export function parseSecrets(text: string, file: string): Secrets {
     } else if (v && typeof v === 'object' && !Array.isArray(v)) {
       const section: Record<string, string> = {};
       for (const [name, sv] of Object.entries(v as Record<string, unknown>)) {
-        if (typeof sv !== 'string') throw fail({ message: `"${key}"."${name}" must be text (a JSON string), found ${kindOf(sv)}`, ...where(key, name) });
+        if (typeof sv !== 'string')
+          throw fail({
+            message: `"${key}"."${name}" must be text (a JSON string), found ${kindOf(sv)}`,
+            ...where(key, name),
+          });
         section[name] = sv;
       }
       out.bySkill[key] = section;
     } else {
-      throw fail({ message: `"${key}" must be text (a JSON string) or an object of a skill's variables, found ${kindOf(v)}`, ...where(key) });
+      throw fail({
+        message: `"${key}" must be text (a JSON string) or an object of a skill's variables, found ${kindOf(v)}`,
+        ...where(key),
+      });
     }
   }
   return out;
@@ -65,10 +72,17 @@ export interface SecretsLocation {
 }
 
 /** Which secrets file to read: --secrets, else SKILLS_SECRETS, else secrets/env.json beside the registry. */
-export function locateSecrets(opts: { secrets?: string; cwd: string; env: Record<string, string | undefined>; registry: string }): SecretsLocation {
-  if (opts.secrets !== undefined && opts.secrets.trim() !== '') return { file: resolve(opts.cwd, opts.secrets), explicit: true, from: '--secrets' };
+export function locateSecrets(opts: {
+  secrets?: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  registry: string;
+}): SecretsLocation {
+  if (opts.secrets !== undefined && opts.secrets.trim() !== '')
+    return { file: resolve(opts.cwd, opts.secrets), explicit: true, from: '--secrets' };
   const fromEnv = opts.env.SKILLS_SECRETS;
-  if (fromEnv !== undefined && fromEnv.trim() !== '') return { file: resolve(opts.cwd, fromEnv), explicit: true, from: 'SKILLS_SECRETS' };
+  if (fromEnv !== undefined && fromEnv.trim() !== '')
+    return { file: resolve(opts.cwd, fromEnv), explicit: true, from: 'SKILLS_SECRETS' };
   return { file: defaultSecretsFile(opts.registry), explicit: false, from: 'default' };
 }
 
@@ -85,21 +99,36 @@ export function readSecrets(location: SecretsLocation): Secrets | undefined {
         hint: 'create it as a JSON object of variable name → value, or point --secrets at the right file',
       });
     }
-    throw new SkillsError('E_IO', `cannot read the secrets file ${location.file}: ${(err as Error).message}`, { cause: err });
+    throw new SkillsError('E_IO', `cannot read the secrets file ${location.file}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   if (Buffer.byteLength(text) > MAX_SECRETS_BYTES) {
-    throw new SkillsError('E_CONFIG', `${location.file}: the secrets file is larger than ${MAX_SECRETS_BYTES} bytes`, { hint: 'a secrets file holds variable names and values only' });
+    throw new SkillsError('E_CONFIG', `${location.file}: the secrets file is larger than ${MAX_SECRETS_BYTES} bytes`, {
+      hint: 'a secrets file holds variable names and values only',
+    });
   }
   return parseSecrets(text, location.file);
 }
 
-/** The values of `names` for one skill: its own section first, then the shared names; the names not found are missing. */
-export function secretsFor(secrets: Secrets | undefined, skillId: string, names: string[]): { values: Record<string, string>; missing: string[] } {
+/**
+ * The values of `names` for one skill: its own section first, then the shared names; the names not found are missing.
+ */
+export function secretsFor(
+  secrets: Secrets | undefined,
+  skillId: string,
+  names: string[],
+): { values: Record<string, string>; missing: string[] } {
   const values: Record<string, string> = {};
   const missing: string[] = [];
   const own = secrets?.bySkill[skillId];
   for (const name of names) {
-    const v = own && Object.hasOwn(own, name) ? own[name] : secrets && Object.hasOwn(secrets.shared, name) ? secrets.shared[name] : undefined;
+    const v =
+      own && Object.hasOwn(own, name)
+        ? own[name]
+        : secrets && Object.hasOwn(secrets.shared, name)
+          ? secrets.shared[name]
+          : undefined;
     if (v === undefined) missing.push(name);
     else values[name] = v;
   }

@@ -54,7 +54,9 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
     try {
       st = statSync(abs);
     } catch {
-      throw new SkillsError('E_NOT_FOUND', `${given}: no such file or folder`, { hint: 'check the path; run from the folder that holds your skills' });
+      throw new SkillsError('E_NOT_FOUND', `${given}: no such file or folder`, {
+        hint: 'check the path; run from the folder that holds your skills',
+      });
     }
     if (st.isDirectory()) {
       const listing = readdirSync(abs, { withFileTypes: true });
@@ -67,12 +69,21 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
       // A folder inside a skill (its scripts/, say) means that skill, as a file inside it does.
       const owner = roots.length === before ? skillRootOf(dirname(abs)) : undefined;
       if (owner) add(owner);
-      else if (roots.length === before && !paths.some((p) => p !== given && isInsideAny(resolve(options.cwd, p), abs))) {
+      else if (
+        roots.length === before &&
+        !paths.some((p) => p !== given && isInsideAny(resolve(options.cwd, p), abs))
+      ) {
         // A skill file that is a folder (an unzip gone wrong, a typo in a script) is named, not passed over.
         const odd = listing.find((d) => !d.isFile() && !d.isSymbolicLink() && skillFileIn([d.name]));
-        throw new SkillsError('E_NOT_FOUND', `${given} is not a skill and holds none (no SKILL.md or manifest.json below it)${odd ? `: its ${odd.name} is ${odd.isDirectory() ? 'a folder' : 'not a regular file'}` : ''}`, {
-          hint: odd ? `${odd.name} must be a file: move what is in ${join(given, odd.name)} out, and write the skill file there` : 'create one with `skills init <name>`, or give the path of a skill folder',
-        });
+        throw new SkillsError(
+          'E_NOT_FOUND',
+          `${given} is not a skill and holds none (no SKILL.md or manifest.json below it)${odd ? `: its ${odd.name} is ${odd.isDirectory() ? 'a folder' : 'not a regular file'}` : ''}`,
+          {
+            hint: odd
+              ? `${odd.name} must be a file: move what is in ${join(given, odd.name)} out, and write the skill file there`
+              : 'create one with `skills init <name>`, or give the path of a skill folder',
+          },
+        );
       }
     } else {
       const root = skillRootOf(dirname(abs));
@@ -117,7 +128,12 @@ export function skillRootOf(dir: string): string | undefined {
 }
 
 /** Walk below `dir` for skill folders, honouring .gitignore files on the way (git's rules, via `ignore`). */
-function walkForSkills(dir: string, listing: Dirent[], maxDepth: number, add: (d: string, listing: Dirent[], real?: string) => void): void {
+function walkForSkills(
+  dir: string,
+  listing: Dirent[],
+  maxDepth: number,
+  add: (d: string, listing: Dirent[], real?: string) => void,
+): void {
   type Matcher = { base: string; ig: Ignore };
   const loadIgnore = (d: string, names: Dirent[], matchers: Matcher[]): Matcher[] => {
     if (!names.some((n) => n.name === '.gitignore' && n.isFile())) return matchers;

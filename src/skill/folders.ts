@@ -38,14 +38,24 @@ export interface FolderOptions {
  */
 export function skillFolders(opts: FolderOptions): SkillFolder[] {
   const userDirs = USER_SKILL_DIRS.map((d) => join(opts.home, d));
-  const scoped = (dir: string): SkillFolder => ({ dir, scope: userDirs.some((u) => isInside(u, dir)) ? 'user' : 'project' });
+  const scoped = (dir: string): SkillFolder => ({
+    dir,
+    scope: userDirs.some((u) => isInside(u, dir)) ? 'user' : 'project',
+  });
   if (opts.given && opts.given.length > 0) return dedupe(opts.given.map((d) => scoped(resolve(opts.cwd, d))));
   if (opts.configured) return dedupe(opts.configured.map(scoped));
   const skillsDir = opts.env.SKILLS_DIR;
   const project = PROJECT_SKILL_DIRS.map((d) =>
-    d === 'skills' && skillsDir ? (isAbsolute(skillsDir) ? skillsDir : resolve(opts.cwd, skillsDir)) : resolve(opts.cwd, d),
+    d === 'skills' && skillsDir
+      ? isAbsolute(skillsDir)
+        ? skillsDir
+        : resolve(opts.cwd, skillsDir)
+      : resolve(opts.cwd, d),
   );
-  return dedupe([...project.map((dir) => ({ dir, scope: 'project' as const })), ...userDirs.map((dir) => ({ dir, scope: 'user' as const }))]);
+  return dedupe([
+    ...project.map((dir) => ({ dir, scope: 'project' as const })),
+    ...userDirs.map((dir) => ({ dir, scope: 'user' as const })),
+  ]);
 }
 
 function dedupe(folders: SkillFolder[]): SkillFolder[] {
@@ -119,7 +129,8 @@ export function discoverIn(dir: string): Discovery {
     statSync(dir);
     return discoverSkills([dir], { cwd: dir });
   } catch (err) {
-    if (isSkillsError(err) || (err as NodeJS.ErrnoException).code === 'ENOENT') return { roots: [], outside: [], listings: new Map() };
+    if (isSkillsError(err) || (err as NodeJS.ErrnoException).code === 'ENOENT')
+      return { roots: [], outside: [], listings: new Map() };
     throw err;
   }
 }

@@ -21,9 +21,13 @@ export type CatalogScope = FolderScope | 'registry';
 
 /** One skill as the catalog knows it, before it is activated. */
 export interface CatalogEntry {
-  /** The name the skill goes by: SKILL.md `name` (NFKC), manifest `id`. What selection, --select and disabledSkills use. */
+  /**
+   * The name the skill goes by: SKILL.md `name` (NFKC), manifest `id`. What selection, --select and disabledSkills use.
+   */
   name: string;
-  /** The name as written (SKILL.md `name` trimmed; manifest `name`): the reference's `<name>`, the `## Title` heading. */
+  /**
+   * The name as written (SKILL.md `name` trimmed; manifest `name`): the reference's `<name>`, the `## Title` heading.
+   */
   title: string;
   description: string;
   briefDescription?: string;
@@ -35,7 +39,9 @@ export interface CatalogEntry {
   /** Absolute path of the skill folder (for registry skills, the stored copy). */
   root: string;
   scope: CatalogScope;
-  /** `disable-model-invocation: true` or `default_enabled: false`: kept out of the catalog, still selectable by name. */
+  /**
+   * `disable-model-invocation: true` or `default_enabled: false`: kept out of the catalog, still selectable by name.
+   */
   hidden: boolean;
   /** The folder listing discovery read, handed on to the full load. */
   listing?: Dirent[];
@@ -59,7 +65,13 @@ export function readFolder(folder: SkillFolder, warnings: string[]): CatalogEntr
 }
 
 /** Read one skill folder's metadata leniently; undefined (with a warning) when an agent could not use it. */
-export function readEntry(root: string, realRoot: string, scope: CatalogScope, listing: Dirent[] | undefined, warnings: string[]): CatalogEntry | undefined {
+export function readEntry(
+  root: string,
+  realRoot: string,
+  scope: CatalogScope,
+  listing: Dirent[] | undefined,
+  warnings: string[],
+): CatalogEntry | undefined {
   const warn = (m: string) => warnings.push(`${root}: ${m}`);
   let names: string[];
   try {
@@ -93,7 +105,9 @@ export function readEntry(root: string, realRoot: string, scope: CatalogScope, l
   const length = codePoints(meta.description);
   if (length > MAX_DESCRIPTION) {
     // Every catalog entry goes into every prompt: one runaway description would crowd out all the others.
-    warn(`the description is ${length} characters long, over the ${MAX_DESCRIPTION} allowed; cut to ${MAX_DESCRIPTION} in the catalog`);
+    warn(
+      `the description is ${length} characters long, over the ${MAX_DESCRIPTION} allowed; cut to ${MAX_DESCRIPTION} in the catalog`,
+    );
     meta.description = cutCodePoints(meta.description, MAX_DESCRIPTION - 1).trimEnd() + '…';
   }
   const folderName = basename(root);
@@ -102,10 +116,25 @@ export function readEntry(root: string, realRoot: string, scope: CatalogScope, l
     meta.name = folderName;
     meta.title = folderName;
   } else if (found.layout === 'skill-md') {
-    if (meta.name !== folderName.normalize('NFKC')) warn(`the name "${meta.name}" does not match the folder "${folderName}"; loaded anyway`);
-    if (codePoints(meta.name) > 64) warn(`the name is ${codePoints(meta.name)} characters long, over the 64 allowed; loaded anyway`);
+    if (meta.name !== folderName.normalize('NFKC'))
+      warn(`the name "${meta.name}" does not match the folder "${folderName}"; loaded anyway`);
+    if (codePoints(meta.name) > 64)
+      warn(`the name is ${codePoints(meta.name)} characters long, over the 64 allowed; loaded anyway`);
   }
-  return entryOf(meta.name, meta.title ?? meta.name, meta.description, meta.briefDescription || undefined, meta.version || undefined, meta.triggers, found.layout, join(realRoot, found.name), root, scope, meta.hidden, listing);
+  return entryOf(
+    meta.name,
+    meta.title ?? meta.name,
+    meta.description,
+    meta.briefDescription || undefined,
+    meta.version || undefined,
+    meta.triggers,
+    found.layout,
+    join(realRoot, found.name),
+    root,
+    scope,
+    meta.hidden,
+    listing,
+  );
 }
 
 /**
@@ -113,10 +142,33 @@ export function readEntry(root: string, realRoot: string, scope: CatalogScope, l
  * one hidden class keep every later field read fast, where spreads give each entry a class of its own.
  */
 export function entryOf(
-  name: string, title: string, description: string, briefDescription: string | undefined, version: string | undefined, triggers: Triggers | undefined,
-  layout: Layout, location: string, root: string, scope: CatalogScope, hidden: boolean, listing: Dirent[] | undefined,
+  name: string,
+  title: string,
+  description: string,
+  briefDescription: string | undefined,
+  version: string | undefined,
+  triggers: Triggers | undefined,
+  layout: Layout,
+  location: string,
+  root: string,
+  scope: CatalogScope,
+  hidden: boolean,
+  listing: Dirent[] | undefined,
 ): CatalogEntry {
-  return { name, title, description, briefDescription, version, triggers, layout, location, root, scope, hidden, listing };
+  return {
+    name,
+    title,
+    description,
+    briefDescription,
+    version,
+    triggers,
+    layout,
+    location,
+    root,
+    scope,
+    hidden,
+    listing,
+  };
 }
 
 /** The Agent Skills limit on a description, in code points. */
@@ -163,7 +215,8 @@ function skillMdMeta(text: string, fileName: string, warn: (m: string) => void):
   const str = (k: string) => (typeof data[k] === 'string' ? (data[k] as string).trim() : undefined);
   const rawName = str('name');
   const meta = data.metadata;
-  const metaVersion = meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>).version : undefined;
+  const metaVersion =
+    meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>).version : undefined;
   return {
     ...(rawName ? { name: rawName.normalize('NFKC'), title: rawName } : {}),
     description: str('description') ?? '',
@@ -230,7 +283,10 @@ export function activate(entry: CatalogEntry, warnings: string[]): ActiveSkill |
   }
   const fromInstructions = new Set([skill.file, ...skill.instructionParts.map((p) => p.file)]);
   const files = skill.entries
-    .filter((e) => (e.kind === 'file' || (e.kind === 'symlink' && e.inside)) && !fromInstructions.has(join(skill.root, e.path)))
+    .filter(
+      (e) =>
+        (e.kind === 'file' || (e.kind === 'symlink' && e.inside)) && !fromInstructions.has(join(skill.root, e.path)),
+    )
     .map((e) => e.path)
     .sort();
   const tools: Tool[] = skill.scripts
@@ -256,4 +312,3 @@ export function activate(entry: CatalogEntry, warnings: string[]): ActiveSkill |
     mcpServers: skill.mcpServers,
   };
 }
-

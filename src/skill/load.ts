@@ -73,12 +73,24 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
   };
   if (found.name === 'skill.md') {
     diagnostics.push(
-      diag('skill-file-name', 'warning', 'the skill file is named skill.md; the standard name is SKILL.md', file, undefined, 'rename it: git mv skill.md SKILL.md'),
+      diag(
+        'skill-file-name',
+        'warning',
+        'the skill file is named skill.md; the standard name is SKILL.md',
+        file,
+        undefined,
+        'rename it: git mv skill.md SKILL.md',
+      ),
     );
   }
   if (found.also) {
     diagnostics.push(
-      diag('layout-conflict', 'warning', 'the folder holds both SKILL.md and manifest.json; SKILL.md is read and manifest.json ignored', file),
+      diag(
+        'layout-conflict',
+        'warning',
+        'the folder holds both SKILL.md and manifest.json; SKILL.md is read and manifest.json ignored',
+        file,
+      ),
     );
   }
   let read: { text?: string; tooLarge?: number };
@@ -87,14 +99,23 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
   } catch (err) {
     // A symlink to a FIFO or a device is a finding about this skill, not a failure of the whole run.
     if (isSkillsError(err)) {
-      diagnostics.push(diag('file-too-large', 'error', err.message, file, undefined, 'make the skill file a regular file'));
+      diagnostics.push(
+        diag('file-too-large', 'error', err.message, file, undefined, 'make the skill file a regular file'),
+      );
       return skill;
     }
     throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
   }
   if (read.text === undefined) {
     diagnostics.push(
-      diag('file-too-large', 'error', `${found.name} is ${read.tooLarge} bytes; at most ${MAX_SKILL_FILE_BYTES} bytes are read`, file, undefined, 'move long material into references/ files'),
+      diag(
+        'file-too-large',
+        'error',
+        `${found.name} is ${read.tooLarge} bytes; at most ${MAX_SKILL_FILE_BYTES} bytes are read`,
+        file,
+        undefined,
+        'move long material into references/ files',
+      ),
     );
     return skill;
   }
@@ -106,7 +127,10 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
 }
 
 /** Keep what a parser found on the skill; the parsed data, or undefined when parsing failed (and said why). */
-function accept(skill: Skill, parsed: { data?: Record<string, unknown>; positions: Record<string, Position>; problem?: ParseProblem }) {
+function accept(
+  skill: Skill,
+  parsed: { data?: Record<string, unknown>; positions: Record<string, Position>; problem?: ParseProblem },
+) {
   skill.positions = parsed.positions;
   if (parsed.problem) {
     skill.diagnostics.push(problemToDiag(parsed.problem, skill.file));
@@ -120,16 +144,34 @@ function accept(skill: Skill, parsed: { data?: Record<string, unknown>; position
 function readers(data: Record<string, unknown>) {
   return {
     str: (k: string) => (typeof data[k] === 'string' ? (data[k] as string) : undefined),
-    list: (k: string) => (Array.isArray(data[k]) ? (data[k] as unknown[]).filter((x): x is string => typeof x === 'string') : []),
+    list: (k: string) =>
+      Array.isArray(data[k]) ? (data[k] as unknown[]).filter((x): x is string => typeof x === 'string') : [],
   };
 }
 
 function problemToDiag(p: ParseProblem, file: string): Diagnostic {
-  return diag(p.check, 'error', p.message, file, p.line ? { line: p.line, column: p.column ?? 1 } : undefined, p.hint, p.slip ? { slip: p.slip } : undefined);
+  return diag(
+    p.check,
+    'error',
+    p.message,
+    file,
+    p.line ? { line: p.line, column: p.column ?? 1 } : undefined,
+    p.hint,
+    p.slip ? { slip: p.slip } : undefined,
+  );
 }
 
-const TEXT_FIELDS = ['name', 'description', 'license', 'compatibility', 'allowed-tools', 'version', 'brief_description'];
-const LOOKS_TYPED = /^(?:true|false|yes|no|on|off|null|~|[-+]?(?:\d[\d_]*)(?:\.\d*)?(?:[eE][-+]?\d+)?|[-+]?\.\d+|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const TEXT_FIELDS = [
+  'name',
+  'description',
+  'license',
+  'compatibility',
+  'allowed-tools',
+  'version',
+  'brief_description',
+];
+const LOOKS_TYPED =
+  /^(?:true|false|yes|no|on|off|null|~|[-+]?(?:\d[\d_]*)(?:\.\d*)?(?:[eE][-+]?\d+)?|[-+]?\.\d+|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 
 function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void {
   const file = skill.file;
@@ -152,7 +194,14 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
       // Only short tokens can be numbers or booleans; the length check also keeps the regexes off long lines.
       if (token && token.length < 64 && LOOKS_TYPED.test(token.replace(/\s+#.*$/, ''))) {
         skill.diagnostics.push(
-          diag('scalar-as-text', 'warning', `${key}: ${token} is read as the text "${data[key]}", not as a ${/^(true|false|yes|no|on|off)$/i.test(token) ? 'boolean' : 'number'}`, file, pos, `quote it to say so: ${key}: "${data[key]}"`),
+          diag(
+            'scalar-as-text',
+            'warning',
+            `${key}: ${token} is read as the text "${data[key]}", not as a ${/^(true|false|yes|no|on|off)$/i.test(token) ? 'boolean' : 'number'}`,
+            file,
+            pos,
+            `quote it to say so: ${key}: "${data[key]}"`,
+          ),
         );
       }
     }
@@ -161,7 +210,17 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
   let shaped = data;
   if (Array.isArray(data.triggers) && data.triggers.every((t) => typeof t === 'string')) {
     skill.diagnostics.push(
-      diag('field-type', 'warning', 'triggers is a list; it is read as triggers.keywords', file, skill.positions.triggers, `write it as a mapping:\ntriggers:\n  keywords: [${(data.triggers as string[]).slice(0, 3).map((t) => JSON.stringify(t)).join(', ')}]`),
+      diag(
+        'field-type',
+        'warning',
+        'triggers is a list; it is read as triggers.keywords',
+        file,
+        skill.positions.triggers,
+        `write it as a mapping:\ntriggers:\n  keywords: [${(data.triggers as string[])
+          .slice(0, 3)
+          .map((t) => JSON.stringify(t))
+          .join(', ')}]`,
+      ),
     );
     shaped = { ...data, triggers: { keywords: data.triggers } };
   }
@@ -213,7 +272,11 @@ function loadManifest(skill: Skill, rawText: string): void {
   if (typeof data.default_enabled === 'boolean') skill.defaultEnabled = data.default_enabled;
   if (Array.isArray(data.mcpServers)) {
     skill.mcpServers = data.mcpServers.filter(
-      (m): m is McpServer => !!m && typeof m === 'object' && typeof (m as McpServer).name === 'string' && ((m as McpServer).type === 'local' || (m as McpServer).type === 'remote'),
+      (m): m is McpServer =>
+        !!m &&
+        typeof m === 'object' &&
+        typeof (m as McpServer).name === 'string' &&
+        ((m as McpServer).type === 'local' || (m as McpServer).type === 'remote'),
     );
   }
   skill.dependencies = readDependencies(skill, list('dependencies'));
@@ -234,7 +297,10 @@ function loadManifest(skill: Skill, rawText: string): void {
   skill.instructions = parts.map((p) => p.text).join('\n\n');
 }
 
-/** The names .env.example sets, in either layout: a manifest checks them against envVars; a SKILL.md skill declares by them. */
+/**
+ * The names .env.example sets, in either layout: a manifest checks them against envVars; a SKILL.md skill declares by
+ * them.
+ */
 function readEnvExample(skill: Skill): void {
   if (!skill.entries.some((e) => e.path === '.env.example' && e.kind === 'file')) return;
   try {
@@ -317,9 +383,18 @@ function shapeDiagnostics(skill: Skill, schema: ZodType, data: Record<string, un
   if (result.success) return;
   for (const issue of result.error.issues) {
     const top = String(issue.path[0] ?? '');
-    const check: CheckName = top === 'mcpServers' ? 'mcp-server' : top === 'metadata' ? 'metadata-format' : 'field-type';
+    const check: CheckName =
+      top === 'mcpServers' ? 'mcp-server' : top === 'metadata' ? 'metadata-format' : 'field-type';
     const pos = nearestPosition(skill.positions, issue.path);
-    skill.diagnostics.push(diag(check, 'error', issueMessage(issue, { words: 'plain', booleanEnum: skill.layout === 'skill-md' }), skill.file, pos));
+    skill.diagnostics.push(
+      diag(
+        check,
+        'error',
+        issueMessage(issue, { words: 'plain', booleanEnum: skill.layout === 'skill-md' }),
+        skill.file,
+        pos,
+      ),
+    );
   }
 }
 

@@ -1,11 +1,11 @@
 import { distance } from 'fastest-levenshtein';
 import { codePoints } from '../formats/text.js';
 
-
 /** The outcome of a name check: the rule that failed, why, and a valid name close to it. */
 export type NameCheck = { ok: true } | { ok: false; rule: NameRule; message: string; suggestion: string };
 
-export type NameRule = 'name-required' | 'name-length' | 'name-lowercase' | 'name-hyphens' | 'name-characters' | 'id-format';
+export type NameRule =
+  'name-required' | 'name-length' | 'name-lowercase' | 'name-hyphens' | 'name-characters' | 'id-format';
 
 /**
  * Check a skill name against the Agent Skills rules (after NFKC): 1-64 code points, lowercase, only letters,
@@ -13,13 +13,21 @@ export type NameRule = 'name-required' | 'name-length' | 'name-lowercase' | 'nam
  */
 export function checkName(name: string): NameCheck {
   const n = name.normalize('NFKC');
-  const fail = (rule: NameRule, message: string): NameCheck => ({ ok: false, rule, message, suggestion: suggestName(n) });
-  if (n === '') return fail('name-required', 'the name is empty: expected lowercase letters, digits and hyphens, e.g. my-skill');
+  const fail = (rule: NameRule, message: string): NameCheck => ({
+    ok: false,
+    rule,
+    message,
+    suggestion: suggestName(n),
+  });
+  if (n === '')
+    return fail('name-required', 'the name is empty: expected lowercase letters, digits and hyphens, e.g. my-skill');
   const len = codePoints(n);
   if (len > 64) return fail('name-length', `the name is ${len} characters long; at most 64 are allowed`);
   if (n !== n.toLowerCase()) return fail('name-lowercase', `the name "${n}" must be lowercase`);
-  if (!/^[\p{L}\p{N}-]+$/u.test(n)) return fail('name-characters', `the name "${n}" may hold only letters, digits and hyphens`);
-  if (n.startsWith('-') || n.endsWith('-')) return fail('name-hyphens', `the name "${n}" must not start or end with a hyphen`);
+  if (!/^[\p{L}\p{N}-]+$/u.test(n))
+    return fail('name-characters', `the name "${n}" may hold only letters, digits and hyphens`);
+  if (n.startsWith('-') || n.endsWith('-'))
+    return fail('name-hyphens', `the name "${n}" must not start or end with a hyphen`);
   if (n.includes('--')) return fail('name-hyphens', `the name "${n}" must not contain consecutive hyphens`);
   return { ok: true };
 }
@@ -33,7 +41,12 @@ export function checkManifestId(name: string): NameCheck {
   if (!base.ok) return { ...base, suggestion: asciiName(base.suggestion) };
   const n = name.normalize('NFKC');
   if (!/^[a-z0-9-]+$/.test(n)) {
-    return { ok: false, rule: 'id-format', message: `the name "${n}" is used as the manifest id, which may hold only a-z, 0-9 and hyphens`, suggestion: asciiName(n) };
+    return {
+      ok: false,
+      rule: 'id-format',
+      message: `the name "${n}" is used as the manifest id, which may hold only a-z, 0-9 and hyphens`,
+      suggestion: asciiName(n),
+    };
   }
   return { ok: true };
 }

@@ -18,7 +18,8 @@ const NOT_DESCRIPTION = [
   /^[-=#*/]{3,}$/, // rulers
 ];
 
-const SECTION = /^(?:usage|examples?|args|arguments|params|parameters|options|returns?|requires|requirements|dependencies|input|output|env|environment|exit codes?|notes?)\s*:/i;
+const SECTION =
+  /^(?:usage|examples?|args|arguments|params|parameters|options|returns?|requires|requirements|dependencies|input|output|env|environment|exit codes?|notes?)\s*:/i;
 
 const MAX_CHARS = 400;
 
@@ -59,7 +60,12 @@ export function scriptDescription(text: string, path = ''): string | undefined {
   return finish(para);
 }
 
-function blockComment(lines: string[], start: number, take: (s: string) => boolean, para: string[]): string | undefined {
+function blockComment(
+  lines: string[],
+  start: number,
+  take: (s: string) => boolean,
+  para: string[],
+): string | undefined {
   for (let i = start; i < lines.length; i++) {
     let line = lines[i]!.trim();
     const end = line.indexOf('*/');
@@ -72,7 +78,14 @@ function blockComment(lines: string[], start: number, take: (s: string) => boole
   return finish(para);
 }
 
-function docstring(lines: string[], start: number, quote: string, first: string, take: (s: string) => boolean, para: string[]): string | undefined {
+function docstring(
+  lines: string[],
+  start: number,
+  quote: string,
+  first: string,
+  take: (s: string) => boolean,
+  para: string[],
+): string | undefined {
   let line = first;
   for (let i = start; i < lines.length; i++) {
     if (i > start) line = lines[i]!;

@@ -51,20 +51,31 @@ export interface SyncOutcome {
   counts: Record<SyncStatus, number>;
 }
 
-/** Register every valid skill below `dir`; an invalid one is skipped and a refused one (E_EXISTS, E_INVALID) reported. */
+/**
+ * Register every valid skill below `dir`; an invalid one is skipped and a refused one (E_EXISTS, E_INVALID) reported.
+ */
 export async function syncSkills(opts: SyncSkillsOptions): Promise<SyncOutcome> {
   const dir = resolve(opts.cwd, opts.dir);
   const { registry } = opts;
   if (opts.owner !== undefined && opts.owner.trim() === '') {
-    throw new SkillsError('E_USAGE', '--owner is empty: expected "built-in" or the id of the agent that owns the skills', { hint: 'e.g. --owner analytics-bee' });
+    throw new SkillsError(
+      'E_USAGE',
+      '--owner is empty: expected "built-in" or the id of the agent that owns the skills',
+      { hint: 'e.g. --owner analytics-bee' },
+    );
   }
   let st;
   try {
     st = statSync(dir);
   } catch {
-    throw new SkillsError('E_NOT_FOUND', `${opts.dir}: no such folder`, { hint: 'give the folder that holds the skills to register' });
+    throw new SkillsError('E_NOT_FOUND', `${opts.dir}: no such folder`, {
+      hint: 'give the folder that holds the skills to register',
+    });
   }
-  if (!st.isDirectory()) throw new SkillsError('E_USAGE', `${opts.dir} is not a folder: sync registers the skills in a folder`, { hint: 'give the skill folder, or the folder that holds skills' });
+  if (!st.isDirectory())
+    throw new SkillsError('E_USAGE', `${opts.dir} is not a folder: sync registers the skills in a folder`, {
+      hint: 'give the skill folder, or the folder that holds skills',
+    });
 
   const items: SyncItem[] = [];
   const emit = (item: SyncItem) => {
@@ -74,12 +85,16 @@ export async function syncSkills(opts: SyncSkillsOptions): Promise<SyncOutcome> 
   await syncRoots(rootsBelow(dir, registry), opts, emit);
   if (opts.watch) {
     opts.watch.started(dir);
-    await watchTree(dir, async (paths) => syncRoots(await changedSkillRoots(dir, paths, registry), opts, emit), { signal: opts.watch.signal });
+    await watchTree(dir, async (paths) => syncRoots(await changedSkillRoots(dir, paths, registry), opts, emit), {
+      signal: opts.watch.signal,
+    });
   }
   return { dir, skills: items, counts: countOf(items) };
 }
 
-/** Skill folders below dir, leaving out the registry's own store; none is not an error here (a folder may start empty). */
+/**
+ * Skill folders below dir, leaving out the registry's own store; none is not an error here (a folder may start empty).
+ */
 function rootsBelow(dir: string, registry: string): string[] {
   try {
     return discoverSkills([dir], { cwd: dir }).roots.filter((r) => !isInside(registry, r));
@@ -102,11 +117,21 @@ async function syncRoots(roots: string[], opts: SyncSkillsOptions, emit: (item: 
     try {
       const r = await registerSkill(registry, skill, { owner: opts.owner?.trim(), force: opts.force });
       const warnings = isUnversioned(skill) ? [unversionedWarning(skill)] : [];
-      emit({ status: r.status, ...base, version: r.version, path: join(registry, r.path), ...(warnings.length ? { warnings } : {}) });
+      emit({
+        status: r.status,
+        ...base,
+        version: r.version,
+        path: join(registry, r.path),
+        ...(warnings.length ? { warnings } : {}),
+      });
     } catch (err) {
       // Refusals concern one skill; a corrupt index or a lock that cannot be had stops the whole run.
       if (!isSkillsError(err) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) throw err;
-      emit({ status: 'refused', ...base, error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) } });
+      emit({
+        status: 'refused',
+        ...base,
+        error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) },
+      });
     }
   }
 }

@@ -16,7 +16,11 @@ export interface WatchOptions {
  * Watch a folder tree and call onChange with the absolute paths that changed, once each burst of changes has
  * been quiet for debounceMs; calls never overlap. Resolves when the signal aborts and the running call ends.
  */
-export function watchTree(root: string, onChange: (paths: string[]) => Promise<void>, options: WatchOptions): Promise<void> {
+export function watchTree(
+  root: string,
+  onChange: (paths: string[]) => Promise<void>,
+  options: WatchOptions,
+): Promise<void> {
   const debounce = options.debounceMs ?? 200;
   const watchers = new Map<string, FSWatcher>();
   let pending = new Set<string>();
@@ -94,7 +98,9 @@ export function watchTree(root: string, onChange: (paths: string[]) => Promise<v
     let recursive = options.recursive !== false;
     if (recursive) {
       try {
-        const w = watch(root, { recursive: true }, (_event, name) => changed(name ? join(root, name.toString()) : root));
+        const w = watch(root, { recursive: true }, (_event, name) =>
+          changed(name ? join(root, name.toString()) : root),
+        );
         w.on('error', (err) => {
           failure = err;
           finish();

@@ -1,4 +1,15 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cleanStale, tempName } from '../fs/atomic.js';
 
@@ -87,7 +98,8 @@ function readCounts(file: string, counter: string, uid: number | undefined): Map
     // Not through a symlink; checked on the open file, so that what is checked is what is read.
     fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     const st = fstatSync(fd);
-    if (!st.isFile() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0 || st.size > MAX_FILE_BYTES) return out;
+    if (!st.isFile() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0 || st.size > MAX_FILE_BYTES)
+      return out;
     const buf = Buffer.alloc(st.size);
     let got = 0;
     while (got < buf.length) {

@@ -16,7 +16,17 @@ export const COUNTER_ID = 'o200k_base gpt-tokenizer@3.4.0 runs-sliced-at-1000';
 const RUN = 1000;
 
 const isSpace = (c: number) =>
-  (c >= 9 && c <= 13) || c === 32 || c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+  (c >= 9 && c <= 13) ||
+  c === 32 ||
+  c === 0x85 ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000;
 
 /** The pieces a text is counted in: itself, or around runs longer than RUN, those runs cut into slices of RUN. */
 function pieces(text: string): string[] {
@@ -29,7 +39,7 @@ function pieces(text: string): string[] {
     if (i < text.length && space === runSpace) continue;
     if (i - runStart > RUN) {
       out.push(text.slice(from, runStart));
-      for (let j = runStart; j < i; ) {
+      for (let j = runStart; j < i;) {
         let end = Math.min(i, j + RUN);
         // Never cut a surrogate pair in two.
         if (end < i && (text.charCodeAt(end) & 0xfc00) === 0xdc00) end++;
@@ -79,14 +89,23 @@ const MIN_SECTION = 256;
  * place hashes to a multiple of `spread` (so that a change to one skill moves no cut far from it). Other pieces
  * keep their cached counts.
  */
-export function cachePieces(text: string, { min = MIN_PIECE, spread = 16, section = MIN_SECTION }: { min?: number; spread?: number; section?: number } = {}): string[] {
+export function cachePieces(
+  text: string,
+  { min = MIN_PIECE, spread = 16, section = MIN_SECTION }: { min?: number; spread?: number; section?: number } = {},
+): string[] {
   const out: string[] = [];
   let start = 0;
   let nl = text.indexOf('\n');
   while (nl !== -1 && nl + 1 < text.length) {
     const end = nl + 1;
     const size = end - start;
-    if (cutsAt(text, end) && (size >= MAX_PIECE || startsBlock(text, end) || (size >= section && startsSection(text, end)) || (size >= min && cutHash(text, end) % spread === 0))) {
+    if (
+      cutsAt(text, end) &&
+      (size >= MAX_PIECE ||
+        startsBlock(text, end) ||
+        (size >= section && startsSection(text, end)) ||
+        (size >= min && cutHash(text, end) % spread === 0))
+    ) {
       out.push(text.slice(start, end));
       start = end;
     }
@@ -101,7 +120,10 @@ function startsSection(text: string, at: number): boolean {
   return text.charCodeAt(at) === 35 || text.startsWith('---', at);
 }
 
-/** A selected skill's block starts at `at`, as render.ts writes it (`## Title` over `<skill_content name=…>`), or a part of the prompt after a rule. */
+/**
+ * A selected skill's block starts at `at`, as render.ts writes it (`## Title` over `<skill_content name=…>`), or a part
+ * of the prompt after a rule.
+ */
 function startsBlock(text: string, at: number): boolean {
   if (text.startsWith('<skill_content name=', at) || text.startsWith('---\n\n# ', at)) return true;
   if (!text.startsWith('## ', at)) return false;
@@ -118,7 +140,8 @@ function cutsAt(text: string, at: number): boolean {
 /** FNV-1a of the (at most 32) characters that follow a cut. */
 function cutHash(text: string, at: number): number {
   let h = 0x811c9dc5;
-  for (let i = at, end = Math.min(text.length, at + 32); i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  for (let i = at, end = Math.min(text.length, at + 32); i < end; i++)
+    h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 

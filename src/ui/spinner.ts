@@ -16,13 +16,22 @@ const silent: Progress = { text: () => {}, stop: () => {} };
  * run under CI (`CI` set) or on `TERM=dumb`: ora would not animate there but print a "- message" line per step, which
  * is noise in a build log.
  */
-export async function startProgress(ctx: Context, options: { json?: boolean; color?: boolean }, message: string): Promise<Progress> {
+export async function startProgress(
+  ctx: Context,
+  options: { json?: boolean; color?: boolean },
+  message: string,
+): Promise<Progress> {
   const stream = ctx.stderr as NodeJS.WriteStream;
   if (options.json || stream.isTTY !== true || !(stream.columns > 0)) return silent;
   if (ctx.env.CI !== undefined || ctx.env.TERM === 'dumb') return silent;
   const ora = (await import('ora')).default;
   // Colour as decided for everything else (--color, --no-color, NO_COLOR, FORCE_COLOR).
-  const spinner = ora({ text: message, stream, discardStdin: false, color: useColor(options.color, ctx, stream) ? 'cyan' : false }).start();
+  const spinner = ora({
+    text: message,
+    stream,
+    discardStdin: false,
+    color: useColor(options.color, ctx, stream) ? 'cyan' : false,
+  }).start();
   return {
     text: (m) => {
       spinner.text = m;

@@ -15,7 +15,11 @@ export interface ValidateResult {
 }
 
 /** Count findings by severity. */
-export function countFindings(reports: { diagnostics: Diagnostic[] }[]): { errorCount: number; warningCount: number; infoCount: number } {
+export function countFindings(reports: { diagnostics: Diagnostic[] }[]): {
+  errorCount: number;
+  warningCount: number;
+  infoCount: number;
+} {
   const n = { errorCount: 0, warningCount: 0, infoCount: 0 };
   for (const r of reports) {
     for (const d of r.diagnostics) {
@@ -50,7 +54,9 @@ export function formatStylish(result: ValidateResult, c: Paint, cwd: string): st
   for (const r of result.reports) {
     const failed = !r.valid || (result.strict && r.diagnostics.some((d) => d.severity === 'warning'));
     const mark = failed ? c.red('✖') : c.green('✔');
-    out.push(`${mark} ${c.bold(rel(r.skill.root))} ${c.dim(`(${r.skill.layout}${r.skill.version ? ` ${r.skill.version}` : ''})`)}`);
+    out.push(
+      `${mark} ${c.bold(rel(r.skill.root))} ${c.dim(`(${r.skill.layout}${r.skill.version ? ` ${r.skill.version}` : ''})`)}`,
+    );
     for (const d of r.diagnostics) out.push(formatDiagnostic(d, c, rel));
   }
   const n = result.reports.length;
@@ -58,14 +64,20 @@ export function formatStylish(result: ValidateResult, c: Paint, cwd: string): st
   const fixable = result.reports.reduce((n, r) => n + r.diagnostics.filter((d) => d.fix).length, 0);
   const plural = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
   if (n === 0) {
-    out.push(c.dim(`no skills to validate${result.outside.length ? ` (${plural(result.outside.length, 'file')} outside any skill ignored)` : ''}`));
+    out.push(
+      c.dim(
+        `no skills to validate${result.outside.length ? ` (${plural(result.outside.length, 'file')} outside any skill ignored)` : ''}`,
+      ),
+    );
   } else if (problems === 0 || (result.errorCount === 0 && result.warningCount === 0 && !result.infoCount)) {
     out.push(c.green(`${plural(n, 'skill')} valid`));
   } else {
     const invalid = result.reports.filter((r) => !r.valid).length;
     const infos = result.infoCount ? `, ${result.infoCount} info` : '';
     const line = `${plural(problems, 'problem')} (${plural(result.errorCount, 'error')}, ${plural(result.warningCount, 'warning')}${infos}) in ${plural(n, 'skill')}; ${invalid} invalid`;
-    out.push(result.errorCount > 0 || (result.strict && result.warningCount > 0) ? c.red.bold(line) : c.yellow.bold(line));
+    out.push(
+      result.errorCount > 0 || (result.strict && result.warningCount > 0) ? c.red.bold(line) : c.yellow.bold(line),
+    );
     if (fixable > 0) out.push(c.dim(`${plural(fixable, 'problem')} fixable with --fix`));
   }
   return out.join('\n') + '\n';
@@ -73,7 +85,8 @@ export function formatStylish(result: ValidateResult, c: Paint, cwd: string): st
 
 export function formatDiagnostic(d: Diagnostic, c: Paint, rel: (p: string) => string): string {
   const where = `${rel(d.file)}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}`;
-  const sev = d.severity === 'error' ? c.red('error  ') : d.severity === 'warning' ? c.yellow('warning') : c.cyan('info   ');
+  const sev =
+    d.severity === 'error' ? c.red('error  ') : d.severity === 'warning' ? c.yellow('warning') : c.cyan('info   ');
   let s = `  ${where}  ${sev}  ${d.message}  ${c.dim(`${d.ruleId} ${d.rule}`)}`;
   if (d.hint) s += `\n      ${c.dim(`hint: ${d.hint.replace(/\n/g, '\n            ')}`)}`;
   return s;

@@ -31,7 +31,12 @@ function frontmatter(file: string): Record<string, unknown> {
 async function strictValidate(path: string, cwd: string) {
   const r = await runCli(['validate', '--strict', '--json', path], { cwd });
   const doc = JSON.parse(r.stdout);
-  return { exitCode: r.exitCode, errorCount: doc.errorCount, warningCount: doc.warningCount, diagnostics: doc.skills.flatMap((s: { diagnostics: unknown[] }) => s.diagnostics) };
+  return {
+    exitCode: r.exitCode,
+    errorCount: doc.errorCount,
+    warningCount: doc.warningCount,
+    diagnostics: doc.skills.flatMap((s: { diagnostics: unknown[] }) => s.diagnostics),
+  };
 }
 
 async function inTemp(fn: (dir: string) => Promise<void>) {
@@ -48,10 +53,16 @@ describe('skills init (built CLI)', () => {
     inTemp(async (dir) => {
       const r = await runCli(['init', 'my-skill', '--yes'], { cwd: dir });
       expect(r.exitCode).toBe(0);
-      expect(r.stdout).toBe('Created my-skill/ (skill-md): SKILL.md\nNext: edit SKILL.md, then run skills validate my-skill');
+      expect(r.stdout).toBe(
+        'Created my-skill/ (skill-md): SKILL.md\nNext: edit SKILL.md, then run skills validate my-skill',
+      );
       expect(readdirSync(dir)).toEqual(['my-skill']);
       const fm = frontmatter(join(dir, 'my-skill/SKILL.md'));
-      expect(fm).toEqual({ name: 'my-skill', description: expect.stringMatching(/^My Skill .*\. Use when .*\.$/), metadata: { version: '1.0.0' } });
+      expect(fm).toEqual({
+        name: 'my-skill',
+        description: expect.stringMatching(/^My Skill .*\. Use when .*\.$/),
+        metadata: { version: '1.0.0' },
+      });
       expect(readFileSync(join(dir, 'my-skill/SKILL.md'), 'utf8')).toMatch(/^ {2}version: "1\.0\.0"$/m);
       const v = await strictValidate('my-skill', dir);
       expect(v).toMatchObject({ exitCode: 0, errorCount: 0, warningCount: 0, diagnostics: [] });
@@ -62,9 +73,14 @@ describe('skills init (built CLI)', () => {
 
   it('creates a manifest skill with --yes that passes validate --strict with no findings', () =>
     inTemp(async (dir) => {
-      const r = await runCli(['init', 'pdf-tools', '--layout', 'manifest', '--owner', 'bee-7', '--skill-version', '0.2.0', '--yes'], { cwd: dir });
+      const r = await runCli(
+        ['init', 'pdf-tools', '--layout', 'manifest', '--owner', 'bee-7', '--skill-version', '0.2.0', '--yes'],
+        { cwd: dir },
+      );
       expect(r.exitCode).toBe(0);
-      expect(r.stdout).toContain('Created pdf-tools/ (manifest): README.md, context/examples.md, context/instructions.md, manifest.json, scripts/example.sh\n');
+      expect(r.stdout).toContain(
+        'Created pdf-tools/ (manifest): README.md, context/examples.md, context/instructions.md, manifest.json, scripts/example.sh\n',
+      );
       const m = JSON.parse(readFileSync(join(dir, 'pdf-tools/manifest.json'), 'utf8'));
       expect(m).toEqual({
         id: 'pdf-tools',
@@ -80,7 +96,22 @@ describe('skills init (built CLI)', () => {
 
   it('creates the folders chosen with --with, each non-empty and named in SKILL.md', () =>
     inTemp(async (dir) => {
-      const r = await runCli(['init', 'full', '--yes', '--with', 'scripts,references', '--with', 'assets', '--owner', 'peterbot', '--description', 'Handles "full" jobs: all parts. Use when #everything is needed.'], { cwd: dir });
+      const r = await runCli(
+        [
+          'init',
+          'full',
+          '--yes',
+          '--with',
+          'scripts,references',
+          '--with',
+          'assets',
+          '--owner',
+          'peterbot',
+          '--description',
+          'Handles "full" jobs: all parts. Use when #everything is needed.',
+        ],
+        { cwd: dir },
+      );
       expect(r.exitCode).toBe(0);
       const files = Object.keys(snapshot(join(dir, 'full'))).sort();
       expect(files).toEqual(['SKILL.md', 'assets/template.json', 'references/REFERENCE.md', 'scripts/example.py']);
@@ -89,9 +120,13 @@ describe('skills init (built CLI)', () => {
         expect(text).toContain(f);
         expect(statSync(join(dir, 'full', f)).size).toBeGreaterThan(20);
       }
-      expect(frontmatter(join(dir, 'full/SKILL.md'))).toMatchObject({ description: 'Handles "full" jobs: all parts. Use when #everything is needed.', metadata: { author: 'peterbot', version: '1.0.0' } });
+      expect(frontmatter(join(dir, 'full/SKILL.md'))).toMatchObject({
+        description: 'Handles "full" jobs: all parts. Use when #everything is needed.',
+        metadata: { author: 'peterbot', version: '1.0.0' },
+      });
       expect(JSON.parse(readFileSync(join(dir, 'full/assets/template.json'), 'utf8'))).toMatchObject({ skill: 'full' });
-      for (const [f, content] of Object.entries(snapshot(join(dir, 'full')))) expect(content, f).not.toMatch(/TODO|FIXME|\[TODO:|\{\{/);
+      for (const [f, content] of Object.entries(snapshot(join(dir, 'full'))))
+        expect(content, f).not.toMatch(/TODO|FIXME|\[TODO:|\{\{/);
       expect(await strictValidate('full', dir)).toMatchObject({ exitCode: 0, errorCount: 0, warningCount: 0 });
       const spec = await runCli(['validate', '--spec', 'full'], { cwd: dir });
       expect(spec.exitCode).toBe(0);
@@ -111,11 +146,16 @@ describe('skills init (built CLI)', () => {
     inTemp(async (dir) => {
       const r = await runCli(['init', 'quiet-one'], { cwd: dir });
       expect(r.exitCode).toBe(0);
-      const m = /^using defaults: layout skill-md, description "(.+)", version 1\.0\.0, no optional folders/m.exec(r.stderr);
+      const m = /^using defaults: layout skill-md, description "(.+)", version 1\.0\.0, no optional folders/m.exec(
+        r.stderr,
+      );
       expect(m).not.toBeNull();
       expect(frontmatter(join(dir, 'quiet-one/SKILL.md'))).toMatchObject({ name: 'quiet-one', description: m![1] });
       // what the flags answered is not called a default
-      const some = await runCli(['init', 'given', '--layout', 'manifest', '--description', 'Given things. Use when given.'], { cwd: dir });
+      const some = await runCli(
+        ['init', 'given', '--layout', 'manifest', '--description', 'Given things. Use when given.'],
+        { cwd: dir },
+      );
       expect(some.exitCode).toBe(0);
       expect(some.stderr).toBe('using defaults: owner built-in, version 1.0.0');
     }));
@@ -127,18 +167,21 @@ describe('skills init (built CLI)', () => {
     ['rocket🚀', [], 'name-characters', 'rocket'],
     ['x'.repeat(65), [], 'name-length', 'x'.repeat(64)],
     ['café', ['--layout', 'manifest'], 'id-format', 'cafe'],
-  ])('refuses the invalid name %j %j with the rule (%s) and a valid suggestion, writing nothing', (name, flags, rule, suggestion) =>
-    inTemp(async (dir) => {
-      // `--` lets a name that starts with a hyphen reach init instead of the option parser
-      const r = await runCli(['init', ...flags, '--yes', '--', name], { cwd: dir });
-      expect(r.exitCode).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(`error: invalid skill name (${rule}): `);
-      expect(r.stderr.split("\n")).toContain(`hint: try: skills init ${suggestion}`);
-      expect(readdirSync(dir)).toEqual([]);
-      const ok = await runCli(['init', ...flags, '--yes', '--', suggestion], { cwd: dir });
-      expect(ok.exitCode).toBe(0);
-    }));
+  ])(
+    'refuses the invalid name %j %j with the rule (%s) and a valid suggestion, writing nothing',
+    (name, flags, rule, suggestion) =>
+      inTemp(async (dir) => {
+        // `--` lets a name that starts with a hyphen reach init instead of the option parser
+        const r = await runCli(['init', ...flags, '--yes', '--', name], { cwd: dir });
+        expect(r.exitCode).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toContain(`error: invalid skill name (${rule}): `);
+        expect(r.stderr.split('\n')).toContain(`hint: try: skills init ${suggestion}`);
+        expect(readdirSync(dir)).toEqual([]);
+        const ok = await runCli(['init', ...flags, '--yes', '--', suggestion], { cwd: dir });
+        expect(ok.exitCode).toBe(0);
+      }),
+  );
 
   it('refuses a description with < or > or over 1024 characters, writing nothing', () =>
     inTemp(async (dir) => {
@@ -156,14 +199,19 @@ describe('skills init (built CLI)', () => {
 
   it('never overwrites a non-empty folder, and reports E_EXISTS in --json', () =>
     inTemp(async (dir) => {
-      writeTree(dir, { 'taken/SKILL.md': '---\nname: taken\ndescription: Mine. Use when mine.\n---\nMy own words.\n', 'taken/notes/.keep': 'keep\n' });
+      writeTree(dir, {
+        'taken/SKILL.md': '---\nname: taken\ndescription: Mine. Use when mine.\n---\nMy own words.\n',
+        'taken/notes/.keep': 'keep\n',
+      });
       const before = snapshot(dir);
       const r = await runCli(['init', 'taken', '--yes', '--with', 'scripts'], { cwd: dir });
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(/^error: .*taken already exists and is not empty; nothing was written\nhint: /);
       const j = await runCli(['init', 'taken', '--yes', '--json'], { cwd: dir });
       expect(j.exitCode).toBe(2);
-      expect(JSON.parse(j.stdout)).toEqual({ error: { code: 'E_EXISTS', message: expect.stringContaining('not empty'), hint: expect.any(String) } });
+      expect(JSON.parse(j.stdout)).toEqual({
+        error: { code: 'E_EXISTS', message: expect.stringContaining('not empty'), hint: expect.any(String) },
+      });
       expect(snapshot(dir)).toEqual(before);
       expect(readdirSync(dir)).toEqual(['taken']);
     }));
@@ -181,10 +229,17 @@ describe('skills init (built CLI)', () => {
     inTemp(async (dir) => {
       const r = await runCli(['init', 'json-one', '--yes', '--json', '--with', 'scripts'], { cwd: dir });
       expect(r.exitCode).toBe(0);
-      expect(JSON.parse(r.stdout)).toEqual({ path: join(dir, 'json-one'), name: 'json-one', layout: 'skill-md', files: ['SKILL.md', 'scripts/example.py'] });
+      expect(JSON.parse(r.stdout)).toEqual({
+        path: join(dir, 'json-one'),
+        name: 'json-one',
+        layout: 'skill-md',
+        files: ['SKILL.md', 'scripts/example.py'],
+      });
       const bad = await runCli(['init', 'Bad', '--json'], { cwd: dir });
       expect(bad.exitCode).toBe(2);
-      expect(JSON.parse(bad.stdout)).toEqual({ error: { code: 'E_USAGE', message: expect.stringContaining('name-lowercase'), hint: 'try: skills init bad' } });
+      expect(JSON.parse(bad.stdout)).toEqual({
+        error: { code: 'E_USAGE', message: expect.stringContaining('name-lowercase'), hint: 'try: skills init bad' },
+      });
     }));
 
   it('writes executable scripts that follow the JSON in, {"success": true, "result"} out convention', () =>
@@ -224,12 +279,27 @@ describe('skills init (built CLI)', () => {
       // after init has started writing, which root cannot bypass.
       const home = mkdtempSync(join(tmpdir(), 'skills-home-'));
       try {
-        const r = await execa('bash', ['-c', 'ulimit -f 0 && exec "$@"', 'bash', process.execPath, BIN, 'init', 'doomed', '--yes', '--dir', 'new/parent'], {
-          cwd: dir,
-          env: { NO_COLOR: '1', HOME: home },
-          reject: false,
-          stdin: 'ignore',
-        });
+        const r = await execa(
+          'bash',
+          [
+            '-c',
+            'ulimit -f 0 && exec "$@"',
+            'bash',
+            process.execPath,
+            BIN,
+            'init',
+            'doomed',
+            '--yes',
+            '--dir',
+            'new/parent',
+          ],
+          {
+            cwd: dir,
+            env: { NO_COLOR: '1', HOME: home },
+            reject: false,
+            stdin: 'ignore',
+          },
+        );
         expect(r.exitCode).toBe(2);
         expect(r.stderr).toMatch(/^error: cannot create .*doomed: .*; nothing was written$/m);
         expect(r.stderr).not.toContain('please report');
@@ -237,12 +307,16 @@ describe('skills init (built CLI)', () => {
         expect(readdirSync(dir)).toEqual([]);
         // with a parent that existed, only the staging folder goes
         mkdirSync(join(dir, 'kept'));
-        const again = await execa('bash', ['-c', 'ulimit -f 0 && exec "$@"', 'bash', process.execPath, BIN, 'init', 'doomed', '--yes', '--dir', 'kept'], {
-          cwd: dir,
-          env: { NO_COLOR: '1', HOME: home },
-          reject: false,
-          stdin: 'ignore',
-        });
+        const again = await execa(
+          'bash',
+          ['-c', 'ulimit -f 0 && exec "$@"', 'bash', process.execPath, BIN, 'init', 'doomed', '--yes', '--dir', 'kept'],
+          {
+            cwd: dir,
+            env: { NO_COLOR: '1', HOME: home },
+            reject: false,
+            stdin: 'ignore',
+          },
+        );
         expect(again.exitCode).toBe(2);
         expect(readdirSync(join(dir, 'kept'))).toEqual([]);
       } finally {
@@ -264,7 +338,11 @@ describe('skills init (built CLI)', () => {
 });
 
 /** Run the CLI on a pseudo-terminal (util-linux `script`), answering each prompt when it appears. */
-async function runInPty(args: string[], cwd: string, steps: [RegExp, string][]): Promise<{ exitCode: number | null; output: string }> {
+async function runInPty(
+  args: string[],
+  cwd: string,
+  steps: [RegExp, string][],
+): Promise<{ exitCode: number | null; output: string }> {
   const home = mkdtempSync(join(tmpdir(), 'skills-home-'));
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const child = spawn('script', ['-qfec', [process.execPath, BIN, ...args].map(q).join(' '), '/dev/null'], {
@@ -311,7 +389,11 @@ describe('skills init on a terminal (prompts)', () => {
       expect(r.output).toContain('Created asked/ (skill-md): SKILL.md, scripts/example.py');
       expect(r.exitCode).toBe(0);
       expect(r.output).not.toMatch(/Optional folders|using defaults|Owner/);
-      expect(frontmatter(join(dir, 'asked/SKILL.md'))).toEqual({ name: 'asked', description: 'Asked things, one by one. Use when testing prompts.', metadata: { version: '2.3.4' } });
+      expect(frontmatter(join(dir, 'asked/SKILL.md'))).toEqual({
+        name: 'asked',
+        description: 'Asked things, one by one. Use when testing prompts.',
+        metadata: { version: '2.3.4' },
+      });
       expect(await strictValidate('asked', dir)).toMatchObject({ exitCode: 0, warningCount: 0 });
     }));
 
@@ -325,16 +407,37 @@ describe('skills init on a terminal (prompts)', () => {
       ]);
       expect(m.exitCode).toBe(0);
       expect(m.output).not.toMatch(/\? Description/);
-      expect(JSON.parse(readFileSync(join(dir, 'picked/manifest.json'), 'utf8'))).toMatchObject({ owner: 'bee-42', version: '1.0.0', description: 'Picked things. Use when picking.' });
+      expect(JSON.parse(readFileSync(join(dir, 'picked/manifest.json'), 'utf8'))).toMatchObject({
+        owner: 'bee-42',
+        version: '1.0.0',
+        description: 'Picked things. Use when picking.',
+      });
 
-      const f = await runInPty(['init', 'folders', '--layout', 'skill-md', '--description', 'Folder things. Use when folders.', '--skill-version', '1.0.0'], dir, [
-        [/\? Optional folders/, ' '],
-        [/◉ scripts/, '\x1b[B\x1b[B'],
-        [/❯◯ assets/, ' '],
-        [/◉ assets/, '\r'],
-      ]);
+      const f = await runInPty(
+        [
+          'init',
+          'folders',
+          '--layout',
+          'skill-md',
+          '--description',
+          'Folder things. Use when folders.',
+          '--skill-version',
+          '1.0.0',
+        ],
+        dir,
+        [
+          [/\? Optional folders/, ' '],
+          [/◉ scripts/, '\x1b[B\x1b[B'],
+          [/❯◯ assets/, ' '],
+          [/◉ assets/, '\r'],
+        ],
+      );
       expect(f.exitCode).toBe(0);
-      expect(Object.keys(snapshot(join(dir, 'folders'))).sort()).toEqual(['SKILL.md', 'assets/template.json', 'scripts/example.py']);
+      expect(Object.keys(snapshot(join(dir, 'folders'))).sort()).toEqual([
+        'SKILL.md',
+        'assets/template.json',
+        'scripts/example.py',
+      ]);
     }));
 
   it('does not prompt with --yes, even on a terminal', () =>

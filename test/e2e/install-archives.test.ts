@@ -16,20 +16,26 @@ afterAll(cleanup);
 const cli = (reg: string, args: string[], cwd: string) => runCli(args, { cwd, env: { SKILLS_REGISTRY: reg } });
 
 const skillText = (name: string, version?: string) =>
-  skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing install.${version ? `\nmetadata:\n  version: "${version}"` : ''}`);
+  skillMd(
+    `name: ${name}\ndescription: Does ${name} things. Use when testing install.${version ? `\nmetadata:\n  version: "${version}"` : ''}`,
+  );
 
 const lockOf = (project: string) => {
   const parsed = parseLockfile(readFileSync(join(project, 'skills-lock.json'), 'utf8'));
   expect(parsed.problem).toBeUndefined();
   return parsed.lock!;
 };
-const sourcesOf = (project: string) => Object.fromEntries(Object.entries(lockOf(project).skills).map(([id, e]) => [id, e.source]));
+const sourcesOf = (project: string) =>
+  Object.fromEntries(Object.entries(lockOf(project).skills).map(([id, e]) => [id, e.source]));
 
 /** A git repository holding `tree`, committed, for git archive. */
 async function gitRepo(tree: TreeSpec): Promise<string> {
   const dir = fresh('git');
   writeTree(dir, tree);
-  const git = (...args: string[]) => execa('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd: dir });
+  const git = (...args: string[]) =>
+    execa('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], {
+      cwd: dir,
+    });
   await git('init', '-q');
   await git('add', '-A');
   await git('commit', '-qm', 'skills');
@@ -54,12 +60,19 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-describe('skills install: archives whose top folder is not the skill\'s (built CLI)', () => {
-  it('installs a release tarball (git archive --prefix=pdf-main/) and a release zip (docx-1.2.0/) under the skills\' names', async () => {
+describe("skills install: archives whose top folder is not the skill's (built CLI)", () => {
+  it("installs a release tarball (git archive --prefix=pdf-main/) and a release zip (docx-1.2.0/) under the skills' names", async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
-    const repo = await gitRepo({ 'SKILL.md': skillText('pdf', '1.0.0'), 'scripts/run.sh': { content: '#!/bin/sh\necho pdf\n', mode: 0o755 } });
-    await execa('git', ['archive', '--format=tar.gz', '--prefix=pdf-main/', '-o', join(project, 'pdf-main.tar.gz'), 'HEAD'], { cwd: repo });
+    const repo = await gitRepo({
+      'SKILL.md': skillText('pdf', '1.0.0'),
+      'scripts/run.sh': { content: '#!/bin/sh\necho pdf\n', mode: 0o755 },
+    });
+    await execa(
+      'git',
+      ['archive', '--format=tar.gz', '--prefix=pdf-main/', '-o', join(project, 'pdf-main.tar.gz'), 'HEAD'],
+      { cwd: repo },
+    );
     const src = fresh('src');
     writeTree(join(src, 'docx-1.2.0'), { 'SKILL.md': skillText('docx', '1.2.0') });
     await execa('zip', ['-qr', join(project, 'docx-1.2.0.zip'), 'docx-1.2.0'], { cwd: src });
@@ -67,7 +80,11 @@ describe('skills install: archives whose top folder is not the skill\'s (built C
     const r = await cli(reg, ['install', 'pdf-main.tar.gz', 'docx-1.2.0.zip', '--into', '.claude/skills'], project);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.split('\n')).toEqual(['added     pdf@1.0.0  → .claude/skills/pdf', 'added     docx@1.2.0  → .claude/skills/docx', `2 skills installed into ${reg}; skills-lock.json written`]);
+    expect(r.stdout.split('\n')).toEqual([
+      'added     pdf@1.0.0  → .claude/skills/pdf',
+      'added     docx@1.2.0  → .claude/skills/docx',
+      `2 skills installed into ${reg}; skills-lock.json written`,
+    ]);
     expect(readdirSync(join(project, '.claude/skills')).sort()).toEqual(['docx', 'pdf']);
     expect(statSync(join(project, '.claude/skills/pdf/scripts/run.sh')).mode & 0o111).not.toBe(0);
     expect(sourcesOf(project)).toEqual({ docx: 'archive:docx-1.2.0.zip', pdf: 'archive:pdf-main.tar.gz' });
@@ -84,7 +101,11 @@ describe('skills install: archives whose top folder is not the skill\'s (built C
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
     const repo = await gitRepo({ 'SKILL.md': skillMd('name: pdf\nmetadata:\n  version: "1.0.0"') });
-    await execa('git', ['archive', '--format=tar.gz', '--prefix=pdf-main/', '-o', join(project, 'single.tar.gz'), 'HEAD'], { cwd: repo });
+    await execa(
+      'git',
+      ['archive', '--format=tar.gz', '--prefix=pdf-main/', '-o', join(project, 'single.tar.gz'), 'HEAD'],
+      { cwd: repo },
+    );
 
     const r = await cli(reg, ['install', 'single.tar.gz', '--into', 'skills'], project);
     expect(r.exitCode).toBe(1);
@@ -94,7 +115,9 @@ describe('skills install: archives whose top folder is not the skill\'s (built C
     expect(r.stderr).not.toContain('.unpack-');
     expect(r.stderr).not.toContain('name-matches-folder');
     const json = await cli(reg, ['install', 'single.tar.gz', '--json'], project);
-    expect(JSON.parse(json.stdout).invalid[0].diagnostics.map((d: { file: string }) => d.file)).toEqual(['single.tar.gz: pdf-main/SKILL.md']);
+    expect(JSON.parse(json.stdout).invalid[0].diagnostics.map((d: { file: string }) => d.file)).toEqual([
+      'single.tar.gz: pdf-main/SKILL.md',
+    ]);
     expect(existsSync(reg)).toBe(false);
     expect(readdirSync(project)).toEqual(['single.tar.gz']);
   });
@@ -111,8 +134,15 @@ describe('skills install: archives that hold several skills (built CLI)', () => 
     const r = await cli(reg, ['install', 'repo-main.zip', '--into', 'skills'], project);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.split('\n')).toEqual(['added     docx@2.0.0  → skills/docx', 'added     pdf@1.0.0  → skills/pdf', `2 skills installed into ${reg}; skills-lock.json written`]);
-    expect(sourcesOf(project)).toEqual({ docx: 'archive:repo-main.zip#repo-main/skills/docx', pdf: 'archive:repo-main.zip#repo-main/skills/pdf' });
+    expect(r.stdout.split('\n')).toEqual([
+      'added     docx@2.0.0  → skills/docx',
+      'added     pdf@1.0.0  → skills/pdf',
+      `2 skills installed into ${reg}; skills-lock.json written`,
+    ]);
+    expect(sourcesOf(project)).toEqual({
+      docx: 'archive:repo-main.zip#repo-main/skills/docx',
+      pdf: 'archive:repo-main.zip#repo-main/skills/pdf',
+    });
     const lockText = readFileSync(join(project, 'skills-lock.json'), 'utf8');
     const installed = snapshot(join(project, 'skills'));
     expect(installed['pdf/reference.md']).toBe('# PDF\n');
@@ -140,7 +170,9 @@ describe('skills install: archives that hold several skills (built CLI)', () => 
     for (const args of [['install'], ['install', 'repo-main.zip']]) {
       const changed = await cli(reg, args, project);
       expect(changed.exitCode).toBe(2);
-      expect(changed.stderr.split('\n')[0]).toMatch(/^error: integrity mismatch for pdf@1\.0\.0: .*skills-lock\.json has sha512-\S+, but \S*repo-main\.zip: repo-main\/skills\/pdf has sha512-\S+; nothing was installed$/);
+      expect(changed.stderr.split('\n')[0]).toMatch(
+        /^error: integrity mismatch for pdf@1\.0\.0: .*skills-lock\.json has sha512-\S+, but \S*repo-main\.zip: repo-main\/skills\/pdf has sha512-\S+; nothing was installed$/,
+      );
       expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lockText);
     }
 
@@ -168,7 +200,10 @@ describe('skills install: archives that hold several skills (built CLI)', () => 
       expect(r.stderr).toBe('');
       expect(r.exitCode).toBe(0);
       expect(readdirSync(join(project, 'skills')).sort()).toEqual(['docx', 'pdf']);
-      expect(sourcesOf(project)).toEqual({ docx: `archive:repo-main.${format}#repo-main/skills/docx`, pdf: `archive:repo-main.${format}#repo-main/skills/pdf` });
+      expect(sourcesOf(project)).toEqual({
+        docx: `archive:repo-main.${format}#repo-main/skills/docx`,
+        pdf: `archive:repo-main.${format}#repo-main/skills/pdf`,
+      });
     }
   });
 
@@ -176,13 +211,18 @@ describe('skills install: archives that hold several skills (built CLI)', () => 
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
     const src = fresh('src');
-    writeTree(join(src, 'repo-main'), { ...skillsRepo(), 'skills/bad/SKILL.md': skillMd('name: bad\nmetadata:\n  version: "1.0.0"') });
+    writeTree(join(src, 'repo-main'), {
+      ...skillsRepo(),
+      'skills/bad/SKILL.md': skillMd('name: bad\nmetadata:\n  version: "1.0.0"'),
+    });
     await execa('zip', ['-qr', join(project, 'repo-main.zip'), 'repo-main'], { cwd: src });
     const r = await cli(reg, ['install', 'repo-main.zip', '--into', 'skills'], project);
     expect(r.exitCode).toBe(1);
     const lines = r.stderr.split('\n');
     expect(lines[0]).toBe('error: repo-main.zip: repo-main/skills/bad: bad is not valid; nothing was installed');
-    expect(lines[1]).toMatch(/^ {2}repo-main\.zip: repo-main\/skills\/bad\/SKILL\.md:\d+:\d+ {2}error {4}description is missing/);
+    expect(lines[1]).toMatch(
+      /^ {2}repo-main\.zip: repo-main\/skills\/bad\/SKILL\.md:\d+:\d+ {2}error {4}description is missing/,
+    );
     expect(r.stderr).not.toContain('.unpack-');
     expect(existsSync(reg)).toBe(false);
     expect(readdirSync(project)).toEqual(['repo-main.zip']);
@@ -234,7 +274,12 @@ describe('skills install: archives made by everyday tools (built CLI)', () => {
       const r = await cli(reg, ['install', archive, '--into', into], project);
       expect(r.stderr).toBe('');
       expect(r.exitCode).toBe(0);
-      expect(Object.keys(snapshot(join(project, into))).sort()).toEqual(['pdf', 'pdf/SKILL.md', 'pdf/scripts', 'pdf/scripts/run.sh']);
+      expect(Object.keys(snapshot(join(project, into))).sort()).toEqual([
+        'pdf',
+        'pdf/SKILL.md',
+        'pdf/scripts',
+        'pdf/scripts/run.sh',
+      ]);
       expect(lockOf(project).skills.pdf!.integrity).toBe(cleanIntegrity);
     }
   });
@@ -266,7 +311,10 @@ describe('skills install: archives made by everyday tools (built CLI)', () => {
     expect((await cli(reg, ['install', '--frozen'], project)).exitCode).toBe(0);
     // As a lock written before the `#<path inside>` form has it.
     const lockFile = join(project, 'skills-lock.json');
-    writeFileSync(lockFile, readFileSync(lockFile, 'utf8').replace('"archive:dl/pdf#2.zip#"', '"archive:dl/pdf#2.zip"'));
+    writeFileSync(
+      lockFile,
+      readFileSync(lockFile, 'utf8').replace('"archive:dl/pdf#2.zip#"', '"archive:dl/pdf#2.zip"'),
+    );
     const old = await cli(reg, ['install', '--frozen', '--into', 'skills'], project);
     expect(old.stderr).toBe('');
     expect(old.exitCode).toBe(0);

@@ -1,5 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { execa } from 'execa';
@@ -14,9 +24,20 @@ afterAll(cleanup);
 
 const cli = (reg: string, args: string[], cwd: string) => runCli(args, { cwd, env: { SKILLS_REGISTRY: reg } });
 
-function makeSkill(parent: string, name: string, version: string, files: Record<string, string> = {}, extra = ''): string {
+function makeSkill(
+  parent: string,
+  name: string,
+  version: string,
+  files: Record<string, string> = {},
+  extra = '',
+): string {
   const dir = join(parent, name);
-  writeTree(dir, { 'SKILL.md': skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing install.\nmetadata:\n  version: "${version}"\n${extra}`), ...files });
+  writeTree(dir, {
+    'SKILL.md': skillMd(
+      `name: ${name}\ndescription: Does ${name} things. Use when testing install.\nmetadata:\n  version: "${version}"\n${extra}`,
+    ),
+    ...files,
+  });
   return dir;
 }
 
@@ -53,7 +74,9 @@ describe('skills install: every source kind (built CLI)', () => {
     for (const into of ['not-a-folder', 'not-a-folder/skills']) {
       const r = await cli(reg, ['install', join(EXAMPLES, 'web-scraping'), '--into', into], project);
       expect(r.exitCode).toBe(2);
-      expect(r.stderr.split('\n')[0]).toBe(`error: --into ${join(project, into)}: ${join(project, into)} is not a folder; nothing was installed`);
+      expect(r.stderr.split('\n')[0]).toBe(
+        `error: --into ${join(project, into)}: ${join(project, into)} is not a folder; nothing was installed`,
+      );
     }
     expect(existsSync(reg)).toBe(false);
     expect(readdirSync(project)).toEqual(['not-a-folder']);
@@ -80,7 +103,12 @@ describe('skills install: every source kind (built CLI)', () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
     const dir = join(fresh('src'), 'plain');
-    writeTree(dir, { 'SKILL.md': skillMd('name: plain\ndescription: Has no version, as the standard allows. Use when testing install.'), 'notes.md': 'one\n' });
+    writeTree(dir, {
+      'SKILL.md': skillMd(
+        'name: plain\ndescription: Has no version, as the standard allows. Use when testing install.',
+      ),
+      'notes.md': 'one\n',
+    });
     const r = await cli(reg, ['install', dir, '--into', '.agents/skills'], project);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('warning: plain has no version; it is kept as 0.0.0');
@@ -111,10 +139,27 @@ describe('skills install: every source kind (built CLI)', () => {
     makeSkill(src, 'from-skill', '3.0.0');
     makeSkill(src, 'from-zip', '4.0.0', { 'references/r.md': '# R\n' });
     expect((await cli(reg, ['pack', join(src, 'from-tgz'), '--out', join(project, 'dist')], project)).exitCode).toBe(0);
-    expect((await cli(reg, ['pack', join(src, 'from-skill'), '--format', 'skill', '--out', join(project, 'dist')], project)).exitCode).toBe(0);
+    expect(
+      (await cli(reg, ['pack', join(src, 'from-skill'), '--format', 'skill', '--out', join(project, 'dist')], project))
+        .exitCode,
+    ).toBe(0);
     await execa('zip', ['-qr', join(project, 'dist/from-zip.zip'), 'from-zip'], { cwd: src });
 
-    const r = await cli(reg, ['install', join(src, 'from-folder'), './dist/from-tgz-2.0.0.tgz', 'dist/from-skill.skill', 'dist/from-zip.zip', '--into', '.claude/skills', '--for', 'bee-1'], project);
+    const r = await cli(
+      reg,
+      [
+        'install',
+        join(src, 'from-folder'),
+        './dist/from-tgz-2.0.0.tgz',
+        'dist/from-skill.skill',
+        'dist/from-zip.zip',
+        '--into',
+        '.claude/skills',
+        '--for',
+        'bee-1',
+      ],
+      project,
+    );
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(r.stdout.split('\n')).toEqual([
@@ -124,7 +169,12 @@ describe('skills install: every source kind (built CLI)', () => {
       'added     from-zip@4.0.0  → .claude/skills/from-zip',
       `4 skills installed into ${reg}; skills-lock.json written`,
     ]);
-    expect(readdirSync(join(project, '.claude/skills')).sort()).toEqual(['from-folder', 'from-skill', 'from-tgz', 'from-zip']);
+    expect(readdirSync(join(project, '.claude/skills')).sort()).toEqual([
+      'from-folder',
+      'from-skill',
+      'from-tgz',
+      'from-zip',
+    ]);
     expect(readFileSync(join(project, '.claude/skills/from-zip/references/r.md'), 'utf8')).toBe('# R\n');
     expect(indexOf(reg).skills.map((s) => [s.id, s.usedBy])).toEqual([
       ['from-folder', ['bee-1']],
@@ -149,10 +199,16 @@ describe('skills install: every source kind (built CLI)', () => {
     const from = await exampleRegistry();
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
-    const r = await cli(reg, ['install', 'data-analysis@^1', '--from', from, '--into', '.agents/skills', '--json'], project);
+    const r = await cli(
+      reg,
+      ['install', 'data-analysis@^1', '--from', from, '--into', '.agents/skills', '--json'],
+      project,
+    );
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc.skills.map((s: { id: string; requested: boolean; status: string }) => [s.id, s.requested, s.status])).toEqual([
+    expect(
+      doc.skills.map((s: { id: string; requested: boolean; status: string }) => [s.id, s.requested, s.status]),
+    ).toEqual([
       ['basic-tools', false, 'added'],
       ['data-analysis', true, 'added'],
     ]);
@@ -202,7 +258,9 @@ describe('skills install: the lockfile (built CLI)', () => {
     const from = await exampleRegistry();
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
-    expect((await cli(reg, ['install', 'social-media-apis@2.1.0', '--from', from, '--into', 'skills'], project)).exitCode).toBe(0);
+    expect(
+      (await cli(reg, ['install', 'social-media-apis@2.1.0', '--from', from, '--into', 'skills'], project)).exitCode,
+    ).toBe(0);
     const lockText = readFileSync(join(project, 'skills-lock.json'), 'utf8');
     const installed = snapshot(join(project, 'skills'));
 
@@ -215,7 +273,10 @@ describe('skills install: the lockfile (built CLI)', () => {
     expect(replay.stdout.split('\n').at(-1)).toBe(`2 skills installed into ${reg}; skills-lock.json unchanged`);
     expect(snapshot(join(project, 'skills'))).toEqual(installed);
     expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lockText);
-    expect(indexOf(reg).skills.map((s) => `${s.id}@${s.latestVersion}`)).toEqual(['basic-tools@1.0.0', 'social-media-apis@2.1.0']);
+    expect(indexOf(reg).skills.map((s) => `${s.id}@${s.latestVersion}`)).toEqual([
+      'basic-tools@1.0.0',
+      'social-media-apis@2.1.0',
+    ]);
 
     // --frozen with a source that would add to the lock: exit 1, and nothing is written.
     const src = fresh('src');
@@ -249,7 +310,9 @@ describe('skills install: the lockfile (built CLI)', () => {
       const r = await cli(reg, args, project);
       expect(r.exitCode).toBe(2);
       const first = r.stderr.split('\n')[0]!;
-      expect(first).toMatch(/^error: integrity mismatch for drifting@1\.0\.0: .*skills-lock\.json has sha512-.* but .* has sha512-.*; nothing was installed$/);
+      expect(first).toMatch(
+        /^error: integrity mismatch for drifting@1\.0\.0: .*skills-lock\.json has sha512-.* but .* has sha512-.*; nothing was installed$/,
+      );
       expect(first).toContain(locked);
       expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lockText);
     }
@@ -257,10 +320,15 @@ describe('skills install: the lockfile (built CLI)', () => {
 
   it('reports a corrupt lockfile with file:line:column (exit 2)', async () => {
     const project = fresh('project');
-    writeFileSync(join(project, 'skills-lock.json'), '{\n  "lockfileVersion": 1,\n  "skills": {\n    "x": { "version": 1 }\n  }\n}\n');
+    writeFileSync(
+      join(project, 'skills-lock.json'),
+      '{\n  "lockfileVersion": 1,\n  "skills": {\n    "x": { "version": 1 }\n  }\n}\n',
+    );
     const r = await cli(join(fresh(), 'registry'), ['install', '--json'], project);
     expect(r.exitCode).toBe(2);
-    expect(JSON.parse(r.stdout).error.message).toBe(`${join(project, 'skills-lock.json')}:4:23: skills-lock.json: skills.x.version: Expected string, received number`);
+    expect(JSON.parse(r.stdout).error.message).toBe(
+      `${join(project, 'skills-lock.json')}:4:23: skills-lock.json: skills.x.version: Expected string, received number`,
+    );
   });
 });
 
@@ -269,7 +337,9 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     const from = await exampleRegistry();
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
-    expect((await cli(reg, ['install', 'data-analysis@^1', '--from', from, '--into', '.claude/skills'], project)).exitCode).toBe(0);
+    expect(
+      (await cli(reg, ['install', 'data-analysis@^1', '--from', from, '--into', '.claude/skills'], project)).exitCode,
+    ).toBe(0);
     const lockText = readFileSync(join(project, 'skills-lock.json'), 'utf8');
     expect(lockText.startsWith('{\n  "into": [\n    ".claude/skills"\n  ],\n  "lockfileVersion": 1,\n')).toBe(true);
     const installed = snapshot(join(project, '.claude/skills'));
@@ -335,7 +405,9 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     // Replaying the lock fills every recorded folder with every locked skill.
     const replay = await cli(reg, ['install'], project);
     expect(replay.exitCode).toBe(0);
-    expect(replay.stdout.split('\n')[0]).toBe('installed one@1.0.0  → .agents/skills/one, .claude/skills/one (unchanged)');
+    expect(replay.stdout.split('\n')[0]).toBe(
+      'installed one@1.0.0  → .agents/skills/one, .claude/skills/one (unchanged)',
+    );
     expect(readdirSync(join(project, '.agents/skills')).sort()).toEqual(['one', 'three', 'two']);
     expect(readdirSync(join(project, '.claude/skills')).sort()).toEqual(['one', 'three', 'two']);
 
@@ -346,7 +418,9 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     const lockText = readFileSync(join(project, 'skills-lock.json'), 'utf8');
     const refused = await cli(reg, ['install', join(src, 'four')], project);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr.split('\n')[0]).toBe(`error: ${join(project, '.agents/skills/four')} already exists and is not a copy skills installed (its content matches no version in ${join(project, 'skills-lock.json')}); nothing was installed`);
+    expect(refused.stderr.split('\n')[0]).toBe(
+      `error: ${join(project, '.agents/skills/four')} already exists and is not a copy skills installed (its content matches no version in ${join(project, 'skills-lock.json')}); nothing was installed`,
+    );
     expect(existsSync(join(project, '.claude/skills/four'))).toBe(false);
     expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lockText);
   });
@@ -363,7 +437,10 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     const ci = await cli(reg, ['install', '--frozen', '--into', '.claude/skills'], project);
     expect(ci.stderr).toBe('');
     expect(ci.exitCode).toBe(0);
-    expect(ci.stdout.split('\n')).toEqual(['installed ci-skill@1.0.0  → .claude/skills/ci-skill', `1 skill installed into ${reg}; skills-lock.json unchanged`]);
+    expect(ci.stdout.split('\n')).toEqual([
+      'installed ci-skill@1.0.0  → .claude/skills/ci-skill',
+      `1 skill installed into ${reg}; skills-lock.json unchanged`,
+    ]);
     expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(oldLock);
     // With a source too: --frozen fails on the skills only, never on the folder.
     makeSkill(src, 'newcomer', '1.0.0');
@@ -376,17 +453,24 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     const outside = fresh('outside');
     const away = await cli(reg, ['install', '--into', outside], project);
     expect(away.exitCode).toBe(0);
-    expect(away.stderr).toBe(`warning: --into ${outside} is outside ${project}, so skills-lock.json does not record it: pass --into again to place skills there`);
+    expect(away.stderr).toBe(
+      `warning: --into ${outside} is outside ${project}, so skills-lock.json does not record it: pass --into again to place skills there`,
+    );
     expect(readdirSync(outside)).toEqual(['ci-skill']);
     expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(oldLock);
 
     const record = await cli(reg, ['install', '--into', '.claude/skills'], project);
     expect(record.exitCode).toBe(0);
     expect(record.stdout.split('\n').at(-1)).toBe(`1 skill installed into ${reg}; skills-lock.json written`);
-    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(oldLock.replace('{\n', '{\n  "into": [\n    ".claude/skills"\n  ],\n'));
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(
+      oldLock.replace('{\n', '{\n  "into": [\n    ".claude/skills"\n  ],\n'),
+    );
 
     // --frozen never writes the lock, not even to put a hand-edited one in order.
-    const handEdited = '{"skills": ' + JSON.stringify(lockOf(project).skills) + ', "lockfileVersion": 1, "into": ["skills", ".claude/skills"]}\n';
+    const handEdited =
+      '{"skills": ' +
+      JSON.stringify(lockOf(project).skills) +
+      ', "lockfileVersion": 1, "into": ["skills", ".claude/skills"]}\n';
     writeFileSync(join(project, 'skills-lock.json'), handEdited);
     const again = await cli(reg, ['install', '--frozen'], project);
     expect(again.exitCode).toBe(0);
@@ -398,15 +482,25 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     const src = fresh('src');
     const dir = makeSkill(src, 'victim', '1.0.0');
     const target = fresh('target');
-    for (const [bad, line, column] of [['../../etc', 3, 5], [target, 3, 5]] as const) {
+    for (const [bad, line, column] of [
+      ['../../etc', 3, 5],
+      [target, 3, 5],
+    ] as const) {
       const project = fresh('project');
       const reg = join(fresh(), 'registry');
       const text = `{\n  "into": [\n    ${JSON.stringify(bad)}\n  ],\n  "lockfileVersion": 1,\n  "skills": {}\n}\n`;
       writeFileSync(join(project, 'skills-lock.json'), text);
-      for (const args of [['install'], ['install', dir], ['install', dir, '--into', 'skills', '--force'], ['uninstall', 'victim']]) {
+      for (const args of [
+        ['install'],
+        ['install', dir],
+        ['install', dir, '--into', 'skills', '--force'],
+        ['uninstall', 'victim'],
+      ]) {
         const r = await cli(reg, args, project);
         expect(r.exitCode, args.join(' ')).toBe(2);
-        expect(r.stderr.split('\n')[0]).toBe(`error: ${join(project, 'skills-lock.json')}:${line}:${column}: skills-lock.json: into.0: expected a folder inside the lockfile's folder, relative, with "/" and no ".." (e.g. ".claude/skills")`);
+        expect(r.stderr.split('\n')[0]).toBe(
+          `error: ${join(project, 'skills-lock.json')}:${line}:${column}: skills-lock.json: into.0: expected a folder inside the lockfile's folder, relative, with "/" and no ".." (e.g. ".claude/skills")`,
+        );
       }
       expect(existsSync(reg)).toBe(false);
       expect(readdirSync(project)).toEqual(['skills-lock.json']);
@@ -418,10 +512,15 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
     symlinkSync(target, join(project, '.claude'));
-    writeFileSync(join(project, 'skills-lock.json'), '{\n  "into": [\n    ".claude/skills"\n  ],\n  "lockfileVersion": 1,\n  "skills": {}\n}\n');
+    writeFileSync(
+      join(project, 'skills-lock.json'),
+      '{\n  "into": [\n    ".claude/skills"\n  ],\n  "lockfileVersion": 1,\n  "skills": {}\n}\n',
+    );
     const r = await cli(reg, ['install', dir], project);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.split('\n')[0]).toBe(`error: ${join(project, 'skills-lock.json')}: into ".claude/skills": ${join(project, '.claude')} leads out of ${project} (through a symlink, to ${target}); nothing was installed`);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `error: ${join(project, 'skills-lock.json')}: into ".claude/skills": ${join(project, '.claude')} leads out of ${project} (through a symlink, to ${target}); nothing was installed`,
+    );
     expect(readdirSync(target)).toEqual([]);
     expect(existsSync(reg)).toBe(false);
   });
@@ -434,13 +533,18 @@ describe('skills uninstall (built CLI)', () => {
     const src = fresh('src');
     makeSkill(src, 'gone', '1.0.0');
     makeSkill(src, 'edited', '1.0.0');
-    expect((await cli(reg, ['install', join(src, 'gone'), join(src, 'edited'), '--into', '.claude/skills'], project)).exitCode).toBe(0);
+    expect(
+      (await cli(reg, ['install', join(src, 'gone'), join(src, 'edited'), '--into', '.claude/skills'], project))
+        .exitCode,
+    ).toBe(0);
     expect((await cli(reg, ['install', '--into', '.agents/skills'], project)).exitCode).toBe(0);
 
     const r = await cli(reg, ['uninstall', 'gone'], project);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe('uninstalled gone@1.0.0 from .agents/skills/gone, .claude/skills/gone, skills-lock.json, the store (built-in/gone@1.0.0)');
+    expect(r.stdout).toBe(
+      'uninstalled gone@1.0.0 from .agents/skills/gone, .claude/skills/gone, skills-lock.json, the store (built-in/gone@1.0.0)',
+    );
     expect(readdirSync(join(project, '.claude/skills'))).toEqual(['edited']);
     expect(readdirSync(join(project, '.agents/skills'))).toEqual(['edited']);
     expect(lockOf(project).into).toEqual(['.agents/skills', '.claude/skills']);
@@ -449,12 +553,18 @@ describe('skills uninstall (built CLI)', () => {
     const kept = await cli(reg, ['uninstall', 'edited', '--json'], project);
     expect(kept.exitCode).toBe(0);
     const doc = JSON.parse(kept.stdout);
-    expect(doc).toMatchObject({ id: 'edited', into: join(project, '.agents/skills/edited'), removed: [join(project, '.agents/skills/edited')], lock: true });
-    expect(doc.warnings).toEqual([`${join(project, '.claude/skills/edited')} was left in place: it is not the copy skills installed (its content does not match ${join(project, 'skills-lock.json')}); remove it by hand, or with --into ${join(project, '.claude/skills')}`]);
+    expect(doc).toMatchObject({
+      id: 'edited',
+      into: join(project, '.agents/skills/edited'),
+      removed: [join(project, '.agents/skills/edited')],
+      lock: true,
+    });
+    expect(doc.warnings).toEqual([
+      `${join(project, '.claude/skills/edited')} was left in place: it is not the copy skills installed (its content does not match ${join(project, 'skills-lock.json')}); remove it by hand, or with --into ${join(project, '.claude/skills')}`,
+    ]);
     expect(readFileSync(join(project, '.claude/skills/edited/notes.md'), 'utf8')).toBe('my notes\n');
     expect(existsSync(join(project, '.agents/skills/edited'))).toBe(false);
   });
-
 
   it('removes from --into, the lock, and the store unless something else uses it', async () => {
     const project = fresh('project');
@@ -462,15 +572,25 @@ describe('skills uninstall (built CLI)', () => {
     const src = fresh('src');
     makeSkill(src, 'shared', '1.0.0');
     makeSkill(src, 'solo', '1.0.0');
-    expect((await cli(reg, ['install', join(src, 'shared'), join(src, 'solo'), '--into', 'skills'], project)).exitCode).toBe(0);
+    expect(
+      (await cli(reg, ['install', join(src, 'shared'), join(src, 'solo'), '--into', 'skills'], project)).exitCode,
+    ).toBe(0);
     expect((await cli(reg, ['use', 'shared', '--by', 'other-agent'], project)).exitCode).toBe(0);
 
     const solo = await cli(reg, ['uninstall', 'solo', '--into', 'skills'], project);
     expect(solo.exitCode).toBe(0);
-    expect(solo.stdout).toBe('uninstalled solo@1.0.0 from skills/solo, skills-lock.json, the store (built-in/solo@1.0.0)');
+    expect(solo.stdout).toBe(
+      'uninstalled solo@1.0.0 from skills/solo, skills-lock.json, the store (built-in/solo@1.0.0)',
+    );
     const shared = await cli(reg, ['uninstall', 'shared', '--into', 'skills', '--json'], project);
     expect(shared.exitCode).toBe(0);
-    expect(JSON.parse(shared.stdout)).toMatchObject({ id: 'shared', version: '1.0.0', lock: true, store: [], keptFor: ['other-agent'] });
+    expect(JSON.parse(shared.stdout)).toMatchObject({
+      id: 'shared',
+      version: '1.0.0',
+      lock: true,
+      store: [],
+      keptFor: ['other-agent'],
+    });
     expect(readdirSync(join(project, 'skills'))).toEqual([]);
     expect(lockOf(project).skills).toEqual({});
     expect(indexOf(reg).skills.map((s) => s.id)).toEqual(['shared']);
@@ -478,7 +598,9 @@ describe('skills uninstall (built CLI)', () => {
 
     const gone = await cli(reg, ['uninstall', 'solo'], project);
     expect(gone.exitCode).toBe(2);
-    expect(gone.stderr.split('\n')[0]).toMatch(/^error: solo is not installed: not in .*skills-lock\.json, not in the registry /);
+    expect(gone.stderr.split('\n')[0]).toMatch(
+      /^error: solo is not installed: not in .*skills-lock\.json, not in the registry /,
+    );
   });
 });
 
@@ -487,23 +609,47 @@ describe('skills install: hostile archives and crashes (built CLI)', () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
     const src = fresh('src');
-    expect((await cli(reg, ['install', makeSkill(src, 'first', '1.0.0'), '--into', 'skills'], project)).exitCode).toBe(0);
-    const before = { reg: snapshot(reg), into: snapshot(join(project, 'skills')), lock: readFileSync(join(project, 'skills-lock.json'), 'utf8') };
+    expect((await cli(reg, ['install', makeSkill(src, 'first', '1.0.0'), '--into', 'skills'], project)).exitCode).toBe(
+      0,
+    );
+    const before = {
+      reg: snapshot(reg),
+      into: snapshot(join(project, 'skills')),
+      lock: readFileSync(join(project, 'skills-lock.json'), 'utf8'),
+    };
     const header = (path: string, size: number) => {
       const b = Buffer.alloc(512);
       new Header({ path, type: 'File', size, mode: 0o644, mtime: new Date(0) }).encode(b);
       return b;
     };
     const body = Buffer.from('pwned\n');
-    writeFileSync(join(project, 'slip.tgz'), gzipSync(Buffer.concat([header('evil/SKILL.md', 0), header('evil/../../../escaped.txt', body.length), body, Buffer.alloc(512 - body.length), Buffer.alloc(1024)])));
-    writeFileSync(join(project, 'bomb.tgz'), gzipSync(Buffer.concat([header('bomb/SKILL.md', 0), header('bomb/zeros.bin', 512 * 1024 * 1024)])));
+    writeFileSync(
+      join(project, 'slip.tgz'),
+      gzipSync(
+        Buffer.concat([
+          header('evil/SKILL.md', 0),
+          header('evil/../../../escaped.txt', body.length),
+          body,
+          Buffer.alloc(512 - body.length),
+          Buffer.alloc(1024),
+        ]),
+      ),
+    );
+    writeFileSync(
+      join(project, 'bomb.tgz'),
+      gzipSync(Buffer.concat([header('bomb/SKILL.md', 0), header('bomb/zeros.bin', 512 * 1024 * 1024)])),
+    );
 
     const slip = await cli(reg, ['install', 'slip.tgz', '--into', 'skills'], project);
     expect(slip.exitCode).toBe(2);
-    expect(slip.stderr.split('\n')[0]).toBe(`error: ${join(project, 'slip.tgz')}: refused: entry "evil/../../../escaped.txt" contains ".."; expected regular files and folders inside one skill folder, e.g. "my-skill/SKILL.md". Nothing was installed`);
+    expect(slip.stderr.split('\n')[0]).toBe(
+      `error: ${join(project, 'slip.tgz')}: refused: entry "evil/../../../escaped.txt" contains ".."; expected regular files and folders inside one skill folder, e.g. "my-skill/SKILL.md". Nothing was installed`,
+    );
     const bomb = await cli(reg, ['install', 'bomb.tgz', '--json'], project);
     expect(bomb.exitCode).toBe(2);
-    expect(JSON.parse(bomb.stdout).error.message).toContain('refused: its files add up to more than 256 MiB (stopped at entry "bomb/zeros.bin")');
+    expect(JSON.parse(bomb.stdout).error.message).toContain(
+      'refused: its files add up to more than 256 MiB (stopped at entry "bomb/zeros.bin")',
+    );
 
     expect(snapshot(reg)).toEqual(before.reg);
     expect(snapshot(join(project, 'skills'))).toEqual(before.into);
@@ -515,18 +661,31 @@ describe('skills install: hostile archives and crashes (built CLI)', () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
     const src = fresh('src');
-    expect((await cli(reg, ['install', makeSkill(src, 'big', '1.0.0', { 'notes.md': 'v1\n' }), '--into', 'skills'], project)).exitCode).toBe(0);
-    const before = { index: readFileSync(join(reg, 'index.json'), 'utf8'), into: snapshot(join(project, 'skills')), lock: readFileSync(join(project, 'skills-lock.json'), 'utf8') };
+    expect(
+      (await cli(reg, ['install', makeSkill(src, 'big', '1.0.0', { 'notes.md': 'v1\n' }), '--into', 'skills'], project))
+        .exitCode,
+    ).toBe(0);
+    const before = {
+      index: readFileSync(join(reg, 'index.json'), 'utf8'),
+      into: snapshot(join(project, 'skills')),
+      lock: readFileSync(join(project, 'skills-lock.json'), 'utf8'),
+    };
 
     // Version 2, big enough that extraction takes a while: 4,000 files of 8 KiB of random-ish text.
     const files: Record<string, string> = {};
-    for (let i = 0; i < 4000; i++) files[`references/part-${Math.floor(i / 100)}/file-${i}.md`] = `${i}\n${(i * 7919).toString(36).repeat(1200)}`;
+    for (let i = 0; i < 4000; i++)
+      files[`references/part-${Math.floor(i / 100)}/file-${i}.md`] = `${i}\n${(i * 7919).toString(36).repeat(1200)}`;
     makeSkill(join(src, 'v2'), 'big', '2.0.0', files);
     expect((await cli(reg, ['pack', join(src, 'v2/big'), '--out', project], project)).exitCode).toBe(0);
 
-    const child = execa(process.execPath, [BIN, 'install', 'big-2.0.0.tgz', '--into', 'skills'], { cwd: project, env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg }, reject: false });
+    const child = execa(process.execPath, [BIN, 'install', 'big-2.0.0.tgz', '--into', 'skills'], {
+      cwd: project,
+      env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg },
+      reject: false,
+    });
     const unpacking = () => readdirSync(reg).filter((n) => n.startsWith('.unpack-'));
-    for (let i = 0; i < 4000 && unpacking().length === 0 && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 2));
+    for (let i = 0; i < 4000 && unpacking().length === 0 && child.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 2));
     child.kill('SIGKILL');
     const killed = await child;
     expect(killed.signal).toBe('SIGKILL');
@@ -554,7 +713,9 @@ describe('skills install: hostile archives and crashes (built CLI)', () => {
     const dir = makeSkill(fresh('src'), 'mine', '1.0.0');
     const r = await cli(reg, ['install', dir, '--into', 'skills'], project);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.split('\n')[0]).toBe(`error: ${join(project, 'skills/mine')} already exists and is not a copy skills installed (its content matches no version in ${join(project, 'skills-lock.json')}); nothing was installed`);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `error: ${join(project, 'skills/mine')} already exists and is not a copy skills installed (its content matches no version in ${join(project, 'skills-lock.json')}); nothing was installed`,
+    );
     expect(readFileSync(join(project, 'skills/mine/SKILL.md'), 'utf8')).toBe('my own work\n');
     expect(existsSync(reg)).toBe(false);
     const forced = await cli(reg, ['install', dir, '--into', 'skills', '--force'], project);

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
-const good = (name: string, extra = '') => skillMd(`name: ${name}\ndescription: Does ${name} things for the user. Use when the user asks about ${name}.\n${extra}`, `# ${name}\n\nFollow these steps.\n`);
+const good = (name: string, extra = '') =>
+  skillMd(
+    `name: ${name}\ndescription: Does ${name} things for the user. Use when the user asks about ${name}.\n${extra}`,
+    `# ${name}\n\nFollow these steps.\n`,
+  );
 
 async function inTemp(fn: (dir: string) => Promise<void>) {
   const t = tempDir();
@@ -27,7 +31,10 @@ describe('skills lint (built CLI)', () => {
   it('reads skills.config.json from the working folder upward: off, severity, options and ignores', () =>
     inTemp(async (dir) => {
       writeTree(dir, {
-        'skills.config.json': JSON.stringify({ rules: { 'instructions-max-lines': ['error', { maxLines: 2 }], SK016: 'off' }, ignores: ['vendor/**'] }),
+        'skills.config.json': JSON.stringify({
+          rules: { 'instructions-max-lines': ['error', { maxLines: 2 }], SK016: 'off' },
+          ignores: ['vendor/**'],
+        }),
         'skills/long/SKILL.md': good('long', 'colour: blue\n'),
         'vendor/broken/SKILL.md': '# no frontmatter',
       });
@@ -35,7 +42,9 @@ describe('skills lint (built CLI)', () => {
       expect(r.exitCode).toBe(1);
       const doc = JSON.parse(r.stdout);
       expect(doc.skills.map((s: { id: string }) => s.id)).toEqual(['long']);
-      const rules = doc.skills[0].diagnostics.map((d: { ruleId: string; severity: string }) => `${d.ruleId}:${d.severity}`);
+      const rules = doc.skills[0].diagnostics.map(
+        (d: { ruleId: string; severity: string }) => `${d.ruleId}:${d.severity}`,
+      );
       expect(rules).toContain('SK100:error');
       expect(rules).not.toContain('SK016:warning');
       const all = await runCli(['lint', '--json', '.'], { cwd: dir });
@@ -48,7 +57,9 @@ describe('skills lint (built CLI)', () => {
       writeFileSync(join(dir, 'skills.config.json'), '{\n  "rules": {\n    "instructions-max-line": "off"\n  }\n}\n');
       const r = await runCli(['lint', 'a'], { cwd: dir });
       expect(r.exitCode).toBe(2);
-      expect(r.stderr).toMatch(/unknown rule "instructions-max-line" in rules; did you mean "instructions-max-lines"\?/);
+      expect(r.stderr).toMatch(
+        /unknown rule "instructions-max-line" in rules; did you mean "instructions-max-lines"\?/,
+      );
       writeFileSync(join(dir, 'skills.config.json'), '{\n  "rules": {\n    "SK100": "loud"\n  }\n}\n');
       const bad = await runCli(['lint', 'a'], { cwd: dir });
       expect(bad.exitCode).toBe(2);
@@ -59,7 +70,10 @@ describe('skills lint (built CLI)', () => {
       writeFileSync(join(dir, 'skills.config.json'), '{"rules": ');
       const json = await runCli(['lint', '--json', 'a'], { cwd: dir });
       expect(json.exitCode).toBe(2);
-      expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'E_CONFIG', message: expect.stringMatching(/skills\.config\.json:1:\d+: not valid JSON/) });
+      expect(JSON.parse(json.stdout).error).toMatchObject({
+        code: 'E_CONFIG',
+        message: expect.stringMatching(/skills\.config\.json:1:\d+: not valid JSON/),
+      });
     }));
 
   it('honours inline disable comments for a file and for the next line', () =>
@@ -71,7 +85,12 @@ describe('skills lint (built CLI)', () => {
         'on/SKILL.md': good('on').replace('# on', body(5)),
       });
       const r = await runCli(['lint', '--json', '.'], { cwd: dir });
-      const ids = Object.fromEntries(JSON.parse(r.stdout).skills.map((s: { id: string; diagnostics: { ruleId: string }[] }) => [s.id, s.diagnostics.map((d) => d.ruleId)]));
+      const ids = Object.fromEntries(
+        JSON.parse(r.stdout).skills.map((s: { id: string; diagnostics: { ruleId: string }[] }) => [
+          s.id,
+          s.diagnostics.map((d) => d.ruleId),
+        ]),
+      );
       expect(ids.on).toContain('SK100');
       expect(ids.off).not.toContain('SK100');
     }));
@@ -82,8 +101,8 @@ describe('skills lint (built CLI)', () => {
       const crlf = `---\r\nname: colon\r\ndescription: Scrapes pages. Use when: the user wants prices\r\n  and stock levels\r\nallowed-tools:\r\n  - Read\r\n  - Bash(git:*)\r\n---\r\n${body}`;
       writeTree(dir, { 'colon/SKILL.md': crlf });
       const r = await runCli(['lint', '--fix', 'colon'], { cwd: dir });
-      expect(r.stdout).toMatch(/fixed  colon\/SKILL\.md: quote the value of description/);
-      expect(r.stdout).toMatch(/fixed  colon\/SKILL\.md: write allowed-tools as one space-separated string/);
+      expect(r.stdout).toMatch(/fixed {2}colon\/SKILL\.md: quote the value of description/);
+      expect(r.stdout).toMatch(/fixed {2}colon\/SKILL\.md: write allowed-tools as one space-separated string/);
       const after = readFileSync(join(dir, 'colon/SKILL.md'), 'utf8');
       expect(after).toBe(
         `---\r\nname: colon\r\ndescription: "Scrapes pages. Use when: the user wants prices and stock levels"\r\nallowed-tools: Read Bash(git:*)\r\n---\r\n${body}`,
@@ -98,16 +117,35 @@ describe('skills lint (built CLI)', () => {
   it('fixes a manifest: adds missing .env.example entries and turns backslashes in references into slashes', () =>
     inTemp(async (dir) => {
       writeTree(dir, {
-        'm/manifest.json': JSON.stringify({ id: 'm', name: 'M', version: '1.0.0', description: 'Posts things. Use when the user wants to post.', owner: 'built-in', context: ['context/instructions.md'], envVars: ['API_KEY', 'API_SECRET'], scripts: ['scripts/post.sh'] }, null, 2),
+        'm/manifest.json': JSON.stringify(
+          {
+            id: 'm',
+            name: 'M',
+            version: '1.0.0',
+            description: 'Posts things. Use when the user wants to post.',
+            owner: 'built-in',
+            context: ['context/instructions.md'],
+            envVars: ['API_KEY', 'API_SECRET'],
+            scripts: ['scripts/post.sh'],
+          },
+          null,
+          2,
+        ),
         'm/.env.example': '# keys\nAPI_KEY=\n',
         'm/context/instructions.md': '# M\n\nRun `scripts\\post.sh` with the text.\n',
-        'm/scripts/post.sh': { content: '#!/usr/bin/env bash\nset -euo pipefail\necho "{\\"success\\": true, \\"result\\": \\"$API_KEY $API_SECRET\\"}"\n', mode: 0o755 },
+        'm/scripts/post.sh': {
+          content:
+            '#!/usr/bin/env bash\nset -euo pipefail\necho "{\\"success\\": true, \\"result\\": \\"$API_KEY $API_SECRET\\"}"\n',
+          mode: 0o755,
+        },
       });
       const r = await runCli(['lint', '--fix', 'm'], { cwd: dir });
       expect(r.stdout).toContain('fixed  m/.env.example: add API_SECRET to .env.example');
       expect(r.stdout).toMatch(/fixed {2}m\/context\/instructions\.md: /);
       expect(readFileSync(join(dir, 'm/.env.example'), 'utf8')).toBe('# keys\nAPI_KEY=\nAPI_SECRET=\n');
-      expect(readFileSync(join(dir, 'm/context/instructions.md'), 'utf8')).toBe('# M\n\nRun `scripts/post.sh` with the text.\n');
+      expect(readFileSync(join(dir, 'm/context/instructions.md'), 'utf8')).toBe(
+        '# M\n\nRun `scripts/post.sh` with the text.\n',
+      );
       expect(r.exitCode).toBe(0);
       const again = await runCli(['lint', '--fix', 'm'], { cwd: dir });
       expect(again.stdout).not.toContain('fixed');
@@ -120,14 +158,30 @@ describe('skills lint (built CLI)', () => {
         const n = `s${i}`;
         const kind = i % 6;
         if (kind === 0) tree[`${n}/SKILL.md`] = good(n, i % 12 === 0 ? 'triggers:\n  patterns: ["(a+)+"]\n' : '');
-        else if (kind === 1) tree[`${n}/SKILL.md`] = `---\nname: ${n}\ndescription: Use when: broken ${i}\n---\nTODO: write me\n`;
-        else if (kind === 2) tree[`${n}/manifest.json`] = JSON.stringify({ id: n, name: n, version: `1.${i}.0`, description: `Skill ${i}. Use when ${i}.`, owner: 'built-in', context: ['context/a.md'], scripts: ['scripts/x.sh'], envVars: ['TOKEN'] });
+        else if (kind === 1)
+          tree[`${n}/SKILL.md`] = `---\nname: ${n}\ndescription: Use when: broken ${i}\n---\nTODO: write me\n`;
+        else if (kind === 2)
+          tree[`${n}/manifest.json`] = JSON.stringify({
+            id: n,
+            name: n,
+            version: `1.${i}.0`,
+            description: `Skill ${i}. Use when ${i}.`,
+            owner: 'built-in',
+            context: ['context/a.md'],
+            scripts: ['scripts/x.sh'],
+            envVars: ['TOKEN'],
+          });
         else if (kind === 3) tree[`${n}/manifest.json`] = `{"id": "${n}", "name": ${'['.repeat(i * 50)}`;
         else if (kind === 4) {
-          tree[`${n}/SKILL.md`] = good(n).replace('Follow these steps.', `See [ref](references/r${i}.md) and scripts\\run.py and ../../etc/passwd. ${'x'.repeat(i * 100)}`);
+          tree[`${n}/SKILL.md`] = good(n).replace(
+            'Follow these steps.',
+            `See [ref](references/r${i}.md) and scripts\\run.py and ../../etc/passwd. ${'x'.repeat(i * 100)}`,
+          );
           tree[`${n}/references/r${i}.md`] = `# R\n${'line\n'.repeat(i * 10)}`;
           tree[`${n}/scripts/run.py`] = 'import os\nprint(os.environ["SECRET_TOKEN"])\n';
-        } else tree[`${n}/skill.md`] = `\ufeff---\r\nname: ${n}\r\ndescription: Does ${n}. Use when ${n}.\r\nmetadata:\r\n  key: AKIA${'A'.repeat(16)}\r\n---\r\nbody\r\n`;
+        } else
+          tree[`${n}/skill.md`] =
+            `\ufeff---\r\nname: ${n}\r\ndescription: Does ${n}. Use when ${n}.\r\nmetadata:\r\n  key: AKIA${'A'.repeat(16)}\r\n---\r\nbody\r\n`;
       }
       tree['s2/context/a.md'] = '# a\n';
       writeTree(dir, tree);
@@ -154,9 +208,17 @@ describe('skills lint (built CLI)', () => {
   it('counts tokens with the real tokenizer, loaded only for long instructions', () =>
     inTemp(async (dir) => {
       const words = Array.from({ length: 6000 }, (_, i) => `word${i % 97}`).join(' ');
-      writeTree(dir, { 'long/SKILL.md': good('long').replace('Follow these steps.', words), 'short/SKILL.md': good('short') });
+      writeTree(dir, {
+        'long/SKILL.md': good('long').replace('Follow these steps.', words),
+        'short/SKILL.md': good('short'),
+      });
       const r = await runCli(['lint', '--json', '.'], { cwd: dir });
-      const byId = Object.fromEntries(JSON.parse(r.stdout).skills.map((s: { id: string; diagnostics: { ruleId: string; message: string }[] }) => [s.id, s.diagnostics]));
+      const byId = Object.fromEntries(
+        JSON.parse(r.stdout).skills.map((s: { id: string; diagnostics: { ruleId: string; message: string }[] }) => [
+          s.id,
+          s.diagnostics,
+        ]),
+      );
       expect(byId.long.find((d: { ruleId: string }) => d.ruleId === 'SK101')?.message).toMatch(/\d{4,5} tokens/);
       expect(byId.short.some((d: { ruleId: string }) => d.ruleId === 'SK101')).toBe(false);
     }));
@@ -171,7 +233,17 @@ describe('skills lint (built CLI)', () => {
       const run = sarif.runs[0];
       expect(run.tool.driver.name).toBe('skills');
       const result = run.results.find((x: { ruleId: string }) => x.ruleId === 'SK007');
-      expect(result).toMatchObject({ level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: 'Bad/SKILL.md', uriBaseId: '%SRCROOT%' }, region: { startLine: 2, startColumn: 1 } } }] });
+      expect(result).toMatchObject({
+        level: 'error',
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: { uri: 'Bad/SKILL.md', uriBaseId: '%SRCROOT%' },
+              region: { startLine: 2, startColumn: 1 },
+            },
+          },
+        ],
+      });
       expect(run.tool.driver.rules[result.ruleIndex].id).toBe('SK007');
     }));
 
@@ -190,16 +262,25 @@ describe('skills lint (built CLI)', () => {
   it('lists its rules, and docs/rules.md is what --list-rules --format markdown prints', async () => {
     const r = await runCli(['lint', '--list-rules']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^SK100  instructions-max-lines/m);
+    expect(r.stdout).toMatch(/^SK100 {2}instructions-max-lines/m);
     const md = await runCli(['lint', '--list-rules', '--format', 'markdown']);
     // execa drops the final newline of stdout.
-    expect(readFileSync(join(ROOT, 'docs/rules.md'), 'utf8'), 'docs/rules.md is stale: run npm run docs').toBe(`${md.stdout}\n`);
+    expect(readFileSync(join(ROOT, 'docs/rules.md'), 'utf8'), 'docs/rules.md is stale: run npm run docs').toBe(
+      `${md.stdout}\n`,
+    );
   });
 
   it('sets the execute bit with --fix only for scripts that have a shebang', () =>
     inTemp(async (dir) => {
       writeTree(dir, {
-        'm/manifest.json': JSON.stringify({ id: 'm', name: 'M', version: '1.0.0', description: 'Does m. Use when m.', owner: 'built-in', scripts: ['scripts/run.sh', 'scripts/data.sh'] }),
+        'm/manifest.json': JSON.stringify({
+          id: 'm',
+          name: 'M',
+          version: '1.0.0',
+          description: 'Does m. Use when m.',
+          owner: 'built-in',
+          scripts: ['scripts/run.sh', 'scripts/data.sh'],
+        }),
         'm/scripts/run.sh': { content: '#!/usr/bin/env bash\nset -euo pipefail\necho "{}"\n', mode: 0o644 },
         'm/scripts/data.sh': { content: 'echo no shebang\n', mode: 0o644 },
       });

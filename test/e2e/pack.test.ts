@@ -44,7 +44,15 @@ describe('skills pack (built CLI)', () => {
     const db = JSON.parse(rb.stdout);
     expect(readFileSync(da.file).equals(readFileSync(db.file))).toBe(true);
     expect(da.integrity).toBe(db.integrity);
-    expect(da).toMatchObject({ id: 'social-media-apis', version: '2.1.0', format: 'tgz', file: join(a.cwd, 'social-media-apis-2.1.0.tgz'), dryRun: false, secrets: [], warnings: [] });
+    expect(da).toMatchObject({
+      id: 'social-media-apis',
+      version: '2.1.0',
+      format: 'tgz',
+      file: join(a.cwd, 'social-media-apis-2.1.0.tgz'),
+      dryRun: false,
+      secrets: [],
+      warnings: [],
+    });
     expect(da.files.map((f: { path: string }) => f.path)).toContain('.env.example');
     expect(da.files.find((f: { path: string; mode: string }) => f.path.startsWith('scripts/')).mode).toBe('0755');
   });
@@ -59,13 +67,21 @@ describe('skills pack (built CLI)', () => {
     const r = await runCli(['pack', 'web-scraping', '--dry-run'], { cwd });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('warning: .env left out: secrets are never packed');
-    expect(r.stdout).toBe(['2.4 kB    SKILL.md', '2.0 kB  x scripts/scraper.py', 'web-scraping@1.2.0: 2 files, 4.4 kB unpacked, would be web-scraping-1.2.0.tgz (dry run: nothing written)'].join('\n'));
+    expect(r.stdout).toBe(
+      [
+        '2.4 kB    SKILL.md',
+        '2.0 kB  x scripts/scraper.py',
+        'web-scraping@1.2.0: 2 files, 4.4 kB unpacked, would be web-scraping-1.2.0.tgz (dry run: nothing written)',
+      ].join('\n'),
+    );
     expect(readdirSync(cwd)).toEqual(['web-scraping']);
   });
 
   it('refuses an invalid skill with its findings (exit 1), and one without a version', async () => {
     const cwd = fresh();
-    writeTree(join(cwd, 'Bad'), { 'SKILL.md': skillMd('name: Bad\ndescription: Bad. Use when testing.\nmetadata:\n  version: "1.0.0"') });
+    writeTree(join(cwd, 'Bad'), {
+      'SKILL.md': skillMd('name: Bad\ndescription: Bad. Use when testing.\nmetadata:\n  version: "1.0.0"'),
+    });
     const bad = await runCli(['pack', 'Bad'], { cwd });
     expect(bad.exitCode).toBe(1);
     expect(bad.stdout).toBe('');
@@ -83,10 +99,14 @@ describe('skills pack (built CLI)', () => {
     expect(plain.exitCode).toBe(0);
     expect(plain.stderr.split('\n')[0]).toMatch(/^warning: plain has no version; it is kept as 0\.0\.0/);
     expect(plain.stdout.split('\n')[0]).toBe('packed plain@0.0.0 → plain-0.0.0.tgz');
-    writeTree(join(cwd, 'odd'), { 'SKILL.md': skillMd('name: odd\ndescription: Odd version. Use when testing.\nmetadata:\n  version: "v1"') });
+    writeTree(join(cwd, 'odd'), {
+      'SKILL.md': skillMd('name: odd\ndescription: Odd version. Use when testing.\nmetadata:\n  version: "v1"'),
+    });
     const odd = await runCli(['pack', 'odd'], { cwd });
     expect(odd.exitCode).toBe(1);
-    expect(odd.stderr.split('\n')[0]).toBe('error: odd has the version "v1", which is not MAJOR.MINOR.PATCH: the archive is named <id>-<version>.tgz; nothing was packed');
+    expect(odd.stderr.split('\n')[0]).toBe(
+      'error: odd has the version "v1", which is not MAJOR.MINOR.PATCH: the archive is named <id>-<version>.tgz; nothing was packed',
+    );
     const skill = await runCli(['pack', 'plain', '--format', 'skill'], { cwd });
     expect(skill.exitCode).toBe(0);
     expect(existsSync(join(cwd, 'plain.skill'))).toBe(true);
@@ -99,7 +119,9 @@ describe('skills pack (built CLI)', () => {
     symlinkSync(join(cwd, 'outside.txt'), join(dir, 'references/leak.md'));
     const r = await runCli(['pack', 'timeplus-sql-guide'], { cwd });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr.split('\n')[0]).toBe(`error: ${join(dir, 'references/leak.md')} is a symlink that leads out of the skill (to ${join(cwd, 'outside.txt')}); nothing was packed`);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `error: ${join(dir, 'references/leak.md')} is a symlink that leads out of the skill (to ${join(cwd, 'outside.txt')}); nothing was packed`,
+    );
     expect(readdirSync(cwd).sort()).toEqual(['outside.txt', 'timeplus-sql-guide']);
   });
 
@@ -115,7 +137,12 @@ describe('skills pack (built CLI)', () => {
   const onTerminal = (args: string[], cols: number | undefined, env: Record<string, string> = {}) => {
     const q = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
     const cmd = `${cols === undefined ? '' : `stty cols ${cols} rows 24; `}${[process.execPath, BIN, ...args].map(q).join(' ')}`;
-    const r = spawnSync('script', ['-qfec', cmd, '/dev/null'], { input: '', encoding: 'utf8', timeout: 20_000, env: { ...withoutCi(), TERM: 'xterm', NO_COLOR: '1', ...env } });
+    const r = spawnSync('script', ['-qfec', cmd, '/dev/null'], {
+      input: '',
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...withoutCi(), TERM: 'xterm', NO_COLOR: '1', ...env },
+    });
     return { status: r.status, out: r.stdout };
   };
 

@@ -6,11 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
 const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
+  );
 
 describe('the package (npm pack)', () => {
   it('is at most 2 MB packed and ships no source maps', async () => {
-    const r = await execa('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, env: { npm_config_update_notifier: 'false' } });
+    const r = await execa('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      env: { npm_config_update_notifier: 'false' },
+    });
     const [pack] = JSON.parse(r.stdout) as { size: number; unpackedSize: number; files: { path: string }[] }[];
     expect(pack!.size).toBeLessThanOrEqual(2 * 1024 * 1024);
     expect(pack!.files.filter((f) => f.path.endsWith('.map'))).toEqual([]);

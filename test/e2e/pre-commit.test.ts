@@ -11,7 +11,8 @@ import { ROOT, tempDir } from '../helpers/cli.js';
 const INSTALL_TIMEOUT = 240_000;
 const COMMIT_TIMEOUT = 60_000;
 
-const GOOD = '---\nname: greeter\ndescription: Greets people by name. Use when the user asks to say hello.\n---\n# Greeter\n';
+const GOOD =
+  '---\nname: greeter\ndescription: Greets people by name. Use when the user asks to say hello.\n---\n# Greeter\n';
 const BROKEN = '---\nname: greeter\n---\n# Greeter\n';
 
 // Everything git or pre-commit reads from the outside world is pinned: no system or global git config (hooksPath,
@@ -45,7 +46,16 @@ describe('pre-commit hook skills-validate', () => {
   let env: Record<string, string>;
 
   const run = (file: string, args: string[], cwd: string, opts: Options = {}) =>
-    execa(file, args, { cwd, env, extendEnv: false, reject: false, all: true, stdin: 'ignore', timeout: COMMIT_TIMEOUT, ...opts });
+    execa(file, args, {
+      cwd,
+      env,
+      extendEnv: false,
+      reject: false,
+      all: true,
+      stdin: 'ignore',
+      timeout: COMMIT_TIMEOUT,
+      ...opts,
+    });
   const git = async (args: string[], cwd = userRepo) => {
     const r = await run('git', args, cwd);
     if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')} failed (${r.exitCode}):\n${r.all}`);
@@ -66,7 +76,12 @@ describe('pre-commit hook skills-validate', () => {
   beforeAll(async () => {
     mkdirSync(home, { recursive: true });
     env = isolatedEnv(home);
-    const version = await execa('pre-commit', ['--version'], { env, extendEnv: false, reject: false, stdin: 'ignore' }).catch((e: Error) => e);
+    const version = await execa('pre-commit', ['--version'], {
+      env,
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    }).catch((e: Error) => e);
     if (version instanceof Error || version.exitCode !== 0) {
       throw new Error(
         'pre-commit is not installed, and this test needs the real framework: `apt-get install pre-commit` or `pip install pre-commit` ' +
@@ -77,7 +92,10 @@ describe('pre-commit hook skills-validate', () => {
     // pre-commit installs a hook repository from a commit (try-repo's shadow commit leaves untracked files out),
     // so commit what this working tree would commit into a throw-away repository.
     // (The developer's own git config applies here: this repository may need their safe.directory.)
-    const listed = await execa('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, stdin: 'ignore' });
+    const listed = await execa('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: ROOT,
+      stdin: 'ignore',
+    });
     const files = listed.stdout.split('\0').filter((f) => f && existsSync(join(ROOT, f)));
     expect(files).toContain('.pre-commit-hooks.yaml');
     for (const f of files) {
@@ -86,16 +104,23 @@ describe('pre-commit hook skills-validate', () => {
     }
     await git(['init', '-q'], hookRepo);
     await git(['-c', 'user.name=skills tests', '-c', 'user.email=tests@example.invalid', 'add', '-A'], hookRepo);
-    await git(['-c', 'user.name=skills tests', '-c', 'user.email=tests@example.invalid', 'commit', '-q', '-m', 'snapshot'], hookRepo);
+    await git(
+      ['-c', 'user.name=skills tests', '-c', 'user.email=tests@example.invalid', 'commit', '-q', '-m', 'snapshot'],
+      hookRepo,
+    );
     const rev = (await git(['rev-parse', 'HEAD'], hookRepo)).trim();
 
     mkdirSync(userRepo);
     await git(['init', '-q']);
     await git(['config', 'user.name', 'skills tests']);
     await git(['config', 'user.email', 'tests@example.invalid']);
-    write('.pre-commit-config.yaml', `repos:\n  - repo: ${JSON.stringify(hookRepo)}\n    rev: ${rev}\n    hooks:\n      - id: skills-validate\n      - id: skills-lint\n`);
+    write(
+      '.pre-commit-config.yaml',
+      `repos:\n  - repo: ${JSON.stringify(hookRepo)}\n    rev: ${rev}\n    hooks:\n      - id: skills-validate\n      - id: skills-lint\n`,
+    );
     const install = await run('pre-commit', ['install', '--install-hooks'], userRepo, { timeout: INSTALL_TIMEOUT });
-    if (install.exitCode !== 0) throw new Error(`pre-commit could not install the hook (${install.exitCode}):\n${install.all}`);
+    if (install.exitCode !== 0)
+      throw new Error(`pre-commit could not install the hook (${install.exitCode}):\n${install.all}`);
 
     write('README.md', '# a repository with skills\n');
     write('skills/greeter/SKILL.md', GOOD);

@@ -42,7 +42,9 @@ describe('run-script with command-line programs (built CLI)', () => {
   it('lint takes a module the script imports for a module, not a script without a shebang', async () => {
     const r = await runCli(['lint', lister, '--format', 'json']);
     expect(r.exitCode).toBe(0);
-    const rules = (JSON.parse(r.stdout) as { skills: { diagnostics: { rule: string; file: string }[] }[] }).skills[0]!.diagnostics.map((d) => d.rule);
+    const rules = (
+      JSON.parse(r.stdout) as { skills: { diagnostics: { rule: string; file: string }[] }[] }
+    ).skills[0]!.diagnostics.map((d) => d.rule);
     expect(rules).not.toContain('script-shebang');
     expect(rules).not.toContain('unreferenced-file');
   });
@@ -51,7 +53,9 @@ describe('run-script with command-line programs (built CLI)', () => {
 describe('SKILL.md shapes that validate reads kindly, or explains (built CLI)', () => {
   it('accepts spaces after the closing --- as it does after the opening one', async () => {
     const root = join(fresh(), 'fences');
-    writeTree(root, { 'SKILL.md': '--- \nname: fences\ndescription: Use when the fences carry trailing spaces.\n---  \t\n\n# Body\n' });
+    writeTree(root, {
+      'SKILL.md': '--- \nname: fences\ndescription: Use when the fences carry trailing spaces.\n---  \t\n\n# Body\n',
+    });
     const r = await runCli(['validate', root]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
@@ -69,7 +73,9 @@ describe('SKILL.md shapes that validate reads kindly, or explains (built CLI)', 
     writeFileSync(join(be, 'SKILL.md'), Buffer.from(text, 'utf16le').swap16());
     const r = await runCli(['validate', le, be]);
     expect(r.exitCode).toBe(1);
-    expect(r.stdout).toContain('SKILL.md:1:1  error    the file is UTF-16 (little-endian) text; agents read SKILL.md as UTF-8, and find no frontmatter in it  SK001 frontmatter-missing');
+    expect(r.stdout).toContain(
+      'SKILL.md:1:1  error    the file is UTF-16 (little-endian) text; agents read SKILL.md as UTF-8, and find no frontmatter in it  SK001 frontmatter-missing',
+    );
     expect(r.stdout).toContain('the file is UTF-16 (big-endian) text');
     expect(r.stdout).toContain('hint: save it as UTF-8 (Windows PowerShell 5 writes UTF-16 by default');
     const rp = await runCli(['render-prompt', '--no-registry', le]);
@@ -80,14 +86,35 @@ describe('SKILL.md shapes that validate reads kindly, or explains (built CLI)', 
     const v = await runCli(['validate', join(SHAPES, 'inline-block')]);
     expect(v.exitCode).toBe(1);
     expect(v.stdout).toContain('SK003 yaml-syntax');
-    expect(v.stdout).toContain('hint: "|" starts a block of text on the lines below it, so no text may follow it on its line; drop the |: description: Use when the user asks for a summary of recent posts.');
+    expect(v.stdout).toContain(
+      'hint: "|" starts a block of text on the lines below it, so no text may follow it on its line; drop the |: description: Use when the user asks for a summary of recent posts.',
+    );
 
-    const rp = await runCli(['render-prompt', '--no-registry', '--format', 'json', '--query', 'summary of recent posts', join(SHAPES, 'inline-block')]);
+    const rp = await runCli([
+      'render-prompt',
+      '--no-registry',
+      '--format',
+      'json',
+      '--query',
+      'summary of recent posts',
+      join(SHAPES, 'inline-block'),
+    ]);
     expect(rp.exitCode).toBe(0);
-    const doc = JSON.parse(rp.stdout) as { catalog: { name: string; description: string }[]; selected: { name: string }[]; warnings: string[] };
-    expect(doc.catalog).toEqual([expect.objectContaining({ name: 'inline-block', description: 'Use when the user asks for a summary of recent posts.' })]);
+    const doc = JSON.parse(rp.stdout) as {
+      catalog: { name: string; description: string }[];
+      selected: { name: string }[];
+      warnings: string[];
+    };
+    expect(doc.catalog).toEqual([
+      expect.objectContaining({
+        name: 'inline-block',
+        description: 'Use when the user asks for a summary of recent posts.',
+      }),
+    ]);
     expect(doc.selected.map((s) => s.name)).toEqual(['inline-block']);
-    expect(doc.warnings).toContain(`${join(SHAPES, 'inline-block')}: SKILL.md: a value starts with | or > followed by text on the same line; read as that text (drop the | or > to silence this)`);
+    expect(doc.warnings).toContain(
+      `${join(SHAPES, 'inline-block')}: SKILL.md: a value starts with | or > followed by text on the same line; read as that text (drop the | or > to silence this)`,
+    );
 
     const root = join(fresh(), 'inline-block');
     writeTree(root, { 'SKILL.md': readFileSync(join(SHAPES, 'inline-block/SKILL.md'), 'utf8') });
@@ -103,16 +130,24 @@ describe('SKILL.md shapes that validate reads kindly, or explains (built CLI)', 
     const dir = fresh();
     const long = `Use when the description runs on. ${'More words that repeat. '.repeat(5000)}`;
     writeTree(join(dir, 'runaway'), { 'SKILL.md': skillMd(`name: runaway\ndescription: ${JSON.stringify(long)}`) });
-    writeTree(join(dir, 'small'), { 'SKILL.md': skillMd('name: small\ndescription: Use when something small is asked.') });
+    writeTree(join(dir, 'small'), {
+      'SKILL.md': skillMd('name: small\ndescription: Use when something small is asked.'),
+    });
     const r = await runCli(['render-prompt', '--no-registry', '--format', 'json', dir]);
     expect(r.exitCode).toBe(0);
-    const doc = JSON.parse(r.stdout) as { catalog: { name: string; description: string }[]; warnings: string[]; tokens: number };
+    const doc = JSON.parse(r.stdout) as {
+      catalog: { name: string; description: string }[];
+      warnings: string[];
+      tokens: number;
+    };
     const runaway = doc.catalog.find((c) => c.name === 'runaway')!;
     // 1,023 code points of text at most (a space before the cut is dropped), then the ellipsis.
     expect([...runaway.description].length).toBeLessThanOrEqual(1024);
     expect(runaway.description.startsWith(long.slice(0, 1000))).toBe(true);
     expect(runaway.description.endsWith('…')).toBe(true);
-    expect(doc.warnings).toContain(`${join(dir, 'runaway')}: the description is ${long.trim().length} characters long, over the 1024 allowed; cut to 1024 in the catalog`);
+    expect(doc.warnings).toContain(
+      `${join(dir, 'runaway')}: the description is ${long.trim().length} characters long, over the 1024 allowed; cut to 1024 in the catalog`,
+    );
     expect(doc.tokens).toBeLessThan(1000);
   });
 });
@@ -121,7 +156,9 @@ describe('lint on the layouts of real skills (built CLI)', () => {
   it('does not ask to flatten scripts/office/unpack.py (Anthropic docx), and hears "when building" as when to use', async () => {
     const r = await runCli(['lint', join(SHAPES, 'office-docs'), '--format', 'json']);
     expect(r.exitCode).toBe(0);
-    const rules = (JSON.parse(r.stdout) as { skills: { diagnostics: { rule: string }[] }[] }).skills[0]!.diagnostics.map((d) => d.rule);
+    const rules = (
+      JSON.parse(r.stdout) as { skills: { diagnostics: { rule: string }[] }[] }
+    ).skills[0]!.diagnostics.map((d) => d.rule);
     expect(rules).not.toContain('file-reference-depth');
     expect(rules).not.toContain('description-when-to-use');
   });

@@ -10,9 +10,20 @@ const { fresh, cleanup } = tempFolders('skills-registry-e2e-');
 afterAll(cleanup);
 
 /** A SKILL.md skill `<parent>/<name>`; `extra` frontmatter lines go after the version. */
-function makeSkill(parent: string, name: string, version: string, files: Record<string, string> = {}, extra = ''): string {
+function makeSkill(
+  parent: string,
+  name: string,
+  version: string,
+  files: Record<string, string> = {},
+  extra = '',
+): string {
   const dir = join(parent, name);
-  writeTree(dir, { 'SKILL.md': skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing the registry.\nmetadata:\n  version: "${version}"\n${extra}`), ...files });
+  writeTree(dir, {
+    'SKILL.md': skillMd(
+      `name: ${name}\ndescription: Does ${name} things. Use when testing the registry.\nmetadata:\n  version: "${version}"\n${extra}`,
+    ),
+    ...files,
+  });
   return dir;
 }
 
@@ -35,7 +46,15 @@ const indexOf = (reg: string) => {
 const cli = (reg: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) =>
   runCli(args, { cwd: options.cwd, env: { SKILLS_REGISTRY: reg, ...options.env } });
 
-const EXAMPLE_IDS = ['basic-tools', 'cron-tools', 'data-analysis', 'hello-extended', 'social-media-apis', 'timeplus-sql-guide', 'web-scraping'];
+const EXAMPLE_IDS = [
+  'basic-tools',
+  'cron-tools',
+  'data-analysis',
+  'hello-extended',
+  'social-media-apis',
+  'timeplus-sql-guide',
+  'web-scraping',
+];
 
 describe('skills sync (built CLI)', () => {
   it('registers all 7 example skills with seed 000 fields; a second sync changes nothing', async () => {
@@ -52,19 +71,46 @@ describe('skills sync (built CLI)', () => {
     const index = indexOf(reg);
     expect(index.skills.map((s) => s.id)).toEqual(EXAMPLE_IDS);
     for (const s of index.skills) {
-      expect(Object.keys(s)).toEqual(['id', 'versions', 'latestVersion', 'owner', 'usedBy', 'registeredAt', 'updatedAt', 'latest']);
+      expect(Object.keys(s)).toEqual([
+        'id',
+        'versions',
+        'latestVersion',
+        'owner',
+        'usedBy',
+        'registeredAt',
+        'updatedAt',
+        'latest',
+      ]);
       expect(s.versions).toEqual([s.latestVersion]);
       expect(s.usedBy).toEqual([]);
       expect(s.registeredAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-      expect(existsSync(join(reg, s.latest.path, s.latest.layout === 'manifest' ? 'manifest.json' : 'SKILL.md'))).toBe(true);
+      expect(existsSync(join(reg, s.latest.path, s.latest.layout === 'manifest' ? 'manifest.json' : 'SKILL.md'))).toBe(
+        true,
+      );
       const releases = JSON.parse(readFileSync(join(reg, 'releases', `${s.id}.json`), 'utf8'));
       expect(releases.id).toBe(s.id);
       expect(Object.keys(releases.releases)).toEqual(s.versions);
-      expect(releases.releases[s.latestVersion]).toMatchObject({ path: s.latest.path, layout: s.latest.layout, description: s.latest.description });
+      expect(releases.releases[s.latestVersion]).toMatchObject({
+        path: s.latest.path,
+        layout: s.latest.layout,
+        description: s.latest.description,
+      });
     }
-    expect(index.skills.find((s) => s.id === 'social-media-apis')).toMatchObject({ latestVersion: '2.1.0', owner: 'built-in' });
-    expect(index.skills.find((s) => s.id === 'web-scraping')).toMatchObject({ owner: 'peterbot', latest: { path: 'custom/web-scraping@1.2.0', layout: 'skill-md' } });
-    expect(readdirSync(join(reg, 'built-in')).sort()).toEqual(['basic-tools@1.0.0', 'cron-tools@1.0.0', 'hello-extended@1.0.0', 'social-media-apis@2.1.0', 'timeplus-sql-guide@0.3.0']);
+    expect(index.skills.find((s) => s.id === 'social-media-apis')).toMatchObject({
+      latestVersion: '2.1.0',
+      owner: 'built-in',
+    });
+    expect(index.skills.find((s) => s.id === 'web-scraping')).toMatchObject({
+      owner: 'peterbot',
+      latest: { path: 'custom/web-scraping@1.2.0', layout: 'skill-md' },
+    });
+    expect(readdirSync(join(reg, 'built-in')).sort()).toEqual([
+      'basic-tools@1.0.0',
+      'cron-tools@1.0.0',
+      'hello-extended@1.0.0',
+      'social-media-apis@2.1.0',
+      'timeplus-sql-guide@0.3.0',
+    ]);
     expect(readdirSync(join(reg, 'custom')).sort()).toEqual(['data-analysis@1.0.0', 'web-scraping@1.2.0']);
 
     const before = readFileSync(join(reg, 'index.json'), 'utf8');
@@ -81,11 +127,15 @@ describe('skills sync (built CLI)', () => {
     const parent = fresh();
     const reg = join(parent, 'registry');
     const dir = join(parent, 'unversioned');
-    writeTree(dir, { 'SKILL.md': skillMd('name: unversioned\ndescription: Has no version. Use when testing the registry.\n') });
+    writeTree(dir, {
+      'SKILL.md': skillMd('name: unversioned\ndescription: Has no version. Use when testing the registry.\n'),
+    });
     const r = await cli(reg, ['sync', dir]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('added     unversioned@0.0.0  built-in/unversioned@0.0.0\n');
-    expect(r.stdout).toContain('warning: unversioned has no version; it is kept as 0.0.0, and a changed copy replaces it');
+    expect(r.stdout).toContain(
+      'warning: unversioned has no version; it is kept as 0.0.0, and a changed copy replaces it',
+    );
     expect(r.stdout).toContain('(to version it, add metadata.version to its SKILL.md)');
     writeFileSync(join(dir, 'notes.md'), 'new\n');
     const again = await cli(reg, ['sync', dir, '--json']);
@@ -102,11 +152,17 @@ describe('skills sync (built CLI)', () => {
     writeFileSync(join(dir, 'notes.md'), 'two\n');
     const refused = await cli(reg, ['sync', parent]);
     expect(refused.exitCode).toBe(1);
-    expect(refused.stdout).toContain(`refused   changing@1.0.0: changing@1.0.0 is already registered with different content (${join(reg, 'built-in/changing@1.0.0')})`);
+    expect(refused.stdout).toContain(
+      `refused   changing@1.0.0: changing@1.0.0 is already registered with different content (${join(reg, 'built-in/changing@1.0.0')})`,
+    );
     expect(refused.stdout).toContain('--force');
     expect(readFileSync(join(reg, 'built-in/changing@1.0.0/notes.md'), 'utf8')).toBe('one\n');
     const json = await cli(reg, ['sync', parent, '--json']);
-    expect(JSON.parse(json.stdout).skills[0]).toMatchObject({ status: 'refused', id: 'changing', error: { code: 'E_EXISTS' } });
+    expect(JSON.parse(json.stdout).skills[0]).toMatchObject({
+      status: 'refused',
+      id: 'changing',
+      error: { code: 'E_EXISTS' },
+    });
 
     const forced = await cli(reg, ['sync', parent, '--force']);
     expect(forced.exitCode).toBe(0);
@@ -118,7 +174,11 @@ describe('skills sync (built CLI)', () => {
     makeSkill(parent, 'changing', '1.1.0', { 'notes.md': 'three\n' });
     const updated = await cli(reg, ['sync', parent, '--owner', 'bee-9']);
     expect(updated.stdout).toContain('updated   changing@1.1.0  custom/changing@1.1.0');
-    expect(indexOf(reg).skills[0]).toMatchObject({ versions: ['1.1.0', '1.0.0'], latestVersion: '1.1.0', owner: 'bee-9' });
+    expect(indexOf(reg).skills[0]).toMatchObject({
+      versions: ['1.1.0', '1.0.0'],
+      latestVersion: '1.1.0',
+      owner: 'bee-9',
+    });
   });
 
   it('reports an invalid skill with its diagnostics, skips it and exits 1', async () => {
@@ -136,7 +196,11 @@ describe('skills sync (built CLI)', () => {
 
     const json = await cli(reg, ['sync', parent, '--json']);
     const item = JSON.parse(json.stdout).skills.find((s: { status: string }) => s.status === 'invalid');
-    expect(item.diagnostics.map((d: { rule: string }) => d.rule)).toEqual(['name-lowercase', 'name-matches-folder', 'description-required']);
+    expect(item.diagnostics.map((d: { rule: string }) => d.rule)).toEqual([
+      'name-lowercase',
+      'name-matches-folder',
+      'description-required',
+    ]);
     expect(item.diagnostics[0]).toMatchObject({ file: join(parent, 'bad-one/SKILL.md'), line: 2, column: 1 });
   });
 
@@ -164,7 +228,10 @@ describe('skills sync (built CLI)', () => {
     expect(viaFolder.exitCode).toBe(0);
     expect(indexOf(join(project, '.skills')).skills.map((s) => s.id)).toEqual(['located']);
     const other = join(fresh(), 'flag');
-    const viaFlag = await runCli(['sync', 'located', '--registry', other], { cwd: join(project, 'src'), env: { SKILLS_REGISTRY: join(project, 'env') } });
+    const viaFlag = await runCli(['sync', 'located', '--registry', other], {
+      cwd: join(project, 'src'),
+      env: { SKILLS_REGISTRY: join(project, 'env') },
+    });
     expect(viaFlag.stdout).toContain(`synced into ${other}`);
     const home = fresh('home');
     const bare = fresh('bare');
@@ -185,18 +252,28 @@ describe('skills remove, use, unuse (built CLI)', () => {
     await cli(reg, ['sync', parent]);
 
     expect((await cli(reg, ['use', 'shared', '--by', 'manager-bee'])).stdout).toBe('shared is used by manager-bee');
-    expect((await cli(reg, ['use', 'shared', '--by', 'content-creator'])).stdout).toBe('shared is used by content-creator, manager-bee');
-    expect(JSON.parse((await cli(reg, ['use', 'shared', '--by', 'manager-bee', '--json'])).stdout)).toEqual({ id: 'shared', usedBy: ['content-creator', 'manager-bee'], changed: false });
+    expect((await cli(reg, ['use', 'shared', '--by', 'content-creator'])).stdout).toBe(
+      'shared is used by content-creator, manager-bee',
+    );
+    expect(JSON.parse((await cli(reg, ['use', 'shared', '--by', 'manager-bee', '--json'])).stdout)).toEqual({
+      id: 'shared',
+      usedBy: ['content-creator', 'manager-bee'],
+      changed: false,
+    });
     const missingBy = await cli(reg, ['use', 'shared']);
     expect(missingBy.exitCode).toBe(2);
     expect(missingBy.stderr).toContain("required option '--by <consumer>' not specified");
 
     const refused = await cli(reg, ['remove', 'shared']);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toBe('error: shared is used by content-creator, manager-bee; nothing was removed\nhint: run skills unuse shared --by <consumer> for each, or remove it anyway with --force');
+    expect(refused.stderr).toBe(
+      'error: shared is used by content-creator, manager-bee; nothing was removed\nhint: run skills unuse shared --by <consumer> for each, or remove it anyway with --force',
+    );
     expect(readdirSync(join(reg, 'built-in')).sort()).toEqual(['shared@1.0.0', 'shared@2.0.0']);
 
-    expect((await cli(reg, ['unuse', 'shared', '--by', 'content-creator'])).stdout).toBe('shared is used by manager-bee');
+    expect((await cli(reg, ['unuse', 'shared', '--by', 'content-creator'])).stdout).toBe(
+      'shared is used by manager-bee',
+    );
     expect((await cli(reg, ['unuse', 'shared', '--by', 'manager-bee'])).stdout).toBe('shared is used by nobody');
     const old = await cli(reg, ['remove', 'shared@1.0.0']);
     expect(old.exitCode).toBe(0);
@@ -205,7 +282,13 @@ describe('skills remove, use, unuse (built CLI)', () => {
 
     const typo = await cli(reg, ['remove', 'sharde', '--json']);
     expect(typo.exitCode).toBe(2);
-    expect(JSON.parse(typo.stdout)).toEqual({ error: { code: 'E_NOT_FOUND', message: 'no skill "sharde" in the registry; did you mean "shared"?', hint: 'see what is registered with skills list' } });
+    expect(JSON.parse(typo.stdout)).toEqual({
+      error: {
+        code: 'E_NOT_FOUND',
+        message: 'no skill "sharde" in the registry; did you mean "shared"?',
+        hint: 'see what is registered with skills list',
+      },
+    });
     const range = await cli(reg, ['remove', 'shared@^2']);
     expect(range.stderr).toContain('error: "shared@^2" is a range; remove takes one exact version or none');
 
@@ -228,9 +311,22 @@ describe('skills list (built CLI)', () => {
     await cli(reg, ['use', 'reg-a', '--by', 'manager-bee']);
     const project = fresh('project');
     mkdirSync(join(project, 'skills/proj-b'), { recursive: true });
-    writeFileSync(join(project, 'skills/proj-b/SKILL.md'), skillMd(`name: proj-b\ndescription: ${'A very long description that goes on and on. '.repeat(6)}Use when listing.\nmetadata:\n  version: "0.1.0"`));
+    writeFileSync(
+      join(project, 'skills/proj-b/SKILL.md'),
+      skillMd(
+        `name: proj-b\ndescription: ${'A very long description that goes on and on. '.repeat(6)}Use when listing.\nmetadata:\n  version: "0.1.0"`,
+      ),
+    );
     writeTree(join(project, '.claude/skills/broken'), { 'SKILL.md': skillMd('name: broken') });
-    writeTree(join(project, '.claude/skills/both'), { 'manifest.json': JSON.stringify({ id: 'both', name: 'Both', version: '1.0.0', description: 'Project copy.', owner: 'built-in' }) });
+    writeTree(join(project, '.claude/skills/both'), {
+      'manifest.json': JSON.stringify({
+        id: 'both',
+        name: 'Both',
+        version: '1.0.0',
+        description: 'Project copy.',
+        owner: 'built-in',
+      }),
+    });
     const home = fresh('home');
     makeSkill(join(home, '.agents/skills'), 'both', '9.0.0');
     makeSkill(join(home, '.agents/skills'), 'mine', '1.0.0');
@@ -241,13 +337,31 @@ describe('skills list (built CLI)', () => {
     const { reg, project, home } = await listFixture();
     const r = await cli(reg, ['list'], { cwd: project, env: { HOME: home } });
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toBe(`warning: both in ${join(home, '.agents/skills/both')} (user) is shadowed by ${join(project, '.claude/skills/both')} (project)`);
+    expect(r.stderr).toBe(
+      `warning: both in ${join(home, '.agents/skills/both')} (user) is shadowed by ${join(project, '.claude/skills/both')} (project)`,
+    );
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^ID +VERSION +LAYOUT +OWNER +SCOPE +USED BY +DESCRIPTION$/);
     const row = (id: string) => lines.find((l) => l.startsWith(`${id} `))!.split(/ {2,}/);
-    expect(row('reg-a')).toEqual(['reg-a', '1.1.0', 'skill-md', 'bee-1', 'registry', 'manager-bee', expect.stringMatching(/^Does reg-a things\. Use when/)]);
+    expect(row('reg-a')).toEqual([
+      'reg-a',
+      '1.1.0',
+      'skill-md',
+      'bee-1',
+      'registry',
+      'manager-bee',
+      expect.stringMatching(/^Does reg-a things\. Use when/),
+    ]);
     expect(row('both')).toEqual(['both', '1.0.0', 'manifest', 'built-in', 'project', '-', 'Project copy.']);
-    expect(row('mine')).toEqual(['mine', '1.0.0', 'skill-md', '-', 'user', '-', expect.stringMatching(/^Does mine things\. Use when/)]);
+    expect(row('mine')).toEqual([
+      'mine',
+      '1.0.0',
+      'skill-md',
+      '-',
+      'user',
+      '-',
+      expect.stringMatching(/^Does mine things\. Use when/),
+    ]);
     expect(row('broken ✖').slice(0, 5)).toEqual(['broken ✖', '-', 'skill-md', '-', 'project']);
     expect(lines.at(-1)).toBe('✖ invalid: run skills validate <path> to see why');
     const long = lines.find((l) => l.startsWith('proj-b '))!;
@@ -262,8 +376,16 @@ describe('skills list (built CLI)', () => {
     const r = await cli(reg, ['list', '--json'], { cwd: project, env: { HOME: home } });
     const doc = JSON.parse(r.stdout);
     expect(doc.registry).toBe(reg);
-    expect(doc.shadowed).toEqual([{ id: 'both', path: join(home, '.agents/skills/both'), by: join(project, '.claude/skills/both') }]);
-    expect(doc.skills.map((s: { id: string; scope: string }) => `${s.id}:${s.scope}`)).toEqual(['both:project', 'broken:project', 'mine:user', 'proj-b:project', 'reg-a:registry']);
+    expect(doc.shadowed).toEqual([
+      { id: 'both', path: join(home, '.agents/skills/both'), by: join(project, '.claude/skills/both') },
+    ]);
+    expect(doc.skills.map((s: { id: string; scope: string }) => `${s.id}:${s.scope}`)).toEqual([
+      'both:project',
+      'broken:project',
+      'mine:user',
+      'proj-b:project',
+      'reg-a:registry',
+    ]);
     expect(doc.skills.find((s: { id: string }) => s.id === 'reg-a')).toEqual({
       id: 'reg-a',
       version: '1.1.0',
@@ -275,14 +397,20 @@ describe('skills list (built CLI)', () => {
       description: 'Does reg-a things. Use when testing the registry.',
       path: join(reg, 'custom/reg-a@1.1.0'),
     });
-    expect(doc.skills.find((s: { id: string }) => s.id === 'proj-b').description).toMatch(/on and on\. Use when listing\.$/);
+    expect(doc.skills.find((s: { id: string }) => s.id === 'proj-b').description).toMatch(
+      /on and on\. Use when listing\.$/,
+    );
     expect(doc.skills.find((s: { id: string }) => s.id === 'broken')).toMatchObject({ valid: false });
 
     const long = await cli(reg, ['list', '--long'], { cwd: project, env: { HOME: home } });
     expect(long.stdout).toMatch(/^reg-a +1\.1\.0, 1\.0\.0 +skill-md/m);
-    const owner = JSON.parse((await cli(reg, ['list', '--json', '--owner', 'bee-1'], { cwd: project, env: { HOME: home } })).stdout);
+    const owner = JSON.parse(
+      (await cli(reg, ['list', '--json', '--owner', 'bee-1'], { cwd: project, env: { HOME: home } })).stdout,
+    );
     expect(owner.skills.map((s: { id: string }) => s.id)).toEqual(['reg-a']);
-    const layout = JSON.parse((await cli(reg, ['list', '--json', '--layout', 'manifest'], { cwd: project, env: { HOME: home } })).stdout);
+    const layout = JSON.parse(
+      (await cli(reg, ['list', '--json', '--layout', 'manifest'], { cwd: project, env: { HOME: home } })).stdout,
+    );
     expect(layout.skills.map((s: { id: string }) => s.id)).toEqual(['both']);
     const bad = await cli(reg, ['list', '--layout', 'zip'], { cwd: project });
     expect(bad.exitCode).toBe(2);
@@ -297,8 +425,16 @@ describe('skills list (built CLI)', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     const skills = JSON.parse(r.stdout).skills;
-    expect(skills.map((s: { id: string; scope: string }) => `${s.id}:${s.scope}`)).toEqual(['proj-b:project', 'reg-a:registry']);
-    expect(skills[1]).toMatchObject({ version: '1.1.0', layout: 'skill-md', description: 'Does reg-a things. Use when testing the registry.', path: join(reg, 'custom/reg-a@1.1.0') });
+    expect(skills.map((s: { id: string; scope: string }) => `${s.id}:${s.scope}`)).toEqual([
+      'proj-b:project',
+      'reg-a:registry',
+    ]);
+    expect(skills[1]).toMatchObject({
+      version: '1.1.0',
+      layout: 'skill-md',
+      description: 'Does reg-a things. Use when testing the registry.',
+      path: join(reg, 'custom/reg-a@1.1.0'),
+    });
     const empty = await cli(join(fresh(), 'none'), ['list'], { cwd: fresh() });
     expect(empty.exitCode).toBe(0);
     expect(empty.stdout).toMatch(/^no skills found \(registry .*none\)$/);
@@ -323,7 +459,10 @@ describe('skills sync --watch (built CLI)', () => {
     const watched = fresh('watched');
     makeSkill(watched, 'already', '1.0.0');
     const reg = join(fresh(), 'registry');
-    const child = execa(process.execPath, [BIN, 'sync', watched, '--watch', '--json'], { env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg }, reject: false });
+    const child = execa(process.execPath, [BIN, 'sync', watched, '--watch', '--json'], {
+      env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg },
+      reject: false,
+    });
     let out = '';
     let err = '';
     child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
@@ -343,10 +482,29 @@ describe('skills sync --watch (built CLI)', () => {
     }
     const r = await child;
     expect(r.exitCode).toBe(0);
-    const events = out.trim().split('\n').map((l) => JSON.parse(l));
-    expect(events[0]).toEqual({ event: 'added', id: 'already', version: '1.0.0', source: join(watched, 'already'), path: join(reg, 'built-in/already@1.0.0') });
-    expect(events).toContainEqual({ event: 'added', id: 'weekly-reports', version: '1.0.0', source: join(watched, 'agents/weekly-reports'), path: join(reg, 'built-in/weekly-reports@1.0.0') });
-    expect(events.find((e) => e.event === 'invalid')).toMatchObject({ id: 'Broken', source: join(watched, 'Broken'), diagnostics: expect.arrayContaining([expect.objectContaining({ rule: 'name-lowercase' })]) });
+    const events = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events[0]).toEqual({
+      event: 'added',
+      id: 'already',
+      version: '1.0.0',
+      source: join(watched, 'already'),
+      path: join(reg, 'built-in/already@1.0.0'),
+    });
+    expect(events).toContainEqual({
+      event: 'added',
+      id: 'weekly-reports',
+      version: '1.0.0',
+      source: join(watched, 'agents/weekly-reports'),
+      path: join(reg, 'built-in/weekly-reports@1.0.0'),
+    });
+    expect(events.find((e) => e.event === 'invalid')).toMatchObject({
+      id: 'Broken',
+      source: join(watched, 'Broken'),
+      diagnostics: expect.arrayContaining([expect.objectContaining({ rule: 'name-lowercase' })]),
+    });
     expect(indexOf(reg).skills.map((s) => s.id)).toEqual(['already', 'weekly-reports']);
   });
 });
@@ -354,10 +512,17 @@ describe('skills sync --watch (built CLI)', () => {
 describe('the registry under concurrency and crashes (built CLI)', () => {
   it('20 processes syncing at once into one registry lose no entry', async () => {
     const reg = join(fresh(), 'registry');
-    const dirs = Array.from({ length: 20 }, (_, i) => makeSkill(fresh('conc'), `concurrent-${String(i).padStart(2, '0')}`, '1.0.0', { 'notes.md': `skill ${i}\n` }));
+    const dirs = Array.from({ length: 20 }, (_, i) =>
+      makeSkill(fresh('conc'), `concurrent-${String(i).padStart(2, '0')}`, '1.0.0', { 'notes.md': `skill ${i}\n` }),
+    );
     const home = fresh('home');
     const results = await Promise.all(
-      dirs.map((d) => execa(process.execPath, [BIN, 'sync', d], { env: { NO_COLOR: '1', HOME: home, SKILLS_REGISTRY: reg }, reject: false })),
+      dirs.map((d) =>
+        execa(process.execPath, [BIN, 'sync', d], {
+          env: { NO_COLOR: '1', HOME: home, SKILLS_REGISTRY: reg },
+          reject: false,
+        }),
+      ),
     );
     for (const r of results) expect({ exitCode: r.exitCode, stderr: r.stderr }).toEqual({ exitCode: 0, stderr: '' });
     const index = indexOf(reg);
@@ -367,7 +532,12 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
 
     // 20 consumers of one skill: every read-modify-write of the same entry survives.
     const uses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => execa(process.execPath, [BIN, 'use', 'concurrent-00', '--by', `bee-${String(i).padStart(2, '0')}`], { env: { NO_COLOR: '1', HOME: home, SKILLS_REGISTRY: reg }, reject: false })),
+      Array.from({ length: 20 }, (_, i) =>
+        execa(process.execPath, [BIN, 'use', 'concurrent-00', '--by', `bee-${String(i).padStart(2, '0')}`], {
+          env: { NO_COLOR: '1', HOME: home, SKILLS_REGISTRY: reg },
+          reject: false,
+        }),
+      ),
     );
     expect(uses.map((u) => u.exitCode)).toEqual(Array(20).fill(0));
     expect(indexOf(reg).skills[0]!.usedBy).toHaveLength(20);
@@ -386,9 +556,13 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
     for (let i = 0; i < 4000; i++) files[`references/part-${Math.floor(i / 100)}/file-${i}.md`] = `${i}\n${blob}`;
     makeSkill(big, 'big', '1.0.0', files);
 
-    const child = execa(process.execPath, [BIN, 'sync', big], { env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg }, reject: false });
+    const child = execa(process.execPath, [BIN, 'sync', big], {
+      env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg },
+      reject: false,
+    });
     const staging = () => readdirSync(join(reg, 'built-in')).filter((name) => name.startsWith('.staging-big@1.0.0.'));
-    for (let i = 0; i < 4000 && staging().length === 0 && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 2));
+    for (let i = 0; i < 4000 && staging().length === 0 && child.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 2));
     child.kill('SIGKILL');
     const killed = await child;
     expect(killed.signal).toBe('SIGKILL');

@@ -17,12 +17,29 @@ const skill = (name: string, description: string, extra = '', body = `# ${name}\
 function varied(): string {
   const dir = fresh('varied');
   writeTree(dir, {
-    ...skill('pdf-tools', 'Fill, merge and split PDF files. Use when the user works with PDF documents.', 'triggers:\n  keywords: [pdf]\n  verbs: [merge]', '# PDF tools\n\nUse scripts/merge.py.\n'),
+    ...skill(
+      'pdf-tools',
+      'Fill, merge and split PDF files. Use when the user works with PDF documents.',
+      'triggers:\n  keywords: [pdf]\n  verbs: [merge]',
+      '# PDF tools\n\nUse scripts/merge.py.\n',
+    ),
     'pdf-tools/scripts/merge.py': '"""Merge several PDF files into one."""\nimport sys\n',
     'pdf-tools/references/forms.md': '# Forms\n',
-    ...skill('csv-report', 'Summarise CSV files into a short report. Use when the user has a spreadsheet or CSV data.', 'triggers:\n  keywords: [csv, spreadsheet]'),
-    ...skill('git-helper', 'Explain git history and write commit messages. Use when the user asks about commits.', 'triggers:\n  keywords: [git, commit]'),
-    ...skill('secret-admin', 'Rotate production secrets. Use only when asked by name.', 'disable-model-invocation: true'),
+    ...skill(
+      'csv-report',
+      'Summarise CSV files into a short report. Use when the user has a spreadsheet or CSV data.',
+      'triggers:\n  keywords: [csv, spreadsheet]',
+    ),
+    ...skill(
+      'git-helper',
+      'Explain git history and write commit messages. Use when the user asks about commits.',
+      'triggers:\n  keywords: [git, commit]',
+    ),
+    ...skill(
+      'secret-admin',
+      'Rotate production secrets. Use only when asked by name.',
+      'disable-model-invocation: true',
+    ),
     'notify/manifest.json': JSON.stringify({
       id: 'notify',
       name: 'Notify People',
@@ -39,19 +56,20 @@ function varied(): string {
   return dir;
 }
 
-const json = (stdout: string) => JSON.parse(stdout) as {
-  tier: string;
-  query: string | null;
-  maxSkills: number;
-  selected: { name: string; kind: string; score?: number; matched: string[] }[];
-  ranked?: { name: string; kind: string; score: number; matched: string[] }[];
-  catalog: { name: string; description: string; location: string; scope: string; version?: string }[];
-  prompt: string;
-  tokens: number;
-  budget?: number;
-  dropped: { what: string; skill?: string; to?: string }[];
-  warnings: string[];
-};
+const json = (stdout: string) =>
+  JSON.parse(stdout) as {
+    tier: string;
+    query: string | null;
+    maxSkills: number;
+    selected: { name: string; kind: string; score?: number; matched: string[] }[];
+    ranked?: { name: string; kind: string; score: number; matched: string[] }[];
+    catalog: { name: string; description: string; location: string; scope: string; version?: string }[];
+    prompt: string;
+    tokens: number;
+    budget?: number;
+    dropped: { what: string; skill?: string; to?: string }[];
+    warnings: string[];
+  };
 
 describe('skills render-prompt (built CLI)', () => {
   it('the quick start: "scrape prices" over the example skills selects web-scraping', async () => {
@@ -89,11 +107,23 @@ describe('skills render-prompt (built CLI)', () => {
     symlinkSync(join(real, 'c-skill'), join(dir, 'c-link'));
     // Raw bytes: runCli would strip the final newline.
     // A SKILL.md path stands for its folder, as in skills-ref's CLI.
-    const r = await execa(process.execPath, [BIN, 'render-prompt', '--format', 'xml', join(dir, 'b-skill/SKILL.md'), join(dir, 'a-skill'), join(dir, 'c-link')], {
-      env: { NO_COLOR: '1', HOME: fresh('home') },
-      stripFinalNewline: false,
-      reject: false,
-    });
+    const r = await execa(
+      process.execPath,
+      [
+        BIN,
+        'render-prompt',
+        '--format',
+        'xml',
+        join(dir, 'b-skill/SKILL.md'),
+        join(dir, 'a-skill'),
+        join(dir, 'c-link'),
+      ],
+      {
+        env: { NO_COLOR: '1', HOME: fresh('home') },
+        stripFinalNewline: false,
+        reject: false,
+      },
+    );
     expect(r.exitCode).toBe(0);
     const d = realpathSync(dir);
     expect(r.stdout).toBe(
@@ -167,7 +197,9 @@ describe('skills render-prompt (built CLI)', () => {
     const dir = varied();
     const r = await runCli(['render-prompt', '--select', 'notify', dir]);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('## Notify People (v2.1.0)\n\n<skill_content name="notify">\n# Notify\n\nSend the message.\n');
+    expect(r.stdout).toContain(
+      '## Notify People (v2.1.0)\n\n<skill_content name="notify">\n# Notify\n\nSend the message.\n',
+    );
     expect(r.stdout).toContain('- notify/scripts/send.sh: Send one notification.');
     expect(r.stdout).toContain('# MCP Tools\n\n- chat-mcp (notify): local, node chat.js');
   });
@@ -176,7 +208,9 @@ describe('skills render-prompt (built CLI)', () => {
     const dir = varied();
     const r = await runCli(['render-prompt', '--query', 'summarise this csv spreadsheet', '--explain', dir]);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toMatch(/explain: \d+ of 4 skills match "summarise this csv spreadsheet" \(\* selected\)\n\*  1\. csv-report  \w+  \d+\.\d\d  .*csv/);
+    expect(r.stderr).toMatch(
+      /explain: \d+ of 4 skills match "summarise this csv spreadsheet" \(\* selected\)\n\* {2}1\. csv-report {2}\w+ {2}\d+\.\d\d {2}.*csv/,
+    );
     const j = await runCli(['render-prompt', '--query', 'summarise this csv spreadsheet', '--explain', dir, '--json']);
     const doc = json(j.stdout);
     expect(doc.ranked![0]).toMatchObject({ name: 'csv-report', score: expect.any(Number) });
@@ -199,7 +233,10 @@ describe('skills render-prompt (built CLI)', () => {
 
   it('the catalog tier when no skill has triggers and none matches', async () => {
     const dir = fresh('no-triggers');
-    writeTree(dir, { ...skill('alpha', 'Handles alpha requests. Use for alpha.'), ...skill('beta', 'Handles beta requests. Use for beta.') });
+    writeTree(dir, {
+      ...skill('alpha', 'Handles alpha requests. Use for alpha.'),
+      ...skill('beta', 'Handles beta requests. Use for beta.'),
+    });
     const r = await runCli(['render-prompt', '--query', 'zzz qqq', dir]);
     expect(r.stdout).toContain('- alpha: Handles alpha requests. Use for alpha.');
     expect(r.stderr).toMatch(/tier catalog, 0 of 2 skills selected/);
@@ -213,7 +250,8 @@ describe('skills render-prompt (built CLI)', () => {
       ...skill('invoice-c', 'Send invoice reminders. Use for invoice work.', 'triggers:\n  keywords: [invoice]'),
     });
     const count = async (args: string[], env: Record<string, string> = {}, cwd?: string) =>
-      json((await runCli(['render-prompt', '--query', 'invoice', dir, '--json', ...args], { env, cwd })).stdout).selected.length;
+      json((await runCli(['render-prompt', '--query', 'invoice', dir, '--json', ...args], { env, cwd })).stdout)
+        .selected.length;
     expect(await count([])).toBe(3);
     expect(await count(['--max-skills', '1'])).toBe(1);
     expect(await count([], { SKILLS_MAX_ACTIVE: '2' })).toBe(2);
@@ -246,7 +284,10 @@ describe('skills render-prompt (built CLI)', () => {
 
   it('--select plus --query: the named skills first, the query fills the remaining places', async () => {
     const dir = varied();
-    const doc = json((await runCli(['render-prompt', '--select', 'git-helper', '--query', 'merge pdf', '-n', '2', dir, '--json'])).stdout);
+    const doc = json(
+      (await runCli(['render-prompt', '--select', 'git-helper', '--query', 'merge pdf', '-n', '2', dir, '--json']))
+        .stdout,
+    );
     expect(doc.selected.map((s) => s.name)).toEqual(['git-helper', 'pdf-tools']);
   });
 
@@ -255,22 +296,34 @@ describe('skills render-prompt (built CLI)', () => {
     const home = fresh('home');
     writeTree(join(cwd, 'skills'), skill('shared', 'Project copy. Use in the project.'));
     writeTree(join(cwd, 'custom-dir'), skill('from-env', 'From SKILLS_DIR. Use for env.'));
-    writeTree(join(home, '.agents/skills'), { ...skill('shared', 'User copy. Use anywhere.'), ...skill('personal', 'A personal skill. Use for me.') });
+    writeTree(join(home, '.agents/skills'), {
+      ...skill('shared', 'User copy. Use anywhere.'),
+      ...skill('personal', 'A personal skill. Use for me.'),
+    });
     const r = await runCli(['render-prompt', '--json'], { cwd, env: { HOME: home } });
     const doc = json(r.stdout);
     expect(doc.catalog.map((c) => `${c.name}:${c.scope}`)).toEqual(['shared:project', 'personal:user']);
     expect(doc.catalog[0]!.description).toBe('Project copy. Use in the project.');
-    expect(r.stderr).toContain(`warning: shared in ${join(home, '.agents/skills/shared')} (user) is shadowed by ${join(cwd, 'skills/shared')} (project)`);
+    expect(r.stderr).toContain(
+      `warning: shared in ${join(home, '.agents/skills/shared')} (user) is shadowed by ${join(cwd, 'skills/shared')} (project)`,
+    );
     const env = await runCli(['render-prompt', '--json'], { cwd, env: { HOME: home, SKILLS_DIR: 'custom-dir' } });
     // SKILLS_DIR replaces ./skills: the user's copy of shared is the one left.
     const withEnv = json(env.stdout).catalog;
     expect(withEnv[0]!.name).toBe('from-env');
-    expect(withEnv.map((c) => `${c.name}:${c.scope}`).sort()).toEqual(['from-env:project', 'personal:user', 'shared:user']);
+    expect(withEnv.map((c) => `${c.name}:${c.scope}`).sort()).toEqual([
+      'from-env:project',
+      'personal:user',
+      'shared:user',
+    ]);
   });
 
   it('skillDirs (or skill_dirs) and disabledSkills (or disabled_skills) from skills.config.json', async () => {
     const cwd = fresh('configured');
-    writeTree(join(cwd, 'team'), { ...skill('alpha', 'Alpha. Use for alpha.'), ...skill('beta', 'Beta. Use for beta.') });
+    writeTree(join(cwd, 'team'), {
+      ...skill('alpha', 'Alpha. Use for alpha.'),
+      ...skill('beta', 'Beta. Use for beta.'),
+    });
     writeTree(join(cwd, 'skills'), skill('ignored', 'Not read. Use never.'));
     writeFileSync(join(cwd, 'skills.config.json'), '{ "skill_dirs": ["team"], "disabled_skills": ["beta"] }');
     const doc = json((await runCli(['render-prompt', '--json'], { cwd })).stdout);
@@ -295,7 +348,9 @@ describe('skills render-prompt (built CLI)', () => {
     expect(doc.catalog.find((c) => c.name === 'colon')!.description).toBe('Use when: the user types colons');
     expect(r.stderr).toContain(`warning: ${join(dir, 'nodesc')}: skipped: SKILL.md has no description`);
     expect(r.stderr).toContain(`warning: ${join(dir, 'colon')}: SKILL.md: a value holds an unquoted ": "`);
-    expect(r.stderr).toContain(`warning: ${join(dir, 'mismatch')}: the name "other" does not match the folder "mismatch"; loaded anyway`);
+    expect(r.stderr).toContain(
+      `warning: ${join(dir, 'mismatch')}: the name "other" does not match the folder "mismatch"; loaded anyway`,
+    );
   });
 
   it('the registry: catalog from index.json, full instructions from the stored copy; folders win over it', async () => {
@@ -318,9 +373,13 @@ describe('skills render-prompt (built CLI)', () => {
     expect(local.catalog.find((c) => c.name === 'web-scraping')!.scope).toBe('project');
     expect(local.catalog).toHaveLength(7);
     // Folders given: no registry unless --registry names one; --no-registry reads none.
-    const given = json((await runCli(['render-prompt', 'skills', '--json'], { cwd, env: { SKILLS_REGISTRY: reg } })).stdout);
+    const given = json(
+      (await runCli(['render-prompt', 'skills', '--json'], { cwd, env: { SKILLS_REGISTRY: reg } })).stdout,
+    );
     expect(given.catalog.map((c) => c.name)).toEqual(['web-scraping']);
-    const noReg = json((await runCli(['render-prompt', '--no-registry', '--json'], { cwd, env: { SKILLS_REGISTRY: reg } })).stdout);
+    const noReg = json(
+      (await runCli(['render-prompt', '--no-registry', '--json'], { cwd, env: { SKILLS_REGISTRY: reg } })).stdout,
+    );
     expect(noReg.catalog.map((c) => c.name)).toEqual(['web-scraping']);
   });
 
@@ -342,9 +401,15 @@ process.stdin.on('end', () => {
 });
 `,
     );
-    const lines = script('lines.mjs', "process.stdin.resume(); process.stdin.on('end', () => console.log('csv-report\\npdf-tools'));");
+    const lines = script(
+      'lines.mjs',
+      "process.stdin.resume(); process.stdin.on('end', () => console.log('csv-report\\npdf-tools'));",
+    );
     const failing = script('fail.mjs', "console.error('model unavailable'); process.exit(3);");
-    const unknown = script('unknown.mjs', "process.stdin.resume(); process.stdin.on('end', () => console.log('no-such-skill'));");
+    const unknown = script(
+      'unknown.mjs',
+      "process.stdin.resume(); process.stdin.on('end', () => console.log('no-such-skill'));",
+    );
     const slow = script('slow.mjs', 'setTimeout(() => {}, 60_000);');
 
     it('takes the names the command prints (JSON array), given the catalog and query as JSON on stdin', async () => {
@@ -356,12 +421,19 @@ process.stdin.on('end', () => {
       const request = JSON.parse(readFileSync(join(bin, 'request.json'), 'utf8'));
       expect(request.query).toBe('merge pdf');
       expect(request.maxSkills).toBe(3);
-      expect(request.catalog.map((c: { name: string }) => c.name).sort()).toEqual(['csv-report', 'git-helper', 'notify', 'pdf-tools']);
+      expect(request.catalog.map((c: { name: string }) => c.name).sort()).toEqual([
+        'csv-report',
+        'git-helper',
+        'notify',
+        'pdf-tools',
+      ]);
       expect(Object.keys(request.catalog[0]).sort()).toEqual(['description', 'location', 'name']);
     });
 
     it('reads names one per line too', async () => {
-      const doc = json((await runCli(['render-prompt', '--query', 'anything', '--selector', lines, varied(), '--json'])).stdout);
+      const doc = json(
+        (await runCli(['render-prompt', '--query', 'anything', '--selector', lines, varied(), '--json'])).stdout,
+      );
       expect(doc.selected.map((s) => s.name)).toEqual(['csv-report', 'pdf-tools']);
     });
 
@@ -371,12 +443,32 @@ process.stdin.on('end', () => {
       expect(fail.exitCode).toBe(0);
       const doc = json(fail.stdout);
       expect(doc.selected[0]!.name).toBe('pdf-tools');
-      expect(doc.warnings[0]).toMatch(/the selector ".*fail\.mjs"" exited with code 3: model unavailable; the built-in selection is used/);
+      expect(doc.warnings[0]).toMatch(
+        /the selector ".*fail\.mjs"" exited with code 3: model unavailable; the built-in selection is used/,
+      );
       expect(fail.stderr).toContain('warning: the selector');
-      const unk = json((await runCli(['render-prompt', '--query', 'merge pdf', '--selector', unknown, dir, '--json'])).stdout);
+      const unk = json(
+        (await runCli(['render-prompt', '--query', 'merge pdf', '--selector', unknown, dir, '--json'])).stdout,
+      );
       expect(unk.selected[0]!.name).toBe('pdf-tools');
-      expect(unk.warnings).toContain('the selector named "no-such-skill", not in the catalog; the built-in selection is used');
-      const timeout = json((await runCli(['render-prompt', '--query', 'merge pdf', '--selector', slow, '--selector-timeout', '500', dir, '--json'])).stdout);
+      expect(unk.warnings).toContain(
+        'the selector named "no-such-skill", not in the catalog; the built-in selection is used',
+      );
+      const timeout = json(
+        (
+          await runCli([
+            'render-prompt',
+            '--query',
+            'merge pdf',
+            '--selector',
+            slow,
+            '--selector-timeout',
+            '500',
+            dir,
+            '--json',
+          ])
+        ).stdout,
+      );
       expect(timeout.selected[0]!.name).toBe('pdf-tools');
       expect(timeout.warnings[0]).toMatch(/did not answer within 500 ms; the built-in selection is used/);
     });
@@ -396,12 +488,21 @@ process.stdin.on('end', () => {
   it('--budget drops instructions lowest ranked first, then descriptions, and says so', async () => {
     const dir = varied();
     const full = json((await runCli(['render-prompt', '--select', 'pdf-tools,git-helper', dir, '--json'])).stdout);
-    const r = await runCli(['render-prompt', '--select', 'pdf-tools,git-helper', dir, '--budget', String(full.tokens - 1)]);
+    const r = await runCli([
+      'render-prompt',
+      '--select',
+      'pdf-tools,git-helper',
+      dir,
+      '--budget',
+      String(full.tokens - 1),
+    ]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('<skill_content name="pdf-tools">');
     expect(r.stdout).not.toContain('<skill_content name="git-helper">');
     expect(r.stderr).toContain(`warning: --budget ${full.tokens - 1}: dropped the instructions of git-helper`);
-    const tight = json((await runCli(['render-prompt', '--select', 'pdf-tools,git-helper', dir, '--budget', '20', '--json'])).stdout);
+    const tight = json(
+      (await runCli(['render-prompt', '--select', 'pdf-tools,git-helper', dir, '--budget', '20', '--json'])).stdout,
+    );
     expect(tight.budget).toBe(20);
     expect(tight.dropped).toEqual([
       { what: 'instructions', skill: 'git-helper' },
@@ -418,12 +519,17 @@ process.stdin.on('end', () => {
     function many(): string {
       const dir = fresh('many');
       const tree = {};
-      for (let i = 0; i < 300; i++) Object.assign(tree, skill(`tool-${i}`, `Handle tool number ${i} and its reports. Use when the user asks about tool ${i}.`));
+      for (let i = 0; i < 300; i++)
+        Object.assign(
+          tree,
+          skill(`tool-${i}`, `Handle tool number ${i} and its reports. Use when the user asks about tool ${i}.`),
+        );
       writeTree(dir, tree);
       return dir;
     }
     const cacheFile = (xdg: string) => join(xdg, 'skills', 'tokens-o200k_base.json');
-    const counts = (xdg: string) => (JSON.parse(readFileSync(cacheFile(xdg), 'utf8')) as { counts: Record<string, number> }).counts;
+    const counts = (xdg: string) =>
+      (JSON.parse(readFileSync(cacheFile(xdg), 'utf8')) as { counts: Record<string, number> }).counts;
 
     it('keeps the counts of a prompt in $XDG_CACHE_HOME/skills (private), and a second run takes them from there', async () => {
       const dir = many();
@@ -442,12 +548,21 @@ process.stdin.on('end', () => {
         expect(statSync(cacheFile(xdg)).mode & 0o777).toBe(0o600);
       }
       // Counts that no tokenizer would give show that the second run read them rather than counting.
-      const file = JSON.parse(readFileSync(cacheFile(xdg), 'utf8')) as { counter: string; counts: Record<string, number> };
-      writeFileSync(cacheFile(xdg), JSON.stringify({ ...file, counts: Object.fromEntries(Object.keys(kept).map((k) => [k, 1])) }), { mode: 0o600 });
+      const file = JSON.parse(readFileSync(cacheFile(xdg), 'utf8')) as {
+        counter: string;
+        counts: Record<string, number>;
+      };
+      writeFileSync(
+        cacheFile(xdg),
+        JSON.stringify({ ...file, counts: Object.fromEntries(Object.keys(kept).map((k) => [k, 1])) }),
+        { mode: 0o600 },
+      );
       const second = json((await runCli(args, { env: { XDG_CACHE_HOME: xdg } })).stdout);
       expect(second.tokens).toBe(Object.keys(kept).length);
       // SKILLS_TOKEN_CACHE=0 neither reads nor writes it.
-      expect(json((await runCli(args, { env: { SKILLS_TOKEN_CACHE: '0', XDG_CACHE_HOME: xdg } })).stdout).tokens).toBe(uncached.tokens);
+      expect(json((await runCli(args, { env: { SKILLS_TOKEN_CACHE: '0', XDG_CACHE_HOME: xdg } })).stdout).tokens).toBe(
+        uncached.tokens,
+      );
     });
 
     it('survives a corrupt cache file, and rewrites it', async () => {
@@ -466,14 +581,24 @@ process.stdin.on('end', () => {
     it('--budget fits the same prompt, to the token, with the counts cached', async () => {
       const dir = many();
       const xdg = fresh('xdg');
-      const full = json((await runCli(['render-prompt', '--select', 'tool-1,tool-2', dir, '--json'], { env: { SKILLS_TOKEN_CACHE: '0' } })).stdout);
+      const full = json(
+        (
+          await runCli(['render-prompt', '--select', 'tool-1,tool-2', dir, '--json'], {
+            env: { SKILLS_TOKEN_CACHE: '0' },
+          })
+        ).stdout,
+      );
       for (const budget of [full.tokens - 1, Math.floor(full.tokens / 2), 3000, 20]) {
         const args = ['render-prompt', '--select', 'tool-1,tool-2', dir, '--budget', String(budget), '--json'];
         const uncached = json((await runCli(args, { env: { SKILLS_TOKEN_CACHE: '0' } })).stdout);
         // Once to fill the cache, once from it.
         for (let run = 0; run < 2; run++) {
           const cached = json((await runCli(args, { env: { XDG_CACHE_HOME: xdg } })).stdout);
-          expect({ tokens: cached.tokens, dropped: cached.dropped, prompt: cached.prompt }).toEqual({ tokens: uncached.tokens, dropped: uncached.dropped, prompt: uncached.prompt });
+          expect({ tokens: cached.tokens, dropped: cached.dropped, prompt: cached.prompt }).toEqual({
+            tokens: uncached.tokens,
+            dropped: uncached.dropped,
+            prompt: uncached.prompt,
+          });
         }
       }
     });

@@ -7,7 +7,13 @@ import { runCli, tempDir } from '../helpers/cli.js';
 // runCli (execa) drops the final newline of stdout and stderr.
 
 /** id → version → dependencies, or the release's extra fields. */
-type Registry = Record<string, Record<string, string[] | { deps?: string[]; nodeVersion?: string; systemPackages?: string[]; layout?: 'skill-md' | 'manifest' }>>;
+type Registry = Record<
+  string,
+  Record<
+    string,
+    string[] | { deps?: string[]; nodeVersion?: string; systemPackages?: string[]; layout?: 'skill-md' | 'manifest' }
+  >
+>;
 
 /**
  * Write a registry in its format (src/formats/index-file.ts), as sync would: index.json and releases/<id>.json;
@@ -37,7 +43,16 @@ function writeRegistry(dir: string, registry: Registry, format: 1 | 2 = 2): stri
         ];
       }),
     );
-    return { id, versions: list, latestVersion: list[0]!, owner: 'built-in', usedBy: [], registeredAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-15T10:00:00Z', releases };
+    return {
+      id,
+      versions: list,
+      latestVersion: list[0]!,
+      owner: 'built-in',
+      usedBy: [],
+      registeredAt: '2024-01-01T00:00:00Z',
+      updatedAt: '2024-01-15T10:00:00Z',
+      releases,
+    };
   });
   if (format === 1) {
     writeFileSync(join(dir, 'index.json'), `${JSON.stringify({ version: 1, skills }, null, 2)}\n`);
@@ -45,7 +60,10 @@ function writeRegistry(dir: string, registry: Registry, format: 1 | 2 = 2): stri
   }
   mkdirSync(join(dir, 'releases'), { recursive: true });
   const entries = skills.map(({ releases, ...entry }) => {
-    writeFileSync(join(dir, 'releases', `${entry.id}.json`), `${JSON.stringify({ id: entry.id, releases }, null, 2)}\n`);
+    writeFileSync(
+      join(dir, 'releases', `${entry.id}.json`),
+      `${JSON.stringify({ id: entry.id, releases }, null, 2)}\n`,
+    );
     const r = releases[entry.latestVersion]!;
     return { ...entry, latest: { layout: r.layout, name: r.name, description: r.description, path: r.path } };
   });
@@ -93,7 +111,9 @@ describe('skills resolve', () => {
     const r = await resolve('basic-tools');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^basic-tools@2\.0\.0 {2}manifest {2}/);
-    expect(r.stderr).toBe('warning: basic-tools: no version given, latest 2.0.0 used; pin a version (basic-tools@2.0.0)');
+    expect(r.stderr).toBe(
+      'warning: basic-tools: no version given, latest 2.0.0 used; pin a version (basic-tools@2.0.0)',
+    );
   });
 
   it('finds the registry through SKILLS_REGISTRY too', async () => {
@@ -106,7 +126,13 @@ describe('skills resolve', () => {
     const r = await resolve('app@1.0.0', 'web-scraping@^2', '--tree');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(
-      ['app@1.0.0', '├─ web-scraping@2.1.0', '│  └─ basic-tools@1.2.0', '└─ basic-tools@1.2.0 (deduped)', 'web-scraping@2.1.0 (deduped)'].join('\n'),
+      [
+        'app@1.0.0',
+        '├─ web-scraping@2.1.0',
+        '│  └─ basic-tools@1.2.0',
+        '└─ basic-tools@1.2.0 (deduped)',
+        'web-scraping@2.1.0 (deduped)',
+      ].join('\n'),
     );
   });
 
@@ -117,9 +143,27 @@ describe('skills resolve', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.warnings).toEqual(['app: no version given, latest 1.0.0 used; pin a version (app@1.0.0)']);
     expect(doc.resolved).toEqual([
-      { id: 'basic-tools', version: '1.2.0', layout: 'manifest', path: join(reg, 'built-in/basic-tools@1.2.0'), dependencies: [] },
-      { id: 'web-scraping', version: '2.1.0', layout: 'skill-md', path: join(reg, 'built-in/web-scraping@2.1.0'), dependencies: ['basic-tools@1.2.0'] },
-      { id: 'app', version: '1.0.0', layout: 'manifest', path: join(reg, 'built-in/app@1.0.0'), dependencies: ['web-scraping@2.1.0', 'basic-tools@1.2.0'] },
+      {
+        id: 'basic-tools',
+        version: '1.2.0',
+        layout: 'manifest',
+        path: join(reg, 'built-in/basic-tools@1.2.0'),
+        dependencies: [],
+      },
+      {
+        id: 'web-scraping',
+        version: '2.1.0',
+        layout: 'skill-md',
+        path: join(reg, 'built-in/web-scraping@2.1.0'),
+        dependencies: ['basic-tools@1.2.0'],
+      },
+      {
+        id: 'app',
+        version: '1.0.0',
+        layout: 'manifest',
+        path: join(reg, 'built-in/app@1.0.0'),
+        dependencies: ['web-scraping@2.1.0', 'basic-tools@1.2.0'],
+      },
     ]);
   });
 
@@ -132,11 +176,15 @@ describe('skills resolve', () => {
   it('warns about a system package that dpkg says is not installed', async () => {
     // Only where dpkg is the package manager: elsewhere the answer is "unknown", which is silent by design.
     const dpkg = spawnSync('dpkg-query', ['--version']);
-    const sub = writeRegistry(join(t.dir, 'sys'), { tool: { '1.0.0': { systemPackages: ['skills-e2e-no-such-package'] } } });
+    const sub = writeRegistry(join(t.dir, 'sys'), {
+      tool: { '1.0.0': { systemPackages: ['skills-e2e-no-such-package'] } },
+    });
     const r = await runCli(['resolve', 'tool@1.0.0', '--registry', sub]);
     expect(r.exitCode).toBe(0);
     if (process.platform === 'linux' && !dpkg.error) {
-      expect(r.stderr).toBe('warning: tool@1.0.0 needs the system package "skills-e2e-no-such-package", which is not installed');
+      expect(r.stderr).toBe(
+        'warning: tool@1.0.0 needs the system package "skills-e2e-no-such-package", which is not installed',
+      );
     } else if (process.platform !== 'darwin') {
       expect(r.stderr).toBe('');
     }
@@ -148,13 +196,17 @@ describe('skills resolve: no resolution (exit 1)', () => {
     const r = await resolve('a@1.0.0', 'b@2.1.0');
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: a@1\.0\.0 needs c@\^1; b@2\.1\.0 needs c@\^2; available c: 1\.4\.0, 2\.0\.1\nhint: /);
+    expect(r.stderr).toMatch(
+      /^error: a@1\.0\.0 needs c@\^1; b@2\.1\.0 needs c@\^2; available c: 1\.4\.0, 2\.0\.1\nhint: /,
+    );
   });
 
   it('names the chain through ranges and dependencies', async () => {
     const r = await resolve('a@^1', 'b@^2');
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('error: root needs a@^1 → a@1.0.0 needs c@^1; root needs b@^2 → b@2.1.0 needs c@^2; available c: 1.4.0, 2.0.1\n');
+    expect(r.stderr).toContain(
+      'error: root needs a@^1 → a@1.0.0 needs c@^1; root needs b@^2 → b@2.1.0 needs c@^2; available c: 1.4.0, 2.0.1\n',
+    );
   });
 
   it('reports the error as the JSON document with --json', async () => {
@@ -162,7 +214,11 @@ describe('skills resolve: no resolution (exit 1)', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toBe('');
     const doc = JSON.parse(r.stdout);
-    expect(doc.error).toMatchObject({ code: 'E_INVALID', kind: 'conflict', message: 'a@1.0.0 needs c@^1; b@2.1.0 needs c@^2; available c: 1.4.0, 2.0.1' });
+    expect(doc.error).toMatchObject({
+      code: 'E_INVALID',
+      kind: 'conflict',
+      message: 'a@1.0.0 needs c@^1; b@2.1.0 needs c@^2; available c: 1.4.0, 2.0.1',
+    });
     expect(doc.error.hint).toEqual(expect.any(String));
   });
 
@@ -179,7 +235,9 @@ describe('skills resolve: no resolution (exit 1)', () => {
   it('suggests the nearest id for an unknown one', async () => {
     const r = await resolve('basic-tool@^1');
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toBe('error: no skill "basic-tool" in the registry; did you mean "basic-tools"?\nhint: resolve basic-tools@^1');
+    expect(r.stderr).toBe(
+      'error: no skill "basic-tool" in the registry; did you mean "basic-tools"?\nhint: resolve basic-tools@^1',
+    );
   });
 
   it('says so for any id when the registry is empty', async () => {
@@ -200,7 +258,11 @@ describe('skills resolve: registry formats', () => {
     const dir = writeRegistry(join(t.dir, 'v1'), REGISTRY, 1);
     const r = await runCli(['resolve', 'app', '--registry', dir, '--json']);
     expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout).resolved.map((s: { id: string; version: string }) => `${s.id}@${s.version}`)).toEqual(['basic-tools@1.2.0', 'web-scraping@2.1.0', 'app@1.0.0']);
+    expect(JSON.parse(r.stdout).resolved.map((s: { id: string; version: string }) => `${s.id}@${s.version}`)).toEqual([
+      'basic-tools@1.2.0',
+      'web-scraping@2.1.0',
+      'app@1.0.0',
+    ]);
   });
 
   it('reads only the releases files of the skills it reaches', async () => {
@@ -210,7 +272,9 @@ describe('skills resolve: registry formats', () => {
     expect(r.exitCode).toBe(0);
     const missing = await runCli(['resolve', 'loop-b', '--registry', dir]);
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toContain(`error: ${join(dir, 'releases/loop-a.json')}: missing: the index lists loop-a but its releases file is gone`);
+    expect(missing.stderr).toContain(
+      `error: ${join(dir, 'releases/loop-a.json')}: missing: the index lists loop-a but its releases file is gone`,
+    );
   });
 });
 
@@ -218,10 +282,15 @@ describe('skills resolve: usage and registry errors (exit 2)', () => {
   it('rejects a bad spec', async () => {
     const r = await resolve('Basic-Tools@1');
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/^error: "Basic-Tools@1" is not a skill spec: the id must be lowercase letters, digits and hyphens/);
+    expect(r.stderr).toMatch(
+      /^error: "Basic-Tools@1" is not a skill spec: the id must be lowercase letters, digits and hyphens/,
+    );
     const bad = await resolve('basic-tools@banana', '--json');
     expect(bad.exitCode).toBe(2);
-    expect(JSON.parse(bad.stdout).error).toMatchObject({ code: 'E_USAGE', message: expect.stringContaining('"basic-tools@banana" has no valid version or semver range') });
+    expect(JSON.parse(bad.stdout).error).toMatchObject({
+      code: 'E_USAGE',
+      message: expect.stringContaining('"basic-tools@banana" has no valid version or semver range'),
+    });
   });
 
   it('reports a corrupt index with its line and column', async () => {
@@ -238,10 +307,15 @@ describe('skills resolve: usage and registry errors (exit 2)', () => {
 
   it('reports a corrupt releases file with its line and column', async () => {
     const dir = writeRegistry(join(t.dir, 'corrupt-releases'), { a: { '1.0.0': ['b@^1'] }, b: { '1.0.0': [] } });
-    writeFileSync(join(dir, 'releases/b.json'), '{\n  "id": "b",\n  "releases": {\n    "1.0.0": { "integrity": "x", "layout": "neither" }\n  }\n}\n');
+    writeFileSync(
+      join(dir, 'releases/b.json'),
+      '{\n  "id": "b",\n  "releases": {\n    "1.0.0": { "integrity": "x", "layout": "neither" }\n  }\n}\n',
+    );
     const r = await runCli(['resolve', 'a', '--registry', dir]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`error: ${join(dir, 'releases/b.json')}:4:44: releases/b.json: releases.1.0.0.layout: Invalid enum value`);
+    expect(r.stderr).toContain(
+      `error: ${join(dir, 'releases/b.json')}:4:44: releases/b.json: releases.1.0.0.layout: Invalid enum value`,
+    );
   });
 
   it('requires at least one spec', async () => {

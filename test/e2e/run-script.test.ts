@@ -17,11 +17,13 @@ const EXEC = 0o755;
 const POLYGLOT = {
   'SKILL.md': skillMd('name: polyglot\ndescription: Scripts in four languages. Use when testing run-script.'),
   'scripts/hello-bash.sh': {
-    content: '#!/bin/bash\n# Echo the arguments back, from bash.\nset -eu\nin=$(cat)\nprintf \'{"success":true,"result":{"argv":%s,"stdin":%s,"lang":"bash"}}\\n\' "$1" "$in"\n',
+    content:
+      '#!/bin/bash\n# Echo the arguments back, from bash.\nset -eu\nin=$(cat)\nprintf \'{"success":true,"result":{"argv":%s,"stdin":%s,"lang":"bash"}}\\n\' "$1" "$in"\n',
     mode: EXEC,
   },
   // No shebang: .py means python3.
-  'scripts/hello-py.py': '"""Echo the arguments back, from Python."""\nimport json, sys\nprint("working")\nprint(json.dumps({"success": True, "result": {"argv": json.loads(sys.argv[1]), "stdin": json.loads(sys.stdin.read()), "lang": "python"}}))\n',
+  'scripts/hello-py.py':
+    '"""Echo the arguments back, from Python."""\nimport json, sys\nprint("working")\nprint(json.dumps({"success": True, "result": {"argv": json.loads(sys.argv[1]), "stdin": json.loads(sys.stdin.read()), "lang": "python"}}))\n',
   'scripts/hello-node.mjs': {
     content:
       "#!/usr/bin/env node\n// Echo the arguments back, from Node.\nlet s = '';\nprocess.stdin.on('data', (d) => (s += d)).on('end', () => {\n  console.log(JSON.stringify({ success: true, result: { argv: JSON.parse(process.argv[2]), stdin: JSON.parse(s), lang: 'node' } }));\n});\n",
@@ -29,14 +31,18 @@ const POLYGLOT = {
   },
   'scripts/hello-ts.ts':
     "// Echo the arguments back, from TypeScript.\ninterface Args { [k: string]: unknown }\nconst argv: Args = JSON.parse(process.argv[2] ?? '{}');\nlet s: string = '';\nprocess.stdin.on('data', (d: Buffer) => (s += d)).on('end', () => {\n  const stdin: Args = JSON.parse(s);\n  console.log(JSON.stringify({ success: true, result: { argv, stdin, lang: 'typescript' } }));\n});\n",
-  'scripts/fail.py': 'import json\nprint(json.dumps({"success": False, "error": "no such page"}))\nraise SystemExit(3)\n',
-  'scripts/where.sh': '# Report the working directory and SKILL_DIR.\nprintf \'{"success":true,"result":{"cwd":"%s","skillDir":"%s"}}\\n\' "$PWD" "$SKILL_DIR"\n',
+  'scripts/fail.py':
+    'import json\nprint(json.dumps({"success": False, "error": "no such page"}))\nraise SystemExit(3)\n',
+  'scripts/where.sh':
+    '# Report the working directory and SKILL_DIR.\nprintf \'{"success":true,"result":{"cwd":"%s","skillDir":"%s"}}\\n\' "$PWD" "$SKILL_DIR"\n',
   'scripts/slow.sh': 'sleep 30\n',
   // Ignores SIGTERM, and so does its child: only SIGKILL to the whole group ends them.
-  'scripts/stubborn.sh': "trap '' TERM\nsleep 300 &\necho $! > \"$SKILL_DIR/child.pid\"\necho $$ > \"$SKILL_DIR/main.pid\"\nwait\n",
+  'scripts/stubborn.sh':
+    'trap \'\' TERM\nsleep 300 &\necho $! > "$SKILL_DIR/child.pid"\necho $$ > "$SKILL_DIR/main.pid"\nwait\n',
   // Exits at once, leaving a child that holds its stdout.
   'scripts/leaves-child.sh': 'sleep 300 &\necho $! > "$SKILL_DIR/left.pid"\necho \'{"success":true,"result":"bye"}\'\n',
-  'scripts/flood.py': 'import sys\nchunk = "x" * 65536\nfor _ in range(160):\n    sys.stdout.write(chunk)\nsys.stderr.write("e" * 1100000)\n',
+  'scripts/flood.py':
+    'import sys\nchunk = "x" * 65536\nfor _ in range(160):\n    sys.stdout.write(chunk)\nsys.stderr.write("e" * 1100000)\n',
   'scripts/self-kill.sh': 'kill -USR1 $$\nsleep 5\n',
   'scripts/scrape.py': 'print("{\\"success\\": true, \\"result\\": \\"py\\"}")\n',
   'scripts/scrape.sh': 'echo \'{"success": true, "result": "sh"}\'\n',
@@ -57,10 +63,15 @@ function manifestSkill(root: string): string {
     }),
     '.env.example': 'API_TOKEN=\n',
     'scripts/env.sh': {
-      content: '#!/usr/bin/env bash\n# What the script sees of its environment.\nprintf \'{"success":true,"result":{"declared":"%s","undeclared":"%s","path":%s}}\\n\' "${API_TOKEN-<unset>}" "${UNDECLARED_VAR-<unset>}" "$([ -n "${PATH-}" ] && echo true || echo false)"\n',
+      content:
+        '#!/usr/bin/env bash\n# What the script sees of its environment.\nprintf \'{"success":true,"result":{"declared":"%s","undeclared":"%s","path":%s}}\\n\' "${API_TOKEN-<unset>}" "${UNDECLARED_VAR-<unset>}" "$([ -n "${PATH-}" ] && echo true || echo false)"\n',
       mode: EXEC,
     },
-    'scripts/leak.sh': { content: '#!/bin/bash\necho "out: $API_TOKEN"\necho "err: $API_TOKEN" >&2\nprintf \'{"success":true,"result":"%s"}\\n\' "$API_TOKEN"\n', mode: EXEC },
+    'scripts/leak.sh': {
+      content:
+        '#!/bin/bash\necho "out: $API_TOKEN"\necho "err: $API_TOKEN" >&2\nprintf \'{"success":true,"result":"%s"}\\n\' "$API_TOKEN"\n',
+      mode: EXEC,
+    },
     // The secret leaves in two writes, 100 ms apart: two chunks on our side.
     'scripts/leak-split.js':
       "const t = process.env.API_TOKEN;\nprocess.stdout.write('a ' + t.slice(0, 7));\nprocess.stderr.write('b ' + t.slice(0, 5));\nsetTimeout(() => { process.stdout.write(t.slice(7) + ' z\\n'); process.stderr.write(t.slice(5) + ' y\\n'); }, 100);\n",
@@ -110,15 +121,35 @@ describe('skills run-script: languages and arguments (built CLI)', () => {
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const doc = jsonOf(r.stdout);
-    expect(Object.keys(doc)).toEqual(['skill', 'script', 'exitCode', 'durationMs', 'success', 'result', 'stdout', 'stderr', 'truncated', 'timedOut']);
-    expect(doc).toMatchObject({ skill: 'polyglot', exitCode: 0, success: true, result: { argv: args, stdin: args, lang }, timedOut: false, truncated: { stdout: false, stderr: false } });
+    expect(Object.keys(doc)).toEqual([
+      'skill',
+      'script',
+      'exitCode',
+      'durationMs',
+      'success',
+      'result',
+      'stdout',
+      'stderr',
+      'truncated',
+      'timedOut',
+    ]);
+    expect(doc).toMatchObject({
+      skill: 'polyglot',
+      exitCode: 0,
+      success: true,
+      result: { argv: args, stdin: args, lang },
+      timedOut: false,
+      truncated: { stdout: false, stderr: false },
+    });
     expect(typeof doc.durationMs).toBe('number');
   });
 
   it('passes the script output through without --json, and exits with its code', async () => {
     const r = await runCli(['run-script', polyglot, 'hello-py', '--args', '{"a":1}']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe('working\n{"success": true, "result": {"argv": {"a": 1}, "stdin": {"a": 1}, "lang": "python"}}');
+    expect(r.stdout).toBe(
+      'working\n{"success": true, "result": {"argv": {"a": 1}, "stdin": {"a": 1}, "lang": "python"}}',
+    );
     const f = await runCli(['run-script', polyglot, 'fail', '--json']);
     expect(f.exitCode).toBe(3);
     expect(jsonOf(f.stdout)).toMatchObject({ success: false, error: 'no such page', exitCode: 3 });
@@ -130,7 +161,9 @@ describe('skills run-script: languages and arguments (built CLI)', () => {
     writeFileSync(file, JSON.stringify(args, null, 2));
     const fromFile = await runCli(['run-script', polyglot, 'hello-node', '--args-file', file, '--json']);
     expect(jsonOf(fromFile.stdout).result).toEqual({ argv: args, stdin: args, lang: 'node' });
-    const fromStdin = await runCli(['run-script', polyglot, 'hello-bash.sh', '--json'], { input: JSON.stringify(args) });
+    const fromStdin = await runCli(['run-script', polyglot, 'hello-bash.sh', '--json'], {
+      input: JSON.stringify(args),
+    });
     expect(jsonOf(fromStdin.stdout).result).toEqual({ argv: args, stdin: args, lang: 'bash' });
     const none = await runCli(['run-script', polyglot, 'scripts/hello-ts.ts', '--json']);
     expect(jsonOf(none.stdout).result).toEqual({ argv: {}, stdin: {}, lang: 'typescript' });
@@ -142,7 +175,9 @@ describe('skills run-script: languages and arguments (built CLI)', () => {
     expect(bad.stderr).toMatch(/^error: --args:1:9: the arguments are not valid JSON: /);
     const list = await runCli(['run-script', polyglot, 'hello-bash', '--args', '[1, 2]']);
     expect(list.exitCode).toBe(2);
-    expect(list.stderr).toContain('error: --args: item 1 of the list is the number 1; command-line words are text\nhint: quote it: "1"');
+    expect(list.stderr).toContain(
+      'error: --args: item 1 of the list is the number 1; command-line words are text\nhint: quote it: "1"',
+    );
     const scalar = await runCli(['run-script', polyglot, 'hello-bash', '--args', '"text"']);
     expect(scalar.exitCode).toBe(2);
     expect(scalar.stderr).toContain('expected a JSON object');
@@ -183,7 +218,10 @@ describe('skills run-script: languages and arguments (built CLI)', () => {
     expect(txt.stderr).toContain('cannot tell how to run scripts/notes.txt');
     const none = await runCli(['run-script', polyglot, 'nope', '--json']);
     expect(none.exitCode).toBe(2);
-    expect(jsonOf(none.stdout).error).toMatchObject({ code: 'E_NOT_FOUND', message: expect.stringContaining('has no script "nope"') });
+    expect(jsonOf(none.stdout).error).toMatchObject({
+      code: 'E_NOT_FOUND',
+      message: expect.stringContaining('has no script "nope"'),
+    });
   });
 
   it('--list shows each script with its interpreter and description', async () => {
@@ -191,14 +229,25 @@ describe('skills run-script: languages and arguments (built CLI)', () => {
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe(`polyglot  skill-md  ${polyglot}`);
-    expect(lines).toContainEqual(expect.stringMatching(/^ {2}scripts\/hello-bash\.sh +bash +Echo the arguments back, from bash\.$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^ {2}scripts\/hello-py\.py +python3 +Echo the arguments back, from Python\.$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^ {2}scripts\/hello-node\.mjs +node +Echo the arguments back, from Node\.$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^ {2}scripts\/hello-ts\.ts +tsx +Echo the arguments back, from TypeScript\.$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ {2}scripts\/hello-bash\.sh +bash +Echo the arguments back, from bash\.$/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ {2}scripts\/hello-py\.py +python3 +Echo the arguments back, from Python\.$/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ {2}scripts\/hello-node\.mjs +node +Echo the arguments back, from Node\.$/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ {2}scripts\/hello-ts\.ts +tsx +Echo the arguments back, from TypeScript\.$/),
+    );
     const doc = jsonOf((await runCli(['run-script', secretive, '--list', '--json'])).stdout);
     expect(doc).toMatchObject({ skill: 'secretive', layout: 'manifest', source: 'path' });
     const scripts = doc.scripts as { path: string; interpreter?: string; description?: string; refused?: string }[];
-    expect(scripts.find((s) => s.path === 'scripts/env.sh')).toMatchObject({ interpreter: 'bash', description: 'What the script sees of its environment.' });
+    expect(scripts.find((s) => s.path === 'scripts/env.sh')).toMatchObject({
+      interpreter: 'bash',
+      description: 'What the script sees of its environment.',
+    });
     expect(scripts.find((s) => s.path === 'scripts/undeclared.sh')?.refused).toContain('not declared');
   });
 });
@@ -208,14 +257,21 @@ describe('skills run-script: limits (built CLI)', () => {
     for (const t of ['abc', '0', '-1', '2147484']) {
       const r = await runCli(['run-script', polyglot, 'hello-bash', '--timeout', t], { input: '{}' });
       expect(r.exitCode, t).toBe(2);
-      expect(r.stderr.split('\n')[0]).toBe(`error: --timeout must be a number of seconds greater than 0 and at most 2147483, not "${t}"`);
+      expect(r.stderr.split('\n')[0]).toBe(
+        `error: --timeout must be a number of seconds greater than 0 and at most 2147483, not "${t}"`,
+      );
     }
   });
 
   it('ends a script that runs past --timeout: exit 124, timedOut', async () => {
     const r = await runCli(['run-script', polyglot, 'slow', '--timeout', '1', '--json']);
     expect(r.exitCode).toBe(124);
-    expect(jsonOf(r.stdout)).toMatchObject({ timedOut: true, success: false, exitCode: 124, error: 'timed out after 1 s' });
+    expect(jsonOf(r.stdout)).toMatchObject({
+      timedOut: true,
+      success: false,
+      exitCode: 124,
+      error: 'timed out after 1 s',
+    });
     expect(r.stderr).toContain('scripts/slow.sh of polyglot timed out after 1 s');
   });
 
@@ -266,7 +322,10 @@ describe('skills run-script: environment and secrets (built CLI)', () => {
     const r = await runCli(['run-script', secretive, 'env', '--secrets', secretsFile, '--json'], { env });
     expect(r.exitCode).toBe(0);
     expect(jsonOf(r.stdout).result).toEqual({ declared: '***', undeclared: '<unset>', path: true });
-    const inherit = await runCli(['run-script', secretive, 'env', '--secrets', secretsFile, '--inherit-env', '--json'], { env });
+    const inherit = await runCli(
+      ['run-script', secretive, 'env', '--secrets', secretsFile, '--inherit-env', '--json'],
+      { env },
+    );
     expect(jsonOf(inherit.stdout).result).toEqual({ declared: '***', undeclared: 'from-caller', path: true });
   });
 
@@ -275,25 +334,41 @@ describe('skills run-script: environment and secrets (built CLI)', () => {
     writeTree(dir, {
       'SKILL.md': skillMd('name: envy\ndescription: Reads a token. Use when testing run-script secrets.'),
       '.env.example': '# what the scripts need\nAPI_TOKEN=\n',
-      'scripts/env.sh': { content: '#!/usr/bin/env bash\nprintf \'{"success":true,"result":{"declared":"%s","other":"%s"}}\\n\' "${API_TOKEN-<unset>}" "${OTHER_TOKEN-<unset>}"\n', mode: EXEC },
+      'scripts/env.sh': {
+        content:
+          '#!/usr/bin/env bash\nprintf \'{"success":true,"result":{"declared":"%s","other":"%s"}}\\n\' "${API_TOKEN-<unset>}" "${OTHER_TOKEN-<unset>}"\n',
+        mode: EXEC,
+      },
     });
-    const r = await runCli(['run-script', dir, 'env', '--secrets', secretsFile, '--json'], { env: { OTHER_TOKEN: 'from-caller' } });
+    const r = await runCli(['run-script', dir, 'env', '--secrets', secretsFile, '--json'], {
+      env: { OTHER_TOKEN: 'from-caller' },
+    });
     expect(r.exitCode).toBe(0);
     expect(jsonOf(r.stdout).result).toEqual({ declared: '***', other: '<unset>' });
   });
 
   it('reads SKILLS_SECRETS, else secrets/env.json beside the registry; a missing variable is a warning', async () => {
     const project = fresh('project');
-    writeTree(project, { 'secrets/env.json': JSON.stringify({ secretive: { API_TOKEN: 'per-skill-value' }, API_TOKEN: 'shared-value' }) });
-    const beside = await runCli(['run-script', secretive, 'env', '--json'], { env: { SKILLS_REGISTRY: join(project, '.skills') } });
+    writeTree(project, {
+      'secrets/env.json': JSON.stringify({ secretive: { API_TOKEN: 'per-skill-value' }, API_TOKEN: 'shared-value' }),
+    });
+    const beside = await runCli(['run-script', secretive, 'env', '--json'], {
+      env: { SKILLS_REGISTRY: join(project, '.skills') },
+    });
     expect(beside.stderr).toBe('');
     expect(jsonOf(beside.stdout).result).toMatchObject({ declared: '***' });
     expect(jsonOf(beside.stdout).stdout).not.toContain('per-skill-value');
-    const named = await runCli(['run-script', secretive, 'env', '--json'], { env: { SKILLS_SECRETS: secretsFile, SKILLS_REGISTRY: join(project, '.skills') } });
+    const named = await runCli(['run-script', secretive, 'env', '--json'], {
+      env: { SKILLS_SECRETS: secretsFile, SKILLS_REGISTRY: join(project, '.skills') },
+    });
     expect(jsonOf(named.stdout).result).toMatchObject({ declared: '***' });
-    const none = await runCli(['run-script', secretive, 'env', '--json'], { env: { SKILLS_REGISTRY: join(fresh(), '.skills') } });
+    const none = await runCli(['run-script', secretive, 'env', '--json'], {
+      env: { SKILLS_REGISTRY: join(fresh(), '.skills') },
+    });
     expect(none.exitCode).toBe(0);
-    expect(none.stderr).toMatch(/^warning: secretive declares API_TOKEN, but there is no secrets file at .*secrets\/env\.json: the script runs without it$/);
+    expect(none.stderr).toMatch(
+      /^warning: secretive declares API_TOKEN, but there is no secrets file at .*secrets\/env\.json: the script runs without it$/,
+    );
     expect(jsonOf(none.stdout).result).toMatchObject({ declared: '<unset>' });
   });
 
@@ -305,7 +380,11 @@ describe('skills run-script: environment and secrets (built CLI)', () => {
     const json = await runCli(['run-script', secretive, 'leak', '--secrets', secretsFile, '--json']);
     expect(json.stdout).not.toContain(SECRET);
     expect(json.stderr).not.toContain(SECRET);
-    expect(jsonOf(json.stdout)).toMatchObject({ result: '***', stdout: 'out: ***\n{"success":true,"result":"***"}\n', stderr: 'err: ***\n' });
+    expect(jsonOf(json.stdout)).toMatchObject({
+      result: '***',
+      stdout: 'out: ***\n{"success":true,"result":"***"}\n',
+      stderr: 'err: ***\n',
+    });
   });
 
   it('masks a secret that arrives in two pieces', async () => {
@@ -353,7 +432,9 @@ describe('skills run-script: refusals (built CLI)', () => {
     const marker = join(parent, 'ran');
     writeTree(parent, {
       'outside.sh': { content: `#!/bin/bash\ntouch "${marker}"\n`, mode: EXEC },
-      'skill/SKILL.md': skillMd('name: skill\ndescription: A skill. Use when testing refusals.\nscripts:\n  - tools/declared-link.sh'),
+      'skill/SKILL.md': skillMd(
+        'name: skill\ndescription: A skill. Use when testing refusals.\nscripts:\n  - tools/declared-link.sh',
+      ),
       'skill/scripts/link.sh': { symlink: '../../outside.sh' },
       'skill/tools/declared-link.sh': { symlink: '../../outside.sh' },
       'skill/scripts/inside.sh': { symlink: '../tools/real.sh' },
@@ -373,7 +454,9 @@ describe('skills run-script: refusals (built CLI)', () => {
   it('refuses a script a manifest skill does not declare; nothing runs', async () => {
     const r = await runCli(['run-script', secretive, 'undeclared', '--secrets', secretsFile]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`refused to run "undeclared" of the skill secretive (${secretive}): scripts/undeclared.sh: it is not declared in manifest.json "scripts"`);
+    expect(r.stderr).toContain(
+      `refused to run "undeclared" of the skill secretive (${secretive}): scripts/undeclared.sh: it is not declared in manifest.json "scripts"`,
+    );
     expect(existsSync(join(secretive, 'ran'))).toBe(false);
     const json = await runCli(['run-script', secretive, 'undeclared', '--json']);
     expect(jsonOf(json.stdout).error).toMatchObject({ code: 'E_USAGE' });
@@ -384,21 +467,36 @@ describe('skills run-script: finding the skill (built CLI)', () => {
   it('finds a skill by id in the project folders, by a file inside it, and in the registry', async () => {
     const project = fresh('project');
     writeTree(join(project, '.agents/skills/polyglot'), POLYGLOT);
-    const byId = await runCli(['run-script', 'polyglot', 'hello-node', '--args', '{"x":1}', '--json'], { cwd: project });
+    const byId = await runCli(['run-script', 'polyglot', 'hello-node', '--args', '{"x":1}', '--json'], {
+      cwd: project,
+    });
     expect(jsonOf(byId.stdout).result).toMatchObject({ argv: { x: 1 } });
-    const byFile = await runCli(['run-script', join(project, '.agents/skills/polyglot/scripts/hello-bash.sh'), 'hello-bash', '--json']);
+    const byFile = await runCli([
+      'run-script',
+      join(project, '.agents/skills/polyglot/scripts/hello-bash.sh'),
+      'hello-bash',
+      '--json',
+    ]);
     expect(jsonOf(byFile.stdout).skill).toBe('polyglot');
 
     const src = fresh('src');
     writeTree(join(src, 'registered'), {
-      'SKILL.md': skillMd('name: registered\ndescription: A registered skill. Use when testing run-script by id.\nmetadata:\n  version: "1.2.0"'),
+      'SKILL.md': skillMd(
+        'name: registered\ndescription: A registered skill. Use when testing run-script by id.\nmetadata:\n  version: "1.2.0"',
+      ),
       'scripts/hi.sh': 'echo "{\\"success\\":true,\\"result\\":\\"$SKILL_DIR\\"}"\n',
     });
     const reg = join(fresh('reg'), 'registry');
     expect((await runCli(['sync', src], { env: { SKILLS_REGISTRY: reg } })).exitCode).toBe(0);
-    const fromRegistry = await runCli(['run-script', 'registered', 'hi', '--json'], { env: { SKILLS_REGISTRY: reg }, cwd: project });
+    const fromRegistry = await runCli(['run-script', 'registered', 'hi', '--json'], {
+      env: { SKILLS_REGISTRY: reg },
+      cwd: project,
+    });
     expect(jsonOf(fromRegistry.stdout).result).toBe(join(reg, 'built-in/registered@1.2.0'));
-    const pinned = await runCli(['run-script', 'registered@1.2.0', 'hi', '--json'], { env: { SKILLS_REGISTRY: reg }, cwd: project });
+    const pinned = await runCli(['run-script', 'registered@1.2.0', 'hi', '--json'], {
+      env: { SKILLS_REGISTRY: reg },
+      cwd: project,
+    });
     expect(jsonOf(pinned.stdout).result).toBe(join(reg, 'built-in/registered@1.2.0'));
     const unknown = await runCli(['run-script', 'nowhere', 'hi'], { env: { SKILLS_REGISTRY: reg }, cwd: project });
     expect(unknown.exitCode).toBe(2);

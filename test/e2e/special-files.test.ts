@@ -11,7 +11,10 @@ import { skillMd, writeTree } from '../helpers/tree.js';
 const { fresh, cleanup } = tempFolders('skills-special-');
 afterAll(cleanup);
 
-const good = (name: string) => skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing special files.\nmetadata:\n  version: "1.0.0"`);
+const good = (name: string) =>
+  skillMd(
+    `name: ${name}\ndescription: Does ${name} things. Use when testing special files.\nmetadata:\n  version: "1.0.0"`,
+  );
 
 function withFifo(): { dir: string; fifo: string } {
   const dir = fresh('repo');
@@ -28,9 +31,13 @@ describe('symlinks to FIFOs in a stranger’s skills (built CLI)', () => {
     symlinkSync(fifo, join(dir, 'trap/SKILL.md'));
     const r = await runCli(['validate', dir, '--format', 'json'], { timeout: 20_000 });
     expect(r.exitCode).toBe(1);
-    const doc = JSON.parse(r.stdout) as { skills: { id: string; valid: boolean; diagnostics: { ruleId: string; message: string }[] }[] };
+    const doc = JSON.parse(r.stdout) as {
+      skills: { id: string; valid: boolean; diagnostics: { ruleId: string; message: string }[] }[];
+    };
     const trap = doc.skills.find((s) => s.diagnostics.some((d) => d.ruleId === 'SK019'));
-    expect(trap?.diagnostics[0]?.message).toBe(`${join(dir, 'trap/SKILL.md')} is a FIFO, not a regular file; it is not read`);
+    expect(trap?.diagnostics[0]?.message).toBe(
+      `${join(dir, 'trap/SKILL.md')} is a FIFO, not a regular file; it is not read`,
+    );
     expect(doc.skills.find((s) => s.id === 'ok')?.valid).toBe(true);
   });
 
@@ -49,7 +56,9 @@ describe('symlinks to FIFOs in a stranger’s skills (built CLI)', () => {
     symlinkSync(fifo, join(dir, 'trap/SKILL.md'));
     const render = await runCli(['render-prompt', dir, '--query', 'ok things'], { timeout: 20_000 });
     expect(render.exitCode).toBe(0);
-    expect(render.stderr).toContain(`warning: ${join(dir, 'trap')}: skipped: cannot read SKILL.md (${join(dir, 'trap/SKILL.md')} is a FIFO, not a regular file; it is not read)`);
+    expect(render.stderr).toContain(
+      `warning: ${join(dir, 'trap')}: skipped: cannot read SKILL.md (${join(dir, 'trap/SKILL.md')} is a FIFO, not a regular file; it is not read)`,
+    );
     expect(render.stdout).toContain('## ok (v1.0.0)');
   });
 
@@ -63,7 +72,9 @@ describe('symlinks to FIFOs in a stranger’s skills (built CLI)', () => {
     symlinkSync(fifo, join(dir, 'ok/.skillignore'));
     const pack = await runCli(['pack', join(dir, 'ok'), '--dry-run'], { cwd: dir, timeout: 20_000 });
     expect(pack.exitCode).toBe(2);
-    expect(pack.stderr).toContain(`cannot read ${join(dir, 'ok/.skillignore')}: ${join(dir, 'ok/.skillignore')} is a FIFO, not a regular file`);
+    expect(pack.stderr).toContain(
+      `cannot read ${join(dir, 'ok/.skillignore')}: ${join(dir, 'ok/.skillignore')} is a FIFO, not a regular file`,
+    );
 
     symlinkSync(fifo, join(dir, 'skills.config.json'));
     const lint = await runCli(['lint', 'ok'], { cwd: dir, timeout: 20_000 });

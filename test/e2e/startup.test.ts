@@ -8,10 +8,15 @@ import { BIN, EXAMPLES, ROOT, tempDir } from '../helpers/cli.js';
 
 /** Every file of the built CLI under dist/. */
 const bundleFiles = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? bundleFiles(join(dir, e.name)) : [join(dir, e.name)]));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? bundleFiles(join(dir, e.name)) : [join(dir, e.name)],
+  );
 
 const run = (home: string, env: Record<string, string> = {}) =>
-  execa(process.execPath, [BIN, 'validate', join(EXAMPLES, 'web-scraping')], { env: { NO_COLOR: '1', HOME: home, XDG_CACHE_HOME: '', ...env }, reject: false });
+  execa(process.execPath, [BIN, 'validate', join(EXAMPLES, 'web-scraping')], {
+    env: { NO_COLOR: '1', HOME: home, XDG_CACHE_HOME: '', ...env },
+    reject: false,
+  });
 
 // Node >= 22.1 keeps its own compile cache, and the shim leaves the caching to it: these tests are reported skipped.
 const nodeCachesItself = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
@@ -39,34 +44,43 @@ describe('start-up (bin/skills.js)', () => {
     }
   });
 
-  it.skipIf(nodeCachesItself)('never runs a stale cache: a rebuilt bundle of the very same length runs its new code', async () => {
-    // A copy of the CLI (bin, package.json, dist) whose bundle can be changed without touching the real one.
-    const t = tempDir();
-    try {
-      const root = join(t.dir, 'cli');
-      cpSync(join(ROOT, 'bin'), join(root, 'bin'), { recursive: true });
-      cpSync(join(ROOT, 'dist'), join(root, 'dist'), { recursive: true });
-      cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
-      symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
-      const home = join(t.dir, 'home');
-      const cli = () => execa(process.execPath, [join(root, 'bin/skills.js'), 'validate', '--help'], { env: { NO_COLOR: '1', HOME: home, XDG_CACHE_HOME: '' }, reject: false });
-      expect((await cli()).stdout).toContain('fail on warnings too');
-      expect((await cli()).stdout).toContain('fail on warnings too'); // now from the cache
-      // The file of the bundle that holds validate's help text (the command line's shared chunk).
-      const main = bundleFiles(join(root, 'dist')).find((f) => readFileSync(f, 'utf8').includes('fail on warnings too'))!;
-      const source = readFileSync(main, 'utf8');
-      // V8 accepts a cache whose source has the same length, and a cached function keeps its old string constants:
-      // only the cache's name can tell the builds apart.
-      writeFileSync(main, source.replaceAll('fail on warnings too', 'FAIL ON WARNINGS TOO'));
-      expect(readFileSync(main, 'utf8').length).toBe(source.length);
-      const after = await cli();
-      expect(after.exitCode).toBe(0);
-      expect(after.stdout).toContain('FAIL ON WARNINGS TOO');
-      expect(readdirSync(join(home, '.cache/skills')).filter((f) => f.startsWith('code-validate-'))).toHaveLength(1);
-    } finally {
-      t.cleanup();
-    }
-  });
+  it.skipIf(nodeCachesItself)(
+    'never runs a stale cache: a rebuilt bundle of the very same length runs its new code',
+    async () => {
+      // A copy of the CLI (bin, package.json, dist) whose bundle can be changed without touching the real one.
+      const t = tempDir();
+      try {
+        const root = join(t.dir, 'cli');
+        cpSync(join(ROOT, 'bin'), join(root, 'bin'), { recursive: true });
+        cpSync(join(ROOT, 'dist'), join(root, 'dist'), { recursive: true });
+        cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
+        symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+        const home = join(t.dir, 'home');
+        const cli = () =>
+          execa(process.execPath, [join(root, 'bin/skills.js'), 'validate', '--help'], {
+            env: { NO_COLOR: '1', HOME: home, XDG_CACHE_HOME: '' },
+            reject: false,
+          });
+        expect((await cli()).stdout).toContain('fail on warnings too');
+        expect((await cli()).stdout).toContain('fail on warnings too'); // now from the cache
+        // The file of the bundle that holds validate's help text (the command line's shared chunk).
+        const main = bundleFiles(join(root, 'dist')).find((f) =>
+          readFileSync(f, 'utf8').includes('fail on warnings too'),
+        )!;
+        const source = readFileSync(main, 'utf8');
+        // V8 accepts a cache whose source has the same length, and a cached function keeps its old string constants:
+        // only the cache's name can tell the builds apart.
+        writeFileSync(main, source.replaceAll('fail on warnings too', 'FAIL ON WARNINGS TOO'));
+        expect(readFileSync(main, 'utf8').length).toBe(source.length);
+        const after = await cli();
+        expect(after.exitCode).toBe(0);
+        expect(after.stdout).toContain('FAIL ON WARNINGS TOO');
+        expect(readdirSync(join(home, '.cache/skills')).filter((f) => f.startsWith('code-validate-'))).toHaveLength(1);
+      } finally {
+        t.cleanup();
+      }
+    },
+  );
 
   it('writes no cache with SKILLS_COMPILE_CACHE=0', async () => {
     const t = tempDir();
@@ -85,10 +99,20 @@ describe('start-up (bin/skills.js)', () => {
       // The reader closes its end before a byte is read; the output is larger than a pipe's buffer anyway.
       for (let i = 0; i < 1500; i++) {
         mkdirSync(join(t.dir, `s${i}`));
-        writeFileSync(join(t.dir, `s${i}`, 'SKILL.md'), `---\nname: s${i}\ndescription: Skill ${i} turns data into more data. Use when data needs it.\n---\nBody\n`);
+        writeFileSync(
+          join(t.dir, `s${i}`, 'SKILL.md'),
+          `---\nname: s${i}\ndescription: Skill ${i} turns data into more data. Use when data needs it.\n---\nBody\n`,
+        );
       }
-      for (const args of [['list', t.dir, '--json'], ['render-prompt', '--tier', 'catalog', t.dir], ['validate', t.dir]]) {
-        const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', HOME: t.dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+      for (const args of [
+        ['list', t.dir, '--json'],
+        ['render-prompt', '--tier', 'catalog', t.dir],
+        ['validate', t.dir],
+      ]) {
+        const child = spawn(process.execPath, [BIN, ...args], {
+          env: { ...process.env, NO_COLOR: '1', HOME: t.dir },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let stderr = '';
         child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
         child.stdout.destroy();

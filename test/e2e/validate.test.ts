@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { EXAMPLES, FIXTURES, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
-const good = (name: string) => skillMd(`name: ${name}\ndescription: Does ${name}. Use when the user asks for ${name}.\n`);
+const good = (name: string) =>
+  skillMd(`name: ${name}\ndescription: Does ${name}. Use when the user asks for ${name}.\n`);
 
 describe('skills validate (built CLI)', () => {
   it('passes the bundled example skills of both layouts', async () => {
@@ -22,22 +23,45 @@ describe('skills validate (built CLI)', () => {
     expect(r.stdout).toContain('test/fixtures/invalid/unquoted-colon/SKILL.md:3:');
     expect(r.stdout).toContain('SK003 yaml-syntax');
     expect(r.stdout).toContain('quote it: description: "Scrape pages. Use when: the user wants data"');
-    expect(r.stdout).toContain('test/fixtures/invalid/Bad_Name/SKILL.md:2:1  error    name "Bad_Name" must be lowercase: expected "bad-name"');
-    expect(r.stdout).toContain('test/fixtures/invalid/manifest-broken/manifest.json:5:3  error    manifest.json is not valid JSON: expected "," between entries at line 5, column 3');
-    expect(r.stdout).toContain('test/fixtures/invalid/no-frontmatter/SKILL.md:1:1  error    SKILL.md must begin with YAML frontmatter');
+    expect(r.stdout).toContain(
+      'test/fixtures/invalid/Bad_Name/SKILL.md:2:1  error    name "Bad_Name" must be lowercase: expected "bad-name"',
+    );
+    expect(r.stdout).toContain(
+      'test/fixtures/invalid/manifest-broken/manifest.json:5:3  error    manifest.json is not valid JSON: expected "," between entries at line 5, column 3',
+    );
+    expect(r.stdout).toContain(
+      'test/fixtures/invalid/no-frontmatter/SKILL.md:1:1  error    SKILL.md must begin with YAML frontmatter',
+    );
     expect(r.stdout).toMatch(/4 invalid$/m);
   });
 
   it('prints one JSON document with --format json', async () => {
-    const r = await runCli(['validate', '--format', 'json', 'test/fixtures/invalid/Bad_Name', 'examples/skills/basic-tools']);
+    const r = await runCli([
+      'validate',
+      '--format',
+      'json',
+      'test/fixtures/invalid/Bad_Name',
+      'examples/skills/basic-tools',
+    ]);
     expect(r.exitCode).toBe(1);
     const doc = JSON.parse(r.stdout);
     expect(doc.errorCount).toBeGreaterThanOrEqual(2);
     expect(doc.warningCount).toBe(0);
     expect(doc.skills).toHaveLength(2);
     const bad = doc.skills[0];
-    expect(bad).toMatchObject({ id: 'Bad_Name', layout: 'skill-md', valid: false, path: join(ROOT, 'test/fixtures/invalid/Bad_Name') });
-    expect(bad.diagnostics[0]).toMatchObject({ ruleId: 'SK007', severity: 'error', file: join(ROOT, 'test/fixtures/invalid/Bad_Name/SKILL.md'), line: 2, column: 1 });
+    expect(bad).toMatchObject({
+      id: 'Bad_Name',
+      layout: 'skill-md',
+      valid: false,
+      path: join(ROOT, 'test/fixtures/invalid/Bad_Name'),
+    });
+    expect(bad.diagnostics[0]).toMatchObject({
+      ruleId: 'SK007',
+      severity: 'error',
+      file: join(ROOT, 'test/fixtures/invalid/Bad_Name/SKILL.md'),
+      line: 2,
+      column: 1,
+    });
     expect(doc.skills[1]).toMatchObject({ id: 'basic-tools', layout: 'manifest', valid: true, diagnostics: [] });
   });
 
@@ -58,7 +82,12 @@ describe('skills validate (built CLI)', () => {
   });
 
   it('checks against the bare specification with --spec', async () => {
-    const r = await runCli(['validate', '--spec', 'examples/skills/hello-extended', 'examples/skills/timeplus-sql-guide']);
+    const r = await runCli([
+      'validate',
+      '--spec',
+      'examples/skills/hello-extended',
+      'examples/skills/timeplus-sql-guide',
+    ]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toMatch(/"version" is not a field of the Agent Skills specification/);
     expect(r.stdout).toMatch(/✔ examples\/skills\/timeplus-sql-guide/);
@@ -70,11 +99,21 @@ describe('skills validate (built CLI)', () => {
       writeTree(t.dir, {
         'skills/a/SKILL.md': good('a'),
         'skills/a/references/r.md': '# R',
-        'skills/b/manifest.json': JSON.stringify({ id: 'b', name: 'B', version: '1.0.0', description: 'B. Use when b.', owner: 'built-in', scripts: ['scripts/x.sh'] }),
+        'skills/b/manifest.json': JSON.stringify({
+          id: 'b',
+          name: 'B',
+          version: '1.0.0',
+          description: 'B. Use when b.',
+          owner: 'built-in',
+          scripts: ['scripts/x.sh'],
+        }),
         'skills/b/scripts/x.sh': { content: '#!/bin/sh\necho\n', mode: 0o755 },
         'README.md': '# repo',
       });
-      const r = await runCli(['validate', '--json', 'skills/a/SKILL.md', 'skills/a/references/r.md', 'skills/b/scripts/x.sh', 'README.md'], { cwd: t.dir });
+      const r = await runCli(
+        ['validate', '--json', 'skills/a/SKILL.md', 'skills/a/references/r.md', 'skills/b/scripts/x.sh', 'README.md'],
+        { cwd: t.dir },
+      );
       expect(r.exitCode).toBe(0);
       const doc = JSON.parse(r.stdout);
       expect(doc.skills.map((s: { id: string }) => s.id)).toEqual(['a', 'b']);
@@ -103,7 +142,9 @@ describe('skills validate (built CLI)', () => {
       symlinkSync(join(t.dir, 'repo'), join(t.dir, 'repo/skills/loop'));
       const r = await runCli(['validate', '--json', 'repo'], { cwd: t.dir });
       expect(r.exitCode).toBe(0);
-      const ids = JSON.parse(r.stdout).skills.map((s: { id: string }) => s.id).sort();
+      const ids = JSON.parse(r.stdout)
+        .skills.map((s: { id: string }) => s.id)
+        .sort();
       expect(ids).toEqual(['one', 'two']);
     } finally {
       t.cleanup();
@@ -127,7 +168,9 @@ describe('skills validate (built CLI)', () => {
       mkdirSync(join(t.dir, 'odd', 'SKILL.md'), { recursive: true });
       const odd = await runCli(['validate', 'odd'], { cwd: t.dir });
       expect(odd.exitCode).toBe(2);
-      expect(odd.stderr).toContain('error: odd is not a skill and holds none (no SKILL.md or manifest.json below it): its SKILL.md is a folder\n');
+      expect(odd.stderr).toContain(
+        'error: odd is not a skill and holds none (no SKILL.md or manifest.json below it): its SKILL.md is a folder\n',
+      );
       expect(odd.stderr).toContain('hint: SKILL.md must be a file');
     } finally {
       t.cleanup();
@@ -159,18 +202,32 @@ describe('skills validate (built CLI)', () => {
     const t = tempDir();
     try {
       const bomb = ['a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-      for (let i = 1; i < 10; i++) bomb.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`);
+      for (let i = 1; i < 10; i++)
+        bomb.push(
+          `a${i}: &a${i} [${Array(9)
+            .fill(`*a${i - 1}`)
+            .join(', ')}]`,
+        );
       writeTree(t.dir, {
         'deepjson/manifest.json': `{"id": "deepjson", "x": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
-        'deepyaml/SKILL.md': skillMd(`name: deepyaml\ndescription: d. Use when x.\nx: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`),
-        'bomb/SKILL.md': skillMd(`name: bomb\ndescription: d. Use when x.\n${bomb.join('\n')}\nscripts: *a9\ntriggers:\n  keywords: *a9\nmetadata:\n  x: *a9\n`),
+        'deepyaml/SKILL.md': skillMd(
+          `name: deepyaml\ndescription: d. Use when x.\nx: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`,
+        ),
+        'bomb/SKILL.md': skillMd(
+          `name: bomb\ndescription: d. Use when x.\n${bomb.join('\n')}\nscripts: *a9\ntriggers:\n  keywords: *a9\nmetadata:\n  x: *a9\n`,
+        ),
         'nul/SKILL.md': '---\nname: nul\ndescription: a\u0000b\n---\n',
         'spaces/SKILL.md': skillMd(`name: spaces\ndescription: word word\n  word${' '.repeat(200_000)}word\n`),
         'quoted/SKILL.md': skillMd(`name: quoted\ndescription: "use${' '.repeat(200_000)}"\n`),
       });
       const r = await runCli(['validate', '--json', '.'], { cwd: t.dir });
       expect(r.exitCode).toBe(1);
-      const byId = Object.fromEntries(JSON.parse(r.stdout).skills.map((s: { id: string; diagnostics: { message: string }[] }) => [s.id, s.diagnostics.map((d) => d.message).join('\n')]));
+      const byId = Object.fromEntries(
+        JSON.parse(r.stdout).skills.map((s: { id: string; diagnostics: { message: string }[] }) => [
+          s.id,
+          s.diagnostics.map((d) => d.message).join('\n'),
+        ]),
+      );
       expect(byId.deepjson).toContain('nests arrays or objects too deeply');
       expect(byId.deepyaml).toMatch(/does not parse: nesting exceeded maxDepth/);
       expect(byId.bomb).toMatch(/scripts must be a list, found|scripts\[0\] must be text/);

@@ -16,7 +16,10 @@ export interface CliResult {
 }
 
 /** Run the built CLI as a user would: a real child process, NO_COLOR, a temp HOME. */
-export async function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string; timeout?: number } = {}): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string; timeout?: number } = {},
+): Promise<CliResult> {
   const home = mkdtempSync(join(tmpdir(), 'skills-home-'));
   try {
     const r = await execa(process.execPath, [BIN, ...args], {

@@ -28,7 +28,10 @@ export interface InvalidCase extends RuleCase {
 }
 
 /** Run one rule on one skill written to a temp folder; returns the reports and the loaded skill. */
-export async function runRule(rule: Rule, c: RuleCase): Promise<{ reports: Report[]; findings: LintFinding[]; skill: Skill; root: string; cleanup: () => void }> {
+export async function runRule(
+  rule: Rule,
+  c: RuleCase,
+): Promise<{ reports: Report[]; findings: LintFinding[]; skill: Skill; root: string; cleanup: () => void }> {
   const base = mkdtempSync(join(tmpdir(), 'skills-rule-'));
   const root = join(base, c.folder ?? 'demo');
   writeTree(root, c.tree);
@@ -41,11 +44,19 @@ export async function runRule(rule: Rule, c: RuleCase): Promise<{ reports: Repor
  * enabled (its options set in the configuration): `reports` are what the rule reported, in order, as it wrote
  * them; `findings` what the linter made of them.
  */
-export async function checkAt(rule: Rule, root: string, given: Record<string, unknown> = {}): Promise<{ reports: Report[]; findings: LintFinding[]; skill: Skill }> {
+export async function checkAt(
+  rule: Rule,
+  root: string,
+  given: Record<string, unknown> = {},
+): Promise<{ reports: Report[]; findings: LintFinding[]; skill: Skill }> {
   const skill = loadSkill(root);
   const reports: Report[] = [];
   const config = { dir: root, rules: { [rule.names[0]]: { options: given } }, ignores: [] };
-  const [linted] = await lintSkills([skill], { config, rules: [rule], onReport: (_rule, _skill, r) => reports.push(r) });
+  const [linted] = await lintSkills([skill], {
+    config,
+    rules: [rule],
+    onReport: (_rule, _skill, r) => reports.push(r),
+  });
   const findings = linted!.diagnostics.filter((d) => d.ruleId === rule.names[0]);
   return { reports, findings, skill };
 }
@@ -55,7 +66,10 @@ export async function testRule(rule: Rule, cases: { valid: RuleCase[]; invalid: 
   for (const [i, c] of cases.valid.entries()) {
     const r = await runRule(rule, c);
     try {
-      expect(r.reports.map((x) => x.message), `valid case ${i} of ${rule.names[1]}`).toEqual([]);
+      expect(
+        r.reports.map((x) => x.message),
+        `valid case ${i} of ${rule.names[1]}`,
+      ).toEqual([]);
       expect(r.findings, `valid case ${i} of ${rule.names[1]}: the linter's findings`).toEqual([]);
     } finally {
       r.cleanup();
@@ -69,18 +83,27 @@ export async function testRule(rule: Rule, cases: { valid: RuleCase[]; invalid: 
       // Every report is a finding of the linter, with the rule's id and a file.
       expect(r.findings.map((f) => f.message).sort(), what).toEqual(r.reports.map((x) => x.message).sort());
       c.messages.forEach((m, j) => expect(r.reports[j]!.message, what).toMatch(m));
-      if (c.lines) expect(r.reports.map((x) => x.line), what).toEqual(c.lines);
+      if (c.lines)
+        expect(
+          r.reports.map((x) => x.line),
+          what,
+        ).toEqual(c.lines);
       for (const rep of r.reports) if (rep.file) expect(rep.file.startsWith(r.root), what).toBe(true);
       if (c.output || c.modes) {
         const fixes = r.reports.flatMap((x) => (x.fix ? [x.fix] : []));
         expect(fixes.length, `${what}: expected fixes`).toBeGreaterThan(0);
         expect(rule.fixable).toBe(true);
         writeEdits(planFixes(fixes).edits);
-        for (const [p, text] of Object.entries(c.output ?? {})) expect(readFileSync(join(r.root, p), 'utf8'), `${what}: ${p} after fix`).toBe(text);
-        for (const [p, mode] of Object.entries(c.modes ?? {})) expect(statSync(join(r.root, p)).mode & 0o777, `${what}: mode of ${p}`).toBe(mode);
+        for (const [p, text] of Object.entries(c.output ?? {}))
+          expect(readFileSync(join(r.root, p), 'utf8'), `${what}: ${p} after fix`).toBe(text);
+        for (const [p, mode] of Object.entries(c.modes ?? {}))
+          expect(statSync(join(r.root, p)).mode & 0o777, `${what}: mode of ${p}`).toBe(mode);
         // A second pass finds nothing left to fix.
         const again = await checkAt(rule, r.root, c.options);
-        expect(again.reports.filter((x) => x.fix).map((x) => x.message), `${what}: second pass`).toEqual([]);
+        expect(
+          again.reports.filter((x) => x.fix).map((x) => x.message),
+          `${what}: second pass`,
+        ).toEqual([]);
       }
     } finally {
       r.cleanup();

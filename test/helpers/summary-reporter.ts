@@ -17,6 +17,8 @@ export default class SummaryReporter implements Reporter {
       // A file that failed to load has no tests to count but must still count as a failure.
       if (f.result?.state === 'fail' && f.tasks.length === 0) count.fail++;
     }
-    process.stdout.write(`\n${count.pass} passed, ${count.fail} failed${count.skip ? `, ${count.skip} skipped` : ''}\n`);
+    process.stdout.write(
+      `\n${count.pass} passed, ${count.fail} failed${count.skip ? `, ${count.skip} skipped` : ''}\n`,
+    );
   }
 }

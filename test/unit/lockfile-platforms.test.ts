@@ -47,7 +47,10 @@ describe('package-lock.json', () => {
     const broken = {
       packages: {
         '': { devDependencies: { rollup: '4.68.7' } },
-        'node_modules/rollup': { version: '4.68.7', optionalDependencies: { '@rollup/rollup-linux-x64-gnu': '4.68.7', '@rollup/rollup-win32-x64-msvc': '4.68.7' } },
+        'node_modules/rollup': {
+          version: '4.68.7',
+          optionalDependencies: { '@rollup/rollup-linux-x64-gnu': '4.68.7', '@rollup/rollup-win32-x64-msvc': '4.68.7' },
+        },
         'node_modules/@rollup/rollup-linux-x64-gnu': { version: '4.68.7' },
       },
     };

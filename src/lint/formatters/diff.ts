@@ -17,7 +17,15 @@ function diffOf(e: FileEdit, name: string): string {
   }
   if (e.after !== (e.before ?? '')) {
     if (e.before === undefined) out += 'new file mode 100644\n';
-    const patch = createTwoFilesPatch(e.before === undefined ? '/dev/null' : `a/${name}`, `b/${name}`, e.before ?? '', e.after, undefined, undefined, { context: 3 });
+    const patch = createTwoFilesPatch(
+      e.before === undefined ? '/dev/null' : `a/${name}`,
+      `b/${name}`,
+      e.before ?? '',
+      e.after,
+      undefined,
+      undefined,
+      { context: 3 },
+    );
     // jsdiff starts with an "Index:" banner and a ==== rule; git's format has neither.
     out += patch.replace(/^(?:Index: [^\n]*\n)?=+\n/, '');
   }

@@ -9,8 +9,20 @@ const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 /** SARIF 2.1.0, one run, paths relative to %SRCROOT% (the working directory) as GitHub code scanning expects. */
 export function toSarif(reports: LintReport[], rules: Rule[], options: { cwd: string; version: string }) {
   const descriptors = [
-    ...Object.entries(CHECKS).map(([name, c]) => ({ id: c.id, name, description: c.description, severity: 'error' as const, tags: ['validate'] })),
-    ...rules.map((r) => ({ id: r.names[0], name: r.names[1], description: r.description, severity: r.severity, tags: r.tags })),
+    ...Object.entries(CHECKS).map(([name, c]) => ({
+      id: c.id,
+      name,
+      description: c.description,
+      severity: 'error' as const,
+      tags: ['validate'],
+    })),
+    ...rules.map((r) => ({
+      id: r.names[0],
+      name: r.names[1],
+      description: r.description,
+      severity: r.severity,
+      tags: r.tags,
+    })),
   ];
   const index = new Map(descriptors.map((d, i) => [d.id, i]));
   const uri = (file: string) => relative(options.cwd, file).split('\\').join('/');

@@ -7,7 +7,11 @@ import type { Report, RuleContext } from '../types.js';
 export type ReferenceTo<S extends Resolution['status']> = LocatedRef & { target: Extract<Resolution, { status: S }> };
 
 /** The skill's references (instructions and the Markdown files they reference) whose target has `status`. */
-export function referencesTo<S extends Resolution['status']>(skill: Skill, readText: RuleContext['readText'], status: S): ReferenceTo<S>[] {
+export function referencesTo<S extends Resolution['status']>(
+  skill: Skill,
+  readText: RuleContext['readText'],
+  status: S,
+): ReferenceTo<S>[] {
   return skillReferences(skill, readText).refs.filter((r): r is ReferenceTo<S> => r.target.status === status);
 }
 

@@ -6,7 +6,10 @@ export default {
   tags: ['description', 'compatibility'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
-  sources: ['Anthropic, Skill authoring best practices: the description cannot contain XML tags', 'agentskills.io specification'],
+  sources: [
+    'Anthropic, Skill authoring best practices: the description cannot contain XML tags',
+    'agentskills.io specification',
+  ],
   fixable: false,
   check(skill, ctx) {
     const text = skill.description;

@@ -8,13 +8,17 @@ const MIN_WORDS = 4;
 // SK103 reports descriptions shorter than this; one finding is enough.
 const SHORT = descriptionTooShort.options.minLength.default;
 // Scripts written without spaces between words: a run of them is many words, which ICU's word segmenter finds.
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const WORDISH = /[\p{L}\p{N}]/u;
 const LETTER = /\p{L}/u;
 const LATIN = /\p{Script=Latin}/u;
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
 
-/** Words in `text`: whitespace-separated tokens, except that tokens in unspaced scripts (Chinese, Japanese, Thai, …) are segmented. */
+/**
+ * Words in `text`: whitespace-separated tokens, except that tokens in unspaced scripts (Chinese, Japanese, Thai, …) are
+ * segmented.
+ */
 function countWords(text: string): number {
   let n = 0;
   for (const token of text.split(/\s+/)) {

@@ -7,8 +7,9 @@ const WHEN =
 
 // The same in Chinese (simplified and traditional), Japanese and Korean. Each alternative starts with a literal
 // character; the only repetitions are bounded runs that stop at the end of a sentence, so matching stays linear.
-//   Chinese: 当/當…时 ("when …"; not 当前 "current", 适当 "suitable" and the like), …时使用 ("use when …"), 适用于 ("suited to"), 应用于 ("apply to"), 用于…时 ("used
-//     when …"), 使用场景 ("when to use"), 触发 ("trigger"), 例如/比如 ("for example"), 如果用户 ("if the user").
+//   Chinese: 当/當…时 ("when …"; not 当前 "current", 适当 "suitable" and the like), …时使用 ("use when …"),
+//     适用于 ("suited to"), 应用于 ("apply to"), 用于…时 ("used when …"), 使用场景 ("when to use"), 触发 ("trigger"),
+//     例如/比如 ("for example"), 如果用户 ("if the user").
 //   Japanese: …とき/時/際/場合に ("when …"), …時に使用 / …するときに使う ("use when …"), 例えば ("for example").
 //   Korean: …할 때 / …때 사용 ("when …", "use when …"), …경우에 ("in case …"), 예를 들어 ("for example").
 const CJK_WHEN =
@@ -41,7 +42,10 @@ export default {
   tags: ['description', 'best-practice'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
-  sources: ['agentskills.io specification: description says what the skill does and when to use it', 'Anthropic, Skill authoring best practices'],
+  sources: [
+    'agentskills.io specification: description says what the skill does and when to use it',
+    'Anthropic, Skill authoring best practices',
+  ],
   fixable: false,
   check(skill, ctx) {
     const text = skill.description;

@@ -24,7 +24,10 @@ export default {
   tags: ['tree', 'name'],
   layouts: ['skill-md', 'manifest'],
   severity: 'error',
-  sources: ['agentskills.io specification: a skill is found by its name', 'seed 000 (BuzyBeez skills): the registry is keyed by id'],
+  sources: [
+    'agentskills.io specification: a skill is found by its name',
+    'seed 000 (BuzyBeez skills): the registry is keyed by id',
+  ],
   fixable: false,
   checkTree(skills, ctx) {
     const byId = shared(skills, (s) => key(s.id));

@@ -16,7 +16,10 @@ export default {
     for (const folder of STANDARD_FOLDERS) {
       if (!skill.entries.some((e) => e.path === folder && e.kind === 'dir')) continue;
       const prefix = `${folder}/`;
-      const holds = skill.entries.some((e) => e.kind !== 'dir' && e.path.startsWith(prefix) && !PLACEHOLDERS.has(e.path.slice(e.path.lastIndexOf('/') + 1)));
+      const holds = skill.entries.some(
+        (e) =>
+          e.kind !== 'dir' && e.path.startsWith(prefix) && !PLACEHOLDERS.has(e.path.slice(e.path.lastIndexOf('/') + 1)),
+      );
       if (holds) continue;
       ctx.report({
         message: `${folder}/ is empty`,

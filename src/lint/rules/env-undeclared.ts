@@ -14,13 +14,82 @@ export interface EnvRead {
 
 // Set by the system, the shell or the runner, never by the skill's user.
 const STANDARD = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'PWD', 'OLDPWD', 'SHELL', 'TERM', 'LANG', 'LANGUAGE', 'LC_*', 'TZ', 'TMPDIR', 'TEMP',
-  'TMP', 'SKILL_DIR', 'RANDOM', 'LINENO', 'BASH', 'BASH_*', 'IFS', 'HOSTNAME', 'HOSTTYPE', 'OSTYPE', 'MACHTYPE', 'UID',
-  'EUID', 'PPID', 'SECONDS', 'CI', 'SHLVL', 'OPTARG', 'OPTIND', 'OPTERR', 'REPLY', 'PIPESTATUS', 'FUNCNAME', 'BASHPID',
-  'GROUPS', 'DIRSTACK', 'HISTFILE', 'PS1', 'PS2', 'PS3', 'PS4', 'EDITOR', 'VISUAL', 'PAGER', 'DISPLAY', 'COLUMNS',
-  'LINES', 'NO_COLOR', 'FORCE_COLOR', 'XDG_*', 'NODE_ENV', 'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONUNBUFFERED',
-  'PYTHONIOENCODING', 'VIRTUAL_ENV', 'npm_*', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy',
-  'https_proxy', 'no_proxy', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'SYSTEMROOT', 'COMSPEC', 'PATHEXT', 'WINDIR',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'PWD',
+  'OLDPWD',
+  'SHELL',
+  'TERM',
+  'LANG',
+  'LANGUAGE',
+  'LC_*',
+  'TZ',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'SKILL_DIR',
+  'RANDOM',
+  'LINENO',
+  'BASH',
+  'BASH_*',
+  'IFS',
+  'HOSTNAME',
+  'HOSTTYPE',
+  'OSTYPE',
+  'MACHTYPE',
+  'UID',
+  'EUID',
+  'PPID',
+  'SECONDS',
+  'CI',
+  'SHLVL',
+  'OPTARG',
+  'OPTIND',
+  'OPTERR',
+  'REPLY',
+  'PIPESTATUS',
+  'FUNCNAME',
+  'BASHPID',
+  'GROUPS',
+  'DIRSTACK',
+  'HISTFILE',
+  'PS1',
+  'PS2',
+  'PS3',
+  'PS4',
+  'EDITOR',
+  'VISUAL',
+  'PAGER',
+  'DISPLAY',
+  'COLUMNS',
+  'LINES',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'XDG_*',
+  'NODE_ENV',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'PYTHONPATH',
+  'PYTHONUNBUFFERED',
+  'PYTHONIOENCODING',
+  'VIRTUAL_ENV',
+  'npm_*',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'ALL_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'SYSTEMROOT',
+  'COMSPEC',
+  'PATHEXT',
+  'WINDIR',
 ];
 
 /** A test for names to leave alone: exact names, or prefixes written `LC_*`. */
@@ -47,7 +116,12 @@ const PATTERNS: Record<Exclude<ScriptLanguage, 'shell'>, RegExp[]> = {
   ruby: [new RegExp(`\\bENV\\[\\s{0,20}${PQ}\\s{0,20}\\]`, 'g'), new RegExp(`\\bENV\\.fetch\\(\\s{0,20}${PQ}`, 'g')],
   perl: [new RegExp(`\\$ENV\\{\\s{0,20}['"]?(${NAME})['"]?\\s{0,20}\\}`, 'g')],
 };
-const COMMENT: Record<Exclude<ScriptLanguage, 'shell'>, RegExp> = { js: /^\s*(?:\/\/|\/?\*)/, python: /^\s*#/, ruby: /^\s*#/, perl: /^\s*#/ };
+const COMMENT: Record<Exclude<ScriptLanguage, 'shell'>, RegExp> = {
+  js: /^\s*(?:\/\/|\/?\*)/,
+  python: /^\s*#/,
+  ruby: /^\s*#/,
+  perl: /^\s*#/,
+};
 // `const { A, B: b, C = 1 } = process.env`
 const DESTRUCTURE = /\{([^{}]{1,2000})\}\s{0,20}=\s{0,20}(?:process|Bun)\.env\b/g;
 
@@ -108,7 +182,8 @@ function codeReads(lang: Exclude<ScriptLanguage, 'shell'>, text: string): { name
 }
 
 const SPECIAL = /['"\\#$]/g;
-const ASSIGN = /(?:^|[\s;&|(])(?:(?:export|local|readonly|declare|typeset)\s+(?:-[a-zA-Z]+\s+){0,4})?([A-Za-z_][A-Za-z0-9_]{0,127})(?:\[[^\]]{0,64}\])?\+?=/g;
+const ASSIGN =
+  /(?:^|[\s;&|(])(?:(?:export|local|readonly|declare|typeset)\s+(?:-[a-zA-Z]+\s+){0,4})?([A-Za-z_][A-Za-z0-9_]{0,127})(?:\[[^\]]{0,64}\])?\+?=/g;
 
 /**
  * `$X`, `${X}`, `${X:-…}` with UPPER_CASE names, outside single quotes, comments and quoted heredocs, for names
@@ -126,7 +201,9 @@ function shellReads(text: string): { name: string; offset: number }[] {
     offset += line.length + 1;
     if (heredoc) {
       if (line.trim() === heredoc.end) heredoc = undefined;
-      else if (!heredoc.literal) for (const m of line.matchAll(/(?<!\\)\$\{?#?([A-Z_][A-Z0-9_]{0,127})\b/g)) reads.push({ name: m[1]!, offset: start + m.index + m[0].indexOf(m[1]!) });
+      else if (!heredoc.literal)
+        for (const m of line.matchAll(/(?<!\\)\$\{?#?([A-Z_][A-Z0-9_]{0,127})\b/g))
+          reads.push({ name: m[1]!, offset: start + m.index + m[0].indexOf(m[1]!) });
       continue;
     }
     let code = '';
@@ -158,13 +235,17 @@ function shellReads(text: string): { name: string; offset: number }[] {
         if (!dquote && (j === 0 || /[\s;&|(]/.test(line[j - 1]!))) break;
       } else if (c === '$') {
         const m = /^\$\{?#?([A-Za-z_][A-Za-z0-9_]{0,127})/.exec(line.slice(j, j + 132));
-        if (m && /^[A-Z_][A-Z0-9_]*$/.test(m[1]!) && m[1] !== '_') reads.push({ name: m[1]!, offset: start + j + m[0].indexOf(m[1]!) });
+        if (m && /^[A-Z_][A-Z0-9_]*$/.test(m[1]!) && m[1] !== '_')
+          reads.push({ name: m[1]!, offset: start + j + m[0].indexOf(m[1]!) });
       }
       code += c;
     }
     if (code.includes('=')) for (const m of code.matchAll(ASSIGN)) assigned.add(m[1]!);
-    if (code.includes('in')) for (const m of code.matchAll(/\b(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]{0,127})\s+in\b/g)) assigned.add(m[1]!);
-    const read = /read|getopts|mapfile/.test(code) ? /(?:^|[\s;&|(])(?:read|getopts|mapfile|readarray)\s([^;&|]{0,500})/.exec(code) : null;
+    if (code.includes('in'))
+      for (const m of code.matchAll(/\b(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]{0,127})\s+in\b/g)) assigned.add(m[1]!);
+    const read = /read|getopts|mapfile/.test(code)
+      ? /(?:^|[\s;&|(])(?:read|getopts|mapfile|readarray)\s([^;&|]{0,500})/.exec(code)
+      : null;
     if (read) for (const w of read[1]!.split(/\s+/)) if (isEnvName(w)) assigned.add(w);
     if (!line.includes('<<')) continue;
     const h = /(?<!<)<<-?\s{0,5}(['"]?)([A-Za-z_][A-Za-z0-9_]{0,63})\1/.exec(line);
@@ -182,7 +263,10 @@ export default {
   sources: ['seed 000 (BuzyBeez): scripts, envVars, secrets'],
   fixable: false,
   options: {
-    ignore: { default: [], description: `more names to leave alone, besides the standard ones (${STANDARD.slice(0, 6).join(', ')}, …); LC_* style prefixes allowed` },
+    ignore: {
+      default: [],
+      description: `more names to leave alone, besides the standard ones (${STANDARD.slice(0, 6).join(', ')}, …); LC_* style prefixes allowed`,
+    },
   },
   check(skill, ctx) {
     const standard = nameFilter([...STANDARD, ...(ctx.options.ignore as string[])]);

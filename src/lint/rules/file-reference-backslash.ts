@@ -25,7 +25,10 @@ export default {
       if (!docLines) lines.set(doc, (docLines = doc.text.split('\n')));
       const current = docLines[refs[0]!.line - doc.line];
       // The fix is safe only where the forward-slash path exists: then it names the same file everywhere.
-      const fixable = current === undefined ? [] : refs.filter((r) => r.target.status === 'ok' && current.startsWith(r.raw, r.column - 1));
+      const fixable =
+        current === undefined
+          ? []
+          : refs.filter((r) => r.target.status === 'ok' && current.startsWith(r.raw, r.column - 1));
       let fix: Fix | undefined;
       if (fixable.length > 0) {
         let text = '';

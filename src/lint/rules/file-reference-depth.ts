@@ -7,11 +7,15 @@ const RUN = /\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|ps1|bat|cmd)$/i;
 
 export default {
   names: ['SK111', 'file-reference-depth'],
-  description: 'referenced files sit at most one folder below the skill root (references/api.md, not references/api/v2/auth.md); scripts, which are run rather than read, may sit deeper',
+  description:
+    'referenced files sit at most one folder below the skill root (references/api.md, not references/api/v2/auth.md); scripts, which are run rather than read, may sit deeper',
   tags: ['references', 'files', 'structure', 'best-practice'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
-  sources: ['Anthropic, Skill authoring best practices: keep references one level deep from SKILL.md', 'agentskills.io specification: file references'],
+  sources: [
+    'Anthropic, Skill authoring best practices: keep references one level deep from SKILL.md',
+    'agentskills.io specification: file references',
+  ],
   fixable: false,
   options: { maxDepth: { default: 1, description: 'most folders between the skill root and a referenced file' } },
   check(skill, ctx) {

@@ -10,7 +10,8 @@ function nearMiss(skill: Skill, path: string): string | undefined {
   const name = basename(path);
   let sameName: string | undefined;
   for (const e of skill.entries) {
-    if (e.path.toLowerCase() === lower) return `did you mean "${e.path}"? Paths are case-sensitive on Linux and in archives`;
+    if (e.path.toLowerCase() === lower)
+      return `did you mean "${e.path}"? Paths are case-sensitive on Linux and in archives`;
     if (!sameName && e.kind !== 'dir' && basename(e.path) === name) sameName = e.path;
   }
   return sameName ? `did you mean "${sameName}"?` : undefined;
@@ -18,7 +19,9 @@ function nearMiss(skill: Skill, path: string): string | undefined {
 
 function where(r: LocatedRef): string {
   const target = r.target.path;
-  return target === r.path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, '') ? `"${r.path}"` : `"${r.path}" (${target})`;
+  return target === r.path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, '')
+    ? `"${r.path}"`
+    : `"${r.path}" (${target})`;
 }
 
 export default {

@@ -3,7 +3,8 @@ import type { Rule } from '../types.js';
 
 export default {
   names: ['SK109', 'file-reference-outside'],
-  description: 'file references stay inside the skill: no absolute paths, no ../ out of the folder, no symlinks leading out',
+  description:
+    'file references stay inside the skill: no absolute paths, no ../ out of the folder, no symlinks leading out',
   tags: ['references', 'files', 'portability'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',

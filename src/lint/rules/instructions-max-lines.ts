@@ -8,11 +8,14 @@ export default {
   severity: 'warning',
   sources: ['Anthropic, Skill authoring best practices: keep SKILL.md under 500 lines'],
   fixable: false,
-  options: { maxLines: { default: 500, description: 'most lines of instructions (SKILL.md body, or all context files)' } },
+  options: {
+    maxLines: { default: 500, description: 'most lines of instructions (SKILL.md body, or all context files)' },
+  },
   check(skill, ctx) {
     const max = ctx.options.maxLines as number;
     let total = 0;
-    for (const part of skill.instructionParts) total += part.text === '' ? 0 : part.text.replace(/\n$/, '').split('\n').length;
+    for (const part of skill.instructionParts)
+      total += part.text === '' ? 0 : part.text.replace(/\n$/, '').split('\n').length;
     if (total > max) {
       const first = skill.instructionParts[0];
       ctx.report({

@@ -14,13 +14,22 @@ function instructionBytes(skill: Skill): number {
 
 export default {
   names: ['SK101', 'instructions-max-tokens'],
-  description: 'instructions stay under a token budget (o200k_base tokenizer), so the skill does not crowd the context window',
+  description:
+    'instructions stay under a token budget (o200k_base tokenizer), so the skill does not crowd the context window',
   tags: ['instructions', 'size', 'best-practice'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
-  sources: ['Anthropic, Skill authoring best practices: keep SKILL.md under 5,000 tokens', 'agentskills.io specification: progressive disclosure'],
+  sources: [
+    'Anthropic, Skill authoring best practices: keep SKILL.md under 5,000 tokens',
+    'agentskills.io specification: progressive disclosure',
+  ],
   fixable: false,
-  options: { maxTokens: { default: 5000, description: 'most tokens of instructions (SKILL.md body, or all context files), counted with o200k_base' } },
+  options: {
+    maxTokens: {
+      default: 5000,
+      description: 'most tokens of instructions (SKILL.md body, or all context files), counted with o200k_base',
+    },
+  },
   async prepare(skills, options) {
     if (countTokens) return;
     const max = options.maxTokens as number;

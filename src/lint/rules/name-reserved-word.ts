@@ -4,7 +4,12 @@ import { namesToCheck } from './name-vague.js';
 const RESERVED = ['anthropic', 'claude'];
 
 function suggest(lower: string, word: string): string {
-  const rest = lower.split(word).join('-').split(/[^\p{L}\p{N}]+/u).filter(Boolean).join('-');
+  const rest = lower
+    .split(word)
+    .join('-')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .join('-');
   return rest === '' || RESERVED.some((w) => rest.includes(w)) ? 'pdf-processing' : rest;
 }
 

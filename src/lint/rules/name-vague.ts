@@ -1,9 +1,32 @@
 import type { Skill } from '../../model/skill.js';
 import type { Rule } from '../types.js';
 
-const VAGUE = new Set(['helper', 'helpers', 'utils', 'util', 'utility', 'utilities', 'tools', 'tool', 'misc', 'stuff', 'common', 'general', 'data', 'files', 'documents', 'things', 'skill', 'skills']);
+const VAGUE = new Set([
+  'helper',
+  'helpers',
+  'utils',
+  'util',
+  'utility',
+  'utilities',
+  'tools',
+  'tool',
+  'misc',
+  'stuff',
+  'common',
+  'general',
+  'data',
+  'files',
+  'documents',
+  'things',
+  'skill',
+  'skills',
+]);
 
-const slug = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 /**
  * The names a skill goes by: a SKILL.md name; a manifest id, and its display name too when that says something
@@ -11,10 +34,15 @@ const slug = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Bool
  */
 export function namesToCheck(skill: Skill): { field: 'name' | 'id'; value: string }[] {
   // Without a name field, load fell back on the folder's name, and validate reports the missing field.
-  if (skill.layout === 'skill-md') return typeof skill.raw['name'] === 'string' && skill.name !== '' ? [{ field: 'name', value: skill.name }] : [];
+  if (skill.layout === 'skill-md')
+    return typeof skill.raw['name'] === 'string' && skill.name !== '' ? [{ field: 'name', value: skill.name }] : [];
   const out: { field: 'name' | 'id'; value: string }[] = [];
   if (typeof skill.raw['id'] === 'string' && skill.id !== '') out.push({ field: 'id', value: skill.id });
-  if (typeof skill.raw['name'] === 'string' && skill.name !== '' && slug(skill.name).join('-') !== slug(skill.id).join('-')) {
+  if (
+    typeof skill.raw['name'] === 'string' &&
+    skill.name !== '' &&
+    slug(skill.name).join('-') !== slug(skill.id).join('-')
+  ) {
     out.push({ field: 'name', value: skill.name });
   }
   return out;

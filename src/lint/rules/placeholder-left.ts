@@ -38,7 +38,13 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext): 
     const open = FENCE.exec(line);
     if (fence !== undefined) {
       // A fence closes with at least as many of the same character and nothing else on the line.
-      if (open && open[1]![0] === fence[0] && open[1]!.length >= fence.length && line.slice(open[0].length).trim() === '') fence = undefined;
+      if (
+        open &&
+        open[1]![0] === fence[0] &&
+        open[1]!.length >= fence.length &&
+        line.slice(open[0].length).trim() === ''
+      )
+        fence = undefined;
       continue;
     }
     if (open) {
@@ -52,13 +58,17 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext): 
     for (const m of prose.matchAll(PLACEHOLDER)) {
       const bare = m[0] === 'TODO' || m[0] === 'FIXME' || m[0] === 'TBD';
       if (bare && !isMarker(prose, m.index, m.index + m[0].length, leadEnd)) continue;
-      const what = m[0].startsWith('{{') ? `unrendered template placeholder ${m[0]}` : `placeholder "${m[0].length > 40 ? `${m[0].slice(0, 37)}…` : m[0]}"`;
+      const what = m[0].startsWith('{{')
+        ? `unrendered template placeholder ${m[0]}`
+        : `placeholder "${m[0].length > 40 ? `${m[0].slice(0, 37)}…` : m[0]}"`;
       ctx.report({
         message: `${what} left in the text; expected finished content`,
         file,
         line: firstLine + i,
         column: m.index + 1,
-        hint: m[0].startsWith('{{') ? 'fill in the value the template expected, or put template syntax in `code`' : 'write the missing content, or delete the note',
+        hint: m[0].startsWith('{{')
+          ? 'fill in the value the template expected, or put template syntax in `code`'
+          : 'write the missing content, or delete the note',
       });
     }
   }
@@ -80,7 +90,12 @@ export default {
       scan(part.text, part.file, part.line, ctx);
     }
     for (const e of skill.entries) {
-      if (!e.path.startsWith('references/') || !MARKDOWN.test(e.path) || (e.kind !== 'file' && !(e.kind === 'symlink' && e.inside))) continue;
+      if (
+        !e.path.startsWith('references/') ||
+        !MARKDOWN.test(e.path) ||
+        (e.kind !== 'file' && !(e.kind === 'symlink' && e.inside))
+      )
+        continue;
       const file = join(skill.root, e.path);
       if (seen.has(file)) continue;
       const text = ctx.readText(e.path);

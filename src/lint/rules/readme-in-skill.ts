@@ -9,7 +9,10 @@ export default {
   tags: ['files', 'structure', 'best-practice'],
   layouts: ['skill-md'],
   severity: 'warning',
-  sources: ['agentskills.io specification: SKILL.md is the entry point', 'Anthropic, Skill authoring best practices: avoid auxiliary documentation files'],
+  sources: [
+    'agentskills.io specification: SKILL.md is the entry point',
+    'Anthropic, Skill authoring best practices: avoid auxiliary documentation files',
+  ],
   fixable: false,
   check(skill, ctx) {
     for (const e of skill.entries) {

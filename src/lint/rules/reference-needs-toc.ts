@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { isFolder, isMarkdown, skillReferences } from '../references.js';
 import type { Rule } from '../types.js';
 
-const TOC_HEADING = /^#{1,6}[ \t]+(?:table of contents|contents|toc|on this page|in this (?:file|document|reference))\b/i;
+const TOC_HEADING =
+  /^#{1,6}[ \t]+(?:table of contents|contents|toc|on this page|in this (?:file|document|reference))\b/i;
 const TOC_MARKER = /^[ \t]*(?:\[\[_?toc_?\]\]|\[toc\]|<!--[ \t]*toc\b|\{:toc\}|\$\{toc\})/i;
 const ANCHOR_ITEM = /^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t].*\]\(#/;
 
@@ -32,7 +33,10 @@ export default {
   ],
   fixable: false,
   options: {
-    maxLines: { default: 300, description: 'most lines a referenced Markdown file may have without a table of contents' },
+    maxLines: {
+      default: 300,
+      description: 'most lines a referenced Markdown file may have without a table of contents',
+    },
     tocWithin: { default: 50, description: 'lines from the top in which the table of contents must start' },
   },
   check(skill, ctx) {
@@ -43,7 +47,15 @@ export default {
     const seen = new Set<string>();
     for (const r of refs) {
       const t = r.target;
-      if (r.doc.level !== 0 || t.status !== 'ok' || !isMarkdown(t.path) || isFolder(t.entry) || instructions.has(t.path) || seen.has(t.path)) continue;
+      if (
+        r.doc.level !== 0 ||
+        t.status !== 'ok' ||
+        !isMarkdown(t.path) ||
+        isFolder(t.entry) ||
+        instructions.has(t.path) ||
+        seen.has(t.path)
+      )
+        continue;
       seen.add(t.path);
       const text = ctx.readText(t.path);
       if (text === undefined) continue;

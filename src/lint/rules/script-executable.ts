@@ -19,7 +19,10 @@ export default {
   tags: ['scripts', 'permissions', 'best-practice'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
-  sources: ['seed 000 (BuzyBeez): scripts, envVars, secrets', 'Anthropic, Skill authoring best practices: utility scripts'],
+  sources: [
+    'seed 000 (BuzyBeez): scripts, envVars, secrets',
+    'Anthropic, Skill authoring best practices: utility scripts',
+  ],
   fixable: true,
   check(skill, ctx) {
     // Windows has no execute bit to set.

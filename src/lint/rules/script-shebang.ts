@@ -7,7 +7,23 @@ import type { Rule } from '../types.js';
 // Which program runs a script is decided once, in formats/shebang.ts, for this rule, its siblings and run-script.
 
 // Files without an extension that are not scripts run by path.
-const NOT_SCRIPTS = new Set(['Makefile', 'GNUmakefile', 'Dockerfile', 'Containerfile', 'Gemfile', 'Procfile', 'Rakefile', 'Pipfile', 'Brewfile', 'Vagrantfile', 'Justfile', 'justfile', 'LICENSE', 'README', 'CODEOWNERS']);
+const NOT_SCRIPTS = new Set([
+  'Makefile',
+  'GNUmakefile',
+  'Dockerfile',
+  'Containerfile',
+  'Gemfile',
+  'Procfile',
+  'Rakefile',
+  'Pipfile',
+  'Brewfile',
+  'Vagrantfile',
+  'Justfile',
+  'justfile',
+  'LICENSE',
+  'README',
+  'CODEOWNERS',
+]);
 
 /** Scripts in path order, so findings do not depend on the order the file system lists them in. */
 export function byPath<T extends { path: string }>(items: T[]): T[] {
@@ -23,7 +39,8 @@ export function runsDirectly(path: string, extensions: string[]): boolean {
 }
 
 // Programs that run a script given as an argument, so the script needs no shebang (`python3.12`, `/usr/bin/env` not).
-const INTERPRETER = /^(?:python[\d.]*|py|pypy3?|uv|uvx|poetry|pipenv|bash|sh|zsh|dash|ksh|fish|source|\.|node|nodejs|npx|pnpx|bunx|tsx|ts-node|deno|bun|ruby|perl|pwsh|powershell|php|rscript|lua|osascript)$/i;
+const INTERPRETER =
+  /^(?:python[\d.]*|py|pypy3?|uv|uvx|poetry|pipenv|bash|sh|zsh|dash|ksh|fish|source|\.|node|nodejs|npx|pnpx|bunx|tsx|ts-node|deno|bun|ruby|perl|pwsh|powershell|php|rscript|lua|osascript)$/i;
 // Words between the interpreter and the script: `uv run`, `npx tsx`, `deno run`, `python -m`.
 const SUBCOMMAND = /^(?:run|exec|x|tsx|ts-node)$/;
 // What may come right before a command: start of code, a pipe, `&&`, `;`, `$(`, a prompt.
@@ -81,7 +98,12 @@ export function scriptUses(skill: Skill, readText: (rel: string) => string | und
       interpreterOnly.set(t.path, via && interpreterOnly.get(t.path) !== false);
     } else if (COMMAND_START.test(before.trimEnd())) {
       const mode = t.entry?.mode;
-      outside.set(t.path, { path: t.path, declared: false, exists: true, ...(mode !== undefined ? { executable: (mode & 0o111) !== 0 } : {}) });
+      outside.set(t.path, {
+        path: t.path,
+        declared: false,
+        exists: true,
+        ...(mode !== undefined ? { executable: (mode & 0o111) !== 0 } : {}),
+      });
     }
   }
   const uses = { interpreterOnly, runByPath: [...outside.values()] };
@@ -101,12 +123,27 @@ export function importedBySibling(skill: Skill, path: string, readText: (rel: st
   const stem = file.slice(0, file.length - ext.length).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   if (stem === '') return false;
   let pattern: RegExp;
-  if (ext === '.py') pattern = new RegExp(`^[ \\t]*(?:from[ \\t]+\\.?${stem}[ \\t]+import\\b|import[ \\t]+(?:[\\w.]+[ \\t]*,[ \\t]*)*${stem}\\b)`, 'm');
-  else if (EXTENSIONS[ext]?.language === 'js') pattern = new RegExp(`(?:require\\(|import\\(|from)[ \\t]*['"]\\./${stem}(?:\\.[cm]?[jt]sx?)?['"]`);
-  else if (EXTENSIONS[ext]?.language === 'shell') pattern = new RegExp(`(?:^|[;&|]|\\bthen|\\bdo)[ \\t]*(?:source|\\.)[ \\t]+[^\\n]*?(?<![\\w.-])${stem}\\${ext}\\b`, 'm');
+  if (ext === '.py')
+    pattern = new RegExp(
+      `^[ \\t]*(?:from[ \\t]+\\.?${stem}[ \\t]+import\\b|import[ \\t]+(?:[\\w.]+[ \\t]*,[ \\t]*)*${stem}\\b)`,
+      'm',
+    );
+  else if (EXTENSIONS[ext]?.language === 'js')
+    pattern = new RegExp(`(?:require\\(|import\\(|from)[ \\t]*['"]\\./${stem}(?:\\.[cm]?[jt]sx?)?['"]`);
+  else if (EXTENSIONS[ext]?.language === 'shell')
+    pattern = new RegExp(
+      `(?:^|[;&|]|\\bthen|\\bdo)[ \\t]*(?:source|\\.)[ \\t]+[^\\n]*?(?<![\\w.-])${stem}\\${ext}\\b`,
+      'm',
+    );
   else return false;
   for (const other of skill.scripts) {
-    if (other.path === path || !other.exists || !other.path.startsWith(dir) || other.path.indexOf('/', dir.length) !== -1) continue;
+    if (
+      other.path === path ||
+      !other.exists ||
+      !other.path.startsWith(dir) ||
+      other.path.indexOf('/', dir.length) !== -1
+    )
+      continue;
     const text = readText(other.path);
     if (text !== undefined && pattern.test(text)) return true;
   }
@@ -119,7 +156,10 @@ export default {
   tags: ['scripts', 'portability', 'best-practice'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
-  sources: ['seed 000 (BuzyBeez): scripts, envVars, secrets', 'Anthropic, Skill authoring best practices: utility scripts'],
+  sources: [
+    'seed 000 (BuzyBeez): scripts, envVars, secrets',
+    'Anthropic, Skill authoring best practices: utility scripts',
+  ],
   fixable: false,
   options: {
     extensions: {
@@ -135,7 +175,12 @@ export default {
       // `python scripts/x.py` everywhere it is mentioned: it is never run by path.
       if (!script.declared && uses.interpreterOnly.get(script.path) === true) continue;
       // Never mentioned, but imported by a script beside it (`from github_utils import …`): a module, not a script.
-      if (!script.declared && !uses.interpreterOnly.has(script.path) && importedBySibling(skill, script.path, ctx.readText)) continue;
+      if (
+        !script.declared &&
+        !uses.interpreterOnly.has(script.path) &&
+        importedBySibling(skill, script.path, ctx.readText)
+      )
+        continue;
       const text = ctx.readText(script.path);
       // Empty files are another rule's business; binary or huge ones are not scripts we can read.
       if (text === undefined || text.trim() === '' || text.startsWith('#!')) continue;

@@ -29,7 +29,8 @@ const PATTERNS: Pattern[] = [
 const ASSIGNMENT =
   /(api[_.-]?key|secret|token|passw(?:or)?d|pwd|access[_.-]?key|credentials?|private[_.-]?key)[A-Za-z0-9_.-]{0,40}["']?[ \t]{0,5}(?:=|:=?|=>)[ \t]{0,5}["'`]?([A-Za-z0-9_\-+/=.~]{20,200})/gi;
 const KEYWORDS = /api[_.-]?key|secret|token|passw|pwd|access[_.-]?key|credential/i;
-const PLACEHOLDER = /your|xxxx|example|changeme|change_me|dummy|placeholder|test|sample|fake|redacted|replace|insert|todo|secret_here|\.\.\./i;
+const PLACEHOLDER =
+  /your|xxxx|example|changeme|change_me|dummy|placeholder|test|sample|fake|redacted|replace|insert|todo|secret_here|\.\.\./i;
 // The signature of jwt.io's sample token, quoted in many a README.
 const JWT_SAMPLE = 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
 
@@ -67,8 +68,16 @@ export function findSecrets(text: string, minLength = 20, minEntropy = 3.5): Sec
       if (PLACEHOLDER.test(v) || (p.random && !random(v.replace(/^sk-(?:ant-|proj-)?/, '')))) continue;
       if (p.kind === 'JSON Web Token' && v.endsWith(JWT_SAMPLE)) continue;
       // A key header in documentation (`-----BEGIN … PRIVATE KEY-----` then `...`) is no key: demand a body.
-      if (p.kind === 'private key' && !/[A-Za-z0-9+/]{40}/.test(text.slice(m.index + v.length, m.index + v.length + 400))) continue;
-      hits.push({ kind: p.kind, offset: m.index, masked: p.kind === 'private key' ? '-----BEGIN … PRIVATE KEY-----' : mask(v) });
+      if (
+        p.kind === 'private key' &&
+        !/[A-Za-z0-9+/]{40}/.test(text.slice(m.index + v.length, m.index + v.length + 400))
+      )
+        continue;
+      hits.push({
+        kind: p.kind,
+        offset: m.index,
+        masked: p.kind === 'private key' ? '-----BEGIN … PRIVATE KEY-----' : mask(v),
+      });
       taken.push([m.index, m.index + v.length]);
     }
   }
@@ -96,7 +105,10 @@ export default {
   fixable: false,
   options: {
     minLength: { default: 20, description: 'shortest value of a generic `API_KEY=…` assignment to check' },
-    minEntropy: { default: 3.5, description: 'least Shannon entropy (bits per character) for a generic value to count as a secret' },
+    minEntropy: {
+      default: 3.5,
+      description: 'least Shannon entropy (bits per character) for a generic value to count as a secret',
+    },
   },
   check(skill, ctx) {
     const minLength = ctx.options.minLength as number;

@@ -30,7 +30,10 @@ export default {
   tags: ['scripts', 'shell', 'robustness', 'best-practice'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
-  sources: ['seed 000 (BuzyBeez): scripts, envVars, secrets', 'Anthropic, Skill authoring best practices: solve, don\'t punt (scripts handle errors)'],
+  sources: [
+    'seed 000 (BuzyBeez): scripts, envVars, secrets',
+    "Anthropic, Skill authoring best practices: solve, don't punt (scripts handle errors)",
+  ],
   fixable: false,
   check(skill, ctx) {
     for (const script of byPath(skill.scripts)) {

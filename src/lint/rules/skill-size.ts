@@ -12,7 +12,10 @@ export default {
   tags: ['files', 'size'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
-  sources: ['agentskills.io specification: keep skills small; load material on demand', 'Anthropic, Skill authoring best practices: progressive disclosure'],
+  sources: [
+    'agentskills.io specification: keep skills small; load material on demand',
+    'Anthropic, Skill authoring best practices: progressive disclosure',
+  ],
   fixable: false,
   options: { maxBytes: { default: 8 * MIB, description: 'most bytes the files of the skill may add up to' } },
   check(skill, ctx) {

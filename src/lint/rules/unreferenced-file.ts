@@ -1,13 +1,24 @@
 import { basename, join, posix } from 'node:path';
 import type { Skill } from '../../model/skill.js';
 import { placeholder } from '../../formats/markdown-refs.js';
-import { entryMap, foundPath, isFolder, isMarkdown, referencesIn, relPath, skillReferences, type LocatedRef, type RefDoc } from '../references.js';
+import {
+  entryMap,
+  foundPath,
+  isFolder,
+  isMarkdown,
+  referencesIn,
+  relPath,
+  skillReferences,
+  type LocatedRef,
+  type RefDoc,
+} from '../references.js';
 import type { Rule } from '../types.js';
 
 // Files that are there for tools, people or the law, not for the agent: nothing needs to mention them.
 const IGNORED =
   /^(?:skill\.md|manifest\.json|\.env\.example|licen[cs]e(?:\..+)?|copying(?:\..+)?|notice(?:\..+)?|readme(?:\..+)?|changelog(?:\..+)?|\.gitignore|\.gitattributes|\.gitkeep|\.keep|\.npmignore|\.editorconfig|package\.json|package-lock\.json|pnpm-lock\.yaml|yarn\.lock|requirements[\w.-]*\.txt|pyproject\.toml|poetry\.lock|uv\.lock|pipfile(?:\.lock)?|tsconfig[\w.-]*\.json|go\.mod|go\.sum|cargo\.toml|cargo\.lock|gemfile(?:\.lock)?)$/i;
-// Files for hosts' user interfaces, by path from the skill root: Codex's agents/openai.yaml, a registry's metadata.json.
+// Files for hosts' user interfaces, by path from the skill root: Codex's agents/openai.yaml, a registry's
+// metadata.json.
 const IGNORED_PATHS = /^(?:agents\/openai\.ya?ml|metadata\.json)$/i;
 const CODE = /\.(?:py|js|mjs|cjs|ts|mts|cts|tsx|jsx|sh|bash|zsh|ps1|bat|cmd|rb|pl|php|go|rs|lua|r|java|kt|swift|cs)$/i;
 const WORD = /[\p{L}\p{N}_.-]+/gu;
@@ -80,7 +91,8 @@ function declared(p: string): string {
   let q = placeholder(p).rest;
   if (q.includes('\\')) q = q.replace(/\\/g, '/');
   // Most declared paths are plain (`scripts/run.sh`); normalise only the others.
-  if (q.includes('./') || q.includes('//') || q.endsWith('/.') || q.endsWith('/..') || q.endsWith('/')) q = posix.normalize(q).replace(/^\.\//, '').replace(/\/+$/, '');
+  if (q.includes('./') || q.includes('//') || q.endsWith('/.') || q.endsWith('/..') || q.endsWith('/'))
+    q = posix.normalize(q).replace(/^\.\//, '').replace(/\/+$/, '');
   return q;
 }
 
@@ -105,7 +117,9 @@ export default {
   tags: ['references', 'files', 'structure'],
   layouts: ['skill-md', 'manifest'],
   severity: 'info',
-  sources: ['Anthropic, Skill authoring best practices: progressive disclosure (agents find bundled files through SKILL.md)'],
+  sources: [
+    'Anthropic, Skill authoring best practices: progressive disclosure (agents find bundled files through SKILL.md)',
+  ],
   fixable: false,
   check(skill, ctx) {
     const map = entryMap(skill);
@@ -133,7 +147,11 @@ export default {
     const docs: RefDoc[] = [...base.docs];
     const refs: LocatedRef[] = [...base.refs];
     // Texts not yet searched for names: Markdown read as documents, and code files (for imports and data files).
-    const texts: { text: string; dir: string; code: boolean }[] = docs.map((d) => ({ text: d.text.toLowerCase(), dir: '', code: false }));
+    const texts: { text: string; dir: string; code: boolean }[] = docs.map((d) => ({
+      text: d.text.toLowerCase(),
+      dir: '',
+      code: false,
+    }));
     // Past the first level too: a file that a reference's reference names is not unreferenced.
     const read = new Set(docs.map((d) => d.rel));
     const readDoc = (p: string) => {
@@ -179,7 +197,8 @@ export default {
       if (!CODE.test(p) || readCode.has(p)) return;
       readCode.add(p);
       const t = ctx.readText(p);
-      if (t !== undefined) texts.push({ text: t.toLowerCase(), dir: posix.dirname(p) === '.' ? '' : posix.dirname(p), code: true });
+      if (t !== undefined)
+        texts.push({ text: t.toLowerCase(), dir: posix.dirname(p) === '.' ? '' : posix.dirname(p), code: true });
     };
     let codeAt = 0;
     const queueUsed = () => {
@@ -195,7 +214,8 @@ export default {
         addWords(t.text, names, t.code ? stems : undefined);
         if (lowerPaths.size > 0) for (const p of modulePaths(t.text, t.dir, lowerPaths)) found.push(p);
       }
-      for (const d of dirs) if (!folders.has(`${d}/`) && batch.some((t) => mentionsFolder(t.text, d.toLowerCase()))) folders.add(`${d}/`);
+      for (const d of dirs)
+        if (!folders.has(`${d}/`) && batch.some((t) => mentionsFolder(t.text, d.toLowerCase()))) folders.add(`${d}/`);
       for (const p of pending) {
         const name = basename(p).toLowerCase();
         const stem = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : '';

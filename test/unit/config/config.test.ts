@@ -10,11 +10,18 @@ describe('loadConfig', () => {
     const t = tempDir();
     try {
       mkdirSync(join(t.dir, 'a/b'), { recursive: true });
-      writeFileSync(join(t.dir, 'skills.config.json'), '{\n // tuned\n "rules": {"SK102": "warn", "SK100": ["error", {"maxLines": 9}], "SK103": {"options": {"minLength": 5}}},\n "ignores": ["x/**"],\n}\n');
+      writeFileSync(
+        join(t.dir, 'skills.config.json'),
+        '{\n // tuned\n "rules": {"SK102": "warn", "SK100": ["error", {"maxLines": 9}], "SK103": {"options": {"minLength": 5}}},\n "ignores": ["x/**"],\n}\n',
+      );
       const c = loadConfig(join(t.dir, 'a/b'));
       expect(c.file).toBe(join(t.dir, 'skills.config.json'));
       expect(c.dir).toBe(t.dir);
-      expect(c.rules).toEqual({ SK102: { severity: 'warning' }, SK100: { severity: 'error', options: { maxLines: 9 } }, SK103: { severity: undefined, options: { minLength: 5 } } });
+      expect(c.rules).toEqual({
+        SK102: { severity: 'warning' },
+        SK100: { severity: 'error', options: { maxLines: 9 } },
+        SK103: { severity: undefined, options: { minLength: 5 } },
+      });
       expect(c.ignores).toEqual(['x/**']);
     } finally {
       t.cleanup();
@@ -24,9 +31,19 @@ describe('loadConfig', () => {
   it('reads disabledSkills and maxSkills, and the snake_case spellings of seeds 003 and 004 (camelCase wins)', () => {
     const t = tempDir();
     try {
-      writeFileSync(join(t.dir, 'skills.config.json'), '{"skill_dirs": ["team"], "disabled_skills": ["a"], "max_skills": 2}');
-      expect(loadConfig(t.dir)).toMatchObject({ skillDirs: [join(t.dir, 'team')], disabledSkills: ['a'], maxSkills: 2 });
-      writeFileSync(join(t.dir, 'skills.config.json'), '{"disabledSkills": ["b"], "disabled_skills": ["a"], "maxSkills": 0, "max_skills": 2}');
+      writeFileSync(
+        join(t.dir, 'skills.config.json'),
+        '{"skill_dirs": ["team"], "disabled_skills": ["a"], "max_skills": 2}',
+      );
+      expect(loadConfig(t.dir)).toMatchObject({
+        skillDirs: [join(t.dir, 'team')],
+        disabledSkills: ['a'],
+        maxSkills: 2,
+      });
+      writeFileSync(
+        join(t.dir, 'skills.config.json'),
+        '{"disabledSkills": ["b"], "disabled_skills": ["a"], "maxSkills": 0, "max_skills": 2}',
+      );
       expect(loadConfig(t.dir)).toMatchObject({ disabledSkills: ['b'], maxSkills: 0 });
       writeFileSync(join(t.dir, 'skills.config.json'), '{"maxSkills": -1}');
       expect(() => loadConfig(t.dir)).toThrow(/maxSkills/);
@@ -48,7 +65,9 @@ describe('loadConfig', () => {
     const t = tempDir();
     try {
       writeFileSync(join(t.dir, 'skills.config.json'), '{\n  "rulez": {}\n}');
-      expect(() => loadConfig(t.dir)).toThrow(/skills\.config\.json:1:1: unknown key "rulez" \(expected rules, ignores, skillDirs, disabledSkills, maxSkills\)/);
+      expect(() => loadConfig(t.dir)).toThrow(
+        /skills\.config\.json:1:1: unknown key "rulez" \(expected rules, ignores, skillDirs, disabledSkills, maxSkills\)/,
+      );
       writeFileSync(join(t.dir, 'skills.config.json'), '{\n  "ignores": "x"\n}');
       expect(() => loadConfig(t.dir)).toThrow(/skills\.config\.json:2:3: ignores must be array, found string/);
     } finally {
@@ -57,10 +76,17 @@ describe('loadConfig', () => {
   });
 
   it('refuses unknown rules and options of the wrong type when resolved', () => {
-    const cfg = (rules: Record<string, unknown>) => ({ file: 'skills.config.json', dir: '/', ignores: [], rules: rules as never });
+    const cfg = (rules: Record<string, unknown>) => ({
+      file: 'skills.config.json',
+      dir: '/',
+      ignores: [],
+      rules: rules as never,
+    });
     expect(() => resolveSettings(cfg({ 'no-such-rule': { severity: 'off' } }))).toThrow(/unknown rule "no-such-rule"/);
     expect(() => resolveSettings(cfg({ SK100: { options: { maxLines: '9' } } }))).toThrow(/must be a number/);
-    expect(() => resolveSettings(cfg({ SK100: { options: { nope: 1 } } }))).toThrow(/has no option "nope" \(it has: maxLines\)/);
+    expect(() => resolveSettings(cfg({ SK100: { options: { nope: 1 } } }))).toThrow(
+      /has no option "nope" \(it has: maxLines\)/,
+    );
     expect(resolveSettings(cfg({ 'name-lowercase': { severity: 'off' } })).get('SK007')).toEqual({ severity: 'off' });
   });
 });

@@ -23,9 +23,31 @@ const release = {
   path: 'built-in/a@1.0.0',
   registeredAt: '2024-01-01T00:00:00Z',
 };
-const base = { id: 'a', versions: ['1.0.0'], latestVersion: '1.0.0', owner: 'built-in', usedBy: [], registeredAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z' };
+const base = {
+  id: 'a',
+  versions: ['1.0.0'],
+  latestVersion: '1.0.0',
+  owner: 'built-in',
+  usedBy: [],
+  registeredAt: '2024-01-01T00:00:00Z',
+  updatedAt: '2024-01-01T00:00:00Z',
+};
 // The latest summary carries the release's triggers (render-prompt selects from index.json alone).
-const v2 = { version: 2, skills: [{ ...base, latest: { layout: 'manifest', name: 'A', description: 'd', path: 'built-in/a@1.0.0', triggers: { keywords: ['k'] } } }] };
+const v2 = {
+  version: 2,
+  skills: [
+    {
+      ...base,
+      latest: {
+        layout: 'manifest',
+        name: 'A',
+        description: 'd',
+        path: 'built-in/a@1.0.0',
+        triggers: { keywords: ['k'] },
+      },
+    },
+  ],
+};
 const v1 = { version: 1, skills: [{ ...base, releases: { '1.0.0': release } }] };
 const file = { id: 'a', releases: { '1.0.0': release } };
 
@@ -72,17 +94,34 @@ describe('parseIndex and parseReleases', () => {
   });
 
   it('refuses a stored copy path that leads out of the registry (a registry may come from a stranger)', () => {
-    for (const path of ['../../home/u/.ssh', 'built-in/../../x', '/etc', 'built-in/a@1.0.0/../..', 'built-in/..@1', 'other/a@1.0.0', 'built-in\\..\\a@1']) {
+    for (const path of [
+      '../../home/u/.ssh',
+      'built-in/../../x',
+      '/etc',
+      'built-in/a@1.0.0/../..',
+      'built-in/..@1',
+      'other/a@1.0.0',
+      'built-in\\..\\a@1',
+    ]) {
       const doc = { ...file, releases: { '1.0.0': { ...release, path } } };
       expect(isReleasesFile(doc), path).toBe(false);
-      expect(parseReleases(JSON.stringify(doc, null, 2), 'releases/a.json').problem?.message, path).toContain("expected the stored copy's folder");
-      const index = { version: 2, skills: [{ ...base, latest: { layout: 'manifest', name: 'A', description: 'd', path } }] };
+      expect(parseReleases(JSON.stringify(doc, null, 2), 'releases/a.json').problem?.message, path).toContain(
+        "expected the stored copy's folder",
+      );
+      const index = {
+        version: 2,
+        skills: [{ ...base, latest: { layout: 'manifest', name: 'A', description: 'd', path } }],
+      };
       expect(parseIndex(JSON.stringify(index)).problem, path).toBeDefined();
     }
-    expect(isReleasesFile({ ...file, releases: { '1.0.0': { ...release, path: 'custom/a@1.0.0+build.5' } } })).toBe(true);
+    expect(isReleasesFile({ ...file, releases: { '1.0.0': { ...release, path: 'custom/a@1.0.0+build.5' } } })).toBe(
+      true,
+    );
   });
 
   it('locates a problem in a releases file', () => {
-    expect(parseReleases('{\n  "id": "a",\n  "releases": { "1.0.0": { "layout": 3 } }\n}', 'releases/a.json').problem).toMatchObject({ line: 3, column: 26 });
+    expect(
+      parseReleases('{\n  "id": "a",\n  "releases": { "1.0.0": { "layout": 3 } }\n}', 'releases/a.json').problem,
+    ).toMatchObject({ line: 3, column: 26 });
   });
 });

@@ -9,7 +9,7 @@ describe('parseJson: the one JSON reader with positions', () => {
     expect(r.error).toBeUndefined();
   });
 
-  it('locates the first syntax error, with jsonc-parser\'s code and a reason in words', () => {
+  it("locates the first syntax error, with jsonc-parser's code and a reason in words", () => {
     const r = parseJson('{\n  "a": 1\n  "b": 2\n}');
     expect(r.error).toEqual({ code: 'CommaExpected', offset: 13, line: 3, column: 3 });
     expect(readableError(r.error!)).toBe('expected "," between entries');
@@ -45,7 +45,15 @@ describe('parseJson: the one JSON reader with positions', () => {
 
   it('parseJsonObject: an object, or a located problem in words', () => {
     expect(parseJsonObject('{"a": "b"}').value).toEqual({ a: 'b' });
-    expect(parseJsonObject('[1]').problem).toEqual({ message: 'expected a JSON object ({"key": …}), found an array', line: 1, column: 1 });
-    expect(parseJsonObject('{"a": }').problem).toEqual({ message: 'not valid JSON: expected a value', line: 1, column: 7 });
+    expect(parseJsonObject('[1]').problem).toEqual({
+      message: 'expected a JSON object ({"key": …}), found an array',
+      line: 1,
+      column: 1,
+    });
+    expect(parseJsonObject('{"a": }').problem).toEqual({
+      message: 'not valid JSON: expected a value',
+      line: 1,
+      column: 7,
+    });
   });
 });

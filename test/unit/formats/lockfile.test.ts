@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { diffLockfiles, emptyLockfile, parseLockfile, serializeLockfile, type Lockfile } from '../../../src/formats/lockfile.js';
+import {
+  diffLockfiles,
+  emptyLockfile,
+  parseLockfile,
+  serializeLockfile,
+  type Lockfile,
+} from '../../../src/formats/lockfile.js';
 
 const SRI = `sha512-${Buffer.alloc(64, 1).toString('base64')}`;
 const SRI2 = `sha512-${Buffer.alloc(64, 2).toString('base64')}`;
@@ -7,7 +13,12 @@ const SRI2 = `sha512-${Buffer.alloc(64, 2).toString('base64')}`;
 const lock: Lockfile = {
   lockfileVersion: 1,
   skills: {
-    'web-scraping': { version: '1.2.0', source: 'archive:dist/web-scraping-1.2.0.tgz', integrity: SRI, dependencies: { 'z-last': '1.0.0', 'basic-tools': '1.0.0' } },
+    'web-scraping': {
+      version: '1.2.0',
+      source: 'archive:dist/web-scraping-1.2.0.tgz',
+      integrity: SRI,
+      dependencies: { 'z-last': '1.0.0', 'basic-tools': '1.0.0' },
+    },
     'basic-tools': { version: '1.0.0', source: 'registry', integrity: SRI2, dependencies: {} },
   },
 };
@@ -49,20 +60,33 @@ describe('skills-lock.json', () => {
 
   it('locates a JSON syntax error', () => {
     const text = '{\n  "lockfileVersion": 1,\n  "skills": {,}\n}\n';
-    expect(parseLockfile(text).problem).toEqual({ message: 'skills-lock.json is not valid JSON (ValueExpected)', line: 3, column: 14 });
+    expect(parseLockfile(text).problem).toEqual({
+      message: 'skills-lock.json is not valid JSON (ValueExpected)',
+      line: 3,
+      column: 14,
+    });
   });
 
   it('locates a wrong field: the version of the format, a source, an integrity', () => {
     const newer = serializeLockfile(lock).replace('"lockfileVersion": 1', '"lockfileVersion": 2');
-    expect(parseLockfile(newer).problem).toMatchObject({ line: 2, column: 22, message: expect.stringContaining('skills-lock.json: lockfileVersion: Invalid literal value, expected 1') });
+    expect(parseLockfile(newer).problem).toMatchObject({
+      line: 2,
+      column: 22,
+      message: expect.stringContaining('skills-lock.json: lockfileVersion: Invalid literal value, expected 1'),
+    });
     const source = serializeLockfile(lock).replace('"source": "registry"', '"source": "ftp://x"');
     expect(parseLockfile(source).problem).toEqual({
-      message: 'skills-lock.json: skills.basic-tools.source: expected "folder:<path>", "archive:<path>", "registry" or "registry:<dir>"',
+      message:
+        'skills-lock.json: skills.basic-tools.source: expected "folder:<path>", "archive:<path>", "registry" or "registry:<dir>"',
       line: 7,
       column: 17,
     });
     const integrity = serializeLockfile(lock).replace(SRI, 'md5-abc');
-    expect(parseLockfile(integrity).problem).toEqual({ message: 'skills-lock.json: skills.web-scraping.integrity: expected "sha512-<base64>"', line: 15, column: 20 });
+    expect(parseLockfile(integrity).problem).toEqual({
+      message: 'skills-lock.json: skills.web-scraping.integrity: expected "sha512-<base64>"',
+      line: 15,
+      column: 20,
+    });
   });
 
   it('lists what changed between two locks', () => {
@@ -70,7 +94,11 @@ describe('skills-lock.json', () => {
     next.skills['web-scraping']!.version = '1.3.0';
     delete next.skills['basic-tools'];
     next.skills['new-one'] = { version: '0.1.0', source: 'folder:skills/new-one', integrity: SRI, dependencies: {} };
-    expect(diffLockfiles(lock, next)).toEqual(['- basic-tools@1.0.0', '+ new-one@0.1.0', '~ web-scraping: 1.2.0 → 1.3.0']);
+    expect(diffLockfiles(lock, next)).toEqual([
+      '- basic-tools@1.0.0',
+      '+ new-one@0.1.0',
+      '~ web-scraping: 1.2.0 → 1.3.0',
+    ]);
     expect(diffLockfiles(lock, structuredClone(lock))).toEqual([]);
   });
 
@@ -81,7 +109,9 @@ describe('skills-lock.json', () => {
 
   it('records the agent folders as "into": first key, sorted and unique; no field when there are none', () => {
     const text = serializeLockfile({ ...lock, into: ['.claude/skills', '.agents/skills', '.claude/skills'] });
-    expect(text.startsWith('{\n  "into": [\n    ".agents/skills",\n    ".claude/skills"\n  ],\n  "lockfileVersion": 1,\n')).toBe(true);
+    expect(
+      text.startsWith('{\n  "into": [\n    ".agents/skills",\n    ".claude/skills"\n  ],\n  "lockfileVersion": 1,\n'),
+    ).toBe(true);
     expect(parseLockfile(text).lock!.into).toEqual(['.agents/skills', '.claude/skills']);
     // A lock from before `into` reads, and writes the same bytes.
     const old = serializeLockfile(lock);
@@ -100,13 +130,18 @@ describe('skills-lock.json', () => {
         column: 5,
       });
     }
-    expect(parseLockfile('{"into": ".claude/skills", "lockfileVersion": 1, "skills": {}}').problem?.message).toBe('skills-lock.json: into: Expected array, received string');
+    expect(parseLockfile('{"into": ".claude/skills", "lockfileVersion": 1, "skills": {}}').problem?.message).toBe(
+      'skills-lock.json: into: Expected array, received string',
+    );
   });
 
   it('lists a change of the agent folders on one line, before the skills', () => {
     const next: Lockfile = { ...structuredClone(lock), into: ['.claude/skills', 'skills'] };
     next.skills['web-scraping']!.version = '1.3.0';
-    expect(diffLockfiles({ ...lock, into: ['old/skills', 'skills'] }, next)).toEqual(['~ into: + .claude/skills, - old/skills', '~ web-scraping: 1.2.0 → 1.3.0']);
+    expect(diffLockfiles({ ...lock, into: ['old/skills', 'skills'] }, next)).toEqual([
+      '~ into: + .claude/skills, - old/skills',
+      '~ web-scraping: 1.2.0 → 1.3.0',
+    ]);
     expect(diffLockfiles(lock, { ...lock, into: ['.claude/skills'] })).toEqual(['~ into: + .claude/skills']);
     expect(diffLockfiles({ ...lock, into: ['b', 'a'] }, { ...lock, into: ['a', 'b'] })).toEqual([]);
   });

@@ -3,7 +3,9 @@ import { parseManifest } from '../../../src/formats/manifest.js';
 
 describe('parseManifest', () => {
   it('parses an object and locates every field and item', () => {
-    const r = parseManifest('{\n  "id": "a",\n  "scripts": [\n    "scripts/x.sh"\n  ],\n  "mcpServers": [{"name": "m", "url": "u"}]\n}\n');
+    const r = parseManifest(
+      '{\n  "id": "a",\n  "scripts": [\n    "scripts/x.sh"\n  ],\n  "mcpServers": [{"name": "m", "url": "u"}]\n}\n',
+    );
     expect(r.problem).toBeUndefined();
     expect(r.data).toMatchObject({ id: 'a' });
     expect(r.positions['id']).toEqual({ line: 2, column: 3 });

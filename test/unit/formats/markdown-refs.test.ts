@@ -17,19 +17,36 @@ describe('findReferences: links and images', () => {
     const line = 'See [the API](references/api.md) and ![logo](assets/logo.png).';
     const refs = findReferences(`# Title\n\n${line}\n`, 10);
     expect(refs).toEqual([
-      { raw: 'references/api.md', path: 'references/api.md', line: 12, column: line.indexOf('references') + 1, kind: 'link' },
+      {
+        raw: 'references/api.md',
+        path: 'references/api.md',
+        line: 12,
+        column: line.indexOf('references') + 1,
+        kind: 'link',
+      },
       { raw: 'assets/logo.png', path: 'assets/logo.png', line: 12, column: line.indexOf('assets') + 1, kind: 'image' },
     ]);
   });
 
   it('skips URLs with a scheme, protocol-relative URLs and pure anchors', () => {
-    expect(paths('[a](https://x.com/a.md) [b](http://x.com) [c](mailto:a@b.c) [d](#usage) [e](//cdn.x.com/a.js) [f](ftp://h/f.txt)')).toEqual([]);
+    expect(
+      paths(
+        '[a](https://x.com/a.md) [b](http://x.com) [c](mailto:a@b.c) [d](#usage) [e](//cdn.x.com/a.js) [f](ftp://h/f.txt)',
+      ),
+    ).toEqual([]);
   });
 
   it('strips #fragment, ?query and <>, and decodes %20', () => {
-    expect(one('[a](references/api.md#auth)')).toMatchObject({ raw: 'references/api.md#auth', path: 'references/api.md' });
+    expect(one('[a](references/api.md#auth)')).toMatchObject({
+      raw: 'references/api.md#auth',
+      path: 'references/api.md',
+    });
     expect(one('[a](assets/x.svg?v=2)').path).toBe('assets/x.svg');
-    expect(one('[a](<references/my file.md>)')).toMatchObject({ raw: '<references/my file.md>', path: 'references/my file.md', column: 5 });
+    expect(one('[a](<references/my file.md>)')).toMatchObject({
+      raw: '<references/my file.md>',
+      path: 'references/my file.md',
+      column: 5,
+    });
     expect(one('[a](references/my%20file.md)').path).toBe('references/my file.md');
     expect(one('[a](references/bad%zz.md)').path).toBe('references/bad%zz.md');
   });
@@ -43,7 +60,12 @@ describe('findReferences: links and images', () => {
   });
 
   it('keeps absolute and parent link targets, and links without an extension', () => {
-    expect(paths('[a](/etc/skill.md) [b](../other/SKILL.md) [c](references/) [d](C:\\docs\\a.md)')).toEqual(['/etc/skill.md', '../other/SKILL.md', 'references/', 'C:\\docs\\a.md']);
+    expect(paths('[a](/etc/skill.md) [b](../other/SKILL.md) [c](references/) [d](C:\\docs\\a.md)')).toEqual([
+      '/etc/skill.md',
+      '../other/SKILL.md',
+      'references/',
+      'C:\\docs\\a.md',
+    ]);
   });
 
   it('does not read links inside inline code, nor escaped brackets', () => {
@@ -52,7 +74,10 @@ describe('findReferences: links and images', () => {
   });
 
   it('reads reference-style definitions, not footnotes', () => {
-    const refs = findReferences('Read [the guide][g].\n\n[g]: references/guide.md "Guide"\n[^1]: a note, see docs/note.md\n[w]: https://example.com\n', 1);
+    const refs = findReferences(
+      'Read [the guide][g].\n\n[g]: references/guide.md "Guide"\n[^1]: a note, see docs/note.md\n[w]: https://example.com\n',
+      1,
+    );
     expect(refs).toEqual([
       { raw: 'references/guide.md', path: 'references/guide.md', line: 3, column: 6, kind: 'link' },
       // A footnote is text: its paths are bare paths.
@@ -72,7 +97,13 @@ describe('findReferences: bare paths', () => {
     const refs = findReferences(`${line}\n`, 5);
     expect(refs).toEqual([
       { raw: 'scripts/extract.py', path: 'scripts/extract.py', line: 5, column: 6, kind: 'bare' },
-      { raw: 'references/api.md', path: 'references/api.md', line: 5, column: line.indexOf('references') + 1, kind: 'bare' },
+      {
+        raw: 'references/api.md',
+        path: 'references/api.md',
+        line: 5,
+        column: line.indexOf('references') + 1,
+        kind: 'bare',
+      },
     ]);
   });
 
@@ -83,11 +114,18 @@ describe('findReferences: bare paths', () => {
       '..\\foo\\bar.md',
       'scripts\\run.ps1',
     ]);
-    expect(paths('<img src="assets/logo.png"> and --config=assets/conf.json')).toEqual(['assets/logo.png', 'assets/conf.json']);
+    expect(paths('<img src="assets/logo.png"> and --config=assets/conf.json')).toEqual([
+      'assets/logo.png',
+      'assets/conf.json',
+    ]);
   });
 
   it('needs a folder and an extension (or a leading ./ or ../)', () => {
-    expect(paths('Use and/or input/output, text/plain, image/svg+xml, 24/7, 1/2.5, TCP/IP, see chart.py, cd ../ and ./ only')).toEqual([]);
+    expect(
+      paths(
+        'Use and/or input/output, text/plain, image/svg+xml, 24/7, 1/2.5, TCP/IP, see chart.py, cd ../ and ./ only',
+      ),
+    ).toEqual([]);
   });
 
   it('leaves out URLs, hosts without a scheme, absolute and home paths, packages, globs and variables', () => {
@@ -125,7 +163,11 @@ describe('findReferences: bare paths', () => {
       ['notes', true],
     ]);
     expect(refs[0]).toMatchObject({ raw: '{baseDir}/scripts/a.py', column: 8 });
-    expect(one('[a]({baseDir}/references/a.md)')).toMatchObject({ path: 'references/a.md', rooted: true, kind: 'link' });
+    expect(one('[a]({baseDir}/references/a.md)')).toMatchObject({
+      path: 'references/a.md',
+      rooted: true,
+      kind: 'link',
+    });
   });
 });
 
@@ -137,19 +179,30 @@ describe('findReferences: bare file names', () => {
 
   it('keeps file names with a text or script extension in text and inline code, marked as names', () => {
     // Anthropic's pdf skill: "see REFERENCE.md", "read FORMS.md"; obra's: `root-cause-tracing.md`.
-    expect(names('For more, see REFERENCE.md. To fill a form, read FORMS.md and `root-cause-tracing.md`, then run fix_it.PY.')).toEqual([
-      'REFERENCE.md',
-      'FORMS.md',
-      'root-cause-tracing.md',
-      'fix_it.PY',
-    ]);
-    expect(one('See guidelines.md')).toMatchObject({ raw: 'guidelines.md', path: 'guidelines.md', kind: 'bare', name: true, column: 5 });
+    expect(
+      names(
+        'For more, see REFERENCE.md. To fill a form, read FORMS.md and `root-cause-tracing.md`, then run fix_it.PY.',
+      ),
+    ).toEqual(['REFERENCE.md', 'FORMS.md', 'root-cause-tracing.md', 'fix_it.PY']);
+    expect(one('See guidelines.md')).toMatchObject({
+      raw: 'guidelines.md',
+      path: 'guidelines.md',
+      kind: 'bare',
+      name: true,
+      column: 5,
+    });
   });
 
   it('leaves out other extensions, dotted words, hidden files, names in fenced code and the text of a link to the same file', () => {
     expect(names('e.g. and i.e., example.com, logo.png, .env.json, a@b.md, http://x.md, Schema.v2')).toEqual([]);
     expect(names('```\ncat forms.md\n```')).toEqual([]);
-    expect(findReferences('[FORMS.md](forms.md) and [the guide](guide.md): see notes.md', 1).map((r) => [r.path, r.kind, !!r.name])).toEqual([
+    expect(
+      findReferences('[FORMS.md](forms.md) and [the guide](guide.md): see notes.md', 1).map((r) => [
+        r.path,
+        r.kind,
+        !!r.name,
+      ]),
+    ).toEqual([
       ['forms.md', 'link', false],
       ['guide.md', 'link', false],
       ['notes.md', 'bare', true],
@@ -171,7 +224,14 @@ describe('findReferences: illustrations', () => {
       'Run scripts/real.py; see [the guide](references/guide.md) for examples.',
       'Read examples/intro.md and references/example_schema.md.',
     ].join('\n\n');
-    expect(examples(md)).toEqual(['scripts/rotate_pdf.py', 'references/finance.md', 'assets/font.ttf', 'assets/logo.png', 'assets/a.json', 'scripts/real.py']);
+    expect(examples(md)).toEqual([
+      'scripts/rotate_pdf.py',
+      'references/finance.md',
+      'assets/font.ttf',
+      'assets/logo.png',
+      'assets/a.json',
+      'scripts/real.py',
+    ]);
   });
 
   it('marks whole list items, their nested items, lists led in by an example paragraph, and Example sections', () => {
@@ -239,7 +299,15 @@ describe('findReferences: mounts', () => {
 
 describe('findReferences: fenced code', () => {
   it('keeps only paths into scripts/, references/ and assets/ in fenced code', () => {
-    const md = ['Intro.', '```bash', 'python scripts/extract.py input/file.pdf > out/result.json', 'cat ./references/api.md', '[x](docs/a.md)', '```', 'After: docs/b.md'].join('\n');
+    const md = [
+      'Intro.',
+      '```bash',
+      'python scripts/extract.py input/file.pdf > out/result.json',
+      'cat ./references/api.md',
+      '[x](docs/a.md)',
+      '```',
+      'After: docs/b.md',
+    ].join('\n');
     expect(findReferences(md, 1).map((r) => [r.path, r.line, !!r.loose])).toEqual([
       ['scripts/extract.py', 3, false],
       // Other paths in code count only if the skill has the file (`./find-polluter.sh`): loose.
@@ -252,12 +320,26 @@ describe('findReferences: fenced code', () => {
   });
 
   it('closes a fence only with the same character, at least as long', () => {
-    const md = ['````md', '```', 'docs/in.md', '~~~', '````', 'docs/out.md', '~~~', 'docs/tilde.md', '~~~', 'docs/after.md'].join('\n');
+    const md = [
+      '````md',
+      '```',
+      'docs/in.md',
+      '~~~',
+      '````',
+      'docs/out.md',
+      '~~~',
+      'docs/tilde.md',
+      '~~~',
+      'docs/after.md',
+    ].join('\n');
     expect(paths(md)).toEqual(['docs/out.md', 'docs/after.md']);
   });
 
   it('reads fences indented in lists, and an unclosed fence runs to the end', () => {
-    expect(paths('1. Step:\n   ```sh\n   cp docs/x.md scripts/y.sh\n   ```\n2. docs/z.md')).toEqual(['scripts/y.sh', 'docs/z.md']);
+    expect(paths('1. Step:\n   ```sh\n   cp docs/x.md scripts/y.sh\n   ```\n2. docs/z.md')).toEqual([
+      'scripts/y.sh',
+      'docs/z.md',
+    ]);
     expect(paths('```\ndocs/a.md\nscripts/b.py')).toEqual(['scripts/b.py']);
   });
 
@@ -279,7 +361,7 @@ describe('findReferences: hostile input', () => {
       '{baseDir}'.repeat(20_000) + '/x.md',
       'a.'.repeat(100_000) + '/b.md',
       '[x]: ' + 'a'.repeat(200_000),
-      ('`a` [b](c.md) ').repeat(20_000),
+      '`a` [b](c.md) '.repeat(20_000),
       'a.md '.repeat(40_000),
       ':' + ' '.repeat(100_000) + 'x',
       'e.g.'.repeat(50_000) + ' scripts/a.py',

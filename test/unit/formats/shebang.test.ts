@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { EXTENSIONS, interpreterOf, languageOfProgram, parseShebang, scriptLanguage, shebangProgram, suggestedShebang } from '../../../src/formats/shebang.js';
+import {
+  EXTENSIONS,
+  interpreterOf,
+  languageOfProgram,
+  parseShebang,
+  scriptLanguage,
+  shebangProgram,
+  suggestedShebang,
+} from '../../../src/formats/shebang.js';
 // What the lint rules (script-shebang, shell-set-e, env-undeclared) read a script's interpreter with.
 const interpreter = shebangProgram;
 import { chooseInterpreter } from '../../../src/run/interpreter.js';
@@ -19,23 +27,43 @@ const runnerLanguage = (path: string, text: string) => {
 
 describe('the interpreter table', () => {
   it('decides by the shebang first, then by the extension', () => {
-    expect(interpreterOf('x.py', '#!/usr/bin/env bash')).toMatchObject({ via: 'shebang', prog: 'bash', command: 'bash' });
+    expect(interpreterOf('x.py', '#!/usr/bin/env bash')).toMatchObject({
+      via: 'shebang',
+      prog: 'bash',
+      command: 'bash',
+    });
     expect(interpreterOf('x.py', '')).toEqual({ via: 'extension', prog: 'python3' });
     expect(interpreterOf('x.MJS', '')).toEqual({ via: 'extension', prog: 'node' });
     expect(interpreterOf('x.tsx', '')).toEqual({ via: 'extension', prog: 'tsx' });
-    expect(interpreterOf('x', '\uFEFF#!/bin/sh -e')).toMatchObject({ via: 'shebang', prog: 'sh', command: '/bin/sh', args: ['-e'] });
+    expect(interpreterOf('x', '\uFEFF#!/bin/sh -e')).toMatchObject({
+      via: 'shebang',
+      prog: 'sh',
+      command: '/bin/sh',
+      args: ['-e'],
+    });
   });
 
   it('reads `npx tsx` and `nodejs` as the programs they run', () => {
-    expect(interpreterOf('x', '#!/usr/bin/env -S npx --yes tsx --tsconfig t.json')).toMatchObject({ prog: 'tsx', args: ['--tsconfig', 't.json'] });
+    expect(interpreterOf('x', '#!/usr/bin/env -S npx --yes tsx --tsconfig t.json')).toMatchObject({
+      prog: 'tsx',
+      args: ['--tsconfig', 't.json'],
+    });
     expect(interpreterOf('x', '#!/usr/bin/env -S npx cowsay')).toMatchObject({ prog: 'npx', args: ['cowsay'] });
     expect(interpreterOf('x', '#!/usr/bin/nodejs')).toMatchObject({ prog: 'node', command: '/usr/bin/nodejs' });
   });
 
   it('refuses a script it cannot tell, and an env option it does not know (unless lenient)', () => {
-    expect(() => interpreterOf('x.rb', '')).toThrow(/cannot tell how to run x\.rb: it has no shebang \(#!\) and its extension \.rb is not one of/);
-    expect(() => interpreterOf('x', '#!/usr/bin/env --chdir=/ bash')).toThrow(/the shebang uses the env option --chdir=\/, which run-script does not understand/);
-    expect(parseShebang('#!/usr/bin/env --chdir=/ bash', { lenient: true })).toEqual({ command: 'bash', args: [], env: {} });
+    expect(() => interpreterOf('x.rb', '')).toThrow(
+      /cannot tell how to run x\.rb: it has no shebang \(#!\) and its extension \.rb is not one of/,
+    );
+    expect(() => interpreterOf('x', '#!/usr/bin/env --chdir=/ bash')).toThrow(
+      /the shebang uses the env option --chdir=\/, which run-script does not understand/,
+    );
+    expect(parseShebang('#!/usr/bin/env --chdir=/ bash', { lenient: true })).toEqual({
+      command: 'bash',
+      args: [],
+      env: {},
+    });
   });
 
   it('suggests a shebang by extension, bash when the extension is unknown', () => {
@@ -69,7 +97,8 @@ describe('the linter and the runner agree', () => {
     const lint = scriptLanguage(path, text);
     expect(lint).toBeDefined();
     expect(runnerLanguage(path, text)).toBe(lint);
-    if (text.startsWith('#!')) expect(interpreter(text)).toBe(chooseInterpreter(path, text.split('\n', 1)[0]!, fakeTsx).label);
+    if (text.startsWith('#!'))
+      expect(interpreter(text)).toBe(chooseInterpreter(path, text.split('\n', 1)[0]!, fakeTsx).label);
   });
 
   it('every extension the runner runs without a shebang is one the linter knows, in the same language', () => {
@@ -80,7 +109,9 @@ describe('the linter and the runner agree', () => {
   });
 
   it('the shebang the rule suggests runs the script with what the runner runs it with by its extension', async () => {
-    const tree: Record<string, string> = { 'SKILL.md': skillMd('name: demo\ndescription: Demo skill. Use when testing.\n') };
+    const tree: Record<string, string> = {
+      'SKILL.md': skillMd('name: demo\ndescription: Demo skill. Use when testing.\n'),
+    };
     const exts = ['.sh', '.bash', '.py', '.js', '.mjs', '.cjs', '.ts'];
     for (const ext of exts) tree[`scripts/s${ext}`] = 'x\n';
     const r = await runRule(rule, { tree });
@@ -90,7 +121,9 @@ describe('the linter and the runner agree', () => {
         const path = `scripts/${report.file!.split('/').pop()!}`;
         const suggested = /start it with (.*)$/.exec(report.hint ?? '')![1]!;
         expect(shebangProgram(suggested), path).toBe(chooseInterpreter(path, '', fakeTsx).label);
-        expect(chooseInterpreter(path, suggested, fakeTsx).label, path).toBe(chooseInterpreter(path, '', fakeTsx).label);
+        expect(chooseInterpreter(path, suggested, fakeTsx).label, path).toBe(
+          chooseInterpreter(path, '', fakeTsx).label,
+        );
       }
     } finally {
       r.cleanup();

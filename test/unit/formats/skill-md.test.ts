@@ -39,8 +39,12 @@ describe('parseSkillMd', () => {
     const asUtf8 = (b: Buffer) => b.toString('utf8');
     const le = parseSkillMd(asUtf8(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])));
     expect(le.problem).toMatchObject({ check: 'frontmatter-missing', line: 1, column: 1 });
-    expect(le.problem?.message).toBe('the file is UTF-16 (little-endian) text; agents read SKILL.md as UTF-8, and find no frontmatter in it');
-    expect(parseSkillMd(asUtf8(Buffer.from(text, 'utf16le').swap16())).problem?.message).toContain('UTF-16 (big-endian)');
+    expect(le.problem?.message).toBe(
+      'the file is UTF-16 (little-endian) text; agents read SKILL.md as UTF-8, and find no frontmatter in it',
+    );
+    expect(parseSkillMd(asUtf8(Buffer.from(text, 'utf16le').swap16())).problem?.message).toContain(
+      'UTF-16 (big-endian)',
+    );
     expect(parseSkillMd(asUtf8(Buffer.from(text, 'utf16le'))).problem?.message).toContain('UTF-16 (little-endian)');
     expect(parseSkillMd('# Title\n').problem?.message).toContain('must begin with YAML frontmatter');
   });
@@ -48,9 +52,13 @@ describe('parseSkillMd', () => {
   it('hints that a block indicator cannot have text after it on its line', () => {
     const r = parseSkillMd('---\nname: a\ndescription: | Use when posts pile up.\n---\n');
     expect(r.problem?.check).toBe('yaml-syntax');
-    expect(r.problem?.hint).toBe('"|" starts a block of text on the lines below it, so no text may follow it on its line; drop the |: description: Use when posts pile up.');
+    expect(r.problem?.hint).toBe(
+      '"|" starts a block of text on the lines below it, so no text may follow it on its line; drop the |: description: Use when posts pile up.',
+    );
     // Text that would break as a plain value is shown quoted.
-    expect(parseSkillMd('---\ndescription: >- Use when: posts pile up\n---\n').problem?.hint).toContain('drop the >: description: "Use when: posts pile up"');
+    expect(parseSkillMd('---\ndescription: >- Use when: posts pile up\n---\n').problem?.hint).toContain(
+      'drop the >: description: "Use when: posts pile up"',
+    );
   });
 
   it('reports broken YAML with the file line and a hint for the unquoted colon', () => {

@@ -18,10 +18,38 @@ function fixed(fm: string): string | undefined {
 
 describe('yaml-repair: the hint, the lenient reading and the fix agree', () => {
   const cases: { fm: string; kind: 'colon' | 'block'; key: string; value: string; hint: string; fix: string }[] = [
-    { fm: 'name: a\ndescription: Use when: you scrape\n', kind: 'colon', key: 'description', value: 'Use when: you scrape', hint: 'quote it: description: "Use when: you scrape"', fix: 'quote the value of description (it holds ": ")' },
-    { fm: 'name: a\ndescription: Use when: pages\n  and prices pile up\nlicense: MIT\n', kind: 'colon', key: 'description', value: 'Use when: pages and prices pile up', hint: 'quote it: description: "Use when: pages and prices pile up"', fix: 'quote the value of description (it holds ": ")' },
-    { fm: 'name: a\ndescription: | Use when posts pile up.\n', kind: 'block', key: 'description', value: 'Use when posts pile up.', hint: 'drop the |: description: Use when posts pile up.', fix: 'drop the | before the text of description' },
-    { fm: 'description: >- Use when: posts\n  pile up\nname: a\n', kind: 'block', key: 'description', value: 'Use when: posts pile up', hint: 'drop the >: description: "Use when: posts pile up"', fix: 'drop the > before the text of description' },
+    {
+      fm: 'name: a\ndescription: Use when: you scrape\n',
+      kind: 'colon',
+      key: 'description',
+      value: 'Use when: you scrape',
+      hint: 'quote it: description: "Use when: you scrape"',
+      fix: 'quote the value of description (it holds ": ")',
+    },
+    {
+      fm: 'name: a\ndescription: Use when: pages\n  and prices pile up\nlicense: MIT\n',
+      kind: 'colon',
+      key: 'description',
+      value: 'Use when: pages and prices pile up',
+      hint: 'quote it: description: "Use when: pages and prices pile up"',
+      fix: 'quote the value of description (it holds ": ")',
+    },
+    {
+      fm: 'name: a\ndescription: | Use when posts pile up.\n',
+      kind: 'block',
+      key: 'description',
+      value: 'Use when posts pile up.',
+      hint: 'drop the |: description: Use when posts pile up.',
+      fix: 'drop the | before the text of description',
+    },
+    {
+      fm: 'description: >- Use when: posts\n  pile up\nname: a\n',
+      kind: 'block',
+      key: 'description',
+      value: 'Use when: posts pile up',
+      hint: 'drop the >: description: "Use when: posts pile up"',
+      fix: 'drop the > before the text of description',
+    },
   ];
   it.each(cases)('$fm', ({ fm, kind, key, value, hint, fix }) => {
     const parsed = parseSkillMd(`---\n${fm}---\n`);
@@ -29,7 +57,9 @@ describe('yaml-repair: the hint, the lenient reading and the fix agree', () => {
     expect(parsed.problem?.slip?.kind).toBe(kind);
     expect(parsed.problem?.hint).toContain(hint);
     // The lenient reading gets the value the hint names.
-    const lenient = lenientCandidates(parsed.frontmatter).map((c) => read(c.text)).find((d) => d[key] === value);
+    const lenient = lenientCandidates(parsed.frontmatter)
+      .map((c) => read(c.text))
+      .find((d) => d[key] === value);
     expect(lenient?.[key]).toBe(value);
     // The fix writes the line the hint shows, and the file then reads as the lenient reading did.
     const after = fixed(fm)!;
@@ -48,10 +78,23 @@ describe('yaml-repair: the hint, the lenient reading and the fix agree', () => {
   });
 
   it('finds no slip in values that are fine, and looks at the line before the one js-yaml names', () => {
-    for (const line of ['url: https://example.com', 'description: "quoted: fine"', 'description: |', 'description: |- # a comment', 'note: plain text']) {
+    for (const line of [
+      'url: https://example.com',
+      'description: "quoted: fine"',
+      'description: |',
+      'description: |- # a comment',
+      'note: plain text',
+    ]) {
       expect(slipAt([line], 0)).toBeUndefined();
     }
-    expect(slipNear(['description: Use when: x', '  more'], 1)).toMatchObject({ kind: 'colon', line: 0, end: 1, value: 'Use when: x more' });
-    expect(slipHint(slipAt(['  note: | text'], 0)!)).toBe('"|" starts a block of text on the lines below it, so no text may follow it on its line; drop the |: note: text');
+    expect(slipNear(['description: Use when: x', '  more'], 1)).toMatchObject({
+      kind: 'colon',
+      line: 0,
+      end: 1,
+      value: 'Use when: x more',
+    });
+    expect(slipHint(slipAt(['  note: | text'], 0)!)).toBe(
+      '"|" starts a block of text on the lines below it, so no text may follow it on its line; drop the |: note: text',
+    );
   });
 });

@@ -29,7 +29,14 @@ function tarOf(list: TarEntry[], trailer: Buffer = Buffer.alloc(1024)): Buffer {
   for (const e of list) {
     const body = Buffer.from(e.content ?? '');
     const block = Buffer.alloc(512);
-    new Header({ path: e.path, type: e.type ?? 'File', size: e.size ?? body.length, mode: e.mode ?? 0o644, mtime: new Date(0), linkpath: e.linkpath ?? '' }).encode(block);
+    new Header({
+      path: e.path,
+      type: e.type ?? 'File',
+      size: e.size ?? body.length,
+      mode: e.mode ?? 0o644,
+      mtime: new Date(0),
+      linkpath: e.linkpath ?? '',
+    }).encode(block);
     blocks.push(block, body, Buffer.alloc((512 - (body.length % 512)) % 512));
   }
   blocks.push(trailer);
@@ -45,9 +52,13 @@ function write(name: string, bytes: Buffer): string {
 const tgz = (list: TarEntry[], trailer?: Buffer) => write('hostile.tgz', gzipSync(tarOf(list, trailer)));
 
 /** A zip made with yazl; `rename` swaps a placeholder name for a hostile one of the same length afterwards. */
-async function zipOf(files: { name: string; content?: string; mode?: number }[], rename?: [string, string]): Promise<string> {
+async function zipOf(
+  files: { name: string; content?: string; mode?: number }[],
+  rename?: [string, string],
+): Promise<string> {
   const zip = new yazl.ZipFile();
-  for (const f of files) zip.addBuffer(Buffer.from(f.content ?? 'x'), f.name, { mode: f.mode ?? 0o100644, mtime: new Date(2000, 0, 1) });
+  for (const f of files)
+    zip.addBuffer(Buffer.from(f.content ?? 'x'), f.name, { mode: f.mode ?? 0o100644, mtime: new Date(2000, 0, 1) });
   zip.end();
   const chunks: Buffer[] = [];
   for await (const c of zip.outputStream) chunks.push(c as Buffer);
@@ -76,7 +87,12 @@ const SKILL = { path: 'ok/SKILL.md', content: '---\nname: ok\n---\n' };
 
 describe('extractArchive: tar', () => {
   it('extracts regular files and folders, with 755 only for executables', async () => {
-    const file = tgz([{ path: 'ok/', type: 'Directory', mode: 0o700 }, SKILL, { path: 'ok/run.sh', content: '#!/bin/sh\n', mode: 0o700 }, { path: './ok/x/deep.md', content: 'deep' }]);
+    const file = tgz([
+      { path: 'ok/', type: 'Directory', mode: 0o700 },
+      SKILL,
+      { path: 'ok/run.sh', content: '#!/bin/sh\n', mode: 0o700 },
+      { path: './ok/x/deep.md', content: 'deep' },
+    ]);
     const dest = join(fresh('dest'), 'unpacked');
     expect(await extractArchive(file, dest)).toEqual({ kind: 'tgz', files: 3, bytes: 31 });
     expect(readFileSync(join(dest, 'ok/x/deep.md'), 'utf8')).toBe('deep');
@@ -97,51 +113,95 @@ describe('extractArchive: tar', () => {
   it.each([
     ['an absolute path', { path: '/etc/cron.d/evil', content: 'x' }, 'entry "/etc/cron.d/evil" is an absolute path'],
     ['a ".." path', { path: 'ok/../../evil.sh', content: 'x' }, 'entry "ok/../../evil.sh" contains ".."'],
-    ['a symbolic link', { path: 'ok/link', type: 'SymbolicLink', linkpath: '/etc/passwd' }, 'entry "ok/link" is a symbolic link (links are refused)'],
-    ['a hard link', { path: 'ok/hard', type: 'Link', linkpath: '/etc/passwd' }, 'entry "ok/hard" is a hard link (links are refused)'],
+    [
+      'a symbolic link',
+      { path: 'ok/link', type: 'SymbolicLink', linkpath: '/etc/passwd' },
+      'entry "ok/link" is a symbolic link (links are refused)',
+    ],
+    [
+      'a hard link',
+      { path: 'ok/hard', type: 'Link', linkpath: '/etc/passwd' },
+      'entry "ok/hard" is a hard link (links are refused)',
+    ],
     ['a character device', { path: 'ok/tty', type: 'CharacterDevice' }, 'entry "ok/tty" is a character device'],
     ['a block device', { path: 'ok/sda', type: 'BlockDevice' }, 'entry "ok/sda" is a block device'],
     ['a FIFO', { path: 'ok/pipe', type: 'FIFO' }, 'entry "ok/pipe" is a FIFO'],
     ['a Windows drive path', { path: 'C:/evil', content: 'x' }, 'entry "C:/evil" is an absolute path'],
     ['a backslash path', { path: 'ok\\..\\..\\evil', content: 'x' }, 'has a backslash in its name'],
-  ] as [string, TarEntry, string][])('refuses %s, naming the archive and the entry, and leaves nothing', async (_what, entry, text) => {
-    const file = tgz([SKILL, entry]);
-    const { message } = await refused(file);
-    expect(message).toContain(`${file}: refused: `);
-    expect(message).toContain(text);
-    expect(message).toContain('expected regular files and folders inside one skill folder');
-  });
+  ] as [string, TarEntry, string][])(
+    'refuses %s, naming the archive and the entry, and leaves nothing',
+    async (_what, entry, text) => {
+      const file = tgz([SKILL, entry]);
+      const { message } = await refused(file);
+      expect(message).toContain(`${file}: refused: `);
+      expect(message).toContain(text);
+      expect(message).toContain('expected regular files and folders inside one skill folder');
+    },
+  );
 
   it('refuses a symlink even before a file written through it (no file lands outside)', async () => {
     const outside = fresh('outside');
-    const file = tgz([{ path: 'ok/escape', type: 'SymbolicLink', linkpath: outside }, { path: 'ok/escape/owned.txt', content: 'x' }]);
+    const file = tgz([
+      { path: 'ok/escape', type: 'SymbolicLink', linkpath: outside },
+      { path: 'ok/escape/owned.txt', content: 'x' },
+    ]);
     await refused(file);
     expect(existsSync(join(outside, 'owned.txt'))).toBe(false);
   });
 
   it('stops a bomb at the header that passes the byte limit, before its data is read', async () => {
     // The header promises 300 MiB; the data is not even there.
-    const file = write('bomb.tgz', gzipSync(Buffer.concat([tarOf([SKILL], Buffer.alloc(0)), (() => {
-      const b = Buffer.alloc(512);
-      new Header({ path: 'ok/huge.bin', type: 'File', size: 300 * 1024 * 1024, mode: 0o644, mtime: new Date(0) }).encode(b);
-      return b;
-    })()])));
+    const file = write(
+      'bomb.tgz',
+      gzipSync(
+        Buffer.concat([
+          tarOf([SKILL], Buffer.alloc(0)),
+          (() => {
+            const b = Buffer.alloc(512);
+            new Header({
+              path: 'ok/huge.bin',
+              type: 'File',
+              size: 300 * 1024 * 1024,
+              mode: 0o644,
+              mtime: new Date(0),
+            }).encode(b);
+            return b;
+          })(),
+        ]),
+      ),
+    );
     const { message } = await refused(file);
-    expect(message).toBe(`${file}: refused: its files add up to more than 256 MiB (stopped at entry "ok/huge.bin"); the limits are 256 MiB unpacked and 20000 entries. Nothing was installed`);
+    expect(message).toBe(
+      `${file}: refused: its files add up to more than 256 MiB (stopped at entry "ok/huge.bin"); the limits are 256 MiB unpacked and 20000 entries. Nothing was installed`,
+    );
   });
 
   it('stops at the entry limit and at the byte limit while streaming', async () => {
     const many = tgz(Array.from({ length: 30 }, (_, i) => ({ path: `ok/f${i}.md`, content: 'x' })));
-    expect((await refused(many, { maxBytes: 1e6, maxEntries: 10 })).message).toContain('it holds more than 10 entries (stopped at entry "ok/f10.md")');
-    const big = tgz([SKILL, { path: 'ok/a.bin', content: 'a'.repeat(4000) }, { path: 'ok/b.bin', content: 'b'.repeat(4000) }]);
-    expect((await refused(big, { maxBytes: 5000, maxEntries: 10 })).message).toContain('its files add up to more than 5000 bytes (stopped at entry "ok/b.bin")');
+    expect((await refused(many, { maxBytes: 1e6, maxEntries: 10 })).message).toContain(
+      'it holds more than 10 entries (stopped at entry "ok/f10.md")',
+    );
+    const big = tgz([
+      SKILL,
+      { path: 'ok/a.bin', content: 'a'.repeat(4000) },
+      { path: 'ok/b.bin', content: 'b'.repeat(4000) },
+    ]);
+    expect((await refused(big, { maxBytes: 5000, maxEntries: 10 })).message).toContain(
+      'its files add up to more than 5000 bytes (stopped at entry "ok/b.bin")',
+    );
   });
 
   it('bounds the decompressed stream too: a flood of extended headers (no files) stops early', async () => {
-    const flood = Array.from({ length: 200 }, () => ({ path: 'PaxHeader/x', type: 'ExtendedHeader', content: `${'9'.repeat(5)} comment=${'z'.repeat(99_980)}\n` }));
+    const flood = Array.from({ length: 200 }, () => ({
+      path: 'PaxHeader/x',
+      type: 'ExtendedHeader',
+      content: `${'9'.repeat(5)} comment=${'z'.repeat(99_980)}\n`,
+    }));
     const file = write('flood.tgz', gzipSync(tarOf([SKILL, ...(flood as TarEntry[])])));
     const { message } = await refused(file, { maxBytes: 1024, maxEntries: 4 });
-    expect(message).toBe(`${file}: refused: it unpacks to more than 11264 bytes of tar data; the limits are 1024 bytes unpacked and 4 entries. Nothing was installed`);
+    expect(message).toBe(
+      `${file}: refused: it unpacks to more than 11264 bytes of tar data; the limits are 1024 bytes unpacked and 4 entries. Nothing was installed`,
+    );
   });
 
   it('refuses a corrupt or truncated archive, and what is no archive', async () => {
@@ -150,7 +210,9 @@ describe('extractArchive: tar', () => {
     expect((await refused(cut)).message).toMatch(/^.*cut\.tgz: not a readable archive: .*Nothing was installed$/);
     const text = write('notes.tgz', Buffer.from('just text, not an archive\n'));
     const err = await extractArchive(text, join(fresh('dest'), 'x')).catch((e) => e);
-    expect(err.message).toBe(`${text}: not an archive skills can read; expected a gzip tar (.tgz, made by skills pack), a .skill or a .zip`);
+    expect(err.message).toBe(
+      `${text}: not an archive skills can read; expected a gzip tar (.tgz, made by skills pack), a .skill or a .zip`,
+    );
   });
 
   it('refuses the same path twice', async () => {
@@ -161,7 +223,10 @@ describe('extractArchive: tar', () => {
 
 describe('extractArchive: zip (.skill, .zip)', () => {
   it('extracts a zip with its execute bits', async () => {
-    const file = await zipOf([{ name: 'ok/SKILL.md', content: 'x' }, { name: 'ok/run.sh', content: '#!/bin/sh\n', mode: 0o100755 }]);
+    const file = await zipOf([
+      { name: 'ok/SKILL.md', content: 'x' },
+      { name: 'ok/run.sh', content: '#!/bin/sh\n', mode: 0o100755 },
+    ]);
     const dest = join(fresh('dest'), 'unpacked');
     expect(await extractArchive(file, dest)).toMatchObject({ kind: 'zip', files: 2 });
     expect(statSync(join(dest, 'ok/run.sh')).mode & 0o777).toBe(0o755);
@@ -173,7 +238,10 @@ describe('extractArchive: zip (.skill, .zip)', () => {
   });
 
   it('refuses ".." and absolute names (written into the zip after yazl, which would not write them)', async () => {
-    const dots = await zipOf([{ name: 'ok/SKILL.md' }, { name: 'ok/aa/aa/evil.sh' }], ['ok/aa/aa/evil.sh', 'ok/../../evil.sh']);
+    const dots = await zipOf(
+      [{ name: 'ok/SKILL.md' }, { name: 'ok/aa/aa/evil.sh' }],
+      ['ok/aa/aa/evil.sh', 'ok/../../evil.sh'],
+    );
     expect((await refused(dots)).message).toContain('entry "ok/../../evil.sh" contains ".."');
     const abs = await zipOf([{ name: 'ok/SKILL.md' }, { name: 'xtmp/evil.sh' }], ['xtmp/evil.sh', '/tmp/evil.sh']);
     expect((await refused(abs)).message).toContain('entry "/tmp/evil.sh" is an absolute path');
@@ -181,7 +249,9 @@ describe('extractArchive: zip (.skill, .zip)', () => {
 
   it('stops at the byte and entry limits', async () => {
     const big = await zipOf([{ name: 'ok/SKILL.md' }, { name: 'ok/zeros.bin', content: '\0'.repeat(100_000) }]);
-    expect((await refused(big, { maxBytes: 50_000, maxEntries: 10 })).message).toContain('its files add up to more than 50000 bytes (stopped at entry "ok/zeros.bin")');
+    expect((await refused(big, { maxBytes: 50_000, maxEntries: 10 })).message).toContain(
+      'its files add up to more than 50000 bytes (stopped at entry "ok/zeros.bin")',
+    );
     const many = await zipOf(Array.from({ length: 12 }, (_, i) => ({ name: `ok/f${i}` })));
     expect((await refused(many, { maxBytes: 1e6, maxEntries: 10 })).message).toContain('it holds 12 entries');
   });
@@ -221,7 +291,12 @@ describe('extractArchive: macOS litter', () => {
   });
 
   it('does not write them from a zip either', async () => {
-    const file = await zipOf([{ name: 'ok/SKILL.md' }, { name: 'ok/.DS_Store' }, { name: '__MACOSX/ok/._SKILL.md' }, { name: '__MACOSX/._ok' }]);
+    const file = await zipOf([
+      { name: 'ok/SKILL.md' },
+      { name: 'ok/.DS_Store' },
+      { name: '__MACOSX/ok/._SKILL.md' },
+      { name: '__MACOSX/._ok' },
+    ]);
     const dest = join(fresh('dest'), 'unpacked');
     expect(await extractArchive(file, dest)).toMatchObject({ files: 1 });
     expect(readdirSync(dest)).toEqual(['ok']);
@@ -229,8 +304,12 @@ describe('extractArchive: macOS litter', () => {
   });
 
   it('still checks litter entries like any other: a ".." name or a link is refused, and they count against the limits', async () => {
-    expect((await refused(tgz([SKILL, { path: '__MACOSX/../../evil.sh', content: 'x' }]))).message).toContain('entry "__MACOSX/../../evil.sh" contains ".."');
-    expect((await refused(tgz([SKILL, { path: 'ok/._link', type: 'SymbolicLink', linkpath: '/etc/passwd' }]))).message).toContain('entry "ok/._link" is a symbolic link');
+    expect((await refused(tgz([SKILL, { path: '__MACOSX/../../evil.sh', content: 'x' }]))).message).toContain(
+      'entry "__MACOSX/../../evil.sh" contains ".."',
+    );
+    expect(
+      (await refused(tgz([SKILL, { path: 'ok/._link', type: 'SymbolicLink', linkpath: '/etc/passwd' }]))).message,
+    ).toContain('entry "ok/._link" is a symbolic link');
     const many = tgz(Array.from({ length: 12 }, (_, i) => ({ path: `__MACOSX/ok/._f${i}`, content: 'x' })));
     expect((await refused(many, { maxBytes: 1e6, maxEntries: 10 })).message).toContain('it holds more than 10 entries');
   });
@@ -262,12 +341,23 @@ describe('skillFoldersIn: the skills of an extracted archive', () => {
     const top = tree(['SKILL.md', 'sub/SKILL.md']);
     expect(skillFoldersIn(top, 'a.zip', isSkillFolder)).toEqual([{ dir: top, inner: '' }]);
     const release = tree(['pdf-1.2.0/SKILL.md', 'pdf-1.2.0/scripts/inner/SKILL.md']);
-    expect(skillFoldersIn(release, 'a.zip', isSkillFolder)).toEqual([{ dir: join(release, 'pdf-1.2.0'), inner: 'pdf-1.2.0' }]);
-    const repo = tree(['repo-main/README.md', 'repo-main/skills/pdf/SKILL.md', 'repo-main/skills/docx/SKILL.md', 'repo-main/node_modules/dep/SKILL.md', 'repo-main/.git/x/SKILL.md']);
-    expect(skillFoldersIn(repo, 'a.zip', isSkillFolder).map((f) => f.inner)).toEqual(['repo-main/skills/docx', 'repo-main/skills/pdf']);
+    expect(skillFoldersIn(release, 'a.zip', isSkillFolder)).toEqual([
+      { dir: join(release, 'pdf-1.2.0'), inner: 'pdf-1.2.0' },
+    ]);
+    const repo = tree([
+      'repo-main/README.md',
+      'repo-main/skills/pdf/SKILL.md',
+      'repo-main/skills/docx/SKILL.md',
+      'repo-main/node_modules/dep/SKILL.md',
+      'repo-main/.git/x/SKILL.md',
+    ]);
+    expect(skillFoldersIn(repo, 'a.zip', isSkillFolder).map((f) => f.inner)).toEqual([
+      'repo-main/skills/docx',
+      'repo-main/skills/pdf',
+    ]);
   });
 
-  it('looks as deep as discovery does below the archive\'s top folder, and no deeper', () => {
+  it("looks as deep as discovery does below the archive's top folder, and no deeper", () => {
     const deep = tree(['r/1/2/3/4/5/6/SKILL.md', 'r/1/2/3/4/5/6/7/SKILL.md', 'q/1/2/3/4/5/6/7/SKILL.md']);
     expect(skillFoldersIn(deep, 'a.zip', isSkillFolder).map((f) => f.inner)).toEqual(['r/1/2/3/4/5/6']);
   });
@@ -276,6 +366,8 @@ describe('skillFoldersIn: the skills of an extracted archive', () => {
     expect(() => skillFoldersIn(tree(['repo-main/README.md']), 'x.zip', isSkillFolder)).toThrow(
       'x.zip: holds no skill: expected SKILL.md or manifest.json at its top, in a folder ("my-skill/SKILL.md"), or in folders below one ("repo-main/skills/my-skill/SKILL.md"); found "repo-main" with no skill in it. Nothing was installed',
     );
-    expect(() => skillFoldersIn(fresh('empty'), 'x.zip', isSkillFolder)).toThrow('x.zip: holds no skill: expected SKILL.md or manifest.json at its top, in a folder ("my-skill/SKILL.md"), or in folders below one ("repo-main/skills/my-skill/SKILL.md"); found nothing. Nothing was installed');
+    expect(() => skillFoldersIn(fresh('empty'), 'x.zip', isSkillFolder)).toThrow(
+      'x.zip: holds no skill: expected SKILL.md or manifest.json at its top, in a folder ("my-skill/SKILL.md"), or in folders below one ("repo-main/skills/my-skill/SKILL.md"); found nothing. Nothing was installed',
+    );
   });
 });

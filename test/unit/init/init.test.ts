@@ -49,24 +49,56 @@ describe('renderTemplate', () => {
   });
 
   it('writes YAML scalars in the frontmatter of .md files and plain text in the body', () => {
-    const out = renderTemplate('---\nname: {{name}}\ndescription: {{description}}\nv: {{version}}\n---\n\n{{description}}\n', 'SKILL.md', values, {});
+    const out = renderTemplate(
+      '---\nname: {{name}}\ndescription: {{description}}\nv: {{version}}\n---\n\n{{description}}\n',
+      'SKILL.md',
+      values,
+      {},
+    );
     const [, fm, body] = out.split('---\n');
     expect(yaml.load(fm!)).toEqual({ name: 'demo', description: 'Say "hi": now #1', v: '1.2.3' });
     expect(body).toBe('\nSay "hi": now #1\n');
   });
 
   it('does not expand placeholders that values bring in, and leaves unknown ones', () => {
-    expect(renderTemplate('{{name}} {{other}}', 'a.txt', { name: '{{title}}', title: 'T' }, {})).toBe('{{title}} {{other}}');
+    expect(renderTemplate('{{name}} {{other}}', 'a.txt', { name: '{{title}}', title: 'T' }, {})).toBe(
+      '{{title}} {{other}}',
+    );
   });
 });
 
 describe('yamlScalar', () => {
-  it.each(['my-skill', 'true', 'No', 'null', '1.0.0', '1e5', '0x1f', 'a: b', 'a #b', '"q"', "it's", '- x', 'ends ', 'tab\there', 'line\nbreak', '[x]', '{x}', '*a', '&a', '!t', '%x', '@x', '`x`', '|', '>', '?', 'Use when …'])(
-    'reads back %j as the same text',
-    (v) => {
-      expect(yaml.load(`k: ${yamlScalar(v)}`)).toEqual({ k: v });
-    },
-  );
+  it.each([
+    'my-skill',
+    'true',
+    'No',
+    'null',
+    '1.0.0',
+    '1e5',
+    '0x1f',
+    'a: b',
+    'a #b',
+    '"q"',
+    "it's",
+    '- x',
+    'ends ',
+    'tab\there',
+    'line\nbreak',
+    '[x]',
+    '{x}',
+    '*a',
+    '&a',
+    '!t',
+    '%x',
+    '@x',
+    '`x`',
+    '|',
+    '>',
+    '?',
+    'Use when …',
+  ])('reads back %j as the same text', (v) => {
+    expect(yaml.load(`k: ${yamlScalar(v)}`)).toEqual({ k: v });
+  });
 
   it('leaves simple text plain', () => {
     expect(yamlScalar('my-skill')).toBe('my-skill');
@@ -76,13 +108,16 @@ describe('yamlScalar', () => {
 });
 
 describe('defaults', () => {
-  it.each(['a', 'my-skill', 'k8s-tools', 'café', 'x'.repeat(64)])('the default description of %j is valid and says when to use the skill', (name) => {
-    const d = defaultDescription(name);
-    expect(descriptionProblem(d)).toBeUndefined();
-    expect(d.length).toBeGreaterThanOrEqual(20);
-    expect(d).toMatch(/^[A-Z\p{Lu}].*\. Use when .+\.$/u);
-    expect(d.startsWith(titleOf(name))).toBe(true);
-  });
+  it.each(['a', 'my-skill', 'k8s-tools', 'café', 'x'.repeat(64)])(
+    'the default description of %j is valid and says when to use the skill',
+    (name) => {
+      const d = defaultDescription(name);
+      expect(descriptionProblem(d)).toBeUndefined();
+      expect(d.length).toBeGreaterThanOrEqual(20);
+      expect(d).toMatch(/^[A-Z\p{Lu}].*\. Use when .+\.$/u);
+      expect(d.startsWith(titleOf(name))).toBe(true);
+    },
+  );
 
   it('titles a name in words', () => {
     expect(titleOf('pdf-tools')).toBe('Pdf Tools');
@@ -105,7 +140,12 @@ describe('createSkill', () => {
   it('renders the skill-md templates with the chosen folders, into a skill that validates without findings', async () => {
     const parent = fresh();
     const r = await createSkill(base(parent, { with: ['scripts', 'assets'] }));
-    expect(r).toEqual({ path: join(parent, 'demo'), name: 'demo', layout: 'skill-md', files: ['SKILL.md', 'assets/template.json', 'scripts/example.py'] });
+    expect(r).toEqual({
+      path: join(parent, 'demo'),
+      name: 'demo',
+      layout: 'skill-md',
+      files: ['SKILL.md', 'assets/template.json', 'scripts/example.py'],
+    });
     expect(existsSync(join(parent, 'demo/references'))).toBe(false);
     const md = readFileSync(join(parent, 'demo/SKILL.md'), 'utf8');
     expect(md).toContain('scripts/example.py');
@@ -121,14 +161,24 @@ describe('createSkill', () => {
     const parent = fresh();
     const r = await createSkill(base(parent, { layout: 'manifest', owner: 'bee-7', name: 'pdf-tools' }));
     const m = JSON.parse(readFileSync(join(r.path, 'manifest.json'), 'utf8'));
-    expect(m).toMatchObject({ id: 'pdf-tools', name: 'Pdf Tools', owner: 'bee-7', version: '1.0.0', scripts: ['scripts/example.sh'] });
+    expect(m).toMatchObject({
+      id: 'pdf-tools',
+      name: 'Pdf Tools',
+      owner: 'bee-7',
+      version: '1.0.0',
+      scripts: ['scripts/example.sh'],
+    });
     const [report] = await validateSkills([loadSkill(r.path)]);
     expect(report!.diagnostics).toEqual([]);
   });
 
   it('renames _dotfiles on copy and makes scripts executable', async () => {
     const templates = fresh();
-    writeTree(join(templates, 'skill-md'), { '_env.example': 'KEY=\n', 'scripts/run.sh': '#!/bin/sh\necho {{name}}\n', 'notes/_gitignore': 'x\n' });
+    writeTree(join(templates, 'skill-md'), {
+      '_env.example': 'KEY=\n',
+      'scripts/run.sh': '#!/bin/sh\necho {{name}}\n',
+      'notes/_gitignore': 'x\n',
+    });
     mkdirSync(join(templates, 'manifest'));
     const parent = fresh();
     const r = await createSkill(base(parent, { templates, with: ['scripts'] }));
@@ -147,9 +197,15 @@ describe('createSkill', () => {
 
   it('refuses a non-empty folder or a file at the target, writing nothing', async () => {
     const parent = fresh();
-    writeTree(parent, { 'demo/notes.txt': 'mine\n', 'other': 'a file\n' });
-    await expect(createSkill(base(parent))).rejects.toMatchObject({ code: 'E_EXISTS', message: expect.stringContaining('not empty') });
-    await expect(createSkill(base(parent, { name: 'other' }))).rejects.toMatchObject({ code: 'E_EXISTS', message: expect.stringContaining('not a folder') });
+    writeTree(parent, { 'demo/notes.txt': 'mine\n', other: 'a file\n' });
+    await expect(createSkill(base(parent))).rejects.toMatchObject({
+      code: 'E_EXISTS',
+      message: expect.stringContaining('not empty'),
+    });
+    await expect(createSkill(base(parent, { name: 'other' }))).rejects.toMatchObject({
+      code: 'E_EXISTS',
+      message: expect.stringContaining('not a folder'),
+    });
     expect(readdirSync(parent).sort()).toEqual(['demo', 'other']);
     expect(readdirSync(join(parent, 'demo'))).toEqual(['notes.txt']);
   });
@@ -161,7 +217,10 @@ describe('createSkill', () => {
     mkdirSync(join(templates, 'manifest'));
     const root = fresh();
     const parent = join(root, 'new/deeper');
-    await expect(createSkill(base(parent, { templates }))).rejects.toMatchObject({ code: 'E_IO', message: expect.stringMatching(/\.env\.example.*nothing was written/) });
+    await expect(createSkill(base(parent, { templates }))).rejects.toMatchObject({
+      code: 'E_IO',
+      message: expect.stringMatching(/\.env\.example.*nothing was written/),
+    });
     expect(readdirSync(root)).toEqual([]);
     // an existing parent stays; only the staging folder goes
     const kept = fresh();
@@ -172,7 +231,10 @@ describe('createSkill', () => {
   it('refuses a parent that runs through a file', async () => {
     const root = fresh();
     writeFileSync(join(root, 'file'), 'x');
-    await expect(createSkill(base(join(root, 'file/sub')))).rejects.toMatchObject({ code: 'E_IO', message: expect.stringContaining('is a file') });
+    await expect(createSkill(base(join(root, 'file/sub')))).rejects.toMatchObject({
+      code: 'E_IO',
+      message: expect.stringContaining('is a file'),
+    });
     expect(readdirSync(root)).toEqual(['file']);
   });
 });

@@ -6,9 +6,15 @@ describe('lock entry sources', () => {
   it.each([
     [{ kind: 'folder', path: '../src/pdf' }, 'folder:../src/pdf'],
     [{ kind: 'archive', path: 'dist/pdf-1.0.0.tgz' }, 'archive:dist/pdf-1.0.0.tgz'],
-    [{ kind: 'archive', path: 'vendor/repo-main.zip', inner: 'repo-main/skills/pdf' }, 'archive:vendor/repo-main.zip#repo-main/skills/pdf'],
+    [
+      { kind: 'archive', path: 'vendor/repo-main.zip', inner: 'repo-main/skills/pdf' },
+      'archive:vendor/repo-main.zip#repo-main/skills/pdf',
+    ],
     // A `#` or `%` inside the archive is escaped; a `#` in the archive's own path gets an empty fragment after it.
-    [{ kind: 'archive', path: 'repo.zip', inner: 'repo-main/skills/c#/100%' }, 'archive:repo.zip#repo-main/skills/c%23/100%25'],
+    [
+      { kind: 'archive', path: 'repo.zip', inner: 'repo-main/skills/c#/100%' },
+      'archive:repo.zip#repo-main/skills/c%23/100%25',
+    ],
     [{ kind: 'archive', path: 'dl/pdf#2.zip' }, 'archive:dl/pdf#2.zip#'],
     [{ kind: 'archive', path: 'dl/pdf#2.zip', inner: 'a/b' }, 'archive:dl/pdf#2.zip#a/b'],
     [{ kind: 'registry' }, 'registry'],
@@ -19,12 +25,20 @@ describe('lock entry sources', () => {
   });
 
   it('reads an old lock entry without a path inside the archive as the archive itself', () => {
-    expect(parseLockSource('archive:dist/web-scraping-1.2.0.tgz')).toEqual({ kind: 'archive', path: 'dist/web-scraping-1.2.0.tgz' });
+    expect(parseLockSource('archive:dist/web-scraping-1.2.0.tgz')).toEqual({
+      kind: 'archive',
+      path: 'dist/web-scraping-1.2.0.tgz',
+    });
   });
 
   it('the lockfile reader accepts the archive form with a path inside', () => {
     const sri = `sha512-${Buffer.alloc(64, 1).toString('base64')}`;
-    const text = JSON.stringify({ lockfileVersion: 1, skills: { pdf: { dependencies: {}, integrity: sri, source: 'archive:repo.zip#repo-main/skills/pdf', version: '0.0.0' } } });
+    const text = JSON.stringify({
+      lockfileVersion: 1,
+      skills: {
+        pdf: { dependencies: {}, integrity: sri, source: 'archive:repo.zip#repo-main/skills/pdf', version: '0.0.0' },
+      },
+    });
     const { lock, problem } = parseLockfile(text);
     expect(problem).toBeUndefined();
     expect(lock!.skills.pdf!.source).toBe('archive:repo.zip#repo-main/skills/pdf');

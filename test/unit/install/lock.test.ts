@@ -37,7 +37,10 @@ describe('readLockfile', () => {
 
   it('reads a valid lock', () => {
     const file = join(fresh(), 'skills-lock.json');
-    const lock = { lockfileVersion: 1, skills: { pdf: { version: '1.0.0', source: 'registry', integrity: SRI, dependencies: {} } } };
+    const lock = {
+      lockfileVersion: 1,
+      skills: { pdf: { version: '1.0.0', source: 'registry', integrity: SRI, dependencies: {} } },
+    };
     writeFileSync(file, JSON.stringify(lock));
     expect(readLockfile(file)!.skills.pdf).toEqual(lock.skills.pdf);
   });

@@ -17,11 +17,17 @@ afterAll(cleanup);
 function makeSkill(parent: string, name: string, version: string | undefined, extra = ''): string {
   const dir = join(parent, name);
   const meta = version ? `metadata:\n  version: "${version}"\n` : '';
-  writeTree(dir, { 'SKILL.md': skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing.\n${meta}${extra}`) });
+  writeTree(dir, {
+    'SKILL.md': skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing.\n${meta}${extra}`),
+  });
   return dir;
 }
 
-function setup(): { project: string; registry: string; options: (sources: string[], more?: Partial<InstallOptions>) => InstallOptions } {
+function setup(): {
+  project: string;
+  registry: string;
+  options: (sources: string[], more?: Partial<InstallOptions>) => InstallOptions;
+} {
   const project = fresh('project');
   const registry = join(fresh('home'), '.skills');
   const options = (sources: string[], more: Partial<InstallOptions> = {}): InstallOptions => ({
@@ -56,7 +62,12 @@ describe('planFromSources', () => {
       ['base', '1.2.0', 'present', false],
       ['app', '1.0.0', 'local', true],
     ]);
-    expect(planned.next.skills.app).toEqual({ version: '1.0.0', source: 'folder:skills/app', integrity: integrityOf(loadSkill(app)), dependencies: { base: '1.2.0' } });
+    expect(planned.next.skills.app).toEqual({
+      version: '1.0.0',
+      source: 'folder:skills/app',
+      integrity: integrityOf(loadSkill(app)),
+      dependencies: { base: '1.2.0' },
+    });
     expect(planned.next.skills.base!.source).toBe('registry');
     expect(planned.warnings).toEqual([]);
   });
@@ -84,7 +95,17 @@ describe('planFromSources', () => {
   it('refuses other content under a version the lock already has (integrity mismatch)', async () => {
     const { project, options } = setup();
     makeSkill(project, 'app', '1.0.0');
-    const lock: Lockfile = { ...emptyLockfile(), skills: { app: { version: '1.0.0', source: 'folder:app', integrity: `sha512-${Buffer.alloc(64).toString('base64')}`, dependencies: {} } } };
+    const lock: Lockfile = {
+      ...emptyLockfile(),
+      skills: {
+        app: {
+          version: '1.0.0',
+          source: 'folder:app',
+          integrity: `sha512-${Buffer.alloc(64).toString('base64')}`,
+          dependencies: {},
+        },
+      },
+    };
     let err: SkillsError | undefined;
     try {
       await plan(options(['./app']), lock);
@@ -98,7 +119,17 @@ describe('planFromSources', () => {
   it('marks an unversioned skill as 0.0.0 with a warning, and its new content as an update rather than a mismatch', async () => {
     const { project, options } = setup();
     makeSkill(project, 'loose', undefined);
-    const lock: Lockfile = { ...emptyLockfile(), skills: { loose: { version: '0.0.0', source: 'folder:loose', integrity: `sha512-${Buffer.alloc(64).toString('base64')}`, dependencies: {} } } };
+    const lock: Lockfile = {
+      ...emptyLockfile(),
+      skills: {
+        loose: {
+          version: '0.0.0',
+          source: 'folder:loose',
+          integrity: `sha512-${Buffer.alloc(64).toString('base64')}`,
+          dependencies: {},
+        },
+      },
+    };
     const planned = await plan(options(['./loose']), lock);
     expect(planned.ok).toBe(true);
     if (!planned.ok) return;
@@ -118,12 +149,20 @@ describe('planFromLock', () => {
     const { project, options, registry } = setup();
     const app = makeSkill(project, 'app', '1.0.0');
     const integrity = integrityOf(loadSkill(app));
-    const lock: Lockfile = { ...emptyLockfile(), skills: { app: { version: '1.0.0', source: 'folder:app', integrity, dependencies: {} } } };
+    const lock: Lockfile = {
+      ...emptyLockfile(),
+      skills: { app: { version: '1.0.0', source: 'folder:app', integrity, dependencies: {} } },
+    };
     const scratch = new Scratch(registry);
     const planned = await planFromLock(options([]), lock, scratch);
-    expect(planned.items.map((i) => [i.resolved.id, i.plan.kind, i.entry.integrity])).toEqual([['app', 'local', integrity]]);
+    expect(planned.items.map((i) => [i.resolved.id, i.plan.kind, i.entry.integrity])).toEqual([
+      ['app', 'local', integrity],
+    ]);
     expect(planned.next).toBe(lock);
-    const changed: Lockfile = { ...lock, skills: { app: { ...lock.skills.app!, integrity: `sha512-${Buffer.alloc(64).toString('base64')}` } } };
+    const changed: Lockfile = {
+      ...lock,
+      skills: { app: { ...lock.skills.app!, integrity: `sha512-${Buffer.alloc(64).toString('base64')}` } },
+    };
     await expect(planFromLock(options([]), changed, scratch)).rejects.toMatchObject({ code: 'E_INVALID' });
     scratch.cleanup();
   });

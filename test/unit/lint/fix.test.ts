@@ -16,7 +16,9 @@ const file = (text: string) => {
 describe('planFixes / writeEdits', () => {
   it('replaces lines whose text is as expected, keeping a BOM and each line ending', () => {
     const f = file('\ufeffa\r\nb\nc\r\n');
-    const { edits, applied } = planFixes([{ description: 'b→B', changes: [{ kind: 'replace', file: f, line: 2, expect: 'b', text: 'B1\nB2' }] }]);
+    const { edits, applied } = planFixes([
+      { description: 'b→B', changes: [{ kind: 'replace', file: f, line: 2, expect: 'b', text: 'B1\nB2' }] },
+    ]);
     expect(applied).toHaveLength(1);
     writeEdits(edits);
     expect(readFileSync(f, 'utf8')).toBe('\ufeffa\r\nB1\nB2\nc\r\n');

@@ -14,10 +14,16 @@ import { skillMd, writeTree } from '../../helpers/tree.js';
 const { fresh, cleanup } = tempFolders('skills-pack-unit-');
 afterAll(cleanup);
 
-function makeSkill(parent: string, name = 'packed', extra: Record<string, string | { content: string; mode?: number } | { symlink: string }> = {}): string {
+function makeSkill(
+  parent: string,
+  name = 'packed',
+  extra: Record<string, string | { content: string; mode?: number } | { symlink: string }> = {},
+): string {
   const dir = join(parent, name);
   writeTree(dir, {
-    'SKILL.md': skillMd(`name: ${name}\ndescription: Packs things. Use when testing pack.\nmetadata:\n  version: "1.2.3"`),
+    'SKILL.md': skillMd(
+      `name: ${name}\ndescription: Packs things. Use when testing pack.\nmetadata:\n  version: "1.2.3"`,
+    ),
     'references/b.md': '# B\n',
     'references/a.md': '# A\n',
     'scripts/run.sh': { content: '#!/bin/sh\necho hi\n', mode: 0o755 },
@@ -29,12 +35,30 @@ function makeSkill(parent: string, name = 'packed', extra: Record<string, string
 /** Every entry of a .tgz: path, type, mode, mtime, uid, gid, uname, gname (decoded with node-tar's Header). */
 function entries(tgz: Buffer) {
   const tar = gunzipSync(tgz);
-  const out: { path: string; type: string; mode: number; mtime: number; uid: number; gid: number; uname: string; gname: string }[] = [];
-  for (let off = 0; off + 512 <= tar.length; ) {
+  const out: {
+    path: string;
+    type: string;
+    mode: number;
+    mtime: number;
+    uid: number;
+    gid: number;
+    uname: string;
+    gname: string;
+  }[] = [];
+  for (let off = 0; off + 512 <= tar.length;) {
     const block = tar.subarray(off, off + 512);
     if (block.every((b) => b === 0)) break;
     const h = new Header(block);
-    out.push({ path: h.path!, type: h.type!, mode: h.mode!, mtime: h.mtime!.getTime(), uid: h.uid ?? 0, gid: h.gid ?? 0, uname: h.uname ?? '', gname: h.gname ?? '' });
+    out.push({
+      path: h.path!,
+      type: h.type!,
+      mode: h.mode!,
+      mtime: h.mtime!.getTime(),
+      uid: h.uid ?? 0,
+      gid: h.gid ?? 0,
+      uname: h.uname ?? '',
+      gname: h.gname ?? '',
+    });
     off += 512 + Math.ceil((h.size ?? 0) / 512) * 512;
   }
   return out;
@@ -73,7 +97,10 @@ describe('pack: reproducible archives', () => {
   it('refuses a skill that install would refuse for its size or its file count, writing nothing', async () => {
     const dir = makeSkill(fresh());
     const out = fresh('out');
-    for (const limits of [{ maxBytes: 10, maxEntries: 1000 }, { maxBytes: 1 << 30, maxEntries: 2 }]) {
+    for (const limits of [
+      { maxBytes: 10, maxEntries: 1000 },
+      { maxBytes: 1 << 30, maxEntries: 2 },
+    ]) {
       const err = await packSkill(loadSkill(dir), { outDir: out, limits }).then(
         () => undefined,
         (e: unknown) => e as SkillsError,
@@ -91,10 +118,22 @@ describe('pack: reproducible archives', () => {
     expect(bytes.readUInt32LE(4)).toBe(0); // gzip MTIME
     expect(bytes[9]).toBe(0xff); // gzip OS: unknown
     const list = entries(bytes);
-    expect(list.map((e) => e.path)).toEqual(['packed/SKILL.md', 'packed/references/', 'packed/references/a.md', 'packed/references/b.md', 'packed/scripts/', 'packed/scripts/run.sh']);
+    expect(list.map((e) => e.path)).toEqual([
+      'packed/SKILL.md',
+      'packed/references/',
+      'packed/references/a.md',
+      'packed/references/b.md',
+      'packed/scripts/',
+      'packed/scripts/run.sh',
+    ]);
     for (const e of list) {
       expect(e.mtime).toBe(PACK_MTIME.getTime());
-      expect({ uid: e.uid, gid: e.gid, uname: e.uname, gname: e.gname }).toEqual({ uid: 0, gid: 0, uname: '', gname: '' });
+      expect({ uid: e.uid, gid: e.gid, uname: e.uname, gname: e.gname }).toEqual({
+        uid: 0,
+        gid: 0,
+        uname: '',
+        gname: '',
+      });
       expect(e.mode).toBe(e.type === 'Directory' || e.path.endsWith('.sh') ? 0o755 : 0o644);
     }
   });
@@ -113,11 +152,21 @@ describe('pack: reproducible archives', () => {
       'keep.log': 'kept\n',
     });
     const plan = await planPack(dir);
-    expect(plan.files.map((f) => f.path)).toEqual(['.env.example', 'SKILL.md', 'keep.log', 'references/a.md', 'references/b.md', 'scripts/run.sh']);
+    expect(plan.files.map((f) => f.path)).toEqual([
+      '.env.example',
+      'SKILL.md',
+      'keep.log',
+      'references/a.md',
+      'references/b.md',
+      'scripts/run.sh',
+    ]);
     expect(plan.secrets).toEqual(['.env', '.env.local']);
     expect(plan.ignored).toEqual(['debug.log', 'drafts']);
     const r = await packSkill(loadSkill(dir), { outDir: fresh('out') });
-    expect(r.warnings).toEqual(['.env left out: secrets are never packed', '.env.local left out: secrets are never packed']);
+    expect(r.warnings).toEqual([
+      '.env left out: secrets are never packed',
+      '.env.local left out: secrets are never packed',
+    ]);
     expect(entries(readFileSync(r.file)).map((e) => e.path)).not.toContain('packed/.env');
   });
 
@@ -134,7 +183,9 @@ describe('pack: reproducible archives', () => {
     const leaky = makeSkill(fresh(), 'leaky', { 'leak.txt': { symlink: join(parent, 'outside.txt') } });
     const err = await packSkill(loadSkill(leaky), { outDir: fresh('out') }).catch((e) => e);
     expect(isSkillsError(err) && err.code).toBe('E_INVALID');
-    expect(err.message).toBe(`${join(leaky, 'leak.txt')} is a symlink that leads out of the skill (to ${join(parent, 'outside.txt')}); nothing was packed`);
+    expect(err.message).toBe(
+      `${join(leaky, 'leak.txt')} is a symlink that leads out of the skill (to ${join(parent, 'outside.txt')}); nothing was packed`,
+    );
   });
 
   it('warns above the size threshold, and --dry-run writes nothing', async () => {

@@ -66,7 +66,11 @@ describe('runInGroup', () => {
   });
 
   it('kills at once with timeoutSignal SIGKILL', async () => {
-    const r = await sh("trap '' TERM; echo $$; sleep 30", { timeoutMs: 200, graceMs: 10_000, timeoutSignal: 'SIGKILL' });
+    const r = await sh("trap '' TERM; echo $$; sleep 30", {
+      timeoutMs: 200,
+      graceMs: 10_000,
+      timeoutSignal: 'SIGKILL',
+    });
     expect(r.timedOut).toBe(true);
     expect(r.signal).toBe('SIGKILL');
     expect(r.took).toBeLessThan(5000);
@@ -91,7 +95,15 @@ describe('runInGroup', () => {
   });
 
   it('rejects with the spawn error when the program cannot start', async () => {
-    await expect(runInGroup({ command: 'no-such-program-here', cwd: process.cwd(), env: { PATH: process.env.PATH }, input: '', timeoutMs: 0 })).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(
+      runInGroup({
+        command: 'no-such-program-here',
+        cwd: process.cwd(),
+        env: { PATH: process.env.PATH },
+        input: '',
+        timeoutMs: 0,
+      }),
+    ).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
 

@@ -13,7 +13,9 @@ const { fresh, cleanup } = tempFolders('skills-catalog-');
 afterAll(cleanup);
 
 const desc = (name: string) => `Does ${name} things. Use when testing the catalog.`;
-const skill = (name: string, extra = '') => ({ [`${name}/SKILL.md`]: skillMd(`name: ${name}\ndescription: ${desc(name)}\n${extra}`) });
+const skill = (name: string, extra = '') => ({
+  [`${name}/SKILL.md`]: skillMd(`name: ${name}\ndescription: ${desc(name)}\n${extra}`),
+});
 const project = (dir: string) => ({ dir, scope: 'project' as const });
 const user = (dir: string) => ({ dir, scope: 'user' as const });
 
@@ -26,12 +28,22 @@ describe('buildCatalog: lenient loading', () => {
     'no-description/SKILL.md': skillMd('name: no-description'),
     'empty-description/SKILL.md': skillMd('name: empty-description\ndescription:'),
     'bad-yaml/SKILL.md': skillMd('name: bad-yaml\ndescription: [unclosed'),
-    'colon/SKILL.md': skillMd('name: colon\ndescription: Use when: the user asks about colons\n  and keeps going # a comment\nlicense: MIT'),
+    'colon/SKILL.md': skillMd(
+      'name: colon\ndescription: Use when: the user asks about colons\n  and keeps going # a comment\nlicense: MIT',
+    ),
     'no-frontmatter/SKILL.md': '# Just a title\n',
     'no-name/SKILL.md': skillMd(`description: ${desc('no-name')}`),
-    'manifest-skill/manifest.json': JSON.stringify({ id: 'manifest-skill', name: 'Manifest Skill', version: '1.0.0', description: desc('m'), owner: 'built-in' }),
+    'manifest-skill/manifest.json': JSON.stringify({
+      id: 'manifest-skill',
+      name: 'Manifest Skill',
+      version: '1.0.0',
+      description: desc('m'),
+      owner: 'built-in',
+    }),
     'broken-json/manifest.json': '{"id": "broken-json",',
-    'inline-block/SKILL.md': skillMd('name: inline-block\ndescription: | Use when: a block indicator\n  has text after it\ncompatibility: Needs: Python 3'),
+    'inline-block/SKILL.md': skillMd(
+      'name: inline-block\ndescription: | Use when: a block indicator\n  has text after it\ncompatibility: Needs: Python 3',
+    ),
     'fence-spaces/SKILL.md': `---\nname: fence-spaces\ndescription: ${desc('fence')}\n--- \t\n# Body\n`,
     'runaway/SKILL.md': skillMd(`name: runaway\ndescription: "${'x'.repeat(1022)}\\U0001F600\\U0001F600\\U0001F600"`),
   });
@@ -40,8 +52,22 @@ describe('buildCatalog: lenient loading', () => {
   const warned = (re: RegExp) => c.warnings.some((w) => re.test(w));
 
   it('loads what an agent can use, with warnings for a wrong folder name and a long name', () => {
-    expect(names).toEqual(['colon', 'fence-spaces', 'good', 'inline-block', 'l'.repeat(70), 'manifest-skill', 'no-name', 'other-name', 'runaway'].sort());
-    expect(warned(/wrong-folder: the name "other-name" does not match the folder "wrong-folder"; loaded anyway/)).toBe(true);
+    expect(names).toEqual(
+      [
+        'colon',
+        'fence-spaces',
+        'good',
+        'inline-block',
+        'l'.repeat(70),
+        'manifest-skill',
+        'no-name',
+        'other-name',
+        'runaway',
+      ].sort(),
+    );
+    expect(warned(/wrong-folder: the name "other-name" does not match the folder "wrong-folder"; loaded anyway/)).toBe(
+      true,
+    );
     expect(warned(/the name is 70 characters long, over the 64 allowed; loaded anyway/)).toBe(true);
     expect(warned(/no-name: SKILL.md has no name; the folder's name "no-name" is used/)).toBe(true);
   });
@@ -61,8 +87,14 @@ describe('buildCatalog: lenient loading', () => {
   });
 
   it('recovers a value given after a block indicator, together with an unquoted colon elsewhere', () => {
-    expect(c.entries.find((x) => x.name === 'inline-block')!.description).toBe('Use when: a block indicator has text after it');
-    expect(warned(/inline-block: SKILL.md: a value holds an unquoted ": "; read as quoted text \(quote it to silence this\); a value starts with \| or > followed by text/)).toBe(true);
+    expect(c.entries.find((x) => x.name === 'inline-block')!.description).toBe(
+      'Use when: a block indicator has text after it',
+    );
+    expect(
+      warned(
+        /inline-block: SKILL.md: a value holds an unquoted ": "; read as quoted text \(quote it to silence this\); a value starts with \| or > followed by text/,
+      ),
+    ).toBe(true);
   });
 
   it('closes the frontmatter at a --- followed by spaces', () => {
@@ -72,12 +104,20 @@ describe('buildCatalog: lenient loading', () => {
   it('cuts a description over 1,024 code points, never inside a surrogate pair, with a warning', () => {
     const d = c.entries.find((x) => x.name === 'runaway')!.description;
     expect(d).toBe(`${'x'.repeat(1022)}\u{1F600}…`);
-    expect(warned(/runaway: the description is 1025 characters long, over the 1024 allowed; cut to 1024 in the catalog/)).toBe(true);
+    expect(
+      warned(/runaway: the description is 1025 characters long, over the 1024 allowed; cut to 1024 in the catalog/),
+    ).toBe(true);
   });
 
   it('reads manifest skills by id, with their name as title and their version', () => {
     const e = c.entries.find((x) => x.name === 'manifest-skill')!;
-    expect(e).toMatchObject({ title: 'Manifest Skill', version: '1.0.0', layout: 'manifest', location: join(dir, 'manifest-skill/manifest.json'), scope: 'project' });
+    expect(e).toMatchObject({
+      title: 'Manifest Skill',
+      version: '1.0.0',
+      layout: 'manifest',
+      location: join(dir, 'manifest-skill/manifest.json'),
+      scope: 'project',
+    });
   });
 });
 
@@ -92,7 +132,9 @@ describe('quoteColonValues', () => {
 
 describe('inlineBlockValues', () => {
   it('reads `key: | text` and `key: >- text` as the text, folding more indented lines', () => {
-    expect(inlineBlockValues('name: a\ndescription: | Use when x\n  and y\nlicense: MIT\n')).toBe('name: a\ndescription: "Use when x and y"\nlicense: MIT\n');
+    expect(inlineBlockValues('name: a\ndescription: | Use when x\n  and y\nlicense: MIT\n')).toBe(
+      'name: a\ndescription: "Use when x and y"\nlicense: MIT\n',
+    );
     expect(inlineBlockValues('description: >- Use when x # note\n')).toBe('description: "Use when x"\n');
     expect(inlineBlockValues('description: |\n  Use when x\n')).toBeUndefined();
     expect(inlineBlockValues('description: |- # a comment\n  Use when x\n')).toBeUndefined();
@@ -108,7 +150,14 @@ describe('buildCatalog: hidden, disabled, precedence', () => {
       ...skill('manual-only', 'disable-model-invocation: true'),
       ...skill('off-by-default', 'default_enabled: false'),
       ...skill('turned-off'),
-      'json-off/manifest.json': JSON.stringify({ id: 'json-off', name: 'J', version: '1.0.0', description: desc('j'), owner: 'o', default_enabled: false }),
+      'json-off/manifest.json': JSON.stringify({
+        id: 'json-off',
+        name: 'J',
+        version: '1.0.0',
+        description: desc('j'),
+        owner: 'o',
+        default_enabled: false,
+      }),
     });
     const c = buildCatalog({ folders: [project(dir)], disabled: ['turned-off'] });
     expect(c.entries.map((e) => e.name)).toEqual(['visible']);
@@ -123,15 +172,24 @@ describe('buildCatalog: hidden, disabled, precedence', () => {
     writeTree(proj, skill('shared', 'metadata:\n  version: "1.0.0"'));
     writeTree(home, { ...skill('shared'), ...skill('mine') });
     const regSrc = fresh('regsrc');
-    writeTree(regSrc, { ...skill('shared', 'metadata:\n  version: "9.0.0"'), ...skill('stored', 'metadata:\n  version: "2.0.0"\nbrief_description: Stored.\ntriggers:\n  keywords: [store]') });
+    writeTree(regSrc, {
+      ...skill('shared', 'metadata:\n  version: "9.0.0"'),
+      ...skill('stored', 'metadata:\n  version: "2.0.0"\nbrief_description: Stored.\ntriggers:\n  keywords: [store]'),
+    });
     await registerSkill(reg, loadSkill(join(regSrc, 'shared')));
     await registerSkill(reg, loadSkill(join(regSrc, 'stored')));
     const c = buildCatalog({ folders: [project(proj), user(home)], registry: reg });
     expect(c.entries.map((e) => `${e.name}:${e.scope}`)).toEqual(['shared:project', 'mine:user', 'stored:registry']);
     expect(c.shadowed.map((s) => `${s.name}:${s.scope}`)).toEqual(['shared:user', 'shared:registry']);
-    expect(c.warnings).toEqual([`shared in ${join(home, 'shared')} (user) is shadowed by ${join(proj, 'shared')} (project)`]);
+    expect(c.warnings).toEqual([
+      `shared in ${join(home, 'shared')} (user) is shadowed by ${join(proj, 'shared')} (project)`,
+    ]);
     const stored = c.entries[2]!;
-    expect(stored).toMatchObject({ version: '2.0.0', briefDescription: 'Stored.', triggers: { keywords: ['store'], verbs: [], patterns: [] } });
+    expect(stored).toMatchObject({
+      version: '2.0.0',
+      briefDescription: 'Stored.',
+      triggers: { keywords: ['store'], verbs: [], patterns: [] },
+    });
     expect(stored.location).toBe(join(reg, 'built-in/stored@2.0.0/SKILL.md'));
   });
 
@@ -172,16 +230,27 @@ describe('activate', () => {
     expect(warnings).toEqual([]);
     expect(a.instructions).toContain('Instructions.');
     expect(a.files).toEqual(['references/notes.md', 'scripts/fetch.py', 'scripts/plain.sh']);
-    expect(a.tools).toEqual([{ path: 'scripts/fetch.py', description: 'Fetch a page and print it.' }, { path: 'scripts/plain.sh' }]);
+    expect(a.tools).toEqual([
+      { path: 'scripts/fetch.py', description: 'Fetch a page and print it.' },
+      { path: 'scripts/plain.sh' },
+    ]);
   });
 
-  it('leaves out a manifest skill\'s context files (they are the instructions) and keeps its MCP servers', () => {
+  it("leaves out a manifest skill's context files (they are the instructions) and keeps its MCP servers", () => {
     const dir = fresh('manifest');
     mkdirSync(join(dir, 'm/context'), { recursive: true });
     writeFileSync(join(dir, 'm/context/instructions.md'), 'Do the manifest thing.\n');
     writeFileSync(
       join(dir, 'm/manifest.json'),
-      JSON.stringify({ id: 'm', name: 'M', version: '1.0.0', description: desc('m'), owner: 'o', context: ['context/instructions.md'], mcpServers: [{ name: 'srv', type: 'remote', url: 'https://x.example' }] }),
+      JSON.stringify({
+        id: 'm',
+        name: 'M',
+        version: '1.0.0',
+        description: desc('m'),
+        owner: 'o',
+        context: ['context/instructions.md'],
+        mcpServers: [{ name: 'srv', type: 'remote', url: 'https://x.example' }],
+      }),
     );
     const a = activate(buildCatalog({ folders: [project(dir)] }).entries[0]!, [])!;
     expect(a.instructions).toBe('Do the manifest thing.\n');
@@ -191,7 +260,16 @@ describe('activate', () => {
 
   it('warns and gives undefined when a registry skill has no stored copy', () => {
     const warnings: string[] = [];
-    const gone = { name: 'gone', title: 'gone', description: 'd', layout: 'skill-md' as const, location: '/nowhere/gone/SKILL.md', root: '/nowhere/gone', scope: 'registry' as const, hidden: false };
+    const gone = {
+      name: 'gone',
+      title: 'gone',
+      description: 'd',
+      layout: 'skill-md' as const,
+      location: '/nowhere/gone/SKILL.md',
+      root: '/nowhere/gone',
+      scope: 'registry' as const,
+      hidden: false,
+    };
     expect(activate(gone, warnings)).toBeUndefined();
     expect(warnings[0]).toMatch(/^gone: its instructions cannot be loaded/);
   });

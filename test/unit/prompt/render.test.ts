@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { LOAD_INSTRUCTION, breadcrumb, briefOf, escapeXml, fitBudget, renderPrompt, skillContent, type PromptInput, type PromptSkill } from '../../../src/prompt/render.js';
+import {
+  LOAD_INSTRUCTION,
+  breadcrumb,
+  briefOf,
+  escapeXml,
+  fitBudget,
+  renderPrompt,
+  skillContent,
+  type PromptInput,
+  type PromptSkill,
+} from '../../../src/prompt/render.js';
 
-const entry = (name: string, description: string, extra: { briefDescription?: string } = {}) => ({ name, description, location: `/s/${name}/SKILL.md`, ...extra });
+const entry = (name: string, description: string, extra: { briefDescription?: string } = {}) => ({
+  name,
+  description,
+  location: `/s/${name}/SKILL.md`,
+  ...extra,
+});
 
 const webScraping: PromptSkill = {
   name: 'web-scraping',
@@ -19,7 +34,10 @@ const webScraping: PromptSkill = {
 
 const base = (over: Partial<PromptInput> = {}): PromptInput => ({
   tier: 'catalog',
-  catalog: [entry('web-scraping', 'Extract data from web pages. Use when scraping.'), entry('data-analysis', 'Analyse numbers. Use when asked for stats.')],
+  catalog: [
+    entry('web-scraping', 'Extract data from web pages. Use when scraping.'),
+    entry('data-analysis', 'Analyse numbers. Use when asked for stats.'),
+  ],
   active: [],
   ...over,
 });
@@ -56,8 +74,15 @@ describe('renderPrompt: tiers', () => {
   });
 
   it('catalog (markdown): a description on several lines, with tabs, doubled or no-break spaces, is one line', () => {
-    const out = renderPrompt(base({ catalog: [entry('a', '  Reads\n  files.\tUse  when\u00a0asked. '), entry('b', 'Plain one line. Use when b.')] }), 'markdown');
-    expect(out).toContain('- a: Reads files. Use when asked. (/s/a/SKILL.md)\n- b: Plain one line. Use when b. (/s/b/SKILL.md)\n');
+    const out = renderPrompt(
+      base({
+        catalog: [entry('a', '  Reads\n  files.\tUse  when\u00a0asked. '), entry('b', 'Plain one line. Use when b.')],
+      }),
+      'markdown',
+    );
+    expect(out).toContain(
+      '- a: Reads files. Use when asked. (/s/a/SKILL.md)\n- b: Plain one line. Use when b. (/s/b/SKILL.md)\n',
+    );
     expect(briefOf(entry('c', 'First\nsentence.  Second one.'))).toBe('First sentence.');
   });
 
@@ -68,7 +93,10 @@ describe('renderPrompt: tiers', () => {
   });
 
   it('full (markdown): seed 000 shape: soul, skills with ## Title (vX), tools, MCP tools', () => {
-    const out = renderPrompt(base({ tier: 'full', active: [webScraping], soul: 'You are a careful bee.\n' }), 'markdown');
+    const out = renderPrompt(
+      base({ tier: 'full', active: [webScraping], soul: 'You are a careful bee.\n' }),
+      'markdown',
+    );
     expect(out.startsWith('# Soul\n\nYou are a careful bee.\n\n---\n\n# Available Skills\n\n')).toBe(true);
     expect(out).toContain(
       [
@@ -106,8 +134,12 @@ describe('renderPrompt: tiers', () => {
   });
 
   it('full with no version has a bare heading; a v-prefixed version is not doubled', () => {
-    expect(renderPrompt(base({ tier: 'full', active: [{ ...webScraping, version: undefined }] }), 'markdown')).toContain('\n## Web Scraping\n');
-    expect(renderPrompt(base({ tier: 'full', active: [{ ...webScraping, version: 'v2.0.0' }] }), 'markdown')).toContain('## Web Scraping (v2.0.0)');
+    expect(
+      renderPrompt(base({ tier: 'full', active: [{ ...webScraping, version: undefined }] }), 'markdown'),
+    ).toContain('\n## Web Scraping\n');
+    expect(renderPrompt(base({ tier: 'full', active: [{ ...webScraping, version: 'v2.0.0' }] }), 'markdown')).toContain(
+      '## Web Scraping (v2.0.0)',
+    );
   });
 
   it('a soul alone is printed even at tier none', () => {
@@ -124,9 +156,16 @@ describe('renderPrompt: xml', () => {
   });
 
   it('escapes names and descriptions as html.escape does; locations stay as they are (skills-ref 0.1.1)', () => {
-    const out = renderPrompt(base({ catalog: [{ name: 'a&b', description: `Use <foo> & "bar" 'baz'\nsecond line`, location: '/s/a&b/SKILL.md' }] }), 'xml');
+    const out = renderPrompt(
+      base({
+        catalog: [{ name: 'a&b', description: `Use <foo> & "bar" 'baz'\nsecond line`, location: '/s/a&b/SKILL.md' }],
+      }),
+      'xml',
+    );
     expect(out).toContain('<name>\na&amp;b\n</name>');
-    expect(out).toContain('<description>\nUse &lt;foo&gt; &amp; &quot;bar&quot; &#x27;baz&#x27;\nsecond line\n</description>');
+    expect(out).toContain(
+      '<description>\nUse &lt;foo&gt; &amp; &quot;bar&quot; &#x27;baz&#x27;\nsecond line\n</description>',
+    );
     expect(out).toContain('<location>\n/s/a&b/SKILL.md\n</location>');
     expect(escapeXml(`<>&"'`)).toBe('&lt;&gt;&amp;&quot;&#x27;');
   });
@@ -160,7 +199,15 @@ describe('briefOf', () => {
 describe('fitBudget', () => {
   // One token per word: easy to reason about, and fitBudget only needs a counter.
   const words = (t: string) => t.split(/\s+/).filter(Boolean).length;
-  const second: PromptSkill = { ...webScraping, name: 'data-analysis', title: 'Data Analysis', instructions: 'word '.repeat(200), tools: [], mcpServers: [], files: [] };
+  const second: PromptSkill = {
+    ...webScraping,
+    name: 'data-analysis',
+    title: 'Data Analysis',
+    instructions: 'word '.repeat(200),
+    tools: [],
+    mcpServers: [],
+    files: [],
+  };
   const full = base({ tier: 'full', active: [webScraping, second] });
 
   it('without a budget renders as is and counts', async () => {

@@ -12,13 +12,16 @@ const root = join(FIXTURES, 'selection');
 const skills = readdirSync(join(root, 'skills'))
   .sort()
   .map((d) => loadSkill(join(root, 'skills', d)));
-const queries = (JSON.parse(readFileSync(join(root, 'queries.json'), 'utf8')) as { query: string }[]).map((q) => q.query);
+const queries = (JSON.parse(readFileSync(join(root, 'queries.json'), 'utf8')) as { query: string }[]).map(
+  (q) => q.query,
+);
 
 /** Only the fields a skill has. */
 const sparse = skills.map((s): SelectionCandidate => {
   const c: SelectionCandidate = { name: s.name, description: s.description };
   if (s.briefDescription) c.briefDescription = s.briefDescription;
-  if (s.triggers) Object.assign(c, { keywords: s.triggers.keywords, verbs: s.triggers.verbs, patterns: s.triggers.patterns });
+  if (s.triggers)
+    Object.assign(c, { keywords: s.triggers.keywords, verbs: s.triggers.verbs, patterns: s.triggers.patterns });
   return c;
 });
 /** Every field, undefined when absent. */
@@ -55,7 +58,8 @@ describe('selectSkills: ranked', () => {
   });
 
   it('ranks candidates with absent fields and with fields set to undefined alike', () => {
-    for (const q of queries) expect(plain(selectSkills(q, dense, { max: 3 }))).toEqual(plain(selectSkills(q, sparse, { max: 3 })));
+    for (const q of queries)
+      expect(plain(selectSkills(q, dense, { max: 3 }))).toEqual(plain(selectSkills(q, sparse, { max: 3 })));
   });
 
   it('ranks ten thousand candidates whatever their order', () => {
@@ -63,9 +67,14 @@ describe('selectSkills: ranked', () => {
     // mix its counts, wherever it comes in the list.
     const many: SelectionCandidate[] = [];
     for (let i = 0; i < 10_000; i++) {
-      many.push({ name: `tool-${i}`, description: `Convert ${i % 7 === 0 ? 'pdf' : 'csv'} invoices and reports, number ${i}.`, keywords: i % 3 === 0 ? ['invoice'] : undefined });
+      many.push({
+        name: `tool-${i}`,
+        description: `Convert ${i % 7 === 0 ? 'pdf' : 'csv'} invoices and reports, number ${i}.`,
+        keywords: i % 3 === 0 ? ['invoice'] : undefined,
+      });
     }
-    const byName = (r: ReturnType<typeof selectSkills>) => (plain(r.ranked) as { name: string }[]).sort((a, b) => (a.name < b.name ? -1 : 1));
+    const byName = (r: ReturnType<typeof selectSkills>) =>
+      (plain(r.ranked) as { name: string }[]).sort((a, b) => (a.name < b.name ? -1 : 1));
     const forward = selectSkills('convert this pdf invoice', many, { max: 3 });
     const backward = selectSkills('convert this pdf invoice', [...many].reverse(), { max: 3 });
     expect(forward.ranked.length).toBeGreaterThan(3000);

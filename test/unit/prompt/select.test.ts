@@ -8,7 +8,8 @@ import type { Skill } from '../../../src/model/skill.js';
 import { FIXTURES } from '../../helpers/cli.js';
 
 const top = (query: string, candidates: SelectionCandidate[], max = 3) => selectSkills(query, candidates, { max });
-const names = (query: string, candidates: SelectionCandidate[], max = 3) => top(query, candidates, max).selected.map((s) => s.name);
+const names = (query: string, candidates: SelectionCandidate[], max = 3) =>
+  top(query, candidates, max).selected.map((s) => s.name);
 
 const toCandidate = (s: Skill): SelectionCandidate => ({
   name: s.name,
@@ -23,7 +24,12 @@ describe('hasTriggers', () => {
   it('is true when any candidate declares a keyword, verb or pattern', () => {
     expect(hasTriggers([{ name: 'a', description: 'x' }])).toBe(false);
     expect(hasTriggers([{ name: 'a', description: 'x', keywords: [], verbs: [], patterns: [] }])).toBe(false);
-    expect(hasTriggers([{ name: 'a', description: 'x' }, { name: 'b', description: 'y', patterns: ['z'] }])).toBe(true);
+    expect(
+      hasTriggers([
+        { name: 'a', description: 'x' },
+        { name: 'b', description: 'y', patterns: ['z'] },
+      ]),
+    ).toBe(true);
   });
 });
 
@@ -62,9 +68,16 @@ describe('ranking classes', () => {
   });
 
   it('finds the phrase in a keyword or the brief description too, but never across two keywords', () => {
-    expect(top('tax return', [{ name: 'a', description: 'Taxes.', keywords: ['tax return'] }]).selected[0]!.kind).toBe('phrase');
-    expect(top('tax return', [{ name: 'a', description: 'Taxes.', briefDescription: 'Files a tax return.' }]).selected[0]!.kind).toBe('phrase');
-    expect(top('tax return', [{ name: 'a', description: 'Taxes.', keywords: ['tax', 'return'] }]).selected[0]!.kind).toBe('trigger');
+    expect(top('tax return', [{ name: 'a', description: 'Taxes.', keywords: ['tax return'] }]).selected[0]!.kind).toBe(
+      'phrase',
+    );
+    expect(
+      top('tax return', [{ name: 'a', description: 'Taxes.', briefDescription: 'Files a tax return.' }]).selected[0]!
+        .kind,
+    ).toBe('phrase');
+    expect(
+      top('tax return', [{ name: 'a', description: 'Taxes.', keywords: ['tax', 'return'] }]).selected[0]!.kind,
+    ).toBe('trigger');
   });
 
   it('puts a trigger match before relevance alone', () => {
@@ -99,7 +112,9 @@ describe('ranking classes', () => {
       { name: 'd', description: 'Prices of things.' },
     ];
     const r = top('web scraping prices', c, 10);
-    expect(r.ranked.map((s) => s.kind)).toEqual(['mention', 'trigger', 'relevance', 'relevance'].slice(0, r.ranked.length));
+    expect(r.ranked.map((s) => s.kind)).toEqual(
+      ['mention', 'trigger', 'relevance', 'relevance'].slice(0, r.ranked.length),
+    );
     const scores = r.ranked.map((s) => s.score);
     expect([...scores].sort((x, y) => y - x)).toEqual(scores);
     expect(Math.floor(r.ranked[0]!.score)).toBe(3);
@@ -108,9 +123,15 @@ describe('ranking classes', () => {
 
 describe('triggers', () => {
   it('matches verbs and keywords by stem as well as as written', () => {
-    const r = top('I am scraping prices', [{ name: 'web', description: 'Pages.', verbs: ['scrape'], keywords: ['price'] }]);
-    expect(r.selected[0]!.matched).toEqual(expect.arrayContaining(['verb "scrape" (as "scraping")', 'keyword "price" (as "prices")']));
-    expect(names('analysing the numbers', [{ name: 'stats', description: 'Numbers.', verbs: ['analyze'] }])).toEqual(['stats']);
+    const r = top('I am scraping prices', [
+      { name: 'web', description: 'Pages.', verbs: ['scrape'], keywords: ['price'] },
+    ]);
+    expect(r.selected[0]!.matched).toEqual(
+      expect.arrayContaining(['verb "scrape" (as "scraping")', 'keyword "price" (as "prices")']),
+    );
+    expect(names('analysing the numbers', [{ name: 'stats', description: 'Numbers.', verbs: ['analyze'] }])).toEqual([
+      'stats',
+    ]);
   });
 
   it('matches at word boundaries only: keyword "api" never matches inside "capital"', () => {
@@ -163,18 +184,14 @@ describe('triggers', () => {
     expect(r.warnings[0]).toMatch(/long: .*600 characters long/);
   });
 
-  it(
-    'runs a classic ReDoS pattern in linear time',
-    () => {
-      const c = [{ name: 'redos', description: 'x', patterns: ['(a+)+$', '(x+x+)+y', '^(a|aa)+$'] }];
-      const hostile = `${'a'.repeat(MAX_QUERY_CHARS - 1)}!`;
-      expect(top(hostile, c).ranked).toEqual([]);
-      expect(top(`${'x'.repeat(1000)}`, c).ranked).toEqual([]);
-      // The same patterns still match what they should.
-      expect(top('aaaa', c).selected[0]!.matched).toEqual(['pattern /(a+)+$/', 'pattern /^(a|aa)+$/']);
-    },
-    10_000,
-  );
+  it('runs a classic ReDoS pattern in linear time', () => {
+    const c = [{ name: 'redos', description: 'x', patterns: ['(a+)+$', '(x+x+)+y', '^(a|aa)+$'] }];
+    const hostile = `${'a'.repeat(MAX_QUERY_CHARS - 1)}!`;
+    expect(top(hostile, c).ranked).toEqual([]);
+    expect(top(`${'x'.repeat(1000)}`, c).ranked).toEqual([]);
+    // The same patterns still match what they should.
+    expect(top('aaaa', c).selected[0]!.matched).toEqual(['pattern /(a+)+$/', 'pattern /^(a|aa)+$/']);
+  }, 10_000);
 });
 
 describe('requiredLiteral', () => {
@@ -226,7 +243,10 @@ describe('relevance', () => {
   });
 
   it('selects nothing on stop words, and nothing on a word that half of a larger set shares', () => {
-    const c = Array.from({ length: 10 }, (_, i) => ({ name: `s${i}`, description: i < 6 ? 'Handles files.' : 'Draws shapes.' }));
+    const c = Array.from({ length: 10 }, (_, i) => ({
+      name: `s${i}`,
+      description: i < 6 ? 'Handles files.' : 'Draws shapes.',
+    }));
     expect(top('please help me with the', c).ranked).toEqual([]);
     expect(top('files', c).ranked).toEqual([]);
     expect(names('shapes', c)).toEqual(['s6', 's7', 's8']);
@@ -244,8 +264,15 @@ describe('relevance', () => {
 
   it('does not fill the places with skills that share only a common verb with the query (seen on real skills)', () => {
     const c = [
-      { name: 'mcp-builder', description: 'Guide for creating high-quality MCP servers. Use when building MCP servers to integrate external APIs.' },
-      { name: 'skill-creator', description: 'Guide for creating effective skills. Use when users want to create a new skill.' },
+      {
+        name: 'mcp-builder',
+        description:
+          'Guide for creating high-quality MCP servers. Use when building MCP servers to integrate external APIs.',
+      },
+      {
+        name: 'skill-creator',
+        description: 'Guide for creating effective skills. Use when users want to create a new skill.',
+      },
       { name: 'apple-notes', description: 'Create, search and edit notes in Apple Notes.' },
       ...Array.from({ length: 6 }, (_, i) => ({ name: `x${i}`, description: 'Unrelated.' })),
     ];
@@ -283,7 +310,9 @@ describe('limits', () => {
     const long = `${'lorem '.repeat(MAX_QUERY_CHARS / 6 + 10)} scrape`;
     const r = top(long, c);
     expect(r.ranked).toEqual([]);
-    expect(r.warnings).toEqual([`the query is ${long.length} characters long; only the first ${MAX_QUERY_CHARS} are used for selection`]);
+    expect(r.warnings).toEqual([
+      `the query is ${long.length} characters long; only the first ${MAX_QUERY_CHARS} are used for selection`,
+    ]);
   });
 
   it('ranks a large set and still finds the one skill that fits', () => {
@@ -294,7 +323,12 @@ describe('limits', () => {
       keywords: i % 4 === 0 ? [words[(i * 3) % 10]!] : undefined,
       patterns: i % 8 === 0 ? [`${words[i % 10]}\\s+\\w+`] : undefined,
     }));
-    big.push({ name: 'weather', description: 'Forecasts for a city: rain, wind, temperature.', keywords: undefined, patterns: undefined });
+    big.push({
+      name: 'weather',
+      description: 'Forecasts for a city: rain, wind, temperature.',
+      keywords: undefined,
+      patterns: undefined,
+    });
     const r = top('will it rain in Oslo', big);
     expect(r.selected.map((s) => s.name)).toEqual(['weather']);
   });

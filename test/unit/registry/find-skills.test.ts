@@ -1,6 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { findSkillById, findSkillsEverywhere, registrySkills, skillFoldersFor } from '../../../src/registry/find-skills.js';
+import {
+  findSkillById,
+  findSkillsEverywhere,
+  registrySkills,
+  skillFoldersFor,
+} from '../../../src/registry/find-skills.js';
 import { listSkills } from '../../../src/registry/list.js';
 import { registerSkill } from '../../../src/registry/register.js';
 import { loadSkill } from '../../../src/skill/load.js';
@@ -10,7 +15,12 @@ import { skillMd, writeTree } from '../../helpers/tree.js';
 const { fresh, cleanup } = tempFolders('skills-find-');
 afterAll(cleanup);
 
-function makeSkill(parent: string, name: string, version?: string, description = `Does ${name} things. Use when testing.`): string {
+function makeSkill(
+  parent: string,
+  name: string,
+  version?: string,
+  description = `Does ${name} things. Use when testing.`,
+): string {
   const meta = version ? `metadata:\n  version: "${version}"\n` : '';
   writeTree(join(parent, name), { 'SKILL.md': skillMd(`name: ${name}\ndescription: ${description}\n${meta}`) });
   return join(parent, name);
@@ -47,7 +57,10 @@ describe('findSkillsEverywhere', () => {
     const w = await world();
     const found = findSkillsEverywhere(skillFoldersFor(w), w.registry);
     expect(found.registry.map((s) => s.entry.id)).toEqual(['shared', 'stored']);
-    expect(found.skills.map((f) => [f.skill.id, f.scope])).toEqual([['local', 'project'], ['shared', 'project']]);
+    expect(found.skills.map((f) => [f.skill.id, f.scope])).toEqual([
+      ['local', 'project'],
+      ['shared', 'project'],
+    ]);
     expect(found.shadowed.map((s) => [s.id, s.scope, s.byScope])).toEqual([['shared', 'user', 'project']]);
     expect(findSkillsEverywhere([], undefined).registry).toEqual([]);
   });
@@ -55,7 +68,9 @@ describe('findSkillsEverywhere', () => {
   it('folders given replace the defaults', async () => {
     const w = await world();
     const folders = skillFoldersFor({ ...w, given: [join(w.home, '.agents/skills')] });
-    expect(findSkillsEverywhere(folders, undefined).skills.map((f) => [f.skill.id, f.skill.version, f.scope])).toEqual([['shared', '1.0.0', 'user']]);
+    expect(findSkillsEverywhere(folders, undefined).skills.map((f) => [f.skill.id, f.skill.version, f.scope])).toEqual([
+      ['shared', '1.0.0', 'user'],
+    ]);
   });
 });
 
@@ -64,17 +79,26 @@ describe('findSkillById', () => {
     const w = await world();
     const opts = { folders: () => skillFoldersFor(w), registry: w.registry };
     expect(findSkillById('shared', undefined, opts)).toMatchObject({ source: 'project', skill: { version: '2.0.0' } });
-    expect(findSkillById('shared', undefined, { ...opts, registryFirst: true })).toMatchObject({ source: 'registry', skill: { version: '3.0.0' } });
+    expect(findSkillById('shared', undefined, { ...opts, registryFirst: true })).toMatchObject({
+      source: 'registry',
+      skill: { version: '3.0.0' },
+    });
     expect(findSkillById('shared', '3.0.0', opts)).toMatchObject({ source: 'registry' });
     expect(findSkillById('stored', undefined, opts)).toMatchObject({ source: 'registry' });
     expect(findSkillById('nothing', undefined, opts)).toBeUndefined();
-    expect(() => findSkillById('shared', '9.9.9', { ...opts, versionHint: 'try the latest' })).toThrow(/shared@9\.9\.9 is not in the registry .*; its versions: 3\.0\.0/);
+    expect(() => findSkillById('shared', '9.9.9', { ...opts, versionHint: 'try the latest' })).toThrow(
+      /shared@9\.9\.9 is not in the registry .*; its versions: 3\.0\.0/,
+    );
   });
 
   it('does not ask for the folders when the registry answers first', async () => {
     const w = await world();
     let asked = 0;
-    findSkillById('stored', undefined, { folders: () => (asked++, skillFoldersFor(w)), registry: w.registry, registryFirst: true });
+    findSkillById('stored', undefined, {
+      folders: () => (asked++, skillFoldersFor(w)),
+      registry: w.registry,
+      registryFirst: true,
+    });
     expect(asked).toBe(0);
   });
 });
@@ -90,9 +114,16 @@ describe('listSkills', () => {
       ['stored', 'registry', '1.0.0'],
     ]);
     expect(r.skills.find((s) => s.scope === 'registry')!.path).toBe(join(w.registry, 'built-in/shared@3.0.0'));
-    expect(r.shadowed).toEqual([{ id: 'shared', path: join(w.home, '.agents/skills/shared'), by: join(w.cwd, '.claude/skills/shared') }]);
-    expect(r.warnings).toEqual([`shared in ${join(w.home, '.agents/skills/shared')} (user) is shadowed by ${join(w.cwd, '.claude/skills/shared')} (project)`]);
-    expect((await listSkills({ ...w, owner: 'built-in' })).skills.map((s) => [s.id, s.scope])).toEqual([['shared', 'registry'], ['stored', 'registry']]);
+    expect(r.shadowed).toEqual([
+      { id: 'shared', path: join(w.home, '.agents/skills/shared'), by: join(w.cwd, '.claude/skills/shared') },
+    ]);
+    expect(r.warnings).toEqual([
+      `shared in ${join(w.home, '.agents/skills/shared')} (user) is shadowed by ${join(w.cwd, '.claude/skills/shared')} (project)`,
+    ]);
+    expect((await listSkills({ ...w, owner: 'built-in' })).skills.map((s) => [s.id, s.scope])).toEqual([
+      ['shared', 'registry'],
+      ['stored', 'registry'],
+    ]);
     expect((await listSkills({ ...w, layout: 'manifest' })).skills).toEqual([]);
     await expect(listSkills({ ...w, layout: 'yaml' })).rejects.toMatchObject({ code: 'E_USAGE' });
   });

@@ -1,5 +1,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { loadSkill } from '../../../src/skill/load.js';
 import { readIndex, readReleases } from '../../../src/registry/index-io.js';
@@ -20,10 +31,19 @@ const { fresh, cleanup } = tempFolders('skills-registry-');
 afterAll(cleanup);
 
 /** A SKILL.md skill folder `<parent>/<name>` with a version and extra files. */
-function makeSkill(parent: string, name: string, version: string | undefined, files: Record<string, string> = {}, extra = ''): string {
+function makeSkill(
+  parent: string,
+  name: string,
+  version: string | undefined,
+  files: Record<string, string> = {},
+  extra = '',
+): string {
   const dir = join(parent, name);
   const meta = version ? `metadata:\n  version: "${version}"\n` : '';
-  writeTree(dir, { 'SKILL.md': skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing.\n${meta}${extra}`), ...files });
+  writeTree(dir, {
+    'SKILL.md': skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing.\n${meta}${extra}`),
+    ...files,
+  });
   return dir;
 }
 
@@ -49,7 +69,9 @@ describe('locateRegistry', () => {
   mkdirSync(home);
 
   it('takes --registry first, resolved against cwd', () => {
-    expect(locateRegistry({ registry: 'reg', cwd: deep, env: { SKILLS_REGISTRY: '/env/reg' }, home })).toBe(join(deep, 'reg'));
+    expect(locateRegistry({ registry: 'reg', cwd: deep, env: { SKILLS_REGISTRY: '/env/reg' }, home })).toBe(
+      join(deep, 'reg'),
+    );
   });
   it('then SKILLS_REGISTRY (an empty one counts as unset)', () => {
     expect(locateRegistry({ cwd: deep, env: { SKILLS_REGISTRY: '/env/reg' }, home })).toBe('/env/reg');
@@ -109,7 +131,13 @@ describe('integrityOf', () => {
     writeFileSync(outside, 'secret');
     const dir = makeSkill(fresh(), 'ignoring', '1.0.0', { 'notes.md': 'x' });
     const base = integrityOf(loadSkill(dir));
-    writeTree(dir, { '.env': 'TOKEN=1', '.env.local': 'TOKEN=2', '.DS_Store': 'x', '.git/HEAD': 'ref', 'node_modules/m/index.js': '1' });
+    writeTree(dir, {
+      '.env': 'TOKEN=1',
+      '.env.local': 'TOKEN=2',
+      '.DS_Store': 'x',
+      '.git/HEAD': 'ref',
+      'node_modules/m/index.js': '1',
+    });
     symlinkSync(outside, join(dir, 'leak.txt'));
     expect(integrityOf(loadSkill(dir))).toBe(base);
     writeFileSync(join(dir, '.env.example'), 'TOKEN=\n');
@@ -125,14 +153,20 @@ describe('registerSkill', () => {
     truncateSync(join(dir, 'data.bin'), 300 * 1024 * 1024);
     const err = await caught(registerSkill(reg, loadSkill(dir)));
     expect(err.code).toBe('E_INVALID');
-    expect(err.message).toBe(`${dir}: its files add up to more than 256 MiB (at data.bin); the registry keeps at most 20000 files and 256 MiB a skill`);
+    expect(err.message).toBe(
+      `${dir}: its files add up to more than 256 MiB (at data.bin); the registry keeps at most 20000 files and 256 MiB a skill`,
+    );
     expect(existsSync(join(reg, 'index.json'))).toBe(false);
   });
 
   it('adopts a scratch folder: moves it into the store, keeping only what a copy would take', async () => {
     const reg = join(fresh(), 'reg');
     const scratch = join(reg, '.unpack-x');
-    const dir = makeSkill(scratch, 'adopted', '1.0.0', { 'references/a.md': '# A\n', '.env': 'SECRET=1\n', 'node_modules/m/index.js': '1\n' });
+    const dir = makeSkill(scratch, 'adopted', '1.0.0', {
+      'references/a.md': '# A\n',
+      '.env': 'SECRET=1\n',
+      'node_modules/m/index.js': '1\n',
+    });
     const copied = await registerSkill(join(fresh(), 'reg2'), loadSkill(dir));
     const r = await registerSkill(reg, loadSkill(dir), { adopt: true });
     expect(r).toMatchObject({ status: 'added', path: 'built-in/adopted@1.0.0', integrity: copied.integrity });
@@ -157,7 +191,12 @@ describe('registerSkill', () => {
         usedBy: [],
         registeredAt: '2024-01-01T00:00:00Z',
         updatedAt: '2024-01-01T00:00:00Z',
-        latest: { layout: 'skill-md', name: 'alpha', description: 'Does alpha things. Use when testing.', path: 'built-in/alpha@1.0.0' },
+        latest: {
+          layout: 'skill-md',
+          name: 'alpha',
+          description: 'Does alpha things. Use when testing.',
+          path: 'built-in/alpha@1.0.0',
+        },
       },
     ]);
     expect(readReleases(reg, 'alpha')).toEqual({
@@ -171,7 +210,10 @@ describe('registerSkill', () => {
         registeredAt: '2024-01-01T00:00:00Z',
       },
     });
-    expect(JSON.parse(readFileSync(join(reg, 'releases/alpha.json'), 'utf8'))).toEqual({ id: 'alpha', releases: readReleases(reg, 'alpha') });
+    expect(JSON.parse(readFileSync(join(reg, 'releases/alpha.json'), 'utf8'))).toEqual({
+      id: 'alpha',
+      releases: readReleases(reg, 'alpha'),
+    });
     const stored = join(reg, 'built-in/alpha@1.0.0');
     expect(readFileSync(join(stored, 'references/a.md'), 'utf8')).toBe('# A\n');
     expect(existsSync(join(stored, '.env'))).toBe(false);
@@ -182,7 +224,7 @@ describe('registerSkill', () => {
     expect(readdirSync(join(reg, 'built-in'))).toEqual(['alpha@1.0.0']);
   });
 
-  it('stores another owner under custom/ (the skill\'s own owner, or --owner)', async () => {
+  it("stores another owner under custom/ (the skill's own owner, or --owner)", async () => {
     const reg = join(fresh(), 'reg');
     const own = makeSkill(fresh(), 'authored', undefined, {}, 'metadata:\n  version: "1.0.0"\n  author: bee-7\n');
     const r1 = await registerSkill(reg, loadSkill(own));
@@ -246,7 +288,11 @@ describe('registerSkill', () => {
   it('keeps a skill without a version as 0.0.0 and replaces it when its content changes (no version to bump)', async () => {
     const reg = join(fresh(), 'reg');
     const dir = makeSkill(fresh(), 'unversioned', undefined, { 'notes.md': 'one\n' });
-    expect(await registerSkill(reg, loadSkill(dir))).toMatchObject({ status: 'added', version: '0.0.0', path: 'built-in/unversioned@0.0.0' });
+    expect(await registerSkill(reg, loadSkill(dir))).toMatchObject({
+      status: 'added',
+      version: '0.0.0',
+      path: 'built-in/unversioned@0.0.0',
+    });
     writeFileSync(join(dir, 'notes.md'), 'two\n');
     expect(await registerSkill(reg, loadSkill(dir))).toMatchObject({ status: 'replaced', version: '0.0.0' });
     expect(readFileSync(join(reg, 'built-in/unversioned@0.0.0/notes.md'), 'utf8')).toBe('two\n');
@@ -261,18 +307,37 @@ describe('registerSkill', () => {
     const reg = join(fresh(), 'reg');
     const dir = join(fresh(), 'mani');
     writeTree(dir, {
-      'manifest.json': JSON.stringify({ id: 'mani', name: 'Mani', version: '3.0.0', description: 'd', owner: 'built-in', dependencies: ['alpha@^1.0.0'], nodeVersion: '>=20', systemPackages: ['ffmpeg'], triggers: { keywords: ['k'] } }),
+      'manifest.json': JSON.stringify({
+        id: 'mani',
+        name: 'Mani',
+        version: '3.0.0',
+        description: 'd',
+        owner: 'built-in',
+        dependencies: ['alpha@^1.0.0'],
+        nodeVersion: '>=20',
+        systemPackages: ['ffmpeg'],
+        triggers: { keywords: ['k'] },
+      }),
     });
     await registerSkill(reg, loadSkill(dir));
-    expect(readReleases(reg, 'mani')['3.0.0']).toMatchObject({ layout: 'manifest', dependencies: ['alpha@^1.0.0'], nodeVersion: '>=20', systemPackages: ['ffmpeg'], triggers: { keywords: ['k'] } });
+    expect(readReleases(reg, 'mani')['3.0.0']).toMatchObject({
+      layout: 'manifest',
+      dependencies: ['alpha@^1.0.0'],
+      nodeVersion: '>=20',
+      systemPackages: ['ffmpeg'],
+      triggers: { keywords: ['k'] },
+    });
   });
 
-  it('cleans up staging folders of killed writers on the next write, and keeps a live writer\'s', async () => {
+  it("cleans up staging folders of killed writers on the next write, and keeps a live writer's", async () => {
     const reg = join(fresh(), 'reg');
     mkdirSync(join(reg, 'built-in/.staging-x@1.0.0.999999999.abcd1234'), { recursive: true });
     mkdirSync(join(reg, `built-in/.staging-y@1.0.0.${process.ppid}.abcd1234`), { recursive: true });
     await registerSkill(reg, loadSkill(makeSkill(fresh(), 'delta', '1.0.0')));
-    expect(readdirSync(join(reg, 'built-in')).sort()).toEqual([`.staging-y@1.0.0.${process.ppid}.abcd1234`, 'delta@1.0.0']);
+    expect(readdirSync(join(reg, 'built-in')).sort()).toEqual([
+      `.staging-y@1.0.0.${process.ppid}.abcd1234`,
+      'delta@1.0.0',
+    ]);
   });
 });
 
@@ -295,7 +360,11 @@ describe('removeSkill, useSkill, unuseSkill', () => {
     const again = await useSkill(reg, 'epsilon', 'zeta-bee');
     expect(again).toEqual({ id: 'epsilon', usedBy: ['alpha-bee', 'zeta-bee'], changed: false });
     expect(readIndex(reg).skills[0]!.usedBy).toEqual(['alpha-bee', 'zeta-bee']);
-    expect(await unuseSkill(reg, 'epsilon', 'alpha-bee')).toEqual({ id: 'epsilon', usedBy: ['zeta-bee'], changed: true });
+    expect(await unuseSkill(reg, 'epsilon', 'alpha-bee')).toEqual({
+      id: 'epsilon',
+      usedBy: ['zeta-bee'],
+      changed: true,
+    });
     expect((await unuseSkill(reg, 'epsilon', 'nobody')).changed).toBe(false);
     expect((await caught(useSkill(reg, 'epsilon', ' '))).code).toBe('E_USAGE');
   });
@@ -347,7 +416,9 @@ describe('the index file', () => {
     writeFileSync(file, corrupt);
     const err = await caught(() => readIndex(reg));
     expect(err.code).toBe('E_CONFIG');
-    expect(err.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:20: index.json is not valid JSON`));
+    expect(err.message).toMatch(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:20: index.json is not valid JSON`),
+    );
     expect(err.hint).toMatch(/nothing was overwritten/);
     expect(err.hint).toContain('index.json.bak');
     for (const attempt of [
@@ -365,13 +436,15 @@ describe('the index file', () => {
   it('locates a well-formed index of the wrong shape too', () => {
     const reg = fresh('shape');
     writeFileSync(join(reg, 'index.json'), '{\n  "version": 1,\n  "skills": [\n    { "id": 7 }\n  ]\n}\n');
-    expect((() => {
-      try {
-        readIndex(reg);
-      } catch (err) {
-        return (err as Error).message;
-      }
-    })()).toMatch(/index\.json:4:13: index\.json: skills\.0\.id: Expected string/);
+    expect(
+      (() => {
+        try {
+          readIndex(reg);
+        } catch (err) {
+          return (err as Error).message;
+        }
+      })(),
+    ).toMatch(/index\.json:4:13: index\.json: skills\.0\.id: Expected string/);
   });
 
   it('keeps one backup: the last good index before each write', async () => {
@@ -384,26 +457,58 @@ describe('the index file', () => {
     const second = readFileSync(join(reg, 'index.json'), 'utf8');
     await useSkill(reg, 'iota', 'b-bee');
     expect(readFileSync(join(reg, 'index.json.bak'), 'utf8')).toBe(second);
-    expect(parseIndex(readFileSync(join(reg, 'index.json'), 'utf8')).index!.skills[0]!.usedBy).toEqual(['a-bee', 'b-bee']);
+    expect(parseIndex(readFileSync(join(reg, 'index.json'), 'utf8')).index!.skills[0]!.usedBy).toEqual([
+      'a-bee',
+      'b-bee',
+    ]);
     expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'index.json.bak', 'releases']);
   });
 
   it('reads a version 1 index (releases inside the entries) and writes version 2 on the next write', async () => {
     const reg = fresh('v1');
-    const release = (v: string) => ({ integrity: `sha512-${v}`, layout: 'manifest', name: 'Old', description: `old ${v}`, dependencies: ['other@^1'], nodeVersion: '>=18', path: `built-in/old@${v}`, registeredAt: '2024-01-01T00:00:00Z' });
-    const entry = { id: 'old', versions: ['2.0.0', '1.0.0'], latestVersion: '2.0.0', owner: 'built-in', usedBy: [], registeredAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-02T00:00:00Z' };
+    const release = (v: string) => ({
+      integrity: `sha512-${v}`,
+      layout: 'manifest',
+      name: 'Old',
+      description: `old ${v}`,
+      dependencies: ['other@^1'],
+      nodeVersion: '>=18',
+      path: `built-in/old@${v}`,
+      registeredAt: '2024-01-01T00:00:00Z',
+    });
+    const entry = {
+      id: 'old',
+      versions: ['2.0.0', '1.0.0'],
+      latestVersion: '2.0.0',
+      owner: 'built-in',
+      usedBy: [],
+      registeredAt: '2024-01-01T00:00:00Z',
+      updatedAt: '2024-01-02T00:00:00Z',
+    };
     const v1 = `${JSON.stringify({ version: 1, skills: [{ ...entry, releases: { '2.0.0': release('2.0.0'), '1.0.0': release('1.0.0') } }] }, null, 2)}\n`;
     writeFileSync(join(reg, 'index.json'), v1);
-    expect(readIndex(reg)).toEqual({ version: 2, skills: [{ ...entry, latest: { layout: 'manifest', name: 'Old', description: 'old 2.0.0', path: 'built-in/old@2.0.0' } }] });
+    expect(readIndex(reg)).toEqual({
+      version: 2,
+      skills: [
+        { ...entry, latest: { layout: 'manifest', name: 'Old', description: 'old 2.0.0', path: 'built-in/old@2.0.0' } },
+      ],
+    });
     expect(readReleases(reg, 'old')).toEqual({ '2.0.0': release('2.0.0'), '1.0.0': release('1.0.0') });
     expect(existsSync(join(reg, 'releases'))).toBe(false);
 
     await useSkill(reg, 'old', 'bee');
     const written = JSON.parse(readFileSync(join(reg, 'index.json'), 'utf8'));
     expect(written.version).toBe(2);
-    expect(written.skills[0]).toEqual({ ...entry, usedBy: ['bee'], latest: { layout: 'manifest', name: 'Old', description: 'old 2.0.0', path: 'built-in/old@2.0.0' } });
+    expect(written.skills[0]).toEqual({
+      ...entry,
+      usedBy: ['bee'],
+      latest: { layout: 'manifest', name: 'Old', description: 'old 2.0.0', path: 'built-in/old@2.0.0' },
+    });
     expect(readFileSync(join(reg, 'index.json.bak'), 'utf8')).toBe(v1);
-    expect(JSON.parse(readFileSync(join(reg, 'releases/old.json'), 'utf8'))).toEqual({ id: 'old', releases: { '2.0.0': release('2.0.0'), '1.0.0': release('1.0.0') } });
+    expect(JSON.parse(readFileSync(join(reg, 'releases/old.json'), 'utf8'))).toEqual({
+      id: 'old',
+      releases: { '2.0.0': release('2.0.0'), '1.0.0': release('1.0.0') },
+    });
     expect(readReleases(reg, 'old')['1.0.0']).toEqual(release('1.0.0'));
   });
 
@@ -417,7 +522,9 @@ describe('the index file', () => {
     expect(bad.code).toBe('E_CONFIG');
     expect(bad.message).toMatch(new RegExp(`^${esc(file)}:4:32: releases/theta\\.json is not valid JSON`));
     writeFileSync(file, '{\n  "id": "theta",\n  "releases": {\n    "1.0.0": { "integrity": 7 }\n  }\n}\n');
-    expect((await caught(() => readReleases(reg, 'theta'))).message).toMatch(new RegExp(`^${esc(file)}:4:29: releases/theta\\.json: releases\\.1\\.0\\.0\\.integrity: Expected string`));
+    expect((await caught(() => readReleases(reg, 'theta'))).message).toMatch(
+      new RegExp(`^${esc(file)}:4:29: releases/theta\\.json: releases\\.1\\.0\\.0\\.integrity: Expected string`),
+    );
     rmSync(file);
     const missing = await caught(() => readReleases(reg, 'theta'));
     expect(missing.code).toBe('E_CONFIG');
@@ -437,7 +544,10 @@ describe('the index file', () => {
     makeSkill(parent, 'omicron', '2.0.0');
     expect((await registerSkill(reg, loadSkill(dir))).status).toBe('updated');
     expect(Object.keys(readReleases(reg, 'omicron'))).toEqual(['2.0.0', '1.0.0']);
-    expect(readIndex(reg).skills[0]).toMatchObject({ versions: ['2.0.0', '1.0.0'], latest: { path: 'built-in/omicron@2.0.0' } });
+    expect(readIndex(reg).skills[0]).toMatchObject({
+      versions: ['2.0.0', '1.0.0'],
+      latest: { path: 'built-in/omicron@2.0.0' },
+    });
   });
 
   it('serializes writers in one process too (no lost update)', async () => {

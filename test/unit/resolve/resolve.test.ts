@@ -6,7 +6,10 @@ import { systemPackageChecker, type PackageQuery } from '../../../src/resolve/sy
 import { parseSpec, type DependencySpec } from '../../../src/model/spec.js';
 
 /** id → version → its dependencies (or the release's extra fields). */
-type Registry = Record<string, Record<string, string[] | { deps?: string[]; nodeVersion?: string; systemPackages?: string[] }>>;
+type Registry = Record<
+  string,
+  Record<string, string[] | { deps?: string[]; nodeVersion?: string; systemPackages?: string[] }>
+>;
 
 const semverDesc = (a: string, b: string) => {
   const pa = a.split(/[.-]/).map(Number);
@@ -41,7 +44,16 @@ function makeIndex(registry: Registry): RegistryIndex {
           ];
         }),
       );
-      return { id, versions: list, latestVersion: list[0]!, owner: 'built-in', usedBy: [], registeredAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z', releases };
+      return {
+        id,
+        versions: list,
+        latestVersion: list[0]!,
+        owner: 'built-in',
+        usedBy: [],
+        registeredAt: '2024-01-01T00:00:00Z',
+        updatedAt: '2024-01-01T00:00:00Z',
+        releases,
+      };
     }),
   };
 }
@@ -127,12 +139,18 @@ describe('resolveSpecs: choosing versions', () => {
     expect(picked(r)).toEqual(['solo@1.0.0', 'c@1.0.0', 'd@1.0.0', 'b@1.0.0', 'a@1.0.0', 'app@1.0.0']);
     if (!r.ok) return;
     expect(r.roots).toEqual(['solo@1.0.0', 'app@1.0.0']);
-    expect(r.resolved.find((s) => s.id === 'b')).toEqual({ id: 'b', version: '1.0.0', layout: 'manifest', path: 'built-in/b@1.0.0', dependencies: ['c@1.0.0', 'd@1.0.0'] });
+    expect(r.resolved.find((s) => s.id === 'b')).toEqual({
+      id: 'b',
+      version: '1.0.0',
+      layout: 'manifest',
+      path: 'built-in/b@1.0.0',
+      dependencies: ['c@1.0.0', 'd@1.0.0'],
+    });
   });
 
   it('finds a solution exactly when one exists, and every one it finds meets every constraint (random registries)', () => {
     let seed = 7;
-    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
     const VERSIONS = ['1.0.0', '1.1.0', '2.0.0'];
     const RANGES = ['^1', '^2', '1.1.0', '>=1.1.0', '*', '1.0.0 || 2.0.0'];
@@ -188,7 +206,10 @@ function isValid(roots: string[], reg: Registry, choice: Map<string, string>): b
 }
 
 function expectValid(roots: string[], reg: Registry, choice: Map<string, string>) {
-  expect(isValid(roots, reg, choice), `${[...choice].map(([k, v]) => `${k}@${v}`).join(' ')} does not meet ${roots.join(' ')}`).toBe(true);
+  expect(
+    isValid(roots, reg, choice),
+    `${[...choice].map(([k, v]) => `${k}@${v}`).join(' ')} does not meet ${roots.join(' ')}`,
+  ).toBe(true);
 }
 
 describe('resolveSpecs: failures', () => {
@@ -229,40 +250,72 @@ describe('resolveSpecs: failures', () => {
   });
 
   it('explains two root specs that cannot both hold', () => {
-    expect(failure(resolve(['c@^1', 'c@^2'], abc)).message).toBe('root needs c@^1; root needs c@^2; available c: 1.4.0, 2.0.1');
+    expect(failure(resolve(['c@^1', 'c@^2'], abc)).message).toBe(
+      'root needs c@^1; root needs c@^2; available c: 1.4.0, 2.0.1',
+    );
   });
 
   it('explains a dependency on a skill or version the registry does not have', () => {
     const reg: Registry = { a: { '1.0.0': ['tools@^1'] }, tool: { '1.0.0': [] }, b: { '1.0.0': ['tool@3.0.0'] } };
-    expect(failure(resolve(['a@1.0.0'], reg)).message).toBe('a@1.0.0 needs tools@^1, which is not in the registry (did you mean "tool"?)');
-    expect(failure(resolve(['b@^1'], reg)).message).toBe('root needs b@^1 → b@1.0.0 needs tool@3.0.0; available tool: 1.0.0');
+    expect(failure(resolve(['a@1.0.0'], reg)).message).toBe(
+      'a@1.0.0 needs tools@^1, which is not in the registry (did you mean "tool"?)',
+    );
+    expect(failure(resolve(['b@^1'], reg)).message).toBe(
+      'root needs b@^1 → b@1.0.0 needs tool@3.0.0; available tool: 1.0.0',
+    );
   });
 
   it('lists the available versions when an exact version does not exist', () => {
     const f = failure(resolve(['c@3.0.0'], abc));
-    expect(f).toEqual({ kind: 'missing-version', code: 'E_NOT_FOUND', message: 'c@3.0.0 is not in the registry; available c: 1.4.0, 2.0.1', hint: 'pin one of the available versions, e.g. c@2.0.1' });
-    expect(failure(resolve(['c@^3'], abc))).toMatchObject({ kind: 'no-match', message: 'no version of c matches ^3; available c: 1.4.0, 2.0.1' });
+    expect(f).toEqual({
+      kind: 'missing-version',
+      code: 'E_NOT_FOUND',
+      message: 'c@3.0.0 is not in the registry; available c: 1.4.0, 2.0.1',
+      hint: 'pin one of the available versions, e.g. c@2.0.1',
+    });
+    expect(failure(resolve(['c@^3'], abc))).toMatchObject({
+      kind: 'no-match',
+      message: 'no version of c matches ^3; available c: 1.4.0, 2.0.1',
+    });
   });
 
   it('ignores versions that are not semver, and says so when none is left', () => {
     const index = makeIndex({ odd: { '1.0.0': [] }, a: { '1.0.0': [] } });
     index.skills[0]!.versions = ['latest', 'v2'];
-    index.skills[0]!.releases = { latest: index.skills[0]!.releases['1.0.0']!, v2: index.skills[0]!.releases['1.0.0']! };
+    index.skills[0]!.releases = {
+      latest: index.skills[0]!.releases['1.0.0']!,
+      v2: index.skills[0]!.releases['1.0.0']!,
+    };
     const r = resolveSpecs([spec('odd')], catalogOf(index), { nodeVersion: '20.0.0' });
     expect(failure(r)).toMatchObject({ kind: 'no-match', message: 'odd has no usable version in the registry' });
   });
 
   it('suggests the nearest id for an unknown one', () => {
     const f = failure(resolve(['tols@^1'], { tools: { '1.0.0': [] } }));
-    expect(f).toMatchObject({ kind: 'unknown-id', code: 'E_NOT_FOUND', message: 'no skill "tols" in the registry; did you mean "tools"?', hint: 'resolve tools@^1' });
+    expect(f).toMatchObject({
+      kind: 'unknown-id',
+      code: 'E_NOT_FOUND',
+      message: 'no skill "tols" in the registry; did you mean "tools"?',
+      hint: 'resolve tools@^1',
+    });
     expect(failure(resolve(['zzzzzz'], { tools: { '1.0.0': [] } })).message).toBe('no skill "zzzzzz" in the registry');
   });
 
   it('names a dependency cycle', () => {
     const reg: Registry = { a: { '1.0.0': ['b@^1'] }, b: { '1.2.0': ['a@^1'] } };
-    expect(failure(resolve(['a@1.0.0'], reg))).toMatchObject({ kind: 'cycle', message: 'dependency cycle: a@1.0.0 → b@1.2.0 → a@1.0.0' });
-    const longer: Registry = { r: { '1.0.0': ['a@^1'] }, a: { '1.0.0': ['b@^1'] }, b: { '1.2.0': ['c@^1'] }, c: { '1.0.0': ['a@^1'] } };
-    expect(failure(resolve(['r@1.0.0'], longer)).message).toBe('dependency cycle: a@1.0.0 → b@1.2.0 → c@1.0.0 → a@1.0.0');
+    expect(failure(resolve(['a@1.0.0'], reg))).toMatchObject({
+      kind: 'cycle',
+      message: 'dependency cycle: a@1.0.0 → b@1.2.0 → a@1.0.0',
+    });
+    const longer: Registry = {
+      r: { '1.0.0': ['a@^1'] },
+      a: { '1.0.0': ['b@^1'] },
+      b: { '1.2.0': ['c@^1'] },
+      c: { '1.0.0': ['a@^1'] },
+    };
+    expect(failure(resolve(['r@1.0.0'], longer)).message).toBe(
+      'dependency cycle: a@1.0.0 → b@1.2.0 → c@1.0.0 → a@1.0.0',
+    );
   });
 });
 
@@ -277,7 +330,9 @@ describe('resolveSpecs: warnings', () => {
   it('says so when a bare id cannot take the latest', () => {
     const r = resolve(['c', 'a@1.0.0'], { a: { '1.0.0': ['c@^1'] }, c: { '1.4.0': [], '2.0.1': [] } });
     expect(picked(r)).toEqual(['c@1.4.0', 'a@1.0.0']);
-    expect(r.warnings).toEqual(['c: no version given; 1.4.0 used, as the latest (2.0.1) does not fit the other requirements; pin a version (c@1.4.0)']);
+    expect(r.warnings).toEqual([
+      'c: no version given; 1.4.0 used, as the latest (2.0.1) does not fit the other requirements; pin a version (c@1.4.0)',
+    ]);
   });
 
   it('warns when the running Node does not satisfy a nodeVersion (a bare version is a minimum)', () => {
@@ -290,8 +345,12 @@ describe('resolveSpecs: warnings', () => {
       'c@1.0.0 has a nodeVersion that is neither a version nor a range: "soon"',
       'a@1.0.0 needs Node >=22.0.0; this is Node 20.11.0',
     ]);
-    expect(resolve(['a@1.0.0'], reg, { nodeVersion: '22.3.0' }).warnings).toEqual(['c@1.0.0 has a nodeVersion that is neither a version nor a range: "soon"']);
-    expect(resolve(['b@1.0.0'], reg, { nodeVersion: '19.9.0' }).warnings).toEqual(['b@1.0.0 needs Node 20.0.0; this is Node 19.9.0']);
+    expect(resolve(['a@1.0.0'], reg, { nodeVersion: '22.3.0' }).warnings).toEqual([
+      'c@1.0.0 has a nodeVersion that is neither a version nor a range: "soon"',
+    ]);
+    expect(resolve(['b@1.0.0'], reg, { nodeVersion: '19.9.0' }).warnings).toEqual([
+      'b@1.0.0 needs Node 20.0.0; this is Node 19.9.0',
+    ]);
   });
 
   it('warns about a system package the checker says is missing, and not about unknown ones', () => {
@@ -301,7 +360,9 @@ describe('resolveSpecs: warnings', () => {
       asked.push(name);
       return name === 'ffmpeg' ? true : name === 'chromium' ? false : undefined;
     };
-    expect(resolve(['a@1.0.0'], reg, { hasPackage }).warnings).toEqual(['a@1.0.0 needs the system package "chromium", which is not installed']);
+    expect(resolve(['a@1.0.0'], reg, { hasPackage }).warnings).toEqual([
+      'a@1.0.0 needs the system package "chromium", which is not installed',
+    ]);
     expect(asked).toEqual(['ffmpeg', 'chromium', 'mystery']);
   });
 });
@@ -322,8 +383,18 @@ describe('systemPackageChecker', () => {
       old: { missingProgram: false, exitCode: 0, stdout: 'deinstall ok config-files' },
     });
     const has = systemPackageChecker('linux', run);
-    expect([has('ffmpeg'), has('ffmpeg'), has('old'), has('nope'), has('-rf')]).toEqual([true, true, false, false, undefined]);
-    expect(calls).toEqual(['dpkg-query -W -f=${Status} ffmpeg', 'dpkg-query -W -f=${Status} old', 'dpkg-query -W -f=${Status} nope']);
+    expect([has('ffmpeg'), has('ffmpeg'), has('old'), has('nope'), has('-rf')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+      undefined,
+    ]);
+    expect(calls).toEqual([
+      'dpkg-query -W -f=${Status} ffmpeg',
+      'dpkg-query -W -f=${Status} old',
+      'dpkg-query -W -f=${Status} nope',
+    ]);
   });
 
   it('asks Homebrew on macOS and knows nothing elsewhere or without a package manager', () => {
@@ -341,7 +412,15 @@ describe('systemPackageChecker', () => {
 describe('catalogFromIndex', () => {
   it("loads an id's releases only when the resolver first touches that id, once", () => {
     const loaded: string[] = [];
-    const catalog = catalogOf(makeIndex({ a: { '1.0.0': ['b@^1'], '2.0.0': ['b@^1'] }, b: { '1.0.0': [] }, unrelated: { '1.0.0': [] }, other: { '1.0.0': ['unrelated'] } }), loaded);
+    const catalog = catalogOf(
+      makeIndex({
+        a: { '1.0.0': ['b@^1'], '2.0.0': ['b@^1'] },
+        b: { '1.0.0': [] },
+        unrelated: { '1.0.0': [] },
+        other: { '1.0.0': ['unrelated'] },
+      }),
+      loaded,
+    );
     expect(catalog.ids()).toEqual(['a', 'b', 'unrelated', 'other']);
     expect(loaded).toEqual([]);
     const r = resolveSpecs([spec('a@^2')], catalog, { nodeVersion: '20.0.0' });
@@ -350,7 +429,10 @@ describe('catalogFromIndex', () => {
   });
 
   it('names the releases file of a bad dependency', () => {
-    const r = () => resolveSpecs([spec('a')], catalogOf(makeIndex({ a: { '1.0.0': ['b@not a range!'] }, b: { '1.0.0': [] } })), { nodeVersion: '20.0.0' });
+    const r = () =>
+      resolveSpecs([spec('a')], catalogOf(makeIndex({ a: { '1.0.0': ['b@not a range!'] }, b: { '1.0.0': [] } })), {
+        nodeVersion: '20.0.0',
+      });
     expect(r).toThrow(/^releases\/a\.json: a@1\.0\.0 lists the dependency/);
   });
 });
@@ -384,7 +466,7 @@ describe('resolveSpecs: a large registry', () => {
  */
 function largeIndex(): { index: RegistryIndex; roots: string[] } {
   let seed = 42;
-  const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const LAYERS = 10;
   const PER = 1000;
   const id = (layer: number, n: number) => `s${layer}-${String(n).padStart(4, '0')}`;
@@ -399,7 +481,16 @@ function largeIndex(): { index: RegistryIndex; roots: string[] } {
           const count = 2 + Math.floor(rand() * 2);
           for (let k = 0; k < count; k++) {
             const target = id(layer + 1, Math.floor(rand() * PER));
-            const range = v === '1.0.0' ? '^1' : v.endsWith('.4.0') ? (rand() < 0.5 ? '^2' : '>=1.3.0 <2') : rand() < 0.5 ? '^1' : '^2 || ^1';
+            const range =
+              v === '1.0.0'
+                ? '^1'
+                : v.endsWith('.4.0')
+                  ? rand() < 0.5
+                    ? '^2'
+                    : '>=1.3.0 <2'
+                  : rand() < 0.5
+                    ? '^1'
+                    : '^2 || ^1';
             if (!deps.some((d) => d.startsWith(`${target}@`))) deps.push(`${target}@${range}`);
           }
         }

@@ -21,9 +21,18 @@ describe('parseShebang', () => {
     ['#! /bin/bash -eu\r', { command: '/bin/bash', args: ['-eu'], env: {} }],
     ['#!/usr/bin/env python3', { command: 'python3', args: [], env: {} }],
     ['#!/usr/bin/env python3 -u', { command: 'python3', args: ['-u'], env: {} }],
-    ['#!/usr/bin/env -S node --no-warnings --max-old-space-size=64', { command: 'node', args: ['--no-warnings', '--max-old-space-size=64'], env: {} }],
-    ['#!/usr/bin/env -S LANG=C FOO="a b" python3 -X utf8', { command: 'python3', args: ['-X', 'utf8'], env: { LANG: 'C', FOO: 'a b' } }],
-    ["#!/usr/bin/env -S deno run '--allow-read=a b' # a comment", { command: 'deno', args: ['run', '--allow-read=a b'], env: {} }],
+    [
+      '#!/usr/bin/env -S node --no-warnings --max-old-space-size=64',
+      { command: 'node', args: ['--no-warnings', '--max-old-space-size=64'], env: {} },
+    ],
+    [
+      '#!/usr/bin/env -S LANG=C FOO="a b" python3 -X utf8',
+      { command: 'python3', args: ['-X', 'utf8'], env: { LANG: 'C', FOO: 'a b' } },
+    ],
+    [
+      "#!/usr/bin/env -S deno run '--allow-read=a b' # a comment",
+      { command: 'deno', args: ['run', '--allow-read=a b'], env: {} },
+    ],
     ['#!/usr/bin/env -Snode', { command: 'node', args: [], env: {} }],
     ['#!/usr/bin/env --split-string="npx tsx"', { command: 'npx', args: ['tsx'], env: {} }],
     ['#!/usr/bin/env -i -u HOME bash', { command: 'bash', args: [], env: {} }],
@@ -36,7 +45,9 @@ describe('parseShebang', () => {
   });
 
   it('refuses an env option it does not know', () => {
-    expect(() => parseShebang('#!/usr/bin/env --chdir=/ python3')).toThrow(/env option --chdir=\/, which run-script does not understand/);
+    expect(() => parseShebang('#!/usr/bin/env --chdir=/ python3')).toThrow(
+      /env option --chdir=\/, which run-script does not understand/,
+    );
   });
 
   it('splits words as env -S does', () => {
@@ -62,7 +73,13 @@ describe('chooseInterpreter', () => {
     ['a.js', '#!/usr/local/bin/node --no-warnings', process.execPath, ['--no-warnings'], 'shebang'],
     ['a', '#!/usr/bin/env tsx', process.execPath, ['/opt/tsx/cli.mjs'], 'shebang'],
     ['a.ts', '#!/usr/bin/env -S npx tsx', process.execPath, ['/opt/tsx/cli.mjs'], 'shebang'],
-    ['a.ts', '#!/usr/bin/env -S npx --yes tsx --tsconfig x.json', process.execPath, ['/opt/tsx/cli.mjs', '--tsconfig', 'x.json'], 'shebang'],
+    [
+      'a.ts',
+      '#!/usr/bin/env -S npx --yes tsx --tsconfig x.json',
+      process.execPath,
+      ['/opt/tsx/cli.mjs', '--tsconfig', 'x.json'],
+      'shebang',
+    ],
     ['a.ts', '\uFEFF#!/usr/bin/env node', process.execPath, [], 'shebang'],
   ])('%s %j', (path, first, command, args, via) => {
     const it = chooseInterpreter(path, first, fakeTsx);
@@ -76,7 +93,9 @@ describe('chooseInterpreter', () => {
   });
 
   it('refuses a script with neither a shebang nor a known extension', () => {
-    expect(() => chooseInterpreter('scripts/run', 'echo hi')).toThrow(/cannot tell how to run scripts\/run: it has no shebang/);
+    expect(() => chooseInterpreter('scripts/run', 'echo hi')).toThrow(
+      /cannot tell how to run scripts\/run: it has no shebang/,
+    );
     expect(() => chooseInterpreter('notes.rb', '')).toThrow(/extension \.rb is not one of/);
   });
 
@@ -132,7 +151,10 @@ describe('masking', () => {
 
 describe('parseScriptArgs', () => {
   it('reads one JSON object; nothing is {}', () => {
-    expect(parseScriptArgs(' {"a": [1, 2], "b": {"c": null}} \n', '--args')).toEqual({ args: { a: [1, 2], b: { c: null } }, json: '{"a":[1,2],"b":{"c":null}}' });
+    expect(parseScriptArgs(' {"a": [1, 2], "b": {"c": null}} \n', '--args')).toEqual({
+      args: { a: [1, 2], b: { c: null } },
+      json: '{"a":[1,2],"b":{"c":null}}',
+    });
     expect(parseScriptArgs('  \n', 'stdin')).toEqual({ args: {}, json: '{}' });
   });
 
@@ -149,14 +171,19 @@ describe('parseScriptArgs', () => {
   });
 
   it('reads a JSON list of text as command-line words, within 100 words and 4,096 bytes', () => {
-    expect(parseScriptArgs('["--format", "json", ""]', '--args')).toEqual({ argv: ['--format', 'json', ''], json: '["--format","json",""]' });
+    expect(parseScriptArgs('["--format", "json", ""]', '--args')).toEqual({
+      argv: ['--format', 'json', ''],
+      json: '["--format","json",""]',
+    });
     expect(parseScriptArgs('[]', '--args')).toEqual({ argv: [], json: '[]' });
     const words = (n: number, w = 'x') => JSON.stringify(Array.from({ length: n }, () => w));
     expect(parseScriptArgs(words(100), 'x').argv).toHaveLength(100);
     expect(() => parseScriptArgs(words(101), 'x')).toThrow('x: 101 command-line words, more than the 100 allowed');
     // Each word counts with its terminating NUL, as the kernel counts it.
     expect(parseScriptArgs(words(2, 'a'.repeat(2047)), 'x').argv).toHaveLength(2);
-    expect(() => parseScriptArgs(words(2, 'a'.repeat(2048)), 'x')).toThrow('the command-line words take 4098 bytes, more than the 4096 allowed');
+    expect(() => parseScriptArgs(words(2, 'a'.repeat(2048)), 'x')).toThrow(
+      'the command-line words take 4098 bytes, more than the 4096 allowed',
+    );
     expect(() => parseScriptArgs('["a\\u0000b"]', 'x')).toThrow('NUL');
   });
 
@@ -167,16 +194,36 @@ describe('parseScriptArgs', () => {
     // Bytes, not characters: é is two.
     const sized = (bytes: number) => `{"a": "${'é'.repeat((bytes - 8) / 2)}"}`;
     expect(Buffer.byteLength(parseScriptArgs(sized(MAX_ARGS_BYTES), 'x').json)).toBe(MAX_ARGS_BYTES);
-    expect(() => parseScriptArgs(sized(MAX_ARGS_BYTES + 2), 'x')).toThrow('4098 bytes as JSON, more than the 4096 allowed');
+    expect(() => parseScriptArgs(sized(MAX_ARGS_BYTES + 2), 'x')).toThrow(
+      '4098 bytes as JSON, more than the 4096 allowed',
+    );
   });
 });
 
 describe('buildEnv', () => {
-  const caller = { PATH: '/bin', HOME: '/home/u', LANG: 'C.UTF-8', SHELL: '/bin/zsh', AWS_SECRET: 'aws', API_TOKEN: 'from-caller' };
+  const caller = {
+    PATH: '/bin',
+    HOME: '/home/u',
+    LANG: 'C.UTF-8',
+    SHELL: '/bin/zsh',
+    AWS_SECRET: 'aws',
+    API_TOKEN: 'from-caller',
+  };
 
   it('passes PATH, HOME, LANG and TMPDIR when set, SKILL_DIR, and the declared secrets only', () => {
-    const plan = buildEnv({ caller, skillDir: '/s', declared: ['API_TOKEN', 'MISSING'], secrets: { API_TOKEN: 'secret-1' } });
-    expect(plan.env).toEqual({ PATH: '/bin', HOME: '/home/u', LANG: 'C.UTF-8', SKILL_DIR: '/s', API_TOKEN: 'secret-1' });
+    const plan = buildEnv({
+      caller,
+      skillDir: '/s',
+      declared: ['API_TOKEN', 'MISSING'],
+      secrets: { API_TOKEN: 'secret-1' },
+    });
+    expect(plan.env).toEqual({
+      PATH: '/bin',
+      HOME: '/home/u',
+      LANG: 'C.UTF-8',
+      SKILL_DIR: '/s',
+      API_TOKEN: 'secret-1',
+    });
     expect(plan.missing).toEqual(['MISSING']);
     expect(plan.secretValues).toEqual(['secret-1']);
   });
@@ -191,7 +238,9 @@ describe('buildEnv', () => {
 
 describe('lastResultLine', () => {
   it('takes the last line that is a JSON object with a boolean success', () => {
-    expect(lastResultLine('{"success": true, "result": 1}\nlog\n{"success": false, "error": "e"}\n{"other": 1}\ntrailing\n')).toEqual({ success: false, error: 'e' });
+    expect(
+      lastResultLine('{"success": true, "result": 1}\nlog\n{"success": false, "error": "e"}\n{"other": 1}\ntrailing\n'),
+    ).toEqual({ success: false, error: 'e' });
     expect(lastResultLine('{"success": "yes"}\n[1]\n')).toBeUndefined();
     expect(lastResultLine('')).toBeUndefined();
   });
@@ -226,7 +275,14 @@ describe('listScripts and pickScript', () => {
   it('in a manifest skill, refuses what is not declared and says a declared file is missing', () => {
     const root = join(fresh(), 'm');
     writeTree(root, {
-      'manifest.json': JSON.stringify({ id: 'm', name: 'M', version: '1.0.0', description: 'd', owner: 'built-in', scripts: ['scripts/a.sh', 'scripts/gone.sh'] }),
+      'manifest.json': JSON.stringify({
+        id: 'm',
+        name: 'M',
+        version: '1.0.0',
+        description: 'd',
+        owner: 'built-in',
+        scripts: ['scripts/a.sh', 'scripts/gone.sh'],
+      }),
       'scripts/a.sh': '',
       'scripts/b.sh': '',
     });
@@ -243,7 +299,11 @@ describe('listScripts and pickScript', () => {
 
   it('refuses a path through a linked folder that leads outside', () => {
     const parent = fresh();
-    writeTree(parent, { 'elsewhere/x.sh': 'echo', 'skill/SKILL.md': skillMd('name: skill\ndescription: d\nscripts:\n  - lib/x.sh'), 'skill/lib': { symlink: '../elsewhere' } });
+    writeTree(parent, {
+      'elsewhere/x.sh': 'echo',
+      'skill/SKILL.md': skillMd('name: skill\ndescription: d\nscripts:\n  - lib/x.sh'),
+      'skill/lib': { symlink: '../elsewhere' },
+    });
     const skill = loadSkill(join(parent, 'skill'));
     expect(() => pickScript(skill, 'x')).toThrow(/its folder lib is a symlink that leads outside the skill/);
   });

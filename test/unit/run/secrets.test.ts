@@ -10,16 +10,29 @@ afterAll(cleanup);
 describe('parseSecrets', () => {
   it("reads seed 000's flat object, and sections by skill id", () => {
     const s = parseSecrets('\uFEFF{"A_KEY": "a-value", "my-skill": {"A_KEY": "own-value", "B": ""}}', '/s/env.json');
-    expect(s).toEqual({ file: '/s/env.json', shared: { A_KEY: 'a-value' }, bySkill: { 'my-skill': { A_KEY: 'own-value', B: '' } } });
+    expect(s).toEqual({
+      file: '/s/env.json',
+      shared: { A_KEY: 'a-value' },
+      bySkill: { 'my-skill': { A_KEY: 'own-value', B: '' } },
+    });
   });
 
   it.each([
-    ['{\n  "A": "value-1",\n  "B": "value-2"\n  "C": "x"\n}', '/s/env.json:4:3: not valid JSON: expected "," between entries'],
+    [
+      '{\n  "A": "value-1",\n  "B": "value-2"\n  "C": "x"\n}',
+      '/s/env.json:4:3: not valid JSON: expected "," between entries',
+    ],
     ['{"A": "v", // note\n}', '/s/env.json:1:12: not valid JSON: comments are not allowed in JSON'],
     ['["A"]', '/s/env.json:1:1: expected a JSON object'],
     ['', '/s/env.json:1:1: not valid JSON'],
-    ['{\n  "A": "secret-value",\n  "PORT": 8080\n}', '/s/env.json:3:11: "PORT" must be text (a JSON string) or an object of a skill\'s variables, found a number'],
-    ['{"skill": {\n  "K": ["secret-value"]}}', '/s/env.json:2:8: "skill"."K" must be text (a JSON string), found a list'],
+    [
+      '{\n  "A": "secret-value",\n  "PORT": 8080\n}',
+      '/s/env.json:3:11: "PORT" must be text (a JSON string) or an object of a skill\'s variables, found a number',
+    ],
+    [
+      '{"skill": {\n  "K": ["secret-value"]}}',
+      '/s/env.json:2:8: "skill"."K" must be text (a JSON string), found a list',
+    ],
   ])('locates the mistake in %j and quotes no value', (text, message) => {
     let err: Error | undefined;
     try {
@@ -48,15 +61,29 @@ describe('locateSecrets and readSecrets', () => {
     expect(defaultSecretsFile('/registry')).toBe('/secrets/env.json');
     expect(defaultSecretsFile('/home/u/.skills')).toBe('/home/u/secrets/env.json');
     const base = { cwd: '/work', registry: '/work/.skills' };
-    expect(locateSecrets({ ...base, secrets: 'k.json', env: { SKILLS_SECRETS: '/e.json' } })).toEqual({ file: '/work/k.json', explicit: true, from: '--secrets' });
-    expect(locateSecrets({ ...base, env: { SKILLS_SECRETS: '/e.json' } })).toEqual({ file: '/e.json', explicit: true, from: 'SKILLS_SECRETS' });
-    expect(locateSecrets({ ...base, env: {} })).toEqual({ file: '/work/secrets/env.json', explicit: false, from: 'default' });
+    expect(locateSecrets({ ...base, secrets: 'k.json', env: { SKILLS_SECRETS: '/e.json' } })).toEqual({
+      file: '/work/k.json',
+      explicit: true,
+      from: '--secrets',
+    });
+    expect(locateSecrets({ ...base, env: { SKILLS_SECRETS: '/e.json' } })).toEqual({
+      file: '/e.json',
+      explicit: true,
+      from: 'SKILLS_SECRETS',
+    });
+    expect(locateSecrets({ ...base, env: {} })).toEqual({
+      file: '/work/secrets/env.json',
+      explicit: false,
+      from: 'default',
+    });
   });
 
   it('a default file that does not exist is no secrets; a named one is an error', () => {
     const dir = fresh();
     expect(readSecrets({ file: join(dir, 'none.json'), explicit: false, from: 'default' })).toBeUndefined();
-    expect(() => readSecrets({ file: join(dir, 'none.json'), explicit: true, from: '--secrets' })).toThrow(/none\.json \(from --secrets\) does not exist/);
+    expect(() => readSecrets({ file: join(dir, 'none.json'), explicit: true, from: '--secrets' })).toThrow(
+      /none\.json \(from --secrets\) does not exist/,
+    );
     writeFileSync(join(dir, 'env.json'), '{"A": "1"}');
     expect(readSecrets({ file: join(dir, 'env.json'), explicit: true, from: '--secrets' })?.shared).toEqual({ A: '1' });
   });

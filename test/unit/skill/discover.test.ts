@@ -10,7 +10,8 @@ const { fresh, cleanup } = tempFolders('skills-discover-');
 afterAll(cleanup);
 
 const md = (name: string) => skillMd(`name: ${name}\ndescription: Does ${name}. Use when testing discovery.`);
-const manifest = (id: string) => JSON.stringify({ id, name: id, version: '1.0.0', description: `Does ${id}.`, owner: 'built-in' });
+const manifest = (id: string) =>
+  JSON.stringify({ id, name: id, version: '1.0.0', description: `Does ${id}.`, owner: 'built-in' });
 const rel = (dir: string, roots: string[]) => roots.map((r) => r.slice(dir.length + 1) || '.');
 
 describe('discoverSkills', () => {
@@ -27,9 +28,16 @@ describe('discoverSkills', () => {
     const d = discoverSkills(['.'], { cwd: dir });
     expect(rel(dir, d.roots).sort()).toEqual(['a', 'group/b', 'group/c']);
     expect(d.outside).toEqual([]);
-    expect(d.listings.get(join(dir, 'a'))?.map((e) => e.name).sort()).toEqual(['SKILL.md', 'nested']);
+    expect(
+      d.listings
+        .get(join(dir, 'a'))
+        ?.map((e) => e.name)
+        .sort(),
+    ).toEqual(['SKILL.md', 'nested']);
     // Given twice, through two paths, a skill is found once.
-    expect(discoverSkills(['a', join(dir, 'a'), '.'], { cwd: dir }).roots.filter((r) => r === join(dir, 'a'))).toHaveLength(1);
+    expect(
+      discoverSkills(['a', join(dir, 'a'), '.'], { cwd: dir }).roots.filter((r) => r === join(dir, 'a')),
+    ).toHaveLength(1);
   });
 
   it('skips .git, node_modules and what .gitignore names, and stops at the depth asked', () => {
@@ -53,7 +61,9 @@ describe('discoverSkills', () => {
     writeTree(dir, { 'own/SKILL.md': md('own'), linked: { symlink: join(elsewhere, 'real') } });
     expect(rel(dir, discoverSkills(['.'], { cwd: dir }).roots)).toEqual(['own']);
     expect(discoverSkills(['linked'], { cwd: dir }).roots).toEqual([join(dir, 'linked')]);
-    expect(realpathSync(discoverSkills(['linked'], { cwd: dir }).roots[0]!)).toBe(realpathSync(join(elsewhere, 'real')));
+    expect(realpathSync(discoverSkills(['linked'], { cwd: dir }).roots[0]!)).toBe(
+      realpathSync(join(elsewhere, 'real')),
+    );
   });
 
   it('takes a file for the skill that holds it, and lists a file of no skill as outside', () => {
@@ -80,7 +90,9 @@ describe('discoverSkills', () => {
     }
     expect(err).toBeInstanceOf(SkillsError);
     expect((err as SkillsError).code).toBe('E_NOT_FOUND');
-    expect((err as SkillsError).message).toBe('broken is not a skill and holds none (no SKILL.md or manifest.json below it): its SKILL.md is a folder');
+    expect((err as SkillsError).message).toBe(
+      'broken is not a skill and holds none (no SKILL.md or manifest.json below it): its SKILL.md is a folder',
+    );
     expect((err as SkillsError).hint).toContain('SKILL.md must be a file');
     expect(() => discoverSkills(['missing'], { cwd: dir })).toThrow('missing: no such file or folder');
   });

@@ -24,18 +24,24 @@ describe('skillFolders', () => {
   });
 
   it('lets SKILLS_DIR replace ./skills (relative to cwd or absolute)', () => {
-    expect(skillFolders({ cwd: '/p', home: '/h', env: { SKILLS_DIR: 'my-skills' } }).map((f) => f.dir)).toContain('/p/my-skills');
+    expect(skillFolders({ cwd: '/p', home: '/h', env: { SKILLS_DIR: 'my-skills' } }).map((f) => f.dir)).toContain(
+      '/p/my-skills',
+    );
     const abs = skillFolders({ cwd: '/p', home: '/h', env: { SKILLS_DIR: '/opt/skills' } }).map((f) => f.dir);
     expect(abs).toContain('/opt/skills');
     expect(abs).not.toContain('/p/skills');
   });
 
   it('uses the folders given, else the configured ones, and scopes a folder below HOME as user', () => {
-    expect(skillFolders({ cwd: '/p', home: '/h', env: {}, given: ['a', '/h/.agents/skills/x'], configured: ['/c'] })).toEqual([
+    expect(
+      skillFolders({ cwd: '/p', home: '/h', env: {}, given: ['a', '/h/.agents/skills/x'], configured: ['/c'] }),
+    ).toEqual([
       { dir: '/p/a', scope: 'project' },
       { dir: '/h/.agents/skills/x', scope: 'user' },
     ]);
-    expect(skillFolders({ cwd: '/p', home: '/h', env: {}, given: [], configured: ['/c', '/c'] })).toEqual([{ dir: '/c', scope: 'project' }]);
+    expect(skillFolders({ cwd: '/p', home: '/h', env: {}, given: [], configured: ['/c', '/c'] })).toEqual([
+      { dir: '/c', scope: 'project' },
+    ]);
   });
 });
 
@@ -43,7 +49,10 @@ describe('findSkills', () => {
   it('keeps the first folder’s skill of a name and reports the later one as shadowed', () => {
     const project = temp.fresh('project');
     const home = temp.fresh('home');
-    writeTree(project, { '.claude/skills/both/SKILL.md': skill('both'), 'skills/only-here/SKILL.md': skill('only-here') });
+    writeTree(project, {
+      '.claude/skills/both/SKILL.md': skill('both'),
+      'skills/only-here/SKILL.md': skill('only-here'),
+    });
     writeTree(home, { '.agents/skills/both/SKILL.md': skill('both'), '.agents/skills/mine/SKILL.md': skill('mine') });
     const found = findSkills(skillFolders({ cwd: project, home, env: {} }));
     expect(found.skills.map((f) => [f.skill.id, f.scope])).toEqual([
@@ -52,21 +61,33 @@ describe('findSkills', () => {
       ['mine', 'user'],
     ]);
     expect(found.shadowed).toEqual([
-      { id: 'both', path: join(home, '.agents/skills/both'), scope: 'user', by: join(project, '.claude/skills/both'), byScope: 'project' },
+      {
+        id: 'both',
+        path: join(home, '.agents/skills/both'),
+        scope: 'user',
+        by: join(project, '.claude/skills/both'),
+        byScope: 'project',
+      },
     ]);
   });
 
   it('gives nothing for a folder that does not exist', () => {
     const dir = temp.fresh('broken');
     writeTree(dir, { 'ok/SKILL.md': skill('ok') });
-    const found = findSkills([{ dir: join(dir, 'missing'), scope: 'project' }, { dir, scope: 'project' }]);
+    const found = findSkills([
+      { dir: join(dir, 'missing'), scope: 'project' },
+      { dir, scope: 'project' },
+    ]);
     expect(found.skills.map((f) => f.skill.id)).toEqual(['ok']);
   });
 
   it('counts a folder reached twice once', () => {
     const dir = temp.fresh('twice');
-    writeTree(dir, { 'a/SKILL.md': skill('a'), 'link': { symlink: join(dir, 'a') } });
-    const found = findSkills([{ dir: join(dir, 'a'), scope: 'project' }, { dir: join(dir, 'link'), scope: 'project' }]);
+    writeTree(dir, { 'a/SKILL.md': skill('a'), link: { symlink: join(dir, 'a') } });
+    const found = findSkills([
+      { dir: join(dir, 'a'), scope: 'project' },
+      { dir: join(dir, 'link'), scope: 'project' },
+    ]);
     expect(found.skills).toHaveLength(1);
     expect(found.shadowed).toHaveLength(0);
   });

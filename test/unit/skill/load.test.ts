@@ -9,7 +9,11 @@ const { fresh, cleanup } = tempFolders('skills-load-');
 afterAll(cleanup);
 
 /** A skill folder written from a tree, loaded. */
-function load(tree: Parameters<typeof writeTree>[1], folder = 'weather', options: Parameters<typeof loadSkill>[1] = {}) {
+function load(
+  tree: Parameters<typeof writeTree>[1],
+  folder = 'weather',
+  options: Parameters<typeof loadSkill>[1] = {},
+) {
   const dir = join(fresh(), folder);
   writeTree(dir, tree);
   return loadSkill(dir, options);
@@ -72,7 +76,14 @@ describe('loadSkill: both layouts into the one Skill model', () => {
       },
       'folder-name',
     );
-    expect(s).toMatchObject({ id: 'weather', name: 'Weather', layout: 'manifest', owner: 'built-in', envVars: ['API_KEY'], envExample: ['API_KEY'] });
+    expect(s).toMatchObject({
+      id: 'weather',
+      name: 'Weather',
+      layout: 'manifest',
+      owner: 'built-in',
+      envVars: ['API_KEY'],
+      envExample: ['API_KEY'],
+    });
     expect(s.instructions).toBe('First.\n\n\nSecond.\n');
     expect(s.instructionParts.map((p) => p.file)).toEqual([join(s.root, 'context/a.md'), join(s.root, 'context/b.md')]);
     expect(s.mcpServers).toEqual([{ name: 'w', type: 'remote', url: 'https://example.com/mcp' }]);
@@ -81,7 +92,9 @@ describe('loadSkill: both layouts into the one Skill model', () => {
   });
 
   it('accepts a BOM and CRLF, and says when the file is named skill.md or both layouts are there', () => {
-    const s = load({ 'skill.md': `\ufeff${skillMd('name: weather\ndescription: Gets it. Use when asked.').replace(/\n/g, '\r\n')}` });
+    const s = load({
+      'skill.md': `\ufeff${skillMd('name: weather\ndescription: Gets it. Use when asked.').replace(/\n/g, '\r\n')}`,
+    });
     expect(s.description).toBe('Gets it. Use when asked.');
     expect(s.source.startsWith('---\nname: weather\n')).toBe(true);
     expect(s.diagnostics.map((d) => d.rule)).toEqual(['skill-file-name']);
@@ -95,7 +108,13 @@ describe('loadSkill: both layouts into the one Skill model', () => {
     expect(s.raw).toEqual({});
     expect(s.description).toBe('');
     expect(s.diagnostics).toHaveLength(1);
-    expect(s.diagnostics[0]).toMatchObject({ rule: 'yaml-syntax', ruleId: 'SK003', severity: 'error', line: 3, data: { slip: { kind: 'colon', line: 3 } } });
+    expect(s.diagnostics[0]).toMatchObject({
+      rule: 'yaml-syntax',
+      ruleId: 'SK003',
+      severity: 'error',
+      line: 3,
+      data: { slip: { kind: 'colon', line: 3 } },
+    });
     expect(s.diagnostics[0]!.hint).toContain('quote it: description: "Use when: it rains"');
     const json = load({ 'manifest.json': '{"id": "weather",\n  "name": }' });
     expect(json.diagnostics[0]).toMatchObject({ rule: 'json-syntax', line: 2, column: 11 });
@@ -104,9 +123,13 @@ describe('loadSkill: both layouts into the one Skill model', () => {
   it('reports an oversized skill file without reading it, and types that do not fit at their place', () => {
     const big = load({ 'SKILL.md': skillMd('name: weather\ndescription: d', 'x'.repeat(MAX_SKILL_FILE_BYTES)) });
     expect(big.diagnostics).toMatchObject([{ rule: 'file-too-large', severity: 'error' }]);
-    expect(big.diagnostics[0]!.message).toBe(`SKILL.md is ${MAX_SKILL_FILE_BYTES + 37} bytes; at most ${MAX_SKILL_FILE_BYTES} bytes are read`);
+    expect(big.diagnostics[0]!.message).toBe(
+      `SKILL.md is ${MAX_SKILL_FILE_BYTES + 37} bytes; at most ${MAX_SKILL_FILE_BYTES} bytes are read`,
+    );
     expect(big.source).toBe('');
-    const typed = load({ 'SKILL.md': skillMd('name: weather\ndescription: d\nmetadata:\n  author:\n    name: me\nlicense: 2024') });
+    const typed = load({
+      'SKILL.md': skillMd('name: weather\ndescription: d\nmetadata:\n  author:\n    name: me\nlicense: 2024'),
+    });
     expect(typed.diagnostics.map((d) => [d.rule, d.message, d.line])).toEqual([
       ['scalar-as-text', 'license: 2024 is read as the text "2024", not as a number', 7],
       ['metadata-format', 'metadata.author must be text, found a mapping', 5],
@@ -114,6 +137,8 @@ describe('loadSkill: both layouts into the one Skill model', () => {
   });
 
   it('throws for a folder that holds no skill file', () => {
-    expect(() => load({ 'README.md': '# no skill\n' })).toThrow(/is not a skill: it holds no SKILL.md or manifest.json/);
+    expect(() => load({ 'README.md': '# no skill\n' })).toThrow(
+      /is not a skill: it holds no SKILL.md or manifest.json/,
+    );
   });
 });

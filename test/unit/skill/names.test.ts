@@ -62,6 +62,10 @@ describe('checkManifestId', () => {
   });
 
   it('reports the skill-name rule first, with an ASCII suggestion', () => {
-    expect(checkManifestId('Café_Tools')).toMatchObject({ ok: false, rule: 'name-lowercase', suggestion: 'cafe-tools' });
+    expect(checkManifestId('Café_Tools')).toMatchObject({
+      ok: false,
+      rule: 'name-lowercase',
+      suggestion: 'cafe-tools',
+    });
   });
 });

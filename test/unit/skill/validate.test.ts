@@ -22,43 +22,266 @@ async function check(folder: string, tree: TreeSpec, options: { spec?: boolean }
 const md = (fm: string, body?: string) => ({ 'SKILL.md': skillMd(fm, body) });
 const good = 'name: good\ndescription: Does a thing. Use when the user asks for it.\n';
 const manifest = (fields: Record<string, unknown>) =>
-  JSON.stringify({ id: 'm', name: 'M', version: '1.0.0', description: 'Does M. Use when M.', owner: 'built-in', ...fields }, null, 2);
+  JSON.stringify(
+    { id: 'm', name: 'M', version: '1.0.0', description: 'Does M. Use when M.', owner: 'built-in', ...fields },
+    null,
+    2,
+  );
 
 // Every check of validate: a case that passes it and one that fails it, with what the message must say.
-const cases: { check: CheckName; folder: string; valid: TreeSpec; invalid: TreeSpec; says: RegExp; spec?: boolean; severity?: string }[] = [
-  { check: 'frontmatter-missing', folder: 'good', valid: md(good), invalid: { 'SKILL.md': '# Title\n' }, says: /must begin with YAML frontmatter/ },
-  { check: 'frontmatter-unclosed', folder: 'good', valid: md(good), invalid: { 'SKILL.md': `---\n${good}` }, says: /not closed/ },
-  { check: 'yaml-syntax', folder: 'good', valid: md(good), invalid: md('name: good\ndescription: Use when: x\n'), says: /does not parse/ },
-  { check: 'frontmatter-not-mapping', folder: 'good', valid: md(good), invalid: { 'SKILL.md': '---\n- a\n---\n' }, says: /mapping/ },
-  { check: 'name-required', folder: 'good', valid: md(good), invalid: md('description: Does things. Use when asked.\n'), says: /name is missing.*name: good/ },
-  { check: 'name-length', folder: 'a'.repeat(65), valid: md(good), invalid: md(`name: ${'a'.repeat(65)}\ndescription: Long. Use when x.\n`), says: /65 characters long; at most 64/ },
-  { check: 'name-lowercase', folder: 'Good', valid: md(good), invalid: md('name: Good\ndescription: d. Use when x.\n'), says: /must be lowercase: expected "good"/ },
-  { check: 'name-hyphens', folder: '-good', valid: md(good), invalid: md('name: -good\ndescription: d. Use when x.\n'), says: /start or end with a hyphen/ },
-  { check: 'name-characters', folder: 'go_od', valid: md(good), invalid: md('name: go_od\ndescription: d. Use when x.\n'), says: /only letters, digits and hyphens: expected e.g. "go-od"/ },
-  { check: 'name-matches-folder', folder: 'other', valid: {}, invalid: md(good), says: /does not match its folder "other"/ },
-  { check: 'description-required', folder: 'good', valid: md(good), invalid: md('name: good\ndescription: ""\n'), says: /description is empty/ },
-  { check: 'description-length', folder: 'good', valid: md(good), invalid: md(`name: good\ndescription: ${'x'.repeat(1025)}\n`), says: /1025 characters long; at most 1024/ },
-  { check: 'compatibility-format', folder: 'good', valid: md(`${good}compatibility: Python 3.10+\n`), invalid: md(`${good}compatibility: ${'c'.repeat(501)}\n`), says: /1-500 characters, found 501/ },
-  { check: 'metadata-format', folder: 'good', valid: md(`${good}metadata:\n  author: me\n`), invalid: md(`${good}metadata:\n  author:\n    name: me\n`), says: /metadata.author must be text, found a mapping/ },
-  { check: 'field-type', folder: 'good', valid: md(`${good}allowed-tools: Read Write\n`), invalid: md(`${good}allowed-tools:\n  Read: yes\n`), says: /allowed-tools must be text.*found a mapping/ },
-  { check: 'unknown-key', folder: 'good', valid: md(`${good}argument-hint: "[file]"\n`), invalid: md(`${good}descripton: typo\n`), says: /did you mean "description"/, severity: 'warning' },
-  { check: 'scalar-as-text', folder: 'good', valid: md(`${good}version: "1.0.0"\n`), invalid: md(`${good}license: 2\n`), says: /read as the text "2", not as a number/, severity: 'warning' },
-  { check: 'skill-file-name', folder: 'good', valid: md(good), invalid: { 'skill.md': skillMd(good) }, says: /named skill.md/, severity: 'warning' },
-  { check: 'file-too-large', folder: 'good', valid: md(good), invalid: md(good, 'x'.repeat(4 * 1024 * 1024 + 1)), says: /at most 4194304 bytes/ },
-  { check: 'json-syntax', folder: 'm', valid: { 'manifest.json': manifest({}) }, invalid: { 'manifest.json': '{"id": "m",}' }, says: /not valid JSON.*line 1, column 12/ },
-  { check: 'manifest-required', folder: 'm', valid: { 'manifest.json': manifest({}) }, invalid: { 'manifest.json': manifest({ owner: undefined }) }, says: /owner is missing/ },
-  { check: 'id-format', folder: 'm', valid: { 'manifest.json': manifest({}) }, invalid: { 'manifest.json': manifest({ id: 'My_Skill' }) }, says: /expected e.g. "my-skill"/ },
-  { check: 'version-semver', folder: 'm', valid: { 'manifest.json': manifest({ version: '1.0.0-beta.1' }) }, invalid: { 'manifest.json': manifest({ version: 'v1.0' }) }, says: /not a semantic version/ },
-  { check: 'path-exists', folder: 'm', valid: { 'manifest.json': manifest({ context: ['context/a.md'] }), 'context/a.md': '# A' }, invalid: { 'manifest.json': manifest({ context: ['context/a.md'] }) }, says: /context\[0\] "context\/a.md" does not exist/ },
-  { check: 'path-inside', folder: 'm', valid: { 'manifest.json': manifest({ context: ['./a.md'] }), 'a.md': '# A' }, invalid: { 'manifest.json': manifest({ context: ['../a.md'] }) }, says: /leads out of the skill/ },
-  { check: 'script-executable', folder: 'm', valid: { 'manifest.json': manifest({ scripts: ['scripts/x.sh'] }), 'scripts/x.sh': { content: '#!/bin/sh\n', mode: 0o755 } }, invalid: { 'manifest.json': manifest({ scripts: ['scripts/x.sh'] }), 'scripts/x.sh': { content: '#!/bin/sh\n', mode: 0o644 } }, says: /not executable/ },
-  { check: 'env-example', folder: 'm', valid: { 'manifest.json': manifest({ envVars: ['API_KEY'] }), '.env.example': '# key\nAPI_KEY=\n' }, invalid: { 'manifest.json': manifest({ envVars: ['API_KEY', 'OTHER'] }), '.env.example': 'API_KEY=\n' }, says: /does not name OTHER/ },
-  { check: 'mcp-server', folder: 'm', valid: { 'manifest.json': manifest({ mcpServers: [{ name: 'r', type: 'remote', url: 'https://x.example/api' }] }) }, invalid: { 'manifest.json': manifest({ mcpServers: [{ name: 'l', type: 'local' }] }) }, says: /mcpServers\[0\].command is required/ },
-  { check: 'dependency-spec', folder: 'm', valid: { 'manifest.json': manifest({ dependencies: ['basic-tools', 'x@^1.2.0', 'y@1.0.0'] }) }, invalid: { 'manifest.json': manifest({ dependencies: ['basic-tools@latest!'] }) }, says: /no valid version or semver range/ },
-  { check: 'node-version', folder: 'm', valid: { 'manifest.json': manifest({ nodeVersion: '20' }) }, invalid: { 'manifest.json': manifest({ nodeVersion: '>= twenty' }) }, says: /not a semver range/ },
-  { check: 'trigger-pattern', folder: 'good', valid: md(`${good}triggers:\n  patterns: ["greet\\\\s+\\\\w+"]\n`), invalid: md(`${good}triggers:\n  patterns:\n    - "(a+)+$"\n`), says: /backtrack catastrophically/ },
-  { check: 'toolset-format', folder: 'good', valid: { ...md(`${good}toolsets:\n  - "toolsets/index:Hello"\n`), 'toolsets/index.ts': 'export const Hello = [];\n' }, invalid: md(`${good}toolsets:\n  - "toolsets/index"\n`), says: /must be path:Export/ },
-  { check: 'layout-conflict', folder: 'good', valid: md(good), invalid: { ...md(good), 'manifest.json': '{}' }, says: /both SKILL.md and manifest.json/, severity: 'warning' },
+const cases: {
+  check: CheckName;
+  folder: string;
+  valid: TreeSpec;
+  invalid: TreeSpec;
+  says: RegExp;
+  spec?: boolean;
+  severity?: string;
+}[] = [
+  {
+    check: 'frontmatter-missing',
+    folder: 'good',
+    valid: md(good),
+    invalid: { 'SKILL.md': '# Title\n' },
+    says: /must begin with YAML frontmatter/,
+  },
+  {
+    check: 'frontmatter-unclosed',
+    folder: 'good',
+    valid: md(good),
+    invalid: { 'SKILL.md': `---\n${good}` },
+    says: /not closed/,
+  },
+  {
+    check: 'yaml-syntax',
+    folder: 'good',
+    valid: md(good),
+    invalid: md('name: good\ndescription: Use when: x\n'),
+    says: /does not parse/,
+  },
+  {
+    check: 'frontmatter-not-mapping',
+    folder: 'good',
+    valid: md(good),
+    invalid: { 'SKILL.md': '---\n- a\n---\n' },
+    says: /mapping/,
+  },
+  {
+    check: 'name-required',
+    folder: 'good',
+    valid: md(good),
+    invalid: md('description: Does things. Use when asked.\n'),
+    says: /name is missing.*name: good/,
+  },
+  {
+    check: 'name-length',
+    folder: 'a'.repeat(65),
+    valid: md(good),
+    invalid: md(`name: ${'a'.repeat(65)}\ndescription: Long. Use when x.\n`),
+    says: /65 characters long; at most 64/,
+  },
+  {
+    check: 'name-lowercase',
+    folder: 'Good',
+    valid: md(good),
+    invalid: md('name: Good\ndescription: d. Use when x.\n'),
+    says: /must be lowercase: expected "good"/,
+  },
+  {
+    check: 'name-hyphens',
+    folder: '-good',
+    valid: md(good),
+    invalid: md('name: -good\ndescription: d. Use when x.\n'),
+    says: /start or end with a hyphen/,
+  },
+  {
+    check: 'name-characters',
+    folder: 'go_od',
+    valid: md(good),
+    invalid: md('name: go_od\ndescription: d. Use when x.\n'),
+    says: /only letters, digits and hyphens: expected e.g. "go-od"/,
+  },
+  {
+    check: 'name-matches-folder',
+    folder: 'other',
+    valid: {},
+    invalid: md(good),
+    says: /does not match its folder "other"/,
+  },
+  {
+    check: 'description-required',
+    folder: 'good',
+    valid: md(good),
+    invalid: md('name: good\ndescription: ""\n'),
+    says: /description is empty/,
+  },
+  {
+    check: 'description-length',
+    folder: 'good',
+    valid: md(good),
+    invalid: md(`name: good\ndescription: ${'x'.repeat(1025)}\n`),
+    says: /1025 characters long; at most 1024/,
+  },
+  {
+    check: 'compatibility-format',
+    folder: 'good',
+    valid: md(`${good}compatibility: Python 3.10+\n`),
+    invalid: md(`${good}compatibility: ${'c'.repeat(501)}\n`),
+    says: /1-500 characters, found 501/,
+  },
+  {
+    check: 'metadata-format',
+    folder: 'good',
+    valid: md(`${good}metadata:\n  author: me\n`),
+    invalid: md(`${good}metadata:\n  author:\n    name: me\n`),
+    says: /metadata.author must be text, found a mapping/,
+  },
+  {
+    check: 'field-type',
+    folder: 'good',
+    valid: md(`${good}allowed-tools: Read Write\n`),
+    invalid: md(`${good}allowed-tools:\n  Read: yes\n`),
+    says: /allowed-tools must be text.*found a mapping/,
+  },
+  {
+    check: 'unknown-key',
+    folder: 'good',
+    valid: md(`${good}argument-hint: "[file]"\n`),
+    invalid: md(`${good}descripton: typo\n`),
+    says: /did you mean "description"/,
+    severity: 'warning',
+  },
+  {
+    check: 'scalar-as-text',
+    folder: 'good',
+    valid: md(`${good}version: "1.0.0"\n`),
+    invalid: md(`${good}license: 2\n`),
+    says: /read as the text "2", not as a number/,
+    severity: 'warning',
+  },
+  {
+    check: 'skill-file-name',
+    folder: 'good',
+    valid: md(good),
+    invalid: { 'skill.md': skillMd(good) },
+    says: /named skill.md/,
+    severity: 'warning',
+  },
+  {
+    check: 'file-too-large',
+    folder: 'good',
+    valid: md(good),
+    invalid: md(good, 'x'.repeat(4 * 1024 * 1024 + 1)),
+    says: /at most 4194304 bytes/,
+  },
+  {
+    check: 'json-syntax',
+    folder: 'm',
+    valid: { 'manifest.json': manifest({}) },
+    invalid: { 'manifest.json': '{"id": "m",}' },
+    says: /not valid JSON.*line 1, column 12/,
+  },
+  {
+    check: 'manifest-required',
+    folder: 'm',
+    valid: { 'manifest.json': manifest({}) },
+    invalid: { 'manifest.json': manifest({ owner: undefined }) },
+    says: /owner is missing/,
+  },
+  {
+    check: 'id-format',
+    folder: 'm',
+    valid: { 'manifest.json': manifest({}) },
+    invalid: { 'manifest.json': manifest({ id: 'My_Skill' }) },
+    says: /expected e.g. "my-skill"/,
+  },
+  {
+    check: 'version-semver',
+    folder: 'm',
+    valid: { 'manifest.json': manifest({ version: '1.0.0-beta.1' }) },
+    invalid: { 'manifest.json': manifest({ version: 'v1.0' }) },
+    says: /not a semantic version/,
+  },
+  {
+    check: 'path-exists',
+    folder: 'm',
+    valid: { 'manifest.json': manifest({ context: ['context/a.md'] }), 'context/a.md': '# A' },
+    invalid: { 'manifest.json': manifest({ context: ['context/a.md'] }) },
+    says: /context\[0\] "context\/a.md" does not exist/,
+  },
+  {
+    check: 'path-inside',
+    folder: 'm',
+    valid: { 'manifest.json': manifest({ context: ['./a.md'] }), 'a.md': '# A' },
+    invalid: { 'manifest.json': manifest({ context: ['../a.md'] }) },
+    says: /leads out of the skill/,
+  },
+  {
+    check: 'script-executable',
+    folder: 'm',
+    valid: {
+      'manifest.json': manifest({ scripts: ['scripts/x.sh'] }),
+      'scripts/x.sh': { content: '#!/bin/sh\n', mode: 0o755 },
+    },
+    invalid: {
+      'manifest.json': manifest({ scripts: ['scripts/x.sh'] }),
+      'scripts/x.sh': { content: '#!/bin/sh\n', mode: 0o644 },
+    },
+    says: /not executable/,
+  },
+  {
+    check: 'env-example',
+    folder: 'm',
+    valid: { 'manifest.json': manifest({ envVars: ['API_KEY'] }), '.env.example': '# key\nAPI_KEY=\n' },
+    invalid: { 'manifest.json': manifest({ envVars: ['API_KEY', 'OTHER'] }), '.env.example': 'API_KEY=\n' },
+    says: /does not name OTHER/,
+  },
+  {
+    check: 'mcp-server',
+    folder: 'm',
+    valid: { 'manifest.json': manifest({ mcpServers: [{ name: 'r', type: 'remote', url: 'https://x.example/api' }] }) },
+    invalid: { 'manifest.json': manifest({ mcpServers: [{ name: 'l', type: 'local' }] }) },
+    says: /mcpServers\[0\].command is required/,
+  },
+  {
+    check: 'dependency-spec',
+    folder: 'm',
+    valid: { 'manifest.json': manifest({ dependencies: ['basic-tools', 'x@^1.2.0', 'y@1.0.0'] }) },
+    invalid: { 'manifest.json': manifest({ dependencies: ['basic-tools@latest!'] }) },
+    says: /no valid version or semver range/,
+  },
+  {
+    check: 'node-version',
+    folder: 'm',
+    valid: { 'manifest.json': manifest({ nodeVersion: '20' }) },
+    invalid: { 'manifest.json': manifest({ nodeVersion: '>= twenty' }) },
+    says: /not a semver range/,
+  },
+  {
+    check: 'trigger-pattern',
+    folder: 'good',
+    valid: md(`${good}triggers:\n  patterns: ["greet\\\\s+\\\\w+"]\n`),
+    invalid: md(`${good}triggers:\n  patterns:\n    - "(a+)+$"\n`),
+    says: /backtrack catastrophically/,
+  },
+  {
+    check: 'toolset-format',
+    folder: 'good',
+    valid: {
+      ...md(`${good}toolsets:\n  - "toolsets/index:Hello"\n`),
+      'toolsets/index.ts': 'export const Hello = [];\n',
+    },
+    invalid: md(`${good}toolsets:\n  - "toolsets/index"\n`),
+    says: /must be path:Export/,
+  },
+  {
+    check: 'layout-conflict',
+    folder: 'good',
+    valid: md(good),
+    invalid: { ...md(good), 'manifest.json': '{}' },
+    says: /both SKILL.md and manifest.json/,
+    severity: 'warning',
+  },
 ];
 
 describe('validate checks', () => {
@@ -69,7 +292,16 @@ describe('validate checks', () => {
   for (const c of cases) {
     it(`${CHECKS[c.check].id} ${c.check}`, async () => {
       if (Object.keys(c.valid).length > 0) {
-        const ok = await check(c.check === 'name-length' || c.check === 'name-lowercase' || c.check === 'name-hyphens' || c.check === 'name-characters' ? 'good' : c.folder, c.valid, { spec: c.spec });
+        const ok = await check(
+          c.check === 'name-length' ||
+            c.check === 'name-lowercase' ||
+            c.check === 'name-hyphens' ||
+            c.check === 'name-characters'
+            ? 'good'
+            : c.folder,
+          c.valid,
+          { spec: c.spec },
+        );
         expect(ok.diagnostics.filter((d) => d.rule === c.check)).toEqual([]);
       }
       const bad = await check(c.folder, c.invalid, { spec: c.spec });
@@ -88,12 +320,20 @@ describe('validate details', () => {
     const r = await check('good', md(`${good}version: v1.2\nallowed-tools:\n  - Read\n  - Bash(git:*)\n`));
     expect(r.valid).toBe(true);
     const tools = r.diagnostics.find((d) => d.rule === 'field-type')!;
-    expect([tools.severity, tools.message, tools.hint]).toEqual(['warning', 'allowed-tools must be text (space-separated tool names), found a list', 'write it as one string: allowed-tools: Read Bash(git:*)']);
+    expect([tools.severity, tools.message, tools.hint]).toEqual([
+      'warning',
+      'allowed-tools must be text (space-separated tool names), found a list',
+      'write it as one string: allowed-tools: Read Bash(git:*)',
+    ]);
     const version = r.diagnostics.find((d) => d.rule === 'version-semver')!;
     expect([version.severity, version.line, version.hint]).toEqual(['warning', 4, 'write version: 1.2.0']);
     // A list holding other than text, and a manifest's version, stay errors.
     expect((await check('good', md(`${good}allowed-tools:\n  - Read\n  - {a: 1}\n`))).valid).toBe(false);
-    expect((await check('m', { 'manifest.json': manifest({ version: '1.0' }) })).diagnostics.find((d) => d.rule === 'version-semver')?.severity).toBe('error');
+    expect(
+      (await check('m', { 'manifest.json': manifest({ version: '1.0' }) })).diagnostics.find(
+        (d) => d.rule === 'version-semver',
+      )?.severity,
+    ).toBe('error');
   });
 
   it('gives file line and column of the offending key', async () => {
@@ -129,7 +369,11 @@ describe('validate details', () => {
     const r = await check('good', md(`${good}triggers:\n  - deploy the app\n  - ship it\n`));
     expect(r.valid).toBe(true);
     const d = r.diagnostics.find((x) => x.rule === 'field-type')!;
-    expect(d).toMatchObject({ severity: 'warning', message: 'triggers is a list; it is read as triggers.keywords', line: 4 });
+    expect(d).toMatchObject({
+      severity: 'warning',
+      message: 'triggers is a list; it is read as triggers.keywords',
+      line: 4,
+    });
     expect(d.hint).toContain('keywords: ["deploy the app", "ship it"]');
     expect(r.skill.triggers?.keywords).toEqual(['deploy the app', 'ship it']);
   });
@@ -148,19 +392,33 @@ describe('validate details', () => {
   });
 
   it('refuses a symlinked script that leads out of the skill', async () => {
-    const r = await check('m', { 'manifest.json': manifest({ scripts: ['scripts/x.sh'] }), 'scripts/x.sh': { symlink: '/bin/sh' } });
+    const r = await check('m', {
+      'manifest.json': manifest({ scripts: ['scripts/x.sh'] }),
+      'scripts/x.sh': { symlink: '/bin/sh' },
+    });
     expect(r.diagnostics.find((d) => d.rule === 'path-inside')?.message).toMatch(/symlink that leads out of the skill/);
   });
 
   it('refuses a path through a symlinked folder that leads out of the skill', async () => {
-    const r = await check('m', { 'manifest.json': manifest({ context: ['context/a.md'] }), context: { symlink: '/etc' } });
-    expect(r.diagnostics.find((d) => d.rule === 'path-inside')?.message).toMatch(/goes through context, a symlink that leads out/);
+    const r = await check('m', {
+      'manifest.json': manifest({ context: ['context/a.md'] }),
+      context: { symlink: '/etc' },
+    });
+    expect(r.diagnostics.find((d) => d.rule === 'path-inside')?.message).toMatch(
+      /goes through context, a symlink that leads out/,
+    );
   });
 
   it('loads the manifest layout into the same model', () => {
     const root = join(tmp.dir, 'model', 'm');
     writeTree(root, {
-      'manifest.json': manifest({ context: ['context/a.md', 'context/b.md'], scripts: ['scripts/x.sh'], envVars: ['K'], dependencies: ['basic-tools@^1.0.0'], mcpServers: [{ name: 's', type: 'local', command: 'node', args: ['s.js'] }] }),
+      'manifest.json': manifest({
+        context: ['context/a.md', 'context/b.md'],
+        scripts: ['scripts/x.sh'],
+        envVars: ['K'],
+        dependencies: ['basic-tools@^1.0.0'],
+        mcpServers: [{ name: 's', type: 'local', command: 'node', args: ['s.js'] }],
+      }),
       'context/a.md': '# A\n',
       'context/b.md': '# B\n',
       'scripts/x.sh': { content: '#!/bin/sh\n', mode: 0o755 },
@@ -212,7 +470,11 @@ describe('--spec (the reference validator)', () => {
     expect(r.diagnostics[0]!.message).toMatch(/"version" is not a field of the Agent Skills specification/);
   });
   it('accepts what the reference accepts: nested metadata, allowed-tools lists, empty compatibility', async () => {
-    const r = await check('good', md(`${good}metadata:\n  a:\n    b: c\nallowed-tools:\n  - Read\ncompatibility: ""\n`), { spec: true });
+    const r = await check(
+      'good',
+      md(`${good}metadata:\n  a:\n    b: c\nallowed-tools:\n  - Read\ncompatibility: ""\n`),
+      { spec: true },
+    );
     expect(r.diagnostics).toEqual([]);
   });
   it('rejects a BOM, as the reference does', async () => {

@@ -10,7 +10,9 @@ afterAll(cleanup);
 
 function makeSkill(parent: string, name: string, version?: string): void {
   const meta = version ? `metadata:\n  version: "${version}"\n` : '';
-  writeTree(join(parent, name), { 'SKILL.md': skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing.\n${meta}`) });
+  writeTree(join(parent, name), {
+    'SKILL.md': skillMd(`name: ${name}\ndescription: Does ${name} things. Use when testing.\n${meta}`),
+  });
 }
 
 describe('syncSkills', () => {
@@ -23,7 +25,11 @@ describe('syncSkills', () => {
     const seen: SyncItem[] = [];
     const first = await syncSkills({ dir: 'skills', cwd, registry, onItem: (i) => seen.push(i) });
     expect(first.dir).toBe(join(cwd, 'skills'));
-    expect(first.skills.map((i) => [i.id, i.status]).sort()).toEqual([['alpha', 'added'], ['broken', 'invalid'], ['loose', 'added']]);
+    expect(first.skills.map((i) => [i.id, i.status]).sort()).toEqual([
+      ['alpha', 'added'],
+      ['broken', 'invalid'],
+      ['loose', 'added'],
+    ]);
     expect(seen).toEqual(first.skills);
     expect(first.counts).toMatchObject({ added: 2, invalid: 1, refused: 0 });
     expect(first.skills.find((i) => i.id === 'loose')!.warnings![0]).toContain('loose has no version');
@@ -41,7 +47,10 @@ describe('syncSkills', () => {
     writeTree(join(cwd, 'skills/alpha'), { 'extra.md': 'changed\n' });
     makeSkill(join(cwd, 'skills'), 'beta', '1.0.0');
     const r = await syncSkills({ dir: 'skills', cwd, registry });
-    expect(r.skills.map((i) => [i.id, i.status]).sort()).toEqual([['alpha', 'refused'], ['beta', 'added']]);
+    expect(r.skills.map((i) => [i.id, i.status]).sort()).toEqual([
+      ['alpha', 'refused'],
+      ['beta', 'added'],
+    ]);
     expect(r.skills.find((i) => i.id === 'alpha')!.error!.code).toBe('E_EXISTS');
   });
 
@@ -50,7 +59,10 @@ describe('syncSkills', () => {
     writeTree(cwd, { 'file.txt': 'x' });
     const registry = join(cwd, 'reg');
     await expect(syncSkills({ dir: '.', cwd, registry, owner: ' ' })).rejects.toMatchObject({ code: 'E_USAGE' });
-    await expect(syncSkills({ dir: 'nope', cwd, registry })).rejects.toMatchObject({ code: 'E_NOT_FOUND', message: 'nope: no such folder' });
+    await expect(syncSkills({ dir: 'nope', cwd, registry })).rejects.toMatchObject({
+      code: 'E_NOT_FOUND',
+      message: 'nope: no such folder',
+    });
     await expect(syncSkills({ dir: 'file.txt', cwd, registry })).rejects.toMatchObject({ code: 'E_USAGE' });
   });
 

@@ -1,4 +1,14 @@
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_ENTRIES, MAX_FILE_BYTES, openTokenCache, userCacheDir } from '../../../src/tokens/token-cache.js';
@@ -42,7 +52,15 @@ describe('openTokenCache', () => {
   });
 
   it('ignores a corrupt file, and replaces it on the next write', () => {
-    for (const junk of ['', '{', 'null', '[1,2]', '"x"', '{"counter":"o200k_base test@1","counts":[1]}', '\u0000\u0001binary']) {
+    for (const junk of [
+      '',
+      '{',
+      'null',
+      '[1,2]',
+      '"x"',
+      '{"counter":"o200k_base test@1","counts":[1]}',
+      '\u0000\u0001binary',
+    ]) {
       const file = cacheFile();
       mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
       writeFileSync(file, junk, { mode: 0o600 });
@@ -60,7 +78,15 @@ describe('openTokenCache', () => {
     const counts = { good: 5, negative: -1, fraction: 1.5, text: '7', huge: 2 ** 60, 'bad key!': 4, also_good: 0 };
     writeFileSync(file, JSON.stringify({ counter: COUNTER, counts }), { mode: 0o600 });
     const cache = openTokenCache(file, COUNTER);
-    expect(['good', 'negative', 'fraction', 'text', 'huge', 'bad key!', 'also_good'].map((k) => cache.get(k))).toEqual([5, undefined, undefined, undefined, undefined, undefined, 0]);
+    expect(['good', 'negative', 'fraction', 'text', 'huge', 'bad key!', 'also_good'].map((k) => cache.get(k))).toEqual([
+      5,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      0,
+    ]);
   });
 
   it('ignores the counts of another counter (another tokenizer or version)', () => {
@@ -95,7 +121,9 @@ describe('openTokenCache', () => {
   it('does not read a file larger than MAX_FILE_BYTES', () => {
     const file = cacheFile();
     mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    writeFileSync(file, JSON.stringify({ counter: COUNTER, counts: { aaa: 1 }, pad: 'x'.repeat(MAX_FILE_BYTES) }), { mode: 0o600 });
+    writeFileSync(file, JSON.stringify({ counter: COUNTER, counts: { aaa: 1 }, pad: 'x'.repeat(MAX_FILE_BYTES) }), {
+      mode: 0o600,
+    });
     expect(openTokenCache(file, COUNTER).get('aaa')).toBeUndefined();
   });
 
@@ -108,34 +136,37 @@ describe('openTokenCache', () => {
     expect(openTokenCache(file, COUNTER).get('aaa')).toBeUndefined();
   });
 
-  it.skipIf(uid === undefined)('uses neither a folder nor a file that belongs to another user, or that others may write to', () => {
-    const file = cacheFile();
-    const mine = openTokenCache(file, COUNTER);
-    mine.set('aaa', 1);
-    mine.save();
-    const other = uid! + 1;
-    // Another user's folder: not read, not written.
-    const theirs = openTokenCache(file, COUNTER, { uid: other });
-    expect(theirs.get('aaa')).toBeUndefined();
-    theirs.set('bbb', 2);
-    theirs.save();
-    expect(written(file).counts).toEqual({ aaa: 1 });
-    // A folder others may write to: the same.
-    chmodSync(join(file, '..'), 0o777);
-    const open = openTokenCache(file, COUNTER);
-    expect(open.get('aaa')).toBeUndefined();
-    open.set('bbb', 2);
-    open.save();
-    expect(written(file).counts).toEqual({ aaa: 1 });
-    chmodSync(join(file, '..'), 0o700);
-    // A group-writable file in one's own folder: not read.
-    chmodSync(file, 0o620);
-    expect(openTokenCache(file, COUNTER).get('aaa')).toBeUndefined();
-    chmodSync(file, 0o600);
-    expect(openTokenCache(file, COUNTER).get('aaa')).toBe(1);
-  });
+  it.skipIf(uid === undefined)(
+    'uses neither a folder nor a file that belongs to another user, or that others may write to',
+    () => {
+      const file = cacheFile();
+      const mine = openTokenCache(file, COUNTER);
+      mine.set('aaa', 1);
+      mine.save();
+      const other = uid! + 1;
+      // Another user's folder: not read, not written.
+      const theirs = openTokenCache(file, COUNTER, { uid: other });
+      expect(theirs.get('aaa')).toBeUndefined();
+      theirs.set('bbb', 2);
+      theirs.save();
+      expect(written(file).counts).toEqual({ aaa: 1 });
+      // A folder others may write to: the same.
+      chmodSync(join(file, '..'), 0o777);
+      const open = openTokenCache(file, COUNTER);
+      expect(open.get('aaa')).toBeUndefined();
+      open.set('bbb', 2);
+      open.save();
+      expect(written(file).counts).toEqual({ aaa: 1 });
+      chmodSync(join(file, '..'), 0o700);
+      // A group-writable file in one's own folder: not read.
+      chmodSync(file, 0o620);
+      expect(openTokenCache(file, COUNTER).get('aaa')).toBeUndefined();
+      chmodSync(file, 0o600);
+      expect(openTokenCache(file, COUNTER).get('aaa')).toBe(1);
+    },
+  );
 
-  it.skipIf(uid !== 0)('as root: a file that another user owns, in root\'s own folder, is not read', () => {
+  it.skipIf(uid !== 0)("as root: a file that another user owns, in root's own folder, is not read", () => {
     const file = cacheFile();
     const mine = openTokenCache(file, COUNTER);
     mine.set('aaa', 1);

@@ -22,11 +22,81 @@ function prng(seed: number) {
 // What the pre-tokenizer and the run slicing are most sensitive to: newlines before "/", spaces and other
 // whitespace, punctuation that takes the newlines after it, contractions, letters of every case, digits,
 // surrogate pairs, Unicode whitespace that only one side calls whitespace (U+0085, U+FEFF), special tokens.
-const WORDS = ['hello', 'World', "don't", "it's", 'CamelCase', 'URL', 'x', '日本語のテキスト', 'naïve', 'Ünïcödé', '😀', '12345', '3.14', 'a/b', 'https://x.io/p?q=1'];
-const PUNCT = ['.', ',', '!?', '...', '->', '/', '//', '#', '`', '```', '<|endoftext|>', '- ', '* ', '(', ')', '"', "'", ':', '|', '—'];
-const SPACE = [' ', '  ', '\t', '\n', '\n\n', '\r\n', '\r', ' \n', '\n ', '\n\t', '\n/', '\n-', '\n#', '\n<', '\u00a0', '\u0085', '\ufeff', '\u2028', '\u3000', '\v', '\f', '\n\u0085', '\n\ufeff', '\n\u00a0'];
+const WORDS = [
+  'hello',
+  'World',
+  "don't",
+  "it's",
+  'CamelCase',
+  'URL',
+  'x',
+  '日本語のテキスト',
+  'naïve',
+  'Ünïcödé',
+  '😀',
+  '12345',
+  '3.14',
+  'a/b',
+  'https://x.io/p?q=1',
+];
+const PUNCT = [
+  '.',
+  ',',
+  '!?',
+  '...',
+  '->',
+  '/',
+  '//',
+  '#',
+  '`',
+  '```',
+  '<|endoftext|>',
+  '- ',
+  '* ',
+  '(',
+  ')',
+  '"',
+  "'",
+  ':',
+  '|',
+  '—',
+];
+const SPACE = [
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\n\n',
+  '\r\n',
+  '\r',
+  ' \n',
+  '\n ',
+  '\n\t',
+  '\n/',
+  '\n-',
+  '\n#',
+  '\n<',
+  '\u00a0',
+  '\u0085',
+  '\ufeff',
+  '\u2028',
+  '\u3000',
+  '\v',
+  '\f',
+  '\n\u0085',
+  '\n\ufeff',
+  '\n\u00a0',
+];
 // Longer than the 1,000 characters at which runs are cut into slices.
-const LONG = ['x'.repeat(1500), ' '.repeat(1200), '\n'.repeat(1100), 'ab'.repeat(700), '😀'.repeat(600), '-'.repeat(2100), ' \n'.repeat(800)];
+const LONG = [
+  'x'.repeat(1500),
+  ' '.repeat(1200),
+  '\n'.repeat(1100),
+  'ab'.repeat(700),
+  '😀'.repeat(600),
+  '-'.repeat(2100),
+  ' \n'.repeat(800),
+];
 
 function text(rand: (n: number) => number, long: boolean): string {
   let s = '';
@@ -62,7 +132,9 @@ describe('cachePieces', () => {
       const t = text(rand, false);
       const pieces = cachePieces(t, { min: 1, spread: 1 });
       if (pieces.length > 1) checked++;
-      expect(pieces.flatMap((p) => encode(p, { disallowedSpecial: new Set() }))).toEqual(encode(t, { disallowedSpecial: new Set() }));
+      expect(pieces.flatMap((p) => encode(p, { disallowedSpecial: new Set() }))).toEqual(
+        encode(t, { disallowedSpecial: new Set() }),
+      );
     }
     expect(checked).toBeGreaterThan(250);
   });
@@ -79,7 +151,11 @@ describe('cachePieces', () => {
 
   it('makes pieces of at least 4096 characters, and a change to one line leaves the pieces away from it as they were', () => {
     const rand = prng(4);
-    const lines = Array.from({ length: 3000 }, (_, i) => `- skill-${i}-${rand(1e6)}: ${WORDS[rand(WORDS.length)]} things. Use when asked (/s/skill-${i}/SKILL.md)`);
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        `- skill-${i}-${rand(1e6)}: ${WORDS[rand(WORDS.length)]} things. Use when asked (/s/skill-${i}/SKILL.md)`,
+    );
     const before = cachePieces(`# Available Skills\n\n${lines.join('\n')}\n`);
     expect(before.length).toBeGreaterThan(10);
     for (const p of before.slice(0, -1)) expect(p.length).toBeGreaterThanOrEqual(4096);
@@ -89,8 +165,20 @@ describe('cachePieces', () => {
   });
 
   it("cuts before each section, so that a selected skill's block is the same pieces whoever comes before and after it", () => {
-    const catalog = Array.from({ length: 500 }, (_, i) => ({ name: `skill-${i}`, description: `Does thing ${i}. Use when asked about ${i}.`, location: `/s/skill-${i}/SKILL.md` }));
-    const active = (name: string, body: string): PromptSkill => ({ name, title: name, root: `/s/${name}`, instructions: body, files: ['scripts/run.sh'], tools: [{ path: 'scripts/run.sh' }], mcpServers: [] });
+    const catalog = Array.from({ length: 500 }, (_, i) => ({
+      name: `skill-${i}`,
+      description: `Does thing ${i}. Use when asked about ${i}.`,
+      location: `/s/skill-${i}/SKILL.md`,
+    }));
+    const active = (name: string, body: string): PromptSkill => ({
+      name,
+      title: name,
+      root: `/s/${name}`,
+      instructions: body,
+      files: ['scripts/run.sh'],
+      tools: [{ path: 'scripts/run.sh' }],
+      mcpServers: [],
+    });
     const a = active('alpha', `# Alpha\n\n${'Step one, then step two.\n'.repeat(400)}\n## Notes\n\nKeep it.\n`);
     const b = active('beta', '# Beta\n\nShort.\n');
     const c = active('gamma', `# Gamma\n\n${'Another line of text.\n'.repeat(100)}`);
@@ -167,7 +255,10 @@ describe('cachedTokenCounter', () => {
   });
 
   it('asks the cache for every piece and counts none of those it holds', async () => {
-    const t = Array.from({ length: 4000 }, (_, i) => `- skill-${i}: does thing ${i}. Use when asked. (/x/${i}/SKILL.md)`).join('\n');
+    const t = Array.from(
+      { length: 4000 },
+      (_, i) => `- skill-${i}: does thing ${i}. Use when asked. (/x/${i}/SKILL.md)`,
+    ).join('\n');
     const pieces = cachePieces(t);
     expect(pieces.length).toBeGreaterThan(5);
     // Counts no tokenizer would give: the cache's word is taken as is.
@@ -178,7 +269,10 @@ describe('cachedTokenCounter', () => {
 
   it('counts only the pieces the cache lacks, and adds them to it', async () => {
     const count = await tokenCounter();
-    const t = Array.from({ length: 4000 }, (_, i) => `- skill-${i}: does thing ${i}. Use when asked. (/x/${i}/SKILL.md)`).join('\n');
+    const t = Array.from(
+      { length: 4000 },
+      (_, i) => `- skill-${i}: does thing ${i}. Use when asked. (/x/${i}/SKILL.md)`,
+    ).join('\n');
     const pieces = cachePieces(t);
     const known = Object.fromEntries(pieces.slice(1).map((p) => [pieceKey(p), count(p)]));
     const { cache, counts, log } = memoryCache(known);
@@ -195,7 +289,9 @@ describe('cachedTokenCounter', () => {
 });
 
 it('COUNTER_ID names the gpt-tokenizer installed, so that a new version never meets old counts', () => {
-  const { version } = JSON.parse(readFileSync(join(ROOT, 'node_modules/gpt-tokenizer/package.json'), 'utf8')) as { version: string };
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'node_modules/gpt-tokenizer/package.json'), 'utf8')) as {
+    version: string;
+  };
   expect(COUNTER_ID).toContain(`gpt-tokenizer@${version} `);
   expect(COUNTER_ID).toContain('o200k_base');
 });

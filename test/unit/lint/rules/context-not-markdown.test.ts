@@ -15,8 +15,16 @@ it('context-not-markdown', () =>
       { tree: manifest([1, null]) },
     ],
     invalid: [
-      { tree: manifest(['context/a.md', 'context/notes.txt']), messages: [/context file "context\/notes.txt" is not Markdown; expected a .md or .markdown file/], lines: [9] },
-      { tree: manifest(['data.json', 'guide.md', 'page.html', 'README']), messages: [/"data.json"/, /"page.html"/, /"README"/], lines: [8, 10, 11] },
+      {
+        tree: manifest(['context/a.md', 'context/notes.txt']),
+        messages: [/context file "context\/notes.txt" is not Markdown; expected a .md or .markdown file/],
+        lines: [9],
+      },
+      {
+        tree: manifest(['data.json', 'guide.md', 'page.html', 'README']),
+        messages: [/"data.json"/, /"page.html"/, /"README"/],
+        lines: [8, 10, 11],
+      },
       { tree: manifest(['context/a.md.bak']), messages: [/"context\/a.md.bak"/] },
     ],
   }));

@@ -3,8 +3,16 @@ import rule from '../../../../src/lint/rules/description-vague.js';
 import { testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
-const md = (description: string) => ({ 'SKILL.md': skillMd(`name: demo\ndescription: ${JSON.stringify(description)}\n`) });
-const manifest = (description: string) => ({ 'manifest.json': JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description, owner: 'built-in' }, null, 2) });
+const md = (description: string) => ({
+  'SKILL.md': skillMd(`name: demo\ndescription: ${JSON.stringify(description)}\n`),
+});
+const manifest = (description: string) => ({
+  'manifest.json': JSON.stringify(
+    { id: 'demo', name: 'Demo', version: '1.0.0', description, owner: 'built-in' },
+    null,
+    2,
+  ),
+});
 
 it('description-vague', () =>
   testRule(rule, {
@@ -27,15 +35,26 @@ it('description-vague', () =>
       { tree: md('Helps with 中文文档的撰写、翻译、校对和排版，当用户需要处理中文文档时使用') },
     ],
     invalid: [
-      { tree: md('Helps with PDF documents and forms of every kind.'), messages: [/vague: it starts with "Helps with"; expected what the skill does/], lines: [3] },
+      {
+        tree: md('Helps with PDF documents and forms of every kind.'),
+        messages: [/vague: it starts with "Helps with"; expected what the skill does/],
+        lines: [3],
+      },
       { tree: md('A helper for files and folders on the local disk.'), messages: [/starts with "A helper for"/] },
       { tree: md('Utility functions galore'), messages: [/vague: it has 3 words; expected/] },
       { tree: md('Various tools and scripts'), messages: [/vague: it starts with "Various"; expected/] },
       { tree: md('Miscellaneous shell snippets'), messages: [/starts with "Miscellaneous" and it has 3 words/] },
       { tree: md('A skill that converts PDFs to text. Use when asked.'), messages: [/starts with "A skill that"/] },
-      { tree: md('This skill helps with spreadsheets of all sorts.'), messages: [/starts with "This skill helps with"/] },
+      {
+        tree: md('This skill helps with spreadsheets of all sorts.'),
+        messages: [/starts with "This skill helps with"/],
+      },
       { tree: md('Spreadsheet-analysis-toolkit'), messages: [/it has 1 word;/] },
-      { tree: manifest('Utilities for working with dates and times.'), messages: [/starts with "Utilities"/], lines: [5] },
+      {
+        tree: manifest('Utilities for working with dates and times.'),
+        messages: [/starts with "Utilities"/],
+        lines: [5],
+      },
       // Segmented words still count: a katakana run is one word, not one per character or none.
       { tree: md('Spreadsheet-analysis-toolkit スプレッドシート'), messages: [/it has 2 words;/] },
       { tree: md('Helps with PDF documents: 表格和表单'), messages: [/starts with "Helps with"/] },

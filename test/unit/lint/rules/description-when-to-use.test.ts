@@ -5,8 +5,16 @@ import rule from '../../../../src/lint/rules/description-when-to-use.js';
 import { checkAt, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
-const md = (description: string) => ({ 'SKILL.md': skillMd(`name: demo\ndescription: ${JSON.stringify(description)}\n`) });
-const manifest = (description: string) => ({ 'manifest.json': JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description, owner: 'built-in' }, null, 2) });
+const md = (description: string) => ({
+  'SKILL.md': skillMd(`name: demo\ndescription: ${JSON.stringify(description)}\n`),
+});
+const manifest = (description: string) => ({
+  'manifest.json': JSON.stringify(
+    { id: 'demo', name: 'Demo', version: '1.0.0', description, owner: 'built-in' },
+    null,
+    2,
+  ),
+});
 
 it('description-when-to-use', () =>
   testRule(rule, {
@@ -45,13 +53,24 @@ it('description-when-to-use', () =>
       { tree: md('PDF फ़ाइलों से टेक्स्ट निकालता है और फ़ॉर्म भरता है।') },
     ],
     invalid: [
-      { tree: md('Extract text and tables from PDF files and fill forms.'), messages: [/does not say when to use the skill; expected a phrase such as "Use when …"/], lines: [3] },
+      {
+        tree: md('Extract text and tables from PDF files and fill forms.'),
+        messages: [/does not say when to use the skill; expected a phrase such as "Use when …"/],
+        lines: [3],
+      },
       { tree: md('Useless descriptions whenabouts user'), messages: [/does not say when/] },
       { tree: md('A guide to the Ming dynasty, when trade flourished.'), messages: [/does not say when/] },
-      { tree: manifest('Post to Twitter and Instagram and read engagement analytics.'), messages: [/does not say when/], lines: [5] },
+      {
+        tree: manifest('Post to Twitter and Instagram and read engagement analytics.'),
+        messages: [/does not say when/],
+        lines: [5],
+      },
       { tree: manifest('A'.repeat(5000)), messages: [/does not say when/] },
       // Chinese, Japanese and Korean are judged too: these only say what the skill does.
-      { tree: md('使用 Playwright 与本地 Web 应用进行交互和测试的工具包。支持前端功能验证和浏览器截图捕获。'), messages: [/does not say when/] },
+      {
+        tree: md('使用 Playwright 与本地 Web 应用进行交互和测试的工具包。支持前端功能验证和浏览器截图捕获。'),
+        messages: [/does not say when/],
+      },
       { tree: md('当前版本的报表工具，生成月度销售图表。'), messages: [/does not say when/] },
       { tree: md('PDF からテキストと表を抽出し、フォームに記入します。'), messages: [/does not say when/] },
       { tree: md('PDF 파일에서 텍스트와 표를 추출하고 양식을 채웁니다.'), messages: [/does not say when/] },
@@ -65,6 +84,9 @@ it('description-when-to-use passes every example skill', async () => {
   const dir = join(import.meta.dirname, '../../../../examples/skills');
   for (const name of readdirSync(dir)) {
     const { reports } = await checkAt(rule, join(dir, name));
-    expect(reports.map((r) => r.message), name).toEqual([]);
+    expect(
+      reports.map((r) => r.message),
+      name,
+    ).toEqual([]);
   }
 });

@@ -31,10 +31,18 @@ function check(skills: Skill[]): { skill: Skill; report: Report }[] {
 }
 
 const md = (name: string) => ({ 'SKILL.md': skillMd(`name: ${name}\ndescription: Demo skill. Use when testing.\n`) });
-const manifest = (id: string, name: string) => ({ 'manifest.json': JSON.stringify({ id, name, version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in' }, null, 2) });
+const manifest = (id: string, name: string) => ({
+  'manifest.json': JSON.stringify(
+    { id, name, version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in' },
+    null,
+    2,
+  ),
+});
 
 it('duplicate-skill: distinct skills report nothing', () => {
-  expect(check(load({ 'a/pdf': md('pdf'), 'a/docx': md('docx'), 'b/basic-tools': manifest('basic-tools', 'Basic Tools') }))).toEqual([]);
+  expect(
+    check(load({ 'a/pdf': md('pdf'), 'a/docx': md('docx'), 'b/basic-tools': manifest('basic-tools', 'Basic Tools') })),
+  ).toEqual([]);
   expect(check([])).toEqual([]);
   // One folder reached twice is one skill.
   const [one] = load({ 'a/pdf': md('pdf') });
@@ -45,7 +53,9 @@ it('duplicate-skill: the same name in two SKILL.md skills is reported on both, w
   const skills = load({ 'a/pdf': md('pdf'), 'b/pdf': md('pdf'), 'c/other': md('other') });
   const found = check(skills);
   expect(found.map((f) => f.skill)).toEqual([skills[0], skills[1]]);
-  expect(found[0]!.report.message).toBe(`name "pdf" is also used by ${skills[1]!.file}; expected each skill to have its own`);
+  expect(found[0]!.report.message).toBe(
+    `name "pdf" is also used by ${skills[1]!.file}; expected each skill to have its own`,
+  );
   expect(found[1]!.report.message).toContain(skills[0]!.file);
   expect(found.map((f) => [f.report.file, f.report.line])).toEqual([
     [skills[0]!.file, 2],
@@ -54,10 +64,16 @@ it('duplicate-skill: the same name in two SKILL.md skills is reported on both, w
 });
 
 it('duplicate-skill: ids compare after NFKC and lowercasing, across layouts', () => {
-  const skills = load({ 'a/pdf': md('pdf'), 'b/pdf': manifest('PDF', 'Portable documents'), 'c/pdf': manifest('ｐｄｆ', 'PDF reader') });
+  const skills = load({
+    'a/pdf': md('pdf'),
+    'b/pdf': manifest('PDF', 'Portable documents'),
+    'c/pdf': manifest('ｐｄｆ', 'PDF reader'),
+  });
   const found = check(skills);
   expect(found).toHaveLength(3);
-  expect(found[0]!.report.message).toMatch(new RegExp(`name "pdf" is also used by .*b/pdf/manifest.json, .*c/pdf/manifest.json`));
+  expect(found[0]!.report.message).toMatch(
+    new RegExp(`name "pdf" is also used by .*b/pdf/manifest.json, .*c/pdf/manifest.json`),
+  );
   expect(found[1]!.report.message).toMatch(/^id "PDF" is also used by .*a\/pdf\/SKILL.md, .*c\/pdf\/manifest.json/);
   expect(found[1]!.report.line).toBe(2);
 });
@@ -76,5 +92,7 @@ it('duplicate-skill: three copies list the two others', () => {
   const skills = load({ 'a/s': md('s'), 'b/s': md('s'), 'c/s': md('s') });
   const found = check(skills);
   expect(found).toHaveLength(3);
-  expect(found[2]!.report.message).toBe(`name "s" is also used by ${skills[0]!.file}, ${skills[1]!.file}; expected each skill to have its own`);
+  expect(found[2]!.report.message).toBe(
+    `name "s" is also used by ${skills[0]!.file}, ${skills[1]!.file}; expected each skill to have its own`,
+  );
 });

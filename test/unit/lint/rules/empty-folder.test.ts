@@ -7,20 +7,41 @@ import { checkAt, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd, writeTree } from '../../../helpers/tree.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
-const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/instructions.md'] });
+const manifest = JSON.stringify({
+  id: 'demo',
+  name: 'Demo',
+  version: '1.0.0',
+  description: 'Demo. Use when testing.',
+  owner: 'built-in',
+  context: ['context/instructions.md'],
+});
 
 it('empty-folder', () =>
   testRule(rule, {
     valid: [
       { tree: { 'SKILL.md': skillMd(fm) } },
-      { tree: { 'SKILL.md': skillMd(fm), 'scripts/run.py': '', 'references/deep/api.md': '', 'assets/.gitkeep': '', 'assets/logo.png': '' } },
+      {
+        tree: {
+          'SKILL.md': skillMd(fm),
+          'scripts/run.py': '',
+          'references/deep/api.md': '',
+          'assets/.gitkeep': '',
+          'assets/logo.png': '',
+        },
+      },
       // Other folders are not this rule's business.
       { tree: { 'SKILL.md': skillMd(fm), 'docs/.gitkeep': '' } },
     ],
     invalid: [
       { tree: { 'SKILL.md': skillMd(fm), 'scripts/.gitkeep': '' }, messages: [/^scripts\/ is empty$/] },
-      { tree: { 'SKILL.md': skillMd(fm), 'references/api/.keep': '', 'assets/sub/.DS_Store': '' }, messages: [/^references\/ is empty/, /^assets\/ is empty/] },
-      { tree: { 'manifest.json': manifest, 'context/instructions.md': '', 'scripts/.gitkeep': '' }, messages: [/^scripts\/ is empty/] },
+      {
+        tree: { 'SKILL.md': skillMd(fm), 'references/api/.keep': '', 'assets/sub/.DS_Store': '' },
+        messages: [/^references\/ is empty/, /^assets\/ is empty/],
+      },
+      {
+        tree: { 'manifest.json': manifest, 'context/instructions.md': '', 'scripts/.gitkeep': '' },
+        messages: [/^scripts\/ is empty/],
+      },
     ],
   }));
 

@@ -9,7 +9,11 @@ import { validateSkill as validate } from '../../../../src/skill/validate.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
 const manifest = (envVars: string[]) =>
-  JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', envVars }, null, 2);
+  JSON.stringify(
+    { id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', envVars },
+    null,
+    2,
+  );
 
 it('env-example-sync', () =>
   testRule(rule, {
@@ -22,7 +26,11 @@ it('env-example-sync', () =>
       { tree: { 'SKILL.md': skillMd(fm), '.env.example': 'TOKEN=\n' } },
     ],
     invalid: [
-      { tree: { 'manifest.json': manifest(['API_KEY']), '.env.example': '# keys\nAPI_KEY=\nOLD_KEY=abc\n' }, messages: [/^\.env\.example names OLD_KEY, which envVars does not declare/], lines: [3] },
+      {
+        tree: { 'manifest.json': manifest(['API_KEY']), '.env.example': '# keys\nAPI_KEY=\nOLD_KEY=abc\n' },
+        messages: [/^\.env\.example names OLD_KEY, which envVars does not declare/],
+        lines: [3],
+      },
       {
         tree: { 'manifest.json': manifest([]), '.env.example': 'A=\n  export B=\nA=again\n' },
         messages: [/names A,/, /names B,/],
@@ -41,7 +49,9 @@ it('env-example-sync reports the column of the name', async () => {
 });
 
 it('envExampleFix appends the missing names, and validate then finds nothing missing', async () => {
-  const r = await runRule(rule, { tree: { 'manifest.json': manifest(['API_KEY', 'OTHER', 'KEPT']), '.env.example': '# keep me\nKEPT=1' } });
+  const r = await runRule(rule, {
+    tree: { 'manifest.json': manifest(['API_KEY', 'OTHER', 'KEPT']), '.env.example': '# keep me\nKEPT=1' },
+  });
   try {
     const fix = envExampleFix(r.skill)!;
     expect(fix).toEqual({

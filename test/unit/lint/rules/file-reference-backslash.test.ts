@@ -5,7 +5,14 @@ import { skillMd } from '../../../helpers/tree.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
 const md = (body: string) => skillMd(fm, body);
-const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/instructions.md'] });
+const manifest = JSON.stringify({
+  id: 'demo',
+  name: 'Demo',
+  version: '1.0.0',
+  description: 'Demo. Use when testing.',
+  owner: 'built-in',
+  context: ['context/instructions.md'],
+});
 const files = { 'scripts/run.py': '', 'references/api.md': '# API\n' };
 
 it('file-reference-backslash', () =>
@@ -13,13 +20,24 @@ it('file-reference-backslash', () =>
     valid: [
       { tree: { ...files, 'SKILL.md': md('Run scripts/run.py and read [API](references/api.md).\n') } },
       // Not references to the skill's files: Windows absolute paths, variables, regexes.
-      { tree: { ...files, 'SKILL.md': md('Logs go to C:\\Users\\me\\log.txt or %APPDATA%\\demo\\state.json; match \\d+\\w+.txt.\n') } },
+      {
+        tree: {
+          ...files,
+          'SKILL.md': md('Logs go to C:\\Users\\me\\log.txt or %APPDATA%\\demo\\state.json; match \\d+\\w+.txt.\n'),
+        },
+      },
     ],
     invalid: [
       // Two on one line: one fix rewrites both.
       {
-        tree: { ...files, 'SKILL.md': md('# Demo\n\nRun `scripts\\run.py`, then read [API](references\\api.md#auth).\n') },
-        messages: [/"scripts\\run\.py" uses backslashes; write scripts\/run\.py/, /"references\\api\.md" uses backslashes/],
+        tree: {
+          ...files,
+          'SKILL.md': md('# Demo\n\nRun `scripts\\run.py`, then read [API](references\\api.md#auth).\n'),
+        },
+        messages: [
+          /"scripts\\run\.py" uses backslashes; write scripts\/run\.py/,
+          /"references\\api\.md" uses backslashes/,
+        ],
         lines: [7, 7],
         output: { 'SKILL.md': md('# Demo\n\nRun `scripts/run.py`, then read [API](references/api.md#auth).\n') },
       },
@@ -30,28 +48,49 @@ it('file-reference-backslash', () =>
       },
       // In a referenced Markdown file, and in a manifest's context file.
       {
-        tree: { 'SKILL.md': md('See [API](references/api.md).\n'), 'references/api.md': '# API\r\n\r\nSee [auth](.\\auth.md).\r\n', 'references/auth.md': '' },
+        tree: {
+          'SKILL.md': md('See [API](references/api.md).\n'),
+          'references/api.md': '# API\r\n\r\nSee [auth](.\\auth.md).\r\n',
+          'references/auth.md': '',
+        },
         messages: [/"\.\\auth\.md" uses backslashes/],
         lines: [3],
         output: { 'references/api.md': '# API\r\n\r\nSee [auth](./auth.md).\r\n' },
       },
       {
-        tree: { ...files, 'manifest.json': manifest, 'context/instructions.md': 'Run:\n\n```sh\npython scripts\\run.py\n```\n' },
+        tree: {
+          ...files,
+          'manifest.json': manifest,
+          'context/instructions.md': 'Run:\n\n```sh\npython scripts\\run.py\n```\n',
+        },
         messages: [/"scripts\\run\.py"/],
         lines: [4],
         output: { 'context/instructions.md': 'Run:\n\n```sh\npython scripts/run.py\n```\n' },
       },
       // No fix when the forward-slash path does not exist.
-      { tree: { 'SKILL.md': md('Run scripts\\gone.py.\n'), 'scripts/x.py': '' }, messages: [/"scripts\\gone\.py" uses backslashes/] },
+      {
+        tree: { 'SKILL.md': md('Run scripts\\gone.py.\n'), 'scripts/x.py': '' },
+        messages: [/"scripts\\gone\.py" uses backslashes/],
+      },
     ],
   }));
 
 it('file-reference-backslash: no fix without the file, one fix per line', async () => {
-  const r = await runRule(rule, { tree: { 'SKILL.md': md('Run scripts\\gone.py and scripts\\run.py.\n'), 'scripts/run.py': '' } });
+  const r = await runRule(rule, {
+    tree: { 'SKILL.md': md('Run scripts\\gone.py and scripts\\run.py.\n'), 'scripts/run.py': '' },
+  });
   try {
     expect(r.reports.map((x) => x.fix?.changes)).toEqual([
       undefined,
-      [{ kind: 'replace', file: r.skill.file, line: 5, expect: 'Run scripts\\gone.py and scripts\\run.py.', text: 'Run scripts\\gone.py and scripts/run.py.' }],
+      [
+        {
+          kind: 'replace',
+          file: r.skill.file,
+          line: 5,
+          expect: 'Run scripts\\gone.py and scripts\\run.py.',
+          text: 'Run scripts\\gone.py and scripts/run.py.',
+        },
+      ],
     ]);
   } finally {
     r.cleanup();

@@ -5,20 +5,49 @@ import { skillMd } from '../../../helpers/tree.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
 const md = (body: string) => skillMd(fm, body);
-const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/instructions.md'] });
+const manifest = JSON.stringify({
+  id: 'demo',
+  name: 'Demo',
+  version: '1.0.0',
+  description: 'Demo. Use when testing.',
+  owner: 'built-in',
+  context: ['context/instructions.md'],
+});
 const deep = { 'references/api/v2/auth.md': '# Auth\n' };
 
 it('file-reference-depth', () =>
   testRule(rule, {
     valid: [
-      { tree: { 'SKILL.md': md('Read [API](references/api.md), run scripts/run.py, see GUIDE.md via [guide](GUIDE.md).\n'), 'references/api.md': '', 'scripts/run.py': '', 'GUIDE.md': '' } },
+      {
+        tree: {
+          'SKILL.md': md('Read [API](references/api.md), run scripts/run.py, see GUIDE.md via [guide](GUIDE.md).\n'),
+          'references/api.md': '',
+          'scripts/run.py': '',
+          'GUIDE.md': '',
+        },
+      },
       { tree: { ...deep, 'SKILL.md': md('Read references/api/v2/auth.md.\n') }, options: { maxDepth: 3 } },
-      // Scripts are run, not read: Anthropic's docx skill runs scripts/office/unpack.py, its pptx skill ooxml/scripts/pack.py.
-      { tree: { 'SKILL.md': md('Run `python scripts/office/unpack.py doc.docx out/` and `python ooxml/scripts/pack.py out/ x.pptx`.\n'), 'scripts/office/unpack.py': '', 'ooxml/scripts/pack.py': '' } },
+      // Scripts are run, not read: Anthropic's docx skill runs scripts/office/unpack.py, its pptx skill
+      // ooxml/scripts/pack.py.
+      {
+        tree: {
+          'SKILL.md': md(
+            'Run `python scripts/office/unpack.py doc.docx out/` and `python ooxml/scripts/pack.py out/ x.pptx`.\n',
+          ),
+          'scripts/office/unpack.py': '',
+          'ooxml/scripts/pack.py': '',
+        },
+      },
       // Missing files are file-reference-missing's.
       { tree: { 'SKILL.md': md('Read [x](references/a/b/c.md).\n') } },
       // A bare file name writes no folders: `package.json` in prose may match a template's file deep in assets/.
-      { tree: { 'SKILL.md': md('Add the script to your package.json, then read auth.md.\n'), 'assets/templates/app/package.json': '{}', ...deep } },
+      {
+        tree: {
+          'SKILL.md': md('Add the script to your package.json, then read auth.md.\n'),
+          'assets/templates/app/package.json': '{}',
+          ...deep,
+        },
+      },
     ],
     invalid: [
       {
@@ -31,14 +60,29 @@ it('file-reference-depth', () =>
         messages: [/"references\/api" is 2 folders deep/],
       },
       // A document in a scripts folder is still read.
-      { tree: { 'SKILL.md': md('Read scripts/office/README.txt first.\n'), 'scripts/office/README.txt': '' }, messages: [/"scripts\/office\/README\.txt" is 2 folders deep/] },
-      { tree: { ...deep, 'SKILL.md': md('Read references/api/v2/auth.md.\n') }, options: { maxDepth: 2 }, messages: [/3 folders deep; keep referenced files at most 2 folders/] },
+      {
+        tree: { 'SKILL.md': md('Read scripts/office/README.txt first.\n'), 'scripts/office/README.txt': '' },
+        messages: [/"scripts\/office\/README\.txt" is 2 folders deep/],
+      },
+      {
+        tree: { ...deep, 'SKILL.md': md('Read references/api/v2/auth.md.\n') },
+        options: { maxDepth: 2 },
+        messages: [/3 folders deep; keep referenced files at most 2 folders/],
+      },
       // From a referenced file, relative to it; and in a manifest's context file.
       {
-        tree: { ...deep, 'SKILL.md': md('See [API](references/index.md).\n'), 'references/index.md': '# API\n[auth](api/v2/auth.md)\n' },
+        tree: {
+          ...deep,
+          'SKILL.md': md('See [API](references/index.md).\n'),
+          'references/index.md': '# API\n[auth](api/v2/auth.md)\n',
+        },
         messages: [/"references\/api\/v2\/auth\.md" is 3 folders deep/],
         lines: [2],
       },
-      { tree: { ...deep, 'manifest.json': manifest, 'context/instructions.md': 'Read references/api/v2/auth.md.\n' }, messages: [/3 folders deep/], lines: [1] },
+      {
+        tree: { ...deep, 'manifest.json': manifest, 'context/instructions.md': 'Read references/api/v2/auth.md.\n' },
+        messages: [/3 folders deep/],
+        lines: [1],
+      },
     ],
   }));

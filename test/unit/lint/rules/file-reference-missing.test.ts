@@ -7,7 +7,15 @@ const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
 // The body starts on line 5 of SKILL.md: ---, two frontmatter lines, ---.
 const md = (body: string) => skillMd(fm, body);
 const manifest = (extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/instructions.md'], ...extra });
+  JSON.stringify({
+    id: 'demo',
+    name: 'Demo',
+    version: '1.0.0',
+    description: 'Demo. Use when testing.',
+    owner: 'built-in',
+    context: ['context/instructions.md'],
+    ...extra,
+  });
 const files = { 'scripts/run.py': 'print(1)\n', 'references/api.md': '# API\n', 'assets/logo.png': 'png' };
 
 it('file-reference-missing', () =>
@@ -30,12 +38,19 @@ it('file-reference-missing', () =>
         },
       },
       // One level down: references/api.md links its neighbour relative to itself.
-      { tree: { 'SKILL.md': md('See [API](references/api.md).\n'), 'references/api.md': '# API\n\nSchema: [schema](schema.json)\n', 'references/schema.json': '{}' } },
+      {
+        tree: {
+          'SKILL.md': md('See [API](references/api.md).\n'),
+          'references/api.md': '# API\n\nSchema: [schema](schema.json)\n',
+          'references/schema.json': '{}',
+        },
+      },
       // Paths in a context file resolve against its folder first, then the skill root.
       {
         tree: {
           'manifest.json': manifest(),
-          'context/instructions.md': 'Run scripts/run.py; see [examples](examples.md) and [the API](../references/api.md).\n',
+          'context/instructions.md':
+            'Run scripts/run.py; see [examples](examples.md) and [the API](../references/api.md).\n',
           'context/examples.md': '# Examples\n',
           ...files,
         },
@@ -46,8 +61,11 @@ it('file-reference-missing', () =>
       // names the skill lacks in any case (`condition-based-waiting-example.ts`) are no references at all.
       {
         tree: {
-          'SKILL.md': md('See `root-cause-tracing.md` in this directory.\n\n- **`defense-in-depth.md`** - validate at every layer\n'),
-          'root-cause-tracing.md': '# Tracing\n\nUse `find-polluter.sh`, and see condition-based-waiting-example.ts.\n\n```bash\n./find-polluter.sh .git\n```\n',
+          'SKILL.md': md(
+            'See `root-cause-tracing.md` in this directory.\n\n- **`defense-in-depth.md`** - validate at every layer\n',
+          ),
+          'root-cause-tracing.md':
+            '# Tracing\n\nUse `find-polluter.sh`, and see condition-based-waiting-example.ts.\n\n```bash\n./find-polluter.sh .git\n```\n',
           'defense-in-depth.md': '# Defense\n',
           'find-polluter.sh': '#!/usr/bin/env bash\n',
         },
@@ -80,12 +98,18 @@ it('file-reference-missing', () =>
       // Claude.ai mounts the skill at /mnt/skills/<anything>/<folder or name>/.
       {
         folder: 'vercel-deploy',
-        tree: { 'SKILL.md': md('```bash\nbash /mnt/skills/user/vercel-deploy/scripts/deploy.sh [path]\n```\n'), 'scripts/deploy.sh': '#!/bin/sh\n' },
+        tree: {
+          'SKILL.md': md('```bash\nbash /mnt/skills/user/vercel-deploy/scripts/deploy.sh [path]\n```\n'),
+          'scripts/deploy.sh': '#!/bin/sh\n',
+        },
       },
     ],
     invalid: [
       {
-        tree: { ...files, 'SKILL.md': md('# Demo\n\nRead [the API](references/missing.md).\nThen run scripts/gone.py.\n') },
+        tree: {
+          ...files,
+          'SKILL.md': md('# Demo\n\nRead [the API](references/missing.md).\nThen run scripts/gone.py.\n'),
+        },
         messages: [/"references\/missing\.md" does not exist in the skill/, /"scripts\/gone\.py" does not exist/],
         lines: [7, 8],
       },
@@ -95,15 +119,25 @@ it('file-reference-missing', () =>
         messages: [/"guide\.md" does not exist/, /"scripts\/missing\.py"/],
         lines: [5, 8],
       },
-      { tree: { 'SKILL.md': md('Run {baseDir}/references/nope.md first.\n') }, messages: [/"references\/nope\.md" does not exist/] },
+      {
+        tree: { 'SKILL.md': md('Run {baseDir}/references/nope.md first.\n') },
+        messages: [/"references\/nope\.md" does not exist/],
+      },
       // In a referenced Markdown file: reported there, with the path it was looked for at.
       {
-        tree: { 'SKILL.md': md('See [API](references/api.md).\n'), 'references/api.md': '# API\n\nSee [auth](auth.md).\n' },
+        tree: {
+          'SKILL.md': md('See [API](references/api.md).\n'),
+          'references/api.md': '# API\n\nSee [auth](auth.md).\n',
+        },
         messages: [/"auth\.md" \(references\/auth\.md\) does not exist/],
         lines: [3],
       },
       {
-        tree: { 'manifest.json': manifest(), 'context/instructions.md': '# Tools\n\nRun `scripts/none.sh` first.\n', 'scripts/other.sh': '' },
+        tree: {
+          'manifest.json': manifest(),
+          'context/instructions.md': '# Tools\n\nRun `scripts/none.sh` first.\n',
+          'scripts/other.sh': '',
+        },
         messages: [/"scripts\/none\.sh" does not exist/],
         lines: [3],
       },
@@ -111,8 +145,11 @@ it('file-reference-missing', () =>
       // own references are checked. Each missing file once per file it is named in, on its first line.
       {
         tree: {
-          'SKILL.md': md('For detailed examples, see REFERENCE.md. To fill a form, read FORMS.md.\n\n| Fill forms | see FORMS.md |\n\n- See REFERENCE.md\n'),
-          'forms.md': '# Forms\n\n`python scripts/extract_fields.py in.pdf`\n\n`python scripts/check_boxes.py f.json`\n\n`python scripts/check_boxes.py g.json`\n',
+          'SKILL.md': md(
+            'For detailed examples, see REFERENCE.md. To fill a form, read FORMS.md.\n\n| Fill forms | see FORMS.md |\n\n- See REFERENCE.md\n',
+          ),
+          'forms.md':
+            '# Forms\n\n`python scripts/extract_fields.py in.pdf`\n\n`python scripts/check_boxes.py f.json`\n\n`python scripts/check_boxes.py g.json`\n',
           'reference.md': '# Reference\n',
           'scripts/extract_fields.py': 'print(1)\n',
         },
@@ -123,7 +160,8 @@ it('file-reference-missing', () =>
         ],
         lines: [5, 5, 5],
       },
-      // Paths repeated across lines (mcp-builder): once, with the count; an illustration's path is checked when it is a link.
+      // Paths repeated across lines (mcp-builder): once, with the count; an illustration's path is checked when it is a
+      // link.
       {
         tree: {
           'SKILL.md': md(
@@ -131,19 +169,28 @@ it('file-reference-missing', () =>
           ),
           'reference/other.md': '',
         },
-        messages: [/^"\.\/reference\/node\.md" does not exist in the skill \(\+2 more references\)$/, /^"\.\/reference\/eval\.md" does not exist in the skill$/],
+        messages: [
+          /^"\.\/reference\/node\.md" does not exist in the skill \(\+2 more references\)$/,
+          /^"\.\/reference\/eval\.md" does not exist in the skill$/,
+        ],
         lines: [5, 10],
       },
       // A file named without a folder is followed one level like a linked one (vercel's web-design-guidelines).
       {
-        tree: { 'SKILL.md': md('1. Read the guidelines from `guidelines.md` in this skill directory\n'), 'guidelines.md': '# Rules\n\nSee [the checklist](checklist.md).\n' },
+        tree: {
+          'SKILL.md': md('1. Read the guidelines from `guidelines.md` in this skill directory\n'),
+          'guidelines.md': '# Rules\n\nSee [the checklist](checklist.md).\n',
+        },
         messages: [/^"checklist\.md" does not exist in the skill$/],
         lines: [3],
       },
       // A mounted path is checked as a path from the skill root (vercel-deploy).
       {
         tree: {
-          'SKILL.md': skillMd('name: vercel-deploy\ndescription: Deploy. Use when deploying.\n', '```bash\nbash /mnt/skills/user/vercel-deploy/scripts/deploy-local.sh\n```\n'),
+          'SKILL.md': skillMd(
+            'name: vercel-deploy\ndescription: Deploy. Use when deploying.\n',
+            '```bash\nbash /mnt/skills/user/vercel-deploy/scripts/deploy-local.sh\n```\n',
+          ),
           'scripts/deploy.sh': '#!/bin/sh\n',
         },
         folder: 'vercel-deploy-claimable',
@@ -169,7 +216,13 @@ it('file-reference-missing: hints at the file a bare name means in another case'
 });
 
 it('file-reference-missing: hints at a near miss in case or folder', async () => {
-  const r = await runRule(rule, { tree: { 'SKILL.md': md('Read references/API.md and scripts/run.py.\n'), 'references/api.md': '', 'tools/run.py': '' } });
+  const r = await runRule(rule, {
+    tree: {
+      'SKILL.md': md('Read references/API.md and scripts/run.py.\n'),
+      'references/api.md': '',
+      'tools/run.py': '',
+    },
+  });
   try {
     expect(r.reports.map((x) => [x.column, x.hint])).toEqual([
       [6, expect.stringMatching(/did you mean "references\/api\.md"\? Paths are case-sensitive/)],

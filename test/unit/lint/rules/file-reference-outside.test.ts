@@ -6,27 +6,69 @@ import { skillMd } from '../../../helpers/tree.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
 const md = (body: string) => skillMd(fm, body);
-const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/instructions.md'] });
+const manifest = JSON.stringify({
+  id: 'demo',
+  name: 'Demo',
+  version: '1.0.0',
+  description: 'Demo. Use when testing.',
+  owner: 'built-in',
+  context: ['context/instructions.md'],
+});
 
 it('file-reference-outside', () =>
   testRule(rule, {
     valid: [
-      { tree: { 'SKILL.md': md('Read [API](references/api.md), run ./scripts/run.py; write /tmp/out.json.\n'), 'references/api.md': '', 'scripts/run.py': '' } },
+      {
+        tree: {
+          'SKILL.md': md('Read [API](references/api.md), run ./scripts/run.py; write /tmp/out.json.\n'),
+          'references/api.md': '',
+          'scripts/run.py': '',
+        },
+      },
       // ../ from a context file that stays inside the skill.
-      { tree: { 'manifest.json': manifest, 'context/instructions.md': 'See [the API](../references/api.md) and ../assets/x.png.\n', 'references/api.md': '', 'assets/x.png': '' } },
+      {
+        tree: {
+          'manifest.json': manifest,
+          'context/instructions.md': 'See [the API](../references/api.md) and ../assets/x.png.\n',
+          'references/api.md': '',
+          'assets/x.png': '',
+        },
+      },
       // A symlink that stays inside is fine.
-      { tree: { 'SKILL.md': md('See references/latest.md.\n'), 'references/v2.md': '', 'references/latest.md': { symlink: 'v2.md' } } },
+      {
+        tree: {
+          'SKILL.md': md('See references/latest.md.\n'),
+          'references/v2.md': '',
+          'references/latest.md': { symlink: 'v2.md' },
+        },
+      },
       // Where Claude.ai mounts the skill (/mnt/skills/<anything>/<folder>/) is the skill root, not an absolute path.
-      { tree: { 'SKILL.md': md('Read [the API](/mnt/skills/public/demo/references/api.md).\n'), 'references/api.md': '' } },
+      {
+        tree: {
+          'SKILL.md': md('Read [the API](/mnt/skills/public/demo/references/api.md).\n'),
+          'references/api.md': '',
+        },
+      },
     ],
     invalid: [
       {
-        tree: { 'SKILL.md': md('# Demo\n\nSee [the policy](/etc/policy.md) and [the other skill](../other/SKILL.md).\nAlso ../shared/notes.md.\n') },
-        messages: [/"\/etc\/policy\.md" is an absolute path/, /"\.\.\/other\/SKILL\.md" leads out of the skill folder/, /"\.\.\/shared\/notes\.md" leads out/],
+        tree: {
+          'SKILL.md': md(
+            '# Demo\n\nSee [the policy](/etc/policy.md) and [the other skill](../other/SKILL.md).\nAlso ../shared/notes.md.\n',
+          ),
+        },
+        messages: [
+          /"\/etc\/policy\.md" is an absolute path/,
+          /"\.\.\/other\/SKILL\.md" leads out of the skill folder/,
+          /"\.\.\/shared\/notes\.md" leads out/,
+        ],
         lines: [7, 7, 8],
       },
       // Another skill's mount is outside this one.
-      { tree: { 'SKILL.md': md('Read [x](/mnt/skills/public/other/references/x.md).\n') }, messages: [/"\/mnt\/skills\/public\/other\/references\/x\.md" is an absolute path/] },
+      {
+        tree: { 'SKILL.md': md('Read [x](/mnt/skills/public/other/references/x.md).\n') },
+        messages: [/"\/mnt\/skills\/public\/other\/references\/x\.md" is an absolute path/],
+      },
       {
         tree: { 'SKILL.md': md('Read [a](C:\\docs\\a.md).\n') },
         messages: [/"C:\\docs\\a\.md" is an absolute path/],
@@ -38,8 +80,15 @@ it('file-reference-outside', () =>
       },
       // Through symlinks that lead out: a folder, and a file.
       {
-        tree: { 'SKILL.md': md('Read shared/guide.md and [the tool](references/node.md).\n'), shared: { symlink: tmpdir() }, 'references/node.md': { symlink: process.execPath } },
-        messages: [/"shared\/guide\.md" goes through shared, a symlink that leads out/, /"references\/node\.md" goes through references\/node\.md, a symlink/],
+        tree: {
+          'SKILL.md': md('Read shared/guide.md and [the tool](references/node.md).\n'),
+          shared: { symlink: tmpdir() },
+          'references/node.md': { symlink: process.execPath },
+        },
+        messages: [
+          /"shared\/guide\.md" goes through shared, a symlink that leads out/,
+          /"references\/node\.md" goes through references\/node\.md, a symlink/,
+        ],
       },
     ],
   }));

@@ -15,7 +15,9 @@ describe('the rule registry', () => {
     const ids = rules.map((r) => r.names[0]);
     const names = rules.map((r) => r.names[1]);
     expect(new Set(ids).size, `duplicate ids: ${ids.filter((id, i) => ids.indexOf(id) !== i)}`).toBe(ids.length);
-    expect(new Set(names).size, `duplicate names: ${names.filter((n, i) => names.indexOf(n) !== i)}`).toBe(names.length);
+    expect(new Set(names).size, `duplicate names: ${names.filter((n, i) => names.indexOf(n) !== i)}`).toBe(
+      names.length,
+    );
     const checkIds = new Set<string>(Object.values(CHECKS).map((c) => c.id));
     const checkNames = new Set<string>(Object.keys(CHECKS));
     expect(ids.filter((id) => checkIds.has(id))).toEqual([]);
@@ -47,10 +49,16 @@ describe('the rule registry', () => {
     expect(rule.sources.length, `${id}: sources`).toBeGreaterThan(0);
     for (const s of rule.sources) expect(s.trim()).not.toBe('');
     expect(typeof rule.fixable).toBe('boolean');
-    expect(typeof rule.check === 'function' || typeof rule.checkTree === 'function', `${id}: check or checkTree`).toBe(true);
+    expect(typeof rule.check === 'function' || typeof rule.checkTree === 'function', `${id}: check or checkTree`).toBe(
+      true,
+    );
     for (const [opt, spec] of Object.entries(rule.options ?? {})) {
       expect(opt, `${id}: option name`).toMatch(/^[a-z][A-Za-z0-9]*$/);
-      expect(['number', 'string', 'boolean'].includes(typeof spec.default) || (Array.isArray(spec.default) && spec.default.every((x) => typeof x === 'string')), `${id}: default of ${opt}`).toBe(true);
+      expect(
+        ['number', 'string', 'boolean'].includes(typeof spec.default) ||
+          (Array.isArray(spec.default) && spec.default.every((x) => typeof x === 'string')),
+        `${id}: default of ${opt}`,
+      ).toBe(true);
       expect(spec.description.trim(), `${id}: description of ${opt}`).not.toBe('');
     }
   });
@@ -75,7 +83,9 @@ describe('docs/rules.md', () => {
     const headings = [...docs.matchAll(/^## (SK\d+) (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`);
     expect(headings).toEqual(rules.map((r) => `${r.names[0]} ${r.names[1]}`));
     for (const r of rules) {
-      expect(docs, `${r.names[0]} in the table`).toContain(`| [${r.names[0]}](#${r.names[0].toLowerCase()}-${r.names[1]}) | ${r.names[1]} | ${r.severity} |`);
+      expect(docs, `${r.names[0]} in the table`).toContain(
+        `| [${r.names[0]}](#${r.names[0].toLowerCase()}-${r.names[1]}) | ${r.names[1]} | ${r.severity} |`,
+      );
     }
   });
 

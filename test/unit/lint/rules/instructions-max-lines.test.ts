@@ -4,7 +4,14 @@ import { testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
-const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/a.md', 'context/b.md'] });
+const manifest = JSON.stringify({
+  id: 'demo',
+  name: 'Demo',
+  version: '1.0.0',
+  description: 'Demo. Use when testing.',
+  owner: 'built-in',
+  context: ['context/a.md', 'context/b.md'],
+});
 
 it('instructions-max-lines', () =>
   testRule(rule, {
@@ -13,8 +20,19 @@ it('instructions-max-lines', () =>
       { tree: { 'SKILL.md': skillMd(fm, 'line\n'.repeat(20)) }, options: { maxLines: 20 } },
     ],
     invalid: [
-      { tree: { 'SKILL.md': skillMd(fm, 'line\n'.repeat(501)) }, messages: [/501 lines long; keep them under 500/], lines: [5] },
-      { tree: { 'SKILL.md': skillMd(fm, 'line\n'.repeat(21)) }, options: { maxLines: 20 }, messages: [/21 lines long/] },
-      { tree: { 'manifest.json': manifest, 'context/a.md': 'x\n'.repeat(300), 'context/b.md': 'y\n'.repeat(201) }, messages: [/501 lines long/] },
+      {
+        tree: { 'SKILL.md': skillMd(fm, 'line\n'.repeat(501)) },
+        messages: [/501 lines long; keep them under 500/],
+        lines: [5],
+      },
+      {
+        tree: { 'SKILL.md': skillMd(fm, 'line\n'.repeat(21)) },
+        options: { maxLines: 20 },
+        messages: [/21 lines long/],
+      },
+      {
+        tree: { 'manifest.json': manifest, 'context/a.md': 'x\n'.repeat(300), 'context/b.md': 'y\n'.repeat(201) },
+        messages: [/501 lines long/],
+      },
     ],
   }));

@@ -4,7 +4,14 @@ import { runRule, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
-const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/a.md', 'context/b.md'] });
+const manifest = JSON.stringify({
+  id: 'demo',
+  name: 'Demo',
+  version: '1.0.0',
+  description: 'Demo. Use when testing.',
+  owner: 'built-in',
+  context: ['context/a.md', 'context/b.md'],
+});
 
 it('instructions-max-tokens', () =>
   testRule(rule, {
@@ -17,16 +24,43 @@ it('instructions-max-tokens', () =>
       // Multi-byte text: 14,400 bytes, 3,600 tokens.
       { tree: { 'SKILL.md': skillMd(fm, '日本語のテキスト'.repeat(600)) } },
       { tree: { 'SKILL.md': skillMd(fm, `${'word '.repeat(9)}word`) }, options: { maxTokens: 10 } },
-      { tree: { 'manifest.json': manifest, 'context/a.md': 'word '.repeat(2000), 'context/b.md': 'word '.repeat(2000) } },
-      { tree: { 'manifest.json': JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in' }) } },
+      {
+        tree: { 'manifest.json': manifest, 'context/a.md': 'word '.repeat(2000), 'context/b.md': 'word '.repeat(2000) },
+      },
+      {
+        tree: {
+          'manifest.json': JSON.stringify({
+            id: 'demo',
+            name: 'Demo',
+            version: '1.0.0',
+            description: 'Demo. Use when testing.',
+            owner: 'built-in',
+          }),
+        },
+      },
     ],
     invalid: [
-      { tree: { 'SKILL.md': skillMd(fm, 'word '.repeat(6000)) }, messages: [/6001 tokens long \(o200k_base\); keep them under 5000/], lines: [5] },
-      { tree: { 'SKILL.md': skillMd(fm, 'word '.repeat(11)) }, options: { maxTokens: 10 }, messages: [/^instructions are 12 tokens long \(o200k_base\); keep them under 10$/] },
+      {
+        tree: { 'SKILL.md': skillMd(fm, 'word '.repeat(6000)) },
+        messages: [/6001 tokens long \(o200k_base\); keep them under 5000/],
+        lines: [5],
+      },
+      {
+        tree: { 'SKILL.md': skillMd(fm, 'word '.repeat(11)) },
+        options: { maxTokens: 10 },
+        messages: [/^instructions are 12 tokens long \(o200k_base\); keep them under 10$/],
+      },
       { tree: { 'SKILL.md': skillMd(fm, '<|endoftext|> '.repeat(2000)) }, messages: [/\d+ tokens long/] },
-      { tree: { 'manifest.json': manifest, 'context/a.md': 'word '.repeat(3000), 'context/b.md': 'word '.repeat(3000) }, messages: [/600\d tokens long/], lines: [1] },
+      {
+        tree: { 'manifest.json': manifest, 'context/a.md': 'word '.repeat(3000), 'context/b.md': 'word '.repeat(3000) },
+        messages: [/600\d tokens long/],
+        lines: [1],
+      },
       // A run without a break is counted in slices: 100,000 backticks are 50,000 tokens, as a whole or sliced.
-      { tree: { 'SKILL.md': skillMd(fm, `Intro.\n${'`'.repeat(100000)}\nOutro.\n`) }, messages: [/5000\d tokens long/] },
+      {
+        tree: { 'SKILL.md': skillMd(fm, `Intro.\n${'`'.repeat(100000)}\nOutro.\n`) },
+        messages: [/5000\d tokens long/],
+      },
     ],
   }));
 

@@ -4,7 +4,13 @@ import { testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
 const md = (name: string) => ({ 'SKILL.md': skillMd(`name: ${name}\ndescription: Demo skill. Use when testing.\n`) });
-const manifest = (id: string, name: string) => ({ 'manifest.json': JSON.stringify({ id, name, version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in' }, null, 2) });
+const manifest = (id: string, name: string) => ({
+  'manifest.json': JSON.stringify(
+    { id, name, version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in' },
+    null,
+    2,
+  ),
+});
 
 it('name-reserved-word', () =>
   testRule(rule, {
@@ -17,13 +23,30 @@ it('name-reserved-word', () =>
       { tree: { 'SKILL.md': skillMd('description: Demo skill. Use when testing.\n') }, folder: 'claude' },
     ],
     invalid: [
-      { tree: md('claude-pdf'), folder: 'claude-pdf', messages: [/name "claude-pdf" contains the reserved word "claude"; expected a name without/], lines: [2] },
+      {
+        tree: md('claude-pdf'),
+        folder: 'claude-pdf',
+        messages: [/name "claude-pdf" contains the reserved word "claude"; expected a name without/],
+        lines: [2],
+      },
       { tree: md('anthropic'), folder: 'anthropic', messages: [/reserved word "anthropic"/] },
       // A substring counts too.
       { tree: md('myclaudebot'), folder: 'myclaudebot', messages: [/reserved word "claude"/] },
-      { tree: manifest('claude-helper', 'Claude Helper'), messages: [/id "claude-helper" contains the reserved word "claude"/], lines: [2] },
+      {
+        tree: manifest('claude-helper', 'Claude Helper'),
+        messages: [/id "claude-helper" contains the reserved word "claude"/],
+        lines: [2],
+      },
       // A display name that says something else than the id is checked on its own.
-      { tree: manifest('pdf-tools', 'Anthropic PDF Tools'), messages: [/name "Anthropic PDF Tools" contains the reserved word "anthropic"/], lines: [3] },
-      { tree: manifest('claude-pdf', 'Anthropic PDF'), messages: [/id "claude-pdf"/, /name "Anthropic PDF"/], lines: [2, 3] },
+      {
+        tree: manifest('pdf-tools', 'Anthropic PDF Tools'),
+        messages: [/name "Anthropic PDF Tools" contains the reserved word "anthropic"/],
+        lines: [3],
+      },
+      {
+        tree: manifest('claude-pdf', 'Anthropic PDF'),
+        messages: [/id "claude-pdf"/, /name "Anthropic PDF"/],
+        lines: [2, 3],
+      },
     ],
   }));

@@ -5,18 +5,46 @@ import { skillMd } from '../../../helpers/tree.js';
 import { expect } from 'vitest';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
-const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/a.md', 'context/b.md'] });
+const manifest = JSON.stringify({
+  id: 'demo',
+  name: 'Demo',
+  version: '1.0.0',
+  description: 'Demo. Use when testing.',
+  owner: 'built-in',
+  context: ['context/a.md', 'context/b.md'],
+});
 
 it('placeholder-left', () =>
   testRule(rule, {
     valid: [
       { tree: { 'SKILL.md': skillMd(fm) } },
       // Lowercase, parts of words, and words that merely contain the letters.
-      { tree: { 'SKILL.md': skillMd(fm, '# Todo list\n\nKeep a todo list. TODOS_FILE and MY_TODO are env names. STBD, TODOs.\n') } },
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            '# Todo list\n\nKeep a todo list. TODOS_FILE and MY_TODO are env names. STBD, TODOs.\n',
+          ),
+        },
+      },
       // Fenced code blocks (``` and ~~~, longer fences too) are examples, not leftovers.
-      { tree: { 'SKILL.md': skillMd(fm, '# S\n\n```js\n// TODO: fix\nconst t = "{{name}}";\n```\n\n~~~~\nFIXME\n```\nTBD\n~~~~\n\nDone.\n') } },
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            '# S\n\n```js\n// TODO: fix\nconst t = "{{name}}";\n```\n\n~~~~\nFIXME\n```\nTBD\n~~~~\n\nDone.\n',
+          ),
+        },
+      },
       // Inline code shows template syntax; ${{ }} is GitHub Actions; single braces are resolved placeholders.
-      { tree: { 'SKILL.md': skillMd(fm, 'Write `{{title}}` in the template. Use ${{ secrets.TOKEN }}. Scripts live in {baseDir}/scripts.\n') } },
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            'Write `{{title}}` in the template. Use ${{ secrets.TOKEN }}. Scripts live in {baseDir}/scripts.\n',
+          ),
+        },
+      },
       // assets/ hold templates on purpose; only instructions and references are checked.
       { tree: { 'SKILL.md': skillMd(fm), 'assets/template.md': 'Hello {{name}}, TODO\n', 'notes.txt': 'TODO\n' } },
       // Frontmatter is not Markdown prose.
@@ -34,15 +62,41 @@ it('placeholder-left', () =>
     ],
     invalid: [
       {
-        tree: { 'SKILL.md': skillMd(fm, '# Skill\n\nTODO: write this.\n\nSee [TODO: link] and FIXME(alice) later.\n\nOwner: TBD\n') },
-        messages: [/placeholder "TODO" left in the text; expected finished content/, /placeholder "\[TODO: link\]"/, /placeholder "FIXME"/, /placeholder "TBD"/],
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            '# Skill\n\nTODO: write this.\n\nSee [TODO: link] and FIXME(alice) later.\n\nOwner: TBD\n',
+          ),
+        },
+        messages: [
+          /placeholder "TODO" left in the text; expected finished content/,
+          /placeholder "\[TODO: link\]"/,
+          /placeholder "FIXME"/,
+          /placeholder "TBD"/,
+        ],
         lines: [7, 9, 9, 11],
       },
-      { tree: { 'SKILL.md': skillMd(fm, 'Hello {{ user_name }} and {{#items}}.\n') }, messages: [/unrendered template placeholder \{\{ user_name \}\}/, /\{\{#items\}\}/], lines: [5, 5] },
+      {
+        tree: { 'SKILL.md': skillMd(fm, 'Hello {{ user_name }} and {{#items}}.\n') },
+        messages: [/unrendered template placeholder \{\{ user_name \}\}/, /\{\{#items\}\}/],
+        lines: [5, 5],
+      },
       // Text after a closed fence is checked again; an unclosed fence hides the rest.
       { tree: { 'SKILL.md': skillMd(fm, '```\nTODO\n```\nTODO\n~~~\nTODO\n') }, messages: [/"TODO"/], lines: [8] },
-      { tree: { 'manifest.json': manifest, 'context/a.md': 'one\n', 'context/b.md': 'line\nline\nFIXME: here\n' }, messages: [/"FIXME"/], lines: [3] },
-      { tree: { 'SKILL.md': skillMd(fm), 'references/guide.md': '# Guide\n\n[TODO]\n', 'references/deep/more.markdown': 'TBD\n' }, messages: [/"TBD"/, /\[TODO\]/], lines: [1, 3] },
+      {
+        tree: { 'manifest.json': manifest, 'context/a.md': 'one\n', 'context/b.md': 'line\nline\nFIXME: here\n' },
+        messages: [/"FIXME"/],
+        lines: [3],
+      },
+      {
+        tree: {
+          'SKILL.md': skillMd(fm),
+          'references/guide.md': '# Guide\n\n[TODO]\n',
+          'references/deep/more.markdown': 'TBD\n',
+        },
+        messages: [/"TBD"/, /\[TODO\]/],
+        lines: [1, 3],
+      },
       // Markers: at the start of a line or list item unless a word follows, before : ( ] !, or ending the line.
       {
         tree: {
@@ -51,14 +105,27 @@ it('placeholder-left', () =>
             '## TODO\n- TODO - describe the inputs\n1. [ ] **FIXME**\n> TBD!\nRelease date: **TBD**.\nSee the notes [later TODO] and TODO(bob): check.\nUse <TODO: real URL> and <FIXME> and [TBD].\n',
           ),
         },
-        messages: [/"TODO"/, /"TODO"/, /"FIXME"/, /"TBD"/, /"TBD"/, /"TODO"/, /"TODO"/, /"<TODO: real URL>"/, /"<FIXME>"/, /"\[TBD\]"/],
+        messages: [
+          /"TODO"/,
+          /"TODO"/,
+          /"FIXME"/,
+          /"TBD"/,
+          /"TBD"/,
+          /"TODO"/,
+          /"TODO"/,
+          /"<TODO: real URL>"/,
+          /"<FIXME>"/,
+          /"\[TBD\]"/,
+        ],
         lines: [5, 6, 7, 8, 9, 10, 10, 11, 11, 11],
       },
     ],
   }));
 
 it('placeholder-left gives file and column of each finding', async () => {
-  const r = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm), 'references/guide.md': '# Guide\n\nText `TODO` then TODO: here\n' } });
+  const r = await runRule(rule, {
+    tree: { 'SKILL.md': skillMd(fm), 'references/guide.md': '# Guide\n\nText `TODO` then TODO: here\n' },
+  });
   try {
     expect(r.reports.map((x) => [x.file, x.line, x.column])).toEqual([[`${r.root}/references/guide.md`, 3, 18]]);
   } finally {

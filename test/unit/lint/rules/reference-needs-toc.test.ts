@@ -5,7 +5,14 @@ import { skillMd } from '../../../helpers/tree.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
 const md = (body: string) => skillMd(fm, body);
-const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/instructions.md'] });
+const manifest = JSON.stringify({
+  id: 'demo',
+  name: 'Demo',
+  version: '1.0.0',
+  description: 'Demo. Use when testing.',
+  owner: 'built-in',
+  context: ['context/instructions.md'],
+});
 const lines = (n: number) => 'text\n'.repeat(n);
 const body = md('Read [the API](references/api.md) when needed.\n');
 
@@ -14,27 +21,57 @@ it('reference-needs-toc', () =>
     valid: [
       { tree: { 'SKILL.md': body, 'references/api.md': lines(300) } },
       { tree: { 'SKILL.md': body, 'references/api.md': `# API\n\n## Contents\n\n- Auth\n- Errors\n\n${lines(400)}` } },
-      { tree: { 'SKILL.md': body, 'references/api.md': `# API\n\n1. [Auth](#auth)\n2. [Errors](#errors)\n3. [Limits](#limits)\n\n${lines(400)}` } },
+      {
+        tree: {
+          'SKILL.md': body,
+          'references/api.md': `# API\n\n1. [Auth](#auth)\n2. [Errors](#errors)\n3. [Limits](#limits)\n\n${lines(400)}`,
+        },
+      },
       { tree: { 'SKILL.md': body, 'references/api.md': `# API\n\n### Table of Contents\n${lines(400)}` } },
       // Not referenced by the instructions: none of this rule's business.
       { tree: { 'SKILL.md': md('Short.\n'), 'references/api.md': lines(400) } },
       { tree: { 'SKILL.md': body, 'references/api.md': lines(400) }, options: { maxLines: 500 } },
       // Instructions themselves are not referenced files (instructions-max-lines covers them).
-      { tree: { 'manifest.json': manifest, 'context/instructions.md': `Read context/instructions.md.\n${lines(400)}` } },
+      {
+        tree: { 'manifest.json': manifest, 'context/instructions.md': `Read context/instructions.md.\n${lines(400)}` },
+      },
     ],
     invalid: [
-      { tree: { 'SKILL.md': body, 'references/api.md': lines(301) }, messages: [/references\/api\.md is 301 lines long and has no table of contents near the top/], lines: [1] },
+      {
+        tree: { 'SKILL.md': body, 'references/api.md': lines(301) },
+        messages: [/references\/api\.md is 301 lines long and has no table of contents near the top/],
+        lines: [1],
+      },
       // A table of contents that starts too far down does not count.
-      { tree: { 'SKILL.md': body, 'references/api.md': `${lines(60)}## Contents\n${lines(300)}` }, messages: [/361 lines/] },
+      {
+        tree: { 'SKILL.md': body, 'references/api.md': `${lines(60)}## Contents\n${lines(300)}` },
+        messages: [/361 lines/],
+      },
       // Two links to anchors are not a table of contents; a file referenced twice is reported once.
       {
-        tree: { 'SKILL.md': md('Read [the API](references/api.md), then references/api.md again.\n'), 'references/api.md': `- [A](#a)\n- [B](#b)\n${lines(400)}` },
+        tree: {
+          'SKILL.md': md('Read [the API](references/api.md), then references/api.md again.\n'),
+          'references/api.md': `- [A](#a)\n- [B](#b)\n${lines(400)}`,
+        },
         messages: [/402 lines/],
       },
-      { tree: { 'manifest.json': manifest, 'context/instructions.md': 'See references/guide.md.\n', 'references/guide.md': lines(120) }, options: { maxLines: 100 }, messages: [/120 lines/] },
-      // A file named without a folder (`guidelines.md`) is referenced like a linked one; one named in another case is SK108's.
       {
-        tree: { 'SKILL.md': md('Read the guidelines from `guidelines.md`, then FORMS.md.\n'), 'references/guidelines.md': lines(301), 'forms.md': lines(400) },
+        tree: {
+          'manifest.json': manifest,
+          'context/instructions.md': 'See references/guide.md.\n',
+          'references/guide.md': lines(120),
+        },
+        options: { maxLines: 100 },
+        messages: [/120 lines/],
+      },
+      // A file named without a folder (`guidelines.md`) is referenced like a linked one; one named in another case is
+      // SK108's.
+      {
+        tree: {
+          'SKILL.md': md('Read the guidelines from `guidelines.md`, then FORMS.md.\n'),
+          'references/guidelines.md': lines(301),
+          'forms.md': lines(400),
+        },
         messages: [/^references\/guidelines\.md is 301 lines long/],
       },
     ],

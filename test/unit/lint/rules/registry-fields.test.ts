@@ -3,7 +3,9 @@ import rule from '../../../../src/lint/rules/registry-fields.js';
 import { testRule } from '../../../helpers/rule-tester.js';
 
 const base = { id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in' };
-const manifest = (extra: Record<string, unknown>) => ({ 'manifest.json': JSON.stringify({ ...base, ...extra }, null, 2) });
+const manifest = (extra: Record<string, unknown>) => ({
+  'manifest.json': JSON.stringify({ ...base, ...extra }, null, 2),
+});
 
 it('registry-fields', () =>
   testRule(rule, {
@@ -13,7 +15,11 @@ it('registry-fields', () =>
       { tree: manifest({ context: ['usedBy.md'] }), folder: 'demo' },
     ],
     invalid: [
-      { tree: manifest({ usedBy: ['agent-1'] }), messages: [/"usedBy" is written by the registry, not by hand; expected manifest.json without it/], lines: [7] },
+      {
+        tree: manifest({ usedBy: ['agent-1'] }),
+        messages: [/"usedBy" is written by the registry, not by hand; expected manifest.json without it/],
+        lines: [7],
+      },
       {
         tree: manifest({ registeredAt: '2024-01-01T00:00:00Z', usedBy: [], updatedAt: '2024-02-01T00:00:00Z' }),
         messages: [/"usedBy"/, /"registeredAt"/, /"updatedAt"/],

@@ -5,7 +5,11 @@ import { skillMd } from '../../../helpers/tree.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
 const manifest = (extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', ...extra }, null, 2);
+  JSON.stringify(
+    { id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', ...extra },
+    null,
+    2,
+  );
 const sh = '#!/usr/bin/env bash\nset -e\necho hi\n';
 
 it.skipIf(process.platform === 'win32')('script-executable', () =>
@@ -15,9 +19,19 @@ it.skipIf(process.platform === 'win32')('script-executable', () =>
       // No shebang: maybe a module that is imported, not run (script-shebang speaks about it).
       { tree: { 'SKILL.md': skillMd(fm), 'scripts/util.py': { content: 'x = 1\n', mode: 0o644 } } },
       // Declared manifest scripts are validate's SK026.
-      { tree: { 'manifest.json': manifest({ scripts: ['scripts/run.sh'] }), 'scripts/run.sh': { content: sh, mode: 0o644 } } },
+      {
+        tree: {
+          'manifest.json': manifest({ scripts: ['scripts/run.sh'] }),
+          'scripts/run.sh': { content: sh, mode: 0o644 },
+        },
+      },
       { tree: { 'manifest.json': manifest(), 'scripts/a.py': { content: '#!/usr/bin/env python3\n', mode: 0o700 } } },
-      { tree: { 'SKILL.md': skillMd(fm, '```bash\n./find-polluter.sh\n```\n'), 'find-polluter.sh': { content: sh, mode: 0o755 } } },
+      {
+        tree: {
+          'SKILL.md': skillMd(fm, '```bash\n./find-polluter.sh\n```\n'),
+          'find-polluter.sh': { content: sh, mode: 0o755 },
+        },
+      },
     ],
     invalid: [
       {
@@ -27,10 +41,18 @@ it.skipIf(process.platform === 'win32')('script-executable', () =>
         modes: { 'scripts/run.sh': 0o755 },
         output: { 'scripts/run.sh': sh },
       },
-      { tree: { 'SKILL.md': skillMd(fm), 'scripts/a.py': { content: '#!/usr/bin/env python3\n', mode: 0o600 } }, messages: [/scripts\/a\.py/], modes: { 'scripts/a.py': 0o700 } },
+      {
+        tree: { 'SKILL.md': skillMd(fm), 'scripts/a.py': { content: '#!/usr/bin/env python3\n', mode: 0o600 } },
+        messages: [/scripts\/a\.py/],
+        modes: { 'scripts/a.py': 0o700 },
+      },
       // Undeclared scripts in a manifest skill; declared ones in a SKILL.md skill (SK026 does not see those).
       {
-        tree: { 'manifest.json': manifest({ scripts: ['scripts/run.sh'] }), 'scripts/run.sh': { content: sh, mode: 0o755 }, 'scripts/extra.sh': { content: sh, mode: 0o640 } },
+        tree: {
+          'manifest.json': manifest({ scripts: ['scripts/run.sh'] }),
+          'scripts/run.sh': { content: sh, mode: 0o755 },
+          'scripts/extra.sh': { content: sh, mode: 0o640 },
+        },
         messages: [/^scripts\/extra\.sh/],
         modes: { 'scripts/extra.sh': 0o750, 'scripts/run.sh': 0o755 },
       },
@@ -44,7 +66,8 @@ it.skipIf(process.platform === 'win32')('script-executable', () =>
       {
         tree: {
           'SKILL.md': skillMd(fm, 'See `root-cause-tracing.md`; `helper.sh` is for people.\n'),
-          'root-cause-tracing.md': 'Use the bisection script `find-polluter.sh` in this directory:\n\n```bash\n./find-polluter.sh .git\n```\n',
+          'root-cause-tracing.md':
+            'Use the bisection script `find-polluter.sh` in this directory:\n\n```bash\n./find-polluter.sh .git\n```\n',
           'find-polluter.sh': { content: sh, mode: 0o644 },
           'helper.sh': { content: sh, mode: 0o644 },
         },
@@ -52,13 +75,17 @@ it.skipIf(process.platform === 'win32')('script-executable', () =>
         modes: { 'find-polluter.sh': 0o755, 'helper.sh': 0o644 },
       },
     ],
-  }));
+  }),
+);
 
 it('chmodFix adds x where r is set, and x for the owner when nobody may read', async () => {
   const r = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm) } });
   try {
     const fix = chmodFix(r.skill, 'scripts/x.sh', 0o100644);
-    expect(fix).toEqual({ description: 'make scripts/x.sh executable', changes: [{ kind: 'chmod', file: `${r.root}/scripts/x.sh`, mode: 0o755 }] });
+    expect(fix).toEqual({
+      description: 'make scripts/x.sh executable',
+      changes: [{ kind: 'chmod', file: `${r.root}/scripts/x.sh`, mode: 0o755 }],
+    });
     expect((chmodFix(r.skill, 'a', 0o640).changes[0] as { mode: number }).mode).toBe(0o750);
     expect((chmodFix(r.skill, 'a', 0o200).changes[0] as { mode: number }).mode).toBe(0o300);
     expect((chmodFix(r.skill, 'a', 0o4644).changes[0] as { mode: number }).mode).toBe(0o4755);

@@ -5,12 +5,22 @@ import { skillMd } from '../../../helpers/tree.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
 const manifest = (extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', ...extra }, null, 2);
+  JSON.stringify(
+    { id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', ...extra },
+    null,
+    2,
+  );
 
 it('script-shebang', () =>
   testRule(rule, {
     valid: [
-      { tree: { 'SKILL.md': skillMd(fm), 'scripts/run.sh': '#!/usr/bin/env bash\necho hi\n', 'scripts/extract.py': '#!/usr/bin/env python3\nprint(1)\n' } },
+      {
+        tree: {
+          'SKILL.md': skillMd(fm),
+          'scripts/run.sh': '#!/usr/bin/env bash\necho hi\n',
+          'scripts/extract.py': '#!/usr/bin/env python3\nprint(1)\n',
+        },
+      },
       // Data files, Windows scripts, empty files, package metadata and Python package markers need no shebang.
       {
         tree: {
@@ -26,7 +36,12 @@ it('script-shebang', () =>
           'scripts/types.d.ts': 'export type A = 1;\n',
         },
       },
-      { tree: { 'manifest.json': manifest({ scripts: ['scripts/build.js'] }), 'scripts/build.js': '#!/usr/bin/env node\nconsole.log(1)\n' } },
+      {
+        tree: {
+          'manifest.json': manifest({ scripts: ['scripts/build.js'] }),
+          'scripts/build.js': '#!/usr/bin/env node\nconsole.log(1)\n',
+        },
+      },
       // Only the extensions asked for.
       { tree: { 'SKILL.md': skillMd(fm), 'scripts/run.sh': 'echo hi\n' }, options: { extensions: ['.py'] } },
       // Files outside scripts/ that nothing declares are not scripts.
@@ -58,12 +73,21 @@ it('script-shebang', () =>
         },
       },
       // A file outside scripts/ that is only mentioned, not run by path.
-      { tree: { 'SKILL.md': skillMd(fm, 'Tools come from `tools/index.ts`; see ./tools/run.sh for details.\n'), 'tools/index.ts': 'export {};\n', 'tools/run.sh': 'echo hi\n' } },
+      {
+        tree: {
+          'SKILL.md': skillMd(fm, 'Tools come from `tools/index.ts`; see ./tools/run.sh for details.\n'),
+          'tools/index.ts': 'export {};\n',
+          'tools/run.sh': 'echo hi\n',
+        },
+      },
       // OpenAI's skill-installer: scripts/github_utils.py is a module its sibling scripts import, not a script.
       {
         tree: {
           'SKILL.md': skillMd(fm, 'Run `scripts/list-skills.py`.\n'),
-          'scripts/list-skills.py': { content: '#!/usr/bin/env python3\nfrom github_utils import github_request\n', mode: 0o755 },
+          'scripts/list-skills.py': {
+            content: '#!/usr/bin/env python3\nfrom github_utils import github_request\n',
+            mode: 0o755,
+          },
           'scripts/github_utils.py': 'def github_request(url): ...\n',
           'scripts/install.js': { content: "#!/usr/bin/env node\nconst h = require('./helpers');\n", mode: 0o755 },
           'scripts/helpers.js': 'module.exports = {};\n',
@@ -73,28 +97,58 @@ it('script-shebang', () =>
       },
     ],
     invalid: [
-      // A module no sibling imports (the name only appears in a comment or a string) is still a script without a shebang.
+      // A module no sibling imports (the name only appears in a comment or a string) is still a script without a
+      // shebang.
       {
         tree: {
           'SKILL.md': skillMd(fm),
-          'scripts/main.py': { content: '#!/usr/bin/env python3\n# see github_utils for helpers\nprint("import github_utils")\n', mode: 0o755 },
+          'scripts/main.py': {
+            content: '#!/usr/bin/env python3\n# see github_utils for helpers\nprint("import github_utils")\n',
+            mode: 0o755,
+          },
           'scripts/github_utils.py': 'x = 1\n',
           'scripts/other/user.py': { content: '#!/usr/bin/env python3\nimport helpers\n', mode: 0o755 },
           'scripts/helpers.py': 'y = 2\n',
         },
         messages: [/scripts\/github_utils\.py has no shebang/, /scripts\/helpers\.py has no shebang/],
       },
-      { tree: { 'SKILL.md': skillMd(fm), 'scripts/run.sh': 'echo hi\n' }, messages: [/^scripts\/run\.sh has no shebang line/], lines: [1] },
       {
-        tree: { 'manifest.json': manifest({ scripts: ['scripts/build.py'] }), 'scripts/build.py': 'print(1)\n', 'scripts/tool': 'echo hi\n', 'scripts/x.rb': 'puts 1\n' },
-        messages: [/^scripts\/build\.py has no shebang/, /^scripts\/tool has no shebang/, /^scripts\/x\.rb has no shebang/],
+        tree: { 'SKILL.md': skillMd(fm), 'scripts/run.sh': 'echo hi\n' },
+        messages: [/^scripts\/run\.sh has no shebang line/],
+        lines: [1],
+      },
+      {
+        tree: {
+          'manifest.json': manifest({ scripts: ['scripts/build.py'] }),
+          'scripts/build.py': 'print(1)\n',
+          'scripts/tool': 'echo hi\n',
+          'scripts/x.rb': 'puts 1\n',
+        },
+        messages: [
+          /^scripts\/build\.py has no shebang/,
+          /^scripts\/tool has no shebang/,
+          /^scripts\/x\.rb has no shebang/,
+        ],
       },
       // A shebang on the second line does not count.
-      { tree: { 'SKILL.md': skillMd(fm), 'scripts/a.mjs': '\n#!/usr/bin/env node\n' }, messages: [/scripts\/a\.mjs has no shebang/] },
-      { tree: { 'SKILL.md': skillMd(fm), 'scripts/a.sh': '\ufeff#!/bin/sh\necho hi\n' }, messages: [/byte-order mark before #!/] },
+      {
+        tree: { 'SKILL.md': skillMd(fm), 'scripts/a.mjs': '\n#!/usr/bin/env node\n' },
+        messages: [/scripts\/a\.mjs has no shebang/],
+      },
+      {
+        tree: { 'SKILL.md': skillMd(fm), 'scripts/a.sh': '\ufeff#!/bin/sh\necho hi\n' },
+        messages: [/byte-order mark before #!/],
+      },
       // A script declared in SKILL.md, outside scripts/.
-      { tree: { 'SKILL.md': skillMd(`${fm}scripts:\n  - tools/go.ts\n`), 'tools/go.ts': 'console.log(1)\n' }, messages: [/^tools\/go\.ts has no shebang/] },
-      { tree: { 'SKILL.md': skillMd(fm), 'scripts/run.sh': 'echo hi\n', 'scripts/b.py': 'print(1)\n' }, options: { extensions: ['.py'] }, messages: [/^scripts\/b\.py/] },
+      {
+        tree: { 'SKILL.md': skillMd(`${fm}scripts:\n  - tools/go.ts\n`), 'tools/go.ts': 'console.log(1)\n' },
+        messages: [/^tools\/go\.ts has no shebang/],
+      },
+      {
+        tree: { 'SKILL.md': skillMd(fm), 'scripts/run.sh': 'echo hi\n', 'scripts/b.py': 'print(1)\n' },
+        options: { extensions: ['.py'] },
+        messages: [/^scripts\/b\.py/],
+      },
       // Also run by path, only mentioned (not run), declared, or run through an interpreter far before the path.
       {
         tree: {
@@ -113,13 +167,20 @@ it('script-shebang', () =>
           'scripts/listed.py': 'print(1)\n',
           'scripts/far.py': 'print(1)\n',
         },
-        messages: [/^scripts\/by_path\.py has no shebang/, /^scripts\/declared\.py/, /^scripts\/far\.py/, /^scripts\/listed\.py/, /^scripts\/start\.py/],
+        messages: [
+          /^scripts\/by_path\.py has no shebang/,
+          /^scripts\/declared\.py/,
+          /^scripts\/far\.py/,
+          /^scripts\/listed\.py/,
+          /^scripts\/start\.py/,
+        ],
       },
       // obra's systematic-debugging: a script outside scripts/ that a referenced file runs by path.
       {
         tree: {
           'SKILL.md': skillMd(fm, 'See `root-cause-tracing.md`.\n'),
-          'root-cause-tracing.md': 'Use `find-polluter.sh`:\n\n```bash\n./find-polluter.sh .git \'src/**/*.test.ts\'\n```\n\n```sh\ncd x && tools/bisect.sh\n```\n',
+          'root-cause-tracing.md':
+            "Use `find-polluter.sh`:\n\n```bash\n./find-polluter.sh .git 'src/**/*.test.ts'\n```\n\n```sh\ncd x && tools/bisect.sh\n```\n",
           'find-polluter.sh': 'set -e\n',
           'tools/bisect.sh': 'set -e\n',
         },
@@ -129,10 +190,31 @@ it('script-shebang', () =>
   }));
 
 it('afterInterpreter', () => {
-  for (const before of ['python ', '`python3.12 ', '$ /usr/bin/python3 -u ', 'uv run --with pypdf ', 'npx tsx ', 'deno run -A ', 'cd x && bash ', 'source ', '(node ', 'ruby -w ', 'perl ', 'sh -c "x" && sh ']) {
+  for (const before of [
+    'python ',
+    '`python3.12 ',
+    '$ /usr/bin/python3 -u ',
+    'uv run --with pypdf ',
+    'npx tsx ',
+    'deno run -A ',
+    'cd x && bash ',
+    'source ',
+    '(node ',
+    'ruby -w ',
+    'perl ',
+    'sh -c "x" && sh ',
+  ]) {
     expect(afterInterpreter(before), before).toBe(true);
   }
-  for (const before of ['', 'Run ', '`', './', 'python tests against the app, then compare with ', 'see the python docs for ', 'python a b c d e ']) {
+  for (const before of [
+    '',
+    'Run ',
+    '`',
+    './',
+    'python tests against the app, then compare with ',
+    'see the python docs for ',
+    'python a b c d e ',
+  ]) {
     expect(afterInterpreter(before), before).toBe(false);
   }
   // The look back is bounded: a long line costs no more than a short one.

@@ -4,7 +4,11 @@ import { runRule, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
-const manifest = JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in' }, null, 2);
+const manifest = JSON.stringify(
+  { id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in' },
+  null,
+  2,
+);
 
 // Secrets are made up at run time, so that no scanner mistakes this file for a leak.
 let seed = 7;
@@ -37,18 +41,33 @@ it('secret-in-file', () =>
       // Placeholders and samples.
       {
         tree: {
-          'SKILL.md': skillMd(fm, `Example:\n\n    export GITHUB_TOKEN=gh${'p_'}${'x'.repeat(36)}\n    export OPENAI_API_KEY=your-api-key-goes-here-please\n`),
+          'SKILL.md': skillMd(
+            fm,
+            `Example:\n\n    export GITHUB_TOKEN=gh${'p_'}${'x'.repeat(36)}\n    export OPENAI_API_KEY=your-api-key-goes-here-please\n`,
+          ),
           '.env.example': 'API_KEY=\nTOKEN=changeme\nSECRET=<your secret>\n',
-          'config.json': '{\n  "token": "${TOKEN}",\n  "apiKey": "YOUR_API_KEY_HERE_1234567890",\n  "password": "dummy-password-1234567890abc"\n}\n',
-          'scripts/a.js': '#!/usr/bin/env node\nconst apiKey = process.env.OPENAI_API_KEY_2024;\nconst token = config.auth.token1234567890;\n',
+          'config.json':
+            '{\n  "token": "${TOKEN}",\n  "apiKey": "YOUR_API_KEY_HERE_1234567890",\n  "password": "dummy-password-1234567890abc"\n}\n',
+          'scripts/a.js':
+            '#!/usr/bin/env node\nconst apiKey = process.env.OPENAI_API_KEY_2024;\nconst token = config.auth.token1234567890;\n',
           'references/aws.md': `The sample key AK${'IA'}IOSFODNN7EXAMPLE is not real.\n`,
           'references/keys.md': '```\n-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n```\n',
           'references/jwt.md': `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c\n`,
         },
       },
       // Long but not random, or too short.
-      { tree: { 'manifest.json': manifest, 'settings.yaml': `password: ${'a'.repeat(30)}1\ntoken: abc123\nmax_tokens: 100000000000000000000000\nsecret_name: my_long_secret_name_for_the_vault\n` } },
-      { tree: { 'manifest.json': manifest, 'notes.md': 'We use scikit-learn: sk-learn-compatible-estimators-for-everything.\n' } },
+      {
+        tree: {
+          'manifest.json': manifest,
+          'settings.yaml': `password: ${'a'.repeat(30)}1\ntoken: abc123\nmax_tokens: 100000000000000000000000\nsecret_name: my_long_secret_name_for_the_vault\n`,
+        },
+      },
+      {
+        tree: {
+          'manifest.json': manifest,
+          'notes.md': 'We use scikit-learn: sk-learn-compatible-estimators-for-everything.\n',
+        },
+      },
       // Binary files are not read.
       { tree: { 'SKILL.md': skillMd(fm), 'assets/blob.bin': `\u0000\u0001${github}` } },
       // A generic value below the entropy asked for.
@@ -61,20 +80,46 @@ it('secret-in-file', () =>
         lines: [7],
       },
       {
-        tree: { 'manifest.json': manifest, 'scripts/config.py': `AWS_KEY = "${aws}"\nPAT = "${githubPat}"\n`, 'assets/id_rsa': pem },
-        messages: [/^assets\/id_rsa .* private key/, /^scripts\/config\.py .* AWS access key id AKIA…$/, /GitHub token gith…$/],
+        tree: {
+          'manifest.json': manifest,
+          'scripts/config.py': `AWS_KEY = "${aws}"\nPAT = "${githubPat}"\n`,
+          'assets/id_rsa': pem,
+        },
+        messages: [
+          /^assets\/id_rsa .* private key/,
+          /^scripts\/config\.py .* AWS access key id AKIA…$/,
+          /GitHub token gith…$/,
+        ],
         lines: [1, 1, 2],
       },
       {
         tree: {
           'manifest.json': manifest,
-          'scripts/keys.ts': [`const a = '${openai}';`, `const b = "${anthropic}";`, `const s = '${slack}';`, `const g = '${google}';`, `const p = '${stripe}';`, `fetch(u, { headers: { Authorization: 'Bearer ${jwt}' } });`].join('\n'),
+          'scripts/keys.ts': [
+            `const a = '${openai}';`,
+            `const b = "${anthropic}";`,
+            `const s = '${slack}';`,
+            `const g = '${google}';`,
+            `const p = '${stripe}';`,
+            `fetch(u, { headers: { Authorization: 'Bearer ${jwt}' } });`,
+          ].join('\n'),
         },
-        messages: [/OpenAI API key sk-p…/, /Anthropic API key sk-a…/, /Slack token xoxb…/, /Google API key AIza…/, /Stripe live key sk_l…/, /JSON Web Token eyJh…/],
+        messages: [
+          /OpenAI API key sk-p…/,
+          /Anthropic API key sk-a…/,
+          /Slack token xoxb…/,
+          /Google API key AIza…/,
+          /Stripe live key sk_l…/,
+          /JSON Web Token eyJh…/,
+        ],
         lines: [1, 2, 3, 4, 5, 6],
       },
       {
-        tree: { 'SKILL.md': skillMd(fm), '.env': `# real values\nOPENAI_KEY=1\nAPI_KEY=${generic}\n`, 'config.json': `{\n  "auth": {\n    "token": "${generic}"\n  }\n}\n` },
+        tree: {
+          'SKILL.md': skillMd(fm),
+          '.env': `# real values\nOPENAI_KEY=1\nAPI_KEY=${generic}\n`,
+          'config.json': `{\n  "auth": {\n    "token": "${generic}"\n  }\n}\n`,
+        },
         messages: [/^\.env .*api_key value/, /^config\.json .*token value/],
         lines: [3, 3],
       },

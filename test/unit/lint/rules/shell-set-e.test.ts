@@ -5,30 +5,58 @@ import { skillMd } from '../../../helpers/tree.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
 const manifest = (extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', ...extra }, null, 2);
+  JSON.stringify(
+    { id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', ...extra },
+    null,
+    2,
+  );
 const md = (files: Record<string, string>) => ({ tree: { 'SKILL.md': skillMd(fm), ...files } });
 
 it('shell-set-e', () =>
   testRule(rule, {
     valid: [
       md({ 'scripts/a.sh': '#!/usr/bin/env bash\nset -euo pipefail\ncurl x\n' }),
-      md({ 'scripts/a.sh': '#!/bin/sh\nset -o errexit\ncurl x\n', 'scripts/b.bash': '#!/bin/bash\nset -Eeu -o pipefail\ncurl x\n' }),
-      md({ 'scripts/a.sh': '#!/bin/sh -e\ncurl x\n', 'scripts/b.sh': '#!/bin/sh\ncd "$(dirname "$0")" && set -e; curl x\n' }),
+      md({
+        'scripts/a.sh': '#!/bin/sh\nset -o errexit\ncurl x\n',
+        'scripts/b.bash': '#!/bin/bash\nset -Eeu -o pipefail\ncurl x\n',
+      }),
+      md({
+        'scripts/a.sh': '#!/bin/sh -e\ncurl x\n',
+        'scripts/b.sh': '#!/bin/sh\ncd "$(dirname "$0")" && set -e; curl x\n',
+      }),
       // Not shell: the shebang decides over the extension.
-      md({ 'scripts/a.py': '#!/usr/bin/env python3\nprint(1)\n', 'scripts/odd.sh': '#!/usr/bin/env python3\nprint(1)\n' }),
+      md({
+        'scripts/a.py': '#!/usr/bin/env python3\nprint(1)\n',
+        'scripts/odd.sh': '#!/usr/bin/env python3\nprint(1)\n',
+      }),
       // Nothing to fail.
       md({ 'scripts/a.sh': '#!/bin/sh\n# only a comment\n' }),
-      { tree: { 'manifest.json': manifest({ scripts: ['scripts/run'] }), 'scripts/run': '#!/usr/bin/env bash\nset -eux\nmake\n' } },
+      {
+        tree: {
+          'manifest.json': manifest({ scripts: ['scripts/run'] }),
+          'scripts/run': '#!/usr/bin/env bash\nset -eux\nmake\n',
+        },
+      },
     ],
     invalid: [
-      { ...md({ 'scripts/a.sh': '#!/usr/bin/env bash\ncurl x\n' }), messages: [/^scripts\/a\.sh does not set -e/], lines: [1] },
+      {
+        ...md({ 'scripts/a.sh': '#!/usr/bin/env bash\ncurl x\n' }),
+        messages: [/^scripts\/a\.sh does not set -e/],
+        lines: [1],
+      },
       // In a comment, set +e, set -u, or -e after --: not errexit.
       {
-        ...md({ 'scripts/a.sh': '#!/bin/bash\n# set -e\ncurl x\n', 'scripts/b.sh': '#!/bin/bash\nset +e\nset -u\nset -- -e\ncurl x\n' }),
+        ...md({
+          'scripts/a.sh': '#!/bin/bash\n# set -e\ncurl x\n',
+          'scripts/b.sh': '#!/bin/bash\nset +e\nset -u\nset -- -e\ncurl x\n',
+        }),
         messages: [/^scripts\/a\.sh/, /^scripts\/b\.sh/],
       },
       // A .bash file without shebang; a file without extension with a zsh shebang.
-      { tree: { 'manifest.json': manifest(), 'scripts/run': '#!/usr/bin/env zsh\nmake\n', 'scripts/c.bash': 'make\n' }, messages: [/^scripts\/c\.bash/, /^scripts\/run/] },
+      {
+        tree: { 'manifest.json': manifest(), 'scripts/run': '#!/usr/bin/env zsh\nmake\n', 'scripts/c.bash': 'make\n' },
+        messages: [/^scripts\/c\.bash/, /^scripts\/run/],
+      },
     ],
   }));
 

@@ -6,14 +6,24 @@ import { skillMd } from '../../../helpers/tree.js';
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
 const md = (body: string, extra = '') => skillMd(fm + extra, body);
 const manifest = (extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: 'demo', name: 'Demo', version: '1.0.0', description: 'Demo. Use when testing.', owner: 'built-in', context: ['context/instructions.md'], ...extra });
+  JSON.stringify({
+    id: 'demo',
+    name: 'Demo',
+    version: '1.0.0',
+    description: 'Demo. Use when testing.',
+    owner: 'built-in',
+    context: ['context/instructions.md'],
+    ...extra,
+  });
 
 it('unreferenced-file', () =>
   testRule(rule, {
     valid: [
       {
         tree: {
-          'SKILL.md': md('Run `scripts/run.py`; read [the API](references/api.md); start from ![t](assets/template.json).\n'),
+          'SKILL.md': md(
+            'Run `scripts/run.py`; read [the API](references/api.md); start from ![t](assets/template.json).\n',
+          ),
           'scripts/run.py': 'print(1)\n',
           'references/api.md': '# API\n',
           'assets/template.json': '{}',
@@ -25,7 +35,14 @@ it('unreferenced-file', () =>
         },
       },
       // A folder mentioned as a whole covers every file in it.
-      { tree: { 'SKILL.md': md('Pick a template from `assets/` or [the references](references/).\n'), 'assets/a.json': '', 'assets/b/c.json': '', 'references/x.md': '' } },
+      {
+        tree: {
+          'SKILL.md': md('Pick a template from `assets/` or [the references](references/).\n'),
+          'assets/a.json': '',
+          'assets/b/c.json': '',
+          'references/x.md': '',
+        },
+      },
       // Chains of Markdown references, names without a folder, helpers a script imports, data a script opens.
       {
         tree: {
@@ -45,12 +62,15 @@ it('unreferenced-file', () =>
       // (`root-cause-tracing.md`, then `find-polluter.sh` in it) reach past the first level too.
       {
         tree: {
-          'SKILL.md': md('For examples, see REFERENCE.md. To fill a form, read FORMS.md. See `root-cause-tracing.md`.\n'),
+          'SKILL.md': md(
+            'For examples, see REFERENCE.md. To fill a form, read FORMS.md. See `root-cause-tracing.md`.\n',
+          ),
           'forms.md': '# Forms\n\nRun `python scripts/convert_pdf_to_images.py <file.pdf> <dir>`.\n',
           'reference.md': '# Reference\n\nRun `python scripts/extract_form_field_info.py in.pdf`.\n',
           'scripts/convert_pdf_to_images.py': 'import sys\n',
           'scripts/extract_form_field_info.py': 'import json\n',
-          'root-cause-tracing.md': 'Use the bisection script `find-polluter.sh` in this directory:\n\n```bash\n./find-polluter.sh .git\n```\n',
+          'root-cause-tracing.md':
+            'Use the bisection script `find-polluter.sh` in this directory:\n\n```bash\n./find-polluter.sh .git\n```\n',
           'find-polluter.sh': '#!/usr/bin/env bash\n',
         },
       },
@@ -58,7 +78,9 @@ it('unreferenced-file', () =>
       // dotted name (`from core.easing import x`, `import core.frames`) from the instructions or from code.
       {
         tree: {
-          'SKILL.md': md('```python\nfrom core.easing import interpolate\nimport core.frames\n```\n\nRun `python scripts/make.py`.\n'),
+          'SKILL.md': md(
+            '```python\nfrom core.easing import interpolate\nimport core.frames\n```\n\nRun `python scripts/make.py`.\n',
+          ),
           'agents/openai.yaml': 'interface:\n  display_name: "Demo"\n',
           'metadata.json': '{"version": "1.0.0"}\n',
           'core/__init__.py': '',
@@ -70,12 +92,19 @@ it('unreferenced-file', () =>
       },
       // Frontmatter scripts and toolsets.
       {
-        tree: { 'SKILL.md': md('Demo.\n', 'scripts:\n  - scripts/run.sh\ntoolsets:\n  - "toolsets/index:Demo"\n'), 'scripts/run.sh': '', 'toolsets/index.ts': 'export const Demo = [];\n' },
+        tree: {
+          'SKILL.md': md('Demo.\n', 'scripts:\n  - scripts/run.sh\ntoolsets:\n  - "toolsets/index:Demo"\n'),
+          'scripts/run.sh': '',
+          'toolsets/index.ts': 'export const Demo = [];\n',
+        },
       },
       // Manifest: context, scripts, MCP server args, .env.example and a README.
       {
         tree: {
-          'manifest.json': manifest({ scripts: ['scripts/post.ts'], mcpServers: [{ name: 'm', type: 'local', command: 'node', args: ['mcp/server.js', '--verbose'] }] }),
+          'manifest.json': manifest({
+            scripts: ['scripts/post.ts'],
+            mcpServers: [{ name: 'm', type: 'local', command: 'node', args: ['mcp/server.js', '--verbose'] }],
+          }),
           'context/instructions.md': '# Demo\n',
           'scripts/post.ts': '',
           'mcp/server.js': '',
@@ -86,15 +115,33 @@ it('unreferenced-file', () =>
     ],
     invalid: [
       {
-        tree: { 'SKILL.md': md('Run scripts/run.py.\n'), 'scripts/run.py': 'print(1)\n', 'scripts/old.py': '', 'assets/unused.png': 'png', 'notes.txt': '' },
-        messages: [/^assets\/unused\.png: nothing in the skill refers to this file/, /^notes\.txt:/, /^scripts\/old\.py:/],
+        tree: {
+          'SKILL.md': md('Run scripts/run.py.\n'),
+          'scripts/run.py': 'print(1)\n',
+          'scripts/old.py': '',
+          'assets/unused.png': 'png',
+          'notes.txt': '',
+        },
+        messages: [
+          /^assets\/unused\.png: nothing in the skill refers to this file/,
+          /^notes\.txt:/,
+          /^scripts\/old\.py:/,
+        ],
       },
       // A name inside a longer name is no mention; a file under a folder whose file is named is not covered.
       {
-        tree: { 'SKILL.md': md('Read references/api.md and see mychart.py.\n'), 'references/api.md': '', 'references/extra.md': '', 'chart.py': '' },
+        tree: {
+          'SKILL.md': md('Read references/api.md and see mychart.py.\n'),
+          'references/api.md': '',
+          'references/extra.md': '',
+          'chart.py': '',
+        },
         messages: [/^chart\.py:/, /^references\/extra\.md:/],
       },
-      { tree: { 'manifest.json': manifest(), 'context/instructions.md': '# Demo\n', 'context/draft.md': '' }, messages: [/^context\/draft\.md:/] },
+      {
+        tree: { 'manifest.json': manifest(), 'context/instructions.md': '# Demo\n', 'context/draft.md': '' },
+        messages: [/^context\/draft\.md:/],
+      },
       // Only the hosts' own metadata files at their own places; a dotted module that names no file covers none.
       {
         tree: {

@@ -1,0 +1,185 @@
+// validate's checks of a SKILL.md skill's frontmatter (the Agent Skills specification, and what --spec leaves out).
+import { basename } from 'node:path';
+import type { Diagnostic, Position } from '../model/diagnostic.js';
+import type { Skill } from '../model/skill.js';
+import { closest, suggestName } from './names.js';
+import { CLIENT_KEYS, EXTENSION_KEYS, SPEC_KEYS } from '../model/schemas.js';
+import { codePoints } from '../formats/text.js';
+import { diag } from '../model/diagnostic.js';
+import type { ValidateOptions } from './validate.js';
+
+export function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateOptions): void {
+  const raw = skill.raw;
+  const file = skill.file;
+  const at = (k: string): Position | undefined => skill.positions[k];
+  const known = new Set(options.spec ? SPEC_KEYS : [...SPEC_KEYS, ...EXTENSION_KEYS, ...CLIENT_KEYS]);
+  for (const key of Object.keys(raw)) {
+    if (known.has(key)) continue;
+    const near = closest(key, options.spec ? SPEC_KEYS : [...known]);
+    out.push(
+      diag(
+        'unknown-key',
+        options.spec ? 'error' : 'warning',
+        options.spec
+          ? `"${key}" is not a field of the Agent Skills specification (allowed: ${SPEC_KEYS.join(', ')})`
+          : `unknown frontmatter key "${key}"${near ? `; did you mean "${near}"?` : ''}`,
+        file,
+        at(key),
+        options.spec
+          ? 'move it under metadata:, or validate without --spec to accept extension fields'
+          : near
+            ? `rename it to ${near}`
+            : `agents ignore it; to keep it, move it under metadata:\nmetadata:\n  ${key}: …`,
+      ),
+    );
+  }
+  // name
+  const name = raw.name;
+  if (!('name' in raw) || typeof name !== 'string' || name.trim() === '') {
+    out.push(
+      diag(
+        'name-required',
+        'error',
+        `name is ${'name' in raw ? (typeof name === 'string' ? 'empty' : 'not text') : 'missing'}: expected the skill's name, e.g. name: ${suggestName(basename(skill.root))}`,
+        file,
+        at('name') ?? { line: 2, column: 1 },
+      ),
+    );
+  } else {
+    const n = name.trim().normalize('NFKC');
+    const pos = at('name');
+    const suggestion = () => suggestName(n);
+    if (codePoints(n) > 64)
+      out.push(
+        diag('name-length', 'error', `name is ${codePoints(n)} characters long; at most 64 are allowed`, file, pos),
+      );
+    if (n !== n.toLowerCase())
+      out.push(diag('name-lowercase', 'error', `name "${n}" must be lowercase: expected "${suggestion()}"`, file, pos));
+    if (n.startsWith('-') || n.endsWith('-') || n.includes('--')) {
+      out.push(
+        diag(
+          'name-hyphens',
+          'error',
+          `name "${n}" must not ${n.includes('--') ? 'contain consecutive hyphens' : 'start or end with a hyphen'}: expected e.g. "${suggestion()}"`,
+          file,
+          pos,
+        ),
+      );
+    }
+    if (!/^[\p{L}\p{N}-]+$/u.test(n)) {
+      out.push(
+        diag(
+          'name-characters',
+          'error',
+          `name "${n}" may hold only letters, digits and hyphens: expected e.g. "${suggestion()}"`,
+          file,
+          pos,
+        ),
+      );
+    }
+    const folder = basename(skill.root).normalize('NFKC');
+    if (folder !== n) {
+      out.push(
+        diag(
+          'name-matches-folder',
+          'error',
+          `name "${n}" does not match its folder "${basename(skill.root)}"`,
+          file,
+          pos,
+          `rename the folder to ${n}, or set name: ${folder}`,
+        ),
+      );
+    }
+  }
+  // description
+  const description = raw.description;
+  if (!('description' in raw) || typeof description !== 'string' || description.trim() === '') {
+    out.push(
+      diag(
+        'description-required',
+        'error',
+        `description is ${'description' in raw ? (typeof description === 'string' ? 'empty' : 'not text') : 'missing'}: expected what the skill does and when to use it (1-1024 characters)`,
+        file,
+        at('description') ?? { line: 2, column: 1 },
+      ),
+    );
+  } else {
+    const len = codePoints(options.spec ? description : description.trim());
+    if (len > 1024)
+      out.push(
+        diag(
+          'description-length',
+          'error',
+          `description is ${len} characters long; at most 1024 are allowed`,
+          file,
+          at('description'),
+          'move detail into the body of SKILL.md',
+        ),
+      );
+  }
+  if ('compatibility' in raw) {
+    const c = raw.compatibility;
+    if (typeof c !== 'string')
+      out.push(
+        diag(
+          'compatibility-format',
+          'error',
+          'compatibility must be text (e.g. compatibility: Requires Python 3.10+)',
+          file,
+          at('compatibility'),
+        ),
+      );
+    else {
+      const len = codePoints(c);
+      if (len > 500 || (!options.spec && c.trim() === '')) {
+        out.push(
+          diag(
+            'compatibility-format',
+            'error',
+            `compatibility must be 1-500 characters, found ${len}`,
+            file,
+            at('compatibility'),
+          ),
+        );
+      }
+    }
+  }
+  if (!options.spec) {
+    // zod reported these as plain field-type findings; the checks here say more (and name/description above).
+    for (let i = out.length - 1; i >= 0; i--) {
+      const d = out[i]!;
+      if (
+        d.rule === 'field-type' &&
+        /^(license|allowed-tools|name|description|compatibility) must be text, found/.test(d.message)
+      )
+        out.splice(i, 1);
+    }
+    for (const key of ['license', 'allowed-tools'] as const) {
+      if (key in raw && typeof raw[key] !== 'string') {
+        const isList = Array.isArray(raw[key]);
+        // The standard says a space-separated string, but Claude Code and much of the world's skills write a YAML
+        // list of tool names, and the reference validator accepts it: a warning, which lint --fix rewrites.
+        const toolList =
+          key === 'allowed-tools' && isList && (raw[key] as unknown[]).every((x) => typeof x === 'string');
+        out.push(
+          diag(
+            'field-type',
+            toolList ? 'warning' : 'error',
+            `${key} must be text${key === 'allowed-tools' ? ' (space-separated tool names)' : ''}, found ${isList ? 'a list' : 'a mapping'}`,
+            file,
+            at(key),
+            key === 'allowed-tools' && isList
+              ? `write it as one string: allowed-tools: ${(raw[key] as unknown[]).join(' ')}`
+              : undefined,
+            { field: key },
+          ),
+        );
+      }
+    }
+  } else if ('allowed-tools' in raw) {
+    const t = raw['allowed-tools'];
+    if (typeof t !== 'string' && !(Array.isArray(t) && t.every((x) => typeof x === 'string'))) {
+      out.push(diag('field-type', 'error', 'allowed-tools must be text or a list of text', file, at('allowed-tools')));
+    }
+  }
+}
