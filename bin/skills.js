@@ -8,7 +8,7 @@ const Module = require('node:module');
 const argv = process.argv.slice(2);
 const DIST = path.join(__dirname, '..', 'dist');
 const loaded = new Map();
-/** The code cache of this run (see codeCache), read on first use. */
+/** The code cache of this run (see cachePack), read on first use. */
 let cache;
 let versionRead;
 const version = () =>
@@ -52,75 +52,87 @@ function loadCli(file) {
 
 // Node 20 has no compile cache: do what it does for our files. One cache file per command holds the V8 code of
 // every file of ours that the command loads (main.cjs, its command, the shared chunks): one read at start, one write
-// at exit when something was compiled afresh. It halves the start of a command (bench/: `validate` of one skill).
-// V8 checks that cached code belongs to a source of this length and these flags, else it is rejected and rewritten;
-// the size and mtime of each file (a build rewrites them) are checked too, and our version (npm installs fix every
-// mtime) is in the cache's name, so a changed file never runs stale code. The folder is the user's own, mode 0700.
-function codeCache() {
-  if (cache) return cache;
-  const home = process.env.XDG_CACHE_HOME || path.join(process.env.HOME || require('node:os').homedir(), '.cache');
-  const dir = path.join(home, 'skills');
-  // A cache holds the functions the run that wrote it compiled: one per command, so that `validate` does not start
-  // from a cache that `lint` wrote.
-  const command = /^[a-z][a-z-]{0,19}$/.test(argv[0] ?? '') ? argv[0] : 'other';
-  let hash = 0;
-  for (const c of `${DIST}\0${process.version}\0${process.arch}\0${version()}`) {
-    hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
+// at exit when something was compiled afresh. The vendored tokenizer (5 MB of code cache) has a file of its own,
+// read only by a run that loads it. V8 checks that cached code belongs to a source of this length and these flags,
+// else it is rejected and rewritten; the size and mtime of each file (a build rewrites them) are checked too, and
+// our version (npm installs fix every mtime) is in the cache's name, so a changed file never runs stale code. The
+// folder is the user's own, mode 0700.
+function cachePack(rel) {
+  const name = rel.startsWith(`vendor${path.sep}`) ? path.basename(rel, '.cjs') : '';
+  if (cache?.packs.has(name)) return cache.packs.get(name);
+  if (!cache) {
+    const home = process.env.XDG_CACHE_HOME || path.join(process.env.HOME || require('node:os').homedir(), '.cache');
+    // A cache holds the functions the run that wrote it compiled: one per command, so that `validate` does not
+    // start from a cache that `lint` wrote.
+    const command = /^[a-z][a-z-]{0,19}$/.test(argv[0] ?? '') ? argv[0] : 'other';
+    let hash = 0;
+    for (const c of `${DIST}\0${process.version}\0${process.arch}\0${version()}`) {
+      hash = (Math.imul(hash, 31) + c.charCodeAt(0)) | 0;
+    }
+    cache = { dir: path.join(home, 'skills'), command, hash: (hash >>> 0).toString(16), packs: new Map() };
+    process.once('exit', writeCodeCache);
   }
-  const prefix = `code-${command}-`;
-  const file = path.join(dir, `${prefix}${(hash >>> 0).toString(16)}.v8cache`);
-  cache = { dir, prefix, file, entries: new Map(), scripts: new Map(), stale: false };
+  const prefix = `code-${cache.command}-${name ? `${name}-` : ''}`;
+  const pack = {
+    prefix,
+    file: path.join(cache.dir, `${prefix}${cache.hash}.v8cache`),
+    entries: new Map(),
+    scripts: new Map(),
+    stale: false,
+  };
+  cache.packs.set(name, pack);
   try {
-    const st = fs.statSync(dir);
+    const st = fs.statSync(cache.dir);
     if (typeof process.getuid !== 'function' || (st.uid === process.getuid() && (st.mode & 0o022) === 0)) {
-      const buf = fs.readFileSync(file);
+      const buf = fs.readFileSync(pack.file);
       const headerLength = buf.readUInt32LE(0);
       const header = JSON.parse(buf.toString('utf8', 4, 4 + headerLength));
       let offset = 4 + headerLength;
       for (const [rel, e] of Object.entries(header)) {
-        cache.entries.set(rel, { ...e, data: buf.subarray(offset, offset + e.length) });
+        pack.entries.set(rel, { ...e, data: buf.subarray(offset, offset + e.length) });
         offset += e.length;
       }
     }
   } catch {}
-  process.once('exit', writeCodeCache);
-  return cache;
+  return pack;
 }
 
 // Written at exit, so it holds every function this run compiled; entries of files this run did not load are kept.
 function writeCodeCache() {
-  if (!cache.stale) return;
-  try {
-    for (const [rel, { script, size, mtime }] of cache.scripts) {
-      cache.entries.set(rel, { size, mtime, data: script.createCachedData() });
-    }
-    const header = {};
-    for (const [rel, e] of cache.entries) header[rel] = { size: e.size, mtime: e.mtime, length: e.data.length };
-    const head = Buffer.from(JSON.stringify(header));
-    const len = Buffer.alloc(4);
-    len.writeUInt32LE(head.length, 0);
-    fs.mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
-    const tmp = `${cache.file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, Buffer.concat([len, head, ...[...cache.entries.values()].map((e) => e.data)]), {
-      mode: 0o600,
-    });
-    fs.renameSync(tmp, cache.file);
-    // The caches of other builds (an earlier version, another install) for this command are of no more use, nor
-    // those of versions before 0.2, one a file (named <file>-<hash>.v8cache).
-    for (const name of fs.readdirSync(cache.dir)) {
-      const ours = name.startsWith(cache.prefix) || !name.startsWith('code-');
-      if (ours && name.endsWith('.v8cache') && name !== path.basename(cache.file)) {
-        fs.rmSync(path.join(cache.dir, name), { force: true });
+  for (const pack of cache.packs.values()) {
+    if (!pack.stale) continue;
+    try {
+      for (const [rel, { script, size, mtime }] of pack.scripts) {
+        pack.entries.set(rel, { size, mtime, data: script.createCachedData() });
       }
-    }
-  } catch {}
+      const header = {};
+      for (const [rel, e] of pack.entries) header[rel] = { size: e.size, mtime: e.mtime, length: e.data.length };
+      const head = Buffer.from(JSON.stringify(header));
+      const len = Buffer.alloc(4);
+      len.writeUInt32LE(head.length, 0);
+      fs.mkdirSync(cache.dir, { recursive: true, mode: 0o700 });
+      const tmp = `${pack.file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, Buffer.concat([len, head, ...[...pack.entries.values()].map((e) => e.data)]), {
+        mode: 0o600,
+      });
+      fs.renameSync(tmp, pack.file);
+      // The caches of other builds (an earlier version, another install) of this pack are of no more use, nor
+      // those of versions before 0.2, one a file (named <file>-<hash>.v8cache).
+      for (const name of fs.readdirSync(cache.dir)) {
+        const other = /^code-/.test(name)
+          ? name.startsWith(pack.prefix) && /^[0-9a-f]+\.v8cache$/.test(name.slice(pack.prefix.length))
+          : name.endsWith('.v8cache');
+        if (other && name !== path.basename(pack.file)) fs.rmSync(path.join(cache.dir, name), { force: true });
+      }
+    } catch {}
+  }
 }
 
 function requireWithCodeCache(file) {
   if (loaded.has(file)) return loaded.get(file);
   const vm = require('node:vm');
-  const c = codeCache();
   const rel = path.relative(DIST, file);
+  const c = cachePack(rel);
   const st = fs.statSync(file);
   const entry = c.entries.get(rel);
   const cached = entry && entry.size === st.size && entry.mtime === st.mtimeMs ? entry.data : undefined;

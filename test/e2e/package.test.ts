@@ -27,9 +27,14 @@ describe('the package (npm pack)', () => {
     const dist = join(ROOT, 'dist');
     const defining = files(dist).filter((f) => /name\s*=\s*"SkillsError"/.test(readFileSync(f, 'utf8')));
     expect(defining).toHaveLength(1);
-    // Every command's file is in the package, and none carries a copy of the shared code.
-    const commands = readdirSync(join(dist, 'commands'));
-    expect(commands).toContain('validate.cjs');
-    expect(commands.length).toBe(readdirSync(join(ROOT, 'src/commands')).length);
+    // Every command is built once: in a file of its own, or (the hot path: validate) folded into main.cjs.
+    const main = readFileSync(join(dist, 'main.cjs'), 'utf8');
+    const own = new Set(readdirSync(join(dist, 'commands')));
+    for (const file of readdirSync(join(ROOT, 'src/commands'))) {
+      const name = file.replace(/\.ts$/, '.cjs');
+      const folded = main.includes(`"commands/${name}":function`);
+      expect(own.has(name) !== folded, `${name}: its own file ${own.has(name)}, in main.cjs ${folded}`).toBe(true);
+    }
+    expect(main).toContain('"commands/validate.cjs":function');
   });
 });
