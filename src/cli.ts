@@ -322,9 +322,10 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .argument('<id>', 'the skill id')
     .option(
       '--into <dir>',
-      'also remove <dir>/<id>, whatever it holds (from the folders the lock records, only the copy skills installed is removed)',
+      'also remove <dir>/<id> when it is the copy skills installed (as from the folders the lock records); refused otherwise',
     )
     .option('--for <consumer>', "first take this consumer out of the skill's usedBy")
+    .option('--force', 'remove <dir>/<id> copies even when their content is not what skills installed')
     .option('--json', 'print one JSON document')
     .addOption(registryOption())
     .action(act(async () => (await import('./commands/uninstall.js')).uninstall, ['id']));

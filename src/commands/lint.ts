@@ -7,6 +7,8 @@ import { renderRules } from '../lint/rules-doc.js';
 import { toSarif } from '../lint/formatters/sarif.js';
 import { paint, useColor } from '../ui/color.js';
 import { countFindings, formatStylish, toJson, type ValidateResult } from '../ui/validate-report.js';
+import { forTerminal, safeJson } from '../ui/terminal-text.js';
+import { setDiscoveryLimits } from '../skill/discover.js';
 
 export type { FixRecord } from '../lint/lint-paths.js';
 
@@ -33,6 +35,7 @@ export async function lint(options: LintOptions, ctx: Context) {
     ctx.stdout.write(renderRules(rules, format as 'stylish' | 'markdown' | 'json'));
     return { exitCode: 0 };
   }
+  setDiscoveryLimits(ctx.env);
   const maxWarnings = checkOptions(options, format);
   const run = await lintPaths({
     paths: options.paths,
@@ -43,6 +46,7 @@ export async function lint(options: LintOptions, ctx: Context) {
     fixDryRun: options.fixDryRun,
   });
   const { reports, fixed } = run;
+  if (run.cut) ctx.stderr.write(`warning: ${forTerminal(run.cut)}\n`);
   const counts = countFindings(reports);
   const result: ValidateResult = { reports, outside: run.outside, ...counts, strict: !!options.strict };
   ctx.stdout.write(await render(run, result, format, options, ctx));
@@ -82,13 +86,12 @@ async function render(
         ? { wouldFix: run.preview.map((e) => ({ file: e.file, fixes: e.fixes, diff: diff([e], { cwd: ctx.cwd }) })) }
         : {}),
     };
-    return JSON.stringify(doc, null, 2) + '\n';
+    return safeJson(doc) + '\n';
   }
-  if (format === 'sarif')
-    return JSON.stringify(toSarif(run.reports, rules, { cwd: ctx.cwd, version: ctx.version }), null, 2) + '\n';
+  if (format === 'sarif') return safeJson(toSarif(run.reports, rules, { cwd: ctx.cwd, version: ctx.version })) + '\n';
   const c = paint(useColor(options.color, ctx));
   const fixed = run.fixed
-    .map((f) => `${c.green('fixed')}  ${relative(ctx.cwd, f.file) || '.'}: ${f.description}\n`)
+    .map((f) => `${c.green('fixed')}  ${forTerminal(`${relative(ctx.cwd, f.file) || '.'}: ${f.description}`)}\n`)
     .join('');
-  return fixed + diff(run.preview, { cwd: ctx.cwd }) + formatStylish(result, c, ctx.cwd);
+  return fixed + forTerminal(diff(run.preview, { cwd: ctx.cwd })) + formatStylish(result, c, ctx.cwd);
 }

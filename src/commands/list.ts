@@ -3,6 +3,8 @@ import type { Paint } from '../ui/color.js';
 import { homeOf, type Context } from '../context.js';
 import { listSkills, type ListResult, type ListRow } from '../registry/list.js';
 import { paint, useColor } from '../ui/color.js';
+import { forTerminal, safeJson } from '../ui/terminal-text.js';
+import { setDiscoveryLimits } from '../skill/discover.js';
 
 export interface ListOptions {
   dirs: string[];
@@ -16,6 +18,7 @@ export interface ListOptions {
 
 /** `skills list [dirs…]`: the registry's skills (from its index alone) and those in skill folders. */
 export async function list(options: ListOptions, ctx: Context): Promise<ListResult> {
+  setDiscoveryLimits(ctx.env);
   const registry = registryFor(options, ctx);
   const found = await listSkills({
     registry,
@@ -26,9 +29,9 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
     owner: options.owner,
     layout: options.layout,
   });
-  for (const w of found.warnings) ctx.stderr.write(`warning: ${w}\n`);
+  for (const w of found.warnings) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
   const result: ListResult = { registry, skills: found.skills, shadowed: found.shadowed };
-  if (options.json) ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (options.json) ctx.stdout.write(`${safeJson(result)}\n`);
   else
     ctx.stdout.write(
       formatList(result.skills, {
@@ -49,15 +52,18 @@ export function formatList(
   opts: { long: boolean; width: number; c: Paint; registry: string },
 ): string {
   const { c } = opts;
-  if (rows.length === 0) return c.dim(`no skills found (registry ${opts.registry})\n`);
-  const cells = rows.map((r) => [
-    r.valid === false ? `${r.id} ✖` : r.id,
-    (opts.long ? r.versions.join(', ') : r.version) || '-',
-    r.layout ?? '-',
-    r.owner ?? '-',
-    r.scope,
-    r.usedBy.length > 0 ? r.usedBy.join(', ') : '-',
-  ]);
+  if (rows.length === 0) return c.dim(`no skills found (registry ${forTerminal(opts.registry)})\n`);
+  // Everything in a row came from a skill or the registry's index: escaped before it is measured and printed.
+  const cells = rows.map((r) =>
+    [
+      r.valid === false ? `${r.id} ✖` : r.id,
+      (opts.long ? r.versions.join(', ') : r.version) || '-',
+      r.layout ?? '-',
+      r.owner ?? '-',
+      r.scope,
+      r.usedBy.length > 0 ? r.usedBy.join(', ') : '-',
+    ].map(forTerminal),
+  );
   const head = ['ID', 'VERSION', 'LAYOUT', 'OWNER', 'SCOPE', 'USED BY'];
   const widths = head.map((h, i) => Math.max(width(h), ...cells.map((row) => width(row[i]!))));
   const pad = (s: string, i: number) => s + ' '.repeat(widths[i]! - width(s));
@@ -72,7 +78,7 @@ export function formatList(
   rows.forEach((r, k) => {
     const row = cells[k]!.map(pad);
     if (r.valid === false) row[0] = c.red(row[0]!);
-    lines.push(`${row.join('  ')}  ${c.dim(cut(r.description))}`.trimEnd());
+    lines.push(`${row.join('  ')}  ${c.dim(cut(forTerminal(r.description)))}`.trimEnd());
   });
   if (rows.some((r) => r.valid === false)) lines.push(c.dim('✖ invalid: run skills validate <path> to see why'));
   return `${lines.join('\n')}\n`;

@@ -11,6 +11,7 @@ export interface UninstallOptions {
   id: string;
   into?: string;
   for?: string;
+  force?: boolean;
   json?: boolean;
   registry?: string;
   color?: boolean;
@@ -44,6 +45,7 @@ export async function uninstall(
     id: spec.id,
     into: options.into === undefined ? undefined : resolve(ctx.cwd, options.into),
     consumer: options.for?.trim(),
+    force: options.force,
   });
   const result = { registry, lockfile, ...r };
   const ce = paint(useColor(options.color, ctx, ctx.stderr));

@@ -1,6 +1,8 @@
 import { registryFor } from '../registry/locate.js';
 import type { Context } from '../context.js';
 import { changeUsage, type UsageResult } from '../registry/usage.js';
+import { SkillsError } from '../errors.js';
+import { parseSpec } from '../model/spec.js';
 
 export interface UseOptions {
   id: string;
@@ -16,7 +18,14 @@ export function use(options: UseOptions, ctx: Context): Promise<UsageResult> {
 
 /** `use` (add) and `unuse`: one change to the skill's usedBy, then one line, or the result as JSON. */
 export async function changeUse(options: UseOptions, ctx: Context, add: boolean): Promise<UsageResult> {
-  const result = await changeUsage(registryFor(options, ctx), options.id, options.by, add);
+  // The one rule for ids (a range has no place here: usedBy is kept per skill, not per version).
+  const spec = parseSpec(options.id);
+  if ('error' in spec) throw new SkillsError('E_USAGE', spec.error);
+  if (spec.range !== undefined)
+    throw new SkillsError('E_USAGE', `${add ? 'use' : 'unuse'} takes an id, not "${options.id}"`, {
+      hint: `e.g. skills ${add ? 'use' : 'unuse'} ${spec.id} --by ${options.by.trim() || 'content-creator'}`,
+    });
+  const result = await changeUsage(registryFor(options, ctx), spec.id, options.by, add);
   if (options.json) ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else {
     const who = result.usedBy.length > 0 ? `is used by ${result.usedBy.join(', ')}` : 'is used by nobody';

@@ -5,6 +5,8 @@ import { validateSkills } from '../skill/validate.js';
 import { SkillsError } from '../errors.js';
 import { paint, useColor } from '../ui/color.js';
 import { formatStylish, toJson, type ValidateResult } from '../ui/validate-report.js';
+import { forTerminal, safeJson } from '../ui/terminal-text.js';
+import { setDiscoveryLimits } from '../skill/discover.js';
 
 export interface ValidateOptions {
   paths: string[];
@@ -23,8 +25,10 @@ export async function validate(
   if (format !== 'stylish' && format !== 'json') {
     throw new SkillsError('E_USAGE', `--format must be stylish or json, not "${format}"`);
   }
+  setDiscoveryLimits(ctx.env);
   const paths = options.paths.length > 0 ? options.paths : ['.'];
-  const { roots, outside, listings } = discoverSkills(paths, { cwd: ctx.cwd });
+  const { roots, outside, listings, cut } = discoverSkills(paths, { cwd: ctx.cwd });
+  if (cut) ctx.stderr.write(`warning: ${forTerminal(cut)}\n`);
   const skills = roots.map((r) => loadSkill(r, { spec: options.spec, listing: listings.get(r) }));
   const reports = await validateSkills(skills, { spec: options.spec });
   let errorCount = 0;
@@ -36,7 +40,7 @@ export async function validate(
     }
   }
   const result: ValidateResult = { reports, outside, errorCount, warningCount, strict: !!options.strict };
-  if (format === 'json') ctx.stdout.write(JSON.stringify(toJson(result), null, 2) + '\n');
+  if (format === 'json') ctx.stdout.write(safeJson(toJson(result)) + '\n');
   else ctx.stdout.write(formatStylish(result, paint(useColor(options.color, ctx)), ctx.cwd));
   const failed = errorCount > 0 || (options.strict === true && warningCount > 0);
   return { result, exitCode: failed ? 1 : 0 };

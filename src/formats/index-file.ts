@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SKILL_ID_RULE, isSkillId } from '../model/spec.js';
 import { parseDocument, type Problem } from './json-document.js';
 
 // A registry keeps two kinds of files (format version 2):
@@ -64,7 +65,8 @@ export const latestSchema = z.object({
 
 /** One skill in index.json: seed 000's registry fields, plus the latest version's summary. */
 export const indexEntrySchema = z.object({
-  id: z.string(),
+  /** The one rule for ids (isSkillId): an id names a store folder and a releases file. */
+  id: z.string().refine(isSkillId, `expected a skill id: ${SKILL_ID_RULE}`),
   /** Newest first. */
   versions: z.array(z.string()),
   latestVersion: z.string(),
@@ -75,10 +77,30 @@ export const indexEntrySchema = z.object({
   latest: latestSchema,
 });
 
+/**
+ * Each id once: two entries of one id would share a releases file and stored copies, so removing one would delete
+ * what the other still lists.
+ */
+function uniqueIds(skills: { id: string }[], ctx: z.RefinementCtx): void {
+  const seen = new Map<string, number>();
+  skills.forEach((e, i) => {
+    const first = seen.get(e.id);
+    if (first === undefined) seen.set(e.id, i);
+    else
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: [i, 'id'],
+        message: `the id "${e.id}" is listed twice (skills[${first}] and skills[${i}]): expected one entry per skill, with every version in its "versions"`,
+      });
+  });
+}
+
+const hasUniqueIds = (skills: { id: string }[]): boolean => new Set(skills.map((e) => e.id)).size === skills.length;
+
 export const indexSchema = z.object({
   /** Format version of this file. */
   version: z.literal(2),
-  skills: z.array(indexEntrySchema),
+  skills: z.array(indexEntrySchema).superRefine(uniqueIds),
 });
 
 /** releases/<id>.json: every registered version of one skill. */
@@ -93,7 +115,7 @@ export const indexEntryV1Schema = indexEntrySchema.omit({ latest: true }).extend
 
 export const indexV1Schema = z.object({
   version: z.literal(1),
-  skills: z.array(indexEntryV1Schema),
+  skills: z.array(indexEntryV1Schema).superRefine(uniqueIds),
 });
 
 export type Release = z.infer<typeof releaseSchema>;
@@ -182,6 +204,7 @@ function isLatest(l: unknown): boolean {
 function isEntryBase(v: Record<string, unknown>): boolean {
   return (
     isStr(v.id) &&
+    isSkillId(v.id) &&
     isStrs(v.versions) &&
     isStr(v.latestVersion) &&
     isStr(v.owner) &&
@@ -196,13 +219,13 @@ const isReleaseRecord = (v: unknown): v is Record<string, Release> => isObj(v) &
 /** The quick check of a version 2 index. */
 export function isIndexV2(v: unknown): v is RegistryIndex {
   if (!isObj(v) || v.version !== 2 || !Array.isArray(v.skills)) return false;
-  return v.skills.every((e) => isObj(e) && isEntryBase(e) && isLatest(e.latest));
+  return v.skills.every((e) => isObj(e) && isEntryBase(e) && isLatest(e.latest)) && hasUniqueIds(v.skills);
 }
 
 /** The quick check of a version 1 index. */
 export function isIndexV1(v: unknown): v is RegistryIndexV1 {
   if (!isObj(v) || v.version !== 1 || !Array.isArray(v.skills)) return false;
-  return v.skills.every((e) => isObj(e) && isEntryBase(e) && isReleaseRecord(e.releases));
+  return v.skills.every((e) => isObj(e) && isEntryBase(e) && isReleaseRecord(e.releases)) && hasUniqueIds(v.skills);
 }
 
 /** The quick check of a releases file. */

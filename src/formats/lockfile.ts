@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SKILL_ID_RULE, isSkillId } from '../model/spec.js';
 import { parseDocument, type Problem } from './json-document.js';
 
 // skills-lock.json: what `skills install` installed in a project, so that `skills install` with no arguments
@@ -48,11 +49,8 @@ export const lockfileSchema = z.object({
     )
     .optional(),
   lockfileVersion: z.literal(LOCKFILE_VERSION),
-  /** Keyed by skill id: letters, digits and hyphens, as the registry keeps ids (and `--into` names folders). */
-  skills: z.record(
-    z.string().regex(/^[\p{L}\p{N}][\p{L}\p{N}-]*$/u, 'expected a skill id (letters, digits and hyphens)'),
-    lockEntrySchema,
-  ),
+  /** Keyed by skill id (the one rule, isSkillId), as the registry keeps ids (and `--into` names folders). */
+  skills: z.record(z.string().refine(isSkillId, `expected a skill id: ${SKILL_ID_RULE}`), lockEntrySchema),
 });
 
 export type LockEntry = z.infer<typeof lockEntrySchema>;

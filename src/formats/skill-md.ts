@@ -81,6 +81,10 @@ export function parseSkillMd(
   }
   // The YAML text starts on line 2, or (reference split) right after the opening dashes on line 1.
   const firstYamlLine = options.referenceSplit ? 1 : 2;
+  // js-yaml refuses a NUL byte before it parses and places it as if the text were one line: placed here instead.
+  const nul = frontmatter.indexOf('\0');
+  if (nul !== -1)
+    return { body, bodyLine, frontmatter, positions: {}, problem: nulProblem(frontmatter, nul, firstYamlLine) };
   let data: unknown;
   try {
     data = yaml.load(frontmatter, { schema: yaml.FAILSAFE_SCHEMA, json: false });
@@ -126,6 +130,25 @@ export function parseSkillMd(
     };
   }
   return { data: data as Record<string, unknown>, body, bodyLine, frontmatter, positions };
+}
+
+/** A NUL byte in the frontmatter, at its own line and column (1-based, in the file). */
+function nulProblem(frontmatter: string, at: number, firstYamlLine: number): ParseProblem {
+  const before = frontmatter.slice(0, at);
+  const lineIndex = before.split('\n').length - 1;
+  const lineStart = before.lastIndexOf('\n') + 1;
+  // With the reference split the YAML text starts after the opening dashes on line 1.
+  const column = at - lineStart + 1 + (lineIndex === 0 && firstYamlLine === 1 ? 3 : 0);
+  const line = lineIndex + firstYamlLine;
+  const lineEnd = frontmatter.indexOf('\n', at);
+  const text = frontmatter.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
+  return {
+    check: 'yaml-syntax',
+    message: `frontmatter YAML does not parse: null byte is not allowed in input (a NUL byte, \\0) at line ${line}, column ${column}${excerpt(text)}`,
+    line,
+    column,
+    hint: 'remove the NUL byte; several of them usually mean the file was saved as UTF-16 or binary data was pasted in: save it as UTF-8 text',
+  };
 }
 
 /** A source line, quoted and cut to a readable length, for a message. */

@@ -14,12 +14,13 @@ import {
   readdirSync,
   rmSync,
   lstatSync,
-  writeSync,
 } from 'node:fs';
 import { pipeline } from 'node:stream';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { SKIP_DIRS, isInside } from './walk.js';
+import { writeAll } from './atomic.js';
+import { errnoIn, explainErrno } from './errno.js';
 
 export interface ArchiveLimits {
   /** Most bytes the files of an archive may add up to, unpacked. */
@@ -115,8 +116,27 @@ function tooBig(archive: string, what: string, limits: ArchiveLimits, entry?: st
   );
 }
 
-function corrupt(archive: string, err: unknown): SkillsError {
+/**
+ * A failure of the file system while writing an entry (a full disk, a name too long for it, a file over the size
+ * limit): told as such, with the entry, not as an unreadable archive.
+ */
+function writeFailure(archive: string, entry: string | undefined, dest: string, err: NodeJS.ErrnoException) {
+  const { reason, hint } = explainErrno(err, dest);
+  const what = entry === undefined ? `cannot extract it into ${dest}` : `cannot write entry "${entry}" into ${dest}`;
+  return new SkillsError('E_IO', `${archive}: ${what}: ${reason}. Nothing was installed`, { cause: err, hint });
+}
+
+/** An error met at an entry: an errno error becomes a writeFailure naming it; anything else passes. */
+function atEntry(archive: string, entry: string, dest: string, err: unknown): unknown {
+  const errno = isSkillsError(err) ? undefined : errnoIn(err);
+  return errno ? writeFailure(archive, entry, dest, errno) : err;
+}
+
+function corrupt(archive: string, dest: string, err: unknown): SkillsError {
   if (isSkillsError(err)) return err;
+  const errno = errnoIn(err);
+  // A stream's own errors (zlib, the tar framing) have codes too (Z_DATA_ERROR, TAR_BAD_ARCHIVE), but no errno.
+  if (errno && typeof errno.syscall === 'string') return writeFailure(archive, undefined, dest, errno);
   return new SkillsError(
     'E_INVALID',
     `${archive}: not a readable archive: ${(err as Error).message}. Nothing was installed`,
@@ -149,14 +169,18 @@ export async function extractArchive(
       },
     );
   }
-  mkdirSync(dest);
+  try {
+    mkdirSync(dest);
+  } catch (err) {
+    throw corrupt(file, dest, err);
+  }
   try {
     const counts =
       kind === 'zip' ? await extractZip(file, dest, limits) : await extractTar(file, dest, limits, kind === 'tgz');
     return { kind, ...counts };
   } catch (err) {
     rmSync(dest, { recursive: true, force: true });
-    throw corrupt(file, err);
+    throw corrupt(file, dest, err);
   }
 }
 
@@ -165,6 +189,8 @@ class Budget {
   entries = 0;
   bytes = 0;
   private readonly seen = new Set<string>();
+  /** Folders the archive holds, named or implied by a path below them. */
+  private readonly dirs = new Set<string>();
   /** Folders this extraction has made: each mkdir once, not once per file (a thousand files, a few folders). */
   private readonly made = new Set<string>();
   constructor(
@@ -196,9 +222,30 @@ class Budget {
       throw tooBig(this.archive, `its files add up to more than ${mib(this.limits.maxBytes)}`, this.limits, name);
     if (kind === 'file') {
       if (this.seen.has(key)) throw refusal(this.archive, name, 'appears twice', 'each path once');
+      if (this.dirs.has(key)) throw this.both(name, key);
       this.seen.add(key);
+    } else {
+      if (this.seen.has(key)) throw this.both(name, key);
+      this.dirs.add(key);
+    }
+    // Every folder above the entry: none may be a file of the archive.
+    const top = resolve(this.dest);
+    for (let up = dirname(key); up !== top && isInside(top, up); up = dirname(up)) {
+      if (this.seen.has(up)) throw this.both(name, up);
+      if (this.dirs.has(up)) break;
+      this.dirs.add(up);
     }
     return abs;
+  }
+
+  private both(name: string, path: string): SkillsError {
+    const rel = relative(this.dest, path).split('\\').join('/');
+    return refusal(
+      this.archive,
+      name,
+      `makes "${rel}" both a file and a folder`,
+      'each path either a file or a folder, once',
+    );
   }
 }
 
@@ -244,8 +291,8 @@ async function extractTar(
       onwarn: (_code: string, message: string | Error) => stop(message instanceof Error ? message : new Error(message)),
       onReadEntry: (entry) => {
         if (failure !== undefined) return entry.resume();
+        const name = entry.path;
         try {
-          const name = entry.path;
           if (entry.type === 'Directory') {
             const dir = budget.admit(name, 'dir', 0);
             if (!isLitter(name)) budget.folder(dir);
@@ -261,7 +308,13 @@ async function extractTar(
           open = fd;
           files++;
           entry.on('data', (chunk: Buffer) => {
-            if (failure === undefined) writeSync(fd, chunk);
+            if (failure !== undefined) return;
+            // A write that throws here would escape the parser: a full disk is stopped and told as such.
+            try {
+              writeAll(fd, chunk, abs);
+            } catch (err) {
+              stop(atEntry(file, name, dest, err));
+            }
           });
           entry.on('end', () => {
             closeSync(fd);
@@ -269,7 +322,7 @@ async function extractTar(
           });
         } catch (err) {
           entry.resume();
-          stop(err);
+          stop(atEntry(file, name, dest, err));
         }
       },
     });
@@ -334,13 +387,13 @@ async function extractZip(
       });
       zip.on('entry', (entry: import('yauzl').Entry) => {
         if (stopped) return;
+        const name = yauzl.getFileNameLowLevel(
+          entry.generalPurposeBitFlag,
+          entry.fileName as unknown as Buffer,
+          entry.extraFields,
+          false,
+        );
         void (async () => {
-          const name = yauzl.getFileNameLowLevel(
-            entry.generalPurposeBitFlag,
-            entry.fileName as unknown as Buffer,
-            entry.extraFields,
-            false,
-          );
           const mode = (entry.externalFileAttributes >>> 16) & 0xffff;
           const unix = entry.versionMadeBy >> 8 === 3;
           const type = unix ? mode & 0o170000 : 0;
@@ -365,7 +418,7 @@ async function extractZip(
           await new Promise<void>((r, j) => pipeline(stream, out, (err) => (err ? j(err) : r())));
           files++;
           zip.readEntry();
-        })().catch(stop);
+        })().catch((err: unknown) => stop(atEntry(file, name, dest, err)));
       });
       zip.readEntry();
     });

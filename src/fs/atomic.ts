@@ -1,11 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, lstatSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
+import { explainErrno, isErrno } from './errno.js';
+import { LEFTOVER, SKIP_DIRS } from './walk.js';
 
 // Writes that a killed process cannot leave half done: a file or folder is made under a temp name and renamed
 // into place. Temp names carry the writer's pid, so the next run can tell a dead writer's leftovers from a live
 // one's and clean them.
+
+export { isLeftover } from './walk.js';
 
 /** A temp name `<prefix><base>.<pid>.<random>`. */
 export function tempName(prefix: string, base: string): string {
@@ -60,13 +76,99 @@ export function cleanStale(
   }
 }
 
-/** Write through a temp file in the same folder, flushed, then renamed over the target. */
-export function writeAtomic(file: string, text: string): void {
+/** True when `name` is a temp file of ours whose writer is gone: safe to remove. */
+export function isDeadLeftover(name: string): boolean {
+  const m = LEFTOVER.exec(name);
+  const pid = Number(m?.[1] ?? m?.[2]);
+  return m !== null && Number.isInteger(pid) && pid !== process.pid && !alive(pid);
+}
+
+/**
+ * Remove the temp files killed writers left in `root` and its folders (not following links, as deep as a skill
+ * goes); returns the paths removed. A live writer's temp file is kept.
+ */
+export function cleanLeftoversBelow(root: string, maxDepth = 8): string[] {
+  const removed: string[] = [];
+  const visit = (dir: string, depth: number) => {
+    let list;
+    try {
+      list = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const d of list) {
+      const abs = join(dir, d.name);
+      if (d.isDirectory()) {
+        if (!SKIP_DIRS.has(d.name) && depth < maxDepth) visit(abs, depth + 1);
+      } else if (d.isFile() && isDeadLeftover(d.name)) {
+        rmSync(abs, { force: true });
+        removed.push(abs);
+      }
+    }
+  };
+  visit(root, 1);
+  return removed;
+}
+
+/**
+ * Write all of `data` at the descriptor's position: a write on a nearly full disk writes part and returns its
+ * count (the next one fails with ENOSPC), so one writeSync can silently cut a file short. A failure names the file
+ * (`file`, else what Linux says the descriptor is), which a write's error does not.
+ */
+export function writeAll(fd: number, data: string | Uint8Array, file?: string): void {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  try {
+    for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off);
+  } catch (err) {
+    if (isErrno(err) && err.path === undefined) {
+      let path = file;
+      try {
+        path ??= readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        /* not Linux */
+      }
+      if (path !== undefined) err.path = path;
+    }
+    throw err;
+  }
+}
+
+/** Flush a file's data (and so its size) to the disk, by path: what pack's stream wrote, say. */
+export function syncFile(file: string): void {
+  const fd = openSync(file, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Flush a folder's entries, so a rename into it survives a crash; not every system can (best effort). */
+export function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, constants.O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    /* Windows cannot open a folder; some file systems refuse fsync on one */
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Write through a temp file in the same folder, written whole, flushed, then renamed over the target: a killed or
+ * failed write leaves the old file whole (and a temp file only when killed, which the next lint --fix removes).
+ * `mode` sets the permission bits exactly (no umask); by default 0644 less the umask. A symlink at `file` is
+ * replaced, not followed: callers that mean its target resolve it first (lint --fix does).
+ */
+export function writeAtomic(file: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
   const tmp = join(dirname(file), tempName(`.${basename(file)}.tmp-`, 'w'));
   try {
-    const fd = openSync(tmp, 'wx', 0o644);
+    const fd = openSync(tmp, 'wx', options.mode ?? 0o644);
     try {
-      writeSync(fd, text);
+      if (options.mode !== undefined) fchmodSync(fd, options.mode);
+      writeAll(fd, data, file);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -74,6 +176,14 @@ export function writeAtomic(file: string, text: string): void {
     renameSync(tmp, file);
   } catch (err) {
     rmSync(tmp, { force: true });
+    if (isErrno(err)) {
+      const { reason, hint } = explainErrno(err, file);
+      throw new SkillsError('E_IO', `cannot write ${file}: ${reason}; the file was left as it was`, {
+        cause: err,
+        hint,
+      });
+    }
     throw new SkillsError('E_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
   }
+  syncDir(dirname(file));
 }

@@ -1,8 +1,12 @@
-import { closeSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { SkillsError } from '../errors.js';
 import { openRegularFile } from './walk.js';
 
-/** Read a file as UTF-8 unless it is larger than `max` bytes (then `tooLarge` holds its size). */
-export function readBounded(file: string, max: number): { text?: string; tooLarge?: number } {
+/**
+ * Read a regular file's bytes unless it is larger than `max` (then `tooLarge` holds its size). The size is known
+ * before anything is read, so a huge file costs nothing; a FIFO or a device is refused by openRegularFile.
+ */
+export function readBoundedBytes(file: string, max: number): { bytes?: Buffer; tooLarge?: number } {
   const { fd, size } = openRegularFile(file);
   try {
     if (size > max) return { tooLarge: size };
@@ -13,8 +17,93 @@ export function readBounded(file: string, max: number): { text?: string; tooLarg
       if (n === 0) break;
       off += n;
     }
-    return { text: buf.toString('utf8', 0, off) };
+    return { bytes: buf.subarray(0, off) };
   } finally {
     closeSync(fd);
   }
+}
+
+/** Read a file as UTF-8 unless it is larger than `max` bytes (then `tooLarge` holds its size). */
+export function readBounded(file: string, max: number): { text?: string; tooLarge?: number } {
+  const { bytes, tooLarge } = readBoundedBytes(file, max);
+  return bytes === undefined ? { tooLarge } : { text: bytes.toString('utf8') };
+}
+
+/** What readInput found: the bytes, or that there were more than allowed, or that they did not come in time. */
+export type InputRead = { bytes: Buffer } | { tooLarge: true; size?: number } | { timedOut: true };
+
+const CHUNK = 64 * 1024;
+
+/**
+ * Read a file a user names as input, of any kind, never holding more than `max` + 64 KiB bytes: a regular file
+ * (refused by its size before anything is read, and cut while reading if it grows), a FIFO or a process
+ * substitution (`<(…)`), a device (`/dev/zero` is cut at `max`, a terminal waits). Nothing blocks the event loop; a
+ * pipe or device that has not ended within `timeoutMs` is `timedOut`. A folder is an E_IO; the errors of open()
+ * (ENOENT, EACCES …) are thrown as they are.
+ */
+export async function readInput(file: string, max: number, timeoutMs: number): Promise<InputRead> {
+  // O_NONBLOCK: opening a FIFO that has no writer yet returns at once rather than hang.
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  let owned = true;
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw new SkillsError('E_IO', `${file} is a folder, not a file`);
+    if (st.isFile() && st.size > max) return { tooLarge: true, size: st.size };
+    if (st.isFIFO() || st.isSocket()) {
+      // node:net only here: most commands never read a pipe, and start-up time counts.
+      const { Socket } = await import('node:net');
+      const socket = new Socket({ fd, readable: true, writable: false });
+      owned = false; // the socket closes it
+      return await readPipe(socket, max, timeoutMs);
+    }
+    return await readChunks(fd, max, performance.now() + timeoutMs);
+  } finally {
+    if (owned) closeSync(fd);
+  }
+}
+
+/** Read a regular file or a device in chunks until its end, more than `max` bytes, or the deadline. */
+async function readChunks(fd: number, max: number, deadline: number): Promise<InputRead> {
+  const parts: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let n: number;
+    try {
+      n = readSync(fd, buf, 0, CHUNK, null);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      // A device (a terminal) with nothing to read yet.
+      if (performance.now() > deadline) return { timedOut: true };
+      await new Promise((wake) => setTimeout(wake, 20));
+      continue;
+    }
+    if (n === 0) return { bytes: Buffer.concat(parts, total) };
+    total += n;
+    if (total > max) return { tooLarge: true };
+    parts.push(buf.subarray(0, n));
+  }
+}
+
+/** Read a FIFO (or a socket) through the event loop: it may not have a writer yet, or never end. */
+function readPipe(socket: import('node:net').Socket, max: number, timeoutMs: number): Promise<InputRead> {
+  return new Promise((resolvePromise, reject) => {
+    const parts: Buffer[] = [];
+    let total = 0;
+    const done = (fn: () => void) => {
+      clearTimeout(timer);
+      socket.removeAllListeners('data').removeAllListeners('end');
+      socket.on('error', () => {});
+      socket.destroy();
+      fn();
+    };
+    const timer = setTimeout(() => done(() => resolvePromise({ timedOut: true })), timeoutMs);
+    socket.on('data', (b: Buffer) => {
+      total += b.length;
+      if (total > max) return done(() => resolvePromise({ tooLarge: true }));
+      parts.push(b);
+    });
+    socket.on('end', () => done(() => resolvePromise({ bytes: Buffer.concat(parts, total) })));
+    socket.on('error', (err) => done(() => reject(err)));
+  });
 }

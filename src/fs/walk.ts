@@ -6,6 +6,17 @@ import type { SkillEntry } from '../model/skill.js';
 // Never part of a skill: version control, installed packages, and Python's byte-code cache (which running a skill's
 // script writes into the skill, and which would otherwise change its integrity and go into its archive).
 export const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '__pycache__']);
+/**
+ * The temp files our writers leave beside a target when killed: `.<name>.tmp-w.<pid>.<hex>` (fs/atomic.ts's
+ * writeAtomic), `.<name>.tmp.<pid>.<hex>` (pack) and `.<name>.skills-fix-<pid>` (lint --fix before 0.2). Never part
+ * of a skill either: not walked, packed, stored or copied; lint --fix removes those of dead writers.
+ */
+export const LEFTOVER = /^\..+\.(?:tmp(?:-w)?\.(\d+)\.[0-9a-f]{8}|skills-fix-(\d+))$/;
+
+/** True when `name` is a temp file one of our writers makes (alive or not). */
+export function isLeftover(name: string): boolean {
+  return LEFTOVER.test(name);
+}
 const MAX_DEPTH = 8;
 const MAX_ENTRIES = 20_000;
 
@@ -89,7 +100,7 @@ export function walkSkill(
         if (depth < MAX_DEPTH) visit(join(dir, d.name), path, depth + 1);
         else truncated = true;
       } else if (d.isFile()) {
-        entries.push({ path, kind: 'file' });
+        if (!isLeftover(d.name)) entries.push({ path, kind: 'file' });
       } else if (d.isSymbolicLink()) {
         realRoot ??= realpathSync.native(root);
         let target: string | undefined;

@@ -15,6 +15,28 @@ import { placeInto, type Place } from './places.js';
 import { problemsOf, relabelError } from './sources.js';
 import type { InstallOptions, InstallOutcome, InstalledSkill, Planned } from './types.js';
 
+/** Refuse a stored copy that is missing, or whose files are not the ones registered (`integrity`). */
+function checkStored(registry: string, id: string, version: string, rel: string, integrity: string): void {
+  const path = join(registry, rel);
+  if (!present(path)) {
+    throw new SkillsError(
+      'E_CONFIG',
+      `${registry}: ${id}@${version} is in the index but its stored copy ${path} is missing; nothing was installed`,
+      { hint: `register it again: skills sync <its folder> --force` },
+    );
+  }
+  const found = folderIntegrity(path);
+  if (found !== integrity) {
+    throw new SkillsError(
+      'E_INVALID',
+      `${path}: the stored copy of ${id}@${version} was changed after it was registered (${join(registry, 'releases', `${id}.json`)} records ${integrity}, its files hash to ${found}); nothing was installed`,
+      {
+        hint: `register it again from its source (skills sync <its folder> --force), or remove it (skills remove ${id}@${version}) and install it again`,
+      },
+    );
+  }
+}
+
 /** Carry out a plan: check what reads the disk, then register, place the copies and write the lock. */
 export async function carryOut(
   options: InstallOptions,
@@ -51,6 +73,10 @@ export async function carryOut(
         );
       fromSkills.set(resolved.id, skill);
     }
+    // A stored copy is used as it is: its files must still be what was registered (a script, or anyone, may have
+    // changed them since), whatever the lock or the index says.
+    if (plan.kind === 'present')
+      checkStored(registry, resolved.id, resolved.version, plan.release.path, item.entry.integrity);
     item.intoActions = places.map(({ abs }) => {
       const target = join(abs, resolved.id);
       if (!present(target)) return 'write';
@@ -75,13 +101,6 @@ export async function carryOut(
     let path: string;
     if (plan.kind === 'present') {
       path = join(registry, plan.release.path);
-      if (!present(path)) {
-        throw new SkillsError(
-          'E_CONFIG',
-          `${registry}: ${resolved.id}@${resolved.version} is in the index but its stored copy ${path} is missing`,
-          { hint: `register it again: skills sync <its folder> --force` },
-        );
-      }
     } else {
       options.progress?.(`installing ${resolved.id}@${resolved.version}`);
       const skill = plan.kind === 'local' ? plan.prepared.skill : fromSkills.get(resolved.id)!;
@@ -93,6 +112,7 @@ export async function carryOut(
       try {
         r = await registerSkill(registry, skill, {
           force: options.force,
+          verify: true,
           adopt,
           ...(adopt ? { integrity: entry.integrity } : {}),
           ...(plan.kind === 'from' ? { owner: plan.owner } : {}),
@@ -123,7 +143,7 @@ export async function carryOut(
     if (places.length > 0) {
       installed.placed = places.map(({ abs }, i) => {
         const action = item.intoActions![i];
-        if (action === 'write') placeInto(abs, resolved.id, path);
+        if (action === 'write') placeInto(abs, resolved.id, path, entry.integrity);
         return { into: join(abs, resolved.id), status: action === 'unchanged' ? 'unchanged' : 'written' };
       });
       installed.into = installed.placed[0]!.into;

@@ -8,7 +8,7 @@ import { INTO_PATH, LOCKFILE_NAME, emptyLockfile, intoOf } from '../formats/lock
 import { cleanStale } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
 import { carryOut } from './apply.js';
-import { lockPath, readLockfile } from './lock.js';
+import { lockPath, readLockfile, withProjectLock } from './lock.js';
 import { planFromLock, planFromSources } from './plan.js';
 import { REMOVING_PREFIX, STAGING_PREFIX, TRASH_PREFIX, placesOf } from './places.js';
 import { Scratch, UNPACK_PREFIX } from './sources.js';
@@ -24,6 +24,16 @@ export async function installSkills(options: InstallOptions): Promise<InstallOut
       hint: 'give a registry folder: one that skills sync wrote, with index.json in it',
     });
   }
+  return withProjectLock(lockfile, () => installLocked(options), {
+    readOnly: options.frozen,
+    onWait: () => options.progress?.(`waiting for another install in ${lockDir}`),
+  });
+}
+
+/** The install itself, under the project's lock: the lock read here is the one the last writer left. */
+async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
+  const { registry, lockfile } = options;
+  const lockDir = dirname(lockfile);
   const before = readLockfile(lockfile);
   const places = placesOf(lockfile, before, options.into);
   for (const p of places)

@@ -4,6 +4,43 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { LOCKFILE_NAME, parseLockfile, type Lockfile } from '../formats/lockfile.js';
 import { present } from '../fs/walk.js';
+import { acquireLock } from '../registry/file-lock.js';
+
+/** The lock folder that serialises the commands that read and write one skills-lock.json (beside it, hidden). */
+export const PROJECT_LOCK = `.${LOCKFILE_NAME}.lock`;
+
+/** How long an install waits for another install or uninstall in the same project (which may unpack archives). */
+const PROJECT_LOCK_WAIT_MS = 5 * 60_000;
+
+/**
+ * Run `fn` holding the project's lock, so installs and uninstalls in one project run one after the other and each
+ * reads skills-lock.json after the previous one wrote it: none loses another's entries. `readOnly` (--frozen,
+ * which writes no lock) goes on without the lock where the project's folder cannot be written.
+ */
+export async function withProjectLock<T>(
+  lockfile: string,
+  fn: () => Promise<T>,
+  opts: { readOnly?: boolean; onWait?: () => void } = {},
+): Promise<T> {
+  let held;
+  try {
+    held = await acquireLock(lockfile, {
+      lockPath: join(dirname(lockfile), PROJECT_LOCK),
+      what: lockfile,
+      waitMs: PROJECT_LOCK_WAIT_MS,
+      onWait: opts.onWait,
+    });
+  } catch (err) {
+    const code = ((err as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+    if (opts.readOnly && (code === 'EACCES' || code === 'EROFS' || code === 'EPERM')) return fn();
+    throw err;
+  }
+  try {
+    return await fn();
+  } finally {
+    await held.release().catch(() => {});
+  }
+}
 
 /**
  * The nearest skills-lock.json from `cwd` up to the repository root (the first folder with .git); else

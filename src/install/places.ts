@@ -1,10 +1,12 @@
 // The agent folders that get flat `<id>/` copies (--into and the ones the lock records): checked, and written.
-import { cpSync, mkdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { SkillsError } from '../errors.js';
+import { SkillsError, isSkillsError } from '../errors.js';
 import { intoOf, type Lockfile } from '../formats/lockfile.js';
 import { tempName } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
+import { skillFiles } from '../registry/integrity.js';
+import { copyFiles, removeTree } from '../registry/store.js';
 
 export const STAGING_PREFIX = '.staging-';
 export const TRASH_PREFIX = '.trash-';
@@ -64,22 +66,36 @@ export function placesOf(
   return places;
 }
 
-/** Copy a stored skill to `<into>/<id>` through a staging folder renamed into place; the old copy goes only after. */
-export function placeInto(into: string, id: string, stored: string): void {
+/**
+ * Copy a stored skill to `<into>/<id>` through a staging folder renamed into place; the old copy goes only after.
+ * What is copied is hashed: a copy whose files are not `integrity` (the stored copy changed) is refused. The copy
+ * is writable, as files in an agent's folder are.
+ */
+export function placeInto(into: string, id: string, stored: string, integrity: string): void {
   const staging = join(into, tempName(STAGING_PREFIX, id));
   const target = join(into, id);
   try {
     mkdirSync(into, { recursive: true });
-    cpSync(stored, staging, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
+    const copied = copyFiles(skillFiles(stored), staging, true);
+    if (copied !== integrity) {
+      throw new SkillsError(
+        'E_INVALID',
+        `${stored}: the stored copy of ${id} was changed after it was registered (expected ${integrity}, its files hash to ${copied}); ${target} was not written`,
+        {
+          hint: `register it again from its source (skills sync <its folder> --force), or remove it (skills remove ${id}) and install it again`,
+        },
+      );
+    }
     let trash: string | undefined;
     if (present(target)) {
       trash = join(into, tempName(TRASH_PREFIX, id));
       renameSync(target, trash);
     }
     renameSync(staging, target);
-    if (trash) rmSync(trash, { recursive: true, force: true });
+    if (trash) removeTree(trash);
   } catch (err) {
-    rmSync(staging, { recursive: true, force: true });
+    removeTree(staging);
+    if (isSkillsError(err)) throw err;
     throw new SkillsError('E_IO', `cannot write ${target}: ${(err as Error).message}`, { cause: err });
   }
 }

@@ -1,24 +1,27 @@
 // Uninstalling a skill: out of the agent folders, the lock, and the store unless something still uses it.
-import { renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdirSync, renameSync, statSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
-import { serializeLockfile, type Lockfile } from '../formats/lockfile.js';
+import { serializeLockfile, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import { tempName, writeAtomic } from '../fs/atomic.js';
 import { present } from '../fs/walk.js';
-import { readIndex } from '../registry/index-io.js';
-import { folderIntegrity } from '../registry/integrity.js';
+import { peekReleases, readIndex } from '../registry/index-io.js';
+import { digest, skillFiles } from '../registry/integrity.js';
 import { removeSkill } from '../registry/remove.js';
+import { removeTree } from '../registry/store.js';
 import { unuseSkill } from '../registry/usage.js';
-import { readLockfile } from './lock.js';
+import { readLockfile, withProjectLock } from './lock.js';
 import { REMOVING_PREFIX, placesOf } from './places.js';
 
 export interface UninstallOptions {
   registry: string;
   lockfile: string;
   id: string;
-  /** Also remove `<into>/<id>` (absolute), whatever it holds. */
+  /** Also remove `<into>/<id>` (absolute), when it is a copy skills installed (or with `force`, whatever it holds). */
   into?: string;
   consumer?: string;
+  /** Remove `<folder>/<id>` copies even when their content is not what was installed. */
+  force?: boolean;
 }
 
 export interface UninstallResult {
@@ -40,39 +43,86 @@ export interface UninstallResult {
 
 /**
  * `skills uninstall <id>`: out of --into and the lock's recorded folders, the lock, and the store unless something
- * still uses it.
+ * still uses it. Under the project's lock, as install is, so neither loses the other's lock entries.
  */
-export async function uninstallSkill(options: UninstallOptions): Promise<UninstallResult> {
+export function uninstallSkill(options: UninstallOptions): Promise<UninstallResult> {
+  return withProjectLock(options.lockfile, () => uninstallLocked(options));
+}
+
+/** What skills installed as `id`: the lock's integrity and every registered version's (content hashes). */
+function installedContents(
+  registry: string,
+  id: string,
+  entry: LockEntry | undefined,
+  versions: string[],
+): Set<string> {
+  const known = new Set<string>(entry ? [entry.integrity] : []);
+  const releases = versions.length > 0 ? peekReleases(registry, id) : undefined;
+  for (const v of versions) if (releases && Object.hasOwn(releases, v)) known.add(releases[v]!.integrity);
+  return known;
+}
+
+/**
+ * True when `target` is a copy skills wrote, unchanged: a folder whose files hash to one of `known` and that holds
+ * nothing the hash leaves out (a .env of secrets, a .git), bar what running it leaves (__pycache__, .DS_Store).
+ */
+function isInstalledCopy(target: string, known: Set<string>): boolean {
+  if (!statSync(target).isDirectory()) return false;
+  const files = skillFiles(target);
+  if (!known.has(digest(files))) return false;
+  const hashed = new Set(files.map((f) => f.rel));
+  const all = readdirSync(target, { recursive: true, withFileTypes: true });
+  return all.every((d) => {
+    if (d.isDirectory()) return true;
+    const rel = relative(target, join(d.parentPath ?? d.path, d.name))
+      .split(sep)
+      .join('/');
+    return hashed.has(rel) || d.name === '.DS_Store' || rel.split('/').includes('__pycache__');
+  });
+}
+
+async function uninstallLocked(options: UninstallOptions): Promise<UninstallResult> {
   const { id, registry, lockfile, into } = options;
   const lock = readLockfile(lockfile);
   const entry = lock?.skills[id];
   const places = placesOf(lockfile, lock, into, 'nothing was removed');
-  // --into's copy goes whatever it holds (the user named it); a recorded folder's only when it is the copy skills
-  // installed (its content has the lock's integrity), so a folder of someone's own work is never deleted unasked.
+  const indexEntry = readIndex(registry).skills.find((s) => s.id === id);
+  const inStore = indexEntry !== undefined && (entry === undefined || indexEntry.versions.includes(entry.version));
+  // Only what the lock or the registry says was installed is removed: an id neither knows names no copy of a skill
+  // (`uninstall src --into .` must not touch the project's src/), whatever a folder of that name holds.
+  if (!entry && !indexEntry) {
+    const found = places.map((p) => join(p.abs, id)).filter((t) => present(t));
+    throw new SkillsError(
+      'E_NOT_FOUND',
+      `${id} is not installed: not in ${lockfile}, not in the registry ${registry}; nothing was removed`,
+      {
+        hint: found.length
+          ? `${found.join(', ')} ${found.length === 1 ? 'is' : 'are'} no copy skills installed; remove ${found.length === 1 ? 'it' : 'them'} by hand if that is meant`
+          : 'see what is installed in skills-lock.json, or with skills list',
+      },
+    );
+  }
+  // A `<folder>/<id>` goes only when its content is what was installed (a copy skills wrote, unchanged), so a
+  // folder of someone's own work is never deleted unasked; --force removes it whatever it holds.
+  const known = installedContents(registry, id, entry, indexEntry?.versions ?? []);
   const targets: string[] = [];
   const warnings: string[] = [];
   for (const place of places) {
     const target = join(place.abs, id);
     if (!present(target)) continue;
-    if (
-      place.abs === into ||
-      (entry !== undefined && statSync(target).isDirectory() && folderIntegrity(target) === entry.integrity)
-    )
+    if (options.force || isInstalledCopy(target, known)) {
       targets.push(target);
-    else
-      warnings.push(
-        `${target} was left in place: it is not the copy skills installed (its content does not match ${lockfile}); remove it by hand, or with --into ${place.abs}`,
+      continue;
+    }
+    if (place.abs === into) {
+      throw new SkillsError(
+        'E_EXISTS',
+        `${target} is not a copy skills installed: its content matches no version of ${id} in ${lockfile} or the registry ${registry}; nothing was removed`,
+        { hint: `look at what it holds; remove it by hand, or run again with --force to remove it anyway` },
       );
-  }
-  const indexEntry = readIndex(registry).skills.find((s) => s.id === id);
-  const inStore = indexEntry !== undefined && (entry === undefined || indexEntry.versions.includes(entry.version));
-  if (!entry && targets.length === 0 && !inStore) {
-    throw new SkillsError(
-      'E_NOT_FOUND',
-      `${id} is not installed: not in ${lockfile}${into ? `, not in ${into}` : ''}, not in the registry ${registry}`,
-      {
-        hint: 'see what is installed in skills-lock.json, or with skills list',
-      },
+    }
+    warnings.push(
+      `${target} was left in place: it is not the copy skills installed (its content does not match ${lockfile}); remove it by hand, or with --into ${place.abs}`,
     );
   }
   const result: UninstallResult = {
@@ -93,7 +143,7 @@ export async function uninstallSkill(options: UninstallOptions): Promise<Uninsta
   for (const target of targets) {
     const trash = join(dirname(target), tempName(REMOVING_PREFIX, id));
     renameSync(target, trash);
-    rmSync(trash, { recursive: true, force: true });
+    removeTree(trash);
     result.removed.push(target);
   }
   if (result.removed.length) result.into = result.removed[0];

@@ -1,8 +1,8 @@
-import { closeSync, lstatSync, readSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Skill } from '../model/skill.js';
 import { findEntry } from '../skill/load.js';
-import { openRegularFile } from '../fs/walk.js';
+import { readBoundedBytes } from '../fs/read.js';
 
 const MAX_TEXT = 1024 * 1024;
 
@@ -31,18 +31,9 @@ export function skillFiles(skill: Skill) {
       if (texts.has(path)) return texts.get(path);
       let text: string | undefined;
       try {
-        const { fd, size } = openRegularFile(join(skill.root, path));
-        try {
-          if (size <= MAX_TEXT) {
-            const buf = Buffer.allocUnsafe(size);
-            const n = readSync(fd, buf, 0, size, 0);
-            // A NUL byte in the first 8 KiB: binary, as git decides.
-            if (!buf.subarray(0, Math.min(n, 8192)).includes(0))
-              text = buf.toString('utf8', 0, n).replace(/\r\n?/g, '\n');
-          }
-        } finally {
-          closeSync(fd);
-        }
+        const { bytes } = readBoundedBytes(join(skill.root, path), MAX_TEXT);
+        // A NUL byte in the first 8 KiB: binary, as git decides.
+        if (bytes && !bytes.subarray(0, 8192).includes(0)) text = bytes.toString('utf8').replace(/\r\n?/g, '\n');
       } catch {
         text = undefined;
       }

@@ -1,5 +1,8 @@
-import { chmodSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
+import { chmodSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { SkillsError } from '../errors.js';
+import { writeAtomic } from '../fs/atomic.js';
+import { isInside } from '../fs/walk.js';
 import type { Change, Fix } from './types.js';
 
 export interface FileEdit {
@@ -10,18 +13,24 @@ export interface FileEdit {
   mode?: number;
   modeBefore?: number;
   fixes: string[];
+  /** The skill the file belongs to: a fix writes nothing outside it. Without one, the file's own folder. */
+  root?: string;
 }
 
 /**
  * Work out what a set of fixes does to each file, without writing: fixes whose changes overlap one already
  * taken, or whose expected text is no longer there, are left for the next pass.
  */
-export function planFixes(fixes: Fix[]): { edits: FileEdit[]; applied: Fix[]; skipped: Fix[] } {
+export function planFixes(
+  fixes: Fix[],
+  rootOf?: (fix: Fix) => string | undefined,
+): { edits: FileEdit[]; applied: Fix[]; skipped: Fix[] } {
   const files = new Map<
     string,
     {
       text?: string;
       lines?: string[];
+      regular: boolean;
       eol: string;
       bom: boolean;
       taken: [number, number][];
@@ -34,8 +43,11 @@ export function planFixes(fixes: Fix[]): { edits: FileEdit[]; applied: Fix[]; sk
     let f = files.get(file);
     if (!f) {
       let text: string | undefined;
+      let regular = true;
       try {
-        text = readFileSync(file, 'utf8');
+        // A FIFO or a device is not a file a fix may read or replace (reading a FIFO waits forever).
+        regular = statSync(file).isFile();
+        text = regular ? readFileSync(file, 'utf8') : undefined;
       } catch {
         text = undefined;
       }
@@ -53,6 +65,7 @@ export function planFixes(fixes: Fix[]): { edits: FileEdit[]; applied: Fix[]; sk
         lines: body?.split(/\r?\n/),
         eol,
         bom,
+        regular,
         taken: [],
         edit: { file, before: text, after: text ?? '', fixes: [], modeBefore },
         replaces: [],
@@ -70,8 +83,10 @@ export function planFixes(fixes: Fix[]): { edits: FileEdit[]; applied: Fix[]; sk
       skipped.push(fix);
       continue;
     }
+    const root = rootOf?.(fix);
     for (const c of fix.changes) {
       const f = open(c.file);
+      if (root !== undefined) f.edit.root ??= root;
       if (c.kind === 'replace') {
         const end = c.endLine ?? c.line;
         f.taken.push([c.line, end]);
@@ -110,7 +125,8 @@ export function planFixes(fixes: Fix[]): { edits: FileEdit[]; applied: Fix[]; sk
   return { edits, applied, skipped };
 }
 
-function fits(c: Change, f: { lines?: string[]; taken: [number, number][] }): boolean {
+function fits(c: Change, f: { lines?: string[]; regular: boolean; taken: [number, number][] }): boolean {
+  if (!f.regular) return false;
   if (c.kind !== 'replace') return true;
   const end = c.endLine ?? c.line;
   if (!f.lines || end > f.lines.length || c.line < 1) return false;
@@ -122,23 +138,59 @@ function fits(c: Change, f: { lines?: string[]; taken: [number, number][] }): bo
   return current === c.expect;
 }
 
-/** Write planned edits: each file through a temp file and a rename, so a killed run leaves whole files. */
+/**
+ * Write planned edits, each file whole through writeAtomic (a killed run leaves whole files). A symlink is written
+ * through to its target when that lies inside the skill, and so are files in a symlinked folder; every target is
+ * checked before anything is written, and one outside the skill stops the run (E_INVALID) with nothing written.
+ */
 export function writeEdits(edits: FileEdit[]): void {
-  for (const e of edits) {
-    if (e.before === undefined || e.after !== e.before) {
-      const tmp = join(dirname(e.file), `.${basename(e.file)}.skills-fix-${process.pid}`);
-      writeFileSync(tmp, e.after, { mode: e.modeBefore ?? 0o644 });
+  const targets = edits.map((e) => writeTarget(e.file, e.root ?? dirname(e.file)));
+  edits.forEach((e, i) => {
+    const target = targets[i]!;
+    if (e.before === undefined || e.after !== e.before) writeAtomic(target, e.after, { mode: e.modeBefore });
+    if (e.mode !== undefined) {
       try {
-        renameSync(tmp, e.file);
+        chmodSync(target, e.mode);
       } catch (err) {
-        try {
-          writeFileSync(tmp, '');
-        } catch {
-          /* best effort */
-        }
-        throw err;
+        throw new SkillsError('E_IO', `cannot change the mode of ${e.file}: ${(err as Error).message}`, {
+          cause: err,
+        });
       }
     }
-    if (e.mode !== undefined) chmodSync(e.file, e.mode);
+  });
+}
+
+/** Where a fix of `file` writes: the file itself, or the real file a symlink leads to when that is inside `root`. */
+function writeTarget(file: string, root: string): string {
+  let realRoot: string;
+  try {
+    realRoot = realpathSync.native(root);
+  } catch (err) {
+    throw new SkillsError('E_IO', `cannot fix ${file}: ${(err as Error).message}`, { cause: err });
   }
+  let link = false;
+  try {
+    link = lstatSync(file).isSymbolicLink();
+  } catch {
+    /* missing: a file a fix creates */
+  }
+  let real: string;
+  try {
+    real = link ? realpathSync.native(file) : join(realpathSync.native(dirname(file)), basename(file));
+  } catch {
+    throw new SkillsError(
+      'E_INVALID',
+      `${file} is a symlink that leads nowhere${link ? '' : ' (its folder is missing)'}; lint --fix did not fix it, and wrote nothing`,
+      { hint: 'point the link at a file inside the skill, or replace it with the file' },
+    );
+  }
+  if (!isInside(realRoot, real)) {
+    const how = link ? 'is a symlink that leads' : 'lies in a symlinked folder that leads';
+    throw new SkillsError(
+      'E_INVALID',
+      `${file} ${how} out of the skill (to ${real}); lint --fix writes only inside the skill (${root}), and wrote nothing`,
+      { hint: 'fix that file by hand, or replace the link with a copy of the file inside the skill' },
+    );
+  }
+  return real;
 }

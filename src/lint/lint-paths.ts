@@ -3,8 +3,10 @@
 import { loadConfig } from '../config/config.js';
 import { discoverSkills } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
+import { cleanLeftoversBelow } from '../fs/atomic.js';
 import { planFixes, writeEdits, type FileEdit } from './fix.js';
 import { lintSkills, type LintReport } from './linter.js';
+import type { Fix } from './types.js';
 
 export interface LintPathsOptions {
   paths: string[];
@@ -31,6 +33,8 @@ export interface LintRun {
   fixed: FixRecord[];
   /** With `fixDryRun`: the edits a fix would make. */
   preview: FileEdit[];
+  /** Set when the search for skills stopped at its limits (skill/discover.ts): what was cut. */
+  cut?: string;
 }
 
 const MAX_PASSES = 10;
@@ -39,8 +43,10 @@ const MAX_PASSES = 10;
 export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   const config = loadConfig(options.cwd, options.config);
   const paths = options.paths.length > 0 ? options.paths : ['.'];
+  let cut: string | undefined;
   const run = async () => {
-    const { roots, outside, listings } = discoverSkills(paths, { cwd: options.cwd });
+    const { roots, outside, listings, ...found } = discoverSkills(paths, { cwd: options.cwd });
+    cut = found.cut;
     const skills = roots.map((r) => loadSkill(r, { spec: options.spec, listing: listings.get(r) }));
     return { reports: await lintSkills(skills, { config, spec: options.spec }), outside };
   };
@@ -48,19 +54,24 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   const fixed: FixRecord[] = [];
   let preview: FileEdit[] = [];
   if (options.fix) {
+    // What an earlier run killed mid-write left (temp files of ours, of dead processes) goes before this one writes.
+    for (const r of reports) cleanLeftoversBelow(r.skill.root);
     for (let pass = 0; pass < MAX_PASSES; pass++) {
-      const { edits, applied } = planFixes(fixesOf(reports));
+      const { edits, applied } = planFixes(...fixesOf(reports));
       if (applied.length === 0) break;
       writeEdits(edits);
       for (const e of edits) for (const description of e.fixes) fixed.push({ file: e.file, description });
       ({ reports, outside } = await run());
     }
   } else if (options.fixDryRun) {
-    preview = planFixes(fixesOf(reports)).edits;
+    preview = planFixes(...fixesOf(reports)).edits;
   }
-  return { reports, outside, fixed, preview };
+  return { reports, outside, fixed, preview, ...(cut ? { cut } : {}) };
 }
 
-function fixesOf(reports: LintReport[]) {
-  return reports.flatMap((r) => r.diagnostics.flatMap((d) => (d.fix ? [d.fix] : [])));
+/** The fixes of the findings, and the skill each belongs to (a fix writes nothing outside its skill). */
+function fixesOf(reports: LintReport[]): [Fix[], (fix: Fix) => string | undefined] {
+  const roots = new Map<Fix, string>();
+  for (const r of reports) for (const d of r.diagnostics) if (d.fix) roots.set(d.fix, r.skill.root);
+  return [[...roots.keys()], (fix) => roots.get(fix)];
 }

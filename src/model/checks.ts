@@ -42,6 +42,18 @@ export const CHECKS = {
   'trigger-pattern': { id: 'SK031', description: 'trigger patterns compile and cannot backtrack catastrophically' },
   'toolset-format': { id: 'SK032', description: 'toolsets entries are path:Export with the file present' },
   'layout-conflict': { id: 'SK033', description: 'a folder holds one skill file, not both layouts' },
+  'control-characters': {
+    id: 'SK034',
+    description: 'no control character a terminal obeys (escape sequences, carriage returns) in the skill file',
+  },
+  'invisible-characters': {
+    id: 'SK035',
+    description: 'no bidirectional override or invisible character (zero-width, tag) that hides text from a reviewer',
+  },
+  'name-confusable': {
+    id: 'SK036',
+    description: 'the name neither mixes scripts nor is written in letters that only look Latin',
+  },
 } as const satisfies Record<string, { id: string; description: string }>;
 
 export type CheckName = keyof typeof CHECKS;

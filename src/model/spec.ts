@@ -11,17 +11,34 @@ export interface DependencySpec {
   exact: boolean;
 }
 
-const ID = /^[a-z0-9][a-z0-9-]*$/;
+const ID_SHAPE = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;
+
+/**
+ * The one rule for a skill id, wherever one is typed or read (a spec, index.json, skills-lock.json, the store): a
+ * valid skill name, as `load` keeps it (NFKC). 1-64 code points, lowercase Unicode letters and digits, single
+ * hyphens between them (`résumé`, `pdf-tools`). A manifest id (ASCII only) is one too.
+ */
+export function isSkillId(id: string): boolean {
+  return ID_SHAPE.test(id) && id === id.toLowerCase() && id === id.normalize('NFKC') && [...id].length <= SKILL_ID_MAX;
+}
+
+/** The longest skill id, in code points (the Agent Skills name limit). */
+export const SKILL_ID_MAX = 64;
+
+/** What a skill id is, for messages. */
+export const SKILL_ID_RULE =
+  'lowercase letters, digits and hyphens (letters of any script; no leading, trailing or doubled hyphen; at most 64)';
 
 /** Parse a skill spec; returns an error message instead of throwing, so callers can locate it. */
 export function parseSpec(raw: string): DependencySpec | { error: string } {
   const text = raw.trim();
   const at = text.indexOf('@', 1);
-  const id = at === -1 ? text : text.slice(0, at);
+  // Typed ids are read as skill names are (NFKC), so `résumé` matches however the terminal composed it.
+  const id = (at === -1 ? text : text.slice(0, at)).normalize('NFKC');
   const range = at === -1 ? undefined : text.slice(at + 1).trim();
-  if (!ID.test(id)) {
+  if (!isSkillId(id)) {
     return {
-      error: `"${raw}" is not a skill spec: the id must be lowercase letters, digits and hyphens (e.g. basic-tools or basic-tools@^1.0.0)`,
+      error: `"${raw}" is not a skill spec: the id must be ${SKILL_ID_RULE} (e.g. basic-tools, résumé, basic-tools@^1.0.0)`,
     };
   }
   if (range !== undefined) {

@@ -22,7 +22,8 @@ import type { Skill } from '../model/skill.js';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS, isInside } from '../fs/walk.js';
 import { readBounded } from '../fs/read.js';
-import { tempName } from '../fs/atomic.js';
+import { isLeftover, syncDir, syncFile, tempName } from '../fs/atomic.js';
+import { errnoIn, explainErrno } from '../fs/errno.js';
 
 /** npm's fixed date for packed files (1985-10-26 08:15 UTC): after zip's 1980 epoch, and the same everywhere. */
 export const PACK_MTIME = new Date('1985-10-26T08:15:00.000Z');
@@ -50,6 +51,8 @@ export interface PackPlan {
   secrets: string[];
   /** Files and folders left out by .skillignore. */
   ignored: string[];
+  /** Temp files an interrupted write of skills left (`.SKILL.md.tmp-w.<pid>.<hex>`): never packed. */
+  leftovers: string[];
   unpackedSize: number;
 }
 
@@ -96,7 +99,7 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
       });
   }
   const excluded = new Set(exclude.map((p) => resolve(p)));
-  const plan: PackPlan = { files: [], dirs: [], secrets: [], ignored: [], unpackedSize: 0 };
+  const plan: PackPlan = { files: [], dirs: [], secrets: [], ignored: [], leftovers: [], unpackedSize: 0 };
   // Real folders on the way down, so a symlink to a folder above itself is a cycle, not an endless walk.
   const stack: string[] = [];
   const visit = (dir: string, rel: string, real: string) => {
@@ -146,6 +149,10 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
         continue; // sockets, FIFOs: nothing an archive should carry
       }
       if (isDir ? SKIP_DIRS.has(d.name) : d.name === '.DS_Store') continue;
+      if (!isDir && isLeftover(d.name)) {
+        plan.leftovers.push(path);
+        continue;
+      }
       if (!isDir && isSecret(d.name)) {
         plan.secrets.push(path);
         continue;
@@ -172,6 +179,7 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
   plan.dirs.sort(byPath);
   plan.secrets.sort(byPath);
   plan.ignored.sort(byPath);
+  plan.leftovers.sort(byPath);
   return plan;
 }
 
@@ -196,6 +204,8 @@ export async function packSkill(skill: Skill, options: PackOptions): Promise<Pac
   const warnings: string[] = [];
   if (format === 'tgz' && isUnversioned(skill)) warnings.push(unversionedWarning(skill));
   for (const s of plan.secrets) warnings.push(`${s} left out: secrets are never packed`);
+  for (const s of plan.leftovers)
+    warnings.push(`${s} left out: a temp file an interrupted write of skills left (skills lint --fix removes it)`);
   // What install would refuse is not packed: the archive is also built in memory.
   const limits = options.limits ?? DEFAULT_LIMITS;
   if (plan.unpackedSize > limits.maxBytes || plan.files.length + plan.dirs.length > limits.maxEntries) {
@@ -240,10 +250,17 @@ export async function packSkill(skill: Skill, options: PackOptions): Promise<Pac
   try {
     const source = format === 'skill' ? await zipStream(skill, plan) : await tarStream(skill, plan);
     await pipeline(source, tap, createWriteStream(tmp, { flags: 'wx', mode: 0o644 }));
+    syncFile(tmp);
     renameSync(tmp, file);
+    syncDir(options.outDir);
   } catch (err) {
     rmSync(tmp, { force: true });
     if (err instanceof SkillsError) throw err;
+    const errno = errnoIn(err);
+    if (errno) {
+      const { reason, hint } = explainErrno(errno, options.outDir);
+      throw new SkillsError('E_IO', `cannot write ${file}: ${reason}; nothing was written`, { cause: err, hint });
+    }
     throw new SkillsError('E_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
   }
   return { ...result, size, integrity: `sha512-${hash.digest('base64')}` };

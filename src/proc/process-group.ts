@@ -1,8 +1,24 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { atExit } from './exit-guard.js';
+import { Ending, endNow } from './ending.js';
+import { RunProcesses, newMarker, pipesOf } from './sweep.js';
+
+export { groupAlive } from './ending.js';
+export { livingInGroup } from './sweep.js';
 
 // One way to run a program that may start others: in its own process group, so a timeout or an abort ends the
-// whole tree, and whatever it leaves running when it exits is ended too (it would hold the pipes open).
+// whole tree, and whatever it leaves running when it exits is ended too (it would hold the pipes open). On Linux the
+// run also reaches the processes that left the group (sweep.ts), and if this process exits first (a closed output
+// pipe), the exit handler ends the run (exit-guard.ts).
+
+/** The signals an abort may name to end the run with (any other reason means SIGTERM). */
+const ABORT_SIGNALS: readonly string[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
+
+/** How often, while the program runs, its descendants are looked for (so one that leaves early is still known). */
+const TRACK_MS = 250;
+
+/** How long pipes may stay open after the run's processes are gone before their holders are looked for. */
+const HOLD_MS = 100;
 
 /** Between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 2000;
@@ -26,7 +42,7 @@ export interface GroupRun {
   timeoutMs: number;
   /** What a timeout sends the group first: SIGTERM (the default), then SIGKILL after the grace. */
   timeoutSignal?: NodeJS.Signals;
-  /** Aborting ends the group, with the abort reason's signal when it is SIGINT or SIGTERM. */
+  /** Aborting ends the run, with the abort reason's signal when it is SIGINT, SIGTERM, SIGHUP or SIGQUIT. */
   signal?: AbortSignal;
   /** Between SIGTERM and SIGKILL; KILL_GRACE_MS unless given. */
   graceMs?: number;
@@ -43,53 +59,6 @@ export interface GroupExit {
 }
 
 /**
- * Whether a process group has a member that is not a zombie, from /proc (Linux); undefined where there is no
- * /proc. kill(-pgid, 0) alone also counts zombies, and an orphan stays one until init reaps it, which some
- * container inits do late.
- */
-export function livingInGroup(pgid: number): boolean | undefined {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return undefined;
-  }
-  for (const name of names) {
-    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
-  }
-  return false;
-}
-
-/** Whether anything of a process group is still alive. */
-export function groupAlive(pgid: number | undefined): boolean {
-  if (pgid === undefined) return false;
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return false;
-  }
-  return livingInGroup(pgid) ?? true;
-}
-
-function signalGroup(pgid: number | undefined, sig: NodeJS.Signals): void {
-  if (pgid === undefined) return;
-  try {
-    process.kill(-pgid, sig);
-  } catch {
-    /* the group is gone */
-  }
-}
-
-/**
  * Run a program in its own process group and wait until it has exited, its group is empty and its output is
  * read. On timeout or abort the whole group gets SIGTERM (or `timeoutSignal`), then SIGKILL after the grace; when
  * the program exits, whatever it left running in its group is ended the same way. Rejects with the spawn error
@@ -99,9 +68,10 @@ export function runInGroup(run: GroupRun): Promise<GroupExit> {
   const grace = run.graceMs ?? KILL_GRACE_MS;
   const started = performance.now();
   return new Promise<GroupExit>((resolvePromise, reject) => {
+    const marker = newMarker();
     const child = spawn(run.command, run.args ?? [], {
       cwd: run.cwd,
-      env: run.env,
+      env: { ...run.env, [marker]: '1' },
       shell: run.shell ?? false,
       detached: true, // its own process group, so the whole tree can be signalled
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -118,7 +88,7 @@ export function runInGroup(run: GroupRun): Promise<GroupExit> {
     let timedOut = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let settled = false;
-    let ending: Promise<void> | undefined;
+    let ended: Promise<void> | undefined;
     const timers = new Set<NodeJS.Timeout>();
     const later = (ms: number, fn: () => void) => {
       const t = setTimeout(() => {
@@ -128,29 +98,37 @@ export function runInGroup(run: GroupRun): Promise<GroupExit> {
       timers.add(t);
     };
     const pgid = child.pid;
-    // End the group: `sig` now, SIGKILL once the grace has passed with anything of the group still alive.
-    const endGroup = (sig: NodeJS.Signals): Promise<void> => {
-      ending ??= new Promise<void>((done) => {
-        if (!groupAlive(pgid)) return done();
-        signalGroup(pgid, sig);
+    const procs = pgid === undefined ? undefined : new RunProcesses(pgid, marker);
+    const ending = new Ending(pgid, procs);
+    // End the run: `sig` now, SIGKILL once the grace has passed with anything of it still alive.
+    const endRun = (sig: NodeJS.Signals): Promise<void> => {
+      ended ??= new Promise<void>((done) => {
+        if (!ending.hit(sig)) return done();
         const deadline = performance.now() + grace;
         const poll = () => {
-          if (!groupAlive(pgid)) return done();
+          if (!ending.hit(sig)) return done();
           if (performance.now() < deadline) return later(25, poll);
-          signalGroup(pgid, 'SIGKILL');
-          // SIGKILL cannot be ignored, but dying takes a moment: wait (briefly) until the group is empty.
+          // SIGKILL cannot be ignored, but dying takes a moment: wait (briefly) until nothing is left.
           const killedBy = performance.now() + 1000;
-          const gone = () => (!groupAlive(pgid) || performance.now() > killedBy ? done() : later(10, gone));
-          gone();
+          const kill = () => (!ending.hit('SIGKILL') || performance.now() > killedBy ? done() : later(10, kill));
+          kill();
         };
         later(25, poll);
       });
-      return ending;
+      return ended;
     };
+    const pipes = pipesOf(pgid);
+    const unguard = atExit(() => {
+      endNow(ending, 'SIGTERM', grace);
+      if (procs?.adoptHolders(pipes)) endNow(ending, 'SIGTERM', grace);
+    });
+    const tracker = procs?.scan(false) === undefined ? undefined : setInterval(() => procs.scan(false), TRACK_MS);
 
     const onAbort = () => {
       const reason: unknown = run.signal?.reason;
-      void endGroup(reason === 'SIGINT' || reason === 'SIGTERM' ? reason : 'SIGTERM');
+      void endRun(
+        typeof reason === 'string' && ABORT_SIGNALS.includes(reason) ? (reason as NodeJS.Signals) : 'SIGTERM',
+      );
     };
     if (run.signal?.aborted) onAbort();
     else run.signal?.addEventListener('abort', onAbort, { once: true });
@@ -158,7 +136,7 @@ export function runInGroup(run: GroupRun): Promise<GroupExit> {
       later(run.timeoutMs, () => {
         if (exit) return; // it ended in time; what it left behind is being ended already
         timedOut = true;
-        void endGroup(run.timeoutSignal ?? 'SIGTERM');
+        void endRun(run.timeoutSignal ?? 'SIGTERM');
       });
     }
 
@@ -166,6 +144,8 @@ export function runInGroup(run: GroupRun): Promise<GroupExit> {
       settled = true;
       for (const t of timers) clearTimeout(t);
       timers.clear();
+      clearInterval(tracker);
+      unguard();
       run.signal?.removeEventListener('abort', onAbort);
     };
 
@@ -177,6 +157,7 @@ export function runInGroup(run: GroupRun): Promise<GroupExit> {
       reject(e);
     });
     let closed = false;
+    let onClose = () => {};
     let groupEnded = false;
     const finish = () => {
       if (settled || !exit || !closed || !groupEnded) return;
@@ -185,23 +166,40 @@ export function runInGroup(run: GroupRun): Promise<GroupExit> {
     };
     child.on('exit', (code, signal) => {
       exit = { code, signal };
-      // What the program left running in its group would keep its pipes open and outlive it: end it.
-      void endGroup('SIGTERM').then(() => {
-        groupEnded = true;
-        finish();
-        if (settled) return;
-        // A process that left the group (setsid) may still hold the pipes: do not wait for it forever.
-        later(grace, () => {
-          if (closed) return;
-          closed = true;
-          child.stdout.destroy();
-          child.stderr.destroy();
+      // What the program left running would keep its pipes open and outlive it: end it.
+      void endRun('SIGTERM')
+        // Output may still be on its way: give the pipes a moment to close before looking for who holds them.
+        .then(() =>
+          closed
+            ? undefined
+            : new Promise<void>((wait) => {
+                onClose = wait;
+                later(HOLD_MS, wait);
+              }),
+        )
+        .then(() => {
+          if (closed || !procs?.adoptHolders(pipes)) return;
+          // Something that left every other trail (a cleared environment, its parent gone) still holds the pipes.
+          ended = undefined;
+          return endRun('SIGTERM');
+        })
+        .then(() => {
+          groupEnded = true;
           finish();
+          if (settled) return;
+          // A process that left the group (setsid) may still hold the pipes: do not wait for it forever.
+          later(grace, () => {
+            if (closed) return;
+            closed = true;
+            child.stdout.destroy();
+            child.stderr.destroy();
+            finish();
+          });
         });
-      });
     });
     child.on('close', () => {
       closed = true;
+      onClose();
       finish();
     });
   });

@@ -2,6 +2,7 @@ import { sep } from 'node:path';
 import { registrySkills } from '../registry/find-skills.js';
 import { entryOf, readFolder, type CatalogEntry, type CatalogScope } from '../skill/light.js';
 import type { SkillFolder } from '../skill/folders.js';
+import { discoveryBudget } from '../skill/discover.js';
 
 // render-prompt's view of the skills an agent could use: the folders' skills, read light (skill/light.ts), then
 // the registry's, from index.json alone. The first skill of a name wins.
@@ -55,8 +56,10 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
     else if (e.hidden) out.hidden.push(e);
     else out.entries.push(e);
   };
+  // One budget for the search of every folder (skill/discover.ts): a configuration that names `/` is cut, and said so.
+  const budget = discoveryBudget();
   for (const folder of opts.folders) {
-    for (const e of readFolder(folder, out.warnings)) {
+    for (const e of readFolder(folder, out.warnings, budget)) {
       // The same folder reached twice (a symlink, a folder listed twice) counts once.
       if (seenRoots.has(e.location)) continue;
       seenRoots.add(e.location);

@@ -7,6 +7,7 @@ import { registryFor } from '../registry/locate.js';
 import { skillFolders } from '../skill/folders.js';
 import { activate, type ActiveSkill, type CatalogEntry } from '../skill/light.js';
 import { closest } from '../skill/names.js';
+import { escapeChar, replaceUnsafe } from '../formats/unsafe-text.js';
 import { openTokenCache, userCacheDir } from '../tokens/token-cache.js';
 import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
 import { buildCatalog, type Catalog } from './catalog.js';
@@ -320,13 +321,15 @@ function selectByName(list: string | undefined, catalog: Catalog, configFile: st
     const near = closest(name, all);
     const others = all.filter((n) => n !== near && (n.includes(name) || name.includes(n))).slice(0, 5);
     const close = [...(near ? [near] : []), ...others];
+    // Names come from skills (leniently loaded ones may hold anything): escaped, as the error goes to a terminal.
+    const shown = (n: string) => replaceUnsafe(n, (c) => escapeChar(c.cp));
     throw new SkillsError(
       'E_NOT_FOUND',
-      `--select ${name}: no skill of that name${close.length ? `; did you mean ${close.map((n) => `"${n}"`).join(', ')}?` : ''}`,
+      `--select ${shown(name)}: no skill of that name${close.length ? `; did you mean ${close.map((n) => `"${shown(n)}"`).join(', ')}?` : ''}`,
       {
         hint:
           all.length > 0
-            ? `the skills found: ${all.slice(0, 10).join(', ')}${all.length > 10 ? `, … (${all.length} in all)` : ''}`
+            ? `the skills found: ${all.slice(0, 10).map(shown).join(', ')}${all.length > 10 ? `, … (${all.length} in all)` : ''}`
             : 'no skills were found: give the folders that hold them',
       },
     );

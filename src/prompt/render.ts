@@ -1,4 +1,5 @@
 import type { McpServer } from '../model/skill.js';
+import { stripUnsafe } from '../formats/unsafe-text.js';
 
 // The skills part of an agent's system prompt, from data already loaded: pure (no fs, no printing).
 // Tiers follow seed 004 and the Agent Skills client guide: nothing, a breadcrumb, the catalog, or the catalog
@@ -114,9 +115,13 @@ export function skillContent(s: PromptSkill): string {
   return lines.join('\n');
 }
 
-/** Render the prompt; the empty string when the tier is none and there is no soul. */
+/**
+ * Render the prompt; the empty string when the tier is none and there is no soul. Control, bidirectional and
+ * invisible characters (formats/unsafe-text.ts) are taken out: they would reach the user's terminal when the prompt
+ * is printed, and can hide text from whoever reviews the prompt while the model still reads it.
+ */
 export function renderPrompt(input: PromptInput, format: PromptFormat): string {
-  return format === 'xml' ? renderXml(input) : renderMarkdown(input);
+  return stripUnsafe(format === 'xml' ? renderXml(input) : renderMarkdown(input));
 }
 
 function renderMarkdown(input: PromptInput): string {

@@ -1,6 +1,7 @@
 import { NON_ASCII, forEachWordHolding, isStopWord, joinedWords, normalizeForMatch, stem } from './text-match.js';
 import { SYMBOL, firstWord, lastWord, literalIn, matchTerm, type Query, type TermMatch } from './select-query.js';
-import { patternFor } from './trigger-patterns.js';
+import { matchBudget, patternFor } from './trigger-patterns.js';
+import { MAX_MATCH_WORK, MAX_PATTERNS_PER_SKILL } from '../formats/trigger-limits.js';
 import type { SelectionCandidate } from './select.js';
 
 /** The fields relevance reads, in the order of their columns. */
@@ -27,6 +28,9 @@ export class Scan {
   readonly mention: (string | undefined)[];
   readonly phrase: (string | undefined)[];
   readonly triggers: (string[] | undefined)[];
+  /** The matching work left for trigger patterns, and the patterns not tried once it was spent. */
+  private readonly budget = matchBudget();
+  private unmatched = { patterns: 0, skills: 0 };
   /** The candidate and field whose words countWord is given. */
   private at = { i: 0, f: 0 };
 
@@ -112,10 +116,23 @@ export class Scan {
         (triggers ??= []).push(hit === '' ? `${what} "${term}"` : `${what} "${term}" (as "${hit}")`);
       }
     }
-    for (const p of strings(c.patterns)) {
+    let patterns = strings(c.patterns);
+    if (patterns.length > MAX_PATTERNS_PER_SKILL) {
+      this.warnings.push(
+        `${name}: only the first ${MAX_PATTERNS_PER_SKILL} of its ${patterns.length} trigger patterns are tried`,
+      );
+      patterns = patterns.slice(0, MAX_PATTERNS_PER_SKILL);
+    }
+    let missed = false;
+    for (const p of patterns) {
       let hit = this.patterns.get(p);
       if (hit === undefined) {
-        const re = patternFor(p, q);
+        const re = patternFor(p, q, this.budget);
+        if (re === null) {
+          this.unmatched.patterns++;
+          missed = true;
+          continue;
+        }
         hit = typeof re === 'string' ? re : !!re?.test(q.nfkc);
         this.patterns.set(p, hit);
       }
@@ -123,6 +140,7 @@ export class Scan {
         this.warnings.push(`${name}: trigger pattern /${p.length > 80 ? `${p.slice(0, 80)}…` : p}/ is skipped: ${hit}`);
       else if (hit) (triggers ??= []).push(`pattern /${p}/`);
     }
+    if (missed) this.unmatched.skills++;
     if (triggers) this.triggers[i] = triggers;
 
     // Relevance and phrase: only the fields that may hold a query term are read word by word.
@@ -159,6 +177,17 @@ export class Scan {
       }
     }
     if (phraseIn) this.phrase[i] = `phrase "${q.raw.join(' ')}" in ${phraseIn.join(', ')}`;
+  }
+
+  /** After the pass: say how many patterns the matching work limit left untried. */
+  finish(): void {
+    const { patterns, skills } = this.unmatched;
+    if (patterns === 0) return;
+    this.warnings.push(
+      `${patterns} trigger pattern${patterns === 1 ? '' : 's'} of ${skills} skill${skills === 1 ? '' : 's'} not tried: ` +
+        `the patterns tried before them used up the matching work allowed for one query (${MAX_MATCH_WORK.toLocaleString('en')} ` +
+        'units of pattern size × query length); shorten the query, or the patterns (lint reports costly ones)',
+    );
   }
 
   /** How a keyword or verb matches the query, worked out once per distinct term. */

@@ -84,6 +84,7 @@ export function selectSkills(
   const nTerms = q.terms.length;
   const scan = new Scan(q, warnings, n);
   for (let i = 0; i < n; i++) scan.candidate(i, candidates[i]!);
+  scan.finish();
   const { len, tf, tfAt, mention, phrase, triggers } = scan;
   const df = new Array<number>(nTerms).fill(0);
   const lenSum = [0, 0, 0, 0];

@@ -1,4 +1,5 @@
 import { runInGroup } from '../proc/process-group.js';
+import { endingWithSignals } from '../proc/signals.js';
 
 // --selector: an external command picks the skills (an LLM call, as seed 002's agent asks its model "Which
 // skills are relevant?"). It reads {query, maxSkills, catalog} as JSON on stdin and prints the names it picks:
@@ -29,26 +30,29 @@ export async function runSelector(
 ): Promise<SelectorResult> {
   const stdout = new Collected();
   const stderr = new Collected();
-  // Its own process group, so that a timeout kills what the shell started too, not just the shell. Output past
-  // MAX_OUTPUT ends it, as a buffer limit would.
+  // Its own process group, so that a timeout kills what the shell started too, not just the shell (and on Linux what
+  // left the group: runInGroup). Output past MAX_OUTPUT ends it, as a buffer limit would. SIGINT, SIGTERM, SIGHUP and
+  // SIGQUIT end it before they end us.
   const stop = new AbortController();
   const collect = (into: Collected) => (b: Buffer) => {
     if (!into.add(b)) stop.abort();
   };
   let r;
   try {
-    r = await runInGroup({
-      command,
-      shell: true,
-      cwd: opts.cwd,
-      env: opts.env,
-      input: JSON.stringify(request),
-      timeoutMs: opts.timeoutMs,
-      timeoutSignal: 'SIGKILL',
-      signal: stop.signal,
-      onStdout: collect(stdout),
-      onStderr: collect(stderr),
-    });
+    r = await endingWithSignals(stop, () =>
+      runInGroup({
+        command,
+        shell: true,
+        cwd: opts.cwd,
+        env: opts.env,
+        input: JSON.stringify(request),
+        timeoutMs: opts.timeoutMs,
+        timeoutSignal: 'SIGKILL',
+        signal: stop.signal,
+        onStdout: collect(stdout),
+        onStderr: collect(stderr),
+      }),
+    );
   } catch (err) {
     return { error: `the selector "${command}" could not run (${(err as Error).message})` };
   }

@@ -6,7 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
 import { DEFAULT_LIMITS } from '../fs/archive.js';
-import { SKIP_DIRS, isInside } from '../fs/walk.js';
+import { SKIP_DIRS, isInside, isLeftover } from '../fs/walk.js';
 
 /** One file the registry hashes and copies; symlinks that stay inside the skill are kept as links. */
 export interface StoredFile {
@@ -26,7 +26,7 @@ const STORE_LIMITS = DEFAULT_LIMITS;
 /** Names that are never copied or hashed: VCS and OS litter, and secrets (.env, .env.local; not .env.example). */
 function skipped(name: string, isDir: boolean): boolean {
   if (isDir) return SKIP_DIRS.has(name);
-  if (name === '.DS_Store') return true;
+  if (name === '.DS_Store' || isLeftover(name)) return true;
   return /^\.env(\..+)?$/.test(name) && !/^\.env\.(example|sample|template)$/.test(name);
 }
 

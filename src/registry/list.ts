@@ -3,6 +3,7 @@
 import { SkillsError } from '../errors.js';
 import type { Layout } from '../model/skill.js';
 import { validateSkills } from '../skill/validate.js';
+import { confusableGroups, skeleton } from '../skill/confusable-names.js';
 import { findSkillsEverywhere, skillFoldersFor, type FolderSources } from './find-skills.js';
 
 export type Scope = 'registry' | 'project' | 'user';
@@ -80,6 +81,13 @@ export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & 
   // them.
   const shadowed: ListResult['shadowed'] = found.shadowed.map((s) => ({ id: s.id, path: s.path, by: s.by }));
   const warnings = found.shadowed.map((s) => `${s.id} in ${s.path} (${s.scope}) is shadowed by ${s.by} (${s.byScope})`);
+  if (found.cut) warnings.unshift(found.cut);
+  // Look-alike names (a Cyrillic р in "рdf" beside "pdf"): one skill can pass for the other.
+  for (const group of confusableGroups(rows.map((r) => r.id))) {
+    warnings.push(
+      `${group.map((id) => `"${id}"`).join(' and ')} look alike (each reads as "${skeleton(group[0]!)}"): one skill can pass for another; check which one is meant`,
+    );
+  }
   const skills = rows
     .filter(
       (r) =>

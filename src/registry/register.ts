@@ -1,16 +1,17 @@
 // Registering a skill: its files copied into the store through a staging folder, its release added to the index.
-import { renameSync, rmSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError } from '../errors.js';
 import { summaryOf, type IndexEntry, type Release } from '../formats/index-file.js';
 import type { Skill } from '../model/skill.js';
+import { SKILL_ID_RULE, isSkillId } from '../model/spec.js';
 import { tempName } from '../fs/atomic.js';
 import { present } from '../fs/walk.js';
 import { peekReleases, readIndex } from './index-io.js';
-import { digest, skillFiles } from './integrity.js';
+import { digest, folderIntegrity, skillFiles } from './integrity.js';
 import { STAGING_PREFIX, ensureDir, stamp, storePath } from './layout.js';
-import { adoptFiles, cleanLeftovers, copyFiles, removeFolder } from './store.js';
+import { adoptFiles, cleanLeftovers, copyFiles, removeFolder, removeTree, sealFolder } from './store.js';
 import { isUnversioned, versionOf } from './unversioned.js';
 import { updateIndex } from './update.js';
 
@@ -31,6 +32,11 @@ export interface RegisterOptions {
    * With `adopt`: the folder's integrity, already computed by the caller (the folder is its own: nothing changed it).
    */
   integrity?: string;
+  /**
+   * Hash a registered copy with the same integrity before calling it unchanged, and copy it again when its files
+   * were changed after it was stored (install does; so does `force`).
+   */
+  verify?: boolean;
 }
 
 export interface RegisterResult {
@@ -68,8 +74,8 @@ function releaseOf(skill: Skill, integrity: string, path: string, now: string): 
 export async function registerSkill(dir: string, skill: Skill, opts: RegisterOptions = {}): Promise<RegisterResult> {
   const version = versionOf(skill);
   const id = skill.id;
-  if (!/^[\p{L}\p{N}][\p{L}\p{N}-]*$/u.test(id)) {
-    throw new SkillsError('E_INVALID', `"${id}" cannot be registered: an id holds only letters, digits and hyphens`, {
+  if (!isSkillId(id)) {
+    throw new SkillsError('E_INVALID', `"${id}" cannot be registered: an id is ${SKILL_ID_RULE}`, {
       hint: `run skills validate ${skill.root}`,
     });
   }
@@ -98,7 +104,11 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
       entry?.versions.includes(version) && releases && Object.hasOwn(releases, version) ? releases[version] : undefined;
     if (!release) return 'write';
     existingPath = release.path;
-    if (release.integrity === integrity) return present(join(dir, release.path)) ? 'unchanged' : 'write';
+    if (release.integrity === integrity) {
+      const stored = join(dir, release.path);
+      if (!present(stored)) return 'write';
+      return (opts.verify || opts.force) && folderIntegrity(stored) !== integrity ? 'write' : 'unchanged';
+    }
     if (!opts.force && !isUnversioned(skill)) {
       throw new SkillsError(
         'E_EXISTS',
@@ -124,6 +134,7 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
         hint: 'run sync again once the skill is written',
       });
     }
+    sealFolder(staging);
     await updateIndex(dir, (index, update) => {
       cleanLeftovers(dir);
       existingPath = undefined;
@@ -168,7 +179,7 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
       return index;
     });
   } finally {
-    rmSync(staging, { recursive: true, force: true });
+    removeTree(staging);
   }
   return result(status);
 }

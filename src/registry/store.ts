@@ -4,22 +4,25 @@ import { createHash } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   renameSync,
   rmSync,
   symlinkSync,
-  writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { cleanStale, tempName } from '../fs/atomic.js';
+import { deadOwner, tempName, writeAll } from '../fs/atomic.js';
 import { present } from '../fs/walk.js';
 import { contentOf, hashFile, sri, type StoredFile } from './integrity.js';
 import { STAGING_PREFIX, TRASH_PREFIX } from './layout.js';
 
-/** Copy the files into `dest` (created), hashing what was copied; returns that integrity. */
-export function copyFiles(files: StoredFile[], dest: string): string {
+/**
+ * Copy the files into `dest` (created), hashing what was copied; returns that integrity. `writable` adds the
+ * owner's write bit to every file (a copy placed for an agent, from the read-only store).
+ */
+export function copyFiles(files: StoredFile[], dest: string, writable = false): string {
   const h = createHash('sha512');
   mkdirSync(dest, { recursive: true });
   // Each folder made once, not once per file: a recursive mkdir costs a few system calls even when it exists.
@@ -38,11 +41,11 @@ export function copyFiles(files: StoredFile[], dest: string): string {
     } else {
       const fd = openSync(to, 'wx', 0o600);
       try {
-        writeSync(fd, content);
+        writeAll(fd, content);
       } finally {
         closeSync(fd);
       }
-      chmodSync(to, f.mode);
+      chmodSync(to, writable ? f.mode | 0o200 : f.mode);
     }
   }
   return sri(h);
@@ -68,9 +71,58 @@ export function adoptFiles(root: string, files: StoredFile[], dest: string, inte
   return integrity;
 }
 
-/** Remove staging and trash folders left by writers that were killed; a live writer's are kept. */
+/**
+ * Make a stored copy read-only: no write bit on any file or folder (the store's folders stay writable), so a script
+ * run from its stored copy (run-script's working folder) cannot create, change or delete a file in it. Permission
+ * bits bind every user but root; on Windows only the files' read-only attribute is set. The integrity keeps only
+ * the execute bit, so it is unchanged.
+ */
+export function sealFolder(dir: string): void {
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    const abs = join(dir, d.name);
+    if (d.isDirectory()) sealFolder(abs);
+    else if (d.isFile()) chmodSync(abs, lstatSync(abs).mode & 0o7555);
+  }
+  chmodSync(dir, lstatSync(dir).mode & 0o7555);
+}
+
+/** Give the owner write permission on a folder tree again (folders first), so it can be deleted. */
+function unsealFolder(dir: string): void {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    return;
+  }
+  if (!st.isDirectory()) return;
+  if ((st.mode & 0o200) === 0) chmodSync(dir, st.mode | 0o700);
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    const abs = join(dir, d.name);
+    if (d.isDirectory()) unsealFolder(abs);
+    // Windows will not delete a read-only file.
+    else if (d.isFile() && process.platform === 'win32') chmodSync(abs, 0o666);
+  }
+}
+
+/** Delete a folder tree, sealed (read-only) or not; one that is not there is fine. */
+export function removeTree(dir: string): void {
+  unsealFolder(dir);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Remove staging and trash folders left by writers that were killed (sealed or not); a live writer's are kept. */
 export function cleanLeftovers(dir: string): void {
-  for (const part of ['built-in', 'custom']) cleanStale(join(dir, part), [STAGING_PREFIX, TRASH_PREFIX]);
+  for (const part of ['built-in', 'custom']) {
+    let names: string[];
+    try {
+      names = readdirSync(join(dir, part));
+    } catch {
+      continue;
+    }
+    for (const name of names)
+      if ((name.startsWith(STAGING_PREFIX) || name.startsWith(TRASH_PREFIX)) && deadOwner(name))
+        removeTree(join(dir, part, name));
+  }
 }
 
 /** Move a folder out of the way (rename, atomic) and then delete it, so no half-deleted copy stays at its path. */
@@ -78,5 +130,5 @@ export function removeFolder(abs: string): void {
   if (!present(abs)) return;
   const trash = join(dirname(abs), tempName(TRASH_PREFIX, 'x'));
   renameSync(abs, trash);
-  rmSync(trash, { recursive: true, force: true });
+  removeTree(trash);
 }

@@ -12,11 +12,12 @@ import {
   type Release,
 } from '../formats/index-file.js';
 import { writeAtomic } from '../fs/atomic.js';
+import { acquireLock } from './file-lock.js';
 import { legacyReleases, parseIndexText, readIndexText, readReleasesFile, releasesCache } from './index-io.js';
 import { BACKUP_FILE, INDEX_FILE, LOCK_FILE, ensureDir, releasesFile } from './layout.js';
 
-/** A lock whose holder stopped updating it (crashed, killed) is taken over after this long. */
-const LOCK_STALE_MS = 10_000;
+/** How long a change waits for another process's change of the registry before giving up. */
+const LOCK_WAIT_MS = 60_000;
 
 /** What an update may change besides the index: the releases of the skills it touches. */
 export interface IndexUpdate {
@@ -43,36 +44,12 @@ export async function updateIndex(
   fn: (index: RegistryIndex, update: IndexUpdate) => RegistryIndex | Promise<RegistryIndex>,
 ): Promise<RegistryIndex> {
   ensureDir(dir);
-  const lockfile = (await import('proper-lockfile')).default;
-  let compromised: Error | undefined;
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(dir, {
-      realpath: false,
-      lockfilePath: join(dir, LOCK_FILE),
-      stale: LOCK_STALE_MS,
-      // 20 processes writing at once each hold the lock for milliseconds; a crashed holder's lock goes stale.
-      retries: { retries: 300, factor: 1.3, minTimeout: 5, maxTimeout: 200, randomize: true },
-      onCompromised: (err) => {
-        compromised = err;
-      },
-    });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new SkillsError(
-      'E_IO',
-      code === 'ELOCKED'
-        ? `the registry ${dir} is locked by another process (${join(dir, LOCK_FILE)})`
-        : `cannot lock the registry ${dir}: ${(err as Error).message}`,
-      {
-        cause: err,
-        hint:
-          code === 'ELOCKED'
-            ? `wait for it to finish; a lock left by a killed process is taken over after ${LOCK_STALE_MS / 1000} s`
-            : undefined,
-      },
-    );
-  }
+  const held = await acquireLock(dir, {
+    lockPath: join(dir, LOCK_FILE),
+    what: `the registry ${dir}`,
+    // 20 processes writing at once each hold the lock for milliseconds; a crashed holder's lock goes stale.
+    waitMs: LOCK_WAIT_MS,
+  });
   try {
     const file = join(dir, INDEX_FILE);
     const before = readIndexText(file);
@@ -112,6 +89,7 @@ export async function updateIndex(
       if (latest) entry.latest = summaryOf(latest);
     }
     const text = serializeIndex(next);
+    const compromised = held.compromised();
     if (compromised)
       throw new SkillsError(
         'E_IO',
@@ -149,6 +127,6 @@ export async function updateIndex(
     }
     return next;
   } finally {
-    await release().catch(() => {});
+    await held.release().catch(() => {});
   }
 }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { SkillsError } from '../errors.js';
+import { SkillsError, isSkillsError } from '../errors.js';
+import { readInput, type InputRead } from '../fs/read.js';
 import { parseScriptArgs, type ScriptArgs } from './args.js';
 
 /** Arguments read from a file or stdin beyond this are refused before parsing (the serialized limit is 4,096 bytes). */
@@ -23,10 +23,12 @@ export async function readArguments(
   if (options.args !== undefined) return parseScriptArgs(options.args, '--args');
   if (options.argsFile !== undefined && options.argsFile !== '-') {
     const file = resolve(io.cwd, options.argsFile);
-    let text: string;
+    let read: InputRead;
     try {
-      text = readFileSync(file, 'utf8');
+      // Any kind of file (a FIFO, <(…), a device), never read past the limit nor waited for past the timeout.
+      read = await readInput(file, MAX_ARGS_INPUT_BYTES, timeoutSeconds * 1000);
     } catch (err) {
+      if (isSkillsError(err)) throw new SkillsError(err.code, `--args-file ${err.message}`, { cause: err });
       const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
       throw new SkillsError(
         missing ? 'E_NOT_FOUND' : 'E_IO',
@@ -34,8 +36,17 @@ export async function readArguments(
         { cause: err },
       );
     }
-    if (Buffer.byteLength(text) > MAX_ARGS_INPUT_BYTES)
-      throw new SkillsError('E_USAGE', `${file}: the arguments file is larger than ${MAX_ARGS_INPUT_BYTES} bytes`);
+    if ('tooLarge' in read)
+      throw new SkillsError(
+        'E_USAGE',
+        `${file}: the arguments file is larger than ${MAX_ARGS_INPUT_BYTES} bytes${read.size === undefined ? '' : ` (${read.size} bytes)`}; nothing past the limit was read`,
+        { hint: 'the arguments are one JSON object of at most 4,096 bytes, e.g. {"url": "https://example.com"}' },
+      );
+    if ('timedOut' in read)
+      throw new SkillsError('E_USAGE', `${file}: the arguments did not end within ${timeoutSeconds} s`, {
+        hint: 'a FIFO or device named by --args-file must end (its writer closes it) within the timeout',
+      });
+    const text = read.bytes.toString('utf8');
     return parseScriptArgs(text, file);
   }
   if (options.argsFile === '-' || io.stdin.isTTY !== true)

@@ -1,6 +1,7 @@
 import type { Skill } from '../model/skill.js';
+import { MARKER_PATTERN } from '../proc/sweep.js';
 import { maskList } from './mask.js';
-import { locateSecrets, readSecrets, secretsFor } from './secrets.js';
+import { loadSecrets, locateSecrets, secretsFor } from './secrets.js';
 
 /** The environment variables passed from the caller when set (with SKILL_DIR and the declared secrets). */
 export const PASSED_ENV = ['PATH', 'HOME', 'LANG', 'TMPDIR'];
@@ -15,7 +16,9 @@ export interface EnvPlan {
 
 /**
  * The script's environment: PATH, HOME, LANG, TMPDIR (when the caller has them), SKILL_DIR, and the declared
- * variables from the secrets — or, with `inherit`, the caller's whole environment with those added.
+ * variables from the secrets — or, with `inherit`, the caller's whole environment with those added. The markers of
+ * the runs we are part of (a script that calls `skills run-script`) are kept, so that the enclosing run can find
+ * and end the processes this one starts.
  */
 export function buildEnv(opts: {
   caller: Record<string, string | undefined>;
@@ -31,7 +34,12 @@ export function buildEnv(opts: {
     if (v !== undefined) env[k] = v;
   };
   if (opts.inherit) Object.keys(opts.caller).forEach(take);
-  else PASSED_ENV.forEach(take);
+  else {
+    PASSED_ENV.forEach(take);
+    Object.keys(opts.caller)
+      .filter((k) => MARKER_PATTERN.test(k))
+      .forEach(take);
+  }
   Object.assign(env, opts.extra);
   env.SKILL_DIR = opts.skillDir;
   Object.assign(env, opts.secrets);
@@ -62,7 +70,7 @@ export interface ScriptEnv {
  * The script's environment (buildEnv) with the declared variables from the secrets file. The secrets are read
  * only when the skill declares variables, or when a file is named (so a mistake in it shows).
  */
-export function scriptEnv(opts: {
+export async function scriptEnv(opts: {
   skill: Skill;
   /** --secrets. */
   secrets?: string;
@@ -72,11 +80,13 @@ export function scriptEnv(opts: {
   inherit?: boolean;
   /** NAME=value the interpreter's shebang sets. */
   extra: Record<string, string>;
-}): ScriptEnv {
+  /** How long a secrets file that is a FIFO or a device may take to end. */
+  timeoutMs: number;
+}): Promise<ScriptEnv> {
   const { skill } = opts;
   const location = locateSecrets({ secrets: opts.secrets, cwd: opts.cwd, env: opts.caller, registry: opts.registry });
   const envVars = declaredEnv(skill);
-  const secrets = envVars.length > 0 || location.explicit ? readSecrets(location) : undefined;
+  const secrets = envVars.length > 0 || location.explicit ? await loadSecrets(location, opts.timeoutMs) : undefined;
   const declared = secretsFor(secrets, skill.id, envVars);
   const plan = buildEnv({
     caller: opts.caller,

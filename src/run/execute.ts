@@ -1,8 +1,11 @@
 import { constants } from 'node:os';
 import { SkillsError } from '../errors.js';
 import { runInGroup } from '../proc/process-group.js';
-import { Capture, type Sink } from './capture.js';
+import { Capture, type ScriptResultLine, type Sink } from './capture.js';
 import type { Interpreter } from './interpreter.js';
+import { maskText, maskValue } from './mask.js';
+
+export { lastResultLine, type ScriptResultLine } from './capture.js';
 
 export interface RunRequest {
   /** Absolute path of the script. */
@@ -26,12 +29,6 @@ export interface RunRequest {
   graceMs?: number;
 }
 
-export interface ScriptResultLine {
-  success: boolean;
-  result?: unknown;
-  error?: unknown;
-}
-
 export interface RunOutcome {
   /** The script's exit code; 124 on timeout; 128 + n when a signal n ended it. */
   exitCode: number;
@@ -39,41 +36,26 @@ export interface RunOutcome {
   signal?: string;
   timedOut: boolean;
   durationMs: number;
-  /** Masked, at most MAX_OUTPUT_BYTES of each stream. */
+  /** Masked, at most MAX_OUTPUT_BYTES of each stream (as UTF-8; what passed through live is the bytes). */
   stdout: string;
   stderr: string;
   truncated: { stdout: boolean; stderr: boolean };
   /** Bytes read past the cap and dropped. */
   dropped: { stdout: number; stderr: number };
-  /** The last line of stdout that is a JSON object with a boolean `success`. */
+  /** The last line of stdout that is a JSON object with a boolean `success`, its `result` and `error` masked. */
   resultLine?: ScriptResultLine;
-}
-
-/** The last line of stdout that parses as `{success: boolean, …}`. */
-export function lastResultLine(stdout: string): ScriptResultLine | undefined {
-  const lines = stdout.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!.trim();
-    if (!line.startsWith('{') || !line.endsWith('}')) continue;
-    try {
-      const v = JSON.parse(line) as unknown;
-      if (v && typeof v === 'object' && !Array.isArray(v) && typeof (v as ScriptResultLine).success === 'boolean')
-        return v as ScriptResultLine;
-    } catch {
-      /* not JSON: look further up */
-    }
-  }
-  return undefined;
+  /** A line of stdout too long to read (over MAX_RESULT_LINE_BYTES) may be the last result line. */
+  resultLineUnread?: boolean;
 }
 
 /**
  * Run the script in its own process group (runInGroup): the arguments as its first argument and on stdin (or the
- * command-line words as its arguments), output capped at MAX_OUTPUT_BYTES (capture.ts) per stream and masked. On
- * timeout or
- * abort the whole group is ended; so is whatever the script left running in its group when it exits.
+ * command-line words as its arguments), output masked and then capped at MAX_OUTPUT_BYTES (capture.ts) per stream,
+ * the result line read from all of stdout. On timeout or abort the whole group is ended; so is whatever the script
+ * left running in its group when it exits.
  */
 export async function executeScript(req: RunRequest): Promise<RunOutcome> {
-  const out = new Capture(req.mask, req.stdout);
+  const out = new Capture(req.mask, req.stdout, { results: true });
   const err = new Capture(req.mask, req.stderr);
   let exit;
   try {
@@ -108,18 +90,27 @@ export async function executeScript(req: RunRequest): Promise<RunOutcome> {
   err.finish();
   const signalNumber = exit.signal ? (constants.signals as Record<string, number>)[exit.signal] : undefined;
   const exitCode = exit.timedOut ? 124 : (exit.code ?? (signalNumber !== undefined ? 128 + signalNumber : 1));
-  const stdout = out.text;
   const outcome: RunOutcome = {
     exitCode,
     timedOut: exit.timedOut,
     durationMs: exit.durationMs,
-    stdout,
-    stderr: err.text,
+    // Masked again as text: bytes that are not UTF-8 decode to U+FFFD, which a secret may hold.
+    stdout: maskText(out.bytes.toString('utf8'), req.mask),
+    stderr: maskText(err.bytes.toString('utf8'), req.mask),
     truncated: { stdout: out.dropped > 0, stderr: err.dropped > 0 },
     dropped: { stdout: out.dropped, stderr: err.dropped },
   };
   if (exit.signal) outcome.signal = exit.signal;
-  const line = lastResultLine(stdout);
-  if (line) outcome.resultLine = line;
+  // Read from the whole stdout, unmasked (masking could break its JSON), then masked value by value.
+  const { last, unreadable } = out.results!;
+  if (unreadable) outcome.resultLineUnread = true;
+  else if (last) outcome.resultLine = maskResultLine(last, req.mask);
   return outcome;
+}
+
+function maskResultLine(line: ScriptResultLine, mask: string[]): ScriptResultLine {
+  const masked: ScriptResultLine = { success: line.success };
+  if (line.result !== undefined) masked.result = maskValue(line.result, mask);
+  if (line.error !== undefined) masked.error = maskValue(line.error, mask);
+  return masked;
 }

@@ -1,4 +1,4 @@
-import { MAX_OUTPUT_BYTES } from './capture.js';
+import { MAX_OUTPUT_BYTES, MAX_RESULT_LINE_BYTES } from './capture.js';
 import type { RunOutcome } from './execute.js';
 
 // What a finished run comes to: the document --json prints, and the lines run-script says on stderr about it.
@@ -46,6 +46,8 @@ export function runNotices(run: FinishedRun): string[] {
       );
     }
   }
+  if (outcome.resultLineUnread && outcome.exitCode === 0 && !outcome.timedOut)
+    lines.push(`warning: ${label}: ${UNREAD}; the run is not reported as a success`);
   if (outcome.timedOut)
     lines.push(`error: ${label} timed out after ${run.timeoutSeconds} s; its processes were ended (exit code 124)`);
   // A command-line program (argparse, click, getopt) handed the JSON object says how it is used, and fails.
@@ -58,11 +60,16 @@ export function runNotices(run: FinishedRun): string[] {
   return lines;
 }
 
-/** The document of a run: success when the result line (if any) says so, the exit code is 0 and it did not time out. */
+const UNREAD = `stdout has a line of more than ${MAX_RESULT_LINE_BYTES} bytes that may be its result line, and it was not read`;
+
+/**
+ * The document of a run: success when the result line (if any, and none was too long to read) says so, the exit
+ * code is 0 and it did not time out.
+ */
 export function runDocument(run: FinishedRun): RunDocument {
   const { outcome } = run;
   const line = outcome.resultLine;
-  const success = (line ? line.success : true) && outcome.exitCode === 0 && !outcome.timedOut;
+  const success = (line ? line.success : !outcome.resultLineUnread) && outcome.exitCode === 0 && !outcome.timedOut;
   return {
     skill: run.skillId,
     script: run.script,
@@ -84,5 +91,6 @@ function failureOf(outcome: RunOutcome, timeoutSeconds: number): unknown {
   if (line && !line.success && line.error !== undefined) return line.error;
   if (outcome.signal) return `ended by ${outcome.signal}`;
   if (outcome.exitCode !== 0) return `exited with code ${outcome.exitCode}`;
+  if (outcome.resultLineUnread) return UNREAD;
   return 'the script reported success: false';
 }

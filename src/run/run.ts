@@ -80,7 +80,7 @@ export async function runSkillScript(request: RunScriptRequest, io: RunScriptIO)
   const script = pickScript(skill, request.script!);
   const interpreter = chooseInterpreter(script.path, readHead(script.abs, 4096).split('\n', 1)[0] ?? '');
   const { json: argsJson, argv } = await readArguments(request, io, timeoutSeconds);
-  const { plan, mask, warning } = scriptEnv({
+  const { plan, mask, warning } = await scriptEnv({
     skill,
     secrets: request.secrets,
     registry: registryFor(request, io),
@@ -88,6 +88,7 @@ export async function runSkillScript(request: RunScriptRequest, io: RunScriptIO)
     caller: io.env,
     inherit: request.inheritEnv,
     extra: interpreter.env,
+    timeoutMs: timeoutSeconds * 1000,
   });
   // Nothing run-script says may show a secret.
   const say = (line: string) => io.notice(maskText(line, mask));

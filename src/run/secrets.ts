@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { SkillsError } from '../errors.js';
+import { SkillsError, isSkillsError } from '../errors.js';
+import { readBoundedBytes, readInput, type InputRead } from '../fs/read.js';
 import { offsetOf, parseJsonObject, type JsonProblem } from '../formats/json.js';
 
 // Seed 000 keeps API keys apart from skills, in /secrets/env.json beside /registry: a flat JSON object of variable
@@ -86,29 +86,67 @@ export function locateSecrets(opts: {
   return { file: defaultSecretsFile(opts.registry), explicit: false, from: 'default' };
 }
 
-/** Read a secrets file; undefined when a default file does not exist, an E_NOT_FOUND when a named one does not. */
+/** Why a secrets file cannot be read, as a SkillsError; undefined when a default file does not exist. */
+function unreadable(location: SecretsLocation, err: unknown): SkillsError | undefined {
+  if (isSkillsError(err))
+    return new SkillsError(err.code, `cannot read the secrets file: ${err.message}`, { cause: err });
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' && !location.explicit) return undefined;
+  if (code === 'ENOENT') {
+    return new SkillsError('E_NOT_FOUND', `the secrets file ${location.file} (from ${location.from}) does not exist`, {
+      hint: 'create it as a JSON object of variable name → value, or point --secrets at the right file',
+    });
+  }
+  return new SkillsError('E_IO', `cannot read the secrets file ${location.file}: ${(err as Error).message}`, {
+    cause: err,
+  });
+}
+
+function tooLarge(location: SecretsLocation, size?: number): SkillsError {
+  const found = size === undefined ? '' : ` (${size} bytes)`;
+  return new SkillsError(
+    'E_CONFIG',
+    `${location.file}: the secrets file is larger than ${MAX_SECRETS_BYTES} bytes${found}; nothing past the limit was read`,
+    { hint: 'a secrets file holds variable names and values only' },
+  );
+}
+
+/**
+ * Read a secrets file that is a regular file (anything else is an E_IO), refused by its size before it is read;
+ * undefined when a default file does not exist, an E_NOT_FOUND when a named one does not.
+ */
 export function readSecrets(location: SecretsLocation): Secrets | undefined {
-  let text: string;
+  let read;
   try {
-    text = readFileSync(location.file, 'utf8');
+    read = readBoundedBytes(location.file, MAX_SECRETS_BYTES);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !location.explicit) return undefined;
-    if (code === 'ENOENT') {
-      throw new SkillsError('E_NOT_FOUND', `the secrets file ${location.file} (from ${location.from}) does not exist`, {
-        hint: 'create it as a JSON object of variable name → value, or point --secrets at the right file',
-      });
-    }
-    throw new SkillsError('E_IO', `cannot read the secrets file ${location.file}: ${(err as Error).message}`, {
-      cause: err,
-    });
+    const e = unreadable(location, err);
+    if (e) throw e;
+    return undefined;
   }
-  if (Buffer.byteLength(text) > MAX_SECRETS_BYTES) {
-    throw new SkillsError('E_CONFIG', `${location.file}: the secrets file is larger than ${MAX_SECRETS_BYTES} bytes`, {
-      hint: 'a secrets file holds variable names and values only',
-    });
+  if (read.bytes === undefined) throw tooLarge(location, read.tooLarge);
+  return parseSecrets(read.bytes.toString('utf8'), location.file);
+}
+
+/**
+ * Read a secrets file of any kind (a FIFO, `<(…)`, a device too: never past the limit, never waiting past
+ * `timeoutMs`); undefined when a default file does not exist, an E_NOT_FOUND when a named one does not.
+ */
+export async function loadSecrets(location: SecretsLocation, timeoutMs: number): Promise<Secrets | undefined> {
+  let read: InputRead;
+  try {
+    read = await readInput(location.file, MAX_SECRETS_BYTES, timeoutMs);
+  } catch (err) {
+    const e = unreadable(location, err);
+    if (e) throw e;
+    return undefined;
   }
-  return parseSecrets(text, location.file);
+  if ('tooLarge' in read) throw tooLarge(location, read.size);
+  if ('timedOut' in read)
+    throw new SkillsError('E_CONFIG', `${location.file}: the secrets file did not end within ${timeoutMs / 1000} s`, {
+      hint: 'a FIFO or device named as the secrets file must end (its writer closes it) within the timeout',
+    });
+  return parseSecrets(read.bytes.toString('utf8'), location.file);
 }
 
 /**

@@ -6,12 +6,17 @@ import { isStrictSemver, parseSpec } from '../model/spec.js';
 import { diag } from '../model/diagnostic.js';
 import { checkPath } from './check-path.js';
 import type { SafeRegex } from './validate.js';
+import { describeChar, unsafeChars, type UnsafeChar } from '../formats/unsafe-text.js';
+import { positionFinder } from '../formats/text.js';
+import { lookalikeProblem } from './confusable-names.js';
 
 /** Checks shared by both layouts: seed 004's extension fields, version and dependencies. */
 export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: SafeRegex): void {
   const raw = skill.raw;
   const file = skill.file;
   const at = (k: string): Position | undefined => skill.positions[k];
+  checkUnsafeText(skill, out);
+  checkNameLookalike(skill, out);
   const version = raw.version;
   if (typeof version === 'string' && version !== '' && !isStrictSemver(version)) {
     // The manifest layout requires a semantic version; in SKILL.md a top-level version is an extension the standard
@@ -127,4 +132,106 @@ function semverLike(v: string): string | undefined {
   if (!m) return undefined;
   const s = `${Number(m[1])}.${Number(m[2] ?? 0)}.${Number(m[3] ?? 0)}`;
   return isStrictSemver(s) ? s : undefined;
+}
+
+const WHAT: Record<UnsafeChar['kind'], string> = {
+  control:
+    'a control character, which a terminal obeys (escape sequences set the clipboard or the window title, move the cursor, rewrite what was shown)',
+  bidi: 'a bidirectional control, which reorders how the text is shown, so that a reviewer reads something else than an agent does',
+  invisible: 'an invisible character, which can carry text that an agent reads and a reviewer does not see',
+};
+
+/**
+ * Control, bidirectional and invisible characters (formats/unsafe-text.ts) in the instructions (SKILL.md body,
+ * manifest context files) and in every frontmatter or manifest value as decoded: one finding per place and kind.
+ */
+function checkUnsafeText(skill: Skill, out: Diagnostic[]): void {
+  const reported = new Set<string>();
+  const report = (file: string, pos: Position | undefined, where: string, found: UnsafeChar[]) => {
+    for (const kind of ['control', 'bidi', 'invisible'] as const) {
+      const of = found.filter((c) => c.kind === kind);
+      if (of.length === 0) continue;
+      const key = `${file}:${pos?.line ?? 0}:${where}:${kind}`;
+      if (reported.has(key)) continue;
+      reported.add(key);
+      const names = [...new Set(of.map((c) => describeChar(c.cp)))];
+      const listed =
+        names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+      out.push(
+        diag(
+          kind === 'control' ? 'control-characters' : 'invisible-characters',
+          kind === 'control' ? 'error' : 'warning',
+          `${listed} in ${where}: ${WHAT[kind]}`,
+          file,
+          pos ? { line: pos.line, column: pos.column } : undefined,
+          kind === 'control'
+            ? 'remove it; to show an escape sequence, write it out as text (\\x1b[31m) in a code block'
+            : 'remove it, or write it out as text (\\u202e) if the skill is about such characters',
+        ),
+      );
+    }
+  };
+  const scan = (file: string, text: string, firstLine: number, whereOf: (line: number) => string) => {
+    const found = unsafeChars(text);
+    if (found.length === 0) return;
+    const at = positionFinder(text);
+    const byLine = new Map<number, { column: number; chars: UnsafeChar[] }>();
+    for (const c of found) {
+      const p = at(c.index);
+      const line = p.line + firstLine - 1;
+      const entry = byLine.get(line);
+      if (entry) entry.chars.push(c);
+      else byLine.set(line, { column: p.column, chars: [c] });
+    }
+    for (const [line, { column, chars }] of byLine) report(file, { line, column }, whereOf(line), chars);
+  };
+  // What an agent reads as text: the SKILL.md body and a manifest's context files, where the characters stand.
+  for (const part of skill.instructionParts) scan(part.file, part.text, part.line, () => 'the instructions');
+  // Every frontmatter or manifest value, as decoded (a YAML or JSON escape such as "\u001b" holds the character
+  // the text does not show), and every key: reported at the key.
+  // A stack, not recursion, and each shared object once: YAML aliases make a small file a graph of billions of paths.
+  const seen = new Set<object>();
+  const stack: [unknown, string][] = [[skill.raw, '']];
+  for (let visits = 0; stack.length > 0 && visits < MAX_VALUES; visits++) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      const found = unsafeChars(v);
+      if (found.length > 0) {
+        const top = path.replace(/[.[].*$/, '');
+        report(skill.file, skill.positions[path] ?? skill.positions[top], path, found);
+      }
+    } else if (v && typeof v === 'object' && !seen.has(v)) {
+      seen.add(v);
+      const entries = Array.isArray(v) ? v.map((x, i) => [`[${i}]`, x] as const) : Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, x] = entries[i]!;
+        const child = Array.isArray(v) ? `${path}${k}` : path === '' ? k : `${path}.${k}`;
+        const inKey = Array.isArray(v) ? [] : unsafeChars(k);
+        if (inKey.length > 0) report(skill.file, skill.positions[child], `the key of ${child}`, inKey);
+        stack.push([x, child]);
+      }
+    }
+  }
+}
+
+/** The most values of one skill file checked for unsafe characters. */
+const MAX_VALUES = 100_000;
+
+/** A name that mixes scripts, or that is written in another script's letters that look Latin (TS #39). */
+function checkNameLookalike(skill: Skill, out: Diagnostic[]): void {
+  const key = skill.layout === 'skill-md' ? 'name' : 'id';
+  const name = skill.raw[key];
+  if (typeof name !== 'string' || name.trim() === '') return;
+  const problem = lookalikeProblem(name.trim());
+  if (!problem) return;
+  out.push(
+    diag(
+      'name-confusable',
+      'warning',
+      `${problem.message}; such a name can pass for another skill's`,
+      skill.file,
+      skill.positions[key],
+      problem.latin ? `write it in Latin letters: ${key}: ${problem.latin}` : 'write the name in one script',
+    ),
+  );
 }

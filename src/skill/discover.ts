@@ -10,6 +10,60 @@ export interface DiscoverOptions {
   cwd: string;
   /** How deep below a given folder to look for skills. */
   maxDepth?: number;
+  /** What the search may still spend; shared by the calls of one command (see discoveryBudget). */
+  budget?: DiscoveryBudget;
+}
+
+/**
+ * How many folders a search for skills may read, and until when: a configuration that names `/` must not walk
+ * the whole file system. The first folder that goes over is reported in `cut`; every later search with the same
+ * budget finds nothing more.
+ */
+export interface DiscoveryBudget {
+  foldersLeft: number;
+  skillsLeft: number;
+  deadline: number;
+  /** The limits it started with, for the message. */
+  limits: { folders: number; seconds: number };
+  /** Why the search was cut, once it was. */
+  cut?: string;
+}
+
+/** The most folders one command's search for skills reads, unless SKILLS_MAX_FOLDERS says otherwise. */
+export const MAX_DISCOVERY_FOLDERS = 50_000;
+/** The most skills one command's search finds. */
+export const MAX_DISCOVERY_SKILLS = 20_000;
+/** The longest one command's search for skills runs, in seconds, unless SKILLS_MAX_SEARCH_SECONDS says otherwise. */
+export const MAX_DISCOVERY_SECONDS = 10;
+
+const limits = { folders: MAX_DISCOVERY_FOLDERS, seconds: MAX_DISCOVERY_SECONDS };
+
+/**
+ * Set the limits of every later search from the environment (SKILLS_MAX_FOLDERS, SKILLS_MAX_SEARCH_SECONDS); a
+ * command calls this once with its ctx.env. A value that is not a whole number of at least 1 (0 for the seconds)
+ * is a usage error.
+ */
+export function setDiscoveryLimits(env: Record<string, string | undefined>): void {
+  const read = (name: string, fallback: number, min: number) => {
+    const v = env[name];
+    if (v === undefined || v.trim() === '') return fallback;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min)
+      throw new SkillsError('E_USAGE', `${name} must be a whole number of at least ${min}, not "${v}"`);
+    return n;
+  };
+  limits.folders = read('SKILLS_MAX_FOLDERS', MAX_DISCOVERY_FOLDERS, 1);
+  limits.seconds = read('SKILLS_MAX_SEARCH_SECONDS', MAX_DISCOVERY_SECONDS, 0);
+}
+
+/** A fresh budget for one command's search for skills. */
+export function discoveryBudget(now = Date.now()): DiscoveryBudget {
+  return {
+    foldersLeft: limits.folders,
+    skillsLeft: MAX_DISCOVERY_SKILLS,
+    deadline: now + limits.seconds * 1000,
+    limits: { ...limits },
+  };
 }
 
 export interface Discovery {
@@ -19,6 +73,8 @@ export interface Discovery {
   outside: string[];
   /** The listing of each root read on the way, so load need not read it again. */
   listings: Map<string, Dirent[]>;
+  /** Set when the search stopped at its limits (see DiscoveryBudget): what was cut, for a warning. */
+  cut?: string;
 }
 
 const DEFAULT_DEPTH = 6;
@@ -32,6 +88,8 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
   const seen = new Set<string>();
   const outside: string[] = [];
   const listings = new Map<string, Dirent[]>();
+  const budget = options.budget ?? discoveryBudget();
+  const wasCut = budget.cut !== undefined;
   // `real` is the folder's path with symlinks resolved, when the caller knows it (a walk below a resolved folder
   // follows no symlink, so it does); 10,000 realpath calls are a noticeable share of a large discovery.
   const add = (dir: string, listing?: Dirent[], real?: string) => {
@@ -65,12 +123,14 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
         continue;
       }
       const before = roots.length;
-      walkForSkills(abs, listing, options.maxDepth ?? DEFAULT_DEPTH, add);
+      walkForSkills(abs, listing, options.maxDepth ?? DEFAULT_DEPTH, add, budget);
       // A folder inside a skill (its scripts/, say) means that skill, as a file inside it does.
       const owner = roots.length === before ? skillRootOf(dirname(abs)) : undefined;
       if (owner) add(owner);
       else if (
         roots.length === before &&
+        // A search cut short says so (`cut`), rather than that the folder holds no skill.
+        budget.cut === undefined &&
         !paths.some((p) => p !== given && isInsideAny(resolve(options.cwd, p), abs))
       ) {
         // A skill file that is a folder (an unzip gone wrong, a typo in a script) is named, not passed over.
@@ -91,7 +151,26 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
       else outside.push(abs);
     }
   }
-  return { roots, outside, listings };
+  // A budget already spent by an earlier call was reported by it.
+  return { roots, outside, listings, ...(budget.cut && !wasCut ? { cut: budget.cut } : {}) };
+}
+
+/** Take one folder read from the budget; false (and `cut` set) once the count or the time is spent. */
+function spend(budget: DiscoveryBudget, dir: string): boolean {
+  if (budget.cut) return false;
+  const over =
+    budget.foldersLeft <= 0
+      ? `it read ${budget.limits.folders.toLocaleString('en')} folders, the most one search reads (SKILLS_MAX_FOLDERS raises it)`
+      : // The clock is read every 64 folders: cheap, and often enough to stop within a few milliseconds.
+        (budget.foldersLeft & 63) === 0 && Date.now() > budget.deadline
+        ? `it ran for ${budget.limits.seconds} seconds, the longest one search runs (SKILLS_MAX_SEARCH_SECONDS raises it)`
+        : undefined;
+  if (over) {
+    budget.cut = `the search for skills stopped at ${dir}: ${over}; skills in folders not yet read are left out (give a narrower folder, or list the skill folders in skillDirs)`;
+    return false;
+  }
+  budget.foldersLeft--;
+  return true;
 }
 
 function isInsideAny(p: string, dir: string): boolean {
@@ -133,6 +212,7 @@ function walkForSkills(
   listing: Dirent[],
   maxDepth: number,
   add: (d: string, listing: Dirent[], real?: string) => void,
+  budget: DiscoveryBudget,
 ): void {
   type Matcher = { base: string; ig: Ignore };
   const loadIgnore = (d: string, names: Dirent[], matchers: Matcher[]): Matcher[] => {
@@ -158,14 +238,20 @@ function walkForSkills(
       const child = join(d, n.name);
       const realChild = realD === undefined ? undefined : join(realD, n.name);
       if (ignored(child, true, here)) continue;
+      if (!spend(budget, child)) return;
       let sub: Dirent[];
       try {
         sub = readdirSync(child, { withFileTypes: true });
       } catch {
         continue;
       }
-      if (isSkillListing(sub)) add(child, sub, realChild);
-      else if (depth < maxDepth) visit(child, realChild, sub, depth + 1, here);
+      if (isSkillListing(sub)) {
+        if (budget.skillsLeft-- <= 0) {
+          budget.cut ??= `the search for skills stopped at ${child}: it found ${MAX_DISCOVERY_SKILLS.toLocaleString('en')} skills, the most one search finds; skills not yet found are left out (give a narrower folder, or list the skill folders in skillDirs)`;
+          return;
+        }
+        add(child, sub, realChild);
+      } else if (depth < maxDepth) visit(child, realChild, sub, depth + 1, here);
     }
   };
   // .gitignore files above the starting folder (up to the repository root) apply too.

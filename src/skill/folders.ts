@@ -2,7 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { isSkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
-import { discoverSkills, type Discovery } from './discover.js';
+import { discoverSkills, discoveryBudget, type Discovery, type DiscoveryBudget } from './discover.js';
 import { isInside } from '../fs/walk.js';
 import { loadSkill } from './load.js';
 
@@ -85,6 +85,8 @@ export interface FoundSkills {
   shadowed: Shadowed[];
   /** Folders that could not be read as skills (no skill file, unreadable), with why. */
   skipped: { path: string; message: string }[];
+  /** Set when the search stopped at its limits (skill/discover.ts): what was cut, for a warning. */
+  cut?: string;
 }
 
 /**
@@ -96,8 +98,10 @@ export function findSkills(folders: SkillFolder[]): FoundSkills {
   const out: FoundSkills = { skills: [], shadowed: [], skipped: [] };
   const seenRoots = new Set<string>();
   const byId = new Map<string, FoundSkill>();
+  // One budget for every folder: a configuration that lists many large folders is bounded as one that lists `/`.
+  const budget = discoveryBudget();
   for (const { dir, scope } of folders) {
-    for (const r of skillsIn(dir, out.skipped)) {
+    for (const r of skillsIn(dir, out, budget)) {
       const key = real(r.root);
       if (seenRoots.has(key)) continue;
       seenRoots.add(key);
@@ -123,11 +127,14 @@ export function real(p: string): string {
   }
 }
 
-/** The skill folders below one folder (or the skill a file belongs to); none when it does not exist. */
-export function discoverIn(dir: string): Discovery {
+/**
+ * The skill folders below one folder (or the skill a file belongs to); none when it does not exist. Give one
+ * budget to every call of a command, so that the limits bound the command and not each folder.
+ */
+export function discoverIn(dir: string, budget?: DiscoveryBudget): Discovery {
   try {
     statSync(dir);
-    return discoverSkills([dir], { cwd: dir });
+    return discoverSkills([dir], { cwd: dir, budget });
   } catch (err) {
     if (isSkillsError(err) || (err as NodeJS.ErrnoException).code === 'ENOENT')
       return { roots: [], outside: [], listings: new Map() };
@@ -135,10 +142,18 @@ export function discoverIn(dir: string): Discovery {
   }
 }
 
-function skillsIn(dir: string, skipped: FoundSkills['skipped']): Skill[] {
-  const discovery = discoverIn(dir);
+function skillsIn(dir: string, found: FoundSkills, budget: DiscoveryBudget): Skill[] {
+  const { skipped } = found;
+  const discovery = discoverIn(dir, budget);
+  if (discovery.cut) found.cut = discovery.cut;
   const out: Skill[] = [];
   for (const root of discovery.roots) {
+    // Loading is bounded by the search's clock too: twenty thousand skills found must not take minutes to read.
+    if (Date.now() > budget.deadline) {
+      found.cut ??= `reading the skills found stopped at ${root}: it ran for ${budget.limits.seconds} seconds, the longest one search runs (SKILLS_MAX_SEARCH_SECONDS raises it); the skills not yet read are left out`;
+      budget.cut ??= found.cut;
+      break;
+    }
     try {
       out.push(loadSkill(root, { listing: discovery.listings.get(root) }));
     } catch (err) {

@@ -8,6 +8,7 @@ import { lenientCandidates } from '../formats/yaml-repair.js';
 import { readBounded } from '../fs/read.js';
 import type { Layout, McpServer, Skill, Triggers } from '../model/skill.js';
 import { discoverIn, real, type FolderScope, type SkillFolder } from './folders.js';
+import type { DiscoveryBudget } from './discover.js';
 import { loadSkill, readTriggers } from './load.js';
 import { readHead, scriptDescription } from './script-info.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
@@ -48,10 +49,11 @@ export interface CatalogEntry {
 }
 
 /** The skills of one folder, read light, in discovery order. */
-export function readFolder(folder: SkillFolder, warnings: string[]): CatalogEntry[] {
+export function readFolder(folder: SkillFolder, warnings: string[], budget?: DiscoveryBudget): CatalogEntry[] {
   const { dir, scope } = folder;
   // A missing folder gives nothing; a file given stands for the skill that holds it (as SKILL.md does for skills-ref).
-  const discovery = discoverIn(dir);
+  const discovery = discoverIn(dir, budget);
+  if (discovery.cut) warnings.push(discovery.cut);
   // Discovery never follows a symlinked folder below `dir`, so resolving `dir` once resolves every root below it.
   const realDir = real(dir);
   const out: CatalogEntry[] = [];

@@ -1,17 +1,6 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { cleanStale, tempName } from '../fs/atomic.js';
+import { cleanStale, tempName, writeAll } from '../fs/atomic.js';
 
 // Token counts of text already counted, kept between runs in a small file of the user's cache folder (the one
 // bin/skills.js keeps its code cache in), so that a prompt counted before needs no tokenizer. The same care as
@@ -142,7 +131,7 @@ function writeCounts(file: string, text: string, uid: number | undefined): void 
     tmp = join(dir, tempName(prefix, 'w'));
     const fd = openSync(tmp, 'wx', 0o600);
     try {
-      writeSync(fd, text);
+      writeAll(fd, text);
     } finally {
       closeSync(fd);
     }

@@ -27,6 +27,7 @@ import placeholderLeft from './placeholder-left.js';
 import registryFields from './registry-fields.js';
 import contextNotMarkdown from './context-not-markdown.js';
 import duplicateSkill from './duplicate-skill.js';
+import triggerPatternCost from './trigger-pattern-cost.js';
 
 /** Every lint rule, in id order; docs/rules.md is generated from this list. */
 export const rules: Rule[] = [
@@ -58,4 +59,5 @@ export const rules: Rule[] = [
   registryFields,
   contextNotMarkdown,
   duplicateSkill,
+  triggerPatternCost,
 ];

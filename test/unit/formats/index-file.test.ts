@@ -125,3 +125,29 @@ describe('parseIndex and parseReleases', () => {
     ).toMatchObject({ line: 3, column: 26 });
   });
 });
+
+describe('ids in index.json (issue 12)', () => {
+  const entry = (id: string) => ({ ...v2.skills[0]!, id });
+
+  it('refuses an id listed twice, at the second entry, naming both', () => {
+    const doc = { version: 2, skills: [entry('a'), entry('b'), entry('a')] };
+    expect(isIndexV2(doc)).toBe(false);
+    const { index, problem } = parseIndex(JSON.stringify(doc, null, 2));
+    expect(index).toBeUndefined();
+    expect(problem?.message).toBe(
+      'index.json: skills.2.id: the id "a" is listed twice (skills[0] and skills[2]): expected one entry per skill, with every version in its "versions"',
+    );
+    const v1twice = { version: 1, skills: [v1.skills[0], v1.skills[0]] };
+    expect(isIndexV1(v1twice)).toBe(false);
+    expect(parseIndex(JSON.stringify(v1twice)).problem?.message).toContain('the id "a" is listed twice');
+  });
+
+  it('refuses an id that is not a skill id, and accepts a Unicode one', () => {
+    for (const id of ['', 'A', '../x', 'a--b', '-a', 'a/b', 're\u0301sume\u0301', 'x'.repeat(65)]) {
+      const doc = { version: 2, skills: [entry(id)] };
+      expect(isIndexV2(doc), id).toBe(false);
+      expect(parseIndex(JSON.stringify(doc)).problem?.message, id).toContain('expected a skill id');
+    }
+    expect(parseIndex(JSON.stringify({ version: 2, skills: [entry('résumé'), entry('数据-2')] })).index).toBeDefined();
+  });
+});

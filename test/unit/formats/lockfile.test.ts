@@ -146,3 +146,16 @@ describe('skills-lock.json', () => {
     expect(diffLockfiles({ ...lock, into: ['b', 'a'] }, { ...lock, into: ['a', 'b'] })).toEqual([]);
   });
 });
+
+describe('skills-lock.json ids (issue 12: one rule for ids)', () => {
+  const entry = { version: '1.0.0', source: 'registry', integrity: SRI, dependencies: {} };
+  it('keys skills by the one id rule: Unicode names in, anything else out, located', () => {
+    for (const id of ['résumé', '数据', 'a1-b2'])
+      expect(parseLockfile(JSON.stringify({ lockfileVersion: 1, skills: { [id]: entry } })).lock, id).toBeDefined();
+    for (const id of ['Résumé', 're\u0301sume\u0301', 'a--b', 'a-', '..', 'a/b']) {
+      const { lock: parsed, problem } = parseLockfile(JSON.stringify({ lockfileVersion: 1, skills: { [id]: entry } }));
+      expect(parsed, id).toBeUndefined();
+      expect(problem?.message, id).toContain('expected a skill id: lowercase letters, digits and hyphens');
+    }
+  });
+});

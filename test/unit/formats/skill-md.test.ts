@@ -103,3 +103,20 @@ describe('text helpers', () => {
     expect(at(7)).toEqual({ line: 4, column: 1 });
   });
 });
+
+describe('parseSkillMd and a NUL byte', () => {
+  it('places it on its own line and column, in both splits', () => {
+    const text = '---\nname: a\ndescription: b\nlicense: MI\0T\n---\nbody\n';
+    for (const referenceSplit of [false, true]) {
+      const p = parseSkillMd(text, { referenceSplit }).problem!;
+      expect(p).toMatchObject({ check: 'yaml-syntax', line: 4, column: 12 });
+      expect(p.message).toContain(
+        'null byte is not allowed in input (a NUL byte, \\0) at line 4, column 12: "license: MI\\u0000T"',
+      );
+    }
+    expect(parseSkillMd('---\0\nname: a\n---\n', { referenceSplit: true }).problem).toMatchObject({
+      line: 1,
+      column: 4,
+    });
+  });
+});

@@ -371,3 +371,22 @@ describe('skillFoldersIn: the skills of an extracted archive', () => {
     );
   });
 });
+
+describe('extractArchive: a path that is both a file and a folder', () => {
+  it('is refused naming the entry and the path, before the file system complains, and dest is removed', async () => {
+    for (const list of [
+      [{ path: 's/a' }, { path: 's/a/b' }],
+      [{ path: 's/a/b' }, { path: 's/a' }],
+      [{ path: 's/a' }, { path: 's/a/', type: 'Directory' as const }],
+    ]) {
+      const dir = fresh();
+      const file = join(dir, 'x.tgz');
+      writeFileSync(file, gzipSync(tarOf(list)));
+      const dest = join(dir, 'out');
+      const err = await extractArchive(file, dest).catch((e: unknown) => e);
+      expect(isSkillsError(err) && err.code).toBe('E_INVALID');
+      expect((err as Error).message).toContain(`entry "${list[1]!.path}" makes "s/a" both a file and a folder`);
+      expect(existsSync(dest)).toBe(false);
+    }
+  });
+});

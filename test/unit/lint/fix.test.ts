@@ -60,3 +60,29 @@ describe('planFixes / writeEdits', () => {
     expect(planFixes([{ description: 'x', changes: [{ kind: 'chmod', file: f, mode: 0o755 }] }]).edits).toEqual([]);
   });
 });
+
+describe('writeEdits and symlinks', () => {
+  it('writes through a link inside the root and refuses one that leads out, writing nothing', async () => {
+    const { mkdirSync, symlinkSync, lstatSync } = await import('node:fs');
+    const root = join(t.dir, 'root');
+    mkdirSync(join(root, 'docs'), { recursive: true });
+    writeFileSync(join(root, 'docs', 'real.md'), 'a\n');
+    symlinkSync('docs/real.md', join(root, 'in.md'));
+    writeFileSync(join(t.dir, 'outside.md'), 'a\n');
+    symlinkSync('../outside.md', join(root, 'out.md'));
+    const change = (f: string) => ({ kind: 'replace' as const, file: join(root, f), line: 1, expect: 'a', text: 'b' });
+    const both = planFixes(
+      [
+        { description: 'in', changes: [change('in.md')] },
+        { description: 'out', changes: [change('out.md')] },
+      ],
+      () => root,
+    );
+    expect(() => writeEdits(both.edits)).toThrow(/out\.md is a symlink that leads out of the skill .*wrote nothing/);
+    expect(readFileSync(join(root, 'docs', 'real.md'), 'utf8')).toBe('a\n');
+    writeEdits(planFixes([{ description: 'in', changes: [change('in.md')] }], () => root).edits);
+    expect(readFileSync(join(root, 'docs', 'real.md'), 'utf8')).toBe('b\n');
+    expect(lstatSync(join(root, 'in.md')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(t.dir, 'outside.md'), 'utf8')).toBe('a\n');
+  });
+});

@@ -1,7 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultSecretsFile, locateSecrets, parseSecrets, readSecrets, secretsFor } from '../../../src/run/secrets.js';
+import {
+  defaultSecretsFile,
+  loadSecrets,
+  locateSecrets,
+  parseSecrets,
+  readSecrets,
+  secretsFor,
+} from '../../../src/run/secrets.js';
 import { tempFolders } from '../../helpers/cli.js';
 
 const { fresh, cleanup } = tempFolders('skills-secrets-unit-');
@@ -86,5 +94,40 @@ describe('locateSecrets and readSecrets', () => {
     );
     writeFileSync(join(dir, 'env.json'), '{"A": "1"}');
     expect(readSecrets({ file: join(dir, 'env.json'), explicit: true, from: '--secrets' })?.shared).toEqual({ A: '1' });
+  });
+});
+
+describe('loadSecrets: any kind of file, never read past the limit', () => {
+  const named = (file: string) => ({ file, explicit: true, from: '--secrets' as const });
+
+  it('reads a regular file as readSecrets does; a missing default file is no secrets', async () => {
+    const dir = fresh();
+    writeFileSync(join(dir, 'env.json'), '{"A": "1", "sk": {"B": "2"}}');
+    expect(await loadSecrets(named(join(dir, 'env.json')), 1000)).toEqual(readSecrets(named(join(dir, 'env.json'))));
+    expect(await loadSecrets({ file: join(dir, 'none.json'), explicit: false, from: 'default' }, 1000)).toBeUndefined();
+    await expect(loadSecrets(named(join(dir, 'none.json')), 1000)).rejects.toThrow(/does not exist/);
+  });
+
+  it('refuses a file larger than 1 MiB by its size, in both readers', async () => {
+    const file = join(fresh(), 'big.json');
+    writeFileSync(file, '');
+    truncateSync(file, 3 * 1024 ** 3);
+    await expect(loadSecrets(named(file), 1000)).rejects.toThrow(/larger than 1048576 bytes \(3221225472 bytes\)/);
+    expect(() => readSecrets(named(file))).toThrow(/larger than 1048576 bytes \(3221225472 bytes\)/);
+  });
+
+  it.runIf(existsSync('/dev/zero'))('cuts an endless device at the limit', async () => {
+    await expect(loadSecrets(named('/dev/zero'), 5000)).rejects.toThrow(/\/dev\/zero: the secrets file is larger/);
+  });
+
+  it.runIf(process.platform === 'linux')('reads a FIFO once written, and gives up on a silent one', async () => {
+    const dir = fresh();
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    setTimeout(() => writeFileSync(fifo, '{"A": "from a fifo"}'), 100);
+    expect((await loadSecrets(named(fifo), 5000))?.shared).toEqual({ A: 'from a fifo' });
+    const silent = join(dir, 'silent');
+    execFileSync('mkfifo', [silent]);
+    await expect(loadSecrets(named(silent), 200)).rejects.toThrow(/did not end within 0.2 s/);
   });
 });

@@ -282,6 +282,29 @@ const cases: {
     says: /both SKILL.md and manifest.json/,
     severity: 'warning',
   },
+  {
+    check: 'control-characters',
+    folder: 'good',
+    valid: md(good, '# Good\n\nColours are written \\x1b[31m, as text.\n'),
+    invalid: md('name: good\ndescription: "Use when asked. \\e]52;c;aGk=\\a"\n'),
+    says: /U\+001B \(ESC\), U\+0007 \(BEL\) in description: a control character/,
+  },
+  {
+    check: 'invisible-characters',
+    folder: 'good',
+    valid: md('name: good\ndescription: Use when writing می\u200cخواهم in Persian.\n'),
+    invalid: md(good, '# Good\n\nSafe\u202e text.\n'),
+    says: /U\+202E \(right-to-left override\) in the instructions: a bidirectional control/,
+    severity: 'warning',
+  },
+  {
+    check: 'name-confusable',
+    folder: '\u0440df',
+    valid: md(good),
+    invalid: md('name: \u0440df\ndescription: Use when reading PDF files.\n'),
+    says: /name "\u0440df" mixes scripts \(Cyrillic, Latin\): it reads as "pdf"/,
+    severity: 'warning',
+  },
 ];
 
 describe('validate checks', () => {

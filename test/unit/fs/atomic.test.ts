@@ -1,0 +1,84 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  cleanLeftoversBelow,
+  isDeadLeftover,
+  isLeftover,
+  tempName,
+  writeAll,
+  writeAtomic,
+} from '../../../src/fs/atomic.js';
+import { isSkillsError } from '../../../src/errors.js';
+import { tempFolders } from '../../helpers/cli.js';
+
+const { fresh, cleanup } = tempFolders('skills-atomic-unit-');
+afterAll(cleanup);
+const DEAD = 2 ** 22 + 1;
+
+describe('temp files of our writers', () => {
+  it('knows every name a writer of ours gives a temp file beside its target, and nothing else', () => {
+    const ours = [
+      tempName('.SKILL.md.tmp-', 'w'),
+      tempName('.', 'my-skill-1.0.0.tgz.tmp'),
+      '.SKILL.md.skills-fix-123',
+      '.index.json.tmp-w.7.0123abcd',
+    ];
+    for (const n of ours) expect(isLeftover(n), n).toBe(true);
+    for (const n of ['SKILL.md', '.env.tmp', '.a.tmp.12', 'notes.tmp-w.1.0123abcd', '.x.skills-fix-', '.x.tmp.1.xyz'])
+      expect(isLeftover(n), n).toBe(false);
+    expect(isDeadLeftover(`.SKILL.md.skills-fix-${DEAD}`)).toBe(true);
+    expect(isDeadLeftover(`.SKILL.md.skills-fix-${process.pid}`)).toBe(false);
+    expect(isDeadLeftover(tempName('.SKILL.md.tmp-', 'w'))).toBe(false);
+  });
+
+  it('cleanLeftoversBelow removes dead writers’ files in every folder, keeping live ones and other files', () => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'a', 'b'), { recursive: true });
+    const dead = [`.SKILL.md.skills-fix-${DEAD}`, `a/b/.x.md.tmp-w.${DEAD}.0123abcd`];
+    const kept = ['SKILL.md', `.SKILL.md.skills-fix-${process.pid}`, 'a/b/x.md'];
+    for (const f of [...dead, ...kept]) writeFileSync(join(dir, f), '');
+    expect(cleanLeftoversBelow(dir).sort()).toEqual(dead.map((f) => join(dir, f)).sort());
+    for (const f of kept) expect(existsSync(join(dir, f))).toBe(true);
+  });
+});
+
+describe('writeAtomic and writeAll', () => {
+  it('writes the whole text with the mode asked for, whatever the umask, and leaves no temp file', () => {
+    const dir = fresh();
+    const file = join(dir, 'f.txt');
+    writeAtomic(file, 'x'.repeat(100_000), { mode: 0o600 });
+    expect(readFileSync(file, 'utf8')).toHaveLength(100_000);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    writeAtomic(file, Buffer.from('bytes'));
+    expect(readFileSync(file, 'utf8')).toBe('bytes');
+    expect(readdirSync(dir)).toEqual(['f.txt']);
+  });
+
+  it('fails as E_IO naming the file and the reason, and leaves the old file and no temp file', () => {
+    const dir = fresh();
+    const file = join(dir, 'missing-folder', 'f.txt');
+    try {
+      writeAtomic(file, 'x');
+      expect.unreachable();
+    } catch (err) {
+      expect(isSkillsError(err) && err.code).toBe('E_IO');
+      expect((err as Error).message).toBe(
+        `cannot write ${file}: no such file or folder (ENOENT); the file was left as it was`,
+      );
+    }
+  });
+
+  it('writeAll names the file in a failure that would not', () => {
+    if (!existsSync('/dev/full')) return;
+    const fd = openSync('/dev/full', 'w');
+    try {
+      expect(() => writeAll(fd, 'x', '/the/file')).toThrow(
+        expect.objectContaining({ code: 'ENOSPC', path: '/the/file' }),
+      );
+    } finally {
+      closeSync(fd);
+    }
+  });
+});

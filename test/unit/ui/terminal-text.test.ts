@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { forTerminal, safeJson } from '../../../src/ui/terminal-text.js';
+import { isSafeText, stripUnsafe, unsafeChars } from '../../../src/formats/unsafe-text.js';
+
+const tag = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+
+describe('forTerminal', () => {
+  it.each([
+    ['OSC 52 clipboard write', '\u001b]52;c;aGk=\u0007', '\\x1b]52;c;aGk=\\x07'],
+    ['window title', 'a\u001b]0;owned\u001b\\b', 'a\\x1b]0;owned\\x1b\\b'],
+    ['cursor move and clear', '\u001b[2J\u001b[1;1H', '\\x1b[2J\\x1b[1;1H'],
+    ['C1 CSI and DEL', 'x\u009b31m\u007f', 'x\\x9b31m\\x7f'],
+    ['carriage return and backspace', 'ok\rno\b', 'ok\\x0dno\\x08'],
+    ['right-to-left override', 'txt\u202eexe.doc', 'txt\\u202eexe.doc'],
+    ['isolates', '\u2066a\u2069', '\\u2066a\\u2069'],
+    ['zero-width space and word joiner', 'a\u200bb\u2060c', 'a\\u200bb\\u2060c'],
+    ['tag characters', `hi${tag('ab')}`, 'hi\\u{e0061}\\u{e0062}'],
+    ['a run of variation selectors', 'a\ufe0f\ufe0f', 'a\ufe0f\\ufe0f'],
+    ['line separator', 'a\u2028b', 'a\\u2028b'],
+  ])('escapes %s', (_what, input, output) => {
+    expect(forTerminal(input)).toBe(output);
+  });
+
+  it.each([
+    ['tabs and newlines', 'a\tb\nc'],
+    ['Persian with a zero-width non-joiner', 'می‌خواهم'],
+    ['an emoji sequence', '👩‍💻 and ❤️'],
+    ['a subdivision flag', '🏴󠁧󠁢󠁳󠁣󠁴󠁿'],
+    ['accents and CJK', 'résumé 日本語'],
+  ])('leaves %s alone', (_what, text) => {
+    expect(forTerminal(text)).toBe(text);
+    expect(isSafeText(text)).toBe(true);
+    expect(stripUnsafe(text)).toBe(text);
+  });
+
+  it('classifies what it finds', () => {
+    expect(unsafeChars('\u001b\u202e\u200b').map((c) => c.kind)).toEqual(['control', 'bidi', 'invisible']);
+    // A flag's tags end with the cancel tag; without it they are hidden text.
+    expect(unsafeChars(`🏴${tag('gbsct')}\u{e007f}`)).toHaveLength(0);
+    expect(unsafeChars(`🏴${tag('gbsct')}`)).toHaveLength(5);
+    expect(unsafeChars(`x${tag('gbsct')}\u{e007f}`)).toHaveLength(6);
+  });
+});
+
+describe('safeJson', () => {
+  it('writes C1, DEL, bidi and tag characters as \\u escapes, and keeps the data', () => {
+    const value = { d: `a\u009b2J\u007f\u202e${tag('x')}\u001b` };
+    const text = safeJson(value);
+    // eslint-disable-next-line no-control-regex
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]|\udb40/);
+    expect(text).toContain('\\u009b');
+    expect(text).toContain('\\udb40\\udc78');
+    expect(JSON.parse(text)).toEqual(value);
+  });
+});
