@@ -51,16 +51,14 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     const errno = isSkillsError(caught) ? undefined : errnoIn(caught);
     const err = isSkillsError(caught) ? refineIoError(caught) : errno ? ioError(errno) : caught;
     if (isSkillsError(err)) {
+      // A message may quote a stranger's skill (a name, a path, a value): never its control characters.
+      const { forTerminal, safeJson } = await import('./ui/terminal-text.js');
       if (json) {
         ctx.stdout.write(
-          JSON.stringify(
-            { error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) } },
-            null,
-            2,
-          ) + '\n',
+          safeJson({ error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) } }) + '\n',
         );
       } else {
-        ctx.stderr.write(`error: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ''}`);
+        ctx.stderr.write(forTerminal(`error: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ''}`));
       }
       return 2;
     }

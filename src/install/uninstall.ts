@@ -122,7 +122,7 @@ async function uninstallLocked(options: UninstallOptions): Promise<UninstallResu
       );
     }
     warnings.push(
-      `${target} was left in place: it is not the copy skills installed (its content does not match ${lockfile}); remove it by hand, or with --into ${place.abs}`,
+      `${target} was left in place: it is not the copy skills installed (its content does not match ${lockfile}); remove it by hand, or with --into ${place.abs} --force`,
     );
   }
   const result: UninstallResult = {

@@ -560,7 +560,7 @@ describe('skills uninstall (built CLI)', () => {
       lock: true,
     });
     expect(doc.warnings).toEqual([
-      `${join(project, '.claude/skills/edited')} was left in place: it is not the copy skills installed (its content does not match ${join(project, 'skills-lock.json')}); remove it by hand, or with --into ${join(project, '.claude/skills')}`,
+      `${join(project, '.claude/skills/edited')} was left in place: it is not the copy skills installed (its content does not match ${join(project, 'skills-lock.json')}); remove it by hand, or with --into ${join(project, '.claude/skills')} --force`,
     ]);
     expect(readFileSync(join(project, '.claude/skills/edited/notes.md'), 'utf8')).toBe('my notes\n');
     expect(existsSync(join(project, '.agents/skills/edited'))).toBe(false);

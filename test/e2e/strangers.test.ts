@@ -123,6 +123,21 @@ describe('terminal control sequences and hidden characters in a skill (item 13)'
     expect(full.stdout).toContain('Read the [31mred[0m text');
   });
 
+  it("an error that quotes a stranger's text (a path, a name) prints it escaped, on stderr and in --json", async () => {
+    const dir = t.fresh('error-path');
+    const hostile = join(dir, 'no\u001b]0;owned\u0007\u001b[2Jskill\u202e');
+    const plain = await runCli(['validate', hostile]);
+    expect(plain.exitCode).toBe(2);
+    expect(plain.stderr).toContain('error: ');
+    expect(plain.stderr).toContain('\\x1b]0;owned');
+    expectClean(plain, 'validate <hostile path>');
+    const json = await runCli(['validate', hostile, '--json']);
+    expect(json.exitCode).toBe(2);
+    expectClean(json, 'validate <hostile path> --json');
+    // The JSON keeps the data: the path as it was given.
+    expect((JSON.parse(json.stdout) as { error: { message: string } }).error.message).toContain(hostile);
+  });
+
   it('leaves legitimate joiners alone: Persian ZWNJ, emoji sequences, a flag, one variation selector', async () => {
     const dir = t.fresh('joiners');
     writeTree(dir, {
