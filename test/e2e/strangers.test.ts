@@ -217,7 +217,7 @@ describe('trigger patterns that cost too much (item 15)', () => {
     const r = await runCli(['render-prompt', '--query', query, root]);
     const took = Date.now() - start;
     expect(r.exitCode).toBe(0);
-    expect(took).toBeLessThan(8000);
+    expect(took).toBeLessThan(20_000);
     expect(r.stderr).toContain('warning: heavy: only the first 50 of its 300 trigger patterns are tried');
     expect(r.stderr).toMatch(
       /warning: \d+ trigger patterns of 1 skill not tried: .*matching work allowed for one query/,
