@@ -19,6 +19,14 @@ function statOf(pid: number): string {
   }
 }
 
+/** The fields of /proc/<pid>/stat after the command name: state, ppid, pgrp, …; none when it is gone. */
+const statFields = (pid: number) =>
+  statOf(pid)
+    .slice(statOf(pid).lastIndexOf(')') + 2)
+    .split(' ');
+const parentOf = (pid: number) => Number(statFields(pid)[1] ?? 0);
+const groupOf = (pid: number) => Number(statFields(pid)[2] ?? 0);
+
 /** Start `sh -c script` as Node's runner does (its own session and group), with `env`; resolves its first line. */
 function start(script: string, env: Record<string, string>) {
   const child = spawn('sh', ['-c', script], { detached: true, env: { PATH: process.env.PATH, ...env } });
@@ -73,7 +81,10 @@ describe.runIf(linux)('RunProcesses', () => {
     const pipes = pipesOf(child.pid);
     expect(pipes.length).toBeGreaterThan(0);
     const holder = Number(await line);
-    await new Promise((r) => setTimeout(r, 100));
+    // Until the subshell that started it is gone, the holder still descends from the run: wait for that (a fixed
+    // pause is too short on a loaded machine).
+    for (let i = 0; i < 100 && groupOf(parentOf(holder)) === child.pid; i++)
+      await new Promise((r) => setTimeout(r, 50));
     const procs = new RunProcesses(child.pid!, marker);
     expect(procs.scan()!.map((p) => p.pid)).not.toContain(holder);
     expect(procs.adoptHolders(pipes)).toBe(true);
