@@ -1,22 +1,8 @@
 import type { Context } from './context.js';
 import { isSkillsError } from './errors.js';
 
-let fileSizeSignal = false;
-
-/**
- * A file over the size limit (`ulimit -f`) is an EFBIG error to report (exit 2), not a death: Node ignores SIGXFSZ,
- * but signal-exit (loaded by proper-lockfile) catches it and raises it again, killing the process, unless another
- * listener is there.
- */
-function keepFileSizeSignalIgnored(): void {
-  if (fileSizeSignal || process.platform === 'win32') return;
-  fileSizeSignal = true;
-  process.on('SIGXFSZ', () => {});
-}
-
 /** Run the CLI: the one place that catches errors and picks the exit code (0 ok, 1 findings, 2 failure). */
 export async function run(argv: string[], ctx: Context): Promise<number> {
-  keepFileSizeSignalIgnored();
   const json =
     argv.includes('--json') ||
     argv.some((a, i) => (a === '--format' || a === '-f') && (argv[i + 1] === 'json' || argv[i + 1] === 'sarif')) ||

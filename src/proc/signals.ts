@@ -41,3 +41,16 @@ export async function endingWithSignals<T>(stop: AbortController, body: () => Pr
     if (caught) process.kill(process.pid, caught);
   }
 }
+
+let fileSizeSignal = false;
+
+/**
+ * A file over the size limit (`ulimit -f`) is an EFBIG error to report (exit 2), not a death: Node ignores SIGXFSZ,
+ * but signal-exit (loaded by proper-lockfile and execa) catches it and raises it again, killing the process, unless
+ * another listener is there. Called where those are loaded, so a run that never writes pays nothing for it.
+ */
+export function keepFileSizeSignalIgnored(): void {
+  if (fileSizeSignal || process.platform === 'win32') return;
+  fileSizeSignal = true;
+  process.on('SIGXFSZ', () => {});
+}

@@ -3,6 +3,7 @@
 // says what it waited for and for how long.
 import * as fs from 'node:fs';
 import { SkillsError } from '../errors.js';
+import { keepFileSizeSignalIgnored } from '../proc/signals.js';
 
 /** A lock whose holder stopped refreshing it (crashed, killed) is taken over once it is this old. */
 export const LOCK_STALE_MS = 10_000;
@@ -63,6 +64,7 @@ function ageOf(lockPath: string): string {
  */
 export async function acquireLock(target: string, opts: LockOptions): Promise<HeldLock> {
   const lockfile = (await import('proper-lockfile')).default;
+  keepFileSizeSignalIgnored();
   let compromised: Error | undefined;
   const started = Date.now();
   let pause = 5;
