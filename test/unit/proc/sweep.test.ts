@@ -77,10 +77,11 @@ describe.runIf(linux)('RunProcesses', () => {
 
   it('adopts a process holding the run’s pipes, even with a cleared environment', async () => {
     const marker = newMarker();
-    const { child, line } = start("(env -i setsid sh -c 'echo $$; exec sleep 30' &)", { [marker]: '1' });
+    // The run's shell stays a while, so its pipes can be read from /proc (one that had exited would have none).
+    const { child, line } = start("(env -i setsid sh -c 'echo $$; exec sleep 30' &); sleep 5", { [marker]: '1' });
+    const holder = Number(await line);
     const pipes = pipesOf(child.pid);
     expect(pipes.length).toBeGreaterThan(0);
-    const holder = Number(await line);
     // Until the subshell that started it is gone, the holder still descends from the run: wait for that (a fixed
     // pause is too short on a loaded machine).
     for (let i = 0; i < 100 && groupOf(parentOf(holder)) === child.pid; i++)
