@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { SkillsError } from '../errors.js';
 import { openRegularFile } from './walk.js';
 
@@ -87,23 +88,42 @@ async function readChunks(fd: number, max: number, deadline: number): Promise<In
 
 /** Read a FIFO (or a socket) through the event loop: it may not have a writer yet, or never end. */
 function readPipe(socket: import('node:net').Socket, max: number, timeoutMs: number): Promise<InputRead> {
+  return readStream(socket, max, timeoutMs, { destroy: true });
+}
+
+/**
+ * Read a stream to its end, never holding more than `max` bytes, nor waiting past `timeoutMs`. When it stops, the
+ * stream is destroyed (`destroy`, for one we opened) or paused and left as it was (stdin, which is not ours).
+ * A stream error rejects as it is.
+ */
+export function readStream(
+  stream: Readable,
+  max: number,
+  timeoutMs: number,
+  opts: { destroy?: boolean } = {},
+): Promise<InputRead> {
   return new Promise((resolvePromise, reject) => {
     const parts: Buffer[] = [];
     let total = 0;
     const done = (fn: () => void) => {
       clearTimeout(timer);
-      socket.removeAllListeners('data').removeAllListeners('end');
-      socket.on('error', () => {});
-      socket.destroy();
+      stream.off('data', onData).off('end', onEnd).off('error', onError);
+      if (opts.destroy) {
+        stream.on('error', () => {});
+        stream.destroy();
+      } else stream.pause();
       fn();
     };
-    const timer = setTimeout(() => done(() => resolvePromise({ timedOut: true })), timeoutMs);
-    socket.on('data', (b: Buffer) => {
-      total += b.length;
+    const onData = (b: Buffer | string) => {
+      const buf = typeof b === 'string' ? Buffer.from(b) : b;
+      total += buf.length;
       if (total > max) return done(() => resolvePromise({ tooLarge: true }));
-      parts.push(b);
-    });
-    socket.on('end', () => done(() => resolvePromise({ bytes: Buffer.concat(parts, total) })));
-    socket.on('error', (err) => done(() => reject(err)));
+      parts.push(buf);
+    };
+    const onEnd = () => done(() => resolvePromise({ bytes: Buffer.concat(parts, total) }));
+    const onError = (err: Error) => done(() => reject(err));
+    const timer = setTimeout(() => done(() => resolvePromise({ timedOut: true })), timeoutMs);
+    stream.on('data', onData).on('end', onEnd).on('error', onError);
+    stream.resume();
   });
 }

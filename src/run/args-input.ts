@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { SkillsError, isSkillsError } from '../errors.js';
-import { readInput, type InputRead } from '../fs/read.js';
+import { readInput, readStream, type InputRead } from '../fs/read.js';
 import { parseScriptArgs, type ScriptArgs } from './args.js';
 
 /** Arguments read from a file or stdin beyond this are refused before parsing (the serialized limit is 4,096 bytes). */
@@ -55,47 +55,20 @@ export async function readArguments(
 }
 
 /** All of stdin, bounded in size and in time (a caller that leaves stdin open would otherwise hang us). */
-function readStdin(stdin: Readable, timeoutSeconds: number): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    const done = (fn: () => void) => {
-      clearTimeout(timer);
-      stdin.off('data', onData).off('end', onEnd).off('error', onError);
-      fn();
-    };
-    const onData = (b: Buffer | string) => {
-      const buf = typeof b === 'string' ? Buffer.from(b) : b;
-      size += buf.length;
-      if (size > MAX_ARGS_INPUT_BYTES) {
-        stdin.pause();
-        done(() =>
-          reject(new SkillsError('E_USAGE', `stdin: the arguments are larger than ${MAX_ARGS_INPUT_BYTES} bytes`)),
-        );
-        return;
-      }
-      parts.push(buf);
-    };
-    const onEnd = () => done(() => resolvePromise(Buffer.concat(parts).toString('utf8')));
-    const onError = (err: Error) =>
-      done(() =>
-        reject(new SkillsError('E_IO', `cannot read the arguments from stdin: ${err.message}`, { cause: err })),
-      );
-    const timer = setTimeout(() => {
-      stdin.pause();
-      done(() =>
-        reject(
-          new SkillsError(
-            'E_USAGE',
-            `stdin did not end within ${timeoutSeconds} s: run-script reads the JSON arguments from stdin when it is not a terminal`,
-            {
-              hint: "pass the arguments with --args '{…}' (or --args '{}'), or close stdin (< /dev/null)",
-            },
-          ),
-        ),
-      );
-    }, timeoutSeconds * 1000);
-    stdin.on('data', onData).on('end', onEnd).on('error', onError);
-    stdin.resume();
-  });
+async function readStdin(stdin: Readable, timeoutSeconds: number): Promise<string> {
+  let read: InputRead;
+  try {
+    read = await readStream(stdin, MAX_ARGS_INPUT_BYTES, timeoutSeconds * 1000);
+  } catch (err) {
+    throw new SkillsError('E_IO', `cannot read the arguments from stdin: ${(err as Error).message}`, { cause: err });
+  }
+  if ('tooLarge' in read)
+    throw new SkillsError('E_USAGE', `stdin: the arguments are larger than ${MAX_ARGS_INPUT_BYTES} bytes`);
+  if ('timedOut' in read)
+    throw new SkillsError(
+      'E_USAGE',
+      `stdin did not end within ${timeoutSeconds} s: run-script reads the JSON arguments from stdin when it is not a terminal`,
+      { hint: "pass the arguments with --args '{…}' (or --args '{}'), or close stdin (< /dev/null)" },
+    );
+  return read.bytes.toString('utf8');
 }

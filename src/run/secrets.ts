@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
-import { readBoundedBytes, readInput, type InputRead } from '../fs/read.js';
+import { readInput, type InputRead } from '../fs/read.js';
 import { offsetOf, parseJsonObject, type JsonProblem } from '../formats/json.js';
 
 // Seed 000 keeps API keys apart from skills, in /secrets/env.json beside /registry: a flat JSON object of variable
@@ -109,23 +109,6 @@ function tooLarge(location: SecretsLocation, size?: number): SkillsError {
     `${location.file}: the secrets file is larger than ${MAX_SECRETS_BYTES} bytes${found}; nothing past the limit was read`,
     { hint: 'a secrets file holds variable names and values only' },
   );
-}
-
-/**
- * Read a secrets file that is a regular file (anything else is an E_IO), refused by its size before it is read;
- * undefined when a default file does not exist, an E_NOT_FOUND when a named one does not.
- */
-export function readSecrets(location: SecretsLocation): Secrets | undefined {
-  let read;
-  try {
-    read = readBoundedBytes(location.file, MAX_SECRETS_BYTES);
-  } catch (err) {
-    const e = unreadable(location, err);
-    if (e) throw e;
-    return undefined;
-  }
-  if (read.bytes === undefined) throw tooLarge(location, read.tooLarge);
-  return parseSecrets(read.bytes.toString('utf8'), location.file);
 }
 
 /**

@@ -2,14 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  defaultSecretsFile,
-  loadSecrets,
-  locateSecrets,
-  parseSecrets,
-  readSecrets,
-  secretsFor,
-} from '../../../src/run/secrets.js';
+import { defaultSecretsFile, loadSecrets, locateSecrets, parseSecrets, secretsFor } from '../../../src/run/secrets.js';
 import { tempFolders } from '../../helpers/cli.js';
 
 const { fresh, cleanup } = tempFolders('skills-secrets-unit-');
@@ -64,7 +57,7 @@ describe('secretsFor', () => {
   });
 });
 
-describe('locateSecrets and readSecrets', () => {
+describe('locateSecrets and loadSecrets', () => {
   it('takes --secrets, else SKILLS_SECRETS, else secrets/env.json beside the registry (seed 000: /registry → /secrets/env.json)', () => {
     expect(defaultSecretsFile('/registry')).toBe('/secrets/env.json');
     expect(defaultSecretsFile('/home/u/.skills')).toBe('/home/u/secrets/env.json');
@@ -86,34 +79,37 @@ describe('locateSecrets and readSecrets', () => {
     });
   });
 
-  it('a default file that does not exist is no secrets; a named one is an error', () => {
+  it('a default file that does not exist is no secrets; a named one is an error', async () => {
     const dir = fresh();
-    expect(readSecrets({ file: join(dir, 'none.json'), explicit: false, from: 'default' })).toBeUndefined();
-    expect(() => readSecrets({ file: join(dir, 'none.json'), explicit: true, from: '--secrets' })).toThrow(
-      /none\.json \(from --secrets\) does not exist/,
-    );
+    expect(await loadSecrets({ file: join(dir, 'none.json'), explicit: false, from: 'default' }, 1000)).toBeUndefined();
+    await expect(
+      loadSecrets({ file: join(dir, 'none.json'), explicit: true, from: '--secrets' }, 1000),
+    ).rejects.toThrow(/none\.json \(from --secrets\) does not exist/);
     writeFileSync(join(dir, 'env.json'), '{"A": "1"}');
-    expect(readSecrets({ file: join(dir, 'env.json'), explicit: true, from: '--secrets' })?.shared).toEqual({ A: '1' });
+    expect(
+      (await loadSecrets({ file: join(dir, 'env.json'), explicit: true, from: '--secrets' }, 1000))?.shared,
+    ).toEqual({ A: '1' });
   });
 });
 
 describe('loadSecrets: any kind of file, never read past the limit', () => {
   const named = (file: string) => ({ file, explicit: true, from: '--secrets' as const });
 
-  it('reads a regular file as readSecrets does; a missing default file is no secrets', async () => {
+  it('reads a regular file as parseSecrets reads its text; a missing default file is no secrets', async () => {
     const dir = fresh();
     writeFileSync(join(dir, 'env.json'), '{"A": "1", "sk": {"B": "2"}}');
-    expect(await loadSecrets(named(join(dir, 'env.json')), 1000)).toEqual(readSecrets(named(join(dir, 'env.json'))));
+    expect(await loadSecrets(named(join(dir, 'env.json')), 1000)).toEqual(
+      parseSecrets('{"A": "1", "sk": {"B": "2"}}', join(dir, 'env.json')),
+    );
     expect(await loadSecrets({ file: join(dir, 'none.json'), explicit: false, from: 'default' }, 1000)).toBeUndefined();
     await expect(loadSecrets(named(join(dir, 'none.json')), 1000)).rejects.toThrow(/does not exist/);
   });
 
-  it('refuses a file larger than 1 MiB by its size, in both readers', async () => {
+  it('refuses a file larger than 1 MiB by its size', async () => {
     const file = join(fresh(), 'big.json');
     writeFileSync(file, '');
     truncateSync(file, 3 * 1024 ** 3);
     await expect(loadSecrets(named(file), 1000)).rejects.toThrow(/larger than 1048576 bytes \(3221225472 bytes\)/);
-    expect(() => readSecrets(named(file))).toThrow(/larger than 1048576 bytes \(3221225472 bytes\)/);
   });
 
   it.runIf(existsSync('/dev/zero'))('cuts an endless device at the limit', async () => {
