@@ -13,6 +13,7 @@ import { checkManifestId, checkName, type NameCheck } from '../skill/names.js';
 import { isStrictSemver } from '../model/spec.js';
 import { SkillsError } from '../errors.js';
 import type { Layout } from '../model/skill.js';
+import { safeJson } from '../ui/terminal-text.js';
 
 export interface InitOptions {
   name: string;
@@ -79,7 +80,7 @@ export async function init(options: InitOptions, ctx: Context): Promise<InitResu
 
   const result = await createSkill({ name, parent, ...answers });
   if (options.json) {
-    ctx.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    ctx.stdout.write(safeJson(result) + '\n');
   } else {
     const shown = shownPath(relative(ctx.cwd, result.path), result.path);
     const edit = result.layout === 'manifest' ? 'manifest.json and context/instructions.md' : 'SKILL.md';

@@ -9,6 +9,7 @@ import { jsonDiagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
+import { safeJson } from '../ui/terminal-text.js';
 
 export interface InstallOptions {
   sources: string[];
@@ -88,7 +89,7 @@ export async function install(
           : {}),
         ...(outcome.changes ? { changes: outcome.changes } : {}),
       };
-      ctx.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+      ctx.stdout.write(`${safeJson(doc)}\n`);
     } else {
       if (outcome.invalid) {
         for (const i of outcome.invalid) {
@@ -103,7 +104,7 @@ export async function install(
 
   if (options.json) {
     const { ok: _ok, ...doc } = outcome;
-    ctx.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    ctx.stdout.write(`${safeJson(doc)}\n`);
     return { outcome, exitCode: 0 };
   }
   const colour = { added: c.green, updated: c.green, replaced: c.yellow, unchanged: c.dim } as const;

@@ -8,6 +8,7 @@ import { jsonDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
+import { safeJson } from '../ui/terminal-text.js';
 
 export interface PackOptions {
   dir?: string;
@@ -47,9 +48,7 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
       diagnostics,
     };
     if (options.json)
-      ctx.stdout.write(
-        `${JSON.stringify({ error: outcome.error, diagnostics: diagnostics.map(jsonDiagnostic) }, null, 2)}\n`,
-      );
+      ctx.stdout.write(`${safeJson({ error: outcome.error, diagnostics: diagnostics.map(jsonDiagnostic) })}\n`);
     else {
       ctx.stderr.write(`${ce.red('error:')} ${message}\n`);
       for (const d of diagnostics) ctx.stderr.write(`${formatDiagnostic(d, ce, rel)}\n`);
@@ -77,7 +76,7 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
   if (options.json) {
     const { files, dirs: _dirs, ...rest } = result;
     ctx.stdout.write(
-      `${JSON.stringify({ ...rest, dryRun: options.dryRun === true, files: files.map((f) => ({ path: f.path, size: f.size, mode: `0${f.mode.toString(8)}` })) }, null, 2)}\n`,
+      `${safeJson({ ...rest, dryRun: options.dryRun === true, files: files.map((f) => ({ path: f.path, size: f.size, mode: `0${f.mode.toString(8)}` })) })}\n`,
     );
     return { outcome: { ok: true, result }, exitCode: 0 };
   }

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { removeSkill, type RemoveResult } from '../registry/remove.js';
 import { SkillsError } from '../errors.js';
 import { parseSpec } from '../model/spec.js';
+import { safeJson } from '../ui/terminal-text.js';
 
 export interface RemoveOptions {
   spec: string;
@@ -22,7 +23,7 @@ export async function remove(options: RemoveOptions, ctx: Context): Promise<Remo
   }
   const registry = registryFor(options, ctx);
   const result = { registry, ...(await removeSkill(registry, spec.id, spec.range, { force: options.force })) };
-  if (options.json) ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (options.json) ctx.stdout.write(`${safeJson(result)}\n`);
   else {
     const left = result.remaining.length > 0 ? `; still registered: ${result.remaining.join(', ')}` : '';
     ctx.stdout.write(`removed ${result.removed.map((v) => `${result.id}@${v}`).join(', ')} from ${registry}${left}\n`);

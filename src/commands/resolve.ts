@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { parseSpecs, resolveFromRegistry } from '../resolve/from-registry.js';
 import type { Resolution, ResolvedSkill } from '../resolve/resolve.js';
 import { paint, useColor } from '../ui/color.js';
+import { safeJson } from '../ui/terminal-text.js';
 
 export interface ResolveOptions {
   specs: string[];
@@ -42,7 +43,7 @@ export async function resolve(
       const doc = {
         error: { code: error.code, kind, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
       };
-      ctx.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+      ctx.stdout.write(`${safeJson(doc)}\n`);
     } else {
       const ce = paint(useColor(options.color, ctx, ctx.stderr));
       ctx.stderr.write(
@@ -53,7 +54,7 @@ export async function resolve(
   }
 
   if (options.json) {
-    ctx.stdout.write(`${JSON.stringify({ resolved: resolution.resolved, warnings: resolution.warnings }, null, 2)}\n`);
+    ctx.stdout.write(`${safeJson({ resolved: resolution.resolved, warnings: resolution.warnings })}\n`);
     return { result, exitCode: 0 };
   }
   const cw = paint(useColor(options.color, ctx, ctx.stderr));

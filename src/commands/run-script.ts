@@ -2,6 +2,7 @@ import type { Context } from '../context.js';
 import type { ScriptsDocument } from '../run/listing.js';
 import { runSkillScript, type RunScriptRequest, type RunScriptResult } from '../run/run.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
+import { safeJson } from '../ui/terminal-text.js';
 
 export type { RunDocument } from '../run/report.js';
 export type { ScriptsDocument } from '../run/listing.js';
@@ -24,10 +25,10 @@ export async function runScript(options: RunScriptOptions, ctx: Context): Promis
   if (result.scripts)
     ctx.stdout.write(
       options.json
-        ? `${JSON.stringify(result.scripts, null, 2)}\n`
+        ? `${safeJson(result.scripts)}\n`
         : formatScripts(result.scripts, paint(useColor(options.color, ctx))),
     );
-  else if (options.json) ctx.stdout.write(`${JSON.stringify(result.run, null, 2)}\n`);
+  else if (options.json) ctx.stdout.write(`${safeJson(result.run)}\n`);
   return result;
 }
 

@@ -6,6 +6,7 @@ import { SYNC_STATUSES, syncSkills, type SyncItem, type SyncStatus } from '../sy
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
+import { safeJson } from '../ui/terminal-text.js';
 
 export interface SyncOptions {
   dir: string;
@@ -42,7 +43,7 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
       process.once('SIGTERM', onSignal);
     };
     const onItem = (item: SyncItem) =>
-      ctx.stdout.write(options.json ? `${JSON.stringify(eventOf(item))}\n` : formatItem(item, c, registry, ctx.cwd));
+      ctx.stdout.write(options.json ? `${safeJson(eventOf(item), 0)}\n` : formatItem(item, c, registry, ctx.cwd));
     try {
       const { skills, counts } = await syncSkills({ ...base, onItem, watch: { signal: stop.signal, started } });
       return { registry, skills, counts, exitCode: 0 };
@@ -55,7 +56,7 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
   const { skills: items, counts } = await syncSkills(base);
   const exitCode = counts.invalid + counts.refused > 0 ? 1 : 0;
   if (options.json) {
-    ctx.stdout.write(`${JSON.stringify({ registry, skills: items.map(jsonItem), counts }, null, 2)}\n`);
+    ctx.stdout.write(`${safeJson({ registry, skills: items.map(jsonItem), counts })}\n`);
   } else {
     ctx.stdout.write(
       items.map((i) => formatItem(i, c, registry, ctx.cwd)).join('') + summary(items, counts, registry, c),

@@ -6,6 +6,7 @@ import { uninstallSkill, type UninstallResult } from '../install/uninstall.js';
 import { SkillsError } from '../errors.js';
 import { parseSpec } from '../model/spec.js';
 import { paint, useColor } from '../ui/color.js';
+import { safeJson } from '../ui/terminal-text.js';
 
 export interface UninstallOptions {
   id: string;
@@ -51,7 +52,7 @@ export async function uninstall(
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
   for (const w of r.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
   if (options.json) {
-    ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    ctx.stdout.write(`${safeJson(result)}\n`);
     return result;
   }
   const rel = (p: string) => relative(ctx.cwd, p) || '.';

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { changeUsage, type UsageResult } from '../registry/usage.js';
 import { SkillsError } from '../errors.js';
 import { parseSpec } from '../model/spec.js';
+import { safeJson } from '../ui/terminal-text.js';
 
 export interface UseOptions {
   id: string;
@@ -26,7 +27,7 @@ export async function changeUse(options: UseOptions, ctx: Context, add: boolean)
       hint: `e.g. skills ${add ? 'use' : 'unuse'} ${spec.id} --by ${options.by.trim() || 'content-creator'}`,
     });
   const result = await changeUsage(registryFor(options, ctx), spec.id, options.by, add);
-  if (options.json) ctx.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (options.json) ctx.stdout.write(`${safeJson(result)}\n`);
   else {
     const who = result.usedBy.length > 0 ? `is used by ${result.usedBy.join(', ')}` : 'is used by nobody';
     const unchanged = add ? ' (unchanged)' : ` (${options.by.trim()} did not use it)`;

@@ -96,6 +96,24 @@ describe('terminal control sequences and hidden characters in a skill (item 13)'
     expectClean(l, 'lint --format sarif');
   });
 
+  it('every command prints its --json document escaped (one JSON printer for all): pack, sync', async () => {
+    // A file name with a right-to-left override and a C1 control: JSON.stringify would print both raw.
+    const dir = t.fresh('json-names');
+    const evil = 'notes\u202egpj.md\u009b';
+    writeTree(dir, {
+      'names/SKILL.md': skillMd('name: names\ndescription: Use when testing names.\nmetadata:\n  version: 1.0.0\n'),
+      [`names/${evil}`]: 'text\n',
+    });
+    const pack = await runCli(['pack', join(dir, 'names'), '--json', '--dry-run']);
+    expect(pack.exitCode, pack.stderr).toBe(0);
+    expectClean(pack, 'pack --json');
+    const doc = JSON.parse(pack.stdout) as { files: { path: string }[] };
+    expect(doc.files.map((f) => f.path)).toContain(evil);
+    const registry = join(t.fresh('json-registry'), 'registry');
+    const sync = await runCli(['sync', root, '--json'], { env: { SKILLS_REGISTRY: registry } });
+    expectClean(sync, 'sync --json');
+  });
+
   it('render-prompt keeps them out of the prompt, in every format, and out of its stderr lines', async () => {
     for (const args of [
       ['--query', 'copy'],
