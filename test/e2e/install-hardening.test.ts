@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   chmodSync,
   chownSync,
+  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -17,7 +18,7 @@ import {
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { parseLockfile } from '../../src/formats/lockfile.js';
-import { BIN, runCli, tempDir } from '../helpers/cli.js';
+import { ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 const root = tempDir('skills-hardening-e2e-');
@@ -210,6 +211,9 @@ describe('item 9: a stored copy whose files changed is never installed; the stor
       });
       chmodSync(join(src, 'writer/scripts/w.sh'), 0o755);
       mkdirSync(join(base, 'home'));
+      // A copy of the built CLI beside it: the checkout may sit below a folder that nobody cannot enter (mktemp -d).
+      for (const part of ['bin', 'dist', 'package.json'])
+        cpSync(join(ROOT, part), join(base, 'cli', part), { recursive: true });
       // Root ignores permission bits: run as nobody, with everything it writes owned by nobody.
       const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
       if (asUser.uid !== undefined)
@@ -217,7 +221,13 @@ describe('item 9: a stored copy whose files changed is never installed; the stor
           chownSync(p, 65534, 65534);
       const env = { NO_COLOR: '1', HOME: join(base, 'home'), SKILLS_REGISTRY: join(base, 'registry') };
       const run = (args: string[]) =>
-        execa(process.execPath, [BIN, ...args], { cwd: base, env, reject: false, stdin: 'ignore', ...asUser });
+        execa(process.execPath, [join(base, 'cli/bin/skills.js'), ...args], {
+          cwd: base,
+          env,
+          reject: false,
+          stdin: 'ignore',
+          ...asUser,
+        });
       expect((await run(['sync', src])).exitCode).toBe(0);
       const copy = join(base, 'registry/built-in/writer@1.0.0');
       const before = snapshot(copy);
