@@ -1,11 +1,15 @@
-import { registryFor } from '../registry/locate.js';
-import { isAbsolute, relative, resolve } from 'node:path';
-import type { Context } from '../context.js';
-import { installSkills } from '../install/install.js';
-import { findLockfile } from '../install/lock.js';
-import type { InstallOutcome } from '../install/types.js';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { homeOf, type Context } from '../context.js';
 import { SkillsError } from '../errors.js';
+import { cacheHome } from '../fetch/cache.js';
+import { present } from '../fs/walk.js';
+import { listSources, type SourceListing } from '../install/inspect.js';
+import { installSkills } from '../install/install.js';
+import { findLockfile, globalLockfile } from '../install/lock.js';
+import type { InstallOptions as CoreOptions, InstallOutcome, InvalidSource } from '../install/types.js';
 import { jsonDiagnostic } from '../model/diagnostic.js';
+import { askedRegistry, registryFor } from '../registry/locate.js';
+import { AGENTS, resolveAgents } from '../skill/agents.js';
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
@@ -13,8 +17,15 @@ import { safeJson } from '../ui/terminal-text.js';
 
 export interface InstallOptions {
   sources: string[];
+  agent?: string[];
+  global?: boolean;
+  into?: string[];
+  skill?: string[];
+  list?: boolean;
+  yes?: boolean;
+  strict?: boolean;
+  link?: boolean;
   from?: string;
-  into?: string;
   for?: string;
   frozen?: boolean;
   force?: boolean;
@@ -23,45 +34,154 @@ export interface InstallOptions {
   color?: boolean;
 }
 
+/** Where an install goes and what it reads: the lock, the registry (asked for, or only read), the agent folders. */
+export function installTarget(
+  options: Pick<InstallOptions, 'global' | 'registry' | 'for' | 'agent' | 'into'>,
+  ctx: Context,
+): Pick<CoreOptions, 'lockfile' | 'registry' | 'useRegistry' | 'home' | 'global' | 'into'> {
+  const home = homeOf(ctx);
+  const lockfile = options.global ? globalLockfile(home, ctx.env) : findLockfile(ctx.cwd);
+  const asked = askedRegistry(options, ctx, dirname(lockfile));
+  const agentDirs = options.agent?.length
+    ? resolveAgents(options.agent, { cwd: dirname(lockfile), home, env: ctx.env, global: options.global === true }).map(
+        (a) => a.dir,
+      )
+    : [];
+  return {
+    lockfile,
+    home,
+    global: options.global === true,
+    registry: asked ?? registryFor(options, ctx),
+    useRegistry: asked !== undefined || options.for !== undefined,
+    into: [...(options.into ?? []).map((d) => resolve(ctx.cwd, d)), ...agentDirs],
+  };
+}
+
 /**
- * `skills install [source…]`: exit 0 installed; 1 when a skill is invalid, no resolution exists, or --frozen and
- * the lock would change (findings, reported here); 2 for usage, I/O, a corrupt or hostile archive, an integrity
- * mismatch (thrown, so main.ts reports them).
+ * `skills install [source…]`: exit 0 installed; 1 when a skill is invalid (skipped or refused), no resolution exists,
+ * or --frozen and the lock would change (findings, reported here); 2 for usage, I/O, git and downloads, a corrupt or
+ * hostile archive, an integrity mismatch (thrown, so main.ts reports them).
  */
 export async function install(
   options: InstallOptions,
   ctx: Context,
-): Promise<{ outcome: InstallOutcome; exitCode: number }> {
+): Promise<{ outcome?: InstallOutcome; listing?: SourceListing[]; exitCode: number }> {
   if (options.for !== undefined && options.for.trim() === '') {
     throw new SkillsError('E_USAGE', '--for is empty: expected the id of the agent or project that uses the skills', {
       hint: 'e.g. --for content-creator',
     });
   }
-  const registry = registryFor(options, ctx);
-  const lockfile = findLockfile(ctx.cwd);
+  if (options.list && options.sources.length === 0)
+    throw new SkillsError('E_USAGE', '--list needs a source: the repository, folder or archive to look into', {
+      hint: 'e.g. skills install anthropics/skills --list',
+    });
+  const target = installTarget(options, ctx);
+  const interactive = ctx.stdin.isTTY === true && ctx.stdout.isTTY === true && !options.yes && !options.json;
   const progress = await startProgress(
     ctx,
     options,
-    options.sources.length ? 'installing' : `installing from ${lockfile}`,
+    options.sources.length ? 'installing' : `installing from ${target.lockfile}`,
   );
+  const core: CoreOptions = {
+    ...target,
+    cacheDir: cacheHome(ctx.env, target.home),
+    env: ctx.env,
+    sources: options.sources,
+    from: options.from === undefined ? undefined : resolve(ctx.cwd, options.from),
+    consumer: options.for?.trim(),
+    frozen: options.frozen,
+    force: options.force,
+    strict: options.strict,
+    link: options.link,
+    ...(options.skill?.length ? { only: options.skill } : {}),
+    cwd: ctx.cwd,
+    nodeVersion: process.versions.node,
+    progress: (t) => progress.text(t),
+    ...(interactive && !options.skill?.length
+      ? {
+          pick: async (typed, skills) => {
+            progress.stop();
+            const { checkbox } = await import('@inquirer/prompts');
+            return checkbox({
+              message: `${typed} holds ${skills.length} skills: install which?`,
+              pageSize: 15,
+              choices: skills.map((s) => ({
+                value: s.id,
+                name: s.id,
+                checked: s.problem === undefined,
+                description: s.description,
+                disabled: s.problem === undefined ? false : `(invalid: ${s.problem})`,
+              })),
+            });
+          },
+        }
+      : {}),
+    ...(interactive && target.into!.length === 0
+      ? {
+          choosePlaces: async () => {
+            progress.stop();
+            const { checkbox } = await import('@inquirer/prompts');
+            const base = target.global ? target.home : dirname(target.lockfile);
+            const dirs = [
+              ...new Map(
+                AGENTS.flatMap((a) => {
+                  const rel = target.global ? a.user : a.project;
+                  return rel === undefined ? [] : [[join(base, rel), a.title] as const];
+                }),
+              ),
+            ];
+            return checkbox({
+              message: 'No agent folder is set for this project: which agents should read these skills?',
+              pageSize: 15,
+              choices: dirs.map(([dir, title]) => ({
+                value: dir,
+                name: `${title}  (${target.global ? '~/' : ''}${relative(base, dir)})`,
+                checked: present(dir),
+              })),
+            });
+          },
+        }
+      : {}),
+  };
   let outcome: InstallOutcome;
   try {
-    outcome = await installSkills({
-      registry,
-      lockfile,
-      sources: options.sources,
-      from: options.from === undefined ? undefined : resolve(ctx.cwd, options.from),
-      into: options.into === undefined ? undefined : resolve(ctx.cwd, options.into),
-      consumer: options.for?.trim(),
-      frozen: options.frozen,
-      force: options.force,
-      cwd: ctx.cwd,
-      nodeVersion: process.versions.node,
-      progress: (t) => progress.text(t),
-    });
+    if (options.list) {
+      const listing = await listSources(core);
+      progress.stop();
+      return { listing, exitCode: printListing(listing, options, ctx) };
+    }
+    outcome = await installSkills(core);
   } finally {
     progress.stop();
   }
+  return { outcome, exitCode: printOutcome(outcome, options, ctx) };
+}
+
+function printListing(listing: SourceListing[], options: InstallOptions, ctx: Context): number {
+  if (options.json) {
+    ctx.stdout.write(`${safeJson({ sources: listing })}\n`);
+    return 0;
+  }
+  const c = paint(useColor(options.color, ctx));
+  for (const l of listing) {
+    ctx.stdout.write(`${c.bold(l.source)}: ${l.skills.length} skill${l.skills.length === 1 ? '' : 's'}\n`);
+    const width = Math.max(...l.skills.map((s) => s.id.length));
+    for (const s of l.skills) {
+      const text = s.problem === undefined ? s.description.replace(/\s+/g, ' ') : c.red(`invalid: ${s.problem}`);
+      ctx.stdout.write(`  ${s.id.padEnd(width)}  ${text.length > 100 ? `${text.slice(0, 99)}…` : text}\n`);
+    }
+  }
+  return 0;
+}
+
+/** One line a skill left out: what it is, why, and where. */
+function skippedLine(i: InvalidSource, rel: (p: string) => string): string {
+  const d = i.diagnostics[0];
+  const at = d ? `${rel(d.file)}${d.line ? `:${d.line}` : ''}: ` : '';
+  return `${i.id ?? i.source} (${i.source}): ${at}${d?.message ?? i.message}`;
+}
+
+function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Context): number {
   const c = paint(useColor(options.color, ctx));
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
   // A finding inside an archive is named `<archive>: <path inside>`, which is no path to make relative.
@@ -91,7 +211,10 @@ export async function install(
       };
       ctx.stdout.write(`${safeJson(doc)}\n`);
     } else {
-      if (outcome.invalid) {
+      if (outcome.kind === 'none') {
+        for (const i of outcome.invalid ?? []) ctx.stderr.write(`${ce.yellow('skipped')} ${skippedLine(i, rel)}\n`);
+        ctx.stderr.write(`${ce.red('error:')} ${error.message}\n`);
+      } else if (outcome.invalid) {
         for (const i of outcome.invalid) {
           ctx.stderr.write(`${ce.red('error:')} ${i.message}\n`);
           for (const d of i.diagnostics) ctx.stderr.write(`${formatDiagnostic(d, ce, rel)}\n`);
@@ -99,28 +222,37 @@ export async function install(
       } else ctx.stderr.write(`${ce.red('error:')} ${error.message}\n`);
       if (error.hint) ctx.stderr.write(`${ce.dim('hint:')} ${error.hint}\n`);
     }
-    return { outcome, exitCode: 1 };
+    return 1;
   }
 
+  const exitCode = outcome.skipped.length > 0 ? 1 : 0;
   if (options.json) {
-    const { ok: _ok, ...doc } = outcome;
+    const { ok: _ok, skipped, ...rest } = outcome;
+    const doc = {
+      ...rest,
+      skipped: skipped.map((i) => ({ source: i.source, id: i.id, diagnostics: i.diagnostics.map(jsonDiagnostic) })),
+    };
     ctx.stdout.write(`${safeJson(doc)}\n`);
-    return { outcome, exitCode: 0 };
+    return exitCode;
   }
   const colour = { added: c.green, updated: c.green, replaced: c.yellow, unchanged: c.dim } as const;
   for (const s of outcome.skills) {
     const written = s.placed?.some((p) => p.status === 'written') ?? false;
     const label = s.status === 'unchanged' && !written ? 'present' : s.status === 'unchanged' ? 'installed' : s.status;
     const into = s.placed?.length
-      ? `  → ${s.placed.map((p) => `${rel(p.into)}${p.status === 'unchanged' ? ' (unchanged)' : ''}`).join(', ')}`
+      ? `  → ${s.placed.map((p) => `${rel(p.into)}${p.link ? ' (link)' : ''}${p.status === 'unchanged' ? ' (unchanged)' : ''}`).join(', ')}`
       : '';
     ctx.stdout.write(
       `${colour[s.status](label.padEnd(9))} ${c.bold(`${s.id}@${s.version}`)}${s.requested ? '' : c.dim(' (dependency)')}${into}\n`,
     );
   }
+  for (const i of outcome.skipped) ctx.stderr.write(`${ce.yellow('skipped')}   ${skippedLine(i, rel)}\n`);
   const n = outcome.skills.length;
+  const where =
+    outcome.registry ??
+    [...new Set(outcome.skills.flatMap((s) => (s.placed ?? []).map((p) => rel(dirname(p.into)))))].join(', ');
   ctx.stdout.write(
-    `${n} skill${n === 1 ? '' : 's'} installed into ${outcome.registry}; ${rel(outcome.lockfile)} ${outcome.lockChanged ? 'written' : 'unchanged'}\n`,
+    `${n} skill${n === 1 ? '' : 's'} installed into ${where || 'nothing'}; ${rel(outcome.lockfile)} ${outcome.lockChanged ? 'written' : 'unchanged'}${outcome.skipped.length ? `; ${outcome.skipped.length} skipped (invalid)` : ''}\n`,
   );
-  return { outcome, exitCode: 0 };
+  return exitCode;
 }

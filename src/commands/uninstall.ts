@@ -1,7 +1,6 @@
-import { registryFor } from '../registry/locate.js';
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import type { Context } from '../context.js';
-import { findLockfile } from '../install/lock.js';
+import { installTarget } from './install.js';
 import { uninstallSkill, type UninstallResult } from '../install/uninstall.js';
 import { SkillsError } from '../errors.js';
 import { parseSpec } from '../model/spec.js';
@@ -10,7 +9,9 @@ import { safeJson } from '../ui/terminal-text.js';
 
 export interface UninstallOptions {
   id: string;
-  into?: string;
+  into?: string[];
+  agent?: string[];
+  global?: boolean;
   for?: string;
   force?: boolean;
   json?: boolean;
@@ -38,13 +39,11 @@ export async function uninstall(
     throw new SkillsError('E_USAGE', '--for is empty: expected the consumer whose use ends', {
       hint: 'e.g. --for content-creator',
     });
-  const registry = registryFor(options, ctx);
-  const lockfile = findLockfile(ctx.cwd);
+  const target = installTarget(options, ctx);
+  const { registry, lockfile } = target;
   const r = await uninstallSkill({
-    registry,
-    lockfile,
+    ...target,
     id: spec.id,
-    into: options.into === undefined ? undefined : resolve(ctx.cwd, options.into),
     consumer: options.for?.trim(),
     force: options.force,
   });

@@ -9,30 +9,51 @@ import { parseDocument, type Problem } from './json-document.js';
 export const LOCKFILE_NAME = 'skills-lock.json';
 export const LOCKFILE_VERSION = 1;
 
-export const lockEntrySchema = z.object({
-  version: z.string().min(1),
-  /**
-   * `folder:<path>`, `archive:<path>`, `archive:<path>#<path inside>` (relative to the lockfile's folder), `registry`,
-   * or `registry:<dir>`.
-   */
-  source: z
-    .string()
-    .regex(
-      /^(folder:.+|archive:.+|registry(:.+)?)$/,
-      'expected "folder:<path>", "archive:<path>", "registry" or "registry:<dir>"',
-    ),
-  /** sha512 SRI of the skill's files (paths, execute bits, bytes): the registry's integrity. */
-  integrity: z.string().regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected "sha512-<base64>"'),
-  /** The resolved dependencies: id → version. */
-  dependencies: z.record(z.string()),
-});
-
 /**
  * A folder inside the lockfile's folder, as the lock keeps it: `.`, or names joined by `/`, none of them `.`, `..`
  * or empty, no backslash, not absolute. A lock may come from a stranger's repository: anything that led out of the
  * project would have `skills install` write there.
  */
 export const INTO_PATH = /^(?:\.|(?![A-Za-z]:)(?!(?:\.\.?)(?:\/|$))[^/\\\0]+(?:\/(?!(?:\.\.?)(?:\/|$))[^/\\\0]+)*)$/;
+
+/** A path inside a repository or archive: names joined by `/`, none of them `.`, `..` or empty; '' for the top. */
+export const INNER_PATH = /^(?:|(?!(?:\.\.?)(?:\/|$))[^/\\\0]+(?:\/(?!(?:\.\.?)(?:\/|$))[^/\\\0]+)*)$/;
+
+/** A user folder in the global lock (`~/.claude/skills`): below the home folder, never `..`. */
+export const HOME_INTO_PATH = /^~\/(?!(?:\.\.?)(?:\/|$))[^/\\\0]+(?:\/(?!(?:\.\.?)(?:\/|$))[^/\\\0]+)*$/;
+
+export const lockEntrySchema = z.object({
+  version: z.string().min(1),
+  /**
+   * `folder:<path>`, `archive:<path>`, `archive:<path>#<path inside>` (relative to the lockfile's folder), `registry`,
+   * `registry:<dir>`, `git:<url>` (with `commit`, and `path` inside the repository), or `url:<https URL of an
+   * archive>`.
+   */
+  source: z
+    .string()
+    .regex(
+      /^(folder:.+|archive:.+|registry(:.+)?|git:.+|url:https?:\/\/.+)$/,
+      'expected "folder:<path>", "archive:<path>", "registry", "registry:<dir>", "git:<url>" or "url:<https URL>"',
+    ),
+  /**
+   * What was asked, kept so `outdated` and `update` know the range: a git ref (`v1.2.0`, `main`, `semver:^1.2`) or a
+   * registry range.
+   */
+  ref: z.string().min(1).optional(),
+  /** A git source's resolved commit: 40 hex digits. */
+  commit: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/, 'expected the 40-hex commit')
+    .optional(),
+  /** The skill's folder inside a git repository or an archive by URL ('' or absent: its top). */
+  path: z.string().regex(INNER_PATH, 'expected a relative path with "/" and no ".." (e.g. "skills/pdf")').optional(),
+  /** Placed as a symlink to the source folder (--link): its content follows the folder, so replay does not check it. */
+  link: z.literal(true).optional(),
+  /** sha512 SRI of the skill's files (paths, execute bits, bytes): the registry's integrity. */
+  integrity: z.string().regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected "sha512-<base64>"'),
+  /** The resolved dependencies: id → version. */
+  dependencies: z.record(z.string()),
+});
 
 export const lockfileSchema = z.object({
   /**
@@ -42,8 +63,8 @@ export const lockfileSchema = z.object({
     .array(
       z
         .string()
-        .regex(
-          INTO_PATH,
+        .refine(
+          (p) => INTO_PATH.test(p) || HOME_INTO_PATH.test(p),
           'expected a folder inside the lockfile\'s folder, relative, with "/" and no ".." (e.g. ".claude/skills")',
         ),
     )
@@ -61,7 +82,11 @@ export type LockSource =
   /** `inner`: the skill's folder inside an archive that holds several skills; undefined for an archive of one. */
   | { kind: 'archive'; path: string; inner?: string }
   /** `dir` undefined: the registry in use. */
-  | { kind: 'registry'; dir?: string };
+  | { kind: 'registry'; dir?: string }
+  /** A git repository (the entry's `commit` and `path` say which tree); `url` as git takes it. */
+  | { kind: 'git'; url: string }
+  /** An archive downloaded from an http(s) URL. */
+  | { kind: 'url'; url: string };
 
 // The path inside an archive follows the last `#`; a `#` or `%` in it is escaped, so the split is unambiguous.
 const escapeInner = (p: string) => p.replace(/%/g, '%25').replace(/#/g, '%23');
@@ -71,6 +96,7 @@ const unescapeInner = (p: string) => p.replace(/%23/g, '#').replace(/%25/g, '%')
 export function formatLockSource(s: LockSource): string {
   if (s.kind === 'registry') return s.dir === undefined ? 'registry' : `registry:${s.dir}`;
   if (s.kind === 'folder') return `folder:${s.path}`;
+  if (s.kind === 'git' || s.kind === 'url') return `${s.kind}:${s.url}`;
   // A `#` in the archive's own path gets an empty fragment after it, so a reader never splits inside the path.
   return s.inner !== undefined || s.path.includes('#')
     ? `archive:${s.path}#${escapeInner(s.inner ?? '')}`
@@ -83,6 +109,7 @@ export function parseLockSource(source: string): LockSource {
   const kind = colon < 0 ? source : source.slice(0, colon);
   const arg = colon < 0 ? '' : source.slice(colon + 1);
   if (kind === 'folder') return { kind, path: arg };
+  if (kind === 'git' || kind === 'url') return { kind, url: arg };
   if (kind === 'archive') {
     const hash = arg.lastIndexOf('#');
     if (hash < 0) return { kind, path: arg };
@@ -119,9 +146,19 @@ export function serializeLockfile(lock: Lockfile): string {
       .sort()
       .map((id) => {
         const e = lock.skills[id]!;
+        // Keys in order, the optional ones only when set: a lock from before them keeps its bytes.
         return [
           id,
-          { dependencies: sortKeys(e.dependencies), integrity: e.integrity, source: e.source, version: e.version },
+          {
+            ...(e.commit === undefined ? {} : { commit: e.commit }),
+            dependencies: sortKeys(e.dependencies),
+            integrity: e.integrity,
+            ...(e.link ? { link: true } : {}),
+            ...(e.path === undefined || e.path === '' ? {} : { path: e.path }),
+            ...(e.ref === undefined ? {} : { ref: e.ref }),
+            source: e.source,
+            version: e.version,
+          },
         ];
       }),
   );
@@ -157,6 +194,11 @@ export function diffLockfiles(before: Lockfile, after: Lockfile): string[] {
       const changes: string[] = [];
       if (a.version !== b.version) changes.push(`${a.version} → ${b.version}`);
       if (a.source !== b.source) changes.push(`source ${a.source} → ${b.source}`);
+      if (a.commit !== b.commit)
+        changes.push(`commit ${a.commit?.slice(0, 12) ?? '(none)'} → ${b.commit?.slice(0, 12) ?? '(none)'}`);
+      if ((a.path ?? '') !== (b.path ?? '')) changes.push(`path ${a.path || '(top)'} → ${b.path || '(top)'}`);
+      if (a.ref !== b.ref) changes.push(`ref ${a.ref ?? '(none)'} → ${b.ref ?? '(none)'}`);
+      if (a.link !== b.link) changes.push(b.link ? 'now linked' : 'now copied');
       if (a.integrity !== b.integrity) changes.push(`integrity ${a.integrity} → ${b.integrity}`);
       if (JSON.stringify(sortKeys(a.dependencies)) !== JSON.stringify(sortKeys(b.dependencies)))
         changes.push('dependencies');

@@ -11,7 +11,7 @@ import { folderIntegrity, integrityOf } from '../registry/integrity.js';
 import { registerSkill, type RegisterStatus } from '../registry/register.js';
 import { useSkill } from '../registry/usage.js';
 import { mismatch } from './plan.js';
-import { placeInto, type Place } from './places.js';
+import { isLink, linksTo, placeInto, placeLink, type Place } from './places.js';
 import { problemsOf, relabelError } from './sources.js';
 import type { InstallOptions, InstallOutcome, InstalledSkill, Planned } from './types.js';
 
@@ -77,9 +77,26 @@ export async function carryOut(
     // changed them since), whatever the lock or the index says.
     if (plan.kind === 'present')
       checkStored(registry, resolved.id, resolved.version, plan.release.path, item.entry.integrity);
+    const linkTo = item.entry.link && plan.kind === 'local' ? plan.prepared.skill.root : undefined;
     item.intoActions = places.map(({ abs }) => {
       const target = join(abs, resolved.id);
+      if (linkTo !== undefined && linksTo(target, linkTo)) return 'unchanged';
+      if (isLink(target)) {
+        // A link skills made (the lock says so) is replaced; any other link is someone's.
+        if (options.force || previous.skills[resolved.id]?.link) return 'write';
+        throw new SkillsError(
+          'E_EXISTS',
+          `${target} already exists and is a symlink skills did not make; nothing was installed`,
+          { hint: 'move it away, or run again with --force to replace it' },
+        );
+      }
       if (!present(target)) return 'write';
+      if (
+        linkTo !== undefined &&
+        statSync(target).isDirectory() &&
+        folderIntegrity(target) === previous.skills[resolved.id]?.integrity
+      )
+        return 'write';
       const existing = statSync(target).isDirectory() ? folderIntegrity(target) : undefined;
       if (existing === item.entry.integrity) return 'unchanged';
       if (options.force || (existing !== undefined && previous.skills[resolved.id]?.integrity === existing))
@@ -101,6 +118,15 @@ export async function carryOut(
     let path: string;
     if (plan.kind === 'present') {
       path = join(registry, plan.release.path);
+    } else if (!options.useRegistry) {
+      // A project install copies straight from the skill's folder (a fetched tree, an unpacked archive, a folder).
+      path = plan.kind === 'local' ? plan.prepared.skill.root : plan.root;
+      const old = previous.skills[resolved.id];
+      status = !old
+        ? 'added'
+        : old.integrity !== entry.integrity || old.version !== entry.version
+          ? 'updated'
+          : 'unchanged';
     } else {
       options.progress?.(`installing ${resolved.id}@${resolved.version}`);
       const skill = plan.kind === 'local' ? plan.prepared.skill : fromSkills.get(resolved.id)!;
@@ -141,20 +167,36 @@ export async function carryOut(
       requested: item.requested,
     };
     if (places.length > 0) {
+      const link = entry.link === true;
       installed.placed = places.map(({ abs }, i) => {
         const action = item.intoActions![i];
-        if (action === 'write') placeInto(abs, resolved.id, path, entry.integrity);
-        return { into: join(abs, resolved.id), status: action === 'unchanged' ? 'unchanged' : 'written' };
+        if (action === 'write') {
+          if (link) placeLink(abs, resolved.id, path);
+          else placeInto(abs, resolved.id, path, entry.integrity);
+        }
+        return {
+          into: join(abs, resolved.id),
+          status: action === 'unchanged' ? 'unchanged' : 'written',
+          ...(link ? { link } : {}),
+        };
       });
       installed.into = installed.placed[0]!.into;
       installed.intoStatus = installed.placed[0]!.status;
     }
     skills.push(installed);
   }
-  if (options.consumer) for (const s of skills) await useSkill(registry, s.id, options.consumer);
+  if (options.consumer && options.useRegistry) for (const s of skills) await useSkill(registry, s.id, options.consumer);
   const text = serializeLockfile(planned.next);
   // --frozen never writes the lock: not even one whose text is only reordered (a hand edit).
   const lockChanged = !options.frozen && (before === undefined || serializeLockfile(before) !== text);
   if (lockChanged) writeAtomic(options.lockfile, text);
-  return { ok: true, registry, lockfile: options.lockfile, lockChanged, skills, warnings: planned.warnings };
+  return {
+    ok: true,
+    ...(options.useRegistry ? { registry } : {}),
+    lockfile: options.lockfile,
+    lockChanged,
+    skills,
+    skipped: planned.skipped,
+    warnings: planned.warnings,
+  };
 }

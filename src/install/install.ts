@@ -1,64 +1,168 @@
-// Installing skills: from a folder, an archive, or a spec resolved against a registry, with their
-// dependencies; into the registry (registerSkill does the store and the index) and, when asked, into flat
-// `<into>/<id>/` folders; recorded in skills-lock.json. Everything that can refuse (validation, resolution, the
-// lock, an existing folder) is decided before the first write, so a refused install leaves nothing behind.
-import { dirname, join } from 'node:path';
+// Installing skills: from a git repository, an archive (a file or a URL), a folder, or a spec resolved against a
+// registry, with their dependencies; into the agent folders a project (or, with --global, the user) reads skills
+// from, and into the registry when one is asked for (registerSkill does the store and the index); recorded in
+// skills-lock.json. Everything that can refuse (validation, resolution, the lock, an existing folder) is decided
+// before the first write, so a refused install leaves nothing behind.
+import { mkdirSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { INTO_PATH, LOCKFILE_NAME, emptyLockfile, intoOf } from '../formats/lockfile.js';
 import { cleanStale } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
+import { AGENTS, projectAgentFolders, readsManifestSkills, userFolder } from '../skill/agents.js';
 import { carryOut } from './apply.js';
 import { lockPath, readLockfile, withProjectLock } from './lock.js';
-import { planFromLock, planFromSources } from './plan.js';
-import { REMOVING_PREFIX, STAGING_PREFIX, TRASH_PREFIX, placesOf } from './places.js';
+import { planFromSources } from './plan.js';
+import { REMOVING_PREFIX, STAGING_PREFIX, TRASH_PREFIX, placesOf, type Place } from './places.js';
+import { planFromLock } from './replay.js';
 import { Scratch, UNPACK_PREFIX } from './sources.js';
-import type { InstallOptions, InstallOutcome } from './types.js';
+import type { ForeignEntry } from '../formats/foreign-lock.js';
+import { foreignHash, foreignLockBeside, replayForeign } from './foreign-lock.js';
+import type { InstallOptions, InstallOutcome, InstalledSkill, Planned } from './types.js';
+
+/** Where this run unpacks archives: the registry it installs into (moved into the store), else the cache. */
+export const scratchBase = (options: InstallOptions): string =>
+  options.useRegistry ? options.registry : join(options.cacheDir, 'scratch');
 
 /** `skills install`: install the sources (or, with none, exactly what the lockfile says). */
 export async function installSkills(options: InstallOptions): Promise<InstallOutcome> {
-  const { registry, lockfile } = options;
+  const { lockfile } = options;
   const lockDir = dirname(lockfile);
-  cleanStale(registry, [UNPACK_PREFIX]);
+  cleanStale(scratchBase(options), [UNPACK_PREFIX]);
   if (options.from !== undefined && !present(join(options.from, 'index.json'))) {
     throw new SkillsError('E_NOT_FOUND', `--from ${options.from}: no registry there (no index.json)`, {
       hint: 'give a registry folder: one that skills sync wrote, with index.json in it',
     });
   }
+  // The user's lock lives in a folder of its own, made on first use.
+  if (options.global) mkdirSync(lockDir, { recursive: true });
   return withProjectLock(lockfile, () => installLocked(options), {
     readOnly: options.frozen,
     onWait: () => options.progress?.(`waiting for another install in ${lockDir}`),
   });
 }
 
+/** How the lock records a folder skills are placed into: relative to its folder, `~/…` in the user's lock. */
+function recordedAs(options: InstallOptions, abs: string): string | undefined {
+  const lockDir = dirname(options.lockfile);
+  if (options.global && isInside(options.home, abs) && abs !== options.home)
+    return `~/${relative(options.home, abs).split(sep).join('/')}`;
+  if (!isInside(lockDir, abs)) return undefined;
+  const rel = lockPath(lockDir, abs);
+  return INTO_PATH.test(rel) ? rel : undefined;
+}
+
+/**
+ * The folders a project install places into when none is given or recorded: those asked on a terminal, else the
+ * agent folders the project has, else `.agents/skills` (read by most agents), said on stderr.
+ */
+async function defaultPlaces(options: InstallOptions, warnings: string[]): Promise<string[]> {
+  const chosen = await options.choosePlaces?.();
+  if (chosen && chosen.length > 0) return chosen;
+  const base = options.global ? options.home : dirname(options.lockfile);
+  if (!options.global) {
+    const found = projectAgentFolders(base);
+    if (found.length > 0) return found;
+  }
+  const generic = join(base, '.agents', 'skills');
+  warnings.push(
+    `no agent folder ${options.global ? 'in the home folder' : `in ${base}`}: placed into ${options.global ? '~/.agents/skills' : '.agents/skills'}, which most agents read; choose others with --agent (skills agents lists them)`,
+  );
+  return [generic];
+}
+
 /** The install itself, under the project's lock: the lock read here is the one the last writer left. */
 async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
-  const { registry, lockfile } = options;
-  const lockDir = dirname(lockfile);
+  const { lockfile } = options;
   const before = readLockfile(lockfile);
-  const places = placesOf(lockfile, before, options.into);
+  const placeOpts = { home: options.home, global: options.global };
+  let places: Place[] = placesOf(lockfile, before, options.into ?? [], placeOpts);
   for (const p of places)
     cleanStale(p.abs, [STAGING_PREFIX, REMOVING_PREFIX], { prefix: TRASH_PREFIX, target: (base) => base });
-  const scratch = new Scratch(registry);
+  const scratch = new Scratch(scratchBase(options));
   try {
+    // No lock of ours yet, beside another installer's: replay its skills (from where they live), lock them in ours.
+    const foreign = options.sources.length === 0 && !before ? foreignLockBeside(lockfile) : undefined;
+    const replay = foreign ? replayForeign(foreign.file, foreign.entries) : undefined;
     const planned =
-      options.sources.length === 0
-        ? await planFromLock(options, before, scratch)
-        : await planFromSources(options, before ?? emptyLockfile(), scratch, lockDir);
+      replay && replay.sources.length > 0
+        ? await planFromSources(
+            { ...options, sources: replay.sources, only: replay.names },
+            emptyLockfile(),
+            scratch,
+            dirname(lockfile),
+          )
+        : options.sources.length === 0
+          ? await planFromLock(options, before, scratch)
+          : await planFromSources(options, before ?? emptyLockfile(), scratch, dirname(lockfile));
     if (!planned.ok) return planned;
-    // --into is recorded, so the next `skills install` (a teammate's clone) places skills there too; --frozen
-    // records nothing, and a folder outside the project cannot be recorded.
-    const into = options.into;
-    if (into !== undefined && !places[0]!.recorded && !options.frozen) {
-      const rel = lockPath(lockDir, into);
-      if (isInside(lockDir, into) && INTO_PATH.test(rel))
-        planned.next = { ...planned.next, into: [...intoOf(planned.next), rel].sort() };
-      else
-        planned.warnings.push(
-          `--into ${into} is outside ${lockDir}, so ${LOCKFILE_NAME} does not record it: pass --into again to place skills there`,
-        );
+    if (replay) planned.warnings.push(...replay.warnings);
+    // A project install places every skill somewhere an agent reads it: with no folder given or recorded, the
+    // project's agent folders (or .agents/skills).
+    if (!options.useRegistry && places.length === 0) {
+      const dirs = await defaultPlaces(options, planned.warnings);
+      places = placesOf(lockfile, before, dirs, placeOpts);
     }
-    return await carryOut(options, planned, before, places);
+    record(options, planned, places);
+    planned.warnings.push(...manifestWarnings(options, planned, places));
+    const outcome = await carryOut(options, planned, before, places);
+    if (foreign && outcome.ok) outcome.warnings.push(...checkForeign(foreign, outcome.skills));
+    return outcome;
   } finally {
     scratch.cleanup();
   }
+}
+
+/**
+ * A manifest.json skill placed where only SKILL.md readers look: the agents that read that folder (by the table of
+ * agents) will not see it. Said once per folder.
+ */
+function manifestWarnings(options: InstallOptions, planned: Planned, places: Place[]): string[] {
+  const manifests = planned.items.filter((i) => i.resolved.layout === 'manifest').map((i) => i.resolved.id);
+  if (manifests.length === 0) return [];
+  const at = { cwd: dirname(options.lockfile), home: options.home, env: options.env };
+  const out: string[] = [];
+  for (const p of places) {
+    const readers = AGENTS.filter(
+      (a) => resolve(at.cwd, a.project) === p.abs || (a.user !== undefined && userFolder(a, at) === p.abs),
+    );
+    if (readers.length === 0 || readsManifestSkills({ readers })) continue;
+    out.push(
+      `${manifests.join(', ')} ${manifests.length === 1 ? 'is a manifest.json skill' : 'are manifest.json skills'}, and ${readers.map((a) => a.title).join(', ')} ${readers.length === 1 ? 'reads' : 'read'} only SKILL.md skills from ${relative(options.cwd, p.abs) || '.'}: ${manifests.length === 1 ? 'it is' : 'they are'} placed there but will not be seen (skills render-prompt and run-script read ${manifests.length === 1 ? 'it' : 'them'})`,
+    );
+  }
+  return out;
+}
+
+/** What the other installer locked (its hash of each skill) against what was placed now. */
+function checkForeign(foreign: { file: string; entries: ForeignEntry[] }, skills: InstalledSkill[]): string[] {
+  const out: string[] = [];
+  for (const e of foreign.entries) {
+    const placed = skills.find((s) => s.id === e.name)?.placed?.[0];
+    if (!e.computedHash || !placed) continue;
+    if (foreignHash(placed.into) !== e.computedHash)
+      out.push(
+        `${e.name}: the content installed differs from what ${foreign.file} locked (its computedHash); ${LOCKFILE_NAME} there was not changed`,
+      );
+  }
+  return out;
+}
+
+/**
+ * The folders placed into are recorded, so the next `skills install` (a teammate's clone) places skills there too;
+ * --frozen records nothing, and a folder outside the project cannot be recorded.
+ */
+function record(options: InstallOptions, planned: Planned, places: Place[]): void {
+  if (options.frozen) return;
+  const add: string[] = [];
+  for (const p of places) {
+    if (p.recorded) continue;
+    const rel = recordedAs(options, p.abs);
+    if (rel !== undefined) add.push(rel);
+    else
+      planned.warnings.push(
+        `--into ${p.abs} is outside ${dirname(options.lockfile)}, so ${LOCKFILE_NAME} does not record it: pass --into again to place skills there`,
+      );
+  }
+  if (add.length > 0) planned.next = { ...planned.next, into: [...new Set([...intoOf(planned.next), ...add])].sort() };
 }

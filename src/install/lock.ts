@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { LOCKFILE_NAME, parseLockfile, type Lockfile } from '../formats/lockfile.js';
+import { SIDE_LOCKFILE_NAME } from '../formats/foreign-lock.js';
+import { isForeignLock } from './foreign-lock.js';
 import { present } from '../fs/walk.js';
 import { acquireLock } from '../registry/file-lock.js';
 
@@ -44,14 +46,26 @@ export async function withProjectLock<T>(
 
 /**
  * The nearest skills-lock.json from `cwd` up to the repository root (the first folder with .git); else
- * `<cwd>/skills-lock.json`.
+ * `<cwd>/skills-lock.json`. Where skills-lock.json is another installer's, ours is `.skills-lock.json` beside it.
  */
 export function findLockfile(cwd: string): string {
   for (let d = resolve(cwd), prev = ''; d !== prev; prev = d, d = dirname(d)) {
-    if (present(join(d, LOCKFILE_NAME))) return join(d, LOCKFILE_NAME);
+    if (present(join(d, SIDE_LOCKFILE_NAME))) return join(d, SIDE_LOCKFILE_NAME);
+    // Another installer's skills-lock.json is never overwritten: ours goes beside it.
+    if (present(join(d, LOCKFILE_NAME)))
+      return join(d, isForeignLock(join(d, LOCKFILE_NAME)) ? SIDE_LOCKFILE_NAME : LOCKFILE_NAME);
     if (present(join(d, '.git'))) break;
   }
   return join(resolve(cwd), LOCKFILE_NAME);
+}
+
+/**
+ * The user's lock, for --global: `$XDG_CONFIG_HOME/skills/skills-lock.json` (else `~/.config/…`). It records the
+ * agents' user folders as `~/.claude/skills`, and no project's lock can name them.
+ */
+export function globalLockfile(home: string, env: Record<string, string | undefined>): string {
+  const config = env.XDG_CONFIG_HOME?.trim() ? resolve(env.XDG_CONFIG_HOME) : join(home, '.config');
+  return join(config, 'skills', LOCKFILE_NAME);
 }
 
 /** Read skills-lock.json; undefined when there is none, a located E_CONFIG when it is corrupt. */

@@ -1,6 +1,6 @@
 // The agent folders that get flat `<id>/` copies (--into and the ones the lock records): checked, and written.
-import { mkdirSync, realpathSync, renameSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { lstatSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { intoOf, type Lockfile } from '../formats/lockfile.js';
 import { tempName } from '../fs/atomic.js';
@@ -28,14 +28,27 @@ export interface Place {
 export function placesOf(
   lockfile: string,
   lock: Lockfile | undefined,
-  into: string | undefined,
-  nothing = 'nothing was installed',
+  into: string[],
+  opts: { home: string; global?: boolean; nothing?: string },
 ): Place[] {
+  const nothing = opts.nothing ?? 'nothing was installed';
   const lockDir = dirname(lockfile);
-  const places: Place[] = into === undefined ? [] : [{ abs: into, label: `--into ${into}`, recorded: false }];
+  const places: Place[] = [];
+  for (const abs of into)
+    if (!places.some((p) => p.abs === abs)) places.push({ abs, label: `--into ${abs}`, recorded: false });
   for (const rel of lock ? intoOf(lock) : []) {
-    const abs = resolve(lockDir, rel);
-    if (abs === into) places[0]!.recorded = true;
+    // `~/…`: a user folder, which only the user's own (--global) lock may name; a project's lock, perhaps a
+    // stranger's, never has skills written into the home folder.
+    if (rel.startsWith('~/') && !opts.global) {
+      throw new SkillsError(
+        'E_CONFIG',
+        `${lockfile}: into "${rel}" names a folder in the home folder, which only the user's lock (skills install --global) may; ${nothing}`,
+        { hint: `remove that entry from "into" in ${lockfile}` },
+      );
+    }
+    const abs = rel.startsWith('~/') ? join(opts.home, rel.slice(2)) : resolve(lockDir, rel);
+    const given = places.find((p) => p.abs === abs);
+    if (given) given.recorded = true;
     else places.push({ abs, label: `${lockfile}: into "${rel}"`, recorded: true });
   }
   for (const place of places) {
@@ -51,10 +64,11 @@ export function placesOf(
         throw new SkillsError('E_USAGE', `${place.label}: ${d} is not a folder; ${nothing}`, {
           hint: 'give the folder agents read skills from, e.g. .claude/skills',
         });
-      if (place.recorded && place.abs !== into && !isInside(realpathSync(lockDir), realpathSync(d))) {
+      const base = opts.global ? opts.home : lockDir;
+      if (place.recorded && !into.includes(place.abs) && !isInside(realpathSync(base), realpathSync(d))) {
         throw new SkillsError(
           'E_CONFIG',
-          `${place.label}: ${d} leads out of ${lockDir} (through a symlink, to ${realpathSync(d)}); ${nothing}`,
+          `${place.label}: ${d} leads out of ${base} (through a symlink, to ${realpathSync(d)}); ${nothing}`,
           {
             hint: `a lock names folders inside its project: remove that entry from "into" in ${lockfile}, or pass the folder with --into if it is meant`,
           },
@@ -86,16 +100,63 @@ export function placeInto(into: string, id: string, stored: string, integrity: s
         },
       );
     }
-    let trash: string | undefined;
-    if (present(target)) {
-      trash = join(into, tempName(TRASH_PREFIX, id));
-      renameSync(target, trash);
-    }
-    renameSync(staging, target);
-    if (trash) removeTree(trash);
+    swapIn(staging, target, into, id);
   } catch (err) {
     removeTree(staging);
     if (isSkillsError(err)) throw err;
     throw new SkillsError('E_IO', `cannot write ${target}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Rename the staged copy or link into place; what was there is moved aside first and removed only after. */
+function swapIn(staging: string, target: string, into: string, id: string): void {
+  let trash: string | undefined;
+  if (present(target) || isLink(target)) {
+    trash = join(into, tempName(TRASH_PREFIX, id));
+    renameSync(target, trash);
+  }
+  renameSync(staging, target);
+  if (trash) removeEntry(trash);
+}
+
+/**
+ * Make `<into>/<id>` a symlink to the skill's folder (--link; a junction on Windows, which needs no privilege), through
+ * a staging name renamed into place. The link is relative when both sit in one tree, so a clone keeps working.
+ */
+export function placeLink(into: string, id: string, folder: string): void {
+  const staging = join(into, tempName(STAGING_PREFIX, id));
+  const target = join(into, id);
+  try {
+    mkdirSync(into, { recursive: true });
+    const rel = relative(into, folder);
+    symlinkSync(process.platform === 'win32' ? folder : rel, staging, 'junction');
+    swapIn(staging, target, into, id);
+  } catch (err) {
+    removeEntry(staging);
+    throw new SkillsError('E_IO', `cannot link ${target} to ${folder}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** True when `p` is a symlink (whatever it points at, if anything). */
+export function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** Remove a symlink itself (never what it points at), or a folder tree. */
+export function removeEntry(p: string): void {
+  if (isLink(p)) rmSync(p, { force: true });
+  else removeTree(p);
+}
+
+/** True when `p` is a symlink that leads to `folder`. */
+export function linksTo(p: string, folder: string): boolean {
+  try {
+    return isLink(p) && realpathSync(p) === realpathSync(folder);
+  } catch {
+    return false;
   }
 }

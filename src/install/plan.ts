@@ -1,20 +1,12 @@
 // Planning an install: what each skill resolves to, where it comes from, and the lock that results. Reads the disk
 // (and unpacks archives into the scratch), writes nothing.
-import { dirname, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError } from '../errors.js';
-import {
-  LOCKFILE_NAME,
-  diffLockfiles,
-  formatLockSource,
-  parseLockSource,
-  type LockEntry,
-  type Lockfile,
-} from '../formats/lockfile.js';
+import { diffLockfiles, formatLockSource, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import type { DependencySpec } from '../model/spec.js';
-import { isSkillFolder } from '../skill/discover.js';
-import { present } from '../fs/walk.js';
 import { readIndex, readReleases } from '../registry/index-io.js';
+import { loadSkill } from '../skill/load.js';
 import { isUnversioned, registryVersion, unversionedWarning } from '../registry/unversioned.js';
 import {
   catalogFromIndex,
@@ -24,7 +16,8 @@ import {
   type ResolvedSkill,
 } from '../resolve/resolve.js';
 import { lockPath } from './lock.js';
-import { classifySource, prepareArchived, prepareLocal, skillsBelow, unpackArchive, type Scratch } from './sources.js';
+import { gatherGit, gatherTree, gatherUrl, type Gathered } from './remote.js';
+import { classifySource, prepareArchived, unpackArchive, type Classified, type Scratch } from './sources.js';
 import type { InstallOptions, InstallOutcome, InvalidSource, Plan, Planned, Prepared } from './types.js';
 
 /** The registry's catalog with the local skills laid over it, so their dependencies resolve with everything else. */
@@ -81,6 +74,34 @@ export function mismatch(
   );
 }
 
+const idOf = (p: Prepared | InvalidSource): string => ('diagnostics' in p ? (p.id ?? p.source) : p.skill.id);
+
+/** The skills one source (not a spec) holds, each prepared or found invalid. */
+export async function gather(
+  c: Exclude<Classified, { kind: 'spec' }>,
+  raw: string,
+  options: InstallOptions,
+  scratch: Scratch,
+  lockDir: string,
+): Promise<Gathered> {
+  if (c.kind === 'git') return gatherGit(c.remote, raw, options);
+  if (c.kind === 'url') return gatherUrl(c.remote, raw, options, scratch);
+  if (c.kind === 'folder') {
+    const tree = await gatherTree(c.abs, raw, (abs) => ({
+      source: formatLockSource({ kind: 'folder', path: lockPath(lockDir, abs) }),
+    }));
+    // A folder with no skill in it or below: the loader says what it lacks.
+    if (tree.found.length === 0) loadSkill(c.abs);
+    return tree;
+  }
+  // So does an archive that holds skills (a repository's "Download ZIP", git archive).
+  const found = await unpackArchive(c.abs, raw, scratch, options);
+  const several = found.length > 1;
+  const prepared: Gathered['found'] = [];
+  for (const a of found) prepared.push(await prepareArchived(a, raw, lockPath(lockDir, c.abs), several));
+  return { found: prepared, several };
+}
+
 /** Plan an install of the sources given: each resolved, with its dependencies, against the registry (or --from). */
 export async function planFromSources(
   options: InstallOptions,
@@ -91,48 +112,75 @@ export async function planFromSources(
   const specs: DependencySpec[] = [];
   const locals = new Map<string, Prepared>();
   const invalid: InvalidSource[] = [];
+  const skipped: InvalidSource[] = [];
+  const only = options.only === undefined ? undefined : new Set(options.only);
+  const matched = new Set<string>();
   for (const raw of options.sources) {
     const c = classifySource(raw, options.cwd);
     if (c.kind === 'spec') {
       specs.push(c.spec);
       continue;
     }
-    const prepared: (Prepared | InvalidSource)[] = [];
-    if (c.kind === 'folder') {
-      // A folder that holds skills (a clone of a skills repository) stands for every skill in it, as sync reads it.
-      const folders = isSkillFolder(c.abs) ? [] : skillsBelow(c.abs);
-      for (const abs of folders.length > 0 ? folders : [c.abs]) {
-        prepared.push(
-          await prepareLocal(
-            abs,
-            abs === c.abs ? raw : join(raw, relative(c.abs, abs)),
-            formatLockSource({ kind: 'folder', path: lockPath(lockDir, abs) }),
+    if (options.link && c.kind !== 'folder')
+      throw new SkillsError('E_USAGE', `--link links a skill folder on this machine, and ${raw} is not one`, {
+        hint: `install ${raw} without --link: it is copied`,
+      });
+    const { found, several } = await gather(c, raw, options, scratch, lockDir);
+    let chosen = found;
+    if (only) chosen = found.filter((p) => only.has(idOf(p)) && matched.add(idOf(p)));
+    else if (several && options.pick) {
+      const ids = new Set(
+        await options.pick(
+          raw,
+          found.map((p) =>
+            'diagnostics' in p
+              ? { id: idOf(p), description: '', problem: p.diagnostics[0]?.message ?? p.message }
+              : { id: p.skill.id, description: p.skill.description ?? '' },
           ),
-        );
-      }
-    } else {
-      // So does an archive that holds skills (a repository's "Download ZIP", git archive).
-      const found = await unpackArchive(c.abs, raw, scratch, options);
-      for (const a of found) prepared.push(await prepareArchived(a, raw, lockPath(lockDir, c.abs), found.length > 1));
+        ),
+      );
+      chosen = found.filter((p) => ids.has(idOf(p)));
     }
-    for (const p of prepared) {
+    for (const p of chosen) {
       if ('diagnostics' in p) {
-        invalid.push(p);
+        // One skill of many that breaks a rule is left out, so the others install; --strict refuses the lot.
+        (several && !options.strict ? skipped : invalid).push(p);
         continue;
       }
       const twice = locals.get(p.skill.id);
+      // The same skill reached twice (a repository and a folder inside it) is one skill.
+      if (twice?.integrity === p.integrity) continue;
       if (twice)
         throw new SkillsError('E_USAGE', `${p.skill.id} is given twice: ${twice.typed} and ${p.typed}`, {
-          hint: 'install one of them',
+          hint: several ? `choose one with --skill, or install one of them` : 'install one of them',
         });
       locals.set(p.skill.id, p);
     }
+  }
+  if (only) {
+    const missing = [...only].filter((id) => !matched.has(id) && !specs.some((s) => s.id === id));
+    if (missing.length > 0)
+      throw new SkillsError(
+        'E_NOT_FOUND',
+        `--skill ${missing.join(', ')}: no such skill in ${options.sources.join(', ')}; nothing was installed`,
+        { hint: 'run skills install <source> --list to see the skills it holds' },
+      );
   }
   if (invalid.length > 0) {
     const error = new SkillsError('E_INVALID', invalid.map((i) => i.message).join('\n'), {
       hint: 'run skills validate on the skill folder (unpack an archive first) to see every finding',
     });
     return { ok: false, kind: 'invalid', error, invalid, warnings: [] };
+  }
+  if (locals.size === 0 && specs.length === 0) {
+    const error = new SkillsError(
+      'E_INVALID',
+      skipped.length > 0
+        ? `no skill to install: every skill chosen is invalid; nothing was installed`
+        : 'no skill chosen; nothing was installed',
+      { hint: skipped.length > 0 ? 'run skills validate on them to see every finding' : 'choose at least one skill' },
+    );
+    return { ok: false, kind: 'none', error, invalid: skipped, warnings: [] };
   }
   const source = options.from ?? options.registry;
   options.progress?.('resolving dependencies');
@@ -150,6 +198,8 @@ export async function planFromSources(
   const resolution = resolveSpecs(roots, catalog, { nodeVersion: options.nodeVersion });
   if (!resolution.ok) return { ok: false, kind: 'unresolved', error: resolution.error, warnings: resolution.warnings };
   const requested = new Set(resolution.roots);
+  // The range a spec asked for (`pdf@^1.2`), kept in the lock for outdated and update.
+  const rangeAsked = new Map(specs.filter((sp) => sp.range !== undefined && !sp.exact).map((sp) => [sp.id, sp.range!]));
   const owners = new Map(options.from ? readIndex(options.from).skills.map((e) => [e.id, e.owner]) : []);
   const items: Planned['items'] = [];
   for (const r of resolution.resolved) {
@@ -180,7 +230,13 @@ export async function planFromSources(
     }
     const old = lock.skills[r.id];
     // An unversioned skill from a folder or archive changes without a version to bump: its new content is an update.
-    const unversionedUpdate = plan.kind === 'local' && isUnversioned(plan.prepared.skill);
+    // So is a skill from another commit of a repository (the commit is its version), and a linked folder.
+    const unversionedUpdate =
+      plan.kind === 'local' &&
+      (isUnversioned(plan.prepared.skill) ||
+        (plan.prepared.origin?.commit !== undefined && plan.prepared.origin.commit !== old?.commit) ||
+        options.link === true ||
+        old?.link === true);
     if (old && old.version === r.version && old.integrity !== integrity && !unversionedUpdate) {
       throw mismatch(
         r.id,
@@ -194,12 +250,19 @@ export async function planFromSources(
     // The same content, pulled in again from elsewhere (a dependency now found in the registry): the lock keeps
     // where it first came from, so installs in a different order write the same lock.
     const keep = old !== undefined && old.version === r.version && plan.kind !== 'local';
+    const origin = plan.kind === 'local' ? plan.prepared.origin : undefined;
+    const asked = rangeAsked.get(r.id);
     const entry: LockEntry = {
       version: r.version,
       source: keep ? old!.source : entrySource,
       integrity,
       dependencies: depsOf(r),
+      ...(origin?.commit === undefined ? {} : { commit: origin.commit }),
+      ...(origin?.path ? { path: origin.path } : {}),
+      ...(origin?.ref !== undefined ? { ref: origin.ref } : asked !== undefined ? { ref: asked } : {}),
+      ...(options.link && plan.kind === 'local' ? { link: true as const } : {}),
     };
+    if (keep && old!.ref !== undefined && entry.ref === undefined) entry.ref = old!.ref;
     items.push({ resolved: r, plan, entry, requested: requested.has(`${r.id}@${r.version}`) });
   }
   const next: Lockfile = { ...lock, skills: { ...lock.skills } };
@@ -220,129 +283,16 @@ export async function planFromSources(
       ),
     };
   }
-  const unversioned = [...locals.values()]
-    .filter((p) => isUnversioned(p.skill))
-    .map((p) => unversionedWarning(p.skill));
-  return { ok: true, items, next, warnings: [...unversioned, ...resolution.warnings] };
-}
-
-/** Plan an install of exactly what the lock says, each entry checked against where it comes from. */
-export async function planFromLock(
-  options: InstallOptions,
-  lock: Lockfile | undefined,
-  scratch: Scratch,
-): Promise<Planned> {
-  if (!lock) {
-    throw new SkillsError(
-      'E_USAGE',
-      `nothing to install: no ${LOCKFILE_NAME} in ${options.cwd} or the folders above it (up to the repository root)`,
-      {
-        hint: 'name what to install: skills install <folder | archive | id[@range]>',
-      },
-    );
-  }
-  const lockDir = dirname(options.lockfile);
-  const items: Planned['items'] = [];
-  const ids = Object.keys(lock.skills).sort();
-  for (const id of ids) {
-    const entry = lock.skills[id]!;
-    const where = `${id}@${entry.version}`;
-    let plan: Plan;
-    let found: string;
-    let origin: string;
-    const src = parseLockSource(entry.source);
-    if (src.kind === 'folder' || src.kind === 'archive') {
-      let { path } = src;
-      let inner = src.kind === 'archive' ? src.inner : undefined;
-      // A lock written before `#<path inside>` existed may have a `#` in the archive's own path.
-      const whole = entry.source.slice(entry.source.indexOf(':') + 1);
-      if (inner !== undefined && (path === '' || !present(resolve(lockDir, path))) && present(resolve(lockDir, whole)))
-        [path, inner] = [whole, undefined];
-      const abs = resolve(lockDir, path);
-      if (!present(abs))
-        throw new SkillsError(
-          'E_NOT_FOUND',
-          `${options.lockfile}: ${where} comes from ${entry.source}, and ${abs} is not there`,
-          { hint: `restore it, or install ${id} again from where it is now` },
-        );
-      let p: Prepared | InvalidSource;
-      let shown = abs;
-      if (src.kind === 'folder') p = await prepareLocal(abs, path, entry.source);
-      else {
-        const inArchive = await unpackArchive(abs, path, scratch, options);
-        // No path inside: the archive's one skill (or, should it hold several now, the one with the locked id).
-        const a =
-          inner !== undefined
-            ? inArchive.find((f) => f.inner === inner)
-            : inArchive.length === 1
-              ? inArchive[0]
-              : inArchive.find((f) => f.id === id);
-        if (!a) {
-          throw new SkillsError(
-            'E_NOT_FOUND',
-            `${options.lockfile}: ${where} comes from ${entry.source}, but ${abs} holds no skill ${inner !== undefined ? `at "${inner}"` : `with the id ${id}`}; it holds ${inArchive.map((f) => (f.inner === '' ? `${f.id} at its top` : `${f.id} in "${f.inner}"`)).join(', ')}. Nothing was installed`,
-            {
-              hint: `install ${id} again from where it is now`,
-            },
-          );
-        }
-        p = await prepareArchived(a, path, path, inner !== undefined);
-        if (inner !== undefined) shown = `${abs}: ${inner}`;
-      }
-      if ('diagnostics' in p) {
-        throw new SkillsError(
-          'E_INVALID',
-          `${p.message}:\n${p.diagnostics.map((d) => `  ${d.file}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}  ${d.message}`).join('\n')}`,
-          {
-            hint:
-              src.kind === 'archive'
-                ? `unpack ${abs} and run skills validate on the skill folder`
-                : `run skills validate ${abs}`,
-          },
-        );
-      }
-      if (p.skill.id !== id || registryVersion(p.skill) !== entry.version) {
-        throw new SkillsError(
-          'E_INVALID',
-          `${options.lockfile} locks ${where}, but ${shown} holds ${p.skill.id}@${registryVersion(p.skill)}; nothing was installed`,
-          { hint: `install it again to update the lock: skills install ${path}` },
-        );
-      }
-      plan = { kind: 'local', prepared: { ...p, source: entry.source } };
-      found = p.integrity;
-      origin = shown;
-    } else {
-      const arg = src.dir ?? '';
-      const reg = arg !== '' ? resolve(lockDir, arg) : options.registry;
-      const index = readIndex(reg);
-      const e = index.skills.find((s) => s.id === id);
-      const release = e?.versions.includes(entry.version) ? readReleases(reg, id)[entry.version] : undefined;
-      if (!release) {
-        throw new SkillsError(
-          'E_NOT_FOUND',
-          `${options.lockfile} locks ${where} from the registry ${reg}, which does not have it${e ? ` (it has ${e.versions.join(', ')})` : ''}; nothing was installed`,
-          {
-            hint: arg
-              ? 'restore that registry folder'
-              : `register it (skills sync <dir>), or use --registry to point at the registry that has it`,
-          },
-        );
-      }
-      found = release.integrity;
-      origin = reg;
-      plan = arg
-        ? { kind: 'from', root: join(reg, release.path), release, owner: e!.owner, registry: reg }
-        : { kind: 'present', release };
-    }
-    if (found !== entry.integrity) throw mismatch(id, entry.version, options.lockfile, entry.integrity, origin, found);
-    const resolved: ResolvedSkill = {
-      id,
-      version: entry.version,
-      layout: plan.kind === 'local' ? plan.prepared.skill.layout : plan.release.layout,
-      path: '',
-      dependencies: Object.entries(entry.dependencies).map(([d, v]) => `${d}@${v}`),
-    };
-    items.push({ resolved, plan, entry, requested: true });
-  }
-  return { ok: true, items, next: lock, warnings: [] };
+  // A skill from a repository or a URL is pinned by its commit or content, so no version is no news; the others
+  // without one are said in one line.
+  const unversioned = [...locals.values()].filter((p) => isUnversioned(p.skill) && p.origin === undefined);
+  const said =
+    unversioned.length === 1
+      ? [unversionedWarning(unversioned[0]!.skill)]
+      : unversioned.length > 1
+        ? [
+            `${unversioned.length} skills have no version (${unversioned.map((p) => p.skill.id).join(', ')}); they are kept as 0.0.0, and a changed copy replaces them`,
+          ]
+        : [];
+  return { ok: true, items, next, skipped, warnings: [...said, ...resolution.warnings] };
 }

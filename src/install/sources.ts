@@ -4,6 +4,7 @@ import { mkdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
+import { parseRemoteSource, type RemoteSource } from '../formats/install-source.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 import { isStrictSemver, parseSpec, type DependencySpec } from '../model/spec.js';
@@ -22,11 +23,21 @@ export const UNPACK_PREFIX = '.unpack-';
 
 const ARCHIVE_NAME = /\.(tgz|tar\.gz|tar|skill|zip)$/i;
 
-/** npm's rule: a source is a path when it looks like one (`.`, `/`, a slash inside, an archive's name); else a spec. */
-export function classifySource(
-  raw: string,
-  cwd: string,
-): { kind: 'folder' | 'archive'; abs: string } | { kind: 'spec'; spec: DependencySpec } {
+export type Classified =
+  | { kind: 'folder' | 'archive'; abs: string }
+  | { kind: 'spec'; spec: DependencySpec }
+  | { kind: 'git'; remote: Extract<RemoteSource, { kind: 'git' }> }
+  | { kind: 'url'; remote: Extract<RemoteSource, { kind: 'url' }> };
+
+/**
+ * What a source is: a git repository or an archive's URL (parseRemoteSource's shapes: `owner/repo` only when no such
+ * path exists here), else npm's rule: a path when it looks like one (`.`, `/`, a slash inside, an archive's name),
+ * else a spec.
+ */
+export function classifySource(raw: string, cwd: string): Classified {
+  const remote = parseRemoteSource(raw, (p) => present(resolve(cwd, p)));
+  if (remote?.kind === 'git') return { kind: 'git', remote };
+  if (remote?.kind === 'url') return { kind: 'url', remote };
   const looksLikePath =
     raw.startsWith('.') ||
     raw.startsWith('/') ||
@@ -38,7 +49,7 @@ export function classifySource(
     const spec = parseSpec(raw);
     if ('error' in spec) {
       throw new SkillsError('E_USAGE', `${spec.error}; or, for a folder or an archive, a path such as ./${raw}`, {
-        hint: 'a source is a skill folder, a .tgz made by skills pack, a .skill or .zip, or a spec: id, id@1.2.3, id@^1.2',
+        hint: 'a source is a git repository (owner/repo, a URL), a skill folder, an archive, or a spec: id, id@1.2.3, id@^1.2',
       });
     }
     return { kind: 'spec', spec };
@@ -49,7 +60,7 @@ export function classifySource(
     st = statSync(abs);
   } catch {
     throw new SkillsError('E_NOT_FOUND', `${raw}: no such file or folder`, {
-      hint: 'give a skill folder, a .tgz made by skills pack, or a .skill / .zip archive',
+      hint: 'give a skill folder, an archive (.tgz, .zip, .skill), or a git repository: owner/repo, https://…, git@host:owner/repo',
     });
   }
   return { kind: st.isDirectory() ? 'folder' : 'archive', abs };
@@ -91,11 +102,16 @@ export function skillsBelow(dir: string): string[] {
   }
 }
 
-/** The unpack folders this run made in the registry, removed at the end whatever happens. */
+/**
+ * The unpack folders this run made (in the registry, so a skill unpacked is moved into the store, not copied; in the
+ * cache for a project install), removed at the end whatever happens.
+ */
 export class Scratch {
   readonly dirs: string[] = [];
   /** Each archive is unpacked once a run, however many skills (or lock entries) it stands for. */
   readonly archives = new Map<string, Promise<ArchivedSkill[]>>();
+  /** Each archive by URL is downloaded once a run. */
+  readonly downloads = new Map<string, Promise<string>>();
   private created = false;
   constructor(private readonly registry: string) {}
   folder(base: string): string {
@@ -121,7 +137,7 @@ export class Scratch {
 }
 
 /** Rewrites the scratch folder `from` of an unpacked skill as `<archive>: <path inside>` wherever a text names it. */
-function relabeler(from: string, archive: string, inner: string): Relabel {
+export function relabeler(from: string, archive: string, inner: string): Relabel {
   const asFolder = inner === '' ? archive : `${archive}: ${inner}`;
   const asParent = inner === '' ? `${archive}: ` : `${archive}: ${inner}/`;
   return (text) => text.split(`${from}${sep}`).join(asParent).split(from).join(asFolder);
@@ -177,10 +193,11 @@ export async function prepareLocal(
   typed: string,
   source: string,
   relabel?: Relabel,
+  folderNotNamed = relabel !== undefined,
 ): Promise<Prepared | InvalidSource> {
   try {
     const skill = loadSkill(root);
-    const problems = await problemsOf(skill, relabel !== undefined);
+    const problems = await problemsOf(skill, folderNotNamed);
     if (problems.length > 0) {
       const shown = relabel
         ? problems.map((d) => ({

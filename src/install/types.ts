@@ -9,16 +9,46 @@ import type { RegisterStatus } from '../registry/register.js';
 import type { ResolvedSkill } from '../resolve/resolve.js';
 
 export interface InstallOptions {
-  /** The registry installed into (absolute). */
+  /**
+   * The registry (absolute): installed into when `useRegistry`; else only read, to resolve specs (`pdf@^1.2`) and
+   * dependencies that no source given holds.
+   */
   registry: string;
+  /**
+   * Register every skill installed into `registry` (asked for: --registry, SKILLS_REGISTRY, a `.skills/` in the
+   * project, --for). False: a project install, which writes only the agent folders and the lock.
+   */
+  useRegistry: boolean;
+  /** The content-addressed cache of fetched trees and downloads (absolute, `~/.cache/skills`). */
+  cacheDir: string;
+  home: string;
+  env: Record<string, string | undefined>;
   /** skills-lock.json (absolute). */
   lockfile: string;
   /** As typed: folders, archives, specs. None: install what the lock says. */
   sources: string[];
   /** Another registry folder to resolve specs and dependencies from (absolute). */
   from?: string;
-  /** Also write flat `<into>/<id>/` folders here (absolute), besides the folders the lock records (and record it). */
-  into?: string;
+  /**
+   * Also write flat `<into>/<id>/` folders here (absolute: --into and --agent's folders), besides the folders the lock
+   * records (and record them).
+   */
+  into?: string[];
+  /**
+   * A project install with no folder given or recorded: the folders to place into (asked on a terminal); undefined
+   * when nobody can be asked, and the project's agent folders or `.agents/skills` are used.
+   */
+  choosePlaces?: () => Promise<string[] | undefined>;
+  /** The lock is the user's (--global): its folders are below the home folder, recorded as `~/…`. */
+  global?: boolean;
+  /** Of the skills a source holds, only these ids (--skill). */
+  only?: string[];
+  /** Refuse every skill when one that a source of several holds is invalid (else it is skipped, and reported). */
+  strict?: boolean;
+  /** Symlink `<into>/<id>` to the skill's folder instead of copying it (folder sources). */
+  link?: boolean;
+  /** Asked, on a terminal, which of a source's several skills to install (all of them when undefined). */
+  pick?: (typed: string, skills: { id: string; description: string; problem?: string }[]) => Promise<string[]>;
   /** Record this consumer in the usedBy of every skill installed. */
   consumer?: string;
   /** Fail (before writing) when skills-lock.json would change. */
@@ -39,9 +69,9 @@ export interface InstalledSkill {
   source: string;
   integrity: string;
   dependencies: Record<string, string>;
-  /** What the registry did: added, updated, replaced or unchanged. */
+  /** What the registry did: added, updated, replaced or unchanged (a project install: unchanged). */
   status: RegisterStatus;
-  /** The stored copy (absolute). */
+  /** What was copied from: the stored copy, or (a project install) the skill's folder (absolute). */
   path: string;
   /** The first of `placed`: `<into>/<id>` (absolute), --into's when it is given. */
   into?: string;
@@ -56,6 +86,8 @@ export interface Placed {
   /** `<folder>/<id>` (absolute). */
   into: string;
   status: 'written' | 'unchanged';
+  /** A symlink to the skill's folder (--link). */
+  link?: boolean;
 }
 
 export interface InvalidSource {
@@ -67,11 +99,14 @@ export interface InvalidSource {
 }
 
 export interface InstallResult {
-  registry: string;
+  /** The registry installed into; undefined for a project install. */
+  registry?: string;
   lockfile: string;
   lockChanged: boolean;
   /** Dependencies first. */
   skills: InstalledSkill[];
+  /** Skills of a source of several that are invalid, left out (the install exits 1 all the same). */
+  skipped: InvalidSource[];
   warnings: string[];
 }
 
@@ -83,17 +118,19 @@ export type InstallOutcome =
   | ({ ok: true } & InstallResult)
   | {
       ok: false;
-      kind: 'invalid' | 'unresolved' | 'frozen';
+      kind: 'invalid' | 'unresolved' | 'frozen' | 'none';
       error: SkillsError;
       invalid?: InvalidSource[];
       changes?: string[];
       warnings: string[];
     };
 
-/** A local skill read and checked: from a folder, or from an archive unpacked into the scratch. */
+/** A local skill read and checked: from a folder, an archive unpacked into the scratch, or a fetched git tree. */
 export interface Prepared {
   typed: string;
   source: string;
+  /** The lock entry's git or URL details: the commit, the path inside, the ref asked. */
+  origin?: { commit?: string; path?: string; ref?: string };
   skill: Skill;
   integrity: string;
   /** For a skill from an archive: names its scratch folder as `<archive>: <path inside>` in messages. */
@@ -129,5 +166,6 @@ export interface Planned {
     intoActions?: ('write' | 'unchanged')[];
   }[];
   next: Lockfile;
+  skipped: InvalidSource[];
   warnings: string[];
 }

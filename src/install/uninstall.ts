@@ -8,17 +8,24 @@ import { present } from '../fs/walk.js';
 import { peekReleases, readIndex } from '../registry/index-io.js';
 import { digest, skillFiles } from '../registry/integrity.js';
 import { removeSkill } from '../registry/remove.js';
-import { removeTree } from '../registry/store.js';
 import { unuseSkill } from '../registry/usage.js';
 import { readLockfile, withProjectLock } from './lock.js';
-import { REMOVING_PREFIX, placesOf } from './places.js';
+import { REMOVING_PREFIX, isLink, placesOf, removeEntry } from './places.js';
 
 export interface UninstallOptions {
   registry: string;
+  /** The registry was asked for (as install's useRegistry): only then is its store touched. */
+  useRegistry: boolean;
   lockfile: string;
+  home: string;
+  /** The user's lock (--global). */
+  global?: boolean;
   id: string;
-  /** Also remove `<into>/<id>` (absolute), when it is a copy skills installed (or with `force`, whatever it holds). */
-  into?: string;
+  /**
+   * Also remove `<into>/<id>` (absolute: --into, --agent), when it is a copy skills installed (or with `force`,
+   * whatever it holds).
+   */
+  into?: string[];
   consumer?: string;
   /** Remove `<folder>/<id>` copies even when their content is not what was installed. */
   force?: boolean;
@@ -82,11 +89,16 @@ function isInstalledCopy(target: string, known: Set<string>): boolean {
 }
 
 async function uninstallLocked(options: UninstallOptions): Promise<UninstallResult> {
-  const { id, registry, lockfile, into } = options;
+  const { id, registry, lockfile } = options;
+  const into = options.into ?? [];
   const lock = readLockfile(lockfile);
   const entry = lock?.skills[id];
-  const places = placesOf(lockfile, lock, into, 'nothing was removed');
-  const indexEntry = readIndex(registry).skills.find((s) => s.id === id);
+  const places = placesOf(lockfile, lock, into, {
+    home: options.home,
+    global: options.global,
+    nothing: 'nothing was removed',
+  });
+  const indexEntry = options.useRegistry ? readIndex(registry).skills.find((s) => s.id === id) : undefined;
   const inStore = indexEntry !== undefined && (entry === undefined || indexEntry.versions.includes(entry.version));
   // Only what the lock or the registry says was installed is removed: an id neither knows names no copy of a skill
   // (`uninstall src --into .` must not touch the project's src/), whatever a folder of that name holds.
@@ -94,7 +106,7 @@ async function uninstallLocked(options: UninstallOptions): Promise<UninstallResu
     const found = places.map((p) => join(p.abs, id)).filter((t) => present(t));
     throw new SkillsError(
       'E_NOT_FOUND',
-      `${id} is not installed: not in ${lockfile}, not in the registry ${registry}; nothing was removed`,
+      `${id} is not installed: not in ${lockfile}${options.useRegistry ? `, not in the registry ${registry}` : ''}; nothing was removed`,
       {
         hint: found.length
           ? `${found.join(', ')} ${found.length === 1 ? 'is' : 'are'} no copy skills installed; remove ${found.length === 1 ? 'it' : 'them'} by hand if that is meant`
@@ -109,12 +121,13 @@ async function uninstallLocked(options: UninstallOptions): Promise<UninstallResu
   const warnings: string[] = [];
   for (const place of places) {
     const target = join(place.abs, id);
-    if (!present(target)) continue;
-    if (options.force || isInstalledCopy(target, known)) {
+    if (!present(target) && !isLink(target)) continue;
+    // A link is removed itself (never what it leads to) when the lock says skills made it.
+    if (options.force || (isLink(target) ? entry?.link === true : isInstalledCopy(target, known))) {
       targets.push(target);
       continue;
     }
-    if (place.abs === into) {
+    if (into.includes(place.abs)) {
       throw new SkillsError(
         'E_EXISTS',
         `${target} is not a copy skills installed: its content matches no version of ${id} in ${lockfile} or the registry ${registry}; nothing was removed`,
@@ -143,7 +156,7 @@ async function uninstallLocked(options: UninstallOptions): Promise<UninstallResu
   for (const target of targets) {
     const trash = join(dirname(target), tempName(REMOVING_PREFIX, id));
     renameSync(target, trash);
-    removeTree(trash);
+    removeEntry(trash);
     result.removed.push(target);
   }
   if (result.removed.length) result.into = result.removed[0];

@@ -19,8 +19,8 @@ export interface SkillFolder {
 
 /** Project folders, in precedence order: the Agent Skills convention, Claude Code's, seed 004's, seed 002's. */
 export const PROJECT_SKILL_DIRS = ['.agents/skills', '.claude/skills', '.agent/skills', 'skills'];
-/** User folders below HOME, in precedence order: the Agent Skills convention, then seed 004's. */
-export const USER_SKILL_DIRS = ['.agents/skills', '.agent/skills'];
+/** User folders below HOME, in precedence order: the Agent Skills convention, Claude Code's, then seed 004's. */
+export const USER_SKILL_DIRS = ['.agents/skills', '.claude/skills', '.agent/skills'];
 
 export interface FolderOptions {
   cwd: string;

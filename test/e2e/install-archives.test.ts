@@ -207,7 +207,7 @@ describe('skills install: archives that hold several skills (built CLI)', () => 
     }
   });
 
-  it('refuses the whole archive when one of its skills is invalid, naming it inside the archive (exit 1), and writes nothing', async () => {
+  it('skips a skill of the archive that is invalid with one line naming it inside the archive (exit 1); --strict refuses the whole archive and writes nothing', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
     const src = fresh('src');
@@ -216,16 +216,24 @@ describe('skills install: archives that hold several skills (built CLI)', () => 
       'skills/bad/SKILL.md': skillMd('name: bad\nmetadata:\n  version: "1.0.0"'),
     });
     await execa('zip', ['-qr', join(project, 'repo-main.zip'), 'repo-main'], { cwd: src });
-    const r = await cli(reg, ['install', 'repo-main.zip', '--into', 'skills'], project);
-    expect(r.exitCode).toBe(1);
-    const lines = r.stderr.split('\n');
+    const strict = await cli(reg, ['install', 'repo-main.zip', '--into', 'skills', '--strict'], project);
+    expect(strict.exitCode).toBe(1);
+    const lines = strict.stderr.split('\n');
     expect(lines[0]).toBe('error: repo-main.zip: repo-main/skills/bad: bad is not valid; nothing was installed');
     expect(lines[1]).toMatch(
       /^ {2}repo-main\.zip: repo-main\/skills\/bad\/SKILL\.md:\d+:\d+ {2}error {4}description is missing/,
     );
-    expect(r.stderr).not.toContain('.unpack-');
+    expect(strict.stderr).not.toContain('.unpack-');
     expect(existsSync(reg)).toBe(false);
     expect(readdirSync(project)).toEqual(['repo-main.zip']);
+
+    const r = await cli(reg, ['install', 'repo-main.zip', '--into', 'skills'], project);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(
+      /^skipped {3}bad \(repo-main\.zip: repo-main\/skills\/bad\): repo-main\.zip: repo-main\/skills\/bad\/SKILL\.md:\d+: description is missing/m,
+    );
+    expect(r.stderr).not.toContain('.unpack-');
+    expect(readdirSync(join(project, 'skills')).sort()).toEqual(['docx', 'pdf']);
   });
 
   it('refuses an archive that holds no skill at all, naming the archive and what it holds (exit 2)', async () => {

@@ -353,7 +353,10 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     cpSync(join(project, 'skills-lock.json'), join(clone, 'skills-lock.json'));
     const reg2 = join(fresh(), 'registry');
     const r = await cli(reg2, ['install'], join(clone, 'docs'));
-    expect(r.stderr).toBe('');
+    // Claude Code reads SKILL.md skills only: the manifest.json dependency is placed, and said to be unseen there.
+    expect(r.stderr).toBe(
+      'warning: basic-tools is a manifest.json skill, and Claude Code reads only SKILL.md skills from ../.claude/skills: it is placed there but will not be seen (skills render-prompt and run-script read it)',
+    );
     expect(r.exitCode).toBe(0);
     expect(r.stdout.split('\n')).toEqual([
       'added     basic-tools@1.0.0  → ../.claude/skills/basic-tools',

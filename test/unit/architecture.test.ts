@@ -18,6 +18,7 @@ const FLOORS: Record<string, number> = {
   skill: 4,
   config: 4,
   tokens: 4,
+  fetch: 4,
   registry: 5,
   resolve: 6,
   // The wings: one feature each, side by side on one floor, so none can import another.

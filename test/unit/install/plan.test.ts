@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { emptyLockfile, type Lockfile } from '../../../src/formats/lockfile.js';
-import { planFromLock, planFromSources } from '../../../src/install/plan.js';
+import { planFromSources } from '../../../src/install/plan.js';
+import { planFromLock } from '../../../src/install/replay.js';
 import { Scratch } from '../../../src/install/sources.js';
 import type { InstallOptions } from '../../../src/install/types.js';
 import { integrityOf } from '../../../src/registry/integrity.js';
@@ -30,8 +31,13 @@ function setup(): {
 } {
   const project = fresh('project');
   const registry = join(fresh('home'), '.skills');
+  const home = fresh('user');
   const options = (sources: string[], more: Partial<InstallOptions> = {}): InstallOptions => ({
     registry,
+    useRegistry: true,
+    cacheDir: join(home, '.cache', 'skills'),
+    home,
+    env: {},
     lockfile: join(project, 'skills-lock.json'),
     sources,
     cwd: project,

@@ -22,10 +22,10 @@ import { updateIndex } from '../../../src/registry/update.js';
 import { changedSkillRoots } from '../../../src/sync/changed-roots.js';
 import { watchTree } from '../../../src/sync/watch.js';
 import { locateRegistry } from '../../../src/registry/locate.js';
-import { isSkillsError, type SkillsError } from '../../../src/errors.js';
 import { EMPTY_INDEX, parseIndex } from '../../../src/formats/index-file.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
+import { caught } from '../../helpers/errors.js';
 
 const { fresh, cleanup } = tempFolders('skills-registry-');
 afterAll(cleanup);
@@ -45,16 +45,6 @@ function makeSkill(
     ...files,
   });
   return dir;
-}
-
-async function caught(p: Promise<unknown> | (() => unknown)): Promise<SkillsError> {
-  try {
-    await (typeof p === 'function' ? p() : p);
-  } catch (err) {
-    if (isSkillsError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected a SkillsError');
 }
 
 const T1 = new Date('2024-01-01T00:00:00Z');

@@ -19,6 +19,7 @@ describe('skillFolders', () => {
       { dir: '/p/.agent/skills', scope: 'project' },
       { dir: '/p/skills', scope: 'project' },
       { dir: '/h/.agents/skills', scope: 'user' },
+      { dir: '/h/.claude/skills', scope: 'user' },
       { dir: '/h/.agent/skills', scope: 'user' },
     ]);
   });

@@ -1,0 +1,126 @@
+import { relative } from 'node:path';
+import type { Context } from '../context.js';
+import { cacheHome } from '../fetch/cache.js';
+import { updateSkills, type PlannedUpdate, type UpdateResult } from '../install/update.js';
+import { paint, useColor, type Paint } from '../ui/color.js';
+import { startProgress } from '../ui/spinner.js';
+import { forTerminal, safeJson } from '../ui/terminal-text.js';
+import { installTarget } from './install.js';
+
+export interface UpdateOptions {
+  ids: string[];
+  latest?: boolean;
+  dryRun?: boolean;
+  force?: boolean;
+  global?: boolean;
+  json?: boolean;
+  registry?: string;
+  color?: boolean;
+}
+
+/**
+ * `skills update [ids…]`: exit 0 updated (or nothing to update, or --dry-run); 1 when the install refuses (an invalid
+ * skill, no resolution); 2 when a skill could not be checked, a placed copy was edited (without --force), or for
+ * usage, I/O and git failures.
+ */
+export async function update(options: UpdateOptions, ctx: Context): Promise<UpdateResult & { exitCode: number }> {
+  const target = installTarget(options, ctx);
+  const progress = await startProgress(ctx, options, options.dryRun ? 'looking for updates' : 'updating');
+  let result: UpdateResult;
+  try {
+    result = await updateSkills({
+      ...target,
+      into: [],
+      cacheDir: cacheHome(ctx.env, target.home),
+      env: ctx.env,
+      ids: options.ids,
+      latest: options.latest,
+      dryRun: options.dryRun,
+      force: options.force,
+      cwd: ctx.cwd,
+      nodeVersion: process.versions.node,
+      progress: (t) => progress.text(t),
+    });
+  } finally {
+    progress.stop();
+  }
+  const refused = result.outcome !== undefined && !result.outcome.ok;
+  const exitCode = refused ? 1 : result.errors.length > 0 ? 2 : 0;
+  if (options.json) {
+    const { outcome, ...rest } = result;
+    const installed = outcome?.ok
+      ? { lockChanged: outcome.lockChanged, skills: outcome.skills.map((s) => ({ id: s.id, version: s.version })) }
+      : undefined;
+    const error = outcome && !outcome.ok ? outcome.error : undefined;
+    const doc = {
+      ...rest,
+      ...(installed ? { installed } : {}),
+      ...(error
+        ? { error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } }
+        : {}),
+    };
+    ctx.stdout.write(`${safeJson(doc)}\n`);
+    return { ...result, exitCode };
+  }
+  const c = paint(useColor(options.color, ctx));
+  const ce = paint(useColor(options.color, ctx, ctx.stderr));
+  const rel = (p: string) => relative(ctx.cwd, p) || '.';
+  for (const w of [...result.warnings, ...(result.outcome?.warnings ?? [])])
+    ctx.stderr.write(`${ce.yellow('warning:')} ${forTerminal(w)}\n`);
+  for (const e of result.errors) {
+    ctx.stderr.write(`${ce.red('error:')} ${forTerminal(`${e.id}: cannot check: ${e.message}`)}\n`);
+    if (e.hint) ctx.stderr.write(`${ce.dim('hint:')} ${forTerminal(e.hint)}\n`);
+  }
+  if (result.outcome && !result.outcome.ok) {
+    const { error } = result.outcome;
+    ctx.stderr.write(`${ce.red('error:')} ${forTerminal(error.message)}\n`);
+    if (error.hint) ctx.stderr.write(`${ce.dim('hint:')} ${forTerminal(error.hint)}\n`);
+    return { ...result, exitCode };
+  }
+  if (result.updates.length === 0) {
+    if (result.errors.length === 0) ctx.stdout.write('all skills are up to date\n');
+    const outside = result.newerOutside;
+    if (outside.length > 0)
+      ctx.stdout.write(
+        c.dim(
+          `${forTerminal(outside.join(', '))} ${outside.length === 1 ? 'has a newer version' : 'have newer versions'} outside the ref or range locked: skills update --latest ${forTerminal(outside.join(' '))}\n`,
+        ),
+      );
+    return { ...result, exitCode };
+  }
+  for (const u of result.updates) {
+    ctx.stdout.write(`${updateLine(u, result.dryRun, c)}\n`);
+    if (!result.dryRun) continue;
+    for (const d of u.edited) ctx.stdout.write(`  ${c.yellow('edited since installed:')} ${forTerminal(rel(d))}\n`);
+    ctx.stdout.write(fileList(u, c));
+    if (u.diff) ctx.stdout.write(forTerminal(u.diff));
+    if (u.diffCut) ctx.stdout.write(c.dim('… (diff cut; the rest is not shown)\n'));
+  }
+  const n = result.updates.length;
+  const skills = `${n} skill${n === 1 ? '' : 's'}`;
+  if (result.dryRun) ctx.stdout.write(`dry run: ${skills} would be updated; nothing was written\n`);
+  else {
+    const lockChanged = result.outcome?.ok === true && result.outcome.lockChanged;
+    ctx.stdout.write(`${skills} updated; ${rel(result.lockfile)} ${lockChanged ? 'written' : 'unchanged'}\n`);
+  }
+  return { ...result, exitCode };
+}
+
+/** `pdf  1.0.0 → 1.1.0  (<url>#v1.0.0:skills/pdf)`. */
+function updateLine(u: PlannedUpdate, dryRun: boolean, c: Paint): string {
+  const verb = dryRun ? 'would update' : 'updated';
+  return `${c.green(verb)} ${c.bold(forTerminal(u.id))} ${forTerminal(u.current.label)} → ${c.bold(forTerminal(u.target.label))}  ${c.dim(forTerminal(`(${u.from})`))}`;
+}
+
+/** The files an update adds (+), removes (-) and changes (~). */
+function fileList(u: PlannedUpdate, c: Paint): string {
+  if (!u.files) return '';
+  const { added, removed, changed } = u.files;
+  if (added.length + removed.length + changed.length === 0) return `  ${c.dim('no file changes')}\n`;
+  const lines = [
+    ...added.map((p) => `  ${c.green('+')} ${forTerminal(p)}`),
+    ...removed.map((p) => `  ${c.red('-')} ${forTerminal(p)}`),
+    ...changed.map((p) => `  ${c.yellow('~')} ${forTerminal(p)}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,266 @@
+import { createHash } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import satisfies from 'semver/functions/satisfies.js';
+import compare from 'semver/functions/compare.js';
+import validVersion from 'semver/functions/valid.js';
+import { SkillsError, isSkillsError } from '../errors.js';
+import { redactUrl } from '../formats/install-source.js';
+import { DEFAULT_LIMITS, extractArchive } from '../fs/archive.js';
+import { cleanStale, syncDir, tempName } from '../fs/atomic.js';
+import { gitFailure, noRef, refMissing, runGit, type GitOptions } from './run-git.js';
+
+export type { GitOptions } from './run-git.js';
+
+// A skill from a git repository: the commit a ref names, asked of the remote without a clone, and that commit's
+// tree, fetched alone (depth 1) into a throwaway bare repository, written out by `git archive`, read through the
+// hardened extractor (nothing in a stranger's repository is trusted) and renamed into the cache whole. A tree is
+// kept per URL and commit and never changes, so a cached one is used without the network.
+
+const HEX40 = /^[0-9a-f]{40}$/i;
+const SHORT_HEX = /^[0-9a-f]{4,39}$/i;
+const TEMP = '.tmp-';
+
+/** The folder of the git cache, made (0700 for the skills folder, as the code cache) when missing. */
+function gitCache(o: GitOptions): string {
+  mkdirSync(o.cacheDir, { recursive: true, mode: 0o700 });
+  const dir = join(o.cacheDir, 'git');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** ls-remote: name → object. Run where no repository can be found (its config would rewrite the URL). */
+async function lsRemote(url: string, args: string[], o: GitOptions): Promise<Map<string, string>> {
+  const cwd = gitCache(o);
+  const r = await runGit(['ls-remote', ...args], { cwd, url, o, env: { GIT_CEILING_DIRECTORIES: dirname(cwd) } });
+  if (r.code !== 0) throw gitFailure(url, r.stderr);
+  const refs = new Map<string, string>();
+  for (const line of r.stdout.split('\n')) {
+    const m = /^([0-9a-f]{40,64})\t(.+)$/.exec(line);
+    if (m) refs.set(m[2]!, m[1]!);
+  }
+  return refs;
+}
+
+/** Every tag on the remote with the commit it points to (peeled), from `git ls-remote --tags`. */
+export async function remoteTags(url: string, o: GitOptions): Promise<{ tag: string; commit: string }[]> {
+  const refs = await lsRemote(url, ['--tags', '--', url], o);
+  const tags: { tag: string; commit: string }[] = [];
+  for (const [name, object] of refs) {
+    if (!name.startsWith('refs/tags/') || name.endsWith('^{}')) continue;
+    tags.push({ tag: name.slice('refs/tags/'.length), commit: refs.get(`${name}^{}`) ?? object });
+  }
+  return tags;
+}
+
+/** The highest tag `vX.Y.Z` or `X.Y.Z` in `range` (a `v` tag wins a tie), or undefined. */
+export function highestTag<T extends { tag: string }>(tags: T[], range: string): T | undefined {
+  let best: { t: T; v: string } | undefined;
+  for (const t of tags) {
+    if (!/^v?\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/.test(t.tag)) continue;
+    const v = validVersion(t.tag);
+    if (v === null || !satisfies(v, range)) continue;
+    const c = best ? compare(v, best.v) : 1;
+    if (c > 0 || (c === 0 && t.tag.startsWith('v') && !best!.t.tag.startsWith('v'))) best = { t, v };
+  }
+  return best?.t;
+}
+
+/**
+ * The commit a ref names on the remote, without a clone (`git ls-remote`): a tag (peeled `^{}` wins), a branch, HEAD
+ * when ref is undefined; a 40-hex ref is returned as is; a short hex or unknown ref → undefined. `semver:<range>` →
+ * the highest tag `v?X.Y.Z` satisfying it.
+ */
+export async function resolveRef(url: string, ref: string | undefined, o: GitOptions): Promise<string | undefined> {
+  if (ref !== undefined && HEX40.test(ref)) return ref.toLowerCase();
+  if (ref?.startsWith('semver:')) return highestTag(await remoteTags(url, o), ref.slice('semver:'.length))?.commit;
+  o.progress?.(`resolving ${ref ?? 'HEAD'} of ${redactUrl(url)}`);
+  if (ref === undefined) return (await lsRemote(url, ['--', url, 'HEAD'], o)).get('HEAD');
+  if (ref.startsWith('refs/')) {
+    const refs = await lsRemote(url, ['--', url, ref, `${ref}^{}`], o);
+    return refs.get(`${ref}^{}`) ?? refs.get(ref);
+  }
+  // As git reads a name: a tag before a branch of the same name.
+  const tag = `refs/tags/${ref}`;
+  const refs = await lsRemote(url, ['--', url, tag, `${tag}^{}`, `refs/heads/${ref}`], o);
+  return refs.get(`${tag}^{}`) ?? refs.get(tag) ?? refs.get(`refs/heads/${ref}`);
+}
+
+/** Where the tree of `commit` of `url` is cached. */
+function treeDir(cache: string, url: string, commit: string): string {
+  return join(
+    cache,
+    createHash('sha256')
+      .update(url + commit)
+      .digest('hex')
+      .slice(0, 32),
+  );
+}
+
+function present(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A gitattributes pattern that matches exactly `path` from the top: wildcards escaped, then C-quoted when it holds
+ * a space, a quote or a control character.
+ */
+export function literalPattern(path: string): string {
+  const glob = `/${path.replace(/[*?[\]\\]/g, '\\$&')}`;
+  // eslint-disable-next-line no-control-regex
+  if (!/[\s"\x00-\x1f\x7f]/.test(glob)) return glob;
+  const quoted = glob.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\\"\x00-\x1f\x7f]/g,
+    (c) => (c === '\\' || c === '"' ? `\\${c}` : `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`),
+  );
+  return `"${quoted}"`;
+}
+
+/** Files read-only (a cached tree is never written); folders stay writable, so the cache can be removed with rm. */
+function makeReadOnly(dir: string): void {
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, d.name);
+    if (d.isDirectory()) makeReadOnly(p);
+    else chmodSync(p, lstatSync(p).mode & 0o555);
+  }
+}
+
+/** Fetch `what` (a commit or refspecs) into the bare repository; its failure as git said it. */
+function fetchInto(bare: string, url: string, what: string[], o: GitOptions, shallow: boolean) {
+  const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', ...(shallow ? ['--depth', '1'] : [])];
+  return runGit([...args, '--', url, ...what], { cwd: bare, url, o, env: { GIT_DIR: bare } });
+}
+
+/** The full commit a name of the bare repository gives, or undefined. */
+async function revParse(bare: string, url: string, name: string, o: GitOptions): Promise<string | undefined> {
+  const r = await runGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${name}^{commit}`], {
+    cwd: bare,
+    url,
+    o,
+    env: { GIT_DIR: bare },
+  });
+  const out = r.stdout.trim();
+  return r.code === 0 && HEX40.test(out) ? out : undefined;
+}
+
+/** Bring `commit` (or, when undefined, the commit the short hex `short` names) into the bare repository. */
+async function fetchObjects(
+  bare: string,
+  url: string,
+  commit: string | undefined,
+  short: string,
+  o: GitOptions,
+): Promise<string> {
+  if (commit !== undefined) {
+    const r = await fetchInto(bare, url, [commit], o, true);
+    const found = r.code === 0 ? await revParse(bare, url, commit, o) : undefined;
+    if (found !== undefined) return found;
+    // A server may refuse a commit no branch or tag points at (uploadpack.allowReachableSHA1InWant): fetch them all.
+    if (r.code !== 0 && !refMissing(r.stderr)) throw gitFailure(url, r.stderr, short);
+  }
+  o.progress?.(`fetching every branch and tag of ${redactUrl(url)} to find ${short}`);
+  const all = ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'];
+  const r = await fetchInto(bare, url, all, o, false);
+  if (r.code !== 0) throw gitFailure(url, r.stderr);
+  const found = await revParse(bare, url, commit ?? short, o);
+  if (found === undefined) throw noRef(url, short);
+  return found;
+}
+
+/** The tree of `commit` in the bare repository, extracted into `dest` through the hardened extractor. */
+async function writeTree(bare: string, url: string, commit: string, dest: string, o: GitOptions): Promise<void> {
+  const at = { cwd: bare, url, o, env: { GIT_DIR: bare } };
+  // Links are refused by the extractor, and one anywhere in the repository (CLAUDE.md -> AGENTS.md) would refuse
+  // every skill in it: they are left out. The repository's own export-ignore and export-subst are overridden, so the
+  // tree is the commit's, byte for byte ($GIT_DIR/info/attributes wins over .gitattributes).
+  const list = await runGit(['ls-tree', '-r', '-z', '--full-tree', commit], at);
+  if (list.code !== 0) throw gitFailure(url, list.stderr);
+  const links = list.stdout
+    .split('\0')
+    .filter((l) => l.startsWith('120000 '))
+    .map((l) => l.slice(l.indexOf('\t') + 1));
+  mkdirSync(join(bare, 'info'), { recursive: true });
+  const rules = ['* -export-ignore -export-subst', ...links.map((p) => `${literalPattern(p)} export-ignore`)];
+  writeFileSync(join(bare, 'info', 'attributes'), `${rules.join('\n')}\n`);
+  const tar = join(dirname(bare), 'tree.tar');
+  const r = await runGit(['archive', '--format=tar', `--output=${tar}`, commit], at);
+  if (r.code !== 0) throw gitFailure(url, r.stderr);
+  try {
+    await extractArchive(tar, dest, DEFAULT_LIMITS);
+  } catch (err) {
+    if (!isSkillsError(err)) throw err;
+    // The extractor names its tar, a temp file: name the repository and the commit instead.
+    const message = err.message.startsWith(`${tar}: `) ? err.message.slice(tar.length + 2) : err.message;
+    throw new SkillsError(err.code, `${redactUrl(url)} at ${commit.slice(0, 12)}: ${message}`, {
+      cause: err,
+      hint: err.hint,
+    });
+  }
+  makeReadOnly(dest);
+}
+
+/** Remove what killed runs left in the cache; a file git is still writing can make that fail: next time, then. */
+function sweep(cache: string): void {
+  try {
+    cleanStale(cache, [TEMP]);
+  } catch {
+    /* a killed run's git may still be writing there */
+  }
+}
+
+/**
+ * The tree of one commit, extracted into the cache, read-only: `<cacheDir>/git/<sha256(url + commit) first 32
+ * hex>/`. Fetches only that commit; a short SHA fetches branches and tags. Atomic: a killed run leaves no half
+ * tree under the final name. Returns the 40-hex commit and the folder; a cached tree is reused without the network.
+ */
+export async function fetchCommit(
+  url: string,
+  ref: string | undefined,
+  o: GitOptions,
+): Promise<{ commit: string; dir: string }> {
+  if (url.startsWith('-') || ref?.startsWith('-'))
+    throw new SkillsError('E_USAGE', `refused: a git URL or ref may not start with "-" ("${redactUrl(url)}")`);
+  const cache = gitCache(o);
+  let commit = await resolveRef(url, ref, o);
+  if (commit === undefined) {
+    if (ref === undefined)
+      throw new SkillsError('E_NOT_FOUND', `${redactUrl(url)} has no commits (its HEAD names nothing)`, {
+        hint: 'name a branch or tag: <url>#main',
+      });
+    if (ref.startsWith('semver:'))
+      throw new SkillsError('E_NOT_FOUND', `${redactUrl(url)} has no tag vX.Y.Z in the range "${ref.slice(7)}"`, {
+        hint: `list its tags with: git ls-remote --tags ${redactUrl(url)}`,
+      });
+    if (!SHORT_HEX.test(ref)) throw noRef(url, ref);
+  } else if (present(treeDir(cache, url, commit))) return { commit, dir: treeDir(cache, url, commit) };
+  sweep(cache);
+  const tmp = join(cache, tempName(TEMP, commit ?? 'short'));
+  mkdirSync(tmp);
+  try {
+    const bare = join(tmp, 'repo.git');
+    const init = await runGit(['init', '--bare', '--quiet', '--template=', '--', bare], { cwd: tmp, url, o });
+    if (init.code !== 0) throw gitFailure(url, init.stderr);
+    o.progress?.(`fetching ${redactUrl(url)} at ${(commit ?? ref!).slice(0, 12)}`);
+    commit = await fetchObjects(bare, url, commit, ref ?? commit!, o);
+    const dir = treeDir(cache, url, commit);
+    if (present(dir)) return { commit, dir };
+    const staged = join(tmp, 'tree');
+    await writeTree(bare, url, commit, staged, o);
+    try {
+      renameSync(staged, dir);
+    } catch (err) {
+      // Another run put the same tree there first: it is the same tree.
+      if (!present(dir)) throw err;
+    }
+    syncDir(cache);
+    return { commit, dir };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  }
+}

@@ -1,0 +1,57 @@
+// `skills install --list`: the skills each source holds (fetched, unpacked and checked as an install would), with
+// nothing installed.
+import { dirname } from 'node:path';
+import { SkillsError } from '../errors.js';
+import { scratchBase } from './install.js';
+import { gather } from './plan.js';
+import { Scratch, classifySource } from './sources.js';
+import type { InstallOptions } from './types.js';
+
+export interface ListedSkill {
+  id: string;
+  description: string;
+  /** Where it is shown from: the source, and its folder inside. */
+  shown: string;
+  /** Why it cannot be installed; undefined when it can. */
+  problem?: string;
+}
+
+export interface SourceListing {
+  source: string;
+  skills: ListedSkill[];
+}
+
+export async function listSources(options: InstallOptions): Promise<SourceListing[]> {
+  const scratch = new Scratch(scratchBase(options));
+  try {
+    const out: SourceListing[] = [];
+    for (const raw of options.sources) {
+      const c = classifySource(raw, options.cwd);
+      if (c.kind === 'spec')
+        throw new SkillsError(
+          'E_USAGE',
+          `--list shows the skills of a repository, folder or archive, and ${raw} is a registry spec`,
+          {
+            hint: `see the registry's versions with skills resolve ${raw}`,
+          },
+        );
+      const { found } = await gather(c, raw, options, scratch, dirname(options.lockfile));
+      out.push({
+        source: raw,
+        skills: found.map((p) =>
+          'diagnostics' in p
+            ? {
+                id: p.id ?? p.source,
+                description: '',
+                shown: p.source,
+                problem: p.diagnostics[0]?.message ?? p.message,
+              }
+            : { id: p.skill.id, description: p.skill.description ?? '', shown: p.typed },
+        ),
+      });
+    }
+    return out;
+  } finally {
+    scratch.cleanup();
+  }
+}

@@ -1,0 +1,147 @@
+// Skills from where they live: a folder or a git repository's tree (fetched once per commit into the cache) that
+// holds one skill or many, and an archive by URL (downloaded into the scratch, then read as any archive).
+import { mkdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { SkillsError } from '../errors.js';
+import { canonicalSource, redactUrl, type RemoteSource } from '../formats/install-source.js';
+import { formatLockSource } from '../formats/lockfile.js';
+import { downloadArchive } from '../fetch/download.js';
+import { fetchCommit } from '../fetch/git.js';
+import { isSkillFolder } from '../skill/discover.js';
+import { prepareLocal, prepareArchived, relabeler, skillsBelow, unpackArchive, type Scratch } from './sources.js';
+import type { InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
+
+/** What one source holds: its skills (prepared, or why not), and whether it is a collection of several. */
+export interface Gathered {
+  found: (Prepared | InvalidSource)[];
+  /** A folder, repository or archive that holds skills rather than being one: an invalid one is skipped. */
+  several: boolean;
+}
+
+/** The largest archive a URL may send (the unpacked limits apply after). */
+const MAX_DOWNLOAD = 512 * 1024 * 1024;
+
+/**
+ * The skills a folder holds: the folder itself when it is a skill, else every skill below it (a clone of a skills
+ * repository, as sync reads it). `lockOf` gives a skill's lock source and git details from its absolute folder.
+ */
+export async function gatherTree(
+  root: string,
+  typed: string,
+  lockOf: (abs: string) => { source: string; origin?: Prepared['origin'] },
+  relabel?: Relabel,
+  unnamed?: string,
+): Promise<Gathered> {
+  const folders = isSkillFolder(root) ? [] : skillsBelow(root);
+  if (folders.length === 0 && !isSkillFolder(root)) return { found: [], several: false };
+  const found: Gathered['found'] = [];
+  for (const abs of folders.length > 0 ? folders : [root]) {
+    const { source, origin } = lockOf(abs);
+    const shown =
+      abs === root ? typed : `${typed}${typed.endsWith('/') ? '' : '/'}${relative(root, abs).split(sep).join('/')}`;
+    // A skill at the top of a fetched tree sits in the cache's folder, which its author did not name.
+    const p = await prepareLocal(abs, shown, source, relabel, relabel !== undefined && abs === unnamed);
+    found.push('diagnostics' in p || origin === undefined ? p : { ...p, origin });
+  }
+  return { found, several: folders.length > 0 };
+}
+
+/** A commit's tree (from the cache, or fetched), and the folder `path` names inside it. */
+export async function gitTree(
+  url: string,
+  ref: string | undefined,
+  path: string | undefined,
+  options: InstallOptions,
+  typed: string,
+): Promise<{ commit: string; dir: string; root: string }> {
+  options.progress?.(`fetching ${typed}`);
+  const { commit, dir } = await fetchCommit(url, ref, {
+    env: options.env,
+    cacheDir: options.cacheDir,
+    progress: options.progress,
+  });
+  const root = path ? join(dir, ...path.split('/')) : dir;
+  let isDir = false;
+  try {
+    isDir = statSync(root).isDirectory();
+  } catch {
+    /* not there: refused below */
+  }
+  if (!isDir) {
+    throw new SkillsError(
+      'E_NOT_FOUND',
+      `${typed}: the repository has no folder "${path}" at commit ${commit.slice(0, 12)}; nothing was installed`,
+      { hint: 'name a folder that holds a skill (or skills), e.g. owner/repo/skills/pdf or <url>#main:skills/pdf' },
+    );
+  }
+  return { commit, dir, root };
+}
+
+/** Every skill of a git source: its tree fetched once, then read as a folder; each locked with the commit. */
+export async function gatherGit(
+  remote: Extract<RemoteSource, { kind: 'git' }>,
+  raw: string,
+  options: InstallOptions,
+): Promise<Gathered> {
+  // A URL's user:token@ never reaches a message or the lock.
+  const typed = redactUrl(raw);
+  const { commit, dir, root } = await gitTree(remote.url, remote.ref, remote.path, options, typed);
+  // Findings name the source as typed and the path inside the repository, never the cache's folder.
+  const gathered = await gatherTree(
+    root,
+    typed,
+    (abs) => ({
+      source: formatLockSource({ kind: 'git', url: canonicalSource(remote) }),
+      origin: {
+        commit,
+        path: relative(dir, abs).split(sep).join('/'),
+        ...(remote.ref === undefined ? {} : { ref: remote.ref }),
+      },
+    }),
+    relabeler(dir, typed, ''),
+    dir,
+  );
+  if (gathered.found.length === 0) throw noSkill(typed, `commit ${commit.slice(0, 12)}`);
+  return gathered;
+}
+
+function noSkill(typed: string, where: string): SkillsError {
+  return new SkillsError(
+    'E_NOT_FOUND',
+    `${typed}: no skill at ${where} (no folder with a SKILL.md or manifest.json); nothing was installed`,
+    { hint: 'name the repository that holds the skills, or a folder inside it: owner/repo/path/to/skill' },
+  );
+}
+
+/** Download an archive once a run, into the scratch; the file keeps the URL's name, so its format is known. */
+export function downloadOnce(url: string, typed: string, scratch: Scratch, options: InstallOptions): Promise<string> {
+  const known = scratch.downloads.get(url);
+  if (known) return known;
+  options.progress?.(`downloading ${typed}`);
+  const dir = scratch.folder('download');
+  mkdirSync(dir);
+  const file = downloadArchive(url, dir, { env: options.env, maxBytes: MAX_DOWNLOAD, progress: options.progress });
+  scratch.downloads.set(url, file);
+  return file;
+}
+
+/** Every skill of an archive by URL: downloaded, unpacked, each locked as `url:<url>` with its path inside. */
+export async function gatherUrl(
+  remote: Extract<RemoteSource, { kind: 'url' }>,
+  raw: string,
+  options: InstallOptions,
+  scratch: Scratch,
+): Promise<Gathered> {
+  const typed = redactUrl(raw);
+  const file = await downloadOnce(remote.url, typed, scratch, options);
+  const inArchive = await unpackArchive(file, typed, scratch, options);
+  const several = inArchive.length > 1;
+  const found: Gathered['found'] = [];
+  for (const a of inArchive) {
+    const p = await prepareArchived(a, typed, '', several);
+    const source = formatLockSource({ kind: 'url', url: canonicalSource(remote) });
+    found.push('diagnostics' in p ? p : { ...p, source, origin: { path: a.inner } });
+  }
+  if (found.length === 0) throw noSkill(typed, 'its top or in any folder');
+  return { found, several };
+}

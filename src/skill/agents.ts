@@ -1,0 +1,319 @@
+import { statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { SkillsError } from '../errors.js';
+import { present } from '../fs/walk.js';
+import { real } from './folders.js';
+import { closest } from './names.js';
+
+// The agents that read skills, and the folders each reads them from. Every agent here reads SKILL.md skills only;
+// manifest.json skills are read by skills' own commands, and so belong only in our generic folder.
+
+/** What layouts an agent reads: SKILL.md only, or manifest.json too. */
+export type AgentReads = 'skill-md' | 'both';
+
+/**
+ * A variable that moves a folder below home: a home path that is `under` or below it is read below `$name`
+ * instead (CLAUDE_CONFIG_DIR for `.claude`, XDG_CONFIG_HOME for `.config`).
+ */
+export interface HomeVariable {
+  name: string;
+  under: string;
+}
+
+export interface Agent {
+  /** The id users type (`--agent claude-code`). */
+  name: string;
+  /** The name shown to people. */
+  title: string;
+  /** Other names people type for it. */
+  aliases: readonly string[];
+  /** Its skill folder, relative to the project root. */
+  project: string;
+  /** Its user skill folder, relative to the home folder; none when it reads no user folder. */
+  user: string | undefined;
+  /** The variables that move its folders below home. */
+  homeVariables: readonly HomeVariable[];
+  /** What means the agent is used: files or folders in the project, and below home (its config folder). */
+  detect: { project: readonly string[]; home: readonly string[] };
+  reads: AgentReads;
+}
+
+const XDG: HomeVariable = { name: 'XDG_CONFIG_HOME', under: '.config' };
+
+/** The agents, in the order they are listed; folders as each agent documents them. */
+export const AGENTS: readonly Agent[] = [
+  {
+    name: 'claude-code',
+    title: 'Claude Code',
+    aliases: ['claude', 'claudecode', 'claude-cli'],
+    project: '.claude/skills',
+    user: '.claude/skills',
+    homeVariables: [{ name: 'CLAUDE_CONFIG_DIR', under: '.claude' }],
+    detect: { project: ['.claude', 'CLAUDE.md'], home: ['.claude'] },
+    reads: 'skill-md',
+  },
+  {
+    name: 'codex',
+    title: 'Codex',
+    aliases: ['openai-codex', 'codex-cli'],
+    project: '.agents/skills',
+    user: '.agents/skills',
+    homeVariables: [{ name: 'CODEX_HOME', under: '.codex' }],
+    detect: { project: ['.codex'], home: ['.codex'] },
+    reads: 'skill-md',
+  },
+  {
+    name: 'cursor',
+    title: 'Cursor',
+    aliases: ['cursor-agent', 'cursor-cli'],
+    project: '.cursor/skills',
+    user: '.cursor/skills',
+    homeVariables: [],
+    detect: { project: ['.cursor'], home: ['.cursor'] },
+    reads: 'skill-md',
+  },
+  {
+    name: 'github-copilot',
+    title: 'GitHub Copilot',
+    aliases: ['copilot', 'copilot-cli', 'gh-copilot', 'vscode', 'vs-code'],
+    project: '.github/skills',
+    user: '.copilot/skills',
+    homeVariables: [{ name: 'COPILOT_HOME', under: '.copilot' }],
+    detect: { project: ['.github/copilot-instructions.md'], home: ['.copilot'] },
+    reads: 'skill-md',
+  },
+  {
+    name: 'gemini-cli',
+    title: 'Gemini CLI',
+    aliases: ['gemini'],
+    project: '.gemini/skills',
+    user: '.gemini/skills',
+    homeVariables: [],
+    detect: { project: ['.gemini', 'GEMINI.md'], home: ['.gemini'] },
+    reads: 'skill-md',
+  },
+  {
+    name: 'opencode',
+    title: 'OpenCode',
+    aliases: ['open-code'],
+    project: '.opencode/skills',
+    user: '.config/opencode/skills',
+    homeVariables: [XDG],
+    detect: { project: ['.opencode', 'opencode.json', 'opencode.jsonc'], home: ['.config/opencode'] },
+    reads: 'skill-md',
+  },
+  {
+    name: 'goose',
+    title: 'goose',
+    aliases: ['block-goose'],
+    project: '.goose/skills',
+    user: '.config/goose/skills',
+    homeVariables: [XDG],
+    detect: { project: ['.goose', '.goosehints'], home: ['.config/goose'] },
+    reads: 'skill-md',
+  },
+  {
+    name: 'windsurf',
+    title: 'Windsurf',
+    aliases: ['codeium', 'cascade'],
+    project: '.windsurf/skills',
+    user: '.codeium/windsurf/skills',
+    homeVariables: [],
+    detect: { project: ['.windsurf'], home: ['.codeium/windsurf'] },
+    reads: 'skill-md',
+  },
+  {
+    name: 'amp',
+    title: 'Amp',
+    aliases: ['ampcode', 'amp-code'],
+    project: '.agents/skills',
+    user: '.config/agents/skills',
+    homeVariables: [XDG],
+    detect: { project: ['.amp'], home: ['.config/amp'] },
+    reads: 'skill-md',
+  },
+  {
+    name: 'agents',
+    title: 'Agent Skills (generic)',
+    aliases: ['generic', 'universal', 'agent-skills', 'agentskills', 'agents-md'],
+    project: '.agents/skills',
+    user: '.agents/skills',
+    homeVariables: [],
+    detect: { project: ['.agents'], home: ['.agents'] },
+    reads: 'both',
+  },
+];
+
+/** How a typed name is compared: case, spaces and underscores do not count (`Claude Code` is `claude-code`). */
+const normal = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
+
+/** The agent of a name or alias, or undefined. */
+export function findAgent(name: string, agents: readonly Agent[] = AGENTS): Agent | undefined {
+  const n = normal(name);
+  return agents.find((a) => a.name === n || a.aliases.includes(n));
+}
+
+/** The agents' ids, in table order. */
+export function agentNames(agents: readonly Agent[] = AGENTS): string[] {
+  return agents.map((a) => a.name);
+}
+
+/** Whether skills in this agent's folder may be manifest.json skills: only in folders every reader reads both. */
+export function readsManifestSkills(target: Agent | { readers: readonly Agent[] }): boolean {
+  const readers = 'readers' in target ? target.readers : [target];
+  return readers.length > 0 && readers.every((a) => a.reads === 'both');
+}
+
+export interface AgentPlaceOptions {
+  cwd: string;
+  home: string;
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * A path below home for an agent, absolute, as the agent finds it: below the variable that moves it when that is
+ * set (XDG_CONFIG_HOME must be absolute, as its specification says; the others are taken from cwd).
+ */
+export function agentHomePath(agent: Agent, rel: string, opts: AgentPlaceOptions): string {
+  for (const v of agent.homeVariables) {
+    const value = opts.env[v.name];
+    if (!value || (v === XDG && !isAbsolute(value))) continue;
+    if (rel === v.under || rel.startsWith(`${v.under}/`))
+      return join(resolve(opts.cwd, value), rel.slice(v.under.length));
+  }
+  return join(opts.home, rel);
+}
+
+/** The agent's user skill folder, absolute; undefined when it reads none. */
+export function userFolder(agent: Agent, opts: AgentPlaceOptions): string | undefined {
+  return agent.user === undefined ? undefined : agentHomePath(agent, agent.user, opts);
+}
+
+export interface ResolvedAgent {
+  /** The first agent named that reads this folder. */
+  agent: Agent;
+  /** The folder, absolute. */
+  dir: string;
+  /** Every agent named that reads this folder (two agents may share one, as .agents/skills). */
+  readers: Agent[];
+}
+
+export interface ResolveAgentsOptions extends AgentPlaceOptions {
+  /** The user folders instead of the project's. */
+  global?: boolean;
+  /** The table to look in (tests); AGENTS by default. */
+  agents?: readonly Agent[];
+}
+
+/**
+ * The folders of the agents named: names may be comma-separated and repeated, and aliases are accepted. Each
+ * folder comes once, with every agent that reads it. An unknown name, or `global` for an agent with no user
+ * folder, is a usage error.
+ */
+export function resolveAgents(names: string[], opts: ResolveAgentsOptions): ResolvedAgent[] {
+  const table = opts.agents ?? AGENTS;
+  const typed = names.flatMap((n) => n.split(',')).map((n) => n.trim());
+  const wanted = typed.filter(Boolean);
+  if (names.length > 0 && wanted.length === 0)
+    throw new SkillsError('E_USAGE', `no agent named in ${JSON.stringify(names.join(','))}`, {
+      hint: `name one or more agents, comma-separated, e.g. claude-code,cursor; known agents: ${agentNames(table).join(', ')}`,
+    });
+  const out: ResolvedAgent[] = [];
+  for (const name of wanted) {
+    const agent = findAgent(name, table);
+    if (!agent) throw unknownAgent(name, table);
+    const dir = opts.global ? userFolder(agent, opts) : resolve(opts.cwd, agent.project);
+    if (dir === undefined)
+      throw new SkillsError(
+        'E_USAGE',
+        `${agent.name} (${agent.title}) reads no user skill folder, so it cannot be used with --global`,
+        {
+          hint: `install into its project folder (${agent.project}) instead: leave out --global`,
+        },
+      );
+    const same = out.find((r) => r.dir === dir);
+    if (!same) out.push({ agent, dir, readers: [agent] });
+    else if (!same.readers.includes(agent)) same.readers.push(agent);
+  }
+  return out;
+}
+
+function unknownAgent(name: string, table: readonly Agent[]): SkillsError {
+  const words = table.flatMap((a) => [a.name, ...a.aliases]);
+  const near = closest(normal(name), words);
+  return new SkillsError(
+    'E_USAGE',
+    `unknown agent "${name}"${near ? `; did you mean "${near}"?` : ''} Known agents: ${agentNames(table).join(', ')}`,
+    { hint: 'skills agents lists every agent with the folders it reads skills from' },
+  );
+}
+
+export interface AgentDetection {
+  agent: Agent;
+  /** Its project skill folder, absolute, and whether it is there. */
+  projectDir: string;
+  projectExists: boolean;
+  /** Its user skill folder, absolute (none when it reads none), and whether it is there. */
+  userDir: string | undefined;
+  userExists: boolean;
+  /** Used in this project: its skill folder, or one of `detect.project`, is there. */
+  here: boolean;
+  /** Used by this user: its user skill folder, or its config folder below home, is there. */
+  user: boolean;
+  /** The paths that were found, absolute: why `here` and `user` are what they are. */
+  found: string[];
+}
+
+/** For each agent: whether its folders, and the files that mean it is used, are in the project and below home. */
+export function detectAgents(opts: AgentPlaceOptions & { agents?: readonly Agent[] }): AgentDetection[] {
+  return (opts.agents ?? AGENTS).map((agent) => {
+    const projectDir = resolve(opts.cwd, agent.project);
+    const userDir = userFolder(agent, opts);
+    const projectExists = isFolder(projectDir);
+    const userExists = userDir !== undefined && isFolder(userDir);
+    const inProject = agent.detect.project.map((p) => resolve(opts.cwd, p)).filter(present);
+    const inHome = agent.detect.home.map((p) => agentHomePath(agent, p, opts)).filter(present);
+    const found = [...(projectExists ? [projectDir] : []), ...inProject];
+    const foundHome = [...(userExists ? [userDir] : []), ...inHome];
+    return {
+      agent,
+      projectDir,
+      projectExists,
+      userDir,
+      userExists,
+      here: found.length > 0,
+      user: foundHome.length > 0,
+      found: [...new Set([...found, ...foundHome])],
+    };
+  });
+}
+
+/**
+ * The agents' project skill folders that are there in the project, absolute, in table order; a folder reached
+ * twice (shared, or a symlink to another) comes once.
+ */
+export function projectAgentFolders(cwd: string, agents: readonly Agent[] = AGENTS): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const agent of agents) {
+    const dir = resolve(cwd, agent.project);
+    if (!isFolder(dir)) continue;
+    const key = real(dir);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(dir);
+  }
+  return out;
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

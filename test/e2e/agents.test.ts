@@ -1,0 +1,114 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempFolders } from '../helpers/cli.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
+
+const { fresh, cleanup } = tempFolders('skills-agents-e2e-');
+afterAll(cleanup);
+
+/** A project with Claude Code's and Cursor's skill folders, and a home with Codex's config folder. */
+function setup(): { project: string; home: string } {
+  const project = fresh('project');
+  const home = fresh('home');
+  mkdirSync(join(project, '.claude/skills'), { recursive: true });
+  mkdirSync(join(project, '.cursor/skills'), { recursive: true });
+  mkdirSync(join(home, '.codex'), { recursive: true });
+  return { project, home };
+}
+
+interface Row {
+  name: string;
+  title: string;
+  project: string;
+  user: string | null;
+  projectDir: string;
+  userDir: string | null;
+  reads: string;
+  detected: { here: boolean; user: boolean };
+}
+
+describe('skills agents (built CLI)', () => {
+  it('prints every agent with its folders, the agents detected here and in home marked, and a legend', async () => {
+    const { project, home } = setup();
+    const r = await runCli(['agents'], { cwd: project, env: { HOME: home } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^AGENT\s+NAME\s+PROJECT FOLDER\s+USER FOLDER\s+HERE\s+USER$/);
+    const row = (name: string) => lines.find((l) => l.startsWith(`${name} `))!.split(/\s{2,}/);
+    expect(row('claude-code')).toEqual(['claude-code', 'Claude Code', '.claude/skills', '~/.claude/skills', '✓', '-']);
+    expect(row('cursor')).toEqual(['cursor', 'Cursor', '.cursor/skills', '~/.cursor/skills', '✓', '-']);
+    expect(row('codex')).toEqual(['codex', 'Codex', '.agents/skills', '~/.agents/skills', '-', '✓']);
+    expect(row('opencode')).toEqual([
+      'opencode',
+      'OpenCode',
+      '.opencode/skills',
+      '~/.config/opencode/skills',
+      '-',
+      '-',
+    ]);
+    expect(row('github-copilot').slice(2, 4)).toEqual(['.github/skills', '~/.copilot/skills']);
+    const rows = lines.slice(1, -1).map((l) => l.split(/\s{2,}/));
+    expect(rows.filter((x) => x[4] === '✓').map((x) => x[0])).toEqual(['claude-code', 'cursor']);
+    expect(rows.filter((x) => x[5] === '✓').map((x) => x[0])).toEqual(['codex']);
+    expect(lines.at(-1)).toMatch(/^HERE ✓: .*manifest\.json/);
+  });
+
+  it('prints one JSON array with --json: folders absolute, detection for here and user', async () => {
+    const { project, home } = setup();
+    const r = await runCli(['agents', '--json'], {
+      cwd: project,
+      env: { HOME: home, CLAUDE_CONFIG_DIR: join(home, 'claude-work') },
+    });
+    expect(r.exitCode).toBe(0);
+    const rows = JSON.parse(r.stdout) as Row[];
+    expect(rows.map((x) => x.name)).toEqual(
+      expect.arrayContaining(['claude-code', 'codex', 'cursor', 'github-copilot', 'gemini-cli', 'agents']),
+    );
+    const by = Object.fromEntries(rows.map((x) => [x.name, x]));
+    expect(by['claude-code']).toMatchObject({
+      title: 'Claude Code',
+      project: '.claude/skills',
+      user: '.claude/skills',
+      projectDir: join(project, '.claude/skills'),
+      userDir: join(home, 'claude-work/skills'),
+      reads: 'skill-md',
+      detected: { here: true, user: false },
+    });
+    expect(by.cursor!.detected).toEqual({ here: true, user: false });
+    expect(by.codex!.detected).toEqual({ here: false, user: true });
+    expect(by.agents!.reads).toBe('both');
+    expect(rows.filter((x) => x.detected.here).map((x) => x.name)).toEqual(['claude-code', 'cursor']);
+  });
+
+  it('has help with examples', async () => {
+    const r = await runCli(['agents', '--help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('Examples:');
+    expect(r.stdout).toContain('skills agents --json');
+  });
+});
+
+describe('~/.claude/skills as a user folder (built CLI)', () => {
+  it('is read by list and render-prompt', async () => {
+    const project = fresh('project');
+    const home = fresh('home');
+    writeTree(home, {
+      '.claude/skills/claude-user-skill/SKILL.md': skillMd(
+        'name: claude-user-skill\ndescription: Tidies changelogs. Use when the user edits a CHANGELOG.',
+        '# Claude user skill\n\nTidy the changelog.\n',
+      ),
+    });
+    const env = { HOME: home, SKILLS_REGISTRY: join(home, 'registry') };
+    const list = await runCli(['list', '--json'], { cwd: project, env });
+    expect(list.exitCode).toBe(0);
+    const skills = (JSON.parse(list.stdout) as { skills: { id: string; scope: string }[] }).skills;
+    expect(skills).toEqual([expect.objectContaining({ id: 'claude-user-skill', scope: 'user' })]);
+
+    const prompt = await runCli(['render-prompt', '--query', 'tidy the CHANGELOG'], { cwd: project, env });
+    expect(prompt.exitCode).toBe(0);
+    expect(prompt.stdout).toContain('claude-user-skill');
+    expect(prompt.stdout).toContain('Tidy the changelog.');
+  });
+});

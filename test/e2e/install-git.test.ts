@@ -1,0 +1,398 @@
+// Installing from where skills live (git repositories, GitHub shorthands, archives by URL) into where agents read
+// them: real repositories on disk and a git daemon on 127.0.0.1, `https://github.com/…` sent to them by insteadOf
+// rules in a temporary GIT_CONFIG_GLOBAL, so the shorthand code path runs offline.
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, runCli, tempFolders } from '../helpers/cli.js';
+import {
+  git,
+  gitConfigGlobal,
+  makeRepo,
+  startAuthServer,
+  startFileServer,
+  startGitDaemon,
+  type GitDaemon,
+  type TestServer,
+} from '../helpers/git-repos.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
+
+const { fresh, cleanup } = tempFolders('skills-install-git-');
+let daemon: GitDaemon;
+let auth: TestServer;
+let repos: string;
+/** A repository like anthropics/skills: skills/<name>/SKILL.md, one of them invalid. */
+let upstream: string;
+let first: string;
+
+const skill = (name: string, body = `# ${name}\n\nInstructions for ${name}.\n`) =>
+  skillMd(`name: ${name}\ndescription: Helps with ${name} work. Use when the task involves ${name}.\n`, body);
+
+beforeAll(async () => {
+  repos = fresh('repos');
+  // Named as the URLs the shorthands make end: `https://github.com/anthropics/skills.git`.
+  upstream = join(repos, 'skills.git');
+  first = makeRepo(
+    upstream,
+    {
+      'README.md': '# skills\n',
+      'skills/pdf/SKILL.md': skill('pdf'),
+      'skills/pdf/scripts/fill.py': { content: 'print("fill")\n', mode: 0o755 },
+      'skills/docx/SKILL.md': skill('docx'),
+      'skills/broken/SKILL.md': skillMd('name: Broken_Name\ndescription: x\n'),
+    },
+    { tag: 'v1.0.0', annotated: true },
+  );
+  makeRepo(join(repos, 'empty.git'), { 'README.md': 'no skills here\n' });
+  makeRepo(join(repos, 'single.git'), { 'SKILL.md': skill('single') });
+  daemon = await startGitDaemon(repos);
+  auth = await startAuthServer();
+});
+
+afterAll(async () => {
+  await daemon?.stop();
+  await auth?.stop();
+  cleanup();
+});
+
+/** A user: HOME, cache and config in temp folders, github.com and gitlab.com sent to the local repositories. */
+function user(): Record<string, string> {
+  const home = fresh('home');
+  return {
+    ...gitConfigGlobal(home, {
+      'https://github.com/anthropics/': `file://${repos}/`,
+      'https://github.com/served/': daemon.url(''),
+      'https://gitlab.com/group/': `file://${repos}/`,
+      'https://github.com/private/': `${auth.url}/`,
+    }),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    SKILLS_REGISTRY: '',
+  };
+}
+
+function project(withAgent = '.claude/skills'): string {
+  const dir = fresh('project');
+  git(dir, ['init', '--quiet']);
+  if (withAgent) mkdirSync(join(dir, withAgent), { recursive: true });
+  return dir;
+}
+
+const lockOf = (dir: string, name = 'skills-lock.json') => JSON.parse(readFileSync(join(dir, name), 'utf8'));
+
+describe('skills install from git', () => {
+  it('installs anthropics/skills --skill pdf through the GitHub shorthand into the agent folder the project has', async () => {
+    const env = user();
+    const dir = project();
+    const r = await runCli(['install', 'anthropics/skills', '--skill', 'pdf'], { cwd: dir, env });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('added     pdf@0.0.0  → .claude/skills/pdf');
+    expect(readFileSync(join(dir, '.claude/skills/pdf/SKILL.md'), 'utf8')).toBe(skill('pdf'));
+    expect(lstatSync(join(dir, '.claude/skills/pdf/scripts/fill.py')).mode & 0o111).not.toBe(0);
+    expect(existsSync(join(dir, '.claude/skills/docx'))).toBe(false);
+    const lock = lockOf(dir);
+    expect(lock.into).toEqual(['.claude/skills']);
+    expect(lock.skills.pdf).toMatchObject({
+      source: 'git:https://github.com/anthropics/skills.git',
+      commit: first,
+      path: 'skills/pdf',
+      version: '0.0.0',
+    });
+    expect(lock.skills.pdf.ref).toBeUndefined();
+    // No registry: nothing under HOME but the cache and the git config.
+    expect(readdirSync(env.HOME!).sort()).toEqual(['.cache', 'gitconfig']);
+  });
+
+  it('installs every valid skill of a repository, skipping the invalid one with one line and exit 1; --strict refuses all', async () => {
+    const env = user();
+    const dir = project();
+    const r = await runCli(['install', 'github:anthropics/skills'], { cwd: dir, env });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('2 skills installed into .claude/skills');
+    const skipped = r.stderr.split('\n').filter((l) => l.startsWith('skipped'));
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]).toContain('github:anthropics/skills: skills/broken/SKILL.md:2');
+    expect(skipped[0]).toContain('must be lowercase');
+    expect(skipped[0]).not.toContain('.cache');
+    expect(readdirSync(join(dir, '.claude/skills')).sort()).toEqual(['docx', 'pdf']);
+
+    const strict = project();
+    const s = await runCli(['install', 'github:anthropics/skills', '--strict'], { cwd: strict, env });
+    expect(s.exitCode).toBe(1);
+    expect(s.stderr).toContain('Broken_Name is not valid; nothing was installed');
+    expect(readdirSync(join(strict, '.claude/skills'))).toEqual([]);
+    expect(existsSync(join(strict, 'skills-lock.json'))).toBe(false);
+  });
+
+  it('takes a branch, a tag, a full and a short commit, and a path inside, over git:// and file://', async () => {
+    const env = user();
+    const second = makeRepo(upstream, { 'skills/pdf/SKILL.md': skill('pdf', '# pdf\n\nVersion two.\n') });
+    try {
+      const cases: [string, string, string | undefined][] = [
+        [`${daemon.url('skills.git')}#main:skills/pdf`, second, 'main'],
+        [`${daemon.url('skills.git')}#v1.0.0:skills/pdf`, first, 'v1.0.0'],
+        [`file://${upstream}#${first}:skills/pdf`, first, first],
+        [`file://${upstream}#${second.slice(0, 9)}:skills/pdf`, second, second.slice(0, 9)],
+        ['anthropics/skills/skills/pdf#v1.0.0', first, 'v1.0.0'],
+        ['https://github.com/anthropics/skills/tree/main/skills/pdf', second, 'main'],
+      ];
+      for (const [source, commit, ref] of cases) {
+        const dir = project();
+        const r = await runCli(['install', source], { cwd: dir, env });
+        expect(r.exitCode, `${source}: ${r.stderr}`).toBe(0);
+        const entry = lockOf(dir).skills.pdf;
+        expect(entry.commit, source).toBe(commit);
+        expect(entry.path).toBe('skills/pdf');
+        expect(entry.ref).toBe(ref);
+        const body = readFileSync(join(dir, '.claude/skills/pdf/SKILL.md'), 'utf8');
+        expect(body.includes('Version two'), source).toBe(commit === second);
+      }
+    } finally {
+      git(upstream, ['reset', '--quiet', '--hard', first]);
+    }
+  });
+
+  it('replays the lock with --frozen at the locked commit after the branch moved', async () => {
+    const env = user();
+    const dir = project();
+    expect((await runCli(['install', `file://${upstream}#main:skills/pdf`], { cwd: dir, env })).exitCode).toBe(0);
+    const lockBefore = readFileSync(join(dir, 'skills-lock.json'), 'utf8');
+    makeRepo(upstream, { 'skills/pdf/SKILL.md': skill('pdf', '# pdf\n\nMoved on.\n') });
+    try {
+      rmSync(join(dir, '.claude/skills/pdf'), { recursive: true });
+      // Another machine: an empty cache, so the locked commit is fetched again.
+      const other = { ...env, XDG_CACHE_HOME: fresh('cache') };
+      const r = await runCli(['install', '--frozen'], { cwd: dir, env: other });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(readFileSync(join(dir, '.claude/skills/pdf/SKILL.md'), 'utf8')).toBe(skill('pdf'));
+      expect(readFileSync(join(dir, 'skills-lock.json'), 'utf8')).toBe(lockBefore);
+    } finally {
+      git(upstream, ['reset', '--quiet', '--hard', first]);
+    }
+  });
+
+  it('refuses what cannot be installed, clearly, with nothing written', async () => {
+    const env = user();
+    const cases: [string[], RegExp][] = [
+      [['install', 'private/repo'], /cannot read the repository: it does not exist or needs credentials/],
+      [['install', `file://${join(repos, 'empty.git')}`], /no skill at commit [0-9a-f]{12}/],
+      [['install', `file://${upstream}#no-such-ref`], /has no branch, tag or commit "no-such-ref"/],
+      [['install', `file://${join(repos, 'nothing-here')}`], /cannot read the repository/],
+      [['install', 'ext::sh -c touch% /tmp/pwned'], /./],
+      [['install', `file://${upstream}#main:skills/nope`], /the repository has no folder "skills\/nope"/],
+      [['install', 'anthropics/skills', '--skill', 'nope'], /--skill nope: no such skill/],
+    ];
+    for (const [args, message] of cases) {
+      const dir = project();
+      const started = Date.now();
+      const r = await runCli(args, { cwd: dir, env });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(readdirSync(join(dir, '.claude/skills'))).toEqual([]);
+      expect(existsSync(join(dir, 'skills-lock.json'))).toBe(false);
+    }
+    expect(existsSync('/tmp/pwned')).toBe(false);
+  });
+
+  it('says git is missing from PATH, with a hint', async () => {
+    const env = { ...user(), PATH: fresh('no-git') };
+    const dir = project();
+    const r = await runCli(['install', 'anthropics/skills'], { cwd: dir, env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/git is not installed \(or not on PATH\)/);
+    expect(existsSync(join(dir, 'skills-lock.json'))).toBe(false);
+  });
+
+  it('leaves nothing half-placed when killed with -9 mid-fetch, and the next run installs', async () => {
+    const big = join(repos, 'big');
+    const files: Record<string, string> = { 'SKILL.md': skill('big') };
+    for (let i = 0; i < 40; i++) files[`assets/blob-${i}.txt`] = `${i}`.repeat(400_000);
+    makeRepo(big, files);
+    const env = user();
+    const dir = project();
+    const child = spawn(process.execPath, [BIN, 'install', `file://${big}`], {
+      cwd: dir,
+      env: { ...process.env, ...env, NO_COLOR: '1' },
+      stdio: 'ignore',
+    });
+    await new Promise((done) => setTimeout(done, 150));
+    child.kill('SIGKILL');
+    await new Promise((done) => child.once('exit', done));
+    expect(existsSync(join(dir, '.claude/skills/big'))).toBe(false);
+    expect(existsSync(join(dir, 'skills-lock.json'))).toBe(false);
+    const r = await runCli(['install', `file://${big}`], { cwd: dir, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readdirSync(join(dir, '.claude/skills/big/assets'))).toHaveLength(40);
+    expect(readdirSync(join(dir, '.claude/skills')).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+});
+
+describe('where skills go', () => {
+  it('keeps a project install out of other projects: no registry is written', async () => {
+    const env = user();
+    const a = project();
+    const b = project();
+    expect((await runCli(['install', 'anthropics/skills', '--skill', 'docx'], { cwd: a, env })).exitCode).toBe(0);
+    const listA = await runCli(['list', '--json'], { cwd: a, env });
+    const listB = await runCli(['list', '--json'], { cwd: b, env });
+    expect(listA.stdout).toContain('"docx"');
+    expect(listB.stdout).not.toContain('"docx"');
+    const prompt = await runCli(['render-prompt'], { cwd: b, env });
+    expect(prompt.stdout).not.toContain('docx');
+    expect(existsSync(join(env.HOME!, '.skills'))).toBe(false);
+  });
+
+  it('places into .agents/skills, said on stderr, when the project has no agent folder; --agent picks folders', async () => {
+    const env = user();
+    const dir = project('');
+    const r = await runCli(['install', 'anthropics/skills', '--skill', 'pdf'], { cwd: dir, env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('placed into .agents/skills');
+    expect(existsSync(join(dir, '.agents/skills/pdf/SKILL.md'))).toBe(true);
+
+    const two = project('');
+    const t = await runCli(
+      ['install', 'anthropics/skills', '-s', 'pdf', '--agent', 'claude-code,cursor', '-a', 'copilot'],
+      {
+        cwd: two,
+        env,
+      },
+    );
+    expect(t.exitCode, t.stderr).toBe(0);
+    for (const d of ['.claude/skills', '.cursor/skills', '.github/skills'])
+      expect(existsSync(join(two, d, 'pdf/SKILL.md')), d).toBe(true);
+    expect(lockOf(two).into).toEqual(['.claude/skills', '.cursor/skills', '.github/skills']);
+    const bad = await runCli(['install', 'anthropics/skills', '--agent', 'claud'], { cwd: two, env });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('did you mean "claude"');
+  });
+
+  it('installs --global into the user folder, locked in the user config, not the project', async () => {
+    const env = user();
+    const dir = project();
+    const r = await runCli(['install', 'anthropics/skills', '-s', 'pdf', '-g', '-a', 'claude-code'], { cwd: dir, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(existsSync(join(env.HOME!, '.claude/skills/pdf/SKILL.md'))).toBe(true);
+    expect(existsSync(join(dir, 'skills-lock.json'))).toBe(false);
+    const lock = lockOf(join(env.XDG_CONFIG_HOME!, 'skills'));
+    expect(lock.into).toEqual(['~/.claude/skills']);
+    // list and render-prompt read ~/.claude/skills.
+    const list = await runCli(['list', '--json'], { cwd: fresh('elsewhere'), env });
+    expect(list.stdout).toContain('"pdf"');
+    // A project's lock naming the home folder is refused.
+    writeFileSync(
+      join(dir, 'skills-lock.json'),
+      JSON.stringify({ into: ['~/.claude/skills'], lockfileVersion: 1, skills: {} }),
+    );
+    const refused = await runCli(['install'], { cwd: dir, env });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain("only the user's lock");
+  });
+
+  it('links a folder with --link, and replays the link', async () => {
+    const env = user();
+    const dir = project();
+    writeTree(join(dir, 'src/mine'), { 'SKILL.md': skill('mine') });
+    const r = await runCli(['install', './src/mine', '--link'], { cwd: dir, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const placed = join(dir, '.claude/skills/mine');
+    expect(lstatSync(placed).isSymbolicLink()).toBe(true);
+    expect(lockOf(dir).skills.mine.link).toBe(true);
+    // The author edits in place; a replay keeps the link and does not call it a mismatch.
+    writeFileSync(join(dir, 'src/mine/SKILL.md'), skill('mine', '# mine\n\nEdited.\n'));
+    const again = await runCli(['install', '--frozen'], { cwd: dir, env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(readFileSync(join(placed, 'SKILL.md'), 'utf8')).toContain('Edited.');
+    // Uninstall removes the link, never the author's folder.
+    expect((await runCli(['uninstall', 'mine'], { cwd: dir, env })).exitCode).toBe(0);
+    expect(existsSync(placed)).toBe(false);
+    expect(existsSync(join(dir, 'src/mine/SKILL.md'))).toBe(true);
+    const refused = await runCli(['install', 'anthropics/skills', '--link'], { cwd: dir, env });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('--link links a skill folder');
+  });
+
+  it('warns when a manifest.json skill goes where only SKILL.md is read', async () => {
+    const env = user();
+    const dir = project();
+    writeTree(join(dir, 'src/tools'), {
+      'manifest.json': JSON.stringify({
+        id: 'tools',
+        name: 'Tools',
+        version: '1.0.0',
+        owner: 'built-in',
+        description: 'Basic tools. Use when files need reading.',
+        context: ['context/main.md'],
+      }),
+      'context/main.md': '# Tools\n',
+    });
+    const r = await runCli(['install', './src/tools'], { cwd: dir, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/tools is a manifest\.json skill, and Claude Code reads only SKILL\.md skills/);
+  });
+
+  it('installs an archive by URL, checked by the same archive reader', async () => {
+    const env = user();
+    const src = fresh('packsrc');
+    writeTree(join(src, 'zipped'), { 'SKILL.md': skill('zipped') });
+    const out = fresh('packed');
+    expect((await runCli(['pack', join(src, 'zipped'), '--out', out], { env })).exitCode).toBe(0);
+    const tgz = readdirSync(out).find((f) => f.endsWith('.tgz'))!;
+    const server = await startFileServer({
+      '/zipped.tgz': { body: readFileSync(join(out, tgz)) },
+      '/traversal.tgz': { body: Buffer.from('not an archive') },
+    });
+    try {
+      const dir = project();
+      const r = await runCli(['install', `${server.url}/zipped.tgz`], { cwd: dir, env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(lockOf(dir).skills.zipped.source).toBe(`url:${server.url}/zipped.tgz`);
+      expect(existsSync(join(dir, '.claude/skills/zipped/SKILL.md'))).toBe(true);
+      const bad = await runCli(['install', `${server.url}/traversal.tgz`], { cwd: project(), env });
+      expect(bad.exitCode).toBe(2);
+      const missing = await runCli(['install', `${server.url}/missing.zip`], { cwd: project(), env });
+      expect(missing.exitCode).toBe(2);
+      expect(missing.stderr).toContain('404');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("another installer's skills-lock.json", () => {
+  it('is read, replayed from its git sources, and never written; our lock goes beside it', async () => {
+    const env = user();
+    const dir = project();
+    const theirs = `${JSON.stringify(
+      {
+        version: 1,
+        skills: {
+          pdf: {
+            source: 'anthropics/skills',
+            sourceType: 'github',
+            skillPath: 'skills/pdf/SKILL.md',
+            computedHash: 'x',
+          },
+          docx: { source: 'anthropics/skills', sourceType: 'github', computedHash: 'y' },
+          npmthing: { source: 'some-package', sourceType: 'node_modules', computedHash: 'z' },
+        },
+      },
+      null,
+      2,
+    )}\n`;
+    writeFileSync(join(dir, 'skills-lock.json'), theirs);
+    const r = await runCli(['install'], { cwd: dir, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('npmthing is not installed');
+    expect(readdirSync(join(dir, '.claude/skills')).sort()).toEqual(['docx', 'pdf']);
+    expect(readFileSync(join(dir, 'skills-lock.json'), 'utf8')).toBe(theirs);
+    const ours = lockOf(dir, '.skills-lock.json');
+    expect(ours.skills.pdf.commit).toBe(first);
+    // Later installs use our lock and still leave theirs alone.
+    const more = await runCli(['install', 'anthropics/skills', '-s', 'pdf', '--frozen'], { cwd: dir, env });
+    expect(more.exitCode, more.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'skills-lock.json'), 'utf8')).toBe(theirs);
+  });
+});

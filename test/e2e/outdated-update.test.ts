@@ -1,0 +1,327 @@
+// `skills outdated` and `skills update` against real git repositories on disk (file://) and a git daemon on
+// 127.0.0.1 (git://): tags, semver ranges and branches moving on, a placed copy edited by hand, a remote gone.
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseLockfile } from '../../src/formats/lockfile.js';
+import { runCli, tempFolders } from '../helpers/cli.js';
+import { git, gitConfigGlobal, makeRepo, startGitDaemon } from '../helpers/git-repos.js';
+import { skillMd } from '../helpers/tree.js';
+
+const { fresh, cleanup } = tempFolders('skills-outdated-e2e-');
+afterAll(cleanup);
+
+const pdf = (version: string, extra = '') =>
+  skillMd(
+    `name: pdf\ndescription: Fills PDF forms. Use when the task involves a PDF.\nmetadata:\n  version: "${version}"\n`,
+    `# PDF\n\nStep one.\n${extra}`,
+  );
+
+/** A repository with skills/pdf at `version`, tagged `tag` when given; returns its folder and first commit. */
+function repo(version = '1.0.0', tag: string | null = 'v1.0.0'): { dir: string; url: string; first: string } {
+  const dir = join(fresh('repos'), 'skills.git');
+  const first = makeRepo(
+    dir,
+    { 'README.md': '# skills\n', 'skills/pdf/SKILL.md': pdf(version) },
+    { tag: tag ?? undefined },
+  );
+  return { dir, url: `file://${dir}`, first };
+}
+
+/** A user (HOME, cache, git config in temp folders, no registry) and a project with .claude/skills. */
+function setup(): { env: Record<string, string>; project: string } {
+  const home = fresh('home');
+  const env = { ...gitConfigGlobal(home, {}), XDG_CACHE_HOME: join(home, '.cache'), SKILLS_REGISTRY: '' };
+  const project = fresh('project');
+  git(project, ['init', '--quiet']);
+  mkdirSync(join(project, '.claude/skills'), { recursive: true });
+  return { env, project };
+}
+
+const cli = (args: string[], s: { env: Record<string, string>; project: string }) =>
+  runCli(args, { cwd: s.project, env: s.env });
+
+const lockText = (project: string) => readFileSync(join(project, 'skills-lock.json'), 'utf8');
+const lockOf = (project: string) => parseLockfile(lockText(project)).lock!;
+const placed = (project: string) => join(project, '.claude/skills/pdf');
+
+/** Every file below a folder with its content. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rel of readdirSync(dir, { recursive: true }) as string[]) {
+    const abs = join(dir, rel);
+    out[rel] = statSync(abs).isDirectory() ? '<dir>' : readFileSync(abs, 'utf8');
+  }
+  return out;
+}
+
+async function install(source: string, s: ReturnType<typeof setup>): Promise<void> {
+  const r = await cli(['install', source, '--yes'], s);
+  expect(r.stderr).not.toMatch(/error/);
+  expect(r.exitCode).toBe(0);
+}
+
+describe('a skill installed from a tag', () => {
+  const r = repo();
+  const s = setup();
+  let v110: string;
+
+  it('is up to date until a newer tag is pushed, then outdated shows it (table and --json), exit 0', async () => {
+    await install(`${r.url}#v1.0.0:skills/pdf`, s);
+    const before = await cli(['outdated'], s);
+    expect(before).toMatchObject({ exitCode: 0, stdout: 'all skills are up to date' });
+
+    v110 = makeRepo(
+      r.dir,
+      { 'skills/pdf/SKILL.md': pdf('1.1.0', 'Step two.\n'), 'skills/pdf/notes.txt': 'new\n' },
+      {
+        tag: 'v1.1.0',
+      },
+    );
+    const after = await cli(['outdated'], s);
+    expect(after.exitCode).toBe(0);
+    const lines = after.stdout.split('\n');
+    expect(lines[0]).toMatch(/^id\s+current\s+wanted\s+latest\s+source$/);
+    expect(lines[1]).toMatch(
+      new RegExp(`^pdf\\s+1\\.0\\.0\\s+1\\.0\\.0\\s+1\\.1\\.0\\s+${r.url}#v1\\.0\\.0:skills/pdf$`),
+    );
+
+    const json = await cli(['outdated', '--json'], s);
+    expect(json.exitCode).toBe(0);
+    const doc = JSON.parse(json.stdout);
+    expect(doc.skills).toHaveLength(1);
+    expect(doc.skills[0]).toMatchObject({
+      id: 'pdf',
+      kind: 'git',
+      ref: 'v1.0.0',
+      outdated: true,
+      wantedNewer: false,
+      latestNewer: true,
+      current: { version: '1.0.0', commit: r.first },
+      wanted: { version: '1.0.0', commit: r.first },
+      latest: { version: '1.1.0', commit: v110, tag: 'v1.1.0' },
+    });
+  });
+
+  it('update without --latest keeps the pinned tag, and says a newer one exists', async () => {
+    const u = await cli(['update'], s);
+    expect(u.exitCode).toBe(0);
+    expect(u.stdout).toContain('all skills are up to date');
+    expect(u.stdout).toContain('skills update --latest pdf');
+    expect(lockOf(s.project).skills.pdf!.commit).toBe(r.first);
+  });
+
+  it('update --latest --dry-run shows the files and the diff, and writes nothing', async () => {
+    const lock = lockText(s.project);
+    const files = snapshot(placed(s.project));
+    const d = await cli(['update', '--latest', '--dry-run'], s);
+    expect(d.exitCode).toBe(0);
+    expect(d.stdout).toContain('would update pdf 1.0.0 → 1.1.0');
+    expect(d.stdout).toMatch(/^ {2}\+ notes\.txt$/m);
+    expect(d.stdout).toMatch(/^ {2}~ SKILL\.md$/m);
+    expect(d.stdout).toContain('--- a/SKILL.md\n+++ b/SKILL.md');
+    expect(d.stdout).toMatch(/^- {2}version: "1\.0\.0"$/m);
+    expect(d.stdout).toMatch(/^\+ {2}version: "1\.1\.0"$/m);
+    expect(d.stdout).toMatch(/^\+Step two\.$/m);
+    expect(d.stdout).toContain('nothing was written');
+    expect(lockText(s.project)).toBe(lock);
+    expect(snapshot(placed(s.project))).toEqual(files);
+
+    const j = JSON.parse((await cli(['update', '--latest', '--dry-run', '--json'], s)).stdout);
+    expect(j.updates[0]).toMatchObject({
+      id: 'pdf',
+      files: { added: ['notes.txt'], removed: [], changed: ['SKILL.md'] },
+      target: { commit: v110 },
+    });
+    expect(lockText(s.project)).toBe(lock);
+  });
+
+  it('update --latest moves the lock to the new commit and rewrites the placed copy', async () => {
+    const u = await cli(['update', '--latest'], s);
+    expect(u.stderr).toBe('');
+    expect(u.exitCode).toBe(0);
+    expect(u.stdout).toContain('updated pdf 1.0.0 → 1.1.0');
+    const e = lockOf(s.project).skills.pdf!;
+    expect(e).toMatchObject({ commit: v110, version: '1.1.0', path: 'skills/pdf' });
+    // A pinned tag moves to the tag installed.
+    expect(e.ref).toBe('v1.1.0');
+    expect(readFileSync(join(placed(s.project), 'SKILL.md'), 'utf8')).toContain('Step two.');
+    expect(readFileSync(join(placed(s.project), 'notes.txt'), 'utf8')).toBe('new\n');
+    expect((await cli(['outdated'], s)).stdout).toBe('all skills are up to date');
+  });
+});
+
+describe('a skill installed from a semver range', () => {
+  it('wants the highest tag in its range, not a 2.0.0 outside it, and update keeps the range in the lock', async () => {
+    const r = repo();
+    const s = setup();
+    await install(`${r.url}#semver:^1.0:skills/pdf`, s);
+    const v11 = makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf('1.1.0') }, { tag: 'v1.1.0' });
+    const v2 = makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf('2.0.0') }, { tag: 'v2.0.0' });
+
+    const o = JSON.parse((await cli(['outdated', '--json'], s)).stdout).skills[0];
+    expect(o).toMatchObject({ refKind: 'semver', wanted: { version: '1.1.0', commit: v11 }, latest: { commit: v2 } });
+    expect((await cli(['outdated'], s)).stdout).toMatch(/^pdf\s+1\.0\.0\s+1\.1\.0\s+2\.0\.0\s+/m);
+
+    const u = await cli(['update'], s);
+    expect(u.exitCode).toBe(0);
+    expect(u.stdout).toContain('updated pdf 1.0.0 → 1.1.0');
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: v11, version: '1.1.0', ref: 'semver:^1.0' });
+    // Within the range there is nothing more; 2.0.0 is --latest's.
+    const again = await cli(['outdated', '--json'], s);
+    expect(JSON.parse(again.stdout).skills[0]).toMatchObject({ wantedNewer: false, latestNewer: true });
+    // --latest moves past the range and widens it to the new major, as `npm install pkg@latest` rewrites a range.
+    const latest = await cli(['update', '--latest'], s);
+    expect(latest.exitCode, latest.stderr).toBe(0);
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: v2, version: '2.0.0', ref: 'semver:^2.0.0' });
+    expect((await cli(['outdated'], s)).stdout).toBe('all skills are up to date');
+  });
+});
+
+describe('a skill installed from a branch', () => {
+  it('is marked when the branch moves, and update follows it, keeping the branch as the ref', async () => {
+    const r = repo('1.0.0', null);
+    const s = setup();
+    await install(`${r.url}#main:skills/pdf`, s);
+    expect((await cli(['outdated'], s)).stdout).toBe('all skills are up to date');
+    const all = await cli(['outdated', '--all'], s);
+    expect(all.stdout).toMatch(
+      new RegExp(`^pdf\\s+1\\.0\\.0 \\(${r.first.slice(0, 7)}\\)\\s+1\\.0\\.0 \\(${r.first.slice(0, 7)}\\)`, 'm'),
+    );
+
+    const next = makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf('1.0.0', 'Step three.\n') });
+    const o = await cli(['outdated'], s);
+    expect(o.exitCode).toBe(0);
+    expect(o.stdout).toMatch(
+      new RegExp(
+        `^pdf\\s+1\\.0\\.0 \\(${r.first.slice(0, 7)}\\)\\s+main \\(${next.slice(0, 7)}\\)\\s+main \\(${next.slice(0, 7)}\\)\\s+${r.url}#main:skills/pdf$`,
+        'm',
+      ),
+    );
+
+    const u = await cli(['update', 'pdf'], s);
+    expect(u.exitCode).toBe(0);
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: next, ref: 'main' });
+    expect(readFileSync(join(placed(s.project), 'SKILL.md'), 'utf8')).toContain('Step three.');
+    expect((await cli(['update'], s)).stdout).toBe('all skills are up to date');
+  });
+});
+
+describe('a placed copy edited by hand', () => {
+  it('is refused by update, naming the folder, with nothing written; --force overwrites it', async () => {
+    const r = repo();
+    const s = setup();
+    await install(`${r.url}#v1.0.0:skills/pdf`, s);
+    const v11 = makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf('1.1.0') }, { tag: 'v1.1.0' });
+    const file = join(placed(s.project), 'SKILL.md');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}My own note.\n`);
+    const lock = lockText(s.project);
+
+    const refused = await cli(['update', '--latest'], s);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(`${placed(s.project)} was edited since it was installed`);
+    expect(refused.stderr).toContain('--force');
+    expect(refused.stderr).toContain('--dry-run');
+    expect(lockText(s.project)).toBe(lock);
+    expect(readFileSync(file, 'utf8')).toContain('My own note.');
+
+    // The dry run diffs against the edited copy: the edit is what would go.
+    const d = await cli(['update', '--latest', '--dry-run'], s);
+    expect(d.exitCode).toBe(0);
+    expect(d.stdout).toContain('edited since installed: .claude/skills/pdf');
+    expect(d.stdout).toMatch(/^-My own note\.$/m);
+
+    const forced = await cli(['update', '--latest', '--force'], s);
+    expect(forced.exitCode).toBe(0);
+    expect(readFileSync(file, 'utf8')).not.toContain('My own note.');
+    expect(lockOf(s.project).skills.pdf!.commit).toBe(v11);
+  });
+});
+
+describe('a remote that cannot be reached', () => {
+  it('is an error line for its skill; the others are still checked, and outdated exits 0', async () => {
+    const served = fresh('served');
+    makeRepo(join(served, 'far.git'), {
+      'skills/far/SKILL.md': skillMd('name: far\ndescription: Far away. Use when testing a remote that is gone.\n'),
+    });
+    const daemon = await startGitDaemon(served);
+    const s = setup();
+    try {
+      await install(`${daemon.url('far.git')}#main:skills/far`, s);
+    } finally {
+      await daemon.stop();
+    }
+    const r = repo();
+    await install(`${r.url}#v1.0.0:skills/pdf`, s);
+    makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf('1.1.0') }, { tag: 'v1.1.0' });
+
+    const o = await cli(['outdated'], s);
+    expect(o.exitCode).toBe(0);
+    expect(o.stderr).toMatch(/^error: far: cannot check git:\/\/127\.0\.0\.1:\d+\/far\.git#main:skills\/far: /m);
+    expect(o.stdout).toMatch(/^pdf\s+1\.0\.0\s+1\.0\.0\s+1\.1\.0\s+/m);
+
+    const j = await cli(['outdated', '--json'], s);
+    expect(j.exitCode).toBe(0);
+    const far = JSON.parse(j.stdout).skills.find((x: { id: string }) => x.id === 'far');
+    expect(far.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    expect(far.outdated).toBe(false);
+
+    // update cannot check it either: said, the rest updated, exit 2.
+    const u = await cli(['update', '--latest'], s);
+    expect(u.exitCode).toBe(2);
+    expect(u.stderr).toMatch(/^error: far: cannot check: /m);
+    expect(lockOf(s.project).skills.pdf!.version).toBe('1.1.0');
+    expect(existsSync(join(s.project, '.claude/skills/far'))).toBe(true);
+  });
+});
+
+describe('a skill installed from the registry', () => {
+  it('wants the highest release in the locked range; update keeps the range, --latest takes the newest', async () => {
+    const s = setup();
+    const reg = fresh('registry');
+    const env = { ...s.env, SKILLS_REGISTRY: reg };
+    const sync = async (version: string) => {
+      const dir = join(fresh('src'), 'pdf');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'SKILL.md'), pdf(version));
+      expect((await runCli(['sync', dir], { cwd: s.project, env })).exitCode).toBe(0);
+    };
+    const run = (args: string[]) => runCli(args, { cwd: s.project, env });
+    await sync('1.0.0');
+    expect((await run(['install', 'pdf@^1.0', '--yes'])).exitCode).toBe(0);
+    await sync('1.1.0');
+    await sync('2.0.0');
+    const o = await run(['outdated']);
+    expect(o.exitCode).toBe(0);
+    expect(o.stdout).toMatch(/^pdf\s+1\.0\.0\s+1\.1\.0\s+2\.0\.0\s+registry$/m);
+
+    const d = await run(['update', '--dry-run']);
+    expect(d.stdout).toContain('would update pdf 1.0.0 → 1.1.0  (registry)');
+    expect(d.stdout).toMatch(/^\+ {2}version: "1\.1\.0"$/m);
+    expect(lockOf(s.project).skills.pdf!.version).toBe('1.0.0');
+
+    expect((await run(['update'])).exitCode).toBe(0);
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ version: '1.1.0', ref: '^1.0', source: 'registry' });
+    expect((await run(['update', '--latest'])).exitCode).toBe(0);
+    expect(lockOf(s.project).skills.pdf!.version).toBe('2.0.0');
+  });
+});
+
+describe('skills from folders, and no lock', () => {
+  it('a folder skill is not checked (said with --all); update refuses to name it; no lock is no skill', async () => {
+    const s = setup();
+    expect((await cli(['outdated'], s)).stdout).toBe('no skills installed (no skills-lock.json)');
+    const folder = join(fresh('src'), 'pdf');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'SKILL.md'), pdf('1.0.0'));
+    await install(folder, s);
+    expect((await cli(['outdated'], s)).stdout).toBe(
+      'all skills are up to date (1 not checkable (from a folder, archive or URL))',
+    );
+    expect((await cli(['outdated', '--all'], s)).stdout).toContain('pdf: not checked: installed from a folder');
+    const u = await cli(['update', 'pdf'], s);
+    expect(u.exitCode).toBe(2);
+    expect(u.stderr).toContain('has no versions to update to');
+    expect((await cli(['update'], s)).stdout).toBe('all skills are up to date');
+  });
+});
