@@ -130,13 +130,17 @@ export async function install(
                 }),
               ),
             ];
+            // The folders there are ticked; with none, the generic .agents/skills that most agents read.
+            const there = dirs.some(([dir]) => present(dir));
+            const generic = join(base, '.agents', 'skills');
             return checkbox({
               message: 'No agent folder is set for this project: which agents should read these skills?',
               pageSize: 15,
+              required: true,
               choices: dirs.map(([dir, title]) => ({
                 value: dir,
                 name: `${title}  (${target.global ? '~/' : ''}${relative(base, dir)})`,
-                checked: present(dir),
+                checked: there ? present(dir) : dir === generic,
               })),
             });
           },

@@ -9,7 +9,7 @@ import { SkillsError } from '../errors.js';
 import { INTO_PATH, LOCKFILE_NAME, emptyLockfile, intoOf } from '../formats/lockfile.js';
 import { cleanStale } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
-import { AGENTS, projectAgentFolders, readsManifestSkills, userFolder } from '../skill/agents.js';
+import { AGENTS, detectAgents, projectAgentFolders, readsManifestSkills, userFolder } from '../skill/agents.js';
 import { carryOut } from './apply.js';
 import { lockPath, readLockfile, withProjectLock } from './lock.js';
 import { planFromSources } from './plan.js';
@@ -54,16 +54,24 @@ function recordedAs(options: InstallOptions, abs: string): string | undefined {
 
 /**
  * The folders a project install places into when none is given or recorded: those asked on a terminal, else the
- * agent folders the project has, else `.agents/skills` (read by most agents), said on stderr.
+ * agent folders the project (or, --global, the user) has, else `.agents/skills` (read by most agents), said on stderr.
  */
 async function defaultPlaces(options: InstallOptions, warnings: string[]): Promise<string[]> {
   const chosen = await options.choosePlaces?.();
   if (chosen && chosen.length > 0) return chosen;
   const base = options.global ? options.home : dirname(options.lockfile);
-  if (!options.global) {
-    const found = projectAgentFolders(base);
-    if (found.length > 0) return found;
-  }
+  // A project: the agent folders it has. The user (--global): the user folders of the agents found in the home
+  // folder (~/.claude, ~/.cursor, …).
+  const found = options.global
+    ? [
+        ...new Set(
+          detectAgents({ cwd: base, home: options.home, env: options.env }).flatMap((d) =>
+            d.user && d.userDir !== undefined ? [d.userDir] : [],
+          ),
+        ),
+      ]
+    : projectAgentFolders(base);
+  if (found.length > 0) return found;
   const generic = join(base, '.agents', 'skills');
   warnings.push(
     `no agent folder ${options.global ? 'in the home folder' : `in ${base}`}: placed into ${options.global ? '~/.agents/skills' : '.agents/skills'}, which most agents read; choose others with --agent (skills agents lists them)`,

@@ -202,6 +202,7 @@ export async function planFromSources(
   const rangeAsked = new Map(specs.filter((sp) => sp.range !== undefined && !sp.exact).map((sp) => [sp.id, sp.range!]));
   const owners = new Map(options.from ? readIndex(options.from).skills.map((e) => [e.id, e.owner]) : []);
   const items: Planned['items'] = [];
+  const replaced: string[] = [];
   for (const r of resolution.resolved) {
     const local = locals.get(r.id);
     let plan: Plan;
@@ -263,6 +264,9 @@ export async function planFromSources(
       ...(options.link && plan.kind === 'local' ? { link: true as const } : {}),
     };
     if (keep && old!.ref !== undefined && entry.ref === undefined) entry.ref = old!.ref;
+    // Another repository's skill of the same name replaces the one installed: said, as it is someone else's.
+    if (old && old.source !== entry.source && old.integrity !== entry.integrity)
+      replaced.push(`${r.id} from ${entry.source} replaces the ${r.id} installed from ${old.source}`);
     items.push({ resolved: r, plan, entry, requested: requested.has(`${r.id}@${r.version}`) });
   }
   const next: Lockfile = { ...lock, skills: { ...lock.skills } };
@@ -294,5 +298,5 @@ export async function planFromSources(
             `${unversioned.length} skills have no version (${unversioned.map((p) => p.skill.id).join(', ')}); they are kept as 0.0.0, and a changed copy replaces them`,
           ]
         : [];
-  return { ok: true, items, next, skipped, warnings: [...said, ...resolution.warnings] };
+  return { ok: true, items, next, skipped, warnings: [...said, ...replaced, ...resolution.warnings] };
 }

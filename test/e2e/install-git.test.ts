@@ -136,6 +136,7 @@ describe('skills install from git', () => {
         [`file://${upstream}#${second.slice(0, 9)}:skills/pdf`, second, second.slice(0, 9)],
         ['anthropics/skills/skills/pdf#v1.0.0', first, 'v1.0.0'],
         ['https://github.com/anthropics/skills/tree/main/skills/pdf', second, 'main'],
+        ['gitlab:group/skills.git#v1.0.0:skills/pdf', first, 'v1.0.0'],
       ];
       for (const [source, commit, ref] of cases) {
         const dir = project();
@@ -281,6 +282,13 @@ describe('where skills go', () => {
     // list and render-prompt read ~/.claude/skills.
     const list = await runCli(['list', '--json'], { cwd: fresh('elsewhere'), env });
     expect(list.stdout).toContain('"pdf"');
+    // With no --agent and no folder in the user's lock: the user folders of the agents found in the home folder.
+    const other = user();
+    for (const d of ['.claude', '.cursor']) mkdirSync(join(other.HOME!, d));
+    const again = await runCli(['install', 'anthropics/skills', '-s', 'docx', '-g'], { cwd: dir, env: other });
+    expect(again.exitCode, again.stderr).toBe(0);
+    for (const d of ['.claude/skills', '.cursor/skills'])
+      expect(existsSync(join(other.HOME!, d, 'docx/SKILL.md')), d).toBe(true);
     // A project's lock naming the home folder is refused.
     writeFileSync(
       join(dir, 'skills-lock.json'),
@@ -358,6 +366,48 @@ describe('where skills go', () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe('on a terminal', () => {
+  /** Run the CLI on a pseudo-terminal (util-linux `script`), answering each prompt once its text has appeared. */
+  async function onTerminal(args: string[], cwd: string, env: Record<string, string>, answers: [string, string][]) {
+    const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd,
+      env: { ...process.env, ...env, TERM: 'xterm', NO_COLOR: '1', CI: '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number>((done) => child.once('exit', (code) => done(code ?? -1)));
+    for (const [waitFor, keys] of answers) {
+      const until = Date.now() + 20_000;
+      while (!out.includes(waitFor) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(out, `waiting for "${waitFor}"`).toContain(waitFor);
+      // Each key on its own, as a person types.
+      for (const k of keys) {
+        child.stdin.write(k);
+        await new Promise((r) => setTimeout(r, 80));
+      }
+    }
+    const code = await exited;
+    return { code, out };
+  }
+
+  it('asks which skills of a repository and which agents, and installs what was chosen', async () => {
+    const env = user();
+    const dir = project('');
+    // Skills: docx (ticked), pdf (ticked); the invalid one is shown, not choosable. Untick the first, confirm.
+    // Agents: none in the project, so the generic folder is ticked; tick the first (Claude Code) too, confirm.
+    const r = await onTerminal(['install', 'github:anthropics/skills'], dir, env, [
+      ['install which?', ' \r'],
+      ['which agents', ' \r'],
+    ]);
+    expect(r.out).toContain('invalid: name "Broken_Name" must be lowercase');
+    expect(r.code).toBe(0);
+    for (const d of ['.claude/skills', '.agents/skills']) expect(readdirSync(join(dir, d)), d).toEqual(['pdf']);
+    expect(lockOf(dir).into).toEqual(['.agents/skills', '.claude/skills']);
   });
 });
 
