@@ -1,5 +1,6 @@
 import { sep } from 'node:path';
 import { registrySkills } from '../registry/find-skills.js';
+import { sameContent } from '../registry/integrity.js';
 import { entryOf, readFolder, type CatalogEntry, type CatalogScope } from '../skill/light.js';
 import type { SkillFolder } from '../skill/folders.js';
 import { discoveryBudget } from '../skill/discover.js';
@@ -47,7 +48,8 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
         by: first.location,
         byScope: first.scope,
       });
-      if (e.scope !== 'registry')
+      // A twin (the same skill installed for two agents) hides nothing: no warning.
+      if (e.scope !== 'registry' && !sameContent(e.root, first.root))
         out.warnings.push(`${e.name} in ${e.root} (${e.scope}) is shadowed by ${first.root} (${first.scope})`);
       return;
     }

@@ -126,3 +126,15 @@ export function integrityOf(skill: Skill): string {
 export function folderIntegrity(root: string): string {
   return digest(skillFiles(root));
 }
+
+/**
+ * True when two skill folders hold the same files (one skill installed into two agents' folders): a copy that
+ * shadows its twin hides nothing, so nobody is warned about it. False when either cannot be read.
+ */
+export function sameContent(a: string, b: string): boolean {
+  try {
+    return folderIntegrity(a) === folderIntegrity(b);
+  } catch {
+    return false;
+  }
+}

@@ -1,5 +1,6 @@
 // What `skills list` shows: the registry's skills (from its index alone) and those in skill folders, filtered and
 // sorted.
+import { sameContent } from './integrity.js';
 import { SkillsError } from '../errors.js';
 import type { Layout } from '../model/skill.js';
 import { validateSkills } from '../skill/validate.js';
@@ -80,7 +81,10 @@ export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & 
   // The first folder's skill wins over a later one of the same name (the project's over the user's), as agents load
   // them.
   const shadowed: ListResult['shadowed'] = found.shadowed.map((s) => ({ id: s.id, path: s.path, by: s.by }));
-  const warnings = found.shadowed.map((s) => `${s.id} in ${s.path} (${s.scope}) is shadowed by ${s.by} (${s.byScope})`);
+  // A twin (the same skill installed for two agents) shadows nothing worth a warning.
+  const warnings = found.shadowed
+    .filter((s) => !sameContent(s.path, s.by))
+    .map((s) => `${s.id} in ${s.path} (${s.scope}) is shadowed by ${s.by} (${s.byScope})`);
   if (found.cut) warnings.unshift(found.cut);
   // Look-alike names (a Cyrillic р in "рdf" beside "pdf"): one skill can pass for the other.
   for (const group of confusableGroups(rows.map((r) => r.id))) {

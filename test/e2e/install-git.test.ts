@@ -408,6 +408,12 @@ describe('on a terminal', () => {
     expect(r.code).toBe(0);
     for (const d of ['.claude/skills', '.agents/skills']) expect(readdirSync(join(dir, d)), d).toEqual(['pdf']);
     expect(lockOf(dir).into).toEqual(['.agents/skills', '.claude/skills']);
+    // The same skill in two agents' folders is a twin: list and render-prompt show it once, warning about nothing.
+    for (const args of [['list'], ['render-prompt']]) {
+      const shown = await runCli(args, { cwd: dir, env });
+      expect(shown.exitCode).toBe(0);
+      expect(shown.stderr, args[0]).not.toContain('shadowed');
+    }
   });
 });
 

@@ -193,6 +193,19 @@ describe('buildCatalog: hidden, disabled, precedence', () => {
     expect(stored.location).toBe(join(reg, 'built-in/stored@2.0.0/SKILL.md'));
   });
 
+  it('says nothing when the skill shadowed is a twin: the same files installed for two agents', () => {
+    const claude = fresh('claude');
+    const agents = fresh('agents');
+    writeTree(claude, skill('twin'));
+    writeTree(agents, { ...skill('twin'), ...skill('differs') });
+    writeTree(claude, skill('differs', 'metadata:\n  version: "2.0.0"'));
+    const c = buildCatalog({ folders: [project(agents), project(claude)] });
+    expect(c.shadowed.map((s) => s.name).sort()).toEqual(['differs', 'twin']);
+    expect(c.warnings).toEqual([
+      `differs in ${join(claude, 'differs')} (project) is shadowed by ${join(agents, 'differs')} (project)`,
+    ]);
+  });
+
   it('counts a folder reached twice once, and reports locations with symlinks resolved', () => {
     const real = fresh('real');
     writeTree(real, skill('linked'));
