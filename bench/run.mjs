@@ -1,6 +1,8 @@
 // The benchmark rows. Usage: node bench/run.mjs [--only <substring>]... [--json]
 // `npm run bench` builds first. A missed aim is reported, not failed: exit 0. A benchmark that cannot run
 // honestly (a command fails, the generated skills do not validate) exits 1.
+// After the table: selection accuracy (bench/selection.mjs) and, when SKILLS_REAL_CORPORA names a folder of real
+// skill collections, lint's findings per rule on them (bench/false-positives.mjs).
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -356,12 +358,18 @@ async function main() {
   // Not a timed row: how many queries of the selection set put the expected skill first (bench/selection.mjs).
   const sel = only.length ? undefined : await import('./selection.mjs');
   const selection = await sel?.selectionAccuracy();
+  // Not a timed row either: lint's findings per rule on the real skill collections named by $SKILLS_REAL_CORPORA
+  // (bench/false-positives.mjs); without it, one line says it was skipped.
+  const fp = only.length ? undefined : await import('./false-positives.mjs');
+  const falsePositives = fp?.lintRealCorpora();
   if (opts.json)
     process.stdout.write(
-      `${JSON.stringify({ machine, seed: SEED, rows: results.map(toJson), ...(selection ? { selection } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ machine, seed: SEED, rows: results.map(toJson), ...(selection ? { selection } : {}), ...(falsePositives ? { falsePositives } : {}) }, null, 2)}\n`,
     );
   else
-    process.stdout.write(`${formatTable(machine, results)}\n${selection ? `${sel.formatSelection(selection)}\n` : ''}`);
+    process.stdout.write(
+      `${formatTable(machine, results)}\n${selection ? `${sel.formatSelection(selection)}\n` : ''}${falsePositives ? `\n${fp.formatFalsePositives(falsePositives)}\n` : ''}`,
+    );
 }
 
 const ms = (x) => Math.round(x * 100) / 100;

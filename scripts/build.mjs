@@ -137,7 +137,7 @@ rmSync(esm, { recursive: true });
 // on every commit) load through static imports goes into main.cjs, as a module factory that runs on first require:
 // one read and one code-cache entry instead of about twenty. Each module is still in exactly one file; the other
 // files require these modules from main.cjs (`require("../main.cjs").__core(name)`), which is always loaded first.
-const HOT_ENTRIES = /^(?:src\/(?:main|cli|commands\/validate)\.ts|node_modules\/commander\/)/;
+const HOT_ENTRIES = /^(?:src\/(?:main|cli\/[^/]+|commands\/validate)\.ts|node_modules\/commander\/)/;
 const HOT = Object.entries(result.metafile.outputs)
   .filter(([, meta]) => meta.entryPoint && HOT_ENTRIES.test(meta.entryPoint))
   .map(([file]) => names.get(relative(esm, file)));

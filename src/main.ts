@@ -10,7 +10,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     argv.includes('--format=sarif');
   let exitCode = 0;
   try {
-    const { buildProgram } = await import('./cli.js');
+    const { buildProgram } = await import('./cli/program.js');
     const { CommanderError } = await import('commander');
     const program = buildProgram(ctx, (code) => {
       exitCode = code;

@@ -9,7 +9,7 @@ import {
   type InitResult,
   type Part,
 } from '../init/init.js';
-import { checkManifestId, checkName, type NameCheck } from '../skill/names.js';
+import { checkManifestId, checkName, reservedWordIn, type NameCheck } from '../skill/names.js';
 import { isStrictSemver } from '../model/spec.js';
 import { SkillsError } from '../errors.js';
 import type { Layout } from '../model/skill.js';
@@ -67,6 +67,12 @@ export async function init(options: InitOptions, ctx: Context): Promise<InitResu
     );
   }
   const parts = checkParts(options.with, options.layout);
+  // The same word lint warns about (SK106): said before anything is written, so init and lint agree.
+  const reserved = reservedWordIn(name);
+  if (reserved !== undefined)
+    ctx.stderr.write(
+      `warning: "${name}" contains "${reserved}", a word Anthropic reserves: the Claude API and claude.ai refuse to upload a custom skill so named (other agents load it)\n`,
+    );
   const parent = resolve(ctx.cwd, options.dir ?? '.');
   // Refuse an occupied target before asking anything.
   await checkTarget(join(parent, name));

@@ -6,7 +6,7 @@ import { present } from '../fs/walk.js';
 import { listSources, type SourceListing } from '../install/inspect.js';
 import { installSkills } from '../install/install.js';
 import { findLockfile, globalLockfile } from '../install/lock.js';
-import type { InstallOptions as CoreOptions, InstallOutcome, InvalidSource } from '../install/types.js';
+import type { InstallOptions as CoreOptions, InstallOutcome, InstalledSkill, InvalidSource } from '../install/types.js';
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import { askedRegistry, registryFor } from '../registry/locate.js';
 import { AGENTS, resolveAgents } from '../skill/agents.js';
@@ -29,6 +29,8 @@ export interface InstallOptions {
   for?: string;
   frozen?: boolean;
   force?: boolean;
+  dryRun?: boolean;
+  verbose?: boolean;
   json?: boolean;
   registry?: string;
   color?: boolean;
@@ -91,6 +93,8 @@ export async function install(
     consumer: options.for?.trim(),
     frozen: options.frozen,
     force: options.force,
+    dryRun: options.dryRun,
+    verbose: options.verbose,
     strict: options.strict,
     link: options.link,
     ...(options.skill?.length ? { only: options.skill } : {}),
@@ -239,24 +243,39 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
     ctx.stdout.write(`${safeJson(doc)}\n`);
     return exitCode;
   }
-  const colour = { added: c.green, updated: c.green, replaced: c.yellow, unchanged: c.dim } as const;
+  // One word a skill: added (new to the lock), updated (another version or content), unchanged (as locked;
+  // "placed" when it was written into a folder that lacked it). --dry-run says what would be.
+  const colour = { added: c.green, updated: c.green, placed: c.green, unchanged: c.dim } as const;
+  const word = (s: InstalledSkill): keyof typeof colour => {
+    if (s.status !== 'unchanged') return s.status;
+    const written = s.placed?.some((p) => p.status === 'written') || (s.registered ?? 'unchanged') !== 'unchanged';
+    return written ? 'placed' : 'unchanged';
+  };
+  const counts = new Map<string, number>();
+  const would = outcome.dryRun ? 'would be ' : '';
   for (const s of outcome.skills) {
-    const written = s.placed?.some((p) => p.status === 'written') ?? false;
-    const label = s.status === 'unchanged' && !written ? 'present' : s.status === 'unchanged' ? 'installed' : s.status;
+    const w = word(s);
+    counts.set(w, (counts.get(w) ?? 0) + 1);
     const into = s.placed?.length
       ? `  → ${s.placed.map((p) => `${rel(p.into)}${p.link ? ' (link)' : ''}${p.status === 'unchanged' ? ' (unchanged)' : ''}`).join(', ')}`
       : '';
+    // The registry's copy of that version was another content (changed by hand, or --force): it was replaced.
+    const replaced = s.registered === 'replaced' ? c.yellow(' (stored copy replaced)') : '';
     ctx.stdout.write(
-      `${colour[s.status](label.padEnd(9))} ${c.bold(`${s.id}@${s.version}`)}${s.requested ? '' : c.dim(' (dependency)')}${into}\n`,
+      `${colour[w](`${would}${w}`.padEnd(would ? 18 : 9))} ${c.bold(`${s.id}@${s.version}`)}${s.requested ? '' : c.dim(' (dependency)')}${replaced}${into}\n`,
     );
   }
   for (const i of outcome.skipped) ctx.stderr.write(`${ce.yellow('skipped')}   ${skippedLine(i, rel)}\n`);
-  const n = outcome.skills.length;
   const where =
     outcome.registry ??
     [...new Set(outcome.skills.flatMap((s) => (s.placed ?? []).map((p) => rel(dirname(p.into)))))].join(', ');
+  const tally = (['added', 'updated', 'placed', 'unchanged'] as const)
+    .filter((w) => counts.has(w))
+    .map((w) => `${counts.get(w)} ${w}`);
+  if (outcome.skipped.length) tally.push(`${outcome.skipped.length} skipped (invalid)`);
+  const lock = `${rel(outcome.lockfile)} ${outcome.lockChanged ? (outcome.dryRun ? 'would be written' : 'written') : 'unchanged'}`;
   ctx.stdout.write(
-    `${n} skill${n === 1 ? '' : 's'} installed into ${where || 'nothing'}; ${rel(outcome.lockfile)} ${outcome.lockChanged ? 'written' : 'unchanged'}${outcome.skipped.length ? `; ${outcome.skipped.length} skipped (invalid)` : ''}\n`,
+    `${outcome.dryRun ? 'dry run, nothing was written: ' : ''}${where ? `${where}: ` : ''}${tally.join(', ') || 'nothing to install'}; ${lock}\n`,
   );
   return exitCode;
 }

@@ -5,8 +5,9 @@ import { lintPaths, type LintRun } from '../lint/lint-paths.js';
 import { rules } from '../lint/rules/index.js';
 import { renderRules } from '../lint/rules-doc.js';
 import { toSarif } from '../lint/formatters/sarif.js';
-import { paint, useColor } from '../ui/color.js';
-import { countFindings, formatStylish, toJson, type ValidateResult } from '../ui/validate-report.js';
+import { paint, useColor, type Paint } from '../ui/color.js';
+import { visibleFindings } from '../lint/visible.js';
+import { countFindings, formatDiagnostic, formatStylish, toJson, type ValidateResult } from '../ui/validate-report.js';
 import { forTerminal, safeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 
@@ -23,6 +24,10 @@ export interface LintOptions {
   strict?: boolean;
   spec?: boolean;
   listRules?: boolean;
+  /** Show info findings too (hidden by default, unless the configuration sets the rule's level). */
+  verbose?: boolean;
+  /** Show errors only (ESLint's --quiet); the summary still counts what was hidden. */
+  quiet?: boolean;
   color?: boolean;
 }
 
@@ -62,6 +67,8 @@ function checkOptions(options: LintOptions, format: string): number | undefined 
   if (!['stylish', 'json', 'sarif'].includes(format))
     throw new SkillsError('E_USAGE', `--format must be stylish, json or sarif, not "${format}"`);
   if (options.fix && options.fixDryRun) throw new SkillsError('E_USAGE', 'use --fix or --fix-dry-run, not both');
+  if (options.quiet && options.verbose)
+    throw new SkillsError('E_USAGE', 'use --quiet (errors only) or --verbose (every finding), not both');
   const max = options.maxWarnings;
   if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 0)) {
     throw new SkillsError('E_USAGE', `--max-warnings takes a whole number of 0 or more, not "${max}"`);
@@ -93,5 +100,37 @@ async function render(
   const fixed = run.fixed
     .map((f) => `${c.green('fixed')}  ${forTerminal(`${relative(ctx.cwd, f.file) || '.'}: ${f.description}`)}\n`)
     .join('');
-  return fixed + forTerminal(diff(run.preview, { cwd: ctx.cwd })) + formatStylish(result, c, ctx.cwd);
+  return fixed + forTerminal(diff(run.preview, { cwd: ctx.cwd })) + stylish(run, result, options, c, ctx.cwd);
+}
+
+const plural = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
+
+/**
+ * What a person sees: info findings hidden unless --verbose or the configuration asks for them; with --quiet, only
+ * the skills with errors and their errors. The summary counts every finding, and says what was hidden.
+ */
+function stylish(run: LintRun, result: ValidateResult, options: LintOptions, c: Paint, cwd: string): string {
+  const shown = visibleFindings(run.reports, { ...options, explicit: run.explicit });
+  const hidden = [
+    ...(shown.hiddenWarnings ? [plural(shown.hiddenWarnings, 'warning')] : []),
+    ...(shown.hiddenInfos ? [`${shown.hiddenInfos} info finding${shown.hiddenInfos === 1 ? '' : 's'}`] : []),
+  ].join(' and ');
+  if (!options.quiet) {
+    const body = formatStylish({ ...result, reports: shown.reports }, c, cwd);
+    return hidden ? `${body}${c.dim(`… and ${hidden} hidden; --verbose shows them`)}\n` : body;
+  }
+  // ESLint's --quiet: the failing skills and their errors, then one line.
+  const rel = (p: string) => forTerminal(relative(cwd, p) || '.');
+  const out: string[] = [];
+  for (const r of shown.reports) {
+    out.push(`${c.red('✖')} ${c.bold(rel(r.skill.root))}`);
+    for (const d of r.diagnostics) out.push(formatDiagnostic(d, c, rel));
+  }
+  const n = result.reports.length;
+  const line =
+    result.errorCount > 0
+      ? c.red.bold(`${plural(result.errorCount, 'error')} in ${plural(shown.reports.length, 'skill')} of ${n}`)
+      : c.green(n === 0 ? 'no skills to lint' : `no errors in ${plural(n, 'skill')}`);
+  out.push(hidden ? `${line}${c.dim(`; ${hidden} hidden by --quiet`)}` : line);
+  return out.join('\n') + '\n';
 }

@@ -12,16 +12,20 @@ export interface ListOptions {
   long?: boolean;
   owner?: string;
   layout?: string;
-  registry?: string;
+  /** A folder, or false for --no-registry. */
+  registry?: string | false;
+  /** false: the registry alone (`skills registry list`). */
+  folders?: boolean;
   color?: boolean;
 }
 
 /** `skills list [dirs…]`: the registry's skills (from its index alone) and those in skill folders. */
 export async function list(options: ListOptions, ctx: Context): Promise<ListResult> {
   setDiscoveryLimits(ctx.env);
-  const registry = registryFor(options, ctx);
+  const registry = options.registry === false ? undefined : registryFor({ registry: options.registry }, ctx);
   const found = await listSkills({
     registry,
+    folders: options.folders,
     cwd: ctx.cwd,
     home: homeOf(ctx),
     env: ctx.env,
@@ -49,10 +53,13 @@ const width = (s: string) => [...s].length;
 /** The table: one row per skill, the description cut so each line fits `width` columns. */
 export function formatList(
   rows: ListRow[],
-  opts: { long: boolean; width: number; c: Paint; registry: string },
+  opts: { long: boolean; width: number; c: Paint; registry?: string },
 ): string {
   const { c } = opts;
-  if (rows.length === 0) return c.dim(`no skills found (registry ${forTerminal(opts.registry)})\n`);
+  if (rows.length === 0)
+    return c.dim(
+      `no skills found (${opts.registry ? `registry ${forTerminal(opts.registry)}` : 'no registry read'})\n`,
+    );
   // Everything in a row came from a skill or the registry's index: escaped before it is measured and printed.
   const cells = rows.map((r) =>
     [
@@ -60,7 +67,7 @@ export function formatList(
       (opts.long ? r.versions.join(', ') : r.version) || '-',
       r.layout ?? '-',
       r.owner ?? '-',
-      r.scope,
+      r.registered ? `${r.scope}+registry` : r.scope,
       r.usedBy.length > 0 ? r.usedBy.join(', ') : '-',
     ].map(forTerminal),
   );

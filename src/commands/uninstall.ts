@@ -14,6 +14,7 @@ export interface UninstallOptions {
   global?: boolean;
   for?: string;
   force?: boolean;
+  dryRun?: boolean;
   json?: boolean;
   registry?: string;
   color?: boolean;
@@ -46,6 +47,7 @@ export async function uninstall(
     id: spec.id,
     consumer: options.for?.trim(),
     force: options.force,
+    dryRun: options.dryRun,
   });
   const result = { registry, lockfile, ...r };
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
@@ -60,7 +62,9 @@ export async function uninstall(
   for (const p of r.removed) parts.push(rel(p));
   if (r.lock) parts.push(rel(lockfile));
   if (r.store.length) parts.push(`the store (${r.store.map((p) => relative(registry, p)).join(', ')})`);
-  ctx.stdout.write(`uninstalled ${name}${parts.length ? ` from ${parts.join(', ')}` : ''}\n`);
+  const verb = options.dryRun ? 'would uninstall' : 'uninstalled';
+  ctx.stdout.write(`${verb} ${name}${parts.length ? ` from ${parts.join(', ')}` : ''}\n`);
+  if (options.dryRun) ctx.stdout.write('dry run: nothing was removed\n');
   if (r.keptFor.length) ctx.stdout.write(`kept in the store ${registry}: used by ${r.keptFor.join(', ')}\n`);
   return result;
 }

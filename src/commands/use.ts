@@ -7,7 +7,8 @@ import { safeJson } from '../ui/terminal-text.js';
 
 export interface UseOptions {
   id: string;
-  by: string;
+  /** The consumer: `--for` (`--by` is its old name). */
+  by?: string;
   json?: boolean;
   registry?: string;
 }
@@ -22,15 +23,24 @@ export async function changeUse(options: UseOptions, ctx: Context, add: boolean)
   // The one rule for ids (a range has no place here: usedBy is kept per skill, not per version).
   const spec = parseSpec(options.id);
   if ('error' in spec) throw new SkillsError('E_USAGE', spec.error);
+  const by = options.by;
+  if (by === undefined)
+    throw new SkillsError(
+      'E_USAGE',
+      `${add ? 'use' : 'unuse'} needs --for <consumer>: who ${add ? 'uses' : 'no longer uses'} the skill`,
+      {
+        hint: `e.g. skills registry ${add ? 'use' : 'unuse'} ${spec.id} --for content-creator`,
+      },
+    );
   if (spec.range !== undefined)
     throw new SkillsError('E_USAGE', `${add ? 'use' : 'unuse'} takes an id, not "${options.id}"`, {
-      hint: `e.g. skills ${add ? 'use' : 'unuse'} ${spec.id} --by ${options.by.trim() || 'content-creator'}`,
+      hint: `e.g. skills registry ${add ? 'use' : 'unuse'} ${spec.id} --for ${by.trim() || 'content-creator'}`,
     });
-  const result = await changeUsage(registryFor(options, ctx), spec.id, options.by, add);
+  const result = await changeUsage(registryFor(options, ctx), spec.id, by, add);
   if (options.json) ctx.stdout.write(`${safeJson(result)}\n`);
   else {
     const who = result.usedBy.length > 0 ? `is used by ${result.usedBy.join(', ')}` : 'is used by nobody';
-    const unchanged = add ? ' (unchanged)' : ` (${options.by.trim()} did not use it)`;
+    const unchanged = add ? ' (unchanged)' : ` (${by.trim()} did not use it)`;
     ctx.stdout.write(`${result.id} ${who}${result.changed ? '' : unchanged}\n`);
   }
   return result;

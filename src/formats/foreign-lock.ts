@@ -68,8 +68,7 @@ export function foreignSource(e: ForeignEntry): { source: string } | { reason: s
     const shorthand = /^[\w.-]+\/[\w.-]+$/.test(e.source) ? `${e.sourceType}:${e.source}` : e.source;
     return { source: `${shorthand}${fragment}` };
   }
-  if (e.sourceType === 'git' || /^(https?|ssh|git|file):\/\/|^git@/.test(e.source))
-    return { source: `${e.source}${fragment}` };
+  if (e.sourceType === 'git') return { source: `${e.source}${fragment}` };
   if (e.sourceType === 'local') return { source: e.source };
   return { reason: `its source type "${e.sourceType}" (${e.source}) is not one skills installs from` };
 }

@@ -1,5 +1,5 @@
 // Carrying out an install plan: everything that can still refuse is checked before the first write.
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { emptyLockfile, serializeLockfile, type Lockfile } from '../formats/lockfile.js';
@@ -22,7 +22,7 @@ function checkStored(registry: string, id: string, version: string, rel: string,
     throw new SkillsError(
       'E_CONFIG',
       `${registry}: ${id}@${version} is in the index but its stored copy ${path} is missing; nothing was installed`,
-      { hint: `register it again: skills sync <its folder> --force` },
+      { hint: `register it again: skills registry sync <its folder> --force` },
     );
   }
   const found = folderIntegrity(path);
@@ -31,9 +31,18 @@ function checkStored(registry: string, id: string, version: string, rel: string,
       'E_INVALID',
       `${path}: the stored copy of ${id}@${version} was changed after it was registered (${join(registry, 'releases', `${id}.json`)} records ${integrity}, its files hash to ${found}); nothing was installed`,
       {
-        hint: `register it again from its source (skills sync <its folder> --force), or remove it (skills remove ${id}@${version}) and install it again`,
+        hint: `register it again from its source (skills registry sync <its folder> --force), or remove it (skills registry remove ${id}@${version}) and install it again`,
       },
     );
+  }
+}
+
+/** True when two paths are the same folder (symlinks followed). */
+function sameFolder(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
   }
 }
 
@@ -81,6 +90,14 @@ export async function carryOut(
     item.intoActions = places.map(({ abs }) => {
       const target = join(abs, resolved.id);
       if (linkTo !== undefined && linksTo(target, linkTo)) return 'unchanged';
+      // The skill's own folder is where it would be placed: a link would replace it with a link to itself.
+      if (linkTo !== undefined && !isLink(target) && present(target) && sameFolder(target, linkTo)) {
+        throw new SkillsError(
+          'E_USAGE',
+          `${target} is the skill's own folder, where --link would put a link to it; nothing was installed`,
+          { hint: 'link a skill from where you edit it (outside the agent folders), or install it without --link' },
+        );
+      }
       if (isLink(target)) {
         // A link skills made (the lock says so) is replaced; any other link is someone's.
         if (options.force || previous.skills[resolved.id]?.link) return 'write';
@@ -114,19 +131,20 @@ export async function carryOut(
   const skills: InstalledSkill[] = [];
   for (const item of planned.items) {
     const { plan, resolved, entry } = item;
-    let status: RegisterStatus = 'unchanged';
+    // What the install does to the project, from the lock: the same word whether a registry is used or not.
+    const old = previous.skills[resolved.id];
+    const status: InstalledSkill['status'] = !old
+      ? 'added'
+      : old.integrity !== entry.integrity || old.version !== entry.version
+        ? 'updated'
+        : 'unchanged';
+    let registered: RegisterStatus | undefined;
     let path: string;
     if (plan.kind === 'present') {
       path = join(registry, plan.release.path);
-    } else if (!options.useRegistry) {
+    } else if (!options.useRegistry || options.dryRun) {
       // A project install copies straight from the skill's folder (a fetched tree, an unpacked archive, a folder).
       path = plan.kind === 'local' ? plan.prepared.skill.root : plan.root;
-      const old = previous.skills[resolved.id];
-      status = !old
-        ? 'added'
-        : old.integrity !== entry.integrity || old.version !== entry.version
-          ? 'updated'
-          : 'unchanged';
     } else {
       options.progress?.(`installing ${resolved.id}@${resolved.version}`);
       const skill = plan.kind === 'local' ? plan.prepared.skill : fromSkills.get(resolved.id)!;
@@ -153,7 +171,7 @@ export async function carryOut(
           { hint: 'run the install again once the skill is written' },
         );
       }
-      status = r.status;
+      registered = r.status;
       path = join(registry, r.path);
     }
     const installed: InstalledSkill = {
@@ -163,6 +181,7 @@ export async function carryOut(
       integrity: entry.integrity,
       dependencies: entry.dependencies,
       status,
+      ...(registered === undefined ? {} : { registered }),
       path,
       requested: item.requested,
     };
@@ -170,7 +189,7 @@ export async function carryOut(
       const link = entry.link === true;
       installed.placed = places.map(({ abs }, i) => {
         const action = item.intoActions![i];
-        if (action === 'write') {
+        if (action === 'write' && !options.dryRun) {
           if (link) placeLink(abs, resolved.id, path);
           else placeInto(abs, resolved.id, path, entry.integrity);
         }
@@ -185,16 +204,18 @@ export async function carryOut(
     }
     skills.push(installed);
   }
-  if (options.consumer && options.useRegistry) for (const s of skills) await useSkill(registry, s.id, options.consumer);
+  if (options.consumer && options.useRegistry && !options.dryRun)
+    for (const s of skills) await useSkill(registry, s.id, options.consumer);
   const text = serializeLockfile(planned.next);
   // --frozen never writes the lock: not even one whose text is only reordered (a hand edit).
   const lockChanged = !options.frozen && (before === undefined || serializeLockfile(before) !== text);
-  if (lockChanged) writeAtomic(options.lockfile, text);
+  if (lockChanged && !options.dryRun) writeAtomic(options.lockfile, text);
   return {
     ok: true,
     ...(options.useRegistry ? { registry } : {}),
     lockfile: options.lockfile,
     lockChanged,
+    ...(options.dryRun ? { dryRun: true } : {}),
     skills,
     skipped: planned.skipped,
     warnings: planned.warnings,

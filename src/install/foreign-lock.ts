@@ -2,7 +2,8 @@
 // sources of ours, its names the skills chosen; what it locked is checked against what was installed, its way.
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { isInside, present } from '../fs/walk.js';
 import { LOCKFILE_NAME } from '../formats/lockfile.js';
 import { SIDE_LOCKFILE_NAME, foreignSource, parseForeignLock, type ForeignEntry } from '../formats/foreign-lock.js';
 
@@ -34,6 +35,7 @@ export function replayForeign(
   file: string,
   entries: ForeignEntry[],
 ): { sources: string[]; names: string[]; warnings: string[] } {
+  const project = dirname(file);
   const sources = new Set<string>();
   const names: string[] = [];
   const warnings: string[] = [];
@@ -42,6 +44,17 @@ export function replayForeign(
     if ('reason' in s) {
       warnings.push(`${file}: ${e.name} is not installed: ${s.reason}`);
       continue;
+    }
+    // A local folder is taken only inside the project, and only when it is there: a stranger's lock cannot copy a
+    // folder from elsewhere on this machine into the project, and one missing folder does not stop the others.
+    if (e.sourceType === 'local') {
+      const abs = resolve(project, s.source);
+      if (!isInside(project, abs) || !present(abs)) {
+        warnings.push(
+          `${file}: ${e.name} is not installed: its folder ${s.source} is ${present(abs) ? 'outside the project' : 'not there'}`,
+        );
+        continue;
+      }
     }
     sources.add(s.source);
     names.push(e.name);

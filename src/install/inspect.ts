@@ -2,6 +2,7 @@
 // nothing installed.
 import { dirname } from 'node:path';
 import { SkillsError } from '../errors.js';
+import { redactUrl } from '../formats/install-source.js';
 import { scratchBase } from './install.js';
 import { gather } from './plan.js';
 import { Scratch, classifySource } from './sources.js';
@@ -37,7 +38,7 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
         );
       const { found } = await gather(c, raw, options, scratch, dirname(options.lockfile));
       out.push({
-        source: raw,
+        source: redactUrl(raw),
         skills: found.map((p) =>
           'diagnostics' in p
             ? {

@@ -31,13 +31,13 @@ export async function installSkills(options: InstallOptions): Promise<InstallOut
   cleanStale(scratchBase(options), [UNPACK_PREFIX]);
   if (options.from !== undefined && !present(join(options.from, 'index.json'))) {
     throw new SkillsError('E_NOT_FOUND', `--from ${options.from}: no registry there (no index.json)`, {
-      hint: 'give a registry folder: one that skills sync wrote, with index.json in it',
+      hint: 'give a registry folder: one that skills registry sync wrote, with index.json in it',
     });
   }
   // The user's lock lives in a folder of its own, made on first use.
-  if (options.global) mkdirSync(lockDir, { recursive: true });
+  if (options.global && !options.dryRun) mkdirSync(lockDir, { recursive: true });
   return withProjectLock(lockfile, () => installLocked(options), {
-    readOnly: options.frozen,
+    readOnly: options.frozen || options.dryRun,
     onWait: () => options.progress?.(`waiting for another install in ${lockDir}`),
   });
 }

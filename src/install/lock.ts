@@ -17,7 +17,8 @@ const PROJECT_LOCK_WAIT_MS = 5 * 60_000;
 /**
  * Run `fn` holding the project's lock, so installs and uninstalls in one project run one after the other and each
  * reads skills-lock.json after the previous one wrote it: none loses another's entries. `readOnly` (--frozen,
- * which writes no lock) goes on without the lock where the project's folder cannot be written.
+ * which writes no lock, and --dry-run) goes on without the lock where the project's folder cannot be written or is not
+ * there.
  */
 export async function withProjectLock<T>(
   lockfile: string,
@@ -34,7 +35,7 @@ export async function withProjectLock<T>(
     });
   } catch (err) {
     const code = ((err as Error).cause as NodeJS.ErrnoException | undefined)?.code;
-    if (opts.readOnly && (code === 'EACCES' || code === 'EROFS' || code === 'EPERM')) return fn();
+    if (opts.readOnly && (code === 'EACCES' || code === 'EROFS' || code === 'EPERM' || code === 'ENOENT')) return fn();
     throw err;
   }
   try {

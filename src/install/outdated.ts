@@ -199,7 +199,12 @@ export function judgeGit(
   else if (head !== undefined) wanted = headPoint(head);
   else note = ref === undefined ? 'the remote has no default branch' : `the branch ${ref} is no longer on the remote`;
   const top = highestTagIn(vt);
-  const latest = top ? tagPoint(top) : head !== undefined ? headPoint(head) : undefined;
+  // A skill without a version that follows a branch cannot be placed among the tags (a tag may be behind the
+  // branch): its latest is the branch's head, never an older tag offered as newer.
+  const tracking = refKind !== 'semver' && refKind !== 'tag' && refKind !== 'commit';
+  const unplaced = tracking && !atTag && entry.version === '0.0.0';
+  const latest =
+    top && !unplaced ? tagPoint(top) : head !== undefined ? headPoint(head) : top ? tagPoint(top) : undefined;
   return {
     refKind,
     current,

@@ -96,7 +96,7 @@ export function placeInto(into: string, id: string, stored: string, integrity: s
         'E_INVALID',
         `${stored}: the stored copy of ${id} was changed after it was registered (expected ${integrity}, its files hash to ${copied}); ${target} was not written`,
         {
-          hint: `register it again from its source (skills sync <its folder> --force), or remove it (skills remove ${id}) and install it again`,
+          hint: `register it again from its source (skills registry sync <its folder> --force), or remove it (skills registry remove ${id}) and install it again`,
         },
       );
     }

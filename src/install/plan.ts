@@ -1,13 +1,16 @@
 // Planning an install: what each skill resolves to, where it comes from, and the lock that results. Reads the disk
 // (and unpacks archives into the scratch), writes nothing.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError } from '../errors.js';
-import { diffLockfiles, formatLockSource, type LockEntry, type Lockfile } from '../formats/lockfile.js';
+import { redactUrl } from '../formats/install-source.js';
+import { diffLockfiles, formatLockSource, intoOf, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import type { DependencySpec } from '../model/spec.js';
 import { readIndex, readReleases } from '../registry/index-io.js';
 import { loadSkill } from '../skill/load.js';
-import { isUnversioned, registryVersion, unversionedWarning } from '../registry/unversioned.js';
+import { AGENTS } from '../skill/agents.js';
+import { isInside } from '../fs/walk.js';
+import { isUnversioned, registryVersion } from '../registry/unversioned.js';
 import {
   catalogFromIndex,
   resolveSpecs,
@@ -83,13 +86,23 @@ export async function gather(
   options: InstallOptions,
   scratch: Scratch,
   lockDir: string,
+  recorded: string[] = [],
 ): Promise<Gathered> {
   if (c.kind === 'git') return gatherGit(c.remote, raw, options);
   if (c.kind === 'url') return gatherUrl(c.remote, raw, options, scratch);
   if (c.kind === 'folder') {
-    const tree = await gatherTree(c.abs, raw, (abs) => ({
-      source: formatLockSource({ kind: 'folder', path: lockPath(lockDir, abs) }),
-    }));
+    // The agents' folders below a folder hold copies skills placed, not sources: `skills install .` in a project
+    // reads its own skills, never `.claude/skills/pdf` (which would take the place of pdf's git origin).
+    const placedIn = [...AGENTS.map((a) => resolve(lockDir, a.project)), ...(options.into ?? []), ...recorded];
+    const copies = placedIn.filter((d) => isInside(c.abs, d) && d !== c.abs);
+    const tree = await gatherTree(
+      c.abs,
+      raw,
+      (abs) => ({ source: formatLockSource({ kind: 'folder', path: lockPath(lockDir, abs) }) }),
+      undefined,
+      undefined,
+      (abs) => copies.some((d) => isInside(d, abs)),
+    );
     // A folder with no skill in it or below: the loader says what it lacks.
     if (tree.found.length === 0) loadSkill(c.abs);
     return tree;
@@ -125,7 +138,10 @@ export async function planFromSources(
       throw new SkillsError('E_USAGE', `--link links a skill folder on this machine, and ${raw} is not one`, {
         hint: `install ${raw} without --link: it is copied`,
       });
-    const { found, several } = await gather(c, raw, options, scratch, lockDir);
+    const recorded = intoOf(lock)
+      .filter((d) => !d.startsWith('~/'))
+      .map((d) => resolve(lockDir, d));
+    const { found, several } = await gather(c, raw, options, scratch, lockDir, recorded);
     let chosen = found;
     if (only) chosen = found.filter((p) => only.has(idOf(p)) && matched.add(idOf(p)));
     else if (several && options.pick) {
@@ -162,7 +178,7 @@ export async function planFromSources(
     if (missing.length > 0)
       throw new SkillsError(
         'E_NOT_FOUND',
-        `--skill ${missing.join(', ')}: no such skill in ${options.sources.join(', ')}; nothing was installed`,
+        `--skill ${missing.join(', ')}: no such skill in ${options.sources.map(redactUrl).join(', ')}; nothing was installed`,
         { hint: 'run skills install <source> --list to see the skills it holds' },
       );
   }
@@ -290,13 +306,14 @@ export async function planFromSources(
   // A skill from a repository or a URL is pinned by its commit or content, so no version is no news; the others
   // without one are said in one line.
   const unversioned = [...locals.values()].filter((p) => isUnversioned(p.skill) && p.origin === undefined);
+  const names = unversioned.map((p) => p.skill.id);
   const said =
-    unversioned.length === 1
-      ? [unversionedWarning(unversioned[0]!.skill)]
-      : unversioned.length > 1
-        ? [
-            `${unversioned.length} skills have no version (${unversioned.map((p) => p.skill.id).join(', ')}); they are kept as 0.0.0, and a changed copy replaces them`,
-          ]
-        : [];
+    unversioned.length === 0
+      ? []
+      : [
+          unversioned.length === 1
+            ? `${names[0]} has no version; it is kept as 0.0.0`
+            : `${unversioned.length} skills have no version; they are kept as 0.0.0${options.verbose ? ` (${names.join(', ')})` : ' (--verbose names them)'}`,
+        ];
   return { ok: true, items, next, skipped, warnings: [...said, ...replaced, ...resolution.warnings] };
 }

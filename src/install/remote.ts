@@ -1,6 +1,7 @@
 // Skills from where they live: a folder or a git repository's tree (fetched once per commit into the cache) that
 // holds one skill or many, and an archive by URL (downloaded into the scratch, then read as any archive).
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { readBounded } from '../fs/read.js';
 import { join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { canonicalSource, redactUrl, type RemoteSource } from '../formats/install-source.js';
@@ -31,8 +32,9 @@ export async function gatherTree(
   lockOf: (abs: string) => { source: string; origin?: Prepared['origin'] },
   relabel?: Relabel,
   unnamed?: string,
+  skip?: (abs: string) => boolean,
 ): Promise<Gathered> {
-  const folders = isSkillFolder(root) ? [] : skillsBelow(root);
+  const folders = isSkillFolder(root) ? [] : skillsBelow(root).filter((abs) => !skip?.(abs) && !dataManifest(abs));
   if (folders.length === 0 && !isSkillFolder(root)) return { found: [], several: false };
   const found: Gathered['found'] = [];
   for (const abs of folders.length > 0 ? folders : [root]) {
@@ -44,6 +46,28 @@ export async function gatherTree(
     found.push('diagnostics' in p || origin === undefined ? p : { ...p, origin });
   }
   return { found, several: folders.length > 0 };
+}
+
+/** The keys a manifest.json skill has (any one of them): without all of them, the file is someone's data. */
+const MANIFEST_KEYS = ['id', 'name', 'description', 'context', 'scripts'];
+
+/**
+ * True when a folder found below a source holds only a manifest.json that is some other tool's data (a plugin's
+ * `prompts/clusters/manifest.json`): not a skill, so not an invalid one either. A file that cannot be parsed is
+ * left to the skill loader, which says what is wrong with it.
+ */
+function dataManifest(dir: string): boolean {
+  if (!existsSync(join(dir, 'manifest.json')) || existsSync(join(dir, 'SKILL.md')) || existsSync(join(dir, 'skill.md')))
+    return false;
+  try {
+    // A file too large for a manifest is the loader's to refuse, with its own message.
+    const { text } = readBounded(join(dir, 'manifest.json'), 1024 * 1024);
+    if (text === undefined) return false;
+    const doc: unknown = JSON.parse(text);
+    return typeof doc === 'object' && doc !== null && !Array.isArray(doc) && !MANIFEST_KEYS.some((k) => k in doc);
+  } catch {
+    return false;
+  }
 }
 
 /** A commit's tree (from the cache, or fetched), and the folder `path` names inside it. */

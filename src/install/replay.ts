@@ -2,6 +2,7 @@
 // archive, a folder, a registry's stored copy) and checked against the integrity the lock records.
 import { dirname, join, resolve } from 'node:path';
 import { SkillsError } from '../errors.js';
+import { parseRemoteSource, redactUrl } from '../formats/install-source.js';
 import { LOCKFILE_NAME, parseLockSource, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import { present } from '../fs/walk.js';
 import { readIndex, readReleases } from '../registry/index-io.js';
@@ -11,6 +12,25 @@ import { mismatch } from './plan.js';
 import { downloadOnce, gitTree } from './remote.js';
 import { prepareArchived, prepareLocal, unpackArchive, type Scratch } from './sources.js';
 import type { ArchivedSkill, InstallOptions, InvalidSource, Plan, Planned, Prepared } from './types.js';
+
+/**
+ * A lock's git source passes the same checks as one typed (the schemes allowed, no argument that looks like an
+ * option): a lock may come from a stranger's repository.
+ */
+function checkLockedGit(url: string, entry: LockEntry, id: string, lockfile: string): void {
+  let problem: string | undefined;
+  try {
+    if (parseRemoteSource(url, () => false)?.kind !== 'git')
+      problem = `"${redactUrl(url)}" is not a git URL skills takes`;
+  } catch (err) {
+    problem = (err as Error).message;
+  }
+  if (problem === undefined && entry.ref?.startsWith('-')) problem = `ref "${entry.ref}" looks like an option`;
+  if (problem !== undefined)
+    throw new SkillsError('E_CONFIG', `${lockfile}: ${id}: ${problem}; nothing was installed`, {
+      hint: `install ${id} again from a source skills takes, which rewrites its entry`,
+    });
+}
 
 const originOf = (e: LockEntry): Prepared['origin'] => ({
   ...(e.commit === undefined ? {} : { commit: e.commit }),
@@ -96,6 +116,7 @@ export async function planFromLock(
     let origin: string;
     const src = parseLockSource(entry.source);
     if (src.kind === 'git') {
+      checkLockedGit(src.url, entry, id, options.lockfile);
       // The locked commit, whatever the branch or tag names now: from the cache, else fetched.
       const typed = `${src.url}#${entry.commit ?? entry.ref ?? ''}`;
       const { root } = await gitTree(src.url, entry.commit ?? entry.ref, entry.path, options, typed);
@@ -180,7 +201,7 @@ export async function planFromLock(
           {
             hint: arg
               ? 'restore that registry folder'
-              : `register it (skills sync <dir>), or use --registry to point at the registry that has it`,
+              : `register it (skills registry sync <dir>), or use --registry to point at the registry that has it`,
           },
         );
       }

@@ -58,6 +58,10 @@ export interface InstallOptions {
   cwd: string;
   nodeVersion: string;
   limits?: ArchiveLimits;
+  /** Name every skill a collapsed warning counts. */
+  verbose?: boolean;
+  /** Plan and check everything, and write nothing: the result says what would be done. */
+  dryRun?: boolean;
   /** Told what is happening, for a spinner. */
   progress?: (text: string) => void;
 }
@@ -69,8 +73,10 @@ export interface InstalledSkill {
   source: string;
   integrity: string;
   dependencies: Record<string, string>;
-  /** What the registry did: added, updated, replaced or unchanged (a project install: unchanged). */
-  status: RegisterStatus;
+  /** What the install did to the project (from the lock): added, updated (another version or content), unchanged. */
+  status: 'added' | 'updated' | 'unchanged';
+  /** What the registry did, when one is used: added, updated, replaced or unchanged. */
+  registered?: RegisterStatus;
   /** What was copied from: the stored copy, or (a project install) the skill's folder (absolute). */
   path: string;
   /** The first of `placed`: `<into>/<id>` (absolute), --into's when it is given. */
@@ -103,6 +109,8 @@ export interface InstallResult {
   registry?: string;
   lockfile: string;
   lockChanged: boolean;
+  /** --dry-run: nothing was written; statuses say what would have been. */
+  dryRun?: boolean;
   /** Dependencies first. */
   skills: InstalledSkill[];
   /** Skills of a source of several that are invalid, left out (the install exits 1 all the same). */

@@ -29,6 +29,8 @@ export interface UninstallOptions {
   consumer?: string;
   /** Remove `<folder>/<id>` copies even when their content is not what was installed. */
   force?: boolean;
+  /** Decide everything, remove nothing: the result says what would go. */
+  dryRun?: boolean;
 }
 
 export interface UninstallResult {
@@ -152,6 +154,12 @@ async function uninstallLocked(options: UninstallOptions): Promise<UninstallResu
       .filter(([other, e]) => other !== id && Object.hasOwn(e.dependencies, id))
       .map(([other, e]) => `${other}@${e.version}`);
     if (needers.length) result.warnings.push(`${id} is a dependency of ${needers.join(', ')}, which stay installed`);
+  }
+  if (options.dryRun) {
+    result.removed = targets;
+    if (targets.length) result.into = targets[0];
+    result.lock = entry !== undefined;
+    return result;
   }
   for (const target of targets) {
     const trash = join(dirname(target), tempName(REMOVING_PREFIX, id));

@@ -6,6 +6,7 @@ import { loadSkill } from '../skill/load.js';
 import { cleanLeftoversBelow } from '../fs/atomic.js';
 import { planFixes, writeEdits, type FileEdit } from './fix.js';
 import { lintSkills, type LintReport } from './linter.js';
+import { resolveSettings } from './settings.js';
 import type { Fix } from './types.js';
 
 export interface LintPathsOptions {
@@ -35,6 +36,8 @@ export interface LintRun {
   preview: FileEdit[];
   /** Set when the search for skills stopped at its limits (skill/discover.ts): what was cut. */
   cut?: string;
+  /** Ids of the rules and checks whose level the configuration sets (their info findings are shown). */
+  explicit: Set<string>;
 }
 
 const MAX_PASSES = 10;
@@ -66,7 +69,9 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   } else if (options.fixDryRun) {
     preview = planFixes(...fixesOf(reports)).edits;
   }
-  return { reports, outside, fixed, preview, ...(cut ? { cut } : {}) };
+  const explicit = new Set<string>();
+  for (const [id, setting] of resolveSettings(config)) if (setting.severity !== undefined) explicit.add(id);
+  return { reports, outside, fixed, preview, explicit, ...(cut ? { cut } : {}) };
 }
 
 /** The fixes of the findings, and the skill each belongs to (a fix writes nothing outside its skill). */

@@ -9,9 +9,10 @@ export type Resolution =
   | { status: 'ok'; path: string; entry?: SkillEntry }
   /**
    * Inside the skill but absent; `plausible` when it points into a folder the skill has or a standard one;
-   * `actual`, for a bare file name, the file whose name differs only in case (`forms.md` for `FORMS.md`).
+   * `actual`, for a bare file name, the file whose name differs only in case (`forms.md` for `FORMS.md`);
+   * `standardOnly` when it is plausible only for naming a standard folder (scripts/) that the skill lacks.
    */
-  | { status: 'missing'; path: string; plausible: boolean; actual?: string }
+  | { status: 'missing'; path: string; plausible: boolean; actual?: string; standardOnly?: boolean }
   | { status: 'outside'; path: string; why: 'absolute' | 'parent' | 'symlink'; via?: string };
 
 /** A text that references are read from: a part of the instructions, or a Markdown file they reference. */
@@ -131,16 +132,25 @@ export function resolveReference(
   }
   if (symlinkOut) return { status: 'outside', path: ref.path, why: 'symlink', via: symlinkOut };
   if (escapes) return { status: 'outside', path: ref.path, why: 'parent' };
-  const plausible =
-    !!ref.rooted ||
+  // Judged on the path as written: `src/app.py` in references/guide.md names the user's src/, not references/src/,
+  // and `./gradlew` names no folder at all.
+  const written = norm(p);
+  const slash = written.indexOf('/');
+  const intoFolder =
+    slash > 0 &&
     inside.some((n) => {
-      const slash = n.lastIndexOf('/');
-      if (slash < 0) return false;
-      return isFolder(map.get(n.slice(0, slash))) || STANDARD_FOLDERS.has(n.slice(0, n.indexOf('/')));
+      const last = n.lastIndexOf('/');
+      return last > 0 && isFolder(map.get(n.slice(0, last)));
     });
+  const intoStandard = !intoFolder && slash > 0 && STANDARD_FOLDERS.has(written.slice(0, slash));
   // A missing link is looked for where Markdown would; a missing bare path where an agent would, from the root.
   const path = (ref.kind === 'bare' ? inside[inside.length - 1] : inside[0]) ?? norm(p);
-  return { status: 'missing', path, plausible };
+  return {
+    status: 'missing',
+    path,
+    plausible: !!ref.rooted || intoFolder || intoStandard,
+    ...(intoStandard && !ref.rooted ? { standardOnly: true } : {}),
+  };
 }
 
 /** The skill's files by lower-cased file name, nearest the root first. */
@@ -197,11 +207,15 @@ export function foundPath(t: Resolution): string | undefined {
 /**
  * Whether a reference is worth a finding: links always are; a bare path only when it resolves or when it
  * points into a folder of the skill (`output/report.md` in prose is the user's file, not the skill's), and not
- * when it is missing from an illustration (`e.g. references/finance.md` describes some other skill). A bare
- * name always is: it counts only when the skill has the file, in some case.
+ * when it is missing from an illustration (`e.g. references/finance.md` describes some other skill). Into a
+ * standard folder the skill lacks, only from the instructions themselves: a reference file that quotes
+ * `python scripts/fill_form.py` without a scripts/ folder is describing some other skill. A bare name always is:
+ * it counts only when the skill has the file, in some case.
  */
 export function isRelevant(r: LocatedRef): boolean {
-  return r.kind !== 'bare' || r.target.status !== 'missing' || (r.target.plausible && (!r.example || !!r.name));
+  const t = r.target;
+  if (r.kind !== 'bare' || t.status !== 'missing') return true;
+  return t.plausible && (!r.example || !!r.name) && !(t.standardOnly && r.doc.level > 0);
 }
 
 function dirOf(rel: string): string {

@@ -4,15 +4,17 @@ import { homeOf, type Context } from '../context.js';
 import { SkillsError } from '../errors.js';
 import { loadConfig } from '../config/config.js';
 import { registryFor } from '../registry/locate.js';
-import { skillFolders } from '../skill/folders.js';
+import { real, skillFolders } from '../skill/folders.js';
 import { activate, type ActiveSkill, type CatalogEntry } from '../skill/light.js';
 import { closest } from '../skill/names.js';
+import { isInside } from '../fs/walk.js';
 import { escapeChar, replaceUnsafe } from '../formats/unsafe-text.js';
 import { openTokenCache, userCacheDir } from '../tokens/token-cache.js';
 import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
 import { buildCatalog, type Catalog } from './catalog.js';
 import {
   fitBudget,
+  relativePath,
   TIERS,
   type Dropped,
   type PromptEntry,
@@ -42,6 +44,13 @@ export interface RenderPromptOptions {
   /** A folder, or false for --no-registry. */
   registry?: string | false;
   config?: string;
+  /**
+   * The file the prompt goes into (render-prompt --write): locations are shown relative to its folder, and only
+   * what the project names is read (no user folders, no registry unless --registry names one).
+   */
+  write?: string;
+  /** With write: count no tokens (unless there is a budget), as nothing is printed with them. */
+  check?: boolean;
 }
 
 /** Why a skill was selected: the built-in ranking's kinds, a --select name, or the --selector's pick. */
@@ -67,6 +76,8 @@ export interface RenderPromptResult {
   budget?: number;
   dropped: Dropped[];
   warnings: string[];
+  /** Where the skills were looked for: the folders in order, and the registry read (null: none). */
+  searched: { folders: string[]; registry: string | null; leftOut: number };
 }
 
 const FORMATS = ['markdown', 'xml', 'json'];
@@ -115,17 +126,21 @@ export async function renderPrompt(
       });
     }
   }
-  const folders = skillFolders({
-    cwd: ctx.cwd,
-    home,
-    env: ctx.env,
-    given,
-    configured: given.length > 0 ? undefined : config.skillDirs,
-  });
-  const useRegistry = options.registry !== false && (given.length === 0 || typeof options.registry === 'string');
+  const configured = given.length > 0 ? undefined : config.skillDirs;
+  const found = skillFolders({ cwd: ctx.cwd, home, env: ctx.env, given, configured });
+  // A file that is committed lists the project's skills, not those of whoever ran the command last.
+  // Its folder with symlinks resolved, as skill locations are (skill/light.ts).
+  const base = options.write === undefined ? undefined : real(dirname(resolve(ctx.cwd, options.write)));
+  const folders =
+    base !== undefined && given.length === 0 && configured === undefined
+      ? found.filter((f) => f.scope === 'project')
+      : found;
+  const useRegistry =
+    options.registry !== false && ((base === undefined && given.length === 0) || typeof options.registry === 'string');
   const registry = useRegistry ? registryFor({ registry: options.registry || undefined }, ctx) : undefined;
   const catalog = buildCatalog({ folders, registry, disabled: config.disabledSkills });
   const warnings = [...catalog.warnings];
+  if (base !== undefined) warnOutside(catalog, base, options.write!, warnings);
 
   // Selection: names given with --select always; then the query's picks (the selector's, else the built-in
   // ranking's) fill the remaining places up to maxSkills.
@@ -183,15 +198,18 @@ export async function renderPrompt(
       mcpServers: a.mcpServers,
     })),
     ...(options.soul !== undefined ? { soul: readSoul(resolve(ctx.cwd, options.soul)) } : {}),
+    ...(base !== undefined ? { base } : {}),
   };
   const promptFormat: PromptFormat = format === 'xml' ? 'xml' : 'markdown';
   // The tokenizer's tables take a while to load: only a prompt with something in it, and with pieces that the
   // token cache has not counted before, loads them.
+  // --check prints no count: it need not load them at all (a pre-commit hook runs it on every commit).
+  const uncounted = emptyPrompt(input) || (options.check === true && budget === undefined);
   const cache =
-    emptyPrompt(input) || ctx.env.SKILLS_TOKEN_CACHE === '0'
+    uncounted || ctx.env.SKILLS_TOKEN_CACHE === '0'
       ? undefined
       : openTokenCache(join(userCacheDir(ctx.env, home), TOKEN_CACHE_FILE), COUNTER_ID);
-  const counter = emptyPrompt(input) ? () => 0 : cache ? cachedTokenCounter(cache) : await tokenCounter();
+  const counter = uncounted ? () => 0 : cache ? cachedTokenCounter(cache) : await tokenCounter();
   const fitted = await fitBudget(input, promptFormat, counter, budget);
   cache?.save();
   for (const d of fitted.dropped) warnings.push(`--budget ${budget}: dropped ${describeDrop(d)}`);
@@ -212,6 +230,11 @@ export async function renderPrompt(
     ...(budget !== undefined ? { budget } : {}),
     dropped: fitted.dropped,
     warnings,
+    searched: {
+      folders: folders.map((f) => f.dir),
+      registry: registry ?? null,
+      leftOut: catalog.hidden.length + catalog.disabled.length,
+    },
   };
   return result;
 }
@@ -382,6 +405,16 @@ function readSoul(file: string): string {
 function describeDrop(d: Dropped): string {
   if (d.what === 'instructions') return `the instructions of ${d.skill}`;
   return d.to === 'brief' ? 'the long descriptions (brief ones shown)' : 'the descriptions (names and locations shown)';
+}
+
+/** A committed file whose locations lead out of its folder works on this machine only: said for each skill. */
+function warnOutside(catalog: Catalog, base: string, file: string, warnings: string[]): void {
+  for (const e of catalog.entries) {
+    if (!isInside(base, e.location))
+      warnings.push(
+        `${e.name}: ${e.root} is outside the folder of ${file}; its location there (${relativePath(base, e.location)}) will not resolve on another machine`,
+      );
+  }
 }
 
 /** True when the prompt will be empty, so nothing needs counting. */

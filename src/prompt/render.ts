@@ -1,3 +1,4 @@
+import { relative, sep } from 'node:path';
 import type { McpServer } from '../model/skill.js';
 import { stripUnsafe } from '../formats/unsafe-text.js';
 
@@ -50,6 +51,11 @@ export interface PromptInput {
   /** The agent's soul file (seed 000), printed first. */
   soul?: string;
   descriptions?: DescriptionLevel;
+  /**
+   * Show locations and skill folders relative to this folder, with "/" (render-prompt --write: the file's folder,
+   * so that the file can be committed); absolute when absent.
+   */
+  base?: string;
 }
 
 /** What the model is told about loading a skill, above the catalog (markdown). */
@@ -57,6 +63,9 @@ export const LOAD_INSTRUCTION =
   "The following skills provide specialized instructions for specific tasks. When a task matches a skill's description, " +
   "read the file at the skill's location to load its full instructions before you proceed. Paths inside a skill are " +
   'relative to its folder. A skill whose instructions are already included below needs no loading.';
+
+/** Added to LOAD_INSTRUCTION when locations are relative (PromptInput.base). */
+export const RELATIVE_LOCATIONS = "Skill locations are relative to this file's folder.";
 
 /** Most bundled files listed for one skill; the rest are counted. */
 const MAX_FILES = 100;
@@ -121,7 +130,21 @@ export function skillContent(s: PromptSkill): string {
  * is printed, and can hide text from whoever reviews the prompt while the model still reads it.
  */
 export function renderPrompt(input: PromptInput, format: PromptFormat): string {
-  return stripUnsafe(format === 'xml' ? renderXml(input) : renderMarkdown(input));
+  const shown = input.base === undefined ? input : relativeTo(input, input.base);
+  return stripUnsafe(format === 'xml' ? renderXml(shown) : renderMarkdown(shown));
+}
+
+/** A path relative to `base`, with "/" on every system ("." for the base itself). */
+export function relativePath(base: string, path: string): string {
+  return relative(base, path).split(sep).join('/') || '.';
+}
+
+function relativeTo(input: PromptInput, base: string): PromptInput {
+  return {
+    ...input,
+    catalog: input.catalog.map((e) => ({ ...e, location: relativePath(base, e.location) })),
+    active: input.active.map((s) => ({ ...s, root: relativePath(base, s.root) })),
+  };
 }
 
 function renderMarkdown(input: PromptInput): string {
@@ -132,7 +155,10 @@ function renderMarkdown(input: PromptInput): string {
   const active = input.tier === 'full' ? input.active : [];
   // No empty block: a catalog of no skills says nothing.
   if ((input.tier === 'catalog' || input.tier === 'full') && (input.catalog.length > 0 || active.length > 0)) {
-    const parts = ['# Available Skills', LOAD_INSTRUCTION];
+    const parts = [
+      '# Available Skills',
+      input.base === undefined ? LOAD_INSTRUCTION : `${LOAD_INSTRUCTION} ${RELATIVE_LOCATIONS}`,
+    ];
     if (input.catalog.length > 0) {
       parts.push(
         input.catalog

@@ -71,7 +71,7 @@ export function readReleases(dir: string, id: string): Record<string, Release> {
   if (found === undefined) {
     const file = releasesFile(dir, id);
     throw new SkillsError('E_CONFIG', `${file}: missing: the index lists ${id} but its releases file is gone`, {
-      hint: `register ${id} again (skills sync <dir>), or remove it with skills remove ${id} --force`,
+      hint: `register ${id} again (skills registry sync <dir>), or remove it with skills registry remove ${id} --force`,
     });
   }
   return found;
@@ -135,7 +135,7 @@ export function notFound(index: RegistryIndex, id: string): SkillsError {
   return new SkillsError('E_NOT_FOUND', `no skill "${id}" in the registry${near ? `; did you mean "${near}"?` : ''}`, {
     hint:
       index.skills.length === 0
-        ? 'the registry is empty: register skills with skills sync <dir>'
-        : 'see what is registered with skills list',
+        ? 'the registry is empty: register skills with skills registry sync <dir>'
+        : 'see what is registered with skills registry list',
   });
 }

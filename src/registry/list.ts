@@ -24,17 +24,23 @@ export interface ListRow {
   path: string;
   /** Folder skills only: false when validate finds errors. */
   valid?: boolean;
+  /** Folder skills only: the registry holds this version too (its row is not shown twice). */
+  registered?: boolean;
 }
 
 export interface ListResult {
-  registry: string;
+  /** The registry read; undefined with --no-registry. */
+  registry?: string;
   skills: ListRow[];
   /** User-scope skills hidden by a project skill of the same name. */
   shadowed: { id: string; path: string; by: string }[];
 }
 
 export interface ListSkillsOptions extends FolderSources {
-  registry: string;
+  /** The registry to read; undefined: none. */
+  registry?: string;
+  /** Read the skill folders too (default); false: the registry alone. */
+  folders?: boolean;
   owner?: string;
   layout?: string;
 }
@@ -50,7 +56,7 @@ export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & 
     throw new SkillsError('E_USAGE', `--layout must be skill-md or manifest, not "${opts.layout}"`);
   }
   const { registry } = opts;
-  const found = findSkillsEverywhere(() => skillFoldersFor(opts), registry);
+  const found = findSkillsEverywhere(() => (opts.folders === false ? [] : skillFoldersFor(opts)), registry);
   // index.json alone: each entry carries its latest version's summary, so no releases file is read.
   const rows: ListRow[] = found.registry.map(({ entry: e, root }) => ({
     id: e.id,
@@ -92,7 +98,19 @@ export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & 
       `${group.map((id) => `"${id}"`).join(' and ')} look alike (each reads as "${skeleton(group[0]!)}"): one skill can pass for another; check which one is meant`,
     );
   }
-  const skills = rows
+  // A skill installed from the registry into a folder is one skill: its folder's row stands for both, marked as
+  // registered, with the registry's owner and usedBy.
+  const inFolders = new Map(rows.filter((r) => r.scope !== 'registry').map((r) => [r.id, r]));
+  const once = rows.filter((r) => {
+    if (r.scope !== 'registry') return true;
+    const placed = inFolders.get(r.id);
+    if (!placed || (placed.version ?? '0.0.0') !== r.version) return true;
+    placed.registered = true;
+    placed.usedBy = r.usedBy;
+    placed.owner ??= r.owner;
+    return false;
+  });
+  const skills = once
     .filter(
       (r) =>
         (opts.owner === undefined || r.owner === opts.owner) && (opts.layout === undefined || r.layout === opts.layout),

@@ -35,13 +35,13 @@ export async function removeSkill(
         'E_NOT_FOUND',
         `${id}@${version} is not registered; registered versions: ${entry.versions.join(', ')}`,
         {
-          hint: `e.g. skills remove ${id}@${entry.versions[0]}`,
+          hint: `e.g. skills registry remove ${id}@${entry.versions[0]}`,
         },
       );
     }
     if (entry.usedBy.length > 0 && !opts.force) {
       throw new SkillsError('E_USAGE', `${id} is used by ${entry.usedBy.join(', ')}; nothing was removed`, {
-        hint: `run skills unuse ${id} --by <consumer> for each, or remove it anyway with --force`,
+        hint: `run skills registry unuse ${id} --for <consumer> for each, or remove it anyway with --force`,
       });
     }
     return entry;

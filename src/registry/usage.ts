@@ -16,7 +16,7 @@ export async function changeUsage(dir: string, id: string, consumer: string, add
   const who = consumer.trim();
   if (who === '')
     throw new SkillsError('E_USAGE', '--by is empty: expected the id of the agent or project that uses the skill', {
-      hint: `e.g. skills use ${id} --by content-creator`,
+      hint: `e.g. skills registry use ${id} --for content-creator`,
     });
   const find = (index: RegistryIndex) => {
     const entry = index.skills.find((s) => s.id === id);

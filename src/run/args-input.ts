@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { readInput, readStream, type InputRead } from '../fs/read.js';
-import { parseScriptArgs, type ScriptArgs } from './args.js';
+import { parseScriptArgs, scriptWords, type ScriptArgs } from './args.js';
 
 /** Arguments read from a file or stdin beyond this are refused before parsing (the serialized limit is 4,096 bytes). */
 const MAX_ARGS_INPUT_BYTES = 1024 * 1024;
@@ -12,14 +12,37 @@ export interface ArgsInput {
   args?: string;
   /** --args-file: a path, or - for stdin. */
   argsFile?: string;
+  /** The words typed after the script: its command-line words. */
+  words?: string[];
 }
 
-/** The arguments: --args, else --args-file (- for stdin), else stdin when it is not a terminal, else {}. */
+/** An E_USAGE unless the arguments come from one place: the words after the script, --args or --args-file. */
+export function checkArgumentSources(options: ArgsInput): void {
+  const flags = [options.args !== undefined && '--args', options.argsFile !== undefined && '--args-file'].filter(
+    (g): g is string => g !== false,
+  );
+  if (options.words !== undefined && options.words.length > 0 && flags.length > 0)
+    throw new SkillsError(
+      'E_USAGE',
+      `give the arguments once: words after the script, or ${flags.join(' and ')}, not both`,
+      {
+        hint: `put the words in the JSON list instead: --args '${JSON.stringify(options.words)}'`,
+      },
+    );
+  if (flags.length > 1) throw new SkillsError('E_USAGE', 'give the arguments once: --args or --args-file, not both');
+}
+
+/**
+ * The arguments: the words after the script, else --args, else --args-file (- for stdin), else stdin when it is not
+ * a terminal, else {}. Only one of the first three may be given.
+ */
 export async function readArguments(
   options: ArgsInput,
   io: { cwd: string; stdin: Readable & { isTTY?: boolean } },
   timeoutSeconds: number,
 ): Promise<ScriptArgs> {
+  checkArgumentSources(options);
+  if (options.words !== undefined && options.words.length > 0) return scriptWords(options.words);
   if (options.args !== undefined) return parseScriptArgs(options.args, '--args');
   if (options.argsFile !== undefined && options.argsFile !== '-') {
     const file = resolve(io.cwd, options.argsFile);

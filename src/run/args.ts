@@ -65,6 +65,14 @@ export function parseScriptArgs(text: string, label: string): ScriptArgs {
 }
 
 /**
+ * The words typed after the script (`skills run-script my-skill greet -- Alice --loud`): the script's command-line
+ * words, as a JSON list of them given to --args would be, with the same bounds.
+ */
+export function scriptWords(words: string[]): ScriptArgs {
+  return parseScriptWords(words, 'the words after the script');
+}
+
+/**
  * A JSON list as command-line words: text only, at most MAX_ARGS words and MAX_ARGS_BYTES bytes (each word and its
  * NUL).
  */

@@ -102,9 +102,13 @@ export async function scriptEnv(opts: {
   const why = secrets
     ? `which the secrets file ${location.file} does not hold`
     : `but there is no secrets file at ${location.file}`;
+  // The two ways to give a value, named where the user looks when the script then says "not set".
+  const how = opts.inherit
+    ? `, nor does your environment (--inherit-env): the script runs without ${them}; put ${them} in a file given with --secrets <file> (NAME=value lines, or JSON), or set ${them} in your environment`
+    : `: the script runs without ${them}; give ${them} with --secrets <file> (NAME=value lines, or JSON), or pass your environment's with --inherit-env`;
   return {
     plan,
     mask,
-    warning: `warning: ${skill.id} declares ${plan.missing.join(', ')}, ${why}: the script runs without ${them}`,
+    warning: `warning: ${skill.id} declares ${plan.missing.join(', ')}, ${why}${how}`,
   };
 }

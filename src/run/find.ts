@@ -4,9 +4,10 @@ import { SkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
 import { skillRootOf } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
-import { findSkillById } from '../registry/find-skills.js';
+import { findSkillById, registrySkills } from '../registry/find-skills.js';
 import { locateRegistry } from '../registry/locate.js';
-import { skillFolders, type FolderScope } from '../skill/folders.js';
+import { findSkills, skillFolders, type FolderScope, type SkillFolder } from '../skill/folders.js';
+import { closest } from '../skill/names.js';
 
 export type SkillSource = 'path' | FolderScope | 'registry';
 
@@ -50,20 +51,30 @@ export function findSkillFor(arg: string, opts: FindSkillOptions): FoundSkillFor
   const id = at > 0 ? arg.slice(0, at) : arg;
   const version = at > 0 ? arg.slice(at + 1) : undefined;
   const registry = locateRegistry({ registry: opts.registry, cwd: opts.cwd, env: opts.env, home: opts.home });
+  const folders = () =>
+    skillFolders({ cwd: opts.cwd, home: opts.home, env: opts.env, configured: opts.configured?.() });
   const hit = findSkillById(id, version, {
-    folders: () => skillFolders({ cwd: opts.cwd, home: opts.home, env: opts.env, configured: opts.configured?.() }),
+    folders,
     registry,
     registryFirst: opts.registry !== undefined && opts.registry.trim() !== '',
     versionHint: `run the latest with skills run-script ${id} <script>`,
   });
   if (hit) return hit;
+  const near = closest(id, knownIds(folders, registry));
   throw new SkillsError(
     'E_NOT_FOUND',
-    `no skill "${arg}": it is no path, and neither the skill folders nor the registry (${registry}) hold it`,
+    `no skill "${arg}": it is no path, and neither the skill folders nor the registry (${registry}) hold it${near ? `; did you mean "${near}"?` : ''}`,
     {
       hint: 'skills list shows the skills found; or give the path of the skill folder',
     },
   );
+}
+
+/** Every id the skill folders and the registry hold, for "did you mean" (only read once an id is not found). */
+function knownIds(folders: () => SkillFolder[], registry: string): string[] {
+  const ids = new Set(findSkills(folders()).skills.map((f) => f.skill.id));
+  for (const r of registrySkills(registry)) ids.add(r.entry.id);
+  return [...ids];
 }
 
 /** The skill folder a path is, or is inside of; undefined when it is neither (or does not exist). */

@@ -29,6 +29,8 @@ export interface FinishedRun {
   argv: boolean;
   /** --json: the output was not passed through, so the hints about it are not given. */
   json: boolean;
+  /** Declared variables the script ran without. */
+  missing?: string[];
 }
 
 // What command-line parsers print when they refuse their arguments: argparse's and click's `usage:`, getopt's.
@@ -57,6 +59,14 @@ export function runNotices(run: FinishedRun): string[] {
     );
   } else if (outcome.signal && !run.json)
     lines.push(`error: ${label} was ended by ${outcome.signal} (exit code ${outcome.exitCode})`);
+  // The script's own "not set" error comes after pages of output, perhaps: say again how to give the values.
+  const failed = outcome.exitCode !== 0 || outcome.resultLine?.success === false;
+  if (failed && !outcome.timedOut && !run.json && run.missing?.length) {
+    const them = run.missing.length > 1 ? 'them' : 'it';
+    lines.push(
+      `hint: ${run.script} failed, and it ran without ${run.missing.join(', ')}: give ${them} with --secrets <file>, or set ${them} in your environment and pass --inherit-env`,
+    );
+  }
   return lines;
 }
 

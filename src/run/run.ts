@@ -5,7 +5,7 @@ import { loadConfig } from '../config/config.js';
 import { registryFor } from '../registry/locate.js';
 import { forwardTerminationSignals } from '../proc/signals.js';
 import { readHead } from '../skill/script-info.js';
-import { readArguments } from './args-input.js';
+import { checkArgumentSources, readArguments } from './args-input.js';
 import type { Sink } from './capture.js';
 import { scriptEnv } from './env.js';
 import { executeScript } from './execute.js';
@@ -26,6 +26,8 @@ import { parseTimeout } from './timeout.js';
 export interface RunScriptRequest {
   skill: string;
   script?: string;
+  /** The words typed after the script: its command-line words (as a JSON list given to --args). */
+  words?: string[];
   args?: string;
   argsFile?: string;
   secrets?: string;
@@ -65,9 +67,7 @@ export async function runSkillScript(request: RunScriptRequest, io: RunScriptIO)
       hint: `skills run-script ${request.skill} --list shows its scripts`,
     });
   }
-  if (request.args !== undefined && request.argsFile !== undefined) {
-    throw new SkillsError('E_USAGE', 'give the arguments once: --args or --args-file, not both');
-  }
+  checkArgumentSources(request);
   const { skill, source } = findSkillFor(request.skill, {
     cwd: io.cwd,
     home,
@@ -132,6 +132,7 @@ export async function runSkillScript(request: RunScriptRequest, io: RunScriptIO)
     argsJson,
     argv: argv !== undefined,
     json: request.json === true,
+    missing: plan.missing,
   };
   runNotices(finished).forEach(say);
   return { exitCode: outcome.exitCode, run: runDocument(finished) };

@@ -1,10 +1,12 @@
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { readInput, type InputRead } from '../fs/read.js';
 import { offsetOf, parseJsonObject, type JsonProblem } from '../formats/json.js';
+import { parseDotenvValues } from './secrets-dotenv.js';
 
 // Seed 000 keeps API keys apart from skills, in /secrets/env.json beside /registry: a flat JSON object of variable
-// name → value. A skill gets only the variables its manifest declares in `envVars`.
+// name → value. A skill gets only the variables its manifest declares in `envVars`. A .env file (the format skills
+// declare their variables in, `.env.example`) is read too: shared values only, as it has no sections.
 
 /** Secrets files larger than this are refused: a key file is a few kilobytes. */
 const MAX_SECRETS_BYTES = 1024 * 1024;
@@ -18,8 +20,28 @@ export interface Secrets {
   bySkill: Record<string, Record<string, string>>;
 }
 
-/** Parse a secrets file's text; a mistake is a located E_CONFIG that never quotes a value. */
+/**
+ * A secrets file's format: JSON for `*.json`, dotenv for `.env`, `*.env` and `.env.*`; otherwise JSON when the text
+ * starts with `{`, else dotenv.
+ */
+export function secretsFormat(file: string, text: string): 'json' | 'dotenv' {
+  const name = basename(file).toLowerCase();
+  if (name.endsWith('.json')) return 'json';
+  if (name === '.env' || name.endsWith('.env') || name.startsWith('.env.')) return 'dotenv';
+  const body = text.replace(/^\uFEFF/, '').trimStart();
+  return body.startsWith('{') ? 'json' : 'dotenv';
+}
+
+/** A secrets file's text (JSON or dotenv: secretsFormat); a mistake is a located E_CONFIG quoting no value. */
 export function parseSecrets(text: string, file: string): Secrets {
+  if (secretsFormat(file, text) === 'dotenv') {
+    const { values, problem } = parseDotenvValues(text);
+    if (problem)
+      throw new SkillsError('E_CONFIG', `${file}:${problem.line}:${problem.column}: ${problem.message}`, {
+        hint: 'a .env secrets file holds NAME=value lines (export, # comments and quoted values allowed), e.g. TWITTER_API_KEY=abc123',
+      });
+    return { file, shared: values, bySkill: {} };
+  }
   const { value, tree, problem, at } = parseJsonObject(text.replace(/^\uFEFF/, ''));
   const fail = (p: JsonProblem) =>
     new SkillsError('E_CONFIG', `${file}:${p.line}:${p.column}: ${p.message}`, {
@@ -94,7 +116,7 @@ function unreadable(location: SecretsLocation, err: unknown): SkillsError | unde
   if (code === 'ENOENT' && !location.explicit) return undefined;
   if (code === 'ENOENT') {
     return new SkillsError('E_NOT_FOUND', `the secrets file ${location.file} (from ${location.from}) does not exist`, {
-      hint: 'create it as a JSON object of variable name → value, or point --secrets at the right file',
+      hint: 'create it (NAME=value lines, or a JSON object of variable name → value), or point --secrets at the right file',
     });
   }
   return new SkillsError('E_IO', `cannot read the secrets file ${location.file}: ${(err as Error).message}`, {

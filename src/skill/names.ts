@@ -81,3 +81,12 @@ export function closest(word: string, candidates: readonly string[]): string | u
   }
   return best !== undefined && bestD <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
 }
+
+/** The words Anthropic reserves in a skill's name (its Claude API and claude.ai refuse them; other agents do not). */
+export const RESERVED_NAME_WORDS = ['anthropic', 'claude'] as const;
+
+/** The reserved word a name holds, if any (see RESERVED_NAME_WORDS). */
+export function reservedWordIn(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return RESERVED_NAME_WORDS.find((w) => lower.includes(w));
+}

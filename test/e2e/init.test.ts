@@ -49,6 +49,16 @@ async function inTemp(fn: (dir: string) => Promise<void>) {
 }
 
 describe('skills init (built CLI)', () => {
+  it('says what lint says of a name with a reserved word, and lint then passes it with the same warning', () =>
+    inTemp(async (dir) => {
+      const r = await runCli(['init', 'claude-helper', '--yes'], { cwd: dir });
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).toContain('warning: "claude-helper" contains "claude", a word Anthropic reserves');
+      const lint = await runCli(['lint', 'claude-helper'], { cwd: dir });
+      expect(lint.exitCode, lint.stdout).toBe(0);
+      expect(lint.stdout).toContain('a word Anthropic reserves');
+    }));
+
   it('creates a SKILL.md skill with --yes that passes validate --strict with no findings', () =>
     inTemp(async (dir) => {
       const r = await runCli(['init', 'my-skill', '--yes'], { cwd: dir });

@@ -83,7 +83,7 @@ describe("skills install: archives whose top folder is not the skill's (built CL
     expect(r.stdout.split('\n')).toEqual([
       'added     pdf@1.0.0  → .claude/skills/pdf',
       'added     docx@1.2.0  → .claude/skills/docx',
-      `2 skills installed into ${reg}; skills-lock.json written`,
+      `${reg}: 2 added; skills-lock.json written`,
     ]);
     expect(readdirSync(join(project, '.claude/skills')).sort()).toEqual(['docx', 'pdf']);
     expect(statSync(join(project, '.claude/skills/pdf/scripts/run.sh')).mode & 0o111).not.toBe(0);
@@ -137,7 +137,7 @@ describe('skills install: archives that hold several skills (built CLI)', () => 
     expect(r.stdout.split('\n')).toEqual([
       'added     docx@2.0.0  → skills/docx',
       'added     pdf@1.0.0  → skills/pdf',
-      `2 skills installed into ${reg}; skills-lock.json written`,
+      `${reg}: 2 added; skills-lock.json written`,
     ]);
     expect(sourcesOf(project)).toEqual({
       docx: 'archive:repo-main.zip#repo-main/skills/docx',
@@ -151,7 +151,7 @@ describe('skills install: archives that hold several skills (built CLI)', () => 
     // The same archive again with --frozen: the lock would not change.
     const frozen = await cli(reg, ['install', 'repo-main.zip', '--frozen'], project);
     expect(frozen.exitCode).toBe(0);
-    expect(frozen.stdout.split('\n').at(-1)).toBe(`2 skills installed into ${reg}; skills-lock.json unchanged`);
+    expect(frozen.stdout.split('\n').at(-1)).toBe(`${reg}: 2 unchanged; skills-lock.json unchanged`);
 
     // A fresh machine: the lock alone.
     rmSync(reg, { recursive: true });

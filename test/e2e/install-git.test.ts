@@ -41,6 +41,8 @@ beforeAll(async () => {
       'skills/pdf/scripts/fill.py': { content: 'print("fill")\n', mode: 0o755 },
       'skills/docx/SKILL.md': skill('docx'),
       'skills/broken/SKILL.md': skillMd('name: Broken_Name\ndescription: x\n'),
+      // Another tool's data file named manifest.json: not a skill, so not an invalid one.
+      'plugins/review/prompts/clusters/manifest.json': '{"version": 1, "clusters": []}\n',
     },
     { tag: 'v1.0.0', annotated: true },
   );
@@ -109,7 +111,7 @@ describe('skills install from git', () => {
     const dir = project();
     const r = await runCli(['install', 'github:anthropics/skills'], { cwd: dir, env });
     expect(r.exitCode).toBe(1);
-    expect(r.stdout).toContain('2 skills installed into .claude/skills');
+    expect(r.stdout).toContain('.claude/skills: 2 added, 1 skipped (invalid); skills-lock.json written');
     const skipped = r.stderr.split('\n').filter((l) => l.startsWith('skipped'));
     expect(skipped).toHaveLength(1);
     expect(skipped[0]).toContain('github:anthropics/skills: skills/broken/SKILL.md:2');
@@ -369,6 +371,64 @@ describe('where skills go', () => {
   });
 });
 
+describe('what a review found (issue 13, checked again)', () => {
+  it('never links a skill folder to itself, and keeps it whole', async () => {
+    const env = user();
+    const dir = project();
+    writeTree(join(dir, '.claude/skills/mine'), { 'SKILL.md': skill('mine') });
+    const r = await runCli(['install', '.claude/skills/mine', '--link'], { cwd: dir, env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("is the skill's own folder, where --link would put a link to it");
+    expect(lstatSync(join(dir, '.claude/skills/mine')).isDirectory()).toBe(true);
+    expect(readFileSync(join(dir, '.claude/skills/mine/SKILL.md'), 'utf8')).toBe(skill('mine'));
+  });
+
+  it("reads a project's own skills with `install .`, not the copies in its agent folders", async () => {
+    const env = user();
+    const dir = project();
+    expect((await runCli(['install', 'anthropics/skills', '-s', 'pdf'], { cwd: dir, env })).exitCode).toBe(0);
+    writeTree(join(dir, 'skills/own'), { 'SKILL.md': skill('own') });
+    const r = await runCli(['install', '.'], { cwd: dir, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lock = lockOf(dir);
+    expect(lock.skills.pdf.source).toBe('git:https://github.com/anthropics/skills.git');
+    expect(lock.skills.own.source).toBe('folder:skills/own');
+  });
+
+  it('prints no password of a URL, in --list or an error', async () => {
+    const env = user();
+    const withCreds = `https://user:secret@github.com/anthropics/skills.git`;
+    const listed = await runCli(['install', withCreds, '--list', '--json'], { cwd: project(), env });
+    const missing = await runCli(['install', withCreds, '--skill', 'zz'], { cwd: project(), env });
+    for (const r of [listed, missing]) expect(`${r.stdout}${r.stderr}`).not.toContain('secret');
+  });
+
+  it('refuses a lock whose git source the command line would refuse', async () => {
+    const env = user();
+    const dir = project();
+    const integrity = `sha512-${Buffer.alloc(64).toString('base64')}`;
+    for (const [source, ref] of [
+      ['git:ext::sh -c touch% /tmp/pwned-lock', undefined],
+      ['git:http://example.com/x.git', undefined],
+      [`git:file://${upstream}`, '--upload-pack=touch /tmp/pwned-lock'],
+    ] as const) {
+      writeFileSync(
+        join(dir, 'skills-lock.json'),
+        JSON.stringify({
+          lockfileVersion: 1,
+          skills: {
+            pdf: { commit: first, dependencies: {}, integrity, source, version: '0.0.0', ...(ref ? { ref } : {}) },
+          },
+        }),
+      );
+      const r = await runCli(['install'], { cwd: dir, env });
+      expect(r.exitCode, source).toBe(2);
+      expect(r.stderr, source).toContain(`${join(dir, 'skills-lock.json')}: pdf: `);
+    }
+    expect(existsSync('/tmp/pwned-lock')).toBe(false);
+  });
+});
+
 describe('on a terminal', () => {
   /** Run the CLI on a pseudo-terminal (util-linux `script`), answering each prompt once its text has appeared. */
   async function onTerminal(args: string[], cwd: string, env: Record<string, string>, answers: [string, string][]) {
@@ -433,6 +493,8 @@ describe("another installer's skills-lock.json", () => {
           },
           docx: { source: 'anthropics/skills', sourceType: 'github', computedHash: 'y' },
           npmthing: { source: 'some-package', sourceType: 'node_modules', computedHash: 'z' },
+          known: { source: 'https://example.com/.well-known/skills', sourceType: 'well-known', computedHash: 'w' },
+          away: { source: '/etc', sourceType: 'local', computedHash: 'v' },
         },
       },
       null,
@@ -442,6 +504,8 @@ describe("another installer's skills-lock.json", () => {
     const r = await runCli(['install'], { cwd: dir, env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('npmthing is not installed');
+    expect(r.stderr).toContain('known is not installed');
+    expect(r.stderr).toContain('away is not installed: its folder /etc is outside the project');
     expect(readdirSync(join(dir, '.claude/skills')).sort()).toEqual(['docx', 'pdf']);
     expect(readFileSync(join(dir, 'skills-lock.json'), 'utf8')).toBe(theirs);
     const ours = lockOf(dir, '.skills-lock.json');

@@ -137,7 +137,9 @@ describe('item 9: a stored copy whose files changed is never installed; the stor
             `^error: ${copy.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the stored copy of kept@1\\.0\\.0 was changed after it was registered \\(.*releases/kept\\.json records sha512-.*, its files hash to sha512-.*\\); nothing was installed$`,
           ),
         );
-        expect(r.stderr).toContain('hint: register it again from its source (skills sync <its folder> --force)');
+        expect(r.stderr).toContain(
+          'hint: register it again from its source (skills registry sync <its folder> --force)',
+        );
       }
       expect(snapshot(project), what).toEqual(before.project);
       expect(lockText(project)).toBe(before.lock);
@@ -163,7 +165,9 @@ describe('item 9: a stored copy whose files changed is never installed; the stor
       writeFileSync(join(copy, 'SKILL.md'), 'tampered\n');
       const r = await cli(reg, args, project);
       expect(r.exitCode, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/^replaced +fixme@1\.0\.0/);
+      expect(r.stdout).toMatch(
+        args[0] === 'sync' ? /^replaced +fixme@1\.0\.0/ : /^added +fixme@1\.0\.0 \(stored copy replaced\)/,
+      );
       expect(readFileSync(join(copy, 'SKILL.md'), 'utf8')).toBe(good);
       if (args[0] === 'install') expect(readFileSync(join(project, 'skills/fixme/SKILL.md'), 'utf8')).toBe(good);
     }
@@ -194,7 +198,7 @@ describe('item 9: a stored copy whose files changed is never installed; the stor
     // A sealed copy is still replaced and removed by skills itself.
     writeFileSync(join(dir, 'references/r.md'), 'changed\n');
     expect((await cli(reg, ['sync', dir, '--force'], src)).exitCode).toBe(0);
-    expect((await cli(reg, ['remove', 'sealed'], src)).exitCode).toBe(0);
+    expect((await cli(reg, ['registry', 'remove', 'sealed'], src)).exitCode).toBe(0);
     expect(readdirSync(join(reg, 'built-in'))).toEqual([]);
   });
 
@@ -339,7 +343,7 @@ describe('item 11: one rule for skill ids, Unicode names included', () => {
       'uninstalled résumé@1.0.0 from skills/résumé, skills-lock.json, the store (built-in/résumé@1.0.0)',
     );
     expect((await cli(reg, ['sync', src], src)).exitCode).toBe(0);
-    const rm = await cli(reg, ['remove', 'résumé@1.0.0'], project);
+    const rm = await cli(reg, ['registry', 'remove', 'résumé@1.0.0'], project);
     expect(rm.exitCode, rm.stderr).toBe(0);
   });
 
@@ -350,7 +354,7 @@ describe('item 11: one rule for skill ids, Unicode names included', () => {
       for (const args of [
         ['install', `${id}@1.0.0`],
         ['uninstall', id],
-        ['remove', id],
+        ['registry', 'remove', id],
         ['resolve', id],
         ['use', id, '--by', 'a'],
         ['unuse', id, '--by', 'a'],
@@ -384,7 +388,7 @@ describe('item 12: duplicate ids in index.json; a lock time-stamped in the futur
     const before = snapshot(reg);
     const project = fresh('project');
     for (const args of [
-      ['remove', 'twice'],
+      ['registry', 'remove', 'twice'],
       ['list'],
       ['install', 'twice'],
       ['sync', src],

@@ -167,7 +167,7 @@ describe('skills install: every source kind (built CLI)', () => {
       'added     from-tgz@2.0.0  → .claude/skills/from-tgz',
       'added     from-skill@3.0.0  → .claude/skills/from-skill',
       'added     from-zip@4.0.0  → .claude/skills/from-zip',
-      `4 skills installed into ${reg}; skills-lock.json written`,
+      `${reg}: 4 added; skills-lock.json written`,
     ]);
     expect(readdirSync(join(project, '.claude/skills')).sort()).toEqual([
       'from-folder',
@@ -224,9 +224,9 @@ describe('skills install: every source kind (built CLI)', () => {
     expect(again.exitCode).toBe(0);
     // The lock recorded --into .agents/skills: this install places there too, without being told.
     expect(again.stdout.split('\n')).toEqual([
-      'present   basic-tools@1.0.0 (dependency)  → .agents/skills/basic-tools (unchanged)',
+      'unchanged basic-tools@1.0.0 (dependency)  → .agents/skills/basic-tools (unchanged)',
       'added     needs-tools@0.1.0  → .agents/skills/needs-tools',
-      `2 skills installed into ${reg}; skills-lock.json written`,
+      `${reg}: 1 added, 1 unchanged; skills-lock.json written`,
     ]);
     // basic-tools keeps where it first came from.
     expect(lockOf(project).skills['basic-tools']!.source).toBe(lock.skills['basic-tools']!.source);
@@ -270,7 +270,7 @@ describe('skills install: the lockfile (built CLI)', () => {
     const replay = await cli(reg, ['install', '--frozen', '--into', 'skills'], project);
     expect(replay.stderr).toBe('');
     expect(replay.exitCode).toBe(0);
-    expect(replay.stdout.split('\n').at(-1)).toBe(`2 skills installed into ${reg}; skills-lock.json unchanged`);
+    expect(replay.stdout.split('\n').at(-1)).toBe(`${reg}: 2 placed; skills-lock.json unchanged`);
     expect(snapshot(join(project, 'skills'))).toEqual(installed);
     expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lockText);
     expect(indexOf(reg).skills.map((s) => `${s.id}@${s.latestVersion}`)).toEqual([
@@ -359,9 +359,9 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     );
     expect(r.exitCode).toBe(0);
     expect(r.stdout.split('\n')).toEqual([
-      'added     basic-tools@1.0.0  → ../.claude/skills/basic-tools',
-      'added     data-analysis@1.0.0  → ../.claude/skills/data-analysis',
-      `2 skills installed into ${reg2}; ../skills-lock.json unchanged`,
+      'placed    basic-tools@1.0.0  → ../.claude/skills/basic-tools',
+      'placed    data-analysis@1.0.0  → ../.claude/skills/data-analysis',
+      `${reg2}: 2 placed; ../skills-lock.json unchanged`,
     ]);
     expect(snapshot(join(clone, '.claude/skills'))).toEqual(installed);
     expect(existsSync(join(clone, 'docs/.claude'))).toBe(false);
@@ -409,7 +409,7 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     const replay = await cli(reg, ['install'], project);
     expect(replay.exitCode).toBe(0);
     expect(replay.stdout.split('\n')[0]).toBe(
-      'installed one@1.0.0  → .agents/skills/one, .claude/skills/one (unchanged)',
+      'placed    one@1.0.0  → .agents/skills/one, .claude/skills/one (unchanged)',
     );
     expect(readdirSync(join(project, '.agents/skills')).sort()).toEqual(['one', 'three', 'two']);
     expect(readdirSync(join(project, '.claude/skills')).sort()).toEqual(['one', 'three', 'two']);
@@ -441,8 +441,8 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     expect(ci.stderr).toBe('');
     expect(ci.exitCode).toBe(0);
     expect(ci.stdout.split('\n')).toEqual([
-      'installed ci-skill@1.0.0  → .claude/skills/ci-skill',
-      `1 skill installed into ${reg}; skills-lock.json unchanged`,
+      'placed    ci-skill@1.0.0  → .claude/skills/ci-skill',
+      `${reg}: 1 placed; skills-lock.json unchanged`,
     ]);
     expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(oldLock);
     // With a source too: --frozen fails on the skills only, never on the folder.
@@ -464,7 +464,7 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
 
     const record = await cli(reg, ['install', '--into', '.claude/skills'], project);
     expect(record.exitCode).toBe(0);
-    expect(record.stdout.split('\n').at(-1)).toBe(`1 skill installed into ${reg}; skills-lock.json written`);
+    expect(record.stdout.split('\n').at(-1)).toBe(`${reg}: 1 unchanged; skills-lock.json written`);
     expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(
       oldLock.replace('{\n', '{\n  "into": [\n    ".claude/skills"\n  ],\n'),
     );

@@ -259,6 +259,63 @@ describe('skills lint (built CLI)', () => {
       expect(bad.stderr).toBe('error: --max-warnings takes a whole number of 0 or more, not "x"');
     }));
 
+  /** One skill of each kind: an error (name in capitals), a warning (unknown key) and an info (unreferenced file). */
+  const mixed = {
+    'Bad/SKILL.md': good('Bad'),
+    'warn/SKILL.md': good('warn', 'colour: blue\n'),
+    'tidy/SKILL.md': good('tidy'),
+    'tidy/notes.txt': 'left over\n',
+  };
+
+  it('hides info findings by default, counts them in the summary, and shows them with --verbose', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, mixed);
+      const r = await runCli(['lint', '.'], { cwd: dir });
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toContain('Bad/SKILL.md:2:1  error    name "Bad" must be lowercase');
+      expect(r.stdout).toMatch(/warn\/SKILL\.md:4:1 +warning +unknown frontmatter key "colour"/);
+      expect(r.stdout).not.toContain('SK120');
+      expect(r.stdout).toContain('3 problems (1 error, 1 warning, 1 info) in 3 skills; 1 invalid');
+      expect(r.stdout).toMatch(/… and 1 info finding hidden; --verbose shows them$/);
+      const v = await runCli(['lint', '--verbose', '.'], { cwd: dir });
+      expect(v.stdout).toMatch(/tidy\/notes\.txt +info +notes\.txt: nothing in the skill refers to this file +SK120/);
+      expect(v.stdout).not.toContain('hidden');
+      // JSON and SARIF keep every finding, whatever the flags: machines filter by severity.
+      const json = JSON.parse((await runCli(['lint', '--json', '--quiet', '.'], { cwd: dir })).stdout);
+      expect(json).toMatchObject({ errorCount: 1, warningCount: 1, infoCount: 1 });
+      const sarif = JSON.parse((await runCli(['lint', '--format', 'sarif', '.'], { cwd: dir })).stdout);
+      expect(sarif.runs[0].results.map((x: { ruleId: string }) => x.ruleId)).toContain('SK120');
+    }));
+
+  it('shows the info findings of a rule whose level skills.config.json sets', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, { ...mixed, 'skills.config.json': JSON.stringify({ rules: { 'unreferenced-file': 'info' } }) });
+      const r = await runCli(['lint', 'tidy'], { cwd: dir });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toMatch(/tidy\/notes\.txt +info +notes\.txt: nothing in the skill refers/);
+      expect(r.stdout).not.toContain('hidden');
+    }));
+
+  it('shows errors only with -q/--quiet, as ESLint does, and says what it hid', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, mixed);
+      const r = await runCli(['lint', '-q', '.'], { cwd: dir });
+      expect(r.exitCode).toBe(1);
+      const lines = r.stdout.split('\n');
+      expect(lines[0]).toBe('✖ Bad');
+      expect(lines[1]).toMatch(/^ {2}Bad\/SKILL\.md:2:1 {2}error {4}name "Bad" must be lowercase/);
+      expect(r.stdout).not.toMatch(/warn\/|tidy\//);
+      expect(lines[lines.length - 1]).toBe('1 error in 1 skill of 3; 1 warning and 1 info finding hidden by --quiet');
+      // No errors: one line, exit 0; --strict still fails on the hidden warning.
+      const clean = await runCli(['lint', '--quiet', 'warn', 'tidy'], { cwd: dir });
+      expect(clean.exitCode).toBe(0);
+      expect(clean.stdout).toBe('no errors in 2 skills; 1 warning and 1 info finding hidden by --quiet');
+      expect((await runCli(['lint', '--quiet', '--strict', 'warn'], { cwd: dir })).exitCode).toBe(1);
+      const both = await runCli(['lint', '--quiet', '--verbose', '.'], { cwd: dir });
+      expect(both.exitCode).toBe(2);
+      expect(both.stderr).toBe('error: use --quiet (errors only) or --verbose (every finding), not both');
+    }));
+
   it('lists its rules, and docs/rules.md is what --list-rules --format markdown prints', async () => {
     const r = await runCli(['lint', '--list-rules']);
     expect(r.exitCode).toBe(0);

@@ -1,12 +1,14 @@
-// The real pre-commit framework installs this repository's `skills-validate` hook (.pre-commit-hooks.yaml) the
-// way a user's repository would, and `git commit` runs it. Slow: the hook install runs `npm install` and
-// `npm pack` of this package: about 15 s here, warm or cold npm cache; the timeouts allow minutes.
+// The real pre-commit framework installs this repository's hooks (.pre-commit-hooks.yaml: skills-validate,
+// skills-lint, skills-agents-md) the way a user's repository would, and `git commit` runs them. Slow: the hook
+// install runs `npm install` and `npm pack` of this package: about 15 s here, warm or cold npm cache; the timeouts
+// allow minutes.
 import { execa, type Options } from 'execa';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../helpers/cli.js';
+import { ROOT, runCli, tempDir } from '../helpers/cli.js';
 
 const INSTALL_TIMEOUT = 240_000;
 const COMMIT_TIMEOUT = 60_000;
@@ -38,12 +40,29 @@ function isolatedEnv(home: string): Record<string, string> {
   };
 }
 
-describe('pre-commit hook skills-validate', () => {
+// The framework comes from Debian's package (`.ci/run` installs it as root). Where it is missing and cannot be
+// installed, this one file is skipped, and says so; every other test runs.
+const hasPreCommit = (() => {
+  try {
+    execFileSync('pre-commit', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!hasPreCommit)
+  console.warn('pre-commit.test.ts: skipped, as pre-commit is not installed (install it: apt-get install pre-commit)');
+
+describe.skipIf(!hasPreCommit)('pre-commit hook skills-validate (skipped when pre-commit is not installed)', () => {
   const tmp = tempDir('skills-pre-commit-');
   const home = join(tmp.dir, 'home');
   const hookRepo = join(tmp.dir, 'hook-repo');
   const userRepo = join(tmp.dir, 'user-repo');
   let env: Record<string, string>;
+  let rev: string;
+  /** The user's .pre-commit-config.yaml, with these hooks of this repository. */
+  const config = (...ids: string[]) =>
+    `repos:\n  - repo: ${JSON.stringify(hookRepo)}\n    rev: ${rev}\n    hooks:\n${ids.map((id) => `      - id: ${id}\n`).join('')}`;
 
   const run = (file: string, args: string[], cwd: string, opts: Options = {}) =>
     execa(file, args, {
@@ -108,16 +127,13 @@ describe('pre-commit hook skills-validate', () => {
       ['-c', 'user.name=skills tests', '-c', 'user.email=tests@example.invalid', 'commit', '-q', '-m', 'snapshot'],
       hookRepo,
     );
-    const rev = (await git(['rev-parse', 'HEAD'], hookRepo)).trim();
+    rev = (await git(['rev-parse', 'HEAD'], hookRepo)).trim();
 
     mkdirSync(userRepo);
     await git(['init', '-q']);
     await git(['config', 'user.name', 'skills tests']);
     await git(['config', 'user.email', 'tests@example.invalid']);
-    write(
-      '.pre-commit-config.yaml',
-      `repos:\n  - repo: ${JSON.stringify(hookRepo)}\n    rev: ${rev}\n    hooks:\n      - id: skills-validate\n      - id: skills-lint\n`,
-    );
+    write('.pre-commit-config.yaml', config('skills-validate', 'skills-lint'));
     const install = await run('pre-commit', ['install', '--install-hooks'], userRepo, { timeout: INSTALL_TIMEOUT });
     if (install.exitCode !== 0)
       throw new Error(`pre-commit could not install the hook (${install.exitCode}):\n${install.all}`);
@@ -151,14 +167,16 @@ describe('pre-commit hook skills-validate', () => {
   });
 
   it('refuses, through the skills-lint hook, a valid skill that breaks a lint rule', async () => {
-    write('skills/claude-greeter/SKILL.md', GOOD.replace(/name: greeter/, 'name: claude-greeter'));
-    const r = await commit('add claude-greeter', 'skills/claude-greeter');
+    // A key-looking string in a skill's file: valid for validate, an error for lint (SK119, secret-in-file).
+    write('skills/leaky/SKILL.md', GOOD.replace(/name: greeter/, 'name: leaky'));
+    write('skills/leaky/notes.md', 'The deploy key is ' + 'AK' + 'IA' + 'Q7ZP3M9XK2L8VR4T' + '.\n');
+    const r = await commit('add leaky', 'skills/leaky');
     expect(r.committed, r.output).toBe(false);
     expect(r.output).toMatch(/validate agent skills\.+Passed/);
     expect(r.output).toMatch(/lint agent skills\.+Failed/);
-    expect(r.output).toMatch(/skills\/claude-greeter\/SKILL\.md:\d+:\d+ .*reserved word/);
-    await git(['rm', '-r', '-q', '--cached', '--', 'skills/claude-greeter']);
-    rmSync(join(userRepo, 'skills/claude-greeter'), { recursive: true, force: true });
+    expect(r.output).toMatch(/skills\/leaky\/notes\.md:\d+:\d+ .*(secret-in-file|looks like a secret)/);
+    await git(['rm', '-r', '-q', '--cached', '--', 'skills/leaky']);
+    rmSync(join(userRepo, 'skills/leaky'), { recursive: true, force: true });
   });
 
   it('accepts a commit touching only files outside any skill', async () => {
@@ -168,5 +186,34 @@ describe('pre-commit hook skills-validate', () => {
     expect(r.exitCode, r.output).toBe(0);
     expect(r.committed).toBe(true);
     expect(r.output).toMatch(/validate agent skills\.+Passed/);
+  });
+
+  // Added last, so that the tests above run without it. The same repository and rev: pre-commit reuses the
+  // environment it installed, so this costs a few commits, not another npm install.
+  it('skills-agents-md refuses a commit while AGENTS.md has no block or a stale one, and says how to fix it', async () => {
+    write('.pre-commit-config.yaml', config('skills-validate', 'skills-lint', 'skills-agents-md'));
+    write('AGENTS.md', '# Agents\n\nRun the tests first.\n');
+    const missing = await commit('agents', '.pre-commit-config.yaml', 'AGENTS.md');
+    expect(missing.committed, missing.output).toBe(false);
+    expect(missing.output).toMatch(/check the skills block of AGENTS\.md\.+Failed/);
+    expect(missing.output).toContain('AGENTS.md: no skills block; run: skills render-prompt --write AGENTS.md');
+
+    const fix = await runCli(['render-prompt', '--write', 'AGENTS.md'], { cwd: userRepo });
+    expect(fix.exitCode, fix.stderr).toBe(0);
+    const written = await commit('agents', '.pre-commit-config.yaml', 'AGENTS.md');
+    expect(written.committed, written.output).toBe(true);
+    expect(written.output).toMatch(/check the skills block of AGENTS\.md\.+Passed/);
+    expect(readFileSync(join(userRepo, 'AGENTS.md'), 'utf8')).toContain('(skills/greeter/SKILL.md)');
+
+    // A valid change to a skill's description: validate passes, the block is stale.
+    write('skills/greeter/SKILL.md', GOOD.replace('Greets people by name.', 'Greets people warmly by name.'));
+    const stale = await commit('warmer', 'skills/greeter');
+    expect(stale.committed, stale.output).toBe(false);
+    expect(stale.output).toMatch(/validate agent skills\.+Passed/);
+    expect(stale.output).toContain('AGENTS.md: the skills block is stale');
+
+    await runCli(['render-prompt', '--write', 'AGENTS.md'], { cwd: userRepo });
+    const fixed = await commit('warmer', 'skills/greeter', 'AGENTS.md');
+    expect(fixed.committed, fixed.output).toBe(true);
   });
 });

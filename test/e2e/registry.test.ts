@@ -251,49 +251,55 @@ describe('skills remove, use, unuse (built CLI)', () => {
     makeSkill(parent, 'shared', '2.0.0');
     await cli(reg, ['sync', parent]);
 
-    expect((await cli(reg, ['use', 'shared', '--by', 'manager-bee'])).stdout).toBe('shared is used by manager-bee');
-    expect((await cli(reg, ['use', 'shared', '--by', 'content-creator'])).stdout).toBe(
+    expect((await cli(reg, ['registry', 'use', 'shared', '--for', 'manager-bee'])).stdout).toBe(
+      'shared is used by manager-bee',
+    );
+    expect((await cli(reg, ['registry', 'use', 'shared', '--for', 'content-creator'])).stdout).toBe(
       'shared is used by content-creator, manager-bee',
     );
-    expect(JSON.parse((await cli(reg, ['use', 'shared', '--by', 'manager-bee', '--json'])).stdout)).toEqual({
+    expect(
+      JSON.parse((await cli(reg, ['registry', 'use', 'shared', '--for', 'manager-bee', '--json'])).stdout),
+    ).toEqual({
       id: 'shared',
       usedBy: ['content-creator', 'manager-bee'],
       changed: false,
     });
     const missingBy = await cli(reg, ['use', 'shared']);
     expect(missingBy.exitCode).toBe(2);
-    expect(missingBy.stderr).toContain("required option '--by <consumer>' not specified");
+    expect(missingBy.stderr).toContain('use needs --for <consumer>: who uses the skill');
 
-    const refused = await cli(reg, ['remove', 'shared']);
+    const refused = await cli(reg, ['registry', 'remove', 'shared']);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toBe(
-      'error: shared is used by content-creator, manager-bee; nothing was removed\nhint: run skills unuse shared --by <consumer> for each, or remove it anyway with --force',
+      'error: shared is used by content-creator, manager-bee; nothing was removed\nhint: run skills registry unuse shared --for <consumer> for each, or remove it anyway with --force',
     );
     expect(readdirSync(join(reg, 'built-in')).sort()).toEqual(['shared@1.0.0', 'shared@2.0.0']);
 
-    expect((await cli(reg, ['unuse', 'shared', '--by', 'content-creator'])).stdout).toBe(
+    expect((await cli(reg, ['registry', 'unuse', 'shared', '--for', 'content-creator'])).stdout).toBe(
       'shared is used by manager-bee',
     );
-    expect((await cli(reg, ['unuse', 'shared', '--by', 'manager-bee'])).stdout).toBe('shared is used by nobody');
-    const old = await cli(reg, ['remove', 'shared@1.0.0']);
+    expect((await cli(reg, ['registry', 'unuse', 'shared', '--for', 'manager-bee'])).stdout).toBe(
+      'shared is used by nobody',
+    );
+    const old = await cli(reg, ['registry', 'remove', 'shared@1.0.0']);
     expect(old.exitCode).toBe(0);
     expect(old.stdout).toBe(`removed shared@1.0.0 from ${reg}; still registered: 2.0.0`);
     expect(readdirSync(join(reg, 'built-in'))).toEqual(['shared@2.0.0']);
 
-    const typo = await cli(reg, ['remove', 'sharde', '--json']);
+    const typo = await cli(reg, ['registry', 'remove', 'sharde', '--json']);
     expect(typo.exitCode).toBe(2);
     expect(JSON.parse(typo.stdout)).toEqual({
       error: {
         code: 'E_NOT_FOUND',
         message: 'no skill "sharde" in the registry; did you mean "shared"?',
-        hint: 'see what is registered with skills list',
+        hint: 'see what is registered with skills registry list',
       },
     });
-    const range = await cli(reg, ['remove', 'shared@^2']);
+    const range = await cli(reg, ['registry', 'remove', 'shared@^2']);
     expect(range.stderr).toContain('error: "shared@^2" is a range; remove takes one exact version or none');
 
-    await cli(reg, ['use', 'shared', '--by', 'last-bee']);
-    const forced = await cli(reg, ['remove', 'shared', '--force', '--json']);
+    await cli(reg, ['registry', 'use', 'shared', '--for', 'last-bee']);
+    const forced = await cli(reg, ['registry', 'remove', 'shared', '--force', '--json']);
     expect(JSON.parse(forced.stdout)).toMatchObject({ id: 'shared', removed: ['2.0.0'], remaining: [] });
     expect(indexOf(reg).skills).toEqual([]);
   });
@@ -308,7 +314,7 @@ describe('skills list (built CLI)', () => {
     rmSync(join(src, 'reg-a'), { recursive: true });
     makeSkill(src, 'reg-a', '1.1.0', {}, '  author: bee-1\n');
     await cli(reg, ['sync', src]);
-    await cli(reg, ['use', 'reg-a', '--by', 'manager-bee']);
+    await cli(reg, ['registry', 'use', 'reg-a', '--for', 'manager-bee']);
     const project = fresh('project');
     mkdirSync(join(project, 'skills/proj-b'), { recursive: true });
     writeFileSync(

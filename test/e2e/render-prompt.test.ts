@@ -69,6 +69,7 @@ const json = (stdout: string) =>
     budget?: number;
     dropped: { what: string; skill?: string; to?: string }[];
     warnings: string[];
+    searched: { folders: string[]; registry: string | null; leftOut: number };
   };
 
 describe('skills render-prompt (built CLI)', () => {
@@ -84,13 +85,33 @@ describe('skills render-prompt (built CLI)', () => {
     expect(r.stderr).toMatch(/^~\d+ tokens \(o200k_base\), tier full, 1 of 7 skills selected$/);
   });
 
-  it('prints nothing at all when there are no skills (exit 0)', async () => {
+  it('prints nothing on stdout when there are no skills, and says on stderr where it looked (exit 0)', async () => {
     const empty = fresh('empty');
     const given = await runCli(['render-prompt', '--query', 'anything', empty]);
-    expect(given).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(given).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: `no skills to list: looked in ${empty} (no registry read)`,
+    });
     // No folders given: the default folders and the registry, all empty or missing.
     const defaults = await runCli(['render-prompt', '--format', 'xml'], { cwd: empty });
-    expect(defaults).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(defaults).toMatchObject({ exitCode: 0, stdout: '' });
+    expect(defaults.stderr).toBe(
+      'no skills to list: looked in .agents/skills, .claude/skills, .agent/skills, skills, ~/.agents/skills, ~/.claude/skills, ~/.agent/skills and the registry ~/.skills',
+    );
+    // Skills that are there but hidden are counted; --json says it in `searched`, and prints nothing else.
+    mkdirSync(join(empty, 'quiet'));
+    writeFileSync(
+      join(empty, 'quiet/SKILL.md'),
+      '---\nname: quiet\ndescription: Only by name. Use when asked.\ndisable-model-invocation: true\n---\n# q\n',
+    );
+    const hidden = await runCli(['render-prompt', '--no-registry', empty]);
+    expect(hidden.stderr).toBe(
+      `no skills to list: looked in ${empty} (no registry read); 1 found is hidden or disabled`,
+    );
+    const doc = await runCli(['render-prompt', '--no-registry', '--json', empty]);
+    expect(doc.stderr).toBe('');
+    expect(json(doc.stdout).searched).toEqual({ folders: [empty], registry: null, leftOut: 1 });
   });
 
   it('--format xml is byte-identical to skills-ref to-prompt for the same folders in the same order', async () => {

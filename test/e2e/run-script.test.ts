@@ -367,7 +367,7 @@ describe('skills run-script: environment and secrets (built CLI)', () => {
     });
     expect(none.exitCode).toBe(0);
     expect(none.stderr).toMatch(
-      /^warning: secretive declares API_TOKEN, but there is no secrets file at .*secrets\/env\.json: the script runs without it$/,
+      /^warning: secretive declares API_TOKEN, but there is no secrets file at .*secrets\/env\.json: the script runs without it; give it with --secrets <file> \(NAME=value lines, or JSON\), or pass your environment's with --inherit-env$/,
     );
     expect(jsonOf(none.stdout).result).toMatchObject({ declared: '<unset>' });
   });

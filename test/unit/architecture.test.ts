@@ -29,9 +29,10 @@ const FLOORS: Record<string, number> = {
   sync: 7,
   lint: 7,
   init: 7,
+  doctor: 7,
   ui: 8,
   commands: 9,
-  'cli.ts': 10,
+  cli: 10,
   'main.ts': 11,
 };
 

@@ -8,16 +8,18 @@ const RUN = /\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|ps1|bat|cmd)$/i;
 export default {
   names: ['SK111', 'file-reference-depth'],
   description:
-    'referenced files sit at most one folder below the skill root (references/api.md, not references/api/v2/auth.md); scripts, which are run rather than read, may sit deeper',
+    'referenced files sit at most two folders below the skill root (python/api/README.md, not references/api/v2/auth.md); scripts, which are run rather than read, may sit deeper',
   tags: ['references', 'files', 'structure', 'best-practice'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
   sources: [
     'Anthropic, Skill authoring best practices: keep references one level deep from SKILL.md',
     'agentskills.io specification: file references',
+    "Anthropic's claude-api skill: references two folders down (python/claude-api/README.md)",
   ],
   fixable: false,
-  options: { maxDepth: { default: 1, description: 'most folders between the skill root and a referenced file' } },
+  // Two, not one: Anthropic's own claude-api skill links {language}/claude-api/*.md from SKILL.md.
+  options: { maxDepth: { default: 2, description: 'most folders between the skill root and a referenced file' } },
   check(skill, ctx) {
     const max = ctx.options.maxDepth as number;
     const scripts = new Set(skill.scripts.map((x) => x.path));

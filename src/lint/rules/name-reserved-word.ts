@@ -1,7 +1,6 @@
 import type { Rule } from '../types.js';
+import { RESERVED_NAME_WORDS as RESERVED, reservedWordIn } from '../../skill/names.js';
 import { namesToCheck } from './name-vague.js';
-
-const RESERVED = ['anthropic', 'claude'];
 
 function suggest(lower: string, word: string): string {
   const rest = lower
@@ -13,26 +12,33 @@ function suggest(lower: string, word: string): string {
   return rest === '' || RESERVED.some((w) => rest.includes(w)) ? 'pdf-processing' : rest;
 }
 
+// A warning, not an error: the Agent Skills specification allows these words, and Anthropic ships skills named
+// with them (claude-api); only Anthropic's own hosts (skills uploaded to the Claude API or claude.ai) demand
+// names without them. Other agents, Claude Code included, load such a skill.
 export default {
   names: ['SK106', 'name-reserved-word'],
-  description: 'the name holds no reserved word ("anthropic", "claude"), which Anthropic refuses',
+  description:
+    'the name holds no word Anthropic reserves ("anthropic", "claude"): skills uploaded to the Claude API or claude.ai must do without them',
   tags: ['name', 'compatibility'],
   layouts: ['skill-md', 'manifest'],
-  severity: 'error',
-  sources: ['Anthropic, Skill authoring best practices: name cannot contain reserved words "anthropic" or "claude"'],
+  severity: 'warning',
+  sources: [
+    'Anthropic, Agent Skills overview and Skill authoring best practices: name cannot contain reserved words "anthropic" or "claude"',
+    'agentskills.io specification: no reserved words (the name rules are length, characters and the folder name)',
+  ],
   fixable: false,
   check(skill, ctx) {
     for (const { field, value } of namesToCheck(skill)) {
       const lower = value.toLowerCase();
-      const word = RESERVED.find((w) => lower.includes(w));
+      const word = reservedWordIn(value);
       if (!word) continue;
       const pos = skill.positions[field];
       ctx.report({
-        message: `${field} "${value}" contains the reserved word "${word}"; expected a name without "anthropic" or "claude"`,
+        message: `${field} "${value}" contains "${word}", a word Anthropic reserves: the Claude API and claude.ai refuse to upload a custom skill so named (other agents load it)`,
         file: skill.file,
         line: pos?.line,
         column: pos?.column,
-        hint: `rename it without the reserved word, e.g. "${suggest(lower, word)}"`,
+        hint: `to upload it to Anthropic, rename it without the word, e.g. "${suggest(lower, word)}"; otherwise turn the rule off (SK106) in skills.config.json`,
       });
     }
   },

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Skill } from '../../model/skill.js';
 import type { Fix, Rule } from '../types.js';
-import { byPath, scriptUses } from './script-shebang.js';
+import { byPath, importedBySibling, scriptUses } from './script-shebang.js';
 
 /** The fix that sets the execute bit of a script wherever it can be read (644 → 755, 640 → 750, 600 → 700). */
 export function chmodFix(skill: Skill, relPath: string, mode: number): Fix {
@@ -28,9 +28,15 @@ export default {
     // Windows has no execute bit to set.
     if (process.platform === 'win32') return;
     // Scripts, and files outside scripts/ that the instructions run by path (`./find-polluter.sh`).
-    for (const script of byPath([...skill.scripts, ...scriptUses(skill, ctx.readText).runByPath])) {
+    const uses = scriptUses(skill, ctx.readText);
+    for (const script of byPath([...skill.scripts, ...uses.runByPath])) {
       // validate's SK026 reports declared manifest scripts; the linter gives it this same fix.
       if (!script.exists || script.executable === true || (script.declared && skill.layout === 'manifest')) continue;
+      // Mentioned, and never run by path (`uv run scripts/x.py`, `. scripts/log.sh`): the execute bit is not used.
+      if (!script.declared && uses.mentioned.get(script.path) === false) continue;
+      // Never mentioned, and imported by a script beside it: a module, whatever its first line says.
+      if (!script.declared && !uses.mentioned.has(script.path) && importedBySibling(skill, script.path, ctx.readText))
+        continue;
       const text = ctx.readText(script.path);
       if (text === undefined || !text.startsWith('#!')) continue;
       const st = ctx.stat(script.path);

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { Rule } from '../types.js';
 import { positionFinder } from '../../formats/text.js';
 import { byPath } from './script-shebang.js';
+import { illustrationLines, introducedAsExample, madeUpValue } from '../helpers/made-up-secret.js';
+import { isMarkdown } from '../references.js';
 
 interface Pattern {
   kind: string;
@@ -57,16 +59,40 @@ export interface SecretHit {
   masked: string;
 }
 
-/** Strings in `text` that look like secrets, placeholders and sample values left out. */
-export function findSecrets(text: string, minLength = 20, minEntropy = 3.5): SecretHit[] {
+export interface FindOptions {
+  minLength?: number;
+  minEntropy?: number;
+  /** The text is Markdown: values in its illustrations (an Example section, a block led in by "e.g.") are samples. */
+  markdown?: boolean;
+}
+
+/**
+ * Strings in `text` that look like secrets; placeholders and samples left out: values presented as examples or
+ * "your" key, masked or counting ones (`AIzaSyA1B2C3…`), and in Markdown, values in an illustration.
+ */
+export function findSecrets(text: string, options: FindOptions = {}): SecretHit[] {
+  const { minLength = 20, minEntropy = 3.5 } = options;
   const hits: SecretHit[] = [];
   const taken: [number, number][] = [];
   const random = (v: string) => /[0-9]/.test(v) && /[A-Za-z]/.test(v) && entropy(v) >= minEntropy;
+  let illustration: Uint8Array | undefined;
+  let lineOf: ((offset: number) => { line: number }) | undefined;
+  const sample = (offset: number, v: string, end: number) => {
+    if (madeUpValue(v) || introducedAsExample(text, offset) || (text[offset - 1] === '<' && text[end] === '>'))
+      return true;
+    if (!options.markdown) return false;
+    illustration ??= illustrationLines(text);
+    lineOf ??= positionFinder(text);
+    return illustration[lineOf(offset).line - 1] === 1;
+  };
   for (const p of PATTERNS) {
     for (const m of text.matchAll(p.re)) {
       const v = m[0];
       if (PLACEHOLDER.test(v) || (p.random && !random(v.replace(/^sk-(?:ant-|proj-)?/, '')))) continue;
       if (p.kind === 'JSON Web Token' && v.endsWith(JWT_SAMPLE)) continue;
+      // A JWT's header and body are encoded JSON, not random: only its signature says whether it was made up.
+      const judged = p.kind === 'JSON Web Token' ? v.slice(v.lastIndexOf('.') + 1) : v;
+      if (p.kind !== 'private key' && sample(m.index, judged, m.index + v.length)) continue;
       // A key header in documentation (`-----BEGIN … PRIVATE KEY-----` then `...`) is no key: demand a body.
       if (
         p.kind === 'private key' &&
@@ -86,7 +112,7 @@ export function findSecrets(text: string, minLength = 20, minEntropy = 3.5): Sec
       const v = m[2]!;
       const at = m.index + m[0].length - v.length;
       if (taken.some(([a, b]) => at < b && at + v.length > a)) continue;
-      if (v.length < minLength || PLACEHOLDER.test(v) || !random(v)) continue;
+      if (v.length < minLength || PLACEHOLDER.test(v) || !random(v) || sample(at, v, at + v.length)) continue;
       // A dotted name (`process.env.API_TOKEN_2`, `config.auth.token1`) is code, not a value.
       if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v)) continue;
       hits.push({ kind: `${m[1]!.toLowerCase()} value`, offset: at, masked: mask(v) });
@@ -97,7 +123,8 @@ export function findSecrets(text: string, minLength = 20, minEntropy = 3.5): Sec
 
 export default {
   names: ['SK119', 'secret-in-file'],
-  description: 'no file of the skill holds something that looks like a secret (API key, token, private key)',
+  description:
+    'no file of the skill holds something that looks like a secret (API key, token, private key); documented placeholders (after "Example:", "e.g." or "your", masked or counting like A1B2C3, in a Markdown example) are not reported',
   tags: ['security', 'secrets'],
   layouts: ['skill-md', 'manifest'],
   severity: 'error',
@@ -117,7 +144,7 @@ export default {
       if (e.kind === 'dir' || e.kind === 'other') continue;
       const text = ctx.readText(e.path);
       if (text === undefined || text.length < 20) continue;
-      const hits = findSecrets(text, minLength, minEntropy);
+      const hits = findSecrets(text, { minLength, minEntropy, markdown: isMarkdown(e.path) });
       if (hits.length === 0) continue;
       const at = positionFinder(text);
       for (const h of hits) {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Rule } from '../types.js';
 import { shebangProgram as interpreter, scriptLanguage } from '../../formats/shebang.js';
-import { byPath } from './script-shebang.js';
+import { byPath, importedBySibling, scriptUses } from './script-shebang.js';
 
 /** Whether a shell script turns on errexit: `set -e`, `set -euo pipefail`, `set -o errexit`, or `#!/bin/sh -e`. */
 export function hasErrexit(text: string): boolean {
@@ -36,8 +36,16 @@ export default {
   ],
   fixable: false,
   check(skill, ctx) {
+    const uses = scriptUses(skill, ctx.readText);
     for (const script of byPath(skill.scripts)) {
       if (!script.exists) continue;
+      // A library loaded with `.` or `source` (by the instructions, or by a script beside it) runs in its caller's
+      // shell: set -e there would change the caller, so it is the caller's to set.
+      if (
+        uses.sourced.has(script.path) ||
+        (!uses.mentioned.has(script.path) && importedBySibling(skill, script.path, ctx.readText))
+      )
+        continue;
       const text = ctx.readText(script.path);
       if (text === undefined || scriptLanguage(script.path, text) !== 'shell') continue;
       // Nothing but a shebang and comments: nothing can fail.

@@ -20,7 +20,12 @@ const IGNORED =
 // Files for hosts' user interfaces, by path from the skill root: Codex's agents/openai.yaml, a registry's
 // metadata.json.
 const IGNORED_PATHS = /^(?:agents\/openai\.ya?ml|metadata\.json)$/i;
+// Tests are run by the skill's developers (pytest, vitest), not read or run by the agent.
+const TESTS =
+  /(?:^|\/)(?:tests?|__tests__)\/|(?:^|\/)(?:test_[^/]+\.py|[^/]+_test\.(?:py|go)|conftest\.py|[^/]+\.(?:test|spec)\.[cm]?[jt]sx?)$/i;
 const CODE = /\.(?:py|js|mjs|cjs|ts|mts|cts|tsx|jsx|sh|bash|zsh|ps1|bat|cmd|rb|pl|php|go|rs|lua|r|java|kt|swift|cs)$/i;
+// Data files that name other files: an XML schema imports its neighbours (`schemaLocation="dml-main.xsd"`).
+const NAMING = /\.(?:xsd|xsl|xslt|dtd|wsdl)$/i;
 const WORD = /[\p{L}\p{N}_.-]+/gu;
 // `from core.easing import x`, `import core.easing`: a dotted module (leading dots: relative to the importer).
 const PY_IMPORT = /(?:^|[\s;(`])(?:from|import)[ \t]+(\.*[a-z_][\w.]*)/g;
@@ -128,6 +133,7 @@ export default {
         (e.kind === 'file' || (e.kind === 'symlink' && e.inside && !isFolder(e))) &&
         !IGNORED.test(basename(e.path)) &&
         !IGNORED_PATHS.test(e.path) &&
+        !TESTS.test(e.path) &&
         !e.path.endsWith('.pyc') &&
         !e.path.includes('__pycache__/'),
     );
@@ -194,17 +200,24 @@ export default {
     const names = new Set<string>();
     const stems = new Set<string>();
     const queueCode = (p: string) => {
-      if (!CODE.test(p) || readCode.has(p)) return;
+      const code = CODE.test(p);
+      if ((!code && !NAMING.test(p)) || readCode.has(p)) return;
       readCode.add(p);
       const t = ctx.readText(p);
       if (t !== undefined)
-        texts.push({ text: t.toLowerCase(), dir: posix.dirname(p) === '.' ? '' : posix.dirname(p), code: true });
+        texts.push({ text: t.toLowerCase(), dir: posix.dirname(p) === '.' ? '' : posix.dirname(p), code });
     };
     let codeAt = 0;
     const queueUsed = () => {
       for (; codeAt < usedList.length; codeAt++) queueCode(usedList[codeAt]!);
     };
     queueUsed();
+    // Hosts' UI files name their icons (`icon_small: "assets/mark.svg"` in agents/openai.yaml).
+    for (const e of skill.entries) {
+      if (!IGNORED_PATHS.test(e.path)) continue;
+      const t = ctx.readText(e.path);
+      if (t !== undefined) texts.push({ text: t.toLowerCase(), dir: '', code: false });
+    }
     let scanned = 0;
     while (scanned < texts.length && pending.length > 0) {
       const batch = texts.slice(scanned);

@@ -109,11 +109,11 @@ describe('the linter and the runner agree', () => {
   });
 
   it('the shebang the rule suggests runs the script with what the runner runs it with by its extension', async () => {
-    const tree: Record<string, string> = {
+    const tree: Record<string, string | { content: string; mode: number }> = {
       'SKILL.md': skillMd('name: demo\ndescription: Demo skill. Use when testing.\n'),
     };
     const exts = ['.sh', '.bash', '.py', '.js', '.mjs', '.cjs', '.ts'];
-    for (const ext of exts) tree[`scripts/s${ext}`] = 'x\n';
+    for (const ext of exts) tree[`scripts/s${ext}`] = { content: 'x\n', mode: 0o755 };
     const r = await runRule(rule, { tree });
     try {
       expect(r.reports).toHaveLength(exts.length);

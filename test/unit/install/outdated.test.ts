@@ -98,6 +98,13 @@ describe('judgeGit', () => {
     expect(j.latest).toMatchObject({ commit: D, tag: 'v2.0.0' });
   });
 
+  it('an unversioned skill on a branch past a tag: latest is the branch, never the older tag', () => {
+    const E = 'e'.repeat(40);
+    const j = judgeGit('pdf', { commit: E, version: '0.0.0' }, tags, E);
+    expect(j.latest).toMatchObject({ commit: E });
+    expect([j.wantedNewer, j.latestNewer]).toEqual([false, false]);
+  });
+
   it('a semver range: wanted is the highest tag in it, not one outside', () => {
     const j = judgeGit('pdf', { commit: A, ref: 'semver:^1.0', version: '1.0.0' }, tags, undefined);
     expect(j.wanted).toMatchObject({ label: '1.1.0', commit: B, tag: 'v1.1.0' });

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   LOAD_INSTRUCTION,
+  RELATIVE_LOCATIONS,
   breadcrumb,
   briefOf,
   escapeXml,
   fitBudget,
+  relativePath,
   renderPrompt,
   skillContent,
   type PromptInput,
@@ -184,6 +186,37 @@ describe('renderPrompt: xml', () => {
     expect(out).toContain('<file>x&lt;y&gt;.md</file>');
     expect(out).toContain('<!-- and 6 more files -->');
     expect(out).not.toContain('f104');
+  });
+});
+
+describe('renderPrompt: locations relative to a base folder (render-prompt --write)', () => {
+  it('markdown: each location relative to the base, with /, and the loading instruction says so', () => {
+    const out = renderPrompt(base({ base: '/s' }), 'markdown');
+    expect(out).toContain(`${LOAD_INSTRUCTION} ${RELATIVE_LOCATIONS}\n`);
+    expect(out).toContain('- web-scraping: Extract data from web pages. Use when scraping. (web-scraping/SKILL.md)\n');
+    expect(out).not.toContain('/s/');
+  });
+
+  it('full: the skill directory is relative too; a skill outside the base is reached with ..', () => {
+    const out = renderPrompt(base({ tier: 'full', active: [webScraping], base: '/s/project' }), 'markdown');
+    expect(out).toContain('Skill directory: ../web-scraping\n');
+    expect(out).toContain('(../data-analysis/SKILL.md)');
+  });
+
+  it('xml: the reference block, its locations relative, and no added sentence', () => {
+    const out = renderPrompt(base({ base: '/s' }), 'xml');
+    expect(out).toContain('<location>\nweb-scraping/SKILL.md\n</location>');
+    expect(out).not.toContain(RELATIVE_LOCATIONS);
+  });
+
+  it('without a base nothing changes', () => {
+    expect(renderPrompt(base(), 'markdown')).not.toContain(RELATIVE_LOCATIONS);
+    expect(renderPrompt(base(), 'markdown')).toContain('(/s/web-scraping/SKILL.md)');
+  });
+
+  it('relativePath gives "." for the base itself', () => {
+    expect(relativePath('/s', '/s')).toBe('.');
+    expect(relativePath('/s', '/s/a/b')).toBe('a/b');
   });
 });
 

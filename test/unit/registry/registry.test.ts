@@ -365,7 +365,7 @@ describe('removeSkill, useSkill, unuseSkill', () => {
     await useSkill(reg, 'epsilon', 'manager-bee');
     const err = await caught(removeSkill(reg, 'epsilon'));
     expect(err.message).toBe('epsilon is used by content-creator, manager-bee; nothing was removed');
-    expect(err.hint).toMatch(/skills unuse epsilon --by/);
+    expect(err.hint).toMatch(/skills registry unuse epsilon --for/);
     expect(readdirSync(join(reg, 'built-in')).sort()).toEqual(['epsilon@1.0.0', 'epsilon@2.0.0']);
     const r = await removeSkill(reg, 'epsilon', '2.0.0', { force: true });
     expect(r).toEqual({ id: 'epsilon', removed: ['2.0.0'], remaining: ['1.0.0'], paths: ['built-in/epsilon@2.0.0'] });

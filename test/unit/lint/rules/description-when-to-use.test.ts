@@ -26,6 +26,9 @@ it('description-when-to-use', () =>
       { tree: md('Formats SQL queries, for example to tidy a long SELECT.') },
       { tree: md('Triggers on questions about invoices and receipts.') },
       { tree: md('Converts units. Useful for recipes and engineering sums.') },
+      // An adverb between the verb and "after" (trailofbits variant-analysis).
+      { tree: md('Hunts for variants of a bug. Use immediately after a bug turns up in one file.') },
+      { tree: md('Reviews diffs. Use only when the user asks for a review.') },
       { tree: manifest('Post to social networks. Use for scheduled announcements.') },
       { tree: manifest('Read calendars. Invoke when you need to find a free slot.') },
       // As Anthropic's frontend-design and obra's brainstorming say it: "when" and a gerund; "use this before …".

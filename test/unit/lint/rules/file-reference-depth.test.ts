@@ -27,6 +27,14 @@ it('file-reference-depth', () =>
         },
       },
       { tree: { ...deep, 'SKILL.md': md('Read references/api/v2/auth.md.\n') }, options: { maxDepth: 3 } },
+      // Two folders down, as Anthropic's claude-api skill links python/claude-api/README.md; a folder too.
+      {
+        tree: {
+          'SKILL.md': md('Read `python/claude-api/README.md`; browse [the API docs](references/api/).\n'),
+          'python/claude-api/README.md': '# Python\n',
+          'references/api/a.md': '',
+        },
+      },
       // Scripts are run, not read: Anthropic's docx skill runs scripts/office/unpack.py, its pptx skill
       // ooxml/scripts/pack.py.
       {
@@ -52,22 +60,23 @@ it('file-reference-depth', () =>
     invalid: [
       {
         tree: { ...deep, 'SKILL.md': md('# Demo\n\nRead [auth](references/api/v2/auth.md).\n') },
-        messages: [/"references\/api\/v2\/auth\.md" is 3 folders deep; keep referenced files at most 1 folder below/],
+        messages: [/"references\/api\/v2\/auth\.md" is 3 folders deep; keep referenced files at most 2 folders below/],
         lines: [7],
       },
       {
-        tree: { ...deep, 'SKILL.md': md('Browse [the API docs](references/api/).\n') },
-        messages: [/"references\/api" is 2 folders deep/],
+        tree: { ...deep, 'SKILL.md': md('Browse [the API docs](references/api/v2/).\n') },
+        messages: [/"references\/api\/v2" is 3 folders deep/],
       },
       // A document in a scripts folder is still read.
       {
         tree: { 'SKILL.md': md('Read scripts/office/README.txt first.\n'), 'scripts/office/README.txt': '' },
-        messages: [/"scripts\/office\/README\.txt" is 2 folders deep/],
+        options: { maxDepth: 1 },
+        messages: [/"scripts\/office\/README\.txt" is 2 folders deep; keep referenced files at most 1 folder below/],
       },
       {
         tree: { ...deep, 'SKILL.md': md('Read references/api/v2/auth.md.\n') },
-        options: { maxDepth: 2 },
-        messages: [/3 folders deep; keep referenced files at most 2 folders/],
+        options: { maxDepth: 1 },
+        messages: [/3 folders deep; keep referenced files at most 1 folder below/],
       },
       // From a referenced file, relative to it; and in a manifest's context file.
       {

@@ -103,8 +103,34 @@ it('file-reference-missing', () =>
           'scripts/deploy.sh': '#!/bin/sh\n',
         },
       },
+      // A reference file names the user's files, from its own folder's point of view too (`src/Module.hs` is not
+      // references/src/Module.hs; `./gradlew` names no folder), and quotes another skill's scripts/ when this skill
+      // has none (trailofbits' mutation-frameworks.md, obra's copy of Anthropic's best practices).
+      {
+        tree: {
+          'SKILL.md': md('Read [frameworks](references/frameworks.md).\n'),
+          'references/frameworks.md': [
+            '| Haskell | `mucheck -t "stack test" src/Module.hs` |',
+            '| Java | `./gradlew pitest` |',
+            'Copy it to `.github/dependabot.yml`; the routes are in `config/routes.rb`.',
+            '```bash',
+            'python scripts/fill_form.py input.pdf',
+            '```',
+          ].join('\n'),
+        },
+      },
     ],
     invalid: [
+      // The same quote where the skill has a scripts/ folder: a slip in this skill's own paths.
+      {
+        tree: {
+          'SKILL.md': md('Read [frameworks](references/frameworks.md).\n'),
+          'references/frameworks.md': '```bash\npython scripts/fill_form.py input.pdf\n```\n',
+          'scripts/other.py': 'print(1)\n',
+        },
+        messages: [/"scripts\/fill_form\.py" does not exist in the skill/],
+        lines: [2],
+      },
       {
         tree: {
           ...files,

@@ -26,21 +26,21 @@ it('name-reserved-word', () =>
       {
         tree: md('claude-pdf'),
         folder: 'claude-pdf',
-        messages: [/name "claude-pdf" contains the reserved word "claude"; expected a name without/],
+        messages: [/name "claude-pdf" contains "claude", a word Anthropic reserves: the Claude API/],
         lines: [2],
       },
-      { tree: md('anthropic'), folder: 'anthropic', messages: [/reserved word "anthropic"/] },
+      { tree: md('anthropic'), folder: 'anthropic', messages: [/"anthropic", a word Anthropic reserves/] },
       // A substring counts too.
-      { tree: md('myclaudebot'), folder: 'myclaudebot', messages: [/reserved word "claude"/] },
+      { tree: md('myclaudebot'), folder: 'myclaudebot', messages: [/"claude", a word Anthropic reserves/] },
       {
         tree: manifest('claude-helper', 'Claude Helper'),
-        messages: [/id "claude-helper" contains the reserved word "claude"/],
+        messages: [/id "claude-helper" contains "claude", a word Anthropic reserves/],
         lines: [2],
       },
       // A display name that says something else than the id is checked on its own.
       {
         tree: manifest('pdf-tools', 'Anthropic PDF Tools'),
-        messages: [/name "Anthropic PDF Tools" contains the reserved word "anthropic"/],
+        messages: [/name "Anthropic PDF Tools" contains "anthropic", a word Anthropic reserves/],
         lines: [3],
       },
       {

@@ -32,6 +32,19 @@ it.skipIf(process.platform === 'win32')('script-executable', () =>
           'find-polluter.sh': { content: sh, mode: 0o755 },
         },
       },
+      // Always run through an interpreter (trailofbits' let-fate-decide, codeql), or a module its siblings import
+      // (openai's skill-installer): the execute bit is never used.
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            '```bash\nuv run --no-config {baseDir}/scripts/draw.py\n. "{baseDir}/scripts/log.sh" || exit 1\n```\n',
+          ),
+          'scripts/draw.py': { content: '#!/usr/bin/env python3\nimport utils\n', mode: 0o644 },
+          'scripts/log.sh': { content: sh, mode: 0o644 },
+          'scripts/utils.py': { content: '#!/usr/bin/env python3\nx = 1\n', mode: 0o644 },
+        },
+      },
     ],
     invalid: [
       {
@@ -60,6 +73,15 @@ it.skipIf(process.platform === 'win32')('script-executable', () =>
         tree: { 'SKILL.md': skillMd(`${fm}scripts:\n  - tools/go\n`), 'tools/go': { content: sh, mode: 0o664 } },
         messages: [/^tools\/go starts with a shebang/],
         modes: { 'tools/go': 0o775 },
+      },
+      // Run by path in the instructions (openai's skill-creator: `scripts/init_skill.py my-skill`).
+      {
+        tree: {
+          'SKILL.md': skillMd(fm, 'Run `scripts/init_skill.py my-skill --path out`.\n'),
+          'scripts/init_skill.py': { content: '#!/usr/bin/env python3\n', mode: 0o644 },
+        },
+        messages: [/^scripts\/init_skill\.py starts with a shebang but is not executable/],
+        modes: { 'scripts/init_skill.py': 0o755 },
       },
       // obra's systematic-debugging: a script outside scripts/ that a referenced Markdown file runs by path; one
       // that is only mentioned is left alone.

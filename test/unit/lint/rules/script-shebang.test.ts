@@ -80,6 +80,32 @@ it('script-shebang', () =>
           'tools/run.sh': 'echo hi\n',
         },
       },
+      // Only named, never run by path: an agent runs it with its interpreter, as the instructions do (Anthropic's
+      // xlsx skill: "Use the provided `scripts/recalc.py` script"). Never mentioned and not executable: a test, a
+      // module, a helper (Anthropic's office skills: scripts/office/helpers/merge_runs.py).
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            [
+              'Use the provided `scripts/recalc.py` script to recalculate formulas:',
+              '',
+              '```bash',
+              'python scripts/recalc.py out.xlsx',
+              '```',
+              '- `scripts/listed.py` - lists things; call it with python scripts/listed.py',
+              'Run python tests against the app, then compare with scripts/far.py',
+              'Sourced by `. "{baseDir}/scripts/log.sh"` first.',
+            ].join('\n'),
+          ),
+          'scripts/recalc.py': 'print(1)\n',
+          'scripts/listed.py': 'print(1)\n',
+          'scripts/far.py': 'print(1)\n',
+          'scripts/log.sh': 'log() { :; }\n',
+          'scripts/test_recalc.py': 'def test(): ...\n',
+          'scripts/office/helpers/merge_runs.py': 'def merge(): ...\n',
+        },
+      },
       // OpenAI's skill-installer: scripts/github_utils.py is a module its sibling scripts import, not a script.
       {
         tree: {
@@ -106,14 +132,15 @@ it('script-shebang', () =>
             content: '#!/usr/bin/env python3\n# see github_utils for helpers\nprint("import github_utils")\n',
             mode: 0o755,
           },
-          'scripts/github_utils.py': 'x = 1\n',
+          'scripts/github_utils.py': { content: 'x = 1\n', mode: 0o755 },
           'scripts/other/user.py': { content: '#!/usr/bin/env python3\nimport helpers\n', mode: 0o755 },
-          'scripts/helpers.py': 'y = 2\n',
+          'scripts/helpers.py': { content: 'y = 2\n', mode: 0o755 },
         },
         messages: [/scripts\/github_utils\.py has no shebang/, /scripts\/helpers\.py has no shebang/],
       },
+      // Never mentioned, but executable: run by path it would go to sh, whatever it is written in.
       {
-        tree: { 'SKILL.md': skillMd(fm), 'scripts/run.sh': 'echo hi\n' },
+        tree: { 'SKILL.md': skillMd(fm), 'scripts/run.sh': { content: 'echo hi\n', mode: 0o755 } },
         messages: [/^scripts\/run\.sh has no shebang line/],
         lines: [1],
       },
@@ -121,8 +148,8 @@ it('script-shebang', () =>
         tree: {
           'manifest.json': manifest({ scripts: ['scripts/build.py'] }),
           'scripts/build.py': 'print(1)\n',
-          'scripts/tool': 'echo hi\n',
-          'scripts/x.rb': 'puts 1\n',
+          'scripts/tool': { content: 'echo hi\n', mode: 0o755 },
+          'scripts/x.rb': { content: 'puts 1\n', mode: 0o755 },
         },
         messages: [
           /^scripts\/build\.py has no shebang/,
@@ -132,11 +159,11 @@ it('script-shebang', () =>
       },
       // A shebang on the second line does not count.
       {
-        tree: { 'SKILL.md': skillMd(fm), 'scripts/a.mjs': '\n#!/usr/bin/env node\n' },
+        tree: { 'SKILL.md': skillMd(fm), 'scripts/a.mjs': { content: '\n#!/usr/bin/env node\n', mode: 0o755 } },
         messages: [/scripts\/a\.mjs has no shebang/],
       },
       {
-        tree: { 'SKILL.md': skillMd(fm), 'scripts/a.sh': '\ufeff#!/bin/sh\necho hi\n' },
+        tree: { 'SKILL.md': skillMd(fm), 'scripts/a.sh': { content: '\ufeff#!/bin/sh\necho hi\n', mode: 0o755 } },
         messages: [/byte-order mark before #!/],
       },
       // A script declared in SKILL.md, outside scripts/.
@@ -145,11 +172,15 @@ it('script-shebang', () =>
         messages: [/^tools\/go\.ts has no shebang/],
       },
       {
-        tree: { 'SKILL.md': skillMd(fm), 'scripts/run.sh': 'echo hi\n', 'scripts/b.py': 'print(1)\n' },
+        tree: {
+          'SKILL.md': skillMd(fm),
+          'scripts/run.sh': { content: 'echo hi\n', mode: 0o755 },
+          'scripts/b.py': { content: 'print(1)\n', mode: 0o755 },
+        },
         options: { extensions: ['.py'] },
         messages: [/^scripts\/b\.py/],
       },
-      // Also run by path, only mentioned (not run), declared, or run through an interpreter far before the path.
+      // Run by path (`./x.py`, a command with arguments), or declared.
       {
         tree: {
           'SKILL.md': skillMd(
@@ -157,21 +188,24 @@ it('script-shebang', () =>
             [
               'Run `python scripts/by_path.py` or `./scripts/by_path.py`.',
               'Then `scripts/start.py --port 1` and `python scripts/declared.py`.',
-              '- `scripts/listed.py` - lists things; call it with python scripts/listed.py',
-              'Run python tests against the app, then compare with scripts/far.py',
+              'Run: scripts/check.py',
+              '',
+              '```bash',
+              '$ scripts/fetch.py --all',
+              '```',
             ].join('\n'),
           ),
           'scripts/by_path.py': 'print(1)\n',
           'scripts/start.py': 'print(1)\n',
           'scripts/declared.py': 'print(1)\n',
-          'scripts/listed.py': 'print(1)\n',
-          'scripts/far.py': 'print(1)\n',
+          'scripts/check.py': 'print(1)\n',
+          'scripts/fetch.py': 'print(1)\n',
         },
         messages: [
           /^scripts\/by_path\.py has no shebang/,
+          /^scripts\/check\.py/,
           /^scripts\/declared\.py/,
-          /^scripts\/far\.py/,
-          /^scripts\/listed\.py/,
+          /^scripts\/fetch\.py/,
           /^scripts\/start\.py/,
         ],
       },

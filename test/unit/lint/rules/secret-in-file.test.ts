@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import rule, { entropy, findSecrets } from '../../../../src/lint/rules/secret-in-file.js';
+import { counts, madeUpValue } from '../../../../src/lint/helpers/made-up-secret.js';
 import { runRule, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
@@ -125,8 +126,77 @@ it('secret-in-file', () =>
       },
       // A GitHub token assigned to a key is reported once, as what it is.
       { tree: { 'SKILL.md': skillMd(fm), 'run.sh': `GITHUB_TOKEN=${github}\n` }, messages: [/GitHub token/] },
+      // Real-looking keys in Markdown, outside any illustration, and in code whatever the Markdown around says.
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            `# Setup\n\nThe team key is ${google}.\n\n\`\`\`bash\nexport KEY=${openai}\n\`\`\`\n`,
+          ),
+          'references/example-config.py': `# An example config\nAPI_KEY = "${generic}"\n`,
+        },
+        messages: [/Google API key AIza…/, /OpenAI API key sk-p…/, /example-config\.py .*api_key value/],
+      },
     ],
   }));
+
+it('secret-in-file takes documented placeholders for what they are (trailofbits firebase-apk-scanner)', () =>
+  testRule(rule, {
+    valid: [
+      {
+        tree: {
+          'SKILL.md': skillMd(fm, 'Read references/keys.md.\n'),
+          'references/keys.md': [
+            // A value that counts (A1B2C3…), masked, templated: nobody's random generator makes these.
+            '```',
+            'AIza[A-Za-z0-9_-]{35}',
+            'Example: AIzaSyA1B2C3D4E5F6G7H8I9J0K1L2M3N4O5P6Q',
+            '```',
+            `Keys look like AI${'za'}Sy${'A1B2C3D4E5F6G7H8I9J0K1L2M3N4O5P6Q'} in the app.`,
+            `A token: gh${'p_'}abcd${random(32)}.`,
+            `Masked: ${google.slice(0, 10)}...${google.slice(-10)} and <${google}>.`,
+            // Presented as an example, or as the reader's own key, on its line.
+            `Example: ${google}`,
+            `e.g. OPENAI_API_KEY=${openai}`,
+            `Set your key: ${anthropic}`,
+            '',
+            // Under an Example heading, or in a block that a line saying "for example" leads in.
+            '## Example',
+            '',
+            `    curl -H "Authorization: Bearer ${github}" https://api.github.com/user`,
+            '',
+            '## Setup',
+            '',
+            'For example, a configuration file:',
+            '',
+            '```json',
+            `{ "api_key": "${generic}" }`,
+            '```',
+          ].join('\n'),
+        },
+      },
+    ],
+    invalid: [
+      // The same keys outside an illustration, in a code file: real.
+      {
+        tree: {
+          'SKILL.md': skillMd(fm),
+          'scripts/run.py': `# for example, run it\nKEY = "${google}"\n`,
+          'references/keys.md': `## Setup\n\nFor example, run this.\n\nThen paste ${github} here.\n`,
+        },
+        messages: [/references\/keys\.md .*GitHub token/, /scripts\/run\.py .*Google API key/],
+      },
+    ],
+  }));
+
+it('counts and madeUpValue tell made-up values from random ones', () => {
+  for (const v of ['AIzaSyA1B2C3D4E5F6G7H8I9J0K1L2M3N4O5P6Q', 'abcd', 'x1234y', 'A1B2C3', 'zz7890zz'])
+    expect(counts(v), v).toBe(true);
+  for (const v of ['AIzaSyD8f3Kq0Lm2Vx9Rt7Wb4Nc6Hj1Pg5Ze3Ya', 'abc', 'A1B2C', 'dcba']) expect(counts(v), v).toBe(false);
+  for (const v of ['AIzaXXXXXXXXXXXX', 'sk-...', '<your-key>', '{{ KEY }}', '${KEY}', 'ghp_******', 'aaaaaaaaaaaa'])
+    expect(madeUpValue(v), v).toBe(true);
+  expect(madeUpValue(google)).toBe(false);
+});
 
 it('secret-in-file never shows the secret, only its first four characters, with its column', async () => {
   const r = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm), 'x.sh': `echo ok\n  KEY=${aws}\n` } });
@@ -149,6 +219,8 @@ it('findSecrets stays fast on hostile text', () => {
     `sk-${'-'.repeat(300_000)}`,
     `-----BEGIN ${'A '.repeat(100_000)}`,
     `${'api_key'.repeat(20_000)}${' '.repeat(10)}:`,
+    `## Example\n${'```\n'.repeat(50_000)}${google}\n`,
+    `${'- example\n  '.repeat(50_000)}${google}`,
   ];
   for (const s of inputs) {
     // A regex that backtracks on this input would hang here until the test times out.

@@ -31,6 +31,17 @@ it('shell-set-e', () =>
       }),
       // Nothing to fail.
       md({ 'scripts/a.sh': '#!/bin/sh\n# only a comment\n' }),
+      // Libraries loaded into the caller's shell, by the instructions or by a script beside them (trailofbits'
+      // codeql build_log.sh): set -e would change the caller.
+      {
+        tree: {
+          'SKILL.md': skillMd(fm, '```bash\n. "{baseDir}/scripts/log.sh" || exit 1\nsource scripts/env.sh\n```\n'),
+          'scripts/log.sh': 'log() { echo "$*"; }\ncurl x\n',
+          'scripts/env.sh': 'export A=1\ncurl x\n',
+          'scripts/run.sh': '#!/bin/bash\nset -e\n. "$(dirname "$0")/common.sh"\n',
+          'scripts/common.sh': 'curl x\n',
+        },
+      },
       {
         tree: {
           'manifest.json': manifest({ scripts: ['scripts/run'] }),
@@ -43,6 +54,14 @@ it('shell-set-e', () =>
         ...md({ 'scripts/a.sh': '#!/usr/bin/env bash\ncurl x\n' }),
         messages: [/^scripts\/a\.sh does not set -e/],
         lines: [1],
+      },
+      // Sourced once, run by path once: it runs on its own too.
+      {
+        tree: {
+          'SKILL.md': skillMd(fm, '```bash\n. scripts/log.sh\nbash scripts/log.sh --self-test\n```\n'),
+          'scripts/log.sh': '#!/bin/bash\ncurl x\n',
+        },
+        messages: [/^scripts\/log\.sh does not set -e/],
       },
       // In a comment, set +e, set -u, or -e after --: not errexit.
       {

@@ -34,6 +34,22 @@ it('unreferenced-file', () =>
           'scripts/__pycache__/run.cpython-312.pyc': 'x',
         },
       },
+      // Tests are the developers'; XML schemas name the schemas they import (Anthropic's office skills); Codex's
+      // agents/openai.yaml names the skill's icon (trailofbits' skills).
+      {
+        tree: {
+          'SKILL.md': md('Run `python scripts/validate.py doc/`.\n'),
+          'scripts/validate.py': 'MAIN = {"word": "schemas/wml.xsd"}\n',
+          'scripts/schemas/wml.xsd': '<xsd:import schemaLocation="dml-main.xsd"/>\n',
+          'scripts/schemas/dml-main.xsd': '<xsd:import schemaLocation="../extra/vml.xsd"/>\n',
+          'scripts/extra/vml.xsd': '<xsd:schema/>\n',
+          'scripts/test_validate.py': 'def test(): ...\n',
+          'tests/fixture.json': '{}',
+          'web/app.test.ts': '',
+          'agents/openai.yaml': 'interface:\n  icon_small: "assets/mark.svg"\n',
+          'assets/mark.svg': '<svg/>',
+        },
+      },
       // A folder mentioned as a whole covers every file in it.
       {
         tree: {

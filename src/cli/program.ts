@@ -1,15 +1,34 @@
-import { Command, Option } from 'commander';
-import type { Context } from './context.js';
+import { Command, Option, type AddHelpTextContext, type AddHelpTextPosition } from 'commander';
+import { collectList, examples, listOptions, registryOption, type Handler, type Kit } from './kit.js';
+import { defineInstall } from './install.js';
+import { defineRegistry } from './registry.js';
+import type { Context } from '../context.js';
 
 /** Set by an action: the exit code its command chose. */
 export type SetExit = (code: number) => void;
 
 /**
- * A command's handler: its options (positional arguments by name, the flags, the global --color) and the context
- * in; the data it printed out, with the exit code it chose (0 when it has none).
+ * Text wrapped to `width` columns at spaces; a line that starts with a space (an example, a table row) is kept as it
+ * is.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Handler = (options: any, ctx: Context) => Promise<object>;
+export function wrapHelp(text: string, width: number): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= width || /^\s/.test(line)) return line;
+      const out: string[] = [];
+      let cur = '';
+      for (const word of line.split(' ')) {
+        if (cur !== '' && cur.length + 1 + word.length > width) {
+          out.push(cur);
+          cur = word;
+        } else cur = cur === '' ? word : `${cur} ${word}`;
+      }
+      out.push(cur);
+      return out.join('\n');
+    })
+    .join('\n');
+}
 
 /** The commander program; every action imports its handler lazily, so start-up loads only what it runs. */
 export function buildProgram(ctx: Context, setExit: SetExit): Command {
@@ -24,13 +43,42 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
       setExit((result as { exitCode?: number }).exitCode ?? 0);
     };
 
-  const program = new Command('skills')
+  const kit: Kit = { act, examples, registryOption, collectList };
+
+  // Help fits the terminal (80 columns when there is none): commander wraps the option and command lists, and the
+  // text after them is wrapped here; a command's arguments are in its own --help, not in the list of commands.
+  const width = ctx.stdout.isTTY && ctx.stdout.columns ? Math.max(40, ctx.stdout.columns) : 80;
+  const help = {
+    sortSubcommands: false,
+    helpWidth: width,
+    subcommandTerm: (cmd: Command) => [cmd.name(), ...cmd.aliases()].join(', '),
+  };
+  class SkillsCommand extends Command {
+    override createCommand(name?: string): Command {
+      return new SkillsCommand(name).configureHelp(help);
+    }
+    override addHelpText(position: AddHelpTextPosition, text: string | ((c: AddHelpTextContext) => string)): this {
+      return typeof text === 'string'
+        ? super.addHelpText(position, wrapHelp(text, width))
+        : super.addHelpText(position, text);
+    }
+  }
+
+  const program = new SkillsCommand('skills')
     .description('Author, check, package, install, resolve, render and run agent skills (SKILL.md and manifest.json)')
     .version(ctx.version, '-V, --version', 'print the version')
     .option('--color', 'force colour output')
     .option('--no-color', 'disable colour output (also NO_COLOR=1)')
     .showSuggestionAfterError(true)
-    .configureHelp({ sortSubcommands: false });
+    .configureHelp(help)
+    .addHelpText(
+      'after',
+      examples([
+        'skills install anthropics/skills --skill pdf --agent claude-code',
+        'skills validate ./my-skill',
+        'skills render-prompt --query "fill in a PDF form"',
+      ]),
+    );
 
   program
     .command('validate')
@@ -40,9 +88,13 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--spec', 'check against the bare Agent Skills specification, as the reference validator (skills-ref) does')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['stylish', 'json']).default('stylish'))
     .option('--json', 'same as --format json')
+    .addHelpText(
+      'after',
+      examples(['skills validate ./my-skill', 'skills validate skills/ --strict', 'skills validate . --json']),
+    )
     .action(
       act(
-        async () => (await import('./commands/validate.js')).validate,
+        async () => (await import('../commands/validate.js')).validate,
         ['paths'],
         (o) => ({ ...o, format: o.json ? 'json' : o.format }),
       ),
@@ -65,11 +117,14 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--fix-dry-run', 'print the diff the fixes would make, change nothing')
     .option('-c, --config <file>', 'configuration file (default: the nearest skills.config.json)')
     .option('--strict', 'fail on warnings too')
+    .option('-q, --quiet', 'show errors only (the summary still counts the rest; json and sarif keep every finding)')
+    .option('--verbose', 'show info findings too (hidden unless skills.config.json sets their rule)')
     .option('--spec', 'check SKILL.md against the bare Agent Skills specification, as validate --spec does')
     .option('--list-rules', 'list every rule (with --format markdown: docs/rules.md)')
+    .addHelpText('after', examples(['skills lint ./my-skill', 'skills lint skills/ --quiet', 'skills lint . --fix']))
     .action(
       act(
-        async () => (await import('./commands/lint.js')).lint,
+        async () => (await import('../commands/lint.js')).lint,
         ['paths'],
         (o) => ({ ...o, format: o.json ? 'json' : o.format }),
       ),
@@ -97,9 +152,10 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--dir <parent>', 'parent folder to create the skill in (default: the current folder)')
     .option('-y, --yes', 'accept defaults for everything not given; never prompt')
     .option('--json', 'print the result as JSON')
+    .addHelpText('after', examples(['skills init pdf-forms', 'skills init pdf-forms --with scripts,references --yes']))
     .action(
       act(
-        async () => (await import('./commands/init.js')).init,
+        async () => (await import('../commands/init.js')).init,
         ['name'],
         (o) => ({ ...o, version: o.skillVersion }),
       ),
@@ -138,7 +194,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
       new Option('-f, --format <format>', 'output format').choices(['markdown', 'xml', 'json']).default('markdown'),
     )
     .option('--json', 'same as --format json')
-    .option('--soul <file>', "the agent's soul file, printed first as # Soul (seed 000)")
+    .option('--soul <file>', "the agent's soul file (who the agent is), printed first as # Soul")
     .option(
       '--budget <tokens>',
       'fit the prompt in this many tokens: drop instructions (lowest ranked first), then descriptions',
@@ -151,79 +207,31 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
       ),
     )
     .option('--no-registry', 'read no registry')
+    .option(
+      '--write <file>',
+      'put the prompt in a managed block of this file (AGENTS.md, CLAUDE.md …), the rest left as it is; locations relative to its folder; project skills only',
+    )
+    .option('--check', 'with --write: write nothing; exit 1 when the block is missing or stale (for CI and pre-commit)')
     .addHelpText(
       'after',
-      '\nPrints nothing when there are no skills. The prompt goes to stdout; its size in tokens, warnings and --explain to stderr.',
+      '\nThe prompt goes to stdout; its size in tokens, warnings and --explain to stderr. With no skills, stdout stays empty and stderr says where it looked.' +
+        '\n\nExamples:\n  skills render-prompt --query "scrape prices" examples/skills\n  skills render-prompt --write AGENTS.md\n  skills render-prompt --write AGENTS.md --check',
     )
-    .action(act(async () => (await import('./commands/render-prompt.js')).renderPromptCommand, ['dirs']));
+    .action(act(async () => (await import('../commands/render-prompt.js')).renderPromptCommand, ['dirs']));
 
-  /** A repeatable option whose values may also be comma-separated: `-a claude-code,cursor -a codex`. */
-  const collectList = (value: string, previous: string[] = []): string[] => [
-    ...previous,
-    ...value
-      .split(',')
-      .map((v) => v.trim())
-      .filter((v) => v !== ''),
-  ];
+  defineRegistry(program, kit);
 
-  const registryOption = () =>
-    new Option(
-      '--registry <dir>',
-      'the registry folder (default: SKILLS_REGISTRY, else the nearest .skills/ upward, else ~/.skills)',
-    );
-
-  program
-    .command('sync')
-    .description(
-      'register every valid skill in a folder: copy it into the registry store and add its version to the index',
-    )
-    .argument('<dir>', 'a skill folder, or a folder holding skills')
-    .option('--owner <id>', "owner of the registered skills (default: the skill's own owner, else built-in)")
-    .option('--force', 'replace a registered version whose content differs')
-    .option('--watch', 'keep watching the folder and register skills as they appear or change')
-    .option('--json', 'print the result as JSON (with --watch: one JSON line per event)')
-    .addOption(registryOption())
-    .action(act(async () => (await import('./commands/sync.js')).sync, ['dir']));
-
-  program
-    .command('remove')
-    .description('remove a skill version (or every version) from the registry store and index')
-    .argument('<spec>', 'id (every version) or id@version')
-    .option('--force', 'remove even while usedBy is not empty')
-    .option('--json', 'print the result as JSON')
-    .addOption(registryOption())
-    .action(act(async () => (await import('./commands/remove.js')).remove, ['spec']));
-
-  program
-    .command('use')
-    .description("record that a consumer (an agent, a project) uses a skill: it goes into the skill's usedBy")
-    .argument('<id>', 'the skill id')
-    .requiredOption('--by <consumer>', 'who uses the skill')
-    .option('--json', 'print the result as JSON')
-    .addOption(registryOption())
-    .action(act(async () => (await import('./commands/use.js')).use, ['id']));
-
-  program
-    .command('unuse')
-    .description("record that a consumer no longer uses a skill: it leaves the skill's usedBy")
-    .argument('<id>', 'the skill id')
-    .requiredOption('--by <consumer>', 'who no longer uses the skill')
-    .option('--json', 'print the result as JSON')
-    .addOption(registryOption())
-    .action(act(async () => (await import('./commands/unuse.js')).unuse, ['id']));
-
-  program
+  const list = program
     .command('list')
+    .alias('ls')
     .description(
       'list the skills in the registry and in skill folders (./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.claude/skills, ~/.agent/skills)',
     )
-    .argument('[dirs...]', 'skill folders to list instead of the default ones')
-    .option('--json', 'print the result as JSON')
-    .option('--long', 'show every version, not only the latest')
-    .option('--owner <id>', 'only skills of this owner')
-    .addOption(new Option('--layout <layout>', 'only skills of this layout').choices(['skill-md', 'manifest']))
-    .addOption(registryOption())
-    .action(act(async () => (await import('./commands/list.js')).list, ['dirs']));
+    .argument('[dirs...]', 'skill folders to list instead of the default ones');
+  listOptions(list)
+    .option('--no-registry', 'read no registry: the skill folders only')
+    .addHelpText('after', examples(['skills ls', 'skills list --no-registry --json', 'skills list ./vendor/skills']))
+    .action(act(async () => (await import('../commands/list.js')).list, ['dirs']));
 
   program
     .command('agents')
@@ -246,7 +254,28 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
         '  CLAUDE_CONFIG_DIR=~/.claude-work skills agents',
       ].join('\n'),
     )
-    .action(act(async () => (await import('./commands/agents.js')).agents, []));
+    .action(act(async () => (await import('../commands/agents.js')).agents, []));
+
+  program
+    .command('doctor')
+    .description(
+      'for each agent with skill folders here: the skills it loads, those it skips and why, names that collide, and its skill listing against its budget',
+    )
+    .option('--agent <names>', 'only these agents, comma-separated (default: every agent whose skill folder exists)')
+    .option('--json', 'print one JSON document: every agent with its folders, skills, skips, collisions and listing')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Exit 0 when nothing is wrong; 1 when an agent skips an invalid or unreadable skill, two of its skills collide, or its listing is over its budget; 2 on usage errors.',
+        examples([
+          'skills doctor',
+          'skills doctor --agent claude-code',
+          "skills doctor --json | jq '.agents[] | {name, over: .listing.over}'",
+        ]),
+      ].join('\n'),
+    )
+    .action(act(async () => (await import('../commands/doctor.js')).doctor, []));
 
   program
     .command('run-script')
@@ -258,6 +287,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
       'a skill folder (or a file inside one), or a skill id from the skill folders or the registry (id@version: registry only)',
     )
     .argument('[script]', 'the script: its name with or without extension, or its path in the skill')
+    .argument('[words...]', "the script's command-line words; those starting with - go after --")
     .option(
       '--args <json>',
       'the arguments, a JSON object (default: JSON on stdin when stdin is not a terminal, else {})',
@@ -278,9 +308,15 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .addOption(registryOption())
     .addHelpText(
       'after',
-      "\nExit code: the script's own; 124 on timeout; 128 + n when signal n ended it; 2 when run-script refuses or fails before running it.",
+      "\nExit code: the script's own; 124 on timeout; 128 + n when signal n ended it; 2 when run-script refuses or fails before running it.\n" +
+        examples(['skills run-script ./my-skill --list', 'skills run-script my-skill greet -- Alice --loud']),
     )
-    .action(act(async () => (await import('./commands/run-script.js')).runScript, ['skill', 'script']));
+    .configureOutput({
+      // `greet Alice --loud`: the script's own options go after --, as with npm run.
+      outputError: (text, write) =>
+        write(text.replace(/unknown option '(.*?)'.*/, '$&\nhint: options for the script go after --: <script> -- $1')),
+    })
+    .action(act(async () => (await import('../commands/run-script.js')).runScript, ['skill', 'script', 'words']));
 
   program
     .command('resolve')
@@ -295,7 +331,8 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
       'after',
       '\nExit codes: 0 resolved; 1 no resolution (unknown skill, missing version, conflict, cycle); 2 a bad spec or an unreadable registry.',
     )
-    .action(act(async () => (await import('./commands/resolve.js')).resolve, ['specs']));
+    .addHelpText('after', examples(['skills resolve web-scraping@^1', 'skills resolve pdf@1.2.0 docx --json']))
+    .action(act(async () => (await import('../commands/resolve.js')).resolve, ['specs']));
 
   program
     .command('pack')
@@ -313,122 +350,9 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
       'after',
       '\nExit codes: 0 packed; 1 the skill cannot be packed as it is (invalid, a version that is not MAJOR.MINOR.PATCH, a symlink leading out); 2 usage or I/O.',
     )
-    .action(act(async () => (await import('./commands/pack.js')).pack, ['dir']));
+    .addHelpText('after', examples(['skills pack ./my-skill', 'skills pack ./my-skill --format skill --out dist']))
+    .action(act(async () => (await import('../commands/pack.js')).pack, ['dir']));
 
-  program
-    .command('install')
-    .alias('add')
-    .description(
-      'install skills from a git repository, an archive or a folder into the agent folders of this project (with --global, your user folders); with no sources, install what skills-lock.json says',
-    )
-    .argument(
-      '[sources...]',
-      'owner/repo[/path], a git URL (#ref, #ref:path), an archive file or URL (.tgz .zip .skill), a skill folder, or a registry spec id[@range]',
-    )
-    .option(
-      '-a, --agent <names>',
-      'place skills where these agents read them (comma-separated or repeated; skills agents lists them)',
-      collectList,
-    )
-    .option('-g, --global', "install into each agent's user folder (e.g. ~/.claude/skills), locked in ~/.config/skills")
-    .option(
-      '--into <dir>',
-      'also write flat <id>/ folders here (e.g. .claude/skills); recorded in skills-lock.json, so later installs place skills there too',
-      collectList,
-    )
-    .option(
-      '-s, --skill <ids>',
-      'of a repository or folder of many skills, only these (comma-separated or repeated)',
-      collectList,
-    )
-    .option('-l, --list', 'list the skills the sources hold, and install nothing')
-    .option('-y, --yes', 'ask nothing: every skill of a source, and the agent folders found')
-    .option('--strict', 'refuse every skill when one skill of a source of many is invalid (else it is skipped)')
-    .option('--link', 'symlink each <folder>/<id> to the skill folder instead of copying it (for authors)')
-    .option('--from <dir>', 'resolve specs and dependencies from this registry folder instead of the registry')
-    .option('--for <consumer>', "record this consumer in each installed skill's usedBy (uses the registry)")
-    .option(
-      '--frozen',
-      'fail, writing nothing, when the skills in skills-lock.json would change; never writes the lock (an --into it lacks is used, not recorded)',
-    )
-    .option(
-      '--force',
-      'replace a registered version with other content, and an <into>/<id> folder skills did not write',
-    )
-    .option('--json', 'print one JSON document')
-    .addOption(registryOption())
-    .addHelpText(
-      'after',
-      [
-        '',
-        'A project install writes only the agent folders and skills-lock.json; the registry is used when asked for (--registry, SKILLS_REGISTRY, a .skills/ folder in the project, --for).',
-        '',
-        'Examples:',
-        '  skills install anthropics/skills --skill pdf --agent claude-code',
-        '  skills install https://github.com/o/r.git#v1.2.0:skills/pdf',
-        '  skills install                      # what skills-lock.json says (add --frozen in CI)',
-        '',
-        'Exit codes: 0 installed; 1 an invalid skill (skipped or refused), no resolution, or --frozen and the lock would change; 2 usage, I/O, git or download failures, a corrupt or refused archive, an integrity mismatch.',
-      ].join('\n'),
-    )
-    .action(act(async () => (await import('./commands/install.js')).install, ['sources']));
-
-  program
-    .command('uninstall')
-    .description(
-      "remove a skill from this project's agent folders (--into, --agent, and the lock's recorded folders) and skills-lock.json, and from the registry store when a registry is in use and nothing else uses it",
-    )
-    .argument('<id>', 'the skill id')
-    .option('-a, --agent <names>', "also remove it from these agents' folders", collectList)
-    .option('-g, --global', 'uninstall from your user folders (the lock in ~/.config/skills)')
-    .option(
-      '--into <dir>',
-      'also remove <dir>/<id> when it is the copy skills installed (as from the folders the lock records); refused otherwise',
-      collectList,
-    )
-    .option('--for <consumer>', "first take this consumer out of the skill's usedBy")
-    .option('--force', 'remove <dir>/<id> copies even when their content is not what skills installed')
-    .option('--json', 'print one JSON document')
-    .addOption(registryOption())
-    .action(act(async () => (await import('./commands/uninstall.js')).uninstall, ['id']));
-
-  program
-    .command('outdated')
-    .description(
-      "list the installed skills that have newer versions: each one's current version, the one its ref or range wants, the latest, and where it comes from",
-    )
-    .option('-g, --global', 'check your user folders (the lock in ~/.config/skills)')
-    .option('--all', 'list every locked skill, up to date or not')
-    .option('--json', 'print one JSON document')
-    .addOption(registryOption())
-    .addHelpText(
-      'after',
-      [
-        '',
-        'A git source is checked against its tags (v1.2.3, 1.2.3, or <id>@1.2.3 / <id>-v1.2.3) and its branch, without a clone; a registry source against the registry. Skills from folders and archives are not checked.',
-        '',
-        'Exit codes: 0 always, when the lock can be read (a remote that cannot be reached is reported for its skill); 2 usage or a corrupt skills-lock.json.',
-      ].join('\n'),
-    )
-    .action(act(async () => (await import('./commands/outdated.js')).outdated, []));
-
-  program
-    .command('update')
-    .description(
-      'update installed skills from git repositories and registries to what their ref or range wants (with --latest, the newest version), recording the new commit or version in skills-lock.json',
-    )
-    .argument('[ids...]', 'the skills to update (default: every git or registry skill in skills-lock.json)')
-    .option('--latest', 'to the newest version tag (or release), even outside the ref or range the lock keeps')
-    .option('--dry-run', 'show what would change (files and a diff), write nothing')
-    .option('--force', 'overwrite a placed <folder>/<id> copy that was edited since it was installed')
-    .option('-g, --global', 'update your user folders (the lock in ~/.config/skills)')
-    .option('--json', 'print one JSON document')
-    .addOption(registryOption())
-    .addHelpText(
-      'after',
-      '\nExit codes: 0 updated, nothing to update, or --dry-run; 1 the install refused (an invalid skill, no resolution); 2 a skill could not be checked, a placed copy was edited (without --force), usage, I/O or git failures.',
-    )
-    .action(act(async () => (await import('./commands/update.js')).update, ['ids']));
-
+  defineInstall(program, kit);
   return program;
 }

@@ -1,0 +1,51 @@
+// What every command definition shares: the action shape, the examples at the end of --help, the options many
+// commands take. Built once per program by program.ts.
+import { Option, type Command } from 'commander';
+import type { Context } from '../context.js';
+
+/**
+ * A command's handler: its options (positional arguments by name, the flags, the global --color) and the context
+ * in; the data it printed out, with the exit code it chose (0 when it has none).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Handler = (options: any, ctx: Context) => Promise<object>;
+
+export interface Kit {
+  /** The one shape of an action: load the handler, hand it the options, set the exit code it returns. */
+  act: (
+    load: () => Promise<Handler>,
+    names: string[],
+    adapt?: (o: Record<string, unknown>) => Record<string, unknown>,
+  ) => (...args: unknown[]) => Promise<void>;
+  /** The examples every `--help` ends with. */
+  examples: (lines: string[]) => string;
+  /** `--registry <dir>`. */
+  registryOption: () => Option;
+  /** A repeatable option whose values may also be comma-separated: `-a claude-code,cursor -a codex`. */
+  collectList: (value: string, previous?: string[]) => string[];
+}
+
+export const examples = (lines: string[]): string => `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+
+export const registryOption = (): Option =>
+  new Option(
+    '--registry <dir>',
+    'the registry folder (default: SKILLS_REGISTRY, else the nearest .skills/ upward, else ~/.skills)',
+  );
+
+export const collectList = (value: string, previous: string[] = []): string[] => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== ''),
+];
+
+/** The options `list` and `registry list` share: the output and the filters. */
+export const listOptions = (cmd: Command): Command =>
+  cmd
+    .option('--json', 'print the result as JSON')
+    .option('--long', 'show every version, not only the latest')
+    .option('--owner <id>', 'only skills of this owner')
+    .addOption(new Option('--layout <layout>', 'only skills of this layout').choices(['skill-md', 'manifest']))
+    .addOption(registryOption());

@@ -1,0 +1,133 @@
+import { basename, relative } from 'node:path';
+import { homeOf, type Context } from '../context.js';
+import { doctor as check, type AgentReport, type DoctorReport } from '../doctor/doctor.js';
+import type { SkippedSkill } from '../doctor/agent-view.js';
+import { isInside } from '../fs/walk.js';
+import { setDiscoveryLimits } from '../skill/discover.js';
+import { paint, useColor, type Paint } from '../ui/color.js';
+import { forTerminal, safeJson } from '../ui/terminal-text.js';
+
+export interface DoctorOptions {
+  json?: boolean;
+  /** `--agent`: names, comma-separated. */
+  agent?: string;
+  color?: boolean;
+}
+
+/** `skills doctor`: for each agent with skill folders here, what it loads, skips and lists; exit 1 on problems. */
+export async function doctor(
+  options: DoctorOptions,
+  ctx: Context,
+): Promise<{ report: DoctorReport; exitCode: number }> {
+  setDiscoveryLimits(ctx.env);
+  const home = homeOf(ctx);
+  const report = await check({
+    cwd: ctx.cwd,
+    home,
+    env: ctx.env,
+    ...(options.agent !== undefined ? { agents: [options.agent] } : {}),
+  });
+  if (options.json) ctx.stdout.write(`${safeJson(report)}\n`);
+  else ctx.stdout.write(formatDoctor(report, { cwd: ctx.cwd, home, c: paint(useColor(options.color, ctx)) }));
+  return { report, exitCode: report.problems > 0 ? 1 : 0 };
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+const plural = (x: number, one: string, many = `${one}s`) => `${n(x)} ${x === 1 ? one : many}`;
+
+interface FormatOptions {
+  cwd: string;
+  home: string;
+  c: Paint;
+}
+
+/** One block per agent, then a line of totals. */
+export function formatDoctor(report: DoctorReport, opts: FormatOptions): string {
+  const { c } = opts;
+  if (report.agents.length === 0)
+    return `${c.dim('No agent skill folders here or in your home: no agent reads skills yet. `skills agents` lists where each agent looks.')}\n`;
+  const blocks = report.agents.map((a) => formatAgent(a, opts));
+  const total =
+    report.problems === 0
+      ? c.green(`${plural(report.agents.length, 'agent')} checked: nothing wrong`)
+      : c.red(`${plural(report.agents.length, 'agent')} checked: ${plural(report.problems, 'problem')}`);
+  return `${[...blocks, total].join('\n\n')}\n`;
+}
+
+function formatAgent(a: AgentReport, opts: FormatOptions): string {
+  const { c } = opts;
+  const show = (p: string) => forTerminal(shortPath(p, opts));
+  const name = (s: string) => forTerminal(s);
+  const skipName = (s: SkippedSkill) => name(s.name ?? basename(s.root));
+  const lines = [c.bold(`${a.title} (${a.name})`)];
+  const there = a.folders.filter((f) => f.exists).map((f) => show(f.dir));
+  lines.push(
+    there.length > 0
+      ? `  reads ${there.join(', then ')}${there.length > 1 ? ' (the first wins a name)' : ''}`
+      : '  reads none of its folders: none exists',
+  );
+  lines.push(
+    `  loads ${plural(a.loaded.length, 'skill')}${a.loaded.length > 0 ? `: ${a.loaded.map((s) => name(s.name)).join(', ')}` : ''}`,
+  );
+  if (a.skipped.length > 0) {
+    lines.push(`  skips ${n(a.skipped.length)}:`);
+    const width = Math.max(...a.skipped.map((s) => [...skipName(s)].length));
+    for (const s of a.skipped) {
+      const why = skipText(s, show);
+      const shown = skipName(s);
+      const text = `    ${shown}${' '.repeat(width - [...shown].length)}  ${why}`;
+      lines.push(s.reason === 'invalid' || s.reason === 'unreadable' ? c.red(text) : text);
+    }
+  }
+  if (a.collisions.length > 0) {
+    lines.push(`  collisions:`);
+    for (const k of a.collisions) {
+      lines.push(
+        c.red(
+          k.kind === 'same-name'
+            ? `    "${forTerminal(k.names[0]!)}" names two different skills: ${show(k.roots[0]!)} is used, ${show(k.roots[1]!)} is not`
+            : `    ${k.names.map((x) => `"${forTerminal(x)}"`).join(' and ')} look alike (${k.roots.map(show).join(', ')})`,
+        ),
+      );
+    }
+  }
+  lines.push(...listingLines(a, c));
+  for (const w of a.warnings) lines.push(c.yellow(`  warning: ${forTerminal(w)}`));
+  lines.push(a.problems === 0 ? c.green('  ok') : c.red(`  ${plural(a.problems, 'problem')}`));
+  return lines.join('\n');
+}
+
+function skipText(s: SkippedSkill, show: (p: string) => string): string {
+  switch (s.reason) {
+    case 'invalid':
+      return `invalid (${show(s.root)}): ${forTerminal(s.message)}`;
+    case 'unreadable':
+      return `unreadable: ${forTerminal(s.message)}`;
+    case 'manifest':
+      return `not read: ${forTerminal(s.message)}`;
+    case 'shadowed':
+      return `shadowed: ${show(s.root)} by ${show(s.by!)}${s.copy ? ' (the same skill)' : ''}`;
+    case 'disabled':
+      return `disabled: ${forTerminal(s.message)}`;
+  }
+}
+
+function listingLines(a: AgentReport, c: Paint): string[] {
+  const { listing } = a;
+  const size = `${plural(listing.characters, 'character')}, ${plural(listing.tokens, 'token')}`;
+  const budget = listing.budget;
+  if (!budget) return [`  listing: ${size}; ${a.title} documents no budget`];
+  const limit = `${n(budget.limit)} ${budget.unit}`;
+  if (listing.over === 0) return [`  listing: ${size}, within its budget of ${limit}`];
+  const out = [c.red(`  listing: ${size}, over its budget of ${limit} by ${n(listing.over)}`)];
+  const each = listing.trim.map((t) => `${forTerminal(t.name)} (saves ${n(t.saves[budget.unit])} ${budget.unit})`);
+  out.push(`    trim first, the longest descriptions: ${each.join(', ')}`);
+  return out;
+}
+
+/** A path as the user would type it: relative below the current folder, `~/` below home, else absolute. */
+function shortPath(p: string, opts: { cwd: string; home: string }): string {
+  if (isInside(opts.cwd, p)) return relative(opts.cwd, p) || '.';
+  if (isInside(opts.home, p)) return `~/${relative(opts.home, p)}`;
+  return p;
+}

@@ -1,0 +1,180 @@
+import { jsonDiagnostic } from '../model/diagnostic.js';
+import type { Skill } from '../model/skill.js';
+import { sameContent } from '../registry/integrity.js';
+import { readsManifestSkills, type Agent, type AgentDetection } from '../skill/agents.js';
+import { confusableGroups } from '../skill/confusable-names.js';
+import { real, type FolderScope } from '../skill/folders.js';
+import type { FolderReader } from './folder-read.js';
+import type { ListingRule } from './listing-rules.js';
+
+// What one agent sees of its folders: each folder's skills in the agent's precedence, sorted into the ones it
+// loads and the ones it skips (and why), and the names that collide.
+
+export interface AgentFolder {
+  dir: string;
+  scope: FolderScope;
+  exists: boolean;
+}
+
+export interface SeenSkill {
+  name: string;
+  description: string;
+  /** The skill file, absolute. */
+  file: string;
+  root: string;
+  scope: FolderScope;
+}
+
+export type SkipReason = 'invalid' | 'unreadable' | 'manifest' | 'shadowed' | 'disabled';
+
+export interface SkippedSkill {
+  /** Unknown when the skill could not be read. */
+  name: string | null;
+  root: string;
+  scope: FolderScope;
+  reason: SkipReason;
+  /** Why, in a sentence. */
+  message: string;
+  /** For invalid skills: the errors validate found. */
+  errors?: ReturnType<typeof jsonDiagnostic>[];
+  /** For shadowed skills: the skill folder that wins, and whether it is the same skill (a copy). */
+  by?: string;
+  copy?: boolean;
+}
+
+export interface Collision {
+  kind: 'same-name' | 'look-alike';
+  names: string[];
+  /** The skill folders, the one the agent uses first. */
+  roots: string[];
+  message: string;
+}
+
+export interface AgentView {
+  folders: AgentFolder[];
+  /** The skills the agent lists, in precedence order. */
+  loaded: SeenSkill[];
+  skipped: SkippedSkill[];
+  collisions: Collision[];
+  warnings: string[];
+}
+
+/** The skill folders of an agent, in the order it reads them: the winning scope first; one folder once. */
+export function agentFolders(found: AgentDetection, rule: ListingRule): AgentFolder[] {
+  const both: AgentFolder[] = [{ dir: found.projectDir, scope: 'project', exists: found.projectExists }];
+  if (found.userDir !== undefined) both.push({ dir: found.userDir, scope: 'user', exists: found.userExists });
+  if (rule.first === 'user') both.reverse();
+  const seen = new Set<string>();
+  return both.filter((f) => {
+    const key = real(f.dir);
+    return !seen.has(key) && seen.add(key);
+  });
+}
+
+/**
+ * What the agent sees. A skill it cannot use (invalid, unreadable, a manifest.json skill in a SKILL.md-only agent)
+ * does not take its name, so a usable one of the same name in a later folder is still seen; a disabled one does
+ * (it is still the agent's skill, used when named).
+ */
+export async function viewAgent(agent: Agent, folders: AgentFolder[], read: FolderReader): Promise<AgentView> {
+  const view: AgentView = { folders, loaded: [], skipped: [], collisions: [], warnings: [] };
+  const taken = new Map<string, SeenSkill>();
+  const readsManifest = readsManifestSkills(agent);
+  for (const folder of folders) {
+    if (!folder.exists) continue;
+    const { skills, reports, unreadable, cut } = await read(folder.dir, folder.scope);
+    const { scope } = folder;
+    if (cut) view.warnings.push(cut);
+    for (const s of unreadable)
+      view.skipped.push({ name: null, root: s.path, scope, reason: 'unreadable', message: s.message });
+    for (const skill of skills) {
+      const seen = seenSkill(skill, scope);
+      if (skill.layout === 'manifest' && !readsManifest) {
+        view.skipped.push({
+          name: seen.name,
+          root: skill.root,
+          scope,
+          reason: 'manifest',
+          message: `a manifest.json skill: ${agent.title} reads SKILL.md skills only`,
+        });
+        continue;
+      }
+      const report = reports.get(skill.root);
+      const errors = (report?.diagnostics ?? []).filter((d) => d.severity === 'error');
+      if (errors.length > 0) {
+        view.skipped.push({
+          name: seen.name,
+          root: skill.root,
+          scope,
+          reason: 'invalid',
+          message: errors[0]!.message + (errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''),
+          errors: errors.map(jsonDiagnostic),
+        });
+        continue;
+      }
+      const winner = taken.get(seen.name);
+      if (winner) {
+        const copy = sameContent(skill.root, winner.root);
+        view.skipped.push(shadowed(seen.name, skill.root, scope, winner.root, copy));
+        if (!copy) view.collisions.push(sameName(seen.name, winner.root, skill.root));
+        continue;
+      }
+      taken.set(seen.name, seen);
+      if (isHidden(skill)) {
+        view.skipped.push({
+          name: seen.name,
+          root: skill.root,
+          scope,
+          reason: 'disabled',
+          message: skill.disableModelInvocation
+            ? 'disable-model-invocation is true: left out of the listing, used only when named'
+            : 'default_enabled is false: left out of the listing, used only when named',
+        });
+        continue;
+      }
+      view.loaded.push(seen);
+    }
+  }
+  for (const names of confusableGroups([...taken.keys()])) {
+    view.collisions.push({
+      kind: 'look-alike',
+      names,
+      roots: names.map((n) => taken.get(n)!.root),
+      message: `${names.map((n) => `"${n}"`).join(' and ')} look alike: a request for one can reach the other`,
+    });
+  }
+  return view;
+}
+
+/**
+ * Hidden from the listing, as the catalog (skill/light.ts, CatalogEntry.hidden) and the registry read it: the
+ * fields load already parsed, `disable-model-invocation: true` or `default_enabled: false`.
+ */
+function isHidden(skill: Skill): boolean {
+  return skill.disableModelInvocation || !skill.defaultEnabled;
+}
+
+function seenSkill(skill: Skill, scope: FolderScope): SeenSkill {
+  return { name: skill.id, description: skill.description, file: skill.file, root: skill.root, scope };
+}
+
+function shadowed(name: string, root: string, scope: FolderScope, by: string, copy: boolean): SkippedSkill {
+  return {
+    name,
+    root,
+    scope,
+    reason: 'shadowed',
+    message: copy ? `the same skill as ${by}, which is read first` : `shadowed by ${by}, which is read first`,
+    by,
+    copy,
+  };
+}
+
+function sameName(name: string, winner: string, loser: string): Collision {
+  return {
+    kind: 'same-name',
+    names: [name],
+    roots: [winner, loser],
+    message: `two different skills are named "${name}": ${winner} is used, ${loser} is not`,
+  };
+}

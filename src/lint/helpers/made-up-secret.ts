@@ -1,0 +1,67 @@
+// What tells a key-shaped string in documentation from a real one: the words before it ("Example:", "e.g.",
+// "your"), a value nobody's random generator makes (`A1B2C3…`, `abcd1234`, `XXXX`, `{{KEY}}`), or a Markdown
+// illustration around it (a line saying "example", anything under an Example heading, a code block such a line
+// leads in). Real keys are random, so a run of ascending characters in one is all but impossible.
+import { examples, FENCE_CLOSE, FENCE_OPEN, FENCED, fences } from '../../formats/markdown-blocks.js';
+
+// Words that present what follows as a stand-in, on the line before the value.
+const INTRO =
+  /(?<![\p{L}\p{N}_])(?:examples?|e\.g\.|eg:|for instance|such as|samples?|your|placeholder|dummy|fake)(?![\p{L}\p{N}])/iu;
+// Masks and template syntax inside the value.
+const MASKED = /x{4}|X{4}|\*{3}|\.{3}|…|<[^>]{0,40}>|\{\{|\$\{|0{6}|(.)\1{5}/;
+// Words that lead in a Markdown illustration (the line before a fenced block).
+const LEAD_IN = /(?<![\p{L}\p{N}_./\\-])(?:examples?|e\.g\.|for instance|samples?|placeholder)(?![\p{L}\p{N}_/\\-])/iu;
+
+/** The next character in counting order, '9' → '0' included (`…7890…` counts on). */
+function follows(a: string, b: string): boolean {
+  const x = a.charCodeAt(0);
+  const y = b.charCodeAt(0);
+  return y === x + 1 || (a === '9' && b === '0');
+}
+
+/** A run of counting order: four characters in a row (`abcd`, `1234`), or six interleaved (`A1B2C3`). */
+export function counts(v: string): boolean {
+  let run = 1;
+  for (let i = 1; i < v.length; i++) {
+    run = follows(v[i - 1]!, v[i]!) && /[A-Za-z0-9]/.test(v[i]!) ? run + 1 : 1;
+    if (run >= 4) return true;
+  }
+  run = 2;
+  for (let i = 2; i < v.length; i++) {
+    run = follows(v[i - 2]!, v[i]!) && /[A-Za-z0-9]/.test(v[i]!) ? run + 1 : 2;
+    if (run >= 6) return true;
+  }
+  return false;
+}
+
+/** Whether a value is plainly made up: masked, templated, or counting (`AIzaSyA1B2C3D4…`). */
+export function madeUpValue(v: string): boolean {
+  return MASKED.test(v) || counts(v);
+}
+
+/** Whether the text right before `offset` on its line presents what follows as an example or "your" value. */
+export function introducedAsExample(text: string, offset: number): boolean {
+  const start = Math.max(text.lastIndexOf('\n', offset - 1) + 1, offset - 80);
+  return INTRO.test(text.slice(start, offset));
+}
+
+/**
+ * For Markdown text: which lines are illustrations, by line index. A line saying "example", anything under an
+ * Example heading (formats/markdown-blocks), and every line of a fenced block whose lead-in line (the last
+ * non-blank line before it) says "example", "e.g." or "sample".
+ */
+export function illustrationLines(text: string): Uint8Array {
+  const lines = text.split('\n');
+  const kind = fences(lines);
+  const out = examples(lines, kind);
+  let lead = false;
+  for (let i = 0; i < lines.length; i++) {
+    const k = kind[i]!;
+    if (k === FENCE_OPEN) {
+      let j = i - 1;
+      while (j >= 0 && !/\S/.test(lines[j]!)) j--;
+      lead = j >= 0 && kind[j] !== FENCE_CLOSE && LEAD_IN.test(lines[j]!);
+    } else if (k === FENCED && lead) out[i] = 1;
+  }
+  return out;
+}

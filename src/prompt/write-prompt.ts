@@ -1,0 +1,192 @@
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Context } from '../context.js';
+import { SkillsError } from '../errors.js';
+import { writeAtomic } from '../fs/atomic.js';
+import { explainErrno, isErrno } from '../fs/errno.js';
+import { readBoundedBytes } from '../fs/read.js';
+import { findBlock, withBlock } from './managed-block.js';
+import { formatOf, renderPrompt, type RenderPromptOptions, type RenderPromptResult } from './render-prompt.js';
+
+// render-prompt --write FILE [--check]: the prompt kept in a managed block of a file (AGENTS.md, CLAUDE.md …) that
+// is committed, so locations are relative to the file's folder. The file is read and its markers checked before
+// anything is rendered; it is written whole (writeAtomic) and only when its bytes change. --check writes nothing.
+
+/** Larger than any instructions file an agent reads (Codex reads 32 KiB of AGENTS.md). */
+export const MAX_PROMPT_FILE_BYTES = 1024 * 1024;
+
+/**
+ * What --write did (created, appended, updated, unchanged) or what --check found (current, or missing: no file or
+ * no block; stale: the block differs from what would be written).
+ */
+export type WriteStatus = 'created' | 'appended' | 'updated' | 'unchanged' | 'current' | 'missing' | 'stale';
+
+export interface WritePromptResult extends RenderPromptResult {
+  write: {
+    /** The file as given. */
+    file: string;
+    /** The file written (a symlink's target). */
+    path: string;
+    status: WriteStatus;
+    /** For --check's missing: no file, or a file without a block. */
+    missing?: 'file' | 'block';
+    /** The command that brings the block up to date. */
+    fix: string;
+  };
+  exitCode: number;
+}
+
+/** Render the prompt into `options.write`'s managed block, or with `check` say whether it is up to date. */
+export async function writePrompt(
+  options: RenderPromptOptions,
+  ctx: Pick<Context, 'cwd' | 'env'>,
+): Promise<WritePromptResult> {
+  const shown = options.write ?? '';
+  if (shown.trim() === '') throw new SkillsError('E_USAGE', '--write needs a file, such as AGENTS.md');
+  if (formatOf(options) === 'json') {
+    throw new SkillsError('E_USAGE', '--write puts markdown or xml into the file, not json', {
+      hint: 'leave out --json (or --format json), or print the JSON without --write',
+    });
+  }
+  const target = readTarget(resolve(ctx.cwd, shown), shown);
+  const result = await renderPrompt(options, ctx);
+  const next = withBlock(target.text, result.prompt, shown);
+  const same = next.text === target.text;
+  const fix = fixCommand(options);
+  let status: WriteStatus;
+  if (options.check) {
+    status = same ? 'current' : next.change === 'replaced' ? 'stale' : 'missing';
+  } else {
+    if (!same) writeAtomic(target.path, next.text, target.mode === undefined ? {} : { mode: target.mode });
+    status = same ? 'unchanged' : next.change === 'replaced' ? 'updated' : next.change;
+  }
+  const missing = status === 'missing' ? (target.text === undefined ? 'file' : 'block') : undefined;
+  return {
+    ...result,
+    write: { file: shown, path: target.path, status, ...(missing ? { missing } : {}), fix },
+    exitCode: status === 'missing' || status === 'stale' ? 1 : 0,
+  };
+}
+
+interface Target {
+  /** Where to write: the path, or the file a symlink there leads to. */
+  path: string;
+  /** The text; undefined when there is no file yet. */
+  text?: string;
+  /** The permission bits to keep. */
+  mode?: number;
+}
+
+/**
+ * Read the file the block goes into: a folder, a special file, a file over MAX_PROMPT_FILE_BYTES, one that is not
+ * UTF-8 text, or one whose markers are broken is refused before anything is rendered or written. A symlink
+ * (CLAUDE.md → AGENTS.md) is written through to its target; a missing file is created, in a folder that exists.
+ */
+function readTarget(file: string, shown: string): Target {
+  let link;
+  try {
+    link = lstatSync(file).isSymbolicLink();
+  } catch (err) {
+    if (!isErrno(err) || err.code !== 'ENOENT') throw ioError(err, shown, 'read');
+    // Nothing there: the file is created, in a folder that must exist.
+    if (!isFolder(dirname(file)))
+      throw new SkillsError('E_NOT_FOUND', `${shown}: the folder ${dirname(file)} does not exist`, {
+        hint: 'create the folder first, or give a file in an existing folder',
+      });
+    return { path: file };
+  }
+  let path = file;
+  if (link) {
+    try {
+      path = realpathSync(file);
+    } catch (err) {
+      throw new SkillsError('E_NOT_FOUND', `${shown} is a symlink that leads to nothing; the file was not changed`, {
+        cause: err,
+        hint: `create the file it leads to, or remove the link and run again`,
+      });
+    }
+  }
+  let st;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    throw ioError(err, shown, 'read');
+  }
+  if (st.isDirectory())
+    throw new SkillsError('E_USAGE', `${shown} is a folder; --write needs a file`, {
+      hint: `name a file, such as ${shown.replace(/[\\/]+$/, '')}/AGENTS.md`,
+    });
+  if (!st.isFile()) throw new SkillsError('E_USAGE', `${shown} is not a regular file; --write needs one`);
+  let read;
+  try {
+    read = readBoundedBytes(path, MAX_PROMPT_FILE_BYTES);
+  } catch (err) {
+    throw isErrno(err) ? ioError(err, shown, 'read') : err;
+  }
+  if (read.bytes === undefined)
+    throw new SkillsError(
+      'E_INVALID',
+      `${shown} is ${read.tooLarge} bytes, over the ${MAX_PROMPT_FILE_BYTES} a file --write edits; the file was not changed`,
+      { hint: 'give the instructions file agents read (AGENTS.md, CLAUDE.md), not a larger one' },
+    );
+  const text = textOf(read.bytes, shown);
+  findBlock(text, shown);
+  return { path, text, mode: st.mode & 0o7777 };
+}
+
+/** The bytes as UTF-8 text (a BOM kept), or a refusal: --write edits text files only. */
+function textOf(bytes: Buffer, shown: string): string {
+  const refuse = (why: string) =>
+    new SkillsError('E_INVALID', `${shown} is not a text file (${why}); the file was not changed`, {
+      hint: '--write edits a UTF-8 text file such as AGENTS.md',
+    });
+  if (bytes.includes(0)) throw refuse('it holds NUL bytes');
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw refuse('it is not UTF-8');
+  }
+}
+
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function ioError(err: unknown, shown: string, verb: string): SkillsError {
+  if (!isErrno(err)) return err instanceof SkillsError ? err : new SkillsError('E_IO', String(err), { cause: err });
+  const { reason, hint } = explainErrno(err, shown);
+  return new SkillsError('E_IO', `cannot ${verb} ${shown}: ${reason}`, { cause: err, ...(hint ? { hint } : {}) });
+}
+
+/** The command line that renders the same block: the one --check tells to run. */
+export function fixCommand(o: RenderPromptOptions): string {
+  const args = ['skills', 'render-prompt', '--write', o.write ?? ''];
+  const add = (flag: string, v: string | number | undefined) => {
+    if (v !== undefined) args.push(flag, String(v));
+  };
+  add('--query', o.query);
+  add('--max-skills', o.maxSkills);
+  add('--select', o.select);
+  add('--selector', o.selector);
+  add('--selector-timeout', o.selectorTimeout);
+  add('--tier', o.tier);
+  if (formatOf(o) !== 'markdown') add('--format', formatOf(o));
+  add('--soul', o.soul);
+  add('--budget', o.budget);
+  add('--config', o.config);
+  if (o.registry === false) args.push('--no-registry');
+  else add('--registry', o.registry);
+  const dirs = o.dirs ?? [];
+  if (dirs.some((d) => d.startsWith('-'))) args.push('--');
+  args.push(...dirs);
+  return args.map(shellWord).join(' ');
+}
+
+/** A word as a POSIX shell reads it back: as is when plain, else in single quotes. */
+function shellWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,184 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempFolders } from '../helpers/cli.js';
+import { skillMd, writeTree, type TreeSpec } from '../helpers/tree.js';
+
+const { fresh, cleanup } = tempFolders('skills-doctor-e2e-');
+afterAll(cleanup);
+
+const skill = (name: string, extra = '', description = `Does ${name} things. Use when checking the doctor.`) => ({
+  [`${name}/SKILL.md`]: skillMd(`name: ${name}\ndescription: ${description}\n${extra}`),
+});
+const under = (prefix: string, tree: TreeSpec): TreeSpec =>
+  Object.fromEntries(Object.entries(tree).map(([k, v]) => [`${prefix}/${k}`, v]));
+
+/** A project and a home; the variables that would move the agents' folders are cleared. */
+function setup(project: TreeSpec, home: TreeSpec = {}) {
+  const cwd = fresh('project');
+  const homeDir = fresh('home');
+  writeTree(cwd, project);
+  writeTree(homeDir, home);
+  const env = {
+    HOME: homeDir,
+    XDG_CACHE_HOME: join(homeDir, '.cache'),
+    XDG_CONFIG_HOME: '',
+    CLAUDE_CONFIG_DIR: '',
+    CODEX_HOME: '',
+    COPILOT_HOME: '',
+    SLASH_COMMAND_TOOL_CHAR_BUDGET: '',
+  };
+  return { cwd, home: homeDir, run: (args: string[]) => runCli(['doctor', ...args], { cwd, env }) };
+}
+
+const long = (i: number) =>
+  skill(`long-${i}`, '', `${`Handles case ${i} of a long list of cases. `.repeat(22)}Use when checking the doctor.`);
+
+/** Claude Code's folders with one skill of each kind, and a listing over its 8,000 characters. */
+function troubled() {
+  return setup(
+    under('.claude/skills', {
+      ...skill('valid'),
+      'broken/SKILL.md': skillMd('name: broken'),
+      'tool/manifest.json': JSON.stringify({
+        id: 'tool',
+        name: 'Tool',
+        version: '1.0.0',
+        description: 'A manifest skill. Use when checking the doctor.',
+        owner: 'me',
+      }),
+      ...skill('manual', 'disable-model-invocation: true'),
+      ...skill('shared', '', 'The project copy. Use when checking the doctor.'),
+      ...Object.assign({}, ...Array.from({ length: 9 }, (_, i) => long(i))),
+    }),
+    under('.claude/skills', skill('shared', '', 'The user one, different. Use when checking the doctor.')),
+  );
+}
+
+describe('skills doctor (built CLI)', () => {
+  it('shows what Claude Code loads, skips and why, the collision and the listing over budget; exit 1', async () => {
+    const t = troubled();
+    const r = await t.run([]);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(1);
+    const out = r.stdout;
+    expect(out).toMatch(/^Claude Code \(claude-code\)\n {2}reads ~\/\.claude\/skills, then \.claude\/skills/);
+    expect(out).toMatch(/^ {2}loads 11 skills: shared, long-0, .*valid$/m);
+    expect(out).toMatch(/^ {2}skips 4:$/m);
+    expect(out).toMatch(/^ {4}broken +invalid \(\.claude\/skills\/broken\): description is missing/m);
+    expect(out).toMatch(/^ {4}tool +not read: a manifest\.json skill: Claude Code reads SKILL\.md skills only$/m);
+    expect(out).toMatch(/^ {4}manual +disabled: disable-model-invocation is true/m);
+    expect(out).toMatch(/^ {4}shared +shadowed: \.claude\/skills\/shared by ~\/\.claude\/skills\/shared$/m);
+    expect(out).toMatch(
+      /^ {4}"shared" names two different skills: ~\/\.claude\/skills\/shared is used, \.claude\/skills\/shared is not$/m,
+    );
+    expect(out).toMatch(
+      /^ {2}listing: [\d,]+ characters, [\d,]+ tokens, over its budget of 8,000 characters by [\d,]+$/m,
+    );
+    expect(out).toMatch(/^ {4}trim first, the longest descriptions: long-\d \(saves [\d,]+ characters\)/m);
+    expect(out).toMatch(/\n {2}3 problems\n\n1 agent checked: 3 problems$/);
+  });
+
+  it('prints the full data with --json, and the same exit code', async () => {
+    const t = troubled();
+    const r = await t.run(['--json']);
+    expect(r.exitCode).toBe(1);
+    const doc = JSON.parse(r.stdout);
+    expect(Object.keys(doc)).toEqual(['agents', 'problems']);
+    expect(doc.problems).toBe(3);
+    const [a] = doc.agents;
+    expect(Object.keys(a)).toEqual([
+      'name',
+      'title',
+      'reads',
+      'first',
+      'basis',
+      'folders',
+      'loaded',
+      'skipped',
+      'collisions',
+      'warnings',
+      'listing',
+      'problems',
+    ]);
+    expect(a).toMatchObject({ name: 'claude-code', reads: 'skill-md', first: 'user', problems: 3 });
+    expect(a.folders).toEqual([
+      { dir: join(t.home, '.claude/skills'), scope: 'user', exists: true },
+      { dir: join(t.cwd, '.claude/skills'), scope: 'project', exists: true },
+    ]);
+    expect(a.loaded[0]).toEqual({
+      name: 'shared',
+      description: 'The user one, different. Use when checking the doctor.',
+      file: join(t.home, '.claude/skills/shared/SKILL.md'),
+      root: join(t.home, '.claude/skills/shared'),
+      scope: 'user',
+    });
+    expect(a.skipped.map((s: { name: string; reason: string }) => [s.name, s.reason])).toEqual([
+      ['broken', 'invalid'],
+      ['manual', 'disabled'],
+      ['shared', 'shadowed'],
+      ['tool', 'manifest'],
+    ]);
+    expect(a.skipped[0].errors[0]).toMatchObject({ ruleId: 'SK011', line: 2, column: 1 });
+    expect(a.collisions).toEqual([
+      expect.objectContaining({
+        kind: 'same-name',
+        names: ['shared'],
+        roots: [join(t.home, '.claude/skills/shared'), join(t.cwd, '.claude/skills/shared')],
+      }),
+    ]);
+    const { listing } = a;
+    expect(listing.budget).toMatchObject({ unit: 'characters', limit: 8000 });
+    expect(listing.over).toBe(listing.characters - 8000);
+    expect(listing.entries).toHaveLength(11);
+    expect(listing.tokens).toBeGreaterThan(0);
+    expect(listing.trim.length).toBeGreaterThan(0);
+    expect(listing.trim[0]).toEqual({
+      name: expect.stringMatching(/^long-\d$/),
+      descriptionCharacters: expect.any(Number),
+      saves: { characters: expect.any(Number), tokens: expect.any(Number) },
+    });
+  });
+
+  it('exits 0 on a clean project, and checks every agent with a folder here or in home', async () => {
+    const t = setup(under('.claude/skills', { ...skill('alpha'), ...skill('beta') }), {
+      ...under('.agents/skills', skill('gamma')),
+    });
+    const r = await t.run([]);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(
+      /^ {2}loads 2 skills: alpha, beta\n {2}listing: [\d,]+ characters, [\d,]+ tokens, within its budget of 8,000 characters\n {2}ok$/m,
+    );
+    expect(r.stdout).toMatch(
+      /^Codex \(codex\)\n {2}reads ~\/\.agents\/skills\n {2}loads 1 skill: gamma\n.*within its budget of 4,000 tokens$/m,
+    );
+    expect(r.stdout).toMatch(/^Agent Skills \(generic\) \(agents\)$/m);
+    expect(r.stdout).toMatch(/\n\n3 agents checked: nothing wrong$/);
+  });
+
+  it('checks only the agents named with --agent', async () => {
+    const t = setup(under('.claude/skills', skill('alpha')), under('.agents/skills', skill('gamma')));
+    const r = await t.run(['--agent', 'codex', '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).agents.map((a: { name: string }) => a.name)).toEqual(['codex']);
+  });
+
+  it('says so when no agent has a skill folder here, and exits 0', async () => {
+    const t = setup({ 'README.md': '# nothing\n' });
+    const r = await t.run([]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^No agent skill folders here or in your home/);
+    expect(JSON.parse((await t.run(['--json'])).stdout)).toEqual({ agents: [], problems: 0 });
+  });
+
+  it('exits 2 on an unknown agent, with did-you-mean; one JSON error document with --json', async () => {
+    const t = setup(under('.claude/skills', skill('alpha')));
+    const r = await t.run(['--agent', 'claud-code']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: unknown agent "claud-code"; did you mean "claude-code"\?/);
+    const j = await t.run(['--agent', 'claud-code', '--json']);
+    expect(j.exitCode).toBe(2);
+    expect(JSON.parse(j.stdout).error).toMatchObject({ code: 'E_USAGE' });
+  });
+});

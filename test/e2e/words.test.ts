@@ -1,0 +1,138 @@
+// Words people already know (issue 14): uninstall is remove and rm, the registry's operations live under
+// `skills registry`, add and ls, --dry-run, --no-registry, one status word per skill, --for for a consumer.
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempFolders } from '../helpers/cli.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
+
+const { fresh, cleanup } = tempFolders('skills-words-');
+afterAll(cleanup);
+
+function project(): { dir: string; env: Record<string, string> } {
+  const dir = fresh('project');
+  mkdirSync(join(dir, '.git'));
+  mkdirSync(join(dir, '.claude/skills'), { recursive: true });
+  writeTree(join(dir, 'src/pdf'), {
+    'SKILL.md': skillMd(
+      'name: pdf\ndescription: Reads PDFs. Use when a PDF is given.\nmetadata:\n  version: "1.0.0"\n',
+    ),
+  });
+  const home = fresh('home');
+  return { dir, env: { HOME: home, XDG_CACHE_HOME: join(home, '.cache'), SKILLS_REGISTRY: '' } };
+}
+
+describe('the words of a project install', () => {
+  it('add installs, remove and rm uninstall from the project, --dry-run writes nothing', async () => {
+    const { dir, env } = project();
+    const dry = await runCli(['add', './src/pdf', '--dry-run'], { cwd: dir, env });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout.split('\n')).toEqual([
+      'would be added     pdf@1.0.0  → .claude/skills/pdf',
+      'dry run, nothing was written: .claude/skills: 1 added; skills-lock.json would be written',
+    ]);
+    expect(readdirSync(join(dir, '.claude/skills'))).toEqual([]);
+    expect(existsSync(join(dir, 'skills-lock.json'))).toBe(false);
+
+    const add = await runCli(['add', './src/pdf'], { cwd: dir, env });
+    expect(add.stdout.split('\n')).toEqual([
+      'added     pdf@1.0.0  → .claude/skills/pdf',
+      '.claude/skills: 1 added; skills-lock.json written',
+    ]);
+    const again = await runCli(['install', './src/pdf'], { cwd: dir, env });
+    expect(again.stdout.split('\n').at(-1)).toBe('.claude/skills: 1 unchanged; skills-lock.json unchanged');
+
+    const lock = readFileSync(join(dir, 'skills-lock.json'), 'utf8');
+    const dryRm = await runCli(['rm', 'pdf', '--dry-run'], { cwd: dir, env });
+    expect(dryRm.exitCode, dryRm.stderr).toBe(0);
+    expect(dryRm.stdout).toBe(
+      'would uninstall pdf@1.0.0 from .claude/skills/pdf, skills-lock.json\ndry run: nothing was removed',
+    );
+    expect(existsSync(join(dir, '.claude/skills/pdf/SKILL.md'))).toBe(true);
+    expect(readFileSync(join(dir, 'skills-lock.json'), 'utf8')).toBe(lock);
+
+    const rm = await runCli(['remove', 'pdf'], { cwd: dir, env });
+    expect(rm.exitCode, rm.stderr).toBe(0);
+    expect(rm.stdout).toBe('uninstalled pdf@1.0.0 from .claude/skills/pdf, skills-lock.json');
+    expect(existsSync(join(dir, '.claude/skills/pdf'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(dir, 'skills-lock.json'), 'utf8')).skills).toEqual({});
+  });
+});
+
+describe('quiet output', () => {
+  it('says once that skills have no version, naming them with --verbose, and advises no edit of them', async () => {
+    const { dir, env } = project();
+    for (const n of ['one', 'two', 'three'])
+      writeTree(join(dir, 'vendor', n), {
+        'SKILL.md': skillMd(`name: ${n}\ndescription: Does ${n}. Use when ${n}.\n`),
+      });
+    const r = await runCli(['install', './vendor'], { cwd: dir, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('warning: 3 skills have no version; they are kept as 0.0.0 (--verbose names them)');
+    const v = await runCli(['install', './vendor', '--verbose', '--dry-run'], { cwd: dir, env });
+    expect(v.stderr).toBe('warning: 3 skills have no version; they are kept as 0.0.0 (one, three, two)');
+  });
+});
+
+describe('skills registry', () => {
+  it('syncs, lists, records a consumer with --for, and removes, under one group; list shows an installed skill once', async () => {
+    const { dir, env } = project();
+    const reg = join(fresh('reg'), 'registry');
+    const renv = { ...env, SKILLS_REGISTRY: reg };
+    expect((await runCli(['registry', 'sync', 'src'], { cwd: dir, env: renv })).exitCode).toBe(0);
+    const listed = await runCli(['registry', 'ls', '--json'], { cwd: dir, env: renv });
+    expect(JSON.parse(listed.stdout).skills.map((s: { id: string; scope: string }) => `${s.id}:${s.scope}`)).toEqual([
+      'pdf:registry',
+    ]);
+    const use = await runCli(['registry', 'use', 'pdf', '--for', 'content-creator'], { cwd: dir, env: renv });
+    expect(use.stdout).toBe('pdf is used by content-creator');
+    // The old word still answers.
+    const old = await runCli(['registry', 'unuse', 'pdf', '--by', 'content-creator'], { cwd: dir, env: renv });
+    expect(old.stdout).toBe('pdf is used by nobody');
+
+    // Installed into the project from the registry: `ls` shows it once, as the project's, marked registered.
+    expect((await runCli(['install', 'pdf@1.0.0', '--agent', 'claude'], { cwd: dir, env: renv })).exitCode).toBe(0);
+    const ls = await runCli(['ls', '--json'], { cwd: dir, env: renv });
+    const rows = JSON.parse(ls.stdout).skills as { id: string; scope: string; registered?: boolean }[];
+    expect(rows.filter((r) => r.id === 'pdf')).toEqual([
+      expect.objectContaining({ scope: 'project', registered: true }),
+    ]);
+    const table = await runCli(['ls'], { cwd: dir, env: renv });
+    expect(table.stdout).toMatch(/^pdf +1\.0\.0 +skill-md +built-in +project\+registry /m);
+    // --no-registry: the folders alone.
+    const folders = await runCli(['ls', '--no-registry', '--json'], { cwd: dir, env: renv });
+    expect(JSON.parse(folders.stdout).registry).toBeUndefined();
+
+    // Removing from the registry what this project installs from it is refused, unless --force.
+    const refused = await runCli(['registry', 'remove', 'pdf'], { cwd: dir, env: renv });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('skills-lock.json installs pdf@1.0.0 from this registry');
+    expect(existsSync(join(reg, 'built-in/pdf@1.0.0'))).toBe(true);
+    const forced = await runCli(['registry', 'remove', 'pdf', '--force'], { cwd: dir, env: renv });
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    expect(existsSync(join(reg, 'built-in/pdf@1.0.0'))).toBe(false);
+  });
+});
+
+describe('--help', () => {
+  it('fits 80 columns, ends every command with examples, and says nothing internal', async () => {
+    const top = await runCli(['--help']);
+    expect(top.exitCode).toBe(0);
+    const commands = [...top.stdout.matchAll(/^ {2}([a-z-]+)(?:, [a-z-]+)* {2,}/gm)].map((m) => m[1]!);
+    expect(commands).toEqual(
+      expect.arrayContaining(['install', 'uninstall', 'registry', 'list', 'agents', 'outdated']),
+    );
+    const registry = ['sync', 'remove', 'use', 'unuse', 'list'].map((c) => ['registry', c]);
+    for (const args of [[], ...commands.filter((c) => c !== 'help').map((c) => [c]), ...registry]) {
+      const r = await runCli([...args, '--help']);
+      const name = args.join(' ') || 'skills';
+      expect(r.exitCode, name).toBe(0);
+      const long = r.stdout.split('\n').filter((l) => l.length > 80);
+      expect(long, name).toEqual([]);
+      const after = r.stdout.slice(r.stdout.lastIndexOf('\nExamples:\n'));
+      expect(after, name).toMatch(/^\nExamples:\n(?: {2}.*\n?)+$/);
+      expect(after, name).toMatch(/^ {2}skills /m);
+      expect(r.stdout, name).not.toMatch(/\bseeds? ?\d{3}\b/i);
+    }
+  }, 120_000);
+});
