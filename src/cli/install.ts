@@ -45,6 +45,7 @@ export function defineInstall(program: Command, { act, examples, registryOption,
     )
     .option('--dry-run', 'fetch, check and plan everything, and write nothing in the project (the cache may fill)')
     .option('--verbose', 'name every skill a warning counts')
+    .option('-q, --quiet', 'print nothing but errors (and the skills skipped as invalid)')
     .option('--json', 'print one JSON document')
     .addOption(registryOption())
     .addHelpText(

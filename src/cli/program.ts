@@ -87,6 +87,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--strict', 'fail on warnings too')
     .option('--spec', 'check against the bare Agent Skills specification, as the reference validator (skills-ref) does')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['stylish', 'json']).default('stylish'))
+    .option('-q, --quiet', 'show the skills with errors, and their errors only (the summary still counts the rest)')
     .option('--json', 'same as --format json')
     .addHelpText(
       'after',
@@ -170,7 +171,8 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
       '[dirs...]',
       'skill folders or folders holding skills (default: skillDirs from skills.config.json, else ./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.claude/skills, ~/.agent/skills, and the registry)',
     )
-    .option('-q, --query <text>', "the user's request: selects the skills whose full instructions are included")
+    .option('--query <text>', "the user's request: selects the skills whose full instructions are included")
+    .option('-q, --quiet', 'print nothing on stderr but errors: no warnings, no token count')
     .option(
       '-n, --max-skills <n>',
       'most skills a query selects (default: SKILLS_MAX_ACTIVE, else maxSkills in skills.config.json, else 3)',

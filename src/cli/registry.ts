@@ -15,6 +15,7 @@ export function defineRegistry(program: Command, { act, examples, registryOption
       .option('--owner <id>', "owner of the registered skills (default: the skill's own owner, else built-in)")
       .option('--force', 'replace a registered version whose content differs')
       .option('--watch', 'keep watching the folder and register skills as they appear or change')
+      .option('--dry-run', 'say what each skill would be (added, updated, …), and register nothing')
       .option('--json', 'print the result as JSON (with --watch: one JSON line per event)')
       .addOption(registryOption())
       .addHelpText('after', examples(['skills registry sync ./skills', 'skills registry sync . --watch']))

@@ -31,6 +31,7 @@ export interface InstallOptions {
   force?: boolean;
   dryRun?: boolean;
   verbose?: boolean;
+  quiet?: boolean;
   json?: boolean;
   registry?: string;
   color?: boolean;
@@ -194,7 +195,7 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
   // A finding inside an archive is named `<archive>: <path inside>`, which is no path to make relative.
   const rel = (p: string) => (isAbsolute(p) ? relative(ctx.cwd, p) || '.' : p);
-  for (const w of outcome.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
+  if (!options.quiet) for (const w of outcome.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
 
   if (!outcome.ok) {
     const { error } = outcome;
@@ -234,6 +235,11 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
   }
 
   const exitCode = outcome.skipped.length > 0 ? 1 : 0;
+  if (options.quiet && !options.json) {
+    // -q: errors only. A skill left out is one (the run exits 1); what was installed is not said.
+    for (const i of outcome.skipped) ctx.stderr.write(`${ce.yellow('skipped')}   ${skippedLine(i, rel)}\n`);
+    return exitCode;
+  }
   if (options.json) {
     const { ok: _ok, skipped, ...rest } = outcome;
     const doc = {

@@ -22,16 +22,18 @@ export async function renderPromptCommand(
       hint: 'skills render-prompt --write AGENTS.md --check',
     });
   const result = await renderPrompt(options, ctx);
-  for (const w of result.warnings) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
+  // --quiet: errors only (they are thrown); no warnings, no count of tokens.
+  const say = (text: string) => (options.quiet ? undefined : ctx.stderr.write(text));
+  for (const w of result.warnings) say(`warning: ${forTerminal(w)}\n`);
   if (formatOf(options) === 'json') {
     ctx.stdout.write(`${safeJson(result)}\n`);
     return result;
   }
   if (options.explain) ctx.stderr.write(forTerminal(formatExplain(result)));
-  if (result.catalog.length === 0) ctx.stderr.write(forTerminal(emptyCatalog(result, ctx)));
+  if (result.catalog.length === 0) say(forTerminal(emptyCatalog(result, ctx)));
   if (result.prompt !== '') {
     ctx.stdout.write(result.prompt);
-    ctx.stderr.write(
+    say(
       `~${result.tokens} tokens (o200k_base), tier ${result.tier}, ${result.selected.length} of ${result.catalog.length} skills selected\n`,
     );
   }

@@ -2,6 +2,7 @@ import { registryFor } from '../registry/locate.js';
 import { relative } from 'node:path';
 import type { Paint } from '../ui/color.js';
 import type { Context } from '../context.js';
+import { SkillsError } from '../errors.js';
 import { SYNC_STATUSES, syncSkills, type SyncItem, type SyncStatus } from '../sync/sync.js';
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
@@ -13,6 +14,7 @@ export interface SyncOptions {
   owner?: string;
   force?: boolean;
   watch?: boolean;
+  dryRun?: boolean;
   json?: boolean;
   registry?: string;
   color?: boolean;
@@ -31,7 +33,18 @@ export interface SyncResult {
 export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResult> {
   const registry = registryFor(options, ctx);
   const c = paint(useColor(options.color, ctx));
-  const base = { dir: options.dir, cwd: ctx.cwd, registry, owner: options.owner, force: options.force };
+  if (options.dryRun && options.watch)
+    throw new SkillsError('E_USAGE', '--dry-run and --watch do not go together: a watch registers as skills change', {
+      hint: 'run skills registry sync <dir> --dry-run once',
+    });
+  const base = {
+    dir: options.dir,
+    cwd: ctx.cwd,
+    registry,
+    owner: options.owner,
+    force: options.force,
+    dryRun: options.dryRun,
+  };
   if (options.watch) {
     const stop = new AbortController();
     const onSignal = () => stop.abort();
@@ -58,9 +71,9 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
   if (options.json) {
     ctx.stdout.write(`${safeJson({ registry, skills: items.map(jsonItem), counts })}\n`);
   } else {
-    ctx.stdout.write(
-      items.map((i) => formatItem(i, c, registry, ctx.cwd)).join('') + summary(items, counts, registry, c),
-    );
+    const text = items.map((i) => formatItem(i, c, registry, ctx.cwd)).join('') + summary(items, counts, registry, c);
+    // --dry-run: the same lines, said as what would be; nothing was written.
+    ctx.stdout.write(options.dryRun ? `${text}dry run: nothing was registered\n` : text);
   }
   return { registry, skills: items, counts, exitCode };
 }

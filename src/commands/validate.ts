@@ -13,6 +13,8 @@ export interface ValidateOptions {
   spec?: boolean;
   strict?: boolean;
   format?: string;
+  /** -q: the skills with errors and their errors only (JSON keeps everything); the summary still counts the rest. */
+  quiet?: boolean;
   color?: boolean;
 }
 
@@ -41,7 +43,26 @@ export async function validate(
   }
   const result: ValidateResult = { reports, outside, errorCount, warningCount, strict: !!options.strict };
   if (format === 'json') ctx.stdout.write(safeJson(toJson(result)) + '\n');
-  else ctx.stdout.write(formatStylish(result, paint(useColor(options.color, ctx)), ctx.cwd));
+  else {
+    const c = paint(useColor(options.color, ctx));
+    const full = formatStylish(result, c, ctx.cwd);
+    if (!options.quiet) ctx.stdout.write(full);
+    else {
+      // The skills with errors, their errors only, then the summary of everything.
+      const failing = reports
+        .map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') }))
+        .filter((r) => r.diagnostics.length > 0);
+      const body = failing.length
+        ? formatStylish({ ...result, reports: failing }, c, ctx.cwd)
+            .trimEnd()
+            .split('\n')
+        : [];
+      const summary = full.trimEnd().split('\n').at(-1) ?? '';
+      ctx.stdout.write(
+        `${[...body.slice(0, -1), summary].filter((l, i, a) => l !== '' || i < a.length - 1).join('\n')}\n`,
+      );
+    }
+  }
   const failed = errorCount > 0 || (options.strict === true && warningCount > 0);
   return { result, exitCode: failed ? 1 : 0 };
 }

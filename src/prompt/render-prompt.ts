@@ -33,6 +33,8 @@ export interface RenderPromptOptions {
   query?: string;
   maxSkills?: string | number;
   explain?: boolean;
+  /** --quiet: nothing on stderr but errors. */
+  quiet?: boolean;
   select?: string;
   selector?: string;
   selectorTimeout?: string | number;

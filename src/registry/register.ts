@@ -37,6 +37,8 @@ export interface RegisterOptions {
    * were changed after it was stored (install does; so does `force`).
    */
   verify?: boolean;
+  /** Decide what would be done (added, updated, replaced, unchanged, or refused) and write nothing. */
+  dryRun?: boolean;
 }
 
 export interface RegisterResult {
@@ -122,6 +124,7 @@ export async function registerSkill(dir: string, skill: Skill, opts: RegisterOpt
   };
   const known = readIndex(dir).skills.find((s) => s.id === id);
   if (decide(known, known ? peekReleases(dir, id) : undefined) === 'unchanged') return result('unchanged');
+  if (opts.dryRun) return result(!known ? 'added' : known.versions.includes(version) ? 'replaced' : 'updated');
 
   const parent = join(dir, dirname(path));
   ensureDir(parent);

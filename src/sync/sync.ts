@@ -38,6 +38,8 @@ export interface SyncSkillsOptions {
   registry: string;
   owner?: string;
   force?: boolean;
+  /** Decide each skill's status and write nothing (no --watch). */
+  dryRun?: boolean;
   /** Told of each skill as soon as it is synced. */
   onItem?: (item: SyncItem) => void;
   /** Keep watching the folder, syncing the skills a change touches, until `signal` aborts; `started` is told first. */
@@ -115,7 +117,11 @@ async function syncRoots(roots: string[], opts: SyncSkillsOptions, emit: (item: 
       continue;
     }
     try {
-      const r = await registerSkill(registry, skill, { owner: opts.owner?.trim(), force: opts.force });
+      const r = await registerSkill(registry, skill, {
+        owner: opts.owner?.trim(),
+        force: opts.force,
+        dryRun: opts.dryRun,
+      });
       const warnings = isUnversioned(skill) ? [unversionedWarning(skill)] : [];
       emit({
         status: r.status,

@@ -74,12 +74,52 @@ describe('quiet output', () => {
   });
 });
 
+describe('-q is --quiet', () => {
+  it('render-prompt -q prints the prompt and nothing on stderr; --query still selects', async () => {
+    const { dir, env } = project();
+    writeTree(join(dir, '.claude/skills/pdf'), {
+      'SKILL.md': skillMd('name: pdf\ndescription: Reads PDFs. Use when a PDF is given.\n'),
+    });
+    const loud = await runCli(['render-prompt', '--query', 'read this pdf'], { cwd: dir, env });
+    expect(loud.stderr).toMatch(/tokens \(o200k_base\)/);
+    const quiet = await runCli(['render-prompt', '--query', 'read this pdf', '-q'], { cwd: dir, env });
+    expect(quiet.exitCode).toBe(0);
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toBe(loud.stdout);
+  });
+});
+
+describe('-q elsewhere', () => {
+  it('validate -q shows the failing skills and the whole summary; install -q says nothing when all is well', async () => {
+    const { dir, env } = project();
+    writeTree(join(dir, 'checks/bad'), { 'SKILL.md': skillMd('name: Bad\ndescription: x\n') });
+    writeTree(join(dir, 'checks/good'), {
+      'SKILL.md': skillMd('name: good\ndescription: Does good. Use when good.\n'),
+    });
+    const v = await runCli(['validate', 'checks', '-q'], { cwd: dir, env });
+    expect(v.exitCode).toBe(1);
+    expect(v.stdout).not.toContain('checks/good');
+    expect(v.stdout).toContain('checks/bad');
+    expect(v.stdout.split('\n').at(-1)).toMatch(/in 2 skills; 1 invalid$/);
+    const i = await runCli(['install', './src/pdf', '-q'], { cwd: dir, env });
+    expect(i).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(existsSync(join(dir, '.claude/skills/pdf/SKILL.md'))).toBe(true);
+  });
+});
+
 describe('skills registry', () => {
   it('syncs, lists, records a consumer with --for, and removes, under one group; list shows an installed skill once', async () => {
     const { dir, env } = project();
     const reg = join(fresh('reg'), 'registry');
     const renv = { ...env, SKILLS_REGISTRY: reg };
+    const dry = await runCli(['registry', 'sync', 'src', '--dry-run'], { cwd: dir, env: renv });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/^added +pdf@1\.0\.0/);
+    expect(dry.stdout.split('\n').at(-1)).toBe('dry run: nothing was registered');
+    expect(existsSync(reg)).toBe(false);
     expect((await runCli(['registry', 'sync', 'src'], { cwd: dir, env: renv })).exitCode).toBe(0);
+    const again = await runCli(['registry', 'sync', 'src', '--dry-run'], { cwd: dir, env: renv });
+    expect(again.stdout).toMatch(/^unchanged +pdf@1\.0\.0/);
     const listed = await runCli(['registry', 'ls', '--json'], { cwd: dir, env: renv });
     expect(JSON.parse(listed.stdout).skills.map((s: { id: string; scope: string }) => `${s.id}:${s.scope}`)).toEqual([
       'pdf:registry',
