@@ -36,7 +36,10 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
             hint: `see the registry's versions with skills resolve ${raw}`,
           },
         );
-      const { found } = await gather(c, raw, options, scratch, dirname(options.lockfile));
+      const { found: all } = await gather(c, raw, options, scratch, dirname(options.lockfile));
+      // --skill narrows the list as it narrows an install.
+      const only = options.only === undefined ? undefined : new Set(options.only);
+      const found = only ? all.filter((p) => only.has('diagnostics' in p ? (p.id ?? '') : p.skill.id)) : all;
       out.push({
         source: redactUrl(raw),
         skills: found.map((p) =>

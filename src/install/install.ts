@@ -3,10 +3,10 @@
 // from, and into the registry when one is asked for (registerSkill does the store and the index); recorded in
 // skills-lock.json. Everything that can refuse (validation, resolution, the lock, an existing folder) is decided
 // before the first write, so a refused install leaves nothing behind.
-import { mkdirSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
-import { INTO_PATH, LOCKFILE_NAME, emptyLockfile, intoOf } from '../formats/lockfile.js';
+import { INTO_PATH, emptyLockfile, intoOf } from '../formats/lockfile.js';
 import { cleanStale } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
 import { AGENTS, detectAgents, projectAgentFolders, readsManifestSkills, userFolder } from '../skill/agents.js';
@@ -40,6 +40,21 @@ export async function installSkills(options: InstallOptions): Promise<InstallOut
     readOnly: options.frozen || options.dryRun,
     onWait: () => options.progress?.(`waiting for another install in ${lockDir}`),
   });
+}
+
+/** True when the nearest existing part of `abs` is, with its symlinks followed, outside the lock's folder. */
+function leadsOut(options: InstallOptions, abs: string): boolean {
+  const base = options.global ? options.home : dirname(options.lockfile);
+  for (let d = abs; ; d = dirname(d)) {
+    if (present(d)) {
+      try {
+        return !isInside(realpathSync(base), realpathSync(d));
+      } catch {
+        return false;
+      }
+    }
+    if (dirname(d) === d) return false;
+  }
 }
 
 /** How the lock records a folder skills are placed into: relative to its folder, `~/…` in the user's lock. */
@@ -150,7 +165,7 @@ function checkForeign(foreign: { file: string; entries: ForeignEntry[] }, skills
     if (!e.computedHash || !placed) continue;
     if (foreignHash(placed.into) !== e.computedHash)
       out.push(
-        `${e.name}: the content installed differs from what ${foreign.file} locked (its computedHash); ${LOCKFILE_NAME} there was not changed`,
+        `${e.name}: the content installed differs from what ${foreign.file} locked (its computedHash); that file is left as it was`,
       );
   }
   return out;
@@ -166,10 +181,14 @@ function record(options: InstallOptions, planned: Planned, places: Place[]): voi
   for (const p of places) {
     if (p.recorded) continue;
     const rel = recordedAs(options, p.abs);
-    if (rel !== undefined) add.push(rel);
+    if (rel !== undefined && leadsOut(options, p.abs))
+      planned.warnings.push(
+        `${p.abs} leads out of ${dirname(options.lockfile)} through a symlink, so ${basename(options.lockfile)} does not record it (a lock names folders inside its project): pass it again to place skills there`,
+      );
+    else if (rel !== undefined) add.push(rel);
     else
       planned.warnings.push(
-        `--into ${p.abs} is outside ${dirname(options.lockfile)}, so ${LOCKFILE_NAME} does not record it: pass --into again to place skills there`,
+        `--into ${p.abs} is outside ${dirname(options.lockfile)}, so ${basename(options.lockfile)} does not record it: pass --into again to place skills there`,
       );
   }
   if (add.length > 0) planned.next = { ...planned.next, into: [...new Set([...intoOf(planned.next), ...add])].sort() };

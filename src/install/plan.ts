@@ -1,6 +1,6 @@
 // Planning an install: what each skill resolves to, where it comes from, and the lock that results. Reads the disk
 // (and unpacks archives into the scratch), writes nothing.
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
@@ -298,7 +298,7 @@ export async function planFromSources(
         'E_INVALID',
         `--frozen: ${options.lockfile} would change; nothing was installed:\n${changes.map((c) => `  ${c}`).join('\n')}`,
         {
-          hint: 'run skills install without --frozen and commit skills-lock.json',
+          hint: `run skills install without --frozen and commit ${basename(options.lockfile)}`,
         },
       ),
     };

@@ -1,6 +1,6 @@
 // Uninstalling a skill: out of the agent folders, the lock, and the store unless something still uses it.
 import { readdirSync, renameSync, statSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { serializeLockfile, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import { tempName, writeAtomic } from '../fs/atomic.js';
@@ -112,7 +112,7 @@ async function uninstallLocked(options: UninstallOptions): Promise<UninstallResu
       {
         hint: found.length
           ? `${found.join(', ')} ${found.length === 1 ? 'is' : 'are'} no copy skills installed; remove ${found.length === 1 ? 'it' : 'them'} by hand if that is meant`
-          : 'see what is installed in skills-lock.json, or with skills list',
+          : `see what is installed in ${basename(lockfile)}, or with skills list`,
       },
     );
   }

@@ -2,7 +2,16 @@
 // them: real repositories on disk and a git daemon on 127.0.0.1, `https://github.com/…` sent to them by insteadOf
 // rules in a temporary GIT_CONFIG_GLOBAL, so the shorthand code path runs offline.
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, tempFolders } from '../helpers/cli.js';
@@ -393,6 +402,19 @@ describe('what a review found (issue 13, checked again)', () => {
     const lock = lockOf(dir);
     expect(lock.skills.pdf.source).toBe('git:https://github.com/anthropics/skills.git');
     expect(lock.skills.own.source).toBe('folder:skills/own');
+  });
+
+  it('does not record an agent folder that leads out of the project through a symlink', async () => {
+    const env = user();
+    const dir = project('');
+    const away = fresh('away');
+    symlinkSync(away, join(dir, '.claude'));
+    const r = await runCli(['install', 'anthropics/skills', '-s', 'pdf', '-a', 'claude-code'], { cwd: dir, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('leads out of');
+    expect(lockOf(dir).into).toBeUndefined();
+    // So the next install, which reads the lock, is not refused for it.
+    expect((await runCli(['install', '--frozen'], { cwd: dir, env })).exitCode).toBe(0);
   });
 
   it('prints no password of a URL, in --list or an error', async () => {
