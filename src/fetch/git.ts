@@ -15,7 +15,9 @@ export type { GitOptions } from './run-git.js';
 // A skill from a git repository: the commit a ref names, asked of the remote without a clone, and that commit's
 // tree, fetched alone (depth 1) into a throwaway bare repository, written out by `git archive`, read through the
 // hardened extractor (nothing in a stranger's repository is trusted) and renamed into the cache whole. A tree is
-// kept per URL and commit and never changes, so a cached one is used without the network.
+// kept per URL and commit and never changes, so a cached one is used without the network. When a folder inside is
+// named, only it is archived (a tiny skill in a huge repository stays under the extractor's limits) and kept per
+// URL, commit and path; a whole tree in the cache serves any folder of it.
 
 const HEX40 = /^[0-9a-f]{40}$/i;
 const SHORT_HEX = /^[0-9a-f]{4,39}$/i;
@@ -32,7 +34,8 @@ function gitCache(o: GitOptions): string {
 /** ls-remote: name → object. Run where no repository can be found (its config would rewrite the URL). */
 async function lsRemote(url: string, args: string[], o: GitOptions): Promise<Map<string, string>> {
   const cwd = gitCache(o);
-  const r = await runGit(['ls-remote', ...args], { cwd, url, o, env: { GIT_CEILING_DIRECTORIES: dirname(cwd) } });
+  const env = { GIT_CEILING_DIRECTORIES: dirname(cwd) };
+  const r = await runGit(['ls-remote', ...args], { cwd, url, o, env, reach: 'ask' });
   if (r.code !== 0) throw gitFailure(url, r.stderr);
   const refs = new Map<string, string>();
   for (const line of r.stdout.split('\n')) {
@@ -86,14 +89,41 @@ export async function resolveRef(url: string, ref: string | undefined, o: GitOpt
   return refs.get(`${tag}^{}`) ?? refs.get(tag) ?? refs.get(`refs/heads/${ref}`);
 }
 
-/** Where the tree of `commit` of `url` is cached. */
-function treeDir(cache: string, url: string, commit: string): string {
-  return join(
-    cache,
-    createHash('sha256')
-      .update(url + commit)
-      .digest('hex')
-      .slice(0, 32),
+/** Where the tree of `commit` of `url` is cached: the whole tree, or only the folder `path` (under its own path). */
+function treeDir(cache: string, url: string, commit: string, path?: string): string {
+  // The NUL cannot be in a URL or a path: no whole tree and folder share a key.
+  const key = path === undefined ? url + commit : `${url}${commit}\0${path}`;
+  return join(cache, createHash('sha256').update(key).digest('hex').slice(0, 32));
+}
+
+/** The cached tree that holds `path` (the whole tree first), or undefined. */
+function cachedTree(cache: string, url: string, commit: string, path: string | undefined): string | undefined {
+  for (const dir of [treeDir(cache, url, commit), ...(path === undefined ? [] : [treeDir(cache, url, commit, path)])])
+    if (present(dir)) return dir;
+  return undefined;
+}
+
+/** A folder inside the repository with `.` and empty segments dropped, undefined for its top; `..` is refused. */
+function insidePath(url: string, path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  const parts = path.split('/').filter((p) => p !== '' && p !== '.');
+  if (parts.includes('..') || path.includes('\0'))
+    throw new SkillsError(
+      'E_USAGE',
+      `refused: the path "${path}" inside ${redactUrl(url)} has a ".." segment or a NUL`,
+      {
+        hint: 'name a folder inside the repository, e.g. skills/pdf',
+      },
+    );
+  return parts.length === 0 ? undefined : parts.join('/');
+}
+
+/** The folder is not in that commit. */
+function noFolder(url: string, path: string, commit: string): SkillsError {
+  return new SkillsError(
+    'E_NOT_FOUND',
+    `${redactUrl(url)}: the repository has no folder "${path}" at commit ${commit.slice(0, 12)}`,
+    { hint: 'name a folder that holds a skill (or skills), e.g. owner/repo/skills/pdf or <url>#main:skills/pdf' },
   );
 }
 
@@ -133,8 +163,9 @@ function makeReadOnly(dir: string): void {
 
 /** Fetch `what` (a commit or refspecs) into the bare repository; its failure as git said it. */
 function fetchInto(bare: string, url: string, what: string[], o: GitOptions, shallow: boolean) {
-  const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', ...(shallow ? ['--depth', '1'] : [])];
-  return runGit([...args, '--', url, ...what], { cwd: bare, url, o, env: { GIT_DIR: bare } });
+  // --progress: what it prints while objects arrive is how a stalled transfer is told from a slow one.
+  const args = ['fetch', '--progress', '--no-tags', '--no-write-fetch-head', ...(shallow ? ['--depth', '1'] : [])];
+  return runGit([...args, '--', url, ...what], { cwd: bare, url, o, env: { GIT_DIR: bare }, reach: 'transfer' });
 }
 
 /** The full commit a name of the bare repository gives, or undefined. */
@@ -173,34 +204,51 @@ async function fetchObjects(
   return found;
 }
 
-/** The tree of `commit` in the bare repository, extracted into `dest` through the hardened extractor. */
-async function writeTree(bare: string, url: string, commit: string, dest: string, o: GitOptions): Promise<void> {
+/**
+ * The tree of `commit` in the bare repository (only the folder `path` in it, when given), extracted into `dest`
+ * through the hardened extractor.
+ */
+async function writeTree(
+  bare: string,
+  url: string,
+  commit: string,
+  dest: string,
+  o: GitOptions,
+  path: string | undefined,
+): Promise<void> {
   const at = { cwd: bare, url, o, env: { GIT_DIR: bare } };
+  // Paths after `--`, read literally (GIT_LITERAL_PATHSPECS): `:(glob)*` or `-x` in a path is just a name.
+  const only = path === undefined ? [] : ['--', path];
   // Links are refused by the extractor, and one anywhere in the repository (CLAUDE.md -> AGENTS.md) would refuse
   // every skill in it: they are left out. The repository's own export-ignore and export-subst are overridden, so the
   // tree is the commit's, byte for byte ($GIT_DIR/info/attributes wins over .gitattributes).
-  const list = await runGit(['ls-tree', '-r', '-z', '--full-tree', commit], at);
+  const list = await runGit(['ls-tree', '-r', '-z', '--full-tree', commit, ...only], at);
   if (list.code !== 0) throw gitFailure(url, list.stderr);
-  const links = list.stdout
-    .split('\0')
-    .filter((l) => l.startsWith('120000 '))
-    .map((l) => l.slice(l.indexOf('\t') + 1));
+  const entries = list.stdout.split('\0').filter((l) => l !== '');
+  if (path !== undefined && entries.length === 0) throw noFolder(url, path, commit);
+  const links = entries.filter((l) => l.startsWith('120000 ')).map((l) => l.slice(l.indexOf('\t') + 1));
   mkdirSync(join(bare, 'info'), { recursive: true });
   const rules = ['* -export-ignore -export-subst', ...links.map((p) => `${literalPattern(p)} export-ignore`)];
   writeFileSync(join(bare, 'info', 'attributes'), `${rules.join('\n')}\n`);
   const tar = join(dirname(bare), 'tree.tar');
-  const r = await runGit(['archive', '--format=tar', `--output=${tar}`, commit], at);
-  if (r.code !== 0) throw gitFailure(url, r.stderr);
+  const r = await runGit(['archive', '--format=tar', `--output=${tar}`, commit, ...only], at);
+  if (r.code !== 0) {
+    if (path !== undefined && /did not match any files/.test(r.stderr)) throw noFolder(url, path, commit);
+    throw gitFailure(url, r.stderr);
+  }
   try {
     await extractArchive(tar, dest, DEFAULT_LIMITS);
   } catch (err) {
     if (!isSkillsError(err)) throw err;
     // The extractor names its tar, a temp file: name the repository and the commit instead.
     const message = err.message.startsWith(`${tar}: `) ? err.message.slice(tar.length + 2) : err.message;
-    throw new SkillsError(err.code, `${redactUrl(url)} at ${commit.slice(0, 12)}: ${message}`, {
-      cause: err,
-      hint: err.hint,
-    });
+    const where = `${redactUrl(url)} at ${commit.slice(0, 12)}${path === undefined ? '' : `: ${path}`}`;
+    // A whole repository over the limits may still hold a small skill: only its folder need be fetched.
+    const hint =
+      path === undefined && message.includes('; the limits are ')
+        ? 'a repository this large is fetched a folder at a time: name the folder of the skill inside it, e.g. owner/repo/skills/pdf or <url>#main:skills/pdf'
+        : err.hint;
+    throw new SkillsError(err.code, `${where}: ${message}`, { cause: err, hint });
   }
   makeReadOnly(dest);
 }
@@ -216,16 +264,21 @@ function sweep(cache: string): void {
 
 /**
  * The tree of one commit, extracted into the cache, read-only: `<cacheDir>/git/<sha256(url + commit) first 32
- * hex>/`. Fetches only that commit; a short SHA fetches branches and tags. Atomic: a killed run leaves no half
- * tree under the final name. Returns the 40-hex commit and the folder; a cached tree is reused without the network.
+ * hex>/`. With `path` (a folder inside the repository), only that folder, at its path under a folder keyed by url,
+ * commit and path, unless the whole tree is cached already; a path not in the commit is refused (E_NOT_FOUND).
+ * Fetches only that commit; a short SHA fetches branches and tags. Atomic: a killed run leaves no half tree under
+ * the final name. Returns the 40-hex commit and the folder the path is inside of; a cached tree is reused without
+ * the network.
  */
 export async function fetchCommit(
   url: string,
   ref: string | undefined,
   o: GitOptions,
+  path?: string,
 ): Promise<{ commit: string; dir: string }> {
   if (url.startsWith('-') || ref?.startsWith('-'))
     throw new SkillsError('E_USAGE', `refused: a git URL or ref may not start with "-" ("${redactUrl(url)}")`);
+  const inside = insidePath(url, path);
   const cache = gitCache(o);
   let commit = await resolveRef(url, ref, o);
   if (commit === undefined) {
@@ -238,7 +291,10 @@ export async function fetchCommit(
         hint: `list its tags with: git ls-remote --tags ${redactUrl(url)}`,
       });
     if (!SHORT_HEX.test(ref)) throw noRef(url, ref);
-  } else if (present(treeDir(cache, url, commit))) return { commit, dir: treeDir(cache, url, commit) };
+  } else {
+    const cached = cachedTree(cache, url, commit, inside);
+    if (cached !== undefined) return { commit, dir: cached };
+  }
   sweep(cache);
   const tmp = join(cache, tempName(TEMP, commit ?? 'short'));
   mkdirSync(tmp);
@@ -248,10 +304,11 @@ export async function fetchCommit(
     if (init.code !== 0) throw gitFailure(url, init.stderr);
     o.progress?.(`fetching ${redactUrl(url)} at ${(commit ?? ref!).slice(0, 12)}`);
     commit = await fetchObjects(bare, url, commit, ref ?? commit!, o);
-    const dir = treeDir(cache, url, commit);
-    if (present(dir)) return { commit, dir };
+    const cached = cachedTree(cache, url, commit, inside);
+    if (cached !== undefined) return { commit, dir: cached };
+    const dir = treeDir(cache, url, commit, inside);
     const staged = join(tmp, 'tree');
-    await writeTree(bare, url, commit, staged, o);
+    await writeTree(bare, url, commit, staged, o, inside);
     try {
       renameSync(staged, dir);
     } catch (err) {

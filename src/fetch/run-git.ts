@@ -5,6 +5,13 @@ import { runInGroup } from '../proc/process-group.js';
 // Running the system git on a stranger's URL: never a prompt (no terminal, no password question, ssh in batch
 // mode), only the transports we allow, the user's own configuration kept (credential helpers, insteadOf), and
 // git's failures told as what they mean for the user, never with a token in them.
+//
+// Time. A server that accepts the connection and never answers must not hold a run (and the project's lock) for
+// long. SKILLS_GIT_TIMEOUT (an environment variable, in seconds; 60 unless set) is how long a question to the remote
+// (`ls-remote`) may take, and how long a fetch may go without moving: one that prints no progress for that long is
+// stopped, over any transport, and over http(s) git itself ends one that trickles (http.lowSpeedLimit: under 1000
+// bytes a second for http.lowSpeedTime, those seconds). A fetch that keeps moving may take 10 minutes (or
+// SKILLS_GIT_TIMEOUT, when longer); a local command (archive, ls-tree) 10 minutes.
 
 export interface GitOptions {
   /** The environment git runs in (the user's: HOME, PATH, GIT_CONFIG_GLOBAL, SSH_AUTH_SOCK …). */
@@ -12,9 +19,15 @@ export interface GitOptions {
   /** The skills cache folder (cacheHome): trees go to `<cacheDir>/git/`. */
   cacheDir: string;
   progress?: (text: string) => void;
-  /** The most one git command may take; 10 minutes unless given. */
+  /**
+   * The most one git command may take; unless given, 10 minutes (a question to the remote: SKILLS_GIT_TIMEOUT, at
+   * most this). SKILLS_GIT_TIMEOUT, when set, is the user's word and wins for questions and stalls.
+   */
   timeoutMs?: number;
 }
+
+/** What a git command does with the network: nothing, ask the remote (ls-remote), or transfer objects (fetch). */
+export type GitReach = 'local' | 'ask' | 'transfer';
 
 export interface GitOutput {
   code: number | null;
@@ -23,6 +36,10 @@ export interface GitOutput {
 }
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+/** How long a remote may take to answer, or a transfer go without moving, unless SKILLS_GIT_TIMEOUT says. */
+const DEFAULT_STALL_MS = 60_000;
+/** Bytes a second below which an http(s) transfer counts as stalled (git's http.lowSpeedLimit). */
+const LOW_SPEED_LIMIT = 1000;
 /** Most bytes of stdout kept (a ls-remote of a repository with a great many tags), and of stderr. */
 const MAX_STDOUT = 64 * 1024 * 1024;
 const MAX_STDERR = 64 * 1024;
@@ -80,7 +97,51 @@ export function gitEnv(
   if (!env.GIT_SSH_COMMAND && !env.GIT_SSH) out.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
   // git's messages in English, so that its failures can be told apart.
   out.LC_ALL = 'C';
+  // A path inside the repository is a path, never a pattern or `:(magic)`, whatever the user's environment says.
+  for (const k of ['GIT_GLOB_PATHSPECS', 'GIT_NOGLOB_PATHSPECS', 'GIT_ICASE_PATHSPECS']) delete out[k];
+  out.GIT_LITERAL_PATHSPECS = '1';
   return { ...out, ...extra };
+}
+
+export interface GitTimeouts {
+  /** The most a question to the remote (ls-remote) may take. */
+  askMs: number;
+  /** The longest a transfer may go without moving. */
+  stallMs: number;
+  /** The most any other command (a fetch that keeps moving, a local one) may take. */
+  maxMs: number;
+  /** SKILLS_GIT_TIMEOUT as set, in seconds, or undefined. */
+  fromEnv?: number;
+}
+
+/**
+ * The time limits of the git commands of one run: SKILLS_GIT_TIMEOUT (seconds, a number above 0) from `o.env`,
+ * else 60 s, for a question to the remote and a stalled transfer; 10 minutes (or `o.timeoutMs`) for the rest.
+ */
+export function gitTimeouts(o: GitOptions): GitTimeouts {
+  const raw = o.env.SKILLS_GIT_TIMEOUT;
+  let fromEnv: number | undefined;
+  if (raw !== undefined && raw.trim() !== '') {
+    fromEnv = Number(raw);
+    if (!Number.isFinite(fromEnv) || fromEnv <= 0)
+      throw new SkillsError('E_USAGE', `SKILLS_GIT_TIMEOUT must be a number of seconds above 0, not "${raw}"`, {
+        hint: 'e.g. SKILLS_GIT_TIMEOUT=120 waits up to two minutes for a git server to answer',
+      });
+  }
+  const maxMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (fromEnv !== undefined) {
+    const ms = fromEnv * 1000;
+    return { askMs: ms, stallMs: ms, maxMs: Math.max(maxMs, ms), fromEnv };
+  }
+  return { askMs: Math.min(DEFAULT_STALL_MS, maxMs), stallMs: Math.min(DEFAULT_STALL_MS, maxMs), maxMs };
+}
+
+const seconds = (ms: number) => +(ms / 1000).toFixed(1);
+
+/** What to do about a server that does not answer, or a transfer that stalled. */
+function slowHint(t: GitTimeouts): string {
+  const now = t.fromEnv === undefined ? '60 s unless set' : `now ${t.fromEnv} s`;
+  return `check that the server is up and reachable from here (the network, a proxy or VPN: git reads a proxy from http.proxy or https_proxy), then run again; for a slow server wait longer with SKILLS_GIT_TIMEOUT=<seconds> (${now})`;
 }
 
 /**
@@ -89,28 +150,53 @@ export function gitEnv(
  */
 export async function runGit(
   args: string[],
-  run: { cwd: string; url: string; o: GitOptions; env?: Record<string, string> },
+  run: { cwd: string; url: string; o: GitOptions; env?: Record<string, string>; reach?: GitReach },
 ): Promise<GitOutput> {
   const out: Buffer[] = [];
   let outBytes = 0;
   let err = '';
-  const timeoutMs = run.o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const reach = run.reach ?? 'local';
+  const t = gitTimeouts(run.o);
+  const timeoutMs = reach === 'ask' ? t.askMs : t.maxMs;
+  // http(s): git's own check that a transfer moves (a trickle prints progress, so the watch below would not end it).
+  const lowSpeed =
+    reach !== 'transfer'
+      ? []
+      : [
+          '-c',
+          `http.lowSpeedLimit=${LOW_SPEED_LIMIT}`,
+          '-c',
+          `http.lowSpeedTime=${Math.max(1, Math.ceil(t.stallMs / 1000))}`,
+        ];
+  // Any transport: a transfer prints progress while it moves (git fetch --progress); silence that lasts is a stall.
+  const stall = new AbortController();
+  let stalled = false;
+  const watch =
+    reach === 'transfer'
+      ? setTimeout(() => {
+          stalled = true;
+          stall.abort('SIGTERM');
+        }, t.stallMs)
+      : undefined;
   let exit;
   try {
     exit = await runInGroup({
       command: 'git',
-      args: [...QUIET_CONFIG, ...args],
+      args: [...QUIET_CONFIG, ...lowSpeed, ...args],
       cwd: run.cwd,
       env: gitEnv(run.o.env, run.env),
       input: '',
       timeoutMs,
       graceMs: 1000,
+      signal: stall.signal,
       onStdout: (b) => {
+        watch?.refresh();
         if (outBytes + b.length > MAX_STDOUT) return;
         out.push(b);
         outBytes += b.length;
       },
       onStderr: (b) => {
+        watch?.refresh();
         err = (err + b.toString('utf8')).slice(-MAX_STDERR);
       },
     });
@@ -125,13 +211,30 @@ export async function runGit(
         },
       );
     throw e;
+  } finally {
+    clearTimeout(watch);
   }
-  if (exit.timedOut)
+  const shown = redactUrl(run.url);
+  if (exit.timedOut && reach === 'ask')
     throw new SkillsError(
       'E_IO',
-      `${redactUrl(run.url)}: git ${args[0]} took longer than ${+(timeoutMs / 1000).toFixed(1)} s and was stopped`,
-      { hint: 'check the network connection; then run again' },
+      `${shown}: the git server did not answer within ${seconds(timeoutMs)} s (git ${args[0]} was stopped)`,
+      { hint: slowHint(t) },
     );
+  // (A watch that fired as git was ending: git's own exit says how it went.)
+  if (stalled && exit.code !== 0)
+    throw new SkillsError(
+      'E_IO',
+      `${shown}: the transfer stalled: nothing came from the git server for ${seconds(t.stallMs)} s (git ${args[0]} was stopped)`,
+      { hint: slowHint(t) },
+    );
+  if (exit.timedOut)
+    throw new SkillsError('E_IO', `${shown}: git ${args[0]} took longer than ${seconds(timeoutMs)} s and was stopped`, {
+      hint:
+        reach === 'transfer'
+          ? `check the network connection; a repository this large over this connection needs SKILLS_GIT_TIMEOUT=<seconds> above ${seconds(timeoutMs)}`
+          : 'check the network connection; then run again',
+    });
   return { code: exit.code, stdout: Buffer.concat(out).toString('utf8'), stderr: err };
 }
 
@@ -141,6 +244,8 @@ const UNREADABLE =
 const HOST_KEY = /Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED/;
 const NO_REF =
   /couldn't find remote ref|no such remote ref|not our ref|unadvertised object|Could not find remote branch|bad object|unknown revision|Needed a single revision|is not a commit|not a valid object name/i;
+/** git's http.lowSpeedLimit/lowSpeedTime (curl 28) ended a transfer that stopped moving. */
+const TOO_SLOW = /Operation too slow|curl 28 /i;
 const NETWORK =
   /Could not resolve host|Could not resolve hostname|Connection refused|Connection timed out|Failed to connect|Network is unreachable|No route to host|Operation timed out|Connection reset|early EOF|hung up unexpectedly|SSL|TLS|gnutls|certificate|unable to access|Connection closed/i;
 
@@ -194,6 +299,11 @@ export function gitFailure(url: string, stderr: string, ref?: string): SkillsErr
       hint: 'connect once by hand (e.g. ssh -T git@github.com) to check and accept the key, then run again',
     });
   if (ref !== undefined && NO_REF.test(stderr)) return noRef(url, ref);
+  const slow = stderr.split(/[\r\n]+/).find((l) => TOO_SLOW.test(l));
+  if (slow !== undefined)
+    return new SkillsError('E_IO', `${shown}: the transfer stalled: ${lastLine(slow)}`, {
+      hint: 'check that the server is up and reachable from here (the network, a proxy or VPN), then run again; for a slow server wait longer with SKILLS_GIT_TIMEOUT=<seconds>',
+    });
   if (NETWORK.test(stderr))
     return new SkillsError('E_IO', `${shown}: cannot reach the repository: ${lastLine(stderr)}`, {
       hint: 'check the network connection and the URL (git reads a proxy from http.proxy or https_proxy)',

@@ -79,11 +79,12 @@ export async function gitTree(
   typed: string,
 ): Promise<{ commit: string; dir: string; root: string }> {
   options.progress?.(`fetching ${typed}`);
-  const { commit, dir } = await fetchCommit(url, ref, {
-    env: options.env,
-    cacheDir: options.cacheDir,
-    progress: options.progress,
-  });
+  const { commit, dir } = await fetchCommit(
+    url,
+    ref,
+    { env: options.env, cacheDir: options.cacheDir, progress: options.progress },
+    path,
+  );
   const root = path ? join(dir, ...path.split('/')) : dir;
   let isDir = false;
   try {

@@ -538,3 +538,78 @@ describe("another installer's skills-lock.json", () => {
     expect(readFileSync(join(dir, 'skills-lock.json'), 'utf8')).toBe(theirs);
   });
 });
+
+describe('a server that never answers, and a small skill in a large repository', () => {
+  it('gives up on a server that accepts and never answers after SKILLS_GIT_TIMEOUT, naming it, writing nothing', async () => {
+    const { createServer } = await import('node:net');
+    const held = new Set<import('node:net').Socket>();
+    const silent = createServer((s) => {
+      held.add(s);
+      s.on('error', () => {});
+    });
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const { port } = silent.address() as import('node:net').AddressInfo;
+    try {
+      const env = { ...user(), SKILLS_GIT_TIMEOUT: '2' };
+      const cases: [string, RegExp][] = [
+        [`git://127.0.0.1:${port}/x.git`, /did not answer within 2 s \(git ls-remote was stopped\)/],
+        [`http://127.0.0.1:${port}/x.git`, /did not answer within 2 s \(git ls-remote was stopped\)/],
+        // A locked commit is fetched without asking first: the fetch ends as soon, by its watch on progress.
+        [`git://127.0.0.1:${port}/x.git#${first}`, /the transfer stalled/],
+      ];
+      for (const [source, message] of cases) {
+        const dir = project();
+        const before = readdirSync(dir).sort();
+        const started = Date.now();
+        const r = await runCli(['install', source], { cwd: dir, env });
+        expect(Date.now() - started, source).toBeLessThan(15_000);
+        expect(r.exitCode, source).toBe(2);
+        expect(r.stderr, source).toContain(`${source.split('#')[0]}: `);
+        expect(r.stderr, source).toMatch(message);
+        expect(r.stderr, source).toMatch(/check that the server is up and reachable/);
+        expect(r.stderr, source).toContain('SKILLS_GIT_TIMEOUT=<seconds> (now 2 s)');
+        // Nothing written, and the project's lock let go.
+        expect(readdirSync(dir).sort(), source).toEqual(before);
+        expect(readdirSync(join(dir, '.claude/skills'))).toEqual([]);
+      }
+    } finally {
+      for (const s of held) s.destroy();
+      await new Promise<void>((done) => silent.close(() => done()));
+    }
+  }, 60_000);
+
+  it('installs a skill named by its folder from a repository over the archive limits, and refuses the whole', async () => {
+    // 20,100 small files beside one tiny skill: more entries than an archive may hold.
+    const mono = join(repos, 'mono.git');
+    mkdirSync(mono, { recursive: true });
+    git(mono, ['init', '--quiet', '--initial-branch=main']);
+    for (let d = 0; d < 201; d++) {
+      mkdirSync(join(mono, 'data', `d${d}`), { recursive: true });
+      for (let f = 0; f < 100; f++) writeFileSync(join(mono, 'data', `d${d}`, `f${f}.txt`), `${d}.${f}\n`);
+    }
+    writeTree(join(mono, 'skills/s'), { 'SKILL.md': skill('s') });
+    git(mono, ['add', '--all']);
+    git(mono, ['commit', '--quiet', '-m', 'big']);
+    const env = user();
+
+    const whole = project();
+    const refused = await runCli(['install', `file://${mono}`], { cwd: whole, env });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/refused: it holds more than 20000 entries/);
+    expect(refused.stderr).toMatch(/name the folder of the skill inside it/);
+    expect(readdirSync(join(whole, '.claude/skills'))).toEqual([]);
+    expect(existsSync(join(whole, 'skills-lock.json'))).toBe(false);
+
+    for (const source of [`file://${mono}#:skills/s`, 'anthropics/mono/skills/s']) {
+      const dir = project();
+      const r = await runCli(['install', source], { cwd: dir, env });
+      expect(r.exitCode, `${source}: ${r.stderr}`).toBe(0);
+      expect(readFileSync(join(dir, '.claude/skills/s/SKILL.md'), 'utf8')).toBe(skill('s'));
+      expect(lockOf(dir).skills.s).toMatchObject({ path: 'skills/s' });
+    }
+    // A folder the commit does not have is refused as before.
+    const nope = await runCli(['install', `file://${mono}#:skills/nope`], { cwd: project(), env });
+    expect(nope.exitCode).toBe(2);
+    expect(nope.stderr).toMatch(/the repository has no folder "skills\/nope" at commit [0-9a-f]{12}/);
+  }, 60_000);
+});

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheHome } from '../../../src/fetch/cache.js';
 import { fetchCommit, literalPattern, remoteTags, resolveRef, type GitOptions } from '../../../src/fetch/git.js';
-import { gitFailure } from '../../../src/fetch/run-git.js';
+import { gitFailure, gitTimeouts } from '../../../src/fetch/run-git.js';
 import { tempFolders } from '../../helpers/cli.js';
 import {
   freePort,
@@ -300,6 +301,112 @@ describe('fetchCommit', () => {
   }, 30_000);
 });
 
+describe('a folder inside the repository', () => {
+  it('archives only the folder, cached by url, commit and path; a cached whole tree serves any folder', async () => {
+    const o = opts();
+    const got = await fetchCommit(url, 'v1.2.0', o, 'skills/pdf');
+    expect(got).toEqual({ commit: c.v120, dir: join(o.cacheDir, 'git', keyOf(url, c.v120, 'skills/pdf')) });
+    expect(readdirSync(got.dir)).toEqual(['skills']);
+    expect(readdirSync(join(got.dir, 'skills'))).toEqual(['pdf']);
+    expect(read(got.dir, 'skills/pdf/SKILL.md')).toContain('version: 1.2.0');
+    // The same folder spelled otherwise is the same entry, served from the cache.
+    expect(await fetchCommit(url, c.v120, o, './skills//pdf/')).toEqual(got);
+    // The whole tree, once fetched, serves every folder of it.
+    const whole = await fetchCommit(url, c.v120, o);
+    expect(whole.dir).toBe(join(o.cacheDir, 'git', keyOf(url, c.v120)));
+    expect(await fetchCommit(url, c.v120, o, 'skills/pdf')).toEqual(whole);
+    // An empty path is the top.
+    expect(await fetchCommit(url, c.v120, o, '/')).toEqual(whole);
+  });
+
+  it('reads the path literally, after "--", and refuses a folder the commit does not have', async () => {
+    const repo = fresh('odd-paths');
+    const head = makeRepo(repo, { 'a*/SKILL.md': skill('1.0.0'), 'ab/x.txt': 'x\n', '-x/y.txt': 'y\n' });
+    const u = pathToFileURL(repo).href;
+    const star = await fetchCommit(u, undefined, opts(), 'a*');
+    expect(readdirSync(star.dir)).toEqual(['a*']);
+    expect(readdirSync((await fetchCommit(u, undefined, opts(), '-x')).dir)).toEqual(['-x']);
+    for (const path of ['nope', 'a', ':(glob)a*', 'a*/SKILL.md/deeper']) {
+      const o = opts();
+      const err = await caught(fetchCommit(u, undefined, o, path));
+      expect(err.code, path).toBe('E_NOT_FOUND');
+      expect(err.message).toBe(`${u}: the repository has no folder "${path}" at commit ${head.slice(0, 12)}`);
+      expect(err.hint).toMatch(/name a folder that holds a skill/);
+      // Nothing kept for it but the folder of the cache.
+      expect(readdirSync(join(o.cacheDir, 'git'))).toEqual([]);
+    }
+    const up = await caught(fetchCommit(u, undefined, opts(), 'a/../../x'));
+    expect(up.code).toBe('E_USAGE');
+  });
+});
+
+describe('a server that accepts and never answers', () => {
+  let silent: ReturnType<typeof createServer>;
+  const sockets = new Set<Socket>();
+  let port: number;
+  beforeAll(async () => {
+    silent = createServer((s) => {
+      sockets.add(s);
+      s.on('error', () => {});
+    });
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    port = (silent.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((done) => silent.close(() => done()));
+  });
+
+  it('ends the question to the remote after SKILLS_GIT_TIMEOUT seconds, naming the URL and what to do', async () => {
+    for (const u of [`git://127.0.0.1:${port}/x.git`, `http://127.0.0.1:${port}/x.git`]) {
+      const started = performance.now();
+      const err = await caught(fetchCommit(u, 'main', opts({ env: { ...env, SKILLS_GIT_TIMEOUT: '1' } })));
+      expect(performance.now() - started, u).toBeLessThan(6000);
+      expect(err.code).toBe('E_IO');
+      expect(err.message).toBe(`${u}: the git server did not answer within 1 s (git ls-remote was stopped)`);
+      expect(err.hint).toMatch(/check that the server is up and reachable.*SKILLS_GIT_TIMEOUT=<seconds> \(now 1 s\)/);
+    }
+  });
+
+  it('ends a fetch that receives nothing (a locked commit: no ls-remote first) after as long', async () => {
+    for (const u of [`git://127.0.0.1:${port}/x.git`, `http://127.0.0.1:${port}/x.git`]) {
+      const o = opts({ env: { ...env, SKILLS_GIT_TIMEOUT: '1' } });
+      const started = performance.now();
+      const err = await caught(fetchCommit(u, c.v100, o));
+      expect(performance.now() - started, u).toBeLessThan(6000);
+      expect(err.code).toBe('E_IO');
+      // git:// by the watch on progress; http by that or by git's own http.lowSpeedTime, whichever comes first.
+      expect(err.message, u).toMatch(new RegExp(`^${u.replace(/[.]/g, '\\.')}: the transfer stalled: `));
+      expect(err.hint).toMatch(/SKILLS_GIT_TIMEOUT/);
+      expect(readdirSync(join(o.cacheDir, 'git'))).toEqual([]);
+    }
+  });
+
+  it('reads SKILLS_GIT_TIMEOUT: 60 s unless set, 10 minutes for a transfer that moves, refused unless above 0', () => {
+    const o = (e: Record<string, string>, timeoutMs?: number): GitOptions => ({ env: e, cacheDir: '/x', timeoutMs });
+    expect(gitTimeouts(o({}))).toEqual({ askMs: 60_000, stallMs: 60_000, maxMs: 600_000 });
+    expect(gitTimeouts(o({ SKILLS_GIT_TIMEOUT: ' ' }))).toEqual({ askMs: 60_000, stallMs: 60_000, maxMs: 600_000 });
+    expect(gitTimeouts(o({}, 5000))).toEqual({ askMs: 5000, stallMs: 5000, maxMs: 5000 });
+    expect(gitTimeouts(o({ SKILLS_GIT_TIMEOUT: '2.5' }))).toEqual({
+      askMs: 2500,
+      stallMs: 2500,
+      maxMs: 600_000,
+      fromEnv: 2.5,
+    });
+    // The user's word wins over a caller's default, and a longer wait lets a fetch run longer too.
+    expect(gitTimeouts(o({ SKILLS_GIT_TIMEOUT: '900' }, 60_000))).toEqual({
+      askMs: 900_000,
+      stallMs: 900_000,
+      maxMs: 900_000,
+      fromEnv: 900,
+    });
+    for (const bad of ['0', '-1', 'abc', '1m'])
+      expect(() => gitTimeouts(o({ SKILLS_GIT_TIMEOUT: bad })), bad).toThrow(
+        `SKILLS_GIT_TIMEOUT must be a number of seconds above 0, not "${bad}"`,
+      );
+  });
+});
+
 describe('gitFailure: what git said, told as what it means', () => {
   const u = 'https://github.com/o/r.git';
   it.each([
@@ -326,6 +433,14 @@ describe('gitFailure: what git said, told as what it means', () => {
     ).toBe(
       `${u}: cannot reach the repository: unable to access 'https://github.com/o/r.git/': Could not resolve host: github.com`,
     );
+    const slow = gitFailure(
+      u,
+      'error: RPC failed; curl 28 Operation too slow. Less than 1000 bytes/sec transferred the last 60 seconds\nfatal: expected flush after ref listing\n',
+    );
+    expect(slow.message).toBe(
+      `${u}: the transfer stalled: RPC failed; curl 28 Operation too slow. Less than 1000 bytes/sec transferred the last 60 seconds`,
+    );
+    expect(slow.hint).toMatch(/SKILLS_GIT_TIMEOUT/);
     expect(gitFailure(u, 'Receiving objects: 50%\rerror: something odd\n').message).toBe(
       `${u}: git failed: something odd`,
     );
@@ -348,9 +463,9 @@ describe('cacheHome and literalPattern', () => {
   });
 });
 
-function keyOf(u: string, commit: string): string {
+function keyOf(u: string, commit: string, path?: string): string {
   return createHash('sha256')
-    .update(u + commit)
+    .update(path === undefined ? u + commit : `${u}${commit}\0${path}`)
     .digest('hex')
     .slice(0, 32);
 }
