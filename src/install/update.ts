@@ -242,12 +242,12 @@ async function rootsOf(
   const git = { env: options.env, cacheDir: options.cacheDir, progress: options.progress };
   const inside = (dir: string) => (entry.path ? join(dir, ...entry.path.split('/')) : dir);
   if (src.kind === 'git') {
-    const after = inside((await fetchCommit(src.url, u.target.commit!, git)).dir);
+    const after = inside((await fetchCommit(src.url, u.target.commit!, git, entry.path || undefined)).dir);
     if (!present(after))
       throw new SkillsError('E_NOT_FOUND', `${u.from}: no folder "${entry.path}" at ${u.target.label}`, {
         hint: 'the skill moved inside the repository: install it again from its new folder',
       });
-    const before = placed ?? inside((await fetchCommit(src.url, entry.commit!, git)).dir);
+    const before = placed ?? inside((await fetchCommit(src.url, entry.commit!, git, entry.path || undefined)).dir);
     return { before: present(before) ? before : undefined, after };
   }
   const dir = u.registryDir ?? options.registry;
