@@ -67,7 +67,7 @@ function formatAgent(a: AgentReport, opts: FormatOptions): string {
       : '  reads none of its folders: none exists',
   );
   lines.push(
-    `  loads ${plural(a.loaded.length, 'skill')}${a.loaded.length > 0 ? `: ${a.loaded.map((s) => name(s.name)).join(', ')}` : ''}`,
+    `  loads ${plural(a.loaded.length, 'skill')}${a.loaded.length > 0 ? `: ${firstOf(a.loaded.map((s) => name(s.name)))}` : ''}`,
   );
   if (a.skipped.length > 0) {
     lines.push(`  skips ${n(a.skipped.length)}:`);
@@ -112,6 +112,13 @@ function skipText(s: SkippedSkill, show: (p: string) => string): string {
   }
 }
 
+/** The first ten of a long list, then how many more (--json has them all). */
+function firstOf(items: string[], most = 10): string {
+  return items.length <= most
+    ? items.join(', ')
+    : `${items.slice(0, most).join(', ')} and ${items.length - most} more (--json lists them all)`;
+}
+
 function listingLines(a: AgentReport, c: Paint): string[] {
   const { listing } = a;
   const size = `${plural(listing.characters, 'character')}, ${plural(listing.tokens, 'token')}`;
@@ -121,7 +128,7 @@ function listingLines(a: AgentReport, c: Paint): string[] {
   if (listing.over === 0) return [`  listing: ${size}, within its budget of ${limit}`];
   const out = [c.red(`  listing: ${size}, over its budget of ${limit} by ${n(listing.over)}`)];
   const each = listing.trim.map((t) => `${forTerminal(t.name)} (saves ${n(t.saves[budget.unit])} ${budget.unit})`);
-  out.push(`    trim first, the longest descriptions: ${each.join(', ')}`);
+  out.push(`    trim first, the longest descriptions: ${firstOf(each)}`);
   return out;
 }
 

@@ -62,7 +62,8 @@ describe('skills doctor (built CLI)', () => {
     expect(r.exitCode).toBe(1);
     const out = r.stdout;
     expect(out).toMatch(/^Claude Code \(claude-code\)\n {2}reads ~\/\.claude\/skills, then \.claude\/skills/);
-    expect(out).toMatch(/^ {2}loads 11 skills: shared, long-0, .*valid$/m);
+    // Eleven skills: the first ten named, then how many more.
+    expect(out).toMatch(/^ {2}loads 11 skills: shared, long-0, .* and 1 more \(--json lists them all\)$/m);
     expect(out).toMatch(/^ {2}skips 4:$/m);
     expect(out).toMatch(/^ {4}broken +invalid \(\.claude\/skills\/broken\): description is missing/m);
     expect(out).toMatch(/^ {4}tool +not read: a manifest\.json skill: Claude Code reads SKILL\.md skills only$/m);
