@@ -178,31 +178,37 @@ export async function renderPrompt(
   }
   for (const p of picked) if (!selected.some((s) => s.name === p.name)) selected.push(p);
 
-  const tier: Tier = (options.tier as Tier | undefined) ?? autoTier(catalog, selected, query, candidates);
-  const active: ActiveSkill[] = [];
-  if (tier === 'full') {
-    for (const s of selected) {
-      const a = activate(entryNamed(catalog, s.name)!, warnings);
-      if (a) active.push(a);
-    }
-  }
-  const input: PromptInput = {
-    tier,
-    catalog: catalog.entries.map(promptEntryOf),
-    active: active.map((a) => ({
-      name: a.entry.name,
-      title: a.entry.title,
-      ...(a.entry.version ? { version: a.entry.version } : {}),
-      root: dirname(a.location),
-      instructions: a.instructions,
-      files: a.files,
-      tools: a.tools,
-      mcpServers: a.mcpServers,
-    })),
-    ...(options.soul !== undefined ? { soul: readSoul(resolve(ctx.cwd, options.soul)) } : {}),
-    ...(base !== undefined ? { base } : {}),
-  };
+  const chosen: Tier = (options.tier as Tier | undefined) ?? autoTier(catalog, selected, query, candidates);
   const promptFormat: PromptFormat = format === 'xml' ? 'xml' : 'markdown';
+  const soul = options.soul !== undefined ? readSoul(resolve(ctx.cwd, options.soul)) : undefined;
+  /** The prompt's input at a tier: the catalog, and at the full tier the selected skills' instructions. */
+  const inputAt = (t: Tier): PromptInput => {
+    const active: ActiveSkill[] = [];
+    if (t === 'full') {
+      for (const s of selected) {
+        const a = activate(entryNamed(catalog, s.name)!, warnings);
+        if (a) active.push(a);
+      }
+    }
+    return {
+      tier: t,
+      catalog: catalog.entries.map(promptEntryOf),
+      active: active.map((a) => ({
+        name: a.entry.name,
+        title: a.entry.title,
+        ...(a.entry.version ? { version: a.entry.version } : {}),
+        root: dirname(a.location),
+        instructions: a.instructions,
+        files: a.files,
+        tools: a.tools,
+        mcpServers: a.mcpServers,
+      })),
+      ...(soul !== undefined ? { soul } : {}),
+      ...(base !== undefined ? { base } : {}),
+    };
+  };
+  let tier = chosen;
+  let input = inputAt(tier);
   // The tokenizer's tables take a while to load: only a prompt with something in it, and with pieces that the
   // token cache has not counted before, loads them.
   // --check prints no count: it need not load them at all (a pre-commit hook runs it on every commit).
@@ -212,7 +218,22 @@ export async function renderPrompt(
       ? undefined
       : openTokenCache(join(userCacheDir(ctx.env, home), TOKEN_CACHE_FILE), COUNTER_ID);
   const counter = uncounted ? () => 0 : cache ? cachedTokenCounter(cache) : await tokenCounter();
-  const fitted = await fitBudget(input, promptFormat, counter, budget);
+  let fitted = await fitBudget(input, promptFormat, counter, budget);
+  // A tier chosen automatically never yields a prompt no agent can take (the catalog of 100,000 skills is millions
+  // of tokens): over the automatic limit, the next smaller tier is rendered instead, and a warning says how to choose.
+  if (options.tier === undefined && budget === undefined && !uncounted) {
+    const limit = autoLimit(ctx.env);
+    const first = fitted.tokens;
+    while (fitted.tokens > limit && tier !== 'none') {
+      tier = TIERS[TIERS.indexOf(tier) - 1]!;
+      input = inputAt(tier);
+      fitted = await fitBudget(input, promptFormat, counter, undefined);
+    }
+    if (tier !== chosen)
+      warnings.push(
+        `the ${chosen} tier is ~${first} tokens, over the ${limit}-token limit of an automatic choice (SKILLS_PROMPT_LIMIT): rendered the ${tier} tier instead; choose with --tier ${chosen} (or --budget <tokens>), or read fewer skills (name the folders, or --no-registry)`,
+      );
+  }
   cache?.save();
   for (const d of fitted.dropped) warnings.push(`--budget ${budget}: dropped ${describeDrop(d)}`);
   if (fitted.over)
@@ -292,6 +313,14 @@ function catalogItemOf(e: CatalogEntry): RenderPromptResult['catalog'][number] {
   };
   if (e.version) item.version = e.version;
   return item;
+}
+
+/** The largest prompt a tier chosen automatically may give, in tokens: SKILLS_PROMPT_LIMIT, else 50,000. */
+export const AUTO_PROMPT_LIMIT = 50_000;
+
+function autoLimit(env: Record<string, string | undefined>): number {
+  const v = env.SKILLS_PROMPT_LIMIT;
+  return v === undefined || v.trim() === '' ? AUTO_PROMPT_LIMIT : count('SKILLS_PROMPT_LIMIT', v, 1);
 }
 
 /** The catalog entry of a selected name (a hidden one when --select named it). */
