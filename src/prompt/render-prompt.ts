@@ -224,14 +224,27 @@ export async function renderPrompt(
   if (options.tier === undefined && budget === undefined && !uncounted) {
     const limit = autoLimit(ctx.env);
     const first = fitted.tokens;
+    let how: string | undefined;
+    // The full tier keeps what the request needs: the selected skills, listed and in full, without the others.
+    if (fitted.tokens > limit && tier === 'full') {
+      const names = new Set(selected.map((x) => x.name));
+      const narrowed = { ...input, catalog: input.catalog.filter((e) => names.has(e.name)) };
+      const f = await fitBudget(narrowed, promptFormat, counter, undefined);
+      if (f.tokens <= limit) {
+        fitted = f;
+        input = narrowed;
+        how = `listed only the ${names.size} selected skill${names.size === 1 ? '' : 's'} of ${catalog.entries.length}`;
+      }
+    }
     while (fitted.tokens > limit && tier !== 'none') {
       tier = TIERS[TIERS.indexOf(tier) - 1]!;
       input = inputAt(tier);
       fitted = await fitBudget(input, promptFormat, counter, undefined);
+      how = `rendered the ${tier} tier instead`;
     }
-    if (tier !== chosen)
+    if (how !== undefined)
       warnings.push(
-        `the ${chosen} tier is ~${first} tokens, over the ${limit}-token limit of an automatic choice (SKILLS_PROMPT_LIMIT): rendered the ${tier} tier instead; choose with --tier ${chosen} (or --budget <tokens>), or read fewer skills (name the folders, or --no-registry)`,
+        `the ${chosen} tier is ~${first} tokens, over the ${limit}-token limit of an automatic choice (SKILLS_PROMPT_LIMIT): ${how}; choose with --tier ${chosen} (or --budget <tokens>), or read fewer skills (name the folders, or --no-registry)`,
       );
   }
   cache?.save();

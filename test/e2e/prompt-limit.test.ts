@@ -37,6 +37,14 @@ describe('the automatic tier and its limit', () => {
     expect(full.tier).toBe('catalog');
     expect(full.tokens).toBeGreaterThan(1500);
     expect(full.warnings.join('\n')).not.toContain('automatic choice');
+    // A query that selects a skill keeps it, in full: only the other skills leave the listing.
+    const query = await runCli(['render-prompt', dir, '--query', 'task 7 word49', '--format', 'json'], { env });
+    const q = JSON.parse(query.stdout);
+    expect(q.tier).toBe('full');
+    expect(q.selected.map((x: { name: string }) => x.name)).toContain('skill-7');
+    expect(q.prompt).toContain('Handles task 7');
+    expect(q.prompt).not.toContain('Handles task 8:');
+    expect(q.warnings.join('\n')).toMatch(/listed only the \d+ selected skills? of 60/);
     // Under the default limit nothing changes.
     const small = await runCli(['render-prompt', dir, '--format', 'json'], {
       env: { ...env, SKILLS_PROMPT_LIMIT: '' },
