@@ -56,6 +56,7 @@ export function defineInstall(program: Command, { act, examples, registryOption,
         '',
         'Exit codes: 0 installed; 1 an invalid skill (skipped or refused), no resolution, or --frozen and the lock would change; 2 usage, I/O, git or download failures, a corrupt or refused archive, an integrity mismatch.',
       ].join('\n') +
+        '\n' +
         examples([
           'skills install anthropics/skills --skill pdf --agent claude-code',
           'skills install https://github.com/o/r.git#v1.2.0:skills/pdf',

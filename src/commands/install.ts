@@ -263,7 +263,7 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
     const w = word(s);
     counts.set(w, (counts.get(w) ?? 0) + 1);
     const into = s.placed?.length
-      ? `  → ${s.placed.map((p) => `${rel(p.into)}${p.link ? ' (link)' : ''}${p.status === 'unchanged' ? ' (unchanged)' : ''}`).join(', ')}`
+      ? `  → ${s.placed.map((p) => `${rel(p.into)}${p.link ? ' (link)' : ''}${p.status === 'unchanged' && w !== 'unchanged' ? ' (unchanged)' : ''}`).join(', ')}`
       : '';
     // The registry's copy of that version was another content (changed by hand, or --force): it was replaced.
     const replaced = s.registered === 'replaced' ? c.yellow(' (stored copy replaced)') : '';

@@ -90,6 +90,15 @@ function isInstalledCopy(target: string, known: Set<string>): boolean {
   });
 }
 
+/** True when the registry's index has the id (a registry that cannot be read has nothing). */
+function inRegistry(registry: string, id: string): boolean {
+  try {
+    return readIndex(registry).skills.some((s) => s.id === id);
+  } catch {
+    return false;
+  }
+}
+
 async function uninstallLocked(options: UninstallOptions): Promise<UninstallResult> {
   const { id, registry, lockfile } = options;
   const into = options.into ?? [];
@@ -112,7 +121,9 @@ async function uninstallLocked(options: UninstallOptions): Promise<UninstallResu
       {
         hint: found.length
           ? `${found.join(', ')} ${found.length === 1 ? 'is' : 'are'} no copy skills installed; remove ${found.length === 1 ? 'it' : 'them'} by hand if that is meant`
-          : `see what is installed in ${basename(lockfile)}, or with skills list`,
+          : inRegistry(registry, id)
+            ? `${id} is in the registry ${registry}: to take it out of the registry, run skills registry remove ${id}`
+            : `see what is installed in ${basename(lockfile)}, or with skills list`,
       },
     );
   }

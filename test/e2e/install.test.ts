@@ -224,7 +224,7 @@ describe('skills install: every source kind (built CLI)', () => {
     expect(again.exitCode).toBe(0);
     // The lock recorded --into .agents/skills: this install places there too, without being told.
     expect(again.stdout.split('\n')).toEqual([
-      'unchanged basic-tools@1.0.0 (dependency)  → .agents/skills/basic-tools (unchanged)',
+      'unchanged basic-tools@1.0.0 (dependency)  → .agents/skills/basic-tools',
       'added     needs-tools@0.1.0  → .agents/skills/needs-tools',
       `${reg}: 1 added, 1 unchanged; skills-lock.json written`,
     ]);
