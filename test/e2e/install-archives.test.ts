@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { execa } from 'execa';
 import { parseLockfile } from '../../src/formats/lockfile.js';
 import { runCli, tempFolders } from '../helpers/cli.js';
-import { skillMd, writeTree, type TreeSpec } from '../helpers/tree.js';
+import { type TreeSpec, skillMd, snapshot, writeTree } from '../helpers/tree.js';
 
 // Archives as users download them: GitHub release tarballs and "Download ZIP", git archive, Finder zips. Each is
 // made here with the real tool (zip, tar, git archive) and installed through the built CLI.
@@ -49,16 +49,6 @@ const skillsRepo = (pdf = '# PDF\n') => ({
   'skills/pdf/reference.md': pdf,
   'skills/docx/SKILL.md': skillText('docx', '2.0.0'),
 });
-
-/** The files below a folder, with their contents. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const rel of readdirSync(dir, { recursive: true }) as string[]) {
-    const abs = join(dir, rel);
-    out[rel] = statSync(abs).isDirectory() ? '<dir>' : readFileSync(abs, 'utf8');
-  }
-  return out;
-}
 
 describe("skills install: archives whose top folder is not the skill's (built CLI)", () => {
   it("installs a release tarball (git archive --prefix=pdf-main/) and a release zip (docx-1.2.0/) under the skills' names", async () => {

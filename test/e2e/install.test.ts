@@ -1,15 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { execa } from 'execa';
@@ -17,7 +7,7 @@ import { Header } from 'tar';
 import { parseIndex } from '../../src/formats/index-file.js';
 import { parseLockfile } from '../../src/formats/lockfile.js';
 import { BIN, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
-import { skillMd, writeTree } from '../helpers/tree.js';
+import { skillMd, snapshot, writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-install-e2e-');
 afterAll(cleanup);
@@ -47,17 +37,6 @@ const lockOf = (project: string) => {
   return parsed.lock!;
 };
 const indexOf = (reg: string) => parseIndex(readFileSync(join(reg, 'index.json'), 'utf8')).index!;
-
-/** Everything below a folder, with file contents: what "unchanged" is checked against. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!existsSync(dir)) return out;
-  for (const rel of readdirSync(dir, { recursive: true }) as string[]) {
-    const abs = join(dir, rel);
-    out[rel] = statSync(abs).isDirectory() ? '<dir>' : readFileSync(abs, 'utf8');
-  }
-  return out;
-}
 
 /** A registry with the example skills in it. */
 async function exampleRegistry(): Promise<string> {

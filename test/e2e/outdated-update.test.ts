@@ -1,12 +1,12 @@
 // `skills outdated` and `skills update` against real git repositories on disk (file://) and a git daemon on
 // 127.0.0.1 (git://): tags, semver ranges and branches moving on, a placed copy edited by hand, a remote gone.
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseLockfile } from '../../src/formats/lockfile.js';
 import { runCli, tempFolders } from '../helpers/cli.js';
 import { git, gitConfigGlobal, makeRepo, startGitDaemon } from '../helpers/git-repos.js';
-import { skillMd } from '../helpers/tree.js';
+import { skillMd, snapshot } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-outdated-e2e-');
 afterAll(cleanup);
@@ -44,16 +44,6 @@ const cli = (args: string[], s: { env: Record<string, string>; project: string }
 const lockText = (project: string) => readFileSync(join(project, 'skills-lock.json'), 'utf8');
 const lockOf = (project: string) => parseLockfile(lockText(project)).lock!;
 const placed = (project: string) => join(project, '.claude/skills/pdf');
-
-/** Every file below a folder with its content. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const rel of readdirSync(dir, { recursive: true }) as string[]) {
-    const abs = join(dir, rel);
-    out[rel] = statSync(abs).isDirectory() ? '<dir>' : readFileSync(abs, 'utf8');
-  }
-  return out;
-}
 
 async function install(source: string, s: ReturnType<typeof setup>): Promise<void> {
   const r = await cli(['install', source, '--yes'], s);

@@ -1,4 +1,13 @@
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export type TreeSpec = Record<string, string | { content: string; mode?: number } | { symlink: string }>;
@@ -20,4 +29,15 @@ export function writeTree(root: string, tree: TreeSpec): void {
 /** A SKILL.md text from frontmatter lines and a body. */
 export function skillMd(frontmatter: string, body = '# Skill\n\nInstructions.\n'): string {
   return `---\n${frontmatter.replace(/^\n/, '')}${frontmatter.endsWith('\n') ? '' : '\n'}---\n${body}`;
+}
+
+/** Every file and folder below `dir` (none when it is missing): a folder as `<dir>`, a file with its content. */
+export function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!existsSync(dir)) return out;
+  for (const rel of readdirSync(dir, { recursive: true }) as string[]) {
+    const abs = join(dir, rel);
+    out[rel] = statSync(abs).isDirectory() ? '<dir>' : readFileSync(abs, 'utf8');
+  }
+  return out;
 }
