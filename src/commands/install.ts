@@ -2,14 +2,14 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { homeOf, type Context } from '../context.js';
 import { SkillsError } from '../errors.js';
 import { cacheHome } from '../fetch/cache.js';
-import { present } from '../fs/walk.js';
+import { isInside, present } from '../fs/walk.js';
 import { listSources, type SourceListing } from '../install/inspect.js';
 import { installSkills } from '../install/install.js';
 import { findLockfile, globalLockfile } from '../install/lock.js';
 import type { InstallOptions as CoreOptions, InstallOutcome, InstalledSkill, InvalidSource } from '../install/types.js';
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import { askedRegistry, registryFor } from '../registry/locate.js';
-import { AGENTS, resolveAgents } from '../skill/agents.js';
+import { AGENTS, resolveAgents, userFolder } from '../skill/agents.js';
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
@@ -130,8 +130,11 @@ export async function install(
             const dirs = [
               ...new Map(
                 AGENTS.flatMap((a) => {
-                  const rel = target.global ? a.user : a.project;
-                  return rel === undefined ? [] : [[join(base, rel), a.title] as const];
+                  // The agents table's own folders: a user folder moves with CLAUDE_CONFIG_DIR, XDG_CONFIG_HOME, …
+                  const dir = target.global
+                    ? userFolder(a, { cwd: base, home: target.home, env: ctx.env })
+                    : join(base, a.project);
+                  return dir === undefined ? [] : [[dir, a.title] as const];
                 }),
               ),
             ];
@@ -144,7 +147,7 @@ export async function install(
               required: true,
               choices: dirs.map(([dir, title]) => ({
                 value: dir,
-                name: `${title}  (${target.global ? '~/' : ''}${relative(base, dir)})`,
+                name: `${title}  (${isInside(base, dir) ? `${target.global ? '~/' : ''}${relative(base, dir)}` : dir})`,
                 checked: there ? present(dir) : dir === generic,
               })),
             });
