@@ -165,15 +165,11 @@ export function machineInfo() {
 /** The report as text: the machine, one line per row, the rows' notes, and which aims were missed. */
 export function formatTable(machine, rows) {
   const head = ['row', 'measured (median / min)', 'baseline', 'baseline (median / min)', 'ratio', 'aim', 'verdict'];
-  const lines = rows.map((r) => [
-    r.name,
-    pair(r.measured),
-    r.baseline.label,
-    pair(r.baseline),
-    `${r.ratio.toFixed(2)}x`,
-    r.aim,
-    r.verdict,
-  ]);
+  const lines = rows.map((r) =>
+    r.missing
+      ? [r.name, 'not measured', '-', '-', '-', r.aim, r.verdict]
+      : [r.name, pair(r.measured), r.baseline.label, pair(r.baseline), `${r.ratio.toFixed(2)}x`, r.aim, r.verdict],
+  );
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
   const out = [
@@ -183,7 +179,9 @@ export function formatTable(machine, rows) {
     fmt(widths.map((w) => '-'.repeat(w))),
     ...lines.map(fmt),
   ];
-  const notes = rows.flatMap((r) => (r.notes ?? []).map((n) => `  ${r.name}: ${n}`));
+  const notes = rows.flatMap((r) =>
+    [...(r.missing ? [`not measured: ${r.missing}`] : []), ...(r.notes ?? [])].map((n) => `  ${r.name}: ${n}`),
+  );
   if (notes.length) out.push('', 'notes:', ...notes);
   const missed = rows.filter((r) => r.verdict !== 'ok');
   out.push(

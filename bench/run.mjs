@@ -4,6 +4,7 @@
 // After the table: selection accuracy (bench/selection.mjs) and, when SKILLS_REAL_CORPORA names a folder of real
 // skill collections, lint's findings per rule on them (bench/false-positives.mjs).
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -331,8 +332,22 @@ function parseCli() {
   }
 }
 
+/**
+ * The rows of bench/rows/*.mjs, after the rows above: each file exports `rows`, an array of the same shape, whose
+ * run(fx) may also return `{ missing: reason }` when a peer it compares against cannot be had.
+ */
+async function moreRows() {
+  const dir = join(ROOT, 'bench', 'rows');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.mjs'))
+    .sort();
+  const lists = await Promise.all(files.map(async (f) => (await import(pathToFileURL(join(dir, f)).href)).rows));
+  return lists.flat();
+}
+
 async function main() {
   const opts = parseCli();
+  ROWS.push(...(await moreRows()));
   if (opts.help) {
     log(
       `usage: node bench/run.mjs [--only <substring>]... [--json]\nrows:\n${ROWS.map((r) => `  ${r.name}`).join('\n')}`,
@@ -352,7 +367,13 @@ async function main() {
   for (const row of rows) {
     log(`running: ${row.name}`);
     const r = await row.run(fx);
-    results.push({ name: row.name, ...r, aim: row.aim.text, verdict: row.aim.met(r) ? 'ok' : 'MISSED' });
+    if (r.missing) log(`  not measured: ${r.missing}`);
+    results.push({
+      name: row.name,
+      ...r,
+      aim: row.aim.text,
+      verdict: r.missing ? 'NOT MEASURED' : row.aim.met(r) ? 'ok' : 'MISSED',
+    });
   }
   removeTempDir();
   // Not a timed row: how many queries of the selection set put the expected skill first (bench/selection.mjs).
@@ -376,6 +397,7 @@ const ms = (x) => Math.round(x * 100) / 100;
 const side = (s) => ({ label: s.label, medianMs: ms(s.median), minMs: ms(s.min), samplesMs: s.samples.map(ms) });
 
 function toJson(r) {
+  if (r.missing) return { name: r.name, missing: r.missing, aim: r.aim, verdict: r.verdict, notes: r.notes ?? [] };
   return {
     name: r.name,
     measured: side(r.measured),
