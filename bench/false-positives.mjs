@@ -43,6 +43,28 @@ function filesOf(name, dir, tmp) {
 }
 
 /**
+ * The collections under $SKILLS_REAL_CORPORA as folders of files: `{ collections: [{ name, dir }], cleanup }`, or
+ * `{ skipped }` with the reason. Bare repositories are unpacked into a temp folder that cleanup() removes.
+ */
+export function realCollections(env = process.env) {
+  const base = env[CORPORA_ENV];
+  if (!base) return { skipped: `${CORPORA_ENV} is not set (a folder of real skill collections)` };
+  if (!existsSync(base) || !statSync(base).isDirectory()) return { skipped: `${CORPORA_ENV}=${base} is no folder` };
+  const names = readdirSync(base)
+    .filter((n) => !n.startsWith('.') && statSync(join(base, n)).isDirectory())
+    .sort();
+  if (names.length === 0) return { skipped: `${CORPORA_ENV}=${base} holds no collection folders` };
+  const tmp = mkdtempSync(join(tmpdir(), 'skills-bench-corpora-'));
+  const cleanup = () => rmSync(tmp, { recursive: true, force: true });
+  try {
+    return { collections: names.map((name) => ({ name, dir: filesOf(name, join(base, name), tmp) })), cleanup };
+  } catch (err) {
+    cleanup();
+    return { skipped: err.message };
+  }
+}
+
+/**
  * Lint each collection under $SKILLS_REAL_CORPORA through the built CLI. Returns { corpora: [{ name, skills,
  * failing, counts: { [ruleId]: n } }], rules: { [ruleId]: { rule, severity } } }, { skipped } when the
  * collections are not there, or { error } when lint cannot run on them.

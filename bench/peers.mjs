@@ -63,3 +63,38 @@ export function peer(name) {
   cache.set(name, result);
   return result;
 }
+
+/**
+ * The reference validator (skills-ref, Python, from agentskills/agentskills): not on the npm registry, and its
+ * dependencies (strictyaml, click) come from PyPI or Debian (python3-strictyaml, python3-click). Point
+ * SKILLS_REF_SRC at its `skills-ref/src` folder (a checkout; never committed here). Returns
+ * `{ python, src, label }`, or `{ missing: reason }`.
+ */
+export function referencePeer(env = process.env) {
+  if (cache.has('reference')) return cache.get('reference');
+  let result;
+  const src = env.SKILLS_REF_SRC;
+  if (!src)
+    result = {
+      missing:
+        'the reference validator: set SKILLS_REF_SRC to the skills-ref/src folder of a checkout of agentskills/agentskills (with python3-strictyaml and python3-click installed)',
+    };
+  else if (!existsSync(join(src, 'skills_ref', 'validator.py')))
+    result = { missing: `the reference validator: no skills_ref/validator.py in SKILLS_REF_SRC=${src}` };
+  else {
+    const candidates = [env.SKILLS_REF_PYTHON, 'python3', '/usr/bin/python3'].filter(Boolean);
+    const python = candidates.find(
+      (p) =>
+        spawnSync(p, ['-c', 'import strictyaml, click, skills_ref.validator'], {
+          env: { ...process.env, PYTHONPATH: src },
+        }).status === 0,
+    );
+    result = python
+      ? { python, src, label: 'skills-ref (Python reference)' }
+      : {
+          missing: `the reference validator: no Python among ${candidates.join(', ')} imports strictyaml, click and skills_ref (apt install python3-strictyaml python3-click)`,
+        };
+  }
+  cache.set('reference', result);
+  return result;
+}
