@@ -48,7 +48,9 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
   return result;
 }
 
-const width = (s: string) => [...s].length;
+// Ten thousand rows: most cells are printable ASCII, measured and cut by length without splitting them into characters.
+const ASCII = /^[ -~]*$/;
+const width = (s: string) => (ASCII.test(s) ? s.length : [...s].length);
 
 /** The table: one row per skill, the description cut so each line fits `width` columns. */
 export function formatList(
@@ -78,6 +80,8 @@ export function formatList(
   const room = Math.max(10, opts.width - fixed);
   const cut = (s: string) => {
     const flat = s.replace(/\s+/g, ' ').trim();
+    if (flat.length <= room) return flat;
+    if (ASCII.test(flat)) return `${flat.slice(0, room - 1)}…`;
     const chars = [...flat];
     return chars.length <= room ? flat : `${chars.slice(0, room - 1).join('')}…`;
   };

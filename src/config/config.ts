@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, parse } from 'node:path';
+import { dirname, join, parse, resolve } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { CONFIG_FILE, parseConfig, type Config } from '../formats/config.js';
 import { readBounded } from '../fs/read.js';
@@ -17,12 +17,12 @@ export function findConfigFile(cwd: string): string | undefined {
 }
 
 /**
- * Load the configuration: `file` when given (--config), else the nearest skills.config.json from cwd upward,
- * else defaults. Comments and trailing commas are allowed; anything else wrong is an E_CONFIG error that
- * names the file, line and column.
+ * Load the configuration: `file` when given (--config; absolute, or relative to cwd), else the nearest
+ * skills.config.json from cwd upward, else defaults. Comments and trailing commas are allowed; anything else wrong
+ * is an E_CONFIG error that names the file, line and column.
  */
 export function loadConfig(cwd: string, file?: string, home?: string): Config {
-  const path = file ? join(cwd, file) : findConfigFile(cwd);
+  const path = file ? resolve(cwd, file) : findConfigFile(cwd);
   if (!path) return { dir: cwd, rules: {}, ignores: [] };
   let text: string;
   try {

@@ -92,6 +92,7 @@ export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & 
     .filter((s) => !sameContent(s.path, s.by))
     .map((s) => `${s.id} in ${s.path} (${s.scope}) is shadowed by ${s.by} (${s.byScope})`);
   if (found.cut) warnings.unshift(found.cut);
+  for (const s of found.skipped) warnings.push(`${s.path}: skipped: ${s.message}`);
   // Look-alike names (a Cyrillic р in "рdf" beside "pdf"): one skill can pass for the other.
   for (const group of confusableGroups(rows.map((r) => r.id))) {
     warnings.push(

@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { dirname, join, parse, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { dirname, join, parse, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS } from '../fs/walk.js';
@@ -12,6 +12,18 @@ export interface DiscoverOptions {
   maxDepth?: number;
   /** What the search may still spend; shared by the calls of one command (see discoveryBudget). */
   budget?: DiscoveryBudget;
+  /**
+   * Follow a symlink that is itself a skill folder (what `install --link` places), as agents do; never one to any
+   * other folder, so a link cannot make the search loop. What reads skills as an agent would sets it (list,
+   * render-prompt, doctor, run-script); what checks or fixes skills at their real place does not (validate, lint).
+   */
+  followLinks?: boolean;
+  /**
+   * Asked, for each folder met below a given one (with its real path when known), before its listing is read: true
+   * when the caller has already made sure it is a skill folder (and read what it needs from it), so that no listing
+   * is read. The catalog's light reader opens SKILL.md here: one open instead of a folder listing and an open.
+   */
+  probe?: (dir: string, real: string | undefined) => boolean;
 }
 
 /**
@@ -71,8 +83,12 @@ export interface Discovery {
   roots: string[];
   /** Files given that belong to no skill (pre-commit passes every changed file). */
   outside: string[];
-  /** The listing of each root read on the way, so load need not read it again. */
+  /** The listing of each root read on the way, so load need not read it again (none for a root `probe` took). */
   listings: Map<string, Dirent[]>;
+  /** The real path of each root (symlinks resolved; as given when it cannot be resolved). */
+  reals: Map<string, string>;
+  /** Links met on the way that could not be followed (dangling, unreadable), with why: reported, not fatal. */
+  links: { path: string; message: string }[];
   /** Set when the search stopped at its limits (see DiscoveryBudget): what was cut, for a warning. */
   cut?: string;
 }
@@ -88,6 +104,8 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
   const seen = new Set<string>();
   const outside: string[] = [];
   const listings = new Map<string, Dirent[]>();
+  const reals = new Map<string, string>();
+  const links: Discovery['links'] = [];
   const budget = options.budget ?? discoveryBudget();
   const wasCut = budget.cut !== undefined;
   // `real` is the folder's path with symlinks resolved, when the caller knows it (a walk below a resolved folder
@@ -104,6 +122,7 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
     if (seen.has(key)) return;
     seen.add(key);
     roots.push(dir);
+    reals.set(dir, key);
     if (listing) listings.set(dir, listing);
   };
   for (const given of paths) {
@@ -123,7 +142,7 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
         continue;
       }
       const before = roots.length;
-      walkForSkills(abs, listing, options.maxDepth ?? DEFAULT_DEPTH, add, budget);
+      walkForSkills(abs, listing, { ...options, maxDepth: options.maxDepth ?? DEFAULT_DEPTH, budget, links }, add);
       // A folder inside a skill (its scripts/, say) means that skill, as a file inside it does.
       const owner = roots.length === before ? skillRootOf(dirname(abs)) : undefined;
       if (owner) add(owner);
@@ -135,13 +154,17 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
       ) {
         // A skill file that is a folder (an unzip gone wrong, a typo in a script) is named, not passed over.
         const odd = listing.find((d) => !d.isFile() && !d.isSymbolicLink() && skillFileIn([d.name]));
+        // Links to skill folders (install --link) are not followed here: say where the skills are.
+        const linked = odd ? [] : listing.filter((d) => d.isSymbolicLink() && isSkillFolder(join(abs, d.name)));
         throw new SkillsError(
           'E_NOT_FOUND',
-          `${given} is not a skill and holds none (no SKILL.md or manifest.json below it)${odd ? `: its ${odd.name} is ${odd.isDirectory() ? 'a folder' : 'not a regular file'}` : ''}`,
+          `${given} is not a skill and holds none (no SKILL.md or manifest.json below it)${odd ? `: its ${odd.name} is ${odd.isDirectory() ? 'a folder' : 'not a regular file'}` : linked.length > 0 ? `: ${linked.map((d) => d.name).join(', ')} ${linked.length === 1 ? 'is a link to a skill folder, which is' : 'are links to skill folders, which are'} not followed here` : ''}`,
           {
             hint: odd
               ? `${odd.name} must be a file: move what is in ${join(given, odd.name)} out, and write the skill file there`
-              : 'create one with `skills init <name>`, or give the path of a skill folder',
+              : linked.length > 0
+                ? `give the folder a link leads to (${join(given, linked[0]!.name)} -> ${readlinkSync(join(abs, linked[0]!.name))}), or the link itself`
+                : 'create one with `skills init <name>`, or give the path of a skill folder',
           },
         );
       }
@@ -152,7 +175,7 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
     }
   }
   // A budget already spent by an earlier call was reported by it.
-  return { roots, outside, listings, ...(budget.cut && !wasCut ? { cut: budget.cut } : {}) };
+  return { roots, outside, listings, reals, links, ...(budget.cut && !wasCut ? { cut: budget.cut } : {}) };
 }
 
 /** Take one folder read from the budget; false (and `cut` set) once the count or the time is spent. */
@@ -206,14 +229,20 @@ export function skillRootOf(dir: string): string | undefined {
   }
 }
 
+interface WalkOptions extends Pick<DiscoverOptions, 'followLinks' | 'probe'> {
+  maxDepth: number;
+  budget: DiscoveryBudget;
+  links: Discovery['links'];
+}
+
 /** Walk below `dir` for skill folders, honouring .gitignore files on the way (git's rules, via `ignore`). */
 function walkForSkills(
   dir: string,
   listing: Dirent[],
-  maxDepth: number,
-  add: (d: string, listing: Dirent[], real?: string) => void,
-  budget: DiscoveryBudget,
+  opts: WalkOptions,
+  add: (d: string, listing: Dirent[] | undefined, real?: string) => void,
 ): void {
+  const { maxDepth, budget, probe } = opts;
   type Matcher = { base: string; ig: Ignore };
   const loadIgnore = (d: string, names: Dirent[], matchers: Matcher[]): Matcher[] => {
     if (!names.some((n) => n.name === '.gitignore' && n.isFile())) return matchers;
@@ -229,16 +258,35 @@ function walkForSkills(
       const rel = relative(m.base, path).split('\\').join('/');
       return rel !== '' && m.ig.ignores(isDir ? `${rel}/` : rel);
     });
-  // A Dirent of a symlink is no directory, so the walk never follows one: below the resolved start, every real
-  // path is the start's plus the same names.
+  /** Count one more skill; false (and `cut` set) once the most one search finds are found. */
+  const oneMore = (child: string) => {
+    if (budget.skillsLeft-- > 0) return true;
+    budget.cut ??= `the search for skills stopped at ${child}: it found ${MAX_DISCOVERY_SKILLS.toLocaleString('en')} skills, the most one search finds; skills not yet found are left out (give a narrower folder, or list the skill folders in skillDirs)`;
+    return false;
+  };
+  // A Dirent of a symlink is no directory, so the walk never goes through one: below the resolved start, every real
+  // path is the start's plus the same names. A link is taken only when it is a skill folder itself (followLink).
   const visit = (d: string, realD: string | undefined, names: Dirent[], depth: number, matchers: Matcher[]) => {
     const here = loadIgnore(d, names, matchers);
     for (const n of names) {
-      if (!n.isDirectory() || SKIP_DIRS.has(n.name)) continue;
-      const child = join(d, n.name);
-      const realChild = realD === undefined ? undefined : join(realD, n.name);
-      if (ignored(child, true, here)) continue;
+      if (SKIP_DIRS.has(n.name)) continue;
+      const link = n.isSymbolicLink();
+      if (!(link ? opts.followLinks : n.isDirectory())) continue;
+      const child = childPath(d, n.name);
+      if (here.length > 0 && ignored(child, true, here)) continue;
       if (!spend(budget, child)) return;
+      if (link) {
+        const sub = followLink(child, opts.links);
+        if (sub && !oneMore(child)) return;
+        if (sub) add(child, sub);
+        continue;
+      }
+      const realChild = realD === undefined ? undefined : childPath(realD, n.name);
+      if (probe?.(child, realChild)) {
+        if (!oneMore(child)) return;
+        add(child, undefined, realChild);
+        continue;
+      }
       let sub: Dirent[];
       try {
         sub = readdirSync(child, { withFileTypes: true });
@@ -246,10 +294,7 @@ function walkForSkills(
         continue;
       }
       if (isSkillListing(sub)) {
-        if (budget.skillsLeft-- <= 0) {
-          budget.cut ??= `the search for skills stopped at ${child}: it found ${MAX_DISCOVERY_SKILLS.toLocaleString('en')} skills, the most one search finds; skills not yet found are left out (give a narrower folder, or list the skill folders in skillDirs)`;
-          return;
-        }
+        if (!oneMore(child)) return;
         add(child, sub, realChild);
       } else if (depth < maxDepth) visit(child, realChild, sub, depth + 1, here);
     }
@@ -274,6 +319,44 @@ function walkForSkills(
     /* each root is resolved on its own */
   }
   visit(dir, realDir, listing, 1, above);
+}
+
+/**
+ * The listing of the skill folder a symlink leads to; undefined for a link to a file or to a folder that is no
+ * skill (not followed, so no loop), and for one that cannot be followed, which is recorded in `problems`.
+ */
+function followLink(link: string, problems: Discovery['links']): Dirent[] | undefined {
+  const target = () => {
+    try {
+      return readlinkSync(link);
+    } catch {
+      return '?';
+    }
+  };
+  let sub: Dirent[];
+  try {
+    if (!statSync(link).isDirectory()) return undefined;
+    sub = readdirSync(link, { withFileTypes: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? `a link to ${target()}, which does not exist`
+        : code === 'ELOOP'
+          ? `a link to ${target()}, which leads round in a loop`
+          : `a link to ${target()}, which cannot be read (${code ?? (err as Error).message})`;
+    problems.push({ path: link, message: why });
+    return undefined;
+  }
+  return isSkillListing(sub) ? sub : undefined;
+}
+
+/**
+ * `dir`/`name` for a folder that is already a normal absolute path and a name read from its listing: what join gives,
+ * without normalizing again (ten thousand joins are a noticeable share of a large search).
+ */
+export function childPath(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
 
 /** A .gitignore's text: a regular file of at most 1 MiB (a symlink to a FIFO must not hang discovery); else nothing. */

@@ -2,7 +2,13 @@ import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { isSkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
-import { discoverSkills, discoveryBudget, type Discovery, type DiscoveryBudget } from './discover.js';
+import {
+  discoverSkills,
+  discoveryBudget,
+  type DiscoverOptions,
+  type Discovery,
+  type DiscoveryBudget,
+} from './discover.js';
 import { isInside } from '../fs/walk.js';
 import { loadSkill } from './load.js';
 
@@ -83,16 +89,16 @@ export interface FoundSkills {
   /** Every skill once, in folder order; a name already found in an earlier folder is left out (see shadowed). */
   skills: FoundSkill[];
   shadowed: Shadowed[];
-  /** Folders that could not be read as skills (no skill file, unreadable), with why. */
+  /** Folders that could not be read as skills (no skill file, unreadable, a dangling link), with why. */
   skipped: { path: string; message: string }[];
   /** Set when the search stopped at its limits (skill/discover.ts): what was cut, for a warning. */
   cut?: string;
 }
 
 /**
- * Load the skills below each folder, in order. The same folder reached twice (symlinks) counts once; a name
- * found again in a later folder is shadowed by the first, as agents load them. A folder that does not exist gives
- * nothing.
+ * Load the skills below each folder, in order, as an agent finds them: a symlink that is a skill folder (`install
+ * --link`) is followed. The same folder reached twice (symlinks) counts once; a name found again in a later folder
+ * is shadowed by the first, as agents load them. A folder that does not exist gives nothing.
  */
 export function findSkills(folders: SkillFolder[]): FoundSkills {
   const out: FoundSkills = { skills: [], shadowed: [], skipped: [] };
@@ -101,8 +107,7 @@ export function findSkills(folders: SkillFolder[]): FoundSkills {
   // One budget for every folder: a configuration that lists many large folders is bounded as one that lists `/`.
   const budget = discoveryBudget();
   for (const { dir, scope } of folders) {
-    for (const r of skillsIn(dir, out, budget)) {
-      const key = real(r.root);
+    for (const { skill: r, real: key } of skillsIn(dir, out, budget)) {
       if (seenRoots.has(key)) continue;
       seenRoots.add(key);
       const found: FoundSkill = { skill: r, scope, folder: dir };
@@ -128,25 +133,27 @@ export function real(p: string): string {
 }
 
 /**
- * The skill folders below one folder (or the skill a file belongs to); none when it does not exist. Give one
- * budget to every call of a command, so that the limits bound the command and not each folder.
+ * The skill folders below one folder (or the skill a file belongs to), a symlink that is a skill folder followed as
+ * agents do; none when it does not exist. Give one budget to every call of a command, so that the limits bound the
+ * command and not each folder.
  */
-export function discoverIn(dir: string, budget?: DiscoveryBudget): Discovery {
+export function discoverIn(dir: string, budget?: DiscoveryBudget, probe?: DiscoverOptions['probe']): Discovery {
   try {
     statSync(dir);
-    return discoverSkills([dir], { cwd: dir, budget });
+    return discoverSkills([dir], { cwd: dir, budget, followLinks: true, probe });
   } catch (err) {
     if (isSkillsError(err) || (err as NodeJS.ErrnoException).code === 'ENOENT')
-      return { roots: [], outside: [], listings: new Map() };
+      return { roots: [], outside: [], listings: new Map(), reals: new Map(), links: [] };
     throw err;
   }
 }
 
-function skillsIn(dir: string, found: FoundSkills, budget: DiscoveryBudget): Skill[] {
+function skillsIn(dir: string, found: FoundSkills, budget: DiscoveryBudget): { skill: Skill; real: string }[] {
   const { skipped } = found;
   const discovery = discoverIn(dir, budget);
   if (discovery.cut) found.cut = discovery.cut;
-  const out: Skill[] = [];
+  skipped.push(...discovery.links);
+  const out: { skill: Skill; real: string }[] = [];
   for (const root of discovery.roots) {
     // Loading is bounded by the search's clock too: twenty thousand skills found must not take minutes to read.
     if (Date.now() > budget.deadline) {
@@ -155,7 +162,7 @@ function skillsIn(dir: string, found: FoundSkills, budget: DiscoveryBudget): Ski
       break;
     }
     try {
-      out.push(loadSkill(root, { listing: discovery.listings.get(root) }));
+      out.push({ skill: loadSkill(root, { listing: discovery.listings.get(root) }), real: discovery.reals.get(root)! });
     } catch (err) {
       if (!isSkillsError(err)) throw err;
       skipped.push({ path: root, message: err.message });

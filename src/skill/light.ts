@@ -1,5 +1,5 @@
 import { readdirSync, type Dirent } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, join } from 'node:path';
 import { isSkillsError } from '../errors.js';
 import { readManifestData } from '../formats/manifest.js';
 import { parseSkillMd } from '../formats/skill-md.js';
@@ -8,7 +8,7 @@ import { lenientCandidates } from '../formats/yaml-repair.js';
 import { readBounded } from '../fs/read.js';
 import type { Layout, McpServer, Skill, Triggers } from '../model/skill.js';
 import { discoverIn, real, type FolderScope, type SkillFolder } from './folders.js';
-import type { DiscoveryBudget } from './discover.js';
+import { childPath, type DiscoveryBudget } from './discover.js';
 import { loadSkill, readTriggers } from './load.js';
 import { readHead, scriptDescription } from './script-info.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
@@ -51,20 +51,42 @@ export interface CatalogEntry {
 /** The skills of one folder, read light, in discovery order. */
 export function readFolder(folder: SkillFolder, warnings: string[], budget?: DiscoveryBudget): CatalogEntry[] {
   const { dir, scope } = folder;
+  // Most skill folders hold a SKILL.md: opening it straight away finds the skill and reads it in one go, where a
+  // listing first would cost a second read of the folder. It is read into an entry at once, while its text is young
+  // (cheap to collect). Anything else (no SKILL.md, a SKILL.md that is not a regular file, one that cannot be
+  // opened) goes the listing's way, which says what is wrong as before. (Where file names ignore case, a skill.md
+  // is opened as SKILL.md: the same file.)
+  const ahead = new Map<string, CatalogEntry | undefined>();
+  const aheadSaid = new Map<string, string[]>();
+  const said: string[] = [];
+  const probe = (child: string, realChild: string | undefined): boolean => {
+    let read;
+    try {
+      read = readBounded(childPath(child, 'SKILL.md'), MAX_SKILL_FILE_BYTES);
+    } catch {
+      return false;
+    }
+    ahead.set(child, entryFromRead(child, realChild ?? real(child), scope, SKILL_MD, read, undefined, said));
+    if (said.length > 0) aheadSaid.set(child, said.splice(0));
+    return true;
+  };
   // A missing folder gives nothing; a file given stands for the skill that holds it (as SKILL.md does for skills-ref).
-  const discovery = discoverIn(dir, budget);
+  const discovery = discoverIn(dir, budget, probe);
   if (discovery.cut) warnings.push(discovery.cut);
-  // Discovery never follows a symlinked folder below `dir`, so resolving `dir` once resolves every root below it.
-  const realDir = real(dir);
+  for (const l of discovery.links) warnings.push(`${l.path}: skipped: ${l.message}`);
   const out: CatalogEntry[] = [];
   for (const root of discovery.roots) {
-    const rel = relative(dir, root);
-    const realRoot = rel === '' ? realDir : rel.startsWith('..') ? real(root) : join(realDir, rel);
-    const e = readEntry(root, realRoot, scope, discovery.listings.get(root), warnings);
+    const probed = ahead.has(root);
+    if (probed) warnings.push(...(aheadSaid.get(root) ?? []));
+    const e = probed
+      ? ahead.get(root)
+      : readEntry(root, discovery.reals.get(root) ?? root, scope, discovery.listings.get(root), warnings);
     if (e) out.push(e);
   }
   return out;
 }
+
+const SKILL_MD = { name: 'SKILL.md', layout: 'skill-md' } as const;
 
 /** Read one skill folder's metadata leniently; undefined (with a warning) when an agent could not use it. */
 export function readEntry(
@@ -74,25 +96,37 @@ export function readEntry(
   listing: Dirent[] | undefined,
   warnings: string[],
 ): CatalogEntry | undefined {
-  const warn = (m: string) => warnings.push(`${root}: ${m}`);
   let names: string[];
   try {
     listing ??= readdirSync(root, { withFileTypes: true });
     names = listing.filter((d) => d.isFile() || d.isSymbolicLink()).map((d) => d.name);
   } catch (err) {
-    warn(`skipped: cannot read the folder (${(err as Error).message})`);
+    warnings.push(`${root}: skipped: cannot read the folder (${(err as Error).message})`);
     return undefined;
   }
   const found = skillFileIn(names);
   if (!found) return undefined;
-  const file = join(root, found.name);
   let read;
   try {
-    read = readBounded(file, MAX_SKILL_FILE_BYTES);
+    read = readBounded(join(root, found.name), MAX_SKILL_FILE_BYTES);
   } catch (err) {
-    warn(`skipped: cannot read ${found.name} (${(err as Error).message})`);
+    warnings.push(`${root}: skipped: cannot read ${found.name} (${(err as Error).message})`);
     return undefined;
   }
+  return entryFromRead(root, realRoot, scope, found, read, listing, warnings);
+}
+
+/** The catalog entry of a skill file's text (or a warning why there is none). */
+function entryFromRead(
+  root: string,
+  realRoot: string,
+  scope: CatalogScope,
+  found: { name: string; layout: Layout },
+  read: { text?: string; tooLarge?: number },
+  listing: Dirent[] | undefined,
+  warnings: string[],
+): CatalogEntry | undefined {
+  const warn = (m: string) => warnings.push(`${root}: ${m}`);
   if (read.text === undefined) {
     warn(`skipped: ${found.name} is ${read.tooLarge} bytes, over the ${MAX_SKILL_FILE_BYTES} read`);
     return undefined;
@@ -131,7 +165,7 @@ export function readEntry(
     meta.version || undefined,
     meta.triggers,
     found.layout,
-    join(realRoot, found.name),
+    childPath(realRoot, found.name),
     root,
     scope,
     meta.hidden,
@@ -214,18 +248,23 @@ function skillMdMeta(text: string, fileName: string, warn: (m: string) => void):
     return undefined;
   }
   const data = parsed.data;
-  const str = (k: string) => (typeof data[k] === 'string' ? (data[k] as string).trim() : undefined);
-  const rawName = str('name');
+  const str = (v: unknown) => (typeof v === 'string' ? v.trim() : undefined);
+  const rawName = str(data.name);
   const meta = data.metadata;
   const metaVersion =
     meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>).version : undefined;
+  const defaultEnabled = str(data.default_enabled);
+  const disableInvocation = str(data['disable-model-invocation']);
   return {
-    ...(rawName ? { name: rawName.normalize('NFKC'), title: rawName } : {}),
-    description: str('description') ?? '',
-    briefDescription: str('brief_description') || undefined,
-    version: str('version') || (typeof metaVersion === 'string' ? metaVersion : undefined),
-    triggers: readTriggers(data.triggers),
-    hidden: /^false$/i.test(str('default_enabled') ?? '') || /^true$/i.test(str('disable-model-invocation') ?? ''),
+    name: rawName ? rawName.normalize('NFKC') : undefined,
+    title: rawName || undefined,
+    description: str(data.description) ?? '',
+    briefDescription: str(data.brief_description) || undefined,
+    version: str(data.version) || (typeof metaVersion === 'string' ? metaVersion : undefined),
+    triggers: data.triggers === undefined ? undefined : readTriggers(data.triggers),
+    hidden:
+      (defaultEnabled !== undefined && defaultEnabled.toLowerCase() === 'false') ||
+      (disableInvocation !== undefined && disableInvocation.toLowerCase() === 'true'),
   };
 }
 

@@ -52,6 +52,27 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the file --config names, absolute or relative to the working folder, not the nearest one', () => {
+    const t = tempDir();
+    try {
+      mkdirSync(join(t.dir, 'work/conf'), { recursive: true });
+      writeFileSync(join(t.dir, 'work/skills.config.json'), '{"ignores": ["nearest/**"]}');
+      const file = join(t.dir, 'work/conf/team.json');
+      writeFileSync(file, '{"ignores": ["named/**"], "skillDirs": ["skills"]}');
+      const abs = loadConfig(join(t.dir, 'work'), file);
+      expect(abs).toMatchObject({ file, dir: join(t.dir, 'work/conf'), ignores: ['named/**'] });
+      expect(abs.skillDirs).toEqual([join(t.dir, 'work/conf/skills')]);
+      expect(loadConfig(join(t.dir, 'work'), 'conf/team.json')).toMatchObject({ file, ignores: ['named/**'] });
+      expect(loadConfig(join(t.dir, 'work/conf'), '../conf/./team.json')).toMatchObject({ file });
+      // A file that is not there is named by its resolved path.
+      expect(() => loadConfig(join(t.dir, 'work'), join(t.dir, 'gone.json'))).toThrow(
+        `cannot read ${join(t.dir, 'gone.json')}: ENOENT`,
+      );
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('gives defaults when there is no file', () => {
     const t = tempDir();
     try {

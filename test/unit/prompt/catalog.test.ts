@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCatalog } from '../../../src/prompt/catalog.js';
 import { inlineBlockValues, quoteColonValues } from '../../../src/formats/yaml-repair.js';
@@ -118,6 +119,65 @@ describe('buildCatalog: lenient loading', () => {
       location: join(dir, 'manifest-skill/manifest.json'),
       scope: 'project',
     });
+  });
+});
+
+describe('buildCatalog: a SKILL.md opened straight away, anything else read through its folder', () => {
+  it('reads every kind of skill folder as before, and says the same of what it cannot read', () => {
+    const dir = fresh('kinds');
+    writeTree(dir, {
+      ...skill('plain'),
+      'lower/skill.md': skillMd(`name: lower\ndescription: ${desc('lower')}`),
+      // A folder named SKILL.md is no skill file: the skill.md beside it is.
+      'odd/SKILL.md/notes.txt': 'x',
+      'odd/skill.md': skillMd(`name: odd\ndescription: ${desc('odd')}`),
+      'both/manifest.json': '{"id": "not-read"}',
+      ...skill('both'),
+      'manifest-only/manifest.json': JSON.stringify({ id: 'manifest-only', description: desc('m') }),
+      'dangling/SKILL.md': { symlink: 'gone.md' },
+      ...Object.fromEntries(Object.entries(skill('inner')).map(([k, v]) => [`group/${k}`, v])),
+    });
+    mkdirSync(join(dir, 'fifo'));
+    execFileSync('mkfifo', [join(dir, 'fifo/pipe')]);
+    symlinkSync('pipe', join(dir, 'fifo/SKILL.md'));
+    mkdirSync(join(dir, 'huge'));
+    writeFileSync(
+      join(dir, 'huge/SKILL.md'),
+      skillMd(`name: huge\ndescription: ${desc('huge')}`).padEnd(4 * 1024 * 1024 + 1),
+    );
+    const c = buildCatalog({ folders: [project(dir)] });
+    const real = realpathSync(dir);
+    expect(Object.fromEntries(c.entries.map((e) => [e.name, e.location]))).toEqual({
+      plain: join(real, 'plain/SKILL.md'),
+      lower: join(real, 'lower/skill.md'),
+      odd: join(real, 'odd/skill.md'),
+      both: join(real, 'both/SKILL.md'),
+      'manifest-only': join(real, 'manifest-only/manifest.json'),
+      inner: join(real, 'group/inner/SKILL.md'),
+    });
+    expect([...c.warnings].sort()).toEqual([
+      `${join(dir, 'dangling')}: skipped: cannot read SKILL.md (ENOENT: no such file or directory, open '${join(dir, 'dangling/SKILL.md')}')`,
+      `${join(dir, 'fifo')}: skipped: cannot read SKILL.md (${join(dir, 'fifo/SKILL.md')} is a FIFO, not a regular file; it is not read)`,
+      `${join(dir, 'huge')}: skipped: SKILL.md is ${4 * 1024 * 1024 + 1} bytes, over the ${4 * 1024 * 1024} read`,
+    ]);
+  });
+
+  it('follows a link that is a skill folder (install --link), walks no other link, and skips a dangling one', () => {
+    const src = fresh('link-src');
+    writeTree(src, { ...skill('linked'), ...skill('elsewhere') });
+    const dir = fresh('link-agent');
+    writeTree(dir, {
+      ...skill('own'),
+      linked: { symlink: join(src, 'linked') },
+      group: { symlink: src },
+      gone: { symlink: join(src, 'gone') },
+    });
+    const c = buildCatalog({ folders: [project(dir)] });
+    expect(c.entries.map((e) => [e.name, e.root, e.location]).sort()).toEqual([
+      ['linked', join(dir, 'linked'), join(realpathSync(src), 'linked/SKILL.md')],
+      ['own', join(dir, 'own'), join(realpathSync(dir), 'own/SKILL.md')],
+    ]);
+    expect(c.warnings).toEqual([`${join(dir, 'gone')}: skipped: a link to ${join(src, 'gone')}, which does not exist`]);
   });
 });
 

@@ -96,4 +96,71 @@ describe('discoverSkills', () => {
     expect((err as SkillsError).hint).toContain('SKILL.md must be a file');
     expect(() => discoverSkills(['missing'], { cwd: dir })).toThrow('missing: no such file or folder');
   });
+
+  it('with followLinks, takes a link that is a skill folder, walks no other link, and records one it cannot follow', () => {
+    const dir = fresh('follow');
+    const src = fresh('follow-src');
+    writeTree(src, { 'a/SKILL.md': md('a'), 'more/b/SKILL.md': md('b') });
+    writeTree(dir, {
+      'own/SKILL.md': md('own'),
+      'deep/x/SKILL.md': md('x'),
+      'deep/linked': { symlink: join(src, 'a') },
+      a: { symlink: join(src, 'a') },
+      more: { symlink: join(src, 'more') },
+      gone: { symlink: 'nowhere' },
+      loop: { symlink: 'loop' },
+      'file.md': { symlink: join(src, 'a/SKILL.md') },
+    });
+    const d = discoverSkills(['.'], { cwd: dir, followLinks: true });
+    // The same folder through two links is one skill; a link to a folder of skills is not walked.
+    const linked = d.roots.filter((r) => r === join(dir, 'a') || r === join(dir, 'deep/linked'));
+    expect(linked).toHaveLength(1);
+    expect(
+      rel(
+        dir,
+        d.roots.filter((r) => !linked.includes(r)),
+      ).sort(),
+    ).toEqual(['deep/x', 'own']);
+    expect(d.reals.get(linked[0]!)).toBe(realpathSync(join(src, 'a')));
+    expect(d.reals.get(join(dir, 'own'))).toBe(realpathSync(join(dir, 'own')));
+    expect(d.listings.get(linked[0]!)?.map((e) => e.name)).toEqual(['SKILL.md']);
+    expect([...d.links].sort((x, y) => (x.path < y.path ? -1 : 1))).toEqual([
+      { path: join(dir, 'gone'), message: 'a link to nowhere, which does not exist' },
+      { path: join(dir, 'loop'), message: 'a link to loop, which leads round in a loop' },
+    ]);
+    // Without it (validate, lint), links below a folder are passed over, and not reported.
+    const plain = discoverSkills(['.'], { cwd: dir });
+    expect(rel(dir, plain.roots).sort()).toEqual(['deep/x', 'own']);
+    expect(plain.links).toEqual([]);
+  });
+
+  it('asks probe before reading a folder, and reads no listing of a folder it takes', () => {
+    const dir = fresh('probe');
+    writeTree(dir, { 'a/SKILL.md': md('a'), 'b/manifest.json': manifest('b'), 'g/c/SKILL.md': md('c') });
+    const asked: [string, string | undefined][] = [];
+    const d = discoverSkills(['.'], {
+      cwd: dir,
+      probe: (p, real) => {
+        asked.push([p, real]);
+        return p.endsWith('/a');
+      },
+    });
+    expect(rel(dir, d.roots).sort()).toEqual(['a', 'b', 'g/c']);
+    expect(asked.map(([p, real]) => [rel(dir, [p])[0], real]).sort()).toEqual(
+      ['a', 'b', 'g', 'g/c'].map((p) => [p, join(realpathSync(dir), p)]),
+    );
+    expect(d.listings.has(join(dir, 'a'))).toBe(false);
+    expect(d.listings.has(join(dir, 'b'))).toBe(true);
+  });
+
+  it('names the links to skill folders of a folder that holds no skill of its own', () => {
+    const dir = fresh('only-links');
+    const src = fresh('only-links-src');
+    writeTree(src, { 'a/SKILL.md': md('a') });
+    writeTree(dir, { a: { symlink: join(src, 'a') } });
+    expect(() => discoverSkills(['.'], { cwd: dir })).toThrow(
+      '. is not a skill and holds none (no SKILL.md or manifest.json below it): a is a link to a skill folder, which is not followed here',
+    );
+    expect(discoverSkills(['.'], { cwd: dir, followLinks: true }).roots).toEqual([join(dir, 'a')]);
+  });
 });

@@ -92,4 +92,20 @@ describe('findSkills', () => {
     expect(found.skills).toHaveLength(1);
     expect(found.shadowed).toHaveLength(0);
   });
+
+  it('follows a link that is a skill folder, as agents do, and reports one that leads nowhere as skipped', () => {
+    const src = temp.fresh('linked-src');
+    writeTree(src, { 'a/SKILL.md': skill('a') });
+    const dir = temp.fresh('linked');
+    writeTree(dir, { a: { symlink: join(src, 'a') }, gone: { symlink: join(src, 'gone') } });
+    const found = findSkills([
+      { dir, scope: 'project' },
+      { dir: src, scope: 'project' },
+    ]);
+    expect(found.skills.map((f) => [f.skill.id, f.skill.root, f.folder])).toEqual([['a', join(dir, 'a'), dir]]);
+    expect(found.shadowed).toEqual([]);
+    expect(found.skipped).toEqual([
+      { path: join(dir, 'gone'), message: `a link to ${join(src, 'gone')}, which does not exist` },
+    ]);
+  });
 });
