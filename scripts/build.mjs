@@ -80,6 +80,11 @@ const target = process.env.SKILLS_BUILD_OUT ?? new URL('../dist', import.meta.ur
 const out = `${target}.build-${process.pid}`;
 const esm = `${out}/esm`;
 
+// npm's own libraries (the npm registry client, publish, tarball fetching) are big and only `publish`, and an
+// install from an npm registry, load them: they stay in node_modules (they are dependencies) and are required there
+// on first use, rather than making the package heavier for every other command.
+const EXTERNAL = ['libnpmpublish', 'pacote', 'npm-registry-fetch'];
+
 const [result] = await Promise.all([
   build({
     ...common,
@@ -90,6 +95,7 @@ const [result] = await Promise.all([
     entryNames: '[name]',
     chunkNames: 'chunks/[name]-[hash]',
     metafile: true,
+    external: EXTERNAL,
     plugins: [lazyChildProcess, lazyBuiltins, vendored],
   }),
   ...Object.entries(VENDOR).map(([pkg, name]) =>

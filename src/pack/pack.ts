@@ -266,37 +266,36 @@ export async function packSkill(skill: Skill, options: PackOptions): Promise<Pac
   return { ...result, size, integrity: `sha512-${hash.digest('base64')}` };
 }
 
+/** One entry of a tar built by `gzipTar`: a folder (no content) or a file. */
+export interface TarEntry {
+  /** The path in the archive, forward slashes, no trailing slash. */
+  path: string;
+  /** A file's bytes; undefined for a folder. */
+  content?: Buffer;
+  mode?: 0o644 | 0o755;
+}
+
 /**
- * The gzip tar, built in memory: node-tar's Header (and Pax, for long or non-ASCII paths) encodes each entry,
- * and the bytes are what this function decides, not what the disk says: sorted paths, the fixed mtime, 644/755,
- * uid and gid 0, no user names. A symlink inside the skill is stored as the file it leads to, a hard link as a
- * whole file. Streaming through node-tar's Pack costs ten times as much for a thousand small files.
+ * The gzip tar of `entries`, in the order given, built in memory: node-tar's Header (and Pax, for long or non-ASCII
+ * paths) encodes each entry, and the bytes are what this function decides, not what the disk says: the fixed mtime,
+ * 644/755, uid and gid 0, no user names. Streaming through node-tar's Pack costs ten times as much for a thousand
+ * small files.
  */
-async function tarStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableStream> {
+export async function gzipTar(entries: TarEntry[]): Promise<Buffer> {
   const { Header, Pax } = await import('tar');
   const { gzipSync } = await import('node:zlib');
-  const modes = new Map(plan.files.map((f) => [f.path, f]));
-  const paths = [...plan.dirs, ...plan.files.map((f) => f.path)].sort(byPath);
   const blocks: Buffer[] = [];
-  for (const path of paths) {
-    const file = modes.get(path);
-    const name = `${skill.id}/${path}${file ? '' : '/'}`;
-    let content: Buffer | undefined;
-    if (file) {
-      try {
-        content = readFileSync(file.abs);
-      } catch (err) {
-        throw new SkillsError('E_IO', `cannot read ${file.abs}: ${(err as Error).message}`, { cause: err });
-      }
-    }
+  for (const entry of entries) {
+    const { content } = entry;
+    const name = content ? entry.path : `${entry.path}/`;
     const fields = {
       path: name,
-      mode: file ? file.mode : 0o755,
+      mode: content ? (entry.mode ?? 0o644) : 0o755,
       uid: 0,
       gid: 0,
       size: content?.length ?? 0,
       mtime: PACK_MTIME,
-      type: file ? 'File' : 'Directory',
+      type: content ? 'File' : 'Directory',
       uname: '',
       gname: '',
     } as const;
@@ -315,7 +314,30 @@ async function tarStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableS
   const gz = gzipSync(Buffer.concat(blocks), { level: 6 });
   // The gzip header: no mtime (zlib writes 0) and the OS byte set to "unknown", as node-tar's portable does.
   gz[9] = 0xff;
-  return Readable.from([gz]);
+  return gz;
+}
+
+/**
+ * The entries of a skill's tar: its folders and files, sorted, each path after `prefix` (`<id>/` for pack,
+ * `package/` for npm, nothing for a well-known archive). A symlink inside the skill is stored as the file it leads
+ * to, a hard link as a whole file.
+ */
+export function tarEntries(plan: PackPlan, prefix: string): TarEntry[] {
+  const modes = new Map(plan.files.map((f) => [f.path, f]));
+  const paths = [...plan.dirs, ...plan.files.map((f) => f.path)].sort(byPath);
+  return paths.map((path) => {
+    const file = modes.get(path);
+    if (!file) return { path: `${prefix}${path}` };
+    try {
+      return { path: `${prefix}${path}`, content: readFileSync(file.abs), mode: file.mode };
+    } catch (err) {
+      throw new SkillsError('E_IO', `cannot read ${file.abs}: ${(err as Error).message}`, { cause: err });
+    }
+  });
+}
+
+async function tarStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableStream> {
+  return Readable.from([await gzipTar(tarEntries(plan, `${skill.id}/`))]);
 }
 
 async function zipStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableStream> {

@@ -1,0 +1,92 @@
+// npm's configuration as npm finds it, for talking to an npm-compatible registry: the project's .npmrc (the nearest
+// one from the working folder up to the home folder), the user's (~/.npmrc, or $NPM_CONFIG_USERCONFIG), and
+// NPM_CONFIG_* / npm_config_* variables, later ones winning in the reverse order (environment over project over
+// user), as npm does. The result is the flat settings npm's own libraries take (`registry`, `@scope:registry`,
+// `//host/:_authToken`, …). Tokens never leave this object: messages name the registry, not the credentials.
+import { existsSync } from 'node:fs';
+import { dirname, join, parse as parsePath } from 'node:path';
+import { SkillsError } from '../errors.js';
+import { homeOf, type Context } from '../context.js';
+import { nerfDart, normalizeRegistry, parseNpmrc } from '../formats/npmrc.js';
+import { readBounded } from '../fs/read.js';
+
+export const DEFAULT_NPM_REGISTRY = 'https://registry.npmjs.org/';
+
+export interface NpmConfig {
+  /** Flat settings, for npm-registry-fetch, pacote and libnpmpublish. */
+  settings: Record<string, string>;
+  /** The .npmrc files read, nearest first. */
+  files: string[];
+}
+
+const MAX_NPMRC = 1024 * 1024;
+
+function readNpmrc(file: string, env: Context['env']): Record<string, string> | undefined {
+  if (!existsSync(file)) return undefined;
+  const { text, tooLarge } = readBounded(file, MAX_NPMRC);
+  if (tooLarge) throw new SkillsError('E_CONFIG', `${file} is ${tooLarge} bytes; an .npmrc may be at most 1 MiB`);
+  if (text === undefined) return undefined;
+  const { settings, missing } = parseNpmrc(text, env);
+  if (missing.length > 0)
+    throw new SkillsError('E_CONFIG', `${file} names \${${missing[0]}}, which is not set`, {
+      hint: `set ${missing[0]} in the environment, or write \${${missing[0]}?} in ${file} to allow it unset`,
+    });
+  return settings;
+}
+
+/** The project's .npmrc: the nearest from `cwd` upward, not above the home folder. */
+function projectNpmrc(cwd: string, home: string): string | undefined {
+  let dir = cwd;
+  for (;;) {
+    if (dir === home) return undefined;
+    const file = join(dir, '.npmrc');
+    if (existsSync(file)) return file;
+    const up = dirname(dir);
+    if (up === dir || dir === parsePath(dir).root) return undefined;
+    dir = up;
+  }
+}
+
+/** Settings from NPM_CONFIG_FOO_BAR / npm_config_foo_bar, as npm names them (foo-bar). */
+function envSettings(env: Context['env']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || !/^npm_config_/i.test(name)) continue;
+    const key = name.slice('npm_config_'.length).toLowerCase();
+    if (key === '' || key === 'userconfig') continue;
+    out[key.startsWith('_') ? key : key.replace(/_/g, '-')] = value;
+  }
+  return out;
+}
+
+/** Read npm's configuration for a command run in `ctx.cwd`. */
+export function loadNpmConfig(ctx: Pick<Context, 'cwd' | 'env'>): NpmConfig {
+  const home = homeOf(ctx);
+  const files: string[] = [];
+  const layers: Record<string, string>[] = [];
+  const project = projectNpmrc(ctx.cwd, home);
+  const user = ctx.env.NPM_CONFIG_USERCONFIG ?? ctx.env.npm_config_userconfig ?? join(home, '.npmrc');
+  for (const file of [user, project]) {
+    if (!file) continue;
+    const s = readNpmrc(file, ctx.env);
+    if (!s) continue;
+    files.unshift(file);
+    layers.push(s);
+  }
+  layers.push(envSettings(ctx.env));
+  return { settings: Object.assign({}, ...layers) as Record<string, string>, files };
+}
+
+/** The registry a package's scope is published to and fetched from: `@scope:registry`, else `registry`. */
+export function registryOf(config: NpmConfig, scope?: string): string {
+  const s = config.settings;
+  const scoped = scope ? s[`${scope}:registry`] : undefined;
+  return normalizeRegistry(scoped ?? s.registry ?? DEFAULT_NPM_REGISTRY);
+}
+
+/** Whether credentials for `registry` are set (a token, a basic auth pair or `_auth`). */
+export function hasCredentials(config: NpmConfig, registry: string): boolean {
+  const key = nerfDart(registry);
+  const s = config.settings;
+  return Boolean(s[`${key}:_authToken`] || s[`${key}:_auth`] || (s[`${key}:username`] && s[`${key}:_password`]));
+}

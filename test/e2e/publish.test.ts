@@ -1,0 +1,260 @@
+// skills publish against a real npm registry (Verdaccio, started here on 127.0.0.1 with no uplinks) and into a
+// well-known folder served by a static node:http server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { runCli, tempFolders } from '../helpers/cli.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
+import { startVerdaccio, type Verdaccio } from '../helpers/verdaccio.js';
+import { freePort } from '../helpers/git-repos.js';
+
+const { fresh, cleanup } = tempFolders('skills-publish-e2e-');
+let registry: Verdaccio;
+
+beforeAll(async () => {
+  registry = await startVerdaccio(fresh('verdaccio'));
+}, 60_000);
+afterAll(async () => {
+  await registry?.stop();
+  cleanup();
+});
+
+const TOKEN_ENV = 'SKILLS_TEST_NPM_TOKEN';
+
+/** A project whose .npmrc sends @acme to the test registry, with the token read from the environment. */
+function project(skills: Record<string, string>): string {
+  const dir = fresh('project');
+  const host = new URL(registry.url).host;
+  writeTree(dir, {
+    '.npmrc': `scope=@acme\n@acme:registry=${registry.url}\n//${host}/:_authToken=\${${TOKEN_ENV}}\n`,
+    ...skills,
+  });
+  return dir;
+}
+
+const withToken = (token = registry.token) => ({ [TOKEN_ENV]: token });
+const pdf = (version: string, extra = '') =>
+  skillMd(
+    `name: pdf\ndescription: Extract text and tables from PDF files. Use when the user works with PDF documents.\nmetadata:\n  version: ${version}\n${extra}`,
+  );
+
+interface Packument {
+  'dist-tags': Record<string, string>;
+  versions: Record<
+    string,
+    { agentskills?: unknown; dependencies?: Record<string, string>; dist: { tarball: string; integrity: string } }
+  >;
+}
+
+async function packument(name: string): Promise<{ status: number; body: Packument }> {
+  const r = await fetch(`${registry.url}${name.replace('/', '%2f')}`, {
+    headers: { authorization: `Bearer ${registry.token}` },
+  });
+  return {
+    status: r.status,
+    body: r.status === 200 ? ((await r.json()) as Packument) : { 'dist-tags': {}, versions: {} },
+  };
+}
+
+/** The names of the entries of a .tgz (ustar names; our paths are short enough to need no pax). */
+function tarNames(tgz: Buffer): string[] {
+  const tar = gunzipSync(tgz);
+  const names: string[] = [];
+  for (let off = 0; off + 512 <= tar.length;) {
+    const name = tar
+      .subarray(off, off + 100)
+      .toString('utf8')
+      .replace(/\0.*$/s, '');
+    if (name === '') break;
+    const size = parseInt(
+      tar
+        .subarray(off + 124, off + 136)
+        .toString('utf8')
+        .replace(/\0.*$/s, '')
+        .trim() || '0',
+      8,
+    );
+    names.push(name);
+    off += 512 + Math.ceil(size / 512) * 512;
+  }
+  return names;
+}
+
+describe('skills publish to an npm registry (Verdaccio)', () => {
+  it('publishes a skill as @scope/<id> with the agentskills field, npm tarball layout and integrity', async () => {
+    const dir = project({ 'pdf/SKILL.md': pdf('1.0.0'), 'pdf/scripts/extract.py': 'print("hi")\n' });
+    const r = await runCli(['publish', 'pdf'], { cwd: dir, env: withToken() });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`published @acme/pdf@1.0.0 to ${registry.url} (tag latest)`);
+    const { status, body } = await packument('@acme/pdf');
+    expect(status).toBe(200);
+    expect(body['dist-tags'].latest).toBe('1.0.0');
+    const v = body.versions['1.0.0']!;
+    expect(v.agentskills).toEqual({ skills: [{ name: 'pdf', path: './' }] });
+    const tgz = Buffer.from(
+      await (await fetch(v.dist.tarball, { headers: { authorization: `Bearer ${registry.token}` } })).arrayBuffer(),
+    );
+    expect(v.dist.integrity).toBe(`sha512-${createHash('sha512').update(tgz).digest('base64')}`);
+    expect(tarNames(tgz)).toEqual([
+      'package/SKILL.md',
+      'package/package.json',
+      'package/scripts/',
+      'package/scripts/extract.py',
+    ]);
+    // The same version again is refused by the registry, and said plainly.
+    const again = await runCli(['publish', 'pdf'], { cwd: dir, env: withToken() });
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toContain('@acme/pdf@1.0.0 is already published');
+    expect(again.stderr).toContain('raise the version');
+  }, 60_000);
+
+  it('publishes a second version under another dist-tag, and maps dependencies to packages', async () => {
+    const dir = project({
+      'pdf/SKILL.md': pdf('1.1.0'),
+      'invoice/SKILL.md': skillMd(
+        'name: invoice\ndescription: Read totals from invoices. Use when the user shares an invoice.\nmetadata:\n  version: 2.0.0\ndependencies:\n  - pdf@^1.0.0\n',
+      ),
+    });
+    const r1 = await runCli(['publish', 'pdf', '--tag', 'next'], { cwd: dir, env: withToken() });
+    expect(r1.exitCode, r1.stderr).toBe(0);
+    const { body } = await packument('@acme/pdf');
+    expect(body['dist-tags']).toMatchObject({ latest: '1.0.0', next: '1.1.0' });
+    const r2 = await runCli(['publish', 'invoice', '--json'], { cwd: dir, env: withToken() });
+    expect(r2.exitCode, r2.stderr).toBe(0);
+    expect(JSON.parse(r2.stdout).npm.published).toMatchObject({ name: '@acme/invoice', version: '2.0.0' });
+    const inv = await packument('@acme/invoice');
+    expect(inv.body.versions['2.0.0']!.dependencies).toEqual({ '@acme/pdf': '^1.0.0' });
+  }, 60_000);
+
+  it('says 401 plainly without a token or with a wrong one, and never prints the token', async () => {
+    const dir = project({
+      'notes/SKILL.md': skillMd(
+        'name: notes\ndescription: Take notes. Use when asked to write notes.\nmetadata:\n  version: 1.0.0\n',
+      ),
+    });
+    const none = await runCli(['publish', 'notes'], { cwd: dir, env: withToken('') });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toMatch(/refused @acme\/notes@1\.0\.0: not logged in \(401\)/);
+    expect(none.stderr).toContain('npm login --registry');
+    const wrong = 'not-the-token-0123456789';
+    const bad = await runCli(['publish', 'notes'], { cwd: dir, env: withToken(wrong) });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('401');
+    expect(bad.stderr).not.toContain(wrong);
+    expect((await packument('@acme/notes')).status).toBe(404);
+  }, 60_000);
+
+  it('refuses a skill with errors or without a strict version, and --dry-run publishes nothing', async () => {
+    const dir = project({
+      'broken/SKILL.md': skillMd('name: Broken_Name\ndescription: x\nmetadata:\n  version: 1.0.0\n'),
+      'loose/SKILL.md': skillMd(
+        'name: loose\ndescription: Loose versions. Use when testing versions.\nmetadata:\n  version: v1.2\n',
+      ),
+      'dry/SKILL.md': skillMd(
+        'name: dry\ndescription: Dry runs. Use when testing dry runs.\nmetadata:\n  version: 0.1.0\n',
+      ),
+    });
+    const broken = await runCli(['publish', 'broken'], { cwd: dir, env: withToken() });
+    expect(broken.exitCode).toBe(1);
+    expect(broken.stderr).toContain('nothing was published');
+    const loose = await runCli(['publish', 'loose'], { cwd: dir, env: withToken() });
+    expect(loose.exitCode).not.toBe(0);
+    expect(loose.stderr).toContain('"v1.2" is not a strict semver version');
+    expect(loose.stderr).toContain('1.2.0');
+    const dry = await runCli(['publish', 'dry', '--dry-run'], { cwd: dir, env: withToken() });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('@acme/dry@0.1.0 (dry run: nothing was published)');
+    expect(dry.stdout).toContain('package.json');
+    expect(dry.stdout).toMatch(/integrity sha512-/);
+    for (const name of ['@acme/broken', '@acme/loose', '@acme/dry']) expect((await packument(name)).status).toBe(404);
+  }, 60_000);
+
+  it('says so when the registry stops answering, within the timeout', async () => {
+    const port = await freePort();
+    const silent: Server = createServer(() => {
+      // accept and never answer
+    });
+    await new Promise<void>((r) => silent.listen(port, '127.0.0.1', r));
+    try {
+      const dir = fresh('silent');
+      writeTree(dir, {
+        '.npmrc': `@acme:registry=http://127.0.0.1:${port}/\n//127.0.0.1:${port}/:_authToken=x\n`,
+        'slow/SKILL.md': skillMd(
+          'name: slow\ndescription: Slow things. Use when testing timeouts.\nmetadata:\n  version: 1.0.0\n',
+        ),
+      });
+      const r = await runCli(['publish', 'slow', '--scope', 'acme'], {
+        cwd: dir,
+        env: { SKILLS_REGISTRY_TIMEOUT: '1' },
+      });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`http://127.0.0.1:${port}/ did not answer in time for @acme/slow@1.0.0`);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
+  }, 60_000);
+});
+
+describe('skills publish --well-known', () => {
+  it('writes the discovery index and files a static host serves, with digests that match the bytes', async () => {
+    const dir = fresh('wk');
+    writeTree(dir, {
+      'pdf/SKILL.md': pdf('1.0.0'),
+      'pdf/scripts/extract.py': 'print("hi")\n',
+      'notes/SKILL.md': skillMd('name: notes\ndescription: Take notes. Use when asked to write notes.\n'),
+      'legacy/manifest.json': JSON.stringify({
+        id: 'legacy',
+        owner: 'acme',
+        name: 'Legacy',
+        version: '1.0.0',
+        description: 'Old layout skill for tests. Use when testing.',
+      }),
+    });
+    for (const s of ['pdf', 'notes']) {
+      const r = await runCli(['publish', s, '--well-known', 'site'], { cwd: dir });
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    const base = join(dir, 'site/.well-known/agent-skills');
+    const index = JSON.parse(readFileSync(join(base, 'index.json'), 'utf8'));
+    expect(index.$schema).toBe('https://schemas.agentskills.io/discovery/0.2.0/schema.json');
+    expect(index.skills.map((s: { name: string; type: string }) => [s.name, s.type])).toEqual([
+      ['notes', 'skill-md'],
+      ['pdf', 'archive'],
+    ]);
+    // Served by a static server: each URL answers with bytes whose sha256 is the entry's digest.
+    const server = createServer((req, res) => {
+      const file = join(dir, 'site', decodeURIComponent(new URL(req.url!, 'http://x').pathname));
+      if (!file.startsWith(join(dir, 'site')) || !existsSync(file)) return void res.writeHead(404).end();
+      res.writeHead(200).end(readFileSync(file));
+    });
+    const port = await freePort();
+    await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+    try {
+      for (const s of index.skills) {
+        const bytes = Buffer.from(await (await fetch(new URL(s.url, `http://127.0.0.1:${port}/`))).arrayBuffer());
+        expect(`sha256:${createHash('sha256').update(bytes).digest('hex')}`).toBe(s.digest);
+        if (s.type === 'archive') expect(tarNames(bytes)).toEqual(['SKILL.md', 'scripts/', 'scripts/extract.py']);
+      }
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+    // Publishing again replaces the entry; a manifest.json skill is refused and the index is left as it was.
+    const before = readFileSync(join(base, 'index.json'), 'utf8');
+    const legacy = await runCli(['publish', 'legacy', '--well-known', 'site'], { cwd: dir });
+    expect(legacy.exitCode).not.toBe(0);
+    expect(legacy.stderr).toContain('manifest.json skill');
+    expect(readFileSync(join(base, 'index.json'), 'utf8')).toBe(before);
+    // A broken index in the folder is named, not overwritten.
+    mkdirSync(join(dir, 'other/.well-known/agent-skills'), { recursive: true });
+    writeFileSync(join(dir, 'other/.well-known/agent-skills/index.json'), '{ broken');
+    const broken = await runCli(['publish', 'notes', '--well-known', 'other'], { cwd: dir });
+    expect(broken.exitCode).not.toBe(0);
+    expect(broken.stderr).toContain('index.json is not JSON');
+    expect(readFileSync(join(dir, 'other/.well-known/agent-skills/index.json'), 'utf8')).toBe('{ broken');
+  }, 60_000);
+});

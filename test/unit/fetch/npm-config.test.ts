@@ -1,0 +1,51 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hasCredentials, loadNpmConfig, registryOf } from '../../../src/fetch/npm-config.js';
+import { caught } from '../../helpers/errors.js';
+import { tempFolders } from '../../helpers/cli.js';
+
+const { fresh, cleanup } = tempFolders('skills-npm-config-');
+afterAll(cleanup);
+
+function layout() {
+  const root = fresh();
+  const home = join(root, 'home');
+  const project = join(root, 'work', 'project');
+  mkdirSync(join(project, 'deep', 'er'), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  return { home, project };
+}
+
+describe('loadNpmConfig', () => {
+  it('reads the user .npmrc, then the nearest project .npmrc, then NPM_CONFIG_* (each over the one before)', () => {
+    const { home, project } = layout();
+    writeFileSync(join(home, '.npmrc'), 'registry=https://user.example/\n@acme:registry=https://user-acme.example/\n');
+    writeFileSync(join(project, '.npmrc'), '@acme:registry=https://project-acme.example/\nscope=@acme\n');
+    const config = loadNpmConfig({ cwd: join(project, 'deep', 'er'), env: { HOME: home, NPM_CONFIG_TAG: 'next' } });
+    expect(config.files).toEqual([join(project, '.npmrc'), join(home, '.npmrc')]);
+    expect(registryOf(config, '@acme')).toBe('https://project-acme.example/');
+    expect(registryOf(config, '@other')).toBe('https://user.example/');
+    expect(config.settings.scope).toBe('@acme');
+    expect(config.settings.tag).toBe('next');
+    const env = loadNpmConfig({ cwd: project, env: { HOME: home, npm_config_registry: 'http://127.0.0.1:9/' } });
+    expect(registryOf(env)).toBe('http://127.0.0.1:9/');
+  });
+
+  it('defaults to the public registry, and knows when a registry has credentials', () => {
+    const { home, project } = layout();
+    expect(registryOf(loadNpmConfig({ cwd: project, env: { HOME: home } }))).toBe('https://registry.npmjs.org/');
+    writeFileSync(join(home, '.npmrc'), '//127.0.0.1:4873/:_authToken=${T}\n');
+    const config = loadNpmConfig({ cwd: project, env: { HOME: home, T: 'tok' } });
+    expect(hasCredentials(config, 'http://127.0.0.1:4873/')).toBe(true);
+    expect(hasCredentials(config, 'http://127.0.0.1:4874/')).toBe(false);
+  });
+
+  it('names the file and the variable when an .npmrc uses one that is not set', async () => {
+    const { home, project } = layout();
+    writeFileSync(join(project, '.npmrc'), '//h/:_authToken=${NPM_TOKEN}\n');
+    const err = await caught(() => loadNpmConfig({ cwd: project, env: { HOME: home } }));
+    expect(err.message).toBe(`${join(project, '.npmrc')} names \${NPM_TOKEN}, which is not set`);
+    expect(err.hint).toContain('${NPM_TOKEN?}');
+  });
+});
