@@ -2,7 +2,7 @@ import { Command, Option, type AddHelpTextContext, type AddHelpTextPosition } fr
 import { collectList, examples, listOptions, registryOption, type Handler, type Kit } from './kit.js';
 import { defineInstall } from './install.js';
 import { defineRegistry } from './registry.js';
-import { definePublish } from './publish.js';
+import { defineShare } from './share.js';
 import type { Context } from '../context.js';
 
 /** Set by an action: the exit code its command chose. */
@@ -357,6 +357,6 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .action(act(async () => (await import('../commands/pack.js')).pack, ['dir']));
 
   defineInstall(program, kit);
-  definePublish(program, kit);
+  defineShare(program, kit);
   return program;
 }

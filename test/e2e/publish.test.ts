@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 import { startVerdaccio, type Verdaccio } from '../helpers/verdaccio.js';
@@ -197,6 +197,68 @@ describe('skills publish to an npm registry (Verdaccio)', () => {
       silent.closeAllConnections();
       await new Promise((r) => silent.close(r));
     }
+  }, 60_000);
+});
+
+describe('skills search (Verdaccio)', () => {
+  it('finds the published skills by words, with their descriptions, and leaves out packages that are not skills', async () => {
+    const dir = project({
+      'search-a/SKILL.md': skillMd(
+        'name: search-a\ndescription: Sort invoices by date. Use when the user has many invoices to order.\nmetadata:\n  version: 1.0.0\n',
+      ),
+    });
+    const pub = await runCli(['publish', 'search-a'], { cwd: dir, env: withToken() });
+    expect(pub.exitCode, pub.stderr).toBe(0);
+    // A plain npm package in the same scope: found by the registry, not a skill.
+    // An empty tar (two zero blocks), gzipped: enough for a package that is not a skill.
+    const tarball = gzipSync(Buffer.alloc(1024));
+    const host = new URL(registry.url).host;
+    const plain = await fetch(`${registry.url}@acme%2fplain-lib`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${registry.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        _id: '@acme/plain-lib',
+        name: '@acme/plain-lib',
+        'dist-tags': { latest: '1.0.0' },
+        versions: {
+          '1.0.0': {
+            name: '@acme/plain-lib',
+            version: '1.0.0',
+            description: 'Invoices helpers for node',
+            dist: { tarball: `http://${host}/@acme/plain-lib/-/plain-lib-1.0.0.tgz` },
+          },
+        },
+        _attachments: {
+          'plain-lib-1.0.0.tgz': {
+            content_type: 'application/octet-stream',
+            data: tarball.toString('base64'),
+            length: tarball.length,
+          },
+        },
+      }),
+    });
+    expect(plain.status).toBeLessThan(300);
+    const r = await runCli(['search', 'invoices', '--json'], { cwd: dir, env: withToken() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const all = await runCli(['search', 'plain', '--json'], { cwd: dir, env: withToken() });
+    const doc = JSON.parse(r.stdout) as {
+      hits: { name: string; description: string; skills: string[] }[];
+      skipped: number;
+    };
+    expect(doc.hits).toContainEqual({
+      name: '@acme/search-a',
+      version: '1.0.0',
+      description: 'Sort invoices by date. Use when the user has many invoices to order.',
+      skills: ['search-a'],
+    });
+    // The registry finds the plain package by its name; search leaves it out, as no skill.
+    const plainDoc = JSON.parse(all.stdout) as { hits: unknown[]; skipped: number };
+    expect(plainDoc).toMatchObject({ hits: [], skipped: 1 });
+    const text = await runCli(['search', 'invoices'], { cwd: dir, env: withToken() });
+    expect(text.stdout).toContain('@acme/search-a@1.0.0  Sort invoices by date.');
+    const none = await runCli(['search', 'zebra-quantum-nothing'], { cwd: dir, env: withToken() });
+    expect(none.exitCode).toBe(0);
+    expect(none.stderr).toContain('no skills on');
   }, 60_000);
 });
 

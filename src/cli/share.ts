@@ -1,8 +1,9 @@
-// `skills publish`: one skill to an npm-compatible registry, or into a static site's well-known folder.
+// Sharing skills beyond one machine: `skills publish` (one skill to an npm-compatible registry, or into a static
+// site's well-known folder) and `skills search` (the skills such a registry holds).
 import type { Command } from 'commander';
 import type { Kit } from './kit.js';
 
-export function definePublish(program: Command, { act, examples }: Kit): void {
+export function defineShare(program: Command, { act, examples }: Kit): void {
   program
     .command('publish')
     .description(
@@ -28,4 +29,18 @@ export function definePublish(program: Command, { act, examples }: Kit): void {
       ]),
     )
     .action(act(async () => (await import('../commands/publish.js')).publish, ['dir']));
+
+  program
+    .command('search')
+    .description('search an npm-compatible registry for skills (packages with the agentskills field)')
+    .argument('<words...>', 'what to look for')
+    .option('--scope <scope>', 'only packages of this scope, on its registry (default: scope= in .npmrc)')
+    .option('--limit <n>', 'at most this many packages asked of the registry (default 20)')
+    .option('--json', 'print {registry, hits: [{name, version, description, skills}], skipped}')
+    .addHelpText(
+      'after',
+      '\nThe registry and its token are found as `skills publish` finds them (.npmrc, NPM_CONFIG_*).',
+    )
+    .addHelpText('after', examples(['skills search pdf', 'skills search invoices --scope @acme --json']))
+    .action(act(async () => (await import('../commands/search.js')).search, ['words']));
 }

@@ -1,0 +1,79 @@
+// `skills search`: an npm-compatible registry's search endpoint (/-/v1/search), kept to the packages that are
+// skills (the `agentskills` field in package.json, or the keyword skills publish gives them).
+import { SkillsError } from '../errors.js';
+import { registryOf, type NpmConfig } from './npm-config.js';
+
+export interface SearchHit {
+  name: string;
+  version: string;
+  description: string;
+  /** The skill ids the package declares in its agentskills field (or its own name's last part). */
+  skills: string[];
+}
+
+export interface SearchResult {
+  registry: string;
+  hits: SearchHit[];
+  /** Packages the registry found that are not skills. */
+  skipped: number;
+}
+
+interface SearchObject {
+  package: { name: string; version?: string; description?: string; keywords?: string[] };
+}
+
+const SKILL_KEYWORD = 'agentskills';
+
+/** Search `words` on the registry of `scope` (or the default registry), at most `size` hits. */
+export async function searchSkills(
+  words: string,
+  config: NpmConfig,
+  opts: { scope?: string; size?: number; timeoutMs?: number } = {},
+): Promise<SearchResult> {
+  const registry = registryOf(config, opts.scope);
+  const fetch = (await import('npm-registry-fetch')).default;
+  const base = { ...config.settings, registry, timeout: opts.timeoutMs ?? 60_000, fetchRetries: 0 };
+  const text = opts.scope ? `${words} ${opts.scope}` : words;
+  let objects: SearchObject[];
+  try {
+    const doc = await fetch.json(`/-/v1/search?text=${encodeURIComponent(text)}&size=${opts.size ?? 20}`, base);
+    objects = Array.isArray(doc.objects) ? (doc.objects as SearchObject[]) : [];
+  } catch (err) {
+    const e = err as { statusCode?: number; code?: string; message?: string };
+    if (e.statusCode === 401 || e.statusCode === 403)
+      throw new SkillsError('E_CONFIG', `${registry} refused the search (${e.statusCode}): not logged in`, {
+        hint: `set //${new URL(registry).host}${new URL(registry).pathname}:_authToken in an .npmrc, or npm login --registry ${registry}`,
+        cause: err,
+      });
+    throw new SkillsError('E_IO', `cannot search ${registry}: ${e.code ?? e.statusCode ?? e.message}`, {
+      hint: 'check the registry URL (registry= or @scope:registry= in .npmrc) and the network',
+      cause: err,
+    });
+  }
+  const hits: SearchHit[] = [];
+  let skipped = 0;
+  for (const o of objects) {
+    const p = o.package;
+    if (opts.scope && !p.name.startsWith(`${opts.scope}/`)) continue;
+    let skills: string[] | undefined;
+    let version = p.version;
+    if (p.keywords?.includes(SKILL_KEYWORD) && version) skills = [p.name.split('/').pop()!];
+    else {
+      // No keyword (or no version in the hit, as some registries answer): the package's own document says.
+      try {
+        const doc = await fetch.json(`/${p.name.replace('/', '%2f')}`, base);
+        version ||= (doc['dist-tags'] as Record<string, string> | undefined)?.latest ?? '';
+        const manifest = (doc.versions as Record<string, Record<string, unknown>> | undefined)?.[version];
+        const declared = (manifest?.agentskills as { skills?: { name?: unknown }[] } | undefined)?.skills;
+        if (Array.isArray(declared))
+          skills = declared.map((s) => s.name).filter((n): n is string => typeof n === 'string');
+      } catch {
+        skills = undefined;
+      }
+    }
+    if (skills && skills.length > 0 && version)
+      hits.push({ name: p.name, version, description: p.description ?? '', skills });
+    else skipped++;
+  }
+  return { registry, hits, skipped };
+}
