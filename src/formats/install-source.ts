@@ -21,6 +21,7 @@ import { SkillsError } from '../errors.js';
  *   http://…                                 only to 127.0.0.1, localhost or [::1] (anything else goes in the clear)
  *   git@host:owner/repo.git, user@host:path  scp-like ssh
  *   https://…/x.tgz (.tar.gz .tar .zip .skill)    an archive by URL ({ kind: 'url' }; no ref, no path)
+ *   npm:@scope/name[@range|@tag], @scope/name[@range|@tag]   a package of an npm-compatible registry ({ kind: 'npm' })
  *
  * Anything else (`pdf`, `pdf@^1.2`, `./x`, a path that exists) is not remote: undefined. Refused with E_USAGE: any
  * other scheme (`ext::`, `fd::`, `ftp://`: git would run or read what they name), a URL, user, host, ref or path
@@ -29,7 +30,29 @@ import { SkillsError } from '../errors.js';
 
 export type RemoteSource =
   | { kind: 'git'; url: string; ref?: string; path?: string; typed: string }
-  | { kind: 'url'; url: string; typed: string };
+  | { kind: 'url'; url: string; typed: string }
+  | { kind: 'npm'; name: string; range?: string; typed: string };
+
+/** An npm package name: `name` or `@scope/name`, lowercase, as the registry takes it. */
+const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+/** A dist-tag (`latest`, `next`, `beta`): what is not a range but names a version. */
+const DIST_TAG = /^[A-Za-z][A-Za-z0-9._-]*$/;
+
+/** `npm:<name>[@<range or dist-tag>]`, or `@scope/name[@…]` typed bare. */
+function npmSource(typed: string, spec: string): RemoteSource {
+  const at = spec.indexOf('@', 1);
+  const name = at === -1 ? spec : spec.slice(0, at);
+  const range = at === -1 ? undefined : spec.slice(at + 1).trim();
+  if (!NPM_NAME.test(name))
+    throw refuse(typed, `${q(name)} is not an npm package name`, 'e.g. npm:@acme/pdf@^1.2 or @acme/pdf@latest');
+  if (range !== undefined && (range === '' || (validRange(range) === null && !DIST_TAG.test(range))))
+    throw refuse(
+      typed,
+      `${q(range)} is neither a semver range nor a dist-tag`,
+      'e.g. @acme/pdf@^1.2 or @acme/pdf@next',
+    );
+  return { kind: 'npm', name, ...(range === undefined ? {} : { range }), typed };
+}
 
 const ARCHIVE_EXT = /\.(?:tgz|tar\.gz|tar|zip|skill)$/i;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -216,6 +239,8 @@ function hosted(typed: string, url: string, m: ArrayLike<string | undefined>, fr
  */
 export function parseRemoteSource(raw: string, isLocalPath: (p: string) => boolean): RemoteSource | undefined {
   if (raw === '') return undefined;
+  if (/^npm:/i.test(raw)) return npmSource(raw, raw.slice('npm:'.length));
+  if (/^@[^/\\]+\/[^/\\]+$/.test(raw) && !isLocalPath(raw)) return npmSource(raw, raw);
   const hash = raw.indexOf('#');
   const main = hash === -1 ? raw : raw.slice(0, hash);
   const frag = hash === -1 ? undefined : raw.slice(hash + 1);
@@ -258,5 +283,5 @@ export function parseRemoteSource(raw: string, isLocalPath: (p: string) => boole
  * left out: a lockfile is committed, and git's credential helper supplies them again.
  */
 export function canonicalSource(s: RemoteSource): string {
-  return redactUrl(s.url);
+  return s.kind === 'npm' ? s.name : redactUrl(s.url);
 }

@@ -32,8 +32,8 @@ export const lockEntrySchema = z.object({
   source: z
     .string()
     .regex(
-      /^(folder:.+|archive:.+|registry(:.+)?|git:.+|url:https?:\/\/.+)$/,
-      'expected "folder:<path>", "archive:<path>", "registry", "registry:<dir>", "git:<url>" or "url:<https URL>"',
+      /^(folder:.+|archive:.+|registry(:.+)?|git:.+|url:https?:\/\/.+|npm:(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*)$/,
+      'expected "folder:<path>", "archive:<path>", "registry", "registry:<dir>", "git:<url>", "url:<https URL>" or "npm:<package>"',
     ),
   /**
    * What was asked, kept so `outdated` and `update` know the range: a git ref (`v1.2.0`, `main`, `semver:^1.2`) or a
@@ -47,6 +47,13 @@ export const lockEntrySchema = z.object({
     .optional(),
   /** The skill's folder inside a git repository or an archive by URL ('' or absent: its top). */
   path: z.string().regex(INNER_PATH, 'expected a relative path with "/" and no ".." (e.g. "skills/pdf")').optional(),
+  /** An npm package's tarball URL, as the registry's packument gave it. */
+  tarball: z.string().url().optional(),
+  /** The sha512 SRI of that tarball, as the packument records it (checked again on every install). */
+  tarballIntegrity: z
+    .string()
+    .regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected "sha512-<base64>"')
+    .optional(),
   /** Placed as a symlink to the source folder (--link): its content follows the folder, so replay does not check it. */
   link: z.literal(true).optional(),
   /** sha512 SRI of the skill's files (paths, execute bits, bytes): the registry's integrity. */
@@ -86,7 +93,9 @@ export type LockSource =
   /** A git repository (the entry's `commit` and `path` say which tree); `url` as git takes it. */
   | { kind: 'git'; url: string }
   /** An archive downloaded from an http(s) URL. */
-  | { kind: 'url'; url: string };
+  | { kind: 'url'; url: string }
+  // An npm-compatible registry's package (`npm:@acme/pdf`); its registry is the one .npmrc names for its scope.
+  | { kind: 'npm'; name: string };
 
 // The path inside an archive follows the last `#`; a `#` or `%` in it is escaped, so the split is unambiguous.
 const escapeInner = (p: string) => p.replace(/%/g, '%25').replace(/#/g, '%23');
@@ -97,6 +106,7 @@ export function formatLockSource(s: LockSource): string {
   if (s.kind === 'registry') return s.dir === undefined ? 'registry' : `registry:${s.dir}`;
   if (s.kind === 'folder') return `folder:${s.path}`;
   if (s.kind === 'git' || s.kind === 'url') return `${s.kind}:${s.url}`;
+  if (s.kind === 'npm') return `npm:${s.name}`;
   // A `#` in the archive's own path gets an empty fragment after it, so a reader never splits inside the path.
   return s.inner !== undefined || s.path.includes('#')
     ? `archive:${s.path}#${escapeInner(s.inner ?? '')}`
@@ -110,6 +120,7 @@ export function parseLockSource(source: string): LockSource {
   const arg = colon < 0 ? '' : source.slice(colon + 1);
   if (kind === 'folder') return { kind, path: arg };
   if (kind === 'git' || kind === 'url') return { kind, url: arg };
+  if (kind === 'npm') return { kind, name: arg };
   if (kind === 'archive') {
     const hash = arg.lastIndexOf('#');
     if (hash < 0) return { kind, path: arg };
@@ -157,6 +168,8 @@ export function serializeLockfile(lock: Lockfile): string {
             ...(e.path === undefined || e.path === '' ? {} : { path: e.path }),
             ...(e.ref === undefined ? {} : { ref: e.ref }),
             source: e.source,
+            ...(e.tarball === undefined ? {} : { tarball: e.tarball }),
+            ...(e.tarballIntegrity === undefined ? {} : { tarballIntegrity: e.tarballIntegrity }),
             version: e.version,
           },
         ];
@@ -199,6 +212,8 @@ export function diffLockfiles(before: Lockfile, after: Lockfile): string[] {
       if ((a.path ?? '') !== (b.path ?? '')) changes.push(`path ${a.path || '(top)'} → ${b.path || '(top)'}`);
       if (a.ref !== b.ref) changes.push(`ref ${a.ref ?? '(none)'} → ${b.ref ?? '(none)'}`);
       if (a.link !== b.link) changes.push(b.link ? 'now linked' : 'now copied');
+      if (a.tarballIntegrity !== b.tarballIntegrity)
+        changes.push(`tarball ${a.tarballIntegrity ?? '(none)'} → ${b.tarballIntegrity ?? '(none)'}`);
       if (a.integrity !== b.integrity) changes.push(`integrity ${a.integrity} → ${b.integrity}`);
       if (JSON.stringify(sortKeys(a.dependencies)) !== JSON.stringify(sortKeys(b.dependencies)))
         changes.push('dependencies');

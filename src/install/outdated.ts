@@ -2,6 +2,8 @@
 // newest there is. A git repository is asked for its tags and branch heads (ls-remote, no clone), a registry for its
 // releases. Read-only: nothing is fetched but refs, nothing is written. A remote that cannot be reached is that
 // skill's error, not the command's.
+import { loadNpmConfig } from '../fetch/npm-config.js';
+import { fetchPackument } from '../fetch/npm-registry.js';
 import { dirname, resolve } from 'node:path';
 import gt from 'semver/functions/gt.js';
 import prerelease from 'semver/functions/prerelease.js';
@@ -312,6 +314,13 @@ export async function checkOutdated(options: OutdatedOptions): Promise<OutdatedR
           : undefined;
         const judged = judgeGit(id, e, tags, head);
         return { ...base, ...at, from, ...judged, outdated: judged.wantedNewer || judged.latestNewer };
+      }
+      if (src.kind === 'npm') {
+        options.progress?.(`checking ${src.name}`);
+        const config = loadNpmConfig({ cwd: lockDir, env: options.env });
+        const doc = await once(`npm ${src.name}`, () => fetchPackument(src.name, { config }));
+        const judged = judgeRegistry(e, Object.keys(doc.versions));
+        return { ...base, from: e.source, ...judged, outdated: judged.wantedNewer || judged.latestNewer };
       }
       const dir = src.dir === undefined ? options.registry : resolve(lockDir, src.dir);
       const from = e.source;

@@ -19,6 +19,7 @@ import {
   type ResolvedSkill,
 } from '../resolve/resolve.js';
 import { lockPath } from './lock.js';
+import { gatherNpm } from './npm.js';
 import { gatherGit, gatherTree, gatherUrl, type Gathered } from './remote.js';
 import { classifySource, prepareArchived, unpackArchive, type Classified, type Scratch } from './sources.js';
 import type { InstallOptions, InstallOutcome, InvalidSource, Plan, Planned, Prepared } from './types.js';
@@ -90,6 +91,7 @@ export async function gather(
 ): Promise<Gathered> {
   if (c.kind === 'git') return gatherGit(c.remote, raw, options);
   if (c.kind === 'url') return gatherUrl(c.remote, raw, options, scratch);
+  if (c.kind === 'npm') return gatherNpm(c.remote, options, scratch);
   if (c.kind === 'folder') {
     // The agents' folders below a folder hold copies skills placed, not sources: `skills install .` in a project
     // reads its own skills, never `.claude/skills/pdf` (which would take the place of pdf's git origin).
@@ -278,6 +280,8 @@ export async function planFromSources(
       ...(origin?.path ? { path: origin.path } : {}),
       ...(origin?.ref !== undefined ? { ref: origin.ref } : asked !== undefined ? { ref: asked } : {}),
       ...(options.link && plan.kind === 'local' ? { link: true as const } : {}),
+      ...(origin?.tarball === undefined ? {} : { tarball: origin.tarball }),
+      ...(origin?.tarballIntegrity === undefined ? {} : { tarballIntegrity: origin.tarballIntegrity }),
     };
     if (keep && old!.ref !== undefined && entry.ref === undefined) entry.ref = old!.ref;
     // Another repository's skill of the same name replaces the one installed: said, as it is someone else's.

@@ -8,6 +8,7 @@ import { present } from '../fs/walk.js';
 import { readIndex, readReleases } from '../registry/index-io.js';
 import { registryVersion } from '../registry/unversioned.js';
 import type { ResolvedSkill } from '../resolve/resolve.js';
+import { replayNpm } from './npm.js';
 import { mismatch } from './plan.js';
 import { downloadOnce, gitTree } from './remote.js';
 import { prepareArchived, prepareLocal, unpackArchive, type Scratch } from './sources.js';
@@ -36,6 +37,8 @@ const originOf = (e: LockEntry): Prepared['origin'] => ({
   ...(e.commit === undefined ? {} : { commit: e.commit }),
   ...(e.path === undefined ? {} : { path: e.path }),
   ...(e.ref === undefined ? {} : { ref: e.ref }),
+  ...(e.tarball === undefined ? {} : { tarball: e.tarball }),
+  ...(e.tarballIntegrity === undefined ? {} : { tarballIntegrity: e.tarballIntegrity }),
 });
 
 /** A replayed skill must be valid and be the id and version the lock says. */
@@ -149,6 +152,19 @@ export async function planFromLock(
       plan = { kind: 'local', prepared: { ...p, source: entry.source, origin: originOf(entry) } };
       found = p.integrity;
       origin = shown;
+    } else if (src.kind === 'npm') {
+      const shown = `${src.name}@${entry.version}`;
+      const p = checkReplayed(
+        await replayNpm(src.name, entry, options, scratch),
+        id,
+        entry,
+        options.lockfile,
+        shown,
+        `the package's skill is not valid: install ${id} again at a version where it is`,
+      );
+      plan = { kind: 'local', prepared: { ...p, source: entry.source, origin: originOf(entry) } };
+      found = p.integrity;
+      origin = shown;
     } else if (src.kind === 'folder' || src.kind === 'archive') {
       let { path } = src;
       let inner = src.kind === 'archive' ? src.inner : undefined;
@@ -189,7 +205,7 @@ export async function planFromLock(
       if (entry.link) plan.prepared.integrity = checked.integrity;
       origin = shown;
     } else {
-      const arg = src.dir ?? '';
+      const arg = (src.kind === 'registry' ? src.dir : undefined) ?? '';
       const reg = arg !== '' ? resolve(lockDir, arg) : options.registry;
       const index = readIndex(reg);
       const e = index.skills.find((s) => s.id === id);

@@ -27,7 +27,8 @@ export type Classified =
   | { kind: 'folder' | 'archive'; abs: string }
   | { kind: 'spec'; spec: DependencySpec }
   | { kind: 'git'; remote: Extract<RemoteSource, { kind: 'git' }> }
-  | { kind: 'url'; remote: Extract<RemoteSource, { kind: 'url' }> };
+  | { kind: 'url'; remote: Extract<RemoteSource, { kind: 'url' }> }
+  | { kind: 'npm'; remote: Extract<RemoteSource, { kind: 'npm' }> };
 
 /**
  * What a source is: a git repository or an archive's URL (parseRemoteSource's shapes: `owner/repo` only when no such
@@ -38,6 +39,7 @@ export function classifySource(raw: string, cwd: string): Classified {
   const remote = parseRemoteSource(raw, (p) => present(resolve(cwd, p)));
   if (remote?.kind === 'git') return { kind: 'git', remote };
   if (remote?.kind === 'url') return { kind: 'url', remote };
+  if (remote?.kind === 'npm') return { kind: 'npm', remote };
   const looksLikePath =
     raw.startsWith('.') ||
     raw.startsWith('/') ||

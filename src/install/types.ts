@@ -138,7 +138,7 @@ export interface Prepared {
   typed: string;
   source: string;
   /** The lock entry's git or URL details: the commit, the path inside, the ref asked. */
-  origin?: { commit?: string; path?: string; ref?: string };
+  origin?: { commit?: string; path?: string; ref?: string; tarball?: string; tarballIntegrity?: string };
   skill: Skill;
   integrity: string;
   /** For a skill from an archive: names its scratch folder as `<archive>: <path inside>` in messages. */

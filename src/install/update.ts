@@ -144,6 +144,15 @@ function selectIds(options: UpdateOptions, skills: Record<string, LockEntry>): s
       throw new SkillsError('E_NOT_FOUND', `${id} is not installed here (not in ${options.lockfile})`, {
         hint: 'skills outdated --all lists the skills the lock holds',
       });
+    const src = parseLockSource(e.source);
+    if (src.kind === 'npm')
+      throw new SkillsError(
+        'E_USAGE',
+        `${id} was installed from the npm package ${src.name}; skills update does not move npm-installed skills yet; nothing was updated`,
+        {
+          hint: `skills outdated shows its newer versions; install the one you want: skills install npm:${src.name}@<range>`,
+        },
+      );
     if (!updatable(e))
       throw new SkillsError(
         'E_USAGE',

@@ -320,3 +320,111 @@ describe('skills publish --well-known', () => {
     expect(readFileSync(join(dir, 'other/.well-known/agent-skills/index.json'), 'utf8')).toBe('{ broken');
   }, 60_000);
 });
+
+describe('skills install from an npm registry (Verdaccio)', () => {
+  const lib = (version: string) =>
+    skillMd(
+      `name: lib\ndescription: Shared helpers for invoices. Use when another skill needs invoice helpers.\nmetadata:\n  version: ${version}\n`,
+      `# lib ${version}\n\nHelpers.\n`,
+    );
+  const app = skillMd(
+    'name: app\ndescription: Book invoices into the ledger. Use when the user wants invoices booked.\nmetadata:\n  version: 1.0.0\ndependencies:\n  - lib@^1.0.0\n',
+  );
+
+  it('resolves a range and its dependencies against the packuments, places them, locks them, and replays the lock', async () => {
+    const author = project({ 'lib/SKILL.md': lib('1.0.0'), 'app/SKILL.md': app });
+    for (const s of ['lib', 'app']) {
+      const r = await runCli(['publish', s], { cwd: author, env: withToken() });
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    writeFileSync(join(author, 'lib/SKILL.md'), lib('1.1.0'));
+    expect((await runCli(['publish', 'lib'], { cwd: author, env: withToken() })).exitCode).toBe(0);
+    writeFileSync(join(author, 'lib/SKILL.md'), lib('2.0.0'));
+    expect((await runCli(['publish', 'lib'], { cwd: author, env: withToken() })).exitCode).toBe(0);
+
+    const user = project({});
+    const r = await runCli(['install', 'npm:@acme/app@^1', '--agent', 'claude-code'], { cwd: user, env: withToken() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const placed = join(user, '.claude/skills');
+    expect(readFileSync(join(placed, 'lib/SKILL.md'), 'utf8')).toContain('# lib 1.1.0');
+    expect(existsSync(join(placed, 'app/SKILL.md'))).toBe(true);
+    // The package.json npm needs is not placed with the skill.
+    expect(existsSync(join(placed, 'app/package.json'))).toBe(false);
+    const lock = JSON.parse(readFileSync(join(user, 'skills-lock.json'), 'utf8')) as {
+      skills: Record<
+        string,
+        { source: string; version: string; ref?: string; tarball?: string; tarballIntegrity?: string }
+      >;
+    };
+    expect(lock.skills.app).toMatchObject({ source: 'npm:@acme/app', version: '1.0.0', ref: '^1' });
+    expect(lock.skills.lib).toMatchObject({ source: 'npm:@acme/lib', version: '1.1.0' });
+    expect(lock.skills.lib!.tarball).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/@acme\/lib\/-\/lib-1\.1\.0\.tgz$/);
+    expect(lock.skills.lib!.tarballIntegrity).toMatch(/^sha512-/);
+
+    // A fresh clone: the lock alone installs exactly that again.
+    const { rmSync } = await import('node:fs');
+    rmSync(placed, { recursive: true });
+    const again = await runCli(['install'], { cwd: user, env: withToken() });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(readFileSync(join(placed, 'lib/SKILL.md'), 'utf8')).toContain('# lib 1.1.0');
+
+    // A newer version in range: outdated says so.
+    writeFileSync(join(author, 'lib/SKILL.md'), lib('1.2.0'));
+    expect((await runCli(['publish', 'lib'], { cwd: author, env: withToken() })).exitCode).toBe(0);
+    const out = await runCli(['outdated', '--json'], { cwd: user, env: withToken() });
+    const report = JSON.parse(out.stdout) as { skills: { id: string; outdated: boolean }[] };
+    expect(report.skills.find((s) => s.id === 'lib')?.outdated).toBe(true);
+    expect(report.skills.find((s) => s.id === 'app')?.outdated).toBe(false);
+    const update = await runCli(['update', 'lib'], { cwd: user, env: withToken() });
+    expect(update.exitCode).toBe(2);
+    expect(update.stderr).toContain('skills install npm:@acme/lib@<range>');
+  }, 120_000);
+
+  it('takes the bare @scope/name form, and says 404 and 401 plainly with nothing placed', async () => {
+    const user = project({});
+    const bare = await runCli(['install', '@acme/lib@~1.1'], { cwd: user, env: withToken() });
+    expect(bare.exitCode, bare.stderr).toBe(0);
+    expect(readFileSync(join(user, '.agents/skills/lib/SKILL.md'), 'utf8')).toContain('# lib 1.1.0');
+
+    const other = project({});
+    const missing = await runCli(['install', 'npm:@acme/nope'], { cwd: other, env: withToken() });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain(`${registry.url} has no package @acme/nope (404)`);
+    const anonymous = await runCli(['install', 'npm:@acme/lib'], { cwd: other, env: withToken('') });
+    expect(anonymous.exitCode).toBe(2);
+    expect(anonymous.stderr).toMatch(/not logged in \(401\)/);
+    expect(existsSync(join(other, '.agents'))).toBe(false);
+    expect(existsSync(join(other, 'skills-lock.json'))).toBe(false);
+  }, 60_000);
+
+  it('refuses a tarball whose bytes do not match the packument, and places nothing', async () => {
+    const author = project({
+      'tamper/SKILL.md': skillMd(
+        'name: tamper\ndescription: A skill to tamper with. Use when testing integrity.\nmetadata:\n  version: 1.0.0\n',
+      ),
+    });
+    expect((await runCli(['publish', 'tamper'], { cwd: author, env: withToken() })).exitCode).toBe(0);
+    // Verdaccio keeps tarballs as files: change the bytes behind the registry's back.
+    const { readdirSync } = await import('node:fs');
+    const storage = join(registry.dir, 'storage');
+    const find = (dir: string): string | undefined => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const p = join(dir, e.name);
+        if (e.isDirectory()) {
+          const f = find(p);
+          if (f) return f;
+        } else if (e.name === 'tamper-1.0.0.tgz') return p;
+      }
+      return undefined;
+    };
+    const tgz = find(storage)!;
+    expect(tgz).toBeDefined();
+    writeFileSync(tgz, gzipSync(Buffer.alloc(1024)));
+    const user = project({});
+    const r = await runCli(['install', 'npm:@acme/tamper'], { cwd: user, env: withToken() });
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).toContain('does not match its integrity');
+    expect(existsSync(join(user, '.agents'))).toBe(false);
+    expect(existsSync(join(user, 'skills-lock.json'))).toBe(false);
+  }, 60_000);
+});

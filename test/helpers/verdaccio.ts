@@ -15,6 +15,8 @@ export interface Verdaccio {
   /** The token of the user the tests publish as. */
   token: string;
   user: string;
+  /** The folder it keeps its configuration and storage in. */
+  dir: string;
   stop(): Promise<void>;
 }
 
@@ -87,6 +89,7 @@ export async function startVerdaccio(dir: string): Promise<Verdaccio> {
     port,
     token: body.token,
     user,
+    dir,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -58,9 +58,9 @@ describe('parseRemoteSource: GitHub shorthand', () => {
       expect(parse(raw)).toBeUndefined();
   });
 
-  it('is not a shorthand outside GitHub names: a scoped name, a spec, an owner that starts with "-"', () => {
-    for (const raw of ['@scope/pdf', 'o/r@1.2', 'own er/repo', 'o/..', 'o/.', 'o/r:x'])
-      expect(parse(raw)).toBeUndefined();
+  it('is not a shorthand outside GitHub names: a scoped name (an npm package), a spec, an owner that starts with "-"', () => {
+    expect(parse('@scope/pdf')?.kind).toBe('npm');
+    for (const raw of ['o/r@1.2', 'own er/repo', 'o/..', 'o/.', 'o/r:x']) expect(parse(raw)).toBeUndefined();
     expect(() => parse('-o/r')).toThrow(/starts with "-"/);
   });
 });
@@ -241,7 +241,7 @@ describe('canonicalSource and redactUrl', () => {
   });
 
   it('keeps no credentials of an https URL, and the user (not the password) of another', () => {
-    const s = parse('https://x-access-token:ghp_abc@git.example.com/r.git') as RemoteSource;
+    const s = parse('https://x-access-token:ghp_abc@git.example.com/r.git') as Extract<RemoteSource, { kind: 'git' }>;
     expect(s.url).toBe('https://x-access-token:ghp_abc@git.example.com/r.git');
     expect(canonicalSource(s)).toBe('https://git.example.com/r.git');
     expect(canonicalSource(parse('ssh://git:pw@host/r.git')!)).toBe('ssh://git@host/r.git');
@@ -253,5 +253,32 @@ describe('canonicalSource and redactUrl', () => {
     expect(redactUrl("fatal: unable to access 'https://tok@github.com/o/r/': 403")).toBe(
       "fatal: unable to access 'https://github.com/o/r/': 403",
     );
+  });
+});
+
+describe('npm packages', () => {
+  const none = () => false;
+  it('reads npm:<name>[@range|@tag] and the bare @scope/name form', () => {
+    expect(parseRemoteSource('npm:@acme/pdf@^1.2', none)).toEqual({
+      kind: 'npm',
+      name: '@acme/pdf',
+      range: '^1.2',
+      typed: 'npm:@acme/pdf@^1.2',
+    });
+    expect(parseRemoteSource('npm:pdf-tools', none)).toEqual({
+      kind: 'npm',
+      name: 'pdf-tools',
+      typed: 'npm:pdf-tools',
+    });
+    expect(parseRemoteSource('@acme/pdf@next', none)).toMatchObject({ kind: 'npm', name: '@acme/pdf', range: 'next' });
+    expect(parseRemoteSource('@acme/pdf', none)).toMatchObject({ kind: 'npm', name: '@acme/pdf' });
+    expect(canonicalSource(parseRemoteSource('@acme/pdf@1.0.0', none)!)).toBe('@acme/pdf');
+  });
+
+  it('leaves a folder named like a package to the disk, and refuses names and ranges npm would not take', () => {
+    expect(parseRemoteSource('@acme/pdf', () => true)).toBeUndefined();
+    expect(() => parseRemoteSource('npm:@Acme/PDF', none)).toThrow(/is not an npm package name/);
+    expect(() => parseRemoteSource('npm:@acme/pdf@', none)).toThrow(/neither a semver range nor a dist-tag/);
+    expect(() => parseRemoteSource('npm:@acme/pdf@>>1', none)).toThrow(/neither a semver range nor a dist-tag/);
   });
 });
