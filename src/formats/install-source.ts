@@ -22,6 +22,7 @@ import { SkillsError } from '../errors.js';
  *   git@host:owner/repo.git, user@host:path  scp-like ssh
  *   https://…/x.tgz (.tar.gz .tar .zip .skill)    an archive by URL ({ kind: 'url' }; no ref, no path)
  *   npm:@scope/name[@range|@tag], @scope/name[@range|@tag]   a package of an npm-compatible registry ({ kind: 'npm' })
+ *   https://site/, https://site/.well-known/agent-skills/index.json   a site's skills (discovery RFC; 'well-known')
  *
  * Anything else (`pdf`, `pdf@^1.2`, `./x`, a path that exists) is not remote: undefined. Refused with E_USAGE: any
  * other scheme (`ext::`, `fd::`, `ftp://`: git would run or read what they name), a URL, user, host, ref or path
@@ -31,7 +32,11 @@ import { SkillsError } from '../errors.js';
 export type RemoteSource =
   | { kind: 'git'; url: string; ref?: string; path?: string; typed: string }
   | { kind: 'url'; url: string; typed: string }
-  | { kind: 'npm'; name: string; range?: string; typed: string };
+  | { kind: 'npm'; name: string; range?: string; typed: string }
+  | { kind: 'well-known'; index: string; typed: string };
+
+/** Where the Agent Skills Discovery RFC puts a site's index. */
+export const WELL_KNOWN_INDEX = '/.well-known/agent-skills/index.json';
 
 /** An npm package name: `name` or `@scope/name`, lowercase, as the registry takes it. */
 const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
@@ -192,6 +197,10 @@ function fromUrl(typed: string, text: string, frag: string | undefined, forceGit
     );
   if (u.hostname.startsWith('-') || u.username.startsWith('-')) throw refuse(typed, 'its host or user starts with "-"');
   const web = scheme === 'https' || scheme === 'http';
+  // A site (nothing after the host) or its discovery index: the skills the site publishes (the discovery RFC).
+  const wellKnown = /^\/(?:\.well-known\/agent-skills(?:\/(?:index\.json)?)?)?$/.test(u.pathname);
+  if (web && !forceGit && wellKnown && frag === undefined && u.search === '')
+    return { kind: 'well-known', index: `${u.origin}${WELL_KNOWN_INDEX}`, typed };
   if (web && !forceGit && ARCHIVE_EXT.test(u.pathname)) {
     if (frag !== undefined)
       throw refuse(typed, 'an archive by URL takes no "#ref" or "#:path"', 'give the URL of the archive alone');
@@ -283,5 +292,5 @@ export function parseRemoteSource(raw: string, isLocalPath: (p: string) => boole
  * left out: a lockfile is committed, and git's credential helper supplies them again.
  */
 export function canonicalSource(s: RemoteSource): string {
-  return s.kind === 'npm' ? s.name : redactUrl(s.url);
+  return s.kind === 'npm' ? s.name : s.kind === 'well-known' ? s.index : redactUrl(s.url);
 }

@@ -32,8 +32,8 @@ export const lockEntrySchema = z.object({
   source: z
     .string()
     .regex(
-      /^(folder:.+|archive:.+|registry(:.+)?|git:.+|url:https?:\/\/.+|npm:(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*)$/,
-      'expected "folder:<path>", "archive:<path>", "registry", "registry:<dir>", "git:<url>", "url:<https URL>" or "npm:<package>"',
+      /^(folder:.+|archive:.+|registry(:.+)?|git:.+|url:https?:\/\/.+|npm:(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*|well-known:https?:\/\/.+)$/,
+      'expected "folder:<path>", "archive:<path>", "registry", "registry:<dir>", "git:<url>", "url:<https URL>", "npm:<package>" or "well-known:<index URL>"',
     ),
   /**
    * What was asked, kept so `outdated` and `update` know the range: a git ref (`v1.2.0`, `main`, `semver:^1.2`) or a
@@ -95,7 +95,9 @@ export type LockSource =
   /** An archive downloaded from an http(s) URL. */
   | { kind: 'url'; url: string }
   // An npm-compatible registry's package (`npm:@acme/pdf`); its registry is the one .npmrc names for its scope.
-  | { kind: 'npm'; name: string };
+  | { kind: 'npm'; name: string }
+  // A site's discovery index (`well-known:https://site/.well-known/agent-skills/index.json`); `path` is the skill's name.
+  | { kind: 'well-known'; url: string };
 
 // The path inside an archive follows the last `#`; a `#` or `%` in it is escaped, so the split is unambiguous.
 const escapeInner = (p: string) => p.replace(/%/g, '%25').replace(/#/g, '%23');
@@ -107,6 +109,7 @@ export function formatLockSource(s: LockSource): string {
   if (s.kind === 'folder') return `folder:${s.path}`;
   if (s.kind === 'git' || s.kind === 'url') return `${s.kind}:${s.url}`;
   if (s.kind === 'npm') return `npm:${s.name}`;
+  if (s.kind === 'well-known') return `well-known:${s.url}`;
   // A `#` in the archive's own path gets an empty fragment after it, so a reader never splits inside the path.
   return s.inner !== undefined || s.path.includes('#')
     ? `archive:${s.path}#${escapeInner(s.inner ?? '')}`
@@ -121,6 +124,7 @@ export function parseLockSource(source: string): LockSource {
   if (kind === 'folder') return { kind, path: arg };
   if (kind === 'git' || kind === 'url') return { kind, url: arg };
   if (kind === 'npm') return { kind, name: arg };
+  if (kind === 'well-known') return { kind, url: arg };
   if (kind === 'archive') {
     const hash = arg.lastIndexOf('#');
     if (hash < 0) return { kind, path: arg };

@@ -9,6 +9,7 @@ import { readIndex, readReleases } from '../registry/index-io.js';
 import { registryVersion } from '../registry/unversioned.js';
 import type { ResolvedSkill } from '../resolve/resolve.js';
 import { replayNpm } from './npm.js';
+import { gatherWellKnown } from './well-known.js';
 import { mismatch } from './plan.js';
 import { downloadOnce, gitTree } from './remote.js';
 import { prepareArchived, prepareLocal, unpackArchive, type Scratch } from './sources.js';
@@ -151,6 +152,14 @@ export async function planFromLock(
       );
       plan = { kind: 'local', prepared: { ...p, source: entry.source, origin: originOf(entry) } };
       found = p.integrity;
+      origin = shown;
+    } else if (src.kind === 'well-known') {
+      const shown = `${src.url}: ${entry.path ?? id}`;
+      const remote = { kind: 'well-known' as const, index: src.url, typed: src.url };
+      const [p] = (await gatherWellKnown(remote, options, scratch, entry.path ?? id)).found;
+      const checked = checkReplayed(p!, id, entry, options.lockfile, shown, `the site's ${id} is not valid now`);
+      plan = { kind: 'local', prepared: { ...checked, source: entry.source, origin: originOf(entry) } };
+      found = checked.integrity;
       origin = shown;
     } else if (src.kind === 'npm') {
       const shown = `${src.name}@${entry.version}`;

@@ -28,7 +28,8 @@ export type Classified =
   | { kind: 'spec'; spec: DependencySpec }
   | { kind: 'git'; remote: Extract<RemoteSource, { kind: 'git' }> }
   | { kind: 'url'; remote: Extract<RemoteSource, { kind: 'url' }> }
-  | { kind: 'npm'; remote: Extract<RemoteSource, { kind: 'npm' }> };
+  | { kind: 'npm'; remote: Extract<RemoteSource, { kind: 'npm' }> }
+  | { kind: 'well-known'; remote: Extract<RemoteSource, { kind: 'well-known' }> };
 
 /**
  * What a source is: a git repository or an archive's URL (parseRemoteSource's shapes: `owner/repo` only when no such
@@ -40,6 +41,7 @@ export function classifySource(raw: string, cwd: string): Classified {
   if (remote?.kind === 'git') return { kind: 'git', remote };
   if (remote?.kind === 'url') return { kind: 'url', remote };
   if (remote?.kind === 'npm') return { kind: 'npm', remote };
+  if (remote?.kind === 'well-known') return { kind: 'well-known', remote };
   const looksLikePath =
     raw.startsWith('.') ||
     raw.startsWith('/') ||

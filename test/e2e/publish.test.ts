@@ -428,3 +428,81 @@ describe('skills install from an npm registry (Verdaccio)', () => {
     expect(existsSync(join(user, 'skills-lock.json'))).toBe(false);
   }, 60_000);
 });
+
+describe('skills install from a well-known site', () => {
+  /** Serve `root` as a static site on 127.0.0.1; with `token`, only to `Authorization: Bearer <token>`. */
+  async function serve(root: string, token?: string): Promise<{ url: string; close: () => Promise<void> }> {
+    const server = createServer((req, res) => {
+      if (token && req.headers.authorization !== `Bearer ${token}`) return void res.writeHead(401).end();
+      const file = join(root, decodeURIComponent(new URL(req.url!, 'http://x').pathname));
+      if (!file.startsWith(root) || !existsSync(file)) return void res.writeHead(404).end();
+      res.writeHead(200).end(readFileSync(file));
+    });
+    const port = await freePort();
+    await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+    return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(() => r())) };
+  }
+
+  it('installs every skill the index lists, checks each digest, locks the site, replays it, and refuses a tampered file', async () => {
+    const author = fresh('wk-author');
+    writeTree(author, {
+      'pdf/SKILL.md': pdf('1.0.0'),
+      'pdf/scripts/extract.py': 'print("hi")\n',
+      'notes/SKILL.md': skillMd('name: notes\ndescription: Take notes. Use when asked to write notes.\n'),
+    });
+    for (const s of ['pdf', 'notes'])
+      expect((await runCli(['publish', s, '--well-known', 'site'], { cwd: author })).exitCode).toBe(0);
+    const site = await serve(join(author, 'site'));
+    try {
+      const user = fresh('wk-user');
+      const r = await runCli(['install', site.url, '--agent', 'claude-code'], { cwd: user });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(readFileSync(join(user, '.claude/skills/pdf/scripts/extract.py'), 'utf8')).toBe('print("hi")\n');
+      expect(existsSync(join(user, '.claude/skills/notes/SKILL.md'))).toBe(true);
+      const lock = JSON.parse(readFileSync(join(user, 'skills-lock.json'), 'utf8')) as {
+        skills: Record<string, { source: string; path?: string }>;
+      };
+      expect(lock.skills.pdf).toMatchObject({
+        source: `well-known:${site.url}.well-known/agent-skills/index.json`,
+        path: 'pdf',
+      });
+      const { rmSync } = await import('node:fs');
+      rmSync(join(user, '.claude/skills'), { recursive: true });
+      const again = await runCli(['install'], { cwd: user });
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(existsSync(join(user, '.claude/skills/notes/SKILL.md'))).toBe(true);
+
+      // The site's SKILL.md changed behind its index: refused, nothing placed.
+      writeFileSync(join(author, 'site/.well-known/agent-skills/notes/SKILL.md'), 'tampered\n');
+      const other = fresh('wk-other');
+      const bad = await runCli(['install', `${site.url}.well-known/agent-skills/index.json`], { cwd: other });
+      expect(bad.exitCode).not.toBe(0);
+      expect(bad.stderr).toMatch(/but the index says sha256:[0-9a-f]{64}; nothing was installed/);
+      expect(existsSync(join(other, '.agents'))).toBe(false);
+      expect(existsSync(join(other, 'skills-lock.json'))).toBe(false);
+    } finally {
+      await site.close();
+    }
+  }, 60_000);
+
+  it('sends the bearer token of SKILLS_HTTP_TOKEN to a private site', async () => {
+    const author = fresh('wk-private');
+    writeTree(author, {
+      'notes/SKILL.md': skillMd('name: notes\ndescription: Take notes. Use when asked to write notes.\n'),
+    });
+    expect((await runCli(['publish', 'notes', '--well-known', 'site'], { cwd: author })).exitCode).toBe(0);
+    const site = await serve(join(author, 'site'), 'site-secret-token');
+    try {
+      const denied = await runCli(['install', site.url], { cwd: fresh('wk-denied') });
+      expect(denied.exitCode).not.toBe(0);
+      expect(denied.stderr).toContain('401');
+      const user = fresh('wk-allowed');
+      const ok = await runCli(['install', site.url], { cwd: user, env: { SKILLS_HTTP_TOKEN: 'site-secret-token' } });
+      expect(ok.exitCode, ok.stderr).toBe(0);
+      expect(existsSync(join(user, '.agents/skills/notes/SKILL.md'))).toBe(true);
+      expect(ok.stderr + ok.stdout).not.toContain('site-secret-token');
+    } finally {
+      await site.close();
+    }
+  }, 60_000);
+});

@@ -282,3 +282,24 @@ describe('npm packages', () => {
     expect(() => parseRemoteSource('npm:@acme/pdf@>>1', none)).toThrow(/neither a semver range nor a dist-tag/);
   });
 });
+
+describe('well-known sites', () => {
+  const none = () => false;
+  it('reads a site, or its discovery index, as the site’s skills; any other path stays a git URL', () => {
+    for (const raw of [
+      'https://skills.example.com',
+      'https://skills.example.com/',
+      'https://skills.example.com/.well-known/agent-skills/',
+      'https://skills.example.com/.well-known/agent-skills/index.json',
+    ])
+      expect(parseRemoteSource(raw, none)).toEqual({
+        kind: 'well-known',
+        index: 'https://skills.example.com/.well-known/agent-skills/index.json',
+        typed: raw,
+      });
+    expect(parseRemoteSource('https://skills.example.com/team/repo.git', none)?.kind).toBe('git');
+    expect(parseRemoteSource('https://skills.example.com/#main', none)?.kind).toBe('git');
+    expect(() => parseRemoteSource('http://skills.example.com/', none)).toThrow(/http:\/\/ is refused/);
+    expect(parseRemoteSource('http://127.0.0.1:8080/', none)?.kind).toBe('well-known');
+  });
+});

@@ -1,0 +1,133 @@
+// Skills from a site that publishes them as the Agent Skills Discovery RFC (v0.2.0) says: its
+// `/.well-known/agent-skills/index.json` lists each skill with a type (`skill-md`: one SKILL.md; `archive`: a .tar.gz
+// or .zip with the skill's files at its root), a URL and the sha256 digest of the artifact's bytes. Every artifact is
+// downloaded and checked against its digest before anything is read from it: one mismatch and nothing is installed.
+// A private site's bearer token comes from SKILLS_HTTP_TOKEN, sent to the index's origin only.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { SkillsError } from '../errors.js';
+import type { RemoteSource } from '../formats/install-source.js';
+import { formatLockSource } from '../formats/lockfile.js';
+import { downloadArchive } from '../fetch/download.js';
+import { isSkillId } from '../model/spec.js';
+import type { Gathered } from './remote.js';
+import { prepareArchived, prepareLocal, relabeler, unpackArchive, type Scratch } from './sources.js';
+import type { InstallOptions } from './types.js';
+
+export const DISCOVERY_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
+const MAX_INDEX = 16 * 1024 * 1024;
+const MAX_ARTIFACT = 512 * 1024 * 1024;
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+interface IndexEntry {
+  name: string;
+  type: 'skill-md' | 'archive';
+  url: string;
+  digest: string;
+}
+
+const download = (url: string, dir: string, options: InstallOptions, maxBytes: number) => {
+  mkdirSync(dir, { recursive: true });
+  const token = options.env.SKILLS_HTTP_TOKEN;
+  return downloadArchive(url, dir, {
+    env: options.env,
+    maxBytes,
+    ...(token ? { token } : {}),
+    ...(options.progress ? { progress: options.progress } : {}),
+  });
+};
+
+/** The index's entries, checked: a v0.2.0 index, each entry a skill name, a known type, a URL and a digest. */
+function readEntries(file: string, index: string): { entries: IndexEntry[]; skipped: string[] } {
+  let doc: { $schema?: unknown; skills?: unknown };
+  try {
+    doc = JSON.parse(readFileSync(file, 'utf8')) as typeof doc;
+  } catch (err) {
+    throw new SkillsError('E_INVALID', `${index} is not JSON (${(err as Error).message}); nothing was installed`);
+  }
+  if (doc.$schema !== DISCOVERY_SCHEMA)
+    throw new SkillsError(
+      'E_INVALID',
+      `${index} is not a v0.2.0 discovery index ("$schema": ${JSON.stringify(doc.$schema ?? null)}); nothing was installed`,
+      {
+        hint: `skills reads indexes with "$schema": "${DISCOVERY_SCHEMA}" (older ones have no digests to check)`,
+      },
+    );
+  if (!Array.isArray(doc.skills)) throw new SkillsError('E_INVALID', `${index} has no "skills" list`);
+  const entries: IndexEntry[] = [];
+  const skipped: string[] = [];
+  for (const [i, raw] of (doc.skills as Record<string, unknown>[]).entries()) {
+    const e = raw ?? {};
+    const where = `${index}: skills[${i}]`;
+    if (typeof e.name !== 'string' || !isSkillId(e.name))
+      throw new SkillsError('E_INVALID', `${where}: "name" must be a skill name, not ${JSON.stringify(e.name)}`);
+    if (typeof e.digest !== 'string' || !DIGEST.test(e.digest))
+      throw new SkillsError('E_INVALID', `${where} (${e.name}): "digest" must be sha256:<64 hex>`);
+    if (typeof e.url !== 'string') throw new SkillsError('E_INVALID', `${where} (${e.name}): "url" is missing`);
+    if (e.type !== 'skill-md' && e.type !== 'archive') {
+      skipped.push(`${e.name} (type ${JSON.stringify(e.type)})`);
+      continue;
+    }
+    entries.push({ name: e.name, type: e.type, url: new URL(e.url, index).href, digest: e.digest });
+  }
+  return { entries, skipped };
+}
+
+/** Download one entry's artifact and check its digest; the file's path. */
+async function fetchChecked(e: IndexEntry, dir: string, options: InstallOptions): Promise<string> {
+  const file = await download(e.url, dir, options, MAX_ARTIFACT);
+  const digest = `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+  if (digest !== e.digest)
+    throw new SkillsError(
+      'E_INVALID',
+      `${e.url}: its sha256 is ${digest}, but the index says ${e.digest}; nothing was installed`,
+      { hint: 'the site serves other bytes than its index records: tell its owner; do not install from it' },
+    );
+  return file;
+}
+
+/** The skills a site's index lists (or the one named `only`), each downloaded, checked and prepared. */
+export async function gatherWellKnown(
+  remote: Extract<RemoteSource, { kind: 'well-known' }>,
+  options: InstallOptions,
+  scratch: Scratch,
+  only?: string,
+): Promise<Gathered> {
+  options.progress?.(`reading ${remote.index}`);
+  const indexFile = await download(remote.index, scratch.folder('index'), options, MAX_INDEX);
+  const { entries } = readEntries(indexFile, remote.index);
+  const chosen = only === undefined ? entries : entries.filter((e) => e.name === only);
+  if (chosen.length === 0)
+    throw new SkillsError(
+      'E_NOT_FOUND',
+      only === undefined
+        ? `${remote.index} lists no skill skills can install; nothing was installed`
+        : `${remote.index} no longer lists ${only}; nothing was installed`,
+    );
+  const several = chosen.length > 1;
+  const found: Gathered['found'] = [];
+  const source = formatLockSource({ kind: 'well-known', url: remote.index });
+  for (const e of chosen) {
+    const typed = `${remote.typed}: ${e.name}`;
+    const file = await fetchChecked(e, scratch.folder(`site-${e.name}`), options);
+    let p;
+    if (e.type === 'skill-md') {
+      // A SKILL.md alone: the skill's folder is named after the skill, as the index names it.
+      const root = join(scratch.folder(`skill-${e.name}`), e.name);
+      mkdirSync(root, { recursive: true });
+      renameSync(file, join(root, 'SKILL.md'));
+      p = await prepareLocal(root, typed, source, relabeler(root, typed, ''), false);
+    } else {
+      const inArchive = await unpackArchive(file, typed, scratch, options);
+      if (inArchive.length !== 1)
+        throw new SkillsError(
+          'E_INVALID',
+          `${e.url} holds ${inArchive.length} skills, and an entry is one; nothing was installed`,
+        );
+      p = await prepareArchived(inArchive[0]!, typed, '', false);
+    }
+    found.push('diagnostics' in p ? p : { ...p, source, origin: { path: e.name } });
+  }
+  return { found, several };
+}
