@@ -1,5 +1,10 @@
 import { registryFor } from '../registry/locate.js';
 import type { Context } from '../context.js';
+import { SkillsError } from '../errors.js';
+import { loadNpmConfig } from '../fetch/npm-config.js';
+import { registryForName } from '../fetch/npm-registry.js';
+import { parseRemoteSource } from '../formats/install-source.js';
+import { resolveFromNpm } from '../resolve/from-npm.js';
 import { parseSpecs, resolveFromRegistry } from '../resolve/from-registry.js';
 import type { Resolution, ResolvedSkill } from '../resolve/resolve.js';
 import { paint, useColor } from '../ui/color.js';
@@ -28,12 +33,36 @@ export async function resolve(
   options: ResolveOptions,
   ctx: Context,
 ): Promise<{ result: ResolveResult; exitCode: number }> {
-  const specs = parseSpecs(options.specs);
-  const registry = registryFor(options, ctx);
-  const resolution = await resolveFromRegistry(specs, registry, {
-    nodeVersion: process.versions.node,
-    platform: process.platform,
-  });
+  const npm = options.specs.filter((s) => /^npm:/i.test(s) || s.startsWith('@'));
+  let registry: string;
+  let resolution: Resolution;
+  if (npm.length > 0) {
+    // An npm package: resolved against its registry's packuments (one package, with its dependencies).
+    if (options.specs.length > 1)
+      throw new SkillsError('E_USAGE', 'resolve takes one npm package at a time, and no registry spec beside it', {
+        hint: `skills resolve ${npm[0]}`,
+      });
+    const remote = parseRemoteSource(options.specs[0]!, () => false);
+    if (remote?.kind !== 'npm') throw new SkillsError('E_USAGE', `${options.specs[0]} is not an npm package spec`);
+    const config = loadNpmConfig(ctx);
+    registry = registryForName(config, remote.name);
+    const r = await resolveFromNpm(remote.name, remote.range, {
+      config,
+      nodeVersion: process.versions.node,
+      timeoutMs: Number(ctx.env.SKILLS_REGISTRY_TIMEOUT ?? 60) * 1000,
+    });
+    resolution = r.resolution;
+    if (resolution.ok)
+      for (const skill of resolution.resolved)
+        skill.path = r.packuments.get(skill.id)?.versions[skill.version]?.dist.tarball ?? '';
+  } else {
+    const specs = parseSpecs(options.specs);
+    registry = registryFor(options, ctx);
+    resolution = await resolveFromRegistry(specs, registry, {
+      nodeVersion: process.versions.node,
+      platform: process.platform,
+    });
+  }
   const result = { registry, resolution };
   const c = paint(useColor(options.color, ctx));
 

@@ -375,6 +375,15 @@ describe('skills install from an npm registry (Verdaccio)', () => {
     const report = JSON.parse(out.stdout) as { skills: { id: string; outdated: boolean }[] };
     expect(report.skills.find((s) => s.id === 'lib')?.outdated).toBe(true);
     expect(report.skills.find((s) => s.id === 'app')?.outdated).toBe(false);
+    // resolve against the packuments, with the resolver's own words for a conflict.
+    const resolved = await runCli(['resolve', 'npm:@acme/app@^1', '--json'], { cwd: user, env: withToken() });
+    expect(resolved.exitCode, resolved.stderr).toBe(0);
+    const doc = JSON.parse(resolved.stdout) as { resolved: { id: string; version: string; path: string }[] };
+    expect(doc.resolved.map((x) => `${x.id}@${x.version}`).sort()).toEqual(['app@1.0.0', 'lib@1.2.0']);
+    expect(doc.resolved.find((x) => x.id === 'lib')!.path).toMatch(/\/@acme\/lib\/-\/lib-1\.2\.0\.tgz$/);
+    const none = await runCli(['resolve', '@acme/lib@^9'], { cwd: user, env: withToken() });
+    expect(none.exitCode).toBe(1);
+    expect(none.stderr).toContain('lib');
     const update = await runCli(['update', 'lib'], { cwd: user, env: withToken() });
     expect(update.exitCode).toBe(2);
     expect(update.stderr).toContain('skills install npm:@acme/lib@<range>');
