@@ -2,10 +2,15 @@
 // the newest version), by installSkills, so the lock records the new commit or version. A placed copy edited since
 // it was installed is refused before anything is written (unless --force); --dry-run shows, file by file and line
 // by line, what would change, and writes nothing.
-import { join } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { SkillsError } from '../errors.js';
 import { fetchCommit } from '../fetch/git.js';
+import { loadNpmConfig } from '../fetch/npm-config.js';
+import { fetchPackument, fetchTarball } from '../fetch/npm-registry.js';
+import { DEFAULT_LIMITS, extractArchive } from '../fs/archive.js';
 import { parseLockSource, type LockEntry } from '../formats/lockfile.js';
 import { present } from '../fs/walk.js';
 import { readReleases } from '../registry/index-io.js';
@@ -136,7 +141,7 @@ export async function updateSkills(options: UpdateOptions): Promise<UpdateResult
 
 /** The ids to update: those asked (each locked, from git or a registry), else every git or registry skill. */
 function selectIds(options: UpdateOptions, skills: Record<string, LockEntry>): string[] {
-  const updatable = (e: LockEntry) => ['git', 'registry'].includes(parseLockSource(e.source).kind);
+  const updatable = (e: LockEntry) => ['git', 'registry', 'npm'].includes(parseLockSource(e.source).kind);
   if (!options.ids?.length) return Object.keys(skills).filter((id) => updatable(skills[id]!));
   for (const id of options.ids) {
     const e = skills[id];
@@ -144,15 +149,6 @@ function selectIds(options: UpdateOptions, skills: Record<string, LockEntry>): s
       throw new SkillsError('E_NOT_FOUND', `${id} is not installed here (not in ${options.lockfile})`, {
         hint: 'skills outdated --all lists the skills the lock holds',
       });
-    const src = parseLockSource(e.source);
-    if (src.kind === 'npm')
-      throw new SkillsError(
-        'E_USAGE',
-        `${id} was installed from the npm package ${src.name}; skills update does not move npm-installed skills yet; nothing was updated`,
-        {
-          hint: `skills outdated shows its newer versions; install the one you want: skills install npm:${src.name}@<range>`,
-        },
-      );
     if (!updatable(e))
       throw new SkillsError(
         'E_USAGE',
@@ -169,6 +165,16 @@ function planOne(s: OutdatedEntry, entry: LockEntry, latest: boolean): Omit<Plan
   const newer = latest ? s.latestNewer : s.wantedNewer;
   if (!target || !newer) return undefined;
   const base = { id: s.id, source: s.source, from: s.from, current: s.current, target };
+  if (s.kind === 'npm') {
+    // As for a registry: the range is kept (or widened by --latest), and what had none is pinned.
+    const { name } = parseLockSource(s.source) as { kind: 'npm'; name: string };
+    const range = entry.ref === undefined ? undefined : latest ? `^${target.version!}` : entry.ref;
+    return {
+      ...base,
+      install: `npm:${name}@${range ?? target.version!}`,
+      ...(range === undefined ? {} : { ref: range }),
+    };
+  }
   if (s.kind === 'registry') {
     // What the ref asks resolves to wanted and keeps the range in the lock; --latest widens a range to the new
     // version (`^1.0` → `^2.0.0`, as `npm install pkg@latest` rewrites a range), and pins what had no range.
@@ -246,7 +252,7 @@ async function rootsOf(
   entry: LockEntry,
   placed: string | undefined,
   options: UpdateOptions,
-): Promise<{ before?: string; after: string }> {
+): Promise<{ before?: string; after: string; cleanup?: () => void }> {
   const src = parseLockSource(u.source);
   const git = { env: options.env, cacheDir: options.cacheDir, progress: options.progress };
   const inside = (dir: string) => (entry.path ? join(dir, ...entry.path.split('/')) : dir);
@@ -258,6 +264,23 @@ async function rootsOf(
       });
     const before = placed ?? inside((await fetchCommit(src.url, entry.commit!, git, entry.path || undefined)).dir);
     return { before: present(before) ? before : undefined, after };
+  }
+  if (src.kind === 'npm') {
+    // The new version's files: its tarball, checked against the packument, unpacked into a temp folder.
+    const config = loadNpmConfig({ cwd: dirname(options.lockfile), env: options.env });
+    const version = u.target.version!;
+    const doc = await fetchPackument(src.name, { config });
+    const bytes = await fetchTarball(src.name, version, doc.versions[version]?.dist.integrity, { config });
+    const tmp = mkdtempSync(join(tmpdir(), 'skills-update-'));
+    const file = join(tmp, 'package.tgz');
+    writeFileSync(file, bytes);
+    await extractArchive(file, join(tmp, 'x'), DEFAULT_LIMITS);
+    rmSync(join(tmp, 'x', 'package', 'package.json'), { force: true });
+    return {
+      before: placed,
+      after: join(tmp, 'x', 'package'),
+      cleanup: () => rmSync(tmp, { recursive: true, force: true }),
+    };
   }
   const dir = u.registryDir ?? options.registry;
   const releases = readReleases(dir, u.id);
@@ -272,9 +295,10 @@ async function changesOf(
   placed: string | undefined,
   options: UpdateOptions,
 ): Promise<Pick<PlannedUpdate, 'files' | 'diff' | 'diffCut'>> {
-  const { before, after } = await rootsOf(u, entry, placed, options);
+  const { before, after, cleanup } = await rootsOf(u, entry, placed, options);
   const a = before ? filesOf(before) : new Map<string, { content: Buffer; exec: boolean }>();
   const b = filesOf(after);
+  cleanup?.();
   const files: FileChanges = { added: [], removed: [], changed: [] };
   const paths = [...new Set([...a.keys(), ...b.keys()])].sort();
   let diff = '';

@@ -384,9 +384,18 @@ describe('skills install from an npm registry (Verdaccio)', () => {
     const none = await runCli(['resolve', '@acme/lib@^9'], { cwd: user, env: withToken() });
     expect(none.exitCode).toBe(1);
     expect(none.stderr).toContain('lib');
+    // update: the diff first, then the new version placed and locked with its tarball.
+    const dry = await runCli(['update', 'lib', '--dry-run'], { cwd: user, env: withToken() });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('would update lib 1.1.0 → 2.0.0  (npm:@acme/lib)');
+    expect(dry.stdout).toContain('+# lib 2.0.0');
+    expect(readFileSync(join(placed, 'lib/SKILL.md'), 'utf8')).toContain('# lib 1.1.0');
     const update = await runCli(['update', 'lib'], { cwd: user, env: withToken() });
-    expect(update.exitCode).toBe(2);
-    expect(update.stderr).toContain('skills install npm:@acme/lib@<range>');
+    expect(update.exitCode, update.stderr).toBe(0);
+    expect(readFileSync(join(placed, 'lib/SKILL.md'), 'utf8')).toContain('# lib 2.0.0');
+    const after = JSON.parse(readFileSync(join(user, 'skills-lock.json'), 'utf8')) as typeof lock;
+    expect(after.skills.lib).toMatchObject({ version: '2.0.0', source: 'npm:@acme/lib' });
+    expect(after.skills.lib!.tarball).toMatch(/lib-2\.0\.0\.tgz$/);
   }, 120_000);
 
   it('takes the bare @scope/name form, and says 404 and 401 plainly with nothing placed', async () => {
