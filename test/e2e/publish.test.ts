@@ -146,6 +146,13 @@ describe('skills publish to an npm registry (Verdaccio)', () => {
     expect(bad.stderr).toContain('401');
     expect(bad.stderr).not.toContain(wrong);
     expect((await packument('@acme/notes')).status).toBe(404);
+    // A scope this user may not publish to: 403, said as such.
+    const locked = await runCli(['publish', 'notes', '--scope', '@locked'], {
+      cwd: dir,
+      env: { ...withToken(), NPM_CONFIG_REGISTRY: registry.url },
+    });
+    expect(locked.exitCode).toBe(2);
+    expect(locked.stderr).toContain(`${registry.url} does not let this user publish or read @locked/notes@1.0.0 (403)`);
   }, 60_000);
 
   it('refuses a skill with errors or without a strict version, and --dry-run publishes nothing', async () => {
@@ -413,6 +420,26 @@ describe('skills install from an npm registry (Verdaccio)', () => {
     expect(anonymous.stderr).toMatch(/not logged in \(401\)/);
     expect(existsSync(join(other, '.agents'))).toBe(false);
     expect(existsSync(join(other, 'skills-lock.json'))).toBe(false);
+  }, 60_000);
+
+  it('says so when the registry stops answering, and places nothing', async () => {
+    const port = await freePort();
+    const silent: Server = createServer(() => {
+      // accept and never answer
+    });
+    await new Promise<void>((r) => silent.listen(port, '127.0.0.1', r));
+    try {
+      const dir = fresh('silent-install');
+      writeTree(dir, { '.npmrc': `@acme:registry=http://127.0.0.1:${port}/\n` });
+      const r = await runCli(['install', 'npm:@acme/lib@^1'], { cwd: dir, env: { SKILLS_REGISTRY_TIMEOUT: '1' } });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`http://127.0.0.1:${port}/ did not answer in time for @acme/lib`);
+      expect(existsSync(join(dir, '.agents'))).toBe(false);
+      expect(existsSync(join(dir, 'skills-lock.json'))).toBe(false);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
   }, 60_000);
 
   it('refuses a tarball whose bytes do not match the packument, and places nothing', async () => {

@@ -35,6 +35,10 @@ export async function startVerdaccio(dir: string): Promise<Verdaccio> {
       '    max_users: 100',
       'uplinks: {}',
       'packages:',
+      // A scope nobody may publish to: the tests' 403.
+      "  '@locked/*':",
+      '    access: $authenticated',
+      '    publish: nobody-at-all',
       "  '@*/*':",
       '    access: $authenticated',
       '    publish: $authenticated',
