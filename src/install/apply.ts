@@ -8,7 +8,7 @@ import { writeAtomic } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
 import { loadSkill } from '../skill/load.js';
 import { folderIntegrity, integrityOf } from '../registry/integrity.js';
-import { registerSkill, type RegisterStatus } from '../registry/register.js';
+import { registerSkills, type RegisterResult, type RegisterStatus } from '../registry/register.js';
 import { useSkill } from '../registry/usage.js';
 import { mismatch } from './plan.js';
 import { isLink, linksTo, placeInto, placeLink, type Place } from './places.js';
@@ -128,6 +128,36 @@ export async function carryOut(
     });
   }
 
+  // Every skill that goes into the registry is registered in one batch: one lock and one index write
+  // (registerSkills), whatever the number of skills.
+  const registering = new Map<string, RegisterResult | SkillsError>();
+  if (options.useRegistry && !options.dryRun) {
+    const batch = planned.items
+      .filter((i) => i.plan.kind !== 'present')
+      .map((i) => {
+        const skill = i.plan.kind === 'local' ? i.plan.prepared.skill : fromSkills.get(i.resolved.id)!;
+        // An unpacked archive is this run's own scratch folder, inside the registry: moved into the store, not copied.
+        const adopt =
+          i.plan.kind === 'local' && i.plan.prepared.source.startsWith('archive:') && isInside(registry, skill.root);
+        return {
+          id: i.resolved.id,
+          skill,
+          opts: {
+            force: options.force,
+            verify: true,
+            adopt,
+            ...(adopt ? { integrity: i.entry.integrity } : {}),
+            ...(i.plan.kind === 'from' ? { owner: i.plan.owner } : {}),
+          },
+        };
+      });
+    if (batch.length > 0) {
+      options.progress?.(`installing ${batch.length === 1 ? `${batch[0]!.id}` : `${batch.length} skills`}`);
+      const results = await registerSkills(registry, batch);
+      batch.forEach((b, i) => registering.set(b.id, results[i]!));
+    }
+  }
+
   const skills: InstalledSkill[] = [];
   for (const item of planned.items) {
     const { plan, resolved, entry } = item;
@@ -146,24 +176,10 @@ export async function carryOut(
       // A project install copies straight from the skill's folder (a fetched tree, an unpacked archive, a folder).
       path = plan.kind === 'local' ? plan.prepared.skill.root : plan.root;
     } else {
-      options.progress?.(`installing ${resolved.id}@${resolved.version}`);
       const skill = plan.kind === 'local' ? plan.prepared.skill : fromSkills.get(resolved.id)!;
-      // An unpacked archive is this run's own scratch folder, inside the registry: moved into the store, not copied.
-      const adopt =
-        plan.kind === 'local' && plan.prepared.source.startsWith('archive:') && isInside(registry, skill.root);
       const relabel = plan.kind === 'local' ? plan.prepared.relabel : undefined;
-      let r;
-      try {
-        r = await registerSkill(registry, skill, {
-          force: options.force,
-          verify: true,
-          adopt,
-          ...(adopt ? { integrity: entry.integrity } : {}),
-          ...(plan.kind === 'from' ? { owner: plan.owner } : {}),
-        });
-      } catch (err) {
-        throw relabelError(err, relabel);
-      }
+      const r = registering.get(resolved.id)!;
+      if (r instanceof SkillsError) throw relabelError(r, relabel);
       if (r.integrity !== entry.integrity) {
         throw new SkillsError(
           'E_IO',

@@ -3,7 +3,7 @@ import { renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError } from '../errors.js';
-import { summaryOf, type IndexEntry, type Release } from '../formats/index-file.js';
+import { summaryOf, type IndexEntry, type RegistryIndex, type Release } from '../formats/index-file.js';
 import type { Skill } from '../model/skill.js';
 import { SKILL_ID_RULE, isSkillId } from '../model/spec.js';
 import { tempName } from '../fs/atomic.js';
@@ -13,7 +13,7 @@ import { digest, folderIntegrity, skillFiles } from './integrity.js';
 import { STAGING_PREFIX, ensureDir, stamp, storePath } from './layout.js';
 import { adoptFiles, cleanLeftovers, copyFiles, removeFolder, removeTree, sealFolder } from './store.js';
 import { isUnversioned, versionOf } from './unversioned.js';
-import { updateIndex } from './update.js';
+import { updateIndex, type IndexUpdate } from './update.js';
 
 export type RegisterStatus = 'added' | 'updated' | 'unchanged' | 'replaced';
 
@@ -68,121 +68,198 @@ function releaseOf(skill: Skill, integrity: string, path: string, now: string): 
   return r;
 }
 
+/** One skill of a batch: the skill and its options. */
+export interface RegisterItem {
+  skill: Skill;
+  opts?: RegisterOptions;
+}
+
 /**
  * Register a loaded (valid) skill: copy it into the store through a staging folder renamed into place, and add
  * its version to the index. The same version with the same content is a no-op; with other content it is
  * refused (E_EXISTS) unless `force`.
  */
 export async function registerSkill(dir: string, skill: Skill, opts: RegisterOptions = {}): Promise<RegisterResult> {
+  const [r] = await registerSkills(dir, [{ skill, opts }]);
+  if (r instanceof SkillsError) throw r;
+  return r!;
+}
+
+/** What the work outside the lock found for one item: its result already, or a staged copy to put in place. */
+interface Staged {
+  skill: Skill;
+  opts: RegisterOptions;
+  id: string;
+  version: string;
+  owner: string;
+  now: string;
+  path: string;
+  integrity: string;
+  staging?: string;
+  existingPath?: string;
+  done?: RegisterResult | SkillsError;
+}
+
+/**
+ * Register many skills with one lock, one read and one write of the index, and one leftover scan: each skill is
+ * checked and copied into a sealed staging folder first (outside the lock), then every staged copy is renamed into
+ * place and the index written once. A refusal (E_EXISTS, E_INVALID) concerns its own skill: it is returned in that
+ * skill's place, and the others go on. A crash midway leaves the previous index whole (written last, atomically)
+ * and no half-copied version (staging folders are sealed before their rename, and removed as leftovers).
+ */
+export async function registerSkills(dir: string, items: RegisterItem[]): Promise<(RegisterResult | SkillsError)[]> {
+  const index = readIndex(dir);
+  const byId = new Map(index.skills.map((e) => [e.id, e]));
+  const staged: Staged[] = [];
+  try {
+    for (const item of items) {
+      const s = stage(dir, item, byId);
+      staged.push(s);
+    }
+    const pending = staged.filter((s) => s.done === undefined);
+    if (pending.length > 0)
+      await updateIndex(dir, (idx, update) => {
+        cleanLeftovers(dir);
+        for (const s of pending) {
+          try {
+            s.done = commit(dir, s, idx, update);
+          } catch (err) {
+            if (!(err instanceof SkillsError) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) throw err;
+            s.done = err;
+          }
+        }
+        return idx;
+      });
+  } finally {
+    for (const s of staged) if (s.staging) removeTree(s.staging);
+  }
+  return staged.map((s) => s.done!);
+}
+
+/** Checks, the decision the index already allows, and the staged copy; a refusal is kept as the item's result. */
+function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>): Staged {
+  const { skill } = item;
+  const opts = item.opts ?? {};
   const version = versionOf(skill);
   const id = skill.id;
-  if (!isSkillId(id)) {
-    throw new SkillsError('E_INVALID', `"${id}" cannot be registered: an id is ${SKILL_ID_RULE}`, {
-      hint: `run skills validate ${skill.root}`,
-    });
-  }
   const owner = opts.owner ?? skill.owner ?? 'built-in';
-  const now = stamp(opts.now ?? new Date());
   const path = storePath(id, version, owner);
-  const files = skillFiles(skill.root);
-  const integrity = opts.adopt && opts.integrity ? opts.integrity : digest(files);
-  // The registered copy's folder, when the version is already there (its owner may differ from this one's).
-  let existingPath: string | undefined;
-  const result = (status: RegisterStatus): RegisterResult => ({
-    status,
-    id,
-    version,
-    path: existingPath ?? path,
-    integrity,
-  });
-
-  // Decide what can be decided without the lock, so an unchanged skill costs no copy and no write.
-  // Only a version the index lists counts: a releases file may hold one a crash left before index.json was written.
-  const decide = (
-    entry: IndexEntry | undefined,
-    releases: Record<string, Release> | undefined,
-  ): 'unchanged' | 'write' => {
-    const release =
-      entry?.versions.includes(version) && releases && Object.hasOwn(releases, version) ? releases[version] : undefined;
-    if (!release) return 'write';
-    existingPath = release.path;
-    if (release.integrity === integrity) {
-      const stored = join(dir, release.path);
-      if (!present(stored)) return 'write';
-      return (opts.verify || opts.force) && folderIntegrity(stored) !== integrity ? 'write' : 'unchanged';
-    }
-    if (!opts.force && !isUnversioned(skill)) {
-      throw new SkillsError(
-        'E_EXISTS',
-        `${id}@${version} is already registered with different content (${join(dir, release.path)})`,
-        {
-          hint: `bump the version (${id} ${version} → a higher one), or run again with --force to replace the registered copy`,
-        },
-      );
-    }
-    return 'write';
-  };
-  const known = readIndex(dir).skills.find((s) => s.id === id);
-  if (decide(known, known ? peekReleases(dir, id) : undefined) === 'unchanged') return result('unchanged');
-  if (opts.dryRun) return result(!known ? 'added' : known.versions.includes(version) ? 'replaced' : 'updated');
-
-  const parent = join(dir, dirname(path));
-  ensureDir(parent);
-  const staging = join(parent, tempName(STAGING_PREFIX, `${id}@${version}`));
-  let status: RegisterStatus = 'added';
+  const s: Staged = { skill, opts, id, version, owner, now: stamp(opts.now ?? new Date()), path, integrity: '' };
   try {
-    const copied = opts.adopt ? adoptFiles(skill.root, files, staging, integrity) : copyFiles(files, staging);
-    if (copied !== integrity) {
+    if (!isSkillId(id)) {
+      throw new SkillsError('E_INVALID', `"${id}" cannot be registered: an id is ${SKILL_ID_RULE}`, {
+        hint: `run skills validate ${skill.root}`,
+      });
+    }
+    const files = skillFiles(skill.root);
+    s.integrity = opts.adopt && opts.integrity ? opts.integrity : digest(files);
+    // Decide what can be decided without the lock, so an unchanged skill costs no copy and no write.
+    const known = byId.get(id);
+    if (decide(dir, s, known, known ? peekReleases(dir, id) : undefined) === 'unchanged') {
+      s.done = resultOf(s, 'unchanged');
+      return s;
+    }
+    if (opts.dryRun) {
+      s.done = resultOf(s, !known ? 'added' : known.versions.includes(version) ? 'replaced' : 'updated');
+      return s;
+    }
+    const parent = join(dir, dirname(path));
+    ensureDir(parent);
+    s.staging = join(parent, tempName(STAGING_PREFIX, `${id}@${version}`));
+    const copied = opts.adopt ? adoptFiles(skill.root, files, s.staging, s.integrity) : copyFiles(files, s.staging);
+    if (copied !== s.integrity) {
       throw new SkillsError('E_IO', `${skill.root} changed while it was being copied; nothing was registered`, {
         hint: 'run sync again once the skill is written',
       });
     }
-    sealFolder(staging);
-    await updateIndex(dir, (index, update) => {
-      cleanLeftovers(dir);
-      existingPath = undefined;
-      const entry = index.skills.find((s) => s.id === id);
-      // Releases the index does not list are what a crash left before index.json was written: dropped here.
-      const releases = update.releases(id);
-      for (const v of Object.keys(releases)) if (!entry?.versions.includes(v)) delete releases[v];
-      if (decide(entry, releases) === 'unchanged') {
-        status = 'unchanged';
-        return index;
-      }
-      const old = Object.hasOwn(releases, version) ? releases[version] : undefined;
-      const target = join(dir, path);
-      // A stored copy of another owner's folder, or one left by a killed run after its rename, goes first.
-      if (old && old.path !== path) removeFolder(join(dir, old.path));
-      removeFolder(target);
-      renameSync(staging, target);
-      const release = releaseOf(skill, integrity, path, now);
-      if (!entry) {
-        status = 'added';
-        releases[version] = release;
-        const fresh: IndexEntry = {
-          id,
-          versions: [version],
-          latestVersion: version,
-          owner,
-          usedBy: [],
-          registeredAt: now,
-          updatedAt: now,
-          latest: summaryOf(release),
-        };
-        index.skills.push(fresh);
-      } else {
-        status = old ? 'replaced' : 'updated';
-        releases[version] = release;
-        entry.versions = [...new Set([...entry.versions, version])].sort(rcompare);
-        entry.latestVersion = entry.versions[0]!;
-        if (entry.latestVersion === version) entry.owner = owner;
-        entry.updatedAt = now;
-      }
-      existingPath = undefined;
-      return index;
-    });
-  } finally {
-    removeTree(staging);
+    sealFolder(s.staging);
+  } catch (err) {
+    if (!(err instanceof SkillsError) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) {
+      // A copy that failed (a full disk) leaves no half-made staging folder behind.
+      if (s.staging) removeTree(s.staging);
+      throw err;
+    }
+    s.done = err;
   }
-  return result(status);
+  return s;
+}
+
+const resultOf = (s: Staged, status: RegisterStatus): RegisterResult => ({
+  status,
+  id: s.id,
+  version: s.version,
+  path: s.existingPath ?? s.path,
+  integrity: s.integrity,
+});
+
+/**
+ * What the registered copy allows: 'unchanged' when this version is there with this content, else 'write'; a
+ * version there with other content is refused (E_EXISTS) unless forced or unversioned. Only a version the index
+ * lists counts: a releases file may hold one a crash left before index.json was written.
+ */
+function decide(
+  dir: string,
+  s: Staged,
+  entry: IndexEntry | undefined,
+  releases: Record<string, Release> | undefined,
+): 'unchanged' | 'write' {
+  const { id, version, integrity, opts } = s;
+  const release =
+    entry?.versions.includes(version) && releases && Object.hasOwn(releases, version) ? releases[version] : undefined;
+  if (!release) return 'write';
+  s.existingPath = release.path;
+  if (release.integrity === integrity) {
+    const stored = join(dir, release.path);
+    if (!present(stored)) return 'write';
+    return (opts.verify || opts.force) && folderIntegrity(stored) !== integrity ? 'write' : 'unchanged';
+  }
+  if (!opts.force && !isUnversioned(s.skill)) {
+    throw new SkillsError(
+      'E_EXISTS',
+      `${id}@${version} is already registered with different content (${join(dir, release.path)})`,
+      {
+        hint: `bump the version (${id} ${version} → a higher one), or run again with --force to replace the registered copy`,
+      },
+    );
+  }
+  return 'write';
+}
+
+/** Under the lock: the staged copy renamed into place and the version added to the index (decided again there). */
+function commit(dir: string, s: Staged, index: RegistryIndex, update: IndexUpdate): RegisterResult {
+  const { id, version, path, now, owner } = s;
+  s.existingPath = undefined;
+  const entry = index.skills.find((e) => e.id === id);
+  // Releases the index does not list are what a crash left before index.json was written: dropped here.
+  const releases = update.releases(id);
+  for (const v of Object.keys(releases)) if (!entry?.versions.includes(v)) delete releases[v];
+  if (decide(dir, s, entry, releases) === 'unchanged') return resultOf(s, 'unchanged');
+  const old = Object.hasOwn(releases, version) ? releases[version] : undefined;
+  const target = join(dir, path);
+  // A stored copy of another owner's folder, or one left by a killed run after its rename, goes first.
+  if (old && old.path !== path) removeFolder(join(dir, old.path));
+  removeFolder(target);
+  renameSync(s.staging!, target);
+  s.staging = undefined;
+  const release = releaseOf(s.skill, s.integrity, path, now);
+  releases[version] = release;
+  s.existingPath = undefined;
+  if (!entry) {
+    index.skills.push({
+      id,
+      versions: [version],
+      latestVersion: version,
+      owner,
+      usedBy: [],
+      registeredAt: now,
+      updatedAt: now,
+      latest: summaryOf(release),
+    });
+    return resultOf(s, 'added');
+  }
+  entry.versions = [...new Set([...entry.versions, version])].sort(rcompare);
+  entry.latestVersion = entry.versions[0]!;
+  if (entry.latestVersion === version) entry.owner = owner;
+  entry.updatedAt = now;
+  return resultOf(s, old ? 'replaced' : 'updated');
 }

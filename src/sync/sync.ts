@@ -1,4 +1,5 @@
 // `skills sync`: every valid skill below a folder registered, once or again on each change (--watch).
+import type { Skill } from '../model/skill.js';
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
@@ -7,7 +8,7 @@ import { isInside } from '../fs/walk.js';
 import { discoverSkills } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import { validateSkills } from '../skill/validate.js';
-import { registerSkill, type RegisterStatus } from '../registry/register.js';
+import { registerSkills, type RegisterStatus } from '../registry/register.js';
 import { isUnversioned, unversionedWarning } from '../registry/unversioned.js';
 import { changedSkillRoots } from './changed-roots.js';
 import { watchTree } from './watch.js';
@@ -110,35 +111,41 @@ async function syncRoots(roots: string[], opts: SyncSkillsOptions, emit: (item: 
   const { registry } = opts;
   const skills = roots.map((r) => loadSkill(r));
   const reports = await validateSkills(skills);
-  for (const { skill, valid, diagnostics } of reports) {
-    const base = { id: skill.id, ...(skill.version ? { version: skill.version } : {}), source: skill.root };
-    if (!valid) {
-      emit({ status: 'invalid', ...base, diagnostics });
+  const base = (skill: Skill) => ({
+    id: skill.id,
+    ...(skill.version ? { version: skill.version } : {}),
+    source: skill.root,
+  });
+  // The valid ones are registered as one batch: one lock, one index write (registerSkills).
+  const valid = reports.filter((r) => r.valid).map((r) => r.skill);
+  const results = await registerSkills(
+    registry,
+    valid.map((skill) => ({ skill, opts: { owner: opts.owner?.trim(), force: opts.force, dryRun: opts.dryRun } })),
+  );
+  const byRoot = new Map(valid.map((skill, i) => [skill.root, results[i]!]));
+  for (const { skill, valid: ok, diagnostics } of reports) {
+    if (!ok) {
+      emit({ status: 'invalid', ...base(skill), diagnostics });
       continue;
     }
-    try {
-      const r = await registerSkill(registry, skill, {
-        owner: opts.owner?.trim(),
-        force: opts.force,
-        dryRun: opts.dryRun,
-      });
-      const warnings = isUnversioned(skill) ? [unversionedWarning(skill)] : [];
-      emit({
-        status: r.status,
-        ...base,
-        version: r.version,
-        path: join(registry, r.path),
-        ...(warnings.length ? { warnings } : {}),
-      });
-    } catch (err) {
-      // Refusals concern one skill; a corrupt index or a lock that cannot be had stops the whole run.
-      if (!isSkillsError(err) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) throw err;
+    const r = byRoot.get(skill.root)!;
+    if (r instanceof SkillsError) {
+      // Refusals concern one skill; a corrupt index or a lock that cannot be had stopped the whole run (thrown).
       emit({
         status: 'refused',
-        ...base,
-        error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) },
+        ...base(skill),
+        error: { code: r.code, message: r.message, ...(r.hint ? { hint: r.hint } : {}) },
       });
+      continue;
     }
+    const warnings = isUnversioned(skill) ? [unversionedWarning(skill)] : [];
+    emit({
+      status: r.status,
+      ...base(skill),
+      version: r.version,
+      path: join(registry, r.path),
+      ...(warnings.length ? { warnings } : {}),
+    });
   }
 }
 

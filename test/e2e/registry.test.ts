@@ -549,6 +549,40 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
     expect(indexOf(reg).skills[0]!.usedBy).toHaveLength(20);
   });
 
+  it('a sync of many skills (one batch, one index write) killed with SIGKILL leaves the previous index and no half-copied version', async () => {
+    const reg = join(fresh(), 'registry');
+    const small = fresh('small');
+    makeSkill(small, 'small', '1.0.0');
+    expect((await cli(reg, ['sync', small])).exitCode).toBe(0);
+    const indexBefore = readFileSync(join(reg, 'index.json'), 'utf8');
+    const many = fresh('many');
+    const blob = 'y'.repeat(4096);
+    for (let i = 0; i < 300; i++) {
+      const files: Record<string, string> = {};
+      for (let j = 0; j < 10; j++) files[`references/r-${j}.md`] = `${i}/${j}\n${blob}`;
+      makeSkill(many, `s${i}`, '1.0.0', files);
+    }
+    const child = execa(process.execPath, [BIN, 'sync', many], {
+      env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg },
+      reject: false,
+    });
+    const stagings = () => readdirSync(join(reg, 'built-in')).filter((n) => n.startsWith('.staging-'));
+    for (let i = 0; i < 4000 && stagings().length < 5 && child.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 2));
+    child.kill('SIGKILL');
+    expect((await child).signal).toBe('SIGKILL');
+    // The index is the one before: the batch writes it once, last.
+    expect(readFileSync(join(reg, 'index.json'), 'utf8')).toBe(indexBefore);
+    // Any <id>@<version> folder there is whole (a staging folder is renamed only once sealed).
+    for (const name of readdirSync(join(reg, 'built-in')).filter((n) => /^s\d+@1\.0\.0$/.test(n)))
+      expect(readdirSync(join(reg, 'built-in', name, 'references'))).toHaveLength(10);
+    const again = await cli(reg, ['sync', many, '--json']);
+    expect(again.exitCode).toBe(0);
+    expect(JSON.parse(again.stdout).counts.added).toBe(300);
+    expect(stagings()).toEqual([]);
+    expect(indexOf(reg).skills).toHaveLength(301);
+  }, 60_000);
+
   it('a sync killed with SIGKILL mid-copy leaves the index valid and no half-written <id>@<version>; the next sync cleans up', async () => {
     const reg = join(fresh(), 'registry');
     const small = fresh('small');
