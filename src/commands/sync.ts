@@ -71,7 +71,13 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
   if (options.json) {
     ctx.stdout.write(`${safeJson({ registry, skills: items.map(jsonItem), counts })}\n`);
   } else {
-    const text = items.map((i) => formatItem(i, c, registry, ctx.cwd)).join('') + summary(items, counts, registry, c);
+    // One skill without a version gets its warning on its line; many get one line after the list, not one each.
+    const unversioned = items.filter((i) => (i.warnings ?? []).length > 0);
+    const many = unversioned.length > 1;
+    const text =
+      items.map((i) => formatItem(i, c, registry, ctx.cwd, !many)).join('') +
+      (many ? `${c.yellow(`warning: ${unversionedSummary(unversioned)}`)}\n` : '') +
+      summary(items, counts, registry, c);
     // --dry-run: the same lines, said as what would be; nothing was written.
     ctx.stdout.write(options.dryRun ? `${text}dry run: nothing was registered\n` : text);
   }
@@ -91,7 +97,14 @@ function eventOf(i: SyncItem) {
   return { event: status, ...rest };
 }
 
-function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string): string {
+/** The one line for many skills without a version: how many, the first few ids, and how to version one. */
+function unversionedSummary(items: SyncItem[]): string {
+  const ids = items.map((i) => i.id);
+  const shown = ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ');
+  return `${ids.length} skills have no version (${shown}); each is kept as 0.0.0, and a changed copy replaces it (to version one, add metadata.version to its SKILL.md, or "version" to its manifest.json)`;
+}
+
+function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string, warnings = true): string {
   const rel = (p: string) => relative(cwd, p) || '.';
   const name = i.version ? `${i.id}@${i.version}` : i.id;
   const label = i.status === 'invalid' ? 'skipped' : i.status;
@@ -110,7 +123,7 @@ function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string): strin
     line += ` ${c.dim(`(${rel(i.source)}: invalid, ${errors} error${errors === 1 ? '' : 's'})`)}\n`;
     return line + i.diagnostics!.map((d) => `${formatDiagnostic(d, c, rel)}\n`).join('');
   }
-  for (const w of i.warnings ?? []) line += `\n      ${c.yellow(`warning: ${w}`)}`;
+  if (warnings) for (const w of i.warnings ?? []) line += `\n      ${c.yellow(`warning: ${w}`)}`;
   if (i.error)
     return `${line}: ${i.error.message}\n${i.error.hint ? `      ${c.dim(`hint: ${i.error.hint.replace(/\n/g, '\n            ')}`)}\n` : ''}`;
   return `${line}\n`;

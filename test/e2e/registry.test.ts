@@ -144,6 +144,20 @@ describe('skills sync (built CLI)', () => {
     expect(readFileSync(join(reg, 'built-in/unversioned@0.0.0/notes.md'), 'utf8')).toBe('new\n');
   });
 
+  it('says once, not once a skill, that many skills have no version', async () => {
+    const dir = fresh();
+    for (const n of ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7'])
+      writeTree(join(dir, n), {
+        'SKILL.md': skillMd(`name: ${n}\ndescription: Has no version. Use when testing the registry.\n`),
+      });
+    const r = await cli(join(fresh(), 'registry'), ['sync', dir]);
+    expect(r.exitCode).toBe(0);
+    const warnings = r.stdout.split('\n').filter((l) => l.includes('warning:'));
+    expect(warnings).toEqual([
+      'warning: 7 skills have no version (u1, u2, u3, u4, u5 and 2 more); each is kept as 0.0.0, and a changed copy replaces it (to version one, add metadata.version to its SKILL.md, or "version" to its manifest.json)',
+    ]);
+  });
+
   it('refuses the same version with different content, then replaces it with --force', async () => {
     const parent = fresh();
     const dir = makeSkill(parent, 'changing', '1.0.0', { 'notes.md': 'one\n' });
