@@ -27,9 +27,10 @@ interface IndexEntry {
   digest: string;
 }
 
-const download = (url: string, dir: string, options: InstallOptions, maxBytes: number) => {
+/** Download into `dir`; the site's token goes only to the index's own origin, never to a host the index names. */
+const download = (url: string, dir: string, options: InstallOptions, maxBytes: number, siteOrigin: string) => {
   mkdirSync(dir, { recursive: true });
-  const token = options.env.SKILLS_HTTP_TOKEN;
+  const token = new URL(url).origin === siteOrigin ? options.env.SKILLS_HTTP_TOKEN : undefined;
   return downloadArchive(url, dir, {
     env: options.env,
     maxBytes,
@@ -75,8 +76,8 @@ function readEntries(file: string, index: string): { entries: IndexEntry[]; skip
 }
 
 /** Download one entry's artifact and check its digest; the file's path. */
-async function fetchChecked(e: IndexEntry, dir: string, options: InstallOptions): Promise<string> {
-  const file = await download(e.url, dir, options, MAX_ARTIFACT);
+async function fetchChecked(e: IndexEntry, dir: string, options: InstallOptions, site: string): Promise<string> {
+  const file = await download(e.url, dir, options, MAX_ARTIFACT, site);
   const digest = `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
   if (digest !== e.digest)
     throw new SkillsError(
@@ -95,7 +96,8 @@ export async function gatherWellKnown(
   only?: string,
 ): Promise<Gathered> {
   options.progress?.(`reading ${remote.index}`);
-  const indexFile = await download(remote.index, scratch.folder('index'), options, MAX_INDEX);
+  const site = new URL(remote.index).origin;
+  const indexFile = await download(remote.index, scratch.folder('index'), options, MAX_INDEX, site);
   const { entries } = readEntries(indexFile, remote.index);
   const chosen = only === undefined ? entries : entries.filter((e) => e.name === only);
   if (chosen.length === 0)
@@ -110,7 +112,7 @@ export async function gatherWellKnown(
   const source = formatLockSource({ kind: 'well-known', url: remote.index });
   for (const e of chosen) {
     const typed = `${remote.typed}: ${e.name}`;
-    const file = await fetchChecked(e, scratch.folder(`site-${e.name}`), options);
+    const file = await fetchChecked(e, scratch.folder(`site-${e.name}`), options, site);
     let p;
     if (e.type === 'skill-md') {
       // A SKILL.md alone: the skill's folder is named after the skill, as the index names it.

@@ -546,6 +546,32 @@ describe('skills install from a well-known site', () => {
       expect(ok.exitCode, ok.stderr).toBe(0);
       expect(existsSync(join(user, '.agents/skills/notes/SKILL.md'))).toBe(true);
       expect(ok.stderr + ok.stdout).not.toContain('site-secret-token');
+
+      // An index that names an artifact on another host: that host never sees the site's token.
+      const seen: (string | undefined)[] = [];
+      const skillFile = join(author, 'site/.well-known/agent-skills/notes/SKILL.md');
+      const cdn = createServer((req, res) => {
+        seen.push(req.headers.authorization);
+        res.writeHead(200).end(readFileSync(skillFile));
+      });
+      const cdnPort = await freePort();
+      await new Promise<void>((r) => cdn.listen(cdnPort, 'localhost', r));
+      try {
+        const indexFile = join(author, 'site/.well-known/agent-skills/index.json');
+        const index = JSON.parse(readFileSync(indexFile, 'utf8')) as { skills: { url: string }[] };
+        index.skills[0]!.url = `http://localhost:${cdnPort}/notes/SKILL.md`;
+        writeFileSync(indexFile, JSON.stringify(index));
+        const other = fresh('wk-cdn');
+        const viaCdn = await runCli(['install', site.url], {
+          cwd: other,
+          env: { SKILLS_HTTP_TOKEN: 'site-secret-token' },
+        });
+        expect(viaCdn.exitCode, viaCdn.stderr).toBe(0);
+        expect(seen).toEqual([undefined]);
+        expect(existsSync(join(other, '.agents/skills/notes/SKILL.md'))).toBe(true);
+      } finally {
+        await new Promise((r) => cdn.close(r));
+      }
     } finally {
       await site.close();
     }
