@@ -187,3 +187,53 @@ export function writeAtomic(file: string, data: string | Uint8Array, options: { 
   }
   syncDir(dirname(file));
 }
+
+/** How many files writeAtomicMany flushes at once: enough for the disk to batch them, few enough for open files. */
+const FLUSH_AT_ONCE = 64;
+
+/**
+ * writeAtomic for many files at once, for a batch of registry writes: each is written to its temp file, the temp
+ * files are flushed in parallel (the file system commits many flushes together, where one after another each waits
+ * for its own), and only once every one is on disk are they renamed over their targets, and their folders flushed.
+ * A failure removes every temp file and renames nothing: the targets stay as they were.
+ */
+export async function writeAtomicMany(files: { file: string; data: string | Uint8Array }[]): Promise<void> {
+  const { fsync } = await import('node:fs');
+  const flush = (fd: number) => new Promise<void>((res, rej) => fsync(fd, (err) => (err ? rej(err) : res())));
+  const tmps: string[] = [];
+  let current = '';
+  try {
+    for (let i = 0; i < files.length; i += FLUSH_AT_ONCE) {
+      const fds: number[] = [];
+      try {
+        for (const { file, data } of files.slice(i, i + FLUSH_AT_ONCE)) {
+          current = file;
+          const tmp = join(dirname(file), tempName(`.${basename(file)}.tmp-`, 'w'));
+          const fd = openSync(tmp, 'wx', 0o644);
+          tmps.push(tmp);
+          fds.push(fd);
+          writeAll(fd, data, file);
+        }
+        current = files[i]!.file;
+        await Promise.all(fds.map(flush));
+      } finally {
+        for (const fd of fds) closeSync(fd);
+      }
+    }
+    files.forEach(({ file }, i) => {
+      current = file;
+      renameSync(tmps[i]!, file);
+    });
+  } catch (err) {
+    for (const tmp of tmps) rmSync(tmp, { force: true });
+    if (isErrno(err)) {
+      const { reason, hint } = explainErrno(err, current);
+      throw new SkillsError('E_IO', `cannot write ${current}: ${reason}; the file was left as it was`, {
+        cause: err,
+        hint,
+      });
+    }
+    throw new SkillsError('E_IO', `cannot write ${current}: ${(err as Error).message}`, { cause: err });
+  }
+  for (const dir of new Set(files.map(({ file }) => dirname(file)))) syncDir(dir);
+}

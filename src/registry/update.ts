@@ -11,7 +11,7 @@ import {
   type RegistryIndex,
   type Release,
 } from '../formats/index-file.js';
-import { writeAtomic } from '../fs/atomic.js';
+import { writeAtomic, writeAtomicMany } from '../fs/atomic.js';
 import { acquireLock } from './file-lock.js';
 import { legacyReleases, parseIndexText, readIndexText, readReleasesFile, releasesCache } from './index-io.js';
 import { BACKUP_FILE, INDEX_FILE, LOCK_FILE, ensureDir, releasesFile } from './layout.js';
@@ -103,15 +103,21 @@ export async function updateIndex(
       ensureDir(dirname(path));
       writeAtomic(path, textOf(id, r)!);
     };
-    // 1. New and changed releases, the removed ones still there.
+    // 1. New and changed releases, the removed ones still there: flushed together, all on disk before the index.
     const written = new Map<string, string | undefined>();
+    const batch: { file: string; data: string }[] = [];
     for (const [id, kept] of wanted) {
       const disk = onDisk.get(id);
       const union = kept === undefined ? disk : { ...(disk ?? {}), ...kept };
       const unionText = textOf(id, union);
-      if (union !== undefined && unionText !== textOf(id, disk)) writeReleases(id, union);
+      if (union !== undefined && unionText !== textOf(id, disk)) {
+        const path = releasesFile(dir, id);
+        ensureDir(dirname(path));
+        batch.push({ file: path, data: unionText! });
+      }
       written.set(id, unionText);
     }
+    await writeAtomicMany(batch);
     // 2. The index.
     if (text !== before) {
       if (before !== undefined) writeAtomic(join(dir, BACKUP_FILE), before);

@@ -9,6 +9,7 @@ import {
   tempName,
   writeAll,
   writeAtomic,
+  writeAtomicMany,
 } from '../../../src/fs/atomic.js';
 import { isSkillsError } from '../../../src/errors.js';
 import { tempFolders } from '../../helpers/cli.js';
@@ -80,5 +81,34 @@ describe('writeAtomic and writeAll', () => {
     } finally {
       closeSync(fd);
     }
+  });
+});
+
+describe('writeAtomicMany', () => {
+  it('writes every file whole, more than one flush batch of them, and leaves no temp file', async () => {
+    const dir = fresh();
+    const files = Array.from({ length: 150 }, (_, i) => ({ file: join(dir, `f${i}.json`), data: `{"n":${i}}\n` }));
+    writeFileSync(join(dir, 'f0.json'), 'old\n');
+    await writeAtomicMany(files);
+    expect(readdirSync(dir).sort()).toEqual(files.map((f) => f.file.slice(dir.length + 1)).sort());
+    for (const f of files) expect(readFileSync(f.file, 'utf8')).toBe(f.data);
+  });
+
+  it('renames nothing when one file cannot be written: every target is left as it was, and no temp file stays', async () => {
+    const dir = fresh();
+    writeFileSync(join(dir, 'a.json'), 'old a\n');
+    const files = [
+      { file: join(dir, 'a.json'), data: 'new a\n' },
+      // A folder that is not there: its temp file cannot be created.
+      { file: join(dir, 'missing', 'b.json'), data: 'b\n' },
+    ];
+    const err = await writeAtomicMany(files).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isSkillsError(err) && err.code).toBe('E_IO');
+    expect((err as Error).message).toContain(join(dir, 'missing', 'b.json'));
+    expect(readFileSync(join(dir, 'a.json'), 'utf8')).toBe('old a\n');
+    expect(readdirSync(dir)).toEqual(['a.json']);
   });
 });
