@@ -176,16 +176,21 @@ export function writeAtomic(file: string, data: string | Uint8Array, options: { 
     renameSync(tmp, file);
   } catch (err) {
     rmSync(tmp, { force: true });
-    if (isErrno(err)) {
-      const { reason, hint } = explainErrno(err, file);
-      throw new SkillsError('E_IO', `cannot write ${file}: ${reason}; the file was left as it was`, {
-        cause: err,
-        hint,
-      });
-    }
-    throw new SkillsError('E_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
+    throw writeError(err, file);
   }
   syncDir(dirname(file));
+}
+
+/** A write that failed, told as what it is (a full disk, a read-only folder), naming the file left as it was. */
+function writeError(err: unknown, file: string): SkillsError {
+  if (isErrno(err)) {
+    const { reason, hint } = explainErrno(err, file);
+    return new SkillsError('E_IO', `cannot write ${file}: ${reason}; the file was left as it was`, {
+      cause: err,
+      hint,
+    });
+  }
+  return new SkillsError('E_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
 }
 
 /** How many files writeAtomicMany flushes at once: enough for the disk to batch them, few enough for open files. */
@@ -226,14 +231,7 @@ export async function writeAtomicMany(files: { file: string; data: string | Uint
     });
   } catch (err) {
     for (const tmp of tmps) rmSync(tmp, { force: true });
-    if (isErrno(err)) {
-      const { reason, hint } = explainErrno(err, current);
-      throw new SkillsError('E_IO', `cannot write ${current}: ${reason}; the file was left as it was`, {
-        cause: err,
-        hint,
-      });
-    }
-    throw new SkillsError('E_IO', `cannot write ${current}: ${(err as Error).message}`, { cause: err });
+    throw writeError(err, current);
   }
   for (const dir of new Set(files.map(({ file }) => dirname(file)))) syncDir(dir);
 }
