@@ -62,7 +62,25 @@ export function findBlock(text: string, file: string): Block | undefined {
     from = j + 1;
     kinds = fences(bare.slice(from));
   }
+  // A code fence opened and never closed hides every line after it. When a marker is among them, the block would be
+  // missed and a second one added on every run: refused, naming the fence.
+  const open = unclosedFence(kinds);
+  if (open !== -1) {
+    const marker = bare.slice(from + open + 1).findIndex((l) => MARKER.test(l));
+    if (marker !== -1)
+      throw new SkillsError(
+        'E_INVALID',
+        `${file}:${from + open + 1}: a code fence opened here is never closed, so the skills marker at line ${from + open + 2 + marker} reads as code; the file was not changed`,
+        { hint: `close the fence (a line with the same backticks or tildes) before the ${BEGIN} line, and run again` },
+      );
+  }
   return block;
+}
+
+/** The index of the line that opens a code fence never closed (the last fence of the lines), or -1. */
+function unclosedFence(kinds: ReturnType<typeof fences>): number {
+  const open = kinds.lastIndexOf(FENCE_OPEN);
+  return open !== -1 && !kinds.slice(open).includes(FENCE_CLOSE) ? open : -1;
 }
 
 function broken(file: string, line: number, what: string): SkillsError {
@@ -100,6 +118,15 @@ export function withBlock(
     const next = text.slice(0, block.start) + blockText(prompt, block.eol) + text.slice(block.end);
     return { text: next, change: 'replaced' };
   }
+  // Appended after a code fence that is never closed, the block would read as code, and be missed on the next run.
+  const bare = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const open = unclosedFence(fences(bare));
+  if (open !== -1)
+    throw new SkillsError(
+      'E_INVALID',
+      `${file}:${open + 1}: a code fence opened here is never closed, so a skills block added after it would read as code; the file was not changed`,
+      { hint: 'close the fence (a line with the same backticks or tildes) at the end of the file, and run again' },
+    );
   const eol = /\r?\n/.exec(text)?.[0] ?? '\n';
   const body = text.replace(/^\uFEFF/, '');
   const gap = body === '' ? '' : text.endsWith('\n') ? eol : eol + eol;

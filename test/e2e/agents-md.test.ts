@@ -43,6 +43,19 @@ const read = (file: string) => readFileSync(file, 'utf8');
 const blockOf = (text: string) => text.slice(text.indexOf(BEGIN), text.indexOf(END) + END.length);
 
 describe('skills render-prompt --write (built CLI)', () => {
+  it('refuses a file that ends inside an unclosed code fence, naming the fence, and leaves it as it was', async () => {
+    const { dir, env } = project();
+    const file = join(dir, 'AGENTS.md');
+    const text = '# Agents\n\n```sh\nnpm test\n';
+    writeFileSync(file, text);
+    for (let run = 0; run < 2; run++) {
+      const r = await runCli(['render-prompt', '--write', 'AGENTS.md'], { cwd: dir, env });
+      expect(r.exitCode).not.toBe(0);
+      expect(r.stderr).toContain('AGENTS.md:3: a code fence opened here is never closed');
+      expect(read(file)).toBe(text);
+    }
+  });
+
   it('creates the file with the block; run again, it changes no byte and writes nothing', async () => {
     const { dir, env } = project();
     const file = join(dir, 'AGENTS.md');

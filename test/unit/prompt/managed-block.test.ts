@@ -110,3 +110,26 @@ describe('findBlock', () => {
     expect(findBlock(`see ${BEGIN} here\n`, 'F.md')).toBeUndefined();
   });
 });
+
+describe('a code fence that is never closed', () => {
+  const unclosed = '# Notes\n\n```sh\nnpm test\n';
+  it('refuses to append a block after it, naming the fence, rather than add one the next run cannot see', () => {
+    expect(() => withBlock(unclosed, 'P', 'AGENTS.md')).toThrow(
+      /^AGENTS\.md:3: a code fence opened here is never closed, so a skills block added after it would read as code; the file was not changed$/,
+    );
+  });
+
+  it('refuses, naming the fence and the marker, when the block sits after it (one added by an older version)', () => {
+    const text = `${unclosed}\n${blockText('P', '\n')}\n`;
+    expect(() => withBlock(text, 'Q', 'AGENTS.md')).toThrow(
+      /^AGENTS\.md:3: a code fence opened here is never closed, so the skills marker at line 6 reads as code/,
+    );
+  });
+
+  it('still writes a file whose fences are all closed', () => {
+    const closed = '# Notes\n\n```sh\nnpm test\n```\n';
+    const once = withBlock(closed, 'P', 'AGENTS.md');
+    expect(once.change).toBe('appended');
+    expect(withBlock(once.text, 'P', 'AGENTS.md')).toEqual({ text: once.text, change: 'replaced' });
+  });
+});
