@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { Context } from '../context.js';
+import { homeOf, type Context } from '../context.js';
 import { SkillsError } from '../errors.js';
 import { lintPaths, type LintRun } from '../lint/lint-paths.js';
 import { rules } from '../lint/rules/index.js';
@@ -49,6 +49,8 @@ export async function lint(options: LintOptions, ctx: Context) {
     spec: options.spec,
     fix: options.fix,
     fixDryRun: options.fixDryRun,
+    env: ctx.env,
+    home: homeOf(ctx),
   });
   const { reports, fixed } = run;
   if (run.cut) ctx.stderr.write(`warning: ${forTerminal(run.cut)}\n`);

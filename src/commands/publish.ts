@@ -1,5 +1,5 @@
 import { relative, resolve } from 'node:path';
-import type { Context } from '../context.js';
+import { homeOf, type Context } from '../context.js';
 import { SkillsError } from '../errors.js';
 import { loadNpmConfig } from '../fetch/npm-config.js';
 import { lintPaths } from '../lint/lint-paths.js';
@@ -55,7 +55,7 @@ export async function publish(options: PublishOptions, ctx: Context): Promise<Pu
 
   // Validate and lint first: what a registry holds is immutable, so a broken skill never goes out.
   const skill = loadSkill(root);
-  const run = await lintPaths({ paths: [root], cwd: ctx.cwd });
+  const run = await lintPaths({ paths: [root], cwd: ctx.cwd, env: ctx.env, home: homeOf(ctx) });
   const errors = run.reports.flatMap((r) => r.diagnostics).filter((d) => d.severity === 'error');
   if (errors.length > 0) {
     if (options.json)

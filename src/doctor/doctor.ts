@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import { detectAgents, resolveAgents, type AgentReads } from '../skill/agents.js';
-import { openTokenCache, userCacheDir } from '../tokens/token-cache.js';
+import { userTokenCache } from '../tokens/token-cache.js';
 import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
 import { agentFolders, viewAgent, type AgentView } from './agent-view.js';
 import { folderReader } from './folder-read.js';
@@ -37,9 +36,6 @@ export interface DoctorReport {
   problems: number;
 }
 
-/** The same file render-prompt keeps its counts in: one tokenizer, one cache. */
-const TOKEN_CACHE_FILE = 'tokens-o200k_base.json';
-
 /** What each agent will load, skip and list, from its project and user skill folders. */
 export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const place = { cwd: options.cwd, home: options.home, env: options.env };
@@ -51,10 +47,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const detected = detectAgents(place).filter((d) =>
     named ? named.has(d.agent.name) : d.projectExists || d.userExists,
   );
-  const cache =
-    options.countTokens || options.env.SKILLS_TOKEN_CACHE === '0'
-      ? undefined
-      : openTokenCache(join(userCacheDir(options.env, options.home), TOKEN_CACHE_FILE), COUNTER_ID);
+  const cache = options.countTokens ? undefined : userTokenCache(options.env, options.home, COUNTER_ID);
   const count: CountTokens =
     options.countTokens ?? (cache ? cachedTokenCounter(cache) : async (t) => (await tokenCounter())(t));
   const read = folderReader();

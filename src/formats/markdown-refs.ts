@@ -103,7 +103,7 @@ export function findReferences(markdown: string, firstLine: number, opts: FindOp
     } else {
       const links: Ref[] = [];
       const masks: [number, number][] = [];
-      const def = REF_DEF.exec(line);
+      const def = line.includes(']:') ? REF_DEF.exec(line) : null;
       if (def && !def[1]!.startsWith('^')) {
         const start = def[0].length - def[2]!.length;
         const close = def[2]!.startsWith('<') ? line.indexOf('>', start) : -1;
@@ -322,7 +322,8 @@ function bare(
   mounts: readonly string[],
 ): boolean {
   // Most lines hold neither a path nor a file name: one quick look instead of reading every word.
-  if (!/[/\\]/.test(line) && (inFence || !NAME_HINT.test(line))) return false;
+  if (!line.includes('/') && !line.includes('\\') && (inFence || !line.includes('.') || !NAME_HINT.test(line)))
+    return false;
   let found = false;
   const linked = new Set(links.map((l) => l.path));
   let linkedNames: Set<string> | undefined;

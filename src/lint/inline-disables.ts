@@ -1,51 +1,67 @@
 // Inline disable comments in Markdown files: `<!-- skills-lint-disable … -->` and its -next-line form.
+import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
-import type { LintFinding } from './linter.js';
-import { knownNames } from './settings.js';
-import type { Rule } from './types.js';
 
 const DISABLE = /<!--\s*skills-lint-disable(-next-line)?((?:\s+[\w-]+,?)*)\s*-->/g;
 
+type Off = Set<string> | 'all' | undefined;
+
+/** What the comments of one file turn off: for the whole file, and line by line. */
+export interface FileDisables {
+  all: Off;
+  lines: Map<number, Set<string> | 'all'>;
+}
+
+const NONE: FileDisables = { all: undefined, lines: new Map() };
+
+/** The comments of one Markdown text; `names` maps every rule id and alias to its id (knownNames). */
+export function parseDisables(text: string | undefined, names: Map<string, string>): FileDisables {
+  if (!text || !text.includes('skills-lint-disable')) return NONE;
+  const d: FileDisables = { all: undefined, lines: new Map() };
+  const lineStarts: number[] = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  for (const m of text.matchAll(DISABLE)) {
+    const ids = m[2]!
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map((n) => names.get(n) ?? n);
+    const set: Set<string> | 'all' = ids.length === 0 ? 'all' : new Set(ids);
+    if (m[1]) {
+      let line = 0;
+      while (line + 1 < lineStarts.length && lineStarts[line + 1]! <= m.index!) line++;
+      d.lines.set(line + 2, set);
+    } else if (set === 'all' || d.all === 'all') d.all = 'all';
+    else d.all = new Set([...(d.all ?? []), ...set]);
+  }
+  return d;
+}
+
+/** True when the comments keep the finding (it is not turned off where it is). */
+export function keptBy(d: FileDisables, diag: Pick<Diagnostic, 'ruleId' | 'line'>): boolean {
+  const off = (s: Off) => s === 'all' || (s !== undefined && s.has(diag.ruleId));
+  return !off(d.all) && !(diag.line !== undefined && off(d.lines.get(diag.line)));
+}
+
 /**
- * `<!-- skills-lint-disable SK012 -->` turns rules off for the whole Markdown file it is in,
- * `<!-- skills-lint-disable-next-line SK012 -->` for the line after it; no ids means every rule.
+ * The comments of a skill's Markdown files, read when first asked for: `<!-- skills-lint-disable SK012 -->` turns
+ * rules off for the whole file it is in, `<!-- skills-lint-disable-next-line SK012 -->` for the line after it; no
+ * ids means every rule. Files that are not Markdown of the skill have none.
  */
-export function applyInlineDisables(
-  diagnostics: LintFinding[],
-  skill: Skill,
+export function skillDisables(
+  skill: Pick<Skill, 'root'>,
   readText: (rel: string) => string | undefined,
-  rules: Rule[],
-): LintFinding[] {
-  const names = knownNames(rules);
-  const byFile = new Map<string, { all: Set<string> | 'all' | undefined; lines: Map<number, Set<string> | 'all'> }>();
-  const directives = (file: string) => {
+  names: Map<string, string>,
+): (file: string) => FileDisables {
+  const byFile = new Map<string, FileDisables>();
+  return (file) => {
     let d = byFile.get(file);
-    if (d) return d;
-    d = { all: undefined, lines: new Map() };
-    byFile.set(file, d);
-    if (!/\.(md|markdown)$/i.test(file) || !file.startsWith(skill.root)) return d;
-    const text = readText(file.slice(skill.root.length + 1));
-    if (!text || !text.includes('skills-lint-disable')) return d;
-    const lineStarts: number[] = [0];
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-    for (const m of text.matchAll(DISABLE)) {
-      const ids = m[2]!
-        .split(/[\s,]+/)
-        .filter(Boolean)
-        .map((n) => names.get(n) ?? n);
-      const set: Set<string> | 'all' = ids.length === 0 ? 'all' : new Set(ids);
-      if (m[1]) {
-        let line = 0;
-        while (line + 1 < lineStarts.length && lineStarts[line + 1]! <= m.index!) line++;
-        d.lines.set(line + 2, set);
-      } else if (set === 'all' || d.all === 'all') d.all = 'all';
-      else d.all = new Set([...(d.all ?? []), ...set]);
+    if (!d) {
+      d =
+        /\.(md|markdown)$/i.test(file) && file.startsWith(skill.root)
+          ? parseDisables(readText(file.slice(skill.root.length + 1)), names)
+          : NONE;
+      byFile.set(file, d);
     }
     return d;
   };
-  return diagnostics.filter((diag) => {
-    const d = directives(diag.file);
-    const off = (s: Set<string> | 'all' | undefined) => s === 'all' || (s !== undefined && s.has(diag.ruleId));
-    return !off(d.all) && !(diag.line !== undefined && off(d.lines.get(diag.line)));
-  });
 }

@@ -5,7 +5,9 @@ import { discoverSkills } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import { cleanLeftoversBelow } from '../fs/atomic.js';
 import { planFixes, writeEdits, type FileEdit } from './fix.js';
-import { lintSkills, type LintReport } from './linter.js';
+import { userTokenCache } from '../tokens/token-cache.js';
+import { cachedTokenCounter, COUNTER_ID } from '../tokens/tokens.js';
+import { createLinter, type LintReport } from './linter.js';
 import { resolveSettings } from './settings.js';
 import type { Fix } from './types.js';
 
@@ -19,6 +21,9 @@ export interface LintPathsOptions {
   fix?: boolean;
   /** Plan the fixes of one pass without writing them. */
   fixDryRun?: boolean;
+  /** Where the user's token cache is (`$XDG_CACHE_HOME`, SKILLS_TOKEN_CACHE=0 turns it off); none without. */
+  env?: Record<string, string | undefined>;
+  home?: string;
 }
 
 export interface FixRecord {
@@ -47,11 +52,19 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   const config = loadConfig(options.cwd, options.config);
   const paths = options.paths.length > 0 ? options.paths : ['.'];
   let cut: string | undefined;
+  const cache = options.env && options.home ? userTokenCache(options.env, options.home, COUNTER_ID) : undefined;
+  const countTokens = cache ? cachedTokenCounter(cache) : undefined;
+  // One skill at a time: loaded, checked and let go, so that what stays in memory is the findings.
   const run = async () => {
     const { roots, outside, listings, ...found } = discoverSkills(paths, { cwd: options.cwd });
     cut = found.cut;
-    const skills = roots.map((r) => loadSkill(r, { spec: options.spec, listing: listings.get(r) }));
-    return { reports: await lintSkills(skills, { config, spec: options.spec }), outside };
+    const linter = createLinter({ config, spec: options.spec, ...(countTokens ? { countTokens } : {}) });
+    for (const r of roots) {
+      const listing = listings.get(r);
+      listings.delete(r);
+      await linter.add(loadSkill(r, { spec: options.spec, listing }));
+    }
+    return { reports: linter.finish(), outside };
   };
   let { reports, outside } = await run();
   const fixed: FixRecord[] = [];
@@ -69,6 +82,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   } else if (options.fixDryRun) {
     preview = planFixes(...fixesOf(reports)).edits;
   }
+  cache?.save();
   const explicit = new Set<string>();
   for (const [id, setting] of resolveSettings(config)) if (setting.severity !== undefined) explicit.add(id);
   return { reports, outside, fixed, preview, explicit, ...(cut ? { cut } : {}) };

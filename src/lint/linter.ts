@@ -4,11 +4,12 @@ import type { Config } from '../config/config.js';
 import { validateSkills } from '../skill/validate.js';
 import type { Diagnostic, Severity } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
+import { tokenCounter } from '../tokens/tokens.js';
 import { skillFiles } from './files.js';
-import { applyInlineDisables } from './inline-disables.js';
+import { keptBy, skillDisables, type FileDisables } from './inline-disables.js';
 import { rules as allRules } from './rules/index.js';
-import { resolveSettings, settingFor } from './settings.js';
-import type { Fix, Report, Rule } from './types.js';
+import { knownNames, resolveSettings, settingFor } from './settings.js';
+import type { Fix, Report, Rule, RuleTools, TreeSkill } from './types.js';
 import { fixForCheck } from './validate-fixes.js';
 
 export { resolveSettings } from './settings.js';
@@ -17,8 +18,11 @@ export interface LintFinding extends Diagnostic {
   fix?: Fix;
 }
 
+/** What a report keeps of its skill: the linter lets go of the rest once the skill is checked. */
+export type LintedSkill = TreeSkill & Pick<Skill, 'version'>;
+
 export interface LintReport {
-  skill: Skill;
+  skill: LintedSkill;
   valid: boolean;
   diagnostics: LintFinding[];
 }
@@ -31,91 +35,155 @@ export interface LintOptions {
   /**
    * Sees each report as its rule makes it, before severities and disable comments apply (the rule tester reads them).
    */
-  onReport?(rule: Rule, skill: Skill, report: Report): void;
+  onReport?(rule: Rule, skill: TreeSkill, report: Report): void;
+  /** Token counts (the user's cache, say); the tokenizer alone by default. */
+  countTokens?: RuleTools['countTokens'];
+}
+
+/** A linter that takes skills one at a time, keeps only their findings, and runs the tree rules at the end. */
+export interface Linter {
+  /** Lint one loaded skill (nothing when it is under an ignored glob); the skill may be let go afterwards. */
+  add(skill: Skill): Promise<void>;
+  /** The tree rules over every skill added, and the reports, in the order the skills were added. */
+  finish(): LintReport[];
+}
+
+interface Active {
+  rule: Rule;
+  severity: Severity;
+  options: Record<string, unknown>;
+}
+
+const byPlace = (a: LintFinding, b: LintFinding) =>
+  a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) : a.file < b.file ? -1 : 1;
+
+function toFinding(rule: Rule, severity: Severity, skill: TreeSkill, r: Report): LintFinding {
+  const f: LintFinding = {
+    ruleId: rule.names[0],
+    rule: rule.names[1],
+    severity: r.severity ?? severity,
+    message: r.message,
+    file: r.file ?? skill.file,
+  };
+  if (r.line !== undefined) {
+    f.line = r.line;
+    f.column = r.column ?? 1;
+  }
+  if (r.hint) f.hint = r.hint;
+  if (r.fix) f.fix = r.fix;
+  return f;
+}
+
+/** What is kept of a skill once it is checked: what reports and tree rules read of it. */
+function linted(skill: Skill): LintedSkill {
+  const positions: Skill['positions'] = {};
+  for (const k of ['id', 'name'] as const) if (skill.positions[k]) positions[k] = skill.positions[k]!;
+  const out: LintedSkill = {
+    id: skill.id,
+    name: skill.name,
+    layout: skill.layout,
+    root: skill.root,
+    file: skill.file,
+    positions,
+  };
+  if (skill.version !== undefined) out.version = skill.version;
+  return out;
 }
 
 /**
- * Lint loaded skills: every validate finding (with a fix where one is safe), then every enabled rule, then
- * the configuration's severities and the inline disable comments. Skills under an ignored glob are dropped.
+ * The linter: for each skill, every validate finding (with a fix where one is safe), then every enabled rule, then
+ * the configuration's severities and the inline disable comments; the skill's files are read once, and let go
+ * with the skill. Skills under an ignored glob are dropped.
  */
-export async function lintSkills(skills: Skill[], options: LintOptions): Promise<LintReport[]> {
+export function createLinter(options: LintOptions): Linter {
   const rules = options.rules ?? allRules;
   const settings = resolveSettings(options.config, rules);
+  const names = knownNames(rules);
+  const active: Active[] = [];
+  for (const rule of rules) {
+    const s = settingFor(rule, settings);
+    if (s.severity !== 'off') active.push({ rule, severity: s.severity, options: s.options });
+  }
   const ignored = options.config.ignores.length ? picomatch(options.config.ignores, { dot: true }) : undefined;
   const rel = (p: string) => relative(options.config.dir, p).split('\\').join('/');
-  const kept = ignored ? skills.filter((s) => !ignored(rel(s.root)) && !ignored(`${rel(s.root)}/`)) : skills;
-  const reports = await validateSkills(kept, { spec: options.spec });
-  const bySkill = new Map<Skill, LintFinding[]>();
-  const files = new Map<Skill, ReturnType<typeof skillFiles>>();
-  const filesOf = (s: Skill) => {
-    let f = files.get(s);
-    if (!f) files.set(s, (f = skillFiles(s)));
-    return f;
-  };
-  for (const r of reports) {
-    bySkill.set(
-      r.skill,
-      r.diagnostics.map((d) => {
-        const fix = fixForCheck(r.skill, d, filesOf(r.skill).readText, filesOf(r.skill).stat);
-        return fix ? { ...d, fix } : { ...d };
-      }),
-    );
-  }
-  const toFinding = (rule: Rule, severity: Severity, skill: Skill, r: Report): LintFinding => {
-    const f: LintFinding = {
-      ruleId: rule.names[0],
-      rule: rule.names[1],
-      severity: r.severity ?? severity,
-      message: r.message,
-      file: r.file ?? skill.file,
-    };
-    if (r.line !== undefined) {
-      f.line = r.line;
-      f.column = r.column ?? 1;
-    }
-    if (r.hint) f.hint = r.hint;
-    if (r.fix) f.fix = r.fix;
-    return f;
-  };
-  for (const rule of rules) {
-    const { severity, options: opts } = settingFor(rule, settings);
-    if (severity === 'off') continue;
-    const applicable = kept.filter((s) => rule.layouts.includes(s.layout));
-    if (applicable.length === 0) continue;
-    await rule.prepare?.(applicable, opts);
-    if (rule.check) {
-      for (const skill of applicable) {
-        const fs = filesOf(skill);
-        const out = bySkill.get(skill)!;
-        const report = (r: Report) => {
-          options.onReport?.(rule, skill, r);
-          out.push(toFinding(rule, severity, skill, r));
-        };
-        rule.check(skill, { options: opts, report, readText: fs.readText, stat: fs.stat });
-      }
-    }
-    rule.checkTree?.(applicable, {
-      options: opts,
-      report: (skill, r) => {
-        options.onReport?.(rule, skill, r);
-        bySkill.get(skill)?.push(toFinding(rule, severity, skill, r));
-      },
-    });
-  }
-  return kept.map((skill) => {
-    let diagnostics = bySkill.get(skill)!;
-    // Settings for validate's checks (lint rules had theirs applied above).
-    diagnostics = diagnostics.flatMap((d) => {
+  const tools: RuleTools = { countTokens: options.countTokens ?? (async (t) => (await tokenCounter())(t)) };
+  const reports: LintReport[] = [];
+  // For the tree rules' findings: the disable comments of each skill file, kept only where it has some.
+  const fileDisables = new Map<LintReport, FileDisables>();
+  const treeRules = active.filter((a) => a.rule.checkTree);
+
+  const settle = (diagnostics: LintFinding[]) => {
+    let out = diagnostics.flatMap((d) => {
+      // Settings for validate's checks (lint rules have theirs applied as they report).
       if (!d.ruleId.startsWith('SK0')) return [d];
       const s = settings.get(d.ruleId)?.severity;
       if (s === 'off') return [];
       return [s ? { ...d, severity: s } : d];
     });
-    diagnostics = applyInlineDisables(diagnostics, skill, filesOf(skill).readText, rules);
-    if (ignored) diagnostics = diagnostics.filter((d) => !ignored(rel(d.file)));
-    diagnostics.sort((a, b) =>
-      a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) : a.file < b.file ? -1 : 1,
-    );
-    return { skill, valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
-  });
+    if (ignored) out = out.filter((d) => !ignored(rel(d.file)));
+    return out;
+  };
+
+  return {
+    async add(skill) {
+      if (ignored && (ignored(rel(skill.root)) || ignored(`${rel(skill.root)}/`))) return;
+      const files = skillFiles(skill);
+      const [validated] = await validateSkills([skill], { spec: options.spec });
+      const out: LintFinding[] = validated!.diagnostics.map((d) => {
+        const fix = fixForCheck(skill, d, files.readText, files.stat);
+        return fix ? { ...d, fix } : { ...d };
+      });
+      for (const { rule, severity, options: opts } of active) {
+        if (!rule.check || !rule.layouts.includes(skill.layout)) continue;
+        if (rule.prepare) await rule.prepare([skill], opts, tools);
+        const report = (r: Report) => {
+          options.onReport?.(rule, skill, r);
+          out.push(toFinding(rule, severity, skill, r));
+        };
+        rule.check(skill, { options: opts, report, readText: files.readText, stat: files.stat });
+      }
+      const disables = skillDisables(skill, files.readText, names);
+      const diagnostics = settle(out).filter((d) => keptBy(disables(d.file), d));
+      diagnostics.sort(byPlace);
+      const r: LintReport = {
+        skill: linted(skill),
+        valid: !diagnostics.some((d) => d.severity === 'error'),
+        diagnostics,
+      };
+      reports.push(r);
+      if (treeRules.length > 0) {
+        const d = disables(skill.file);
+        if (d.all !== undefined || d.lines.size > 0) fileDisables.set(r, d);
+      }
+    },
+    finish() {
+      const bySkill = new Map<TreeSkill, LintReport>(reports.map((r) => [r.skill, r]));
+      for (const { rule, severity, options: opts } of treeRules) {
+        const applicable = reports.filter((r) => rule.layouts.includes(r.skill.layout)).map((r) => r.skill);
+        if (applicable.length === 0) continue;
+        rule.checkTree!(applicable, {
+          options: opts,
+          report: (skill, r) => {
+            options.onReport?.(rule, skill, r);
+            const report = bySkill.get(skill);
+            if (!report) return;
+            const f = toFinding(rule, severity, skill, r);
+            const d = fileDisables.get(report);
+            if ((d && f.file === report.skill.file && !keptBy(d, f)) || (ignored && ignored(rel(f.file)))) return;
+            report.diagnostics.push(f);
+            report.diagnostics.sort(byPlace);
+            if (f.severity === 'error') report.valid = false;
+          },
+        });
+      }
+      return reports;
+    },
+  };
+}
+
+/** Lint loaded skills (createLinter, each in turn): one report a skill, in order. */
+export async function lintSkills(skills: Skill[], options: LintOptions): Promise<LintReport[]> {
+  const linter = createLinter(options);
+  for (const skill of skills) await linter.add(skill);
+  return linter.finish();
 }

@@ -38,9 +38,18 @@ export interface RuleContext {
   stat(rel: string): { size: number; mode: number } | undefined;
 }
 
+/** What a tree rule sees of each skill: the linter keeps no more of a skill once its own checks have run. */
+export type TreeSkill = Pick<Skill, 'id' | 'name' | 'layout' | 'root' | 'file' | 'positions'>;
+
 export interface TreeContext {
   options: Record<string, unknown>;
-  report(skill: Skill, r: Report): void;
+  report(skill: TreeSkill, r: Report): void;
+}
+
+/** What the linter lends to a rule's prepare. */
+export interface RuleTools {
+  /** The o200k_base count of a text, from the user's token cache where it has the count. */
+  countTokens(text: string): Promise<number>;
 }
 
 export interface RuleOption {
@@ -59,9 +68,12 @@ export interface Rule {
   sources: string[];
   fixable: boolean;
   options?: Record<string, RuleOption>;
-  /** Load what the rule needs (a tokenizer, say) once, before the first check, only when it will run. */
-  prepare?(skills: Skill[], options: Record<string, unknown>): Promise<void>;
+  /**
+   * The asynchronous part of the rule's work on these skills (token counts, say), before their checks; only for
+   * skills the rule runs on. The linter goes through skills one at a time, so it is called with each in turn.
+   */
+  prepare?(skills: Skill[], options: Record<string, unknown>, tools: RuleTools): Promise<void>;
   check?(skill: Skill, ctx: RuleContext): void;
-  /** Rules that compare skills with each other. */
-  checkTree?(skills: Skill[], ctx: TreeContext): void;
+  /** Rules that compare skills with each other, run once every skill has been checked. */
+  checkTree?(skills: TreeSkill[], ctx: TreeContext): void;
 }

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { homeOf, type Context } from '../context.js';
 import { SkillsError } from '../errors.js';
 import { loadConfig } from '../config/config.js';
@@ -9,7 +9,7 @@ import { activate, type ActiveSkill, type CatalogEntry } from '../skill/light.js
 import { closest } from '../skill/names.js';
 import { isInside } from '../fs/walk.js';
 import { escapeChar, replaceUnsafe } from '../formats/unsafe-text.js';
-import { openTokenCache, userCacheDir } from '../tokens/token-cache.js';
+import { userTokenCache } from '../tokens/token-cache.js';
 import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
 import { buildCatalog, type Catalog } from './catalog.js';
 import {
@@ -85,8 +85,6 @@ export interface RenderPromptResult {
 const FORMATS = ['markdown', 'xml', 'json'];
 const DEFAULT_MAX_SKILLS = 3;
 const DEFAULT_SELECTOR_TIMEOUT_MS = 30_000;
-/** The token counts of prompts already counted, in the user's cache folder (see tokens/token-cache.ts). */
-const TOKEN_CACHE_FILE = 'tokens-o200k_base.json';
 
 /** The skills part of an agent's system prompt, and what went into it; nothing is printed. */
 export async function renderPrompt(
@@ -213,10 +211,7 @@ export async function renderPrompt(
   // token cache has not counted before, loads them.
   // --check prints no count: it need not load them at all (a pre-commit hook runs it on every commit).
   const uncounted = emptyPrompt(input) || (options.check === true && budget === undefined);
-  const cache =
-    uncounted || ctx.env.SKILLS_TOKEN_CACHE === '0'
-      ? undefined
-      : openTokenCache(join(userCacheDir(ctx.env, home), TOKEN_CACHE_FILE), COUNTER_ID);
+  const cache = uncounted ? undefined : userTokenCache(ctx.env, home, COUNTER_ID);
   const counter = uncounted ? () => 0 : cache ? cachedTokenCounter(cache) : await tokenCounter();
   let fitted = await fitBudget(input, promptFormat, counter, budget);
   // A tier chosen automatically never yields a prompt no agent can take (the catalog of 100,000 skills is millions

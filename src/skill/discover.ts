@@ -36,22 +36,23 @@ export interface DiscoveryBudget {
   skillsLeft: number;
   deadline: number;
   /** The limits it started with, for the message. */
-  limits: { folders: number; seconds: number };
+  limits: { folders: number; skills: number; seconds: number };
   /** Why the search was cut, once it was. */
   cut?: string;
 }
 
 /** The most folders one command's search for skills reads, unless SKILLS_MAX_FOLDERS says otherwise. */
 export const MAX_DISCOVERY_FOLDERS = 50_000;
-/** The most skills one command's search finds. */
+/** The most skills one command's search finds, unless SKILLS_MAX_SKILLS says otherwise. */
 export const MAX_DISCOVERY_SKILLS = 20_000;
 /** The longest one command's search for skills runs, in seconds, unless SKILLS_MAX_SEARCH_SECONDS says otherwise. */
 export const MAX_DISCOVERY_SECONDS = 10;
 
-const limits = { folders: MAX_DISCOVERY_FOLDERS, seconds: MAX_DISCOVERY_SECONDS };
+const limits = { folders: MAX_DISCOVERY_FOLDERS, skills: MAX_DISCOVERY_SKILLS, seconds: MAX_DISCOVERY_SECONDS };
 
 /**
- * Set the limits of every later search from the environment (SKILLS_MAX_FOLDERS, SKILLS_MAX_SEARCH_SECONDS); a
+ * Set the limits of every later search from the environment (SKILLS_MAX_FOLDERS, SKILLS_MAX_SKILLS,
+ * SKILLS_MAX_SEARCH_SECONDS); a
  * command calls this once with its ctx.env. A value that is not a whole number of at least 1 (0 for the seconds)
  * is a usage error.
  */
@@ -65,6 +66,7 @@ export function setDiscoveryLimits(env: Record<string, string | undefined>): voi
     return n;
   };
   limits.folders = read('SKILLS_MAX_FOLDERS', MAX_DISCOVERY_FOLDERS, 1);
+  limits.skills = read('SKILLS_MAX_SKILLS', MAX_DISCOVERY_SKILLS, 1);
   limits.seconds = read('SKILLS_MAX_SEARCH_SECONDS', MAX_DISCOVERY_SECONDS, 0);
 }
 
@@ -72,7 +74,7 @@ export function setDiscoveryLimits(env: Record<string, string | undefined>): voi
 export function discoveryBudget(now = Date.now()): DiscoveryBudget {
   return {
     foldersLeft: limits.folders,
-    skillsLeft: MAX_DISCOVERY_SKILLS,
+    skillsLeft: limits.skills,
     deadline: now + limits.seconds * 1000,
     limits: { ...limits },
   };
@@ -261,7 +263,7 @@ function walkForSkills(
   /** Count one more skill; false (and `cut` set) once the most one search finds are found. */
   const oneMore = (child: string) => {
     if (budget.skillsLeft-- > 0) return true;
-    budget.cut ??= `the search for skills stopped at ${child}: it found ${MAX_DISCOVERY_SKILLS.toLocaleString('en')} skills, the most one search finds; skills not yet found are left out (give a narrower folder, or list the skill folders in skillDirs)`;
+    budget.cut ??= `the search for skills stopped at ${child}: it found ${budget.limits.skills.toLocaleString('en')} skills, the most one search finds (SKILLS_MAX_SKILLS raises it); skills not yet found are left out (give a narrower folder, or list the skill folders in skillDirs)`;
     return false;
   };
   // A Dirent of a symlink is no directory, so the walk never goes through one: below the resolved start, every real

@@ -143,3 +143,20 @@ function writeCounts(file: string, text: string, uid: number | undefined): void 
     if (tmp !== undefined) rmSync(tmp, { force: true });
   }
 }
+
+/** The one file the counts of o200k_base are kept in, shared by render-prompt, lint and doctor. */
+export const TOKEN_CACHE_FILE = 'tokens-o200k_base.json';
+
+/**
+ * The user's token cache (`~/.cache/skills/tokens-o200k_base.json`) for `counter`, or undefined when
+ * SKILLS_TOKEN_CACHE=0 turns it off.
+ */
+export function userTokenCache(
+  env: Record<string, string | undefined>,
+  home: string,
+  counter: string,
+): TokenCache | undefined {
+  return env.SKILLS_TOKEN_CACHE === '0'
+    ? undefined
+    : openTokenCache(join(userCacheDir(env, home), TOKEN_CACHE_FILE), counter);
+}

@@ -4,8 +4,11 @@ import { jsonDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 import { forTerminal } from './terminal-text.js';
 
+/** What a report shows of its skill. */
+export type ReportedSkill = Pick<Skill, 'root' | 'id' | 'layout' | 'version'>;
+
 export interface ValidateResult {
-  reports: { skill: Skill; valid: boolean; diagnostics: (Diagnostic & { fix?: unknown })[] }[];
+  reports: { skill: ReportedSkill; valid: boolean; diagnostics: (Diagnostic & { fix?: unknown })[] }[];
   outside: string[];
   errorCount: number;
   warningCount: number;

@@ -322,6 +322,23 @@ describe('a search for skills that would walk the whole disk (item 16)', () => {
     );
   });
 
+  it('stops at the most skills one search finds (SKILLS_MAX_SKILLS), and says how to raise it', async () => {
+    const dir = t.fresh('many');
+    for (let i = 0; i < 5; i++)
+      writeTree(join(dir, `s${i}`), { 'SKILL.md': skillMd(`s${i}`, 'A skill. Use when testing.') });
+    const cut = await runCli(['list', dir, '--json'], { env: { SKILLS_MAX_SKILLS: '3' } });
+    expect(cut.stderr).toMatch(
+      /the search for skills stopped at .*: it found 3 skills, the most one search finds \(SKILLS_MAX_SKILLS raises it\)/,
+    );
+    expect(JSON.parse(cut.stdout).skills).toHaveLength(3);
+    const all = await runCli(['list', dir, '--json'], { env: { SKILLS_MAX_SKILLS: '5' } });
+    expect(all.stderr).not.toMatch(/stopped/);
+    expect(JSON.parse(all.stdout).skills).toHaveLength(5);
+    const bad = await runCli(['list', dir], { env: { SKILLS_MAX_SKILLS: '0' } });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/SKILLS_MAX_SKILLS must be a whole number of at least 1, not "0"/);
+  });
+
   it('refuses a limit that is not a whole number, by name', async () => {
     const r = await runCli(['validate', root], { env: { SKILLS_MAX_FOLDERS: 'lots' } });
     expect(r.exitCode).toBe(2);

@@ -1,11 +1,10 @@
-import type { Skill } from '../../model/skill.js';
-import type { Rule } from '../types.js';
+import type { Rule, TreeSkill } from '../types.js';
 
 const key = (s: string) => s.normalize('NFKC').toLowerCase();
 
 /** Skills grouped by a key, keeping only keys that more than one skill folder shares. */
-function shared(skills: Skill[], keyOf: (s: Skill) => string): Map<string, Skill[]> {
-  const groups = new Map<string, Skill[]>();
+function shared(skills: TreeSkill[], keyOf: (s: TreeSkill) => string): Map<string, TreeSkill[]> {
+  const groups = new Map<string, TreeSkill[]>();
   for (const s of skills) {
     const k = keyOf(s);
     if (k === '') continue;

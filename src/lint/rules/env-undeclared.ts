@@ -93,6 +93,8 @@ const STANDARD = [
 ];
 
 /** A test for names to leave alone: exact names, or prefixes written `LC_*`. */
+const filters = new WeakMap<Record<string, unknown>, (name: string) => boolean>();
+
 export function nameFilter(names: string[]): (name: string) => boolean {
   const exact = new Set(names.filter((n) => !n.endsWith('*')));
   const prefixes = names.filter((n) => n.endsWith('*')).map((n) => n.slice(0, -1));
@@ -269,7 +271,12 @@ export default {
     },
   },
   check(skill, ctx) {
-    const standard = nameFilter([...STANDARD, ...(ctx.options.ignore as string[])]);
+    // Built once a run (the options object is the run's), and only when some script reads a variable.
+    const standard = (name: string) => {
+      let f = filters.get(ctx.options);
+      if (!f) filters.set(ctx.options, (f = nameFilter([...STANDARD, ...(ctx.options.ignore as string[])])));
+      return f(name);
+    };
     const declared = new Set(skill.envVars);
     for (const script of byPath(skill.scripts)) {
       if (!script.exists) continue;

@@ -1,9 +1,9 @@
 import type { Skill } from '../../model/skill.js';
-import { tokenCounter, type CountTokens } from '../../tokens/tokens.js';
 import type { Rule } from '../types.js';
 
-// Loaded by prepare, and only when some skill is big enough to need it: the encoding's tables take a while to load.
-let countTokens: CountTokens | undefined;
+// Counted by prepare (through the user's token cache: the tokenizer's tables are loaded only for text it has not
+// counted before), and only for skills whose instructions have more bytes than the budget has tokens.
+const counted = new WeakMap<Skill, number>();
 
 /** UTF-8 bytes of the instructions: an upper bound on their tokens, since every token covers at least one byte. */
 function instructionBytes(skill: Skill): number {
@@ -30,18 +30,19 @@ export default {
       description: 'most tokens of instructions (SKILL.md body, or all context files), counted with o200k_base',
     },
   },
-  async prepare(skills, options) {
-    if (countTokens) return;
+  async prepare(skills, options, tools) {
     const max = options.maxTokens as number;
-    if (!skills.some((s) => instructionBytes(s) > max)) return;
-    countTokens = await tokenCounter();
+    for (const skill of skills) {
+      if (instructionBytes(skill) <= max) continue;
+      let total = 0;
+      for (const part of skill.instructionParts) total += await tools.countTokens(part.text);
+      counted.set(skill, total);
+    }
   },
   check(skill, ctx) {
     const max = ctx.options.maxTokens as number;
-    if (instructionBytes(skill) <= max || !countTokens) return;
-    let total = 0;
-    for (const part of skill.instructionParts) total += countTokens(part.text);
-    if (total > max) {
+    const total = counted.get(skill);
+    if (total !== undefined && total > max) {
       const first = skill.instructionParts[0];
       ctx.report({
         message: `instructions are ${total} tokens long (o200k_base); keep them under ${max}`,

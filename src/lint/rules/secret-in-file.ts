@@ -10,21 +10,57 @@ interface Pattern {
   re: RegExp;
   /** Also demand randomness of the match (for prefixes that ordinary words can share). */
   random?: boolean;
+  /** Text that every match holds: a text without any of them is not searched (most texts hold none). */
+  hints: string[];
 }
 
 // Every quantifier is bounded and no repetition nests: this runs on strangers' files.
 const END = '(?![A-Za-z0-9_-])';
 const PATTERNS: Pattern[] = [
-  { kind: 'private key', re: /-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----/g },
-  { kind: 'AWS access key id', re: new RegExp(`\\b(?:AKIA|ASIA)[A-Z0-9]{16}${END}`, 'g') },
-  { kind: 'GitHub token', re: new RegExp(`\\bgh[pousr]_[A-Za-z0-9]{36}${END}`, 'g') },
-  { kind: 'GitHub token', re: new RegExp(`\\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}${END}`, 'g') },
-  { kind: 'Anthropic API key', re: new RegExp(`\\bsk-ant-[A-Za-z0-9_-]{20,200}`, 'g'), random: true },
-  { kind: 'OpenAI API key', re: new RegExp(`\\bsk-(?!ant-)[A-Za-z0-9_-]{20,200}`, 'g'), random: true },
-  { kind: 'Slack token', re: new RegExp(`\\bxox[baprs]-[0-9]{6,20}-[A-Za-z0-9-]{10,200}`, 'g') },
-  { kind: 'Google API key', re: new RegExp(`\\bAIza[0-9A-Za-z_-]{35}${END}`, 'g') },
-  { kind: 'Stripe live key', re: new RegExp(`\\b[sr]k_live_[0-9A-Za-z]{20,200}`, 'g') },
-  { kind: 'JSON Web Token', re: /\beyJ[A-Za-z0-9_-]{10,4000}\.eyJ[A-Za-z0-9_-]{10,8000}\.[A-Za-z0-9_-]{10,2000}/g },
+  {
+    kind: 'private key',
+    re: /-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----/g,
+    hints: ['-----BEGIN '],
+  },
+  { kind: 'AWS access key id', re: new RegExp(`\\b(?:AKIA|ASIA)[A-Z0-9]{16}${END}`, 'g'), hints: ['AKIA', 'ASIA'] },
+  {
+    kind: 'GitHub token',
+    re: new RegExp(`\\bgh[pousr]_[A-Za-z0-9]{36}${END}`, 'g'),
+    hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
+  },
+  {
+    kind: 'GitHub token',
+    re: new RegExp(`\\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}${END}`, 'g'),
+    hints: ['github_pat_'],
+  },
+  {
+    kind: 'Anthropic API key',
+    re: new RegExp(`\\bsk-ant-[A-Za-z0-9_-]{20,200}`, 'g'),
+    random: true,
+    hints: ['sk-ant-'],
+  },
+  {
+    kind: 'OpenAI API key',
+    re: new RegExp(`\\bsk-(?!ant-)[A-Za-z0-9_-]{20,200}`, 'g'),
+    random: true,
+    hints: ['sk-'],
+  },
+  {
+    kind: 'Slack token',
+    re: new RegExp(`\\bxox[baprs]-[0-9]{6,20}-[A-Za-z0-9-]{10,200}`, 'g'),
+    hints: ['xoxb-', 'xoxa-', 'xoxp-', 'xoxr-', 'xoxs-'],
+  },
+  { kind: 'Google API key', re: new RegExp(`\\bAIza[0-9A-Za-z_-]{35}${END}`, 'g'), hints: ['AIza'] },
+  {
+    kind: 'Stripe live key',
+    re: new RegExp(`\\b[sr]k_live_[0-9A-Za-z]{20,200}`, 'g'),
+    hints: ['sk_live_', 'rk_live_'],
+  },
+  {
+    kind: 'JSON Web Token',
+    re: /\beyJ[A-Za-z0-9_-]{10,4000}\.eyJ[A-Za-z0-9_-]{10,8000}\.[A-Za-z0-9_-]{10,2000}/g,
+    hints: ['eyJ'],
+  },
 ];
 
 // `API_KEY=…`, `"token": "…"`, `password: …`: the key, then a value of 20 or more token characters.
@@ -86,6 +122,7 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     return illustration[lineOf(offset).line - 1] === 1;
   };
   for (const p of PATTERNS) {
+    if (!p.hints.some((h) => text.includes(h))) continue;
     for (const m of text.matchAll(p.re)) {
       const v = m[0];
       if (PLACEHOLDER.test(v) || (p.random && !random(v.replace(/^sk-(?:ant-|proj-)?/, '')))) continue;

@@ -26,24 +26,52 @@ const TESTS =
 const CODE = /\.(?:py|js|mjs|cjs|ts|mts|cts|tsx|jsx|sh|bash|zsh|ps1|bat|cmd|rb|pl|php|go|rs|lua|r|java|kt|swift|cs)$/i;
 // Data files that name other files: an XML schema imports its neighbours (`schemaLocation="dml-main.xsd"`).
 const NAMING = /\.(?:xsd|xsl|xslt|dtd|wsdl)$/i;
-const WORD = /[\p{L}\p{N}_.-]+/gu;
 // `from core.easing import x`, `import core.easing`: a dotted module (leading dots: relative to the importer).
 const PY_IMPORT = /(?:^|[\s;(`])(?:from|import)[ \t]+(\.*[a-z_][\w.]*)/g;
 
+const WORD_CHAR = /[\p{L}\p{N}_.-]/u;
+
+/** Whether the character that ends before `i` (`before`) or starts at `i` is a word character. */
+function wordAt(text: string, i: number, before: boolean): boolean {
+  if (before ? i <= 0 : i >= text.length) return false;
+  let c = text.charCodeAt(before ? i - 1 : i);
+  if (c < 128)
+    return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 95 || c === 46 || c === 45;
+  if (before && (c & 0xfc00) === 0xdc00 && i >= 2) c = text.codePointAt(i - 2)!;
+  else if (!before) c = text.codePointAt(i)!;
+  return WORD_CHAR.test(String.fromCodePoint(c));
+}
+
 /**
- * The names a text mentions, lower-cased ("see FORMS.md" names forms.md for a reader, if not for Linux): each
- * word between separators such as / and spaces (`chart.py`, never `mychart.py`), without a sentence's full
- * stop; with `stems`, also each part between dots, for imports (`from .helpers import`, `require('./util')`).
+ * Whether a (lower-cased) text names `name` as a word of its own ("see FORMS.md" names forms.md for a reader, if
+ * not for Linux): between separators such as / and spaces (`chart.py`, never `mychart.py`), a sentence's full stops
+ * after it allowed. With `part`, as one of the parts between dots of such a word, for imports (`from .helpers
+ * import`, `require('./util')`).
  */
-function addWords(text: string, names: Set<string>, stems?: Set<string>): void {
-  for (const m of text.toLowerCase().matchAll(WORD)) {
-    let w = m[0];
-    let e = w.length;
-    while (e > 0 && w[e - 1] === '.') e--;
-    w = w.slice(0, e);
-    names.add(w);
-    if (stems) for (const part of w.split('.')) if (part.length >= 3) stems.add(part);
+function mentions(text: string, name: string, part = false): boolean {
+  if (name === '' || name.endsWith('.') || [...name].some((ch) => !WORD_CHAR.test(ch))) return false;
+  for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
+    if (wordAt(text, i, true) && !(part && text.charCodeAt(i - 1) === 46)) continue;
+    let j = i + name.length;
+    if (part) {
+      if (!wordAt(text, j, false) || text.charCodeAt(j) === 46) return true;
+      continue;
+    }
+    while (text.charCodeAt(j) === 46) j++;
+    if (!wordAt(text, j, false)) return true;
   }
+  return false;
+}
+
+/** Whether a file is named by one of the texts: by its name, or (code) by its stem as an imported module. */
+function named(path: string, texts: readonly { text: string; code: boolean }[]): boolean {
+  const name = basename(path).toLowerCase();
+  const dot = name.lastIndexOf('.');
+  const stem = dot > 0 && CODE.test(path) ? name.slice(0, dot) : '';
+  return texts.some(
+    (t) =>
+      mentions(t.text, name) || (t.code && stem.length >= 3 && !stem.includes('.') && mentions(t.text, stem, true)),
+  );
 }
 
 /**
@@ -197,8 +225,6 @@ export default {
     const lowerPaths = new Map<string, string>();
     for (const e of skill.entries) if (e.path.endsWith('.py')) lowerPaths.set(e.path.toLowerCase(), e.path);
     const readCode = new Set<string>();
-    const names = new Set<string>();
-    const stems = new Set<string>();
     const queueCode = (p: string) => {
       const code = CODE.test(p);
       if ((!code && !NAMING.test(p)) || readCode.has(p)) return;
@@ -223,17 +249,11 @@ export default {
       const batch = texts.slice(scanned);
       scanned = texts.length;
       const found: string[] = [];
-      for (const t of batch) {
-        addWords(t.text, names, t.code ? stems : undefined);
-        if (lowerPaths.size > 0) for (const p of modulePaths(t.text, t.dir, lowerPaths)) found.push(p);
-      }
+      if (lowerPaths.size > 0)
+        for (const t of batch) for (const p of modulePaths(t.text, t.dir, lowerPaths)) found.push(p);
       for (const d of dirs)
         if (!folders.has(`${d}/`) && batch.some((t) => mentionsFolder(t.text, d.toLowerCase()))) folders.add(`${d}/`);
-      for (const p of pending) {
-        const name = basename(p).toLowerCase();
-        const stem = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : '';
-        if (names.has(name) || (CODE.test(p) && stems.has(stem))) found.push(p);
-      }
+      for (const p of pending) if (named(p, batch)) found.push(p);
       for (const p of found) {
         if (used.has(p)) continue;
         mark(p);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { loadSkill } from '../../../../src/skill/load.js';
 import rule from '../../../../src/lint/rules/duplicate-skill.js';
-import type { Report } from '../../../../src/lint/types.js';
+import type { Report, TreeSkill } from '../../../../src/lint/types.js';
 import type { Skill } from '../../../../src/model/skill.js';
 import { skillMd, writeTree, type TreeSpec } from '../../../helpers/tree.js';
 
@@ -24,8 +24,8 @@ function load(trees: Record<string, TreeSpec>): Skill[] {
   });
 }
 
-function check(skills: Skill[]): { skill: Skill; report: Report }[] {
-  const out: { skill: Skill; report: Report }[] = [];
+function check(skills: Skill[]): { skill: TreeSkill; report: Report }[] {
+  const out: { skill: TreeSkill; report: Report }[] = [];
   rule.checkTree(skills, { options: {}, report: (skill, report) => out.push({ skill, report }) });
   return out;
 }

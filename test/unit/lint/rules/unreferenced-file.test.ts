@@ -154,6 +154,23 @@ it('unreferenced-file', () =>
         },
         messages: [/^chart\.py:/, /^references\/extra\.md:/],
       },
+      // Words end at separators, never at a dash, a dot inside a name or a letter beyond ASCII; full stops after a
+      // name still end it. A module's stem counts only in code, as a whole part between dots.
+      {
+        tree: {
+          'SKILL.md': md(
+            'See FORMS.md... then old-notes.txt, tablesé.csv and util.sh.bak; then `python scripts/run.py`.\n',
+          ),
+          'scripts/run.py': 'import helpers.extra\nfrom my_util import x\n',
+          'scripts/helpers.py': '',
+          'scripts/util.py': '',
+          'forms.md': '',
+          'notes.txt': '',
+          'tables.csv': '',
+          'util.sh': '',
+        },
+        messages: [/^notes\.txt:/, /^scripts\/util\.py:/, /^tables\.csv:/, /^util\.sh:/],
+      },
       {
         tree: { 'manifest.json': manifest(), 'context/instructions.md': '# Demo\n', 'context/draft.md': '' },
         messages: [/^context\/draft\.md:/],
