@@ -12,8 +12,13 @@ import { formatOf, renderPrompt, type RenderPromptOptions, type RenderPromptResu
 // is committed, so locations are relative to the file's folder. The file is read and its markers checked before
 // anything is rendered; it is written whole (writeAtomic) and only when its bytes change. --check writes nothing.
 
-/** Larger than any instructions file an agent reads (Codex reads 32 KiB of AGENTS.md). */
+/**
+ * The most a file --write edits may hold besides its skills block: larger than any instructions file an agent reads
+ * (Codex reads 32 KiB of AGENTS.md).
+ */
 export const MAX_PROMPT_FILE_BYTES = 1024 * 1024;
+/** The most a file --write edits may hold with its block: the catalog of 100,000 skills is about 17 MB. */
+export const MAX_PROMPT_FILE_WITH_BLOCK = 64 * 1024 * 1024;
 
 /**
  * What --write did (created, appended, updated, unchanged) or what --check found (current, or missing: no file or
@@ -119,18 +124,24 @@ function readTarget(file: string, shown: string): Target {
   if (!st.isFile()) throw new SkillsError('E_USAGE', `${shown} is not a regular file; --write needs one`);
   let read;
   try {
-    read = readBoundedBytes(path, MAX_PROMPT_FILE_BYTES);
+    read = readBoundedBytes(path, st.size > MAX_PROMPT_FILE_BYTES ? MAX_PROMPT_FILE_WITH_BLOCK : MAX_PROMPT_FILE_BYTES);
   } catch (err) {
     throw isErrno(err) ? ioError(err, shown, 'read') : err;
   }
-  if (read.bytes === undefined)
-    throw new SkillsError(
+  const tooLarge = (size: number) =>
+    new SkillsError(
       'E_INVALID',
-      `${shown} is ${read.tooLarge} bytes, over the ${MAX_PROMPT_FILE_BYTES} a file --write edits; the file was not changed`,
+      `${shown} is ${size} bytes, over the ${MAX_PROMPT_FILE_BYTES} a file --write edits (its skills block aside); the file was not changed`,
       { hint: 'give the instructions file agents read (AGENTS.md, CLAUDE.md), not a larger one' },
     );
+  if (read.bytes === undefined) throw tooLarge(read.tooLarge ?? st.size);
+  // A block this command wrote for many skills may be large; what the file holds besides it may not.
+  if (read.bytes.length > MAX_PROMPT_FILE_BYTES && !read.bytes.includes('skills:begin'))
+    throw tooLarge(read.bytes.length);
   const text = textOf(read.bytes, shown);
-  findBlock(text, shown);
+  const block = findBlock(text, shown);
+  const outside = Buffer.byteLength(text) - (block ? Buffer.byteLength(text.slice(block.start, block.end)) : 0);
+  if (outside > MAX_PROMPT_FILE_BYTES) throw tooLarge(read.bytes.length);
   return { path, text, mode: st.mode & 0o7777 };
 }
 

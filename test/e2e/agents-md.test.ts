@@ -320,6 +320,27 @@ describe('skills render-prompt --write refuses, and writes nothing', () => {
     expect(big.exitCode).toBe(2);
     expect(big.stderr).toMatch(/error: big\.md is 2097153 bytes, over the 1048576 a file --write edits/);
 
+    // Over 1 MiB with a block around most of it (what --write made for thousands of skills): the block is rewritten.
+    // Over 1 MiB besides the block: refused.
+    const head = '# Project\n\nNotes.\n\n';
+    writeFileSync(join(dir, 'LARGE.md'), `${head}${BEGIN}\n${'- old entry\n'.repeat(200_000)}${END}\n`);
+    const large = await runCli(['render-prompt', '--write', 'LARGE.md'], { cwd: dir, env });
+    expect(large.exitCode, large.stderr).toBe(0);
+    expect(large.stdout).toContain('updated the skills block of LARGE.md');
+    const rewritten = read(join(dir, 'LARGE.md'));
+    expect(rewritten.startsWith(`${head}${BEGIN}\n${NOTE}\n`)).toBe(true);
+    expect(rewritten).not.toContain('old entry');
+    const both = await refused(
+      dir,
+      env,
+      'BOTH.md',
+      `${'y'.repeat(1024 * 1024)}\n\n${BEGIN}\n${'- e\n'.repeat(300_000)}${END}\n`,
+    );
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toMatch(
+      /error: BOTH\.md is \d+ bytes, over the 1048576 a file --write edits \(its skills block aside\)/,
+    );
+
     const nowhere = await runCli(['render-prompt', '--write', 'no/such/AGENTS.md'], { cwd: dir, env });
     expect(nowhere.exitCode).toBe(2);
     expect(nowhere.stderr).toContain(`error: no/such/AGENTS.md: the folder ${join(dir, 'no/such')} does not exist`);
