@@ -6,7 +6,7 @@ import { loadSkill } from '../skill/load.js';
 import { cleanLeftoversBelow } from '../fs/atomic.js';
 import { planFixes, writeEdits, type FileEdit } from './fix.js';
 import { userTokenCache } from '../tokens/token-cache.js';
-import { cachedTokenCounter, COUNTER_ID } from '../tokens/tokens.js';
+import { cachedWholeCounter, COUNTER_ID } from '../tokens/tokens.js';
 import { createLinter, type LintReport } from './linter.js';
 import { resolveSettings } from './settings.js';
 import type { Fix } from './types.js';
@@ -53,7 +53,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   const paths = options.paths.length > 0 ? options.paths : ['.'];
   let cut: string | undefined;
   const cache = options.env && options.home ? userTokenCache(options.env, options.home, COUNTER_ID) : undefined;
-  const countTokens = cache ? cachedTokenCounter(cache) : undefined;
+  const countTokens = cache ? cachedWholeCounter(cache) : undefined;
   // One skill at a time: loaded, checked and let go, so that what stays in memory is the findings.
   const run = async () => {
     const { roots, outside, listings, ...found } = discoverSkills(paths, { cwd: options.cwd });

@@ -175,3 +175,18 @@ export function cachedTokenCounter(cache: TokenCache): (text: string) => Promise
     return n;
   };
 }
+
+/**
+ * The o200k_base count of a text kept in `cache` as one entry (a skill's instructions, which change whole or not
+ * at all); the tokenizer is loaded only for a text the cache lacks. Exactly what tokenCounter() counts.
+ */
+export function cachedWholeCounter(cache: TokenCache): (text: string) => Promise<number> {
+  return async (text) => {
+    const key = pieceKey(text);
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const n = (await tokenCounter())(text);
+    cache.set(key, n);
+    return n;
+  };
+}

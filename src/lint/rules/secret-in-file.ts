@@ -63,6 +63,14 @@ const PATTERNS: Pattern[] = [
   },
 ];
 
+// Every pattern's hints in one expression: one pass tells whether a text needs the patterns at all (a string search
+// per hint costs more than this pass).
+const ANY_HINT = new RegExp(
+  PATTERNS.flatMap((p) => p.hints)
+    .map((h) => h.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))
+    .join('|'),
+);
+
 // `API_KEY=…`, `"token": "…"`, `password: …`: the key, then a value of 20 or more token characters.
 const ASSIGNMENT =
   /(api[_.-]?key|secret|token|passw(?:or)?d|pwd|access[_.-]?key|credentials?|private[_.-]?key)[A-Za-z0-9_.-]{0,40}["']?[ \t]{0,5}(?:=|:=?|=>)[ \t]{0,5}["'`]?([A-Za-z0-9_\-+/=.~]{20,200})/gi;
@@ -121,7 +129,8 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     lineOf ??= positionFinder(text);
     return illustration[lineOf(offset).line - 1] === 1;
   };
-  for (const p of PATTERNS) {
+  const hinted = ANY_HINT.test(text);
+  for (const p of hinted ? PATTERNS : []) {
     if (!p.hints.some((h) => text.includes(h))) continue;
     for (const m of text.matchAll(p.re)) {
       const v = m[0];

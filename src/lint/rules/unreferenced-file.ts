@@ -30,6 +30,7 @@ const NAMING = /\.(?:xsd|xsl|xslt|dtd|wsdl)$/i;
 const PY_IMPORT = /(?:^|[\s;(`])(?:from|import)[ \t]+(\.*[a-z_][\w.]*)/g;
 
 const WORD_CHAR = /[\p{L}\p{N}_.-]/u;
+const WORD = /^[\p{L}\p{N}_.-]+$/u;
 
 /** Whether the character that ends before `i` (`before`) or starts at `i` is a word character. */
 function wordAt(text: string, i: number, before: boolean): boolean {
@@ -49,7 +50,6 @@ function wordAt(text: string, i: number, before: boolean): boolean {
  * import`, `require('./util')`).
  */
 function mentions(text: string, name: string, part = false): boolean {
-  if (name === '' || name.endsWith('.') || [...name].some((ch) => !WORD_CHAR.test(ch))) return false;
   for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
     if (wordAt(text, i, true) && !(part && text.charCodeAt(i - 1) === 46)) continue;
     let j = i + name.length;
@@ -67,11 +67,12 @@ function mentions(text: string, name: string, part = false): boolean {
 function named(path: string, texts: readonly { text: string; code: boolean }[]): boolean {
   const name = basename(path).toLowerCase();
   const dot = name.lastIndexOf('.');
+  // A name with a character no word holds (a space, a bracket) is never one word of a text.
+  const asWord = name !== '' && !name.endsWith('.') && WORD.test(name);
   const stem = dot > 0 && CODE.test(path) ? name.slice(0, dot) : '';
-  return texts.some(
-    (t) =>
-      mentions(t.text, name) || (t.code && stem.length >= 3 && !stem.includes('.') && mentions(t.text, stem, true)),
-  );
+  const asPart = stem.length >= 3 && !stem.includes('.') && WORD.test(stem);
+  if (!asWord && !asPart) return false;
+  return texts.some((t) => (asWord && mentions(t.text, name)) || (asPart && t.code && mentions(t.text, stem, true)));
 }
 
 /**
