@@ -8,7 +8,7 @@ import { toSarif } from '../lint/formatters/sarif.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
 import { visibleFindings } from '../lint/visible.js';
 import { countFindings, formatDiagnostic, formatStylish, toJson, type ValidateResult } from '../ui/validate-report.js';
-import { forTerminal, safeJson } from '../ui/terminal-text.js';
+import { forTerminal, safeJson, writeSafeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 
 export type { FixRecord } from '../lint/lint-paths.js';
@@ -56,7 +56,8 @@ export async function lint(options: LintOptions, ctx: Context) {
   if (run.cut) ctx.stderr.write(`warning: ${forTerminal(run.cut)}\n`);
   const counts = countFindings(reports);
   const result: ValidateResult = { reports, outside: run.outside, ...counts, strict: !!options.strict };
-  ctx.stdout.write(await render(run, result, format, options, ctx));
+  const text = await render(run, result, format, options, ctx);
+  if (text !== '') ctx.stdout.write(text);
   const tooManyWarnings = maxWarnings !== undefined && counts.warningCount > maxWarnings;
   if (tooManyWarnings && format === 'stylish')
     ctx.stderr.write(`error: ${counts.warningCount} warnings, more than --max-warnings ${options.maxWarnings}\n`);
@@ -95,7 +96,9 @@ async function render(
         ? { wouldFix: run.preview.map((e) => ({ file: e.file, fixes: e.fixes, diff: diff([e], { cwd: ctx.cwd }) })) }
         : {}),
     };
-    return safeJson(doc) + '\n';
+    // Written in pieces: the document of 100,000 skills is tens of megabytes as one string.
+    writeSafeJson(ctx.stdout, doc);
+    return '';
   }
   if (format === 'sarif') return safeJson(toSarif(run.reports, rules, { cwd: ctx.cwd, version: ctx.version })) + '\n';
   const c = paint(useColor(options.color, ctx));

@@ -5,7 +5,7 @@ import { validateSkills } from '../skill/validate.js';
 import { SkillsError } from '../errors.js';
 import { paint, useColor } from '../ui/color.js';
 import { formatStylish, toJson, type ValidateResult } from '../ui/validate-report.js';
-import { forTerminal, safeJson } from '../ui/terminal-text.js';
+import { forTerminal, writeSafeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 
 export interface ValidateOptions {
@@ -42,7 +42,7 @@ export async function validate(
     }
   }
   const result: ValidateResult = { reports, outside, errorCount, warningCount, strict: !!options.strict };
-  if (format === 'json') ctx.stdout.write(safeJson(toJson(result)) + '\n');
+  if (format === 'json') writeSafeJson(ctx.stdout, toJson(result));
   else {
     const c = paint(useColor(options.color, ctx));
     const full = formatStylish(result, c, ctx.cwd);

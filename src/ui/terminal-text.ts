@@ -20,3 +20,43 @@ export function safeJson(value: unknown, indent = 2): string {
 }
 
 const u = (unit: number) => `\\u${unit.toString(16).padStart(4, '0')}`;
+
+/**
+ * safeJson(value) + '\n', written in pieces of about 64 KiB: each element of an array at the top level of `value`
+ * (the skills of a report) is turned into text in turn, so that 100,000 skills never make one string of the whole
+ * document. The bytes are those of safeJson.
+ */
+export function writeSafeJson(out: { write(s: string): unknown }, value: unknown): void {
+  let buffer = '';
+  const put = (s: string) => {
+    buffer += s;
+    if (buffer.length >= 65_536) {
+      out.write(buffer);
+      buffer = '';
+    }
+  };
+  const nested = (v: unknown, depth: number) => safeJson(v).replace(/\n/g, `\n${'  '.repeat(depth)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) put(safeJson(value));
+  else {
+    const keys = Object.keys(value).filter((k) => {
+      const v = (value as Record<string, unknown>)[k];
+      return v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+    });
+    if (keys.length === 0) put('{}');
+    else {
+      put('{');
+      keys.forEach((k, i) => {
+        const v = (value as Record<string, unknown>)[k];
+        put(`${i > 0 ? ',' : ''}\n  ${safeJson(k)}: `);
+        if (Array.isArray(v) && v.length > 0) {
+          put('[');
+          v.forEach((e, j) => put(`${j > 0 ? ',' : ''}\n    ${e === undefined ? 'null' : nested(e, 2)}`));
+          put('\n  ]');
+        } else put(nested(v, 1));
+      });
+      put('\n}');
+    }
+  }
+  put('\n');
+  if (buffer !== '') out.write(buffer);
+}

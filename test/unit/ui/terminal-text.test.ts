@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forTerminal, safeJson } from '../../../src/ui/terminal-text.js';
+import { forTerminal, safeJson, writeSafeJson } from '../../../src/ui/terminal-text.js';
 import { isSafeText, stripUnsafe, unsafeChars } from '../../../src/formats/unsafe-text.js';
 
 const tag = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
@@ -51,5 +51,33 @@ describe('safeJson', () => {
     expect(text).toContain('\\u009b');
     expect(text).toContain('\\udb40\\udc78');
     expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe('writeSafeJson', () => {
+  const written = (value: unknown) => {
+    const chunks: string[] = [];
+    writeSafeJson({ write: (s: string) => chunks.push(s) }, value);
+    return chunks;
+  };
+
+  it('writes the bytes of safeJson and a newline, in pieces of about 64 KiB', () => {
+    const skills = Array.from({ length: 3000 }, (_, i) => ({
+      path: `/p/s${i}`,
+      id: `s${i}\u202e`,
+      valid: i % 2 === 0,
+      diagnostics: i % 3 ? [] : [{ message: 'm\u0085', line: i, nested: { a: [1, { b: null }], e: {} } }],
+      skip: undefined,
+    }));
+    const doc = { skills, errorCount: 1, none: [], empty: {}, nothing: undefined, text: 'a\nb' };
+    const chunks = written(doc);
+    expect(chunks.join('')).toBe(`${safeJson(doc)}\n`);
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(70_000);
+  });
+
+  it('writes other values whole, as safeJson does', () => {
+    for (const v of [null, 3, 'x\u009b', [1, [2]], {}, { a: undefined }])
+      expect(written(v).join('')).toBe(`${safeJson(v)}\n`);
   });
 });
