@@ -97,7 +97,7 @@ async function render(
         : {}),
     };
     // Written in pieces: the document of 100,000 skills is tens of megabytes as one string.
-    writeSafeJson(ctx.stdout, doc);
+    await writeSafeJson(ctx.stdout, doc);
     return '';
   }
   if (format === 'sarif') return safeJson(toSarif(run.reports, rules, { cwd: ctx.cwd, version: ctx.version })) + '\n';

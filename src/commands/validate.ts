@@ -42,7 +42,7 @@ export async function validate(
     }
   }
   const result: ValidateResult = { reports, outside, errorCount, warningCount, strict: !!options.strict };
-  if (format === 'json') writeSafeJson(ctx.stdout, toJson(result));
+  if (format === 'json') await writeSafeJson(ctx.stdout, toJson(result));
   else {
     const c = paint(useColor(options.color, ctx));
     const full = formatStylish(result, c, ctx.cwd);

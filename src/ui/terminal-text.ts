@@ -21,42 +21,52 @@ export function safeJson(value: unknown, indent = 2): string {
 
 const u = (unit: number) => `\\u${unit.toString(16).padStart(4, '0')}`;
 
+/** Where writeSafeJson writes: a stream (whose write returns false when the reader lags behind), or a test's sink. */
+export interface JsonSink {
+  write(s: string): unknown;
+  once?(event: 'drain', listener: () => void): unknown;
+}
+
 /**
  * safeJson(value) + '\n', written in pieces of about 64 KiB: each element of an array at the top level of `value`
  * (the skills of a report) is turned into text in turn, so that 100,000 skills never make one string of the whole
- * document. The bytes are those of safeJson.
+ * document; when the reader lags (a pipe), the next piece waits for it to drain. The bytes are those of safeJson.
  */
-export function writeSafeJson(out: { write(s: string): unknown }, value: unknown): void {
+export async function writeSafeJson(out: JsonSink, value: unknown): Promise<void> {
   let buffer = '';
-  const put = (s: string) => {
+  const flush = async () => {
+    const s = buffer;
+    buffer = '';
+    if (out.write(s) === false && out.once) await new Promise<void>((resolve) => out.once!('drain', resolve));
+  };
+  const put = async (s: string) => {
     buffer += s;
-    if (buffer.length >= 65_536) {
-      out.write(buffer);
-      buffer = '';
-    }
+    if (buffer.length >= 65_536) await flush();
   };
   const nested = (v: unknown, depth: number) => safeJson(v).replace(/\n/g, `\n${'  '.repeat(depth)}`);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) put(safeJson(value));
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) await put(safeJson(value));
   else {
-    const keys = Object.keys(value).filter((k) => {
-      const v = (value as Record<string, unknown>)[k];
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).filter((k) => {
+      const v = record[k];
       return v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
     });
-    if (keys.length === 0) put('{}');
+    if (keys.length === 0) await put('{}');
     else {
-      put('{');
-      keys.forEach((k, i) => {
-        const v = (value as Record<string, unknown>)[k];
-        put(`${i > 0 ? ',' : ''}\n  ${safeJson(k)}: `);
+      await put('{');
+      for (const [i, k] of keys.entries()) {
+        const v = record[k];
+        await put(`${i > 0 ? ',' : ''}\n  ${safeJson(k)}: `);
         if (Array.isArray(v) && v.length > 0) {
-          put('[');
-          v.forEach((e, j) => put(`${j > 0 ? ',' : ''}\n    ${e === undefined ? 'null' : nested(e, 2)}`));
-          put('\n  ]');
-        } else put(nested(v, 1));
-      });
-      put('\n}');
+          await put('[');
+          for (const [j, e] of v.entries())
+            await put(`${j > 0 ? ',' : ''}\n    ${e === undefined ? 'null' : nested(e, 2)}`);
+          await put('\n  ]');
+        } else await put(nested(v, 1));
+      }
+      await put('\n}');
     }
   }
-  put('\n');
-  if (buffer !== '') out.write(buffer);
+  await put('\n');
+  if (buffer !== '') await flush();
 }

@@ -55,13 +55,13 @@ describe('safeJson', () => {
 });
 
 describe('writeSafeJson', () => {
-  const written = (value: unknown) => {
+  const written = async (value: unknown) => {
     const chunks: string[] = [];
-    writeSafeJson({ write: (s: string) => chunks.push(s) }, value);
+    await writeSafeJson({ write: (s: string) => chunks.push(s) }, value);
     return chunks;
   };
 
-  it('writes the bytes of safeJson and a newline, in pieces of about 64 KiB', () => {
+  it('writes the bytes of safeJson and a newline, in pieces of about 64 KiB', async () => {
     const skills = Array.from({ length: 3000 }, (_, i) => ({
       path: `/p/s${i}`,
       id: `s${i}\u202e`,
@@ -70,14 +70,37 @@ describe('writeSafeJson', () => {
       skip: undefined,
     }));
     const doc = { skills, errorCount: 1, none: [], empty: {}, nothing: undefined, text: 'a\nb' };
-    const chunks = written(doc);
+    const chunks = await written(doc);
     expect(chunks.join('')).toBe(`${safeJson(doc)}\n`);
     expect(chunks.length).toBeGreaterThan(3);
     expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(70_000);
   });
 
-  it('writes other values whole, as safeJson does', () => {
+  it('writes other values whole, as safeJson does', async () => {
     for (const v of [null, 3, 'x\u009b', [1, [2]], {}, { a: undefined }])
-      expect(written(v).join('')).toBe(`${safeJson(v)}\n`);
+      expect((await written(v)).join('')).toBe(`${safeJson(v)}\n`);
+  });
+
+  it('waits for a lagging reader to drain before the next piece', async () => {
+    const events: string[] = [];
+    let drain: (() => void) | undefined;
+    const sink = {
+      write: (s: string) => (events.push(`write ${s.length > 100 ? 'piece' : s.trim()}`), false),
+      once: (_e: 'drain', listener: () => void) => void (drain = listener),
+    };
+    const doc = { skills: Array.from({ length: 2000 }, (_, i) => ({ id: `skill-${i}`, text: 'x'.repeat(40) })) };
+    const done = writeSafeJson(sink, doc);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(events).toEqual(['write piece']);
+    drain!();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(events).toHaveLength(2);
+    for (let i = 0; i < 10 && drain; i++) {
+      const d = drain;
+      drain = undefined;
+      d();
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await done;
   });
 });
