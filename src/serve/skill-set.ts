@@ -1,13 +1,13 @@
 // The skills served, as SEP-2640 entries: each skill's frontmatter as JSON and every file with its sha256 digest.
 // The catalog and each skill's entry are read once and kept until the watcher says their folder changed.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { basename, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, join, sep } from 'node:path';
 import yaml from 'js-yaml';
 import { SkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
 import { isInside } from '../fs/walk.js';
-import { skillFiles } from '../registry/integrity.js';
+import { skipped } from '../registry/integrity.js';
 import { loadSkill } from '../skill/load.js';
 import { closest } from '../skill/names.js';
 import type { SkillSource, SourceSkill, SourceSkills } from './source.js';
@@ -121,24 +121,30 @@ function servedSkill(s: SourceSkill): ServedSkill {
     instructions = skill.instructions;
     files.push({ path: SKILL_MD, made, digest: digestOf(made), size: made.length });
   }
-  // The files the registry keeps of a skill: no .env secrets, no VCS litter, no link leading out.
-  for (const f of skillFiles(s.root)) {
-    let size: number;
+  // The files the registry keeps of a skill (no .env secrets, no VCS or OS litter), from the walk load made: links
+  // that stay inside are read through, links leading out are not served.
+  const litter = (path: string, isDir: boolean) =>
+    path.split('/').some((part, i, all) => skipped(part, isDir || i < all.length - 1));
+  for (const e of skill.entries) {
+    if (litter(e.path, e.kind === 'dir')) continue;
+    if (e.kind !== 'file' && !(e.kind === 'symlink' && e.inside && e.mode !== 0o040000)) continue;
+    const abs = join(s.root, e.path);
+    let bytes: Buffer;
     try {
-      const st = statSync(f.abs);
-      if (!st.isFile()) continue; // a link to a folder inside: its files are listed under their own paths
-      size = st.size;
+      bytes = readFileSync(abs);
     } catch {
-      continue;
+      continue; // gone since the walk, or a dangling link
     }
-    const path = skill.layout === 'skill-md' && f.rel === skillFileName ? SKILL_MD : f.rel;
-    const bytes = readFileSync(f.abs);
-    const file = { path, abs: f.abs, digest: digestOf(bytes), size };
+    const path = skill.layout === 'skill-md' && e.path === skillFileName ? SKILL_MD : e.path;
+    const file = { path, abs, digest: digestOf(bytes), size: bytes.length };
     if (path === SKILL_MD) files.unshift(file);
     else files.push(file);
   }
+  files.sort((a, b) =>
+    a.path === SKILL_MD ? -1 : b.path === SKILL_MD ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
   const dirs = new Set<string>(['']);
-  for (const e of skill.entries) if (e.kind === 'dir') dirs.add(e.path);
+  for (const e of skill.entries) if (e.kind === 'dir' && !litter(e.path, true)) dirs.add(e.path);
   for (const f of files) {
     const parts = f.path.split('/');
     for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
