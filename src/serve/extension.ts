@@ -3,6 +3,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { z } from 'zod';
 import { isSkillsError } from '../errors.js';
+import { LAYOUT_META } from '../fetch/mcp.js';
 import { locate, readDirectory, readFile } from './read.js';
 import type { Sdk } from './sdk.js';
 import { SKILL_MD, type ServedSkill, type SkillSet } from './skill-set.js';
@@ -18,16 +19,21 @@ export const PAGE_SIZE = 100;
 // naming it, as the SEP asks, not a parse failure reported as an internal error.
 const request = (method: string) => z.object({ method: z.literal(method), params: z.any().optional() });
 
-/** An entry of skills/list and the result of skills/get. */
+/**
+ * An entry of skills/list and the result of skills/get. A manifest skill's entry is marked in `_meta`, so that
+ * `skills install` from this server puts back the manifest skill rather than the SKILL.md made for it.
+ */
 export function skillEntryOf(e: ServedSkill): {
   uri: string;
   frontmatter: Record<string, unknown>;
   resources: { uri: string; digest: string }[];
+  _meta?: Record<string, unknown>;
 } {
   return {
     uri: e.uri,
     frontmatter: e.frontmatter,
     resources: e.files.map((f) => ({ uri: skillUri(e.name, f.path), digest: f.digest })),
+    ...(e.skill.layout === 'manifest' ? { _meta: { [LAYOUT_META]: 'manifest' } } : {}),
   };
 }
 
