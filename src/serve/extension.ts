@@ -33,7 +33,7 @@ export function skillEntryOf(e: ServedSkill): {
     uri: e.uri,
     frontmatter: e.frontmatter,
     resources: e.files.map((f) => ({ uri: skillUri(e.name, f.path), digest: f.digest })),
-    ...(e.skill.layout === 'manifest' ? { _meta: { [LAYOUT_META]: 'manifest' } } : {}),
+    ...(e.layout === 'manifest' ? { _meta: { [LAYOUT_META]: 'manifest' } } : {}),
   };
 }
 

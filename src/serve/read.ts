@@ -85,7 +85,7 @@ function readOnDisk(entry: ServedSkill, file: ServedFile, uri: string): Buffer {
   } catch (err) {
     throw new SkillsError('E_NOT_FOUND', `${uri}: the file is gone (${(err as Error).message})`);
   }
-  if (!isInside(realpathSync.native(entry.skill.root), real))
+  if (!isInside(realpathSync.native(entry.source.root), real))
     throw new SkillsError('E_USAGE', `${uri} leads outside the skill; it is not read`);
   let read;
   try {

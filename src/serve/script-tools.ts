@@ -76,7 +76,7 @@ export function scriptTools(set: SkillSet, allow: AllowScripts, timeoutSeconds: 
     } catch {
       continue;
     }
-    for (const script of set.source.scripts(entry.skill)) {
+    for (const script of set.source.scripts(entry.load())) {
       if (script.refused) continue;
       if (
         !allow.all &&

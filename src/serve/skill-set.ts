@@ -2,14 +2,18 @@
 // The catalog and each skill's entry are read once and kept until the watcher says their folder changed.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { basename, join, sep } from 'node:path';
-import yaml from 'js-yaml';
+import { join, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
-import type { Skill } from '../model/skill.js';
-import { isInside } from '../fs/walk.js';
+import type { Layout, Skill, SkillEntry } from '../model/skill.js';
+import { readManifestData } from '../formats/manifest.js';
+import { parseSkillMd } from '../formats/skill-md.js';
+import { normalizeText } from '../formats/text.js';
+import { readBounded } from '../fs/read.js';
+import { isInside, walkSkill } from '../fs/walk.js';
 import { skipped } from '../registry/integrity.js';
 import { loadSkill } from '../skill/load.js';
 import { closest } from '../skill/names.js';
+import { MAX_SKILL_FILE_BYTES, skillFileIn } from '../skill/skill-file.js';
 import type { SkillSource, SourceSkill, SourceSkills } from './source.js';
 import { skillUri } from './uri.js';
 
@@ -32,7 +36,9 @@ export interface ServedSkill {
   /** skill://<name>/SKILL.md */
   uri: string;
   source: SourceSkill;
-  skill: Skill;
+  layout: Layout;
+  /** The skill loaded in full (for its scripts), read on first use. */
+  load(): Skill;
   /** The SKILL.md frontmatter as JSON (for a manifest skill, the frontmatter of the SKILL.md made for it). */
   frontmatter: Record<string, unknown>;
   /** The instructions an agent loads: the SKILL.md body, or a manifest's context files. */
@@ -106,26 +112,83 @@ export class SkillSet {
   }
 }
 
-/** Read a skill's entry: load it, take its frontmatter, and digest every file it holds. */
+/** What an entry needs of a skill: its frontmatter, instructions and files (as the walk found them). */
+interface SkillRead {
+  layout: Layout;
+  /** The skill file's name (SKILL.md, skill.md, manifest.json). */
+  file: string;
+  frontmatter: Record<string, unknown>;
+  instructions: string;
+  entries: SkillEntry[];
+}
+
+/**
+ * A skill read light, as the catalog reads it (the frontmatter or manifest parsed without positions or validation,
+ * and the walk): a fifth of a full load, which 10,000 skills listed feel. The full load waits for a script tool.
+ */
+function readSkill(root: string, name: string): SkillRead {
+  const { entries } = walkSkill(root);
+  const top = skillFileIn(entries.filter((e) => !e.path.includes('/') && e.kind !== 'dir').map((e) => e.path));
+  if (top?.layout === 'skill-md') {
+    const at = join(root, top.name);
+    const read = readBounded(at, MAX_SKILL_FILE_BYTES);
+    if (read.text === undefined)
+      throw new SkillsError('E_INVALID', `${at} is ${read.tooLarge} bytes, over the ${MAX_SKILL_FILE_BYTES} read`);
+    const parsed = parseSkillMd(normalizeText(read.text).text, { positions: false });
+    if (!parsed.data)
+      throw new SkillsError('E_INVALID', `${at}: ${parsed.problem?.message ?? 'the frontmatter cannot be read'}`);
+    return { layout: 'skill-md', file: top.name, frontmatter: jsonOf(parsed.data), instructions: parsed.body, entries };
+  }
+  if (top?.layout !== 'manifest') throw new SkillsError('E_NOT_FOUND', `${root} holds no SKILL.md or manifest.json`);
+  const at = join(root, top.name);
+  const read = readBounded(at, MAX_SKILL_FILE_BYTES);
+  const data = read.text === undefined ? undefined : readManifestData(normalizeText(read.text).text).data;
+  if (!data) throw new SkillsError('E_INVALID', `${at} cannot be read as a manifest (skills validate says why)`);
+  return {
+    layout: 'manifest',
+    file: top.name,
+    frontmatter: manifestFrontmatter(name, data),
+    instructions: contextOf(root, data, entries),
+    entries,
+  };
+}
+
+/**
+ * A manifest skill's instructions, as load reads them: its `context` files in order, joined by a blank line; only
+ * files the walk found inside the skill.
+ */
+function contextOf(root: string, data: Record<string, unknown>, entries: SkillEntry[]): string {
+  const listed = Array.isArray(data.context) ? data.context.filter((c): c is string => typeof c === 'string') : [];
+  const parts: string[] = [];
+  for (const c of listed) {
+    const path = c.replace(/\\/g, '/').replace(/^(?:\.\/)+/, '');
+    const e = entries.find((x) => x.path === path);
+    if (!e || !(e.kind === 'file' || (e.kind === 'symlink' && e.inside))) continue;
+    try {
+      const r = readBounded(join(root, path), MAX_SKILL_FILE_BYTES);
+      if (r.text !== undefined) parts.push(normalizeText(r.text).text);
+    } catch {
+      /* unreadable: left out, as load leaves it */
+    }
+  }
+  return parts.join('\n\n');
+}
+
+/** Read a skill's entry: its frontmatter, and every file it holds with its digest. */
 function servedSkill(s: SourceSkill): ServedSkill {
-  const skill = loadSkill(s.root);
-  const skillFileName = basename(skill.file);
+  let full: Skill | undefined;
+  const read = readSkill(s.root, s.name);
+  const { frontmatter, instructions } = read;
   const files: ServedFile[] = [];
-  let frontmatter: Record<string, unknown>;
-  let instructions = skill.instructions;
-  if (skill.layout === 'skill-md') {
-    frontmatter = jsonOf(skill.raw);
-  } else {
-    frontmatter = manifestFrontmatter(skill);
-    const made = Buffer.from(`---\n${yaml.dump(frontmatter, { lineWidth: -1 })}---\n\n${skill.instructions}\n`);
-    instructions = skill.instructions;
+  if (read.layout === 'manifest') {
+    const made = Buffer.from(`---\n${frontmatterYaml(frontmatter)}---\n\n${instructions}\n`);
     files.push({ path: SKILL_MD, made, digest: digestOf(made), size: made.length });
   }
   // The files the registry keeps of a skill (no .env secrets, no VCS or OS litter), from the walk load made: links
   // that stay inside are read through, links leading out are not served.
   const litter = (path: string, isDir: boolean) =>
     path.split('/').some((part, i, all) => skipped(part, isDir || i < all.length - 1));
-  for (const e of skill.entries) {
+  for (const e of read.entries) {
     if (litter(e.path, e.kind === 'dir')) continue;
     if (e.kind !== 'file' && !(e.kind === 'symlink' && e.inside && e.mode !== 0o040000)) continue;
     const abs = join(s.root, e.path);
@@ -135,7 +198,7 @@ function servedSkill(s: SourceSkill): ServedSkill {
     } catch {
       continue; // gone since the walk, or a dangling link
     }
-    const path = skill.layout === 'skill-md' && e.path === skillFileName ? SKILL_MD : e.path;
+    const path = read.layout === 'skill-md' && e.path === read.file ? SKILL_MD : e.path;
     const file = { path, abs, digest: digestOf(bytes), size: bytes.length };
     if (path === SKILL_MD) files.unshift(file);
     else files.push(file);
@@ -144,7 +207,7 @@ function servedSkill(s: SourceSkill): ServedSkill {
     a.path === SKILL_MD ? -1 : b.path === SKILL_MD ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
   );
   const dirs = new Set<string>(['']);
-  for (const e of skill.entries) if (e.kind === 'dir' && !litter(e.path, true)) dirs.add(e.path);
+  for (const e of read.entries) if (e.kind === 'dir' && !litter(e.path, true)) dirs.add(e.path);
   for (const f of files) {
     const parts = f.path.split('/');
     for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
@@ -153,7 +216,8 @@ function servedSkill(s: SourceSkill): ServedSkill {
     name: s.name,
     uri: skillUri(s.name, SKILL_MD),
     source: s,
-    skill,
+    layout: read.layout,
+    load: () => (full ??= loadSkill(s.root)),
     frontmatter,
     instructions,
     files,
@@ -176,11 +240,10 @@ function jsonOf(v: Record<string, unknown>): Record<string, unknown> {
  * The frontmatter a manifest skill is served with: `name` its id, its `description` and `version`, `metadata`
  * with its display name and owner, and its `dependencies`. (README: "manifest.json skills over MCP".)
  */
-function manifestFrontmatter(skill: Skill): Record<string, unknown> {
-  const raw = skill.raw;
+function manifestFrontmatter(id: string, raw: Record<string, unknown>): Record<string, unknown> {
   const text = (k: string) =>
-    typeof raw[k] === 'string' && (raw[k] as string).trim() !== '' ? (raw[k] as string) : undefined;
-  const out: Record<string, unknown> = { name: skill.id, description: skill.description };
+    typeof raw[k] === 'string' && (raw[k] as string).trim() !== '' ? (raw[k] as string).trim() : undefined;
+  const out: Record<string, unknown> = { name: id, description: text('description') ?? '' };
   if (text('version')) out.version = text('version');
   const metadata: Record<string, string> = {};
   if (text('name')) metadata.title = text('name')!;
@@ -189,4 +252,11 @@ function manifestFrontmatter(skill: Skill): Record<string, unknown> {
   const deps = Array.isArray(raw.dependencies) ? raw.dependencies.filter((d) => typeof d === 'string') : [];
   if (deps.length > 0) out.dependencies = deps;
   return out;
+}
+
+/** YAML of a frontmatter whose values are JSON (JSON is YAML): one `key: <JSON>` line a field, no YAML library. */
+function frontmatterYaml(data: Record<string, unknown>): string {
+  return Object.entries(data)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}\n`)
+    .join('');
 }

@@ -57,6 +57,7 @@ export function skillUri(skill: string, path = ''): string {
 
 /** Percent-encode what a URI segment may not hold, leaving the usual file-name characters readable. */
 function encodeSegment(s: string): string {
+  if (/^[A-Za-z0-9._~-]+$/.test(s)) return s;
   return encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
