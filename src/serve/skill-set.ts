@@ -1,6 +1,7 @@
 // The skills served, as SEP-2640 entries: each skill's frontmatter as JSON and every file with its sha256 digest.
 // The catalog and each skill's entry are read once and kept until the watcher says their folder changed.
 import { createHash } from 'node:crypto';
+import yaml from 'js-yaml';
 import { readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
@@ -137,7 +138,13 @@ function readSkill(root: string, name: string): SkillRead {
     const parsed = parseSkillMd(normalizeText(read.text).text, { positions: false });
     if (!parsed.data)
       throw new SkillsError('E_INVALID', `${at}: ${parsed.problem?.message ?? 'the frontmatter cannot be read'}`);
-    return { layout: 'skill-md', file: top.name, frontmatter: jsonOf(parsed.data), instructions: parsed.body, entries };
+    return {
+      layout: 'skill-md',
+      file: top.name,
+      frontmatter: typedFrontmatter(parsed.frontmatter) ?? jsonOf(parsed.data),
+      instructions: parsed.body,
+      entries,
+    };
   }
   if (top?.layout !== 'manifest') throw new SkillsError('E_NOT_FOUND', `${root} holds no SKILL.md or manifest.json`);
   const at = join(root, top.name);
@@ -229,6 +236,20 @@ function servedSkill(s: SourceSkill): ServedSkill {
 /** `sha256:<hex>` of some bytes. */
 export function digestOf(bytes: Uint8Array): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+/**
+ * The frontmatter as YAML's core schema types it (`true` a boolean, `3` a number), which is what a host's YAML
+ * parser gives when it checks the entry against the SKILL.md it reads (SEP-2640); skills' own reading takes every
+ * scalar as text, as the reference validator does. Undefined when the core schema cannot read it.
+ */
+function typedFrontmatter(text: string): Record<string, unknown> | undefined {
+  try {
+    const v = yaml.load(text, { schema: yaml.CORE_SCHEMA });
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? jsonOf(v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A parsed YAML value as plain JSON (dates become text, as JSON has none). */
