@@ -2,9 +2,10 @@ import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, EXAMPLES, runCli } from '../helpers/cli.js';
+import { BIN, EXAMPLES, ROOT, runCli } from '../helpers/cli.js';
 import { listAll, serveHttp, serveStdio, toolText, type HttpServer } from '../helpers/mcp.js';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 // `skills serve --http`: Streamable HTTP on 127.0.0.1, the bearer token when set, Host and Origin checked against
 // DNS rebinding; and --print-config, whose snippet starts a server that serves every example skill.
@@ -146,6 +147,15 @@ describe('skills serve --print-config', () => {
         },
       },
     });
+  });
+
+  it('prints the snippet the README shows in "Use your skills from any MCP client"', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const at = readme.indexOf('## Use your skills from any MCP client');
+    const from = readme.indexOf('$ cat .mcp.json\n', at) + '$ cat .mcp.json\n'.length;
+    const shown = readme.slice(from, readme.indexOf('\n```', from));
+    const r = await runCli(['serve', '--print-config', 'claude-code', 'examples/skills']);
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(shown.replace('/home/me/project/examples/skills', EXAMPLES)));
   });
 
   it("prints each agent's shape: Codex TOML, VS Code servers, Cursor and Gemini mcpServers", async () => {
