@@ -24,7 +24,7 @@ export function defineServe(program: Command, { act, examples, collectList }: Ki
     )
     .option(
       '--allow-scripts [list]',
-      "run skills' scripts as tools: all of them, or a comma list of <skill>/<script> or <skill>",
+      "run skills' scripts as tools: all of them (alone, or `all`), or a comma list of <skill>/<script> or <skill>",
     )
     .option(
       '--secrets <file>',

@@ -53,7 +53,13 @@ export async function serve(options: ServeOptions, ctx: Context): Promise<ServeC
         hint: 'give skill folders or folders that hold skills',
       });
   }
-  const allow = parseAllowScripts(options.allowScripts);
+  // `--allow-scripts ./skills` reads the folder as the list: said, rather than serving other skills than meant.
+  const list = options.allowScripts;
+  if (typeof list === 'string' && !list.includes(',') && isFolder(resolve(ctx.cwd, list)))
+    throw new SkillsError('E_USAGE', `--allow-scripts took the folder "${list}" as its list of scripts`, {
+      hint: `give the folders first (skills serve ${list} --allow-scripts), or --allow-scripts all; a skill of that name: --allow-scripts ${list}/*`,
+    });
+  const allow = parseAllowScripts(list);
   const timeoutSeconds = options.timeout === undefined ? 60 : Number(options.timeout);
   if (!(timeoutSeconds > 0 && timeoutSeconds <= 2147483))
     throw new SkillsError('E_USAGE', `--timeout must be a number of seconds above 0, not "${options.timeout}"`);
@@ -156,13 +162,6 @@ function skillSource(
   });
   const useRegistry = options.registry !== false && (given.length === 0 || typeof options.registry === 'string');
   const registry = useRegistry ? registryFor({ registry: options.registry || undefined }, ctx) : undefined;
-  const isDir = (d: string) => {
-    try {
-      return statSync(d).isDirectory();
-    } catch {
-      return false;
-    }
-  };
   const source: SkillSource = {
     skills: () => {
       const c = buildCatalog({ folders, registry, disabled: config.disabledSkills });
@@ -173,7 +172,7 @@ function skillSource(
         warnings: c.warnings,
       };
     },
-    watched: () => folders.map((f) => f.dir).filter(isDir),
+    watched: () => folders.map((f) => f.dir).filter(isFolder),
     select: (query, skills, max) =>
       selectSkills(
         query,
@@ -216,7 +215,7 @@ function skillSource(
   };
   return {
     source,
-    watched: () => ({ trees: source.watched(), flat: registry && isDir(registry) ? [registry] : [] }),
+    watched: () => ({ trees: source.watched(), flat: registry && isFolder(registry) ? [registry] : [] }),
   };
 }
 
@@ -231,6 +230,14 @@ function sourceOf(e: CatalogEntry): SourceSkill {
     root: e.root,
     scope: e.scope,
   };
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function discard(): Writable {

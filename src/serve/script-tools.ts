@@ -13,10 +13,10 @@ export interface AllowScripts {
   rules: { skill: string; script?: string }[];
 }
 
-/** `--allow-scripts` as given: true (every script), a comma list, or undefined (none). */
+/** `--allow-scripts` as given: true or `all` (every script), a comma list, or undefined (none). */
 export function parseAllowScripts(v: string | boolean | undefined): AllowScripts | undefined {
   if (v === undefined || v === false) return undefined;
-  if (v === true) return { all: true, rules: [] };
+  if (v === true || v.trim() === 'all') return { all: true, rules: [] };
   const rules = v
     .split(',')
     .map((s) => s.trim())

@@ -124,6 +124,10 @@ describe('skills serve over stdio, from the command line', () => {
     const bad = await runCli(['serve', EXAMPLES, '--allow-scripts', 'web-scraping/']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('"web-scraping/" is not <skill>/<script>');
+    // A bare --allow-scripts before the folders would take the folder as its list.
+    const swallowed = await runCli(['serve', '--allow-scripts', EXAMPLES]);
+    expect(swallowed.exitCode).toBe(2);
+    expect(swallowed.stderr).toContain('--allow-scripts took the folder');
   });
 });
 
