@@ -45,6 +45,7 @@ export interface ExtensionOptions {
 /** Register the extension's methods and the resource methods on a server. */
 export function registerExtension(server: Server, set: SkillSet, sdk: Sdk, options: ExtensionOptions): void {
   const { McpError, ErrorCode } = sdk.types;
+  const warned = new Set<string>();
   const invalid = (message: string) => new McpError(ErrorCode.InvalidParams, message);
   /** Run a handler; a SkillsError (a refusal) becomes -32602 with its message and hint. */
   const guarded =
@@ -82,7 +83,12 @@ export function registerExtension(server: Server, set: SkillSet, sdk: Sdk, optio
       const skills = [];
       for (const s of items) {
         try {
-          skills.push(skillEntryOf(set.entry(s)));
+          const e = set.entry(s);
+          if (!e.repaired) skills.push(skillEntryOf(e));
+          else if (!warned.has(s.name)) {
+            warned.add(s.name);
+            options.warn(`skills/list: ${s.name} left out: its SKILL.md frontmatter is not YAML (${e.repaired})`);
+          }
         } catch (err) {
           if (!isSkillsError(err)) throw err;
           options.warn(`skills/list: ${s.name} left out: ${err.message}`);
@@ -98,7 +104,12 @@ export function registerExtension(server: Server, set: SkillSet, sdk: Sdk, optio
       const uri = uriOf(params);
       const { path } = parseOrRefuse(uri);
       if (path !== SKILL_MD) throw invalid(`${uri} is not a skill's URI: skills/get takes skill://<skill>/SKILL.md`);
-      return { skill: skillEntryOf(locate(set, uri).entry) };
+      const { entry } = locate(set, uri);
+      if (entry.repaired)
+        throw invalid(
+          `${uri}: its SKILL.md frontmatter is not valid YAML (read by skills as: ${entry.repaired}); fix the SKILL.md`,
+        );
+      return { skill: skillEntryOf(entry) };
     }),
   );
 

@@ -8,6 +8,7 @@ import { SkillsError } from '../errors.js';
 import type { Layout, Skill, SkillEntry } from '../model/skill.js';
 import { readManifestData } from '../formats/manifest.js';
 import { parseSkillMd } from '../formats/skill-md.js';
+import { lenientCandidates } from '../formats/yaml-repair.js';
 import { normalizeText } from '../formats/text.js';
 import { readBounded } from '../fs/read.js';
 import { isInside, walkSkill } from '../fs/walk.js';
@@ -38,6 +39,11 @@ export interface ServedSkill {
   uri: string;
   source: SourceSkill;
   layout: Layout;
+  /**
+   * Its SKILL.md frontmatter is not YAML as written, and was read as the catalog reads it (this says how): loadable
+   * through the tools, but left out of the extension's listings, where a host checks the frontmatter it parses.
+   */
+  repaired?: string;
   /** The skill loaded in full (for its scripts), read on first use. */
   load(): Skill;
   /** The SKILL.md frontmatter as JSON (for a manifest skill, the frontmatter of the SKILL.md made for it). */
@@ -121,6 +127,8 @@ interface SkillRead {
   frontmatter: Record<string, unknown>;
   instructions: string;
   entries: SkillEntry[];
+  /** The frontmatter is not YAML as written: how it was read (see ServedSkill.repaired). */
+  repaired?: string;
 }
 
 /**
@@ -135,7 +143,19 @@ function readSkill(root: string, name: string): SkillRead {
     const read = readBounded(at, MAX_SKILL_FILE_BYTES);
     if (read.text === undefined)
       throw new SkillsError('E_INVALID', `${at} is ${read.tooLarge} bytes, over the ${MAX_SKILL_FILE_BYTES} read`);
-    const parsed = parseSkillMd(normalizeText(read.text).text, { positions: false });
+    let parsed = parseSkillMd(normalizeText(read.text).text, { positions: false });
+    let repaired: string | undefined;
+    // The two YAML slips real skills make, read as the catalog reads them (render-prompt lists such a skill).
+    if (parsed.problem?.check === 'yaml-syntax') {
+      for (const { text, says } of lenientCandidates(parsed.frontmatter)) {
+        const again = parseSkillMd(`---\n${text}---\n`, { positions: false });
+        if (again.data) {
+          parsed = { ...again, body: parsed.body };
+          repaired = says;
+          break;
+        }
+      }
+    }
     if (!parsed.data)
       throw new SkillsError('E_INVALID', `${at}: ${parsed.problem?.message ?? 'the frontmatter cannot be read'}`);
     return {
@@ -144,6 +164,7 @@ function readSkill(root: string, name: string): SkillRead {
       frontmatter: typedFrontmatter(parsed.frontmatter) ?? jsonOf(parsed.data),
       instructions: parsed.body,
       entries,
+      ...(repaired ? { repaired } : {}),
     };
   }
   if (top?.layout !== 'manifest') throw new SkillsError('E_NOT_FOUND', `${root} holds no SKILL.md or manifest.json`);
@@ -224,6 +245,7 @@ function servedSkill(s: SourceSkill): ServedSkill {
     uri: skillUri(s.name, SKILL_MD),
     source: s,
     layout: read.layout,
+    ...(read.repaired ? { repaired: read.repaired } : {}),
     load: () => (full ??= loadSkill(s.root)),
     frontmatter,
     instructions,

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLES } from '../helpers/cli.js';
+import { EXAMPLES, FIXTURES, runCli } from '../helpers/cli.js';
 import {
   DirectoryResult,
   failure,
@@ -242,5 +242,56 @@ describe('skills serve (stdio) of examples/skills', () => {
       code: -32602,
       message: expect.stringContaining('unless the server is started with --allow-scripts'),
     });
+  });
+});
+
+describe('skills serve of the reference corpus (test/fixtures/real-false-alarms and real-shapes)', () => {
+  const corpus = [join(FIXTURES, 'real-false-alarms'), join(FIXTURES, 'real-shapes')];
+  let s: Connected;
+  beforeAll(async () => {
+    s = await serveStdio(corpus);
+  });
+  afterAll(() => s.close());
+
+  it('lists every skill skills list finds, each with its frontmatter as a YAML parser reads it and every file digested', async () => {
+    const listed = await runCli(['list', ...corpus, '--json', '--no-registry']);
+    const found = JSON.parse(listed.stdout).skills as { id: string; path: string }[];
+    const { skills } = await listAll(s.client);
+    // inline-block's frontmatter is not YAML as written (`description: | Use when …`): render-prompt reads it
+    // leniently, the tools serve it, but the extension's listing leaves it out (a host could not check it).
+    expect(skills.map((e) => e.frontmatter.name).sort()).toEqual(
+      found
+        .map((f) => f.id)
+        .filter((id) => id !== 'inline-block')
+        .sort(),
+    );
+    expect(s.stderr()).toContain('skills/list: inline-block left out: its SKILL.md frontmatter is not YAML');
+    const loaded = await s.client.callTool({ name: 'load_skill', arguments: { skill_name: 'inline-block' } });
+    expect(toolText(loaded)).toContain('Summarise the posts.');
+    expect(
+      await failure(
+        s.client.request({ method: 'skills/get', params: { uri: 'skill://inline-block/SKILL.md' } }, SkillsGetResult),
+      ),
+    ).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('frontmatter is not valid YAML'),
+    });
+    for (const e of skills) {
+      const dir = found.find((f) => f.id === e.frontmatter.name)!.path;
+      const text = readFileSync(join(dir, 'SKILL.md'), 'utf8');
+      expect(e.frontmatter).toEqual(
+        yaml.load(text.split('\n---')[0]!.replace(/^---\n/, ''), { schema: yaml.CORE_SCHEMA }),
+      );
+      expect(e.resources.map((r) => r.uri).sort()).toEqual(
+        filesBelow(dir)
+          .map((p) => `skill://${e.frontmatter.name}/${p}`)
+          .sort(),
+      );
+      for (const r of e.resources) {
+        const read = await s.client.readResource({ uri: r.uri });
+        expect(sha256(bytesOf(read.contents[0]!))).toBe(r.digest);
+        expect(r.digest).toBe(sha256(readFileSync(join(dir, r.uri.slice(`skill://${e.frontmatter.name}/`.length)))));
+      }
+    }
   });
 });
