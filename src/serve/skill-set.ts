@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import yaml from 'js-yaml';
 import { readFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { Layout, Skill, SkillEntry } from '../model/skill.js';
 import { readManifestData } from '../formats/manifest.js';
@@ -11,7 +11,7 @@ import { parseSkillMd } from '../formats/skill-md.js';
 import { lenientCandidates } from '../formats/yaml-repair.js';
 import { normalizeText } from '../formats/text.js';
 import { readBounded } from '../fs/read.js';
-import { isInside, walkSkill } from '../fs/walk.js';
+import { walkSkill } from '../fs/walk.js';
 import { skipped } from '../registry/integrity.js';
 import { loadSkill } from '../skill/load.js';
 import { closest } from '../skill/names.js';
@@ -100,20 +100,20 @@ export class SkillSet {
 
   /**
    * Forget what the changed paths touch: the catalog always (a skill may have appeared, gone or been renamed), and
-   * the entries of the skills that hold them (all of them when a path is not inside a known skill).
+   * the entries of the skills that hold them (an enclosing skill's too), or, for a path inside no known skill (a
+   * folder of skills renamed), every entry below it.
    */
   invalidate(paths: string[]): void {
     this.now = undefined;
     this.byName = undefined;
     for (const p of paths) {
+      // The skill that holds the path: its folder or one above it (a look-up a level, not a scan of every skill).
       let hit = false;
-      for (const root of this.entries.keys()) {
-        if (isInside(root, p)) {
-          this.entries.delete(root);
-          hit = true;
-        }
+      for (let d = p, up = dirname(p); ; d = up, up = dirname(d)) {
+        if (this.entries.delete(d)) hit = true;
+        if (up === d) break;
       }
-      // A folder above the skills (a skill folder renamed or removed): drop every entry below it.
+      // A folder above the skills (renamed or removed): drop every entry below it.
       if (!hit) for (const root of this.entries.keys()) if (root.startsWith(p + sep)) this.entries.delete(root);
     }
   }
