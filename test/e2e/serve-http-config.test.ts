@@ -1,10 +1,11 @@
 import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, EXAMPLES, ROOT, runCli } from '../helpers/cli.js';
+import { BIN, EXAMPLES, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { listAll, serveHttp, serveStdio, toolText, type HttpServer } from '../helpers/mcp.js';
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // `skills serve --http`: Streamable HTTP on 127.0.0.1, the bearer token when set, Host and Origin checked against
@@ -94,6 +95,30 @@ describe('skills serve --http', () => {
     expect(JSON.parse(host.body).error.message).toContain('DNS rebinding');
     // The server's own origin is fine.
     expect((await post(h.url, { ...auth, origin: `http://localhost:${new URL(h.url).port}` })).status).toBe(200);
+  });
+
+  it('tells every HTTP session when a served skill changes', async () => {
+    const t = tempDir('skills-serve-http-live-');
+    cpSync(join(EXAMPLES, 'timeplus-sql-guide'), join(t.dir, 'timeplus-sql-guide'), { recursive: true });
+    const live = await serveHttp([t.dir]);
+    const clients = [new Client({ name: 'a', version: '1' }), new Client({ name: 'b', version: '1' })];
+    try {
+      const told = clients.map(
+        (c) =>
+          new Promise<void>((done) => c.setNotificationHandler(ResourceListChangedNotificationSchema, () => done())),
+      );
+      for (const c of clients) await c.connect(new StreamableHTTPClientTransport(new URL(live.url)));
+      // The standalone SSE stream each client opens after initializing carries the notices.
+      await new Promise((r) => setTimeout(r, 300));
+      writeFileSync(join(t.dir, 'timeplus-sql-guide/references/new.md'), 'new\n');
+      await Promise.all(told);
+      const { skills } = await listAll(clients[0]!);
+      expect(skills[0]!.resources.map((r) => r.uri)).toContain('skill://timeplus-sql-guide/references/new.md');
+    } finally {
+      for (const c of clients) await c.close();
+      await live.stop();
+      t.cleanup();
+    }
   });
 
   it('ends with exit code 0 on SIGTERM', async () => {
