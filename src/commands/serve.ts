@@ -111,7 +111,7 @@ function passOn(options: ServeOptions, ctx: Context): string[] {
   if (options.registry === false) out.push('--no-registry');
   else if (options.registry) out.push('--registry', resolve(ctx.cwd, options.registry));
   if (options.config) out.push('--config', resolve(ctx.cwd, options.config));
-  if (options.allowScripts === true) out.push('--allow-scripts');
+  if (options.allowScripts === true) out.push('--allow-scripts', 'all');
   else if (typeof options.allowScripts === 'string') out.push('--allow-scripts', options.allowScripts);
   if (options.secrets) out.push('--secrets', resolve(ctx.cwd, options.secrets));
   if (options.timeout !== undefined && options.timeout !== '60') out.push('--timeout', options.timeout);
