@@ -108,10 +108,15 @@ describe('skills serve --http', () => {
           new Promise<void>((done) => c.setNotificationHandler(ResourceListChangedNotificationSchema, () => done())),
       );
       for (const c of clients) await c.connect(new StreamableHTTPClientTransport(new URL(live.url)));
-      // The standalone SSE stream each client opens after initializing carries the notices.
-      await new Promise((r) => setTimeout(r, 300));
-      writeFileSync(join(t.dir, 'timeplus-sql-guide/references/new.md'), 'new\n');
-      await Promise.all(told);
+      // The notices ride the SSE stream each client opens after initializing, which may not be open at once: the
+      // file is written again until both clients have been told (a change before the stream opens is not heard).
+      let all = false;
+      void Promise.all(told).then(() => (all = true));
+      for (let i = 0; i < 40 && !all; i++) {
+        writeFileSync(join(t.dir, 'timeplus-sql-guide/references/new.md'), `new ${i}\n`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(all).toBe(true);
       const { skills } = await listAll(clients[0]!);
       expect(skills[0]!.resources.map((r) => r.uri)).toContain('skill://timeplus-sql-guide/references/new.md');
     } finally {
