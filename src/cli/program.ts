@@ -2,6 +2,7 @@ import { Command, Option, type AddHelpTextContext, type AddHelpTextPosition } fr
 import { collectList, examples, listOptions, registryOption, type Handler, type Kit } from './kit.js';
 import { defineInstall } from './install.js';
 import { defineRegistry } from './registry.js';
+import { defineServe } from './serve.js';
 import { defineShare } from './share.js';
 import type { Context } from '../context.js';
 
@@ -358,5 +359,6 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
 
   defineInstall(program, kit);
   defineShare(program, kit);
+  defineServe(program, kit);
   return program;
 }

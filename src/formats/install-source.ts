@@ -23,6 +23,9 @@ import { SkillsError } from '../errors.js';
  *   https://…/x.tgz (.tar.gz .tar .zip .skill)    an archive by URL ({ kind: 'url' }; no ref, no path)
  *   npm:@scope/name[@range|@tag], @scope/name[@range|@tag]   a package of an npm-compatible registry ({ kind: 'npm' })
  *   https://site/, https://site/.well-known/agent-skills/index.json   a site's skills (discovery RFC; 'well-known')
+ *   mcp+stdio:<command line>, mcp+https://…/mcp   the skills an MCP server serves (SEP-2640; { kind: 'mcp' }): a
+ *                                            command (split as `env -S` splits) that speaks MCP on stdio, or a
+ *                                            Streamable HTTP endpoint (mcp+http:// only to loopback, as for git)
  *
  * Anything else (`pdf`, `pdf@^1.2`, `./x`, a path that exists) is not remote: undefined. Refused with E_USAGE: any
  * other scheme (`ext::`, `fd::`, `ftp://`: git would run or read what they name), a URL, user, host, ref or path
@@ -33,7 +36,9 @@ export type RemoteSource =
   | { kind: 'git'; url: string; ref?: string; path?: string; typed: string }
   | { kind: 'url'; url: string; typed: string }
   | { kind: 'npm'; name: string; range?: string; typed: string }
-  | { kind: 'well-known'; index: string; typed: string };
+  | { kind: 'well-known'; index: string; typed: string }
+  /** `server`: `stdio:<command line>` or the http(s) URL of a Streamable HTTP endpoint. */
+  | { kind: 'mcp'; server: string; typed: string };
 
 /** Where the Agent Skills Discovery RFC puts a site's index. */
 export const WELL_KNOWN_INDEX = '/.well-known/agent-skills/index.json';
@@ -249,6 +254,7 @@ function hosted(typed: string, url: string, m: ArrayLike<string | undefined>, fr
 export function parseRemoteSource(raw: string, isLocalPath: (p: string) => boolean): RemoteSource | undefined {
   if (raw === '') return undefined;
   if (/^npm:/i.test(raw)) return npmSource(raw, raw.slice('npm:'.length));
+  if (/^mcp\+/i.test(raw)) return mcpSource(raw);
   if (/^@[^/\\]+\/[^/\\]+$/.test(raw) && !isLocalPath(raw)) return npmSource(raw, raw);
   const hash = raw.indexOf('#');
   const main = hash === -1 ? raw : raw.slice(0, hash);
@@ -286,11 +292,44 @@ export function parseRemoteSource(raw: string, isLocalPath: (p: string) => boole
   return github(raw, main, frag);
 }
 
+/** `mcp+stdio:<command line>` or `mcp+http(s)://…`: an MCP server that serves skills. */
+function mcpSource(typed: string): RemoteSource {
+  const rest = typed.slice('mcp+'.length);
+  if (/^stdio:/i.test(rest)) {
+    const command = rest.slice('stdio:'.length).trim();
+    if (command === '' || command.startsWith('-'))
+      throw refuse(
+        typed,
+        'expected the command that starts the server after mcp+stdio:',
+        'e.g. mcp+stdio:"npx -y skillsmith serve ./skills"',
+      );
+    return { kind: 'mcp', server: `stdio:${command}`, typed };
+  }
+  let u: URL;
+  try {
+    u = new URL(rest);
+  } catch {
+    throw refuse(typed, 'expected mcp+stdio:<command> or mcp+https://<host>/<path>');
+  }
+  const scheme = u.protocol.slice(0, -1).toLowerCase();
+  if (scheme !== 'https' && scheme !== 'http')
+    throw refuse(typed, 'expected mcp+stdio:<command> or mcp+https://<host>/<path>');
+  if (scheme === 'http' && !LOOPBACK.has(u.hostname.toLowerCase()))
+    throw refuse(
+      typed,
+      'mcp+http:// is kept for 127.0.0.1, localhost and [::1] (a token would travel unencrypted)',
+      'use mcp+https://',
+    );
+  if (u.username !== '' || u.password !== '')
+    throw refuse(typed, 'credentials do not go in the URL', 'set SKILLS_MCP_TOKEN: it is sent as the bearer token');
+  return { kind: 'mcp', server: u.href, typed };
+}
+
 /**
  * The same source written back, canonical: what the lockfile's `source` field keeps after `git:` / `url:`
  * (`https://github.com/o/r.git` for every way of typing a GitHub repository). Credentials in an http(s) URL are
  * left out: a lockfile is committed, and git's credential helper supplies them again.
  */
 export function canonicalSource(s: RemoteSource): string {
-  return s.kind === 'npm' ? s.name : s.kind === 'well-known' ? s.index : redactUrl(s.url);
+  return s.kind === 'npm' ? s.name : s.kind === 'well-known' ? s.index : s.kind === 'mcp' ? s.server : redactUrl(s.url);
 }

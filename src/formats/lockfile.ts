@@ -32,8 +32,8 @@ export const lockEntrySchema = z.object({
   source: z
     .string()
     .regex(
-      /^(folder:.+|archive:.+|registry(:.+)?|git:.+|url:https?:\/\/.+|npm:(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*|well-known:https?:\/\/.+)$/,
-      'expected "folder:<path>", "archive:<path>", "registry", "registry:<dir>", "git:<url>", "url:<https URL>", "npm:<package>" or "well-known:<index URL>"',
+      /^(folder:.+|archive:.+|registry(:.+)?|git:.+|url:https?:\/\/.+|npm:(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*|well-known:https?:\/\/.+|mcp:(stdio:.+|https?:\/\/.+))$/,
+      'expected "folder:<path>", "archive:<path>", "registry", "registry:<dir>", "git:<url>", "url:<https URL>", "npm:<package>", "well-known:<index URL>" or "mcp:<server>"',
     ),
   /**
    * What was asked, kept so `outdated` and `update` know the range: a git ref (`v1.2.0`, `main`, `semver:^1.2`) or a
@@ -97,7 +97,9 @@ export type LockSource =
   // An npm-compatible registry's package (`npm:@acme/pdf`); its registry is the one .npmrc names for its scope.
   | { kind: 'npm'; name: string }
   // A site's discovery index (`well-known:https://site/.well-known/agent-skills/index.json`); `path` is the skill's name.
-  | { kind: 'well-known'; url: string };
+  | { kind: 'well-known'; url: string }
+  // An MCP server serving skills (`mcp:stdio:<command line>` or `mcp:https://host/mcp`); `path` is the skill's name.
+  | { kind: 'mcp'; server: string };
 
 // The path inside an archive follows the last `#`; a `#` or `%` in it is escaped, so the split is unambiguous.
 const escapeInner = (p: string) => p.replace(/%/g, '%25').replace(/#/g, '%23');
@@ -110,6 +112,7 @@ export function formatLockSource(s: LockSource): string {
   if (s.kind === 'git' || s.kind === 'url') return `${s.kind}:${s.url}`;
   if (s.kind === 'npm') return `npm:${s.name}`;
   if (s.kind === 'well-known') return `well-known:${s.url}`;
+  if (s.kind === 'mcp') return `mcp:${s.server}`;
   // A `#` in the archive's own path gets an empty fragment after it, so a reader never splits inside the path.
   return s.inner !== undefined || s.path.includes('#')
     ? `archive:${s.path}#${escapeInner(s.inner ?? '')}`
@@ -125,6 +128,7 @@ export function parseLockSource(source: string): LockSource {
   if (kind === 'git' || kind === 'url') return { kind, url: arg };
   if (kind === 'npm') return { kind, name: arg };
   if (kind === 'well-known') return { kind, url: arg };
+  if (kind === 'mcp') return { kind, server: arg };
   if (kind === 'archive') {
     const hash = arg.lastIndexOf('#');
     if (hash < 0) return { kind, path: arg };

@@ -246,11 +246,12 @@ export function gitFrom(url: string, ref: string | undefined, path: string | und
   return `${redactUrl(url)}${frag === '' ? '' : `#${frag}`}`;
 }
 
-const UNCHECKED: Record<'folder' | 'archive' | 'url' | 'well-known', string> = {
+const UNCHECKED: Record<'folder' | 'archive' | 'url' | 'well-known' | 'mcp', string> = {
   folder: 'installed from a folder, as it is on disk: install it again to take its changes',
   archive: 'installed from an archive file, which has no versions to look up',
   url: 'installed from an archive by URL, which has no versions to look up',
   'well-known': "installed from a site's discovery index, which has no versions: install it again to take its changes",
+  mcp: 'installed from an MCP server, which has no versions: install it again to take its changes',
 };
 
 /** Run `fn` over `items`, at most `n` at a time, results in order. */
@@ -297,7 +298,13 @@ export async function checkOutdated(options: OutdatedOptions): Promise<OutdatedR
       latestNewer: false,
       outdated: false,
     };
-    if (src.kind === 'folder' || src.kind === 'archive' || src.kind === 'url' || src.kind === 'well-known')
+    if (
+      src.kind === 'folder' ||
+      src.kind === 'archive' ||
+      src.kind === 'url' ||
+      src.kind === 'well-known' ||
+      src.kind === 'mcp'
+    )
       return { ...base, from: e.source, unchecked: UNCHECKED[src.kind] };
     try {
       if (src.kind === 'git') {

@@ -21,6 +21,7 @@ import {
 import { lockPath } from './lock.js';
 import { gatherNpm } from './npm.js';
 import { gatherWellKnown } from './well-known.js';
+import { gatherMcp } from './mcp.js';
 import { gatherGit, gatherTree, gatherUrl, type Gathered } from './remote.js';
 import { classifySource, prepareArchived, unpackArchive, type Classified, type Scratch } from './sources.js';
 import type { InstallOptions, InstallOutcome, InvalidSource, Plan, Planned, Prepared } from './types.js';
@@ -94,6 +95,7 @@ export async function gather(
   if (c.kind === 'url') return gatherUrl(c.remote, raw, options, scratch);
   if (c.kind === 'npm') return gatherNpm(c.remote, options, scratch);
   if (c.kind === 'well-known') return gatherWellKnown(c.remote, options, scratch);
+  if (c.kind === 'mcp') return gatherMcp(c.remote, options, scratch);
   if (c.kind === 'folder') {
     // The agents' folders below a folder hold copies skills placed, not sources: `skills install .` in a project
     // reads its own skills, never `.claude/skills/pdf` (which would take the place of pdf's git origin).

@@ -10,6 +10,7 @@ import { registryVersion } from '../registry/unversioned.js';
 import type { ResolvedSkill } from '../resolve/resolve.js';
 import { replayNpm } from './npm.js';
 import { gatherWellKnown } from './well-known.js';
+import { gatherMcp } from './mcp.js';
 import { mismatch } from './plan.js';
 import { downloadOnce, gitTree } from './remote.js';
 import { prepareArchived, prepareLocal, unpackArchive, type Scratch } from './sources.js';
@@ -158,6 +159,21 @@ export async function planFromLock(
       const remote = { kind: 'well-known' as const, index: src.url, typed: src.url };
       const [p] = (await gatherWellKnown(remote, options, scratch, entry.path ?? id)).found;
       const checked = checkReplayed(p!, id, entry, options.lockfile, shown, `the site's ${id} is not valid now`);
+      plan = { kind: 'local', prepared: { ...checked, source: entry.source, origin: originOf(entry) } };
+      found = checked.integrity;
+      origin = shown;
+    } else if (src.kind === 'mcp') {
+      // A command in a committed lockfile is not run: whoever installs says so themselves.
+      if (src.server.startsWith('stdio:'))
+        throw new SkillsError(
+          'E_USAGE',
+          `${options.lockfile} locks ${where} from the MCP server command ${JSON.stringify(src.server.slice('stdio:'.length))}; skills does not run a command a lockfile names; nothing was installed`,
+          { hint: `run it yourself: skills install mcp+${src.server}` },
+        );
+      const shown = `${src.server}: ${entry.path ?? id}`;
+      const remote = { kind: 'mcp' as const, server: src.server, typed: src.server };
+      const [p] = (await gatherMcp(remote, options, scratch, entry.path ?? id)).found;
+      const checked = checkReplayed(p!, id, entry, options.lockfile, shown, `the server's ${id} is not valid now`);
       plan = { kind: 'local', prepared: { ...checked, source: entry.source, origin: originOf(entry) } };
       found = checked.integrity;
       origin = shown;

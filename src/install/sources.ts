@@ -29,7 +29,8 @@ export type Classified =
   | { kind: 'git'; remote: Extract<RemoteSource, { kind: 'git' }> }
   | { kind: 'url'; remote: Extract<RemoteSource, { kind: 'url' }> }
   | { kind: 'npm'; remote: Extract<RemoteSource, { kind: 'npm' }> }
-  | { kind: 'well-known'; remote: Extract<RemoteSource, { kind: 'well-known' }> };
+  | { kind: 'well-known'; remote: Extract<RemoteSource, { kind: 'well-known' }> }
+  | { kind: 'mcp'; remote: Extract<RemoteSource, { kind: 'mcp' }> };
 
 /**
  * What a source is: a git repository or an archive's URL (parseRemoteSource's shapes: `owner/repo` only when no such
@@ -42,6 +43,7 @@ export function classifySource(raw: string, cwd: string): Classified {
   if (remote?.kind === 'url') return { kind: 'url', remote };
   if (remote?.kind === 'npm') return { kind: 'npm', remote };
   if (remote?.kind === 'well-known') return { kind: 'well-known', remote };
+  if (remote?.kind === 'mcp') return { kind: 'mcp', remote };
   const looksLikePath =
     raw.startsWith('.') ||
     raw.startsWith('/') ||

@@ -24,7 +24,7 @@ export interface StoredFile {
 const STORE_LIMITS = DEFAULT_LIMITS;
 
 /** Names that are never copied or hashed: VCS and OS litter, and secrets (.env, .env.local; not .env.example). */
-function skipped(name: string, isDir: boolean): boolean {
+export function skipped(name: string, isDir: boolean): boolean {
   if (isDir) return SKIP_DIRS.has(name);
   if (name === '.DS_Store' || isLeftover(name)) return true;
   return /^\.env(\..+)?$/.test(name) && !/^\.env\.(example|sample|template)$/.test(name);

@@ -27,6 +27,7 @@ const FLOORS: Record<string, number> = {
   run: 7,
   prompt: 7,
   sync: 7,
+  serve: 7,
   lint: 7,
   init: 7,
   doctor: 7,

@@ -303,3 +303,30 @@ describe('well-known sites', () => {
     expect(parseRemoteSource('http://127.0.0.1:8080/', none)?.kind).toBe('well-known');
   });
 });
+
+describe('MCP servers', () => {
+  it('reads mcp+stdio:<command line> and mcp+https:// (mcp+http:// to loopback) as an MCP server', () => {
+    expect(parse('mcp+stdio:npx -y skillsmith serve ./skills')).toEqual({
+      kind: 'mcp',
+      server: 'stdio:npx -y skillsmith serve ./skills',
+      typed: 'mcp+stdio:npx -y skillsmith serve ./skills',
+    });
+    expect(parse('mcp+https://skills.example.com/mcp')).toMatchObject({
+      kind: 'mcp',
+      server: 'https://skills.example.com/mcp',
+    });
+    expect(parse('mcp+http://127.0.0.1:8765/mcp')).toMatchObject({ kind: 'mcp', server: 'http://127.0.0.1:8765/mcp' });
+    expect(canonicalSource(parse('mcp+http://localhost:1/mcp')!)).toBe('http://localhost:1/mcp');
+  });
+
+  it('refuses an empty command, plain http to another host, credentials in the URL and other schemes', () => {
+    expect(refusal('mcp+stdio:').message).toContain('expected the command');
+    expect(refusal('mcp+stdio:--evil').message).toContain('expected the command');
+    expect(refusal('mcp+http://example.com/mcp').message).toContain('mcp+http:// is kept for 127.0.0.1');
+    expect(refusal('mcp+https://u:secret@example.com/mcp')).toMatchObject({
+      message: expect.not.stringContaining('secret'),
+      hint: expect.stringContaining('SKILLS_MCP_TOKEN'),
+    });
+    expect(refusal('mcp+ftp://example.com/').message).toContain('expected mcp+stdio:<command> or mcp+https://');
+  });
+});

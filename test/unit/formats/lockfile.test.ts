@@ -77,7 +77,7 @@ describe('skills-lock.json', () => {
     const source = serializeLockfile(lock).replace('"source": "registry"', '"source": "ftp://x"');
     expect(parseLockfile(source).problem).toEqual({
       message:
-        'skills-lock.json: skills.basic-tools.source: expected "folder:<path>", "archive:<path>", "registry", "registry:<dir>", "git:<url>", "url:<https URL>", "npm:<package>" or "well-known:<index URL>"',
+        'skills-lock.json: skills.basic-tools.source: expected "folder:<path>", "archive:<path>", "registry", "registry:<dir>", "git:<url>", "url:<https URL>", "npm:<package>", "well-known:<index URL>" or "mcp:<server>"',
       line: 7,
       column: 17,
     });

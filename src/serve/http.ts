@@ -1,0 +1,183 @@
+// Streamable HTTP: one MCP session per client (a server and a transport each, over the one skill set), on
+// 127.0.0.1 unless --host says otherwise. Every request is checked before the SDK sees it: the path (/mcp), the
+// Host and Origin headers against DNS rebinding (the SDK's own options for this are deprecated in favour of such
+// a check in front of it), and the bearer token when one is set.
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SkillsError } from '../errors.js';
+import { loadSdk } from './sdk.js';
+import { createServer, type ServeOptions } from './server.js';
+import type { SkillSet } from './skill-set.js';
+
+export interface HttpOptions {
+  port: number;
+  host: string;
+  /** Required as `Authorization: Bearer <token>` on every request when set. */
+  token?: string;
+  /** More Host names to accept (a name the server is reached by besides its address and localhost). */
+  allowHosts: string[];
+  /** More Origins to accept (a browser page allowed to call it). */
+  allowOrigins: string[];
+}
+
+export const MCP_PATH = '/mcp';
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
+
+/** True when a --host value keeps the server to this machine. */
+export function isLoopback(host: string): boolean {
+  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.');
+}
+
+/**
+ * Serve until `signal` aborts. `listening` gets the URL once the port is bound; `servers` is the live set of
+ * per-session servers, to notify of changes.
+ */
+export async function serveHttp(
+  set: SkillSet,
+  options: ServeOptions,
+  http: HttpOptions,
+  signal: AbortSignal,
+  servers: Set<Server>,
+  listening: (url: string) => void,
+): Promise<void> {
+  const sdk = await loadSdk();
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  let hosts = new Set<string>();
+  let origins = new Set<string>();
+
+  const reply = (
+    res: ServerResponse,
+    status: number,
+    code: number,
+    message: string,
+    headers: Record<string, string> = {},
+  ) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== MCP_PATH) return reply(res, 404, -32000, `not found: the MCP endpoint is ${MCP_PATH}`);
+    const host = req.headers.host;
+    if (!host || !hosts.has(host.toLowerCase()))
+      return reply(
+        res,
+        403,
+        -32000,
+        `Host ${JSON.stringify(host ?? '')} is not allowed (DNS rebinding protection); allowed: ${[...hosts].join(', ')}`,
+      );
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.has(origin.toLowerCase()))
+      return reply(
+        res,
+        403,
+        -32000,
+        `Origin ${JSON.stringify(origin)} is not allowed; start the server with --allow-origin ${origin} to allow it`,
+      );
+    if (http.token !== undefined && !bearerMatches(req.headers.authorization, http.token))
+      return reply(
+        res,
+        401,
+        -32001,
+        'a bearer token is required: send Authorization: Bearer <token> (the --token or SKILLS_SERVE_TOKEN of the server)',
+        {
+          'www-authenticate': 'Bearer realm="skills"',
+        },
+      );
+    const id = req.headers['mcp-session-id'];
+    if (typeof id === 'string') {
+      const s = sessions.get(id);
+      if (!s) return reply(res, 404, -32001, 'Session not found: initialize a new session');
+      return s.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return reply(res, 400, -32000, 'no session: POST an initialize request first');
+    let body: unknown;
+    try {
+      body = JSON.parse((await readBody(req)).toString('utf8'));
+    } catch (err) {
+      return reply(res, 400, -32700, `the request body is not JSON: ${(err as Error).message}`);
+    }
+    const messages = Array.isArray(body) ? body : [body];
+    if (!messages.some((m) => sdk.types.isInitializeRequest(m)))
+      return reply(res, 400, -32000, 'no session: the first request of a session is initialize');
+    const server = createServer(set, sdk, options);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sid) => {
+        sessions.set(sid, { transport, server });
+        servers.add(server);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      servers.delete(server);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const httpServer = createHttpServer((req, res) => {
+    handle(req, res).catch((err) => {
+      options.warn(`http: ${(err as Error).message}`);
+      if (!res.headersSent) reply(res, 500, -32603, 'internal error');
+      else res.end();
+    });
+  });
+  await new Promise<void>((done, fail) => {
+    httpServer.once('error', (err) =>
+      fail(
+        new SkillsError('E_IO', `cannot listen on ${http.host}:${http.port}: ${(err as Error).message}`, {
+          cause: err,
+        }),
+      ),
+    );
+    httpServer.listen(http.port, http.host, () => done());
+  });
+  const address = httpServer.address();
+  const port = typeof address === 'object' && address ? address.port : http.port;
+  const bound = http.host.includes(':') && !http.host.startsWith('[') ? `[${http.host}]` : http.host;
+  const names = [...new Set([bound, ...LOOPBACK, ...http.allowHosts])].map((h) => h.toLowerCase());
+  hosts = new Set(names.map((h) => `${h}:${port}`));
+  origins = new Set([...names.map((h) => `http://${h}:${port}`), ...http.allowOrigins.map((o) => o.toLowerCase())]);
+  listening(`http://${bound}:${port}${MCP_PATH}`);
+
+  await new Promise<void>((done) => {
+    if (signal.aborted) return done();
+    signal.addEventListener('abort', () => done(), { once: true });
+  });
+  for (const s of sessions.values()) await s.server.close().catch(() => {});
+  await new Promise<void>((done) => {
+    httpServer.close(() => done());
+    httpServer.closeAllConnections();
+  });
+}
+
+/** The Authorization header carries this bearer token (compared in constant time). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  if (!m) return false;
+  const a = Buffer.from(m[1]!.trim());
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((done, fail) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        fail(new Error(`over ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+      } else parts.push(c);
+    });
+    req.on('end', () => done(Buffer.concat(parts)));
+    req.on('error', fail);
+  });
+}

@@ -1,0 +1,85 @@
+// One MCP server over the skills served: the extension, the tools, and the notice of a change. stdio is one
+// client; HTTP (http.ts) makes one server per session over the same skill set.
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Readable, Writable } from 'node:stream';
+import { EXTENSION, registerExtension } from './extension.js';
+import { loadSdk, type Sdk } from './sdk.js';
+import type { AllowScripts } from './script-tools.js';
+import type { SkillSet } from './skill-set.js';
+import { registerTools } from './tools.js';
+
+export interface ServeOptions {
+  name: string;
+  version: string;
+  allow?: AllowScripts;
+  timeoutSeconds: number;
+  warn(line: string): void;
+}
+
+const INSTRUCTIONS =
+  'This server serves agent skills: folders of instructions (SKILL.md) with references, assets and scripts. ' +
+  "Call list_skills (with the user's request as query to pick the skills that fit), then load_skill to read a " +
+  "skill's instructions before acting on it, and read_skill_file for the files it mentions. Clients with the " +
+  'io.modelcontextprotocol/skills extension use skills/list, skills/get and resources/read of skill:// URIs.';
+
+/** A server for one client. */
+export function createServer(set: SkillSet, sdk: Sdk, options: ServeOptions): Server {
+  const server = new sdk.Server(
+    { name: options.name, version: options.version },
+    {
+      capabilities: {
+        resources: { listChanged: true },
+        tools: { listChanged: true },
+        extensions: { [EXTENSION]: { directoryRead: true } },
+      },
+      instructions: INSTRUCTIONS,
+    },
+  );
+  registerExtension(server, set, sdk, { warn: options.warn });
+  registerTools(server, set, sdk, { allow: options.allow, timeoutSeconds: options.timeoutSeconds });
+  return server;
+}
+
+/** Tell a client the skills changed: the resources always, the tools when scripts are tools. */
+export async function notifyChanged(server: Server, options: Pick<ServeOptions, 'allow'>): Promise<void> {
+  try {
+    await server.sendResourceListChanged();
+    if (options.allow) await server.sendToolListChanged();
+  } catch {
+    /* not connected (yet, or any more): nothing to tell */
+  }
+}
+
+export interface StdioIO {
+  stdin: Readable;
+  stdout: Writable;
+}
+
+/**
+ * Serve one client over stdio until its end of stdin closes (or `signal` aborts). `onServer` gets the server, to
+ * notify it of changes.
+ */
+export async function serveStdio(
+  set: SkillSet,
+  options: ServeOptions,
+  io: StdioIO,
+  signal: AbortSignal,
+  onServer: (server: Server | undefined) => void,
+): Promise<void> {
+  const sdk = await loadSdk();
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const server = createServer(set, sdk, options);
+  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  await server.connect(transport);
+  onServer(server);
+  await new Promise<void>((done) => {
+    const end = () => done();
+    io.stdin.once('end', end).once('close', end);
+    server.onclose = end;
+    signal.addEventListener('abort', end, { once: true });
+  });
+  onServer(undefined);
+  await server.close().catch(() => {});
+}
+
+export type { Sdk };

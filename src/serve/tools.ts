@@ -1,0 +1,231 @@
+// Tools for clients that do not speak the extension (seeds 002 and 003): list_skills (with an optional query, the
+// built-in selection), load_skill, read_skill_file, and the scripts --allow-scripts allows.
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { isSkillsError, SkillsError } from '../errors.js';
+import { readPath } from './read.js';
+import type { Sdk } from './sdk.js';
+import { SCRIPT_INPUT_SCHEMA, scriptTools, type AllowScripts, type ScriptTool } from './script-tools.js';
+import { SKILL_MD, type SkillSet } from './skill-set.js';
+import { skillUri } from './uri.js';
+
+export interface ToolsOptions {
+  allow?: AllowScripts;
+  timeoutSeconds: number;
+}
+
+const MAX_QUERY_PICKS = 20;
+
+const BASE_TOOLS = [
+  {
+    name: 'list_skills',
+    description:
+      "List the agent skills this server serves: name, description and URI of each. With a query (the user's request), only the skills that fit it, best first.",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: "The user's request, to pick the skills that fit it" },
+        max: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_QUERY_PICKS,
+          description: 'With a query: at most this many skills (default 3)',
+        },
+      },
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: 'load_skill',
+    description:
+      "Load a skill's full instructions (its SKILL.md body) by name, with the list of its files. Call it when a skill fits the task, before acting.",
+    inputSchema: {
+      type: 'object',
+      properties: { skill_name: { type: 'string', description: 'The skill name, as list_skills gives it' } },
+      required: ['skill_name'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: 'read_skill_file',
+    description:
+      "Read one file of a skill (a reference, a script, an asset) by its path relative to the skill's folder, as load_skill lists them.",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        skill_name: { type: 'string', description: 'The skill name' },
+        file_path: { type: 'string', description: "The file's path in the skill, e.g. references/selectors.md" },
+      },
+      required: ['skill_name', 'file_path'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true },
+  },
+];
+
+type ToolResult = {
+  content: (
+    { type: 'text'; text: string } | { type: 'resource'; resource: { uri: string; mimeType: string; blob: string } }
+  )[];
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+};
+
+const text = (t: string, isError = false): ToolResult => ({
+  content: [{ type: 'text', text: t }],
+  ...(isError ? { isError } : {}),
+});
+const json = (data: Record<string, unknown>, isError = false): ToolResult => ({
+  ...text(JSON.stringify(data, null, 2), isError),
+  structuredContent: data,
+});
+
+/** Register tools/list and tools/call. */
+export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: ToolsOptions): void {
+  const { McpError, ErrorCode } = sdk.types;
+  const scripts = (): ScriptTool[] => (options.allow ? scriptTools(set, options.allow, options.timeoutSeconds) : []);
+
+  server.setRequestHandler(sdk.types.ListToolsRequestSchema, async () => ({
+    tools: [
+      ...BASE_TOOLS,
+      ...scripts().map((t) => ({ name: t.name, description: t.description, inputSchema: SCRIPT_INPUT_SCHEMA })),
+    ],
+  }));
+
+  server.setRequestHandler(sdk.types.CallToolRequestSchema, async (req) => {
+    const { name } = req.params;
+    const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+    const str = (key: string, required: boolean): string | undefined => {
+      const v = args[key];
+      if (v === undefined && !required) return undefined;
+      if (typeof v !== 'string' || v.trim() === '')
+        throw new McpError(ErrorCode.InvalidParams, `${name}: "${key}" must be a non-empty string`);
+      return v;
+    };
+    try {
+      switch (name) {
+        case 'list_skills':
+          return listSkills(str('query', false), args.max);
+        case 'load_skill':
+          return loadSkill(str('skill_name', true)!);
+        case 'read_skill_file':
+          return readSkillFile(str('skill_name', true)!, str('file_path', true)!);
+      }
+      const tool = scripts().find((t) => t.name === name);
+      if (tool) return await runTool(tool, args);
+    } catch (err) {
+      // A refusal is the tool's answer, for the model to read; anything else is a bug, reported as such.
+      if (isSkillsError(err)) return text(err.hint ? `${err.message}\nhint: ${err.hint}` : err.message, true);
+      throw err;
+    }
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      options.allow
+        ? `unknown tool "${name}": tools/list names the tools (script tools are those --allow-scripts allows)`
+        : `unknown tool "${name}": scripts do not run as tools unless the server is started with --allow-scripts`,
+    );
+  });
+
+  function listSkills(query: string | undefined, max: unknown): ToolResult {
+    const now = set.current();
+    const item = (s: { name: string; description: string }) => ({
+      name: s.name,
+      description: s.description,
+      uri: skillUri(s.name, SKILL_MD),
+    });
+    if (query === undefined) return json({ skills: now.listed.map(item) });
+    if (max !== undefined && (!Number.isInteger(max) || (max as number) < 1 || (max as number) > MAX_QUERY_PICKS))
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `list_skills: "max" must be a whole number from 1 to ${MAX_QUERY_PICKS}`,
+      );
+    const picks = set.source.select(query, now.listed, (max as number | undefined) ?? 3);
+    const byName = new Map(now.listed.map((s) => [s.name, s]));
+    return json({
+      query,
+      skills: picks.map((p) => ({
+        ...item(byName.get(p.name)!),
+        kind: p.kind,
+        ...(p.score !== undefined ? { score: p.score } : {}),
+        matched: p.matched,
+      })),
+      ...(picks.length === 0
+        ? { note: `no skill fits the query; list_skills without a query lists all ${now.listed.length}` }
+        : {}),
+    });
+  }
+
+  function loadSkill(name: string): ToolResult {
+    const entry = set.entry(set.named(name));
+    const files = entry.files.filter((f) => f.path !== SKILL_MD).map((f) => f.path);
+    const tools = scripts().filter((t) => t.skill === entry.name);
+    const head = [
+      `# Skill: ${entry.name}`,
+      '',
+      `URI: ${entry.uri}`,
+      files.length > 0
+        ? `Files (read them with read_skill_file; paths are relative to the skill's folder): ${files.join(', ')}`
+        : 'Files: none but SKILL.md',
+      ...(tools.length > 0
+        ? [`Its scripts run as the tools: ${tools.map((t) => `${t.name} (${t.path})`).join(', ')}`]
+        : []),
+      '',
+      '---',
+      '',
+    ];
+    return text(`${head.join('\n')}${entry.instructions}`);
+  }
+
+  function readSkillFile(name: string, path: string): ToolResult {
+    const wanted = path.replace(/^(?:\.\/)+/, '');
+    if (
+      wanted.startsWith('/') ||
+      /^[A-Za-z]:[\\/]/.test(wanted) ||
+      wanted.includes('\\') ||
+      wanted.split('/').includes('..')
+    )
+      throw new SkillsError(
+        'E_USAGE',
+        `read_skill_file: "${path}" leads outside the skill; give a path inside it, e.g. references/guide.md`,
+      );
+    const r = readPath(set.entry(set.named(name)), wanted);
+    if (r.text !== undefined) return text(r.text);
+    return {
+      content: [{ type: 'resource', resource: { uri: r.uri, mimeType: r.mimeType, blob: r.bytes.toString('base64') } }],
+    };
+  }
+
+  async function runTool(tool: ScriptTool, args: Record<string, unknown>): Promise<ToolResult> {
+    const extra = Object.keys(args).filter((k) => k !== 'args' && k !== 'words');
+    if (extra.length > 0 || (args.args !== undefined && args.words !== undefined))
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${tool.name}: give "args" (the JSON object the script reads) or "words" (its command-line words), not ${extra.length > 0 ? extra.map((k) => `"${k}"`).join(', ') : 'both'}`,
+      );
+    const a = args.args;
+    if (a !== undefined && (typeof a !== 'object' || a === null || Array.isArray(a)))
+      throw new McpError(ErrorCode.InvalidParams, `${tool.name}: "args" must be a JSON object`);
+    const w = args.words;
+    if (w !== undefined && (!Array.isArray(w) || w.some((x) => typeof x !== 'string')))
+      throw new McpError(ErrorCode.InvalidParams, `${tool.name}: "words" must be a list of strings`);
+    const run = await set.source.runScript({
+      root: tool.root,
+      script: tool.path,
+      ...(a !== undefined ? { args: a as Record<string, unknown> } : {}),
+      ...(w !== undefined ? { words: w as string[] } : {}),
+    });
+    const doc: Record<string, unknown> = {
+      success: run.success,
+      ...(run.success ? { result: run.result } : { error: run.error }),
+      exitCode: run.exitCode,
+      timedOut: run.timedOut,
+      durationMs: run.durationMs,
+      stdout: run.stdout,
+      stderr: run.stderr,
+      ...(run.truncated.stdout || run.truncated.stderr ? { truncated: run.truncated } : {}),
+      ...(run.notices.length > 0 ? { notices: run.notices } : {}),
+    };
+    return json(doc, !run.success);
+  }
+}

@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLES, tempDir } from '../helpers/cli.js';
+import { failure, listAll, serveStdio, toolText, type Connected } from '../helpers/mcp.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
+
+// `skills serve` keeps up with the folders it serves (a change is told to the client, and the next listing has
+// the new digest), and runs scripts as tools only when allowed, through run-script: a clean environment with the
+// declared secrets, masked, and a timeout.
+
+const sha256 = (b: Buffer | string) => `sha256:${createHash('sha256').update(b).digest('hex')}`;
+
+describe('skills serve: live', () => {
+  let t: { dir: string; cleanup: () => void };
+  let s: Connected;
+  beforeAll(async () => {
+    t = tempDir('skills-serve-live-');
+    cpSync(join(EXAMPLES, 'web-scraping'), join(t.dir, 'web-scraping'), { recursive: true });
+    s = await serveStdio([t.dir]);
+  });
+  afterAll(async () => {
+    await s.close();
+    t.cleanup();
+  });
+
+  /** The next notifications/resources/list_changed, or a failure after 10 s. */
+  const nextChange = () =>
+    new Promise<void>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error('no notifications/resources/list_changed within 10 s')), 10_000);
+      s.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+        clearTimeout(timer);
+        done();
+      });
+    });
+
+  it('tells the client when a skill is edited, and the next skills/list has its new digest', async () => {
+    const before = (await listAll(s.client)).skills[0]!;
+    const file = join(t.dir, 'web-scraping/SKILL.md');
+    const changed = nextChange();
+    const text = readFileSync(file, 'utf8').replace('# Web Scraping', '# Web Scraping, edited');
+    writeFileSync(file, text);
+    await changed;
+    const after = (await listAll(s.client)).skills[0]!;
+    const digest = (e: typeof before) => e.resources.find((r) => r.uri === 'skill://web-scraping/SKILL.md')!.digest;
+    expect(digest(after)).not.toBe(digest(before));
+    expect(digest(after)).toBe(sha256(text));
+    const read = await s.client.readResource({ uri: 'skill://web-scraping/SKILL.md' });
+    expect(read.contents[0]).toMatchObject({ text: expect.stringContaining('# Web Scraping, edited') });
+  });
+
+  it('lists a skill added while it serves, with its files', async () => {
+    const changed = nextChange();
+    writeTree(t.dir, {
+      'fresh/SKILL.md': skillMd('name: fresh\ndescription: Appeared later. Use when testing serve.'),
+      'fresh/references/a.md': 'a\n',
+    });
+    await changed;
+    // A burst of writes may come as more than one notice: the listing settles on both files.
+    for (let i = 0; i < 50; i++) {
+      const fresh = (await listAll(s.client)).skills.find((e) => e.frontmatter.name === 'fresh');
+      if (fresh?.resources.length === 2) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const fresh = (await listAll(s.client)).skills.find((e) => e.frontmatter.name === 'fresh')!;
+    expect(fresh.resources.map((r) => r.uri).sort()).toEqual([
+      'skill://fresh/SKILL.md',
+      'skill://fresh/references/a.md',
+    ]);
+  });
+});
+
+const TOKEN = 'tok-very-secret-123';
+
+describe('skills serve: scripts as tools', () => {
+  let t: { dir: string; cleanup: () => void };
+  let s: Connected;
+  beforeAll(async () => {
+    t = tempDir('skills-serve-scripts-');
+    writeTree(t.dir, {
+      'skills/vault/manifest.json': JSON.stringify({
+        id: 'vault',
+        name: 'Vault',
+        version: '1.0.0',
+        description: 'Holds a token. Use when testing serve scripts.',
+        scripts: ['scripts/echo.js', 'scripts/sleep.js', 'scripts/words.js'],
+        envVars: ['API_TOKEN'],
+      }),
+      'skills/vault/scripts/echo.js':
+        '// Echo the arguments back, with the token.\nconst a = JSON.parse(process.argv[2]);\nconsole.log(JSON.stringify({ success: true, result: { got: a, token: process.env.API_TOKEN, leaky: process.env.LEAKY ?? null } }));\n',
+      'skills/vault/scripts/sleep.js': '// Sleep for a long time.\nsetTimeout(() => {}, 60000);\n',
+      'skills/vault/scripts/words.js':
+        '// Print its command-line words.\nconsole.log(JSON.stringify({ success: true, result: process.argv.slice(2) }));\n',
+      'skills/vault/scripts/undeclared.js': '// Not declared: never a tool.\nconsole.log("no");\n',
+      'secrets.env': `API_TOKEN=${TOKEN}\n`,
+    });
+    s = await serveStdio(
+      [
+        join(t.dir, 'skills'),
+        '--allow-scripts',
+        'vault/echo,vault/sleep.js,vault/scripts/words.js',
+        '--secrets',
+        join(t.dir, 'secrets.env'),
+        '--timeout',
+        '1',
+      ],
+      { LEAKY: 'from-the-caller' },
+    );
+  });
+  afterAll(async () => {
+    await s.close();
+    t.cleanup();
+  });
+
+  it('offers one tool per allowed script, described by its leading comment, with the args/words input', async () => {
+    const tools = (await s.client.listTools()).tools.filter((x) => x.name.startsWith('vault_'));
+    expect(tools.map((x) => x.name).sort()).toEqual(['vault_echo', 'vault_sleep', 'vault_words']);
+    const echo = tools.find((x) => x.name === 'vault_echo')!;
+    expect(echo.description).toMatch(
+      /^Echo the arguments back, with the token\. \(Script scripts\/echo\.js of the skill vault/,
+    );
+    expect(echo.inputSchema.properties).toHaveProperty('args');
+    expect(echo.inputSchema.properties).toHaveProperty('words');
+    const loaded = toolText(await s.client.callTool({ name: 'load_skill', arguments: { skill_name: 'vault' } }));
+    expect(loaded).toContain('Its scripts run as the tools: vault_echo (scripts/echo.js)');
+  });
+
+  it('runs a script with its declared secret only, and masks the secret in what comes back', async () => {
+    const r = await s.client.callTool({ name: 'vault_echo', arguments: { args: { city: 'Oslo' } } });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({
+      success: true,
+      exitCode: 0,
+      result: { got: { city: 'Oslo' }, token: '***', leaky: null },
+    });
+    expect(JSON.stringify(r)).not.toContain(TOKEN);
+  });
+
+  it('passes command-line words', async () => {
+    const r = await s.client.callTool({ name: 'vault_words', arguments: { words: ['--format', 'json'] } });
+    expect(r.structuredContent).toMatchObject({ success: true, result: ['--format', 'json'] });
+  });
+
+  it('ends a script at the timeout, as an error result', async () => {
+    const started = Date.now();
+    const r = await s.client.callTool({ name: 'vault_sleep', arguments: {} });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toMatchObject({
+      success: false,
+      timedOut: true,
+      exitCode: 124,
+      error: 'timed out after 1 s',
+    });
+  });
+
+  it('refuses a script that is not allowed, and arguments of the wrong shape, with -32602', async () => {
+    expect(await failure(s.client.callTool({ name: 'vault_undeclared', arguments: {} }))).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('unknown tool "vault_undeclared"'),
+    });
+    expect(await failure(s.client.callTool({ name: 'vault_echo', arguments: { args: 5 } }))).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('"args" must be a JSON object'),
+    });
+    expect(await failure(s.client.callTool({ name: 'vault_echo', arguments: { city: 'Oslo' } }))).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('not "city"'),
+    });
+  });
+});
