@@ -21,9 +21,10 @@ const sha256 = (b: Buffer | string) => `sha256:${createHash('sha256').update(b).
 const EXAMPLE_NAMES = readdirSync(EXAMPLES).sort();
 
 /** Every file below a folder, relative, forward slashes. */
+/** The files below `dir`, but for byte code a run of a skill's Python scripts leaves (__pycache__), never served. */
 function filesBelow(dir: string): string[] {
   return (readdirSync(dir, { recursive: true }) as string[])
-    .filter((p) => statSync(join(dir, p)).isFile())
+    .filter((p) => !p.split(/[\\/]/).includes('__pycache__') && statSync(join(dir, p)).isFile())
     .map((p) => p.split('\\').join('/'))
     .sort();
 }
