@@ -1,6 +1,6 @@
 // Taking in what install is given: a path or a spec, a skill folder or a folder of skills, an archive unpacked
 // into the registry's scratch, each local skill loaded and checked.
-import { mkdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
+import { mkdirSync, renameSync, rmdirSync, statSync } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
@@ -14,7 +14,8 @@ import { present } from '../fs/walk.js';
 import { discoverSkills, isSkillFolder } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import { validateSkills } from '../skill/validate.js';
-import { integrityOf } from '../registry/integrity.js';
+import { digest, integrityOf, knownSkillFiles, type StoredFile } from '../registry/integrity.js';
+import { removeTree } from '../registry/store.js';
 import { isUnversioned } from '../registry/unversioned.js';
 import type { ArchivedSkill, InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
 
@@ -116,6 +117,8 @@ export class Scratch {
   readonly archives = new Map<string, Promise<ArchivedSkill[]>>();
   /** Each archive by URL is downloaded once a run. */
   readonly downloads = new Map<string, Promise<string>>();
+  /** Bytes of unpacked files the run may still hold in memory (64 MiB in all), so as not to read them again. */
+  keepBytes = 64 * 1024 * 1024;
   private created = false;
   constructor(private readonly registry: string) {}
   folder(base: string): string {
@@ -128,7 +131,8 @@ export class Scratch {
     return dir;
   }
   cleanup(): void {
-    for (const d of this.dirs) rmSync(d, { recursive: true, force: true });
+    // removeTree: the files are unpacked read-only, which Windows will not delete as they are.
+    for (const d of this.dirs) removeTree(d);
     // A registry this run created and left empty goes too: a refused install leaves nothing behind.
     if (this.created) {
       try {
@@ -173,7 +177,14 @@ export function unpackArchive(
 async function unpack(abs: string, typed: string, scratch: Scratch, options: InstallOptions): Promise<ArchivedSkill[]> {
   options.progress?.(`unpacking ${typed}`);
   const dest = scratch.folder(basename(abs));
-  await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS);
+  // The files are written read-only, as the store keeps them, and listed with their bytes: the skills' integrity,
+  // their move into the store and their copies to agent folders need no walk and no second read.
+  const { written = [] } = await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS, {
+    record: true,
+    readOnly: true,
+    keepBytes: scratch.keepBytes,
+  });
+  for (const f of written) scratch.keepBytes -= f.content?.length ?? 0;
   try {
     return skillFoldersIn(dest, abs, isSkillFolder).map(({ dir, inner }) => {
       // A folder inside an archive is not the skill's folder (a release's pdf-1.2.0/, a repository's repo-main/,
@@ -184,7 +195,7 @@ async function unpack(abs: string, typed: string, scratch: Scratch, options: Ins
       mkdirSync(home);
       const root = join(home, name);
       renameSync(dir, root);
-      return { root, inner, id };
+      return { root, inner, id, files: knownSkillFiles(root, written, inner) };
     });
   } catch (err) {
     throw relabelError(err, relabeler(dest, typed, ''));
@@ -198,6 +209,7 @@ export async function prepareLocal(
   source: string,
   relabel?: Relabel,
   folderNotNamed = relabel !== undefined,
+  files?: StoredFile[],
 ): Promise<Prepared | InvalidSource> {
   try {
     const skill = loadSkill(root);
@@ -218,7 +230,14 @@ export async function prepareLocal(
         diagnostics: shown,
       };
     }
-    return { typed, source, skill, integrity: integrityOf(skill), ...(relabel ? { relabel } : {}) };
+    return {
+      typed,
+      source,
+      skill,
+      integrity: files ? digest(files) : integrityOf(skill),
+      ...(files ? { files } : {}),
+      ...(relabel ? { relabel } : {}),
+    };
   } catch (err) {
     throw relabelError(err, relabel);
   }
@@ -235,10 +254,6 @@ export function prepareArchived(
   several: boolean,
 ): Promise<Prepared | InvalidSource> {
   const source = formatLockSource({ kind: 'archive', path: lockedPath, ...(several ? { inner: a.inner } : {}) });
-  return prepareLocal(
-    a.root,
-    several ? `${archive}: ${a.inner}` : archive,
-    source,
-    relabeler(a.root, archive, a.inner),
-  );
+  const relabel = relabeler(a.root, archive, a.inner);
+  return prepareLocal(a.root, several ? `${archive}: ${a.inner}` : archive, source, relabel, true, a.files);
 }
