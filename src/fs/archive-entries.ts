@@ -78,14 +78,35 @@ export const mib = (n: number) => (n % (1024 * 1024) === 0 ? `${n / (1024 * 1024
 
 /** Why an entry name is refused, or undefined when it may be written below the target. */
 export function entryNameProblem(name: string, dest: string): string | undefined {
-  if (name === '') return 'has an empty name';
-  if (name.includes('\0')) return 'has a NUL byte in its name';
-  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'is an absolute path';
-  if (name.includes('\\')) return 'has a backslash in its name (archives use "/")';
+  const top = resolve(dest);
+  const placed = placeEntry(name, top, top.endsWith(sep) ? top : `${top}${sep}`);
+  return typeof placed === 'string' ? undefined : placed.problem;
+}
+
+/**
+ * entryNameProblem below a target already resolved (`top`, and `below`: it with a separator): the path to write
+ * the entry at, or why it is refused.
+ */
+function placeEntry(name: string, top: string, below: string): string | { problem: string } {
+  if (name === '') return { problem: 'has an empty name' };
+  if (name.includes('\0')) return { problem: 'has a NUL byte in its name' };
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return { problem: 'is an absolute path' };
+  if (name.includes('\\')) return { problem: 'has a backslash in its name (archives use "/")' };
   const parts = name.split('/');
-  if (parts.includes('..')) return 'contains ".."';
-  if (!isInside(dest, resolve(dest, name))) return 'would land outside the target folder';
-  return undefined;
+  if (parts.includes('..')) return { problem: 'contains ".."' };
+  const abs = resolve(top, name);
+  if (!insideResolved(top, below, abs)) return { problem: 'would land outside the target folder' };
+  return abs;
+}
+
+/**
+ * isInside for two paths made by resolve (absolute, normalized), without its two resolves: what path.relative
+ * finds for a path below the target is the rest of it, tested as isInside tests it. Else isInside decides.
+ */
+function insideResolved(top: string, below: string, abs: string): boolean {
+  if (sep !== '/' || !abs.startsWith(below)) return isInside(top, abs);
+  const rel = abs.slice(below.length);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
 }
 
 /** macOS litter: Finder's `__MACOSX/` tree, AppleDouble `._<name>` files and `.DS_Store`. Never part of a skill. */
@@ -190,9 +211,8 @@ export class Budget {
     const clean = name.replace(/^(\.\/)+/, '');
     // `tar czf x.tgz -C skill .` stores the folder itself as "./": that is the target, already made.
     if (kind === 'dir' && (clean === '' || clean === '.')) return this.dest;
-    const problem = entryNameProblem(clean, this.dest);
-    if (problem) throw refusal(this.archive, name, problem);
-    const abs = resolve(this.dest, clean);
+    const abs = placeEntry(clean, this.top, this.below);
+    if (typeof abs !== 'string') throw refusal(this.archive, name, abs.problem);
     const key = abs.replace(/\/+$/, '');
     if (++this.entries > this.limits.maxEntries)
       throw tooBig(this.archive, `it holds more than ${this.limits.maxEntries} entries`, this.limits, name);
@@ -207,9 +227,9 @@ export class Budget {
       if (this.seen.has(key)) throw this.both(name, key);
       this.dirs.add(key);
     }
-    // Every folder above the entry: none may be a file of the archive.
-    const top = this.top;
-    for (let up = dirname(key); up !== top && isInside(top, up); up = dirname(up)) {
+    // Every folder above the entry: none may be a file of the archive. The entry is inside the target, so each
+    // folder above it is too until the target itself: the one longer than it.
+    for (let up = dirname(key); up.length > this.top.length; up = dirname(up)) {
       if (this.seen.has(up)) throw this.both(name, up);
       if (this.dirs.has(up)) break;
       this.dirs.add(up);

@@ -185,20 +185,50 @@ async function unpack(abs: string, typed: string, scratch: Scratch, options: Ins
     keepBytes: scratch.keepBytes,
   });
   for (const f of written) scratch.keepBytes -= f.content?.length ?? 0;
+  let folders;
   try {
-    return skillFoldersIn(dest, abs, isSkillFolder).map(({ dir, inner }) => {
-      // A folder inside an archive is not the skill's folder (a release's pdf-1.2.0/, a repository's repo-main/,
-      // or none at the top): the skill gets a folder named after it, as a skill folder is.
-      const { id } = loadSkill(dir);
-      const name = (dir === dest && id === basename(dest) ? '' : id.replace(/[^\p{L}\p{N}-]/gu, '-')) || 'skill';
-      const home = scratch.folder(name);
-      mkdirSync(home);
-      const root = join(home, name);
-      renameSync(dir, root);
-      return { root, inner, id, files: knownSkillFiles(root, written, inner) };
-    });
+    folders = skillFoldersIn(dest, abs, isSkillFolder);
   } catch (err) {
     throw relabelError(err, relabeler(dest, typed, ''));
+  }
+  return folders.map(({ dir, inner }) => {
+    // A folder inside an archive is not the skill's folder (a release's pdf-1.2.0/, a repository's repo-main/,
+    // or none at the top): the skill gets a folder named after it, as a skill folder is. Its folder in the archive
+    // is named so as a rule (pack's `<id>/`): moved there and loaded once, and moved again only when that was not it.
+    let root = dir;
+    let skill: Skill | undefined;
+    if (dir !== dest) {
+      root = moveTo(scratch, dir, safeName(basename(dir)) || 'skill');
+      skill = loaded(root, typed, inner);
+    }
+    const id = skill?.id ?? loaded(dir, typed, inner).id;
+    const name = (dir === dest && id === basename(dest) ? '' : safeName(id)) || 'skill';
+    if (basename(root) !== name || root === dest) {
+      root = moveTo(scratch, root, name);
+      skill = undefined;
+    }
+    return { root, inner, id, files: knownSkillFiles(root, written, inner), ...(skill ? { skill } : {}) };
+  });
+}
+
+/** A skill id as a folder name: letters, digits and dashes. */
+const safeName = (id: string) => id.replace(/[^\p{L}\p{N}-]/gu, '-');
+
+/** Move an unpacked folder to `<a new scratch folder>/<name>`; returns its new path. */
+function moveTo(scratch: Scratch, dir: string, name: string): string {
+  const home = scratch.folder(name);
+  mkdirSync(home);
+  const root = join(home, name);
+  renameSync(dir, root);
+  return root;
+}
+
+/** loadSkill of an unpacked folder, a failure naming it inside the archive. */
+function loaded(dir: string, typed: string, inner: string): Skill {
+  try {
+    return loadSkill(dir);
+  } catch (err) {
+    throw relabelError(err, relabeler(dir, typed, inner));
   }
 }
 
@@ -210,9 +240,10 @@ export async function prepareLocal(
   relabel?: Relabel,
   folderNotNamed = relabel !== undefined,
   files?: StoredFile[],
+  loadedSkill?: Skill,
 ): Promise<Prepared | InvalidSource> {
   try {
-    const skill = loadSkill(root);
+    const skill = loadedSkill ?? loadSkill(root);
     const problems = await problemsOf(skill, folderNotNamed);
     if (problems.length > 0) {
       const shown = relabel
@@ -255,5 +286,5 @@ export function prepareArchived(
 ): Promise<Prepared | InvalidSource> {
   const source = formatLockSource({ kind: 'archive', path: lockedPath, ...(several ? { inner: a.inner } : {}) });
   const relabel = relabeler(a.root, archive, a.inner);
-  return prepareLocal(a.root, several ? `${archive}: ${a.inner}` : archive, source, relabel, true, a.files);
+  return prepareLocal(a.root, several ? `${archive}: ${a.inner}` : archive, source, relabel, true, a.files, a.skill);
 }

@@ -159,6 +159,8 @@ export interface ArchivedSkill {
   id: string;
   /** Its files as unpacked (what skillFiles would find there), with their bytes where the extraction kept them. */
   files: StoredFile[];
+  /** The skill, loaded from `root` already (so it is not loaded again). */
+  skill?: Skill;
 }
 
 /** Where one resolved skill comes from. */
