@@ -135,11 +135,12 @@ export function filesAt(root: string, files: StoredFile[]): StoredFile[] {
 
 /** Feed one file into the hash: path, execute bit and content, each length-prefixed so boundaries are unambiguous. */
 export function hashFile(h: Hash, f: StoredFile, content: Buffer): void {
-  const rel = Buffer.from(f.rel, 'utf8');
   const exec = f.kind === 'file' && (f.mode & 0o111) !== 0 ? 1 : 0;
-  h.update(`${f.kind === 'file' ? 'f' : 'l'}${rel.length}:`);
-  h.update(rel);
-  h.update(`${exec}${content.length}:`);
+  // One update for the path and the lengths (the same UTF-8 bytes as three), one for the content.
+  h.update(
+    `${f.kind === 'file' ? 'f' : 'l'}${Buffer.byteLength(f.rel, 'utf8')}:${f.rel}${exec}${content.length}:`,
+    'utf8',
+  );
   h.update(content);
 }
 

@@ -148,3 +148,18 @@ describe('knownSkillFiles: the record of an extraction is the walk of what it wr
     expect(() => knownSkillFiles('/x', big)).toThrow(/add up to more than 256 MiB \(at huge\.bin\)/);
   });
 });
+
+describe('the integrity format', () => {
+  it('is unchanged: a fixed folder (a Unicode path, an executable) hashes to the value recorded before', () => {
+    const dir = fresh('fixed');
+    writeTree(dir, {
+      'SKILL.md': '---\nname: uni\ndescription: Use when testing unicode.\nmetadata:\n  version: "1.0.0"\n---\nbody\n',
+      'résumé/naïve 日本.md': 'hi\n',
+      'x.sh': { content: '#!/bin/sh\n', mode: 0o755 },
+    });
+    // Computed by skills before hashFile fed the path and the lengths in one update.
+    expect(folderIntegrity(dir)).toBe(
+      'sha512-U0lkTRvsndujSMjl7y6N4cdg9JuVgu+cOfi7MIE3qIEpPyG1v4ZFgvc3pFR6lauaO7B5cMD9Pvez6Xauf0RY0Q==',
+    );
+  });
+});
