@@ -2,7 +2,7 @@
 // in a fixed order into one sha512 SRI.
 import { createHash, type Hash } from 'node:crypto';
 import { lstatSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
 import { DEFAULT_LIMITS } from '../fs/archive.js';
@@ -51,6 +51,13 @@ const tooBig = (root: string, what: string) =>
   );
 
 const byRel = (a: StoredFile, b: StoredFile) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
+
+/** True when a folder path ("a/b/c") has a folder that is never kept in it. */
+function skippedFolderIn(dirs: string): boolean {
+  for (const d of SKIP_DIRS)
+    if (dirs === d || dirs.startsWith(`${d}/`) || dirs.endsWith(`/${d}`) || dirs.includes(`/${d}/`)) return true;
+  return false;
+}
 
 /**
  * The files of a skill the registry keeps, sorted by path; symlinks that lead out of the skill are left out.
@@ -110,18 +117,19 @@ export function knownSkillFiles(root: string, known: KnownFile[], inner = ''): S
   const prefix = inner === '' ? '' : `${inner}/`;
   const out: StoredFile[] = [];
   let bytes = 0;
+  // Paths below a resolved root, normalized: joined by hand where the separator is "/" (join costs a normalize).
+  const below = sep === '/' ? `${root}/` : undefined;
   for (const k of known) {
     if (!k.rel.startsWith(prefix)) continue;
     const rel = k.rel.slice(prefix.length);
-    const parts = rel.split('/');
-    const name = parts.pop()!;
-    if (skipped(name, false) || parts.some((p) => skipped(p, true))) continue;
+    const slash = rel.lastIndexOf('/');
+    if (skipped(rel.slice(slash + 1), false) || (slash > 0 && skippedFolderIn(rel.slice(0, slash)))) continue;
     bytes += k.size;
     if (bytes > STORE_LIMITS.maxBytes)
       throw tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${rel})`);
     if (out.length >= STORE_LIMITS.maxEntries)
       throw tooBig(root, `it holds more than ${STORE_LIMITS.maxEntries} files`);
-    const f: StoredFile = { rel, abs: join(root, rel), kind: 'file', mode: k.mode & 0o7777 };
+    const f: StoredFile = { rel, abs: below ? below + rel : join(root, rel), kind: 'file', mode: k.mode & 0o7777 };
     if (k.content) f.content = k.content;
     out.push(f);
   }
