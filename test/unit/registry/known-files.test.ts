@@ -137,6 +137,22 @@ describe('knownSkillFiles: the record of an extraction is the walk of what it wr
     expect(Object.keys(r).sort()).toEqual(['bytes', 'files', 'kind']);
   });
 
+  it('holds no symlink: an archive with a link (one skillFiles would keep, inside the skill) is refused whole', async () => {
+    const src = fresh('src');
+    writeTree(join(src, 'linked'), {
+      'SKILL.md': skillMd('name: linked\ndescription: d'),
+      'real.md': 'x',
+      'alias.md': { symlink: 'real.md' },
+    });
+    expect(skillFiles(join(src, 'linked')).find((f) => f.rel === 'alias.md')).toMatchObject({ kind: 'symlink' });
+    const file = join(fresh('archive'), 'linked.tgz');
+    await create({ gzip: true, file, cwd: src, portable: true }, ['linked']);
+    const err = await extractArchive(file, join(fresh('dest'), 'x'), DEFAULT_LIMITS, { record: true }).catch(
+      (e: unknown) => e,
+    );
+    expect((err as Error).message).toContain('entry "linked/alias.md" is a symbolic link (links are refused)');
+  });
+
   it('refuses a record over the store limits as skillFiles does', () => {
     const many: ExtractedFile[] = Array.from({ length: DEFAULT_LIMITS.maxEntries + 1 }, (_, i) => ({
       rel: `s/f${i}.md`,
