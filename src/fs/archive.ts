@@ -21,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS } from './walk.js';
 import { writeAll } from './atomic.js';
+import { WriteQueue } from './write-queue.js';
 import {
   Budget,
   DEFAULT_LIMITS,
@@ -121,6 +122,10 @@ export async function extractArchive(
   }
 }
 
+/** Files up to 1 MiB are written on the thread pool, while no more than 16 MiB wait to be written. */
+const QUEUED_FILE = 1024 * 1024;
+const QUEUED_BYTES = 16 * 1024 * 1024;
+
 const TAR_TYPES: Record<string, string> = {
   SymbolicLink: 'is a symbolic link (links are refused)',
   Link: 'is a hard link (links are refused)',
@@ -151,8 +156,10 @@ async function extractTar(
   let files = 0;
   let open: number | undefined;
   let failure: unknown;
+  let stop: (err: unknown) => void = () => {};
+  const writes = new WriteQueue(64, ({ err, label }) => stop(atEntry(file, label, dest, err)));
   await new Promise<void>((done, fail) => {
-    const stop = (err: unknown) => {
+    stop = (err: unknown) => {
       if (failure !== undefined) return;
       failure = err;
       input.destroy();
@@ -178,10 +185,23 @@ async function extractTar(
           if (isLitter(name)) return entry.resume();
           budget.folder(dirname(abs));
           const mode = recorder.mode(entry.mode);
+          files++;
+          const keep = recorder.keeps(entry.size);
+          if (entry.size <= QUEUED_FILE && writes.pendingBytes + entry.size <= QUEUED_BYTES) {
+            // A small file: its bytes gathered, and the file created on the thread pool while the archive streams on.
+            const chunks: Buffer[] = [];
+            entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+            entry.on('end', () => {
+              if (failure !== undefined) return;
+              const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+              writes.add(abs, data, mode, name);
+              recorder.add(budget.rel(abs), mode, entry.size, keep ? [data] : undefined);
+            });
+            return;
+          }
           const fd = openSync(abs, 'wx', mode);
           open = fd;
-          files++;
-          let chunks = recorder.keeps(entry.size) ? ([] as Buffer[]) : undefined;
+          let chunks = keep ? ([] as Buffer[]) : undefined;
           entry.on('data', (chunk: Buffer) => {
             if (failure !== undefined) return;
             chunks?.push(chunk);
@@ -217,9 +237,13 @@ async function extractTar(
       });
       input.pipe(gunzip).pipe(parser);
     } else input.pipe(parser);
-  }).finally(() => {
+  }).finally(async () => {
     if (open !== undefined) closeSync(open);
+    // Nothing may still be writing when the caller removes the folder, or reads it.
+    await writes.settled();
   });
+  // A write that failed after the last entry was read.
+  if (failure !== undefined) throw failure;
   return { files, bytes: budget.bytes };
 }
 
