@@ -208,11 +208,17 @@ const ROWS = [
       }));
     },
   },
-  {
-    name: 'install a 1,000-file skill from its .tgz',
+  installTgzRow(1000),
+  installTgzRow(10_000),
+];
+
+/** install <tgz> of the big skill of `files` files against `tar xzf` of the same archive, each from nothing. */
+function installTgzRow(files) {
+  return {
+    name: `install a ${files.toLocaleString('en-US')}-file skill from its .tgz`,
     aim: ratioAim(2),
     run: (fx) => {
-      const big = fx.bigSkill();
+      const big = fx.bigSkill(files);
       // Each run starts from nothing: a fresh registry and lock for install, a fresh folder for tar.
       const sh = (script, label) => ({ file: '/bin/sh', args: ['-c', script], cwd: big.project, label });
       const result = comparePair({
@@ -227,33 +233,37 @@ const ROWS = [
       return result.then((r) => ({
         ...r,
         notes: [
-          'the .tgz of the pack row, into a fresh registry (unpack, validate, store, index, lock) vs. unpacking alone',
+          `${big.files} files, ${(big.bytes / 1e6).toFixed(1)} MB, packed by skills pack, into a fresh registry (unpack, validate, store, index, lock) vs. unpacking alone`,
         ],
       }));
     },
-  },
-];
+  };
+}
 
 // Fixtures are made on first use, so that `--only cold` does not write 10,000 skills.
 function fixtures() {
-  let big;
+  const bigs = new Map();
   let one;
   let corpus;
   let registry;
   return {
     oneSkill: () => (one ??= writeOneSkill(join(benchTempDir(), 'one'), { seed: SEED })),
-    bigSkill: () => (big ??= makeBigSkill()),
+    bigSkill: (files = 1000) => {
+      if (!bigs.has(files)) bigs.set(files, makeBigSkill(files));
+      return bigs.get(files);
+    },
     corpus: () => (corpus ??= makeCorpus()),
     registry: () => (registry ??= makeRegistry()),
   };
 }
 
-/** The 1,000-file skill, packed once untimed (a pack that fails would time the error path). */
-function makeBigSkill() {
-  const parent = join(benchTempDir(), 'big');
-  const skill = writeBigSkill(parent, { seed: SEED });
-  const out = join(benchTempDir(), 'big-out');
-  const project = join(benchTempDir(), 'big-project');
+/** A big skill (1,000 files unless told), packed once untimed (a pack that fails would time the error path). */
+function makeBigSkill(files = 1000) {
+  const tag = files === 1000 ? '' : `-${files}`;
+  const parent = join(benchTempDir(), `big${tag}`);
+  const skill = writeBigSkill(parent, { seed: SEED, files });
+  const out = join(benchTempDir(), `big-out${tag}`);
+  const project = join(benchTempDir(), `big-project${tag}`);
   mkdirSync(project, { recursive: true });
   const r = runOnce(node([CLI, 'pack', skill.dir, '--out', out, '--json']));
   if (r.status !== 0) {

@@ -14,23 +14,37 @@ import {
   readdirSync,
   rmSync,
   lstatSync,
+  statSync,
 } from 'node:fs';
 import { pipeline } from 'node:stream';
-import { dirname, join, relative, resolve } from 'node:path';
-import { SkillsError, isSkillsError } from '../errors.js';
-import { SKIP_DIRS, isInside } from './walk.js';
+import { dirname, join } from 'node:path';
+import { SkillsError } from '../errors.js';
+import { SKIP_DIRS } from './walk.js';
 import { writeAll } from './atomic.js';
-import { errnoIn, explainErrno } from './errno.js';
+import { WriteQueue } from './write-queue.js';
+import {
+  Budget,
+  DEFAULT_LIMITS,
+  Recorder,
+  atEntry,
+  corrupt,
+  isLitter,
+  mib,
+  refusal,
+  tooBig,
+  type ArchiveLimits,
+  type ExtractOptions,
+  type ExtractedFile,
+} from './archive-entries.js';
 
-export interface ArchiveLimits {
-  /** Most bytes the files of an archive may add up to, unpacked. */
-  maxBytes: number;
-  /** Most entries (files and folders) an archive may hold. */
-  maxEntries: number;
-}
-
-/** 256 MiB and 20,000 entries: far above any real skill (walkSkill stops at 20,000 entries too). */
-export const DEFAULT_LIMITS: ArchiveLimits = { maxBytes: 256 * 1024 * 1024, maxEntries: 20_000 };
+export {
+  DEFAULT_LIMITS,
+  entryNameProblem,
+  isLitter,
+  type ArchiveLimits,
+  type ExtractOptions,
+  type ExtractedFile,
+} from './archive-entries.js';
 
 export type ArchiveKind = 'tgz' | 'tar' | 'zip';
 
@@ -38,9 +52,9 @@ export interface ExtractResult {
   kind: ArchiveKind;
   files: number;
   bytes: number;
+  /** With `record`: every file written, in archive order. */
+  written?: ExtractedFile[];
 }
-
-const mib = (n: number) => (n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`);
 
 /** What an archive is, from its first bytes (not its name); undefined when it is none we read. */
 export function archiveKind(file: string): ArchiveKind | undefined {
@@ -69,87 +83,6 @@ export function archiveKind(file: string): ArchiveKind | undefined {
   return undefined;
 }
 
-/** Why an entry name is refused, or undefined when it may be written below the target. */
-export function entryNameProblem(name: string, dest: string): string | undefined {
-  if (name === '') return 'has an empty name';
-  if (name.includes('\0')) return 'has a NUL byte in its name';
-  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'is an absolute path';
-  if (name.includes('\\')) return 'has a backslash in its name (archives use "/")';
-  const parts = name.split('/');
-  if (parts.includes('..')) return 'contains ".."';
-  if (!isInside(dest, resolve(dest, name))) return 'would land outside the target folder';
-  return undefined;
-}
-
-/** macOS litter: Finder's `__MACOSX/` tree, AppleDouble `._<name>` files and `.DS_Store`. Never part of a skill. */
-export function isLitter(name: string): boolean {
-  const parts = name
-    .replace(/^(\.\/)+/, '')
-    .replace(/\/+$/, '')
-    .split('/');
-  const base = parts.at(-1) ?? '';
-  return parts.includes('__MACOSX') || base === '.DS_Store' || base.startsWith('._');
-}
-
-function refusal(
-  archive: string,
-  entry: string,
-  problem: string,
-  expected = 'regular files and folders inside one skill folder, e.g. "my-skill/SKILL.md"',
-): SkillsError {
-  return new SkillsError(
-    'E_INVALID',
-    `${archive}: refused: entry "${entry}" ${problem}; expected ${expected}. Nothing was installed`,
-    {
-      hint: 'this archive was not made by skills pack, or was changed since: get the skill from a source you trust',
-    },
-  );
-}
-
-function tooBig(archive: string, what: string, limits: ArchiveLimits, entry?: string): SkillsError {
-  return new SkillsError(
-    'E_INVALID',
-    `${archive}: refused: ${what}${entry ? ` (stopped at entry "${entry}")` : ''}; the limits are ${mib(limits.maxBytes)} unpacked and ${limits.maxEntries} entries. Nothing was installed`,
-    {
-      hint: 'a skill is instructions and small scripts: an archive this big is a mistake or a decompression bomb',
-    },
-  );
-}
-
-/**
- * A failure of the file system while writing an entry (a full disk, a name too long for it, a file over the size
- * limit): told as such, with the entry, not as an unreadable archive.
- */
-function writeFailure(archive: string, entry: string | undefined, dest: string, err: NodeJS.ErrnoException) {
-  const { reason, hint } = explainErrno(err, dest);
-  const what = entry === undefined ? `cannot extract it into ${dest}` : `cannot write entry "${entry}" into ${dest}`;
-  return new SkillsError('E_IO', `${archive}: ${what}: ${reason}. Nothing was installed`, { cause: err, hint });
-}
-
-/** An error met at an entry: an errno error becomes a writeFailure naming it; anything else passes. */
-function atEntry(archive: string, entry: string, dest: string, err: unknown): unknown {
-  const errno = isSkillsError(err) ? undefined : errnoIn(err);
-  return errno ? writeFailure(archive, entry, dest, errno) : err;
-}
-
-function corrupt(archive: string, dest: string, err: unknown): SkillsError {
-  if (isSkillsError(err)) return err;
-  const errno = errnoIn(err);
-  // A stream's own errors (zlib, the tar framing) have codes too (Z_DATA_ERROR, TAR_BAD_ARCHIVE), but no errno.
-  if (errno && typeof errno.syscall === 'string') return writeFailure(archive, undefined, dest, errno);
-  return new SkillsError(
-    'E_INVALID',
-    `${archive}: not a readable archive: ${(err as Error).message}. Nothing was installed`,
-    {
-      cause: err,
-      hint: 'expected a .tgz made by skills pack, or a .skill / .zip archive',
-    },
-  );
-}
-
-/** The file mode to write: 755 when the archive gave the entry any execute bit, else 644. */
-const modeOf = (mode: number | undefined) => ((mode ?? 0) & 0o111 ? 0o755 : 0o644);
-
 /**
  * Extract an archive into `dest`, which must not exist yet (it is created). Every entry is checked first;
  * a refusal, a bomb or a corrupt archive removes `dest` and throws E_INVALID naming the archive and the entry.
@@ -158,6 +91,7 @@ export async function extractArchive(
   file: string,
   dest: string,
   limits: ArchiveLimits = DEFAULT_LIMITS,
+  options: ExtractOptions = {},
 ): Promise<ExtractResult> {
   const kind = archiveKind(file);
   if (!kind) {
@@ -169,85 +103,28 @@ export async function extractArchive(
       },
     );
   }
+  let recorder: Recorder;
   try {
-    mkdirSync(dest);
+    mkdirSync(dest, 0o777);
+    recorder = new Recorder(options, statSync(dest).mode & 0o777);
   } catch (err) {
     throw corrupt(file, dest, err);
   }
   try {
     const counts =
-      kind === 'zip' ? await extractZip(file, dest, limits) : await extractTar(file, dest, limits, kind === 'tgz');
-    return { kind, ...counts };
+      kind === 'zip'
+        ? await extractZip(file, dest, limits, recorder)
+        : await extractTar(file, dest, limits, kind === 'tgz', recorder);
+    return { kind, ...counts, ...(options.record ? { written: recorder.written } : {}) };
   } catch (err) {
     rmSync(dest, { recursive: true, force: true });
     throw corrupt(file, dest, err);
   }
 }
 
-/** Tracks entries and bytes against the limits; one instance per archive. */
-class Budget {
-  entries = 0;
-  bytes = 0;
-  private readonly seen = new Set<string>();
-  /** Folders the archive holds, named or implied by a path below them. */
-  private readonly dirs = new Set<string>();
-  /** Folders this extraction has made: each mkdir once, not once per file (a thousand files, a few folders). */
-  private readonly made = new Set<string>();
-  constructor(
-    private readonly archive: string,
-    private readonly dest: string,
-    private readonly limits: ArchiveLimits,
-  ) {}
-
-  /** Make a folder below the destination (and those above it), once. */
-  folder(dir: string): void {
-    if (this.made.has(dir)) return;
-    mkdirSync(dir, { recursive: true });
-    this.made.add(dir);
-  }
-
-  /** Check one entry; returns the absolute path to write. `size` is what the archive declares. */
-  admit(name: string, kind: 'file' | 'dir', size: number): string {
-    const clean = name.replace(/^(\.\/)+/, '');
-    // `tar czf x.tgz -C skill .` stores the folder itself as "./": that is the target, already made.
-    if (kind === 'dir' && (clean === '' || clean === '.')) return this.dest;
-    const problem = entryNameProblem(clean, this.dest);
-    if (problem) throw refusal(this.archive, name, problem);
-    const abs = resolve(this.dest, clean);
-    const key = abs.replace(/\/+$/, '');
-    if (++this.entries > this.limits.maxEntries)
-      throw tooBig(this.archive, `it holds more than ${this.limits.maxEntries} entries`, this.limits, name);
-    this.bytes += size;
-    if (this.bytes > this.limits.maxBytes)
-      throw tooBig(this.archive, `its files add up to more than ${mib(this.limits.maxBytes)}`, this.limits, name);
-    if (kind === 'file') {
-      if (this.seen.has(key)) throw refusal(this.archive, name, 'appears twice', 'each path once');
-      if (this.dirs.has(key)) throw this.both(name, key);
-      this.seen.add(key);
-    } else {
-      if (this.seen.has(key)) throw this.both(name, key);
-      this.dirs.add(key);
-    }
-    // Every folder above the entry: none may be a file of the archive.
-    const top = resolve(this.dest);
-    for (let up = dirname(key); up !== top && isInside(top, up); up = dirname(up)) {
-      if (this.seen.has(up)) throw this.both(name, up);
-      if (this.dirs.has(up)) break;
-      this.dirs.add(up);
-    }
-    return abs;
-  }
-
-  private both(name: string, path: string): SkillsError {
-    const rel = relative(this.dest, path).split('\\').join('/');
-    return refusal(
-      this.archive,
-      name,
-      `makes "${rel}" both a file and a folder`,
-      'each path either a file or a folder, once',
-    );
-  }
-}
+/** Files up to 1 MiB are written on the thread pool, while no more than 16 MiB wait to be written. */
+const QUEUED_FILE = 1024 * 1024;
+const QUEUED_BYTES = 16 * 1024 * 1024;
 
 const TAR_TYPES: Record<string, string> = {
   SymbolicLink: 'is a symbolic link (links are refused)',
@@ -268,6 +145,7 @@ async function extractTar(
   dest: string,
   limits: ArchiveLimits,
   gzip: boolean,
+  recorder: Recorder,
 ): Promise<{ files: number; bytes: number }> {
   const { Parser } = await import('tar');
   const budget = new Budget(file, dest, limits);
@@ -278,8 +156,10 @@ async function extractTar(
   let files = 0;
   let open: number | undefined;
   let failure: unknown;
+  let stop: (err: unknown) => void = () => {};
+  const writes = new WriteQueue(64, ({ err, label }) => stop(atEntry(file, label, dest, err)));
   await new Promise<void>((done, fail) => {
-    const stop = (err: unknown) => {
+    stop = (err: unknown) => {
       if (failure !== undefined) return;
       failure = err;
       input.destroy();
@@ -304,21 +184,39 @@ async function extractTar(
           const abs = budget.admit(name, 'file', entry.size);
           if (isLitter(name)) return entry.resume();
           budget.folder(dirname(abs));
-          const fd = openSync(abs, 'wx', modeOf(entry.mode));
-          open = fd;
+          const mode = recorder.mode(entry.mode);
           files++;
+          const keep = recorder.keeps(entry.size);
+          if (entry.size <= QUEUED_FILE && writes.pendingBytes + entry.size <= QUEUED_BYTES) {
+            // A small file: its bytes gathered, and the file created on the thread pool while the archive streams on.
+            const chunks: Buffer[] = [];
+            entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+            entry.on('end', () => {
+              if (failure !== undefined) return;
+              const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+              writes.add(abs, data, mode, name);
+              recorder.add(budget.rel(abs), mode, entry.size, keep ? [data] : undefined);
+            });
+            return;
+          }
+          const fd = openSync(abs, 'wx', mode);
+          open = fd;
+          let chunks = keep ? ([] as Buffer[]) : undefined;
           entry.on('data', (chunk: Buffer) => {
             if (failure !== undefined) return;
+            chunks?.push(chunk);
             // A write that throws here would escape the parser: a full disk is stopped and told as such.
             try {
               writeAll(fd, chunk, abs);
             } catch (err) {
+              chunks = undefined;
               stop(atEntry(file, name, dest, err));
             }
           });
           entry.on('end', () => {
             closeSync(fd);
             open = undefined;
+            if (failure === undefined) recorder.add(budget.rel(abs), mode, entry.size, chunks);
           });
         } catch (err) {
           entry.resume();
@@ -339,9 +237,13 @@ async function extractTar(
       });
       input.pipe(gunzip).pipe(parser);
     } else input.pipe(parser);
-  }).finally(() => {
+  }).finally(async () => {
     if (open !== undefined) closeSync(open);
+    // Nothing may still be writing when the caller removes the folder, or reads it.
+    await writes.settled();
   });
+  // A write that failed after the last entry was read.
+  if (failure !== undefined) throw failure;
   return { files, bytes: budget.bytes };
 }
 
@@ -357,6 +259,7 @@ async function extractZip(
   file: string,
   dest: string,
   limits: ArchiveLimits,
+  recorder: Recorder,
 ): Promise<{ files: number; bytes: number }> {
   const yauzl = (await import('yauzl')).default;
   const zip = await new Promise<import('yauzl').ZipFile>((res, rej) =>
@@ -414,9 +317,13 @@ async function extractZip(
           const stream = await new Promise<NodeJS.ReadableStream>((r, j) =>
             zip.openReadStream(entry, (err, s) => (err ? j(err) : r(s!))),
           );
-          const out = createWriteStream(abs, { flags: 'wx', mode: unix ? modeOf(mode) : 0o644 });
+          const written = recorder.mode(unix ? mode : 0o644);
+          const chunks = recorder.keeps(entry.uncompressedSize) ? ([] as Buffer[]) : undefined;
+          if (chunks) stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          const out = createWriteStream(abs, { flags: 'wx', mode: written });
           await new Promise<void>((r, j) => pipeline(stream, out, (err) => (err ? j(err) : r())));
           files++;
+          recorder.add(budget.rel(abs), written, entry.uncompressedSize, chunks);
           zip.readEntry();
         })().catch((err: unknown) => stop(atEntry(file, name, dest, err)));
       });

@@ -7,7 +7,7 @@ import type { Skill } from '../model/skill.js';
 import { writeAtomic } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
 import { loadSkill } from '../skill/load.js';
-import { folderIntegrity, integrityOf } from '../registry/integrity.js';
+import { filesAt, folderIntegrity, integrityOf } from '../registry/integrity.js';
 import { registerSkills, type RegisterResult, type RegisterStatus } from '../registry/register.js';
 import { useSkill } from '../registry/usage.js';
 import { mismatch } from './plan.js';
@@ -139,6 +139,8 @@ export async function carryOut(
         // An unpacked archive is this run's own scratch folder, inside the registry: moved into the store, not copied.
         const adopt =
           i.plan.kind === 'local' && i.plan.prepared.source.startsWith('archive:') && isInside(registry, skill.root);
+        // An unpacked archive's files are known, with their bytes: not walked or read again.
+        const files = i.plan.kind === 'local' ? i.plan.prepared.files : undefined;
         return {
           id: i.resolved.id,
           skill,
@@ -146,7 +148,8 @@ export async function carryOut(
             force: options.force,
             verify: true,
             adopt,
-            ...(adopt ? { integrity: i.entry.integrity } : {}),
+            ...(adopt || files ? { integrity: i.entry.integrity } : {}),
+            ...(files ? { files } : {}),
             ...(i.plan.kind === 'from' ? { owner: i.plan.owner } : {}),
           },
         };
@@ -203,11 +206,13 @@ export async function carryOut(
     };
     if (places.length > 0) {
       const link = entry.link === true;
+      // The files just registered (or unpacked), with their bytes: copied without a walk or a read of `path`.
+      const known = plan.kind === 'local' ? plan.prepared.files : undefined;
       installed.placed = places.map(({ abs }, i) => {
         const action = item.intoActions![i];
         if (action === 'write' && !options.dryRun) {
           if (link) placeLink(abs, resolved.id, path);
-          else placeInto(abs, resolved.id, path, entry.integrity);
+          else placeInto(abs, resolved.id, path, entry.integrity, known && filesAt(path, known));
         }
         return {
           into: join(abs, resolved.id),

@@ -2,7 +2,7 @@
 // dependencies, against the registry's packuments by the one resolver; each resolved version's tarball is fetched
 // with npm's pacote (its bytes checked against the packument's integrity), unpacked by our hardened reader, and
 // prepared as any other source. Each is locked as `npm:<package>` with its version, tarball URL and integrity.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { RemoteSource } from '../formats/install-source.js';
@@ -42,12 +42,17 @@ async function preparePackage(
       `${name}@${version} holds ${found.length === 0 ? 'no skill' : `${found.length} skills`}; a skill's package holds one; nothing was installed`,
       { hint: 'publish each skill as a package of its own (skills publish)' },
     );
-  const a = found[0]!;
+  let a = found[0]!;
   // The package.json npm needs is the package's, not the skill's: it is not placed with the skill.
   const manifest = join(a.root, 'package.json');
   if (existsSync(manifest)) {
     try {
-      if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === name) rmSync(manifest);
+      if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === name) {
+        // Unpacked read-only (as the store keeps it): Windows deletes no read-only file.
+        chmodSync(manifest, 0o644);
+        rmSync(manifest);
+        a = { ...a, files: a.files.filter((f) => f.rel !== 'package.json') };
+      }
     } catch {
       // not the package's manifest: the skill's own file, kept
     }

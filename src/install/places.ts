@@ -5,7 +5,7 @@ import { SkillsError, isSkillsError } from '../errors.js';
 import { intoOf, type Lockfile } from '../formats/lockfile.js';
 import { tempName } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
-import { skillFiles } from '../registry/integrity.js';
+import { skillFiles, type StoredFile } from '../registry/integrity.js';
 import { copyFiles, removeTree } from '../registry/store.js';
 
 export const STAGING_PREFIX = '.staging-';
@@ -83,14 +83,15 @@ export function placesOf(
 /**
  * Copy a stored skill to `<into>/<id>` through a staging folder renamed into place; the old copy goes only after.
  * What is copied is hashed: a copy whose files are not `integrity` (the stored copy changed) is refused. The copy
- * is writable, as files in an agent's folder are.
+ * is writable, as files in an agent's folder are. `files` are the stored copy's files when the caller knows them
+ * (it has just registered them): not walked, and not read when their bytes are held.
  */
-export function placeInto(into: string, id: string, stored: string, integrity: string): void {
+export function placeInto(into: string, id: string, stored: string, integrity: string, files?: StoredFile[]): void {
   const staging = join(into, tempName(STAGING_PREFIX, id));
   const target = join(into, id);
   try {
     mkdirSync(into, { recursive: true });
-    const copied = copyFiles(skillFiles(stored), staging, true);
+    const copied = copyFiles(files ?? skillFiles(stored), staging, true);
     if (copied !== integrity) {
       throw new SkillsError(
         'E_INVALID',

@@ -1,6 +1,6 @@
 // Taking in what install is given: a path or a spec, a skill folder or a folder of skills, an archive unpacked
 // into the registry's scratch, each local skill loaded and checked.
-import { mkdirSync, renameSync, rmSync, rmdirSync, statSync } from 'node:fs';
+import { mkdirSync, renameSync, rmdirSync, statSync } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
@@ -14,7 +14,8 @@ import { present } from '../fs/walk.js';
 import { discoverSkills, isSkillFolder } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import { validateSkills } from '../skill/validate.js';
-import { integrityOf } from '../registry/integrity.js';
+import { digest, integrityOf, knownSkillFiles, type StoredFile } from '../registry/integrity.js';
+import { removeTree } from '../registry/store.js';
 import { isUnversioned } from '../registry/unversioned.js';
 import type { ArchivedSkill, InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
 
@@ -118,6 +119,8 @@ export class Scratch {
   readonly archives = new Map<string, Promise<ArchivedSkill[]>>();
   /** Each archive by URL is downloaded once a run. */
   readonly downloads = new Map<string, Promise<string>>();
+  /** Bytes of unpacked files the run may still hold in memory (64 MiB in all), so as not to read them again. */
+  keepBytes = 64 * 1024 * 1024;
   private created = false;
   constructor(private readonly registry: string) {}
   folder(base: string): string {
@@ -130,7 +133,8 @@ export class Scratch {
     return dir;
   }
   cleanup(): void {
-    for (const d of this.dirs) rmSync(d, { recursive: true, force: true });
+    // removeTree: the files are unpacked read-only, which Windows will not delete as they are.
+    for (const d of this.dirs) removeTree(d);
     // A registry this run created and left empty goes too: a refused install leaves nothing behind.
     if (this.created) {
       try {
@@ -175,21 +179,58 @@ export function unpackArchive(
 async function unpack(abs: string, typed: string, scratch: Scratch, options: InstallOptions): Promise<ArchivedSkill[]> {
   options.progress?.(`unpacking ${typed}`);
   const dest = scratch.folder(basename(abs));
-  await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS);
+  // The files are written read-only, as the store keeps them, and listed with their bytes: the skills' integrity,
+  // their move into the store and their copies to agent folders need no walk and no second read.
+  const { written = [] } = await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS, {
+    record: true,
+    readOnly: true,
+    keepBytes: scratch.keepBytes,
+  });
+  for (const f of written) scratch.keepBytes -= f.content?.length ?? 0;
+  let folders;
   try {
-    return skillFoldersIn(dest, abs, isSkillFolder).map(({ dir, inner }) => {
-      // A folder inside an archive is not the skill's folder (a release's pdf-1.2.0/, a repository's repo-main/,
-      // or none at the top): the skill gets a folder named after it, as a skill folder is.
-      const { id } = loadSkill(dir);
-      const name = (dir === dest && id === basename(dest) ? '' : id.replace(/[^\p{L}\p{N}-]/gu, '-')) || 'skill';
-      const home = scratch.folder(name);
-      mkdirSync(home);
-      const root = join(home, name);
-      renameSync(dir, root);
-      return { root, inner, id };
-    });
+    folders = skillFoldersIn(dest, abs, isSkillFolder);
   } catch (err) {
     throw relabelError(err, relabeler(dest, typed, ''));
+  }
+  return folders.map(({ dir, inner }) => {
+    // A folder inside an archive is not the skill's folder (a release's pdf-1.2.0/, a repository's repo-main/,
+    // or none at the top): the skill gets a folder named after it, as a skill folder is. Its folder in the archive
+    // is named so as a rule (pack's `<id>/`): moved there and loaded once, and moved again only when that was not it.
+    let root = dir;
+    let skill: Skill | undefined;
+    if (dir !== dest) {
+      root = moveTo(scratch, dir, safeName(basename(dir)) || 'skill');
+      skill = loaded(root, typed, inner);
+    }
+    const id = skill?.id ?? loaded(dir, typed, inner).id;
+    const name = (dir === dest && id === basename(dest) ? '' : safeName(id)) || 'skill';
+    if (basename(root) !== name || root === dest) {
+      root = moveTo(scratch, root, name);
+      skill = undefined;
+    }
+    return { root, inner, id, files: knownSkillFiles(root, written, inner), ...(skill ? { skill } : {}) };
+  });
+}
+
+/** A skill id as a folder name: letters, digits and dashes. */
+const safeName = (id: string) => id.replace(/[^\p{L}\p{N}-]/gu, '-');
+
+/** Move an unpacked folder to `<a new scratch folder>/<name>`; returns its new path. */
+function moveTo(scratch: Scratch, dir: string, name: string): string {
+  const home = scratch.folder(name);
+  mkdirSync(home);
+  const root = join(home, name);
+  renameSync(dir, root);
+  return root;
+}
+
+/** loadSkill of an unpacked folder, a failure naming it inside the archive. */
+function loaded(dir: string, typed: string, inner: string): Skill {
+  try {
+    return loadSkill(dir);
+  } catch (err) {
+    throw relabelError(err, relabeler(dir, typed, inner));
   }
 }
 
@@ -200,9 +241,11 @@ export async function prepareLocal(
   source: string,
   relabel?: Relabel,
   folderNotNamed = relabel !== undefined,
+  files?: StoredFile[],
+  loadedSkill?: Skill,
 ): Promise<Prepared | InvalidSource> {
   try {
-    const skill = loadSkill(root);
+    const skill = loadedSkill ?? loadSkill(root);
     const problems = await problemsOf(skill, folderNotNamed);
     if (problems.length > 0) {
       const shown = relabel
@@ -220,7 +263,14 @@ export async function prepareLocal(
         diagnostics: shown,
       };
     }
-    return { typed, source, skill, integrity: integrityOf(skill), ...(relabel ? { relabel } : {}) };
+    return {
+      typed,
+      source,
+      skill,
+      integrity: files ? digest(files) : integrityOf(skill),
+      ...(files ? { files } : {}),
+      ...(relabel ? { relabel } : {}),
+    };
   } catch (err) {
     throw relabelError(err, relabel);
   }
@@ -237,10 +287,6 @@ export function prepareArchived(
   several: boolean,
 ): Promise<Prepared | InvalidSource> {
   const source = formatLockSource({ kind: 'archive', path: lockedPath, ...(several ? { inner: a.inner } : {}) });
-  return prepareLocal(
-    a.root,
-    several ? `${archive}: ${a.inner}` : archive,
-    source,
-    relabeler(a.root, archive, a.inner),
-  );
+  const relabel = relabeler(a.root, archive, a.inner);
+  return prepareLocal(a.root, several ? `${archive}: ${a.inner}` : archive, source, relabel, true, a.files, a.skill);
 }

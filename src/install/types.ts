@@ -5,6 +5,7 @@ import type { Release } from '../formats/index-file.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 import type { ArchiveLimits } from '../fs/archive.js';
+import type { StoredFile } from '../registry/integrity.js';
 import type { RegisterStatus } from '../registry/register.js';
 import type { ResolvedSkill } from '../resolve/resolve.js';
 
@@ -141,6 +142,8 @@ export interface Prepared {
   origin?: { commit?: string; path?: string; ref?: string; tarball?: string; tarballIntegrity?: string };
   skill: Skill;
   integrity: string;
+  /** For a skill from an archive: its files as unpacked, with their bytes (the integrity's, not read again). */
+  files?: StoredFile[];
   /** For a skill from an archive: names its scratch folder as `<archive>: <path inside>` in messages. */
   relabel?: Relabel;
 }
@@ -154,6 +157,10 @@ export interface ArchivedSkill {
   /** Its folder inside the archive; '' when the skill file sits at the archive's top. */
   inner: string;
   id: string;
+  /** Its files as unpacked (what skillFiles would find there), with their bytes where the extraction kept them. */
+  files: StoredFile[];
+  /** The skill, loaded from `root` already (so it is not loaded again). */
+  skill?: Skill;
 }
 
 /** Where one resolved skill comes from. */

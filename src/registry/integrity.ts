@@ -2,7 +2,7 @@
 // in a fixed order into one sha512 SRI.
 import { createHash, type Hash } from 'node:crypto';
 import { lstatSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
 import { DEFAULT_LIMITS } from '../fs/archive.js';
@@ -18,6 +18,17 @@ export interface StoredFile {
   mode: number;
   /** Link text to store, relative to the link's folder (symlinks). */
   link?: string;
+  /** Its bytes, when the caller already holds them (what it just wrote to `abs`): not read again. */
+  content?: Buffer;
+}
+
+/** A file whose path, mode and size are known without a walk (what an extraction wrote), and maybe its bytes. */
+export interface KnownFile {
+  /** Path relative to the skill root, forward slashes. */
+  rel: string;
+  mode: number;
+  size: number;
+  content?: Buffer;
 }
 
 /** What the store takes of one skill: what install takes of an archive. */
@@ -30,6 +41,24 @@ export function skipped(name: string, isDir: boolean): boolean {
   return /^\.env(\..+)?$/.test(name) && !/^\.env\.(example|sample|template)$/.test(name);
 }
 
+const tooBig = (root: string, what: string) =>
+  new SkillsError(
+    'E_INVALID',
+    `${root}: ${what}; the registry keeps at most ${STORE_LIMITS.maxEntries} files and ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB a skill`,
+    {
+      hint: 'a skill is instructions and small scripts: move data, builds and media out of the folder',
+    },
+  );
+
+const byRel = (a: StoredFile, b: StoredFile) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
+
+/** True when a folder path ("a/b/c") has a folder that is never kept in it. */
+function skippedFolderIn(dirs: string): boolean {
+  for (const d of SKIP_DIRS)
+    if (dirs === d || dirs.startsWith(`${d}/`) || dirs.endsWith(`/${d}`) || dirs.includes(`/${d}/`)) return true;
+  return false;
+}
+
 /**
  * The files of a skill the registry keeps, sorted by path; symlinks that lead out of the skill are left out.
  * Bounded as install bounds archives (256 MiB, 20,000 entries): the files are read whole to hash and copy them.
@@ -38,14 +67,6 @@ export function skillFiles(root: string): StoredFile[] {
   const out: StoredFile[] = [];
   const realRoot = realpathSync.native(root);
   let bytes = 0;
-  const tooBig = (what: string) =>
-    new SkillsError(
-      'E_INVALID',
-      `${root}: ${what}; the registry keeps at most ${STORE_LIMITS.maxEntries} files and ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB a skill`,
-      {
-        hint: 'a skill is instructions and small scripts: move data, builds and media out of the folder',
-      },
-    );
   const visit = (dir: string, rel: string) => {
     let list;
     try {
@@ -63,8 +84,9 @@ export function skillFiles(root: string): StoredFile[] {
         const st = lstatSync(abs);
         bytes += st.size;
         if (bytes > STORE_LIMITS.maxBytes)
-          throw tooBig(`its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${r})`);
-        if (out.length >= STORE_LIMITS.maxEntries) throw tooBig(`it holds more than ${STORE_LIMITS.maxEntries} files`);
+          throw tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${r})`);
+        if (out.length >= STORE_LIMITS.maxEntries)
+          throw tooBig(root, `it holds more than ${STORE_LIMITS.maxEntries} files`);
         out.push({ rel: r, abs, kind: 'file', mode: st.mode & 0o7777 });
       } else if (d.isSymbolicLink() && !skipped(d.name, false)) {
         let target: string;
@@ -83,23 +105,57 @@ export function skillFiles(root: string): StoredFile[] {
     }
   };
   visit(root, '');
-  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return out.sort(byRel);
+}
+
+/**
+ * skillFiles of a folder that holds only regular files and folders, all known without a walk (an archive this run
+ * unpacked): the same files, in the same order and within the same bounds, with their bytes where known. `known`
+ * may hold more than the skill: only those below `inner/` (all when '') count, and `root` is where that folder is now.
+ */
+export function knownSkillFiles(root: string, known: KnownFile[], inner = ''): StoredFile[] {
+  const prefix = inner === '' ? '' : `${inner}/`;
+  const out: StoredFile[] = [];
+  let bytes = 0;
+  // Paths below a resolved root, normalized: joined by hand where the separator is "/" (join costs a normalize).
+  const below = sep === '/' ? `${root}/` : undefined;
+  for (const k of known) {
+    if (!k.rel.startsWith(prefix)) continue;
+    const rel = k.rel.slice(prefix.length);
+    const slash = rel.lastIndexOf('/');
+    if (skipped(rel.slice(slash + 1), false) || (slash > 0 && skippedFolderIn(rel.slice(0, slash)))) continue;
+    bytes += k.size;
+    if (bytes > STORE_LIMITS.maxBytes)
+      throw tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${rel})`);
+    if (out.length >= STORE_LIMITS.maxEntries)
+      throw tooBig(root, `it holds more than ${STORE_LIMITS.maxEntries} files`);
+    const f: StoredFile = { rel, abs: below ? below + rel : join(root, rel), kind: 'file', mode: k.mode & 0o7777 };
+    if (k.content) f.content = k.content;
+    out.push(f);
+  }
+  return out.sort(byRel);
+}
+
+/** The same files at another folder (a copy moved or made there): read from there when their bytes are not held. */
+export function filesAt(root: string, files: StoredFile[]): StoredFile[] {
+  return files.map((f) => ({ ...f, abs: join(root, f.rel) }));
 }
 
 /** Feed one file into the hash: path, execute bit and content, each length-prefixed so boundaries are unambiguous. */
 export function hashFile(h: Hash, f: StoredFile, content: Buffer): void {
-  const rel = Buffer.from(f.rel, 'utf8');
   const exec = f.kind === 'file' && (f.mode & 0o111) !== 0 ? 1 : 0;
-  h.update(`${f.kind === 'file' ? 'f' : 'l'}${rel.length}:`);
-  h.update(rel);
-  h.update(`${exec}${content.length}:`);
+  // One update for the path and the lengths (the same UTF-8 bytes as three), one for the content.
+  h.update(
+    `${f.kind === 'file' ? 'f' : 'l'}${Buffer.byteLength(f.rel, 'utf8')}:${f.rel}${exec}${content.length}:`,
+    'utf8',
+  );
   h.update(content);
 }
 
 /** The bytes a file contributes: its content, or a symlink's stored link text. */
 export function contentOf(f: StoredFile): Buffer {
   try {
-    return f.kind === 'symlink' ? Buffer.from(f.link!, 'utf8') : readFileSync(f.abs);
+    return f.kind === 'symlink' ? Buffer.from(f.link!, 'utf8') : (f.content ?? readFileSync(f.abs));
   } catch (err) {
     throw new SkillsError('E_IO', `cannot read ${f.abs}: ${(err as Error).message}`, { cause: err });
   }

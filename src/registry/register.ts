@@ -9,7 +9,7 @@ import { SKILL_ID_RULE, isSkillId } from '../model/spec.js';
 import { tempName } from '../fs/atomic.js';
 import { present } from '../fs/walk.js';
 import { peekReleases, readIndex } from './index-io.js';
-import { digest, folderIntegrity, skillFiles } from './integrity.js';
+import { digest, folderIntegrity, skillFiles, type StoredFile } from './integrity.js';
 import { STAGING_PREFIX, ensureDir, stamp, storePath } from './layout.js';
 import { adoptFiles, cleanLeftovers, copyFiles, removeFolder, removeTree, sealFolder } from './store.js';
 import { isUnversioned, versionOf } from './unversioned.js';
@@ -29,7 +29,13 @@ export interface RegisterOptions {
    */
   adopt?: boolean;
   /**
-   * With `adopt`: the folder's integrity, already computed by the caller (the folder is its own: nothing changed it).
+   * The skill's files, when the caller knows them (an archive it unpacked, with the bytes it wrote): the folder is
+   * not walked, and a file whose bytes are held is not read.
+   */
+  files?: StoredFile[];
+  /**
+   * With `adopt` or `files`: the folder's integrity, already computed by the caller (the folder is its own: nothing
+   * changed it).
    */
   integrity?: string;
   /**
@@ -151,8 +157,8 @@ function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>): 
         hint: `run skills validate ${skill.root}`,
       });
     }
-    const files = skillFiles(skill.root);
-    s.integrity = opts.adopt && opts.integrity ? opts.integrity : digest(files);
+    const files = opts.files ?? skillFiles(skill.root);
+    s.integrity = (opts.adopt || opts.files) && opts.integrity ? opts.integrity : digest(files);
     // Decide what can be decided without the lock, so an unchanged skill costs no copy and no write.
     const known = byId.get(id);
     if (decide(dir, s, known, known ? peekReleases(dir, id) : undefined) === 'unchanged') {
@@ -172,7 +178,8 @@ function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>): 
         hint: 'run sync again once the skill is written',
       });
     }
-    sealFolder(s.staging);
+    // The staging folder holds these files and the folders above them, nothing else: sealed without a walk.
+    sealFolder(s.staging, files);
   } catch (err) {
     if (!(err instanceof SkillsError) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) {
       // A copy that failed (a full disk) leaves no half-made staging folder behind.

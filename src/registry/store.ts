@@ -75,15 +75,24 @@ export function adoptFiles(root: string, files: StoredFile[], dest: string, inte
  * Make a stored copy read-only: no write bit on any file or folder (the store's folders stay writable), so a script
  * run from its stored copy (run-script's working folder) cannot create, change or delete a file in it. Permission
  * bits bind every user but root; on Windows only the files' read-only attribute is set. The integrity keeps only
- * the execute bit, so it is unchanged.
+ * the execute bit, so it is unchanged. `files` are all the copy holds (what copyFiles or adoptFiles left), with
+ * their modes: nothing is walked or stat'ed but the folders, and a file written without write permission is left.
  */
-export function sealFolder(dir: string): void {
-  for (const d of readdirSync(dir, { withFileTypes: true })) {
-    const abs = join(dir, d.name);
-    if (d.isDirectory()) sealFolder(abs);
-    else if (d.isFile()) chmodSync(abs, lstatSync(abs).mode & 0o7555);
+export function sealFolder(dir: string, files: StoredFile[]): void {
+  const dirs = new Set<string>();
+  for (const f of files) {
+    if (f.kind === 'file' && (f.mode & 0o222) !== 0) chmodSync(join(dir, f.rel), f.mode & 0o7555);
+    // Each folder above the file, once: a folder already seen has had its own parents added too.
+    for (let i = f.rel.lastIndexOf('/'); i > 0; i = f.rel.lastIndexOf('/', i - 1)) {
+      const d = f.rel.slice(0, i);
+      if (dirs.has(d)) break;
+      dirs.add(d);
+    }
   }
-  chmodSync(dir, lstatSync(dir).mode & 0o7555);
+  for (const d of [...dirs, '']) {
+    const abs = d === '' ? dir : join(dir, d);
+    chmodSync(abs, lstatSync(abs).mode & 0o7555);
+  }
 }
 
 /** Give the owner write permission on a folder tree again (folders first), so it can be deleted. */

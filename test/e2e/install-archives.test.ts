@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { execa } from 'execa';
 import { parseLockfile } from '../../src/formats/lockfile.js';
+import { folderIntegrity } from '../../src/registry/integrity.js';
 import { runCli, tempFolders } from '../helpers/cli.js';
 import { type TreeSpec, skillMd, snapshot, writeTree } from '../helpers/tree.js';
 
@@ -317,5 +318,73 @@ describe('skills install: archives made by everyday tools (built CLI)', () => {
     expect(old.stderr).toBe('');
     expect(old.exitCode).toBe(0);
     expect(readdirSync(join(project, 'skills'))).toEqual(['pdf']);
+  });
+});
+
+describe("skills install: an archive's files as unpacked, not walked or read again (built CLI)", () => {
+  /** A skill with an executable, secrets, a package folder and deep files, tarred by the system tar. */
+  async function trickyTgz(dir: string): Promise<string> {
+    const src = join(dir, 'src');
+    writeTree(join(src, 'tricky'), {
+      'SKILL.md': skillText('tricky', '1.0.0'),
+      'scripts/run.sh': { content: '#!/bin/sh\necho hi\n', mode: 0o755 },
+      '.env': 'SECRET=1\n',
+      '.env.example': 'SECRET=\n',
+      'node_modules/dep/index.js': 'module.exports = 1;\n',
+      'references/a/b/deep.md': '# Deep\n',
+    });
+    const file = join(dir, 'tricky.tgz');
+    await execa('tar', ['czf', file, '-C', src, 'tricky']);
+    return file;
+  }
+
+  const filesOf = (root: string) =>
+    (readdirSync(root, { recursive: true }) as string[]).filter((f) => statSync(join(root, f)).isFile()).sort();
+
+  it('stores and places exactly the files the integrity covers: stored read-only, placed writable, executables kept', async () => {
+    const dir = fresh('tricky');
+    const archive = await trickyTgz(dir);
+    const project = fresh('project');
+    const reg = join(dir, 'reg');
+    const r = await cli(reg, ['install', archive, '--into', '.claude/skills'], project);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const integrity = lockOf(project).skills.tricky!.integrity;
+    const releases = JSON.parse(readFileSync(join(reg, 'releases/tricky.json'), 'utf8'));
+    expect(releases.releases['1.0.0'].integrity).toBe(integrity);
+    const stored = join(reg, 'built-in/tricky@1.0.0');
+    const placed = join(project, '.claude/skills/tricky');
+    const kept = ['.env.example', 'SKILL.md', 'references/a/b/deep.md', 'scripts/run.sh'];
+    for (const copy of [stored, placed]) {
+      // A walk and a read of each copy hash to what was recorded from the extraction.
+      expect(folderIntegrity(copy)).toBe(integrity);
+      expect(filesOf(copy)).toEqual(kept);
+      expect(statSync(join(copy, 'scripts/run.sh')).mode & 0o111).toBe(0o111);
+      expect(statSync(join(copy, 'SKILL.md')).mode & 0o111).toBe(0);
+    }
+    for (const f of kept) {
+      expect(statSync(join(stored, f)).mode & 0o222).toBe(0);
+      expect(statSync(join(placed, f)).mode & 0o200).toBe(0o200);
+    }
+    for (const d of [stored, join(stored, 'references/a')]) expect(statSync(d).mode & 0o222).toBe(0);
+    expect(readdirSync(reg).filter((n) => n.startsWith('.unpack-'))).toEqual([]);
+
+    // Installed again: unchanged, the stored copy checked against the record.
+    const again = await cli(reg, ['install', archive, '--into', '.claude/skills'], project);
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout.split('\n').at(-1)).toBe(`${reg}: 1 unchanged; skills-lock.json unchanged`);
+  });
+
+  it('a project install with no registry places the unpacked files, with the same integrity', async () => {
+    const dir = fresh('tricky');
+    const archive = await trickyTgz(dir);
+    const project = fresh('project');
+    const r = await runCli(['install', archive, '--into', 'skills'], { cwd: project, env: { HOME: fresh('home') } });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const placed = join(project, 'skills/tricky');
+    expect(folderIntegrity(placed)).toBe(lockOf(project).skills.tricky!.integrity);
+    expect(filesOf(placed)).toEqual(['.env.example', 'SKILL.md', 'references/a/b/deep.md', 'scripts/run.sh']);
+    expect(statSync(join(placed, 'SKILL.md')).mode & 0o200).toBe(0o200);
   });
 });

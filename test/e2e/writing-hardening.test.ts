@@ -399,6 +399,24 @@ describe('I/O errors told as what they are (19)', () => {
     });
   });
 
+  describe.skipIf(!CAN_MOUNT)(`small files written while the archive streams (${MOUNT_REASON})`, () => {
+    it('an archive of many small files that fills the disk: ENOSPC naming an entry, nothing left', async () => {
+      const dir = fresh();
+      // 600 files of 4 KiB (written on the thread pool as the archive streams) into 1 MiB.
+      const entries: Entry[] = [SKILL_ENTRY('s')];
+      for (let i = 0; i < 600; i++) entries.push({ path: `s/refs/r${i}.md`, body: Buffer.alloc(4096, 97) });
+      const archive = await tgz(join(dir, 'many.tgz'), entries);
+      const reg = tmpfs('1m');
+      const r = await runCli(['install', archive, '--registry', reg], { cwd: dir });
+      expect(r.exitCode).toBe(2);
+      noBug(r);
+      expect(r.stderr).toMatch(
+        /cannot write entry "s\/refs\/r\d+\.md" into .*: no space is left on the device \(ENOSPC\)/,
+      );
+      nothingInstalled(reg, dir);
+    });
+  });
+
   it('a file over the size limit (ulimit -f) while unpacking: EFBIG, exit 2, not killed by SIGXFSZ', async () => {
     const dir = fresh();
     const archive = await tgz(join(dir, 'big.tgz'), [SKILL_ENTRY('s'), { path: 's/big.bin', body: Buffer.alloc(3e6) }]);

@@ -1,0 +1,255 @@
+// What an archive's entries may be, checked one by one while it streams: the names (no absolute path, no `..`,
+// nothing outside the target), the limits (entries, bytes), and what an extraction keeps of each file it writes.
+import { mkdirSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { SkillsError, isSkillsError } from '../errors.js';
+import { isInside } from './walk.js';
+import { errnoIn, explainErrno } from './errno.js';
+
+export interface ArchiveLimits {
+  /** Most bytes the files of an archive may add up to, unpacked. */
+  maxBytes: number;
+  /** Most entries (files and folders) an archive may hold. */
+  maxEntries: number;
+}
+
+/** 256 MiB and 20,000 entries: far above any real skill (walkSkill stops at 20,000 entries too). */
+export const DEFAULT_LIMITS: ArchiveLimits = { maxBytes: 256 * 1024 * 1024, maxEntries: 20_000 };
+
+/** A file an extraction wrote. */
+export interface ExtractedFile {
+  /** Its path below the target folder, forward slashes. */
+  rel: string;
+  /** Its permission bits as written (the umask applied). */
+  mode: number;
+  /** Its length in bytes. */
+  size: number;
+  /** Its bytes, kept while the extraction's `keepBytes` allows: what is on disk, without reading it again. */
+  content?: Buffer;
+}
+
+export interface ExtractOptions {
+  /** List the files written (ExtractResult.written), keeping up to `keepBytes` of their content in memory. */
+  record?: boolean;
+  /** Most bytes of content `record` keeps in memory (64 MiB); the rest is on disk only. */
+  keepBytes?: number;
+  /** Write files without write permission (what the registry's store seals them to): a folder bound for the store. */
+  readOnly?: boolean;
+}
+
+/** 64 MiB: a skill far bigger than any real one is still hashed without reading it again. */
+const KEEP_BYTES = 64 * 1024 * 1024;
+
+/** What an extraction does with each file written: its mode, and the record of it when one is kept. */
+export class Recorder {
+  readonly written: ExtractedFile[] = [];
+  private kept = 0;
+  constructor(
+    private readonly options: ExtractOptions,
+    /** The permission bits a file of mode 777 gets in the target (the umask, as the target folder was made). */
+    private readonly allowed: number,
+  ) {}
+
+  /** The mode to create a file with, from the mode the archive gives it. */
+  mode(archived: number | undefined): number {
+    return modeOf(archived) & (this.options.readOnly ? 0o555 : 0o777);
+  }
+
+  /** Record a file written with `mode`; `chunks` are its bytes, undefined when they could not all be kept. */
+  add(rel: string, mode: number, size: number, chunks: Buffer[] | undefined): void {
+    if (!this.options.record) return;
+    const f: ExtractedFile = { rel, mode: mode & this.allowed, size };
+    const got = chunks?.reduce((n, c) => n + c.length, 0) ?? 0;
+    if (chunks && this.kept + got <= (this.options.keepBytes ?? KEEP_BYTES)) {
+      this.kept += got;
+      // One chunk is kept as it is: a view into the decompressor's output, which nothing writes to again.
+      f.content = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, got);
+    }
+    this.written.push(f);
+  }
+
+  /** True when a file of `size` bytes may still be kept whole (so its chunks are worth collecting). */
+  keeps(size: number): boolean {
+    return this.options.record === true && this.kept + size <= (this.options.keepBytes ?? KEEP_BYTES);
+  }
+}
+
+export const mib = (n: number) => (n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`);
+
+/** Why an entry name is refused, or undefined when it may be written below the target. */
+export function entryNameProblem(name: string, dest: string): string | undefined {
+  const top = resolve(dest);
+  const placed = placeEntry(name, top, top.endsWith(sep) ? top : `${top}${sep}`);
+  return typeof placed === 'string' ? undefined : placed.problem;
+}
+
+/**
+ * entryNameProblem below a target already resolved (`top`, and `below`: it with a separator): the path to write
+ * the entry at, or why it is refused.
+ */
+function placeEntry(name: string, top: string, below: string): string | { problem: string } {
+  if (name === '') return { problem: 'has an empty name' };
+  if (name.includes('\0')) return { problem: 'has a NUL byte in its name' };
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return { problem: 'is an absolute path' };
+  if (name.includes('\\')) return { problem: 'has a backslash in its name (archives use "/")' };
+  const parts = name.split('/');
+  if (parts.includes('..')) return { problem: 'contains ".."' };
+  const abs = resolve(top, name);
+  if (!insideResolved(top, below, abs)) return { problem: 'would land outside the target folder' };
+  return abs;
+}
+
+/**
+ * isInside for two paths made by resolve (absolute, normalized), without its two resolves: what path.relative
+ * finds for a path below the target is the rest of it, tested as isInside tests it. Else isInside decides.
+ */
+function insideResolved(top: string, below: string, abs: string): boolean {
+  if (sep !== '/' || !abs.startsWith(below)) return isInside(top, abs);
+  const rel = abs.slice(below.length);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
+}
+
+/** macOS litter: Finder's `__MACOSX/` tree, AppleDouble `._<name>` files and `.DS_Store`. Never part of a skill. */
+export function isLitter(name: string): boolean {
+  const parts = name
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/+$/, '')
+    .split('/');
+  const base = parts.at(-1) ?? '';
+  return parts.includes('__MACOSX') || base === '.DS_Store' || base.startsWith('._');
+}
+
+export function refusal(
+  archive: string,
+  entry: string,
+  problem: string,
+  expected = 'regular files and folders inside one skill folder, e.g. "my-skill/SKILL.md"',
+): SkillsError {
+  return new SkillsError(
+    'E_INVALID',
+    `${archive}: refused: entry "${entry}" ${problem}; expected ${expected}. Nothing was installed`,
+    {
+      hint: 'this archive was not made by skills pack, or was changed since: get the skill from a source you trust',
+    },
+  );
+}
+
+export function tooBig(archive: string, what: string, limits: ArchiveLimits, entry?: string): SkillsError {
+  return new SkillsError(
+    'E_INVALID',
+    `${archive}: refused: ${what}${entry ? ` (stopped at entry "${entry}")` : ''}; the limits are ${mib(limits.maxBytes)} unpacked and ${limits.maxEntries} entries. Nothing was installed`,
+    {
+      hint: 'a skill is instructions and small scripts: an archive this big is a mistake or a decompression bomb',
+    },
+  );
+}
+
+/**
+ * A failure of the file system while writing an entry (a full disk, a name too long for it, a file over the size
+ * limit): told as such, with the entry, not as an unreadable archive.
+ */
+function writeFailure(archive: string, entry: string | undefined, dest: string, err: NodeJS.ErrnoException) {
+  const { reason, hint } = explainErrno(err, dest);
+  const what = entry === undefined ? `cannot extract it into ${dest}` : `cannot write entry "${entry}" into ${dest}`;
+  return new SkillsError('E_IO', `${archive}: ${what}: ${reason}. Nothing was installed`, { cause: err, hint });
+}
+
+/** An error met at an entry: an errno error becomes a writeFailure naming it; anything else passes. */
+export function atEntry(archive: string, entry: string, dest: string, err: unknown): unknown {
+  const errno = isSkillsError(err) ? undefined : errnoIn(err);
+  return errno ? writeFailure(archive, entry, dest, errno) : err;
+}
+
+export function corrupt(archive: string, dest: string, err: unknown): SkillsError {
+  if (isSkillsError(err)) return err;
+  const errno = errnoIn(err);
+  // A stream's own errors (zlib, the tar framing) have codes too (Z_DATA_ERROR, TAR_BAD_ARCHIVE), but no errno.
+  if (errno && typeof errno.syscall === 'string') return writeFailure(archive, undefined, dest, errno);
+  return new SkillsError(
+    'E_INVALID',
+    `${archive}: not a readable archive: ${(err as Error).message}. Nothing was installed`,
+    {
+      cause: err,
+      hint: 'expected a .tgz made by skills pack, or a .skill / .zip archive',
+    },
+  );
+}
+
+/** The file mode to write: 755 when the archive gave the entry any execute bit, else 644. */
+const modeOf = (mode: number | undefined) => ((mode ?? 0) & 0o111 ? 0o755 : 0o644);
+
+/** Tracks entries and bytes against the limits; one instance per archive. */
+export class Budget {
+  entries = 0;
+  bytes = 0;
+  private readonly seen = new Set<string>();
+  /** Folders the archive holds, named or implied by a path below them. */
+  private readonly dirs = new Set<string>();
+  /** Folders this extraction has made: each mkdir once, not once per file (a thousand files, a few folders). */
+  private readonly made = new Set<string>();
+  /** The target, resolved; and that with a separator: what every admitted path starts with. */
+  private readonly top: string;
+  private readonly below: string;
+  constructor(
+    private readonly archive: string,
+    private readonly dest: string,
+    private readonly limits: ArchiveLimits,
+  ) {
+    this.top = resolve(dest);
+    this.below = this.top.endsWith(sep) ? this.top : `${this.top}${sep}`;
+  }
+
+  /** Make a folder below the destination (and those above it), once. */
+  folder(dir: string): void {
+    if (this.made.has(dir)) return;
+    mkdirSync(dir, { recursive: true });
+    this.made.add(dir);
+  }
+
+  /** Check one entry; returns the absolute path to write. `size` is what the archive declares. */
+  admit(name: string, kind: 'file' | 'dir', size: number): string {
+    const clean = name.replace(/^(\.\/)+/, '');
+    // `tar czf x.tgz -C skill .` stores the folder itself as "./": that is the target, already made.
+    if (kind === 'dir' && (clean === '' || clean === '.')) return this.dest;
+    const abs = placeEntry(clean, this.top, this.below);
+    if (typeof abs !== 'string') throw refusal(this.archive, name, abs.problem);
+    const key = abs.replace(/\/+$/, '');
+    if (++this.entries > this.limits.maxEntries)
+      throw tooBig(this.archive, `it holds more than ${this.limits.maxEntries} entries`, this.limits, name);
+    this.bytes += size;
+    if (this.bytes > this.limits.maxBytes)
+      throw tooBig(this.archive, `its files add up to more than ${mib(this.limits.maxBytes)}`, this.limits, name);
+    if (kind === 'file') {
+      if (this.seen.has(key)) throw refusal(this.archive, name, 'appears twice', 'each path once');
+      if (this.dirs.has(key)) throw this.both(name, key);
+      this.seen.add(key);
+    } else {
+      if (this.seen.has(key)) throw this.both(name, key);
+      this.dirs.add(key);
+    }
+    // Every folder above the entry: none may be a file of the archive. The entry is inside the target, so each
+    // folder above it is too until the target itself: the one longer than it.
+    for (let up = dirname(key); up.length > this.top.length; up = dirname(up)) {
+      if (this.seen.has(up)) throw this.both(name, up);
+      if (this.dirs.has(up)) break;
+      this.dirs.add(up);
+    }
+    return abs;
+  }
+
+  /** An admitted path as a path below the target, forward slashes. */
+  rel(abs: string): string {
+    const rel = abs.startsWith(this.below) ? abs.slice(this.below.length) : relative(this.top, abs);
+    return sep === '/' ? rel : rel.split(sep).join('/');
+  }
+
+  private both(name: string, path: string): SkillsError {
+    const rel = relative(this.dest, path).split('\\').join('/');
+    return refusal(
+      this.archive,
+      name,
+      `makes "${rel}" both a file and a folder`,
+      'each path either a file or a folder, once',
+    );
+  }
+}
