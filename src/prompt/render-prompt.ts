@@ -303,6 +303,7 @@ function candidateOf(e: CatalogEntry): SelectionCandidate {
     keywords: t?.keywords,
     verbs: t?.verbs,
     patterns: t?.patterns,
+    body: e.body,
   };
 }
 

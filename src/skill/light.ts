@@ -46,6 +46,8 @@ export interface CatalogEntry {
   hidden: boolean;
   /** The folder listing discovery read, handed on to the full load. */
   listing?: Dirent[];
+  /** SKILL.md's body (the instructions), read with the frontmatter: selection reads its headings and words. */
+  body?: string;
 }
 
 /** The skills of one folder, read light, in discovery order. */
@@ -170,6 +172,7 @@ function entryFromRead(
     scope,
     meta.hidden,
     listing,
+    meta.body,
   );
 }
 
@@ -190,6 +193,7 @@ export function entryOf(
   scope: CatalogScope,
   hidden: boolean,
   listing: Dirent[] | undefined,
+  body?: string,
 ): CatalogEntry {
   return {
     name,
@@ -204,6 +208,7 @@ export function entryOf(
     scope,
     hidden,
     listing,
+    body,
   };
 }
 
@@ -228,6 +233,7 @@ interface Meta {
   version?: string;
   triggers?: Triggers;
   hidden: boolean;
+  body?: string;
 }
 
 function skillMdMeta(text: string, fileName: string, warn: (m: string) => void): Meta | undefined {
@@ -265,6 +271,7 @@ function skillMdMeta(text: string, fileName: string, warn: (m: string) => void):
     hidden:
       (defaultEnabled !== undefined && defaultEnabled.toLowerCase() === 'false') ||
       (disableInvocation !== undefined && disableInvocation.toLowerCase() === 'true'),
+    body: parsed.body,
   };
 }
 
