@@ -25,6 +25,8 @@ export interface Query {
   probeAll?: RegExp;
   /** ' words of the query ' when it can be looked for as a phrase (two words or more, not all stop words). */
   phrase?: string;
+  /** Words of three to six capitals in the query ("TDD"), lower-cased: they may be a name's acronym. */
+  acronyms: Set<string>;
   /** Pairs of terms next to each other in the query, stop words aside, as 'a,b' with a < b (term indexes). */
   pairs: Set<string>;
 }
@@ -48,6 +50,7 @@ export function parseQuery(text: string): Query {
     termIndex: new Map(),
     related: new Map(),
     pairs: new Set(),
+    acronyms: new Set([...nfkc.matchAll(/(?<![A-Za-z0-9])[A-Z]{3,6}(?![A-Za-z0-9])/g)].map((m) => m[0].toLowerCase())),
   };
   raw.forEach((w, i) => {
     const s = stems[i]!;

@@ -46,6 +46,8 @@ export class Scan {
   readonly mention: (string | undefined)[];
   /** How many words of the name the query mentions (0 when none): the more, the more specific the mention. */
   readonly mentionWords: Uint8Array;
+  /** The one word of a mention in one word (a name, an acronym): mentioned, it says which skill only if rare. */
+  readonly mentionTerm: (string | undefined)[];
   /** The most query pairs (Query.pairs) one field of the candidate holds side by side. */
   readonly pairs: Uint8Array;
   readonly phrase: (string | undefined)[];
@@ -66,6 +68,7 @@ export class Scan {
     this.tfPool = new Float64Array(Math.max(1, q.terms.length) * 2 * NF * Math.min(n, 4096));
     this.mention = new Array(n);
     this.mentionWords = new Uint8Array(n);
+    this.mentionTerm = new Array(n);
     this.pairs = new Uint8Array(n);
     this.phrase = new Array(n);
     this.triggers = new Array(n);
@@ -129,6 +132,17 @@ export class Scan {
       ) {
         this.mention[i] = `name "${name}" mentioned`;
         this.mentionWords[i] = Math.min(255, key.split(' ').length);
+        if (this.mentionWords[i] === 1) this.mentionTerm[i] = key;
+      }
+    }
+    // An acronym of a name of three words or more, written in capitals (TDD for test-driven-development).
+    if (!this.mention[i] && q.acronyms.size) {
+      const ws = joinedWords(nameNorm).split(' ');
+      const initials = ws.length >= 3 && ws.length <= 6 ? ws.map((w) => w.charAt(0)).join('') : '';
+      if (initials && q.acronyms.has(initials)) {
+        this.mention[i] = `name "${name}" mentioned as ${initials.toUpperCase()}`;
+        this.mentionWords[i] = 1;
+        this.mentionTerm[i] = initials;
       }
     }
     // A part of a longer name, two of its words or more in sequence ("semgrep rule" of semgrep-rule-creator), as

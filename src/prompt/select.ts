@@ -1,5 +1,5 @@
 import { FIELDS, NF, Scan } from './select-scan.js';
-import { isWeakWord, normalizeForMatch, stem } from './text-match.js';
+import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
 
 export interface SelectionCandidate {
@@ -122,7 +122,7 @@ export function selectSkills(
   const scan = new Scan(q, warnings, n);
   for (let i = 0; i < n; i++) scan.candidate(i, candidates[i]!);
   scan.finish();
-  const { len, tf, tfAt, mention, mentionWords, phrase, triggers, pairs } = scan;
+  const { len, tf, tfAt, mention, mentionWords, mentionTerm, phrase, triggers, pairs } = scan;
   const df = new Array<number>(nTerms).fill(0);
   const lenSum = new Array<number>(NF).fill(0);
   const lenCount = new Array<number>(NF).fill(0);
@@ -187,8 +187,9 @@ export function selectSkills(
   // A one-word name that other skills' descriptions use too (a tool's name: "semgrep", "trailmark") does not say
   // which of them is meant: its mention counts as relevance only.
   const sharedName = (i: number): boolean => {
-    if (mentionWords[i] !== 1 || n < MIN_CATALOG) return false;
-    const t = q.termIndex.get(stem(normalizeForMatch(String(candidates[i]!.name))));
+    const word = mentionTerm[i];
+    if (word === undefined || n < MIN_CATALOG) return false;
+    const t = q.termIndex.get(stem(word));
     return t !== undefined && df[t]! > SHARED_NAME_DF;
   };
   const hits: { i: number; kind: MatchKind; key: number; within: number; name: string; below?: string }[] = [];

@@ -95,6 +95,18 @@ describe('mentions of names', () => {
     expect(r.selected[0]!.matched[0]).toBe('name words "semgrep rule" mentioned');
   });
 
+  it('takes an acronym of a name of three words or more, written in capitals, as a mention', () => {
+    const c = [
+      { name: 'test-driven-development', description: 'Use when implementing any feature.' },
+      { name: 'modern-cpp', description: 'Refactor C++ code.' },
+    ];
+    const r = selectSkills("let's do TDD: red, green, refactor", c, { max: 1 });
+    expect(r.selected[0]).toMatchObject({ name: 'test-driven-development', kind: 'mention' });
+    expect(r.selected[0]!.matched).toEqual(['name "test-driven-development" mentioned as TDD']);
+    // In lower case it is a word like any other.
+    expect(selectSkills("let's do tdd", c, { max: 1 }).ranked).toEqual([]);
+  });
+
   it('does not count a one-word name that many skills describe themselves with (a tool) as a mention', () => {
     const c = [
       { name: 'trailmark', description: 'Build code graphs with Trailmark.' },
