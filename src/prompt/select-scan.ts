@@ -41,13 +41,15 @@ export class Scan {
    * Terms 0..T-1 count the query's own words, T..2T-1 the words related to them (synonyms.ts).
    */
   readonly tfAt: Int32Array;
-  private tfPool: Float64Array;
+  private tfPool: Float32Array;
   private tfUsed = 0;
   readonly mention: (string | undefined)[];
   /** How many words of the name the query mentions (0 when none): the more, the more specific the mention. */
   readonly mentionWords: Uint8Array;
   /** The one word of a mention in one word (a name, an acronym): mentioned, it says which skill only if rare. */
   readonly mentionTerm: (string | undefined)[];
+  /** Per candidate, a bit for each field that holds a term (1 << field): ranking reads those fields only. */
+  readonly fields: Uint8Array;
   /** The most query pairs (Query.pairs) one field of the candidate holds side by side. */
   readonly pairs: Uint8Array;
   readonly phrase: (string | undefined)[];
@@ -65,17 +67,18 @@ export class Scan {
   ) {
     this.len = new Float64Array(n * NF);
     this.tfAt = new Int32Array(n).fill(-1);
-    this.tfPool = new Float64Array(Math.max(1, q.terms.length) * 2 * NF * Math.min(n, 4096));
+    this.tfPool = new Float32Array(Math.max(1, q.terms.length) * 2 * NF * Math.min(n, 1024));
     this.mention = new Array(n);
     this.mentionWords = new Uint8Array(n);
     this.mentionTerm = new Array(n);
     this.pairs = new Uint8Array(n);
+    this.fields = new Uint8Array(n);
     this.phrase = new Array(n);
     this.triggers = new Array(n);
   }
 
   /** The term frequencies of every candidate (read after the pass: the pool grows as it goes). */
-  get tf(): Float64Array {
+  get tf(): Float32Array {
     return this.tfPool;
   }
 
@@ -97,6 +100,7 @@ export class Scan {
     if (t < 0) return;
     if (this.spans && t < this.q.terms.length && start >= 0) this.spans.push(t, start, end);
     const { i, f } = this.at;
+    this.fields[i] |= 1 << f;
     let at = this.tfAt[i]!;
     if (at < 0) at = this.newTf(i);
     this.tfPool[at + t * NF + f]!++;
@@ -105,7 +109,7 @@ export class Scan {
   private newTf(i: number): number {
     const size = this.q.terms.length * 2 * NF;
     if (this.tfUsed + size > this.tfPool.length) {
-      const grown = new Float64Array(Math.max(this.tfPool.length * 2, this.tfUsed + size));
+      const grown = new Float32Array(Math.max(this.tfPool.length * 2, this.tfUsed + size));
       grown.set(this.tfPool);
       this.tfPool = grown;
     }
@@ -145,10 +149,6 @@ export class Scan {
         this.mentionTerm[i] = initials;
       }
     }
-    // A part of a longer name, two of its words or more in sequence ("semgrep rule" of semgrep-rule-creator), as
-    // written or stemmed: says more than a shorter name that the query holds whole ("semgrep").
-    if (!this.mention[i] && q.raw.length >= 2 && (nameNorm.match(q.probeAll ?? NEVER)?.length ?? 0) >= 2)
-      this.partialMention(i, nameNorm);
 
     // Triggers: keywords and verbs as whole words in sequence, as written or stemmed, so "api" never matches
     // inside "capital" and verb "scrape" matches "scraping".
@@ -248,6 +248,10 @@ export class Scan {
       }
     }
     if (phraseIn) this.phrase[i] = `phrase "${q.raw.join(' ')}" in ${phraseIn.join(', ')}`;
+    // A part of a longer name, two of its words or more in sequence ("semgrep rule" of semgrep-rule-creator), as
+    // written or stemmed: says more than a shorter name that the query holds whole ("semgrep"). Looked for only
+    // when the name holds two of the query's words.
+    if (!this.mention[i] && this.tfAt[i]! >= 0 && this.nameTerms(i) >= 2) this.partialMention(i, nameNorm);
   }
 
   private bodyProbeRe: RegExp | undefined;
@@ -273,6 +277,14 @@ export class Scan {
       (found ??= new Set()).add(key);
     }
     if (found) this.pairs[i] = Math.max(this.pairs[i]!, found.size);
+  }
+
+  /** How many of the query's own terms candidate i's name holds. */
+  private nameTerms(i: number): number {
+    const at = this.tfAt[i]!;
+    let k = 0;
+    for (let t = 0; t < this.q.terms.length; t++) if (this.tfPool[at + t * NF]! > 0) k++;
+    return k;
   }
 
   private partialMention(i: number, nameNorm: string): void {
@@ -317,7 +329,6 @@ export class Scan {
 }
 
 const NONE: string[] = [];
-const NEVER = /$^/g;
 function strings(v: unknown): string[] {
   if (!Array.isArray(v) || v.length === 0) return NONE;
   for (const s of v)

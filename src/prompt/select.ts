@@ -78,6 +78,7 @@ const MIN_CATALOG = 20;
 // Document frequency counts the fields every skill has (name to description), not the body's headings and text:
 // most bodies hold most words of a request ("implementation", "test"), which would make every word look common.
 const DF_FIELDS = 4;
+const DF_MASK = (1 << DF_FIELDS) - 1;
 // A name mentioned whole, in one word, that more skills than this use in their name or description is shared
 // (a tool's name: "semgrep", "trailmark"): it does not say which of them is meant, so it counts as relevance.
 const SHARED_NAME_DF = 3;
@@ -122,7 +123,7 @@ export function selectSkills(
   const scan = new Scan(q, warnings, n);
   for (let i = 0; i < n; i++) scan.candidate(i, candidates[i]!);
   scan.finish();
-  const { len, tf, tfAt, mention, mentionWords, mentionTerm, phrase, triggers, pairs } = scan;
+  const { len, tf, tfAt, mention, mentionWords, mentionTerm, phrase, triggers, pairs, fields } = scan;
   const df = new Array<number>(nTerms).fill(0);
   const lenSum = new Array<number>(NF).fill(0);
   const lenCount = new Array<number>(NF).fill(0);
@@ -136,7 +137,7 @@ export function selectSkills(
       }
     }
     const at = tfAt[i]!;
-    if (at >= 0)
+    if (at >= 0 && fields[i]! & DF_MASK)
       for (let t = 0; t < nTerms; t++) {
         let any = 0;
         for (let f = 0; f < DF_FIELDS; f++) any += tf[at + t * NF + f]! + tf[at + stride + t * NF + f]!;
@@ -160,10 +161,12 @@ export function selectSkills(
     if (at < 0) continue;
     let r = 0;
     let e = 0;
+    const mask = fields[i]!;
     for (let t = 0; t < nTerms; t++) {
       let tfw = 0;
       let tfe = 0;
       for (let f = 0; f < NF; f++) {
+        if (!((mask >> f) & 1)) continue;
         let x = tf[at + t * NF + f]! + RELATED * tf[at + stride + t * NF + f]!;
         if (x && f === NF - 1) x = Math.max(0, x - BODY_FLOOR * (len[i * NF + f]! / avg[f]!));
         if (x) {
@@ -181,6 +184,7 @@ export function selectSkills(
     const pairBonus = PAIR * pairs[i]! * ceiling * PAIR_SHARE;
     relevance[i] = r + pairBonus;
     evidence[i] = e + pairBonus;
+    // The floor compares with the best word matches alone: a pair's bonus lifts a skill, never lowers the others.
     if (r > best) best = r;
   }
 
@@ -254,7 +258,7 @@ export function selectSkills(
   return { selected: ranked.slice(0, Math.min(max, selectable)), ranked, warnings };
 }
 
-function describeRelevance(tf: Float64Array, at: number, q: Query): string {
+function describeRelevance(tf: Float32Array, at: number, q: Query): string {
   let out = '';
   const stride = q.terms.length * NF;
   for (let t = 0; t < q.terms.length; t++) {

@@ -53,7 +53,7 @@ const MAYBE_UNSPACED =
 
 /** Whether text holds a script written without spaces between words (see UNSPACED). */
 function unspaced(text: string): boolean {
-  return NON_ASCII.test(text) && MAYBE_UNSPACED.test(text) && UNSPACED.test(text);
+  return MAYBE_UNSPACED.test(text) && UNSPACED.test(text);
 }
 const LATIN_MARKS = /(\p{Script=Latin})\p{Mn}+/gu;
 
