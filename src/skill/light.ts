@@ -50,8 +50,16 @@ export interface CatalogEntry {
   body?: string;
 }
 
-/** The skills of one folder, read light, in discovery order. */
-export function readFolder(folder: SkillFolder, warnings: string[], budget?: DiscoveryBudget): CatalogEntry[] {
+/**
+ * The skills of one folder, read light, in discovery order; with `bodies`, each SKILL.md's body is kept in its entry
+ * (for selection: a body kept alive is no longer cheap to collect, so only when a query will read it).
+ */
+export function readFolder(
+  folder: SkillFolder,
+  warnings: string[],
+  budget?: DiscoveryBudget,
+  bodies = false,
+): CatalogEntry[] {
   const { dir, scope } = folder;
   // Most skill folders hold a SKILL.md: opening it straight away finds the skill and reads it in one go, where a
   // listing first would cost a second read of the folder. It is read into an entry at once, while its text is young
@@ -68,7 +76,7 @@ export function readFolder(folder: SkillFolder, warnings: string[], budget?: Dis
     } catch {
       return false;
     }
-    ahead.set(child, entryFromRead(child, realChild ?? real(child), scope, SKILL_MD, read, undefined, said));
+    ahead.set(child, entryFromRead(child, realChild ?? real(child), scope, SKILL_MD, read, undefined, said, bodies));
     if (said.length > 0) aheadSaid.set(child, said.splice(0));
     return true;
   };
@@ -82,7 +90,7 @@ export function readFolder(folder: SkillFolder, warnings: string[], budget?: Dis
     if (probed) warnings.push(...(aheadSaid.get(root) ?? []));
     const e = probed
       ? ahead.get(root)
-      : readEntry(root, discovery.reals.get(root) ?? root, scope, discovery.listings.get(root), warnings);
+      : readEntry(root, discovery.reals.get(root) ?? root, scope, discovery.listings.get(root), warnings, bodies);
     if (e) out.push(e);
   }
   return out;
@@ -97,6 +105,7 @@ export function readEntry(
   scope: CatalogScope,
   listing: Dirent[] | undefined,
   warnings: string[],
+  bodies = false,
 ): CatalogEntry | undefined {
   let names: string[];
   try {
@@ -115,7 +124,7 @@ export function readEntry(
     warnings.push(`${root}: skipped: cannot read ${found.name} (${(err as Error).message})`);
     return undefined;
   }
-  return entryFromRead(root, realRoot, scope, found, read, listing, warnings);
+  return entryFromRead(root, realRoot, scope, found, read, listing, warnings, bodies);
 }
 
 /** The catalog entry of a skill file's text (or a warning why there is none). */
@@ -127,6 +136,7 @@ function entryFromRead(
   read: { text?: string; tooLarge?: number },
   listing: Dirent[] | undefined,
   warnings: string[],
+  bodies = false,
 ): CatalogEntry | undefined {
   const warn = (m: string) => warnings.push(`${root}: ${m}`);
   if (read.text === undefined) {
@@ -172,7 +182,7 @@ function entryFromRead(
     scope,
     meta.hidden,
     listing,
-    meta.body,
+    bodies ? meta.body : undefined,
   );
 }
 

@@ -238,6 +238,17 @@ describe('skills render-prompt (built CLI)', () => {
     expect(j.stderr).not.toContain('explain:');
   });
 
+  it('reads the body of SKILL.md to rank the skills a query finds', async () => {
+    const dir = fresh();
+    writeTree(dir, {
+      ...skill('a-review', 'Review pull requests.', '', '# Review\n\nRead the diff.\n'),
+      ...skill('b-review', 'Review pull requests.', '', '# Injection\n\nLook for SQL injection, command injection.\n'),
+    });
+    const j = json((await runCli(['render-prompt', '--query', 'review this for injection', dir, '--json'])).stdout);
+    expect(j.selected[0]!.name).toBe('b-review');
+    expect(j.selected[0]!.matched).toEqual(['relevance: review (name, description), injection (headings, body)']);
+  });
+
   it('selects nothing when no skill fits, and --explain says why a weak match was not selected', async () => {
     const dir = fresh();
     const topics = ['mail', 'calendar', 'weather', 'stocks', 'resize', 'docker', 'cron', 'sql', 'charts', 'logs'];
