@@ -2,7 +2,8 @@
 // `npm run bench` builds first. A missed aim is reported, not failed: exit 0. A benchmark that cannot run
 // honestly (a command fails, the generated skills do not validate) exits 1.
 // After the table: selection accuracy (bench/selection.mjs) and, when SKILLS_REAL_CORPORA names a folder of real
-// skill collections, lint's findings per rule on them (bench/false-positives.mjs).
+// skill collections, selection on them (bench/selection-real.mjs) and lint's findings per rule on them
+// (bench/false-positives.mjs).
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join, relative } from 'node:path';
@@ -389,17 +390,20 @@ async function main() {
   // Not a timed row: how many queries of the selection set put the expected skill first (bench/selection.mjs).
   const sel = only.length ? undefined : await import('./selection.mjs');
   const selection = await sel?.selectionAccuracy();
+  // Nor this: top-1, top-3, MRR and no-fit on real requests over the real collections (bench/selection-real.mjs).
+  const real = only.length ? undefined : await import('./selection-real.mjs');
+  const realSelection = await real?.realSelection();
   // Not a timed row either: lint's findings per rule on the real skill collections named by $SKILLS_REAL_CORPORA
   // (bench/false-positives.mjs); without it, one line says it was skipped.
   const fp = only.length ? undefined : await import('./false-positives.mjs');
   const falsePositives = fp?.lintRealCorpora();
   if (opts.json)
     process.stdout.write(
-      `${JSON.stringify({ machine, seed: SEED, rows: results.map(toJson), ...(selection ? { selection } : {}), ...(falsePositives ? { falsePositives } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ machine, seed: SEED, rows: results.map(toJson), ...(selection ? { selection } : {}), ...(realSelection ? { realSelection: { ...realSelection, rows: undefined } } : {}), ...(falsePositives ? { falsePositives } : {}) }, null, 2)}\n`,
     );
   else
     process.stdout.write(
-      `${formatTable(machine, results)}\n${selection ? `${sel.formatSelection(selection)}\n` : ''}${falsePositives ? `\n${fp.formatFalsePositives(falsePositives)}\n` : ''}`,
+      `${formatTable(machine, results)}\n${selection ? `${sel.formatSelection(selection)}\n` : ''}${realSelection ? `${real.formatRealSelection(realSelection)}\n` : ''}${falsePositives ? `\n${fp.formatFalsePositives(falsePositives)}\n` : ''}`,
     );
 }
 

@@ -25,6 +25,8 @@ export interface CatalogOptions {
   /** The registry folder, or undefined to read none. */
   registry?: string;
   disabled?: readonly string[];
+  /** Keep each folder skill's SKILL.md body in its entry (selection by a query reads it). */
+  bodies?: boolean;
 }
 
 /**
@@ -61,7 +63,7 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
   // One budget for the search of every folder (skill/discover.ts): a configuration that names `/` is cut, and said so.
   const budget = discoveryBudget();
   for (const folder of opts.folders) {
-    for (const e of readFolder(folder, out.warnings, budget)) {
+    for (const e of readFolder(folder, out.warnings, budget, opts.bodies === true)) {
       // The same folder reached twice (a symlink, a folder listed twice) counts once.
       if (seenRoots.has(e.location)) continue;
       seenRoots.add(e.location);

@@ -11,7 +11,8 @@ export function formatExplain(result: Pick<RenderPromptResult, 'query' | 'ranked
   for (const s of selected) if (s.kind === 'select' || s.kind === 'selector') lines.push(`* ${s.name}  ${s.kind}`);
   (ranked ?? []).forEach((r: Scored, i) => {
     lines.push(
-      `${chosen.has(r.name) ? '*' : ' '} ${String(i + 1).padStart(2)}. ${r.name}  ${r.kind}  ${r.score.toFixed(2)}  ${r.matched.join('; ')}`,
+      `${chosen.has(r.name) ? '*' : ' '} ${String(i + 1).padStart(2)}. ${r.name}  ${r.kind}  ${r.score.toFixed(2)}  ${r.matched.join('; ')}` +
+        (r.below ? `  (not selected: ${r.below})` : ''),
     );
   });
   return `${lines.join('\n')}\n`;

@@ -138,7 +138,7 @@ export async function renderPrompt(
   const useRegistry =
     options.registry !== false && ((base === undefined && given.length === 0) || typeof options.registry === 'string');
   const registry = useRegistry ? registryFor({ registry: options.registry || undefined }, ctx) : undefined;
-  const catalog = buildCatalog({ folders, registry, disabled: config.disabledSkills });
+  const catalog = buildCatalog({ folders, registry, disabled: config.disabledSkills, bodies: query !== undefined });
   const warnings = [...catalog.warnings];
   if (base !== undefined) warnOutside(catalog, base, options.write!, warnings);
 
@@ -298,6 +298,7 @@ function candidateOf(e: CatalogEntry): SelectionCandidate {
     keywords: t?.keywords,
     verbs: t?.verbs,
     patterns: t?.patterns,
+    body: e.body,
   };
 }
 

@@ -1,4 +1,5 @@
 import { isStopWord, joinedWords, normalizeForMatch, stem, stemProbe, words } from './text-match.js';
+import { relatedStems } from './related-terms.js';
 
 // A query as selection reads it, and how one keyword, verb or name matches it.
 
@@ -17,11 +18,17 @@ export interface Query {
   terms: string[];
   surface: string[];
   termIndex: Map<string, number>;
+  /** Stems of words related to a term (synonyms.ts) → that term; a term's own stem and other terms' are not here. */
+  related: Map<string, number>;
   /** Matches any text that may hold one of the terms (see stemProbe); undefined when there are none. */
   probe?: RegExp;
   probeAll?: RegExp;
   /** ' words of the query ' when it can be looked for as a phrase (two words or more, not all stop words). */
   phrase?: string;
+  /** Words of three to six capitals in the query ("TDD"), lower-cased: they may be a name's acronym. */
+  acronyms: Set<string>;
+  /** Pairs of terms next to each other in the query, stop words aside, as 'a,b' with a < b (term indexes). */
+  pairs: Set<string>;
 }
 
 /** The query's words, stems and relevance terms, worked out once per selection. */
@@ -41,6 +48,9 @@ export function parseQuery(text: string): Query {
     terms: [],
     surface: [],
     termIndex: new Map(),
+    related: new Map(),
+    pairs: new Set(),
+    acronyms: new Set([...nfkc.matchAll(/(?<![A-Za-z0-9])[A-Z]{3,6}(?![A-Za-z0-9])/g)].map((m) => m[0].toLowerCase())),
   };
   raw.forEach((w, i) => {
     const s = stems[i]!;
@@ -49,8 +59,22 @@ export function parseQuery(text: string): Query {
     q.terms.push(s);
     q.surface.push(w);
   });
+  let last = -1;
+  raw.forEach((w, i) => {
+    if (isStopWord(w)) return;
+    const t = q.termIndex.get(stems[i]!)!;
+    if (last >= 0 && last !== t) q.pairs.add(last < t ? `${last},${t}` : `${t},${last}`);
+    last = t;
+  });
+  q.terms.forEach((t, i) => {
+    for (const r of relatedStems(t)) if (!q.termIndex.has(r) && !q.related.has(r)) q.related.set(r, i);
+  });
   if (q.terms.length) {
-    const source = [...new Set(q.terms.map(stemProbe))].map(escapeRegExp).join('|');
+    // A short stem is looked for as a word of its own ("pr", "ci", "pdfs"), or the probe would stop at half the words
+    // of a long body ("pr" in "process", "prompt").
+    const probeOf = (s: string) =>
+      /^[a-z0-9]{1,3}$/.test(s) ? `(?<![a-z0-9])${s}[a-z]{0,3}(?![a-z0-9])` : escapeRegExp(stemProbe(s));
+    const source = [...new Set([...q.terms, ...q.related.keys()])].map(probeOf).join('|');
     q.probe = new RegExp(source, 'i');
     q.probeAll = new RegExp(source, 'g');
   }

@@ -1,11 +1,26 @@
-import { NON_ASCII, forEachWordHolding, isStopWord, joinedWords, normalizeForMatch, stem } from './text-match.js';
+import {
+  NON_ASCII,
+  forEachWordHolding,
+  words,
+  isStopWord,
+  joinedWords,
+  normalizeForMatch,
+  stem,
+} from './text-match.js';
 import { SYMBOL, firstWord, lastWord, literalIn, matchTerm, type Query, type TermMatch } from './select-query.js';
 import { matchBudget, patternFor } from './trigger-patterns.js';
 import { MAX_MATCH_WORK, MAX_PATTERNS_PER_SKILL } from '../formats/trigger-limits.js';
 import type { SelectionCandidate } from './select.js';
 
-/** The fields relevance reads, in the order of their columns. */
-export const FIELDS = ['name', 'keywords', 'brief_description', 'description'] as const;
+/** The fields relevance reads, in the order of their columns: the body's headings and text come from SKILL.md. */
+export const FIELDS = ['name', 'keywords', 'brief_description', 'description', 'headings', 'body'] as const;
+/** How many fields (columns per term). */
+export const NF = FIELDS.length;
+const HEADINGS = 4;
+// Characters NFKC or the folding of accents changes in Latin text (normalizeForMatch).
+// eslint-disable-next-line no-misleading-character-class -- a range of combining marks, alone, on purpose
+const FOLDED = /[\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff\ufb00-\ufb06\uff00-\uffef]/;
+const BODY = 5;
 
 /**
  * The per-candidate pass, with what it learns about the query kept across candidates. What it finds is kept
@@ -17,15 +32,26 @@ export class Scan {
   /** Pattern → whether it matches the query, or why it is skipped; a set often repeats a pattern. */
   private readonly patterns = new Map<string, boolean | string>();
   /**
-   * Per candidate and field ([i * 4 + field]), its length in characters (0 when absent): BM25 needs only lengths
+   * Per candidate and field ([i * NF + field]), its length in characters (0 when absent): BM25 needs only lengths
    * relative to the average.
    */
   readonly len: Float64Array;
-  /** Where candidate i's term frequencies start in tf ([at + term * 4 + field]); -1 when no query term occurs in it. */
+  /**
+   * Where candidate i's term frequencies start in tf ([at + term * NF + field]); -1 when no query term occurs in it.
+   * Terms 0..T-1 count the query's own words, T..2T-1 the words related to them (synonyms.ts).
+   */
   readonly tfAt: Int32Array;
-  private tfPool: Float64Array;
+  private tfPool: Float32Array;
   private tfUsed = 0;
   readonly mention: (string | undefined)[];
+  /** How many words of the name the query mentions (0 when none): the more, the more specific the mention. */
+  readonly mentionWords: Uint8Array;
+  /** The one word of a mention in one word (a name, an acronym): mentioned, it says which skill only if rare. */
+  readonly mentionTerm: (string | undefined)[];
+  /** Per candidate, a bit for each field that holds a term (1 << field): ranking reads those fields only. */
+  readonly fields: Uint8Array;
+  /** The most query pairs (Query.pairs) one field of the candidate holds side by side. */
+  readonly pairs: Uint8Array;
   readonly phrase: (string | undefined)[];
   readonly triggers: (string[] | undefined)[];
   /** The matching work left for trigger patterns, and the patterns not tried once it was spent. */
@@ -39,39 +65,51 @@ export class Scan {
     private readonly warnings: string[],
     n: number,
   ) {
-    this.len = new Float64Array(n * 4);
+    this.len = new Float64Array(n * NF);
     this.tfAt = new Int32Array(n).fill(-1);
-    this.tfPool = new Float64Array(Math.max(1, q.terms.length) * 4 * Math.min(n, 4096));
+    this.tfPool = new Float32Array(Math.max(1, q.terms.length) * 2 * NF * Math.min(n, 1024));
     this.mention = new Array(n);
+    this.mentionWords = new Uint8Array(n);
+    this.mentionTerm = new Array(n);
+    this.pairs = new Uint8Array(n);
+    this.fields = new Uint8Array(n);
     this.phrase = new Array(n);
     this.triggers = new Array(n);
   }
 
   /** The term frequencies of every candidate (read after the pass: the pool grows as it goes). */
-  get tf(): Float64Array {
+  get tf(): Float32Array {
     return this.tfPool;
   }
 
   /** Word → the query term it stems to, or -1 (a stop word, another stem): a word recurs across candidates. */
   private readonly wordTerms = new Map<string, number>();
 
-  private readonly countWord = (w: string): void => {
+  /** While a field is read for pairs: each own term found, as term, start, end (see countPairs). */
+  private spans: number[] | undefined;
+
+  private readonly countWord = (w: string, start: number, end: number): void => {
     let t = this.wordTerms.get(w);
     if (t === undefined) {
-      t = isStopWord(w) ? -1 : (this.q.termIndex.get(stem(w)) ?? -1);
+      const s = isStopWord(w) ? undefined : stem(w);
+      const own = s === undefined ? undefined : this.q.termIndex.get(s);
+      const rel = s === undefined || own !== undefined ? undefined : this.q.related.get(s);
+      t = own ?? (rel === undefined ? -1 : rel + this.q.terms.length);
       this.wordTerms.set(w, t);
     }
     if (t < 0) return;
+    if (this.spans && t < this.q.terms.length && start >= 0) this.spans.push(t, start, end);
     const { i, f } = this.at;
+    this.fields[i] |= 1 << f;
     let at = this.tfAt[i]!;
     if (at < 0) at = this.newTf(i);
-    this.tfPool[at + t * 4 + f]!++;
+    this.tfPool[at + t * NF + f]!++;
   };
 
   private newTf(i: number): number {
-    const size = this.q.terms.length * 4;
+    const size = this.q.terms.length * 2 * NF;
     if (this.tfUsed + size > this.tfPool.length) {
-      const grown = new Float64Array(Math.max(this.tfPool.length * 2, this.tfUsed + size));
+      const grown = new Float32Array(Math.max(this.tfPool.length * 2, this.tfUsed + size));
       grown.set(this.tfPool);
       this.tfPool = grown;
     }
@@ -97,6 +135,18 @@ export class Scan {
         (!SYMBOL.test(nameNorm) || literalIn(nameNorm, q.text))
       ) {
         this.mention[i] = `name "${name}" mentioned`;
+        this.mentionWords[i] = Math.min(255, key.split(' ').length);
+        if (this.mentionWords[i] === 1) this.mentionTerm[i] = key;
+      }
+    }
+    // An acronym of a name of three words or more, written in capitals (TDD for test-driven-development).
+    if (!this.mention[i] && q.acronyms.size) {
+      const ws = joinedWords(nameNorm).split(' ');
+      const initials = ws.length >= 3 && ws.length <= 6 ? ws.map((w) => w.charAt(0)).join('') : '';
+      if (initials && q.acronyms.has(initials)) {
+        this.mention[i] = `name "${name}" mentioned as ${initials.toUpperCase()}`;
+        this.mentionWords[i] = 1;
+        this.mentionTerm[i] = initials;
       }
     }
 
@@ -145,7 +195,13 @@ export class Scan {
 
     // Relevance and phrase: only the fields that may hold a query term are read word by word.
     let phraseIn: string[] | undefined = phraseInKeywords ? ['keywords'] : undefined;
-    for (let f = 0; f < 4; f++) {
+    const body = typeof c.body === 'string' ? c.body : '';
+    // The body is read only where it pays: it ranks the skills whose name, triggers or descriptions hold a word of
+    // the query (or a related one), and finds none of its own (a skill found only in its body could not be selected:
+    // see EVIDENCE_WEIGHT in select.ts). Its headings are looked for only when it may hold a term at all.
+    let bodyMayMatch = false;
+    for (let f = 0; f < NF; f++) {
+      if (f === HEADINGS) bodyMayMatch = body !== '' && this.tfAt[i]! >= 0 && this.bodyProbe().test(body);
       const value =
         f === 0
           ? name
@@ -155,19 +211,34 @@ export class Scan {
               : ''
             : f === 2
               ? c.briefDescription
-              : c.description;
+              : f === 3
+                ? c.description
+                : f === HEADINGS
+                  ? bodyMayMatch
+                    ? headingsOf(body)
+                    : ''
+                  : body;
       if (typeof value !== 'string' || value === '') continue;
-      this.len[i * 4 + f] = value.length;
+      // A body's length counts whether or not it matches (BM25's average); its headings only when looked for.
+      this.len[i * NF + f] = value.length;
+      if (f === BODY && !bodyMayMatch) continue;
       if (!q.probe) continue;
       // ASCII text needs no normalising to be tested: the probe ignores case.
-      const ascii = !NON_ASCII.test(value);
+      // A body is long and its non-ASCII is mostly punctuation and symbols (— → ✅): it is normalised in full only
+      // when it holds what normalising changes for matching (accented Latin, combining marks, full-width forms).
+      const ascii = f >= HEADINGS ? !FOLDED.test(value) : !NON_ASCII.test(value);
       if (ascii && !q.probe.test(value)) continue;
       const norm = ascii ? value.toLowerCase() : normalizeForMatch(value);
       this.at.i = i;
       this.at.f = f;
+      this.spans = f < BODY && q.pairs.size ? [] : undefined;
       forEachWordHolding(norm, q.probeAll!, this.countWord);
+      // Two terms next to each other here as in the query ("code graph", "root cause") say more than both apart.
+      if (this.spans && this.spans.length >= 6) this.countPairs(i, norm, this.spans);
+      this.spans = undefined;
       if (
         f > 1 &&
+        f < HEADINGS &&
         q.phrase !== undefined &&
         this.tfAt[i]! >= 0 &&
         q.raw.every((w) => norm.includes(w)) &&
@@ -177,6 +248,62 @@ export class Scan {
       }
     }
     if (phraseIn) this.phrase[i] = `phrase "${q.raw.join(' ')}" in ${phraseIn.join(', ')}`;
+    // A part of a longer name, two of its words or more in sequence ("semgrep rule" of semgrep-rule-creator), as
+    // written or stemmed: says more than a shorter name that the query holds whole ("semgrep"). Looked for only
+    // when the name holds two of the query's words.
+    if (!this.mention[i] && this.tfAt[i]! >= 0 && this.nameTerms(i) >= 2) this.partialMention(i, nameNorm);
+  }
+
+  private bodyProbeRe: RegExp | undefined;
+
+  /** The probe, or a character normalising changes (which may hide a term): one pass over a body says both. */
+  private bodyProbe(): RegExp {
+    return (this.bodyProbeRe ??= new RegExp(`${this.q.probe!.source}|${FOLDED.source}`, 'i'));
+  }
+
+  /** Count the query's pairs found side by side in a field, from the terms found in it (term, start, end). */
+  private countPairs(i: number, norm: string, spans: number[]): void {
+    let found: Set<string> | undefined;
+    for (let k = 3; k < spans.length; k += 3) {
+      const a = spans[k - 3]!;
+      const b = spans[k]!;
+      if (a === b) continue;
+      const key = a < b ? `${a},${b}` : `${b},${a}`;
+      if (!this.q.pairs.has(key) || found?.has(key)) continue;
+      // Side by side: nothing but spaces, punctuation and stop words between them ("code graph", "graph of code").
+      const gap = norm.slice(spans[k - 1]!, spans[k + 1]!);
+      if (gap.length > 40) continue;
+      if (/[a-z0-9]/.test(gap) && !words(gap).every(isStopWord)) continue;
+      (found ??= new Set()).add(key);
+    }
+    if (found) this.pairs[i] = Math.max(this.pairs[i]!, found.size);
+  }
+
+  /** How many of the query's own terms candidate i's name holds. */
+  private nameTerms(i: number): number {
+    const at = this.tfAt[i]!;
+    let k = 0;
+    for (let t = 0; t < this.q.terms.length; t++) if (this.tfPool[at + t * NF]! > 0) k++;
+    return k;
+  }
+
+  private partialMention(i: number, nameNorm: string): void {
+    const q = this.q;
+    const ws = joinedWords(nameNorm).split(' ');
+    if (ws.length < 3) return;
+    const stems = ws.map(stem);
+    let best: [number, number] | undefined;
+    for (let a = 0; a < stems.length - 1; a++) {
+      for (let b = stems.length; b >= a + 2; b--) {
+        if (best && b - a <= best[1] - best[0]) break;
+        const part = stems.slice(a, b);
+        if (part.every((w) => isStopWord(w))) continue;
+        if (q.stemsJoined.includes(` ${part.join(' ')} `)) best = [a, b];
+      }
+    }
+    if (!best) return;
+    this.mention[i] = `name words "${ws.slice(best[0], best[1]).join(' ')}" mentioned`;
+    this.mentionWords[i] = best[1] - best[0];
   }
 
   /** After the pass: say how many patterns the matching work limit left untried. */
@@ -209,3 +336,21 @@ function strings(v: unknown): string[] {
       return v.filter((s): s is string => typeof s === 'string' && s.trim() !== '');
   return v as string[];
 }
+
+/**
+ * The headings of a Markdown body, one a line: lines that start with 1 to 6 "#" and a space, outside fenced code
+ * (where "# comment" is a shell comment, not a heading).
+ */
+export function headingsOf(body: string): string {
+  let out = '';
+  let fence = '';
+  for (const m of body.matchAll(HEADING_OR_FENCE)) {
+    if (m[2] !== undefined) {
+      if (!fence) fence = m[2];
+      else if (m[2].startsWith(fence) && m[2][0] === fence[0] && m[3]!.trim() === '') fence = '';
+    } else if (!fence) out += `${m[1]}\n`;
+  }
+  return out;
+}
+
+const HEADING_OR_FENCE = /^ {0,3}(?:#{1,6}[ \t]+(.*)|(`{3,}|~{3,})(.*))$/gm;

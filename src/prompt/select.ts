@@ -1,4 +1,5 @@
-import { FIELDS, Scan } from './select-scan.js';
+import { FIELDS, NF, Scan } from './select-scan.js';
+import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
 
 export interface SelectionCandidate {
@@ -8,6 +9,8 @@ export interface SelectionCandidate {
   /** triggers.keywords */ keywords?: string[];
   /** triggers.verbs */ verbs?: string[];
   /** triggers.patterns (regex sources as written) */ patterns?: string[];
+  /** The SKILL.md body (instructions), when the catalog has it: its headings and text are fields of relevance. */
+  body?: string;
 }
 export type MatchKind = 'mention' | 'phrase' | 'trigger' | 'relevance';
 export interface Scored {
@@ -21,6 +24,8 @@ export interface Scored {
    * /price(s)?/', 'relevance: scrap (description), price (keywords)'].
    */
   matched: string[];
+  /** Ranked but not selected: why the match is too weak to select (relevance alone, under the threshold). */
+  below?: string;
 }
 export interface SelectOptions {
   max: number;
@@ -28,7 +33,10 @@ export interface SelectOptions {
 export interface SelectResult {
   /** Top `max` of the candidates that matched anything, in rank order. */
   selected: Scored[];
-  /** Every candidate that matched anything, in rank order (for --explain). */
+  /**
+   * Every candidate that matched anything, in rank order (for --explain); those under the threshold of "none fits"
+   * say why in `below`, and come after the selectable ones.
+   */
   ranked: Scored[];
   /**
    * Patterns that could not be compiled (RE2 has no lookaround/backreferences) — one message each, naming the
@@ -42,10 +50,40 @@ export interface SelectResult {
 export const MAX_QUERY_CHARS = 2000;
 
 const CLASS: Record<MatchKind, number> = { mention: 3, phrase: 2, trigger: 1, relevance: 0 };
-// BM25F: each field's term frequency, length-normalised and weighted, is summed before saturation (fields: see FIELDS).
-const WEIGHT = [3, 2, 1.5, 1];
-const B = [0.3, 0.5, 0.75, 0.75];
+// BM25F: each field's term frequency, length-normalised and weighted, is summed before saturation (fields: see FIELDS:
+// name, keywords, brief description, description, the body's headings, the body's text). The body ranks, lightly:
+// it holds the words a description leaves out, and most words of any request somewhere.
+const WEIGHT = [3, 2, 1.5, 1, 0.5, 0.1];
+const B = [0.3, 0.5, 0.75, 0.75, 0.75, 0.75];
+// The same for "none fits" (EVIDENCE): only what a skill says about itself in its name, triggers and descriptions.
+const EVIDENCE_WEIGHT = [3, 2, 1.5, 1, 0, 0];
 const K1 = 1.2;
+// A word related to a query word (synonyms.ts) counts for this share of the word itself.
+const RELATED = 0.3;
+// A generic word of requests ("write", "check", "file": text-match.ts) counts for this share of its IDF.
+const WEAK = 0.3;
+// In the body a word counts only past this many times the occurrences per average body length that any word has by
+// chance: a long body holds most words of any request once or twice.
+const BODY_FLOOR = 1;
+// Each pair of query words found side by side in a field ("code graph", "root cause") adds this share of one rare
+// word's IDF (times PAIR).
+const PAIR = 1;
+const PAIR_SHARE = 0.25;
+// "None fits": a skill found by relevance alone is selected only when its evidence reaches this share of what one
+// rare word scores in this catalog (the IDF of a word only one skill has): a rare word in its description, about;
+// not a generic word, nor words of its body alone. From MIN_CATALOG skills on (in a smaller catalog IDF cannot tell
+// a rare word from a common one). Calibrated on the tuning part of bench/selection/real-queries.json.
+export const NONE_FITS = 0.41;
+const MIN_CATALOG = 20;
+// Document frequency counts the fields every skill has (name to description), not the body's headings and text:
+// most bodies hold most words of a request ("implementation", "test"), which would make every word look common.
+const DF_FIELDS = 4;
+const DF_MASK = (1 << DF_FIELDS) - 1;
+// A name mentioned whole, in one word, that more skills than this use in their name or description is shared
+// (a tool's name: "semgrep", "trailmark"): it does not say which of them is meant, so it counts as relevance.
+const SHARED_NAME_DF = 3;
+// Among mentions, each word of the name mentioned counts like a well-matched rare word: the longer name first.
+const MENTION_POINTS = 2;
 // Each trigger that fires is worth about one well-matched rare word, so among skills of the trigger class the
 // one whose triggers say more about the query comes first.
 const TRIGGER_POINTS = 2;
@@ -85,66 +123,104 @@ export function selectSkills(
   const scan = new Scan(q, warnings, n);
   for (let i = 0; i < n; i++) scan.candidate(i, candidates[i]!);
   scan.finish();
-  const { len, tf, tfAt, mention, phrase, triggers } = scan;
+  const { len, tf, tfAt, mention, mentionWords, mentionTerm, phrase, triggers, pairs, fields } = scan;
   const df = new Array<number>(nTerms).fill(0);
-  const lenSum = [0, 0, 0, 0];
-  const lenCount = [0, 0, 0, 0];
+  const lenSum = new Array<number>(NF).fill(0);
+  const lenCount = new Array<number>(NF).fill(0);
+  const stride = nTerms * NF;
   for (let i = 0; i < n; i++) {
-    for (let f = 0; f < 4; f++) {
-      const l = len[i * 4 + f]!;
+    for (let f = 0; f < NF; f++) {
+      const l = len[i * NF + f]!;
       if (l > 0) {
         lenSum[f] += l;
         lenCount[f]++;
       }
     }
     const at = tfAt[i]!;
-    if (at >= 0)
-      for (let t = 0; t < nTerms; t++)
-        if (tf[at + t * 4]! + tf[at + t * 4 + 1]! + tf[at + t * 4 + 2]! + tf[at + t * 4 + 3]! > 0) df[t]++;
+    if (at >= 0 && fields[i]! & DF_MASK)
+      for (let t = 0; t < nTerms; t++) {
+        let any = 0;
+        for (let f = 0; f < DF_FIELDS; f++) any += tf[at + t * NF + f]! + tf[at + stride + t * NF + f]!;
+        if (any > 0) df[t]++;
+      }
   }
   const avg = lenSum.map((sum, f) => (lenCount[f] ? sum / lenCount[f]! : 1));
-  const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const weak = q.surface.map((w) => isWeakWord(w));
+  const idf = df.map((d, t) => Math.log(1 + (n - d + 0.5) / (d + 0.5)) * (weak[t] ? WEAK : 1));
   // In a small set every word is in half the skills; only in a larger one does "common" mean uninformative.
-  const informative = df.map((d) => n < 4 || d <= n / 2);
+  const informative = df.map((d, t) => (n < 4 || d <= n / 2) && !weak[t]);
+  // What one rare word scores here: the IDF of a word that one skill has.
+  const ceiling = Math.log(1 + (n - 0.5) / 1.5);
 
   const relevance = new Float64Array(n);
+  const evidence = new Float64Array(n);
   const hasInformative = new Uint8Array(n);
   let best = 0;
   for (let i = 0; i < n; i++) {
     const at = tfAt[i]!;
     if (at < 0) continue;
     let r = 0;
+    let e = 0;
+    const mask = fields[i]!;
     for (let t = 0; t < nTerms; t++) {
       let tfw = 0;
-      for (let f = 0; f < 4; f++) {
-        const x = tf[at + t * 4 + f]!;
-        if (x) tfw += (WEIGHT[f]! * x) / (1 - B[f]! + (B[f]! * len[i * 4 + f]!) / avg[f]!);
+      let tfe = 0;
+      for (let f = 0; f < NF; f++) {
+        if (!((mask >> f) & 1)) continue;
+        let x = tf[at + t * NF + f]! + RELATED * tf[at + stride + t * NF + f]!;
+        if (x && f === NF - 1) x = Math.max(0, x - BODY_FLOOR * (len[i * NF + f]! / avg[f]!));
+        if (x) {
+          const norm = x / (1 - B[f]! + (B[f]! * len[i * NF + f]!) / avg[f]!);
+          tfw += WEIGHT[f]! * norm;
+          tfe += EVIDENCE_WEIGHT[f]! * norm;
+        }
       }
       if (tfw > 0) {
         r += (idf[t]! * tfw) / (K1 + tfw);
         if (informative[t]) hasInformative[i] = 1;
       }
+      if (tfe > 0) e += (idf[t]! * tfe) / (K1 + tfe);
     }
-    relevance[i] = r;
+    const pairBonus = PAIR * pairs[i]! * ceiling * PAIR_SHARE;
+    relevance[i] = r + pairBonus;
+    evidence[i] = e + pairBonus;
+    // The floor compares with the best word matches alone: a pair's bonus lifts a skill, never lowers the others.
     if (r > best) best = r;
   }
 
-  const hits: { i: number; kind: MatchKind; key: number; within: number; name: string }[] = [];
+  // A one-word name that other skills' descriptions use too (a tool's name: "semgrep", "trailmark") does not say
+  // which of them is meant: its mention counts as relevance only.
+  const sharedName = (i: number): boolean => {
+    const word = mentionTerm[i];
+    if (word === undefined || n < MIN_CATALOG) return false;
+    const t = q.termIndex.get(stem(word));
+    return t !== undefined && df[t]! > SHARED_NAME_DF;
+  };
+  const hits: { i: number; kind: MatchKind; key: number; within: number; name: string; below?: string }[] = [];
   for (let i = 0; i < n; i++) {
     const r = relevance[i]!;
-    const kind: MatchKind | undefined = mention[i]
-      ? 'mention'
-      : phrase[i]
-        ? 'phrase'
-        : triggers[i]
-          ? 'trigger'
-          : r > 0 && hasInformative[i] && r >= RELATIVE_FLOOR * best
-            ? 'relevance'
-            : undefined;
+    const kind: MatchKind | undefined =
+      mention[i] && !sharedName(i)
+        ? 'mention'
+        : phrase[i]
+          ? 'phrase'
+          : triggers[i]
+            ? 'trigger'
+            : r > 0 && hasInformative[i] && r >= RELATIVE_FLOOR * best
+              ? 'relevance'
+              : undefined;
     if (!kind) continue;
-    const within = r + TRIGGER_POINTS * (triggers[i]?.length ?? 0);
-    // The class is the integer part, the strength within it the fraction: higher is better across classes.
-    hits.push({ i, kind, key: CLASS[kind] + within / (within + 4), within, name: String(candidates[i]!.name) });
+    const within =
+      r + TRIGGER_POINTS * (triggers[i]?.length ?? 0) + (kind === 'mention' ? MENTION_POINTS * mentionWords[i]! : 0);
+    const below =
+      kind === 'relevance' && n >= MIN_CATALOG && evidence[i]! < NONE_FITS * ceiling
+        ? `its name, triggers and descriptions match ${(evidence[i]! / ceiling).toFixed(2)} of one rare word, under ` +
+          `the ${NONE_FITS} needed (generic words, related words and the body rank a skill but do not select it)`
+        : undefined;
+    // The class is the integer part, the strength within it the fraction: higher is better across classes; a match
+    // under the threshold comes after every selectable one.
+    const key = CLASS[kind] + within / (within + 4) - (below ? 1 : 0);
+    hits.push({ i, kind, key, within, name: String(candidates[i]!.name), below });
   }
   hits.sort((a, b) => b.key - a.key || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const describe = (i: number): string[] => {
@@ -168,24 +244,32 @@ export function selectSkills(
       return matched;
     },
   };
-  const ranked: Scored[] = hits.map(({ i, kind, key, name }, k) => {
+  const selectable = hits.filter((h) => !h.below).length;
+  const ranked: Scored[] = hits.map(({ i, kind, key, name, below }, k) => {
     const scored = { name, kind, score: Math.floor(key * 1e4) / 1e4 } as Scored;
-    if (k < max) scored.matched = describe(i);
+    if (k < Math.min(max, selectable)) scored.matched = describe(i);
     else {
       rowOf.set(scored, i);
       Object.defineProperty(scored, 'matched', lazy);
     }
+    if (below) scored.below = below;
     return scored;
   });
-  return { selected: ranked.slice(0, max), ranked, warnings };
+  return { selected: ranked.slice(0, Math.min(max, selectable)), ranked, warnings };
 }
 
-function describeRelevance(tf: Float64Array, at: number, q: Query): string {
+function describeRelevance(tf: Float32Array, at: number, q: Query): string {
   let out = '';
+  const stride = q.terms.length * NF;
   for (let t = 0; t < q.terms.length; t++) {
     let where = '';
-    for (let f = 0; f < 4; f++) if (tf[at + t * 4 + f]! > 0) where += where ? `, ${FIELDS[f]}` : FIELDS[f];
+    let related = '';
+    for (let f = 0; f < NF; f++) {
+      if (tf[at + t * NF + f]! > 0) where += where ? `, ${FIELDS[f]}` : FIELDS[f];
+      else if (tf[at + stride + t * NF + f]! > 0) related += related ? `, ${FIELDS[f]}` : FIELDS[f];
+    }
     if (where) out += `${out ? ', ' : ''}${q.surface[t]} (${where})`;
+    if (related) out += `${out ? ', ' : ''}${q.surface[t]} ~ a related word (${related})`;
   }
   return out;
 }

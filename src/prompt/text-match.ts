@@ -15,6 +15,22 @@ user users ask asks asked skill skills something anything thing things way ways 
 /** Function words and request phrasing, dropped from relevance (never from triggers, which authors chose). */
 export const STOP_WORDS: ReadonlySet<string> = new Set(STOP.split(/\s+/));
 
+// Words of nearly every request and every skill's text that say little about which skill is meant on their own:
+// generic verbs of work and generic nouns of software. They count in relevance with a part of their weight
+// (select.ts), and a skill they alone match is never selected.
+const WEAK = `write create make build generate run add check find fix update new code file files data project
+tool tools work works working start go going set setup change changes look show give tell explain recommend good
+best better help convert edit read open change improve rule rules type thing app application system
+support guide guides step steps process result results time day one two three first last next summary summarize`;
+
+let weakStems: Set<string> | undefined;
+
+/** A generic word of requests (see WEAK), by stem: "writing" is as weak as "write". */
+export function isWeakWord(word: string): boolean {
+  weakStems ??= new Set(WEAK.split(/\s+/).map(stem));
+  return weakStems.has(stem(word)) || /^\d+$/.test(word);
+}
+
 // Japanese particles and endings (の, を, ます) are words of one or two hiragana.
 const KANA_PARTICLE = /^\p{Script=Hiragana}{1,2}$/u;
 
@@ -30,6 +46,15 @@ const UNSPACED =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 // eslint-disable-next-line no-control-regex
 export const NON_ASCII = /[^\u0000-\u007f]/;
+// The blocks of those scripts (and the surrogates of their supplementary planes): a cheap test before UNSPACED,
+// whose script classes make V8 walk a long text slowly.
+const MAYBE_UNSPACED =
+  /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u2fdf\u3005-\u303b\u3040-\u33ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\ud82c\ud83c\ud840-\ud8bf]/;
+
+/** Whether text holds a script written without spaces between words (see UNSPACED). */
+function unspaced(text: string): boolean {
+  return MAYBE_UNSPACED.test(text) && UNSPACED.test(text);
+}
 const LATIN_MARKS = /(\p{Script=Latin})\p{Mn}+/gu;
 
 let segmenter: Intl.Segmenter | undefined;
@@ -58,7 +83,7 @@ export function stemProbe(stemmed: string): string {
 
 /** Call `fn` with each word of already normalised text, in order, apostrophes folded ("user's" → "user"). */
 export function forEachWord(text: string, fn: (word: string) => void): void {
-  if (UNSPACED.test(text)) {
+  if (unspaced(text)) {
     segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
     for (const seg of segmenter.segment(text)) {
       if (!seg.isWordLike) continue;
@@ -73,12 +98,17 @@ export function forEachWord(text: string, fn: (word: string) => void): void {
 
 /**
  * Call `fn` with each word of already normalised text that holds a match of `probe` (a global RegExp), in
- * order; the same words forEachWord finds, but without walking the rest of the text. Unspaced scripts are
- * walked whole, since only the segmenter knows where their words end.
+ * order, with where each lies; the same words forEachWord finds, but without walking the rest of the text.
+ * Unspaced scripts are walked whole, since only the segmenter knows where their words end.
  */
-export function forEachWordHolding(text: string, probe: RegExp, fn: (word: string) => void): void {
-  if (UNSPACED.test(text)) {
-    forEachWord(text, fn);
+export function forEachWordHolding(
+  text: string,
+  probe: RegExp,
+  fn: (word: string, start: number, end: number) => void,
+): void {
+  if (unspaced(text)) {
+    // Where a segmented word lies is not kept: -1.
+    forEachWord(text, (w) => fn(w, -1, -1));
     return;
   }
   probe.lastIndex = 0;
@@ -87,7 +117,7 @@ export function forEachWordHolding(text: string, probe: RegExp, fn: (word: strin
     let end = m.index + Math.max(1, m[0].length);
     while (start > 0 && isWordChar(text, start - 1)) start--;
     while (end < text.length && isWordChar(text, end)) end++;
-    fn(foldApostrophe(text.slice(start, end)));
+    fn(foldApostrophe(text.slice(start, end)), start, end);
     probe.lastIndex = end;
   }
 }

@@ -46,10 +46,20 @@ export interface CatalogEntry {
   hidden: boolean;
   /** The folder listing discovery read, handed on to the full load. */
   listing?: Dirent[];
+  /** SKILL.md's body (the instructions), read with the frontmatter: selection reads its headings and words. */
+  body?: string;
 }
 
-/** The skills of one folder, read light, in discovery order. */
-export function readFolder(folder: SkillFolder, warnings: string[], budget?: DiscoveryBudget): CatalogEntry[] {
+/**
+ * The skills of one folder, read light, in discovery order; with `bodies`, each SKILL.md's body is kept in its entry
+ * (for selection: a body kept alive is no longer cheap to collect, so only when a query will read it).
+ */
+export function readFolder(
+  folder: SkillFolder,
+  warnings: string[],
+  budget?: DiscoveryBudget,
+  bodies = false,
+): CatalogEntry[] {
   const { dir, scope } = folder;
   // Most skill folders hold a SKILL.md: opening it straight away finds the skill and reads it in one go, where a
   // listing first would cost a second read of the folder. It is read into an entry at once, while its text is young
@@ -66,7 +76,7 @@ export function readFolder(folder: SkillFolder, warnings: string[], budget?: Dis
     } catch {
       return false;
     }
-    ahead.set(child, entryFromRead(child, realChild ?? real(child), scope, SKILL_MD, read, undefined, said));
+    ahead.set(child, entryFromRead(child, realChild ?? real(child), scope, SKILL_MD, read, undefined, said, bodies));
     if (said.length > 0) aheadSaid.set(child, said.splice(0));
     return true;
   };
@@ -80,7 +90,7 @@ export function readFolder(folder: SkillFolder, warnings: string[], budget?: Dis
     if (probed) warnings.push(...(aheadSaid.get(root) ?? []));
     const e = probed
       ? ahead.get(root)
-      : readEntry(root, discovery.reals.get(root) ?? root, scope, discovery.listings.get(root), warnings);
+      : readEntry(root, discovery.reals.get(root) ?? root, scope, discovery.listings.get(root), warnings, bodies);
     if (e) out.push(e);
   }
   return out;
@@ -95,6 +105,7 @@ export function readEntry(
   scope: CatalogScope,
   listing: Dirent[] | undefined,
   warnings: string[],
+  bodies = false,
 ): CatalogEntry | undefined {
   let names: string[];
   try {
@@ -113,7 +124,7 @@ export function readEntry(
     warnings.push(`${root}: skipped: cannot read ${found.name} (${(err as Error).message})`);
     return undefined;
   }
-  return entryFromRead(root, realRoot, scope, found, read, listing, warnings);
+  return entryFromRead(root, realRoot, scope, found, read, listing, warnings, bodies);
 }
 
 /** The catalog entry of a skill file's text (or a warning why there is none). */
@@ -125,6 +136,7 @@ function entryFromRead(
   read: { text?: string; tooLarge?: number },
   listing: Dirent[] | undefined,
   warnings: string[],
+  bodies = false,
 ): CatalogEntry | undefined {
   const warn = (m: string) => warnings.push(`${root}: ${m}`);
   if (read.text === undefined) {
@@ -170,6 +182,7 @@ function entryFromRead(
     scope,
     meta.hidden,
     listing,
+    bodies ? meta.body : undefined,
   );
 }
 
@@ -190,6 +203,7 @@ export function entryOf(
   scope: CatalogScope,
   hidden: boolean,
   listing: Dirent[] | undefined,
+  body?: string,
 ): CatalogEntry {
   return {
     name,
@@ -204,6 +218,7 @@ export function entryOf(
     scope,
     hidden,
     listing,
+    body,
   };
 }
 
@@ -228,6 +243,7 @@ interface Meta {
   version?: string;
   triggers?: Triggers;
   hidden: boolean;
+  body?: string;
 }
 
 function skillMdMeta(text: string, fileName: string, warn: (m: string) => void): Meta | undefined {
@@ -265,6 +281,7 @@ function skillMdMeta(text: string, fileName: string, warn: (m: string) => void):
     hidden:
       (defaultEnabled !== undefined && defaultEnabled.toLowerCase() === 'false') ||
       (disableInvocation !== undefined && disableInvocation.toLowerCase() === 'true'),
+    body: parsed.body,
   };
 }
 

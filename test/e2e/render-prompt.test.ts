@@ -62,7 +62,7 @@ const json = (stdout: string) =>
     query: string | null;
     maxSkills: number;
     selected: { name: string; kind: string; score?: number; matched: string[] }[];
-    ranked?: { name: string; kind: string; score: number; matched: string[] }[];
+    ranked?: { name: string; kind: string; score: number; matched: string[]; below?: string }[];
     catalog: { name: string; description: string; location: string; scope: string; version?: string }[];
     prompt: string;
     tokens: number;
@@ -236,6 +236,45 @@ describe('skills render-prompt (built CLI)', () => {
     const doc = json(j.stdout);
     expect(doc.ranked![0]).toMatchObject({ name: 'csv-report', score: expect.any(Number) });
     expect(j.stderr).not.toContain('explain:');
+  });
+
+  it('reads the body of SKILL.md to rank the skills a query finds', async () => {
+    const dir = fresh();
+    writeTree(dir, {
+      ...skill('a-review', 'Review pull requests.', '', '# Review\n\nRead the diff.\n'),
+      ...skill('b-review', 'Review pull requests.', '', '# Injection\n\nLook for SQL injection, command injection.\n'),
+    });
+    const j = json((await runCli(['render-prompt', '--query', 'review this for injection', dir, '--json'])).stdout);
+    expect(j.selected[0]!.name).toBe('b-review');
+    expect(j.selected[0]!.matched).toEqual(['relevance: review (name, description), injection (headings, body)']);
+  });
+
+  it('selects nothing when no skill fits, and --explain says why a weak match was not selected', async () => {
+    const dir = fresh();
+    const topics = ['mail', 'calendar', 'weather', 'stocks', 'resize', 'docker', 'cron', 'sql', 'charts', 'logs'];
+    writeTree(dir, {
+      ...Object.assign(
+        {},
+        ...topics.flatMap((t) => [skill(`${t}-a`, `Work with ${t}.`), skill(`${t}-b`, `Handle ${t}.`)]),
+      ),
+      ...skill('theme', 'Apply a colour theme to slides.'),
+    });
+    const r = await runCli(['render-prompt', '--query', 'a presentation about autumn leaves', '--explain', dir]);
+    expect(r.exitCode).toBe(0);
+    // Nothing selected and no skill declares triggers: the catalog tier, without instructions.
+    expect(r.stdout).not.toContain('Instructions of theme');
+    expect(r.stderr).toMatch(
+      /explain: 1 of 21 skills match .*\n {3}1\. theme {2}relevance {2}-?\d\.\d\d {2}relevance: presentation ~ a related word \(description\) {2}\(not selected: its name, triggers and descriptions match 0\.\d\d of one rare word, under the 0\.\d+ needed/,
+    );
+    const j = json(
+      (await runCli(['render-prompt', '--query', 'a presentation about autumn leaves', '--explain', dir, '--json']))
+        .stdout,
+    );
+    expect(j.selected).toEqual([]);
+    expect(j.ranked).toEqual([expect.objectContaining({ name: 'theme', below: expect.stringMatching(/^its name/) })]);
+    // The same skill with a word of the query itself is selected.
+    const k = json((await runCli(['render-prompt', '--query', 'colour slides for the review', dir, '--json'])).stdout);
+    expect(k.selected.map((s) => s.name)).toEqual(['theme']);
   });
 
   it('breadcrumb when skills have triggers and none match; --tier forces a tier', async () => {

@@ -1,0 +1,185 @@
+// Selection quality on the real public skill collections: the requests of bench/selection/real-queries.json (written
+// as users phrase them, each with the skills it should select, or none) run through the built CLI over one catalog of
+// all four collections (anthropics/skills, obra/superpowers, openai/skills, trailofbits/skills), as a user runs it:
+// `skills render-prompt --query Q <four folders> --no-registry --max-skills 3 --format json --explain`.
+//
+// Printed: top-1 (the first selected skill is an expected one), top-3 (one of the three selected is), MRR (1/rank of
+// the first expected skill in the whole ranking, 0 when it is not ranked) over the requests some skill fits; and the
+// share of requests no skill fits that select nothing. Each for the whole set, the tuning part and the held-out part
+// (a quarter of the requests, chosen by a hash of their text, never looked at while tuning the ranking).
+//
+// The collections are not in this repository: SKILLS_REAL_CORPORA names them (see bench/false-positives.mjs).
+// Usage: SKILLS_REAL_CORPORA=<dir> node bench/selection-real.mjs [--verbose] [--held-out] [--json]
+//   --verbose lists the tuning part's misses; add --held-out to list the held-out part's too.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { realCollections } from './false-positives.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'bin', 'skills.js');
+export const REAL_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries.json');
+const MAX = 3;
+
+/** True for the quarter of the requests kept out of tuning: FNV-1a of the text, mod 4. */
+export function isHeldOut(query) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < query.length; i++) {
+    h ^= query.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % 4 === 0;
+}
+
+/** The set, checked: an array of { query, expected: ['collection/skill', …] } ([] when no skill fits). */
+export function readRealQueries(file = REAL_QUERIES) {
+  const set = JSON.parse(readFileSync(file, 'utf8'));
+  if (!Array.isArray(set)) throw new Error(`${file}: expected an array of { query, expected }`);
+  set.forEach((q, i) => {
+    if (typeof q?.query !== 'string' || !Array.isArray(q.expected) || q.expected.some((e) => !/^[^/]+\/[^/]+$/.test(e)))
+      throw new Error(
+        `${file}: entry ${i + 1}: expected { "query": "…", "expected": ["collection/skill-name", …] }, got ${JSON.stringify(q)}`,
+      );
+  });
+  return set;
+}
+
+/**
+ * Run the set. Returns { all, tuning, heldOut } (each { fit, top1, top3, mrr, none, noneEmpty, fitEmpty }) and
+ * { rows: [{ query, expected, heldOut, got: ['collection/skill', …], rank }] }; { skipped } without the collections;
+ * { error } when the CLI cannot run them.
+ */
+export async function realSelection(env = process.env) {
+  if (!existsSync(join(ROOT, 'dist', 'commands', 'render-prompt.cjs')))
+    return { error: 'render-prompt is not built (npm run build)' };
+  const found = realCollections(env);
+  if (found.skipped) return { skipped: found.skipped };
+  const { collections, cleanup } = found;
+  const set = readRealQueries();
+  const home = mkdtempSync(join(tmpdir(), 'skills-bench-real-'));
+  const childEnv = { ...env, HOME: home, NO_COLOR: '1' };
+  delete childEnv.SKILLS_MAX_ACTIVE;
+  delete childEnv.SKILLS_DIR;
+  delete childEnv.SKILLS_REGISTRY;
+  // Two skills of one name in two collections: the catalog's location says which one was ranked.
+  const collectionOf = (location) => collections.find((c) => !relative(c.dir, location).startsWith('..'))?.name;
+  const one = async ({ query, expected }) => {
+    const args = [CLI, 'render-prompt', '-q', '--query', query, ...collections.map((c) => c.dir)];
+    args.push('--no-registry', '--max-skills', String(MAX), '--format', 'json', '--explain');
+    const r = await run(args, { cwd: home, env: childEnv });
+    let out;
+    try {
+      out = JSON.parse(r.stdout);
+    } catch {
+      throw new Error(
+        `render-prompt failed on ${JSON.stringify(query)} (${r.why}): ${(r.stderr || r.stdout).slice(0, 500)}`,
+      );
+    }
+    if (out.error) throw new Error(`render-prompt failed on ${JSON.stringify(query)}: ${out.error.message}`);
+    const where = new Map(out.catalog.map((c) => [c.name, collectionOf(c.location)]));
+    const id = (s) => `${where.get(s.name) ?? '?'}/${s.name}`;
+    const got = (out.selected ?? []).map(id);
+    const ranked = (out.ranked ?? out.selected ?? []).map(id);
+    const at = ranked.findIndex((s) => expected.includes(s));
+    return { query, expected, heldOut: isHeldOut(query), got, rank: at === -1 ? 0 : at + 1, why: out.selected?.[0] };
+  };
+  try {
+    const rows = new Array(set.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < set.length) {
+        const i = next++;
+        rows[i] = await one(set[i]);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(2, availableParallelism()) }, worker));
+    return {
+      skills: collections.map((c) => c.name),
+      all: measure(rows),
+      tuning: measure(rows.filter((r) => !r.heldOut)),
+      heldOut: measure(rows.filter((r) => r.heldOut)),
+      rows,
+    };
+  } catch (err) {
+    return { error: err.message };
+  } finally {
+    cleanup();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+function measure(rows) {
+  const fit = rows.filter((r) => r.expected.length > 0);
+  const none = rows.filter((r) => r.expected.length === 0);
+  return {
+    fit: fit.length,
+    top1: fit.filter((r) => r.expected.includes(r.got[0])).length,
+    top3: fit.filter((r) => r.got.some((g) => r.expected.includes(g))).length,
+    mrr: fit.length ? fit.reduce((s, r) => s + (r.rank ? 1 / r.rank : 0), 0) / fit.length : 0,
+    fitEmpty: fit.filter((r) => r.got.length === 0).length,
+    none: none.length,
+    noneEmpty: none.filter((r) => r.got.length === 0).length,
+  };
+}
+
+function run(args, options) {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      args,
+      { ...options, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        resolve({
+          stdout,
+          stderr,
+          why: err ? (err.code !== undefined ? `exit code ${err.code}` : err.message) : 'exit code 0',
+        });
+      },
+    );
+  });
+}
+
+const pct = (a, b) => (b ? `${((a / b) * 100).toFixed(1)}%` : 'n/a');
+
+function line(label, m) {
+  return (
+    `  ${label.padEnd(9)} top-1 ${pct(m.top1, m.fit)} (${m.top1}/${m.fit})  top-3 ${pct(m.top3, m.fit)}  ` +
+    `MRR ${m.mrr.toFixed(3)}  no-fit selects nothing ${pct(m.noneEmpty, m.none)} (${m.noneEmpty}/${m.none})  ` +
+    `fit selects nothing ${m.fitEmpty}`
+  );
+}
+
+/** The lines the bench prints. */
+export function formatRealSelection(result) {
+  if (result.skipped) return `selection on real skills: missing: ${result.skipped}`;
+  if (result.error) return `selection on real skills: not measured: ${result.error}`;
+  return [
+    `selection on real skills (${result.skills.join(', ')}; ${result.all.fit + result.all.none} requests, ` +
+      `${result.all.none} that no skill fits):`,
+    line('all', result.all),
+    line('tuning', result.tuning),
+    line('held-out', result.heldOut),
+  ].join('\n');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const result = await realSelection();
+  if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else process.stdout.write(`${formatRealSelection(result)}\n`);
+  if (process.argv.includes('--verbose')) {
+    const showHeld = process.argv.includes('--held-out');
+    for (const r of result.rows ?? []) {
+      if (r.heldOut && !showHeld) continue;
+      const ok = r.expected.length ? r.expected.includes(r.got[0]) : r.got.length === 0;
+      if (ok) continue;
+      const why = r.why ? ` [${r.why.kind} ${r.why.score}: ${r.why.matched.join('; ')}]` : '';
+      process.stdout.write(
+        `  miss${r.heldOut ? ' (held-out)' : ''}: ${JSON.stringify(r.query)} → ${r.got.join(', ') || '(nothing)'}` +
+          `${why}, expected ${r.expected.join(' or ') || 'nothing'} (rank ${r.rank || '-'})\n`,
+      );
+    }
+  }
+  if (result.error) process.exitCode = 1;
+}

@@ -1,0 +1,28 @@
+import { SYNONYM_GROUPS } from './synonyms.js';
+import { stem } from './text-match.js';
+
+// The synonym table (synonyms.ts) by stem: each word's stem → the stems of every word it shares a group with.
+
+let table: Map<string, readonly string[]> | undefined;
+
+/** The stems related to this stem by the synonym table (none when it is in no group); never the stem itself. */
+export function relatedStems(stemmed: string): readonly string[] {
+  table ??= buildTable(SYNONYM_GROUPS);
+  return table.get(stemmed) ?? NONE;
+}
+
+const NONE: readonly string[] = [];
+
+/** Stem → related stems, from groups of words; exported for the tests of the table. */
+export function buildTable(groups: readonly (readonly string[])[]): Map<string, readonly string[]> {
+  const sets = new Map<string, Set<string>>();
+  for (const group of groups) {
+    const stems = [...new Set(group.map((w) => stem(w.toLowerCase())))];
+    for (const s of stems) {
+      let set = sets.get(s);
+      if (!set) sets.set(s, (set = new Set()));
+      for (const other of stems) if (other !== s) set.add(other);
+    }
+  }
+  return new Map([...sets].map(([s, set]) => [s, [...set]]));
+}

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a bench script in plain JavaScript, without types
+import { formatRealSelection, isHeldOut, readRealQueries } from '../../../bench/selection-real.mjs';
+
+interface RealQuery {
+  query: string;
+  expected: string[];
+}
+
+describe('the real selection set (bench/selection/real-queries.json)', () => {
+  const set = readRealQueries() as RealQuery[];
+  const collections = ['anthropics+skills', 'obra+superpowers', 'openai+skills', 'trailofbits+skills'];
+
+  it('holds at least 200 requests some skill fits and 30 no skill fits, each once', () => {
+    expect(set.filter((q) => q.expected.length > 0).length).toBeGreaterThanOrEqual(200);
+    expect(set.filter((q) => q.expected.length === 0).length).toBeGreaterThanOrEqual(30);
+    expect(new Set(set.map((q) => q.query.toLowerCase())).size).toBe(set.length);
+  });
+
+  it('names expected skills as collection/skill-name, over all four collections', () => {
+    for (const q of set) for (const e of q.expected) expect(collections).toContain(e.split('/')[0]);
+    for (const c of collections)
+      expect(
+        set.some((q) => q.expected.some((e) => e.startsWith(`${c}/`))),
+        c,
+      ).toBe(true);
+  });
+
+  it('keeps about a quarter held out, chosen by the text alone', () => {
+    const held = set.filter((q) => isHeldOut(q.query)).length / set.length;
+    expect(held).toBeGreaterThan(0.18);
+    expect(held).toBeLessThan(0.32);
+    expect(isHeldOut('write a haiku about autumn')).toBe(isHeldOut('write a haiku about autumn'));
+  });
+
+  it('refuses a malformed set, naming the entry and what was expected', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skills-real-queries-'));
+    try {
+      const file = join(dir, 'q.json');
+      writeFileSync(
+        file,
+        JSON.stringify([
+          { query: 'a', expected: [] },
+          { query: 'b', expected: 'pdf' },
+        ]),
+      );
+      expect(() => readRealQueries(file)).toThrow(
+        /q\.json: entry 2: expected \{ "query": "…", "expected": \["collection\/skill-name"/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says "missing" when the collections are not there', () => {
+    expect(formatRealSelection({ skipped: 'SKILLS_REAL_CORPORA is not set' })).toBe(
+      'selection on real skills: missing: SKILLS_REAL_CORPORA is not set',
+    );
+  });
+});

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { NONE_FITS, selectSkills, type SelectionCandidate } from '../../../src/prompt/select.js';
+import { headingsOf } from '../../../src/prompt/select-scan.js';
+
+const names = (query: string, c: SelectionCandidate[], max = 3) =>
+  selectSkills(query, c, { max }).selected.map((s) => s.name);
+// Twenty skills about other things: a catalog large enough for "none fits" to apply.
+const filler = (n = 20): SelectionCandidate[] =>
+  ['mail', 'calendar', 'weather', 'stocks', 'translate', 'resize', 'docker', 'cron', 'slack', 'sql'].flatMap((w, k) =>
+    Array.from({ length: Math.ceil(n / 10) }, (_, i) => ({
+      name: `${w}-${k}-${i}`,
+      description: `Work with ${w} ${i ? 'tasks' : 'jobs'} for the team.`,
+    })),
+  );
+
+describe('headingsOf', () => {
+  it('keeps the headings of a body, one a line, and leaves out "#" lines inside fenced code', () => {
+    const body = [
+      '# Title',
+      'text',
+      '## Red, green, refactor',
+      '```bash',
+      '# a shell comment',
+      '```',
+      '   ### Indented heading',
+      '~~~~',
+      '# still code',
+      '~~~',
+      '# still code: a shorter fence does not close',
+      '~~~~',
+      '#hashtag is no heading',
+      '####### seven is no heading',
+    ].join('\n');
+    expect(headingsOf(body)).toBe('Title\nRed, green, refactor\nIndented heading\n');
+  });
+});
+
+describe('the body as a field', () => {
+  it('ranks a skill whose body holds more of the query above one whose description alone matches', () => {
+    const c = [
+      { name: 'a', description: 'Review pull requests.', body: '# Review\n\nRead the diff.' },
+      {
+        name: 'b',
+        description: 'Review pull requests.',
+        body: '# Security\n\nLook for injection in the diff: SQL injection, command injection.',
+      },
+    ];
+    expect(names('review this for injection', c)).toEqual(['b', 'a']);
+    expect(selectSkills('review this for injection', c, { max: 1 }).selected[0]!.matched).toEqual([
+      'relevance: review (description), injection (body)',
+    ]);
+  });
+
+  it('gives its headings more weight than its text', () => {
+    const c = [
+      { name: 'a', description: 'Debug programs.', body: '# Steps\n\nFind the root cause first.' },
+      { name: 'b', description: 'Debug programs.', body: '# Root cause\n\nFind it first.' },
+    ];
+    expect(names('debug to find the root cause', c)[0]).toBe('b');
+  });
+
+  it('finds no skill by its body alone: the body ranks the skills its metadata found', () => {
+    const c = [
+      { name: 'a', description: 'Edit images.', body: 'Also handles invoices now and then.' },
+      { name: 'b', description: 'Send mail.' },
+    ];
+    expect(selectSkills('process this invoice', c, { max: 3 }).ranked).toEqual([]);
+  });
+});
+
+describe('pairs of query words side by side', () => {
+  it('ranks the skill that has two query words next to each other above one that has them apart', () => {
+    // The same words and the same length: only their order differs (and the names would put apart first).
+    const c = [
+      { name: 'apart', description: 'Graph the team and code the repository.' },
+      { name: 'together', description: 'Code graph of the team and repository!!' },
+    ];
+    expect(c[0]!.description.length).toBe(c[1]!.description.length);
+    expect(names('build a code graph', c)).toEqual(['together', 'apart']);
+  });
+});
+
+describe('mentions of names', () => {
+  it('takes two words of a longer name in sequence as a mention of it, before a shorter name mentioned whole', () => {
+    const c = [
+      { name: 'semgrep', description: 'Run a Semgrep scan.' },
+      { name: 'semgrep-rule-creator', description: 'Create custom rules.' },
+      { name: 'other', description: 'Unrelated.' },
+    ];
+    const r = selectSkills('write a semgrep rule for eval', c, { max: 3 });
+    expect(r.selected.map((s) => [s.name, s.kind])).toEqual([
+      ['semgrep-rule-creator', 'mention'],
+      ['semgrep', 'mention'],
+    ]);
+    expect(r.selected[0]!.matched[0]).toBe('name words "semgrep rule" mentioned');
+  });
+
+  it('takes an acronym of a name of three words or more, written in capitals, as a mention', () => {
+    const c = [
+      { name: 'test-driven-development', description: 'Use when implementing any feature.' },
+      { name: 'modern-cpp', description: 'Refactor C++ code.' },
+    ];
+    const r = selectSkills("let's do TDD: red, green, refactor", c, { max: 1 });
+    expect(r.selected[0]).toMatchObject({ name: 'test-driven-development', kind: 'mention' });
+    expect(r.selected[0]!.matched).toEqual(['name "test-driven-development" mentioned as TDD']);
+    // In lower case it is a word like any other.
+    expect(selectSkills("let's do tdd", c, { max: 1 }).ranked).toEqual([]);
+  });
+
+  it('does not count a one-word name that many skills describe themselves with (a tool) as a mention', () => {
+    const c = [
+      { name: 'trailmark', description: 'Build code graphs with Trailmark.' },
+      { name: 'augment', description: 'Import weAudit annotations into Trailmark graphs.' },
+      { name: 'triage', description: 'Triage one finding with Trailmark.' },
+      { name: 'diagrams', description: 'Draw Trailmark graphs.' },
+      { name: 'summary', description: 'Summarise a codebase with Trailmark.' },
+      ...filler(),
+    ];
+    const r = selectSkills('import our weaudit annotations into the trailmark graph', c, { max: 3 });
+    expect(r.selected[0]).toMatchObject({ name: 'augment', kind: 'relevance' });
+    expect(r.ranked.find((s) => s.name === 'trailmark')!.kind).toBe('relevance');
+    // Among few skills that use the word, the name still is a mention.
+    expect(selectSkills('use trailmark', c.slice(0, 2), { max: 1 }).selected[0]).toMatchObject({
+      name: 'trailmark',
+      kind: 'mention',
+    });
+  });
+});
+
+describe('none fits', () => {
+  const c = [
+    ...filler(),
+    { name: 'harness-writing', description: 'Write fuzzing harnesses. Use when creating fuzz targets.' },
+    { name: 'forecast', description: 'Forecasts for a city: rain, wind, temperature.' },
+    {
+      name: 'theme',
+      description: 'Apply a colour theme to slides.',
+      body: '# Themes\n\nA garden of colours, a garden of fonts: garden, garden, garden.',
+    },
+  ];
+
+  it('selects nothing on a generic word alone', () => {
+    expect(selectSkills('write a haiku about autumn', c, { max: 3 }).ranked).toEqual([]);
+  });
+
+  it('selects nothing on a related word alone; --explain says why it was not selected', () => {
+    const r = selectSkills('a presentation about autumn leaves', c, { max: 3 });
+    expect(r.selected).toEqual([]);
+    const below = r.ranked.find((s) => s.name === 'theme')!;
+    expect(below.below).toMatch(
+      new RegExp(
+        `^its name, triggers and descriptions match 0\\.\\d\\d of one rare word, under the ${NONE_FITS} needed`,
+      ),
+    );
+    expect(below.matched).toEqual(['relevance: presentation ~ a related word (description)']);
+  });
+
+  it('selects nothing on words of a body alone', () => {
+    expect(selectSkills('what should I plant in my garden', c, { max: 3 }).selected).toEqual([]);
+  });
+
+  it('still selects a skill for one rare word of its description', () => {
+    expect(names('will it rain in Oslo', c)).toEqual(['forecast']);
+  });
+
+  it('puts a match under the threshold after every selectable one, and selects only those', () => {
+    const r = selectSkills('write fuzz targets', c, { max: 3 });
+    expect(r.selected.map((s) => s.name)).toEqual(['harness-writing']);
+    expect(r.ranked.every((s, i) => !s.below || r.ranked.slice(i).every((t) => t.below))).toBe(true);
+  });
+
+  it('does not apply in a catalog of fewer than 20 skills', () => {
+    expect(names('a presentation about autumn leaves', c.slice(-3))).toEqual(['theme']);
+  });
+});
