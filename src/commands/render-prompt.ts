@@ -44,9 +44,11 @@ export async function renderPromptCommand(
 async function writeCommand(options: RenderPromptOptions, ctx: Context): Promise<WritePromptResult> {
   const { writePrompt } = await import('../prompt/write-prompt.js');
   const result = await writePrompt(options, ctx);
-  for (const w of result.warnings) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
+  // --quiet: only what fails (a --check that finds the block missing or stale), as without --write.
+  const quiet = options.quiet === true;
+  if (!quiet) for (const w of result.warnings) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
   if (options.explain) ctx.stderr.write(forTerminal(formatExplain(result)));
-  if (result.catalog.length === 0) ctx.stderr.write(forTerminal(emptyCatalog(result, ctx)));
+  if (result.catalog.length === 0 && !quiet) ctx.stderr.write(forTerminal(emptyCatalog(result, ctx)));
   const { file, status, missing, fix } = result.write;
   const n = result.catalog.length;
   const skills = `${n} ${n === 1 ? 'skill' : 'skills'}`;
@@ -59,7 +61,7 @@ async function writeCommand(options: RenderPromptOptions, ctx: Context): Promise
     missing: `${file}: ${missing === 'file' ? 'no such file' : 'no skills block'}; run: ${fix}`,
     stale: `${file}: the skills block is stale (it differs from what render-prompt renders now); run: ${fix}`,
   };
-  ctx.stdout.write(`${forTerminal(line[status])}\n`);
+  if (!quiet || status === 'missing' || status === 'stale') ctx.stdout.write(`${forTerminal(line[status])}\n`);
   return result;
 }
 

@@ -193,6 +193,21 @@ describe('skills render-prompt --write (built CLI)', () => {
 });
 
 describe('skills render-prompt --write --check', () => {
+  it('with -q says nothing when the block is written or current, and still says what a --check finds wrong', async () => {
+    const { dir, env } = project();
+    const write = await runCli(['render-prompt', '--write', 'AGENTS.md', '-q'], { cwd: dir, env });
+    expect(write).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(read(join(dir, 'AGENTS.md'))).toContain(BEGIN);
+    const current = await runCli(['render-prompt', '--write', 'AGENTS.md', '--check', '-q'], { cwd: dir, env });
+    expect(current).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    writeFileSync(join(dir, 'OTHER.md'), '# Other\n');
+    const missing = await runCli(['render-prompt', '--write', 'OTHER.md', '--check', '-q'], { cwd: dir, env });
+    expect(missing).toMatchObject({
+      exitCode: 1,
+      stdout: 'OTHER.md: no skills block; run: skills render-prompt --write OTHER.md',
+    });
+  });
+
   it('exits 0 when the block is current, 1 when stale, missing or the file is absent, and writes nothing', async () => {
     const { dir, env } = project();
     const file = join(dir, 'AGENTS.md');
