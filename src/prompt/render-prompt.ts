@@ -121,8 +121,12 @@ export async function renderPrompt(
     try {
       statSync(resolve(ctx.cwd, d));
     } catch {
+      // `-q "scrape prices"`: -q is --quiet, and the request was read as a folder.
+      const request = options.query === undefined && /\s/.test(d.trim());
       throw new SkillsError('E_NOT_FOUND', `${d}: no such folder`, {
-        hint: 'give skill folders or folders that hold skills',
+        hint: request
+          ? `to select skills for a request, give it with --query: skills render-prompt --query ${JSON.stringify(d)}${options.quiet ? ' (-q is --quiet)' : ''}`
+          : 'give skill folders or folders that hold skills',
       });
     }
   }

@@ -668,6 +668,13 @@ process.stdin.on('end', () => {
     const r = await runCli(['render-prompt', join(fresh('x'), 'missing')]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('no such folder');
+    expect(r.stderr).toContain('hint: give skill folders or folders that hold skills');
+    // `-q "a request"`: -q is --quiet; the request was read as a folder, and the hint says how to give it.
+    const request = await runCli(['render-prompt', '-q', 'scrape the prices'], { cwd: fresh('q') });
+    expect(request.exitCode).toBe(2);
+    expect(request.stderr).toContain(
+      'hint: to select skills for a request, give it with --query: skills render-prompt --query "scrape the prices" (-q is --quiet)',
+    );
   });
 
   it('the same folder given twice is read once, with no shadowing warning', async () => {
