@@ -11,12 +11,12 @@
 // The collections are not in this repository: SKILLS_REAL_CORPORA names them (see bench/false-positives.mjs).
 // Usage: SKILLS_REAL_CORPORA=<dir> node bench/selection-real.mjs [--verbose] [--held-out] [--json]
 //   --verbose lists the tuning part's misses; add --held-out to list the held-out part's too.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realCollections } from './false-positives.mjs';
+import { runNode } from './selection.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'bin', 'skills.js');
@@ -68,7 +68,7 @@ export async function realSelection(env = process.env) {
   const one = async ({ query, expected }) => {
     const args = [CLI, 'render-prompt', '-q', '--query', query, ...collections.map((c) => c.dir)];
     args.push('--no-registry', '--max-skills', String(MAX), '--format', 'json', '--explain');
-    const r = await run(args, { cwd: home, env: childEnv });
+    const r = await runNode(args, { cwd: home, env: childEnv });
     let out;
     try {
       out = JSON.parse(r.stdout);
@@ -122,23 +122,6 @@ function measure(rows) {
     none: none.length,
     noneEmpty: none.filter((r) => r.got.length === 0).length,
   };
-}
-
-function run(args, options) {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      args,
-      { ...options, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        resolve({
-          stdout,
-          stderr,
-          why: err ? (err.code !== undefined ? `exit code ${err.code}` : err.message) : 'exit code 0',
-        });
-      },
-    );
-  });
 }
 
 const pct = (a, b) => (b ? `${((a / b) * 100).toFixed(1)}%` : 'n/a');

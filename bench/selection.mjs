@@ -38,7 +38,7 @@ export async function selectionAccuracy() {
       '--format',
       'json',
     ];
-    const r = await run(args, { cwd: SET, env });
+    const r = await runNode(args, { cwd: SET, env });
     let out;
     try {
       out = JSON.parse(r.stdout);
@@ -73,7 +73,8 @@ export async function selectionAccuracy() {
   }
 }
 
-function run(args, options) {
+/** Run node with `args`, never rejecting: `{ stdout, stderr, why }` (how it ended). Both selection benches use it. */
+export function runNode(args, options) {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
