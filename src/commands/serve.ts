@@ -5,7 +5,7 @@ import { homeOf, type Context } from '../context.js';
 import { SkillsError } from '../errors.js';
 import { loadConfig } from '../config/config.js';
 import { buildCatalog } from '../prompt/catalog.js';
-import { selectSkills } from '../prompt/select.js';
+import { candidateOf, selectSkills } from '../prompt/select.js';
 import { registryFor } from '../registry/locate.js';
 import { runSkillScript } from '../run/run.js';
 import { listScripts } from '../run/scripts.js';
@@ -174,18 +174,12 @@ function skillSource(
     },
     watched: () => folders.map((f) => f.dir).filter(isFolder),
     select: (query, skills, max) =>
-      selectSkills(
-        query,
-        skills.map((s) => ({
-          name: s.name,
-          description: s.description,
-          briefDescription: s.briefDescription,
-          keywords: s.triggers?.keywords,
-          verbs: s.triggers?.verbs,
-          patterns: s.triggers?.patterns,
-        })),
-        { max },
-      ).selected.map((s) => ({ name: s.name, kind: s.kind, score: s.score, matched: s.matched })),
+      selectSkills(query, skills.map(candidateOf), { max }).selected.map((s) => ({
+        name: s.name,
+        kind: s.kind,
+        score: s.score,
+        matched: s.matched,
+      })),
     scripts: (skill) => listScripts(skill),
     runScript: async (call): Promise<ScriptRun> => {
       const notices: string[] = [];

@@ -22,7 +22,14 @@ import {
   type PromptInput,
   type Tier,
 } from './render.js';
-import { hasTriggers, selectSkills, type MatchKind, type Scored, type SelectionCandidate } from './select.js';
+import {
+  candidateOf,
+  hasTriggers,
+  selectSkills,
+  type MatchKind,
+  type Scored,
+  type SelectionCandidate,
+} from './select.js';
 
 // render-prompt's work: read the options, build the catalog, select (by name, by the --selector, by the built-in
 // ranking), choose the tier, activate the selected skills, and render within the token budget. Printing is the
@@ -292,19 +299,6 @@ function count(what: string, v: string | number, min: number, max = Number.MAX_S
 
 // The three functions below run once per skill of the catalog (ten thousand times from a large registry): each
 // builds its objects in one shape, absent fields undefined, which selection and rendering read as absent.
-
-function candidateOf(e: CatalogEntry): SelectionCandidate {
-  const t = e.triggers;
-  return {
-    name: e.name,
-    description: e.description,
-    briefDescription: e.briefDescription || undefined,
-    keywords: t?.keywords,
-    verbs: t?.verbs,
-    patterns: t?.patterns,
-    body: e.body,
-  };
-}
 
 /** The reference shows SKILL.md's name as written; a manifest skill goes by its id. */
 function promptEntryOf(e: CatalogEntry): PromptEntry {

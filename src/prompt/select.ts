@@ -1,6 +1,7 @@
 import { FIELDS, NF, Scan } from './select-scan.js';
 import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
+import type { CatalogEntry } from '../skill/light.js';
 
 export interface SelectionCandidate {
   name: string;
@@ -12,6 +13,23 @@ export interface SelectionCandidate {
   /** The SKILL.md body (instructions), when the catalog has it: its headings and text are fields of relevance. */
   body?: string;
 }
+
+/** What selection reads of a catalog entry (or any skill shaped like one): its fields, triggers and body. */
+export function candidateOf(
+  e: Pick<CatalogEntry, 'name' | 'description' | 'briefDescription' | 'triggers' | 'body'>,
+): SelectionCandidate {
+  const t = e.triggers;
+  return {
+    name: e.name,
+    description: e.description,
+    briefDescription: e.briefDescription || undefined,
+    keywords: t?.keywords,
+    verbs: t?.verbs,
+    patterns: t?.patterns,
+    body: e.body,
+  };
+}
+
 export type MatchKind = 'mention' | 'phrase' | 'trigger' | 'relevance';
 export interface Scored {
   name: string;
