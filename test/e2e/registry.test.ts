@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { parseIndex } from '../../src/formats/index-file.js';
-import { BIN, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, EXAMPLE_IDS, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-registry-e2e-');
@@ -45,16 +45,6 @@ const indexOf = (reg: string) => {
 /** The CLI with SKILLS_REGISTRY pointing at `reg`. */
 const cli = (reg: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) =>
   runCli(args, { cwd: options.cwd, env: { SKILLS_REGISTRY: reg, ...options.env } });
-
-const EXAMPLE_IDS = [
-  'basic-tools',
-  'cron-tools',
-  'data-analysis',
-  'hello-extended',
-  'social-media-apis',
-  'timeplus-sql-guide',
-  'web-scraping',
-];
 
 describe('skills sync (built CLI)', () => {
   it('registers all 7 example skills with seed 000 fields; a second sync changes nothing', async () => {

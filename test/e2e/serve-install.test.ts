@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, EXAMPLES, ROOT, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, EXAMPLE_IDS, EXAMPLES, ROOT, runCli, tempFolders } from '../helpers/cli.js';
 import { serveHttp } from '../helpers/mcp.js';
 import { snapshot } from '../helpers/tree.js';
 
@@ -14,15 +14,6 @@ afterAll(cleanup);
 
 const serveCommand = (dir: string) => `mcp+stdio:"${process.execPath}" "${BIN}" serve "${dir}" --no-watch`;
 const lockOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'skills-lock.json'), 'utf8'));
-const EXAMPLE_NAMES = [
-  'basic-tools',
-  'cron-tools',
-  'data-analysis',
-  'hello-extended',
-  'social-media-apis',
-  'timeplus-sql-guide',
-  'web-scraping',
-];
 
 describe('skills install from an MCP server', () => {
   it('installs every skill skills serve serves over stdio, byte for byte, manifest skills as manifest skills', async () => {
@@ -35,7 +26,7 @@ describe('skills install from an MCP server', () => {
     // MCP carries no modes: scripts are made executable (a manifest skill's declared scripts must be).
     expect(statSync(join(dir, '.agents/skills/basic-tools/scripts/read-file.js')).mode & 0o111).not.toBe(0);
     expect(statSync(join(dir, '.agents/skills/web-scraping/references/selectors.md')).mode & 0o111).toBe(0);
-    for (const name of EXAMPLE_NAMES)
+    for (const name of EXAMPLE_IDS)
       expect(snapshot(join(dir, '.agents/skills', name))).toEqual(snapshot(join(EXAMPLES, name)));
     expect(existsSync(join(dir, '.agents/skills/social-media-apis/SKILL.md'))).toBe(false);
     const lock = lockOf(dir);

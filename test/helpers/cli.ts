@@ -7,6 +7,16 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 export const BIN = join(ROOT, 'bin/skills.js');
 export const EXAMPLES = join(ROOT, 'examples/skills');
+/** The ids of the seven skills of examples/skills, sorted. */
+export const EXAMPLE_IDS = [
+  'basic-tools',
+  'cron-tools',
+  'data-analysis',
+  'hello-extended',
+  'social-media-apis',
+  'timeplus-sql-guide',
+  'web-scraping',
+];
 export const FIXTURES = join(ROOT, 'test/fixtures');
 
 export interface CliResult {
