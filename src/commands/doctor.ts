@@ -4,6 +4,7 @@ import { doctor as check, type AgentReport, type DoctorReport } from '../doctor/
 import type { SkippedSkill } from '../doctor/agent-view.js';
 import { isInside } from '../fs/walk.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
+import { projectChain } from '../skill/folders.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
 import { forTerminal, safeJson } from '../ui/terminal-text.js';
 
@@ -21,8 +22,9 @@ export async function doctor(
 ): Promise<{ report: DoctorReport; exitCode: number }> {
   setDiscoveryLimits(ctx.env);
   const home = homeOf(ctx);
+  // The project is checked from its top (its lockfile's folder, else the repository root), wherever in it doctor runs.
   const report = await check({
-    cwd: ctx.cwd,
+    cwd: projectChain(ctx.cwd).at(-1)!,
     home,
     env: ctx.env,
     ...(options.agent !== undefined ? { agents: [options.agent] } : {}),

@@ -138,10 +138,12 @@ export async function renderPrompt(
     }
   }
   const configured = given.length > 0 ? undefined : config.skillDirs;
-  const found = skillFolders({ cwd: ctx.cwd, home, env: ctx.env, given, configured });
-  // A file that is committed lists the project's skills, not those of whoever ran the command last.
+  // A file that is committed lists the project's skills, not those of whoever ran the command last: the project's
+  // folders up to the file's own (`--write ../../AGENTS.md` from a subfolder).
+  const reach = options.write === undefined ? undefined : dirname(resolve(ctx.cwd, options.write));
+  const found = skillFolders({ cwd: ctx.cwd, home, env: ctx.env, given, configured, reach });
   // Its folder with symlinks resolved, as skill locations are (skill/light.ts).
-  const base = options.write === undefined ? undefined : real(dirname(resolve(ctx.cwd, options.write)));
+  const base = reach === undefined ? undefined : real(reach);
   const folders =
     base !== undefined && given.length === 0 && configured === undefined
       ? found.filter((f) => f.scope === 'project')

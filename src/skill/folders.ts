@@ -1,6 +1,8 @@
-import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSkillsError } from '../errors.js';
+import { SIDE_LOCKFILE_NAME } from '../formats/foreign-lock.js';
+import { LOCKFILE_NAME } from '../formats/lockfile.js';
 import type { Skill } from '../model/skill.js';
 import {
   discoverSkills,
@@ -36,11 +38,42 @@ export interface FolderOptions {
   given?: string[];
   /** `skillDirs` from skills.config.json, already absolute; they replace the defaults when nothing is given. */
   configured?: string[];
+  /** A folder above cwd whose project folders are read too (the folder of the file `render-prompt --write` fills). */
+  reach?: string;
 }
 
 /**
- * The skill folders to read: those given, else those configured, else the defaults — the project's
- * (`SKILLS_DIR` replacing `./skills`, seed 002) then the user's. A folder below a user folder counts as user scope.
+ * The folders whose project skill folders are read, nearest first: from `cwd` up to the project's top, which is the
+ * nearest folder holding a skills lockfile, else the repository root (the first holding `.git`), as Codex reads
+ * `.agents/skills` from the working folder up to the repository root. With neither above, `cwd` alone, and up to
+ * `reach` when that is a folder above `cwd`.
+ */
+export function projectChain(cwd: string, reach?: string): string[] {
+  const start = resolve(cwd);
+  const chain: string[] = [];
+  for (let d = start, prev = ''; d !== prev; prev = d, d = dirname(d)) {
+    chain.push(d);
+    if ([LOCKFILE_NAME, SIDE_LOCKFILE_NAME, '.git'].some((m) => existsSync(join(d, m)))) return extend(chain, reach);
+  }
+  return extend([start], reach);
+}
+
+/** `chain` continued up to `reach` when `reach` lies above its last folder. */
+function extend(chain: string[], reach: string | undefined): string[] {
+  if (reach === undefined) return chain;
+  const top = resolve(reach);
+  if (!isInside(top, chain.at(-1)!) || chain.includes(top)) return chain;
+  for (let d = dirname(chain.at(-1)!), prev = ''; d !== prev; prev = d, d = dirname(d)) {
+    chain.push(d);
+    if (d === top) break;
+  }
+  return chain;
+}
+
+/**
+ * The skill folders to read: those given, else those configured, else the defaults — the project's, in each folder
+ * of `projectChain` nearest first (`SKILLS_DIR` replacing `./skills`, seed 002), then the user's. A folder below a
+ * user folder counts as user scope.
  */
 export function skillFolders(opts: FolderOptions): SkillFolder[] {
   const userDirs = USER_SKILL_DIRS.map((d) => join(opts.home, d));
@@ -50,18 +83,19 @@ export function skillFolders(opts: FolderOptions): SkillFolder[] {
   });
   if (opts.given && opts.given.length > 0) return dedupe(opts.given.map((d) => scoped(resolve(opts.cwd, d))));
   if (opts.configured) return dedupe(opts.configured.map(scoped));
+  // SKILLS_DIR replaces `./skills`: it is read once, where the working folder's `skills` would be.
   const skillsDir = opts.env.SKILLS_DIR;
-  const project = PROJECT_SKILL_DIRS.map((d) =>
-    d === 'skills' && skillsDir
-      ? isAbsolute(skillsDir)
-        ? skillsDir
-        : resolve(opts.cwd, skillsDir)
-      : resolve(opts.cwd, d),
+  const project = projectChain(opts.cwd, opts.reach).flatMap((base, i) =>
+    PROJECT_SKILL_DIRS.flatMap((d) =>
+      d !== 'skills' || !skillsDir
+        ? [resolve(base, d)]
+        : i > 0
+          ? []
+          : [isAbsolute(skillsDir) ? skillsDir : resolve(opts.cwd, skillsDir)],
+    ),
   );
-  return dedupe([
-    ...project.map((dir) => ({ dir, scope: 'project' as const })),
-    ...userDirs.map((dir) => ({ dir, scope: 'user' as const })),
-  ]);
+  // A chain that reaches HOME (a dotfiles repository) meets the user folders there: they stay user scope.
+  return dedupe([...project.map(scoped), ...userDirs.map((dir) => ({ dir, scope: 'user' as const }))]);
 }
 
 function dedupe(folders: SkillFolder[]): SkillFolder[] {

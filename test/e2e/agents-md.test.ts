@@ -159,6 +159,42 @@ describe('skills render-prompt --write (built CLI)', () => {
     expect(statSync(resolve(dirname(file), skillDir!, 'SKILL.md')).isFile()).toBe(true);
   });
 
+  it('from a subfolder, fills ../../AGENTS.md with the project’s skills, the same block as from the root', async () => {
+    // A repository (.git) and a plain folder alike: the folders up to the file's own are read.
+    for (const git of [true, false]) {
+      const { dir, env } = project();
+      if (git) mkdirSync(join(dir, '.git'));
+      mkdirSync(join(dir, 'packages/app'), { recursive: true });
+      const fromRoot = await runCli(['render-prompt', '--write', 'AGENTS.md'], { cwd: dir, env });
+      expect(fromRoot.exitCode, fromRoot.stderr).toBe(0);
+      const block = blockOf(read(join(dir, 'AGENTS.md')));
+      expect(block).toContain('pdf-tools');
+      const sub = join(dir, 'packages/app');
+      const check = await runCli(['render-prompt', '--write', '../../AGENTS.md', '--check'], { cwd: sub, env });
+      expect(check.exitCode, `${git}: ${check.stdout}${check.stderr}`).toBe(0);
+      expect(check.stdout).toContain('the skills block is up to date');
+      writeFileSync(join(dir, 'AGENTS.md'), '# Agents\n');
+      const r = await runCli(['render-prompt', '--write', '../../AGENTS.md'], { cwd: sub, env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(blockOf(read(join(dir, 'AGENTS.md')))).toBe(block);
+    }
+  });
+
+  it('in a repository, a subfolder’s own skills come first and hide the root’s skill of the same name', async () => {
+    const { dir, env } = project();
+    mkdirSync(join(dir, '.git'));
+    writeTree(
+      join(dir, 'packages/app/.claude/skills'),
+      skill('pdf-tools', 'The app’s own PDF tools. Use for app PDFs.'),
+    );
+    const r = await runCli(['render-prompt', '--no-registry'], { cwd: join(dir, 'packages/app'), env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('The app’s own PDF tools');
+    expect(r.stdout).toContain('csv-report');
+    expect(r.stdout).toContain('git-helper');
+    expect(r.stdout).not.toContain('Does pdf-tools things');
+  });
+
   it('warns about a skill outside the file folder: its location works on this machine only', async () => {
     const { dir, env } = project();
     const elsewhere = fresh('elsewhere');

@@ -157,6 +157,18 @@ describe('skills doctor (built CLI)', () => {
     expect(r.stdout).toMatch(/\n\n3 agents checked: nothing wrong$/);
   });
 
+  it('run in a subfolder of a repository, checks the project from its root', async () => {
+    const t = setup({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'src/app/.keep': '',
+      ...under('.claude/skills', skill('alpha')),
+    });
+    const env = { HOME: t.home, XDG_CACHE_HOME: join(t.home, '.cache'), XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '' };
+    const r = await runCli(['doctor', '--agent', 'claude-code'], { cwd: join(t.cwd, 'src/app'), env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}loads 1 skill: alpha$/m);
+  });
+
   it('checks only the agents named with --agent', async () => {
     const t = setup(under('.claude/skills', skill('alpha')), under('.agents/skills', skill('gamma')));
     const r = await t.run(['--agent', 'codex', '--json']);

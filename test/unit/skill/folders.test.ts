@@ -1,6 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findSkills, skillFolders } from '../../../src/skill/folders.js';
+import { findSkills, projectChain, skillFolders } from '../../../src/skill/folders.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
 
@@ -43,6 +44,68 @@ describe('skillFolders', () => {
     expect(skillFolders({ cwd: '/p', home: '/h', env: {}, given: [], configured: ['/c', '/c'] })).toEqual([
       { dir: '/c', scope: 'project' },
     ]);
+  });
+});
+
+describe('projectChain', () => {
+  it('runs from the working folder up to the repository root (.git), nearest first', () => {
+    const repo = temp.fresh('repo');
+    mkdirSync(join(repo, '.git'));
+    mkdirSync(join(repo, 'packages/app/src'), { recursive: true });
+    expect(projectChain(join(repo, 'packages/app/src'))).toEqual([
+      join(repo, 'packages/app/src'),
+      join(repo, 'packages/app'),
+      join(repo, 'packages'),
+      repo,
+    ]);
+    expect(projectChain(repo)).toEqual([repo]);
+  });
+
+  it('stops at the nearest skills lockfile (ours, or the side lock beside another tool’s) before the repository root', () => {
+    const repo = temp.fresh('repo');
+    mkdirSync(join(repo, '.git'));
+    mkdirSync(join(repo, 'a/b'), { recursive: true });
+    writeFileSync(join(repo, 'a/skills-lock.json'), '{}');
+    expect(projectChain(join(repo, 'a/b'))).toEqual([join(repo, 'a/b'), join(repo, 'a')]);
+    mkdirSync(join(repo, 'c/d'), { recursive: true });
+    writeFileSync(join(repo, 'c/.skills-lock.json'), '{}');
+    expect(projectChain(join(repo, 'c/d'))).toEqual([join(repo, 'c/d'), join(repo, 'c')]);
+  });
+
+  it('is the working folder alone outside any repository, and reaches up to a folder asked for above it', () => {
+    const top = temp.fresh('plain');
+    mkdirSync(join(top, 'x/y'), { recursive: true });
+    expect(projectChain(join(top, 'x/y'))).toEqual([join(top, 'x/y')]);
+    expect(projectChain(join(top, 'x/y'), top)).toEqual([join(top, 'x/y'), join(top, 'x'), top]);
+    // A folder that is not above the working folder changes nothing.
+    expect(projectChain(join(top, 'x'), join(top, 'x/y'))).toEqual([join(top, 'x')]);
+  });
+});
+
+describe('skillFolders in a subfolder of a repository', () => {
+  it('reads the project folders of every folder up to the root, nearest first; SKILLS_DIR once', () => {
+    const repo = temp.fresh('repo');
+    mkdirSync(join(repo, '.git'));
+    mkdirSync(join(repo, 'pkg'), { recursive: true });
+    const dirs = skillFolders({ cwd: join(repo, 'pkg'), home: '/h', env: {} }).map((f) => f.dir);
+    expect(dirs.slice(0, 8)).toEqual([
+      ...['.agents/skills', '.claude/skills', '.agent/skills', 'skills'].map((d) => join(repo, 'pkg', d)),
+      ...['.agents/skills', '.claude/skills', '.agent/skills', 'skills'].map((d) => join(repo, d)),
+    ]);
+    const custom = skillFolders({ cwd: join(repo, 'pkg'), home: '/h', env: { SKILLS_DIR: 'mine' } }).map((f) => f.dir);
+    expect(custom).toContain(join(repo, 'pkg', 'mine'));
+    expect(custom).not.toContain(join(repo, 'mine'));
+    expect(custom).not.toContain(join(repo, 'skills'));
+    expect(custom).not.toContain(join(repo, 'pkg', 'skills'));
+  });
+
+  it('keeps the user folders user scope when the repository is HOME itself (a dotfiles repository)', () => {
+    const home = temp.fresh('home');
+    mkdirSync(join(home, '.git'));
+    mkdirSync(join(home, 'notes'));
+    const folders = skillFolders({ cwd: join(home, 'notes'), home, env: {} });
+    expect(folders.find((f) => f.dir === join(home, '.claude/skills'))?.scope).toBe('user');
+    expect(folders.filter((f) => f.dir === join(home, '.claude/skills'))).toHaveLength(1);
   });
 });
 
