@@ -1,5 +1,6 @@
 // The registry's commands: `skills registry sync|remove|use|unuse|list`, and the old top-level sync, use, unuse.
 import { Option, type Command } from 'commander';
+import { SkillsError } from '../errors.js';
 import { listOptions, type Kit } from './kit.js';
 
 export function defineRegistry(program: Command, { act, examples, registryOption }: Kit): void {
@@ -37,7 +38,7 @@ export function defineRegistry(program: Command, { act, examples, registryOption
         act(
           async () => (await import(add ? '../commands/use.js' : '../commands/unuse.js'))[add ? 'use' : 'unuse'],
           ['id'],
-          (o) => ({ ...o, by: o.for ?? o.by }),
+          (o) => ({ ...o, by: oneConsumer(o.for, o.by) }),
         ),
       );
   const registry = program
@@ -78,4 +79,13 @@ export function defineRegistry(program: Command, { act, examples, registryOption
   defineSync(program.command('sync', { hidden: true }));
   defineUse(program.command('use', { hidden: true }), true);
   defineUse(program.command('unuse', { hidden: true }), false);
+}
+
+/** `--for` (and `--by`, its old name): two different consumers in one command are a usage error, not one ignored. */
+function oneConsumer(forName: unknown, by: unknown): unknown {
+  if (forName !== undefined && by !== undefined && forName !== by)
+    throw new SkillsError('E_USAGE', `--for ${String(forName)} and --by ${String(by)} name two consumers`, {
+      hint: '--by is the old name of --for: give one of them',
+    });
+  return forName ?? by;
 }

@@ -279,6 +279,12 @@ describe('skills remove, use, unuse (built CLI)', () => {
     );
     expect(readdirSync(join(reg, 'built-in')).sort()).toEqual(['shared@1.0.0', 'shared@2.0.0']);
 
+    // Two consumers in one command (--by is --for's old name): a usage error, and usedBy is left as it was.
+    const both = await cli(reg, ['registry', 'unuse', 'shared', '--for', 'content-creator', '--by', 'manager-bee']);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toBe(
+      'error: --for content-creator and --by manager-bee name two consumers\nhint: --by is the old name of --for: give one of them',
+    );
     expect((await cli(reg, ['registry', 'unuse', 'shared', '--for', 'content-creator'])).stdout).toBe(
       'shared is used by manager-bee',
     );
