@@ -82,6 +82,7 @@ export function defineInstall(program: Command, { act, examples, registryOption,
     .option('--for <consumer>', "first take this consumer out of the skill's usedBy")
     .option('--force', 'remove <dir>/<id> copies even when their content is not what skills installed')
     .option('--dry-run', 'say what would be removed, and remove nothing')
+    .option('-q, --quiet', 'print nothing but errors')
     .option('--json', 'print one JSON document')
     .addOption(registryOption())
     .addHelpText(
@@ -125,6 +126,7 @@ export function defineInstall(program: Command, { act, examples, registryOption,
     .option('--dry-run', 'show what would change (files and a diff), write nothing')
     .option('--force', 'overwrite a placed <folder>/<id> copy that was edited since it was installed')
     .option('-g, --global', 'update your user folders (the lock in ~/.config/skills)')
+    .option('-q, --quiet', 'print nothing but errors')
     .option('--json', 'print one JSON document')
     .addOption(registryOption())
     .addHelpText(

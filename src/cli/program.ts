@@ -349,6 +349,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
         .default('tgz'),
     )
     .option('--dry-run', 'list what would go in; write nothing')
+    .option('-q, --quiet', "print the archive's path alone (no warnings, no summary)")
     .option('--json', 'print one JSON document')
     .addHelpText(
       'after',

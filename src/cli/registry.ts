@@ -17,6 +17,7 @@ export function defineRegistry(program: Command, { act, examples, registryOption
       .option('--force', 'replace a registered version whose content differs')
       .option('--watch', 'keep watching the folder and register skills as they appear or change')
       .option('--dry-run', 'say what each skill would be (added, updated, …), and register nothing')
+      .option('-q, --quiet', 'print only the skills skipped as invalid or refused, and errors')
       .option('--json', 'print the result as JSON (with --watch: one JSON line per event)')
       .addOption(registryOption())
       .addHelpText('after', examples(['skills registry sync ./skills', 'skills registry sync . --watch']))
@@ -58,6 +59,7 @@ export function defineRegistry(program: Command, { act, examples, registryOption
       '--force',
       "remove even while usedBy is not empty, or this project's skills-lock.json installs it from the registry",
     )
+    .option('-q, --quiet', 'print nothing but errors')
     .option('--json', 'print the result as JSON')
     .addOption(registryOption())
     .addHelpText(

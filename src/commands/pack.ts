@@ -15,6 +15,8 @@ export interface PackOptions {
   out?: string;
   format?: PackFormat;
   dryRun?: boolean;
+  /** -q: the archive's path alone on stdout (what a script keeps); errors still on stderr. */
+  quiet?: boolean;
   json?: boolean;
   color?: boolean;
 }
@@ -60,7 +62,7 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
   const refusal = await packRefusal(skill, format, ctx.cwd);
   if (refusal) return refuse(refusal.message, refusal.hint, refusal.diagnostics);
 
-  const progress = await startProgress(ctx, options, `packing ${skill.id}`);
+  const progress = options.quiet ? { stop: () => undefined } : await startProgress(ctx, options, `packing ${skill.id}`);
   let result: PackResult;
   try {
     const outDir = resolve(ctx.cwd, options.out ?? '.');
@@ -72,12 +74,17 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
   }
   progress.stop();
 
-  for (const w of result.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
+  if (!options.quiet || options.json)
+    for (const w of result.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
   if (options.json) {
     const { files, dirs: _dirs, ...rest } = result;
     ctx.stdout.write(
       `${safeJson({ ...rest, dryRun: options.dryRun === true, files: files.map((f) => ({ path: f.path, size: f.size, mode: `0${f.mode.toString(8)}` })) })}\n`,
     );
+    return { outcome: { ok: true, result }, exitCode: 0 };
+  }
+  if (options.quiet) {
+    ctx.stdout.write(`${rel(result.file)}\n`);
     return { outcome: { ok: true, result }, exitCode: 0 };
   }
   const name = result.version ? `${result.id}@${result.version}` : result.id;

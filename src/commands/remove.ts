@@ -11,6 +11,8 @@ import { safeJson } from '../ui/terminal-text.js';
 export interface RemoveOptions {
   spec: string;
   force?: boolean;
+  /** -q: nothing but errors (thrown). */
+  quiet?: boolean;
   json?: boolean;
   registry?: string;
 }
@@ -28,7 +30,7 @@ export async function remove(options: RemoveOptions, ctx: Context): Promise<Remo
   if (!options.force) refuseLocked(registry, spec.id, spec.range, ctx);
   const result = { registry, ...(await removeSkill(registry, spec.id, spec.range, { force: options.force })) };
   if (options.json) ctx.stdout.write(`${safeJson(result)}\n`);
-  else {
+  else if (!options.quiet) {
     const left = result.remaining.length > 0 ? `; still registered: ${result.remaining.join(', ')}` : '';
     ctx.stdout.write(`removed ${result.removed.map((v) => `${result.id}@${v}`).join(', ')} from ${registry}${left}\n`);
   }

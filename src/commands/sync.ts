@@ -15,6 +15,8 @@ export interface SyncOptions {
   force?: boolean;
   watch?: boolean;
   dryRun?: boolean;
+  /** -q: only the skills skipped as invalid or refused (and errors); nothing about those registered. */
+  quiet?: boolean;
   json?: boolean;
   registry?: string;
   color?: boolean;
@@ -49,14 +51,16 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     const started = (dir: string) => {
-      ctx.stderr.write(`watching ${dir} for skills (registry ${registry}); Ctrl-C to stop\n`);
+      if (!options.quiet) ctx.stderr.write(`watching ${dir} for skills (registry ${registry}); Ctrl-C to stop\n`);
       options.signal?.addEventListener('abort', onSignal, { once: true });
       // A signal ends the watch cleanly: the sync under way finishes, then the command returns (exit 0).
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
     };
-    const onItem = (item: SyncItem) =>
+    const onItem = (item: SyncItem) => {
+      if (options.quiet && !options.json && !failed(item)) return;
       ctx.stdout.write(options.json ? `${safeJson(eventOf(item), 0)}\n` : formatItem(item, c, registry, ctx.cwd));
+    };
     try {
       const { skills, counts } = await syncSkills({ ...base, onItem, watch: { signal: stop.signal, started } });
       return { registry, skills, counts, exitCode: 0 };
@@ -70,6 +74,13 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
   const exitCode = counts.invalid + counts.refused > 0 ? 1 : 0;
   if (options.json) {
     ctx.stdout.write(`${safeJson({ registry, skills: items.map(jsonItem), counts })}\n`);
+  } else if (options.quiet) {
+    ctx.stdout.write(
+      items
+        .filter(failed)
+        .map((i) => formatItem(i, c, registry, ctx.cwd, false))
+        .join(''),
+    );
   } else {
     // One skill without a version gets its warning on its line; many get one line after the list, not one each.
     const unversioned = items.filter((i) => (i.warnings ?? []).length > 0);
@@ -83,6 +94,9 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
   }
   return { registry, skills: items, counts, exitCode };
 }
+
+/** A skill the sync left out: what -q still shows. */
+const failed = (i: SyncItem) => i.status === 'invalid' || i.status === 'refused';
 
 function jsonItem(i: SyncItem) {
   return {

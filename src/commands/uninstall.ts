@@ -15,6 +15,8 @@ export interface UninstallOptions {
   for?: string;
   force?: boolean;
   dryRun?: boolean;
+  /** -q: nothing but errors (thrown). */
+  quiet?: boolean;
   json?: boolean;
   registry?: string;
   color?: boolean;
@@ -51,11 +53,12 @@ export async function uninstall(
   });
   const result = { registry, lockfile, ...r };
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
-  for (const w of r.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
+  if (!options.quiet || options.json) for (const w of r.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
   if (options.json) {
     ctx.stdout.write(`${safeJson(result)}\n`);
     return result;
   }
+  if (options.quiet) return result;
   const rel = (p: string) => relative(ctx.cwd, p) || '.';
   const name = r.version ? `${r.id}@${r.version}` : r.id;
   const parts: string[] = [];

@@ -13,6 +13,8 @@ export interface UpdateOptions {
   dryRun?: boolean;
   force?: boolean;
   global?: boolean;
+  /** -q: nothing but errors (a skill that could not be checked, a refused install); no warnings, no lines. */
+  quiet?: boolean;
   json?: boolean;
   registry?: string;
   color?: boolean;
@@ -25,7 +27,11 @@ export interface UpdateOptions {
  */
 export async function update(options: UpdateOptions, ctx: Context): Promise<UpdateResult & { exitCode: number }> {
   const target = installTarget(options, ctx);
-  const progress = await startProgress(ctx, options, options.dryRun ? 'looking for updates' : 'updating');
+  const progress = await startProgress(
+    ctx,
+    { ...options, json: options.json || options.quiet },
+    options.dryRun ? 'looking for updates' : 'updating',
+  );
   let result: UpdateResult;
   try {
     result = await updateSkills({
@@ -65,8 +71,9 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
   const c = paint(useColor(options.color, ctx));
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
   const rel = (p: string) => relative(ctx.cwd, p) || '.';
-  for (const w of [...result.warnings, ...(result.outcome?.warnings ?? [])])
-    ctx.stderr.write(`${ce.yellow('warning:')} ${forTerminal(w)}\n`);
+  if (!options.quiet)
+    for (const w of [...result.warnings, ...(result.outcome?.warnings ?? [])])
+      ctx.stderr.write(`${ce.yellow('warning:')} ${forTerminal(w)}\n`);
   for (const e of result.errors) {
     ctx.stderr.write(`${ce.red('error:')} ${forTerminal(`${e.id}: cannot check: ${e.message}`)}\n`);
     if (e.hint) ctx.stderr.write(`${ce.dim('hint:')} ${forTerminal(e.hint)}\n`);
@@ -77,6 +84,7 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
     if (error.hint) ctx.stderr.write(`${ce.dim('hint:')} ${forTerminal(error.hint)}\n`);
     return { ...result, exitCode };
   }
+  if (options.quiet) return { ...result, exitCode };
   if (result.updates.length === 0) {
     if (result.errors.length === 0) ctx.stdout.write('all skills are up to date\n');
     const outside = result.newerOutside;

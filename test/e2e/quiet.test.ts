@@ -1,0 +1,78 @@
+// -q is --quiet on every command that writes: nothing on stdout but what a script keeps (pack's archive path, the
+// skills a sync left out), no warnings; errors still on stderr with their exit code.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempFolders } from '../helpers/cli.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
+
+const { fresh, cleanup } = tempFolders('skills-quiet-e2e-');
+afterAll(cleanup);
+
+/** A folder with a valid, versioned skill and an invalid one (no description). */
+function sources(): { dir: string; env: Record<string, string> } {
+  const dir = fresh('src');
+  writeTree(dir, {
+    'good/SKILL.md': skillMd(
+      'name: good\ndescription: A good skill. Use when testing quiet.\nmetadata:\n  version: 1.0.0',
+    ),
+    'bad/SKILL.md': skillMd('name: bad'),
+  });
+  const home = fresh('home');
+  return { dir, env: { HOME: home, XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config') } };
+}
+
+describe('-q, --quiet (built CLI)', () => {
+  it('registry sync -q prints only the skill it skipped, with its error, and exits 1; remove -q prints nothing', async () => {
+    const { dir, env } = sources();
+    const reg = join(fresh('reg'), 'registry');
+    const loud = await runCli(['registry', 'sync', dir, '--registry', reg, '--dry-run'], { env });
+    expect(loud.stdout).toContain('good@1.0.0');
+    const r = await runCli(['registry', 'sync', dir, '--registry', reg, '-q'], { env });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/^skipped {3}bad \(.*bad: invalid, 1 error\)\n.*description is missing/);
+    expect(r.stdout).not.toContain('good');
+    expect(r.stderr).toBe('');
+    const listed = await runCli(['registry', 'list', '--registry', reg, '--json'], { env });
+    expect(JSON.parse(listed.stdout).skills.map((s: { id: string }) => s.id)).toEqual(['good']);
+    const removed = await runCli(['registry', 'remove', 'good', '--registry', reg, '-q'], { env });
+    expect([removed.exitCode, removed.stdout, removed.stderr]).toEqual([0, '', '']);
+    const gone = await runCli(['registry', 'remove', 'good', '--registry', reg, '-q'], { env });
+    expect(gone.exitCode).toBe(2);
+    expect(gone.stderr).toMatch(/^error: /);
+  });
+
+  it('pack -q prints the archive path alone, which a script can use', async () => {
+    const { dir, env } = sources();
+    const out = fresh('out');
+    const r = await runCli(['pack', join(dir, 'good'), '--out', out, '-q'], { env, cwd: out });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('good-1.0.0.tgz');
+    expect(existsSync(join(out, r.stdout.trim()))).toBe(true);
+    const refused = await runCli(['pack', join(dir, 'bad'), '-q'], { env, cwd: out });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('description is missing');
+  });
+
+  it('uninstall -q and update -q print nothing, and still do their work', async () => {
+    const { dir, env } = sources();
+    const project = fresh('project');
+    mkdirSync(join(project, '.claude'));
+    const installed = await runCli(['install', join(dir, 'good'), '--agent', 'claude-code'], { env, cwd: project });
+    expect(installed.exitCode, installed.stderr).toBe(0);
+    const loud = await runCli(['update'], { env, cwd: project });
+    expect(loud.stdout).not.toBe('');
+    const update = await runCli(['update', '-q'], { env, cwd: project });
+    expect([update.exitCode, update.stdout, update.stderr]).toEqual([0, '', '']);
+    const dry = await runCli(['uninstall', 'good', '-q', '--dry-run'], { env, cwd: project });
+    expect([dry.exitCode, dry.stdout, dry.stderr]).toEqual([0, '', '']);
+    expect(existsSync(join(project, '.claude/skills/good/SKILL.md'))).toBe(true);
+    const r = await runCli(['uninstall', 'good', '-q'], { env, cwd: project });
+    expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(existsSync(join(project, '.claude/skills/good'))).toBe(false);
+    const again = await runCli(['uninstall', 'good', '-q'], { env, cwd: project });
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toMatch(/^error: /);
+  });
+});
