@@ -55,6 +55,8 @@ export interface UninstallResult {
  * still uses it. Under the project's lock, as install is, so neither loses the other's lock entries.
  */
 export function uninstallSkill(options: UninstallOptions): Promise<UninstallResult> {
+  // A dry run writes nothing, so it takes no lock either: it works in a project it cannot write to.
+  if (options.dryRun) return uninstallLocked(options);
   return withProjectLock(options.lockfile, () => uninstallLocked(options));
 }
 
@@ -170,6 +172,16 @@ async function uninstallLocked(options: UninstallOptions): Promise<UninstallResu
     result.removed = targets;
     if (targets.length) result.into = targets[0];
     result.lock = entry !== undefined;
+    // What the store would lose, or who would keep it there, as the run below decides.
+    if (indexEntry) {
+      const usedBy = indexEntry.usedBy.filter((c) => c !== options.consumer);
+      if (usedBy.length > 0) result.keptFor = usedBy;
+      else if (inStore) {
+        const releases = peekReleases(registry, id) ?? {};
+        const versions = entry ? [entry.version] : indexEntry.versions;
+        result.store = versions.flatMap((v) => (Object.hasOwn(releases, v) ? [join(registry, releases[v]!.path)] : []));
+      }
+    }
     return result;
   }
   for (const target of targets) {

@@ -59,6 +59,40 @@ describe('the words of a project install', () => {
   });
 });
 
+describe('uninstall --dry-run with a registry', () => {
+  it('names the store copy it would remove, or who keeps it there, and leaves every file and the index alone', async () => {
+    const { dir, env } = project();
+    const reg = join(fresh('reg'), 'registry');
+    expect((await runCli(['registry', 'sync', './src', '--registry', reg], { cwd: dir, env })).exitCode).toBe(0);
+    const add = await runCli(['install', 'pdf@1.0.0', '--registry', reg, '--agent', 'claude-code'], { cwd: dir, env });
+    expect(add.exitCode, add.stderr).toBe(0);
+    const index = readFileSync(join(reg, 'index.json'), 'utf8');
+    const lock = readFileSync(join(dir, 'skills-lock.json'), 'utf8');
+    const dry = await runCli(['rm', 'pdf', '--dry-run', '--registry', reg], { cwd: dir, env });
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe(
+      'would uninstall pdf@1.0.0 from .claude/skills/pdf, skills-lock.json, the store (built-in/pdf@1.0.0)\ndry run: nothing was removed',
+    );
+    const json = JSON.parse(
+      (await runCli(['rm', 'pdf', '--dry-run', '--json', '--registry', reg], { cwd: dir, env })).stdout,
+    );
+    expect(json.store).toEqual([join(reg, 'built-in/pdf@1.0.0')]);
+    expect(
+      (await runCli(['registry', 'use', 'pdf', '--for', 'bob', '--registry', reg], { cwd: dir, env })).exitCode,
+    ).toBe(0);
+    const kept = await runCli(['rm', 'pdf', '--dry-run', '--registry', reg], { cwd: dir, env });
+    expect(kept.stdout.split('\n').at(-1)).toBe(`kept in the store ${reg}: used by bob`);
+    // --for bob: bob's use would end with it, so the store copy would go too.
+    const forBob = await runCli(['rm', 'pdf', '--dry-run', '--for', 'bob', '--registry', reg], { cwd: dir, env });
+    expect(forBob.stdout).toContain('the store (built-in/pdf@1.0.0)');
+    expect(readFileSync(join(dir, 'skills-lock.json'), 'utf8')).toBe(lock);
+    expect(JSON.parse(readFileSync(join(reg, 'index.json'), 'utf8')).skills[0].usedBy).toEqual(['bob']);
+    expect(existsSync(join(reg, 'built-in/pdf@1.0.0/SKILL.md'))).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['.claude', '.git', 'skills-lock.json', 'src']);
+    expect(index).toContain('"pdf"');
+  });
+});
+
 describe('quiet output', () => {
   it('says once that skills have no version, naming them with --verbose, and advises no edit of them', async () => {
     const { dir, env } = project();
