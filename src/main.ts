@@ -15,12 +15,13 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     const program = buildProgram(ctx, (code) => {
       exitCode = code;
     });
-    program.exitOverride();
-    program.configureOutput({
-      writeOut: (s) => ctx.stdout.write(s),
-      writeErr: (s) => ctx.stderr.write(s),
-    });
-    for (const cmd of program.commands) cmd.exitOverride();
+    // Every command, nested ones too (`registry sync`): help and usage errors go to ctx's streams, and end here.
+    const output = { writeOut: (s: string) => ctx.stdout.write(s), writeErr: (s: string) => ctx.stderr.write(s) };
+    for (const cmds = [program]; cmds.length > 0; ) {
+      const cmd = cmds.pop()!;
+      cmd.exitOverride().configureOutput(output);
+      cmds.push(...cmd.commands);
+    }
     try {
       await program.parseAsync(argv, { from: 'user' });
     } catch (err) {

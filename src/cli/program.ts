@@ -53,6 +53,8 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
   const help = {
     sortSubcommands: false,
     helpWidth: width,
+    // commander leaves a description column narrower than 40 unwrapped; a 50-column terminal has about 25.
+    minWidthToWrap: 16,
     subcommandTerm: (cmd: Command) => [cmd.name(), ...cmd.aliases()].join(', '),
   };
   class SkillsCommand extends Command {
