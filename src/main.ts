@@ -17,7 +17,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     });
     // Every command, nested ones too (`registry sync`): help and usage errors go to ctx's streams, and end here.
     const output = { writeOut: (s: string) => ctx.stdout.write(s), writeErr: (s: string) => ctx.stderr.write(s) };
-    for (const cmds = [program]; cmds.length > 0; ) {
+    for (const cmds = [program]; cmds.length > 0;) {
       const cmd = cmds.pop()!;
       cmd.exitOverride().configureOutput(output);
       cmds.push(...cmd.commands);
