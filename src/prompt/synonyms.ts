@@ -25,7 +25,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['poster', 'flyer', 'print', 'banner'],
   ['art', 'artwork', 'illustration', 'artistic'],
   ['generative', 'procedural', 'algorithmic'],
-  ['theme', 'palette', 'colour', 'color', 'styling'],
+  ['theme', 'palette', 'color', 'styling'],
   ['font', 'typography', 'typeface'],
   ['gif', 'animation'],
   ['emoji', 'gif'],
@@ -72,7 +72,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['mcp', 'server', 'tool'],
   ['eval', 'benchmark'],
   ['goal', 'objective'],
-  ['personality', 'behavioural', 'behavioral', 'profile', 'survey'],
+  ['personality', 'behavioral', 'profile', 'survey'],
   ['public', 'release', 'license', 'opensource'],
   ['proof', 'prove', 'theorem', 'lemma', 'lean'],
   // security
