@@ -289,7 +289,8 @@ export class Scan {
       if (p === undefined) continue;
       // Side by side: nothing but spaces, punctuation and stop words between them ("code graph", "graph of code").
       const gap = norm.slice(spans[k - 1]!, spans[k + 1]!);
-      if (gap.length > 40) continue;
+      // Headings are one a line: two of them are not side by side.
+      if (gap.length > 40 || (f === HEADINGS && gap.includes('\n'))) continue;
       if (/[a-z0-9]/.test(gap) && !words(gap).every(isStopWord)) continue;
       (this.pairs[i] ??= new Uint8Array(this.q.pairs.size))[p]! |= 1 << f;
     }

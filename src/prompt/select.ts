@@ -74,10 +74,15 @@ const CLASS: Record<MatchKind, number> = { mention: 3, phrase: 2, trigger: 1, re
 const WEIGHT = [3, 2, 1.5, 1, 0.5, 0.1];
 const B = [0.3, 0.5, 0.75, 0.75, 0.75, 0.75];
 // The same for "none fits" (EVIDENCE): only what a skill says about itself in its name, triggers and descriptions.
-const EVIDENCE_WEIGHT = [3, 2, 1.5, 1, 0.25, 0];
+const EVIDENCE_WEIGHT = [3, 2, 1.5, 1, 0, 0];
+// A pair of request words side by side in a heading of the body ("Root cause", "Write a failing test") is evidence too:
+// a heading's single words are not ("Overview", "Examples").
+const PAIR_EVIDENCE_WEIGHT = [3, 2, 1.5, 1, 0.5, 0];
 const K1 = 1.2;
 // A word related to a query word (synonyms.ts) counts for this share of the word itself.
 const RELATED = 0.3;
+// A word that a phrase of the request means (synonyms.ts PHRASES: "carry out" means "execute") counts this share.
+const PHRASE_MEANS = 1;
 // A generic word of requests ("write", "check", "file": text-match.ts) counts for this share of its IDF.
 const WEAK = 0.3;
 // In the body a word counts only past this many times the occurrences per average body length that any word has by
@@ -196,7 +201,7 @@ export function selectSkills(
       let tfe = 0;
       for (let f = 0; f < NF; f++) {
         if (!((mask >> f) & 1)) continue;
-        let x = tf[at + t * NF + f]! + RELATED * tf[at + stride + t * NF + f]!;
+        let x = tf[at + t * NF + f]! + (t < q.wordTerms ? RELATED : PHRASE_MEANS) * tf[at + stride + t * NF + f]!;
         if (x && f === NF - 1) x = Math.max(0, x - BODY_FLOOR * (len[i * NF + f]! / avg[f]!));
         if (x) {
           const norm = x / (1 - B[f]! + (B[f]! * len[i * NF + f]!) / avg[f]!);
@@ -223,7 +228,7 @@ export function selectSkills(
           if (!((m >> f) & 1)) continue;
           const norm = 1 / (1 - B[f]! + (B[f]! * len[i * NF + f]!) / avg[f]!);
           tfw += WEIGHT[f]! * norm;
-          tfe += EVIDENCE_WEIGHT[f]! * norm;
+          tfe += PAIR_EVIDENCE_WEIGHT[f]! * norm;
         }
         r += (PAIR * pairIdf[k]! * tfw) / (K1 + tfw);
         e += (PAIR * pairIdf[k]! * tfe) / (K1 + tfe);
@@ -249,7 +254,8 @@ export function selectSkills(
   const strangeWords = () => {
     if (strange) return strange;
     const telling: number[] = [];
-    for (let t = 0; t < nTerms; t++) if (!weak[t]) telling.push(t);
+    // Words only: a phrase's words count already.
+    for (let t = 0; t < q.wordTerms; t++) if (!weak[t]) telling.push(t);
     const known = new Uint8Array(nTerms);
     for (let i = 0; i < n; i++) {
       const at = tfAt[i]!;

@@ -111,7 +111,7 @@ describe('mentions of names', () => {
     expect(r.selected[0]!.matched[0]).toBe('name words "semgrep rule" mentioned');
   });
 
-  it('takes an acronym of a name of three words or more, written in capitals, as a mention', () => {
+  it('takes an acronym of a name of three words or more, in capitals or of consonants only, as a mention', () => {
     const c = [
       { name: 'test-driven-development', description: 'Use when implementing any feature.' },
       { name: 'modern-cpp', description: 'Refactor C++ code.' },
@@ -119,8 +119,14 @@ describe('mentions of names', () => {
     const r = selectSkills("let's do TDD: red, green, refactor", c, { max: 1 });
     expect(r.selected[0]).toMatchObject({ name: 'test-driven-development', kind: 'mention' });
     expect(r.selected[0]!.matched).toEqual(['name "test-driven-development" mentioned as TDD']);
-    // In lower case it is a word like any other.
-    expect(selectSkills("let's do tdd", c, { max: 1 }).ranked).toEqual([]);
+    // In lower case, a word of consonants only is an acronym too (no English word is); a word with vowels is not.
+    expect(selectSkills("let's do tdd", c, { max: 1 }).selected[0]).toMatchObject({
+      name: 'test-driven-development',
+      kind: 'mention',
+    });
+    expect(selectSkills("let's do tad", [{ name: 'tidy-all-docs', description: 'Tidy.' }], { max: 1 }).ranked).toEqual(
+      [],
+    );
   });
 
   it('does not count a one-word name that many skills describe themselves with (a tool) as a mention', () => {
@@ -201,6 +207,22 @@ describe('none fits', () => {
     expect(names('will it rain in Lisbon or Oslo tomorrow', c)).toEqual(['forecast']);
     expect(names('will it rain in lisbon or oslo tomorrow', c)).toEqual([]);
     expect(names('will it rain, as "the almanac predicted" tomorrow', c)).toEqual(['forecast']);
+  });
+
+  it('takes two request words side by side in a heading of the body as evidence, and one word there as none', () => {
+    const d = [
+      ...filler(),
+      { name: 'postmortem', description: 'Work for the team.', body: '# Root cause analysis\n\nRead.' },
+      { name: 'notes', description: 'Work for the team.', body: '# Cause\n\n# Root\n\nRead.' },
+    ];
+    const r = selectSkills('the root cause for the team', d, { max: 3 });
+    const evidence = (name: string) => {
+      const s = r.ranked.find((x) => x.name === name)!;
+      return s.below ? Number(/match (\d\.\d\d) of one rare word/.exec(s.below)![1]) : Infinity;
+    };
+    expect(r.ranked.slice(0, 2).map((s) => s.name)).toEqual(['postmortem', 'notes']);
+    expect(evidence('notes')).toBeLessThan(0.1);
+    expect(evidence('postmortem')).toBeGreaterThan(0.3);
   });
 
   it('does not apply in a catalog of fewer than 20 skills', () => {
