@@ -155,7 +155,8 @@ export class Scan {
       }
     }
     // An acronym of a name of three words or more, written in capitals (TDD for test-driven-development).
-    if (!this.mention[i] && q.acronyms.size) {
+    // (Most names fail on their first letter: no word list is made for them.)
+    if (!this.mention[i] && q.acronyms.size && this.acronymStart(nameNorm)) {
       const ws = joinedWords(nameNorm).split(' ');
       const initials = ws.length >= 3 && ws.length <= 6 ? ws.map((w) => w.charAt(0)).join('') : '';
       if (initials && q.acronyms.has(initials)) {
@@ -270,6 +271,14 @@ export class Scan {
     // written or stemmed: says more than a shorter name that the query holds whole ("semgrep"). Looked for only
     // when the name holds two of the query's words.
     if (!this.mention[i] && this.tfAt[i]! >= 0 && this.nameTerms(i) >= 2) this.partialMention(i, nameNorm);
+  }
+
+  private acronymStarts: string | undefined;
+
+  /** Whether a normalised name starts with the first letter of an acronym of the query. */
+  private acronymStart(nameNorm: string): boolean {
+    this.acronymStarts ??= [...this.q.acronyms].map((a) => a.charAt(0)).join('');
+    return this.acronymStarts.includes(nameNorm.charAt(0));
   }
 
   private bodyProbeRe: RegExp | undefined;
