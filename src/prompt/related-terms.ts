@@ -1,5 +1,5 @@
-import { SYNONYM_GROUPS } from './synonyms.js';
-import { stem } from './text-match.js';
+import { PHRASES, SYNONYM_GROUPS } from './synonyms.js';
+import { stem, words } from './text-match.js';
 
 // The synonym table (synonyms.ts) by stem: each word's stem → the stems of every word it shares a group with.
 
@@ -25,4 +25,26 @@ export function buildTable(groups: readonly (readonly string[])[]): Map<string, 
     }
   }
   return new Map([...sets].map(([s, set]) => [s, [...set]]));
+}
+
+export interface Phrase {
+  /** The phrase as the table writes it. */
+  text: string;
+  /** Its words' stems, joined ' a b c ' as Query.stemsJoined is. */
+  key: string;
+  /** The stems of its words. */
+  stems: readonly string[];
+  /** The stems of the words it means. */
+  means: readonly string[];
+}
+
+let phrases: Phrase[] | undefined;
+
+/** The phrases of the table (synonyms.ts PHRASES) that text, as stems joined ' a b c ', holds. */
+export function phrasesIn(stemsJoined: string): Phrase[] {
+  phrases ??= PHRASES.map(([text, ...means]) => {
+    const stems = words(text!).map(stem);
+    return { text: text!, key: ` ${stems.join(' ')} `, stems, means: means.map((m) => stem(m)) };
+  });
+  return phrases.filter((p) => stemsJoined.includes(p.key));
 }

@@ -1,5 +1,5 @@
 import { isStopWord, joinedWords, normalizeForMatch, stem, stemProbe, words } from './text-match.js';
-import { relatedStems } from './related-terms.js';
+import { phrasesIn, relatedStems } from './related-terms.js';
 
 // A query as selection reads it, and how one keyword, verb or name matches it.
 
@@ -14,10 +14,15 @@ export interface Query {
   stems: string[];
   rawJoined: string;
   stemsJoined: string;
-  /** Relevance terms: each distinct stem that is no stop word, and the word the query wrote it as. */
+  /**
+   * Relevance terms: each distinct stem that is no stop word, and the word the query wrote it as; then each phrase
+   * of the table the query holds (related-terms.ts phrasesIn), as '"the phrase"', which only its meanings match.
+   */
   terms: string[];
   surface: string[];
   termIndex: Map<string, number>;
+  /** How many of the terms are words (the phrases come after them). */
+  wordTerms: number;
   /** Stems of words related to a term (synonyms.ts) → that term; a term's own stem and other terms' are not here. */
   related: Map<string, number>;
   /** Matches any text that may hold one of the terms (see stemProbe); undefined when there are none. */
@@ -25,10 +30,23 @@ export interface Query {
   probeAll?: RegExp;
   /** ' words of the query ' when it can be looked for as a phrase (two words or more, not all stop words). */
   phrase?: string;
-  /** Words of three to six capitals in the query ("TDD"), lower-cased: they may be a name's acronym. */
+  /**
+   * Words of three to six capitals in the query ("TDD"), or of three to six lower-case consonants ("tdd"),
+   * lower-cased: they may be a name's acronym.
+   */
   acronyms: Set<string>;
-  /** Pairs of terms next to each other in the query, stop words aside, as 'a,b' with a < b (term indexes). */
-  pairs: Set<string>;
+  /**
+   * Terms the query writes only as names (capitalised inside a sentence: "Lisbon", "Moby Dick") or inside quotes
+   * ("translate 'thank you'"): the material of the request, not what it asks to do.
+   */
+  material: Set<number>;
+  /**
+   * Pairs of terms next to each other in the query, stop words aside, as 'a,b' with a < b (term indexes) → the
+   * pair's index: each pair is a term of its own in ranking ("project update", "code graph", "root cause").
+   */
+  pairs: Map<string, number>;
+  /** The pairs in index order, as the query wrote them ("project update"). */
+  pairSurface: string[];
 }
 
 /** The query's words, stems and relevance terms, worked out once per selection. */
@@ -48,9 +66,12 @@ export function parseQuery(text: string): Query {
     terms: [],
     surface: [],
     termIndex: new Map(),
+    wordTerms: 0,
     related: new Map(),
-    pairs: new Set(),
-    acronyms: new Set([...nfkc.matchAll(/(?<![A-Za-z0-9])[A-Z]{3,6}(?![A-Za-z0-9])/g)].map((m) => m[0].toLowerCase())),
+    material: new Set(),
+    pairs: new Map(),
+    pairSurface: [],
+    acronyms: new Set([...nfkc.matchAll(ACRONYM)].map((m) => m[0].toLowerCase())),
   };
   raw.forEach((w, i) => {
     const s = stems[i]!;
@@ -59,22 +80,43 @@ export function parseQuery(text: string): Query {
     q.terms.push(s);
     q.surface.push(w);
   });
+  const named = namesAndQuoted(nfkc);
+  if (named.size) {
+    const plain = new Set<string>();
+    for (const w of raw) if (!named.has(w)) plain.add(stem(w));
+    q.terms.forEach((t, i) => {
+      if (!plain.has(t)) q.material.add(i);
+    });
+  }
   let last = -1;
   raw.forEach((w, i) => {
     if (isStopWord(w)) return;
     const t = q.termIndex.get(stems[i]!)!;
-    if (last >= 0 && last !== t) q.pairs.add(last < t ? `${last},${t}` : `${t},${last}`);
+    const key = last < t ? `${last},${t}` : `${t},${last}`;
+    if (last >= 0 && last !== t && !q.pairs.has(key)) {
+      q.pairs.set(key, q.pairSurface.length);
+      q.pairSurface.push(`${q.surface[last]} ${q.surface[t]}`);
+    }
     last = t;
   });
+  // A phrase of the table is one unit: its words keep their sense in it (not widened by the groups), and it is a
+  // term of its own whose related words are what it means (it matches no single word itself).
+  const found = phrasesIn(q.stemsJoined);
+  const inPhrase = new Set(found.flatMap((p) => p.stems));
+  const wordTerms = (q.wordTerms = q.terms.length);
   q.terms.forEach((t, i) => {
+    if (inPhrase.has(t)) return;
     for (const r of relatedStems(t)) if (!q.termIndex.has(r) && !q.related.has(r)) q.related.set(r, i);
   });
+  for (const p of found) {
+    const means = p.means.filter((m) => !q.termIndex.has(m) && !q.related.has(m));
+    if (!means.length) continue;
+    for (const m of means) q.related.set(m, q.terms.length);
+    q.terms.push(`"${p.text}"`);
+    q.surface.push(p.text);
+  }
   if (q.terms.length) {
-    // A short stem is looked for as a word of its own ("pr", "ci", "pdfs"), or the probe would stop at half the words
-    // of a long body ("pr" in "process", "prompt").
-    const probeOf = (s: string) =>
-      /^[a-z0-9]{1,3}$/.test(s) ? `(?<![a-z0-9])${s}[a-z]{0,3}(?![a-z0-9])` : escapeRegExp(stemProbe(s));
-    const source = [...new Set([...q.terms, ...q.related.keys()])].map(probeOf).join('|');
+    const source = [...new Set([...q.terms.slice(0, wordTerms), ...q.related.keys()])].map(probeOf).join('|');
     q.probe = new RegExp(source, 'i');
     q.probeAll = new RegExp(source, 'g');
   }
@@ -82,7 +124,29 @@ export function parseQuery(text: string): Query {
   return q;
 }
 
+// Three to six capitals ("TDD"), or three to six lower-case consonants, which no English word is ("tdd", "pbt").
+const ACRONYM = /(?<![A-Za-z0-9])(?:[A-Z]{3,6}|[b-df-hj-np-tv-xz]{3,6})(?![A-Za-z0-9])/g;
+// A capitalised word (not all capitals: "PDF" is no name) that does not start a sentence; text between quotes.
+const CAPITALISED = /(?<![.!?:;]\s*|^\s*)(?<![\p{L}\p{N}'’])\p{Lu}\p{Ll}[\p{L}\p{N}]*(?![\p{L}\p{N}])/gu;
+const QUOTED = /"[^"]+"|“[^”]+”|(?<![\p{L}\p{N}])'[^']+'(?![\p{L}\p{N}])|‘[^’]+’/gu;
+
+/** The words (normalised) of a request that it writes as names or inside quotes. */
+function namesAndQuoted(nfkc: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of nfkc.matchAll(CAPITALISED)) out.add(normalizeForMatch(m[0]));
+  for (const m of nfkc.matchAll(QUOTED)) for (const w of words(normalizeForMatch(m[0]))) out.add(w);
+  return out;
+}
+
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The probe source of one stem: a string every word with this stem holds (stemProbe). A short stem is looked for as
+ * a word of its own ("pr", "ci", "pdfs"), or the probe would stop at half the words of a long body ("pr" in
+ * "process", "prompt").
+ */
+export const probeOf = (s: string): string =>
+  /^[a-z0-9]{1,3}$/.test(s) ? `(?<![a-z0-9])${s}[a-z]{0,3}(?![a-z0-9])` : escapeRegExp(stemProbe(s));
 
 /** Where the words of `seq` (joined ' a b ') occur in order in `joined`, as a word index, or -1. */
 function wordIndexOf(seq: string, joined: string): number {

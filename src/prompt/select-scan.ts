@@ -7,7 +7,16 @@ import {
   normalizeForMatch,
   stem,
 } from './text-match.js';
-import { SYMBOL, firstWord, lastWord, literalIn, matchTerm, type Query, type TermMatch } from './select-query.js';
+import {
+  SYMBOL,
+  firstWord,
+  lastWord,
+  literalIn,
+  matchTerm,
+  probeOf,
+  type Query,
+  type TermMatch,
+} from './select-query.js';
 import { matchBudget, patternFor } from './trigger-patterns.js';
 import { MAX_MATCH_WORK, MAX_PATTERNS_PER_SKILL } from '../formats/trigger-limits.js';
 import type { SelectionCandidate } from './select.js';
@@ -50,10 +59,15 @@ export class Scan {
   readonly mentionTerm: (string | undefined)[];
   /** Per candidate, a bit for each field that holds a term (1 << field): ranking reads those fields only. */
   readonly fields: Uint8Array;
-  /** The most query pairs (Query.pairs) one field of the candidate holds side by side. */
-  readonly pairs: Uint8Array;
+  /**
+   * Per candidate, the query's pairs (Query.pairs) it holds side by side: for each pair, a bit for each field that
+   * holds it (1 << field); undefined when it holds none.
+   */
+  readonly pairs: (Uint8Array | undefined)[];
   readonly phrase: (string | undefined)[];
   readonly triggers: (string[] | undefined)[];
+  /** Per candidate, 1 when its body was read for the query's terms (see bodyMayMatch). */
+  readonly bodyRead: Uint8Array;
   /** The matching work left for trigger patterns, and the patterns not tried once it was spent. */
   private readonly budget = matchBudget();
   private unmatched = { patterns: 0, skills: 0 };
@@ -71,7 +85,8 @@ export class Scan {
     this.mention = new Array(n);
     this.mentionWords = new Uint8Array(n);
     this.mentionTerm = new Array(n);
-    this.pairs = new Uint8Array(n);
+    this.pairs = new Array(n);
+    this.bodyRead = new Uint8Array(n);
     this.fields = new Uint8Array(n);
     this.phrase = new Array(n);
     this.triggers = new Array(n);
@@ -140,7 +155,8 @@ export class Scan {
       }
     }
     // An acronym of a name of three words or more, written in capitals (TDD for test-driven-development).
-    if (!this.mention[i] && q.acronyms.size) {
+    // (Most names fail on their first letter: no word list is made for them.)
+    if (!this.mention[i] && q.acronyms.size && this.acronymStart(nameNorm)) {
       const ws = joinedWords(nameNorm).split(' ');
       const initials = ws.length >= 3 && ws.length <= 6 ? ws.map((w) => w.charAt(0)).join('') : '';
       if (initials && q.acronyms.has(initials)) {
@@ -201,7 +217,10 @@ export class Scan {
     // see EVIDENCE_WEIGHT in select.ts). Its headings are looked for only when it may hold a term at all.
     let bodyMayMatch = false;
     for (let f = 0; f < NF; f++) {
-      if (f === HEADINGS) bodyMayMatch = body !== '' && this.tfAt[i]! >= 0 && this.bodyProbe().test(body);
+      if (f === HEADINGS) {
+        bodyMayMatch = body !== '' && this.tfAt[i]! >= 0 && this.bodyProbe().test(body);
+        if (bodyMayMatch) this.bodyRead[i] = 1;
+      }
       const value =
         f === 0
           ? name
@@ -234,7 +253,7 @@ export class Scan {
       this.spans = f < BODY && q.pairs.size ? [] : undefined;
       forEachWordHolding(norm, q.probeAll!, this.countWord);
       // Two terms next to each other here as in the query ("code graph", "root cause") say more than both apart.
-      if (this.spans && this.spans.length >= 6) this.countPairs(i, norm, this.spans);
+      if (this.spans && this.spans.length >= 6) this.countPairs(i, f, norm, this.spans);
       this.spans = undefined;
       if (
         f > 1 &&
@@ -254,6 +273,14 @@ export class Scan {
     if (!this.mention[i] && this.tfAt[i]! >= 0 && this.nameTerms(i) >= 2) this.partialMention(i, nameNorm);
   }
 
+  private acronymStarts: string | undefined;
+
+  /** Whether a normalised name starts with the first letter of an acronym of the query. */
+  private acronymStart(nameNorm: string): boolean {
+    this.acronymStarts ??= [...this.q.acronyms].map((a) => a.charAt(0)).join('');
+    return this.acronymStarts.includes(nameNorm.charAt(0));
+  }
+
   private bodyProbeRe: RegExp | undefined;
 
   /** The probe, or a character normalising changes (which may hide a term): one pass over a body says both. */
@@ -261,22 +288,21 @@ export class Scan {
     return (this.bodyProbeRe ??= new RegExp(`${this.q.probe!.source}|${FOLDED.source}`, 'i'));
   }
 
-  /** Count the query's pairs found side by side in a field, from the terms found in it (term, start, end). */
-  private countPairs(i: number, norm: string, spans: number[]): void {
-    let found: Set<string> | undefined;
+  /** Note the query's pairs found side by side in field f, from the terms found in it (term, start, end). */
+  private countPairs(i: number, f: number, norm: string, spans: number[]): void {
     for (let k = 3; k < spans.length; k += 3) {
       const a = spans[k - 3]!;
       const b = spans[k]!;
       if (a === b) continue;
-      const key = a < b ? `${a},${b}` : `${b},${a}`;
-      if (!this.q.pairs.has(key) || found?.has(key)) continue;
+      const p = this.q.pairs.get(a < b ? `${a},${b}` : `${b},${a}`);
+      if (p === undefined) continue;
       // Side by side: nothing but spaces, punctuation and stop words between them ("code graph", "graph of code").
       const gap = norm.slice(spans[k - 1]!, spans[k + 1]!);
-      if (gap.length > 40) continue;
+      // Headings are one a line: two of them are not side by side.
+      if (gap.length > 40 || (f === HEADINGS && gap.includes('\n'))) continue;
       if (/[a-z0-9]/.test(gap) && !words(gap).every(isStopWord)) continue;
-      (found ??= new Set()).add(key);
+      (this.pairs[i] ??= new Uint8Array(this.q.pairs.size))[p]! |= 1 << f;
     }
-    if (found) this.pairs[i] = Math.max(this.pairs[i]!, found.size);
   }
 
   /** How many of the query's own terms candidate i's name holds. */
@@ -304,6 +330,34 @@ export class Scan {
     if (!best) return;
     this.mention[i] = `name words "${ws.slice(best[0], best[1]).join(' ')}" mentioned`;
     this.mentionWords[i] = best[1] - best[0];
+  }
+
+  /**
+   * Which of these terms (indexes of Query.terms) some candidate's body holds, as itself or as a related word,
+   * among the bodies the pass did not read (it read only those of candidates that matched elsewhere). One pass of
+   * their probe over those bodies; the words it finds are checked by stem.
+   */
+  inOtherBodies(terms: readonly number[], candidates: readonly SelectionCandidate[]): Set<number> {
+    const q = this.q;
+    const found = new Set<number>();
+    const wanted = new Map<string, number>();
+    for (const t of terms) wanted.set(q.terms[t]!, t);
+    for (const [r, t] of q.related) if (wanted.has(q.terms[t]!)) wanted.set(r, t);
+    const probes = [...wanted.keys()].map(probeOf).join('|');
+    if (!probes) return found;
+    const probe = new RegExp(probes, 'gi');
+    for (let i = 0; i < candidates.length && found.size < terms.length; i++) {
+      const body = candidates[i]!.body;
+      if (this.bodyRead[i] || typeof body !== 'string' || body === '') continue;
+      probe.lastIndex = 0;
+      if (!probe.test(body)) continue;
+      const norm = FOLDED.test(body) ? normalizeForMatch(body) : body.toLowerCase();
+      forEachWordHolding(norm, probe, (w) => {
+        const t = isStopWord(w) ? undefined : wanted.get(stem(w));
+        if (t !== undefined) found.add(t);
+      });
+    }
+    return found;
   }
 
   /** After the pass: say how many patterns the matching work limit left untried. */

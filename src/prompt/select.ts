@@ -75,24 +75,32 @@ const WEIGHT = [3, 2, 1.5, 1, 0.5, 0.1];
 const B = [0.3, 0.5, 0.75, 0.75, 0.75, 0.75];
 // The same for "none fits" (EVIDENCE): only what a skill says about itself in its name, triggers and descriptions.
 const EVIDENCE_WEIGHT = [3, 2, 1.5, 1, 0, 0];
+// A pair of request words side by side in a heading of the body ("Root cause", "Write a failing test") is evidence too:
+// a heading's single words are not ("Overview", "Examples").
+const PAIR_EVIDENCE_WEIGHT = [3, 2, 1.5, 1, 0.5, 0];
 const K1 = 1.2;
 // A word related to a query word (synonyms.ts) counts for this share of the word itself.
 const RELATED = 0.3;
+// A word that a phrase of the request means (synonyms.ts PHRASES: "carry out" means "execute") counts this share.
+const PHRASE_MEANS = 1;
 // A generic word of requests ("write", "check", "file": text-match.ts) counts for this share of its IDF.
 const WEAK = 0.3;
 // In the body a word counts only past this many times the occurrences per average body length that any word has by
 // chance: a long body holds most words of any request once or twice.
 const BODY_FLOOR = 1;
-// Each pair of query words found side by side in a field ("code graph", "root cause") adds this share of one rare
-// word's IDF (times PAIR).
+// A pair of query words found side by side in a field ("project update", "code graph", "root cause") is a term of its
+// own, with its own document frequency: two generic words together can name one thing. It counts this share of a
+// word found in the same fields.
 const PAIR = 1;
-const PAIR_SHARE = 0.25;
 // "None fits": a skill found by relevance alone is selected only when its evidence reaches this share of what one
 // rare word scores in this catalog (the IDF of a word only one skill has): a rare word in its description, about;
 // not a generic word, nor words of its body alone. From MIN_CATALOG skills on (in a smaller catalog IDF cannot tell
 // a rare word from a common one). Calibrated on the tuning part of bench/selection/real-queries.json.
 export const NONE_FITS = 0.41;
 const MIN_CATALOG = 20;
+// Where more than half of what a request says (by IDF) is in no skill, the threshold grows, up to this share of itself
+// more when none of it is.
+const STRANGE = 1;
 // Document frequency counts the fields every skill has (name to description), not the body's headings and text:
 // most bodies hold most words of a request ("implementation", "test"), which would make every word look common.
 const DF_FIELDS = 4;
@@ -163,6 +171,14 @@ export function selectSkills(
       }
   }
   const avg = lenSum.map((sum, f) => (lenCount[f] ? sum / lenCount[f]! : 1));
+  const nPairs = q.pairs.size;
+  const pairDf = new Array<number>(nPairs).fill(0);
+  for (let i = 0; i < n; i++) {
+    const p = pairs[i];
+    if (p) for (let k = 0; k < nPairs; k++) if (p[k]! & DF_MASK) pairDf[k]++;
+  }
+  const pairIdf = pairDf.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const pairInformative = pairDf.map((d) => n < 4 || d <= n / 2);
   const weak = q.surface.map((w) => isWeakWord(w));
   const idf = df.map((d, t) => Math.log(1 + (n - d + 0.5) / (d + 0.5)) * (weak[t] ? WEAK : 1));
   // In a small set every word is in half the skills; only in a larger one does "common" mean uninformative.
@@ -185,7 +201,7 @@ export function selectSkills(
       let tfe = 0;
       for (let f = 0; f < NF; f++) {
         if (!((mask >> f) & 1)) continue;
-        let x = tf[at + t * NF + f]! + RELATED * tf[at + stride + t * NF + f]!;
+        let x = tf[at + t * NF + f]! + (t < q.wordTerms ? RELATED : PHRASE_MEANS) * tf[at + stride + t * NF + f]!;
         if (x && f === NF - 1) x = Math.max(0, x - BODY_FLOOR * (len[i * NF + f]! / avg[f]!));
         if (x) {
           const norm = x / (1 - B[f]! + (B[f]! * len[i * NF + f]!) / avg[f]!);
@@ -199,11 +215,27 @@ export function selectSkills(
       }
       if (tfe > 0) e += (idf[t]! * tfe) / (K1 + tfe);
     }
-    const pairBonus = PAIR * pairs[i]! * ceiling * PAIR_SHARE;
-    relevance[i] = r + pairBonus;
-    evidence[i] = e + pairBonus;
-    // The floor compares with the best word matches alone: a pair's bonus lifts a skill, never lowers the others.
+    // The floor compares with the best word matches alone: a pair lifts a skill, never lowers the others.
     if (r > best) best = r;
+    const p = pairs[i];
+    if (p)
+      for (let k = 0; k < nPairs; k++) {
+        const m = p[k]!;
+        if (!m) continue;
+        let tfw = 0;
+        let tfe = 0;
+        for (let f = 0; f < NF; f++) {
+          if (!((m >> f) & 1)) continue;
+          const norm = 1 / (1 - B[f]! + (B[f]! * len[i * NF + f]!) / avg[f]!);
+          tfw += WEIGHT[f]! * norm;
+          tfe += PAIR_EVIDENCE_WEIGHT[f]! * norm;
+        }
+        r += (PAIR * pairIdf[k]! * tfw) / (K1 + tfw);
+        e += (PAIR * pairIdf[k]! * tfe) / (K1 + tfe);
+        if (pairInformative[k] && m & DF_MASK) hasInformative[i] = 1;
+      }
+    relevance[i] = r;
+    evidence[i] = e;
   }
 
   // A one-word name that other skills' descriptions use too (a tool's name: "semgrep", "trailmark") does not say
@@ -213,6 +245,43 @@ export function selectSkills(
     if (word === undefined || n < MIN_CATALOG) return false;
     const t = q.termIndex.get(stem(word));
     return t !== undefined && df[t]! > SHARED_NAME_DF;
+  };
+  // Words of the request that no skill holds, in any field, as themselves or as a related word: a request whose
+  // telling words the catalog mostly never uses is about something else ("a birthday message for my grandmother"),
+  // and the one word it shares with a skill ("message") is chance. Worked out only when a skill found by relevance
+  // alone could be selected: it may read the bodies the pass left unread.
+  let strange: { share: number; words: string[] } | undefined;
+  const strangeWords = () => {
+    if (strange) return strange;
+    const telling: number[] = [];
+    // Words only: a phrase's words count already.
+    for (let t = 0; t < q.wordTerms; t++) if (!weak[t]) telling.push(t);
+    const known = new Uint8Array(nTerms);
+    for (let i = 0; i < n; i++) {
+      const at = tfAt[i]!;
+      if (at >= 0)
+        for (const t of telling)
+          for (let f = 0; f < NF && !known[t]; f++)
+            if (tf[at + t * NF + f]! + tf[at + stride + t * NF + f]! > 0) known[t] = 1;
+    }
+    const missing = telling.filter((t) => !known[t]);
+    if (missing.length) for (const t of scan.inOtherBodies(missing, candidates)) known[t] = 1;
+    // By information (IDF): what the request says that no skill knows, against all it says; a name or quoted text
+    // that no skill knows is the request's material ("in Lisbon"), and counts on neither side.
+    let all = 0;
+    let unknown = 0;
+    const words: string[] = [];
+    // A word no skill has weighs as one rare word (its IDF would be higher still).
+    for (const t of telling) {
+      const w = Math.min(idf[t]!, ceiling);
+      if (known[t]) all += w;
+      else if (!q.material.has(t)) {
+        all += w;
+        unknown += w;
+        words.push(q.surface[t]!);
+      }
+    }
+    return (strange = { share: all > 0 ? unknown / all : 0, words });
   };
   const hits: { i: number; kind: MatchKind; key: number; within: number; name: string; below?: string }[] = [];
   for (let i = 0; i < n; i++) {
@@ -230,11 +299,16 @@ export function selectSkills(
     if (!kind) continue;
     const within =
       r + TRIGGER_POINTS * (triggers[i]?.length ?? 0) + (kind === 'mention' ? MENTION_POINTS * mentionWords[i]! : 0);
-    const below =
-      kind === 'relevance' && n >= MIN_CATALOG && evidence[i]! < NONE_FITS * ceiling
-        ? `its name, triggers and descriptions match ${(evidence[i]! / ceiling).toFixed(2)} of one rare word, under ` +
-          `the ${NONE_FITS} needed (generic words, related words and the body rank a skill but do not select it)`
-        : undefined;
+    let below: string | undefined;
+    if (kind === 'relevance' && n >= MIN_CATALOG) {
+      const { share, words } = strangeWords();
+      const needed = NONE_FITS * (1 + STRANGE * Math.max(0, 2 * share - 1));
+      if (evidence[i]! < needed * ceiling)
+        below =
+          `its name, triggers and descriptions match ${(evidence[i]! / ceiling).toFixed(2)} of one rare word, under ` +
+          `the ${needed.toFixed(2)} needed (generic words, related words and the body rank a skill but do not select it` +
+          `${words.length ? `; more is needed when words of the request are in no skill: ${words.join(', ')}` : ''})`;
+    }
     // The class is the integer part, the strength within it the fraction: higher is better across classes; a match
     // under the threshold comes after every selectable one.
     const key = CLASS[kind] + within / (within + 4) - (below ? 1 : 0);
@@ -246,7 +320,7 @@ export function selectSkills(
     if (mention[i]) matched.push(mention[i]!);
     if (phrase[i]) matched.push(phrase[i]!);
     if (triggers[i]) matched.push(...triggers[i]!);
-    if (relevance[i]! > 0) matched.push(`relevance: ${describeRelevance(tf, tfAt[i]!, q)}`);
+    if (relevance[i]! > 0) matched.push(`relevance: ${describeRelevance(tf, tfAt[i]!, q, pairs[i])}`);
     return matched;
   };
   const max = opts.max >= 0 ? Math.floor(opts.max) : 0;
@@ -276,7 +350,7 @@ export function selectSkills(
   return { selected: ranked.slice(0, Math.min(max, selectable)), ranked, warnings };
 }
 
-function describeRelevance(tf: Float32Array, at: number, q: Query): string {
+function describeRelevance(tf: Float32Array, at: number, q: Query, pairs: Uint8Array | undefined): string {
   let out = '';
   const stride = q.terms.length * NF;
   for (let t = 0; t < q.terms.length; t++) {
@@ -289,5 +363,10 @@ function describeRelevance(tf: Float32Array, at: number, q: Query): string {
     if (where) out += `${out ? ', ' : ''}${q.surface[t]} (${where})`;
     if (related) out += `${out ? ', ' : ''}${q.surface[t]} ~ a related word (${related})`;
   }
+  if (pairs)
+    pairs.forEach((m, k) => {
+      const where = FIELDS.filter((_, f) => (m >> f) & 1).join(', ');
+      if (where) out += `${out ? ', ' : ''}"${q.pairSurface[k]}" side by side (${where})`;
+    });
   return out;
 }

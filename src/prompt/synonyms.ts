@@ -1,8 +1,8 @@
 // Words that mean the same, or nearly, in requests for agent skills: each group is a set of words a user may say for
 // what a skill's text says in another word ("deck" for "presentation", "wipe" for "zeroize"). Kept as data: a
 // group is one line, its words as written; they are stemmed when read (text-match.ts), so one form of a word is
-// enough ("slide" covers "slides" and "sliding"). A word may sit in several groups. Multi-word phrases are not
-// supported: a group holds single words. Curated for software, documents, security and agent work; unit tests
+// enough ("slide" covers "slides" and "sliding"). A word may sit in several groups. A group holds single words;
+// phrases are in PHRASES below. Curated for software, documents, security and agent work; unit tests
 // (test/unit/prompt/synonyms.test.ts) check its shape.
 
 export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
@@ -25,7 +25,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['poster', 'flyer', 'print', 'banner'],
   ['art', 'artwork', 'illustration', 'artistic'],
   ['generative', 'procedural', 'algorithmic'],
-  ['theme', 'palette', 'colour', 'color', 'styling'],
+  ['theme', 'palette', 'color', 'styling'],
   ['font', 'typography', 'typeface'],
   ['gif', 'animation'],
   ['emoji', 'gif'],
@@ -53,7 +53,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['intermittent', 'flaky', 'random', 'randomly', 'sporadic'],
   ['verify', 'confirm', 'check', 'validate', 'evidence'],
   ['done', 'complete', 'finished', 'fixed', 'passing'],
-  ['parallel', 'concurrent', 'simultaneous', 'independent'],
+  ['parallel', 'concurrent', 'simultaneous', 'independent', 'unrelated'],
   ['agent', 'subagent'],
   ['execute', 'carry', 'implement', 'run'],
   ['review', 'feedback', 'critique'],
@@ -72,7 +72,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['mcp', 'server', 'tool'],
   ['eval', 'benchmark'],
   ['goal', 'objective'],
-  ['personality', 'behavioural', 'behavioral', 'profile', 'survey'],
+  ['personality', 'behavioral', 'profile', 'survey'],
   ['public', 'release', 'license', 'opensource'],
   ['proof', 'prove', 'theorem', 'lemma', 'lean'],
   // security
@@ -109,4 +109,34 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['protocol', 'handshake', 'exchange'],
   ['diff', 'change', 'commit', 'delta'],
   ['prompt', 'injection'],
+];
+
+// Phrases of requests that are one unit of meaning: the phrase first, then the single words it means (none when it
+// only keeps its words from meaning what they mean alone). A request that holds the phrase (by stems: "carried out"
+// holds "carry out") gets its meanings as related words, and the phrase's own words are not widened by the groups
+// above: the "static" of "static site" is not static analysis, the "pull" of "pull data" is no pull request.
+export const PHRASES: readonly (readonly string[])[] = [
+  ['at the same time', 'parallel', 'concurrent', 'simultaneous'],
+  ['in parallel', 'parallel', 'concurrent'],
+  ['carry out', 'execute'],
+  ['work through', 'execute'],
+  ['root cause', 'debug'],
+  ['figure out why', 'debug', 'diagnose'],
+  ['find the cause', 'debug', 'diagnose'],
+  ['track down', 'debug', 'investigate'],
+  ['look and feel', 'style', 'design'],
+  ['all hands', 'company', 'internal'],
+  ['landing page', 'website', 'frontend'],
+  ['static site', 'website'],
+  ['web site', 'website'],
+  ['pull request', 'pr'],
+  ['code review', 'review'],
+  ['unit test'],
+  ['test first', 'tdd'],
+  ['side channel', 'timing', 'sidechannel'],
+  ['false positive'],
+  ['dead code'],
+  ['slide deck', 'presentation', 'pptx'],
+  ['word document', 'docx'],
+  ['sign off', 'approve'],
 ];

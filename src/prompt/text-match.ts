@@ -157,11 +157,15 @@ function foldApostrophe(w: string): string {
   return w.replace(/['’]s$/, '').replace(/['’]/g, '');
 }
 
+// British -our where American writes -or ("colour", "behaviour", "neighbours"); not "four", "hour", "your", "detour".
+const BRITISH_OUR =
+  /(?<=(?:col|behavi|neighb|fav|flav|hum|lab|hon|rum|arm|vap|od|endeav|harb|vig|rig|sav|parl))our(s|ed|ing|ful|able|al|ally|er|ers|hood|ism)?$/;
+
 const stemCache = new Map<string, string>();
 const STEM_CACHE_MAX = 100_000;
 
 /**
- * The stem of a normalised word: British spellings folded to American ones (analyse, summarise), then the
+ * The stem of a normalised word: British spellings folded to American ones (analyse, summarise, colour), then the
  * Porter stemmer, then a final i → y so that "deploy" and "deployed" (deploi) meet "deployment" (deploy).
  * Words that are not plain a–z (digits, other scripts) are their own stem.
  */
@@ -172,6 +176,7 @@ export function stem(word: string): string {
   if (/^[a-z]{3,}$/.test(word)) {
     if (word.length >= 6) {
       s = s
+        .replace(BRITISH_OUR, 'or$1')
         .replace(/ys(is|es)$/, 'yze')
         .replace(/ys(e|ed|ing)$/, 'yz$1')
         .replace(/is(e|es|ed|ing|ation|ations|er|ers)$/, 'iz$1');

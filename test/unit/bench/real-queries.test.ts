@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a bench script in plain JavaScript, without types
-import { formatRealSelection, isHeldOut, readRealQueries } from '../../../bench/selection-real.mjs';
+import { SECOND_QUERIES, formatRealSelection, isHeldOut, readRealQueries } from '../../../bench/selection-real.mjs';
 
 interface RealQuery {
   query: string;
@@ -53,6 +53,23 @@ describe('the real selection set (bench/selection/real-queries.json)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('has a second set of at least 120 other requests some skill fits and 20 no skill fits, none from the first', () => {
+    const second = readRealQueries(SECOND_QUERIES) as RealQuery[];
+    expect(second.filter((q) => q.expected.length > 0).length).toBeGreaterThanOrEqual(120);
+    expect(second.filter((q) => q.expected.length === 0).length).toBeGreaterThanOrEqual(20);
+    const first = new Set(set.map((q) => q.query.toLowerCase()));
+    expect(second.filter((q) => first.has(q.query.toLowerCase()))).toEqual([]);
+    expect(new Set(second.map((q) => q.query.toLowerCase())).size).toBe(second.length);
+    for (const q of second) for (const e of q.expected) expect(collections).toContain(e.split('/')[0]);
+  });
+
+  it('prints the second set as figures only', () => {
+    const m = { fit: 2, top1: 1, top3: 2, mrr: 0.75, fitEmpty: 0, none: 1, noneEmpty: 1 };
+    const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, second: m, rows: [] });
+    expect(out).toContain('second set (3 requests, 1 that no skill fits; figures only)');
+    expect(out).toMatch(/second +top-1 50\.0% \(1\/2\)/);
   });
 
   it('says "missing" when the collections are not there', () => {

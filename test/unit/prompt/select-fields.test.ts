@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NONE_FITS, selectSkills, type SelectionCandidate } from '../../../src/prompt/select.js';
 import { headingsOf } from '../../../src/prompt/select-scan.js';
+import { stem } from '../../../src/prompt/text-match.js';
 
 const names = (query: string, c: SelectionCandidate[], max = 3) =>
   selectSkills(query, c, { max }).selected.map((s) => s.name);
@@ -80,6 +81,21 @@ describe('pairs of query words side by side', () => {
   });
 });
 
+describe('words', () => {
+  it('folds British -our into -or, so "colour" meets "color" and "behavioural" meets "behavioral"', () => {
+    expect(stem('colour')).toBe(stem('color'));
+    expect(stem('colours')).toBe(stem('colors'));
+    expect(stem('behavioural')).toBe(stem('behavioral'));
+    expect(stem('neighbours')).toBe(stem('neighbors'));
+    for (const w of ['four', 'hour', 'your', 'detour', 'pour']) expect(stem(w)).not.toMatch(/or$/);
+    const c = [
+      { name: 'palette', description: 'Pick a color palette.' },
+      { name: 'other', description: 'Unrelated.' },
+    ];
+    expect(names('which colours go together', c)).toEqual(['palette']);
+  });
+});
+
 describe('mentions of names', () => {
   it('takes two words of a longer name in sequence as a mention of it, before a shorter name mentioned whole', () => {
     const c = [
@@ -95,7 +111,7 @@ describe('mentions of names', () => {
     expect(r.selected[0]!.matched[0]).toBe('name words "semgrep rule" mentioned');
   });
 
-  it('takes an acronym of a name of three words or more, written in capitals, as a mention', () => {
+  it('takes an acronym of a name of three words or more, in capitals or of consonants only, as a mention', () => {
     const c = [
       { name: 'test-driven-development', description: 'Use when implementing any feature.' },
       { name: 'modern-cpp', description: 'Refactor C++ code.' },
@@ -103,8 +119,14 @@ describe('mentions of names', () => {
     const r = selectSkills("let's do TDD: red, green, refactor", c, { max: 1 });
     expect(r.selected[0]).toMatchObject({ name: 'test-driven-development', kind: 'mention' });
     expect(r.selected[0]!.matched).toEqual(['name "test-driven-development" mentioned as TDD']);
-    // In lower case it is a word like any other.
-    expect(selectSkills("let's do tdd", c, { max: 1 }).ranked).toEqual([]);
+    // In lower case, a word of consonants only is an acronym too (no English word is); a word with vowels is not.
+    expect(selectSkills("let's do tdd", c, { max: 1 }).selected[0]).toMatchObject({
+      name: 'test-driven-development',
+      kind: 'mention',
+    });
+    expect(selectSkills("let's do tad", [{ name: 'tidy-all-docs', description: 'Tidy.' }], { max: 1 }).ranked).toEqual(
+      [],
+    );
   });
 
   it('does not count a one-word name that many skills describe themselves with (a tool) as a mention', () => {
@@ -148,9 +170,7 @@ describe('none fits', () => {
     expect(r.selected).toEqual([]);
     const below = r.ranked.find((s) => s.name === 'theme')!;
     expect(below.below).toMatch(
-      new RegExp(
-        `^its name, triggers and descriptions match 0\\.\\d\\d of one rare word, under the ${NONE_FITS} needed`,
-      ),
+      /^its name, triggers and descriptions match 0\.\d\d of one rare word, under the 0\.\d\d needed \(.*; more is needed when words of the request are in no skill: autumn, leaves\)$/,
     );
     expect(below.matched).toEqual(['relevance: presentation ~ a related word (description)']);
   });
@@ -167,6 +187,42 @@ describe('none fits', () => {
     const r = selectSkills('write fuzz targets', c, { max: 3 });
     expect(r.selected.map((s) => s.name)).toEqual(['harness-writing']);
     expect(r.ranked.every((s, i) => !s.below || r.ranked.slice(i).every((t) => t.below))).toBe(true);
+  });
+
+  it('needs more when most of what the request says is in no skill, by IDF', () => {
+    // "rain" is one rare word of one description: enough alone, and beside one word no skill has ("tomorrow").
+    expect(names('will it rain tomorrow', c)).toEqual(['forecast']);
+    // Beside three, the request is about something else: the threshold grows, and --explain names the words.
+    const r = selectSkills('a birthday poem about rain for grandmother', c, { max: 3 });
+    expect(r.selected).toEqual([]);
+    const below = r.ranked.find((s) => s.name === 'forecast')!.below!;
+    const needed = Number(/under the (\d\.\d\d) needed/.exec(below)![1]);
+    expect(needed).toBeGreaterThan(NONE_FITS);
+    expect(below).toMatch(/in no skill: birthday, poem, grandmother\)$/);
+    // A word in the body of a skill that matched nowhere else ("garden") is known all the same.
+    expect(names('a garden poem about rain for grandmother', c)).toEqual(['forecast']);
+  });
+
+  it('counts names and quoted text that no skill has on neither side: they are what the request is about', () => {
+    expect(names('will it rain in Lisbon or Oslo tomorrow', c)).toEqual(['forecast']);
+    expect(names('will it rain in lisbon or oslo tomorrow', c)).toEqual([]);
+    expect(names('will it rain, as "the almanac predicted" tomorrow', c)).toEqual(['forecast']);
+  });
+
+  it('takes two request words side by side in a heading of the body as evidence, and one word there as none', () => {
+    const d = [
+      ...filler(),
+      { name: 'postmortem', description: 'Work for the team.', body: '# Root cause analysis\n\nRead.' },
+      { name: 'notes', description: 'Work for the team.', body: '# Cause\n\n# Root\n\nRead.' },
+    ];
+    const r = selectSkills('the root cause for the team', d, { max: 3 });
+    const evidence = (name: string) => {
+      const s = r.ranked.find((x) => x.name === name)!;
+      return s.below ? Number(/match (\d\.\d\d) of one rare word/.exec(s.below)![1]) : Infinity;
+    };
+    expect(r.ranked.slice(0, 2).map((s) => s.name)).toEqual(['postmortem', 'notes']);
+    expect(evidence('notes')).toBeLessThan(0.1);
+    expect(evidence('postmortem')).toBeGreaterThan(0.3);
   });
 
   it('does not apply in a catalog of fewer than 20 skills', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SYNONYM_GROUPS } from '../../../src/prompt/synonyms.js';
-import { buildTable, relatedStems } from '../../../src/prompt/related-terms.js';
+import { PHRASES, SYNONYM_GROUPS } from '../../../src/prompt/synonyms.js';
+import { buildTable, phrasesIn, relatedStems } from '../../../src/prompt/related-terms.js';
 import { stem } from '../../../src/prompt/text-match.js';
+import { parseQuery } from '../../../src/prompt/select-query.js';
 import { selectSkills } from '../../../src/prompt/select.js';
 
 describe('the synonym table (data)', () => {
@@ -43,6 +44,50 @@ describe('the synonym table (data)', () => {
     expect(new Set(t.get(stem('deck')))).toEqual(new Set([stem('slides'), stem('pile')]));
     // slides and pile share a group with deck, not with each other.
     expect(t.get(stem('pile'))).toEqual([stem('deck')]);
+  });
+});
+
+describe('the phrase table (data)', () => {
+  it('holds phrases of two words or more, each once, then single lower-case words they mean', () => {
+    expect(PHRASES.length).toBeGreaterThan(10);
+    expect(new Set(PHRASES.map((p) => p[0])).size).toBe(PHRASES.length);
+    for (const [phrase, ...means] of PHRASES) {
+      expect(phrase, phrase).toMatch(/^[a-z0-9]+(?: [a-z0-9]+)+$/);
+      for (const m of means) expect(m, `${m} of "${phrase}"`).toMatch(/^[a-z0-9]+$/);
+    }
+  });
+
+  it('finds a phrase by its stems ("carried out" holds "carry out"), as whole words only', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found('the plan was carried out')).toEqual(['carry out']);
+    expect(found('deploy this static site')).toEqual(['static site']);
+    expect(found('a static website')).toEqual([]);
+  });
+});
+
+describe('phrases in selection', () => {
+  const skills = [
+    { name: 'executing-plans', description: 'Use when you have a plan to execute, with review checkpoints.' },
+    { name: 'writing-plans', description: 'Use when you have requirements for a task: write the plan.' },
+    { name: 'semgrep', description: 'Run a SAST scan over a codebase.' },
+  ];
+
+  it('gives a request holding a phrase the words it means, as strong as the words themselves', () => {
+    const r = selectSkills('carry out the plan', skills, { max: 3 });
+    expect(r.selected[0]!.name).toBe('executing-plans');
+    expect(r.selected[0]!.matched).toEqual([
+      'relevance: plan (name, description), carry out ~ a related word (name, description)',
+    ]);
+    // Without the phrase, "carry" alone relates to execute as any related word does: weaker.
+    const alone = selectSkills('carry the plan', skills, { max: 3 });
+    expect(alone.ranked[0]!.score).toBeLessThan(r.ranked[0]!.score);
+  });
+
+  it('keeps the words of a phrase in its sense: the "static" of "static site" is no static analysis', () => {
+    expect(parseQuery('run static checks').related.has(stem('sast'))).toBe(true);
+    expect(parseQuery('deploy this static site').related.has(stem('sast'))).toBe(false);
+    expect(selectSkills('deploy this static site', skills, { max: 3 }).ranked).toEqual([]);
+    expect(selectSkills('run a static scan', skills, { max: 1 }).selected.map((s) => s.name)).toEqual(['semgrep']);
   });
 });
 
