@@ -5,6 +5,7 @@ import { listSkills, type ListResult, type ListRow } from '../registry/list.js';
 import { paint, useColor } from '../ui/color.js';
 import { forTerminal, safeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
+import { userListCache } from '../skill/list-cache.js';
 
 export interface ListOptions {
   dirs: string[];
@@ -32,6 +33,8 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
     given: options.dirs,
     owner: options.owner,
     layout: options.layout,
+    // What an unchanged folder skill shows is kept in the user's cache (off with SKILLS_LIST_CACHE=0).
+    cache: options.folders === false ? undefined : userListCache(ctx.env, homeOf(ctx), ctx.version),
   });
   for (const w of found.warnings) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
   const result: ListResult = { registry, skills: found.skills, shadowed: found.shadowed };

@@ -1,0 +1,85 @@
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { cleanStale, tempName, writeAll } from './atomic.js';
+
+// The files of the user's cache folder (the one bin/skills.js keeps its code cache in): the token counts, the
+// list's record of valid skills. The folder is the user's own (mode 0700) and is used only when it belongs to the
+// user and nobody else can write to it; a file is read only when it is the user's, not a link and not writable by
+// others, and is replaced by a rename, never rewritten in place. Nothing here throws: a cache that cannot be read
+// or written costs the next run some work, nothing more.
+
+/** The folder of the user's caches: `$XDG_CACHE_HOME/skills`, else `~/.cache/skills` (as bin/skills.js). */
+export function userCacheDir(env: Record<string, string | undefined>, home: string): string {
+  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'skills');
+}
+
+/** The current user's id, where there are user ids. */
+export function currentUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
+/** True when `dir` is a folder of `uid`'s that nobody else may write to (a missing folder is not). */
+export function ownFolder(dir: string, uid: number | undefined): boolean {
+  try {
+    const st = statSync(dir);
+    return st.isDirectory() && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The text of a cache file of `uid`'s in a folder of its own, or undefined: a missing, foreign, linked, shared or
+ * larger than `maxBytes` file is not read.
+ */
+export function readOwnFile(file: string, maxBytes: number, uid: number | undefined): string | undefined {
+  if (!ownFolder(dirname(file), uid)) return undefined;
+  let fd: number | undefined;
+  try {
+    // Not through a symlink; checked on the open file, so that what is checked is what is read.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    const st = fstatSync(fd);
+    if (!st.isFile() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0 || st.size > maxBytes)
+      return undefined;
+    const buf = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.toString('utf8', 0, got);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Replace a cache file with `text` (mode 0600, through a temp file named `tempPrefix`… and a rename), creating the
+ * folder (0700); nothing is written into a folder that is not the user's own.
+ */
+export function writeOwnFile(file: string, text: string, tempPrefix: string, uid: number | undefined): void {
+  const dir = dirname(file);
+  let tmp: string | undefined;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // A folder that was there already and is not the user's own is left alone.
+    if (!ownFolder(dir, uid)) return;
+    cleanStale(dir, [tempPrefix]);
+    tmp = join(dir, tempName(tempPrefix, 'w'));
+    const fd = openSync(tmp, 'wx', 0o600);
+    try {
+      writeAll(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+    tmp = undefined;
+  } catch {
+    // A cache that cannot be written costs the next run some work, nothing more.
+  } finally {
+    if (tmp !== undefined) rmSync(tmp, { force: true });
+  }
+}
