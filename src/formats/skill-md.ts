@@ -1,7 +1,6 @@
 import yaml from 'js-yaml';
 import type { Position } from '../model/diagnostic.js';
 import type { CheckName } from '../model/checks.js';
-import { readPlainYaml } from './yaml-plain.js';
 import { yamlPositions } from './yaml-positions.js';
 import { slipHint, slipNear, type SlipKind } from './yaml-repair.js';
 
@@ -88,8 +87,7 @@ export function parseSkillMd(
     return { body, bodyLine, frontmatter, positions: {}, problem: nulProblem(frontmatter, nul, firstYamlLine) };
   let data: unknown;
   try {
-    // The plain shape most skills write is read without js-yaml's general parser, to the same result.
-    data = readPlainYaml(frontmatter) ?? yaml.load(frontmatter, { schema: yaml.FAILSAFE_SCHEMA, json: false });
+    data = yaml.load(frontmatter, { schema: yaml.FAILSAFE_SCHEMA, json: false });
   } catch (err) {
     const e = err as yaml.YAMLException;
     const line = e.mark ? e.mark.line + firstYamlLine : undefined;
