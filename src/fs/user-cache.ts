@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cleanStale, tempName, writeAll } from './atomic.js';
 
 // The files of the user's cache folder (the one bin/skills.js keeps its code cache in): the token counts, the
@@ -82,4 +83,51 @@ export function writeOwnFile(file: string, text: string, tempPrefix: string, uid
   } finally {
     if (tmp !== undefined) rmSync(tmp, { force: true });
   }
+}
+
+/**
+ * What a cached result made from a path is checked against: the device, inode, size, mtime and ctime of the path
+ * (ms). ctime changes with every write, rename and chmod, and cannot be set back.
+ */
+export type FileIdentity = [number, number, number, number, number];
+
+/** The identity of what is at `path` (symlinks followed), or undefined when nothing is. */
+export function identityOf(path: string): FileIdentity | undefined {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st ? [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function sameIdentity(a: FileIdentity | undefined, b: readonly unknown[]): boolean {
+  return a !== undefined && a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3] && a[4] === b[4];
+}
+
+/**
+ * A result is kept only from paths that changed at least this long before the run began: a file system's clock is
+ * coarse (and some round down by seconds), so a change in the same tick as the run's read could leave the
+ * identity as it was.
+ */
+export const TOO_RECENT_MS = 2000;
+
+/** True when the path of `id` changed long enough before `start` for a result made from it to be kept. */
+export function settled(id: FileIdentity, start: number): boolean {
+  return Math.max(id[3], id[4]) < start - TOO_RECENT_MS;
+}
+
+/**
+ * This build of skills: the version, and the size and mtime of the file this code runs from (a build rewrites every
+ * file of dist/), and the platform. A result made by another build is not used: its rules may judge otherwise.
+ */
+export function buildOf(version: string): string {
+  let self = '';
+  try {
+    const st = statSync(fileURLToPath(import.meta.url));
+    self = `${st.size}:${st.mtimeMs}`;
+  } catch {
+    /* a build we cannot tell apart: the version alone */
+  }
+  return `${version}:${self}:${process.platform}`;
 }

@@ -1,19 +1,29 @@
-import { statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Layout, Skill } from '../model/skill.js';
-import { currentUid, readOwnFile, userCacheDir, writeOwnFile } from '../fs/user-cache.js';
+import {
+  buildOf,
+  currentUid,
+  identityOf,
+  readOwnFile,
+  sameIdentity,
+  settled,
+  userCacheDir,
+  writeOwnFile,
+  type FileIdentity,
+} from '../fs/user-cache.js';
+
+export { TOO_RECENT_MS } from '../fs/user-cache.js';
 
 // What `skills list` shows of a folder skill (its id, version, layout, owner, description, and whether validate
 // finds errors: the ✖), kept between runs in the user's cache folder with the identity of everything it was made
 // from, as ESLint's --cache keeps its results: the skill folder and every folder below it (their listings), the
 // skill file, and for a manifest every file of the skill (context files, scripts and their modes, .env.example).
-// An identity is the inode, size, mtime and ctime of the path; ctime changes with any write, rename or chmod, and
-// cannot be set back. A later run stats those paths instead of reading and validating the skill: the same
-// identities, the same row. Anything changed, added or removed there is a miss, and the skill is loaded and
-// validated afresh. What is not made of plain files and folders (symlinks, other kinds), or is deep or large, is
-// never kept; nor a skill whose files changed less than TOO_RECENT_MS before the run began (a file system clock is
-// coarse: a change in the same tick as the run's read must not hide behind an unchanged identity).
+// An identity is the device, inode, size, mtime and ctime of the path (fs/user-cache.ts). A later run stats those
+// paths instead of reading and validating the skill: the same identities, the same row. Anything changed, added or
+// removed there is a miss, and the skill is loaded and validated afresh. What is not made of plain files and
+// folders (symlinks, other kinds), or is deep or large, is never kept; nor a skill whose files changed less than
+// TOO_RECENT_MS before the run began (a file system clock is coarse: a change in the same tick as the run's read
+// must not hide behind an unchanged identity).
 
 /** A folder skill as list shows it. */
 export interface SkillSummary {
@@ -46,8 +56,6 @@ export const LIST_CACHE_FILE = 'list.json';
 export const MAX_FILE_BYTES = 64 << 20;
 /** Most skills kept (this run's first). */
 export const MAX_ENTRIES = 100_000;
-/** A skill changed less than this before the run began is not kept. */
-export const TOO_RECENT_MS = 2000;
 /** Most paths one skill is kept with; a larger skill is loaded each time. */
 const MAX_PATHS = 64;
 /** Deepest folder (in path segments below the skill folder) of a skill that is kept. */
@@ -56,15 +64,16 @@ const MAX_DEPTH = 4;
 const MAX_SKILL_ENTRIES = 1000;
 const LAYOUTS: Layout[] = ['skill-md', 'manifest'];
 
-/** Identity of a path: inode, size, mtime, ctime (ms). */
-type Identity = [number, number, number, number];
-/** root, id, version, layout, owner, description, valid (1/0), then the paths (relative, '' for the folder). */
+/**
+ * root, id, version, layout, owner, description, valid (1/0), then each path (relative, '' for the folder) and its
+ * identity.
+ */
 type Row = [string, string, string | null, Layout, string | null, string, 0 | 1, ...(string | number)[]];
 
 interface Kept {
   summary: SkillSummary;
   paths: string[];
-  ids: Identity[];
+  ids: FileIdentity[];
 }
 
 export interface ListCacheOptions {
@@ -84,21 +93,6 @@ export function userListCache(env: Record<string, string | undefined>, home: str
     : openListCache(join(userCacheDir(env, home), LIST_CACHE_FILE), buildOf(version));
 }
 
-/**
- * This build: the version and the size and mtime of the file this code runs from (dist/main.cjs, which holds
- * validate; a build rewrites it). The rules of another build may judge a skill otherwise.
- */
-export function buildOf(version: string): string {
-  let self = '';
-  try {
-    const st = statSync(fileURLToPath(import.meta.url));
-    self = `${st.size}:${st.mtimeMs}`;
-  } catch {
-    /* a build we cannot tell apart: the version alone */
-  }
-  return `${version}:${self}:${process.platform}`;
-}
-
 /** The summaries kept in `file` for `build`: read now, written by save(). */
 export function openListCache(file: string, build: string, options: ListCacheOptions = {}): ListCache {
   const uid = options.uid ?? currentUid();
@@ -112,7 +106,7 @@ export function openListCache(file: string, build: string, options: ListCacheOpt
       const k = keptAt(kept, dir);
       if (!k) return false;
       for (let i = 0; i < k.paths.length; i++) {
-        if (!same(identity(k.paths[i] === '' ? dir : join(dir, k.paths[i]!)), k.ids[i]!)) {
+        if (!sameIdentity(identityOf(k.paths[i] === '' ? dir : join(dir, k.paths[i]!)), k.ids[i]!)) {
           kept.delete(dir);
           changed = true;
           return false;
@@ -170,20 +164,6 @@ function hitsKept(hits: Map<string, SkillSummary>, kept: Map<string, Entry>): Ma
   return out;
 }
 
-function identity(path: string): Identity | undefined {
-  let st: Stats | undefined;
-  try {
-    st = statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-  return st ? [st.ino, st.size, st.mtimeMs, st.ctimeMs] : undefined;
-}
-
-function same(a: Identity | undefined, b: Identity): boolean {
-  return a !== undefined && a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
-}
-
 /** What a skill's row was made from, with the identities of now; undefined when it is not to be kept. */
 function keepable(skill: Skill, valid: boolean, start: number): Kept | undefined {
   if (skill.entries.length > MAX_SKILL_ENTRIES) return undefined;
@@ -199,11 +179,11 @@ function keepable(skill: Skill, valid: boolean, start: number): Kept | undefined
   const file = skill.file.slice(skill.root.length + 1);
   if (skill.layout === 'skill-md') paths.push(file);
   if (paths.length > MAX_PATHS) return undefined;
-  const ids: Identity[] = [];
+  const ids: FileIdentity[] = [];
   for (const p of paths) {
-    const id = identity(p === '' ? skill.root : join(skill.root, p));
+    const id = identityOf(p === '' ? skill.root : join(skill.root, p));
     // Changed since the run began, or so shortly before that a change may share its time stamp: not kept.
-    if (!id || Math.max(id[2], id[3]) >= start - TOO_RECENT_MS) return undefined;
+    if (!id || !settled(id, start)) return undefined;
     ids.push(id);
   }
   const summary: SkillSummary = {
@@ -250,19 +230,19 @@ function readKept(file: string, build: string, uid: number | undefined): Map<str
 }
 
 function keptOf(row: unknown): Kept | undefined {
-  if (!Array.isArray(row) || row.length < 12 || (row.length - 7) % 5 !== 0) return undefined;
+  if (!Array.isArray(row) || row.length < 13 || (row.length - 7) % 6 !== 0) return undefined;
   const [root, id, version, layout, owner, description, valid] = row as unknown[];
   if (!isStr(root) || !isStr(id) || !optStr(version) || !LAYOUTS.includes(layout as Layout)) return undefined;
   if (!optStr(owner) || !isStr(description) || (valid !== 0 && valid !== 1)) return undefined;
   const paths: string[] = [];
-  const ids: Identity[] = [];
-  for (let i = 7; i < row.length; i += 5) {
-    const [p, a, b, c, d] = row.slice(i, i + 5) as unknown[];
-    if (!isStr(p) || !isNum(a) || !isNum(b) || !isNum(c) || !isNum(d)) return undefined;
+  const ids: FileIdentity[] = [];
+  for (let i = 7; i < row.length; i += 6) {
+    const [p, ...id] = row.slice(i, i + 6) as unknown[];
+    if (!isStr(p) || !id.every(isNum)) return undefined;
     // Only paths inside the skill folder: a file written by another hand must not make us stat elsewhere.
     if (p.startsWith('/') || p.split('/').includes('..') || p.includes('\\')) return undefined;
     paths.push(p);
-    ids.push([a, b, c, d]);
+    ids.push(id as FileIdentity);
   }
   const summary: SkillSummary = {
     id,
