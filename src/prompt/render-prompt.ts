@@ -10,6 +10,7 @@ import { closest } from '../skill/names.js';
 import { isInside } from '../fs/walk.js';
 import { escapeChar, replaceUnsafe } from '../formats/unsafe-text.js';
 import { userTokenCache } from '../tokens/token-cache.js';
+import { userMetaCache } from '../skill/meta-cache.js';
 import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
 import { buildCatalog, type Catalog } from './catalog.js';
 import {
@@ -96,7 +97,7 @@ const DEFAULT_SELECTOR_TIMEOUT_MS = 30_000;
 /** The skills part of an agent's system prompt, and what went into it; nothing is printed. */
 export async function renderPrompt(
   options: RenderPromptOptions,
-  ctx: Pick<Context, 'cwd' | 'env'>,
+  ctx: Pick<Context, 'cwd' | 'env'> & Partial<Pick<Context, 'version'>>,
 ): Promise<RenderPromptResult> {
   const format = formatOf(options);
   if (!FORMATS.includes(format))
@@ -149,7 +150,18 @@ export async function renderPrompt(
   const useRegistry =
     options.registry !== false && ((base === undefined && given.length === 0) || typeof options.registry === 'string');
   const registry = useRegistry ? registryFor({ registry: options.registry || undefined }, ctx) : undefined;
-  const catalog = buildCatalog({ folders, registry, disabled: config.disabledSkills, bodies: query !== undefined });
+  // Without a query no body is read: the readings of skill files unchanged since an earlier run are kept in the
+  // user's cache (off with SKILLS_CATALOG_CACHE=0).
+  const metaCache =
+    query === undefined && ctx.version !== undefined ? userMetaCache(ctx.env, home, ctx.version) : undefined;
+  const catalog = buildCatalog({
+    folders,
+    registry,
+    disabled: config.disabledSkills,
+    bodies: query !== undefined,
+    cache: metaCache,
+  });
+  metaCache?.save();
   const warnings = [...catalog.warnings];
   if (base !== undefined) warnOutside(catalog, base, options.write!, warnings);
 

@@ -94,6 +94,7 @@ describe('the list cache', () => {
       'tool/scripts/run.sh': { content: '#!/bin/sh\n', mode: 0o755 },
       'tool/.env.example': 'TOOL_KEY=\n',
     });
+    utimesSync(join(dir, 'scripted/SKILL.md'), 1_600_000_000, 1_600_000_000);
     const cacheDir = cacheFolder();
     const rowsOf = async () => {
       const r = await list(dir, cacheDir);
@@ -108,9 +109,14 @@ describe('the list cache', () => {
 
     // SKILL.md rewritten to the same size, its mtime set back: ctime still tells.
     const md = join(dir, 'scripted/SKILL.md');
-    const { atime, mtime } = statSync(md);
+    const before = statSync(md);
     writeFileSync(md, SCRIPTED.replace('Runs x.', 'Runs y.'));
-    utimesSync(md, atime, mtime);
+    utimesSync(md, 1_600_000_000, 1_600_000_000);
+    expect([statSync(md).size, statSync(md).mtimeMs, statSync(md).ino]).toEqual([
+      before.size,
+      before.mtimeMs,
+      before.ino,
+    ]);
     expect((await rowsOf()).scripted).toBe('true Runs y. Use when testing.');
     // The declared script removed (a listing two folders down changes).
     rmSync(join(dir, 'scripted/scripts/x.sh'));
