@@ -15,6 +15,7 @@ import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.j
 import { buildCatalog, type Catalog } from './catalog.js';
 import {
   fitBudget,
+  below,
   relativePath,
   TIERS,
   type Dropped,
@@ -460,7 +461,7 @@ function describeDrop(d: Dropped): string {
 /** A committed file whose locations lead out of its folder works on this machine only: said for each skill. */
 function warnOutside(catalog: Catalog, base: string, file: string, warnings: string[]): void {
   for (const e of catalog.entries) {
-    if (!isInside(base, e.location))
+    if (below(base, e.location) === undefined && !isInside(base, e.location))
       warnings.push(
         `${e.name}: ${e.root} is outside the folder of ${file}; its location there (${relativePath(base, e.location)}) will not resolve on another machine`,
       );

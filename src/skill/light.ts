@@ -189,36 +189,38 @@ function entryFromRead(
 ): CatalogEntry | undefined {
   const warn = (m: string) => warnings.push(`${root}: ${m}`);
   for (const m of read.said) warn(m);
-  // A reading may be the cache's: changed on a copy only.
-  const meta: Meta | undefined = read.meta && { ...read.meta };
+  // A reading may be the cache's: it is not changed.
+  const meta: Meta | undefined = read.meta;
   if (!meta) return undefined;
-  if (meta.description === '') {
+  let { description, name, title } = meta;
+  if (description === '') {
     warn(`skipped: ${found.name} has no description, which an agent needs to know when to use the skill`);
     return undefined;
   }
-  const length = codePoints(meta.description);
+  // A text has at most as many code points as UTF-16 units: most are counted by their length alone.
+  const length = description.length > MAX_DESCRIPTION ? codePoints(description) : 0;
   if (length > MAX_DESCRIPTION) {
     // Every catalog entry goes into every prompt: one runaway description would crowd out all the others.
     warn(
       `the description is ${length} characters long, over the ${MAX_DESCRIPTION} allowed; cut to ${MAX_DESCRIPTION} in the catalog`,
     );
-    meta.description = cutCodePoints(meta.description, MAX_DESCRIPTION - 1).trimEnd() + '…';
+    description = cutCodePoints(description, MAX_DESCRIPTION - 1).trimEnd() + '…';
   }
   const folderName = basename(root);
-  if (meta.name === undefined) {
+  if (name === undefined) {
     warn(`${found.name} has no name; the folder's name "${folderName}" is used`);
-    meta.name = folderName;
-    meta.title = folderName;
+    name = folderName;
+    title = folderName;
   } else if (found.layout === 'skill-md') {
-    if (meta.name !== folderName.normalize('NFKC'))
-      warn(`the name "${meta.name}" does not match the folder "${folderName}"; loaded anyway`);
-    if (codePoints(meta.name) > 64)
-      warn(`the name is ${codePoints(meta.name)} characters long, over the 64 allowed; loaded anyway`);
+    if (name !== folderName && name !== folderName.normalize('NFKC'))
+      warn(`the name "${name}" does not match the folder "${folderName}"; loaded anyway`);
+    if (name.length > 64 && codePoints(name) > 64)
+      warn(`the name is ${codePoints(name)} characters long, over the 64 allowed; loaded anyway`);
   }
   return entryOf(
-    meta.name,
-    meta.title ?? meta.name,
-    meta.description,
+    name,
+    title ?? name,
+    description,
     meta.briefDescription || undefined,
     meta.version || undefined,
     meta.triggers,
