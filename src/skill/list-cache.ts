@@ -204,6 +204,8 @@ function rowOf({ summary: s, paths, ids }: Kept): Row {
   return row;
 }
 
+/** A `..` segment. */
+const OUTSIDE = /(?:^|\/)\.\.(?:\/|$)/;
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const optStr = (v: unknown): v is string | null => v === null || typeof v === 'string';
@@ -237,12 +239,13 @@ function keptOf(row: unknown): Kept | undefined {
   const paths: string[] = [];
   const ids: FileIdentity[] = [];
   for (let i = 7; i < row.length; i += 6) {
-    const [p, ...id] = row.slice(i, i + 6) as unknown[];
-    if (!isStr(p) || !id.every(isNum)) return undefined;
+    const p = row[i];
+    if (!isStr(p) || !isNum(row[i + 1]) || !isNum(row[i + 2]) || !isNum(row[i + 3])) return undefined;
+    if (!isNum(row[i + 4]) || !isNum(row[i + 5])) return undefined;
     // Only paths inside the skill folder: a file written by another hand must not make us stat elsewhere.
-    if (p.startsWith('/') || p.split('/').includes('..') || p.includes('\\')) return undefined;
+    if (p.startsWith('/') || p.includes('\\') || OUTSIDE.test(p)) return undefined;
     paths.push(p);
-    ids.push(id as FileIdentity);
+    ids.push([row[i + 1], row[i + 2], row[i + 3], row[i + 4], row[i + 5]] as FileIdentity);
   }
   const summary: SkillSummary = {
     id,
