@@ -183,10 +183,10 @@ function readKept(file: string, build: string, uid: number | undefined): Map<str
 
 function keptOf(row: unknown[]): Kept | undefined {
   if (row.length !== 8) return undefined;
-  const id = row.slice(1, 6);
-  const [said, m] = [row[6], row[7]];
-  if (!id.every(isNum) || !strList(said)) return undefined;
-  if (m === null) return { id: id as FileIdentity, read: { said } };
+  const [, a, b, c, d, e, said, m] = row;
+  if (!isNum(a) || !isNum(b) || !isNum(c) || !isNum(d) || !isNum(e) || !strList(said)) return undefined;
+  const id: FileIdentity = [a, b, c, d, e];
+  if (m === null) return { id, read: { said } };
   if (!Array.isArray(m) || m.length !== 7) return undefined;
   const [name, title, description, brief, version, triggers, hidden] = m as unknown[];
   if (!optStr(name) || !optStr(title) || !isStr(description) || !optStr(brief) || !optStr(version)) return undefined;
@@ -203,5 +203,5 @@ function keptOf(row: unknown[]): Kept | undefined {
     triggers: t ? { keywords: t[0], verbs: t[1], patterns: t[2] } : undefined,
     hidden: hidden === 1,
   };
-  return { id: id as FileIdentity, read: { meta, said } };
+  return { id, read: { meta, said } };
 }
