@@ -34,7 +34,7 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
     owner: options.owner,
     layout: options.layout,
     // What an unchanged folder skill shows is kept in the user's cache (off with SKILLS_LIST_CACHE=0).
-    cache: options.folders === false ? undefined : userListCache(ctx.env, homeOf(ctx), ctx.version),
+    cacheFor: (folders) => userListCache(ctx.env, homeOf(ctx), ctx.version, folders),
   });
   for (const w of found.warnings) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
   const result: ListResult = { registry, skills: found.skills, shadowed: found.shadowed };

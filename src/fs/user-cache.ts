@@ -1,4 +1,15 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanStale, tempName, writeAll } from './atomic.js';
@@ -130,4 +141,48 @@ export function buildOf(version: string): string {
     /* a build we cannot tell apart: the version alone */
   }
   return `${version}:${self}:${process.platform}`;
+}
+
+/** How long a cache file no run has written stays: one of a project gone, or of another build. */
+export const STALE_AFTER_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * The cache file of `kind` for one set of skill folders (`<kind>-<hash>.json`): a run reads only the file of the
+ * folders it reads, not what every project of the user ever kept.
+ */
+export function cacheFileFor(dir: string, kind: string, folders: readonly string[]): string {
+  // FNV-1a, twice over (two seeds): a name, not a secret; two sets of folders sharing a file is still correct.
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (const f of folders) {
+    for (let i = 0; i < f.length; i++) {
+      const c = f.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x811c9dc5);
+    }
+    a = Math.imul(a ^ 0, 0x01000193);
+    b = Math.imul(b ^ 0, 0x811c9dc5);
+  }
+  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+  return join(dir, `${kind}-${hex(a)}${hex(b)}.json`);
+}
+
+/** Remove the `<kind>-….json` files of `dir` that no run has written for STALE_AFTER_MS; never throws. */
+export function removeStaleCaches(dir: string, kind: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  const own = new RegExp(`^${kind}-[0-9a-f]{16}\\.json$`);
+  for (const name of names) {
+    if (!own.test(name)) continue;
+    try {
+      const p = join(dir, name);
+      if (now - statSync(p).mtimeMs > STALE_AFTER_MS) rmSync(p, { force: true });
+    } catch {
+      /* gone already, or not ours to remove */
+    }
+  }
 }

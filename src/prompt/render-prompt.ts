@@ -154,7 +154,14 @@ export async function renderPrompt(
   // Without a query no body is read: the readings of skill files unchanged since an earlier run are kept in the
   // user's cache (off with SKILLS_CATALOG_CACHE=0).
   const metaCache =
-    query === undefined && ctx.version !== undefined ? userMetaCache(ctx.env, home, ctx.version) : undefined;
+    query === undefined && ctx.version !== undefined
+      ? userMetaCache(
+          ctx.env,
+          home,
+          ctx.version,
+          folders.map((f) => f.dir),
+        )
+      : undefined;
   const catalog = buildCatalog({
     folders,
     registry,

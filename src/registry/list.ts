@@ -48,10 +48,10 @@ export interface ListSkillsOptions extends FolderSources {
   owner?: string;
   layout?: string;
   /**
-   * Where what a folder skill shows (and whether it is valid) is kept between runs (skill/list-cache.ts), so that an
-   * unchanged skill is not read and validated again; none: every skill is loaded.
+   * Where what a folder skill shows (and whether it is valid) is kept between runs (skill/list-cache.ts), for the
+   * skill folders read, so that an unchanged skill is not read and validated again; none: every skill is loaded.
    */
-  cache?: ListCache;
+  cacheFor?: (folders: string[]) => ListCache | undefined;
 }
 
 const LAYOUTS: Layout[] = ['skill-md', 'manifest'];
@@ -78,8 +78,9 @@ export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & 
     description: e.latest.description,
     path: root,
   }));
-  const { cache } = opts;
-  const found = findSkills(opts.folders === false ? [] : skillFoldersFor(opts), listReader(cache));
+  const folders = opts.folders === false ? [] : skillFoldersFor(opts);
+  const cache = folders.length > 0 ? opts.cacheFor?.(folders.map((f) => f.dir)) : undefined;
+  const found = findSkills(folders, listReader(cache));
   // The skills the cache did not know are loaded: validate them, and keep what they show.
   const loaded = found.skills.map((f) => f.skill).filter((s): s is Skill => !isSummary(s));
   const valid = new Map<Skill, boolean>();

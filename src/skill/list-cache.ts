@@ -1,10 +1,12 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Layout, Skill } from '../model/skill.js';
 import {
   buildOf,
+  cacheFileFor,
   currentUid,
   identityOf,
   readOwnFile,
+  removeStaleCaches,
   sameIdentity,
   settled,
   userCacheDir,
@@ -51,7 +53,8 @@ export interface ListCache {
   save(): void;
 }
 
-export const LIST_CACHE_FILE = 'list.json';
+/** The files are `list-<hash of the folders read>.json`. */
+export const LIST_CACHE_KIND = 'list';
 /** A larger file is not read. */
 export const MAX_FILE_BYTES = 64 << 20;
 /** Most skills kept (this run's first). */
@@ -84,13 +87,18 @@ export interface ListCacheOptions {
 }
 
 /**
- * The user's list cache (`~/.cache/skills/list.json`) for this build of skills, or undefined when SKILLS_LIST_CACHE=0
- * turns it off.
+ * The user's list cache for these skill folders and this build of skills (`~/.cache/skills/list-<hash>.json`), or
+ * undefined when SKILLS_LIST_CACHE=0 turns it off.
  */
-export function userListCache(env: Record<string, string | undefined>, home: string, version: string) {
+export function userListCache(
+  env: Record<string, string | undefined>,
+  home: string,
+  version: string,
+  folders: readonly string[],
+): ListCache | undefined {
   return env.SKILLS_LIST_CACHE === '0'
     ? undefined
-    : openListCache(join(userCacheDir(env, home), LIST_CACHE_FILE), buildOf(version));
+    : openListCache(cacheFileFor(userCacheDir(env, home), LIST_CACHE_KIND, folders), buildOf(version));
 }
 
 /** The summaries kept in `file` for `build`: read now, written by save(). */
@@ -138,6 +146,7 @@ export function openListCache(file: string, build: string, options: ListCacheOpt
         }
       }
       writeOwnFile(file, `${JSON.stringify({ build, skills: rows })}\n`, '.list-tmp-', uid);
+      removeStaleCaches(dirname(file), LIST_CACHE_KIND);
     },
   };
 }

@@ -1,9 +1,11 @@
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import type { Triggers } from '../model/skill.js';
 import {
   buildOf,
+  cacheFileFor,
   currentUid,
   readOwnFile,
+  removeStaleCaches,
   sameIdentity,
   settled,
   userCacheDir,
@@ -44,7 +46,8 @@ export interface MetaCache {
   save(): void;
 }
 
-export const META_CACHE_FILE = 'catalog.json';
+/** The files are `catalog-<hash of the folders read>.json`. */
+export const META_CACHE_KIND = 'catalog';
 /** A larger file is not read. */
 export const MAX_FILE_BYTES = 64 << 20;
 /** Most skill files kept (this run's first). */
@@ -76,17 +79,18 @@ export interface MetaCacheOptions {
 }
 
 /**
- * The user's catalog cache (`~/.cache/skills/catalog.json`) for this build of skills, or undefined when
- * SKILLS_CATALOG_CACHE=0 turns it off.
+ * The user's catalog cache for these skill folders and this build of skills (`~/.cache/skills/catalog-<hash>.json`),
+ * or undefined when SKILLS_CATALOG_CACHE=0 turns it off.
  */
 export function userMetaCache(
   env: Record<string, string | undefined>,
   home: string,
   version: string,
+  folders: readonly string[],
 ): MetaCache | undefined {
   return env.SKILLS_CATALOG_CACHE === '0'
     ? undefined
-    : openMetaCache(join(userCacheDir(env, home), META_CACHE_FILE), buildOf(version));
+    : openMetaCache(cacheFileFor(userCacheDir(env, home), META_CACHE_KIND, folders), buildOf(version));
 }
 
 /** The readings kept in `file` for `build`: read now, written by save(). */
@@ -119,6 +123,7 @@ export function openMetaCache(file: string, build: string, options: MetaCacheOpt
         if (k) rows.push(rowOf(root, k));
       }
       writeOwnFile(file, `${JSON.stringify({ build, files: rows })}\n`, '.catalog-tmp-', uid);
+      removeStaleCaches(dirname(file), META_CACHE_KIND);
     },
   };
 }

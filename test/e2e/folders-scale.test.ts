@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd } from '../helpers/tree.js';
-import { LIST_CACHE_FILE, TOO_RECENT_MS } from '../../src/skill/list-cache.js';
+import { TOO_RECENT_MS } from '../../src/skill/list-cache.js';
 
 // Many skill folders of every kind side by side: the catalog (render-prompt, which opens SKILL.md straight away and
 // reads the folder of anything else) and list (which loads every skill in full) find the same skills, through the
@@ -61,14 +61,20 @@ describe('a thousand skill folders', () => {
       mkdirSync(join(dir, name), { recursive: true });
       writeFileSync(join(dir, name, 'SKILL.md'), skillMd(`name: ${name}\ndescription: D${i}. Use when.`));
     }
+    const other = fresh('other-project');
+    mkdirSync(join(other, 'skills/solo'), { recursive: true });
+    writeFileSync(join(other, 'skills/solo/SKILL.md'), skillMd('name: solo\ndescription: S. Use when.'));
     // Files changed just before a run are not kept (a clock tick may hide a change): let them settle.
     await new Promise((r) => setTimeout(r, TOO_RECENT_MS + 200));
     const home = fresh('home');
     const env = { HOME: home, XDG_CACHE_HOME: join(home, '.cache'), SKILLS_REGISTRY: '' };
-    const file = join(home, '.cache/skills', LIST_CACHE_FILE);
+    /** The cache files of `kind` in a cache folder: one per set of skill folders read. */
+    const caches = (dir: string, kind: string) =>
+      readdirSync(dir).filter((n) => new RegExp(`^${kind}-[0-9a-f]{16}\\.json$`).test(n));
     const first = await runCli(['list', '--json'], { cwd, env });
     expect(first.exitCode, first.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(file, 'utf8')).skills).toHaveLength(300);
+    const [file] = caches(join(home, '.cache/skills'), 'list');
+    expect(JSON.parse(readFileSync(join(home, '.cache/skills', file!), 'utf8')).skills).toHaveLength(300);
     const again = await runCli(['list', '--json'], { cwd, env });
     expect(again.stdout).toBe(first.stdout);
     // A skill made invalid is seen at once (a changed file is no longer what the cache kept).
@@ -80,6 +86,11 @@ describe('a thousand skill folders', () => {
     const off = { ...env, XDG_CACHE_HOME: join(home, 'other-cache'), SKILLS_LIST_CACHE: '0' };
     const uncached = await runCli(['list', '--json'], { cwd, env: off });
     expect(uncached.stdout).toBe(changed.stdout);
-    expect(existsSync(join(home, 'other-cache/skills', LIST_CACHE_FILE))).toBe(false);
+    expect(caches(join(home, 'other-cache/skills'), 'list')).toEqual([]);
+    // Another project's folders have a file of their own; render-prompt keeps its catalog beside them.
+    expect((await runCli(['list'], { cwd: other, env })).exitCode).toBe(0);
+    expect(caches(join(home, '.cache/skills'), 'list')).toHaveLength(2);
+    expect((await runCli(['render-prompt', '--tier', 'catalog'], { cwd, env })).exitCode).toBe(0);
+    expect(caches(join(home, '.cache/skills'), 'catalog')).toHaveLength(1);
   }, 60_000);
 });

@@ -2,7 +2,9 @@ import { chmodSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writ
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listSkills } from '../../../src/registry/list.js';
-import { LIST_CACHE_FILE, TOO_RECENT_MS, openListCache, type ListCache } from '../../../src/skill/list-cache.js';
+import { TOO_RECENT_MS, openListCache, type ListCache } from '../../../src/skill/list-cache.js';
+
+const LIST_CACHE_FILE = 'list.json';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
 
@@ -29,7 +31,7 @@ async function list(dir: string, cacheDir: string, options: { start?: number; bu
       return hit;
     },
   };
-  const r = await listSkills({ cwd: dir, home: dir, env: {}, given: [dir], cache: counted });
+  const r = await listSkills({ cwd: dir, home: dir, env: {}, given: [dir], cacheFor: () => counted });
   return { rows: r.skills.map((s) => [s.id, s.valid, s.description, s.version ?? null]), hits };
 }
 

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../../src/prompt/catalog.js';
 import { TOO_RECENT_MS } from '../../../src/fs/user-cache.js';
-import { META_CACHE_FILE, openMetaCache, type MetaCache } from '../../../src/skill/meta-cache.js';
+import { openMetaCache, type MetaCache } from '../../../src/skill/meta-cache.js';
+
+const META_CACHE_FILE = 'catalog.json';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
 
