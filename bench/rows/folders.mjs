@@ -88,13 +88,13 @@ export const rows = [
     `list of ${N} skill folders: skills list over openskills list`,
     (f) => f.ours(['list'], 'skills list'),
     (f, os) => f.theirs(['list'], `${os.label} list`),
-    `${N} SKILL.md folders in ./.claude/skills, HOME empty, output to a pipe. skills list loads and validates each skill in full (the ✖ of an invalid one) and prints one table row each (id, version, layout, owner, scope, used by, description cut to 100 columns); openskills list reads each SKILL.md and takes its description: line with a regular expression, two lines per skill`,
+    `${N} SKILL.md folders in ./.claude/skills, HOME empty, output to a pipe. skills list shows each skill as validate judges it (the ✖ of an invalid one): loaded and validated in full on a first run, then from its cache (~/.cache/skills/list-<hash>.json, checked against the identity of every path each row was made from; the warm-up run fills it), and prints one table row each (id, version, layout, owner, scope, used by, description cut to 100 columns); openskills list reads each SKILL.md and takes its description: line with a regular expression, two lines per skill`,
   ),
   againstOpenskills(
     `catalog of ${N} skill folders: render-prompt (metadata tier, stdout) over openskills sync`,
     (f) => f.ours(['render-prompt', '--tier', 'catalog'], 'skills render-prompt --tier catalog'),
     sync,
-    `the folders of the list row. skills reads each skill's frontmatter (YAML) and prints the catalog (name, description, location) with its token count to a pipe; openskills sync -y reads each SKILL.md's description: line by a regular expression and writes the <available_skills> block into a new AGENTS.md`,
+    `the folders of the list row. skills reads each skill's frontmatter (YAML; after the warm-up run from its cache, ~/.cache/skills/catalog-<hash>.json, one stat per SKILL.md) and prints the catalog (name, description, location) with its token count to a pipe; openskills sync -y reads each SKILL.md's description: line by a regular expression and writes the <available_skills> block into a new AGENTS.md`,
   ),
   againstOpenskills(
     `catalog of ${N} skill folders into AGENTS.md: render-prompt --write over openskills sync`,

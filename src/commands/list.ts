@@ -5,6 +5,7 @@ import { listSkills, type ListResult, type ListRow } from '../registry/list.js';
 import { paint, useColor } from '../ui/color.js';
 import { forTerminal, safeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
+import { userListCache } from '../skill/list-cache.js';
 
 export interface ListOptions {
   dirs: string[];
@@ -32,6 +33,8 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
     given: options.dirs,
     owner: options.owner,
     layout: options.layout,
+    // What an unchanged folder skill shows is kept in the user's cache (off with SKILLS_LIST_CACHE=0).
+    cacheFor: (folders) => userListCache(ctx.env, homeOf(ctx), ctx.version, folders),
   });
   for (const w of found.warnings) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
   const result: ListResult = { registry, skills: found.skills, shadowed: found.shadowed };
@@ -51,6 +54,8 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
 // Ten thousand rows: most cells are printable ASCII, measured and cut by length without splitting them into characters.
 const ASCII = /^[ -~]*$/;
 const width = (s: string) => (ASCII.test(s) ? s.length : [...s].length);
+/** Whitespace that flattening changes: any but a single space, two spaces, a space first or last. */
+const LOOSE_SPACE = /[^\S ]| {2}|^ | $/;
 
 /** The table: one row per skill, the description cut so each line fits `width` columns. */
 export function formatList(
@@ -79,7 +84,8 @@ export function formatList(
   const fixed = widths.reduce((a, b) => a + b + 2, 0);
   const room = Math.max(10, opts.width - fixed);
   const cut = (s: string) => {
-    const flat = s.replace(/\s+/g, ' ').trim();
+    // Most descriptions are one line with single spaces: flat already, and not copied.
+    const flat = LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
     if (flat.length <= room) return flat;
     if (ASCII.test(flat)) return `${flat.slice(0, room - 1)}…`;
     const chars = [...flat];

@@ -3,6 +3,7 @@ import { registrySkills } from '../registry/find-skills.js';
 import { sameContent } from '../registry/integrity.js';
 import { entryOf, readFolder, type CatalogEntry, type CatalogScope } from '../skill/light.js';
 import type { SkillFolder } from '../skill/folders.js';
+import type { MetaCache } from '../skill/meta-cache.js';
 import { discoveryBudget } from '../skill/discover.js';
 
 // render-prompt's view of the skills an agent could use: the folders' skills, read light (skill/light.ts), then
@@ -27,6 +28,8 @@ export interface CatalogOptions {
   disabled?: readonly string[];
   /** Keep each folder skill's SKILL.md body in its entry (selection by a query reads it). */
   bodies?: boolean;
+  /** Where the readings of unchanged skill files are kept between runs (skill/meta-cache.ts); not used with bodies. */
+  cache?: MetaCache;
 }
 
 /**
@@ -63,7 +66,7 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
   // One budget for the search of every folder (skill/discover.ts): a configuration that names `/` is cut, and said so.
   const budget = discoveryBudget();
   for (const folder of opts.folders) {
-    for (const e of readFolder(folder, out.warnings, budget, opts.bodies === true)) {
+    for (const e of readFolder(folder, out.warnings, budget, opts.bodies === true, opts.cache)) {
       // The same folder reached twice (a symlink, a folder listed twice) counts once.
       if (seenRoots.has(e.location)) continue;
       seenRoots.add(e.location);

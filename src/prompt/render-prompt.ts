@@ -10,10 +10,12 @@ import { closest } from '../skill/names.js';
 import { isInside } from '../fs/walk.js';
 import { escapeChar, replaceUnsafe } from '../formats/unsafe-text.js';
 import { userTokenCache } from '../tokens/token-cache.js';
+import { userMetaCache } from '../skill/meta-cache.js';
 import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
 import { buildCatalog, type Catalog } from './catalog.js';
 import {
   fitBudget,
+  below,
   relativePath,
   TIERS,
   type Dropped,
@@ -96,7 +98,7 @@ const DEFAULT_SELECTOR_TIMEOUT_MS = 30_000;
 /** The skills part of an agent's system prompt, and what went into it; nothing is printed. */
 export async function renderPrompt(
   options: RenderPromptOptions,
-  ctx: Pick<Context, 'cwd' | 'env'>,
+  ctx: Pick<Context, 'cwd' | 'env'> & Partial<Pick<Context, 'version'>>,
 ): Promise<RenderPromptResult> {
   const format = formatOf(options);
   if (!FORMATS.includes(format))
@@ -151,7 +153,25 @@ export async function renderPrompt(
   const useRegistry =
     options.registry !== false && ((base === undefined && given.length === 0) || typeof options.registry === 'string');
   const registry = useRegistry ? registryFor({ registry: options.registry || undefined }, ctx) : undefined;
-  const catalog = buildCatalog({ folders, registry, disabled: config.disabledSkills, bodies: query !== undefined });
+  // Without a query no body is read: the readings of skill files unchanged since an earlier run are kept in the
+  // user's cache (off with SKILLS_CATALOG_CACHE=0).
+  const metaCache =
+    query === undefined && ctx.version !== undefined
+      ? userMetaCache(
+          ctx.env,
+          home,
+          ctx.version,
+          folders.map((f) => f.dir),
+        )
+      : undefined;
+  const catalog = buildCatalog({
+    folders,
+    registry,
+    disabled: config.disabledSkills,
+    bodies: query !== undefined,
+    cache: metaCache,
+  });
+  metaCache?.save();
   const warnings = [...catalog.warnings];
   if (base !== undefined) warnOutside(catalog, base, options.write!, warnings);
 
@@ -450,7 +470,7 @@ function describeDrop(d: Dropped): string {
 /** A committed file whose locations lead out of its folder works on this machine only: said for each skill. */
 function warnOutside(catalog: Catalog, base: string, file: string, warnings: string[]): void {
   for (const e of catalog.entries) {
-    if (!isInside(base, e.location))
+    if (below(base, e.location) === undefined && !isInside(base, e.location))
       warnings.push(
         `${e.name}: ${e.root} is outside the folder of ${file}; its location there (${relativePath(base, e.location)}) will not resolve on another machine`,
       );

@@ -1,4 +1,4 @@
-import { relative, sep } from 'node:path';
+import { isAbsolute, normalize, relative, sep } from 'node:path';
 import type { McpServer } from '../model/skill.js';
 import { stripUnsafe } from '../formats/unsafe-text.js';
 
@@ -136,7 +136,28 @@ export function renderPrompt(input: PromptInput, format: PromptFormat): string {
 
 /** A path relative to `base`, with "/" on every system ("." for the base itself). */
 export function relativePath(base: string, path: string): string {
-  return relative(base, path).split(sep).join('/') || '.';
+  return below(base, path) ?? (relative(base, path).split(sep).join('/') || '.');
+}
+
+let lastBase: string | undefined;
+let lastPrefix: string | undefined;
+/** A segment that is empty, . or .., or a trailing slash: a path not in normal form. */
+const NOT_NORMAL = /(?:^|\/)\.{1,2}(?:\/|$)|\/\/|\/$/;
+
+/**
+ * What `relative(base, path)` gives when `path` lies below `base` and both are normal absolute POSIX paths (as
+ * catalog locations and a --write file's folder are): the rest of `path`, found without resolving either again (ten
+ * thousand locations). Undefined otherwise; the caller then asks node:path.
+ */
+export function below(base: string, path: string): string | undefined {
+  if (sep !== '/') return undefined;
+  if (base !== lastBase) {
+    lastBase = base;
+    lastPrefix = isAbsolute(base) && normalize(base) === base ? (base.endsWith('/') ? base : `${base}/`) : undefined;
+  }
+  if (lastPrefix === undefined || path.length <= lastPrefix.length || !path.startsWith(lastPrefix)) return undefined;
+  const rest = path.slice(lastPrefix.length);
+  return NOT_NORMAL.test(rest) ? undefined : rest;
 }
 
 function relativeTo(input: PromptInput, base: string): PromptInput {

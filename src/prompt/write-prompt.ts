@@ -44,7 +44,7 @@ export interface WritePromptResult extends RenderPromptResult {
 /** Render the prompt into `options.write`'s managed block, or with `check` say whether it is up to date. */
 export async function writePrompt(
   options: RenderPromptOptions,
-  ctx: Pick<Context, 'cwd' | 'env'>,
+  ctx: Pick<Context, 'cwd' | 'env'> & Partial<Pick<Context, 'version'>>,
 ): Promise<WritePromptResult> {
   const shown = options.write ?? '';
   if (shown.trim() === '') throw new SkillsError('E_USAGE', '--write needs a file, such as AGENTS.md');

@@ -3,9 +3,13 @@
 import { sameContent } from './integrity.js';
 import { SkillsError } from '../errors.js';
 import type { Layout } from '../model/skill.js';
+import type { Skill } from '../model/skill.js';
 import { validateSkills } from '../skill/validate.js';
 import { confusableGroups, skeleton } from '../skill/confusable-names.js';
-import { findSkillsEverywhere, skillFoldersFor, type FolderSources } from './find-skills.js';
+import { findSkills, type SkillReader } from '../skill/folders.js';
+import type { ListCache, SkillSummary } from '../skill/list-cache.js';
+import { loadSkill } from '../skill/load.js';
+import { registrySkills, skillFoldersFor, type FolderSources } from './find-skills.js';
 
 export type Scope = 'registry' | 'project' | 'user';
 
@@ -43,6 +47,11 @@ export interface ListSkillsOptions extends FolderSources {
   folders?: boolean;
   owner?: string;
   layout?: string;
+  /**
+   * Where what a folder skill shows (and whether it is valid) is kept between runs (skill/list-cache.ts), for the
+   * skill folders read, so that an unchanged skill is not read and validated again; none: every skill is loaded.
+   */
+  cacheFor?: (folders: string[]) => ListCache | undefined;
 }
 
 const LAYOUTS: Layout[] = ['skill-md', 'manifest'];
@@ -56,9 +65,9 @@ export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & 
     throw new SkillsError('E_USAGE', `--layout must be skill-md or manifest, not "${opts.layout}"`);
   }
   const { registry } = opts;
-  const found = findSkillsEverywhere(() => (opts.folders === false ? [] : skillFoldersFor(opts)), registry);
   // index.json alone: each entry carries its latest version's summary, so no releases file is read.
-  const rows: ListRow[] = found.registry.map(({ entry: e, root }) => ({
+  const inRegistry = registry === undefined ? [] : registrySkills(registry);
+  const rows: ListRow[] = inRegistry.map(({ entry: e, root }) => ({
     id: e.id,
     version: e.latestVersion,
     versions: e.versions,
@@ -69,21 +78,32 @@ export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & 
     description: e.latest.description,
     path: root,
   }));
-  const reports = await validateSkills(found.skills.map((f) => f.skill));
-  reports.forEach((r, i) =>
+  const folders = opts.folders === false ? [] : skillFoldersFor(opts);
+  const cache = folders.length > 0 ? opts.cacheFor?.(folders.map((f) => f.dir)) : undefined;
+  const found = findSkills(folders, listReader(cache));
+  // The skills the cache did not know are loaded: validate them, and keep what they show.
+  const loaded = found.skills.map((f) => f.skill).filter((s): s is Skill => !isSummary(s));
+  const valid = new Map<Skill, boolean>();
+  for (const r of await validateSkills(loaded)) {
+    valid.set(r.skill, r.valid);
+    cache?.record(r.skill, r.valid);
+  }
+  cache?.save();
+  for (const f of found.skills) {
+    const s = f.skill;
     rows.push({
-      id: r.skill.id,
-      version: r.skill.version,
-      versions: r.skill.version ? [r.skill.version] : [],
-      layout: r.skill.layout,
-      owner: r.skill.owner,
-      scope: found.skills[i]!.scope,
+      id: s.id,
+      version: s.version,
+      versions: s.version ? [s.version] : [],
+      layout: s.layout,
+      owner: s.owner,
+      scope: f.scope,
       usedBy: [],
-      description: r.skill.description,
-      path: r.skill.root,
-      valid: r.valid,
-    }),
-  );
+      description: s.description,
+      path: s.root,
+      valid: isSummary(s) ? s.valid : valid.get(s)!,
+    });
+  }
   // The first folder's skill wins over a later one of the same name (the project's over the user's), as agents load
   // them.
   const shadowed: ListResult['shadowed'] = found.shadowed.map((s) => ({ id: s.id, path: s.path, by: s.by }));
@@ -118,4 +138,14 @@ export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & 
     )
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : SCOPE_ORDER[a.scope] - SCOPE_ORDER[b.scope]));
   return { registry, skills, shadowed, warnings };
+}
+
+const isSummary = (s: Skill | SkillSummary): s is SkillSummary => 'valid' in s;
+
+/** Each skill folder's summary from the cache when nothing it was made from changed; else the skill, loaded. */
+function listReader(cache: ListCache | undefined): SkillReader<Skill | SkillSummary> {
+  return {
+    probe: cache && ((dir) => cache.probe(dir)),
+    read: (root, listing) => cache?.take(root) ?? loadSkill(root, { listing }),
+  };
 }

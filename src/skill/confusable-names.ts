@@ -84,8 +84,14 @@ export function isMixedScript(scripts: string[]): boolean {
   return scripts.length > 1 && !ALLOWED_MIXES.some((mix) => scripts.every((s) => mix.includes(s)));
 }
 
+// Every letter in the table is beyond ASCII, and NFKC leaves ASCII as it is: an ASCII name (list compares ten
+// thousand) of printable ASCII reads as itself in lower case.
+const ASCII_NAME = /^[ -~]*$/;
+const ASCII_UNTOUCHED = Object.keys(CONFUSABLE_LETTERS).every((k) => !ASCII_NAME.test(k));
+
 /** The name with each letter that looks like a Latin one replaced by it (NFKC and lower case first). */
 export function latinLookalike(name: string): string {
+  if (ASCII_UNTOUCHED && ASCII_NAME.test(name)) return name.toLowerCase();
   let out = '';
   for (const ch of name.normalize('NFKC').toLowerCase()) out += CONFUSABLE_LETTERS[ch] ?? ch;
   return out;

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSkillsError } from '../errors.js';
 import { SIDE_LOCKFILE_NAME } from '../formats/foreign-lock.js';
@@ -103,8 +103,14 @@ function dedupe(folders: SkillFolder[]): SkillFolder[] {
   return folders.filter((f) => !seen.has(f.dir) && seen.add(f.dir));
 }
 
-export interface FoundSkill {
-  skill: Skill;
+/** A skill as a search reads it: at least its name and folder. */
+export interface FolderSkill {
+  id: string;
+  root: string;
+}
+
+export interface FoundSkill<T extends FolderSkill = Skill> {
+  skill: T;
   scope: FolderScope;
   /** The folder (of those read) it was found in. */
   folder: string;
@@ -119,9 +125,9 @@ export interface Shadowed {
   byScope: FolderScope;
 }
 
-export interface FoundSkills {
+export interface FoundSkills<T extends FolderSkill = Skill> {
   /** Every skill once, in folder order; a name already found in an earlier folder is left out (see shadowed). */
-  skills: FoundSkill[];
+  skills: FoundSkill<T>[];
   shadowed: Shadowed[];
   /** Folders that could not be read as skills (no skill file, unreadable, a dangling link), with why. */
   skipped: { path: string; message: string }[];
@@ -130,21 +136,35 @@ export interface FoundSkills {
 }
 
 /**
+ * How a search reads each skill folder it finds: loaded in full by default. `probe` is discovery's (see
+ * DiscoverOptions): a folder it takes is read with no listing.
+ */
+export interface SkillReader<T extends FolderSkill> {
+  probe?: DiscoverOptions['probe'];
+  /** The skill of a folder; a SkillsError skips it (with its message). */
+  read(root: string, listing: Dirent[] | undefined): T;
+}
+
+const LOAD: SkillReader<Skill> = { read: (root, listing) => loadSkill(root, { listing }) };
+
+/**
  * Load the skills below each folder, in order, as an agent finds them: a symlink that is a skill folder (`install
  * --link`) is followed. The same folder reached twice (symlinks) counts once; a name found again in a later folder
  * is shadowed by the first, as agents load them. A folder that does not exist gives nothing.
  */
-export function findSkills(folders: SkillFolder[]): FoundSkills {
-  const out: FoundSkills = { skills: [], shadowed: [], skipped: [] };
+export function findSkills(folders: SkillFolder[]): FoundSkills;
+export function findSkills<T extends FolderSkill>(folders: SkillFolder[], reader: SkillReader<T>): FoundSkills<T>;
+export function findSkills(folders: SkillFolder[], reader: SkillReader<FolderSkill> = LOAD): FoundSkills<FolderSkill> {
+  const out: FoundSkills<FolderSkill> = { skills: [], shadowed: [], skipped: [] };
   const seenRoots = new Set<string>();
-  const byId = new Map<string, FoundSkill>();
+  const byId = new Map<string, FoundSkill<FolderSkill>>();
   // One budget for every folder: a configuration that lists many large folders is bounded as one that lists `/`.
   const budget = discoveryBudget();
   for (const { dir, scope } of folders) {
-    for (const { skill: r, real: key } of skillsIn(dir, out, budget)) {
+    for (const { skill: r, real: key } of skillsIn(dir, out, budget, reader)) {
       if (seenRoots.has(key)) continue;
       seenRoots.add(key);
-      const found: FoundSkill = { skill: r, scope, folder: dir };
+      const found: FoundSkill<FolderSkill> = { skill: r, scope, folder: dir };
       const first = byId.get(r.id);
       if (first) {
         out.shadowed.push({ id: r.id, path: r.root, scope, by: first.skill.root, byScope: first.scope });
@@ -182,12 +202,17 @@ export function discoverIn(dir: string, budget?: DiscoveryBudget, probe?: Discov
   }
 }
 
-function skillsIn(dir: string, found: FoundSkills, budget: DiscoveryBudget): { skill: Skill; real: string }[] {
+function skillsIn<T extends FolderSkill>(
+  dir: string,
+  found: FoundSkills<FolderSkill>,
+  budget: DiscoveryBudget,
+  reader: SkillReader<T>,
+): { skill: T; real: string }[] {
   const { skipped } = found;
-  const discovery = discoverIn(dir, budget);
+  const discovery = discoverIn(dir, budget, reader.probe);
   if (discovery.cut) found.cut = discovery.cut;
   skipped.push(...discovery.links);
-  const out: { skill: Skill; real: string }[] = [];
+  const out: { skill: T; real: string }[] = [];
   for (const root of discovery.roots) {
     // Loading is bounded by the search's clock too: twenty thousand skills found must not take minutes to read.
     if (Date.now() > budget.deadline) {
@@ -196,7 +221,7 @@ function skillsIn(dir: string, found: FoundSkills, budget: DiscoveryBudget): { s
       break;
     }
     try {
-      out.push({ skill: loadSkill(root, { listing: discovery.listings.get(root) }), real: discovery.reals.get(root)! });
+      out.push({ skill: reader.read(root, discovery.listings.get(root)), real: discovery.reals.get(root)! });
     } catch (err) {
       if (!isSkillsError(err)) throw err;
       skipped.push({ path: root, message: err.message });

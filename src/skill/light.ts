@@ -6,12 +6,14 @@ import { parseSkillMd } from '../formats/skill-md.js';
 import { codePoints, normalizeText } from '../formats/text.js';
 import { lenientCandidates } from '../formats/yaml-repair.js';
 import { readBounded } from '../fs/read.js';
+import { identityOf, type FileIdentity } from '../fs/user-cache.js';
 import type { Layout, McpServer, Skill, Triggers } from '../model/skill.js';
 import { discoverIn, real, type FolderScope, type SkillFolder } from './folders.js';
 import { childPath, type DiscoveryBudget } from './discover.js';
 import { loadSkill, readTriggers } from './load.js';
 import { readHead, scriptDescription } from './script-info.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
+import type { FileMeta, MetaCache, MetaRead } from './meta-cache.js';
 
 // The catalog's light reading of skill folders (seed 003): only the skill file's frontmatter or manifest fields,
 // about a twentieth of what a full load costs, so that 10,000 skills fit in a second. It is lenient, as the Agent
@@ -52,15 +54,18 @@ export interface CatalogEntry {
 
 /**
  * The skills of one folder, read light, in discovery order; with `bodies`, each SKILL.md's body is kept in its entry
- * (for selection: a body kept alive is no longer cheap to collect, so only when a query will read it).
+ * (for selection: a body kept alive is no longer cheap to collect, so only when a query will read it). With a
+ * `cache` (and no bodies), a skill file unchanged since its reading was kept is not read again.
  */
 export function readFolder(
   folder: SkillFolder,
   warnings: string[],
   budget?: DiscoveryBudget,
   bodies = false,
+  cache?: MetaCache,
 ): CatalogEntry[] {
   const { dir, scope } = folder;
+  const kept = bodies ? undefined : cache;
   // Most skill folders hold a SKILL.md: opening it straight away finds the skill and reads it in one go, where a
   // listing first would cost a second read of the folder. It is read into an entry at once, while its text is young
   // (cheap to collect). Anything else (no SKILL.md, a SKILL.md that is not a regular file, one that cannot be
@@ -70,12 +75,8 @@ export function readFolder(
   const aheadSaid = new Map<string, string[]>();
   const said: string[] = [];
   const probe = (child: string, realChild: string | undefined): boolean => {
-    let read;
-    try {
-      read = readBounded(childPath(child, 'SKILL.md'), MAX_SKILL_FILE_BYTES);
-    } catch {
-      return false;
-    }
+    const read = readSkillFile(childPath(child, 'SKILL.md'), SKILL_MD, bodies, kept);
+    if (!read) return false;
     ahead.set(child, entryFromRead(child, realChild ?? real(child), scope, SKILL_MD, read, undefined, said, bodies));
     if (said.length > 0) aheadSaid.set(child, said.splice(0));
     return true;
@@ -90,10 +91,40 @@ export function readFolder(
     if (probed) warnings.push(...(aheadSaid.get(root) ?? []));
     const e = probed
       ? ahead.get(root)
-      : readEntry(root, discovery.reals.get(root) ?? root, scope, discovery.listings.get(root), warnings, bodies);
+      : readEntry(root, discovery.reals.get(root) ?? root, scope, discovery.listings.get(root), warnings, bodies, kept);
     if (e) out.push(e);
   }
   return out;
+}
+
+/**
+ * A skill file's light reading: the cache's when the file is as it was when the reading was kept, else read and
+ * parsed (and kept). Undefined when the file cannot be opened as a regular file; `thrown.error` then says why.
+ */
+function readSkillFile(
+  file: string,
+  found: { name: string; layout: Layout },
+  bodies: boolean,
+  cache: MetaCache | undefined,
+  thrown?: { error?: unknown },
+): MetaRead | undefined {
+  let id: FileIdentity | undefined;
+  if (cache) {
+    // Taken before the file is read: a change made meanwhile gives the next run another identity.
+    id = identityOf(file);
+    const hit = id && cache.get(file, id);
+    if (hit) return hit;
+  }
+  let read;
+  try {
+    read = readBounded(file, MAX_SKILL_FILE_BYTES);
+  } catch (error) {
+    if (thrown) thrown.error = error;
+    return undefined;
+  }
+  const result = metaOfRead(found, read, bodies);
+  if (cache && id) cache.set(file, id, result);
+  return result;
 }
 
 const SKILL_MD = { name: 'SKILL.md', layout: 'skill-md' } as const;
@@ -106,6 +137,7 @@ export function readEntry(
   listing: Dirent[] | undefined,
   warnings: string[],
   bodies = false,
+  cache?: MetaCache,
 ): CatalogEntry | undefined {
   let names: string[];
   try {
@@ -117,62 +149,78 @@ export function readEntry(
   }
   const found = skillFileIn(names);
   if (!found) return undefined;
-  let read;
-  try {
-    read = readBounded(join(root, found.name), MAX_SKILL_FILE_BYTES);
-  } catch (err) {
-    warnings.push(`${root}: skipped: cannot read ${found.name} (${(err as Error).message})`);
+  const thrown: { error?: unknown } = {};
+  const read = readSkillFile(join(root, found.name), found, bodies, cache, thrown);
+  if (!read) {
+    warnings.push(`${root}: skipped: cannot read ${found.name} (${(thrown.error as Error).message})`);
     return undefined;
   }
   return entryFromRead(root, realRoot, scope, found, read, listing, warnings, bodies);
 }
 
-/** The catalog entry of a skill file's text (or a warning why there is none). */
+/** What a skill file's text says for the catalog, and the warnings reading it gave (without the folder). */
+function metaOfRead(
+  found: { name: string; layout: Layout },
+  read: { text?: string; tooLarge?: number },
+  bodies: boolean,
+): MetaRead {
+  const said: string[] = [];
+  const warn = (m: string) => said.push(m);
+  if (read.text === undefined) {
+    warn(`skipped: ${found.name} is ${read.tooLarge} bytes, over the ${MAX_SKILL_FILE_BYTES} read`);
+    return { said };
+  }
+  const { text } = normalizeText(read.text);
+  const meta = found.layout === 'skill-md' ? skillMdMeta(text, found.name, warn) : manifestMeta(text, warn);
+  if (meta && !bodies) meta.body = undefined;
+  return { meta, said };
+}
+
+/** The catalog entry of a skill file's reading (or a warning why there is none). */
 function entryFromRead(
   root: string,
   realRoot: string,
   scope: CatalogScope,
   found: { name: string; layout: Layout },
-  read: { text?: string; tooLarge?: number },
+  read: MetaRead,
   listing: Dirent[] | undefined,
   warnings: string[],
   bodies = false,
 ): CatalogEntry | undefined {
   const warn = (m: string) => warnings.push(`${root}: ${m}`);
-  if (read.text === undefined) {
-    warn(`skipped: ${found.name} is ${read.tooLarge} bytes, over the ${MAX_SKILL_FILE_BYTES} read`);
-    return undefined;
-  }
-  const { text } = normalizeText(read.text);
-  const meta = found.layout === 'skill-md' ? skillMdMeta(text, found.name, warn) : manifestMeta(text, warn);
+  for (const m of read.said) warn(m);
+  // A reading may be the cache's: it is not changed.
+  const meta: Meta | undefined = read.meta;
   if (!meta) return undefined;
-  if (meta.description === '') {
+  let { description, name, title } = meta;
+  if (description === '') {
     warn(`skipped: ${found.name} has no description, which an agent needs to know when to use the skill`);
     return undefined;
   }
-  const length = codePoints(meta.description);
+  // A text has at most as many code points as UTF-16 units: most are counted by their length alone.
+  const length = description.length > MAX_DESCRIPTION ? codePoints(description) : 0;
   if (length > MAX_DESCRIPTION) {
     // Every catalog entry goes into every prompt: one runaway description would crowd out all the others.
     warn(
       `the description is ${length} characters long, over the ${MAX_DESCRIPTION} allowed; cut to ${MAX_DESCRIPTION} in the catalog`,
     );
-    meta.description = cutCodePoints(meta.description, MAX_DESCRIPTION - 1).trimEnd() + '…';
+    description = cutCodePoints(description, MAX_DESCRIPTION - 1).trimEnd() + '…';
   }
   const folderName = basename(root);
-  if (meta.name === undefined) {
+  if (name === undefined) {
     warn(`${found.name} has no name; the folder's name "${folderName}" is used`);
-    meta.name = folderName;
-    meta.title = folderName;
+    name = folderName;
+    title = folderName;
   } else if (found.layout === 'skill-md') {
-    if (meta.name !== folderName.normalize('NFKC'))
-      warn(`the name "${meta.name}" does not match the folder "${folderName}"; loaded anyway`);
-    if (codePoints(meta.name) > 64)
-      warn(`the name is ${codePoints(meta.name)} characters long, over the 64 allowed; loaded anyway`);
+    if (name !== folderName && name !== folderName.normalize('NFKC'))
+      warn(`the name "${name}" does not match the folder "${folderName}"; loaded anyway`);
+    if (name.length > 64 && codePoints(name) > 64)
+      warn(`the name is ${codePoints(name)} characters long, over the 64 allowed; loaded anyway`);
   }
   return entryOf(
-    meta.name,
-    meta.title ?? meta.name,
-    meta.description,
+    name,
+    title ?? name,
+    description,
     meta.briefDescription || undefined,
     meta.version || undefined,
     meta.triggers,
@@ -235,14 +283,7 @@ function cutCodePoints(text: string, n: number): string {
   return text.slice(0, i);
 }
 
-interface Meta {
-  name?: string;
-  title?: string;
-  description: string;
-  briefDescription?: string;
-  version?: string;
-  triggers?: Triggers;
-  hidden: boolean;
+interface Meta extends FileMeta {
   body?: string;
 }
 

@@ -1,6 +1,7 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { cleanStale, tempName, writeAll } from '../fs/atomic.js';
+import { join } from 'node:path';
+import { currentUid, readOwnFile, userCacheDir, writeOwnFile } from '../fs/user-cache.js';
+
+export { userCacheDir };
 
 // Token counts of text already counted, kept between runs in a small file of the user's cache folder (the one
 // bin/skills.js keeps its code cache in), so that a prompt counted before needs no tokenizer. The same care as
@@ -27,16 +28,10 @@ export interface TokenCacheOptions {
   uid?: number;
 }
 
-/** The folder of the user's caches: `$XDG_CACHE_HOME/skills`, else `~/.cache/skills` (as bin/skills.js). */
-export function userCacheDir(env: Record<string, string | undefined>, home: string): string {
-  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'skills');
-}
-
 /** The counts kept in `file` for `counter` (a tokenizer and its version): read now, written by save(). */
 export function openTokenCache(file: string, counter: string, options: TokenCacheOptions = {}): TokenCache {
-  const uid = options.uid ?? (typeof process.getuid === 'function' ? process.getuid() : undefined);
-  const dir = dirname(file);
-  const old = ownFolder(dir, uid) ? readCounts(file, counter, uid) : new Map<string, number>();
+  const uid = options.uid ?? currentUid();
+  const old = readCounts(file, counter, uid);
   // This run's counts come first in the file, so that the oldest unused ones are the first to go.
   const used = new Map<string, number>();
   let added = false;
@@ -64,44 +59,15 @@ export function openTokenCache(file: string, counter: string, options: TokenCach
           n++;
         }
       }
-      writeCounts(file, `${JSON.stringify({ counter, counts })}\n`, uid);
+      writeOwnFile(file, `${JSON.stringify({ counter, counts })}\n`, '.tokens-tmp-', uid);
     },
   };
 }
 
-/** True when `dir` is a folder of `uid`'s that nobody else may write to (a missing folder is not). */
-function ownFolder(dir: string, uid: number | undefined): boolean {
-  try {
-    const st = statSync(dir);
-    return st.isDirectory() && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
-  } catch {
-    return false;
-  }
-}
-
 function readCounts(file: string, counter: string, uid: number | undefined): Map<string, number> {
   const out = new Map<string, number>();
-  let text: string;
-  let fd: number | undefined;
-  try {
-    // Not through a symlink; checked on the open file, so that what is checked is what is read.
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    const st = fstatSync(fd);
-    if (!st.isFile() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0 || st.size > MAX_FILE_BYTES)
-      return out;
-    const buf = Buffer.alloc(st.size);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    text = buf.toString('utf8', 0, got);
-  } catch {
-    return out;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  const text = readOwnFile(file, MAX_FILE_BYTES, uid);
+  if (text === undefined) return out;
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -117,31 +83,6 @@ function readCounts(file: string, counter: string, uid: number | undefined): Map
     if (KEY.test(k) && typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) out.set(k, v);
   }
   return out;
-}
-
-function writeCounts(file: string, text: string, uid: number | undefined): void {
-  const dir = dirname(file);
-  let tmp: string | undefined;
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // A folder that was there already and is not the user's own is left alone.
-    if (!ownFolder(dir, uid)) return;
-    const prefix = '.tokens-tmp-';
-    cleanStale(dir, [prefix]);
-    tmp = join(dir, tempName(prefix, 'w'));
-    const fd = openSync(tmp, 'wx', 0o600);
-    try {
-      writeAll(fd, text);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
-    tmp = undefined;
-  } catch {
-    // A cache that cannot be written costs the next run a count, nothing more.
-  } finally {
-    if (tmp !== undefined) rmSync(tmp, { force: true });
-  }
 }
 
 /** The one file the counts of o200k_base are kept in, shared by render-prompt, lint and doctor. */

@@ -1,6 +1,8 @@
+import { relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   LOAD_INSTRUCTION,
+  below,
   RELATIVE_LOCATIONS,
   breadcrumb,
   briefOf,
@@ -285,5 +287,33 @@ describe('fitBudget', () => {
     const f = await fitBudget(base({ tier: 'breadcrumb' }), 'markdown', words, 1);
     expect(f.dropped).toEqual([]);
     expect(f.over).toBe(true);
+  });
+});
+
+describe('relativePath', () => {
+  it('gives what node:path gives, below the base or not, in normal form or not', () => {
+    const bases = ['/p', '/p/', '/', '/p/q/..', 'rel/p', '/p/./q'];
+    const paths = [
+      '/p/a/SKILL.md',
+      '/p',
+      '/p/',
+      '/pa/b',
+      '/p/../x',
+      '/p/a//b',
+      '/p/a/./b',
+      '/p/a/..',
+      '/q/a',
+      '/p/.hidden/x',
+      '/p/a..b/c',
+      '/p/...',
+    ];
+    for (const base of bases)
+      for (const path of paths) {
+        expect(relativePath(base, path), `${base} ${path}`).toBe(relative(base, path).split(sep).join('/') || '.');
+        const fast = below(base, path);
+        if (fast !== undefined) expect(fast).toBe(relative(base, path));
+      }
+    expect(below('/p', '/p/a/SKILL.md')).toBe('a/SKILL.md');
+    expect(below('/', '/a/b')).toBe('a/b');
   });
 });

@@ -52,6 +52,9 @@ describe('look-alike names', () => {
     expect(isMixedScript(scriptsOf('日本語-notes'))).toBe(false);
     expect(isMixedScript(scriptsOf('данные-data'))).toBe(true);
     expect(latinLookalike('ｐｄｆ')).toBe('pdf');
+    // ASCII reads as itself, lower-cased; one look-alike letter in it is still replaced.
+    expect(latinLookalike('PDF-Tools_1 ~')).toBe('pdf-tools_1 ~');
+    expect(latinLookalike('PDF-Tооls')).toBe('pdf-tools');
   });
 
   it('groups names whose skeletons are the same', () => {
