@@ -1,6 +1,6 @@
 // File references in Markdown text: links, images, reference definitions, bare paths and file names, each with
 // its line and column. Pure: text in, references out; resolving them against a skill's files is lint's.
-import { examples, FENCE_CLOSE, FENCE_OPEN, FENCED, fences } from './markdown-blocks.js';
+import { FENCE_CLOSE, FENCE_OPEN, FENCED, MarkdownText } from './markdown-blocks.js';
 
 /** A file reference found in Markdown text. */
 export interface Ref {
@@ -86,20 +86,47 @@ const MOUNT = '/mnt/skills/';
  * where the skill is mounted (`/mnt/skills/user/<mount>/…`); absolute link targets are kept. Bare file names
  * with a known extension (`FORMS.md`) in text and inline code are kept as `name` references.
  */
-export function findReferences(markdown: string, firstLine: number, opts: FindOptions = {}): Ref[] {
+export function findReferences(markdown: string | MarkdownText, firstLine: number, opts: FindOptions = {}): Ref[] {
+  const md = typeof markdown === 'string' ? new MarkdownText(markdown) : markdown;
+  const out = scanReferences(md, firstLine, opts);
+  markExamples(md, out, firstLine);
+  return out;
+}
+
+// A line holds a reference only if it holds one of these: a reference definition's `]:`, a link's `](`, a path's
+// slash, or a file name's extension (NAME_HINT). One pass over the text finds the lines that do; the others are
+// skipped without being read again.
+const MAY_HOLD =
+  /\]:|\]\(|[/\\]|\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/giu;
+
+/**
+ * findReferences without the `example` marks, which cost a pass over the block structure: for callers that need
+ * them only for some references (markExamples adds them).
+ */
+export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOptions = {}): Ref[] {
   const out: Ref[] = [];
-  const lines = markdown.split('\n');
+  const { lines, text } = md;
   const mounts = opts.mounts ?? [];
-  const kind = fences(lines);
-  let bareSeen = false;
+  const kind = md.fences;
+  // Where the line starts in the text, where the next line starts, and where MAY_HOLD next matches.
+  let at = 0;
+  let after = 0;
+  let next = -1;
   for (let i = 0; i < lines.length; i++) {
+    at = after;
+    after += lines[i]!.length + 1;
+    if (next < at) {
+      MAY_HOLD.lastIndex = at;
+      next = MAY_HOLD.exec(text)?.index ?? Infinity;
+    }
+    if (next >= after) continue;
     const k = kind[i]!;
     if (k === FENCE_OPEN || k === FENCE_CLOSE) continue;
     let line = lines[i]!;
     if (line.endsWith('\r')) line = line.slice(0, -1);
     const lineNo = firstLine + i;
     if (k === FENCED) {
-      bareSeen = bare(line, lineNo, true, out, [], mounts) || bareSeen;
+      bare(line, lineNo, true, out, [], mounts);
     } else {
       const links: Ref[] = [];
       const masks: [number, number][] = [];
@@ -114,16 +141,21 @@ export function findReferences(markdown: string, firstLine: number, opts: FindOp
       } else {
         scanLinks(maskCodeSpans(line), lineNo, links, masks, mounts);
       }
-      bareSeen = bare(maskRanges(line, masks), lineNo, false, out, links, mounts) || bareSeen;
+      bare(maskRanges(line, masks), lineNo, false, out, links, mounts);
       for (const l of links) out.push(l);
     }
   }
-  // Which bare paths are illustrations: read only for texts that have bare paths at all.
-  if (bareSeen) {
-    const example = examples(lines, kind);
-    for (const r of out) if (r.kind === 'bare' && example[r.line - firstLine] === 1) r.example = true;
-  }
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/**
+ * Mark the bare paths among `refs` (found by scanReferences in `md`, whose first line is `firstLine`) that stand in
+ * an illustration; the block structure is read only when there are bare paths.
+ */
+export function markExamples<R extends Ref>(md: MarkdownText, refs: R[], firstLine: number): void {
+  if (!refs.some((r) => r.kind === 'bare')) return;
+  const example = md.examples;
+  for (const r of refs) if (r.kind === 'bare' && example[r.line - firstLine] === 1) r.example = true;
 }
 
 /** The line with the contents of its code spans blanked, so links inside code are not read as links. */

@@ -7,6 +7,7 @@ import {
   isFolder,
   isMarkdown,
   referencesIn,
+  refDoc,
   relPath,
   skillReferences,
   type LocatedRef,
@@ -194,7 +195,7 @@ export default {
       read.add(p);
       const text = ctx.readText(p);
       if (text === undefined) return;
-      const doc: RefDoc = { file: join(skill.root, p), rel: p, text, line: 1, level: 1 };
+      const doc = refDoc(join(skill.root, p), p, text, 1, 1);
       docs.push(doc);
       refs.push(...referencesIn(skill, doc));
       texts.push({ text: text.toLowerCase(), dir: '', code: false });
