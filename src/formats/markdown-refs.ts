@@ -406,9 +406,10 @@ interface BareRef {
 function bareRef(tok: string, before: string, inFence: boolean, mounts: readonly string[]): BareRef | undefined {
   if (!tok.includes('/') && !tok.includes('\\')) {
     // A file name alone: in text and inline code, with an extension of a text or script file.
-    if (inFence || before === ':' || !FILE_NAME.test(tok)) return undefined;
+    if (inFence || before === ':') return undefined;
+    // The extension first: most words have none, and FILE_NAME is the dearer test.
     const dot = tok.lastIndexOf('.');
-    if (dot <= 0 || !NAME_EXTENSIONS.has(tok.slice(dot + 1).toLowerCase())) return undefined;
+    if (dot <= 0 || !NAME_EXTENSIONS.has(tok.slice(dot + 1).toLowerCase()) || !FILE_NAME.test(tok)) return undefined;
     return { path: tok, rooted: false, name: true };
   }
   const { rest, rooted } = placeholder(tok, mounts);

@@ -1,5 +1,13 @@
 import type { Rule } from '../types.js';
 
+/** Lines of a text, a last line ending in \n counted once: what `text.replace(/\n$/, '').split('\n')` holds. */
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < text.length - 1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 export default {
   names: ['SK100', 'instructions-max-lines'],
   description: 'instructions stay under a line budget, so the skill does not crowd the context window',
@@ -14,8 +22,7 @@ export default {
   check(skill, ctx) {
     const max = ctx.options.maxLines as number;
     let total = 0;
-    for (const part of skill.instructionParts)
-      total += part.text === '' ? 0 : part.text.replace(/\n$/, '').split('\n').length;
+    for (const part of skill.instructionParts) total += lineCount(part.text);
     if (total > max) {
       const first = skill.instructionParts[0];
       ctx.report({
