@@ -121,6 +121,24 @@ function mentionsFolder(text: string, folder: string): boolean {
   return false;
 }
 
+/** A text to search for names: lower-cased when first searched (most skills need no search at all). */
+interface Searched {
+  readonly text: string;
+  dir: string;
+  code: boolean;
+}
+
+function searched(raw: string, dir: string, code: boolean): Searched {
+  let lower: string | undefined;
+  return {
+    get text() {
+      return (lower ??= raw.toLowerCase());
+    },
+    dir,
+    code,
+  };
+}
+
 /** A declared path (manifest, frontmatter, mcpServers args) as a path relative to the skill root. */
 function declared(p: string): string {
   let q = placeholder(p).rest;
@@ -183,11 +201,7 @@ export default {
     const docs: RefDoc[] = [...base.docs];
     const refs: LocatedRef[] = [...base.refs];
     // Texts not yet searched for names: Markdown read as documents, and code files (for imports and data files).
-    const texts: { text: string; dir: string; code: boolean }[] = docs.map((d) => ({
-      text: d.text.toLowerCase(),
-      dir: '',
-      code: false,
-    }));
+    const texts: Searched[] = docs.map((d) => searched(d.text, '', false));
     // Past the first level too: a file that a reference's reference names is not unreferenced.
     const read = new Set(docs.map((d) => d.rel));
     const readDoc = (p: string) => {
@@ -198,7 +212,7 @@ export default {
       const doc = refDoc(join(skill.root, p), p, text, 1, 1);
       docs.push(doc);
       refs.push(...referencesIn(skill, doc));
-      texts.push({ text: text.toLowerCase(), dir: '', code: false });
+      texts.push(searched(text, '', false));
     };
     let drained = 0;
     const drain = () => {
@@ -232,8 +246,7 @@ export default {
       if ((!code && !NAMING.test(p)) || readCode.has(p)) return;
       readCode.add(p);
       const t = ctx.readText(p);
-      if (t !== undefined)
-        texts.push({ text: t.toLowerCase(), dir: posix.dirname(p) === '.' ? '' : posix.dirname(p), code });
+      if (t !== undefined) texts.push(searched(t, posix.dirname(p) === '.' ? '' : posix.dirname(p), code));
     };
     let codeAt = 0;
     const queueUsed = () => {
@@ -244,7 +257,7 @@ export default {
     for (const e of skill.entries) {
       if (!IGNORED_PATHS.test(e.path)) continue;
       const t = ctx.readText(e.path);
-      if (t !== undefined) texts.push({ text: t.toLowerCase(), dir: '', code: false });
+      if (t !== undefined) texts.push(searched(t, '', false));
     }
     let scanned = 0;
     while (scanned < texts.length && pending.length > 0) {
