@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Skill } from '../model/skill.js';
 import { findEntry } from '../skill/load.js';
 import { readBoundedBytes } from '../fs/read.js';
+import { entryMap } from './references.js';
 
 const MAX_TEXT = 1024 * 1024;
 
@@ -20,8 +21,11 @@ export function skillFiles(skill: Skill) {
       .join('/');
   texts.set(rel(skill.file), skill.source);
   for (const part of skill.instructionParts) if (part.file !== skill.file) texts.set(rel(part.file), part.text);
+  const map = entryMap(skill);
+  // findEntry, with a look-up for a path as the walk wrote it; any other form (./x, a\\b, C:/x) goes through findEntry.
+  const entryAt = (p: string) => (!p.includes('\\') && p[1] !== ':' && map.get(p)) || findEntry(skill, p);
   const inside = (p: string) => {
-    const e = findEntry(skill, p);
+    const e = entryAt(p);
     return e && (e.kind === 'file' || (e.kind === 'symlink' && e.inside)) ? e.path : undefined;
   };
   return {
@@ -46,9 +50,7 @@ export function skillFiles(skill: Skill) {
       if (!stats.has(path)) {
         try {
           const st =
-            findEntry(skill, path)?.kind === 'symlink'
-              ? statSync(join(skill.root, path))
-              : lstatSync(join(skill.root, path));
+            entryAt(path)?.kind === 'symlink' ? statSync(join(skill.root, path)) : lstatSync(join(skill.root, path));
           stats.set(path, { size: st.size, mode: st.mode });
         } catch {
           stats.set(path, undefined);
