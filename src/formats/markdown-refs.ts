@@ -1,6 +1,7 @@
 // File references in Markdown text: links, images, reference definitions, bare paths and file names, each with
 // its line and column. Pure: text in, references out; resolving them against a skill's files is lint's.
 import { FENCE_CLOSE, FENCE_OPEN, FENCED, MarkdownText } from './markdown-blocks.js';
+import { tokenEnd, tokenStart } from './path-words.js';
 
 /** A file reference found in Markdown text. */
 export interface Ref {
@@ -43,8 +44,6 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** A path on a Windows drive: `C:\` or `C:/`. */
 export const DRIVE = /^[A-Za-z]:[/\\]/;
 const REF_DEF = /^ {0,3}\[([^\]\n]+)\]:[ \t]*(\S+)/;
-// One character class, so a token is found in linear time; `:`, `#`, `?`, `%`, quotes and brackets end a token.
-const TOKEN = /[\p{L}\p{N}_.\-/\\{}$@+~]+/gu;
 const MAX_DEST = 2048;
 /** Extensions of the text and script files that a bare name (`see FORMS.md`) may refer to. */
 const NAME_EXTENSIONS = new Set([
@@ -93,6 +92,8 @@ export function findReferences(markdown: string | MarkdownText, firstLine: numbe
   return out;
 }
 
+const NO_LINKS: Ref[] = [];
+
 // A line holds a reference only if it holds one of these: a reference definition's `]:`, a link's `](`, a path's
 // slash, or a file name's extension (NAME_HINT). One pass over the text finds the lines that do; the others are
 // skipped without being read again.
@@ -126,7 +127,7 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
     if (line.endsWith('\r')) line = line.slice(0, -1);
     const lineNo = firstLine + i;
     if (k === FENCED) {
-      bare(line, lineNo, true, out, [], mounts);
+      bare(line, lineNo, true, out, NO_LINKS, mounts);
     } else {
       const links: Ref[] = [];
       const masks: [number, number][] = [];
@@ -139,7 +140,8 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
         if (r) links.push(r);
         masks.push([start, start + rawTarget.length]);
       } else {
-        scanLinks(maskCodeSpans(line), lineNo, links, masks, mounts);
+        // Code spans are blanked only for the link scan, which reads nothing in a line without `](`.
+        if (line.includes('](')) scanLinks(maskCodeSpans(line), lineNo, links, masks, mounts);
       }
       bare(maskRanges(line, masks), lineNo, false, out, links, mounts);
       for (const l of links) out.push(l);
@@ -357,12 +359,17 @@ function bare(
   if (!line.includes('/') && !line.includes('\\') && (inFence || !line.includes('.') || !NAME_HINT.test(line)))
     return false;
   let found = false;
-  const linked = new Set(links.map((l) => l.path));
+  const linked = links.length > 0 ? new Set(links.map((l) => l.path)) : undefined;
   let linkedNames: Set<string> | undefined;
-  TOKEN.lastIndex = 0;
-  for (let m = TOKEN.exec(line); m; m = TOKEN.exec(line)) {
-    let tok = m[0];
-    const index = m.index;
+  // Only a word holding a slash, or (outside fenced code) a known extension, can be a reference (see bareRef): the
+  // words of the line are looked up around those places, in order, rather than read one by one.
+  const places = candidatePlaces(line, inFence);
+  let end = 0;
+  for (const place of places) {
+    if (place < end) continue;
+    const index = tokenStart(line, place);
+    end = tokenEnd(line, place);
+    let tok = line.slice(index, end);
     // A sentence's full stop is no part of the path.
     if (tok.endsWith('.') && !/(?:^|[/\\])\.\.?$/.test(tok)) {
       let e = tok.length;
@@ -371,7 +378,7 @@ function bare(
     }
     const r = bareRef(tok, index > 0 ? line[index - 1]! : '', inFence, mounts);
     if (!r) continue;
-    if (linked.has(r.path)) continue;
+    if (linked?.has(r.path)) continue;
     if (r.name) {
       // `[FORMS.md](forms.md)`: the link's text names its own target.
       linkedNames ??= new Set(links.map((l) => baseName(l.path).toLowerCase()));
@@ -390,6 +397,22 @@ function bare(
     found = true;
   }
   return found;
+}
+
+const NAME_HINTS = new RegExp(NAME_HINT.source, 'giu');
+
+/** Where the line holds a slash or a backslash, and (outside fenced code) a known extension's dot; in order. */
+function candidatePlaces(line: string, inFence: boolean): number[] {
+  const places: number[] = [];
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 47 || c === 92) places.push(i);
+  }
+  if (inFence || !line.includes('.')) return places;
+  const slashes = places.length;
+  NAME_HINTS.lastIndex = 0;
+  for (let m = NAME_HINTS.exec(line); m; m = NAME_HINTS.exec(line)) places.push(m.index);
+  return slashes > 0 && places.length > slashes ? places.sort((a, b) => a - b) : places;
 }
 
 function baseName(p: string): string {

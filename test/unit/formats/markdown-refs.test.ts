@@ -390,6 +390,19 @@ describe('scanReferences: one pass over the text', () => {
     expect(all.find((r) => r.path === 'docs/a.md')?.example).toBe(true);
   });
 
+  it('reads a whole word around its slash or extension, letters outside ASCII and astral ones included', () => {
+    const refs = scanReferences(new MarkdownText('voir 𝒜été/ü.md, é-FORMS.md: and `données/b.py`'), 1);
+    expect(refs.map((r) => [r.raw, r.column])).toEqual([
+      ['𝒜été/ü.md', 6],
+      ['é-FORMS.md', 18],
+      ['données/b.py', 35],
+    ]);
+    // A lone surrogate is no letter: the word starts after it.
+    expect(scanReferences(new MarkdownText('voir \ud835a/x.md'), 1).map((r) => [r.raw, r.column])).toEqual([
+      ['a/x.md', 7],
+    ]);
+  });
+
   it('splits the text once and computes its fences and illustrations once', () => {
     const text = new MarkdownText(md);
     expect(text.lines).toEqual(md.split('\n'));
