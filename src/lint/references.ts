@@ -248,6 +248,18 @@ export function referencesIn(skill: Skill, doc: RefDoc): LocatedRef[] {
   return out;
 }
 
+const instructionCache = new WeakMap<Skill, RefDoc[]>();
+
+/** The parts of the skill's instructions as texts to read (level 0), made once per skill for every rule. */
+export function instructionDocs(skill: Skill): readonly RefDoc[] {
+  let docs = instructionCache.get(skill);
+  if (!docs) {
+    docs = skill.instructionParts.map((p) => refDoc(p.file, relPath(skill, p.file), p.text, p.line, 0));
+    instructionCache.set(skill, docs);
+  }
+  return docs;
+}
+
 /**
  * The references of the instructions and of the Markdown files they reference (one level; a file named in the
  * wrong case, `FORMS.md` for forms.md, is read too), resolved; computed once per skill and shared by the rules
@@ -256,7 +268,7 @@ export function referencesIn(skill: Skill, doc: RefDoc): LocatedRef[] {
 export function skillReferences(skill: Skill, readText: (rel: string) => string | undefined): SkillRefs {
   const cached = refCache.get(skill);
   if (cached) return cached;
-  const docs: RefDoc[] = skill.instructionParts.map((p) => refDoc(p.file, relPath(skill, p.file), p.text, p.line, 0));
+  const docs: RefDoc[] = [...instructionDocs(skill)];
   const refs: LocatedRef[] = [];
   for (const d of docs) refs.push(...referencesIn(skill, d));
   const seen = new Set(docs.map((d) => d.rel));

@@ -1,11 +1,10 @@
+import { instructionDocs, type RefDoc } from '../references.js';
 import type { Rule } from '../types.js';
 
-/** Lines of a text, a last line ending in \n counted once: what `text.replace(/\n$/, '').split('\n')` holds. */
-function lineCount(text: string): number {
-  if (text === '') return 0;
-  let n = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < text.length - 1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
+/** Lines of a text (its MarkdownText's lines), a last line ending in \n counted once. */
+function lineCount(doc: RefDoc): number {
+  if (doc.text === '') return 0;
+  return doc.md.lines.length - (doc.text.endsWith('\n') ? 1 : 0);
 }
 
 export default {
@@ -22,7 +21,7 @@ export default {
   check(skill, ctx) {
     const max = ctx.options.maxLines as number;
     let total = 0;
-    for (const part of skill.instructionParts) total += lineCount(part.text);
+    for (const doc of instructionDocs(skill)) total += lineCount(doc);
     if (total > max) {
       const first = skill.instructionParts[0];
       ctx.report({
