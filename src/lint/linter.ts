@@ -152,7 +152,8 @@ export function createLinter(options: LintOptions): Linter {
         stat: files.stat,
       };
       for (const a of checksFor(skill.layout)) {
-        if (a.rule.prepare) await a.rule.prepare([skill], a.options, tools);
+        const prepared = a.rule.prepare?.([skill], a.options, tools);
+        if (prepared) await prepared;
         current = a;
         ctx.options = a.options;
         a.rule.check!(skill, ctx);

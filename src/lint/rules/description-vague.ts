@@ -21,7 +21,8 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
  */
 function countWords(text: string, enough: number): number {
   let n = 0;
-  for (const token of text.split(/\s+/)) {
+  // The whitespace-separated tokens, read only as far as needed.
+  for (const [token] of text.matchAll(/\S+/g)) {
     if (n >= enough) return n;
     if (!WORDISH.test(token)) continue;
     if (!UNSPACED.test(token)) {
