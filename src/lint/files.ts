@@ -35,7 +35,9 @@ export function skillFiles(skill: Skill) {
       if (texts.has(path)) return texts.get(path);
       let text: string | undefined;
       try {
-        const { bytes } = readBoundedBytes(join(skill.root, path), MAX_TEXT);
+        const { bytes, stat } = readBoundedBytes(join(skill.root, path), MAX_TEXT);
+        // What the open file is, as stat() would find it (a regular file, the link followed): no second look.
+        if (!stats.has(path)) stats.set(path, stat);
         // A NUL byte in the first 8 KiB: binary, as git decides.
         if (bytes && !bytes.subarray(0, 8192).includes(0)) text = bytes.toString('utf8').replace(/\r\n?/g, '\n');
       } catch {
