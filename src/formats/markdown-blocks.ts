@@ -9,6 +9,30 @@ const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
 const EXAMPLE_WORDS = /(?<![\p{L}\p{N}_./\\-])(?:examples?|e\.g\.|for instance|such as|i\.e\.)(?![\p{L}\p{N}_/\\-])/iu;
 const EXAMPLE_HEADING = /(?<![\p{L}\p{N}_./\\-])examples?(?![\p{L}\p{N}_/\\-])/iu;
 
+/**
+ * One Markdown text, split into lines once; its fences and its illustrations are computed when first asked for, and
+ * kept, so the reference scanner and every rule that reads the same text share one pass of each.
+ */
+export class MarkdownText {
+  readonly lines: string[];
+  #fences?: Uint8Array;
+  #examples?: Uint8Array;
+
+  constructor(readonly text: string) {
+    this.lines = text.split('\n');
+  }
+
+  /** fences() of the lines. */
+  get fences(): Uint8Array {
+    return (this.#fences ??= fences(this.lines));
+  }
+
+  /** examples() of the lines. */
+  get examples(): Uint8Array {
+    return (this.#examples ??= examples(this.lines, this.fences));
+  }
+}
+
 /** What fences() says of a line: fenced code, a fence's opening line, its closing line (0: none of these). */
 export const FENCED = 1;
 export const FENCE_OPEN = 2;

@@ -1,6 +1,7 @@
 // File references in Markdown text: links, images, reference definitions, bare paths and file names, each with
 // its line and column. Pure: text in, references out; resolving them against a skill's files is lint's.
-import { examples, FENCE_CLOSE, FENCE_OPEN, FENCED, fences } from './markdown-blocks.js';
+import { FENCE_CLOSE, FENCE_OPEN, FENCED, MarkdownText } from './markdown-blocks.js';
+import { tokenEnd, tokenStart } from './path-words.js';
 
 /** A file reference found in Markdown text. */
 export interface Ref {
@@ -43,8 +44,6 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** A path on a Windows drive: `C:\` or `C:/`. */
 export const DRIVE = /^[A-Za-z]:[/\\]/;
 const REF_DEF = /^ {0,3}\[([^\]\n]+)\]:[ \t]*(\S+)/;
-// One character class, so a token is found in linear time; `:`, `#`, `?`, `%`, quotes and brackets end a token.
-const TOKEN = /[\p{L}\p{N}_.\-/\\{}$@+~]+/gu;
 const MAX_DEST = 2048;
 /** Extensions of the text and script files that a bare name (`see FORMS.md`) may refer to. */
 const NAME_EXTENSIONS = new Set([
@@ -86,20 +85,49 @@ const MOUNT = '/mnt/skills/';
  * where the skill is mounted (`/mnt/skills/user/<mount>/…`); absolute link targets are kept. Bare file names
  * with a known extension (`FORMS.md`) in text and inline code are kept as `name` references.
  */
-export function findReferences(markdown: string, firstLine: number, opts: FindOptions = {}): Ref[] {
+export function findReferences(markdown: string | MarkdownText, firstLine: number, opts: FindOptions = {}): Ref[] {
+  const md = typeof markdown === 'string' ? new MarkdownText(markdown) : markdown;
+  const out = scanReferences(md, firstLine, opts);
+  markExamples(md, out, firstLine);
+  return out;
+}
+
+const NO_LINKS: Ref[] = [];
+
+// A line holds a reference only if it holds one of these: a reference definition's `]:`, a link's `](`, a path's
+// slash, or a file name's extension (NAME_HINT). One pass over the text finds the lines that do; the others are
+// skipped without being read again.
+const MAY_HOLD =
+  /\]:|\]\(|[/\\]|\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/giu;
+
+/**
+ * findReferences without the `example` marks, which cost a pass over the block structure: for callers that need
+ * them only for some references (markExamples adds them).
+ */
+export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOptions = {}): Ref[] {
   const out: Ref[] = [];
-  const lines = markdown.split('\n');
+  const { lines, text } = md;
   const mounts = opts.mounts ?? [];
-  const kind = fences(lines);
-  let bareSeen = false;
+  const kind = md.fences;
+  // Where the line starts in the text, where the next line starts, and where MAY_HOLD next matches.
+  let at = 0;
+  let after = 0;
+  let next = -1;
   for (let i = 0; i < lines.length; i++) {
+    at = after;
+    after += lines[i]!.length + 1;
+    if (next < at) {
+      MAY_HOLD.lastIndex = at;
+      next = MAY_HOLD.exec(text)?.index ?? Infinity;
+    }
+    if (next >= after) continue;
     const k = kind[i]!;
     if (k === FENCE_OPEN || k === FENCE_CLOSE) continue;
     let line = lines[i]!;
     if (line.endsWith('\r')) line = line.slice(0, -1);
     const lineNo = firstLine + i;
     if (k === FENCED) {
-      bareSeen = bare(line, lineNo, true, out, [], mounts) || bareSeen;
+      bare(line, lineNo, true, out, NO_LINKS, mounts);
     } else {
       const links: Ref[] = [];
       const masks: [number, number][] = [];
@@ -112,18 +140,24 @@ export function findReferences(markdown: string, firstLine: number, opts: FindOp
         if (r) links.push(r);
         masks.push([start, start + rawTarget.length]);
       } else {
-        scanLinks(maskCodeSpans(line), lineNo, links, masks, mounts);
+        // Code spans are blanked only for the link scan, which reads nothing in a line without `](`.
+        if (line.includes('](')) scanLinks(maskCodeSpans(line), lineNo, links, masks, mounts);
       }
-      bareSeen = bare(maskRanges(line, masks), lineNo, false, out, links, mounts) || bareSeen;
+      bare(maskRanges(line, masks), lineNo, false, out, links, mounts);
       for (const l of links) out.push(l);
     }
   }
-  // Which bare paths are illustrations: read only for texts that have bare paths at all.
-  if (bareSeen) {
-    const example = examples(lines, kind);
-    for (const r of out) if (r.kind === 'bare' && example[r.line - firstLine] === 1) r.example = true;
-  }
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/**
+ * Mark the bare paths among `refs` (found by scanReferences in `md`, whose first line is `firstLine`) that stand in
+ * an illustration; the block structure is read only when there are bare paths.
+ */
+export function markExamples<R extends Ref>(md: MarkdownText, refs: R[], firstLine: number): void {
+  if (!refs.some((r) => r.kind === 'bare')) return;
+  const example = md.examples;
+  for (const r of refs) if (r.kind === 'bare' && example[r.line - firstLine] === 1) r.example = true;
 }
 
 /** The line with the contents of its code spans blanked, so links inside code are not read as links. */
@@ -325,12 +359,17 @@ function bare(
   if (!line.includes('/') && !line.includes('\\') && (inFence || !line.includes('.') || !NAME_HINT.test(line)))
     return false;
   let found = false;
-  const linked = new Set(links.map((l) => l.path));
+  const linked = links.length > 0 ? new Set(links.map((l) => l.path)) : undefined;
   let linkedNames: Set<string> | undefined;
-  TOKEN.lastIndex = 0;
-  for (let m = TOKEN.exec(line); m; m = TOKEN.exec(line)) {
-    let tok = m[0];
-    const index = m.index;
+  // Only a word holding a slash, or (outside fenced code) a known extension, can be a reference (see bareRef): the
+  // words of the line are looked up around those places, in order, rather than read one by one.
+  const places = candidatePlaces(line, inFence);
+  let end = 0;
+  for (const place of places) {
+    if (place < end) continue;
+    const index = tokenStart(line, place);
+    end = tokenEnd(line, place);
+    let tok = line.slice(index, end);
     // A sentence's full stop is no part of the path.
     if (tok.endsWith('.') && !/(?:^|[/\\])\.\.?$/.test(tok)) {
       let e = tok.length;
@@ -339,7 +378,7 @@ function bare(
     }
     const r = bareRef(tok, index > 0 ? line[index - 1]! : '', inFence, mounts);
     if (!r) continue;
-    if (linked.has(r.path)) continue;
+    if (linked?.has(r.path)) continue;
     if (r.name) {
       // `[FORMS.md](forms.md)`: the link's text names its own target.
       linkedNames ??= new Set(links.map((l) => baseName(l.path).toLowerCase()));
@@ -360,6 +399,22 @@ function bare(
   return found;
 }
 
+const NAME_HINTS = new RegExp(NAME_HINT.source, 'giu');
+
+/** Where the line holds a slash or a backslash, and (outside fenced code) a known extension's dot; in order. */
+function candidatePlaces(line: string, inFence: boolean): number[] {
+  const places: number[] = [];
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 47 || c === 92) places.push(i);
+  }
+  if (inFence || !line.includes('.')) return places;
+  const slashes = places.length;
+  NAME_HINTS.lastIndex = 0;
+  for (let m = NAME_HINTS.exec(line); m; m = NAME_HINTS.exec(line)) places.push(m.index);
+  return slashes > 0 && places.length > slashes ? places.sort((a, b) => a - b) : places;
+}
+
 function baseName(p: string): string {
   return p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
 }
@@ -374,9 +429,10 @@ interface BareRef {
 function bareRef(tok: string, before: string, inFence: boolean, mounts: readonly string[]): BareRef | undefined {
   if (!tok.includes('/') && !tok.includes('\\')) {
     // A file name alone: in text and inline code, with an extension of a text or script file.
-    if (inFence || before === ':' || !FILE_NAME.test(tok)) return undefined;
+    if (inFence || before === ':') return undefined;
+    // The extension first: most words have none, and FILE_NAME is the dearer test.
     const dot = tok.lastIndexOf('.');
-    if (dot <= 0 || !NAME_EXTENSIONS.has(tok.slice(dot + 1).toLowerCase())) return undefined;
+    if (dot <= 0 || !NAME_EXTENSIONS.has(tok.slice(dot + 1).toLowerCase()) || !FILE_NAME.test(tok)) return undefined;
     return { path: tok, rooted: false, name: true };
   }
   const { rest, rooted } = placeholder(tok, mounts);

@@ -5,12 +5,17 @@ import { openRegularFile } from './walk.js';
 
 /**
  * Read a regular file's bytes unless it is larger than `max` (then `tooLarge` holds its size). The size is known
- * before anything is read, so a huge file costs nothing; a FIFO or a device is refused by openRegularFile.
+ * before anything is read, so a huge file costs nothing; a FIFO or a device is refused by openRegularFile. `stat`
+ * is the size and mode the open file had, for callers that would otherwise stat it again.
  */
-export function readBoundedBytes(file: string, max: number): { bytes?: Buffer; tooLarge?: number } {
-  const { fd, size } = openRegularFile(file);
+export function readBoundedBytes(
+  file: string,
+  max: number,
+): { bytes?: Buffer; tooLarge?: number; stat: { size: number; mode: number } } {
+  const { fd, size, mode } = openRegularFile(file);
+  const stat = { size, mode };
   try {
-    if (size > max) return { tooLarge: size };
+    if (size > max) return { tooLarge: size, stat };
     const buf = Buffer.allocUnsafe(size);
     let off = 0;
     while (off < size) {
@@ -18,7 +23,7 @@ export function readBoundedBytes(file: string, max: number): { bytes?: Buffer; t
       if (n === 0) break;
       off += n;
     }
-    return { bytes: buf.subarray(0, off) };
+    return { bytes: buf.subarray(0, off), stat };
   } finally {
     closeSync(fd);
   }

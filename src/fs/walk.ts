@@ -25,7 +25,7 @@ const MAX_ENTRIES = 20_000;
  * hold a symlink to a FIFO or a device (`SKILL.md -> /dev/stdin`): a plain open of a FIFO waits for a writer
  * forever, so the open does not block, and anything but a regular file is refused (E_IO) before a byte is read.
  */
-export function openRegularFile(file: string): { fd: number; size: number } {
+export function openRegularFile(file: string): { fd: number; size: number; mode: number } {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = fstatSync(fd);
@@ -45,7 +45,7 @@ export function openRegularFile(file: string): { fd: number; size: number } {
         hint: 'a skill holds regular files (a symlink must lead to one)',
       });
     }
-    return { fd, size: st.size };
+    return { fd, size: st.size, mode: st.mode };
   } catch (err) {
     closeSync(fd);
     throw err;

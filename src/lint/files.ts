@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Skill } from '../model/skill.js';
 import { findEntry } from '../skill/load.js';
 import { readBoundedBytes } from '../fs/read.js';
+import { entryMap } from './references.js';
 
 const MAX_TEXT = 1024 * 1024;
 
@@ -20,8 +21,11 @@ export function skillFiles(skill: Skill) {
       .join('/');
   texts.set(rel(skill.file), skill.source);
   for (const part of skill.instructionParts) if (part.file !== skill.file) texts.set(rel(part.file), part.text);
+  const map = entryMap(skill);
+  // findEntry, with a look-up for a path as the walk wrote it; any other form (./x, a\\b, C:/x) goes through findEntry.
+  const entryAt = (p: string) => (!p.includes('\\') && p[1] !== ':' && map.get(p)) || findEntry(skill, p);
   const inside = (p: string) => {
-    const e = findEntry(skill, p);
+    const e = entryAt(p);
     return e && (e.kind === 'file' || (e.kind === 'symlink' && e.inside)) ? e.path : undefined;
   };
   return {
@@ -31,7 +35,9 @@ export function skillFiles(skill: Skill) {
       if (texts.has(path)) return texts.get(path);
       let text: string | undefined;
       try {
-        const { bytes } = readBoundedBytes(join(skill.root, path), MAX_TEXT);
+        const { bytes, stat } = readBoundedBytes(join(skill.root, path), MAX_TEXT);
+        // What the open file is, as stat() would find it (a regular file, the link followed): no second look.
+        if (!stats.has(path)) stats.set(path, stat);
         // A NUL byte in the first 8 KiB: binary, as git decides.
         if (bytes && !bytes.subarray(0, 8192).includes(0)) text = bytes.toString('utf8').replace(/\r\n?/g, '\n');
       } catch {
@@ -46,9 +52,7 @@ export function skillFiles(skill: Skill) {
       if (!stats.has(path)) {
         try {
           const st =
-            findEntry(skill, path)?.kind === 'symlink'
-              ? statSync(join(skill.root, path))
-              : lstatSync(join(skill.root, path));
+            entryAt(path)?.kind === 'symlink' ? statSync(join(skill.root, path)) : lstatSync(join(skill.root, path));
           stats.set(path, { size: st.size, mode: st.mode });
         } catch {
           stats.set(path, undefined);

@@ -9,7 +9,7 @@ import { skillFiles } from './files.js';
 import { keptBy, skillDisables, type FileDisables } from './inline-disables.js';
 import { rules as allRules } from './rules/index.js';
 import { knownNames, resolveSettings, settingFor } from './settings.js';
-import type { Fix, Report, Rule, RuleTools, TreeSkill } from './types.js';
+import type { Fix, Report, Rule, RuleContext, RuleTools, TreeSkill } from './types.js';
 import { fixForCheck } from './validate-fixes.js';
 
 export { resolveSettings } from './settings.js';
@@ -111,6 +111,13 @@ export function createLinter(options: LintOptions): Linter {
   // For the tree rules' findings: the disable comments of each skill file, kept only where it has some.
   const fileDisables = new Map<LintReport, FileDisables>();
   const treeRules = active.filter((a) => a.rule.checkTree);
+  // The rules that check one skill, for each layout.
+  const checks = new Map<Skill['layout'], Active[]>();
+  const checksFor = (layout: Skill['layout']) => {
+    let list = checks.get(layout);
+    if (!list) checks.set(layout, (list = active.filter((a) => a.rule.check && a.rule.layouts.includes(layout))));
+    return list;
+  };
 
   const settle = (diagnostics: LintFinding[]) => {
     let out = diagnostics.flatMap((d) => {
@@ -133,14 +140,23 @@ export function createLinter(options: LintOptions): Linter {
         const fix = fixForCheck(skill, d, files.readText, files.stat);
         return fix ? { ...d, fix } : { ...d };
       });
-      for (const { rule, severity, options: opts } of active) {
-        if (!rule.check || !rule.layouts.includes(skill.layout)) continue;
-        if (rule.prepare) await rule.prepare([skill], opts, tools);
-        const report = (r: Report) => {
-          options.onReport?.(rule, skill, r);
-          out.push(toFinding(rule, severity, skill, r));
-        };
-        rule.check(skill, { options: opts, report, readText: files.readText, stat: files.stat });
+      // One context for the skill, lent to each rule in turn (rules report while they check, never later).
+      let current: Active;
+      const ctx: RuleContext = {
+        options: {},
+        report(r) {
+          options.onReport?.(current.rule, skill, r);
+          out.push(toFinding(current.rule, current.severity, skill, r));
+        },
+        readText: files.readText,
+        stat: files.stat,
+      };
+      for (const a of checksFor(skill.layout)) {
+        const prepared = a.rule.prepare?.([skill], a.options, tools);
+        if (prepared) await prepared;
+        current = a;
+        ctx.options = a.options;
+        a.rule.check!(skill, ctx);
       }
       const disables = skillDisables(skill, files.readText, names);
       const diagnostics = settle(out).filter((d) => keptBy(disables(d.file), d));

@@ -1,7 +1,8 @@
 // References of a loaded skill, resolved against its entries: present, missing (and whether plausibly the
 // skill's), or leading outside it. Computed once per skill and shared by the rules that need them.
 import { basename, join, posix } from 'node:path';
-import { DRIVE, findReferences, STANDARD_FOLDERS, type Ref } from '../formats/markdown-refs.js';
+import { MarkdownText } from '../formats/markdown-blocks.js';
+import { DRIVE, markExamples, scanReferences, STANDARD_FOLDERS, type Ref } from '../formats/markdown-refs.js';
 import type { Skill, SkillEntry } from '../model/skill.js';
 
 export type Resolution =
@@ -22,6 +23,8 @@ export interface RefDoc {
   /** Path relative to the skill root. */
   rel: string;
   text: string;
+  /** `text` split and scanned once, for every rule that reads it. */
+  md: MarkdownText;
   /** Line of `file` where `text` starts. */
   line: number;
   /** 0: the instructions; 1: a Markdown file the instructions reference. */
@@ -223,16 +226,38 @@ function dirOf(rel: string): string {
   return i < 0 ? '' : rel.slice(0, i);
 }
 
+/** A text of the skill to read references from. */
+export function refDoc(file: string, rel: string, text: string, line: number, level: RefDoc['level']): RefDoc {
+  return { file, rel, text, md: new MarkdownText(text), line, level };
+}
+
 /** References of one text of the skill, resolved; bare names and loose paths only when the skill has the file. */
 export function referencesIn(skill: Skill, doc: RefDoc): LocatedRef[] {
   const from = dirOf(doc.rel);
   const out: LocatedRef[] = [];
-  for (const r of findReferences(doc.text, doc.line, { mounts: mountNames(skill) })) {
+  let missingBare = false;
+  for (const r of scanReferences(doc.md, doc.line, { mounts: mountNames(skill) })) {
     const target = r.name ? resolveName(skill, r.path, from) : resolveReference(skill, r, from);
     if (!target || (r.loose && target.status !== 'ok')) continue;
     out.push({ ...r, doc, target });
+    if (r.kind === 'bare' && target.status === 'missing') missingBare = true;
   }
+  // Whether a bare path is an illustration matters only for one that is missing (isRelevant): the block structure
+  // is read only then.
+  if (missingBare) markExamples(doc.md, out, doc.line);
   return out;
+}
+
+const instructionCache = new WeakMap<Skill, RefDoc[]>();
+
+/** The parts of the skill's instructions as texts to read (level 0), made once per skill for every rule. */
+export function instructionDocs(skill: Skill): readonly RefDoc[] {
+  let docs = instructionCache.get(skill);
+  if (!docs) {
+    docs = skill.instructionParts.map((p) => refDoc(p.file, relPath(skill, p.file), p.text, p.line, 0));
+    instructionCache.set(skill, docs);
+  }
+  return docs;
 }
 
 /**
@@ -243,13 +268,7 @@ export function referencesIn(skill: Skill, doc: RefDoc): LocatedRef[] {
 export function skillReferences(skill: Skill, readText: (rel: string) => string | undefined): SkillRefs {
   const cached = refCache.get(skill);
   if (cached) return cached;
-  const docs: RefDoc[] = skill.instructionParts.map((p) => ({
-    file: p.file,
-    rel: relPath(skill, p.file),
-    text: p.text,
-    line: p.line,
-    level: 0,
-  }));
+  const docs: RefDoc[] = [...instructionDocs(skill)];
   const refs: LocatedRef[] = [];
   for (const d of docs) refs.push(...referencesIn(skill, d));
   const seen = new Set(docs.map((d) => d.rel));
@@ -261,7 +280,7 @@ export function skillReferences(skill: Skill, readText: (rel: string) => string 
     seen.add(path);
     const text = readText(path);
     if (text === undefined) continue;
-    const doc: RefDoc = { file: join(skill.root, path), rel: path, text, line: 1, level: 1 };
+    const doc = refDoc(join(skill.root, path), path, text, 1, 1);
     docs.push(doc);
     refs.push(...referencesIn(skill, doc));
   }

@@ -70,9 +70,10 @@ export interface Rule {
   options?: Record<string, RuleOption>;
   /**
    * The asynchronous part of the rule's work on these skills (token counts, say), before their checks; only for
-   * skills the rule runs on. The linter goes through skills one at a time, so it is called with each in turn.
+   * skills the rule runs on. The linter goes through skills one at a time, so it is called with each in turn; with
+   * nothing to wait for it returns nothing, and the linter goes on without a turn of the event loop.
    */
-  prepare?(skills: Skill[], options: Record<string, unknown>, tools: RuleTools): Promise<void>;
+  prepare?(skills: Skill[], options: Record<string, unknown>, tools: RuleTools): Promise<void> | void;
   check?(skill: Skill, ctx: RuleContext): void;
   /** Rules that compare skills with each other, run once every skill has been checked. */
   checkTree?(skills: TreeSkill[], ctx: TreeContext): void;

@@ -2,9 +2,9 @@
 // interpreter (`python scripts/x.py`), run by path (`scripts/x.py --in a`, `./x.sh`), or only named (`the
 // scripts/recalc.py script`). Shared by script-shebang, script-executable and shell-set-e, computed once per skill.
 import { basename, extname } from 'node:path';
-import { FENCED, fences } from '../../formats/markdown-blocks.js';
+import { FENCED } from '../../formats/markdown-blocks.js';
 import type { ScriptRef, Skill } from '../../model/skill.js';
-import { isFolder, skillReferences, type LocatedRef, type RefDoc } from '../references.js';
+import { isFolder, skillReferences, type LocatedRef } from '../references.js';
 
 // Files without an extension that are not scripts run by path.
 const NOT_SCRIPTS = new Set([
@@ -76,22 +76,18 @@ export interface ScriptUses {
   runByPath: ScriptRef[];
 }
 
-interface DocLines {
-  lines: string[];
-  kind: Uint8Array;
-}
-
 /**
  * Whether one mention runs the file by path: at the start of a command in fenced code; at the start of inline code
  * that goes on with arguments or says ./ (`scripts/init.py my-skill`, `./x.sh`, not `scripts/init.py` alone); or
  * after "run" in prose.
  */
-function runsByPath(r: LocatedRef, doc: DocLines): boolean {
+function runsByPath(r: LocatedRef): boolean {
+  const doc = r.doc.md;
   const i = r.line - r.doc.line;
   const line = doc.lines[i] ?? '';
   const before = line.slice(0, r.column - 1);
   if (afterInterpreter(before)) return false;
-  if (doc.kind[i] === FENCED) return COMMAND_START.test(before.trimEnd()) || /^[ \t]*(?:[$>#%][ \t]+)?$/.test(before);
+  if (doc.fences[i] === FENCED) return COMMAND_START.test(before.trimEnd()) || /^[ \t]*(?:[$>#%][ \t]+)?$/.test(before);
   const ticks = before.split('`').length - 1;
   if (ticks % 2 === 1) {
     const code = before.slice(before.lastIndexOf('`') + 1);
@@ -114,7 +110,6 @@ export function scriptUses(skill: Skill, readText: (rel: string) => string | und
   const loaded = new Set<string>();
   const ran = new Set<string>();
   const outside = new Map<string, ScriptRef>();
-  const docs = new Map<RefDoc, DocLines>();
   for (const r of skillReferences(skill, readText).refs) {
     const t = r.target;
     if (t.status !== 'ok' || t.path === '' || isFolder(t.entry)) continue;
@@ -123,21 +118,16 @@ export function scriptUses(skill: Skill, readText: (rel: string) => string | und
     // block; `tools/x.ts` in a sentence is a mention.
     const explicit = r.raw.startsWith('./') || r.raw.startsWith('.\\') || r.rooted === true || r.loose === true;
     if (!isScript && (outside.has(t.path) || !explicit || !runsDirectly(t.path, ALL_EXTENSIONS))) continue;
-    let doc = docs.get(r.doc);
-    if (!doc) {
-      const lines = r.doc.text.split('\n');
-      docs.set(r.doc, (doc = { lines, kind: fences(lines) }));
-    }
     if (isScript) {
-      const byPath = runsByPath(r, doc);
+      const byPath = runsByPath(r);
       if (mentioned.get(t.path) !== true) mentioned.set(t.path, byPath);
       // Sourced when some command loads it and none runs it; a mention in prose says neither.
-      const before = (doc.lines[r.line - r.doc.line] ?? '').slice(0, r.column - 1);
+      const before = (r.doc.md.lines[r.line - r.doc.line] ?? '').slice(0, r.column - 1);
       if (SOURCE.test(before)) loaded.add(t.path);
       else if (byPath || afterInterpreter(before)) ran.add(t.path);
       continue;
     }
-    if (runsByPath(r, doc)) {
+    if (runsByPath(r)) {
       mentioned.set(t.path, true);
       const mode = t.entry?.mode;
       outside.set(t.path, {

@@ -16,12 +16,14 @@ const LATIN = /\p{Script=Latin}/u;
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
 
 /**
- * Words in `text`: whitespace-separated tokens, except that tokens in unspaced scripts (Chinese, Japanese, Thai, …) are
- * segmented.
+ * Words in `text`, counted up to `enough`: whitespace-separated tokens, except that tokens in unspaced scripts
+ * (Chinese, Japanese, Thai, …) are segmented.
  */
-function countWords(text: string): number {
+function countWords(text: string, enough: number): number {
   let n = 0;
-  for (const token of text.split(/\s+/)) {
+  // The whitespace-separated tokens, read only as far as needed.
+  for (const [token] of text.matchAll(/\S+/g)) {
+    if (n >= enough) return n;
     if (!WORDISH.test(token)) continue;
     if (!UNSPACED.test(token)) {
       // "Spreadsheet-analysis-toolkit" stays one word, as written.
@@ -61,7 +63,8 @@ export default {
     const reasons: string[] = [];
     const lead = VAGUE_LEAD.exec(text);
     if (lead && mostlyLatin(text)) reasons.push(`it starts with "${lead[0]}"`);
-    const words = countWords(text);
+    // Only a count under MIN_WORDS is reported, so counting stops there.
+    const words = countWords(text, MIN_WORDS);
     if (words < MIN_WORDS) reasons.push(`it has ${words} word${words === 1 ? '' : 's'}`);
     if (reasons.length === 0) return;
     const pos = skill.positions['description'];

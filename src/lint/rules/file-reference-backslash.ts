@@ -1,4 +1,4 @@
-import { isRelevant, skillReferences, type LocatedRef, type RefDoc } from '../references.js';
+import { isRelevant, skillReferences, type LocatedRef } from '../references.js';
 import type { Fix, Rule } from '../types.js';
 
 export default {
@@ -18,12 +18,9 @@ export default {
       if (list) list.push(r);
       else byLine.set(key, [r]);
     }
-    const lines = new Map<RefDoc, string[]>();
     for (const refs of byLine.values()) {
       const doc = refs[0]!.doc;
-      let docLines = lines.get(doc);
-      if (!docLines) lines.set(doc, (docLines = doc.text.split('\n')));
-      const current = docLines[refs[0]!.line - doc.line];
+      const current = doc.md.lines[refs[0]!.line - doc.line];
       // The fix is safe only where the forward-slash path exists: then it names the same file everywhere.
       const fixable =
         current === undefined

@@ -1,4 +1,11 @@
+import { instructionDocs, type RefDoc } from '../references.js';
 import type { Rule } from '../types.js';
+
+/** Lines of a text (its MarkdownText's lines), a last line ending in \n counted once. */
+function lineCount(doc: RefDoc): number {
+  if (doc.text === '') return 0;
+  return doc.md.lines.length - (doc.text.endsWith('\n') ? 1 : 0);
+}
 
 export default {
   names: ['SK100', 'instructions-max-lines'],
@@ -14,8 +21,7 @@ export default {
   check(skill, ctx) {
     const max = ctx.options.maxLines as number;
     let total = 0;
-    for (const part of skill.instructionParts)
-      total += part.text === '' ? 0 : part.text.replace(/\n$/, '').split('\n').length;
+    for (const doc of instructionDocs(skill)) total += lineCount(doc);
     if (total > max) {
       const first = skill.instructionParts[0];
       ctx.report({

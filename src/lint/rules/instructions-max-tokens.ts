@@ -30,14 +30,17 @@ export default {
       description: 'most tokens of instructions (SKILL.md body, or all context files), counted with o200k_base',
     },
   },
-  async prepare(skills, options, tools) {
+  prepare(skills, options, tools) {
     const max = options.maxTokens as number;
-    for (const skill of skills) {
-      if (instructionBytes(skill) <= max) continue;
-      let total = 0;
-      for (const part of skill.instructionParts) total += await tools.countTokens(part.text);
-      counted.set(skill, total);
-    }
+    const long = skills.filter((skill) => instructionBytes(skill) > max);
+    if (long.length === 0) return;
+    return (async () => {
+      for (const skill of long) {
+        let total = 0;
+        for (const part of skill.instructionParts) total += await tools.countTokens(part.text);
+        counted.set(skill, total);
+      }
+    })();
   },
   check(skill, ctx) {
     const max = ctx.options.maxTokens as number;

@@ -22,7 +22,8 @@ export function importedBySibling(skill: Skill, path: string, readText: (rel: st
   const dir = path.slice(0, slash + 1);
   const file = path.slice(slash + 1);
   const ext = extname(file).toLowerCase();
-  const stem = file.slice(0, file.length - ext.length).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const name = file.slice(0, file.length - ext.length);
+  const stem = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   if (stem === '') return false;
   let pattern: RegExp;
   if (ext === '.py')
@@ -47,7 +48,8 @@ export function importedBySibling(skill: Skill, path: string, readText: (rel: st
     )
       continue;
     const text = readText(other.path);
-    if (text !== undefined && pattern.test(text)) return true;
+    // Every match holds the name as written: most texts are ruled out by a plain search.
+    if (text !== undefined && text.includes(name) && pattern.test(text)) return true;
   }
   return false;
 }

@@ -63,18 +63,43 @@ const PATTERNS: Pattern[] = [
   },
 ];
 
-// Every pattern's hints in one expression: one pass tells whether a text needs the patterns at all (a string search
-// per hint costs more than this pass).
-const ANY_HINT = new RegExp(
-  PATTERNS.flatMap((p) => p.hints)
-    .map((h) => h.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))
-    .join('|'),
-);
-
 // `API_KEY=…`, `"token": "…"`, `password: …`: the key, then a value of 20 or more token characters.
 const ASSIGNMENT =
   /(api[_.-]?key|secret|token|passw(?:or)?d|pwd|access[_.-]?key|credentials?|private[_.-]?key)[A-Za-z0-9_.-]{0,40}["']?[ \t]{0,5}(?:=|:=?|=>)[ \t]{0,5}["'`]?([A-Za-z0-9_\-+/=.~]{20,200})/gi;
 const KEYWORDS = /api[_.-]?key|secret|token|passw|pwd|access[_.-]?key|credential/i;
+
+// Every pattern's hints in one expression: most texts hold none, and then the patterns are not run at all.
+const ANY_HINT = PATTERNS.flatMap((p) => p.hints)
+  .map((h) => h.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))
+  .join('|');
+// The hints and the keywords in one pass, case aside: every place where either matches is a place where this does.
+const GATE = new RegExp(`${ANY_HINT}|${KEYWORDS.source}`, 'gi');
+const HINT_AT = new RegExp(ANY_HINT, 'y');
+const KEYWORD_AT = new RegExp(KEYWORDS.source, 'iy');
+const HINT_FROM = new RegExp(ANY_HINT, 'g');
+const KEYWORD_FROM = new RegExp(KEYWORDS.source, 'gi');
+
+/** Whether the text holds a hint of some pattern, and a KEYWORDS word: one pass over it rather than two. */
+function gate(text: string): { hinted: boolean; keyword: boolean } {
+  GATE.lastIndex = 0;
+  for (let m = GATE.exec(text); m; m = GATE.exec(text)) {
+    const at = m.index;
+    HINT_AT.lastIndex = at;
+    KEYWORD_AT.lastIndex = at;
+    const hinted = HINT_AT.test(text);
+    const keyword = KEYWORD_AT.test(text);
+    if (hinted || keyword) {
+      // Nothing before `at` is either: the one not found yet is looked for alone, from here.
+      const rest = hinted ? KEYWORD_FROM : HINT_FROM;
+      rest.lastIndex = at;
+      const other = rest.test(text);
+      return { hinted: hinted || other, keyword: keyword || (hinted && other) };
+    }
+    GATE.lastIndex = at + 1;
+  }
+  return { hinted: false, keyword: false };
+}
+
 const PLACEHOLDER =
   /your|xxxx|example|changeme|change_me|dummy|placeholder|test|sample|fake|redacted|replace|insert|todo|secret_here|\.\.\./i;
 // The signature of jwt.io's sample token, quoted in many a README.
@@ -129,7 +154,7 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     lineOf ??= positionFinder(text);
     return illustration[lineOf(offset).line - 1] === 1;
   };
-  const hinted = ANY_HINT.test(text);
+  const { hinted, keyword } = gate(text);
   for (const p of hinted ? PATTERNS : []) {
     if (!p.hints.some((h) => text.includes(h))) continue;
     for (const m of text.matchAll(p.re)) {
@@ -153,7 +178,7 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
       taken.push([m.index, m.index + v.length]);
     }
   }
-  if (KEYWORDS.test(text)) {
+  if (keyword) {
     for (const m of text.matchAll(ASSIGNMENT)) {
       const v = m[2]!;
       const at = m.index + m[0].length - v.length;

@@ -7,6 +7,7 @@ import {
   isFolder,
   isMarkdown,
   referencesIn,
+  refDoc,
   relPath,
   skillReferences,
   type LocatedRef,
@@ -63,8 +64,11 @@ function mentions(text: string, name: string, part = false): boolean {
   return false;
 }
 
-/** Whether a file is named by one of the texts: by its name, or (code) by its stem as an imported module. */
-function named(path: string, texts: readonly { text: string; code: boolean }[]): boolean {
+/**
+ * Whether a file is named by one of the texts: by its name, or (code) by its stem as an imported module. With
+ * `byWords`, a name is looked up in each text's set of words (what mentions() finds, found once for many names).
+ */
+function named(path: string, texts: readonly Searched[], byWords: boolean): boolean {
   const name = basename(path).toLowerCase();
   const dot = name.lastIndexOf('.');
   // A name with a character no word holds (a space, a bracket) is never one word of a text.
@@ -72,7 +76,11 @@ function named(path: string, texts: readonly { text: string; code: boolean }[]):
   const stem = dot > 0 && CODE.test(path) ? name.slice(0, dot) : '';
   const asPart = stem.length >= 3 && !stem.includes('.') && WORD.test(stem);
   if (!asWord && !asPart) return false;
-  return texts.some((t) => (asWord && mentions(t.text, name)) || (asPart && t.code && mentions(t.text, stem, true)));
+  return texts.some(
+    (t) =>
+      (asWord && (byWords ? t.words.has(name) : mentions(t.text, name))) ||
+      (asPart && t.code && mentions(t.text, stem, true)),
+  );
 }
 
 /**
@@ -118,6 +126,44 @@ function mentionsFolder(text: string, folder: string): boolean {
     return true;
   }
   return false;
+}
+
+/**
+ * A text to search for names: lower-cased when first searched (most skills need no search at all), and its words
+ * (runs of word characters, full stops after them left off) when first asked for.
+ */
+interface Searched {
+  readonly text: string;
+  readonly words: ReadonlySet<string>;
+  dir: string;
+  code: boolean;
+}
+
+const WORD_RUN = /[\p{L}\p{N}_.-]+/gu;
+// Past this many names to look for, a text's words are gathered once rather than searched for each name.
+const MANY_NAMES = 16;
+
+function searched(raw: string, dir: string, code: boolean): Searched {
+  let lower: string | undefined;
+  let words: Set<string> | undefined;
+  return {
+    get text() {
+      return (lower ??= raw.toLowerCase());
+    },
+    get words() {
+      if (!words) {
+        words = new Set();
+        for (const m of this.text.matchAll(WORD_RUN)) {
+          let e = m[0].length;
+          while (e > 0 && m[0].charCodeAt(e - 1) === 46) e--;
+          words.add(e === m[0].length ? m[0] : m[0].slice(0, e));
+        }
+      }
+      return words;
+    },
+    dir,
+    code,
+  };
 }
 
 /** A declared path (manifest, frontmatter, mcpServers args) as a path relative to the skill root. */
@@ -182,11 +228,7 @@ export default {
     const docs: RefDoc[] = [...base.docs];
     const refs: LocatedRef[] = [...base.refs];
     // Texts not yet searched for names: Markdown read as documents, and code files (for imports and data files).
-    const texts: { text: string; dir: string; code: boolean }[] = docs.map((d) => ({
-      text: d.text.toLowerCase(),
-      dir: '',
-      code: false,
-    }));
+    const texts: Searched[] = docs.map((d) => searched(d.text, '', false));
     // Past the first level too: a file that a reference's reference names is not unreferenced.
     const read = new Set(docs.map((d) => d.rel));
     const readDoc = (p: string) => {
@@ -194,10 +236,10 @@ export default {
       read.add(p);
       const text = ctx.readText(p);
       if (text === undefined) return;
-      const doc: RefDoc = { file: join(skill.root, p), rel: p, text, line: 1, level: 1 };
+      const doc = refDoc(join(skill.root, p), p, text, 1, 1);
       docs.push(doc);
       refs.push(...referencesIn(skill, doc));
-      texts.push({ text: text.toLowerCase(), dir: '', code: false });
+      texts.push(searched(text, '', false));
     };
     let drained = 0;
     const drain = () => {
@@ -231,8 +273,7 @@ export default {
       if ((!code && !NAMING.test(p)) || readCode.has(p)) return;
       readCode.add(p);
       const t = ctx.readText(p);
-      if (t !== undefined)
-        texts.push({ text: t.toLowerCase(), dir: posix.dirname(p) === '.' ? '' : posix.dirname(p), code });
+      if (t !== undefined) texts.push(searched(t, posix.dirname(p) === '.' ? '' : posix.dirname(p), code));
     };
     let codeAt = 0;
     const queueUsed = () => {
@@ -243,7 +284,7 @@ export default {
     for (const e of skill.entries) {
       if (!IGNORED_PATHS.test(e.path)) continue;
       const t = ctx.readText(e.path);
-      if (t !== undefined) texts.push({ text: t.toLowerCase(), dir: '', code: false });
+      if (t !== undefined) texts.push(searched(t, '', false));
     }
     let scanned = 0;
     while (scanned < texts.length && pending.length > 0) {
@@ -254,7 +295,8 @@ export default {
         for (const t of batch) for (const p of modulePaths(t.text, t.dir, lowerPaths)) found.push(p);
       for (const d of dirs)
         if (!folders.has(`${d}/`) && batch.some((t) => mentionsFolder(t.text, d.toLowerCase()))) folders.add(`${d}/`);
-      for (const p of pending) if (named(p, batch)) found.push(p);
+      const byWords = pending.length > MANY_NAMES;
+      for (const p of pending) if (named(p, batch, byWords)) found.push(p);
       for (const p of found) {
         if (used.has(p)) continue;
         mark(p);

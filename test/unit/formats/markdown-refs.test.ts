@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findReferences, type Ref } from '../../../src/formats/markdown-refs.js';
+import { MarkdownText } from '../../../src/formats/markdown-blocks.js';
+import { findReferences, markExamples, scanReferences, type Ref } from '../../../src/formats/markdown-refs.js';
 
 // Unconditional references only: bare names and loose fenced paths count only when the skill has the file.
 const paths = (md: string) =>
@@ -345,6 +346,69 @@ describe('findReferences: fenced code', () => {
 
   it('does not take ``` with a backtick in its info string for a fence', () => {
     expect(paths('```a` docs/x.md\ndocs/y.md')).toEqual(['docs/x.md', 'docs/y.md']);
+  });
+});
+
+describe('scanReferences: one pass over the text', () => {
+  // Every kind of line that holds a reference, between lines of prose that hold none (which the scan skips).
+  const prose = 'Plain words, a full stop. Then more words.\n'.repeat(3);
+  const md = [
+    '# Example',
+    prose,
+    'e.g. docs/a.md',
+    'See [the guide](guide).',
+    prose,
+    '[g]: ref',
+    prose,
+    'Open FORMS.md, then run scripts\\win.py.',
+    prose,
+    '```sh',
+    'python scripts/run.py',
+    '```',
+    prose,
+  ].join('\n');
+
+  it('finds what findReferences finds, without the example marks until they are asked for', () => {
+    const text = new MarkdownText(md);
+    const refs = scanReferences(text, 5);
+    const all = findReferences(md, 5);
+    expect(refs.map((r) => [r.path, r.line, r.column, r.kind])).toEqual(
+      all.map((r) => [r.path, r.line, r.column, r.kind]),
+    );
+    expect(refs.map((r) => r.path)).toEqual([
+      'docs/a.md',
+      'guide',
+      'ref',
+      'FORMS.md',
+      'scripts\\win.py',
+      'scripts/run.py',
+    ]);
+    expect(refs.some((r) => r.example)).toBe(false);
+    markExamples(text, refs, 5);
+    expect(refs).toEqual(all);
+    expect(refs.filter((r) => r.example).map((r) => r.path)).toEqual(all.filter((r) => r.example).map((r) => r.path));
+    expect(all.find((r) => r.path === 'docs/a.md')?.example).toBe(true);
+  });
+
+  it('reads a whole word around its slash or extension, letters outside ASCII and astral ones included', () => {
+    const refs = scanReferences(new MarkdownText('voir 𝒜été/ü.md, é-FORMS.md: and `données/b.py`'), 1);
+    expect(refs.map((r) => [r.raw, r.column])).toEqual([
+      ['𝒜été/ü.md', 6],
+      ['é-FORMS.md', 18],
+      ['données/b.py', 35],
+    ]);
+    // A lone surrogate is no letter: the word starts after it.
+    expect(scanReferences(new MarkdownText('voir \ud835a/x.md'), 1).map((r) => [r.raw, r.column])).toEqual([
+      ['a/x.md', 7],
+    ]);
+  });
+
+  it('splits the text once and computes its fences and illustrations once', () => {
+    const text = new MarkdownText(md);
+    expect(text.lines).toEqual(md.split('\n'));
+    expect(text.fences).toBe(text.fences);
+    expect(text.examples).toBe(text.examples);
+    expect(text.examples[0]).toBe(1);
   });
 });
 

@@ -18,6 +18,8 @@ it('instructions-max-lines', () =>
     valid: [
       { tree: { 'SKILL.md': skillMd(fm, 'line\n'.repeat(500)) } },
       { tree: { 'SKILL.md': skillMd(fm, 'line\n'.repeat(20)) }, options: { maxLines: 20 } },
+      // The last line counts whether or not it ends in a newline.
+      { tree: { 'SKILL.md': skillMd(fm, `${'line\n'.repeat(19)}last`) }, options: { maxLines: 20 } },
     ],
     invalid: [
       {
@@ -27,6 +29,17 @@ it('instructions-max-lines', () =>
       },
       {
         tree: { 'SKILL.md': skillMd(fm, 'line\n'.repeat(21)) },
+        options: { maxLines: 20 },
+        messages: [/21 lines long/],
+      },
+      {
+        tree: { 'SKILL.md': skillMd(fm, `${'line\n'.repeat(20)}last`) },
+        options: { maxLines: 20 },
+        messages: [/21 lines long/],
+      },
+      {
+        // A blank line at the end is a line.
+        tree: { 'SKILL.md': skillMd(fm, `${'line\n'.repeat(20)}\n`) },
         options: { maxLines: 20 },
         messages: [/21 lines long/],
       },

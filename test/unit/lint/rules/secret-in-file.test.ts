@@ -211,6 +211,18 @@ it('secret-in-file never shows the secret, only its first four characters, with 
   }
 });
 
+it("findSecrets finds a pattern's secret and a generic value in one text, whichever comes first, in any case", () => {
+  const kinds = (text: string) => findSecrets(text).map((h) => h.kind);
+  const assignment = `API_KEY=${generic}`;
+  // Words in another case first: the pass that looks for both must not stop at them.
+  const noise = 'Tokens, SECRETS and Akia Sk-words are only words.\n';
+  expect(kinds(`${noise}${github}\n${noise}${assignment}\n`)).toEqual(['GitHub token', 'api_key value']);
+  expect(kinds(`${noise}${assignment}\n${noise}${github}\n`)).toEqual(['api_key value', 'GitHub token']);
+  expect(kinds(`${noise}${github}\n`)).toEqual(['GitHub token']);
+  expect(kinds(`${noise}${assignment.toLowerCase()}\n`)).toEqual(['api_key value']);
+  expect(kinds(noise)).toEqual([]);
+});
+
 it('findSecrets stays fast on hostile text', () => {
   const inputs = [
     `token=${'a1'.repeat(200_000)}`,

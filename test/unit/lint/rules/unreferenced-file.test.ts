@@ -197,3 +197,34 @@ it('unreferenced-file: reports at the file itself, without a line', async () => 
     r.cleanup();
   }
 });
+
+it('unreferenced-file: with many files to look for, names them as it does with few', async () => {
+  // 20 files in data/, named in prose by their file names alone (so each is looked for in the texts), some not.
+  const tree: Record<string, string> = {};
+  const names = Array.from({ length: 20 }, (_, i) => `Part-${i}.dat`);
+  for (const n of names) tree[`data/${n}`] = 'a,b\n';
+  tree['SKILL.md'] = md(
+    [
+      'Read part-0.dat, (part-1.dat) and part-2.dat...',
+      'Also my-part-3.dat, part-4.dat.bak, part-5.datx and .part-6.dat are other files.',
+      'Part-7.DAT matters; so does `x/part-8.dat`.',
+    ].join('\n'),
+  );
+  const expected = ['3', '4', '5', '6', ...Array.from({ length: 11 }, (_, i) => `${i + 9}`)].map(
+    (i) => `data/Part-${i}.dat: nothing in the skill refers to this file`,
+  );
+  for (const count of [20, 10]) {
+    // With 10 files the names are searched for one by one; with 20, the texts' words are gathered once.
+    const few = Object.fromEntries(
+      Object.entries(tree).filter(([p]) => !/Part-(\d+)/.test(p) || +/Part-(\d+)/.exec(p)![1]! < count),
+    );
+    const r = await runRule(rule, { tree: few });
+    try {
+      expect(r.reports.map((x) => x.message).sort()).toEqual(
+        expected.filter((m) => +/Part-(\d+)/.exec(m)![1]! < count).sort(),
+      );
+    } finally {
+      r.cleanup();
+    }
+  }
+});
