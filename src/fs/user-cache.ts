@@ -69,6 +69,49 @@ export function readOwnFile(file: string, maxBytes: number, uid: number | undefi
 }
 
 /**
+ * The JSON object a cache file of `uid`'s holds (as readOwnFile reads it), or undefined: unreadable, not JSON, or
+ * not an object.
+ */
+export function readOwnJson(
+  file: string,
+  maxBytes: number,
+  uid: number | undefined,
+): Record<string, unknown> | undefined {
+  const text = readOwnFile(file, maxBytes, uid);
+  if (text === undefined) return undefined;
+  try {
+    const data: unknown = JSON.parse(text);
+    return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The rows of a cache file written for `build`: its `field` is a list of rows, each a list whose first item is the
+ * row's key. At most `maxEntries`, by key; nothing when the file is missing, foreign, of another build or malformed.
+ */
+export function readKeptRows(
+  file: string,
+  opts: { build: string; field: string; maxBytes: number; maxEntries: number; uid: number | undefined },
+): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  const data = readOwnJson(file, opts.maxBytes, opts.uid);
+  const rows = data?.[opts.field];
+  if (data?.build !== opts.build || !Array.isArray(rows)) return out;
+  for (const row of rows as unknown[]) {
+    if (out.size >= opts.maxEntries) break;
+    if (Array.isArray(row) && typeof row[0] === 'string') out.set(row[0], row);
+  }
+  return out;
+}
+
+/** Checks of what a cache file holds. */
+export const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+export const isStr = (v: unknown): v is string => typeof v === 'string';
+export const optStr = (v: unknown): v is string | null => v === null || typeof v === 'string';
+
+/**
  * Replace a cache file with `text` (mode 0600, through a temp file named `tempPrefix`… and a rename), creating the
  * folder (0700); nothing is written into a folder that is not the user's own.
  */

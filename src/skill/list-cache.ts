@@ -5,7 +5,10 @@ import {
   cacheFileFor,
   currentUid,
   identityOf,
-  readOwnFile,
+  isNum,
+  isStr,
+  optStr,
+  readKeptRows,
   removeStaleCaches,
   sameIdentity,
   settled,
@@ -105,7 +108,13 @@ export function userListCache(
 export function openListCache(file: string, build: string, options: ListCacheOptions = {}): ListCache {
   const uid = options.uid ?? currentUid();
   const start = options.start ?? Date.now();
-  const kept = readKept(file, build, uid);
+  const kept: Map<string, Entry> = readKeptRows(file, {
+    build,
+    field: 'skills',
+    maxBytes: MAX_FILE_BYTES,
+    maxEntries: MAX_ENTRIES,
+    uid,
+  });
   const hits = new Map<string, SkillSummary>();
   const fresh = new Map<string, Kept>();
   let changed = false;
@@ -215,30 +224,6 @@ function rowOf({ summary: s, paths, ids }: Kept): Row {
 
 /** A `..` segment. */
 const OUTSIDE = /(?:^|\/)\.\.(?:\/|$)/;
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const isStr = (v: unknown): v is string => typeof v === 'string';
-const optStr = (v: unknown): v is string | null => v === null || typeof v === 'string';
-
-/** The kept skills of `build`, by folder; nothing when the file is missing, foreign, of another build or malformed. */
-function readKept(file: string, build: string, uid: number | undefined): Map<string, Entry> {
-  const out = new Map<string, Entry>();
-  const text = readOwnFile(file, MAX_FILE_BYTES, uid);
-  if (text === undefined) return out;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return out;
-  }
-  if (!data || typeof data !== 'object') return out;
-  const { build: written, skills } = data as { build?: unknown; skills?: unknown };
-  if (written !== build || !Array.isArray(skills)) return out;
-  for (const row of skills as unknown[]) {
-    if (out.size >= MAX_ENTRIES) break;
-    if (Array.isArray(row) && typeof row[0] === 'string') out.set(row[0], row);
-  }
-  return out;
-}
 
 function keptOf(row: unknown): Kept | undefined {
   if (!Array.isArray(row) || row.length < 13 || (row.length - 7) % 6 !== 0) return undefined;

@@ -4,7 +4,10 @@ import {
   buildOf,
   cacheFileFor,
   currentUid,
-  readOwnFile,
+  isNum,
+  isStr,
+  optStr,
+  readKeptRows,
   removeStaleCaches,
   sameIdentity,
   settled,
@@ -97,7 +100,13 @@ export function userMetaCache(
 export function openMetaCache(file: string, build: string, options: MetaCacheOptions = {}): MetaCache {
   const uid = options.uid ?? currentUid();
   const start = options.start ?? Date.now();
-  const kept = readKept(file, build, uid);
+  const kept: Map<string, Entry> = readKeptRows(file, {
+    build,
+    field: 'files',
+    maxBytes: MAX_FILE_BYTES,
+    maxEntries: MAX_ENTRIES,
+    uid,
+  });
   // This run's files first in the file, so that the longest unused ones are the first to go.
   const used = new Map<string, Kept>();
   let changed = false;
@@ -161,30 +170,7 @@ function rowOf(path: string, { id, read }: Kept): Row {
   ];
 }
 
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const isStr = (v: unknown): v is string => typeof v === 'string';
-const optStr = (v: unknown): v is string | null => v === null || typeof v === 'string';
 const strList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
-
-function readKept(file: string, build: string, uid: number | undefined): Map<string, Entry> {
-  const out = new Map<string, Entry>();
-  const text = readOwnFile(file, MAX_FILE_BYTES, uid);
-  if (text === undefined) return out;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return out;
-  }
-  if (!data || typeof data !== 'object') return out;
-  const { build: written, files } = data as { build?: unknown; files?: unknown };
-  if (written !== build || !Array.isArray(files)) return out;
-  for (const row of files as unknown[]) {
-    if (out.size >= MAX_ENTRIES) break;
-    if (Array.isArray(row) && typeof row[0] === 'string') out.set(row[0], row);
-  }
-  return out;
-}
 
 function keptOf(row: unknown[]): Kept | undefined {
   if (row.length !== 8) return undefined;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { currentUid, readOwnFile, userCacheDir, writeOwnFile } from '../fs/user-cache.js';
+import { currentUid, readOwnJson, userCacheDir, writeOwnFile } from '../fs/user-cache.js';
 
 export { userCacheDir };
 
@@ -66,16 +66,9 @@ export function openTokenCache(file: string, counter: string, options: TokenCach
 
 function readCounts(file: string, counter: string, uid: number | undefined): Map<string, number> {
   const out = new Map<string, number>();
-  const text = readOwnFile(file, MAX_FILE_BYTES, uid);
-  if (text === undefined) return out;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return out;
-  }
-  if (!data || typeof data !== 'object') return out;
-  const { counter: written, counts } = data as { counter?: unknown; counts?: unknown };
+  const data = readOwnJson(file, MAX_FILE_BYTES, uid);
+  if (data === undefined) return out;
+  const { counter: written, counts } = data;
   // Counts of another tokenizer, or of another version of it, are of no use.
   if (written !== counter || !counts || typeof counts !== 'object' || Array.isArray(counts)) return out;
   for (const [k, v] of Object.entries(counts as Record<string, unknown>)) {
