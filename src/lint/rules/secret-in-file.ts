@@ -66,7 +66,8 @@ const PATTERNS: Pattern[] = [
 // `API_KEY=…`, `"token": "…"`, `password: …`: the key, then a value of 20 or more token characters.
 const ASSIGNMENT =
   /(api[_.-]?key|secret|token|passw(?:or)?d|pwd|access[_.-]?key|credentials?|private[_.-]?key)[A-Za-z0-9_.-]{0,40}["']?[ \t]{0,5}(?:=|:=?|=>)[ \t]{0,5}["'`]?([A-Za-z0-9_\-+/=.~]{20,200})/gi;
-const KEYWORDS = /api[_.-]?key|secret|token|passw|pwd|access[_.-]?key|credential/i;
+// Every word ASSIGNMENT starts with: a file that holds none of them is not searched for assignments.
+const KEYWORDS = /api[_.-]?key|secret|token|passw|pwd|access[_.-]?key|credential|private[_.-]?key/i;
 
 // Every pattern's hints in one expression: most texts hold none, and then the patterns are not run at all.
 const ANY_HINT = PATTERNS.flatMap((p) => p.hints)

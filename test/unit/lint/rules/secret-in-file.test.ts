@@ -76,6 +76,12 @@ it('secret-in-file', () =>
     ],
     invalid: [
       {
+        // A private key assigned, and no other secret word in the file: still searched, still found.
+        tree: { 'manifest.json': manifest, 'scripts/sign.py': `PRIVATE_KEY = "${generic}"\n` },
+        messages: [/^scripts\/sign\.py holds what looks like a secret/],
+        lines: [1],
+      },
+      {
         tree: { 'SKILL.md': skillMd(fm, `# Demo\n\nUse token ${github} to call the API.\n`) },
         messages: [/^SKILL\.md holds what looks like a secret: GitHub token ghp_…$/],
         lines: [7],
