@@ -87,23 +87,92 @@ export function readOwnJson(
   }
 }
 
+/** How the rows of a cache file are read and written: a row is a list whose first item is its key. */
+export interface RowCodec<K extends object> {
+  /** The value a row holds, checked; undefined for a malformed row, which is dropped. (K is never an array.) */
+  decode(row: unknown[], key: string): K | undefined;
+  encode(key: string, value: K): unknown[];
+}
+
+export interface KeptRowsOptions<K extends object> {
+  build: string;
+  /** The file's list of rows: `{build, [field]: rows}`. */
+  field: string;
+  /** The cache's kind (`list`, `catalog`): its temp files and the stale files removed beside it. */
+  kind: string;
+  maxBytes: number;
+  maxEntries: number;
+  uid: number | undefined;
+  codec: RowCodec<K>;
+}
+
+/** The keyed rows of a user cache file, each decoded and checked the first time it is asked for. */
+export interface KeptRows<K extends object> {
+  get(key: string): K | undefined;
+  /** This run used `value` for `key` as it was kept. */
+  use(key: string, value: K): void;
+  /** This run made `value` for `key`: the file is written again. */
+  put(key: string, value: K): void;
+  /** Forget `key`'s row (it no longer holds); true when there was one. */
+  drop(key: string): boolean;
+  /** Write the file when something changed, this run's rows first (the longest unused go first); never throws. */
+  save(): void;
+}
+
 /**
- * The rows of a cache file written for `build`: its `field` is a list of rows, each a list whose first item is the
- * row's key. At most `maxEntries`, by key; nothing when the file is missing, foreign, of another build or malformed.
+ * The rows kept in `file` for `build`, read now (at most `maxEntries`; nothing when the file is missing, foreign, of
+ * another build or malformed) and written by save().
  */
-export function readKeptRows(
-  file: string,
-  opts: { build: string; field: string; maxBytes: number; maxEntries: number; uid: number | undefined },
-): Map<string, unknown[]> {
-  const out = new Map<string, unknown[]>();
+export function openKeptRows<K extends object>(file: string, opts: KeptRowsOptions<K>): KeptRows<K> {
+  const kept = new Map<string, K | unknown[]>();
   const data = readOwnJson(file, opts.maxBytes, opts.uid);
   const rows = data?.[opts.field];
-  if (data?.build !== opts.build || !Array.isArray(rows)) return out;
-  for (const row of rows as unknown[]) {
-    if (out.size >= opts.maxEntries) break;
-    if (Array.isArray(row) && typeof row[0] === 'string') out.set(row[0], row);
-  }
-  return out;
+  if (data?.build === opts.build && Array.isArray(rows))
+    for (const row of rows as unknown[]) {
+      if (kept.size >= opts.maxEntries) break;
+      if (Array.isArray(row) && typeof row[0] === 'string') kept.set(row[0], row);
+    }
+  const used = new Map<string, K>();
+  let changed = false;
+  const get = (key: string): K | undefined => {
+    const e = kept.get(key);
+    if (!Array.isArray(e)) return e;
+    const value = opts.codec.decode(e, key);
+    if (value) kept.set(key, value);
+    else kept.delete(key);
+    return value;
+  };
+  return {
+    get,
+    use: (key, value) => used.set(key, value),
+    put(key, value) {
+      used.set(key, value);
+      changed = true;
+    },
+    drop(key) {
+      const inFile = kept.delete(key);
+      const had = used.delete(key) || inFile;
+      if (had) changed = true;
+      return had;
+    },
+    save() {
+      if (!changed) return;
+      changed = false;
+      const out: unknown[][] = [];
+      for (const key of new Set([...used.keys(), ...kept.keys()])) {
+        if (out.length >= opts.maxEntries) break;
+        const value = used.get(key) ?? get(key);
+        if (value) out.push(opts.codec.encode(key, value));
+      }
+      writeOwnFile(
+        file,
+        `${JSON.stringify({ build: opts.build, [opts.field]: out })}\n`,
+        `.${opts.kind}-tmp-`,
+        opts.uid,
+      );
+      removeStaleCaches(dirname(file), opts.kind);
+    },
+  };
 }
 
 /** Checks of what a cache file holds. */

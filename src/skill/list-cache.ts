@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Layout, Skill } from '../model/skill.js';
 import {
   buildOf,
@@ -8,12 +8,10 @@ import {
   isNum,
   isStr,
   optStr,
-  readKeptRows,
-  removeStaleCaches,
+  openKeptRows,
   sameIdentity,
   settled,
   userCacheDir,
-  writeOwnFile,
   type FileIdentity,
 } from '../fs/user-cache.js';
 
@@ -106,81 +104,44 @@ export function userListCache(
 
 /** The summaries kept in `file` for `build`: read now, written by save(). */
 export function openListCache(file: string, build: string, options: ListCacheOptions = {}): ListCache {
-  const uid = options.uid ?? currentUid();
   const start = options.start ?? Date.now();
-  const kept: Map<string, Entry> = readKeptRows(file, {
+  const rows = openKeptRows<Kept>(file, {
     build,
     field: 'skills',
+    kind: LIST_CACHE_KIND,
     maxBytes: MAX_FILE_BYTES,
     maxEntries: MAX_ENTRIES,
-    uid,
+    uid: options.uid ?? currentUid(),
+    codec: { decode: (row, root) => checked(keptOf(row), root), encode: (_root, k) => rowOf(k) },
   });
   const hits = new Map<string, SkillSummary>();
-  const fresh = new Map<string, Kept>();
-  let changed = false;
   return {
     probe(dir) {
-      const k = keptAt(kept, dir);
+      const k = rows.get(dir);
       if (!k) return false;
       for (let i = 0; i < k.paths.length; i++) {
         if (!sameIdentity(identityOf(k.paths[i] === '' ? dir : join(dir, k.paths[i]!)), k.ids[i]!)) {
-          kept.delete(dir);
-          changed = true;
+          rows.drop(dir);
           return false;
         }
       }
+      rows.use(dir, k);
       hits.set(dir, k.summary);
       return true;
     },
     take: (root) => hits.get(root),
     record(skill, valid) {
       const k = keepable(skill, valid, start);
-      if (k) fresh.set(skill.root, k);
       // A skill loaded afresh that cannot be kept must not leave an older entry behind.
-      if (k || kept.delete(skill.root)) changed = true;
+      if (k) rows.put(skill.root, k);
+      else rows.drop(skill.root);
     },
-    save() {
-      if (!changed) return;
-      changed = false;
-      const rows: Row[] = [];
-      const seen = new Set<string>();
-      // This run's skills first, so that the longest unused ones are the first to go.
-      for (const source of [fresh, hitsKept(hits, kept), kept]) {
-        for (const root of source.keys()) {
-          if (rows.length >= MAX_ENTRIES) break;
-          if (seen.has(root)) continue;
-          seen.add(root);
-          const k = source === fresh ? fresh.get(root) : keptAt(kept, root);
-          if (k) rows.push(rowOf(k));
-        }
-      }
-      writeOwnFile(file, `${JSON.stringify({ build, skills: rows })}\n`, '.list-tmp-', uid);
-      removeStaleCaches(dirname(file), LIST_CACHE_KIND);
-    },
+    save: () => rows.save(),
   };
 }
 
-/** A kept skill is read as a row of the file, and checked only when it is asked for. */
-type Entry = Kept | unknown[];
-
-/** The kept skill of `root`, checked (a malformed row is dropped). */
-function keptAt(kept: Map<string, Entry>, root: string): Kept | undefined {
-  const e = kept.get(root);
-  if (!Array.isArray(e)) return e;
-  const k = keptOf(e);
-  if (k && k.summary.root === root) kept.set(root, k);
-  else kept.delete(root);
-  return k;
-}
-
-function hitsKept(hits: Map<string, SkillSummary>, kept: Map<string, Entry>): Map<string, Entry> {
-  const out = new Map<string, Entry>();
-  for (const root of hits.keys()) {
-    const k = kept.get(root);
-    if (k) out.set(root, k);
-  }
-  return out;
-}
+/** A row read for `root` holds the skill of `root`, or nothing. */
+const checked = (k: Kept | undefined, root: string) => (k && k.summary.root === root ? k : undefined);
 
 /** What a skill's row was made from, with the identities of now; undefined when it is not to be kept. */
 function keepable(skill: Skill, valid: boolean, start: number): Kept | undefined {

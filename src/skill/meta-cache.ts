@@ -1,4 +1,3 @@
-import { dirname } from 'node:path';
 import type { Triggers } from '../model/skill.js';
 import {
   buildOf,
@@ -7,12 +6,10 @@ import {
   isNum,
   isStr,
   optStr,
-  readKeptRows,
-  removeStaleCaches,
+  openKeptRows,
   sameIdentity,
   settled,
   userCacheDir,
-  writeOwnFile,
   type FileIdentity,
 } from '../fs/user-cache.js';
 
@@ -98,55 +95,28 @@ export function userMetaCache(
 
 /** The readings kept in `file` for `build`: read now, written by save(). */
 export function openMetaCache(file: string, build: string, options: MetaCacheOptions = {}): MetaCache {
-  const uid = options.uid ?? currentUid();
   const start = options.start ?? Date.now();
-  const kept: Map<string, Entry> = readKeptRows(file, {
+  const rows = openKeptRows<Kept>(file, {
     build,
     field: 'files',
+    kind: META_CACHE_KIND,
     maxBytes: MAX_FILE_BYTES,
     maxEntries: MAX_ENTRIES,
-    uid,
+    uid: options.uid ?? currentUid(),
+    codec: { decode: (row) => keptOf(row), encode: rowOf },
   });
-  // This run's files first in the file, so that the longest unused ones are the first to go.
-  const used = new Map<string, Kept>();
-  let changed = false;
   return {
     get(path, id) {
-      const k = keptAt(kept, path);
+      const k = rows.get(path);
       if (!k || !sameIdentity(id, k.id)) return undefined;
-      used.set(path, k);
+      rows.use(path, k);
       return k.read;
     },
     set(path, id, read) {
-      if (!settled(id, start)) return;
-      used.set(path, { id, read });
-      changed = true;
+      if (settled(id, start)) rows.put(path, { id, read });
     },
-    save() {
-      if (!changed) return;
-      changed = false;
-      const rows: Row[] = [];
-      for (const root of new Set([...used.keys(), ...kept.keys()])) {
-        if (rows.length >= MAX_ENTRIES) break;
-        const k = used.get(root) ?? keptAt(kept, root);
-        if (k) rows.push(rowOf(root, k));
-      }
-      writeOwnFile(file, `${JSON.stringify({ build, files: rows })}\n`, '.catalog-tmp-', uid);
-      removeStaleCaches(dirname(file), META_CACHE_KIND);
-    },
+    save: () => rows.save(),
   };
-}
-
-/** A kept reading is held as the row of the file, and checked only when it is asked for. */
-type Entry = Kept | unknown[];
-
-function keptAt(kept: Map<string, Entry>, path: string): Kept | undefined {
-  const e = kept.get(path);
-  if (!Array.isArray(e)) return e;
-  const k = keptOf(e);
-  if (k) kept.set(path, k);
-  else kept.delete(path);
-  return k;
 }
 
 function rowOf(path: string, { id, read }: Kept): Row {
