@@ -6,6 +6,7 @@ import { LOCKFILE_NAME, parseLockfile, type Lockfile } from '../formats/lockfile
 import { SIDE_LOCKFILE_NAME } from '../formats/foreign-lock.js';
 import { isForeignLock } from './foreign-lock.js';
 import { present } from '../fs/walk.js';
+import { projectChain } from '../skill/folders.js';
 import { acquireLock } from '../registry/file-lock.js';
 
 /** The lock folder that serialises the commands that read and write one skills-lock.json (beside it, hidden). */
@@ -50,13 +51,12 @@ export async function withProjectLock<T>(
  * `<cwd>/skills-lock.json`. Where skills-lock.json is another installer's, ours is `.skills-lock.json` beside it.
  */
 export function findLockfile(cwd: string): string {
-  for (let d = resolve(cwd), prev = ''; d !== prev; prev = d, d = dirname(d)) {
-    if (present(join(d, SIDE_LOCKFILE_NAME))) return join(d, SIDE_LOCKFILE_NAME);
-    // Another installer's skills-lock.json is never overwritten: ours goes beside it.
-    if (present(join(d, LOCKFILE_NAME)))
-      return join(d, isForeignLock(join(d, LOCKFILE_NAME)) ? SIDE_LOCKFILE_NAME : LOCKFILE_NAME);
-    if (present(join(d, '.git'))) break;
-  }
+  // The project's top, as every command finds it: the nearest folder with a skills lock, else the repository root.
+  const top = projectChain(cwd).at(-1)!;
+  if (present(join(top, SIDE_LOCKFILE_NAME))) return join(top, SIDE_LOCKFILE_NAME);
+  // Another installer's skills-lock.json is never overwritten: ours goes beside it.
+  if (present(join(top, LOCKFILE_NAME)))
+    return join(top, isForeignLock(join(top, LOCKFILE_NAME)) ? SIDE_LOCKFILE_NAME : LOCKFILE_NAME);
   return join(resolve(cwd), LOCKFILE_NAME);
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { realpathSync, statSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSkillsError } from '../errors.js';
 import { SIDE_LOCKFILE_NAME } from '../formats/foreign-lock.js';
@@ -11,7 +11,7 @@ import {
   type Discovery,
   type DiscoveryBudget,
 } from './discover.js';
-import { isInside } from '../fs/walk.js';
+import { isInside, present } from '../fs/walk.js';
 import { loadSkill } from './load.js';
 
 // Where agents look for skill folders when they are not told, and which copy wins when two folders hold a skill
@@ -53,7 +53,7 @@ export function projectChain(cwd: string, reach?: string): string[] {
   const chain: string[] = [];
   for (let d = start, prev = ''; d !== prev; prev = d, d = dirname(d)) {
     chain.push(d);
-    if ([LOCKFILE_NAME, SIDE_LOCKFILE_NAME, '.git'].some((m) => existsSync(join(d, m)))) return extend(chain, reach);
+    if ([LOCKFILE_NAME, SIDE_LOCKFILE_NAME, '.git'].some((m) => present(join(d, m)))) return extend(chain, reach);
   }
   return extend([start], reach);
 }
