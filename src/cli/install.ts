@@ -34,7 +34,10 @@ export function defineInstall(program: Command, { act, examples, registryOption,
     .option('--strict', 'refuse every skill when one skill of a source of many is invalid (else it is skipped)')
     .option('--link', 'symlink each <folder>/<id> to the skill folder instead of copying it (for authors)')
     .option('--from <dir>', 'resolve specs and dependencies from this registry folder instead of the registry')
-    .option('--for <consumer>', "record this consumer in each installed skill's usedBy (uses the registry)")
+    .option(
+      '--for <consumer>',
+      "record this consumer in each installed skill's usedBy (uses the registry; places into no agent folder unless --agent or --into)",
+    )
     .option(
       '--frozen',
       'fail, writing nothing, when the skills in skills-lock.json would change; never writes the lock (an --into it lacks is used, not recorded)',

@@ -121,8 +121,9 @@ async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
     if (!planned.ok) return planned;
     if (replay) planned.warnings.push(...replay.warnings);
     // A project install places every skill somewhere an agent reads it: with no folder given or recorded, the
-    // project's agent folders (or .agents/skills).
-    if (!options.useRegistry && places.length === 0) {
+    // project's agent folders (or .agents/skills), a registry used or not. Only an install for a consumer (--for: an
+    // agent server reading the registry) places nothing unless asked.
+    if (options.consumer === undefined && places.length === 0) {
       const dirs = await defaultPlaces(options, planned.warnings);
       places = placesOf(lockfile, before, dirs, placeOpts);
     }

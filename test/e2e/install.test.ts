@@ -312,6 +312,36 @@ describe('skills install: the lockfile (built CLI)', () => {
 });
 
 describe('skills install: the lock records the agent folders (--into) (built CLI)', () => {
+  it('a registry spec with a registry asked for is placed where agents read it, as any source; --for places nothing', async () => {
+    const reg = await exampleRegistry();
+    // No agent folder: .agents/skills, said on stderr; the registry keeps its one copy.
+    const bare = fresh('project');
+    mkdirSync(join(bare, '.git'));
+    const one = await runCli(['install', 'web-scraping@1.2.0', '--registry', reg], { cwd: bare });
+    expect(one.exitCode).toBe(0);
+    expect(one.stdout.split('\n')[0]).toBe('added     web-scraping@1.2.0  → .agents/skills/web-scraping');
+    expect(one.stderr).toContain('no agent folder in');
+    expect(existsSync(join(bare, '.agents/skills/web-scraping/SKILL.md'))).toBe(true);
+    expect(lockOf(bare).into).toEqual(['.agents/skills']);
+    expect(indexOf(reg).skills.filter((s) => s.id === 'web-scraping')).toHaveLength(1);
+    // The project's own agent folder (here through a .skills/ registry in the project, which asks for it too).
+    const claude = fresh('project');
+    mkdirSync(join(claude, '.claude/skills'), { recursive: true });
+    cpSync(reg, join(claude, '.skills'), { recursive: true });
+    const two = await runCli(['install', 'data-analysis@1.0.0'], { cwd: claude, env: { SKILLS_REGISTRY: '' } });
+    expect(two.exitCode).toBe(0);
+    expect(two.stderr).not.toContain('no agent folder');
+    expect(readdirSync(join(claude, '.claude/skills')).sort()).toEqual(['basic-tools', 'data-analysis']);
+    expect(lockOf(claude).into).toEqual(['.claude/skills']);
+    // For a consumer (an agent server reading the registry): the registry records it; no agent folder is written.
+    const server = fresh('project');
+    mkdirSync(join(server, '.git'));
+    const three = await runCli(['install', 'web-scraping@1.2.0', '--registry', reg, '--for', 'bot'], { cwd: server });
+    expect(three.exitCode).toBe(0);
+    expect(existsSync(join(server, '.agents'))).toBe(false);
+    expect(indexOf(reg).skills.find((s) => s.id === 'web-scraping')?.usedBy).toEqual(['bot']);
+  });
+
   it('a fresh clone gets .claude/skills/<id>/ from `skills install` alone (the lock only, a fresh registry)', async () => {
     const from = await exampleRegistry();
     const project = fresh('project');
@@ -413,6 +443,12 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     const src = fresh('src');
     makeSkill(src, 'ci-skill', '1.0.0');
     expect((await cli(reg, ['install', join(src, 'ci-skill')], project)).exitCode).toBe(0);
+    // A lock from before "into" was recorded: the same lock with the key taken out, and no agent folder yet.
+    const written = JSON.parse(readFileSync(join(project, 'skills-lock.json'), 'utf8')) as Record<string, unknown>;
+    expect(written.into).toEqual(['.agents/skills']);
+    delete written.into;
+    writeFileSync(join(project, 'skills-lock.json'), `${JSON.stringify(written, null, 2)}\n`);
+    rmSync(join(project, '.agents'), { recursive: true });
     const oldLock = readFileSync(join(project, 'skills-lock.json'), 'utf8');
     expect(oldLock).not.toContain('"into"');
 
