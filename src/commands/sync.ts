@@ -85,12 +85,13 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
     // One skill without a version gets its warning on its line; many get one line after the list, not one each.
     const unversioned = items.filter((i) => (i.warnings ?? []).length > 0);
     const many = unversioned.length > 1;
+    // --dry-run: the same lines, said as what would be (as install says them); nothing was written.
+    const would = options.dryRun === true;
     const text =
-      items.map((i) => formatItem(i, c, registry, ctx.cwd, !many)).join('') +
+      items.map((i) => formatItem(i, c, registry, ctx.cwd, !many, would)).join('') +
       (many ? `${c.yellow(`warning: ${unversionedSummary(unversioned)}`)}\n` : '') +
-      summary(items, counts, registry, c);
-    // --dry-run: the same lines, said as what would be; nothing was written.
-    ctx.stdout.write(options.dryRun ? `${text}dry run: nothing was registered\n` : text);
+      summary(items, counts, registry, c, would);
+    ctx.stdout.write(would ? `${text}dry run: nothing was registered\n` : text);
   }
   return { registry, skills: items, counts, exitCode };
 }
@@ -118,10 +119,12 @@ function unversionedSummary(items: SyncItem[]): string {
   return `${ids.length} skills have no version (${shown}); each is kept as 0.0.0, and a changed copy replaces it (to version one, add metadata.version to its SKILL.md, or "version" to its manifest.json)`;
 }
 
-function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string, warnings = true): string {
+function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string, warnings = true, would = false): string {
   const rel = (p: string) => relative(cwd, p) || '.';
   const name = i.version ? `${i.id}@${i.version}` : i.id;
-  const label = i.status === 'invalid' ? 'skipped' : i.status;
+  const word = i.status === 'invalid' ? 'skipped' : i.status;
+  // A dry run's changes are what would be; a skill left out or unchanged is said as it is.
+  const label = would && ['added', 'updated', 'replaced'].includes(i.status) ? `would be ${word}` : word;
   const colour = {
     added: c.green,
     updated: c.green,
@@ -130,7 +133,7 @@ function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string, warnin
     invalid: c.red,
     refused: c.red,
   }[i.status];
-  let line = `${colour(label.padEnd(9))} ${c.bold(name)}`;
+  let line = `${colour(label.padEnd(would ? 18 : 9))} ${c.bold(name)}`;
   if (i.path) line += c.dim(`  ${relative(registry, i.path)}`);
   if (i.status === 'invalid') {
     const errors = i.diagnostics!.filter((d) => d.severity === 'error').length;
@@ -143,11 +146,17 @@ function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string, warnin
   return `${line}\n`;
 }
 
-function summary(items: SyncItem[], counts: Record<SyncStatus, number>, registry: string, c: Paint): string {
+function summary(
+  items: SyncItem[],
+  counts: Record<SyncStatus, number>,
+  registry: string,
+  c: Paint,
+  would: boolean,
+): string {
   if (items.length === 0) return c.dim(`no skills to sync (registry ${registry})\n`);
   const parts = SYNC_STATUSES.filter((s) => counts[s] > 0).map(
     (s) => `${counts[s]} ${s === 'invalid' ? 'skipped (invalid)' : s}`,
   );
-  const line = `${items.length} skill${items.length === 1 ? '' : 's'} synced into ${registry}: ${parts.join(', ')}`;
+  const line = `${items.length} skill${items.length === 1 ? '' : 's'} ${would ? 'would be synced' : 'synced'} into ${registry}: ${parts.join(', ')}`;
   return `${counts.invalid + counts.refused > 0 ? c.red.bold(line) : c.green(line)}\n`;
 }

@@ -89,7 +89,7 @@ async function defaultPlaces(options: InstallOptions, warnings: string[]): Promi
   if (found.length > 0) return found;
   const generic = join(base, '.agents', 'skills');
   warnings.push(
-    `no agent folder ${options.global ? 'in the home folder' : `in ${base}`}: placed into ${options.global ? '~/.agents/skills' : '.agents/skills'}, which most agents read; choose others with --agent (skills agents lists them)`,
+    `no agent folder ${options.global ? 'in the home folder' : `in ${base}`}: ${options.dryRun ? 'would be placed' : 'placed'} into ${options.global ? '~/.agents/skills' : '.agents/skills'}, which most agents read; choose others with --agent (skills agents lists them)`,
   );
   return [generic];
 }

@@ -317,6 +317,10 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     // No agent folder: .agents/skills, said on stderr; the registry keeps its one copy.
     const bare = fresh('project');
     mkdirSync(join(bare, '.git'));
+    const dry = await runCli(['install', 'web-scraping@1.2.0', '--registry', reg, '--dry-run'], { cwd: bare });
+    expect(dry.exitCode).toBe(0);
+    expect(dry.stderr).toContain(': would be placed into .agents/skills, which most agents read');
+    expect(readdirSync(bare)).toEqual(['.git']);
     const one = await runCli(['install', 'web-scraping@1.2.0', '--registry', reg], { cwd: bare });
     expect(one.exitCode).toBe(0);
     expect(one.stdout.split('\n')[0]).toBe('added     web-scraping@1.2.0  → .agents/skills/web-scraping');

@@ -148,8 +148,11 @@ describe('skills registry', () => {
     const renv = { ...env, SKILLS_REGISTRY: reg };
     const dry = await runCli(['registry', 'sync', 'src', '--dry-run'], { cwd: dir, env: renv });
     expect(dry.exitCode, dry.stderr).toBe(0);
-    expect(dry.stdout).toMatch(/^added +pdf@1\.0\.0/);
-    expect(dry.stdout.split('\n').at(-1)).toBe('dry run: nothing was registered');
+    expect(dry.stdout).toMatch(/^would be added +pdf@1\.0\.0/);
+    expect(dry.stdout.split('\n').slice(-2)).toEqual([
+      `1 skill would be synced into ${reg}: 1 added`,
+      'dry run: nothing was registered',
+    ]);
     expect(existsSync(reg)).toBe(false);
     expect((await runCli(['registry', 'sync', 'src'], { cwd: dir, env: renv })).exitCode).toBe(0);
     const again = await runCli(['registry', 'sync', 'src', '--dry-run'], { cwd: dir, env: renv });
