@@ -33,9 +33,11 @@ export async function renderPromptCommand(
   if (result.catalog.length === 0) say(forTerminal(emptyCatalog(result, ctx)));
   if (result.prompt !== '') {
     ctx.stdout.write(result.prompt);
-    say(
-      `~${result.tokens} tokens (o200k_base), tier ${result.tier}, ${result.selected.length} of ${result.catalog.length} skills selected\n`,
-    );
+    // "selected" only when something selects (a query, --select, a selector); else how many skills it holds.
+    const asked = options.query !== undefined || options.select !== undefined || options.selector !== undefined;
+    const n = result.catalog.length;
+    const count = asked ? `${result.selected.length} of ${n} skills selected` : `${n} skill${n === 1 ? '' : 's'}`;
+    say(`~${result.tokens} tokens (o200k_base), tier ${result.tier}, ${count}\n`);
   }
   return result;
 }

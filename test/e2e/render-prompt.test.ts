@@ -83,6 +83,9 @@ describe('skills render-prompt (built CLI)', () => {
     expect(r.stdout).toContain('# Available Tools\n\n- web-scraping/scripts/scraper.py: ');
     expect(r.stdout.match(/<skill_content /g)).toHaveLength(1);
     expect(r.stderr).toMatch(/^~\d+ tokens \(o200k_base\), tier full, 1 of 7 skills selected$/);
+    // With nothing that selects, the count is of the skills the catalog holds.
+    const all = await runCli(['render-prompt', 'examples/skills']);
+    expect(all.stderr).toMatch(/^~\d+ tokens \(o200k_base\), tier catalog, 7 skills$/);
   });
 
   it('prints nothing on stdout when there are no skills, and says on stderr where it looked (exit 0)', async () => {
