@@ -1,5 +1,5 @@
 import { isStopWord, joinedWords, normalizeForMatch, stem, stemProbe, words } from './text-match.js';
-import { phrasesIn, relatedStems } from './related-terms.js';
+import { phrasesIn, relatedStems, writtenAs } from './related-terms.js';
 
 // A query as selection reads it, and how one keyword, verb or name matches it.
 
@@ -116,7 +116,17 @@ export function parseQuery(text: string): Query {
     q.surface.push(p.text);
   }
   if (q.terms.length) {
-    const source = [...new Set([...q.terms.slice(0, wordTerms), ...q.related.keys()])].map(probeOf).join('|');
+    // A stem of three letters or fewer is looked for as a word of its own, so a longer word the stemmer cut that
+    // short ("harness" → "har") is looked for as written too, or "harnesses" would never be read.
+    const stems = [...q.terms.slice(0, wordTerms), ...q.related.keys()];
+    const probes = stems.map(probeOf);
+    for (const s of stems) {
+      if (s.length > 3) continue;
+      const t = q.termIndex.get(s);
+      const w = t !== undefined && t < wordTerms ? q.surface[t]! : writtenAs(s);
+      if (w && w.length > s.length + 3) probes.push(escapeRegExp(stemProbe(w)));
+    }
+    const source = [...new Set(probes)].join('|');
     q.probe = new RegExp(source, 'i');
     q.probeAll = new RegExp(source, 'g');
   }

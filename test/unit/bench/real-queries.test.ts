@@ -3,13 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a bench script in plain JavaScript, without types
-import {
-  SECOND_QUERIES,
-  THIRD_QUERIES,
-  formatRealSelection,
-  isHeldOut,
-  readRealQueries,
-} from '../../../bench/selection-real.mjs';
+import * as bench from '../../../bench/selection-real.mjs';
+
+const { SECOND_QUERIES, THIRD_QUERIES, formatRealSelection, isHeldOut, readRealQueries } = bench;
 
 interface RealQuery {
   query: string;

@@ -170,7 +170,7 @@ describe('none fits', () => {
     expect(r.selected).toEqual([]);
     const below = r.ranked.find((s) => s.name === 'theme')!;
     expect(below.below).toMatch(
-      /^its name, triggers and descriptions match 0\.\d\d of one rare word, under the 0\.\d\d needed \(.*; more is needed when words of the request are in no skill: autumn, leaves\)$/,
+      /^its name, triggers and descriptions match 0\.\d\d of one rare word, under the 0\.\d\d needed \(.*; it holds \d+% of what the request says, not: autumn, leaves\)$/,
     );
     expect(below.matched).toEqual(['relevance: presentation ~ a related word (description)']);
   });
@@ -189,18 +189,18 @@ describe('none fits', () => {
     expect(r.ranked.every((s, i) => !s.below || r.ranked.slice(i).every((t) => t.below))).toBe(true);
   });
 
-  it('needs more when most of what the request says is in no skill, by IDF', () => {
-    // "rain" is one rare word of one description: enough alone, and beside one word no skill has ("tomorrow").
+  it('needs more when the skill holds little of what the request says, by IDF', () => {
+    // "rain" is one rare word of one description: enough alone, and beside a word of time ("tomorrow").
     expect(names('will it rain tomorrow', c)).toEqual(['forecast']);
-    // Beside three, the request is about something else: the threshold grows, and --explain names the words.
+    // Beside three words it lacks, the request is about something else: the threshold grows, and --explain names them.
     const r = selectSkills('a birthday poem about rain for grandmother', c, { max: 3 });
     expect(r.selected).toEqual([]);
     const below = r.ranked.find((s) => s.name === 'forecast')!.below!;
     const needed = Number(/under the (\d\.\d\d) needed/.exec(below)![1]);
     expect(needed).toBeGreaterThan(NONE_FITS);
-    expect(below).toMatch(/in no skill: birthday, poem, grandmother\)$/);
-    // A word in the body of a skill that matched nowhere else ("garden") is known all the same.
-    expect(names('a garden poem about rain for grandmother', c)).toEqual(['forecast']);
+    expect(below).toMatch(/it holds 2\d% of what the request says, not: birthday, poem, grandmother\)$/);
+    // What another skill holds ("garden", in a body) does not help this one.
+    expect(names('a garden poem about rain for grandmother', c)).toEqual([]);
   });
 
   it('counts names and quoted text that no skill has on neither side: they are what the request is about', () => {
