@@ -113,6 +113,8 @@ const DF_MASK = (1 << DF_FIELDS) - 1;
 const SHARED_NAME_DF = 3;
 // Among mentions, each word of the name mentioned counts like a well-matched rare word: the longer name first.
 const MENTION_POINTS = 2;
+// A whole name that more skills use (SHARED_NAME_DF) counts among them for this much (see sharedName).
+const SHARED_NAME_POINTS = 0.5;
 // Each trigger that fires is worth about one well-matched rare word, so among skills of the trigger class the
 // one whose triggers say more about the query comes first.
 const TRIGGER_POINTS = 2;
@@ -292,8 +294,9 @@ export function selectSkills(
               ? 'relevance'
               : undefined;
     if (!kind) continue;
-    const within =
-      r + TRIGGER_POINTS * (triggers[i]?.length ?? 0) + (kind === 'mention' ? MENTION_POINTS * mentionWords[i]! : 0);
+    // A name that several skills share, mentioned whole ("trailmark"), still says this skill before its siblings.
+    const named = kind === 'mention' ? MENTION_POINTS * mentionWords[i]! : mention[i] ? SHARED_NAME_POINTS : 0;
+    const within = r + TRIGGER_POINTS * (triggers[i]?.length ?? 0) + named;
     let below: string | undefined;
     if (kind === 'relevance' && n >= MIN_CATALOG) {
       const { share, lacks } = coverage(i);

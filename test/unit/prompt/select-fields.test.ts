@@ -141,6 +141,18 @@ describe('mentions of names', () => {
     const r = selectSkills('import our weaudit annotations into the trailmark graph', c, { max: 3 });
     expect(r.selected[0]).toMatchObject({ name: 'augment', kind: 'relevance' });
     expect(r.ranked.find((s) => s.name === 'trailmark')!.kind).toBe('relevance');
+    // The tool's name alone still puts the skill of that name before its siblings, whose names are longer.
+    const siblings = [
+      { name: 'trailmark', description: 'Build code graphs.' },
+      { name: 'trailmark-summary', description: 'A Trailmark summary: trailmark summary, trailmark overview.' },
+      { name: 'trailmark-triage', description: 'Triage one finding with Trailmark.' },
+      { name: 'trailmark-diff', description: 'Compare two Trailmark graphs.' },
+      ...filler(60),
+    ];
+    expect(selectSkills('trailmark', siblings, { max: 3 }).selected[0]).toMatchObject({
+      name: 'trailmark',
+      kind: 'relevance',
+    });
     // Among few skills that use the word, the name still is a mention.
     expect(selectSkills('use trailmark', c.slice(0, 2), { max: 1 }).selected[0]).toMatchObject({
       name: 'trailmark',
