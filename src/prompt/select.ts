@@ -90,8 +90,9 @@ const WEAK = 0.3;
 const BODY_FLOOR = 1;
 // A pair of query words found side by side in a field ("project update", "code graph", "root cause") is a term of its
 // own, with its own document frequency: two generic words together can name one thing. It counts this share of a
-// word found in the same fields.
-const PAIR = 1;
+// word found in the same fields: a third, since its two words count already (at a full share, pairs of common words
+// such as "failing tests" outweighed the one word that told the skill). As evidence for "none fits" it counts whole.
+const PAIR = 0.3;
 // "None fits": a skill found by relevance alone is selected only when its evidence reaches this share of what one
 // rare word scores in this catalog (the IDF of a word only one skill has): a rare word in its description, about;
 // not a generic word, nor words of its body alone. From MIN_CATALOG skills on (in a smaller catalog IDF cannot tell
@@ -236,7 +237,7 @@ export function selectSkills(
           tfe += PAIR_EVIDENCE_WEIGHT[f]! * norm;
         }
         r += (PAIR * pairIdf[k]! * tfw) / (K1 + tfw);
-        e += (PAIR * pairIdf[k]! * tfe) / (K1 + tfe);
+        e += (pairIdf[k]! * tfe) / (K1 + tfe);
         if (pairInformative[k] && m & DF_MASK) hasInformative[i] = 1;
       }
     relevance[i] = r;
