@@ -47,6 +47,8 @@ export interface Query {
   pairs: Map<string, number>;
   /** The pairs in index order, as the query wrote them ("project update"). */
   pairSurface: string[];
+  /** Each word term that is part of a phrase of the table the query holds → the phrase terms it is part of. */
+  inPhrases: Map<number, number[]>;
 }
 
 /** The query's words, stems and relevance terms, worked out once per selection. */
@@ -71,6 +73,7 @@ export function parseQuery(text: string): Query {
     material: new Set(),
     pairs: new Map(),
     pairSurface: [],
+    inPhrases: new Map(),
     acronyms: new Set([...nfkc.matchAll(ACRONYM)].map((m) => m[0].toLowerCase())),
   };
   raw.forEach((w, i) => {
@@ -112,6 +115,10 @@ export function parseQuery(text: string): Query {
     const means = p.means.filter((m) => !q.termIndex.has(m) && !q.related.has(m));
     if (!means.length) continue;
     for (const m of means) q.related.set(m, q.terms.length);
+    for (const w of p.stems) {
+      const t = q.termIndex.get(w);
+      if (t !== undefined) q.inPhrases.set(t, [...(q.inPhrases.get(t) ?? []), q.terms.length]);
+    }
     q.terms.push(`"${p.text}"`);
     q.surface.push(p.text);
   }

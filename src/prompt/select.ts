@@ -122,6 +122,8 @@ const TRIGGER_POINTS = 2;
 // A skill found by relevance alone must score at least this share of the best relevance in the set.
 const RELATIVE_FLOOR = 0.25;
 
+const NO_PHRASES: number[] = [];
+
 /** True when any candidate declares triggers (decides the breadcrumb tier). */
 export function hasTriggers(c: readonly SelectionCandidate[]): boolean {
   return c.some((s) => !!(s.keywords?.length || s.verbs?.length || s.patterns?.length));
@@ -272,6 +274,8 @@ export function selectSkills(
         if (!((mask >> f) & 1)) continue;
         if (tf[at + t * NF + f]! > 0) own = 1;
         else if (tf[at + stride + t * NF + f]! > 0) near = 1;
+        // A word of a phrase whose meaning the skill holds ("figure" of "figure out why", which means debug).
+        else for (const p of q.inPhrases.get(t) ?? NO_PHRASES) if (tf[at + stride + p * NF + f]! > 0) own = 1;
       }
       if (!own && !near && q.material.has(t)) continue;
       const w = Math.min(idf[t]!, ceiling);

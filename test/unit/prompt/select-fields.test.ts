@@ -215,6 +215,13 @@ describe('none fits', () => {
     expect(names('a garden poem about rain for grandmother', c)).toEqual([]);
   });
 
+  it('counts a word of a phrase as held when the skill holds what the phrase means', () => {
+    const d = [...filler(), { name: 'diagnosis', description: 'Diagnose a problem before any fix.' }];
+    // "figure out why" means diagnose: "figure" is held, the words of the request around it are not.
+    const below = selectSkills('figure out why the export stopped', d, { max: 3 }).ranked[0]!.below!;
+    expect(below).toMatch(/it holds 33% of what the request says, not: export, stopped\)$/);
+  });
+
   it('counts names and quoted text that no skill has on neither side: they are what the request is about', () => {
     expect(names('will it rain in Lisbon or Oslo tomorrow', c)).toEqual(['forecast']);
     expect(names('will it rain in lisbon or oslo tomorrow', c)).toEqual([]);
