@@ -13,7 +13,7 @@ yourselves dont cant wont im ive id youre isnt doesnt s t via e g eg ie
 please help want wants wanted need needs needed like let lets get gets got make makes made use uses used using
 user users ask asks asked skill skills something anything thing things way ways kind may might must shall
 say says said actually really soon getting everything sure maybe perhaps honestly someone somebody anyone anybody
-everyone everybody stuff lot lots bit quite basically probably already still even much okay ok hey hi thanks thank
+everyone everybody stuff lot lots bit quite basically probably already still even much hey hi thanks thank
 kindly asap`;
 
 /** Function words and request phrasing, dropped from relevance (never from triggers, which authors chose). */
