@@ -178,7 +178,7 @@ export function formatRealSelection(result) {
     ...(result.second
       ? [
           `selection on real skills, second set (${result.second.fit + result.second.none} requests, ` +
-            `${result.second.none} that no skill fits; figures only):`,
+            `${result.second.none} that no skill fits; open for tuning: misses with --verbose --second):`,
           line('second', result.second),
         ]
       : []),

@@ -86,10 +86,12 @@ describe('the real selection set (bench/selection/real-queries.json)', () => {
     expect(out).toMatch(/third +top-1 75\.0% \(3\/4\)/);
   });
 
-  it('prints the second set as figures only', () => {
+  it("prints the second set's figures, and says where its misses are", () => {
     const m = { fit: 2, top1: 1, top3: 2, mrr: 0.75, fitEmpty: 0, none: 1, noneEmpty: 1 };
     const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, second: m, rows: [] });
-    expect(out).toContain('second set (3 requests, 1 that no skill fits; figures only)');
+    expect(out).toContain(
+      'second set (3 requests, 1 that no skill fits; open for tuning: misses with --verbose --second)',
+    );
     expect(out).toMatch(/second +top-1 50\.0% \(1\/2\)/);
   });
 
