@@ -399,7 +399,7 @@ async function main() {
   const falsePositives = fp?.lintRealCorpora();
   if (opts.json)
     process.stdout.write(
-      `${JSON.stringify({ machine, seed: SEED, rows: results.map(toJson), ...(selection ? { selection } : {}), ...(realSelection ? { realSelection: { ...realSelection, rows: undefined } } : {}), ...(falsePositives ? { falsePositives } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ machine, seed: SEED, rows: results.map(toJson), ...(selection ? { selection } : {}), ...(realSelection ? { realSelection: { ...realSelection, rows: undefined, secondRows: undefined } } : {}), ...(falsePositives ? { falsePositives } : {}) }, null, 2)}\n`,
     );
   else
     process.stdout.write(

@@ -11,11 +11,17 @@
 // A second set, bench/selection/real-queries-2.json, was written by a later session, in other phrasings (terse:
 // "pptx"; long; everyday words; the task's name instead of the tool's), and measured before the ranking changed
 // again. It is the "unseen" measure: only its aggregate figures are printed, never its misses, so that nobody tunes
-// the ranking on them.
+// the ranking on them. It was opened for tuning once a third set had been measured.
+//
+// A third set, bench/selection/real-queries-3.json, written after the second was opened (how a manager asks, how a
+// newcomer asks without jargon, the output named instead of the tool, requests padded with context that does not
+// matter; no-fit requests that share a common word with some skill, or sit next to the collections' domains), is
+// now the blind one: the bench prints only its aggregate figures, never its misses.
 //
 // The collections are not in this repository: SKILLS_REAL_CORPORA names them (see bench/false-positives.mjs).
 // Usage: SKILLS_REAL_CORPORA=<dir> node bench/selection-real.mjs [--verbose] [--held-out] [--json]
-//   --verbose lists the tuning part's misses; add --held-out to list the held-out part's too.
+//   --verbose lists the tuning part's misses; add --held-out to list the held-out part's too, --second the second
+//   set's. The third set's misses are never listed.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -27,6 +33,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'bin', 'skills.js');
 export const REAL_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries.json');
 export const SECOND_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-2.json');
+export const THIRD_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-3.json');
 const MAX = 3;
 
 /** True for the quarter of the requests kept out of tuning: FNV-1a of the text, mod 4. */
@@ -53,8 +60,9 @@ export function readRealQueries(file = REAL_QUERIES) {
 }
 
 /**
- * Run both sets. Returns { all, tuning, heldOut, second } (each { fit, top1, top3, mrr, none, noneEmpty, fitEmpty })
- * and { rows: [{ query, expected, heldOut, got: ['collection/skill', …], rank }] } (the first set's rows only);
+ * Run the three sets. Returns { all, tuning, heldOut, second, third } (each { fit, top1, top3, mrr, none, noneEmpty,
+ * fitEmpty }) and { rows: [{ query, expected, heldOut, got: ['collection/skill', …], rank }] } (the first set's rows),
+ * { secondRows } (the second set's, open for tuning since the third was written) and never the third set's rows;
  * { skipped } without the collections; { error } when the CLI cannot run them, or a set names a skill the catalog
  * does not have.
  */
@@ -66,7 +74,8 @@ export async function realSelection(env = process.env) {
   const { collections, cleanup } = found;
   const first = readRealQueries();
   const second = readRealQueries(SECOND_QUERIES);
-  const set = [...first, ...second];
+  const third = readRealQueries(THIRD_QUERIES);
+  const set = [...first, ...second, ...third];
   const home = mkdtempSync(join(tmpdir(), 'skills-bench-real-'));
   const childEnv = { ...env, HOME: home, NO_COLOR: '1' };
   delete childEnv.SKILLS_MAX_ACTIVE;
@@ -113,8 +122,10 @@ export async function realSelection(env = process.env) {
       all: measure(ones),
       tuning: measure(ones.filter((r) => !r.heldOut)),
       heldOut: measure(ones.filter((r) => r.heldOut)),
-      second: measure(rows.slice(first.length)),
+      second: measure(rows.slice(first.length, first.length + second.length)),
+      third: measure(rows.slice(first.length + second.length)),
       rows: ones,
+      secondRows: rows.slice(first.length, first.length + second.length),
     };
   } catch (err) {
     return { error: err.message };
@@ -167,8 +178,15 @@ export function formatRealSelection(result) {
     ...(result.second
       ? [
           `selection on real skills, second set (${result.second.fit + result.second.none} requests, ` +
-            `${result.second.none} that no skill fits; figures only):`,
+            `${result.second.none} that no skill fits; open for tuning: misses with --verbose --second):`,
           line('second', result.second),
+        ]
+      : []),
+    ...(result.third
+      ? [
+          `selection on real skills, third set (${result.third.fit + result.third.none} requests, ` +
+            `${result.third.none} that no skill fits; blind: figures only):`,
+          line('third', result.third),
         ]
       : []),
   ].join('\n');
@@ -180,13 +198,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   else process.stdout.write(`${formatRealSelection(result)}\n`);
   if (process.argv.includes('--verbose')) {
     const showHeld = process.argv.includes('--held-out');
-    for (const r of result.rows ?? []) {
+    const secondRows = process.argv.includes('--second') ? (result.secondRows ?? []) : [];
+    for (const r of [...(result.rows ?? []), ...secondRows.map((row) => ({ ...row, heldOut: false, second: true }))]) {
       if (r.heldOut && !showHeld) continue;
       const ok = r.expected.length ? r.expected.includes(r.got[0]) : r.got.length === 0;
       if (ok) continue;
       const why = r.why ? ` [${r.why.kind} ${r.why.score}: ${r.why.matched.join('; ')}]` : '';
       process.stdout.write(
-        `  miss${r.heldOut ? ' (held-out)' : ''}: ${JSON.stringify(r.query)} → ${r.got.join(', ') || '(nothing)'}` +
+        `  miss${r.heldOut ? ' (held-out)' : ''}${r.second ? ' (second set)' : ''}: ${JSON.stringify(r.query)} → ${r.got.join(', ') || '(nothing)'}` +
           `${why}, expected ${r.expected.join(' or ') || 'nothing'} (rank ${r.rank || '-'})\n`,
       );
     }

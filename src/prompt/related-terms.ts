@@ -13,6 +13,14 @@ export function relatedStems(stemmed: string): readonly string[] {
 
 const NONE: readonly string[] = [];
 
+let written: Map<string, string> | undefined;
+
+/** A word of the table as written, by its stem ("harness" for "har"): how a stem cut short is looked for. */
+export function writtenAs(stemmed: string): string | undefined {
+  written ??= new Map(SYNONYM_GROUPS.flat().map((w) => [stem(w.toLowerCase()), w.toLowerCase()] as const));
+  return written.get(stemmed);
+}
+
 /** Stem → related stems, from groups of words; exported for the tests of the table. */
 export function buildTable(groups: readonly (readonly string[])[]): Map<string, readonly string[]> {
   const sets = new Map<string, Set<string>>();

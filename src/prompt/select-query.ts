@@ -1,5 +1,5 @@
 import { isStopWord, joinedWords, normalizeForMatch, stem, stemProbe, words } from './text-match.js';
-import { phrasesIn, relatedStems } from './related-terms.js';
+import { phrasesIn, relatedStems, writtenAs } from './related-terms.js';
 
 // A query as selection reads it, and how one keyword, verb or name matches it.
 
@@ -47,6 +47,8 @@ export interface Query {
   pairs: Map<string, number>;
   /** The pairs in index order, as the query wrote them ("project update"). */
   pairSurface: string[];
+  /** Each word term that is part of a phrase of the table the query holds → the phrase terms it is part of. */
+  inPhrases: Map<number, number[]>;
 }
 
 /** The query's words, stems and relevance terms, worked out once per selection. */
@@ -71,6 +73,7 @@ export function parseQuery(text: string): Query {
     material: new Set(),
     pairs: new Map(),
     pairSurface: [],
+    inPhrases: new Map(),
     acronyms: new Set([...nfkc.matchAll(ACRONYM)].map((m) => m[0].toLowerCase())),
   };
   raw.forEach((w, i) => {
@@ -112,11 +115,25 @@ export function parseQuery(text: string): Query {
     const means = p.means.filter((m) => !q.termIndex.has(m) && !q.related.has(m));
     if (!means.length) continue;
     for (const m of means) q.related.set(m, q.terms.length);
+    for (const w of p.stems) {
+      const t = q.termIndex.get(w);
+      if (t !== undefined) q.inPhrases.set(t, [...(q.inPhrases.get(t) ?? []), q.terms.length]);
+    }
     q.terms.push(`"${p.text}"`);
     q.surface.push(p.text);
   }
   if (q.terms.length) {
-    const source = [...new Set([...q.terms.slice(0, wordTerms), ...q.related.keys()])].map(probeOf).join('|');
+    // A stem of three letters or fewer is looked for as a word of its own, so a longer word the stemmer cut that
+    // short ("harness" → "har") is looked for as written too, or "harnesses" would never be read.
+    const stems = [...q.terms.slice(0, wordTerms), ...q.related.keys()];
+    const probes = stems.map(probeOf);
+    for (const s of stems) {
+      if (s.length > 3) continue;
+      const t = q.termIndex.get(s);
+      const w = t !== undefined && t < wordTerms ? q.surface[t]! : writtenAs(s);
+      if (w && w.length > s.length + 3) probes.push(escapeRegExp(stemProbe(w)));
+    }
+    const source = [...new Set(probes)].join('|');
     q.probe = new RegExp(source, 'i');
     q.probeAll = new RegExp(source, 'g');
   }

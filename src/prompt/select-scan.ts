@@ -7,16 +7,7 @@ import {
   normalizeForMatch,
   stem,
 } from './text-match.js';
-import {
-  SYMBOL,
-  firstWord,
-  lastWord,
-  literalIn,
-  matchTerm,
-  probeOf,
-  type Query,
-  type TermMatch,
-} from './select-query.js';
+import { SYMBOL, firstWord, lastWord, literalIn, matchTerm, type Query, type TermMatch } from './select-query.js';
 import { matchBudget, patternFor } from './trigger-patterns.js';
 import { MAX_MATCH_WORK, MAX_PATTERNS_PER_SKILL } from '../formats/trigger-limits.js';
 import type { SelectionCandidate } from './select.js';
@@ -66,8 +57,6 @@ export class Scan {
   readonly pairs: (Uint8Array | undefined)[];
   readonly phrase: (string | undefined)[];
   readonly triggers: (string[] | undefined)[];
-  /** Per candidate, 1 when its body was read for the query's terms (see bodyMayMatch). */
-  readonly bodyRead: Uint8Array;
   /** The matching work left for trigger patterns, and the patterns not tried once it was spent. */
   private readonly budget = matchBudget();
   private unmatched = { patterns: 0, skills: 0 };
@@ -86,7 +75,6 @@ export class Scan {
     this.mentionWords = new Uint8Array(n);
     this.mentionTerm = new Array(n);
     this.pairs = new Array(n);
-    this.bodyRead = new Uint8Array(n);
     this.fields = new Uint8Array(n);
     this.phrase = new Array(n);
     this.triggers = new Array(n);
@@ -219,7 +207,6 @@ export class Scan {
     for (let f = 0; f < NF; f++) {
       if (f === HEADINGS) {
         bodyMayMatch = body !== '' && this.tfAt[i]! >= 0 && this.bodyProbe().test(body);
-        if (bodyMayMatch) this.bodyRead[i] = 1;
       }
       const value =
         f === 0
@@ -330,34 +317,6 @@ export class Scan {
     if (!best) return;
     this.mention[i] = `name words "${ws.slice(best[0], best[1]).join(' ')}" mentioned`;
     this.mentionWords[i] = best[1] - best[0];
-  }
-
-  /**
-   * Which of these terms (indexes of Query.terms) some candidate's body holds, as itself or as a related word,
-   * among the bodies the pass did not read (it read only those of candidates that matched elsewhere). One pass of
-   * their probe over those bodies; the words it finds are checked by stem.
-   */
-  inOtherBodies(terms: readonly number[], candidates: readonly SelectionCandidate[]): Set<number> {
-    const q = this.q;
-    const found = new Set<number>();
-    const wanted = new Map<string, number>();
-    for (const t of terms) wanted.set(q.terms[t]!, t);
-    for (const [r, t] of q.related) if (wanted.has(q.terms[t]!)) wanted.set(r, t);
-    const probes = [...wanted.keys()].map(probeOf).join('|');
-    if (!probes) return found;
-    const probe = new RegExp(probes, 'gi');
-    for (let i = 0; i < candidates.length && found.size < terms.length; i++) {
-      const body = candidates[i]!.body;
-      if (this.bodyRead[i] || typeof body !== 'string' || body === '') continue;
-      probe.lastIndex = 0;
-      if (!probe.test(body)) continue;
-      const norm = FOLDED.test(body) ? normalizeForMatch(body) : body.toLowerCase();
-      forEachWordHolding(norm, probe, (w) => {
-        const t = isStopWord(w) ? undefined : wanted.get(stem(w));
-        if (t !== undefined) found.add(t);
-      });
-    }
-    return found;
   }
 
   /** After the pass: say how many patterns the matching work limit left untried. */

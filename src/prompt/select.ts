@@ -90,17 +90,21 @@ const WEAK = 0.3;
 const BODY_FLOOR = 1;
 // A pair of query words found side by side in a field ("project update", "code graph", "root cause") is a term of its
 // own, with its own document frequency: two generic words together can name one thing. It counts this share of a
-// word found in the same fields.
-const PAIR = 1;
+// word found in the same fields: a third, since its two words count already (at a full share, pairs of common words
+// such as "failing tests" outweighed the one word that told the skill). As evidence for "none fits" it counts whole.
+const PAIR = 0.3;
 // "None fits": a skill found by relevance alone is selected only when its evidence reaches this share of what one
 // rare word scores in this catalog (the IDF of a word only one skill has): a rare word in its description, about;
 // not a generic word, nor words of its body alone. From MIN_CATALOG skills on (in a smaller catalog IDF cannot tell
-// a rare word from a common one). Calibrated on the tuning part of bench/selection/real-queries.json.
-export const NONE_FITS = 0.41;
+// a rare word from a common one). The share of the request the skill holds moves it (COVER, COVER_AIM): it is this
+// at COVER_AIM, up to COVER times itself more when the skill holds none of the request, and lower when it holds
+// more than COVER_AIM. Calibrated on bench/selection/real-queries.json and real-queries-2.json.
+export const NONE_FITS = 0.52;
+const COVER = 0.6;
+const COVER_AIM = 0.6;
+// A word the skill holds only as a related word (synonyms.ts) covers this share of the word.
+const RELATED_COVERS = 0.5;
 const MIN_CATALOG = 20;
-// Where more than half of what a request says (by IDF) is in no skill, the threshold grows, up to this share of itself
-// more when none of it is.
-const STRANGE = 1;
 // Document frequency counts the fields every skill has (name to description), not the body's headings and text:
 // most bodies hold most words of a request ("implementation", "test"), which would make every word look common.
 const DF_FIELDS = 4;
@@ -110,11 +114,15 @@ const DF_MASK = (1 << DF_FIELDS) - 1;
 const SHARED_NAME_DF = 3;
 // Among mentions, each word of the name mentioned counts like a well-matched rare word: the longer name first.
 const MENTION_POINTS = 2;
+// A whole name that more skills use (SHARED_NAME_DF) counts among them for this much (see sharedName).
+const SHARED_NAME_POINTS = 0.5;
 // Each trigger that fires is worth about one well-matched rare word, so among skills of the trigger class the
 // one whose triggers say more about the query comes first.
 const TRIGGER_POINTS = 2;
 // A skill found by relevance alone must score at least this share of the best relevance in the set.
 const RELATIVE_FLOOR = 0.25;
+
+const NO_PHRASES: number[] = [];
 
 /** True when any candidate declares triggers (decides the breadcrumb tier). */
 export function hasTriggers(c: readonly SelectionCandidate[]): boolean {
@@ -231,7 +239,7 @@ export function selectSkills(
           tfe += PAIR_EVIDENCE_WEIGHT[f]! * norm;
         }
         r += (PAIR * pairIdf[k]! * tfw) / (K1 + tfw);
-        e += (PAIR * pairIdf[k]! * tfe) / (K1 + tfe);
+        e += (pairIdf[k]! * tfe) / (K1 + tfe);
         if (pairInformative[k] && m & DF_MASK) hasInformative[i] = 1;
       }
     relevance[i] = r;
@@ -246,42 +254,36 @@ export function selectSkills(
     const t = q.termIndex.get(stem(word));
     return t !== undefined && df[t]! > SHARED_NAME_DF;
   };
-  // Words of the request that no skill holds, in any field, as themselves or as a related word: a request whose
-  // telling words the catalog mostly never uses is about something else ("a birthday message for my grandmother"),
-  // and the one word it shares with a skill ("message") is chance. Worked out only when a skill found by relevance
-  // alone could be selected: it may read the bodies the pass left unread.
-  let strange: { share: number; words: string[] } | undefined;
-  const strangeWords = () => {
-    if (strange) return strange;
-    const telling: number[] = [];
-    // Words only: a phrase's words count already.
-    for (let t = 0; t < q.wordTerms; t++) if (!weak[t]) telling.push(t);
-    const known = new Uint8Array(nTerms);
-    for (let i = 0; i < n; i++) {
-      const at = tfAt[i]!;
-      if (at >= 0)
-        for (const t of telling)
-          for (let f = 0; f < NF && !known[t]; f++)
-            if (tf[at + t * NF + f]! + tf[at + stride + t * NF + f]! > 0) known[t] = 1;
-    }
-    const missing = telling.filter((t) => !known[t]);
-    if (missing.length) for (const t of scan.inOtherBodies(missing, candidates)) known[t] = 1;
-    // By information (IDF): what the request says that no skill knows, against all it says; a name or quoted text
-    // that no skill knows is the request's material ("in Lisbon"), and counts on neither side.
+  // How much of what the request says this skill holds, anywhere (a field or its body), by information: its words
+  // other than generic ones, each weighted by IDF (a word no skill has weighing as one rare word), a word the skill
+  // holds only as a related word counting half. A request is rarely about a skill that holds a small part of it: the
+  // word they share is chance ("host my blog on Netlify", "configure nginx as a reverse proxy"). Names and quoted
+  // text that this skill lacks are the request's material ("in Lisbon"), and count on neither side.
+  const telling: number[] = [];
+  for (let t = 0; t < q.wordTerms; t++) if (!weak[t]) telling.push(t);
+  const coverage = (i: number): { share: number; lacks: string[] } => {
+    const at = tfAt[i]!;
+    const mask = fields[i]!;
     let all = 0;
-    let unknown = 0;
-    const words: string[] = [];
-    // A word no skill has weighs as one rare word (its IDF would be higher still).
+    let held = 0;
+    const lacks: string[] = [];
     for (const t of telling) {
-      const w = Math.min(idf[t]!, ceiling);
-      if (known[t]) all += w;
-      else if (!q.material.has(t)) {
-        all += w;
-        unknown += w;
-        words.push(q.surface[t]!);
+      let own = 0;
+      let near = 0;
+      for (let f = 0; f < NF && !own; f++) {
+        if (!((mask >> f) & 1)) continue;
+        if (tf[at + t * NF + f]! > 0) own = 1;
+        else if (tf[at + stride + t * NF + f]! > 0) near = 1;
+        // A word of a phrase whose meaning the skill holds ("figure" of "figure out why", which means debug).
+        else for (const p of q.inPhrases.get(t) ?? NO_PHRASES) if (tf[at + stride + p * NF + f]! > 0) own = 1;
       }
+      if (!own && !near && q.material.has(t)) continue;
+      const w = Math.min(idf[t]!, ceiling);
+      all += w;
+      held += own ? w : near ? RELATED_COVERS * w : 0;
+      if (!own && !near) lacks.push(q.surface[t]!);
     }
-    return (strange = { share: all > 0 ? unknown / all : 0, words });
+    return { share: all > 0 ? held / all : 0, lacks };
   };
   const hits: { i: number; kind: MatchKind; key: number; within: number; name: string; below?: string }[] = [];
   for (let i = 0; i < n; i++) {
@@ -297,17 +299,18 @@ export function selectSkills(
               ? 'relevance'
               : undefined;
     if (!kind) continue;
-    const within =
-      r + TRIGGER_POINTS * (triggers[i]?.length ?? 0) + (kind === 'mention' ? MENTION_POINTS * mentionWords[i]! : 0);
+    // A name that several skills share, mentioned whole ("trailmark"), still says this skill before its siblings.
+    const named = kind === 'mention' ? MENTION_POINTS * mentionWords[i]! : mention[i] ? SHARED_NAME_POINTS : 0;
+    const within = r + TRIGGER_POINTS * (triggers[i]?.length ?? 0) + named;
     let below: string | undefined;
     if (kind === 'relevance' && n >= MIN_CATALOG) {
-      const { share, words } = strangeWords();
-      const needed = NONE_FITS * (1 + STRANGE * Math.max(0, 2 * share - 1));
+      const { share, lacks } = coverage(i);
+      const needed = NONE_FITS * (1 + COVER * (COVER_AIM - share));
       if (evidence[i]! < needed * ceiling)
         below =
           `its name, triggers and descriptions match ${(evidence[i]! / ceiling).toFixed(2)} of one rare word, under ` +
-          `the ${needed.toFixed(2)} needed (generic words, related words and the body rank a skill but do not select it` +
-          `${words.length ? `; more is needed when words of the request are in no skill: ${words.join(', ')}` : ''})`;
+          `the ${needed.toFixed(2)} needed (generic words, related words and the body rank a skill but do not select it;` +
+          ` it holds ${Math.round(share * 100)}% of what the request says${lacks.length ? `, not: ${lacks.join(', ')}` : ''})`;
     }
     // The class is the integer part, the strength within it the fraction: higher is better across classes; a match
     // under the threshold comes after every selectable one.

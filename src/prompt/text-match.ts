@@ -1,7 +1,8 @@
 import { stemmer } from 'stemmer';
 
 // Words that say nothing about which skill is meant: English function words, plus the phrasing of requests
-// ("please help me …") and of skill descriptions ("Use when the user wants …"), which every skill shares.
+// ("please help me …", "actually", "someone", "soon") and of skill descriptions ("Use when the user wants …"), which
+// every skill shares.
 const STOP = `a about above after again against all also am an and any are as at be because been before being below
 between both but by can could did do does doing down during each either etc few for from further had has have
 having he her here hers herself him himself his how i if in into is it its itself just me more most my myself
@@ -10,7 +11,10 @@ than that the their theirs them themselves then there these they this those thro
 us very was we were what when where which while who whom why will with within would you your yours yourself
 yourselves dont cant wont im ive id youre isnt doesnt s t via e g eg ie
 please help want wants wanted need needs needed like let lets get gets got make makes made use uses used using
-user users ask asks asked skill skills something anything thing things way ways kind may might must shall`;
+user users ask asks asked skill skills something anything thing things way ways kind may might must shall
+say says said actually really soon getting everything sure maybe perhaps honestly someone somebody anyone anybody
+everyone everybody stuff lot lots bit quite basically probably already still even much hey hi thanks thank
+kindly asap`;
 
 /** Function words and request phrasing, dropped from relevance (never from triggers, which authors chose). */
 export const STOP_WORDS: ReadonlySet<string> = new Set(STOP.split(/\s+/));
@@ -21,7 +25,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(STOP.split(/\s+/));
 const WEAK = `write create make build generate run add check find fix update new code file files data project
 tool tools work works working start go going set setup change changes look show give tell explain recommend good
 best better help convert edit read open change improve rule rules type thing app application system
-support guide guides step steps process result results time day one two three first last next summary summarize`;
+support guide guides step steps process result results time day one two three first last next summary summarize
+today tomorrow yesterday tonight morning afternoon evening week weekend monday tuesday wednesday thursday friday
+saturday sunday`;
 
 let weakStems: Set<string> | undefined;
 

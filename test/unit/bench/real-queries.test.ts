@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a bench script in plain JavaScript, without types
-import { SECOND_QUERIES, formatRealSelection, isHeldOut, readRealQueries } from '../../../bench/selection-real.mjs';
+import * as bench from '../../../bench/selection-real.mjs';
+
+const { SECOND_QUERIES, THIRD_QUERIES, formatRealSelection, isHeldOut, readRealQueries } = bench;
 
 interface RealQuery {
   query: string;
@@ -65,10 +67,31 @@ describe('the real selection set (bench/selection/real-queries.json)', () => {
     for (const q of second) for (const e of q.expected) expect(collections).toContain(e.split('/')[0]);
   });
 
-  it('prints the second set as figures only', () => {
+  it('has a third set of at least 150 other requests some skill fits and 30 no skill fits, none from the first two', () => {
+    const third = readRealQueries(THIRD_QUERIES) as RealQuery[];
+    expect(third.filter((q) => q.expected.length > 0).length).toBeGreaterThanOrEqual(150);
+    expect(third.filter((q) => q.expected.length === 0).length).toBeGreaterThanOrEqual(30);
+    const earlier = new Set(
+      [...set, ...(readRealQueries(SECOND_QUERIES) as RealQuery[])].map((q) => q.query.toLowerCase()),
+    );
+    expect(third.filter((q) => earlier.has(q.query.toLowerCase()))).toEqual([]);
+    expect(new Set(third.map((q) => q.query.toLowerCase())).size).toBe(third.length);
+    for (const q of third) for (const e of q.expected) expect(collections).toContain(e.split('/')[0]);
+  });
+
+  it('prints the third set as figures only, marked blind', () => {
+    const m = { fit: 4, top1: 3, top3: 4, mrr: 0.875, fitEmpty: 0, none: 2, noneEmpty: 1 };
+    const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, second: m, third: m, rows: [] });
+    expect(out).toContain('third set (6 requests, 2 that no skill fits; blind: figures only)');
+    expect(out).toMatch(/third +top-1 75\.0% \(3\/4\)/);
+  });
+
+  it("prints the second set's figures, and says where its misses are", () => {
     const m = { fit: 2, top1: 1, top3: 2, mrr: 0.75, fitEmpty: 0, none: 1, noneEmpty: 1 };
     const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, second: m, rows: [] });
-    expect(out).toContain('second set (3 requests, 1 that no skill fits; figures only)');
+    expect(out).toContain(
+      'second set (3 requests, 1 that no skill fits; open for tuning: misses with --verbose --second)',
+    );
     expect(out).toMatch(/second +top-1 50\.0% \(1\/2\)/);
   });
 

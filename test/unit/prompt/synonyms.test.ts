@@ -35,6 +35,23 @@ describe('the synonym table (data)', () => {
     expect(relatedStems('no-such-word')).toEqual([]);
   });
 
+  it('relates everyday words to the words skills use', () => {
+    const related = (a: string, b: string) => relatedStems(stem(a)).includes(stem(b));
+    for (const [a, b] of [
+      ['image', 'visual'],
+      ['prettier', 'aesthetic'],
+      ['homepage', 'website'],
+      ['broke', 'bug'],
+      ['fails', 'failure'],
+      ['stashing', 'worktree'],
+      ['staff', 'company'],
+      ['ready', 'prepare'],
+      ['ram', 'memory'],
+      ['crc', 'checksum'],
+    ])
+      expect(related(a, b) && related(b, a), `${a} ~ ${b}`).toBe(true);
+  });
+
   it('builds a symmetric table from groups, by stem, without chaining groups', () => {
     const t = buildTable([
       ['Slides', 'deck'],
