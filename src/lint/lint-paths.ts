@@ -7,7 +7,7 @@ import { planFixes, writeEdits, type FileEdit } from './fix.js';
 import { userTokenCache } from '../tokens/token-cache.js';
 import { cachedWholeCounter, COUNTER_ID } from '../tokens/tokens.js';
 import { createLinter, type LintReport } from './linter.js';
-import { keepOutcome, lintOne, lintThreads, type Concurrency } from './parallel.js';
+import { lintRoots, type Concurrency } from './parallel.js';
 import { resolveSettings } from './settings.js';
 import type { Fix } from './types.js';
 
@@ -61,23 +61,18 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
     const { roots, outside, listings, ...found } = discoverSkills(paths, { cwd: options.cwd });
     cut = found.cut;
     const linter = createLinter({ config, spec: options.spec, ...(countTokens ? { countTokens } : {}) });
-    const threads = lintThreads(options.concurrency ?? 'auto', roots.length);
-    if (threads > 1) {
-      const { env, home } = options;
-      const tokenCache =
-        cache && env && home
-          ? { env: { XDG_CACHE_HOME: env.XDG_CACHE_HOME, SKILLS_TOKEN_CACHE: env.SKILLS_TOKEN_CACHE }, home }
-          : undefined;
-      const workerData = { config, spec: options.spec, ...(tokenCache ? { tokenCache } : {}) };
-      const { lintInParallel } = await import('./lint-threads.js');
-      await lintInParallel({ linter, roots, listings, threads, workerData, ...(cache ? { cache } : {}) });
-    } else {
-      for (const r of roots) {
-        const listing = listings.get(r);
-        listings.delete(r);
-        keepOutcome(linter, r, await lintOne(linter, r, options.spec, listing), listing);
-      }
-    }
+    const { env, home } = options;
+    // Workers open the user's token cache themselves, and send the counts they used to this one.
+    const tokenCache =
+      cache && env && home
+        ? { env: { XDG_CACHE_HOME: env.XDG_CACHE_HOME, SKILLS_TOKEN_CACHE: env.SKILLS_TOKEN_CACHE }, home }
+        : undefined;
+    await lintRoots(linter, roots, listings, {
+      concurrency: options.concurrency ?? 'auto',
+      spec: options.spec,
+      workerData: { config, spec: options.spec, ...(tokenCache ? { tokenCache } : {}) },
+      ...(cache ? { cache } : {}),
+    });
     return { reports: linter.finish(), outside };
   };
   let { reports, outside } = await run();

@@ -4,25 +4,23 @@ import type { Dirent } from 'node:fs';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TokenCache } from '../tokens/token-cache.js';
 import type { Linter } from './linter.js';
-import { keepOutcome, lintOne, type LintWorkerData, type Outcome } from './parallel.js';
+import { keepOutcome, lintOne, type LintRootsOptions, type Outcome } from './parallel.js';
 import { runPool } from './pool.js';
 
-export interface ParallelOptions {
+export interface ParallelOptions extends LintRootsOptions {
   linter: Linter;
   roots: string[];
+  /** The first of `roots` to lint: those before it are linted and kept already. */
+  from: number;
   listings: Map<string, Dirent[]>;
   threads: number;
-  /** Given to each worker: the configuration and flags the main thread's linter has. */
-  workerData: LintWorkerData;
-  /** The main thread's token cache, which takes the counts the workers used. */
-  cache?: TokenCache;
 }
 
-/** Lint the skills at `roots` on `threads` threads; results are kept in the linter in the order of `roots`. */
+/** Lint the skills at `roots` (from `from`) on `threads` threads; results are kept in the order of `roots`. */
 export async function lintInParallel(options: ParallelOptions): Promise<void> {
-  const { linter, roots, listings, threads } = options;
+  const { linter, from, listings, threads } = options;
+  const roots = options.roots.slice(from);
   const outcomes: (Outcome | undefined)[] = new Array(roots.length);
   const batchSize = Math.max(1, Math.min(64, Math.ceil(roots.length / (threads * 16))));
   const entry = workerEntry();
@@ -51,7 +49,7 @@ export async function lintInParallel(options: ParallelOptions): Promise<void> {
         const root = roots[i]!;
         const listing = listings.get(root);
         listings.delete(root);
-        outcomes[i] = await lintOne(linter, root, options.workerData.spec, listing);
+        outcomes[i] = await lintOne(linter, root, options.spec, listing);
       }
     },
   });
@@ -60,13 +58,16 @@ export async function lintInParallel(options: ParallelOptions): Promise<void> {
 
 /**
  * The worker's script: dist/lint-worker.cjs next to the built file this code is in (main.cjs, or one folder down in
- * commands/ or chunks/); from the sources (tests), worker.ts through tsx.
+ * commands/ or chunks/), started through bin/skills.js when the package has it, so that the worker's code is loaded
+ * through the same code cache as the command's; from the sources (tests), worker.ts through tsx.
  */
-function workerEntry(): { file: string; execArgv?: string[] } {
+function workerEntry(): { file: string; argv?: string[]; execArgv?: string[] } {
   const here = dirname(fileURLToPath(import.meta.url));
   for (const dir of [here, dirname(here)]) {
     const file = join(dir, 'lint-worker.cjs');
-    if (existsSync(file)) return { file };
+    if (!existsSync(file)) continue;
+    const bin = join(dir, '..', 'bin', 'skills.js');
+    return existsSync(bin) ? { file: bin, argv: ['lint-worker'] } : { file };
   }
   return { file: join(here, 'worker.ts'), execArgv: ['--import', 'tsx'] };
 }

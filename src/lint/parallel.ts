@@ -8,16 +8,20 @@ import { basename, join } from 'node:path';
 import { isSkillsError, SkillsError, type ErrorCode } from '../errors.js';
 import { loadSkill } from '../skill/load.js';
 import { skillFileIn } from '../skill/skill-file.js';
+import type { TokenCache } from '../tokens/token-cache.js';
 import type { Linter, SkillResult } from './linter.js';
 
 /** --concurrency: a number of threads (the main thread counted), "auto" or "off" (one thread). */
 export type Concurrency = number | 'auto' | 'off';
 
 /**
- * Skills a thread must have for "auto" to start it: starting a worker and loading the linter into it costs about
- * as much as linting this many small skills on the main thread (measured; see the README).
+ * "auto" starts worker threads once the skills left would keep the main thread busy this long (projected from the
+ * time the skills linted so far took): starting a worker and loading the linter into it costs about a tenth of a
+ * second, so below this it would not pay (measured; see the README).
  */
-export const AUTO_SKILLS_PER_THREAD = 24;
+export const SPREAD_MS = 300;
+/** How long "auto" lints on the main thread before it projects (the first skill is slow while code warms up). */
+export const SAMPLE_MS = 20;
 /** Most threads "auto" runs: past this, finding the skills and printing the results, on one thread, dominate. */
 export const MAX_AUTO_THREADS = 8;
 
@@ -50,13 +54,56 @@ export function parseConcurrency(value: string | number | undefined): Concurrenc
   return n;
 }
 
-/** Threads to lint `skills` skills on, the main thread counted: 1 means the main thread alone. */
-export function lintThreads(concurrency: Concurrency, skills: number, cores = availableParallelism()): number {
-  if (concurrency === 'off') return 1;
-  if (concurrency === 'auto') {
-    return Math.max(1, Math.min(cores, MAX_AUTO_THREADS, Math.floor(skills / AUTO_SKILLS_PER_THREAD)));
+/** Threads "auto" spreads over when the skills left would take `projectedMs` on one thread: 1, or more. */
+export function autoThreads(projectedMs: number, cores = availableParallelism()): number {
+  return Math.max(1, Math.min(cores, MAX_AUTO_THREADS, 1 + Math.floor(projectedMs / SPREAD_MS)));
+}
+
+export interface LintRootsOptions {
+  concurrency: Concurrency;
+  spec?: boolean;
+  /** What worker threads are started with, when there are any. */
+  workerData: LintWorkerData;
+  /** The main thread's token cache, which takes the counts the workers used. */
+  cache?: TokenCache;
+  /** os.availableParallelism() unless given (tests). */
+  cores?: number;
+}
+
+/**
+ * Lint the skill folders at `roots`, every result kept in the linter in their order: on the main thread, with
+ * worker threads for the rest (lint-threads.ts) when --concurrency asks for them, or, with "auto", once the skills
+ * left would take long enough to pay for starting them. A run of a few skills never loads worker_threads.
+ */
+export async function lintRoots(
+  linter: Linter,
+  roots: string[],
+  listings: Map<string, Dirent[]>,
+  options: LintRootsOptions,
+): Promise<void> {
+  const { concurrency, spec } = options;
+  const spread = async (from: number, threads: number) => {
+    const { lintInParallel } = await import('./lint-threads.js');
+    await lintInParallel({ linter, roots, from, listings, threads, ...options });
+  };
+  if (typeof concurrency === 'number' && Math.min(concurrency, roots.length) > 1) {
+    return spread(0, Math.min(concurrency, roots.length));
   }
-  return Math.max(1, Math.min(concurrency, skills));
+  const cores = options.cores ?? availableParallelism();
+  const auto = concurrency === 'auto' && cores > 1;
+  const start = performance.now();
+  for (let i = 0; i < roots.length; i++) {
+    const root = roots[i]!;
+    const listing = listings.get(root);
+    listings.delete(root);
+    keepOutcome(linter, root, await lintOne(linter, root, spec, listing), listing);
+    const left = roots.length - i - 1;
+    if (!auto || left === 0) continue;
+    const elapsed = performance.now() - start;
+    if (elapsed < SAMPLE_MS) continue;
+    const threads = autoThreads((elapsed / (i + 1)) * left, cores);
+    if (threads > 1) return spread(i + 1, threads);
+  }
 }
 
 /** Load and lint one skill folder, the outcome caught (a SkillsError is kept to be thrown by the main thread). */
