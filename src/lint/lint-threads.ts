@@ -30,7 +30,11 @@ export async function lintInParallel(options: ParallelOptions): Promise<void> {
     workers: threads - 1,
     count: roots.length,
     batchSize,
-    payload: (i) => roots[i],
+    payload: (i) => {
+      // A worker reads the folder's listing again: a Dirent does not cross threads. This one is let go.
+      listings.delete(roots[i]!);
+      return roots[i];
+    },
     onResult(i, outcome) {
       outcomes[i] = outcome;
       if ('result' in outcome && outcome.tokens) {
@@ -61,7 +65,7 @@ export async function lintInParallel(options: ParallelOptions): Promise<void> {
  * commands/ or chunks/), started through bin/skills.js when the package has it, so that the worker's code is loaded
  * through the same code cache as the command's; from the sources (tests), worker.ts through tsx.
  */
-function workerEntry(): { file: string; argv?: string[]; execArgv?: string[] } {
+function workerEntry(): { file: string; argv?: string[] } {
   const here = dirname(fileURLToPath(import.meta.url));
   for (const dir of [here, dirname(here)]) {
     const file = join(dir, 'lint-worker.cjs');
@@ -69,5 +73,5 @@ function workerEntry(): { file: string; argv?: string[]; execArgv?: string[] } {
     const bin = join(dir, '..', 'bin', 'skills.js');
     return existsSync(bin) ? { file: bin, argv: ['lint-worker'] } : { file };
   }
-  return { file: join(here, 'worker.ts'), execArgv: ['--import', 'tsx'] };
+  return { file: join(here, 'worker.ts') };
 }

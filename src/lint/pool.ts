@@ -4,13 +4,13 @@
 // on: the item is reported as a crash, the rest of its batches go back to the queue, and a new worker takes its
 // place. Which item it was on, each worker writes to a SharedArrayBuffer slot before it starts on it, so the answer
 // survives the worker.
+import { createRequire } from 'node:module';
 import { parentPort, Worker, workerData, type ResourceLimits } from 'node:worker_threads';
 
 export interface PoolOptions<R> {
-  /** The worker script (it calls serveBatches), and the arguments and flags it starts with. */
+  /** The worker script (it calls serveBatches; a .ts file runs through tsx: tests), and its arguments. */
   file: string;
   argv?: string[];
-  execArgv?: string[];
   /** Given to every worker (with its slot, as `poolSlot`). */
   workerData: Record<string, unknown>;
   resourceLimits?: ResourceLimits;
@@ -95,9 +95,14 @@ export function runPool<R>(options: PoolOptions<R>): Promise<void> {
     const start = () => {
       const current = new Int32Array(new SharedArrayBuffer(4));
       current[0] = -2; // not started on anything yet
-      const worker = new Worker(options.file, {
+      const ts = options.file.endsWith('.ts');
+      const tsx = () => createRequire(import.meta.url).resolve('tsx/cjs/api');
+      const source = ts
+        ? `require(${JSON.stringify(tsx())}).register(); require(${JSON.stringify(options.file)});`
+        : '';
+      const worker = new Worker(ts ? source : options.file, {
+        eval: ts,
         argv: options.argv,
-        execArgv: options.execArgv,
         workerData: { ...options.workerData, poolSlot: current },
         resourceLimits: options.resourceLimits,
       });
