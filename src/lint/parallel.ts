@@ -74,17 +74,19 @@ export interface LintRootsOptions {
  * Lint the skill folders at `roots`, every result kept in the linter in their order: on the main thread, with
  * worker threads for the rest (lint-threads.ts) when --concurrency asks for them, or, with "auto", once the skills
  * left would take long enough to pay for starting them. A run of a few skills never loads worker_threads.
+ * Returns the threads it used.
  */
 export async function lintRoots(
   linter: Linter,
   roots: string[],
   listings: Map<string, Dirent[]>,
   options: LintRootsOptions,
-): Promise<void> {
+): Promise<number> {
   const { concurrency, spec } = options;
   const spread = async (from: number, threads: number) => {
     const { lintInParallel } = await import('./lint-threads.js');
     await lintInParallel({ linter, roots, from, listings, threads, ...options });
+    return threads;
   };
   if (typeof concurrency === 'number' && Math.min(concurrency, roots.length) > 1) {
     return spread(0, Math.min(concurrency, roots.length));
@@ -104,6 +106,7 @@ export async function lintRoots(
     const threads = autoThreads((elapsed / (i + 1)) * left, cores);
     if (threads > 1) return spread(i + 1, threads);
   }
+  return 1;
 }
 
 /** Load and lint one skill folder, the outcome caught (a SkillsError is kept to be thrown by the main thread). */
