@@ -18,7 +18,11 @@ export interface PoolOptions<R> {
   workers: number;
   /** Items to work through: 0..count-1. */
   count: number;
-  /** Items a batch for a worker; the calling thread takes a quarter as many at a time, to answer workers sooner. */
+  /**
+   * Most items a batch for a worker. Batches shrink as the items run out (a share of what is left, as guided
+   * scheduling does), so that no thread is left with a long tail while the others wait; the calling thread takes a
+   * quarter as many at a time, to answer the workers sooner.
+   */
   batchSize: number;
   /** What a worker gets of item i. */
   payload(index: number): unknown;
@@ -57,7 +61,10 @@ export function runPool<R>(options: PoolOptions<R>): Promise<void> {
   let settled = false;
   let localBusy = false;
 
-  const take = (size: number): number[] => {
+  const threads = options.workers + (options.local ? 1 : 0);
+  const take = (most: number): number[] => {
+    const left = requeued.length + count - next;
+    const size = Math.max(1, Math.min(most, Math.ceil(left / (threads * 4))));
     const out = requeued.splice(0, size);
     while (out.length < size && next < count) out.push(next++);
     return out;
