@@ -147,58 +147,55 @@ export function createLinter(options: LintOptions): Linter {
     return out;
   };
 
-  const check = async (skill: Skill): Promise<SkillResult | undefined> => {
-    if (ignored && (ignored(rel(skill.root)) || ignored(`${rel(skill.root)}/`))) return undefined;
-    const files = skillFiles(skill);
-    const [validated] = await validateSkills([skill], { spec: options.spec });
-    const out: LintFinding[] = validated!.diagnostics.map((d) => {
-      const fix = fixForCheck(skill, d, files.readText, files.stat);
-      return fix ? { ...d, fix } : { ...d };
-    });
-    // One context for the skill, lent to each rule in turn (rules report while they check, never later).
-    let current: Active;
-    const ctx: RuleContext = {
-      options: {},
-      report(r) {
-        options.onReport?.(current.rule, skill, r);
-        out.push(toFinding(current.rule, current.severity, skill, r));
-      },
-      readText: files.readText,
-      stat: files.stat,
-    };
-    for (const a of checksFor(skill.layout)) {
-      const prepared = a.rule.prepare?.([skill], a.options, tools);
-      if (prepared) await prepared;
-      current = a;
-      ctx.options = a.options;
-      a.rule.check!(skill, ctx);
-    }
-    const disables = skillDisables(skill, files.readText, names);
-    const diagnostics = settle(out).filter((d) => keptBy(disables(d.file), d));
-    diagnostics.sort(byPlace);
-    const report: LintReport = {
-      skill: linted(skill),
-      valid: !diagnostics.some((d) => d.severity === 'error'),
-      diagnostics,
-    };
-    if (treeRules.length > 0) {
-      const d = disables(skill.file);
-      if (d.all !== undefined || d.lines.size > 0) return { report, disables: d };
-    }
-    return { report };
-  };
-  const keep = (result: SkillResult) => {
-    reports.push(result.report);
-    if (result.disables) fileDisables.set(result.report, result.disables);
-    if (result.failed) failed.add(result.report);
-  };
-
-  return {
-    check,
-    keep,
+  const linter: Linter = {
+    async check(skill) {
+      if (ignored && (ignored(rel(skill.root)) || ignored(`${rel(skill.root)}/`))) return undefined;
+      const files = skillFiles(skill);
+      const [validated] = await validateSkills([skill], { spec: options.spec });
+      const out: LintFinding[] = validated!.diagnostics.map((d) => {
+        const fix = fixForCheck(skill, d, files.readText, files.stat);
+        return fix ? { ...d, fix } : { ...d };
+      });
+      // One context for the skill, lent to each rule in turn (rules report while they check, never later).
+      let current: Active;
+      const ctx: RuleContext = {
+        options: {},
+        report(r) {
+          options.onReport?.(current.rule, skill, r);
+          out.push(toFinding(current.rule, current.severity, skill, r));
+        },
+        readText: files.readText,
+        stat: files.stat,
+      };
+      for (const a of checksFor(skill.layout)) {
+        const prepared = a.rule.prepare?.([skill], a.options, tools);
+        if (prepared) await prepared;
+        current = a;
+        ctx.options = a.options;
+        a.rule.check!(skill, ctx);
+      }
+      const disables = skillDisables(skill, files.readText, names);
+      const diagnostics = settle(out).filter((d) => keptBy(disables(d.file), d));
+      diagnostics.sort(byPlace);
+      const r: LintReport = {
+        skill: linted(skill),
+        valid: !diagnostics.some((d) => d.severity === 'error'),
+        diagnostics,
+      };
+      if (treeRules.length > 0) {
+        const d = disables(skill.file);
+        if (d.all !== undefined || d.lines.size > 0) return { report: r, disables: d };
+      }
+      return { report: r };
+    },
+    keep(result) {
+      reports.push(result.report);
+      if (result.disables) fileDisables.set(result.report, result.disables);
+      if (result.failed) failed.add(result.report);
+    },
     async add(skill) {
-      const result = await check(skill);
-      if (result) keep(result);
+      const result = await linter.check(skill);
+      if (result) linter.keep(result);
     },
     finish() {
       const bySkill = new Map<TreeSkill, LintReport>(reports.map((r) => [r.skill, r]));
@@ -225,6 +222,7 @@ export function createLinter(options: LintOptions): Linter {
       return reports;
     },
   };
+  return linter;
 }
 
 /** Lint loaded skills (createLinter, each in turn): one report a skill, in order. */
