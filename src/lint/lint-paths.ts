@@ -61,16 +61,11 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
     const { roots, outside, listings, ...found } = discoverSkills(paths, { cwd: options.cwd });
     cut = found.cut;
     const linter = createLinter({ config, spec: options.spec, ...(countTokens ? { countTokens } : {}) });
-    const { env, home } = options;
-    // Workers open the user's token cache themselves, and send the counts they used to this one.
-    const tokenCache =
-      cache && env && home
-        ? { env: { XDG_CACHE_HOME: env.XDG_CACHE_HOME, SKILLS_TOKEN_CACHE: env.SKILLS_TOKEN_CACHE }, home }
-        : undefined;
     await lintRoots(linter, roots, listings, {
       concurrency: options.concurrency ?? 'auto',
       spec: options.spec,
-      workerData: { config, spec: options.spec, ...(tokenCache ? { tokenCache } : {}) },
+      // Workers count tokens from the counts this cache holds, and send the counts they used back to it.
+      workerData: () => ({ config, spec: options.spec, ...(cache?.counts ? { tokenCounts: cache.counts() } : {}) }),
       ...(cache ? { cache } : {}),
     });
     return { reports: linter.finish(), outside };

@@ -29,7 +29,7 @@ export async function lintInParallel(options: ParallelOptions): Promise<void> {
   const entry = workerEntry();
   await runPool<Outcome>({
     ...entry,
-    workerData: { ...options.workerData },
+    workerData: { ...options.workerData() },
     workers: threads - 1,
     // A smaller nursery than V8 gives a thread by default: lint's garbage is short-lived, and every worker's heap
     // counts in the process's memory (the 100,000-skill run must stay under 400 MiB).

@@ -62,8 +62,8 @@ export function autoThreads(projectedMs: number, cores = availableParallelism())
 export interface LintRootsOptions {
   concurrency: Concurrency;
   spec?: boolean;
-  /** What worker threads are started with, when there are any. */
-  workerData: LintWorkerData;
+  /** What worker threads are started with, asked for only when there are any. */
+  workerData(): LintWorkerData;
   /** The main thread's token cache, which takes the counts the workers used. */
   cache?: TokenCache;
   /** os.availableParallelism() unless given (tests). */
@@ -169,6 +169,6 @@ function crashResult(root: string, reason: string, listing?: Dirent[]): SkillRes
 export interface LintWorkerData {
   config: import('../config/config.js').Config;
   spec?: boolean;
-  /** Where the user's token cache is, when there is one. */
-  tokenCache?: { env: Record<string, string | undefined>; home: string };
+  /** The counts the user's token cache holds, when there is one (the main thread saves what workers add). */
+  tokenCounts?: Map<string, number>;
 }

@@ -1,12 +1,16 @@
 // --concurrency: its values, how many threads "auto" takes for the work projected, the report of a skill that
 // linting stopped on, and lintRoots on worker threads (src/lint/worker.ts through tsx) against one thread.
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config/config.js';
+import { lintPaths } from '../../../src/lint/lint-paths.js';
 import { createLinter, type LintReport } from '../../../src/lint/linter.js';
+import { TOKEN_CACHE_FILE } from '../../../src/tokens/token-cache.js';
 import {
   autoThreads,
   CRASH_ID,
+  type Concurrency,
   keepOutcome,
   lintRoots,
   MAX_AUTO_THREADS,
@@ -76,7 +80,7 @@ async function lintTree(dir: string, concurrency: Parameters<typeof parseConcurr
   const linter = createLinter({ config: config(dir) });
   const threads = await lintRoots(linter, roots, listings, {
     concurrency: parseConcurrency(concurrency),
-    workerData: { config: config(dir) },
+    workerData: () => ({ config: config(dir) }),
   });
   return { threads, reports: linter.finish() };
 }
@@ -98,6 +102,33 @@ describe('lintRoots', () => {
     const dir = tree(4);
     expect((await lintTree(dir, 'auto')).threads).toBe(1);
   });
+});
+
+describe('lintPaths on threads and the token cache', () => {
+  it("counts tokens in the workers from the main thread's cache, and saves the counts they made", async () => {
+    const dir = temp.fresh('tokens');
+    const home = temp.fresh('home');
+    const spec: TreeSpec = {};
+    const long = (k: number) => Array.from({ length: 1500 }, (_, i) => `w${k}x${i} check`).join(' ');
+    for (let k = 0; k < 12; k++)
+      spec[`t${k}/SKILL.md`] = skillMd(
+        `name: t${k}\ndescription: Checks t${k}. Use when asked.`,
+        `# t${k}\n\n${long(k)}\n`,
+      );
+    writeTree(dir, spec);
+    const env = { XDG_CACHE_HOME: join(home, 'cache') };
+    const run = (concurrency: Concurrency) => lintPaths({ paths: ['.'], cwd: dir, env, home, concurrency });
+    const one = await run('off');
+    const file = join(home, 'cache/skills', TOKEN_CACHE_FILE);
+    const serialCounts = JSON.parse(readFileSync(file, 'utf8')).counts;
+    expect(Object.keys(serialCounts)).toHaveLength(12);
+    rmSync(file);
+    const par = await run(3);
+    expect(par.reports).toEqual(one.reports);
+    expect(par.reports.filter((r) => r.diagnostics.some((d) => d.ruleId === 'SK101'))).toHaveLength(12);
+    // The workers counted (the file was gone), and the main thread saved what they counted.
+    expect(JSON.parse(readFileSync(file, 'utf8')).counts).toEqual(serialCounts);
+  }, 60_000);
 });
 
 describe('keepOutcome', () => {
