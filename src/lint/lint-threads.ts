@@ -1,7 +1,6 @@
 // The main thread's side of linting on more than one thread (loaded only then): the pool of workers, the main
 // thread's own share, and every outcome kept in the order of the skills found.
-import type { Dirent } from 'node:fs';
-import { existsSync } from 'node:fs';
+import { existsSync, type Dirent } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Linter } from './linter.js';
