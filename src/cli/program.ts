@@ -128,7 +128,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--list-rules', 'list every rule (with --format markdown: docs/rules.md)')
     .option(
       '--concurrency <n>',
-      'threads to lint on: a number, auto (the default: one a core when there are enough skills) or off',
+      'threads to lint on: a number, auto (the default: workers, up to one a core, when the work pays for them) or off',
     )
     .addHelpText('after', examples(['skills lint ./my-skill', 'skills lint skills/ --quiet', 'skills lint . --fix']))
     .action(
