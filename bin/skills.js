@@ -6,6 +6,7 @@ const path = require('node:path');
 const Module = require('node:module');
 
 const argv = process.argv.slice(2);
+const WORKER = 'lint-worker';
 const DIST = path.join(__dirname, '..', 'dist');
 const loaded = new Map();
 /** The code cache of this run (see cachePack), read on first use. */
@@ -14,7 +15,11 @@ let versionRead;
 const version = () =>
   (versionRead ??= JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version);
 
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+if (argv[0] === WORKER && !require('node:worker_threads').isMainThread) {
+  // A lint worker thread (src/lint/lint-threads.ts starts it here): its code comes through the same cache, kept in
+  // a file of its own, and it runs on its own.
+  loadCli(path.join(DIST, `${WORKER}.cjs`));
+} else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${version()}\n`);
 } else {
   const { run } = loadCli(path.join(DIST, 'main.cjs'));

@@ -90,7 +90,8 @@ const EXTERNAL = ['libnpmpublish', 'pacote', 'npm-registry-fetch', '@modelcontex
 const [result] = await Promise.all([
   build({
     ...common,
-    entryPoints: { main: 'src/main.ts' },
+    // The lint worker thread's script is an entry of its own (dist/lint-worker.cjs), sharing chunks with lint.
+    entryPoints: { main: 'src/main.ts', 'lint-worker': 'src/lint/worker.ts' },
     outdir: esm,
     format: 'esm',
     splitting: true,

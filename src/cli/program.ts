@@ -126,6 +126,10 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     .option('--verbose', 'show info findings too (hidden unless skills.config.json sets their rule)')
     .option('--spec', 'check SKILL.md against the bare Agent Skills specification, as validate --spec does')
     .option('--list-rules', 'list every rule (with --format markdown: docs/rules.md)')
+    .option(
+      '--concurrency <n>',
+      'threads to lint on: a number, auto (the default: workers, up to one a core, when the work pays for them) or off',
+    )
     .addHelpText('after', examples(['skills lint ./my-skill', 'skills lint skills/ --quiet', 'skills lint . --fix']))
     .action(
       act(

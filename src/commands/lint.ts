@@ -10,6 +10,7 @@ import { visibleFindings } from '../lint/visible.js';
 import { countFindings, formatDiagnostic, formatStylish, toJson, type ValidateResult } from '../ui/validate-report.js';
 import { forTerminal, safeJson, writeSafeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
+import { parseConcurrency } from '../lint/parallel.js';
 
 export type { FixRecord } from '../lint/lint-paths.js';
 
@@ -29,6 +30,8 @@ export interface LintOptions {
   /** Show errors only (ESLint's --quiet); the summary still counts what was hidden. */
   quiet?: boolean;
   color?: boolean;
+  /** Threads to lint on: a number, auto or off (parsed by parseConcurrency). */
+  concurrency?: string | number;
 }
 
 /** `skills lint [paths…]`: validate's checks and the lint rules, with --fix; exit 0 ok, 1 findings fail. */
@@ -42,6 +45,7 @@ export async function lint(options: LintOptions, ctx: Context) {
   }
   setDiscoveryLimits(ctx.env);
   const maxWarnings = checkOptions(options, format);
+  const concurrency = parseConcurrency(options.concurrency);
   const run = await lintPaths({
     paths: options.paths,
     cwd: ctx.cwd,
@@ -51,6 +55,7 @@ export async function lint(options: LintOptions, ctx: Context) {
     fixDryRun: options.fixDryRun,
     env: ctx.env,
     home: homeOf(ctx),
+    concurrency,
   });
   const { reports, fixed } = run;
   if (run.cut) ctx.stderr.write(`warning: ${forTerminal(run.cut)}\n`);

@@ -2,12 +2,12 @@
 // in force, and apply (or plan) the safe fixes, re-linting after each pass until nothing is left to fix.
 import { loadConfig } from '../config/config.js';
 import { discoverSkills } from '../skill/discover.js';
-import { loadSkill } from '../skill/load.js';
 import { cleanLeftoversBelow } from '../fs/atomic.js';
 import { planFixes, writeEdits, type FileEdit } from './fix.js';
 import { userTokenCache } from '../tokens/token-cache.js';
 import { cachedWholeCounter, COUNTER_ID } from '../tokens/tokens.js';
 import { createLinter, type LintReport } from './linter.js';
+import { lintRoots, type Concurrency } from './parallel.js';
 import { resolveSettings } from './settings.js';
 import type { Fix } from './types.js';
 
@@ -24,6 +24,8 @@ export interface LintPathsOptions {
   /** Where the user's token cache is (`$XDG_CACHE_HOME`, SKILLS_TOKEN_CACHE=0 turns it off); none without. */
   env?: Record<string, string | undefined>;
   home?: string;
+  /** Threads to lint on (parallel.ts): a number, "auto" (the default) or "off". */
+  concurrency?: Concurrency;
 }
 
 export interface FixRecord {
@@ -59,11 +61,13 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
     const { roots, outside, listings, ...found } = discoverSkills(paths, { cwd: options.cwd });
     cut = found.cut;
     const linter = createLinter({ config, spec: options.spec, ...(countTokens ? { countTokens } : {}) });
-    for (const r of roots) {
-      const listing = listings.get(r);
-      listings.delete(r);
-      await linter.add(loadSkill(r, { spec: options.spec, listing }));
-    }
+    await lintRoots(linter, roots, listings, {
+      concurrency: options.concurrency ?? 'auto',
+      spec: options.spec,
+      // Workers count tokens from the counts this cache holds, and send the counts they used back to it.
+      workerData: () => ({ config, spec: options.spec, ...(cache?.counts ? { tokenCounts: cache.counts() } : {}) }),
+      ...(cache ? { cache } : {}),
+    });
     return { reports: linter.finish(), outside };
   };
   let { reports, outside } = await run();

@@ -40,10 +40,25 @@ export interface LintOptions {
   countTokens?: RuleTools['countTokens'];
 }
 
+/**
+ * One skill's report, and what the tree rules need of it: plain data, so that it can come from a worker thread.
+ */
+export interface SkillResult {
+  report: LintReport;
+  /** The disable comments of the skill file, when it has some (the tree rules' findings are in it). */
+  disables?: FileDisables;
+  /** Linting stopped on this skill (parallel.ts): it is reported, but the tree rules leave it out. */
+  failed?: boolean;
+}
+
 /** A linter that takes skills one at a time, keeps only their findings, and runs the tree rules at the end. */
 export interface Linter {
   /** Lint one loaded skill (nothing when it is under an ignored glob); the skill may be let go afterwards. */
   add(skill: Skill): Promise<void>;
+  /** Lint one skill and give its result without keeping it (undefined when it is under an ignored glob). */
+  check(skill: Skill): Promise<SkillResult | undefined>;
+  /** Keep a result that check made (here or in a worker thread), in turn with the skills added. */
+  keep(result: SkillResult): void;
   /** The tree rules over every skill added, and the reports, in the order the skills were added. */
   finish(): LintReport[];
 }
@@ -110,6 +125,7 @@ export function createLinter(options: LintOptions): Linter {
   const reports: LintReport[] = [];
   // For the tree rules' findings: the disable comments of each skill file, kept only where it has some.
   const fileDisables = new Map<LintReport, FileDisables>();
+  const failed = new Set<LintReport>();
   const treeRules = active.filter((a) => a.rule.checkTree);
   // The rules that check one skill, for each layout.
   const checks = new Map<Skill['layout'], Active[]>();
@@ -131,9 +147,9 @@ export function createLinter(options: LintOptions): Linter {
     return out;
   };
 
-  return {
-    async add(skill) {
-      if (ignored && (ignored(rel(skill.root)) || ignored(`${rel(skill.root)}/`))) return;
+  const linter: Linter = {
+    async check(skill) {
+      if (ignored && (ignored(rel(skill.root)) || ignored(`${rel(skill.root)}/`))) return undefined;
       const files = skillFiles(skill);
       const [validated] = await validateSkills([skill], { spec: options.spec });
       const out: LintFinding[] = validated!.diagnostics.map((d) => {
@@ -166,16 +182,27 @@ export function createLinter(options: LintOptions): Linter {
         valid: !diagnostics.some((d) => d.severity === 'error'),
         diagnostics,
       };
-      reports.push(r);
       if (treeRules.length > 0) {
         const d = disables(skill.file);
-        if (d.all !== undefined || d.lines.size > 0) fileDisables.set(r, d);
+        if (d.all !== undefined || d.lines.size > 0) return { report: r, disables: d };
       }
+      return { report: r };
+    },
+    keep(result) {
+      reports.push(result.report);
+      if (result.disables) fileDisables.set(result.report, result.disables);
+      if (result.failed) failed.add(result.report);
+    },
+    async add(skill) {
+      const result = await linter.check(skill);
+      if (result) linter.keep(result);
     },
     finish() {
       const bySkill = new Map<TreeSkill, LintReport>(reports.map((r) => [r.skill, r]));
       for (const { rule, severity, options: opts } of treeRules) {
-        const applicable = reports.filter((r) => rule.layouts.includes(r.skill.layout)).map((r) => r.skill);
+        const applicable = reports
+          .filter((r) => rule.layouts.includes(r.skill.layout) && !failed.has(r))
+          .map((r) => r.skill);
         if (applicable.length === 0) continue;
         rule.checkTree!(applicable, {
           options: opts,
@@ -195,6 +222,7 @@ export function createLinter(options: LintOptions): Linter {
       return reports;
     },
   };
+  return linter;
 }
 
 /** Lint loaded skills (createLinter, each in turn): one report a skill, in order. */

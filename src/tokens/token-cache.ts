@@ -15,6 +15,8 @@ export interface TokenCache {
   set(key: string, tokens: number): void;
   /** Write the file when something was added; never throws. */
   save(): void;
+  /** Every count it holds, by key (lint hands them to its worker threads, which read no file). */
+  counts?(): Map<string, number>;
 }
 
 /** Most entries kept: about 250 KB, the counts of a few prompts of 10,000 skills and their --budget variants. */
@@ -45,6 +47,9 @@ export function openTokenCache(file: string, counter: string, options: TokenCach
       if (!KEY.test(key) || !Number.isSafeInteger(tokens) || tokens < 0) return;
       used.set(key, tokens);
       added = true;
+    },
+    counts() {
+      return new Map([...old, ...used]);
     },
     save() {
       if (!added) return;

@@ -1,0 +1,174 @@
+// Linting on more than one thread (ESLint's --concurrency): worker threads each lint whole skills, the main thread
+// lints its share too, and every result is kept in the order of the skills found, so that the tree rules (which
+// compare skills) and the output are those of a run on one thread. A skill on which linting stops (an exception, or
+// its worker dying: out of memory, say) is reported with one error finding, and the other skills are linted.
+import { readdirSync, type Dirent } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { basename, join } from 'node:path';
+import { isSkillsError, SkillsError, type ErrorCode } from '../errors.js';
+import { loadSkill } from '../skill/load.js';
+import { skillFileIn } from '../skill/skill-file.js';
+import type { TokenCache } from '../tokens/token-cache.js';
+import type { Linter, SkillResult } from './linter.js';
+
+/** --concurrency: a number of threads (the main thread counted), "auto" or "off" (one thread). */
+export type Concurrency = number | 'auto' | 'off';
+
+/**
+ * "auto" starts worker threads once the skills left would keep the main thread busy this long (projected from the
+ * CPU time the skills linted so far took): starting a worker and loading the linter into it costs about a tenth of a
+ * second, so below this it would not pay (measured; see the README).
+ */
+export const SPREAD_MS = 300;
+/** CPU time "auto" lints on the main thread before it projects (the first skill is slow while code warms up). */
+export const SAMPLE_MS = 20;
+/** Most threads "auto" runs: past this, finding the skills and printing the results, on one thread, dominate. */
+export const MAX_AUTO_THREADS = 8;
+
+/** The id of the finding on a skill that linting stopped on. It is no rule, so no setting turns it off. */
+export const CRASH_ID = 'SK000';
+
+/** What linting one skill came to: its result (none when ignored), a SkillsError to end the run, or a crash. */
+export type Outcome =
+  | { result: SkillResult | undefined; tokens?: TokenUse[] }
+  | { error: { code: ErrorCode; message: string; hint?: string } }
+  | { crash: string };
+
+/** A token count a worker used: [key, count, whether it counted it afresh]. */
+export type TokenUse = [string, number, boolean];
+
+/** Parse --concurrency as typed: a whole number of 1 or more, "auto" or "off". */
+export function parseConcurrency(value: string | number | undefined): Concurrency {
+  if (value === undefined || value === 'auto') return 'auto';
+  if (value === 'off') return 'off';
+  const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new SkillsError(
+      'E_USAGE',
+      `--concurrency takes a number of threads (1 or more), auto or off, not "${value}"`,
+      {
+        hint: 'e.g. --concurrency 4; --concurrency off (or 1) lints on one thread',
+      },
+    );
+  }
+  return n;
+}
+
+/** Threads "auto" spreads over when the skills left would take `projectedMs` on one thread: 1, or more. */
+export function autoThreads(projectedMs: number, cores = availableParallelism()): number {
+  return Math.max(1, Math.min(cores, MAX_AUTO_THREADS, 1 + Math.floor(projectedMs / SPREAD_MS)));
+}
+
+export interface LintRootsOptions {
+  concurrency: Concurrency;
+  spec?: boolean;
+  /** What worker threads are started with, asked for only when there are any. */
+  workerData(): LintWorkerData;
+  /** The main thread's token cache, which takes the counts the workers used. */
+  cache?: TokenCache;
+  /** os.availableParallelism() unless given (tests). */
+  cores?: number;
+}
+
+/**
+ * Lint the skill folders at `roots`, every result kept in the linter in their order: on the main thread, with
+ * worker threads for the rest (lint-threads.ts) when --concurrency asks for them, or, with "auto", once the skills
+ * left would take long enough to pay for starting them. A run of a few skills never loads worker_threads.
+ * Returns the threads it used.
+ */
+export async function lintRoots(
+  linter: Linter,
+  roots: string[],
+  listings: Map<string, Dirent[]>,
+  options: LintRootsOptions,
+): Promise<number> {
+  const { concurrency, spec } = options;
+  const spread = async (from: number, threads: number) => {
+    const { lintInParallel } = await import('./lint-threads.js');
+    await lintInParallel({ linter, roots, from, listings, threads, ...options });
+    return threads;
+  };
+  if (typeof concurrency === 'number' && Math.min(concurrency, roots.length) > 1) {
+    return spread(0, Math.min(concurrency, roots.length));
+  }
+  const cores = options.cores ?? availableParallelism();
+  const auto = concurrency === 'auto' && cores > 1;
+  // CPU time, not the clock: on a busy machine the clock runs on while this thread waits, and a worker would not
+  // get a core of its own there either.
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const start = cpu();
+  for (let i = 0; i < roots.length; i++) {
+    const root = roots[i]!;
+    const listing = listings.get(root);
+    listings.delete(root);
+    keepOutcome(linter, root, await lintOne(linter, root, spec, listing), listing);
+    const left = roots.length - i - 1;
+    if (!auto || left === 0) continue;
+    const elapsed = cpu() - start;
+    if (elapsed < SAMPLE_MS) continue;
+    const threads = autoThreads((elapsed / (i + 1)) * left, cores);
+    if (threads > 1) return spread(i + 1, threads);
+  }
+  return 1;
+}
+
+/** Load and lint one skill folder, the outcome caught (a SkillsError is kept to be thrown by the main thread). */
+export async function lintOne(linter: Linter, root: string, spec?: boolean, listing?: Dirent[]): Promise<Outcome> {
+  try {
+    return { result: await linter.check(loadSkill(root, { spec, listing })) };
+  } catch (err) {
+    if (isSkillsError(err)) return { error: { code: err.code, message: err.message, hint: err.hint } };
+    return { crash: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+  }
+}
+
+/** Keep an outcome in the linter: a result as it is, a crash as a report of one error; a SkillsError is thrown. */
+export function keepOutcome(linter: Linter, root: string, outcome: Outcome, listing?: Dirent[]): void {
+  if ('error' in outcome) {
+    const { code, message, hint } = outcome.error;
+    throw new SkillsError(code, message, hint === undefined ? {} : { hint });
+  }
+  if ('crash' in outcome) linter.keep(crashResult(root, outcome.crash, listing));
+  else if (outcome.result) linter.keep(outcome.result);
+}
+
+/** The report of a skill that linting stopped on: what its folder shows of it, and one error. */
+function crashResult(root: string, reason: string, listing?: Dirent[]): SkillResult {
+  let names: string[] = [];
+  try {
+    names = (listing ?? readdirSync(root, { withFileTypes: true })).map((d) => d.name);
+  } catch {
+    // The finding says what it can without the folder's listing.
+  }
+  const found = skillFileIn(names);
+  const file = join(root, found?.name ?? 'SKILL.md');
+  const id = basename(root);
+  return {
+    report: {
+      skill: { id, name: id, layout: found?.layout ?? 'skill-md', root, file, positions: {} },
+      valid: false,
+      diagnostics: [
+        {
+          ruleId: CRASH_ID,
+          rule: 'lint-crashed',
+          severity: 'error',
+          message: `linting stopped on this skill: ${reason}; its findings are not known`,
+          file,
+          hint: 'the other skills were linted; please report this (a bug in skills, or a skill made to break it)',
+        },
+      ],
+    },
+    failed: true,
+  };
+}
+
+/** What a lint worker is started with (src/lint/worker.ts). */
+export interface LintWorkerData {
+  config: import('../config/config.js').Config;
+  spec?: boolean;
+  /** The counts the user's token cache holds, when there is one (the main thread saves what workers add). */
+  tokenCounts?: Map<string, number>;
+}
