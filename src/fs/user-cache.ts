@@ -229,6 +229,26 @@ export function sameIdentity(a: FileIdentity | undefined, b: readonly unknown[])
 }
 
 /**
+ * True when what is at `path` (symlinks followed) has the identity kept at `row[at]` … `row[at + 4]`: as
+ * sameIdentity(identityOf(path), …), without an array made for each of the ten thousand paths a run checks.
+ */
+export function hasIdentity(path: string, row: readonly unknown[], at: number): boolean {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return (
+      st !== undefined &&
+      st.dev === row[at] &&
+      st.ino === row[at + 1] &&
+      st.size === row[at + 2] &&
+      st.mtimeMs === row[at + 3] &&
+      st.ctimeMs === row[at + 4]
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
  * A result is kept only from paths that changed at least this long before the run began: a file system's clock is
  * coarse (and some round down by seconds), so a change in the same tick as the run's read could leave the
  * identity as it was.
