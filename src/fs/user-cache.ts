@@ -10,7 +10,7 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanStale, tempName, writeAll } from './atomic.js';
 
@@ -91,12 +91,16 @@ export function readOwnJson(
 export interface RowCodec<K extends object> {
   /** The value a row holds, checked; undefined for a malformed row, which is dropped. (K is never an array.) */
   decode(row: unknown[], key: string): K | undefined;
+  /** The row of `value`: its key first. */
   encode(key: string, value: K): unknown[];
 }
 
 export interface KeptRowsOptions<K extends object> {
   build: string;
-  /** The file's list of rows: `{build, [field]: rows}`. */
+  /**
+   * The file's list of rows: `{build, base, [field]: rows}`, each row's key written without `base`, the start all
+   * the keys share (the skill folders' path, said once instead of ten thousand times).
+   */
   field: string;
   /** The cache's kind (`list`, `catalog`): its temp files and the stale files removed beside it. */
   kind: string;
@@ -127,10 +131,14 @@ export function openKeptRows<K extends object>(file: string, opts: KeptRowsOptio
   const kept = new Map<string, K | unknown[]>();
   const data = readOwnJson(file, opts.maxBytes, opts.uid);
   const rows = data?.[opts.field];
+  const base = typeof data?.base === 'string' ? data.base : '';
   if (data?.build === opts.build && Array.isArray(rows))
     for (const row of rows as unknown[]) {
       if (kept.size >= opts.maxEntries) break;
-      if (Array.isArray(row) && typeof row[0] === 'string') kept.set(row[0], row);
+      if (!Array.isArray(row) || typeof row[0] !== 'string') continue;
+      // The row as the codec wrote it: its whole key first.
+      row[0] = base + row[0];
+      kept.set(row[0] as string, row);
     }
   const used = new Map<string, K>();
   let changed = false;
@@ -159,20 +167,33 @@ export function openKeptRows<K extends object>(file: string, opts: KeptRowsOptio
       if (!changed) return;
       changed = false;
       const out: unknown[][] = [];
+      let shared: string | undefined;
       for (const key of new Set([...used.keys(), ...kept.keys()])) {
         if (out.length >= opts.maxEntries) break;
         const value = used.get(key) ?? get(key);
-        if (value) out.push(opts.codec.encode(key, value));
+        if (!value) continue;
+        out.push(opts.codec.encode(key, value));
+        shared = shared === undefined ? key : sharedStart(shared, key);
       }
-      writeOwnFile(
-        file,
-        `${JSON.stringify({ build: opts.build, [opts.field]: out })}\n`,
-        `.${opts.kind}-tmp-`,
-        opts.uid,
-      );
+      // Up to a path separator, so that each row's key starts with a name of its own.
+      const cut = shared === undefined ? 0 : Math.max(shared.lastIndexOf('/'), shared.lastIndexOf(sep)) + 1;
+      const text = JSON.stringify({
+        build: opts.build,
+        base: shared?.slice(0, cut) ?? '',
+        [opts.field]: out.map((row) => [(row[0] as string).slice(cut), ...row.slice(1)]),
+      });
+      writeOwnFile(file, `${text}\n`, `.${opts.kind}-tmp-`, opts.uid);
       removeStaleCaches(dirname(file), opts.kind);
     },
   };
+}
+
+/** The longest start `a` and `b` share. */
+function sharedStart(a: string, b: string): string {
+  let i = 0;
+  const n = Math.min(a.length, b.length);
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i === a.length ? a : a.slice(0, i);
 }
 
 /** Checks of what a cache file holds. */
