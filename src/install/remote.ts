@@ -11,6 +11,10 @@ import { fetchCommit } from '../fetch/git.js';
 import { isSkillFolder } from '../skill/discover.js';
 import { prepareLocal, prepareArchived, relabeler, skillsBelow, unpackArchive, type Scratch } from './sources.js';
 import type { InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
+import type { KeepBudget } from '../registry/integrity.js';
+
+/** Bytes of a tree's skill files an install may hold in memory, so as not to read them again to copy them. */
+const KEEP_BYTES = 64 * 1024 * 1024;
 
 /** What one source holds: its skills (prepared, or why not), and whether it is a collection of several. */
 export interface Gathered {
@@ -37,12 +41,23 @@ export async function gatherTree(
   const folders = isSkillFolder(root) ? [] : skillsBelow(root).filter((abs) => !skip?.(abs) && !dataManifest(abs));
   if (folders.length === 0 && !isSkillFolder(root)) return { found: [], several: false };
   const found: Gathered['found'] = [];
+  // The skills' bytes, read once to hash them, are kept for their copies (64 MiB in all, as an archive's).
+  const keep: KeepBudget = { bytes: KEEP_BYTES };
   for (const abs of folders.length > 0 ? folders : [root]) {
     const { source, origin } = lockOf(abs);
     const shown =
       abs === root ? typed : `${typed}${typed.endsWith('/') ? '' : '/'}${relative(root, abs).split(sep).join('/')}`;
     // A skill at the top of a fetched tree sits in the cache's folder, which its author did not name.
-    const p = await prepareLocal(abs, shown, source, relabel, relabel !== undefined && abs === unnamed);
+    const p = await prepareLocal(
+      abs,
+      shown,
+      source,
+      relabel,
+      relabel !== undefined && abs === unnamed,
+      undefined,
+      undefined,
+      keep,
+    );
     found.push('diagnostics' in p || origin === undefined ? p : { ...p, origin });
   }
   return { found, several: folders.length > 0 };

@@ -14,7 +14,15 @@ import { present } from '../fs/walk.js';
 import { discoverSkills, isSkillFolder } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import { validateSkills } from '../skill/validate.js';
-import { digest, integrityOf, knownSkillFiles, type StoredFile } from '../registry/integrity.js';
+import {
+  digest,
+  digestKeeping,
+  integrityOf,
+  knownSkillFiles,
+  skillFiles,
+  type KeepBudget,
+  type StoredFile,
+} from '../registry/integrity.js';
 import { removeTree } from '../registry/store.js';
 import { isUnversioned } from '../registry/unversioned.js';
 import type { ArchivedSkill, InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
@@ -234,7 +242,11 @@ function loaded(dir: string, typed: string, inner: string): Skill {
   }
 }
 
-/** Load and check a local skill; `source` is its lock entry's source. */
+/**
+ * Load and check a local skill; `source` is its lock entry's source. `files` are its files when already known (an
+ * archive's, unpacked); else, with a `keep` budget, its files are listed and read once here, for the integrity and
+ * for the copies the install makes next (the store's, the agent folders'), their bytes kept while the budget lasts.
+ */
 export async function prepareLocal(
   root: string,
   typed: string,
@@ -243,6 +255,7 @@ export async function prepareLocal(
   folderNotNamed = relabel !== undefined,
   files?: StoredFile[],
   loadedSkill?: Skill,
+  keep?: KeepBudget,
 ): Promise<Prepared | InvalidSource> {
   try {
     const skill = loadedSkill ?? loadSkill(root);
@@ -263,12 +276,13 @@ export async function prepareLocal(
         diagnostics: shown,
       };
     }
+    const listed = files ?? (keep ? skillFiles(skill.root) : undefined);
     return {
       typed,
       source,
       skill,
-      integrity: files ? digest(files) : integrityOf(skill),
-      ...(files ? { files } : {}),
+      integrity: files ? digest(files) : listed && keep ? digestKeeping(listed, keep) : integrityOf(skill),
+      ...(listed ? { files: listed } : {}),
       ...(relabel ? { relabel } : {}),
     };
   } catch (err) {
