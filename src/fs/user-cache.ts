@@ -128,7 +128,9 @@ export interface KeptRows<K extends object> {
  * another build or malformed) and written by save().
  */
 export function openKeptRows<K extends object>(file: string, opts: KeptRowsOptions<K>): KeptRows<K> {
-  const kept = new Map<string, K | unknown[]>();
+  // One slot a key: its row as read, until it is decoded into its value (or replaced by this run's). A hit costs a
+  // lookup, not a Map insertion: ten thousand of each are a noticeable share of a warm run.
+  const kept = new Map<string, { row?: unknown[]; value?: K }>();
   const data = readOwnJson(file, opts.maxBytes, opts.uid);
   const rows = data?.[opts.field];
   const base = typeof data?.base === 'string' ? data.base : '';
@@ -138,28 +140,37 @@ export function openKeptRows<K extends object>(file: string, opts: KeptRowsOptio
       if (!Array.isArray(row) || typeof row[0] !== 'string') continue;
       // The row as the codec wrote it: its whole key first.
       row[0] = base + row[0];
-      kept.set(row[0] as string, row);
+      kept.set(row[0] as string, { row });
     }
-  const used = new Map<string, K>();
+  // The keys this run used or made, in that order: written first.
+  const used: string[] = [];
   let changed = false;
   const get = (key: string): K | undefined => {
-    const e = kept.get(key);
-    if (!Array.isArray(e)) return e;
-    const value = opts.codec.decode(e, key);
-    if (value) kept.set(key, value);
+    const slot = kept.get(key);
+    if (!slot || slot.row === undefined) return slot?.value;
+    const value = opts.codec.decode(slot.row, key);
+    slot.row = undefined;
+    if (value) slot.value = value;
     else kept.delete(key);
     return value;
   };
+  const set = (key: string, value: K) => {
+    const slot = kept.get(key);
+    if (slot) {
+      slot.row = undefined;
+      slot.value = value;
+    } else kept.set(key, { value });
+    used.push(key);
+  };
   return {
     get,
-    use: (key, value) => used.set(key, value),
+    use: set,
     put(key, value) {
-      used.set(key, value);
+      set(key, value);
       changed = true;
     },
     drop(key) {
-      const inFile = kept.delete(key);
-      const had = used.delete(key) || inFile;
+      const had = kept.delete(key);
       if (had) changed = true;
       return had;
     },
@@ -168,9 +179,9 @@ export function openKeptRows<K extends object>(file: string, opts: KeptRowsOptio
       changed = false;
       const out: unknown[][] = [];
       let shared: string | undefined;
-      for (const key of new Set([...used.keys(), ...kept.keys()])) {
+      for (const key of new Set([...used, ...kept.keys()])) {
         if (out.length >= opts.maxEntries) break;
-        const value = used.get(key) ?? get(key);
+        const value = get(key);
         if (!value) continue;
         out.push(opts.codec.encode(key, value));
         shared = shared === undefined ? key : sharedStart(shared, key);
