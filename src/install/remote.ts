@@ -1,6 +1,6 @@
 // Skills from where they live: a folder or a git repository's tree (fetched once per commit into the cache) that
 // holds one skill or many, and an archive by URL (downloaded into the scratch, then read as any archive).
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, type Dirent } from 'node:fs';
 import { readBounded } from '../fs/read.js';
 import { join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
@@ -38,7 +38,8 @@ export async function gatherTree(
   unnamed?: string,
   skip?: (abs: string) => boolean,
 ): Promise<Gathered> {
-  const folders = isSkillFolder(root) ? [] : skillsBelow(root).filter((abs) => !skip?.(abs) && !dataManifest(abs));
+  const below = isSkillFolder(root) ? undefined : skillsBelow(root);
+  const folders = (below?.roots ?? []).filter((abs) => !skip?.(abs) && !dataManifest(abs, below?.listings.get(abs)));
   if (folders.length === 0 && !isSkillFolder(root)) return { found: [], several: false };
   const found: Gathered['found'] = [];
   // The skills' bytes, read once to hash them, are kept for their copies (64 MiB in all, as an archive's).
@@ -71,7 +72,9 @@ const MANIFEST_KEYS = ['id', 'name', 'description', 'context', 'scripts'];
  * `prompts/clusters/manifest.json`): not a skill, so not an invalid one either. A file that cannot be parsed is
  * left to the skill loader, which says what is wrong with it.
  */
-function dataManifest(dir: string): boolean {
+function dataManifest(dir: string, listing?: Dirent[]): boolean {
+  // The names the search read: a folder with no manifest.json at all (most) needs no lookup.
+  if (listing && !listing.some((d) => d.name.toLowerCase() === 'manifest.json')) return false;
   if (!existsSync(join(dir, 'manifest.json')) || existsSync(join(dir, 'SKILL.md')) || existsSync(join(dir, 'skill.md')))
     return false;
   try {

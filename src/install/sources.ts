@@ -1,6 +1,6 @@
 // Taking in what install is given: a path or a spec, a skill folder or a folder of skills, an archive unpacked
 // into the registry's scratch, each local skill loaded and checked.
-import { mkdirSync, renameSync, rmdirSync, statSync } from 'node:fs';
+import { mkdirSync, renameSync, rmdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
@@ -108,11 +108,12 @@ export async function problemsOf(skill: Skill, folderNotNamed: boolean): Promise
 }
 
 /** The skill folders below a folder that is not one itself (none when it holds none). */
-export function skillsBelow(dir: string): string[] {
+export function skillsBelow(dir: string): { roots: string[]; listings: Map<string, Dirent[]> } {
   try {
-    return discoverSkills([dir], { cwd: dir }).roots.filter((r) => r !== dir);
+    const found = discoverSkills([dir], { cwd: dir });
+    return { roots: found.roots.filter((r) => r !== dir), listings: found.listings };
   } catch (err) {
-    if (isSkillsError(err)) return [];
+    if (isSkillsError(err)) return { roots: [], listings: new Map() };
     throw err;
   }
 }
