@@ -1,7 +1,7 @@
 // Shared pieces of the benchmarks: a seeded PRNG, a temp folder that is always removed, timed child processes,
 // medians, aims and the table. Progress goes to stderr; only the report goes to stdout.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
@@ -69,9 +69,36 @@ export function nodeCommand(args, { cwd = process.cwd(), label, env } = {}) {
  * is a broken benchmark, not a slow one: it throws with the command's stderr.
  */
 export function timeOnce(cmd) {
+  return timeAndCpu(cmd).ms;
+}
+
+/**
+ * The CPU time (user + system, ms) of every child process this process has waited for, those children's own waited
+ * children included (a shell's commands): on Linux, from /proc/self/stat (cutime, cstime, in USER_HZ ticks, which
+ * are 1/100 s on every Linux architecture); undefined elsewhere. A spawnSync waits for its child, so the difference
+ * across one is that command's CPU time, which load on the machine or a slow disk moves far less than its wall time.
+ */
+export function childCpuMs() {
+  let stat;
+  try {
+    stat = readFileSync('/proc/self/stat', 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The fields after the command name (in parentheses, which may hold spaces): state is field 3, cutime 16, cstime 17.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(f[13]) + Number(f[14]);
+  return Number.isFinite(ticks) ? ticks * 10 : undefined;
+}
+
+/** timeOnce's wall time (ms) and the command's CPU time (ms; see childCpuMs; undefined where it cannot be read). */
+export function timeAndCpu(cmd) {
+  const cpuBefore = childCpuMs();
   const start = process.hrtime.bigint();
   const r = spawnSync(cmd.file, cmd.args, spawnOptions(cmd));
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  const cpuAfter = childCpuMs();
+  const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   // Ctrl-C reaches the child too; stop here (the exit handler removes the temp folder).
   if (r.signal === 'SIGINT') process.exit(130);
   if (r.signal === 'SIGTERM') process.exit(143);
@@ -79,7 +106,7 @@ export function timeOnce(cmd) {
     const why = r.error ? r.error.message : r.signal ? `killed by ${r.signal}` : `exit code ${r.status}`;
     throw new Error(`${cmd.label}: ${why}\n${firstLines(r.stderr || r.stdout || '', 10)}`);
   }
-  return ms;
+  return { ms, cpu };
 }
 
 /** Run a command once, untimed, and hand back what spawnSync gives (status, stdout, stderr). */
@@ -104,22 +131,30 @@ export async function comparePair({ measured, baseline, runs, warmups = 0 }) {
   const a = [];
   const b = [];
   for (let i = 0; i < warmups + runs; i++) {
-    const ta = timeOnce(measured);
+    const ta = timeAndCpu(measured);
     await yieldToEvents();
-    const tb = timeOnce(baseline);
+    const tb = timeAndCpu(baseline);
     await yieldToEvents();
     if (i >= warmups) {
       a.push(ta);
       b.push(tb);
     }
   }
-  const m = summarize(a);
-  const base = summarize(b);
-  return {
+  const m = summarize(a.map((t) => t.ms));
+  const base = summarize(b.map((t) => t.ms));
+  const result = {
     measured: { label: measured.label, ...m },
     baseline: { label: baseline.label, ...base },
     ratio: m.median / base.median,
   };
+  // CPU time beside the wall time: what a command costs, whatever the disk and the other processes do meanwhile.
+  if (a.every((t) => t.cpu !== undefined) && b.every((t) => t.cpu !== undefined)) {
+    result.measured.cpu = summarize(a.map((t) => t.cpu));
+    result.baseline.cpu = summarize(b.map((t) => t.cpu));
+    result.cpuRatio =
+      result.baseline.cpu.median > 0 ? result.measured.cpu.median / result.baseline.cpu.median : undefined;
+  }
+  return result;
 }
 
 export function summarize(samples) {
@@ -168,7 +203,7 @@ export function formatTable(machine, rows) {
   const lines = rows.map((r) =>
     r.missing
       ? [r.name, 'not measured', '-', '-', '-', r.aim, r.verdict]
-      : [r.name, pair(r.measured), r.baseline.label, pair(r.baseline), `${r.ratio.toFixed(2)}x`, r.aim, r.verdict],
+      : [r.name, pair(r.measured), r.baseline.label, pair(r.baseline), ratioCell(r), r.aim, r.verdict],
   );
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ');
@@ -180,7 +215,9 @@ export function formatTable(machine, rows) {
     ...lines.map(fmt),
   ];
   const notes = rows.flatMap((r) =>
-    [...(r.missing ? [`not measured: ${r.missing}`] : []), ...(r.notes ?? [])].map((n) => `  ${r.name}: ${n}`),
+    [...(r.missing ? [`not measured: ${r.missing}`] : []), ...(r.notes ?? []), ...cpuNote(r)].map(
+      (n) => `  ${r.name}: ${n}`,
+    ),
   );
   if (notes.length) out.push('', 'notes:', ...notes);
   const missed = rows.filter((r) => r.verdict !== 'ok');
@@ -191,6 +228,17 @@ export function formatTable(machine, rows) {
       : `all ${rows.length} aims met`,
   );
   return out.join('\n');
+}
+
+/** The wall ratio (the aim's), and the CPU ratio beside it where the CPU time was read. */
+const ratioCell = (r) => `${r.ratio.toFixed(2)}x${r.cpuRatio === undefined ? '' : ` (cpu ${r.cpuRatio.toFixed(2)}x)`}`;
+
+/** Each side's CPU time (user + system of the command's processes), where it was read. */
+function cpuNote(r) {
+  if (r.missing || !r.measured.cpu || !r.baseline.cpu) return [];
+  return [
+    `CPU time (user + system, median / min): ${r.measured.label} ${pair(r.measured.cpu)}, ${r.baseline.label} ${pair(r.baseline.cpu)}`,
+  ];
 }
 
 export function firstLines(text, n) {

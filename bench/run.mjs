@@ -408,7 +408,13 @@ async function main() {
 }
 
 const ms = (x) => Math.round(x * 100) / 100;
-const side = (s) => ({ label: s.label, medianMs: ms(s.median), minMs: ms(s.min), samplesMs: s.samples.map(ms) });
+const side = (s) => ({
+  label: s.label,
+  medianMs: ms(s.median),
+  minMs: ms(s.min),
+  samplesMs: s.samples.map(ms),
+  ...(s.cpu ? { cpuMedianMs: ms(s.cpu.median), cpuMinMs: ms(s.cpu.min), cpuSamplesMs: s.cpu.samples.map(ms) } : {}),
+});
 
 function toJson(r) {
   if (r.missing) return { name: r.name, missing: r.missing, aim: r.aim, verdict: r.verdict, notes: r.notes ?? [] };
@@ -417,6 +423,7 @@ function toJson(r) {
     measured: side(r.measured),
     baseline: side(r.baseline),
     ratio: Math.round(r.ratio * 1000) / 1000,
+    ...(r.cpuRatio === undefined ? {} : { cpuRatio: Math.round(r.cpuRatio * 1000) / 1000 }),
     aim: r.aim,
     verdict: r.verdict,
     notes: r.notes ?? [],

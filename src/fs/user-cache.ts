@@ -10,7 +10,7 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanStale, tempName, writeAll } from './atomic.js';
 
@@ -91,12 +91,16 @@ export function readOwnJson(
 export interface RowCodec<K extends object> {
   /** The value a row holds, checked; undefined for a malformed row, which is dropped. (K is never an array.) */
   decode(row: unknown[], key: string): K | undefined;
+  /** The row of `value`: its key first. */
   encode(key: string, value: K): unknown[];
 }
 
 export interface KeptRowsOptions<K extends object> {
   build: string;
-  /** The file's list of rows: `{build, [field]: rows}`. */
+  /**
+   * The file's list of rows: `{build, base, [field]: rows}`, each row's key written without `base`, the start all
+   * the keys share (the skill folders' path, said once instead of ten thousand times).
+   */
   field: string;
   /** The cache's kind (`list`, `catalog`): its temp files and the stale files removed beside it. */
   kind: string;
@@ -124,34 +128,49 @@ export interface KeptRows<K extends object> {
  * another build or malformed) and written by save().
  */
 export function openKeptRows<K extends object>(file: string, opts: KeptRowsOptions<K>): KeptRows<K> {
-  const kept = new Map<string, K | unknown[]>();
+  // One slot a key: its row as read, until it is decoded into its value (or replaced by this run's). A hit costs a
+  // lookup, not a Map insertion: ten thousand of each are a noticeable share of a warm run.
+  const kept = new Map<string, { row?: unknown[]; value?: K }>();
   const data = readOwnJson(file, opts.maxBytes, opts.uid);
   const rows = data?.[opts.field];
+  const base = typeof data?.base === 'string' ? data.base : '';
   if (data?.build === opts.build && Array.isArray(rows))
     for (const row of rows as unknown[]) {
       if (kept.size >= opts.maxEntries) break;
-      if (Array.isArray(row) && typeof row[0] === 'string') kept.set(row[0], row);
+      if (!Array.isArray(row) || typeof row[0] !== 'string') continue;
+      // The row as the codec wrote it: its whole key first.
+      row[0] = base + row[0];
+      kept.set(row[0] as string, { row });
     }
-  const used = new Map<string, K>();
+  // The keys this run used or made, in that order: written first.
+  const used: string[] = [];
   let changed = false;
   const get = (key: string): K | undefined => {
-    const e = kept.get(key);
-    if (!Array.isArray(e)) return e;
-    const value = opts.codec.decode(e, key);
-    if (value) kept.set(key, value);
+    const slot = kept.get(key);
+    if (!slot || slot.row === undefined) return slot?.value;
+    const value = opts.codec.decode(slot.row, key);
+    slot.row = undefined;
+    if (value) slot.value = value;
     else kept.delete(key);
     return value;
   };
+  const set = (key: string, value: K) => {
+    const slot = kept.get(key);
+    if (slot) {
+      slot.row = undefined;
+      slot.value = value;
+    } else kept.set(key, { value });
+    used.push(key);
+  };
   return {
     get,
-    use: (key, value) => used.set(key, value),
+    use: set,
     put(key, value) {
-      used.set(key, value);
+      set(key, value);
       changed = true;
     },
     drop(key) {
-      const inFile = kept.delete(key);
-      const had = used.delete(key) || inFile;
+      const had = kept.delete(key);
       if (had) changed = true;
       return had;
     },
@@ -159,20 +178,33 @@ export function openKeptRows<K extends object>(file: string, opts: KeptRowsOptio
       if (!changed) return;
       changed = false;
       const out: unknown[][] = [];
-      for (const key of new Set([...used.keys(), ...kept.keys()])) {
+      let shared: string | undefined;
+      for (const key of new Set([...used, ...kept.keys()])) {
         if (out.length >= opts.maxEntries) break;
-        const value = used.get(key) ?? get(key);
-        if (value) out.push(opts.codec.encode(key, value));
+        const value = get(key);
+        if (!value) continue;
+        out.push(opts.codec.encode(key, value));
+        shared = shared === undefined ? key : sharedStart(shared, key);
       }
-      writeOwnFile(
-        file,
-        `${JSON.stringify({ build: opts.build, [opts.field]: out })}\n`,
-        `.${opts.kind}-tmp-`,
-        opts.uid,
-      );
+      // Up to a path separator, so that each row's key starts with a name of its own.
+      const cut = shared === undefined ? 0 : Math.max(shared.lastIndexOf('/'), shared.lastIndexOf(sep)) + 1;
+      const text = JSON.stringify({
+        build: opts.build,
+        base: shared?.slice(0, cut) ?? '',
+        [opts.field]: out.map((row) => [(row[0] as string).slice(cut), ...row.slice(1)]),
+      });
+      writeOwnFile(file, `${text}\n`, `.${opts.kind}-tmp-`, opts.uid);
       removeStaleCaches(dirname(file), opts.kind);
     },
   };
+}
+
+/** The longest start `a` and `b` share. */
+function sharedStart(a: string, b: string): string {
+  let i = 0;
+  const n = Math.min(a.length, b.length);
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i === a.length ? a : a.slice(0, i);
 }
 
 /** Checks of what a cache file holds. */
@@ -226,6 +258,26 @@ export function identityOf(path: string): FileIdentity | undefined {
 
 export function sameIdentity(a: FileIdentity | undefined, b: readonly unknown[]): boolean {
   return a !== undefined && a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3] && a[4] === b[4];
+}
+
+/**
+ * True when what is at `path` (symlinks followed) has the identity kept at `row[at]` … `row[at + 4]`: as
+ * sameIdentity(identityOf(path), …), without an array made for each of the ten thousand paths a run checks.
+ */
+export function hasIdentity(path: string, row: readonly unknown[], at: number): boolean {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return (
+      st !== undefined &&
+      st.dev === row[at] &&
+      st.ino === row[at + 1] &&
+      st.size === row[at + 2] &&
+      st.mtimeMs === row[at + 3] &&
+      st.ctimeMs === row[at + 4]
+    );
+  } catch {
+    return false;
+  }
 }
 
 /**

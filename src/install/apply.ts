@@ -7,7 +7,15 @@ import type { Skill } from '../model/skill.js';
 import { writeAtomic } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
 import { loadSkill } from '../skill/load.js';
-import { filesAt, folderIntegrity, integrityOf } from '../registry/integrity.js';
+import {
+  digestKeeping,
+  filesAt,
+  folderIntegrity,
+  integrityOf,
+  skillFiles,
+  type KeepBudget,
+  type StoredFile,
+} from '../registry/integrity.js';
 import { registerSkills, type RegisterResult, type RegisterStatus } from '../registry/register.js';
 import { useSkill } from '../registry/usage.js';
 import { mismatch } from './plan.js';
@@ -15,8 +23,18 @@ import { isLink, linksTo, placeInto, placeLink, type Place } from './places.js';
 import { problemsOf, relabelError } from './sources.js';
 import type { InstallOptions, InstallOutcome, InstalledSkill, Planned } from './types.js';
 
-/** Refuse a stored copy that is missing, or whose files are not the ones registered (`integrity`). */
-function checkStored(registry: string, id: string, version: string, rel: string, integrity: string): void {
+/**
+ * Refuse a stored copy that is missing, or whose files are not the ones registered (`integrity`); its files, with
+ * their bytes while `keep` lasts: the copies into agent folders take what was checked, not a second read.
+ */
+function checkStored(
+  registry: string,
+  id: string,
+  version: string,
+  rel: string,
+  integrity: string,
+  keep: KeepBudget,
+): StoredFile[] {
   const path = join(registry, rel);
   if (!present(path)) {
     throw new SkillsError(
@@ -25,7 +43,8 @@ function checkStored(registry: string, id: string, version: string, rel: string,
       { hint: `register it again: skills registry sync <its folder> --force` },
     );
   }
-  const found = folderIntegrity(path);
+  const files = skillFiles(path);
+  const found = digestKeeping(files, keep);
   if (found !== integrity) {
     throw new SkillsError(
       'E_INVALID',
@@ -35,6 +54,7 @@ function checkStored(registry: string, id: string, version: string, rel: string,
       },
     );
   }
+  return files;
 }
 
 /** True when two paths are the same folder (symlinks followed). */
@@ -57,6 +77,9 @@ export async function carryOut(
   const previous = before ?? emptyLockfile();
   // Checks that read the disk but write nothing: stored copies from another registry, <into>/<id> folders.
   const fromSkills = new Map<string, Skill>();
+  // The files of stored copies used as they are, checked, with their bytes when they are placed (64 MiB in all).
+  const stored = new Map<string, StoredFile[]>();
+  const keep: KeepBudget = { bytes: places.length > 0 ? 64 * 1024 * 1024 : 0 };
   for (const item of planned.items) {
     const { plan, resolved } = item;
     if (plan.kind === 'from') {
@@ -85,7 +108,10 @@ export async function carryOut(
     // A stored copy is used as it is: its files must still be what was registered (a script, or anyone, may have
     // changed them since), whatever the lock or the index says.
     if (plan.kind === 'present')
-      checkStored(registry, resolved.id, resolved.version, plan.release.path, item.entry.integrity);
+      stored.set(
+        resolved.id,
+        checkStored(registry, resolved.id, resolved.version, plan.release.path, item.entry.integrity, keep),
+      );
     const linkTo = item.entry.link && plan.kind === 'local' ? plan.prepared.skill.root : undefined;
     item.intoActions = places.map(({ abs }) => {
       const target = join(abs, resolved.id);
@@ -206,8 +232,9 @@ export async function carryOut(
     };
     if (places.length > 0) {
       const link = entry.link === true;
-      // The files just registered (or unpacked), with their bytes: copied without a walk or a read of `path`.
-      const known = plan.kind === 'local' ? plan.prepared.files : undefined;
+      // The files just registered (or unpacked), or the stored copy's as checked, with their bytes: copied without a
+      // walk or a read of `path`.
+      const known = plan.kind === 'local' ? plan.prepared.files : stored.get(resolved.id);
       installed.placed = places.map(({ abs }, i) => {
         const action = item.intoActions![i];
         if (action === 'write' && !options.dryRun) {

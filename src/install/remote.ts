@@ -1,6 +1,6 @@
 // Skills from where they live: a folder or a git repository's tree (fetched once per commit into the cache) that
 // holds one skill or many, and an archive by URL (downloaded into the scratch, then read as any archive).
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, type Dirent } from 'node:fs';
 import { readBounded } from '../fs/read.js';
 import { join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
@@ -11,6 +11,10 @@ import { fetchCommit } from '../fetch/git.js';
 import { isSkillFolder } from '../skill/discover.js';
 import { prepareLocal, prepareArchived, relabeler, skillsBelow, unpackArchive, type Scratch } from './sources.js';
 import type { InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
+import type { KeepBudget } from '../registry/integrity.js';
+
+/** Bytes of a tree's skill files an install may hold in memory, so as not to read them again to copy them. */
+const KEEP_BYTES = 64 * 1024 * 1024;
 
 /** What one source holds: its skills (prepared, or why not), and whether it is a collection of several. */
 export interface Gathered {
@@ -34,15 +38,27 @@ export async function gatherTree(
   unnamed?: string,
   skip?: (abs: string) => boolean,
 ): Promise<Gathered> {
-  const folders = isSkillFolder(root) ? [] : skillsBelow(root).filter((abs) => !skip?.(abs) && !dataManifest(abs));
+  const below = isSkillFolder(root) ? undefined : skillsBelow(root);
+  const folders = (below?.roots ?? []).filter((abs) => !skip?.(abs) && !dataManifest(abs, below?.listings.get(abs)));
   if (folders.length === 0 && !isSkillFolder(root)) return { found: [], several: false };
   const found: Gathered['found'] = [];
+  // The skills' bytes, read once to hash them, are kept for their copies (64 MiB in all, as an archive's).
+  const keep: KeepBudget = { bytes: KEEP_BYTES };
   for (const abs of folders.length > 0 ? folders : [root]) {
     const { source, origin } = lockOf(abs);
     const shown =
       abs === root ? typed : `${typed}${typed.endsWith('/') ? '' : '/'}${relative(root, abs).split(sep).join('/')}`;
     // A skill at the top of a fetched tree sits in the cache's folder, which its author did not name.
-    const p = await prepareLocal(abs, shown, source, relabel, relabel !== undefined && abs === unnamed);
+    const p = await prepareLocal(
+      abs,
+      shown,
+      source,
+      relabel,
+      relabel !== undefined && abs === unnamed,
+      undefined,
+      undefined,
+      keep,
+    );
     found.push('diagnostics' in p || origin === undefined ? p : { ...p, origin });
   }
   return { found, several: folders.length > 0 };
@@ -56,7 +72,9 @@ const MANIFEST_KEYS = ['id', 'name', 'description', 'context', 'scripts'];
  * `prompts/clusters/manifest.json`): not a skill, so not an invalid one either. A file that cannot be parsed is
  * left to the skill loader, which says what is wrong with it.
  */
-function dataManifest(dir: string): boolean {
+function dataManifest(dir: string, listing?: Dirent[]): boolean {
+  // The names the search read: a folder with no manifest.json at all (most) needs no lookup.
+  if (listing && !listing.some((d) => d.name.toLowerCase() === 'manifest.json')) return false;
   if (!existsSync(join(dir, 'manifest.json')) || existsSync(join(dir, 'SKILL.md')) || existsSync(join(dir, 'skill.md')))
     return false;
   try {

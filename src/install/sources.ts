@@ -1,6 +1,6 @@
 // Taking in what install is given: a path or a spec, a skill folder or a folder of skills, an archive unpacked
 // into the registry's scratch, each local skill loaded and checked.
-import { mkdirSync, renameSync, rmdirSync, statSync } from 'node:fs';
+import { mkdirSync, renameSync, rmdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
@@ -14,7 +14,15 @@ import { present } from '../fs/walk.js';
 import { discoverSkills, isSkillFolder } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import { validateSkills } from '../skill/validate.js';
-import { digest, integrityOf, knownSkillFiles, type StoredFile } from '../registry/integrity.js';
+import {
+  digest,
+  digestKeeping,
+  integrityOf,
+  knownSkillFiles,
+  skillFiles,
+  type KeepBudget,
+  type StoredFile,
+} from '../registry/integrity.js';
 import { removeTree } from '../registry/store.js';
 import { isUnversioned } from '../registry/unversioned.js';
 import type { ArchivedSkill, InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
@@ -100,11 +108,12 @@ export async function problemsOf(skill: Skill, folderNotNamed: boolean): Promise
 }
 
 /** The skill folders below a folder that is not one itself (none when it holds none). */
-export function skillsBelow(dir: string): string[] {
+export function skillsBelow(dir: string): { roots: string[]; listings: Map<string, Dirent[]> } {
   try {
-    return discoverSkills([dir], { cwd: dir }).roots.filter((r) => r !== dir);
+    const found = discoverSkills([dir], { cwd: dir });
+    return { roots: found.roots.filter((r) => r !== dir), listings: found.listings };
   } catch (err) {
-    if (isSkillsError(err)) return [];
+    if (isSkillsError(err)) return { roots: [], listings: new Map() };
     throw err;
   }
 }
@@ -234,7 +243,11 @@ function loaded(dir: string, typed: string, inner: string): Skill {
   }
 }
 
-/** Load and check a local skill; `source` is its lock entry's source. */
+/**
+ * Load and check a local skill; `source` is its lock entry's source. `files` are its files when already known (an
+ * archive's, unpacked); else, with a `keep` budget, its files are listed and read once here, for the integrity and
+ * for the copies the install makes next (the store's, the agent folders'), their bytes kept while the budget lasts.
+ */
 export async function prepareLocal(
   root: string,
   typed: string,
@@ -243,6 +256,7 @@ export async function prepareLocal(
   folderNotNamed = relabel !== undefined,
   files?: StoredFile[],
   loadedSkill?: Skill,
+  keep?: KeepBudget,
 ): Promise<Prepared | InvalidSource> {
   try {
     const skill = loadedSkill ?? loadSkill(root);
@@ -263,12 +277,13 @@ export async function prepareLocal(
         diagnostics: shown,
       };
     }
+    const listed = files ?? (keep ? skillFiles(skill.root) : undefined);
     return {
       typed,
       source,
       skill,
-      integrity: files ? digest(files) : integrityOf(skill),
-      ...(files ? { files } : {}),
+      integrity: files ? digest(files) : listed && keep ? digestKeeping(listed, keep) : integrityOf(skill),
+      ...(listed ? { files: listed } : {}),
       ...(relabel ? { relabel } : {}),
     };
   } catch (err) {

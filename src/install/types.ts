@@ -142,7 +142,10 @@ export interface Prepared {
   origin?: { commit?: string; path?: string; ref?: string; tarball?: string; tarballIntegrity?: string };
   skill: Skill;
   integrity: string;
-  /** For a skill from an archive: its files as unpacked, with their bytes (the integrity's, not read again). */
+  /**
+   * Its files, when known: an archive's as unpacked, or a folder's as listed to hash them; with their bytes where the
+   * run kept them (the integrity's, not read again).
+   */
   files?: StoredFile[];
   /** For a skill from an archive: names its scratch folder as `<archive>: <path inside>` in messages. */
   relabel?: Relabel;

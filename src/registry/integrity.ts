@@ -171,6 +171,28 @@ export function digest(files: StoredFile[]): string {
   return sri(h);
 }
 
+/** What a run may still hold in memory of the files it hashed, so that it need not read them again to copy them. */
+export interface KeepBudget {
+  bytes: number;
+}
+
+/**
+ * digest(files), each file's bytes kept in it (`content`) while `keep` lasts: the copies made next (into the store,
+ * into agent folders) take them from memory instead of reading the files again, and copy exactly what was hashed.
+ */
+export function digestKeeping(files: StoredFile[], keep: KeepBudget): string {
+  const h = createHash('sha512');
+  for (const f of files) {
+    const content = contentOf(f);
+    hashFile(h, f, content);
+    if (f.kind === 'file' && f.content === undefined && content.length <= keep.bytes) {
+      f.content = content;
+      keep.bytes -= content.length;
+    }
+  }
+  return sri(h);
+}
+
 /**
  * sha512 SRI over the skill's files (sorted paths, execute bits, bytes); .env files and outside symlinks are ignored.
  */

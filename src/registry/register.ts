@@ -118,8 +118,10 @@ export async function registerSkills(dir: string, items: RegisterItem[]): Promis
   const byId = new Map(index.skills.map((e) => [e.id, e]));
   const staged: Staged[] = [];
   try {
+    // The store's folders (built-in/, custom/), made once for the batch.
+    const made = new Set<string>();
     for (const item of items) {
-      const s = stage(dir, item, byId);
+      const s = stage(dir, item, byId, made);
       staged.push(s);
     }
     const pending = staged.filter((s) => s.done === undefined);
@@ -143,7 +145,7 @@ export async function registerSkills(dir: string, items: RegisterItem[]): Promis
 }
 
 /** Checks, the decision the index already allows, and the staged copy; a refusal is kept as the item's result. */
-function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>): Staged {
+function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>, made: Set<string>): Staged {
   const { skill } = item;
   const opts = item.opts ?? {};
   const version = versionOf(skill);
@@ -170,7 +172,10 @@ function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>): 
       return s;
     }
     const parent = join(dir, dirname(path));
-    ensureDir(parent);
+    if (!made.has(parent)) {
+      ensureDir(parent);
+      made.add(parent);
+    }
     s.staging = join(parent, tempName(STAGING_PREFIX, `${id}@${version}`));
     const copied = opts.adopt ? adoptFiles(skill.root, files, s.staging, s.integrity) : copyFiles(files, s.staging);
     if (copied !== s.integrity) {

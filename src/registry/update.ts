@@ -106,13 +106,18 @@ export async function updateIndex(
     // 1. New and changed releases, the removed ones still there: flushed together, all on disk before the index.
     const written = new Map<string, string | undefined>();
     const batch: { file: string; data: string }[] = [];
+    // The releases folder, made once for the batch (not a failed mkdir for each of a thousand files).
+    const made = new Set<string>();
     for (const [id, kept] of wanted) {
       const disk = onDisk.get(id);
       const union = kept === undefined ? disk : { ...(disk ?? {}), ...kept };
       const unionText = textOf(id, union);
       if (union !== undefined && unionText !== textOf(id, disk)) {
         const path = releasesFile(dir, id);
-        ensureDir(dirname(path));
+        if (!made.has(dirname(path))) {
+          ensureDir(dirname(path));
+          made.add(dirname(path));
+        }
         batch.push({ file: path, data: unionText! });
       }
       written.set(id, unionText);

@@ -8,8 +8,10 @@ import type { ResolvedSkill, ResolveOptions } from './types.js';
 /** For each id given without a version: which version was used, and a nudge to pin it. */
 export function bareSpecWarnings(specs: DependencySpec[], chosen: Map<string, string>, catalog: Catalog): string[] {
   const out: string[] = [];
+  // Once, not a scan of every spec for each id: an install of a thousand skills asks for a thousand ids.
+  const ranged = new Set(specs.filter((s) => s.range !== undefined).map((s) => s.id));
   for (const id of new Set(specs.map((s) => s.id))) {
-    if (specs.some((s) => s.id === id && s.range !== undefined)) continue;
+    if (ranged.has(id)) continue;
     const version = chosen.get(id)!;
     const latest = catalog.versions(id)![0];
     out.push(

@@ -4,16 +4,16 @@ import {
   buildOf,
   cacheFileFor,
   currentUid,
+  hasIdentity,
   identityOf,
   isNum,
   isStr,
   optStr,
   openKeptRows,
-  sameIdentity,
   settled,
   userCacheDir,
-  type FileIdentity,
 } from '../fs/user-cache.js';
+import { childPath } from './discover.js';
 
 export { TOO_RECENT_MS } from '../fs/user-cache.js';
 
@@ -74,11 +74,15 @@ const LAYOUTS: Layout[] = ['skill-md', 'manifest'];
  */
 type Row = [string, string, string | null, Layout, string | null, string, 0 | 1, ...(string | number)[]];
 
+/** A skill's summary and its row, whose paths and identities are checked where they are (no copy of each). */
 interface Kept {
   summary: SkillSummary;
-  paths: string[];
-  ids: FileIdentity[];
+  row: Row;
 }
+
+/** Where a row's first path is; each path is followed by its identity (5 numbers). */
+const PATHS_AT = 7;
+const PATH_STRIDE = 6;
 
 export interface ListCacheOptions {
   /** Who must own the folder and the file; the current user by default. */
@@ -112,15 +116,18 @@ export function openListCache(file: string, build: string, options: ListCacheOpt
     maxBytes: MAX_FILE_BYTES,
     maxEntries: MAX_ENTRIES,
     uid: options.uid ?? currentUid(),
-    codec: { decode: (row, root) => checked(keptOf(row), root), encode: (_root, k) => rowOf(k) },
+    codec: { decode: (row, root) => checked(keptOf(row), root), encode: (_root, k) => k.row },
   });
   const hits = new Map<string, SkillSummary>();
   return {
     probe(dir) {
       const k = rows.get(dir);
       if (!k) return false;
-      for (let i = 0; i < k.paths.length; i++) {
-        if (!sameIdentity(identityOf(k.paths[i] === '' ? dir : join(dir, k.paths[i]!)), k.ids[i]!)) {
+      const row = k.row;
+      for (let i = PATHS_AT; i < row.length; i += PATH_STRIDE) {
+        // A path read from the file is relative, with no `..` (keptOf), as join would leave it.
+        const p = row[i] as string;
+        if (!hasIdentity(p === '' ? dir : childPath(dir, p), row, i + 1)) {
           rows.drop(dir);
           return false;
         }
@@ -158,13 +165,6 @@ function keepable(skill: Skill, valid: boolean, start: number): Kept | undefined
   const file = skill.file.slice(skill.root.length + 1);
   if (skill.layout === 'skill-md') paths.push(file);
   if (paths.length > MAX_PATHS) return undefined;
-  const ids: FileIdentity[] = [];
-  for (const p of paths) {
-    const id = identityOf(p === '' ? skill.root : join(skill.root, p));
-    // Changed since the run began, or so shortly before that a change may share its time stamp: not kept.
-    if (!id || !settled(id, start)) return undefined;
-    ids.push(id);
-  }
   const summary: SkillSummary = {
     id: skill.id,
     version: skill.version,
@@ -174,33 +174,32 @@ function keepable(skill: Skill, valid: boolean, start: number): Kept | undefined
     root: skill.root,
     valid,
   };
-  return { summary, paths, ids };
-}
-
-function rowOf({ summary: s, paths, ids }: Kept): Row {
+  const s = summary;
   const row: Row = [s.root, s.id, s.version ?? null, s.layout, s.owner ?? null, s.description, s.valid ? 1 : 0];
-  paths.forEach((p, i) => row.push(p, ...ids[i]!));
-  return row;
+  for (const p of paths) {
+    const id = identityOf(p === '' ? skill.root : join(skill.root, p));
+    // Changed since the run began, or so shortly before that a change may share its time stamp: not kept.
+    if (!id || !settled(id, start)) return undefined;
+    row.push(p, ...id);
+  }
+  return { summary, row };
 }
 
 /** A `..` segment. */
 const OUTSIDE = /(?:^|\/)\.\.(?:\/|$)/;
 
 function keptOf(row: unknown): Kept | undefined {
-  if (!Array.isArray(row) || row.length < 13 || (row.length - 7) % 6 !== 0) return undefined;
+  if (!Array.isArray(row) || row.length < PATHS_AT + PATH_STRIDE || (row.length - PATHS_AT) % PATH_STRIDE !== 0)
+    return undefined;
   const [root, id, version, layout, owner, description, valid] = row as unknown[];
   if (!isStr(root) || !isStr(id) || !optStr(version) || !LAYOUTS.includes(layout as Layout)) return undefined;
   if (!optStr(owner) || !isStr(description) || (valid !== 0 && valid !== 1)) return undefined;
-  const paths: string[] = [];
-  const ids: FileIdentity[] = [];
-  for (let i = 7; i < row.length; i += 6) {
+  for (let i = PATHS_AT; i < row.length; i += PATH_STRIDE) {
     const p = row[i];
     if (!isStr(p) || !isNum(row[i + 1]) || !isNum(row[i + 2]) || !isNum(row[i + 3])) return undefined;
     if (!isNum(row[i + 4]) || !isNum(row[i + 5])) return undefined;
     // Only paths inside the skill folder: a file written by another hand must not make us stat elsewhere.
     if (p.startsWith('/') || p.includes('\\') || OUTSIDE.test(p)) return undefined;
-    paths.push(p);
-    ids.push([row[i + 1], row[i + 2], row[i + 3], row[i + 4], row[i + 5]] as FileIdentity);
   }
   const summary: SkillSummary = {
     id,
@@ -211,5 +210,5 @@ function keptOf(row: unknown): Kept | undefined {
     root,
     valid: valid === 1,
   };
-  return { summary, paths, ids };
+  return { summary, row: row as Row };
 }

@@ -1,12 +1,19 @@
 // The files an extraction records (knownSkillFiles) must be exactly what skillFiles finds by walking the extracted
 // folder, and hash to the same integrity: install trusts the record instead of walking and reading again.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { create } from 'tar';
 import yazl from 'yazl';
 import { DEFAULT_LIMITS, extractArchive, type ExtractedFile } from '../../../src/fs/archive.js';
-import { digest, folderIntegrity, knownSkillFiles, skillFiles } from '../../../src/registry/integrity.js';
+import {
+  digest,
+  digestKeeping,
+  folderIntegrity,
+  knownSkillFiles,
+  skillFiles,
+} from '../../../src/registry/integrity.js';
+import { copyFiles } from '../../../src/registry/store.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree, type TreeSpec } from '../../helpers/tree.js';
 
@@ -177,5 +184,37 @@ describe('the integrity format', () => {
     expect(folderIntegrity(dir)).toBe(
       'sha512-U0lkTRvsndujSMjl7y6N4cdg9JuVgu+cOfi7MIE3qIEpPyG1v4ZFgvc3pFR6lauaO7B5cMD9Pvez6Xauf0RY0Q==',
     );
+  });
+});
+
+describe('digestKeeping (a folder install reads each file once: to hash it, and its copies take those bytes)', () => {
+  it('hashes as folderIntegrity does, keeping the bytes of each file while the budget lasts', () => {
+    const dir = fresh('keep');
+    writeTree(dir, {
+      'SKILL.md': skillMd('name: keep\ndescription: Use when testing.'),
+      'a.md': 'a'.repeat(100),
+      'b.md': 'b'.repeat(100),
+      'scripts/run.sh': { content: '#!/bin/sh\n', mode: 0o755 },
+    });
+    const files = skillFiles(dir);
+    const sizes = new Map(files.map((f) => [f.rel, statSync(f.abs).size]));
+    // Room for SKILL.md and a.md only: b.md (100 bytes) no longer fits; the script (10 bytes) still does.
+    const budget = sizes.get('SKILL.md')! + 100 + 50;
+    const keep = { bytes: budget };
+    const integrity = digestKeeping(files, keep);
+    expect(integrity).toBe(folderIntegrity(dir));
+    expect(files.map((f) => [f.rel, f.content?.length])).toEqual([
+      ['SKILL.md', sizes.get('SKILL.md')],
+      ['a.md', 100],
+      ['b.md', undefined],
+      ['scripts/run.sh', 10],
+    ]);
+    expect(keep.bytes).toBe(budget - sizes.get('SKILL.md')! - 100 - 10);
+    // A copy takes the kept bytes (what was hashed), not the file as it is now; the others it reads.
+    writeFileSync(join(dir, 'a.md'), 'x'.repeat(100));
+    const dest = join(fresh('copy'), 'keep');
+    expect(copyFiles(files, dest)).toBe(integrity);
+    expect(readFileSync(join(dest, 'a.md'), 'utf8')).toBe('a'.repeat(100));
+    expect(readFileSync(join(dest, 'b.md'), 'utf8')).toBe('b'.repeat(100));
   });
 });
