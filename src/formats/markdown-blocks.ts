@@ -24,7 +24,7 @@ export class MarkdownText {
 
   /** fences() of the lines. */
   get fences(): Uint8Array {
-    return (this.#fences ??= fences(this.lines));
+    return (this.#fences ??= fences(this.lines, this.text));
   }
 
   /** examples() of the lines. */
@@ -38,24 +38,43 @@ export const FENCED = 1;
 export const FENCE_OPEN = 2;
 export const FENCE_CLOSE = 3;
 
-/** Which lines are fenced code (FENCED), open a fence or close one; an unclosed fence runs to the end. */
-export function fences(lines: string[]): Uint8Array {
+// Where a fence can open or close: no line without one of these is read.
+const FENCE_MARK = /```|~~~/g;
+
+/**
+ * Which lines are fenced code (FENCED), open a fence or close one; an unclosed fence runs to the end. `text` is
+ * the lines joined by \n, when the caller has it.
+ */
+export function fences(lines: string[], text = lines.join('\n')): Uint8Array {
   const kind = new Uint8Array(lines.length);
   let fence: { char: string; len: number } | undefined;
-  for (let i = 0; i < lines.length; i++) {
+  let open = -1;
+  // Only a line holding ``` or ~~~ can open or close a fence: those are found in the text, and the lines between
+  // an opening and its closing are marked at once.
+  let i = 0;
+  let start = 0;
+  FENCE_MARK.lastIndex = 0;
+  while (FENCE_MARK.test(text)) {
+    const at = FENCE_MARK.lastIndex - 3;
+    while (start + lines[i]!.length < at) start += lines[i++]!.length + 1;
+    FENCE_MARK.lastIndex = start + lines[i]!.length + 1;
     let line = lines[i]!;
     if (line.endsWith('\r')) line = line.slice(0, -1);
     const f = FENCE.exec(line);
+    if (!f) continue;
     if (fence) {
-      if (f && f[1]![0] === fence.char && f[1]!.length >= fence.len && line.slice(f[0].length).trim() === '') {
+      if (f[1]![0] === fence.char && f[1]!.length >= fence.len && line.slice(f[0].length).trim() === '') {
+        kind.fill(FENCED, open + 1, i);
         kind[i] = FENCE_CLOSE;
         fence = undefined;
-      } else kind[i] = FENCED;
-    } else if (f && !(f[1]![0] === '`' && line.slice(f[0].length).includes('`'))) {
+      }
+    } else if (!(f[1]![0] === '`' && line.slice(f[0].length).includes('`'))) {
       kind[i] = FENCE_OPEN;
+      open = i;
       fence = { char: f[1]![0]!, len: f[1]!.length };
     }
   }
+  if (fence) kind.fill(FENCED, open + 1);
   return kind;
 }
 
