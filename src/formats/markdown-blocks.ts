@@ -10,27 +10,68 @@ const EXAMPLE_WORDS = /(?<![\p{L}\p{N}_./\\-])(?:examples?|e\.g\.|for instance|s
 const EXAMPLE_HEADING = /(?<![\p{L}\p{N}_./\\-])examples?(?![\p{L}\p{N}_/\\-])/iu;
 
 /**
- * One Markdown text, split into lines once; its fences and its illustrations are computed when first asked for, and
- * kept, so the reference scanner and every rule that reads the same text share one pass of each.
+ * One Markdown text, its lines found once (where each starts; split into strings only when all are asked for); its
+ * fences and its illustrations are computed when first asked for, and kept, so the reference scanner and every
+ * rule that reads the same text share one pass of each.
  */
 export class MarkdownText {
-  readonly lines: string[];
+  #lines?: string[];
+  #starts?: Int32Array;
   #fences?: Uint8Array;
   #examples?: Uint8Array;
 
-  constructor(readonly text: string) {
-    this.lines = text.split('\n');
+  constructor(readonly text: string) {}
+
+  /** The lines, split on \n. */
+  get lines(): string[] {
+    return (this.#lines ??= this.text.split('\n'));
+  }
+
+  /** Where each line starts in the text. */
+  get starts(): Int32Array {
+    return (this.#starts ??= lineStarts(this.text));
+  }
+
+  /** How many lines there are (a text ending in \n has an empty last one). */
+  get lineCount(): number {
+    return this.#lines ? this.#lines.length : this.starts.length;
+  }
+
+  /** Line `i` (0-based), without its \n; undefined past the last. */
+  line(i: number): string | undefined {
+    if (this.#lines) return this.#lines[i];
+    const s = this.starts;
+    if (i < 0 || i >= s.length) return undefined;
+    return this.text.slice(s[i], i + 1 < s.length ? s[i + 1]! - 1 : this.text.length);
   }
 
   /** fences() of the lines. */
   get fences(): Uint8Array {
-    return (this.#fences ??= fences(this.lines, this.text));
+    return (this.#fences ??= fencesAt(this.text, this.starts));
   }
 
   /** examples() of the lines. */
   get examples(): Uint8Array {
     return (this.#examples ??= examples(this.lines, this.fences));
   }
+}
+
+/** Where each line of `text` starts (a text ending in \n has an empty last line). */
+function lineStarts(text: string): Int32Array {
+  let out = new Int32Array(64);
+  let n = 0;
+  for (let at = 0; ;) {
+    if (n === out.length) {
+      const more = new Int32Array(n * 2);
+      more.set(out);
+      out = more;
+    }
+    out[n++] = at;
+    const nl = text.indexOf('\n', at);
+    if (nl < 0) break;
+    at = nl + 1;
+  }
+  return out.subarray(0, n);
 }
 
 /** What fences() says of a line: fenced code, a fence's opening line, its closing line (0: none of these). */
@@ -41,24 +82,29 @@ export const FENCE_CLOSE = 3;
 // Where a fence can open or close: no line without one of these is read.
 const FENCE_MARK = /```|~~~/g;
 
-/**
- * Which lines are fenced code (FENCED), open a fence or close one; an unclosed fence runs to the end. `text` is
- * the lines joined by \n, when the caller has it.
- */
-export function fences(lines: string[], text = lines.join('\n')): Uint8Array {
-  const kind = new Uint8Array(lines.length);
+/** Which lines are fenced code (FENCED), open a fence or close one; an unclosed fence runs to the end. */
+export function fences(lines: string[]): Uint8Array {
+  const starts = new Int32Array(lines.length);
+  for (let i = 1; i < lines.length; i++) starts[i] = starts[i - 1]! + lines[i - 1]!.length + 1;
+  return fencesAt(lines.join('\n'), starts);
+}
+
+/** fences() of a text whose lines start at `starts`. */
+function fencesAt(text: string, starts: Int32Array): Uint8Array {
+  const n = starts.length;
+  const kind = new Uint8Array(n);
   let fence: { char: string; len: number } | undefined;
   let open = -1;
   // Only a line holding ``` or ~~~ can open or close a fence: those are found in the text, and the lines between
   // an opening and its closing are marked at once.
   let i = 0;
-  let start = 0;
   FENCE_MARK.lastIndex = 0;
   while (FENCE_MARK.test(text)) {
     const at = FENCE_MARK.lastIndex - 3;
-    while (start + lines[i]!.length < at) start += lines[i++]!.length + 1;
-    FENCE_MARK.lastIndex = start + lines[i]!.length + 1;
-    let line = lines[i]!;
+    while (i + 1 < n && starts[i + 1]! <= at) i++;
+    const end = i + 1 < n ? starts[i + 1]! - 1 : text.length;
+    FENCE_MARK.lastIndex = end + 1;
+    let line = text.slice(starts[i], end);
     if (line.endsWith('\r')) line = line.slice(0, -1);
     const f = FENCE.exec(line);
     if (!f) continue;

@@ -106,7 +106,7 @@ const MAY_HOLD =
  */
 export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOptions = {}): Ref[] {
   const out: Ref[] = [];
-  const { lines, text } = md;
+  const { starts, text } = md;
   const mounts = opts.mounts ?? [];
   const kind = md.fences;
   // Where the line starts in the text, where the next line starts, and where the next match of MAY_HOLD ends (a
@@ -115,9 +115,9 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
   let after = 0;
   let next = -1;
   const cache: BareCache = new Map();
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = 0; i < starts.length; i++) {
     at = after;
-    after += lines[i]!.length + 1;
+    after = i + 1 < starts.length ? starts[i + 1]! : text.length + 1;
     if (next <= at) {
       MAY_HOLD.lastIndex = at;
       next = MAY_HOLD.test(text) ? MAY_HOLD.lastIndex : Infinity;
@@ -125,7 +125,7 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
     if (next >= after) continue;
     const k = kind[i]!;
     if (k === FENCE_OPEN || k === FENCE_CLOSE) continue;
-    let line = lines[i]!;
+    let line = text.slice(at, after - 1);
     if (line.endsWith('\r')) line = line.slice(0, -1);
     const lineNo = firstLine + i;
     if (k === FENCED) {

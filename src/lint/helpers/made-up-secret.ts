@@ -52,7 +52,7 @@ export function introducedAsExample(text: string, offset: number): boolean {
  */
 export function illustrationLines(text: string): Uint8Array {
   const lines = text.split('\n');
-  const kind = fences(lines, text);
+  const kind = fences(lines);
   const out = examples(lines, kind);
   let lead = false;
   for (let i = 0; i < lines.length; i++) {

@@ -439,6 +439,17 @@ describe('scanReferences: one pass over the text', () => {
     expect(kinds.slice(204).every((v) => v === 1)).toBe(true);
   });
 
+  it('finds its lines without splitting the text: each line as split would give it, and how many', () => {
+    for (const text of [md, '', '\n', 'one', 'a\r\nb\n\nc\n', '\n\nx']) {
+      const t = new MarkdownText(text);
+      const split = text.split('\n');
+      expect(t.lineCount).toBe(split.length);
+      expect(Array.from({ length: split.length + 1 }, (_, i) => t.line(i))).toEqual([...split, undefined]);
+      expect([...t.starts]).toEqual(split.map((_, i) => split.slice(0, i).join('\n').length + (i > 0 ? 1 : 0)));
+      expect(t.lines).toEqual(split);
+    }
+  });
+
   it('splits the text once and computes its fences and illustrations once', () => {
     const text = new MarkdownText(md);
     expect(text.lines).toEqual(md.split('\n'));
