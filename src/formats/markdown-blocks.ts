@@ -79,9 +79,6 @@ export const FENCED = 1;
 export const FENCE_OPEN = 2;
 export const FENCE_CLOSE = 3;
 
-// Where a fence can open or close: no line without one of these is read.
-const FENCE_MARK = /```|~~~/g;
-
 /** Which lines are fenced code (FENCED), open a fence or close one; an unclosed fence runs to the end. */
 export function fences(lines: string[]): Uint8Array {
   const starts = new Int32Array(lines.length);
@@ -97,13 +94,20 @@ function fencesAt(text: string, starts: Int32Array): Uint8Array {
   let open = -1;
   // Only a line holding ``` or ~~~ can open or close a fence: those are found in the text, and the lines between
   // an opening and its closing are marked at once.
+  // The next ``` and the next ~~~ at or after `from`, each found alone (-1: none left), which is many times faster
+  // than one regex of both.
   let i = 0;
-  FENCE_MARK.lastIndex = 0;
-  while (FENCE_MARK.test(text)) {
-    const at = FENCE_MARK.lastIndex - 3;
+  let from = 0;
+  let ticks = -2;
+  let tildes = -2;
+  for (;;) {
+    if (ticks !== -1 && ticks < from) ticks = text.indexOf('```', from);
+    if (tildes !== -1 && tildes < from) tildes = text.indexOf('~~~', from);
+    const at = ticks < 0 ? tildes : tildes < 0 ? ticks : Math.min(ticks, tildes);
+    if (at < 0) break;
     while (i + 1 < n && starts[i + 1]! <= at) i++;
     const end = i + 1 < n ? starts[i + 1]! - 1 : text.length;
-    FENCE_MARK.lastIndex = end + 1;
+    from = end + 1;
     let line = text.slice(starts[i], end);
     if (line.endsWith('\r')) line = line.slice(0, -1);
     const f = FENCE.exec(line);

@@ -70,8 +70,9 @@ const ASSIGNMENT =
 const KEYWORDS = /api[_.-]?key|secret|token|passw|pwd|access[_.-]?key|credential|private[_.-]?key/i;
 
 // Where a hint can be: each holds one of these rarer characters (`sk-`, `-----BEGIN `, `xoxb-`; `ghp_`,
-// `github_pat_`, `sk_live_`; `eyJ`; `AKIA`, `ASIA`, `AIza`), so common letters are never stopped at.
-const HINT_ANCHOR = /[-_J]|A(?=[KSI])/g;
+// `github_pat_`, `sk_live_`; `eyJ`; `AKIA`, `ASIA`, `AIza`), so common letters are never stopped at. Each is
+// looked for alone (indexOf), which is many times faster than a class of them.
+const HINT_ANCHORS = ['-', '_', 'J', 'A'];
 
 /** Whether a hint of some pattern holds the anchor character at `i`. */
 function hintAt(text: string, i: number): boolean {
@@ -91,12 +92,11 @@ function hintAt(text: string, i: number): boolean {
 
 /** Whether the text holds a hint of some pattern (most texts hold none, and then no pattern is run). */
 function hinted(text: string): boolean {
-  HINT_ANCHOR.lastIndex = 0;
-  while (HINT_ANCHOR.test(text)) if (hintAt(text, HINT_ANCHOR.lastIndex - 1)) return true;
+  for (const c of HINT_ANCHORS)
+    for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) if (hintAt(text, i)) return true;
   return false;
 }
 
-const OPERATOR = /[=:]/g;
 // Operator lines closer than this to the last are read as one stretch (fewer, longer looks in code).
 const JOIN = 200;
 // Past this many characters, a text whose stretches cover half of it is read whole (code, data): one look at
@@ -114,9 +114,15 @@ function assignmentStretches(text: string): [number, number][] {
   let start = -1;
   let end = -1;
   let covered = 0;
-  OPERATOR.lastIndex = 0;
-  while (OPERATOR.test(text)) {
-    const at = OPERATOR.lastIndex - 1;
+  // The next = and the next : at or after `from`, each found alone (-1: none left).
+  let from = 0;
+  let eq = -2;
+  let colon = -2;
+  for (;;) {
+    if (eq !== -1 && eq < from) eq = text.indexOf('=', from);
+    if (colon !== -1 && colon < from) colon = text.indexOf(':', from);
+    const at = eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
+    if (at < 0) break;
     let eol = text.indexOf('\n', at);
     if (eol < 0) eol = text.length;
     if (start < 0 || at - end > JOIN) {
@@ -128,7 +134,7 @@ function assignmentStretches(text: string): [number, number][] {
     }
     end = eol;
     if (end > DENSE_AFTER && (covered + end - start) * 4 > end) return KEYWORDS.test(text) ? [[0, text.length]] : [];
-    OPERATOR.lastIndex = eol + 1;
+    from = eol + 1;
   }
   if (start >= 0 && KEYWORDS.test(text.slice(start, end))) out.push([start, end]);
   return out;
