@@ -16,7 +16,7 @@ const EXAMPLE_HEADING = /(?<![\p{L}\p{N}_./\\-])examples?(?![\p{L}\p{N}_/\\-])/i
  */
 export class MarkdownText {
   #lines?: string[];
-  #starts?: Int32Array;
+  #starts?: ArrayLike<number>;
   #fences?: Uint8Array;
   #examples?: Uint8Array;
 
@@ -28,7 +28,7 @@ export class MarkdownText {
   }
 
   /** Where each line starts in the text. */
-  get starts(): Int32Array {
+  get starts(): ArrayLike<number> {
     return (this.#starts ??= lineStarts(this.text));
   }
 
@@ -57,8 +57,18 @@ export class MarkdownText {
 }
 
 /** Where each line of `text` starts (a text ending in \n has an empty last line). */
-function lineStarts(text: string): Int32Array {
-  let out = new Int32Array(64);
+function lineStarts(text: string): ArrayLike<number> {
+  // A short text's few lines fit a plain array best; a long one's, a typed array grown by doubling.
+  if (text.length < 4096) {
+    const few: number[] = [];
+    for (let at = 0; ;) {
+      few.push(at);
+      const nl = text.indexOf('\n', at);
+      if (nl < 0) return few;
+      at = nl + 1;
+    }
+  }
+  let out = new Int32Array(1024);
   let n = 0;
   for (let at = 0; ;) {
     if (n === out.length) {
@@ -87,7 +97,7 @@ export function fences(lines: string[]): Uint8Array {
 }
 
 /** fences() of a text whose lines start at `starts`. */
-function fencesAt(text: string, starts: Int32Array): Uint8Array {
+function fencesAt(text: string, starts: ArrayLike<number>): Uint8Array {
   const n = starts.length;
   const kind = new Uint8Array(n);
   let fence: { char: string; len: number } | undefined;
