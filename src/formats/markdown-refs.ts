@@ -2,6 +2,7 @@
 // its line and column. Pure: text in, references out; resolving them against a skill's files is lint's.
 import { FENCE_CLOSE, FENCE_OPEN, FENCED, MarkdownText } from './markdown-blocks.js';
 import { tokenEnd, tokenStart } from './path-words.js';
+import { mayHold } from './reference-places.js';
 
 /** A file reference found in Markdown text. */
 export interface Ref {
@@ -94,12 +95,6 @@ export function findReferences(markdown: string | MarkdownText, firstLine: numbe
 
 const NO_LINKS: Ref[] = [];
 
-// A line holds a reference only if it holds one of these: a reference definition's `]:`, a link's `](`, a path's
-// slash, or a file name's extension (NAME_HINT). One pass over the text finds the lines that do; the others are
-// skipped without being read again.
-const MAY_HOLD =
-  /\]:|\]\(|[/\\]|\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/giu;
-
 /**
  * findReferences without the `example` marks, which cost a pass over the block structure: for callers that need
  * them only for some references (markExamples adds them).
@@ -109,8 +104,8 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
   const { starts, text } = md;
   const mounts = opts.mounts ?? [];
   const kind = md.fences;
-  // Where the line starts in the text, where the next line starts, and where the next match of MAY_HOLD ends (a
-  // match holds no newline, so it ends in the line it starts in, before the newline).
+  // Where the line starts in the text, where the next line starts, and the next place a reference may stand.
+  const place = mayHold(text);
   let at = 0;
   let after = 0;
   let next = -1;
@@ -118,10 +113,7 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
   for (let i = 0; i < starts.length; i++) {
     at = after;
     after = i + 1 < starts.length ? starts[i + 1]! : text.length + 1;
-    if (next <= at) {
-      MAY_HOLD.lastIndex = at;
-      next = MAY_HOLD.test(text) ? MAY_HOLD.lastIndex : Infinity;
-    }
+    if (next < at) next = place(at);
     if (next >= after) continue;
     const k = kind[i]!;
     if (k === FENCE_OPEN || k === FENCE_CLOSE) continue;
