@@ -246,6 +246,9 @@ it('findSecrets finds every kind of secret in long prose, wherever it sits, and 
   ];
   // Each pattern alone in pages of prose, as the only hint of the text.
   for (const [secret, kind] of patterns) expect(kinds(`${prose(60)}use ${secret} here\n${prose(60)}`)).toEqual([kind]);
+  // A key's header right after letters that start other hints (sk-, xoxb-) is still a key.
+  for (const lead of ['k', 'sk', 'xb', 'zxb'])
+    expect(kinds(`${prose(60)}${lead}${pem}${prose(60)}`)).toEqual(['private key']);
   // Assignments on lines of their own: first and last line (no newline after it), near each other (one stretch
   // read), far apart (two), and with the keyword far from the operator.
   const a = (k: string) => `${k}=${generic}`;
