@@ -10,27 +10,78 @@ const EXAMPLE_WORDS = /(?<![\p{L}\p{N}_./\\-])(?:examples?|e\.g\.|for instance|s
 const EXAMPLE_HEADING = /(?<![\p{L}\p{N}_./\\-])examples?(?![\p{L}\p{N}_/\\-])/iu;
 
 /**
- * One Markdown text, split into lines once; its fences and its illustrations are computed when first asked for, and
- * kept, so the reference scanner and every rule that reads the same text share one pass of each.
+ * One Markdown text, its lines found once (where each starts; split into strings only when all are asked for); its
+ * fences and its illustrations are computed when first asked for, and kept, so the reference scanner and every
+ * rule that reads the same text share one pass of each.
  */
 export class MarkdownText {
-  readonly lines: string[];
+  #lines?: string[];
+  #starts?: ArrayLike<number>;
   #fences?: Uint8Array;
   #examples?: Uint8Array;
 
-  constructor(readonly text: string) {
-    this.lines = text.split('\n');
+  constructor(readonly text: string) {}
+
+  /** The lines, split on \n. */
+  get lines(): string[] {
+    return (this.#lines ??= this.text.split('\n'));
+  }
+
+  /** Where each line starts in the text. */
+  get starts(): ArrayLike<number> {
+    return (this.#starts ??= lineStarts(this.text));
+  }
+
+  /** How many lines there are (a text ending in \n has an empty last one). */
+  get lineCount(): number {
+    return this.#lines ? this.#lines.length : this.starts.length;
+  }
+
+  /** Line `i` (0-based), without its \n; undefined past the last. */
+  line(i: number): string | undefined {
+    if (this.#lines) return this.#lines[i];
+    const s = this.starts;
+    if (i < 0 || i >= s.length) return undefined;
+    return this.text.slice(s[i], i + 1 < s.length ? s[i + 1]! - 1 : this.text.length);
   }
 
   /** fences() of the lines. */
   get fences(): Uint8Array {
-    return (this.#fences ??= fences(this.lines));
+    return (this.#fences ??= fencesAt(this.text, this.starts));
   }
 
   /** examples() of the lines. */
   get examples(): Uint8Array {
     return (this.#examples ??= examples(this.lines, this.fences));
   }
+}
+
+/** Where each line of `text` starts (a text ending in \n has an empty last line). */
+function lineStarts(text: string): ArrayLike<number> {
+  // A short text's few lines fit a plain array best; a long one's, a typed array grown by doubling.
+  if (text.length < 4096) {
+    const few: number[] = [];
+    for (let at = 0; ;) {
+      few.push(at);
+      const nl = text.indexOf('\n', at);
+      if (nl < 0) return few;
+      at = nl + 1;
+    }
+  }
+  let out = new Int32Array(1024);
+  let n = 0;
+  for (let at = 0; ;) {
+    if (n === out.length) {
+      const more = new Int32Array(n * 2);
+      more.set(out);
+      out = more;
+    }
+    out[n++] = at;
+    const nl = text.indexOf('\n', at);
+    if (nl < 0) break;
+    at = nl + 1;
+  }
+  return out.subarray(0, n);
 }
 
 /** What fences() says of a line: fenced code, a fence's opening line, its closing line (0: none of these). */
@@ -40,22 +91,50 @@ export const FENCE_CLOSE = 3;
 
 /** Which lines are fenced code (FENCED), open a fence or close one; an unclosed fence runs to the end. */
 export function fences(lines: string[]): Uint8Array {
-  const kind = new Uint8Array(lines.length);
+  const starts = new Int32Array(lines.length);
+  for (let i = 1; i < lines.length; i++) starts[i] = starts[i - 1]! + lines[i - 1]!.length + 1;
+  return fencesAt(lines.join('\n'), starts);
+}
+
+/** fences() of a text whose lines start at `starts`. */
+function fencesAt(text: string, starts: ArrayLike<number>): Uint8Array {
+  const n = starts.length;
+  const kind = new Uint8Array(n);
   let fence: { char: string; len: number } | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    let line = lines[i]!;
+  let open = -1;
+  // Only a line holding ``` or ~~~ can open or close a fence: those are found in the text, and the lines between
+  // an opening and its closing are marked at once.
+  // The next ``` and the next ~~~ at or after `from`, each found alone (-1: none left), which is many times faster
+  // than one regex of both.
+  let i = 0;
+  let from = 0;
+  let ticks = -2;
+  let tildes = -2;
+  for (;;) {
+    if (ticks !== -1 && ticks < from) ticks = text.indexOf('```', from);
+    if (tildes !== -1 && tildes < from) tildes = text.indexOf('~~~', from);
+    const at = ticks < 0 ? tildes : tildes < 0 ? ticks : Math.min(ticks, tildes);
+    if (at < 0) break;
+    while (i + 1 < n && starts[i + 1]! <= at) i++;
+    const end = i + 1 < n ? starts[i + 1]! - 1 : text.length;
+    from = end + 1;
+    let line = text.slice(starts[i], end);
     if (line.endsWith('\r')) line = line.slice(0, -1);
     const f = FENCE.exec(line);
+    if (!f) continue;
     if (fence) {
-      if (f && f[1]![0] === fence.char && f[1]!.length >= fence.len && line.slice(f[0].length).trim() === '') {
+      if (f[1]![0] === fence.char && f[1]!.length >= fence.len && line.slice(f[0].length).trim() === '') {
+        kind.fill(FENCED, open + 1, i);
         kind[i] = FENCE_CLOSE;
         fence = undefined;
-      } else kind[i] = FENCED;
-    } else if (f && !(f[1]![0] === '`' && line.slice(f[0].length).includes('`'))) {
+      }
+    } else if (!(f[1]![0] === '`' && line.slice(f[0].length).includes('`'))) {
       kind[i] = FENCE_OPEN;
+      open = i;
       fence = { char: f[1]![0]!, len: f[1]!.length };
     }
   }
+  if (fence) kind.fill(FENCED, open + 1);
   return kind;
 }
 

@@ -2,6 +2,7 @@
 // its line and column. Pure: text in, references out; resolving them against a skill's files is lint's.
 import { FENCE_CLOSE, FENCE_OPEN, FENCED, MarkdownText } from './markdown-blocks.js';
 import { tokenEnd, tokenStart } from './path-words.js';
+import { mayHold } from './reference-places.js';
 
 /** A file reference found in Markdown text. */
 export interface Ref {
@@ -94,40 +95,33 @@ export function findReferences(markdown: string | MarkdownText, firstLine: numbe
 
 const NO_LINKS: Ref[] = [];
 
-// A line holds a reference only if it holds one of these: a reference definition's `]:`, a link's `](`, a path's
-// slash, or a file name's extension (NAME_HINT). One pass over the text finds the lines that do; the others are
-// skipped without being read again.
-const MAY_HOLD =
-  /\]:|\]\(|[/\\]|\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/giu;
-
 /**
  * findReferences without the `example` marks, which cost a pass over the block structure: for callers that need
  * them only for some references (markExamples adds them).
  */
 export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOptions = {}): Ref[] {
   const out: Ref[] = [];
-  const { lines, text } = md;
+  const { starts, text } = md;
   const mounts = opts.mounts ?? [];
   const kind = md.fences;
-  // Where the line starts in the text, where the next line starts, and where MAY_HOLD next matches.
+  // Where the line starts in the text, where the next line starts, and the next place a reference may stand.
+  const place = mayHold(text);
   let at = 0;
   let after = 0;
   let next = -1;
-  for (let i = 0; i < lines.length; i++) {
+  const cache: BareCache = new Map();
+  for (let i = 0; i < starts.length; i++) {
     at = after;
-    after += lines[i]!.length + 1;
-    if (next < at) {
-      MAY_HOLD.lastIndex = at;
-      next = MAY_HOLD.exec(text)?.index ?? Infinity;
-    }
+    after = i + 1 < starts.length ? starts[i + 1]! : text.length + 1;
+    if (next < at) next = place(at);
     if (next >= after) continue;
     const k = kind[i]!;
     if (k === FENCE_OPEN || k === FENCE_CLOSE) continue;
-    let line = lines[i]!;
+    let line = text.slice(at, after - 1);
     if (line.endsWith('\r')) line = line.slice(0, -1);
     const lineNo = firstLine + i;
     if (k === FENCED) {
-      bare(line, lineNo, true, out, NO_LINKS, mounts);
+      bare(line, lineNo, true, out, NO_LINKS, mounts, cache);
     } else {
       const links: Ref[] = [];
       const masks: [number, number][] = [];
@@ -143,7 +137,7 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
         // Code spans are blanked only for the link scan, which reads nothing in a line without `](`.
         if (line.includes('](')) scanLinks(maskCodeSpans(line), lineNo, links, masks, mounts);
       }
-      bare(maskRanges(line, masks), lineNo, false, out, links, mounts);
+      bare(maskRanges(line, masks), lineNo, false, out, links, mounts, cache);
       for (const l of links) out.push(l);
     }
   }
@@ -354,6 +348,7 @@ function bare(
   out: Ref[],
   links: Ref[],
   mounts: readonly string[],
+  cache: BareCache,
 ): boolean {
   // Most lines hold neither a path nor a file name: one quick look instead of reading every word.
   if (!line.includes('/') && !line.includes('\\') && (inFence || !line.includes('.') || !NAME_HINT.test(line)))
@@ -376,7 +371,12 @@ function bare(
       while (e > 0 && tok[e - 1] === '.') e--;
       tok = tok.slice(0, e);
     }
-    const r = bareRef(tok, index > 0 ? line[index - 1]! : '', inFence, mounts);
+    // What bareRef makes of a word depends on the word, on whether it is in fenced code and follows a colon, and on
+    // the mounts (the same for one scan): a word met again is not judged again.
+    const colon = index > 0 && line.charCodeAt(index - 1) === 58;
+    const key = `${inFence ? (colon ? 3 : 2) : colon ? 1 : 0}${tok}`;
+    let r = cache.get(key);
+    if (r === undefined) cache.set(key, (r = bareRef(tok, colon ? ':' : '', inFence, mounts) ?? null));
     if (!r) continue;
     if (linked?.has(r.path)) continue;
     if (r.name) {
@@ -384,16 +384,11 @@ function bare(
       linkedNames ??= new Set(links.map((l) => baseName(l.path).toLowerCase()));
       if (linkedNames.has(r.path.toLowerCase())) continue;
     }
-    out.push({
-      raw: tok,
-      path: r.path,
-      line: lineNo,
-      column: index + 1,
-      kind: 'bare',
-      ...(r.rooted ? { rooted: true } : {}),
-      ...(r.name ? { name: true } : {}),
-      ...(r.loose ? { loose: true } : {}),
-    });
+    const ref: Ref = { raw: tok, path: r.path, line: lineNo, column: index + 1, kind: 'bare' };
+    if (r.rooted) ref.rooted = true;
+    if (r.name) ref.name = true;
+    if (r.loose) ref.loose = true;
+    out.push(ref);
     found = true;
   }
   return found;
@@ -404,15 +399,17 @@ const NAME_HINTS = new RegExp(NAME_HINT.source, 'giu');
 /** Where the line holds a slash or a backslash, and (outside fenced code) a known extension's dot; in order. */
 function candidatePlaces(line: string, inFence: boolean): number[] {
   const places: number[] = [];
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c === 47 || c === 92) places.push(i);
+  for (let i = line.indexOf('/'); i >= 0; i = line.indexOf('/', i + 1)) places.push(i);
+  const slashes = places.length;
+  if (line.includes('\\')) {
+    for (let i = line.indexOf('\\'); i >= 0; i = line.indexOf('\\', i + 1)) places.push(i);
+    if (places.length > slashes && slashes > 0) places.sort((a, b) => a - b);
   }
   if (inFence || !line.includes('.')) return places;
-  const slashes = places.length;
+  const found = places.length;
   NAME_HINTS.lastIndex = 0;
   for (let m = NAME_HINTS.exec(line); m; m = NAME_HINTS.exec(line)) places.push(m.index);
-  return slashes > 0 && places.length > slashes ? places.sort((a, b) => a - b) : places;
+  return found > 0 && places.length > found ? places.sort((a, b) => a - b) : places;
 }
 
 function baseName(p: string): string {
@@ -425,6 +422,9 @@ interface BareRef {
   name?: boolean;
   loose?: boolean;
 }
+
+/** bareRef's answers in one scan, by whether in fenced code, whether after a colon, and the word (null: none). */
+type BareCache = Map<string, BareRef | null>;
 
 function bareRef(tok: string, before: string, inFence: boolean, mounts: readonly string[]): BareRef | undefined {
   if (!tok.includes('/') && !tok.includes('\\')) {

@@ -236,10 +236,21 @@ export function referencesIn(skill: Skill, doc: RefDoc): LocatedRef[] {
   const from = dirOf(doc.rel);
   const out: LocatedRef[] = [];
   let missingBare = false;
+  // A path written again in the same text resolves the same way: by its words, whether rooted, bare or a name.
+  const resolved = new Map<string, Resolution | null>();
   for (const r of scanReferences(doc.md, doc.line, { mounts: mountNames(skill) })) {
-    const target = r.name ? resolveName(skill, r.path, from) : resolveReference(skill, r, from);
+    const key = `${r.name ? 'n' : r.rooted ? 'r' : '-'}${r.kind === 'bare' ? 'b' : '-'}${r.path}`;
+    let target = resolved.get(key);
+    if (target === undefined) {
+      target = (r.name ? resolveName(skill, r.path, from) : resolveReference(skill, r, from)) ?? null;
+      resolved.set(key, target);
+    }
     if (!target || (r.loose && target.status !== 'ok')) continue;
-    out.push({ ...r, doc, target });
+    // The scan's references are this call's own: each becomes a LocatedRef in place rather than by a copy.
+    const located = r as LocatedRef;
+    located.doc = doc;
+    located.target = target;
+    out.push(located);
     if (r.kind === 'bare' && target.status === 'missing') missingBare = true;
   }
   // Whether a bare path is an illustration matters only for one that is missing (isRelevant): the block structure

@@ -84,7 +84,7 @@ export interface ScriptUses {
 function runsByPath(r: LocatedRef): boolean {
   const doc = r.doc.md;
   const i = r.line - r.doc.line;
-  const line = doc.lines[i] ?? '';
+  const line = doc.line(i) ?? '';
   const before = line.slice(0, r.column - 1);
   if (afterInterpreter(before)) return false;
   if (doc.fences[i] === FENCED) return COMMAND_START.test(before.trimEnd()) || /^[ \t]*(?:[$>#%][ \t]+)?$/.test(before);
@@ -122,7 +122,7 @@ export function scriptUses(skill: Skill, readText: (rel: string) => string | und
       const byPath = runsByPath(r);
       if (mentioned.get(t.path) !== true) mentioned.set(t.path, byPath);
       // Sourced when some command loads it and none runs it; a mention in prose says neither.
-      const before = (r.doc.md.lines[r.line - r.doc.line] ?? '').slice(0, r.column - 1);
+      const before = (r.doc.md.line(r.line - r.doc.line) ?? '').slice(0, r.column - 1);
       if (SOURCE.test(before)) loaded.add(t.path);
       else if (byPath || afterInterpreter(before)) ran.add(t.path);
       continue;

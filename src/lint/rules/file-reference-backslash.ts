@@ -20,7 +20,7 @@ export default {
     }
     for (const refs of byLine.values()) {
       const doc = refs[0]!.doc;
-      const current = doc.md.lines[refs[0]!.line - doc.line];
+      const current = doc.md.line(refs[0]!.line - doc.line);
       // The fix is safe only where the forward-slash path exists: then it names the same file everywhere.
       const fixable =
         current === undefined

@@ -4,7 +4,7 @@ import type { Rule } from '../types.js';
 /** Lines of a text (its MarkdownText's lines), a last line ending in \n counted once. */
 function lineCount(doc: RefDoc): number {
   if (doc.text === '') return 0;
-  return doc.md.lines.length - (doc.text.endsWith('\n') ? 1 : 0);
+  return doc.md.lineCount - (doc.text.endsWith('\n') ? 1 : 0);
 }
 
 export default {

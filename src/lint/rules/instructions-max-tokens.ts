@@ -5,11 +5,17 @@ import type { Rule } from '../types.js';
 // counted before), and only for skills whose instructions have more bytes than the budget has tokens.
 const counted = new WeakMap<Skill, number>();
 
-/** UTF-8 bytes of the instructions: an upper bound on their tokens, since every token covers at least one byte. */
-function instructionBytes(skill: Skill): number {
+/**
+ * Whether the instructions have more UTF-8 bytes than `max` (an upper bound on their tokens, since every token
+ * covers at least one byte). A UTF-16 code unit is at least one byte, so a text longer than `max` is never measured.
+ */
+function moreBytesThan(skill: Skill, max: number): boolean {
+  let units = 0;
+  for (const part of skill.instructionParts) units += part.text.length;
+  if (units > max) return true;
   let n = 0;
   for (const part of skill.instructionParts) n += Buffer.byteLength(part.text, 'utf8');
-  return n;
+  return n > max;
 }
 
 export default {
@@ -32,7 +38,7 @@ export default {
   },
   prepare(skills, options, tools) {
     const max = options.maxTokens as number;
-    const long = skills.filter((skill) => instructionBytes(skill) > max);
+    const long = skills.filter((skill) => moreBytesThan(skill, max));
     if (long.length === 0) return;
     return (async () => {
       for (const skill of long) {

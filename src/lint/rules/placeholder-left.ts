@@ -25,13 +25,16 @@ function isMarker(line: string, index: number, end: number, leadEnd: number): bo
   return !WORD_AFTER.test(line);
 }
 
-const MAYBE = /TODO|FIXME|TBD|\{\{/;
+/** Whether the text holds TODO, FIXME, TBD or {{: each looked for alone, many times faster than one regex of them. */
+function maybe(text: string): boolean {
+  return text.includes('TODO') || text.includes('FIXME') || text.includes('TBD') || text.includes('{{');
+}
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const INLINE_CODE = /`[^`\n]*`/g;
 const MARKDOWN = /\.(?:md|markdown)$/i;
 
 function scan(text: string, file: string, firstLine: number, ctx: RuleContext): void {
-  if (!MAYBE.test(text)) return;
+  if (!maybe(text)) return;
   const lines = text.split('\n');
   let fence: string | undefined;
   for (const [i, line] of lines.entries()) {
@@ -51,7 +54,7 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext): 
       fence = open[1];
       continue;
     }
-    if (!MAYBE.test(line)) continue;
+    if (!maybe(line)) continue;
     // Code spans show syntax (`{{name}}` in a templating guide); blank them out, keeping the columns.
     const prose = line.includes('`') ? line.replace(INLINE_CODE, (m) => ' '.repeat(m.length)) : line;
     const leadEnd = LEAD.exec(prose)![0].length;

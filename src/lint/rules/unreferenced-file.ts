@@ -64,11 +64,21 @@ function mentions(text: string, name: string, part = false): boolean {
   return false;
 }
 
+/** The lower-cased names of these files that a text can hold as words of their own (see named). */
+function asWords(paths: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const p of paths) {
+    const name = basename(p).toLowerCase();
+    if (name !== '' && !name.endsWith('.') && WORD.test(name)) out.add(name);
+  }
+  return out;
+}
+
 /**
  * Whether a file is named by one of the texts: by its name, or (code) by its stem as an imported module. With
- * `byWords`, a name is looked up in each text's set of words (what mentions() finds, found once for many names).
+ * `words`, the names found as words of the texts (wordsIn: what mentions() finds, found once for many names).
  */
-function named(path: string, texts: readonly Searched[], byWords: boolean): boolean {
+function named(path: string, texts: readonly Searched[], words: ReadonlySet<string> | undefined): boolean {
   const name = basename(path).toLowerCase();
   const dot = name.lastIndexOf('.');
   // A name with a character no word holds (a space, a bracket) is never one word of a text.
@@ -76,11 +86,60 @@ function named(path: string, texts: readonly Searched[], byWords: boolean): bool
   const stem = dot > 0 && CODE.test(path) ? name.slice(0, dot) : '';
   const asPart = stem.length >= 3 && !stem.includes('.') && WORD.test(stem);
   if (!asWord && !asPart) return false;
+  if (asWord && words?.has(name)) return true;
   return texts.some(
-    (t) =>
-      (asWord && (byWords ? t.words.has(name) : mentions(t.text, name))) ||
-      (asPart && t.code && mentions(t.text, stem, true)),
+    (t) => (asWord && !words && mentions(t.text, name)) || (asPart && t.code && mentions(t.text, stem, true)),
   );
+}
+
+/** The length (1, or 2 for a pair of surrogates) of the word character that ends at `i`, by code points; else 0. */
+function wordEndingAt(text: string, i: number): number {
+  if (i <= 0) return 0;
+  const c = text.charCodeAt(i - 1);
+  if (c < 128) return ASCII_WORD[c]!;
+  if ((c & 0xfc00) === 0xdc00 && i >= 2 && (text.charCodeAt(i - 2) & 0xfc00) === 0xd800)
+    return WORD_CHAR.test(text.slice(i - 2, i)) ? 2 : 0;
+  return (c & 0xf800) === 0xd800 || !WORD_CHAR.test(text[i - 1]!) ? 0 : 1;
+}
+
+/** Whether a word character starts at `i`, by code points (a lone surrogate is none). */
+function wordStartsAt(text: string, i: number): boolean {
+  if (i >= text.length) return false;
+  const c = text.charCodeAt(i);
+  if (c < 128) return ASCII_WORD[c] === 1;
+  if ((c & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00)
+    return WORD_CHAR.test(text.slice(i, i + 2));
+  return (c & 0xf800) !== 0xd800 && WORD_CHAR.test(text[i]!);
+}
+
+const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) => (WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 0));
+// How many last characters of a name are looked for in a text: names share them (`.md`, `.py`), words seldom do.
+const TAIL = 3;
+
+/**
+ * Which of `wanted` (names of word characters, none ending in a full stop) are words of the texts: runs of word
+ * characters, full stops after them left off. A run can only be a wanted name where it ends in a name's last
+ * characters: those are found in the text, and only the runs ending there are read.
+ */
+function wordsIn(texts: readonly Searched[], wanted: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  const tails = new Set<string>();
+  for (const k of wanted) tails.add(k.slice(-TAIL));
+  for (const t of texts) {
+    const text = t.text;
+    for (const tail of tails) {
+      for (let i = text.indexOf(tail); i >= 0; i = text.indexOf(tail, i + 1)) {
+        let end = i + tail.length;
+        while (text.charCodeAt(end) === 46) end++;
+        if (wordStartsAt(text, end)) continue;
+        let start = i + tail.length;
+        for (let n = wordEndingAt(text, start); n > 0; n = wordEndingAt(text, start)) start -= n;
+        const k = text.slice(start, i + tail.length);
+        if (wanted.has(k)) out.add(k);
+      }
+    }
+  }
+  return out;
 }
 
 /**
@@ -121,45 +180,68 @@ function mentionsFolder(text: string, folder: string): boolean {
   for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + 1)) {
     const before = text[i - 1];
     const after = text[i + word.length];
-    if (before !== undefined && /[\p{L}\p{N}_.-]/u.test(before)) continue;
-    if (after !== undefined && /[\p{L}\p{N}_.-]/u.test(after)) continue;
+    if (before !== undefined && isWordUnit(before)) continue;
+    if (after !== undefined && isWordUnit(after)) continue;
     return true;
   }
   return false;
 }
 
+const WORD_UNIT = /[\p{L}\p{N}_.-]/u;
+/** Whether one UTF-16 unit is a word character (a lone surrogate is not). */
+function isWordUnit(c: string): boolean {
+  return WORD_UNIT.test(c);
+}
+
+// A slash that no ASCII word character follows: where a mention of a folder (`scripts/ holds …`) can end.
+const FOLDER_END = /\/(?![A-Za-z0-9_.-])/g;
+// A folder whose path is made of word characters (none astral) and slashes: found among a text's folderWords().
+const WORD_PATH = /^[\p{L}\p{N}_.\-/]+$/u;
+const SURROGATE = /[\ud800-\udfff]/;
+// From this many folders on, a text's folder mentions are gathered once rather than searched for each folder.
+const MANY_FOLDERS = 4;
+
 /**
- * A text to search for names: lower-cased when first searched (most skills need no search at all), and its words
- * (runs of word characters, full stops after them left off) when first asked for.
+ * Every `x/` and `x/y/` that mentionsFolder() would find in the text, for folders of word characters and slashes:
+ * before each slash that no word character follows, the run of word characters and slashes, from its start or from
+ * any slash in it.
+ */
+function folderWords(text: string): Set<string> {
+  const out = new Set<string>();
+  FOLDER_END.lastIndex = 0;
+  for (let m = FOLDER_END.exec(text); m; m = FOLDER_END.exec(text)) {
+    const end = m.index;
+    if (end + 1 < text.length && isWordUnit(text[end + 1]!)) continue;
+    let start = end;
+    while (start > 0 && (text[start - 1] === '/' || isWordUnit(text[start - 1]!))) start--;
+    for (let s = start; s < end; s = text.indexOf('/', s) + 1) out.add(text.slice(s, end));
+  }
+  return out;
+}
+
+/**
+ * A text to search for names: lower-cased when first searched (most skills need no search at all), and the
+ * folders it mentions (folderWords) when first asked for.
  */
 interface Searched {
   readonly text: string;
-  readonly words: ReadonlySet<string>;
+  readonly folders: ReadonlySet<string>;
   dir: string;
   code: boolean;
 }
 
-const WORD_RUN = /[\p{L}\p{N}_.-]+/gu;
-// Past this many names to look for, a text's words are gathered once rather than searched for each name.
+// Past this many names to look for, the texts' words are gathered once rather than searched for each name.
 const MANY_NAMES = 16;
 
 function searched(raw: string, dir: string, code: boolean): Searched {
   let lower: string | undefined;
-  let words: Set<string> | undefined;
+  let folders: Set<string> | undefined;
   return {
     get text() {
       return (lower ??= raw.toLowerCase());
     },
-    get words() {
-      if (!words) {
-        words = new Set();
-        for (const m of this.text.matchAll(WORD_RUN)) {
-          let e = m[0].length;
-          while (e > 0 && m[0].charCodeAt(e - 1) === 46) e--;
-          words.add(e === m[0].length ? m[0] : m[0].slice(0, e));
-        }
-      }
-      return words;
+    get folders() {
+      return (folders ??= folderWords(this.text));
     },
     dir,
     code,
@@ -293,10 +375,18 @@ export default {
       const found: string[] = [];
       if (lowerPaths.size > 0)
         for (const t of batch) for (const p of modulePaths(t.text, t.dir, lowerPaths)) found.push(p);
-      for (const d of dirs)
-        if (!folders.has(`${d}/`) && batch.some((t) => mentionsFolder(t.text, d.toLowerCase()))) folders.add(`${d}/`);
-      const byWords = pending.length > MANY_NAMES;
-      for (const p of pending) if (named(p, batch, byWords)) found.push(p);
+      const byFolders = dirs.length >= MANY_FOLDERS;
+      for (const d of dirs) {
+        if (folders.has(`${d}/`)) continue;
+        const lower = d.toLowerCase();
+        const mentioned =
+          byFolders && WORD_PATH.test(lower) && !SURROGATE.test(lower)
+            ? batch.some((t) => t.folders.has(lower))
+            : batch.some((t) => mentionsFolder(t.text, lower));
+        if (mentioned) folders.add(`${d}/`);
+      }
+      const words = pending.length > MANY_NAMES ? wordsIn(batch, asWords(pending)) : undefined;
+      for (const p of pending) if (named(p, batch, words)) found.push(p);
       for (const p of found) {
         if (used.has(p)) continue;
         mark(p);

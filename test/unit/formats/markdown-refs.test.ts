@@ -403,6 +403,55 @@ describe('scanReferences: one pass over the text', () => {
     ]);
   });
 
+  it('judges a word met again by where it stands: in fenced code, after a colon, or in prose', () => {
+    const text = [
+      'Run tools/b.py and scripts/a.py, then FORMS.md.',
+      '```sh',
+      'tools/b.py && scripts/a.py FORMS.md',
+      '```',
+      'host:tools/b.py and x:FORMS.md',
+      'Run tools/b.py and scripts/a.py, then FORMS.md.',
+    ].join('\n');
+    const refs = scanReferences(new MarkdownText(text), 1);
+    expect(refs.map((r) => [r.line, r.path, r.loose === true, r.name === true])).toEqual([
+      [1, 'tools/b.py', false, false],
+      [1, 'scripts/a.py', false, false],
+      [1, 'FORMS.md', false, true],
+      [3, 'tools/b.py', true, false],
+      [3, 'scripts/a.py', false, false],
+      [6, 'tools/b.py', false, false],
+      [6, 'scripts/a.py', false, false],
+      [6, 'FORMS.md', false, true],
+    ]);
+  });
+
+  it('finds fences only where a line opens or closes one, however far apart', () => {
+    const filler = 'words and `code` with ``` inside, and ~~~ too\n'.repeat(50);
+    const md = new MarkdownText(`${filler}\`\`\`\n${filler}  ~~~\n${filler}\`\`\`\`\r\n${filler}\`\`\`\`\`\n${filler}`);
+    const kinds = [...md.fences];
+    const at = (k: number) => kinds.flatMap((v, i) => (v === k ? [i] : []));
+    // ~~~ does not close ```; ```` does; the last fence is never closed, so it runs to the end.
+    expect(at(2)).toEqual([50, 203]);
+    expect(at(3)).toEqual([152]);
+    expect(kinds.slice(51, 152).every((v) => v === 1)).toBe(true);
+    expect(kinds.slice(0, 50).every((v) => v === 0)).toBe(true);
+    expect(kinds.slice(153, 203).every((v) => v === 0)).toBe(true);
+    expect(kinds.slice(204).every((v) => v === 1)).toBe(true);
+  });
+
+  it('finds its lines without splitting the text: each line as split would give it, and how many', () => {
+    // Short and long texts (their line starts are kept differently).
+    for (const text of [md, '', '\n', 'one', 'a\r\nb\n\nc\n', '\n\nx', `${md}\n`.repeat(300)]) {
+      const t = new MarkdownText(text);
+      const split = text.split('\n');
+      expect(t.lineCount).toBe(split.length);
+      expect(Array.from({ length: split.length + 1 }, (_, i) => t.line(i))).toEqual([...split, undefined]);
+      let at = 0;
+      expect(Array.from(t.starts)).toEqual(split.map((l) => (at += l.length + 1) - l.length - 1));
+      expect(t.lines).toEqual(split);
+    }
+  });
+
   it('splits the text once and computes its fences and illustrations once', () => {
     const text = new MarkdownText(md);
     expect(text.lines).toEqual(md.split('\n'));

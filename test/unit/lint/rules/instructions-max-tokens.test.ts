@@ -56,6 +56,12 @@ it('instructions-max-tokens', () =>
         messages: [/600\d tokens long/],
         lines: [1],
       },
+      // Fewer characters than the budget has tokens, but more bytes: counted (each ꙮ is 3 bytes and 3 tokens).
+      {
+        tree: { 'SKILL.md': skillMd(fm, 'ꙮ'.repeat(10)) },
+        options: { maxTokens: 20 },
+        messages: [/^instructions are 3\d tokens long \(o200k_base\); keep them under 20$/],
+      },
       // A run without a break is counted in slices: 100,000 backticks are 50,000 tokens, as a whole or sliced.
       {
         tree: { 'SKILL.md': skillMd(fm, `Intro.\n${'`'.repeat(100000)}\nOutro.\n`) },

@@ -229,6 +229,49 @@ it("findSecrets finds a pattern's secret and a generic value in one text, whiche
   expect(kinds(noise)).toEqual([]);
 });
 
+it('findSecrets finds every kind of secret in long prose, wherever it sits, and in long dense data', () => {
+  const kinds = (text: string) => findSecrets(text).map((h) => h.kind);
+  const prose = (n: number) => 'the skill reads a file and writes the result into a table, then checks it.\n'.repeat(n);
+  const patterns: [string, string][] = [
+    [aws, 'AWS access key id'],
+    [github, 'GitHub token'],
+    [githubPat, 'GitHub token'],
+    [openai, 'OpenAI API key'],
+    [anthropic, 'Anthropic API key'],
+    [slack, 'Slack token'],
+    [google, 'Google API key'],
+    [stripe, 'Stripe live key'],
+    [jwt, 'JSON Web Token'],
+    [pem, 'private key'],
+  ];
+  // Each pattern alone in pages of prose, as the only hint of the text.
+  for (const [secret, kind] of patterns) expect(kinds(`${prose(60)}use ${secret} here\n${prose(60)}`)).toEqual([kind]);
+  // A key's header right after letters that start other hints (sk-, xoxb-) is still a key.
+  for (const lead of ['k', 'sk', 'xb', 'zxb'])
+    expect(kinds(`${prose(60)}${lead}${pem}${prose(60)}`)).toEqual(['private key']);
+  // Assignments on lines of their own: first and last line (no newline after it), near each other (one stretch
+  // read), far apart (two), and with the keyword far from the operator.
+  const a = (k: string) => `${k}=${generic}`;
+  expect(kinds(`${a('API_KEY')}\n${prose(100)}${a('token')}`)).toEqual(['api_key value', 'token value']);
+  expect(kinds(`${prose(100)}${a('secret')}\nok: yes\n${a('PASSWORD')}\n${prose(100)}`)).toEqual([
+    'secret value',
+    'password value',
+  ]);
+  expect(kinds(`${prose(50)}${a('secret')}\n${prose(30)}a: b\n${prose(30)}${a('pwd')}\n${prose(50)}`)).toEqual([
+    'secret value',
+    'pwd value',
+  ]);
+  expect(kinds(`${prose(50)}my_private_key_for_the_service_in_production: "${generic}"\n`)).toEqual([
+    'private_key value',
+  ]);
+  // Operators with no keyword on their lines, and keywords with no operator on theirs: nothing.
+  expect(kinds(`${prose(50)}token\nsecret\n${generic}\nx = ${generic}\n${prose(50)}`)).toEqual([]);
+  // Dense data: an operator on every line, the assignment deep inside.
+  const data = Array.from({ length: 300 }, (_, i) => `  "field${i}": "value ${i}",`).join('\n');
+  expect(kinds(`{\n${data}\n  "apiKey": "${generic}"\n}\n`)).toEqual(['apikey value']);
+  expect(kinds(`{\n${data}\n}\n`)).toEqual([]);
+});
+
 it('findSecrets stays fast on hostile text', () => {
   const inputs = [
     `token=${'a1'.repeat(200_000)}`,

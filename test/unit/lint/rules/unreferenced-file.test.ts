@@ -208,6 +208,8 @@ it('unreferenced-file: with many files to look for, names them as it does with f
       'Read part-0.dat, (part-1.dat) and part-2.dat...',
       'Also my-part-3.dat, part-4.dat.bak, part-5.datx and .part-6.dat are other files.',
       'Part-7.DAT matters; so does `x/part-8.dat`.',
+      // Letters outside the BMP are word characters too: these are other words.
+      'So are 𝒜part-9.dat and part-10.dat𝒜.',
     ].join('\n'),
   );
   const expected = ['3', '4', '5', '6', ...Array.from({ length: 11 }, (_, i) => `${i + 9}`)].map(
@@ -222,6 +224,41 @@ it('unreferenced-file: with many files to look for, names them as it does with f
     try {
       expect(r.reports.map((x) => x.message).sort()).toEqual(
         expected.filter((m) => +/Part-(\d+)/.exec(m)![1]! < count).sort(),
+      );
+    } finally {
+      r.cleanup();
+    }
+  }
+});
+
+it('unreferenced-file: with many folders to look for, finds them mentioned as it does with few', async () => {
+  // Each folder holds one file named nowhere; a folder mentioned as a folder (`name/` with no file after it) makes
+  // its files referred to. The mentions are in a reference file, so the folders are looked for by name.
+  const mentions = [
+    'Put tables in (src/tables/) and `Charts/` here; see docs/guide/ too.',
+    'Not these: xlogs/, logs/file.txt, 𝒜/, ./icons/x.',
+    'Fonts live in my fonts/ as well.',
+  ].join('\n');
+  const folders = ['tables', 'charts', 'docs/guide', 'logs', 'icons', 'my fonts', 'plain'];
+  const tree: Record<string, string> = {
+    'SKILL.md': md('Read [notes](references/notes.md).\n'),
+    'references/notes.md': `${mentions}\n`,
+  };
+  for (const f of folders) tree[`${f === 'charts' ? 'Charts' : f}/x.bin`] = '';
+  const expected = ['icons/x.bin', 'logs/x.bin', 'plain/x.bin'].map(
+    (p) => `${p}: nothing in the skill refers to this file`,
+  );
+  for (const many of [true, false]) {
+    // With three folders (references/ too) each is searched for in the texts; with more, the texts' folder
+    // mentions are gathered once.
+    const kept = new Set(['tables', 'logs'].concat(many ? folders : []));
+    const few = Object.fromEntries(
+      Object.entries(tree).filter(([p]) => !p.endsWith('/x.bin') || kept.has(p.slice(0, -6).toLowerCase())),
+    );
+    const r = await runRule(rule, { tree: few });
+    try {
+      expect(r.reports.map((x) => x.message).sort()).toEqual(
+        expected.filter((m) => kept.has(m.slice(0, m.indexOf('/x.bin')))).sort(),
       );
     } finally {
       r.cleanup();
