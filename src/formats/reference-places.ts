@@ -2,8 +2,8 @@
 // scanner (markdown-refs) reads only the lines that hold such a place. Pure.
 
 // A line holds a reference only if it holds one of these: a reference definition's `]:`, a link's `](`, a path's
-// slash, or a file name's extension (markdown-refs' NAME_HINT). The places are found in the text (mayHold), and the lines
-// without any are skipped without being read again.
+// slash, or a file name's extension (markdown-refs' NAME_HINT). The places are found in the text (mayHold), and the
+// lines without any are skipped without being read again.
 const EXTENSION_AT =
   /\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/iuy;
 // The first letters of those extensions, in either case, and ſ (which /iu folds to s): a full stop followed by
