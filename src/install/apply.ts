@@ -19,8 +19,8 @@ import {
 import { registerSkills, type RegisterResult, type RegisterStatus } from '../registry/register.js';
 import { useSkill } from '../registry/usage.js';
 import { mismatch } from './plan.js';
-import { isLink, linksTo, placeInto, placeLink, type Place } from './places.js';
-import { problemsOf, relabelError } from './sources.js';
+import { adoptInto, isLink, linksTo, placeInto, placeLink, type Place } from './places.js';
+import { problemsOf, relabelError, scratchBase } from './sources.js';
 import type { InstallOptions, InstallOutcome, InstalledSkill, Planned } from './types.js';
 
 /**
@@ -235,11 +235,19 @@ export async function carryOut(
       // The files just registered (or unpacked), or the stored copy's as checked, with their bytes: copied without a
       // walk or a read of `path`.
       const known = plan.kind === 'local' ? plan.prepared.files : stored.get(resolved.id);
+      // An archive this run unpacked into its scratch (no registry): its last placement moves the scratch copy there.
+      const ownScratch =
+        !options.useRegistry &&
+        plan.kind === 'local' &&
+        plan.prepared.source.startsWith('archive:') &&
+        isInside(scratchBase(options), path);
+      const lastWrite = item.intoActions!.lastIndexOf('write');
       installed.placed = places.map(({ abs }, i) => {
         const action = item.intoActions![i];
         if (action === 'write' && !options.dryRun) {
           if (link) placeLink(abs, resolved.id, path);
-          else placeInto(abs, resolved.id, path, entry.integrity, known && filesAt(path, known));
+          else if (!(ownScratch && known && i === lastWrite && adoptInto(abs, resolved.id, path, known)))
+            placeInto(abs, resolved.id, path, entry.integrity, known && filesAt(path, known));
         }
         return {
           into: join(abs, resolved.id),

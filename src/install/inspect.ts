@@ -3,9 +3,8 @@
 import { dirname } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
-import { scratchBase } from './install.js';
 import { gather } from './plan.js';
-import { Scratch, classifySource } from './sources.js';
+import { Scratch, classifySource, scratchBase } from './sources.js';
 import type { InstallOptions } from './types.js';
 
 export interface ListedSkill {

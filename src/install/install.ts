@@ -15,14 +15,10 @@ import { lockPath, readLockfile, withProjectLock } from './lock.js';
 import { planFromSources } from './plan.js';
 import { REMOVING_PREFIX, STAGING_PREFIX, TRASH_PREFIX, placesOf, type Place } from './places.js';
 import { planFromLock } from './replay.js';
-import { Scratch, UNPACK_PREFIX } from './sources.js';
+import { Scratch, UNPACK_PREFIX, scratchBase } from './sources.js';
 import type { ForeignEntry } from '../formats/foreign-lock.js';
 import { foreignHash, foreignLockBeside, replayForeign } from './foreign-lock.js';
 import type { InstallOptions, InstallOutcome, InstalledSkill, Planned } from './types.js';
-
-/** Where this run unpacks archives: the registry it installs into (moved into the store), else the cache. */
-export const scratchBase = (options: InstallOptions): string =>
-  options.useRegistry ? options.registry : join(options.cacheDir, 'scratch');
 
 /** `skills install`: install the sources (or, with none, exactly what the lockfile says). */
 export async function installSkills(options: InstallOptions): Promise<InstallOutcome> {

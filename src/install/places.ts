@@ -1,12 +1,12 @@
 // The agent folders that get flat `<id>/` copies (--into and the ones the lock records): checked, and written.
-import { lstatSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { intoOf, type Lockfile } from '../formats/lockfile.js';
 import { tempName } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
 import { skillFiles, type StoredFile } from '../registry/integrity.js';
-import { copyFiles, removeTree } from '../registry/store.js';
+import { adoptFiles, copyFiles, removeTree } from '../registry/store.js';
 
 export const STAGING_PREFIX = '.staging-';
 export const TRASH_PREFIX = '.trash-';
@@ -105,6 +105,33 @@ export function placeInto(into: string, id: string, stored: string, integrity: s
   } catch (err) {
     removeTree(staging);
     if (isSkillsError(err)) throw err;
+    throw new SkillsError('E_IO', `cannot write ${target}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/**
+ * Place this run's own unpacked copy of a skill (an archive's, in the install's scratch) by moving it into
+ * `<into>/<id>` instead of copying it: one rename, no file written or removed twice. Only `files` stay (as a copy
+ * takes them), with the owner's write bit as a copy has it. False, with nothing changed, when the scratch is on
+ * another file system than `into` (the caller then copies).
+ */
+export function adoptInto(into: string, id: string, root: string, files: StoredFile[]): boolean {
+  const staging = join(into, tempName(STAGING_PREFIX, id));
+  const target = join(into, id);
+  try {
+    mkdirSync(into, { recursive: true });
+    try {
+      adoptFiles(root, files, staging, '');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EXDEV' && present(root) && !present(staging)) return false;
+      throw err;
+    }
+    for (const f of files)
+      if (f.kind === 'file' && (f.mode & 0o200) === 0) chmodSync(join(staging, f.rel), f.mode | 0o200);
+    swapIn(staging, target, into, id);
+    return true;
+  } catch (err) {
+    removeTree(staging);
     throw new SkillsError('E_IO', `cannot write ${target}: ${(err as Error).message}`, { cause: err });
   }
 }

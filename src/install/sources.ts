@@ -122,6 +122,10 @@ export function skillsBelow(dir: string): { roots: string[]; listings: Map<strin
  * The unpack folders this run made (in the registry, so a skill unpacked is moved into the store, not copied; in the
  * cache for a project install), removed at the end whatever happens.
  */
+/** Where this run unpacks archives: the registry it installs into (moved into the store), else the cache. */
+export const scratchBase = (options: Pick<InstallOptions, 'useRegistry' | 'registry' | 'cacheDir'>): string =>
+  options.useRegistry ? options.registry : join(options.cacheDir, 'scratch');
+
 export class Scratch {
   readonly dirs: string[] = [];
   /** Each archive is unpacked once a run, however many skills (or lock entries) it stands for. */
@@ -188,11 +192,12 @@ export function unpackArchive(
 async function unpack(abs: string, typed: string, scratch: Scratch, options: InstallOptions): Promise<ArchivedSkill[]> {
   options.progress?.(`unpacking ${typed}`);
   const dest = scratch.folder(basename(abs));
-  // The files are written read-only, as the store keeps them, and listed with their bytes: the skills' integrity,
-  // their move into the store and their copies to agent folders need no walk and no second read.
+  // The files are written read-only when they go into a registry, as the store keeps them (else writable, as an
+  // agent folder's copy is, so the last placement can take them as they are), and listed with their bytes: the
+  // skills' integrity, their move into the store or an agent folder and the copies need no walk and no second read.
   const { written = [] } = await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS, {
     record: true,
-    readOnly: true,
+    readOnly: options.useRegistry,
     keepBytes: scratch.keepBytes,
   });
   for (const f of written) scratch.keepBytes -= f.content?.length ?? 0;

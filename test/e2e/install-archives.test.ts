@@ -387,4 +387,41 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
     expect(filesOf(placed)).toEqual(['.env.example', 'SKILL.md', 'references/a/b/deep.md', 'scripts/run.sh']);
     expect(statSync(join(placed, 'SKILL.md')).mode & 0o200).toBe(0o200);
   });
+
+  // The last folder placed into gets the unpacked copy itself, moved out of the cache's scratch (no file written
+  // twice); the others get copies. With the cache on another file system (tmpfs /dev/shm, where there is one) the
+  // move cannot be made and every folder gets a copy: the same files either way.
+  const caches = [fresh('home'), ...(existsSync('/dev/shm') ? [join('/dev/shm', `skills-cache-${process.pid}`)] : [])];
+  it.each(caches)(
+    'places an archive into two folders, the unpacked copy moved into the last (cache %s)',
+    async (cache) => {
+      const dir = fresh('tricky');
+      const archive = await trickyTgz(dir);
+      const project = fresh('project');
+      const env = { HOME: fresh('home'), XDG_CACHE_HOME: cache };
+      try {
+        const r = await runCli(['install', archive, '--into', 'one', '--into', 'two'], { cwd: project, env });
+        expect(r.stderr).toBe('');
+        expect(r.exitCode).toBe(0);
+        const integrity = lockOf(project).skills.tricky!.integrity;
+        for (const into of ['one', 'two']) {
+          const placed = join(project, into, 'tricky');
+          expect(folderIntegrity(placed)).toBe(integrity);
+          expect(filesOf(placed)).toEqual(['.env.example', 'SKILL.md', 'references/a/b/deep.md', 'scripts/run.sh']);
+          for (const f of filesOf(placed)) expect(statSync(join(placed, f)).mode & 0o200).toBe(0o200);
+          expect(statSync(join(placed, 'scripts/run.sh')).mode & 0o111).toBe(0o111);
+          expect(readdirSync(join(project, into))).toEqual(['tricky']);
+        }
+        // Nothing is left in the scratch; the placed copies can be removed by their owner.
+        const scratch = join(cache, 'skills/scratch');
+      expect(existsSync(scratch) ? readdirSync(scratch) : []).toEqual([]);
+        const again = await runCli(['install'], { cwd: project, env });
+        expect(again.stdout.split('\n').at(-1)).toContain('1 unchanged; skills-lock.json unchanged');
+        rmSync(join(project, 'two'), { recursive: true });
+        expect(existsSync(join(project, 'two'))).toBe(false);
+      } finally {
+        rmSync(cache, { recursive: true, force: true });
+      }
+    },
+  );
 });
