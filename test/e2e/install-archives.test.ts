@@ -414,7 +414,7 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
         }
         // Nothing is left in the scratch; the placed copies can be removed by their owner.
         const scratch = join(cache, 'skills/scratch');
-      expect(existsSync(scratch) ? readdirSync(scratch) : []).toEqual([]);
+        expect(existsSync(scratch) ? readdirSync(scratch) : []).toEqual([]);
         const again = await runCli(['install'], { cwd: project, env });
         expect(again.stdout.split('\n').at(-1)).toContain('1 unchanged; skills-lock.json unchanged');
         rmSync(join(project, 'two'), { recursive: true });
