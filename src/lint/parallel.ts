@@ -37,15 +37,21 @@ export type Outcome =
 /** A token count a worker used: [key, count, whether it counted it afresh]. */
 export type TokenUse = [string, number, boolean];
 
-/** Parse --concurrency as typed: a whole number of 1 or more, "auto" or "off". */
+/**
+ * Most threads --concurrency may ask for: each worker holds its own heap (tens of MiB), so a typo (1000) must not
+ * start a thousand of them.
+ */
+export const MAX_THREADS = 64;
+
+/** Parse --concurrency as typed: a whole number from 1 to MAX_THREADS, "auto" or "off". */
 export function parseConcurrency(value: string | number | undefined): Concurrency {
   if (value === undefined || value === 'auto') return 'auto';
   if (value === 'off') return 'off';
   const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) {
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_THREADS) {
     throw new SkillsError(
       'E_USAGE',
-      `--concurrency takes a number of threads (1 or more), auto or off, not "${value}"`,
+      `--concurrency takes a number of threads from 1 to ${MAX_THREADS}, auto or off, not "${value}"`,
       {
         hint: 'e.g. --concurrency 4; --concurrency off (or 1) lints on one thread',
       },

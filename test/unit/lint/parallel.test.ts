@@ -33,10 +33,11 @@ describe('parseConcurrency', () => {
     expect(parseConcurrency('off')).toBe('off');
     expect(parseConcurrency('3')).toBe(3);
     expect(parseConcurrency(1)).toBe(1);
+    expect(parseConcurrency('64')).toBe(64);
   });
 
   it('refuses anything else, naming it, as a usage error', () => {
-    for (const bad of ['0', '-2', '2.5', 'all', ''])
+    for (const bad of ['0', '-2', '2.5', 'all', '', '65', '1000'])
       expect(() => parseConcurrency(bad)).toThrow(
         expect.objectContaining({ code: 'E_USAGE', message: expect.stringContaining(`not "${bad}"`) }),
       );
