@@ -118,14 +118,14 @@ export function skillsBelow(dir: string): { roots: string[]; listings: Map<strin
   }
 }
 
-/**
- * The unpack folders this run made (in the registry, so a skill unpacked is moved into the store, not copied; in the
- * cache for a project install), removed at the end whatever happens.
- */
 /** Where this run unpacks archives: the registry it installs into (moved into the store), else the cache. */
 export const scratchBase = (options: Pick<InstallOptions, 'useRegistry' | 'registry' | 'cacheDir'>): string =>
   options.useRegistry ? options.registry : join(options.cacheDir, 'scratch');
 
+/**
+ * The unpack folders this run made (in the registry, so a skill unpacked is moved into the store, not copied; in the
+ * cache for a project install), removed at the end whatever happens.
+ */
 export class Scratch {
   readonly dirs: string[] = [];
   /** Each archive is unpacked once a run, however many skills (or lock entries) it stands for. */
