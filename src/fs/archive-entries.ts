@@ -37,8 +37,11 @@ export interface ExtractOptions {
   readOnly?: boolean;
 }
 
-/** 64 MiB: a skill far bigger than any real one is still hashed without reading it again. */
-const KEEP_BYTES = 64 * 1024 * 1024;
+/**
+ * Bytes of files a run may hold in memory so as not to read them again (to hash or copy them), for each budget an
+ * install keeps (an archive's, a tree's, stored copies'): 64 MiB, so a skill far bigger than any real one still is.
+ */
+export const KEEP_BYTES = 64 * 1024 * 1024;
 
 /** What an extraction does with each file written: its mode, and the record of it when one is kept. */
 export class Recorder {

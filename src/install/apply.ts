@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { emptyLockfile, serializeLockfile, type Lockfile } from '../formats/lockfile.js';
 import type { Skill } from '../model/skill.js';
+import { KEEP_BYTES } from '../fs/archive-entries.js';
 import { writeAtomic } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
 import { loadSkill } from '../skill/load.js';
@@ -79,7 +80,7 @@ export async function carryOut(
   const fromSkills = new Map<string, Skill>();
   // The files of stored copies used as they are, checked, with their bytes when they are placed (64 MiB in all).
   const stored = new Map<string, StoredFile[]>();
-  const keep: KeepBudget = { bytes: places.length > 0 ? 64 * 1024 * 1024 : 0 };
+  const keep: KeepBudget = { bytes: places.length > 0 ? KEEP_BYTES : 0 };
   for (const item of planned.items) {
     const { plan, resolved } = item;
     if (plan.kind === 'from') {

@@ -7,14 +7,12 @@ import { SkillsError } from '../errors.js';
 import { canonicalSource, redactUrl, type RemoteSource } from '../formats/install-source.js';
 import { formatLockSource } from '../formats/lockfile.js';
 import { downloadArchive } from '../fetch/download.js';
+import { KEEP_BYTES } from '../fs/archive-entries.js';
 import { fetchCommit } from '../fetch/git.js';
 import { isSkillFolder } from '../skill/discover.js';
 import { prepareLocal, prepareArchived, relabeler, skillsBelow, unpackArchive, type Scratch } from './sources.js';
 import type { InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
 import type { KeepBudget } from '../registry/integrity.js';
-
-/** Bytes of a tree's skill files an install may hold in memory, so as not to read them again to copy them. */
-const KEEP_BYTES = 64 * 1024 * 1024;
 
 /** What one source holds: its skills (prepared, or why not), and whether it is a collection of several. */
 export interface Gathered {

@@ -9,6 +9,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 import { isStrictSemver, parseSpec, type DependencySpec } from '../model/spec.js';
 import { DEFAULT_LIMITS, extractArchive, skillFoldersIn } from '../fs/archive.js';
+import { KEEP_BYTES } from '../fs/archive-entries.js';
 import { tempName } from '../fs/atomic.js';
 import { present } from '../fs/walk.js';
 import { discoverSkills, isSkillFolder } from '../skill/discover.js';
@@ -133,7 +134,7 @@ export class Scratch {
   /** Each archive by URL is downloaded once a run. */
   readonly downloads = new Map<string, Promise<string>>();
   /** Bytes of unpacked files the run may still hold in memory (64 MiB in all), so as not to read them again. */
-  keepBytes = 64 * 1024 * 1024;
+  keepBytes = KEEP_BYTES;
   private created = false;
   constructor(private readonly registry: string) {}
   folder(base: string): string {

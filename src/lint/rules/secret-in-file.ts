@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Rule } from '../types.js';
-import { positionFinder } from '../../formats/text.js';
+import { nextOfTwo, positionFinder } from '../../formats/text.js';
 import { byPath } from './script-shebang.js';
 import { illustrationLines, introducedAsExample, madeUpValue } from '../helpers/made-up-secret.js';
 import { isMarkdown } from '../references.js';
@@ -121,14 +121,10 @@ function assignmentStretches(text: string): [number, number][] {
   let start = -1;
   let end = -1;
   let covered = 0;
-  // The next = and the next : at or after `from`, each found alone (-1: none left).
+  const nextOperator = nextOfTwo(text, '=', ':');
   let from = 0;
-  let eq = -2;
-  let colon = -2;
   for (;;) {
-    if (eq !== -1 && eq < from) eq = text.indexOf('=', from);
-    if (colon !== -1 && colon < from) colon = text.indexOf(':', from);
-    const at = eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
+    const at = nextOperator(from);
     if (at < 0) break;
     let eol = text.indexOf('\n', at);
     if (eol < 0) eol = text.length;
