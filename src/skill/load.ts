@@ -183,14 +183,15 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
   skill.instructionParts = [{ file, text: parsed.body, line: parsed.bodyLine }];
   const data = accept(skill, parsed);
   if (!data) return;
-  const lines = text.split('\n');
+  const lineAt = lineReader(text);
   for (const key of Object.keys(data)) {
     const v = data[key];
     // An empty value (`license:`) is null in YAML; the reference reads it as empty text.
     if (v === null) data[key] = TEXT_FIELDS.includes(key) ? '' : undefined;
     if (TEXT_FIELDS.includes(key) && typeof data[key] === 'string') {
       const pos = skill.positions[key];
-      const token = pos ? lines[pos.line - 1]?.slice(lines[pos.line - 1]!.indexOf(':') + 1).trim() : undefined;
+      const line = pos ? lineAt(pos.line) : undefined;
+      const token = line?.slice(line.indexOf(':') + 1).trim();
       // Only short tokens can be numbers or booleans; the length check also keeps the regexes off long lines.
       if (token && token.length < 64 && LOOKS_TYPED.test(token.replace(/\s+#.*$/, ''))) {
         skill.diagnostics.push(
@@ -245,6 +246,25 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
   skill.defaultEnabled = !/^false$/i.test(str('default_enabled') ?? '');
   skill.disableModelInvocation = /^true$/i.test(str('disable-model-invocation') ?? '');
   for (const p of list('scripts')) skill.scripts.push({ path: p, declared: true, exists: false });
+}
+
+/**
+ * Line `n` (1-based) of a text, without its \n; undefined past the last. Only the frontmatter's lines are asked for:
+ * the text is read up to the line asked for, never split whole (a body may be megabytes).
+ */
+function lineReader(text: string): (n: number) => string | undefined {
+  const starts = [0];
+  return (n) => {
+    if (n < 1) return undefined;
+    while (starts.length < n) {
+      const nl = text.indexOf('\n', starts[starts.length - 1]!);
+      if (nl < 0) return undefined;
+      starts.push(nl + 1);
+    }
+    const at = starts[n - 1]!;
+    const nl = text.indexOf('\n', at);
+    return text.slice(at, nl < 0 ? text.length : nl);
+  };
 }
 
 function loadManifest(skill: Skill, rawText: string): void {
