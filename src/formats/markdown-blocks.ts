@@ -179,12 +179,15 @@ export function examples(lines: string[], kind: Uint8Array): Uint8Array {
       prevBlank = false;
       continue;
     }
-    if (!/\S/.test(line)) {
+    if (isBlank(line)) {
       prevBlank = true;
       continue;
     }
     const indent = indentOf(line);
     const lineKw = EXAMPLE_WORDS.test(line);
+    // A heading starts (after at most three spaces) with #, a list item with its marker or a digit: other lines are
+    // not put to the two regexes.
+    const first = line.charCodeAt(firstVisible(line));
     if (k === FENCE_OPEN) {
       // A fence indented into the current list item belongs to it; any other ends the paragraph and the list.
       while (items.length > 0 && items[items.length - 1]!.contentIndent > indent) items.pop();
@@ -193,7 +196,7 @@ export function examples(lines: string[], kind: Uint8Array): Uint8Array {
       prevBlank = false;
       continue;
     }
-    const h = HEADING.exec(line);
+    const h = first === 35 ? HEADING.exec(line) : null;
     if (h) {
       const level = h[1]!.length;
       while (headings.length > 0 && headings[headings.length - 1]!.level >= level) headings.pop();
@@ -204,7 +207,8 @@ export function examples(lines: string[], kind: Uint8Array): Uint8Array {
       prevBlank = false;
       continue;
     }
-    const li = LIST_ITEM.exec(line);
+    const li =
+      first === 45 || first === 42 || first === 43 || (first >= 48 && first <= 57) ? LIST_ITEM.exec(line) : null;
     if (li) {
       const markerIndent = indentOf(li[1]!);
       while (items.length > 0 && items[items.length - 1]!.markerIndent >= markerIndent) items.pop();
@@ -264,10 +268,25 @@ function endsWithColon(line: string): boolean {
 
 function indentOf(s: string): number {
   let w = 0;
-  for (const c of s) {
-    if (c === ' ') w++;
-    else if (c === '\t') w += 4 - (w % 4);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) w++;
+    else if (c === 9) w += 4 - (w % 4);
     else break;
   }
   return w;
+}
+
+/** Where the first character that is neither a space nor a tab stands (the line's length when none). */
+function firstVisible(s: string): number {
+  let i = 0;
+  while (i < s.length && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9)) i++;
+  return i;
+}
+
+/** Whether a line holds only white space (as \s reads it), without a regex for the usual line that starts visibly. */
+function isBlank(line: string): boolean {
+  const c = line.charCodeAt(0);
+  if (c > 32 && c < 127) return false;
+  return !/\S/.test(line);
 }

@@ -2,7 +2,7 @@
 // "your"), a value nobody's random generator makes (`A1B2C3…`, `abcd1234`, `XXXX`, `{{KEY}}`), or a Markdown
 // illustration around it (a line saying "example", anything under an Example heading, a code block such a line
 // leads in). Real keys are random, so a run of ascending characters in one is all but impossible.
-import { examples, FENCE_CLOSE, FENCE_OPEN, FENCED, fences } from '../../formats/markdown-blocks.js';
+import { FENCE_CLOSE, FENCE_OPEN, FENCED, MarkdownText } from '../../formats/markdown-blocks.js';
 
 // Words that present what follows as a stand-in, on the line before the value.
 const INTRO =
@@ -51,9 +51,11 @@ export function introducedAsExample(text: string, offset: number): boolean {
  * non-blank line before it) says "example", "e.g." or "sample".
  */
 export function illustrationLines(text: string): Uint8Array {
-  const lines = text.split('\n');
-  const kind = fences(lines);
-  const out = examples(lines, kind);
+  const md = new MarkdownText(text);
+  const lines = md.lines;
+  const kind = md.fences;
+  // md is this call's own: its examples can be added to in place.
+  const out = md.examples;
   let lead = false;
   for (let i = 0; i < lines.length; i++) {
     const k = kind[i]!;

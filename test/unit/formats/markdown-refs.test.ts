@@ -274,6 +274,29 @@ describe('findReferences: illustrations', () => {
     ]);
   });
 
+  it('reads list markers after tabs, headings after spaces (not after a tab), and a line of white space as blank', () => {
+    const md = [
+      'Example files:', // 1: leads in the list
+      '',
+      '+ scripts/a.py', // 3
+      '\t* scripts/b.py', // 4: nested in 3
+      '\u00a0', // 5: a no-break space alone: a blank line, which ends the list
+      'Then scripts/c.py.', // 6
+      '',
+      '  ## Examples', // 8: a heading
+      'See scripts/d.py.', // 9
+      '\t# Usage', // 10: no heading
+      'See scripts/e.py.', // 11: still under Examples
+    ].join('\n');
+    expect(findReferences(md, 1).map((r) => [r.path, r.line, !!r.example])).toEqual([
+      ['scripts/a.py', 3, true],
+      ['scripts/b.py', 4, true],
+      ['scripts/c.py', 6, false],
+      ['scripts/d.py', 9, true],
+      ['scripts/e.py', 11, true],
+    ]);
+  });
+
   it('does not take a paragraph without a closing colon, or one before a heading, as a lead-in', () => {
     expect(examples('For example, these are the files.\n\n- scripts/a.py\n')).toEqual([]);
     expect(examples('Examples:\n\n## Files\n\n- scripts/a.py\n')).toEqual([]);
