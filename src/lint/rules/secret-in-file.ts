@@ -226,9 +226,10 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
       const v = m[2]!;
       const at = start + m.index + m[0].length - v.length;
       if (taken.some(([a, b]) => at < b && at + v.length > a)) continue;
-      if (v.length < minLength || PLACEHOLDER.test(v) || !random(v) || sample(at, v, at + v.length)) continue;
-      // A dotted name (`process.env.API_TOKEN_2`, `config.auth.token1`) is code, not a value.
-      if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v)) continue;
+      if (v.length < minLength || PLACEHOLDER.test(v) || !random(v)) continue;
+      // A dotted name (`process.env.API_TOKEN_2`, `config.auth.token1`) is code, not a value; asked before sample(),
+      // which may read the whole Markdown text's block structure.
+      if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) || sample(at, v, at + v.length)) continue;
       hits.push({ kind: `${m[1]!.toLowerCase()} value`, offset: at, masked: mask(v) });
     }
   }
