@@ -195,7 +195,7 @@ export class Budget {
   private readonly below: string;
   constructor(
     private readonly archive: string,
-    private readonly dest: string,
+    readonly dest: string,
     private readonly limits: ArchiveLimits,
   ) {
     this.top = resolve(dest);
@@ -207,6 +207,13 @@ export class Budget {
     if (this.made.has(dir)) return;
     mkdirSync(dir, { recursive: true });
     this.made.add(dir);
+  }
+
+  /** The folders made below the target, as paths below it (the parents of each made with it are implied). */
+  foldersMade(): string[] {
+    const out: string[] = [];
+    for (const d of this.made) if (d !== this.dest && d !== this.top) out.push(this.rel(d));
+    return out;
   }
 
   /** Check one entry; returns the absolute path to write. `size` is what the archive declares. */

@@ -51,9 +51,13 @@ export function copyFiles(files: StoredFile[], dest: string, writable = false): 
   return sri(h);
 }
 
-/** Move a scratch folder to `dest`, keeping only `files` (what a copy would take: no .env, no links leading out). */
-export function adoptFiles(root: string, files: StoredFile[], dest: string, integrity: string): string {
+/**
+ * Move a scratch folder to `dest`, keeping only `files` (what a copy would take: no .env, no links leading out).
+ * `only`: the caller knows the folder holds nothing else (it unpacked it and kept every file), so it is not walked.
+ */
+export function adoptFiles(root: string, files: StoredFile[], dest: string, integrity: string, only = false): string {
   renameSync(root, dest);
+  if (only) return integrity;
   const keep = new Set(files.map((f) => f.rel));
   const prune = (dir: string, rel: string): boolean => {
     let kept = false;
