@@ -91,7 +91,7 @@ export function placeInto(into: string, id: string, stored: string, integrity: s
   const target = join(into, id);
   try {
     mkdirSync(into, { recursive: true });
-    const copied = copyFiles(files ?? skillFiles(stored), staging, true);
+    const copied = copyFiles(files ?? skillFiles(stored), staging, true, integrity);
     if (copied !== integrity) {
       throw new SkillsError(
         'E_INVALID',
@@ -168,7 +168,7 @@ export function placeLink(into: string, id: string, folder: string): void {
 /** True when `p` is a symlink (whatever it points at, if anything). */
 export function isLink(p: string): boolean {
   try {
-    return lstatSync(p).isSymbolicLink();
+    return lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() === true;
   } catch {
     return false;
   }

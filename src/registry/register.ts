@@ -181,14 +181,14 @@ function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>, m
     s.staging = join(parent, tempName(STAGING_PREFIX, `${id}@${version}`));
     const copied = opts.adopt
       ? adoptFiles(skill.root, files, s.staging, s.integrity, opts.only === true && opts.files !== undefined)
-      : copyFiles(files, s.staging);
+      : copyFiles(files, s.staging, false, s.integrity);
     if (copied !== s.integrity) {
       throw new SkillsError('E_IO', `${skill.root} changed while it was being copied; nothing was registered`, {
         hint: 'run sync again once the skill is written',
       });
     }
     // The staging folder holds these files and the folders above them, nothing else: sealed without a walk.
-    sealFolder(s.staging, files);
+    sealFolder(s.staging, files, !opts.adopt);
   } catch (err) {
     if (!(err instanceof SkillsError) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) {
       // A copy that failed (a full disk) leaves no half-made staging folder behind.
