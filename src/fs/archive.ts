@@ -128,6 +128,9 @@ export async function extractArchive(
   }
 }
 
+/** Inflated pieces (256 KiB each) that may wait to be parsed while the next is inflated. */
+const WAITING_PIECES = 4;
+
 const TAR_TYPES: Record<string, string> = {
   SymbolicLink: 'is a symbolic link (links are refused)',
   Link: 'is a hard link (links are refused)',
@@ -217,13 +220,29 @@ async function extractTar(
     input.on('error', stop);
     if (gunzip) {
       let streamed = 0;
+      // Each inflated piece is parsed (and its files written) a turn of the event loop later, so the thread pool
+      // inflates the next piece meanwhile: piped, the two would take turns. At most a few pieces wait.
+      const waiting: Buffer[] = [];
+      let ended = false;
+      const drain = () => {
+        for (let c = waiting.shift(); c !== undefined && failure === undefined; c = waiting.shift()) parser.write(c);
+        if (failure !== undefined) return;
+        if (ended) parser.end();
+        else gunzip.resume();
+      };
       gunzip.on('error', stop);
       gunzip.on('data', (chunk: Buffer) => {
         streamed += chunk.length;
         if (streamed > streamLimit)
-          stop(tooBig(file, `it unpacks to more than ${mib(streamLimit)} of tar data`, limits));
+          return stop(tooBig(file, `it unpacks to more than ${mib(streamLimit)} of tar data`, limits));
+        if (waiting.push(chunk) === 1) setImmediate(drain);
+        if (waiting.length >= WAITING_PIECES) gunzip.pause();
       });
-      input.pipe(gunzip).pipe(parser);
+      gunzip.on('end', () => {
+        ended = true;
+        if (waiting.length === 0 && failure === undefined) parser.end();
+      });
+      input.pipe(gunzip);
     } else input.pipe(parser);
   }).finally(() => {
     if (open !== undefined) closeSync(open);
