@@ -1,5 +1,5 @@
 // Taking in what install is given: a path or a spec, a skill folder or a folder of skills, an archive unpacked
-// into the registry's scratch, each local skill loaded and checked.
+// into a scratch folder beside where it goes (Scratch), each local skill loaded and checked.
 import { mkdirSync, renameSync, rmdirSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';

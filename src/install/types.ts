@@ -157,7 +157,7 @@ export type Relabel = (text: string) => string;
 
 /** A skill found in an unpacked archive, moved to a scratch folder named after it. */
 export interface ArchivedSkill {
-  /** `<registry>/.unpack-…/<id>`. */
+  /** `<base>/.unpack-…/<id>`: base the registry, the last agent folder placed into, or the cache (Scratch). */
   root: string;
   /** Its folder inside the archive; '' when the skill file sits at the archive's top. */
   inner: string;
