@@ -240,6 +240,12 @@ describe('skills install: archives that hold several skills (built CLI)', () => 
       `error: ${join(project, 'docs-main.zip')}: holds no skill: expected SKILL.md or manifest.json at its top, in a folder ("my-skill/SKILL.md"), or in folders below one ("repo-main/skills/my-skill/SKILL.md"); found "docs-main" with no skill in it. Nothing was installed`,
     );
     expect(existsSync(reg)).toBe(false);
+    // With no registry the archive is unpacked into the agent folder it would be placed in: a refusal removes that
+    // folder too, made for it, and leaves the project as it was.
+    const bare = await runCli(['install', 'docs-main.zip'], { cwd: project, env: { HOME: fresh('home') } });
+    expect(bare.exitCode).toBe(2);
+    expect(bare.stderr.split('\n')[0]).toContain('holds no skill');
+    expect(readdirSync(project)).toEqual(['docs-main.zip']);
   });
 });
 
