@@ -62,8 +62,9 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
       return new SkillsCommand(name).configureHelp(help);
     }
     override addHelpText(position: AddHelpTextPosition, text: string | ((c: AddHelpTextContext) => string)): this {
+      // Wrapped when the help is shown, not while every command is defined at start-up.
       return typeof text === 'string'
-        ? super.addHelpText(position, wrapHelp(text, width))
+        ? super.addHelpText(position, () => wrapHelp(text, width))
         : super.addHelpText(position, text);
     }
   }

@@ -97,6 +97,10 @@ function placeEntry(name: string, top: string, below: string): string | { proble
   if (name.includes('\\')) return { problem: 'has a backslash in its name (archives use "/")' };
   const parts = name.split('/');
   if (parts.includes('..')) return { problem: 'contains ".."' };
+  // Plain segments (none empty but a trailing slash's, none "."): below the target as written, which is what
+  // resolve gives, without its normalizing pass over every character.
+  if (sep === '/' && parts.every((p, i) => p !== '.' && (p !== '' || i === parts.length - 1)))
+    return below + (name.endsWith('/') ? name.slice(0, -1) : name);
   const abs = resolve(top, name);
   if (!insideResolved(top, below, abs)) return { problem: 'would land outside the target folder' };
   return abs;
@@ -114,6 +118,8 @@ function insideResolved(top: string, below: string, abs: string): boolean {
 
 /** macOS litter: Finder's `__MACOSX/` tree, AppleDouble `._<name>` files and `.DS_Store`. Never part of a skill. */
 export function isLitter(name: string): boolean {
+  // Most names hold none of the three: told without splitting them.
+  if (!name.includes('__MACOSX') && !name.includes('.DS_Store') && !name.includes('._')) return false;
   const parts = name
     .replace(/^(\.\/)+/, '')
     .replace(/\/+$/, '')
@@ -195,7 +201,7 @@ export class Budget {
   private readonly below: string;
   constructor(
     private readonly archive: string,
-    private readonly dest: string,
+    readonly dest: string,
     private readonly limits: ArchiveLimits,
   ) {
     this.top = resolve(dest);
@@ -209,14 +215,21 @@ export class Budget {
     this.made.add(dir);
   }
 
+  /** The folders made below the target, as paths below it (the parents of each made with it are implied). */
+  foldersMade(): string[] {
+    const out: string[] = [];
+    for (const d of this.made) if (d !== this.dest && d !== this.top) out.push(this.rel(d));
+    return out;
+  }
+
   /** Check one entry; returns the absolute path to write. `size` is what the archive declares. */
   admit(name: string, kind: 'file' | 'dir', size: number): string {
-    const clean = name.replace(/^(\.\/)+/, '');
+    const clean = name.startsWith('./') ? name.replace(/^(\.\/)+/, '') : name;
     // `tar czf x.tgz -C skill .` stores the folder itself as "./": that is the target, already made.
     if (kind === 'dir' && (clean === '' || clean === '.')) return this.dest;
     const abs = placeEntry(clean, this.top, this.below);
     if (typeof abs !== 'string') throw refusal(this.archive, name, abs.problem);
-    const key = abs.replace(/\/+$/, '');
+    const key = abs.endsWith('/') ? abs.replace(/\/+$/, '') : abs;
     if (++this.entries > this.limits.maxEntries)
       throw tooBig(this.archive, `it holds more than ${this.limits.maxEntries} entries`, this.limits, name);
     this.bytes += size;

@@ -21,7 +21,6 @@ import { dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS } from './walk.js';
 import { writeAll } from './atomic.js';
-import { WriteQueue } from './write-queue.js';
 import {
   Budget,
   DEFAULT_LIMITS,
@@ -54,6 +53,8 @@ export interface ExtractResult {
   bytes: number;
   /** With `record`: every file written, in archive order. */
   written?: ExtractedFile[];
+  /** With `record`: the folders made below the target (their paths below it, forward slashes), parents implied. */
+  folders?: string[];
 }
 
 /** What an archive is, from its first bytes (not its name); undefined when it is none we read. */
@@ -111,20 +112,24 @@ export async function extractArchive(
     throw corrupt(file, dest, err);
   }
   try {
+    const budget = new Budget(file, dest, limits);
     const counts =
       kind === 'zip'
-        ? await extractZip(file, dest, limits, recorder)
-        : await extractTar(file, dest, limits, kind === 'tgz', recorder);
-    return { kind, ...counts, ...(options.record ? { written: recorder.written } : {}) };
+        ? await extractZip(file, budget, limits, recorder)
+        : await extractTar(file, budget, limits, kind === 'tgz', recorder);
+    return {
+      kind,
+      ...counts,
+      ...(options.record ? { written: recorder.written, folders: budget.foldersMade() } : {}),
+    };
   } catch (err) {
     rmSync(dest, { recursive: true, force: true });
     throw corrupt(file, dest, err);
   }
 }
 
-/** Files up to 1 MiB are written on the thread pool, while no more than 16 MiB wait to be written. */
-const QUEUED_FILE = 1024 * 1024;
-const QUEUED_BYTES = 16 * 1024 * 1024;
+/** Inflated pieces (256 KiB each) that may wait to be parsed while the next is inflated. */
+const WAITING_PIECES = 4;
 
 const TAR_TYPES: Record<string, string> = {
   SymbolicLink: 'is a symbolic link (links are refused)',
@@ -136,19 +141,20 @@ const TAR_TYPES: Record<string, string> = {
 
 /**
  * Read a tar through node-tar's Parser, which frames entries and applies pax and GNU long names. Each entry is
- * checked before its data is read; file data is written as it arrives (synchronously: a thousand small files
- * cost a thousand write streams otherwise). The gzip layer is ours, so the decompressed stream is counted and a
- * bomb stops at the limit however the tar headers lie.
+ * checked before its data is read; file data is written as it arrives, synchronously, as `tar xzf` writes: one
+ * thread creating files in a folder is cheaper than several (they queue on the folder's lock, and a thread pool
+ * adds a hand-over per call), while gunzip runs on the thread pool. The gzip layer is ours, so the decompressed
+ * stream is counted and a bomb stops at the limit however the tar headers lie.
  */
 async function extractTar(
   file: string,
-  dest: string,
+  budget: Budget,
   limits: ArchiveLimits,
   gzip: boolean,
   recorder: Recorder,
 ): Promise<{ files: number; bytes: number }> {
   const { Parser } = await import('tar');
-  const budget = new Budget(file, dest, limits);
+  const dest = budget.dest;
   // The tar stream itself is bounded too (headers and padding on top of the files).
   const streamLimit = limits.maxBytes + 2048 * (limits.maxEntries + 1);
   const input = createReadStream(file, { highWaterMark: 256 * 1024 });
@@ -156,10 +162,8 @@ async function extractTar(
   let files = 0;
   let open: number | undefined;
   let failure: unknown;
-  let stop: (err: unknown) => void = () => {};
-  const writes = new WriteQueue(64, ({ err, label }) => stop(atEntry(file, label, dest, err)));
   await new Promise<void>((done, fail) => {
-    stop = (err: unknown) => {
+    const stop = (err: unknown) => {
       if (failure !== undefined) return;
       failure = err;
       input.destroy();
@@ -186,22 +190,9 @@ async function extractTar(
           budget.folder(dirname(abs));
           const mode = recorder.mode(entry.mode);
           files++;
-          const keep = recorder.keeps(entry.size);
-          if (entry.size <= QUEUED_FILE && writes.pendingBytes + entry.size <= QUEUED_BYTES) {
-            // A small file: its bytes gathered, and the file created on the thread pool while the archive streams on.
-            const chunks: Buffer[] = [];
-            entry.on('data', (chunk: Buffer) => chunks.push(chunk));
-            entry.on('end', () => {
-              if (failure !== undefined) return;
-              const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-              writes.add(abs, data, mode, name);
-              recorder.add(budget.rel(abs), mode, entry.size, keep ? [data] : undefined);
-            });
-            return;
-          }
           const fd = openSync(abs, 'wx', mode);
           open = fd;
-          let chunks = keep ? ([] as Buffer[]) : undefined;
+          let chunks = recorder.keeps(entry.size) ? ([] as Buffer[]) : undefined;
           entry.on('data', (chunk: Buffer) => {
             if (failure !== undefined) return;
             chunks?.push(chunk);
@@ -229,21 +220,33 @@ async function extractTar(
     input.on('error', stop);
     if (gunzip) {
       let streamed = 0;
+      // Each inflated piece is parsed (and its files written) a turn of the event loop later, so the thread pool
+      // inflates the next piece meanwhile: piped, the two would take turns. At most a few pieces wait.
+      const waiting: Buffer[] = [];
+      let ended = false;
+      const drain = () => {
+        for (let c = waiting.shift(); c !== undefined && failure === undefined; c = waiting.shift()) parser.write(c);
+        if (failure !== undefined) return;
+        if (ended) parser.end();
+        else gunzip.resume();
+      };
       gunzip.on('error', stop);
       gunzip.on('data', (chunk: Buffer) => {
         streamed += chunk.length;
         if (streamed > streamLimit)
-          stop(tooBig(file, `it unpacks to more than ${mib(streamLimit)} of tar data`, limits));
+          return stop(tooBig(file, `it unpacks to more than ${mib(streamLimit)} of tar data`, limits));
+        if (waiting.push(chunk) === 1) setImmediate(drain);
+        if (waiting.length >= WAITING_PIECES) gunzip.pause();
       });
-      input.pipe(gunzip).pipe(parser);
+      gunzip.on('end', () => {
+        ended = true;
+        if (waiting.length === 0 && failure === undefined) parser.end();
+      });
+      input.pipe(gunzip);
     } else input.pipe(parser);
-  }).finally(async () => {
+  }).finally(() => {
     if (open !== undefined) closeSync(open);
-    // Nothing may still be writing when the caller removes the folder, or reads it.
-    await writes.settled();
   });
-  // A write that failed after the last entry was read.
-  if (failure !== undefined) throw failure;
   return { files, bytes: budget.bytes };
 }
 
@@ -257,10 +260,11 @@ const ZIP_TYPES: Record<number, string> = {
 
 async function extractZip(
   file: string,
-  dest: string,
+  budget: Budget,
   limits: ArchiveLimits,
   recorder: Recorder,
 ): Promise<{ files: number; bytes: number }> {
+  const dest = budget.dest;
   const yauzl = (await import('yauzl')).default;
   const zip = await new Promise<import('yauzl').ZipFile>((res, rej) =>
     yauzl.open(
@@ -269,7 +273,6 @@ async function extractZip(
       (err, z) => (err ? rej(err) : res(z!)),
     ),
   );
-  const budget = new Budget(file, dest, limits);
   if (zip.entryCount > limits.maxEntries) {
     zip.close();
     throw tooBig(file, `it holds ${zip.entryCount} entries`, limits);

@@ -23,9 +23,17 @@ import { LEFTOVER, SKIP_DIRS } from './walk.js';
 
 export { isLeftover } from './walk.js';
 
-/** A temp name `<prefix><base>.<pid>.<random>`. */
+let tempSeed: number | undefined;
+let tempCount = 0;
+
+/**
+ * A temp name `<prefix><base>.<pid>.<random>`: 8 hex digits, drawn once a process and counted on from there, so no
+ * two names of one process are alike and a run that makes thousands asks the system for randomness once.
+ */
 export function tempName(prefix: string, base: string): string {
-  return `${prefix}${base}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  tempSeed ??= randomBytes(4).readUInt32LE(0);
+  const n = (tempSeed + tempCount++) >>> 0;
+  return `${prefix}${base}.${process.pid}.${n.toString(16).padStart(8, '0')}`;
 }
 
 function alive(pid: number): boolean {

@@ -21,7 +21,7 @@ import { registerSkills, type RegisterResult, type RegisterStatus } from '../reg
 import { useSkill } from '../registry/usage.js';
 import { mismatch } from './plan.js';
 import { adoptInto, isLink, linksTo, placeInto, placeLink, type Place } from './places.js';
-import { problemsOf, relabelError, scratchBase } from './sources.js';
+import { problemsOf, relabelError, type Scratch } from './sources.js';
 import type { InstallOptions, InstallOutcome, InstalledSkill, Planned } from './types.js';
 
 /**
@@ -73,6 +73,7 @@ export async function carryOut(
   planned: Planned,
   before: Lockfile | undefined,
   places: Place[],
+  scratch?: Scratch,
 ): Promise<InstallOutcome> {
   const { registry } = options;
   const previous = before ?? emptyLockfile();
@@ -175,6 +176,7 @@ export async function carryOut(
             force: options.force,
             verify: true,
             adopt,
+            ...(adopt && i.plan.kind === 'local' && i.plan.prepared.only ? { only: true } : {}),
             ...(adopt || files ? { integrity: i.entry.integrity } : {}),
             ...(files ? { files } : {}),
             ...(i.plan.kind === 'from' ? { owner: i.plan.owner } : {}),
@@ -236,18 +238,24 @@ export async function carryOut(
       // The files just registered (or unpacked), or the stored copy's as checked, with their bytes: copied without a
       // walk or a read of `path`.
       const known = plan.kind === 'local' ? plan.prepared.files : stored.get(resolved.id);
-      // An archive this run unpacked into its scratch (no registry): its last placement moves the scratch copy there.
+      // An archive this run unpacked (no registry; into the last folder placed into, or the cache): its last
+      // placement moves the unpacked copy there.
       const ownScratch =
         !options.useRegistry &&
         plan.kind === 'local' &&
         plan.prepared.source.startsWith('archive:') &&
-        isInside(scratchBase(options), path);
+        scratch?.holds(path) === true;
       const lastWrite = item.intoActions!.lastIndexOf('write');
       installed.placed = places.map(({ abs }, i) => {
         const action = item.intoActions![i];
         if (action === 'write' && !options.dryRun) {
           if (link) placeLink(abs, resolved.id, path);
-          else if (!(ownScratch && known && i === lastWrite && adoptInto(abs, resolved.id, path, known)))
+          else if (!(
+            ownScratch &&
+            known &&
+            i === lastWrite &&
+            adoptInto(abs, resolved.id, path, known, plan.kind === 'local' && plan.prepared.only === true)
+          ))
             placeInto(abs, resolved.id, path, entry.integrity, known && filesAt(path, known));
         }
         return {

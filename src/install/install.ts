@@ -96,9 +96,16 @@ async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
   const before = readLockfile(lockfile);
   const placeOpts = { home: options.home, global: options.global };
   let places: Place[] = placesOf(lockfile, before, options.into ?? [], placeOpts);
-  for (const p of places)
-    cleanStale(p.abs, [STAGING_PREFIX, REMOVING_PREFIX], { prefix: TRASH_PREFIX, target: (base) => base });
-  const scratch = new Scratch(scratchBase(options));
+  // A project install places every skill somewhere an agent reads it: with no folder given or recorded, the
+  // project's agent folders (or .agents/skills), a registry used or not. Only an install for a consumer (--for: an
+  // agent server reading the registry) places nothing unless asked. Chosen now when nobody is asked (on a terminal
+  // the question waits until the plan holds), so that archives are unpacked where they will be placed.
+  const defaulted: string[] = [];
+  const placesLater = options.consumer === undefined && places.length === 0;
+  if (placesLater && !options.choosePlaces)
+    places = placesOf(lockfile, before, await defaultPlaces(options, defaulted), placeOpts);
+  for (const p of places) cleanPlace(p);
+  const scratch = new Scratch(unpackBase(options, places));
   try {
     // No lock of ours yet, beside another installer's: replay its skills (from where they live), lock them in ours.
     const foreign = options.sources.length === 0 && !before ? foreignLockBeside(lockfile) : undefined;
@@ -116,21 +123,35 @@ async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
           : await planFromSources(options, before ?? emptyLockfile(), scratch, dirname(lockfile));
     if (!planned.ok) return planned;
     if (replay) planned.warnings.push(...replay.warnings);
-    // A project install places every skill somewhere an agent reads it: with no folder given or recorded, the
-    // project's agent folders (or .agents/skills), a registry used or not. Only an install for a consumer (--for: an
-    // agent server reading the registry) places nothing unless asked.
-    if (options.consumer === undefined && places.length === 0) {
-      const dirs = await defaultPlaces(options, planned.warnings);
-      places = placesOf(lockfile, before, dirs, placeOpts);
+    planned.warnings.push(...defaulted);
+    if (placesLater && places.length === 0) {
+      places = placesOf(lockfile, before, await defaultPlaces(options, planned.warnings), placeOpts);
+      for (const p of places) cleanPlace(p);
     }
     record(options, planned, places);
     planned.warnings.push(...manifestWarnings(options, planned, places));
-    const outcome = await carryOut(options, planned, before, places);
+    const outcome = await carryOut(options, planned, before, places, scratch);
     if (foreign && outcome.ok) outcome.warnings.push(...checkForeign(foreign, outcome.skills));
     return outcome;
   } finally {
     scratch.cleanup();
   }
+}
+
+/** Remove what a killed install left in a folder it placed into: unpack and staging folders, a copy moved aside. */
+function cleanPlace(p: Place): void {
+  cleanStale(p.abs, [UNPACK_PREFIX, STAGING_PREFIX, REMOVING_PREFIX], { prefix: TRASH_PREFIX, target: (base) => base });
+}
+
+/**
+ * Where archives are unpacked: into the registry when one is used (the store adopts the folder by rename); else into
+ * the last folder placed into (its placement adopts the folder by rename, on the same file system, and the files are
+ * created in a new folder, as `tar xzf` into a new folder creates them); else (a dry run, or folders still to be
+ * asked for) the cache's scratch.
+ */
+function unpackBase(options: InstallOptions, places: Place[]): string {
+  if (options.useRegistry || options.dryRun || places.length === 0) return scratchBase(options);
+  return places.at(-1)!.abs;
 }
 
 /**

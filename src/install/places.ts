@@ -91,7 +91,7 @@ export function placeInto(into: string, id: string, stored: string, integrity: s
   const target = join(into, id);
   try {
     mkdirSync(into, { recursive: true });
-    const copied = copyFiles(files ?? skillFiles(stored), staging, true);
+    const copied = copyFiles(files ?? skillFiles(stored), staging, true, integrity);
     if (copied !== integrity) {
       throw new SkillsError(
         'E_INVALID',
@@ -115,13 +115,13 @@ export function placeInto(into: string, id: string, stored: string, integrity: s
  * takes them), with the owner's write bit as a copy has it. False, with nothing changed, when the scratch is on
  * another file system than `into` (the caller then copies).
  */
-export function adoptInto(into: string, id: string, root: string, files: StoredFile[]): boolean {
+export function adoptInto(into: string, id: string, root: string, files: StoredFile[], only = false): boolean {
   const staging = join(into, tempName(STAGING_PREFIX, id));
   const target = join(into, id);
   try {
     mkdirSync(into, { recursive: true });
     try {
-      adoptFiles(root, files, staging, '');
+      adoptFiles(root, files, staging, '', only);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EXDEV' && present(root) && !present(staging)) return false;
       throw err;
@@ -168,7 +168,7 @@ export function placeLink(into: string, id: string, folder: string): void {
 /** True when `p` is a symlink (whatever it points at, if anything). */
 export function isLink(p: string): boolean {
   try {
-    return lstatSync(p).isSymbolicLink();
+    return lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() === true;
   } catch {
     return false;
   }

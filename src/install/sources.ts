@@ -1,7 +1,7 @@
 // Taking in what install is given: a path or a spec, a skill folder or a folder of skills, an archive unpacked
-// into the registry's scratch, each local skill loaded and checked.
+// into a scratch folder beside where it goes (Scratch), each local skill loaded and checked.
 import { mkdirSync, renameSync, rmdirSync, statSync, type Dirent } from 'node:fs';
-import { basename, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
 import { parseRemoteSource, type RemoteSource } from '../formats/install-source.js';
@@ -9,9 +9,9 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 import { isStrictSemver, parseSpec, type DependencySpec } from '../model/spec.js';
 import { DEFAULT_LIMITS, extractArchive, skillFoldersIn } from '../fs/archive.js';
-import { KEEP_BYTES } from '../fs/archive-entries.js';
+import { KEEP_BYTES, type ExtractedFile } from '../fs/archive-entries.js';
 import { tempName } from '../fs/atomic.js';
-import { present } from '../fs/walk.js';
+import { isInside, present } from '../fs/walk.js';
 import { discoverSkills, isSkillFolder } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import { validateSkills } from '../skill/validate.js';
@@ -119,13 +119,19 @@ export function skillsBelow(dir: string): { roots: string[]; listings: Map<strin
   }
 }
 
-/** Where this run unpacks archives: the registry it installs into (moved into the store), else the cache. */
+/**
+ * Where a run unpacks archives when it has no better place (an install into a registry unpacks into it, so the store
+ * adopts by rename; a project install into the agent folder it places into, see installLocked): the registry, else
+ * the cache's scratch.
+ */
 export const scratchBase = (options: Pick<InstallOptions, 'useRegistry' | 'registry' | 'cacheDir'>): string =>
   options.useRegistry ? options.registry : join(options.cacheDir, 'scratch');
 
 /**
- * The unpack folders this run made (in the registry, so a skill unpacked is moved into the store, not copied; in the
- * cache for a project install), removed at the end whatever happens.
+ * The unpack folders this run made, in `base` (a registry, so a skill unpacked is moved into the store, not copied;
+ * the agent folder a project install places into, so the last placement is one rename on one file system; else the
+ * cache), removed at the end whatever happens. Each is `.unpack-<name>.<pid>.<random>`: one a killed run left is
+ * removed by the next (cleanStale).
  */
 export class Scratch {
   readonly dirs: string[] = [];
@@ -135,26 +141,31 @@ export class Scratch {
   readonly downloads = new Map<string, Promise<string>>();
   /** Bytes of unpacked files the run may still hold in memory (64 MiB in all), so as not to read them again. */
   keepBytes = KEEP_BYTES;
-  private created = false;
-  constructor(private readonly registry: string) {}
-  folder(base: string): string {
-    if (!present(this.registry)) {
-      mkdirSync(this.registry, { recursive: true });
-      this.created = true;
-    }
-    const dir = join(this.registry, tempName(UNPACK_PREFIX, base.replace(/[^\w.@-]/g, '_')));
+  /** The first folder this run created to hold `base` (base itself, or a parent), when it was not there. */
+  private created: string | undefined;
+  constructor(readonly base: string) {}
+  folder(name: string): string {
+    if (this.dirs.length === 0 && !present(this.base))
+      this.created = mkdirSync(this.base, { recursive: true }) ?? undefined;
+    const dir = join(this.base, tempName(UNPACK_PREFIX, name.replace(/[^\w.@-]/g, '_')));
     this.dirs.push(dir);
     return dir;
+  }
+  /** True when `path` is in one of this run's unpack folders. */
+  holds(path: string): boolean {
+    return this.dirs.some((d) => isInside(d, path));
   }
   cleanup(): void {
     // removeTree: the files are unpacked read-only, which Windows will not delete as they are.
     for (const d of this.dirs) removeTree(d);
-    // A registry this run created and left empty goes too: a refused install leaves nothing behind.
-    if (this.created) {
+    // The folders this run created and left empty go too (a registry, an agent folder and its parents): a refused
+    // install leaves nothing behind.
+    if (this.created === undefined) return;
+    for (let d = this.base; isInside(this.created, d); d = dirname(d)) {
       try {
-        rmdirSync(this.registry);
+        rmdirSync(d);
       } catch {
-        /* not empty: the install wrote to it */
+        return; /* not empty: the install wrote to it */
       }
     }
   }
@@ -196,7 +207,7 @@ async function unpack(abs: string, typed: string, scratch: Scratch, options: Ins
   // The files are written read-only when they go into a registry, as the store keeps them (else writable, as an
   // agent folder's copy is, so the last placement can take them as they are), and listed with their bytes: the
   // skills' integrity, their move into the store or an agent folder and the copies need no walk and no second read.
-  const { written = [] } = await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS, {
+  const { written = [], folders: made = [] } = await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS, {
     record: true,
     readOnly: options.useRegistry,
     keepBytes: scratch.keepBytes,
@@ -224,8 +235,30 @@ async function unpack(abs: string, typed: string, scratch: Scratch, options: Ins
       root = moveTo(scratch, root, name);
       skill = undefined;
     }
-    return { root, inner, id, files: knownSkillFiles(root, written, inner), ...(skill ? { skill } : {}) };
+    const files = knownSkillFiles(root, written, inner);
+    return { root, inner, id, files, only: holdsOnly(files, written, made, inner), ...(skill ? { skill } : {}) };
   });
+}
+
+/**
+ * True when the folder `inner` of an unpacked archive holds `files` (what the skill keeps of it) and nothing else: no
+ * file left out (a .env, a folder of .git), and no folder made there that holds none of them (an empty one).
+ */
+function holdsOnly(files: StoredFile[], written: ExtractedFile[], made: string[], inner: string): boolean {
+  const prefix = inner === '' ? '' : `${inner}/`;
+  let below = 0;
+  for (const w of written) if (w.rel.startsWith(prefix)) below++;
+  if (below !== files.length) return false;
+  // The folders above the kept files: each made folder must be one of them (a folder made implies its parents).
+  const kept = new Set<string>();
+  for (const f of files)
+    for (let i = f.rel.lastIndexOf('/'); i > 0; i = f.rel.lastIndexOf('/', i - 1)) {
+      const d = f.rel.slice(0, i);
+      if (kept.has(d)) break;
+      kept.add(d);
+    }
+  for (const d of made) if (d.startsWith(prefix) && d !== inner && !kept.has(d.slice(prefix.length))) return false;
+  return true;
 }
 
 /** A skill id as a folder name: letters, digits and dashes. */
@@ -263,6 +296,7 @@ export async function prepareLocal(
   files?: StoredFile[],
   loadedSkill?: Skill,
   keep?: KeepBudget,
+  only = false,
 ): Promise<Prepared | InvalidSource> {
   try {
     const skill = loadedSkill ?? loadSkill(root);
@@ -290,6 +324,7 @@ export async function prepareLocal(
       skill,
       integrity: files ? digest(files) : listed && keep ? digestKeeping(listed, keep) : integrityOf(skill),
       ...(listed ? { files: listed } : {}),
+      ...(only && files ? { only } : {}),
       ...(relabel ? { relabel } : {}),
     };
   } catch (err) {
@@ -309,5 +344,6 @@ export function prepareArchived(
 ): Promise<Prepared | InvalidSource> {
   const source = formatLockSource({ kind: 'archive', path: lockedPath, ...(several ? { inner: a.inner } : {}) });
   const relabel = relabeler(a.root, archive, a.inner);
-  return prepareLocal(a.root, several ? `${archive}: ${a.inner}` : archive, source, relabel, true, a.files, a.skill);
+  const typed = several ? `${archive}: ${a.inner}` : archive;
+  return prepareLocal(a.root, typed, source, relabel, true, a.files, a.skill, undefined, a.only === true);
 }

@@ -147,6 +147,8 @@ export interface Prepared {
    * run kept them (the integrity's, not read again).
    */
   files?: StoredFile[];
+  /** `files` are all its folder holds (an archive's own unpacked copy): moved as it is, with no pruning walk. */
+  only?: boolean;
   /** For a skill from an archive: names its scratch folder as `<archive>: <path inside>` in messages. */
   relabel?: Relabel;
 }
@@ -155,7 +157,7 @@ export type Relabel = (text: string) => string;
 
 /** A skill found in an unpacked archive, moved to a scratch folder named after it. */
 export interface ArchivedSkill {
-  /** `<registry>/.unpack-…/<id>`. */
+  /** `<base>/.unpack-…/<id>`: base the registry, the last agent folder placed into, or the cache (Scratch). */
   root: string;
   /** Its folder inside the archive; '' when the skill file sits at the archive's top. */
   inner: string;
@@ -164,6 +166,8 @@ export interface ArchivedSkill {
   files: StoredFile[];
   /** The skill, loaded from `root` already (so it is not loaded again). */
   skill?: Skill;
+  /** `root` holds `files` and the folders above them, nothing else: moving it needs no pruning walk. */
+  only?: boolean;
 }
 
 /** Where one resolved skill comes from. */

@@ -119,11 +119,22 @@ export function knownSkillFiles(root: string, known: KnownFile[], inner = ''): S
   let bytes = 0;
   // Paths below a resolved root, normalized: joined by hand where the separator is "/" (join costs a normalize).
   const below = sep === '/' ? `${root}/` : undefined;
+  // Files come folder by folder: whether a folder is one never kept is decided once for the files in a row in it.
+  let lastDir = '';
+  let lastSkipped = false;
   for (const k of known) {
     if (!k.rel.startsWith(prefix)) continue;
     const rel = k.rel.slice(prefix.length);
     const slash = rel.lastIndexOf('/');
-    if (skipped(rel.slice(slash + 1), false) || (slash > 0 && skippedFolderIn(rel.slice(0, slash)))) continue;
+    if (skipped(rel.slice(slash + 1), false)) continue;
+    if (slash > 0) {
+      const dir = rel.slice(0, slash);
+      if (dir !== lastDir) {
+        lastDir = dir;
+        lastSkipped = skippedFolderIn(dir);
+      }
+      if (lastSkipped) continue;
+    }
     bytes += k.size;
     if (bytes > STORE_LIMITS.maxBytes)
       throw tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${rel})`);
@@ -133,7 +144,13 @@ export function knownSkillFiles(root: string, known: KnownFile[], inner = ''): S
     if (k.content) f.content = k.content;
     out.push(f);
   }
-  return out.sort(byRel);
+  return sortedByRel(out);
+}
+
+/** The files sorted by path; an archive's usually are already (skills pack writes them so), which one pass tells. */
+function sortedByRel(files: StoredFile[]): StoredFile[] {
+  for (let i = 1; i < files.length; i++) if (byRel(files[i - 1]!, files[i]!) > 0) return files.sort(byRel);
+  return files;
 }
 
 /** The same files at another folder (a copy moved or made there): read from there when their bytes are not held. */

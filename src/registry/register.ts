@@ -28,6 +28,8 @@ export interface RegisterOptions {
    * system: move it into the store instead of copying it. Creating files is what costs, so this halves an install.
    */
   adopt?: boolean;
+  /** With `adopt`: the folder holds `files` and nothing else (the caller unpacked it), so it is moved unwalked. */
+  only?: boolean;
   /**
    * The skill's files, when the caller knows them (an archive it unpacked, with the bytes it wrote): the folder is
    * not walked, and a file whose bytes are held is not read.
@@ -177,14 +179,16 @@ function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>, m
       made.add(parent);
     }
     s.staging = join(parent, tempName(STAGING_PREFIX, `${id}@${version}`));
-    const copied = opts.adopt ? adoptFiles(skill.root, files, s.staging, s.integrity) : copyFiles(files, s.staging);
+    const copied = opts.adopt
+      ? adoptFiles(skill.root, files, s.staging, s.integrity, opts.only === true && opts.files !== undefined)
+      : copyFiles(files, s.staging, false, s.integrity);
     if (copied !== s.integrity) {
       throw new SkillsError('E_IO', `${skill.root} changed while it was being copied; nothing was registered`, {
         hint: 'run sync again once the skill is written',
       });
     }
     // The staging folder holds these files and the folders above them, nothing else: sealed without a walk.
-    sealFolder(s.staging, files);
+    sealFolder(s.staging, files, !opts.adopt);
   } catch (err) {
     if (!(err instanceof SkillsError) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) {
       // A copy that failed (a full disk) leaves no half-made staging folder behind.

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
+  fchmodSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -20,16 +21,22 @@ import { STAGING_PREFIX, TRASH_PREFIX } from './layout.js';
 
 /**
  * Copy the files into `dest` (created), hashing what was copied; returns that integrity. `writable` adds the
- * owner's write bit to every file (a copy placed for an agent, from the read-only store).
+ * owner's write bit to every file (a copy placed for an agent, from the read-only store); else each file is written
+ * without write permission, as the store seals it (sealFolder then seals only the folders). `held`: the integrity
+ * the caller hashed the files' held bytes to; when every file's bytes are held, they are copied as they are, and
+ * not hashed again (a copy cannot change bytes in memory: only bytes read from disk here are hashed).
  */
-export function copyFiles(files: StoredFile[], dest: string, writable = false): string {
-  const h = createHash('sha512');
+export function copyFiles(files: StoredFile[], dest: string, writable = false, held?: string): string {
+  const h =
+    held !== undefined && files.every((f) => f.kind === 'symlink' || f.content !== undefined)
+      ? undefined
+      : createHash('sha512');
   mkdirSync(dest, { recursive: true });
   // Each folder made once, not once per file: a recursive mkdir costs a few system calls even when it exists.
   const made = new Set<string>([dest]);
   for (const f of files) {
     const content = contentOf(f);
-    hashFile(h, f, content);
+    if (h) hashFile(h, f, content);
     const to = join(dest, f.rel);
     const parent = dirname(to);
     if (!made.has(parent)) {
@@ -42,18 +49,23 @@ export function copyFiles(files: StoredFile[], dest: string, writable = false): 
       const fd = openSync(to, 'wx', 0o600);
       try {
         writeAll(fd, content);
+        // The mode set through the open file (no second walk of the path), whatever the umask.
+        fchmodSync(fd, writable ? f.mode | 0o200 : f.mode & 0o7555);
       } finally {
         closeSync(fd);
       }
-      chmodSync(to, writable ? f.mode | 0o200 : f.mode);
     }
   }
-  return sri(h);
+  return h ? sri(h) : held!;
 }
 
-/** Move a scratch folder to `dest`, keeping only `files` (what a copy would take: no .env, no links leading out). */
-export function adoptFiles(root: string, files: StoredFile[], dest: string, integrity: string): string {
+/**
+ * Move a scratch folder to `dest`, keeping only `files` (what a copy would take: no .env, no links leading out).
+ * `only`: the caller knows the folder holds nothing else (it unpacked it and kept every file), so it is not walked.
+ */
+export function adoptFiles(root: string, files: StoredFile[], dest: string, integrity: string, only = false): string {
   renameSync(root, dest);
+  if (only) return integrity;
   const keep = new Set(files.map((f) => f.rel));
   const prune = (dir: string, rel: string): boolean => {
     let kept = false;
@@ -77,11 +89,12 @@ export function adoptFiles(root: string, files: StoredFile[], dest: string, inte
  * bits bind every user but root; on Windows only the files' read-only attribute is set. The integrity keeps only
  * the execute bit, so it is unchanged. `files` are all the copy holds (what copyFiles or adoptFiles left), with
  * their modes: nothing is walked or stat'ed but the folders, and a file written without write permission is left.
+ * `filesSealed`: copyFiles wrote the files sealed already; only the folders are.
  */
-export function sealFolder(dir: string, files: StoredFile[]): void {
+export function sealFolder(dir: string, files: StoredFile[], filesSealed = false): void {
   const dirs = new Set<string>();
   for (const f of files) {
-    if (f.kind === 'file' && (f.mode & 0o222) !== 0) chmodSync(join(dir, f.rel), f.mode & 0o7555);
+    if (!filesSealed && f.kind === 'file' && (f.mode & 0o222) !== 0) chmodSync(join(dir, f.rel), f.mode & 0o7555);
     // Each folder above the file, once: a folder already seen has had its own parents added too.
     for (let i = f.rel.lastIndexOf('/'); i > 0; i = f.rel.lastIndexOf('/', i - 1)) {
       const d = f.rel.slice(0, i);

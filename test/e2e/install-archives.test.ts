@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { execa } from 'execa';
 import { parseLockfile } from '../../src/formats/lockfile.js';
+import { PROJECT_LOCK } from '../../src/install/lock.js';
 import { folderIntegrity } from '../../src/registry/integrity.js';
-import { runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, runCli, tempFolders } from '../helpers/cli.js';
 import { type TreeSpec, skillMd, snapshot, writeTree } from '../helpers/tree.js';
 
 // Archives as users download them: GitHub release tarballs and "Download ZIP", git archive, Finder zips. Each is
@@ -239,6 +240,12 @@ describe('skills install: archives that hold several skills (built CLI)', () => 
       `error: ${join(project, 'docs-main.zip')}: holds no skill: expected SKILL.md or manifest.json at its top, in a folder ("my-skill/SKILL.md"), or in folders below one ("repo-main/skills/my-skill/SKILL.md"); found "docs-main" with no skill in it. Nothing was installed`,
     );
     expect(existsSync(reg)).toBe(false);
+    // With no registry the archive is unpacked into the agent folder it would be placed in: a refusal removes that
+    // folder too, made for it, and leaves the project as it was.
+    const bare = await runCli(['install', 'docs-main.zip'], { cwd: project, env: { HOME: fresh('home') } });
+    expect(bare.exitCode).toBe(2);
+    expect(bare.stderr.split('\n')[0]).toContain('holds no skill');
+    expect(readdirSync(project)).toEqual(['docs-main.zip']);
   });
 });
 
@@ -388,40 +395,140 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
     expect(statSync(join(placed, 'SKILL.md')).mode & 0o200).toBe(0o200);
   });
 
-  // The last folder placed into gets the unpacked copy itself, moved out of the cache's scratch (no file written
-  // twice); the others get copies. With the cache on another file system (tmpfs /dev/shm, where there is one) the
-  // move cannot be made and every folder gets a copy: the same files either way.
-  const caches = [fresh('home'), ...(existsSync('/dev/shm') ? [join('/dev/shm', `skills-cache-${process.pid}`)] : [])];
-  it.each(caches)(
-    'places an archive into two folders, the unpacked copy moved into the last (cache %s)',
-    async (cache) => {
+  // A project install unpacks into the last folder it places into, as `tar xzf` unpacks into a new folder there, and
+  // that folder gets the unpacked copy itself (one rename); the others get copies. The cache is not written.
+  it('places an archive into two folders, unpacked into the last and moved into place there', async () => {
+    const dir = fresh('tricky');
+    const archive = await trickyTgz(dir);
+    const project = fresh('project');
+    const cache = fresh('cache');
+    const env = { HOME: fresh('home'), XDG_CACHE_HOME: cache };
+    const r = await runCli(['install', archive, '--into', 'one', '--into', 'two'], { cwd: project, env });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const integrity = lockOf(project).skills.tricky!.integrity;
+    for (const into of ['one', 'two']) {
+      const placed = join(project, into, 'tricky');
+      expect(folderIntegrity(placed)).toBe(integrity);
+      expect(filesOf(placed)).toEqual(['.env.example', 'SKILL.md', 'references/a/b/deep.md', 'scripts/run.sh']);
+      for (const f of filesOf(placed)) expect(statSync(join(placed, f)).mode & 0o200).toBe(0o200);
+      expect(statSync(join(placed, 'scripts/run.sh')).mode & 0o111).toBe(0o111);
+      // No unpack or staging folder is left beside it.
+      expect(readdirSync(join(project, into))).toEqual(['tricky']);
+    }
+    expect(existsSync(join(cache, 'skills/scratch'))).toBe(false);
+    const again = await runCli(['install'], { cwd: project, env });
+    expect(again.stdout.split('\n').at(-1)).toContain('1 unchanged; skills-lock.json unchanged');
+    rmSync(join(project, 'two'), { recursive: true });
+    expect(existsSync(join(project, 'two'))).toBe(false);
+  });
+
+  // When the folder that gets the unpacked copy is on another file system than the one it was unpacked in (tmpfs
+  // /dev/shm, where there is one), the move cannot be made and the folder gets a copy: the same files.
+  it.runIf(existsSync('/dev/shm'))(
+    'copies the unpacked files where they cannot be moved (another file system)',
+    async () => {
       const dir = fresh('tricky');
       const archive = await trickyTgz(dir);
       const project = fresh('project');
-      const env = { HOME: fresh('home'), XDG_CACHE_HOME: cache };
+      const env = { HOME: fresh('home') };
+      expect((await runCli(['install', archive, '--into', 'one'], { cwd: project, env })).exitCode).toBe(0);
+      // `one` is unchanged, so the only folder written is the first, on tmpfs: the copy unpacked in `one` is copied.
+      const shm = join('/dev/shm', `skills-into-${process.pid}`);
       try {
-        const r = await runCli(['install', archive, '--into', 'one', '--into', 'two'], { cwd: project, env });
-        expect(r.stderr).toBe('');
+        const r = await runCli(['install', archive, '--into', shm, '--into', 'one'], { cwd: project, env });
+        // The only warning: a folder outside the project is not recorded in its lock.
+        expect(r.stderr).toBe(
+          `warning: --into ${shm} is outside ${project}, so skills-lock.json does not record it: pass --into again to place skills there`,
+        );
         expect(r.exitCode).toBe(0);
         const integrity = lockOf(project).skills.tricky!.integrity;
-        for (const into of ['one', 'two']) {
-          const placed = join(project, into, 'tricky');
-          expect(folderIntegrity(placed)).toBe(integrity);
-          expect(filesOf(placed)).toEqual(['.env.example', 'SKILL.md', 'references/a/b/deep.md', 'scripts/run.sh']);
-          for (const f of filesOf(placed)) expect(statSync(join(placed, f)).mode & 0o200).toBe(0o200);
-          expect(statSync(join(placed, 'scripts/run.sh')).mode & 0o111).toBe(0o111);
-          expect(readdirSync(join(project, into))).toEqual(['tricky']);
-        }
-        // Nothing is left in the scratch; the placed copies can be removed by their owner.
-        const scratch = join(cache, 'skills/scratch');
-        expect(existsSync(scratch) ? readdirSync(scratch) : []).toEqual([]);
-        const again = await runCli(['install'], { cwd: project, env });
-        expect(again.stdout.split('\n').at(-1)).toContain('1 unchanged; skills-lock.json unchanged');
-        rmSync(join(project, 'two'), { recursive: true });
-        expect(existsSync(join(project, 'two'))).toBe(false);
+        expect(folderIntegrity(join(shm, 'tricky'))).toBe(integrity);
+        expect(filesOf(join(shm, 'tricky'))).toEqual([
+          '.env.example',
+          'SKILL.md',
+          'references/a/b/deep.md',
+          'scripts/run.sh',
+        ]);
+        expect(readdirSync(shm)).toEqual(['tricky']);
+        expect(readdirSync(join(project, 'one'))).toEqual(['tricky']);
+        expect(folderIntegrity(join(project, 'one/tricky'))).toBe(integrity);
       } finally {
-        rmSync(cache, { recursive: true, force: true });
+        rmSync(shm, { recursive: true, force: true });
       }
     },
   );
+
+  it('moves a clean archive into place unwalked, and still leaves out a folder that holds no file', async () => {
+    const dir = fresh('clean');
+    const src = join(dir, 'src');
+    writeTree(join(src, 'clean'), {
+      'SKILL.md': skillText('clean', '1.0.0'),
+      'references/a.md': '# A\n',
+      'references/deep/b.md': '# B\n',
+    });
+    const tgz = join(dir, 'clean.tgz');
+    await execa('tar', ['czf', tgz, '-C', src, 'clean']);
+    mkdirSync(join(src, 'clean/assets/empty'), { recursive: true });
+    const withEmpty = join(dir, 'clean-empty.tgz');
+    await execa('tar', ['czf', withEmpty, '-C', src, 'clean']);
+    for (const archive of [tgz, withEmpty]) {
+      const project = fresh('project');
+      const r = await runCli(['install', archive, '--into', 'skills'], { cwd: project, env: { HOME: fresh('home') } });
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      const placed = join(project, 'skills/clean');
+      expect(readdirSync(placed, { recursive: true }).sort()).toEqual([
+        'SKILL.md',
+        'references',
+        'references/a.md',
+        'references/deep',
+        'references/deep/b.md',
+      ]);
+      expect(folderIntegrity(placed)).toBe(lockOf(project).skills.clean!.integrity);
+      expect(readdirSync(join(project, 'skills'))).toEqual(['clean']);
+    }
+  });
+});
+
+describe('skills install: an install killed while it unpacks (built CLI)', () => {
+  it('leaves no half-written skill in the agent folder, only an .unpack- folder that the next install removes', async () => {
+    const dir = fresh('big');
+    const skill = join(dir, 'src/big');
+    writeTree(skill, { 'SKILL.md': skillText('big', '1.0.0') });
+    for (let d = 0; d < 40; d++) {
+      mkdirSync(join(skill, `references/part-${d}`), { recursive: true });
+      for (let f = 0; f < 100; f++)
+        writeFileSync(join(skill, `references/part-${d}/page-${f}.md`), `# Page ${d}.${f}\n${'words '.repeat(300)}\n`);
+    }
+    const archive = join(dir, 'big.tgz');
+    await execa('tar', ['czf', archive, '-C', join(dir, 'src'), 'big']);
+    const project = fresh('project');
+    const agents = join(project, '.agents/skills');
+    const env = { NO_COLOR: '1', HOME: fresh('home') };
+    const child = execa(process.execPath, [BIN, 'install', archive], { cwd: project, env, reject: false });
+    // Killed (SIGKILL: no handler runs) once files are being written into its unpack folder.
+    let seen: string[] = [];
+    for (let i = 0; i < 4000 && child.exitCode === null; i++) {
+      seen = existsSync(agents) ? readdirSync(agents) : [];
+      const unpack = seen.find((n) => n.startsWith('.unpack-'));
+      if (unpack && readdirSync(join(agents, unpack), { recursive: true }).length > 50) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    child.kill('SIGKILL');
+    const ended = await child;
+    expect(ended.signal).toBe('SIGKILL');
+    // Nothing under the skill's own name, no lock: only the unpack folder(s), named so the next run knows them.
+    const left = readdirSync(agents);
+    expect(left.length).toBeGreaterThan(0);
+    for (const n of left) expect(n).toMatch(/^\.unpack-.+\.\d+\.[0-9a-f]{8}$/);
+    expect(existsSync(join(project, 'skills-lock.json'))).toBe(false);
+    // The killed install's project lock is taken over once it is 10 s old: made that old here rather than waited for.
+    const old = new Date(Date.now() - 11_000);
+    utimesSync(join(project, PROJECT_LOCK), old, old);
+    const again = await runCli(['install', archive], { cwd: project, env });
+    expect(again.exitCode).toBe(0);
+    expect(readdirSync(agents)).toEqual(['big']);
+    expect(folderIntegrity(join(agents, 'big'))).toBe(lockOf(project).skills.big!.integrity);
+  });
 });

@@ -100,6 +100,16 @@ describe('extractArchive: tar', () => {
     expect(statSync(join(dest, 'ok/SKILL.md')).mode & 0o777).toBe(0o644);
   });
 
+  it('places a name with an empty or "." segment where its plain spelling goes, and refuses the two as one path', async () => {
+    const file = tgz([SKILL, { path: 'ok//a.md', content: 'a' }, { path: 'ok/./b/c.md', content: 'c' }]);
+    const dest = join(fresh('dest'), 'unpacked');
+    const r = await extractArchive(file, dest, undefined, { record: true });
+    expect(r.written!.map((f) => f.rel)).toEqual(['ok/SKILL.md', 'ok/a.md', 'ok/b/c.md']);
+    expect(readFileSync(join(dest, 'ok/b/c.md'), 'utf8')).toBe('c');
+    const twice = tgz([SKILL, { path: 'ok/a.md', content: 'a' }, { path: 'ok/.//a.md', content: 'b' }]);
+    expect((await refused(twice)).message).toContain('entry "ok/.//a.md" appears twice');
+  });
+
   it('reads an archive made with `tar czf x.tgz -C skill .` (the folder itself stored as "./")', async () => {
     const src = fresh('src');
     writeFileSync(join(src, 'SKILL.md'), '---\nname: ok\ndescription: d\n---\n');

@@ -34,6 +34,12 @@ describe('temp files of our writers', () => {
     expect(isDeadLeftover(tempName('.SKILL.md.tmp-', 'w'))).toBe(false);
   });
 
+  it('gives every temp name of a process once, as <prefix><base>.<pid>.<8 hex digits>', () => {
+    const names = Array.from({ length: 1000 }, () => tempName('.staging-', 'x'));
+    expect(new Set(names).size).toBe(1000);
+    for (const n of names) expect(n).toMatch(new RegExp(`^\\.staging-x\\.${process.pid}\\.[0-9a-f]{8}$`));
+  });
+
   it('cleanLeftoversBelow removes dead writers’ files in every folder, keeping live ones and other files', () => {
     const dir = fresh();
     mkdirSync(join(dir, 'a', 'b'), { recursive: true });

@@ -216,5 +216,17 @@ describe('digestKeeping (a folder install reads each file once: to hash it, and 
     expect(copyFiles(files, dest)).toBe(integrity);
     expect(readFileSync(join(dest, 'a.md'), 'utf8')).toBe('a'.repeat(100));
     expect(readFileSync(join(dest, 'b.md'), 'utf8')).toBe('b'.repeat(100));
+    // Given the integrity the held bytes hash to, a copy of held bytes only is not hashed again; one that reads a
+    // file from disk is, so a file changed on disk still shows.
+    const held = files.filter((f) => f.content !== undefined);
+    expect(copyFiles(held, join(fresh('copy'), 'held'), false, 'sha512-as-given')).toBe('sha512-as-given');
+    writeFileSync(join(dir, 'b.md'), 'changed');
+    expect(copyFiles(files, join(fresh('copy'), 'read'), false, integrity)).not.toBe(integrity);
+    // Written sealed (no write bit), execute bits kept; writable copies get the owner's write bit.
+    expect(statSync(join(dest, 'a.md')).mode & 0o777).toBe(0o444);
+    expect(statSync(join(dest, 'scripts/run.sh')).mode & 0o777).toBe(0o555);
+    const placed = join(fresh('copy'), 'placed');
+    copyFiles(held, placed, true, integrity);
+    expect(statSync(join(placed, 'a.md')).mode & 0o777).toBe(0o644);
   });
 });
