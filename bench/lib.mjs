@@ -170,6 +170,9 @@ export function median(values) {
 /** Aim on the ratio measured / baseline (of medians). */
 export const ratioAim = (max) => ({ kind: 'ratio', max, text: `≤ ${max}x`, met: (r) => r.ratio <= max });
 
+/** No aim: the row is shown for what it tells (the figure beside an aimed row), its verdict is '-'. */
+export const noAim = (why) => ({ kind: 'none', text: `none (${why})`, info: true, met: () => true });
+
 /** Aim on the ratio from below: the measured command must be at least `min` times the baseline's time. */
 export const minRatioAim = (min) => ({ kind: 'ratio', min, text: `≥ ${min}x`, met: (r) => r.ratio >= min });
 
@@ -220,12 +223,13 @@ export function formatTable(machine, rows) {
     ),
   );
   if (notes.length) out.push('', 'notes:', ...notes);
-  const missed = rows.filter((r) => r.verdict !== 'ok');
+  const aimed = rows.filter((r) => r.verdict !== '-');
+  const missed = aimed.filter((r) => r.verdict !== 'ok');
   out.push(
     '',
     missed.length
-      ? `MISSED ${missed.length} of ${rows.length} aims: ${missed.map((r) => r.name).join('; ')}`
-      : `all ${rows.length} aims met`,
+      ? `MISSED ${missed.length} of ${aimed.length} aims: ${missed.map((r) => r.name).join('; ')}`
+      : `all ${aimed.length} aims met`,
   );
   return out.join('\n');
 }

@@ -18,6 +18,7 @@ import {
   log,
   machineInfo,
   minRatioAim,
+  noAim,
   nodeCommand,
   ratioAim,
   removeTempDir,
@@ -209,8 +210,10 @@ const ROWS = [
       }));
     },
   },
-  installTgzRow(1000),
-  installTgzRow(10_000),
+  // Issue 18 aims at the 10,000-file archive. At 1,000 files tar takes ~40 ms, about what starting Node takes, so
+  // that row shows the fixed cost of an install and has no aim of its own.
+  installTgzRow(1000, noAim('fixed costs: tar xzf here takes about as long as node -e 0')),
+  installTgzRow(10_000, ratioAim(2)),
 ];
 
 /**
@@ -221,10 +224,10 @@ const ROWS = [
  * files (recently_deleted), so a side that unpacked under an old folder (the cache) while the other made a new one
  * would not be measured alike. The CPU time (user + system) is printed beside the wall time.
  */
-function installTgzRow(files) {
+function installTgzRow(files, aim) {
   return {
     name: `install a ${files.toLocaleString('en-US')}-file skill from its .tgz`,
-    aim: ratioAim(2),
+    aim,
     run: (fx) => {
       const big = fx.bigSkill(files);
       // Each run starts from nothing: no agent folder and no lock for install (a project install, as users run it:
@@ -391,7 +394,7 @@ async function main() {
       name: row.name,
       ...r,
       aim: row.aim.text,
-      verdict: r.missing ? 'NOT MEASURED' : row.aim.met(r) ? 'ok' : 'MISSED',
+      verdict: r.missing ? 'NOT MEASURED' : row.aim.info ? '-' : row.aim.met(r) ? 'ok' : 'MISSED',
     });
   }
   removeTempDir();

@@ -29,3 +29,24 @@ describe.runIf(process.platform === 'linux')('CPU time in the bench (Linux: /pro
     );
   });
 });
+
+describe('rows without an aim', () => {
+  const side = (ms: number, label: string) => ({ label, median: ms, min: ms, samples: [ms] });
+  const row = (name: string, ratio: number, aim: string, verdict: string) => ({
+    name,
+    measured: side(ratio * 10, 'ours'),
+    baseline: side(10, 'theirs'),
+    ratio,
+    aim,
+    verdict,
+  });
+  const machine = { node: 'v', platform: 'p', cpu: 'c', cores: 2 };
+
+  it('count neither as met nor as missed', () => {
+    const info = row('shown only', 17, 'none (fixed costs)', '-');
+    const text = formatTable(machine, [row('aimed', 1.5, '≤ 2x', 'ok'), info]) as string;
+    expect(text).toMatch(/all 1 aims met$/);
+    const missed = formatTable(machine, [row('aimed', 3, '≤ 2x', 'MISSED'), info]) as string;
+    expect(missed).toMatch(/MISSED 1 of 1 aims: aimed$/);
+  });
+});
