@@ -267,7 +267,7 @@ describe('skills render-prompt (built CLI)', () => {
     // Nothing selected and no skill declares triggers: the catalog tier, without instructions.
     expect(r.stdout).not.toContain('Instructions of theme');
     expect(r.stderr).toMatch(
-      /explain: 1 of 21 skills match .*\n {3}1\. theme {2}relevance {2}-?\d\.\d\d {2}relevance: presentation ~ a related word \(description\) {2}\(not selected: its name, triggers and descriptions match 0\.\d\d of one rare word, under the 0\.\d+ needed/,
+      /explain: 1 of 21 skills match .*\n {3}1\. theme {2}relevance {2}-?\d\.\d\d {2}relevance: presentation ~ a related word \(description\) {2}\(not selected: its name, triggers, descriptions and headings match 0\.\d\d of one rare word, under the 0\.\d+ needed/,
     );
     const j = json(
       (await runCli(['render-prompt', '--query', 'a presentation about autumn leaves', '--explain', dir, '--json']))

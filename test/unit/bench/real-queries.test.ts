@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a bench script in plain JavaScript, without types
 import * as bench from '../../../bench/selection-real.mjs';
 
-const { SECOND_QUERIES, THIRD_QUERIES, formatRealSelection, isHeldOut, readRealQueries } = bench;
+const { SECOND_QUERIES, THIRD_QUERIES, FOURTH_QUERIES, formatRealSelection, isHeldOut, readRealQueries } = bench;
 
 interface RealQuery {
   query: string;
@@ -77,6 +77,30 @@ describe('the real selection set (bench/selection/real-queries.json)', () => {
     expect(third.filter((q) => earlier.has(q.query.toLowerCase()))).toEqual([]);
     expect(new Set(third.map((q) => q.query.toLowerCase())).size).toBe(third.length);
     for (const q of third) for (const e of q.expected) expect(collections).toContain(e.split('/')[0]);
+  });
+
+  it('has a fourth set of at least 150 requests over at least 100 skills and 30 no skill fits, none from the first three', () => {
+    const fourth = readRealQueries(FOURTH_QUERIES) as RealQuery[];
+    const fit = fourth.filter((q) => q.expected.length > 0);
+    expect(fit.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(fit.flatMap((q) => q.expected)).size).toBeGreaterThanOrEqual(100);
+    expect(fourth.filter((q) => q.expected.length === 0).length).toBeGreaterThanOrEqual(30);
+    const earlier = new Set(
+      [SECOND_QUERIES, THIRD_QUERIES]
+        .flatMap((f) => readRealQueries(f) as RealQuery[])
+        .concat(set)
+        .map((q) => q.query.toLowerCase()),
+    );
+    expect(fourth.filter((q) => earlier.has(q.query.toLowerCase())).length).toBe(0);
+    expect(new Set(fourth.map((q) => q.query.toLowerCase())).size).toBe(fourth.length);
+    for (const q of fourth) for (const e of q.expected) expect(collections).toContain(e.split('/')[0]);
+  });
+
+  it('prints the fourth set as figures only, marked blind', () => {
+    const m = { fit: 4, top1: 2, top3: 4, mrr: 0.75, fitEmpty: 0, none: 2, noneEmpty: 2 };
+    const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, second: m, third: m, fourth: m });
+    expect(out).toContain("fourth set (6 requests, 2 that no skill fits; written from the skills' bodies; blind");
+    expect(out).toMatch(/fourth +top-1 50\.0% \(2\/4\)/);
   });
 
   it('prints the third set as figures only, marked blind', () => {

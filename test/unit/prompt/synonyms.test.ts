@@ -80,6 +80,15 @@ describe('the phrase table (data)', () => {
     expect(found('deploy this static site')).toEqual(['static site']);
     expect(found('a static website')).toEqual([]);
   });
+
+  it('reads everyday ways of asking why something happens as debugging', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    const means = (text: string) => PHRASES.find((p) => p[0] === text)!.slice(1);
+    expect(found('the total is wrong, find out why')).toEqual(['find out why']);
+    expect(found("what's causing the leak")).toEqual(['what causes']);
+    expect(found('what is causing the leak')).toEqual(['what is causing']);
+    for (const p of ['find out why', 'what causes', 'what is causing']) expect(means(p)).toContain('debug');
+  });
 });
 
 describe('phrases in selection', () => {
