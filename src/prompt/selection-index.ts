@@ -104,10 +104,13 @@ export function catalogEntryOf(r: Row, root: string): CatalogEntry {
 // (select-scan.ts reads those holding a probe of the query: a subset).
 const ANY_WORD = /[\p{L}\p{M}\p{N}]/gu;
 
-function addStems(text: unknown, into: Set<string>, stopWords: boolean): void {
+/** The stems of the words of a text: into `words` those of words that are no stop words, into `all` every one. */
+function addStems(text: unknown, words: Set<string>, all?: Set<string>): void {
   if (typeof text !== 'string' || text === '') return;
   forEachWordHolding(normalizeForMatch(text), ANY_WORD, (w) => {
-    if (stopWords || !isStopWord(w)) into.add(stem(w));
+    const s = stem(w);
+    all?.add(s);
+    if (!isStopWord(w)) words.add(s);
   });
 }
 
@@ -130,15 +133,14 @@ export function selectionIndexText(entries: readonly IndexEntry[], identity: str
     const triggers = new Set<string>();
     const keywords = c.keywords ?? [];
     const verbs = c.verbs ?? [];
-    addStems(c.name, words, false);
+    addStems(c.name, words);
     // The keywords and verbs one by one (as a trigger is matched) and joined (as ranking reads them: a text of a
     // script without spaces is cut into words as a whole).
-    for (const k of [...keywords, ...verbs, `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`]) {
-      addStems(k, words, false);
-      addStems(k, triggers, true);
-    }
-    addStems(c.briefDescription, words, false);
-    addStems(c.description, words, false);
+    if (keywords.length + verbs.length > 0)
+      for (const k of [...keywords, ...verbs, `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`])
+        addStems(k, words, triggers);
+    addStems(c.briefDescription, words);
+    addStems(c.description, words);
     note(words, 't', row);
     note(triggers, 'k', row);
   });
