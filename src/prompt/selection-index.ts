@@ -275,6 +275,10 @@ export function readSelectionIndex(dir: string): SelectionIndex | undefined {
   };
 }
 
+// An id of lower-case ASCII letters and digits with single hyphens between is a skill id (isSkillId: its Unicode
+// checks are for other ids): 10,000 rows are checked without normalising each.
+const ASCII_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
 const isStrings = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((s) => typeof s === 'string'));
 
 function isRow(r: unknown): r is Row {
@@ -282,7 +286,7 @@ function isRow(r: unknown): r is Row {
   const t = r[7] as Row[7];
   return (
     typeof r[0] === 'string' &&
-    isSkillId(r[0]) &&
+    ((r[0].length <= 64 && ASCII_ID.test(r[0])) || isSkillId(r[0])) &&
     typeof r[1] === 'string' &&
     (r[2] === 'skill-md' || r[2] === 'manifest') &&
     typeof r[3] === 'string' &&
