@@ -16,12 +16,6 @@ import type { SelectionCandidate } from './select.js';
 export const FIELDS = ['name', 'keywords', 'brief_description', 'description', 'headings', 'body'] as const;
 /** How many fields (columns per term). */
 export const NF = FIELDS.length;
-/**
- * The version of what a registry's selection index keeps of each skill (selection-index.ts): the stems of the words
- * of its name, triggers and descriptions. Bump it when the words or stems a field yields change (text-match.ts: the
- * normalising, words, stem; the fields above), so that an index written before is rebuilt, not trusted.
- */
-export const SELECTION_INDEX_VERSION = 1;
 const HEADINGS = 4;
 // Characters NFKC or the folding of accents changes in Latin text (normalizeForMatch).
 // eslint-disable-next-line no-misleading-character-class -- a range of combining marks, alone, on purpose

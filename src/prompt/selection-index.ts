@@ -6,9 +6,7 @@ import { writeAtomic } from '../fs/atomic.js';
 import { isSkillId } from '../model/spec.js';
 import { INDEX_FILE } from '../registry/layout.js';
 import { entryOf, type CatalogEntry } from '../skill/light.js';
-import { SELECTION_INDEX_VERSION } from './select-scan.js';
-import { candidateOf } from './select.js';
-import { forEachWordHolding, isStopWord, normalizeForMatch, stem } from './text-match.js';
+import { SELECTION_INDEX_VERSION, forEachWordHolding, isStopWord, normalizeForMatch, stem } from './text-match.js';
 
 // A registry's selection index, `<registry>/selection-index`: what render-prompt reads of a registry instead of
 // index.json (7 MB for 10,000 skills, most of it versions and dates), and which skills hold each stem of a query.
@@ -127,20 +125,21 @@ export function selectionIndexText(entries: readonly IndexEntry[], identity: str
     }
   };
   rows.forEach((r, row) => {
-    // Read as selection reads it: the candidate of the catalog's entry.
-    const c = candidateOf(catalogEntryOf(r, ''));
+    // The fields of the candidate selection makes of the catalog's entry (select.ts candidateOf, catalogEntryOf):
+    // name (the id), keywords, verbs, brief and full description. Not through candidateOf itself: a registry write
+    // would load all of selection (test/unit/prompt/selection-index.test.ts checks they agree).
     const words = new Set<string>();
     const triggers = new Set<string>();
-    const keywords = c.keywords ?? [];
-    const verbs = c.verbs ?? [];
-    addStems(c.name, words);
+    const keywords = r[7]?.keywords ?? [];
+    const verbs = r[7]?.verbs ?? [];
+    addStems(r[0], words);
     // The keywords and verbs one by one (as a trigger is matched) and joined (as ranking reads them: a text of a
     // script without spaces is cut into words as a whole).
     if (keywords.length + verbs.length > 0)
       for (const k of [...keywords, ...verbs, `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`])
         addStems(k, words, triggers);
-    addStems(c.briefDescription, words);
-    addStems(c.description, words);
+    addStems(r[6], words);
+    addStems(r[4], words);
     note(words, 't', row);
     note(triggers, 'k', row);
   });

@@ -8,14 +8,13 @@ import type { IndexEntry } from '../../../src/formats/index-file.js';
 import { buildCatalog, type Catalog } from '../../../src/prompt/catalog.js';
 import { candidateOf, selectSkills } from '../../../src/prompt/select.js';
 import { parseQuery } from '../../../src/prompt/select-query.js';
-import { SELECTION_INDEX_VERSION } from '../../../src/prompt/select-scan.js';
 import {
   SELECTION_INDEX_FILE,
   followRegistryIndex,
   indexIdentity,
   readSelectionIndex,
 } from '../../../src/prompt/selection-index.js';
-import { stem } from '../../../src/prompt/text-match.js';
+import { SELECTION_INDEX_VERSION, stem } from '../../../src/prompt/text-match.js';
 import { followIndex, unfollowIndex } from '../../../src/registry/followers.js';
 import { registerSkill } from '../../../src/registry/register.js';
 import { removeSkill } from '../../../src/registry/remove.js';
