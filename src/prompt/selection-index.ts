@@ -6,7 +6,15 @@ import { writeAtomic } from '../fs/atomic.js';
 import { isSkillId } from '../model/spec.js';
 import { INDEX_FILE } from '../registry/layout.js';
 import { entryOf, type CatalogEntry } from '../skill/light.js';
-import { SELECTION_INDEX_VERSION, forEachWordHolding, isStopWord, normalizeForMatch, stem } from './text-match.js';
+import {
+  NON_ASCII,
+  SELECTION_INDEX_VERSION,
+  forEachWordHolding,
+  isStopWord,
+  joinedWords,
+  normalizeForMatch,
+  stem,
+} from './text-match.js';
 
 // A registry's selection index, `<registry>/selection-index`: what render-prompt reads of a registry instead of
 // index.json (7 MB for 10,000 skills, most of it versions and dates), and which skills hold each stem of a query.
@@ -105,11 +113,17 @@ const ANY_WORD = /[\p{L}\p{M}\p{N}]/gu;
 /** The stems of the words of a text: into `words` those of words that are no stop words, into `all` every one. */
 function addStems(text: unknown, words: Set<string>, all?: Set<string>): void {
   if (typeof text !== 'string' || text === '') return;
-  forEachWordHolding(normalizeForMatch(text), ANY_WORD, (w) => {
+  const visit = (w: string) => {
     const s = stem(w);
     all?.add(s);
     if (!isStopWord(w)) words.add(s);
-  });
+  };
+  const norm = normalizeForMatch(text);
+  // ASCII without apostrophes: its words are the runs of letters and digits, which joinedWords finds at native speed
+  // (a registry write reads every skill's fields).
+  if (!NON_ASCII.test(norm) && !norm.includes("'")) {
+    for (const w of joinedWords(norm).split(' ')) if (w !== '') visit(w);
+  } else forEachWordHolding(norm, ANY_WORD, visit);
 }
 
 /** The text of the selection index of these entries (index.json's, in its order), for the index of `identity`. */
