@@ -1,8 +1,15 @@
 import type { Context } from './context.js';
 import { isSkillsError } from './errors.js';
+import { followIndex, type IndexFollower } from './registry/followers.js';
+
+// Every write of a registry's index also writes its selection index (render-prompt reads it instead of index.json);
+// the code that builds it is loaded only by a run that writes a registry.
+const selectionIndex: IndexFollower = async (dir, index) =>
+  (await import('./prompt/selection-index.js')).followRegistryIndex(dir, index);
 
 /** Run the CLI: the one place that catches errors and picks the exit code (0 ok, 1 findings, 2 failure). */
 export async function run(argv: string[], ctx: Context): Promise<number> {
+  followIndex(selectionIndex);
   const json =
     argv.includes('--json') ||
     argv.some((a, i) => (a === '--format' || a === '-f') && (argv[i + 1] === 'json' || argv[i + 1] === 'sarif')) ||

@@ -264,7 +264,8 @@ export function parseReleases(text: string, label: string): { file?: ReleasesFil
   return value ? { file: value } : { problem };
 }
 
-const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/** The order of index.json's skills (serializeIndex): by id, as code units compare. */
+export const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Serialize the index (version 2): stable key order, skills sorted by id, two-space indent, final newline. */
 export function serializeIndex(index: RegistryIndex): string {

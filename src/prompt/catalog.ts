@@ -1,10 +1,19 @@
-import { sep } from 'node:path';
-import { registrySkills } from '../registry/find-skills.js';
+import { registrySkills, storedRoots } from '../registry/find-skills.js';
 import { sameContent } from '../registry/integrity.js';
-import { entryOf, readFolder, type CatalogEntry, type CatalogScope } from '../skill/light.js';
+import { readFolder, type CatalogEntry, type CatalogScope } from '../skill/light.js';
 import type { SkillFolder } from '../skill/folders.js';
 import type { MetaCache } from '../skill/meta-cache.js';
 import { discoveryBudget } from '../skill/discover.js';
+import type { Query } from './select-query.js';
+import {
+  catalogEntryOf,
+  indexIdentity,
+  readSelectionIndex,
+  rowOf,
+  writeSelectionIndex,
+  type SelectionIndex,
+} from './selection-index.js';
+import { prefilter } from './selection-prefilter.js';
 
 // render-prompt's view of the skills an agent could use: the folders' skills, read light (skill/light.ts), then
 // the registry's, from index.json alone. The first skill of a name wins.
@@ -19,6 +28,11 @@ export interface Catalog {
   /** Skills left out because a skill of the same name came first. */
   shadowed: { name: string; location: string; scope: CatalogScope; by: string; byScope: CatalogScope }[];
   warnings: string[];
+  /**
+   * Which entries a query may match, when the registry's selection index says (SelectOptions.mayMatch); absent,
+   * selection reads every entry.
+   */
+  mayMatch?: (q: Query) => Uint8Array | undefined;
 }
 
 export interface CatalogOptions {
@@ -73,31 +87,38 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
       take(e);
     }
   }
-  if (opts.registry !== undefined) for (const e of registryEntries(opts.registry)) take(e);
+  if (opts.registry !== undefined) {
+    const { entries, index } = registryEntries(opts.registry, opts.bodies === true);
+    for (const e of entries) take(e);
+    if (index) out.mayMatch = prefilter(index, out.entries, new Map(entries.map((e, row) => [e, row])));
+  }
   return out;
 }
 
-/** The registry's skills, from index.json alone (registry/find-skills.ts): each entry's latest summary. */
-function registryEntries(dir: string): CatalogEntry[] {
-  return registrySkills(dir).map(({ entry: e, root }) => {
-    const l = e.latest;
-    const triggers = l.triggers
-      ? { keywords: l.triggers.keywords ?? [], verbs: l.triggers.verbs ?? [], patterns: l.triggers.patterns ?? [] }
-      : undefined;
-    const location = `${root}${sep}${l.layout === 'skill-md' ? 'SKILL.md' : 'manifest.json'}`;
-    return entryOf(
-      e.id,
-      l.name,
-      l.description,
-      l.briefDescription || undefined,
-      e.latestVersion,
-      triggers,
-      l.layout,
-      location,
-      root,
-      'registry',
-      l.hidden === true,
-      undefined,
-    );
-  });
+/**
+ * The registry's skills: from its selection index when it was written from the index.json there now, else from
+ * index.json alone (registry/find-skills.ts), each entry's latest summary. When selection will read them (`forQuery`)
+ * and the index was missing or stale, it is written for the next run (best effort: a registry may be read-only; a
+ * writer's change meanwhile makes it stale again, never wrong).
+ */
+function registryEntries(dir: string, forQuery: boolean): { entries: CatalogEntry[]; index?: SelectionIndex } {
+  const index = readSelectionIndex(dir);
+  if (index) {
+    const rootOf = storedRoots(dir);
+    return { entries: index.rows.map((r) => catalogEntryOf(r, rootOf(r[5]))), index };
+  }
+  const identity = forQuery ? indexIdentity(dir) : undefined;
+  const skills = registrySkills(dir);
+  if (identity !== undefined && indexIdentity(dir) === identity) {
+    try {
+      writeSelectionIndex(
+        dir,
+        skills.map((s) => s.entry),
+        identity,
+      );
+    } catch {
+      // Read-only, or full: the next run reads index.json again.
+    }
+  }
+  return { entries: skills.map(({ entry, root }) => catalogEntryOf(rowOf(entry), root)) };
 }

@@ -198,7 +198,7 @@ export async function renderPrompt(
         picked = fromSelector.map((name) => ({ name, kind: 'selector', matched: [`--selector ${options.selector}`] }));
     }
     if (!fromSelector || options.explain) {
-      const r = selectSkills(query, candidates, { max: room });
+      const r = selectSkills(query, candidates, { max: room, mayMatch: catalog.mayMatch });
       warnings.push(...r.warnings);
       ranked = r.ranked;
       if (!fromSelector)

@@ -130,7 +130,11 @@ export function skillContent(s: PromptSkill): string {
  * is printed, and can hide text from whoever reviews the prompt while the model still reads it.
  */
 export function renderPrompt(input: PromptInput, format: PromptFormat): string {
-  const shown = input.base === undefined ? input : relativeTo(input, input.base);
+  // Locations are shown only by the catalog and full tiers: the others need no relative ones (10,000 entries).
+  const shown =
+    input.base === undefined || input.tier === 'none' || input.tier === 'breadcrumb'
+      ? input
+      : relativeTo(input, input.base);
   return stripUnsafe(format === 'xml' ? renderXml(shown) : renderMarkdown(shown));
 }
 

@@ -208,22 +208,7 @@ export class Scan {
       if (f === HEADINGS) {
         bodyMayMatch = body !== '' && this.tfAt[i]! >= 0 && this.bodyProbe().test(body);
       }
-      const value =
-        f === 0
-          ? name
-          : f === 1
-            ? keywords.length + verbs.length
-              ? `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`
-              : ''
-            : f === 2
-              ? c.briefDescription
-              : f === 3
-                ? c.description
-                : f === HEADINGS
-                  ? bodyMayMatch
-                    ? headingsOf(body)
-                    : ''
-                  : body;
+      const value = fieldValue(f, name, keywords, verbs, c, body, bodyMayMatch);
       if (typeof value !== 'string' || value === '') continue;
       // A body's length counts whether or not it matches (BM25's average); its headings only when looked for.
       this.len[i * NF + f] = value.length;
@@ -258,6 +243,23 @@ export class Scan {
     // written or stemmed: says more than a shorter name that the query holds whole ("semgrep"). Looked for only
     // when the name holds two of the query's words.
     if (!this.mention[i] && this.tfAt[i]! >= 0 && this.nameTerms(i) >= 2) this.partialMention(i, nameNorm);
+  }
+
+  /**
+   * A candidate known to hold nothing of the query (no word of its name, triggers or descriptions stems to a word of
+   * the query or a related one, no trigger pattern, no name an acronym of the query may stand for: a registry's
+   * selection index tells, see selection-prefilter.ts): candidate() would note only the lengths of its fields, which
+   * BM25's averages count.
+   */
+  lengths(i: number, c: SelectionCandidate): void {
+    const name = typeof c.name === 'string' ? c.name : String(c.name ?? '');
+    const body = typeof c.body === 'string' ? c.body : '';
+    const keywords = strings(c.keywords);
+    const verbs = strings(c.verbs);
+    for (let f = 0; f < NF; f++) {
+      const value = fieldValue(f, name, keywords, verbs, c, body, false);
+      if (typeof value === 'string' && value !== '') this.len[i * NF + f] = value.length;
+    }
   }
 
   private acronymStarts: string | undefined;
@@ -339,6 +341,33 @@ export class Scan {
     }
     return hit;
   }
+}
+
+/** The text of field f (FIELDS) as ranking reads it; the headings only when the body may hold a term. */
+function fieldValue(
+  f: number,
+  name: string,
+  keywords: string[],
+  verbs: string[],
+  c: SelectionCandidate,
+  body: string,
+  bodyMayMatch: boolean,
+): unknown {
+  return f === 0
+    ? name
+    : f === 1
+      ? keywords.length + verbs.length
+        ? `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`
+        : ''
+      : f === 2
+        ? c.briefDescription
+        : f === 3
+          ? c.description
+          : f === HEADINGS
+            ? bodyMayMatch
+              ? headingsOf(body)
+              : ''
+            : body;
 }
 
 const NONE: string[] = [];

@@ -47,6 +47,11 @@ export interface Scored {
 }
 export interface SelectOptions {
   max: number;
+  /**
+   * Which candidates may match the query (1) and which surely hold nothing of it (0: only their lengths are noted);
+   * undefined: every candidate is read. A registry's selection index answers it (selection-prefilter.ts).
+   */
+  mayMatch?: (q: Query) => Uint8Array | undefined;
 }
 export interface SelectResult {
   /** Top `max` of the candidates that matched anything, in rank order. */
@@ -159,7 +164,11 @@ export function selectSkills(
   const n = candidates.length;
   const nTerms = q.terms.length;
   const scan = new Scan(q, warnings, n);
-  for (let i = 0; i < n; i++) scan.candidate(i, candidates[i]!);
+  const may = opts.mayMatch?.(q);
+  for (let i = 0; i < n; i++) {
+    if (may && !may[i]) scan.lengths(i, candidates[i]!);
+    else scan.candidate(i, candidates[i]!);
+  }
   scan.finish();
   const { len, tf, tfAt, mention, mentionWords, mentionTerm, phrase, triggers, pairs, fields } = scan;
   const df = new Array<number>(nTerms).fill(0);

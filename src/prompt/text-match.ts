@@ -1,5 +1,13 @@
 import { stemmer } from 'stemmer';
 
+/**
+ * The version of what a registry's selection index keeps of each skill (selection-index.ts): the stems of the words
+ * of its name, triggers and descriptions. Bump it when the words or stems a field yields change (here: the
+ * normalising, words, stem; select-scan.ts: its FIELDS and what each holds), so that an index written before is
+ * rebuilt, not trusted.
+ */
+export const SELECTION_INDEX_VERSION = 1;
+
 // Words that say nothing about which skill is meant: English function words, plus the phrasing of requests
 // ("please help me …", "actually", "someone", "soon") and of skill descriptions ("Use when the user wants …"), which
 // every skill shares.

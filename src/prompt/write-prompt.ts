@@ -62,7 +62,10 @@ export async function writePrompt(
   if (options.check) {
     status = same ? 'current' : next.change === 'replaced' ? 'stale' : 'missing';
   } else {
-    if (!same) writeAtomic(target.path, next.text, target.mode === undefined ? {} : { mode: target.mode });
+    // A file made afresh holds nothing but what this run can write again: not flushed (on a busy disk the flushes are
+    // most of the time of --write). A file that was there may hold the user's own text, flushed before the rename.
+    if (!same)
+      writeAtomic(target.path, next.text, target.mode === undefined ? { flush: false } : { mode: target.mode });
     status = same ? 'unchanged' : next.change === 'replaced' ? 'updated' : next.change;
   }
   const missing = status === 'missing' ? (target.text === undefined ? 'file' : 'block') : undefined;

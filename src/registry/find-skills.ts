@@ -18,13 +18,18 @@ export interface RegistrySkill {
 
 /** The registry's skills from index.json alone (no releases file is read): each entry and its latest stored copy. */
 export function registrySkills(registry: string): RegistrySkill[] {
+  const rootOf = storedRoots(registry);
+  return readIndex(registry).skills.map((entry) => ({ entry, root: rootOf(entry.latest.path) }));
+}
+
+/**
+ * The absolute folder of a stored copy, from its path in the index (`latest.path`); the registry folder itself for
+ * none (''). index-file.ts admits only `built-in/<id>@<version>` or `custom/<id>@<version>`: already a normal path.
+ */
+export function storedRoots(registry: string): (path: string) => string {
   // Ten thousand entries: one concatenation each, no path.join, as this runs on every render from a registry.
   const base = registry.endsWith(sep) ? registry : `${registry}${sep}`;
-  return readIndex(registry).skills.map((entry) => {
-    const p = entry.latest.path;
-    // index-file.ts admits only `built-in/<id>@<version>` or `custom/<id>@<version>` here: already a normal path.
-    return { entry, root: p ? `${base}${sep === '/' ? p : p.replace(/\//g, sep)}` : registry };
-  });
+  return (p) => (p ? `${base}${sep === '/' ? p : p.replace(/\//g, sep)}` : registry);
 }
 
 export interface FolderSources {

@@ -13,6 +13,7 @@ import {
 } from '../formats/index-file.js';
 import { writeAtomic, writeAtomicMany } from '../fs/atomic.js';
 import { acquireLock } from './file-lock.js';
+import { runFollowers } from './followers.js';
 import { legacyReleases, parseIndexText, readIndexText, readReleasesFile, releasesCache } from './index-io.js';
 import { BACKUP_FILE, INDEX_FILE, LOCK_FILE, ensureDir, releasesFile } from './layout.js';
 
@@ -129,6 +130,8 @@ export async function updateIndex(
       writeAtomic(file, text);
     }
     legacyReleases.delete(resolve(dir));
+    // 2b. The files derived from the index (render-prompt's selection index), each keyed by the index's identity.
+    await runFollowers(dir, next);
     // 3. Prune what the index no longer lists.
     for (const [id, kept] of wanted) {
       if (kept === undefined) {

@@ -171,7 +171,13 @@ describe('skills install: every source kind (built CLI)', () => {
     const releases = JSON.parse(readFileSync(join(reg, 'releases/from-tgz.json'), 'utf8'));
     expect(lock.skills['from-tgz']!.integrity).toBe(releases.releases['2.0.0'].integrity);
     // Nothing of the unpacking is left in the registry.
-    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'index.json.bak', 'releases']);
+    expect(readdirSync(reg).sort()).toEqual([
+      'built-in',
+      'index.json',
+      'index.json.bak',
+      'releases',
+      'selection-index',
+    ]);
   });
 
   it('installs specs with their dependencies from the registry and from --from DIR, and a folder whose dependencies resolve', async () => {

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { parseIndex } from '../../src/formats/index-file.js';
+import { readSelectionIndex } from '../../src/prompt/selection-index.js';
 import { BIN, EXAMPLE_IDS, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
@@ -544,7 +545,15 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
     const index = indexOf(reg);
     expect(index.skills.map((s) => s.id)).toEqual(dirs.map((d) => d.split('/').at(-1)));
     expect(readdirSync(join(reg, 'built-in'))).toHaveLength(20);
-    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'index.json.bak', 'releases']);
+    expect(readdirSync(reg).sort()).toEqual([
+      'built-in',
+      'index.json',
+      'index.json.bak',
+      'releases',
+      'selection-index',
+    ]);
+    // Each writer rewrote the selection index under the lock: the last one's fits the index left.
+    expect(readSelectionIndex(reg)?.rows.map((r) => r[0])).toEqual(index.skills.map((s) => s.id));
 
     // 20 consumers of one skill: every read-modify-write of the same entry survives.
     const uses = await Promise.all(

@@ -1,0 +1,318 @@
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { STORE_PATH, byId, type IndexEntry, type RegistryIndex } from '../formats/index-file.js';
+import { writeAtomic } from '../fs/atomic.js';
+import { isSkillId } from '../model/spec.js';
+import { INDEX_FILE } from '../registry/layout.js';
+import { entryOf, type CatalogEntry } from '../skill/light.js';
+import {
+  NON_ASCII,
+  SELECTION_INDEX_VERSION,
+  forEachWordHolding,
+  isStopWord,
+  joinedWords,
+  normalizeForMatch,
+  stem,
+} from './text-match.js';
+
+// A registry's selection index, `<registry>/selection-index`: what render-prompt reads of a registry instead of
+// index.json (7 MB for 10,000 skills, most of it versions and dates), and which skills hold each stem of a query.
+// Written beside index.json under the registry's lock by every change of it (the follower main.ts registers), and by
+// render-prompt when it finds none that fits (a registry written by another tool or version).
+//
+// Line 1 (JSON): {"format", "version": SELECTION_INDEX_VERSION, "index": identity, "skills": rows, "rowsLength": the
+//   length of line 2, "stems": the SHA-1 of the lines after it}. The identity is index.json's device, inode, size,
+//   and modification and change times in nanoseconds: a file written from another index.json (an older one, another
+//   registry's, a copy) does not match, and is not trusted. Rows are checked one by one as they are read, the stems'
+//   lines by their digest (0.3 ms for 10,000 skills): a damaged line would rule out skills a query reaches.
+// Line 2 (JSON): a row per skill, in index.json's order: [id, latestVersion, layout, name, description, path,
+//   briefDescription or null, triggers or null, 1 when hidden else 0]. One JSON array parses faster than the same
+//   rows as tab-separated lines (measured on 10,000 rows: 12–37 ms against 18–39 ms), and holds any text.
+// Then a line per stem, "t<stem>\t<rows>": the stems of the words (stop words aside) of each skill's name, keywords,
+//   verbs and descriptions; "k<stem>\t<rows>": those of every word of its keywords and verbs. Rows ascending, each
+//   written as its difference from the one before in base 36, comma-separated. Only the lines of a query's stems are
+//   decoded (selection-prefilter.ts).
+
+export const SELECTION_INDEX_FILE = 'selection-index';
+const FORMAT = 'skills-selection-index';
+
+/** One skill of the index: what the catalog shows of its latest version, and what selection reads. */
+export type Row = [
+  id: string,
+  version: string,
+  layout: 'skill-md' | 'manifest',
+  name: string,
+  description: string,
+  path: string,
+  brief: string | null,
+  triggers: { keywords?: string[]; verbs?: string[]; patterns?: string[] } | null,
+  hidden: 0 | 1,
+];
+
+export interface SelectionIndex {
+  rows: Row[];
+  /**
+   * The rows whose fields hold stem `s` ("t" + s: a word that is no stop word, in any field; "k" + s: any word of the
+   * triggers); [] when none do; null when the line is damaged (then nothing can be ruled out).
+   */
+  holding(key: string): number[] | null;
+}
+
+/** index.json's identity (see above); undefined when there is none. */
+export function indexIdentity(dir: string): string | undefined {
+  try {
+    const st = statSync(join(dir, INDEX_FILE), { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The row of an index entry. */
+export function rowOf(e: IndexEntry): Row {
+  const l = e.latest;
+  return [
+    e.id,
+    e.latestVersion,
+    l.layout,
+    l.name,
+    l.description,
+    l.path,
+    l.briefDescription ?? null,
+    l.triggers ?? null,
+    l.hidden === true ? 1 : 0,
+  ];
+}
+
+/** The catalog's entry of a registry skill, whose latest stored copy is `root`. */
+export function catalogEntryOf(r: Row, root: string): CatalogEntry {
+  const t = r[7];
+  const triggers = t ? { keywords: t.keywords ?? [], verbs: t.verbs ?? [], patterns: t.patterns ?? [] } : undefined;
+  const location = `${root}${sep}${r[2] === 'skill-md' ? 'SKILL.md' : 'manifest.json'}`;
+  return entryOf(
+    r[0],
+    r[3],
+    r[4],
+    r[6] || undefined,
+    r[1],
+    triggers,
+    r[2],
+    location,
+    root,
+    'registry',
+    r[8] === 1,
+    undefined,
+  );
+}
+
+// Any letter, mark or digit: forEachWordHolding then yields every word of a text, each as selection's scan reads it
+// (select-scan.ts reads those holding a probe of the query: a subset).
+const ANY_WORD = /[\p{L}\p{M}\p{N}]/gu;
+
+/** The stems of the words of a text: into `words` those of words that are no stop words, into `all` every one. */
+function addStems(text: unknown, words: Set<string>, all?: Set<string>): void {
+  if (typeof text !== 'string' || text === '') return;
+  const visit = (w: string) => {
+    const s = stem(w);
+    all?.add(s);
+    if (!isStopWord(w)) words.add(s);
+  };
+  const norm = normalizeForMatch(text);
+  // ASCII without apostrophes: its words are the runs of letters and digits, which joinedWords finds at native speed
+  // (a registry write reads every skill's fields).
+  if (!NON_ASCII.test(norm) && !norm.includes("'")) {
+    for (const w of joinedWords(norm).split(' ')) if (w !== '') visit(w);
+  } else forEachWordHolding(norm, ANY_WORD, visit);
+}
+
+/** The text of the selection index of these entries (index.json's, in its order), for the index of `identity`. */
+export function selectionIndexText(entries: readonly IndexEntry[], identity: string): string {
+  const rows = entries.map(rowOf);
+  const postings = new Map<string, number[]>();
+  const note = (stems: Set<string>, prefix: string, row: number) => {
+    for (const s of stems) {
+      const key = prefix + s;
+      const list = postings.get(key);
+      if (list) list.push(row);
+      else postings.set(key, [row]);
+    }
+  };
+  rows.forEach((r, row) => {
+    // The fields of the candidate selection makes of the catalog's entry (select.ts candidateOf, catalogEntryOf):
+    // name (the id), keywords, verbs, brief and full description. Not through candidateOf itself: a registry write
+    // would load all of selection (test/unit/prompt/selection-index.test.ts checks they agree).
+    const words = new Set<string>();
+    const triggers = new Set<string>();
+    const keywords = r[7]?.keywords ?? [];
+    const verbs = r[7]?.verbs ?? [];
+    addStems(r[0], words);
+    // The keywords and verbs one by one (as a trigger is matched) and joined (as ranking reads them: a text of a
+    // script without spaces is cut into words as a whole).
+    if (keywords.length + verbs.length > 0)
+      for (const k of [...keywords, ...verbs, `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`])
+        addStems(k, words, triggers);
+    addStems(r[6], words);
+    addStems(r[4], words);
+    note(words, 't', row);
+    note(triggers, 'k', row);
+  });
+  let lines = '';
+  for (const [key, list] of postings) {
+    let line = '';
+    let last = 0;
+    for (const row of list) {
+      line += `${line ? ',' : ''}${(row - last).toString(36)}`;
+      last = row;
+    }
+    lines += `${key}\t${line}\n`;
+  }
+  const rowsText = JSON.stringify(rows);
+  const header = {
+    format: FORMAT,
+    version: SELECTION_INDEX_VERSION,
+    index: identity,
+    skills: rows.length,
+    rowsLength: rowsText.length,
+    stems: digestOf(lines),
+  };
+  return `${JSON.stringify(header)}\n${rowsText}\n${lines}`;
+}
+
+/** The digest of the stems' lines: a line damaged but still well formed would rule out skills a query reaches. */
+const digestOf = (lines: string) => createHash('sha1').update(lines).digest('base64url');
+
+/** Write the selection index of `entries` (index.json's, in its order) for the index of `identity`. */
+export function writeSelectionIndex(dir: string, entries: readonly IndexEntry[], identity: string): void {
+  writeAtomic(join(dir, SELECTION_INDEX_FILE), selectionIndexText(entries, identity));
+}
+
+/**
+ * The follower of the registry's index (registry/followers.ts): under the lock, after index.json was written, the
+ * selection index of what it now holds, unless the one there was written from it already.
+ */
+export function followRegistryIndex(dir: string, index: RegistryIndex): void {
+  const identity = indexIdentity(dir);
+  if (identity === undefined || headerOf(dir)?.index === identity) return;
+  // In the order serializeIndex wrote them.
+  writeSelectionIndex(dir, [...index.skills].sort(byId), identity);
+}
+
+interface Header {
+  format: string;
+  version: number;
+  index: string;
+  skills: number;
+  rowsLength: number;
+  stems: string;
+}
+
+const isHeader = (h: unknown, identity: string): h is Header =>
+  typeof h === 'object' &&
+  h !== null &&
+  (h as Header).format === FORMAT &&
+  (h as Header).version === SELECTION_INDEX_VERSION &&
+  (h as Header).index === identity &&
+  Number.isInteger((h as Header).skills) &&
+  Number.isInteger((h as Header).rowsLength) &&
+  typeof (h as Header).stems === 'string';
+
+/** The first line of the selection index, parsed; undefined when there is none or it is not a header. */
+function headerOf(dir: string): Header | undefined {
+  let fd: number;
+  try {
+    fd = openSync(join(dir, SELECTION_INDEX_FILE), 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const buf = Buffer.alloc(1024);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const text = buf.toString('utf8', 0, n);
+    const nl = text.indexOf('\n');
+    return nl === -1 ? undefined : (JSON.parse(text.slice(0, nl)) as Header);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The registry's selection index when it was written from the index.json there now and is whole; undefined
+ * otherwise (none, stale, another version's, damaged): then the caller reads index.json.
+ */
+export function readSelectionIndex(dir: string): SelectionIndex | undefined {
+  const identity = indexIdentity(dir);
+  if (identity === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(join(dir, SELECTION_INDEX_FILE), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const nl = text.indexOf('\n');
+  const nl2 = nl === -1 ? -1 : text.indexOf('\n', nl + 1);
+  if (nl2 === -1) return undefined;
+  let header: unknown;
+  let rows: unknown;
+  try {
+    header = JSON.parse(text.slice(0, nl));
+    if (!isHeader(header, identity)) return undefined;
+    rows = JSON.parse(text.slice(nl + 1, nl2));
+  } catch {
+    return undefined;
+  }
+  if (nl2 - nl - 1 !== header.rowsLength || digestOf(text.slice(nl2 + 1)) !== header.stems) return undefined;
+  if (!Array.isArray(rows) || rows.length !== header.skills || !rows.every(isRow)) return undefined;
+  if (new Set(rows.map((r: Row) => r[0])).size !== rows.length) return undefined;
+  const checked = rows as Row[];
+  return {
+    rows: checked,
+    holding(key) {
+      // A query asks for a few stems: each line is found by searching for it (the lines follow line 2's newline).
+      const at = text.indexOf(`\n${key}\t`, nl2);
+      if (at === -1) return [];
+      const start = at + key.length + 2;
+      const end = text.indexOf('\n', start);
+      const out: number[] = [];
+      let row = 0;
+      for (const step of text.slice(start, end === -1 ? text.length : end).split(',')) {
+        const d = parseInt(step, 36);
+        row += d;
+        if (!(d >= 0) || (out.length > 0 && d === 0) || row >= checked.length) return null;
+        out.push(row);
+      }
+      return out;
+    },
+  };
+}
+
+// An id of lower-case ASCII letters and digits with single hyphens between is a skill id (isSkillId: its Unicode
+// checks are for other ids): 10,000 rows are checked without normalising each.
+const ASCII_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+const isStrings = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((s) => typeof s === 'string'));
+
+function isRow(r: unknown): r is Row {
+  if (!Array.isArray(r) || r.length !== 9) return false;
+  const t = r[7] as Row[7];
+  return (
+    typeof r[0] === 'string' &&
+    ((r[0].length <= 64 && ASCII_ID.test(r[0])) || isSkillId(r[0])) &&
+    typeof r[1] === 'string' &&
+    (r[2] === 'skill-md' || r[2] === 'manifest') &&
+    typeof r[3] === 'string' &&
+    typeof r[4] === 'string' &&
+    typeof r[5] === 'string' &&
+    (r[5] === '' || STORE_PATH.test(r[5])) &&
+    (r[6] === null || typeof r[6] === 'string') &&
+    (t === null ||
+      (typeof t === 'object' &&
+        !Array.isArray(t) &&
+        isStrings(t.keywords) &&
+        isStrings(t.verbs) &&
+        isStrings(t.patterns))) &&
+    (r[8] === 0 || r[8] === 1)
+  );
+}
