@@ -1,0 +1,308 @@
+// lint's result cache (ESLint's --cache): each skill's findings kept between runs in the user's cache folder, with
+// the identity (device, inode, size, mtime and ctime) of every path they were made from: the skill folder, every
+// folder below it (their listings: a file added, removed or renamed changes one) and every file of the skill. The
+// rules read nothing else: file access goes through the skill's entries (files.ts), a reference leading out of the
+// skill is judged by its text alone, never looked up, and a skill holding a symlink (whose target could change
+// with no identity here changing) is linted every time. The cache file is one per build of skills and effective
+// configuration (rules, severities, options, ignores, its folder, --spec), so a row never crosses either. Results
+// are kept only from paths changed at least TOO_RECENT_MS before the run began (fs/user-cache.ts): a change in
+// the same clock tick as this run's read then always shows as a later ctime. The rules that compare skills are not
+// kept: they run over every skill each time, from the small summary (id, name, root, positions) a row holds.
+import { createHash } from 'node:crypto';
+import { isAbsolute, sep } from 'node:path';
+import type { Config } from '../config/config.js';
+import type { Severity } from '../model/diagnostic.js';
+import type { Layout, Skill } from '../model/skill.js';
+import {
+  buildOf,
+  cacheFileFor,
+  currentUid,
+  hasIdentity,
+  identityOf,
+  isNum,
+  isStr,
+  openKeptRows,
+  settled,
+  userCacheDir,
+} from '../fs/user-cache.js';
+import type { FileDisables } from './inline-disables.js';
+import type { LintFinding, LintedSkill, SkillResult } from './linter.js';
+import type { Change, Fix } from './types.js';
+
+/** The files are `lint-<hash of the build and the configuration>.json`. */
+export const LINT_CACHE_KIND = 'lint';
+/** A larger file is not read. */
+const MAX_FILE_BYTES = 128 << 20;
+/** Most skills kept (this run's first). */
+const MAX_ENTRIES = 100_000;
+/** Most files and folders of a skill that is kept; a larger one is linted each time. */
+const MAX_SKILL_ENTRIES = 1000;
+
+/**
+ * What a result was made from: each path (relative to the skill folder, '' for the folder) followed by its
+ * identity (5 numbers), flat.
+ */
+export type SkillInputs = (string | number)[];
+
+export interface LintCache {
+  /** The result kept for the skill folder `root`, when nothing it was made from changed since. */
+  take(root: string): SkillResult | undefined;
+  /** Keep the result this run made of a skill from `inputs` (none: the skill cannot be kept, its row goes). */
+  record(result: SkillResult, inputs: SkillInputs | undefined): void;
+  /** Write the file when something changed; never throws. */
+  save(): void;
+}
+
+export interface LintCacheOptions {
+  /** Who must own the folder and the file; the current user by default. */
+  uid?: number;
+}
+
+/** The identity of the whole configuration a lint run applies: every skill's result depends on all of it. */
+export function configKey(config: Config, spec: boolean | undefined): string {
+  const text = JSON.stringify([config.dir, config.rules, config.ignores, !!spec]);
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+/**
+ * The user's lint cache for this build of skills and this configuration (`~/.cache/skills/lint-<hash>.json`), or
+ * undefined when SKILLS_LINT_CACHE=0 turns it off.
+ */
+export function userLintCache(
+  env: Record<string, string | undefined>,
+  home: string,
+  version: string,
+  key: string,
+  /** This build of skills (buildOf(version) unless given: tests). */
+  build = buildOf(version),
+  options: LintCacheOptions = {},
+): LintCache | undefined {
+  if (env.SKILLS_LINT_CACHE === '0') return undefined;
+  build = `${build}|${key}`;
+  return openLintCache(cacheFileFor(userCacheDir(env, home), LINT_CACHE_KIND, [build]), build, options);
+}
+
+/** A row: the skill folder, its result, then each path it was made from and its identity. */
+const PATHS_AT = 2;
+const STRIDE = 6;
+
+/** The results kept in `file` for `build` (the build and configuration): read now, written by save(). */
+export function openLintCache(file: string, build: string, options: LintCacheOptions = {}): LintCache {
+  const rows = openKeptRows<unknown[]>(file, {
+    build,
+    field: 'skills',
+    kind: LINT_CACHE_KIND,
+    maxBytes: MAX_FILE_BYTES,
+    maxEntries: MAX_ENTRIES,
+    uid: options.uid ?? currentUid(),
+    codec: { decode: (row) => (wellFormed(row) ? row : undefined), encode: (_root, row) => row },
+  });
+  return {
+    take(root) {
+      const row = rows.get(root);
+      if (!row) return undefined;
+      for (let i = PATHS_AT; i < row.length; i += STRIDE) {
+        const p = row[i] as string;
+        if (!hasIdentity(p === '' ? root : `${root}${sep}${p}`, row, i + 1)) {
+          rows.drop(root);
+          return undefined;
+        }
+      }
+      const result = resultOf(root, row[1]);
+      if (!result) {
+        rows.drop(root);
+        return undefined;
+      }
+      rows.use(root, row);
+      return result;
+    },
+    record(result, inputs) {
+      const root = result.report.skill.root;
+      // A skill file outside its folder's path as written (a root of '/', say) is not kept: its row could not say it.
+      if (result.failed || !inputs || !result.report.skill.file.startsWith(root + sep)) {
+        rows.drop(root);
+        return;
+      }
+      rows.put(root, [root, encodeResult(result), ...inputs]);
+    },
+    save: () => rows.save(),
+  };
+}
+
+/**
+ * What `skill`'s findings are made from, with the identities of now (taken once the rules have read the files: a
+ * file changed since the run began has a later ctime, and is then not kept); undefined when the skill is not to be
+ * kept: it holds a symlink or something that is neither file nor folder, it is large, or it changed too recently.
+ */
+export function inputsOf(skill: Skill, start: number): SkillInputs | undefined {
+  if (skill.entries.length > MAX_SKILL_ENTRIES) return undefined;
+  const out: SkillInputs = [];
+  const add = (rel: string) => {
+    const id = identityOf(rel === '' ? skill.root : `${skill.root}${sep}${rel}`);
+    if (!id || !settled(id, start)) return false;
+    out.push(rel, ...id);
+    return true;
+  };
+  if (!add('')) return undefined;
+  for (const e of skill.entries) {
+    if (e.kind !== 'file' && e.kind !== 'dir') return undefined;
+    if (!add(e.path)) return undefined;
+  }
+  return out;
+}
+
+/** A `..` segment. */
+const OUTSIDE = /(?:^|\/)\.\.(?:\/|$)/;
+
+/** A row as read: its paths and identities checked (its result is checked when it is used). */
+function wellFormed(row: unknown[]): boolean {
+  if (row.length < PATHS_AT + STRIDE || (row.length - PATHS_AT) % STRIDE !== 0 || !Array.isArray(row[1])) return false;
+  for (let i = PATHS_AT; i < row.length; i += STRIDE) {
+    const p = row[i];
+    // Only paths inside the skill folder: a file written by another hand must not make us stat elsewhere.
+    if (!isStr(p) || p.startsWith('/') || p.includes('\\') || OUTSIDE.test(p)) return false;
+    for (let k = 1; k < STRIDE; k++) if (!isNum(row[i + k])) return false;
+  }
+  return true;
+}
+
+// A result as kept: [skill, valid (1/0), findings, disable comments or 0]; the skill [id, name, layout, its file
+// relative to the folder, positions or 0, version or null]; a finding [ruleId, rule, severity, message, file, line,
+// column, hint, fix] with trailing nulls left off, its file 0 for the skill file, a path relative to the folder,
+// or [absolute path].
+
+function encodeResult(r: SkillResult): unknown[] {
+  const s = r.report.skill;
+  const positions = Object.keys(s.positions).length > 0 ? s.positions : 0;
+  const skill = [s.id, s.name, s.layout, s.file.slice(s.root.length + 1), positions, s.version ?? null];
+  const findings = r.report.diagnostics.map((d) => encodeFinding(d, s));
+  const disables = r.disables
+    ? [encodeOff(r.disables.all), [...r.disables.lines].map(([l, o]) => [l, encodeOff(o)])]
+    : 0;
+  return [skill, r.report.valid ? 1 : 0, findings, disables];
+}
+
+function encodeFinding(d: LintFinding, s: LintedSkill): unknown[] {
+  const under = d.file.startsWith(s.root + sep) ? d.file.slice(s.root.length + 1) : undefined;
+  const file = d.file === s.file ? 0 : under !== undefined && !isAbsolute(under) ? under : [d.file];
+  const out: unknown[] = [
+    d.ruleId,
+    d.rule,
+    d.severity,
+    d.message,
+    file,
+    d.line ?? null,
+    d.column ?? null,
+    d.hint ?? null,
+  ];
+  out.push(d.fix ?? null);
+  while (out[out.length - 1] === null) out.pop();
+  return out;
+}
+
+const encodeOff = (o: FileDisables['all']) => (o === undefined ? 0 : o === 'all' ? 'all' : [...o]);
+
+const LAYOUTS: Layout[] = ['skill-md', 'manifest'];
+const SEVERITIES: Severity[] = ['error', 'warning', 'info'];
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isPos = (v: unknown) => isObj(v) && isNum(v.line) && isNum(v.column);
+
+/** The result a row keeps for `root`, checked whole; undefined when anything in it is not as encodeResult makes. */
+function resultOf(root: string, v: unknown): SkillResult | undefined {
+  if (!Array.isArray(v) || v.length !== 4) return undefined;
+  const [s, valid, findings, disables] = v as unknown[];
+  if (!Array.isArray(s) || s.length !== 6 || (valid !== 0 && valid !== 1) || !Array.isArray(findings)) return undefined;
+  const [id, name, layout, file, positions, version] = s as unknown[];
+  if (!isStr(id) || !isStr(name) || !LAYOUTS.includes(layout as Layout) || !isStr(file)) return undefined;
+  if (version !== null && !isStr(version)) return undefined;
+  if (positions !== 0 && (!isObj(positions) || !Object.values(positions).every(isPos))) return undefined;
+  const skill: LintedSkill = {
+    id,
+    name,
+    layout: layout as Layout,
+    root,
+    file: `${root}${sep}${file}`,
+    positions: positions === 0 ? {} : (positions as LintedSkill['positions']),
+  };
+  if (version !== null) skill.version = version;
+  const diagnostics: LintFinding[] = [];
+  for (const f of findings) {
+    const d = findingOf(f, skill);
+    if (!d) return undefined;
+    diagnostics.push(d);
+  }
+  const result: SkillResult = { report: { skill, valid: valid === 1, diagnostics } };
+  if (disables !== 0) {
+    const d = disablesOf(disables);
+    if (!d) return undefined;
+    result.disables = d;
+  }
+  return result;
+}
+
+function findingOf(v: unknown, skill: LintedSkill): LintFinding | undefined {
+  if (!Array.isArray(v) || v.length < 5 || v.length > 9) return undefined;
+  const [ruleId, rule, severity, message, file, line, column, hint, fix] = v as unknown[];
+  if (!isStr(ruleId) || !isStr(rule) || !SEVERITIES.includes(severity as Severity) || !isStr(message)) return undefined;
+  const path =
+    file === 0
+      ? skill.file
+      : isStr(file)
+        ? `${skill.root}${sep}${file}`
+        : Array.isArray(file) && file.length === 1 && isStr(file[0])
+          ? file[0]
+          : undefined;
+  if (path === undefined) return undefined;
+  const d: LintFinding = { ruleId, rule, severity: severity as Severity, message, file: path };
+  if (line !== undefined && line !== null) {
+    if (!isNum(line) || !isNum(column)) return undefined;
+    d.line = line;
+    d.column = column;
+  } else if (column !== undefined && column !== null) return undefined;
+  if (hint !== undefined && hint !== null) {
+    if (!isStr(hint)) return undefined;
+    d.hint = hint;
+  }
+  if (fix !== undefined && fix !== null) {
+    if (!isFix(fix)) return undefined;
+    d.fix = fix;
+  }
+  return d;
+}
+
+function isFix(v: unknown): v is Fix {
+  return isObj(v) && isStr(v.description) && Array.isArray(v.changes) && v.changes.every(isChange);
+}
+
+function isChange(v: unknown): v is Change {
+  if (!isObj(v) || !isStr(v.file)) return false;
+  if (v.kind === 'chmod') return isNum(v.mode);
+  if (v.kind === 'append') return isStr(v.text);
+  return (
+    v.kind === 'replace' &&
+    isNum(v.line) &&
+    (v.endLine === undefined || isNum(v.endLine)) &&
+    isStr(v.expect) &&
+    isStr(v.text)
+  );
+}
+
+function offOf(v: unknown): FileDisables['all'] | null {
+  if (v === 0) return undefined;
+  if (v === 'all') return 'all';
+  return Array.isArray(v) && v.every(isStr) ? new Set(v) : null;
+}
+
+function disablesOf(v: unknown): FileDisables | undefined {
+  if (!Array.isArray(v) || v.length !== 2 || !Array.isArray(v[1])) return undefined;
+  const all = offOf(v[0]);
+  if (all === null) return undefined;
+  const lines: FileDisables['lines'] = new Map();
+  for (const e of v[1] as unknown[]) {
+    if (!Array.isArray(e) || e.length !== 2 || !isNum(e[0])) return undefined;
+    const off = offOf(e[1]);
+    if (off === null || off === undefined) return undefined;
+    lines.set(e[0], off);
+  }
+  return { all, lines };
+}
