@@ -56,6 +56,8 @@ export interface LintRun {
   cut?: string;
   /** Ids of the rules and checks whose level the configuration sets (their info findings are shown). */
   explicit: Set<string>;
+  /** The skill folders whose findings came from the result cache (lint-cache.ts), in order. */
+  cached: string[];
 }
 
 const MAX_PASSES = 10;
@@ -97,12 +99,12 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
       }),
       ...(cache ? { cache } : {}),
     };
-    if (results) await lintKept(linter, results, roots, listings, threads, useKept);
-    else await lintRoots(linter, roots, listings, threads);
-    return { reports: linter.finish(), outside };
+    const cached = results ? await lintKept(linter, results, roots, listings, threads, useKept) : [];
+    if (!results) await lintRoots(linter, roots, listings, threads);
+    return { reports: linter.finish(), outside, cached };
   };
   // --fix rewrites files, and every pass lints every skill afresh: the last pass's results are the ones kept.
-  let { reports, outside } = await run(!options.fix);
+  let { reports, outside, cached } = await run(!options.fix);
   const fixed: FixRecord[] = [];
   let preview: FileEdit[] = [];
   if (options.fix) {
@@ -113,7 +115,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
       if (applied.length === 0) break;
       writeEdits(edits);
       for (const e of edits) for (const description of e.fixes) fixed.push({ file: e.file, description });
-      ({ reports, outside } = await run(false));
+      ({ reports, outside, cached } = await run(false));
     }
   } else if (options.fixDryRun) {
     preview = planFixes(...fixesOf(reports)).edits;
@@ -122,13 +124,14 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   results?.save();
   const explicit = new Set<string>();
   for (const [id, setting] of resolveSettings(config)) if (setting.severity !== undefined) explicit.add(id);
-  return { reports, outside, fixed, preview, explicit, ...(cut ? { cut } : {}) };
+  return { reports, outside, fixed, preview, explicit, cached, ...(cut ? { cut } : {}) };
 }
 
 /**
  * Lint the skill folders at `roots` through the result cache: the results it keeps for skills that did not change
  * (when `useKept`), the others linted (on worker threads too: only what the cache misses goes to them) and kept for
- * the next run; every result is kept in the linter in the order of `roots`, as lintRoots would keep it.
+ * the next run; every result is kept in the linter in the order of `roots`, as lintRoots would keep it. Returns the
+ * roots whose results the cache gave.
  */
 async function lintKept(
   linter: Linter,
@@ -137,13 +140,15 @@ async function lintKept(
   listings: Map<string, Dirent[]>,
   threads: LintRootsOptions,
   useKept: boolean,
-): Promise<void> {
+): Promise<string[]> {
   const kept = new Map<string, SkillResult>();
   const misses: string[] = [];
+  const hits: string[] = [];
   for (const root of roots) {
     const r = useKept ? results.take(root) : undefined;
     if (r) {
       kept.set(root, r);
+      hits.push(root);
       listings.delete(root);
     } else misses.push(root);
   }
@@ -166,6 +171,7 @@ async function lintKept(
     const r = kept.get(root);
     if (r) linter.keep(r);
   }
+  return hits;
 }
 
 /** The fixes of the findings, and the skill each belongs to (a fix writes nothing outside its skill). */
