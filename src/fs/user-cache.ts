@@ -188,11 +188,16 @@ export function openKeptRows<K extends object>(file: string, opts: KeptRowsOptio
       }
       // Up to a path separator, so that each row's key starts with a name of its own.
       const cut = shared === undefined ? 0 : Math.max(shared.lastIndexOf('/'), shared.lastIndexOf(sep)) + 1;
-      const text = JSON.stringify({
-        build: opts.build,
-        base: shared?.slice(0, cut) ?? '',
-        [opts.field]: out.map((row) => [(row[0] as string).slice(cut), ...row.slice(1)]),
-      });
+      // Each row's key shortened in place while the text is made, and put back: no copy of every row (a hundred
+      // thousand rows are tens of megabytes).
+      const keys = out.map((row) => row[0] as string);
+      let text: string;
+      try {
+        for (const row of out) row[0] = (row[0] as string).slice(cut);
+        text = JSON.stringify({ build: opts.build, base: shared?.slice(0, cut) ?? '', [opts.field]: out });
+      } finally {
+        out.forEach((row, i) => (row[0] = keys[i]));
+      }
       writeOwnFile(file, `${text}\n`, `.${opts.kind}-tmp-`, opts.uid);
       removeStaleCaches(dirname(file), opts.kind);
     },

@@ -9,7 +9,8 @@
 // the same clock tick as this run's read then always shows as a later ctime. The rules that compare skills are not
 // kept: they run over every skill each time, from the small summary (id, name, root, positions) a row holds.
 import { createHash } from 'node:crypto';
-import { isAbsolute, sep } from 'node:path';
+import { statSync, type Stats } from 'node:fs';
+import { basename, isAbsolute, sep } from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Severity } from '../model/diagnostic.js';
 import type { Layout, Skill } from '../model/skill.js';
@@ -17,7 +18,6 @@ import {
   buildOf,
   cacheFileFor,
   currentUid,
-  hasIdentity,
   identityOf,
   isNum,
   isStr,
@@ -39,8 +39,9 @@ const MAX_ENTRIES = 100_000;
 const MAX_SKILL_ENTRIES = 1000;
 
 /**
- * What a result was made from: each path (relative to the skill folder, '' for the folder) followed by its
- * identity (5 numbers), flat.
+ * What a result was made from: the device of the skill's paths, then each path (relative to the skill folder, ''
+ * for the folder) followed by its inode, size, mtime and ctime (as its difference from the mtime: mostly 0), flat.
+ * (A hundred thousand skills' rows are tens of megabytes: each number said once, and short.)
  */
 export type SkillInputs = (string | number)[];
 
@@ -82,9 +83,10 @@ export function userLintCache(
   return openLintCache(cacheFileFor(userCacheDir(env, home), LINT_CACHE_KIND, [build]), build, options);
 }
 
-/** A row: the skill folder, its result, then each path it was made from and its identity. */
-const PATHS_AT = 2;
-const STRIDE = 6;
+/** A row: the skill folder, its result, the device, then each path it was made from and its identity. */
+const DEV_AT = 2;
+const PATHS_AT = 3;
+const STRIDE = 5;
 
 /** The results kept in `file` for `build` (the build and configuration): read now, written by save(). */
 export function openLintCache(file: string, build: string, options: LintCacheOptions = {}): LintCache {
@@ -101,9 +103,19 @@ export function openLintCache(file: string, build: string, options: LintCacheOpt
     take(root) {
       const row = rows.get(root);
       if (!row) return undefined;
+      const dev = row[DEV_AT];
       for (let i = PATHS_AT; i < row.length; i += STRIDE) {
         const p = row[i] as string;
-        if (!hasIdentity(p === '' ? root : `${root}${sep}${p}`, row, i + 1)) {
+        const st = statOf(p === '' ? root : `${root}${sep}${p}`);
+        if (
+          st === undefined ||
+          st.dev !== dev ||
+          st.ino !== row[i + 1] ||
+          st.size !== row[i + 2] ||
+          st.mtimeMs !== row[i + 3] ||
+          // Exact: the difference of two times this close is exact, and so is adding it back.
+          st.ctimeMs - st.mtimeMs !== row[i + 4]
+        ) {
           rows.drop(root);
           return undefined;
         }
@@ -113,8 +125,12 @@ export function openLintCache(file: string, build: string, options: LintCacheOpt
         rows.drop(root);
         return undefined;
       }
+      // The row keeps the result, not its parsed text (a hundred thousand of those are most of a warm run's memory),
+      // and is written from it; the linter gets a report of its own, to which the tree rules add their findings.
+      row[1] = { toJSON: () => encodeResult(result) };
       rows.use(root, row);
-      return result;
+      const r = result.report;
+      return { ...result, report: { skill: r.skill, valid: r.valid, diagnostics: r.diagnostics.slice() } };
     },
     record(result, inputs) {
       const root = result.report.skill.root;
@@ -140,7 +156,10 @@ export function inputsOf(skill: Skill, start: number): SkillInputs | undefined {
   const add = (rel: string) => {
     const id = identityOf(rel === '' ? skill.root : `${skill.root}${sep}${rel}`);
     if (!id || !settled(id, start)) return false;
-    out.push(rel, ...id);
+    // A skill across two file systems (one mounted inside it) is not kept: its row says one device.
+    if (out.length === 0) out.push(id[0]);
+    else if (out[0] !== id[0]) return false;
+    out.push(rel, id[1], id[2], id[3], id[4] - id[3]);
     return true;
   };
   if (!add('')) return undefined;
@@ -157,6 +176,7 @@ const OUTSIDE = /(?:^|\/)\.\.(?:\/|$)/;
 /** A row as read: its paths and identities checked (its result is checked when it is used). */
 function wellFormed(row: unknown[]): boolean {
   if (row.length < PATHS_AT + STRIDE || (row.length - PATHS_AT) % STRIDE !== 0 || !Array.isArray(row[1])) return false;
+  if (!isNum(row[DEV_AT])) return false;
   for (let i = PATHS_AT; i < row.length; i += STRIDE) {
     const p = row[i];
     // Only paths inside the skill folder: a file written by another hand must not make us stat elsewhere.
@@ -166,15 +186,19 @@ function wellFormed(row: unknown[]): boolean {
   return true;
 }
 
-// A result as kept: [skill, valid (1/0), findings, disable comments or 0]; the skill [id, name, layout, its file
-// relative to the folder, positions or 0, version or null]; a finding [ruleId, rule, severity, message, file, line,
-// column, hint, fix] with trailing nulls left off, its file 0 for the skill file, a path relative to the folder,
-// or [absolute path].
+// A result as kept: [skill, valid (1/0), findings, disable comments or 0]; the skill [id (0: the folder's name),
+// name (0: the id), layout, its file relative to the folder, positions (key, line, column, …), version if any]; a
+// finding [ruleId, rule, severity, message, file, line, column, hint, fix] with trailing nulls left off, its file 0
+// for the skill file, a path relative to the folder, or [absolute path].
 
 function encodeResult(r: SkillResult): unknown[] {
   const s = r.report.skill;
-  const positions = Object.keys(s.positions).length > 0 ? s.positions : 0;
-  const skill = [s.id, s.name, s.layout, s.file.slice(s.root.length + 1), positions, s.version ?? null];
+  const positions: (string | number)[] = [];
+  for (const [k, p] of Object.entries(s.positions)) positions.push(k, p.line, p.column);
+  // The id is mostly the folder's name, and the name the id: 0 for either.
+  const id = s.id === basename(s.root) ? 0 : s.id;
+  const skill = [id, s.name === s.id ? 0 : s.name, s.layout, s.file.slice(s.root.length + 1), positions];
+  if (s.version !== undefined) skill.push(s.version);
   const findings = r.report.diagnostics.map((d) => encodeFinding(d, s));
   const disables = r.disables
     ? [encodeOff(r.disables.all), [...r.disables.lines].map(([l, o]) => [l, encodeOff(o)])]
@@ -205,26 +229,35 @@ const encodeOff = (o: FileDisables['all']) => (o === undefined ? 0 : o === 'all'
 const LAYOUTS: Layout[] = ['skill-md', 'manifest'];
 const SEVERITIES: Severity[] = ['error', 'warning', 'info'];
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-const isPos = (v: unknown) => isObj(v) && isNum(v.line) && isNum(v.column);
+
+/** What is at `path` (symlinks followed), or undefined. */
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
 
 /** The result a row keeps for `root`, checked whole; undefined when anything in it is not as encodeResult makes. */
 function resultOf(root: string, v: unknown): SkillResult | undefined {
   if (!Array.isArray(v) || v.length !== 4) return undefined;
   const [s, valid, findings, disables] = v as unknown[];
-  if (!Array.isArray(s) || s.length !== 6 || (valid !== 0 && valid !== 1) || !Array.isArray(findings)) return undefined;
-  const [id, name, layout, file, positions, version] = s as unknown[];
+  if (!Array.isArray(s) || s.length < 5 || s.length > 6 || (valid !== 0 && valid !== 1) || !Array.isArray(findings))
+    return undefined;
+  const [idOr0, nameOr0, layout, file, places, version] = s as unknown[];
+  const id = idOr0 === 0 ? basename(root) : idOr0;
+  const name = nameOr0 === 0 ? id : nameOr0;
   if (!isStr(id) || !isStr(name) || !LAYOUTS.includes(layout as Layout) || !isStr(file)) return undefined;
-  if (version !== null && !isStr(version)) return undefined;
-  if (positions !== 0 && (!isObj(positions) || !Object.values(positions).every(isPos))) return undefined;
-  const skill: LintedSkill = {
-    id,
-    name,
-    layout: layout as Layout,
-    root,
-    file: `${root}${sep}${file}`,
-    positions: positions === 0 ? {} : (positions as LintedSkill['positions']),
-  };
-  if (version !== null) skill.version = version;
+  if ((version !== undefined && !isStr(version)) || !Array.isArray(places) || places.length % 3 !== 0) return undefined;
+  const positions: LintedSkill['positions'] = {};
+  for (let i = 0; i < places.length; i += 3) {
+    const [k, line, column] = [places[i], places[i + 1], places[i + 2]];
+    if ((k !== 'id' && k !== 'name') || !isNum(line) || !isNum(column)) return undefined;
+    positions[k] = { line, column };
+  }
+  const skill: LintedSkill = { id, name, layout: layout as Layout, root, file: `${root}${sep}${file}`, positions };
+  if (version !== undefined) skill.version = version;
   const diagnostics: LintFinding[] = [];
   for (const f of findings) {
     const d = findingOf(f, skill);

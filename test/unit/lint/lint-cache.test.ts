@@ -177,7 +177,7 @@ describe('lint result cache', () => {
       'not json',
       JSON.stringify({ ...rows, skills: damaged }),
       JSON.stringify({ ...rows, skills: rows.skills.map((r) => [r[0], 7, ...r.slice(2)]) }),
-      JSON.stringify({ ...rows, skills: rows.skills.map((r) => [r[0], r[1], '../../etc', ...r.slice(3)]) }),
+      JSON.stringify({ ...rows, skills: rows.skills.map((r) => [...r.slice(0, 3), '../../etc', ...r.slice(4)]) }),
     ]) {
       writeFileSync(file, text);
       const run = await lintPaths(opts());
