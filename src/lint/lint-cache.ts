@@ -83,54 +83,55 @@ export function userLintCache(
   return openLintCache(cacheFileFor(userCacheDir(env, home), LINT_CACHE_KIND, [build]), build, options);
 }
 
-/** A row: the skill folder, its result, the device, then each path it was made from and its identity. */
+/**
+ * A row: the skill folder, its result, the device, then each path it was made from (its number in the file's table
+ * of strings) and its identity.
+ */
 const DEV_AT = 2;
 const PATHS_AT = 3;
 const STRIDE = 5;
 
+/** A skill's kept result, and what it was made from (SkillInputs, the paths as strings). */
+interface Kept {
+  result: SkillResult;
+  inputs: SkillInputs;
+}
+
 /** The results kept in `file` for `build` (the build and configuration): read now, written by save(). */
 export function openLintCache(file: string, build: string, options: LintCacheOptions = {}): LintCache {
-  const rows = openKeptRows<unknown[]>(file, {
+  const rows = openKeptRows<Kept>(file, {
     build,
     field: 'skills',
     kind: LINT_CACHE_KIND,
     maxBytes: MAX_FILE_BYTES,
     maxEntries: MAX_ENTRIES,
     uid: options.uid ?? currentUid(),
-    codec: { decode: (row) => (wellFormed(row) ? row : undefined), encode: (_root, row) => row },
+    codec: { decode: keptOf, encode: rowOf },
   });
   return {
     take(root) {
-      const row = rows.get(root);
-      if (!row) return undefined;
-      const dev = row[DEV_AT];
-      for (let i = PATHS_AT; i < row.length; i += STRIDE) {
-        const p = row[i] as string;
+      const k = rows.get(root);
+      if (!k) return undefined;
+      const ids = k.inputs;
+      const dev = ids[0];
+      for (let i = 1; i < ids.length; i += STRIDE) {
+        const p = ids[i] as string;
         const st = statOf(p === '' ? root : `${root}${sep}${p}`);
         if (
           st === undefined ||
           st.dev !== dev ||
-          st.ino !== row[i + 1] ||
-          st.size !== row[i + 2] ||
-          st.mtimeMs !== row[i + 3] ||
+          st.ino !== ids[i + 1] ||
+          st.size !== ids[i + 2] ||
+          st.mtimeMs !== ids[i + 3] ||
           // Exact: the difference of two times this close is exact, and so is adding it back.
-          st.ctimeMs - st.mtimeMs !== row[i + 4]
+          st.ctimeMs - st.mtimeMs !== ids[i + 4]
         ) {
           rows.drop(root);
           return undefined;
         }
       }
-      const result = resultOf(root, row[1]);
-      if (!result) {
-        rows.drop(root);
-        return undefined;
-      }
-      // The row keeps the result, not its parsed text (a hundred thousand of those are most of a warm run's memory),
-      // and is written from it; the linter gets a report of its own, to which the tree rules add their findings.
-      row[1] = { toJSON: () => encodeResult(result) };
-      rows.use(root, row);
-      const r = result.report;
-      return { ...result, report: { skill: r.skill, valid: r.valid, diagnostics: r.diagnostics.slice() } };
+      rows.use(root, k);
+      return own(k.result);
     },
     record(result, inputs) {
       const root = result.report.skill.root;
@@ -139,10 +140,21 @@ export function openLintCache(file: string, build: string, options: LintCacheOpt
         rows.drop(root);
         return;
       }
-      rows.put(root, [root, encodeResult(result), ...inputs]);
+      rows.put(root, { result: own(result), inputs });
     },
     save: () => rows.save(),
   };
+}
+
+/**
+ * A result whose report is its own: the linter's tree rules add their findings to the report it keeps, which must
+ * not reach the cache's copy (nor the next run's).
+ */
+function own(result: SkillResult): SkillResult {
+  const r = result.report;
+  const out: SkillResult = { report: { skill: r.skill, valid: r.valid, diagnostics: r.diagnostics.slice() } };
+  if (result.disables) out.disables = result.disables;
+  return out;
 }
 
 /**
@@ -173,53 +185,65 @@ export function inputsOf(skill: Skill, start: number): SkillInputs | undefined {
 /** A `..` segment. */
 const OUTSIDE = /(?:^|\/)\.\.(?:\/|$)/;
 
-/** A row as read: its paths and identities checked (its result is checked when it is used). */
-function wellFormed(row: unknown[]): boolean {
-  if (row.length < PATHS_AT + STRIDE || (row.length - PATHS_AT) % STRIDE !== 0 || !Array.isArray(row[1])) return false;
-  if (!isNum(row[DEV_AT])) return false;
+/** A row as read, checked whole: undefined when anything in it is not as rowOf writes it. */
+function keptOf(row: unknown[], root: string, strings: readonly string[]): Kept | undefined {
+  if (row.length < PATHS_AT + STRIDE || (row.length - PATHS_AT) % STRIDE !== 0 || !isNum(row[DEV_AT])) return undefined;
+  const inputs: SkillInputs = [row[DEV_AT]];
   for (let i = PATHS_AT; i < row.length; i += STRIDE) {
-    const p = row[i];
+    const p = str(row[i], strings);
     // Only paths inside the skill folder: a file written by another hand must not make us stat elsewhere.
-    if (!isStr(p) || p.startsWith('/') || p.includes('\\') || OUTSIDE.test(p)) return false;
-    for (let k = 1; k < STRIDE; k++) if (!isNum(row[i + k])) return false;
+    if (p === undefined || p.startsWith('/') || p.includes('\\') || OUTSIDE.test(p)) return undefined;
+    inputs.push(p);
+    for (let k = 1; k < STRIDE; k++) {
+      const v = row[i + k];
+      if (!isNum(v)) return undefined;
+      inputs.push(v);
+    }
   }
-  return true;
+  const result = resultOf(root, row[1], strings);
+  return result && { result, inputs };
 }
 
-// A result as kept: [skill, valid (1/0), findings, disable comments or 0]; the skill [id (0: the folder's name),
-// name (0: the id), layout, its file relative to the folder, positions (key, line, column, …), version if any]; a
-// finding [ruleId, rule, severity, message, file, line, column, hint, fix] with trailing nulls left off, its file 0
-// for the skill file, a path relative to the folder, or [absolute path].
+function rowOf(root: string, k: Kept, intern: (s: string) => number): unknown[] {
+  const row: unknown[] = [root, encodeResult(k.result, intern), k.inputs[0]];
+  for (let i = 1; i < k.inputs.length; i += STRIDE) {
+    row.push(intern(k.inputs[i] as string));
+    for (let j = 1; j < STRIDE; j++) row.push(k.inputs[i + j]);
+  }
+  return row;
+}
 
-function encodeResult(r: SkillResult): unknown[] {
+/** The string numbered `v` in the file's table. */
+const str = (v: unknown, strings: readonly string[]) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < strings.length ? strings[v] : undefined;
+
+// A result as kept, each string by its number in the file's table (`n` below): [skill, valid (1/0), findings,
+// disable comments or 0]; the skill [id (null: the folder's name), name (null: the id), layout, its file relative to
+// the folder, positions (key, line, column, …), version if any]; a finding [ruleId, rule, severity, message, file,
+// line, column, hint, fix] with trailing nulls left off, its file -1 for the skill file, n for a path relative to
+// the folder, or [n] for an absolute path.
+
+function encodeResult(r: SkillResult, n: (s: string) => number): unknown[] {
   const s = r.report.skill;
-  const positions: (string | number)[] = [];
-  for (const [k, p] of Object.entries(s.positions)) positions.push(k, p.line, p.column);
-  // The id is mostly the folder's name, and the name the id: 0 for either.
-  const id = s.id === basename(s.root) ? 0 : s.id;
-  const skill = [id, s.name === s.id ? 0 : s.name, s.layout, s.file.slice(s.root.length + 1), positions];
-  if (s.version !== undefined) skill.push(s.version);
-  const findings = r.report.diagnostics.map((d) => encodeFinding(d, s));
+  const positions: number[] = [];
+  for (const [k, p] of Object.entries(s.positions)) positions.push(n(k), p.line, p.column);
+  // The id is mostly the folder's name, and the name the id.
+  const id = s.id === basename(s.root) ? null : n(s.id);
+  const name = s.name === s.id ? null : n(s.name);
+  const skill = [id, name, n(s.layout), n(s.file.slice(s.root.length + 1)), positions];
+  if (s.version !== undefined) skill.push(n(s.version));
+  const findings = r.report.diagnostics.map((d) => encodeFinding(d, s, n));
   const disables = r.disables
     ? [encodeOff(r.disables.all), [...r.disables.lines].map(([l, o]) => [l, encodeOff(o)])]
     : 0;
   return [skill, r.report.valid ? 1 : 0, findings, disables];
 }
 
-function encodeFinding(d: LintFinding, s: LintedSkill): unknown[] {
+function encodeFinding(d: LintFinding, s: LintedSkill, n: (s: string) => number): unknown[] {
   const under = d.file.startsWith(s.root + sep) ? d.file.slice(s.root.length + 1) : undefined;
-  const file = d.file === s.file ? 0 : under !== undefined && !isAbsolute(under) ? under : [d.file];
-  const out: unknown[] = [
-    d.ruleId,
-    d.rule,
-    d.severity,
-    d.message,
-    file,
-    d.line ?? null,
-    d.column ?? null,
-    d.hint ?? null,
-  ];
-  out.push(d.fix ?? null);
+  const file = d.file === s.file ? -1 : under !== undefined && !isAbsolute(under) ? n(under) : [n(d.file)];
+  const out: unknown[] = [n(d.ruleId), n(d.rule), n(d.severity), n(d.message), file, d.line ?? null];
+  out.push(d.column ?? null, d.hint === undefined ? null : n(d.hint), d.fix ?? null);
   while (out[out.length - 1] === null) out.pop();
   return out;
 }
@@ -240,27 +264,31 @@ function statOf(path: string): Stats | undefined {
 }
 
 /** The result a row keeps for `root`, checked whole; undefined when anything in it is not as encodeResult makes. */
-function resultOf(root: string, v: unknown): SkillResult | undefined {
+function resultOf(root: string, v: unknown, strings: readonly string[]): SkillResult | undefined {
   if (!Array.isArray(v) || v.length !== 4) return undefined;
   const [s, valid, findings, disables] = v as unknown[];
   if (!Array.isArray(s) || s.length < 5 || s.length > 6 || (valid !== 0 && valid !== 1) || !Array.isArray(findings))
     return undefined;
-  const [idOr0, nameOr0, layout, file, places, version] = s as unknown[];
-  const id = idOr0 === 0 ? basename(root) : idOr0;
-  const name = nameOr0 === 0 ? id : nameOr0;
-  if (!isStr(id) || !isStr(name) || !LAYOUTS.includes(layout as Layout) || !isStr(file)) return undefined;
-  if ((version !== undefined && !isStr(version)) || !Array.isArray(places) || places.length % 3 !== 0) return undefined;
+  const [idN, nameN, layoutN, fileN, places, versionN] = s as unknown[];
+  const id = idN === null ? basename(root) : str(idN, strings);
+  const name = nameN === null ? id : str(nameN, strings);
+  const layout = str(layoutN, strings) as Layout | undefined;
+  const file = str(fileN, strings);
+  const version = versionN === undefined ? undefined : str(versionN, strings);
+  if (id === undefined || name === undefined || !LAYOUTS.includes(layout!) || file === undefined) return undefined;
+  if ((versionN !== undefined && version === undefined) || !Array.isArray(places) || places.length % 3 !== 0)
+    return undefined;
   const positions: LintedSkill['positions'] = {};
   for (let i = 0; i < places.length; i += 3) {
-    const [k, line, column] = [places[i], places[i + 1], places[i + 2]];
+    const [k, line, column] = [str(places[i], strings), places[i + 1], places[i + 2]];
     if ((k !== 'id' && k !== 'name') || !isNum(line) || !isNum(column)) return undefined;
     positions[k] = { line, column };
   }
-  const skill: LintedSkill = { id, name, layout: layout as Layout, root, file: `${root}${sep}${file}`, positions };
+  const skill: LintedSkill = { id, name, layout: layout!, root, file: `${root}${sep}${file}`, positions };
   if (version !== undefined) skill.version = version;
   const diagnostics: LintFinding[] = [];
   for (const f of findings) {
-    const d = findingOf(f, skill);
+    const d = findingOf(f, skill, strings);
     if (!d) return undefined;
     diagnostics.push(d);
   }
@@ -273,17 +301,20 @@ function resultOf(root: string, v: unknown): SkillResult | undefined {
   return result;
 }
 
-function findingOf(v: unknown, skill: LintedSkill): LintFinding | undefined {
+function findingOf(v: unknown, skill: LintedSkill, strings: readonly string[]): LintFinding | undefined {
   if (!Array.isArray(v) || v.length < 5 || v.length > 9) return undefined;
-  const [ruleId, rule, severity, message, file, line, column, hint, fix] = v as unknown[];
-  if (!isStr(ruleId) || !isStr(rule) || !SEVERITIES.includes(severity as Severity) || !isStr(message)) return undefined;
+  const [ruleIdN, ruleN, severityN, messageN, file, line, column, hintN, fix] = v as unknown[];
+  const [ruleId, rule, severity, message] = [ruleIdN, ruleN, severityN, messageN].map((x) => str(x, strings));
+  if (ruleId === undefined || rule === undefined || message === undefined) return undefined;
+  if (!SEVERITIES.includes(severity as Severity)) return undefined;
+  const rel = file === -1 || Array.isArray(file) ? undefined : str(file, strings);
   const path =
-    file === 0
+    file === -1
       ? skill.file
-      : isStr(file)
-        ? `${skill.root}${sep}${file}`
-        : Array.isArray(file) && file.length === 1 && isStr(file[0])
-          ? file[0]
+      : rel !== undefined
+        ? `${skill.root}${sep}${rel}`
+        : Array.isArray(file) && file.length === 1
+          ? str(file[0], strings)
           : undefined;
   if (path === undefined) return undefined;
   const d: LintFinding = { ruleId, rule, severity: severity as Severity, message, file: path };
@@ -292,8 +323,9 @@ function findingOf(v: unknown, skill: LintedSkill): LintFinding | undefined {
     d.line = line;
     d.column = column;
   } else if (column !== undefined && column !== null) return undefined;
-  if (hint !== undefined && hint !== null) {
-    if (!isStr(hint)) return undefined;
+  if (hintN !== undefined && hintN !== null) {
+    const hint = str(hintN, strings);
+    if (hint === undefined) return undefined;
     d.hint = hint;
   }
   if (fix !== undefined && fix !== null) {

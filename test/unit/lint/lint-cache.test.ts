@@ -166,16 +166,23 @@ describe('lint result cache', () => {
     const file = join(cacheHome, 'skills', name!);
     const whole = readFileSync(file, 'utf8');
     const rows = JSON.parse(whole) as { skills: unknown[][] };
-    // A row whose findings are damaged (a severity that is none, a line that is text) is dropped, not used.
-    const damaged = rows.skills.map((row, i) =>
-      i % 2 === 0
-        ? row
-        : [row[0], JSON.parse(JSON.stringify(row[1]).replace(/"(warning|error)"/g, '"fatal"')), ...row.slice(2)],
-    );
+    // Rows whose result is damaged (a layout that is no string of the table; a finding's line that is text) are
+    // dropped, not used.
+    type Row = [string, [unknown[], number, unknown[][], unknown], ...unknown[]];
+    const damaged = (rows.skills as Row[]).map((row, i) => {
+      const [skill, valid, findings, disables] = row[1];
+      const bad = i % 2 === 0 ? [...skill.slice(0, 2), 99_999, ...skill.slice(3)] : skill;
+      const worse = findings.map((f) => [...f.slice(0, 5), 'one']);
+      return [row[0], [bad, valid, i % 2 === 0 ? findings : worse, disables], ...row.slice(2)];
+    });
+    expect(damaged.some((r, i) => i % 2 === 1 && (r[1] as unknown[][])[2]!.length > 0)).toBe(true);
     for (const text of [
       whole.slice(0, whole.length >> 1),
       'not json',
       JSON.stringify({ ...rows, skills: damaged }),
+      // The table of strings gone, or not strings.
+      JSON.stringify({ ...rows, strings: undefined }),
+      JSON.stringify({ ...rows, strings: [1, 2, 3] }),
       JSON.stringify({ ...rows, skills: rows.skills.map((r) => [r[0], 7, ...r.slice(2)]) }),
       JSON.stringify({ ...rows, skills: rows.skills.map((r) => [...r.slice(0, 3), '../../etc', ...r.slice(4)]) }),
     ]) {
