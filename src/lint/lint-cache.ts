@@ -91,11 +91,23 @@ const DEV_AT = 2;
 const PATHS_AT = 3;
 const STRIDE = 5;
 
-/** A skill's kept result, and what it was made from (SkillInputs, the paths as strings). */
+/**
+ * A skill's kept result: its report's parts (not the report the linter keeps, to which the tree rules add their
+ * findings), and what it was made from: `ids` from `at` on, laid out as SkillInputs, each path a string or its
+ * number in `table` (a row as read is used where it is, not copied: a hundred thousand of them are a warm run's
+ * memory).
+ */
 interface Kept {
-  result: SkillResult;
-  inputs: SkillInputs;
+  skill: LintedSkill;
+  valid: boolean;
+  findings: LintFinding[];
+  disables?: FileDisables;
+  ids: readonly unknown[];
+  at: number;
+  table?: readonly string[];
 }
+
+const NONE: LintFinding[] = [];
 
 /** The results kept in `file` for `build` (the build and configuration): read now, written by save(). */
 export function openLintCache(file: string, build: string, options: LintCacheOptions = {}): LintCache {
@@ -112,10 +124,10 @@ export function openLintCache(file: string, build: string, options: LintCacheOpt
     take(root) {
       const k = rows.get(root);
       if (!k) return undefined;
-      const ids = k.inputs;
-      const dev = ids[0];
-      for (let i = 1; i < ids.length; i += STRIDE) {
-        const p = ids[i] as string;
+      const { ids, at, table } = k;
+      const dev = ids[at];
+      for (let i = at + 1; i < ids.length; i += STRIDE) {
+        const p = (typeof ids[i] === 'number' ? table![ids[i] as number] : ids[i]) as string;
         const st = statOf(p === '' ? root : `${root}${sep}${p}`);
         if (
           st === undefined ||
@@ -131,30 +143,26 @@ export function openLintCache(file: string, build: string, options: LintCacheOpt
         }
       }
       rows.use(root, k);
-      return own(k.result);
+      const diagnostics = k.findings.length > 0 ? k.findings.slice() : [];
+      const result: SkillResult = { report: { skill: k.skill, valid: k.valid, diagnostics } };
+      if (k.disables) result.disables = k.disables;
+      return result;
     },
     record(result, inputs) {
-      const root = result.report.skill.root;
+      const r = result.report;
+      const root = r.skill.root;
       // A skill file outside its folder's path as written (a root of '/', say) is not kept: its row could not say it.
-      if (result.failed || !inputs || !result.report.skill.file.startsWith(root + sep)) {
+      if (result.failed || !inputs || !r.skill.file.startsWith(root + sep)) {
         rows.drop(root);
         return;
       }
-      rows.put(root, { result: own(result), inputs });
+      const findings = r.diagnostics.length > 0 ? r.diagnostics.slice() : NONE;
+      const k: Kept = { skill: r.skill, valid: r.valid, findings, ids: inputs, at: 0 };
+      if (result.disables) k.disables = result.disables;
+      rows.put(root, k);
     },
     save: () => rows.save(),
   };
-}
-
-/**
- * A result whose report is its own: the linter's tree rules add their findings to the report it keeps, which must
- * not reach the cache's copy (nor the next run's).
- */
-function own(result: SkillResult): SkillResult {
-  const r = result.report;
-  const out: SkillResult = { report: { skill: r.skill, valid: r.valid, diagnostics: r.diagnostics.slice() } };
-  if (result.disables) out.disables = result.disables;
-  return out;
 }
 
 /**
@@ -188,27 +196,25 @@ const OUTSIDE = /(?:^|\/)\.\.(?:\/|$)/;
 /** A row as read, checked whole: undefined when anything in it is not as rowOf writes it. */
 function keptOf(row: unknown[], root: string, strings: readonly string[]): Kept | undefined {
   if (row.length < PATHS_AT + STRIDE || (row.length - PATHS_AT) % STRIDE !== 0 || !isNum(row[DEV_AT])) return undefined;
-  const inputs: SkillInputs = [row[DEV_AT]];
   for (let i = PATHS_AT; i < row.length; i += STRIDE) {
     const p = str(row[i], strings);
     // Only paths inside the skill folder: a file written by another hand must not make us stat elsewhere.
     if (p === undefined || p.startsWith('/') || p.includes('\\') || OUTSIDE.test(p)) return undefined;
-    inputs.push(p);
-    for (let k = 1; k < STRIDE; k++) {
-      const v = row[i + k];
-      if (!isNum(v)) return undefined;
-      inputs.push(v);
-    }
+    for (let k = 1; k < STRIDE; k++) if (!isNum(row[i + k])) return undefined;
   }
-  const result = resultOf(root, row[1], strings);
-  return result && { result, inputs };
+  const kept = resultOf(root, row[1], strings);
+  if (!kept) return undefined;
+  // The row stays as the skill's identities; its result, now decoded, goes.
+  row[1] = 0;
+  return { ...kept, ids: row, at: DEV_AT, table: strings };
 }
 
 function rowOf(root: string, k: Kept, intern: (s: string) => number): unknown[] {
-  const row: unknown[] = [root, encodeResult(k.result, intern), k.inputs[0]];
-  for (let i = 1; i < k.inputs.length; i += STRIDE) {
-    row.push(intern(k.inputs[i] as string));
-    for (let j = 1; j < STRIDE; j++) row.push(k.inputs[i + j]);
+  const { ids, at, table } = k;
+  const row: unknown[] = [root, encodeResult(k, intern), ids[at]];
+  for (let i = at + 1; i < ids.length; i += STRIDE) {
+    row.push(intern((typeof ids[i] === 'number' ? table![ids[i] as number] : ids[i]) as string));
+    for (let j = 1; j < STRIDE; j++) row.push(ids[i + j]);
   }
   return row;
 }
@@ -223,8 +229,8 @@ const str = (v: unknown, strings: readonly string[]) =>
 // line, column, hint, fix] with trailing nulls left off, its file -1 for the skill file, n for a path relative to
 // the folder, or [n] for an absolute path.
 
-function encodeResult(r: SkillResult, n: (s: string) => number): unknown[] {
-  const s = r.report.skill;
+function encodeResult(r: Kept, n: (s: string) => number): unknown[] {
+  const s = r.skill;
   const positions: number[] = [];
   for (const [k, p] of Object.entries(s.positions)) positions.push(n(k), p.line, p.column);
   // The id is mostly the folder's name, and the name the id.
@@ -232,11 +238,11 @@ function encodeResult(r: SkillResult, n: (s: string) => number): unknown[] {
   const name = s.name === s.id ? null : n(s.name);
   const skill = [id, name, n(s.layout), n(s.file.slice(s.root.length + 1)), positions];
   if (s.version !== undefined) skill.push(n(s.version));
-  const findings = r.report.diagnostics.map((d) => encodeFinding(d, s, n));
+  const findings = r.findings.map((d) => encodeFinding(d, s, n));
   const disables = r.disables
     ? [encodeOff(r.disables.all), [...r.disables.lines].map(([l, o]) => [l, encodeOff(o)])]
     : 0;
-  return [skill, r.report.valid ? 1 : 0, findings, disables];
+  return [skill, r.valid ? 1 : 0, findings, disables];
 }
 
 function encodeFinding(d: LintFinding, s: LintedSkill, n: (s: string) => number): unknown[] {
@@ -264,7 +270,11 @@ function statOf(path: string): Stats | undefined {
 }
 
 /** The result a row keeps for `root`, checked whole; undefined when anything in it is not as encodeResult makes. */
-function resultOf(root: string, v: unknown, strings: readonly string[]): SkillResult | undefined {
+function resultOf(
+  root: string,
+  v: unknown,
+  strings: readonly string[],
+): Pick<Kept, 'skill' | 'valid' | 'findings' | 'disables'> | undefined {
   if (!Array.isArray(v) || v.length !== 4) return undefined;
   const [s, valid, findings, disables] = v as unknown[];
   if (!Array.isArray(s) || s.length < 5 || s.length > 6 || (valid !== 0 && valid !== 1) || !Array.isArray(findings))
@@ -292,13 +302,17 @@ function resultOf(root: string, v: unknown, strings: readonly string[]): SkillRe
     if (!d) return undefined;
     diagnostics.push(d);
   }
-  const result: SkillResult = { report: { skill, valid: valid === 1, diagnostics } };
+  const kept: Pick<Kept, 'skill' | 'valid' | 'findings' | 'disables'> = {
+    skill,
+    valid: valid === 1,
+    findings: diagnostics.length > 0 ? diagnostics : NONE,
+  };
   if (disables !== 0) {
     const d = disablesOf(disables);
     if (!d) return undefined;
-    result.disables = d;
+    kept.disables = d;
   }
-  return result;
+  return kept;
 }
 
 function findingOf(v: unknown, skill: LintedSkill, strings: readonly string[]): LintFinding | undefined {

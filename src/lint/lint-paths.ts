@@ -141,36 +141,36 @@ async function lintKept(
   threads: LintRootsOptions,
   useKept: boolean,
 ): Promise<string[]> {
-  const kept = new Map<string, SkillResult>();
-  const misses: string[] = [];
+  // Each result in the slot of its root; the roots linted, by their slot (the misses: few, on a warm run).
+  const slots: (SkillResult | undefined)[] = new Array(roots.length);
+  const misses = new Map<string, number>();
   const hits: string[] = [];
-  for (const root of roots) {
+  for (let i = 0; i < roots.length; i++) {
+    const root = roots[i]!;
     const r = useKept ? results.take(root) : undefined;
     if (r) {
-      kept.set(root, r);
+      slots[i] = r;
       hits.push(root);
       listings.delete(root);
-    } else misses.push(root);
+    } else misses.set(root, i);
   }
-  if (misses.length > 0) {
+  if (misses.size > 0) {
     await lintRoots(
       {
         ...linter,
         keep(result) {
           results.record(result, result.inputs);
           delete result.inputs;
-          kept.set(result.report.skill.root, result);
+          const i = misses.get(result.report.skill.root);
+          if (i !== undefined) slots[i] = result;
         },
       },
-      misses,
+      [...misses.keys()],
       listings,
       threads,
     );
   }
-  for (const root of roots) {
-    const r = kept.get(root);
-    if (r) linter.keep(r);
-  }
+  for (const r of slots) if (r) linter.keep(r);
   return hits;
 }
 
