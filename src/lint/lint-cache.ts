@@ -22,6 +22,7 @@ import {
   isNum,
   isStr,
   openKeptRows,
+  type KeptRows,
   settled,
   userCacheDir,
 } from '../fs/user-cache.js';
@@ -111,17 +112,21 @@ const NONE: LintFinding[] = [];
 
 /** The results kept in `file` for `build` (the build and configuration): read now, written by save(). */
 export function openLintCache(file: string, build: string, options: LintCacheOptions = {}): LintCache {
-  const rows = openKeptRows<Kept>(file, {
-    build,
-    field: 'skills',
-    kind: LINT_CACHE_KIND,
-    maxBytes: MAX_FILE_BYTES,
-    maxEntries: MAX_ENTRIES,
-    uid: options.uid ?? currentUid(),
-    codec: { decode: keptOf, encode: rowOf },
-  });
+  let opened: KeptRows<Kept> | undefined;
+  // Read when first asked for: after the search for skills, whose listings are then partly let go.
+  const open = () =>
+    (opened ??= openKeptRows<Kept>(file, {
+      build,
+      field: 'skills',
+      kind: LINT_CACHE_KIND,
+      maxBytes: MAX_FILE_BYTES,
+      maxEntries: MAX_ENTRIES,
+      uid: options.uid ?? currentUid(),
+      codec: { decode: keptOf, encode: rowOf },
+    }));
   return {
     take(root) {
+      const rows = open();
       const k = rows.get(root);
       if (!k) return undefined;
       const { ids, at, table } = k;
@@ -149,6 +154,7 @@ export function openLintCache(file: string, build: string, options: LintCacheOpt
       return result;
     },
     record(result, inputs) {
+      const rows = open();
       const r = result.report;
       const root = r.skill.root;
       // A skill file outside its folder's path as written (a root of '/', say) is not kept: its row could not say it.
@@ -161,7 +167,7 @@ export function openLintCache(file: string, build: string, options: LintCacheOpt
       if (result.disables) k.disables = result.disables;
       rows.put(root, k);
     },
-    save: () => rows.save(),
+    save: () => opened?.save(),
   };
 }
 
