@@ -131,6 +131,11 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
       '--concurrency <n>',
       'threads to lint on: a number, auto (the default: workers, up to one a core, when the work pays for them) or off',
     )
+    .option(
+      '--no-cache',
+      "lint every skill afresh: use and keep no findings in the user's cache (each skill's findings are kept, and " +
+        'used while none of its files, the configuration or this build changed; SKILLS_LINT_CACHE=0 turns it off too)',
+    )
     .addHelpText('after', examples(['skills lint ./my-skill', 'skills lint skills/ --quiet', 'skills lint . --fix']))
     .action(
       act(

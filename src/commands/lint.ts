@@ -32,6 +32,8 @@ export interface LintOptions {
   color?: boolean;
   /** Threads to lint on: a number, auto or off (parsed by parseConcurrency). */
   concurrency?: string | number;
+  /** false (--no-cache): lint every skill afresh and keep nothing (SKILLS_LINT_CACHE=0 does the same). */
+  cache?: boolean;
 }
 
 /** `skills lint [paths…]`: validate's checks and the lint rules, with --fix; exit 0 ok, 1 findings fail. */
@@ -56,6 +58,8 @@ export async function lint(options: LintOptions, ctx: Context) {
     env: ctx.env,
     home: homeOf(ctx),
     concurrency,
+    cache: options.cache !== false,
+    version: ctx.version,
   });
   const { reports, fixed } = run;
   if (run.cut) ctx.stderr.write(`warning: ${forTerminal(run.cut)}\n`);

@@ -87,12 +87,19 @@ export function readOwnJson(
   }
 }
 
-/** How the rows of a cache file are read and written: a row is a list whose first item is its key. */
+/**
+ * How the rows of a cache file are read and written: a row is a list whose first item is its key. A codec may say
+ * a string by its number in the file's table of strings (`strings`), which holds each once: a hundred thousand rows
+ * repeating the same messages and file names are then a hundred thousand small numbers, in the file and in memory.
+ */
 export interface RowCodec<K extends object> {
-  /** The value a row holds, checked; undefined for a malformed row, which is dropped. (K is never an array.) */
-  decode(row: unknown[], key: string): K | undefined;
-  /** The row of `value`: its key first. */
-  encode(key: string, value: K): unknown[];
+  /**
+   * The value a row holds, checked; undefined for a malformed row, which is dropped. (K is never an array.) `strings`
+   * is the file's table.
+   */
+  decode(row: unknown[], key: string, strings: readonly string[]): K | undefined;
+  /** The row of `value`: its key first; `intern` gives a string's number in the table written with it. */
+  encode(key: string, value: K, intern: (s: string) => number): unknown[];
 }
 
 export interface KeptRowsOptions<K extends object> {
@@ -134,6 +141,8 @@ export function openKeptRows<K extends object>(file: string, opts: KeptRowsOptio
   const data = readOwnJson(file, opts.maxBytes, opts.uid);
   const rows = data?.[opts.field];
   const base = typeof data?.base === 'string' ? data.base : '';
+  const table = data?.strings;
+  const strings: readonly string[] = Array.isArray(table) && table.every(isStr) ? (table as string[]) : [];
   if (data?.build === opts.build && Array.isArray(rows))
     for (const row of rows as unknown[]) {
       if (kept.size >= opts.maxEntries) break;
@@ -148,7 +157,7 @@ export function openKeptRows<K extends object>(file: string, opts: KeptRowsOptio
   const get = (key: string): K | undefined => {
     const slot = kept.get(key);
     if (!slot || slot.row === undefined) return slot?.value;
-    const value = opts.codec.decode(slot.row, key);
+    const value = opts.codec.decode(slot.row, key, strings);
     slot.row = undefined;
     if (value) slot.value = value;
     else kept.delete(key);
@@ -179,20 +188,32 @@ export function openKeptRows<K extends object>(file: string, opts: KeptRowsOptio
       changed = false;
       const out: unknown[][] = [];
       let shared: string | undefined;
+      const numbers = new Map<string, number>();
+      const intern = (text: string) => {
+        let n = numbers.get(text);
+        if (n === undefined) numbers.set(text, (n = numbers.size));
+        return n;
+      };
       for (const key of new Set([...used, ...kept.keys()])) {
         if (out.length >= opts.maxEntries) break;
         const value = get(key);
         if (!value) continue;
-        out.push(opts.codec.encode(key, value));
+        out.push(opts.codec.encode(key, value, intern));
         shared = shared === undefined ? key : sharedStart(shared, key);
       }
       // Up to a path separator, so that each row's key starts with a name of its own.
       const cut = shared === undefined ? 0 : Math.max(shared.lastIndexOf('/'), shared.lastIndexOf(sep)) + 1;
-      const text = JSON.stringify({
-        build: opts.build,
-        base: shared?.slice(0, cut) ?? '',
-        [opts.field]: out.map((row) => [(row[0] as string).slice(cut), ...row.slice(1)]),
-      });
+      // Each row's key shortened in place while the text is made, and put back: no copy of every row (a hundred
+      // thousand rows are tens of megabytes).
+      const keys = out.map((row) => row[0] as string);
+      let text: string;
+      try {
+        for (const row of out) row[0] = (row[0] as string).slice(cut);
+        const table = numbers.size > 0 ? { strings: [...numbers.keys()] } : {};
+        text = JSON.stringify({ build: opts.build, base: shared?.slice(0, cut) ?? '', ...table, [opts.field]: out });
+      } finally {
+        out.forEach((row, i) => (row[0] = keys[i]));
+      }
       writeOwnFile(file, `${text}\n`, `.${opts.kind}-tmp-`, opts.uid);
       removeStaleCaches(dirname(file), opts.kind);
     },

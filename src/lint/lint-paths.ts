@@ -6,8 +6,10 @@ import { cleanLeftoversBelow } from '../fs/atomic.js';
 import { planFixes, writeEdits, type FileEdit } from './fix.js';
 import { userTokenCache } from '../tokens/token-cache.js';
 import { cachedWholeCounter, COUNTER_ID } from '../tokens/tokens.js';
-import { createLinter, type LintReport } from './linter.js';
-import { lintRoots, type Concurrency } from './parallel.js';
+import type { Dirent } from 'node:fs';
+import { createLinter, type LintReport, type Linter, type SkillResult } from './linter.js';
+import { configKey, userLintCache, type LintCache } from './lint-cache.js';
+import { lintRoots, type Concurrency, type LintRootsOptions } from './parallel.js';
 import { resolveSettings } from './settings.js';
 import type { Fix } from './types.js';
 
@@ -26,6 +28,15 @@ export interface LintPathsOptions {
   home?: string;
   /** Threads to lint on (parallel.ts): a number, "auto" (the default) or "off". */
   concurrency?: Concurrency;
+  /**
+   * Keep each skill's findings in the user's cache folder and use them while nothing they were made from changed
+   * (lint-cache.ts); needs `env`, `home` and `version`. On unless false or SKILLS_LINT_CACHE=0.
+   */
+  cache?: boolean;
+  /** This version of skills (the cache's rows belong to it). */
+  version?: string;
+  /** The build the cache's rows belong to, when not this one's (tests). */
+  cacheBuild?: string;
 }
 
 export interface FixRecord {
@@ -45,6 +56,8 @@ export interface LintRun {
   cut?: string;
   /** Ids of the rules and checks whose level the configuration sets (their info findings are shown). */
   explicit: Set<string>;
+  /** The skill folders whose findings came from the result cache (lint-cache.ts), in order. */
+  cached: string[];
 }
 
 const MAX_PASSES = 10;
@@ -56,21 +69,42 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   let cut: string | undefined;
   const cache = options.env && options.home ? userTokenCache(options.env, options.home, COUNTER_ID) : undefined;
   const countTokens = cache ? cachedWholeCounter(cache) : undefined;
+  // Taken before anything is read: what changed after it is never kept (lint-cache.ts).
+  const start = Date.now();
+  const { env, home, version } = options;
+  const results =
+    options.cache !== false && env && home && version
+      ? userLintCache(env, home, version, configKey(config, options.spec), options.cacheBuild)
+      : undefined;
+  const inputsSince = results ? start : undefined;
   // One skill at a time: loaded, checked and let go, so that what stays in memory is the findings.
-  const run = async () => {
+  const run = async (useKept: boolean) => {
     const { roots, outside, listings, ...found } = discoverSkills(paths, { cwd: options.cwd });
     cut = found.cut;
-    const linter = createLinter({ config, spec: options.spec, ...(countTokens ? { countTokens } : {}) });
-    await lintRoots(linter, roots, listings, {
+    const linter = createLinter({
+      config,
+      spec: options.spec,
+      ...(countTokens ? { countTokens } : {}),
+      ...(inputsSince !== undefined ? { inputsSince } : {}),
+    });
+    const threads: LintRootsOptions = {
       concurrency: options.concurrency ?? 'auto',
       spec: options.spec,
       // Workers count tokens from the counts this cache holds, and send the counts they used back to it.
-      workerData: () => ({ config, spec: options.spec, ...(cache?.counts ? { tokenCounts: cache.counts() } : {}) }),
+      workerData: () => ({
+        config,
+        spec: options.spec,
+        ...(cache?.counts ? { tokenCounts: cache.counts() } : {}),
+        ...(inputsSince !== undefined ? { inputsSince } : {}),
+      }),
       ...(cache ? { cache } : {}),
-    });
-    return { reports: linter.finish(), outside };
+    };
+    const cached = results ? await lintKept(linter, results, roots, listings, threads, useKept) : [];
+    if (!results) await lintRoots(linter, roots, listings, threads);
+    return { reports: linter.finish(), outside, cached };
   };
-  let { reports, outside } = await run();
+  // --fix rewrites files, and every pass lints every skill afresh: the last pass's results are the ones kept.
+  let { reports, outside, cached } = await run(!options.fix);
   const fixed: FixRecord[] = [];
   let preview: FileEdit[] = [];
   if (options.fix) {
@@ -81,15 +115,63 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
       if (applied.length === 0) break;
       writeEdits(edits);
       for (const e of edits) for (const description of e.fixes) fixed.push({ file: e.file, description });
-      ({ reports, outside } = await run());
+      ({ reports, outside, cached } = await run(false));
     }
   } else if (options.fixDryRun) {
     preview = planFixes(...fixesOf(reports)).edits;
   }
   cache?.save();
+  results?.save();
   const explicit = new Set<string>();
   for (const [id, setting] of resolveSettings(config)) if (setting.severity !== undefined) explicit.add(id);
-  return { reports, outside, fixed, preview, explicit, ...(cut ? { cut } : {}) };
+  return { reports, outside, fixed, preview, explicit, cached, ...(cut ? { cut } : {}) };
+}
+
+/**
+ * Lint the skill folders at `roots` through the result cache: the results it keeps for skills that did not change
+ * (when `useKept`), the others linted (on worker threads too: only what the cache misses goes to them) and kept for
+ * the next run; every result is kept in the linter in the order of `roots`, as lintRoots would keep it. Returns the
+ * roots whose results the cache gave.
+ */
+async function lintKept(
+  linter: Linter,
+  results: LintCache,
+  roots: string[],
+  listings: Map<string, Dirent[]>,
+  threads: LintRootsOptions,
+  useKept: boolean,
+): Promise<string[]> {
+  // Each result in the slot of its root; the roots linted, by their slot (the misses: few, on a warm run).
+  const slots: (SkillResult | undefined)[] = new Array(roots.length);
+  const misses = new Map<string, number>();
+  const hits: string[] = [];
+  for (let i = 0; i < roots.length; i++) {
+    const root = roots[i]!;
+    const r = useKept ? results.take(root) : undefined;
+    if (r) {
+      slots[i] = r;
+      hits.push(root);
+      listings.delete(root);
+    } else misses.set(root, i);
+  }
+  if (misses.size > 0) {
+    await lintRoots(
+      {
+        ...linter,
+        keep(result) {
+          results.record(result, result.inputs);
+          delete result.inputs;
+          const i = misses.get(result.report.skill.root);
+          if (i !== undefined) slots[i] = result;
+        },
+      },
+      [...misses.keys()],
+      listings,
+      threads,
+    );
+  }
+  for (const r of slots) if (r) linter.keep(r);
+  return hits;
 }
 
 /** The fixes of the findings, and the skill each belongs to (a fix writes nothing outside its skill). */

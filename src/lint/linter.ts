@@ -11,6 +11,7 @@ import { rules as allRules } from './rules/index.js';
 import { knownNames, resolveSettings, settingFor } from './settings.js';
 import type { Fix, Report, Rule, RuleContext, RuleTools, TreeSkill } from './types.js';
 import { fixForCheck } from './validate-fixes.js';
+import { inputsOf, type SkillInputs } from './lint-cache.js';
 
 export { resolveSettings } from './settings.js';
 
@@ -38,6 +39,11 @@ export interface LintOptions {
   onReport?(rule: Rule, skill: TreeSkill, report: Report): void;
   /** Token counts (the user's cache, say); the tokenizer alone by default. */
   countTokens?: RuleTools['countTokens'];
+  /**
+   * For the result cache (lint-cache.ts): each result says what it was made from, as of the run that began at this
+   * time (ms).
+   */
+  inputsSince?: number;
 }
 
 /**
@@ -49,6 +55,8 @@ export interface SkillResult {
   disables?: FileDisables;
   /** Linting stopped on this skill (parallel.ts): it is reported, but the tree rules leave it out. */
   failed?: boolean;
+  /** With `inputsSince`: the paths and identities the result was made from; none when it cannot be kept. */
+  inputs?: SkillInputs;
 }
 
 /** A linter that takes skills one at a time, keeps only their findings, and runs the tree rules at the end. */
@@ -182,11 +190,16 @@ export function createLinter(options: LintOptions): Linter {
         valid: !diagnostics.some((d) => d.severity === 'error'),
         diagnostics,
       };
+      const result: SkillResult = { report: r };
       if (treeRules.length > 0) {
         const d = disables(skill.file);
-        if (d.all !== undefined || d.lines.size > 0) return { report: r, disables: d };
+        if (d.all !== undefined || d.lines.size > 0) result.disables = d;
       }
-      return { report: r };
+      if (options.inputsSince !== undefined) {
+        const inputs = inputsOf(skill, options.inputsSince);
+        if (inputs) result.inputs = inputs;
+      }
+      return result;
     },
     keep(result) {
       reports.push(result.report);

@@ -177,4 +177,6 @@ export interface LintWorkerData {
   spec?: boolean;
   /** The counts the user's token cache holds, when there is one (the main thread saves what workers add). */
   tokenCounts?: Map<string, number>;
+  /** For the result cache: when the run began (LintOptions.inputsSince). */
+  inputsSince?: number;
 }

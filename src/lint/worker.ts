@@ -28,6 +28,7 @@ const linter = createLinter({
   config: data.config,
   spec: data.spec,
   ...(cache ? { countTokens: cachedWholeCounter(cache) } : {}),
+  ...(data.inputsSince !== undefined ? { inputsSince: data.inputsSince } : {}),
 });
 
 serveBatches<Outcome>(async (root) => {
