@@ -67,7 +67,8 @@ export function configKey(config: Config, spec: boolean | undefined): string {
 }
 
 /**
- * The user's lint cache for this build of skills and this configuration (`~/.cache/skills/lint-<hash>.json`), or
+ * The user's lint cache for this build of skills, this configuration and these folders
+ * (`~/.cache/skills/lint-<hash>.json`), or
  * undefined when SKILLS_LINT_CACHE=0 turns it off.
  */
 export function userLintCache(
@@ -75,13 +76,18 @@ export function userLintCache(
   home: string,
   version: string,
   key: string,
+  /** The folders linted, absolute: each set has its own file. */
+  folders: readonly string[],
   /** This build of skills (buildOf(version) unless given: tests). */
   build = buildOf(version),
   options: LintCacheOptions = {},
 ): LintCache | undefined {
   if (env.SKILLS_LINT_CACHE === '0') return undefined;
   build = `${build}|${key}`;
-  return openLintCache(cacheFileFor(userCacheDir(env, home), LINT_CACHE_KIND, [build]), build, options);
+  // One file per set of folders linted, as ESLint keeps one per project: linting a small tree never reads the rows
+  // of a large one linted before (a file of 100,000 skills is tens of megabytes).
+  const file = cacheFileFor(userCacheDir(env, home), LINT_CACHE_KIND, [build, ...[...new Set(folders)].sort()]);
+  return openLintCache(file, build, options);
 }
 
 /**

@@ -7,6 +7,7 @@ import { planFixes, writeEdits, type FileEdit } from './fix.js';
 import { userTokenCache } from '../tokens/token-cache.js';
 import { cachedWholeCounter, COUNTER_ID } from '../tokens/tokens.js';
 import type { Dirent } from 'node:fs';
+import { resolve } from 'node:path';
 import { createLinter, type LintReport, type Linter, type SkillResult } from './linter.js';
 import { configKey, userLintCache, type LintCache } from './lint-cache.js';
 import { lintRoots, type Concurrency, type LintRootsOptions } from './parallel.js';
@@ -74,7 +75,14 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   const { env, home, version } = options;
   const results =
     options.cache !== false && env && home && version
-      ? userLintCache(env, home, version, configKey(config, options.spec), options.cacheBuild)
+      ? userLintCache(
+          env,
+          home,
+          version,
+          configKey(config, options.spec),
+          paths.map((p) => resolve(options.cwd, p)),
+          options.cacheBuild,
+        )
       : undefined;
   const inputsSince = results ? start : undefined;
   // One skill at a time: loaded, checked and let go, so that what stays in memory is the findings.

@@ -127,8 +127,12 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
     reals.set(dir, key);
     if (listing) listings.set(dir, listing);
   };
+  // A path given twice is searched once (a second search would find only skills already taken, and say it holds none).
+  const searched = new Set<string>();
   for (const given of paths) {
     const abs = resolve(options.cwd, given);
+    if (searched.has(abs)) continue;
+    searched.add(abs);
     let st;
     try {
       st = statSync(abs);

@@ -197,6 +197,27 @@ describe('lint result cache', () => {
     expect(seen(await lintPaths(opts()))).toBe(off);
   }, 60_000);
 
+  it('keeps one file for each set of folders linted, so a small tree never reads the rows of a large one', async () => {
+    const home = join(root, '.cache-folders');
+    const at = (paths: string[]) => opts({ paths, env: { XDG_CACHE_HOME: home } });
+    const files = () => readdirSync(join(home, 'skills')).filter((f) => f.startsWith('lint-'));
+    await lintPaths(at(['.']));
+    expect((await lintPaths(at(['.']))).cached.length).toBeGreaterThanOrEqual(KINDS);
+    expect(files()).toHaveLength(1);
+    // Another set of folders: its own file, none of the first one's rows used.
+    const some = ['changes/same', 'kinds'];
+    const first = await lintPaths(at(some));
+    expect(first.cached).toEqual([]);
+    expect(files()).toHaveLength(2);
+    // The same set written another way, or with a folder given twice, is the same set: the same findings, kept.
+    const again = await lintPaths(at(['changes/same', './kinds/', 'changes/same']));
+    expect(again.cached.length).toBe(first.reports.length);
+    expect(seen(again)).toBe(seen(first));
+    // And in another order.
+    expect((await lintPaths(at(['kinds', 'changes/same']))).cached.length).toBe(first.reports.length);
+    expect(files()).toHaveLength(2);
+  }, 60_000);
+
   it('lints as usual when the cache folder cannot be made', async () => {
     const off = seen(await lintPaths(opts({ cache: false })));
     // XDG_CACHE_HOME is a file: no folder can be made in it, whoever runs this.

@@ -38,6 +38,12 @@ describe('discoverSkills', () => {
     expect(
       discoverSkills(['a', join(dir, 'a'), '.'], { cwd: dir }).roots.filter((r) => r === join(dir, 'a')),
     ).toHaveLength(1);
+    // A folder that holds skills, given twice (as written or another way), is searched once, not an error.
+    expect(rel(dir, discoverSkills(['group', './group/', 'a', 'group'], { cwd: dir }).roots)).toEqual([
+      'group/b',
+      'group/c',
+      'a',
+    ]);
   });
 
   it('skips .git, node_modules and what .gitignore names, and stops at the depth asked', () => {
