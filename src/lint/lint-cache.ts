@@ -9,8 +9,8 @@
 // the same clock tick as this run's read then always shows as a later ctime. The rules that compare skills are not
 // kept: they run over every skill each time, from the small summary (id, name, root, positions) a row holds.
 import { createHash } from 'node:crypto';
-import { statSync, type Stats } from 'node:fs';
-import { basename, isAbsolute, sep } from 'node:path';
+import { existsSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Severity } from '../model/diagnostic.js';
 import type { Layout, Skill } from '../model/skill.js';
@@ -76,7 +76,7 @@ export function userLintCache(
   home: string,
   version: string,
   key: string,
-  /** The folders linted, absolute: each set has its own file. */
+  /** The paths linted, absolute: each set of projects they lie in has its own file (cacheScopes). */
   folders: readonly string[],
   /** This build of skills (buildOf(version) unless given: tests). */
   build = buildOf(version),
@@ -84,10 +84,41 @@ export function userLintCache(
 ): LintCache | undefined {
   if (env.SKILLS_LINT_CACHE === '0') return undefined;
   build = `${build}|${key}`;
-  // One file per set of folders linted, as ESLint keeps one per project: linting a small tree never reads the rows
-  // of a large one linted before (a file of 100,000 skills is tens of megabytes).
-  const file = cacheFileFor(userCacheDir(env, home), LINT_CACHE_KIND, [build, ...[...new Set(folders)].sort()]);
+  // One file per project, as ESLint keeps one `.eslintcache` a project: linting a small tree never reads the rows
+  // of a large one elsewhere (a file of 100,000 skills is tens of megabytes).
+  const file = cacheFileFor(userCacheDir(env, home), LINT_CACHE_KIND, [build, ...cacheScopes(folders)]);
   return openLintCache(file, build, options);
+}
+
+/**
+ * The projects the paths linted lie in, sorted: for each, the git work tree holding it (the pre-commit hook passes
+ * the changed files, a different set at each commit, all in one repository), else the path itself.
+ */
+export function cacheScopes(paths: readonly string[]): string[] {
+  // Each folder looked at: the work tree above it, or '' for none.
+  const tops = new Map<string, string>();
+  const workTree = (path: string): string => {
+    const seen: string[] = [];
+    let top = '';
+    for (let d = path; ;) {
+      const known = tops.get(d);
+      if (known !== undefined) {
+        top = known;
+        break;
+      }
+      seen.push(d);
+      if (existsSync(join(d, '.git'))) {
+        top = d;
+        break;
+      }
+      const up = dirname(d);
+      if (up === d) break;
+      d = up;
+    }
+    for (const d of seen) tops.set(d, top);
+    return top;
+  };
+  return [...new Set(paths.map((p) => workTree(p) || p))].sort();
 }
 
 /**

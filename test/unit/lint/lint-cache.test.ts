@@ -20,6 +20,7 @@ import { lintPaths, type LintPathsOptions, type LintRun } from '../../../src/lin
 import { TOO_RECENT_MS } from '../../../src/fs/user-cache.js';
 import { jsonDiagnostic } from '../../../src/model/diagnostic.js';
 import { KINDS_CONFIG, skillOf } from '../../helpers/lint-kinds.js';
+import { cacheScopes } from '../../../src/lint/lint-cache.js';
 import { tempDir } from '../../helpers/cli.js';
 import { skillMd, writeTree, type TreeSpec } from '../../helpers/tree.js';
 
@@ -216,6 +217,31 @@ describe('lint result cache', () => {
     // And in another order.
     expect((await lintPaths(at(['kinds', 'changes/same']))).cached.length).toBe(first.reports.length);
     expect(files()).toHaveLength(2);
+  }, 60_000);
+
+  it('keeps one file for a git work tree, whichever of its files are given (the pre-commit hook passes the changed ones)', async () => {
+    const repo = join(root, 'repo');
+    writeTree(repo, {
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'a/SKILL.md': skillMd('name: a\ndescription: Checks a tables. Use when the user asks to check a table.'),
+      'b/SKILL.md': skillMd('name: b\ndescription: Checks b tables. Use when the user asks to check a table.'),
+      'b/references/r.md': '# R\n',
+    });
+    const loose = join(root, 'loose');
+    writeTree(loose, { 'x/SKILL.md': skillMd('name: x\ndescription: Checks x tables. Use when asked.') });
+    expect(cacheScopes([join(repo, 'a', 'SKILL.md'), join(repo, 'b', 'references', 'r.md'), join(repo, 'b')])).toEqual([
+      repo,
+    ]);
+    // Outside any work tree, each path is its own; two of them are never taken for one.
+    expect(cacheScopes([join(loose, 'x'), join(root, 'project')])).toEqual([join(loose, 'x'), join(root, 'project')]);
+    expect(cacheScopes([join(repo, 'a'), join(loose, 'x')])).toEqual([repo, join(loose, 'x')].sort());
+    await new Promise((r) => setTimeout(r, TOO_RECENT_MS + 200));
+    const home = join(root, '.cache-repo');
+    const at = (paths: string[]) => opts({ paths, cwd: repo, env: { XDG_CACHE_HOME: home } });
+    await lintPaths(at(['a/SKILL.md']));
+    // The second set of files, in the same work tree: the first run's row of a is used.
+    expect((await lintPaths(at(['b/references/r.md', 'a']))).cached).toEqual([join(repo, 'a')]);
+    expect(readdirSync(join(home, 'skills')).filter((f) => f.startsWith('lint-'))).toHaveLength(1);
   }, 60_000);
 
   it('lints as usual when the cache folder cannot be made', async () => {
