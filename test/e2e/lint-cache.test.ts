@@ -3,13 +3,13 @@
 // SKILLS_REAL_CORPORA is set, on the real collections; two lints at once and a lint killed midway leave a cache the
 // next run reads correctly.
 import { execa } from 'execa';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOO_RECENT_MS } from '../../src/fs/user-cache.js';
 import { BIN, runCli, tempDir } from '../helpers/cli.js';
 import { KINDS_CONFIG, skillOf } from '../helpers/lint-kinds.js';
-import { writeTree, type TreeSpec } from '../helpers/tree.js';
+import { skillMd, writeTree, type TreeSpec } from '../helpers/tree.js';
 
 const SKILLS = 96;
 let root: string;
@@ -88,6 +88,32 @@ describe('skills lint, result cache (built CLI)', () => {
     expect(help.stdout).toContain('--no-cache');
     expect(help.stdout).toContain('SKILLS_LINT_CACHE=0');
   });
+
+  it('keeps one file for a repository whichever of its files are given, a folder given twice linted once', async () => {
+    const repo = join(root, '..', `${root.split('/').at(-1)}-repo`);
+    const desc = (n: string) => `description: Checks ${n} tables against a schema. Use when asked to check one.`;
+    writeTree(repo, {
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'a/SKILL.md': skillMd(`name: a\n${desc('a')}`),
+      'b/SKILL.md': skillMd(`name: b\n${desc('b')}`, '# B\n\nRead [r](references/r.md).\n'),
+      'b/references/r.md': '# R\n',
+    });
+    try {
+      await new Promise((r) => setTimeout(r, TOO_RECENT_MS + 200));
+      const cache = freshCache();
+      // As the pre-commit hook runs it: the changed files, another set at each commit.
+      const first = await lint(['--format', 'json', 'a/SKILL.md'], cache, repo);
+      expect(first.exitCode, first.stderr).toBe(0);
+      const second = await lint(['--format', 'json', 'b/references/r.md', 'a', 'a'], cache, repo);
+      const off = await lint(['--format', 'json', '--no-cache', 'b', 'a'], cache, repo);
+      expect(second.exitCode, second.stderr).toBe(0);
+      expect(second.stdout).toBe(off.stdout);
+      expect(JSON.parse(second.stdout).skills).toHaveLength(2);
+      expect(cacheRows(cache)).toHaveLength(1);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 // The real collections, when there are some: what --no-cache prints, cold and warm, in json and sarif.
