@@ -4,11 +4,16 @@ import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS } from '../fs/walk.js';
 
+const NATIVE_RECURSIVE = new Set<string>(['darwin', 'win32']);
+
 export interface WatchOptions {
   signal: AbortSignal;
   /** Quiet time after the last change before onChange runs. */
   debounceMs?: number;
-  /** Force per-folder watchers (what platforms without recursive fs.watch get). */
+  /**
+   * true: Node's recursive fs.watch; false: one watcher per folder. By default recursive only where it is native
+   * (macOS, Windows).
+   */
   recursive?: boolean;
 }
 
@@ -95,7 +100,12 @@ export function watchTree(
         if (d.isDirectory() && !SKIP_DIRS.has(d.name)) watchBelow(join(dir, d.name));
       }
     };
-    let recursive = options.recursive !== false;
+    // On Linux, Node 20 emulates recursive fs.watch in JavaScript with one inotify watch per file and per folder,
+    // node_modules and .git included (a tree of 300 skills with 10 files each in node_modules: 3,901 watches against
+    // our 301), re-reading a folder on each event; a large tree runs out of the user's inotify watches, and sync
+    // --watch once missed a new skill on a loaded machine. Our watchers are one per folder, skip SKIP_DIRS, add a
+    // new folder's watch inside its event, and the debounced rescan of that folder finds what was written before.
+    let recursive = options.recursive ?? NATIVE_RECURSIVE.has(process.platform);
     if (recursive) {
       try {
         const w = watch(root, { recursive: true }, (_event, name) =>

@@ -585,4 +585,94 @@ describe('watching', () => {
       expect(batches.length).toBeLessThanOrEqual(2);
     });
   }
+
+  // /proc shows each inotify watch of the process; the count is what a large tree costs against the user's limit.
+  const inotifyWatches = () => {
+    let n = 0;
+    for (const fd of readdirSync('/proc/self/fdinfo')) {
+      try {
+        n += (readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8').match(/^inotify /gm) ?? []).length;
+      } catch {
+        /* closed meanwhile */
+      }
+    }
+    return n;
+  };
+  it.runIf(process.platform === 'linux')(
+    'by default watches one inotify watch per folder, none in node_modules or .git (Node 20 emulated recursive: one per file)',
+    async () => {
+      const root = fresh('watch-count');
+      for (let i = 0; i < 20; i++) {
+        makeSkill(root, `s${i}`, '1.0.0', {
+          'references/r.md': 'r',
+          ...Object.fromEntries(Array.from({ length: 10 }, (_, j) => [`node_modules/x/f${j}.js`, 'x'])),
+        });
+      }
+      mkdirSync(join(root, '.git/objects'), { recursive: true });
+      const before = inotifyWatches();
+      const stop = new AbortController();
+      const done = watchTree(root, async () => {}, { signal: stop.signal });
+      // The root, 20 skill folders and their references/ folders: 41. Not their files, node_modules or .git.
+      expect(inotifyWatches() - before).toBe(41);
+      stop.abort();
+      await done;
+      expect(inotifyWatches()).toBe(before);
+    },
+  );
+
+  it('by default is watching when watchTree returns: a skill written at once after it is seen', async () => {
+    const root = fresh('watch-at-once');
+    makeSkill(root, 'already', '1.0.0');
+    const stop = new AbortController();
+    const found: string[] = [];
+    const done = watchTree(
+      root,
+      async (paths) => {
+        found.push(...(await changedSkillRoots(root, paths)));
+        if (found.length > 0) stop.abort();
+      },
+      { signal: stop.signal, debounceMs: 50 },
+    );
+    // No pause: sync --watch says "watching" as watchTree returns, and a user may write the next moment.
+    makeSkill(join(root, 'agents'), 'quick', '1.0.0');
+    const timeout = setTimeout(() => stop.abort(), 3000);
+    await done;
+    clearTimeout(timeout);
+    expect(found).toEqual([join(root, 'agents/quick')]);
+  });
+
+  it('by default (per-folder watchers on Linux) sees a skill written slowly into new folders, each step after the debounce', async () => {
+    const root = fresh('watch-slow');
+    const stop = new AbortController();
+    const found: string[] = [];
+    let calls = 0;
+    const done = watchTree(
+      root,
+      async (paths) => {
+        calls++;
+        found.push(...(await changedSkillRoots(root, paths)));
+        if (found.length > 0) stop.abort();
+      },
+      { signal: stop.signal, debounceMs: 50 },
+    );
+    const pause = () => new Promise((r) => setTimeout(r, 250));
+    await pause();
+    mkdirSync(join(root, 'agents'));
+    await pause();
+    mkdirSync(join(root, 'agents/slow/scripts'), { recursive: true });
+    await pause();
+    // Each step above ran its own rescan and found no skill; only this write makes one.
+    expect(found).toEqual([]);
+    writeFileSync(join(root, 'agents/slow/scripts/run.sh'), '#!/bin/sh\n');
+    await pause();
+    writeFileSync(
+      join(root, 'agents/slow/SKILL.md'),
+      skillMd('name: slow\ndescription: Written slowly. Use when testing.'),
+    );
+    const timeout = setTimeout(() => stop.abort(), 5000);
+    await done;
+    clearTimeout(timeout);
+    expect(found).toEqual([join(root, 'agents/slow')]);
+    expect(calls).toBeGreaterThanOrEqual(3);
+  });
 });
