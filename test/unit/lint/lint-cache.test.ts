@@ -198,6 +198,31 @@ describe('lint result cache', () => {
     expect(seen(await lintPaths(opts()))).toBe(off);
   }, 60_000);
 
+  it('relints only the skill whose line of the cache file is damaged, and uses every other line', async () => {
+    await lintPaths(opts());
+    const off = await lintPaths(opts({ cache: false }));
+    const [name] = cacheFiles();
+    const file = join(cacheHome, 'skills', name!);
+    const whole = readFileSync(file, 'utf8');
+    // One row a line, each starting with its skill folder's path (past the base all of them share).
+    const lines = whole.split('\n');
+    expect(lines.length).toBe(off.reports.length + 3);
+    const at = lines.findIndex((l) => /^\["[^"]*changes\/same",/.test(l));
+    expect(at).toBeGreaterThan(0);
+    // The skill's result made unreadable (its valid flag is no 0 or 1): the row goes, the skill is linted again.
+    const comma = lines[at]!.endsWith(',') ? ',' : '';
+    const row = JSON.parse(lines[at]!.slice(0, lines[at]!.length - comma.length)) as [string, unknown[], ...unknown[]];
+    row[1][1] = 'yes';
+    lines[at] = JSON.stringify(row) + comma;
+    writeFileSync(file, lines.join('\n'));
+    const run = await lintPaths(opts());
+    expect(seen(run)).toBe(seen(off));
+    expect(run.cached).toHaveLength(off.reports.length - 1);
+    expect(run.cached).not.toContain(changes('same'));
+    // Written again with that skill's row: every skill is kept once more.
+    expect((await lintPaths(opts())).cached).toHaveLength(off.reports.length);
+  }, 60_000);
+
   it('keeps one file for each set of folders linted, so a small tree never reads the rows of a large one', async () => {
     const home = join(root, '.cache-folders');
     const at = (paths: string[]) => opts({ paths, env: { XDG_CACHE_HOME: home } });
