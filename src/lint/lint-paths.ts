@@ -98,11 +98,17 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
             return r !== undefined;
           }
         : undefined;
-    const { roots, outside, listings, ...found } = discoverSkills(paths, {
+    // Only what is used is taken: the search's other maps (a real path for each of 100,000 skills) go now.
+    const {
+      roots,
+      outside,
+      listings,
+      cut: searchCut,
+    } = discoverSkills(paths, {
       cwd: options.cwd,
       ...(probe ? { probe } : {}),
     });
-    cut = found.cut;
+    cut = searchCut;
     const linter = createLinter({
       config,
       spec: options.spec,
