@@ -10,7 +10,7 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanStale, tempName, writeAll } from './atomic.js';
 
@@ -41,10 +41,10 @@ export function ownFolder(dir: string, uid: number | undefined): boolean {
 }
 
 /**
- * The text of a cache file of `uid`'s in a folder of its own, or undefined: a missing, foreign, linked, shared or
+ * The bytes of a cache file of `uid`'s in a folder of its own, or undefined: a missing, foreign, linked, shared or
  * larger than `maxBytes` file is not read.
  */
-export function readOwnFile(file: string, maxBytes: number, uid: number | undefined): string | undefined {
+export function readOwnBytes(file: string, maxBytes: number, uid: number | undefined): Buffer | undefined {
   if (!ownFolder(dirname(file), uid)) return undefined;
   let fd: number | undefined;
   try {
@@ -60,12 +60,17 @@ export function readOwnFile(file: string, maxBytes: number, uid: number | undefi
       if (n === 0) break;
       got += n;
     }
-    return buf.toString('utf8', 0, got);
+    return got < buf.length ? buf.subarray(0, got) : buf;
   } catch {
     return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** The text of a cache file, as readOwnBytes reads it. */
+export function readOwnFile(file: string, maxBytes: number, uid: number | undefined): string | undefined {
+  return readOwnBytes(file, maxBytes, uid)?.toString('utf8');
 }
 
 /**
@@ -87,147 +92,6 @@ export function readOwnJson(
   }
 }
 
-/**
- * How the rows of a cache file are read and written: a row is a list whose first item is its key. A codec may say
- * a string by its number in the file's table of strings (`strings`), which holds each once: a hundred thousand rows
- * repeating the same messages and file names are then a hundred thousand small numbers, in the file and in memory.
- */
-export interface RowCodec<K extends object> {
-  /**
-   * The value a row holds, checked; undefined for a malformed row, which is dropped. (K is never an array.) `strings`
-   * is the file's table.
-   */
-  decode(row: unknown[], key: string, strings: readonly string[]): K | undefined;
-  /** The row of `value`: its key first; `intern` gives a string's number in the table written with it. */
-  encode(key: string, value: K, intern: (s: string) => number): unknown[];
-}
-
-export interface KeptRowsOptions<K extends object> {
-  build: string;
-  /**
-   * The file's list of rows: `{build, base, [field]: rows}`, each row's key written without `base`, the start all
-   * the keys share (the skill folders' path, said once instead of ten thousand times).
-   */
-  field: string;
-  /** The cache's kind (`list`, `catalog`): its temp files and the stale files removed beside it. */
-  kind: string;
-  maxBytes: number;
-  maxEntries: number;
-  uid: number | undefined;
-  codec: RowCodec<K>;
-}
-
-/** The keyed rows of a user cache file, each decoded and checked the first time it is asked for. */
-export interface KeptRows<K extends object> {
-  get(key: string): K | undefined;
-  /** This run used `value` for `key` as it was kept. */
-  use(key: string, value: K): void;
-  /** This run made `value` for `key`: the file is written again. */
-  put(key: string, value: K): void;
-  /** Forget `key`'s row (it no longer holds); true when there was one. */
-  drop(key: string): boolean;
-  /** Write the file when something changed, this run's rows first (the longest unused go first); never throws. */
-  save(): void;
-}
-
-/**
- * The rows kept in `file` for `build`, read now (at most `maxEntries`; nothing when the file is missing, foreign, of
- * another build or malformed) and written by save().
- */
-export function openKeptRows<K extends object>(file: string, opts: KeptRowsOptions<K>): KeptRows<K> {
-  // One slot a key: its row as read, until it is decoded into its value (or replaced by this run's). A hit costs a
-  // lookup, not a Map insertion: ten thousand of each are a noticeable share of a warm run.
-  const kept = new Map<string, { row?: unknown[]; value?: K }>();
-  const data = readOwnJson(file, opts.maxBytes, opts.uid);
-  const rows = data?.[opts.field];
-  const base = typeof data?.base === 'string' ? data.base : '';
-  const table = data?.strings;
-  const strings: readonly string[] = Array.isArray(table) && table.every(isStr) ? (table as string[]) : [];
-  if (data?.build === opts.build && Array.isArray(rows))
-    for (const row of rows as unknown[]) {
-      if (kept.size >= opts.maxEntries) break;
-      if (!Array.isArray(row) || typeof row[0] !== 'string') continue;
-      // The row as the codec wrote it: its whole key first.
-      row[0] = base + row[0];
-      kept.set(row[0] as string, { row });
-    }
-  // The keys this run used or made, in that order: written first.
-  const used: string[] = [];
-  let changed = false;
-  const get = (key: string): K | undefined => {
-    const slot = kept.get(key);
-    if (!slot || slot.row === undefined) return slot?.value;
-    const value = opts.codec.decode(slot.row, key, strings);
-    slot.row = undefined;
-    if (value) slot.value = value;
-    else kept.delete(key);
-    return value;
-  };
-  const set = (key: string, value: K) => {
-    const slot = kept.get(key);
-    if (slot) {
-      slot.row = undefined;
-      slot.value = value;
-    } else kept.set(key, { value });
-    used.push(key);
-  };
-  return {
-    get,
-    use: set,
-    put(key, value) {
-      set(key, value);
-      changed = true;
-    },
-    drop(key) {
-      const had = kept.delete(key);
-      if (had) changed = true;
-      return had;
-    },
-    save() {
-      if (!changed) return;
-      changed = false;
-      const out: unknown[][] = [];
-      let shared: string | undefined;
-      const numbers = new Map<string, number>();
-      const intern = (text: string) => {
-        let n = numbers.get(text);
-        if (n === undefined) numbers.set(text, (n = numbers.size));
-        return n;
-      };
-      for (const key of new Set([...used, ...kept.keys()])) {
-        if (out.length >= opts.maxEntries) break;
-        const value = get(key);
-        if (!value) continue;
-        out.push(opts.codec.encode(key, value, intern));
-        shared = shared === undefined ? key : sharedStart(shared, key);
-      }
-      // Up to a path separator, so that each row's key starts with a name of its own.
-      const cut = shared === undefined ? 0 : Math.max(shared.lastIndexOf('/'), shared.lastIndexOf(sep)) + 1;
-      // Each row's key shortened in place while the text is made, and put back: no copy of every row (a hundred
-      // thousand rows are tens of megabytes).
-      const keys = out.map((row) => row[0] as string);
-      let text: string;
-      try {
-        for (const row of out) row[0] = (row[0] as string).slice(cut);
-        const table = numbers.size > 0 ? { strings: [...numbers.keys()] } : {};
-        text = JSON.stringify({ build: opts.build, base: shared?.slice(0, cut) ?? '', ...table, [opts.field]: out });
-      } finally {
-        out.forEach((row, i) => (row[0] = keys[i]));
-      }
-      writeOwnFile(file, `${text}\n`, `.${opts.kind}-tmp-`, opts.uid);
-      removeStaleCaches(dirname(file), opts.kind);
-    },
-  };
-}
-
-/** The longest start `a` and `b` share. */
-function sharedStart(a: string, b: string): string {
-  let i = 0;
-  const n = Math.min(a.length, b.length);
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i === a.length ? a : a.slice(0, i);
-}
-
 /** Checks of what a cache file holds. */
 export const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 export const isStr = (v: unknown): v is string => typeof v === 'string';
@@ -235,9 +99,15 @@ export const optStr = (v: unknown): v is string | null => v === null || typeof v
 
 /**
  * Replace a cache file with `text` (mode 0600, through a temp file named `tempPrefix`… and a rename), creating the
- * folder (0700); nothing is written into a folder that is not the user's own.
+ * folder (0700); nothing is written into a folder that is not the user's own. `text` may come in pieces, each made
+ * as it is written (a large file is then never one string).
  */
-export function writeOwnFile(file: string, text: string, tempPrefix: string, uid: number | undefined): void {
+export function writeOwnFile(
+  file: string,
+  text: string | Iterable<string>,
+  tempPrefix: string,
+  uid: number | undefined,
+): void {
   const dir = dirname(file);
   let tmp: string | undefined;
   try {
@@ -248,7 +118,8 @@ export function writeOwnFile(file: string, text: string, tempPrefix: string, uid
     tmp = join(dir, tempName(tempPrefix, 'w'));
     const fd = openSync(tmp, 'wx', 0o600);
     try {
-      writeAll(fd, text);
+      if (typeof text === 'string') writeAll(fd, text);
+      else for (const piece of text) writeAll(fd, piece);
     } finally {
       closeSync(fd);
     }

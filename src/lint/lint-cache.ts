@@ -21,11 +21,10 @@ import {
   identityOf,
   isNum,
   isStr,
-  openKeptRows,
-  type KeptRows,
   settled,
   userCacheDir,
 } from '../fs/user-cache.js';
+import { openKeptRows, type KeptRows } from '../fs/kept-rows.js';
 import type { FileDisables } from './inline-disables.js';
 import type { LintFinding, LintedSkill, SkillResult } from './linter.js';
 import type { Change, Fix } from './types.js';
@@ -150,7 +149,7 @@ const NONE: LintFinding[] = [];
 /** The results kept in `file` for `build` (the build and configuration): read now, written by save(). */
 export function openLintCache(file: string, build: string, options: LintCacheOptions = {}): LintCache {
   let opened: KeptRows<Kept> | undefined;
-  // Read when first asked for: after the search for skills, whose listings are then partly let go.
+  // Found when first asked for; each row is parsed when its skill is taken (fs/kept-rows.ts).
   const open = () =>
     (opened ??= openKeptRows<Kept>(file, {
       build,

@@ -87,8 +87,28 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   const inputsSince = results ? start : undefined;
   // One skill at a time: loaded, checked and let go, so that what stays in memory is the findings.
   const run = async (useKept: boolean) => {
-    const { roots, outside, listings, ...found } = discoverSkills(paths, { cwd: options.cwd });
-    cut = found.cut;
+    // A folder met in the search whose kept result still holds is taken there: its listing is never read, and a
+    // hundred thousand listings are not held (or read) for skills that did not change.
+    const taken = new Map<string, SkillResult>();
+    const probe =
+      results && useKept
+        ? (dir: string) => {
+            const r = results.take(dir);
+            if (r) taken.set(dir, r);
+            return r !== undefined;
+          }
+        : undefined;
+    // Only what is used is taken: the search's other maps (a real path for each of 100,000 skills) go now.
+    const {
+      roots,
+      outside,
+      listings,
+      cut: searchCut,
+    } = discoverSkills(paths, {
+      cwd: options.cwd,
+      ...(probe ? { probe } : {}),
+    });
+    cut = searchCut;
     const linter = createLinter({
       config,
       spec: options.spec,
@@ -107,7 +127,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
       }),
       ...(cache ? { cache } : {}),
     };
-    const cached = results ? await lintKept(linter, results, roots, listings, threads, useKept) : [];
+    const cached = results ? await lintKept(linter, results, taken, roots, listings, threads, useKept) : [];
     if (!results) await lintRoots(linter, roots, listings, threads);
     return { reports: linter.finish(), outside, cached };
   };
@@ -138,12 +158,13 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
 /**
  * Lint the skill folders at `roots` through the result cache: the results it keeps for skills that did not change
  * (when `useKept`), the others linted (on worker threads too: only what the cache misses goes to them) and kept for
- * the next run; every result is kept in the linter in the order of `roots`, as lintRoots would keep it. Returns the
- * roots whose results the cache gave.
+ * the next run; every result is kept in the linter in the order of `roots`, as lintRoots would keep it. `taken`
+ * holds the results the search already took (its probe). Returns the roots whose results the cache gave.
  */
 async function lintKept(
   linter: Linter,
   results: LintCache,
+  taken: Map<string, SkillResult>,
   roots: string[],
   listings: Map<string, Dirent[]>,
   threads: LintRootsOptions,
@@ -155,13 +176,14 @@ async function lintKept(
   const hits: string[] = [];
   for (let i = 0; i < roots.length; i++) {
     const root = roots[i]!;
-    const r = useKept ? results.take(root) : undefined;
+    const r = useKept ? (taken.get(root) ?? results.take(root)) : undefined;
     if (r) {
       slots[i] = r;
       hits.push(root);
       listings.delete(root);
     } else misses.set(root, i);
   }
+  taken.clear();
   if (misses.size > 0) {
     await lintRoots(
       {

@@ -9,10 +9,10 @@ import {
   isNum,
   isStr,
   optStr,
-  openKeptRows,
   settled,
   userCacheDir,
 } from '../fs/user-cache.js';
+import { openKeptRows } from '../fs/kept-rows.js';
 import { childPath } from './discover.js';
 
 export { TOO_RECENT_MS } from '../fs/user-cache.js';

@@ -6,12 +6,12 @@ import {
   isNum,
   isStr,
   optStr,
-  openKeptRows,
   sameIdentity,
   settled,
   userCacheDir,
   type FileIdentity,
 } from '../fs/user-cache.js';
+import { openKeptRows } from '../fs/kept-rows.js';
 
 // The catalog's light reading of a skill file (skill/light.ts: the frontmatter's or the manifest's name, title,
 // description, brief, version, triggers and whether it is hidden, and the warnings the reading gave), kept between

@@ -77,6 +77,14 @@ const seen = (run: LintRun) =>
 const names = (run: LintRun) => run.cached.map((p) => p.slice(project().length + 1)).sort();
 const changes = (n: string) => join(project(), 'changes', n);
 const cacheFiles = () => readdirSync(join(cacheHome, 'skills')).filter((f) => f.startsWith('lint-'));
+/** The one cache file a run of opts() reads and writes: every other gone (earlier tests leave files of theirs). */
+async function theFile(): Promise<string> {
+  rmSync(join(cacheHome, 'skills'), { recursive: true, force: true });
+  await lintPaths(opts());
+  const [name, ...others] = cacheFiles();
+  expect(others).toEqual([]);
+  return join(cacheHome, 'skills', name!);
+}
 
 describe('lint result cache', () => {
   it('gives, warm, the findings a run without it gives; each change relints exactly the skill it touches', async () => {
@@ -161,10 +169,8 @@ describe('lint result cache', () => {
   }, 60_000);
 
   it('reads a truncated, corrupt or foreign cache file as none, and writes it again', async () => {
-    await lintPaths(opts());
+    const file = await theFile();
     const off = seen(await lintPaths(opts({ cache: false })));
-    const [name] = cacheFiles();
-    const file = join(cacheHome, 'skills', name!);
     const whole = readFileSync(file, 'utf8');
     const rows = JSON.parse(whole) as { skills: unknown[][] };
     // Rows whose result is damaged (a layout that is no string of the table; a finding's line that is text) are
@@ -196,6 +202,33 @@ describe('lint result cache', () => {
     }
     truncateSync(file, 0);
     expect(seen(await lintPaths(opts()))).toBe(off);
+  }, 60_000);
+
+  it('relints only the skill whose line of the cache file is damaged, and uses every other line', async () => {
+    const file = await theFile();
+    const off = await lintPaths(opts({ cache: false }));
+    const whole = readFileSync(file, 'utf8');
+    // One row a line, each starting with its skill folder's path (past the base all of them share).
+    const lines = whole.split('\n');
+    // The header, then the rows (skills changed by the tests before, in the last seconds, are not kept), the table.
+    const rows = lines.length - 3;
+    expect(rows).toBeGreaterThan(1);
+    const at = lines.findIndex((l) => /^\["[^"]*changes\/same",/.test(l));
+    expect(at).toBeGreaterThan(0);
+    // The skill's result made unreadable (its valid flag is no 0 or 1): the row goes, the skill is linted again.
+    const comma = lines[at]!.endsWith(',') ? ',' : '';
+    const row = JSON.parse(lines[at]!.slice(0, lines[at]!.length - comma.length)) as [string, unknown[], ...unknown[]];
+    row[1][1] = 'yes';
+    lines[at] = JSON.stringify(row) + comma;
+    writeFileSync(file, lines.join('\n'));
+    const run = await lintPaths(opts());
+    expect(seen(run)).toBe(seen(off));
+    expect(run.cached).toHaveLength(rows - 1);
+    expect(run.cached).not.toContain(changes('same'));
+    // Written again with that skill's row: it is kept once more.
+    const again = await lintPaths(opts());
+    expect(again.cached).toContain(changes('same'));
+    expect(again.cached.length).toBeGreaterThanOrEqual(rows);
   }, 60_000);
 
   it('keeps one file for each set of folders linted, so a small tree never reads the rows of a large one', async () => {
