@@ -4,8 +4,8 @@ import { followIndex, type IndexFollower } from './registry/followers.js';
 
 // Every write of a registry's index also writes its selection index (render-prompt reads it instead of index.json);
 // the code that builds it is loaded only by a run that writes a registry.
-const selectionIndex: IndexFollower = async (dir, index) =>
-  (await import('./prompt/selection-index.js')).followRegistryIndex(dir, index);
+const selectionIndex: IndexFollower = async (dir, index, before) =>
+  (await import('./prompt/selection-index.js')).followRegistryIndex(dir, index, before);
 
 /** Run the CLI: the one place that catches errors and picks the exit code (0 ok, 1 findings, 2 failure). */
 export async function run(argv: string[], ctx: Context): Promise<number> {

@@ -200,7 +200,8 @@ export async function renderPrompt(
     if (!fromSelector || options.explain) {
       const r = selectSkills(query, candidates, { max: room, mayMatch: catalog.mayMatch });
       warnings.push(...r.warnings);
-      ranked = r.ranked;
+      // Put in order only when shown: thousands of skills may match a common word.
+      if (options.explain) ranked = r.ranked;
       if (!fromSelector)
         picked = r.selected.map((s) => ({ name: s.name, kind: s.kind, score: s.score, matched: s.matched }));
     }

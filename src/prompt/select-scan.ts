@@ -252,14 +252,16 @@ export class Scan {
    * BM25's averages count.
    */
   lengths(i: number, c: SelectionCandidate): void {
+    // fieldValue's lengths, without building its texts (the keywords' joined text is made for its length alone).
+    const at = i * NF;
     const name = typeof c.name === 'string' ? c.name : String(c.name ?? '');
-    const body = typeof c.body === 'string' ? c.body : '';
     const keywords = strings(c.keywords);
     const verbs = strings(c.verbs);
-    for (let f = 0; f < NF; f++) {
-      const value = fieldValue(f, name, keywords, verbs, c, body, false);
-      if (typeof value === 'string' && value !== '') this.len[i * NF + f] = value.length;
-    }
+    this.len[at] = name.length;
+    if (keywords.length + verbs.length > 0) this.len[at + 1] = joinedLength(keywords) + 3 + joinedLength(verbs);
+    if (typeof c.briefDescription === 'string') this.len[at + 2] = c.briefDescription.length;
+    if (typeof c.description === 'string') this.len[at + 3] = c.description.length;
+    if (typeof c.body === 'string') this.len[at + BODY] = c.body.length;
   }
 
   private acronymStarts: string | undefined;
@@ -368,6 +370,13 @@ function fieldValue(
               ? headingsOf(body)
               : ''
             : body;
+}
+
+/** The length of `list.join(' ; ')`. */
+function joinedLength(list: readonly string[]): number {
+  let n = list.length > 0 ? 3 * (list.length - 1) : 0;
+  for (const s of list) n += s.length;
+  return n;
 }
 
 const NONE: string[] = [];

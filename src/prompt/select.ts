@@ -58,7 +58,7 @@ export interface SelectResult {
   selected: Scored[];
   /**
    * Every candidate that matched anything, in rank order (for --explain); those under the threshold of "none fits"
-   * say why in `below`, and come after the selectable ones.
+   * say why in `below`, and come after the selectable ones. Put in order on first read.
    */
   ranked: Scored[];
   /**
@@ -274,12 +274,12 @@ export function selectSkills(
   // text that this skill lacks are the request's material ("in Lisbon"), and count on neither side.
   const telling: number[] = [];
   for (let t = 0; t < q.wordTerms; t++) if (!weak[t]) telling.push(t);
-  const coverage = (i: number): { share: number; lacks: string[] } => {
+  // The share; with `lacks`, the request's words the skill holds nothing of are put there (for the "below" text).
+  const coverage = (i: number, lacks?: string[]): number => {
     const at = tfAt[i]!;
     const mask = fields[i]!;
     let all = 0;
     let held = 0;
-    const lacks: string[] = [];
     for (const t of telling) {
       let own = 0;
       let near = 0;
@@ -294,11 +294,29 @@ export function selectSkills(
       const w = Math.min(idf[t]!, ceiling);
       all += w;
       held += own ? w : near ? RELATED_COVERS * w : 0;
-      if (!own && !near) lacks.push(q.surface[t]!);
+      if (!own && !near) lacks?.push(q.surface[t]!);
     }
-    return { share: all > 0 ? held / all : 0, lacks };
+    return all > 0 ? held / all : 0;
   };
-  const hits: { i: number; kind: MatchKind; key: number; within: number; name: string; below?: string }[] = [];
+  // The evidence a skill found by relevance needed to be selected ("none fits"); 0 when it is not judged by it.
+  const neededOf = (i: number, kind: MatchKind): number =>
+    kind === 'relevance' && n >= MIN_CATALOG ? NONE_FITS * (1 + COVER * (COVER_AIM - coverage(i))) : 0;
+  // Why a skill under the threshold is not selected: written only for the skills --explain and JSON show.
+  const belowText = (i: number, needed: number): string => {
+    const lacks: string[] = [];
+    const share = coverage(i, lacks);
+    return (
+      `its name, triggers, descriptions and headings match ${(evidence[i]! / ceiling).toFixed(2)} of one rare word, ` +
+      `under the ${needed.toFixed(2)} needed (generic words, related words and the body's text rank a skill but do ` +
+      `not select it;` +
+      ` it holds ${Math.round(share * 100)}% of what the request says${lacks.length ? `, not: ${lacks.join(', ')}` : ''})`
+    );
+  };
+  // Every match (what --explain and JSON list), and the best `max` of those selectable, found without sorting them all:
+  // the thousands a common word matches in a large registry are put in order only when `ranked` is read.
+  const hits: Hit[] = [];
+  const max = opts.max >= 0 ? Math.floor(opts.max) : 0;
+  const top: Hit[] = [];
   for (let i = 0; i < n; i++) {
     const r = relevance[i]!;
     const kind: MatchKind | undefined =
@@ -315,23 +333,25 @@ export function selectSkills(
     // A name that several skills share, mentioned whole ("trailmark"), still says this skill before its siblings.
     const named = kind === 'mention' ? MENTION_POINTS * mentionWords[i]! : mention[i] ? SHARED_NAME_POINTS : 0;
     const within = r + TRIGGER_POINTS * (triggers[i]?.length ?? 0) + named;
-    let below: string | undefined;
-    if (kind === 'relevance' && n >= MIN_CATALOG) {
-      const { share, lacks } = coverage(i);
-      const needed = NONE_FITS * (1 + COVER * (COVER_AIM - share));
-      if (evidence[i]! < needed * ceiling)
-        below =
-          `its name, triggers, descriptions and headings match ${(evidence[i]! / ceiling).toFixed(2)} of one rare word, ` +
-          `under the ${needed.toFixed(2)} needed (generic words, related words and the body's text rank a skill but do ` +
-          `not select it;` +
-          ` it holds ${Math.round(share * 100)}% of what the request says${lacks.length ? `, not: ${lacks.join(', ')}` : ''})`;
-    }
+    const needed = neededOf(i, kind);
+    const below = needed > 0 && evidence[i]! < needed * ceiling ? needed : 0;
     // The class is the integer part, the strength within it the fraction: higher is better across classes; a match
     // under the threshold comes after every selectable one.
     const key = CLASS[kind] + within / (within + 4) - (below ? 1 : 0);
-    hits.push({ i, kind, key, within, name: String(candidates[i]!.name), below });
+    const hit: Hit = { i, kind, key, name: String(candidates[i]!.name), below };
+    hits.push(hit);
+    if (below || max === 0 || (top.length === max && byRank(hit, top[max - 1]!) >= 0)) continue;
+    // After the last that ranks before it or with it (the order a stable sort of every hit gives).
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byRank(top[mid]!, hit) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    top.splice(lo, 0, hit);
+    if (top.length > max) top.pop();
   }
-  hits.sort((a, b) => b.key - a.key || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const describe = (i: number): string[] => {
     const matched: string[] = [];
     if (mention[i]) matched.push(mention[i]!);
@@ -340,7 +360,12 @@ export function selectSkills(
     if (relevance[i]! > 0) matched.push(`relevance: ${describeRelevance(tf, tfAt[i]!, q, pairs[i])}`);
     return matched;
   };
-  const max = opts.max >= 0 ? Math.floor(opts.max) : 0;
+  const selected: Scored[] = top.map(({ i, kind, key, name }) => ({
+    name,
+    kind,
+    score: Math.floor(key * 1e4) / 1e4,
+    matched: describe(i),
+  }));
   // What matched is said at once for the selected; for the thousands ranked below them (read only by --explain
   // and JSON), on first read, through one getter shared by all (a getter each made each object a shape of its own).
   const rowOf = new WeakMap<Scored, number>();
@@ -353,19 +378,39 @@ export function selectSkills(
       return matched;
     },
   };
-  const selectable = hits.filter((h) => !h.below).length;
-  const ranked: Scored[] = hits.map(({ i, kind, key, name, below }, k) => {
-    const scored = { name, kind, score: Math.floor(key * 1e4) / 1e4 } as Scored;
-    if (k < Math.min(max, selectable)) scored.matched = describe(i);
-    else {
+  let ranked: Scored[] | undefined;
+  const rank = (): Scored[] => {
+    hits.sort(byRank);
+    return hits.map(({ i, kind, key, name, below }, k) => {
+      if (k < selected.length) return selected[k]!;
+      const scored = { name, kind, score: Math.floor(key * 1e4) / 1e4 } as Scored;
       rowOf.set(scored, i);
       Object.defineProperty(scored, 'matched', lazy);
-    }
-    if (below) scored.below = below;
-    return scored;
+      if (below) scored.below = belowText(i, below);
+      return scored;
+    });
+  };
+  const result = { selected, warnings } as unknown as SelectResult;
+  Object.defineProperty(result, 'ranked', {
+    enumerable: true,
+    configurable: true,
+    get: () => (ranked ??= rank()),
   });
-  return { selected: ranked.slice(0, Math.min(max, selectable)), ranked, warnings };
+  return result;
 }
+
+/** A match, before it is put in order (byRank) and described. */
+interface Hit {
+  i: number;
+  kind: MatchKind;
+  key: number;
+  name: string;
+  /** Under the threshold of "none fits": the evidence it needed (0: not under it). */
+  below: number;
+}
+
+/** Rank order: the higher key first, then by name. */
+const byRank = (a: Hit, b: Hit): number => b.key - a.key || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 function describeRelevance(tf: Float32Array, at: number, q: Query, pairs: Uint8Array | undefined): string {
   let out = '';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { STORE_PATH, byId, type IndexEntry, type RegistryIndex } from '../formats/index-file.js';
 import { writeAtomic } from '../fs/atomic.js';
 import { isSkillId } from '../model/spec.js';
-import { INDEX_FILE } from '../registry/layout.js';
+import { indexIdentity } from '../registry/index-io.js';
 import { entryOf, type CatalogEntry } from '../skill/light.js';
 import {
   NON_ASCII,
@@ -30,9 +30,14 @@ import {
 //   briefDescription or null, triggers or null, 1 when hidden else 0]. One JSON array parses faster than the same
 //   rows as tab-separated lines (measured on 10,000 rows: 12–37 ms against 18–39 ms), and holds any text.
 // Then a line per stem, "t<stem>\t<rows>": the stems of the words (stop words aside) of each skill's name, keywords,
-//   verbs and descriptions; "k<stem>\t<rows>": those of every word of its keywords and verbs. Rows ascending, each
-//   written as its difference from the one before in base 36, comma-separated. Only the lines of a query's stems are
-//   decoded (selection-prefilter.ts).
+//   verbs and descriptions; "k<stem>\t<rows>": those of every word of its keywords and verbs. Lines in the order of
+//   their keys (code units), rows ascending, each written as its difference from the one before in base 36,
+//   comma-separated. Only the lines of a query's stems are decoded (selection-prefilter.ts).
+// A registry write updates the file written from the index.json it replaced: a skill whose fields are unchanged keeps
+// the stems the old file gives it, only the others are read again. The text is a function of the rows and their
+// stems alone, so an update writes exactly what a rebuild would.
+
+export { indexIdentity };
 
 export const SELECTION_INDEX_FILE = 'selection-index';
 const FORMAT = 'skills-selection-index';
@@ -57,16 +62,8 @@ export interface SelectionIndex {
    * triggers); [] when none do; null when the line is damaged (then nothing can be ruled out).
    */
   holding(key: string): number[] | null;
-}
-
-/** index.json's identity (see above); undefined when there is none. */
-export function indexIdentity(dir: string): string | undefined {
-  try {
-    const st = statSync(join(dir, INDEX_FILE), { bigint: true });
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  } catch {
-    return undefined;
-  }
+  /** The stems' lines, whole (their digest checked). */
+  stemsText(): string;
 }
 
 /** The row of an index entry. */
@@ -126,47 +123,73 @@ function addStems(text: unknown, words: Set<string>, all?: Set<string>): void {
   } else forEachWordHolding(norm, ANY_WORD, visit);
 }
 
-/** The text of the selection index of these entries (index.json's, in its order), for the index of `identity`. */
-export function selectionIndexText(entries: readonly IndexEntry[], identity: string): string {
-  const rows = entries.map(rowOf);
+/** The keys of a row (see above): "t" + the stem of each word that is no stop word, "k" + that of each trigger word. */
+function keysOf(r: Row): string[] {
+  // The fields of the candidate selection makes of the catalog's entry (select.ts candidateOf, catalogEntryOf):
+  // name (the id), keywords, verbs, brief and full description. Not through candidateOf itself: a registry write
+  // would load all of selection (test/unit/prompt/selection-index.test.ts checks they agree).
+  const words = new Set<string>();
+  const triggers = new Set<string>();
+  const keywords = r[7]?.keywords ?? [];
+  const verbs = r[7]?.verbs ?? [];
+  addStems(r[0], words);
+  // The keywords and verbs one by one (as a trigger is matched) and joined (as ranking reads them: a text of a
+  // script without spaces is cut into words as a whole).
+  if (keywords.length + verbs.length > 0)
+    for (const k of [...keywords, ...verbs, `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`])
+      addStems(k, words, triggers);
+  addStems(r[6], words);
+  addStems(r[4], words);
+  const keys: string[] = [];
+  for (const w of words) keys.push(`t${w}`);
+  for (const w of triggers) keys.push(`k${w}`);
+  return keys;
+}
+
+/** Whether two rows hold the same fields of keysOf (the id, triggers' keywords and verbs, the descriptions). */
+function sameWords(a: Row, b: Row): boolean {
+  return (
+    a[0] === b[0] &&
+    a[4] === b[4] &&
+    a[6] === b[6] &&
+    sameStrings(a[7]?.keywords, b[7]?.keywords) &&
+    sameStrings(a[7]?.verbs, b[7]?.verbs)
+  );
+}
+
+function sameStrings(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && a.every((s, i) => s === b[i]);
+}
+
+/** The text of the selection index of these rows (index.json's order), the keys of each, for the index `identity`. */
+function indexText(rows: readonly Row[], keys: readonly (readonly string[])[], identity: string): string {
   const postings = new Map<string, number[]>();
-  const note = (stems: Set<string>, prefix: string, row: number) => {
-    for (const s of stems) {
-      const key = prefix + s;
-      const list = postings.get(key);
-      if (list) list.push(row);
+  keys.forEach((list, row) => {
+    for (const key of list) {
+      const rowsOf = postings.get(key);
+      if (rowsOf) rowsOf.push(row);
       else postings.set(key, [row]);
     }
-  };
-  rows.forEach((r, row) => {
-    // The fields of the candidate selection makes of the catalog's entry (select.ts candidateOf, catalogEntryOf):
-    // name (the id), keywords, verbs, brief and full description. Not through candidateOf itself: a registry write
-    // would load all of selection (test/unit/prompt/selection-index.test.ts checks they agree).
-    const words = new Set<string>();
-    const triggers = new Set<string>();
-    const keywords = r[7]?.keywords ?? [];
-    const verbs = r[7]?.verbs ?? [];
-    addStems(r[0], words);
-    // The keywords and verbs one by one (as a trigger is matched) and joined (as ranking reads them: a text of a
-    // script without spaces is cut into words as a whole).
-    if (keywords.length + verbs.length > 0)
-      for (const k of [...keywords, ...verbs, `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`])
-        addStems(k, words, triggers);
-    addStems(r[6], words);
-    addStems(r[4], words);
-    note(words, 't', row);
-    note(triggers, 'k', row);
   });
   let lines = '';
-  for (const [key, list] of postings) {
-    let line = '';
-    let last = 0;
-    for (const row of list) {
-      line += `${line ? ',' : ''}${(row - last).toString(36)}`;
-      last = row;
-    }
-    lines += `${key}\t${line}\n`;
+  for (const key of [...postings.keys()].sort()) lines += `${key}\t${encodeRows(postings.get(key)!)}\n`;
+  return withHeader(rows, lines, identity);
+}
+
+/** Rows ascending, each as its difference from the one before in base 36, comma-separated. */
+function encodeRows(list: readonly number[]): string {
+  let line = '';
+  let last = 0;
+  for (const row of list) {
+    line += `${line ? ',' : ''}${(row - last).toString(36)}`;
+    last = row;
   }
+  return line;
+}
+
+/** The whole file: the header, the rows, and the stems' lines. */
+function withHeader(rows: readonly Row[], lines: string, identity: string): string {
   const rowsText = JSON.stringify(rows);
   const header = {
     format: FORMAT,
@@ -179,6 +202,83 @@ export function selectionIndexText(entries: readonly IndexEntry[], identity: str
   return `${JSON.stringify(header)}\n${rowsText}\n${lines}`;
 }
 
+/**
+ * The text of the selection index of `rows` made from `old`, the one written from the index.json they replace: the
+ * rows of unchanged skills keep their stems' lines (renumbered), the others are read (keysOf). Exactly indexText's
+ * text; undefined when the old one cannot be used (its rows out of order, a damaged line).
+ */
+function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string): string | undefined {
+  const before = old.rows;
+  for (let j = 1; j < before.length; j++) if (!(before[j - 1]![0] < before[j]![0])) return undefined;
+  // Old row → its new row, -1 when it went or changed (both lists in id order, so the map keeps the order).
+  const moved = new Int32Array(before.length).fill(-1);
+  const fresh = new Map<string, number[]>();
+  let j = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    while (j < before.length && before[j]![0] < r[0]) j++;
+    if (j < before.length && before[j]![0] === r[0] && sameWords(before[j]!, r)) {
+      moved[j] = i;
+      continue;
+    }
+    for (const key of keysOf(r)) {
+      const list = fresh.get(key);
+      if (list) list.push(i);
+      else fresh.set(key, [i]);
+    }
+  }
+  const lines: [string, string][] = [];
+  const text = old.stemsText();
+  const list: number[] = [];
+  for (let at = 0; at < text.length;) {
+    let end = text.indexOf('\n', at);
+    if (end === -1) end = text.length;
+    const tab = text.indexOf('\t', at);
+    if (tab === -1 || tab > end) return undefined;
+    const key = text.slice(at, tab);
+    const added = fresh.get(key);
+    fresh.delete(key);
+    list.length = 0;
+    let k = 0;
+    let row = 0;
+    let d = 0;
+    let digits = 0;
+    for (let c = tab + 1; c <= end; c++) {
+      const ch = c === end ? 44 : text.charCodeAt(c);
+      if (ch !== 44) {
+        const v = ch >= 48 && ch <= 57 ? ch - 48 : ch >= 97 && ch <= 122 ? ch - 87 : -1;
+        if (v < 0) return undefined;
+        d = d * 36 + v;
+        digits++;
+        continue;
+      }
+      row += d;
+      if (digits === 0 || (d === 0 && c > tab + 1 + digits) || row >= before.length) return undefined;
+      const m = moved[row]!;
+      if (m >= 0) {
+        while (added && k < added.length && added[k]! < m) list.push(added[k++]!);
+        list.push(m);
+      }
+      d = 0;
+      digits = 0;
+    }
+    while (added && k < added.length) list.push(added[k++]!);
+    if (list.length > 0) lines.push([key, encodeRows(list)]);
+    at = end + 1;
+  }
+  for (const [key, added] of fresh) lines.push([key, encodeRows(added)]);
+  lines.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  let out = '';
+  for (const [key, line] of lines) out += `${key}\t${line}\n`;
+  return withHeader(rows, out, identity);
+}
+
+/** The text of the selection index of these entries (index.json's, in its order), for the index of `identity`. */
+export function selectionIndexText(entries: readonly IndexEntry[], identity: string): string {
+  const rows = entries.map(rowOf);
+  return indexText(rows, rows.map(keysOf), identity);
+}
+
 /** The digest of the stems' lines: a line damaged but still well formed would rule out skills a query reaches. */
 const digestOf = (lines: string) => createHash('sha1').update(lines).digest('base64url');
 
@@ -189,13 +289,18 @@ export function writeSelectionIndex(dir: string, entries: readonly IndexEntry[],
 
 /**
  * The follower of the registry's index (registry/followers.ts): under the lock, after index.json was written, the
- * selection index of what it now holds, unless the one there was written from it already.
+ * selection index of what it now holds, unless the one there was written from it already. When the one there was
+ * written from the index.json this write replaced (`before`), the skills whose fields are unchanged keep their stems
+ * from it: only those the write added or changed are read.
  */
-export function followRegistryIndex(dir: string, index: RegistryIndex): void {
+export function followRegistryIndex(dir: string, index: RegistryIndex, before?: string): void {
   const identity = indexIdentity(dir);
   if (identity === undefined || headerOf(dir)?.index === identity) return;
   // In the order serializeIndex wrote them.
-  writeSelectionIndex(dir, [...index.skills].sort(byId), identity);
+  const rows = [...index.skills].sort(byId).map(rowOf);
+  const old = before === undefined ? undefined : readSelectionIndex(dir, before);
+  const text = (old && updatedText(old, rows, identity)) ?? indexText(rows, rows.map(keysOf), identity);
+  writeAtomic(join(dir, SELECTION_INDEX_FILE), text);
 }
 
 interface Header {
@@ -242,8 +347,7 @@ function headerOf(dir: string): Header | undefined {
  * The registry's selection index when it was written from the index.json there now and is whole; undefined
  * otherwise (none, stale, another version's, damaged): then the caller reads index.json.
  */
-export function readSelectionIndex(dir: string): SelectionIndex | undefined {
-  const identity = indexIdentity(dir);
+export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): SelectionIndex | undefined {
   if (identity === undefined) return undefined;
   let text: string;
   try {
@@ -285,6 +389,7 @@ export function readSelectionIndex(dir: string): SelectionIndex | undefined {
       }
       return out;
     },
+    stemsText: () => text.slice(nl2 + 1),
   };
 }
 

@@ -4,8 +4,12 @@
 // between the two writes leaves an old file whole, which its readers then find stale and do not trust.
 import type { RegistryIndex } from '../formats/index-file.js';
 
-/** Rewrite one derived file of the registry `dir` from the index just written (whole, or not at all). */
-export type IndexFollower = (dir: string, index: RegistryIndex) => void | Promise<void>;
+/**
+ * Rewrite one derived file of the registry `dir` from the index just written (whole, or not at all). `before` is the
+ * identity (index-io.ts indexIdentity) of the index.json this write replaced, undefined when there was none: a derived
+ * file written from that one may be updated instead of rebuilt.
+ */
+export type IndexFollower = (dir: string, index: RegistryIndex, before: string | undefined) => void | Promise<void>;
 
 const followers: IndexFollower[] = [];
 
@@ -24,10 +28,10 @@ export function unfollowIndex(follower: IndexFollower): void {
  * Run every follower for the index just written. A follower that fails does not fail the write, which is done:
  * its file is then stale, and its readers fall back to index.json.
  */
-export async function runFollowers(dir: string, index: RegistryIndex): Promise<void> {
+export async function runFollowers(dir: string, index: RegistryIndex, before: string | undefined): Promise<void> {
   for (const follow of followers) {
     try {
-      await follow(dir, index);
+      await follow(dir, index, before);
     } catch {
       // A derived file is a cache of index.json: without it, readers read index.json.
     }

@@ -1,6 +1,6 @@
 // Reading the registry: index.json and the releases/<id>.json files, validated, with a version 1 index (releases
 // inside) still readable until the next write migrates it.
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { EMPTY_INDEX, parseIndex, parseReleases, type RegistryIndex, type Release } from '../formats/index-file.js';
@@ -16,6 +16,19 @@ export function readIndex(dir: string): RegistryIndex {
     return { ...EMPTY_INDEX, skills: [] };
   }
   return parseIndexText(text, file).index;
+}
+
+/**
+ * index.json's identity: its device, inode, size, and modification and change times in nanoseconds (files derived
+ * from it are keyed by it: registry/followers.ts); undefined when there is none.
+ */
+export function indexIdentity(dir: string): string | undefined {
+  try {
+    const st = statSync(join(dir, INDEX_FILE), { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The text of index.json; undefined when there is none. */

@@ -9,7 +9,7 @@ import { SKILL_ID_RULE, isSkillId } from '../model/spec.js';
 import { tempName } from '../fs/atomic.js';
 import { present } from '../fs/walk.js';
 import { peekReleases, readIndex } from './index-io.js';
-import { digest, folderIntegrity, skillFiles, type StoredFile } from './integrity.js';
+import { digestKeeping, folderIntegrity, skillFiles, type StoredFile } from './integrity.js';
 import { STAGING_PREFIX, ensureDir, stamp, storePath } from './layout.js';
 import { adoptFiles, cleanLeftovers, copyFiles, removeFolder, removeTree, sealFolder } from './store.js';
 import { isUnversioned, versionOf } from './unversioned.js';
@@ -146,6 +146,9 @@ export async function registerSkills(dir: string, items: RegisterItem[]): Promis
   return staged.map((s) => s.done!);
 }
 
+/** The most bytes of one skill's files kept in memory between hashing and copying them (a skill is at most 256 MiB). */
+const STAGE_KEEP_BYTES = 64 * 1024 * 1024;
+
 /** Checks, the decision the index already allows, and the staged copy; a refusal is kept as the item's result. */
 function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>, made: Set<string>): Staged {
   const { skill } = item;
@@ -162,7 +165,12 @@ function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>, m
       });
     }
     const files = opts.files ?? skillFiles(skill.root);
-    s.integrity = (opts.adopt || opts.files) && opts.integrity ? opts.integrity : digest(files);
+    // Files walked here keep the bytes hashed (up to STAGE_KEEP_BYTES) for the copy next: each is read and hashed
+    // once, and the copy holds exactly what was hashed. They are let go with `files` once the skill is staged.
+    s.integrity =
+      (opts.adopt || opts.files) && opts.integrity
+        ? opts.integrity
+        : digestKeeping(files, { bytes: opts.files ? 0 : STAGE_KEEP_BYTES });
     // Decide what can be decided without the lock, so an unchanged skill costs no copy and no write.
     const known = byId.get(id);
     if (decide(dir, s, known, known ? peekReleases(dir, id) : undefined) === 'unchanged') {

@@ -14,7 +14,14 @@ import {
 import { writeAtomic, writeAtomicMany } from '../fs/atomic.js';
 import { acquireLock } from './file-lock.js';
 import { runFollowers } from './followers.js';
-import { legacyReleases, parseIndexText, readIndexText, readReleasesFile, releasesCache } from './index-io.js';
+import {
+  indexIdentity,
+  legacyReleases,
+  parseIndexText,
+  readIndexText,
+  readReleasesFile,
+  releasesCache,
+} from './index-io.js';
 import { BACKUP_FILE, INDEX_FILE, LOCK_FILE, ensureDir, releasesFile } from './layout.js';
 
 /** How long a change waits for another process's change of the registry before giving up. */
@@ -124,14 +131,15 @@ export async function updateIndex(
       written.set(id, unionText);
     }
     await writeAtomicMany(batch);
-    // 2. The index.
+    // 2. The index. (The identity of the one it replaces: its followers may update their files written from it.)
+    const replaced = before === undefined ? undefined : indexIdentity(dir);
     if (text !== before) {
       if (before !== undefined) writeAtomic(join(dir, BACKUP_FILE), before);
       writeAtomic(file, text);
     }
     legacyReleases.delete(resolve(dir));
     // 2b. The files derived from the index (render-prompt's selection index), each keyed by the index's identity.
-    await runFollowers(dir, next);
+    await runFollowers(dir, next, replaced);
     // 3. Prune what the index no longer lists.
     for (const [id, kept] of wanted) {
       if (kept === undefined) {

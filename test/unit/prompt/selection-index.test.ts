@@ -2,6 +2,7 @@
 // the skills the index says a query may reach ranks, explains and selects exactly as selection that reads them all;
 // an index written from another index.json, or damaged, is never used.
 import { afterAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { IndexEntry } from '../../../src/formats/index-file.js';
@@ -13,10 +14,12 @@ import {
   followRegistryIndex,
   indexIdentity,
   readSelectionIndex,
+  selectionIndexText,
 } from '../../../src/prompt/selection-index.js';
 import { SELECTION_INDEX_VERSION, stem } from '../../../src/prompt/text-match.js';
 import { followIndex, unfollowIndex } from '../../../src/registry/followers.js';
-import { registerSkill } from '../../../src/registry/register.js';
+import { readIndex } from '../../../src/registry/index-io.js';
+import { registerSkill, registerSkills } from '../../../src/registry/register.js';
 import { removeSkill } from '../../../src/registry/remove.js';
 import { readFolder } from '../../../src/skill/light.js';
 import { loadSkill } from '../../../src/skill/load.js';
@@ -307,6 +310,108 @@ describe('the selection index follows every write of the registry', () => {
       expect(readFileSync(join(reg, SELECTION_INDEX_FILE), 'utf8')).toBe(before);
       expect(readSelectionIndex(reg)).toBeUndefined();
       expect(catalogOf(reg).entries.map((e) => e.name)).toContain('alpha');
+    } finally {
+      unfollowIndex(followRegistryIndex);
+    }
+  });
+});
+
+describe('the selection index updated by a registry write', () => {
+  /** A manifest skill (its version, triggers and hidden flag in one file) written to a fresh folder. */
+  const manifest = (id: string, version: string, description: string, extra: Record<string, unknown> = {}) => {
+    const dir = join(fresh('src'), id);
+    writeTree(dir, {
+      'manifest.json': JSON.stringify({ id, name: id, version, description, owner: 'built-in', ...extra }),
+    });
+    return loadSkill(dir);
+  };
+  const md = (name: string, version: string, description: string) => {
+    const dir = join(fresh('src'), name);
+    writeTree(dir, {
+      'SKILL.md': skillMd(`name: ${name}\ndescription: ${description}\nmetadata:\n  version: "${version}"`),
+    });
+    return loadSkill(dir);
+  };
+  /** What a rebuild from the index.json there now writes. */
+  const rebuilt = (reg: string) =>
+    selectionIndexText(
+      readIndex(reg).skills.sort((a, b) => (a.id < b.id ? -1 : 1)),
+      indexIdentity(reg)!,
+    );
+  const written = (reg: string) => readFileSync(join(reg, SELECTION_INDEX_FILE), 'utf8');
+
+  it('is exactly the index a rebuild gives, after each add, update, replace and remove', async () => {
+    followIndex(followRegistryIndex);
+    try {
+      const reg = fresh('incremental');
+      const steps: (() => Promise<unknown>)[] = [
+        () =>
+          registerSkills(reg, [
+            { skill: md('alpha', '1.0.0', 'Converts invoices to PDF. Use when invoicing.') },
+            { skill: md('gamma', '1.0.0', 'Résumé layouts, naïve and plain. Use when writing a CV.') },
+            { skill: manifest('delta', '1.0.0', 'Scrapes prices.', { triggers: { keywords: ['how to', 'scrape'] } }) },
+          ]),
+        // A skill between two others: the rows after it move down one.
+        () => registerSkill(reg, md('beta', '1.0.0', 'Drafts emails. Use when writing mail.')),
+        // A new version with other words; another whose triggers change; one that becomes hidden.
+        () =>
+          registerSkills(reg, [
+            { skill: md('alpha', '2.0.0', 'Merges PDF files and fills forms. Use when a PDF form is given.') },
+            { skill: manifest('delta', '1.1.0', 'Scrapes prices.', { triggers: { verbs: ['crawl'] } }) },
+            { skill: manifest('epsilon', '1.0.0', 'Hidden helper.', { triggers: { patterns: ['x\\d+'] } }) },
+          ]),
+        // The same version, other content, forced: replaced in place.
+        () => registerSkill(reg, md('gamma', '1.0.0', 'Slide decks from notes.'), { force: true }),
+        () => removeSkill(reg, 'beta', undefined, { force: true }),
+        // An older version removed: the latest (and so the row) unchanged.
+        () => removeSkill(reg, 'alpha', '1.0.0', { force: true }),
+        () => removeSkill(reg, 'alpha', undefined, { force: true }),
+        () => registerSkill(reg, md('aardvark', '1.0.0', 'First of all, by name.')),
+      ];
+      for (const [k, step] of steps.entries()) {
+        await step();
+        expect(readSelectionIndex(reg), `step ${k}`).toBeDefined();
+        expect(written(reg), `step ${k}`).toBe(rebuilt(reg));
+      }
+      expect(readSelectionIndex(reg)!.rows.map((r) => r[0])).toEqual(['aardvark', 'delta', 'epsilon', 'gamma']);
+    } finally {
+      unfollowIndex(followRegistryIndex);
+    }
+  });
+
+  it('keeps the stems of unchanged skills from the index it replaces, and rebuilds when that one is not trusted', async () => {
+    followIndex(followRegistryIndex);
+    try {
+      const reg = fresh('reused');
+      await registerSkills(reg, [
+        { skill: md('alpha', '1.0.0', 'Converts invoices to PDF.') },
+        { skill: md('beta', '1.0.0', 'Drafts emails.') },
+      ]);
+      // A stem only the old file gives alpha (well formed, its digest made right): a write that reads alpha again
+      // would drop it, an update keeps it.
+      const file = join(reg, SELECTION_INDEX_FILE);
+      const plant = () => {
+        const [header, rows, ...lines] = written(reg).split('\n');
+        const stems = `${[...lines.filter((l) => l !== ''), 'tplanted\t0'].sort().join('\n')}\n`;
+        const h = JSON.parse(header!) as { stems: string };
+        h.stems = createHash('sha1').update(stems).digest('base64url');
+        writeFileSync(file, `${JSON.stringify(h)}\n${rows}\n${stems}`);
+      };
+      plant();
+      expect(readSelectionIndex(reg)!.holding('tplanted')).toEqual([0]);
+      await registerSkill(reg, md('gamma', '1.0.0', 'Slide decks.'));
+      expect(readSelectionIndex(reg)!.holding('tplanted')).toEqual([0]);
+      // A new version of alpha with the same words keeps them; with other words, alpha is read again.
+      await registerSkill(reg, md('alpha', '2.0.0', 'Converts invoices to PDF.'));
+      expect(readSelectionIndex(reg)!.holding('tplanted')).toEqual([0]);
+      await registerSkill(reg, md('alpha', '3.0.0', 'Converts invoices to PDF files.'));
+      expect(readSelectionIndex(reg)!.holding('tplanted')).toEqual([]);
+      expect(written(reg)).toBe(rebuilt(reg));
+      // An old file written from another index.json (here: damaged after the fact) is rebuilt whole.
+      plant();
+      writeFileSync(file, written(reg).replace('tplanted\t0', 'tplanted\t1'));
+      await registerSkill(reg, md('delta', '1.0.0', 'Deltas.'));
+      expect(written(reg)).toBe(rebuilt(reg));
     } finally {
       unfollowIndex(followRegistryIndex);
     }
