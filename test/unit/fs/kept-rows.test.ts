@@ -22,16 +22,14 @@ const numbers: RowCodec<{ n: number }> = {
   encode: (key, v) => [key, v.n],
 };
 
+/** The options every file of these tests is opened with, but its codec. */
+const OPTIONS = { build: 'b1', field: 'rows', kind: 'test', maxBytes: 1 << 20, maxEntries: 100, uid: currentUid() };
+
 /** Rows of `{n}` by key, in `file`; `decoded` counts the rows parsed into values. */
 function open(file: string, extra: Partial<KeptRowsOptions<{ n: number }>> = {}) {
   const seen = { decoded: 0 };
   const rows = openKeptRows<{ n: number }>(file, {
-    build: 'b1',
-    field: 'rows',
-    kind: 'test',
-    maxBytes: 1 << 20,
-    maxEntries: 100,
-    uid: currentUid(),
+    ...OPTIONS,
     codec: {
       decode: (row, key, strings) => {
         seen.decoded++;
@@ -146,16 +144,7 @@ describe('the keyed rows of a cache file', () => {
       },
       encode: (key, v, intern) => [key, intern(v.s)],
     };
-    const openText = () =>
-      openKeptRows(file, {
-        build: 'b1',
-        field: 'rows',
-        kind: 'test',
-        maxBytes: 1 << 20,
-        maxEntries: 100,
-        uid: currentUid(),
-        codec: strings,
-      });
+    const openText = () => openKeptRows(file, { ...OPTIONS, codec: strings });
     const first = openText();
     for (const k of ['a', 'b', 'c']) first.put(`/p/${k}`, { s: `text of ${k}` });
     first.save();
