@@ -63,6 +63,45 @@ const lazyBuiltins = {
   },
 };
 
+// semver builds about forty regular expressions when it is first required (~1.5 ms), and validate needs none of them
+// for a skill whose version is a plain 1.2.3 and whose dependencies name no range. Our modules get lazy stand-ins for
+// its one-function modules (semver/functions/*, semver/ranges/*): a function that requires the real one on its first
+// call. Its classes (Range, SemVer), whose identity instanceof checks, and the whole package are imported as they are.
+const lazySemver = {
+  name: 'lazy-semver',
+  setup(b) {
+    b.onResolve({ filter: /^semver\/(?:functions|ranges)\/[\w-]+\.js$/ }, (args) =>
+      args.importer.includes('/node_modules/') || args.namespace === 'lazy-semver'
+        ? undefined
+        : { path: args.path, namespace: 'lazy-semver' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-semver' }, (args) => ({
+      contents: `module.exports = function (...a) { return require(${JSON.stringify(args.path)})(...a); };`,
+      loader: 'js',
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
+// zod sets up its whole library (~1.5 ms) when its module runs, and validate needs it only for a skill whose shape
+// is wrong (model/schemas.ts checks the common case without it). Our modules import `z` from a stand-in whose `z`
+// runs the real module on first use.
+const lazyZod = {
+  name: 'lazy-zod',
+  setup(b) {
+    b.onResolve({ filter: /^zod$/ }, (args) =>
+      args.importer.includes('/node_modules/') || args.namespace === 'lazy-zod'
+        ? undefined
+        : { path: 'zod', namespace: 'lazy-zod' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-zod' }, () => ({
+      contents: "let m; module.exports = { get z() { return (m ??= require('zod')).z; } };",
+      loader: 'js',
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
 // Big libraries that only some runs need get a file of their own under dist/vendor/, required on first use.
 const VENDOR = { 'gpt-tokenizer/encoding/o200k_base': 'o200k_base' };
 const vendored = {
@@ -99,7 +138,7 @@ const [result] = await Promise.all([
     chunkNames: 'chunks/[name]-[hash]',
     metafile: true,
     external: EXTERNAL,
-    plugins: [lazyChildProcess, lazyBuiltins, vendored],
+    plugins: [lazyChildProcess, lazyBuiltins, lazySemver, lazyZod, vendored],
   }),
   ...Object.entries(VENDOR).map(([pkg, name]) =>
     build({ ...common, format: 'cjs', entryPoints: [pkg], outfile: `${out}/vendor/${name}.cjs` }),
@@ -136,7 +175,10 @@ for (const [rel, name] of names) {
     supported: { 'dynamic-import': false },
     // The source is ESM; in CommonJS import.meta.url is the file's own URL.
     define: { 'import.meta.url': '__skillsFileUrl' },
-    banner: "var __skillsFileUrl = require('node:url').pathToFileURL(__filename).href;",
+    // Only in the files that use it: main.cjs runs ~20 modules' set-up on a cold start, and each would load url.
+    banner: code.includes('import.meta.url')
+      ? "var __skillsFileUrl = require('node:url').pathToFileURL(__filename).href;"
+      : undefined,
   });
   built.set(name, cjs.code);
 }

@@ -52,5 +52,10 @@ export function parseSpec(raw: string): DependencySpec | { error: string } {
 
 /** A strict semantic version: 1.2.3, with optional pre-release and build, no "v" or "=" prefix. */
 export function isStrictSemver(v: string): boolean {
+  // The common case without semver, whose first use builds its regular expressions (a cold start pays for that):
+  // MAJOR.MINOR.PATCH with no leading zeros, each well below Number.MAX_SAFE_INTEGER, is one semver parses.
+  if (PLAIN_VERSION.test(v)) return true;
   return /^\d/.test(v) && v.trim() === v && semverParse(v) !== null;
 }
+
+const PLAIN_VERSION = /^(?:0|[1-9]\d{0,14})\.(?:0|[1-9]\d{0,14})\.(?:0|[1-9]\d{0,14})$/;

@@ -5,7 +5,7 @@ import type { CheckName } from '../model/checks.js';
 import { diag, type Diagnostic, type Position } from '../model/diagnostic.js';
 import type { InstructionPart, McpServer, ScriptRef, Skill, SkillEntry, Triggers } from '../model/skill.js';
 import { parseSpec, type DependencySpec } from '../model/spec.js';
-import { manifestSchema, skillMdSchema } from '../model/schemas.js';
+import { fitsManifestShape, fitsSkillMdShape, manifestSchema, skillMdSchema } from '../model/schemas.js';
 import { parseSkillMd, type ParseProblem } from '../formats/skill-md.js';
 import { parseManifest } from '../formats/manifest.js';
 import { normalizeText } from '../formats/text.js';
@@ -225,7 +225,7 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
     );
     shaped = { ...data, triggers: { keywords: data.triggers } };
   }
-  shapeDiagnostics(skill, skillMdSchema, shaped);
+  if (!fitsSkillMdShape(shaped)) shapeDiagnostics(skill, skillMdSchema(), shaped);
   const { str, list } = readers(data);
   const name = str('name');
   if (name !== undefined && name.trim() !== '') skill.name = skill.id = name.trim().normalize('NFKC');
@@ -273,7 +273,7 @@ function loadManifest(skill: Skill, rawText: string): void {
   const parsed = parseManifest(text);
   const data = accept(skill, parsed);
   if (!data) return;
-  shapeDiagnostics(skill, manifestSchema, data);
+  if (!fitsManifestShape(data)) shapeDiagnostics(skill, manifestSchema(), data);
   const { str, list } = readers(data);
   const id = str('id');
   if (id) skill.id = id;
