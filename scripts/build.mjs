@@ -83,22 +83,27 @@ const lazySemver = {
   },
 };
 
-// zod sets up its whole library (~1.5 ms) when its module runs, and validate needs it only for a skill whose shape
-// is wrong (model/schemas.ts checks the common case without it). Our modules import `z` from a stand-in whose `z`
+// Packages whose modules do real work when they run, needed by validate only off its common path: zod sets up its
+// whole library (~1.5 ms), needed only for a skill whose shape is wrong (model/schemas.ts checks the common case
+// without it); jsonc-parser's index also runs its formatter's set-up (1,200 strings, ~1.5 ms), and only a
+// manifest.json is parsed with it. Our modules import them through a stand-in with a getter for each export, which
 // runs the real module on first use.
-const lazyZod = {
-  name: 'lazy-zod',
+const LAZY_PACKAGES = ['zod', 'jsonc-parser'];
+const lazyPackages = {
+  name: 'lazy-packages',
   setup(b) {
-    b.onResolve({ filter: /^zod$/ }, (args) =>
-      args.importer.includes('/node_modules/') || args.namespace === 'lazy-zod'
+    b.onResolve({ filter: new RegExp(`^(?:${LAZY_PACKAGES.join('|')})$`) }, (args) =>
+      args.importer.includes('/node_modules/') || args.namespace === 'lazy-package'
         ? undefined
-        : { path: 'zod', namespace: 'lazy-zod' },
+        : { path: args.path, namespace: 'lazy-package' },
     );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-zod' }, () => ({
-      contents: "let m; module.exports = { get z() { return (m ??= require('zod')).z; } };",
-      loader: 'js',
-      resolveDir: process.cwd(),
-    }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, async (args) => {
+      const names = Object.keys(await import(args.path)).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k));
+      const lines = [`let m; const load = () => (m ??= require(${JSON.stringify(args.path)}));`, 'module.exports = {'];
+      for (const k of names) lines.push(`  get ${k}() { return load().${k}; },`);
+      lines.push('};');
+      return { contents: lines.join('\n'), loader: 'js', resolveDir: process.cwd() };
+    });
   },
 };
 
@@ -138,7 +143,7 @@ const [result] = await Promise.all([
     chunkNames: 'chunks/[name]-[hash]',
     metafile: true,
     external: EXTERNAL,
-    plugins: [lazyChildProcess, lazyBuiltins, lazySemver, lazyZod, vendored],
+    plugins: [lazyChildProcess, lazyBuiltins, lazySemver, lazyPackages, vendored],
   }),
   ...Object.entries(VENDOR).map(([pkg, name]) =>
     build({ ...common, format: 'cjs', entryPoints: [pkg], outfile: `${out}/vendor/${name}.cjs` }),
