@@ -131,7 +131,21 @@ function accept(
   skill: Skill,
   parsed: { data?: Record<string, unknown>; positions: Record<string, Position>; problem?: ParseProblem },
 ) {
-  skill.positions = parsed.positions;
+  // A manifest's positions may be a getter that parses on first use (formats/manifest.ts): it stays one on the skill.
+  const locate = Object.getOwnPropertyDescriptor(parsed, 'positions')?.get;
+  if (locate) {
+    Object.defineProperty(skill, 'positions', {
+      get: () => {
+        const positions = locate.call(parsed) as Record<string, Position>;
+        Object.defineProperty(skill, 'positions', { value: positions, writable: true, enumerable: true });
+        return positions;
+      },
+      set: (positions: Record<string, Position>) =>
+        Object.defineProperty(skill, 'positions', { value: positions, writable: true, enumerable: true }),
+      enumerable: true,
+      configurable: true,
+    });
+  } else skill.positions = parsed.positions;
   if (parsed.problem) {
     skill.diagnostics.push(problemToDiag(parsed.problem, skill.file));
     return undefined;
