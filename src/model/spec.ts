@@ -12,6 +12,7 @@ export interface DependencySpec {
 }
 
 const ID_SHAPE = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;
+const ASCII_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * The one rule for a skill id, wherever one is typed or read (a spec, index.json, skills-lock.json, the store): a
@@ -19,6 +20,8 @@ const ID_SHAPE = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;
  * hyphens between them (`résumé`, `pdf-tools`). A manifest id (ASCII only) is one too.
  */
 export function isSkillId(id: string): boolean {
+  // The common case without Unicode property classes and NFKC: ASCII is its own lowercase-checked, NFKC form.
+  if (ASCII_ID.test(id)) return id.length <= SKILL_ID_MAX;
   return ID_SHAPE.test(id) && id === id.toLowerCase() && id === id.normalize('NFKC') && [...id].length <= SKILL_ID_MAX;
 }
 

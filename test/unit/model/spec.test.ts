@@ -45,3 +45,18 @@ describe('isStrictSemver', () => {
     expect(isStrictSemver('v1.2.3')).toBe(false);
   });
 });
+
+describe('isSkillId', () => {
+  it('takes plain ASCII ids on a short path and says what the full rule says', () => {
+    const ids = ['pdf', 'pdf-tools', 'a1-b2', 'a'.repeat(64), 'a'.repeat(65), 'Pdf', 'pdf--x', '-pdf', 'pdf-', 'pdf_x'];
+    const full = (id: string) =>
+      /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u.test(id) &&
+      id === id.toLowerCase() &&
+      id === id.normalize('NFKC') &&
+      [...id].length <= 64;
+    for (const id of [...ids, 'résumé', 'ﬁle', 'é'.repeat(64), 'é'.repeat(65)])
+      expect(isSkillId(id), id).toBe(full(id));
+    expect(isSkillId('a'.repeat(64))).toBe(true);
+    expect(isSkillId('a'.repeat(65))).toBe(false);
+  });
+});
