@@ -192,7 +192,7 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
   // The reference validator reads the text as given: a BOM makes it miss the opening ---.
   const { text } = options.spec ? { text: rawText.replace(/\r\n?/g, '\n') } : normalizeText(rawText);
   skill.source = text;
-  const parsed = parseSkillMd(text, { referenceSplit: options.spec });
+  const parsed = parseSkillMd(text, { referenceSplit: options.spec, positions: 'lazy' });
   skill.instructions = parsed.body;
   skill.instructionParts = [{ file, text: parsed.body, line: parsed.bodyLine }];
   const data = accept(skill, parsed);
@@ -203,6 +203,9 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
     // An empty value (`license:`) is null in YAML; the reference reads it as empty text.
     if (v === null) data[key] = TEXT_FIELDS.includes(key) ? '' : undefined;
     if (TEXT_FIELDS.includes(key) && typeof data[key] === 'string') {
+      // The token read below can look typed only if the value's first word does (a plain scalar is its text, folded
+      // lines joined by spaces; a quoted or block one never looks typed): otherwise the key's place is not needed.
+      if (!LOOKS_TYPED.test((data[key] as string).trimStart().split(/\s/, 1)[0]!)) continue;
       const pos = skill.positions[key];
       const line = pos ? lineAt(pos.line) : undefined;
       const token = line?.slice(line.indexOf(':') + 1).trim();
