@@ -92,11 +92,15 @@ const LAZY_PACKAGES = ['zod', 'jsonc-parser'];
 const lazyPackages = {
   name: 'lazy-packages',
   setup(b) {
-    b.onResolve({ filter: new RegExp(`^(?:${LAZY_PACKAGES.join('|')})$`) }, (args) =>
-      args.importer.includes('/node_modules/') || args.namespace === 'lazy-package'
-        ? undefined
-        : { path: args.path, namespace: 'lazy-package' },
-    );
+    b.onResolve({ filter: new RegExp(`^(?:${LAZY_PACKAGES.join('|')})$`) }, (args) => {
+      if (args.importer.includes('/node_modules/') || args.namespace === 'lazy-package') return undefined;
+      // A dynamic import() of the stand-in would see only its `default` (esbuild gives a CommonJS module's
+      // namespace no named exports there), so `const { z } = await import('zod')` would be undefined at run time.
+      // The static import is already lazy; say so at build time rather than crash at run time.
+      if (args.kind === 'dynamic-import')
+        return { errors: [{ text: `import ${args.path} statically: it is loaded on first use already` }] };
+      return { path: args.path, namespace: 'lazy-package' };
+    });
     b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, async (args) => {
       const names = Object.keys(await import(args.path)).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k));
       const lines = [`let m; const load = () => (m ??= require(${JSON.stringify(args.path)}));`, 'module.exports = {'];
