@@ -63,6 +63,54 @@ const lazyBuiltins = {
   },
 };
 
+// semver builds about forty regular expressions when it is first required (~1.5 ms), and validate needs none of them
+// for a skill whose version is a plain 1.2.3 and whose dependencies name no range. Our modules get lazy stand-ins for
+// its one-function modules (semver/functions/*, semver/ranges/*): a function that requires the real one on its first
+// call. Its classes (Range, SemVer), whose identity instanceof checks, and the whole package are imported as they are.
+const lazySemver = {
+  name: 'lazy-semver',
+  setup(b) {
+    b.onResolve({ filter: /^semver\/(?:functions|ranges)\/[\w-]+\.js$/ }, (args) =>
+      args.importer.includes('/node_modules/') || args.namespace === 'lazy-semver'
+        ? undefined
+        : { path: args.path, namespace: 'lazy-semver' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-semver' }, (args) => ({
+      contents: `module.exports = function (...a) { return require(${JSON.stringify(args.path)})(...a); };`,
+      loader: 'js',
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
+// Packages whose modules do real work when they run, needed by validate only off its common path: zod sets up its
+// whole library (~1.5 ms), needed only for a skill whose shape is wrong (model/schemas.ts checks the common case
+// without it); jsonc-parser's index also runs its formatter's set-up (1,200 strings, ~1.5 ms), and only a
+// manifest.json is parsed with it. Our modules import them through a stand-in with a getter for each export, which
+// runs the real module on first use.
+const LAZY_PACKAGES = ['zod', 'jsonc-parser'];
+const lazyPackages = {
+  name: 'lazy-packages',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(?:${LAZY_PACKAGES.join('|')})$`) }, (args) => {
+      if (args.importer.includes('/node_modules/') || args.namespace === 'lazy-package') return undefined;
+      // A dynamic import() of the stand-in would see only its `default` (esbuild gives a CommonJS module's
+      // namespace no named exports there), so `const { z } = await import('zod')` would be undefined at run time.
+      // The static import is already lazy; say so at build time rather than crash at run time.
+      if (args.kind === 'dynamic-import')
+        return { errors: [{ text: `import ${args.path} statically: it is loaded on first use already` }] };
+      return { path: args.path, namespace: 'lazy-package' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, async (args) => {
+      const names = Object.keys(await import(args.path)).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k));
+      const lines = [`let m; const load = () => (m ??= require(${JSON.stringify(args.path)}));`, 'module.exports = {'];
+      for (const k of names) lines.push(`  get ${k}() { return load().${k}; },`);
+      lines.push('};');
+      return { contents: lines.join('\n'), loader: 'js', resolveDir: process.cwd() };
+    });
+  },
+};
+
 // Big libraries that only some runs need get a file of their own under dist/vendor/, required on first use.
 const VENDOR = { 'gpt-tokenizer/encoding/o200k_base': 'o200k_base' };
 const vendored = {
@@ -99,7 +147,7 @@ const [result] = await Promise.all([
     chunkNames: 'chunks/[name]-[hash]',
     metafile: true,
     external: EXTERNAL,
-    plugins: [lazyChildProcess, lazyBuiltins, vendored],
+    plugins: [lazyChildProcess, lazyBuiltins, lazySemver, lazyPackages, vendored],
   }),
   ...Object.entries(VENDOR).map(([pkg, name]) =>
     build({ ...common, format: 'cjs', entryPoints: [pkg], outfile: `${out}/vendor/${name}.cjs` }),
@@ -136,7 +184,10 @@ for (const [rel, name] of names) {
     supported: { 'dynamic-import': false },
     // The source is ESM; in CommonJS import.meta.url is the file's own URL.
     define: { 'import.meta.url': '__skillsFileUrl' },
-    banner: "var __skillsFileUrl = require('node:url').pathToFileURL(__filename).href;",
+    // Only in the files that use it: main.cjs runs ~20 modules' set-up on a cold start, and each would load url.
+    banner: code.includes('import.meta.url')
+      ? "var __skillsFileUrl = require('node:url').pathToFileURL(__filename).href;"
+      : undefined,
   });
   built.set(name, cjs.code);
 }

@@ -19,9 +19,13 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
   try {
     const { buildProgram } = await import('./cli/program.js');
     const { CommanderError } = await import('commander');
-    const program = buildProgram(ctx, (code) => {
-      exitCode = code;
-    });
+    const program = buildProgram(
+      ctx,
+      (code) => {
+        exitCode = code;
+      },
+      argv,
+    );
     // Every command, nested ones too (`registry sync`): help and usage errors go to ctx's streams, and end here.
     const output = { writeOut: (s: string) => ctx.stdout.write(s), writeErr: (s: string) => ctx.stderr.write(s) };
     for (const cmds = [program]; cmds.length > 0;) {

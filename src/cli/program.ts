@@ -4,6 +4,7 @@ import { defineInstall } from './install.js';
 import { defineRegistry } from './registry.js';
 import { defineServe } from './serve.js';
 import { defineShare } from './share.js';
+import { deferredCommands } from './deferred.js';
 import type { Context } from '../context.js';
 
 /** Set by an action: the exit code its command chose. */
@@ -33,7 +34,7 @@ export function wrapHelp(text: string, width: number): string {
 }
 
 /** The commander program; every action imports its handler lazily, so start-up loads only what it runs. */
-export function buildProgram(ctx: Context, setExit: SetExit): Command {
+export function buildProgram(ctx: Context, setExit: SetExit, argv?: readonly string[]): Command {
   /** The one shape of an action: load the handler, hand it the options, set the exit code it returns. */
   const act =
     (load: () => Promise<Handler>, names: string[], adapt = (o: Record<string, unknown>) => o) =>
@@ -69,7 +70,7 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
     }
   }
 
-  const program = new SkillsCommand('skills')
+  const root = new SkillsCommand('skills')
     .description('Author, check, package, install, resolve, render and run agent skills (SKILL.md and manifest.json)')
     .version(ctx.version, '-V, --version', 'print the version')
     .option('--color', 'force colour output')
@@ -84,6 +85,13 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
         'skills render-prompt --query "fill in a PDF form"',
       ]),
     );
+
+  // The commands are defined through a stand-in of the program whose command() records them; at the end, only those
+  // this run can reach are built (cli/deferred.ts): the first argument's command, else all.
+  const deferred = deferredCommands((nameAndArgs, opts) => root.command(nameAndArgs, opts));
+  const program = new Proxy(root, {
+    get: (target, key) => (key === 'command' ? deferred.define : Reflect.get(target, key)),
+  });
 
   program
     .command('validate')
@@ -373,5 +381,6 @@ export function buildProgram(ctx: Context, setExit: SetExit): Command {
   defineInstall(program, kit);
   defineShare(program, kit);
   defineServe(program, kit);
-  return program;
+  deferred.build(argv?.[0]);
+  return root;
 }

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { z } from 'zod';
 import { SkillsError } from '../errors.js';
 import { splitWords } from '../formats/shebang.js';
 import { isSkillId } from '../model/spec.js';
@@ -101,7 +102,6 @@ async function transportFor(server: string, env: Record<string, string | undefin
 }
 
 async function listEntries(client: Client, typed: string): Promise<Entry[]> {
-  const { z } = await import('zod');
   const page = z
     .object({
       skills: z.array(

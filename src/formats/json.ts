@@ -66,7 +66,13 @@ export function parseJson(text: string, options: { lenient?: boolean } = {}): Pa
     const offset = e?.offset ?? 0;
     return { error: { code: e ? printParseErrorCode(e.error) : undefined, offset, ...at(offset) }, at };
   }
-  return { tree, value: getNodeValue(tree), at };
+  try {
+    return { tree, value: getNodeValue(tree), at };
+  } catch (err) {
+    // getNodeValue recurses per level too, and can run out of stack where parseTree did not.
+    if (!(err instanceof RangeError)) throw err;
+    return { tooDeep: true, at };
+  }
 }
 
 /** A syntax error's reason in plain words (`expected "," between entries`). */

@@ -34,11 +34,11 @@ const CLOSE = /^---[ \t]*$/;
  * The frontmatter ends at the first line that is `---` (spaces or tabs after it allowed). With `referenceSplit` it is
  * cut the way the
  * reference validator cuts it: at the second `---` anywhere in the text. `positions: false` skips locating the
- * keys (the catalog's light reading, which never reports a place).
+ * keys (the catalog's light reading, which never reports a place); `lazy` locates them on first read of `positions`.
  */
 export function parseSkillMd(
   text: string,
-  options: { referenceSplit?: boolean; positions?: boolean } = {},
+  options: { referenceSplit?: boolean; positions?: boolean | 'lazy' } = {},
 ): ParsedSkillMd {
   const empty = { body: text, bodyLine: 1, frontmatter: '', positions: {} };
   let frontmatter: string;
@@ -112,13 +112,13 @@ export function parseSkillMd(
       },
     };
   }
-  const positions = options.positions === false ? {} : yamlPositions(frontmatter, firstYamlLine);
+  const positions = () => (options.positions === false ? {} : yamlPositions(frontmatter, firstYamlLine));
   if (data === null || data === undefined || typeof data !== 'object' || Array.isArray(data)) {
     return {
       body,
       bodyLine,
       frontmatter,
-      positions,
+      positions: positions(),
       problem: {
         check: 'frontmatter-not-mapping',
         message: `frontmatter must be a YAML mapping of keys to values (name: …, description: …), found ${
@@ -129,7 +129,20 @@ export function parseSkillMd(
       },
     };
   }
-  return { data: data as Record<string, unknown>, body, bodyLine, frontmatter, positions };
+  if (options.positions !== 'lazy') {
+    return { data: data as Record<string, unknown>, body, bodyLine, frontmatter, positions: positions() };
+  }
+  // `lazy`: the keys are located on first use (a valid skill's places are seldom asked for).
+  let located: Record<string, Position> | undefined;
+  return {
+    data: data as Record<string, unknown>,
+    body,
+    bodyLine,
+    frontmatter,
+    get positions() {
+      return (located ??= positions());
+    },
+  };
 }
 
 /** A NUL byte in the frontmatter, at its own line and column (1-based, in the file). */

@@ -12,6 +12,7 @@ export interface DependencySpec {
 }
 
 const ID_SHAPE = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;
+const ASCII_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * The one rule for a skill id, wherever one is typed or read (a spec, index.json, skills-lock.json, the store): a
@@ -19,6 +20,8 @@ const ID_SHAPE = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;
  * hyphens between them (`résumé`, `pdf-tools`). A manifest id (ASCII only) is one too.
  */
 export function isSkillId(id: string): boolean {
+  // The common case without Unicode property classes and NFKC: ASCII is its own lowercase-checked, NFKC form.
+  if (ASCII_ID.test(id)) return id.length <= SKILL_ID_MAX;
   return ID_SHAPE.test(id) && id === id.toLowerCase() && id === id.normalize('NFKC') && [...id].length <= SKILL_ID_MAX;
 }
 
@@ -52,5 +55,10 @@ export function parseSpec(raw: string): DependencySpec | { error: string } {
 
 /** A strict semantic version: 1.2.3, with optional pre-release and build, no "v" or "=" prefix. */
 export function isStrictSemver(v: string): boolean {
+  // The common case without semver, whose first use builds its regular expressions (a cold start pays for that):
+  // MAJOR.MINOR.PATCH with no leading zeros, each well below Number.MAX_SAFE_INTEGER, is one semver parses.
+  if (PLAIN_VERSION.test(v)) return true;
   return /^\d/.test(v) && v.trim() === v && semverParse(v) !== null;
 }
+
+const PLAIN_VERSION = /^(?:0|[1-9]\d{0,14})\.(?:0|[1-9]\d{0,14})\.(?:0|[1-9]\d{0,14})$/;

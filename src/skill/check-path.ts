@@ -5,7 +5,8 @@ import type { Skill } from '../model/skill.js';
 import { diag } from '../model/diagnostic.js';
 
 export function checkPath(skill: Skill, p: string, field: string, out: Diagnostic[], script: boolean): void {
-  const pos = skill.positions[field];
+  // Looked up only for a finding: a manifest's positions are parsed on first use.
+  const pos = () => skill.positions[field];
   if (isAbsolute(p) || /^[A-Za-z]:[\\/]/.test(p)) {
     out.push(
       diag(
@@ -13,14 +14,14 @@ export function checkPath(skill: Skill, p: string, field: string, out: Diagnosti
         'error',
         `${field} "${p}" is an absolute path: expected a path relative to the skill folder`,
         skill.file,
-        pos,
+        pos(),
       ),
     );
     return;
   }
   const norm = normalize(p).replace(/\\/g, '/').replace(/^\.\//, '');
   if (norm === '..' || norm.startsWith('../')) {
-    out.push(diag('path-inside', 'error', `${field} "${p}" leads out of the skill folder`, skill.file, pos));
+    out.push(diag('path-inside', 'error', `${field} "${p}" leads out of the skill folder`, skill.file, pos()));
     return;
   }
   const entry = skill.entries.find((e) => e.path === norm);
@@ -36,7 +37,7 @@ export function checkPath(skill: Skill, p: string, field: string, out: Diagnosti
           ? `${field} "${p}" goes through ${via.path}, a symlink that leads out of the skill`
           : `${field} "${p}" goes through the symlinked folder ${via.path}; declare the real path`,
         skill.file,
-        pos,
+        pos(),
       ),
     );
     return;
@@ -48,7 +49,7 @@ export function checkPath(skill: Skill, p: string, field: string, out: Diagnosti
         'error',
         `${field} "${p}" does not exist${entry ? ' as a file (it is a folder)' : ''}`,
         skill.file,
-        pos,
+        pos(),
       ),
     );
     return;
@@ -60,7 +61,7 @@ export function checkPath(skill: Skill, p: string, field: string, out: Diagnosti
         'error',
         `${field} "${p}" is a symlink that leads out of the skill${entry.target ? ` (to ${entry.target})` : ' (or nowhere)'}`,
         skill.file,
-        pos,
+        pos(),
       ),
     );
     return;
@@ -69,7 +70,7 @@ export function checkPath(skill: Skill, p: string, field: string, out: Diagnosti
     const ref = skill.scripts.find((s) => s.path === norm);
     if (ref && ref.exists && ref.executable === false) {
       out.push(
-        diag('script-executable', 'error', `${field} "${p}" is not executable`, skill.file, pos, `chmod +x ${norm}`, {
+        diag('script-executable', 'error', `${field} "${p}" is not executable`, skill.file, pos(), `chmod +x ${norm}`, {
           path: ref.path,
         }),
       );

@@ -47,14 +47,17 @@ export function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateO
     );
   } else {
     const n = name.trim().normalize('NFKC');
-    const pos = at('name');
+    // Looked up only for a finding: the frontmatter's keys are located on first use.
+    const pos = () => at('name');
     const suggestion = () => suggestName(n);
     if (codePoints(n) > 64)
       out.push(
-        diag('name-length', 'error', `name is ${codePoints(n)} characters long; at most 64 are allowed`, file, pos),
+        diag('name-length', 'error', `name is ${codePoints(n)} characters long; at most 64 are allowed`, file, pos()),
       );
     if (n !== n.toLowerCase())
-      out.push(diag('name-lowercase', 'error', `name "${n}" must be lowercase: expected "${suggestion()}"`, file, pos));
+      out.push(
+        diag('name-lowercase', 'error', `name "${n}" must be lowercase: expected "${suggestion()}"`, file, pos()),
+      );
     if (n.startsWith('-') || n.endsWith('-') || n.includes('--')) {
       out.push(
         diag(
@@ -62,7 +65,7 @@ export function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateO
           'error',
           `name "${n}" must not ${n.includes('--') ? 'contain consecutive hyphens' : 'start or end with a hyphen'}: expected e.g. "${suggestion()}"`,
           file,
-          pos,
+          pos(),
         ),
       );
     }
@@ -73,7 +76,7 @@ export function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateO
           'error',
           `name "${n}" may hold only letters, digits and hyphens: expected e.g. "${suggestion()}"`,
           file,
-          pos,
+          pos(),
         ),
       );
     }
@@ -85,7 +88,7 @@ export function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateO
           'error',
           `name "${n}" does not match its folder "${basename(skill.root)}"`,
           file,
-          pos,
+          pos(),
           `rename the folder to ${n}, or set name: ${folder}`,
         ),
       );

@@ -5,7 +5,7 @@ import type { CheckName } from '../model/checks.js';
 import { diag, type Diagnostic, type Position } from '../model/diagnostic.js';
 import type { InstructionPart, McpServer, ScriptRef, Skill, SkillEntry, Triggers } from '../model/skill.js';
 import { parseSpec, type DependencySpec } from '../model/spec.js';
-import { manifestSchema, skillMdSchema } from '../model/schemas.js';
+import { fitsManifestShape, fitsSkillMdShape, manifestSchema, skillMdSchema } from '../model/schemas.js';
 import { parseSkillMd, type ParseProblem } from '../formats/skill-md.js';
 import { parseManifest } from '../formats/manifest.js';
 import { normalizeText } from '../formats/text.js';
@@ -131,7 +131,21 @@ function accept(
   skill: Skill,
   parsed: { data?: Record<string, unknown>; positions: Record<string, Position>; problem?: ParseProblem },
 ) {
-  skill.positions = parsed.positions;
+  // A manifest's positions may be a getter that parses on first use (formats/manifest.ts): it stays one on the skill.
+  const locate = Object.getOwnPropertyDescriptor(parsed, 'positions')?.get;
+  if (locate) {
+    Object.defineProperty(skill, 'positions', {
+      get: () => {
+        const positions = locate.call(parsed) as Record<string, Position>;
+        Object.defineProperty(skill, 'positions', { value: positions, writable: true, enumerable: true });
+        return positions;
+      },
+      set: (positions: Record<string, Position>) =>
+        Object.defineProperty(skill, 'positions', { value: positions, writable: true, enumerable: true }),
+      enumerable: true,
+      configurable: true,
+    });
+  } else skill.positions = parsed.positions;
   if (parsed.problem) {
     skill.diagnostics.push(problemToDiag(parsed.problem, skill.file));
     return undefined;
@@ -178,7 +192,7 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
   // The reference validator reads the text as given: a BOM makes it miss the opening ---.
   const { text } = options.spec ? { text: rawText.replace(/\r\n?/g, '\n') } : normalizeText(rawText);
   skill.source = text;
-  const parsed = parseSkillMd(text, { referenceSplit: options.spec });
+  const parsed = parseSkillMd(text, { referenceSplit: options.spec, positions: 'lazy' });
   skill.instructions = parsed.body;
   skill.instructionParts = [{ file, text: parsed.body, line: parsed.bodyLine }];
   const data = accept(skill, parsed);
@@ -189,6 +203,9 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
     // An empty value (`license:`) is null in YAML; the reference reads it as empty text.
     if (v === null) data[key] = TEXT_FIELDS.includes(key) ? '' : undefined;
     if (TEXT_FIELDS.includes(key) && typeof data[key] === 'string') {
+      // The token read below can look typed only if the value's first word does (a plain scalar is its text, folded
+      // lines joined by spaces; a quoted or block one never looks typed): otherwise the key's place is not needed.
+      if (!LOOKS_TYPED.test((data[key] as string).trimStart().split(/\s/, 1)[0]!)) continue;
       const pos = skill.positions[key];
       const line = pos ? lineAt(pos.line) : undefined;
       const token = line?.slice(line.indexOf(':') + 1).trim();
@@ -225,7 +242,7 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
     );
     shaped = { ...data, triggers: { keywords: data.triggers } };
   }
-  shapeDiagnostics(skill, skillMdSchema, shaped);
+  if (!fitsSkillMdShape(shaped)) shapeDiagnostics(skill, skillMdSchema(), shaped);
   const { str, list } = readers(data);
   const name = str('name');
   if (name !== undefined && name.trim() !== '') skill.name = skill.id = name.trim().normalize('NFKC');
@@ -273,7 +290,7 @@ function loadManifest(skill: Skill, rawText: string): void {
   const parsed = parseManifest(text);
   const data = accept(skill, parsed);
   if (!data) return;
-  shapeDiagnostics(skill, manifestSchema, data);
+  if (!fitsManifestShape(data)) shapeDiagnostics(skill, manifestSchema(), data);
   const { str, list } = readers(data);
   const id = str('id');
   if (id) skill.id = id;

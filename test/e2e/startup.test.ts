@@ -93,6 +93,67 @@ describe('start-up (bin/skills.js)', () => {
     }
   });
 
+  it('writes the same bytes to a file, a socket, a shell pipe and a non-blocking pipe whose reader is slow', async () => {
+    // Output to a file or a pipe goes straight to fd 1 (fs.writeSync); a write that would block (EAGAIN, a non-blocking
+    // pipe that is full) hands the rest, and every later write, to process.stdout. 1,500 skills print ~250 KB of
+    // JSON, more than a pipe holds, so the slow reader makes the writes block.
+    const t = tempDir();
+    try {
+      for (let i = 0; i < 1500; i++) {
+        mkdirSync(join(t.dir, `s${i}`));
+        writeFileSync(
+          join(t.dir, `s${i}`, 'SKILL.md'),
+          `---\nname: s${i}\ndescription: Skill ${i} turns data into more data. Use when data needs it.\n---\nBody\n`,
+        );
+      }
+      const args = [BIN, 'validate', t.dir, '--json'];
+      const env = { ...process.env, NO_COLOR: '1', HOME: t.dir };
+      const out = join(t.dir, 'out.json');
+      const toFile = await execa(process.execPath, [...args], { env, stdout: { file: out }, reject: false });
+      expect(toFile.exitCode).toBe(0);
+      const expected = readFileSync(out, 'utf8');
+      expect(JSON.parse(expected).skills).toHaveLength(1500);
+      // execa's pipe is a socket pair.
+      const toSocket = await execa(process.execPath, args, { env, reject: false, stripFinalNewline: false });
+      expect(toSocket.stdout).toBe(expected);
+      const shell = await execa('sh', ['-c', '"$0" "$@" | cat', process.execPath, ...args], {
+        env,
+        reject: false,
+        stripFinalNewline: false,
+      });
+      expect(shell.stdout).toBe(expected);
+      // Node always hands its children blocking stdio; Python sets O_NONBLOCK on the pipe and reads once it is full.
+      const slow = [
+        'import fcntl, os, struct, subprocess, sys, termios, time',
+        'r, w = os.pipe()',
+        'fcntl.fcntl(w, fcntl.F_SETFL, fcntl.fcntl(w, fcntl.F_GETFL) | os.O_NONBLOCK)',
+        'p = subprocess.Popen(sys.argv[1:], stdout=w)',
+        'os.close(w)',
+        // Read nothing until the pipe is full (64 KiB): the CLI's next write then fails with EAGAIN.
+        'while p.poll() is None and struct.unpack("i", fcntl.ioctl(r, termios.FIONREAD, b"    "))[0] < 65536:',
+        '    time.sleep(0.02)',
+        'if p.poll() is not None: sys.exit("the pipe never filled")',
+        'data = b""',
+        'while True:',
+        '    b = os.read(r, 65536)',
+        '    if not b: break',
+        '    data += b',
+        'sys.stdout.buffer.write(data)',
+        'sys.exit(p.wait())',
+      ].join('\n');
+      const nonBlocking = await execa('python3', ['-c', slow, process.execPath, ...args], {
+        env,
+        reject: false,
+        stripFinalNewline: false,
+      });
+      expect(nonBlocking.stderr).toBe('');
+      expect(nonBlocking.exitCode).toBe(0);
+      expect(nonBlocking.stdout).toBe(expected);
+    } finally {
+      t.cleanup();
+    }
+  }, 60_000);
+
   it('ends quietly with 141 when the reader of its output goes away (`skills list | head -1`)', async () => {
     const t = tempDir();
     try {

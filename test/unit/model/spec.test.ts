@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSkillId, parseSpec } from '../../../src/model/spec.js';
+import semverParse from 'semver/functions/parse.js';
+import { isSkillId, isStrictSemver, parseSpec } from '../../../src/model/spec.js';
 
 describe('parseSpec', () => {
   it('reads id, exact versions and ranges', () => {
@@ -26,5 +27,36 @@ describe('isSkillId: the one rule for ids', () => {
     expect(parseSpec('re\u0301sume\u0301@1.0.0')).toMatchObject({ id: 'résumé', range: '1.0.0', exact: true });
     expect(parseSpec('ﬁle')).toMatchObject({ id: 'file' });
     expect(parseSpec('a--b')).toHaveProperty('error', expect.stringMatching(/lowercase letters, digits and hyphens/));
+  });
+});
+
+describe('isStrictSemver', () => {
+  it('says what semver says of a version that starts with a digit and has no spaces around it', () => {
+    const versions = [
+      ...['0.0.0', '1.2.3', '10.20.30', '999999999999999.0.1', '9007199254740991.0.0', '9007199254740992.0.0'],
+      ...['01.2.3', '1.02.3', '1.2.03', '1.2', '1', '1.2.3.4', '1.2.3-beta.1', '1.2.3+build.5', '1.2.3-01'],
+      ...['1.2.x', '1.2.*', '1..3', '1.2.3-', '1.2.3 ', ' 1.2.3', 'v1.2.3', '=1.2.3', '1.2.3\n', '1.2.3\u00a0'],
+      ...['\u0661.2.3', '1.2.3-b\u00e9ta', `1.2.${'9'.repeat(300)}`, '1234567890123456.0.0', '123456789012345.1.1'],
+    ];
+    for (const v of versions) {
+      expect(isStrictSemver(v), v).toBe(/^\d/.test(v) && v.trim() === v && semverParse(v) !== null);
+    }
+    expect(isStrictSemver('1.2.3')).toBe(true);
+    expect(isStrictSemver('v1.2.3')).toBe(false);
+  });
+});
+
+describe('isSkillId', () => {
+  it('takes plain ASCII ids on a short path and says what the full rule says', () => {
+    const ids = ['pdf', 'pdf-tools', 'a1-b2', 'a'.repeat(64), 'a'.repeat(65), 'Pdf', 'pdf--x', '-pdf', 'pdf-', 'pdf_x'];
+    const full = (id: string) =>
+      /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u.test(id) &&
+      id === id.toLowerCase() &&
+      id === id.normalize('NFKC') &&
+      [...id].length <= 64;
+    for (const id of [...ids, 'résumé', 'ﬁle', 'é'.repeat(64), 'é'.repeat(65)])
+      expect(isSkillId(id), id).toBe(full(id));
+    expect(isSkillId('a'.repeat(64))).toBe(true);
+    expect(isSkillId('a'.repeat(65))).toBe(false);
   });
 });

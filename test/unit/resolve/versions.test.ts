@@ -7,6 +7,9 @@ describe('versions', () => {
     expect(versionKey('1.0.0-beta.1')?.toString()).toBe('1.0.0-beta.1');
     expect(versionKey('latest')).toBeUndefined();
     expect(versionKey('latest')).toBeUndefined();
+    // Worked out once: a registry compares its handful of versions thousands of times.
+    expect(versionKey('1.10.2')).toBe(versionKey('1.10.2'));
+    expect(versionKey('1.0.0-beta.1')).toBe(versionKey('1.0.0-beta.1'));
   });
 
   it('compares in semver order, numbers as numbers and prereleases before their release', () => {

@@ -136,6 +136,33 @@ describe('loadSkill: both layouts into the one Skill model', () => {
     ]);
   });
 
+  it('says which text fields look typed, wherever their token is, and finds the places only when asked', () => {
+    const s = load({
+      'SKILL.md': skillMd(
+        [
+          'name: weather',
+          'description: 12 monkeys. Use when it rains.',
+          'version: 1.0',
+          '  continued',
+          'license: "2024"',
+          'compatibility: yes',
+          'brief_description: |',
+          '  1.0',
+          'allowed-tools: !!str 7',
+        ].join('\n'),
+      ),
+    });
+    expect(s.diagnostics.map((d) => [d.rule, d.message, d.line])).toEqual([
+      ['scalar-as-text', 'version: 1.0 is read as the text "1.0 continued", not as a number', 4],
+      ['scalar-as-text', 'compatibility: yes is read as the text "yes", not as a boolean', 7],
+    ]);
+    // A skill with nothing to say of its fields never locates them until asked; asked, they are all there.
+    const plain = load({ 'SKILL.md': skillMd('name: weather\ndescription: Use when it rains.\nlicense: MIT') });
+    expect(Object.getOwnPropertyDescriptor(plain, 'positions')?.get).toBeTypeOf('function');
+    expect(plain.positions).toMatchObject({ name: { line: 2 }, description: { line: 3 }, license: { line: 4 } });
+    expect(Object.getOwnPropertyDescriptor(plain, 'positions')?.value).toBe(plain.positions);
+  });
+
   it('throws for a folder that holds no skill file', () => {
     expect(() => load({ 'README.md': '# no skill\n' })).toThrow(
       /is not a skill: it holds no SKILL.md or manifest.json/,
