@@ -6,12 +6,12 @@ import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
 import { parseRemoteSource, type RemoteSource } from '../formats/install-source.js';
 import type { Diagnostic } from '../model/diagnostic.js';
-import type { Skill } from '../model/skill.js';
+import type { Skill, SkillEntry } from '../model/skill.js';
 import { isStrictSemver, parseSpec, type DependencySpec } from '../model/spec.js';
 import { DEFAULT_LIMITS, extractArchive, skillFoldersIn } from '../fs/archive.js';
 import { KEEP_BYTES, type ExtractedFile } from '../fs/archive-entries.js';
 import { tempName } from '../fs/atomic.js';
-import { isInside, present } from '../fs/walk.js';
+import { isInside, knownEntries, present } from '../fs/walk.js';
 import { discoverSkills, isSkillFolder } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import { validateSkills } from '../skill/validate.js';
@@ -225,18 +225,28 @@ async function unpack(abs: string, typed: string, scratch: Scratch, options: Ins
     // is named so as a rule (pack's `<id>/`): moved there and loaded once, and moved again only when that was not it.
     let root = dir;
     let skill: Skill | undefined;
+    // What a walk of the folder would find, known from what was written: the skill is loaded without one.
+    const entries = entriesBelow(written, made, inner);
     if (dir !== dest) {
       root = moveTo(scratch, dir, safeName(basename(dir)) || 'skill');
-      skill = loaded(root, typed, inner);
+      skill = loaded(root, typed, inner, entries);
     }
-    const id = skill?.id ?? loaded(dir, typed, inner).id;
+    const id = skill?.id ?? loaded(dir, typed, inner, entries).id;
     const name = (dir === dest && id === basename(dest) ? '' : safeName(id)) || 'skill';
     if (basename(root) !== name || root === dest) {
       root = moveTo(scratch, root, name);
       skill = undefined;
     }
     const files = knownSkillFiles(root, written, inner);
-    return { root, inner, id, files, only: holdsOnly(files, written, made, inner), ...(skill ? { skill } : {}) };
+    return {
+      root,
+      inner,
+      id,
+      files,
+      only: holdsOnly(files, written, made, inner),
+      ...(skill ? { skill } : {}),
+      ...(entries ? { entries } : {}),
+    };
   });
 }
 
@@ -261,6 +271,21 @@ function holdsOnly(files: StoredFile[], written: ExtractedFile[], made: string[]
   return true;
 }
 
+/** knownEntries of the folder `inner` of an unpacked archive, from the files written and the folders made. */
+function entriesBelow(written: ExtractedFile[], made: string[], inner: string): SkillEntry[] | undefined {
+  if (inner === '')
+    return knownEntries(
+      written.map((w) => w.rel),
+      made,
+    );
+  const prefix = `${inner}/`;
+  const files: string[] = [];
+  for (const w of written) if (w.rel.startsWith(prefix)) files.push(w.rel.slice(prefix.length));
+  const folders: string[] = [];
+  for (const d of made) if (d.startsWith(prefix)) folders.push(d.slice(prefix.length));
+  return knownEntries(files, folders);
+}
+
 /** A skill id as a folder name: letters, digits and dashes. */
 const safeName = (id: string) => id.replace(/[^\p{L}\p{N}-]/gu, '-');
 
@@ -273,10 +298,10 @@ function moveTo(scratch: Scratch, dir: string, name: string): string {
   return root;
 }
 
-/** loadSkill of an unpacked folder, a failure naming it inside the archive. */
-function loaded(dir: string, typed: string, inner: string): Skill {
+/** loadSkill of an unpacked folder (from its entries when known), a failure naming it inside the archive. */
+function loaded(dir: string, typed: string, inner: string, entries: SkillEntry[] | undefined): Skill {
   try {
-    return loadSkill(dir);
+    return loadSkill(dir, entries ? { entries } : {});
   } catch (err) {
     throw relabelError(err, relabeler(dir, typed, inner));
   }
@@ -336,7 +361,7 @@ export async function prepareLocal(
  * One skill of an unpacked archive, prepared. An archive of several skills locks each as `archive:<path>#<path
  * inside>` and names it `<archive>: <path inside>`; an archive of one stays `archive:<path>`.
  */
-export function prepareArchived(
+export async function prepareArchived(
   a: ArchivedSkill,
   archive: string,
   lockedPath: string,
@@ -345,5 +370,7 @@ export function prepareArchived(
   const source = formatLockSource({ kind: 'archive', path: lockedPath, ...(several ? { inner: a.inner } : {}) });
   const relabel = relabeler(a.root, archive, a.inner);
   const typed = several ? `${archive}: ${a.inner}` : archive;
-  return prepareLocal(a.root, typed, source, relabel, true, a.files, a.skill, undefined, a.only === true);
+  // Moved since it was loaded: loaded again, from its entries (no walk) when known.
+  const skill = a.skill ?? (a.entries ? loaded(a.root, archive, a.inner, a.entries) : undefined);
+  return prepareLocal(a.root, typed, source, relabel, true, a.files, skill, undefined, a.only === true);
 }
