@@ -35,6 +35,12 @@ export interface ExtractOptions {
   keepBytes?: number;
   /** Write files without write permission (what the registry's store seals them to): a folder bound for the store. */
   readOnly?: boolean;
+  /**
+   * Told of each file about to be written, once its entry passed every check, in archive order: its path below the
+   * target (forward slashes), its mode as written (ExtractedFile's) and its size. The function returned, if any, is
+   * given the file's bytes as they are written (to hash them meanwhile).
+   */
+  onFile?: (rel: string, mode: number, size: number) => ((chunk: Buffer) => void) | undefined;
 }
 
 /**
@@ -69,6 +75,11 @@ export class Recorder {
       f.content = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, got);
     }
     this.written.push(f);
+  }
+
+  /** options.onFile of a file to be written with `mode` (the mode asked for; the record's is what the umask leaves). */
+  onFile(rel: string, mode: number, size: number): ((chunk: Buffer) => void) | undefined {
+    return this.options.onFile?.(rel, mode & this.allowed, size);
   }
 
   /** True when a file of `size` bytes may still be kept whole (so its chunks are worth collecting). */

@@ -192,10 +192,13 @@ async function extractTar(
           files++;
           const fd = openSync(abs, 'wx', mode);
           open = fd;
+          const rel = budget.rel(abs);
           let chunks = recorder.keeps(entry.size) ? ([] as Buffer[]) : undefined;
+          const sink = recorder.onFile(rel, mode, entry.size);
           entry.on('data', (chunk: Buffer) => {
             if (failure !== undefined) return;
             chunks?.push(chunk);
+            sink?.(chunk);
             // A write that throws here would escape the parser: a full disk is stopped and told as such.
             try {
               writeAll(fd, chunk, abs);
@@ -207,7 +210,7 @@ async function extractTar(
           entry.on('end', () => {
             closeSync(fd);
             open = undefined;
-            if (failure === undefined) recorder.add(budget.rel(abs), mode, entry.size, chunks);
+            if (failure === undefined) recorder.add(rel, mode, entry.size, chunks);
           });
         } catch (err) {
           entry.resume();
@@ -321,12 +324,18 @@ async function extractZip(
             zip.openReadStream(entry, (err, s) => (err ? j(err) : r(s!))),
           );
           const written = recorder.mode(unix ? mode : 0o644);
+          const rel = budget.rel(abs);
           const chunks = recorder.keeps(entry.uncompressedSize) ? ([] as Buffer[]) : undefined;
-          if (chunks) stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          const sink = recorder.onFile(rel, written, entry.uncompressedSize);
+          if (chunks || sink)
+            stream.on('data', (chunk: Buffer) => {
+              chunks?.push(chunk);
+              sink?.(chunk);
+            });
           const out = createWriteStream(abs, { flags: 'wx', mode: written });
           await new Promise<void>((r, j) => pipeline(stream, out, (err) => (err ? j(err) : r())));
           files++;
-          recorder.add(budget.rel(abs), written, entry.uncompressedSize, chunks);
+          recorder.add(rel, written, entry.uncompressedSize, chunks);
           zip.readEntry();
         })().catch((err: unknown) => stop(atEntry(file, name, dest, err)));
       });

@@ -25,6 +25,7 @@ import {
   type StoredFile,
 } from '../registry/integrity.js';
 import { removeTree } from '../registry/store.js';
+import { StreamedDigest } from '../registry/streamed-digest.js';
 import { isUnversioned } from '../registry/unversioned.js';
 import type { ArchivedSkill, InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
 
@@ -207,10 +208,28 @@ async function unpack(abs: string, typed: string, scratch: Scratch, options: Ins
   // The files are written read-only when they go into a registry, as the store keeps them (else writable, as an
   // agent folder's copy is, so the last placement can take them as they are), and listed with their bytes: the
   // skills' integrity, their move into the store or an agent folder and the copies need no walk and no second read.
+  // The skill's integrity is worked out meanwhile, on another thread.
+  const streamed = new StreamedDigest();
+  try {
+    return await unpacked(abs, typed, scratch, options, dest, streamed);
+  } finally {
+    streamed.close();
+  }
+}
+
+async function unpacked(
+  abs: string,
+  typed: string,
+  scratch: Scratch,
+  options: InstallOptions,
+  dest: string,
+  streamed: StreamedDigest,
+): Promise<ArchivedSkill[]> {
   const { written = [], folders: made = [] } = await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS, {
     record: true,
     readOnly: options.useRegistry,
     keepBytes: scratch.keepBytes,
+    onFile: (rel, mode, size) => streamed.file(rel, mode, size),
   });
   for (const f of written) scratch.keepBytes -= f.content?.length ?? 0;
   let folders;
@@ -243,6 +262,7 @@ async function unpack(abs: string, typed: string, scratch: Scratch, options: Ins
       inner,
       id,
       files,
+      integrity: streamed.result(files, inner),
       only: holdsOnly(files, written, made, inner),
       ...(skill ? { skill } : {}),
       ...(entries ? { entries } : {}),
@@ -307,6 +327,24 @@ function loaded(dir: string, typed: string, inner: string, entries: SkillEntry[]
   }
 }
 
+/** What prepareLocal may be told of a skill besides where it is. */
+export interface LocalOptions {
+  /** Rewrites the skill's folder wherever a text names it (a scratch folder, as the user knows it). */
+  relabel?: Relabel;
+  /** The skill's folder was not named by its author (name-matches-folder does not apply); with relabel by default. */
+  folderNotNamed?: boolean;
+  /** Its files, when already known (an archive's, unpacked). */
+  files?: StoredFile[];
+  /** The skill, when already loaded from `root`. */
+  skill?: Skill;
+  /** The integrity of `files`, when worked out already (while unpacking); undefined from it means work it out. */
+  integrity?: Promise<string | undefined>;
+  /** Without `files`: they are listed and read once here, their bytes kept while this budget lasts. */
+  keep?: KeepBudget;
+  /** `root` holds `files` and nothing else (ArchivedSkill's `only`). */
+  only?: boolean;
+}
+
 /**
  * Load and check a local skill; `source` is its lock entry's source. `files` are its files when already known (an
  * archive's, unpacked); else, with a `keep` budget, its files are listed and read once here, for the integrity and
@@ -316,15 +354,12 @@ export async function prepareLocal(
   root: string,
   typed: string,
   source: string,
-  relabel?: Relabel,
-  folderNotNamed = relabel !== undefined,
-  files?: StoredFile[],
-  loadedSkill?: Skill,
-  keep?: KeepBudget,
-  only = false,
+  local: LocalOptions = {},
 ): Promise<Prepared | InvalidSource> {
+  const { relabel, files, keep, only = false } = local;
+  const folderNotNamed = local.folderNotNamed ?? relabel !== undefined;
   try {
-    const skill = loadedSkill ?? loadSkill(root);
+    const skill = local.skill ?? loadSkill(root);
     const problems = await problemsOf(skill, folderNotNamed);
     if (problems.length > 0) {
       const shown = relabel
@@ -343,11 +378,12 @@ export async function prepareLocal(
       };
     }
     const listed = files ?? (keep ? skillFiles(skill.root) : undefined);
+    const known = files ? await local.integrity : undefined;
     return {
       typed,
       source,
       skill,
-      integrity: files ? digest(files) : listed && keep ? digestKeeping(listed, keep) : integrityOf(skill),
+      integrity: known ?? (files ? digest(files) : listed && keep ? digestKeeping(listed, keep) : integrityOf(skill)),
       ...(listed ? { files: listed } : {}),
       ...(only && files ? { only } : {}),
       ...(relabel ? { relabel } : {}),
@@ -372,5 +408,12 @@ export async function prepareArchived(
   const typed = several ? `${archive}: ${a.inner}` : archive;
   // Moved since it was loaded: loaded again, from its entries (no walk) when known.
   const skill = a.skill ?? (a.entries ? loaded(a.root, archive, a.inner, a.entries) : undefined);
-  return prepareLocal(a.root, typed, source, relabel, true, a.files, skill, undefined, a.only === true);
+  return prepareLocal(a.root, typed, source, {
+    relabel,
+    folderNotNamed: true,
+    files: a.files,
+    ...(skill ? { skill } : {}),
+    ...(a.integrity ? { integrity: a.integrity } : {}),
+    only: a.only === true,
+  });
 }
