@@ -41,6 +41,8 @@ export interface ExtractOptions {
    * given the file's bytes as they are written (to hash them meanwhile).
    */
   onFile?: (rel: string, mode: number, size: number) => ((chunk: Buffer) => void) | undefined;
+  /** The size of a tar archive (in bytes of the file) from which its files are written on a thread of their own. */
+  threadFrom?: number;
 }
 
 /**

@@ -20,7 +20,8 @@ import { pipeline } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS } from './walk.js';
-import { writeAll } from './atomic.js';
+import { isErrno } from './errno.js';
+import { SyncWriter, ThreadWriter, type FileWriter, type WriteFailure } from './archive-writer.js';
 import {
   Budget,
   DEFAULT_LIMITS,
@@ -116,7 +117,7 @@ export async function extractArchive(
     const counts =
       kind === 'zip'
         ? await extractZip(file, budget, limits, recorder)
-        : await extractTar(file, budget, limits, kind === 'tgz', recorder);
+        : await extractTar(file, budget, limits, kind === 'tgz', recorder, options);
     return {
       kind,
       ...counts,
@@ -127,6 +128,9 @@ export async function extractArchive(
     throw corrupt(file, dest, err);
   }
 }
+
+/** From this size on (of the archive file: 1 MiB, some thousand files), files are written on a thread of their own. */
+const THREAD_FROM = 1024 * 1024;
 
 /** Inflated pieces (256 KiB each) that may wait to be parsed while the next is inflated. */
 const WAITING_PIECES = 4;
@@ -141,7 +145,8 @@ const TAR_TYPES: Record<string, string> = {
 
 /**
  * Read a tar through node-tar's Parser, which frames entries and applies pax and GNU long names. Each entry is
- * checked before its data is read; file data is written as it arrives, synchronously, as `tar xzf` writes: one
+ * checked before its data is read; file data is written as it arrives, in archive order, by one thread: this one
+ * for a small archive, one of its own for a big one (archive-writer), as `tar xzf` writes while gzip inflates. One
  * thread creating files in a folder is cheaper than several (they queue on the folder's lock, and a thread pool
  * adds a hand-over per call), while gunzip runs on the thread pool. The gzip layer is ours, so the decompressed
  * stream is counted and a bomb stops at the limit however the tar headers lie.
@@ -152,6 +157,7 @@ async function extractTar(
   limits: ArchiveLimits,
   gzip: boolean,
   recorder: Recorder,
+  options: ExtractOptions,
 ): Promise<{ files: number; bytes: number }> {
   const { Parser } = await import('tar');
   const dest = budget.dest;
@@ -160,9 +166,9 @@ async function extractTar(
   const input = createReadStream(file, { highWaterMark: 256 * 1024 });
   const gunzip = gzip ? (await import('node:zlib')).createGunzip({ chunkSize: 256 * 1024 }) : undefined;
   let files = 0;
-  let open: number | undefined;
   let failure: unknown;
-  await new Promise<void>((done, fail) => {
+  let writer: FileWriter | undefined;
+  const extraction = new Promise<void>((done, fail) => {
     const stop = (err: unknown) => {
       if (failure !== undefined) return;
       failure = err;
@@ -170,6 +176,11 @@ async function extractTar(
       gunzip?.destroy();
       fail(err);
     };
+    writer =
+      statSync(file).size >= (options.threadFrom ?? THREAD_FROM)
+        ? new ThreadWriter((err) => stop(atEntry(file, err.entry ?? file, dest, err)))
+        : new SyncWriter();
+    const out = writer;
     const parser = new Parser({
       strict: true,
       onwarn: (_code: string, message: string | Error) => stop(message instanceof Error ? message : new Error(message)),
@@ -190,8 +201,7 @@ async function extractTar(
           budget.folder(dirname(abs));
           const mode = recorder.mode(entry.mode);
           files++;
-          const fd = openSync(abs, 'wx', mode);
-          open = fd;
+          out.open(abs, name, mode);
           const rel = budget.rel(abs);
           let chunks = recorder.keeps(entry.size) ? ([] as Buffer[]) : undefined;
           const sink = recorder.onFile(rel, mode, entry.size);
@@ -201,15 +211,18 @@ async function extractTar(
             sink?.(chunk);
             // A write that throws here would escape the parser: a full disk is stopped and told as such.
             try {
-              writeAll(fd, chunk, abs);
+              out.data(chunk);
             } catch (err) {
               chunks = undefined;
               stop(atEntry(file, name, dest, err));
             }
           });
           entry.on('end', () => {
-            closeSync(fd);
-            open = undefined;
+            try {
+              out.end();
+            } catch (err) {
+              return stop(atEntry(file, name, dest, err));
+            }
             if (failure === undefined) recorder.add(rel, mode, entry.size, chunks);
           });
         } catch (err) {
@@ -231,7 +244,8 @@ async function extractTar(
         for (let c = waiting.shift(); c !== undefined && failure === undefined; c = waiting.shift()) parser.write(c);
         if (failure !== undefined) return;
         if (ended) parser.end();
-        else gunzip.resume();
+        // What waits to be written (on the writer's thread) bounds what is inflated ahead.
+        else out.drained(() => (failure === undefined ? gunzip.resume() : undefined));
       };
       gunzip.on('error', stop);
       gunzip.on('data', (chunk: Buffer) => {
@@ -247,9 +261,15 @@ async function extractTar(
       });
       input.pipe(gunzip);
     } else input.pipe(parser);
-  }).finally(() => {
-    if (open !== undefined) closeSync(open);
   });
+  try {
+    await extraction;
+    await writer!.finish();
+  } catch (err) {
+    // Nothing is written once this returns, so the caller may remove the target.
+    await writer?.abort();
+    throw isErrno(err) ? atEntry(file, (err as WriteFailure).entry ?? file, dest, err) : err;
+  }
   return { files, bytes: budget.bytes };
 }
 
