@@ -36,11 +36,13 @@ export interface ExtractOptions {
   /** Write files without write permission (what the registry's store seals them to): a folder bound for the store. */
   readOnly?: boolean;
   /**
-   * Told of each file about to be written, once its entry passed every check, in archive order: its path below the
-   * target (forward slashes), its mode as written (ExtractedFile's) and its size. The function returned, if any, is
-   * given the file's bytes as they are written (to hash them meanwhile).
+   * A digest of files as they are written, by the thread that writes them. `header` is told of each file about to
+   * be written, once its entry passed every check, in archive order (its path below the target, forward slashes;
+   * its mode as written, ExtractedFile's; its size) and gives the text to hash before its bytes, or undefined to
+   * leave the file out. ExtractResult.digest is the base64 digest (`algorithm`) of each header and its file's bytes;
+   * undefined when a file's bytes were not its size.
    */
-  onFile?: (rel: string, mode: number, size: number) => ((chunk: Buffer) => void) | undefined;
+  digest?: { algorithm: string; header: (rel: string, mode: number, size: number) => string | undefined };
   /** The size of a tar archive (in bytes of the file) from which its files are written on a thread of their own. */
   threadFrom?: number;
 }
@@ -79,9 +81,9 @@ export class Recorder {
     this.written.push(f);
   }
 
-  /** options.onFile of a file to be written with `mode` (the mode asked for; the record's is what the umask leaves). */
-  onFile(rel: string, mode: number, size: number): ((chunk: Buffer) => void) | undefined {
-    return this.options.onFile?.(rel, mode & this.allowed, size);
+  /** digest.header of a file to be written with `mode` (the mode asked for; the record's is what the umask leaves). */
+  header(rel: string, mode: number, size: number): string | undefined {
+    return this.options.digest?.header(rel, mode & this.allowed, size);
   }
 
   /** True when a file of `size` bytes may still be kept whole (so its chunks are worth collecting). */

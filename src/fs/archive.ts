@@ -21,7 +21,7 @@ import { dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS } from './walk.js';
 import { isErrno } from './errno.js';
-import { SyncWriter, ThreadWriter, type FileWriter, type WriteFailure } from './archive-writer.js';
+import { Digester, SyncWriter, ThreadWriter, type FileWriter, type WriteFailure } from './archive-writer.js';
 import {
   Budget,
   DEFAULT_LIMITS,
@@ -56,6 +56,8 @@ export interface ExtractResult {
   written?: ExtractedFile[];
   /** With `record`: the folders made below the target (their paths below it, forward slashes), parents implied. */
   folders?: string[];
+  /** With ExtractOptions.digest: its digest (base64), when every file hashed had as many bytes as it declared. */
+  digest?: string;
 }
 
 /** What an archive is, from its first bytes (not its name); undefined when it is none we read. */
@@ -116,11 +118,13 @@ export async function extractArchive(
     const budget = new Budget(file, dest, limits);
     const counts =
       kind === 'zip'
-        ? await extractZip(file, budget, limits, recorder)
+        ? await extractZip(file, budget, limits, recorder, options)
         : await extractTar(file, budget, limits, kind === 'tgz', recorder, options);
+    const { digest, ...rest } = counts;
     return {
       kind,
-      ...counts,
+      ...rest,
+      ...(digest === undefined ? {} : { digest }),
       ...(options.record ? { written: recorder.written, folders: budget.foldersMade() } : {}),
     };
   } catch (err) {
@@ -158,7 +162,7 @@ async function extractTar(
   gzip: boolean,
   recorder: Recorder,
   options: ExtractOptions,
-): Promise<{ files: number; bytes: number }> {
+): Promise<{ files: number; bytes: number; digest: string | undefined }> {
   const { Parser } = await import('tar');
   const dest = budget.dest;
   // The tar stream itself is bounded too (headers and padding on top of the files).
@@ -176,10 +180,11 @@ async function extractTar(
       gunzip?.destroy();
       fail(err);
     };
+    const algorithm = options.digest?.algorithm;
     writer =
       statSync(file).size >= (options.threadFrom ?? THREAD_FROM)
-        ? new ThreadWriter((err) => stop(atEntry(file, err.entry ?? file, dest, err)))
-        : new SyncWriter();
+        ? new ThreadWriter((err) => stop(atEntry(file, err.entry ?? file, dest, err)), algorithm)
+        : new SyncWriter(algorithm);
     const out = writer;
     const parser = new Parser({
       strict: true,
@@ -201,14 +206,12 @@ async function extractTar(
           budget.folder(dirname(abs));
           const mode = recorder.mode(entry.mode);
           files++;
-          out.open(abs, name, mode);
           const rel = budget.rel(abs);
+          out.open(abs, name, mode, entry.size, recorder.header(rel, mode, entry.size));
           let chunks = recorder.keeps(entry.size) ? ([] as Buffer[]) : undefined;
-          const sink = recorder.onFile(rel, mode, entry.size);
           entry.on('data', (chunk: Buffer) => {
             if (failure !== undefined) return;
             chunks?.push(chunk);
-            sink?.(chunk);
             // A write that throws here would escape the parser: a full disk is stopped and told as such.
             try {
               out.data(chunk);
@@ -262,15 +265,16 @@ async function extractTar(
       input.pipe(gunzip);
     } else input.pipe(parser);
   });
+  let digest: string | undefined;
   try {
     await extraction;
-    await writer!.finish();
+    digest = await writer!.finish();
   } catch (err) {
     // Nothing is written once this returns, so the caller may remove the target.
     await writer?.abort();
     throw isErrno(err) ? atEntry(file, (err as WriteFailure).entry ?? file, dest, err) : err;
   }
-  return { files, bytes: budget.bytes };
+  return { files, bytes: budget.bytes, digest };
 }
 
 const ZIP_TYPES: Record<number, string> = {
@@ -286,8 +290,11 @@ async function extractZip(
   budget: Budget,
   limits: ArchiveLimits,
   recorder: Recorder,
-): Promise<{ files: number; bytes: number }> {
+  options: ExtractOptions,
+): Promise<{ files: number; bytes: number; digest: string | undefined }> {
   const dest = budget.dest;
+  // Zip entries are written through streams, one at a time: the digest is made here.
+  const digester = new Digester(options.digest?.algorithm);
   const yauzl = (await import('yauzl')).default;
   const zip = await new Promise<import('yauzl').ZipFile>((res, rej) =>
     yauzl.open(
@@ -346,12 +353,11 @@ async function extractZip(
           const written = recorder.mode(unix ? mode : 0o644);
           const rel = budget.rel(abs);
           const chunks = recorder.keeps(entry.uncompressedSize) ? ([] as Buffer[]) : undefined;
-          const sink = recorder.onFile(rel, written, entry.uncompressedSize);
-          if (chunks || sink)
-            stream.on('data', (chunk: Buffer) => {
-              chunks?.push(chunk);
-              sink?.(chunk);
-            });
+          digester.file(recorder.header(rel, written, entry.uncompressedSize), entry.uncompressedSize);
+          stream.on('data', (chunk: Buffer) => {
+            chunks?.push(chunk);
+            digester.data(chunk);
+          });
           const out = createWriteStream(abs, { flags: 'wx', mode: written });
           await new Promise<void>((r, j) => pipeline(stream, out, (err) => (err ? j(err) : r())));
           files++;
@@ -364,7 +370,7 @@ async function extractZip(
   } finally {
     zip.close();
   }
-  return { files, bytes: budget.bytes };
+  return { files, bytes: budget.bytes, digest: digester.result() };
 }
 
 /** A skill folder found in an extracted archive: where it is now, and its path inside the archive ('' at the top). */

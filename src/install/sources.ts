@@ -208,28 +208,17 @@ async function unpack(abs: string, typed: string, scratch: Scratch, options: Ins
   // The files are written read-only when they go into a registry, as the store keeps them (else writable, as an
   // agent folder's copy is, so the last placement can take them as they are), and listed with their bytes: the
   // skills' integrity, their move into the store or an agent folder and the copies need no walk and no second read.
-  // The skill's integrity is worked out meanwhile, on another thread.
+  // The skill's integrity is hashed meanwhile, by the thread that writes the files.
   const streamed = new StreamedDigest();
-  try {
-    return await unpacked(abs, typed, scratch, options, dest, streamed);
-  } finally {
-    streamed.close();
-  }
-}
-
-async function unpacked(
-  abs: string,
-  typed: string,
-  scratch: Scratch,
-  options: InstallOptions,
-  dest: string,
-  streamed: StreamedDigest,
-): Promise<ArchivedSkill[]> {
-  const { written = [], folders: made = [] } = await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS, {
+  const {
+    written = [],
+    folders: made = [],
+    digest,
+  } = await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS, {
     record: true,
     readOnly: options.useRegistry,
     keepBytes: scratch.keepBytes,
-    onFile: (rel, mode, size) => streamed.file(rel, mode, size),
+    digest: streamed.options,
   });
   for (const f of written) scratch.keepBytes -= f.content?.length ?? 0;
   let folders;
@@ -262,7 +251,7 @@ async function unpacked(
       inner,
       id,
       files,
-      integrity: streamed.result(files, inner),
+      ...streamedIntegrity(streamed.result(files, inner, digest)),
       only: holdsOnly(files, written, made, inner),
       ...(skill ? { skill } : {}),
       ...(entries ? { entries } : {}),
@@ -290,6 +279,8 @@ function holdsOnly(files: StoredFile[], written: ExtractedFile[], made: string[]
   for (const d of made) if (d.startsWith(prefix) && d !== inner && !kept.has(d.slice(prefix.length))) return false;
   return true;
 }
+
+const streamedIntegrity = (integrity: string | undefined) => (integrity === undefined ? {} : { integrity });
 
 /** knownEntries of the folder `inner` of an unpacked archive, from the files written and the folders made. */
 function entriesBelow(written: ExtractedFile[], made: string[], inner: string): SkillEntry[] | undefined {
@@ -337,8 +328,8 @@ export interface LocalOptions {
   files?: StoredFile[];
   /** The skill, when already loaded from `root`. */
   skill?: Skill;
-  /** The integrity of `files`, when worked out already (while unpacking); undefined from it means work it out. */
-  integrity?: Promise<string | undefined>;
+  /** The integrity of `files`, when worked out already (while unpacking). */
+  integrity?: string;
   /** Without `files`: they are listed and read once here, their bytes kept while this budget lasts. */
   keep?: KeepBudget;
   /** `root` holds `files` and nothing else (ArchivedSkill's `only`). */
@@ -378,7 +369,7 @@ export async function prepareLocal(
       };
     }
     const listed = files ?? (keep ? skillFiles(skill.root) : undefined);
-    const known = files ? await local.integrity : undefined;
+    const known = files ? local.integrity : undefined;
     return {
       typed,
       source,
