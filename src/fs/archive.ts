@@ -181,10 +181,14 @@ async function extractTar(
       fail(err);
     };
     const algorithm = options.digest?.algorithm;
-    writer =
-      statSync(file).size >= (options.threadFrom ?? THREAD_FROM)
-        ? new ThreadWriter((err) => stop(atEntry(file, err.entry ?? file, dest, err)), algorithm)
-        : new SyncWriter(algorithm);
+    if (statSync(file).size >= (options.threadFrom ?? THREAD_FROM)) {
+      try {
+        writer = new ThreadWriter((err) => stop(atEntry(file, err.entry ?? file, dest, err)), algorithm);
+      } catch {
+        // A thread that cannot be started (a limit on threads): the files are written here, as a small archive's.
+      }
+    }
+    writer ??= new SyncWriter(algorithm);
     const out = writer;
     const parser = new Parser({
       strict: true,
