@@ -35,6 +35,16 @@ export interface ExtractOptions {
   keepBytes?: number;
   /** Write files without write permission (what the registry's store seals them to): a folder bound for the store. */
   readOnly?: boolean;
+  /**
+   * A digest of files as they are written, by the thread that writes them. `header` is told of each file about to
+   * be written, once its entry passed every check, in archive order (its path below the target, forward slashes;
+   * its mode as written, ExtractedFile's; its size) and gives the text to hash before its bytes, or undefined to
+   * leave the file out. ExtractResult.digest is the base64 digest (`algorithm`) of each header and its file's bytes;
+   * undefined when a file's bytes were not its size.
+   */
+  digest?: { algorithm: string; header: (rel: string, mode: number, size: number) => string | undefined };
+  /** The size of a tar archive (in bytes of the file) from which its files are written on a thread of their own. */
+  threadFrom?: number;
 }
 
 /**
@@ -69,6 +79,11 @@ export class Recorder {
       f.content = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, got);
     }
     this.written.push(f);
+  }
+
+  /** digest.header of a file to be written with `mode` (the mode asked for; the record's is what the umask leaves). */
+  header(rel: string, mode: number, size: number): string | undefined {
+    return this.options.digest?.header(rel, mode & this.allowed, size);
   }
 
   /** True when a file of `size` bytes may still be kept whole (so its chunks are worth collecting). */

@@ -20,7 +20,8 @@ import { pipeline } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS } from './walk.js';
-import { writeAll } from './atomic.js';
+import { isErrno } from './errno.js';
+import { Digester, SyncWriter, ThreadWriter, type FileWriter, type WriteFailure } from './archive-writer.js';
 import {
   Budget,
   DEFAULT_LIMITS,
@@ -55,6 +56,8 @@ export interface ExtractResult {
   written?: ExtractedFile[];
   /** With `record`: the folders made below the target (their paths below it, forward slashes), parents implied. */
   folders?: string[];
+  /** With ExtractOptions.digest: its digest (base64), when every file hashed had as many bytes as it declared. */
+  digest?: string;
 }
 
 /** What an archive is, from its first bytes (not its name); undefined when it is none we read. */
@@ -115,11 +118,13 @@ export async function extractArchive(
     const budget = new Budget(file, dest, limits);
     const counts =
       kind === 'zip'
-        ? await extractZip(file, budget, limits, recorder)
-        : await extractTar(file, budget, limits, kind === 'tgz', recorder);
+        ? await extractZip(file, budget, limits, recorder, options)
+        : await extractTar(file, budget, limits, kind === 'tgz', recorder, options);
+    const { digest, ...rest } = counts;
     return {
       kind,
-      ...counts,
+      ...rest,
+      ...(digest === undefined ? {} : { digest }),
       ...(options.record ? { written: recorder.written, folders: budget.foldersMade() } : {}),
     };
   } catch (err) {
@@ -127,6 +132,9 @@ export async function extractArchive(
     throw corrupt(file, dest, err);
   }
 }
+
+/** From this size on (of the archive file: 1 MiB, some thousand files), files are written on a thread of their own. */
+const THREAD_FROM = 1024 * 1024;
 
 /** Inflated pieces (256 KiB each) that may wait to be parsed while the next is inflated. */
 const WAITING_PIECES = 4;
@@ -141,7 +149,8 @@ const TAR_TYPES: Record<string, string> = {
 
 /**
  * Read a tar through node-tar's Parser, which frames entries and applies pax and GNU long names. Each entry is
- * checked before its data is read; file data is written as it arrives, synchronously, as `tar xzf` writes: one
+ * checked before its data is read; file data is written as it arrives, in archive order, by one thread: this one
+ * for a small archive, one of its own for a big one (archive-writer), as `tar xzf` writes while gzip inflates. One
  * thread creating files in a folder is cheaper than several (they queue on the folder's lock, and a thread pool
  * adds a hand-over per call), while gunzip runs on the thread pool. The gzip layer is ours, so the decompressed
  * stream is counted and a bomb stops at the limit however the tar headers lie.
@@ -152,7 +161,8 @@ async function extractTar(
   limits: ArchiveLimits,
   gzip: boolean,
   recorder: Recorder,
-): Promise<{ files: number; bytes: number }> {
+  options: ExtractOptions,
+): Promise<{ files: number; bytes: number; digest: string | undefined }> {
   const { Parser } = await import('tar');
   const dest = budget.dest;
   // The tar stream itself is bounded too (headers and padding on top of the files).
@@ -160,9 +170,9 @@ async function extractTar(
   const input = createReadStream(file, { highWaterMark: 256 * 1024 });
   const gunzip = gzip ? (await import('node:zlib')).createGunzip({ chunkSize: 256 * 1024 }) : undefined;
   let files = 0;
-  let open: number | undefined;
   let failure: unknown;
-  await new Promise<void>((done, fail) => {
+  let writer: FileWriter | undefined;
+  const extraction = new Promise<void>((done, fail) => {
     const stop = (err: unknown) => {
       if (failure !== undefined) return;
       failure = err;
@@ -170,6 +180,16 @@ async function extractTar(
       gunzip?.destroy();
       fail(err);
     };
+    const algorithm = options.digest?.algorithm;
+    if (statSync(file).size >= (options.threadFrom ?? THREAD_FROM)) {
+      try {
+        writer = new ThreadWriter((err) => stop(atEntry(file, err.entry ?? file, dest, err)), algorithm);
+      } catch {
+        // A thread that cannot be started (a limit on threads): the files are written here, as a small archive's.
+      }
+    }
+    writer ??= new SyncWriter(algorithm);
+    const out = writer;
     const parser = new Parser({
       strict: true,
       onwarn: (_code: string, message: string | Error) => stop(message instanceof Error ? message : new Error(message)),
@@ -190,24 +210,27 @@ async function extractTar(
           budget.folder(dirname(abs));
           const mode = recorder.mode(entry.mode);
           files++;
-          const fd = openSync(abs, 'wx', mode);
-          open = fd;
+          const rel = budget.rel(abs);
+          out.open(abs, name, mode, entry.size, recorder.header(rel, mode, entry.size));
           let chunks = recorder.keeps(entry.size) ? ([] as Buffer[]) : undefined;
           entry.on('data', (chunk: Buffer) => {
             if (failure !== undefined) return;
             chunks?.push(chunk);
             // A write that throws here would escape the parser: a full disk is stopped and told as such.
             try {
-              writeAll(fd, chunk, abs);
+              out.data(chunk);
             } catch (err) {
               chunks = undefined;
               stop(atEntry(file, name, dest, err));
             }
           });
           entry.on('end', () => {
-            closeSync(fd);
-            open = undefined;
-            if (failure === undefined) recorder.add(budget.rel(abs), mode, entry.size, chunks);
+            try {
+              out.end();
+            } catch (err) {
+              return stop(atEntry(file, name, dest, err));
+            }
+            if (failure === undefined) recorder.add(rel, mode, entry.size, chunks);
           });
         } catch (err) {
           entry.resume();
@@ -228,7 +251,8 @@ async function extractTar(
         for (let c = waiting.shift(); c !== undefined && failure === undefined; c = waiting.shift()) parser.write(c);
         if (failure !== undefined) return;
         if (ended) parser.end();
-        else gunzip.resume();
+        // What waits to be written (on the writer's thread) bounds what is inflated ahead.
+        else out.drained(() => (failure === undefined ? gunzip.resume() : undefined));
       };
       gunzip.on('error', stop);
       gunzip.on('data', (chunk: Buffer) => {
@@ -244,10 +268,17 @@ async function extractTar(
       });
       input.pipe(gunzip);
     } else input.pipe(parser);
-  }).finally(() => {
-    if (open !== undefined) closeSync(open);
   });
-  return { files, bytes: budget.bytes };
+  let digest: string | undefined;
+  try {
+    await extraction;
+    digest = await writer!.finish();
+  } catch (err) {
+    // Nothing is written once this returns, so the caller may remove the target.
+    await writer?.abort();
+    throw isErrno(err) ? atEntry(file, (err as WriteFailure).entry ?? file, dest, err) : err;
+  }
+  return { files, bytes: budget.bytes, digest };
 }
 
 const ZIP_TYPES: Record<number, string> = {
@@ -263,8 +294,11 @@ async function extractZip(
   budget: Budget,
   limits: ArchiveLimits,
   recorder: Recorder,
-): Promise<{ files: number; bytes: number }> {
+  options: ExtractOptions,
+): Promise<{ files: number; bytes: number; digest: string | undefined }> {
   const dest = budget.dest;
+  // Zip entries are written through streams, one at a time: the digest is made here.
+  const digester = new Digester(options.digest?.algorithm);
   const yauzl = (await import('yauzl')).default;
   const zip = await new Promise<import('yauzl').ZipFile>((res, rej) =>
     yauzl.open(
@@ -321,12 +355,17 @@ async function extractZip(
             zip.openReadStream(entry, (err, s) => (err ? j(err) : r(s!))),
           );
           const written = recorder.mode(unix ? mode : 0o644);
+          const rel = budget.rel(abs);
           const chunks = recorder.keeps(entry.uncompressedSize) ? ([] as Buffer[]) : undefined;
-          if (chunks) stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          digester.file(recorder.header(rel, written, entry.uncompressedSize), entry.uncompressedSize);
+          stream.on('data', (chunk: Buffer) => {
+            chunks?.push(chunk);
+            digester.data(chunk);
+          });
           const out = createWriteStream(abs, { flags: 'wx', mode: written });
           await new Promise<void>((r, j) => pipeline(stream, out, (err) => (err ? j(err) : r())));
           files++;
-          recorder.add(budget.rel(abs), written, entry.uncompressedSize, chunks);
+          recorder.add(rel, written, entry.uncompressedSize, chunks);
           zip.readEntry();
         })().catch((err: unknown) => stop(atEntry(file, name, dest, err)));
       });
@@ -335,7 +374,7 @@ async function extractZip(
   } finally {
     zip.close();
   }
-  return { files, bytes: budget.bytes };
+  return { files, bytes: budget.bytes, digest: digester.result() };
 }
 
 /** A skill folder found in an extracted archive: where it is now, and its path inside the archive ('' at the top). */

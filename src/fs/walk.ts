@@ -126,3 +126,48 @@ export function walkSkill(
   visit(root, '', 1, top);
   return { entries, truncated };
 }
+
+/**
+ * walkSkill's entries of a folder that holds only regular files and folders, all known without a walk (what an
+ * archive's extraction wrote): `files` and `folders` are paths below it (forward slashes; a folder's parents implied).
+ * The same entries a walk finds (the same depth bound, the same folders and leftovers left out), in the order given
+ * (each folder before what is in it) rather than readdir's; undefined when there are more than a walk keeps (which
+ * ones it keeps then depends on readdir's order).
+ */
+export function knownEntries(files: readonly string[], folders: readonly string[]): SkillEntry[] | undefined {
+  const entries: SkillEntry[] = [];
+  // Each folder's depth as the walk counts it (1 for the root's children), or NOT when the walk does not list it;
+  // a folder is listed when first met, after the folders above it.
+  const NOT = -1;
+  const depth = new Map<string, number>();
+  const depthOf = (dir: string): number => {
+    let d = depth.get(dir);
+    if (d === undefined) {
+      const slash = dir.lastIndexOf('/');
+      const up = slash < 0 ? 0 : depthOf(dir.slice(0, slash));
+      d = up === NOT || up >= MAX_DEPTH || SKIP_DIRS.has(dir.slice(slash + 1)) ? NOT : up + 1;
+      depth.set(dir, d);
+      if (d !== NOT) entries.push({ path: dir, kind: 'dir' });
+    }
+    return d;
+  };
+  // Files come folder by folder: the folder of the last one is looked up once for those in a row in it.
+  let lastDir = '';
+  let lastUp = 0;
+  for (const f of files) {
+    const slash = f.lastIndexOf('/');
+    if (slash < 0) {
+      lastDir = '';
+      lastUp = 0;
+    } else if (slash !== lastDir.length || !f.startsWith(lastDir)) {
+      lastDir = f.slice(0, slash);
+      lastUp = depthOf(lastDir);
+    }
+    if (lastUp === NOT || lastUp >= MAX_DEPTH) continue;
+    // A leftover's name starts with a dot.
+    if (f.charCodeAt(slash + 1) === 0x2e && isLeftover(f.slice(slash + 1))) continue;
+    entries.push({ path: f, kind: 'file' });
+  }
+  for (const d of folders) depthOf(d);
+  return entries.length > MAX_ENTRIES ? undefined : entries;
+}

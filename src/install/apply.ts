@@ -17,8 +17,7 @@ import {
   type KeepBudget,
   type StoredFile,
 } from '../registry/integrity.js';
-import { registerSkills, type RegisterResult, type RegisterStatus } from '../registry/register.js';
-import { useSkill } from '../registry/usage.js';
+import type { RegisterResult, RegisterStatus } from '../registry/register.js';
 import { mismatch } from './plan.js';
 import { adoptInto, isLink, linksTo, placeInto, placeLink, type Place } from './places.js';
 import { problemsOf, relabelError, type Scratch } from './sources.js';
@@ -185,7 +184,7 @@ export async function carryOut(
       });
     if (batch.length > 0) {
       options.progress?.(`installing ${batch.length === 1 ? `${batch[0]!.id}` : `${batch.length} skills`}`);
-      const results = await registerSkills(registry, batch);
+      const results = await (await import('../registry/register.js')).registerSkills(registry, batch);
       batch.forEach((b, i) => registering.set(b.id, results[i]!));
     }
   }
@@ -269,8 +268,10 @@ export async function carryOut(
     }
     skills.push(installed);
   }
-  if (options.consumer && options.useRegistry && !options.dryRun)
+  if (options.consumer && options.useRegistry && !options.dryRun) {
+    const { useSkill } = await import('../registry/usage.js');
     for (const s of skills) await useSkill(registry, s.id, options.consumer);
+  }
   const text = serializeLockfile(planned.next);
   // --frozen never writes the lock: not even one whose text is only reordered (a hand edit).
   const lockChanged = !options.frozen && (before === undefined || serializeLockfile(before) !== text);

@@ -32,7 +32,7 @@ export async function gatherMcp(
   const found: Gathered['found'] = [];
   for (const f of fetched) {
     const typed = `${remote.typed}: ${f.name}`;
-    const p = await prepareLocal(f.dir, typed, source, relabeler(f.dir, typed, ''), false);
+    const p = await prepareLocal(f.dir, typed, source, { relabel: relabeler(f.dir, typed, ''), folderNotNamed: false });
     found.push('diagnostics' in p ? p : { ...p, source, origin: { path: f.name } });
   }
   return { found, several: fetched.length > 1 };

@@ -51,7 +51,13 @@ async function preparePackage(
         // Unpacked read-only (as the store keeps it): Windows deletes no read-only file.
         chmodSync(manifest, 0o644);
         rmSync(manifest);
-        a = { ...a, files: a.files.filter((f) => f.rel !== 'package.json') };
+        // The integrity hashed while unpacking covered it: worked out again from the files left.
+        const { integrity: _covered, ...rest } = a;
+        a = {
+          ...rest,
+          files: a.files.filter((f) => f.rel !== 'package.json'),
+          ...(a.entries ? { entries: a.entries.filter((e) => e.path !== 'package.json') } : {}),
+        };
       }
     } catch {
       // not the package's manifest: the skill's own file, kept

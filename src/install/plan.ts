@@ -19,10 +19,7 @@ import {
   type ResolvedSkill,
 } from '../resolve/resolve.js';
 import { lockPath } from './lock.js';
-import { gatherNpm } from './npm.js';
-import { gatherWellKnown } from './well-known.js';
-import { gatherMcp } from './mcp.js';
-import { gatherGit, gatherTree, gatherUrl, type Gathered } from './remote.js';
+import type { Gathered } from './remote.js';
 import { classifySource, prepareArchived, unpackArchive, type Classified, type Scratch } from './sources.js';
 import type { InstallOptions, InstallOutcome, InvalidSource, Plan, Planned, Prepared } from './types.js';
 
@@ -91,12 +88,14 @@ export async function gather(
   lockDir: string,
   recorded: string[] = [],
 ): Promise<Gathered> {
-  if (c.kind === 'git') return gatherGit(c.remote, raw, options);
-  if (c.kind === 'url') return gatherUrl(c.remote, raw, options, scratch);
-  if (c.kind === 'npm') return gatherNpm(c.remote, options, scratch);
-  if (c.kind === 'well-known') return gatherWellKnown(c.remote, options, scratch);
-  if (c.kind === 'mcp') return gatherMcp(c.remote, options, scratch);
+  // Each kind of source loads its own code (git, downloads, npm, MCP) when given: an archive's install needs none.
+  if (c.kind === 'git') return (await import('./remote.js')).gatherGit(c.remote, raw, options);
+  if (c.kind === 'url') return (await import('./remote.js')).gatherUrl(c.remote, raw, options, scratch);
+  if (c.kind === 'npm') return (await import('./npm.js')).gatherNpm(c.remote, options, scratch);
+  if (c.kind === 'well-known') return (await import('./well-known.js')).gatherWellKnown(c.remote, options, scratch);
+  if (c.kind === 'mcp') return (await import('./mcp.js')).gatherMcp(c.remote, options, scratch);
   if (c.kind === 'folder') {
+    const { gatherTree } = await import('./remote.js');
     // The agents' folders below a folder hold copies skills placed, not sources: `skills install .` in a project
     // reads its own skills, never `.claude/skills/pdf` (which would take the place of pdf's git origin).
     const placedIn = [...AGENTS.map((a) => resolve(lockDir, a.project)), ...(options.into ?? []), ...recorded];

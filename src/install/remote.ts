@@ -47,16 +47,11 @@ export async function gatherTree(
     const shown =
       abs === root ? typed : `${typed}${typed.endsWith('/') ? '' : '/'}${relative(root, abs).split(sep).join('/')}`;
     // A skill at the top of a fetched tree sits in the cache's folder, which its author did not name.
-    const p = await prepareLocal(
-      abs,
-      shown,
-      source,
-      relabel,
-      relabel !== undefined && abs === unnamed,
-      undefined,
-      undefined,
+    const p = await prepareLocal(abs, shown, source, {
+      ...(relabel ? { relabel } : {}),
+      folderNotNamed: relabel !== undefined && abs === unnamed,
       keep,
-    );
+    });
     found.push('diagnostics' in p || origin === undefined ? p : { ...p, origin });
   }
   return { found, several: folders.length > 0 };

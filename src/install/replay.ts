@@ -8,11 +8,7 @@ import { present } from '../fs/walk.js';
 import { readIndex, readReleases } from '../registry/index-io.js';
 import { registryVersion } from '../registry/unversioned.js';
 import type { ResolvedSkill } from '../resolve/resolve.js';
-import { replayNpm } from './npm.js';
-import { gatherWellKnown } from './well-known.js';
-import { gatherMcp } from './mcp.js';
 import { mismatch } from './plan.js';
-import { downloadOnce, gitTree } from './remote.js';
 import { prepareArchived, prepareLocal, unpackArchive, type Scratch } from './sources.js';
 import type { ArchivedSkill, InstallOptions, InvalidSource, Plan, Planned, Prepared } from './types.js';
 
@@ -124,7 +120,9 @@ export async function planFromLock(
       checkLockedGit(src.url, entry, id, options.lockfile);
       // The locked commit, whatever the branch or tag names now: from the cache, else fetched.
       const typed = `${src.url}#${entry.commit ?? entry.ref ?? ''}`;
-      const { root } = await gitTree(src.url, entry.commit ?? entry.ref, entry.path, options, typed);
+      const { root } = await (
+        await import('./remote.js')
+      ).gitTree(src.url, entry.commit ?? entry.ref, entry.path, options, typed);
       const shown = `${src.url} at ${entry.commit?.slice(0, 12) ?? entry.ref ?? 'HEAD'}${entry.path ? `: ${entry.path}` : ''}`;
       const p = checkReplayed(
         await prepareLocal(root, shown, entry.source),
@@ -138,7 +136,7 @@ export async function planFromLock(
       found = p.integrity;
       origin = shown;
     } else if (src.kind === 'url') {
-      const file = await downloadOnce(src.url, src.url, scratch, options);
+      const file = await (await import('./remote.js')).downloadOnce(src.url, src.url, scratch, options);
       const inArchive = await unpackArchive(file, src.url, scratch, options);
       const inner = entry.path === undefined ? undefined : entry.path;
       const shown = inner ? `${src.url}: ${inner}` : src.url;
@@ -157,7 +155,8 @@ export async function planFromLock(
     } else if (src.kind === 'well-known') {
       const shown = `${src.url}: ${entry.path ?? id}`;
       const remote = { kind: 'well-known' as const, index: src.url, typed: src.url };
-      const [p] = (await gatherWellKnown(remote, options, scratch, entry.path ?? id)).found;
+      const [p] = (await (await import('./well-known.js')).gatherWellKnown(remote, options, scratch, entry.path ?? id))
+        .found;
       const checked = checkReplayed(p!, id, entry, options.lockfile, shown, `the site's ${id} is not valid now`);
       plan = { kind: 'local', prepared: { ...checked, source: entry.source, origin: originOf(entry) } };
       found = checked.integrity;
@@ -172,7 +171,7 @@ export async function planFromLock(
         );
       const shown = `${src.server}: ${entry.path ?? id}`;
       const remote = { kind: 'mcp' as const, server: src.server, typed: src.server };
-      const [p] = (await gatherMcp(remote, options, scratch, entry.path ?? id)).found;
+      const [p] = (await (await import('./mcp.js')).gatherMcp(remote, options, scratch, entry.path ?? id)).found;
       const checked = checkReplayed(p!, id, entry, options.lockfile, shown, `the server's ${id} is not valid now`);
       plan = { kind: 'local', prepared: { ...checked, source: entry.source, origin: originOf(entry) } };
       found = checked.integrity;
@@ -180,7 +179,7 @@ export async function planFromLock(
     } else if (src.kind === 'npm') {
       const shown = `${src.name}@${entry.version}`;
       const p = checkReplayed(
-        await replayNpm(src.name, entry, options, scratch),
+        await (await import('./npm.js')).replayNpm(src.name, entry, options, scratch),
         id,
         entry,
         options.lockfile,

@@ -6,12 +6,12 @@ import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
 import { parseRemoteSource, type RemoteSource } from '../formats/install-source.js';
 import type { Diagnostic } from '../model/diagnostic.js';
-import type { Skill } from '../model/skill.js';
+import type { Skill, SkillEntry } from '../model/skill.js';
 import { isStrictSemver, parseSpec, type DependencySpec } from '../model/spec.js';
 import { DEFAULT_LIMITS, extractArchive, skillFoldersIn } from '../fs/archive.js';
 import { KEEP_BYTES, type ExtractedFile } from '../fs/archive-entries.js';
 import { tempName } from '../fs/atomic.js';
-import { isInside, present } from '../fs/walk.js';
+import { isInside, knownEntries, present } from '../fs/walk.js';
 import { discoverSkills, isSkillFolder } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import { validateSkills } from '../skill/validate.js';
@@ -25,6 +25,7 @@ import {
   type StoredFile,
 } from '../registry/integrity.js';
 import { removeTree } from '../registry/store.js';
+import { StreamedDigest } from '../registry/streamed-digest.js';
 import { isUnversioned } from '../registry/unversioned.js';
 import type { ArchivedSkill, InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
 
@@ -207,10 +208,17 @@ async function unpack(abs: string, typed: string, scratch: Scratch, options: Ins
   // The files are written read-only when they go into a registry, as the store keeps them (else writable, as an
   // agent folder's copy is, so the last placement can take them as they are), and listed with their bytes: the
   // skills' integrity, their move into the store or an agent folder and the copies need no walk and no second read.
-  const { written = [], folders: made = [] } = await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS, {
+  // The skill's integrity is hashed meanwhile, by the thread that writes the files.
+  const streamed = new StreamedDigest();
+  const {
+    written = [],
+    folders: made = [],
+    digest,
+  } = await extractArchive(abs, dest, options.limits ?? DEFAULT_LIMITS, {
     record: true,
     readOnly: options.useRegistry,
     keepBytes: scratch.keepBytes,
+    digest: streamed.options,
   });
   for (const f of written) scratch.keepBytes -= f.content?.length ?? 0;
   let folders;
@@ -225,18 +233,29 @@ async function unpack(abs: string, typed: string, scratch: Scratch, options: Ins
     // is named so as a rule (pack's `<id>/`): moved there and loaded once, and moved again only when that was not it.
     let root = dir;
     let skill: Skill | undefined;
+    // What a walk of the folder would find, known from what was written: the skill is loaded without one.
+    const entries = entriesBelow(written, made, inner);
     if (dir !== dest) {
       root = moveTo(scratch, dir, safeName(basename(dir)) || 'skill');
-      skill = loaded(root, typed, inner);
+      skill = loaded(root, typed, inner, entries);
     }
-    const id = skill?.id ?? loaded(dir, typed, inner).id;
+    const id = skill?.id ?? loaded(dir, typed, inner, entries).id;
     const name = (dir === dest && id === basename(dest) ? '' : safeName(id)) || 'skill';
     if (basename(root) !== name || root === dest) {
       root = moveTo(scratch, root, name);
       skill = undefined;
     }
     const files = knownSkillFiles(root, written, inner);
-    return { root, inner, id, files, only: holdsOnly(files, written, made, inner), ...(skill ? { skill } : {}) };
+    return {
+      root,
+      inner,
+      id,
+      files,
+      ...streamedIntegrity(streamed.result(files, inner, digest)),
+      only: holdsOnly(files, written, made, inner),
+      ...(skill ? { skill } : {}),
+      ...(entries ? { entries } : {}),
+    };
   });
 }
 
@@ -261,6 +280,23 @@ function holdsOnly(files: StoredFile[], written: ExtractedFile[], made: string[]
   return true;
 }
 
+const streamedIntegrity = (integrity: string | undefined) => (integrity === undefined ? {} : { integrity });
+
+/** knownEntries of the folder `inner` of an unpacked archive, from the files written and the folders made. */
+function entriesBelow(written: ExtractedFile[], made: string[], inner: string): SkillEntry[] | undefined {
+  if (inner === '')
+    return knownEntries(
+      written.map((w) => w.rel),
+      made,
+    );
+  const prefix = `${inner}/`;
+  const files: string[] = [];
+  for (const w of written) if (w.rel.startsWith(prefix)) files.push(w.rel.slice(prefix.length));
+  const folders: string[] = [];
+  for (const d of made) if (d.startsWith(prefix)) folders.push(d.slice(prefix.length));
+  return knownEntries(files, folders);
+}
+
 /** A skill id as a folder name: letters, digits and dashes. */
 const safeName = (id: string) => id.replace(/[^\p{L}\p{N}-]/gu, '-');
 
@@ -273,13 +309,31 @@ function moveTo(scratch: Scratch, dir: string, name: string): string {
   return root;
 }
 
-/** loadSkill of an unpacked folder, a failure naming it inside the archive. */
-function loaded(dir: string, typed: string, inner: string): Skill {
+/** loadSkill of an unpacked folder (from its entries when known), a failure naming it inside the archive. */
+function loaded(dir: string, typed: string, inner: string, entries: SkillEntry[] | undefined): Skill {
   try {
-    return loadSkill(dir);
+    return loadSkill(dir, entries ? { entries } : {});
   } catch (err) {
     throw relabelError(err, relabeler(dir, typed, inner));
   }
+}
+
+/** What prepareLocal may be told of a skill besides where it is. */
+export interface LocalOptions {
+  /** Rewrites the skill's folder wherever a text names it (a scratch folder, as the user knows it). */
+  relabel?: Relabel;
+  /** The skill's folder was not named by its author (name-matches-folder does not apply); with relabel by default. */
+  folderNotNamed?: boolean;
+  /** Its files, when already known (an archive's, unpacked). */
+  files?: StoredFile[];
+  /** The skill, when already loaded from `root`. */
+  skill?: Skill;
+  /** The integrity of `files`, when worked out already (while unpacking). */
+  integrity?: string;
+  /** Without `files`: they are listed and read once here, their bytes kept while this budget lasts. */
+  keep?: KeepBudget;
+  /** `root` holds `files` and nothing else (ArchivedSkill's `only`). */
+  only?: boolean;
 }
 
 /**
@@ -291,15 +345,12 @@ export async function prepareLocal(
   root: string,
   typed: string,
   source: string,
-  relabel?: Relabel,
-  folderNotNamed = relabel !== undefined,
-  files?: StoredFile[],
-  loadedSkill?: Skill,
-  keep?: KeepBudget,
-  only = false,
+  local: LocalOptions = {},
 ): Promise<Prepared | InvalidSource> {
+  const { relabel, files, keep, only = false } = local;
+  const folderNotNamed = local.folderNotNamed ?? relabel !== undefined;
   try {
-    const skill = loadedSkill ?? loadSkill(root);
+    const skill = local.skill ?? loadSkill(root);
     const problems = await problemsOf(skill, folderNotNamed);
     if (problems.length > 0) {
       const shown = relabel
@@ -318,11 +369,12 @@ export async function prepareLocal(
       };
     }
     const listed = files ?? (keep ? skillFiles(skill.root) : undefined);
+    const known = files ? local.integrity : undefined;
     return {
       typed,
       source,
       skill,
-      integrity: files ? digest(files) : listed && keep ? digestKeeping(listed, keep) : integrityOf(skill),
+      integrity: known ?? (files ? digest(files) : listed && keep ? digestKeeping(listed, keep) : integrityOf(skill)),
       ...(listed ? { files: listed } : {}),
       ...(only && files ? { only } : {}),
       ...(relabel ? { relabel } : {}),
@@ -336,7 +388,7 @@ export async function prepareLocal(
  * One skill of an unpacked archive, prepared. An archive of several skills locks each as `archive:<path>#<path
  * inside>` and names it `<archive>: <path inside>`; an archive of one stays `archive:<path>`.
  */
-export function prepareArchived(
+export async function prepareArchived(
   a: ArchivedSkill,
   archive: string,
   lockedPath: string,
@@ -345,5 +397,14 @@ export function prepareArchived(
   const source = formatLockSource({ kind: 'archive', path: lockedPath, ...(several ? { inner: a.inner } : {}) });
   const relabel = relabeler(a.root, archive, a.inner);
   const typed = several ? `${archive}: ${a.inner}` : archive;
-  return prepareLocal(a.root, typed, source, relabel, true, a.files, a.skill, undefined, a.only === true);
+  // Moved since it was loaded: loaded again, from its entries (no walk) when known.
+  const skill = a.skill ?? (a.entries ? loaded(a.root, archive, a.inner, a.entries) : undefined);
+  return prepareLocal(a.root, typed, source, {
+    relabel,
+    folderNotNamed: true,
+    files: a.files,
+    ...(skill ? { skill } : {}),
+    ...(a.integrity ? { integrity: a.integrity } : {}),
+    only: a.only === true,
+  });
 }

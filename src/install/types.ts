@@ -3,7 +3,7 @@ import type { SkillsError } from '../errors.js';
 import type { LockEntry, Lockfile } from '../formats/lockfile.js';
 import type { Release } from '../formats/index-file.js';
 import type { Diagnostic } from '../model/diagnostic.js';
-import type { Skill } from '../model/skill.js';
+import type { Skill, SkillEntry } from '../model/skill.js';
 import type { ArchiveLimits } from '../fs/archive.js';
 import type { StoredFile } from '../registry/integrity.js';
 import type { RegisterStatus } from '../registry/register.js';
@@ -166,6 +166,10 @@ export interface ArchivedSkill {
   files: StoredFile[];
   /** The skill, loaded from `root` already (so it is not loaded again). */
   skill?: Skill;
+  /** Its integrity, worked out while it was unpacked (when it could be; else digest() works it out). */
+  integrity?: string;
+  /** Its entries as a walk would find them, known from what was unpacked (so it is loaded again without a walk). */
+  entries?: SkillEntry[];
   /** `root` holds `files` and the folders above them, nothing else: moving it needs no pruning walk. */
   only?: boolean;
 }

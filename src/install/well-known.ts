@@ -119,7 +119,7 @@ export async function gatherWellKnown(
       const root = join(scratch.folder(`skill-${e.name}`), e.name);
       mkdirSync(root, { recursive: true });
       renameSync(file, join(root, 'SKILL.md'));
-      p = await prepareLocal(root, typed, source, relabeler(root, typed, ''), false);
+      p = await prepareLocal(root, typed, source, { relabel: relabeler(root, typed, ''), folderNotNamed: false });
     } else {
       const inArchive = await unpackArchive(file, typed, scratch, options);
       if (inArchive.length !== 1)

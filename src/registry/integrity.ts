@@ -60,6 +60,28 @@ function skippedFolderIn(dirs: string): boolean {
 }
 
 /**
+ * Which files below a skill's root the registry keeps, told by path alone (a folder holding only files and folders):
+ * skipped's rule for the name and for each folder above. Files come folder by folder, so the verdict on the folder of
+ * the last one asked about is kept for the next.
+ */
+export class KeptFiles {
+  private lastDir = '';
+  private lastSkipped = false;
+
+  /** True when the file at `rel` (below the skill's root, forward slashes) is kept. */
+  keeps(rel: string): boolean {
+    const slash = rel.lastIndexOf('/');
+    if (skipped(rel.slice(slash + 1), false)) return false;
+    if (slash <= 0) return true;
+    if (slash !== this.lastDir.length || !rel.startsWith(this.lastDir)) {
+      this.lastDir = rel.slice(0, slash);
+      this.lastSkipped = skippedFolderIn(this.lastDir);
+    }
+    return !this.lastSkipped;
+  }
+}
+
+/**
  * The files of a skill the registry keeps, sorted by path; symlinks that lead out of the skill are left out.
  * Bounded as install bounds archives (256 MiB, 20,000 entries): the files are read whole to hash and copy them.
  */
@@ -119,22 +141,11 @@ export function knownSkillFiles(root: string, known: KnownFile[], inner = ''): S
   let bytes = 0;
   // Paths below a resolved root, normalized: joined by hand where the separator is "/" (join costs a normalize).
   const below = sep === '/' ? `${root}/` : undefined;
-  // Files come folder by folder: whether a folder is one never kept is decided once for the files in a row in it.
-  let lastDir = '';
-  let lastSkipped = false;
+  const kept = new KeptFiles();
   for (const k of known) {
     if (!k.rel.startsWith(prefix)) continue;
     const rel = k.rel.slice(prefix.length);
-    const slash = rel.lastIndexOf('/');
-    if (skipped(rel.slice(slash + 1), false)) continue;
-    if (slash > 0) {
-      const dir = rel.slice(0, slash);
-      if (dir !== lastDir) {
-        lastDir = dir;
-        lastSkipped = skippedFolderIn(dir);
-      }
-      if (lastSkipped) continue;
-    }
+    if (!kept.keeps(rel)) continue;
     bytes += k.size;
     if (bytes > STORE_LIMITS.maxBytes)
       throw tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${rel})`);
@@ -158,14 +169,19 @@ export function filesAt(root: string, files: StoredFile[]): StoredFile[] {
   return files.map((f) => ({ ...f, abs: join(root, f.rel) }));
 }
 
+/** The hash the integrity is made with, and the SRI prefix naming it. */
+export const ALGORITHM = 'sha512';
+
+/** What the hash takes before a file's content: its kind, path, execute bit and length (boundaries unambiguous). */
+export function fileHeader(f: Pick<StoredFile, 'kind' | 'rel' | 'mode'>, length: number): string {
+  const exec = f.kind === 'file' && (f.mode & 0o111) !== 0 ? 1 : 0;
+  return `${f.kind === 'file' ? 'f' : 'l'}${Buffer.byteLength(f.rel, 'utf8')}:${f.rel}${exec}${length}:`;
+}
+
 /** Feed one file into the hash: path, execute bit and content, each length-prefixed so boundaries are unambiguous. */
 export function hashFile(h: Hash, f: StoredFile, content: Buffer): void {
-  const exec = f.kind === 'file' && (f.mode & 0o111) !== 0 ? 1 : 0;
   // One update for the path and the lengths (the same UTF-8 bytes as three), one for the content.
-  h.update(
-    `${f.kind === 'file' ? 'f' : 'l'}${Buffer.byteLength(f.rel, 'utf8')}:${f.rel}${exec}${content.length}:`,
-    'utf8',
-  );
+  h.update(fileHeader(f, content.length), 'utf8');
   h.update(content);
 }
 
@@ -179,11 +195,11 @@ export function contentOf(f: StoredFile): Buffer {
 }
 
 /** The SRI text of a finished hash. */
-export const sri = (h: Hash) => `sha512-${h.digest('base64')}`;
+export const sri = (h: Hash) => `${ALGORITHM}-${h.digest('base64')}`;
 
 /** The integrity of a list of files (see skillFiles). */
 export function digest(files: StoredFile[]): string {
-  const h = createHash('sha512');
+  const h = createHash(ALGORITHM);
   for (const f of files) hashFile(h, f, contentOf(f));
   return sri(h);
 }
@@ -198,7 +214,7 @@ export interface KeepBudget {
  * into agent folders) take them from memory instead of reading the files again, and copy exactly what was hashed.
  */
 export function digestKeeping(files: StoredFile[], keep: KeepBudget): string {
-  const h = createHash('sha512');
+  const h = createHash(ALGORITHM);
   for (const f of files) {
     const content = contentOf(f);
     hashFile(h, f, content);

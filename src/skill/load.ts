@@ -23,6 +23,8 @@ export interface LoadOptions {
   spec?: boolean;
   /** The folder's listing, when discovery already read it. */
   listing?: Dirent[];
+  /** Its entries, when known without a walk (knownEntries of what an archive's extraction wrote). */
+  entries?: SkillEntry[];
 }
 
 /**
@@ -30,20 +32,25 @@ export interface LoadOptions {
  * diagnostics on the Skill; only a folder that is no skill at all (or cannot be read) throws.
  */
 export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
-  let listing: Dirent[];
+  const known = options.entries;
+  let listing: Dirent[] | undefined;
   try {
-    listing = options.listing ?? readdirSync(dir, { withFileTypes: true });
+    listing = known ? undefined : (options.listing ?? readdirSync(dir, { withFileTypes: true }));
   } catch (err) {
     throw new SkillsError('E_IO', `cannot read skill folder ${dir}: ${(err as Error).message}`, { cause: err });
   }
-  const found = skillFileIn(listing.filter((d) => d.isFile() || d.isSymbolicLink()).map((d) => d.name));
+  const found = skillFileIn(
+    listing
+      ? listing.filter((d) => d.isFile() || d.isSymbolicLink()).map((d) => d.name)
+      : known!.filter((e) => e.kind === 'file' && !e.path.includes('/')).map((e) => e.path),
+  );
   if (!found) {
     throw new SkillsError('E_NOT_FOUND', `${dir} is not a skill: it holds no SKILL.md or manifest.json`, {
       hint: 'create one with `skills init <name>`',
     });
   }
   const file = join(dir, found.name);
-  const { entries } = walkSkill(dir, listing);
+  const entries = known ?? walkSkill(dir, listing).entries;
   const diagnostics: Diagnostic[] = [];
   const skill: Skill = {
     id: basename(dir),

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { execa } from 'execa';
@@ -329,9 +330,13 @@ describe('skills install: archives made by everyday tools (built CLI)', () => {
 });
 
 describe("skills install: an archive's files as unpacked, not walked or read again (built CLI)", () => {
-  /** A skill with an executable, secrets, a package folder and deep files, tarred by the system tar. */
-  async function trickyTgz(dir: string): Promise<string> {
+  /**
+   * A skill with an executable, secrets, a package folder and deep files, tarred by the system tar. `big`: with 5 MB
+   * that do not compress, so that its files are written, and hashed, on threads of their own.
+   */
+  async function trickyTgz(dir: string, big = false): Promise<string> {
     const src = join(dir, 'src');
+    if (big) writeTree(join(src, 'tricky'), { 'references/blob.bin': randomBytes(5e6).toString('latin1') });
     writeTree(join(src, 'tricky'), {
       'SKILL.md': skillText('tricky', '1.0.0'),
       'scripts/run.sh': { content: '#!/bin/sh\necho hi\n', mode: 0o755 },
@@ -342,56 +347,78 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
     });
     const file = join(dir, 'tricky.tgz');
     await execa('tar', ['czf', file, '-C', src, 'tricky']);
+    expect(statSync(file).size > 4 * 1024 * 1024).toBe(big);
     return file;
   }
 
   const filesOf = (root: string) =>
     (readdirSync(root, { recursive: true }) as string[]).filter((f) => statSync(join(root, f)).isFile()).sort();
 
-  it('stores and places exactly the files the integrity covers: stored read-only, placed writable, executables kept', async () => {
-    const dir = fresh('tricky');
-    const archive = await trickyTgz(dir);
-    const project = fresh('project');
-    const reg = join(dir, 'reg');
-    const r = await cli(reg, ['install', archive, '--into', '.claude/skills'], project);
-    expect(r.stderr).toBe('');
-    expect(r.exitCode).toBe(0);
-    const integrity = lockOf(project).skills.tricky!.integrity;
-    const releases = JSON.parse(readFileSync(join(reg, 'releases/tricky.json'), 'utf8'));
-    expect(releases.releases['1.0.0'].integrity).toBe(integrity);
-    const stored = join(reg, 'built-in/tricky@1.0.0');
-    const placed = join(project, '.claude/skills/tricky');
-    const kept = ['.env.example', 'SKILL.md', 'references/a/b/deep.md', 'scripts/run.sh'];
-    for (const copy of [stored, placed]) {
-      // A walk and a read of each copy hash to what was recorded from the extraction.
-      expect(folderIntegrity(copy)).toBe(integrity);
-      expect(filesOf(copy)).toEqual(kept);
-      expect(statSync(join(copy, 'scripts/run.sh')).mode & 0o111).toBe(0o111);
-      expect(statSync(join(copy, 'SKILL.md')).mode & 0o111).toBe(0);
-    }
-    for (const f of kept) {
-      expect(statSync(join(stored, f)).mode & 0o222).toBe(0);
-      expect(statSync(join(placed, f)).mode & 0o200).toBe(0o200);
-    }
-    for (const d of [stored, join(stored, 'references/a')]) expect(statSync(d).mode & 0o222).toBe(0);
-    expect(readdirSync(reg).filter((n) => n.startsWith('.unpack-'))).toEqual([]);
+  it.each([
+    ['', false],
+    [' (a big archive)', true],
+  ])(
+    'stores and places exactly the files the integrity covers%s: stored read-only, placed writable, executables kept',
+    async (_, big) => {
+      const dir = fresh('tricky');
+      const archive = await trickyTgz(dir, big);
+      const project = fresh('project');
+      const reg = join(dir, 'reg');
+      const r = await cli(reg, ['install', archive, '--into', '.claude/skills'], project);
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      const integrity = lockOf(project).skills.tricky!.integrity;
+      const releases = JSON.parse(readFileSync(join(reg, 'releases/tricky.json'), 'utf8'));
+      expect(releases.releases['1.0.0'].integrity).toBe(integrity);
+      const stored = join(reg, 'built-in/tricky@1.0.0');
+      const placed = join(project, '.claude/skills/tricky');
+      const kept = [
+        '.env.example',
+        'SKILL.md',
+        'references/a/b/deep.md',
+        ...(big ? ['references/blob.bin'] : []),
+        'scripts/run.sh',
+      ];
+      for (const copy of [stored, placed]) {
+        // A walk and a read of each copy hash to what was recorded from the extraction.
+        expect(folderIntegrity(copy)).toBe(integrity);
+        expect(filesOf(copy)).toEqual(kept);
+        expect(statSync(join(copy, 'scripts/run.sh')).mode & 0o111).toBe(0o111);
+        expect(statSync(join(copy, 'SKILL.md')).mode & 0o111).toBe(0);
+      }
+      for (const f of kept) {
+        expect(statSync(join(stored, f)).mode & 0o222).toBe(0);
+        expect(statSync(join(placed, f)).mode & 0o200).toBe(0o200);
+      }
+      for (const d of [stored, join(stored, 'references/a')]) expect(statSync(d).mode & 0o222).toBe(0);
+      expect(readdirSync(reg).filter((n) => n.startsWith('.unpack-'))).toEqual([]);
 
-    // Installed again: unchanged, the stored copy checked against the record.
-    const again = await cli(reg, ['install', archive, '--into', '.claude/skills'], project);
-    expect(again.exitCode).toBe(0);
-    expect(again.stdout.split('\n').at(-1)).toBe(`${reg}: 1 unchanged; skills-lock.json unchanged`);
-  });
+      // Installed again: unchanged, the stored copy checked against the record.
+      const again = await cli(reg, ['install', archive, '--into', '.claude/skills'], project);
+      expect(again.exitCode).toBe(0);
+      expect(again.stdout.split('\n').at(-1)).toBe(`${reg}: 1 unchanged; skills-lock.json unchanged`);
+    },
+  );
 
-  it('a project install with no registry places the unpacked files, with the same integrity', async () => {
+  it.each([
+    ['', false],
+    [' (a big archive)', true],
+  ])('a project install with no registry places the unpacked files, with the same integrity%s', async (_, big) => {
     const dir = fresh('tricky');
-    const archive = await trickyTgz(dir);
+    const archive = await trickyTgz(dir, big);
     const project = fresh('project');
     const r = await runCli(['install', archive, '--into', 'skills'], { cwd: project, env: { HOME: fresh('home') } });
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const placed = join(project, 'skills/tricky');
     expect(folderIntegrity(placed)).toBe(lockOf(project).skills.tricky!.integrity);
-    expect(filesOf(placed)).toEqual(['.env.example', 'SKILL.md', 'references/a/b/deep.md', 'scripts/run.sh']);
+    expect(filesOf(placed)).toEqual([
+      '.env.example',
+      'SKILL.md',
+      'references/a/b/deep.md',
+      ...(big ? ['references/blob.bin'] : []),
+      'scripts/run.sh',
+    ]);
     expect(statSync(join(placed, 'SKILL.md')).mode & 0o200).toBe(0o200);
   });
 

@@ -3,6 +3,7 @@
 // Every case runs the built CLI on real files; the full and read-only file systems are real tmpfs mounts.
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   cpSync,
@@ -417,26 +418,36 @@ describe('I/O errors told as what they are (19)', () => {
     });
   });
 
-  it('a file over the size limit (ulimit -f) while unpacking: EFBIG, exit 2, not killed by SIGXFSZ', async () => {
-    const dir = fresh();
-    const archive = await tgz(join(dir, 'big.tgz'), [SKILL_ENTRY('s'), { path: 's/big.bin', body: Buffer.alloc(3e6) }]);
-    const reg = join(dir, 'reg');
-    // The built CLI under a 1 MB file size limit (bash's ulimit -f counts KiB blocks).
-    const r = await execa(
-      'bash',
-      ['-c', `ulimit -f 1024 && exec "$0" "$@"`, process.execPath, BIN, 'install', archive],
-      {
-        cwd: dir,
-        env: { NO_COLOR: '1', HOME: dir, SKILLS_REGISTRY: reg },
-        reject: false,
-      },
-    );
-    expect(r.signal).toBeUndefined();
-    expect(r.exitCode).toBe(2);
-    noBug({ exitCode: r.exitCode!, stdout: r.stdout, stderr: r.stderr });
-    expect(r.stderr).toMatch(/cannot write entry "s\/big\.bin" into .*file size limit \(ulimit -f\).*\(EFBIG\)/);
-    nothingInstalled(reg, dir);
-  });
+  it.each([
+    ['', false],
+    // Bytes that do not compress make an archive of 3 MB: its files are written on a thread of their own.
+    [', written on a thread of its own', true],
+  ])(
+    'a file over the size limit (ulimit -f) while unpacking%s: EFBIG, exit 2, not killed by SIGXFSZ',
+    async (_, threaded) => {
+      const dir = fresh();
+      const body = threaded ? randomBytes(3e6) : Buffer.alloc(3e6);
+      const archive = await tgz(join(dir, 'big.tgz'), [SKILL_ENTRY('s'), { path: 's/big.bin', body }]);
+      // Archives from 1 MiB on are written on a thread (THREAD_FROM in src/fs/archive.ts).
+      expect(statSync(archive).size >= 1024 * 1024).toBe(threaded);
+      const reg = join(dir, 'reg');
+      // The built CLI under a 1 MB file size limit (bash's ulimit -f counts KiB blocks).
+      const r = await execa(
+        'bash',
+        ['-c', `ulimit -f 1024 && exec "$0" "$@"`, process.execPath, BIN, 'install', archive],
+        {
+          cwd: dir,
+          env: { NO_COLOR: '1', HOME: dir, SKILLS_REGISTRY: reg },
+          reject: false,
+        },
+      );
+      expect(r.signal).toBeUndefined();
+      expect(r.exitCode).toBe(2);
+      noBug({ exitCode: r.exitCode!, stdout: r.stdout, stderr: r.stderr });
+      expect(r.stderr).toMatch(/cannot write entry "s\/big\.bin" into .*file size limit \(ulimit -f\).*\(EFBIG\)/);
+      nothingInstalled(reg, dir);
+    },
+  );
 
   it('an entry name too long for the file system: ENAMETOOLONG naming the entry', async () => {
     const dir = fresh();

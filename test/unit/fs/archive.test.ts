@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Header } from 'tar';
 import yazl from 'yazl';
-import { extractArchive, isLitter, skillFoldersIn, type ArchiveLimits } from '../../../src/fs/archive.js';
+import {
+  extractArchive,
+  isLitter,
+  skillFoldersIn,
+  type ArchiveLimits,
+  type ExtractOptions,
+} from '../../../src/fs/archive.js';
 import { isSkillFolder } from '../../../src/skill/discover.js';
 import { isSkillsError } from '../../../src/errors.js';
 import { tempFolders } from '../../helpers/cli.js';
@@ -70,9 +76,13 @@ async function zipOf(
   return write('hostile.zip', bytes);
 }
 
-async function refused(file: string, limits?: ArchiveLimits): Promise<{ message: string; dest: string }> {
+async function refused(
+  file: string,
+  limits?: ArchiveLimits,
+  options: ExtractOptions = {},
+): Promise<{ message: string; dest: string }> {
   const dest = join(fresh('dest'), 'unpacked');
-  const err = await extractArchive(file, dest, limits).then(
+  const err = await extractArchive(file, dest, limits, options).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -85,151 +95,186 @@ async function refused(file: string, limits?: ArchiveLimits): Promise<{ message:
 
 const SKILL = { path: 'ok/SKILL.md', content: '---\nname: ok\n---\n' };
 
-describe('extractArchive: tar', () => {
-  it('extracts regular files and folders, with 755 only for executables', async () => {
-    const file = tgz([
-      { path: 'ok/', type: 'Directory', mode: 0o700 },
-      SKILL,
-      { path: 'ok/run.sh', content: '#!/bin/sh\n', mode: 0o700 },
-      { path: './ok/x/deep.md', content: 'deep' },
-    ]);
-    const dest = join(fresh('dest'), 'unpacked');
-    expect(await extractArchive(file, dest)).toEqual({ kind: 'tgz', files: 3, bytes: 31 });
-    expect(readFileSync(join(dest, 'ok/x/deep.md'), 'utf8')).toBe('deep');
-    expect(statSync(join(dest, 'ok/run.sh')).mode & 0o777).toBe(0o755);
-    expect(statSync(join(dest, 'ok/SKILL.md')).mode & 0o777).toBe(0o644);
-  });
+for (const threaded of [false, true])
+  describe(`extractArchive: tar${threaded ? ', its files written on a thread of their own' : ''}`, () => {
+    const opts: ExtractOptions = threaded ? { threadFrom: 0 } : {};
+    it('extracts regular files and folders, with 755 only for executables', async () => {
+      const file = tgz([
+        { path: 'ok/', type: 'Directory', mode: 0o700 },
+        SKILL,
+        { path: 'ok/run.sh', content: '#!/bin/sh\n', mode: 0o700 },
+        { path: './ok/x/deep.md', content: 'deep' },
+      ]);
+      const dest = join(fresh('dest'), 'unpacked');
+      expect(await extractArchive(file, dest, undefined, opts)).toEqual({ kind: 'tgz', files: 3, bytes: 31 });
+      expect(readFileSync(join(dest, 'ok/x/deep.md'), 'utf8')).toBe('deep');
+      expect(statSync(join(dest, 'ok/run.sh')).mode & 0o777).toBe(0o755);
+      expect(statSync(join(dest, 'ok/SKILL.md')).mode & 0o777).toBe(0o644);
+    });
 
-  it('places a name with an empty or "." segment where its plain spelling goes, and refuses the two as one path', async () => {
-    const file = tgz([SKILL, { path: 'ok//a.md', content: 'a' }, { path: 'ok/./b/c.md', content: 'c' }]);
-    const dest = join(fresh('dest'), 'unpacked');
-    const r = await extractArchive(file, dest, undefined, { record: true });
-    expect(r.written!.map((f) => f.rel)).toEqual(['ok/SKILL.md', 'ok/a.md', 'ok/b/c.md']);
-    expect(readFileSync(join(dest, 'ok/b/c.md'), 'utf8')).toBe('c');
-    const twice = tgz([SKILL, { path: 'ok/a.md', content: 'a' }, { path: 'ok/.//a.md', content: 'b' }]);
-    expect((await refused(twice)).message).toContain('entry "ok/.//a.md" appears twice');
-  });
+    it('places a name with an empty or "." segment where its plain spelling goes, and refuses the two as one path', async () => {
+      const file = tgz([SKILL, { path: 'ok//a.md', content: 'a' }, { path: 'ok/./b/c.md', content: 'c' }]);
+      const dest = join(fresh('dest'), 'unpacked');
+      const r = await extractArchive(file, dest, undefined, { record: true, ...opts });
+      expect(r.written!.map((f) => f.rel)).toEqual(['ok/SKILL.md', 'ok/a.md', 'ok/b/c.md']);
+      expect(readFileSync(join(dest, 'ok/b/c.md'), 'utf8')).toBe('c');
+      const twice = tgz([SKILL, { path: 'ok/a.md', content: 'a' }, { path: 'ok/.//a.md', content: 'b' }]);
+      expect((await refused(twice, undefined, opts)).message).toContain('entry "ok/.//a.md" appears twice');
+    });
 
-  it('reads an archive made with `tar czf x.tgz -C skill .` (the folder itself stored as "./")', async () => {
-    const src = fresh('src');
-    writeFileSync(join(src, 'SKILL.md'), '---\nname: ok\ndescription: d\n---\n');
-    const file = join(fresh('tar'), 'dot.tgz');
-    execFileSync('tar', ['czf', file, '-C', src, '.']);
-    const dest = join(fresh('dest'), 'unpacked');
-    expect((await extractArchive(file, dest)).files).toBe(1);
-    expect(readFileSync(join(dest, 'SKILL.md'), 'utf8')).toContain('name: ok');
-  });
+    it('reads an archive made with `tar czf x.tgz -C skill .` (the folder itself stored as "./")', async () => {
+      const src = fresh('src');
+      writeFileSync(join(src, 'SKILL.md'), '---\nname: ok\ndescription: d\n---\n');
+      const file = join(fresh('tar'), 'dot.tgz');
+      execFileSync('tar', ['czf', file, '-C', src, '.']);
+      const dest = join(fresh('dest'), 'unpacked');
+      expect((await extractArchive(file, dest, undefined, opts)).files).toBe(1);
+      expect(readFileSync(join(dest, 'SKILL.md'), 'utf8')).toContain('name: ok');
+    });
 
-  it.each([
-    ['an absolute path', { path: '/etc/cron.d/evil', content: 'x' }, 'entry "/etc/cron.d/evil" is an absolute path'],
-    ['a ".." path', { path: 'ok/../../evil.sh', content: 'x' }, 'entry "ok/../../evil.sh" contains ".."'],
-    [
-      'a symbolic link',
-      { path: 'ok/link', type: 'SymbolicLink', linkpath: '/etc/passwd' },
-      'entry "ok/link" is a symbolic link (links are refused)',
-    ],
-    [
-      'a hard link',
-      { path: 'ok/hard', type: 'Link', linkpath: '/etc/passwd' },
-      'entry "ok/hard" is a hard link (links are refused)',
-    ],
-    ['a character device', { path: 'ok/tty', type: 'CharacterDevice' }, 'entry "ok/tty" is a character device'],
-    ['a block device', { path: 'ok/sda', type: 'BlockDevice' }, 'entry "ok/sda" is a block device'],
-    ['a FIFO', { path: 'ok/pipe', type: 'FIFO' }, 'entry "ok/pipe" is a FIFO'],
-    ['a Windows drive path', { path: 'C:/evil', content: 'x' }, 'entry "C:/evil" is an absolute path'],
-    ['a backslash path', { path: 'ok\\..\\..\\evil', content: 'x' }, 'has a backslash in its name'],
-  ] as [string, TarEntry, string][])(
-    'refuses %s, naming the archive and the entry, and leaves nothing',
-    async (_what, entry, text) => {
-      const file = tgz([SKILL, entry]);
-      const { message } = await refused(file);
-      expect(message).toContain(`${file}: refused: `);
-      expect(message).toContain(text);
-      expect(message).toContain('expected regular files and folders inside one skill folder');
-    },
-  );
-
-  it('refuses a symlink even before a file written through it (no file lands outside)', async () => {
-    const outside = fresh('outside');
-    const file = tgz([
-      { path: 'ok/escape', type: 'SymbolicLink', linkpath: outside },
-      { path: 'ok/escape/owned.txt', content: 'x' },
-    ]);
-    await refused(file);
-    expect(existsSync(join(outside, 'owned.txt'))).toBe(false);
-  });
-
-  it('stops a bomb at the header that passes the byte limit, before its data is read', async () => {
-    // The header promises 300 MiB; the data is not even there.
-    const file = write(
-      'bomb.tgz',
-      gzipSync(
-        Buffer.concat([
-          tarOf([SKILL], Buffer.alloc(0)),
-          (() => {
-            const b = Buffer.alloc(512);
-            new Header({
-              path: 'ok/huge.bin',
-              type: 'File',
-              size: 300 * 1024 * 1024,
-              mode: 0o644,
-              mtime: new Date(0),
-            }).encode(b);
-            return b;
-          })(),
-        ]),
-      ),
+    it.each([
+      ['an absolute path', { path: '/etc/cron.d/evil', content: 'x' }, 'entry "/etc/cron.d/evil" is an absolute path'],
+      ['a ".." path', { path: 'ok/../../evil.sh', content: 'x' }, 'entry "ok/../../evil.sh" contains ".."'],
+      [
+        'a symbolic link',
+        { path: 'ok/link', type: 'SymbolicLink', linkpath: '/etc/passwd' },
+        'entry "ok/link" is a symbolic link (links are refused)',
+      ],
+      [
+        'a hard link',
+        { path: 'ok/hard', type: 'Link', linkpath: '/etc/passwd' },
+        'entry "ok/hard" is a hard link (links are refused)',
+      ],
+      ['a character device', { path: 'ok/tty', type: 'CharacterDevice' }, 'entry "ok/tty" is a character device'],
+      ['a block device', { path: 'ok/sda', type: 'BlockDevice' }, 'entry "ok/sda" is a block device'],
+      ['a FIFO', { path: 'ok/pipe', type: 'FIFO' }, 'entry "ok/pipe" is a FIFO'],
+      ['a Windows drive path', { path: 'C:/evil', content: 'x' }, 'entry "C:/evil" is an absolute path'],
+      ['a backslash path', { path: 'ok\\..\\..\\evil', content: 'x' }, 'has a backslash in its name'],
+    ] as [string, TarEntry, string][])(
+      'refuses %s, naming the archive and the entry, and leaves nothing',
+      async (_what, entry, text) => {
+        const file = tgz([SKILL, entry]);
+        const { message } = await refused(file, undefined, opts);
+        expect(message).toContain(`${file}: refused: `);
+        expect(message).toContain(text);
+        expect(message).toContain('expected regular files and folders inside one skill folder');
+      },
     );
-    const { message } = await refused(file);
-    expect(message).toBe(
-      `${file}: refused: its files add up to more than 256 MiB (stopped at entry "ok/huge.bin"); the limits are 256 MiB unpacked and 20000 entries. Nothing was installed`,
-    );
-  });
 
-  it('stops at the entry limit and at the byte limit while streaming', async () => {
-    const many = tgz(Array.from({ length: 30 }, (_, i) => ({ path: `ok/f${i}.md`, content: 'x' })));
-    expect((await refused(many, { maxBytes: 1e6, maxEntries: 10 })).message).toContain(
-      'it holds more than 10 entries (stopped at entry "ok/f10.md")',
-    );
-    const big = tgz([
-      SKILL,
-      { path: 'ok/a.bin', content: 'a'.repeat(4000) },
-      { path: 'ok/b.bin', content: 'b'.repeat(4000) },
-    ]);
-    expect((await refused(big, { maxBytes: 5000, maxEntries: 10 })).message).toContain(
-      'its files add up to more than 5000 bytes (stopped at entry "ok/b.bin")',
-    );
-  });
+    it('refuses a symlink even before a file written through it (no file lands outside)', async () => {
+      const outside = fresh('outside');
+      const file = tgz([
+        { path: 'ok/escape', type: 'SymbolicLink', linkpath: outside },
+        { path: 'ok/escape/owned.txt', content: 'x' },
+      ]);
+      await refused(file, undefined, opts);
+      expect(existsSync(join(outside, 'owned.txt'))).toBe(false);
+    });
 
-  it('bounds the decompressed stream too: a flood of extended headers (no files) stops early', async () => {
-    const flood = Array.from({ length: 200 }, () => ({
-      path: 'PaxHeader/x',
-      type: 'ExtendedHeader',
-      content: `${'9'.repeat(5)} comment=${'z'.repeat(99_980)}\n`,
-    }));
-    const file = write('flood.tgz', gzipSync(tarOf([SKILL, ...(flood as TarEntry[])])));
-    const { message } = await refused(file, { maxBytes: 1024, maxEntries: 4 });
-    expect(message).toBe(
-      `${file}: refused: it unpacks to more than 11264 bytes of tar data; the limits are 1024 bytes unpacked and 4 entries. Nothing was installed`,
-    );
-  });
+    it('stops a bomb at the header that passes the byte limit, before its data is read', async () => {
+      // The header promises 300 MiB; the data is not even there.
+      const file = write(
+        'bomb.tgz',
+        gzipSync(
+          Buffer.concat([
+            tarOf([SKILL], Buffer.alloc(0)),
+            (() => {
+              const b = Buffer.alloc(512);
+              new Header({
+                path: 'ok/huge.bin',
+                type: 'File',
+                size: 300 * 1024 * 1024,
+                mode: 0o644,
+                mtime: new Date(0),
+              }).encode(b);
+              return b;
+            })(),
+          ]),
+        ),
+      );
+      const { message } = await refused(file, undefined, opts);
+      expect(message).toBe(
+        `${file}: refused: its files add up to more than 256 MiB (stopped at entry "ok/huge.bin"); the limits are 256 MiB unpacked and 20000 entries. Nothing was installed`,
+      );
+    });
 
-  it('refuses a corrupt or truncated archive, and what is no archive', async () => {
-    const whole = gzipSync(tarOf([SKILL, { path: 'ok/a.md', content: 'a'.repeat(3000) }]));
-    const cut = write('cut.tgz', whole.subarray(0, whole.length - 40));
-    expect((await refused(cut)).message).toMatch(/^.*cut\.tgz: not a readable archive: .*Nothing was installed$/);
-    const text = write('notes.tgz', Buffer.from('just text, not an archive\n'));
-    const err = await extractArchive(text, join(fresh('dest'), 'x')).catch((e) => e);
-    expect(err.message).toBe(
-      `${text}: not an archive skills can read; expected a gzip tar (.tgz, made by skills pack), a .skill or a .zip`,
-    );
-  });
+    it('stops at the entry limit and at the byte limit while streaming', async () => {
+      const many = tgz(Array.from({ length: 30 }, (_, i) => ({ path: `ok/f${i}.md`, content: 'x' })));
+      expect((await refused(many, { maxBytes: 1e6, maxEntries: 10 }, opts)).message).toContain(
+        'it holds more than 10 entries (stopped at entry "ok/f10.md")',
+      );
+      const big = tgz([
+        SKILL,
+        { path: 'ok/a.bin', content: 'a'.repeat(4000) },
+        { path: 'ok/b.bin', content: 'b'.repeat(4000) },
+      ]);
+      expect((await refused(big, { maxBytes: 5000, maxEntries: 10 }, opts)).message).toContain(
+        'its files add up to more than 5000 bytes (stopped at entry "ok/b.bin")',
+      );
+    });
 
-  it('refuses the same path twice', async () => {
-    const file = tgz([SKILL, { path: 'ok/a.md', content: 'one' }, { path: 'ok/a.md', content: 'two' }]);
-    expect((await refused(file)).message).toContain('entry "ok/a.md" appears twice');
+    it('bounds the decompressed stream too: a flood of extended headers (no files) stops early', async () => {
+      const flood = Array.from({ length: 200 }, () => ({
+        path: 'PaxHeader/x',
+        type: 'ExtendedHeader',
+        content: `${'9'.repeat(5)} comment=${'z'.repeat(99_980)}\n`,
+      }));
+      const file = write('flood.tgz', gzipSync(tarOf([SKILL, ...(flood as TarEntry[])])));
+      const { message } = await refused(file, { maxBytes: 1024, maxEntries: 4 }, opts);
+      expect(message).toBe(
+        `${file}: refused: it unpacks to more than 11264 bytes of tar data; the limits are 1024 bytes unpacked and 4 entries. Nothing was installed`,
+      );
+    });
+
+    it('refuses a corrupt or truncated archive, and what is no archive', async () => {
+      const whole = gzipSync(tarOf([SKILL, { path: 'ok/a.md', content: 'a'.repeat(3000) }]));
+      const cut = write('cut.tgz', whole.subarray(0, whole.length - 40));
+      expect((await refused(cut, undefined, opts)).message).toMatch(
+        /^.*cut\.tgz: not a readable archive: .*Nothing was installed$/,
+      );
+      const text = write('notes.tgz', Buffer.from('just text, not an archive\n'));
+      const err = await extractArchive(text, join(fresh('dest'), 'x')).catch((e) => e);
+      expect(err.message).toBe(
+        `${text}: not an archive skills can read; expected a gzip tar (.tgz, made by skills pack), a .skill or a .zip`,
+      );
+    });
+
+    it('a name too long for the file system: E_IO naming the entry, the files before it removed too', async () => {
+      const long = `ok/${'n'.repeat(300)}.md`;
+      // A pax header gives the next entry its long name (a ustar header holds 100 bytes of it).
+      const body = ` path=${long}\n`;
+      const pax = `${body.length + String(body.length + 3).length}${body}`;
+      const file = tgz([
+        SKILL,
+        { path: 'ok/a.md', content: 'a' },
+        { path: 'PaxHeader/long', type: 'ExtendedHeader', content: pax },
+        { path: 'ok/short.md', content: 'x' },
+        { path: 'ok/z.md' },
+      ]);
+      const dest = join(fresh('dest'), 'unpacked');
+      const err = await extractArchive(file, dest, undefined, opts).catch((e: unknown) => e);
+      expect(isSkillsError(err) && err.code).toBe('E_IO');
+      expect((err as Error).message).toContain(`cannot write entry "${long}" into ${dest}`);
+      expect((err as Error).message).toContain('(ENAMETOOLONG)');
+      expect(existsSync(dest)).toBe(false);
+    });
+
+    it('writes every byte where it belongs: many files, empty ones, and files larger than what is sent at a time', async () => {
+      const list: TarEntry[] = [SKILL, { path: 'ok/empty.md' }];
+      for (let i = 0; i < 300; i++) list.push({ path: `ok/d${i % 7}/f${i}.md`, content: `${i} `.repeat(i * 7) });
+      list.push({ path: 'ok/big.bin', content: 'abcdefg'.repeat(400_000) }, { path: 'ok/last.md', content: 'last' });
+      const dest = join(fresh('dest'), 'unpacked');
+      const r = await extractArchive(tgz(list), dest, undefined, { record: true, ...opts });
+      expect(r.files).toBe(list.length);
+      for (const e of list) expect(readFileSync(join(dest, e.path), 'utf8')).toBe(e.content ?? '');
+      expect(r.written!.map((f) => f.rel)).toEqual(list.map((e) => e.path));
+    });
+
+    it('refuses the same path twice', async () => {
+      const file = tgz([SKILL, { path: 'ok/a.md', content: 'one' }, { path: 'ok/a.md', content: 'two' }]);
+      expect((await refused(file, undefined, opts)).message).toContain('entry "ok/a.md" appears twice');
+    });
   });
-});
 
 describe('extractArchive: zip (.skill, .zip)', () => {
   it('extracts a zip with its execute bits', async () => {
@@ -384,19 +429,22 @@ describe('skillFoldersIn: the skills of an extracted archive', () => {
 
 describe('extractArchive: a path that is both a file and a folder', () => {
   it('is refused naming the entry and the path, before the file system complains, and dest is removed', async () => {
-    for (const list of [
-      [{ path: 's/a' }, { path: 's/a/b' }],
-      [{ path: 's/a/b' }, { path: 's/a' }],
-      [{ path: 's/a' }, { path: 's/a/', type: 'Directory' as const }],
-    ]) {
-      const dir = fresh();
-      const file = join(dir, 'x.tgz');
-      writeFileSync(file, gzipSync(tarOf(list)));
-      const dest = join(dir, 'out');
-      const err = await extractArchive(file, dest).catch((e: unknown) => e);
-      expect(isSkillsError(err) && err.code).toBe('E_INVALID');
-      expect((err as Error).message).toContain(`entry "${list[1]!.path}" makes "s/a" both a file and a folder`);
-      expect(existsSync(dest)).toBe(false);
-    }
+    for (const threaded of [false, true])
+      for (const list of [
+        [{ path: 's/a' }, { path: 's/a/b' }],
+        [{ path: 's/a/b' }, { path: 's/a' }],
+        [{ path: 's/a' }, { path: 's/a/', type: 'Directory' as const }],
+      ]) {
+        const dir = fresh();
+        const file = join(dir, 'x.tgz');
+        writeFileSync(file, gzipSync(tarOf(list)));
+        const dest = join(dir, 'out');
+        const err = await extractArchive(file, dest, undefined, threaded ? { threadFrom: 0 } : {}).catch(
+          (e: unknown) => e,
+        );
+        expect(isSkillsError(err) && err.code).toBe('E_INVALID');
+        expect((err as Error).message).toContain(`entry "${list[1]!.path}" makes "s/a" both a file and a folder`);
+        expect(existsSync(dest)).toBe(false);
+      }
   });
 });
