@@ -215,9 +215,13 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void 
       if (!LOOKS_TYPED.test((data[key] as string).trimStart().split(/\s/, 1)[0]!)) continue;
       const pos = skill.positions[key];
       const line = pos ? lineAt(pos.line) : undefined;
-      const token = line?.slice(line.indexOf(':') + 1).trim();
+      // The value as written, without a comment after it (`yes # why` reads as yes).
+      const token = line
+        ?.slice(line.indexOf(':') + 1)
+        .trim()
+        .replace(/\s+#.*$/, '');
       // Only short tokens can be numbers or booleans; the length check also keeps the regexes off long lines.
-      if (token && token.length < 64 && LOOKS_TYPED.test(token.replace(/\s+#.*$/, ''))) {
+      if (token && token.length < 64 && LOOKS_TYPED.test(token)) {
         skill.diagnostics.push(
           diag(
             'scalar-as-text',

@@ -156,6 +156,14 @@ describe('loadSkill: both layouts into the one Skill model', () => {
       ['scalar-as-text', 'version: 1.0 is read as the text "1.0 continued", not as a number', 4],
       ['scalar-as-text', 'compatibility: yes is read as the text "yes", not as a boolean', 7],
     ]);
+    // A comment after the value is not part of what was written, nor of what it looks like.
+    const commented = load({
+      'SKILL.md': skillMd('name: weather\ndescription: d\ncompatibility: no # not yet\nlicense: 2 # v2'),
+    });
+    expect(commented.diagnostics.map((d) => [d.message, d.line])).toEqual([
+      ['compatibility: no is read as the text "no", not as a boolean', 4],
+      ['license: 2 is read as the text "2", not as a number', 5],
+    ]);
     // A skill with nothing to say of its fields never locates them until asked; asked, they are all there.
     const plain = load({ 'SKILL.md': skillMd('name: weather\ndescription: Use when it rains.\nlicense: MIT') });
     expect(Object.getOwnPropertyDescriptor(plain, 'positions')?.get).toBeTypeOf('function');
