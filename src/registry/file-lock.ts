@@ -2,6 +2,8 @@
 // skills-lock.json: waited for with a deadline, taken over when its holder is gone, and failing with a message that
 // says what it waited for and for how long.
 import * as fs from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { keepFileSizeSignalIgnored } from '../proc/signals.js';
 
@@ -15,17 +17,68 @@ export const LOCK_STALE_MS = 10_000;
  */
 const FUTURE_MS = LOCK_STALE_MS;
 
-/** How long a stat may put a lock's time ahead before it counts as stale: see FUTURE_MS. */
-const staleIfFuture = (st: fs.Stats): fs.Stats =>
-  st.mtime.getTime() > Date.now() + FUTURE_MS ? ({ ...st, mtime: new Date(0) } as fs.Stats) : st;
+/**
+ * The file inside the lock folder that names its holder: `<pid> <host>`. A holder that was killed (its pid gone on
+ * this host) leaves a lock that is taken over at once, not after LOCK_STALE_MS. Written just after the folder is
+ * made, so a holder killed in between leaves a folder without it: that one goes stale by its time, as before.
+ */
+export const LOCK_OWNER = 'owner';
+
+/** True when the lock folder names a holder on this host whose process has ended. */
+function holderGone(lockPath: string): boolean {
+  let text: string;
+  try {
+    text = fs.readFileSync(join(lockPath, LOCK_OWNER), 'utf8');
+  } catch {
+    return false;
+  }
+  const m = /^(\d+) (.+)$/.exec(text);
+  if (!m || m[2] !== hostname()) return false;
+  const pid = Number(m[1]);
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    // EPERM: the process is there, another user's.
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * What a stat of the lock folder tells proper-lockfile: its time, or the epoch (stale, taken over at once) when the
+ * time is more than FUTURE_MS ahead or its holder is known to be gone.
+ */
+const staleIfGone = (path: fs.PathLike, st: fs.Stats): fs.Stats =>
+  st.mtime.getTime() > Date.now() + FUTURE_MS || holderGone(String(path))
+    ? ({ ...st, mtime: new Date(0) } as fs.Stats)
+    : st;
 
 // proper-lockfile calls mkdir, rmdir, stat, utimes and realpath on the object it is given (and caches the file
-// system's time precision on it, so it is one object).
+// system's time precision on it, so it is one object). Its rmdir (a release, or a stale lock taken over) removes the
+// owner file first.
 const lockFs = {
   ...fs,
   stat: (path: fs.PathLike, cb: (err: NodeJS.ErrnoException | null, st?: fs.Stats) => void) =>
-    fs.stat(path, (err, st) => cb(err, st && staleIfFuture(st))),
+    fs.stat(path, (err, st) => cb(err, st && staleIfGone(path, st))),
+  rmdir: (path: fs.PathLike, cb: (err: NodeJS.ErrnoException | null) => void) => {
+    fs.rm(join(String(path), LOCK_OWNER), { force: true }, () => fs.rmdir(path, cb));
+  },
 };
+
+/**
+ * Name this process in the lock folder it has just made. The folder's time is put back as it was: proper-lockfile
+ * checks on each refresh that the time is still the one it set, and a file made inside changes it.
+ */
+function nameHolder(lockPath: string): void {
+  try {
+    const before = fs.statSync(lockPath);
+    fs.writeFileSync(join(lockPath, LOCK_OWNER), `${process.pid} ${hostname()}`);
+    fs.utimesSync(lockPath, before.atime, before.mtime);
+  } catch {
+    // Without the file the lock still works; a killed holder's lock is then taken over by its time alone.
+  }
+}
 
 export interface LockOptions {
   /** The lock folder proper-lockfile creates. */
@@ -81,6 +134,7 @@ export async function acquireLock(target: string, opts: LockOptions): Promise<He
           compromised = err;
         },
       });
+      nameHolder(opts.lockPath);
       return { release, compromised: () => compromised };
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
@@ -96,7 +150,7 @@ export async function acquireLock(target: string, opts: LockOptions): Promise<He
           `${opts.what} is locked by another process (${opts.lockPath}): gave up after waiting ${Math.round(waited / 1000)} s; ${ageOf(opts.lockPath)}`,
           {
             cause: err,
-            hint: `wait for the other skills command to finish and run again; a lock whose process was killed is taken over once it has not been refreshed for ${LOCK_STALE_MS / 1000} s`,
+            hint: `wait for the other skills command to finish and run again; a lock whose process was killed is taken over at once on this host, elsewhere once it has not been refreshed for ${LOCK_STALE_MS / 1000} s`,
           },
         );
       }

@@ -1,11 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { execa } from 'execa';
 import { parseLockfile } from '../../src/formats/lockfile.js';
 import { PROJECT_LOCK } from '../../src/install/lock.js';
+import { LOCK_OWNER, LOCK_STALE_MS } from '../../src/registry/file-lock.js';
 import { folderIntegrity } from '../../src/registry/integrity.js';
 import { BIN, runCli, tempFolders } from '../helpers/cli.js';
 import { type TreeSpec, skillMd, snapshot, writeTree } from '../helpers/tree.js';
@@ -550,11 +552,12 @@ describe('skills install: an install killed while it unpacks (built CLI)', () =>
     expect(left.length).toBeGreaterThan(0);
     for (const n of left) expect(n).toMatch(/^\.unpack-.+\.\d+\.[0-9a-f]{8}$/);
     expect(existsSync(join(project, 'skills-lock.json'))).toBe(false);
-    // The killed install's project lock is taken over once it is 10 s old: made that old here rather than waited for.
-    const old = new Date(Date.now() - 11_000);
-    utimesSync(join(project, PROJECT_LOCK), old, old);
+    // The killed install's project lock names it, and is taken over at once (not once it is 10 s old).
+    expect(readFileSync(join(project, PROJECT_LOCK, LOCK_OWNER), 'utf8')).toBe(`${child.pid} ${hostname()}`);
+    const started = Date.now();
     const again = await runCli(['install', archive], { cwd: project, env });
     expect(again.exitCode).toBe(0);
+    expect(Date.now() - started).toBeLessThan(LOCK_STALE_MS - 1_000);
     expect(readdirSync(agents)).toEqual(['big']);
     expect(folderIntegrity(join(agents, 'big'))).toBe(lockOf(project).skills.big!.integrity);
   });

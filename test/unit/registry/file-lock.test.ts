@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LOCK_STALE_MS, acquireLock } from '../../../src/registry/file-lock.js';
+import { execa } from 'execa';
+import { LOCK_OWNER, LOCK_STALE_MS, acquireLock } from '../../../src/registry/file-lock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'skills-file-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,7 +36,7 @@ describe('acquireLock', () => {
       message: expect.stringMatching(
         /^the thing live is locked by another process \(.*live\): gave up after waiting \d+ s; it was refreshed \d+\.\d s ago, so the process holding it is still running$/,
       ),
-      hint: expect.stringContaining(`once it has not been refreshed for ${LOCK_STALE_MS / 1000} s`),
+      hint: expect.stringContaining(`elsewhere once it has not been refreshed for ${LOCK_STALE_MS / 1000} s`),
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     expect(onWait).toEqual(['waiting']);
@@ -43,5 +44,49 @@ describe('acquireLock', () => {
     await held.release();
     const next = await acquireLock(join(dir, 'live.target2'), opts('live'));
     await next.release();
+  });
+
+  it('names its holder inside the lock, keeping the time proper-lockfile set, and removes the name on release', async () => {
+    const held = await acquireLock(join(dir, 'named.target'), opts('named'));
+    expect(readFileSync(join(dir, 'named', LOCK_OWNER), 'utf8')).toBe(`${process.pid} ${hostname()}`);
+    // proper-lockfile's refresh finds its own time again: not compromised after a refresh.
+    const mtime = statSync(join(dir, 'named')).mtimeMs;
+    await new Promise((r) => setTimeout(r, LOCK_STALE_MS / 2 + 500));
+    expect(held.compromised()).toBeUndefined();
+    expect(statSync(join(dir, 'named')).mtimeMs).toBeGreaterThan(mtime);
+    await held.release();
+    expect(existsSync(join(dir, 'named'))).toBe(false);
+  }, 15_000);
+
+  it('takes over at once a fresh lock whose holder on this host has ended; waits for a live or remote one', async () => {
+    const gone = execa(process.execPath, ['-e', '0']);
+    const ended = { pid: gone.pid };
+    await gone;
+    const live = execa(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    try {
+      for (const [name, owner, taken] of [
+        ['dead', `${ended.pid} ${hostname()}`, true],
+        ['alive', `${live.pid} ${hostname()}`, false],
+        ['remote', `${ended.pid} another-host.example`, false],
+        ['garbled', 'not a holder', false],
+      ] as const) {
+        mkdirSync(join(dir, name));
+        writeFileSync(join(dir, name, LOCK_OWNER), owner);
+        // Made just now: by its time alone it is live for another 10 s, and the wait below is 300 ms.
+        const attempt = acquireLock(join(dir, `${name}.target`), opts(name, 300));
+        if (taken) {
+          const held = await attempt;
+          expect(readFileSync(join(dir, name, LOCK_OWNER), 'utf8')).toBe(`${process.pid} ${hostname()}`);
+          await held.release();
+          expect(existsSync(join(dir, name))).toBe(false);
+        } else {
+          await expect(attempt, name).rejects.toMatchObject({ code: 'E_IO' });
+          expect(readFileSync(join(dir, name, LOCK_OWNER), 'utf8')).toBe(owner);
+        }
+      }
+    } finally {
+      live.kill();
+      await live.catch(() => undefined);
+    }
   });
 });
