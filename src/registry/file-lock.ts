@@ -24,24 +24,27 @@ const FUTURE_MS = LOCK_STALE_MS;
  */
 export const LOCK_OWNER = 'owner';
 
-/** True when the lock folder names a holder on this host whose process has ended. */
-function holderGone(lockPath: string): boolean {
+/**
+ * Who the lock folder says holds it: `gone` (a process on this host that has ended), `alive` (another process on this
+ * host that is running), or `unknown` (no name yet, a name from another host, this process, or one not readable).
+ */
+function holderOf(lockPath: string): 'gone' | 'alive' | 'unknown' {
   let text: string;
   try {
     text = fs.readFileSync(join(lockPath, LOCK_OWNER), 'utf8');
   } catch {
-    return false;
+    return 'unknown';
   }
   const m = /^(\d+) (.+)$/.exec(text);
-  if (!m || m[2] !== hostname()) return false;
+  if (!m || m[2] !== hostname()) return 'unknown';
   const pid = Number(m[1]);
-  if (pid === process.pid) return false;
+  if (pid === process.pid) return 'unknown';
   try {
     process.kill(pid, 0);
-    return false;
+    return 'alive';
   } catch (err) {
     // EPERM: the process is there, another user's.
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    return (err as NodeJS.ErrnoException).code === 'ESRCH' ? 'gone' : 'alive';
   }
 }
 
@@ -50,18 +53,21 @@ function holderGone(lockPath: string): boolean {
  * time is more than FUTURE_MS ahead or its holder is known to be gone.
  */
 const staleIfGone = (path: fs.PathLike, st: fs.Stats): fs.Stats =>
-  st.mtime.getTime() > Date.now() + FUTURE_MS || holderGone(String(path))
+  st.mtime.getTime() > Date.now() + FUTURE_MS || holderOf(String(path)) === 'gone'
     ? ({ ...st, mtime: new Date(0) } as fs.Stats)
     : st;
 
 // proper-lockfile calls mkdir, rmdir, stat, utimes and realpath on the object it is given (and caches the file
 // system's time precision on it, so it is one object). Its rmdir (a release, or a stale lock taken over) removes the
-// owner file first.
+// owner file first; it refuses a lock a live process on this host has named meanwhile: two waiters that both saw a
+// killed holder's lock must not both take it, the second removing the first one's new lock.
 const lockFs = {
   ...fs,
   stat: (path: fs.PathLike, cb: (err: NodeJS.ErrnoException | null, st?: fs.Stats) => void) =>
     fs.stat(path, (err, st) => cb(err, st && staleIfGone(path, st))),
   rmdir: (path: fs.PathLike, cb: (err: NodeJS.ErrnoException | null) => void) => {
+    if (holderOf(String(path)) === 'alive')
+      return cb(Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' }));
     fs.rm(join(String(path), LOCK_OWNER), { force: true }, () => fs.rmdir(path, cb));
   },
 };

@@ -84,6 +84,16 @@ describe('acquireLock', () => {
           expect(readFileSync(join(dir, name, LOCK_OWNER), 'utf8')).toBe(owner);
         }
       }
+      // A live holder's lock is not removed even when its time says stale (two waiters that both saw a killed
+      // holder's lock: the second must not remove the lock the first has just taken and named).
+      mkdirSync(join(dir, 'retaken'));
+      writeFileSync(join(dir, 'retaken', LOCK_OWNER), `${live.pid} ${hostname()}`);
+      const future = new Date(Date.now() + 3600_000);
+      utimesSync(join(dir, 'retaken'), future, future);
+      await expect(acquireLock(join(dir, 'retaken.target'), opts('retaken', 300))).rejects.toMatchObject({
+        code: 'E_IO',
+      });
+      expect(existsSync(join(dir, 'retaken', LOCK_OWNER))).toBe(true);
     } finally {
       live.kill();
       await live.catch(() => undefined);
