@@ -12,6 +12,9 @@ const loaded = new Map();
 /** The code cache of this run (see cachePack), read on first use. */
 let cache;
 let versionRead;
+/** How many other builds' caches of one pack are kept, and for how many days since each was written. */
+const OTHER_BUILDS = 3;
+const OTHER_BUILD_DAYS = 30;
 const version = () =>
   (versionRead ??= JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).version);
 
@@ -166,14 +169,24 @@ function writeCodeCache() {
         mode: 0o600,
       });
       fs.renameSync(tmp, pack.file);
-      // The caches of other builds (an earlier version, another install) of this pack are of no more use, nor
-      // those of versions before 0.2, one a file (named <file>-<hash>.v8cache).
+      // The caches of other builds of this pack: another install used in turn with this one (a global one and a
+      // project's, two checkouts) keeps its own, so the newest OTHER_BUILDS of them stay unless a month old (an
+      // earlier version's); the rest go, as do those of versions before 0.2, one a file (<file>-<hash>.v8cache).
+      const others = [];
       for (const name of fs.readdirSync(cache.dir)) {
-        const other = /^code-/.test(name)
-          ? name.startsWith(pack.prefix) && /^[0-9a-f]+\.v8cache$/.test(name.slice(pack.prefix.length))
-          : name.endsWith('.v8cache');
-        if (other && name !== path.basename(pack.file)) fs.rmSync(path.join(cache.dir, name), { force: true });
+        if (name === path.basename(pack.file)) continue;
+        const file = path.join(cache.dir, name);
+        if (!/^code-/.test(name)) {
+          if (name.endsWith('.v8cache')) fs.rmSync(file, { force: true });
+        } else if (name.startsWith(pack.prefix) && /^[0-9a-f]+\.v8cache$/.test(name.slice(pack.prefix.length))) {
+          others.push({ file, mtime: fs.statSync(file).mtimeMs });
+        }
       }
+      others.sort((a, b) => b.mtime - a.mtime);
+      others.forEach((o, i) => {
+        if (i >= OTHER_BUILDS || o.mtime < Date.now() - OTHER_BUILD_DAYS * 86_400_000)
+          fs.rmSync(o.file, { force: true });
+      });
     } catch {}
   }
 }

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import Module from 'node:module';
-import { cpSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { BIN, EXAMPLES, ROOT, tempDir } from '../helpers/cli.js';
@@ -76,6 +85,58 @@ describe('start-up (bin/skills.js)', () => {
         expect(after.exitCode).toBe(0);
         expect(after.stdout).toContain('FAIL ON WARNINGS TOO');
         expect(readdirSync(join(home, '.cache/skills')).filter((f) => f.startsWith('code-validate-'))).toHaveLength(1);
+      } finally {
+        t.cleanup();
+      }
+    },
+  );
+
+  it.skipIf(nodeCachesItself)(
+    "two installs used in turn keep each its own cache; other builds' caches go when a month old or past three",
+    async () => {
+      const t = tempDir();
+      try {
+        // Two copies of the CLI (a global install and a project's, say): the same build in two places.
+        const roots = ['one', 'two'].map((n) => join(t.dir, n));
+        for (const root of roots) {
+          cpSync(join(ROOT, 'bin'), join(root, 'bin'), { recursive: true });
+          cpSync(join(ROOT, 'dist'), join(root, 'dist'), { recursive: true });
+          cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
+        }
+        const home = join(t.dir, 'home');
+        const dir = join(home, '.cache/skills');
+        const cli = (root: string) =>
+          execa(process.execPath, [join(root, 'bin/skills.js'), 'validate', '--help'], {
+            env: { NO_COLOR: '1', HOME: home, XDG_CACHE_HOME: '' },
+            reject: false,
+          });
+        const packs = () =>
+          readdirSync(dir)
+            .filter((f) => f.startsWith('code-validate-'))
+            .sort();
+        await cli(roots[0]!);
+        await cli(roots[1]!);
+        expect(packs()).toHaveLength(2);
+        const written = new Map(packs().map((f) => [f, statSync(join(dir, f)).mtimeMs]));
+        // Used in turn, each runs from its own cache: neither is written again, nor removed.
+        for (const root of [...roots, ...roots]) expect((await cli(root)).exitCode).toBe(0);
+        expect(new Map(packs().map((f) => [f, statSync(join(dir, f)).mtimeMs]))).toEqual(written);
+        // Caches of other builds: one two months old, and four recent ones, of which the newest three stay.
+        const old = new Date(Date.now() - 60 * 86_400_000);
+        writeFileSync(join(dir, 'code-validate-abc0.v8cache'), 'x');
+        utimesSync(join(dir, 'code-validate-abc0.v8cache'), old, old);
+        for (let i = 1; i <= 4; i++) {
+          const f = join(dir, `code-validate-abc${i}.v8cache`);
+          writeFileSync(f, 'x');
+          const when = new Date(Date.now() - (10 - i) * 86_400_000);
+          utimesSync(f, when, when);
+        }
+        // A run that writes its cache (its own file made stale) sweeps the others: the other install's (the newest)
+        // and two recent ones stay.
+        const ours = [...written.keys()];
+        for (const f of ours) writeFileSync(join(dir, f), 'not a code cache');
+        await cli(roots[0]!);
+        expect(packs()).toEqual([...ours, 'code-validate-abc3.v8cache', 'code-validate-abc4.v8cache'].sort());
       } finally {
         t.cleanup();
       }
