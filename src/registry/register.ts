@@ -130,9 +130,11 @@ export async function registerSkills(dir: string, items: RegisterItem[]): Promis
     if (pending.length > 0)
       await updateIndex(dir, (idx, update) => {
         cleanLeftovers(dir);
+        // The index as read under the lock, by id: each skill of the batch found without a scan of the list.
+        const entries = new Map(idx.skills.map((e) => [e.id, e]));
         for (const s of pending) {
           try {
-            s.done = commit(dir, s, idx, update);
+            s.done = commit(dir, s, idx, entries, update);
           } catch (err) {
             if (!(err instanceof SkillsError) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) throw err;
             s.done = err;
@@ -250,10 +252,16 @@ function decide(
 }
 
 /** Under the lock: the staged copy renamed into place and the version added to the index (decided again there). */
-function commit(dir: string, s: Staged, index: RegistryIndex, update: IndexUpdate): RegisterResult {
+function commit(
+  dir: string,
+  s: Staged,
+  index: RegistryIndex,
+  entries: Map<string, IndexEntry>,
+  update: IndexUpdate,
+): RegisterResult {
   const { id, version, path, now, owner } = s;
   s.existingPath = undefined;
-  const entry = index.skills.find((e) => e.id === id);
+  const entry = entries.get(id);
   // Releases the index does not list are what a crash left before index.json was written: dropped here.
   const releases = update.releases(id);
   for (const v of Object.keys(releases)) if (!entry?.versions.includes(v)) delete releases[v];
@@ -269,7 +277,7 @@ function commit(dir: string, s: Staged, index: RegistryIndex, update: IndexUpdat
   releases[version] = release;
   s.existingPath = undefined;
   if (!entry) {
-    index.skills.push({
+    const added: IndexEntry = {
       id,
       versions: [version],
       latestVersion: version,
@@ -278,7 +286,9 @@ function commit(dir: string, s: Staged, index: RegistryIndex, update: IndexUpdat
       registeredAt: now,
       updatedAt: now,
       latest: summaryOf(release),
-    });
+    };
+    index.skills.push(added);
+    entries.set(id, added);
     return resultOf(s, 'added');
   }
   entry.versions = [...new Set([...entry.versions, version])].sort(rcompare);

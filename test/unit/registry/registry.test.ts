@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { loadSkill } from '../../../src/skill/load.js';
 import { readIndex, readReleases } from '../../../src/registry/index-io.js';
 import { integrityOf } from '../../../src/registry/integrity.js';
-import { registerSkill } from '../../../src/registry/register.js';
+import { registerSkill, registerSkills } from '../../../src/registry/register.js';
 import { removeSkill } from '../../../src/registry/remove.js';
 import { unuseSkill, useSkill } from '../../../src/registry/usage.js';
 import { updateIndex } from '../../../src/registry/update.js';
@@ -136,6 +136,29 @@ describe('integrityOf', () => {
 });
 
 describe('registerSkill', () => {
+  it('registers two versions of one new skill in one batch as one entry with both versions', async () => {
+    const reg = join(fresh(), 'reg');
+    const a = makeSkill(fresh(), 'twin', '1.0.0');
+    const b = makeSkill(fresh(), 'twin', '1.1.0');
+    const other = makeSkill(fresh(), 'solo', '2.0.0');
+    const results = await registerSkills(reg, [
+      { skill: loadSkill(a) },
+      { skill: loadSkill(other) },
+      { skill: loadSkill(b) },
+    ]);
+    expect(results.map((r) => (r instanceof Error ? r.message : `${r.status} ${r.id}@${r.version}`))).toEqual([
+      'added twin@1.0.0',
+      'added solo@2.0.0',
+      'updated twin@1.1.0',
+    ]);
+    const index = readIndex(reg);
+    expect(index.skills.map((e) => [e.id, e.versions, e.latestVersion])).toEqual([
+      ['solo', ['2.0.0'], '2.0.0'],
+      ['twin', ['1.1.0', '1.0.0'], '1.1.0'],
+    ]);
+    expect(Object.keys(readReleases(reg, 'twin')).sort()).toEqual(['1.0.0', '1.1.0']);
+  });
+
   it('refuses a skill over the store limits before reading a byte of it (a sparse 300 MiB file)', async () => {
     const reg = join(fresh(), 'reg');
     const dir = makeSkill(fresh(), 'huge', '1.0.0');
