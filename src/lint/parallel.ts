@@ -189,7 +189,7 @@ export interface LintWorkerData {
   config: import('../config/config.js').Config;
   spec?: boolean;
   /** The counts the user's token cache holds, when there is one (the main thread saves what workers add). */
-  tokenCounts?: Map<string, number>;
+  tokenCounts?: import('../tokens/token-cache.js').TokenSnapshot;
   /** For the result cache: when the run began (LintOptions.inputsSince). */
   inputsSince?: number;
 }
