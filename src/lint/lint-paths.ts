@@ -122,7 +122,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
       workerData: () => ({
         config,
         spec: options.spec,
-        ...(cache?.counts ? { tokenCounts: cache.counts() } : {}),
+        ...(cache?.snapshot ? { tokenCounts: cache.snapshot() } : {}),
         ...(inputsSince !== undefined ? { inputsSince } : {}),
       }),
       ...(cache ? { cache } : {}),

@@ -1,7 +1,7 @@
 // A lint worker thread (parallel.ts starts it; the build makes it dist/lint-worker.cjs): it lints the skill folders
 // the pool hands it with the main thread's configuration, and answers with each skill's outcome.
 import { workerData } from 'node:worker_threads';
-import type { TokenCache } from '../tokens/token-cache.js';
+import { snapshotCount, type TokenCache } from '../tokens/token-cache.js';
 import { cachedWholeCounter } from '../tokens/tokens.js';
 import { createLinter } from './linter.js';
 import { lintOne, type LintWorkerData, type Outcome, type TokenUse } from './parallel.js';
@@ -14,12 +14,12 @@ let used: TokenUse[] = [];
 const counts = data.tokenCounts;
 const cache: TokenCache | undefined = counts && {
   get(key) {
-    const n = counts.get(key);
+    const n = snapshotCount(counts, key);
     if (n !== undefined) used.push([key, n, false]);
     return n;
   },
   set(key, n) {
-    counts.set(key, n);
+    counts.used.set(key, n);
     used.push([key, n, true]);
   },
   save() {},

@@ -13,7 +13,8 @@ const UNSPACED =
 const WORDISH = /[\p{L}\p{N}]/u;
 const LETTER = /\p{L}/u;
 const LATIN = /\p{Script=Latin}/u;
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+// Made on first use: ICU's word segmenter takes about 15 ms to make, and most descriptions need none.
+let segmenter: Intl.Segmenter | undefined;
 
 /**
  * Words in `text`, counted up to `enough`: whitespace-separated tokens, except that tokens in unspaced scripts
@@ -30,6 +31,7 @@ function countWords(text: string, enough: number): number {
       n++;
       continue;
     }
+    segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
     for (const s of segmenter.segment(token)) if (s.isWordLike) n++;
   }
   return n;

@@ -22,6 +22,13 @@ export function hasToc(text: string, within: number): boolean {
   return false;
 }
 
+/** Lines of a text, a last one ended by a newline counted once. */
+export function lineCount(text: string): number {
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < text.length - 1; i = text.indexOf('\n', i + 1)) lines++;
+  return lines;
+}
+
 export default {
   names: ['SK112', 'reference-needs-toc'],
   description: 'long Markdown files that the instructions reference start with a table of contents',
@@ -44,6 +51,8 @@ export default {
     const within = ctx.options.tocWithin as number;
     const { refs, docs } = skillReferences(skill, ctx.readText);
     const instructions = new Set(docs.filter((d) => d.level === 0).map((d) => d.rel));
+    // The referenced files were read, and their lines found, for their own references.
+    const read = new Map(docs.map((d) => [d.rel, d]));
     const seen = new Set<string>();
     for (const r of refs) {
       const t = r.target;
@@ -58,10 +67,10 @@ export default {
         continue;
       seen.add(t.path);
       const text = ctx.readText(t.path);
-      if (text === undefined) continue;
-      let lines = 1;
-      for (let i = text.indexOf('\n'); i >= 0 && i < text.length - 1; i = text.indexOf('\n', i + 1)) lines++;
-      if (text === '' || lines <= max || hasToc(text, within)) continue;
+      if (text === undefined || text === '') continue;
+      const doc = read.get(t.path);
+      const lines = doc?.text === text ? doc.md.lineCount - (text.endsWith('\n') ? 1 : 0) : lineCount(text);
+      if (lines <= max || hasToc(text, within)) continue;
       ctx.report({
         message: `${t.path} is ${lines} lines long and has no table of contents near the top`,
         file: join(skill.root, t.path),

@@ -63,11 +63,32 @@ const PATTERNS: Pattern[] = [
   },
 ];
 
-// `API_KEY=…`, `"token": "…"`, `password: …`: the key, then a value of 20 or more token characters.
+// `API_KEY=…`, `"token": "…"`, `password: …`: the key, then a value of 20 or more token characters. Sticky: it is
+// tried only where a KEYWORDS word starts (assignments()).
 const ASSIGNMENT =
-  /(api[_.-]?key|secret|token|passw(?:or)?d|pwd|access[_.-]?key|credentials?|private[_.-]?key)[A-Za-z0-9_.-]{0,40}["']?[ \t]{0,5}(?:=|:=?|=>)[ \t]{0,5}["'`]?([A-Za-z0-9_\-+/=.~]{20,200})/gi;
-// Every word ASSIGNMENT starts with: a stretch of text that holds none of them is not searched for assignments.
-const KEYWORDS = /api[_.-]?key|secret|token|passw|pwd|access[_.-]?key|credential|private[_.-]?key/i;
+  /(api[_.-]?key|secret|token|passw(?:or)?d|pwd|access[_.-]?key|credentials?|private[_.-]?key)[A-Za-z0-9_.-]{0,40}["']?[ \t]{0,5}(?:=|:=?|=>)[ \t]{0,5}["'`]?([A-Za-z0-9_\-+/=.~]{20,200})/iy;
+// Where ASSIGNMENT can start: every match of it starts with a match of this (passw for password, credential for
+// credentials), so it is tried only there, as a sticky match, rather than at every character of the text.
+const KEYWORDS = /api[_.-]?key|secret|token|passw|pwd|access[_.-]?key|credential|private[_.-]?key/gi;
+
+/**
+ * The matches of ASSIGNMENT in `text`, as `text.matchAll(ASSIGNMENT)` finds them: each at the first place from the
+ * end of the last where it matches, and it can match only where a KEYWORDS word starts.
+ */
+function* assignments(text: string): Generator<RegExpExecArray> {
+  let from = 0;
+  KEYWORDS.lastIndex = 0;
+  for (let k = KEYWORDS.exec(text); k; k = KEYWORDS.exec(text)) {
+    const at = k.index;
+    KEYWORDS.lastIndex = at + 1;
+    if (at < from) continue;
+    ASSIGNMENT.lastIndex = at;
+    const m = ASSIGNMENT.exec(text);
+    if (!m) continue;
+    from = at + m[0].length;
+    yield m;
+  }
+}
 
 // Where a hint can be: each holds one of these rarer characters (`sk-`, `-----BEGIN `, `xoxb-`; `ghp_`,
 // `github_pat_`, `sk_live_`; `eyJ`; `AKIA`, `ASIA`, `AIza`), so common letters are never stopped at. Each is
@@ -112,11 +133,11 @@ const DENSE_AFTER = 2048;
 
 /**
  * Where ASSIGNMENT can match, as [start, end) offsets in order: no part of it crosses a line, and it holds an
- * operator (`=`, `:`) and a KEYWORDS word, so only stretches of whole lines holding both need a search. Prose
- * has few operators, so most of a Markdown text is never looked at again.
+ * operator (`=`, `:`), so only stretches of whole lines holding one need a search (for KEYWORDS words, then
+ * ASSIGNMENT where one starts). Prose has few operators, so most of a Markdown text is never looked at again.
  */
 function assignmentStretches(text: string): [number, number][] {
-  if (text.length <= DENSE_AFTER) return KEYWORDS.test(text) ? [[0, text.length]] : [];
+  if (text.length <= DENSE_AFTER) return [[0, text.length]];
   const out: [number, number][] = [];
   let start = -1;
   let end = -1;
@@ -131,15 +152,15 @@ function assignmentStretches(text: string): [number, number][] {
     if (start < 0 || at - end > JOIN) {
       if (start >= 0) {
         covered += end - start;
-        if (KEYWORDS.test(text.slice(start, end))) out.push([start, end]);
+        out.push([start, end]);
       }
       start = text.lastIndexOf('\n', at) + 1;
     }
     end = eol;
-    if (end > DENSE_AFTER && (covered + end - start) * 4 > end) return KEYWORDS.test(text) ? [[0, text.length]] : [];
+    if (end > DENSE_AFTER && (covered + end - start) * 4 > end) return [[0, text.length]];
     from = eol + 1;
   }
-  if (start >= 0 && KEYWORDS.test(text.slice(start, end))) out.push([start, end]);
+  if (start >= 0) out.push([start, end]);
   return out;
 }
 
@@ -222,7 +243,7 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
   }
   for (const [start, end] of assignmentStretches(text)) {
     const stretch = start === 0 && end === text.length ? text : text.slice(start, end);
-    for (const m of stretch.matchAll(ASSIGNMENT)) {
+    for (const m of assignments(stretch)) {
       const v = m[2]!;
       const at = start + m.index + m[0].length - v.length;
       if (taken.some(([a, b]) => at < b && at + v.length > a)) continue;

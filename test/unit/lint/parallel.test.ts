@@ -103,6 +103,34 @@ describe('lintRoots', () => {
     const dir = tree(4);
     expect((await lintTree(dir, 'auto')).threads).toBe(1);
   });
+
+  it('judges the pace with auto from the skills after the first, which runs while the code warms up', async () => {
+    const dir = tree(30);
+    const { roots, listings } = discoverSkills(['.'], { cwd: dir });
+    // A clock of CPU time that each skill advances by what it costs: `first` ms for the first, `rest` for the others.
+    const run = async (first: number, rest: number) => {
+      let now = 0;
+      const linter = createLinter({ config: config(dir) });
+      const timed = {
+        ...linter,
+        check(skill: Parameters<typeof linter.check>[0]) {
+          now += skill.root === roots[0] ? first : rest;
+          return linter.check(skill);
+        },
+      };
+      const threads = await lintRoots(timed, roots, new Map(listings), {
+        concurrency: 'auto',
+        cores: 2,
+        cpu: () => now,
+        workerData: () => ({ config: config(dir) }),
+      });
+      return { threads, reports: linter.finish().length };
+    };
+    // A slow first skill and quick others (29 × 5 ms left): no worker would pay.
+    expect(await run(500, 5)).toEqual({ threads: 1, reports: 30 });
+    // Slow skills after a quick first one: a worker for the rest.
+    expect((await run(1, 50)).threads).toBe(2);
+  }, 60_000);
 });
 
 describe('lintPaths on threads and the token cache', () => {

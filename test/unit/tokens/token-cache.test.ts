@@ -11,7 +11,13 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_ENTRIES, MAX_FILE_BYTES, openTokenCache, userCacheDir } from '../../../src/tokens/token-cache.js';
+import {
+  MAX_ENTRIES,
+  MAX_FILE_BYTES,
+  openTokenCache,
+  snapshotCount,
+  userCacheDir,
+} from '../../../src/tokens/token-cache.js';
 import { tempFolders } from '../../helpers/cli.js';
 
 const { fresh, cleanup } = tempFolders('skills-token-cache-');
@@ -78,15 +84,29 @@ describe('openTokenCache', () => {
     const counts = { good: 5, negative: -1, fraction: 1.5, text: '7', huge: 2 ** 60, 'bad key!': 4, also_good: 0 };
     writeFileSync(file, JSON.stringify({ counter: COUNTER, counts }), { mode: 0o600 });
     const cache = openTokenCache(file, COUNTER);
-    expect(['good', 'negative', 'fraction', 'text', 'huge', 'bad key!', 'also_good'].map((k) => cache.get(k))).toEqual([
-      5,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      0,
-    ]);
+    const keys = ['good', 'negative', 'fraction', 'text', 'huge', 'bad key!', 'also_good', 'toString', '__proto__'];
+    const expected = [5, undefined, undefined, undefined, undefined, undefined, 0, undefined, undefined];
+    // What a worker thread is handed (a copy, as postMessage makes it) answers as the cache does.
+    const snapshot = structuredClone(cache.snapshot!());
+    expect(keys.map((k) => snapshotCount(snapshot, k))).toEqual(expected);
+    expect(keys.map((k) => cache.get(k))).toEqual(expected);
+  });
+
+  it('keeps the first MAX_ENTRIES valid counts of a larger file (not one of ours), whatever comes before them', () => {
+    const file = cacheFile();
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    const counts: Record<string, unknown> = {};
+    for (let i = 0; i < 10; i++) counts[`bad${i}`] = -1;
+    for (let i = 0; i < MAX_ENTRIES + 5; i++) counts[`k${i}`] = i;
+    writeFileSync(file, JSON.stringify({ counter: COUNTER, counts }), { mode: 0o600 });
+    const cache = openTokenCache(file, COUNTER);
+    const snapshot = structuredClone(cache.snapshot!());
+    for (const get of [(k: string) => cache.get(k), (k: string) => snapshotCount(snapshot, k)]) {
+      expect(get('k0')).toBe(0);
+      expect(get(`k${MAX_ENTRIES - 1}`)).toBe(MAX_ENTRIES - 1);
+      expect(get(`k${MAX_ENTRIES}`)).toBeUndefined();
+      expect(get('bad0')).toBeUndefined();
+    }
   });
 
   it('ignores the counts of another counter (another tokenizer or version)', () => {

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import rule, { hasToc } from '../../../../src/lint/rules/reference-needs-toc.js';
+import rule, { hasToc, lineCount } from '../../../../src/lint/rules/reference-needs-toc.js';
+import { MarkdownText } from '../../../../src/formats/markdown-blocks.js';
 import { runRule, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
@@ -42,6 +43,19 @@ it('reference-needs-toc', () =>
         messages: [/references\/api\.md is 301 lines long and has no table of contents near the top/],
         lines: [1],
       },
+      // Counted in lines as written: CRLF, no newline at the end, blank lines at the end.
+      {
+        tree: { 'SKILL.md': body, 'references/api.md': 'text\r\n'.repeat(400) },
+        messages: [/references\/api\.md is 400 lines long/],
+      },
+      {
+        tree: { 'SKILL.md': body, 'references/api.md': `${lines(330)}last` },
+        messages: [/references\/api\.md is 331 lines long/],
+      },
+      {
+        tree: { 'SKILL.md': body, 'references/api.md': `${lines(320)}\n\n` },
+        messages: [/references\/api\.md is 322 lines long/],
+      },
       // A table of contents that starts too far down does not count.
       {
         tree: { 'SKILL.md': body, 'references/api.md': `${lines(60)}## Contents\n${lines(300)}` },
@@ -83,6 +97,24 @@ it('reference-needs-toc: reports at the long file', async () => {
     expect(r.reports[0]!.file).toBe(`${r.root}/references/api.md`);
   } finally {
     r.cleanup();
+  }
+});
+
+it('lineCount counts the lines the reference scan found, a last one ended by a newline once', () => {
+  for (const text of [
+    'a',
+    'a\n',
+    '\n',
+    '\n\n',
+    'a\nb',
+    'a\nb\n',
+    'a\n\nb\n\n',
+    'x\n'.repeat(500),
+    `${'y\n'.repeat(5000)}z`,
+  ]) {
+    const md = new MarkdownText(text);
+    void md.starts;
+    expect(lineCount(text)).toBe(md.lineCount - (text.endsWith('\n') ? 1 : 0));
   }
 });
 

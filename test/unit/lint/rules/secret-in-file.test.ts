@@ -264,6 +264,11 @@ it('findSecrets finds every kind of secret in long prose, wherever it sits, and 
   expect(kinds(`${prose(50)}my_private_key_for_the_service_in_production: "${generic}"\n`)).toEqual([
     'private_key value',
   ]);
+  // Keywords that overlap: an assignment starts where the second begins, when the first is too far from the operator
+  // (at most 40 name characters after it), and at the first when it is not.
+  const tail = 'x'.repeat(36);
+  expect(kinds(`${prose(50)}secretoken${tail}y=${generic}\n`)).toEqual(['token value']);
+  expect(kinds(`${prose(50)}secretoken${tail}=${generic}\n`)).toEqual(['secret value']);
   // Operators with no keyword on their lines, and keywords with no operator on theirs: nothing.
   expect(kinds(`${prose(50)}token\nsecret\n${generic}\nx = ${generic}\n${prose(50)}`)).toEqual([]);
   // Dense data: an operator on every line, the assignment deep inside.
