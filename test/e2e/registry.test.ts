@@ -550,6 +550,7 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
       'index.json',
       'index.json.bak',
       'releases',
+      'resolve-index',
       'selection-index',
     ]);
     // Each writer rewrote the selection index under the lock: the last one's fits the index left.
