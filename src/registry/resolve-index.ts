@@ -4,7 +4,7 @@
 // 17 MB of JSON for the bench's registry), where it needs a tenth of each.
 //
 // Line 1 (JSON): {"format", "version", "index": the identity of the index.json the versions were taken from
-//   (index-io.ts indexIdentity) or null, "length": the length of the text after this line}.
+//   (index-io.ts indexIdentity) or null, "skills": the number of lines after this one, "length": their length}.
 // Then a line per skill, in index.json's order: "<id>\t<versions>\t<identity>\t<row>".
 // - versions: the JSON array of the versions index.json lists for the skill. Trusted only when "index" is the
 //   identity of the index.json there now; else resolve reads index.json.
@@ -78,7 +78,7 @@ function readLines(dir: string): Lines {
     return NONE;
   }
   const nl = text.indexOf('\n');
-  let header: { format?: unknown; version?: unknown; index?: unknown; length?: unknown };
+  let header: { format?: unknown; version?: unknown; index?: unknown; skills?: unknown; length?: unknown };
   try {
     header = JSON.parse(text.slice(0, nl)) as typeof header;
   } catch {
@@ -94,7 +94,9 @@ function readLines(dir: string): Lines {
     if (tab !== -1 && tab < end) at.set(text.slice(start, tab), { start: tab + 1, end });
     start = end + 1;
   }
-  return { text, index: typeof header.index === 'string' ? header.index : undefined, at };
+  // A line lost (its length made up) would hide a skill: then the versions are not trusted.
+  const whole = typeof header.index === 'string' && header.skills === at.size;
+  return { text, index: whole ? (header.index as string) : undefined, at };
 }
 
 /** The three fields of a skill's line after its id: versions, releases identity, row. */
@@ -215,6 +217,7 @@ function writeLines(
     format: FORMAT,
     version: VERSION,
     index: index.identity ?? null,
+    skills: ids.length,
     length: body.length,
   });
   writeAtomic(join(dir, RESOLVE_INDEX_FILE), `${header}\n${body}`, { flush: false });
@@ -262,6 +265,8 @@ export interface ResolveIndex {
   releases(id: string): ResolveReleaseSet;
   /** Write the rows this run had to read from the files, when there were any (never throws). */
   save(): void;
+  /** What was read besides the resolve index: index.json, and the ids whose releases file was. */
+  read(): { index: boolean; releases: string[] };
 }
 
 /** index.json read, with the identity of the file read; an empty index, of no identity, when there is none. */
@@ -328,9 +333,9 @@ export function openResolveIndex(dir: string): ResolveIndex {
         } catch {
           parsed = undefined;
         }
-        // A damaged line, or one without versions: index.json says.
+        // A damaged line: index.json says.
         if (f && isStrings(parsed)) list = parsed;
-        else if (f) list = readIndexFile().versions.get(id);
+        else if (lines.at.has(id)) list = readIndexFile().versions.get(id);
       }
       versionLists.set(id, list);
       return list;
@@ -348,6 +353,7 @@ export function openResolveIndex(dir: string): ResolveIndex {
       }
       return setOf(releases);
     },
+    read: () => ({ index: read !== undefined, releases: [...rows.keys()] }),
     save() {
       if (rows.size === 0 || legacy()) return;
       try {
