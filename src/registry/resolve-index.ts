@@ -1,7 +1,7 @@
 // A registry's resolve index, `<registry>/resolve-index`: what resolve needs of index.json (each skill's versions) and
 // of each skill's releases file (each version's layout, stored copy and dependencies), in one file. Without it
-// resolve parses index.json whole (7 MB for 10,000 skills) and one releases file per skill it reaches (2,197 files,
-// 17 MB of JSON for the bench's registry), where it needs a tenth of each.
+// resolve parses index.json whole (7.5 MB for 10,000 skills) and one releases file per skill it reaches (2,514 files,
+// 14 MB of JSON for the bench's registry), where it needs a fraction of each.
 //
 // Line 1 (JSON): {"format", "version", "index": the identity of the index.json the versions were taken from
 //   (index-io.ts indexIdentity) or null, "skills": the number of lines after this one, "length": their length}.
@@ -204,15 +204,23 @@ function writeLines(
   ids: readonly string[],
   index: { identity: string | undefined; versions: (id: string) => string },
 ): void {
-  let body = '';
+  const lines: string[] = [];
   for (const id of ids) {
-    let row = rows.get(id);
+    const row = rows.get(id);
+    let rest = row ? `${row.identity}\t${row.row}` : '\t';
     if (!rows.has(id)) {
-      const f = fieldsOf(old, id);
-      row = f && f[1] !== '' ? { identity: f[1], row: f[2] } : undefined;
+      // The old line's identity and row, when it has them (an empty or damaged one is left out).
+      const at = old.at.get(id);
+      const tab = at ? old.text.indexOf('\t', at.start) : -1;
+      if (at && tab !== -1 && tab < at.end) {
+        const kept = old.text.slice(tab + 1, at.end);
+        const split = kept.indexOf('\t');
+        if (split > 0 && kept.indexOf('\t', split + 1) === -1) rest = kept;
+      }
     }
-    body += `${id}\t${index.versions(id)}\t${row ? `${row.identity}\t${row.row}` : '\t'}\n`;
+    lines.push(`${id}\t${index.versions(id)}\t${rest}\n`);
   }
+  const body = lines.join('');
   const header = JSON.stringify({
     format: FORMAT,
     version: VERSION,

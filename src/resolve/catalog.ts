@@ -74,6 +74,7 @@ export function catalogOf(
 ): Catalog {
   const loaded = new Map<string, ReleaseSet>();
   const versionLists = new Map<string, string[]>();
+  const sharedLists = new Map<string, string[]>();
   const releases = new Map<string, CatalogRelease>();
   const releasesOf = (id: string) => {
     let r = loaded.get(id);
@@ -95,8 +96,13 @@ export function catalogOf(
       const list = [...new Set(listed)].filter((v) => rel.has(v) && versionKey(v) !== undefined);
       if (!list.every((v, i) => i === 0 || compareVersions(list[i - 1]!, v) >= 0))
         list.sort((a, b) => compareVersions(b, a));
-      versionLists.set(id, list);
-      return list;
+      // Skills of a registry mostly share their lists of versions: one array for each, so that what is worked out
+      // for a list (the versions a range allows: solver.ts) is worked out once.
+      const key = list.join('\0');
+      const shared = sharedLists.get(key) ?? list;
+      sharedLists.set(key, shared);
+      versionLists.set(id, shared);
+      return shared;
     },
     release(id, version) {
       const key = `${id}@${version}`;

@@ -18,13 +18,19 @@ function parsedOnce<T>(cache: Map<string, T | null>, key: string, parse: (key: s
 
 // Plain x.y.z versions, by far the most common, compare as numbers; anything else goes through semver.
 const PLAIN = /^(\d{1,9})\.(\d{1,9})\.(\d{1,9})$/;
-const parsedVersions = new Map<string, SemVer | null>();
+const parsedVersions = new Map<string, SemVer | number[] | null>();
 
-/** A plain x.y.z version as three numbers, any other semver as a SemVer; undefined when it is not semver. */
+/**
+ * A plain x.y.z version as three numbers, any other semver as a SemVer; undefined when it is not semver. Worked out
+ * once per version: a registry repeats a handful of them.
+ */
 export function versionKey(v: string): SemVer | number[] | undefined {
-  const m = PLAIN.exec(v);
-  if (m) return [Number(m[1]), Number(m[2]), Number(m[3])];
-  return parsedOnce(parsedVersions, v, (x) => new SemVer(x)) ?? undefined;
+  return (
+    parsedOnce(parsedVersions, v, (x) => {
+      const m = PLAIN.exec(x);
+      return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : new SemVer(x);
+    }) ?? undefined
+  );
 }
 
 /** Compare two versions that versionKey accepts, semver order. */
