@@ -143,16 +143,21 @@ const setOf = (r: ResolveReleases): ResolveReleaseSet => ({
 /** A version's fields in a row: [version, layout, path, dependencies, nodeVersion?, systemPackages?]. */
 type Fields = [string, 0 | 1, 0 | 1 | string, string[], (string | null)?, string[]?];
 
-/** Whether `f` is a version's fields, checked as a releases file's release is (the path as STORE_PATH checks it). */
-function isFields(id: string, f: unknown): f is Fields {
+/** A version as the second half of a store folder's name, `<id>@<version>` (STORE_PATH). */
+const VERSION_PART = /^[^/\\]+$/;
+
+/**
+ * Whether `f` is a version's fields, checked as a releases file's release is (the path as STORE_PATH checks it).
+ * `idFolder`: whether `<id>@<a version>` names a store folder, which the id decides (worked out once for a row).
+ */
+function isFields(idFolder: boolean, f: unknown): f is Fields {
   if (!Array.isArray(f) || f.length < 4 || f.length > 6) return false;
   const [version, layout, path, dependencies, nodeVersion, systemPackages] = f as unknown[];
   return (
     typeof version === 'string' &&
     (layout === 0 || layout === 1) &&
-    // built-in/ and custom/ take the same folder names.
     (path === 0 || path === 1
-      ? STORE_PATH.test(`built-in/${id}@${version}`)
+      ? idFolder && VERSION_PART.test(version)
       : typeof path === 'string' && STORE_PATH.test(path)) &&
     isStrings(dependencies) &&
     (nodeVersion === undefined || nodeVersion === null || typeof nodeVersion === 'string') &&
@@ -171,7 +176,9 @@ function decodeRow(id: string, json: string): ResolveReleaseSet | undefined {
   } catch {
     return undefined;
   }
-  if (!Array.isArray(row) || !row.every((f) => isFields(id, f))) return undefined;
+  // built-in/ and custom/ take the same folder names.
+  const idFolder = STORE_PATH.test(`built-in/${id}@0`);
+  if (!Array.isArray(row) || !row.every((f) => isFields(idFolder, f))) return undefined;
   const rows = row as Fields[];
   const find = (v: string) => rows.find((f) => f[0] === v);
   return {

@@ -232,6 +232,7 @@ describe('what resolve finds on disk', () => {
       good.replace('"skills-resolve-index","version":1', '"skills-resolve-index","version":99'),
       // Well formed, its length right: a row that leads out of the store, a version list that is not one.
       header(body.replace('[["2.0.0",0,0,', '[["2.0.0",0,"built-in/../../etc@2.0.0",')),
+      header(body.replace('[["2.0.0",0,0,', '[["../2.0.0",0,0,')),
       header(body.replace(/\nmid\t\[[^\]]*\]/, '\nmid\t{"not":"versions"}')),
       header(body.replace(/\ntop\t[^\n]*/, '\ntop\tbroken')),
     ];
