@@ -1,6 +1,6 @@
 // Reading the registry: index.json and the releases/<id>.json files, validated, with a version 1 index (releases
 // inside) still readable until the next write migrates it.
-import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { EMPTY_INDEX, parseIndex, parseReleases, type RegistryIndex, type Release } from '../formats/index-file.js';
@@ -24,11 +24,15 @@ export function readIndex(dir: string): RegistryIndex {
  */
 export function indexIdentity(dir: string): string | undefined {
   try {
-    const st = statSync(join(dir, INDEX_FILE), { bigint: true });
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    return identityOfIndex(statSync(join(dir, INDEX_FILE), { bigint: true }));
   } catch {
     return undefined;
   }
+}
+
+/** indexIdentity of the index.json `st` describes (a stat or fstat of it). */
+export function identityOfIndex(st: BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }
 
 /** The text of index.json; undefined when there is none. */
@@ -67,8 +71,16 @@ export function parseIndexText(
 /** Parsed releases files, checked against the file's identity (inode, size, mtime) before each use. */
 export const releasesCache = new Map<
   string,
-  { ino: number; size: number; mtimeMs: number; releases: Record<string, Release> }
+  { ino: number; size: number; mtimeMs: number; identity: string; releases: Record<string, Release> }
 >();
+
+/**
+ * A file's identity, as the files derived from the registry's key what they were made from (resolve-index.ts): its
+ * device, inode, size, and modification and change times.
+ */
+export function fileIdentity(st: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+}
 
 /**
  * The releases of one skill (version → release) from releases/<id>.json, validated; cached in the process.
@@ -129,7 +141,13 @@ export function readReleasesFile(dir: string, id: string, useCache: boolean): Re
       { hint: `fix ${file} by hand: its "id" must be "${id}"` },
     );
   }
-  releasesCache.set(file, { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, releases: parsed.releases });
+  releasesCache.set(file, {
+    ino: st.ino,
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    identity: fileIdentity(st),
+    releases: parsed.releases,
+  });
   return parsed.releases;
 }
 

@@ -23,6 +23,7 @@ import {
   releasesCache,
 } from './index-io.js';
 import { BACKUP_FILE, INDEX_FILE, LOCK_FILE, ensureDir, releasesFile } from './layout.js';
+import { updateResolveIndex } from './resolve-index.js';
 
 /** How long a change waits for another process's change of the registry before giving up. */
 const LOCK_WAIT_MS = 60_000;
@@ -45,7 +46,7 @@ export interface IndexUpdate {
  * index.json; then the releases files are pruned to the versions the index lists (deleted for a skill that
  * went). A crash in between leaves a releases file with versions the index does not list: readers ignore
  * them, and the next write of that skill prunes them. A version 1 index is rewritten as version 2, every
- * skill's releases file first.
+ * skill's releases file first. Last, the rows of the resolve index (resolve-index.ts) of the skills it touched.
  */
 export async function updateIndex(
   dir: string,
@@ -146,6 +147,13 @@ export async function updateIndex(
         if (written.get(id) !== undefined) rmSync(releasesFile(dir, id), { force: true });
         releasesCache.delete(releasesFile(dir, id));
       } else if (textOf(id, kept) !== written.get(id)) writeReleases(id, kept);
+    }
+    // 4. The resolve index: the rows of the releases files now on disk. A crash before this leaves rows of the
+    // files replaced, which no longer match them: resolve reads those files instead.
+    try {
+      updateResolveIndex(dir, next, wanted);
+    } catch {
+      // A cache of the releases files: without it, resolve reads them.
     }
     return next;
   } finally {

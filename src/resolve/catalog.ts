@@ -25,22 +25,56 @@ export interface Catalog {
   release(id: string, version: string): CatalogRelease | undefined;
 }
 
+/** What the resolver reads of a release (a Release is one). */
+export type LoadedRelease = Pick<Release, 'layout' | 'path' | 'dependencies' | 'nodeVersion' | 'systemPackages'>;
+
 /** The releases of one skill (version → release), as releases/<id>.json holds them. */
-export type ReleaseLoader = (id: string) => Readonly<Record<string, Release>>;
+export type ReleaseLoader = (id: string) => Readonly<Record<string, LoadedRelease>>;
+
+/** The releases of one skill, looked up by version (a source may make each only when it is asked for). */
+export interface ReleaseSet {
+  has(version: string): boolean;
+  get(version: string): LoadedRelease | undefined;
+}
+
+/** The ReleaseSet of releases read whole. */
+export const releaseSetOf = (r: Readonly<Record<string, LoadedRelease>>): ReleaseSet => ({
+  has: (v) => Object.hasOwn(r, v),
+  get: (v) => (Object.hasOwn(r, v) ? r[v] : undefined),
+});
+
+/** What the catalog reads of a registry's index: its ids, and the versions it lists of each. */
+export interface IndexView {
+  /** Every id, in the index's order. */
+  ids(): readonly string[];
+  /** The versions the index lists for `id`; undefined for an id it does not list. */
+  versions(id: string): readonly string[] | undefined;
+}
+
+/** The view of a registry index read whole. */
+export function viewOf(index: RegistryIndex): IndexView {
+  const entries = new Map(index.skills.map((e) => [e.id, e]));
+  return { ids: () => [...entries.keys()], versions: (id) => entries.get(id)?.versions };
+}
+
+/** catalogOf over an index read whole. */
+export function catalogFromIndex(index: RegistryIndex, load: ReleaseLoader, source?: (id: string) => string): Catalog {
+  return catalogOf(viewOf(index), (id) => releaseSetOf(load(id)), source);
+}
 
 /**
  * A Catalog over an index: an id's releases are loaded (through `load`) when the resolver first touches that id,
  * versions sorted and dependencies parsed on first use, so a big registry costs what the resolution reaches.
  * `source` names where the releases come from in messages (default `releases/<id>.json`).
  */
-export function catalogFromIndex(
-  index: RegistryIndex,
-  load: ReleaseLoader,
+export function catalogOf(
+  index: IndexView,
+  load: (id: string) => ReleaseSet,
   source: (id: string) => string = (id) => `releases/${id}.json`,
 ): Catalog {
-  const entries = new Map(index.skills.map((e) => [e.id, e]));
-  const loaded = new Map<string, Readonly<Record<string, Release>>>();
+  const loaded = new Map<string, ReleaseSet>();
   const versionLists = new Map<string, string[]>();
+  const sharedLists = new Map<string, string[]>();
   const releases = new Map<string, CatalogRelease>();
   const releasesOf = (id: string) => {
     let r = loaded.get(id);
@@ -51,28 +85,32 @@ export function catalogFromIndex(
     return r;
   };
   return {
-    ids: () => [...entries.keys()],
+    ids: () => index.ids(),
     versions(id) {
       const cached = versionLists.get(id);
       if (cached) return cached;
-      const entry = entries.get(id);
-      if (!entry) return undefined;
+      const listed = index.versions(id);
+      if (!listed) return undefined;
       const rel = releasesOf(id);
       // Not semver, or without its release: the index never resolves to it.
-      const list = [...new Set(entry.versions)].filter((v) => Object.hasOwn(rel, v) && versionKey(v) !== undefined);
+      const list = [...new Set(listed)].filter((v) => rel.has(v) && versionKey(v) !== undefined);
       if (!list.every((v, i) => i === 0 || compareVersions(list[i - 1]!, v) >= 0))
         list.sort((a, b) => compareVersions(b, a));
-      versionLists.set(id, list);
-      return list;
+      // Skills of a registry mostly share their lists of versions: one array for each, so that what is worked out
+      // for a list (the versions a range allows: solver.ts) is worked out once.
+      const key = list.join('\0');
+      const shared = sharedLists.get(key) ?? list;
+      sharedLists.set(key, shared);
+      versionLists.set(id, shared);
+      return shared;
     },
     release(id, version) {
       const key = `${id}@${version}`;
       const cached = releases.get(key);
       if (cached) return cached;
-      const entry = entries.get(id);
-      if (!entry || !entry.versions.includes(version)) return undefined;
-      const rel = releasesOf(id);
-      const r = Object.hasOwn(rel, version) ? rel[version] : undefined;
+      const listed = index.versions(id);
+      if (!listed || !listed.includes(version)) return undefined;
+      const r = releasesOf(id).get(version);
       if (!r) return undefined;
       const dependencies = r.dependencies.map((raw) => {
         const spec = parseDependency(raw);

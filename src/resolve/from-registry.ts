@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { parseSpec, type DependencySpec } from '../model/spec.js';
-import { readIndex, readReleases } from '../registry/index-io.js';
-import { catalogFromIndex } from './catalog.js';
+import { openResolveIndex } from '../registry/resolve-index.js';
+import { catalogOf } from './catalog.js';
 import { resolveSpecs } from './resolve.js';
 import type { Resolution } from './types.js';
 import { needsSystemPackages, systemPackageWarnings } from './warnings.js';
@@ -24,8 +24,12 @@ export async function resolveFromRegistry(
   registry: string,
   options: RegistryResolveOptions,
 ): Promise<Resolution> {
-  const catalog = catalogFromIndex(readIndex(registry), (id) => readReleases(registry, id));
+  // The registry's resolve index where it holds, index.json and the releases files where it does not; what had to be
+  // read from the files is written to it for the next run.
+  const registryIndex = openResolveIndex(registry);
+  const catalog = catalogOf(registryIndex, (id) => registryIndex.releases(id));
   const resolution = resolveSpecs(specs, catalog, { nodeVersion: options.nodeVersion });
+  registryIndex.save();
   if (resolution.ok) {
     // Asking the package manager costs a process per package: load the checker only when a skill lists any.
     if (needsSystemPackages(resolution.resolved, catalog)) {

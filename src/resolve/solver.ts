@@ -39,6 +39,8 @@ export class Solver {
    */
   private readonly queues: Pkg[][] = Array.from({ length: QUEUES }, () => []);
   private readonly dependencyIncompats = new Map<string, Incompat[]>();
+  /** The sets rangeSet worked out, by list of versions and range. */
+  private readonly listSets = new Map<readonly string[], Map<string, VSet>>();
 
   constructor(private readonly catalog: Catalog) {}
 
@@ -85,9 +87,16 @@ export class Solver {
     const key = spec.range ?? '';
     let set = pkg.sets.get(key);
     if (set !== undefined) return set;
-    set = pkg.none;
-    for (let i = 0; i < pkg.versions.length; i++)
-      if (spec.range === undefined || matches(pkg.versions[i]!, spec.range)) set = or(set, bit(pkg, i));
+    // Worked out once for each list of versions (skills share them: catalog.ts), not once for each skill.
+    let byRange = this.listSets.get(pkg.versions);
+    if (!byRange) this.listSets.set(pkg.versions, (byRange = new Map()));
+    set = byRange.get(key);
+    if (set === undefined) {
+      set = pkg.none;
+      for (let i = 0; i < pkg.versions.length; i++)
+        if (spec.range === undefined || matches(pkg.versions[i]!, spec.range)) set = or(set, bit(pkg, i));
+      byRange.set(key, set);
+    }
     pkg.sets.set(key, set);
     return set;
   }

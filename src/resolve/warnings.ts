@@ -27,18 +27,25 @@ export function bareSpecWarnings(specs: DependencySpec[], chosen: Map<string, st
 export function platformWarnings(resolved: ResolvedSkill[], catalog: Catalog, opts: ResolveOptions): string[] {
   const out: string[] = [];
   const node = opts.nodeVersion.replace(/^v/, '');
-  for (const r of resolved) {
-    const wanted = catalog.release(r.id, r.version)?.nodeVersion?.trim();
-    if (!wanted) continue;
+  // Skills repeat a handful of nodeVersions: each is judged once (undefined: not a version nor a range).
+  const fits = new Map<string, boolean | undefined>();
+  const judge = (wanted: string): boolean | undefined => {
     // seed 000: nodeVersion is a minimum, so a bare version means ">=" it.
     const range = /^v?\d+(\.\d+){0,2}$/.test(wanted)
       ? `>=${wanted.replace(/^v/, '')}`
       : validRange(wanted)
         ? wanted
         : undefined;
-    if (range === undefined)
+    return range === undefined ? undefined : satisfies(node, range);
+  };
+  for (const r of resolved) {
+    const wanted = catalog.release(r.id, r.version)?.nodeVersion?.trim();
+    if (!wanted) continue;
+    if (!fits.has(wanted)) fits.set(wanted, judge(wanted));
+    const fit = fits.get(wanted);
+    if (fit === undefined)
       out.push(`${r.id}@${r.version} has a nodeVersion that is neither a version nor a range: "${wanted}"`);
-    else if (!satisfies(node, range)) out.push(`${r.id}@${r.version} needs Node ${wanted}; this is Node ${node}`);
+    else if (!fit) out.push(`${r.id}@${r.version} needs Node ${wanted}; this is Node ${node}`);
   }
   if (opts.hasPackage) out.push(...systemPackageWarnings(resolved, catalog, opts.hasPackage));
   return out;

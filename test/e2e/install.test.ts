@@ -176,6 +176,7 @@ describe('skills install: every source kind (built CLI)', () => {
       'index.json',
       'index.json.bak',
       'releases',
+      'resolve-index',
       'selection-index',
     ]);
   });

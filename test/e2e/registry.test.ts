@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { parseIndex } from '../../src/formats/index-file.js';
 import { readSelectionIndex } from '../../src/prompt/selection-index.js';
 import { BIN, EXAMPLE_IDS, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
+import { rebuiltResolveIndex, resolveIndexText } from '../helpers/resolve-index.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-registry-e2e-');
@@ -550,10 +551,13 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
       'index.json',
       'index.json.bak',
       'releases',
+      'resolve-index',
       'selection-index',
     ]);
     // Each writer rewrote the selection index under the lock: the last one's fits the index left.
     expect(readSelectionIndex(reg)?.rows.map((r) => r[0])).toEqual(index.skills.map((s) => s.id));
+    // And the resolve index: each kept the rows of the others' skills, and it is whole.
+    expect(resolveIndexText(reg)).toBe(rebuiltResolveIndex(reg));
 
     // 20 consumers of one skill: every read-modify-write of the same entry survives.
     const uses = await Promise.all(
@@ -600,6 +604,10 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
     expect(JSON.parse(again.stdout).counts.added).toBe(300);
     expect(stagings()).toEqual([]);
     expect(indexOf(reg).skills).toHaveLength(301);
+    // The resolve index the killed writer left is whole again after the next write.
+    expect(resolveIndexText(reg)).toBe(rebuiltResolveIndex(reg));
+    const resolved = await cli(reg, ['resolve', 's7@1.0.0', 'small@1.0.0', '--json']);
+    expect(JSON.parse(resolved.stdout).resolved.map((r: { id: string }) => r.id)).toEqual(['s7', 'small']);
   }, 60_000);
 
   it('a sync killed with SIGKILL mid-copy leaves the index valid and no half-written <id>@<version>; the next sync cleans up', async () => {

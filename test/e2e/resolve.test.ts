@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 
@@ -275,6 +275,31 @@ describe('skills resolve: registry formats', () => {
     expect(missing.stderr).toContain(
       `error: ${join(dir, 'releases/loop-a.json')}: missing: the index lists loop-a but its releases file is gone`,
     );
+  });
+});
+
+describe('skills resolve: the resolve index', () => {
+  it('prints the same without it (resolve writes it), with it, and with a damaged one', async () => {
+    const dir = writeRegistry(join(t.dir, 'with-index'), REGISTRY);
+    const file = join(dir, 'resolve-index');
+    const outputs = async () => {
+      const out: string[] = [];
+      for (const specs of [['app@^1'], ['app', '--tree'], ['a@^1', 'b@^2'], ['loop-a@1.0.0'], ['basic-tool@^1']])
+        for (const extra of [[], ['--json']]) {
+          const r = await runCli(['resolve', ...specs, ...extra, '--registry', dir]);
+          out.push(`${r.exitCode}\n${r.stdout}\n${r.stderr}`);
+        }
+      return out;
+    };
+    expect(existsSync(file)).toBe(false);
+    const without = await outputs();
+    expect(without[0]).toContain('web-scraping@2.1.0');
+    expect(readFileSync(file, 'utf8')).toContain('\nweb-scraping\t["2.1.0","1.0.0"]\t');
+    expect(await outputs()).toEqual(without);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/\[\["2\.1\.0",0,0,/, '[["2.1.0",0,"../../x",'));
+    expect(await outputs()).toEqual(without);
+    writeFileSync(file, 'garbage');
+    expect(await outputs()).toEqual(without);
   });
 });
 

@@ -232,7 +232,7 @@ describe('registerSkill', () => {
     expect(existsSync(join(stored, '.env'))).toBe(false);
     expect(integrityOf(loadSkill(stored))).toBe(r.integrity);
     // Nothing but the index, the releases and the store: no staging folder, no temp file, no lock left behind.
-    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'releases']);
+    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'releases', 'resolve-index']);
     expect(readdirSync(join(reg, 'releases'))).toEqual(['alpha.json']);
     expect(readdirSync(join(reg, 'built-in'))).toEqual(['alpha@1.0.0']);
   });
@@ -474,7 +474,7 @@ describe('the index file', () => {
       'a-bee',
       'b-bee',
     ]);
-    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'index.json.bak', 'releases']);
+    expect(readdirSync(reg).sort()).toEqual(['built-in', 'index.json', 'index.json.bak', 'releases', 'resolve-index']);
   });
 
   it('reads a version 1 index (releases inside the entries) and writes version 2 on the next write', async () => {

@@ -1,0 +1,390 @@
+// A registry's resolve index, `<registry>/resolve-index`: what resolve needs of index.json (each skill's versions) and
+// of each skill's releases file (each version's layout, stored copy and dependencies), in one file. Without it
+// resolve parses index.json whole (7.5 MB for 10,000 skills) and one releases file per skill it reaches (2,514 files,
+// 14 MB of JSON for the bench's registry), where it needs a fraction of each.
+//
+// Line 1 (JSON): {"format", "version", "index": the identity of the index.json the versions were taken from
+//   (index-io.ts indexIdentity) or null, "skills": the number of lines after this one, "length": their length}.
+// Then a line per skill, in index.json's order: "<id>\t<versions>\t<identity>\t<row>".
+// - versions: the JSON array of the versions index.json lists for the skill. Trusted only when "index" is the
+//   identity of the index.json there now; else resolve reads index.json.
+// - identity: that of the skill's releases file (index-io.ts fileIdentity: device, inode, size, modification and
+//   change times) when the row was made from it; the row, a JSON array, is what that file held: [version, layout (0
+//   skill-md, 1 manifest), path (0 for built-in/<id>@<version>, 1 for custom/<id>@<version>, else the path),
+//   dependencies, nodeVersion or null, systemPackages] for each version, trailing absent fields left off. Both are
+//   empty for a skill with no row.
+//
+// A row is a cache of one file, trusted only while that file's identity is the one it names: a releases file written
+// since (by a writer killed before it wrote this file, by hand, by another tool) is read instead, and so is the file
+// of a skill without a row, or whose row fails its checks. So the resolve index is never wrong, only incomplete: every
+// write of the registry writes it under the lock (update.ts: the versions of every skill, the rows of the skills it
+// touched), and resolve writes the rows it had to read from the files (a registry written by an older version has
+// none), keeping the rest as they were.
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { SkillsError } from '../errors.js';
+import { STORE_PATH, byId, type RegistryIndex, type Release } from '../formats/index-file.js';
+import { writeAtomic } from '../fs/atomic.js';
+import type { Layout } from '../model/skill.js';
+import {
+  fileIdentity,
+  identityOfIndex,
+  indexIdentity,
+  legacyReleases,
+  parseIndexText,
+  readIndex,
+  readReleases,
+  releasesCache,
+} from './index-io.js';
+import { INDEX_FILE, releasesFile } from './layout.js';
+
+export const RESOLVE_INDEX_FILE = 'resolve-index';
+const FORMAT = 'skills-resolve-index';
+const VERSION = 1;
+
+/** What resolve needs of one registered version (a Release is one). */
+export interface ResolveRelease {
+  layout: Layout;
+  /** The stored copy's folder, relative to the registry. */
+  path: string;
+  /** Dependency specs as written: `id` or `id@range`. */
+  dependencies: string[];
+  nodeVersion?: string;
+  systemPackages?: string[];
+}
+
+/** version → what resolve needs of it. */
+export type ResolveReleases = Readonly<Record<string, ResolveRelease>>;
+
+/** A resolve index's text and, by id, where each skill's line goes on after its id and tab. */
+interface Lines {
+  text: string;
+  /** The identity of the index.json the versions were taken from. */
+  index: string | undefined;
+  at: Map<string, { start: number; end: number }>;
+}
+
+const NONE: Lines = { text: '', index: undefined, at: new Map() };
+
+/** legacyReleases' key of a registry folder. */
+const dirKey = (dir: string) => resolve(dir);
+
+/** The lines of the resolve index in `dir`; none when there is no file, or it is not whole or of this version. */
+function readLines(dir: string): Lines {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, RESOLVE_INDEX_FILE), 'utf8');
+  } catch {
+    return NONE;
+  }
+  const nl = text.indexOf('\n');
+  let header: { format?: unknown; version?: unknown; index?: unknown; skills?: unknown; length?: unknown };
+  try {
+    header = JSON.parse(text.slice(0, nl)) as typeof header;
+  } catch {
+    return NONE;
+  }
+  if (nl === -1 || header.format !== FORMAT || header.version !== VERSION || header.length !== text.length - nl - 1)
+    return NONE;
+  const at = new Map<string, { start: number; end: number }>();
+  for (let start = nl + 1; start < text.length;) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const tab = text.indexOf('\t', start);
+    if (tab !== -1 && tab < end) at.set(text.slice(start, tab), { start: tab + 1, end });
+    start = end + 1;
+  }
+  // A line lost (its length made up) would hide a skill: then the versions are not trusted.
+  const whole = typeof header.index === 'string' && header.skills === at.size;
+  return { text, index: whole ? (header.index as string) : undefined, at };
+}
+
+/** The three fields of a skill's line after its id: versions, releases identity, row. */
+function fieldsOf(lines: Lines, id: string): [string, string, string] | undefined {
+  const line = lines.at.get(id);
+  if (!line) return undefined;
+  const fields = lines.text.slice(line.start, line.end).split('\t');
+  return fields.length === 3 ? (fields as [string, string, string]) : undefined;
+}
+
+/** The JSON row of a skill's releases (see the top of this file). */
+export function rowOf(id: string, releases: ResolveReleases): string {
+  const row: unknown[] = [];
+  for (const [version, r] of Object.entries(releases)) {
+    const path = r.path === `built-in/${id}@${version}` ? 0 : r.path === `custom/${id}@${version}` ? 1 : r.path;
+    const fields: unknown[] = [
+      version,
+      r.layout === 'skill-md' ? 0 : 1,
+      path,
+      r.dependencies,
+      r.nodeVersion ?? null,
+      r.systemPackages ?? null,
+    ];
+    while (fields[fields.length - 1] === null) fields.pop();
+    row.push(fields);
+  }
+  return JSON.stringify(row);
+}
+
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+
+/** The releases of one skill, looked up by version. */
+export interface ResolveReleaseSet {
+  has(version: string): boolean;
+  get(version: string): ResolveRelease | undefined;
+}
+
+/** The ResolveReleaseSet of releases read whole. */
+const setOf = (r: ResolveReleases): ResolveReleaseSet => ({
+  has: (v) => Object.hasOwn(r, v),
+  get: (v) => (Object.hasOwn(r, v) ? r[v] : undefined),
+});
+
+/** A version's fields in a row: [version, layout, path, dependencies, nodeVersion?, systemPackages?]. */
+type Fields = [string, 0 | 1, 0 | 1 | string, string[], (string | null)?, string[]?];
+
+/** A version as the second half of a store folder's name, `<id>@<version>` (STORE_PATH). */
+const VERSION_PART = /^[^/\\]+$/;
+
+/**
+ * Whether `f` is a version's fields, checked as a releases file's release is (the path as STORE_PATH checks it).
+ * `idFolder`: whether `<id>@<a version>` names a store folder, which the id decides (worked out once for a row).
+ */
+function isFields(idFolder: boolean, f: unknown): f is Fields {
+  if (!Array.isArray(f) || f.length < 4 || f.length > 6) return false;
+  const [version, layout, path, dependencies, nodeVersion, systemPackages] = f as unknown[];
+  return (
+    typeof version === 'string' &&
+    (layout === 0 || layout === 1) &&
+    (path === 0 || path === 1
+      ? idFolder && VERSION_PART.test(version)
+      : typeof path === 'string' && STORE_PATH.test(path)) &&
+    isStrings(dependencies) &&
+    (nodeVersion === undefined || nodeVersion === null || typeof nodeVersion === 'string') &&
+    (systemPackages === undefined || isStrings(systemPackages))
+  );
+}
+
+/**
+ * The releases a row holds, each version's checked now and made into a release only when asked for; undefined when
+ * it is not a row.
+ */
+function decodeRow(id: string, json: string): ResolveReleaseSet | undefined {
+  let row: unknown;
+  try {
+    row = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  // built-in/ and custom/ take the same folder names.
+  const idFolder = STORE_PATH.test(`built-in/${id}@0`);
+  if (!Array.isArray(row) || !row.every((f) => isFields(idFolder, f))) return undefined;
+  const rows = row as Fields[];
+  const find = (v: string) => rows.find((f) => f[0] === v);
+  return {
+    has: (v) => find(v) !== undefined,
+    get(v) {
+      const f = find(v);
+      if (!f) return undefined;
+      const [version, layout, p, dependencies, nodeVersion, systemPackages] = f;
+      const path = p === 0 ? `built-in/${id}@${version}` : p === 1 ? `custom/${id}@${version}` : p;
+      const r: ResolveRelease = { layout: layout === 0 ? 'skill-md' : 'manifest', path, dependencies };
+      if (nodeVersion !== undefined && nodeVersion !== null) r.nodeVersion = nodeVersion;
+      if (systemPackages !== undefined) r.systemPackages = systemPackages;
+      return r;
+    },
+  };
+}
+
+/** A row made from a releases file: the file's identity, and the row; undefined when the skill has none. */
+type NewRow = { identity: string; row: string } | undefined;
+
+/**
+ * Write the resolve index of `dir`: a line for each of `ids` (in that order), its versions as `versions` gives them
+ * (from the index.json of identity `index`), its row `rows` has for it, else the one the file had. Never flushed: a
+ * file lost in a crash costs only time.
+ */
+function writeLines(
+  dir: string,
+  old: Lines,
+  rows: Map<string, NewRow>,
+  ids: readonly string[],
+  index: { identity: string | undefined; versions: (id: string) => string },
+): void {
+  const lines: string[] = [];
+  for (const id of ids) {
+    const row = rows.get(id);
+    let rest = row ? `${row.identity}\t${row.row}` : '\t';
+    if (!rows.has(id)) {
+      // The old line's identity and row, when it has them (an empty or damaged one is left out).
+      const at = old.at.get(id);
+      const tab = at ? old.text.indexOf('\t', at.start) : -1;
+      if (at && tab !== -1 && tab < at.end) {
+        const kept = old.text.slice(tab + 1, at.end);
+        const split = kept.indexOf('\t');
+        if (split > 0 && kept.indexOf('\t', split + 1) === -1) rest = kept;
+      }
+    }
+    lines.push(`${id}\t${index.versions(id)}\t${rest}\n`);
+  }
+  const body = lines.join('');
+  const header = JSON.stringify({
+    format: FORMAT,
+    version: VERSION,
+    index: index.identity ?? null,
+    skills: ids.length,
+    length: body.length,
+  });
+  writeAtomic(join(dir, RESOLVE_INDEX_FILE), `${header}\n${body}`, { flush: false });
+}
+
+/** The identity of `file` now; undefined when there is none. */
+function identityNow(file: string): string | undefined {
+  const st = statSync(file, { throwIfNoEntry: false });
+  return st && fileIdentity(st);
+}
+
+/**
+ * Under the registry's lock, once a write is done: the versions of every skill `index` (just written) lists, the rows
+ * of the skills it touched (`touched`: their releases as the files now hold them, undefined for a skill that went),
+ * and the rows the file had of the others.
+ */
+export function updateResolveIndex(
+  dir: string,
+  index: RegistryIndex,
+  touched: Map<string, Readonly<Record<string, Release>> | undefined>,
+): void {
+  const rows = new Map<string, NewRow>();
+  for (const [id, releases] of touched) {
+    const identity = releases && identityNow(releasesFile(dir, id));
+    rows.set(id, identity === undefined ? undefined : { identity, row: rowOf(id, releases!) });
+  }
+  const entries = [...index.skills].sort(byId);
+  const versions = new Map(entries.map((e) => [e.id, e.versions]));
+  writeLines(
+    dir,
+    readLines(dir),
+    rows,
+    entries.map((e) => e.id),
+    { identity: indexIdentity(dir), versions: (id) => JSON.stringify(versions.get(id)) },
+  );
+}
+
+/** The registry as resolve reads it: each skill's versions and releases, from the resolve index where it holds. */
+export interface ResolveIndex {
+  /** Every id, in index.json's order. */
+  ids(): readonly string[];
+  /** The versions index.json lists for `id` (the same array on every call); undefined for an id it does not list. */
+  versions(id: string): readonly string[] | undefined;
+  /** The releases of `id`, as readReleases (index-io.ts) gives them, with its errors. */
+  releases(id: string): ResolveReleaseSet;
+  /** Write the rows this run had to read from the files, when there were any (never throws). */
+  save(): void;
+  /** What was read besides the resolve index: index.json, and the ids whose releases file was. */
+  read(): { index: boolean; releases: string[] };
+}
+
+/** index.json read, with the identity of the file read; an empty index, of no identity, when there is none. */
+function readIndexAndIdentity(dir: string): { index: RegistryIndex; identity: string | undefined } {
+  const file = join(dir, INDEX_FILE);
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    // None (an empty registry), or one readIndex reports as it should.
+    return { index: readIndex(dir), identity: undefined };
+  }
+  let text: string;
+  let identity: string;
+  try {
+    identity = identityOfIndex(fstatSync(fd, { bigint: true }));
+    text = readFileSync(fd, 'utf8');
+  } catch (err) {
+    throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  } finally {
+    closeSync(fd);
+  }
+  return { index: parseIndexText(text, file).index, identity };
+}
+
+/**
+ * The registry `dir` as resolve reads it. index.json is read only when the resolve index was not written from the
+ * one there now (or is damaged); a version 1 index.json is read, and never gets a resolve index.
+ */
+export function openResolveIndex(dir: string): ResolveIndex {
+  let lines = readLines(dir);
+  const identity = indexIdentity(dir);
+  const trusted = identity !== undefined && lines.index === identity;
+  /** index.json's versions of each id, and its identity, once it had to be read. */
+  let read: { versions: Map<string, readonly string[]>; ids: string[]; identity: string | undefined } | undefined;
+  const readIndexFile = () => {
+    if (!read) {
+      const { index, identity: readIdentity } = readIndexAndIdentity(dir);
+      read = {
+        versions: new Map(index.skills.map((e) => [e.id, e.versions])),
+        ids: index.skills.map((e) => e.id),
+        identity: readIdentity,
+      };
+      // A version 1 index: its releases are in it, and the resolve index is of no use.
+      if (legacyReleases.has(dirKey(dir))) lines = NONE;
+    }
+    return read;
+  };
+  if (!trusted) readIndexFile();
+  const versionLists = new Map<string, readonly string[] | undefined>();
+  const rows = new Map<string, NewRow>();
+  const legacy = () => read !== undefined && legacyReleases.has(dirKey(dir));
+  return {
+    ids: () => (read ? read.ids : [...lines.at.keys()]),
+    versions(id) {
+      if (versionLists.has(id)) return versionLists.get(id);
+      let list: readonly string[] | undefined;
+      if (read) list = read.versions.get(id);
+      else {
+        const f = fieldsOf(lines, id);
+        let parsed: unknown;
+        try {
+          parsed = f ? JSON.parse(f[0]) : undefined;
+        } catch {
+          parsed = undefined;
+        }
+        // A damaged line: index.json says.
+        if (f && isStrings(parsed)) list = parsed;
+        else if (lines.at.has(id)) list = readIndexFile().versions.get(id);
+      }
+      versionLists.set(id, list);
+      return list;
+    },
+    releases(id) {
+      const f = fieldsOf(lines, id);
+      if (f && f[1] !== '' && f[1] === identityNow(releasesFile(dir, id))) {
+        const releases = decodeRow(id, f[2]);
+        if (releases) return releases;
+      }
+      const releases = readReleases(dir, id);
+      if (!legacy()) {
+        const identity = releasesCache.get(releasesFile(dir, id))?.identity;
+        rows.set(id, identity === undefined ? undefined : { identity, row: rowOf(id, releases) });
+      }
+      return setOf(releases);
+    },
+    read: () => ({ index: read !== undefined, releases: [...rows.keys()] }),
+    save() {
+      if (rows.size === 0 || legacy()) return;
+      try {
+        if (read)
+          writeLines(dir, lines, rows, read.ids, {
+            identity: read.identity,
+            versions: (id) => JSON.stringify(read!.versions.get(id)),
+          });
+        else
+          writeLines(dir, lines, rows, [...lines.at.keys()], {
+            identity: lines.index,
+            versions: (id) => fieldsOf(lines, id)?.[0] ?? '',
+          });
+      } catch {
+        // A registry this user may not write (someone else's): resolve reads the files, as before.
+      }
+    },
+  };
+}
