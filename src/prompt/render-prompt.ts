@@ -13,6 +13,7 @@ import { userTokenCache } from '../tokens/token-cache.js';
 import { userMetaCache } from '../skill/meta-cache.js';
 import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
 import { buildCatalog, type Catalog } from './catalog.js';
+import { blockTokenCounter } from './prompt-tokens.js';
 import {
   fitBudget,
   below,
@@ -246,7 +247,11 @@ export async function renderPrompt(
   // --check prints no count: it need not load them at all (a pre-commit hook runs it on every commit).
   const uncounted = emptyPrompt(input) || (options.check === true && budget === undefined);
   const cache = uncounted ? undefined : userTokenCache(ctx.env, home, COUNTER_ID);
-  const counter = uncounted ? () => 0 : cache ? cachedTokenCounter(cache) : await tokenCounter();
+  const counter = uncounted
+    ? () => 0
+    : cache
+      ? blockTokenCounter(cache, cachedTokenCounter(cache))
+      : await tokenCounter();
   let fitted = await fitBudget(input, promptFormat, counter, budget);
   // A tier chosen automatically never yields a prompt no agent can take (the catalog of 100,000 skills is millions
   // of tokens): over the automatic limit, the next smaller tier is rendered instead, and a warning says how to choose.

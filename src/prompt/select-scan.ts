@@ -16,6 +16,9 @@ import type { SelectionCandidate } from './select.js';
 export const FIELDS = ['name', 'keywords', 'brief_description', 'description', 'headings', 'body'] as const;
 /** How many fields (columns per term). */
 export const NF = FIELDS.length;
+// Document frequency counts the fields every skill has (name to description), not the body's headings and text:
+// most bodies hold most words of a request ("implementation", "test"), which would make every word look common.
+export const DF_FIELDS = 4;
 const HEADINGS = 4;
 // Characters NFKC or the folding of accents changes in Latin text (normalizeForMatch).
 // eslint-disable-next-line no-misleading-character-class -- a range of combining marks, alone, on purpose
@@ -36,6 +39,14 @@ export class Scan {
    * relative to the average.
    */
   readonly len: Float64Array;
+  /** Per field, the sum of the lengths noted that are not 0, and how many they are (BM25's average lengths). */
+  readonly lenSum = new Float64Array(NF);
+  readonly lenCount = new Float64Array(NF);
+  /**
+   * Per query term, how many candidates hold it, or a word related to it, in a field of DF_FIELDS (its document
+   * frequency): counted as the words are, so that no pass over every candidate and term is needed after.
+   */
+  readonly df: Int32Array;
   /**
    * Where candidate i's term frequencies start in tf ([at + term * NF + field]); -1 when no query term occurs in it.
    * Terms 0..T-1 count the query's own words, T..2T-1 the words related to them (synonyms.ts).
@@ -69,6 +80,7 @@ export class Scan {
     n: number,
   ) {
     this.len = new Float64Array(n * NF);
+    this.df = new Int32Array(q.terms.length);
     this.tfAt = new Int32Array(n).fill(-1);
     this.tfPool = new Float32Array(Math.max(1, q.terms.length) * 2 * NF * Math.min(n, 1024));
     this.mention = new Array(n);
@@ -106,8 +118,29 @@ export class Scan {
     this.fields[i] |= 1 << f;
     let at = this.tfAt[i]!;
     if (at < 0) at = this.newTf(i);
-    this.tfPool[at + t * NF + f]!++;
+    const cell = at + t * NF + f;
+    if (f < DF_FIELDS && this.tfPool[cell] === 0) this.countDf(at, t);
+    this.tfPool[cell]!++;
   };
+
+  /** Before the first count of term (or related word) t in a field of DF_FIELDS: a candidate more, if its first. */
+  private countDf(at: number, t: number): void {
+    const nTerms = this.q.terms.length;
+    const own = t < nTerms ? t : t - nTerms;
+    const stride = nTerms * NF;
+    for (let f = 0; f < DF_FIELDS; f++)
+      if (this.tfPool[at + own * NF + f]! > 0 || this.tfPool[at + stride + own * NF + f]! > 0) return;
+    this.df[own]!++;
+  }
+
+  /** Note the length of field f of candidate i (0: absent). */
+  private setLen(i: number, f: number, length: number): void {
+    this.len[i * NF + f] = length;
+    if (length > 0) {
+      this.lenSum[f] += length;
+      this.lenCount[f]++;
+    }
+  }
 
   private newTf(i: number): number {
     const size = this.q.terms.length * 2 * NF;
@@ -211,7 +244,7 @@ export class Scan {
       const value = fieldValue(f, name, keywords, verbs, c, body, bodyMayMatch);
       if (typeof value !== 'string' || value === '') continue;
       // A body's length counts whether or not it matches (BM25's average); its headings only when looked for.
-      this.len[i * NF + f] = value.length;
+      this.setLen(i, f, value.length);
       if (f === BODY && !bodyMayMatch) continue;
       if (!q.probe) continue;
       // ASCII text needs no normalising to be tested: the probe ignores case.
@@ -253,15 +286,14 @@ export class Scan {
    */
   lengths(i: number, c: SelectionCandidate): void {
     // fieldValue's lengths, without building its texts (the keywords' joined text is made for its length alone).
-    const at = i * NF;
     const name = typeof c.name === 'string' ? c.name : String(c.name ?? '');
     const keywords = strings(c.keywords);
     const verbs = strings(c.verbs);
-    this.len[at] = name.length;
-    if (keywords.length + verbs.length > 0) this.len[at + 1] = joinedLength(keywords) + 3 + joinedLength(verbs);
-    if (typeof c.briefDescription === 'string') this.len[at + 2] = c.briefDescription.length;
-    if (typeof c.description === 'string') this.len[at + 3] = c.description.length;
-    if (typeof c.body === 'string') this.len[at + BODY] = c.body.length;
+    this.setLen(i, 0, name.length);
+    if (keywords.length + verbs.length > 0) this.setLen(i, 1, joinedLength(keywords) + 3 + joinedLength(verbs));
+    if (typeof c.briefDescription === 'string') this.setLen(i, 2, c.briefDescription.length);
+    if (typeof c.description === 'string') this.setLen(i, 3, c.description.length);
+    if (typeof c.body === 'string') this.setLen(i, BODY, c.body.length);
   }
 
   private acronymStarts: string | undefined;

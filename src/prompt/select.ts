@@ -1,4 +1,4 @@
-import { FIELDS, NF, Scan } from './select-scan.js';
+import { DF_FIELDS, FIELDS, NF, Scan } from './select-scan.js';
 import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
 import type { CatalogEntry } from '../skill/light.js';
@@ -114,9 +114,7 @@ const COVER_AIM = 0.6;
 // A word the skill holds only as a related word (synonyms.ts) covers this share of the word.
 const RELATED_COVERS = 0.5;
 const MIN_CATALOG = 20;
-// Document frequency counts the fields every skill has (name to description), not the body's headings and text:
-// most bodies hold most words of a request ("implementation", "test"), which would make every word look common.
-const DF_FIELDS = 4;
+// Document frequency counts the fields every skill has (name to description): select-scan.ts DF_FIELDS.
 const DF_MASK = (1 << DF_FIELDS) - 1;
 // A name mentioned whole, in one word, that more skills than this use in their name or description is shared
 // (a tool's name: "semgrep", "trailmark"): it does not say which of them is meant, so it counts as relevance.
@@ -170,28 +168,9 @@ export function selectSkills(
     else scan.candidate(i, candidates[i]!);
   }
   scan.finish();
-  const { len, tf, tfAt, mention, mentionWords, mentionTerm, phrase, triggers, pairs, fields } = scan;
-  const df = new Array<number>(nTerms).fill(0);
-  const lenSum = new Array<number>(NF).fill(0);
-  const lenCount = new Array<number>(NF).fill(0);
+  const { len, tf, tfAt, mention, mentionWords, mentionTerm, phrase, triggers, pairs, fields, df } = scan;
   const stride = nTerms * NF;
-  for (let i = 0; i < n; i++) {
-    for (let f = 0; f < NF; f++) {
-      const l = len[i * NF + f]!;
-      if (l > 0) {
-        lenSum[f] += l;
-        lenCount[f]++;
-      }
-    }
-    const at = tfAt[i]!;
-    if (at >= 0 && fields[i]! & DF_MASK)
-      for (let t = 0; t < nTerms; t++) {
-        let any = 0;
-        for (let f = 0; f < DF_FIELDS; f++) any += tf[at + t * NF + f]! + tf[at + stride + t * NF + f]!;
-        if (any > 0) df[t]++;
-      }
-  }
-  const avg = lenSum.map((sum, f) => (lenCount[f] ? sum / lenCount[f]! : 1));
+  const avg = [...scan.lenSum].map((sum, f) => (scan.lenCount[f] ? sum / scan.lenCount[f]! : 1));
   const nPairs = q.pairs.size;
   const pairDf = new Array<number>(nPairs).fill(0);
   for (let i = 0; i < n; i++) {
@@ -201,9 +180,9 @@ export function selectSkills(
   const pairIdf = pairDf.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
   const pairInformative = pairDf.map((d) => n < 4 || d <= n / 2);
   const weak = q.surface.map((w) => isWeakWord(w));
-  const idf = df.map((d, t) => Math.log(1 + (n - d + 0.5) / (d + 0.5)) * (weak[t] ? WEAK : 1));
+  const idf = Array.from(df, (d, t) => Math.log(1 + (n - d + 0.5) / (d + 0.5)) * (weak[t] ? WEAK : 1));
   // In a small set every word is in half the skills; only in a larger one does "common" mean uninformative.
-  const informative = df.map((d, t) => (n < 4 || d <= n / 2) && !weak[t]);
+  const informative = Array.from(df, (d, t) => (n < 4 || d <= n / 2) && !weak[t]);
   // What one rare word scores here: the IDF of a word that one skill has.
   const ceiling = Math.log(1 + (n - 0.5) / 1.5);
 

@@ -378,14 +378,27 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
       const at = text.indexOf(`\n${key}\t`, nl2);
       if (at === -1) return [];
       const start = at + key.length + 2;
-      const end = text.indexOf('\n', start);
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      // Digit by digit (a common word's line holds thousands of rows): no substrings, no parseInt.
       const out: number[] = [];
       let row = 0;
-      for (const step of text.slice(start, end === -1 ? text.length : end).split(',')) {
-        const d = parseInt(step, 36);
+      let d = 0;
+      let digits = 0;
+      for (let c = start; c <= end; c++) {
+        const ch = c === end ? 44 : text.charCodeAt(c);
+        if (ch !== 44) {
+          const v = ch >= 48 && ch <= 57 ? ch - 48 : ch >= 97 && ch <= 122 ? ch - 87 : -1;
+          if (v < 0) return null;
+          d = d * 36 + v;
+          digits++;
+          continue;
+        }
         row += d;
-        if (!(d >= 0) || (out.length > 0 && d === 0) || row >= checked.length) return null;
+        if (digits === 0 || (out.length > 0 && d === 0) || row >= checked.length) return null;
         out.push(row);
+        d = 0;
+        digits = 0;
       }
       return out;
     },

@@ -12,13 +12,13 @@ import { normalizeForMatch } from './text-match.js';
 // selected skills are the same as from reading every skill (test/unit/prompt/selection-index.test.ts).
 
 /**
- * For `entries` (the catalog's, in order; `rowOf` gives the row in `index` of each registry entry): the function
- * selectSkills asks (SelectOptions.mayMatch). Entries with no row (folder skills) are always read.
+ * For `entries` (the catalog's, in order; `rowOf[i]` the row in `index` of entry i, -1 for one not the registry's):
+ * the function selectSkills asks (SelectOptions.mayMatch). Entries with no row (folder skills) are always read.
  */
 export function prefilter(
   index: SelectionIndex,
   entries: readonly CatalogEntry[],
-  rowOf: ReadonlyMap<CatalogEntry, number>,
+  rowOf: Int32Array,
 ): (q: Query) => Uint8Array | undefined {
   return (q) => {
     const hit = new Uint8Array(index.rows.length);
@@ -35,8 +35,8 @@ export function prefilter(
     const may = new Uint8Array(entries.length);
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i]!;
-      const row = rowOf.get(e);
-      if (row === undefined || hit[row] || (e.triggers?.patterns?.length ?? 0) > 0) may[i] = 1;
+      const row = rowOf[i]!;
+      if (row < 0 || hit[row] || (e.triggers?.patterns?.length ?? 0) > 0) may[i] = 1;
       else if (starts) {
         const first = normalizeForMatch(e.name).charAt(0);
         if (first === '' || starts.has(first)) may[i] = 1;

@@ -257,6 +257,28 @@ describe('a selection index that does not fit is not used', () => {
     expect(catalogOf(dir).mayMatch!(parseQuery('a guide please'))?.[catalog.entries.length - 1]).toBeDefined();
   });
 
+  it("reads a stem's rows from their base-36 steps, and rules nothing out by a line whose steps are not rows", () => {
+    const dir = base();
+    const file = join(dir, SELECTION_INDEX_FILE);
+    const [header, rows, ...lines] = readFileSync(file, 'utf8').split('\n');
+    // A line with its digest made right, as a writer that is not this one could leave it.
+    const withLine = (line: string) => {
+      const stems = `${[...lines.filter((l) => l !== ''), line].sort().join('\n')}\n`;
+      const h = JSON.parse(header!) as { stems: string };
+      h.stems = createHash('sha1').update(stems).digest('base64url');
+      writeFileSync(file, `${JSON.stringify(h)}\n${rows}\n${stems}`);
+      return readSelectionIndex(dir)!;
+    };
+    // Four rows (0 to 3): 0, then +1, +2 is 3; and a step of several digits.
+    expect(withLine('tplanted\t0,1,2').holding('tplanted')).toEqual([0, 1, 3]);
+    expect(withLine('tplanted\t1').holding('tplanted')).toEqual([1]);
+    expect(withLine('tplanted\t1').holding('tother')).toEqual([]);
+    for (const bad of ['0,0', '1,,1', '', '4', '1,2,1', 'A', '1-', '0,z', '00,1,0']) {
+      expect(withLine(`tplanted\t${bad}`).holding('tplanted'), bad).toBeNull();
+    }
+    expect(withLine('tplanted\t01').holding('tplanted')).toEqual([1]);
+  });
+
   it('is not written into a registry the user cannot write, and the catalog is read all the same', () => {
     if (process.getuid?.() === 0) {
       // root writes anywhere: the folder is made unwritable by replacing the file with a folder instead.
