@@ -57,16 +57,28 @@ const staleIfGone = (path: fs.PathLike, st: fs.Stats): fs.Stats =>
     ? ({ ...st, mtime: new Date(0) } as fs.Stats)
     : st;
 
+/**
+ * True when the lock folder has not been refreshed for LOCK_STALE_MS: its holder is gone whatever its name says (a
+ * pid that a later process took over is "alive" to a check by pid).
+ */
+function unrefreshed(lockPath: string): boolean {
+  try {
+    return fs.statSync(lockPath).mtimeMs < Date.now() - LOCK_STALE_MS;
+  } catch {
+    return true;
+  }
+}
+
 // proper-lockfile calls mkdir, rmdir, stat, utimes and realpath on the object it is given (and caches the file
 // system's time precision on it, so it is one object). Its rmdir (a release, or a stale lock taken over) removes the
-// owner file first; it refuses a lock a live process on this host has named meanwhile: two waiters that both saw a
-// killed holder's lock must not both take it, the second removing the first one's new lock.
+// owner file first; it refuses a lock that a live process on this host has named and refreshed lately: two waiters
+// that both saw a killed holder's lock must not both take it, the second removing the first one's new lock.
 const lockFs = {
   ...fs,
   stat: (path: fs.PathLike, cb: (err: NodeJS.ErrnoException | null, st?: fs.Stats) => void) =>
     fs.stat(path, (err, st) => cb(err, st && staleIfGone(path, st))),
   rmdir: (path: fs.PathLike, cb: (err: NodeJS.ErrnoException | null) => void) => {
-    if (holderOf(String(path)) === 'alive')
+    if (holderOf(String(path)) === 'alive' && !unrefreshed(String(path)))
       return cb(Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' }));
     fs.rm(join(String(path), LOCK_OWNER), { force: true }, () => fs.rmdir(path, cb));
   },

@@ -94,6 +94,14 @@ describe('acquireLock', () => {
         code: 'E_IO',
       });
       expect(existsSync(join(dir, 'retaken', LOCK_OWNER))).toBe(true);
+      // A lock not refreshed for the stale time is taken over even when its pid is alive (a later process took it).
+      mkdirSync(join(dir, 'reused'));
+      writeFileSync(join(dir, 'reused', LOCK_OWNER), `${live.pid} ${hostname()}`);
+      const old = new Date(Date.now() - LOCK_STALE_MS - 5_000);
+      utimesSync(join(dir, 'reused'), old, old);
+      const taken = await acquireLock(join(dir, 'reused.target'), opts('reused', 300));
+      expect(readFileSync(join(dir, 'reused', LOCK_OWNER), 'utf8')).toBe(`${process.pid} ${hostname()}`);
+      await taken.release();
     } finally {
       live.kill();
       await live.catch(() => undefined);
