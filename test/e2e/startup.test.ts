@@ -21,6 +21,24 @@ const bundleFiles = (dir: string): string[] =>
     e.isDirectory() ? bundleFiles(join(dir, e.name)) : [join(dir, e.name)],
   );
 
+/** `count` small valid SKILL.md skills `s0`, `s1`, … in `dir`. */
+function writeSmallSkills(dir: string, count: number): void {
+  for (let i = 0; i < count; i++) {
+    mkdirSync(join(dir, `s${i}`));
+    writeFileSync(
+      join(dir, `s${i}`, 'SKILL.md'),
+      `---\nname: s${i}\ndescription: Skill ${i} turns data into more data. Use when data needs it.\n---\nBody\n`,
+    );
+  }
+}
+
+/** A copy of the built CLI (bin, package.json, dist) at `root`, whose bundle can change without touching ours. */
+function copyCli(root: string): void {
+  cpSync(join(ROOT, 'bin'), join(root, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'dist'), join(root, 'dist'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
+}
+
 const run = (home: string, env: Record<string, string> = {}) =>
   execa(process.execPath, [BIN, 'validate', join(EXAMPLES, 'web-scraping')], {
     env: { NO_COLOR: '1', HOME: home, XDG_CACHE_HOME: '', ...env },
@@ -60,9 +78,7 @@ describe('start-up (bin/skills.js)', () => {
       const t = tempDir();
       try {
         const root = join(t.dir, 'cli');
-        cpSync(join(ROOT, 'bin'), join(root, 'bin'), { recursive: true });
-        cpSync(join(ROOT, 'dist'), join(root, 'dist'), { recursive: true });
-        cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
+        copyCli(root);
         symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
         const home = join(t.dir, 'home');
         const cli = () =>
@@ -98,11 +114,7 @@ describe('start-up (bin/skills.js)', () => {
       try {
         // Two copies of the CLI (a global install and a project's, say): the same build in two places.
         const roots = ['one', 'two'].map((n) => join(t.dir, n));
-        for (const root of roots) {
-          cpSync(join(ROOT, 'bin'), join(root, 'bin'), { recursive: true });
-          cpSync(join(ROOT, 'dist'), join(root, 'dist'), { recursive: true });
-          cpSync(join(ROOT, 'package.json'), join(root, 'package.json'));
-        }
+        for (const root of roots) copyCli(root);
         const home = join(t.dir, 'home');
         const dir = join(home, '.cache/skills');
         const cli = (root: string) =>
@@ -160,13 +172,7 @@ describe('start-up (bin/skills.js)', () => {
     // JSON, more than a pipe holds, so the slow reader makes the writes block.
     const t = tempDir();
     try {
-      for (let i = 0; i < 1500; i++) {
-        mkdirSync(join(t.dir, `s${i}`));
-        writeFileSync(
-          join(t.dir, `s${i}`, 'SKILL.md'),
-          `---\nname: s${i}\ndescription: Skill ${i} turns data into more data. Use when data needs it.\n---\nBody\n`,
-        );
-      }
+      writeSmallSkills(t.dir, 1500);
       const args = [BIN, 'validate', t.dir, '--json'];
       const env = { ...process.env, NO_COLOR: '1', HOME: t.dir };
       const out = join(t.dir, 'out.json');
@@ -219,13 +225,7 @@ describe('start-up (bin/skills.js)', () => {
     const t = tempDir();
     try {
       // The reader closes its end before a byte is read; the output is larger than a pipe's buffer anyway.
-      for (let i = 0; i < 1500; i++) {
-        mkdirSync(join(t.dir, `s${i}`));
-        writeFileSync(
-          join(t.dir, `s${i}`, 'SKILL.md'),
-          `---\nname: s${i}\ndescription: Skill ${i} turns data into more data. Use when data needs it.\n---\nBody\n`,
-        );
-      }
+      writeSmallSkills(t.dir, 1500);
       for (const args of [
         ['list', t.dir, '--json'],
         ['render-prompt', '--tier', 'catalog', t.dir],
