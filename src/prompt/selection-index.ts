@@ -239,28 +239,15 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
     const added = fresh.get(key);
     fresh.delete(key);
     list.length = 0;
+    const rows = decodeRows(text, tab + 1, end, before.length);
+    if (rows === null) return undefined;
     let k = 0;
-    let row = 0;
-    let d = 0;
-    let digits = 0;
-    for (let c = tab + 1; c <= end; c++) {
-      const ch = c === end ? 44 : text.charCodeAt(c);
-      if (ch !== 44) {
-        const v = ch >= 48 && ch <= 57 ? ch - 48 : ch >= 97 && ch <= 122 ? ch - 87 : -1;
-        if (v < 0) return undefined;
-        d = d * 36 + v;
-        digits++;
-        continue;
-      }
-      row += d;
-      if (digits === 0 || (d === 0 && c > tab + 1 + digits) || row >= before.length) return undefined;
+    for (const row of rows) {
       const m = moved[row]!;
       if (m >= 0) {
         while (added && k < added.length && added[k]! < m) list.push(added[k++]!);
         list.push(m);
       }
-      d = 0;
-      digits = 0;
     }
     while (added && k < added.length) list.push(added[k++]!);
     if (list.length > 0) lines.push([key, encodeRows(list)]);
@@ -380,30 +367,39 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
       const start = at + key.length + 2;
       let end = text.indexOf('\n', start);
       if (end === -1) end = text.length;
-      // Digit by digit (a common word's line holds thousands of rows): no substrings, no parseInt.
-      const out: number[] = [];
-      let row = 0;
-      let d = 0;
-      let digits = 0;
-      for (let c = start; c <= end; c++) {
-        const ch = c === end ? 44 : text.charCodeAt(c);
-        if (ch !== 44) {
-          const v = ch >= 48 && ch <= 57 ? ch - 48 : ch >= 97 && ch <= 122 ? ch - 87 : -1;
-          if (v < 0) return null;
-          d = d * 36 + v;
-          digits++;
-          continue;
-        }
-        row += d;
-        if (digits === 0 || (out.length > 0 && d === 0) || row >= checked.length) return null;
-        out.push(row);
-        d = 0;
-        digits = 0;
-      }
-      return out;
+      return decodeRows(text, start, end, checked.length);
     },
     stemsText: () => text.slice(nl2 + 1),
   };
+}
+
+/**
+ * The rows of a stem's line, `text` from `start` to `end`: base-36 gaps between rising rows, comma-separated (see
+ * encodeRows). Read digit by digit (a common word's line holds thousands of rows): no substrings, no parseInt. Null
+ * for a line that is damaged: a character that is not a digit, an empty gap, a gap of 0 after the first, a row at or
+ * past `limit`.
+ */
+function decodeRows(text: string, start: number, end: number, limit: number): number[] | null {
+  const out: number[] = [];
+  let row = 0;
+  let d = 0;
+  let digits = 0;
+  for (let c = start; c <= end; c++) {
+    const ch = c === end ? 44 : text.charCodeAt(c);
+    if (ch !== 44) {
+      const v = ch >= 48 && ch <= 57 ? ch - 48 : ch >= 97 && ch <= 122 ? ch - 87 : -1;
+      if (v < 0) return null;
+      d = d * 36 + v;
+      digits++;
+      continue;
+    }
+    row += d;
+    if (digits === 0 || (out.length > 0 && d === 0) || row >= limit) return null;
+    out.push(row);
+    d = 0;
+    digits = 0;
+  }
+  return out;
 }
 
 // An id of lower-case ASCII letters and digits with single hyphens between is a skill id (isSkillId: its Unicode
