@@ -51,10 +51,8 @@ async function preparePackage(
         // Unpacked read-only (as the store keeps it): Windows deletes no read-only file.
         chmodSync(manifest, 0o644);
         rmSync(manifest);
-        // The integrity hashed while unpacking covered it: worked out again from the files left.
-        const { integrity: _covered, ...rest } = a;
         a = {
-          ...rest,
+          ...a,
           files: a.files.filter((f) => f.rel !== 'package.json'),
           ...(a.entries ? { entries: a.entries.filter((e) => e.path !== 'package.json') } : {}),
         };

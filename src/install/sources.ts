@@ -246,12 +246,13 @@ async function unpack(abs: string, typed: string, scratch: Scratch, options: Ins
       skill = undefined;
     }
     const files = knownSkillFiles(root, written, inner);
+    const integrity = streamed.result(files, inner, digest);
+    if (integrity !== undefined) hashedWhileUnpacked.set(files, integrity);
     return {
       root,
       inner,
       id,
       files,
-      ...streamedIntegrity(streamed.result(files, inner, digest)),
       only: holdsOnly(files, written, made, inner),
       ...(skill ? { skill } : {}),
       ...(entries ? { entries } : {}),
@@ -280,7 +281,11 @@ function holdsOnly(files: StoredFile[], written: ExtractedFile[], made: string[]
   return true;
 }
 
-const streamedIntegrity = (integrity: string | undefined) => (integrity === undefined ? {} : { integrity });
+/**
+ * The integrity hashed while an archive was unpacked, kept by the very list of files it covers: a list filtered or
+ * replaced since (an npm package's package.json taken out) has none, and its integrity is worked out from its files.
+ */
+const hashedWhileUnpacked = new WeakMap<StoredFile[], string>();
 
 /** knownEntries of the folder `inner` of an unpacked archive, from the files written and the folders made. */
 function entriesBelow(written: ExtractedFile[], made: string[], inner: string): SkillEntry[] | undefined {
@@ -399,12 +404,13 @@ export async function prepareArchived(
   const typed = several ? `${archive}: ${a.inner}` : archive;
   // Moved since it was loaded: loaded again, from its entries (no walk) when known.
   const skill = a.skill ?? (a.entries ? loaded(a.root, archive, a.inner, a.entries) : undefined);
+  const integrity = hashedWhileUnpacked.get(a.files);
   return prepareLocal(a.root, typed, source, {
     relabel,
     folderNotNamed: true,
     files: a.files,
     ...(skill ? { skill } : {}),
-    ...(a.integrity ? { integrity: a.integrity } : {}),
+    ...(integrity ? { integrity } : {}),
     only: a.only === true,
   });
 }

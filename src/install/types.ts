@@ -166,8 +166,6 @@ export interface ArchivedSkill {
   files: StoredFile[];
   /** The skill, loaded from `root` already (so it is not loaded again). */
   skill?: Skill;
-  /** Its integrity, worked out while it was unpacked (when it could be; else digest() works it out). */
-  integrity?: string;
   /** Its entries as a walk would find them, known from what was unpacked (so it is loaded again without a walk). */
   entries?: SkillEntry[];
   /** `root` holds `files` and the folders above them, nothing else: moving it needs no pruning walk. */
