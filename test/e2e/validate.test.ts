@@ -81,6 +81,23 @@ describe('skills validate (built CLI)', () => {
     }
   });
 
+  it('says a typed-looking value is read as text, without the comment after it', async () => {
+    const t = tempDir();
+    try {
+      writeTree(t.dir, {
+        'c/SKILL.md': skillMd('name: c\ndescription: Does c. Use when c.\ncompatibility: yes # not yet\n'),
+      });
+      const r = await runCli(['validate', 'c'], { cwd: t.dir });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain(
+        'c/SKILL.md:4:1  warning  compatibility: yes is read as the text "yes", not as a boolean  SK017 scalar-as-text',
+      );
+      expect(r.stdout).toContain('hint: quote it to say so: compatibility: "yes"');
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('checks against the bare specification with --spec', async () => {
     const r = await runCli([
       'validate',
