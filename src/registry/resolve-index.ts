@@ -61,7 +61,8 @@ interface Lines {
   text: string;
   /** The identity of the index.json the versions were taken from. */
   index: string | undefined;
-  at: Map<string, { start: number; end: number }>;
+  /** Where each id's line goes on after its tab (its end is the next newline, or the end of the text). */
+  at: Map<string, number>;
 }
 
 const NONE: Lines = { text: '', index: undefined, at: new Map() };
@@ -86,12 +87,12 @@ function readLines(dir: string): Lines {
   }
   if (nl === -1 || header.format !== FORMAT || header.version !== VERSION || header.length !== text.length - nl - 1)
     return NONE;
-  const at = new Map<string, { start: number; end: number }>();
+  const at = new Map<string, number>();
   for (let start = nl + 1; start < text.length;) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     const tab = text.indexOf('\t', start);
-    if (tab !== -1 && tab < end) at.set(text.slice(start, tab), { start: tab + 1, end });
+    if (tab !== -1 && tab < end) at.set(text.slice(start, tab), tab + 1);
     start = end + 1;
   }
   // A line lost (its length made up) would hide a skill: then the versions are not trusted.
@@ -99,13 +100,27 @@ function readLines(dir: string): Lines {
   return { text, index: whole ? (header.index as string) : undefined, at };
 }
 
-/** The three fields of a skill's line after its id: versions, releases identity, row. */
-function fieldsOf(lines: Lines, id: string): [string, string, string] | undefined {
-  const line = lines.at.get(id);
-  if (!line) return undefined;
-  const fields = lines.text.slice(line.start, line.end).split('\t');
-  return fields.length === 3 ? (fields as [string, string, string]) : undefined;
+/**
+ * Where the three fields of a skill's line after its id are (versions, releases identity, row): the offsets of the
+ * two tabs between them and of the line's end; undefined for an id without a line, or a line of another shape.
+ * Offsets, not slices: resolve reads a line's versions and its row at different times, and most of a row never.
+ */
+function fieldsOf(lines: Lines, id: string): { start: number; tab1: number; tab2: number; end: number } | undefined {
+  const start = lines.at.get(id);
+  if (start === undefined) return undefined;
+  const { text } = lines;
+  let end = text.indexOf('\n', start);
+  if (end === -1) end = text.length;
+  const tab1 = text.indexOf('\t', start);
+  if (tab1 === -1 || tab1 >= end) return undefined;
+  const tab2 = text.indexOf('\t', tab1 + 1);
+  if (tab2 === -1 || tab2 >= end) return undefined;
+  const tab3 = text.indexOf('\t', tab2 + 1);
+  return tab3 === -1 || tab3 >= end ? { start, tab1, tab2, end } : undefined;
 }
+
+/** The versions field of a line fieldsOf found. */
+const versionsField = (lines: Lines, f: { start: number; tab1: number }) => lines.text.slice(f.start, f.tab1);
 
 /** The JSON row of a skill's releases (see the top of this file). */
 export function rowOf(id: string, releases: ResolveReleases): string {
@@ -167,7 +182,9 @@ function isFields(idFolder: boolean, f: unknown): f is Fields {
 
 /**
  * The releases a row holds, each version's checked now and made into a release only when asked for; undefined when
- * it is not a row.
+ * it is not a row. Only the row's text and its versions are kept: resolve asks every skill it reaches which versions
+ * it has, and the release of one or two, so the row is parsed again for those rather than kept parsed (tens of
+ * thousands of small arrays and strings that the garbage collector would copy for the rest of the run).
  */
 function decodeRow(id: string, json: string): ResolveReleaseSet | undefined {
   let row: unknown;
@@ -179,14 +196,13 @@ function decodeRow(id: string, json: string): ResolveReleaseSet | undefined {
   // built-in/ and custom/ take the same folder names.
   const idFolder = STORE_PATH.test(`built-in/${id}@0`);
   if (!Array.isArray(row) || !row.every((f) => isFields(idFolder, f))) return undefined;
-  const rows = row as Fields[];
-  const find = (v: string) => rows.find((f) => f[0] === v);
+  const versions = (row as Fields[]).map((f) => f[0]);
   return {
-    has: (v) => find(v) !== undefined,
+    has: (v) => versions.includes(v),
     get(v) {
-      const f = find(v);
-      if (!f) return undefined;
-      const [version, layout, p, dependencies, nodeVersion, systemPackages] = f;
+      const at = versions.indexOf(v);
+      if (at === -1) return undefined;
+      const [version, layout, p, dependencies, nodeVersion, systemPackages] = (JSON.parse(json) as Fields[])[at]!;
       const path = p === 0 ? `built-in/${id}@${version}` : p === 1 ? `custom/${id}@${version}` : p;
       const r: ResolveRelease = { layout: layout === 0 ? 'skill-md' : 'manifest', path, dependencies };
       if (nodeVersion !== undefined && nodeVersion !== null) r.nodeVersion = nodeVersion;
@@ -217,13 +233,8 @@ function writeLines(
     let rest = row ? `${row.identity}\t${row.row}` : '\t';
     if (!rows.has(id)) {
       // The old line's identity and row, when it has them (an empty or damaged one is left out).
-      const at = old.at.get(id);
-      const tab = at ? old.text.indexOf('\t', at.start) : -1;
-      if (at && tab !== -1 && tab < at.end) {
-        const kept = old.text.slice(tab + 1, at.end);
-        const split = kept.indexOf('\t');
-        if (split > 0 && kept.indexOf('\t', split + 1) === -1) rest = kept;
-      }
+      const f = fieldsOf(old, id);
+      if (f && f.tab2 > f.tab1 + 1) rest = old.text.slice(f.tab1 + 1, f.end);
     }
     lines.push(`${id}\t${index.versions(id)}\t${rest}\n`);
   }
@@ -332,6 +343,7 @@ export function openResolveIndex(dir: string): ResolveIndex {
   };
   if (!trusted) readIndexFile();
   const versionLists = new Map<string, readonly string[] | undefined>();
+  const listsByText = new Map<string, string[]>();
   const rows = new Map<string, NewRow>();
   const legacy = () => read !== undefined && legacyReleases.has(dirKey(dir));
   return {
@@ -342,11 +354,16 @@ export function openResolveIndex(dir: string): ResolveIndex {
       if (read) list = read.versions.get(id);
       else {
         const f = fieldsOf(lines, id);
-        let parsed: unknown;
-        try {
-          parsed = f ? JSON.parse(f[0]) : undefined;
-        } catch {
-          parsed = undefined;
+        const text = f && versionsField(lines, f);
+        // Skills mostly list the same versions: one array for each text.
+        let parsed: unknown = text === undefined ? undefined : listsByText.get(text);
+        if (parsed === undefined && text !== undefined) {
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            parsed = undefined;
+          }
+          if (isStrings(parsed)) listsByText.set(text, parsed);
         }
         // A damaged line: index.json says.
         if (f && isStrings(parsed)) list = parsed;
@@ -357,8 +374,8 @@ export function openResolveIndex(dir: string): ResolveIndex {
     },
     releases(id) {
       const f = fieldsOf(lines, id);
-      if (f && f[1] !== '' && f[1] === identityNow(releasesFile(dir, id))) {
-        const releases = decodeRow(id, f[2]);
+      if (f && f.tab2 > f.tab1 + 1 && lines.text.slice(f.tab1 + 1, f.tab2) === identityNow(releasesFile(dir, id))) {
+        const releases = decodeRow(id, lines.text.slice(f.tab2 + 1, f.end));
         if (releases) return releases;
       }
       const releases = readReleases(dir, id);
@@ -380,7 +397,10 @@ export function openResolveIndex(dir: string): ResolveIndex {
         else
           writeLines(dir, lines, rows, [...lines.at.keys()], {
             identity: lines.index,
-            versions: (id) => fieldsOf(lines, id)?.[0] ?? '',
+            versions: (id) => {
+              const f = fieldsOf(lines, id);
+              return f ? versionsField(lines, f) : '';
+            },
           });
       } catch {
         // A registry this user may not write (someone else's): resolve reads the files, as before.

@@ -75,6 +75,7 @@ export function catalogOf(
   const loaded = new Map<string, ReleaseSet>();
   const versionLists = new Map<string, string[]>();
   const sharedLists = new Map<string, string[]>();
+  const semverLists = new WeakMap<readonly string[], string[]>();
   const releases = new Map<string, CatalogRelease>();
   const releasesOf = (id: string) => {
     let r = loaded.get(id);
@@ -92,10 +93,17 @@ export function catalogOf(
       const listed = index.versions(id);
       if (!listed) return undefined;
       const rel = releasesOf(id);
-      // Not semver, or without its release: the index never resolves to it.
-      const list = [...new Set(listed)].filter((v) => rel.has(v) && versionKey(v) !== undefined);
-      if (!list.every((v, i) => i === 0 || compareVersions(list[i - 1]!, v) >= 0))
-        list.sort((a, b) => compareVersions(b, a));
+      // Not semver: the index never resolves to it. Newest first. Worked out once for each array the index gives
+      // (a resolve index gives skills that list the same versions the same array).
+      let semverOnly = semverLists.get(listed);
+      if (!semverOnly) {
+        semverOnly = [...new Set(listed)].filter((v) => versionKey(v) !== undefined);
+        if (!semverOnly.every((v, i) => i === 0 || compareVersions(semverOnly![i - 1]!, v) >= 0))
+          semverOnly.sort((a, b) => compareVersions(b, a));
+        semverLists.set(listed, semverOnly);
+      }
+      // Without its release: the index never resolves to it either.
+      const list = semverOnly.every((v) => rel.has(v)) ? semverOnly : semverOnly.filter((v) => rel.has(v));
       // Skills of a registry mostly share their lists of versions: one array for each, so that what is worked out
       // for a list (the versions a range allows: solver.ts) is worked out once.
       const key = list.join('\0');
