@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { once } from '../model/schemas.js';
 import { SKILL_ID_RULE, isSkillId } from '../model/spec.js';
 import { parseDocument, type Problem } from './json-document.js';
 
@@ -16,66 +17,7 @@ import { parseDocument, type Problem } from './json-document.js';
  * would have install copy, or render-prompt read, a folder outside it.
  */
 export const STORE_PATH = /^(?:built-in|custom)\/(?!\.\.?@)[^/\\]+@[^/\\]+$/;
-const storePath = z
-  .string()
-  .regex(STORE_PATH, "expected the stored copy's folder: built-in/<id>@<version> or custom/<id>@<version>");
 const isStorePath = (v: unknown): boolean => typeof v === 'string' && STORE_PATH.test(v);
-
-/** What the registry keeps of one registered version, so list, resolve and render-prompt need not read the skill. */
-export const releaseSchema = z.object({
-  /** sha512 SRI of the skill's content (sorted paths, execute bits and bytes), as `skills` computes it. */
-  integrity: z.string(),
-  layout: z.enum(['skill-md', 'manifest']),
-  name: z.string(),
-  description: z.string(),
-  /** Dependency specs as written: `id` or `id@range`. */
-  dependencies: z.array(z.string()),
-  triggers: z
-    .object({ keywords: z.array(z.string()), verbs: z.array(z.string()), patterns: z.array(z.string()) })
-    .partial()
-    .optional(),
-  /** Seed 004's brief_description, for render-prompt's catalog. */
-  briefDescription: z.string().optional(),
-  /**
-   * True when the skill stays out of render-prompt's catalog (`disable-model-invocation: true` or `default_enabled:
-   * false`).
-   */
-  hidden: z.boolean().optional(),
-  nodeVersion: z.string().optional(),
-  systemPackages: z.array(z.string()).optional(),
-  /** Folder of the stored copy, relative to the registry: `built-in/<id>@<version>` or `custom/<id>@<version>`. */
-  path: storePath,
-  registeredAt: z.string(),
-});
-
-/**
- * What index.json keeps of the latest version: what `skills list` shows, where the stored copy is, and what
- * render-prompt needs to build its catalog and select skills without reading the releases files.
- */
-export const latestSchema = z.object({
-  layout: z.enum(['skill-md', 'manifest']),
-  name: z.string(),
-  description: z.string(),
-  /** The stored copy of the latest version, relative to the registry ('' when a version 1 index named none). */
-  path: z.union([storePath, z.literal('')]),
-  briefDescription: z.string().optional(),
-  triggers: releaseSchema.shape.triggers,
-  hidden: z.boolean().optional(),
-});
-
-/** One skill in index.json: seed 000's registry fields, plus the latest version's summary. */
-export const indexEntrySchema = z.object({
-  /** The one rule for ids (isSkillId): an id names a store folder and a releases file. */
-  id: z.string().refine(isSkillId, `expected a skill id: ${SKILL_ID_RULE}`),
-  /** Newest first. */
-  versions: z.array(z.string()),
-  latestVersion: z.string(),
-  owner: z.string(),
-  usedBy: z.array(z.string()),
-  registeredAt: z.string(),
-  updatedAt: z.string(),
-  latest: latestSchema,
-});
 
 /**
  * Each id once: two entries of one id would share a releases file and stored copies, so removing one would delete
@@ -97,34 +39,112 @@ function uniqueIds(skills: { id: string }[], ctx: z.RefinementCtx): void {
 
 const hasUniqueIds = (skills: { id: string }[]): boolean => new Set(skills.map((e) => e.id)).size === skills.length;
 
-export const indexSchema = z.object({
-  /** Format version of this file. */
-  version: z.literal(2),
-  skills: z.array(indexEntrySchema).superRefine(uniqueIds),
-});
+/**
+ * The schemas of a registry's files, built on first use: a run that reads no index.json or releases file through
+ * zod (resolve with its resolve index, and every file the quick checks below accept) neither loads zod nor builds them.
+ */
+function makeSchemas() {
+  const storePath = z
+    .string()
+    .regex(STORE_PATH, "expected the stored copy's folder: built-in/<id>@<version> or custom/<id>@<version>");
 
-/** releases/<id>.json: every registered version of one skill. */
-export const releasesFileSchema = z.object({
-  id: z.string(),
-  /** version → release. */
-  releases: z.record(releaseSchema),
-});
+  /** What the registry keeps of one registered version, so list, resolve and render-prompt need not read the skill. */
+  const releaseSchema = z.object({
+    /** sha512 SRI of the skill's content (sorted paths, execute bits and bytes), as `skills` computes it. */
+    integrity: z.string(),
+    layout: z.enum(['skill-md', 'manifest']),
+    name: z.string(),
+    description: z.string(),
+    /** Dependency specs as written: `id` or `id@range`. */
+    dependencies: z.array(z.string()),
+    triggers: z
+      .object({ keywords: z.array(z.string()), verbs: z.array(z.string()), patterns: z.array(z.string()) })
+      .partial()
+      .optional(),
+    /** Seed 004's brief_description, for render-prompt's catalog. */
+    briefDescription: z.string().optional(),
+    /**
+     * True when the skill stays out of render-prompt's catalog (`disable-model-invocation: true` or `default_enabled:
+     * false`).
+     */
+    hidden: z.boolean().optional(),
+    nodeVersion: z.string().optional(),
+    systemPackages: z.array(z.string()).optional(),
+    /** Folder of the stored copy, relative to the registry: `built-in/<id>@<version>` or `custom/<id>@<version>`. */
+    path: storePath,
+    registeredAt: z.string(),
+  });
 
-/** Version 1 of index.json: the releases inside each entry. Read only, to convert. */
-export const indexEntryV1Schema = indexEntrySchema.omit({ latest: true }).extend({ releases: z.record(releaseSchema) });
+  /**
+   * What index.json keeps of the latest version: what `skills list` shows, where the stored copy is, and what
+   * render-prompt needs to build its catalog and select skills without reading the releases files.
+   */
+  const latestSchema = z.object({
+    layout: z.enum(['skill-md', 'manifest']),
+    name: z.string(),
+    description: z.string(),
+    /** The stored copy of the latest version, relative to the registry ('' when a version 1 index named none). */
+    path: z.union([storePath, z.literal('')]),
+    briefDescription: z.string().optional(),
+    triggers: releaseSchema.shape.triggers,
+    hidden: z.boolean().optional(),
+  });
 
-export const indexV1Schema = z.object({
-  version: z.literal(1),
-  skills: z.array(indexEntryV1Schema).superRefine(uniqueIds),
-});
+  /** One skill in index.json: seed 000's registry fields, plus the latest version's summary. */
+  const indexEntrySchema = z.object({
+    /** The one rule for ids (isSkillId): an id names a store folder and a releases file. */
+    id: z.string().refine(isSkillId, `expected a skill id: ${SKILL_ID_RULE}`),
+    /** Newest first. */
+    versions: z.array(z.string()),
+    latestVersion: z.string(),
+    owner: z.string(),
+    usedBy: z.array(z.string()),
+    registeredAt: z.string(),
+    updatedAt: z.string(),
+    latest: latestSchema,
+  });
 
-export type Release = z.infer<typeof releaseSchema>;
-export type LatestSummary = z.infer<typeof latestSchema>;
-export type IndexEntry = z.infer<typeof indexEntrySchema>;
-export type RegistryIndex = z.infer<typeof indexSchema>;
-export type ReleasesFile = z.infer<typeof releasesFileSchema>;
-export type IndexEntryV1 = z.infer<typeof indexEntryV1Schema>;
-export type RegistryIndexV1 = z.infer<typeof indexV1Schema>;
+  const indexSchema = z.object({
+    /** Format version of this file. */
+    version: z.literal(2),
+    skills: z.array(indexEntrySchema).superRefine(uniqueIds),
+  });
+
+  /** releases/<id>.json: every registered version of one skill. */
+  const releasesFileSchema = z.object({
+    id: z.string(),
+    /** version → release. */
+    releases: z.record(releaseSchema),
+  });
+
+  /** Version 1 of index.json: the releases inside each entry. Read only, to convert. */
+  const indexEntryV1Schema = indexEntrySchema.omit({ latest: true }).extend({ releases: z.record(releaseSchema) });
+
+  const indexV1Schema = z.object({
+    version: z.literal(1),
+    skills: z.array(indexEntryV1Schema).superRefine(uniqueIds),
+  });
+  return {
+    releaseSchema,
+    latestSchema,
+    indexEntrySchema,
+    indexSchema,
+    releasesFileSchema,
+    indexEntryV1Schema,
+    indexV1Schema,
+  };
+}
+
+export const schemas = once(makeSchemas);
+type Schemas = ReturnType<typeof makeSchemas>;
+
+export type Release = z.infer<Schemas['releaseSchema']>;
+export type LatestSummary = z.infer<Schemas['latestSchema']>;
+export type IndexEntry = z.infer<Schemas['indexEntrySchema']>;
+export type RegistryIndex = z.infer<Schemas['indexSchema']>;
+export type ReleasesFile = z.infer<Schemas['releasesFileSchema']>;
+export type IndexEntryV1 = z.infer<Schemas['indexEntryV1Schema']>;
+export type RegistryIndexV1 = z.infer<Schemas['indexV1Schema']>;
 
 export const INDEX_FORMAT_VERSION = 2;
 export const EMPTY_INDEX: RegistryIndex = { version: 2, skills: [] };
@@ -250,17 +270,17 @@ export function parseIndex(text: string): {
   }
   const v1 = typeof data === 'object' && data !== null && (data as { version?: unknown }).version === 1;
   if (v1 || (data === undefined && /^\s*\{\s*"version"\s*:\s*1\s*[,}]/.test(text))) {
-    const { value, problem } = parseDocument(text, indexV1Schema, 'index.json', data, isIndexV1);
+    const { value, problem } = parseDocument(text, schemas().indexV1Schema, 'index.json', data, isIndexV1);
     if (!value) return { problem };
     return upgradeIndex(value);
   }
-  const { value, problem } = parseDocument(text, indexSchema, 'index.json', data, isIndexV2);
+  const { value, problem } = parseDocument(text, schemas().indexSchema, 'index.json', data, isIndexV2);
   return value ? { index: value } : { problem };
 }
 
 /** Parse releases/<id>.json text; a problem comes back located. */
 export function parseReleases(text: string, label: string): { file?: ReleasesFile; problem?: Problem } {
-  const { value, problem } = parseDocument(text, releasesFileSchema, label, undefined, isReleasesFile);
+  const { value, problem } = parseDocument(text, schemas().releasesFileSchema, label, undefined, isReleasesFile);
   return value ? { file: value } : { problem };
 }
 

@@ -89,7 +89,7 @@ const objectOf = (fields: Record<string, Field>) =>
     .passthrough();
 
 /** Built on first use, once. */
-function once<T>(make: () => T): () => T {
+export function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
   return () => (made ??= { value: make() }).value;
 }

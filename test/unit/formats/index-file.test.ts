@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  indexSchema,
-  indexV1Schema,
   isIndexV1,
   isIndexV2,
   isReleasesFile,
   parseIndex,
   parseReleases,
-  releasesFileSchema,
+  schemas,
   serializeIndex,
 } from '../../../src/formats/index-file.js';
+
+const { indexSchema, indexV1Schema, releasesFileSchema } = schemas();
 
 const release = {
   integrity: 'sha512-x',
