@@ -9,10 +9,12 @@
 // - versions: the JSON array of the versions index.json lists for the skill. Trusted only when "index" is the
 //   identity of the index.json there now; else resolve reads index.json.
 // - identity: that of the skill's releases file (index-io.ts fileIdentity: device, inode, size, modification and
-//   change times) when the row was made from it; the row, a JSON array, is what that file held: [version, layout (0
-//   skill-md, 1 manifest), path (0 for built-in/<id>@<version>, 1 for custom/<id>@<version>, else the path),
-//   dependencies, nodeVersion or null, systemPackages] for each version, trailing absent fields left off. Both are
-//   empty for a skill with no row.
+//   change times) when the row was made from it; the row is what that file held: the JSON array of its versions, then
+//   for each of them, after a U+001E (which JSON never holds raw), the JSON array [version, layout (0 skill-md, 1
+//   manifest), path (0 for built-in/<id>@<version>, 1 for custom/<id>@<version>, else the path), dependencies,
+//   nodeVersion or null, systemPackages], trailing absent fields left off. Both are empty for a skill with no row.
+//   Resolve asks every skill it reaches which versions it has, and the release of one or two: a version's fields are
+//   parsed, and checked, only when asked for (parsing whole rows was a tenth of resolve's time).
 //
 // A row is a cache of one file, trusted only while that file's identity is the one it names: a releases file written
 // since (by a writer killed before it wrote this file, by hand, by another tool) is read instead, and so is the file
@@ -40,7 +42,9 @@ import { INDEX_FILE, releasesFile } from './layout.js';
 
 export const RESOLVE_INDEX_FILE = 'resolve-index';
 const FORMAT = 'skills-resolve-index';
-const VERSION = 1;
+const VERSION = 2;
+/** Before each version's fields in a row. */
+const SEP = '\x1e';
 
 /** What resolve needs of one registered version (a Release is one). */
 export interface ResolveRelease {
@@ -122,9 +126,10 @@ function fieldsOf(lines: Lines, id: string): { start: number; tab1: number; tab2
 /** The versions field of a line fieldsOf found. */
 const versionsField = (lines: Lines, f: { start: number; tab1: number }) => lines.text.slice(f.start, f.tab1);
 
-/** The JSON row of a skill's releases (see the top of this file). */
+/** The row of a skill's releases (see the top of this file). */
 export function rowOf(id: string, releases: ResolveReleases): string {
-  const row: unknown[] = [];
+  const versions: string[] = [];
+  let fieldsText = '';
   for (const [version, r] of Object.entries(releases)) {
     const path = r.path === `built-in/${id}@${version}` ? 0 : r.path === `custom/${id}@${version}` ? 1 : r.path;
     const fields: unknown[] = [
@@ -136,9 +141,10 @@ export function rowOf(id: string, releases: ResolveReleases): string {
       r.systemPackages ?? null,
     ];
     while (fields[fields.length - 1] === null) fields.pop();
-    row.push(fields);
+    versions.push(version);
+    fieldsText += SEP + JSON.stringify(fields);
   }
-  return JSON.stringify(row);
+  return JSON.stringify(versions) + fieldsText;
 }
 
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
@@ -181,28 +187,51 @@ function isFields(idFolder: boolean, f: unknown): f is Fields {
 }
 
 /**
- * The releases a row holds, each version's checked now and made into a release only when asked for; undefined when
- * it is not a row. Only the row's text and its versions are kept: resolve asks every skill it reaches which versions
- * it has, and the release of one or two, so the row is parsed again for those rather than kept parsed (tens of
- * thousands of small arrays and strings that the garbage collector would copy for the rest of the run).
+ * The releases a row holds; undefined when it is not a row. Its list of versions is checked now (`lists` keeps one
+ * array for each text: skills mostly list the same versions), a version's fields when that version is asked for:
+ * fields that fail their checks then are `damaged(version)`'s to answer.
  */
-function decodeRow(id: string, json: string): ResolveReleaseSet | undefined {
-  let row: unknown;
-  try {
-    row = JSON.parse(json);
-  } catch {
-    return undefined;
+function decodeRow(
+  id: string,
+  row: string,
+  lists: Map<string, string[]>,
+  damaged: (version: string) => ResolveRelease | undefined,
+): ResolveReleaseSet | undefined {
+  const first = row.indexOf(SEP);
+  const listText = first === -1 ? row : row.slice(0, first);
+  let versions = lists.get(listText);
+  if (!versions) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(listText);
+    } catch {
+      return undefined;
+    }
+    if (!isStrings(parsed)) return undefined;
+    lists.set(listText, (versions = parsed));
   }
-  // built-in/ and custom/ take the same folder names.
-  const idFolder = STORE_PATH.test(`built-in/${id}@0`);
-  if (!Array.isArray(row) || !row.every((f) => isFields(idFolder, f))) return undefined;
-  const versions = (row as Fields[]).map((f) => f[0]);
+  // Fields for each version, no more, no fewer.
+  let count = 0;
+  for (let at = first; at !== -1; at = row.indexOf(SEP, at + 1)) count++;
+  if (count !== versions.length) return undefined;
+  const list = versions;
   return {
-    has: (v) => versions.includes(v),
+    has: (v) => list.includes(v),
     get(v) {
-      const at = versions.indexOf(v);
+      const at = list.indexOf(v);
       if (at === -1) return undefined;
-      const [version, layout, p, dependencies, nodeVersion, systemPackages] = (JSON.parse(json) as Fields[])[at]!;
+      let start = first;
+      for (let k = 0; k < at; k++) start = row.indexOf(SEP, start + 1);
+      const end = row.indexOf(SEP, start + 1);
+      let f: unknown;
+      try {
+        f = JSON.parse(row.slice(start + 1, end === -1 ? row.length : end));
+      } catch {
+        return damaged(v);
+      }
+      // built-in/ and custom/ take the same folder names.
+      if (!isFields(STORE_PATH.test(`built-in/${id}@0`), f) || f[0] !== v) return damaged(v);
+      const [version, layout, p, dependencies, nodeVersion, systemPackages] = f;
       const path = p === 0 ? `built-in/${id}@${version}` : p === 1 ? `custom/${id}@${version}` : p;
       const r: ResolveRelease = { layout: layout === 0 ? 'skill-md' : 'manifest', path, dependencies };
       if (nodeVersion !== undefined && nodeVersion !== null) r.nodeVersion = nodeVersion;
@@ -346,6 +375,15 @@ export function openResolveIndex(dir: string): ResolveIndex {
   const listsByText = new Map<string, string[]>();
   const rows = new Map<string, NewRow>();
   const legacy = () => read !== undefined && legacyReleases.has(dirKey(dir));
+  /** The releases of `id` read from its file, its row kept to be written. */
+  const fromFiles = (id: string): ResolveReleaseSet => {
+    const releases = readReleases(dir, id);
+    if (!legacy()) {
+      const identity = releasesCache.get(releasesFile(dir, id))?.identity;
+      rows.set(id, identity === undefined ? undefined : { identity, row: rowOf(id, releases) });
+    }
+    return setOf(releases);
+  };
   return {
     ids: () => (read ? read.ids : [...lines.at.keys()]),
     versions(id) {
@@ -375,15 +413,20 @@ export function openResolveIndex(dir: string): ResolveIndex {
     releases(id) {
       const f = fieldsOf(lines, id);
       if (f && f.tab2 > f.tab1 + 1 && lines.text.slice(f.tab1 + 1, f.tab2) === identityNow(releasesFile(dir, id))) {
-        const releases = decodeRow(id, lines.text.slice(f.tab2 + 1, f.end));
-        if (releases) return releases;
+        const decoded = decodeRow(id, lines.text.slice(f.tab2 + 1, f.end), listsByText, (version) => {
+          // A version's fields damaged: the file says, as it would have for the whole row.
+          const fromFile = fromFiles(id);
+          if (!fromFile.has(version))
+            throw new SkillsError(
+              'E_CONFIG',
+              `${join(dir, RESOLVE_INDEX_FILE)}: the line of ${id} lists version ${version}, which ${releasesFile(dir, id)} does not have`,
+              { hint: `the file is damaged: delete it (every registry write and resolve rebuild it)` },
+            );
+          return fromFile.get(version);
+        });
+        if (decoded) return decoded;
       }
-      const releases = readReleases(dir, id);
-      if (!legacy()) {
-        const identity = releasesCache.get(releasesFile(dir, id))?.identity;
-        rows.set(id, identity === undefined ? undefined : { identity, row: rowOf(id, releases) });
-      }
-      return setOf(releases);
+      return fromFiles(id);
     },
     read: () => ({ index: read !== undefined, releases: [...rows.keys()] }),
     save() {

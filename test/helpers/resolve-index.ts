@@ -19,7 +19,7 @@ export function rebuiltResolveIndex(reg: string): string {
     .join('');
   const header = JSON.stringify({
     format: 'skills-resolve-index',
-    version: 1,
+    version: 2,
     index: indexIdentity(reg),
     skills: skills.length,
     length: body.length,

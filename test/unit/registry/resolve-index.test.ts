@@ -225,25 +225,51 @@ describe('what resolve finds on disk', () => {
       return `${JSON.stringify({ ...h, length: body.length })}\n${body}`;
     };
     const body = good.slice(good.indexOf('\n') + 1);
+    /** The body with `from` replaced (which it must hold: a damage that changes nothing tests nothing). */
+    const damage = (from: string | RegExp, to: string) => {
+      expect(body).toMatch(from);
+      return header(body.replace(from, to));
+    };
+    // base's row: its versions, then each version's fields after a U+001E.
+    const base2 = '\x1e["2.0.0",0,0,';
     const damaged = [
       good.slice(0, good.length - 40),
       'garbage',
       '',
-      good.replace('"skills-resolve-index","version":1', '"skills-resolve-index","version":99'),
-      // Well formed, its length right: a row that leads out of the store, a version list that is not one.
-      header(body.replace('[["2.0.0",0,0,', '[["2.0.0",0,"built-in/../../etc@2.0.0",')),
-      header(body.replace('[["2.0.0",0,0,', '[["../2.0.0",0,0,')),
-      header(body.replace(/\nmid\t\[[^\]]*\]/, '\nmid\t{"not":"versions"}')),
-      header(body.replace(/\ntop\t[^\n]*/, '\ntop\tbroken')),
+      good.replace('"skills-resolve-index","version":2', '"skills-resolve-index","version":99'),
+      // Well formed, its length right: a version's fields that lead out of the store, or are another version's, or
+      // are not JSON; a list of versions that is not one, or that has fields for fewer versions than it lists.
+      damage(base2, '\x1e["2.0.0",0,"built-in/../../etc@2.0.0",'),
+      damage(base2, '\x1e["../2.0.0",0,0,'),
+      damage(base2, '\x1e["2.0.0",0,0,,'),
+      damage(/\nmid\t\[[^\]]*\]/, '\nmid\t{"not":"versions"}'),
+      damage(/^(base\t[^\t]*\t[^\t]*\t)\[/m, '$1["0.0.1",'),
+      damage(/^(base\t[^\t]*\t[^\t]*\t)\[[^\]]*\]/m, '$1{}'),
+      damage(/\ntop\t[^\n]*/, '\ntop\tbroken'),
     ];
     for (const text of damaged) {
       writeFileSync(file, text);
       expectSameAsFiles(reg, { readsNothing: false });
     }
-    const outside = header(body.replace('[["2.0.0",0,0,', '[["2.0.0",0,"built-in/../../etc@2.0.0",'));
+    const outside = damage(base2, '\x1e["2.0.0",0,"built-in/../../etc@2.0.0",');
     writeFileSync(file, outside);
     const got = throughIndex(reg, parseSpecs(['base@2.0.0']));
     expect(got.resolution).toMatchObject({ resolved: [{ path: 'built-in/base@2.0.0' }] });
     expect(got.read.releases).toEqual(['base']);
+    // A line whose versions name one the file does not have, with that version's fields damaged: neither can be
+    // trusted, and resolve says which file to delete rather than resolving to a version that is not there.
+    const [line] = body.split('\n');
+    const [id, versions, identity, row] = line!.split('\t');
+    const listed = ['9.0.0', ...(JSON.parse(versions!) as string[])];
+    const bad = [
+      id,
+      JSON.stringify(listed),
+      identity,
+      JSON.stringify(listed) + '\x1e["1.0.0"]' + row!.slice(row!.indexOf('\x1e')),
+    ];
+    writeFileSync(file, header(body.replace(line!, bad.join('\t'))));
+    expect(() => throughIndex(reg, parseSpecs(['base@9.0.0']))).toThrow(
+      /resolve-index: the line of base lists version 9\.0\.0, which .*releases\/base\.json does not have/,
+    );
   });
 });
