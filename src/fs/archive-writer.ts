@@ -63,6 +63,19 @@ export interface FileWriter {
 /** A failure of writing an entry: the file system's error, and the entry's name in the archive. */
 export type WriteFailure = NodeJS.ErrnoException & { entry?: string };
 
+/**
+ * The writer thread itself failed (it could not start: a preload that throws in threads, a limit on memory; or it
+ * ended before it was done), as opposed to a write it made: the archive is not at fault, and extractArchive unpacks
+ * it again with its files written on the main thread.
+ */
+export class ThreadFailure extends Error {
+  constructor(cause: unknown) {
+    super(`the thread that writes the files failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+  }
+}
+
 /** Writes on the calling thread: open, write and close as the bytes come; a failure throws at once. */
 export class SyncWriter implements FileWriter {
   readonly backlog = false;
@@ -151,14 +164,14 @@ export class ThreadWriter implements FileWriter {
   private readonly spare: ArrayBuffer[] = [];
   private waiting = 0;
   private onDrained: (() => void) | undefined;
-  private failure: WriteFailure | undefined;
+  private failure: WriteFailure | ThreadFailure | undefined;
   private settle: ((reply: unknown) => void) | undefined;
   private ended = false;
   private exited = false;
   private readonly digester: Digester;
 
   constructor(
-    private readonly onFailure: (err: WriteFailure) => void,
+    private readonly onFailure: (err: WriteFailure | ThreadFailure) => void,
     algorithm: string | undefined,
   ) {
     this.digester = new Digester(algorithm);
@@ -166,7 +179,7 @@ export class ThreadWriter implements FileWriter {
     // The run never waits for the thread: finish and abort do, and it is ended then.
     this.worker.unref();
     this.worker.on('message', (m: unknown) => this.reply(m));
-    this.worker.on('error', (err: Error) => this.fail(err as WriteFailure));
+    this.worker.on('error', (err: Error) => this.fail(new ThreadFailure(err)));
     this.worker.on('exit', () => {
       this.exited = true;
       this.settle?.('exited');
@@ -208,8 +221,7 @@ export class ThreadWriter implements FileWriter {
     const reply = (await this.ask('finish')) as { finished?: boolean } | string;
     this.stop();
     if (this.failure) throw this.failure;
-    if (typeof reply !== 'object' || !reply.finished)
-      throw new Error('the thread that wrote the files ended before it was done');
+    if (typeof reply !== 'object' || !reply.finished) throw new ThreadFailure('it ended before it was done');
     return this.digester.result();
   }
 
@@ -237,8 +249,11 @@ export class ThreadWriter implements FileWriter {
 
   private ask(what: 'finish' | 'abort'): Promise<unknown> {
     return new Promise((resolve) => {
-      if (this.exited) return resolve('exited');
+      if (this.exited || this.failure instanceof ThreadFailure) return resolve('exited');
       this.settle = resolve;
+      // Waited for: the thread holds the run open until it answers, fails or exits (unreferenced, a thread that
+      // died would let the run end with this promise never settled).
+      this.worker.ref();
       this.worker.postMessage(what);
     });
   }
@@ -258,10 +273,12 @@ export class ThreadWriter implements FileWriter {
     } else this.settle?.(m);
   }
 
-  private fail(err: WriteFailure): void {
+  private fail(err: WriteFailure | ThreadFailure): void {
     if (this.failure) return;
     this.failure = err;
     this.onFailure(err);
+    // A thread that failed answers nothing more.
+    if (err instanceof ThreadFailure) this.settle?.('failed');
   }
 
   private stop(): void {

@@ -21,7 +21,14 @@ import { dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS } from './walk.js';
 import { isErrno } from './errno.js';
-import { Digester, SyncWriter, ThreadWriter, type FileWriter, type WriteFailure } from './archive-writer.js';
+import {
+  Digester,
+  SyncWriter,
+  ThreadFailure,
+  ThreadWriter,
+  type FileWriter,
+  type WriteFailure,
+} from './archive-writer.js';
 import {
   Budget,
   DEFAULT_LIMITS,
@@ -129,6 +136,8 @@ export async function extractArchive(
     };
   } catch (err) {
     rmSync(dest, { recursive: true, force: true });
+    // The thread that writes the files failed, not the archive: unpack it again, writing here.
+    if (err instanceof ThreadFailure) return extractArchive(file, dest, limits, { ...options, threadFrom: Infinity });
     throw corrupt(file, dest, err);
   }
 }
@@ -183,7 +192,10 @@ async function extractTar(
     const algorithm = options.digest?.algorithm;
     if (statSync(file).size >= (options.threadFrom ?? THREAD_FROM)) {
       try {
-        writer = new ThreadWriter((err) => stop(atEntry(file, err.entry ?? file, dest, err)), algorithm);
+        writer = new ThreadWriter(
+          (err) => stop(err instanceof ThreadFailure ? err : atEntry(file, err.entry ?? file, dest, err)),
+          algorithm,
+        );
       } catch {
         // A thread that cannot be started (a limit on threads): the files are written here, as a small archive's.
       }

@@ -424,6 +424,27 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
     expect(statSync(join(placed, 'SKILL.md')).mode & 0o200).toBe(0o200);
   });
 
+  // The thread that writes a big archive's files can fail after it started (here a preload that throws in every
+  // thread; elsewhere a memory limit): that is no fault of the archive. It used to be told as "not a readable
+  // archive", or, when the thread died while the extraction waited on it, the run ended with exit code 0, nothing
+  // installed and the lock left behind. The archive is unpacked again with its files written on the main thread.
+  it('installs a big archive whose writer thread fails, writing its files on the main thread', async () => {
+    const dir = fresh('tricky');
+    const archive = await trickyTgz(dir, true);
+    const project = fresh('project');
+    const preload = join(dir, 'no-threads.cjs');
+    writeFileSync(preload, "if (!require('node:worker_threads').isMainThread) throw new Error('no threads here');\n");
+    const env = { HOME: fresh('home'), NODE_OPTIONS: `--require ${preload}` };
+    const r = await runCli(['install', archive, '--into', 'skills'], { cwd: project, env });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const placed = join(project, 'skills/tricky');
+    expect(folderIntegrity(placed)).toBe(lockOf(project).skills.tricky!.integrity);
+    expect(filesOf(placed)).toContain('references/blob.bin');
+    expect(readdirSync(join(project, 'skills'))).toEqual(['tricky']);
+    expect(readdirSync(project).sort()).toEqual(['skills', 'skills-lock.json']);
+  });
+
   // A project install unpacks into the last folder it places into, as `tar xzf` unpacks into a new folder there, and
   // that folder gets the unpacked copy itself (one rename); the others get copies. The cache is not written.
   it('places an archive into two folders, unpacked into the last and moved into place there', async () => {
