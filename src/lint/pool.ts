@@ -137,12 +137,20 @@ export function runPool<R>(options: PoolOptions<R>): Promise<void> {
         const at = s.current[0]!;
         const lost = [...s.inflight.values()].flat();
         if (at < 0 || !lost.includes(at)) {
-          // Not on any item: the worker itself is broken (a bad build, a failed start), not the skills.
-          fail(
-            new Error(`a lint worker stopped before it finished its work (exit code ${code})`, {
-              cause: s.error,
-            }),
-          );
+          // Not on any item: the worker itself is broken (a failed start: a preload that throws in threads, a limit on
+          // threads or memory), not the skills. Its work goes back to the queue, for the other workers and this thread;
+          // no worker is started in its place (it would fail alike).
+          if (!options.local) {
+            fail(
+              new Error(`a lint worker stopped before it finished its work (exit code ${code})`, {
+                cause: s.error,
+              }),
+            );
+            return;
+          }
+          requeued.unshift(...lost);
+          requeued.sort((a, b) => a - b);
+          if (!localRunning) runLocal();
           return;
         }
         options.onCrash(at, describe(s.error, code));
@@ -154,7 +162,14 @@ export function runPool<R>(options: PoolOptions<R>): Promise<void> {
       return s;
     };
 
-    for (let k = 0; k < options.workers; k++) feed(start());
+    let localRunning = false;
+    const runLocal = () => {
+      localRunning = true;
+      localLoop().then(() => {
+        localRunning = false;
+        checkDone();
+      }, fail);
+    };
     const localLoop = async () => {
       const local = options.local;
       if (!local) return;
@@ -171,7 +186,8 @@ export function runPool<R>(options: PoolOptions<R>): Promise<void> {
         await new Promise((r) => setImmediate(r));
       }
     };
-    localLoop().then(checkDone, fail);
+    for (let k = 0; k < options.workers; k++) feed(start());
+    runLocal();
   });
 }
 

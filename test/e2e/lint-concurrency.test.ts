@@ -52,6 +52,27 @@ describe('skills lint --concurrency (built CLI)', () => {
     expect(quiet.exitCode).toBe(2);
   }, 300_000);
 
+  // A thread that cannot start (a preload that throws in threads, a limit on threads) is no bug of the skills nor of
+  // ours to report: its work is done on the main thread, and the output is the same.
+  it('prints what one thread prints when no worker thread can start', async () => {
+    const side = tempDir('skills-lint-par-preload-');
+    try {
+      const preload = join(side.dir, 'no-threads.cjs');
+      writeFileSync(preload, "if (!require('node:worker_threads').isMainThread) throw new Error('no threads here');\n");
+      const serial = await lint(['--format', 'json', '--concurrency', 'off', '.']);
+      const r = await runCli(['lint', '--format', 'json', '--concurrency', '2', '.'], {
+        cwd: root,
+        timeout: 120_000,
+        env: { NODE_OPTIONS: `--require ${preload}` },
+      });
+      expect(r.stderr).toBe(serial.stderr);
+      expect(r.exitCode).toBe(serial.exitCode);
+      expect(r.stdout).toBe(serial.stdout);
+    } finally {
+      side.cleanup();
+    }
+  }, 120_000);
+
   it('fixes the same files the same way on threads as on one', async () => {
     const a = tempDir('skills-lint-par-fix-');
     const b = tempDir('skills-lint-par-fix-');

@@ -70,9 +70,22 @@ describe('runPool', () => {
     for (let i = 0; i < items.length; i++) if (!crashes.has(i)) expect(results.get(i)).toBe(i * 2);
   }, 60_000);
 
-  it('fails with a clear error, not a hang, when a worker cannot start', async () => {
+  it('fails with a clear error, not a hang, when a worker cannot start and nothing else can do its work', async () => {
     await expect(
       run([1, 2, 3, 4], { workers: 1, batchSize: 2, file: join(FIXTURES, 'workers/broken.ts') }),
     ).rejects.toThrow(/a lint worker stopped before it finished its work/);
+  }, 30_000);
+
+  it('does the work of workers that cannot start in the calling thread', async () => {
+    const items = Array.from({ length: 50 }, (_, i) => i);
+    const { results, crashes, byLocal } = await run(items, {
+      workers: 2,
+      batchSize: 8,
+      local: true,
+      file: join(FIXTURES, 'workers/broken.ts'),
+    });
+    expect(crashes.size).toBe(0);
+    expect(byLocal.sort((a, b) => a - b)).toEqual(items);
+    for (const [i, r] of results) expect(r).toBe(i * 2);
   }, 30_000);
 });
