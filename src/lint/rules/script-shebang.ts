@@ -39,19 +39,54 @@ export function importedBySibling(skill: Skill, path: string, readText: (rel: st
       'm',
     );
   else return false;
-  for (const other of skill.scripts) {
-    if (
-      other.path === path ||
-      !other.exists ||
-      !other.path.startsWith(dir) ||
-      other.path.indexOf('/', dir.length) !== -1
-    )
-      continue;
-    const text = readText(other.path);
+  // Every pattern has the name start after a character that is not a word's and its first run of word characters
+  // end where a word ends: only the scripts that hold that word can match (one index of a folder's words, not a
+  // search of every sibling for every script, which was quadratic in a folder of thousands of scripts).
+  const word = /\w+/.exec(name)?.[0];
+  const others = word === undefined ? siblings(skill, dir) : (wordsOf(skill, dir, readText).get(word) ?? []);
+  for (const other of others) {
+    if (other === path) continue;
+    const text = readText(other);
     // Every match holds the name as written: most texts are ruled out by a plain search.
     if (text !== undefined && text.includes(name) && pattern.test(text)) return true;
   }
   return false;
+}
+
+/** The paths of the scripts that exist in folder `dir` (with its slash; '' for the skill's own folder), in order. */
+function siblings(skill: Skill, dir: string): string[] {
+  return skill.scripts
+    .filter((s) => s.exists && s.path.startsWith(dir) && s.path.indexOf('/', dir.length) === -1)
+    .map((s) => s.path);
+}
+
+/** For each skill, its readText and, by folder, which scripts hold each word (runs of \w). */
+const wordIndexes = new WeakMap<
+  Skill,
+  { readText: (rel: string) => string | undefined; byDir: Map<string, Map<string, string[]>> }
+>();
+
+function wordsOf(skill: Skill, dir: string, readText: (rel: string) => string | undefined): Map<string, string[]> {
+  let entry = wordIndexes.get(skill);
+  if (!entry || entry.readText !== readText) {
+    entry = { readText, byDir: new Map() };
+    wordIndexes.set(skill, entry);
+  }
+  let words = entry.byDir.get(dir);
+  if (!words) {
+    words = new Map();
+    for (const path of siblings(skill, dir)) {
+      const text = readText(path);
+      if (text === undefined) continue;
+      for (const w of new Set(text.match(/\w+/g))) {
+        const holders = words.get(w);
+        if (holders) holders.push(path);
+        else words.set(w, [path]);
+      }
+    }
+    entry.byDir.set(dir, words);
+  }
+  return words;
 }
 
 export default {

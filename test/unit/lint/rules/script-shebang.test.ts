@@ -121,6 +121,23 @@ it('script-shebang', () =>
           'scripts/common.sh': 'log() { echo "$@"; }\n',
         },
       },
+      // Modules whose names are not one word (found through the folder's index of words, by their first one), and
+      // one with no word at all.
+      {
+        tree: {
+          'SKILL.md': skillMd(fm, 'Run `scripts/run.sh` or `scripts/main.js`.\n'),
+          'scripts/run.sh': {
+            content: '#!/usr/bin/env bash\nsource "$(dirname "$0")/my-lib.sh"\n. ./---.sh\n',
+            mode: 0o755,
+          },
+          'scripts/my-lib.sh': 'lib() { :; }\n',
+          'scripts/---.sh': 'dashes() { :; }\n',
+          'scripts/main.js': { content: "#!/usr/bin/env node\nconst u = require('./util.v2');\n", mode: 0o755 },
+          'scripts/util.v2.js': 'module.exports = {};\n',
+          'scripts/tool.py': { content: '#!/usr/bin/env python3\nfrom _private_helpers import x\n', mode: 0o755 },
+          'scripts/_private_helpers.py': 'x = 1\n',
+        },
+      },
     ],
     invalid: [
       // A module no sibling imports (the name only appears in a comment or a string) is still a script without a
