@@ -25,7 +25,7 @@ export function importedBySibling(skill: Skill, path: string, readText: (rel: st
   const name = file.slice(0, file.length - ext.length);
   const stem = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   if (stem === '') return false;
-  let pattern: RegExp;
+  let pattern: { test(text: string): boolean };
   if (ext === '.py')
     pattern = new RegExp(
       `^[ \\t]*(?:from[ \\t]+\\.?${stem}[ \\t]+import\\b|import[ \\t]+(?:[\\w.]+[ \\t]*,[ \\t]*)*${stem}\\b)`,
@@ -33,11 +33,7 @@ export function importedBySibling(skill: Skill, path: string, readText: (rel: st
     );
   else if (EXTENSIONS[ext]?.language === 'js')
     pattern = new RegExp(`(?:require\\(|import\\(|from)[ \\t]*['"]\\./${stem}(?:\\.[cm]?[jt]sx?)?['"]`);
-  else if (EXTENSIONS[ext]?.language === 'shell')
-    pattern = new RegExp(
-      `(?:^|[;&|]|\\bthen|\\bdo)[ \\t]*(?:source|\\.)[ \\t]+[^\\n]*?(?<![\\w.-])${stem}\\${ext}\\b`,
-      'm',
-    );
+  else if (EXTENSIONS[ext]?.language === 'shell') pattern = sourcing(new RegExp(`(?<![\\w.-])${stem}\\${ext}\\b`, 'g'));
   else return false;
   // Every pattern has the name start after a character that is not a word's and its first run of word characters
   // end where a word ends: only the scripts that hold that word can match (one index of a folder's words, not a
@@ -51,6 +47,36 @@ export function importedBySibling(skill: Skill, path: string, readText: (rel: st
     if (text !== undefined && text.includes(name) && pattern.test(text)) return true;
   }
   return false;
+}
+
+/** A shell command that sources a file: `source` or `.`, at a line's start, after ; & | or after then/do. */
+const SOURCE = /(?:^|[;&|]|\bthen|\bdo)[ \t]*(?:source|\.)[ \t]+/gm;
+
+/**
+ * Whether a line of a text sources `name` (a global pattern): a source command, then on the same line, anywhere
+ * after it, the name. One regular expression with `[^\n]*?` between the two took time quadratic in a line's length
+ * (a line of 60 KB of `;. ` took 1.7 s, one of 1 MB minutes): here the first source command of each line that holds
+ * the name is looked for once, in that line alone.
+ */
+export function sourcing(name: RegExp): { test(text: string): boolean } {
+  return {
+    test(text) {
+      let line = -1;
+      let sourceEnd = Infinity;
+      for (const m of text.matchAll(name)) {
+        const start = text.lastIndexOf('\n', m.index - 1) + 1;
+        if (start !== line) {
+          line = start;
+          const end = text.indexOf('\n', start);
+          SOURCE.lastIndex = 0;
+          const s = SOURCE.exec(text.slice(start, end === -1 ? text.length : end));
+          sourceEnd = s ? start + s.index + s[0].length : Infinity;
+        }
+        if (sourceEnd <= m.index) return true;
+      }
+      return false;
+    },
+  };
 }
 
 /** The paths of the scripts that exist in folder `dir` (with its slash; '' for the skill's own folder), in order. */

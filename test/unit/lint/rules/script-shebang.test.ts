@@ -1,5 +1,5 @@
-import { expect, it } from 'vitest';
-import rule, { afterInterpreter } from '../../../../src/lint/rules/script-shebang.js';
+import { describe, expect, it } from 'vitest';
+import rule, { afterInterpreter, sourcing } from '../../../../src/lint/rules/script-shebang.js';
 import { testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
@@ -270,4 +270,54 @@ it('afterInterpreter', () => {
   }
   // The look back is bounded: a long line costs no more than a short one.
   expect(afterInterpreter(`${'x '.repeat(100_000)}python `)).toBe(true);
+});
+
+describe('a shell script that sources a sibling (sourcing)', () => {
+  // The one regular expression it replaces, whose `[^\n]*?` made it quadratic in a line's length.
+  const old = /(?:^|[;&|]|\bthen|\bdo)[ \t]*(?:source|\.)[ \t]+[^\n]*?(?<![\w.-])x\.sh\b/m;
+  const now = sourcing(/(?<![\w.-])x\.sh\b/g);
+
+  it('answers as the regular expression did, on 20,000 texts made of the pieces that matter', () => {
+    const pieces = [
+      ';',
+      '&',
+      '|',
+      ' ',
+      '\t',
+      '.',
+      'source',
+      'then',
+      'do',
+      'x.sh',
+      'a',
+      '\n',
+      '-',
+      'x',
+      '.sh',
+      'w',
+      '/',
+    ];
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % pieces.length;
+    let matches = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const text = Array.from({ length: 1 + (n % 24) }, () => pieces[next()]).join('');
+      const expected = old.test(text);
+      if (expected) matches++;
+      expect(now.test(text), JSON.stringify(text)).toBe(expected);
+    }
+    // Both answers came up often.
+    expect(matches).toBeGreaterThan(100);
+    expect(matches).toBeLessThan(19_500);
+  });
+
+  it('takes time linear in the text, whatever its lines hold', () => {
+    // Each of these took the regular expression minutes (a line of 60 KB of ";. " took 1.7 s).
+    const hostile = [
+      `;. `.repeat(400_000) + '\nx.sh\n',
+      'x.sh\n'.repeat(200_000) + '. ./y.sh\n',
+      `${'. '.repeat(200_000)}${'x.sh '.repeat(100_000)}`,
+    ];
+    expect(hostile.map((t) => now.test(t))).toEqual([false, false, true]);
+  });
 });
