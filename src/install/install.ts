@@ -105,7 +105,9 @@ async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
   if (placesLater && !options.choosePlaces)
     places = placesOf(lockfile, before, await defaultPlaces(options, defaulted), placeOpts);
   for (const p of places) cleanPlace(p);
-  const scratch = new Scratch(unpackBase(options, places));
+  // Unpacked files are copied only into a registry or into more than one folder: else none is kept in memory.
+  const copies = options.useRegistry || options.dryRun || places.length !== 1;
+  const scratch = new Scratch(unpackBase(options, places), copies ? undefined : 0);
   try {
     // No lock of ours yet, beside another installer's: replay its skills (from where they live), lock them in ours.
     const foreign = options.sources.length === 0 && !before ? foreignLockBeside(lockfile) : undefined;
