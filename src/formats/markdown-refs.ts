@@ -104,17 +104,18 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
   const { starts, text } = md;
   const mounts = opts.mounts ?? [];
   const kind = md.fences;
-  // Where the line starts in the text, where the next line starts, and the next place a reference may stand.
+  // The next place a reference may stand: only the lines holding one are read, and the lines between are stepped
+  // over by a search in `starts`, not one by one (a 1 MB body has some 23,000 lines and a few hundred such places).
   const place = mayHold(text);
-  let at = 0;
-  let after = 0;
+  const n = starts.length;
   let next = -1;
   const cache: BareCache = new Map();
-  for (let i = 0; i < starts.length; i++) {
-    at = after;
-    after = i + 1 < starts.length ? starts[i + 1]! : text.length + 1;
-    if (next < at) next = place(at);
-    if (next >= after) continue;
+  for (let i = 0; i < n; i++) {
+    if (next < starts[i]!) next = place(starts[i]!);
+    if (next > text.length) break;
+    if (i + 1 < n && starts[i + 1]! <= next) i = lineAt(starts, next, i + 1);
+    const at = starts[i]!;
+    const after = i + 1 < n ? starts[i + 1]! : text.length + 1;
     const k = kind[i]!;
     if (k === FENCE_OPEN || k === FENCE_CLOSE) continue;
     let line = text.slice(at, after - 1);
@@ -142,6 +143,28 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
     }
   }
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/**
+ * The line that holds offset `at`: the last k from `from` on whose start is at or before it (starts[from] is), found
+ * by doubling steps and then halving.
+ */
+function lineAt(starts: ArrayLike<number>, at: number, from: number): number {
+  let lo = from;
+  let step = 1;
+  let hi = lo + step;
+  while (hi < starts.length && starts[hi]! <= at) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  if (hi > starts.length) hi = starts.length;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid]! <= at) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

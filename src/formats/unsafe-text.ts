@@ -25,16 +25,20 @@ const CANDIDATE =
 // The same, tried at one place (sticky).
 // eslint-disable-next-line no-misleading-character-class
 const CANDIDATE_AT = new RegExp(CANDIDATE.source, 'y');
-// Every candidate lies outside tab, newline and printable ASCII: V8 runs this one class over a text far faster than
-// CANDIDATE's ranges and pairs (a 4 MB prompt with a few hundred non-ASCII characters: about 10 ms against 130), so
-// the text is scanned with it and CANDIDATE is tried only where it stops.
-const NOT_PLAIN = /[^\t\n\u0020-\u007e]/g;
+// Every candidate lies outside tab, newline and printable ASCII: V8 runs over a run of those (one class, matched
+// greedily from a place) far faster than it tries CANDIDATE's ranges and pairs at each character (a 4 MB prompt with a
+// few hundred non-ASCII characters: about 10 ms against 130), and a third faster than it searches for the first
+// character outside the class; so the text is skipped by runs of it, and CANDIDATE is tried only where one stops.
+const PLAIN_RUN = /[\t\n\u0020-\u007e]*/y;
 
 /** Where the next candidate of `text` at or after `from` starts, and its match; undefined when none is left. */
 function nextCandidate(text: string, from: number): RegExpExecArray | undefined {
-  NOT_PLAIN.lastIndex = from;
-  for (let m = NOT_PLAIN.exec(text); m !== null; m = NOT_PLAIN.exec(text)) {
-    CANDIDATE_AT.lastIndex = m.index;
+  for (let at = from; at < text.length; at++) {
+    PLAIN_RUN.lastIndex = at;
+    PLAIN_RUN.test(text);
+    at = PLAIN_RUN.lastIndex;
+    if (at >= text.length) return undefined;
+    CANDIDATE_AT.lastIndex = at;
     const hit = CANDIDATE_AT.exec(text);
     if (hit) return hit;
   }

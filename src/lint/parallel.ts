@@ -26,6 +26,15 @@ export const SPREAD_MS = 300;
  * judged from it would start workers whose own warming up costs more than they save.
  */
 export const SAMPLE_MS = 20;
+/**
+ * Fewest skills left for "auto" to start workers for, unless they would take FEW_LEFT_MS: a worker warms up over its
+ * first skills as the main thread did (20 skills of 1 MB: 150 ms for the first, 50 to 75 ms for the next five, then
+ * 15 to 25 ms each), so a pace judged from the main thread's early skills overstates what a few skills left would
+ * take, and a worker for them cost 0.4 s of CPU and gained no time (measured; see the README).
+ */
+export const MIN_LEFT = 32;
+/** Work projected for fewer than MIN_LEFT skills past which "auto" spreads them all the same (a few huge skills). */
+export const FEW_LEFT_MS = 3000;
 /** Most threads "auto" runs: past this, finding the skills and printing the results, on one thread, dominate. */
 export const MAX_AUTO_THREADS = 8;
 
@@ -64,8 +73,11 @@ export function parseConcurrency(value: string | number | undefined): Concurrenc
   return n;
 }
 
-/** Threads "auto" spreads over when the skills left would take `projectedMs` on one thread: 1, or more. */
-export function autoThreads(projectedMs: number, cores = availableParallelism()): number {
+/**
+ * Threads "auto" spreads over when the `left` skills left would take `projectedMs` on one thread: 1, or more.
+ */
+export function autoThreads(projectedMs: number, cores = availableParallelism(), left = Infinity): number {
+  if (left < MIN_LEFT && projectedMs < FEW_LEFT_MS) return 1;
   return Math.max(1, Math.min(cores, MAX_AUTO_THREADS, 1 + Math.floor(projectedMs / SPREAD_MS)));
 }
 
@@ -128,7 +140,7 @@ export async function lintRoots(
     }
     const elapsed = cpu() - start;
     if (elapsed < SAMPLE_MS) continue;
-    const threads = autoThreads((elapsed / i) * left, cores);
+    const threads = autoThreads((elapsed / i) * left, cores, left);
     if (threads > 1) return spread(i + 1, threads);
   }
   return 1;

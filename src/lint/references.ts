@@ -235,7 +235,9 @@ export function refDoc(file: string, rel: string, text: string, line: number, le
 export function referencesIn(skill: Skill, doc: RefDoc): LocatedRef[] {
   const from = dirOf(doc.rel);
   const out: LocatedRef[] = [];
-  let missingBare = false;
+  // Whether a bare path stands in an illustration matters only for a missing one that points into the skill and is
+  // no file name alone (isRelevant): the block structure is read only when the text has one.
+  let exampleMatters = false;
   // A path written again in the same text resolves the same way: by its words, whether rooted, bare or a name.
   const resolved = new Map<string, Resolution | null>();
   for (const r of scanReferences(doc.md, doc.line, { mounts: mountNames(skill) })) {
@@ -251,11 +253,16 @@ export function referencesIn(skill: Skill, doc: RefDoc): LocatedRef[] {
     located.doc = doc;
     located.target = target;
     out.push(located);
-    if (r.kind === 'bare' && target.status === 'missing') missingBare = true;
+    if (
+      r.kind === 'bare' &&
+      target.status === 'missing' &&
+      target.plausible &&
+      !r.name &&
+      !(target.standardOnly && doc.level > 0)
+    )
+      exampleMatters = true;
   }
-  // Whether a bare path is an illustration matters only for one that is missing (isRelevant): the block structure
-  // is read only then.
-  if (missingBare) markExamples(doc.md, out, doc.line);
+  if (exampleMatters) markExamples(doc.md, out, doc.line);
   return out;
 }
 

@@ -119,6 +119,9 @@ export function scriptUses(skill: Skill, readText: (rel: string) => string | und
     const explicit = r.raw.startsWith('./') || r.raw.startsWith('.\\') || r.rooted === true || r.loose === true;
     if (!isScript && (outside.has(t.path) || !explicit || !runsDirectly(t.path, ALL_EXTENSIONS))) continue;
     if (isScript) {
+      // Run by path already: a later mention can change nothing (it stays mentioned as run, and a script that is run
+      // is not `sourced` whatever loads it).
+      if (mentioned.get(t.path) === true && ran.has(t.path)) continue;
       const byPath = runsByPath(r);
       if (mentioned.get(t.path) !== true) mentioned.set(t.path, byPath);
       // Sourced when some command loads it and none runs it; a mention in prose says neither.

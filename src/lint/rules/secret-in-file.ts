@@ -70,23 +70,72 @@ const ASSIGNMENT =
 // Where ASSIGNMENT can start: every match of it starts with a match of this (passw for password, credential for
 // credentials), so it is tried only there, as a sticky match, rather than at every character of the text.
 const KEYWORDS = /api[_.-]?key|secret|token|passw|pwd|access[_.-]?key|credential|private[_.-]?key/gi;
+// The shortest value ASSIGNMENT takes, and its characters (by code: the class holds ASCII alone, even with /i).
+const MIN_VALUE = 20;
+const VALUE_CHAR = Uint8Array.from({ length: 128 }, (_, c) =>
+  /[A-Za-z0-9_\-+/=.~]/.test(String.fromCharCode(c)) ? 1 : 0,
+);
+// How far before its operator an ASSIGNMENT starts at most: the longest keyword (credentials, private_key: 11), 40
+// name characters, a quote and 5 blanks.
+const KEY_REACH = 11 + 40 + 1 + 5;
+// How far after the operator's first character its value starts: 1 (`=`) to 8 (`:=` or `=>`, 5 blanks, a quote).
+const VALUE_REACH = 8;
+
+/**
+ * Whether the operator (`=` or `:`) at `at` can be an ASSIGNMENT's: a run of MIN_VALUE value characters starts at
+ * most VALUE_REACH after it. Most are not (`x = 1`, `name="short"`, `Example: the`), and then no keyword before them
+ * needs a look.
+ */
+function valueAfter(text: string, at: number): boolean {
+  const end = Math.min(text.length, at + VALUE_REACH + MIN_VALUE);
+  let run = 0;
+  for (let i = at + 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && VALUE_CHAR[c] === 1) {
+      if (++run >= MIN_VALUE) return true;
+    } else {
+      // The next run would start past where a value may.
+      if (i >= at + VALUE_REACH) return false;
+      run = 0;
+    }
+  }
+  return false;
+}
 
 /**
  * The matches of ASSIGNMENT in `text`, as `text.matchAll(ASSIGNMENT)` finds them: each at the first place from the
- * end of the last where it matches, and it can match only where a KEYWORDS word starts.
+ * end of the last where it matches. It can match only where a KEYWORDS word starts, at most KEY_REACH before an
+ * operator on the same line that a value follows (valueAfter): only those stretches are searched for keywords.
  */
-function* assignments(text: string): Generator<RegExpExecArray> {
+export function* assignments(text: string): Generator<RegExpExecArray> {
   let from = 0;
-  KEYWORDS.lastIndex = 0;
-  for (let k = KEYWORDS.exec(text); k; k = KEYWORDS.exec(text)) {
-    const at = k.index;
-    KEYWORDS.lastIndex = at + 1;
-    if (at < from) continue;
-    ASSIGNMENT.lastIndex = at;
-    const m = ASSIGNMENT.exec(text);
-    if (!m) continue;
-    from = at + m[0].length;
-    yield m;
+  const nextOperator = nextOfTwo(text, '=', ':');
+  // The stretch searched last ends at `searched`: a keyword that starts before it was tried already.
+  let searched = 0;
+  for (let op = nextOperator(0); op >= 0; op = nextOperator(op + 1)) {
+    if (!valueAfter(text, op)) continue;
+    // From the start of the operator's line, or KEY_REACH before it; each look is bounded, whatever the line's length.
+    let start = Math.max(searched, op - KEY_REACH);
+    for (let i = op - 1; i >= start; i--)
+      if (text.charCodeAt(i) === 10) {
+        start = i + 1;
+        break;
+      }
+    searched = op;
+    if (op - start < 3) continue;
+    // No keyword holds an operator, so those before this one lie whole in the stretch up to it.
+    const stretch = text.slice(start, op);
+    KEYWORDS.lastIndex = 0;
+    for (let k = KEYWORDS.exec(stretch); k; k = KEYWORDS.exec(stretch)) {
+      const at = start + k.index;
+      KEYWORDS.lastIndex = k.index + 1;
+      if (at < from) continue;
+      ASSIGNMENT.lastIndex = at;
+      const m = ASSIGNMENT.exec(text);
+      if (!m) continue;
+      from = at + m[0].length;
+      yield m;
+    }
   }
 }
 
@@ -123,45 +172,6 @@ function hinted(text: string): boolean {
   for (const c of HINT_ANCHORS)
     for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) if (hintAt(text, i)) return true;
   return false;
-}
-
-// Operator lines closer than this to the last are read as one stretch (fewer, longer looks in code).
-const JOIN = 200;
-// Past this many characters, a text whose stretches cover half of it is read whole (code, data): one look at
-// the text costs less than a look at each line.
-const DENSE_AFTER = 2048;
-
-/**
- * Where ASSIGNMENT can match, as [start, end) offsets in order: no part of it crosses a line, and it holds an
- * operator (`=`, `:`), so only stretches of whole lines holding one need a search (for KEYWORDS words, then
- * ASSIGNMENT where one starts). Prose has few operators, so most of a Markdown text is never looked at again.
- */
-function assignmentStretches(text: string): [number, number][] {
-  if (text.length <= DENSE_AFTER) return [[0, text.length]];
-  const out: [number, number][] = [];
-  let start = -1;
-  let end = -1;
-  let covered = 0;
-  const nextOperator = nextOfTwo(text, '=', ':');
-  let from = 0;
-  for (;;) {
-    const at = nextOperator(from);
-    if (at < 0) break;
-    let eol = text.indexOf('\n', at);
-    if (eol < 0) eol = text.length;
-    if (start < 0 || at - end > JOIN) {
-      if (start >= 0) {
-        covered += end - start;
-        out.push([start, end]);
-      }
-      start = text.lastIndexOf('\n', at) + 1;
-    }
-    end = eol;
-    if (end > DENSE_AFTER && (covered + end - start) * 4 > end) return [[0, text.length]];
-    from = eol + 1;
-  }
-  if (start >= 0) out.push([start, end]);
-  return out;
 }
 
 const PLACEHOLDER =
@@ -241,18 +251,15 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
       taken.push([m.index, m.index + v.length]);
     }
   }
-  for (const [start, end] of assignmentStretches(text)) {
-    const stretch = start === 0 && end === text.length ? text : text.slice(start, end);
-    for (const m of assignments(stretch)) {
-      const v = m[2]!;
-      const at = start + m.index + m[0].length - v.length;
-      if (taken.some(([a, b]) => at < b && at + v.length > a)) continue;
-      if (v.length < minLength || PLACEHOLDER.test(v) || !random(v)) continue;
-      // A dotted name (`process.env.API_TOKEN_2`, `config.auth.token1`) is code, not a value; asked before sample(),
-      // which may read the whole Markdown text's block structure.
-      if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) || sample(at, v, at + v.length)) continue;
-      hits.push({ kind: `${m[1]!.toLowerCase()} value`, offset: at, masked: mask(v) });
-    }
+  for (const m of assignments(text)) {
+    const v = m[2]!;
+    const at = m.index + m[0].length - v.length;
+    if (taken.some(([a, b]) => at < b && at + v.length > a)) continue;
+    if (v.length < minLength || PLACEHOLDER.test(v) || !random(v)) continue;
+    // A dotted name (`process.env.API_TOKEN_2`, `config.auth.token1`) is code, not a value; asked before sample(),
+    // which may read the whole Markdown text's block structure.
+    if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) || sample(at, v, at + v.length)) continue;
+    hits.push({ kind: `${m[1]!.toLowerCase()} value`, offset: at, masked: mask(v) });
   }
   return hits.sort((a, b) => a.offset - b.offset);
 }

@@ -521,3 +521,26 @@ describe('findReferences: hostile input', () => {
     expect(findReferences('scripts/a.py\n'.repeat(10_000), 1)).toHaveLength(10_000);
   });
 });
+
+describe('scanReferences over long texts', () => {
+  it('finds references on any line, whatever the lines without one between them', () => {
+    // 5,000 lines of prose, with references on the first two lines, on lines next to each other, at powers of two
+    // (where the search for the next line doubles its steps), in a fence, and on the last line, unterminated.
+    const lines = Array.from({ length: 5000 }, (_, i) => `line ${i} of prose, with no path in it.`);
+    const at = [0, 1, 999, 1000, 1023, 1024, 1025, 2048, 4095, 4999];
+    for (const i of at) lines[i] = `${lines[i]} Run scripts/s${i}.py and [see](references/r${i}.md).`;
+    lines.splice(3000, 0, '```sh', 'python scripts/fenced.py', '```');
+    const refs = scanReferences(new MarkdownText(lines.join('\n')), 7);
+    const lineOf = (i: number) => 7 + (i >= 3000 ? i + 3 : i);
+    expect(refs.map((r) => [r.line, r.path])).toEqual(
+      [...at.filter((i) => i < 3000), 3000, ...at.filter((i) => i >= 3000)].flatMap((i) =>
+        i === 3000
+          ? [[7 + 3001, 'scripts/fenced.py']]
+          : [
+              [lineOf(i), `scripts/s${i}.py`],
+              [lineOf(i), `references/r${i}.md`],
+            ],
+      ),
+    );
+  });
+});

@@ -13,7 +13,9 @@ import {
   type Concurrency,
   keepOutcome,
   lintRoots,
+  FEW_LEFT_MS,
   MAX_AUTO_THREADS,
+  MIN_LEFT,
   parseConcurrency,
   SPREAD_MS,
 } from '../../../src/lint/parallel.js';
@@ -53,6 +55,13 @@ describe('autoThreads', () => {
     expect(autoThreads(100 * SPREAD_MS, 2)).toBe(2);
     expect(autoThreads(100 * SPREAD_MS, 64)).toBe(MAX_AUTO_THREADS);
     expect(autoThreads(100 * SPREAD_MS, 1)).toBe(1);
+  });
+
+  it('keeps fewer than MIN_LEFT skills left on one thread unless they would take FEW_LEFT_MS', () => {
+    expect(autoThreads(FEW_LEFT_MS - 1, 4, MIN_LEFT - 1)).toBe(1);
+    expect(autoThreads(FEW_LEFT_MS - 1, 4, MIN_LEFT)).toBe(4);
+    expect(autoThreads(FEW_LEFT_MS, 4, MIN_LEFT - 1)).toBe(4);
+    expect(autoThreads(SPREAD_MS, 4, MIN_LEFT)).toBe(2);
   });
 });
 
@@ -128,8 +137,11 @@ describe('lintRoots', () => {
     };
     // A slow first skill and quick others (29 × 5 ms left): no worker would pay.
     expect(await run(500, 5)).toEqual({ threads: 1, reports: 30 });
-    // Slow skills after a quick first one: a worker for the rest.
-    expect((await run(1, 50)).threads).toBe(2);
+    // Skills of 60 ms after a quick first one (29 left, 1.7 s): the pace of the first few overstates the rest, and
+    // a worker would warm up on them as the main thread did; one thread.
+    expect(await run(1, 60)).toEqual({ threads: 1, reports: 30 });
+    // Slow skills after a quick first one (29 × 150 ms left): a worker for the rest.
+    expect((await run(1, 150)).threads).toBe(2);
   }, 60_000);
 });
 

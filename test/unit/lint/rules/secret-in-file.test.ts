@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import rule, { entropy, findSecrets } from '../../../../src/lint/rules/secret-in-file.js';
+import rule, { assignments, entropy, findSecrets } from '../../../../src/lint/rules/secret-in-file.js';
 import { counts, madeUpValue } from '../../../../src/lint/helpers/made-up-secret.js';
 import { runRule, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
@@ -277,6 +277,30 @@ it('findSecrets finds every kind of secret in long prose, wherever it sits, and 
   expect(kinds(`{\n${data}\n}\n`)).toEqual([]);
 });
 
+// The assignment pattern as findSecrets held it before, tried from every place in turn (the reference).
+const ASSIGNMENT_EVERYWHERE =
+  /(api[_.-]?key|secret|token|passw(?:or)?d|pwd|access[_.-]?key|credentials?|private[_.-]?key)[A-Za-z0-9_.-]{0,40}["']?[ \t]{0,5}(?:=|:=?|=>)[ \t]{0,5}["'`]?([A-Za-z0-9_\-+/=.~]{20,200})/gi;
+
+it('assignments finds what a match from every place finds, looking only before operators a value follows', () => {
+  let s = 11;
+  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff), s / 0x7fffffff);
+  // Keywords (overlapping ones too), operators, blanks, quotes, name and value characters, newlines, and others.
+  const parts = [
+    ...['api_key', 'API-KEY', 'apikey', 'secret', 'Token', 'passw', 'password', 'PWD', 'access.key', 'credential'],
+    ...['credentials', 'private_key', 'secretoken', '=', ':', ':=', '=>', ' ', '\t', '"', "'", '`', '\n', 'x', '_'],
+    ...['-', '.', '/', '+', '~', 'Q9z', 'aB3dE5gH7jK9mN1pQ3sT5vX7', 'k8J2m4N6p8Q0r2S4t6U8v0W2x4Y6', '(', 'é', '#'],
+    'x'.repeat(36),
+  ];
+  for (let n = 0; n < 20_000; n++) {
+    let text = '';
+    const len = Math.floor(rand() * (n % 100 === 0 ? 3000 : 40));
+    for (let i = 0; i < len; i++) text += parts[Math.floor(rand() * parts.length)];
+    const found = [...assignments(text)].map((m) => [m.index, m[0]]);
+    const expected = [...text.matchAll(ASSIGNMENT_EVERYWHERE)].map((m) => [m.index, m[0]]);
+    expect(found, JSON.stringify(text)).toEqual(expected);
+  }
+});
+
 it('findSecrets stays fast on hostile text', () => {
   const inputs = [
     `token=${'a1'.repeat(200_000)}`,
@@ -287,6 +311,9 @@ it('findSecrets stays fast on hostile text', () => {
     `${'api_key'.repeat(20_000)}${' '.repeat(10)}:`,
     `## Example\n${'```\n'.repeat(50_000)}${google}\n`,
     `${'- example\n  '.repeat(50_000)}${google}`,
+    // One long line of operators each followed by a value, and no keyword: every look before one is bounded.
+    `a${'=x1y2z3w4v5u6t7s8r9q0p'.repeat(40_000)}`,
+    `${'token '.repeat(10)}${':a1b2c3d4e5f6g7h8i9j0k '.repeat(40_000)}`,
   ];
   for (const s of inputs) {
     // A regex that backtracks on this input would hang here until the test times out.

@@ -63,6 +63,17 @@ it('shell-set-e', () =>
         },
         messages: [/^scripts\/log\.sh does not set -e/],
       },
+      // Run by path first, then sourced, then run by path again: it runs on its own too.
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            '```bash\nscripts/log.sh --self-test\n. scripts/log.sh\nscripts/log.sh --again\n```\n',
+          ),
+          'scripts/log.sh': '#!/bin/bash\ncurl x\n',
+        },
+        messages: [/^scripts\/log\.sh does not set -e/],
+      },
       // In a comment, set +e, set -u, or -e after --: not errexit.
       {
         ...md({
