@@ -11,19 +11,14 @@ import { SYMBOL, firstWord, lastWord, literalIn, matchTerm, type Query, type Ter
 import { matchBudget, patternFor } from './trigger-patterns.js';
 import { MAX_MATCH_WORK, MAX_PATTERNS_PER_SKILL } from '../formats/trigger-limits.js';
 import type { SelectionCandidate } from './select.js';
+import { BODY, DF_FIELDS, FIELDS, HEADINGS, NF, fieldValue, headingsOf, type Reach } from './select-fields.js';
 
-/** The fields relevance reads, in the order of their columns: the body's headings and text come from SKILL.md. */
-export const FIELDS = ['name', 'keywords', 'brief_description', 'description', 'headings', 'body'] as const;
-/** How many fields (columns per term). */
-export const NF = FIELDS.length;
-// Document frequency counts the fields every skill has (name to description), not the body's headings and text:
-// most bodies hold most words of a request ("implementation", "test"), which would make every word look common.
-export const DF_FIELDS = 4;
-const HEADINGS = 4;
+export { DF_FIELDS, FIELDS, NF, headingsOf, type Reach };
+import { joinedLength, strings } from './selection-terms.js';
+
 // Characters NFKC or the folding of accents changes in Latin text (normalizeForMatch).
 // eslint-disable-next-line no-misleading-character-class -- a range of combining marks, alone, on purpose
 const FOLDED = /[\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff\ufb00-\ufb06\uff00-\uffef]/;
-const BODY = 5;
 
 /**
  * The per-candidate pass, with what it learns about the query kept across candidates. What it finds is kept
@@ -136,7 +131,7 @@ export class Scan {
   /** Note the length of field f of candidate i (0: absent). */
   private setLen(i: number, f: number, length: number): void {
     this.len[i * NF + f] = length;
-    if (length > 0) {
+    if (length > 0 && !this.summed?.[i]) {
       this.lenSum[f] += length;
       this.lenCount[f]++;
     }
@@ -155,13 +150,21 @@ export class Scan {
     return at;
   }
 
-  candidate(i: number, c: SelectionCandidate): void {
+  /**
+   * What a candidate's name and triggers say of the query: a mention of its name, the triggers that fire (keywords,
+   * verbs, patterns). True when the whole query is inside a keyword or verb (a phrase in its keywords).
+   */
+  private named(
+    i: number,
+    c: SelectionCandidate,
+    name: string,
+    nameNorm: string,
+    keywords: string[],
+    verbs: string[],
+  ): boolean {
     const q = this.q;
-    const name = typeof c.name === 'string' ? c.name : String(c.name ?? '');
-
     // Mention: the name, or its words in sequence ("web-scraping", "web scraping"); a name of stop words only
     // ("it") would be mentioned by nearly every query.
-    const nameNorm = normalizeForMatch(name);
     if (q.text.includes(firstWord(nameNorm)) && q.text.includes(lastWord(nameNorm))) {
       const key = joinedWords(nameNorm);
       if (
@@ -189,8 +192,6 @@ export class Scan {
 
     // Triggers: keywords and verbs as whole words in sequence, as written or stemmed, so "api" never matches
     // inside "capital" and verb "scrape" matches "scraping".
-    const keywords = strings(c.keywords);
-    const verbs = strings(c.verbs);
     let phraseInKeywords = false;
     let triggers: string[] | undefined;
     for (let l = 0; l < 2; l++) {
@@ -229,6 +230,17 @@ export class Scan {
     }
     if (missed) this.unmatched.skills++;
     if (triggers) this.triggers[i] = triggers;
+
+    return phraseInKeywords;
+  }
+
+  candidate(i: number, c: SelectionCandidate): void {
+    const q = this.q;
+    const name = typeof c.name === 'string' ? c.name : String(c.name ?? '');
+    const nameNorm = normalizeForMatch(name);
+    const keywords = strings(c.keywords);
+    const verbs = strings(c.verbs);
+    const phraseInKeywords = this.named(i, c, name, nameNorm, keywords, verbs);
 
     // Relevance and phrase: only the fields that may hold a query term are read word by word.
     let phraseIn: string[] | undefined = phraseInKeywords ? ['keywords'] : undefined;
@@ -276,6 +288,80 @@ export class Scan {
     // written or stemmed: says more than a shorter name that the query holds whole ("semgrep"). Looked for only
     // when the name holds two of the query's words.
     if (!this.mention[i] && this.tfAt[i]! >= 0 && this.nameTerms(i) >= 2) this.partialMention(i, nameNorm);
+  }
+
+  /** Which candidates' lengths are in the sums already (Reach.summed): setLen notes only their own. */
+  private summed: Uint8Array | undefined;
+
+  /**
+   * Before the pass: the counts of the candidates `reach` counts (counted() reads them), with their document
+   * frequencies, and the sums of the lengths of the registry's candidates.
+   */
+  applyCounts(reach: Reach): void {
+    const { counts, pairs, counted } = reach;
+    const nTerms = this.q.terms.length;
+    const stride = nTerms * NF;
+    for (let f = 0; f < DF_FIELDS; f++) {
+      this.lenSum[f] += reach.lenSum[f]!;
+      this.lenCount[f] += reach.lenCount[f]!;
+    }
+    this.summed = reach.summed;
+    for (let k = 0; k < counts.length; k += 3) {
+      const i = counts[k]!;
+      if (!counted[i]) continue;
+      const at = this.tfAt[i]! >= 0 ? this.tfAt[i]! : this.newTf(i);
+      const slot = counts[k + 1]!;
+      const own = slot < nTerms ? slot : slot - nTerms;
+      const tf = this.tfPool;
+      // Every field counted is one of DF_FIELDS: the candidate holds the term (or a related word) in one of them.
+      let held = false;
+      for (let f = 0; f < DF_FIELDS && !held; f++)
+        held = tf[at + own * NF + f]! > 0 || tf[at + stride + own * NF + f]! > 0;
+      if (!held) this.df[own]!++;
+      const cell = at + slot * NF;
+      const packed = counts[k + 2]!;
+      for (let f = 0; f < DF_FIELDS; f++) {
+        const n = (packed >>> (8 * f)) & 0xff;
+        if (n === 0) continue;
+        this.fields[i] |= 1 << f;
+        tf[cell + f] += n;
+      }
+    }
+    for (let k = 0; k < pairs.length; k += 3) {
+      const i = pairs[k]!;
+      if (!counted[i]) continue;
+      const packed = pairs[k + 2]!;
+      let bits = 0;
+      for (let f = 0; f < DF_FIELDS; f++) if ((packed >>> (8 * f)) & 0xff) bits |= 1 << f;
+      (this.pairs[i] ??= new Uint8Array(this.q.pairs.size))[pairs[k + 1]!]! |= bits;
+    }
+  }
+
+  /**
+   * A candidate whose terms applyCounts noted (Reach.counted): candidate() without reading its fields word by word.
+   */
+  counted(i: number, c: SelectionCandidate): void {
+    const q = this.q;
+    const name = typeof c.name === 'string' ? c.name : String(c.name ?? '');
+    const nameNorm = normalizeForMatch(name);
+    const phraseInKeywords = this.named(i, c, name, nameNorm, strings(c.keywords), strings(c.verbs));
+    // Lengths are read only beside counts (BM25); their sums are the index's.
+    if (this.tfAt[i]! >= 0) this.lengths(i, c);
+    let phraseIn: string[] | undefined = phraseInKeywords ? ['keywords'] : undefined;
+    const at = this.tfAt[i]!;
+    // A phrase holds every word of the query: looked for only in a description that holds all its terms.
+    if (at >= 0 && q.phrase !== undefined)
+      for (let f = 2; f < HEADINGS; f++) {
+        let all = true;
+        for (let t = 0; t < q.wordTerms && all; t++) all = this.tfPool[at + t * NF + f]! > 0;
+        const value = f === 2 ? c.briefDescription : c.description;
+        if (!all || typeof value !== 'string') continue;
+        const norm = value.toLowerCase();
+        if (q.raw.every((w) => norm.includes(w)) && ` ${joinedWords(norm)} `.includes(q.phrase))
+          (phraseIn ??= []).push(FIELDS[f]!);
+      }
+    if (phraseIn) this.phrase[i] = `phrase "${q.raw.join(' ')}" in ${phraseIn.join(', ')}`;
+    if (!this.mention[i] && at >= 0 && this.nameTerms(i) >= 2) this.partialMention(i, nameNorm);
   }
 
   /**
@@ -376,64 +462,3 @@ export class Scan {
     return hit;
   }
 }
-
-/** The text of field f (FIELDS) as ranking reads it; the headings only when the body may hold a term. */
-function fieldValue(
-  f: number,
-  name: string,
-  keywords: string[],
-  verbs: string[],
-  c: SelectionCandidate,
-  body: string,
-  bodyMayMatch: boolean,
-): unknown {
-  return f === 0
-    ? name
-    : f === 1
-      ? keywords.length + verbs.length
-        ? `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`
-        : ''
-      : f === 2
-        ? c.briefDescription
-        : f === 3
-          ? c.description
-          : f === HEADINGS
-            ? bodyMayMatch
-              ? headingsOf(body)
-              : ''
-            : body;
-}
-
-/** The length of `list.join(' ; ')`. */
-function joinedLength(list: readonly string[]): number {
-  let n = list.length > 0 ? 3 * (list.length - 1) : 0;
-  for (const s of list) n += s.length;
-  return n;
-}
-
-const NONE: string[] = [];
-function strings(v: unknown): string[] {
-  if (!Array.isArray(v) || v.length === 0) return NONE;
-  for (const s of v)
-    if (typeof s !== 'string' || s === '')
-      return v.filter((s): s is string => typeof s === 'string' && s.trim() !== '');
-  return v as string[];
-}
-
-/**
- * The headings of a Markdown body, one a line: lines that start with 1 to 6 "#" and a space, outside fenced code
- * (where "# comment" is a shell comment, not a heading).
- */
-export function headingsOf(body: string): string {
-  let out = '';
-  let fence = '';
-  for (const m of body.matchAll(HEADING_OR_FENCE)) {
-    if (m[2] !== undefined) {
-      if (!fence) fence = m[2];
-      else if (m[2].startsWith(fence) && m[2][0] === fence[0] && m[3]!.trim() === '') fence = '';
-    } else if (!fence) out += `${m[1]}\n`;
-  }
-  return out;
-}
-
-const HEADING_OR_FENCE = /^ {0,3}(?:#{1,6}[ \t]+(.*)|(`{3,}|~{3,})(.*))$/gm;

@@ -1,4 +1,4 @@
-import { DF_FIELDS, FIELDS, NF, Scan } from './select-scan.js';
+import { DF_FIELDS, FIELDS, NF, Scan, type Reach } from './select-scan.js';
 import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
 import type { CatalogEntry } from '../skill/light.js';
@@ -51,7 +51,7 @@ export interface SelectOptions {
    * Which candidates may match the query (1) and which surely hold nothing of it (0: only their lengths are noted);
    * undefined: every candidate is read. A registry's selection index answers it (selection-prefilter.ts).
    */
-  mayMatch?: (q: Query) => Uint8Array | undefined;
+  mayMatch?: (q: Query) => Reach | undefined;
 }
 export interface SelectResult {
   /** Top `max` of the candidates that matched anything, in rank order. */
@@ -162,9 +162,12 @@ export function selectSkills(
   const n = candidates.length;
   const nTerms = q.terms.length;
   const scan = new Scan(q, warnings, n);
-  const may = opts.mayMatch?.(q);
+  const reach = opts.mayMatch?.(q);
+  if (reach) scan.applyCounts(reach);
   for (let i = 0; i < n; i++) {
-    if (may && !may[i]) scan.lengths(i, candidates[i]!);
+    if (reach && !reach.may[i]) {
+      if (!reach.summed[i]) scan.lengths(i, candidates[i]!);
+    } else if (reach?.counted[i]) scan.counted(i, candidates[i]!);
     else scan.candidate(i, candidates[i]!);
   }
   scan.finish();
