@@ -47,8 +47,8 @@ export class Scan {
    * Terms 0..T-1 count the query's own words, T..2T-1 the words related to them (synonyms.ts).
    */
   readonly tfAt: Int32Array;
-  private tfPool: Float32Array;
-  private tfUsed = 0;
+  protected tfPool: Float32Array;
+  protected tfUsed = 0;
   readonly mention: (string | undefined)[];
   /** How many words of the name the query mentions (0 when none): the more, the more specific the mention. */
   readonly mentionWords: Uint8Array;
@@ -66,11 +66,13 @@ export class Scan {
   /** The matching work left for trigger patterns, and the patterns not tried once it was spent. */
   private readonly budget = matchBudget();
   private unmatched = { patterns: 0, skills: 0 };
+  /** Which candidates' lengths are in the sums already (Reach.summed): setLen notes only their own. */
+  protected summed: Uint8Array | undefined;
   /** The candidate and field whose words countWord is given. */
   private at = { i: 0, f: 0 };
 
   constructor(
-    private readonly q: Query,
+    protected readonly q: Query,
     private readonly warnings: string[],
     n: number,
   ) {
@@ -129,7 +131,7 @@ export class Scan {
   }
 
   /** Note the length of field f of candidate i (0: absent). */
-  private setLen(i: number, f: number, length: number): void {
+  protected setLen(i: number, f: number, length: number): void {
     this.len[i * NF + f] = length;
     if (length > 0 && !this.summed?.[i]) {
       this.lenSum[f] += length;
@@ -137,7 +139,7 @@ export class Scan {
     }
   }
 
-  private newTf(i: number): number {
+  protected newTf(i: number): number {
     const size = this.q.terms.length * 2 * NF;
     if (this.tfUsed + size > this.tfPool.length) {
       const grown = new Float32Array(Math.max(this.tfPool.length * 2, this.tfUsed + size));
@@ -154,7 +156,7 @@ export class Scan {
    * What a candidate's name and triggers say of the query: a mention of its name, the triggers that fire (keywords,
    * verbs, patterns). True when the whole query is inside a keyword or verb (a phrase in its keywords).
    */
-  private named(
+  protected named(
     i: number,
     c: SelectionCandidate,
     name: string,
@@ -290,80 +292,6 @@ export class Scan {
     if (!this.mention[i] && this.tfAt[i]! >= 0 && this.nameTerms(i) >= 2) this.partialMention(i, nameNorm);
   }
 
-  /** Which candidates' lengths are in the sums already (Reach.summed): setLen notes only their own. */
-  private summed: Uint8Array | undefined;
-
-  /**
-   * Before the pass: the counts of the candidates `reach` counts (counted() reads them), with their document
-   * frequencies, and the sums of the lengths of the registry's candidates.
-   */
-  applyCounts(reach: Reach): void {
-    const { counts, pairs, counted } = reach;
-    const nTerms = this.q.terms.length;
-    const stride = nTerms * NF;
-    for (let f = 0; f < DF_FIELDS; f++) {
-      this.lenSum[f] += reach.lenSum[f]!;
-      this.lenCount[f] += reach.lenCount[f]!;
-    }
-    this.summed = reach.summed;
-    for (let k = 0; k < counts.length; k += 3) {
-      const i = counts[k]!;
-      if (!counted[i]) continue;
-      const at = this.tfAt[i]! >= 0 ? this.tfAt[i]! : this.newTf(i);
-      const slot = counts[k + 1]!;
-      const own = slot < nTerms ? slot : slot - nTerms;
-      const tf = this.tfPool;
-      // Every field counted is one of DF_FIELDS: the candidate holds the term (or a related word) in one of them.
-      let held = false;
-      for (let f = 0; f < DF_FIELDS && !held; f++)
-        held = tf[at + own * NF + f]! > 0 || tf[at + stride + own * NF + f]! > 0;
-      if (!held) this.df[own]!++;
-      const cell = at + slot * NF;
-      const packed = counts[k + 2]!;
-      for (let f = 0; f < DF_FIELDS; f++) {
-        const n = (packed >>> (8 * f)) & 0xff;
-        if (n === 0) continue;
-        this.fields[i] |= 1 << f;
-        tf[cell + f] += n;
-      }
-    }
-    for (let k = 0; k < pairs.length; k += 3) {
-      const i = pairs[k]!;
-      if (!counted[i]) continue;
-      const packed = pairs[k + 2]!;
-      let bits = 0;
-      for (let f = 0; f < DF_FIELDS; f++) if ((packed >>> (8 * f)) & 0xff) bits |= 1 << f;
-      (this.pairs[i] ??= new Uint8Array(this.q.pairs.size))[pairs[k + 1]!]! |= bits;
-    }
-  }
-
-  /**
-   * A candidate whose terms applyCounts noted (Reach.counted): candidate() without reading its fields word by word.
-   */
-  counted(i: number, c: SelectionCandidate): void {
-    const q = this.q;
-    const name = typeof c.name === 'string' ? c.name : String(c.name ?? '');
-    const nameNorm = normalizeForMatch(name);
-    const phraseInKeywords = this.named(i, c, name, nameNorm, strings(c.keywords), strings(c.verbs));
-    // Lengths are read only beside counts (BM25); their sums are the index's.
-    if (this.tfAt[i]! >= 0) this.lengths(i, c);
-    let phraseIn: string[] | undefined = phraseInKeywords ? ['keywords'] : undefined;
-    const at = this.tfAt[i]!;
-    // A phrase holds every word of the query: looked for only in a description that holds all its terms.
-    if (at >= 0 && q.phrase !== undefined)
-      for (let f = 2; f < HEADINGS; f++) {
-        let all = true;
-        for (let t = 0; t < q.wordTerms && all; t++) all = this.tfPool[at + t * NF + f]! > 0;
-        const value = f === 2 ? c.briefDescription : c.description;
-        if (!all || typeof value !== 'string') continue;
-        const norm = value.toLowerCase();
-        if (q.raw.every((w) => norm.includes(w)) && ` ${joinedWords(norm)} `.includes(q.phrase))
-          (phraseIn ??= []).push(FIELDS[f]!);
-      }
-    if (phraseIn) this.phrase[i] = `phrase "${q.raw.join(' ')}" in ${phraseIn.join(', ')}`;
-    if (!this.mention[i] && at >= 0 && this.nameTerms(i) >= 2) this.partialMention(i, nameNorm);
-  }
-
   /**
    * A candidate known to hold nothing of the query (no word of its name, triggers or descriptions stems to a word of
    * the query or a related one, no trigger pattern, no name an acronym of the query may stand for: a registry's
@@ -415,14 +343,14 @@ export class Scan {
   }
 
   /** How many of the query's own terms candidate i's name holds. */
-  private nameTerms(i: number): number {
+  protected nameTerms(i: number): number {
     const at = this.tfAt[i]!;
     let k = 0;
     for (let t = 0; t < this.q.terms.length; t++) if (this.tfPool[at + t * NF]! > 0) k++;
     return k;
   }
 
-  private partialMention(i: number, nameNorm: string): void {
+  protected partialMention(i: number, nameNorm: string): void {
     const q = this.q;
     const ws = joinedWords(nameNorm).split(' ');
     if (ws.length < 3) return;

@@ -1,4 +1,5 @@
-import { DF_FIELDS, FIELDS, NF, Scan, type Reach } from './select-scan.js';
+import { DF_FIELDS, FIELDS, NF, type Reach } from './select-scan.js';
+import { CountedScan } from './select-counted.js';
 import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
 import type { CatalogEntry } from '../skill/light.js';
@@ -161,15 +162,8 @@ export function selectSkills(
   // BM25 needs the document frequencies and average lengths of the whole set before it can score.
   const n = candidates.length;
   const nTerms = q.terms.length;
-  const scan = new Scan(q, warnings, n);
-  const reach = opts.mayMatch?.(q);
-  if (reach) scan.applyCounts(reach);
-  for (let i = 0; i < n; i++) {
-    if (reach && !reach.may[i]) {
-      if (!reach.summed[i]) scan.lengths(i, candidates[i]!);
-    } else if (reach?.counted[i]) scan.counted(i, candidates[i]!);
-    else scan.candidate(i, candidates[i]!);
-  }
+  const scan = new CountedScan(q, warnings, n);
+  scan.pass(candidates, opts.mayMatch?.(q));
   scan.finish();
   const { len, tf, tfAt, mention, mentionWords, mentionTerm, phrase, triggers, pairs, fields, df } = scan;
   const stride = nTerms * NF;

@@ -61,26 +61,31 @@ export function prefilter(
     }
     const partial = index.holding(PARTIAL);
     if (partial === null) return undefined;
-    const counted = new Uint8Array(entries.length);
-    // A registry skill of the catalog has no body (select-scan.ts Scan.counted reads none).
-    for (let i = 0; i < entries.length; i++) if (rowOf[i]! >= 0 && entries[i]!.body === undefined) counted[i] = 1;
-    for (const r of partial) if (entryOf[r]! >= 0) counted[entryOf[r]!] = 0;
     const starts = q.acronyms.size ? new Set([...q.acronyms].map((a) => a.charAt(0))) : undefined;
     const may = new Uint8Array(entries.length);
+    const counted = new Uint8Array(entries.length);
+    const summed = new Uint8Array(entries.length);
+    let registry = 0;
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i]!;
       const row = rowOf[i]!;
+      if (row >= 0) {
+        registry++;
+        summed[i] = 1;
+        // A registry skill of the catalog has no body (select-scan.ts Scan.counted reads none).
+        if (e.body === undefined) counted[i] = 1;
+      }
       if (row < 0 || hit[row] || (e.triggers?.patterns?.length ?? 0) > 0) may[i] = 1;
       else if (starts) {
         const first = normalizeForMatch(e.name).charAt(0);
         if (first === '' || starts.has(first)) may[i] = 1;
       }
     }
+    for (const r of partial) if (entryOf[r]! >= 0) counted[entryOf[r]!] = 0;
     // The sums of the lengths of the registry's candidates: the index's, less those of rows the catalog left out.
     const sums = [...index.lengths];
-    for (let r = 0; r < nRows; r++) if (entryOf[r]! < 0) addLengths(rowFields(index.rows[r]!), sums, -1);
-    const summed = new Uint8Array(entries.length);
-    for (let i = 0; i < entries.length; i++) if (rowOf[i]! >= 0) summed[i] = 1;
+    if (registry < nRows)
+      for (let r = 0; r < nRows; r++) if (entryOf[r]! < 0) addLengths(rowFields(index.rows[r]!), sums, -1);
     const lenSum = new Float64Array(sums.length / 2);
     const lenCount = new Float64Array(sums.length / 2);
     for (let f = 0; f < lenSum.length; f++) {
