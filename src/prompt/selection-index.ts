@@ -16,17 +16,20 @@ import { addPosting, decodeCounts, decodeRows, encodeRows, type Postings } from 
 // render-prompt when it finds none that fits (a registry written by another tool or version).
 //
 // Line 1 (JSON): {"format", "version": SELECTION_INDEX_VERSION, "index": identity, "skills": rows, "rowsLength": the
-//   length of line 2, "stems": the SHA-1 of the lines after it}. The identity is index.json's device, inode, size,
+//   length of line 2, "stems": the SHA-1 of the lines after it, "lengths": per field of relevance the sum of the rows'
+//   lengths that are not 0 and how many they are}. The identity is index.json's device, inode, size,
 //   and modification and change times in nanoseconds: a file written from another index.json (an older one, another
 //   registry's, a copy) does not match, and is not trusted. Rows are checked one by one as they are read, the stems'
 //   lines by their digest (0.3 ms for 10,000 skills): a damaged line would rule out skills a query reaches.
 // Line 2 (JSON): a row per skill, in index.json's order: [id, latestVersion, layout, name, description, path,
 //   briefDescription or null, triggers or null, 1 when hidden else 0]. One JSON array parses faster than the same
 //   rows as tab-separated lines (measured on 10,000 rows: 12–37 ms against 18–39 ms), and holds any text.
-// Then a line per stem, "t<stem>\t<rows>": the stems of the words (stop words aside) of each skill's name, keywords,
-//   verbs and descriptions; "k<stem>\t<rows>": those of every word of its keywords and verbs. Lines in the order of
-//   their keys (code units), rows ascending, each written as its difference from the one before in base 36,
-//   comma-separated. Only the lines of a query's stems are decoded (selection-prefilter.ts).
+// Then a line per key, "<key>\t<rows>" (selection-terms.ts): "t<stem>" the stems of the words (stop words aside) of
+//   each skill's name, keywords, verbs and descriptions, with how often each field holds them; "p<stem> <stem>" two
+//   such words side by side; "k<stem>" those of every word of its keywords and verbs; "s" the skills counted only in
+//   part. Lines in the order of their keys (code units), rows ascending, each written as its difference from the one
+//   before in base 36 and what the line holds for it, comma-separated (selection-rows.ts). Only the lines of a
+//   query's stems and pairs are decoded (selection-prefilter.ts).
 // A registry write updates the file written from the index.json it replaced: a skill whose fields are unchanged keeps
 // the stems the old file gives it, only the others are read again. The text is a function of the rows and their
 // stems alone, so an update writes exactly what a rebuild would.
