@@ -86,6 +86,7 @@ function addStems(text: unknown, words: Set<string>, all?: Set<string>): void {
 
 /** Whether the scan's probe for `s` (select-query.ts probeOf) finds word `w` of that stem. */
 function probeSees(w: string, s: string): boolean {
+  if (s.length > 3) return w.includes(s.slice(0, -1));
   if (SHORT_STEM.test(s)) return w.length <= s.length + 3 && w.startsWith(s) && LETTERS.test(w.slice(s.length));
   return w.includes(s.length > 2 ? s.slice(0, -1) : s);
 }
@@ -149,17 +150,8 @@ export interface RowFields {
 export function keysOf(r: RowFields): Map<string, string> {
   const keywords = r.keywords ?? [];
   const verbs = r.verbs ?? [];
-  const words = new Set<string>();
-  const triggers = new Set<string>();
-  // The stems of every word (no stop word) of the fields, and those of the triggers' words (stop words too): the
-  // keywords and verbs one by one (as a trigger is matched) and joined (as ranking reads them).
-  addStems(r.name, words);
-  if (keywords.length + verbs.length > 0)
-    for (const k of [...keywords, ...verbs, `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`])
-      addStems(k, words, triggers);
-  addStems(r.brief, words);
-  addStems(r.description, words);
-  // The counts, from the fields as the scan reads them (select-scan.ts fieldValue).
+  // The counts, from the fields as the scan reads them (select-scan.ts fieldValue). A field of ASCII without
+  // apostrophes is split into words as addStems splits it: when every field is, the stems counted are all it finds.
   const kw = strings(r.keywords);
   const vb = strings(r.verbs);
   const fields = [r.name, kw.length + vb.length ? `${kw.join(' ; ')} ; ${vb.join(' ; ')}` : '', r.brief, r.description];
@@ -172,8 +164,18 @@ export function keysOf(r: RowFields): Map<string, string> {
     if (typeof value !== 'string' || value === '') continue;
     full = !NON_ASCII.test(value) && !value.includes("'") && countField(value, f, counts, pairs, counted);
   }
-  // Every stem the fields hold is counted (else the scan would find a word the counts miss): a check of the above.
-  if (full && counted.size !== words.size) full = false;
+  // The stems of every word (no stop word) of the fields, and those of the triggers' words (stop words too): the
+  // keywords and verbs one by one (as a trigger is matched) and joined (as ranking reads them).
+  const words = full ? counted : new Set<string>();
+  const triggers = new Set<string>();
+  if (!full) addStems(r.name, words);
+  if (keywords.length + verbs.length > 0)
+    for (const k of [...keywords, ...verbs, `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`])
+      addStems(k, full ? new Set() : words, triggers);
+  if (!full) {
+    addStems(r.brief, words);
+    addStems(r.description, words);
+  }
   const keys = new Map<string, string>();
   for (const w of words) keys.set(`t${w}`, full ? payloadOf(counts.get(w) ?? 0) : '');
   for (const w of triggers) keys.set(`k${w}`, '');
