@@ -5,6 +5,7 @@ import type { SkillFolder } from '../skill/folders.js';
 import type { MetaCache } from '../skill/meta-cache.js';
 import { discoveryBudget } from '../skill/discover.js';
 import type { Query } from './select-query.js';
+import type { Reach } from './select-scan.js';
 import {
   catalogEntryOf,
   indexIdentity,
@@ -32,7 +33,7 @@ export interface Catalog {
    * Which entries a query may match, when the registry's selection index says (SelectOptions.mayMatch); absent,
    * selection reads every entry.
    */
-  mayMatch?: (q: Query) => Uint8Array | undefined;
+  mayMatch?: (q: Query) => Reach | undefined;
 }
 
 export interface CatalogOptions {

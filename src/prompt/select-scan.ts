@@ -11,19 +11,14 @@ import { SYMBOL, firstWord, lastWord, literalIn, matchTerm, type Query, type Ter
 import { matchBudget, patternFor } from './trigger-patterns.js';
 import { MAX_MATCH_WORK, MAX_PATTERNS_PER_SKILL } from '../formats/trigger-limits.js';
 import type { SelectionCandidate } from './select.js';
+import { BODY, DF_FIELDS, FIELDS, HEADINGS, NF, fieldValue, headingsOf, type Reach } from './select-fields.js';
 
-/** The fields relevance reads, in the order of their columns: the body's headings and text come from SKILL.md. */
-export const FIELDS = ['name', 'keywords', 'brief_description', 'description', 'headings', 'body'] as const;
-/** How many fields (columns per term). */
-export const NF = FIELDS.length;
-// Document frequency counts the fields every skill has (name to description), not the body's headings and text:
-// most bodies hold most words of a request ("implementation", "test"), which would make every word look common.
-export const DF_FIELDS = 4;
-const HEADINGS = 4;
+export { DF_FIELDS, FIELDS, NF, headingsOf, type Reach };
+import { joinedLength, strings } from './selection-terms.js';
+
 // Characters NFKC or the folding of accents changes in Latin text (normalizeForMatch).
 // eslint-disable-next-line no-misleading-character-class -- a range of combining marks, alone, on purpose
 const FOLDED = /[\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff\ufb00-\ufb06\uff00-\uffef]/;
-const BODY = 5;
 
 /**
  * The per-candidate pass, with what it learns about the query kept across candidates. What it finds is kept
@@ -52,8 +47,8 @@ export class Scan {
    * Terms 0..T-1 count the query's own words, T..2T-1 the words related to them (synonyms.ts).
    */
   readonly tfAt: Int32Array;
-  private tfPool: Float32Array;
-  private tfUsed = 0;
+  protected tfPool: Float32Array;
+  protected tfUsed = 0;
   readonly mention: (string | undefined)[];
   /** How many words of the name the query mentions (0 when none): the more, the more specific the mention. */
   readonly mentionWords: Uint8Array;
@@ -71,11 +66,13 @@ export class Scan {
   /** The matching work left for trigger patterns, and the patterns not tried once it was spent. */
   private readonly budget = matchBudget();
   private unmatched = { patterns: 0, skills: 0 };
+  /** Which candidates' lengths are in the sums already (Reach.summed): setLen notes only their own. */
+  protected summed: Uint8Array | undefined;
   /** The candidate and field whose words countWord is given. */
   private at = { i: 0, f: 0 };
 
   constructor(
-    private readonly q: Query,
+    protected readonly q: Query,
     private readonly warnings: string[],
     n: number,
   ) {
@@ -134,15 +131,15 @@ export class Scan {
   }
 
   /** Note the length of field f of candidate i (0: absent). */
-  private setLen(i: number, f: number, length: number): void {
+  protected setLen(i: number, f: number, length: number): void {
     this.len[i * NF + f] = length;
-    if (length > 0) {
+    if (length > 0 && !this.summed?.[i]) {
       this.lenSum[f] += length;
       this.lenCount[f]++;
     }
   }
 
-  private newTf(i: number): number {
+  protected newTf(i: number): number {
     const size = this.q.terms.length * 2 * NF;
     if (this.tfUsed + size > this.tfPool.length) {
       const grown = new Float32Array(Math.max(this.tfPool.length * 2, this.tfUsed + size));
@@ -155,13 +152,21 @@ export class Scan {
     return at;
   }
 
-  candidate(i: number, c: SelectionCandidate): void {
+  /**
+   * What a candidate's name and triggers say of the query: a mention of its name, the triggers that fire (keywords,
+   * verbs, patterns). True when the whole query is inside a keyword or verb (a phrase in its keywords).
+   */
+  protected named(
+    i: number,
+    c: SelectionCandidate,
+    name: string,
+    nameNorm: string,
+    keywords: string[],
+    verbs: string[],
+  ): boolean {
     const q = this.q;
-    const name = typeof c.name === 'string' ? c.name : String(c.name ?? '');
-
     // Mention: the name, or its words in sequence ("web-scraping", "web scraping"); a name of stop words only
     // ("it") would be mentioned by nearly every query.
-    const nameNorm = normalizeForMatch(name);
     if (q.text.includes(firstWord(nameNorm)) && q.text.includes(lastWord(nameNorm))) {
       const key = joinedWords(nameNorm);
       if (
@@ -189,8 +194,6 @@ export class Scan {
 
     // Triggers: keywords and verbs as whole words in sequence, as written or stemmed, so "api" never matches
     // inside "capital" and verb "scrape" matches "scraping".
-    const keywords = strings(c.keywords);
-    const verbs = strings(c.verbs);
     let phraseInKeywords = false;
     let triggers: string[] | undefined;
     for (let l = 0; l < 2; l++) {
@@ -229,6 +232,17 @@ export class Scan {
     }
     if (missed) this.unmatched.skills++;
     if (triggers) this.triggers[i] = triggers;
+
+    return phraseInKeywords;
+  }
+
+  candidate(i: number, c: SelectionCandidate): void {
+    const q = this.q;
+    const name = typeof c.name === 'string' ? c.name : String(c.name ?? '');
+    const nameNorm = normalizeForMatch(name);
+    const keywords = strings(c.keywords);
+    const verbs = strings(c.verbs);
+    const phraseInKeywords = this.named(i, c, name, nameNorm, keywords, verbs);
 
     // Relevance and phrase: only the fields that may hold a query term are read word by word.
     let phraseIn: string[] | undefined = phraseInKeywords ? ['keywords'] : undefined;
@@ -329,14 +343,14 @@ export class Scan {
   }
 
   /** How many of the query's own terms candidate i's name holds. */
-  private nameTerms(i: number): number {
+  protected nameTerms(i: number): number {
     const at = this.tfAt[i]!;
     let k = 0;
     for (let t = 0; t < this.q.terms.length; t++) if (this.tfPool[at + t * NF]! > 0) k++;
     return k;
   }
 
-  private partialMention(i: number, nameNorm: string): void {
+  protected partialMention(i: number, nameNorm: string): void {
     const q = this.q;
     const ws = joinedWords(nameNorm).split(' ');
     if (ws.length < 3) return;
@@ -376,64 +390,3 @@ export class Scan {
     return hit;
   }
 }
-
-/** The text of field f (FIELDS) as ranking reads it; the headings only when the body may hold a term. */
-function fieldValue(
-  f: number,
-  name: string,
-  keywords: string[],
-  verbs: string[],
-  c: SelectionCandidate,
-  body: string,
-  bodyMayMatch: boolean,
-): unknown {
-  return f === 0
-    ? name
-    : f === 1
-      ? keywords.length + verbs.length
-        ? `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`
-        : ''
-      : f === 2
-        ? c.briefDescription
-        : f === 3
-          ? c.description
-          : f === HEADINGS
-            ? bodyMayMatch
-              ? headingsOf(body)
-              : ''
-            : body;
-}
-
-/** The length of `list.join(' ; ')`. */
-function joinedLength(list: readonly string[]): number {
-  let n = list.length > 0 ? 3 * (list.length - 1) : 0;
-  for (const s of list) n += s.length;
-  return n;
-}
-
-const NONE: string[] = [];
-function strings(v: unknown): string[] {
-  if (!Array.isArray(v) || v.length === 0) return NONE;
-  for (const s of v)
-    if (typeof s !== 'string' || s === '')
-      return v.filter((s): s is string => typeof s === 'string' && s.trim() !== '');
-  return v as string[];
-}
-
-/**
- * The headings of a Markdown body, one a line: lines that start with 1 to 6 "#" and a space, outside fenced code
- * (where "# comment" is a shell comment, not a heading).
- */
-export function headingsOf(body: string): string {
-  let out = '';
-  let fence = '';
-  for (const m of body.matchAll(HEADING_OR_FENCE)) {
-    if (m[2] !== undefined) {
-      if (!fence) fence = m[2];
-      else if (m[2].startsWith(fence) && m[2][0] === fence[0] && m[3]!.trim() === '') fence = '';
-    } else if (!fence) out += `${m[1]}\n`;
-  }
-  return out;
-}
-
-const HEADING_OR_FENCE = /^ {0,3}(?:#{1,6}[ \t]+(.*)|(`{3,}|~{3,})(.*))$/gm;

@@ -1,4 +1,5 @@
-import { DF_FIELDS, FIELDS, NF, Scan } from './select-scan.js';
+import { DF_FIELDS, FIELDS, NF, type Reach } from './select-scan.js';
+import { CountedScan } from './select-counted.js';
 import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
 import type { CatalogEntry } from '../skill/light.js';
@@ -51,7 +52,7 @@ export interface SelectOptions {
    * Which candidates may match the query (1) and which surely hold nothing of it (0: only their lengths are noted);
    * undefined: every candidate is read. A registry's selection index answers it (selection-prefilter.ts).
    */
-  mayMatch?: (q: Query) => Uint8Array | undefined;
+  mayMatch?: (q: Query) => Reach | undefined;
 }
 export interface SelectResult {
   /** Top `max` of the candidates that matched anything, in rank order. */
@@ -161,12 +162,8 @@ export function selectSkills(
   // BM25 needs the document frequencies and average lengths of the whole set before it can score.
   const n = candidates.length;
   const nTerms = q.terms.length;
-  const scan = new Scan(q, warnings, n);
-  const may = opts.mayMatch?.(q);
-  for (let i = 0; i < n; i++) {
-    if (may && !may[i]) scan.lengths(i, candidates[i]!);
-    else scan.candidate(i, candidates[i]!);
-  }
+  const scan = new CountedScan(q, warnings, n);
+  scan.pass(candidates, opts.mayMatch?.(q));
   scan.finish();
   const { len, tf, tfAt, mention, mentionWords, mentionTerm, phrase, triggers, pairs, fields, df } = scan;
   const stride = nTerms * NF;

@@ -6,15 +6,9 @@ import { writeAtomic } from '../fs/atomic.js';
 import { isSkillId } from '../model/spec.js';
 import { indexIdentity } from '../registry/index-io.js';
 import { entryOf, type CatalogEntry } from '../skill/light.js';
-import {
-  NON_ASCII,
-  SELECTION_INDEX_VERSION,
-  forEachWordHolding,
-  isStopWord,
-  joinedWords,
-  normalizeForMatch,
-  stem,
-} from './text-match.js';
+import { SELECTION_INDEX_VERSION } from './text-match.js';
+import { addLengths, keysOf as keysOfFields, type RowFields } from './selection-terms.js';
+import { addPosting, decodeCounts, decodeRows, encodeRows, type Postings } from './selection-rows.js';
 
 // A registry's selection index, `<registry>/selection-index`: what render-prompt reads of a registry instead of
 // index.json (7 MB for 10,000 skills, most of it versions and dates), and which skills hold each stem of a query.
@@ -22,17 +16,20 @@ import {
 // render-prompt when it finds none that fits (a registry written by another tool or version).
 //
 // Line 1 (JSON): {"format", "version": SELECTION_INDEX_VERSION, "index": identity, "skills": rows, "rowsLength": the
-//   length of line 2, "stems": the SHA-1 of the lines after it}. The identity is index.json's device, inode, size,
+//   length of line 2, "stems": the SHA-1 of the lines after it, "lengths": per field of relevance the sum of the rows'
+//   lengths that are not 0 and how many they are}. The identity is index.json's device, inode, size,
 //   and modification and change times in nanoseconds: a file written from another index.json (an older one, another
 //   registry's, a copy) does not match, and is not trusted. Rows are checked one by one as they are read, the stems'
 //   lines by their digest (0.3 ms for 10,000 skills): a damaged line would rule out skills a query reaches.
 // Line 2 (JSON): a row per skill, in index.json's order: [id, latestVersion, layout, name, description, path,
 //   briefDescription or null, triggers or null, 1 when hidden else 0]. One JSON array parses faster than the same
 //   rows as tab-separated lines (measured on 10,000 rows: 12–37 ms against 18–39 ms), and holds any text.
-// Then a line per stem, "t<stem>\t<rows>": the stems of the words (stop words aside) of each skill's name, keywords,
-//   verbs and descriptions; "k<stem>\t<rows>": those of every word of its keywords and verbs. Lines in the order of
-//   their keys (code units), rows ascending, each written as its difference from the one before in base 36,
-//   comma-separated. Only the lines of a query's stems are decoded (selection-prefilter.ts).
+// Then a line per key, "<key>\t<rows>" (selection-terms.ts): "t<stem>" the stems of the words (stop words aside) of
+//   each skill's name, keywords, verbs and descriptions, with how often each field holds them; "p<stem> <stem>" two
+//   such words side by side; "k<stem>" those of every word of its keywords and verbs; "s" the skills counted only in
+//   part. Lines in the order of their keys (code units), rows ascending, each written as its difference from the one
+//   before in base 36 and what the line holds for it, comma-separated (selection-rows.ts). Only the lines of a
+//   query's stems and pairs are decoded (selection-prefilter.ts).
 // A registry write updates the file written from the index.json it replaced: a skill whose fields are unchanged keeps
 // the stems the old file gives it, only the others are read again. The text is a function of the rows and their
 // stems alone, so an update writes exactly what a rebuild would.
@@ -58,10 +55,20 @@ export type Row = [
 export interface SelectionIndex {
   rows: Row[];
   /**
+   * Per field of relevance (name, keywords and verbs, brief, description): the sum of the rows' lengths that are not
+   * 0, then how many they are.
+   */
+  lengths: readonly number[];
+  /**
    * The rows whose fields hold stem `s` ("t" + s: a word that is no stop word, in any field; "k" + s: any word of the
    * triggers); [] when none do; null when the line is damaged (then nothing can be ruled out).
    */
   holding(key: string): number[] | null;
+  /**
+   * The rows of a key's line as `holding` gives them, with each row's counts (selection-terms.ts packedOf: 8 bits a
+   * field; 0 for a row counted only in part); null when the line is damaged.
+   */
+  counts(key: string): { rows: number[]; packed: number[] } | null;
   /** The stems' lines, whole (their digest checked). */
   stemsText(): string;
 }
@@ -103,48 +110,14 @@ export function catalogEntryOf(r: Row, root: string): CatalogEntry {
   );
 }
 
-// Any letter, mark or digit: forEachWordHolding then yields every word of a text, each as selection's scan reads it
-// (select-scan.ts reads those holding a probe of the query: a subset).
-const ANY_WORD = /[\p{L}\p{M}\p{N}]/gu;
-
-/** The stems of the words of a text: into `words` those of words that are no stop words, into `all` every one. */
-function addStems(text: unknown, words: Set<string>, all?: Set<string>): void {
-  if (typeof text !== 'string' || text === '') return;
-  const visit = (w: string) => {
-    const s = stem(w);
-    all?.add(s);
-    if (!isStopWord(w)) words.add(s);
-  };
-  const norm = normalizeForMatch(text);
-  // ASCII without apostrophes: its words are the runs of letters and digits, which joinedWords finds at native speed
-  // (a registry write reads every skill's fields).
-  if (!NON_ASCII.test(norm) && !norm.includes("'")) {
-    for (const w of joinedWords(norm).split(' ')) if (w !== '') visit(w);
-  } else forEachWordHolding(norm, ANY_WORD, visit);
+/** The fields of a row that selection reads word by word (selection-terms.ts). */
+export function rowFields(r: Row): RowFields {
+  const t = r[7];
+  return { name: r[0], keywords: t?.keywords, verbs: t?.verbs, brief: r[6], description: r[4] };
 }
 
-/** The keys of a row (see above): "t" + the stem of each word that is no stop word, "k" + that of each trigger word. */
-function keysOf(r: Row): string[] {
-  // The fields of the candidate selection makes of the catalog's entry (select.ts candidateOf, catalogEntryOf):
-  // name (the id), keywords, verbs, brief and full description. Not through candidateOf itself: a registry write
-  // would load all of selection (test/unit/prompt/selection-index.test.ts checks they agree).
-  const words = new Set<string>();
-  const triggers = new Set<string>();
-  const keywords = r[7]?.keywords ?? [];
-  const verbs = r[7]?.verbs ?? [];
-  addStems(r[0], words);
-  // The keywords and verbs one by one (as a trigger is matched) and joined (as ranking reads them: a text of a
-  // script without spaces is cut into words as a whole).
-  if (keywords.length + verbs.length > 0)
-    for (const k of [...keywords, ...verbs, `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`])
-      addStems(k, words, triggers);
-  addStems(r[6], words);
-  addStems(r[4], words);
-  const keys: string[] = [];
-  for (const w of words) keys.push(`t${w}`);
-  for (const w of triggers) keys.push(`k${w}`);
-  return keys;
-}
+/** The keys of a row and what each line holds for it (selection-terms.ts). */
+const keysOf = (r: Row): Map<string, string> => keysOfFields(rowFields(r));
 
 /** Whether two rows hold the same fields of keysOf (the id, triggers' keywords and verbs, the descriptions). */
 function sameWords(a: Row, b: Row): boolean {
@@ -163,34 +136,21 @@ function sameStrings(a: readonly string[] | undefined, b: readonly string[] | un
 }
 
 /** The text of the selection index of these rows (index.json's order), the keys of each, for the index `identity`. */
-function indexText(rows: readonly Row[], keys: readonly (readonly string[])[], identity: string): string {
-  const postings = new Map<string, number[]>();
+function indexText(rows: readonly Row[], keys: readonly Map<string, string>[], identity: string): string {
+  const postings = new Map<string, Postings>();
   keys.forEach((list, row) => {
-    for (const key of list) {
-      const rowsOf = postings.get(key);
-      if (rowsOf) rowsOf.push(row);
-      else postings.set(key, [row]);
-    }
+    for (const [key, payload] of list) addPosting(postings, key, row, payload);
   });
   let lines = '';
   for (const key of [...postings.keys()].sort()) lines += `${key}\t${encodeRows(postings.get(key)!)}\n`;
   return withHeader(rows, lines, identity);
 }
 
-/** Rows ascending, each as its difference from the one before in base 36, comma-separated. */
-function encodeRows(list: readonly number[]): string {
-  let line = '';
-  let last = 0;
-  for (const row of list) {
-    line += `${line ? ',' : ''}${(row - last).toString(36)}`;
-    last = row;
-  }
-  return line;
-}
-
 /** The whole file: the header, the rows, and the stems' lines. */
 function withHeader(rows: readonly Row[], lines: string, identity: string): string {
   const rowsText = JSON.stringify(rows);
+  const lengths = [0, 0, 0, 0, 0, 0, 0, 0];
+  for (const r of rows) addLengths(rowFields(r), lengths);
   const header = {
     format: FORMAT,
     version: SELECTION_INDEX_VERSION,
@@ -198,6 +158,7 @@ function withHeader(rows: readonly Row[], lines: string, identity: string): stri
     skills: rows.length,
     rowsLength: rowsText.length,
     stems: digestOf(lines),
+    lengths,
   };
   return `${JSON.stringify(header)}\n${rowsText}\n${lines}`;
 }
@@ -212,7 +173,7 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
   for (let j = 1; j < before.length; j++) if (!(before[j - 1]![0] < before[j]![0])) return undefined;
   // Old row → its new row, -1 when it went or changed (both lists in id order, so the map keeps the order).
   const moved = new Int32Array(before.length).fill(-1);
-  const fresh = new Map<string, number[]>();
+  const fresh = new Map<string, Postings>();
   let j = 0;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
@@ -221,15 +182,12 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
       moved[j] = i;
       continue;
     }
-    for (const key of keysOf(r)) {
-      const list = fresh.get(key);
-      if (list) list.push(i);
-      else fresh.set(key, [i]);
-    }
+    for (const [key, payload] of keysOf(r)) addPosting(fresh, key, i, payload);
   }
   const lines: [string, string][] = [];
   const text = old.stemsText();
-  const list: number[] = [];
+  const list: Postings = { rows: [], payloads: [] };
+  const where: number[] = [];
   for (let at = 0; at < text.length;) {
     let end = text.indexOf('\n', at);
     if (end === -1) end = text.length;
@@ -238,19 +196,27 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
     const key = text.slice(at, tab);
     const added = fresh.get(key);
     fresh.delete(key);
-    list.length = 0;
-    const rows = decodeRows(text, tab + 1, end, before.length);
+    list.rows.length = 0;
+    list.payloads.length = 0;
+    where.length = 0;
+    const rows = decodeRows(text, tab + 1, end, before.length, where);
     if (rows === null) return undefined;
     let k = 0;
-    for (const row of rows) {
-      const m = moved[row]!;
-      if (m >= 0) {
-        while (added && k < added.length && added[k]! < m) list.push(added[k++]!);
-        list.push(m);
+    const addUpTo = (m: number) => {
+      for (; added && k < added.rows.length && added.rows[k]! < m; k++) {
+        list.rows.push(added.rows[k]!);
+        list.payloads.push(added.payloads[k]!);
       }
-    }
-    while (added && k < added.length) list.push(added[k++]!);
-    if (list.length > 0) lines.push([key, encodeRows(list)]);
+    };
+    rows.forEach((row, n) => {
+      const m = moved[row]!;
+      if (m < 0) return;
+      addUpTo(m);
+      list.rows.push(m);
+      list.payloads.push(text.slice(where[2 * n], where[2 * n + 1]));
+    });
+    addUpTo(Infinity);
+    if (list.rows.length > 0) lines.push([key, encodeRows(list)]);
     at = end + 1;
   }
   for (const [key, added] of fresh) lines.push([key, encodeRows(added)]);
@@ -297,6 +263,7 @@ interface Header {
   skills: number;
   rowsLength: number;
   stems: string;
+  lengths: number[];
 }
 
 const isHeader = (h: unknown, identity: string): h is Header =>
@@ -307,7 +274,10 @@ const isHeader = (h: unknown, identity: string): h is Header =>
   (h as Header).index === identity &&
   Number.isInteger((h as Header).skills) &&
   Number.isInteger((h as Header).rowsLength) &&
-  typeof (h as Header).stems === 'string';
+  typeof (h as Header).stems === 'string' &&
+  Array.isArray((h as Header).lengths) &&
+  (h as Header).lengths.length === 8 &&
+  (h as Header).lengths.every((n) => Number.isInteger(n) && n >= 0);
 
 /** The first line of the selection index, parsed; undefined when there is none or it is not a header. */
 function headerOf(dir: string): Header | undefined {
@@ -360,46 +330,30 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
   const checked = rows as Row[];
   return {
     rows: checked,
+    lengths: header.lengths,
     holding(key) {
-      // A query asks for a few stems: each line is found by searching for it (the lines follow line 2's newline).
-      const at = text.indexOf(`\n${key}\t`, nl2);
-      if (at === -1) return [];
-      const start = at + key.length + 2;
-      let end = text.indexOf('\n', start);
-      if (end === -1) end = text.length;
-      return decodeRows(text, start, end, checked.length);
+      const at = lineOf(key);
+      return at === undefined ? [] : decodeRows(text, at[0], at[1], checked.length);
+    },
+    counts(key) {
+      const at = lineOf(key);
+      const rows: number[] = [];
+      const packed: number[] = [];
+      return at === undefined || decodeCounts(text, at[0], at[1], checked.length, rows, packed)
+        ? { rows, packed }
+        : null;
     },
     stemsText: () => text.slice(nl2 + 1),
   };
-}
-
-/**
- * The rows of a stem's line, `text` from `start` to `end`: base-36 gaps between rising rows, comma-separated (see
- * encodeRows). Read digit by digit (a common word's line holds thousands of rows): no substrings, no parseInt. Null
- * for a line that is damaged: a character that is not a digit, an empty gap, a gap of 0 after the first, a row at or
- * past `limit`.
- */
-function decodeRows(text: string, start: number, end: number, limit: number): number[] | null {
-  const out: number[] = [];
-  let row = 0;
-  let d = 0;
-  let digits = 0;
-  for (let c = start; c <= end; c++) {
-    const ch = c === end ? 44 : text.charCodeAt(c);
-    if (ch !== 44) {
-      const v = ch >= 48 && ch <= 57 ? ch - 48 : ch >= 97 && ch <= 122 ? ch - 87 : -1;
-      if (v < 0) return null;
-      d = d * 36 + v;
-      digits++;
-      continue;
-    }
-    row += d;
-    if (digits === 0 || (out.length > 0 && d === 0) || row >= limit) return null;
-    out.push(row);
-    d = 0;
-    digits = 0;
+  /** Where the rows of a key's line start and end; undefined when there is no line. */
+  function lineOf(key: string): [number, number] | undefined {
+    // A query asks for a few stems: each line is found by searching for it (the lines follow line 2's newline).
+    const at = text.indexOf(`\n${key}\t`, nl2);
+    if (at === -1) return undefined;
+    const start = at + key.length + 2;
+    const end = text.indexOf('\n', start);
+    return [start, end === -1 ? text.length : end];
   }
-  return out;
 }
 
 // An id of lower-case ASCII letters and digits with single hyphens between is a skill id (isSkillId: its Unicode

@@ -1,6 +1,8 @@
 import type { CatalogEntry } from '../skill/light.js';
 import type { Query } from './select-query.js';
-import type { SelectionIndex } from './selection-index.js';
+import type { Reach } from './select-scan.js';
+import { rowFields, type SelectionIndex } from './selection-index.js';
+import { PARTIAL, addLengths } from './selection-terms.js';
 import { normalizeForMatch } from './text-match.js';
 
 // Which skills of a registry a query may match, from its selection index, so that selection reads only those (the
@@ -10,6 +12,8 @@ import { normalizeForMatch } from './text-match.js';
 // has trigger patterns (tried in order, within one budget of work), or when its name starts with the letter of an
 // acronym the query holds ("TDD"). Anything else holds nothing selection could find: ranking, --explain and the
 // selected skills are the same as from reading every skill (test/unit/prompt/selection-index.test.ts).
+// Of the skills it may match, those the index counts in full (selection-terms.ts) are not read word by word: the
+// index gives how often each field holds each term, and which fields hold the query's pairs side by side.
 
 /**
  * For `entries` (the catalog's, in order; `rowOf[i]` the row in `index` of entry i, -1 for one not the registry's):
@@ -19,29 +23,75 @@ export function prefilter(
   index: SelectionIndex,
   entries: readonly CatalogEntry[],
   rowOf: Int32Array,
-): (q: Query) => Uint8Array | undefined {
+): (q: Query) => Reach | undefined {
   return (q) => {
-    const hit = new Uint8Array(index.rows.length);
-    const mark = (key: string): boolean => {
-      const rows = index.holding(key);
-      if (rows === null) return false;
-      for (const r of rows) hit[r] = 1;
+    const nRows = index.rows.length;
+    const hit = new Uint8Array(nRows);
+    // Row → its entry in the catalog (-1: none), for the counts.
+    const entryOf = new Int32Array(nRows).fill(-1);
+    for (let i = 0; i < entries.length; i++) if (rowOf[i]! >= 0) entryOf[rowOf[i]!] = i;
+    const counts: number[] = [];
+    const pairs: number[] = [];
+    /** Mark the rows of a line; with `slot`, note each row's counts in that term slot (or pair, with `pair`). */
+    const mark = (key: string, slot = -1, pair = false): boolean => {
+      if (slot < 0) {
+        const rows = index.holding(key);
+        if (rows === null) return false;
+        for (const r of rows) hit[r] = 1;
+        return true;
+      }
+      const line = index.counts(key);
+      if (line === null) return false;
+      const { rows, packed } = line;
+      for (let n = 0; n < rows.length; n++) {
+        const r = rows[n]!;
+        if (!pair) hit[r] = 1;
+        const i = entryOf[r]!;
+        if (i >= 0 && packed[n]! > 0) (pair ? pairs : counts).push(i, slot, packed[n]!);
+      }
       return true;
     };
-    for (const s of q.termIndex.keys()) if (!mark(`t${s}`)) return undefined;
-    for (const s of q.related.keys()) if (!mark(`t${s}`)) return undefined;
+    const nTerms = q.terms.length;
+    for (const [s, t] of q.termIndex) if (!mark(`t${s}`, t)) return undefined;
+    for (const [s, t] of q.related) if (!mark(`t${s}`, nTerms + t)) return undefined;
     for (const s of new Set(q.stems)) if (!mark(`k${s}`)) return undefined;
+    for (const [key, p] of q.pairs) {
+      const [a, b] = key.split(',').map((t) => q.terms[Number(t)]!);
+      if (!mark(`p${a} ${b}`, p, true) || !mark(`p${b} ${a}`, p, true)) return undefined;
+    }
+    const partial = index.holding(PARTIAL);
+    if (partial === null) return undefined;
     const starts = q.acronyms.size ? new Set([...q.acronyms].map((a) => a.charAt(0))) : undefined;
     const may = new Uint8Array(entries.length);
+    const counted = new Uint8Array(entries.length);
+    const summed = new Uint8Array(entries.length);
+    let registry = 0;
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i]!;
       const row = rowOf[i]!;
+      if (row >= 0) {
+        registry++;
+        summed[i] = 1;
+        // A registry skill of the catalog has no body (select-scan.ts Scan.counted reads none).
+        if (e.body === undefined) counted[i] = 1;
+      }
       if (row < 0 || hit[row] || (e.triggers?.patterns?.length ?? 0) > 0) may[i] = 1;
       else if (starts) {
         const first = normalizeForMatch(e.name).charAt(0);
         if (first === '' || starts.has(first)) may[i] = 1;
       }
     }
-    return may;
+    for (const r of partial) if (entryOf[r]! >= 0) counted[entryOf[r]!] = 0;
+    // The sums of the lengths of the registry's candidates: the index's, less those of rows the catalog left out.
+    const sums = [...index.lengths];
+    if (registry < nRows)
+      for (let r = 0; r < nRows; r++) if (entryOf[r]! < 0) addLengths(rowFields(index.rows[r]!), sums, -1);
+    const lenSum = new Float64Array(sums.length / 2);
+    const lenCount = new Float64Array(sums.length / 2);
+    for (let f = 0; f < lenSum.length; f++) {
+      lenSum[f] = sums[2 * f]!;
+      lenCount[f] = sums[2 * f + 1]!;
+    }
+    return { may, counted, counts, pairs, summed, lenSum, lenCount };
   };
 }

@@ -6,7 +6,7 @@ import { stemmer } from 'stemmer';
  * normalising, words, stem; select-scan.ts: its FIELDS and what each holds), so that an index written before is
  * rebuilt, not trusted.
  */
-export const SELECTION_INDEX_VERSION = 1;
+export const SELECTION_INDEX_VERSION = 2;
 
 // Words that say nothing about which skill is meant: English function words, plus the phrasing of requests
 // ("please help me …", "actually", "someone", "soon") and of skill descriptions ("Use when the user wants …"), which
