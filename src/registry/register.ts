@@ -7,11 +7,12 @@ import { summaryOf, type IndexEntry, type RegistryIndex, type Release } from '..
 import type { Skill } from '../model/skill.js';
 import { SKILL_ID_RULE, isSkillId } from '../model/spec.js';
 import { tempName } from '../fs/atomic.js';
+import { TreeWriter } from '../fs/tree-writer.js';
 import { present } from '../fs/walk.js';
 import { peekReleases, readIndex } from './index-io.js';
 import { digestKeeping, folderIntegrity, skillFiles, type StoredFile } from './integrity.js';
 import { STAGING_PREFIX, ensureDir, stamp, storePath } from './layout.js';
-import { adoptFiles, cleanLeftovers, copyFiles, removeFolder, removeTree, sealFolder } from './store.js';
+import { adoptFiles, cleanLeftovers, copyFiles, copySealedOn, removeFolder, removeTree, sealFolder } from './store.js';
 import { isUnversioned, versionOf } from './unversioned.js';
 import { updateIndex, type IndexUpdate } from './update.js';
 
@@ -47,6 +48,11 @@ export interface RegisterOptions {
   verify?: boolean;
   /** Decide what would be done (added, updated, replaced, unchanged, or refused) and write nothing. */
   dryRun?: boolean;
+  /**
+   * The skill was loaded just now and its folder is as the load found it: its entries are taken for its files
+   * (skillFiles) instead of listing its folders again.
+   */
+  walked?: boolean;
 }
 
 export interface RegisterResult {
@@ -116,43 +122,110 @@ interface Staged {
  * and no half-copied version (staging folders are sealed before their rename, and removed as leftovers).
  */
 export async function registerSkills(dir: string, items: RegisterItem[]): Promise<(RegisterResult | SkillsError)[]> {
-  const index = readIndex(dir);
-  const byId = new Map(index.skills.map((e) => [e.id, e]));
-  const staged: Staged[] = [];
+  const batch = new RegisterBatch(dir, items.length);
   try {
-    // The store's folders (built-in/, custom/), made once for the batch.
-    const made = new Set<string>();
-    for (const item of items) {
-      const s = stage(dir, item, byId, made);
-      staged.push(s);
-    }
-    const pending = staged.filter((s) => s.done === undefined);
-    if (pending.length > 0)
-      await updateIndex(dir, (idx, update) => {
-        cleanLeftovers(dir);
-        // The index as read under the lock, by id: each skill of the batch found without a scan of the list.
-        const entries = new Map(idx.skills.map((e) => [e.id, e]));
-        for (const s of pending) {
-          try {
-            s.done = commit(dir, s, idx, entries, update);
-          } catch (err) {
-            if (!(err instanceof SkillsError) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) throw err;
-            s.done = err;
-          }
-        }
-        return idx;
-      });
-  } finally {
-    for (const s of staged) if (s.staging) removeTree(s.staging);
+    for (const item of items) await batch.add(item);
+  } catch (err) {
+    await batch.abandon();
+    throw err;
   }
-  return staged.map((s) => s.done!);
+  return batch.finish();
 }
+
+/**
+ * registerSkills one skill at a time, for a caller that loads and checks skills as it goes (sync): each skill is
+ * staged when added (its copy written by a thread, for a big batch, while the caller reads the next), and finish()
+ * registers them all as registerSkills does. A caller that stops midway calls abandon(): nothing is registered.
+ */
+export class RegisterBatch {
+  private byId: Map<string, IndexEntry> | undefined;
+  /** The index could not be read: thrown by finish, as registerSkills throws it before staging anything. */
+  private unreadable: unknown;
+  private readonly staged: Staged[] = [];
+  /** The store's folders (built-in/, custom/), made once for the batch. */
+  private readonly made = new Set<string>();
+  /** Writes a big batch's copies while the next skills are read and hashed; started with the first copy. */
+  private writer: TreeWriter | undefined;
+  private readonly copier: (() => TreeWriter) | undefined;
+
+  /** `expected`: how many skills the batch will hold, as far as the caller knows (a big batch uses the thread). */
+  constructor(
+    private readonly dir: string,
+    expected: number,
+  ) {
+    this.copier = expected >= THREAD_AT ? () => (this.writer ??= new TreeWriter()) : undefined;
+  }
+
+  /** Check and stage one skill; its result is finish()'s, in the order added. */
+  async add(item: RegisterItem): Promise<void> {
+    const byId = this.indexById();
+    if (!byId) return;
+    this.staged.push(stage(this.dir, item, byId, this.made, this.copier));
+    if (this.writer?.backlog) await this.writer.drained();
+  }
+
+  /** Register what was staged: under the lock, each copy renamed into place and the index written once. */
+  async finish(): Promise<(RegisterResult | SkillsError)[]> {
+    const { dir, staged } = this;
+    try {
+      if (!this.indexById()) throw this.unreadable;
+      // Every staged copy written and sealed before any is renamed into place.
+      await this.writer?.finish();
+      const pending = staged.filter((s) => s.done === undefined);
+      if (pending.length > 0)
+        await updateIndex(dir, (idx, update) => {
+          cleanLeftovers(dir);
+          // The index as read under the lock, by id: each skill of the batch found without a scan of the list.
+          const entries = new Map(idx.skills.map((e) => [e.id, e]));
+          for (const s of pending) {
+            try {
+              s.done = commit(dir, s, idx, entries, update);
+            } catch (err) {
+              if (!(err instanceof SkillsError) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) throw err;
+              s.done = err;
+            }
+          }
+          return idx;
+        });
+    } finally {
+      await this.abandon();
+    }
+    return staged.map((s) => s.done!);
+  }
+
+  /** Stop: the thread ended before the staging folders it writes into are removed; nothing more is registered. */
+  async abandon(): Promise<void> {
+    await this.writer?.abort();
+    for (const s of this.staged) if (s.staging) removeTree(s.staging);
+  }
+
+  /** The index read before the first skill is staged (undefined when it cannot be: finish throws why). */
+  private indexById(): Map<string, IndexEntry> | undefined {
+    if (this.byId === undefined && this.unreadable === undefined) {
+      try {
+        this.byId = new Map(readIndex(this.dir).skills.map((e) => [e.id, e]));
+      } catch (err) {
+        this.unreadable = err;
+      }
+    }
+    return this.byId;
+  }
+}
+
+/** Batches of at least this many skills have their copies written by a thread (TreeWriter), started on first use. */
+const THREAD_AT = 32;
 
 /** The most bytes of one skill's files kept in memory between hashing and copying them (a skill is at most 256 MiB). */
 const STAGE_KEEP_BYTES = 64 * 1024 * 1024;
 
 /** Checks, the decision the index already allows, and the staged copy; a refusal is kept as the item's result. */
-function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>, made: Set<string>): Staged {
+function stage(
+  dir: string,
+  item: RegisterItem,
+  byId: Map<string, IndexEntry>,
+  made: Set<string>,
+  copier?: () => TreeWriter,
+): Staged {
   const { skill } = item;
   const opts = item.opts ?? {};
   const version = versionOf(skill);
@@ -166,7 +239,7 @@ function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>, m
         hint: `run skills validate ${skill.root}`,
       });
     }
-    const files = opts.files ?? skillFiles(skill.root);
+    const files = opts.files ?? skillFiles(skill.root, opts.walked ? skill.entries : undefined);
     // Files walked here keep the bytes hashed (up to STAGE_KEEP_BYTES) for the copy next: each is read and hashed
     // once, and the copy holds exactly what was hashed. They are let go with `files` once the skill is staged.
     s.integrity =
@@ -189,6 +262,8 @@ function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>, m
       made.add(parent);
     }
     s.staging = join(parent, tempName(STAGING_PREFIX, `${id}@${version}`));
+    // Bytes held are the bytes hashed: a thread may write them (and seal the copy) while the next skill is staged.
+    if (!opts.adopt && copier && copySealedOn(copier(), files, s.staging)) return s;
     const copied = opts.adopt
       ? adoptFiles(skill.root, files, s.staging, s.integrity, opts.only === true && opts.files !== undefined)
       : copyFiles(files, s.staging, false, s.integrity);
