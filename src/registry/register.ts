@@ -122,94 +122,43 @@ interface Staged {
  * and no half-copied version (staging folders are sealed before their rename, and removed as leftovers).
  */
 export async function registerSkills(dir: string, items: RegisterItem[]): Promise<(RegisterResult | SkillsError)[]> {
-  const batch = new RegisterBatch(dir, items.length);
+  const index = readIndex(dir);
+  const byId = new Map(index.skills.map((e) => [e.id, e]));
+  const staged: Staged[] = [];
+  // A big batch's copies are written by a thread while the next skills are read and hashed; started with the first.
+  let writer: TreeWriter | undefined;
+  const copier = items.length >= THREAD_AT ? () => (writer ??= new TreeWriter()) : undefined;
   try {
-    for (const item of items) await batch.add(item);
-  } catch (err) {
-    await batch.abandon();
-    throw err;
-  }
-  return batch.finish();
-}
-
-/**
- * registerSkills one skill at a time, for a caller that loads and checks skills as it goes (sync): each skill is
- * staged when added (its copy written by a thread, for a big batch, while the caller reads the next), and finish()
- * registers them all as registerSkills does. A caller that stops midway calls abandon(): nothing is registered.
- */
-export class RegisterBatch {
-  private byId: Map<string, IndexEntry> | undefined;
-  /** The index could not be read: thrown by finish, as registerSkills throws it before staging anything. */
-  private unreadable: unknown;
-  private readonly staged: Staged[] = [];
-  /** The store's folders (built-in/, custom/), made once for the batch. */
-  private readonly made = new Set<string>();
-  /** Writes a big batch's copies while the next skills are read and hashed; started with the first copy. */
-  private writer: TreeWriter | undefined;
-  private readonly copier: (() => TreeWriter) | undefined;
-
-  /** `expected`: how many skills the batch will hold, as far as the caller knows (a big batch uses the thread). */
-  constructor(
-    private readonly dir: string,
-    expected: number,
-  ) {
-    this.copier = expected >= THREAD_AT ? () => (this.writer ??= new TreeWriter()) : undefined;
-  }
-
-  /** Check and stage one skill; its result is finish()'s, in the order added. */
-  async add(item: RegisterItem): Promise<void> {
-    const byId = this.indexById();
-    if (!byId) return;
-    this.staged.push(stage(this.dir, item, byId, this.made, this.copier));
-    if (this.writer?.backlog) await this.writer.drained();
-  }
-
-  /** Register what was staged: under the lock, each copy renamed into place and the index written once. */
-  async finish(): Promise<(RegisterResult | SkillsError)[]> {
-    const { dir, staged } = this;
-    try {
-      if (!this.indexById()) throw this.unreadable;
-      // Every staged copy written and sealed before any is renamed into place.
-      await this.writer?.finish();
-      const pending = staged.filter((s) => s.done === undefined);
-      if (pending.length > 0)
-        await updateIndex(dir, (idx, update) => {
-          cleanLeftovers(dir);
-          // The index as read under the lock, by id: each skill of the batch found without a scan of the list.
-          const entries = new Map(idx.skills.map((e) => [e.id, e]));
-          for (const s of pending) {
-            try {
-              s.done = commit(dir, s, idx, entries, update);
-            } catch (err) {
-              if (!(err instanceof SkillsError) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) throw err;
-              s.done = err;
-            }
+    // The store's folders (built-in/, custom/), made once for the batch.
+    const made = new Set<string>();
+    for (const item of items) {
+      staged.push(stage(dir, item, byId, made, copier));
+      if (writer?.backlog) await writer.drained();
+    }
+    // Every staged copy written and sealed before any is renamed into place.
+    await writer?.finish();
+    const pending = staged.filter((s) => s.done === undefined);
+    if (pending.length > 0)
+      await updateIndex(dir, (idx, update) => {
+        cleanLeftovers(dir);
+        // The index as read under the lock, by id: each skill of the batch found without a scan of the list.
+        const entries = new Map(idx.skills.map((e) => [e.id, e]));
+        for (const s of pending) {
+          try {
+            s.done = commit(dir, s, idx, entries, update);
+          } catch (err) {
+            if (!(err instanceof SkillsError) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) throw err;
+            s.done = err;
           }
-          return idx;
-        });
-    } finally {
-      await this.abandon();
-    }
-    return staged.map((s) => s.done!);
+        }
+        return idx;
+      });
+  } finally {
+    // The thread is stopped before the staging folders it writes into are removed.
+    await writer?.abort();
+    for (const s of staged) if (s.staging) removeTree(s.staging);
   }
-
-  /** Stop: the thread ended before the staging folders it writes into are removed; nothing more is registered. */
-  async abandon(): Promise<void> {
-    await this.writer?.abort();
-    for (const s of this.staged) if (s.staging) removeTree(s.staging);
-  }
-
-  /** The index read before the first skill is staged (undefined when it cannot be: finish throws why). */
-  private indexById(): Map<string, IndexEntry> | undefined {
-    if (this.byId === undefined && this.unreadable === undefined) {
-      try {
-        this.byId = new Map(readIndex(this.dir).skills.map((e) => [e.id, e]));
-      } catch (err) {
-        this.unreadable = err;
-      }
-    }
-    return this.byId;
-  }
+  return staged.map((s) => s.done!);
 }
 
 /** Batches of at least this many skills have their copies written by a thread (TreeWriter), started on first use. */

@@ -7,8 +7,8 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import { isInside } from '../fs/walk.js';
 import { discoverSkills } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
-import { validateSkills, type SkillReport } from '../skill/validate.js';
-import { RegisterBatch, type RegisterStatus } from '../registry/register.js';
+import { validateSkills } from '../skill/validate.js';
+import { registerSkills, type RegisterStatus } from '../registry/register.js';
 import { isUnversioned, unversionedWarning } from '../registry/unversioned.js';
 import { changedSkillRoots } from './changed-roots.js';
 import { watchTree } from './watch.js';
@@ -124,31 +124,23 @@ async function syncRoots(
   emit: (item: SyncItem) => void,
 ): Promise<void> {
   const { registry } = opts;
-  // The valid ones are registered as one batch: one lock, one index write. Each is staged as soon as it is loaded
-  // and checked, so a big batch's copies are written (by a thread) while the next skills are read.
-  const batch = new RegisterBatch(registry, roots.length);
-  const registerOpts = { owner: opts.owner?.trim(), force: opts.force, dryRun: opts.dryRun, walked: true };
-  const reports: SkillReport[] = [];
-  const valid: Skill[] = [];
-  try {
-    for (const root of roots) {
-      const skill = loadSkill(root, { listing: listings?.get(root) });
-      const [report] = await validateSkills([skill]);
-      reports.push(report!);
-      if (!report!.valid) continue;
-      valid.push(skill);
-      await batch.add({ skill, opts: registerOpts });
-    }
-  } catch (err) {
-    await batch.abandon();
-    throw err;
-  }
-  const results = await batch.finish();
+  const skills = roots.map((root) => loadSkill(root, { listing: listings?.get(root) }));
+  const reports = await validateSkills(skills);
   const base = (skill: Skill) => ({
     id: skill.id,
     ...(skill.version ? { version: skill.version } : {}),
     source: skill.root,
   });
+  // The valid ones are registered as one batch: one lock, one index write (registerSkills). Each was loaded just
+  // now, so its files are those its load walked (walked): its folders are not listed again.
+  const valid = reports.filter((r) => r.valid).map((r) => r.skill);
+  const results = await registerSkills(
+    registry,
+    valid.map((skill) => ({
+      skill,
+      opts: { owner: opts.owner?.trim(), force: opts.force, dryRun: opts.dryRun, walked: true },
+    })),
+  );
   const byRoot = new Map(valid.map((skill, i) => [skill.root, results[i]!]));
   for (const { skill, valid: ok, diagnostics } of reports) {
     if (!ok) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadSkill } from '../../../src/skill/load.js';
 import { walkSkill, walkedWhole } from '../../../src/fs/walk.js';
 import { skillFiles } from '../../../src/registry/integrity.js';
-import { RegisterBatch, registerSkill, registerSkills } from '../../../src/registry/register.js';
+import { registerSkill, registerSkills } from '../../../src/registry/register.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
 
@@ -70,12 +70,20 @@ describe('a batch of many skills (copies written by a thread)', () => {
     expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
   });
 
-  it('registers nothing and leaves no staging folder when the caller abandons it midway', async () => {
+  it('registers nothing and leaves no staging folder when a skill fails midway (the thread stopped first)', async () => {
     const dirs = skills(40);
     const reg = join(fresh(), 'reg');
-    const batch = new RegisterBatch(reg, dirs.length);
-    for (const d of dirs.slice(0, 35)) await batch.add({ skill: loadSkill(d), opts: { walked: true } });
-    await batch.abandon();
+    const loaded = dirs.map((d) => loadSkill(d));
+    // A file gone since the load walked the folder: its copy cannot be made, which stops the whole batch.
+    rmSync(join(dirs[35]!, 'references/deep/a.md'));
+    const err = (await registerSkills(
+      reg,
+      loaded.map((skill) => ({ skill, opts: { walked: true } })),
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as NodeJS.ErrnoException;
+    expect(err.code).toBe('ENOENT');
     expect(existsSync(join(reg, 'index.json'))).toBe(false);
     expect(readdirSync(join(reg, 'built-in'))).toEqual([]);
   });
