@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSkill } from '../../../src/skill/load.js';
 import { walkSkill, walkedWhole } from '../../../src/fs/walk.js';
 import { skillFiles } from '../../../src/registry/integrity.js';
+import { readReleases } from '../../../src/registry/index-io.js';
 import { registerSkill, registerSkills } from '../../../src/registry/register.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
@@ -86,6 +87,46 @@ describe('a batch of many skills (copies written by a thread)', () => {
     expect(err.code).toBe('ENOENT');
     expect(existsSync(join(reg, 'index.json'))).toBe(false);
     expect(readdirSync(join(reg, 'built-in'))).toEqual([]);
+  });
+});
+
+describe('a batch of many new skills and some known ones', () => {
+  it('lists the releases folder once the new ones are many, and still reads the known ones and a crash leftover', async () => {
+    const reg = join(fresh(), 'reg');
+    const parent = fresh();
+    const make = (name: string, version: string) => {
+      const dir = join(parent, `${name}-${version}`, name);
+      writeTree(dir, {
+        'SKILL.md': skillMd(
+          `name: ${name}\ndescription: Does ${name} things. Use when testing.\nmetadata:\n  version: "${version}"\n`,
+        ),
+      });
+      return loadSkill(dir);
+    };
+    const known = ['known-a', 'known-b'];
+    for (const id of known) await registerSkill(reg, make(id, '1.0.0'));
+    // A releases file a crash left before index.json named its skill: read, and pruned to what the index lists.
+    writeFileSync(
+      join(reg, 'releases', 'leftover.json'),
+      readFileSync(join(reg, 'releases', 'known-a.json'), 'utf8').replaceAll('known-a', 'leftover'),
+    );
+    const fresh20 = Array.from({ length: 20 }, (_, i) => make(`new-${String(i).padStart(2, '0')}`, '1.0.0'));
+    const results = await registerSkills(reg, [
+      ...fresh20.map((skill) => ({ skill })),
+      ...known.map((id) => ({ skill: make(id, '2.0.0') })),
+      { skill: make('leftover', '3.0.0') },
+    ]);
+    expect(results.map((r) => (r instanceof Error ? r.message : r.status))).toEqual([
+      ...fresh20.map(() => 'added'),
+      'updated',
+      'updated',
+      'added',
+    ]);
+    for (const id of known) expect(Object.keys(readReleases(reg, id))).toEqual(['2.0.0', '1.0.0']);
+    expect(Object.keys(JSON.parse(readFileSync(join(reg, 'releases', 'leftover.json'), 'utf8')).releases)).toEqual([
+      '3.0.0',
+    ]);
+    expect(Object.keys(readReleases(reg, 'new-19'))).toEqual(['1.0.0']);
   });
 });
 
