@@ -68,6 +68,17 @@ export function isInside(root: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..' && !/^[A-Za-z]:/.test(rel));
 }
 
+/** The entries of walks that listed every folder of the skill: neither cut at their bounds nor kept out of one. */
+const wholeWalks = new WeakSet<SkillEntry[]>();
+
+/**
+ * True when `entries` are a walkSkill's that listed every folder below the root (none too deep, too many or
+ * unreadable): every file and link is in them, and a caller may take them instead of listing the folders again.
+ */
+export function walkedWhole(entries: SkillEntry[]): boolean {
+  return wholeWalks.has(entries);
+}
+
 /**
  * Every file and folder of a skill, bounded in depth and count; symlinks are not followed but resolved, so
  * callers can tell one that leads out of the skill. `top` is the root's listing when the caller already has it.
@@ -79,12 +90,14 @@ export function walkSkill(
   const entries: SkillEntry[] = [];
   let realRoot: string | undefined;
   let truncated = false;
+  let unread = false;
   const visit = (dir: string, rel: string, depth: number, listing?: import('node:fs').Dirent[]) => {
     let list = listing;
     if (!list) {
       try {
         list = readdirSync(dir, { withFileTypes: true });
       } catch {
+        unread = true;
         return;
       }
     }
@@ -124,6 +137,7 @@ export function walkSkill(
     }
   };
   visit(root, '', 1, top);
+  if (!truncated && !unread) wholeWalks.add(entries);
   return { entries, truncated };
 }
 

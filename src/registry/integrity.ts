@@ -4,9 +4,9 @@ import { createHash, type Hash } from 'node:crypto';
 import { lstatSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
-import type { Skill } from '../model/skill.js';
+import type { Skill, SkillEntry } from '../model/skill.js';
 import { DEFAULT_LIMITS } from '../fs/archive.js';
-import { SKIP_DIRS, isInside, isLeftover } from '../fs/walk.js';
+import { SKIP_DIRS, isInside, isLeftover, walkedWhole } from '../fs/walk.js';
 
 /** One file the registry hashes and copies; symlinks that stay inside the skill are kept as links. */
 export interface StoredFile {
@@ -84,11 +84,52 @@ export class KeptFiles {
 /**
  * The files of a skill the registry keeps, sorted by path; symlinks that lead out of the skill are left out.
  * Bounded as install bounds archives (256 MiB, 20,000 entries): the files are read whole to hash and copy them.
+ * `walked`: the skill's entries (Skill.entries) when the folder is as its load found it: a walk that listed every
+ * folder (walkedWhole) is taken instead of listing them again.
  */
-export function skillFiles(root: string): StoredFile[] {
+export function skillFiles(root: string, walked?: SkillEntry[]): StoredFile[] {
   const out: StoredFile[] = [];
-  const realRoot = realpathSync.native(root);
+  // The real root is needed only for a symlink: most skills have none.
+  let realRoot: string | undefined;
   let bytes = 0;
+  const file = (abs: string, r: string) => {
+    const st = lstatSync(abs);
+    bytes += st.size;
+    if (bytes > STORE_LIMITS.maxBytes)
+      throw tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${r})`);
+    if (out.length >= STORE_LIMITS.maxEntries)
+      throw tooBig(root, `it holds more than ${STORE_LIMITS.maxEntries} files`);
+    out.push({ rel: r, abs, kind: 'file', mode: st.mode & 0o7777 });
+  };
+  // `target`: the link's real path, when the caller resolved it already; null when it is dangling.
+  const link = (abs: string, r: string, target?: string | null) => {
+    realRoot ??= realpathSync.native(root);
+    if (target === undefined) {
+      try {
+        target = realpathSync.native(abs);
+      } catch {
+        return; // dangling
+      }
+    }
+    if (target === null || !isInside(realRoot, target) || target === realRoot) return;
+    // Stored relative to the link's own folder, so the copy points into itself, not back at the source.
+    const text = relative(dirname(join(realRoot, r)), target)
+      .split('\\')
+      .join('/');
+    out.push({ rel: r, abs, kind: 'symlink', mode: 0o777, link: text });
+  };
+  if (walked && walkedWhole(walked)) {
+    // The walk left out what skipped() leaves out of folders; files are told by their name and their folders'.
+    const kept = new KeptFiles();
+    for (const e of walked) {
+      if (e.kind !== 'file' && e.kind !== 'symlink') continue;
+      if (!kept.keeps(e.path)) continue;
+      const abs = join(root, e.path);
+      if (e.kind === 'file') file(abs, e.path);
+      else link(abs, e.path, e.target ?? null);
+    }
+    return out.sort(byRel);
+  }
   const visit = (dir: string, rel: string) => {
     let list;
     try {
@@ -102,28 +143,8 @@ export function skillFiles(root: string): StoredFile[] {
       if (d.isDirectory()) {
         if (!skipped(d.name, true)) visit(abs, r);
       } else if (d.isFile()) {
-        if (skipped(d.name, false)) continue;
-        const st = lstatSync(abs);
-        bytes += st.size;
-        if (bytes > STORE_LIMITS.maxBytes)
-          throw tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${r})`);
-        if (out.length >= STORE_LIMITS.maxEntries)
-          throw tooBig(root, `it holds more than ${STORE_LIMITS.maxEntries} files`);
-        out.push({ rel: r, abs, kind: 'file', mode: st.mode & 0o7777 });
-      } else if (d.isSymbolicLink() && !skipped(d.name, false)) {
-        let target: string;
-        try {
-          target = realpathSync.native(abs);
-        } catch {
-          continue; // dangling
-        }
-        if (!isInside(realRoot, target) || target === realRoot) continue;
-        // Stored relative to the link's own folder, so the copy points into itself, not back at the source.
-        const link = relative(dirname(join(realRoot, r)), target)
-          .split('\\')
-          .join('/');
-        out.push({ rel: r, abs, kind: 'symlink', mode: 0o777, link });
-      }
+        if (!skipped(d.name, false)) file(abs, r);
+      } else if (d.isSymbolicLink() && !skipped(d.name, false)) link(abs, r);
     }
   };
   visit(root, '');

@@ -7,11 +7,12 @@ import { summaryOf, type IndexEntry, type RegistryIndex, type Release } from '..
 import type { Skill } from '../model/skill.js';
 import { SKILL_ID_RULE, isSkillId } from '../model/spec.js';
 import { tempName } from '../fs/atomic.js';
+import { TreeWriter } from '../fs/tree-writer.js';
 import { present } from '../fs/walk.js';
 import { peekReleases, readIndex } from './index-io.js';
 import { digestKeeping, folderIntegrity, skillFiles, type StoredFile } from './integrity.js';
 import { STAGING_PREFIX, ensureDir, stamp, storePath } from './layout.js';
-import { adoptFiles, cleanLeftovers, copyFiles, removeFolder, removeTree, sealFolder } from './store.js';
+import { adoptFiles, cleanLeftovers, copyFiles, copySealedOn, removeFolder, removeTree, sealFolder } from './store.js';
 import { isUnversioned, versionOf } from './unversioned.js';
 import { updateIndex, type IndexUpdate } from './update.js';
 
@@ -47,6 +48,11 @@ export interface RegisterOptions {
   verify?: boolean;
   /** Decide what would be done (added, updated, replaced, unchanged, or refused) and write nothing. */
   dryRun?: boolean;
+  /**
+   * The skill was loaded just now and its folder is as the load found it: its entries are taken for its files
+   * (skillFiles) instead of listing its folders again.
+   */
+  walked?: boolean;
 }
 
 export interface RegisterResult {
@@ -119,13 +125,18 @@ export async function registerSkills(dir: string, items: RegisterItem[]): Promis
   const index = readIndex(dir);
   const byId = new Map(index.skills.map((e) => [e.id, e]));
   const staged: Staged[] = [];
+  // A big batch's copies are written by a thread while the next skills are read and hashed; started with the first.
+  let writer: TreeWriter | undefined;
+  const copier = items.length >= THREAD_AT ? () => (writer ??= new TreeWriter()) : undefined;
   try {
     // The store's folders (built-in/, custom/), made once for the batch.
     const made = new Set<string>();
     for (const item of items) {
-      const s = stage(dir, item, byId, made);
-      staged.push(s);
+      staged.push(stage(dir, item, byId, made, copier));
+      if (writer?.backlog) await writer.drained();
     }
+    // Every staged copy written and sealed before any is renamed into place.
+    await writer?.finish();
     const pending = staged.filter((s) => s.done === undefined);
     if (pending.length > 0)
       await updateIndex(dir, (idx, update) => {
@@ -143,16 +154,27 @@ export async function registerSkills(dir: string, items: RegisterItem[]): Promis
         return idx;
       });
   } finally {
+    // The thread is stopped before the staging folders it writes into are removed.
+    await writer?.abort();
     for (const s of staged) if (s.staging) removeTree(s.staging);
   }
   return staged.map((s) => s.done!);
 }
 
+/** Batches of at least this many skills have their copies written by a thread (TreeWriter), started on first use. */
+const THREAD_AT = 32;
+
 /** The most bytes of one skill's files kept in memory between hashing and copying them (a skill is at most 256 MiB). */
 const STAGE_KEEP_BYTES = 64 * 1024 * 1024;
 
 /** Checks, the decision the index already allows, and the staged copy; a refusal is kept as the item's result. */
-function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>, made: Set<string>): Staged {
+function stage(
+  dir: string,
+  item: RegisterItem,
+  byId: Map<string, IndexEntry>,
+  made: Set<string>,
+  copier?: () => TreeWriter,
+): Staged {
   const { skill } = item;
   const opts = item.opts ?? {};
   const version = versionOf(skill);
@@ -166,7 +188,7 @@ function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>, m
         hint: `run skills validate ${skill.root}`,
       });
     }
-    const files = opts.files ?? skillFiles(skill.root);
+    const files = opts.files ?? skillFiles(skill.root, opts.walked ? skill.entries : undefined);
     // Files walked here keep the bytes hashed (up to STAGE_KEEP_BYTES) for the copy next: each is read and hashed
     // once, and the copy holds exactly what was hashed. They are let go with `files` once the skill is staged.
     s.integrity =
@@ -189,6 +211,8 @@ function stage(dir: string, item: RegisterItem, byId: Map<string, IndexEntry>, m
       made.add(parent);
     }
     s.staging = join(parent, tempName(STAGING_PREFIX, `${id}@${version}`));
+    // Bytes held are the bytes hashed: a thread may write them (and seal the copy) while the next skill is staged.
+    if (!opts.adopt && copier && copySealedOn(copier(), files, s.staging)) return s;
     const copied = opts.adopt
       ? adoptFiles(skill.root, files, s.staging, s.integrity, opts.only === true && opts.files !== undefined)
       : copyFiles(files, s.staging, false, s.integrity);

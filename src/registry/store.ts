@@ -16,6 +16,7 @@ import {
 import { dirname, join } from 'node:path';
 import { deadOwner, tempName, writeAll } from '../fs/atomic.js';
 import { present } from '../fs/walk.js';
+import type { TreeEntry, TreeWriter } from '../fs/tree-writer.js';
 import { contentOf, hashFile, sri, type StoredFile } from './integrity.js';
 import { STAGING_PREFIX, TRASH_PREFIX } from './layout.js';
 
@@ -92,9 +93,19 @@ export function adoptFiles(root: string, files: StoredFile[], dest: string, inte
  * `filesSealed`: copyFiles wrote the files sealed already; only the folders are.
  */
 export function sealFolder(dir: string, files: StoredFile[], filesSealed = false): void {
+  if (!filesSealed)
+    for (const f of files)
+      if (f.kind === 'file' && (f.mode & 0o222) !== 0) chmodSync(join(dir, f.rel), f.mode & 0o7555);
+  for (const d of foldersOf(files)) {
+    const abs = d === '' ? dir : join(dir, d);
+    chmodSync(abs, lstatSync(abs).mode & 0o7555);
+  }
+}
+
+/** The folders a copy of `files` holds, below it ('a/b', 'a') and itself (''): what sealFolder seals. */
+export function foldersOf(files: StoredFile[]): string[] {
   const dirs = new Set<string>();
   for (const f of files) {
-    if (!filesSealed && f.kind === 'file' && (f.mode & 0o222) !== 0) chmodSync(join(dir, f.rel), f.mode & 0o7555);
     // Each folder above the file, once: a folder already seen has had its own parents added too.
     for (let i = f.rel.lastIndexOf('/'); i > 0; i = f.rel.lastIndexOf('/', i - 1)) {
       const d = f.rel.slice(0, i);
@@ -102,10 +113,22 @@ export function sealFolder(dir: string, files: StoredFile[], filesSealed = false
       dirs.add(d);
     }
   }
-  for (const d of [...dirs, '']) {
-    const abs = d === '' ? dir : join(dir, d);
-    chmodSync(abs, lstatSync(abs).mode & 0o7555);
+  return [...dirs, ''];
+}
+
+/**
+ * copyFiles and then sealFolder, on a thread (TreeWriter) while the caller goes on: the same files, modes and sealed
+ * folders. Only for files whose bytes are all held: false (nothing sent) when one is not, and the caller copies.
+ */
+export function copySealedOn(writer: TreeWriter, files: StoredFile[], dest: string): boolean {
+  const entries: TreeEntry[] = [];
+  for (const f of files) {
+    if (f.kind === 'symlink') entries.push({ rel: f.rel, mode: f.mode, link: f.link! });
+    else if (f.content === undefined) return false;
+    else entries.push({ rel: f.rel, mode: f.mode & 0o7555, content: f.content });
   }
+  writer.copy(dest, entries, foldersOf(files));
+  return true;
 }
 
 /** Give the owner write permission on a folder tree again (folders first), so it can be deleted. */

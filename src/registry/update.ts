@@ -1,7 +1,7 @@
 // Changing the registry: under its lock, index.json and the releases files replaced atomically, in an order a
 // crash cannot make inconsistent.
-import { rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { SkillsError } from '../errors.js';
 import {
   EMPTY_INDEX,
@@ -22,11 +22,24 @@ import {
   readReleasesFile,
   releasesCache,
 } from './index-io.js';
-import { BACKUP_FILE, INDEX_FILE, LOCK_FILE, ensureDir, releasesFile } from './layout.js';
+import { BACKUP_FILE, INDEX_FILE, LOCK_FILE, RELEASES_DIR, ensureDir, releasesFile } from './layout.js';
 import { updateResolveIndex } from './resolve-index.js';
 
 /** How long a change waits for another process's change of the registry before giving up. */
 const LOCK_WAIT_MS = 60_000;
+
+/** How many releases files an update finds missing before it lists their folder instead of looking for each. */
+const MISSES_BEFORE_LISTING = 16;
+
+/** The names in the releases folder (none when there is no folder). */
+function releasesListed(dir: string): Set<string> {
+  try {
+    return new Set(readdirSync(join(dir, RELEASES_DIR)));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Set();
+    throw new SkillsError('E_IO', `cannot read ${join(dir, RELEASES_DIR)}: ${(err as Error).message}`, { cause: err });
+  }
+}
 
 /** What an update may change besides the index: the releases of the skills it touches. */
 export interface IndexUpdate {
@@ -69,10 +82,18 @@ export async function updateIndex(
     // id → releases as on disk (undefined: no file) and as the update leaves them.
     const onDisk = new Map<string, Record<string, Release> | undefined>();
     const working = new Map<string, Record<string, Release>>();
+    // After a few releases files found missing (a batch of new skills), the folder is listed once, and a file it
+    // does not hold is not looked for: under the lock nothing else adds one. A failed open costs an exception.
+    let misses = 0;
+    let listed: Set<string> | undefined;
     const releasesOf = (id: string): Record<string, Release> => {
       let r = working.get(id);
       if (!r) {
-        const disk = readReleasesFile(dir, id, false);
+        const file = releasesFile(dir, id);
+        const unlisted = listed !== undefined && !listed.has(basename(file));
+        if (unlisted) releasesCache.delete(file);
+        const disk = unlisted ? undefined : readReleasesFile(dir, id, false);
+        if (disk === undefined && ++misses === MISSES_BEFORE_LISTING) listed = releasesListed(dir);
         onDisk.set(id, disk);
         r = { ...(disk ?? {}), ...(legacy?.get(id) ?? {}) };
         working.set(id, r);

@@ -1,6 +1,6 @@
 // `skills sync`: every valid skill below a folder registered, once or again on each change (--watch).
 import type { Skill } from '../model/skill.js';
-import { statSync } from 'node:fs';
+import { statSync, type Dirent } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import type { Diagnostic } from '../model/diagnostic.js';
@@ -88,9 +88,13 @@ export async function syncSkills(opts: SyncSkillsOptions): Promise<SyncOutcome> 
   await syncRoots(rootsBelow(dir, registry), opts, emit);
   if (opts.watch) {
     opts.watch.started(dir);
-    await watchTree(dir, async (paths) => syncRoots(await changedSkillRoots(dir, paths, registry), opts, emit), {
-      signal: opts.watch.signal,
-    });
+    await watchTree(
+      dir,
+      async (paths) => syncRoots({ roots: await changedSkillRoots(dir, paths, registry) }, opts, emit),
+      {
+        signal: opts.watch.signal,
+      },
+    );
   }
   return { dir, skills: items, counts: countOf(items) };
 }
@@ -98,29 +102,44 @@ export async function syncSkills(opts: SyncSkillsOptions): Promise<SyncOutcome> 
 /**
  * Skill folders below dir, leaving out the registry's own store; none is not an error here (a folder may start empty).
  */
-function rootsBelow(dir: string, registry: string): string[] {
+function rootsBelow(dir: string, registry: string): Roots {
   try {
-    return discoverSkills([dir], { cwd: dir }).roots.filter((r) => !isInside(registry, r));
+    const { roots, listings } = discoverSkills([dir], { cwd: dir });
+    return { roots: roots.filter((r) => !isInside(registry, r)), listings };
   } catch (err) {
-    if (isSkillsError(err) && err.code === 'E_NOT_FOUND') return [];
+    if (isSkillsError(err) && err.code === 'E_NOT_FOUND') return { roots: [] };
     throw err;
   }
 }
 
-async function syncRoots(roots: string[], opts: SyncSkillsOptions, emit: (item: SyncItem) => void): Promise<void> {
+/** Skill folders to sync, and the listing of each that discovery read on the way (load need not read it again). */
+interface Roots {
+  roots: string[];
+  listings?: Map<string, Dirent[]>;
+}
+
+async function syncRoots(
+  { roots, listings }: Roots,
+  opts: SyncSkillsOptions,
+  emit: (item: SyncItem) => void,
+): Promise<void> {
   const { registry } = opts;
-  const skills = roots.map((r) => loadSkill(r));
+  const skills = roots.map((root) => loadSkill(root, { listing: listings?.get(root) }));
   const reports = await validateSkills(skills);
   const base = (skill: Skill) => ({
     id: skill.id,
     ...(skill.version ? { version: skill.version } : {}),
     source: skill.root,
   });
-  // The valid ones are registered as one batch: one lock, one index write (registerSkills).
+  // The valid ones are registered as one batch: one lock, one index write (registerSkills). Each was loaded just
+  // now, so its files are those its load walked (walked): its folders are not listed again.
   const valid = reports.filter((r) => r.valid).map((r) => r.skill);
   const results = await registerSkills(
     registry,
-    valid.map((skill) => ({ skill, opts: { owner: opts.owner?.trim(), force: opts.force, dryRun: opts.dryRun } })),
+    valid.map((skill) => ({
+      skill,
+      opts: { owner: opts.owner?.trim(), force: opts.force, dryRun: opts.dryRun, walked: true },
+    })),
   );
   const byRoot = new Map(valid.map((skill, i) => [skill.root, results[i]!]));
   for (const { skill, valid: ok, diagnostics } of reports) {
