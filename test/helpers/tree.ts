@@ -1,9 +1,11 @@
 import {
   chmodSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   readFileSync,
   readdirSync,
+  readlinkSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -39,5 +41,24 @@ export function snapshot(dir: string): Record<string, string> {
     const abs = join(dir, rel);
     out[rel] = statSync(abs).isDirectory() ? '<dir>' : readFileSync(abs, 'utf8');
   }
+  return out;
+}
+
+/**
+ * Every entry below `dir`: its kind, permission bits, and content or link text (`snapshot` with modes and links);
+ * the files `skip` names are left out.
+ */
+export function describeTree(dir: string, skip: (rel: string) => boolean = () => false): Record<string, string> {
+  const out: Record<string, string> = {};
+  const visit = (abs: string, rel: string) => {
+    const st = lstatSync(abs);
+    const mode = (st.mode & 0o7777).toString(8);
+    if (st.isDirectory()) {
+      out[rel || '.'] = `dir ${mode}`;
+      for (const name of readdirSync(abs).sort()) visit(join(abs, name), rel ? `${rel}/${name}` : name);
+    } else if (st.isSymbolicLink()) out[rel] = `link ${readlinkSync(abs)}`;
+    else if (!skip(rel)) out[rel] = `file ${mode} ${readFileSync(abs, 'utf8')}`;
+  };
+  visit(dir, '');
   return out;
 }

@@ -1,31 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TreeWriter } from '../../../src/fs/tree-writer.js';
 import { copyFiles, copySealedOn, sealFolder } from '../../../src/registry/store.js';
-import { skillFiles } from '../../../src/registry/integrity.js';
-import { digestKeeping } from '../../../src/registry/integrity.js';
+import { digestKeeping, skillFiles } from '../../../src/registry/integrity.js';
 import { tempFolders } from '../../helpers/cli.js';
-import { writeTree } from '../../helpers/tree.js';
+import { describeTree, writeTree } from '../../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-tree-writer-');
 afterAll(cleanup);
-
-/** Every entry below `dir`: its kind, permission bits, and content or link text. */
-function described(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const visit = (abs: string, rel: string) => {
-    const st = lstatSync(abs);
-    const mode = (st.mode & 0o7777).toString(8);
-    if (st.isDirectory()) {
-      out[rel || '.'] = `dir ${mode}`;
-      for (const name of readdirSync(abs).sort()) visit(join(abs, name), rel ? `${rel}/${name}` : name);
-    } else if (st.isSymbolicLink()) out[rel] = `link ${readlinkSync(abs)}`;
-    else out[rel] = `file ${mode} ${readFileSync(abs, 'utf8')}`;
-  };
-  visit(dir, '');
-  return out;
-}
 
 describe('TreeWriter', () => {
   it('writes and seals copies exactly as copyFiles and sealFolder do, many folders in order', async () => {
@@ -48,11 +31,11 @@ describe('TreeWriter', () => {
     const copies = Array.from({ length: 5 }, (_, i) => join(out, `copy-${i}`));
     for (const dest of copies) expect(copySealedOn(writer, files, dest)).toBe(true);
     await writer.finish();
-    const want = described(expected);
+    const want = describeTree(expected);
     expect(want['scripts/run.sh']).toBe('file 555 #!/bin/sh\necho hi\n');
     expect(want['assets/link.md']).toBe('link ../references/deep/er/a.md');
     expect(want['.']).toMatch(/^dir [0-7]*5[0-7]5$/);
-    for (const dest of copies) expect(described(dest)).toEqual(want);
+    for (const dest of copies) expect(describeTree(dest)).toEqual(want);
   });
 
   it('refuses files whose bytes are not held, sending nothing (the caller copies them)', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSkill } from '../../../src/skill/load.js';
 import { walkSkill, walkedWhole } from '../../../src/fs/walk.js';
@@ -7,28 +7,12 @@ import { skillFiles } from '../../../src/registry/integrity.js';
 import { readReleases } from '../../../src/registry/index-io.js';
 import { registerSkill, registerSkills } from '../../../src/registry/register.js';
 import { tempFolders } from '../../helpers/cli.js';
-import { skillMd, writeTree } from '../../helpers/tree.js';
+import { describeTree, skillMd, writeTree } from '../../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-batch-');
 afterAll(cleanup);
 
 const NOW = new Date('2024-01-01T00:00:00Z');
-
-/** Every entry below `dir` but the lock: kind, permission bits, content or link text. */
-function described(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const visit = (abs: string, rel: string) => {
-    const st = lstatSync(abs);
-    const mode = (st.mode & 0o7777).toString(8);
-    if (st.isDirectory()) {
-      out[rel || '.'] = `dir ${mode}`;
-      for (const name of readdirSync(abs).sort()) visit(join(abs, name), rel ? `${rel}/${name}` : name);
-    } else if (st.isSymbolicLink()) out[rel] = `link ${readlinkSync(abs)}`;
-    else if (!rel.startsWith('index.json.bak')) out[rel] = `file ${mode} ${readFileSync(abs, 'utf8')}`;
-  };
-  visit(dir, '');
-  return out;
-}
 
 /** `n` skill folders below a new folder, with scripts, nested references and a link inside. */
 function skills(n: number): string[] {
@@ -60,11 +44,11 @@ describe('a batch of many skills (copies written by a thread)', () => {
     expect(results.every((r) => !(r instanceof Error) && r.status === 'added')).toBe(true);
     const oneByOne = join(fresh(), 'reg');
     for (const d of dirs) await registerSkill(oneByOne, loadSkill(d), { now: NOW });
-    const want = described(oneByOne);
+    const want = describeTree(oneByOne, (rel) => rel.startsWith('index.json.bak'));
     expect(want['built-in/skill-007@1.7.0/scripts/run.sh']).toBe('file 555 #!/bin/sh\necho 7\n');
     expect(want['built-in/skill-007@1.7.0/assets/to-a.md']).toBe('link ../references/deep/a.md');
     expect(want['built-in/skill-007@1.7.0/.env']).toBeUndefined();
-    const got = described(together);
+    const got = describeTree(together, (rel) => rel.startsWith('index.json.bak'));
     expect(Object.keys(got).filter((k) => k.includes('.staging-'))).toEqual([]);
     // The stored copies, releases files and index alike (resolve-index keys files by inode and time: not compared).
     for (const [k, v] of Object.entries(want)) if (k !== 'resolve-index') expect([k, got[k]]).toEqual([k, v]);
