@@ -1,7 +1,17 @@
 // What the registry keeps of a skill folder, and its integrity: the files (no .env, no links leading out) hashed
 // in a fixed order into one sha512 SRI.
 import { createHash, type Hash } from 'node:crypto';
-import { lstatSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  readdirSync,
+  realpathSync,
+} from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { Skill, SkillEntry } from '../model/skill.js';
@@ -20,6 +30,11 @@ export interface StoredFile {
   link?: string;
   /** Its bytes, when the caller already holds them (what it just wrote to `abs`): not read again. */
   content?: Buffer;
+  /**
+   * A file a walk listed without a stat: its `mode` (0 until then) and size are learnt when its content is read
+   * (contentOf), from the open file itself, which must still be a regular file and not a link.
+   */
+  unstatted?: true;
 }
 
 /** A file whose path, mode and size are known without a walk (what an extraction wrote), and maybe its bytes. */
@@ -119,14 +134,18 @@ export function skillFiles(root: string, walked?: SkillEntry[]): StoredFile[] {
     out.push({ rel: r, abs, kind: 'symlink', mode: 0o777, link: text });
   };
   if (walked && walkedWhole(walked)) {
-    // The walk left out what skipped() leaves out of folders; files are told by their name and their folders'.
+    // The walk left out what skipped() leaves out of folders; files are told by their name and their folders'. A
+    // file is not stat'ed here: its mode and size come with its bytes (contentOf), bounded as they are read.
     const kept = new KeptFiles();
+    const below = sep === '/' ? `${root}/` : undefined;
     for (const e of walked) {
       if (e.kind !== 'file' && e.kind !== 'symlink') continue;
       if (!kept.keeps(e.path)) continue;
-      const abs = join(root, e.path);
-      if (e.kind === 'file') file(abs, e.path);
-      else link(abs, e.path, e.target ?? null);
+      const abs = below ? below + e.path : join(root, e.path);
+      if (e.kind === 'symlink') link(abs, e.path, e.target ?? null);
+      else if (out.length >= STORE_LIMITS.maxEntries)
+        throw tooBig(root, `it holds more than ${STORE_LIMITS.maxEntries} files`);
+      else out.push({ rel: e.path, abs, kind: 'file', mode: 0, unstatted: true });
     }
     return out.sort(byRel);
   }
@@ -207,11 +226,50 @@ export function hashFile(h: Hash, f: StoredFile, content: Buffer): void {
 }
 
 /** The bytes a file contributes: its content, or a symlink's stored link text. */
-export function contentOf(f: StoredFile): Buffer {
+export function contentOf(f: StoredFile, bound?: ReadBound): Buffer {
   try {
-    return f.kind === 'symlink' ? Buffer.from(f.link!, 'utf8') : (f.content ?? readFileSync(f.abs));
+    if (f.kind === 'symlink') return Buffer.from(f.link!, 'utf8');
+    return f.content ?? (f.unstatted ? readUnstatted(f, bound) : readFileSync(f.abs));
   } catch (err) {
+    if (err instanceof SkillsError) throw err;
     throw new SkillsError('E_IO', `cannot read ${f.abs}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** What the unstatted files of one skill have read so far, against the store's bound on a skill's bytes. */
+interface ReadBound {
+  bytes: number;
+}
+
+/**
+ * An unstatted file's bytes, and its mode learnt from the open file: a link or anything but a regular file put in
+ * its place since the walk is refused, and a file that would take the skill past STORE_LIMITS is not read.
+ */
+function readUnstatted(f: StoredFile, bound: ReadBound = { bytes: 0 }): Buffer {
+  const fd = openSync(f.abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile())
+      throw new SkillsError('E_IO', `${f.abs} is not a regular file any more; it was not read`, {
+        hint: 'run again once the skill is written',
+      });
+    bound.bytes += st.size;
+    if (bound.bytes > STORE_LIMITS.maxBytes) {
+      const root = f.abs.slice(0, f.abs.length - f.rel.length - 1);
+      throw tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${f.rel})`);
+    }
+    const out = Buffer.allocUnsafeSlow(st.size);
+    let n = 0;
+    while (n < st.size) {
+      const r = readSync(fd, out, n, st.size - n, null);
+      if (r === 0) break;
+      n += r;
+    }
+    f.mode = st.mode & 0o7777;
+    delete f.unstatted;
+    return n < st.size ? out.subarray(0, n) : out;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -221,7 +279,8 @@ export const sri = (h: Hash) => `${ALGORITHM}-${h.digest('base64')}`;
 /** The integrity of a list of files (see skillFiles). */
 export function digest(files: StoredFile[]): string {
   const h = createHash(ALGORITHM);
-  for (const f of files) hashFile(h, f, contentOf(f));
+  const bound = { bytes: 0 };
+  for (const f of files) hashFile(h, f, contentOf(f, bound));
   return sri(h);
 }
 
@@ -236,8 +295,9 @@ export interface KeepBudget {
  */
 export function digestKeeping(files: StoredFile[], keep: KeepBudget): string {
   const h = createHash(ALGORITHM);
+  const bound = { bytes: 0 };
   for (const f of files) {
-    const content = contentOf(f);
+    const content = contentOf(f, bound);
     hashFile(h, f, content);
     if (f.kind === 'file' && f.content === undefined && content.length <= keep.bytes) {
       f.content = content;

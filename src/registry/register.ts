@@ -117,21 +117,27 @@ interface Staged {
 /**
  * Register many skills with one lock, one read and one write of the index, and one leftover scan: each skill is
  * checked and copied into a sealed staging folder first (outside the lock), then every staged copy is renamed into
- * place and the index written once. A refusal (E_EXISTS, E_INVALID) concerns its own skill: it is returned in that
- * skill's place, and the others go on. A crash midway leaves the previous index whole (written last, atomically)
- * and no half-copied version (staging folders are sealed before their rename, and removed as leftovers).
+ * place and the index written once. `items` may come as they are loaded (an async iterable, `size` of them at
+ * most): each is staged as it comes, so a big batch's copies are written while the next skills are still read. A
+ * refusal (E_EXISTS, E_INVALID) concerns its own skill: it is returned in that skill's place, and the others go on.
+ * A crash midway leaves the previous index whole (written last, atomically) and no half-copied version (staging
+ * folders are sealed before their rename, and removed as leftovers).
  */
-export async function registerSkills(dir: string, items: RegisterItem[]): Promise<(RegisterResult | SkillsError)[]> {
+export async function registerSkills(
+  dir: string,
+  items: RegisterItem[] | AsyncIterable<RegisterItem>,
+  size = Array.isArray(items) ? items.length : 0,
+): Promise<(RegisterResult | SkillsError)[]> {
   const index = readIndex(dir);
   const byId = new Map(index.skills.map((e) => [e.id, e]));
   const staged: Staged[] = [];
   // A big batch's copies are written by a thread while the next skills are read and hashed; started with the first.
   let writer: TreeWriter | undefined;
-  const copier = items.length >= THREAD_AT ? () => (writer ??= new TreeWriter()) : undefined;
+  const copier = size >= THREAD_AT ? () => (writer ??= new TreeWriter()) : undefined;
   try {
     // The store's folders (built-in/, custom/), made once for the batch.
     const made = new Set<string>();
-    for (const item of items) {
+    for await (const item of items) {
       staged.push(stage(dir, item, byId, made, copier));
       if (writer?.backlog) await writer.drained();
     }
@@ -188,7 +194,7 @@ function stage(
         hint: `run skills validate ${skill.root}`,
       });
     }
-    const files = opts.files ?? skillFiles(skill.root, opts.walked ? skill.entries : undefined);
+    const files = opts.files ?? skillFiles(skill.root, opts.walked && !opts.adopt ? skill.entries : undefined);
     // Files walked here keep the bytes hashed (up to STAGE_KEEP_BYTES) for the copy next: each is read and hashed
     // once, and the copy holds exactly what was hashed. They are let go with `files` once the skill is staged.
     s.integrity =

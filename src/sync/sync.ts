@@ -7,7 +7,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import { isInside } from '../fs/walk.js';
 import { discoverSkills } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
-import { validateSkills } from '../skill/validate.js';
+import { validateSkills, type SkillReport } from '../skill/validate.js';
 import { registerSkills, type RegisterStatus } from '../registry/register.js';
 import { isUnversioned, unversionedWarning } from '../registry/unversioned.js';
 import { changedSkillRoots } from './changed-roots.js';
@@ -124,23 +124,28 @@ async function syncRoots(
   emit: (item: SyncItem) => void,
 ): Promise<void> {
   const { registry } = opts;
-  const skills = roots.map((root) => loadSkill(root, { listing: listings?.get(root) }));
-  const reports = await validateSkills(skills);
   const base = (skill: Skill) => ({
     id: skill.id,
     ...(skill.version ? { version: skill.version } : {}),
     source: skill.root,
   });
-  // The valid ones are registered as one batch: one lock, one index write (registerSkills). Each was loaded just
-  // now, so its files are those its load walked (walked): its folders are not listed again.
-  const valid = reports.filter((r) => r.valid).map((r) => r.skill);
-  const results = await registerSkills(
-    registry,
-    valid.map((skill) => ({
-      skill,
-      opts: { owner: opts.owner?.trim(), force: opts.force, dryRun: opts.dryRun, walked: true },
-    })),
-  );
+  // Each skill is loaded, validated and handed to registerSkills in turn, and the valid ones are registered as one
+  // batch: one lock, one index write. Staged as they come, a big batch's copies are written (by registerSkills'
+  // thread) while the next skills are read. Each was loaded just now, so its files are those its load walked
+  // (walked): its folders are not listed again.
+  const reports: SkillReport[] = [];
+  const valid: Skill[] = [];
+  const itemOpts = { owner: opts.owner?.trim(), force: opts.force, dryRun: opts.dryRun, walked: true };
+  async function* validOnes() {
+    for (const root of roots) {
+      const [report] = await validateSkills([loadSkill(root, { listing: listings?.get(root) })]);
+      reports.push(report!);
+      if (!report!.valid) continue;
+      valid.push(report!.skill);
+      yield { skill: report!.skill, opts: itemOpts };
+    }
+  }
+  const results = await registerSkills(registry, validOnes(), roots.length);
   const byRoot = new Map(valid.map((skill, i) => [skill.root, results[i]!]));
   for (const { skill, valid: ok, diagnostics } of reports) {
     if (!ok) {

@@ -1,9 +1,19 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { loadSkill } from '../../../src/skill/load.js';
 import { walkSkill, walkedWhole } from '../../../src/fs/walk.js';
-import { skillFiles } from '../../../src/registry/integrity.js';
+import { digest, digestKeeping, skillFiles } from '../../../src/registry/integrity.js';
 import { readReleases } from '../../../src/registry/index-io.js';
 import { registerSkill, registerSkills } from '../../../src/registry/register.js';
 import { tempFolders } from '../../helpers/cli.js';
@@ -67,8 +77,9 @@ describe('a batch of many skills (copies written by a thread)', () => {
     ).then(
       () => undefined,
       (e: unknown) => e,
-    )) as NodeJS.ErrnoException;
-    expect(err.code).toBe('ENOENT');
+    )) as Error & { code: string };
+    expect(err.code).toBe('E_IO');
+    expect(err.message).toMatch(/cannot read .*skill-035\/references\/deep\/a\.md: ENOENT/);
     expect(existsSync(join(reg, 'index.json'))).toBe(false);
     expect(readdirSync(join(reg, 'built-in'))).toEqual([]);
   });
@@ -146,7 +157,45 @@ describe('skillFiles from the walk of a load', () => {
       'references/a/b/c.md file 644',
       'scripts/x.sh file 755',
     ]);
-    expect(skillFiles(dir, skill.entries)).toEqual(listed);
+    // Files from the walk are not stat'ed: their modes come with their bytes, so the same once hashed.
+    const walked = skillFiles(dir, skill.entries);
+    expect(walked.filter((f) => f.kind === 'file').every((f) => f.unstatted && f.mode === 0)).toBe(true);
+    expect(digest(walked)).toBe(digest(listed));
+    expect(walked).toEqual(listed);
+  });
+
+  it('refuses a file of the walk replaced since by a link, a folder or a FIFO, and bounds the bytes before reading', () => {
+    const make = (name: string) => {
+      const dir = join(fresh(), name);
+      writeTree(dir, {
+        'SKILL.md': skillMd(`name: ${name}\ndescription: Swapped. Use when testing.\n`),
+        'references/a.md': 'a\n',
+      });
+      return { dir, skill: loadSkill(dir) };
+    };
+    const secret = join(fresh(), 'secret.txt');
+    writeFileSync(secret, 'not yours\n');
+    const cases: [string, (file: string) => void, RegExp][] = [
+      ['link', (f) => symlinkSync(secret, f), /cannot read .*a\.md/],
+      ['folder', (f) => mkdirSync(f), /cannot read .*a\.md|a\.md is not a regular file/],
+      ['fifo', (f) => execFileSync('mkfifo', [f]), /a\.md is not a regular file any more/],
+    ];
+    for (const [name, swap, message] of cases) {
+      const { dir, skill } = make(name);
+      const file = join(dir, 'references', 'a.md');
+      rmSync(file);
+      swap(file);
+      const files = skillFiles(dir, skill.entries);
+      expect(() => digest(files), name).toThrow(message);
+    }
+    // 300 MiB (sparse: nothing is written) past the store's bound of a skill: refused from its size, unread.
+    const { dir, skill } = make('huge');
+    truncateSync(join(dir, 'references', 'a.md'), 300 * 1024 * 1024);
+    const files = skillFiles(dir, skill.entries);
+    expect(() => digestKeeping(files, { bytes: 1 << 30 })).toThrow(
+      /add up to more than 256 MiB \(at references\/a\.md\)/,
+    );
+    expect(files.find((f) => f.rel === 'references/a.md')!.content).toBeUndefined();
   });
 
   it('lists the folders again when the walk did not see them all (too deep)', () => {
