@@ -6,7 +6,7 @@ import { SkillsError } from '../errors.js';
 import { summaryOf, type IndexEntry, type RegistryIndex, type Release } from '../formats/index-file.js';
 import type { Skill } from '../model/skill.js';
 import { SKILL_ID_RULE, isSkillId } from '../model/spec.js';
-import { tempName } from '../fs/atomic.js';
+import { tempName, widenThreadPool } from '../fs/atomic.js';
 import { TreeWriter } from '../fs/tree-writer.js';
 import { present } from '../fs/walk.js';
 import { peekReleases, readIndex } from './index-io.js';
@@ -134,6 +134,8 @@ export async function registerSkills(
   // A big batch's copies are written by a thread while the next skills are read and hashed; started with the first.
   let writer: TreeWriter | undefined;
   const copier = size >= THREAD_AT ? () => (writer ??= new TreeWriter()) : undefined;
+  // Their releases files are flushed together at the end, many at once.
+  if (size >= THREAD_AT) widenThreadPool();
   try {
     // The store's folders (built-in/, custom/), made once for the batch.
     const made = new Set<string>();

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeSync, existsSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import {
   cleanLeftoversBelow,
@@ -12,7 +13,8 @@ import {
   writeAtomicMany,
 } from '../../../src/fs/atomic.js';
 import { isSkillsError } from '../../../src/errors.js';
-import { tempFolders } from '../../helpers/cli.js';
+import { BIN, tempFolders } from '../../helpers/cli.js';
+import { skillMd, writeTree } from '../../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-atomic-unit-');
 afterAll(cleanup);
@@ -117,4 +119,40 @@ describe('writeAtomicMany', () => {
     expect(readFileSync(join(dir, 'a.json'), 'utf8')).toBe('old a\n');
     expect(readdirSync(dir)).toEqual(['a.json']);
   });
+});
+
+describe('widenThreadPool (a registry sync of many skills, built CLI)', () => {
+  /** Threads of a `registry sync` of 40 skills as it exits, and UV_THREADPOOL_SIZE then. */
+  const syncThreads = (env: Record<string, string> = {}) => {
+    const dir = fresh();
+    for (let i = 0; i < 40; i++)
+      writeTree(join(dir, 'skills', `s-${i}`), {
+        'SKILL.md': skillMd(`name: s-${i}\ndescription: S ${i}. Use when testing.\n`),
+      });
+    const preload = join(dir, 'threads.cjs');
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'seen.json'))}, JSON.stringify({ threads: require('node:fs').readdirSync('/proc/self/task').length, env: process.env.UV_THREADPOOL_SIZE ?? 'unset' })));`,
+    );
+    const r = spawnSync(process.execPath, ['-r', preload, BIN, 'registry', 'sync', 'skills', '--registry', 'reg'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, UV_THREADPOOL_SIZE: undefined, ...env },
+      timeout: 60_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(readdirSync(join(dir, 'reg', 'releases'))).toHaveLength(40);
+    return JSON.parse(readFileSync(join(dir, 'seen.json'), 'utf8')) as { threads: number; env: string };
+  };
+
+  it.runIf(process.platform === 'linux')(
+    'starts the pool with 16 threads for the flushes, leaves no variable for children, and keeps a size the user set',
+    () => {
+      const widened = syncThreads();
+      const four = syncThreads({ UV_THREADPOOL_SIZE: '4' });
+      expect(widened.threads - four.threads).toBe(12);
+      expect(widened.env).toBe('unset');
+      expect(four.env).toBe('4');
+    },
+  );
 });
