@@ -135,12 +135,16 @@ export async function updateIndex(
     };
     // 1. New and changed releases, the removed ones still there: flushed together, all on disk before the index.
     const written = new Map<string, string | undefined>();
+    // Ids whose file, once written, holds just the versions kept (none of its versions on disk went): not pruned.
+    const final = new Set<string>();
     const batch: { file: string; data: string }[] = [];
     // The releases folder, made once for the batch (not a failed mkdir for each of a thousand files).
     const made = new Set<string>();
     for (const [id, kept] of wanted) {
       const disk = onDisk.get(id);
       const union = kept === undefined ? disk : { ...(disk ?? {}), ...kept };
+      if (kept !== undefined && (disk === undefined || Object.keys(disk).every((v) => Object.hasOwn(kept, v))))
+        final.add(id);
       const unionText = textOf(id, union);
       if (union !== undefined && unionText !== textOf(id, disk)) {
         const path = releasesFile(dir, id);
@@ -167,7 +171,7 @@ export async function updateIndex(
       if (kept === undefined) {
         if (written.get(id) !== undefined) rmSync(releasesFile(dir, id), { force: true });
         releasesCache.delete(releasesFile(dir, id));
-      } else if (textOf(id, kept) !== written.get(id)) writeReleases(id, kept);
+      } else if (!final.has(id) && textOf(id, kept) !== written.get(id)) writeReleases(id, kept);
     }
     // 4. The resolve index: the rows of the releases files now on disk. A crash before this leaves rows of the
     // files replaced, which no longer match them: resolve reads those files instead.
