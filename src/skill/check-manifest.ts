@@ -26,8 +26,11 @@ export function checkManifest(skill: Skill, out: Diagnostic[]): void {
       ),
     );
   }
+  // The id's example is worked out only for a message that needs it (NFKC and a Unicode pattern per skill).
   const example: Record<string, string> = {
-    id: suggestName(basename(skill.root)),
+    get id() {
+      return suggestName(basename(skill.root));
+    },
     name: 'Social Media APIs',
     version: '1.0.0',
     description: 'Post to social networks. Use when …',
