@@ -189,6 +189,13 @@ const cases: {
     says: /owner is missing/,
   },
   {
+    check: 'manifest-required',
+    folder: 'Price Tracker',
+    valid: { 'manifest.json': manifest({ id: 'price-tracker' }) },
+    invalid: { 'manifest.json': manifest({ id: undefined }) },
+    says: /id is missing: expected e\.g\. "id": "price-tracker"/,
+  },
+  {
     check: 'id-format',
     folder: 'm',
     valid: { 'manifest.json': manifest({}) },
