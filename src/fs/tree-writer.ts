@@ -94,7 +94,8 @@ export class TreeWriter {
   private wake: (() => void) | undefined;
 
   constructor() {
-    this.worker = new Worker(WORKER_CODE, { eval: true });
+    // Its own stdout and stderr (it prints nothing): piped to ours, they would build process.stdout and stderr here.
+    this.worker = new Worker(WORKER_CODE, { eval: true, stdout: true, stderr: true });
     // Nothing waits for the thread but finish, drained and abort, which hold the process while they wait.
     this.worker.unref();
     this.worker.on('message', (m: { done?: number; size?: number; error?: TreeWriteFailure }) => {
