@@ -190,7 +190,9 @@ export class ThreadWriter implements FileWriter {
     algorithm: string | undefined,
   ) {
     this.algorithm = algorithm;
-    this.worker = new Worker(WORKER_CODE, { eval: true });
+    // Its stdout and stderr are its own (it prints nothing): piped to ours, they would build process.stdout and
+    // process.stderr here, which for a pipe loads net.
+    this.worker = new Worker(WORKER_CODE, { eval: true, stdout: true, stderr: true });
     // The run never waits for the thread: finish and abort do, and it is ended then.
     this.worker.unref();
     this.worker.on('message', (m: unknown) => this.reply(m));
