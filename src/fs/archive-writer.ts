@@ -151,6 +151,35 @@ parentPort.on('message', (m) => {
   parentPort.postMessage(m.buffer, [m.buffer]);
 });`;
 
+/** A writer thread started ahead (prepareWriterThread) for the next ThreadWriter, and what became of it meanwhile. */
+let prepared: { worker: Worker; failure: unknown; exited: boolean } | undefined;
+
+function startWorker(): Worker {
+  // Its stdout and stderr are its own (it prints nothing): piped to ours, they would build process.stdout and
+  // process.stderr here, which for a pipe loads net.
+  const worker = new Worker(WORKER_CODE, { eval: true, stdout: true, stderr: true });
+  // The run never waits for the thread: finish and abort do, and it is ended then.
+  worker.unref();
+  return worker;
+}
+
+/**
+ * Start the next ThreadWriter's thread now: a thread takes tens of milliseconds to start, which an extraction no
+ * longer waits for when the caller has other work first (an install: its lock, its plan). A thread never used ends
+ * with the run; one that fails meanwhile is the ThreadWriter's failure.
+ */
+export function prepareWriterThread(): void {
+  if (prepared) return;
+  try {
+    const p = { worker: startWorker(), failure: undefined as unknown, exited: false };
+    p.worker.on('error', (err) => (p.failure ??= err));
+    p.worker.on('exit', () => (p.exited = true));
+    prepared = p;
+  } catch {
+    // A thread that cannot be started: the ThreadWriter finds out for itself.
+  }
+}
+
 /** Bytes sent to the thread at a time. */
 const PIECE = 1024 * 1024;
 /** Pieces sent and not yet written past which the extraction waits: 16 MiB. */
@@ -190,17 +219,21 @@ export class ThreadWriter implements FileWriter {
     algorithm: string | undefined,
   ) {
     this.algorithm = algorithm;
-    // Its stdout and stderr are its own (it prints nothing): piped to ours, they would build process.stdout and
-    // process.stderr here, which for a pipe loads net.
-    this.worker = new Worker(WORKER_CODE, { eval: true, stdout: true, stderr: true });
-    // The run never waits for the thread: finish and abort do, and it is ended then.
-    this.worker.unref();
+    const ahead = prepared;
+    prepared = undefined;
+    this.worker = ahead?.worker ?? startWorker();
     this.worker.on('message', (m: unknown) => this.reply(m));
     this.worker.on('error', (err: Error) => this.fail(new ThreadFailure(err)));
     this.worker.on('exit', () => {
       this.exited = true;
       this.settle?.('exited');
     });
+    // A thread started ahead that failed, or ended, before it was given any work: told once the caller holds this.
+    if (ahead && (ahead.failure !== undefined || ahead.exited)) {
+      this.exited = ahead.exited;
+      const cause = ahead.failure ?? new Error('it ended before it was given any work');
+      queueMicrotask(() => this.fail(new ThreadFailure(cause)));
+    }
   }
 
   get backlog(): boolean {
