@@ -26,11 +26,12 @@ if (argv[0] === WORKER && !require('node:worker_threads').isMainThread) {
   process.stdout.write(`${version()}\n`);
 } else {
   const { run } = loadCli(path.join(DIST, 'main.cjs'));
-  const ctx = { cwd: process.cwd(), env: process.env, stdout: standardOutput(), version: version() };
-  // process.stdin and process.stderr build a stream on first touch (a pipe loads net): only runs that use them pay.
+  const ctx = { cwd: process.cwd(), env: process.env, stdout: standardOutput(1), version: version() };
+  // process.stdin and process.stderr build a stream on first touch (a pipe loads net): only runs that use them pay,
+  // and stderr, as stdout, is written to directly when it is a file or a pipe.
   Object.defineProperty(ctx, 'stdin', { get: () => process.stdin, enumerable: true });
   let stderr;
-  Object.defineProperty(ctx, 'stderr', { get: () => (stderr ??= closedQuietly(process.stderr)), enumerable: true });
+  Object.defineProperty(ctx, 'stderr', { get: () => (stderr ??= standardOutput(2)), enumerable: true });
   run(argv, ctx).then((code) => {
     process.exitCode = code;
   });
@@ -51,13 +52,14 @@ function closedQuietly(stream) {
 // would write them (Node writes files and pipes synchronously on POSIX), in the same order. The stream is built only
 // when something other than write and isTTY/columns is asked for (serve's 'drain' and 'error', run-script's output),
 // or when a write would block (a non-blocking pipe whose reader is slow: EAGAIN), and every later write goes
-// through it, so the bytes stay in order.
-function standardOutput() {
+// through it, so the bytes stay in order. The same for fd 2, process.stderr: a command asks whether it is a
+// terminal (colour, a spinner) and may write a warning.
+function standardOutput(fd) {
   let stream;
-  const real = () => (stream ??= closedQuietly(process.stdout));
+  const real = () => (stream ??= closedQuietly(fd === 1 ? process.stdout : process.stderr));
   let direct = false;
   try {
-    const st = fs.fstatSync(1);
+    const st = fs.fstatSync(fd);
     direct = st.isFile() || st.isFIFO();
   } catch {}
   if (!direct) return real();
@@ -67,7 +69,7 @@ function standardOutput() {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding || 'utf8') : chunk;
     let done = 0;
     try {
-      while (done < bytes.length) done += fs.writeSync(1, bytes, done, bytes.length - done);
+      while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done);
     } catch (err) {
       if (err && err.code === 'EPIPE') process.exit(141);
       if (!err || err.code !== 'EAGAIN') throw err;

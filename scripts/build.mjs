@@ -38,6 +38,34 @@ const lazyChildProcess = {
   },
 };
 
+// Node's assert loads its error class, which looks at once whether stderr is a terminal: that builds
+// process.stderr, and for a pipe loads net and its streams (5 to 8 ms). Packages we bundle require it at the top
+// (minizlib under tar, graceful-fs under proper-lockfile) and call it only to check what always holds (signal-exit,
+// under proper-lockfile, at each lock: assert.equal): they get a stand-in, a function (assert's own call) whose
+// properties are assert's, which loads assert on first use; assert(value) and assert.equal(a, b) load it only to
+// throw its error.
+const lazyAssert = {
+  name: 'lazy-assert',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+      args.namespace === 'lazy-assert' ? undefined : { path: 'lazy-assert', namespace: 'lazy-assert' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-assert' }, () => ({
+      contents: [
+        "const load = () => require('node:assert');",
+        'function assert(value, ...a) { if (!value) load()(value, ...a); }',
+        // assert.equal is ==, or both NaN: anything else, and both NaN, is the real one's to judge.
+        'const equal = (x, y, ...a) => { if (x != y) load().equal(x, y, ...a); };',
+        'module.exports = new Proxy(assert, {',
+        // A module's `__esModule` is asked by interop helpers when it is required: a plain CommonJS module has none.
+        "  get: (f, key) => (key === '__esModule' ? undefined : key === 'default' || key === 'ok' ? f : key === 'equal' ? equal : load()[key]),",
+        '});',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 // Node's crypto costs ~4 ms to load, and a shared chunk that imports it for one command (a registry's integrity
 // hashes) would load it for every command that uses the chunk. Our modules get lazy stand-ins: each function crypto
 // exports is a function that loads crypto on its first call. (A value that is not a function is not offered: the
@@ -147,7 +175,7 @@ const [result] = await Promise.all([
     chunkNames: 'chunks/[name]-[hash]',
     metafile: true,
     external: EXTERNAL,
-    plugins: [lazyChildProcess, lazyBuiltins, lazySemver, lazyPackages, vendored],
+    plugins: [lazyChildProcess, lazyAssert, lazyBuiltins, lazySemver, lazyPackages, vendored],
   }),
   ...Object.entries(VENDOR).map(([pkg, name]) =>
     build({ ...common, format: 'cjs', entryPoints: [pkg], outfile: `${out}/vendor/${name}.cjs` }),

@@ -79,7 +79,8 @@ export async function install(
       hint: 'e.g. skills install anthropics/skills --list',
     });
   const target = installTarget(options, ctx);
-  const interactive = ctx.stdin.isTTY === true && ctx.stdout.isTTY === true && !options.yes && !options.json;
+  // stdout first: process.stdin is a stream built on first touch (for a pipe, as a script gives, it loads net).
+  const interactive = !options.yes && !options.json && ctx.stdout.isTTY === true && ctx.stdin.isTTY === true;
   const progress = await startProgress(
     ctx,
     options,

@@ -11,8 +11,8 @@ import { Worker } from 'node:worker_threads';
 import { writeAll } from './atomic.js';
 
 /**
- * ExtractOptions.digest's hash, made by the thread that writes: each file's header text (when it has one) and its
- * bytes, which must be as many as its size (else there is no digest).
+ * ExtractOptions.digest's hash, made as the files are written here (a small archive's, a zip's): each file's header
+ * text (when it has one) and its bytes, which must be as many as its size (else there is no digest).
  */
 export class Digester {
   private hash: Hash | undefined;
@@ -113,11 +113,12 @@ export class SyncWriter implements FileWriter {
 }
 
 /**
- * The worker: each message is a piece of file bytes and the operations on it, in order (0: open path, mode, name;
- * 1: write bytes [start, end) of the piece to the open file; 2: close it). The piece goes back to be filled again.
- * The first failure is told, and nothing more is written. The digest is made on the main thread as the bytes are
- * handed over: the thread's system calls are what an extraction waits for (the main thread idles a third of a big
- * one), so it does nothing else.
+ * The worker: each message is a piece of bytes and the operations on it, in order (0: open the next path of `names`
+ * with the next mode of `ops`; 1: write bytes [start, end) of the piece to the open file; 2: close it). Bytes of the
+ * piece no operation names (the digest's file headers) are not written. The piece goes back to be filled again. The
+ * first failure is told, and nothing more is written. The digest is made on the main thread, a piece at a time, as it
+ * is sent: the thread's system calls are what an extraction waits for (the main thread idles a third of a big one
+ * on a disk), so it does nothing else.
  */
 const WORKER_CODE = `
 const fs = require('node:fs');
@@ -128,12 +129,12 @@ parentPort.on('message', (m) => {
   if (m === 'finish') return parentPort.postMessage({ finished: !failed });
   if (m === 'abort') { failed = true; shut(); return parentPort.postMessage('aborted'); }
   if (!failed) {
-    const b = Buffer.from(m.buffer, 0, m.length), ops = m.ops;
+    const b = Buffer.from(m.buffer, 0, m.length), ops = m.ops, names = m.names;
     try {
-      for (let i = 0; i < ops.length; ) {
+      for (let i = 0, n = 0; i < ops.length; ) {
         const op = ops[i++];
         if (op === 0) {
-          const path = ops[i++], mode = ops[i++]; name = ops[i++];
+          const path = names[n++], mode = ops[i++]; name = names[n++];
           fd = fs.openSync(path, 'wx', mode);
         } else if (op === 1) {
           let at = ops[i++]; const end = ops[i++];
@@ -150,17 +151,53 @@ parentPort.on('message', (m) => {
   parentPort.postMessage(m.buffer, [m.buffer]);
 });`;
 
+/** A writer thread started ahead (prepareWriterThread) for the next ThreadWriter, and what became of it meanwhile. */
+let prepared: { worker: Worker; failure: unknown; exited: boolean } | undefined;
+
+function startWorker(): Worker {
+  // Its stdout and stderr are its own (it prints nothing): piped to ours, they would build process.stdout and
+  // process.stderr here, which for a pipe loads net.
+  const worker = new Worker(WORKER_CODE, { eval: true, stdout: true, stderr: true });
+  // The run never waits for the thread: finish and abort do, and it is ended then.
+  worker.unref();
+  return worker;
+}
+
+/**
+ * Start the next ThreadWriter's thread now: a thread takes tens of milliseconds to start, which an extraction no
+ * longer waits for when the caller has other work first (an install: its lock, its plan). A thread never used ends
+ * with the run; one that fails meanwhile is the ThreadWriter's failure.
+ */
+export function prepareWriterThread(): void {
+  if (prepared) return;
+  try {
+    const p = { worker: startWorker(), failure: undefined as unknown, exited: false };
+    p.worker.on('error', (err) => (p.failure ??= err));
+    p.worker.on('exit', () => (p.exited = true));
+    prepared = p;
+  } catch {
+    // A thread that cannot be started: the ThreadWriter finds out for itself.
+  }
+}
+
 /** Bytes sent to the thread at a time. */
 const PIECE = 1024 * 1024;
 /** Pieces sent and not yet written past which the extraction waits: 16 MiB. */
 const MOST_WAITING = 16;
 
-/** Writes on a worker thread; a failure is told through `onFailure` (and by finish). */
+/**
+ * Writes on a worker thread; a failure is told through `onFailure` (and by finish). What is hashed (each file's
+ * header, then its bytes) goes into the piece in that order, so the digest takes a piece in one update or a few,
+ * not two for each file.
+ */
 export class ThreadWriter implements FileWriter {
   private readonly worker: Worker;
   private piece: Buffer | undefined;
   private at = 0;
-  private ops: (string | number | null)[] = [];
+  /** Numbers only (operation codes, modes, offsets), so that the array stays one of small integers. */
+  private ops: number[] = [];
+  /** The paths and entry names the open operations take, two for each. */
+  private names: string[] = [];
   private readonly spare: ArrayBuffer[] = [];
   private waiting = 0;
   private onDrained: (() => void) | undefined;
@@ -168,22 +205,35 @@ export class ThreadWriter implements FileWriter {
   private settle: ((reply: unknown) => void) | undefined;
   private ended = false;
   private exited = false;
-  private readonly digester: Digester;
+  private readonly algorithm: string | undefined;
+  private hash: Hash | undefined;
+  /** Whether the file being written is hashed; the bytes it still declares; whether one fell short or over. */
+  private hashing = false;
+  private left = 0;
+  private broken = false;
+  /** Where the piece's bytes still to be hashed begin (-1: none are). */
+  private hashFrom = -1;
 
   constructor(
     private readonly onFailure: (err: WriteFailure | ThreadFailure) => void,
     algorithm: string | undefined,
   ) {
-    this.digester = new Digester(algorithm);
-    this.worker = new Worker(WORKER_CODE, { eval: true });
-    // The run never waits for the thread: finish and abort do, and it is ended then.
-    this.worker.unref();
+    this.algorithm = algorithm;
+    const ahead = prepared;
+    prepared = undefined;
+    this.worker = ahead?.worker ?? startWorker();
     this.worker.on('message', (m: unknown) => this.reply(m));
     this.worker.on('error', (err: Error) => this.fail(new ThreadFailure(err)));
     this.worker.on('exit', () => {
       this.exited = true;
       this.settle?.('exited');
     });
+    // A thread started ahead that failed, or ended, before it was given any work: told once the caller holds this.
+    if (ahead && (ahead.failure !== undefined || ahead.exited)) {
+      this.exited = ahead.exited;
+      const cause = ahead.failure ?? new Error('it ended before it was given any work');
+      queueMicrotask(() => this.fail(new ThreadFailure(cause)));
+    }
   }
 
   get backlog(): boolean {
@@ -191,12 +241,26 @@ export class ThreadWriter implements FileWriter {
   }
 
   open(abs: string, name: string, mode: number, size: number, header: string | undefined): void {
-    this.ops.push(0, abs, mode, name);
-    this.digester.file(header, size);
+    if (this.left !== 0) this.broken = true;
+    this.hashing = header !== undefined && this.algorithm !== undefined;
+    this.left = this.hashing ? size : 0;
+    this.ops.push(0, mode);
+    this.names.push(abs, name);
+    if (!this.hashing) return this.hashed();
+    if (this.piece === undefined || this.at + header!.length * 3 > PIECE) this.send();
+    if (header!.length * 3 > PIECE) {
+      // A header longer than a piece (a name of megabytes, which pax allows): hashed on its own.
+      this.hashed();
+      (this.hash ??= createHash(this.algorithm!)).update(header!, 'utf8');
+      this.hashFrom = this.at;
+      return;
+    }
+    if (this.hashFrom === -1) this.hashFrom = this.at;
+    this.at += this.piece!.write(header!, this.at, 'utf8');
   }
 
   data(chunk: Buffer): void {
-    this.digester.data(chunk);
+    if (this.hashing) this.left -= chunk.length;
     for (let from = 0; from < chunk.length;) {
       if (this.piece === undefined || this.at === PIECE) this.send();
       const n = Math.min(chunk.length - from, PIECE - this.at);
@@ -222,7 +286,16 @@ export class ThreadWriter implements FileWriter {
     this.stop();
     if (this.failure) throw this.failure;
     if (typeof reply !== 'object' || !reply.finished) throw new ThreadFailure('it ended before it was done');
-    return this.digester.result();
+    if (this.algorithm === undefined || this.broken || this.left !== 0) return undefined;
+    return (this.hash ?? createHash(this.algorithm)).digest('base64');
+  }
+
+  /** Hash the piece's bytes from hashFrom on: what the files hashed so far put in it. */
+  private hashed(): void {
+    if (this.hashFrom === -1) return;
+    if (this.at > this.hashFrom)
+      (this.hash ??= createHash(this.algorithm!)).update(this.piece!.subarray(this.hashFrom, this.at));
+    this.hashFrom = -1;
   }
 
   async abort(): Promise<void> {
@@ -232,19 +305,24 @@ export class ThreadWriter implements FileWriter {
 
   /** Send what was gathered (the piece and its operations) and start a new piece. */
   private send(): void {
+    const hashing = this.hashFrom !== -1;
+    this.hashed();
     if (this.piece !== undefined && (this.at > 0 || this.ops.length > 0)) {
       const buffer = this.piece.buffer as ArrayBuffer;
-      this.worker.postMessage({ buffer, length: this.at, ops: this.ops }, [buffer]);
+      this.worker.postMessage({ buffer, length: this.at, ops: this.ops, names: this.names }, [buffer]);
       this.waiting++;
     } else if (this.ops.length > 0) {
       // Operations with no bytes (files opened and closed empty): a piece of nothing carries them.
       const buffer = new ArrayBuffer(0);
-      this.worker.postMessage({ buffer, length: 0, ops: this.ops }, [buffer]);
+      this.worker.postMessage({ buffer, length: 0, ops: this.ops, names: this.names }, [buffer]);
       this.waiting++;
     }
     this.ops = [];
+    this.names = [];
     this.piece = Buffer.from(this.spare.pop() ?? new ArrayBuffer(PIECE));
     this.at = 0;
+    // The file being hashed goes on in the new piece.
+    if (hashing) this.hashFrom = 0;
   }
 
   private ask(what: 'finish' | 'abort'): Promise<unknown> {

@@ -3,25 +3,37 @@ import type { Readable } from 'node:stream';
 import { SkillsError } from '../errors.js';
 import { openRegularFile } from './walk.js';
 
+/** How far a text file is looked at for a NUL byte, as git decides that a file is binary. */
+export const SNIFF_BYTES = 8192;
+
 /**
  * Read a regular file's bytes unless it is larger than `max` (then `tooLarge` holds its size). The size is known
  * before anything is read, so a huge file costs nothing; a FIFO or a device is refused by openRegularFile. `stat`
- * is the size and mode the open file had, for callers that would otherwise stat it again.
+ * is the size and mode the open file had, for callers that would otherwise stat it again. With `textOnly`, a file
+ * with a NUL byte in its first SNIFF_BYTES is `binary` and the rest is never read (a font, a PDF, an image).
  */
 export function readBoundedBytes(
   file: string,
   max: number,
-): { bytes?: Buffer; tooLarge?: number; stat: { size: number; mode: number } } {
+  options: { textOnly?: boolean } = {},
+): { bytes?: Buffer; tooLarge?: number; binary?: true; stat: { size: number; mode: number } } {
   const { fd, size, mode } = openRegularFile(file);
   const stat = { size, mode };
   try {
     if (size > max) return { tooLarge: size, stat };
     const buf = Buffer.allocUnsafe(size);
     let off = 0;
-    while (off < size) {
-      const n = readSync(fd, buf, off, size - off, off);
-      if (n === 0) break;
-      off += n;
+    // With textOnly, the first read stops at SNIFF_BYTES, and the rest is read only when those hold no NUL.
+    let until = options.textOnly ? Math.min(size, SNIFF_BYTES) : size;
+    for (;;) {
+      while (off < until) {
+        const n = readSync(fd, buf, off, until - off, off);
+        if (n === 0) return { bytes: buf.subarray(0, off), stat };
+        off += n;
+      }
+      if (until === size) break;
+      if (buf.subarray(0, off).includes(0)) return { binary: true, stat };
+      until = size;
     }
     return { bytes: buf.subarray(0, off), stat };
   } finally {

@@ -15,7 +15,8 @@ import { lockPath, readLockfile, withProjectLock } from './lock.js';
 import { planFromSources } from './plan.js';
 import { REMOVING_PREFIX, STAGING_PREFIX, TRASH_PREFIX, placesOf, type Place } from './places.js';
 import { planFromLock } from './replay.js';
-import { Scratch, UNPACK_PREFIX, scratchBase } from './sources.js';
+import { Scratch, UNPACK_PREFIX, classifySource, scratchBase, type Classified } from './sources.js';
+import { prepareExtraction } from '../fs/archive.js';
 import type { ForeignEntry } from '../formats/foreign-lock.js';
 import { foreignHash, foreignLockBeside, replayForeign } from './foreign-lock.js';
 import type { InstallOptions, InstallOutcome, InstalledSkill, Planned } from './types.js';
@@ -32,6 +33,16 @@ export async function installSkills(options: InstallOptions): Promise<InstallOut
   }
   // The user's lock lives in a folder of its own, made on first use.
   if (options.global && !options.dryRun) mkdirSync(lockDir, { recursive: true });
+  // A big archive's writer thread starts while the lock is taken and the install planned.
+  for (const raw of options.sources) {
+    let c: Classified | undefined;
+    try {
+      c = classifySource(raw, options.cwd);
+    } catch {
+      // Told when the source is planned.
+    }
+    if (c?.kind === 'archive') prepareExtraction(c.abs);
+  }
   return withProjectLock(lockfile, () => installLocked(options), {
     readOnly: options.frozen || options.dryRun,
     onWait: () => options.progress?.(`waiting for another install in ${lockDir}`),

@@ -2,7 +2,7 @@ import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Skill } from '../model/skill.js';
 import { findEntry } from '../skill/load.js';
-import { readBoundedBytes } from '../fs/read.js';
+import { readBoundedBytes, SNIFF_BYTES } from '../fs/read.js';
 import { entryMap } from './references.js';
 
 const MAX_TEXT = 1024 * 1024;
@@ -35,11 +35,12 @@ export function skillFiles(skill: Skill) {
       if (texts.has(path)) return texts.get(path);
       let text: string | undefined;
       try {
-        const { bytes, stat } = readBoundedBytes(join(skill.root, path), MAX_TEXT);
+        // A NUL byte in the first 8 KiB: binary, as git decides, and the rest is not read (a font, a PDF).
+        const { bytes, stat } = readBoundedBytes(join(skill.root, path), MAX_TEXT, { textOnly: true });
         // What the open file is, as stat() would find it (a regular file, the link followed): no second look.
         if (!stats.has(path)) stats.set(path, stat);
-        // A NUL byte in the first 8 KiB: binary, as git decides.
-        if (bytes && !bytes.subarray(0, 8192).includes(0)) {
+        // A file that ended before 8 KiB was read whole at once: its NUL bytes are still to be looked for.
+        if (bytes && !bytes.subarray(0, SNIFF_BYTES).includes(0)) {
           text = bytes.toString('utf8');
           // A scan for a CR costs a fraction of a replace that finds none (most files have no CR).
           if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');

@@ -445,6 +445,39 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
     expect(readdirSync(project).sort()).toEqual(['skills', 'skills-lock.json']);
   });
 
+  // process.stdout and process.stderr are streams built on first touch, and for a pipe that loads net (5 to 8 ms).
+  // An install whose output and errors go to pipes (as a script runs it) writes to them directly: neither the writer
+  // thread (whose own output would be piped to ours), nor the packages' assert (whose error class asks whether stderr
+  // is a terminal), nor a stream's pipe() (which compares its target with both) may build them.
+  it('installs a big archive with its output and errors to pipes without building process.stdout or stderr', async () => {
+    const dir = fresh('tricky');
+    const archive = await trickyTgz(dir, true);
+    const project = fresh('project');
+    const preload = join(dir, 'modules.cjs');
+    const loaded = join(dir, 'modules.txt');
+    writeFileSync(
+      preload,
+      `if (require('node:worker_threads').isMainThread) process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join('\\n')));\n`,
+    );
+    const env = { ...process.env, HOME: fresh('home'), NO_COLOR: '1', NODE_OPTIONS: `--require ${preload}` };
+    const r = await execa(
+      'sh',
+      ['-c', '"$0" "$@" 2>&1 | cat', process.execPath, BIN, 'install', archive, '--into', 'skills'],
+      {
+        cwd: project,
+        env,
+        reject: false,
+      },
+    );
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('tricky');
+    expect(folderIntegrity(join(project, 'skills/tricky'))).toBe(lockOf(project).skills.tricky!.integrity);
+    const modules = readFileSync(loaded, 'utf8').split('\n');
+    expect(modules).toContain('NativeModule worker_threads');
+    expect(modules).not.toContain('NativeModule net');
+    expect(modules).not.toContain('NativeModule assert');
+  });
+
   // A project install unpacks into the last folder it places into, as `tar xzf` unpacks into a new folder there, and
   // that folder gets the unpacked copy itself (one rename); the others get copies. The cache is not written.
   it('places an archive into two folders, unpacked into the last and moved into place there', async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { create } from 'tar';
 import yazl from 'yazl';
 import { DEFAULT_LIMITS, extractArchive } from '../../../src/fs/archive.js';
-import { digest, folderIntegrity, knownSkillFiles } from '../../../src/registry/integrity.js';
+import { digest, fileHeader, folderIntegrity, knownSkillFiles } from '../../../src/registry/integrity.js';
 import { StreamedDigest } from '../../../src/registry/streamed-digest.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree, type TreeSpec } from '../../helpers/tree.js';
@@ -72,6 +72,23 @@ describe('StreamedDigest: the integrity of an archive’s skill, worked out whil
       }
     });
   }
+
+  it('is digest() when a file header meets the end of a piece sent to the thread', async () => {
+    // The thread is sent the bytes in pieces of 1 MiB, each file's header (what the hash takes before its bytes) put
+    // in the piece before them. Make the header of b.md end just past a piece's end, or begin right at it.
+    const PIECE = 1024 * 1024;
+    const skill = skillMd('name: edge\ndescription: Use when testing.');
+    for (const before of [0, 1, 5, 12]) {
+      const used = fileHeader({ kind: 'file', rel: 'SKILL.md', mode: 0o644 }, skill.length) + skill;
+      let size = PIECE - before - used.length;
+      size -= fileHeader({ kind: 'file', rel: 'a.md', mode: 0o644 }, size).length;
+      const src = fresh('src');
+      writeTree(join(src, 'edge'), { 'SKILL.md': skill, 'a.md': 'a'.repeat(size), 'b.md': 'b\n' });
+      const file = await tgz(src, ['edge/SKILL.md', 'edge/a.md', 'edge/b.md']);
+      const { streamed, walked } = await both(file, 'edge', true);
+      expect(streamed).toBe(walked);
+    }
+  });
 
   it('is digest() for a zip too', async () => {
     const zip = new yazl.ZipFile();

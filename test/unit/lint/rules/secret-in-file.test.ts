@@ -277,6 +277,22 @@ it('findSecrets finds every kind of secret in long prose, wherever it sits, and 
   expect(kinds(`{\n${data}\n}\n`)).toEqual([]);
 });
 
+it('findSecrets finds every hint of every pattern alone in prose (the one expression that tells a text holds some)', () => {
+  const kinds = (text: string) => findSecrets(text).map((h) => h.kind);
+  const prose = 'the skill reads a file - and writes_the result, then A JSON check.\n'.repeat(40);
+  const variants: [string, string][] = [
+    ['AS' + 'IA' + random(16, UPPER), 'AWS access key id'],
+    ...['o', 'u', 's', 'r'].map((c): [string, string] => ['gh' + c + '_' + random(36), 'GitHub token']),
+    ...['a', 'p', 'r', 's'].map((c): [string, string] => [
+      'xo' + 'x' + c + '-' + random(12, '0123456789') + '-' + random(24),
+      'Slack token',
+    ]),
+    ['r' + 'k_live_' + random(24), 'Stripe live key'],
+  ];
+  for (const [secret, kind] of variants) expect(kinds(`${prose}use ${secret} here\n${prose}`)).toEqual([kind]);
+  expect(kinds(prose)).toEqual([]);
+});
+
 // The assignment pattern as findSecrets held it before, tried from every place in turn (the reference).
 const ASSIGNMENT_EVERYWHERE =
   /(api[_.-]?key|secret|token|passw(?:or)?d|pwd|access[_.-]?key|credentials?|private[_.-]?key)[A-Za-z0-9_.-]{0,40}["']?[ \t]{0,5}(?:=|:=?|=>)[ \t]{0,5}["'`]?([A-Za-z0-9_\-+/=.~]{20,200})/gi;
