@@ -48,19 +48,20 @@ function closedQuietly(stream) {
 }
 
 // process.stdout builds a stream on first touch: for a pipe it loads net and its streams, 4 to 5 ms of a run that
-// prints a line. When fd 1 is a file or a pipe, a command's writes go straight to it with fs.writeSync, as the stream
-// would write them (Node writes files and pipes synchronously on POSIX), in the same order. The stream is built only
-// when something other than write and isTTY/columns is asked for (serve's 'drain' and 'error', run-script's output),
-// or when a write would block (a non-blocking pipe whose reader is slow: EAGAIN), and every later write goes
-// through it, so the bytes stay in order. The same for fd 2, process.stderr: a command asks whether it is a
-// terminal (colour, a spinner) and may write a warning.
+// prints a line. When fd 1 is a file or a pipe (a FIFO, or a socket: what Node's child_process and execa give a
+// child), a command's writes go straight to it with fs.writeSync, as the stream would write them (Node writes files
+// and pipes synchronously on POSIX), in the same order. The stream is built only when something other than write and
+// isTTY/columns is asked for (serve's 'drain' and 'error', run-script's output), or when a write would block (a
+// non-blocking pipe whose reader is slow: EAGAIN), and every later write goes through it, so the bytes stay in
+// order. The same for fd 2, process.stderr: a command asks whether it is a terminal (colour, a spinner) and may
+// write a warning.
 function standardOutput(fd) {
   let stream;
   const real = () => (stream ??= closedQuietly(fd === 1 ? process.stdout : process.stderr));
   let direct = false;
   try {
     const st = fs.fstatSync(fd);
-    direct = st.isFile() || st.isFIFO();
+    direct = st.isFile() || st.isFIFO() || st.isSocket();
   } catch {}
   if (!direct) return real();
   const write = (chunk, encoding, callback) => {

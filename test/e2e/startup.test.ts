@@ -221,6 +221,30 @@ describe('start-up (bin/skills.js)', () => {
     }
   }, 60_000);
 
+  it('builds neither process.stdout nor stderr for output and errors to sockets (how execa and child_process pipe)', async () => {
+    const t = tempDir();
+    try {
+      const preload = join(t.dir, 'modules.cjs');
+      const loaded = join(t.dir, 'modules.txt');
+      writeFileSync(
+        preload,
+        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join('\\n')));\n`,
+      );
+      const env = { ...process.env, NO_COLOR: '1', HOME: t.dir };
+      for (const args of [
+        ['validate', join(EXAMPLES, 'web-scraping')],
+        ['validate', join(t.dir, 'nowhere')],
+      ]) {
+        const r = await execa(process.execPath, ['--require', preload, BIN, ...args], { env, reject: false });
+        expect(r.stdout + r.stderr).toMatch(/web-scraping|nowhere/);
+        const modules = readFileSync(loaded, 'utf8').split('\n');
+        expect(modules, args.join(' ')).not.toContain('NativeModule net');
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('ends quietly with 141 when the reader of its output goes away (`skills list | head -1`)', async () => {
     const t = tempDir();
     try {

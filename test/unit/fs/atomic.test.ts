@@ -132,7 +132,7 @@ describe('widenThreadPool (a registry sync of many skills, built CLI)', () => {
     const preload = join(dir, 'threads.cjs');
     writeFileSync(
       preload,
-      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'seen.json'))}, JSON.stringify({ threads: require('node:fs').readdirSync('/proc/self/task').length, env: process.env.UV_THREADPOOL_SIZE ?? 'unset' })));`,
+      `if (require('node:worker_threads').isMainThread) process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'seen.json'))}, JSON.stringify({ threads: require('node:fs').readdirSync('/proc/self/task').length, env: process.env.UV_THREADPOOL_SIZE ?? 'unset', modules: process.moduleLoadList })));`,
     );
     const r = spawnSync(process.execPath, ['-r', preload, BIN, 'registry', 'sync', 'skills', '--registry', 'reg'], {
       cwd: dir,
@@ -142,7 +142,11 @@ describe('widenThreadPool (a registry sync of many skills, built CLI)', () => {
     });
     expect(r.status, r.stderr).toBe(0);
     expect(readdirSync(join(dir, 'reg', 'releases'))).toHaveLength(40);
-    return JSON.parse(readFileSync(join(dir, 'seen.json'), 'utf8')) as { threads: number; env: string };
+    return JSON.parse(readFileSync(join(dir, 'seen.json'), 'utf8')) as {
+      threads: number;
+      env: string;
+      modules: string[];
+    };
   };
 
   it.runIf(process.platform === 'linux')(
@@ -155,4 +159,13 @@ describe('widenThreadPool (a registry sync of many skills, built CLI)', () => {
       expect(four.env).toBe('4');
     },
   );
+
+  // Its output and errors are pipes (spawnSync's): written to directly, neither the copies' thread (whose output
+  // would be piped to ours) nor the lock's packages (assert) may build process.stdout or stderr, which loads net.
+  it('writes to pipes without building process.stdout or stderr, with the copies thread running', () => {
+    const { modules } = syncThreads();
+    expect(modules).toContain('NativeModule worker_threads');
+    expect(modules).not.toContain('NativeModule net');
+    expect(modules).not.toContain('NativeModule assert');
+  });
 });
