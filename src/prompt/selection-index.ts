@@ -7,8 +7,8 @@ import { isSkillId } from '../model/spec.js';
 import { indexIdentity } from '../registry/index-io.js';
 import { entryOf, type CatalogEntry } from '../skill/light.js';
 import { SELECTION_INDEX_VERSION } from './text-match.js';
-import { addLengths, keysOf as keysOfFields, type RowFields } from './selection-terms.js';
-import { addPosting, decodeCounts, decodeRows, encodeRows, type Postings } from './selection-rows.js';
+import { TermLines, addLengths, type RowFields } from './selection-terms.js';
+import { decodeCounts, decodeRows, encodeRows, type Postings } from './selection-rows.js';
 
 // A registry's selection index, `<registry>/selection-index`: what render-prompt reads of a registry instead of
 // index.json (7 MB for 10,000 skills, most of it versions and dates), and which skills hold each stem of a query.
@@ -116,10 +116,7 @@ export function rowFields(r: Row): RowFields {
   return { name: r[0], keywords: t?.keywords, verbs: t?.verbs, brief: r[6], description: r[4] };
 }
 
-/** The keys of a row and what each line holds for it (selection-terms.ts). */
-const keysOf = (r: Row): Map<string, string> => keysOfFields(rowFields(r));
-
-/** Whether two rows hold the same fields of keysOf (the id, triggers' keywords and verbs, the descriptions). */
+/** Whether two rows hold the same fields of TermLines (the id, triggers' keywords and verbs, the descriptions). */
 function sameWords(a: Row, b: Row): boolean {
   return (
     a[0] === b[0] &&
@@ -135,15 +132,15 @@ function sameStrings(a: readonly string[] | undefined, b: readonly string[] | un
   return a.length === b.length && a.every((s, i) => s === b[i]);
 }
 
-/** The text of the selection index of these rows (index.json's order), the keys of each, for the index `identity`. */
-function indexText(rows: readonly Row[], keys: readonly Map<string, string>[], identity: string): string {
-  const postings = new Map<string, Postings>();
-  keys.forEach((list, row) => {
-    for (const [key, payload] of list) addPosting(postings, key, row, payload);
-  });
-  let lines = '';
-  for (const key of [...postings.keys()].sort()) lines += `${key}\t${encodeRows(postings.get(key)!)}\n`;
-  return withHeader(rows, lines, identity);
+/** The text of the selection index of these rows (index.json's order), for the index `identity`. */
+function indexText(rows: readonly Row[], identity: string): string {
+  const terms = new TermLines();
+  for (let i = 0; i < rows.length; i++) terms.add(i, rowFields(rows[i]!));
+  const lines = [...terms.lines.values()].filter((l) => l.rows.length > 0);
+  lines.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  let text = '';
+  for (const l of lines) text += `${l.key}\t${encodeRows(l)}\n`;
+  return withHeader(rows, text, identity);
 }
 
 /** The whole file: the header, the rows, and the stems' lines. */
@@ -165,7 +162,7 @@ function withHeader(rows: readonly Row[], lines: string, identity: string): stri
 
 /**
  * The text of the selection index of `rows` made from `old`, the one written from the index.json they replace: the
- * rows of unchanged skills keep their stems' lines (renumbered), the others are read (keysOf). Exactly indexText's
+ * rows of unchanged skills keep their stems' lines (renumbered), the others are read (TermLines). Exactly indexText's
  * text; undefined when the old one cannot be used (its rows out of order, a damaged line).
  */
 function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string): string | undefined {
@@ -173,7 +170,7 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
   for (let j = 1; j < before.length; j++) if (!(before[j - 1]![0] < before[j]![0])) return undefined;
   // Old row → its new row, -1 when it went or changed (both lists in id order, so the map keeps the order).
   const moved = new Int32Array(before.length).fill(-1);
-  const fresh = new Map<string, Postings>();
+  const fresh = new TermLines();
   let j = 0;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
@@ -182,7 +179,7 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
       moved[j] = i;
       continue;
     }
-    for (const [key, payload] of keysOf(r)) addPosting(fresh, key, i, payload);
+    fresh.add(i, rowFields(r));
   }
   const lines: [string, string][] = [];
   const text = old.stemsText();
@@ -194,8 +191,8 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
     const tab = text.indexOf('\t', at);
     if (tab === -1 || tab > end) return undefined;
     const key = text.slice(at, tab);
-    const added = fresh.get(key);
-    fresh.delete(key);
+    const added = fresh.lines.get(key);
+    fresh.lines.delete(key);
     list.rows.length = 0;
     list.payloads.length = 0;
     where.length = 0;
@@ -219,7 +216,7 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
     if (list.rows.length > 0) lines.push([key, encodeRows(list)]);
     at = end + 1;
   }
-  for (const [key, added] of fresh) lines.push([key, encodeRows(added)]);
+  for (const [key, added] of fresh.lines) if (added.rows.length > 0) lines.push([key, encodeRows(added)]);
   lines.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   let out = '';
   for (const [key, line] of lines) out += `${key}\t${line}\n`;
@@ -228,8 +225,7 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
 
 /** The text of the selection index of these entries (index.json's, in its order), for the index of `identity`. */
 export function selectionIndexText(entries: readonly IndexEntry[], identity: string): string {
-  const rows = entries.map(rowOf);
-  return indexText(rows, rows.map(keysOf), identity);
+  return indexText(entries.map(rowOf), identity);
 }
 
 /** The digest of the stems' lines: a line damaged but still well formed would rule out skills a query reaches. */
@@ -252,7 +248,7 @@ export function followRegistryIndex(dir: string, index: RegistryIndex, before?: 
   // In the order serializeIndex wrote them.
   const rows = [...index.skills].sort(byId).map(rowOf);
   const old = before === undefined ? undefined : readSelectionIndex(dir, before);
-  const text = (old && updatedText(old, rows, identity)) ?? indexText(rows, rows.map(keysOf), identity);
+  const text = (old && updatedText(old, rows, identity)) ?? indexText(rows, identity);
   writeAtomic(join(dir, SELECTION_INDEX_FILE), text);
 }
 

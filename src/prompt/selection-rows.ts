@@ -8,14 +8,6 @@ export interface Postings {
   payloads: string[];
 }
 
-export function addPosting(postings: Map<string, Postings>, key: string, row: number, payload: string): void {
-  const p = postings.get(key);
-  if (p) {
-    p.rows.push(row);
-    p.payloads.push(payload);
-  } else postings.set(key, { rows: [row], payloads: [payload] });
-}
-
 /**
  * Rows ascending, each as its difference from the one before in base 36 and what the line holds for it,
  * comma-separated.
@@ -23,12 +15,17 @@ export function addPosting(postings: Map<string, Postings>, key: string, row: nu
 export function encodeRows({ rows, payloads }: Postings): string {
   let line = '';
   let last = 0;
-  rows.forEach((row, k) => {
-    line += `${line ? ',' : ''}${(row - last).toString(36)}${payloads[k]}`;
-    last = row;
-  });
+  for (let k = 0; k < rows.length; k++) {
+    const gap = rows[k]! - last;
+    const digits = gap < GAPS.length ? GAPS[gap]! : gap.toString(36);
+    line += k > 0 ? `,${digits}${payloads[k]}` : `${digits}${payloads[k]}`;
+    last = rows[k]!;
+  }
   return line;
 }
+
+// The small gaps in base 36, made once: most rows of a common word's line are a few rows after the one before.
+const GAPS = Array.from({ length: 36 * 36 }, (_, n) => n.toString(36));
 
 /**
  * The rows of a stem's line, `text` from `start` to `end`: base-36 gaps between rising rows, each followed by what
@@ -74,7 +71,7 @@ const FIELD_UNIT = [1, 1 << 8, 1 << 16, 1 << 24];
 /**
  * decodeRows, with each row's counts (selection-terms.ts: capitals and digits) packed 8 bits a field, in one pass:
  * a query decodes thousands of rows before the code is optimised, so no call per row. False for a damaged line
- * (decodeRows's cases, and counts not as keysOf writes them: letters out of order, a written count under 2 or over
+ * (decodeRows's cases, and counts not as TermLines writes them: letters out of order, a written count under 2 or over
  * 255).
  */
 export function decodeCounts(
