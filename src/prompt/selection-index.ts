@@ -8,7 +8,7 @@ import { indexIdentity } from '../registry/index-io.js';
 import { entryOf, type CatalogEntry } from '../skill/light.js';
 import { SELECTION_INDEX_VERSION } from './text-match.js';
 import { TermLines, addLengths, type RowFields } from './selection-terms.js';
-import { decodeCounts, decodeRows, encodeRows, type Postings } from './selection-rows.js';
+import { decodeCounts, decodeRows, encodeRows, remapRows } from './selection-rows.js';
 
 // A registry's selection index, `<registry>/selection-index`: what render-prompt reads of a registry instead of
 // index.json (7 MB for 10,000 skills, most of it versions and dates), and which skills hold each stem of a query.
@@ -183,8 +183,6 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
   }
   const lines: [string, string][] = [];
   const text = old.stemsText();
-  const list: Postings = { rows: [], payloads: [] };
-  const where: number[] = [];
   for (let at = 0; at < text.length;) {
     let end = text.indexOf('\n', at);
     if (end === -1) end = text.length;
@@ -193,27 +191,9 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
     const key = text.slice(at, tab);
     const added = fresh.lines.get(key);
     fresh.lines.delete(key);
-    list.rows.length = 0;
-    list.payloads.length = 0;
-    where.length = 0;
-    const rows = decodeRows(text, tab + 1, end, before.length, where);
-    if (rows === null) return undefined;
-    let k = 0;
-    const addUpTo = (m: number) => {
-      for (; added && k < added.rows.length && added.rows[k]! < m; k++) {
-        list.rows.push(added.rows[k]!);
-        list.payloads.push(added.payloads[k]!);
-      }
-    };
-    rows.forEach((row, n) => {
-      const m = moved[row]!;
-      if (m < 0) return;
-      addUpTo(m);
-      list.rows.push(m);
-      list.payloads.push(text.slice(where[2 * n], where[2 * n + 1]));
-    });
-    addUpTo(Infinity);
-    if (list.rows.length > 0) lines.push([key, encodeRows(list)]);
+    const line = remapRows(text, tab + 1, end, moved, added);
+    if (line === null) return undefined;
+    if (line !== '') lines.push([key, line]);
     at = end + 1;
   }
   for (const [key, added] of fresh.lines) if (added.rows.length > 0) lines.push([key, encodeRows(added)]);
