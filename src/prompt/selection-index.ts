@@ -309,10 +309,11 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
     lengths: header.lengths,
     holding(key) {
       const at = lineOf(key);
-      return at === undefined ? [] : decodeRows(text, at[0], at[1], checked.length);
+      return at === null ? null : at === undefined ? [] : decodeRows(text, at[0], at[1], checked.length);
     },
     counts(key) {
       const at = lineOf(key);
+      if (at === null) return null;
       const rows: number[] = [];
       const packed: number[] = [];
       return at === undefined || decodeCounts(text, at[0], at[1], checked.length, rows, packed)
@@ -321,9 +322,11 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
     },
     stemsText: () => text.slice(nl2 + 1),
   };
-  /** Where the rows of a key's line start and end; undefined when there is no line. */
-  function lineOf(key: string): [number, number] | undefined {
-    // A query asks for a few stems: each line is found by searching for it (the lines follow line 2's newline).
+  /** Where the rows of a key's line start and end; undefined when there is no line, null when one is damaged. */
+  function lineOf(key: string): [number, number] | undefined | null {
+    // A query asks for a few stems: each line is found by searching for it (the lines follow line 2's newline). A
+    // binary search over the sorted lines was tried, and read more: it walks to the end of each line it passes,
+    // and a common word's line is thousands of rows long.
     const at = text.indexOf(`\n${key}\t`, nl2);
     if (at === -1) return undefined;
     const start = at + key.length + 2;
