@@ -7,8 +7,8 @@ import { isSkillId } from '../model/spec.js';
 import { indexIdentity } from '../registry/index-io.js';
 import { entryOf, type CatalogEntry } from '../skill/light.js';
 import { SELECTION_INDEX_VERSION } from './text-match.js';
-import { addLengths, keysOf as keysOfFields, type RowFields } from './selection-terms.js';
-import { addPosting, decodeCounts, decodeRows, encodeRows, type Postings } from './selection-rows.js';
+import { TermLines, addLengths, type RowFields } from './selection-terms.js';
+import { decodeCounts, decodeRows, encodeRows, remapRows } from './selection-rows.js';
 
 // A registry's selection index, `<registry>/selection-index`: what render-prompt reads of a registry instead of
 // index.json (7 MB for 10,000 skills, most of it versions and dates), and which skills hold each stem of a query.
@@ -116,10 +116,7 @@ export function rowFields(r: Row): RowFields {
   return { name: r[0], keywords: t?.keywords, verbs: t?.verbs, brief: r[6], description: r[4] };
 }
 
-/** The keys of a row and what each line holds for it (selection-terms.ts). */
-const keysOf = (r: Row): Map<string, string> => keysOfFields(rowFields(r));
-
-/** Whether two rows hold the same fields of keysOf (the id, triggers' keywords and verbs, the descriptions). */
+/** Whether two rows hold the same fields of TermLines (the id, triggers' keywords and verbs, the descriptions). */
 function sameWords(a: Row, b: Row): boolean {
   return (
     a[0] === b[0] &&
@@ -135,15 +132,15 @@ function sameStrings(a: readonly string[] | undefined, b: readonly string[] | un
   return a.length === b.length && a.every((s, i) => s === b[i]);
 }
 
-/** The text of the selection index of these rows (index.json's order), the keys of each, for the index `identity`. */
-function indexText(rows: readonly Row[], keys: readonly Map<string, string>[], identity: string): string {
-  const postings = new Map<string, Postings>();
-  keys.forEach((list, row) => {
-    for (const [key, payload] of list) addPosting(postings, key, row, payload);
-  });
-  let lines = '';
-  for (const key of [...postings.keys()].sort()) lines += `${key}\t${encodeRows(postings.get(key)!)}\n`;
-  return withHeader(rows, lines, identity);
+/** The text of the selection index of these rows (index.json's order), for the index `identity`. */
+function indexText(rows: readonly Row[], identity: string): string {
+  const terms = new TermLines();
+  for (let i = 0; i < rows.length; i++) terms.add(i, rowFields(rows[i]!));
+  const lines = [...terms.lines.values()].filter((l) => l.rows.length > 0);
+  lines.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  let text = '';
+  for (const l of lines) text += `${l.key}\t${encodeRows(l)}\n`;
+  return withHeader(rows, text, identity);
 }
 
 /** The whole file: the header, the rows, and the stems' lines. */
@@ -165,7 +162,7 @@ function withHeader(rows: readonly Row[], lines: string, identity: string): stri
 
 /**
  * The text of the selection index of `rows` made from `old`, the one written from the index.json they replace: the
- * rows of unchanged skills keep their stems' lines (renumbered), the others are read (keysOf). Exactly indexText's
+ * rows of unchanged skills keep their stems' lines (renumbered), the others are read (TermLines). Exactly indexText's
  * text; undefined when the old one cannot be used (its rows out of order, a damaged line).
  */
 function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string): string | undefined {
@@ -173,7 +170,7 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
   for (let j = 1; j < before.length; j++) if (!(before[j - 1]![0] < before[j]![0])) return undefined;
   // Old row → its new row, -1 when it went or changed (both lists in id order, so the map keeps the order).
   const moved = new Int32Array(before.length).fill(-1);
-  const fresh = new Map<string, Postings>();
+  const fresh = new TermLines();
   let j = 0;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
@@ -182,44 +179,24 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
       moved[j] = i;
       continue;
     }
-    for (const [key, payload] of keysOf(r)) addPosting(fresh, key, i, payload);
+    fresh.add(i, rowFields(r));
   }
   const lines: [string, string][] = [];
   const text = old.stemsText();
-  const list: Postings = { rows: [], payloads: [] };
-  const where: number[] = [];
   for (let at = 0; at < text.length;) {
     let end = text.indexOf('\n', at);
     if (end === -1) end = text.length;
     const tab = text.indexOf('\t', at);
     if (tab === -1 || tab > end) return undefined;
     const key = text.slice(at, tab);
-    const added = fresh.get(key);
-    fresh.delete(key);
-    list.rows.length = 0;
-    list.payloads.length = 0;
-    where.length = 0;
-    const rows = decodeRows(text, tab + 1, end, before.length, where);
-    if (rows === null) return undefined;
-    let k = 0;
-    const addUpTo = (m: number) => {
-      for (; added && k < added.rows.length && added.rows[k]! < m; k++) {
-        list.rows.push(added.rows[k]!);
-        list.payloads.push(added.payloads[k]!);
-      }
-    };
-    rows.forEach((row, n) => {
-      const m = moved[row]!;
-      if (m < 0) return;
-      addUpTo(m);
-      list.rows.push(m);
-      list.payloads.push(text.slice(where[2 * n], where[2 * n + 1]));
-    });
-    addUpTo(Infinity);
-    if (list.rows.length > 0) lines.push([key, encodeRows(list)]);
+    const added = fresh.lines.get(key);
+    fresh.lines.delete(key);
+    const line = remapRows(text, tab + 1, end, moved, added);
+    if (line === null) return undefined;
+    if (line !== '') lines.push([key, line]);
     at = end + 1;
   }
-  for (const [key, added] of fresh) lines.push([key, encodeRows(added)]);
+  for (const [key, added] of fresh.lines) if (added.rows.length > 0) lines.push([key, encodeRows(added)]);
   lines.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   let out = '';
   for (const [key, line] of lines) out += `${key}\t${line}\n`;
@@ -228,8 +205,7 @@ function updatedText(old: SelectionIndex, rows: readonly Row[], identity: string
 
 /** The text of the selection index of these entries (index.json's, in its order), for the index of `identity`. */
 export function selectionIndexText(entries: readonly IndexEntry[], identity: string): string {
-  const rows = entries.map(rowOf);
-  return indexText(rows, rows.map(keysOf), identity);
+  return indexText(entries.map(rowOf), identity);
 }
 
 /** The digest of the stems' lines: a line damaged but still well formed would rule out skills a query reaches. */
@@ -252,7 +228,7 @@ export function followRegistryIndex(dir: string, index: RegistryIndex, before?: 
   // In the order serializeIndex wrote them.
   const rows = [...index.skills].sort(byId).map(rowOf);
   const old = before === undefined ? undefined : readSelectionIndex(dir, before);
-  const text = (old && updatedText(old, rows, identity)) ?? indexText(rows, rows.map(keysOf), identity);
+  const text = (old && updatedText(old, rows, identity)) ?? indexText(rows, identity);
   writeAtomic(join(dir, SELECTION_INDEX_FILE), text);
 }
 
@@ -333,10 +309,11 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
     lengths: header.lengths,
     holding(key) {
       const at = lineOf(key);
-      return at === undefined ? [] : decodeRows(text, at[0], at[1], checked.length);
+      return at === null ? null : at === undefined ? [] : decodeRows(text, at[0], at[1], checked.length);
     },
     counts(key) {
       const at = lineOf(key);
+      if (at === null) return null;
       const rows: number[] = [];
       const packed: number[] = [];
       return at === undefined || decodeCounts(text, at[0], at[1], checked.length, rows, packed)
@@ -345,9 +322,11 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
     },
     stemsText: () => text.slice(nl2 + 1),
   };
-  /** Where the rows of a key's line start and end; undefined when there is no line. */
-  function lineOf(key: string): [number, number] | undefined {
-    // A query asks for a few stems: each line is found by searching for it (the lines follow line 2's newline).
+  /** Where the rows of a key's line start and end; undefined when there is no line, null when one is damaged. */
+  function lineOf(key: string): [number, number] | undefined | null {
+    // A query asks for a few stems: each line is found by searching for it (the lines follow line 2's newline). A
+    // binary search over the sorted lines was tried, and read more: it walks to the end of each line it passes,
+    // and a common word's line is thousands of rows long.
     const at = text.indexOf(`\n${key}\t`, nl2);
     if (at === -1) return undefined;
     const start = at + key.length + 2;

@@ -1,3 +1,4 @@
+import type { Postings } from './selection-rows.js';
 import { NON_ASCII, forEachWordHolding, isStopWord, joinedWords, normalizeForMatch, stem } from './text-match.js';
 
 // What a registry's selection index keeps of each skill's words (selection-index.ts), so that a query scores most
@@ -68,22 +69,6 @@ export function addLengths(r: RowFields, sums: number[], sign = 1): void {
   });
 }
 
-/** The stems of the words of a text: into `words` those of words that are no stop words, into `all` every one. */
-function addStems(text: unknown, words: Set<string>, all?: Set<string>): void {
-  if (typeof text !== 'string' || text === '') return;
-  const visit = (w: string) => {
-    const s = stem(w);
-    all?.add(s);
-    if (!isStopWord(w)) words.add(s);
-  };
-  const norm = normalizeForMatch(text);
-  // ASCII without apostrophes: its words are the runs of letters and digits, which joinedWords finds at native speed
-  // (a registry write reads every skill's fields).
-  if (!NON_ASCII.test(norm) && !norm.includes("'")) {
-    for (const w of joinedWords(norm).split(' ')) if (w !== '') visit(w);
-  } else forEachWordHolding(norm, ANY_WORD, visit);
-}
-
 /** Whether the scan's probe for `s` (select-query.ts probeOf) finds word `w` of that stem. */
 function probeSees(w: string, s: string): boolean {
   if (s.length > 3) return w.includes(s.slice(0, -1));
@@ -91,53 +76,9 @@ function probeSees(w: string, s: string): boolean {
   return w.includes(s.length > 2 ? s.slice(0, -1) : s);
 }
 
-const WORD_RUN = /[a-z0-9]+/g;
+const NOT_WORD = /([^a-z0-9]+)/;
 
-/**
- * Count the words of field f (ASCII without apostrophes) into `counts` (stem → a count per field, packed 8 bits a
- * field) and `pairs` (key → field bits); false when the field cannot be counted in full.
- */
-function countField(
-  value: string,
-  f: number,
-  counts: Map<string, number>,
-  pairs: Map<string, number>,
-  stems: Set<string>,
-): boolean {
-  const norm = value.toLowerCase();
-  let last: string | undefined;
-  let lastEnd = 0;
-  WORD_RUN.lastIndex = 0;
-  for (let m = WORD_RUN.exec(norm); m !== null; m = WORD_RUN.exec(norm)) {
-    const w = m[0];
-    if (isStopWord(w)) continue;
-    const s = stem(w);
-    if (!probeSees(w, s)) return false;
-    stems.add(s);
-    const before = counts.get(s) ?? 0;
-    if (((before >>> (8 * f)) & 0xff) === MAX_COUNT) return false;
-    counts.set(s, before + (1 << (8 * f)));
-    if (last !== undefined && last !== s && m.index - lastEnd <= PAIR_GAP) {
-      const key = `p${last} ${s}`;
-      pairs.set(key, (pairs.get(key) ?? 0) | (1 << f));
-    }
-    last = s;
-    lastEnd = m.index + w.length;
-  }
-  return true;
-}
-
-/** A field's counts (packed) as letters and counts ("AD2"); for pairs (`bits`), the letters alone. */
-function payloadOf(packed: number, bits = false): string {
-  let out = '';
-  for (let f = 0; f < FIELD_LETTERS.length; f++) {
-    const c = bits ? (packed >> f) & 1 : (packed >>> (8 * f)) & 0xff;
-    if (c > 0) out += c > 1 ? `${FIELD_LETTERS[f]}${c}` : FIELD_LETTERS[f];
-  }
-  return out;
-}
-
-/** The fields of a row that keysOf reads (select-scan.ts FIELDS 0 to 3), each undefined or a string. */
+/** The fields of a row that TermLines reads (select-scan.ts FIELDS 0 to 3), each undefined or a string. */
 export interface RowFields {
   name: string;
   keywords: readonly string[] | undefined;
@@ -146,40 +87,179 @@ export interface RowFields {
   description: string;
 }
 
-/** The keys of a row (see above), each with what its line holds for the row after the row's number ('' for none). */
-export function keysOf(r: RowFields): Map<string, string> {
-  const keywords = r.keywords ?? [];
-  const verbs = r.verbs ?? [];
-  // The counts, from the fields as the scan reads them (select-scan.ts fieldValue). A field of ASCII without
-  // apostrophes is split into words as addStems splits it: when every field is, the stems counted are all it finds.
-  const kw = strings(r.keywords);
-  const vb = strings(r.verbs);
-  const fields = [r.name, kw.length + vb.length ? `${kw.join(' ; ')} ; ${vb.join(' ; ')}` : '', r.brief, r.description];
-  const counts = new Map<string, number>();
-  const pairs = new Map<string, number>();
-  const counted = new Set<string>();
-  let full = true;
-  for (let f = 0; f < fields.length && full; f++) {
-    const value = fields[f];
-    if (typeof value !== 'string' || value === '') continue;
-    full = !NON_ASCII.test(value) && !value.includes("'") && countField(value, f, counts, pairs, counted);
+/**
+ * A line of the index being built (see above): its key, its rows and what it holds for each; the last row that
+ * touched it and what it holds for that row so far (a count per field packed 8 bits a field, or a pair's field bits).
+ */
+export interface Line extends Postings {
+  key: string;
+  row: number;
+  packed: number;
+  /** The pairs that start with this "t" line's stem, by the stem after it. */
+  next?: Map<string, Line>;
+}
+
+/** What a word is to the index, found once per distinct word of all the rows. */
+interface Word {
+  stem: string;
+  stop: boolean;
+  /** The scan's probe finds it (probeSees). */
+  seen: boolean;
+  t?: Line;
+  k?: Line;
+}
+
+/**
+ * The lines of a selection index, built row by row: each row's keys (see above) are added to their lines as the row
+ * is read, and each distinct word is normalised, stemmed and probed once for all the rows (a registry write reads
+ * every skill's fields: no map of keys per row, no key built per word).
+ */
+export class TermLines {
+  /** Every line by its key; a line may have no rows (a pair of a row that was then counted only in part). */
+  readonly lines = new Map<string, Line>();
+  private readonly words = new Map<string, Word>();
+  private readonly touched: Line[] = [];
+  private row = -1;
+  private readonly counts = new Map<number, string>();
+
+  /** Add the keys of row `row` (rows added in ascending order) and what each line holds for it. */
+  add(row: number, r: RowFields): void {
+    this.row = row;
+    const touched = this.touched;
+    touched.length = 0;
+    // The counts, from the fields as the scan reads them (select-scan.ts fieldValue). A field of ASCII without
+    // apostrophes is split into words as addStems splits it: when every field is, the stems counted are all it finds.
+    const kw = strings(r.keywords);
+    const vb = strings(r.verbs);
+    const fields = [
+      r.name,
+      kw.length + vb.length ? `${kw.join(' ; ')} ; ${vb.join(' ; ')}` : '',
+      r.brief,
+      r.description,
+    ];
+    let full = true;
+    for (let f = 0; f < fields.length && full; f++) {
+      const value = fields[f];
+      if (typeof value !== 'string' || value === '') continue;
+      full = !NON_ASCII.test(value) && !value.includes("'") && this.countField(value, f);
+    }
+    if (!full) {
+      // Counted only in part: what was counted is dropped, and every field's words are read as the scan reads them.
+      for (const l of touched) l.row = -1;
+      touched.length = 0;
+      this.addStems(r.name, true, false);
+      this.addStems(r.brief, true, false);
+      this.addStems(r.description, true, false);
+      this.touch(this.lineOf(PARTIAL));
+    }
+    // The stems of the triggers' words (stop words too): the keywords and verbs one by one (as a trigger is matched)
+    // and joined (as ranking reads them); when counted in part, their stems (no stop words) are terms as well. When
+    // counted in full, those are the words of field 1, which countField read.
+    const keywords = r.keywords ?? [];
+    const verbs = r.verbs ?? [];
+    if (!full && keywords.length + verbs.length > 0) {
+      for (const k of keywords) this.addStems(k, !full, true);
+      for (const k of verbs) this.addStems(k, !full, true);
+      this.addStems(`${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`, !full, true);
+    }
+    for (const l of touched) {
+      l.rows.push(row);
+      l.payloads.push(full && l.packed !== 0 ? this.payloadOf(l) : '');
+    }
   }
-  // The stems of every word (no stop word) of the fields, and those of the triggers' words (stop words too): the
-  // keywords and verbs one by one (as a trigger is matched) and joined (as ranking reads them).
-  const words = full ? counted : new Set<string>();
-  const triggers = new Set<string>();
-  if (!full) addStems(r.name, words);
-  if (keywords.length + verbs.length > 0)
-    for (const k of [...keywords, ...verbs, `${keywords.join(' ; ')} ; ${verbs.join(' ; ')}`])
-      addStems(k, full ? new Set() : words, triggers);
-  if (!full) {
-    addStems(r.brief, words);
-    addStems(r.description, words);
+
+  private lineOf(key: string): Line {
+    let l = this.lines.get(key);
+    if (l === undefined) {
+      l = { key, rows: [], payloads: [], row: -1, packed: 0 };
+      this.lines.set(key, l);
+    }
+    return l;
   }
-  const keys = new Map<string, string>();
-  for (const w of words) keys.set(`t${w}`, full ? payloadOf(counts.get(w) ?? 0) : '');
-  for (const w of triggers) keys.set(`k${w}`, '');
-  if (full) for (const [key, bits] of pairs) keys.set(key, payloadOf(bits, true));
-  else keys.set(PARTIAL, '');
-  return keys;
+
+  /** The line, first touched by this row: its count starts from 0. */
+  private touch(l: Line): Line {
+    if (l.row !== this.row) {
+      l.row = this.row;
+      l.packed = 0;
+      this.touched.push(l);
+    }
+    return l;
+  }
+
+  private word(w: string): Word {
+    let word = this.words.get(w);
+    if (word === undefined) {
+      const s = stem(w);
+      word = { stem: s, stop: isStopWord(w), seen: probeSees(w, s) };
+      this.words.set(w, word);
+    }
+    return word;
+  }
+
+  /** Count the words of field f (ASCII without apostrophes) and its pairs; false when it cannot be counted in full. */
+  private countField(value: string, f: number): boolean {
+    const norm = value.toLowerCase();
+    const shift = 8 * f;
+    let last: Line | undefined;
+    let lastStem = '';
+    let lastEnd = 0;
+    // The field split once into its runs of letters and digits and what lies between (at odd places).
+    const parts = norm.split(NOT_WORD);
+    let at = 0;
+    for (let k = 0; k < parts.length; k++) {
+      const part = parts[k]!;
+      const start = at;
+      at += part.length;
+      if (k % 2 === 1 || part === '') continue;
+      const w = this.word(part);
+      if (f === 1) this.touch((w.k ??= this.lineOf(`k${w.stem}`)));
+      if (w.stop) continue;
+      if (!w.seen) return false;
+      const l = this.touch((w.t ??= this.lineOf(`t${w.stem}`)));
+      if (((l.packed >>> shift) & 0xff) === MAX_COUNT) return false;
+      l.packed += 1 << shift;
+      if (last !== undefined && last !== l && start - lastEnd <= PAIR_GAP) {
+        const next = (last.next ??= new Map());
+        let p = next.get(w.stem);
+        if (p === undefined) next.set(w.stem, (p = this.lineOf(`p${lastStem} ${w.stem}`)));
+        this.touch(p).packed |= 1 << f;
+      }
+      last = l;
+      lastStem = w.stem;
+      lastEnd = at;
+    }
+    return true;
+  }
+
+  /** The words of a text: the stems of those that are no stop words as terms (`terms`), of all as triggers. */
+  private addStems(text: unknown, terms: boolean, triggers: boolean): void {
+    if (typeof text !== 'string' || text === '') return;
+    const visit = (s: string) => {
+      const w = this.word(s);
+      if (triggers) this.touch((w.k ??= this.lineOf(`k${w.stem}`)));
+      if (terms && !w.stop) this.touch((w.t ??= this.lineOf(`t${w.stem}`)));
+    };
+    const norm = normalizeForMatch(text);
+    // ASCII without apostrophes: its words are the runs of letters and digits, which joinedWords finds at native
+    // speed.
+    if (!NON_ASCII.test(norm) && !norm.includes("'")) {
+      for (const w of joinedWords(norm).split(' ')) if (w !== '') visit(w);
+    } else forEachWordHolding(norm, ANY_WORD, visit);
+  }
+
+  /** A line's counts (packed) as letters and counts ("AD2"); for a pair, the letters of its fields. */
+  private payloadOf(l: Line): string {
+    const pair = l.key.charCodeAt(0) === 112;
+    const memo = pair ? -1 - l.packed : l.packed;
+    let out = this.counts.get(memo);
+    if (out !== undefined) return out;
+    out = '';
+    for (let f = 0; f < FIELD_LETTERS.length; f++) {
+      const c = pair ? (l.packed >> f) & 1 : (l.packed >>> (8 * f)) & 0xff;
+      if (c > 0) out += c > 1 ? `${FIELD_LETTERS[f]}${c}` : FIELD_LETTERS[f];
+    }
+    this.counts.set(memo, out);
+    return out;
+  }
 }

@@ -283,6 +283,24 @@ describe('a selection index that does not fit is not used', () => {
     expect(withLine('tplanted\t01').holding('tplanted')).toEqual([1]);
   });
 
+  it("finds every key's line, and no line for a key it does not hold, in a registry of many skills", () => {
+    const dir = fresh('many');
+    writeRegistry(dir, { skills: 400, versions: 1, depth: 1, seed: 5 });
+    catalogOf(dir);
+    const index = readSelectionIndex(dir)!;
+    const lines = index.stemsText().split('\n').slice(0, -1);
+    expect(lines.length).toBeGreaterThan(500);
+    const keys = new Set(lines.map((l) => l.slice(0, l.indexOf('\t'))));
+    for (const line of lines) {
+      const key = line.slice(0, line.indexOf('\t'));
+      const rows = index.holding(key)!;
+      expect(rows.length, key).toBeGreaterThan(0);
+      expect(index.counts(key)!.rows).toEqual(rows);
+      for (const near of [`${key}0`, `${key} `, key.slice(0, -1), `${key.slice(0, -1)}~`, ' ', '~'])
+        if (!keys.has(near)) expect(index.holding(near), near).toEqual([]);
+    }
+  });
+
   it('is not written into a registry the user cannot write, and the catalog is read all the same', () => {
     if (process.getuid?.() === 0) {
       // root writes anywhere: the folder is made unwritable by replacing the file with a folder instead.
