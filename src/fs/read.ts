@@ -41,6 +41,21 @@ export function readBoundedBytes(
   }
 }
 
+/**
+ * The first `size` bytes of an open file (fewer when it ends sooner), read from its start. `unpooled`: in a buffer of
+ * its own, not a slice of Node's shared pool, for bytes kept long after (a small pooled slice keeps the whole pool).
+ */
+export function readOpenFile(fd: number, size: number, unpooled = false): Buffer {
+  const buf = unpooled ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, buf, got, size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got < size ? buf.subarray(0, got) : buf;
+}
+
 /** Read a file as UTF-8 unless it is larger than `max` bytes (then `tooLarge` holds its size). */
 export function readBounded(file: string, max: number): { text?: string; tooLarge?: number } {
   const { bytes, tooLarge } = readBoundedBytes(file, max);

@@ -4,7 +4,6 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
-  readSync,
   readdirSync,
   renameSync,
   rmSync,
@@ -13,6 +12,7 @@ import {
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanStale, tempName, writeAll } from './atomic.js';
+import { readOpenFile } from './read.js';
 
 // The files of the user's cache folder (the one bin/skills.js keeps its code cache in): the token counts, the
 // list's record of valid skills. The folder is the user's own (mode 0700) and is used only when it belongs to the
@@ -53,14 +53,7 @@ export function readOwnBytes(file: string, maxBytes: number, uid: number | undef
     const st = fstatSync(fd);
     if (!st.isFile() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0 || st.size > maxBytes)
       return undefined;
-    const buf = Buffer.allocUnsafe(st.size);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return got < buf.length ? buf.subarray(0, got) : buf;
+    return readOpenFile(fd, st.size);
   } catch {
     return undefined;
   } finally {

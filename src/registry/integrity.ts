@@ -1,21 +1,12 @@
 // What the registry keeps of a skill folder, and its integrity: the files (no .env, no links leading out) hashed
 // in a fixed order into one sha512 SRI.
 import { createHash, type Hash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  readSync,
-  readdirSync,
-  realpathSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { Skill, SkillEntry } from '../model/skill.js';
 import { DEFAULT_LIMITS } from '../fs/archive.js';
+import { readOpenFile } from '../fs/read.js';
 import { SKIP_DIRS, isInside, isLeftover, walkedWhole } from '../fs/walk.js';
 
 /** One file the registry hashes and copies; symlinks that stay inside the skill are kept as links. */
@@ -258,16 +249,11 @@ function readUnstatted(f: StoredFile, bound: ReadBound = { bytes: 0 }): Buffer {
       const root = f.abs.slice(0, f.abs.length - f.rel.length - 1);
       throw tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${f.rel})`);
     }
-    const out = Buffer.allocUnsafeSlow(st.size);
-    let n = 0;
-    while (n < st.size) {
-      const r = readSync(fd, out, n, st.size - n, null);
-      if (r === 0) break;
-      n += r;
-    }
+    // Kept for the copy made next (digestKeeping): in a buffer of its own.
+    const bytes = readOpenFile(fd, st.size, true);
     f.mode = st.mode & 0o7777;
     delete f.unstatted;
-    return n < st.size ? out.subarray(0, n) : out;
+    return bytes;
   } finally {
     closeSync(fd);
   }
