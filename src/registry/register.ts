@@ -185,12 +185,22 @@ function stage(
 ): Staged {
   const { skill } = item;
   const opts = item.opts ?? {};
-  const version = versionOf(skill);
   const id = skill.id;
   const owner = opts.owner ?? skill.owner ?? 'built-in';
-  const path = storePath(id, version, owner);
-  const s: Staged = { skill, opts, id, version, owner, now: stamp(opts.now ?? new Date()), path, integrity: '' };
+  const s: Staged = {
+    skill,
+    opts,
+    id,
+    version: '',
+    owner,
+    now: stamp(opts.now ?? new Date()),
+    path: '',
+    integrity: '',
+  };
   try {
+    // A version that is not MAJOR.MINOR.PATCH is this skill's refusal (E_INVALID), not the batch's.
+    const version = (s.version = versionOf(skill));
+    const path = (s.path = storePath(id, version, owner));
     if (!isSkillId(id)) {
       throw new SkillsError('E_INVALID', `"${id}" cannot be registered: an id is ${SKILL_ID_RULE}`, {
         hint: `run skills validate ${skill.root}`,

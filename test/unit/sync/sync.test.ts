@@ -54,6 +54,25 @@ describe('syncSkills', () => {
     expect(r.skills.find((i) => i.id === 'alpha')!.error!.code).toBe('E_EXISTS');
   });
 
+  it('refuses a skill whose version is not MAJOR.MINOR.PATCH (1.0.01) without stopping the others', async () => {
+    const cwd = fresh('work');
+    makeSkill(join(cwd, 'skills'), 'alpha', '1.0.0');
+    makeSkill(join(cwd, 'skills'), 'leading-zero', '1.0.01');
+    makeSkill(join(cwd, 'skills'), 'omega', '2.0.0');
+    const registry = join(cwd, 'reg');
+    const r = await syncSkills({ dir: 'skills', cwd, registry });
+    expect(r.skills.map((i) => [i.id, i.status]).sort()).toEqual([
+      ['alpha', 'added'],
+      ['leading-zero', 'refused'],
+      ['omega', 'added'],
+    ]);
+    const refused = r.skills.find((i) => i.id === 'leading-zero')!;
+    expect(refused.error).toMatchObject({ code: 'E_INVALID' });
+    expect(refused.error!.message).toContain('version "1.0.01" is not a semantic version');
+    expect(refused.error!.hint).toContain(join(cwd, 'skills', 'leading-zero', 'SKILL.md'));
+    expect(readIndex(registry).skills.map((s) => s.id)).toEqual(['alpha', 'omega']);
+  });
+
   it('refuses an empty --owner, a missing folder and a file, naming the folder as typed', async () => {
     const cwd = fresh('work');
     writeTree(cwd, { 'file.txt': 'x' });
