@@ -17,10 +17,19 @@ export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: Saf
   const at = (k: string): Position | undefined => skill.positions[k];
   checkUnsafeText(skill, out);
   checkNameLookalike(skill, out);
-  const version = raw.version;
+  // A SKILL.md without a top-level version is versioned by metadata.version, which is checked the same way.
+  const meta = raw.metadata;
+  const inMetadata =
+    raw.version === undefined &&
+    skill.layout === 'skill-md' &&
+    meta &&
+    typeof meta === 'object' &&
+    !Array.isArray(meta);
+  const field = inMetadata ? 'metadata.version' : 'version';
+  const version = inMetadata ? (meta as Record<string, unknown>).version : raw.version;
   if (typeof version === 'string' && version !== '' && !isStrictSemver(version)) {
-    // The manifest layout requires a semantic version; in SKILL.md a top-level version is an extension the standard
-    // does not define, and real skills write "1.0" or "v1.2.3": a warning there (pack, sync and install, which need
+    // The manifest layout requires a semantic version; in SKILL.md a version is an extension the standard does not
+    // define, and real skills write "1.0" or "v1.2.3": a warning there (pack, sync and install, which need
     // MAJOR.MINOR.PATCH, still refuse it with their own message).
     const loose = skill.layout === 'skill-md';
     const suggestion = semverLike(version);
@@ -28,10 +37,10 @@ export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: Saf
       diag(
         'version-semver',
         loose ? 'warning' : 'error',
-        `version "${version}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "${suggestion ?? '1.0.0'}"`,
+        `${field} "${version}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "${suggestion ?? '1.0.0'}"`,
         file,
-        at('version'),
-        suggestion ? `write version: ${suggestion}` : undefined,
+        at(field) ?? at('metadata'),
+        suggestion ? `write ${field}: ${suggestion}` : undefined,
       ),
     );
   }

@@ -357,6 +357,17 @@ describe('validate details', () => {
     ]);
     const version = r.diagnostics.find((d) => d.rule === 'version-semver')!;
     expect([version.severity, version.line, version.hint]).toEqual(['warning', 4, 'write version: 1.2.0']);
+    // metadata.version, which versions a SKILL.md without a top-level version, is checked the same way: sync,
+    // pack and install refuse "1.0.01", so validate says so first.
+    const meta = await check('good', md(`${good}metadata:\n  author: me\n  version: "1.0.01"\n`));
+    expect(meta.valid).toBe(true);
+    const metaVersion = meta.diagnostics.find((d) => d.rule === 'version-semver')!;
+    expect([metaVersion.severity, metaVersion.message, metaVersion.line, metaVersion.hint]).toEqual([
+      'warning',
+      'metadata.version "1.0.01" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.1"',
+      6,
+      'write metadata.version: 1.0.1',
+    ]);
     // A list holding other than text, and a manifest's version, stay errors.
     expect((await check('good', md(`${good}allowed-tools:\n  - Read\n  - {a: 1}\n`))).valid).toBe(false);
     expect(
