@@ -56,6 +56,10 @@ const tooBig = (root: string, what: string) =>
     },
   );
 
+/** tooBig for the bytes of a skill's files, found past the bound at the file `rel`. */
+const tooManyBytes = (root: string, rel: string) =>
+  tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${rel})`);
+
 const byRel = (a: StoredFile, b: StoredFile) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
 
 /** True when a folder path ("a/b/c") has a folder that is never kept in it. */
@@ -101,8 +105,7 @@ export function skillFiles(root: string, walked?: SkillEntry[]): StoredFile[] {
   const file = (abs: string, r: string) => {
     const st = lstatSync(abs);
     bytes += st.size;
-    if (bytes > STORE_LIMITS.maxBytes)
-      throw tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${r})`);
+    if (bytes > STORE_LIMITS.maxBytes) throw tooManyBytes(root, r);
     if (out.length >= STORE_LIMITS.maxEntries)
       throw tooBig(root, `it holds more than ${STORE_LIMITS.maxEntries} files`);
     out.push({ rel: r, abs, kind: 'file', mode: st.mode & 0o7777 });
@@ -178,8 +181,7 @@ export function knownSkillFiles(root: string, known: KnownFile[], inner = ''): S
     const rel = k.rel.slice(prefix.length);
     if (!kept.keeps(rel)) continue;
     bytes += k.size;
-    if (bytes > STORE_LIMITS.maxBytes)
-      throw tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${rel})`);
+    if (bytes > STORE_LIMITS.maxBytes) throw tooManyBytes(root, rel);
     if (out.length >= STORE_LIMITS.maxEntries)
       throw tooBig(root, `it holds more than ${STORE_LIMITS.maxEntries} files`);
     const f: StoredFile = { rel, abs: below ? below + rel : join(root, rel), kind: 'file', mode: k.mode & 0o7777 };
@@ -245,10 +247,7 @@ function readUnstatted(f: StoredFile, bound: ReadBound = { bytes: 0 }): Buffer {
         hint: 'run again once the skill is written',
       });
     bound.bytes += st.size;
-    if (bound.bytes > STORE_LIMITS.maxBytes) {
-      const root = f.abs.slice(0, f.abs.length - f.rel.length - 1);
-      throw tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${f.rel})`);
-    }
+    if (bound.bytes > STORE_LIMITS.maxBytes) throw tooManyBytes(f.abs.slice(0, f.abs.length - f.rel.length - 1), f.rel);
     // Kept for the copy made next (digestKeeping): in a buffer of its own.
     const bytes = readOpenFile(fd, st.size, true);
     f.mode = st.mode & 0o7777;

@@ -133,9 +133,10 @@ export async function registerSkills(
   const staged: Staged[] = [];
   // A big batch's copies are written by a thread while the next skills are read and hashed; started with the first.
   let writer: TreeWriter | undefined;
-  const copier = size >= THREAD_AT ? () => (writer ??= new TreeWriter()) : undefined;
-  // Their releases files are flushed together at the end, many at once.
-  if (size >= THREAD_AT) widenThreadPool();
+  const big = size >= THREAD_AT;
+  const copier = big ? () => (writer ??= new TreeWriter()) : undefined;
+  // Its releases files are flushed together at the end, many at once.
+  if (big) widenThreadPool();
   try {
     // The store's folders (built-in/, custom/), made once for the batch.
     const made = new Set<string>();

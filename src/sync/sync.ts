@@ -134,18 +134,16 @@ async function syncRoots(
   // thread) while the next skills are read. Each was loaded just now, so its files are those its load walked
   // (walked): its folders are not listed again.
   const reports: SkillReport[] = [];
-  const valid: Skill[] = [];
   const itemOpts = { owner: opts.owner?.trim(), force: opts.force, dryRun: opts.dryRun, walked: true };
   async function* validOnes() {
     for (const root of roots) {
       const [report] = await validateSkills([loadSkill(root, { listing: listings?.get(root) })]);
       reports.push(report!);
-      if (!report!.valid) continue;
-      valid.push(report!.skill);
-      yield { skill: report!.skill, opts: itemOpts };
+      if (report!.valid) yield { skill: report!.skill, opts: itemOpts };
     }
   }
   const results = await registerSkills(registry, validOnes(), roots.length);
+  const valid = reports.filter((r) => r.valid).map((r) => r.skill);
   const byRoot = new Map(valid.map((skill, i) => [skill.root, results[i]!]));
   for (const { skill, valid: ok, diagnostics } of reports) {
     if (!ok) {
