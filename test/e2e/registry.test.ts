@@ -49,6 +49,30 @@ const cli = (reg: string, args: string[], options: { cwd?: string; env?: Record<
   runCli(args, { cwd: options.cwd, env: { SKILLS_REGISTRY: reg, ...options.env } });
 
 describe('skills sync (built CLI)', () => {
+  it('warns in validate of a metadata.version sync refuses (1.0.01), and sync refuses that skill alone', async () => {
+    const src = fresh();
+    for (let i = 0; i < 40; i++) {
+      const version = i === 7 ? '1.0.01' : `1.0.${i}`;
+      writeTree(join(src, `s-${i}`), {
+        'SKILL.md': skillMd(
+          `name: s-${i}\ndescription: S ${i}. Use when testing.\nmetadata:\n  version: "${version}"\n`,
+        ),
+      });
+    }
+    const bad = join(src, 's-7', 'SKILL.md');
+    const v = await runCli(['validate', join(src, 's-7')]);
+    expect(v.exitCode).toBe(0);
+    expect(v.stdout).toContain('warning  metadata.version "1.0.01" is not a semantic version');
+    expect(v.stdout).toContain('hint: write metadata.version: 1.0.1');
+    const reg = join(fresh(), 'registry');
+    const r = await cli(reg, ['sync', src]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('refused   s-7@1.0.01: s-7: version "1.0.01" is not a semantic version');
+    expect(r.stdout).toContain(`hint: fix metadata.version (or version) in ${bad}`);
+    expect(r.stdout.split('\n').at(-1)).toBe(`40 skills synced into ${reg}: 39 added, 1 refused`);
+    expect(indexOf(reg).skills).toHaveLength(39);
+  });
+
   it('registers all 7 example skills with seed 000 fields; a second sync changes nothing', async () => {
     const src = versionedExamples();
     const reg = join(fresh(), 'registry');
