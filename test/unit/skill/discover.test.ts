@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
-import { discoverSkills, isSkillFolder, skillRootOf } from '../../../src/skill/discover.js';
+import { join, relative } from 'node:path';
+import { discoverSkills, isSkillFolder, relativeBelow, skillRootOf } from '../../../src/skill/discover.js';
 import { SkillsError } from '../../../src/errors.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
@@ -168,5 +168,23 @@ describe('discoverSkills', () => {
       '. is not a skill and holds none (no SKILL.md or manifest.json below it): a is a link to a skill folder, which is not followed here',
     );
     expect(discoverSkills(['.'], { cwd: dir, followLinks: true }).roots).toEqual([join(dir, 'a')]);
+  });
+});
+
+describe('relativeBelow (how .gitignore patterns see a path)', () => {
+  it('gives what path.relative gives, for paths below the folder and for any other', () => {
+    const cases: [string, string][] = [
+      ['/repo', '/repo/skills/a'],
+      ['/repo/', '/repo/skills/a'],
+      ['/', '/repo'],
+      ['/repo', '/repo'],
+      ['/repo', '/repository/a'],
+      ['/repo/skills', '/repo/other'],
+      ['.', './skills/a'],
+      ['.', 'skills'],
+      ['skills', 'skills/a/b'],
+      ['/repo/./x', '/repo/x/a'],
+    ];
+    for (const [base, path] of cases) expect(relativeBelow(base, path), `${base} ${path}`).toBe(relative(base, path));
   });
 });
