@@ -46,6 +46,46 @@ describe('discoverSkills', () => {
     ]);
   });
 
+  it("passes over another program's manifest.json below a folder, but checks any manifest a skill may have written", () => {
+    const dir = fresh('foreign');
+    const clusters = JSON.stringify({ version: 1, clusters: [{ cluster_id: 'sinks', prompt: 'sinks.md' }] });
+    writeTree(dir, {
+      // A build's data file named manifest.json, with a skill below it: walked as a plain folder.
+      'plugin/prompts/clusters/manifest.json': clusters,
+      'plugin/prompts/clusters/sinks.md': '# Sinks\n',
+      'plugin/prompts/clusters/inner/SKILL.md': md('inner'),
+      // Manifests a skill's author may have written, each checked as a skill.
+      'ok/manifest.json': manifest('ok'),
+      'only-id/manifest.json': JSON.stringify({ id: 'only-id', clusters: [] }),
+      'empty/manifest.json': '{}',
+      'broken/manifest.json': '{ id: "broken" ',
+      'list/manifest.json': '[1, 2]',
+      'with-context/manifest.json': clusters,
+      'with-context/context/instructions.md': '# Do it\n',
+    });
+    expect(rel(dir, discoverSkills(['.'], { cwd: dir }).roots).sort()).toEqual([
+      'broken',
+      'empty',
+      'list',
+      'ok',
+      'only-id',
+      'plugin/prompts/clusters/inner',
+      'with-context',
+    ]);
+    // Named itself, it is checked as the skill it was said to be.
+    expect(discoverSkills(['plugin/prompts/clusters'], { cwd: dir }).roots).toEqual([
+      join(dir, 'plugin/prompts/clusters'),
+    ]);
+    expect(discoverSkills(['plugin/prompts'], { cwd: dir }).roots).toEqual([
+      join(dir, 'plugin/prompts/clusters/inner'),
+    ]);
+    // A file beside it belongs to no skill.
+    expect(skillRootOf(join(dir, 'plugin/prompts/clusters'))).toBeUndefined();
+    const file = discoverSkills(['plugin/prompts/clusters/sinks.md'], { cwd: dir });
+    expect(file.roots).toEqual([]);
+    expect(file.outside).toEqual([join(dir, 'plugin/prompts/clusters/sinks.md')]);
+  });
+
   it('skips .git, node_modules and what .gitignore names, and stops at the depth asked', () => {
     const dir = fresh('skips');
     writeTree(dir, {
