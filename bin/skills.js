@@ -48,20 +48,31 @@ function closedQuietly(stream) {
 }
 
 // process.stdout builds a stream on first touch: for a pipe it loads net and its streams, 4 to 5 ms of a run that
-// prints a line. When fd 1 is a file or a pipe (a FIFO, or a socket: what Node's child_process and execa give a
-// child), a command's writes go straight to it with fs.writeSync, as the stream would write them (Node writes files
-// and pipes synchronously on POSIX), in the same order. The stream is built only when something other than write and
-// isTTY/columns is asked for (serve's 'drain' and 'error', run-script's output), or when a write would block (a
-// non-blocking pipe whose reader is slow: EAGAIN), and every later write goes through it, so the bytes stay in
-// order. The same for fd 2, process.stderr: a command asks whether it is a terminal (colour, a spinner) and may
+// prints a line. When fd 1 is a file, /dev/null or a pipe (a FIFO, or a socket: what Node's child_process and
+// execa give a child), a command's writes go straight to it with fs.writeSync, as the stream would write them (Node
+// writes files and pipes synchronously on POSIX), in the same order. The stream is built only when something other
+// than write and isTTY/columns is asked for (serve's 'drain' and 'error', run-script's output), or when a write would
+// block (a non-blocking pipe whose reader is slow: EAGAIN), and every later write goes through it, so the bytes stay
+// in order. The same for fd 2, process.stderr: a command asks whether it is a terminal (colour, a spinner) and may
 // write a warning.
+// /dev/null (where `>/dev/null` and spawn's 'ignore' send output) is a character device, as a terminal is; it is told
+// from a terminal by its device number, without loading tty (which loads net).
+function isDevNull(st) {
+  try {
+    const n = fs.statSync('/dev/null');
+    return n.isCharacterDevice() && n.rdev === st.rdev;
+  } catch {
+    return false;
+  }
+}
+
 function standardOutput(fd) {
   let stream;
   const real = () => (stream ??= closedQuietly(fd === 1 ? process.stdout : process.stderr));
   let direct = false;
   try {
     const st = fs.fstatSync(fd);
-    direct = st.isFile() || st.isFIFO() || st.isSocket();
+    direct = st.isFile() || st.isFIFO() || st.isSocket() || (st.isCharacterDevice() && isDevNull(st));
   } catch {}
   if (!direct) return real();
   const write = (chunk, encoding, callback) => {

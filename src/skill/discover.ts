@@ -3,7 +3,7 @@ import { dirname, join, parse, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS } from '../fs/walk.js';
-import { skillFileIn } from './skill-file.js';
+import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
 
 export interface DiscoverOptions {
@@ -207,6 +207,32 @@ function isInsideAny(p: string, dir: string): boolean {
   return rel !== '' && !rel.startsWith('..');
 }
 
+/** The fields every manifest.json skill has (SK021): a manifest with none of them is some other program's. */
+const MANIFEST_FIELDS = ['id', 'name', 'description', 'owner'];
+
+/**
+ * True when the only skill file of a folder met in a search is a manifest.json of another program: no `context`
+ * beside it, and a JSON object (not empty) with none of a manifest skill's own fields (a build's
+ * `prompts/clusters/manifest.json`, a sprite sheet's). Such a folder is walked as any other, not taken for a broken
+ * skill. A manifest that does not parse, an empty one, or one with any of those fields is a skill's, to be checked; so
+ * is any folder named as a skill itself.
+ */
+function foreignManifest(dir: string, listing: Dirent[] | string[]): boolean {
+  const names = listing.map((d) => (typeof d === 'string' ? d : d.name));
+  if (skillFileIn(names)?.layout !== 'manifest' || names.includes('context')) return false;
+  const { text } = readBounded(join(dir, 'manifest.json'), MAX_SKILL_FILE_BYTES);
+  if (text === undefined) return false;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return false;
+  const keys = Object.keys(data);
+  return keys.length > 0 && !MANIFEST_FIELDS.some((k) => keys.includes(k));
+}
+
 /** True when `dir` is a skill folder itself (holds SKILL.md, skill.md or manifest.json). */
 export function isSkillFolder(dir: string): boolean {
   try {
@@ -230,7 +256,7 @@ export function skillRootOf(dir: string): string | undefined {
     } catch {
       names = [];
     }
-    if (skillFileIn(names)) return d;
+    if (skillFileIn(names) && !foreignManifest(d, names)) return d;
     if (names.includes('.git') || d === top) return undefined;
   }
 }
@@ -261,7 +287,7 @@ function walkForSkills(
   };
   const ignored = (path: string, isDir: boolean, matchers: Matcher[]) =>
     matchers.some((m) => {
-      const rel = relative(m.base, path).split('\\').join('/');
+      const rel = relativeBelow(m.base, path);
       return rel !== '' && m.ig.ignores(isDir ? `${rel}/` : rel);
     });
   /** Count one more skill; false (and `cut` set) once the most one search finds are found. */
@@ -299,7 +325,7 @@ function walkForSkills(
       } catch {
         continue;
       }
-      if (isSkillListing(sub)) {
+      if (isSkillListing(sub) && !foreignManifest(child, sub)) {
         if (!oneMore(child)) return;
         add(child, sub, realChild);
       } else if (depth < maxDepth) visit(child, realChild, sub, depth + 1, here);
@@ -363,6 +389,17 @@ function followLink(link: string, problems: Discovery['links']): Dirent[] | unde
  */
 export function childPath(dir: string, name: string): string {
   return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
+/**
+ * `path` relative to `base`, with "/" between names, as .gitignore patterns are matched. The walk builds every path
+ * below a matcher's folder from it (childPath), so that is a slice; path.relative, which resolves both against the
+ * working folder, was a tenth of the CPU of validating the real collections (a call per folder walked).
+ */
+export function relativeBelow(base: string, path: string): string {
+  const prefix = base.endsWith(sep) ? base : base + sep;
+  const rel = path.startsWith(prefix) ? path.slice(prefix.length) : relative(base, path);
+  return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
 /** A .gitignore's text: a regular file of at most 1 MiB (a symlink to a FIFO must not hang discovery); else nothing. */

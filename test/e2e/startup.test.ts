@@ -245,6 +245,65 @@ describe('start-up (bin/skills.js)', () => {
     }
   });
 
+  it('builds no stream for output and errors to /dev/null (`>/dev/null`, spawn with "ignore")', async () => {
+    const t = tempDir();
+    try {
+      const preload = join(t.dir, 'modules.cjs');
+      const loaded = join(t.dir, 'modules.txt');
+      writeFileSync(
+        preload,
+        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join('\\n')));\n`,
+      );
+      const env = { ...process.env, NO_COLOR: '1', HOME: t.dir };
+      for (const [args, code] of [
+        [['validate', join(EXAMPLES, 'web-scraping')], 0],
+        [['validate', join(t.dir, 'nowhere')], 2],
+      ] as const) {
+        const r = await execa(process.execPath, ['--require', preload, BIN, ...args], {
+          env,
+          reject: false,
+          stdout: 'ignore',
+          stderr: 'ignore',
+        });
+        expect(r.exitCode, args.join(' ')).toBe(code);
+        // Node writes to a character device that is no terminal through a SyncWriteStream.
+        expect(readFileSync(loaded, 'utf8').split('\n'), args.join(' ')).not.toContain(
+          'NativeModule internal/fs/sync_write_stream',
+        );
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('still writes colour to a terminal, a character device as /dev/null is', async () => {
+    // A pseudo-terminal from Python's pty module; the output is printed as a Python bytes literal.
+    const inPty = [
+      'import os, pty, sys',
+      'pid, fd = pty.fork()',
+      'if pid == 0: os.execv(sys.argv[1], sys.argv[1:])',
+      'out = b""',
+      'while True:',
+      '    try: b = os.read(fd, 65536)',
+      '    except OSError: break',
+      '    if not b: break',
+      '    out += b',
+      '_, st = os.waitpid(pid, 0)',
+      'print(repr(out)); sys.exit(os.waitstatus_to_exitcode(st))',
+    ].join('\n');
+    const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm' };
+    delete env.NO_COLOR;
+    delete env.FORCE_COLOR;
+    const r = await execa('python3', ['-c', inPty, process.execPath, BIN, 'validate', join(EXAMPLES, 'web-scraping')], {
+      env,
+      reject: false,
+    });
+    expect(r.exitCode).toBe(0);
+    // chalk's green (ESC [32m) around the tick, and the terminal's CR LF.
+    expect(r.stdout).toContain('\\x1b[32m');
+    expect(r.stdout).toContain('1 skill valid');
+  });
+
   it('ends quietly with 141 when the reader of its output goes away (`skills list | head -1`)', async () => {
     const t = tempDir();
     try {

@@ -98,6 +98,38 @@ describe('skills validate (built CLI)', () => {
     }
   });
 
+  it("passes over another program's manifest.json in a repository, and checks it when it is named", async () => {
+    const t = tempDir();
+    try {
+      writeTree(t.dir, {
+        'plugin/skills/review/SKILL.md': good('review'),
+        'plugin/prompts/clusters/manifest.json': JSON.stringify({ version: 1, clusters: [{ cluster_id: 'a' }] }),
+        'plugin/prompts/clusters/a.md': '# A\n',
+        'half-done/manifest.json': JSON.stringify({ id: 'half-done', scripts: [] }),
+      });
+      const r = await runCli(['validate', 'plugin'], { cwd: t.dir });
+      expect(r.stdout).toContain('✔ plugin/skills/review (skill-md)');
+      expect(r.stdout).toMatch(/^1 skill valid$/m);
+      expect(r.stdout).not.toContain('clusters');
+      expect(r.exitCode).toBe(0);
+      const lint = await runCli(['lint', 'plugin', '--format', 'json', '--no-cache'], { cwd: t.dir });
+      expect(JSON.parse(lint.stdout).skills.map((s: { path: string }) => s.path)).toEqual([
+        join(t.dir, 'plugin/skills/review'),
+      ]);
+      // A manifest with any field of a manifest skill is a skill's, and is checked.
+      const all = await runCli(['validate', '.'], { cwd: t.dir });
+      expect(all.exitCode).toBe(1);
+      expect(all.stdout).toContain('half-done/manifest.json:1:1  error    name is missing');
+      expect(all.stdout).not.toContain('clusters');
+      // Named itself, it is checked as the skill it was said to be.
+      const named = await runCli(['validate', 'plugin/prompts/clusters'], { cwd: t.dir });
+      expect(named.exitCode).toBe(1);
+      expect(named.stdout).toContain('plugin/prompts/clusters/manifest.json:1:1  error    id is missing');
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('checks against the bare specification with --spec', async () => {
     const r = await runCli([
       'validate',

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
-import { discoverSkills, isSkillFolder, skillRootOf } from '../../../src/skill/discover.js';
+import { join, relative } from 'node:path';
+import { discoverSkills, isSkillFolder, relativeBelow, skillRootOf } from '../../../src/skill/discover.js';
 import { SkillsError } from '../../../src/errors.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
@@ -44,6 +44,46 @@ describe('discoverSkills', () => {
       'group/c',
       'a',
     ]);
+  });
+
+  it("passes over another program's manifest.json below a folder, but checks any manifest a skill may have written", () => {
+    const dir = fresh('foreign');
+    const clusters = JSON.stringify({ version: 1, clusters: [{ cluster_id: 'sinks', prompt: 'sinks.md' }] });
+    writeTree(dir, {
+      // A build's data file named manifest.json, with a skill below it: walked as a plain folder.
+      'plugin/prompts/clusters/manifest.json': clusters,
+      'plugin/prompts/clusters/sinks.md': '# Sinks\n',
+      'plugin/prompts/clusters/inner/SKILL.md': md('inner'),
+      // Manifests a skill's author may have written, each checked as a skill.
+      'ok/manifest.json': manifest('ok'),
+      'only-id/manifest.json': JSON.stringify({ id: 'only-id', clusters: [] }),
+      'empty/manifest.json': '{}',
+      'broken/manifest.json': '{ id: "broken" ',
+      'list/manifest.json': '[1, 2]',
+      'with-context/manifest.json': clusters,
+      'with-context/context/instructions.md': '# Do it\n',
+    });
+    expect(rel(dir, discoverSkills(['.'], { cwd: dir }).roots).sort()).toEqual([
+      'broken',
+      'empty',
+      'list',
+      'ok',
+      'only-id',
+      'plugin/prompts/clusters/inner',
+      'with-context',
+    ]);
+    // Named itself, it is checked as the skill it was said to be.
+    expect(discoverSkills(['plugin/prompts/clusters'], { cwd: dir }).roots).toEqual([
+      join(dir, 'plugin/prompts/clusters'),
+    ]);
+    expect(discoverSkills(['plugin/prompts'], { cwd: dir }).roots).toEqual([
+      join(dir, 'plugin/prompts/clusters/inner'),
+    ]);
+    // A file beside it belongs to no skill.
+    expect(skillRootOf(join(dir, 'plugin/prompts/clusters'))).toBeUndefined();
+    const file = discoverSkills(['plugin/prompts/clusters/sinks.md'], { cwd: dir });
+    expect(file.roots).toEqual([]);
+    expect(file.outside).toEqual([join(dir, 'plugin/prompts/clusters/sinks.md')]);
   });
 
   it('skips .git, node_modules and what .gitignore names, and stops at the depth asked', () => {
@@ -168,5 +208,23 @@ describe('discoverSkills', () => {
       '. is not a skill and holds none (no SKILL.md or manifest.json below it): a is a link to a skill folder, which is not followed here',
     );
     expect(discoverSkills(['.'], { cwd: dir, followLinks: true }).roots).toEqual([join(dir, 'a')]);
+  });
+});
+
+describe('relativeBelow (how .gitignore patterns see a path)', () => {
+  it('gives what path.relative gives, for paths below the folder and for any other', () => {
+    const cases: [string, string][] = [
+      ['/repo', '/repo/skills/a'],
+      ['/repo/', '/repo/skills/a'],
+      ['/', '/repo'],
+      ['/repo', '/repo'],
+      ['/repo', '/repository/a'],
+      ['/repo/skills', '/repo/other'],
+      ['.', './skills/a'],
+      ['.', 'skills'],
+      ['skills', 'skills/a/b'],
+      ['/repo/./x', '/repo/x/a'],
+    ];
+    for (const [base, path] of cases) expect(relativeBelow(base, path), `${base} ${path}`).toBe(relative(base, path));
   });
 });
