@@ -31,8 +31,15 @@ export async function validate(
   const paths = options.paths.length > 0 ? options.paths : ['.'];
   const { roots, outside, listings, cut } = discoverSkills(paths, { cwd: ctx.cwd });
   if (cut) ctx.stderr.write(`warning: ${forTerminal(cut)}\n`);
-  const skills = roots.map((r) => loadSkill(r, { spec: options.spec, listing: listings.get(r) }));
-  const reports = await validateSkills(skills, { spec: options.spec });
+  // One skill at a time: loaded, checked and let go, keeping what the report shows of it.
+  const reports: ValidateResult['reports'] = [];
+  for (const root of roots) {
+    const listing = listings.get(root);
+    listings.delete(root);
+    const [r] = await validateSkills([loadSkill(root, { spec: options.spec, listing })], { spec: options.spec });
+    const { id, layout, version } = r!.skill;
+    reports.push({ skill: { root: r!.skill.root, id, layout, version }, valid: r!.valid, diagnostics: r!.diagnostics });
+  }
   let errorCount = 0;
   let warningCount = 0;
   for (const r of reports) {

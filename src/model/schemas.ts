@@ -196,9 +196,12 @@ export const CLIENT_KEYS = [
   'argument-hint',
   'user-invocable',
   'model',
+  'effort',
   'context',
   'agent',
   'hooks',
+  'paths',
+  'shell',
   'when_to_use',
 ];
 /** Top-level keys of the manifest.json layout. */

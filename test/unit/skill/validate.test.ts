@@ -146,7 +146,8 @@ const cases: {
   {
     check: 'unknown-key',
     folder: 'good',
-    valid: md(`${good}argument-hint: "[file]"\n`),
+    // Claude Code's own keys (its skills reference): trailofbits' skills set effort.
+    valid: md(`${good}argument-hint: "[file]"\neffort: high\npaths:\n  - "src/**/*.c"\nshell: bash\n`),
     invalid: md(`${good}descripton: typo\n`),
     says: /did you mean "description"/,
     severity: 'warning',
