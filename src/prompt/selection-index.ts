@@ -53,6 +53,8 @@ export type Row = [
 ];
 
 export interface SelectionIndex {
+  /** Its first line as written: what it was written from (the index.json's identity) and of what. */
+  header: string;
   rows: Row[];
   /**
    * Per field of relevance (name, keywords and verbs, brief, description): the sum of the rows' lengths that are not
@@ -305,6 +307,7 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
   if (new Set(rows.map((r: Row) => r[0])).size !== rows.length) return undefined;
   const checked = rows as Row[];
   return {
+    header: text.slice(0, nl),
     rows: checked,
     lengths: header.lengths,
     holding(key) {

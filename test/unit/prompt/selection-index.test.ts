@@ -155,8 +155,16 @@ describe('selection from the registry selection index', () => {
     expect(second.mayMatch).toBeDefined();
     // The same catalog either way: entries, hidden and shadowed skills, warnings.
     const { mayMatch: _a, ...a } = first;
-    const { mayMatch: _b, ...b } = second;
+    const { mayMatch: _b, registryRun, ...b } = second;
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    // Read from its selection index, the registry's entries are a run whose count can be kept (tier-tokens.ts).
+    expect(first.registryRun).toBeUndefined();
+    expect(registryRun?.from).toBe(b.entries.findIndex((e) => e.scope === 'registry'));
+    // Its key names the rows left out: those the fixture's skills shadow, and the hidden ones.
+    const listed = new Set(b.entries.filter((e) => e.scope === 'registry').map((e) => e.name));
+    const left = index!.rows.flatMap((r, i) => (listed.has(r[0]) ? [] : [`${i},`])).join('');
+    expect(left.split(',').length).toBeGreaterThan(b.shadowed.length);
+    expect(registryRun?.key).toBe(`${registry}\n${index!.header}\n${left}`);
   });
 
   it('ranks, explains and selects exactly as reading every skill, for every request of the evaluation sets', () => {
