@@ -363,7 +363,9 @@ function autoLimit(env: Record<string, string | undefined>): number {
 
 /** The catalog entry of a selected name (a hidden one when --select named it). */
 function entryNamed(catalog: Catalog, name: string): CatalogEntry | undefined {
-  return catalog.entries.find((e) => e.name === name) ?? catalog.hidden.find((e) => e.name === name);
+  // A loop, not find(): ten thousand calls of a closure per selected skill.
+  for (const list of [catalog.entries, catalog.hidden]) for (const e of list) if (e.name === name) return e;
+  return undefined;
 }
 
 /**

@@ -304,7 +304,8 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
   }
   if (nl2 - nl - 1 !== header.rowsLength || digestOf(text.slice(nl2 + 1)) !== header.stems) return undefined;
   if (!Array.isArray(rows) || rows.length !== header.skills || !rows.every(isRow)) return undefined;
-  if (new Set(rows.map((r: Row) => r[0])).size !== rows.length) return undefined;
+  // Each id once: in ascending order, as every writer puts them (index.json's order), they are; else counted.
+  if (!ascending(rows as Row[]) && new Set(rows.map((r: Row) => r[0])).size !== rows.length) return undefined;
   const checked = rows as Row[];
   return {
     header: text.slice(0, nl),
@@ -336,6 +337,12 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
     const end = text.indexOf('\n', start);
     return [start, end === -1 ? text.length : end];
   }
+}
+
+/** Whether the rows' ids are in strictly ascending order (so each is there once). */
+function ascending(rows: readonly Row[]): boolean {
+  for (let i = 1; i < rows.length; i++) if (!(rows[i - 1]![0] < rows[i]![0])) return false;
+  return true;
 }
 
 // An id of lower-case ASCII letters and digits with single hyphens between is a skill id (isSkillId: its Unicode
