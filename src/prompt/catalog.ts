@@ -15,6 +15,7 @@ import {
   type SelectionIndex,
 } from './selection-index.js';
 import { prefilter } from './selection-prefilter.js';
+import type { CatalogRun } from './tier-tokens.js';
 
 // render-prompt's view of the skills an agent could use: the folders' skills, read light (skill/light.ts), then
 // the registry's, from index.json alone. The first skill of a name wins.
@@ -34,6 +35,8 @@ export interface Catalog {
    * selection reads every entry.
    */
   mayMatch?: (q: Query) => Reach | undefined;
+  /** The registry's entries at the end of `entries`, when they are its selection index's rows (tier-tokens.ts). */
+  registryRun?: CatalogRun;
 }
 
 export interface CatalogOptions {
@@ -90,10 +93,31 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
   }
   if (opts.registry !== undefined) {
     const { entries, index } = registryEntries(opts.registry, opts.bodies === true);
+    const from = out.entries.length;
     for (const e of entries) take(e);
-    if (index) out.mayMatch = prefilter(index, out.entries, rowsOf(out.entries, entries));
+    if (index) {
+      const rows = rowsOf(out.entries, entries);
+      out.mayMatch = prefilter(index, out.entries, rows);
+      out.registryRun = runOf(opts.registry, index, rows, from);
+    }
   }
   return out;
+}
+
+/**
+ * The registry's entries of the catalog (from `from` on, each of them the row `rows[i]` of `index`) as a run whose
+ * token count can be kept: its key names the folder their locations start with, the index's header (which names the
+ * index.json it was written from) and the rows left out (hidden, disabled, or shadowed by a folder's skill).
+ */
+function runOf(dir: string, index: SelectionIndex, rows: Int32Array, from: number): CatalogRun {
+  let left = '';
+  let next = 0;
+  for (let i = from; i < rows.length; i++) {
+    for (; next < rows[i]!; next++) left += `${next},`;
+    next++;
+  }
+  for (; next < index.rows.length; next++) left += `${next},`;
+  return { from, key: `${dir}\n${index.header}\n${left}` };
 }
 
 /**

@@ -14,12 +14,14 @@ import { userMetaCache } from '../skill/meta-cache.js';
 import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
 import { buildCatalog, type Catalog } from './catalog.js';
 import { blockTokenCounter } from './prompt-tokens.js';
+import { fitAutomatic } from './auto-tier.js';
 import {
   fitBudget,
   below,
   relativePath,
   TIERS,
   type Dropped,
+  type Fitted,
   type PromptEntry,
   type PromptFormat,
   type PromptInput,
@@ -214,8 +216,11 @@ export async function renderPrompt(
   const chosen: Tier = (options.tier as Tier | undefined) ?? autoTier(catalog, selected, query, candidates);
   const promptFormat: PromptFormat = format === 'xml' ? 'xml' : 'markdown';
   const soul = options.soul !== undefined ? readSoul(resolve(ctx.cwd, options.soul)) : undefined;
-  /** The prompt's input at a tier: the catalog, and at the full tier the selected skills' instructions. */
-  const inputAt = (t: Tier): PromptInput => {
+  // The catalog as the prompt shows it, made once, and only when a prompt is rendered with all of it.
+  let shownCatalog: PromptEntry[] | undefined;
+  const allShown = () => (shownCatalog ??= catalog.entries.map(promptEntryOf));
+  /** The prompt's input at a tier, but its catalog: at the full tier the selected skills' instructions. */
+  const partsAt = (t: Tier): Omit<PromptInput, 'catalog'> => {
     const active: ActiveSkill[] = [];
     if (t === 'full') {
       for (const s of selected) {
@@ -225,7 +230,6 @@ export async function renderPrompt(
     }
     return {
       tier: t,
-      catalog: catalog.entries.map(promptEntryOf),
       active: active.map((a) => ({
         name: a.entry.name,
         title: a.entry.title,
@@ -241,45 +245,42 @@ export async function renderPrompt(
     };
   };
   let tier = chosen;
-  let input = inputAt(tier);
+  const parts = partsAt(tier);
   // The tokenizer's tables take a while to load: only a prompt with something in it, and with pieces that the
   // token cache has not counted before, loads them.
   // --check prints no count: it need not load them at all (a pre-commit hook runs it on every commit).
-  const uncounted = emptyPrompt(input) || (options.check === true && budget === undefined);
+  const uncounted = emptyPrompt(parts, catalog.entries.length) || (options.check === true && budget === undefined);
   const cache = uncounted ? undefined : userTokenCache(ctx.env, home, COUNTER_ID);
   const counter = uncounted
     ? () => 0
     : cache
       ? blockTokenCounter(cache, cachedTokenCounter(cache))
       : await tokenCounter();
-  let fitted = await fitBudget(input, promptFormat, counter, budget);
-  // A tier chosen automatically never yields a prompt no agent can take (the catalog of 100,000 skills is millions
-  // of tokens): over the automatic limit, the next smaller tier is rendered instead, and a warning says how to choose.
+  let fitted: Fitted;
   if (options.tier === undefined && budget === undefined && !uncounted) {
-    const limit = autoLimit(ctx.env);
-    const first = fitted.tokens;
-    let how: string | undefined;
-    // The full tier keeps what the request needs: the selected skills, listed and in full, without the others.
-    if (fitted.tokens > limit && tier === 'full') {
-      const names = new Set(selected.map((x) => x.name));
-      const narrowed = { ...input, catalog: input.catalog.filter((e) => names.has(e.name)) };
-      const f = await fitBudget(narrowed, promptFormat, counter, undefined);
-      if (f.tokens <= limit) {
-        fitted = f;
-        input = narrowed;
-        how = `listed only the ${names.size} selected skill${names.size === 1 ? '' : 's'} of ${catalog.entries.length}`;
-      }
-    }
-    while (fitted.tokens > limit && tier !== 'none') {
-      tier = TIERS[TIERS.indexOf(tier) - 1]!;
-      input = inputAt(tier);
-      fitted = await fitBudget(input, promptFormat, counter, undefined);
-      how = `rendered the ${tier} tier instead`;
-    }
-    if (how !== undefined)
-      warnings.push(
-        `the ${chosen} tier is ~${first} tokens, over the ${limit}-token limit of an automatic choice (SKILLS_PROMPT_LIMIT): ${how}; choose with --tier ${chosen} (or --budget <tokens>), or read fewer skills (name the folders, or --no-registry)`,
-      );
+    const names = new Set(selected.map((x) => x.name));
+    const auto = await fitAutomatic({
+      chosen,
+      parts,
+      partsAt,
+      shown: allShown,
+      entry: (i) => shownCatalog?.[i] ?? promptEntryOf(catalog.entries[i]!),
+      length: catalog.entries.length,
+      run: catalog.registryRun,
+      narrowed: () => ({
+        list: catalog.entries.filter((e) => names.has(shownName(e))).map(promptEntryOf),
+        selected: names.size,
+      }),
+      format: promptFormat,
+      count: counter,
+      cache,
+      limit: autoLimit(ctx.env),
+    });
+    fitted = auto.fitted;
+    tier = auto.tier;
+    if (auto.warning !== undefined) warnings.push(auto.warning);
+  } else {
+    fitted = await fitBudget({ ...parts, catalog: allShown() }, promptFormat, counter, budget);
   }
   cache?.save();
   for (const d of fitted.dropped) warnings.push(`--budget ${budget}: dropped ${describeDrop(d)}`);
@@ -329,9 +330,11 @@ function count(what: string, v: string | number, min: number, max = Number.MAX_S
 // builds its objects in one shape, absent fields undefined, which selection and rendering read as absent.
 
 /** The reference shows SKILL.md's name as written; a manifest skill goes by its id. */
+const shownName = (e: CatalogEntry): string => (e.layout === 'skill-md' ? e.title : e.name);
+
 function promptEntryOf(e: CatalogEntry): PromptEntry {
   return {
-    name: e.layout === 'skill-md' ? e.title : e.name,
+    name: shownName(e),
     description: e.description,
     briefDescription: e.briefDescription || undefined,
     location: e.location,
@@ -360,7 +363,9 @@ function autoLimit(env: Record<string, string | undefined>): number {
 
 /** The catalog entry of a selected name (a hidden one when --select named it). */
 function entryNamed(catalog: Catalog, name: string): CatalogEntry | undefined {
-  return catalog.entries.find((e) => e.name === name) ?? catalog.hidden.find((e) => e.name === name);
+  // A loop, not find(): ten thousand calls of a closure per selected skill.
+  for (const list of [catalog.entries, catalog.hidden]) for (const e of list) if (e.name === name) return e;
+  return undefined;
 }
 
 /**
@@ -483,11 +488,8 @@ function warnOutside(catalog: Catalog, base: string, file: string, warnings: str
   }
 }
 
-/** True when the prompt will be empty, so nothing needs counting. */
-function emptyPrompt(input: PromptInput): boolean {
+/** True when the prompt of a catalog of `n` skills will be empty, so nothing needs counting. */
+function emptyPrompt(input: Omit<PromptInput, 'catalog'>, n: number): boolean {
   const full = input.tier === 'full' && input.active.length > 0;
-  return (
-    input.soul === undefined &&
-    (input.tier === 'none' || (input.tier !== 'breadcrumb' && input.catalog.length === 0 && !full))
-  );
+  return input.soul === undefined && (input.tier === 'none' || (input.tier !== 'breadcrumb' && n === 0 && !full));
 }

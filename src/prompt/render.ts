@@ -184,16 +184,7 @@ function renderMarkdown(input: PromptInput): string {
       '# Available Skills',
       input.base === undefined ? LOAD_INSTRUCTION : `${LOAD_INSTRUCTION} ${RELATIVE_LOCATIONS}`,
     ];
-    if (input.catalog.length > 0) {
-      parts.push(
-        input.catalog
-          .map((e) => {
-            const d = describe(e, level);
-            return `- ${e.name}${d ? `: ${oneLine(d)}` : ''} (${e.location})`;
-          })
-          .join('\n'),
-      );
-    }
+    if (input.catalog.length > 0) parts.push(input.catalog.map((e) => catalogItem(e, 'markdown', level)).join('\n'));
     for (const s of active) parts.push(`## ${versioned(s.title, s.version)}\n\n${skillContent(s)}`);
     sections.push(parts.join('\n\n'));
     const tools = active.flatMap((s) =>
@@ -206,6 +197,36 @@ function renderMarkdown(input: PromptInput): string {
     if (tail.length > 0) sections.push(tail.join('\n\n'));
   }
   return sections.length === 0 ? '' : `${sections.join('\n\n---\n\n')}\n`;
+}
+
+/**
+ * One skill of the catalog as the prompt shows it, without the newline that follows it: a list item (markdown), or
+ * the reference validator's `<skill>` lines (xml). It starts with "-" or "<" after a newline, where the count of a
+ * prompt may be cut (prompt-tokens.ts), and holds no character that stripUnsafe looks beyond it to judge.
+ */
+export function catalogItem(e: PromptEntry, format: PromptFormat, level: DescriptionLevel): string {
+  const d = describe(e, level);
+  if (format === 'markdown') return `- ${e.name}${d ? `: ${oneLine(d)}` : ''} (${e.location})`;
+  const description = d === undefined ? '' : `<description>\n${escapeXml(d)}\n</description>\n`;
+  return `<skill>\n<name>\n${escapeXml(e.name)}\n</name>\n${description}<location>\n${e.location}\n</location>\n</skill>`;
+}
+
+/**
+ * The catalog items of `entries` (catalogItem), each followed by a newline, as renderPrompt writes them between the
+ * item before and the one after (locations relative to `base` when given); unsafe characters taken out.
+ */
+export function catalogItems(
+  entries: readonly PromptEntry[],
+  format: PromptFormat,
+  level: DescriptionLevel,
+  base?: string,
+): string {
+  let text = '';
+  for (const e of entries) {
+    const shown = base === undefined ? e : { ...e, location: relativePath(base, e.location) };
+    text += `${catalogItem(shown, format, level)}\n`;
+  }
+  return stripUnsafe(text);
 }
 
 function mcpLine(m: McpServer): string {
@@ -225,12 +246,7 @@ function renderXml(input: PromptInput): string {
   if (input.tier === 'catalog' || input.tier === 'full') {
     if (input.catalog.length > 0) {
       const lines = ['<available_skills>'];
-      for (const e of input.catalog) {
-        lines.push('<skill>', '<name>', escapeXml(e.name), '</name>');
-        const d = describe(e, level);
-        if (d !== undefined) lines.push('<description>', escapeXml(d), '</description>');
-        lines.push('<location>', e.location, '</location>', '</skill>');
-      }
+      for (const e of input.catalog) lines.push(catalogItem(e, 'xml', level));
       lines.push('</available_skills>');
       blocks.push(lines.join('\n'));
     }

@@ -277,6 +277,8 @@ export function selectSkills(
   // The evidence a skill found by relevance needed to be selected ("none fits"); 0 when it is not judged by it.
   const neededOf = (i: number, kind: MatchKind): number =>
     kind === 'relevance' && n >= MIN_CATALOG ? NONE_FITS * (1 + COVER * (COVER_AIM - coverage(i))) : 0;
+  // The most neededOf gives (a skill that holds none of the request): the least coverage, 0, needs the most.
+  const mostNeeded = NONE_FITS * (1 + COVER * (COVER_AIM - 0));
   // Why a skill under the threshold is not selected: written only for the skills --explain and JSON show.
   const belowText = (i: number, needed: number): string => {
     const lacks: string[] = [];
@@ -309,7 +311,8 @@ export function selectSkills(
     // A name that several skills share, mentioned whole ("trailmark"), still says this skill before its siblings.
     const named = kind === 'mention' ? MENTION_POINTS * mentionWords[i]! : mention[i] ? SHARED_NAME_POINTS : 0;
     const within = r + TRIGGER_POINTS * (triggers[i]?.length ?? 0) + named;
-    const needed = neededOf(i, kind);
+    // At or above what a skill holding none of the request needs, the evidence is enough: its coverage is not read.
+    const needed = evidence[i]! < mostNeeded * ceiling ? neededOf(i, kind) : 0;
     const below = needed > 0 && evidence[i]! < needed * ceiling ? needed : 0;
     // The class is the integer part, the strength within it the fraction: higher is better across classes; a match
     // under the threshold comes after every selectable one.

@@ -53,6 +53,8 @@ export type Row = [
 ];
 
 export interface SelectionIndex {
+  /** Its first line as written: what it was written from (the index.json's identity) and of what. */
+  header: string;
   rows: Row[];
   /**
    * Per field of relevance (name, keywords and verbs, brief, description): the sum of the rows' lengths that are not
@@ -302,9 +304,11 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
   }
   if (nl2 - nl - 1 !== header.rowsLength || digestOf(text.slice(nl2 + 1)) !== header.stems) return undefined;
   if (!Array.isArray(rows) || rows.length !== header.skills || !rows.every(isRow)) return undefined;
-  if (new Set(rows.map((r: Row) => r[0])).size !== rows.length) return undefined;
+  // Each id once: in ascending order, as every writer puts them (index.json's order), they are; else counted.
+  if (!ascending(rows as Row[]) && new Set(rows.map((r: Row) => r[0])).size !== rows.length) return undefined;
   const checked = rows as Row[];
   return {
+    header: text.slice(0, nl),
     rows: checked,
     lengths: header.lengths,
     holding(key) {
@@ -333,6 +337,12 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
     const end = text.indexOf('\n', start);
     return [start, end === -1 ? text.length : end];
   }
+}
+
+/** Whether the rows' ids are in strictly ascending order (so each is there once). */
+function ascending(rows: readonly Row[]): boolean {
+  for (let i = 1; i < rows.length; i++) if (!(rows[i - 1]![0] < rows[i]![0])) return false;
+  return true;
 }
 
 // An id of lower-case ASCII letters and digits with single hyphens between is a skill id (isSkillId: its Unicode

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSelectionIndex, SELECTION_INDEX_FILE } from '../../src/prompt/selection-index.js';
 import { EXAMPLES, FIXTURES, runCli, tempFolders } from '../helpers/cli.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-selection-index-e2e-');
 afterAll(cleanup);
@@ -41,5 +42,52 @@ describe('render-prompt --query over a registry with its selection index', () =>
     writeFileSync(file, 'garbage');
     expect(await outputs()).toEqual(withIndex);
     expect(existsSync(file)).toBe(true);
+  });
+});
+
+describe('the size of an automatic tier over a registry of many skills', () => {
+  it("is counted without rendering the registry's entries, to the same token, as they change", async () => {
+    const src = fresh('skills');
+    for (let i = 0; i < 300; i++) {
+      writeTree(join(src, `skill-${i}`), {
+        'SKILL.md': skillMd(
+          `name: skill-${i}\ndescription: Handles task ${i} of the ledger, "as asked". Use when task ${i} comes up.\n`,
+        ),
+      });
+    }
+    const reg = join(fresh(), 'registry');
+    const home = fresh('home');
+    const env = { SKILLS_REGISTRY: reg, HOME: home, XDG_CACHE_HOME: join(home, 'cache'), SKILLS_PROMPT_LIMIT: '3000' };
+    expect((await runCli(['registry', 'sync', src, '-q'], { env })).exitCode).toBe(0);
+    // A project skill of a registry skill's name leaves that one out of the catalog.
+    const project = fresh('project');
+    writeTree(join(project, '.agents/skills/skill-7'), {
+      'SKILL.md': skillMd("name: skill-7\ndescription: The project's own task 7. Use when task 7 comes up.\n"),
+    });
+    const render = async (cwd: string, extra: Record<string, string> = {}, format = 'markdown') => {
+      const r = await runCli(['render-prompt', '--query', 'task 7 of the ledger', '--format', format], {
+        cwd,
+        env: { ...env, ...extra },
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/the full tier is ~\d+ tokens, over the 3000-token limit/);
+      return `${r.stdout}\n${r.stderr}`;
+    };
+    for (const [cwd, format] of [
+      [home, 'markdown'],
+      [project, 'markdown'],
+      [home, 'xml'],
+    ]) {
+      // Counted whole (no token cache), then with the registry's run counted, then with its count kept.
+      const whole = await render(cwd!, { SKILLS_TOKEN_CACHE: '0' }, format);
+      expect(await render(cwd!, {}, format)).toBe(whole);
+      expect(await render(cwd!, {}, format)).toBe(whole);
+    }
+    // A skill changed in the registry: its entry, and so the run, is another.
+    writeTree(join(src, 'skill-100'), {
+      'SKILL.md': skillMd('name: skill-100\ndescription: Now a much longer description of task 100. Use when asked.\n'),
+    });
+    expect((await runCli(['registry', 'sync', src, '-q'], { env })).exitCode).toBe(0);
+    expect(await render(home)).toBe(await render(home, { SKILLS_TOKEN_CACHE: '0' }));
   });
 });

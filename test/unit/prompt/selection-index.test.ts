@@ -15,6 +15,7 @@ import {
   indexIdentity,
   readSelectionIndex,
   selectionIndexText,
+  type Row,
 } from '../../../src/prompt/selection-index.js';
 import { SELECTION_INDEX_VERSION, stem } from '../../../src/prompt/text-match.js';
 import { followIndex, unfollowIndex } from '../../../src/registry/followers.js';
@@ -155,8 +156,16 @@ describe('selection from the registry selection index', () => {
     expect(second.mayMatch).toBeDefined();
     // The same catalog either way: entries, hidden and shadowed skills, warnings.
     const { mayMatch: _a, ...a } = first;
-    const { mayMatch: _b, ...b } = second;
+    const { mayMatch: _b, registryRun, ...b } = second;
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    // Read from its selection index, the registry's entries are a run whose count can be kept (tier-tokens.ts).
+    expect(first.registryRun).toBeUndefined();
+    expect(registryRun?.from).toBe(b.entries.findIndex((e) => e.scope === 'registry'));
+    // Its key names the rows left out: those the fixture's skills shadow, and the hidden ones.
+    const listed = new Set(b.entries.filter((e) => e.scope === 'registry').map((e) => e.name));
+    const left = index!.rows.flatMap((r, i) => (listed.has(r[0]) ? [] : [`${i},`])).join('');
+    expect(left.split(',').length).toBeGreaterThan(b.shadowed.length);
+    expect(registryRun?.key).toBe(`${registry}\n${index!.header}\n${left}`);
   });
 
   it('ranks, explains and selects exactly as reading every skill, for every request of the evaluation sets', () => {
@@ -249,6 +258,19 @@ describe('a selection index that does not fit is not used', () => {
     expect(damage((t) => t.slice(0, t.indexOf('\n') + 20))).toBeUndefined();
     expect(damage((t) => t.replace(/"skills":\d+/, '"skills":99'))).toBeUndefined();
     expect(damage(() => 'not an index\n[]\n')).toBeUndefined();
+    // Rows edited, the header's length of them made to fit: an id twice is damage, wherever it is.
+    const rows = (edit: (rows: Row[]) => void) => (text: string) => {
+      const [head, line, ...rest] = text.split('\n');
+      const list = JSON.parse(line!) as Row[];
+      edit(list);
+      const json = JSON.stringify(list);
+      return [JSON.stringify({ ...JSON.parse(head!), rowsLength: json.length }), json, ...rest].join('\n');
+    };
+    expect(damage(rows(() => {}))).toBeDefined();
+    expect(damage(rows((r) => void (r[1]![0] = r[0]![0])))).toBeUndefined();
+    expect(damage(rows((r) => void (r[r.length - 1]![0] = r[0]![0])))).toBeUndefined();
+    // Out of order but each once (no writer of ours puts them so): read.
+    expect(damage(rows((r) => void ([r[0], r[1]] = [r[1]!, r[0]!])))?.rows).toHaveLength(damage((t) => t)!.rows.length);
   });
 
   it('is damaged when the line of a stem is, though still well formed, and then rebuilt', () => {
