@@ -8,30 +8,36 @@ import { issueMessage } from './zod-issue.js';
 
 export const CONFIG_FILE = 'skills.config.json';
 
-const severity = z.enum(['off', 'error', 'warning', 'warn', 'info']);
-const ruleSetting = z.union([
-  severity,
-  z.tuple([severity, z.record(z.unknown())]),
-  z.object({ severity: severity.optional(), options: z.record(z.unknown()).optional() }).strict(),
-]);
+// Built on first use: zod is set up only when a configuration file is read (README, "Libraries set up on first use").
+function buildSchema() {
+  const severity = z.enum(['off', 'error', 'warning', 'warn', 'info']);
+  const ruleSetting = z.union([
+    severity,
+    z.tuple([severity, z.record(z.unknown())]),
+    z.object({ severity: severity.optional(), options: z.record(z.unknown()).optional() }).strict(),
+  ]);
+  return z
+    .object({
+      $schema: z.string().optional(),
+      rules: z.record(ruleSetting).optional(),
+      ignores: z.array(z.string().min(1)).optional(),
+      /** Skill folders `skills list` reads when none are given (relative to the file's folder; ~ is HOME). */
+      skillDirs: z.array(z.string().min(1)).optional(),
+      /** Skill names render-prompt leaves out (seed 003's disabled_skills). */
+      disabledSkills: z.array(z.string().min(1)).optional(),
+      /** How many skills render-prompt activates for a query (seed 004's max_skills). */
+      maxSkills: z.number().int().min(0).optional(),
+      // Seed 003 and 004 spell them in snake_case: accepted as aliases.
+      skill_dirs: z.array(z.string().min(1)).optional(),
+      disabled_skills: z.array(z.string().min(1)).optional(),
+      max_skills: z.number().int().min(0).optional(),
+    })
+    .strict();
+}
 
-export const configSchema = z
-  .object({
-    $schema: z.string().optional(),
-    rules: z.record(ruleSetting).optional(),
-    ignores: z.array(z.string().min(1)).optional(),
-    /** Skill folders `skills list` reads when none are given (relative to the file's folder; ~ is HOME). */
-    skillDirs: z.array(z.string().min(1)).optional(),
-    /** Skill names render-prompt leaves out (seed 003's disabled_skills). */
-    disabledSkills: z.array(z.string().min(1)).optional(),
-    /** How many skills render-prompt activates for a query (seed 004's max_skills). */
-    maxSkills: z.number().int().min(0).optional(),
-    // Seed 003 and 004 spell them in snake_case: accepted as aliases.
-    skill_dirs: z.array(z.string().min(1)).optional(),
-    disabled_skills: z.array(z.string().min(1)).optional(),
-    max_skills: z.number().int().min(0).optional(),
-  })
-  .strict();
+let schema: ReturnType<typeof buildSchema> | undefined;
+const configSchema = () => (schema ??= buildSchema());
+type SeverityWord = 'off' | 'error' | 'warning' | 'warn' | 'info';
 
 export interface RuleSetting {
   severity?: Severity | 'off';
@@ -92,7 +98,7 @@ export function parseConfig(
       },
     };
   }
-  const parsed = configSchema.safeParse(value);
+  const parsed = configSchema().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     return {
@@ -105,7 +111,7 @@ export function parseConfig(
   }
   const rules: Record<string, RuleSetting> = {};
   for (const [k, v] of Object.entries(parsed.data.rules ?? {})) {
-    const norm = (s: z.infer<typeof severity> | undefined) => (s === 'warn' ? 'warning' : s);
+    const norm = (s: SeverityWord | undefined) => (s === 'warn' ? 'warning' : s);
     if (typeof v === 'string') rules[k] = { severity: norm(v) };
     else if (Array.isArray(v)) rules[k] = { severity: norm(v[0]), options: v[1] };
     else rules[k] = { severity: norm(v.severity), options: v.options };
