@@ -1,7 +1,7 @@
 // The registry as the resolver sees it: an index whose releases are read, and parsed, only when reached.
 import type { RegistryIndex, Release } from '../formats/index-file.js';
 import type { Layout } from '../model/skill.js';
-import { parseSpec, type DependencySpec } from '../model/spec.js';
+import { isSkillId, parseSpec, type DependencySpec } from '../model/spec.js';
 import { SkillsError } from '../errors.js';
 import { compareVersions, versionKey } from './versions.js';
 
@@ -76,6 +76,8 @@ export function catalogOf(
   const versionLists = new Map<string, string[]>();
   const sharedLists = new Map<string, string[]>();
   const semverLists = new WeakMap<readonly string[], string[]>();
+  /** The shared list of each semverOnly array, when every version in it has its release. */
+  const sharedOf = new WeakMap<readonly string[], string[]>();
   const releases = new Map<string, CatalogRelease>();
   const releasesOf = (id: string) => {
     let r = loaded.get(id);
@@ -103,12 +105,18 @@ export function catalogOf(
         semverLists.set(listed, semverOnly);
       }
       // Without its release: the index never resolves to it either.
-      const list = semverOnly.every((v) => rel.has(v)) ? semverOnly : semverOnly.filter((v) => rel.has(v));
+      let all = true;
+      for (const v of semverOnly) if (!rel.has(v)) all = false;
       // Skills of a registry mostly share their lists of versions: one array for each, so that what is worked out
       // for a list (the versions a range allows: solver.ts) is worked out once.
-      const key = list.join('\0');
-      const shared = sharedLists.get(key) ?? list;
-      sharedLists.set(key, shared);
+      let shared = all ? sharedOf.get(semverOnly) : undefined;
+      if (!shared) {
+        const list = all ? semverOnly : semverOnly.filter((v) => rel.has(v));
+        const key = list.join('\0');
+        shared = sharedLists.get(key) ?? list;
+        sharedLists.set(key, shared);
+        if (all) sharedOf.set(semverOnly, shared);
+      }
       versionLists.set(id, shared);
       return shared;
     },
@@ -157,7 +165,9 @@ function parseDependency(raw: string): DependencySpec | { error: string } {
     range = parseSpec(`x@${rangeText}`);
     parsedRanges.set(rangeText, range);
   }
-  const id = parseSpec(text.slice(0, at));
+  // A valid id is its own NFKC form, as parseSpec would give it: parseSpec only for the others.
+  const idText = text.slice(0, at);
+  const id = isSkillId(idText) ? { id: idText } : parseSpec(idText);
   if ('error' in range || 'error' in id) return parseSpec(raw);
   return { raw, id: id.id, range: range.range, exact: range.exact };
 }

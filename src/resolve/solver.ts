@@ -38,8 +38,7 @@ export class Solver {
    * stale as terms change and are checked when taken.
    */
   private readonly queues: Pkg[][] = Array.from({ length: QUEUES }, () => []);
-  private readonly dependencyIncompats = new Map<string, Incompat[]>();
-  /** The sets rangeSet worked out, by list of versions and range. */
+  /** The sets rangeSet works out, by list of versions and range (Pkg.sets). */
   private readonly listSets = new Map<readonly string[], Map<string, VSet>>();
 
   constructor(private readonly catalog: Catalog) {}
@@ -74,7 +73,10 @@ export class Solver {
       const versions = this.catalog.versions(id);
       if (versions) {
         const none: VSet = versions.length <= 30 ? 0 : 0n;
-        pkg = { id, versions, none, any: undefined!, sets: new Map(), incompats: [], assignments: [] };
+        // A range's set depends on the list of versions alone, and skills share their lists (catalog.ts).
+        let sets = this.listSets.get(versions);
+        if (!sets) this.listSets.set(versions, (sets = new Map()));
+        pkg = { id, versions, none, any: undefined!, sets, incompats: [], assignments: [], dependencies: [] };
         pkg.any = { pkg, pos: false, set: none };
       } else pkg = null;
       this.pkgs.set(id, pkg);
@@ -86,18 +88,12 @@ export class Solver {
   private rangeSet(pkg: Pkg, spec: DependencySpec): VSet {
     const key = spec.range ?? '';
     let set = pkg.sets.get(key);
-    if (set !== undefined) return set;
-    // Worked out once for each list of versions (skills share them: catalog.ts), not once for each skill.
-    let byRange = this.listSets.get(pkg.versions);
-    if (!byRange) this.listSets.set(pkg.versions, (byRange = new Map()));
-    set = byRange.get(key);
     if (set === undefined) {
       set = pkg.none;
       for (let i = 0; i < pkg.versions.length; i++)
         if (spec.range === undefined || matches(pkg.versions[i]!, spec.range)) set = or(set, bit(pkg, i));
-      byRange.set(key, set);
+      pkg.sets.set(key, set);
     }
-    pkg.sets.set(key, set);
     return set;
   }
 
@@ -242,7 +238,7 @@ export class Solver {
     const index = lowestBit(this.acc(pkg).set);
     const version = pkg.versions[index]!;
     const self: Term = { pkg, pos: true, set: bit(pkg, index) };
-    const incs = this.dependencies(self, version);
+    const incs = this.dependencies(self, index);
     // A dependency that already cannot hold means this version fails: let propagation rule it out.
     const conflict = incs.some((inc) =>
       inc.terms.every((t) => (t.pkg === pkg ? subset(self, t) : this.relation(t) === SAT)),
@@ -255,12 +251,13 @@ export class Solver {
     return pkg;
   }
 
-  private dependencies(self: Term, version: string): Incompat[] {
+  /** The incompatibilities of the version at `index` of self's skill with its dependencies (made once). */
+  private dependencies(self: Term, index: number): Incompat[] {
     const pkg = self.pkg;
-    const key = `${pkg.id}@${version}`;
-    let incs = this.dependencyIncompats.get(key);
+    let incs = pkg.dependencies[index];
     if (incs) return incs;
     incs = [];
+    const version = pkg.versions[index]!;
     const release = this.catalog.release(pkg.id, version)!;
     for (const spec of release.dependencies) {
       const dep = this.pkg(spec.id);
@@ -279,7 +276,7 @@ export class Solver {
       this.add(inc);
       incs.push(inc);
     }
-    this.dependencyIncompats.set(key, incs);
+    pkg.dependencies[index] = incs;
     return incs;
   }
 }

@@ -26,7 +26,10 @@ export interface Pkg {
   none: VSet;
   /** "Anything, not selecting it included": the term of a skill without assignments. */
   any: Term;
+  /** The set of each range worked out (shared by the skills with this list of versions). */
   sets: Map<string, VSet>;
+  /** By version index: that version's incompatibilities with its dependencies, once made. */
+  dependencies: Incompat[][];
   /** Incompatibilities that mention this skill, oldest first. */
   incompats: Incompat[];
   /** This skill's assignments in the partial solution, oldest first. */
@@ -94,12 +97,14 @@ export function disjoint(a: Term, b: Term): boolean {
 }
 
 export function makeIncompat(terms: Term[], cause: Cause): Incompat {
-  const byPkg = new Map<Pkg, Term>();
+  // Terms on one skill become one, their intersection, in the place of the first; "anything" terms say nothing.
+  const merged: Term[] = [];
   for (const t of terms) {
-    const seen = byPkg.get(t.pkg);
-    byPkg.set(t.pkg, seen ? intersect(seen, t) : t);
+    let k = 0;
+    while (k < merged.length && merged[k]!.pkg !== t.pkg) k++;
+    merged[k] = k < merged.length ? intersect(merged[k]!, t) : t;
   }
-  return { terms: [...byPkg.values()].filter((t) => !isAny(t)), cause };
+  return { terms: merged.filter((t) => !isAny(t)), cause };
 }
 
 export function popcount(set: VSet): number {
