@@ -22,8 +22,9 @@
 // write of the registry writes it under the lock (update.ts: the versions of every skill, the rows of the skills it
 // touched), and resolve writes the rows it had to read from the files (a registry written by an older version has
 // none), keeping the rest as they were.
+import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { STORE_PATH, byId, type RegistryIndex, type Release } from '../formats/index-file.js';
 import { writeAtomic } from '../fs/atomic.js';
@@ -38,7 +39,7 @@ import {
   readReleases,
   releasesCache,
 } from './index-io.js';
-import { INDEX_FILE, releasesFile } from './layout.js';
+import { INDEX_FILE, RELEASES_DIR, releasesFile } from './layout.js';
 
 export const RESOLVE_INDEX_FILE = 'resolve-index';
 const FORMAT = 'skills-resolve-index';
@@ -76,12 +77,14 @@ const dirKey = (dir: string) => resolve(dir);
 
 /** The lines of the resolve index in `dir`; none when there is no file, or it is not whole or of this version. */
 function readLines(dir: string): Lines {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(join(dir, RESOLVE_INDEX_FILE), 'utf8');
+    bytes = readFileSync(join(dir, RESOLVE_INDEX_FILE));
   } catch {
     return NONE;
   }
+  // Ids are mostly ASCII, and so is all the rest: then the bytes are the text, without decoding UTF-8.
+  const text = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   const nl = text.indexOf('\n');
   let header: { format?: unknown; version?: unknown; index?: unknown; skills?: unknown; length?: unknown };
   try {
@@ -375,6 +378,12 @@ export function openResolveIndex(dir: string): ResolveIndex {
   const listsByText = new Map<string, string[]>();
   const rows = new Map<string, NewRow>();
   const legacy = () => read !== undefined && legacyReleases.has(dirKey(dir));
+  // releasesFile's path, joined once: an id it accepts is one plain name.
+  const releasesDir = join(dir, RELEASES_DIR);
+  const fileOf = (id: string) =>
+    id === '' || id.includes('/') || id.includes('\\') || id.startsWith('.')
+      ? releasesFile(dir, id)
+      : `${releasesDir}${sep}${id}.json`;
   /** The releases of `id` read from its file, its row kept to be written. */
   const fromFiles = (id: string): ResolveReleaseSet => {
     const releases = readReleases(dir, id);
@@ -412,7 +421,7 @@ export function openResolveIndex(dir: string): ResolveIndex {
     },
     releases(id) {
       const f = fieldsOf(lines, id);
-      if (f && f.tab2 > f.tab1 + 1 && lines.text.slice(f.tab1 + 1, f.tab2) === identityNow(releasesFile(dir, id))) {
+      if (f && f.tab2 > f.tab1 + 1 && lines.text.slice(f.tab1 + 1, f.tab2) === identityNow(fileOf(id))) {
         const decoded = decodeRow(id, lines.text.slice(f.tab2 + 1, f.end), listsByText, (version) => {
           // A version's fields damaged: the file says, as it would have for the whole row.
           const fromFile = fromFiles(id);
