@@ -192,13 +192,13 @@ function isFields(idFolder: boolean, f: unknown): f is Fields {
 /**
  * The releases a row holds; undefined when it is not a row. Its list of versions is checked now (`lists` keeps one
  * array for each text: skills mostly list the same versions), a version's fields when that version is asked for:
- * fields that fail their checks then are `damaged(version)`'s to answer.
+ * fields that fail their checks then are `damaged(id, version)`'s to answer.
  */
 function decodeRow(
   id: string,
   row: string,
   lists: Map<string, string[]>,
-  damaged: (version: string) => ResolveRelease | undefined,
+  damaged: (id: string, version: string) => ResolveRelease | undefined,
 ): ResolveReleaseSet | undefined {
   const first = row.indexOf(SEP);
   const listText = first === -1 ? row : row.slice(0, first);
@@ -217,31 +217,46 @@ function decodeRow(
   let count = 0;
   for (let at = first; at !== -1; at = row.indexOf(SEP, at + 1)) count++;
   if (count !== versions.length) return undefined;
-  const list = versions;
-  return {
-    has: (v) => list.includes(v),
-    get(v) {
-      const at = list.indexOf(v);
-      if (at === -1) return undefined;
-      let start = first;
-      for (let k = 0; k < at; k++) start = row.indexOf(SEP, start + 1);
-      const end = row.indexOf(SEP, start + 1);
-      let f: unknown;
-      try {
-        f = JSON.parse(row.slice(start + 1, end === -1 ? row.length : end));
-      } catch {
-        return damaged(v);
-      }
-      // built-in/ and custom/ take the same folder names.
-      if (!isFields(STORE_PATH.test(`built-in/${id}@0`), f) || f[0] !== v) return damaged(v);
-      const [version, layout, p, dependencies, nodeVersion, systemPackages] = f;
-      const path = p === 0 ? `built-in/${id}@${version}` : p === 1 ? `custom/${id}@${version}` : p;
-      const r: ResolveRelease = { layout: layout === 0 ? 'skill-md' : 'manifest', path, dependencies };
-      if (nodeVersion !== undefined && nodeVersion !== null) r.nodeVersion = nodeVersion;
-      if (systemPackages !== undefined) r.systemPackages = systemPackages;
-      return r;
-    },
-  };
+  return new RowReleases(id, row, first, versions, damaged);
+}
+
+/** A row's releases (one object, not closures: resolve makes one for every skill it reaches). */
+class RowReleases implements ResolveReleaseSet {
+  constructor(
+    private readonly id: string,
+    private readonly row: string,
+    /** Where the first version's fields start (their U+001E). */
+    private readonly first: number,
+    private readonly list: readonly string[],
+    private readonly damaged: (id: string, version: string) => ResolveRelease | undefined,
+  ) {}
+
+  has(v: string): boolean {
+    return this.list.includes(v);
+  }
+
+  get(v: string): ResolveRelease | undefined {
+    const { id, row } = this;
+    const at = this.list.indexOf(v);
+    if (at === -1) return undefined;
+    let start = this.first;
+    for (let k = 0; k < at; k++) start = row.indexOf(SEP, start + 1);
+    const end = row.indexOf(SEP, start + 1);
+    let f: unknown;
+    try {
+      f = JSON.parse(row.slice(start + 1, end === -1 ? row.length : end));
+    } catch {
+      return this.damaged(id, v);
+    }
+    // built-in/ and custom/ take the same folder names.
+    if (!isFields(STORE_PATH.test(`built-in/${id}@0`), f) || f[0] !== v) return this.damaged(id, v);
+    const [version, layout, p, dependencies, nodeVersion, systemPackages] = f;
+    const path = p === 0 ? `built-in/${id}@${version}` : p === 1 ? `custom/${id}@${version}` : p;
+    const r: ResolveRelease = { layout: layout === 0 ? 'skill-md' : 'manifest', path, dependencies };
+    if (nodeVersion !== undefined && nodeVersion !== null) r.nodeVersion = nodeVersion;
+    if (systemPackages !== undefined) r.systemPackages = systemPackages;
+    return r;
+  }
 }
 
 /** A row made from a releases file: the file's identity, and the row; undefined when the skill has none. */
@@ -393,6 +408,17 @@ export function openResolveIndex(dir: string): ResolveIndex {
     }
     return setOf(releases);
   };
+  /** A version's fields damaged in a row: the file says, as it would have for the whole row. */
+  const damaged = (id: string, version: string): ResolveRelease | undefined => {
+    const fromFile = fromFiles(id);
+    if (!fromFile.has(version))
+      throw new SkillsError(
+        'E_CONFIG',
+        `${join(dir, RESOLVE_INDEX_FILE)}: the line of ${id} lists version ${version}, which ${releasesFile(dir, id)} does not have`,
+        { hint: `the file is damaged: delete it (every registry write and resolve rebuild it)` },
+      );
+    return fromFile.get(version);
+  };
   return {
     ids: () => (read ? read.ids : [...lines.at.keys()]),
     versions(id) {
@@ -422,17 +448,7 @@ export function openResolveIndex(dir: string): ResolveIndex {
     releases(id) {
       const f = fieldsOf(lines, id);
       if (f && f.tab2 > f.tab1 + 1 && lines.text.slice(f.tab1 + 1, f.tab2) === identityNow(fileOf(id))) {
-        const decoded = decodeRow(id, lines.text.slice(f.tab2 + 1, f.end), listsByText, (version) => {
-          // A version's fields damaged: the file says, as it would have for the whole row.
-          const fromFile = fromFiles(id);
-          if (!fromFile.has(version))
-            throw new SkillsError(
-              'E_CONFIG',
-              `${join(dir, RESOLVE_INDEX_FILE)}: the line of ${id} lists version ${version}, which ${releasesFile(dir, id)} does not have`,
-              { hint: `the file is damaged: delete it (every registry write and resolve rebuild it)` },
-            );
-          return fromFile.get(version);
-        });
+        const decoded = decodeRow(id, lines.text.slice(f.tab2 + 1, f.end), listsByText, damaged);
         if (decoded) return decoded;
       }
       return fromFiles(id);
