@@ -176,7 +176,14 @@ const VERSION_PART = /^[^/\\]+$/;
  */
 function isFields(idFolder: boolean, f: unknown): f is Fields {
   if (!Array.isArray(f) || f.length < 4 || f.length > 6) return false;
-  const [version, layout, path, dependencies, nodeVersion, systemPackages] = f as unknown[];
+  // By index, not destructured: destructuring steps an iterator, which allocates until the code is optimized.
+  const a = f as unknown[];
+  const version = a[0];
+  const layout = a[1];
+  const path = a[2];
+  const dependencies = a[3];
+  const nodeVersion = a[4];
+  const systemPackages = a[5];
   return (
     typeof version === 'string' &&
     (layout === 0 || layout === 1) &&
@@ -250,7 +257,12 @@ class RowReleases implements ResolveReleaseSet {
     }
     // built-in/ and custom/ take the same folder names.
     if (!isFields(STORE_PATH.test(`built-in/${id}@0`), f) || f[0] !== v) return this.damaged(id, v);
-    const [version, layout, p, dependencies, nodeVersion, systemPackages] = f;
+    const version = f[0];
+    const layout = f[1];
+    const p = f[2];
+    const dependencies = f[3];
+    const nodeVersion = f[4];
+    const systemPackages = f[5];
     const path = p === 0 ? `built-in/${id}@${version}` : p === 1 ? `custom/${id}@${version}` : p;
     const r: ResolveRelease = { layout: layout === 0 ? 'skill-md' : 'manifest', path, dependencies };
     if (nodeVersion !== undefined && nodeVersion !== null) r.nodeVersion = nodeVersion;

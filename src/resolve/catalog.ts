@@ -98,7 +98,7 @@ export function catalogOf(
     }
     // Without its release: the index never resolves to it either.
     let all = true;
-    for (const v of semverOnly) if (!rel.has(v)) all = false;
+    for (let i = 0; i < semverOnly.length; i++) if (!rel.has(semverOnly[i]!)) all = false;
     // Skills of a registry mostly share their lists of versions: one array for each, so that what is worked out
     // for a list (the versions a range allows: solver.ts) is worked out once.
     let shared = all ? sharedOf.get(semverOnly) : undefined;

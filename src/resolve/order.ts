@@ -16,7 +16,10 @@ export function orderByDependencies(
     const release = catalog.release(id, version)!;
     // Each id once, in the order listed (a skill lists a few: no Set).
     const deps: string[] = [];
-    for (const d of release.dependencies) if (!deps.includes(d.id)) deps.push(d.id);
+    for (let i = 0; i < release.dependencies.length; i++) {
+      const d = release.dependencies[i]!;
+      if (!deps.includes(d.id)) deps.push(d.id);
+    }
     return {
       skill: {
         id,

@@ -30,6 +30,8 @@ export interface Pkg {
   sets: Map<string, VSet>;
   /** By version index: that version's incompatibilities with its dependencies, once made. */
   dependencies: Incompat[][];
+  /** Whether the solver's propagation has it in its queue. */
+  queued: boolean;
   /** Incompatibilities that mention this skill, oldest first. */
   incompats: Incompat[];
   /** This skill's assignments in the partial solution, oldest first. */
@@ -99,12 +101,13 @@ export function disjoint(a: Term, b: Term): boolean {
 export function makeIncompat(terms: Term[], cause: Cause): Incompat {
   // Terms on one skill become one, their intersection, in the place of the first; "anything" terms say nothing.
   const merged: Term[] = [];
-  for (const t of terms) {
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i]!;
     let k = 0;
     while (k < merged.length && merged[k]!.pkg !== t.pkg) k++;
     merged[k] = k < merged.length ? intersect(merged[k]!, t) : t;
   }
-  return { terms: merged.filter((t) => !isAny(t)), cause };
+  return { terms: merged.some(isAny) ? merged.filter((t) => !isAny(t)) : merged, cause };
 }
 
 export function popcount(set: VSet): number {
