@@ -1,10 +1,6 @@
 import { registryFor } from '../registry/locate.js';
 import type { Context } from '../context.js';
 import { SkillsError } from '../errors.js';
-import { loadNpmConfig } from '../fetch/npm-config.js';
-import { registryForName } from '../fetch/npm-registry.js';
-import { parseRemoteSource } from '../formats/install-source.js';
-import { resolveFromNpm } from '../resolve/from-npm.js';
 import { parseSpecs, resolveFromRegistry } from '../resolve/from-registry.js';
 import type { Resolution, ResolvedSkill } from '../resolve/resolve.js';
 import { paint, useColor } from '../ui/color.js';
@@ -42,6 +38,13 @@ export async function resolve(
       throw new SkillsError('E_USAGE', 'resolve takes one npm package at a time, and no registry spec beside it', {
         hint: `skills resolve ${npm[0]}`,
       });
+    // Loaded only for an npm spec: a registry resolve (the common case) does without them.
+    const [{ loadNpmConfig }, { registryForName }, { parseRemoteSource }, { resolveFromNpm }] = await Promise.all([
+      import('../fetch/npm-config.js'),
+      import('../fetch/npm-registry.js'),
+      import('../formats/install-source.js'),
+      import('../resolve/from-npm.js'),
+    ]);
     const remote = parseRemoteSource(options.specs[0]!, () => false);
     if (remote?.kind !== 'npm') throw new SkillsError('E_USAGE', `${options.specs[0]} is not an npm package spec`);
     const config = loadNpmConfig(ctx);

@@ -22,8 +22,9 @@
 // write of the registry writes it under the lock (update.ts: the versions of every skill, the rows of the skills it
 // touched), and resolve writes the rows it had to read from the files (a registry written by an older version has
 // none), keeping the rest as they were.
+import { isAscii } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { STORE_PATH, byId, type RegistryIndex, type Release } from '../formats/index-file.js';
 import { writeAtomic } from '../fs/atomic.js';
@@ -38,7 +39,7 @@ import {
   readReleases,
   releasesCache,
 } from './index-io.js';
-import { INDEX_FILE, releasesFile } from './layout.js';
+import { INDEX_FILE, RELEASES_DIR, releasesFile } from './layout.js';
 
 export const RESOLVE_INDEX_FILE = 'resolve-index';
 const FORMAT = 'skills-resolve-index';
@@ -76,12 +77,14 @@ const dirKey = (dir: string) => resolve(dir);
 
 /** The lines of the resolve index in `dir`; none when there is no file, or it is not whole or of this version. */
 function readLines(dir: string): Lines {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(join(dir, RESOLVE_INDEX_FILE), 'utf8');
+    bytes = readFileSync(join(dir, RESOLVE_INDEX_FILE));
   } catch {
     return NONE;
   }
+  // Ids are mostly ASCII, and so is all the rest: then the bytes are the text, without decoding UTF-8.
+  const text = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   const nl = text.indexOf('\n');
   let header: { format?: unknown; version?: unknown; index?: unknown; skills?: unknown; length?: unknown };
   try {
@@ -173,7 +176,14 @@ const VERSION_PART = /^[^/\\]+$/;
  */
 function isFields(idFolder: boolean, f: unknown): f is Fields {
   if (!Array.isArray(f) || f.length < 4 || f.length > 6) return false;
-  const [version, layout, path, dependencies, nodeVersion, systemPackages] = f as unknown[];
+  // By index, not destructured: destructuring steps an iterator, which allocates until the code is optimized.
+  const a = f as unknown[];
+  const version = a[0];
+  const layout = a[1];
+  const path = a[2];
+  const dependencies = a[3];
+  const nodeVersion = a[4];
+  const systemPackages = a[5];
   return (
     typeof version === 'string' &&
     (layout === 0 || layout === 1) &&
@@ -189,13 +199,13 @@ function isFields(idFolder: boolean, f: unknown): f is Fields {
 /**
  * The releases a row holds; undefined when it is not a row. Its list of versions is checked now (`lists` keeps one
  * array for each text: skills mostly list the same versions), a version's fields when that version is asked for:
- * fields that fail their checks then are `damaged(version)`'s to answer.
+ * fields that fail their checks then are `damaged(id, version)`'s to answer.
  */
 function decodeRow(
   id: string,
   row: string,
   lists: Map<string, string[]>,
-  damaged: (version: string) => ResolveRelease | undefined,
+  damaged: (id: string, version: string) => ResolveRelease | undefined,
 ): ResolveReleaseSet | undefined {
   const first = row.indexOf(SEP);
   const listText = first === -1 ? row : row.slice(0, first);
@@ -214,31 +224,51 @@ function decodeRow(
   let count = 0;
   for (let at = first; at !== -1; at = row.indexOf(SEP, at + 1)) count++;
   if (count !== versions.length) return undefined;
-  const list = versions;
-  return {
-    has: (v) => list.includes(v),
-    get(v) {
-      const at = list.indexOf(v);
-      if (at === -1) return undefined;
-      let start = first;
-      for (let k = 0; k < at; k++) start = row.indexOf(SEP, start + 1);
-      const end = row.indexOf(SEP, start + 1);
-      let f: unknown;
-      try {
-        f = JSON.parse(row.slice(start + 1, end === -1 ? row.length : end));
-      } catch {
-        return damaged(v);
-      }
-      // built-in/ and custom/ take the same folder names.
-      if (!isFields(STORE_PATH.test(`built-in/${id}@0`), f) || f[0] !== v) return damaged(v);
-      const [version, layout, p, dependencies, nodeVersion, systemPackages] = f;
-      const path = p === 0 ? `built-in/${id}@${version}` : p === 1 ? `custom/${id}@${version}` : p;
-      const r: ResolveRelease = { layout: layout === 0 ? 'skill-md' : 'manifest', path, dependencies };
-      if (nodeVersion !== undefined && nodeVersion !== null) r.nodeVersion = nodeVersion;
-      if (systemPackages !== undefined) r.systemPackages = systemPackages;
-      return r;
-    },
-  };
+  return new RowReleases(id, row, first, versions, damaged);
+}
+
+/** A row's releases (one object, not closures: resolve makes one for every skill it reaches). */
+class RowReleases implements ResolveReleaseSet {
+  constructor(
+    private readonly id: string,
+    private readonly row: string,
+    /** Where the first version's fields start (their U+001E). */
+    private readonly first: number,
+    private readonly list: readonly string[],
+    private readonly damaged: (id: string, version: string) => ResolveRelease | undefined,
+  ) {}
+
+  has(v: string): boolean {
+    return this.list.includes(v);
+  }
+
+  get(v: string): ResolveRelease | undefined {
+    const { id, row } = this;
+    const at = this.list.indexOf(v);
+    if (at === -1) return undefined;
+    let start = this.first;
+    for (let k = 0; k < at; k++) start = row.indexOf(SEP, start + 1);
+    const end = row.indexOf(SEP, start + 1);
+    let f: unknown;
+    try {
+      f = JSON.parse(row.slice(start + 1, end === -1 ? row.length : end));
+    } catch {
+      return this.damaged(id, v);
+    }
+    // built-in/ and custom/ take the same folder names.
+    if (!isFields(STORE_PATH.test(`built-in/${id}@0`), f) || f[0] !== v) return this.damaged(id, v);
+    const version = f[0];
+    const layout = f[1];
+    const p = f[2];
+    const dependencies = f[3];
+    const nodeVersion = f[4];
+    const systemPackages = f[5];
+    const path = p === 0 ? `built-in/${id}@${version}` : p === 1 ? `custom/${id}@${version}` : p;
+    const r: ResolveRelease = { layout: layout === 0 ? 'skill-md' : 'manifest', path, dependencies };
+    if (nodeVersion !== undefined && nodeVersion !== null) r.nodeVersion = nodeVersion;
+    if (systemPackages !== undefined) r.systemPackages = systemPackages;
+    return r;
+  }
 }
 
 /** A row made from a releases file: the file's identity, and the row; undefined when the skill has none. */
@@ -375,6 +405,12 @@ export function openResolveIndex(dir: string): ResolveIndex {
   const listsByText = new Map<string, string[]>();
   const rows = new Map<string, NewRow>();
   const legacy = () => read !== undefined && legacyReleases.has(dirKey(dir));
+  // releasesFile's path, joined once: an id it accepts is one plain name.
+  const releasesDir = join(dir, RELEASES_DIR);
+  const fileOf = (id: string) =>
+    id === '' || id.includes('/') || id.includes('\\') || id.startsWith('.')
+      ? releasesFile(dir, id)
+      : `${releasesDir}${sep}${id}.json`;
   /** The releases of `id` read from its file, its row kept to be written. */
   const fromFiles = (id: string): ResolveReleaseSet => {
     const releases = readReleases(dir, id);
@@ -383,6 +419,17 @@ export function openResolveIndex(dir: string): ResolveIndex {
       rows.set(id, identity === undefined ? undefined : { identity, row: rowOf(id, releases) });
     }
     return setOf(releases);
+  };
+  /** A version's fields damaged in a row: the file says, as it would have for the whole row. */
+  const damaged = (id: string, version: string): ResolveRelease | undefined => {
+    const fromFile = fromFiles(id);
+    if (!fromFile.has(version))
+      throw new SkillsError(
+        'E_CONFIG',
+        `${join(dir, RESOLVE_INDEX_FILE)}: the line of ${id} lists version ${version}, which ${releasesFile(dir, id)} does not have`,
+        { hint: `the file is damaged: delete it (every registry write and resolve rebuild it)` },
+      );
+    return fromFile.get(version);
   };
   return {
     ids: () => (read ? read.ids : [...lines.at.keys()]),
@@ -412,18 +459,8 @@ export function openResolveIndex(dir: string): ResolveIndex {
     },
     releases(id) {
       const f = fieldsOf(lines, id);
-      if (f && f.tab2 > f.tab1 + 1 && lines.text.slice(f.tab1 + 1, f.tab2) === identityNow(releasesFile(dir, id))) {
-        const decoded = decodeRow(id, lines.text.slice(f.tab2 + 1, f.end), listsByText, (version) => {
-          // A version's fields damaged: the file says, as it would have for the whole row.
-          const fromFile = fromFiles(id);
-          if (!fromFile.has(version))
-            throw new SkillsError(
-              'E_CONFIG',
-              `${join(dir, RESOLVE_INDEX_FILE)}: the line of ${id} lists version ${version}, which ${releasesFile(dir, id)} does not have`,
-              { hint: `the file is damaged: delete it (every registry write and resolve rebuild it)` },
-            );
-          return fromFile.get(version);
-        });
+      if (f && f.tab2 > f.tab1 + 1 && lines.text.slice(f.tab1 + 1, f.tab2) === identityNow(fileOf(id))) {
+        const decoded = decodeRow(id, lines.text.slice(f.tab2 + 1, f.end), listsByText, damaged);
         if (decoded) return decoded;
       }
       return fromFiles(id);

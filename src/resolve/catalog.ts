@@ -1,7 +1,7 @@
 // The registry as the resolver sees it: an index whose releases are read, and parsed, only when reached.
 import type { RegistryIndex, Release } from '../formats/index-file.js';
 import type { Layout } from '../model/skill.js';
-import { parseSpec, type DependencySpec } from '../model/spec.js';
+import { isSkillId, parseSpec, type DependencySpec } from '../model/spec.js';
 import { SkillsError } from '../errors.js';
 import { compareVersions, versionKey } from './versions.js';
 
@@ -72,58 +72,64 @@ export function catalogOf(
   load: (id: string) => ReleaseSet,
   source: (id: string) => string = (id) => `releases/${id}.json`,
 ): Catalog {
-  const loaded = new Map<string, ReleaseSet>();
-  const versionLists = new Map<string, string[]>();
-  const sharedLists = new Map<string, string[]>();
+  /** What was worked out of each id the resolver touched; null for an id the index does not list. */
+  const entries = new Map<string, Entry | null>();
   const semverLists = new WeakMap<readonly string[], string[]>();
-  const releases = new Map<string, CatalogRelease>();
-  const releasesOf = (id: string) => {
-    let r = loaded.get(id);
-    if (!r) {
-      r = load(id);
-      loaded.set(id, r);
+  /** The shared list of each semverOnly array, when every version in it has its release. */
+  const sharedOf = new WeakMap<readonly string[], string[]>();
+  const sharedLists = new Map<string, string[]>();
+  const entryOf = (id: string): Entry | null => {
+    let e = entries.get(id);
+    if (e !== undefined) return e;
+    const listed = index.versions(id);
+    if (!listed) {
+      entries.set(id, null);
+      return null;
     }
-    return r;
+    const rel = load(id);
+    // Not semver: the index never resolves to it. Newest first. Worked out once for each array the index gives
+    // (a resolve index gives skills that list the same versions the same array).
+    let semverOnly = semverLists.get(listed);
+    if (!semverOnly) {
+      semverOnly = [...new Set(listed)].filter((v) => versionKey(v) !== undefined);
+      if (!semverOnly.every((v, i) => i === 0 || compareVersions(semverOnly![i - 1]!, v) >= 0))
+        semverOnly.sort((a, b) => compareVersions(b, a));
+      semverLists.set(listed, semverOnly);
+    }
+    // Without its release: the index never resolves to it either.
+    let all = true;
+    for (let i = 0; i < semverOnly.length; i++) if (!rel.has(semverOnly[i]!)) all = false;
+    // Skills of a registry mostly share their lists of versions: one array for each, so that what is worked out
+    // for a list (the versions a range allows: solver.ts) is worked out once.
+    let shared = all ? sharedOf.get(semverOnly) : undefined;
+    if (!shared) {
+      const list = all ? semverOnly : semverOnly.filter((v) => rel.has(v));
+      const key = list.join('\0');
+      shared = sharedLists.get(key) ?? list;
+      sharedLists.set(key, shared);
+      if (all) sharedOf.set(semverOnly, shared);
+    }
+    e = { listed, releases: rel, versions: shared, made: [] };
+    entries.set(id, e);
+    return e;
   };
   return {
     ids: () => index.ids(),
-    versions(id) {
-      const cached = versionLists.get(id);
-      if (cached) return cached;
-      const listed = index.versions(id);
-      if (!listed) return undefined;
-      const rel = releasesOf(id);
-      // Not semver: the index never resolves to it. Newest first. Worked out once for each array the index gives
-      // (a resolve index gives skills that list the same versions the same array).
-      let semverOnly = semverLists.get(listed);
-      if (!semverOnly) {
-        semverOnly = [...new Set(listed)].filter((v) => versionKey(v) !== undefined);
-        if (!semverOnly.every((v, i) => i === 0 || compareVersions(semverOnly![i - 1]!, v) >= 0))
-          semverOnly.sort((a, b) => compareVersions(b, a));
-        semverLists.set(listed, semverOnly);
-      }
-      // Without its release: the index never resolves to it either.
-      const list = semverOnly.every((v) => rel.has(v)) ? semverOnly : semverOnly.filter((v) => rel.has(v));
-      // Skills of a registry mostly share their lists of versions: one array for each, so that what is worked out
-      // for a list (the versions a range allows: solver.ts) is worked out once.
-      const key = list.join('\0');
-      const shared = sharedLists.get(key) ?? list;
-      sharedLists.set(key, shared);
-      versionLists.set(id, shared);
-      return shared;
-    },
+    versions: (id) => entryOf(id)?.versions,
     release(id, version) {
-      const key = `${id}@${version}`;
-      const cached = releases.get(key);
+      const e = entryOf(id);
+      if (!e) return undefined;
+      // By its place in the skill's list of versions (the solver asks for those), else by version.
+      const at = e.versions.indexOf(version);
+      const cached = at === -1 ? e.others?.get(version) : e.made[at];
       if (cached) return cached;
-      const listed = index.versions(id);
-      if (!listed || !listed.includes(version)) return undefined;
-      const r = releasesOf(id).get(version);
+      if (!e.listed.includes(version)) return undefined;
+      const r = e.releases.get(version);
       if (!r) return undefined;
       const dependencies = r.dependencies.map((raw) => {
         const spec = parseDependency(raw);
         if ('error' in spec) {
-          throw new SkillsError('E_CONFIG', `${source(id)}: ${key} lists the dependency ${spec.error}`, {
+          throw new SkillsError('E_CONFIG', `${source(id)}: ${id}@${version} lists the dependency ${spec.error}`, {
             hint: 'fix the skill and register it again',
           });
         }
@@ -137,10 +143,24 @@ export function catalogOf(
         layout: r.layout,
         path: r.path,
       };
-      releases.set(key, release);
+      if (at !== -1) e.made[at] = release;
+      else (e.others ??= new Map()).set(version, release);
       return release;
     },
   };
+}
+
+/** What the catalog keeps of one id. */
+interface Entry {
+  /** The versions the index lists. */
+  listed: readonly string[];
+  releases: ReleaseSet;
+  /** Catalog.versions' answer. */
+  versions: readonly string[];
+  /** The releases made, by their place in `versions`. */
+  made: (CatalogRelease | undefined)[];
+  /** The releases made of versions not in `versions`. */
+  others?: Map<string, CatalogRelease>;
 }
 
 // parseSpec checks a range by letting semver throw, which costs microseconds; a registry repeats a handful of
@@ -157,7 +177,9 @@ function parseDependency(raw: string): DependencySpec | { error: string } {
     range = parseSpec(`x@${rangeText}`);
     parsedRanges.set(rangeText, range);
   }
-  const id = parseSpec(text.slice(0, at));
+  // A valid id is its own NFKC form, as parseSpec would give it: parseSpec only for the others.
+  const idText = text.slice(0, at);
+  const id = isSkillId(idText) ? { id: idText } : parseSpec(idText);
   if ('error' in range || 'error' in id) return parseSpec(raw);
   return { raw, id: id.id, range: range.range, exact: range.exact };
 }

@@ -1,6 +1,7 @@
 // The resolve wing's entry for a command: specs as the user typed them, resolved against a registry folder.
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
+import { STORE_PATH } from '../formats/index-file.js';
 import { parseSpec, type DependencySpec } from '../model/spec.js';
 import { openResolveIndex } from '../registry/resolve-index.js';
 import { catalogOf } from './catalog.js';
@@ -38,7 +39,12 @@ export async function resolveFromRegistry(
         ...systemPackageWarnings(resolution.resolved, catalog, systemPackageChecker(options.platform)),
       );
     }
-    for (const skill of resolution.resolved) skill.path = join(registry, skill.path);
+    // join(registry, path), for a store path (two plain names) without normalizing the whole of it each time.
+    const prefix = join(registry, 'x').slice(0, -1);
+    for (const skill of resolution.resolved)
+      skill.path = STORE_PATH.test(skill.path)
+        ? prefix + (sep === '/' ? skill.path : skill.path.replace('/', sep))
+        : join(registry, skill.path);
   }
   return resolution;
 }

@@ -14,7 +14,12 @@ export function orderByDependencies(
   const make = (id: string): { skill: ResolvedSkill; deps: string[] } => {
     const version = chosen.get(id)!;
     const release = catalog.release(id, version)!;
-    const deps = [...new Set(release.dependencies.map((d) => d.id))];
+    // Each id once, in the order listed (a skill lists a few: no Set).
+    const deps: string[] = [];
+    for (let i = 0; i < release.dependencies.length; i++) {
+      const d = release.dependencies[i]!;
+      if (!deps.includes(d.id)) deps.push(d.id);
+    }
     return {
       skill: {
         id,
@@ -32,7 +37,8 @@ export function orderByDependencies(
     const stack: { id: string; skill: ResolvedSkill; deps: string[]; next: number }[] = [];
     const open = (id: string) => {
       state.set(id, 'open');
-      stack.push({ id, ...make(id), next: 0 });
+      const { skill, deps } = make(id);
+      stack.push({ id, skill, deps, next: 0 });
     };
     open(spec.id);
     while (stack.length > 0) {

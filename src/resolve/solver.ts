@@ -38,8 +38,7 @@ export class Solver {
    * stale as terms change and are checked when taken.
    */
   private readonly queues: Pkg[][] = Array.from({ length: QUEUES }, () => []);
-  private readonly dependencyIncompats = new Map<string, Incompat[]>();
-  /** The sets rangeSet worked out, by list of versions and range. */
+  /** The sets rangeSet works out, by list of versions and range (Pkg.sets). */
   private readonly listSets = new Map<readonly string[], Map<string, VSet>>();
 
   constructor(private readonly catalog: Catalog) {}
@@ -74,7 +73,20 @@ export class Solver {
       const versions = this.catalog.versions(id);
       if (versions) {
         const none: VSet = versions.length <= 30 ? 0 : 0n;
-        pkg = { id, versions, none, any: undefined!, sets: new Map(), incompats: [], assignments: [] };
+        // A range's set depends on the list of versions alone, and skills share their lists (catalog.ts).
+        let sets = this.listSets.get(versions);
+        if (!sets) this.listSets.set(versions, (sets = new Map()));
+        pkg = {
+          id,
+          versions,
+          none,
+          any: undefined!,
+          sets,
+          incompats: [],
+          assignments: [],
+          dependencies: [],
+          queued: false,
+        };
         pkg.any = { pkg, pos: false, set: none };
       } else pkg = null;
       this.pkgs.set(id, pkg);
@@ -86,23 +98,19 @@ export class Solver {
   private rangeSet(pkg: Pkg, spec: DependencySpec): VSet {
     const key = spec.range ?? '';
     let set = pkg.sets.get(key);
-    if (set !== undefined) return set;
-    // Worked out once for each list of versions (skills share them: catalog.ts), not once for each skill.
-    let byRange = this.listSets.get(pkg.versions);
-    if (!byRange) this.listSets.set(pkg.versions, (byRange = new Map()));
-    set = byRange.get(key);
     if (set === undefined) {
       set = pkg.none;
       for (let i = 0; i < pkg.versions.length; i++)
         if (spec.range === undefined || matches(pkg.versions[i]!, spec.range)) set = or(set, bit(pkg, i));
-      byRange.set(key, set);
+      pkg.sets.set(key, set);
     }
-    pkg.sets.set(key, set);
     return set;
   }
 
   private add(inc: Incompat): void {
-    for (const t of inc.terms) t.pkg.incompats.push(inc);
+    // Indexed loops in the solver's hot paths: a for-of allocates an iterator and a result per step until the
+    // function is optimized, and most of a resolve runs before that.
+    for (let i = 0; i < inc.terms.length; i++) inc.terms[i]!.pkg.incompats.push(inc);
   }
 
   private enqueue(pkg: Pkg): void {
@@ -131,25 +139,40 @@ export class Solver {
 
   /** Unit propagation from the skills that changed; returns the proof of failure when there is no solution. */
   private propagate(start: Pkg[]): Incompat | undefined {
-    const changed = new Set(start);
-    while (changed.size > 0) {
-      const pkg: Pkg = changed.values().next().value!;
-      changed.delete(pkg);
+    // The skills to visit, first in first out, each at most once in the queue (`queued`): a Set's order, without
+    // the iterator and the Set's rehashing that taking its first entry over and over costs.
+    let queue: Pkg[] = [];
+    let head = 0;
+    const enqueue = (pkg: Pkg) => {
+      if (!pkg.queued) {
+        pkg.queued = true;
+        queue.push(pkg);
+      }
+    };
+    for (const pkg of start) enqueue(pkg);
+    while (head < queue.length) {
+      const pkg = queue[head++]!;
+      pkg.queued = false;
       // Newest first: learned incompatibilities are the most likely to propagate.
       for (let i = pkg.incompats.length - 1; i >= 0; i--) {
         const inc = pkg.incompats[i]!;
         const r = this.propagateOne(inc);
         if (r === 'conflict') {
           const resolved = this.resolveConflict(inc);
-          if ('failure' in resolved) return resolved.failure;
+          if ('failure' in resolved) {
+            for (let k = head; k < queue.length; k++) queue[k]!.queued = false;
+            return resolved.failure;
+          }
           const next = this.propagateOne(resolved.cause);
           if (typeof next === 'string')
             throw new Error(`resolver: a learned incompatibility did not propagate (${next})`);
-          changed.clear();
-          changed.add(next);
+          for (let k = head; k < queue.length; k++) queue[k]!.queued = false;
+          queue = [];
+          head = 0;
+          enqueue(next);
           break;
         }
-        if (typeof r !== 'string') changed.add(r);
+        if (typeof r !== 'string') enqueue(r);
       }
     }
     return undefined;
@@ -158,7 +181,8 @@ export class Solver {
   /** If all terms but one hold, derive the negation of that one; 'conflict' when all hold. */
   private propagateOne(inc: Incompat): Pkg | 'none' | 'conflict' {
     let unsatisfied: Term | undefined;
-    for (const t of inc.terms) {
+    for (let i = 0; i < inc.terms.length; i++) {
+      const t = inc.terms[i]!;
       const rel = this.relation(t);
       if (rel === CONTRA) return 'none';
       if (rel === INCONCLUSIVE) {
@@ -242,11 +266,18 @@ export class Solver {
     const index = lowestBit(this.acc(pkg).set);
     const version = pkg.versions[index]!;
     const self: Term = { pkg, pos: true, set: bit(pkg, index) };
-    const incs = this.dependencies(self, version);
+    const incs = this.dependencies(self, index);
     // A dependency that already cannot hold means this version fails: let propagation rule it out.
-    const conflict = incs.some((inc) =>
-      inc.terms.every((t) => (t.pkg === pkg ? subset(self, t) : this.relation(t) === SAT)),
-    );
+    let conflict = false;
+    for (let i = 0; i < incs.length && !conflict; i++) {
+      const terms = incs[i]!.terms;
+      let all = true;
+      for (let k = 0; k < terms.length && all; k++) {
+        const t = terms[k]!;
+        all = t.pkg === pkg ? subset(self, t) : this.relation(t) === SAT;
+      }
+      conflict = all;
+    }
     if (!conflict) {
       this.level++;
       this.assign(self, null);
@@ -255,14 +286,16 @@ export class Solver {
     return pkg;
   }
 
-  private dependencies(self: Term, version: string): Incompat[] {
+  /** The incompatibilities of the version at `index` of self's skill with its dependencies (made once). */
+  private dependencies(self: Term, index: number): Incompat[] {
     const pkg = self.pkg;
-    const key = `${pkg.id}@${version}`;
-    let incs = this.dependencyIncompats.get(key);
+    let incs = pkg.dependencies[index];
     if (incs) return incs;
     incs = [];
+    const version = pkg.versions[index]!;
     const release = this.catalog.release(pkg.id, version)!;
-    for (const spec of release.dependencies) {
+    for (let i = 0; i < release.dependencies.length; i++) {
+      const spec = release.dependencies[i]!;
       const dep = this.pkg(spec.id);
       let inc: Incompat;
       if (dep) {
@@ -279,7 +312,7 @@ export class Solver {
       this.add(inc);
       incs.push(inc);
     }
-    this.dependencyIncompats.set(key, incs);
+    pkg.dependencies[index] = incs;
     return incs;
   }
 }

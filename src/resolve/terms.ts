@@ -26,7 +26,12 @@ export interface Pkg {
   none: VSet;
   /** "Anything, not selecting it included": the term of a skill without assignments. */
   any: Term;
+  /** The set of each range worked out (shared by the skills with this list of versions). */
   sets: Map<string, VSet>;
+  /** By version index: that version's incompatibilities with its dependencies, once made. */
+  dependencies: Incompat[][];
+  /** Whether the solver's propagation has it in its queue. */
+  queued: boolean;
   /** Incompatibilities that mention this skill, oldest first. */
   incompats: Incompat[];
   /** This skill's assignments in the partial solution, oldest first. */
@@ -94,12 +99,15 @@ export function disjoint(a: Term, b: Term): boolean {
 }
 
 export function makeIncompat(terms: Term[], cause: Cause): Incompat {
-  const byPkg = new Map<Pkg, Term>();
-  for (const t of terms) {
-    const seen = byPkg.get(t.pkg);
-    byPkg.set(t.pkg, seen ? intersect(seen, t) : t);
+  // Terms on one skill become one, their intersection, in the place of the first; "anything" terms say nothing.
+  const merged: Term[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i]!;
+    let k = 0;
+    while (k < merged.length && merged[k]!.pkg !== t.pkg) k++;
+    merged[k] = k < merged.length ? intersect(merged[k]!, t) : t;
   }
-  return { terms: [...byPkg.values()].filter((t) => !isAny(t)), cause };
+  return { terms: merged.some(isAny) ? merged.filter((t) => !isAny(t)) : merged, cause };
 }
 
 export function popcount(set: VSet): number {

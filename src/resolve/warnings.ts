@@ -38,7 +38,8 @@ export function platformWarnings(resolved: ResolvedSkill[], catalog: Catalog, op
         : undefined;
     return range === undefined ? undefined : satisfies(node, range);
   };
-  for (const r of resolved) {
+  for (let i = 0; i < resolved.length; i++) {
+    const r = resolved[i]!;
     const wanted = catalog.release(r.id, r.version)?.nodeVersion?.trim();
     if (!wanted) continue;
     if (!fits.has(wanted)) fits.set(wanted, judge(wanted));
