@@ -22,66 +22,76 @@ export const INNER_PATH = /^(?:|(?!(?:\.\.?)(?:\/|$))[^/\\\0]+(?:\/(?!(?:\.\.?)(
 /** A user folder in the global lock (`~/.claude/skills`): below the home folder, never `..`. */
 export const HOME_INTO_PATH = /^~\/(?!(?:\.\.?)(?:\/|$))[^/\\\0]+(?:\/(?!(?:\.\.?)(?:\/|$))[^/\\\0]+)*$/;
 
-export const lockEntrySchema = z.object({
-  version: z.string().min(1),
-  /**
-   * `folder:<path>`, `archive:<path>`, `archive:<path>#<path inside>` (relative to the lockfile's folder), `registry`,
-   * `registry:<dir>`, `git:<url>` (with `commit`, and `path` inside the repository), or `url:<https URL of an
-   * archive>`.
-   */
-  source: z
-    .string()
-    .regex(
-      /^(folder:.+|archive:.+|registry(:.+)?|git:.+|url:https?:\/\/.+|npm:(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*|well-known:https?:\/\/.+|mcp:(stdio:.+|https?:\/\/.+))$/,
-      'expected "folder:<path>", "archive:<path>", "registry", "registry:<dir>", "git:<url>", "url:<https URL>", "npm:<package>", "well-known:<index URL>" or "mcp:<server>"',
-    ),
-  /**
-   * What was asked, kept so `outdated` and `update` know the range: a git ref (`v1.2.0`, `main`, `semver:^1.2`) or a
-   * registry range.
-   */
-  ref: z.string().min(1).optional(),
-  /** A git source's resolved commit: 40 hex digits. */
-  commit: z
-    .string()
-    .regex(/^[0-9a-f]{40}$/, 'expected the 40-hex commit')
-    .optional(),
-  /** The skill's folder inside a git repository or an archive by URL ('' or absent: its top). */
-  path: z.string().regex(INNER_PATH, 'expected a relative path with "/" and no ".." (e.g. "skills/pdf")').optional(),
-  /** An npm package's tarball URL, as the registry's packument gave it. */
-  tarball: z.string().url().optional(),
-  /** The sha512 SRI of that tarball, as the packument records it (checked again on every install). */
-  tarballIntegrity: z
-    .string()
-    .regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected "sha512-<base64>"')
-    .optional(),
-  /** Placed as a symlink to the source folder (--link): its content follows the folder, so replay does not check it. */
-  link: z.literal(true).optional(),
-  /** sha512 SRI of the skill's files (paths, execute bits, bytes): the registry's integrity. */
-  integrity: z.string().regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected "sha512-<base64>"'),
-  /** The resolved dependencies: id → version. */
-  dependencies: z.record(z.string()),
-});
+// Built on first use: zod is set up only when a lockfile is read (README, "Libraries set up on first use"); list and
+// render-prompt import this module for LOCKFILE_NAME alone.
+function buildSchemas() {
+  const entry = z.object({
+    version: z.string().min(1),
+    /**
+     * `folder:<path>`, `archive:<path>`, `archive:<path>#<path inside>` (relative to the lockfile's folder),
+     * `registry`, `registry:<dir>`, `git:<url>` (with `commit`, and `path` inside the repository), or `url:<https URL
+     * of an archive>`.
+     */
+    source: z
+      .string()
+      .regex(
+        /^(folder:.+|archive:.+|registry(:.+)?|git:.+|url:https?:\/\/.+|npm:(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*|well-known:https?:\/\/.+|mcp:(stdio:.+|https?:\/\/.+))$/,
+        'expected "folder:<path>", "archive:<path>", "registry", "registry:<dir>", "git:<url>", "url:<https URL>", "npm:<package>", "well-known:<index URL>" or "mcp:<server>"',
+      ),
+    /**
+     * What was asked, kept so `outdated` and `update` know the range: a git ref (`v1.2.0`, `main`, `semver:^1.2`) or a
+     * registry range.
+     */
+    ref: z.string().min(1).optional(),
+    /** A git source's resolved commit: 40 hex digits. */
+    commit: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/, 'expected the 40-hex commit')
+      .optional(),
+    /** The skill's folder inside a git repository or an archive by URL ('' or absent: its top). */
+    path: z.string().regex(INNER_PATH, 'expected a relative path with "/" and no ".." (e.g. "skills/pdf")').optional(),
+    /** An npm package's tarball URL, as the registry's packument gave it. */
+    tarball: z.string().url().optional(),
+    /** The sha512 SRI of that tarball, as the packument records it (checked again on every install). */
+    tarballIntegrity: z
+      .string()
+      .regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected "sha512-<base64>"')
+      .optional(),
+    /**
+     * Placed as a symlink to the source folder (--link): its content follows the folder, so replay does not check it.
+     */
+    link: z.literal(true).optional(),
+    /** sha512 SRI of the skill's files (paths, execute bits, bytes): the registry's integrity. */
+    integrity: z.string().regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected "sha512-<base64>"'),
+    /** The resolved dependencies: id → version. */
+    dependencies: z.record(z.string()),
+  });
 
-export const lockfileSchema = z.object({
-  /**
-   * The agent folders this project installs `<id>/` folders into, relative to the lockfile's folder; sorted, unique.
-   */
-  into: z
-    .array(
-      z
-        .string()
-        .refine(
-          (p) => INTO_PATH.test(p) || HOME_INTO_PATH.test(p),
-          'expected a folder inside the lockfile\'s folder, relative, with "/" and no ".." (e.g. ".claude/skills")',
-        ),
-    )
-    .optional(),
-  lockfileVersion: z.literal(LOCKFILE_VERSION),
-  /** Keyed by skill id (the one rule, isSkillId), as the registry keeps ids (and `--into` names folders). */
-  skills: z.record(z.string().refine(isSkillId, `expected a skill id: ${SKILL_ID_RULE}`), lockEntrySchema),
-});
+  const file = z.object({
+    /**
+     * The agent folders this project installs `<id>/` folders into, relative to the lockfile's folder; sorted, unique.
+     */
+    into: z
+      .array(
+        z
+          .string()
+          .refine(
+            (p) => INTO_PATH.test(p) || HOME_INTO_PATH.test(p),
+            'expected a folder inside the lockfile\'s folder, relative, with "/" and no ".." (e.g. ".claude/skills")',
+          ),
+      )
+      .optional(),
+    lockfileVersion: z.literal(LOCKFILE_VERSION),
+    /** Keyed by skill id (the one rule, isSkillId), as the registry keeps ids (and `--into` names folders). */
+    skills: z.record(z.string().refine(isSkillId, `expected a skill id: ${SKILL_ID_RULE}`), entry),
+  });
+  return { entry, file };
+}
 
-export type LockEntry = z.infer<typeof lockEntrySchema>;
+let schemas: ReturnType<typeof buildSchemas> | undefined;
+const lockSchemas = () => (schemas ??= buildSchemas());
+
+export type LockEntry = z.infer<ReturnType<typeof buildSchemas>['entry']>;
 
 /** Where a locked skill comes from: a lock entry's `source`, taken apart. */
 export type LockSource =
@@ -137,7 +147,7 @@ export function parseLockSource(source: string): LockSource {
   }
   return arg === '' ? { kind: 'registry' } : { kind: 'registry', dir: arg };
 }
-export type Lockfile = z.infer<typeof lockfileSchema>;
+export type Lockfile = z.infer<ReturnType<typeof buildSchemas>['file']>;
 
 /** A lockfile with nothing in it. */
 export function emptyLockfile(): Lockfile {
@@ -147,7 +157,7 @@ export function emptyLockfile(): Lockfile {
 /** Parse skills-lock.json text; a problem comes back located (line, column) rather than thrown. */
 export function parseLockfile(text: string, label = LOCKFILE_NAME): { lock?: Lockfile; problem?: Problem } {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const { value, problem } = parseDocument(body, lockfileSchema, label);
+  const { value, problem } = parseDocument(body, lockSchemas().file, label);
   return value ? { lock: value } : { problem };
 }
 
