@@ -150,25 +150,34 @@ const HINT_ANCHORS = ['-', '_', 'J', 'A'];
  */
 function hintAt(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
+  // The characters before the anchor, 0 where there are none: a read before a string's start (NaN) would cost V8 a
+  // deoptimisation of this function, and compiling it again, on the first anchor at a text's start.
+  const b1 = i >= 1 ? text.charCodeAt(i - 1) : 0;
+  const b2 = i >= 2 ? text.charCodeAt(i - 2) : 0;
   if (c === 45) {
     // sk-; xoxb-, xoxa-, xoxp-, xoxr-, xoxs-; -----BEGIN
-    if (text.charCodeAt(i - 1) === 107 && text.charCodeAt(i - 2) === 115) return true;
-    if (text.charCodeAt(i - 2) === 120 && 'baprs'.includes(text[i - 1]!) && text.startsWith('xox', i - 4)) return true;
-    return text.charCodeAt(i + 1) === 45 && text.startsWith('-----BEGIN ', i);
+    if (b1 === 107 && b2 === 115) return true;
+    if (b2 === 120 && oneOf(b1, 'baprs') && i >= 4 && text.startsWith('xox', i - 4)) return true;
+    return i + 1 < text.length && text.charCodeAt(i + 1) === 45 && text.startsWith('-----BEGIN ', i);
   }
   if (c === 95) {
     // ghp_, gho_, ghu_, ghs_, ghr_; github_pat_; sk_live_, rk_live_
-    const b = text.charCodeAt(i - 1);
-    if (text.charCodeAt(i - 2) === 104 && text.charCodeAt(i - 3) === 103 && 'pousr'.includes(text[i - 1]!)) return true;
-    if (b === 98) return text.startsWith('github_pat_', i - 6);
-    return b === 107 && (text[i - 2] === 's' || text[i - 2] === 'r') && text.startsWith('_live_', i);
+    if (b2 === 104 && i >= 3 && text.charCodeAt(i - 3) === 103 && oneOf(b1, 'pousr')) return true;
+    if (b1 === 98) return i >= 6 && text.startsWith('github_pat_', i - 6);
+    return b1 === 107 && (b2 === 115 || b2 === 114) && text.startsWith('_live_', i);
   }
-  if (c === 74) return text.charCodeAt(i - 1) === 121 && text.charCodeAt(i - 2) === 101;
+  if (c === 74) return b1 === 121 && b2 === 101;
   return text.startsWith('AKIA', i) || text.startsWith('ASIA', i) || text.startsWith('AIza', i);
 }
 
+/** Whether character code `c` is one of the (ASCII) characters of `set`. */
+function oneOf(c: number, set: string): boolean {
+  for (let k = 0; k < set.length; k++) if (set.charCodeAt(k) === c) return true;
+  return false;
+}
+
 /** Whether the text holds a hint of some pattern (most texts hold none, and then no pattern is run). */
-function hinted(text: string): boolean {
+export function hinted(text: string): boolean {
   for (const c of HINT_ANCHORS)
     for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) if (hintAt(text, i)) return true;
   return false;
