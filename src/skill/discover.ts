@@ -261,7 +261,7 @@ function walkForSkills(
   };
   const ignored = (path: string, isDir: boolean, matchers: Matcher[]) =>
     matchers.some((m) => {
-      const rel = relative(m.base, path).split('\\').join('/');
+      const rel = below(m.base, path).split('\\').join('/');
       return rel !== '' && m.ig.ignores(isDir ? `${rel}/` : rel);
     });
   /** Count one more skill; false (and `cut` set) once the most one search finds are found. */
@@ -361,6 +361,17 @@ function followLink(link: string, problems: Discovery['links']): Dirent[] | unde
  * `dir`/`name` for a folder that is already a normal absolute path and a name read from its listing: what join gives,
  * without normalizing again (ten thousand joins are a noticeable share of a large search).
  */
+/**
+ * `path` relative to `base`, for a path that the walk made below it (base, a separator, names): cut off rather than
+ * worked out by path.relative, which resolves both paths each time; any other through path.relative.
+ */
+function below(base: string, path: string): string {
+  const prefix = base.endsWith(sep) ? base : base + sep;
+  if (path.startsWith(prefix) && !path.includes(`${sep}..`) && !path.includes(`${sep}.${sep}`))
+    return path.slice(prefix.length);
+  return path === base ? '' : relative(base, path);
+}
+
 export function childPath(dir: string, name: string): string {
   return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
