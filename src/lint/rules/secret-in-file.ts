@@ -139,35 +139,34 @@ export function* assignments(text: string): Generator<RegExpExecArray> {
   }
 }
 
-// Where a hint can be: each holds one of these rarer characters (`sk-`, `-----BEGIN `, `xoxb-`; `ghp_`,
-// `github_pat_`, `sk_live_`; `eyJ`; `AKIA`, `ASIA`, `AIza`), so common letters are never stopped at. Each is
-// looked for alone (indexOf), which is many times faster than a class of them.
-const HINT_ANCHORS = ['-', '_', 'J', 'A'];
+// Where a hint can be, each looked for as a plain string (indexOf: a native scan, and no JavaScript runs for the
+// characters between): a hint itself, or (`xox`, `k_live_`, `yJ`) the rarer part of some, then judged in place.
+// Anchors on single characters (`-`, `_`, `A`) stop hundreds of thousands of times in a skill collection, and the
+// function judging each was compiled and deoptimised several times over on a cold run.
+const HINT_PLACES = [
+  'sk-',
+  'xox',
+  '-----BEGIN ',
+  'ghp_',
+  'gho_',
+  'ghu_',
+  'ghs_',
+  'ghr_',
+  'github_pat_',
+  'k_live_',
+  'yJ',
+];
+HINT_PLACES.push('AKIA', 'ASIA', 'AIza');
 
-/**
- * Whether a hint of some pattern holds the anchor character at `i`. Most anchors are a list's dash or a word's
- * underscore: the character codes around them turn those away before any string is compared.
- */
-function hintAt(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
-  // The characters before the anchor, 0 where there are none: a read before a string's start (NaN) would cost V8 a
-  // deoptimisation of this function, and compiling it again, on the first anchor at a text's start.
-  const b1 = i >= 1 ? text.charCodeAt(i - 1) : 0;
-  const b2 = i >= 2 ? text.charCodeAt(i - 2) : 0;
-  if (c === 45) {
-    // sk-; xoxb-, xoxa-, xoxp-, xoxr-, xoxs-; -----BEGIN
-    if (b1 === 107 && b2 === 115) return true;
-    if (b2 === 120 && oneOf(b1, 'baprs') && i >= 4 && text.startsWith('xox', i - 4)) return true;
-    return i + 1 < text.length && text.charCodeAt(i + 1) === 45 && text.startsWith('-----BEGIN ', i);
-  }
-  if (c === 95) {
-    // ghp_, gho_, ghu_, ghs_, ghr_; github_pat_; sk_live_, rk_live_
-    if (b2 === 104 && i >= 3 && text.charCodeAt(i - 3) === 103 && oneOf(b1, 'pousr')) return true;
-    if (b1 === 98) return i >= 6 && text.startsWith('github_pat_', i - 6);
-    return b1 === 107 && (b2 === 115 || b2 === 114) && text.startsWith('_live_', i);
-  }
-  if (c === 74) return b1 === 121 && b2 === 101;
-  return text.startsWith('AKIA', i) || text.startsWith('ASIA', i) || text.startsWith('AIza', i);
+/** Whether the place `p` (one of HINT_PLACES) found at `i` starts a hint, or stands in one. */
+function hintAt(text: string, p: string, i: number): boolean {
+  // xoxb-, xoxa-, xoxp-, xoxr-, xoxs-
+  if (p === 'xox') return oneOf(text.charCodeAt(i + 3), 'baprs') && text.charCodeAt(i + 4) === 45;
+  // sk_live_, rk_live_
+  if (p === 'k_live_') return i >= 1 && oneOf(text.charCodeAt(i - 1), 'sr');
+  // eyJ
+  if (p === 'yJ') return i >= 1 && text.charCodeAt(i - 1) === 101;
+  return true;
 }
 
 /** Whether character code `c` is one of the (ASCII) characters of `set`. */
@@ -178,8 +177,8 @@ function oneOf(c: number, set: string): boolean {
 
 /** Whether the text holds a hint of some pattern (most texts hold none, and then no pattern is run). */
 export function hinted(text: string): boolean {
-  for (const c of HINT_ANCHORS)
-    for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) if (hintAt(text, i)) return true;
+  for (const p of HINT_PLACES)
+    for (let i = text.indexOf(p); i >= 0; i = text.indexOf(p, i + 1)) if (hintAt(text, p, i)) return true;
   return false;
 }
 
