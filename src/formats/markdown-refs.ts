@@ -124,8 +124,7 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
     if (k === FENCED) {
       bare(line, lineNo, true, out, NO_LINKS, mounts, cache);
     } else if (!line.includes(']')) {
-      // No link and no definition on the line (most lines a place is found on hold a path or a name alone).
-      bare(line, lineNo, false, out, NO_LINKS, mounts, cache);
+      bare(line, lineNo, false, out, NO_LINKS, mounts, cache); // no link, no definition: a path or a name alone
     } else {
       const links: Ref[] = [];
       const masks: [number, number][] = [];
@@ -449,10 +448,7 @@ interface BareRef {
   loose?: boolean;
 }
 
-/**
- * bareRef's answers in one scan (null: none), by the word: one map for each of prose, prose after a colon, fenced
- * code, and fenced code after a colon.
- */
+/** bareRef's answers in one scan by word (null: none): a map each for prose, after a colon, fenced, fenced after. */
 type BareCache = Map<string, BareRef | null>[];
 
 function bareRef(tok: string, before: string, inFence: boolean, mounts: readonly string[]): BareRef | undefined {
