@@ -20,20 +20,21 @@ it('tokenStart and tokenEnd find the run of token characters around a place, by 
   const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff), seed / 0x7fffffff);
   const parts = ['a', 'Z', '9', '_', '.', '-', '/', '\\', '{', '$', '@', '+', '~', ' ', ':', '#', '"', '(', '\n'];
   parts.push('é', 'ü', '—', '𝒜', '😀', '\ud835', '\udc9c', '中', '٣', '\u00a0');
+  const wrong: string[] = [];
   for (let n = 0; n < 20_000; n++) {
     let s = '';
     const len = 1 + Math.floor(rand() * 12);
     for (let i = 0; i < len; i++) s += parts[Math.floor(rand() * parts.length)];
     const cps = codePoints(s);
     for (let k = 0; k < cps.length; k++) {
-      const [at, w] = cps[k]!;
+      const [at] = cps[k]!;
       // From a place (its first unit), the reference walks code points out both ways while they are token ones.
       let start = at;
       for (let j = k - 1; j >= 0 && isToken(s, cps[j]![0], cps[j]![1]); j--) start = cps[j]![0];
       let end = at;
       for (let j = k; j < cps.length && isToken(s, cps[j]![0], cps[j]![1]); j++) end = cps[j]![0] + cps[j]![1];
-      expect(tokenStart(s, at), JSON.stringify([s, at])).toBe(start);
-      expect(tokenEnd(s, at), JSON.stringify([s, at])).toBe(w > 0 ? end : at);
+      if (tokenStart(s, at) !== start || tokenEnd(s, at) !== end) wrong.push(JSON.stringify([s, at]));
     }
   }
+  expect(wrong).toEqual([]);
 });

@@ -303,12 +303,14 @@ it('hinted says whether a text holds a hint, wherever it stands (at the start an
   // Hints, their pieces and their near misses.
   const parts = ['s', 'k', '-', 'sk', 'x', 'o', 'xo', 'xox', 'b', 'a', 'p', 'r', '_', 'g', 'h', 'gh', 'github', '_pat'];
   parts.push('_live', 'e', 'y', 'J', 'ey', 'A', 'AK', 'IA', 'AS', 'SI', 'AI', 'za', '-----', 'BEGIN', ' ', '\n', 'é');
+  const wrong: string[] = [];
   for (let n = 0; n < 20_000; n++) {
     let text = '';
     const len = Math.floor(rand() * 10);
     for (let i = 0; i < len; i++) text += parts[Math.floor(rand() * parts.length)];
-    expect(hinted(text), JSON.stringify(text)).toBe(HINTS.some((h) => text.includes(h)));
+    if (hinted(text) !== HINTS.some((h) => text.includes(h))) wrong.push(JSON.stringify(text));
   }
+  expect(wrong).toEqual([]);
   for (const h of HINTS) for (const t of [h, `${h}x`, `x${h}`, ` ${h} `]) expect(hinted(t), t).toBe(true);
 });
 

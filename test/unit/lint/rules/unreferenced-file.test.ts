@@ -271,11 +271,13 @@ it('folderWords holds a folder of word characters exactly where mentionsFolder f
   const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff), s / 0x7fffffff);
   const folders = ['logs', 'a', 'docs/guide', 'x.y', 'été', 'my-dir', 'a_b'];
   const parts = [...folders, '/', '//', ' ', '.', '-', '_', 'x', 'é', '𝒜', '\ud835', '`', '(', ')', '\n', ':', '9'];
+  const wrong: string[] = [];
   for (let n = 0; n < 20_000; n++) {
     let text = '';
     const len = Math.floor(rand() * 10);
     for (let i = 0; i < len; i++) text += parts[Math.floor(rand() * parts.length)];
     const words = folderWords(text);
-    for (const f of folders) expect(words.has(f), JSON.stringify([text, f])).toBe(mentionsFolder(text, f));
+    for (const f of folders) if (words.has(f) !== mentionsFolder(text, f)) wrong.push(JSON.stringify([text, f]));
   }
+  expect(wrong).toEqual([]);
 });
