@@ -109,7 +109,7 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
   const place = mayHold(text);
   const n = starts.length;
   let next = -1;
-  const cache: BareCache = new Map();
+  const cache: BareCache = [new Map(), new Map(), new Map(), new Map()];
   for (let i = 0; i < n; i++) {
     if (next < starts[i]!) next = place(starts[i]!);
     if (next > text.length) break;
@@ -123,6 +123,8 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
     const lineNo = firstLine + i;
     if (k === FENCED) {
       bare(line, lineNo, true, out, NO_LINKS, mounts, cache);
+    } else if (!line.includes(']')) {
+      bare(line, lineNo, false, out, NO_LINKS, mounts, cache); // no link, no definition: a path or a name alone
     } else {
       const links: Ref[] = [];
       const masks: [number, number][] = [];
@@ -397,9 +399,9 @@ function bare(
     // What bareRef makes of a word depends on the word, on whether it is in fenced code and follows a colon, and on
     // the mounts (the same for one scan): a word met again is not judged again.
     const colon = index > 0 && line.charCodeAt(index - 1) === 58;
-    const key = `${inFence ? (colon ? 3 : 2) : colon ? 1 : 0}${tok}`;
-    let r = cache.get(key);
-    if (r === undefined) cache.set(key, (r = bareRef(tok, colon ? ':' : '', inFence, mounts) ?? null));
+    const known = cache[inFence ? (colon ? 3 : 2) : colon ? 1 : 0]!;
+    let r = known.get(tok);
+    if (r === undefined) known.set(tok, (r = bareRef(tok, colon ? ':' : '', inFence, mounts) ?? null));
     if (!r) continue;
     if (linked?.has(r.path)) continue;
     if (r.name) {
@@ -446,8 +448,8 @@ interface BareRef {
   loose?: boolean;
 }
 
-/** bareRef's answers in one scan, by whether in fenced code, whether after a colon, and the word (null: none). */
-type BareCache = Map<string, BareRef | null>;
+/** bareRef's answers in one scan by word (null: none): a map each for prose, after a colon, fenced, fenced after. */
+type BareCache = Map<string, BareRef | null>[];
 
 function bareRef(tok: string, before: string, inFence: boolean, mounts: readonly string[]): BareRef | undefined {
   if (!tok.includes('/') && !tok.includes('\\')) {

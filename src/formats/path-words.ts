@@ -17,6 +17,12 @@ export function tokenStart(s: string, i: number): number {
   let k = i;
   while (k > 0) {
     const c = s.charCodeAt(k - 1);
+    // Most characters of a path are ASCII: looked up here, without a call.
+    if (c < 128) {
+      if (TOKEN_ASCII[c] !== 1) break;
+      k--;
+      continue;
+    }
     if (c >= 0xdc00 && c <= 0xdfff && k >= 2) {
       const h = s.charCodeAt(k - 2);
       if (h >= 0xd800 && h <= 0xdbff) {
@@ -35,6 +41,12 @@ export function tokenStart(s: string, i: number): number {
 export function tokenEnd(s: string, i: number): number {
   let k = i;
   while (k < s.length) {
+    const c = s.charCodeAt(k);
+    if (c < 128) {
+      if (TOKEN_ASCII[c] !== 1) break;
+      k++;
+      continue;
+    }
     const cp = s.codePointAt(k)!;
     if (!tokenCodePoint(cp)) break;
     k += cp > 0xffff ? 2 : 1;

@@ -398,7 +398,9 @@ export function childPath(dir: string, name: string): string {
  */
 export function relativeBelow(base: string, path: string): string {
   const prefix = base.endsWith(sep) ? base : base + sep;
-  const rel = path.startsWith(prefix) ? path.slice(prefix.length) : relative(base, path);
+  // A path with a `.` or `..` name in it (none the walk makes) goes through path.relative, which normalizes it.
+  const plain = path.startsWith(prefix) && !path.includes(`${sep}..`) && !path.includes(`${sep}.${sep}`);
+  const rel = plain ? path.slice(prefix.length) : relative(base, path);
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 

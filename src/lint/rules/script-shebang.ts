@@ -36,10 +36,10 @@ export function importedBySibling(skill: Skill, path: string, readText: (rel: st
   else if (EXTENSIONS[ext]?.language === 'shell') pattern = sourcing(new RegExp(`(?<![\\w.-])${stem}\\${ext}\\b`, 'g'));
   else return false;
   // Every pattern has the name start after a character that is not a word's and its first run of word characters
-  // end where a word ends: only the scripts that hold that word can match (one index of a folder's words, not a
-  // search of every sibling for every script, which was quadratic in a folder of thousands of scripts).
+  // end where a word ends: only the scripts that hold that word can match (holdersOf: searched for in a folder's few
+  // scripts, and found in one index of the words of a folder of many).
   const word = /\w+/.exec(name)?.[0];
-  const others = word === undefined ? siblings(skill, dir) : (wordsOf(skill, dir, readText).get(word) ?? []);
+  const others = word === undefined ? siblings(skill, dir) : holdersOf(skill, dir, word, readText);
   for (const other of others) {
     if (other === path) continue;
     const text = readText(other);
@@ -86,33 +86,82 @@ function siblings(skill: Skill, dir: string): string[] {
     .map((s) => s.path);
 }
 
-/** For each skill, its readText and, by folder, which scripts hold each word (runs of \w). */
+/** For each skill, its readText and, by folder, which scripts hold each word asked for (a run of \w of its own). */
 const wordIndexes = new WeakMap<
   Skill,
-  { readText: (rel: string) => string | undefined; byDir: Map<string, Map<string, string[]>> }
+  { readText: (rel: string) => string | undefined; byDir: Map<string, FolderWords> }
 >();
 
-function wordsOf(skill: Skill, dir: string, readText: (rel: string) => string | undefined): Map<string, string[]> {
+interface FolderWords {
+  paths: string[];
+  /** The scripts holding each word asked for so far, or (in a folder of many scripts) every word of every script. */
+  holders: Map<string, string[]>;
+  indexed: boolean;
+}
+
+/**
+ * Scripts in one folder past which every word of every script is indexed at once: a folder of thousands of scripts
+ * would otherwise be searched once per script in it (quadratic). Below it, each word asked for is searched for in
+ * the few scripts, which reads far less than splitting them all into words.
+ */
+const INDEX_PAST = 32;
+
+/** The scripts in folder `dir` whose text holds `word` (made of \w) as a run of \w of its own, in folder order. */
+function holdersOf(
+  skill: Skill,
+  dir: string,
+  word: string,
+  readText: (rel: string) => string | undefined,
+): readonly string[] {
   let entry = wordIndexes.get(skill);
   if (!entry || entry.readText !== readText) {
     entry = { readText, byDir: new Map() };
     wordIndexes.set(skill, entry);
   }
-  let words = entry.byDir.get(dir);
-  if (!words) {
-    words = new Map();
-    for (const path of siblings(skill, dir)) {
-      const text = readText(path);
-      if (text === undefined) continue;
-      for (const w of new Set(text.match(/\w+/g))) {
-        const holders = words.get(w);
-        if (holders) holders.push(path);
-        else words.set(w, [path]);
-      }
-    }
-    entry.byDir.set(dir, words);
+  let folder = entry.byDir.get(dir);
+  if (!folder) {
+    const paths = siblings(skill, dir);
+    folder = { paths, holders: new Map(), indexed: paths.length > INDEX_PAST };
+    if (folder.indexed) indexWords(folder, readText);
+    entry.byDir.set(dir, folder);
   }
-  return words;
+  let list = folder.holders.get(word);
+  if (!list) {
+    if (folder.indexed) return [];
+    list = folder.paths.filter((p) => {
+      const text = readText(p);
+      return text !== undefined && holdsWord(text, word);
+    });
+    folder.holders.set(word, list);
+  }
+  return list;
+}
+
+function indexWords(folder: FolderWords, readText: (rel: string) => string | undefined): void {
+  for (const path of folder.paths) {
+    const text = readText(path);
+    if (text === undefined) continue;
+    for (const w of new Set(text.match(/\w+/g))) {
+      const holders = folder.holders.get(w);
+      if (holders) holders.push(path);
+      else folder.holders.set(w, [path]);
+    }
+  }
+}
+
+/** Whether `word` (made of \w) stands in `text` with no \w character right before or after it. */
+export function holdsWord(text: string, word: string): boolean {
+  for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + 1)) {
+    const end = i + word.length;
+    if ((i === 0 || !isWordCode(text.charCodeAt(i - 1))) && (end === text.length || !isWordCode(text.charCodeAt(end))))
+      return true;
+  }
+  return false;
+}
+
+/** \w: an ASCII letter, digit or underscore. */
+function isWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
 
 export default {

@@ -175,7 +175,7 @@ function modulePaths(text: string, dir: string, lowerPaths: Map<string, string>)
 }
 
 /** `folder/` occurs in the text as a folder, not as the start of a path to a file in it. */
-function mentionsFolder(text: string, folder: string): boolean {
+export function mentionsFolder(text: string, folder: string): boolean {
   const word = `${folder}/`;
   for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + 1)) {
     const before = text[i - 1];
@@ -188,13 +188,11 @@ function mentionsFolder(text: string, folder: string): boolean {
 }
 
 const WORD_UNIT = /[\p{L}\p{N}_.-]/u;
-/** Whether one UTF-16 unit is a word character (a lone surrogate is not). */
+/** Whether one UTF-16 unit is a word character (a lone surrogate is not); ASCII looked up, not matched. */
 function isWordUnit(c: string): boolean {
-  return WORD_UNIT.test(c);
+  const k = c.charCodeAt(0);
+  return k < 128 ? ASCII_WORD[k] === 1 : WORD_UNIT.test(c);
 }
-
-// A slash that no ASCII word character follows: where a mention of a folder (`scripts/ holds …`) can end.
-const FOLDER_END = /\/(?![A-Za-z0-9_.-])/g;
 // A folder whose path is made of word characters (none astral) and slashes: found among a text's folderWords().
 const WORD_PATH = /^[\p{L}\p{N}_.\-/]+$/u;
 const SURROGATE = /[\ud800-\udfff]/;
@@ -206,11 +204,10 @@ const MANY_FOLDERS = 4;
  * before each slash that no word character follows, the run of word characters and slashes, from its start or from
  * any slash in it.
  */
-function folderWords(text: string): Set<string> {
+export function folderWords(text: string): Set<string> {
   const out = new Set<string>();
-  FOLDER_END.lastIndex = 0;
-  for (let m = FOLDER_END.exec(text); m; m = FOLDER_END.exec(text)) {
-    const end = m.index;
+  // Where a mention of a folder (`scripts/ holds …`) can end: a slash that no word character follows.
+  for (let end = text.indexOf('/'); end >= 0; end = text.indexOf('/', end + 1)) {
     if (end + 1 < text.length && isWordUnit(text[end + 1]!)) continue;
     let start = end;
     while (start > 0 && (text[start - 1] === '/' || isWordUnit(text[start - 1]!))) start--;

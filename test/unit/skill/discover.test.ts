@@ -100,6 +100,31 @@ describe('discoverSkills', () => {
     expect(rel(dir, discoverSkills(['.'], { cwd: dir, maxDepth: 2 }).roots)).toEqual(['kept']);
   });
 
+  it('reads each .gitignore relative to its own folder, above the folder given and below it', () => {
+    const dir = fresh('ignores');
+    writeTree(dir, {
+      '.git/HEAD': 'ref: x\n',
+      // Anchored (a slash at the start or in the middle): relative to the repository's root.
+      '.gitignore': '/skills/top/\nskills/group/nested/\n',
+      'skills/top/SKILL.md': md('top'),
+      'skills/kept/SKILL.md': md('kept'),
+      'skills/group/.gitignore': '/local/\n',
+      'skills/group/local/SKILL.md': md('local'),
+      'skills/group/other/local/SKILL.md': md('other-local'),
+      'skills/group/nested/s/SKILL.md': md('nested'),
+      'skills/group/more/nested/s/SKILL.md': md('more-nested'),
+    });
+    expect(rel(dir, discoverSkills(['skills'], { cwd: dir }).roots).sort()).toEqual([
+      'skills/group/more/nested/s',
+      'skills/group/other/local',
+      'skills/kept',
+    ]);
+    expect(rel(dir, discoverSkills(['skills/group'], { cwd: join(dir, 'skills', '..') }).roots).sort()).toEqual([
+      'skills/group/more/nested/s',
+      'skills/group/other/local',
+    ]);
+  });
+
   it('does not follow a symlinked folder below the folder given, but takes a symlink given itself', () => {
     const dir = fresh('links');
     const elsewhere = fresh('elsewhere');
@@ -224,6 +249,8 @@ describe('relativeBelow (how .gitignore patterns see a path)', () => {
       ['.', 'skills'],
       ['skills', 'skills/a/b'],
       ['/repo/./x', '/repo/x/a'],
+      ['/repo', '/repo/x/../y'],
+      ['/repo', '/repo/./x'],
     ];
     for (const [base, path] of cases) expect(relativeBelow(base, path), `${base} ${path}`).toBe(relative(base, path));
   });

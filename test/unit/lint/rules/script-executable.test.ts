@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import rule, { chmodFix } from '../../../../src/lint/rules/script-executable.js';
+import { holdsWord } from '../../../../src/lint/rules/script-shebang.js';
 import { runRule, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
@@ -114,4 +115,51 @@ it('chmodFix adds x where r is set, and x for the owner when nobody may read', a
   } finally {
     r.cleanup();
   }
+});
+
+it.skipIf(process.platform === 'win32')(
+  'a module its siblings import is left alone, in a folder of a few scripts and in one of many (indexed)',
+  async () => {
+    const mod = { content: '#!/usr/bin/env python3\nx = 1\n', mode: 0o644 };
+    for (const many of [0, 40]) {
+      const others: Record<string, { content: string; mode: number }> = {};
+      for (let i = 0; i < many; i++) others[`scripts/tool_${i}.py`] = { content: `print(${i})\n`, mode: 0o755 };
+      const imports = { content: '#!/usr/bin/env python3\nfrom helper_mod import x\n', mode: 0o755 };
+      // The word is there, but as part of a longer word or in a string: no import.
+      const near = { content: '#!/usr/bin/env python3\nhelper_mod2 = 1\nmy_helper_mod = 2\n', mode: 0o755 };
+      const imported = await runRule(rule, {
+        tree: { 'SKILL.md': skillMd(fm), ...others, 'scripts/main.py': imports, 'scripts/helper_mod.py': mod },
+      });
+      const alone = await runRule(rule, {
+        tree: { 'SKILL.md': skillMd(fm), ...others, 'scripts/main.py': near, 'scripts/helper_mod.py': mod },
+      });
+      try {
+        expect(imported.reports, `${many} more scripts`).toEqual([]);
+        expect(
+          alone.reports.map((r) => r.message),
+          `${many} more scripts`,
+        ).toEqual(['scripts/helper_mod.py starts with a shebang but is not executable']);
+      } finally {
+        imported.cleanup();
+        alone.cleanup();
+      }
+    }
+  },
+);
+
+it('holdsWord finds a word where a split into runs of \\w finds it', () => {
+  let s = 7;
+  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff), s / 0x7fffffff);
+  const parts = ['util', 'utils', 'my_util', 'util2', '_', '-', '.', ' ', '\n', '(', 'é', '😀', 'x', '9', 'Util'];
+  const wrong: string[] = [];
+  for (let n = 0; n < 5000; n++) {
+    let text = '';
+    const len = Math.floor(rand() * 12);
+    for (let i = 0; i < len; i++) text += parts[Math.floor(rand() * parts.length)];
+    for (const word of ['util', 'x', '9', 'my_util']) {
+      const split = (text.match(/\w+/g) ?? ([] as string[])).includes(word);
+      if (holdsWord(text, word) !== split) wrong.push(JSON.stringify([text, word]));
+    }
+  }
+  expect(wrong).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import rule, { assignments, entropy, findSecrets } from '../../../../src/lint/rules/secret-in-file.js';
+import rule, { assignments, entropy, findSecrets, hinted } from '../../../../src/lint/rules/secret-in-file.js';
 import { counts, madeUpValue } from '../../../../src/lint/helpers/made-up-secret.js';
 import { runRule, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
@@ -291,6 +291,27 @@ it('findSecrets finds every hint of every pattern alone in prose (the one expres
   ];
   for (const [secret, kind] of variants) expect(kinds(`${prose}use ${secret} here\n${prose}`)).toEqual([kind]);
   expect(kinds(prose)).toEqual([]);
+});
+
+// Every pattern's hints: a text holds one of them exactly when hinted() says so.
+const HINTS = ['-----BEGIN ', 'AKIA', 'ASIA', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'sk-ant-', 'sk-'];
+HINTS.push('xoxb-', 'xoxa-', 'xoxp-', 'xoxr-', 'xoxs-', 'AIza', 'sk_live_', 'rk_live_', 'eyJ');
+
+it('hinted says whether a text holds a hint, wherever it stands (at the start and the end too)', () => {
+  let s = 5;
+  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff), s / 0x7fffffff);
+  // Hints, their pieces and their near misses.
+  const parts = ['s', 'k', '-', 'sk', 'x', 'o', 'xo', 'xox', 'b', 'a', 'p', 'r', '_', 'g', 'h', 'gh', 'github', '_pat'];
+  parts.push('_live', 'e', 'y', 'J', 'ey', 'A', 'AK', 'IA', 'AS', 'SI', 'AI', 'za', '-----', 'BEGIN', ' ', '\n', 'é');
+  const wrong: string[] = [];
+  for (let n = 0; n < 20_000; n++) {
+    let text = '';
+    const len = Math.floor(rand() * 10);
+    for (let i = 0; i < len; i++) text += parts[Math.floor(rand() * parts.length)];
+    if (hinted(text) !== HINTS.some((h) => text.includes(h))) wrong.push(JSON.stringify(text));
+  }
+  expect(wrong).toEqual([]);
+  for (const h of HINTS) for (const t of [h, `${h}x`, `x${h}`, ` ${h} `]) expect(hinted(t), t).toBe(true);
 });
 
 // The assignment pattern as findSecrets held it before, tried from every place in turn (the reference).

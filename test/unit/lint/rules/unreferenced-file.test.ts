@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import rule from '../../../../src/lint/rules/unreferenced-file.js';
+import rule, { folderWords, mentionsFolder } from '../../../../src/lint/rules/unreferenced-file.js';
 import { runRule, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
@@ -264,4 +264,20 @@ it('unreferenced-file: with many folders to look for, finds them mentioned as it
       r.cleanup();
     }
   }
+});
+
+it('folderWords holds a folder of word characters exactly where mentionsFolder finds it', () => {
+  let s = 9;
+  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff), s / 0x7fffffff);
+  const folders = ['logs', 'a', 'docs/guide', 'x.y', 'été', 'my-dir', 'a_b'];
+  const parts = [...folders, '/', '//', ' ', '.', '-', '_', 'x', 'é', '𝒜', '\ud835', '`', '(', ')', '\n', ':', '9'];
+  const wrong: string[] = [];
+  for (let n = 0; n < 20_000; n++) {
+    let text = '';
+    const len = Math.floor(rand() * 10);
+    for (let i = 0; i < len; i++) text += parts[Math.floor(rand() * parts.length)];
+    const words = folderWords(text);
+    for (const f of folders) if (words.has(f) !== mentionsFolder(text, f)) wrong.push(JSON.stringify([text, f]));
+  }
+  expect(wrong).toEqual([]);
 });
