@@ -218,8 +218,14 @@ const MANIFEST_FIELDS = ['id', 'name', 'description', 'owner'];
  * is any folder named as a skill itself.
  */
 function foreignManifest(dir: string, listing: Dirent[] | string[]): boolean {
-  const names = listing.map((d) => (typeof d === 'string' ? d : d.name));
-  if (skillFileIn(names)?.layout !== 'manifest' || names.includes('context')) return false;
+  // Asked of every skill folder a search meets: most hold SKILL.md, answered without building anything.
+  let manifest = false;
+  for (const d of listing) {
+    const name = typeof d === 'string' ? d : d.name;
+    if (name === 'SKILL.md' || name === 'skill.md' || name === 'context') return false;
+    if (name === 'manifest.json') manifest = true;
+  }
+  if (!manifest) return false;
   const { text } = readBounded(join(dir, 'manifest.json'), MAX_SKILL_FILE_BYTES);
   if (text === undefined) return false;
   let data: unknown;
