@@ -48,6 +48,17 @@ const run = (home: string, env: Record<string, string> = {}) =>
 // Node >= 22.1 keeps its own compile cache, and the shim leaves the caching to it: these tests are reported skipped.
 const nodeCachesItself = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
+/** A preload that writes the run's process.moduleLoadList to `loaded` at exit. */
+function recordModules(dir: string): { preload: string; loaded: string } {
+  const preload = join(dir, 'modules.cjs');
+  const loaded = join(dir, 'modules.txt');
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join('\\n')));\n`,
+  );
+  return { preload, loaded };
+}
+
 describe('start-up (bin/skills.js)', () => {
   it.skipIf(nodeCachesItself)('keeps a private V8 code cache that a corrupt file cannot break', async () => {
     const t = tempDir();
@@ -224,12 +235,7 @@ describe('start-up (bin/skills.js)', () => {
   it('builds neither process.stdout nor stderr for output and errors to sockets (how execa and child_process pipe)', async () => {
     const t = tempDir();
     try {
-      const preload = join(t.dir, 'modules.cjs');
-      const loaded = join(t.dir, 'modules.txt');
-      writeFileSync(
-        preload,
-        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join('\\n')));\n`,
-      );
+      const { preload, loaded } = recordModules(t.dir);
       const env = { ...process.env, NO_COLOR: '1', HOME: t.dir };
       for (const args of [
         ['validate', join(EXAMPLES, 'web-scraping')],
@@ -248,12 +254,7 @@ describe('start-up (bin/skills.js)', () => {
   it('builds no stream for output and errors to /dev/null (`>/dev/null`, spawn with "ignore")', async () => {
     const t = tempDir();
     try {
-      const preload = join(t.dir, 'modules.cjs');
-      const loaded = join(t.dir, 'modules.txt');
-      writeFileSync(
-        preload,
-        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join('\\n')));\n`,
-      );
+      const { preload, loaded } = recordModules(t.dir);
       const env = { ...process.env, NO_COLOR: '1', HOME: t.dir };
       for (const [args, code] of [
         [['validate', join(EXAMPLES, 'web-scraping')], 0],
