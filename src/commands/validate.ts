@@ -36,9 +36,9 @@ export async function validate(
   for (const root of roots) {
     const listing = listings.get(root);
     listings.delete(root);
-    const [r] = await validateSkills([loadSkill(root, { spec: options.spec, listing })], { spec: options.spec });
-    const { id, layout, version } = r!.skill;
-    reports.push({ skill: { root: r!.skill.root, id, layout, version }, valid: r!.valid, diagnostics: r!.diagnostics });
+    const skill = loadSkill(root, { spec: options.spec, listing });
+    const { valid, diagnostics } = (await validateSkills([skill], { spec: options.spec }))[0]!;
+    reports.push({ skill: { root, id: skill.id, layout: skill.layout, version: skill.version }, valid, diagnostics });
   }
   let errorCount = 0;
   let warningCount = 0;
