@@ -130,6 +130,28 @@ describe('skills validate (built CLI)', () => {
     }
   });
 
+  it("takes Claude Code's effort, paths and shell keys as known, and still names a typo", async () => {
+    const t = tempDir();
+    try {
+      writeTree(t.dir, {
+        'audit/SKILL.md': skillMd(
+          'name: audit\ndescription: Audits code. Use when the user asks for an audit.\neffort: high\npaths:\n  - "src/**/*.c"\nshell: bash\n',
+        ),
+        'typo/SKILL.md': skillMd('name: typo\ndescription: Does typo. Use when typo.\neffrot: high\n'),
+      });
+      const r = await runCli(['validate', 'audit', 'typo', '--format', 'json'], { cwd: t.dir });
+      const rules = (
+        JSON.parse(r.stdout) as { skills: { id: string; diagnostics: { rule: string; message: string }[] }[] }
+      ).skills.map((s) => [s.id, s.diagnostics.map((d) => `${d.rule}: ${d.message}`)]);
+      expect(rules).toEqual([
+        ['audit', []],
+        ['typo', [expect.stringMatching(/^unknown-key: unknown frontmatter key "effrot"/)]],
+      ]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('checks against the bare specification with --spec', async () => {
     const r = await runCli([
       'validate',
