@@ -207,15 +207,27 @@ function isInsideAny(p: string, dir: string): boolean {
   return rel !== '' && !rel.startsWith('..');
 }
 
-/** The fields every manifest.json skill has (SK021): a manifest with none of them is some other program's. */
-const MANIFEST_FIELDS = ['id', 'name', 'description', 'owner'];
+/**
+ * Fields only a manifest.json skill has: its `id` and `owner` (SK021), and the content fields of that layout. A
+ * manifest with any of them is a skill's, to be checked, unless another format's marker says otherwise (below).
+ */
+const MANIFEST_SIGNS = ['id', 'owner', 'context', 'envVars', 'mcpServers'];
 
 /**
- * True when the only skill file of a folder met in a search is a manifest.json of another program: no `context`
- * beside it, and a JSON object (not empty) with none of a manifest skill's own fields (a build's
- * `prompts/clusters/manifest.json`, a sprite sheet's). Such a folder is walked as any other, not taken for a broken
- * skill. A manifest that does not parse, an empty one, or one with any of those fields is a skill's, to be checked; so
- * is any folder named as a skill itself.
+ * Fields of other programs' manifest.json files: a browser extension's or an MCP bundle's `manifest_version`, a
+ * Claude Desktop extension's `dxt_version`, an Obsidian plugin's `minAppVersion`, a web app manifest's `start_url`
+ * and `short_name`. With one of them and no `owner`, the file is that program's, even with an `id`, `name` and
+ * `description` of its own.
+ */
+const FOREIGN_MARKERS = ['manifest_version', 'dxt_version', 'minAppVersion', 'start_url', 'short_name'];
+
+/**
+ * True when the only skill file of a folder met in a search is a manifest.json of another program: no `context/`
+ * beside it, and JSON that is not a skill's manifest: an array or a plain value (a test's fixture list), an object
+ * with another format's marker and no `owner` (a browser extension, an MCP bundle), or an object with none of a
+ * manifest skill's own fields and not both `name` and `description` (a build's `prompts/clusters/manifest.json`). Such
+ * a folder is walked as any other, not taken for a broken skill. A manifest that does not parse, an empty object, or
+ * one that looks like a skill's is checked; so is any folder named as a skill itself.
  */
 function foreignManifest(dir: string, listing: Dirent[] | string[]): boolean {
   // Asked of every skill folder a search meets: most hold SKILL.md, answered without building anything.
@@ -234,9 +246,11 @@ function foreignManifest(dir: string, listing: Dirent[] | string[]): boolean {
   } catch {
     return false;
   }
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return false;
-  const keys = Object.keys(data);
-  return keys.length > 0 && !MANIFEST_FIELDS.some((k) => keys.includes(k));
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return true;
+  const has = (k: string) => Object.hasOwn(data, k);
+  if (Object.keys(data).length === 0) return false;
+  if (FOREIGN_MARKERS.some(has) && !has('owner')) return true;
+  return !MANIFEST_SIGNS.some(has) && !(has('name') && has('description'));
 }
 
 /** True when `dir` is a skill folder itself (holds SKILL.md, skill.md or manifest.json). */

@@ -105,12 +105,20 @@ describe('skills validate (built CLI)', () => {
         'plugin/skills/review/SKILL.md': good('review'),
         'plugin/prompts/clusters/manifest.json': JSON.stringify({ version: 1, clusters: [{ cluster_id: 'a' }] }),
         'plugin/prompts/clusters/a.md': '# A\n',
+        // A browser extension, an MCP bundle and a test's fixture list, as real repositories hold them.
+        'plugin/extension/manifest.json': JSON.stringify({
+          manifest_version: 3,
+          name: 'Filter',
+          description: 'Warns.',
+        }),
+        'plugin/mcp/manifest.json': JSON.stringify({ dxt_version: '0.1', name: '@x/mcp', description: 'Tools.' }),
+        'plugin/tests/fixtures/manifest.json': JSON.stringify([{ file: 'a.sh', expected: 'DETECT' }]),
         'half-done/manifest.json': JSON.stringify({ id: 'half-done', scripts: [] }),
       });
       const r = await runCli(['validate', 'plugin'], { cwd: t.dir });
       expect(r.stdout).toContain('✔ plugin/skills/review (skill-md)');
       expect(r.stdout).toMatch(/^1 skill valid$/m);
-      expect(r.stdout).not.toContain('clusters');
+      expect(r.stdout).not.toMatch(/clusters|extension|mcp|fixtures/);
       expect(r.exitCode).toBe(0);
       const lint = await runCli(['lint', 'plugin', '--format', 'json', '--no-cache'], { cwd: t.dir });
       expect(JSON.parse(lint.stdout).skills.map((s: { path: string }) => s.path)).toEqual([
@@ -125,6 +133,9 @@ describe('skills validate (built CLI)', () => {
       const named = await runCli(['validate', 'plugin/prompts/clusters'], { cwd: t.dir });
       expect(named.exitCode).toBe(1);
       expect(named.stdout).toContain('plugin/prompts/clusters/manifest.json:1:1  error    id is missing');
+      const extension = await runCli(['validate', 'plugin/extension'], { cwd: t.dir });
+      expect(extension.exitCode).toBe(1);
+      expect(extension.stdout).toContain('plugin/extension/manifest.json:1:1  error    id is missing');
     } finally {
       t.cleanup();
     }

@@ -59,19 +59,34 @@ describe('discoverSkills', () => {
       'only-id/manifest.json': JSON.stringify({ id: 'only-id', clusters: [] }),
       'empty/manifest.json': '{}',
       'broken/manifest.json': '{ id: "broken" ',
-      'list/manifest.json': '[1, 2]',
+      'named/manifest.json': JSON.stringify({ name: 'Named', description: 'Does one thing.' }),
+      'env-only/manifest.json': JSON.stringify({ envVars: ['TOKEN'] }),
+      'owned-extension/manifest.json': JSON.stringify({ id: 'owned', owner: 'built-in', manifest_version: 3 }),
       'with-context/manifest.json': clusters,
       'with-context/context/instructions.md': '# Do it\n',
+      // Other programs' manifests, met in the real world: passed over like the build's data above.
+      'fixtures/manifest.json': '[{"file": "a.sh", "expected": "DETECT"}]',
+      'scalar/manifest.json': '"text"',
+      'test-data/manifest.json': JSON.stringify({ version: '1.0', description: 'Fixtures', fixtures: [] }),
+      'extension/manifest.json': JSON.stringify({ manifest_version: 3, name: 'Filter', description: 'Warns.' }),
+      'mcp-bundle/manifest.json': JSON.stringify({ dxt_version: '0.1', name: '@x/mcp', description: 'Tools.' }),
+      'obsidian/manifest.json': JSON.stringify({ id: 'plugin', name: 'P', minAppVersion: '1.0.0', description: 'd' }),
+      'web-app/manifest.json': JSON.stringify({ name: 'App', short_name: 'App', start_url: '/', description: 'd' }),
     });
     expect(rel(dir, discoverSkills(['.'], { cwd: dir }).roots).sort()).toEqual([
       'broken',
       'empty',
-      'list',
+      'env-only',
+      'named',
       'ok',
       'only-id',
+      'owned-extension',
       'plugin/prompts/clusters/inner',
       'with-context',
     ]);
+    // Named themselves, they are checked as the skills they were said to be.
+    for (const named of ['fixtures', 'scalar', 'test-data', 'extension', 'mcp-bundle', 'obsidian', 'web-app'])
+      expect(discoverSkills([named], { cwd: dir }).roots).toEqual([join(dir, named)]);
     // Named itself, it is checked as the skill it was said to be.
     expect(discoverSkills(['plugin/prompts/clusters'], { cwd: dir }).roots).toEqual([
       join(dir, 'plugin/prompts/clusters'),
