@@ -115,6 +115,14 @@ describe('discoverSkills', () => {
     expect(rel(dir, discoverSkills(['.'], { cwd: dir, maxDepth: 2 }).roots)).toEqual(['kept']);
   });
 
+  it('finds the skills of a collection of collections, 7 folders down, and none below 10', () => {
+    const dir = fresh('collections');
+    const deep = 'skills/owner--repo/plugins/community/tool/skills/tool-use';
+    writeTree(dir, { [`${deep}/SKILL.md`]: md('tool-use'), 'a/b/c/d/e/f/g/h/i/j/k/SKILL.md': md('k') });
+    expect(rel(dir, discoverSkills(['.'], { cwd: dir }).roots)).toEqual([deep]);
+    expect(rel(dir, discoverSkills(['a/b'], { cwd: dir }).roots)).toEqual(['a/b/c/d/e/f/g/h/i/j/k']);
+  });
+
   it('reads each .gitignore relative to its own folder, above the folder given and below it', () => {
     const dir = fresh('ignores');
     writeTree(dir, {
