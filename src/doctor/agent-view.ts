@@ -1,6 +1,6 @@
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
-import { sameContent } from '../registry/integrity.js';
+import { contentComparer } from '../registry/integrity.js';
 import { readsManifestSkills, type Agent, type AgentDetection } from '../skill/agents.js';
 import { confusableGroups } from '../skill/confusable-names.js';
 import { real, type FolderScope } from '../skill/folders.js';
@@ -79,6 +79,7 @@ export function agentFolders(found: AgentDetection, rule: ListingRule): AgentFol
 export async function viewAgent(agent: Agent, folders: AgentFolder[], read: FolderReader): Promise<AgentView> {
   const view: AgentView = { folders, loaded: [], skipped: [], collisions: [], warnings: [] };
   const taken = new Map<string, SeenSkill>();
+  const sameContent = contentComparer();
   const readsManifest = readsManifestSkills(agent);
   for (const folder of folders) {
     if (!folder.exists) continue;

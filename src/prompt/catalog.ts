@@ -1,5 +1,5 @@
 import { registrySkills, storedRoots } from '../registry/find-skills.js';
-import { sameContent } from '../registry/integrity.js';
+import { contentComparer } from '../registry/integrity.js';
 import { readFolder, type CatalogEntry, type CatalogScope } from '../skill/light.js';
 import type { SkillFolder } from '../skill/folders.js';
 import type { MetaCache } from '../skill/meta-cache.js';
@@ -61,6 +61,7 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
   const disabled = new Set(opts.disabled ?? []);
   const byName = new Map<string, CatalogEntry>();
   const seenRoots = new Set<string>();
+  const sameContent = contentComparer();
   const take = (e: CatalogEntry) => {
     const first = byName.get(e.name);
     if (first) {

@@ -21,6 +21,8 @@ export interface StoredFile {
   link?: string;
   /** Its bytes, when the caller already holds them (what it just wrote to `abs`): not read again. */
   content?: Buffer;
+  /** Its size, once a stat saw it: the walk's, or the open file's when an unstatted one is read (files). */
+  size?: number;
   /**
    * A file a walk listed without a stat: its `mode` (0 until then) and size are learnt when its content is read
    * (contentOf), from the open file itself, which must still be a regular file and not a link.
@@ -108,7 +110,7 @@ export function skillFiles(root: string, walked?: SkillEntry[]): StoredFile[] {
     if (bytes > STORE_LIMITS.maxBytes) throw tooManyBytes(root, r);
     if (out.length >= STORE_LIMITS.maxEntries)
       throw tooBig(root, `it holds more than ${STORE_LIMITS.maxEntries} files`);
-    out.push({ rel: r, abs, kind: 'file', mode: st.mode & 0o7777 });
+    out.push({ rel: r, abs, kind: 'file', mode: st.mode & 0o7777, size: st.size });
   };
   // `target`: the link's real path, when the caller resolved it already; null when it is dangling.
   const link = (abs: string, r: string, target?: string | null) => {
@@ -251,6 +253,7 @@ function readUnstatted(f: StoredFile, bound: ReadBound = { bytes: 0 }): Buffer {
     // Kept for the copy made next (digestKeeping): in a buffer of its own.
     const bytes = readOpenFile(fd, st.size, true);
     f.mode = st.mode & 0o7777;
+    f.size = st.size;
     delete f.unstatted;
     return bytes;
   } finally {
@@ -305,13 +308,59 @@ export function folderIntegrity(root: string): string {
 }
 
 /**
- * True when two skill folders hold the same files (one skill installed into two agents' folders): a copy that
- * shadows its twin hides nothing, so nobody is warned about it. False when either cannot be read.
+ * A test of whether two skill folders hold the same files (one skill installed into two agents' folders): a copy that
+ * shadows its twin hides nothing, so nobody is warned about it. False when either cannot be read. Made once for many
+ * pairs (a catalog's shadowed skills): each folder's file list and digest are read once however many pairs name it,
+ * and two folders whose lists differ (other paths, execute bits or link texts) are told apart without reading a file.
  */
-export function sameContent(a: string, b: string): boolean {
-  try {
-    return folderIntegrity(a) === folderIntegrity(b);
-  } catch {
-    return false;
+export function contentComparer(): (a: string, b: string) => boolean {
+  const lists = new Map<string, StoredFile[] | null>();
+  const digests = new Map<string, string | null>();
+  const listOf = (root: string): StoredFile[] | null => {
+    let files = lists.get(root);
+    if (files === undefined) {
+      try {
+        files = skillFiles(root);
+      } catch {
+        files = null;
+      }
+      lists.set(root, files);
+    }
+    return files;
+  };
+  const digestOf = (root: string, files: StoredFile[]): string | null => {
+    let d = digests.get(root);
+    if (d === undefined) {
+      try {
+        d = digest(files);
+      } catch {
+        d = null;
+      }
+      digests.set(root, d);
+    }
+    return d;
+  };
+  return (a, b) => {
+    const fa = listOf(a);
+    const fb = listOf(b);
+    if (!fa || !fb || !sameList(fa, fb)) return false;
+    const da = digestOf(a, fa);
+    return da !== null && da === digestOf(b, fb);
+  };
+}
+
+/**
+ * False when two sorted file lists tell the folders apart by what a digest hashes besides the bytes: paths, kinds,
+ * execute bits, link texts, and sizes where a walk saw them.
+ */
+function sameList(a: StoredFile[], b: StoredFile[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.rel !== y.rel || x.kind !== y.kind || x.link !== y.link) return false;
+    if (x.kind === 'file' && ((x.mode & 0o111) !== 0) !== ((y.mode & 0o111) !== 0)) return false;
+    if (x.size !== undefined && y.size !== undefined && x.size !== y.size) return false;
   }
+  return true;
 }

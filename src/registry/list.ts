@@ -1,6 +1,6 @@
 // What `skills list` shows: the registry's skills (from its index alone) and those in skill folders, filtered and
 // sorted.
-import { sameContent } from './integrity.js';
+import { contentComparer } from './integrity.js';
 import { SkillsError } from '../errors.js';
 import type { Layout } from '../model/skill.js';
 import type { Skill } from '../model/skill.js';
@@ -108,6 +108,7 @@ export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & 
   // them.
   const shadowed: ListResult['shadowed'] = found.shadowed.map((s) => ({ id: s.id, path: s.path, by: s.by }));
   // A twin (the same skill installed for two agents) shadows nothing worth a warning.
+  const sameContent = contentComparer();
   const warnings = found.shadowed
     .filter((s) => !sameContent(s.path, s.by))
     .map((s) => `${s.id} in ${s.path} (${s.scope}) is shadowed by ${s.by} (${s.byScope})`);
