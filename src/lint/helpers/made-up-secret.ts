@@ -67,3 +67,30 @@ export function illustrationLines(text: string): Uint8Array {
   }
   return out;
 }
+
+// A Firebase Storage download link (`https://<host>/…v0/b/<bucket>/o/<file>?alt=media&token=<uuid>`, the shape of
+// every GitBook file link), whose query asks for the file itself.
+const STORAGE_LINK = /^https?:\/\/[^/]+\/(?:[^?]*\/)?v0\/b\/[^/?]+\/o\/[^?]+\?(?:[^#]*&)?alt=media(?:[&#]|$)/;
+// What ends a link in prose, Markdown or HTML.
+const LINK_END = ' \t\r\n"\'<>()[]`';
+
+/**
+ * Whether the `token=…` at `offset` is the download token of a Firebase Storage link: what makes that one file
+ * readable by whoever has the link, published with the link on purpose (documentation exported from GitBook holds
+ * hundreds, one per image), not a key to an account.
+ */
+export function storageLinkToken(text: string, offset: number): boolean {
+  const before = text.charCodeAt(offset - 1);
+  // `?token=`, `&token=`, or `&amp;token=` / `&#x26;token=` in HTML.
+  if (before !== 63 && before !== 38 && before !== 59) return false;
+  // The link it stands in: between the blanks, quotes or brackets around it, at most 2,000 characters each way.
+  let start = offset;
+  for (const from = Math.max(0, offset - 2000); start > from && !LINK_END.includes(text[start - 1]!);) start--;
+  let end = offset;
+  for (const to = Math.min(text.length, offset + 2000); end < to && !LINK_END.includes(text[end]!);) end++;
+  // In its query, not after a `#` (HTML writes `&` as `&amp;` or `&#x26;`).
+  const plain = (s: string) => s.replace(/&(?:amp|#x26|#38);/gi, '&');
+  const head = plain(text.slice(start, offset));
+  const query = head.indexOf('?');
+  return query >= 0 && !head.includes('#', query) && STORAGE_LINK.test(plain(text.slice(start, end)));
+}

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Rule } from '../types.js';
 import { nextOfTwo, positionFinder } from '../../formats/text.js';
 import { byPath } from './script-shebang.js';
-import { illustrationLines, introducedAsExample, madeUpValue } from '../helpers/made-up-secret.js';
+import { illustrationLines, introducedAsExample, madeUpValue, storageLinkToken } from '../helpers/made-up-secret.js';
 import { isMarkdown } from '../references.js';
 
 interface Pattern {
@@ -260,6 +260,7 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     // A dotted name (`process.env.API_TOKEN_2`, `config.auth.token1`) is code, not a value; asked before sample(),
     // which may read the whole Markdown text's block structure.
     if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) || sample(at, v, at + v.length)) continue;
+    if (/^token=/i.test(m[0]) && storageLinkToken(text, m.index)) continue;
     hits.push({ kind: `${m[1]!.toLowerCase()} value`, offset: at, masked: mask(v) });
   }
   return hits.sort((a, b) => a.offset - b.offset);

@@ -195,6 +195,33 @@ it('secret-in-file takes documented placeholders for what they are (trailofbits 
     ],
   }));
 
+it("findSecrets passes over a Firebase Storage link's download token, and only that", () => {
+  const token = 'a3f19c2e-7b4d-4e8a-9c61-2d5f0b8e7a43';
+  const link = 'https://4711-files.gitbook.io/~/files/v0/b/gitbook-x-prod.appspot.com/o/spaces%2FAb%2Fimage.png';
+  const firebase = 'https://firebasestorage.googleapis.com/v0/b/demo.appspot.com/o/docs%2Freport.pdf';
+  for (const shared of [
+    `![chart](${link}?alt=media&token=${token})`,
+    `<img src="${link}?alt=media&#x26;token=${token}" alt="">`,
+    `<a href='${firebase}?alt=media&amp;token=${token}'>report</a>`,
+    `See ${firebase}?token=${token}&alt=media for the file.`,
+  ])
+    expect(findSecrets(shared), shared).toEqual([]);
+  for (const secret of [
+    // Not a storage link, not its query, or not the file itself: a token like any other.
+    `TOKEN=${token}`,
+    `https://api.acme-corp.io/v1/items?token=${token}`,
+    `${link}?token=${token}`,
+    `${link}?alt=json&token=${token}`,
+    `${link}#alt=media&token=${token}`,
+    `${link}?alt=media&token_id=${token}`,
+    `${link}?alt=media token=${token}`,
+  ])
+    expect(
+      findSecrets(secret).map((h) => h.kind),
+      secret,
+    ).toEqual([expect.stringMatching(/^token/)]);
+});
+
 it('counts and madeUpValue tell made-up values from random ones', () => {
   for (const v of ['AIzaSyA1B2C3D4E5F6G7H8I9J0K1L2M3N4O5P6Q', 'abcd', 'x1234y', 'A1B2C3', 'zz7890zz'])
     expect(counts(v), v).toBe(true);
