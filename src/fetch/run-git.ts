@@ -246,6 +246,9 @@ const NO_REF =
   /couldn't find remote ref|no such remote ref|not our ref|unadvertised object|Could not find remote branch|bad object|unknown revision|Needed a single revision|is not a commit|not a valid object name/i;
 /** git's http.lowSpeedLimit/lowSpeedTime (curl 28) ended a transfer that stopped moving. */
 const TOO_SLOW = /Operation too slow|curl 28 /i;
+/** The remote's objects cannot all be read: a damaged repository, whatever the transport then says (early EOF). */
+const DAMAGED =
+  /repository corruption|unable to read [0-9a-f]{40}|invalid index-pack output|did not receive expected object|pack has bad object|index-pack failed/i;
 const NETWORK =
   /Could not resolve host|Could not resolve hostname|Connection refused|Connection timed out|Failed to connect|Network is unreachable|No route to host|Operation timed out|Connection reset|early EOF|hung up unexpectedly|SSL|TLS|gnutls|certificate|unable to access|Connection closed/i;
 
@@ -299,6 +302,11 @@ export function gitFailure(url: string, stderr: string, ref?: string): SkillsErr
       hint: 'connect once by hand (e.g. ssh -T git@github.com) to check and accept the key, then run again',
     });
   if (ref !== undefined && NO_REF.test(stderr)) return noRef(url, ref);
+  const damaged = stderr.split(/[\r\n]+/).find((l) => DAMAGED.test(l));
+  if (damaged !== undefined)
+    return new SkillsError('E_IO', `${shown}: the repository is damaged: ${lastLine(damaged)}`, {
+      hint: 'git could not read all of its objects (git fsck in the repository says which): ask its owner to repair it, or install from another copy',
+    });
   const slow = stderr.split(/[\r\n]+/).find((l) => TOO_SLOW.test(l));
   if (slow !== undefined)
     return new SkillsError('E_IO', `${shown}: the transfer stalled: ${lastLine(slow)}`, {

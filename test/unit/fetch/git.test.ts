@@ -183,6 +183,21 @@ describe('fetchCommit', () => {
     }
   });
 
+  it('says that a repository whose objects cannot all be read is damaged, not that the network failed', async () => {
+    const repo = join(srv, 'damaged');
+    makeRepo(repo, { 'skills/pdf/SKILL.md': skill('1.0.0'), 'skills/pdf/big.md': 'x'.repeat(5000) });
+    // A blob lost from the object store (a snapshot without its large files, a disk error).
+    const blob = git(repo, ['rev-parse', 'HEAD:skills/pdf/big.md']);
+    rmSync(join(repo, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+    for (const u of [pathToFileURL(repo).href, daemon.url('damaged')]) {
+      const err = await caught(fetchCommit(u, 'main', opts()));
+      expect(err.code).toBe('E_IO');
+      expect(err.message.startsWith(`${u}: the repository is damaged: `), err.message).toBe(true);
+      expect(err.message).toMatch(/corruption|unable to read/);
+      expect(err.hint).toMatch(/git fsck/);
+    }
+  });
+
   it('says why a host cannot be reached, in the words of git, and never shows a token', async () => {
     const port = await freePort();
     const err = await caught(fetchCommit(`https://user:s3cret@127.0.0.1:${port}/r.git`, 'main', opts()));
