@@ -314,38 +314,32 @@ export function folderIntegrity(root: string): string {
  * and two folders whose lists differ (other paths, execute bits or link texts) are told apart without reading a file.
  */
 export function contentComparer(): (a: string, b: string) => boolean {
-  const lists = new Map<string, StoredFile[] | null>();
-  const digests = new Map<string, string | null>();
-  const listOf = (root: string): StoredFile[] | null => {
-    let files = lists.get(root);
-    if (files === undefined) {
-      try {
-        files = skillFiles(root);
-      } catch {
-        files = null;
-      }
-      lists.set(root, files);
-    }
-    return files;
-  };
-  const digestOf = (root: string, files: StoredFile[]): string | null => {
-    let d = digests.get(root);
-    if (d === undefined) {
-      try {
-        d = digest(files);
-      } catch {
-        d = null;
-      }
-      digests.set(root, d);
-    }
-    return d;
-  };
+  const listOf = remembered(skillFiles);
+  // Asked only of a folder whose list was read.
+  const digestOf = remembered((root) => digest(listOf(root)!));
   return (a, b) => {
     const fa = listOf(a);
     const fb = listOf(b);
     if (!fa || !fb || !sameList(fa, fb)) return false;
-    const da = digestOf(a, fa);
-    return da !== null && da === digestOf(b, fb);
+    const da = digestOf(a);
+    return da !== null && da === digestOf(b);
+  };
+}
+
+/** `read` of each folder once, remembered; null where it threw (the folder cannot be read). */
+function remembered<T>(read: (root: string) => T): (root: string) => T | null {
+  const seen = new Map<string, T | null>();
+  return (root) => {
+    let got = seen.get(root);
+    if (got === undefined) {
+      try {
+        got = read(root);
+      } catch {
+        got = null;
+      }
+      seen.set(root, got);
+    }
+    return got;
   };
 }
 
