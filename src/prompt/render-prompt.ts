@@ -13,6 +13,7 @@ import { userTokenCache } from '../tokens/token-cache.js';
 import { userMetaCache } from '../skill/meta-cache.js';
 import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
 import { buildCatalog, type Catalog } from './catalog.js';
+import { isRegistryEntry } from './selection-index.js';
 import { blockTokenCounter } from './prompt-tokens.js';
 import { fitAutomatic } from './auto-tier.js';
 import {
@@ -182,7 +183,8 @@ export async function renderPrompt(
   // ranking's) fill the remaining places up to maxSkills.
   const explicit = selectByName(options.select, catalog, config.file);
   const selected: SelectedSkill[] = explicit.map((e) => ({ name: e.name, kind: 'select', matched: ['--select'] }));
-  const candidates: SelectionCandidate[] = catalog.entries.map(candidateOf);
+  // A registry entry is its own candidate (selection-index.ts RegistryEntry).
+  const candidates: SelectionCandidate[] = catalog.entries.map((e) => (isRegistryEntry(e) ? e : candidateOf(e)));
   let ranked: Scored[] | undefined;
   let picked: SelectedSkill[] = [];
   if (query !== undefined) {
@@ -289,13 +291,17 @@ export async function renderPrompt(
       `the prompt is ${fitted.tokens} tokens, still over --budget ${budget} with every instruction and description dropped`,
     );
 
+  let items: RenderPromptResult['catalog'] | undefined;
   const result: RenderPromptResult = {
     tier,
     query: query ?? null,
     maxSkills,
     selected,
     ...(options.explain && ranked ? { ranked } : {}),
-    catalog: catalog.entries.map(catalogItemOf),
+    // Made when read: text output reads only its length, --json all of it (ten thousand items from a registry).
+    get catalog() {
+      return (items ??= catalog.entries.map(catalogItemOf));
+    },
     prompt: fitted.prompt,
     tokens: fitted.tokens,
     ...(budget !== undefined ? { budget } : {}),

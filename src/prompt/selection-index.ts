@@ -5,7 +5,7 @@ import { STORE_PATH, byId, type IndexEntry, type RegistryIndex } from '../format
 import { writeAtomic } from '../fs/atomic.js';
 import { isSkillId } from '../model/spec.js';
 import { indexIdentity } from '../registry/index-io.js';
-import { entryOf, type CatalogEntry } from '../skill/light.js';
+import type { CatalogEntry } from '../skill/light.js';
 import { SELECTION_INDEX_VERSION } from './text-match.js';
 import { TermLines, addLengths, type RowFields } from './selection-terms.js';
 import { decodeCounts, decodeRows, encodeRows, remapRows } from './selection-rows.js';
@@ -91,25 +91,44 @@ export function rowOf(e: IndexEntry): Row {
   ];
 }
 
+/**
+ * A registry skill's catalog entry, which is its selection candidate too (select.ts candidateOf gives the same
+ * fields): ten thousand rows make one object each, not two.
+ */
+export interface RegistryEntry extends CatalogEntry {
+  scope: 'registry';
+  keywords: string[] | undefined;
+  verbs: string[] | undefined;
+  patterns: string[] | undefined;
+}
+
+/** Whether a catalog entry is a registry skill's (catalogEntryOf made it, as it makes every one). */
+export const isRegistryEntry = (e: CatalogEntry): e is RegistryEntry => e.scope === 'registry';
+
 /** The catalog's entry of a registry skill, whose latest stored copy is `root`. */
-export function catalogEntryOf(r: Row, root: string): CatalogEntry {
+export function catalogEntryOf(r: Row, root: string): RegistryEntry {
   const t = r[7];
   const triggers = t ? { keywords: t.keywords ?? [], verbs: t.verbs ?? [], patterns: t.patterns ?? [] } : undefined;
   const location = `${root}${sep}${r[2] === 'skill-md' ? 'SKILL.md' : 'manifest.json'}`;
-  return entryOf(
-    r[0],
-    r[3],
-    r[4],
-    r[6] || undefined,
-    r[1],
+  // entryOf's fields in its order, then the candidate's triggers as candidateOf reads them from `triggers`.
+  return {
+    name: r[0],
+    title: r[3],
+    description: r[4],
+    briefDescription: r[6] || undefined,
+    version: r[1],
     triggers,
-    r[2],
+    layout: r[2],
     location,
     root,
-    'registry',
-    r[8] === 1,
-    undefined,
-  );
+    scope: 'registry',
+    hidden: r[8] === 1,
+    listing: undefined,
+    body: undefined,
+    keywords: triggers?.keywords,
+    verbs: triggers?.verbs,
+    patterns: triggers?.patterns,
+  };
 }
 
 /** The fields of a row that selection reads word by word (selection-terms.ts). */
