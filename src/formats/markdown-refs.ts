@@ -396,12 +396,17 @@ function bare(
       while (e > 0 && tok[e - 1] === '.') e--;
       tok = tok.slice(0, e);
     }
-    // What bareRef makes of a word depends on the word, on whether it is in fenced code and follows a colon, and on
-    // the mounts (the same for one scan): a word met again is not judged again.
+    // What bareRef makes of a word depends on the word, on whether it is in fenced code and follows a colon, and, for
+    // a word under /mnt/skills/ alone, on the mounts (the same for one scan): a word met again is not judged again,
+    // in this scan or (no mount in it) in any other.
     const colon = index > 0 && line.charCodeAt(index - 1) === 58;
-    const known = cache[inFence ? (colon ? 3 : 2) : colon ? 1 : 0]!;
+    const slot = inFence ? (colon ? 3 : 2) : colon ? 1 : 0;
+    const known = tok.startsWith(MOUNT) ? cache[slot]! : SHARED[slot]!;
     let r = known.get(tok);
-    if (r === undefined) known.set(tok, (r = bareRef(tok, colon ? ':' : '', inFence, mounts) ?? null));
+    if (r === undefined) {
+      if (known.size >= SHARED_MAX) known.clear();
+      known.set(tok, (r = bareRef(tok, colon ? ':' : '', inFence, mounts) ?? null));
+    }
     if (!r) continue;
     if (linked?.has(r.path)) continue;
     if (r.name) {
@@ -450,6 +455,14 @@ interface BareRef {
 
 /** bareRef's answers in one scan by word (null: none): a map each for prose, after a colon, fenced, fenced after. */
 type BareCache = Map<string, BareRef | null>[];
+
+/**
+ * bareRef's answers for the words it judges alike whatever the mounts (all but those under /mnt/skills/), kept from
+ * scan to scan: the skills of one tree name the same paths again and again (`scripts/`, `references/`, `SKILL.md`).
+ * Each map is emptied when it reaches SHARED_MAX words, so that a run over many skills holds no more than that.
+ */
+const SHARED: BareCache = [new Map(), new Map(), new Map(), new Map()];
+const SHARED_MAX = 20_000;
 
 function bareRef(tok: string, before: string, inFence: boolean, mounts: readonly string[]): BareRef | undefined {
   if (!tok.includes('/') && !tok.includes('\\')) {
