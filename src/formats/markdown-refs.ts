@@ -147,10 +147,8 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
-/**
- * The line that holds offset `at`: the last k from `from` on whose start is at or before it (starts[from] is), found
- * by doubling steps and then halving.
- */
+// The line that holds offset `at`: the last k from `from` on whose start is at or before it (starts[from] is), found
+// by doubling steps and then halving.
 function lineAt(starts: ArrayLike<number>, at: number, from: number): number {
   let lo = from;
   let step = 1;
@@ -347,10 +345,8 @@ export function placeholder(t: string, mounts: readonly string[] = []): { rest: 
   return { rest: t.slice(i), rooted: true };
 }
 
-/**
- * Where the skill's own folder ends in `/mnt/skills/a/b/<mount>/…` (the first segment, of the first three, that is a
- * mount), or -1.
- */
+// Where the skill's own folder ends in `/mnt/skills/a/b/<mount>/…` (the first segment, of the first three, that is a
+// mount), or -1.
 function mountEnd(t: string, mounts: readonly string[]): number {
   let start = MOUNT.length;
   for (let k = 0; k < 3 && start < t.length; k++) {
@@ -362,10 +358,8 @@ function mountEnd(t: string, mounts: readonly string[]): number {
   return -1;
 }
 
-/**
- * Bare paths on one line, added to `out`; true when there were any. `links` are the line's links, so a path that
- * is also a link target is kept once.
- */
+// Bare paths on one line, added to `out`; true when there were any. `links` are the line's links, so a path that is
+// also a link target is kept once.
 function bare(
   line: string,
   lineNo: number,
@@ -396,12 +390,14 @@ function bare(
       while (e > 0 && tok[e - 1] === '.') e--;
       tok = tok.slice(0, e);
     }
-    // What bareRef makes of a word depends on the word, on whether it is in fenced code and follows a colon, and on
-    // the mounts (the same for one scan): a word met again is not judged again.
+    // bareRef's answer depends on the word, on whether it is in fenced code and follows a colon, and (under
+    // /mnt/skills/ alone) on the mounts: a word is judged once a scan, or (no mount in it) once for all scans.
     const colon = index > 0 && line.charCodeAt(index - 1) === 58;
-    const known = cache[inFence ? (colon ? 3 : 2) : colon ? 1 : 0]!;
+    const slot = inFence ? (colon ? 3 : 2) : colon ? 1 : 0;
+    const known = tok.startsWith(MOUNT) ? cache[slot]! : SHARED[slot]!;
     let r = known.get(tok);
     if (r === undefined) known.set(tok, (r = bareRef(tok, colon ? ':' : '', inFence, mounts) ?? null));
+    if (known.size > SHARED_MAX) known.clear();
     if (!r) continue;
     if (linked?.has(r.path)) continue;
     if (r.name) {
@@ -450,6 +446,10 @@ interface BareRef {
 
 /** bareRef's answers in one scan by word (null: none): a map each for prose, after a colon, fenced, fenced after. */
 type BareCache = Map<string, BareRef | null>[];
+
+// bareRef's answers for words outside /mnt/skills/, kept from scan to scan; emptied at SHARED_MAX words a map.
+const SHARED: BareCache = [new Map(), new Map(), new Map(), new Map()];
+const SHARED_MAX = 20_000;
 
 function bareRef(tok: string, before: string, inFence: boolean, mounts: readonly string[]): BareRef | undefined {
   if (!tok.includes('/') && !tok.includes('\\')) {

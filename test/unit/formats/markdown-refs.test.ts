@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MarkdownText } from '../../../src/formats/markdown-blocks.js';
 import { findReferences, markExamples, scanReferences, type Ref } from '../../../src/formats/markdown-refs.js';
 
@@ -542,5 +542,61 @@ describe('scanReferences over long texts', () => {
             ],
       ),
     );
+  });
+});
+
+describe('scanReferences: words judged once for many scans', () => {
+  it('finds in each text what a first scan finds, whatever was scanned before and under whichever mounts', async () => {
+    let a = 7;
+    const next = (n: number) => {
+      a = (Math.imul(a, 1103515245) + 12345) >>> 0;
+      return (a >>> 8) % n;
+    };
+    const words = [
+      'scripts/run.sh',
+      '/mnt/skills/user/alpha/references/a.md',
+      '/mnt/skills/beta/assets/b.png',
+      '/mnt/skills/public/gamma/x/c.py',
+      '{baseDir}/scripts/x.py',
+      './local.sh',
+      'FORMS.md',
+      'notes.txt',
+      'a/b',
+      'example.com/docs/a.html',
+      '@scope/pkg',
+      '~/x.md',
+      'see:',
+      '`references/guide.md`',
+      '[g](references/guide.md)',
+      'e.g.',
+      '```',
+      '\n',
+      '\n',
+      ' ',
+      ' ',
+    ];
+    const texts: string[] = [];
+    for (let n = 0; n < 600; n++) {
+      const len = next(30);
+      let t = '';
+      for (let k = 0; k < len; k++) t += words[next(words.length)];
+      texts.push(t);
+    }
+    const mountsOf = (n: number) => [['alpha'], ['beta'], ['gamma', 'alpha'], []][n % 4]!;
+    const scan = (scanner: typeof scanReferences, n: number) =>
+      scanner(new MarkdownText(texts[n]!), 1, { mounts: mountsOf(n) });
+    // Every 50th text in a module of its own, which has scanned nothing before.
+    const fresh = new Map<number, Ref[]>();
+    for (let n = 0; n < texts.length; n += 50) {
+      vi.resetModules();
+      const m = await import('../../../src/formats/markdown-refs.js');
+      fresh.set(n, scan(m.scanReferences, n));
+    }
+    // The same texts one after the other, forwards and backwards, under mounts that change from text to text.
+    const forwards = texts.map((_, n) => scan(scanReferences, n));
+    const backwards = texts.map((_, n) => scan(scanReferences, texts.length - 1 - n)).reverse();
+    expect(forwards).toEqual(backwards);
+    for (const [n, refs] of fresh) expect(forwards[n], texts[n]).toEqual(refs);
+    expect(forwards.some((refs) => refs.some((r) => r.rooted && r.path === 'references/a.md'))).toBe(true);
   });
 });

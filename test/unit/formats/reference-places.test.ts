@@ -25,3 +25,73 @@ it('asks from any place on, as often as the scanner needs, and stays in order', 
   expect(next(md + 1)).toBe(text.indexOf('/'));
   expect(next(text.indexOf('/') + 1)).toBe(Infinity);
 });
+
+/** A small seeded generator (mulberry32), so that a failing case can be run again. */
+function seeded(seed: number): (n: number) => number {
+  let a = seed >>> 0;
+  return (n) => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
+
+// The definition, read character by character: `](`, `]:`, a slash, a backslash, or a full stop that starts a known
+// extension ending a word.
+const EXTENSION_HERE =
+  /\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/iuy;
+function plainPlaces(text: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '/' || c === '\\' || (c === ']' && (text[i + 1] === '(' || text[i + 1] === ':'))) out.push(i);
+    else if (c === '.') {
+      EXTENSION_HERE.lastIndex = i;
+      if (EXTENSION_HERE.test(text)) out.push(i);
+    }
+  }
+  return out;
+}
+
+it('finds the places that a reading of every character finds, on thousands of generated texts', () => {
+  const pieces = [
+    ...'abcXYZ .,;:()[]<>`~#*-_/\\\t\r\n',
+    '.md',
+    '.MD',
+    '.mdx',
+    '.ſh',
+    '.Ts',
+    '.yml',
+    '.yaml.',
+    '.json5',
+    '.py_',
+    '.pé',
+    '.sh😀',
+    '😀',
+    'é',
+    '\ud800',
+    '\udc00',
+    '](',
+    ']:',
+    '```',
+    '~~~',
+    '\r\n',
+    'e.g.',
+    'a.b.c',
+    'scripts/run.sh',
+    '[x](y.md)',
+    '`a/b`',
+  ];
+  const next = seeded(18);
+  for (let n = 0; n < 4000; n++) {
+    const len = next(n % 100 === 0 ? 2000 : 40);
+    let text = '';
+    for (let k = 0; k < len; k++) text += pieces[next(pieces.length)];
+    expect(places(text), JSON.stringify(text)).toEqual(plainPlaces(text));
+  }
+  // A very long line of full stops that start no extension, with one place at its end.
+  const long = `${'a.b e.g. c.d '.repeat(20_000)}x.md`;
+  expect(places(long)).toEqual([long.length - 3]);
+});
