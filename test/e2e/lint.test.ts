@@ -28,6 +28,26 @@ describe('skills lint (built CLI)', () => {
       expect(r.stdout).toContain('Bad/SKILL.md:2:1  error    name "Bad" must be lowercase');
     }));
 
+  it("finds the skills of a collection of collections 7 folders down, and passes over GitBook's image tokens", () =>
+    inTemp(async (dir) => {
+      const deep = 'skills/owner--repo/plugins/community/tool/skills/tool-use';
+      const token = 'a3f19c2e-7b4d-4e8a-9c61-2d5f0b8e7a43';
+      const link = 'https://4711-files.gitbook.io/~/files/v0/b/gitbook-x-prod.appspot.com/o/spaces%2FAb%2Fchart.png';
+      writeTree(dir, {
+        [`${deep}/SKILL.md`]: good('tool-use', '') + 'Read [the docs](references/docs.md).\n',
+        [`${deep}/references/docs.md`]: `# Docs\n\n<img src="${link}?alt=media&#x26;token=${token}" alt="">\n`,
+        // The same token as a plain setting is a secret like any other.
+        'skills/leaky/SKILL.md': good('leaky', '') + 'Read [the setup](references/setup.md).\n',
+        'skills/leaky/references/setup.md': `# Setup\n\nTOKEN=${token}\n`,
+      });
+      const r = await runCli(['lint', '.', '--format', 'json', '--no-cache'], { cwd: dir });
+      const skills = JSON.parse(r.stdout).skills as { path: string; diagnostics: { ruleId: string; file: string }[] }[];
+      expect(skills.map((s) => s.path).sort()).toEqual([join(dir, 'skills/leaky'), join(dir, deep)]);
+      const secrets = skills.flatMap((s) => s.diagnostics.filter((d) => d.ruleId === 'SK119').map((d) => d.file));
+      expect(secrets).toEqual([join(dir, 'skills/leaky/references/setup.md')]);
+      expect(r.exitCode).toBe(1);
+    }));
+
   it('reads skills.config.json from the working folder upward: off, severity, options and ignores', () =>
     inTemp(async (dir) => {
       writeTree(dir, {
