@@ -45,18 +45,36 @@ function nextCandidate(text: string, from: number): RegExpExecArray | undefined 
   return undefined;
 }
 
+// In a text of ASCII alone the only candidates are the controls (all but tab and newline) and DEL, each always
+// reported. A long text is checked for that: its UTF-8 length equals its length, and none of those 31 characters is
+// in it, each looked for with indexOf (memchr over a one-byte string). Twenty 1 MB bodies of prose: 27 to 42 ms,
+// against 64 to 72 for the run of the plain class (measured together on a busy machine). A short text is not worth
+// the 31 calls, and one with other characters is scanned as before (the length check costs a few percent of that).
+const ASCII_CHECK_FROM = 4096;
+const ASCII_CONTROLS = Array.from({ length: 32 }, (_, c) => String.fromCharCode(c))
+  .filter((c) => c !== '\t' && c !== '\n')
+  .concat('\u007f');
+
+/** True when `text` is long, of ASCII alone, and holds no control character: then it holds no candidate. */
+function plainAscii(text: string): boolean {
+  if (text.length < ASCII_CHECK_FROM || Buffer.byteLength(text, 'utf8') !== text.length) return false;
+  for (const c of ASCII_CONTROLS) if (text.includes(c)) return false;
+  return true;
+}
+
 // eslint-disable-next-line no-misleading-character-class
 const JOINS = /[\p{L}\p{M}\p{N}\p{Extended_Pictographic}\u{1f3fb}-\u{1f3ff}\ufe0f]/u;
 const FLAG = 0x1f3f4;
 
 /** True when the text holds no character that unsafeChars could report (the common case, tested quickly). */
 export function isSafeText(text: string): boolean {
-  return nextCandidate(text, 0) === undefined || unsafeChars(text, 1).length === 0;
+  return plainAscii(text) || nextCandidate(text, 0) === undefined || unsafeChars(text, 1).length === 0;
 }
 
 /** The unsafe characters of `text`, in order (at most `limit`). */
 export function unsafeChars(text: string, limit = Infinity): UnsafeChar[] {
   const out: UnsafeChar[] = [];
+  if (plainAscii(text)) return out;
   for (
     let m = nextCandidate(text, 0);
     m !== undefined && out.length < limit;
