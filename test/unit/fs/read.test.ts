@@ -103,6 +103,8 @@ describe('decodeUtf8', () => {
     const dir = fresh();
     const file = join(dir, 'SKILL.md');
     writeFileSync(file, Buffer.from([0x61, 0xc3, 0xa9, 0x0a, 0xff, 0x62]));
-    expect(readBounded(file, 100).text).toBe('a\u00e9\n\ufffdb');
+    expect(readBounded(file, 100)).toEqual({ text: 'a\u00e9\n\ufffdb', ascii: false });
+    writeFileSync(file, 'plain\r\ntext\u0007\n');
+    expect(readBounded(file, 100)).toEqual({ text: 'plain\r\ntext\u0007\n', ascii: true });
   });
 });
