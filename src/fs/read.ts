@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { SkillsError } from '../errors.js';
 import { openRegularFile } from './walk.js';
@@ -56,10 +57,24 @@ export function readOpenFile(fd: number, size: number, unpooled = false): Buffer
   return got < size ? buf.subarray(0, got) : buf;
 }
 
-/** Read a file as UTF-8 unless it is larger than `max` bytes (then `tooLarge` holds its size). */
-export function readBounded(file: string, max: number): { text?: string; tooLarge?: number } {
+/**
+ * Read a file as UTF-8 unless it is larger than `max` bytes (then `tooLarge` holds its size); `ascii`: its bytes were
+ * ASCII alone, so the text is (the unsafe-character scan takes that for a quicker check).
+ */
+export function readBounded(file: string, max: number): { text?: string; ascii?: boolean; tooLarge?: number } {
   const { bytes, tooLarge } = readBoundedBytes(file, max);
-  return bytes === undefined ? { tooLarge } : { text: bytes.toString('utf8') };
+  if (bytes === undefined) return { tooLarge };
+  const ascii = isAscii(bytes);
+  return { text: decodeUtf8(bytes, ascii), ascii };
+}
+
+/**
+ * The bytes as UTF-8 text, exactly as `bytes.toString('utf8')` decodes them. Bytes that are all ASCII (most skill
+ * files) are the same text in Latin-1, whose decoding is a copy: a check and a copy took 28 ms for twenty 1 MB files,
+ * V8's UTF-8 decoder 42 to 50. `ascii`: what isAscii(bytes) says, when the caller has asked it already.
+ */
+export function decodeUtf8(bytes: Buffer, ascii = isAscii(bytes)): string {
+  return ascii ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /** What readInput found: the bytes, or that there were more than allowed, or that they did not come in time. */

@@ -2,7 +2,7 @@ import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Skill } from '../model/skill.js';
 import { findEntry } from '../skill/load.js';
-import { readBoundedBytes, SNIFF_BYTES } from '../fs/read.js';
+import { decodeUtf8, readBoundedBytes, SNIFF_BYTES } from '../fs/read.js';
 import { entryMap } from './references.js';
 
 const MAX_TEXT = 1024 * 1024;
@@ -41,7 +41,7 @@ export function skillFiles(skill: Skill) {
         if (!stats.has(path)) stats.set(path, stat);
         // A file that ended before 8 KiB was read whole at once: its NUL bytes are still to be looked for.
         if (bytes && !bytes.subarray(0, SNIFF_BYTES).includes(0)) {
-          text = bytes.toString('utf8');
+          text = decodeUtf8(bytes);
           // A scan for a CR costs a fraction of a replace that finds none (most files have no CR).
           if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
         }

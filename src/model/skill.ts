@@ -44,6 +44,8 @@ export interface InstructionPart {
   text: string;
   /** Line in `file` where `text` starts (1-based). */
   line: number;
+  /** The text is ASCII alone (its file's bytes were): the unsafe-character scan then looks for controls only. */
+  ascii?: true;
 }
 
 /** The one model every command works on, whatever the layout it came from. */

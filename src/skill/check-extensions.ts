@@ -180,8 +180,8 @@ function checkUnsafeText(skill: Skill, out: Diagnostic[]): void {
       );
     }
   };
-  const scan = (file: string, text: string, firstLine: number, whereOf: (line: number) => string) => {
-    const found = unsafeChars(text);
+  const scan = (file: string, text: string, firstLine: number, whereOf: (line: number) => string, ascii = false) => {
+    const found = unsafeChars(text, Infinity, ascii);
     if (found.length === 0) return;
     const at = positionFinder(text);
     const byLine = new Map<number, { column: number; chars: UnsafeChar[] }>();
@@ -195,7 +195,8 @@ function checkUnsafeText(skill: Skill, out: Diagnostic[]): void {
     for (const [line, { column, chars }] of byLine) report(file, { line, column }, whereOf(line), chars);
   };
   // What an agent reads as text: the SKILL.md body and a manifest's context files, where the characters stand.
-  for (const part of skill.instructionParts) scan(part.file, part.text, part.line, () => 'the instructions');
+  for (const part of skill.instructionParts)
+    scan(part.file, part.text, part.line, () => 'the instructions', part.ascii);
   // Every frontmatter or manifest value, as decoded (a YAML or JSON escape such as "\u001b" holds the character
   // the text does not show), and every key: reported at the key.
   // A stack, not recursion, and each shared object once: YAML aliases make a small file a graph of billions of paths.

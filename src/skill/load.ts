@@ -100,7 +100,7 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
       ),
     );
   }
-  let read: { text?: string; tooLarge?: number };
+  let read: { text?: string; ascii?: boolean; tooLarge?: number };
   try {
     read = readBounded(file, MAX_SKILL_FILE_BYTES);
   } catch (err) {
@@ -126,7 +126,7 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
     );
     return skill;
   }
-  if (found.layout === 'skill-md') loadSkillMd(skill, read.text, options);
+  if (found.layout === 'skill-md') loadSkillMd(skill, read.text, options, read.ascii);
   else loadManifest(skill, read.text);
   readEnvExample(skill);
   collectScripts(skill);
@@ -194,14 +194,17 @@ const TEXT_FIELDS = [
 const LOOKS_TYPED =
   /^(?:true|false|yes|no|on|off|null|~|[-+]?(?:\d[\d_]*)(?:\.\d*)?(?:[eE][-+]?\d+)?|[-+]?\.\d+|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 
-function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions): void {
+function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions, ascii?: boolean): void {
   const file = skill.file;
   // The reference validator reads the text as given: a BOM makes it miss the opening ---.
   const { text } = options.spec ? { text: rawText.replace(/\r\n?/g, '\n') } : normalizeText(rawText);
   skill.source = text;
   const parsed = parseSkillMd(text, { referenceSplit: options.spec, positions: 'lazy' });
   skill.instructions = parsed.body;
-  skill.instructionParts = [{ file, text: parsed.body, line: parsed.bodyLine }];
+  // Made LF, cut or not, ASCII text stays ASCII.
+  skill.instructionParts = [
+    { file, text: parsed.body, line: parsed.bodyLine, ...(ascii ? { ascii: true as const } : {}) },
+  ];
   const data = accept(skill, parsed);
   if (!data) return;
   const lineAt = lineReader(text);
@@ -336,7 +339,14 @@ function loadManifest(skill: Skill, rawText: string): void {
     if (!abs) continue;
     try {
       const r = readBounded(abs, MAX_CONTEXT_BYTES);
-      if (r.text !== undefined) parts.push({ file: abs, text: normalizeText(r.text).text, line: 1 });
+      if (r.text !== undefined) {
+        parts.push({
+          file: abs,
+          text: normalizeText(r.text).text,
+          line: 1,
+          ...(r.ascii ? { ascii: true as const } : {}),
+        });
+      }
     } catch {
       /* a missing context file is reported by validate from the entries */
     }

@@ -64,6 +64,47 @@ describe('unsafeChars', () => {
     }
   });
 
+  it('finds in long texts said to be ASCII what a scan from every place finds, on 3,000 random texts', () => {
+    const rand = mulberry32(29);
+    // Every ASCII character, controls included, and a few others: most texts are ASCII alone, some with controls.
+    const ascii = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
+    const prose = 'the skill reads a file and writes the result\n';
+    const others = [...ALWAYS, ...BESIDE, '\u0080', '\u00ff', '\u0100'];
+    for (let n = 0; n < 3000; n++) {
+      const parts: string[] = [];
+      const len = 4000 + Math.floor(rand() * 8000);
+      for (let size = 0; size < len;) {
+        const p = rand() < 0.9 ? prose : ascii[Math.floor(rand() * 128)]!;
+        parts.push(p);
+        size += p.length;
+      }
+      // A third stay as they are; the others get one or two characters anywhere: ASCII (a control, maybe) or not.
+      for (let k = n % 3; k > 0; k--) {
+        const c = rand() < 0.5 ? ascii[Math.floor(rand() * 128)]! : others[Math.floor(rand() * others.length)]!;
+        parts.splice(Math.floor(rand() * (parts.length + 1)), 0, c);
+      }
+      const text = parts.join('');
+      const expected = [...text.matchAll(PATTERN)].map((m) => [m.index, m[0].length]);
+      // The caller says ASCII only of a text that is (as load does, from the bytes).
+      // eslint-disable-next-line no-control-regex
+      const isAscii = /^[\u0000-\u007f]*$/.test(text);
+      for (const said of isAscii ? [true, false] : [false]) {
+        const found = unsafeChars(text, Infinity, said).map((c) => [c.index, c.length]);
+        expect(found, JSON.stringify(text.slice(0, 80))).toEqual(expected);
+      }
+    }
+    // Every control and DEL, alone in long plain text, at its start, middle and end.
+    const plain = prose.repeat(200);
+    for (let c = 0; c < 128; c++) {
+      if ((c >= 0x20 && c < 0x7f) || c === 9 || c === 10) continue;
+      const ch = String.fromCharCode(c);
+      for (const text of [ch + plain, plain + ch + plain, plain + ch]) {
+        expect(unsafeChars(text, Infinity, true).map((u) => u.index)).toEqual([text.indexOf(ch)]);
+      }
+    }
+    expect(unsafeChars(plain, Infinity, true)).toEqual([]);
+  });
+
   it('finds candidates that lie after long plain text, and none in plain text', () => {
     const plain = 'x'.repeat(100_000);
     expect(unsafeChars(plain)).toEqual([]);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readBoundedBytes, SNIFF_BYTES } from '../../../src/fs/read.js';
+import { decodeUtf8, readBounded, readBoundedBytes, SNIFF_BYTES } from '../../../src/fs/read.js';
 import { tempFolders } from '../../helpers/cli.js';
 
 const { fresh, cleanup } = tempFolders('skills-fs-read-');
@@ -47,5 +47,64 @@ describe('readBoundedBytes', () => {
     }
     // Too large is still told before anything is read.
     expect(readBoundedBytes(past, 100, { textOnly: true }).tooLarge).toBe(pastBytes.length);
+  });
+});
+
+describe('decodeUtf8', () => {
+  it('decodes exactly as toString("utf8") does: ASCII, non-ASCII, broken UTF-8, BOM, CR, NUL, any length', () => {
+    let seed = 3;
+    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff), seed % n);
+    // Byte runs that ASCII text, UTF-8 text and broken UTF-8 are made of.
+    const pieces = [
+      [0x61],
+      [0x0a],
+      [0x0d, 0x0a],
+      [0x0d],
+      [0x00],
+      [0x1b],
+      [0x7f],
+      [0x20, 0x7e, 0x09],
+      [0xef, 0xbb, 0xbf],
+      [0xc3, 0xa9],
+      [0xe2, 0x80, 0xae],
+      [0xf0, 0x9f, 0x98, 0x80],
+      [0x80],
+      [0xc3],
+      [0xff],
+      [0xed, 0xa0, 0x80],
+      [0xc0, 0xaf],
+    ];
+    const wrong: string[] = [];
+    for (let n = 0; n < 5000; n++) {
+      const bytes: number[] = [];
+      // Mostly ASCII (the fast way), some with one other byte anywhere, some of anything.
+      const kind = n % 3;
+      const len = rand(n % 50 === 0 ? 5000 : 60);
+      for (let i = 0; i < len; i++) {
+        const p = kind === 0 ? pieces[rand(8)]! : pieces[rand(pieces.length)]!;
+        bytes.push(...p);
+      }
+      if (kind === 1 && bytes.length > 0) bytes[rand(bytes.length)] = 0x80 + rand(128);
+      const buf = Buffer.from(bytes);
+      if (decodeUtf8(buf) !== buf.toString('utf8')) wrong.push(buf.toString('hex'));
+      // A view into a larger buffer (a pooled read) decodes its own bytes only.
+      const framed = Buffer.concat([Buffer.from([0xc3]), buf, Buffer.from([0xa9])]).subarray(1, 1 + buf.length);
+      if (decodeUtf8(framed) !== buf.toString('utf8')) wrong.push(`framed ${buf.toString('hex')}`);
+    }
+    expect(wrong).toEqual([]);
+    // Past the size from which Node makes a Latin-1 string external (about 1 MB), and one byte that is not ASCII.
+    const big = Buffer.alloc(1_100_000, 'line of text\n');
+    expect(decodeUtf8(big)).toBe(big.toString('utf8'));
+    big[600_000] = 0xe9;
+    expect(decodeUtf8(big)).toBe(big.toString('utf8'));
+  });
+
+  it('is what readBounded reads', () => {
+    const dir = fresh();
+    const file = join(dir, 'SKILL.md');
+    writeFileSync(file, Buffer.from([0x61, 0xc3, 0xa9, 0x0a, 0xff, 0x62]));
+    expect(readBounded(file, 100)).toEqual({ text: 'a\u00e9\n\ufffdb', ascii: false });
+    writeFileSync(file, 'plain\r\ntext\u0007\n');
+    expect(readBounded(file, 100)).toEqual({ text: 'plain\r\ntext\u0007\n', ascii: true });
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { loadSkill } from '../../../src/skill/load.js';
+import { validateSkill } from '../../../src/skill/validate.js';
 import { MAX_SKILL_FILE_BYTES } from '../../../src/skill/skill-file.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
@@ -42,7 +43,7 @@ describe('loadSkill: both layouts into the one Skill model', () => {
       triggers: { keywords: ['rain'], verbs: [], patterns: [] },
       dependencies: [expect.objectContaining({ id: 'http-tools' })],
     });
-    expect(s.instructionParts).toEqual([{ file: s.file, text: s.instructions, line: 14 }]);
+    expect(s.instructionParts).toEqual([{ file: s.file, text: s.instructions, line: 14, ascii: true }]);
     expect(s.positions.description).toEqual({ line: 3, column: 1 });
     expect(s.positions['metadata.author']).toEqual({ line: 6, column: 3 });
     expect(s.positions['scripts[0]']).toEqual({ line: 10, column: 3 });
@@ -175,5 +176,37 @@ describe('loadSkill: both layouts into the one Skill model', () => {
     expect(() => load({ 'README.md': '# no skill\n' })).toThrow(
       /is not a skill: it holds no SKILL.md or manifest.json/,
     );
+  });
+
+  it('says which instructions are ASCII alone (from the bytes), and validate still finds a control far into them', () => {
+    const long = 'Plain words on a line.\n'.repeat(400);
+    const ascii = load({ 'SKILL.md': skillMd('name: weather\ndescription: Weather. Use when asked.\n', long) });
+    expect(ascii.instructionParts.map((p) => p.ascii)).toEqual([true]);
+    const other = load({
+      'SKILL.md': skillMd('name: weather\ndescription: Weather. Use when asked.\n', `${long}Café.\n`),
+    });
+    expect(other.instructionParts.map((p) => p.ascii)).toEqual([undefined]);
+    // An ESC and a DEL past the first 4096 characters of an ASCII body (the quicker check) are still reported.
+    const escaped = load({
+      'SKILL.md': skillMd('name: weather\ndescription: Weather. Use when asked.\n', `${long}Red: \u001b[31m\u007f\n`),
+    });
+    expect(escaped.instructionParts[0]!.ascii).toBe(true);
+    const found = validateSkill(escaped).filter((d) => d.rule === 'control-characters');
+    expect(found.map((d) => [d.line, d.message.split(':')[0]])).toEqual([
+      [405, 'U+001B (ESC), U+007F (DEL) in the instructions'],
+    ]);
+    const manifest = load({
+      'manifest.json': JSON.stringify({
+        id: 'weather',
+        name: 'Weather',
+        version: '1.0.0',
+        description: 'Gets the weather. Use when asked about rain.',
+        owner: 'built-in',
+        context: ['a.md', 'b.md'],
+      }),
+      'a.md': long,
+      'b.md': 'Déjà vu.\n',
+    });
+    expect(manifest.instructionParts.map((p) => p.ascii)).toEqual([true, undefined]);
   });
 });

@@ -330,6 +330,8 @@ it('hinted says whether a text holds a hint, wherever it stands (at the start an
   // Hints, their pieces and their near misses.
   const parts = ['s', 'k', '-', 'sk', 'x', 'o', 'xo', 'xox', 'b', 'a', 'p', 'r', '_', 'g', 'h', 'gh', 'github', '_pat'];
   parts.push('_live', 'e', 'y', 'J', 'ey', 'A', 'AK', 'IA', 'AS', 'SI', 'AI', 'za', '-----', 'BEGIN', ' ', '\n', 'é');
+  // Near misses of the parts hinted() anchors on (BEGIN , _pat_, _live_): one dash short, github cut, a k missing.
+  parts.push('----', 'BEGIN ', 'pat_', 'live_', 'githu', 'ithub', 'rk', '_pat_', 'k_live_');
   const wrong: string[] = [];
   for (let n = 0; n < 20_000; n++) {
     let text = '';
