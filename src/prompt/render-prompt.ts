@@ -37,9 +37,8 @@ import {
   type SelectionCandidate,
 } from './select.js';
 
-// render-prompt's work: read the options, build the catalog, select (by name, by the --selector, by the built-in
-// ranking), choose the tier, activate the selected skills, and render within the token budget. Printing is the
-// command's.
+// render-prompt's work: read the options, build the catalog, select (by name, the --selector, the built-in ranking),
+// choose the tier, activate the selected skills, and render within the token budget. Printing is the command's.
 
 export interface RenderPromptOptions {
   dirs: string[];
@@ -180,10 +179,9 @@ export async function renderPrompt(
   if (base !== undefined) warnOutside(catalog, base, options.write!, warnings);
 
   // Selection: names given with --select always; then the query's picks (the selector's, else the built-in
-  // ranking's) fill the remaining places up to maxSkills.
+  // ranking's) fill the remaining places up to maxSkills. A registry entry is its own candidate (RegistryEntry).
   const explicit = selectByName(options.select, catalog, config.file);
   const selected: SelectedSkill[] = explicit.map((e) => ({ name: e.name, kind: 'select', matched: ['--select'] }));
-  // A registry entry is its own candidate (selection-index.ts RegistryEntry).
   const candidates: SelectionCandidate[] = catalog.entries.map((e) => (isRegistryEntry(e) ? e : candidateOf(e)));
   let ranked: Scored[] | undefined;
   let picked: SelectedSkill[] = [];
