@@ -3,6 +3,7 @@
 import { FENCE_CLOSE, FENCE_OPEN, FENCED, MarkdownText } from './markdown-blocks.js';
 import { tokenEnd, tokenStart } from './path-words.js';
 import { mayHold } from './reference-places.js';
+import { maskCodeSpans, maskRanges } from './code-spans.js';
 
 /** A file reference found in Markdown text. */
 export interface Ref {
@@ -147,8 +148,10 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
   return out.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
-// The line that holds offset `at`: the last k from `from` on whose start is at or before it (starts[from] is), found
-// by doubling steps and then halving.
+/**
+ * The line that holds offset `at`: the last k from `from` on whose start is at or before it (starts[from] is), found
+ * by doubling steps and then halving.
+ */
 function lineAt(starts: ArrayLike<number>, at: number, from: number): number {
   let lo = from;
   let step = 1;
@@ -175,61 +178,6 @@ export function markExamples<R extends Ref>(md: MarkdownText, refs: R[], firstLi
   if (!refs.some((r) => r.kind === 'bare')) return;
   const example = md.examples;
   for (const r of refs) if (r.kind === 'bare' && example[r.line - firstLine] === 1) r.example = true;
-}
-
-/** The line with the contents of its code spans blanked, so links inside code are not read as links. */
-function maskCodeSpans(line: string): string {
-  if (!line.includes('`')) return line;
-  const runs: [number, number][] = [];
-  for (let i = 0; i < line.length;) {
-    if (line[i] === '\\' && line[i + 1] === '`') {
-      i += 2;
-      continue;
-    }
-    if (line[i] !== '`') {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < line.length && line[j] === '`') j++;
-    runs.push([i, j - i]);
-    i = j;
-  }
-  // Pair each run with the next run of the same length; pointers only move forward, so this is linear.
-  const byLen = new Map<number, number[]>();
-  runs.forEach(([, n], k) => {
-    const l = byLen.get(n);
-    if (l) l.push(k);
-    else byLen.set(n, [k]);
-  });
-  const ptr = new Map<number, number>();
-  const masks: [number, number][] = [];
-  for (let k = 0; k < runs.length;) {
-    const [start, n] = runs[k]!;
-    const list = byLen.get(n)!;
-    let p = ptr.get(n) ?? 0;
-    while (p < list.length && list[p]! <= k) p++;
-    ptr.set(n, p);
-    if (p === list.length) {
-      k++;
-      continue;
-    }
-    const close = list[p]!;
-    masks.push([start + n, runs[close]![0]]);
-    k = close + 1;
-  }
-  return maskRanges(line, masks);
-}
-
-function maskRanges(line: string, ranges: [number, number][]): string {
-  if (ranges.length === 0) return line;
-  let s = '';
-  let at = 0;
-  for (const [a, b] of ranges) {
-    s += line.slice(at, a) + ' '.repeat(b - a);
-    at = b;
-  }
-  return s + line.slice(at);
 }
 
 /** Inline links and images, nested ones included (`[![badge](a.png)](b.md)`), by one pass with a bracket stack. */
@@ -345,8 +293,10 @@ export function placeholder(t: string, mounts: readonly string[] = []): { rest: 
   return { rest: t.slice(i), rooted: true };
 }
 
-// Where the skill's own folder ends in `/mnt/skills/a/b/<mount>/…` (the first segment, of the first three, that is a
-// mount), or -1.
+/**
+ * Where the skill's own folder ends in `/mnt/skills/a/b/<mount>/…` (the first segment, of the first three, that is a
+ * mount), or -1.
+ */
 function mountEnd(t: string, mounts: readonly string[]): number {
   let start = MOUNT.length;
   for (let k = 0; k < 3 && start < t.length; k++) {
@@ -358,8 +308,10 @@ function mountEnd(t: string, mounts: readonly string[]): number {
   return -1;
 }
 
-// Bare paths on one line, added to `out`; true when there were any. `links` are the line's links, so a path that is
-// also a link target is kept once.
+/**
+ * Bare paths on one line, added to `out`; true when there were any. `links` are the line's links, so a path that is
+ * also a link target is kept once.
+ */
 function bare(
   line: string,
   lineNo: number,
