@@ -12,7 +12,7 @@ import { discoverIn, real, type FolderScope, type SkillFolder } from './folders.
 import { childPath, type DiscoveryBudget } from './discover.js';
 import { loadSkill, readTriggers } from './load.js';
 import { readHead, scriptDescription } from './script-info.js';
-import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
+import { MAX_SKILL_FILE_BYTES, skillFileIn, unreadableSkillFile } from './skill-file.js';
 import type { FileMeta, MetaCache, MetaRead } from './meta-cache.js';
 
 // The catalog's light reading of skill folders (seed 003): only the skill file's frontmatter or manifest fields,
@@ -150,9 +150,11 @@ export function readEntry(
   const found = skillFileIn(names);
   if (!found) return undefined;
   const thrown: { error?: unknown } = {};
-  const read = readSkillFile(join(root, found.name), found, bodies, cache, thrown);
+  const file = join(root, found.name);
+  const read = readSkillFile(file, found, bodies, cache, thrown);
   if (!read) {
-    warnings.push(`${root}: skipped: cannot read ${found.name} (${(thrown.error as Error).message})`);
+    const why = unreadableSkillFile(file, found.name, thrown.error)?.[0];
+    warnings.push(`${root}: skipped: ${why ?? `cannot read ${found.name} (${(thrown.error as Error).message})`}`);
     return undefined;
   }
   return entryFromRead(root, realRoot, scope, found, read, listing, warnings, bodies);

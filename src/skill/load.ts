@@ -13,7 +13,7 @@ import { issueMessage, issuePath } from '../formats/zod-issue.js';
 import { walkSkill } from '../fs/walk.js';
 import { readBounded } from '../fs/read.js';
 import { parseEnvNames } from '../formats/dotenv.js';
-import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
+import { MAX_SKILL_FILE_BYTES, skillFileIn, unreadableSkillFile } from './skill-file.js';
 import { SkillsError, isSkillsError } from '../errors.js';
 
 const MAX_CONTEXT_BYTES = 4 * 1024 * 1024;
@@ -109,6 +109,13 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
       diagnostics.push(
         diag('file-too-large', 'error', err.message, file, undefined, 'make the skill file a regular file'),
       );
+      return skill;
+    }
+    // A skill file that cannot be read for what it is (a link that leads nowhere or loops, a folder, a file this user
+    // may not read) is a finding about this skill: one such skill in a collection must not end the run.
+    const unreadable = unreadableSkillFile(file, found.name, err);
+    if (unreadable) {
+      diagnostics.push(diag('file-too-large', 'error', unreadable[0], file, undefined, unreadable[1]));
       return skill;
     }
     throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });

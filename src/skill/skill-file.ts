@@ -1,3 +1,4 @@
+import { readlinkSync } from 'node:fs';
 import type { Layout } from '../model/skill.js';
 
 /** Skill files larger than this are reported, not parsed. */
@@ -12,4 +13,42 @@ export function skillFileIn(names: Iterable<string>): { name: string; layout: La
   if (md) return { name: md, layout: 'skill-md', ...(set.has('manifest.json') ? { also: 'manifest.json' } : {}) };
   if (set.has('manifest.json')) return { name: 'manifest.json', layout: 'manifest' };
   return undefined;
+}
+
+/**
+ * What is wrong with a skill file that could not be opened, and the hint, when it is the file's own fault: a symbolic
+ * link whose target does not exist or that loops, a folder by that name, a file without read permission. Undefined
+ * for any other failure (a failing disk, too many open files), which ends the run as an I/O error.
+ */
+export function unreadableSkillFile(file: string, name: string, err: unknown): [string, string] | undefined {
+  const code = (err as NodeJS.ErrnoException).code;
+  let target: string | undefined;
+  try {
+    target = readlinkSync(file);
+  } catch {
+    // Not a link (or gone): the message names the file alone.
+  }
+  const link = target === undefined ? '' : ` is a symbolic link to ${target}, which`;
+  switch (code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return target === undefined
+        ? undefined
+        : [`${name}${link} does not exist`, `restore what the link leads to, or replace ${name} with the file itself`];
+    case 'ELOOP':
+      return [
+        `${name}${link || ' is a symbolic link that'} loops (too many links on the way)`,
+        `replace ${name} with the file itself`,
+      ];
+    case 'EISDIR':
+      return [`${name}${link || ' is'} a folder, not a file`, `make ${name} a file`];
+    case 'EACCES':
+    case 'EPERM':
+      return [
+        `${name} cannot be read: permission denied`,
+        `check the owner and mode of ${name}${target === undefined ? '' : ` and of ${target}`} (ls -l)`,
+      ];
+    default:
+      return undefined;
+  }
 }

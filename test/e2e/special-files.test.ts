@@ -92,3 +92,62 @@ describe('symlinks to FIFOs in a stranger’s skills (built CLI)', () => {
     expect((JSON.parse(r.stdout) as { files: { path: string }[] }).files.map((f) => f.path)).toEqual(['SKILL.md']);
   });
 });
+
+// A collection copied without its link targets (a mirror, a partial checkout) holds SKILL.md links that lead nowhere;
+// a link can also loop. One such skill is a finding about that skill: the run goes on over the others.
+describe('a SKILL.md link that leads nowhere or loops (built CLI)', () => {
+  function brokenLinks(): string {
+    const dir = fresh('links');
+    writeTree(dir, { 'ok/SKILL.md': good('ok'), 'gone/.keep': '', 'loop/.keep': '' });
+    symlinkSync('../../elsewhere/gone/SKILL.md', join(dir, 'gone/SKILL.md'));
+    symlinkSync('SKILL.md', join(dir, 'loop/SKILL.md'));
+    return dir;
+  }
+
+  for (const command of ['validate', 'lint']) {
+    it(`${command} reports each as SK019, names the link's target, and checks the other skills (exit 1)`, async () => {
+      const dir = brokenLinks();
+      const r = await runCli([command, dir, '--format', 'json']);
+      expect(r.exitCode).toBe(1);
+      const doc = JSON.parse(r.stdout) as {
+        skills: { id: string; valid: boolean; diagnostics: { ruleId: string; message: string; hint?: string }[] }[];
+      };
+      const byId = new Map(doc.skills.map((s) => [s.id, s]));
+      expect(byId.get('ok')?.valid).toBe(true);
+      expect(byId.get('gone')?.diagnostics).toEqual([
+        expect.objectContaining({
+          ruleId: 'SK019',
+          message: 'SKILL.md is a symbolic link to ../../elsewhere/gone/SKILL.md, which does not exist',
+          hint: 'restore what the link leads to, or replace SKILL.md with the file itself',
+        }),
+      ]);
+      expect(byId.get('loop')?.diagnostics).toEqual([
+        expect.objectContaining({
+          ruleId: 'SK019',
+          message: 'SKILL.md is a symbolic link to SKILL.md, which loops (too many links on the way)',
+        }),
+      ]);
+    });
+  }
+
+  it('list marks them invalid; render-prompt skips them with a warning that says why', async () => {
+    const dir = brokenLinks();
+    const list = await runCli(['list', dir, '--json']);
+    expect(list.exitCode).toBe(0);
+    const rows = (JSON.parse(list.stdout) as { skills: { id: string; valid?: boolean }[] }).skills;
+    expect(rows.map((s) => [s.id, s.valid])).toEqual([
+      ['gone', false],
+      ['loop', false],
+      ['ok', true],
+    ]);
+    const render = await runCli(['render-prompt', dir, '--tier', 'catalog']);
+    expect(render.exitCode).toBe(0);
+    expect(render.stdout).toContain('- ok: Does ok things.');
+    expect(render.stderr).toContain(
+      `warning: ${join(dir, 'gone')}: skipped: SKILL.md is a symbolic link to ../../elsewhere/gone/SKILL.md, which does not exist`,
+    );
+    expect(render.stderr).toContain(
+      `warning: ${join(dir, 'loop')}: skipped: SKILL.md is a symbolic link to SKILL.md, which loops`,
+    );
+  });
+});
