@@ -451,16 +451,35 @@ function shapeDiagnostics(skill: Skill, schema: ZodType, data: Record<string, un
     const check: CheckName =
       top === 'mcpServers' ? 'mcp-server' : top === 'metadata' ? 'metadata-format' : 'field-type';
     const pos = nearestPosition(skill.positions, issue.path);
+    const message = issueMessage(issue, { words: 'plain', booleanEnum: skill.layout === 'skill-md' });
+    // A mapping or list under one metadata key is a warning: agents keep their own settings there (OpenClaw's
+    // `metadata.openclaw`, Hermes's `metadata.hermes`: hundreds of public skills), and the reference validator
+    // accepts it.
+    const nested =
+      check === 'metadata-format' && issue.path.length === 2 ? nestedKind(data.metadata, issue.path[1]) : '';
     skill.diagnostics.push(
-      diag(
-        check,
-        'error',
-        issueMessage(issue, { words: 'plain', booleanEnum: skill.layout === 'skill-md' }),
-        skill.file,
-        pos,
-      ),
+      nested
+        ? diag(
+            check,
+            'warning',
+            `${issuePath(issue.path)} is ${nested}, not text`,
+            skill.file,
+            pos,
+            NESTED_METADATA_HINT,
+          )
+        : diag(check, 'error', message, skill.file, pos),
     );
   }
+}
+
+const NESTED_METADATA_HINT =
+  "the standard's metadata holds text values; the agent that reads this key takes it, other agents ignore it";
+
+/** "a mapping" or "a list" when `meta[key]` is one, else "" (text, a number, nothing). */
+function nestedKind(meta: unknown, key: PropertyKey | undefined): string {
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || key === undefined) return '';
+  const v = (meta as Record<PropertyKey, unknown>)[key];
+  return typeof v !== 'object' || v === null ? '' : Array.isArray(v) ? 'a list' : 'a mapping';
 }
 
 /** Position of a path, or of its nearest located ancestor. */

@@ -343,6 +343,28 @@ describe('skills validate (built CLI)', () => {
     expect(n.stdout).not.toContain('\u001b[');
   });
 
+  it("passes an OpenClaw or Hermes skill's mapping under metadata with a warning; --strict fails it", async () => {
+    const { dir, cleanup } = tempDir();
+    writeTree(dir, {
+      'gh-issues/SKILL.md': skillMd(
+        'name: gh-issues\ndescription: Triage GitHub issues. Use when asked to sort issues.\nmetadata:\n  openclaw:\n    requires:\n      bins: [gh]\n  author: me',
+      ),
+    });
+    const r = await runCli(['validate', dir]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(
+      'gh-issues/SKILL.md:5:3  warning  metadata.openclaw is a mapping, not text  SK014 metadata-format',
+    );
+    expect((await runCli(['validate', dir, '--strict'])).exitCode).toBe(1);
+    const { dir: broken, cleanup: cleanup2 } = tempDir();
+    writeTree(broken, { 'x/SKILL.md': skillMd('name: x\ndescription: Does x. Use when asked.\nmetadata: [a, b]') });
+    const b = await runCli(['validate', broken]);
+    expect(b.exitCode).toBe(1);
+    expect(b.stdout).toContain('error    metadata must be a mapping, found a list  SK014 metadata-format');
+    cleanup();
+    cleanup2();
+  });
+
   it('does not change any file it validates', async () => {
     const before = readFileSync(join(FIXTURES, 'invalid/unquoted-colon/SKILL.md'), 'utf8');
     await runCli(['validate', 'test/fixtures/invalid']);

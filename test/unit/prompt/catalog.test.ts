@@ -156,7 +156,7 @@ describe('buildCatalog: a SKILL.md opened straight away, anything else read thro
       inner: join(real, 'group/inner/SKILL.md'),
     });
     expect([...c.warnings].sort()).toEqual([
-      `${join(dir, 'dangling')}: skipped: cannot read SKILL.md (ENOENT: no such file or directory, open '${join(dir, 'dangling/SKILL.md')}')`,
+      `${join(dir, 'dangling')}: skipped: SKILL.md is a symbolic link to gone.md, which does not exist`,
       `${join(dir, 'fifo')}: skipped: cannot read SKILL.md (${join(dir, 'fifo/SKILL.md')} is a FIFO, not a regular file; it is not read)`,
       `${join(dir, 'huge')}: skipped: SKILL.md is ${4 * 1024 * 1024 + 1} bytes, over the ${4 * 1024 * 1024} read`,
     ]);

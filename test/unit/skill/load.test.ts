@@ -133,8 +133,10 @@ describe('loadSkill: both layouts into the one Skill model', () => {
     });
     expect(typed.diagnostics.map((d) => [d.rule, d.message, d.line])).toEqual([
       ['scalar-as-text', 'license: 2024 is read as the text "2024", not as a number', 7],
-      ['metadata-format', 'metadata.author must be text, found a mapping', 5],
+      ['metadata-format', 'metadata.author is a mapping, not text', 5],
     ]);
+    expect(typed.diagnostics[1]!.severity).toBe('warning');
+    expect(typed.diagnostics[1]!.hint).toMatch(/the agent that reads this key takes it/);
   });
 
   it('says which text fields look typed, wherever their token is, and finds the places only when asked', () => {

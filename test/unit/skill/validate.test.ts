@@ -133,8 +133,17 @@ const cases: {
     check: 'metadata-format',
     folder: 'good',
     valid: md(`${good}metadata:\n  author: me\n`),
-    invalid: md(`${good}metadata:\n  author:\n    name: me\n`),
-    says: /metadata.author must be text, found a mapping/,
+    invalid: md(`${good}metadata:\n  - author\n`),
+    says: /metadata must be a mapping, found a list/,
+  },
+  {
+    // OpenClaw (`metadata.openclaw`) and Hermes keep their settings as a mapping under one key: a warning, no error.
+    check: 'metadata-format',
+    folder: 'good',
+    valid: md(`${good}metadata:\n  author: me\n`),
+    invalid: md(`${good}metadata:\n  openclaw:\n    requires:\n      bins: [gh]\n`),
+    says: /metadata.openclaw is a mapping, not text/,
+    severity: 'warning',
   },
   {
     check: 'field-type',
