@@ -71,8 +71,11 @@ export function illustrationLines(text: string): Uint8Array {
 // A Firebase Storage download link (`https://<host>/…v0/b/<bucket>/o/<file>?alt=media&token=<uuid>`, the shape of
 // every GitBook file link), whose query asks for the file itself.
 const STORAGE_LINK = /^https?:\/\/[^/]+\/(?:[^?]*\/)?v0\/b\/[^/?]+\/o\/[^?]+\?(?:[^#]*&)?alt=media(?:[&#]|$)/;
-// What ends a link in prose, Markdown or HTML.
+// What ends a link in prose, Markdown or HTML. Before the token a link may hold brackets (`output%20(10).png`, as
+// GitBook names a second upload): there it runs back to a blank, a quote or a square bracket, and starts at its last
+// `http://` or `https://`.
 const LINK_END = ' \t\r\n"\'<>()[]`';
+const LINK_START = ' \t\r\n"\'<>[]`';
 
 /**
  * Whether the `token=…` at `offset` is the download token of a Firebase Storage link: what makes that one file
@@ -85,12 +88,14 @@ export function storageLinkToken(text: string, offset: number): boolean {
   if (before !== 63 && before !== 38 && before !== 59) return false;
   // The link it stands in: between the blanks, quotes or brackets around it, at most 2,000 characters each way.
   let start = offset;
-  for (const from = Math.max(0, offset - 2000); start > from && !LINK_END.includes(text[start - 1]!);) start--;
+  for (const from = Math.max(0, offset - 2000); start > from && !LINK_START.includes(text[start - 1]!);) start--;
+  const scheme = text.slice(start, offset);
+  start += Math.max(0, scheme.lastIndexOf('http://'), scheme.lastIndexOf('https://'));
   let end = offset;
   for (const to = Math.min(text.length, offset + 2000); end < to && !LINK_END.includes(text[end]!);) end++;
-  // In its query, not after a `#` (HTML writes `&` as `&amp;` or `&#x26;`).
-  const plain = (s: string) => s.replace(/&(?:amp|#x26|#38);/gi, '&');
+  // In its query, with no `#` before it (HTML writes `&` as `&amp;` or `&#x26;`, Markdown may escape it as `\&`).
+  const plain = (s: string) => s.replace(/\\&|&(?:amp|#x26|#38);/gi, '&');
   const head = plain(text.slice(start, offset));
   const query = head.indexOf('?');
-  return query >= 0 && !head.includes('#', query) && STORAGE_LINK.test(plain(text.slice(start, end)));
+  return query >= 0 && !head.includes('#') && STORAGE_LINK.test(plain(text.slice(start, end)));
 }

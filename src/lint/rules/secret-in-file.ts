@@ -218,6 +218,18 @@ export interface FindOptions {
 }
 
 /**
+ * Whether an assignment's value is a file's path: absolute or from the home folder, two or more names of path
+ * characters, under a system folder (`/etc/…`, `/run/secrets/…`) or given to a key named for one (`…_file`, `…_path`).
+ */
+function filePath(key: string, value: string): boolean {
+  if (!/^~?(?:\/[\w.-]+){2,}\/?$/.test(value)) return false;
+  return (
+    /^~?\/(?:etc|var|run|home|usr|opt|tmp|srv|mnt|root|Users|private|certs?|secrets?|keys?)\//.test(value) ||
+    /(?:file|path|dir|location)[\s"'`]*[:=]/i.test(key)
+  );
+}
+
+/**
  * Strings in `text` that look like secrets; placeholders and samples left out: values presented as examples or
  * "your" key, masked or counting ones (`AIzaSyA1B2C3…`), and in Markdown, values in an illustration.
  */
@@ -267,6 +279,9 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     // A dotted name (`process.env.API_TOKEN_2`, `config.auth.token1`) is code, not a value; asked before sample(),
     // which may read the whole Markdown text's block structure.
     if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) || sample(at, v, at + v.length)) continue;
+    // A call (`token = forge_token_with_key(key)`) is code, and a file's path (`private_key_file = /etc/ssl/x.key`)
+    // says where a secret is, not what.
+    if (text.charCodeAt(at + v.length) === 40 || filePath(m[0].slice(0, -v.length), v)) continue;
     if (/^token=/i.test(m[0]) && storageLinkToken(text, m.index)) continue;
     hits.push({ kind: `${m[1]!.toLowerCase()} value`, offset: at, masked: mask(v) });
   }

@@ -204,6 +204,10 @@ it("findSecrets passes over a Firebase Storage link's download token, and only t
     `<img src="${link}?alt=media&#x26;token=${token}" alt="">`,
     `<a href='${firebase}?alt=media&amp;token=${token}'>report</a>`,
     `See ${firebase}?token=${token}&alt=media for the file.`,
+    // GitBook names a second upload `output (10).png`: brackets inside the link, in Markdown's brackets too.
+    `<img src="${link.replace('image.png', 'output%20(10).png')}?alt=media&#x26;token=${token}" alt="">`,
+    `![chart](${link.replace('image.png', 'chart(1).png')}?alt=media&token=${token})`,
+    `click ![](${link}?alt=media\\&token=${token}) and`,
   ])
     expect(findSecrets(shared), shared).toEqual([]);
   for (const secret of [
@@ -215,11 +219,34 @@ it("findSecrets passes over a Firebase Storage link's download token, and only t
     `${link}#alt=media&token=${token}`,
     `${link}?alt=media&token_id=${token}`,
     `${link}?alt=media token=${token}`,
+    `(${link}?alt=media) (see?token=${token})`,
+    `${link.replace('image.png', 'a(1).png')}#x?alt=media&token=${token}`,
   ])
     expect(
       findSecrets(secret).map((h) => h.kind),
       secret,
     ).toEqual([expect.stringMatching(/^token/)]);
+});
+
+it("findSecrets passes over a call and a file's path given to a secret's key, and only those", () => {
+  const key = random(28);
+  for (const code of [
+    'confused_token = forge_hs256_with_public_key(valid_token, public_key_pem)',
+    'private_key_file = /etc/freeradius/3.0/certs/server2.key',
+    '"credentials_path": "~/.config/acme2024/service_v3.json"',
+    'api_key = /run/secrets/acme_api_key_2024',
+  ])
+    expect(findSecrets(code), code).toEqual([]);
+  for (const secret of [
+    `token = "${key}"`,
+    `token = ${key}`,
+    `api_key = /${key.slice(0, 12)}/${key.slice(12)}`,
+    `password = "${key}" (rotate it)`,
+  ])
+    expect(
+      findSecrets(secret).map((h) => h.kind),
+      secret,
+    ).toHaveLength(1);
 });
 
 it('counts and madeUpValue tell made-up values from random ones', () => {
