@@ -17,3 +17,18 @@ export class SkillsError extends Error {
 export function isSkillsError(err: unknown): err is SkillsError {
   return err instanceof SkillsError;
 }
+
+/**
+ * `v` (an option's or a variable's value, as typed) as a whole number from `min` to `max`; else a usage error that
+ * names `what`.
+ */
+export function wholeNumber(what: string, v: string | number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new SkillsError(
+      'E_USAGE',
+      `${what} must be a whole number of at least ${min}${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ''}, not "${v}"`,
+    );
+  }
+  return n;
+}

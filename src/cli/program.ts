@@ -195,6 +195,7 @@ export function buildProgram(ctx: Context, setExit: SetExit, argv?: readonly str
     )
     .option('--query <text>', "the user's request: selects the skills whose full instructions are included")
     .option('-q, --quiet', 'print nothing on stderr but errors: no warnings, no token count')
+    .option('--verbose', 'print every warning about single skills (else the first 10, and how many more)')
     .option(
       '-n, --max-skills <n>',
       'most skills a query selects (default: SKILLS_MAX_ACTIVE, else maxSkills in skills.config.json, else 3)',

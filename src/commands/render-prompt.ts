@@ -7,6 +7,7 @@ import { formatOf, renderPrompt, type RenderPromptOptions, type RenderPromptResu
 import type { WritePromptResult } from '../prompt/write-prompt.js';
 import { forTerminal, safeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
+import { shownWarnings, skillWarningsOf } from '../prompt/skill-warnings.js';
 
 export type { RenderPromptOptions, RenderPromptResult } from '../prompt/render-prompt.js';
 
@@ -24,7 +25,8 @@ export async function renderPromptCommand(
   const result = await renderPrompt(options, ctx);
   // --quiet: errors only (they are thrown); no warnings, no count of tokens.
   const say = (text: string) => (options.quiet ? undefined : ctx.stderr.write(text));
-  for (const w of result.warnings) say(`warning: ${forTerminal(w)}\n`);
+  for (const w of shownWarnings(result.warnings, skillWarningsOf(result), options.verbose))
+    say(`warning: ${forTerminal(w)}\n`);
   if (formatOf(options) === 'json') {
     ctx.stdout.write(`${safeJson(result)}\n`);
     return result;
@@ -48,7 +50,9 @@ async function writeCommand(options: RenderPromptOptions, ctx: Context): Promise
   const result = await writePrompt(options, ctx);
   // --quiet: only what fails (a --check that finds the block missing or stale), as without --write.
   const quiet = options.quiet === true;
-  if (!quiet) for (const w of result.warnings) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
+  if (!quiet)
+    for (const w of shownWarnings(result.warnings, skillWarningsOf(result), options.verbose))
+      ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
   if (options.explain) ctx.stderr.write(forTerminal(formatExplain(result)));
   if (result.catalog.length === 0 && !quiet) ctx.stderr.write(forTerminal(emptyCatalog(result, ctx)));
   const { file, status, missing, fix } = result.write;

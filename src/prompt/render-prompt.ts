@@ -1,7 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { homeOf, type Context } from '../context.js';
-import { SkillsError } from '../errors.js';
+import { SkillsError, wholeNumber } from '../errors.js';
+import { markSkillWarnings } from './skill-warnings.js';
 import { loadConfig } from '../config/config.js';
 import { registryFor } from '../registry/locate.js';
 import { real, skillFolders } from '../skill/folders.js';
@@ -47,6 +48,8 @@ export interface RenderPromptOptions {
   explain?: boolean;
   /** --quiet: nothing on stderr but errors. */
   quiet?: boolean;
+  /** --verbose: every warning about single skills (else the first few: skill-warnings.ts). */
+  verbose?: boolean;
   select?: string;
   selector?: string;
   selectorTimeout?: string | number;
@@ -111,19 +114,19 @@ export async function renderPrompt(
   }
   const home = homeOf(ctx);
   const config = loadConfig(ctx.cwd, options.config, home);
-  const budget = options.budget === undefined ? undefined : count('--budget', options.budget, 1);
+  const budget = options.budget === undefined ? undefined : wholeNumber('--budget', options.budget, 1);
   const fromEnv =
     ctx.env.SKILLS_MAX_ACTIVE !== undefined && ctx.env.SKILLS_MAX_ACTIVE.trim() !== ''
-      ? count('SKILLS_MAX_ACTIVE', ctx.env.SKILLS_MAX_ACTIVE, 0)
+      ? wholeNumber('SKILLS_MAX_ACTIVE', ctx.env.SKILLS_MAX_ACTIVE, 0)
       : undefined;
   const maxSkills =
     options.maxSkills !== undefined
-      ? count('--max-skills', options.maxSkills, 0)
+      ? wholeNumber('--max-skills', options.maxSkills, 0)
       : (fromEnv ?? config.maxSkills ?? DEFAULT_MAX_SKILLS);
   const timeoutMs =
     options.selectorTimeout === undefined
       ? DEFAULT_SELECTOR_TIMEOUT_MS
-      : count('--selector-timeout', options.selectorTimeout, 1, 2 ** 31 - 1);
+      : wholeNumber('--selector-timeout', options.selectorTimeout, 1, 2 ** 31 - 1);
   const query = options.query !== undefined && options.query.trim() !== '' ? options.query : undefined;
 
   // Sources: the folders given (and the registry only when --registry names one), else skillDirs from the
@@ -311,23 +314,12 @@ export async function renderPrompt(
       leftOut: catalog.hidden.length + catalog.disabled.length,
     },
   };
-  return result;
+  return markSkillWarnings(result, catalog.warnings.length);
 }
 
 /** The output format the options ask for: markdown, xml or json. */
 export function formatOf(options: Pick<RenderPromptOptions, 'json' | 'format'>): string {
   return options.json ? 'json' : (options.format ?? 'markdown');
-}
-
-function count(what: string, v: string | number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const n = typeof v === 'number' ? v : Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new SkillsError(
-      'E_USAGE',
-      `${what} must be a whole number of at least ${min}${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ''}, not "${v}"`,
-    );
-  }
-  return n;
 }
 
 // The three functions below run once per skill of the catalog (ten thousand times from a large registry): each
@@ -362,7 +354,7 @@ export const AUTO_PROMPT_LIMIT = 50_000;
 
 function autoLimit(env: Record<string, string | undefined>): number {
   const v = env.SKILLS_PROMPT_LIMIT;
-  return v === undefined || v.trim() === '' ? AUTO_PROMPT_LIMIT : count('SKILLS_PROMPT_LIMIT', v, 1);
+  return v === undefined || v.trim() === '' ? AUTO_PROMPT_LIMIT : wholeNumber('SKILLS_PROMPT_LIMIT', v, 1);
 }
 
 /** The catalog entry of a selected name (a hidden one when --select named it). */

@@ -7,6 +7,7 @@ import { explainErrno, isErrno } from '../fs/errno.js';
 import { readBoundedBytes } from '../fs/read.js';
 import { findBlock, withBlock } from './managed-block.js';
 import { formatOf, renderPrompt, type RenderPromptOptions, type RenderPromptResult } from './render-prompt.js';
+import { markSkillWarnings, skillWarningsOf } from './skill-warnings.js';
 
 // render-prompt --write FILE [--check]: the prompt kept in a managed block of a file (AGENTS.md, CLAUDE.md …) that
 // is committed, so locations are relative to the file's folder. The file is read and its markers checked before
@@ -69,11 +70,12 @@ export async function writePrompt(
     status = same ? 'unchanged' : next.change === 'replaced' ? 'updated' : next.change;
   }
   const missing = status === 'missing' ? (target.text === undefined ? 'file' : 'block') : undefined;
-  return {
+  const written: WritePromptResult = {
     ...result,
     write: { file: shown, path: target.path, status, ...(missing ? { missing } : {}), fix },
     exitCode: status === 'missing' || status === 'stale' ? 1 : 0,
   };
+  return markSkillWarnings(written, skillWarningsOf(result));
 }
 
 interface Target {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { dirname, join, parse, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { SkillsError } from '../errors.js';
+import { SkillsError, wholeNumber } from '../errors.js';
 import { SKIP_DIRS } from '../fs/walk.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
@@ -60,10 +60,7 @@ export function setDiscoveryLimits(env: Record<string, string | undefined>): voi
   const read = (name: string, fallback: number, min: number) => {
     const v = env[name];
     if (v === undefined || v.trim() === '') return fallback;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min)
-      throw new SkillsError('E_USAGE', `${name} must be a whole number of at least ${min}, not "${v}"`);
-    return n;
+    return wholeNumber(name, v, min);
   };
   limits.folders = read('SKILLS_MAX_FOLDERS', MAX_DISCOVERY_FOLDERS, 1);
   limits.skills = read('SKILLS_MAX_SKILLS', MAX_DISCOVERY_SKILLS, 1);
@@ -396,6 +393,8 @@ function followLink(link: string, problems: Discovery['links']): Dirent[] | unde
     sub = readdirSync(link, { withFileTypes: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    // A broken link to a file (`CLAUDE.md -> AGENTS.md` in a copy without its target) is no skill's: no warning.
+    if (code === 'ENOENT' && (fileName(basename(link)) || fileName(basename(target())))) return undefined;
     const why =
       code === 'ENOENT'
         ? `a link to ${target()}, which does not exist`
@@ -406,6 +405,14 @@ function followLink(link: string, problems: Discovery['links']): Dirent[] | unde
     return undefined;
   }
   return isSkillListing(sub) ? sub : undefined;
+}
+
+/**
+ * Whether a name is a file's rather than a skill folder's: with an extension (`AGENTS.md`, `rules.json`) or hidden
+ * (`.cursorrules`). A skill's folder is named as the skill, in letters, digits and hyphens.
+ */
+function fileName(name: string): boolean {
+  return name.startsWith('.') || /\.[A-Za-z0-9]{1,10}$/.test(name);
 }
 
 /**

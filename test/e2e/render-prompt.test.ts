@@ -354,6 +354,25 @@ describe('skills render-prompt (built CLI)', () => {
     expect(doc.selected.map((s) => s.name)).toEqual(['git-helper', 'pdf-tools']);
   });
 
+  it('shows the first 10 warnings about single skills and how many more; --verbose and --json hold them all', async () => {
+    const dir = fresh('many-warnings');
+    // 25 skills with no description: each is skipped with a warning.
+    for (let i = 0; i < 25; i++) writeTree(dir, { [`s${i}/SKILL.md`]: skillMd(`name: s${i}`) });
+    writeTree(dir, skill('kept', 'A skill with a description. Use when testing warnings.'));
+    const r = await runCli(['render-prompt', dir, '--tier', 'catalog', '--budget', '20']);
+    expect(r.exitCode).toBe(0);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('warning: '));
+    expect(lines.slice(0, 10).every((l) => /skipped: SKILL\.md has no description/.test(l))).toBe(true);
+    expect(lines[10]).toBe('warning: … and 15 more warnings about single skills; --verbose shows them all');
+    // The warning about the run itself comes after, whole.
+    expect(lines[11]).toMatch(/^warning: --budget 20: dropped /);
+    const all = await runCli(['render-prompt', dir, '--tier', 'catalog', '--budget', '20', '--verbose']);
+    expect(all.stderr.split('\n').filter((l) => /skipped: SKILL\.md has no description/.test(l))).toHaveLength(25);
+    const doc = json((await runCli(['render-prompt', dir, '--tier', 'catalog', '--json'])).stdout);
+    expect(doc.warnings.filter((w) => /has no description/.test(w))).toHaveLength(25);
+    expect(Object.keys(doc)).not.toContain('skillWarnings');
+  });
+
   it('the default folders: project over user with a warning, SKILLS_DIR replacing ./skills', async () => {
     const cwd = fresh('cwd');
     const home = fresh('home');

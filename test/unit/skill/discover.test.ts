@@ -204,6 +204,10 @@ describe('discoverSkills', () => {
       gone: { symlink: 'nowhere' },
       loop: { symlink: 'loop' },
       'file.md': { symlink: join(src, 'a/SKILL.md') },
+      // Broken links to files, as a copy without their targets holds them: no skill's, so not recorded.
+      'CLAUDE.md': { symlink: 'AGENTS.md' },
+      '.cursorrules': { symlink: 'nowhere' },
+      'deep/rules': { symlink: '../../.agents/rules/mintlify.md' },
     });
     const d = discoverSkills(['.'], { cwd: dir, followLinks: true });
     // The same folder through two links is one skill; a link to a folder of skills is not walked.
