@@ -48,4 +48,5 @@ export const listOptions = (cmd: Command): Command =>
     .option('--long', 'show every version, not only the latest')
     .option('--owner <id>', 'only skills of this owner')
     .addOption(new Option('--layout <layout>', 'only skills of this layout').choices(['skill-md', 'manifest']))
+    .option('--verbose', 'print every warning about single skills (else the first 10, and how many more)')
     .addOption(registryOption());

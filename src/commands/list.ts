@@ -6,6 +6,7 @@ import { paint, useColor } from '../ui/color.js';
 import { forTerminal, safeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 import { userListCache } from '../skill/list-cache.js';
+import { shownWarnings } from '../prompt/skill-warnings.js';
 
 export interface ListOptions {
   dirs: string[];
@@ -18,6 +19,8 @@ export interface ListOptions {
   /** false: the registry alone (`skills registry list`). */
   folders?: boolean;
   color?: boolean;
+  /** --verbose: every warning (else the first few: prompt/skill-warnings.ts). */
+  verbose?: boolean;
 }
 
 /** `skills list [dirs…]`: the registry's skills (from its index alone) and those in skill folders. */
@@ -36,7 +39,9 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
     // What an unchanged folder skill shows is kept in the user's cache (off with SKILLS_LIST_CACHE=0).
     cacheFor: (folders) => userListCache(ctx.env, homeOf(ctx), ctx.version, folders),
   });
-  for (const w of found.warnings) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
+  // Every warning of list is about single skills (shadowed, skipped, look-alike names), but the search's cut, first.
+  for (const w of shownWarnings(found.warnings, found.warnings.length, options.verbose))
+    ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
   const result: ListResult = { registry, skills: found.skills, shadowed: found.shadowed };
   if (options.json) ctx.stdout.write(`${safeJson(result)}\n`);
   else

@@ -76,3 +76,29 @@ describe('-q, --quiet (built CLI)', () => {
     expect(again.stderr).toMatch(/^error: /);
   });
 });
+
+describe('--verbose: warnings about single skills (built CLI)', () => {
+  it('list shows the first 10 and how many more; --verbose shows them all', async () => {
+    const dir = fresh('list-warnings');
+    // 14 pairs of skills of one name: the second of each is shadowed, with a warning.
+    for (let i = 0; i < 14; i++) {
+      for (const side of ['a', 'b'])
+        writeTree(dir, {
+          [`${side}/s${i}/SKILL.md`]: skillMd(`name: s${i}\ndescription: Copy ${side} of s${i}. Use when testing.`),
+        });
+    }
+    const r = await runCli(['list', join(dir, 'a'), join(dir, 'b'), '--no-registry']);
+    expect(r.exitCode).toBe(0);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(11);
+    expect(lines.slice(0, 10).every((l) => / \(project\) is shadowed by /.test(l))).toBe(true);
+    expect(lines[10]).toBe('warning: … and 4 more warnings about single skills; --verbose shows them all');
+    const all = await runCli(['list', join(dir, 'a'), join(dir, 'b'), '--no-registry', '--verbose']);
+    expect(
+      all.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => /is shadowed by/.test(l)),
+    ).toHaveLength(14);
+  });
+});
