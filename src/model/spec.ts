@@ -53,6 +53,17 @@ export function parseSpec(raw: string): DependencySpec | { error: string } {
   return { raw, id, exact: false };
 }
 
+/**
+ * Whether a dependency entry is a package requirement (pip's `torch>=2.9`, `vllm[all]`, npm's `@scope/pkg`, `node >=
+ * 20`) rather than a skill spec: a comparison, brackets or a blank with no `@` before a range, or a scoped package
+ * name. SKILL.md has no dependencies in its standard, and hundreds of public skills list their Python packages there.
+ */
+export function isPackageRequirement(raw: string): boolean {
+  const text = raw.trim();
+  if (text.startsWith('@')) return text.includes('/');
+  return !text.includes('@') && /[<>=!~[\]\s]/.test(text);
+}
+
 /** A strict semantic version: 1.2.3, with optional pre-release and build, no "v" or "=" prefix. */
 export function isStrictSemver(v: string): boolean {
   // The common case without semver, whose first use builds its regular expressions (a cold start pays for that):

@@ -5,7 +5,7 @@
 // its derivation, which is rendered cargo-style: who needs what, through which chain, which versions exist.
 import type { DependencySpec } from '../model/spec.js';
 import { SkillsError } from '../errors.js';
-import type { Catalog } from './catalog.js';
+import type { Catalog, CatalogRelease } from './catalog.js';
 import { explainFailure } from './explain.js';
 import { orderByDependencies } from './order.js';
 import { checkRootSpecs } from './roots.js';
@@ -21,6 +21,8 @@ export { needsSystemPackages, systemPackageWarnings } from './warnings.js';
 export function resolveSpecs(specs: DependencySpec[], catalog: Catalog, opts: ResolveOptions): Resolution {
   const rootError = checkRootSpecs(specs, catalog);
   if (rootError) return { ok: false, ...rootError, warnings: [] };
+  const leftOut = new Map<string, string[]>();
+  catalog = withoutPackageNames(catalog, leftOut);
   const solver = new Solver(catalog);
   const failure = solver.solve(specs);
   if (failure) {
@@ -45,7 +47,46 @@ export function resolveSpecs(specs: DependencySpec[], catalog: Catalog, opts: Re
       warnings: [],
     };
   }
-  const warnings = [...bareSpecWarnings(specs, chosen, catalog), ...platformWarnings(ordered.resolved, catalog, opts)];
+  const warnings = [
+    ...ordered.resolved.flatMap((r) => {
+      const names = leftOut.get(`${r.id}@${r.version}`);
+      return names ? [`${r.id}@${r.version} ${LEFT_OUT(names)}`] : [];
+    }),
+    ...bareSpecWarnings(specs, chosen, catalog),
+    ...platformWarnings(ordered.resolved, catalog, opts),
+  ];
   const roots = [...new Set(specs.map((s) => `${s.id}@${chosen.get(s.id)}`))];
   return { ok: true, resolved: ordered.resolved, roots, warnings };
+}
+
+const LEFT_OUT = (names: string[]) =>
+  `lists ${names.join(', ')} under dependencies, which no registry or source holds as a skill: left out (skills installs skills, not Python or npm packages)`;
+
+/**
+ * The catalog with each SKILL.md release's bare dependencies (`torch`, no `@range`) that name no skill of the catalog
+ * left out, their names kept in `leftOut` by `id@version`: SKILL.md's standard has no dependencies, and public skills
+ * list their Python or npm packages there. A dependency with a range (`pdf-tools@^1`), and any of a manifest.json
+ * skill, stays: missing, it fails the resolution as it should.
+ */
+function withoutPackageNames(catalog: Catalog, leftOut: Map<string, string[]>): Catalog {
+  const made = new Map<CatalogRelease, CatalogRelease>();
+  return {
+    ids: () => catalog.ids(),
+    versions: (id) => catalog.versions(id),
+    release(id, version) {
+      const r = catalog.release(id, version);
+      if (!r || r.layout !== 'skill-md' || r.dependencies.length === 0) return r;
+      let kept = made.get(r);
+      if (kept) return kept;
+      const unknown = r.dependencies.filter((d) => d.range === undefined && catalog.versions(d.id) === undefined);
+      kept = unknown.length === 0 ? r : { ...r, dependencies: r.dependencies.filter((d) => !unknown.includes(d)) };
+      made.set(r, kept);
+      if (unknown.length > 0)
+        leftOut.set(
+          `${id}@${version}`,
+          unknown.map((d) => d.id),
+        );
+      return kept;
+    },
+  };
 }

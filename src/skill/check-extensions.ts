@@ -2,7 +2,7 @@
 import { isAbsolute, normalize } from 'node:path';
 import type { Diagnostic, Position } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
-import { isStrictSemver, parseSpec } from '../model/spec.js';
+import { isPackageRequirement, isStrictSemver, parseSpec } from '../model/spec.js';
 import { diag } from '../model/diagnostic.js';
 import { checkPath } from './check-path.js';
 import type { SafeRegex } from './validate.js';
@@ -53,16 +53,21 @@ export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: Saf
     raw.dependencies.forEach((d, i) => {
       if (typeof d !== 'string') return;
       const s = parseSpec(d);
-      if ('error' in s)
+      if (!('error' in s)) return;
+      const place = at(`dependencies[${i}]`) ?? at('dependencies');
+      // In SKILL.md a package requirement is left out with a warning (readDependencies in load.ts).
+      if (skill.layout === 'skill-md' && isPackageRequirement(d))
         out.push(
           diag(
             'dependency-spec',
-            'error',
-            `dependencies[${i}]: ${s.error}`,
+            'warning',
+            `dependencies[${i}]: "${d}" is a package requirement (pip, npm), not a skill; skills does not install it`,
             file,
-            at(`dependencies[${i}]`) ?? at('dependencies'),
+            place,
+            'list skills here (id or id@range); say what packages the skill needs in compatibility',
           ),
         );
+      else out.push(diag('dependency-spec', 'error', `dependencies[${i}]: ${s.error}`, file, place));
     });
   }
   const patterns = skill.triggers?.patterns ?? [];

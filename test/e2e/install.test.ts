@@ -78,6 +78,31 @@ describe('skills install: every source kind (built CLI)', () => {
     expect(empty.stderr).toContain('is not a skill: it holds no SKILL.md or manifest.json');
   });
 
+  it('installs a SKILL.md skill that lists its Python packages under dependencies, without them, and says so', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const repo = fresh('repo');
+    // As the AI-research skills in public collections write them: pip names and requirements, no skills.
+    makeSkill(repo, 'distil', '1.0.0', {}, 'dependencies: [transformers, torch, "datasets>=2.0"]');
+    const basic = makeSkill(repo, 'basic', '1.0.0');
+    makeSkill(repo, 'uses-basic', '1.0.0', {}, 'dependencies: [basic, numpy]');
+    const r = await cli(reg, ['install', join(repo, 'distil'), join(repo, 'uses-basic'), basic], project);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain(
+      'warning: distil@1.0.0 lists transformers, torch under dependencies, which no registry or source holds as a skill: left out (skills installs skills, not Python or npm packages)',
+    );
+    expect(r.stderr).toContain('warning: uses-basic@1.0.0 lists numpy under dependencies');
+    const lock = lockOf(project);
+    expect(lock.skills.distil!.dependencies).toEqual({});
+    // A dependency that is a skill is still installed and locked.
+    expect(lock.skills['uses-basic']!.dependencies).toEqual({ basic: '1.0.0' });
+    const v = await runCli(['validate', join(repo, 'distil')]);
+    expect(v.exitCode).toBe(0);
+    expect(v.stdout).toContain(
+      'warning  dependencies[2]: "datasets>=2.0" is a package requirement (pip, npm), not a skill',
+    );
+  });
+
   it('installs a skill without a version (most public skills) as 0.0.0, and its changed content as an update', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');

@@ -409,6 +409,36 @@ describe('systemPackageChecker', () => {
   });
 });
 
+describe("resolveSpecs: a SKILL.md skill's package names under dependencies", () => {
+  // Ids of even length are SKILL.md skills in makeIndex, odd ones manifest.json skills.
+  const reg: Registry = {
+    kd: { '1.0.0': ['torch', 'datasets', 'tool'], '0.9.0': ['torch'] },
+    man: { '1.0.0': ['torch'] },
+    pin: { '1.0.0': ['torch@^2'] },
+    tool: { '1.0.0': [] },
+  };
+
+  it('leaves out a bare name no skill has, says so once for the version chosen, and keeps the rest', () => {
+    const r = resolve(['kd'], reg);
+    expect(picked(r)).toEqual(['tool@1.0.0', 'kd@1.0.0']);
+    if (!r.ok) throw new Error('resolved above');
+    expect(r.resolved.find((s) => s.id === 'kd')!.dependencies).toEqual(['tool@1.0.0']);
+    const said = r.warnings.filter((w) => w.includes('under dependencies'));
+    expect(said).toEqual([
+      'kd@1.0.0 lists torch, datasets under dependencies, which no registry or source holds as a skill: left out (skills installs skills, not Python or npm packages)',
+    ]);
+  });
+
+  it("still fails on a manifest.json skill's missing dependency, and on one with a range", () => {
+    expect(failure(resolve(['man'], reg)).message).toBe(
+      'root needs man → man@1.0.0 needs torch, which is not in the registry',
+    );
+    expect(failure(resolve(['pin'], reg)).message).toBe(
+      'root needs pin → pin@1.0.0 needs torch@^2, which is not in the registry',
+    );
+  });
+});
+
 describe('catalogFromIndex', () => {
   it("loads an id's releases only when the resolver first touches that id, once", () => {
     const loaded: string[] = [];

@@ -268,6 +268,23 @@ const cases: {
     says: /no valid version or semver range/,
   },
   {
+    check: 'dependency-spec',
+    folder: 'm',
+    valid: { 'manifest.json': manifest({ dependencies: ['basic-tools'] }) },
+    // A package requirement is an error in a manifest, whose dependencies are skills by its definition.
+    invalid: { 'manifest.json': manifest({ dependencies: ['torch>=2.9.0'] }) },
+    says: /"torch>=2.9.0" is not a skill spec/,
+  },
+  {
+    // In SKILL.md (no dependencies in its standard; public skills list their pip packages), a warning.
+    check: 'dependency-spec',
+    folder: 'good',
+    valid: md(`${good}dependencies: [basic-tools@^1.0.0, torch]\n`),
+    invalid: md(`${good}dependencies: [torch>=2.9.0, "vllm[all]", "@sveltejs/kit", node >= 20]\n`),
+    says: /dependencies\[0\]: "torch>=2\.9\.0" is a package requirement \(pip, npm\), not a skill; skills does not install it/,
+    severity: 'warning',
+  },
+  {
     check: 'node-version',
     folder: 'm',
     valid: { 'manifest.json': manifest({ nodeVersion: '20' }) },
