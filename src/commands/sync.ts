@@ -82,14 +82,22 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
         .join(''),
     );
   } else {
-    // One skill without a version gets its warning on its line; many get one line after the list, not one each.
-    const unversioned = items.filter((i) => (i.warnings ?? []).length > 0);
-    const many = unversioned.length > 1;
+    // One skill without a version (or with a loose one) gets its warning on its line; many get one line after the
+    // list, not one each.
+    const warned = items.filter((i) => (i.warnings ?? []).length > 0);
+    const loose = warned.filter((i) => i.looseVersion !== undefined);
+    const unversioned = warned.filter((i) => i.looseVersion === undefined);
+    const many = (group: SyncItem[]) => group.length > 1;
     // --dry-run: the same lines, said as what would be (as install says them); nothing was written.
     const would = options.dryRun === true;
     const text =
-      items.map((i) => formatItem(i, c, registry, ctx.cwd, !many, would)).join('') +
-      (many ? `${c.yellow(`warning: ${unversionedSummary(unversioned)}`)}\n` : '') +
+      items
+        .map((i) =>
+          formatItem(i, c, registry, ctx.cwd, !many(i.looseVersion === undefined ? unversioned : loose), would),
+        )
+        .join('') +
+      (many(unversioned) ? `${c.yellow(`warning: ${unversionedSummary(unversioned)}`)}\n` : '') +
+      (many(loose) ? `${c.yellow(`warning: ${looseSummary(loose)}`)}\n` : '') +
       summary(items, counts, registry, c, would);
     ctx.stdout.write(would ? `${text}dry run: nothing was registered\n` : text);
   }
@@ -112,11 +120,21 @@ function eventOf(i: SyncItem) {
   return { event: status, ...rest };
 }
 
+/** The first five of many items, and how many more. */
+function firstFew(items: SyncItem[], each: (i: SyncItem) => string): string {
+  const shown = items.slice(0, 5).map(each).join(', ');
+  return items.length > 5 ? `${shown} and ${items.length - 5} more` : shown;
+}
+
 /** The one line for many skills without a version: how many, the first few ids, and how to version one. */
 function unversionedSummary(items: SyncItem[]): string {
-  const ids = items.map((i) => i.id);
-  const shown = ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ');
-  return `${ids.length} skills have no version (${shown}); each is kept as 0.0.0, and a changed copy replaces it (to version one, add metadata.version to its SKILL.md, or "version" to its manifest.json)`;
+  return `${items.length} skills have no version (${firstFew(items, (i) => i.id)}); each is kept as 0.0.0, and a changed copy replaces it (to version one, add metadata.version to its SKILL.md, or "version" to its manifest.json)`;
+}
+
+/** The one line for many skills kept under the version their loose one means. */
+function looseSummary(items: SyncItem[]): string {
+  const each = (i: SyncItem) => `${i.id} "${i.looseVersion}" as ${i.version}`;
+  return `${items.length} skills have a version that is not MAJOR.MINOR.PATCH (${firstFew(items, each)}); each is kept as the one it plainly means (write it as MAJOR.MINOR.PATCH in its SKILL.md to keep it as written)`;
 }
 
 function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string, warnings = true, would = false): string {

@@ -10,7 +10,7 @@ import { readIndex, readReleases } from '../registry/index-io.js';
 import { loadSkill } from '../skill/load.js';
 import { AGENTS } from '../skill/agents.js';
 import { isInside } from '../fs/walk.js';
-import { isUnversioned, registryVersion } from '../registry/unversioned.js';
+import { isUnversioned, looseVersion, looseVersionWarning, registryVersion } from '../registry/unversioned.js';
 import {
   catalogFromIndex,
   resolveSpecs,
@@ -322,5 +322,12 @@ export async function planFromSources(
             ? `${names[0]} has no version; it is kept as 0.0.0`
             : `${unversioned.length} skills have no version; they are kept as 0.0.0${options.verbose ? ` (${names.join(', ')})` : ' (--verbose names them)'}`,
         ];
+  // A loose version (`1.0`) is kept as the one it plainly means: said for one skill, counted for many.
+  const loose = [...locals.values()].filter((p) => looseVersion(p.skill) !== undefined);
+  if (loose.length === 1) said.push(looseVersionWarning(loose[0]!.skill));
+  else if (loose.length > 1)
+    said.push(
+      `${loose.length} skills have a version that is not MAJOR.MINOR.PATCH; each is kept as the one it plainly means (${options.verbose ? loose.map((p) => `${p.skill.id} "${p.skill.version}" as ${looseVersion(p.skill)}`).join(', ') : '--verbose names them'})`,
+    );
   return { ok: true, items, next, skipped, warnings: [...said, ...replaced, ...resolution.warnings] };
 }

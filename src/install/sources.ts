@@ -26,7 +26,7 @@ import {
 } from '../registry/integrity.js';
 import { removeTree } from '../registry/store.js';
 import { StreamedDigest } from '../registry/streamed-digest.js';
-import { isUnversioned } from '../registry/unversioned.js';
+import { isUnversioned, registryVersion } from '../registry/unversioned.js';
 import type { ArchivedSkill, InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
 
 /** The prefix of the scratch folders archives are unpacked into, inside the registry. */
@@ -91,9 +91,10 @@ export async function problemsOf(skill: Skill, folderNotNamed: boolean): Promise
   const errors = report!.diagnostics.filter(
     (d) => d.severity === 'error' && !(folderNotNamed && d.rule === 'name-matches-folder'),
   );
-  // No version is fine (kept as 0.0.0, with a warning); a version that is not MAJOR.MINOR.PATCH is not.
+  // No version is fine (kept as 0.0.0, with a warning), and so is a SKILL.md version that plainly means one (`1.0`,
+  // kept as 1.0.0: looseVersion); any other that is not MAJOR.MINOR.PATCH is not.
   const v = skill.version;
-  if (errors.length === 0 && !isUnversioned(skill) && !isStrictSemver(v!)) {
+  if (errors.length === 0 && !isUnversioned(skill) && !isStrictSemver(registryVersion(skill))) {
     errors.push({
       ruleId: 'SK023',
       rule: 'version-semver',

@@ -64,6 +64,14 @@ export function isPackageRequirement(raw: string): boolean {
   return !text.includes('@') && /[<>=!~[\]\s]/.test(text);
 }
 
+/** The semantic version a loose one plainly means ("1.0" → "1.0.0", "v1.2" → "1.2.0"), else undefined. */
+export function semverLike(v: string): string | undefined {
+  const m = /^\s*[v=]?\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?\s*$/i.exec(v);
+  if (!m) return undefined;
+  const s = `${Number(m[1])}.${Number(m[2] ?? 0)}.${Number(m[3] ?? 0)}`;
+  return isStrictSemver(s) ? s : undefined;
+}
+
 /** A strict semantic version: 1.2.3, with optional pre-release and build, no "v" or "=" prefix. */
 export function isStrictSemver(v: string): boolean {
   // The common case without semver, whose first use builds its regular expressions (a cold start pays for that):

@@ -1,7 +1,7 @@
 // The unversioned policy: a skill without a version is kept as 0.0.0, and a changed copy replaces it.
 import { SkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
-import { isStrictSemver } from '../model/spec.js';
+import { isStrictSemver, semverLike } from '../model/spec.js';
 
 /**
  * The version a skill is kept under: 0.0.0 when it has none. The Agent Skills standard has no version field, so
@@ -15,9 +15,28 @@ export function isUnversioned(skill: Skill): boolean {
   return skill.version === undefined || skill.version.trim() === '';
 }
 
-/** The skill's version as the registry keeps it: its own, else UNVERSIONED. */
+/** The skill's version as the registry keeps it: its own (as it plainly means one: looseVersion), else UNVERSIONED. */
 export function registryVersion(skill: Skill): string {
-  return isUnversioned(skill) ? UNVERSIONED : skill.version!;
+  return isUnversioned(skill) ? UNVERSIONED : (looseVersion(skill) ?? skill.version!);
+}
+
+/**
+ * The version a SKILL.md skill's loose version (`version: "1.0"`, `v1.2`) plainly means, which install and sync keep
+ * it under: the standard has no version, and 702 of 14,891 mirrored public skills write one so. Undefined for a
+ * strict one, none, one that means nothing plain (`beta`), and any of a manifest.json skill (whose format requires
+ * MAJOR.MINOR.PATCH).
+ */
+export function looseVersion(skill: Skill): string | undefined {
+  if (skill.layout !== 'skill-md' || isUnversioned(skill) || isStrictSemver(skill.version!)) return undefined;
+  // Plain: numbers written as semver writes them (`1.0.01` is not: which of 1.0.1 and 1.0.10 was meant?).
+  return PLAIN_LOOSE.test(skill.version!) ? semverLike(skill.version!) : undefined;
+}
+
+const PLAIN_LOOSE = /^\s*[vV=]?(?:0|[1-9]\d*)(?:\.(?:0|[1-9]\d*)){0,2}\s*$/;
+
+/** The warning for a skill kept under its looseVersion. */
+export function looseVersionWarning(skill: Skill): string {
+  return `${skill.id}'s version "${skill.version}" is kept as ${looseVersion(skill)} (write it as MAJOR.MINOR.PATCH in its SKILL.md to keep it as written)`;
 }
 
 /** The warning for a skill kept as UNVERSIONED. */

@@ -2,7 +2,7 @@
 import { isAbsolute, normalize } from 'node:path';
 import type { Diagnostic, Position } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
-import { isPackageRequirement, isStrictSemver, parseSpec } from '../model/spec.js';
+import { isPackageRequirement, isStrictSemver, parseSpec, semverLike } from '../model/spec.js';
 import { diag } from '../model/diagnostic.js';
 import { checkPath } from './check-path.js';
 import type { SafeRegex } from './validate.js';
@@ -138,14 +138,6 @@ export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: Saf
       }
     });
   }
-}
-
-/** The semantic version a loose one means ("v1.2" → "1.2.0"), when it plainly means one. */
-function semverLike(v: string): string | undefined {
-  const m = /^\s*[v=]?\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?\s*$/i.exec(v);
-  if (!m) return undefined;
-  const s = `${Number(m[1])}.${Number(m[2] ?? 0)}.${Number(m[3] ?? 0)}`;
-  return isStrictSemver(s) ? s : undefined;
 }
 
 const WHAT: Record<UnsafeChar['kind'], string> = {

@@ -9,7 +9,7 @@ import { discoverSkills } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import { validateSkills, type SkillReport } from '../skill/validate.js';
 import { registerSkills, type RegisterStatus } from '../registry/register.js';
-import { isUnversioned, unversionedWarning } from '../registry/unversioned.js';
+import { isUnversioned, looseVersion, looseVersionWarning, unversionedWarning } from '../registry/unversioned.js';
 import { changedSkillRoots } from './changed-roots.js';
 import { watchTree } from './watch.js';
 
@@ -29,6 +29,8 @@ export interface SyncItem {
   error?: { code: string; message: string; hint?: string };
   /** E.g. that the skill has no version and is kept as 0.0.0. */
   warnings?: string[];
+  /** The version as its SKILL.md writes it, when it is kept as the one it plainly means (`1.0`: 1.0.0). */
+  looseVersion?: string;
 }
 
 export interface SyncSkillsOptions {
@@ -160,13 +162,15 @@ async function syncRoots(
       });
       continue;
     }
-    const warnings = isUnversioned(skill) ? [unversionedWarning(skill)] : [];
+    const loose = looseVersion(skill);
+    const warnings = isUnversioned(skill) ? [unversionedWarning(skill)] : loose ? [looseVersionWarning(skill)] : [];
     emit({
       status: r.status,
       ...base(skill),
       version: r.version,
       path: join(registry, r.path),
       ...(warnings.length ? { warnings } : {}),
+      ...(loose ? { looseVersion: skill.version } : {}),
     });
   }
 }

@@ -103,6 +103,46 @@ describe('skills install: every source kind (built CLI)', () => {
     );
   });
 
+  it('installs and syncs a SKILL.md version that plainly means one (1.0, v2) as that one; refuses 1.0.01 and a manifest 1.0', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const repo = fresh('repo');
+    makeSkill(repo, 'short', '1.0');
+    makeSkill(repo, 'vee', 'v2');
+    const r = await cli(reg, ['install', join(repo, 'short'), join(repo, 'vee')], project);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('added     short@1.0.0  → .agents/skills/short');
+    expect(r.stderr).toContain(
+      'warning: 2 skills have a version that is not MAJOR.MINOR.PATCH; each is kept as the one it plainly means (--verbose names them)',
+    );
+    const one = await cli(reg, ['install', join(repo, 'short'), '--dry-run'], fresh('project'));
+    expect(one.stderr).toContain(
+      'warning: short\'s version "1.0" is kept as 1.0.0 (write it as MAJOR.MINOR.PATCH in its SKILL.md to keep it as written)',
+    );
+    expect(lockOf(project).skills.vee!.version).toBe('2.0.0');
+    const sync = await runCli(['registry', 'sync', repo, '--registry', join(fresh(), 'reg2')]);
+    expect(sync.exitCode).toBe(0);
+    expect(sync.stdout).toContain(
+      'warning: 2 skills have a version that is not MAJOR.MINOR.PATCH (short "1.0" as 1.0.0, vee "v2" as 2.0.0)',
+    );
+    const odd = fresh('odd');
+    makeSkill(odd, 'zeros', '1.0.01');
+    writeTree(join(odd, 'man'), {
+      'manifest.json': JSON.stringify({
+        id: 'man',
+        name: 'Man',
+        version: '1.0',
+        description: 'Does man things. Use when testing.',
+        owner: 'me',
+      }),
+    });
+    for (const dir of ['zeros', 'man']) {
+      const bad = await cli(reg, ['install', join(odd, dir)], project);
+      expect(bad.exitCode, dir).toBe(1);
+      expect(bad.stderr, dir).toContain('is not a semantic version');
+    }
+  });
+
   it('installs a skill without a version (most public skills) as 0.0.0, and its changed content as an update', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');

@@ -309,11 +309,17 @@ describe('registerSkill', () => {
     writeFileSync(join(dir, 'notes.md'), 'two\n');
     expect(await registerSkill(reg, loadSkill(dir))).toMatchObject({ status: 'replaced', version: '0.0.0' });
     expect(readFileSync(join(reg, 'built-in/unversioned@0.0.0/notes.md'), 'utf8')).toBe('two\n');
-    // A version that is there but not MAJOR.MINOR.PATCH is still refused.
-    const odd = makeSkill(fresh(), 'odd', 'v1');
-    const err = await caught(registerSkill(reg, loadSkill(odd)));
-    expect(err.code).toBe('E_INVALID');
-    expect(err.message).toBe('odd: version "v1" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"');
+    // A version that is there but not MAJOR.MINOR.PATCH is kept as the one it plainly means, or else refused.
+    const loose = makeSkill(fresh(), 'loose', 'v1');
+    expect(await registerSkill(reg, loadSkill(loose))).toMatchObject({ status: 'added', version: '1.0.0' });
+    for (const version of ['1.0.01', 'beta', '1.2.3.4']) {
+      const odd = makeSkill(fresh(), 'odd', version);
+      const err = await caught(registerSkill(reg, loadSkill(odd)));
+      expect(err.code).toBe('E_INVALID');
+      expect(err.message).toBe(
+        `odd: version "${version}" is not a semantic version: expected MAJOR.MINOR.PATCH, e.g. "1.0.0"`,
+      );
+    }
   });
 
   it('records triggers, dependencies, nodeVersion and systemPackages of a manifest skill', async () => {
