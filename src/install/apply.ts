@@ -86,7 +86,7 @@ export async function carryOut(
     if (plan.kind === 'from') {
       options.progress?.(`checking ${resolved.id}@${resolved.version}`);
       const skill = loadSkill(plan.root);
-      const problems = await problemsOf(skill, true);
+      const problems = await problemsOf(skill);
       if (problems.length > 0) {
         throw new SkillsError(
           'E_INVALID',

@@ -322,6 +322,16 @@ export async function planFromSources(
             ? `${names[0]} has no version; it is kept as 0.0.0`
             : `${unversioned.length} skills have no version; they are kept as 0.0.0${options.verbose ? ` (${names.join(', ')})` : ' (--verbose names them)'}`,
         ];
+  // A skill whose folder in the source is not named as the skill is installed under its name: said, counted for many.
+  const renamed = [...locals.values()].filter((p) => p.folderName !== undefined);
+  if (renamed.length === 1)
+    said.push(
+      `${renamed[0]!.skill.id} is in a folder named ${renamed[0]!.folderName}; it is installed as ${renamed[0]!.skill.id}, by its name`,
+    );
+  else if (renamed.length > 1)
+    said.push(
+      `${renamed.length} skills are in folders not named as they are; each is installed by its name (${options.verbose ? renamed.map((p) => `${p.folderName} as ${p.skill.id}`).join(', ') : '--verbose names them'})`,
+    );
   // A loose version (`1.0`) is kept as the one it plainly means: said for one skill, counted for many.
   const loose = [...locals.values()].filter((p) => looseVersion(p.skill) !== undefined);
   if (loose.length === 1) said.push(looseVersionWarning(loose[0]!.skill));

@@ -84,13 +84,24 @@ export function classifySource(raw: string, cwd: string): Classified {
 }
 
 /** The findings that make a skill uninstallable: validation errors, and a missing or malformed version. */
-export async function problemsOf(skill: Skill, folderNotNamed: boolean): Promise<Diagnostic[]> {
+export async function problemsOf(skill: Skill): Promise<Diagnostic[]> {
+  return (await installProblems(skill)).errors;
+}
+
+/**
+ * problemsOf, and whether the skill's name differs from its folder's. That is no reason not to install it: install
+ * names each copy by the skill's name, so the copy is right whatever the source's folder is called (a stored copy
+ * lives in `<id>@<version>/`, an archive's in a folder install made; vercel-labs/agent-skills keeps
+ * `vercel-react-best-practices` in `react-best-practices/`, as four of its seven skills do).
+ */
+export async function installProblems(skill: Skill): Promise<{ errors: Diagnostic[]; misnamed: boolean }> {
   const [report] = await validateSkills([skill]);
-  // A stored copy lives in `<id>@<version>/`, and a skill from an archive in a folder install made for it: neither
-  // folder is named by the skill's author.
-  const errors = report!.diagnostics.filter(
-    (d) => d.severity === 'error' && !(folderNotNamed && d.rule === 'name-matches-folder'),
-  );
+  let misnamed = false;
+  const errors = report!.diagnostics.filter((d) => {
+    if (d.rule !== 'name-matches-folder') return d.severity === 'error';
+    misnamed = true;
+    return false;
+  });
   // No version is fine (kept as 0.0.0, with a warning), and so is a SKILL.md version that plainly means one (`1.0`,
   // kept as 1.0.0: looseVersion); any other that is not MAJOR.MINOR.PATCH is not.
   const v = skill.version;
@@ -107,7 +118,7 @@ export async function problemsOf(skill: Skill, folderNotNamed: boolean): Promise
           : 'add "version": "1.0.0" to manifest.json',
     });
   }
-  return errors;
+  return { errors, misnamed };
 }
 
 /** The skill folders below a folder that is not one itself (none when it holds none). */
@@ -363,7 +374,7 @@ export async function prepareLocal(
   const folderNotNamed = local.folderNotNamed ?? relabel !== undefined;
   try {
     const skill = local.skill ?? loadSkill(root);
-    const problems = await problemsOf(skill, folderNotNamed);
+    const { errors: problems, misnamed } = await installProblems(skill);
     if (problems.length > 0) {
       const shown = relabel
         ? problems.map((d) => ({
@@ -390,6 +401,8 @@ export async function prepareLocal(
       ...(listed ? { files: listed } : {}),
       ...(only && files ? { only } : {}),
       ...(relabel ? { relabel } : {}),
+      // Said only of a folder its author named (an archive's or a stored copy's folder is install's own).
+      ...(misnamed && !folderNotNamed ? { folderName: basename(skill.root) } : {}),
     };
   } catch (err) {
     throw relabelError(err, relabel);

@@ -151,6 +151,8 @@ export interface Prepared {
   only?: boolean;
   /** For a skill from an archive: names its scratch folder as `<archive>: <path inside>` in messages. */
   relabel?: Relabel;
+  /** The name of its folder in the source, when that is not the skill's (the copies are named by the skill's). */
+  folderName?: string;
 }
 
 export type Relabel = (text: string) => string;

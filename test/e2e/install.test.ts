@@ -143,6 +143,32 @@ describe('skills install: every source kind (built CLI)', () => {
     }
   });
 
+  it('installs a skill whose folder is not named as it is (vercel-labs/agent-skills) under its name, and says so', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const repo = fresh('repo');
+    writeTree(join(repo, 'skills/react-best-practices'), {
+      'SKILL.md': skillMd('name: vercel-react-best-practices\ndescription: React rules. Use when writing React code.'),
+    });
+    writeTree(join(repo, 'skills/web-design'), {
+      'SKILL.md': skillMd('name: web-design\ndescription: Design rules. Use when designing pages.'),
+    });
+    const r = await cli(reg, ['install', join(repo, 'skills')], project);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(
+      'added     vercel-react-best-practices@0.0.0  → .agents/skills/vercel-react-best-practices',
+    );
+    expect(r.stderr).toContain(
+      'warning: vercel-react-best-practices is in a folder named react-best-practices; it is installed as vercel-react-best-practices, by its name',
+    );
+    expect(readdirSync(join(project, '.agents/skills')).sort()).toEqual(['vercel-react-best-practices', 'web-design']);
+    // The copy is named as the skill, so it is valid where it is.
+    const v = await runCli(['validate', join(project, '.agents/skills')]);
+    expect(v.exitCode).toBe(0);
+    // validate of the source still reports the folder, as the standard asks.
+    expect((await runCli(['validate', join(repo, 'skills')])).stdout).toContain('SK010 name-matches-folder');
+  });
+
   it('installs a skill without a version (most public skills) as 0.0.0, and its changed content as an update', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
