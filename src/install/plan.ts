@@ -120,6 +120,16 @@ export async function gather(
   return { found: prepared, several };
 }
 
+/**
+ * A source that names one skill alone: its folder, or for a skill inside a repository the repository with the path
+ * inside (`<url>#<ref>:<path>`).
+ */
+function alone(raw: string, p: Prepared): string {
+  const inside = p.origin?.path;
+  if (inside === undefined || p.origin?.commit === undefined) return p.typed;
+  return `${raw.replace(/#.*$/, '')}#${p.origin.ref ?? ''}:${inside}`;
+}
+
 /** Plan an install of the sources given: each resolved, with its dependencies, against the registry (or --from). */
 export async function planFromSources(
   options: InstallOptions,
@@ -173,7 +183,8 @@ export async function planFromSources(
       if (twice?.integrity === p.integrity) continue;
       if (twice)
         throw new SkillsError('E_USAGE', `${p.skill.id} is given twice: ${twice.typed} and ${p.typed}`, {
-          hint: several ? `choose one with --skill, or install one of them` : 'install one of them',
+          // --skill picks by name, and both have this one: the way to one of them is its own source.
+          hint: `two different skills are named ${p.skill.id}: install the one you want by itself, e.g. skills install ${alone(raw, p)}${several ? ' (and the others with --skill)' : ''}`,
         });
       locals.set(p.skill.id, p);
     }

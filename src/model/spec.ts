@@ -54,14 +54,16 @@ export function parseSpec(raw: string): DependencySpec | { error: string } {
 }
 
 /**
- * Whether a dependency entry is a package requirement (pip's `torch>=2.9`, `vllm[all]`, npm's `@scope/pkg`, `node >=
- * 20`) rather than a skill spec: a comparison, brackets or a blank with no `@` before a range, or a scoped package
- * name. SKILL.md has no dependencies in its standard, and hundreds of public skills list their Python packages there.
+ * Whether a dependency entry is a package requirement (pip's `torch>=2.9`, `vllm[all]`, `SciencePlots`, npm's
+ * `@scope/pkg`, `node >= 20`) rather than a skill spec: with no `@` before a range, a comparison, brackets, a blank
+ * or a name that is no skill id; or a scoped package name. SKILL.md has no dependencies in its standard, and hundreds
+ * of public skills list their Python packages there.
  */
 export function isPackageRequirement(raw: string): boolean {
   const text = raw.trim();
   if (text.startsWith('@')) return text.includes('/');
-  return !text.includes('@') && /[<>=!~[\]\s]/.test(text);
+  // No `@`: a requirement (`torch>=2.9`), or a name no skill can have (`SciencePlots`, `scikit_learn`).
+  return !text.includes('@') && (/[<>=!~[\]\s]/.test(text) || !isSkillId(text.normalize('NFKC')));
 }
 
 /** The semantic version a loose one plainly means ("1.0" → "1.0.0", "v1.2" → "1.2.0"), else undefined. */

@@ -15,6 +15,7 @@ import { bareSpecWarnings, platformWarnings } from './warnings.js';
 
 export { catalogFromIndex, type Catalog, type CatalogRelease, type ReleaseLoader } from './catalog.js';
 export type { Resolution, ResolvedSkill, ResolveFailureKind, ResolveOptions } from './types.js';
+import type { ResolvedSkill } from './types.js';
 export { needsSystemPackages, systemPackageWarnings } from './warnings.js';
 
 /** For each skill the highest version that satisfies every constraint on it, dependencies first. */
@@ -48,10 +49,7 @@ export function resolveSpecs(specs: DependencySpec[], catalog: Catalog, opts: Re
     };
   }
   const warnings = [
-    ...ordered.resolved.flatMap((r) => {
-      const names = leftOut.get(`${r.id}@${r.version}`);
-      return names ? [`${r.id}@${r.version} ${LEFT_OUT(names)}`] : [];
-    }),
+    ...leftOutWarnings(ordered.resolved, leftOut),
     ...bareSpecWarnings(specs, chosen, catalog),
     ...platformWarnings(ordered.resolved, catalog, opts),
   ];
@@ -59,14 +57,30 @@ export function resolveSpecs(specs: DependencySpec[], catalog: Catalog, opts: Re
   return { ok: true, resolved: ordered.resolved, roots, warnings };
 }
 
-const LEFT_OUT = (names: string[]) =>
-  `lists ${names.join(', ')} under dependencies, which no registry or source holds as a skill: left out (skills installs skills, not Python or npm packages)`;
+const NOT_PACKAGES = 'left out (skills installs skills, not Python or npm packages)';
+
+/** What was left out of the skills resolved (withoutPackageNames): each said for a few skills, counted for many. */
+function leftOutWarnings(resolved: ResolvedSkill[], leftOut: Map<string, string[]>): string[] {
+  const said = resolved.flatMap((r) => {
+    const names = leftOut.get(`${r.id}@${r.version}`);
+    return names ? [{ skill: `${r.id}@${r.version}`, names }] : [];
+  });
+  if (said.length <= 3)
+    return said.map(
+      (x) =>
+        `${x.skill} lists ${x.names.join(', ')} under dependencies, which no registry or source holds as another skill: ${NOT_PACKAGES}`,
+    );
+  const shown = said.slice(0, 3).map((x) => `${x.skill}: ${x.names.join(', ')}`);
+  return [
+    `${said.length} skills list under dependencies names that no registry or source holds as another skill (${shown.join('; ')}; and ${said.length - 3} more): ${NOT_PACKAGES}`,
+  ];
+}
 
 /**
- * The catalog with each SKILL.md release's bare dependencies (`torch`, no `@range`) that name no skill of the catalog
- * left out, their names kept in `leftOut` by `id@version`: SKILL.md's standard has no dependencies, and public skills
- * list their Python or npm packages there. A dependency with a range (`pdf-tools@^1`), and any of a manifest.json
- * skill, stays: missing, it fails the resolution as it should.
+ * The catalog with each SKILL.md release's bare dependencies (`torch`, no `@range`) that name no other skill of the
+ * catalog left out, their names kept in `leftOut` by `id@version`: SKILL.md's standard has no dependencies, and
+ * public skills list their Python or npm packages there. A dependency with a range (`pdf-tools@^1`), and any of a
+ * manifest.json skill, stays: missing, it fails the resolution as it should.
  */
 function withoutPackageNames(catalog: Catalog, leftOut: Map<string, string[]>): Catalog {
   const made = new Map<CatalogRelease, CatalogRelease>();
@@ -78,7 +92,10 @@ function withoutPackageNames(catalog: Catalog, leftOut: Map<string, string[]>): 
       if (!r || r.layout !== 'skill-md' || r.dependencies.length === 0) return r;
       let kept = made.get(r);
       if (kept) return kept;
-      const unknown = r.dependencies.filter((d) => d.range === undefined && catalog.versions(d.id) === undefined);
+      // Itself too: `instructor` lists the pip package instructor (a skill's own name, never a skill it needs).
+      const unknown = r.dependencies.filter(
+        (d) => d.range === undefined && (d.id === id || catalog.versions(d.id) === undefined),
+      );
       kept = unknown.length === 0 ? r : { ...r, dependencies: r.dependencies.filter((d) => !unknown.includes(d)) };
       made.set(r, kept);
       if (unknown.length > 0)

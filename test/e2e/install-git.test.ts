@@ -115,6 +115,27 @@ describe('skills install from git', () => {
     expect(readdirSync(env.HOME!).sort()).toEqual(['.cache', 'gitconfig']);
   });
 
+  it('names the source that installs one of two different skills of one name in a repository, and that source works', async () => {
+    const env = user();
+    const dir = project();
+    const twins = join(repos, 'twins.git');
+    makeRepo(twins, {
+      'skills/docx/SKILL.md': skill('docx'),
+      'plugins/office/skills/docx/SKILL.md': skill('docx', '# docx\n\nAnother docx skill.\n'),
+      'skills/pdf/SKILL.md': skill('pdf'),
+    });
+    const r = await runCli(['install', `file://${twins}`], { cwd: dir, env });
+    expect(r.exitCode).toBe(2);
+    const hint = r.stderr.split('\n').find((l) => l.startsWith('hint: '))!;
+    expect(hint).toMatch(
+      /^hint: two different skills are named docx: install the one you want by itself, e\.g\. skills install file:\/\/\S+#:(skills|plugins\/office\/skills)\/docx \(and the others with --skill\)$/,
+    );
+    const source = /skills install (\S+)/.exec(hint)![1]!;
+    const one = await runCli(['install', source], { cwd: dir, env });
+    expect(one.exitCode).toBe(0);
+    expect(one.stdout).toContain('added     docx@0.0.0  → .claude/skills/docx');
+  });
+
   it('installs every valid skill of a repository, skipping the invalid one with one line and exit 1; --strict refuses all', async () => {
     const env = user();
     const dir = project();

@@ -89,7 +89,7 @@ describe('skills install: every source kind (built CLI)', () => {
     const r = await cli(reg, ['install', join(repo, 'distil'), join(repo, 'uses-basic'), basic], project);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain(
-      'warning: distil@1.0.0 lists transformers, torch under dependencies, which no registry or source holds as a skill: left out (skills installs skills, not Python or npm packages)',
+      'warning: distil@1.0.0 lists transformers, torch under dependencies, which no registry or source holds as another skill: left out (skills installs skills, not Python or npm packages)',
     );
     expect(r.stderr).toContain('warning: uses-basic@1.0.0 lists numpy under dependencies');
     const lock = lockOf(project);

@@ -412,7 +412,7 @@ describe('systemPackageChecker', () => {
 describe("resolveSpecs: a SKILL.md skill's package names under dependencies", () => {
   // Ids of even length are SKILL.md skills in makeIndex, odd ones manifest.json skills.
   const reg: Registry = {
-    kd: { '1.0.0': ['torch', 'datasets', 'tool'], '0.9.0': ['torch'] },
+    kd: { '1.0.0': ['torch', 'datasets', 'tool', 'kd'], '0.9.0': ['torch'] },
     man: { '1.0.0': ['torch'] },
     pin: { '1.0.0': ['torch@^2'] },
     tool: { '1.0.0': [] },
@@ -425,7 +425,21 @@ describe("resolveSpecs: a SKILL.md skill's package names under dependencies", ()
     expect(r.resolved.find((s) => s.id === 'kd')!.dependencies).toEqual(['tool@1.0.0']);
     const said = r.warnings.filter((w) => w.includes('under dependencies'));
     expect(said).toEqual([
-      'kd@1.0.0 lists torch, datasets under dependencies, which no registry or source holds as a skill: left out (skills installs skills, not Python or npm packages)',
+      'kd@1.0.0 lists torch, datasets, kd under dependencies, which no registry or source holds as another skill: left out (skills installs skills, not Python or npm packages)',
+    ]);
+  });
+
+  it('counts the skills past three in one line', () => {
+    const many: Registry = {
+      aa: { '1.0.0': ['numpy'] },
+      bb: { '1.0.0': ['torch'] },
+      cc: { '1.0.0': ['scipy'] },
+      dd: { '1.0.0': ['pandas', 'aa', 'bb', 'cc'] },
+    };
+    const r = resolve(['dd@1.0.0'], many);
+    if (!r.ok) throw new Error('expected a resolution');
+    expect(r.warnings).toEqual([
+      '4 skills list under dependencies names that no registry or source holds as another skill (aa@1.0.0: numpy; bb@1.0.0: torch; cc@1.0.0: scipy; and 1 more): left out (skills installs skills, not Python or npm packages)',
     ]);
   });
 
