@@ -60,6 +60,8 @@ trap '' PIPE
 d="$SKILL_DIR/pids"; mkdir -p "$d"
 setsid sh -c 'echo $$ > "$0/setsid"; exec sleep 301' "$d" &
 echo $$ > "$d/script"
+# The escaped child is there before the first line (else, on a busy machine, head -1 could end the run first).
+while [ ! -s "$d/setsid" ]; do sleep 0.01; done
 while :; do echo line; sleep 0.02; done
 `;
 
