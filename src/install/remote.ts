@@ -51,6 +51,7 @@ export async function gatherTree(
       ...(relabel ? { relabel } : {}),
       folderNotNamed: relabel !== undefined && abs === unnamed,
       keep,
+      listing: below?.listings.get(abs),
     });
     found.push('diagnostics' in p || origin === undefined ? p : { ...p, origin });
   }

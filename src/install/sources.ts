@@ -357,6 +357,8 @@ export interface LocalOptions {
   keep?: KeepBudget;
   /** `root` holds `files` and nothing else (ArchivedSkill's `only`). */
   only?: boolean;
+  /** The listing of `root` that discovery read on the way: the load does not list it again. */
+  listing?: Dirent[];
 }
 
 /**
@@ -373,7 +375,7 @@ export async function prepareLocal(
   const { relabel, files, keep, only = false } = local;
   const folderNotNamed = local.folderNotNamed ?? relabel !== undefined;
   try {
-    const skill = local.skill ?? loadSkill(root);
+    const skill = local.skill ?? loadSkill(root, { listing: local.listing });
     const { errors: problems, misnamed } = await installProblems(skill);
     if (problems.length > 0) {
       const shown = relabel
@@ -391,7 +393,8 @@ export async function prepareLocal(
         diagnostics: shown,
       };
     }
-    const listed = files ?? (keep ? skillFiles(skill.root) : undefined);
+    // Loaded just now (or from entries a whole walk found): its files are those its load walked, not listed again.
+    const listed = files ?? (keep ? skillFiles(skill.root, skill.entries) : undefined);
     const known = files ? local.integrity : undefined;
     return {
       typed,
