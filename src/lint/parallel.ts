@@ -37,6 +37,14 @@ export const MIN_LEFT = 32;
 export const FEW_LEFT_MS = 3000;
 /** Most threads "auto" runs: past this, finding the skills and printing the results, on one thread, dominate. */
 export const MAX_AUTO_THREADS = 8;
+/**
+ * Fewest cores "auto" starts workers on. On two, V8's own threads (compiling, collecting garbage) already keep the
+ * second core busy (the main thread alone uses 1.3 to 1.4 times its wall time): a worker lost time on every tree
+ * measured there, median wall one thread against auto: the 122 real skills 0.585 against 0.65 s, 800 / 3,000 /
+ * 10,000 generated ones 0.48 / 1.16 / 2.66 against 0.51 / 1.24 / 2.75 s, 979 real skills of four large public
+ * collections 4.04 against 4.41 s (quiet machine, 5 or 3 runs each, cold: --no-cache).
+ */
+export const MIN_AUTO_CORES = 3;
 
 /** The id of the finding on a skill that linting stopped on. It is no rule, so no setting turns it off. */
 export const CRASH_ID = 'SK000';
@@ -77,7 +85,7 @@ export function parseConcurrency(value: string | number | undefined): Concurrenc
  * Threads "auto" spreads over when the `left` skills left would take `projectedMs` on one thread: 1, or more.
  */
 export function autoThreads(projectedMs: number, cores = availableParallelism(), left = Infinity): number {
-  if (left < MIN_LEFT && projectedMs < FEW_LEFT_MS) return 1;
+  if (cores < MIN_AUTO_CORES || (left < MIN_LEFT && projectedMs < FEW_LEFT_MS)) return 1;
   return Math.max(1, Math.min(cores, MAX_AUTO_THREADS, 1 + Math.floor(projectedMs / SPREAD_MS)));
 }
 
@@ -116,7 +124,7 @@ export async function lintRoots(
     return spread(0, Math.min(concurrency, roots.length));
   }
   const cores = options.cores ?? availableParallelism();
-  const auto = concurrency === 'auto' && cores > 1;
+  const auto = concurrency === 'auto' && cores >= MIN_AUTO_CORES;
   // CPU time, not the clock: on a busy machine the clock runs on while this thread waits, and a worker would not
   // get a core of its own there either.
   const cpu =

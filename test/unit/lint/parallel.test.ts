@@ -15,6 +15,7 @@ import {
   lintRoots,
   FEW_LEFT_MS,
   MAX_AUTO_THREADS,
+  MIN_AUTO_CORES,
   MIN_LEFT,
   parseConcurrency,
   SPREAD_MS,
@@ -52,7 +53,9 @@ describe('autoThreads', () => {
     expect(autoThreads(SPREAD_MS - 1, 4)).toBe(1);
     expect(autoThreads(SPREAD_MS, 4)).toBe(2);
     expect(autoThreads(3 * SPREAD_MS, 4)).toBe(4);
-    expect(autoThreads(100 * SPREAD_MS, 2)).toBe(2);
+    expect(autoThreads(100 * SPREAD_MS, 3)).toBe(3);
+    // Two cores: one thread, however much work (V8's own threads keep the second core busy).
+    expect(autoThreads(100 * SPREAD_MS, MIN_AUTO_CORES - 1)).toBe(1);
     expect(autoThreads(100 * SPREAD_MS, 64)).toBe(MAX_AUTO_THREADS);
     expect(autoThreads(100 * SPREAD_MS, 1)).toBe(1);
   });
@@ -117,7 +120,7 @@ describe('lintRoots', () => {
     const dir = tree(30);
     const { roots, listings } = discoverSkills(['.'], { cwd: dir });
     // A clock of CPU time that each skill advances by what it costs: `first` ms for the first, `rest` for the others.
-    const run = async (first: number, rest: number) => {
+    const run = async (first: number, rest: number, cores = MIN_AUTO_CORES) => {
       let now = 0;
       const linter = createLinter({ config: config(dir) });
       const timed = {
@@ -129,7 +132,7 @@ describe('lintRoots', () => {
       };
       const threads = await lintRoots(timed, roots, new Map(listings), {
         concurrency: 'auto',
-        cores: 2,
+        cores,
         cpu: () => now,
         workerData: () => ({ config: config(dir) }),
       });
@@ -140,8 +143,10 @@ describe('lintRoots', () => {
     // Skills of 60 ms after a quick first one (29 left, 1.7 s): the pace of the first few overstates the rest, and
     // a worker would warm up on them as the main thread did; one thread.
     expect(await run(1, 60)).toEqual({ threads: 1, reports: 30 });
-    // Slow skills after a quick first one (29 × 150 ms left): a worker for the rest.
-    expect((await run(1, 150)).threads).toBe(2);
+    // Slow skills after a quick first one (29 × 150 ms left): workers for the rest, one a core.
+    expect((await run(1, 150)).threads).toBe(MIN_AUTO_CORES);
+    // On two cores, one thread all the same.
+    expect((await run(1, 150, MIN_AUTO_CORES - 1)).threads).toBe(1);
   }, 60_000);
 });
 
