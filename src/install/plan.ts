@@ -321,34 +321,46 @@ export async function planFromSources(
       ),
     };
   }
-  // A skill from a repository or a URL is pinned by its commit or content, so no version is no news; the others
-  // without one are said in one line.
-  const unversioned = [...locals.values()].filter((p) => isUnversioned(p.skill) && p.origin === undefined);
-  const names = unversioned.map((p) => p.skill.id);
-  const said =
-    unversioned.length === 0
-      ? []
-      : [
-          unversioned.length === 1
-            ? `${names[0]} has no version; it is kept as 0.0.0`
-            : `${unversioned.length} skills have no version; they are kept as 0.0.0${options.verbose ? ` (${names.join(', ')})` : ' (--verbose names them)'}`,
-        ];
-  // A skill whose folder in the source is not named as the skill is installed under its name: said, counted for many.
-  const renamed = [...locals.values()].filter((p) => p.folderName !== undefined);
-  if (renamed.length === 1)
-    said.push(
-      `${renamed[0]!.skill.id} is in a folder named ${renamed[0]!.folderName}; it is installed as ${renamed[0]!.skill.id}, by its name`,
-    );
-  else if (renamed.length > 1)
-    said.push(
-      `${renamed.length} skills are in folders not named as they are; each is installed by its name (${options.verbose ? renamed.map((p) => `${p.folderName} as ${p.skill.id}`).join(', ') : '--verbose names them'})`,
-    );
-  // A loose version (`1.0`) is kept as the one it plainly means: said for one skill, counted for many.
-  const loose = [...locals.values()].filter((p) => looseVersion(p.skill) !== undefined);
-  if (loose.length === 1) said.push(looseVersionWarning(loose[0]!.skill));
-  else if (loose.length > 1)
-    said.push(
-      `${loose.length} skills have a version that is not MAJOR.MINOR.PATCH; each is kept as the one it plainly means (${options.verbose ? loose.map((p) => `${p.skill.id} "${p.skill.version}" as ${looseVersion(p.skill)}`).join(', ') : '--verbose names them'})`,
-    );
+  // Each is said of one skill, and counted in one line for many (named with --verbose). A skill from a repository or
+  // a URL is pinned by its commit or content, so no version is no news there.
+  const all = [...locals.values()];
+  const verbose = options.verbose === true;
+  const said = [
+    ...oneOrMany(
+      all.filter((p) => isUnversioned(p.skill) && p.origin === undefined),
+      (p) => `${p.skill.id} has no version; it is kept as 0.0.0`,
+      (n) => `${n} skills have no version; they are kept as 0.0.0`,
+      (p) => p.skill.id,
+      verbose,
+    ),
+    // A skill whose folder in the source is not named as the skill is installed under its name.
+    ...oneOrMany(
+      all.filter((p) => p.folderName !== undefined),
+      (p) => `${p.skill.id} is in a folder named ${p.folderName}; it is installed as ${p.skill.id}, by its name`,
+      (n) => `${n} skills are in folders not named as they are; each is installed by its name`,
+      (p) => `${p.folderName} as ${p.skill.id}`,
+      verbose,
+    ),
+    // A loose version (`1.0`) is kept as the one it plainly means.
+    ...oneOrMany(
+      all.filter((p) => looseVersion(p.skill) !== undefined),
+      (p) => looseVersionWarning(p.skill),
+      (n) => `${n} skills have a version that is not MAJOR.MINOR.PATCH; each is kept as the one it plainly means`,
+      (p) => `${p.skill.id} "${p.skill.version}" as ${looseVersion(p.skill)}`,
+      verbose,
+    ),
+  ];
   return { ok: true, items, next, skipped, warnings: [...said, ...replaced, ...resolution.warnings] };
+}
+
+/** A warning about one skill as `one` says it; about several, one line: `many`, then their names with verbose. */
+function oneOrMany(
+  items: Prepared[],
+  one: (p: Prepared) => string,
+  many: (n: number) => string,
+  name: (p: Prepared) => string,
+  verbose: boolean,
+): string[] {
+  if (items.length <= 1) return items.map(one);
+  return [`${many(items.length)} (${verbose ? items.map(name).join(', ') : '--verbose names them'})`];
 }
