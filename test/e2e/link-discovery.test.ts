@@ -80,6 +80,9 @@ describe('skill folders placed as links', () => {
       '.claude/skills/loop2': { symlink: 'loop1' },
       // A folder holding skills, not a skill: not followed (Claude Code reads .claude/skills/*/SKILL.md only).
       '.claude/skills/lib': { symlink: '../../lib' },
+      // Broken links to files (a copy without their targets): no skill's, so no warning.
+      '.claude/skills/CLAUDE.md': { symlink: 'AGENTS.md' },
+      '.claude/skills/rules': { symlink: '../rules/mintlify.md' },
     });
     const dir = join(p.cwd, '.claude/skills');
     const list = await p.run(['list', '--no-registry']);

@@ -347,6 +347,36 @@ describe('skills lint (built CLI)', () => {
     );
   });
 
+  it("SK119 passes over GitBook links with brackets or \\&, a call and a file's path, and still finds a key", () =>
+    inTemp(async (dir) => {
+      const uuid = 'a3f19c2e-7b4d-4e8a-9c61-2d5f0b8e7a43';
+      const link =
+        'https://4711-files.gitbook.io/~/files/v0/b/gitbook-x-prod.appspot.com/o/spaces%2FAb%2Foutput%20(10).png';
+      // Made at run time, so that no scanner takes this file for a leak.
+      const key = ['Zx81kQ2m', 'Pq7RtY3v', 'W9nB4cLs'].join('');
+      writeTree(dir, {
+        's/SKILL.md': good('s'),
+        's/references/docs.md': [
+          '# Docs',
+          '',
+          `![chart](${link}?alt=media\\&token=${uuid})`,
+          `<img src="${link}?alt=media&#x26;token=${uuid}">`,
+          '',
+          '```python',
+          'confused_token = forge_hs256_with_public_key(valid_token, public_key_pem)',
+          'private_key_file = /etc/freeradius/3.0/certs/server2.key',
+          `api_token = "${key}"`,
+          '```',
+          '',
+        ].join('\n'),
+      });
+      const r = await runCli(['lint', 's', '--format', 'json'], { cwd: dir });
+      const found = (JSON.parse(r.stdout) as { skills: { diagnostics: { ruleId: string; line: number }[] }[] }).skills
+        .flatMap((k) => k.diagnostics)
+        .filter((d) => d.ruleId === 'SK119');
+      expect(found.map((d) => d.line)).toEqual([9]);
+    }));
+
   it('sets the execute bit with --fix only for scripts that have a shebang', () =>
     inTemp(async (dir) => {
       writeTree(dir, {
