@@ -4,6 +4,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
+import { onceEach } from '../model/memo.js';
 import type { Skill, SkillEntry } from '../model/skill.js';
 import { DEFAULT_LIMITS } from '../fs/archive.js';
 import { readOpenFile } from '../fs/read.js';
@@ -329,18 +330,7 @@ export function contentComparer(): (a: string, b: string) => boolean {
 /** `read` of each folder once, remembered; null where it threw (the folder cannot be read). */
 function remembered<T>(read: (root: string) => T): (root: string) => T | null {
   const seen = new Map<string, T | null>();
-  return (root) => {
-    let got = seen.get(root);
-    if (got === undefined) {
-      try {
-        got = read(root);
-      } catch {
-        got = null;
-      }
-      seen.set(root, got);
-    }
-    return got;
-  };
+  return (root) => onceEach(seen, root, read);
 }
 
 /**

@@ -1,20 +1,7 @@
 // Versions and ranges, compared and matched fast: a registry repeats a handful of them over thousands of releases.
 import Range from 'semver/classes/range.js';
 import SemVer from 'semver/classes/semver.js';
-
-/** `parse(key)` worked out once per key; null when it throws. */
-function parsedOnce<T>(cache: Map<string, T | null>, key: string, parse: (key: string) => T): T | null {
-  let parsed = cache.get(key);
-  if (parsed === undefined) {
-    try {
-      parsed = parse(key);
-    } catch {
-      parsed = null;
-    }
-    cache.set(key, parsed);
-  }
-  return parsed;
-}
+import { onceEach } from '../model/memo.js';
 
 // Plain x.y.z versions, by far the most common, compare as numbers; anything else goes through semver.
 const PLAIN = /^(\d{1,9})\.(\d{1,9})\.(\d{1,9})$/;
@@ -26,7 +13,7 @@ const parsedVersions = new Map<string, SemVer | number[] | null>();
  */
 export function versionKey(v: string): SemVer | readonly number[] | undefined {
   return (
-    parsedOnce(parsedVersions, v, (x) => {
+    onceEach(parsedVersions, v, (x) => {
       const m = PLAIN.exec(x);
       return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : new SemVer(x);
     }) ?? undefined
@@ -49,7 +36,7 @@ export function matches(version: string, range: string): boolean {
   const key = `${range}\0${version}`;
   let m = matching.get(key);
   if (m !== undefined) return m;
-  const r = parsedOnce(ranges, range, (x) => new Range(x));
+  const r = onceEach(ranges, range, (x) => new Range(x));
   m = r !== null && r.test(version);
   matching.set(key, m);
   return m;
