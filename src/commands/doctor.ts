@@ -71,6 +71,18 @@ function formatAgent(a: AgentReport, opts: FormatOptions): string {
   lines.push(
     `  loads ${plural(a.loaded.length, 'skill')}${a.loaded.length > 0 ? `: ${firstOf(a.loaded.map((s) => name(s.name)))}` : ''}`,
   );
+  if (a.loadedInvalid.length > 0) {
+    lines.push(
+      `  loads though invalid ${n(a.loadedInvalid.length)} (${a.title} minds none of their errors; other agents may skip them):`,
+    );
+    const width = Math.max(...a.loadedInvalid.map((s) => [...name(s.name)].length));
+    for (const s of a.loadedInvalid) {
+      const shown = name(s.name);
+      lines.push(
+        c.red(`    ${shown}${' '.repeat(width - [...shown].length)}  ${show(s.root)}: ${forTerminal(s.message)}`),
+      );
+    }
+  }
   if (a.skipped.length > 0) {
     lines.push(`  skips ${n(a.skipped.length)}:`);
     const width = Math.max(...a.skipped.map((s) => [...skipName(s)].length));

@@ -4,8 +4,10 @@ import { contentComparer } from '../registry/integrity.js';
 import { readsManifestSkills, type Agent, type AgentDetection } from '../skill/agents.js';
 import { confusableGroups } from '../skill/confusable-names.js';
 import { real, type FolderScope } from '../skill/folders.js';
+import type { SkillReport } from '../skill/validate.js';
 import type { FolderReader } from './folder-read.js';
 import type { ListingRule } from './listing-rules.js';
+import { firstParagraph } from '../formats/first-paragraph.js';
 
 // What one agent sees of its folders: each folder's skills in the agent's precedence, sorted into the ones it
 // loads and the ones it skips (and why), and the names that collide.
@@ -42,6 +44,16 @@ export interface SkippedSkill {
   copy?: boolean;
 }
 
+/** A skill the agent loads though validate finds errors in it (kinds the agent does not mind; others may). */
+export interface LoadedInvalid {
+  name: string;
+  root: string;
+  scope: FolderScope;
+  /** The first error, in a sentence (and how many more). */
+  message: string;
+  errors: ReturnType<typeof jsonDiagnostic>[];
+}
+
 export interface Collision {
   kind: 'same-name' | 'look-alike';
   names: string[];
@@ -55,6 +67,8 @@ export interface AgentView {
   /** The skills the agent lists, in precedence order. */
   loaded: SeenSkill[];
   skipped: SkippedSkill[];
+  /** Of the skills loaded (or disabled, yet the agent's), those the standard calls invalid. */
+  loadedInvalid: LoadedInvalid[];
   collisions: Collision[];
   warnings: string[];
 }
@@ -74,10 +88,17 @@ export function agentFolders(found: AgentDetection, rule: ListingRule): AgentFol
 /**
  * What the agent sees. A skill it cannot use (invalid, unreadable, a manifest.json skill in a SKILL.md-only agent)
  * does not take its name, so a usable one of the same name in a later folder is still seen; a disabled one does
- * (it is still the agent's skill, used when named).
+ * (it is still the agent's skill, used when named). Invalid means errors the agent minds (`rule.loads`); a skill
+ * whose errors it does not mind is used like a valid one, and listed in loadedInvalid besides.
  */
-export async function viewAgent(agent: Agent, folders: AgentFolder[], read: FolderReader): Promise<AgentView> {
-  const view: AgentView = { folders, loaded: [], skipped: [], collisions: [], warnings: [] };
+export async function viewAgent(
+  agent: Agent,
+  folders: AgentFolder[],
+  read: FolderReader,
+  rule: Pick<ListingRule, 'loads'> = {},
+): Promise<AgentView> {
+  const view: AgentView = { folders, loaded: [], skipped: [], loadedInvalid: [], collisions: [], warnings: [] };
+  const refuses = rule.loads?.refuses ?? (() => true);
   const taken = new Map<string, SeenSkill>();
   const sameContent = contentComparer();
   const readsManifest = readsManifestSkills(agent);
@@ -88,8 +109,8 @@ export async function viewAgent(agent: Agent, folders: AgentFolder[], read: Fold
     if (cut) view.warnings.push(cut);
     for (const s of unreadable)
       view.skipped.push({ name: null, root: s.path, scope, reason: 'unreadable', message: s.message });
-    for (const skill of skills) {
-      const seen = seenSkill(skill, scope);
+    for (const skill of validFirst(skills, reports)) {
+      const seen = seenSkill(skill, scope, rule.loads?.describesFromBody === true);
       if (skill.layout === 'manifest' && !readsManifest) {
         view.skipped.push({
           name: seen.name,
@@ -102,13 +123,14 @@ export async function viewAgent(agent: Agent, folders: AgentFolder[], read: Fold
       }
       const report = reports.get(skill.root);
       const errors = (report?.diagnostics ?? []).filter((d) => d.severity === 'error');
-      if (errors.length > 0) {
+      const refused = errors.filter(refuses);
+      if (refused.length > 0) {
         view.skipped.push({
           name: seen.name,
           root: skill.root,
           scope,
           reason: 'invalid',
-          message: errors[0]!.message + (errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''),
+          message: refused[0]!.message + more(errors.length),
           errors: errors.map(jsonDiagnostic),
         });
         continue;
@@ -121,6 +143,14 @@ export async function viewAgent(agent: Agent, folders: AgentFolder[], read: Fold
         continue;
       }
       taken.set(seen.name, seen);
+      if (errors.length > 0)
+        view.loadedInvalid.push({
+          name: seen.name,
+          root: skill.root,
+          scope,
+          message: errors[0]!.message + more(errors.length),
+          errors: errors.map(jsonDiagnostic),
+        });
       if (isHidden(skill)) {
         view.skipped.push({
           name: seen.name,
@@ -155,8 +185,27 @@ function isHidden(skill: Skill): boolean {
   return skill.disableModelInvocation || !skill.defaultEnabled;
 }
 
-function seenSkill(skill: Skill, scope: FolderScope): SeenSkill {
-  return { name: skill.id, description: skill.description, file: skill.file, root: skill.root, scope };
+const hasErrors = (skill: Skill, reports: Map<string, SkillReport>) =>
+  (reports.get(skill.root)?.diagnostics ?? []).some((d) => d.severity === 'error');
+
+/**
+ * A folder's skills in the order found, except that a skill with errors comes after a valid one of its name: which of
+ * two skills of one name in one folder an agent takes is documented nowhere, and the one the standard accepts is
+ * the likelier (and the collision is reported either way).
+ */
+function validFirst(skills: Skill[], reports: Map<string, SkillReport>): Skill[] {
+  const valid = new Set(skills.filter((s) => !hasErrors(s, reports)).map((s) => s.id));
+  const later = skills.filter((s) => valid.has(s.id) && hasErrors(s, reports));
+  return later.length === 0 ? skills : [...skills.filter((s) => !later.includes(s)), ...later];
+}
+
+const more = (errors: number) => (errors > 1 ? ` (and ${errors - 1} more)` : '');
+
+/** The skill as the agent lists it; with `fromBody`, a missing description is the instructions' first paragraph. */
+function seenSkill(skill: Skill, scope: FolderScope, fromBody: boolean): SeenSkill {
+  const description =
+    fromBody && skill.description.trim() === '' ? firstParagraph(skill.instructions) : skill.description;
+  return { name: skill.id, description, file: skill.file, root: skill.root, scope };
 }
 
 function shadowed(name: string, root: string, scope: FolderScope, by: string, copy: boolean): SkippedSkill {

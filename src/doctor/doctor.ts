@@ -27,7 +27,7 @@ export interface AgentReport extends AgentView {
   first: FolderScope;
   basis: string;
   listing: Listing;
-  /** Skills skipped as invalid or unreadable, collisions, and a listing over budget: each counts one. */
+  /** Skipped as invalid or unreadable, loaded though invalid, collisions, a listing over budget: each counts one. */
   problems: number;
 }
 
@@ -54,10 +54,11 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const agents: AgentReport[] = [];
   for (const d of detected) {
     const rule = listingRule(d.agent.name, options.env);
-    const view = await viewAgent(d.agent, agentFolders(d, rule), read);
+    const view = await viewAgent(d.agent, agentFolders(d, rule), read, rule);
     const listing = await measureListing(view.loaded, rule, count);
     const problems =
       view.skipped.filter((s) => s.reason === 'invalid' || s.reason === 'unreadable').length +
+      view.loadedInvalid.length +
       view.collisions.length +
       (listing.over > 0 ? 1 : 0);
     agents.push({

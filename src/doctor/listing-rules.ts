@@ -1,3 +1,4 @@
+import type { Diagnostic } from '../model/diagnostic.js';
 import type { FolderScope } from '../skill/folders.js';
 
 // How each agent turns the skills of its folders into the listing it puts in every prompt: which folder wins a
@@ -23,7 +24,28 @@ export interface ListingRule {
   budget?: ListingBudget;
   /** Where the precedence and the line come from. */
   basis: string;
+  /**
+   * What the agent is known to load a skill past: of validate's errors, those that make it leave the skill out.
+   * Unset: every error does (the standard's rule, and all that can be said of an agent that documents none).
+   */
+  loads?: Leniency;
 }
+
+/** An agent that loads skills the standard calls invalid, when their errors are of kinds it does not mind. */
+export interface Leniency {
+  /** Whether this error makes the agent leave the skill out. */
+  refuses: (d: Diagnostic) => boolean;
+  /** A missing description is taken from the first paragraph of the instructions. */
+  describesFromBody?: boolean;
+  /** Where this comes from. */
+  basis: string;
+}
+
+/** The error is one of these checks (by id), or a wrong type given to one of these fields. */
+const oneOf =
+  (ids: string[], typedFields: string[] = []) =>
+  (d: Diagnostic): boolean =>
+    ids.includes(d.ruleId) || (d.ruleId === 'SK015' && typedFields.includes(d.data?.field ?? ''));
 
 const nameAndDescription = (name: string, description: string) => `- ${name}: ${description}`;
 
@@ -46,6 +68,18 @@ export const LISTING_RULES: Readonly<Record<string, ListingRule>> = {
         'Claude Code lists skills within 1% of the context window, or 8,000 characters (docs: Skills, "skill descriptions")',
     },
     basis: 'Claude Code: personal skills (~/.claude/skills) override project skills (.claude/skills)',
+    loads: {
+      // Left out: a file it cannot read, frontmatter left open, YAML that does not parse or is no mapping, a name
+      // or description against the rules the docs give them. Loaded past: no frontmatter, no name (the folder's is
+      // used), a name that is not the folder's, no description, and errors in fields it does not read.
+      refuses: oneOf(
+        ['SK002', 'SK003', 'SK004', 'SK006', 'SK007', 'SK008', 'SK009', 'SK012', 'SK018', 'SK019', 'SK033'],
+        ['name', 'description'],
+      ),
+      describesFromBody: true,
+      basis:
+        "Claude Code: every frontmatter field is optional; name defaults to the folder's name and description to the first paragraph of the instructions (docs: Skills, frontmatter reference)",
+    },
   },
   codex: {
     first: 'project',
@@ -56,6 +90,17 @@ export const LISTING_RULES: Readonly<Record<string, ListingRule>> = {
       basis: 'Codex lists skills within 2% of the context window: 4,000 tokens of a 200k-token window',
     },
     basis: 'Codex: repository skills come before user skills; each line names the SKILL.md file',
+    loads: {
+      // Left out: a file it cannot read, no frontmatter or one left open, YAML that does not parse or is no
+      // mapping, a metadata that is not one, a name or description missing, empty, of another type or too long.
+      // Loaded past: everything else (the name's letters and case, a name that is not the folder's, other fields).
+      refuses: oneOf(
+        ['SK001', 'SK002', 'SK003', 'SK004', 'SK005', 'SK006', 'SK011', 'SK012', 'SK014', 'SK018', 'SK019', 'SK033'],
+        ['name', 'description', 'metadata'],
+      ),
+      basis:
+        'Codex loads a SKILL.md whose frontmatter parses with a name of 1 to 64 characters and a description of 1 to 1,024; it checks nothing else (codex-rs/core/src/skills/loader.rs)',
+    },
   },
 };
 

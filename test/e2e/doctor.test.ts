@@ -38,7 +38,9 @@ function troubled() {
   return setup(
     under('.claude/skills', {
       ...skill('valid'),
-      'broken/SKILL.md': skillMd('name: broken'),
+      // Claude Code cannot read YAML that does not parse: skipped. A missing description it takes from the body.
+      'broken/SKILL.md': skillMd('name: broken\ndescription: "unclosed'),
+      'nodesc/SKILL.md': skillMd('name: nodesc', 'Fills in forms\nfor the doctor.\n\nMore.\n'),
       'tool/manifest.json': JSON.stringify({
         id: 'tool',
         name: 'Tool',
@@ -62,10 +64,13 @@ describe('skills doctor (built CLI)', () => {
     expect(r.exitCode).toBe(1);
     const out = r.stdout;
     expect(out).toMatch(/^Claude Code \(claude-code\)\n {2}reads ~\/\.claude\/skills, then \.claude\/skills/);
-    // Eleven skills: the first ten named, then how many more.
-    expect(out).toMatch(/^ {2}loads 11 skills: shared, long-0, .* and 1 more \(--json lists them all\)$/m);
+    // Twelve skills: the first ten named, then how many more.
+    expect(out).toMatch(/^ {2}loads 12 skills: shared, long-0, .* and 2 more \(--json lists them all\)$/m);
+    expect(out).toMatch(
+      /^ {2}loads though invalid 1 \(Claude Code minds none of their errors; other agents may skip them\):\n {4}nodesc {2}\.claude\/skills\/nodesc: description is missing/m,
+    );
     expect(out).toMatch(/^ {2}skips 4:$/m);
-    expect(out).toMatch(/^ {4}broken +invalid \(\.claude\/skills\/broken\): description is missing/m);
+    expect(out).toMatch(/^ {4}broken +invalid \(\.claude\/skills\/broken\): frontmatter YAML does not parse/m);
     expect(out).toMatch(/^ {4}tool +not read: a manifest\.json skill: Claude Code reads SKILL\.md skills only$/m);
     expect(out).toMatch(/^ {4}manual +disabled: disable-model-invocation is true/m);
     expect(out).toMatch(/^ {4}shared +shadowed: \.claude\/skills\/shared by ~\/\.claude\/skills\/shared$/m);
@@ -76,7 +81,7 @@ describe('skills doctor (built CLI)', () => {
       /^ {2}listing: [\d,]+ characters, [\d,]+ tokens, over its budget of 8,000 characters by [\d,]+$/m,
     );
     expect(out).toMatch(/^ {4}trim first, the longest descriptions: long-\d \(saves [\d,]+ characters\)/m);
-    expect(out).toMatch(/\n {2}3 problems\n\n1 agent checked: 3 problems$/);
+    expect(out).toMatch(/\n {2}4 problems\n\n1 agent checked: 4 problems$/);
   });
 
   it('prints the full data with --json, and the same exit code', async () => {
@@ -85,7 +90,7 @@ describe('skills doctor (built CLI)', () => {
     expect(r.exitCode).toBe(1);
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc)).toEqual(['agents', 'problems']);
-    expect(doc.problems).toBe(3);
+    expect(doc.problems).toBe(4);
     const [a] = doc.agents;
     expect(Object.keys(a)).toEqual([
       'name',
@@ -96,12 +101,13 @@ describe('skills doctor (built CLI)', () => {
       'folders',
       'loaded',
       'skipped',
+      'loadedInvalid',
       'collisions',
       'warnings',
       'listing',
       'problems',
     ]);
-    expect(a).toMatchObject({ name: 'claude-code', reads: 'skill-md', first: 'user', problems: 3 });
+    expect(a).toMatchObject({ name: 'claude-code', reads: 'skill-md', first: 'user', problems: 4 });
     expect(a.folders).toEqual([
       { dir: join(t.home, '.claude/skills'), scope: 'user', exists: true },
       { dir: join(t.cwd, '.claude/skills'), scope: 'project', exists: true },
@@ -119,7 +125,20 @@ describe('skills doctor (built CLI)', () => {
       ['shared', 'shadowed'],
       ['tool', 'manifest'],
     ]);
-    expect(a.skipped[0].errors[0]).toMatchObject({ ruleId: 'SK011', line: 2, column: 1 });
+    expect(a.skipped[0].errors[0]).toMatchObject({ ruleId: 'SK003' });
+    expect(a.loadedInvalid).toEqual([
+      {
+        name: 'nodesc',
+        root: join(t.cwd, '.claude/skills/nodesc'),
+        scope: 'project',
+        message: expect.stringMatching(/^description is missing/),
+        errors: [expect.objectContaining({ ruleId: 'SK011', line: 2, column: 1 })],
+      },
+    ]);
+    // Listed with the first paragraph of its instructions, as Claude Code takes it.
+    expect(a.loaded.find((s: { name: string }) => s.name === 'nodesc').description).toBe(
+      'Fills in forms for the doctor.',
+    );
     expect(a.collisions).toEqual([
       expect.objectContaining({
         kind: 'same-name',
@@ -130,7 +149,7 @@ describe('skills doctor (built CLI)', () => {
     const { listing } = a;
     expect(listing.budget).toMatchObject({ unit: 'characters', limit: 8000 });
     expect(listing.over).toBe(listing.characters - 8000);
-    expect(listing.entries).toHaveLength(11);
+    expect(listing.entries).toHaveLength(12);
     expect(listing.tokens).toBeGreaterThan(0);
     expect(listing.trim.length).toBeGreaterThan(0);
     expect(listing.trim[0]).toEqual({

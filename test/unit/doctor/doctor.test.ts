@@ -46,7 +46,8 @@ describe('doctor: what Claude Code sees', () => {
       ...skill('twin'),
       ...skill('manual', 'disable-model-invocation: true'),
       ...skill('off', 'default_enabled: false'),
-      'broken/SKILL.md': skillMd('name: broken'),
+      'broken/SKILL.md': skillMd('name: Broken'),
+      'nodesc/SKILL.md': skillMd('name: nodesc', '# Nodesc\n\nFills in forms.\n'),
       'tool/manifest.json': TOOL_MANIFEST,
     }),
     under('.claude/skills', {
@@ -67,13 +68,22 @@ describe('doctor: what Claude Code sees', () => {
       ['shared', 'user'],
       ['twin', 'user'],
       ['good', 'project'],
+      ['nodesc', 'project'],
     ]);
-    expect(byReason(a, 'invalid')).toEqual(['broken']);
-    expect(a.skipped.find((s) => s.reason === 'invalid')!.errors![0]).toMatchObject({
-      ruleId: 'SK011',
-      severity: 'error',
-      line: 2,
-    });
+    // A name Claude Code's rules refuse (not lowercase): skipped, said by that error though it has others.
+    expect(byReason(a, 'invalid')).toEqual(['Broken']);
+    const broken = a.skipped.find((s) => s.reason === 'invalid')!;
+    expect(broken.message).toMatch(/^name "Broken" must be lowercase.* \(and 2 more\)$/);
+    expect(broken.errors!.map((e) => e.ruleId).sort()).toEqual(['SK007', 'SK010', 'SK011']);
+    // No description: Claude Code takes the first paragraph, and loads it; still invalid to the standard.
+    expect(a.loaded.find((s) => s.name === 'nodesc')!.description).toBe('Fills in forms.');
+    expect(a.loadedInvalid).toEqual([
+      expect.objectContaining({
+        name: 'nodesc',
+        scope: 'project',
+        errors: [expect.objectContaining({ ruleId: 'SK011', severity: 'error', line: 2 })],
+      }),
+    ]);
     expect(byReason(a, 'manifest')).toEqual(['tool']);
     expect(byReason(a, 'disabled')).toEqual(['manual', 'off']);
     expect(byReason(a, 'shadowed')).toEqual(['shared', 'twin']);
@@ -99,9 +109,46 @@ describe('doctor: what Claude Code sees', () => {
     const r = await run(p);
     const a = r.agents[0]!;
     expect(a.listing).toMatchObject({ over: 0, trim: [], budget: { unit: 'characters', limit: 8000 } });
-    expect(a.listing.entries.map((e) => e.name)).toEqual(['shared', 'twin', 'good']);
-    expect(a.problems).toBe(2);
-    expect(r.problems).toBe(2);
+    expect(a.listing.entries.map((e) => e.name)).toEqual(['shared', 'twin', 'good', 'nodesc']);
+    // Broken (skipped), nodesc (loaded though invalid), the collision.
+    expect(a.problems).toBe(3);
+    expect(r.problems).toBe(3);
+  });
+});
+
+describe('doctor: what each agent loads of an invalid skill', () => {
+  const tree = {
+    ...skill('good'),
+    // The standard's errors Codex does not check: a name in capitals, not its folder's; a field of a wrong type.
+    'caps/SKILL.md': skillMd('name: Caps Lock\ndescription: Does caps things.'),
+    ...skill('typed', 'compatibility: [1, 2]'),
+    // Errors Codex does check: no frontmatter, a name over 64 characters, no description, YAML that does not parse.
+    'bare/SKILL.md': '# Bare\n\nNo frontmatter here.\n',
+    [`${'n'.repeat(65)}/SKILL.md`]: skillMd(`name: ${'n'.repeat(65)}\ndescription: Too long a name.`),
+    'nodesc/SKILL.md': skillMd('name: nodesc'),
+    'yaml/SKILL.md': skillMd('name: yaml\ndescription: "unclosed'),
+  };
+
+  it('Codex loads past the errors it does not check and skips for those it does', async () => {
+    const a = (await run(place(under('.agents/skills', tree), {}), ['codex'])).agents[0]!;
+    expect(a.loaded.map((s) => s.name).sort()).toEqual(['Caps Lock', 'good', 'typed']);
+    expect(a.loadedInvalid.map((s) => s.name).sort()).toEqual(['Caps Lock', 'typed']);
+    expect(byReason(a, 'invalid').sort()).toEqual(['bare', 'n'.repeat(65), 'nodesc', 'yaml']);
+    expect(a.problems).toBe(6);
+  });
+
+  it('Claude Code loads a skill with no frontmatter under its folder’s name, and skips a name it refuses', async () => {
+    const a = (await run(place(under('.claude/skills', tree), {}), ['claude-code'])).agents[0]!;
+    expect(a.loaded.map((s) => s.name).sort()).toEqual(['bare', 'good', 'nodesc', 'typed']);
+    expect(a.loaded.find((s) => s.name === 'bare')!.description).toBe('No frontmatter here.');
+    expect(byReason(a, 'invalid').sort()).toEqual(['Caps Lock', 'n'.repeat(65), 'yaml']);
+  });
+
+  it('an agent that documents nothing skips every invalid skill, as the standard says', async () => {
+    const a = (await run(place(under('.cursor/skills', tree), {}), ['cursor'])).agents[0]!;
+    expect(a.loaded.map((s) => s.name)).toEqual(['good']);
+    expect(a.loadedInvalid).toEqual([]);
+    expect(byReason(a, 'invalid')).toHaveLength(6);
   });
 });
 
