@@ -15,15 +15,26 @@ export interface ToolsOptions {
 
 const MAX_QUERY_PICKS = 20;
 
+/**
+ * The most one list_skills answer without a query holds, in characters of its JSON (~8,000 tokens): a listing
+ * past it comes in pages. Claude Code warns of a tool answer over 10,000 tokens and cuts one over 25,000
+ * (MAX_MCP_OUTPUT_TOKENS); 500 skills listed whole are ~45,000.
+ */
+export const LIST_PAGE_CHARS = 32_000;
+
 const BASE_TOOLS = [
   {
     name: 'list_skills',
     description:
-      "List the agent skills this server serves: name, description and URI of each. With a query (the user's request), only the skills that fit it, best first.",
+      "List the agent skills this server serves: name, description and URI of each (a long listing comes in pages: pass nextCursor as cursor). With a query (the user's request), only the skills that fit it, best first.",
     inputSchema: {
       type: 'object',
       properties: {
         query: { type: 'string', description: "The user's request, to pick the skills that fit it" },
+        cursor: {
+          type: 'string',
+          description: 'Without a query: the nextCursor of the last answer, for the next page of a long listing',
+        },
         max: {
           type: 'integer',
           minimum: 1,
@@ -106,7 +117,7 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
     try {
       switch (name) {
         case 'list_skills':
-          return listSkills(str('query', false), args.max);
+          return listSkills(str('query', false), args.max, str('cursor', false));
         case 'load_skill':
           return loadSkill(str('skill_name', true)!);
         case 'read_skill_file':
@@ -127,14 +138,34 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
     );
   });
 
-  function listSkills(query: string | undefined, max: unknown): ToolResult {
+  function listSkills(query: string | undefined, max: unknown, cursor: string | undefined): ToolResult {
     const now = set.current();
     const item = (s: { name: string; description: string }) => ({
       name: s.name,
       description: s.description,
       uri: skillUri(s.name, SKILL_MD),
     });
-    if (query === undefined) return json({ skills: now.listed.map(item) });
+    if (query === undefined) {
+      const total = now.listed.length;
+      const from = cursor === undefined ? 0 : /^\d{1,9}$/.test(cursor) ? Number(cursor) : NaN;
+      if (!(from < total) && !(from === 0 && total === 0))
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `list_skills: "cursor" must be a nextCursor an earlier list_skills gave (${total} skills are listed)`,
+        );
+      const page = pageOf(now.listed.map(item), from);
+      const next = from + page.length;
+      if (from === 0 && next === total) return json({ skills: page });
+      return json({
+        skills: page,
+        total,
+        ...(next < total ? { nextCursor: String(next) } : {}),
+        note:
+          `skills ${from + 1} to ${next} of ${total}` +
+          (next < total ? `; call list_skills with cursor "${next}" for the next page` : '') +
+          ", or with the user's request as query for the skills that fit it",
+      });
+    }
     if (max !== undefined && (!Number.isInteger(max) || (max as number) < 1 || (max as number) > MAX_QUERY_PICKS))
       throw new McpError(
         ErrorCode.InvalidParams,
@@ -154,6 +185,21 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
         ? { note: `no skill fits the query; list_skills without a query lists all ${now.listed.length}` }
         : {}),
     });
+  }
+
+  /** The items from `from` on that fit in LIST_PAGE_CHARS (one at least), as the answer's JSON will hold them. */
+  function pageOf<T>(items: T[], from: number): T[] {
+    let size = 400; // the answer's other keys: total, nextCursor, note
+    let end = from;
+    while (end < items.length) {
+      // Inside the answer's array each line of an item is indented four spaces more; a comma and a newline follow.
+      const shown = JSON.stringify(items[end], null, 2);
+      const chars = shown.length + 4 * shown.split('\n').length + 2;
+      if (end > from && size + chars > LIST_PAGE_CHARS) break;
+      size += chars;
+      end++;
+    }
+    return items.slice(from, end);
   }
 
   function loadSkill(name: string): ToolResult {
