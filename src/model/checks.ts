@@ -54,6 +54,10 @@ export const CHECKS = {
     id: 'SK036',
     description: 'the name neither mixes scripts nor is written in letters that only look Latin',
   },
+  'text-encoding': {
+    id: 'SK037',
+    description: 'the skill file and its instructions are UTF-8: no byte that is not, read as U+FFFD',
+  },
 } as const satisfies Record<string, { id: string; description: string }>;
 
 export type CheckName = keyof typeof CHECKS;

@@ -16,6 +16,7 @@ export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: Saf
   const file = skill.file;
   const at = (k: string): Position | undefined => skill.positions[k];
   checkUnsafeText(skill, out);
+  checkEncoding(skill, out);
   checkNameLookalike(skill, out);
   // A SKILL.md without a top-level version is versioned by metadata.version, which is checked the same way.
   const meta = raw.metadata;
@@ -196,29 +197,82 @@ function checkUnsafeText(skill: Skill, out: Diagnostic[]): void {
     scan(part.file, part.text, part.line, () => 'the instructions', part.ascii);
   // Every frontmatter or manifest value, as decoded (a YAML or JSON escape such as "\u001b" holds the character
   // the text does not show), and every key: reported at the key.
-  // A stack, not recursion, and each shared object once: YAML aliases make a small file a graph of billions of paths.
+  eachText(skill.raw, (text, path, isKey) => {
+    const found = unsafeChars(text);
+    if (found.length === 0) return;
+    if (isKey) report(skill.file, skill.positions[path], `the key of ${path}`, found);
+    else report(skill.file, skill.positions[path] ?? skill.positions[topOf(path)], path, found);
+  });
+}
+
+/** The top-level field of a value's path: `metadata` of `metadata.author`, `triggers` of `triggers.keywords[0]`. */
+const topOf = (path: string) => path.replace(/[.[].*$/, '');
+
+/**
+ * Every string value of a frontmatter or manifest object, and every key of its mappings, with its path
+ * (`metadata.author`, `triggers.keywords[0]`), in the file's order. A stack, not recursion, and each shared object
+ * once: YAML aliases make a small file a graph of billions of paths.
+ */
+function eachText(raw: Record<string, unknown>, visit: (text: string, path: string, isKey: boolean) => void): void {
   const seen = new Set<object>();
-  const stack: [unknown, string][] = [[skill.raw, '']];
+  const stack: [unknown, string][] = [[raw, '']];
   for (let visits = 0; stack.length > 0 && visits < MAX_VALUES; visits++) {
     const [v, path] = stack.pop()!;
-    if (typeof v === 'string') {
-      const found = unsafeChars(v);
-      if (found.length > 0) {
-        const top = path.replace(/[.[].*$/, '');
-        report(skill.file, skill.positions[path] ?? skill.positions[top], path, found);
-      }
-    } else if (v && typeof v === 'object' && !seen.has(v)) {
+    if (typeof v === 'string') visit(v, path, false);
+    else if (v && typeof v === 'object' && !seen.has(v)) {
       seen.add(v);
       const entries = Array.isArray(v) ? v.map((x, i) => [`[${i}]`, x] as const) : Object.entries(v);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [k, x] = entries[i]!;
         const child = Array.isArray(v) ? `${path}${k}` : path === '' ? k : `${path}.${k}`;
-        const inKey = Array.isArray(v) ? [] : unsafeChars(k);
-        if (inKey.length > 0) report(skill.file, skill.positions[child], `the key of ${child}`, inKey);
+        if (!Array.isArray(v)) visit(k, child, true);
         stack.push([x, child]);
       }
     }
   }
+}
+
+/** U+FFFD, as a decoder writes it for each byte sequence that is not UTF-8. */
+const REPLACEMENT = '\uFFFD';
+
+/**
+ * Text that is not UTF-8 (Latin-1 or Windows-1252 saved by an older editor: `café` as the byte E9) reaches every
+ * agent as U+FFFD, the replacement character, in place of what was meant; so does text an earlier conversion broke
+ * (emoji lost as `�`, 4 of 15,818 mirrored public SKILL.md files). One warning per file, at its first place, counting
+ * the others.
+ */
+function checkEncoding(skill: Skill, out: Diagnostic[]): void {
+  const places = new Map<string, { pos?: Position; count: number }>();
+  const note = (file: string, pos: Position | undefined, count: number) => {
+    const p = places.get(file);
+    if (p) p.count += count;
+    else places.set(file, { ...(pos ? { pos } : {}), count });
+  };
+  // The frontmatter or manifest values and keys first (they come first in the file), at the first top-level field
+  // that holds one.
+  eachText(skill.raw, (text, path) => {
+    if (text.includes(REPLACEMENT)) note(skill.file, skill.positions[topOf(path)], 1);
+  });
+  for (const part of skill.instructionParts) {
+    if (part.ascii) continue;
+    let i = part.text.indexOf(REPLACEMENT);
+    if (i < 0) continue;
+    const at = positionFinder(part.text)(i);
+    let count = 0;
+    for (; i >= 0; i = part.text.indexOf(REPLACEMENT, i + 1)) count++;
+    note(part.file, { line: at.line + part.line - 1, column: at.column }, count);
+  }
+  for (const [file, { pos, count }] of places)
+    out.push(
+      diag(
+        'text-encoding',
+        'warning',
+        `the replacement character U+FFFD${count > 1 ? ` (${count} places)` : ''}: text that is not UTF-8, or was broken by an earlier conversion; agents read it, not what was meant`,
+        file,
+        pos ? { line: pos.line, column: pos.column } : undefined,
+        'save the file as UTF-8 (Latin-1 or Windows-1252 text: iconv -f windows-1252 -t utf-8, or "Save with encoding: UTF-8" in the editor); in a file that is UTF-8 already, the characters were lost before: write them again',
+      ),
+    );
 }
 
 /** The most values of one skill file checked for unsafe characters. */

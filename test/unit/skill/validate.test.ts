@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSkill } from '../../../src/skill/load.js';
 import { validateSkills } from '../../../src/skill/validate.js';
@@ -339,6 +340,14 @@ const cases: {
     says: /name "\u0440df" mixes scripts \(Cyrillic, Latin\): it reads as "pdf"/,
     severity: 'warning',
   },
+  {
+    check: 'text-encoding',
+    folder: 'good',
+    valid: md(good, '# Good\n\nCaf\u00e9 na\u00efve \u2014 \u{1f680} fine.\n'),
+    invalid: md(good, '# Good\n\n## \ufffd PostgreSQL features\n'),
+    says: /^the replacement character U\+FFFD: text that is not UTF-8, or was broken by an earlier conversion/,
+    severity: 'warning',
+  },
 ];
 
 describe('validate checks', () => {
@@ -402,6 +411,44 @@ describe('validate details', () => {
         (d) => d.rule === 'version-semver',
       )?.severity,
     ).toBe('error');
+  });
+
+  it('warns of text that is not UTF-8 where it first stands, counting the places, in SKILL.md and context files', async () => {
+    const latin1 = (t: string) => Buffer.from(t, 'latin1');
+    const body = join(tmp.dir, 'latin-body');
+    mkdirSync(body, { recursive: true });
+    writeFileSync(
+      join(body, 'SKILL.md'),
+      latin1('---\nname: latin-body\ndescription: Plain.\n---\n# T\n\nLine\ncaf\u00e9 and na\u00efve\n'),
+    );
+    const [b] = await validateSkills([loadSkill(body)]);
+    const found = b!.diagnostics.filter((d) => d.rule === 'text-encoding');
+    expect(found.map((d) => [d.ruleId, d.severity, d.line, d.column])).toEqual([['SK037', 'warning', 8, 4]]);
+    expect(found[0]!.message).toMatch(/U\+FFFD \(2 places\)/);
+    expect(b!.valid).toBe(true);
+
+    // In the frontmatter: at the field, counted with the body's.
+    const front = join(tmp.dir, 'latin-front');
+    mkdirSync(front, { recursive: true });
+    writeFileSync(
+      join(front, 'SKILL.md'),
+      latin1('---\nname: latin-front\nlicense: MIT\ndescription: Caf\u00e9 things.\n---\nna\u00efve\n'),
+    );
+    const [f] = await validateSkills([loadSkill(front)]);
+    expect(f!.diagnostics.filter((d) => d.rule === 'text-encoding').map((d) => [d.line, d.message])).toEqual([
+      [4, expect.stringContaining('(2 places)')],
+    ]);
+
+    // A manifest skill's context file: reported in that file.
+    const man = join(tmp.dir, 'latin-manifest');
+    writeTree(man, {
+      'manifest.json': manifest({ id: 'latin-manifest', context: ['context/guide.md'] }),
+      'context/guide.md': '',
+    });
+    writeFileSync(join(man, 'context/guide.md'), latin1('# Guide\n\nd\u00e9j\u00e0 vu\n'));
+    const [m] = await validateSkills([loadSkill(man)]);
+    const inContext = m!.diagnostics.filter((d) => d.rule === 'text-encoding');
+    expect(inContext.map((d) => [d.file, d.line, d.column])).toEqual([[join(man, 'context/guide.md'), 3, 2]]);
   });
 
   it('gives file line and column of the offending key', async () => {
