@@ -109,7 +109,12 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
   if (result.dryRun) ctx.stdout.write(`dry run: ${skills} would be updated; nothing was written\n`);
   else {
     const lockChanged = result.outcome?.ok === true && result.outcome.lockChanged;
-    ctx.stdout.write(`${skills} updated; ${rel(result.lockfile)} ${lockChanged ? 'written' : 'unchanged'}\n`);
+    const same = result.updates.filter((u) => u.sameFiles).length;
+    const moved =
+      same === 0
+        ? ''
+        : ` (${same === n ? (n === 1 ? 'its' : 'their') : `${same} with`} files unchanged: only the commit moved)`;
+    ctx.stdout.write(`${skills} updated${moved}; ${rel(result.lockfile)} ${lockChanged ? 'written' : 'unchanged'}\n`);
   }
   return { ...result, exitCode };
 }
@@ -117,7 +122,8 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
 /** `pdf  1.0.0 → 1.1.0  (<url>#v1.0.0:skills/pdf)`. */
 function updateLine(u: PlannedUpdate, dryRun: boolean, c: Paint): string {
   const verb = dryRun ? 'would update' : 'updated';
-  return `${c.green(verb)} ${c.bold(forTerminal(u.id))} ${forTerminal(u.current.label)} → ${c.bold(forTerminal(u.target.label))}  ${c.dim(forTerminal(`(${u.from})`))}`;
+  const same = u.sameFiles ? c.dim('  no file changes') : '';
+  return `${c.green(verb)} ${c.bold(forTerminal(u.id))} ${forTerminal(u.current.label)} → ${c.bold(forTerminal(u.target.label))}  ${c.dim(forTerminal(`(${u.from})`))}${same}`;
 }
 
 /** The files an update adds (+), removes (-) and changes (~). */

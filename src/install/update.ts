@@ -59,6 +59,11 @@ export interface PlannedUpdate {
   /** --dry-run: a unified diff of the text files that change, cut at maxDiffChars. */
   diff?: string;
   diffCut?: boolean;
+  /**
+   * Updated, and its files are what they were (the lock's integrity unchanged): the repository moved on, this skill
+   * did not (another skill of the same repository changed). The lock records the new commit all the same.
+   */
+  sameFiles?: true;
 }
 
 export interface UpdateResult {
@@ -136,7 +141,7 @@ export async function updateSkills(options: UpdateOptions): Promise<UpdateResult
       },
     );
   }
-  return carryOut(options, result);
+  return carryOut(options, result, lock.skills);
 }
 
 /** The ids to update: those asked (each locked, from git or a registry), else every git or registry skill. */
@@ -195,7 +200,11 @@ function planOne(s: OutdatedEntry, entry: LockEntry, latest: boolean): Omit<Plan
 }
 
 /** Install every update in one run (one per registry given by `--from`), then check the lock landed on the targets. */
-async function carryOut(options: UpdateOptions, result: UpdateResult): Promise<UpdateResult> {
+async function carryOut(
+  options: UpdateOptions,
+  result: UpdateResult,
+  before: Record<string, LockEntry>,
+): Promise<UpdateResult> {
   const groups = new Map<string | undefined, PlannedUpdate[]>();
   for (const u of result.updates) {
     const src = parseLockSource(u.source);
@@ -225,6 +234,7 @@ async function carryOut(options: UpdateOptions, result: UpdateResult): Promise<U
       result.warnings.push(
         `${u.id}: the source moved while updating: installed ${e?.version ?? '?'}${e?.commit ? ` (${e.commit.slice(0, 7)})` : ''}, not ${u.target.label}`,
       );
+    else if (e?.integrity !== undefined && e.integrity === before[u.id]?.integrity) u.sameFiles = true;
   }
   return result;
 }

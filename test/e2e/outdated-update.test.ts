@@ -193,7 +193,24 @@ describe('a skill installed from a branch', () => {
     expect(u.exitCode).toBe(0);
     expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: next, ref: 'main' });
     expect(readFileSync(join(placed(s.project), 'SKILL.md'), 'utf8')).toContain('Step three.');
+    expect(u.stdout).not.toContain('no file changes');
     expect((await cli(['update'], s)).stdout).toBe('all skills are up to date');
+
+    // A commit that changes the repository but not this skill: the lock follows it, and update says the files
+    // did not change.
+    const other = makeRepo(r.dir, { 'README.md': '# skills, renamed\n' });
+    const same = await cli(['update'], s);
+    expect(same.exitCode).toBe(0);
+    expect(same.stdout).toMatch(
+      new RegExp(
+        `^updated pdf 1\\.0\\.0 \\(${next.slice(0, 7)}\\) → main \\(${other.slice(0, 7)}\\) .* no file changes$`,
+        'm',
+      ),
+    );
+    expect(same.stdout).toMatch(
+      /^1 skill updated \(its files unchanged: only the commit moved\); skills-lock\.json written$/m,
+    );
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: other, ref: 'main' });
   });
 });
 
