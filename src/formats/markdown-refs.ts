@@ -2,7 +2,7 @@
 // its line and column. Pure: text in, references out; resolving them against a skill's files is lint's.
 import { FENCE_CLOSE, FENCE_OPEN, FENCED, MarkdownText } from './markdown-blocks.js';
 import { tokenEnd, tokenStart } from './path-words.js';
-import { mayHold } from './reference-places.js';
+import { NONE, Places } from './reference-places.js';
 import { maskCodeSpans, maskRanges } from './code-spans.js';
 
 /** A file reference found in Markdown text. */
@@ -71,9 +71,6 @@ const NAME_EXTENSIONS = new Set([
   'pl',
   'ps1',
 ]);
-// A cheap first look for a file name on a line: one of NAME_EXTENSIONS after a dot, ending a word.
-const NAME_HINT =
-  /\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/iu;
 const FILE_NAME = /^[\p{L}\p{N}_][\p{L}\p{N}_.+-]*$/u;
 const MOUNT = '/mnt/skills/';
 
@@ -105,47 +102,56 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
   const { starts, text } = md;
   const mounts = opts.mounts ?? [];
   const kind = md.fences;
-  // The next place a reference may stand: only the lines holding one are read, and the lines between are stepped
-  // over by a search in `starts`, not one by one (a 1 MB body has some 23,000 lines and a few hundred such places).
-  const place = mayHold(text);
+  // One pass over the text: the places where a reference may stand are found by a few streams of indexOf and one
+  // regex over the whole text; only the lines holding a place are looked at, and of those only the lines with a
+  // link (`](`, `]:`) are cut out as strings. On the others the words around the places are read in the text itself.
+  const places = new Places(text);
   const n = starts.length;
-  let next = -1;
   const cache: BareCache = [new Map(), new Map(), new Map(), new Map()];
-  for (let i = 0; i < n; i++) {
-    if (next < starts[i]!) next = place(starts[i]!);
-    if (next > text.length) break;
-    if (i + 1 < n && starts[i + 1]! <= next) i = lineAt(starts, next, i + 1);
-    const at = starts[i]!;
-    const after = i + 1 < n ? starts[i + 1]! : text.length + 1;
+  let sorted = true;
+  let i = 0;
+  for (let at = places.any(0); at < NONE;) {
+    i = lineAt(starts, at, i);
+    const lineStart = starts[i]!;
+    const lineEnd = i + 1 < n ? starts[i + 1]! - 1 : text.length;
     const k = kind[i]!;
-    if (k === FENCE_OPEN || k === FENCE_CLOSE) continue;
-    let line = text.slice(at, after - 1);
-    if (line.endsWith('\r')) line = line.slice(0, -1);
     const lineNo = firstLine + i;
     if (k === FENCED) {
-      bare(line, lineNo, true, out, NO_LINKS, mounts, cache);
-    } else if (!line.includes(']')) {
-      bare(line, lineNo, false, out, NO_LINKS, mounts, cache); // no link, no definition: a path or a name alone
-    } else {
-      const links: Ref[] = [];
-      const masks: [number, number][] = [];
-      const def = line.includes(']:') ? REF_DEF.exec(line) : null;
-      if (def && !def[1]!.startsWith('^')) {
-        const start = def[0].length - def[2]!.length;
-        const close = def[2]!.startsWith('<') ? line.indexOf('>', start) : -1;
-        const rawTarget = close > 0 ? line.slice(start, close + 1) : def[2]!;
-        const r = linkRef(rawTarget, lineNo, start, 'link', mounts);
-        if (r) links.push(r);
-        masks.push([start, start + rawTarget.length]);
+      bare(places, lineStart, lineEnd, lineNo, true, out, NO_LINKS, mounts, cache);
+    } else if (k !== FENCE_OPEN && k !== FENCE_CLOSE) {
+      if (places.link(lineStart) < lineEnd) {
+        let line = text.slice(lineStart, lineEnd);
+        if (line.endsWith('\r')) line = line.slice(0, -1);
+        linkLine(line, lineNo, out, mounts, cache);
+        sorted = false;
       } else {
-        // Code spans are blanked only for the link scan, which reads nothing in a line without `](`.
-        if (line.includes('](')) scanLinks(maskCodeSpans(line), lineNo, links, masks, mounts);
+        bare(places, lineStart, lineEnd, lineNo, false, out, NO_LINKS, mounts, cache);
       }
-      bare(maskRanges(line, masks), lineNo, false, out, links, mounts, cache);
-      for (const l of links) out.push(l);
     }
+    at = places.any(lineEnd + 1);
   }
-  return out.sort((a, b) => a.line - b.line || a.column - b.column);
+  return sorted ? out : out.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** The references of a line that holds a link or a reference definition: its links, then its bare paths. */
+function linkLine(line: string, lineNo: number, out: Ref[], mounts: readonly string[], cache: BareCache): void {
+  const links: Ref[] = [];
+  const masks: [number, number][] = [];
+  const def = line.includes(']:') ? REF_DEF.exec(line) : null;
+  if (def && !def[1]!.startsWith('^')) {
+    const start = def[0].length - def[2]!.length;
+    const close = def[2]!.startsWith('<') ? line.indexOf('>', start) : -1;
+    const rawTarget = close > 0 ? line.slice(start, close + 1) : def[2]!;
+    const r = linkRef(rawTarget, lineNo, start, 'link', mounts);
+    if (r) links.push(r);
+    masks.push([start, start + rawTarget.length]);
+  } else {
+    // Code spans are blanked only for the link scan, which reads nothing in a line without `](`.
+    if (line.includes('](')) scanLinks(maskCodeSpans(line), lineNo, links, masks, mounts);
+  }
+  const masked = maskRanges(line, masks);
+  bare(new Places(masked), 0, masked.length, lineNo, false, out, links, mounts, cache);
+  for (const l of links) out.push(l);
 }
 
 /**
@@ -309,33 +315,33 @@ function mountEnd(t: string, mounts: readonly string[]): number {
 }
 
 /**
- * Bare paths on one line, added to `out`; true when there were any. `links` are the line's links, so a path that is
- * also a link target is kept once.
+ * Bare paths on the line from `lineStart` to `lineEnd` of the text `places` reads, added to `out`. `links` are the
+ * line's links, so a path that is also a link target is kept once.
  */
 function bare(
-  line: string,
+  places: Places,
+  lineStart: number,
+  lineEnd: number,
   lineNo: number,
   inFence: boolean,
   out: Ref[],
   links: Ref[],
   mounts: readonly string[],
   cache: BareCache,
-): boolean {
-  // Most lines hold neither a path nor a file name: one quick look instead of reading every word.
-  if (!line.includes('/') && !line.includes('\\') && (inFence || !line.includes('.') || !NAME_HINT.test(line)))
-    return false;
-  let found = false;
-  const linked = links.length > 0 ? new Set(links.map((l) => l.path)) : undefined;
+): void {
+  const s = places.text;
+  let linked: Set<string> | undefined;
   let linkedNames: Set<string> | undefined;
   // Only a word holding a slash, or (outside fenced code) a known extension, can be a reference (see bareRef): the
   // words of the line are looked up around those places, in order, rather than read one by one.
-  const places = candidatePlaces(line, inFence);
-  let end = 0;
-  for (const place of places) {
-    if (place < end) continue;
-    const index = tokenStart(line, place);
-    end = tokenEnd(line, place);
-    let tok = line.slice(index, end);
+  for (let place = places.path(lineStart, !inFence); place < lineEnd;) {
+    const index = tokenStart(s, place);
+    const end = tokenEnd(s, place);
+    place = places.path(end, !inFence);
+    // Half the words found are URLs and the machine's paths (`//github.com/…`, `/tmp/x`, `~/x`, `@scope/pkg`), which
+    // bareRef turns down by their first character: turned down here, before a string is cut and looked up.
+    if (machinePath(s, index, mounts)) continue;
+    let tok = s.slice(index, end);
     // A sentence's full stop is no part of the path.
     if (tok.endsWith('.') && !/(?:^|[/\\])\.\.?$/.test(tok)) {
       let e = tok.length;
@@ -344,45 +350,39 @@ function bare(
     }
     // bareRef's answer depends on the word, on whether it is in fenced code and follows a colon, and (under
     // /mnt/skills/ alone) on the mounts: a word is judged once a scan, or (no mount in it) once for all scans.
-    const colon = index > 0 && line.charCodeAt(index - 1) === 58;
+    const colon = index > lineStart && s.charCodeAt(index - 1) === 58;
     const slot = inFence ? (colon ? 3 : 2) : colon ? 1 : 0;
     const known = tok.startsWith(MOUNT) ? cache[slot]! : SHARED[slot]!;
     let r = known.get(tok);
     if (r === undefined) known.set(tok, (r = bareRef(tok, colon ? ':' : '', inFence, mounts) ?? null));
     if (known.size > SHARED_MAX) known.clear();
     if (!r) continue;
-    if (linked?.has(r.path)) continue;
-    if (r.name) {
-      // `[FORMS.md](forms.md)`: the link's text names its own target.
-      linkedNames ??= new Set(links.map((l) => baseName(l.path).toLowerCase()));
-      if (linkedNames.has(r.path.toLowerCase())) continue;
+    if (links.length > 0) {
+      linked ??= new Set(links.map((l) => l.path));
+      if (linked.has(r.path)) continue;
+      if (r.name) {
+        // `[FORMS.md](forms.md)`: the link's text names its own target.
+        linkedNames ??= new Set(links.map((l) => baseName(l.path).toLowerCase()));
+        if (linkedNames.has(r.path.toLowerCase())) continue;
+      }
     }
-    const ref: Ref = { raw: tok, path: r.path, line: lineNo, column: index + 1, kind: 'bare' };
+    const ref: Ref = { raw: tok, path: r.path, line: lineNo, column: index - lineStart + 1, kind: 'bare' };
     if (r.rooted) ref.rooted = true;
     if (r.name) ref.name = true;
     if (r.loose) ref.loose = true;
     out.push(ref);
-    found = true;
   }
-  return found;
 }
 
-const NAME_HINTS = new RegExp(NAME_HINT.source, 'giu');
-
-/** Where the line holds a slash or a backslash, and (outside fenced code) a known extension's dot; in order. */
-function candidatePlaces(line: string, inFence: boolean): number[] {
-  const places: number[] = [];
-  for (let i = line.indexOf('/'); i >= 0; i = line.indexOf('/', i + 1)) places.push(i);
-  const slashes = places.length;
-  if (line.includes('\\')) {
-    for (let i = line.indexOf('\\'); i >= 0; i = line.indexOf('\\', i + 1)) places.push(i);
-    if (places.length > slashes && slashes > 0) places.sort((a, b) => a - b);
-  }
-  if (inFence || !line.includes('.')) return places;
-  const found = places.length;
-  NAME_HINTS.lastIndex = 0;
-  for (let m = NAME_HINTS.exec(line); m; m = NAME_HINTS.exec(line)) places.push(m.index);
-  return found > 0 && places.length > found ? places.sort((a, b) => a - b) : places;
+/**
+ * Whether the word at `index` of `s` starts as bareRef never takes a word to start (it says undefined whatever
+ * follows): with `\`, `~` or `@`, or with `/` outside a mount (`/mnt/skills/…`, read only with `mounts`). Trailing
+ * full stops cut off the word leave its first character as it is.
+ */
+export function machinePath(s: string, index: number, mounts: readonly string[]): boolean {
+  const c = s.charCodeAt(index);
+  if (c === 47) return mounts.length === 0 || !s.startsWith(MOUNT, index);
+  return c === 92 || c === 126 || c === 64;
 }
 
 function baseName(p: string): string {

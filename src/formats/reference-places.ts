@@ -1,43 +1,69 @@
 // Where in a Markdown text a file reference may stand, found without reading every character: the reference
-// scanner (markdown-refs) reads only the lines that hold such a place. Pure.
+// scanner (markdown-refs) reads only the lines that hold such a place, and only the words around the places. Pure.
 
 // A line holds a reference only if it holds one of these: a reference definition's `]:`, a link's `](`, a path's
-// slash, or a file name's extension (markdown-refs' NAME_HINT). The places are found in the text (mayHold), and the
-// lines without any are skipped without being read again.
-// A known extension after a full stop, ending a word (markdown-refs' NAME_HINT): searched for in the text by the regex
-// engine, which steps over the many full stops of prose (ends of sentences, "e.g.") without a turn of the scanner's
-// loop for each.
+// slash or backslash, or a file name's known extension after a full stop, ending a word. The extension is searched
+// for by the regex engine, which steps over the many full stops of prose (ends of sentences, "e.g.") without a turn
+// of the scanner's loop for each.
 const EXTENSION =
   /\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/giu;
 
+/** "No such place ahead": past any text, and a small integer, so the positions stay V8's fast numbers. */
+export const NONE = 0x7fffffff;
+
 /**
- * The places where a reference may stand, in order: each of `]`, `/` and `\\` is found alone with indexOf (a single
- * character is found many times faster than a class or an alternation of them), `]` then judged in place; a known
- * extension is found by one search of the regex.
+ * The places of one text, asked for in increasing order: each kind is one stream found by indexOf (a single
+ * character is found many times faster than a class or an alternation of them) or by the regex, and is searched
+ * again only when asked for from past its last answer, so every stream reads the text once, however often it is
+ * asked.
  */
-export function mayHold(text: string): (from: number) => number {
-  const next = [-2, -2, -2, -2];
-  const chars = [']', '/', '\\'];
-  const find = (k: number, from: number): number => {
-    if (k === 3) {
-      EXTENSION.lastIndex = from;
-      const m = EXTENSION.exec(text);
-      return m ? m.index : -1;
-    }
-    let i = text.indexOf(chars[k]!, from);
-    // `]` counts only as `](` or `]:`.
-    if (k === 0) for (; i >= 0 && !isLinkEnd(text.charCodeAt(i + 1)); i = text.indexOf(']', i + 1));
-    return i;
-  };
-  return (from) => {
-    let best = Infinity;
-    for (let k = 0; k < 4; k++) {
-      let i = next[k]!;
-      if (i !== -1 && i < from) next[k] = i = find(k, from);
-      if (i >= 0 && i < best) best = i;
+export class Places {
+  #slash = -1;
+  #back = -1;
+  #ext = -1;
+  #link = -1;
+
+  constructor(readonly text: string) {}
+
+  /** The first `/` or `\` at or after `from`, and (with `names`) the first known extension's full stop; else NONE. */
+  path(from: number, names: boolean): number {
+    const t = this.text;
+    if (this.#slash < from) this.#slash = found(t.indexOf('/', from));
+    if (this.#back < from) this.#back = found(t.indexOf('\\', from));
+    let best = this.#slash < this.#back ? this.#slash : this.#back;
+    if (names) {
+      if (this.#ext < from) {
+        EXTENSION.lastIndex = from;
+        const m = EXTENSION.exec(t);
+        this.#ext = m ? m.index : NONE;
+      }
+      if (this.#ext < best) best = this.#ext;
     }
     return best;
-  };
+  }
+
+  /** The first `](` or `]:` at or after `from`; else NONE. */
+  link(from: number): number {
+    if (this.#link < from) {
+      const t = this.text;
+      let i = t.indexOf(']', from);
+      // `]` counts only as `](` or `]:`.
+      while (i >= 0 && !isLinkEnd(t.charCodeAt(i + 1))) i = t.indexOf(']', i + 1);
+      this.#link = found(i);
+    }
+    return this.#link;
+  }
+
+  /** The first place of any kind at or after `from`; else NONE. */
+  any(from: number): number {
+    const p = this.path(from, true);
+    const l = this.link(from);
+    return l < p ? l : p;
+  }
+}
+
+function found(i: number): number {
+  return i < 0 ? NONE : i;
 }
 
 /** `:` or `(`, which make a `]` before them the end of a reference definition's label or of a link's text. */

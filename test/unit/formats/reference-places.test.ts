@@ -1,11 +1,12 @@
 import { expect, it } from 'vitest';
-import { mayHold } from '../../../src/formats/reference-places.js';
+import { seeded } from '../../helpers/seeded.js';
+import { NONE, Places } from '../../../src/formats/reference-places.js';
 
-/** Every place mayHold finds in the text, in order. */
+/** Every place Places.any finds in the text, in order. */
 function places(text: string): number[] {
-  const next = mayHold(text);
+  const p = new Places(text);
   const out: number[] = [];
-  for (let p = next(0); p !== Infinity; p = next(p + 1)) out.push(p);
+  for (let at = p.any(0); at !== NONE; at = p.any(at + 1)) out.push(at);
   return out;
 }
 
@@ -17,26 +18,28 @@ it('finds slashes, backslashes, ]: and ]( and known extensions, in order, and no
 });
 
 it('asks from any place on, as often as the scanner needs, and stays in order', () => {
-  const text = `${'words and words.\n'.repeat(100)}see guide.md and a/b\n`;
-  const next = mayHold(text);
+  const text = `${'words and words.\n'.repeat(100)}see guide.md and a/b](x)\n`;
+  const p = new Places(text);
   const md = text.indexOf('.md');
-  expect(next(0)).toBe(md);
-  expect(next(md)).toBe(md);
-  expect(next(md + 1)).toBe(text.indexOf('/'));
-  expect(next(text.indexOf('/') + 1)).toBe(Infinity);
+  expect(p.any(0)).toBe(md);
+  expect(p.any(md)).toBe(md);
+  expect(p.any(md + 1)).toBe(text.indexOf('/'));
+  expect(p.any(text.indexOf('/') + 1)).toBe(text.indexOf(']('));
+  expect(p.any(text.indexOf('](') + 1)).toBe(NONE);
 });
 
-/** A small seeded generator (mulberry32), so that a failing case can be run again. */
-function seeded(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
+it('finds paths with or without names, and links, each as a stream of its own', () => {
+  const text = 'FORMS.md a/b ](x) c\\d e.md';
+  const p = new Places(text);
+  // Without names the extension is stepped over, and asked for later it is still found.
+  expect(p.path(0, false)).toBe(text.indexOf('/'));
+  expect(p.path(0, true)).toBe(text.indexOf('.md'));
+  expect(p.link(0)).toBe(text.indexOf(']('));
+  expect(p.path(text.indexOf('/') + 1, false)).toBe(text.indexOf('\\'));
+  expect(p.path(text.indexOf('\\') + 1, true)).toBe(text.indexOf('e.md') + 1);
+  expect(p.path(text.length, true)).toBe(NONE);
+  expect(p.link(text.indexOf('](') + 1)).toBe(NONE);
+});
 
 // The definition, read character by character: `](`, `]:`, a slash, a backslash, or a full stop that starts a known
 // extension ending a word.
