@@ -86,7 +86,14 @@ const VALUE_REACH = 8;
  * most VALUE_REACH after it. Most are not (`x = 1`, `name="short"`, `Example: the`), and then no keyword before them
  * needs a look.
  */
-function valueAfter(text: string, at: number): boolean {
+export function valueAfter(text: string, at: number): boolean {
+  // A run that starts at most VALUE_REACH after the operator holds every character from there to MIN_VALUE after
+  // it: those are looked at first, from the far end (most operators fail at once), before the runs are counted.
+  if (at + MIN_VALUE >= text.length) return false;
+  for (let i = at + MIN_VALUE; i >= at + VALUE_REACH; i--) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || VALUE_CHAR[c] !== 1) return false;
+  }
   const end = Math.min(text.length, at + VALUE_REACH + MIN_VALUE);
   let run = 0;
   for (let i = at + 1; i < end; i++) {

@@ -6,6 +6,7 @@ import rule, {
   hintStarts,
   PATTERNS,
   patternMatches,
+  valueAfter,
 } from '../../../../src/lint/rules/secret-in-file.js';
 import { counts, madeUpValue } from '../../../../src/lint/helpers/made-up-secret.js';
 import { runRule, testRule } from '../../../helpers/rule-tester.js';
@@ -435,6 +436,41 @@ it('assignments finds what a match from every place finds, looking only before o
     const expected = [...text.matchAll(ASSIGNMENT_EVERYWHERE)].map((m) => [m.index, m[0]]);
     expect(found, JSON.stringify(text)).toEqual(expected);
   }
+});
+
+// valueAfter as it was before it looked at the far characters first (the reference): the runs counted one by one.
+const VALUE_CLASS = /[A-Za-z0-9_\-+/=.~]/;
+function valueAfterByRuns(text: string, at: number): boolean {
+  const end = Math.min(text.length, at + 8 + 20);
+  let run = 0;
+  for (let i = at + 1; i < end; i++) {
+    if (VALUE_CLASS.test(text[i]!)) {
+      if (++run >= 20) return true;
+    } else {
+      if (i >= at + 8) return false;
+      run = 0;
+    }
+  }
+  return false;
+}
+
+it('valueAfter says what counting the runs after the operator says', () => {
+  // Mostly value characters, so that long runs and near misses (19, 20, 21 long; starting 7, 8, 9 after) are common.
+  const parts = ['a', 'Z', '7', '-', '=', '~', '.', '/', '+', '_', 'aB3dE5gH7j', ' ', '"', ':', '\n', 'é', ...NASTY];
+  let yes = 0;
+  for (const text of texts(31, parts, 50_000)) {
+    for (let at = text.indexOf('='); at >= 0; at = text.indexOf('=', at + 1)) {
+      const expected = valueAfterByRuns(text, at);
+      if (expected) yes++;
+      if (valueAfter(text, at) !== expected) expect.fail(`${at} in ${JSON.stringify(text)}`);
+    }
+  }
+  expect(yes).toBeGreaterThan(500);
+  for (let n = 18; n <= 22; n++)
+    for (let gap = 0; gap <= 9; gap++) {
+      const text = `k=${' '.repeat(gap)}${'a'.repeat(n)} `;
+      expect(valueAfter(text, 1), `${gap} ${n}`).toBe(valueAfterByRuns(text, 1));
+    }
 });
 
 it('findSecrets stays fast on hostile text', () => {
