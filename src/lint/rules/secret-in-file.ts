@@ -16,7 +16,7 @@ interface Pattern {
 
 // Every quantifier is bounded and no repetition nests: this runs on strangers' files.
 const END = '(?![A-Za-z0-9_-])';
-const PATTERNS: Pattern[] = [
+export const PATTERNS: Pattern[] = [
   {
     kind: 'private key',
     re: /-----BEGIN (?:[A-Z0-9]{1,20} ){0,3}PRIVATE KEY(?: BLOCK)?-----/g,
@@ -86,7 +86,14 @@ const VALUE_REACH = 8;
  * most VALUE_REACH after it. Most are not (`x = 1`, `name="short"`, `Example: the`), and then no keyword before them
  * needs a look.
  */
-function valueAfter(text: string, at: number): boolean {
+export function valueAfter(text: string, at: number): boolean {
+  // A run that starts at most VALUE_REACH after the operator holds every character from there to MIN_VALUE after
+  // it: those are looked at first, from the far end (most operators fail at once), before the runs are counted.
+  if (at + MIN_VALUE >= text.length) return false;
+  for (let i = at + MIN_VALUE; i >= at + VALUE_REACH; i--) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || VALUE_CHAR[c] !== 1) return false;
+  }
   const end = Math.min(text.length, at + VALUE_REACH + MIN_VALUE);
   let run = 0;
   for (let i = at + 1; i < end; i++) {
@@ -175,11 +182,52 @@ function oneOf(c: number, set: string): boolean {
   return false;
 }
 
-/** Whether the text holds a hint of some pattern (most texts hold none, and then no pattern is run). */
-export function hinted(text: string): boolean {
-  for (const p of HINT_PLACES)
-    for (let i = text.indexOf(p); i >= 0; i = text.indexOf(p, i + 1)) if (hintAt(text, p, i)) return true;
-  return false;
+// How far before each of HINT_PLACES its hint starts (`k-` stands 1 into `sk-`, `BEGIN ` 5 into `-----BEGIN `).
+const PLACE_BACK = [1, 0, 5, 0, 6, 2, 2, 0, 0, 0];
+// For each of HINT_PLACES, the hints that hold it PLACE_BACK from their start, each with its pattern's index.
+const PLACE_HINTS = HINT_PLACES.map((p, k) =>
+  PATTERNS.flatMap((pattern, j) =>
+    pattern.hints.filter((h) => h.startsWith(p, PLACE_BACK[k]!)).map((h): [string, number] => [h, j]),
+  ),
+);
+// Each pattern, tried as a sticky match where one of its hints starts.
+const STICKY = PATTERNS.map((p) => new RegExp(p.re.source, 'y'));
+
+/**
+ * Where each pattern's hints start in the text, by pattern (in PATTERNS' order, each list ascending), or undefined
+ * when no hint is there (most texts). Every match of a pattern starts with one of its hints, and each hint holds one
+ * of HINT_PLACES at a set place: one native scan of the text for each place finds them all.
+ */
+export function hintStarts(text: string): number[][] | undefined {
+  let out: number[][] | undefined;
+  for (let k = 0; k < HINT_PLACES.length; k++) {
+    const p = HINT_PLACES[k]!;
+    for (let i = text.indexOf(p); i >= 0; i = text.indexOf(p, i + 1)) {
+      if (!hintAt(text, p, i)) continue;
+      const at = i - PLACE_BACK[k]!;
+      for (const [h, j] of PLACE_HINTS[k]!) if (text.startsWith(h, at)) (out ??= PATTERNS.map(() => []))[j]!.push(at);
+    }
+  }
+  // AWS's two hints come from two places; every other pattern's from one, in order already.
+  if (out) for (const list of out) list.sort((a, b) => a - b);
+  return out;
+}
+
+/**
+ * The matches of pattern `j` in `text`, as `text.matchAll(PATTERNS[j].re)` finds them, tried only at `starts`
+ * (where its hints start, ascending): the first place from the end of the last match where it matches.
+ */
+export function* patternMatches(text: string, j: number, starts: number[]): Generator<RegExpExecArray> {
+  const re = STICKY[j]!;
+  let from = 0;
+  for (const at of starts) {
+    if (at < from) continue;
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (!m) continue;
+    from = at + m[0].length;
+    yield m;
+  }
 }
 
 const PLACEHOLDER =
@@ -248,9 +296,10 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     lineOf ??= positionFinder(text);
     return illustration[lineOf(offset).line - 1] === 1;
   };
-  for (const p of hinted(text) ? PATTERNS : []) {
-    if (!p.hints.some((h) => text.includes(h))) continue;
-    for (const m of text.matchAll(p.re)) {
+  const starts = hintStarts(text);
+  for (let j = 0; starts && j < PATTERNS.length; j++) {
+    const p = PATTERNS[j]!;
+    for (const m of patternMatches(text, j, starts[j]!)) {
       const v = m[0];
       if (PLACEHOLDER.test(v) || (p.random && !random(v.replace(/^sk-(?:ant-|proj-)?/, '')))) continue;
       if (p.kind === 'JSON Web Token' && v.endsWith(JWT_SAMPLE)) continue;

@@ -1,5 +1,13 @@
 import { expect, it } from 'vitest';
-import rule, { assignments, entropy, findSecrets, hinted } from '../../../../src/lint/rules/secret-in-file.js';
+import rule, {
+  assignments,
+  entropy,
+  findSecrets,
+  hintStarts,
+  PATTERNS,
+  patternMatches,
+  valueAfter,
+} from '../../../../src/lint/rules/secret-in-file.js';
 import { counts, madeUpValue } from '../../../../src/lint/helpers/made-up-secret.js';
 import { runRule, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
@@ -347,27 +355,67 @@ it('findSecrets finds every hint of every pattern alone in prose (the one expres
   expect(kinds(prose)).toEqual([]);
 });
 
-// Every pattern's hints: a text holds one of them exactly when hinted() says so.
+// Every pattern's hints.
 const HINTS = ['-----BEGIN ', 'AKIA', 'ASIA', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'sk-ant-', 'sk-'];
 HINTS.push('xoxb-', 'xoxa-', 'xoxp-', 'xoxr-', 'xoxs-', 'AIza', 'sk_live_', 'rk_live_', 'eyJ');
 
-it('hinted says whether a text holds a hint, wherever it stands (at the start and the end too)', () => {
-  let s = 5;
+// Characters that texts on disk hold and decoding makes (CRLF, a lone CR, a BOM, U+FFFD for invalid UTF-8, lone
+// surrogates, NUL, an emoji, and letters that /i could take for ASCII ones: İ, the Kelvin sign, ſ).
+const NASTY = ['\r\n', '\r', '\ufeff', '\ufffd', '\ud800', '\udc00', '\0', '😀', 'İ', '\u212a', 'ſ', 'é', '\t'];
+
+/** A generator of texts made of `parts`, most short, every hundredth long (a long line when no part is a newline). */
+function texts(seed: number, parts: string[], count: number): string[] {
+  let s = seed;
   const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff), s / 0x7fffffff);
-  // Hints, their pieces and their near misses.
-  const parts = ['s', 'k', '-', 'sk', 'x', 'o', 'xo', 'xox', 'b', 'a', 'p', 'r', '_', 'g', 'h', 'gh', 'github', '_pat'];
-  parts.push('_live', 'e', 'y', 'J', 'ey', 'A', 'AK', 'IA', 'AS', 'SI', 'AI', 'za', '-----', 'BEGIN', ' ', '\n', 'é');
-  // Near misses of the parts hinted() anchors on (BEGIN , _pat_, _live_): one dash short, github cut, a k missing.
-  parts.push('----', 'BEGIN ', 'pat_', 'live_', 'githu', 'ithub', 'rk', '_pat_', 'k_live_');
-  const wrong: string[] = [];
-  for (let n = 0; n < 20_000; n++) {
+  const out: string[] = [];
+  for (let n = 0; n < count; n++) {
     let text = '';
-    const len = Math.floor(rand() * 10);
+    const len = Math.floor(rand() * (n % 100 === 0 ? 3000 : 40));
     for (let i = 0; i < len; i++) text += parts[Math.floor(rand() * parts.length)];
-    if (hinted(text) !== HINTS.some((h) => text.includes(h))) wrong.push(JSON.stringify(text));
+    out.push(text);
+  }
+  return out;
+}
+
+/** Every place where `needle` stands in `text`, overlapping ones too. */
+function placesOf(text: string, needle: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i + needle.length <= text.length; i++) if (text.startsWith(needle, i)) out.push(i);
+  return out;
+}
+
+it('hintStarts finds every place where a hint of each pattern starts, and nothing else', () => {
+  // Hints, their pieces and their near misses (one dash short, github cut, a k missing).
+  const parts = ['s', 'k', '-', 'sk', 'x', 'o', 'xo', 'xox', 'b', 'a', 'p', 'r', '_', 'g', 'h', 'gh', 'github', '_pat'];
+  parts.push('_live', 'e', 'y', 'J', 'ey', 'A', 'AK', 'IA', 'AS', 'SI', 'AI', 'za', '-----', 'BEGIN', ' ', '\n');
+  parts.push('----', 'BEGIN ', 'pat_', 'live_', 'githu', 'ithub', 'rk', '_pat_', 'k_live_', 'ant-', ...NASTY);
+  const wrong: string[] = [];
+  for (const text of texts(5, parts, 20_000)) {
+    const expected = PATTERNS.map((p) => [...new Set(p.hints.flatMap((h) => placesOf(text, h)))].sort((a, b) => a - b));
+    const found = hintStarts(text) ?? PATTERNS.map(() => []);
+    if (JSON.stringify(found) !== JSON.stringify(expected)) wrong.push(JSON.stringify(text));
   }
   expect(wrong).toEqual([]);
-  for (const h of HINTS) for (const t of [h, `${h}x`, `x${h}`, ` ${h} `]) expect(hinted(t), t).toBe(true);
+  for (const h of HINTS) for (const t of [h, `${h}x`, `x${h}`, ` ${h} `]) expect(hintStarts(t), t).toBeDefined();
+  expect(hintStarts('the skill reads the tasks of a file, ghost and eyes: Asia')).toBeUndefined();
+});
+
+it('each pattern, tried where its hints start, finds what matchAll finds', () => {
+  const tokenish = ['aB3dE5gH7jK9mN1pQ3sT5vX7yZ', '0123456789', 'k8J2m4N6p8Q0r2S4t6U8v0W2x4Y6z8A0', 'ABCDEFGHIJ0123'];
+  const parts = [...HINTS, ...HINTS, ...tokenish, 'ant-', 'proj-', '.', '-', '_', ' ', '\n', 'PRIVATE KEY-----'];
+  parts.push('RSA ', 'EC ', ' BLOCK', 'eyJhbGciOiJIUzI1NiJ9', 'x', 'é', ...NASTY);
+  let matched = 0;
+  for (const text of texts(23, parts, 20_000)) {
+    const starts = hintStarts(text);
+    PATTERNS.forEach((p, j) => {
+      const expected = [...text.matchAll(p.re)].map((m) => [m.index, m[0]]);
+      const found = starts ? [...patternMatches(text, j, starts[j]!)].map((m) => [m.index, m[0]]) : [];
+      matched += expected.length;
+      expect(found, `${p.kind} in ${JSON.stringify(text)}`).toEqual(expected);
+    });
+  }
+  // The inputs reach every pattern, many times.
+  expect(matched).toBeGreaterThan(5_000);
 });
 
 // The assignment pattern as findSecrets held it before, tried from every place in turn (the reference).
@@ -375,23 +423,54 @@ const ASSIGNMENT_EVERYWHERE =
   /(api[_.-]?key|secret|token|passw(?:or)?d|pwd|access[_.-]?key|credentials?|private[_.-]?key)[A-Za-z0-9_.-]{0,40}["']?[ \t]{0,5}(?:=|:=?|=>)[ \t]{0,5}["'`]?([A-Za-z0-9_\-+/=.~]{20,200})/gi;
 
 it('assignments finds what a match from every place finds, looking only before operators a value follows', () => {
-  let s = 11;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff), s / 0x7fffffff);
   // Keywords (overlapping ones too), operators, blanks, quotes, name and value characters, newlines, and others.
   const parts = [
     ...['api_key', 'API-KEY', 'apikey', 'secret', 'Token', 'passw', 'password', 'PWD', 'access.key', 'credential'],
     ...['credentials', 'private_key', 'secretoken', '=', ':', ':=', '=>', ' ', '\t', '"', "'", '`', '\n', 'x', '_'],
     ...['-', '.', '/', '+', '~', 'Q9z', 'aB3dE5gH7jK9mN1pQ3sT5vX7', 'k8J2m4N6p8Q0r2S4t6U8v0W2x4Y6', '(', 'é', '#'],
     'x'.repeat(36),
+    ...['APi_kEY', 'SECRET', 'tOkEn', 'PassWord', 'CREDENTIALS', 'Private-Key', ...NASTY],
   ];
-  for (let n = 0; n < 20_000; n++) {
-    let text = '';
-    const len = Math.floor(rand() * (n % 100 === 0 ? 3000 : 40));
-    for (let i = 0; i < len; i++) text += parts[Math.floor(rand() * parts.length)];
+  for (const text of texts(11, parts, 20_000)) {
     const found = [...assignments(text)].map((m) => [m.index, m[0]]);
     const expected = [...text.matchAll(ASSIGNMENT_EVERYWHERE)].map((m) => [m.index, m[0]]);
     expect(found, JSON.stringify(text)).toEqual(expected);
   }
+});
+
+// valueAfter as it was before it looked at the far characters first (the reference): the runs counted one by one.
+const VALUE_CLASS = /[A-Za-z0-9_\-+/=.~]/;
+function valueAfterByRuns(text: string, at: number): boolean {
+  const end = Math.min(text.length, at + 8 + 20);
+  let run = 0;
+  for (let i = at + 1; i < end; i++) {
+    if (VALUE_CLASS.test(text[i]!)) {
+      if (++run >= 20) return true;
+    } else {
+      if (i >= at + 8) return false;
+      run = 0;
+    }
+  }
+  return false;
+}
+
+it('valueAfter says what counting the runs after the operator says', () => {
+  // Mostly value characters, so that long runs and near misses (19, 20, 21 long; starting 7, 8, 9 after) are common.
+  const parts = ['a', 'Z', '7', '-', '=', '~', '.', '/', '+', '_', 'aB3dE5gH7j', ' ', '"', ':', '\n', 'é', ...NASTY];
+  let yes = 0;
+  for (const text of texts(31, parts, 50_000)) {
+    for (let at = text.indexOf('='); at >= 0; at = text.indexOf('=', at + 1)) {
+      const expected = valueAfterByRuns(text, at);
+      if (expected) yes++;
+      if (valueAfter(text, at) !== expected) expect.fail(`${at} in ${JSON.stringify(text)}`);
+    }
+  }
+  expect(yes).toBeGreaterThan(500);
+  for (let n = 18; n <= 22; n++)
+    for (let gap = 0; gap <= 9; gap++) {
+      const text = `k=${' '.repeat(gap)}${'a'.repeat(n)} `;
+      expect(valueAfter(text, 1), `${gap} ${n}`).toBe(valueAfterByRuns(text, 1));
+    }
 });
 
 it('findSecrets stays fast on hostile text', () => {
