@@ -111,7 +111,7 @@ function fencesAt(text: string, starts: ArrayLike<number>): Uint8Array {
   for (;;) {
     const at = nextMark(from);
     if (at < 0) break;
-    while (i + 1 < n && starts[i + 1]! <= at) i++;
+    i = lineAt(starts, i, at);
     const end = i + 1 < n ? starts[i + 1]! - 1 : text.length;
     from = end + 1;
     let line = text.slice(starts[i], end);
@@ -132,6 +132,29 @@ function fencesAt(text: string, starts: ArrayLike<number>): Uint8Array {
   }
   if (fence) kind.fill(FENCED, open + 1);
   return kind;
+}
+
+/**
+ * The last line at or after `i` that starts at or before `at` (`starts` ascending, and `starts[i] <= at`). Galloping
+ * from `i`, then halving: the fence marks of a long text lie many lines apart, and a step a line cost more than the
+ * search for the marks (20 texts of 1 MB: 40M instructions of 870M with reading and line starts).
+ */
+export function lineAt(starts: ArrayLike<number>, i: number, at: number): number {
+  const n = starts.length;
+  let lo = i;
+  let hi = i + 1;
+  for (let step = 2; hi < n && starts[hi]! <= at; step *= 2) {
+    lo = hi;
+    hi = lo + step;
+  }
+  if (hi > n) hi = n;
+  // starts[lo] <= at, and hi is n or a line that starts after `at`.
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid]! <= at) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
 interface Unit {

@@ -2,11 +2,28 @@
 // scanner (markdown-refs) reads only the lines that hold such a place, and only the words around the places. Pure.
 
 // A line holds a reference only if it holds one of these: a reference definition's `]:`, a link's `](`, a path's
-// slash or backslash, or a file name's known extension after a full stop, ending a word. The extension is searched
-// for by the regex engine, which steps over the many full stops of prose (ends of sentences, "e.g.") without a turn
-// of the scanner's loop for each.
-const EXTENSION =
-  /\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/giu;
+// slash or backslash, or a file name's known extension after a full stop, ending a word.
+const EXTENSION_AT =
+  /\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/iuy;
+// The ASCII letters an extension may start with (either case). With /iu a character outside ASCII may fold to one
+// (ſ to s), so only an ASCII character outside these rules a full stop out without the regex.
+const EXTENSION_START = new Uint8Array(128);
+for (const c of 'mtpsbjcyhxrMTPSBJCYHXR') EXTENSION_START[c.charCodeAt(0)] = 1;
+
+/**
+ * Where the first known extension's full stop at or after `from` is (as the same regex with /g would find it), or
+ * NONE. The full stops are found by indexOf and most are ruled out by the character after them: a search of the
+ * regex (unicode, case-insensitive) stepped through the text a character at a time, 1.2 ms a MB of prose against 0.3.
+ */
+export function nextExtension(text: string, from: number): number {
+  for (let i = text.indexOf('.', from); i >= 0; i = text.indexOf('.', i + 1)) {
+    const c = text.charCodeAt(i + 1);
+    if (c < 128 && EXTENSION_START[c] === 0) continue;
+    EXTENSION_AT.lastIndex = i;
+    if (EXTENSION_AT.test(text)) return i;
+  }
+  return NONE;
+}
 
 /** "No such place ahead": past any text, and a small integer, so the positions stay V8's fast numbers. */
 export const NONE = 0x7fffffff;
@@ -32,11 +49,7 @@ export class Places {
     if (this.#back < from) this.#back = found(t.indexOf('\\', from));
     let best = this.#slash < this.#back ? this.#slash : this.#back;
     if (names) {
-      if (this.#ext < from) {
-        EXTENSION.lastIndex = from;
-        const m = EXTENSION.exec(t);
-        this.#ext = m ? m.index : NONE;
-      }
+      if (this.#ext < from) this.#ext = nextExtension(t, from);
       if (this.#ext < best) best = this.#ext;
     }
     return best;

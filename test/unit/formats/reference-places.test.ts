@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { seeded } from '../../helpers/seeded.js';
-import { NONE, Places } from '../../../src/formats/reference-places.js';
+import { NONE, Places, nextExtension } from '../../../src/formats/reference-places.js';
 
 /** Every place Places.any finds in the text, in order. */
 function places(text: string): number[] {
@@ -97,4 +97,30 @@ it('finds the places that a reading of every character finds, on thousands of ge
   // A very long line of full stops that start no extension, with one place at its end.
   const long = `${'a.b e.g. c.d '.repeat(20_000)}x.md`;
   expect(places(long)).toEqual([long.length - 3]);
+});
+
+// The search as it was (one /giu regex run from `from`), which nextExtension must agree with wherever it is asked.
+const EXTENSION_G =
+  /\.(?:md|markdown|txt|py|sh|bash|js|mjs|cjs|ts|json|ya?ml|toml|csv|html|xml|sql|rb|pl|ps1)(?![\p{L}\p{N}_])/giu;
+function regexExtension(text: string, from: number): number {
+  EXTENSION_G.lastIndex = from;
+  const m = EXTENSION_G.exec(text);
+  return m ? m.index : NONE;
+}
+
+it('nextExtension finds what one search of the regex finds, from every place of thousands of generated texts', () => {
+  const pieces = [
+    ...'.aAbcdhjklmprstxyzMTPSBJCYHXRK0_-/ \t\r\n\0\u0001\u001b\u007f\u0085é',
+    ...['.md', '.MD', '.Markdown', '.mar\u212adown', '.ſh', '.\u017fql', '.tſ', '.yml', '.YaMl', '.json5', '.py_'],
+    ...['.rb', '.pl', '.ps1', '.ps2', '.csv', '.html', '.xml', '.cjs', '.mjs', '.toml', '.txt', '.bash', '.sh😀'],
+    ...['😀', '\ud800', '\udc00', '.\ud800', '.\udc00', '\r\n', '\r', 'e.g.', '...', '.é', '.\u0130', '.\u212a'],
+  ];
+  const next = seeded(181);
+  for (let n = 0; n < 4000; n++) {
+    const len = next(n % 100 === 0 ? 400 : 30);
+    let text = '';
+    for (let k = 0; k < len; k++) text += pieces[next(pieces.length)];
+    for (let from = 0; from <= text.length + 1; from++)
+      expect(nextExtension(text, from), `${JSON.stringify(text)} from ${from}`).toBe(regexExtension(text, from));
+  }
 });
