@@ -365,6 +365,27 @@ describe('skills validate (built CLI)', () => {
     cleanup2();
   });
 
+  it('warns of a SKILL.md saved as Latin-1 at its first broken character, leaves it valid, and --strict fails it', async () => {
+    const { dir, cleanup } = tempDir();
+    mkdirSync(join(dir, 'cafe'));
+    const bytes = Buffer.from(
+      '---\nname: cafe\ndescription: Orders at a caf\u00e9. Use when asked.\n---\n# Caf\u00e9\n\nNa\u00efve steps.\n',
+      'latin1',
+    );
+    writeFileSync(join(dir, 'cafe/SKILL.md'), bytes);
+    const r = await runCli(['validate', dir]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(
+      'cafe/SKILL.md:3:1  warning  the replacement character U+FFFD (3 places): text that is not UTF-8, or was broken by an earlier conversion',
+    );
+    expect(r.stdout).toContain('SK037 text-encoding');
+    expect(r.stdout).toContain('iconv -f windows-1252 -t utf-8');
+    expect((await runCli(['validate', dir, '--strict'])).exitCode).toBe(1);
+    // Nothing written: the file keeps its bytes.
+    expect(readFileSync(join(dir, 'cafe/SKILL.md')).equals(bytes)).toBe(true);
+    cleanup();
+  });
+
   it('does not change any file it validates', async () => {
     const before = readFileSync(join(FIXTURES, 'invalid/unquoted-colon/SKILL.md'), 'utf8');
     await runCli(['validate', 'test/fixtures/invalid']);
