@@ -161,10 +161,14 @@ function makeReadOnly(dir: string): void {
   }
 }
 
-/** Fetch `what` (a commit or refspecs) into the bare repository; its failure as git said it. */
-function fetchInto(bare: string, url: string, what: string[], o: GitOptions, shallow: boolean) {
+/**
+ * Fetch `what` (a commit or refspecs) into the bare repository; its failure as git said it. `treesOnly`: commits and
+ * trees without file contents (`--filter=blob:none`; a server that does not filter sends them all, as git warns).
+ */
+function fetchInto(bare: string, url: string, what: string[], o: GitOptions, shallow: boolean, treesOnly = false) {
   // --progress: what it prints while objects arrive is how a stalled transfer is told from a slow one.
   const args = ['fetch', '--progress', '--no-tags', '--no-write-fetch-head', ...(shallow ? ['--depth', '1'] : [])];
+  if (treesOnly) args.push('--filter=blob:none');
   return runGit([...args, '--', url, ...what], { cwd: bare, url, o, env: { GIT_DIR: bare }, reach: 'transfer' });
 }
 
@@ -253,6 +257,60 @@ async function writeTree(
   makeReadOnly(dest);
 }
 
+/** A throwaway bare repository in the cache for `f`, removed after it (a killed run's is swept by the next). */
+async function inTempRepo<T>(url: string, o: GitOptions, label: string, f: (bare: string) => Promise<T>): Promise<T> {
+  const cache = gitCache(o);
+  sweep(cache);
+  const tmp = join(cache, tempName(TEMP, label));
+  mkdirSync(tmp);
+  try {
+    const bare = join(tmp, 'repo.git');
+    const init = await runGit(['init', '--bare', '--quiet', '--template=', '--', bare], { cwd: tmp, url, o });
+    if (init.code !== 0) throw gitFailure(url, init.stderr);
+    return await f(bare);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+/**
+ * The git tree id of each folder `paths` names at each of `commits` (40 hex, as the remote has them), keyed
+ * `<commit>:<path>`; a folder not in a commit has no key. Commits and trees only are fetched (depth 1, no file
+ * contents), all in one fetch, into a throwaway repository. Undefined when the remote would not give every commit
+ * (a commit no longer on it, or a server that gives only branch and tag heads): then nothing is known.
+ */
+export async function folderTrees(
+  url: string,
+  commits: readonly string[],
+  paths: readonly string[],
+  o: GitOptions,
+): Promise<Map<string, string> | undefined> {
+  if (url.startsWith('-'))
+    throw new SkillsError('E_USAGE', `refused: a git URL may not start with "-" ("${redactUrl(url)}")`);
+  const wanted = [...new Set(commits.map((c) => c.toLowerCase()))].filter((c) => HEX40.test(c));
+  const inside = [...new Set(paths.map((p) => insidePath(url, p)).filter((p) => p !== undefined))];
+  if (wanted.length === 0 || inside.length === 0) return new Map();
+  return inTempRepo(url, o, 'trees', async (bare) => {
+    o.progress?.(`reading which folders changed in ${redactUrl(url)}`);
+    const r = await fetchInto(bare, url, wanted, o, true, true);
+    if (r.code !== 0) {
+      if (refMissing(r.stderr) || /did not send all necessary objects/i.test(r.stderr)) return undefined;
+      throw gitFailure(url, r.stderr);
+    }
+    const at = { cwd: bare, url, o, env: { GIT_DIR: bare } };
+    const out = new Map<string, string>();
+    for (const commit of wanted) {
+      const list = await runGit(['ls-tree', '-z', '--full-tree', commit, '--', ...inside], at);
+      if (list.code !== 0) return undefined;
+      for (const line of list.stdout.split('\0')) {
+        const m = /^\d+ tree ([0-9a-f]{40,64})\t(.+)$/s.exec(line);
+        if (m) out.set(`${commit}:${m[2]!}`, m[1]!);
+      }
+    }
+    return out;
+  });
+}
+
 /** Remove what killed runs left in the cache; a file git is still writing can make that fail: next time, then. */
 function sweep(cache: string): void {
   try {
@@ -280,7 +338,7 @@ export async function fetchCommit(
     throw new SkillsError('E_USAGE', `refused: a git URL or ref may not start with "-" ("${redactUrl(url)}")`);
   const inside = insidePath(url, path);
   const cache = gitCache(o);
-  let commit = await resolveRef(url, ref, o);
+  const commit = await resolveRef(url, ref, o);
   if (commit === undefined) {
     if (ref === undefined)
       throw new SkillsError('E_NOT_FOUND', `${redactUrl(url)} has no commits (its HEAD names nothing)`, {
@@ -295,20 +353,14 @@ export async function fetchCommit(
     const cached = cachedTree(cache, url, commit, inside);
     if (cached !== undefined) return { commit, dir: cached };
   }
-  sweep(cache);
-  const tmp = join(cache, tempName(TEMP, commit ?? 'short'));
-  mkdirSync(tmp);
-  try {
-    const bare = join(tmp, 'repo.git');
-    const init = await runGit(['init', '--bare', '--quiet', '--template=', '--', bare], { cwd: tmp, url, o });
-    if (init.code !== 0) throw gitFailure(url, init.stderr);
+  return inTempRepo(url, o, commit ?? 'short', async (bare) => {
     o.progress?.(`fetching ${redactUrl(url)} at ${(commit ?? ref!).slice(0, 12)}`);
-    commit = await fetchObjects(bare, url, commit, ref ?? commit!, o);
-    const cached = cachedTree(cache, url, commit, inside);
-    if (cached !== undefined) return { commit, dir: cached };
-    const dir = treeDir(cache, url, commit, inside);
-    const staged = join(tmp, 'tree');
-    await writeTree(bare, url, commit, staged, o, inside);
+    const found = await fetchObjects(bare, url, commit, ref ?? commit!, o);
+    const cached = cachedTree(cache, url, found, inside);
+    if (cached !== undefined) return { commit: found, dir: cached };
+    const dir = treeDir(cache, url, found, inside);
+    const staged = join(dirname(bare), 'tree');
+    await writeTree(bare, url, found, staged, o, inside);
     try {
       renameSync(staged, dir);
     } catch (err) {
@@ -316,8 +368,6 @@ export async function fetchCommit(
       if (!present(dir)) throw err;
     }
     syncDir(cache);
-    return { commit, dir };
-  } finally {
-    rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
-  }
+    return { commit: found, dir };
+  });
 }

@@ -1,7 +1,8 @@
 // `skills outdated`: for each locked skill, the version it is at, the one its ref or range wants now, and the
 // newest there is. A git repository is asked for its tags and branch heads (ls-remote, no clone), a registry for its
-// releases. Read-only: nothing is fetched but refs, nothing is written. A remote that cannot be reached is that
-// skill's error, not the command's.
+// releases. When a branch a skill in a folder of the repository follows has moved, the commits' trees (no file
+// contents) are fetched to tell whether that folder changed. Nothing is written. A remote that cannot be reached is
+// that skill's error, not the command's.
 import { loadNpmConfig } from '../fetch/npm-config.js';
 import { fetchPackument } from '../fetch/npm-registry.js';
 import { dirname, resolve } from 'node:path';
@@ -11,7 +12,7 @@ import rcompare from 'semver/functions/rcompare.js';
 import validVersion from 'semver/functions/valid.js';
 import satisfies from 'semver/functions/satisfies.js';
 import { isSkillsError } from '../errors.js';
-import { remoteTags, resolveRef, type GitOptions } from '../fetch/git.js';
+import { folderTrees, remoteTags, resolveRef, type GitOptions } from '../fetch/git.js';
 import { redactUrl } from '../formats/install-source.js';
 import { parseLockSource, type LockEntry, type LockSource } from '../formats/lockfile.js';
 import { readIndex, readReleases } from '../registry/index-io.js';
@@ -66,6 +67,11 @@ export interface OutdatedEntry {
   outdated: boolean;
   /** Why wanted or latest is missing (no tag in the range, a branch gone). */
   note?: string;
+  /**
+   * The branch's head (40 hex) when the branch has moved there but the skill's folder is the same as at the commit
+   * installed: wanted (and latest, when it is the branch) is then the commit installed, and nothing is newer.
+   */
+  unchangedAt?: string;
   /** Folder, archive and URL sources: why there is nothing to look up. */
   unchecked?: string;
   /** The remote or registry could not be read. */
@@ -348,5 +354,51 @@ export async function checkOutdated(options: OutdatedOptions): Promise<OutdatedR
       return { ...base, from, ...(src.kind === 'git' ? { url: src.url } : {}), error };
     }
   });
+  await sameFolders(skills, git);
   return { lockfile: options.lockfile, locked: true, skills };
+}
+
+/** Whether `p` is a branch's head that is another commit than the one installed. */
+const movedHead = (p: Point | undefined, current: Point): p is Point & { commit: string } =>
+  p?.branch !== undefined && p.commit !== undefined && p.commit !== current.commit;
+
+/**
+ * Skills in a folder of a repository whose branch moved: where the folder's tree at the branch's head is the one
+ * installed (another skill or a README changed), the head is not newer for this skill. One fetch of trees per
+ * repository; when it cannot tell (the commit installed is gone from the remote, a server that gives only heads, a
+ * transfer that fails), the skills stay as ls-remote judged them.
+ */
+async function sameFolders(skills: OutdatedEntry[], git: GitOptions): Promise<void> {
+  const byUrl = new Map<string, OutdatedEntry[]>();
+  for (const s of skills) {
+    if (s.kind !== 'git' || s.error || !s.url || !s.path || !s.current.commit) continue;
+    if (!(s.wantedNewer && movedHead(s.wanted, s.current)) && !(s.latestNewer && movedHead(s.latest, s.current)))
+      continue;
+    byUrl.set(s.url, [...(byUrl.get(s.url) ?? []), s]);
+  }
+  await mapLimit([...byUrl], PARALLEL, async ([url, list]) => {
+    const commits = list.flatMap((s) => [s.current.commit!, s.wanted?.commit ?? '', s.latest?.commit ?? '']);
+    let trees: Map<string, string> | undefined;
+    try {
+      trees = await folderTrees(url, commits, [...new Set(list.map((s) => s.path!))], git);
+    } catch (err) {
+      if (!isSkillsError(err)) throw err;
+    }
+    if (trees === undefined) return;
+    for (const s of list) {
+      const path = s
+        .path!.split('/')
+        .filter((p) => p !== '' && p !== '.')
+        .join('/');
+      const installed = trees.get(`${s.current.commit!}:${path}`);
+      if (installed === undefined) continue;
+      const same = (p: Point | undefined) => movedHead(p, s.current) && trees.get(`${p.commit}:${path}`) === installed;
+      const head = same(s.wanted) ? s.wanted! : same(s.latest) ? s.latest! : undefined;
+      if (head === undefined) continue;
+      s.unchangedAt = head.commit;
+      if (same(s.wanted)) [s.wanted, s.wantedNewer] = [{ ...s.current, branch: s.wanted!.branch }, false];
+      if (same(s.latest)) [s.latest, s.latestNewer] = [{ ...s.current, branch: s.latest!.branch }, false];
+      s.outdated = s.wantedNewer || s.latestNewer;
+    }
+  });
 }

@@ -196,21 +196,51 @@ describe('a skill installed from a branch', () => {
     expect(u.stdout).not.toContain('no file changes');
     expect((await cli(['update'], s)).stdout).toBe('all skills are up to date');
 
-    // A commit that changes the repository but not this skill: the lock follows it, and update says the files
-    // did not change.
+    // A commit that changes the repository but not this skill's folder: the folder's tree is the same at the new
+    // head, so the skill is not outdated, and update leaves the lock where it is.
     const other = makeRepo(r.dir, { 'README.md': '# skills, renamed\n' });
+    expect((await cli(['outdated'], s)).stdout).toBe('all skills are up to date');
+    const json = JSON.parse((await cli(['outdated', '--json'], s)).stdout).skills[0];
+    expect(json).toMatchObject({ outdated: false, wantedNewer: false, unchangedAt: other });
+    expect(json.wanted).toMatchObject({ commit: next, branch: 'main' });
     const same = await cli(['update'], s);
     expect(same.exitCode).toBe(0);
-    expect(same.stdout).toMatch(
+    expect(same.stdout).toBe('all skills are up to date');
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: next, ref: 'main' });
+    // The next change to the folder is seen again.
+    const third = makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf('1.0.0', 'Step three.\nStep four.\n') });
+    const o2 = JSON.parse((await cli(['outdated', '--json'], s)).stdout).skills[0];
+    expect(o2).toMatchObject({ outdated: true, wantedNewer: true, wanted: { commit: third } });
+    expect(o2.unchangedAt).toBeUndefined();
+  });
+
+  it('when the commit installed is gone from the remote, a change elsewhere is still listed, and update says no file changes', async () => {
+    const r = repo('1.0.0', null);
+    const s = setup();
+    // Installed from a commit that is then rewritten away (amended, the old one pruned): only its tree is known.
+    const second = makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf('1.0.0', 'Step two.\n') });
+    await install(`${r.url}#main:skills/pdf`, s);
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: second });
+    git(r.dir, ['commit', '--amend', '--quiet', '-m', 'amended']);
+    git(r.dir, ['reflog', 'expire', '--expire=now', '--all']);
+    git(r.dir, ['gc', '--quiet', '--prune=now']);
+    const amended = git(r.dir, ['rev-parse', 'HEAD']).trim();
+    expect(amended).not.toBe(second);
+    const o = JSON.parse((await cli(['outdated', '--json'], s)).stdout).skills[0];
+    expect(o).toMatchObject({ outdated: true, wantedNewer: true, wanted: { commit: amended } });
+    expect(o.unchangedAt).toBeUndefined();
+    const u = await cli(['update'], s);
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(u.stdout).toMatch(
       new RegExp(
-        `^updated pdf 1\\.0\\.0 \\(${next.slice(0, 7)}\\) → main \\(${other.slice(0, 7)}\\) .* no file changes$`,
+        `^updated pdf 1\\.0\\.0 \\(${second.slice(0, 7)}\\) → main \\(${amended.slice(0, 7)}\\) .* no file changes$`,
         'm',
       ),
     );
-    expect(same.stdout).toMatch(
+    expect(u.stdout).toMatch(
       /^1 skill updated \(its files unchanged: only the commit moved\); skills-lock\.json written$/m,
     );
-    expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: other, ref: 'main' });
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: amended, ref: 'main' });
   });
 });
 

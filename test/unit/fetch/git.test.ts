@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheHome } from '../../../src/fetch/cache.js';
-import { fetchCommit, literalPattern, remoteTags, resolveRef, type GitOptions } from '../../../src/fetch/git.js';
+import {
+  fetchCommit,
+  folderTrees,
+  literalPattern,
+  remoteTags,
+  resolveRef,
+  type GitOptions,
+} from '../../../src/fetch/git.js';
 import { gitFailure, gitTimeouts } from '../../../src/fetch/run-git.js';
 import { tempFolders } from '../../helpers/cli.js';
 import {
@@ -352,6 +359,39 @@ describe('a folder inside the repository', () => {
     }
     const up = await caught(fetchCommit(u, undefined, opts(), 'a/../../x'));
     expect(up.code).toBe('E_USAGE');
+  });
+});
+
+describe('folderTrees', () => {
+  it("gives each folder's tree id at each commit, as git has it, over file:// and git://; a folder not there has none", async () => {
+    const expected = (commit: string, path: string) =>
+      git(join(srv, 'skills'), ['rev-parse', `${commit}:${path}`]).trim();
+    for (const u of [url, daemon.url('skills')]) {
+      const o = opts();
+      const trees = await folderTrees(u, [c.v100, c.plain, c.v200], ['skills/pdf', './skills//pdf/', 'gone'], o);
+      expect(trees).toEqual(
+        new Map([
+          [`${c.v100}:skills/pdf`, expected(c.v100, 'skills/pdf')],
+          [`${c.plain}:skills/pdf`, expected(c.plain, 'skills/pdf')],
+          [`${c.v200}:skills/pdf`, expected(c.v200, 'skills/pdf')],
+        ]),
+      );
+      // notes.txt changed between v1.2.0 and plain, not the folder; v2.0.0 changed it.
+      expect(trees!.get(`${c.plain}:skills/pdf`)).toBe(expected(c.v120, 'skills/pdf'));
+      expect(trees!.get(`${c.v200}:skills/pdf`)).not.toBe(trees!.get(`${c.plain}:skills/pdf`));
+      // A file is not a folder.
+      expect((await folderTrees(u, [c.v100], ['README.md'], o))!.size).toBe(0);
+      // Nothing is left in the cache: the repository was a throwaway.
+      expect(readdirSync(join(o.cacheDir, 'git'))).toEqual([]);
+    }
+  });
+
+  it('is undefined when a commit is not on the remote, and refuses a ".." path or a URL that starts with "-"', async () => {
+    const missing = 'f'.repeat(40);
+    expect(await folderTrees(url, [c.v100, missing], ['skills/pdf'], opts())).toBeUndefined();
+    expect((await caught(folderTrees(url, [c.v100], ['skills/../..'], opts()))).code).toBe('E_USAGE');
+    expect((await caught(folderTrees('-uhelp', [c.v100], ['skills'], opts()))).code).toBe('E_USAGE');
+    expect(await folderTrees(url, [], ['skills/pdf'], opts())).toEqual(new Map());
   });
 });
 
