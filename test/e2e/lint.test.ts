@@ -377,6 +377,36 @@ describe('skills lint (built CLI)', () => {
       expect(found.map((d) => d.line)).toEqual([9]);
     }));
 
+  it('SK129 warns of names that clash or are refused on macOS and Windows, and leaves the files as they are', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, {
+        's/SKILL.md': good('s'),
+        's/skill.md': '# an old copy\n',
+        's/references/aux.md': '# notes\n',
+        's/references/ok.md': '# fine\n',
+      });
+      const before = readFileSync(join(dir, 's/skill.md'), 'utf8');
+      const r = await runCli(['lint', 's', '--no-cache'], { cwd: dir });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain(
+        "s/skill.md  warning  skill.md and SKILL.md differ only in case: on macOS and Windows one takes the other's place  SK129 portable-file-names",
+      );
+      expect(r.stdout).toContain('hint: rename one of them (agents read SKILL.md: remove the other)');
+      expect(r.stdout).toContain(
+        's/references/aux.md  warning  references/aux.md: "aux.md" is a device name on Windows (AUX)',
+      );
+      expect(r.stdout).not.toContain('ok.md:');
+      const json = await runCli(['lint', 's', '--format', 'json', '--no-cache'], { cwd: dir });
+      const found = (
+        JSON.parse(json.stdout) as { skills: { diagnostics: { ruleId: string; file: string }[] }[] }
+      ).skills
+        .flatMap((k) => k.diagnostics)
+        .filter((d) => d.ruleId === 'SK129')
+        .map((d) => d.file);
+      expect(found.sort()).toEqual([join(dir, 's/references/aux.md'), join(dir, 's/skill.md')]);
+      expect(readFileSync(join(dir, 's/skill.md'), 'utf8')).toBe(before);
+    }));
+
   it('sets the execute bit with --fix only for scripts that have a shebang', () =>
     inTemp(async (dir) => {
       writeTree(dir, {

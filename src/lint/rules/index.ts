@@ -28,6 +28,7 @@ import registryFields from './registry-fields.js';
 import contextNotMarkdown from './context-not-markdown.js';
 import duplicateSkill from './duplicate-skill.js';
 import triggerPatternCost from './trigger-pattern-cost.js';
+import portableFileNames from './portable-file-names.js';
 
 /** Every lint rule, in id order; docs/rules.md is generated from this list. */
 export const rules: Rule[] = [
@@ -60,4 +61,5 @@ export const rules: Rule[] = [
   contextNotMarkdown,
   duplicateSkill,
   triggerPatternCost,
+  portableFileNames,
 ];
