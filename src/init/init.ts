@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 import type { Layout } from '../model/skill.js';
 import { codePoints } from '../formats/text.js';
 import { SkillsError } from '../errors.js';
+import { titleOf } from './template-marks.js';
+
+export { defaultDescription, titleOf } from './template-marks.js';
 
 /** Optional folders of the SKILL.md layout. */
 export const PARTS = ['scripts', 'references', 'assets'] as const;
@@ -45,24 +48,6 @@ export function templatesDir(base: string | URL = import.meta.url): string {
   throw new SkillsError('E_IO', `cannot find the init templates next to ${fileURLToPath(base)}`, {
     hint: 'the installation is incomplete: reinstall skills',
   });
-}
-
-/** "pdf-tools" → "Pdf Tools": the name in words, for titles and the manifest's human-readable name. */
-export function titleOf(name: string): string {
-  return name
-    .split('-')
-    .filter(Boolean)
-    .map((w) => {
-      const [first = '', ...rest] = [...w];
-      return first.toUpperCase() + rest.join('');
-    })
-    .join(' ');
-}
-
-/** A description that passes validation and says when to use the skill; the author refines it. */
-export function defaultDescription(name: string): string {
-  const words = name.split('-').filter(Boolean).join(' ');
-  return `${titleOf(name)} gives step-by-step instructions for ${words} tasks. Use when the user asks for help with ${words}.`;
 }
 
 /** Why a description cannot be used (empty, over 1024 characters, or holding < or >), or undefined. */

@@ -81,6 +81,52 @@ describe('skills init (built CLI)', () => {
       expect(plain.stdout).not.toMatch(/warning/);
     }));
 
+  it('lint says what is still the template (SK130), for both layouts, until the author writes their own', () =>
+    inTemp(async (dir) => {
+      for (const [name, layout, parts] of [
+        ['ledger-reports', 'skill-md', 'references'],
+        ['ledger-tools', 'manifest', 'scripts'],
+      ] as const) {
+        expect(
+          (await runCli(['init', name, '--yes', '--layout', layout, '--with', parts], { cwd: dir })).exitCode,
+        ).toBe(0);
+      }
+      const lint = await runCli(['lint', '.', '--format', 'json', '--no-cache'], { cwd: dir });
+      expect(lint.exitCode, lint.stdout).toBe(0);
+      type Out = {
+        skills: { id: string; diagnostics: { ruleId: string; file: string; line: number; message: string }[] }[];
+      };
+      const found = (out: string) =>
+        (JSON.parse(out) as Out).skills
+          .flatMap((k) =>
+            k.diagnostics.filter((d) => d.ruleId === 'SK130').map((d) => `${relative(dir, d.file)}:${d.line}`),
+          )
+          .sort();
+      expect(found(lint.stdout)).toEqual([
+        'ledger-reports/SKILL.md:19',
+        'ledger-reports/SKILL.md:3',
+        'ledger-reports/references/REFERENCE.md:13',
+        'ledger-tools/context/instructions.md:7',
+        'ledger-tools/manifest.json:5',
+      ]);
+      // The author writes the description and the steps: nothing of the template is left to report.
+      const file = join(dir, 'ledger-reports/SKILL.md');
+      const own = readFileSync(file, 'utf8')
+        .replace(
+          /^description: .*$/m,
+          'description: Turns ledger CSV exports into monthly reports. Use when the user asks for a monthly report.',
+        )
+        .replace(/^1\. Restate .*$/m, '1. Read the ledger export the user names.')
+        .replace(/^\*\*Agent:\*\* Follows .*$/m, '**Agent:** Reads ledger.csv and writes report-2026-10.md.');
+      writeFileSync(file, own);
+      writeFileSync(
+        join(dir, 'ledger-reports/references/REFERENCE.md'),
+        '# Ledger columns\n\nDate, amount, account.\n',
+      );
+      const again = await runCli(['lint', 'ledger-reports', '--format', 'json', '--no-cache'], { cwd: dir });
+      expect(found(again.stdout)).toEqual([]);
+    }));
+
   it('creates a manifest skill with --yes that passes validate --strict with no findings', () =>
     inTemp(async (dir) => {
       const r = await runCli(

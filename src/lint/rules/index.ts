@@ -29,6 +29,7 @@ import contextNotMarkdown from './context-not-markdown.js';
 import duplicateSkill from './duplicate-skill.js';
 import triggerPatternCost from './trigger-pattern-cost.js';
 import portableFileNames from './portable-file-names.js';
+import templateLeft from './template-left.js';
 
 /** Every lint rule, in id order; docs/rules.md is generated from this list. */
 export const rules: Rule[] = [
@@ -62,4 +63,5 @@ export const rules: Rule[] = [
   duplicateSkill,
   triggerPatternCost,
   portableFileNames,
+  templateLeft,
 ];
