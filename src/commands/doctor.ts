@@ -2,6 +2,7 @@ import { basename, relative } from 'node:path';
 import { homeOf, type Context } from '../context.js';
 import { doctor as check, type AgentReport, type DoctorReport } from '../doctor/doctor.js';
 import type { SkippedSkill } from '../doctor/agent-view.js';
+import type { Listing } from '../doctor/listing.js';
 import { isInside } from '../fs/walk.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 import { projectChain } from '../skill/folders.js';
@@ -59,8 +60,6 @@ export function formatDoctor(report: DoctorReport, opts: FormatOptions): string 
 function formatAgent(a: AgentReport, opts: FormatOptions): string {
   const { c } = opts;
   const show = (p: string) => forTerminal(shortPath(p, opts));
-  const name = (s: string) => forTerminal(s);
-  const skipName = (s: SkippedSkill) => name(s.name ?? basename(s.root));
   const lines = [c.bold(`${a.title} (${a.name})`)];
   const there = a.folders.filter((f) => f.exists).map((f) => show(f.dir));
   lines.push(
@@ -68,47 +67,69 @@ function formatAgent(a: AgentReport, opts: FormatOptions): string {
       ? `  reads ${there.join(', then ')}${there.length > 1 ? ' (the first wins a name)' : ''}`
       : '  reads none of its folders: none exists',
   );
-  lines.push(
-    `  loads ${plural(a.loaded.length, 'skill')}${a.loaded.length > 0 ? `: ${firstOf(a.loaded.map((s) => name(s.name)))}` : ''}`,
-  );
-  if (a.loadedInvalid.length > 0) {
+  lines.push(...viewLines(a, a.title, '  ', c, show));
+  lines.push(...listingLines(a.listing, a.title, '  ', c));
+  for (const v of a.nested) {
+    lines.push(`  when it works in ${show(v.workingIn)}, also reads ${show(v.folder)}:`);
+    lines.push(...viewLines(v, a.title, '    ', c, show));
+    // The listing there is said when it goes over (the top's line already says how large the top's is).
+    if (v.listing.over > 0) lines.push(...listingLines(v.listing, a.title, '    ', c));
+  }
+  for (const w of a.warnings) lines.push(c.yellow(`  warning: ${forTerminal(w)}`));
+  lines.push(a.problems === 0 ? c.green('  ok') : c.red(`  ${plural(a.problems, 'problem')}`));
+  return lines.join('\n');
+}
+
+/** The skills a view loads, loads though invalid, skips, and the names that collide, each line after `indent`. */
+function viewLines(
+  v: Pick<AgentReport, 'loaded' | 'loadedInvalid' | 'skipped' | 'collisions'>,
+  title: string,
+  indent: string,
+  c: Paint,
+  show: (p: string) => string,
+): string[] {
+  const name = (s: string) => forTerminal(s);
+  const skipName = (s: SkippedSkill) => name(s.name ?? basename(s.root));
+  const lines = [
+    `${indent}loads ${plural(v.loaded.length, 'skill')}${v.loaded.length > 0 ? `: ${firstOf(v.loaded.map((s) => name(s.name)))}` : ''}`,
+  ];
+  if (v.loadedInvalid.length > 0) {
     lines.push(
-      `  loads though invalid ${n(a.loadedInvalid.length)} (${a.title} minds none of their errors; other agents may skip them):`,
+      `${indent}loads though invalid ${n(v.loadedInvalid.length)} (${title} minds none of their errors; other agents may skip them):`,
     );
-    const width = Math.max(...a.loadedInvalid.map((s) => [...name(s.name)].length));
-    for (const s of a.loadedInvalid) {
+    const width = Math.max(...v.loadedInvalid.map((s) => [...name(s.name)].length));
+    for (const s of v.loadedInvalid) {
       const shown = name(s.name);
       lines.push(
-        c.red(`    ${shown}${' '.repeat(width - [...shown].length)}  ${show(s.root)}: ${forTerminal(s.message)}`),
-      );
-    }
-  }
-  if (a.skipped.length > 0) {
-    lines.push(`  skips ${n(a.skipped.length)}:`);
-    const width = Math.max(...a.skipped.map((s) => [...skipName(s)].length));
-    for (const s of a.skipped) {
-      const why = skipText(s, show);
-      const shown = skipName(s);
-      const text = `    ${shown}${' '.repeat(width - [...shown].length)}  ${why}`;
-      lines.push(s.reason === 'invalid' || s.reason === 'unreadable' ? c.red(text) : text);
-    }
-  }
-  if (a.collisions.length > 0) {
-    lines.push(`  collisions:`);
-    for (const k of a.collisions) {
-      lines.push(
         c.red(
-          k.kind === 'same-name'
-            ? `    "${forTerminal(k.names[0]!)}" names two different skills: ${show(k.roots[0]!)} is used, ${show(k.roots[1]!)} is not`
-            : `    ${k.names.map((x) => `"${forTerminal(x)}"`).join(' and ')} look alike (${k.roots.map(show).join(', ')})`,
+          `${indent}  ${shown}${' '.repeat(width - [...shown].length)}  ${show(s.root)}: ${forTerminal(s.message)}`,
         ),
       );
     }
   }
-  lines.push(...listingLines(a, c));
-  for (const w of a.warnings) lines.push(c.yellow(`  warning: ${forTerminal(w)}`));
-  lines.push(a.problems === 0 ? c.green('  ok') : c.red(`  ${plural(a.problems, 'problem')}`));
-  return lines.join('\n');
+  if (v.skipped.length > 0) {
+    lines.push(`${indent}skips ${n(v.skipped.length)}:`);
+    const width = Math.max(...v.skipped.map((s) => [...skipName(s)].length));
+    for (const s of v.skipped) {
+      const why = skipText(s, show);
+      const shown = skipName(s);
+      const text = `${indent}  ${shown}${' '.repeat(width - [...shown].length)}  ${why}`;
+      lines.push(s.reason === 'invalid' || s.reason === 'unreadable' ? c.red(text) : text);
+    }
+  }
+  if (v.collisions.length > 0) {
+    lines.push(`${indent}collisions:`);
+    for (const k of v.collisions) {
+      lines.push(
+        c.red(
+          k.kind === 'same-name'
+            ? `${indent}  "${forTerminal(k.names[0]!)}" names two different skills: ${show(k.roots[0]!)} is used, ${show(k.roots[1]!)} is not`
+            : `${indent}  ${k.names.map((x) => `"${forTerminal(x)}"`).join(' and ')} look alike (${k.roots.map(show).join(', ')})`,
+        ),
+      );
+    }
+  }
+  return lines;
 }
 
 function skipText(s: SkippedSkill, show: (p: string) => string): string {
@@ -133,16 +154,15 @@ function firstOf(items: string[], most = 10): string {
     : `${items.slice(0, most).join(', ')} and ${items.length - most} more (--json lists them all)`;
 }
 
-function listingLines(a: AgentReport, c: Paint): string[] {
-  const { listing } = a;
+function listingLines(listing: Listing, title: string, indent: string, c: Paint): string[] {
   const size = `${plural(listing.characters, 'character')}, ${plural(listing.tokens, 'token')}`;
   const budget = listing.budget;
-  if (!budget) return [`  listing: ${size}; ${a.title} documents no budget`];
+  if (!budget) return [`${indent}listing: ${size}; ${title} documents no budget`];
   const limit = `${n(budget.limit)} ${budget.unit}`;
-  if (listing.over === 0) return [`  listing: ${size}, within its budget of ${limit}`];
-  const out = [c.red(`  listing: ${size}, over its budget of ${limit} by ${n(listing.over)}`)];
+  if (listing.over === 0) return [`${indent}listing: ${size}, within its budget of ${limit}`];
+  const out = [c.red(`${indent}listing: ${size}, over its budget of ${limit} by ${n(listing.over)}`)];
   const each = listing.trim.map((t) => `${forTerminal(t.name)} (saves ${n(t.saves[budget.unit])} ${budget.unit})`);
-  out.push(`    trim first, the longest descriptions: ${firstOf(each)}`);
+  out.push(`${indent}  trim first, the longest descriptions: ${firstOf(each)}`);
   return out;
 }
 

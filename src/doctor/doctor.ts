@@ -1,10 +1,20 @@
 import { detectAgents, resolveAgents, type AgentReads } from '../skill/agents.js';
 import { userTokenCache } from '../tokens/token-cache.js';
 import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
-import { agentFolders, viewAgent, type AgentView } from './agent-view.js';
+import {
+  agentFolders,
+  viewAgent,
+  type AgentFolder,
+  type AgentView,
+  type Collision,
+  type LoadedInvalid,
+  type SeenSkill,
+  type SkippedSkill,
+} from './agent-view.js';
 import { folderReader } from './folder-read.js';
 import { measureListing, type CountTokens, type Listing } from './listing.js';
-import { listingRule } from './listing-rules.js';
+import { listingRule, type ListingRule } from './listing-rules.js';
+import { inAny, nestedFolders, workingFolder } from './nested.js';
 import type { FolderScope } from '../skill/folders.js';
 
 // `skills doctor`: for each agent whose skill folders are here, what it will see. Returns data; never prints.
@@ -27,7 +37,29 @@ export interface AgentReport extends AgentView {
   first: FolderScope;
   basis: string;
   listing: Listing;
-  /** Skipped as invalid or unreadable, loaded though invalid, collisions, a listing over budget: each counts one. */
+  /** The agent's project folders below the project's top (listing-rules.ts `nested`), each as it sees it there. */
+  nested: NestedView[];
+  /**
+   * Skipped as invalid or unreadable, loaded though invalid, collisions, a listing over budget: each counts one,
+   * at the top and in each nested folder.
+   */
+  problems: number;
+}
+
+/**
+ * What the agent sees when it works in `workingIn`, a folder below the project's top that holds its project folder
+ * `folder`: the skills of that folder, and what they change of the top's (a top skill shadowed, a collision), with
+ * the whole listing there.
+ */
+export interface NestedView {
+  workingIn: string;
+  folder: string;
+  loaded: SeenSkill[];
+  skipped: SkippedSkill[];
+  loadedInvalid: LoadedInvalid[];
+  collisions: Collision[];
+  /** The listing there: the top's skills and these. */
+  listing: Listing;
   problems: number;
 }
 
@@ -44,8 +76,16 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     options.agents && options.agents.length > 0
       ? new Set(resolveAgents(options.agents, place).flatMap((r) => r.readers.map((a) => a.name)))
       : undefined;
-  const detected = detectAgents(place).filter((d) =>
-    named ? named.has(d.agent.name) : d.projectExists || d.userExists,
+  const all = detectAgents(place);
+  // One walk finds the nested folders of every agent that reads them.
+  const nestedProjects = [
+    ...new Set(all.filter((d) => listingRule(d.agent.name, options.env).nested).map((d) => d.agent.project)),
+  ];
+  const below = nestedProjects.length > 0 ? nestedFolders(options.cwd, nestedProjects) : undefined;
+  const nestedOf = (d: (typeof all)[number]) =>
+    listingRule(d.agent.name, options.env).nested ? (below?.found.get(d.agent.project) ?? []) : [];
+  const detected = all.filter((d) =>
+    named ? named.has(d.agent.name) : d.projectExists || d.userExists || nestedOf(d).length > 0,
   );
   const cache = options.countTokens ? undefined : userTokenCache(options.env, options.home, COUNTER_ID);
   const count: CountTokens =
@@ -54,13 +94,14 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const agents: AgentReport[] = [];
   for (const d of detected) {
     const rule = listingRule(d.agent.name, options.env);
-    const view = await viewAgent(d.agent, agentFolders(d, rule), read, rule);
+    const folders = agentFolders(d, rule);
+    const view = await viewAgent(d.agent, folders, read, rule);
     const listing = await measureListing(view.loaded, rule, count);
-    const problems =
-      view.skipped.filter((s) => s.reason === 'invalid' || s.reason === 'unreadable').length +
-      view.loadedInvalid.length +
-      view.collisions.length +
-      (listing.over > 0 ? 1 : 0);
+    const nested: NestedView[] = [];
+    for (const dir of nestedOf(d))
+      nested.push(await nestedView(d.agent, dir, folders, rule, listing.over > 0, read, count));
+    if (below?.cut && nestedOf(d).length > 0) view.warnings.push(below.cut);
+    const problems = problemsOf(view) + (listing.over > 0 ? 1 : 0) + nested.reduce((n, v) => n + v.problems, 0);
     agents.push({
       name: d.agent.name,
       title: d.agent.title,
@@ -69,9 +110,51 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       basis: rule.basis,
       ...view,
       listing,
+      nested,
       problems,
     });
   }
   cache?.save();
   return { agents, problems: agents.reduce((n, a) => n + a.problems, 0) };
+}
+
+/** Skipped as invalid or unreadable, loaded though invalid, collisions: each counts one. */
+const problemsOf = (v: Pick<AgentView, 'skipped' | 'loadedInvalid' | 'collisions'>) =>
+  v.skipped.filter((s) => s.reason === 'invalid' || s.reason === 'unreadable').length +
+  v.loadedInvalid.length +
+  v.collisions.length;
+
+/**
+ * The agent working in the folder of nested project folder `dir`: that folder read first of the project's (it is
+ * the nearest), then the agent's folders as at the top; what is reported is what that folder brings. The listing
+ * over its budget there counts as a problem only when the top's is not over already.
+ */
+async function nestedView(
+  agent: Parameters<typeof viewAgent>[0],
+  dir: string,
+  folders: AgentFolder[],
+  rule: ListingRule,
+  topOver: boolean,
+  read: ReturnType<typeof folderReader>,
+  count: CountTokens,
+): Promise<NestedView> {
+  const here: AgentFolder = { dir, scope: 'project', exists: true };
+  const at = folders.findIndex((f) => f.scope === 'project');
+  const order = at < 0 ? [...folders, here] : [...folders.slice(0, at), here, ...folders.slice(at)];
+  const v = await viewAgent(agent, order, read, rule);
+  const mine = (p: string) => inAny(p, [dir]);
+  const part = {
+    loaded: v.loaded.filter((s) => mine(s.root)),
+    skipped: v.skipped.filter((s) => mine(s.root) || (s.by !== undefined && mine(s.by))),
+    loadedInvalid: v.loadedInvalid.filter((s) => mine(s.root)),
+    collisions: v.collisions.filter((k) => k.roots.some(mine)),
+  };
+  const listing = await measureListing(v.loaded, rule, count);
+  return {
+    workingIn: workingFolder(dir, agent.project),
+    folder: dir,
+    ...part,
+    listing,
+    problems: problemsOf(part) + (listing.over > 0 && !topOver ? 1 : 0),
+  };
 }

@@ -29,6 +29,11 @@ export interface ListingRule {
    * Unset: every error does (the standard's rule, and all that can be said of an agent that documents none).
    */
   loads?: Leniency;
+  /**
+   * The agent also reads its project folder in folders below the project's top (a monorepo's packages), when it
+   * works there: where that comes from. Unset: it reads the top's folder only, as far as anyone documents.
+   */
+  nested?: string;
 }
 
 /** An agent that loads skills the standard calls invalid, when their errors are of kinds it does not mind. */
@@ -68,6 +73,8 @@ export const LISTING_RULES: Readonly<Record<string, ListingRule>> = {
         'Claude Code lists skills within 1% of the context window, or 8,000 characters (docs: Skills, "skill descriptions")',
     },
     basis: 'Claude Code: personal skills (~/.claude/skills) override project skills (.claude/skills)',
+    nested:
+      'Claude Code finds the skills of a nested .claude/skills when it works with files in that folder (docs: Skills, "automatic discovery from nested directories")',
     loads: {
       // Left out: a file it cannot read, frontmatter left open, YAML that does not parse or is no mapping, a name
       // or description against the rules the docs give them. Loaded past: no frontmatter, no name (the folder's is
@@ -90,6 +97,8 @@ export const LISTING_RULES: Readonly<Record<string, ListingRule>> = {
       basis: 'Codex lists skills within 2% of the context window: 4,000 tokens of a 200k-token window',
     },
     basis: 'Codex: repository skills come before user skills; each line names the SKILL.md file',
+    nested:
+      'Codex reads .agents/skills in the folder it starts in and in each folder above it up to the repository root (docs: Agent Skills, "where to save skills")',
     loads: {
       // Left out: a file it cannot read, no frontmatter or one left open, YAML that does not parse or is no
       // mapping, a metadata that is not one, a name or description missing, empty, of another type or too long.

@@ -105,9 +105,10 @@ describe('skills doctor (built CLI)', () => {
       'collisions',
       'warnings',
       'listing',
+      'nested',
       'problems',
     ]);
-    expect(a).toMatchObject({ name: 'claude-code', reads: 'skill-md', first: 'user', problems: 4 });
+    expect(a).toMatchObject({ name: 'claude-code', reads: 'skill-md', first: 'user', problems: 4, nested: [] });
     expect(a.folders).toEqual([
       { dir: join(t.home, '.claude/skills'), scope: 'user', exists: true },
       { dir: join(t.cwd, '.claude/skills'), scope: 'project', exists: true },
@@ -186,6 +187,59 @@ describe('skills doctor (built CLI)', () => {
     const r = await runCli(['doctor', '--agent', 'claude-code'], { cwd: join(t.cwd, 'src/app'), env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^ {2}loads 1 skill: alpha$/m);
+  });
+
+  it("checks a monorepo's nested skill folders as Claude Code and Codex read them there, from anywhere in it", async () => {
+    const t = setup({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      ...under('.claude/skills', skill('style')),
+      ...under('packages/web/.claude/skills', {
+        ...skill('react-patterns'),
+        ...skill('style', '', 'The web team style, not the root one. Use when checking the doctor.'),
+      }),
+      ...under('packages/api/.agents/skills', {
+        ...skill('api-design'),
+        'broken/SKILL.md': skillMd('name: broken\ndescription: "unclosed'),
+      }),
+      // Dependencies and dot folders are not walked into.
+      ...under('node_modules/pkg/.claude/skills', skill('vendored')),
+      ...under('.cache/x/.claude/skills', skill('cached')),
+    });
+    const env = {
+      HOME: t.home,
+      XDG_CACHE_HOME: join(t.home, '.cache'),
+      XDG_CONFIG_HOME: '',
+      CLAUDE_CONFIG_DIR: '',
+      CODEX_HOME: '',
+    };
+    const r = await runCli(['doctor'], { cwd: join(t.cwd, 'packages/web'), env });
+    expect(r.exitCode, r.stderr).toBe(1);
+    const lines = r.stdout.split('\n');
+    const at = lines.indexOf('  when it works in ., also reads .claude/skills:');
+    expect(at, r.stdout).toBeGreaterThan(0);
+    expect(lines.slice(at + 1, at + 6)).toEqual([
+      '    loads 2 skills: react-patterns, style',
+      '    skips 1:',
+      // Above the working folder, paths are shown whole.
+      `      style  shadowed: ${join(t.cwd, '.claude/skills/style')} by .claude/skills/style`,
+      '    collisions:',
+      `      "style" names two different skills: .claude/skills/style is used, ${join(t.cwd, '.claude/skills/style')} is not`,
+    ]);
+    // Codex has no folder at the top: it is checked for the nested one, where it skips the skill it cannot read.
+    expect(r.stdout).toMatch(/^Codex \(codex\)\n {2}reads none of its folders: none exists\n {2}loads 0 skills\n/m);
+    expect(r.stdout).toMatch(
+      /^ {2}when it works in \S+\/packages\/api, also reads \S+\/packages\/api\/\.agents\/skills:\n {4}loads 1 skill: api-design\n {4}skips 1:\n {6}broken {2}invalid/m,
+    );
+    expect(r.stdout).not.toMatch(/vendored|cached/);
+    const json = JSON.parse((await runCli(['doctor', '--json'], { cwd: t.cwd, env })).stdout);
+    const claude = json.agents.find((a: { name: string }) => a.name === 'claude-code');
+    expect(claude.nested.map((v: { workingIn: string; problems: number }) => [v.workingIn, v.problems])).toEqual([
+      [join(t.cwd, 'packages/web'), 1],
+    ]);
+    expect(claude.problems).toBe(1);
+    expect(json.agents.find((a: { name: string }) => a.name === 'codex').nested[0].folder).toBe(
+      join(t.cwd, 'packages/api/.agents/skills'),
+    );
   });
 
   it('checks only the agents named with --agent', async () => {
