@@ -91,7 +91,7 @@ export async function init(options: InitOptions, ctx: Context): Promise<InitResu
     const shown = shownPath(relative(ctx.cwd, result.path), result.path);
     const edit = result.layout === 'manifest' ? 'manifest.json and context/instructions.md' : 'SKILL.md';
     ctx.stdout.write(
-      `Created ${shown}/ (${result.layout}): ${result.files.join(', ')}\nNext: edit ${edit}, then run skills validate ${shellQuote(shown)}\n`,
+      `Created ${shown}/ (${result.layout}): ${result.files.join(', ')}\nNext: edit ${edit}, then run skills lint ${shellQuote(shown)} (it says what is still the template)\n`,
     );
   }
   return result;

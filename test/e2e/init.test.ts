@@ -64,7 +64,7 @@ describe('skills init (built CLI)', () => {
       const r = await runCli(['init', 'my-skill', '--yes'], { cwd: dir });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(
-        'Created my-skill/ (skill-md): SKILL.md\nNext: edit SKILL.md, then run skills validate my-skill',
+        'Created my-skill/ (skill-md): SKILL.md\nNext: edit SKILL.md, then run skills lint my-skill (it says what is still the template)',
       );
       expect(readdirSync(dir)).toEqual(['my-skill']);
       const fm = frontmatter(join(dir, 'my-skill/SKILL.md'));
@@ -193,7 +193,7 @@ describe('skills init (built CLI)', () => {
       const r = await runCli(['init', 'nested', '--yes', '--dir', 'skills/project'], { cwd: dir });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toContain('Created skills/project/nested/ (skill-md)');
-      expect(r.stdout).toMatch(/then run skills validate skills\/project\/nested$/);
+      expect(r.stdout).toMatch(/then run skills lint skills\/project\/nested \(it says what is still the template\)$/);
       expect(readdirSync(join(dir, 'skills/project/nested'))).toEqual(['SKILL.md']);
       expect(await strictValidate('skills/project/nested', dir)).toMatchObject({ exitCode: 0, warningCount: 0 });
     }));
