@@ -9,7 +9,7 @@ import { findLockfile, globalLockfile } from '../install/lock.js';
 import type { InstallOptions as CoreOptions, InstallOutcome, InstalledSkill, InvalidSource } from '../install/types.js';
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import { askedRegistry, registryFor } from '../registry/locate.js';
-import { AGENTS, resolveAgents, userFolder } from '../skill/agents.js';
+import { AGENTS, detectAgents, resolveAgents, userFolder } from '../skill/agents.js';
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
@@ -139,8 +139,14 @@ export async function install(
                 }),
               ),
             ];
-            // The folders there are ticked; with none, the generic .agents/skills that most agents read.
+            // The folders there are ticked; with none, those of the agents used here (install.ts defaultPlaces), and
+            // with no sign of any, the generic .agents/skills that most agents read.
             const there = dirs.some(([dir]) => present(dir));
+            const used = new Set(
+              detectAgents({ cwd: base, home: target.home, env: ctx.env }).flatMap((d) =>
+                target.global ? (d.user && d.userDir !== undefined ? [d.userDir] : []) : d.here ? [d.projectDir] : [],
+              ),
+            );
             const generic = join(base, '.agents', 'skills');
             return checkbox({
               message: 'No agent folder is set for this project: which agents should read these skills?',
@@ -149,7 +155,7 @@ export async function install(
               choices: dirs.map(([dir, title]) => ({
                 value: dir,
                 name: `${title}  (${isInside(base, dir) ? `${target.global ? '~/' : ''}${relative(base, dir)}` : dir})`,
-                checked: there ? present(dir) : dir === generic,
+                checked: there ? present(dir) : used.size > 0 ? used.has(dir) : dir === generic,
               })),
             });
           },

@@ -94,6 +94,25 @@ async function defaultPlaces(options: InstallOptions, warnings: string[]): Promi
       ]
     : projectAgentFolders(base);
   if (found.length > 0) return found;
+  // No skill folder yet, but agents that are used here (a .claude folder, CLAUDE.md, .cursor, …): their folders,
+  // made. `.agents/skills` would be lost on those that do not read it (Claude Code reads only .claude/skills).
+  if (!options.global) {
+    const used = detectAgents({ cwd: base, home: options.home, env: options.env }).filter((d) => d.here);
+    const dirs = [...new Set(used.map((d) => d.projectDir))];
+    if (dirs.length > 0) {
+      const why = used.map(
+        (d) =>
+          `${d.agent.title} (${d.found
+            .filter((f) => isInside(base, f))
+            .map((f) => relative(base, f) || '.')
+            .join(', ')})`,
+      );
+      warnings.push(
+        `no skill folder in ${base} yet: ${options.dryRun ? 'would be placed' : 'placed'} into ${dirs.map((d) => relative(base, d)).join(', ')}, for the agents used here: ${why.join('; ')}; choose others with --agent`,
+      );
+      return dirs;
+    }
+  }
   const generic = join(base, '.agents', 'skills');
   warnings.push(
     `no agent folder ${options.global ? 'in the home folder' : `in ${base}`}: ${options.dryRun ? 'would be placed' : 'placed'} into ${options.global ? '~/.agents/skills' : '.agents/skills'}, which most agents read; choose others with --agent (skills agents lists them)`,

@@ -277,7 +277,7 @@ describe('where skills go', () => {
     expect(existsSync(join(env.HOME!, '.skills'))).toBe(false);
   });
 
-  it('places into .agents/skills, said on stderr, when the project has no agent folder; --agent picks folders', async () => {
+  it('places into .agents/skills, said on stderr, when the project shows no agent; the folders of the agents it uses; --agent picks folders', async () => {
     const env = user();
     const dir = project('');
     const r = await runCli(['install', 'anthropics/skills', '--skill', 'pdf'], { cwd: dir, env });
@@ -297,6 +297,20 @@ describe('where skills go', () => {
     for (const d of ['.claude/skills', '.cursor/skills', '.github/skills'])
       expect(existsSync(join(two, d, 'pdf/SKILL.md')), d).toBe(true);
     expect(lockOf(two).into).toEqual(['.claude/skills', '.cursor/skills', '.github/skills']);
+    // No skill folder yet, but agents the project shows it uses: their folders, not .agents/skills (which Claude Code
+    // does not read).
+    const used = project('');
+    mkdirSync(join(used, '.cursor'));
+    writeFileSync(join(used, 'CLAUDE.md'), '# Notes for Claude\n');
+    const u = await runCli(['install', 'anthropics/skills', '-s', 'pdf'], { cwd: used, env });
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(u.stderr).toContain(
+      'placed into .claude/skills, .cursor/skills, for the agents used here: Claude Code (CLAUDE.md); Cursor (.cursor)',
+    );
+    for (const d of ['.claude/skills', '.cursor/skills'])
+      expect(existsSync(join(used, d, 'pdf/SKILL.md')), d).toBe(true);
+    expect(existsSync(join(used, '.agents'))).toBe(false);
+    expect(lockOf(used).into).toEqual(['.claude/skills', '.cursor/skills']);
     const bad = await runCli(['install', 'anthropics/skills', '--agent', 'claud'], { cwd: two, env });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('did you mean "claude"');
@@ -517,6 +531,20 @@ describe('on a terminal', () => {
       expect(shown.exitCode).toBe(0);
       expect(shown.stderr, args[0]).not.toContain('shadowed');
     }
+  });
+
+  it('ticks the folder of the agent the project shows it uses (CLAUDE.md) when it has no skill folder yet', async () => {
+    const env = user();
+    const dir = project('');
+    writeFileSync(join(dir, 'CLAUDE.md'), '# Notes for Claude\n');
+    // Enter takes what is ticked: Claude Code's folder, not the generic one.
+    const r = await onTerminal(['install', 'github:anthropics/skills', '-s', 'pdf'], dir, env, [
+      ['which agents', '\r'],
+    ]);
+    expect(r.code, r.out).toBe(0);
+    expect(readdirSync(join(dir, '.claude/skills'))).toEqual(['pdf']);
+    expect(existsSync(join(dir, '.agents'))).toBe(false);
+    expect(lockOf(dir).into).toEqual(['.claude/skills']);
   });
 });
 
