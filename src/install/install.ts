@@ -115,7 +115,7 @@ async function defaultPlaces(options: InstallOptions, warnings: string[]): Promi
   }
   const generic = join(base, '.agents', 'skills');
   warnings.push(
-    `no agent folder ${options.global ? 'in the home folder' : `in ${base}`}: ${options.dryRun ? 'would be placed' : 'placed'} into ${options.global ? '~/.agents/skills' : '.agents/skills'}, which most agents read; choose others with --agent (skills agents lists them)`,
+    `no agent folder ${options.global ? 'in the home folder' : `in ${base}`}: ${options.dryRun ? 'would be placed' : 'placed'} into ${options.global ? '~/.agents/skills' : '.agents/skills'}, which most agents read but Claude Code does not (it reads .claude/skills: --agent claude-code); choose others with --agent (skills agents lists them)`,
   );
   return [generic];
 }

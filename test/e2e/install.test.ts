@@ -417,7 +417,9 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     mkdirSync(join(bare, '.git'));
     const dry = await runCli(['install', 'web-scraping@1.2.0', '--registry', reg, '--dry-run'], { cwd: bare });
     expect(dry.exitCode).toBe(0);
-    expect(dry.stderr).toContain(': would be placed into .agents/skills, which most agents read');
+    expect(dry.stderr).toContain(
+      ': would be placed into .agents/skills, which most agents read but Claude Code does not (it reads .claude/skills: --agent claude-code)',
+    );
     expect(readdirSync(bare)).toEqual(['.git']);
     const one = await runCli(['install', 'web-scraping@1.2.0', '--registry', reg], { cwd: bare });
     expect(one.exitCode).toBe(0);
