@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
@@ -405,6 +405,20 @@ describe('skills lint (built CLI)', () => {
         .map((d) => d.file);
       expect(found.sort()).toEqual([join(dir, 's/references/aux.md'), join(dir, 's/skill.md')]);
       expect(readFileSync(join(dir, 's/skill.md'), 'utf8')).toBe(before);
+    }));
+
+  it('SK131 warns of a link that leads out of the skill, which pack then refuses, so the hook catches it first', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, { 's/SKILL.md': good('s'), 'shared/notes.md': '# Shared notes\n' });
+      symlinkSync('../shared/notes.md', join(dir, 's/notes.md'));
+      const r = await runCli(['lint', 's', '--no-cache'], { cwd: dir });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain(
+        `s/notes.md  warning  notes.md is a symbolic link that leads out of the skill (to ${join(dir, 'shared/notes.md')}): pack refuses it, install and registry sync leave it out  SK131 link-outside`,
+      );
+      const pack = await runCli(['pack', 's', '--out', join(dir, 'out')], { cwd: dir });
+      expect(pack.exitCode).toBe(1);
+      expect(pack.stderr).toContain('notes.md is a symlink that leads out of the skill');
     }));
 
   it('sets the execute bit with --fix only for scripts that have a shebang', () =>

@@ -30,6 +30,7 @@ import duplicateSkill from './duplicate-skill.js';
 import triggerPatternCost from './trigger-pattern-cost.js';
 import portableFileNames from './portable-file-names.js';
 import templateLeft from './template-left.js';
+import linkOutside from './link-outside.js';
 
 /** Every lint rule, in id order; docs/rules.md is generated from this list. */
 export const rules: Rule[] = [
@@ -64,4 +65,5 @@ export const rules: Rule[] = [
   triggerPatternCost,
   portableFileNames,
   templateLeft,
+  linkOutside,
 ];
