@@ -19,7 +19,7 @@ import {
 } from '../registry/integrity.js';
 import type { RegisterResult, RegisterStatus } from '../registry/register.js';
 import { mismatch } from './plan.js';
-import { adoptInto, isLink, linksTo, placeInto, placeLink, type Place } from './places.js';
+import { adoptInto, entryAt, isLink, linksTo, placeInto, placeLink, type Place } from './places.js';
 import { problemsOf, relabelError, type Scratch } from './sources.js';
 import type { InstallOptions, InstallOutcome, InstalledSkill, Planned } from './types.js';
 
@@ -81,6 +81,8 @@ export async function carryOut(
   // The files of stored copies used as they are, checked, with their bytes when they are placed (64 MiB in all).
   const stored = new Map<string, StoredFile[]>();
   const keep: KeepBudget = { bytes: places.length > 0 ? KEEP_BYTES : 0 };
+  // A folder placed into that is not there yet holds no <id> of any skill: nothing to look up in it.
+  const absent = new Set(places.filter((p) => !present(p.abs)).map((p) => p.abs));
   for (const item of planned.items) {
     const { plan, resolved } = item;
     if (plan.kind === 'from') {
@@ -115,6 +117,7 @@ export async function carryOut(
       );
     const linkTo = item.entry.link && plan.kind === 'local' ? plan.prepared.skill.root : undefined;
     item.intoActions = places.map(({ abs }) => {
+      if (absent.has(abs)) return 'write';
       const target = join(abs, resolved.id);
       if (linkTo !== undefined && linksTo(target, linkTo)) return 'unchanged';
       // The skill's own folder is where it would be placed: a link would replace it with a link to itself.
@@ -125,7 +128,9 @@ export async function carryOut(
           { hint: 'link a skill from where you edit it (outside the agent folders), or install it without --link' },
         );
       }
-      if (isLink(target)) {
+      // One lstat tells a link and a missing entry apart.
+      const st = entryAt(target);
+      if (st?.isSymbolicLink()) {
         // A link skills made (the lock says so) is replaced; any other link is someone's.
         if (options.force || previous.skills[resolved.id]?.link) return 'write';
         throw new SkillsError(
@@ -134,7 +139,7 @@ export async function carryOut(
           { hint: 'move it away, or run again with --force to replace it' },
         );
       }
-      if (!present(target)) return 'write';
+      if (st === undefined) return 'write';
       if (
         linkTo !== undefined &&
         statSync(target).isDirectory() &&

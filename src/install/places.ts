@@ -1,5 +1,15 @@
 // The agent folders that get flat `<id>/` copies (--into and the ones the lock records): checked, and written.
-import { chmodSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  type Stats,
+} from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { intoOf, type Lockfile } from '../formats/lockfile.js';
@@ -139,7 +149,8 @@ export function adoptInto(into: string, id: string, root: string, files: StoredF
 /** Rename the staged copy or link into place; what was there is moved aside first and removed only after. */
 function swapIn(staging: string, target: string, into: string, id: string): void {
   let trash: string | undefined;
-  if (present(target) || isLink(target)) {
+  // present() is an lstat: it sees a link too, dangling or not.
+  if (present(target)) {
     trash = join(into, tempName(TRASH_PREFIX, id));
     renameSync(target, trash);
   }
@@ -167,10 +178,15 @@ export function placeLink(into: string, id: string, folder: string): void {
 
 /** True when `p` is a symlink (whatever it points at, if anything). */
 export function isLink(p: string): boolean {
+  return entryAt(p)?.isSymbolicLink() === true;
+}
+
+/** What is at `p` itself (a link not followed), or undefined when nothing is, or it cannot be looked at. */
+export function entryAt(p: string): Stats | undefined {
   try {
-    return lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    return lstatSync(p, { throwIfNoEntry: false });
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -69,8 +69,8 @@ const MANIFEST_KEYS = ['id', 'name', 'description', 'context', 'scripts'];
 function dataManifest(dir: string, listing?: Dirent[]): boolean {
   // The names the search read: a folder with no manifest.json at all (most) needs no lookup.
   if (listing && !listing.some((d) => d.name.toLowerCase() === 'manifest.json')) return false;
-  if (!existsSync(join(dir, 'manifest.json')) || existsSync(join(dir, 'SKILL.md')) || existsSync(join(dir, 'skill.md')))
-    return false;
+  const has = (name: string) => existsIn(dir, name, listing);
+  if (!has('manifest.json') || has('SKILL.md') || has('skill.md')) return false;
   try {
     // A file too large for a manifest is the loader's to refuse, with its own message.
     const { text } = readBounded(join(dir, 'manifest.json'), 1024 * 1024);
@@ -80,6 +80,24 @@ function dataManifest(dir: string, listing?: Dirent[]): boolean {
   } catch {
     return false;
   }
+}
+
+const NON_ASCII = /[^ -~]/;
+
+/**
+ * existsSync(join(dir, name)), answered from the folder's listing where it can be: a regular file listed by that name
+ * is there, and a name no entry has in any case is not (a file system that ignores case finds only those); a link, or
+ * a name listed in another case, is looked up.
+ */
+export function existsIn(dir: string, name: string, listing?: Dirent[]): boolean {
+  if (listing) {
+    const lower = name.toLowerCase();
+    // A name not all printable ASCII may fold to `name` where case is ignored (ſ to s, the Kelvin sign to k).
+    const same = listing.filter((d) => d.name.toLowerCase() === lower || NON_ASCII.test(d.name));
+    if (same.length === 0) return false;
+    if (same.some((d) => d.name === name && d.isFile())) return true;
+  }
+  return existsSync(join(dir, name));
 }
 
 /** A commit's tree (from the cache, or fetched), and the folder `path` names inside it. */

@@ -14,6 +14,7 @@ import { tempName } from '../fs/atomic.js';
 import { isInside, knownEntries, present } from '../fs/walk.js';
 import { discoverSkills, isSkillFolder } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
+import type { HeldFile } from '../fs/read-held.js';
 import { validateSkills } from '../skill/validate.js';
 import {
   digest,
@@ -375,7 +376,9 @@ export async function prepareLocal(
   const { relabel, files, keep, only = false } = local;
   const folderNotNamed = local.folderNotNamed ?? relabel !== undefined;
   try {
-    const skill = local.skill ?? loadSkill(root, { listing: local.listing });
+    // Loaded here for its files to be listed and read next: the files the load reads are read once.
+    const held = !local.skill && !files && keep ? new Map<string, HeldFile>() : undefined;
+    const skill = local.skill ?? loadSkill(root, { listing: local.listing, ...(held ? { held } : {}) });
     const { errors: problems, misnamed } = await installProblems(skill);
     if (problems.length > 0) {
       const shown = relabel
@@ -394,7 +397,7 @@ export async function prepareLocal(
       };
     }
     // Loaded just now (or from entries a whole walk found): its files are those its load walked, not listed again.
-    const listed = files ?? (keep ? skillFiles(skill.root, skill.entries) : undefined);
+    const listed = files ?? (keep ? skillFiles(skill.root, skill.entries, held) : undefined);
     const known = files ? local.integrity : undefined;
     return {
       typed,

@@ -8,6 +8,7 @@ import { onceEach } from '../model/memo.js';
 import type { Skill, SkillEntry } from '../model/skill.js';
 import { DEFAULT_LIMITS } from '../fs/archive.js';
 import { readOpenFile } from '../fs/read.js';
+import type { HeldFile } from '../fs/read-held.js';
 import { SKIP_DIRS, isInside, isLeftover, walkedWhole } from '../fs/walk.js';
 
 /** One file the registry hashes and copies; symlinks that stay inside the skill are kept as links. */
@@ -29,6 +30,11 @@ export interface StoredFile {
    * (contentOf), from the open file itself, which must still be a regular file and not a link.
    */
   unstatted?: true;
+  /**
+   * An unstatted file's bytes, mode and size as the skill's load read them (LoadOptions.held): taken for its read,
+   * within the same bound, instead of opening it again.
+   */
+  held?: HeldFile;
 }
 
 /** A file whose path, mode and size are known without a walk (what an extraction wrote), and maybe its bytes. */
@@ -98,9 +104,10 @@ export class KeptFiles {
  * The files of a skill the registry keeps, sorted by path; symlinks that lead out of the skill are left out.
  * Bounded as install bounds archives (256 MiB, 20,000 entries): the files are read whole to hash and copy them.
  * `walked`: the skill's entries (Skill.entries) when the folder is as its load found it: a walk that listed every
- * folder (walkedWhole) is taken instead of listing them again.
+ * folder (walkedWhole) is taken instead of listing them again; with it, `held`: the bytes its load read
+ * (LoadOptions.held), which are not read again.
  */
-export function skillFiles(root: string, walked?: SkillEntry[]): StoredFile[] {
+export function skillFiles(root: string, walked?: SkillEntry[], held?: Map<string, HeldFile>): StoredFile[] {
   const out: StoredFile[] = [];
   // The real root is needed only for a symlink: most skills have none.
   let realRoot: string | undefined;
@@ -142,7 +149,12 @@ export function skillFiles(root: string, walked?: SkillEntry[]): StoredFile[] {
       if (e.kind === 'symlink') link(abs, e.path, e.target ?? null);
       else if (out.length >= STORE_LIMITS.maxEntries)
         throw tooBig(root, `it holds more than ${STORE_LIMITS.maxEntries} files`);
-      else out.push({ rel: e.path, abs, kind: 'file', mode: 0, unstatted: true });
+      else {
+        const f: StoredFile = { rel: e.path, abs, kind: 'file', mode: 0, unstatted: true };
+        const h = held?.get(e.path);
+        if (h) f.held = h;
+        out.push(f);
+      }
     }
     return out.sort(byRel);
   }
@@ -242,6 +254,11 @@ interface ReadBound {
  * its place since the walk is refused, and a file that would take the skill past STORE_LIMITS is not read.
  */
 function readUnstatted(f: StoredFile, bound: ReadBound = { bytes: 0 }): Buffer {
+  const { held } = f;
+  if (held) {
+    delete f.held;
+    return learnt(f, bound, held.mode, held.size, () => held.bytes);
+  }
   const fd = openSync(f.abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   try {
     const st = fstatSync(fd);
@@ -249,17 +266,25 @@ function readUnstatted(f: StoredFile, bound: ReadBound = { bytes: 0 }): Buffer {
       throw new SkillsError('E_IO', `${f.abs} is not a regular file any more; it was not read`, {
         hint: 'run again once the skill is written',
       });
-    bound.bytes += st.size;
-    if (bound.bytes > STORE_LIMITS.maxBytes) throw tooManyBytes(f.abs.slice(0, f.abs.length - f.rel.length - 1), f.rel);
     // Kept for the copy made next (digestKeeping): in a buffer of its own.
-    const bytes = readOpenFile(fd, st.size, true);
-    f.mode = st.mode & 0o7777;
-    f.size = st.size;
-    delete f.unstatted;
-    return bytes;
+    return learnt(f, bound, st.mode & 0o7777, st.size, () => readOpenFile(fd, st.size, true));
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * An unstatted file's bytes (`read`), once its size is within the bound, and its mode and size learnt: a file that
+ * would take the skill past STORE_LIMITS is not read.
+ */
+function learnt(f: StoredFile, bound: ReadBound, mode: number, size: number, read: () => Buffer): Buffer {
+  bound.bytes += size;
+  if (bound.bytes > STORE_LIMITS.maxBytes) throw tooManyBytes(f.abs.slice(0, f.abs.length - f.rel.length - 1), f.rel);
+  const bytes = read();
+  f.mode = mode;
+  f.size = size;
+  delete f.unstatted;
+  return bytes;
 }
 
 /** The SRI text of a finished hash. */

@@ -8,6 +8,7 @@ import type { Skill } from '../model/skill.js';
 import { SKILL_ID_RULE, isSkillId } from '../model/spec.js';
 import { tempName, widenThreadPool } from '../fs/atomic.js';
 import { TreeWriter } from '../fs/tree-writer.js';
+import type { HeldFile } from '../fs/read-held.js';
 import { present } from '../fs/walk.js';
 import { peekReleases, readIndex } from './index-io.js';
 import { digestKeeping, folderIntegrity, skillFiles, type StoredFile } from './integrity.js';
@@ -53,6 +54,11 @@ export interface RegisterOptions {
    * (skillFiles) instead of listing its folders again.
    */
   walked?: boolean;
+  /**
+   * With `walked`: the bytes the skill's load read (LoadOptions.held), hashed and copied instead of read again; let go
+   * once the skill is staged.
+   */
+  held?: Map<string, HeldFile>;
 }
 
 export interface RegisterResult {
@@ -207,7 +213,10 @@ function stage(
         hint: `run skills validate ${skill.root}`,
       });
     }
-    const files = opts.files ?? skillFiles(skill.root, opts.walked && !opts.adopt ? skill.entries : undefined);
+    const walked = opts.walked && !opts.adopt;
+    const files =
+      opts.files ?? skillFiles(skill.root, walked ? skill.entries : undefined, walked ? opts.held : undefined);
+    opts.held?.clear();
     // Files walked here keep the bytes hashed (up to STAGE_KEEP_BYTES) for the copy next: each is read and hashed
     // once, and the copy holds exactly what was hashed. They are let go with `files` once the skill is staged.
     s.integrity =

@@ -12,6 +12,7 @@ import { normalizeText } from '../formats/text.js';
 import { issueMessage, issuePath } from '../formats/zod-issue.js';
 import { walkSkill } from '../fs/walk.js';
 import { readBounded } from '../fs/read.js';
+import { readBoundedHeld, type HeldFile } from '../fs/read-held.js';
 import { parseEnvNames } from '../formats/dotenv.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn, unreadableSkillFile } from './skill-file.js';
 import { SkillsError, isSkillsError } from '../errors.js';
@@ -25,6 +26,26 @@ export interface LoadOptions {
   listing?: Dirent[];
   /** Its entries, when known without a walk (knownEntries of what an archive's extraction wrote). */
   entries?: SkillEntry[];
+  /**
+   * The bytes of the regular files the load reads (the skill file, context files, .env.example), by path below the
+   * folder: for a caller that hashes and copies the same files next (skillFiles' `held`), so each is read once.
+   */
+  held?: Map<string, HeldFile>;
+}
+
+/**
+ * readBounded of the file at `rel` below the skill, its bytes kept in `held` when given and the walk found a regular
+ * file there (a link is read through, and kept not).
+ */
+function readPart(
+  skill: Pick<Skill, 'entries'>,
+  abs: string,
+  rel: string,
+  max: number,
+  held: Map<string, HeldFile> | undefined,
+): { text?: string; ascii?: boolean; tooLarge?: number } {
+  if (held && skill.entries.find((e) => e.path === rel)?.kind === 'file') return readBoundedHeld(abs, max, rel, held);
+  return readBounded(abs, max);
 }
 
 /**
@@ -102,7 +123,7 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
   }
   let read: { text?: string; ascii?: boolean; tooLarge?: number };
   try {
-    read = readBounded(file, MAX_SKILL_FILE_BYTES);
+    read = readPart(skill, file, found.name, MAX_SKILL_FILE_BYTES, options.held);
   } catch (err) {
     // A symlink to a FIFO or a device is a finding about this skill, not a failure of the whole run.
     if (isSkillsError(err)) {
@@ -134,8 +155,8 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
     return skill;
   }
   if (found.layout === 'skill-md') loadSkillMd(skill, read.text, options, read.ascii);
-  else loadManifest(skill, read.text);
-  readEnvExample(skill);
+  else loadManifest(skill, read.text, options.held);
+  readEnvExample(skill, options.held);
   collectScripts(skill);
   return skill;
 }
@@ -305,7 +326,7 @@ function lineReader(text: string): (n: number) => string | undefined {
   };
 }
 
-function loadManifest(skill: Skill, rawText: string): void {
+function loadManifest(skill: Skill, rawText: string, held?: Map<string, HeldFile>): void {
   const { text } = normalizeText(rawText);
   skill.source = text;
   const parsed = parseManifest(text);
@@ -342,10 +363,11 @@ function loadManifest(skill: Skill, rawText: string): void {
   // Instructions are the context files, in order; only files inside the skill are read.
   const parts: InstructionPart[] = [];
   for (const p of list('context')) {
-    const abs = resolveInside(skill, p);
-    if (!abs) continue;
+    const entry = insideEntry(skill, p);
+    if (!entry) continue;
+    const abs = join(skill.root, entry.path);
     try {
-      const r = readBounded(abs, MAX_CONTEXT_BYTES);
+      const r = readPart(skill, abs, entry.path, MAX_CONTEXT_BYTES, held);
       if (r.text !== undefined) {
         parts.push({
           file: abs,
@@ -366,10 +388,10 @@ function loadManifest(skill: Skill, rawText: string): void {
  * The names .env.example sets, in either layout: a manifest checks them against envVars; a SKILL.md skill declares by
  * them.
  */
-function readEnvExample(skill: Skill): void {
+function readEnvExample(skill: Skill, held?: Map<string, HeldFile>): void {
   if (!skill.entries.some((e) => e.path === '.env.example' && e.kind === 'file')) return;
   try {
-    const r = readBounded(join(skill.root, '.env.example'), 1024 * 1024);
+    const r = readPart(skill, join(skill.root, '.env.example'), '.env.example', 1024 * 1024, held);
     skill.envExample = r.text === undefined ? [] : parseEnvNames(r.text);
   } catch {
     skill.envExample = [];
@@ -378,11 +400,17 @@ function readEnvExample(skill: Skill): void {
 
 /** The absolute path of a declared relative path when it stays inside the skill and is a file; else undefined. */
 export function resolveInside(skill: Skill, p: string): string | undefined {
+  const entry = insideEntry(skill, p);
+  return entry && join(skill.root, entry.path);
+}
+
+/** The entry of a declared relative path when it stays inside the skill and is a file (or a link to one inside). */
+function insideEntry(skill: Skill, p: string): SkillEntry | undefined {
   const entry = findEntry(skill, p);
   if (!entry) return undefined;
   if (entry.kind === 'symlink' && !entry.inside) return undefined;
   if (entry.kind === 'dir' || entry.kind === 'other') return undefined;
-  return join(skill.root, entry.path);
+  return entry;
 }
 
 /** The entry a declared path names, if the path is relative, stays inside, and exists. */

@@ -7,6 +7,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import { isInside } from '../fs/walk.js';
 import { discoverSkills } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
+import type { HeldFile } from '../fs/read-held.js';
 import { validateSkills, type SkillReport } from '../skill/validate.js';
 import { registerSkills, type RegisterStatus } from '../registry/register.js';
 import { isUnversioned, looseVersion, looseVersionWarning, unversionedWarning } from '../registry/unversioned.js';
@@ -139,9 +140,11 @@ async function syncRoots(
   const itemOpts = { owner: opts.owner?.trim(), force: opts.force, dryRun: opts.dryRun, walked: true };
   async function* validOnes() {
     for (const root of roots) {
-      const [report] = await validateSkills([loadSkill(root, { listing: listings?.get(root) })]);
+      // The bytes the load reads are hashed and copied from: each file is read once.
+      const held = new Map<string, HeldFile>();
+      const [report] = await validateSkills([loadSkill(root, { listing: listings?.get(root), held })]);
       reports.push(report!);
-      if (report!.valid) yield { skill: report!.skill, opts: itemOpts };
+      if (report!.valid) yield { skill: report!.skill, opts: { ...itemOpts, held } };
     }
   }
   const results = await registerSkills(registry, validOnes(), roots.length);

@@ -1,0 +1,47 @@
+// A bounded text read that keeps the file's bytes, for a load whose caller hashes and copies the same files next
+// (install, registry sync): each file is then read once. Beside readBounded, which it answers exactly like.
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { decodeUtf8, readBounded, readOpenFile } from './read.js';
+
+/** A regular file's bytes as read, with the mode and size its open file had (what a hash of it needs). */
+export interface HeldFile {
+  bytes: Buffer;
+  mode: number;
+  size: number;
+}
+
+/**
+ * readBounded(file, max), and the bytes read put in `held` under `rel` when the file was a regular file opened as
+ * itself (not through a symlink put in its place), as the registry reads an unstatted file (readUnstatted). Anything
+ * else (a link, a FIFO, a file over `max`) is read as readBounded reads it, with its answer or its error, and kept
+ * not: the hash reads it again and decides.
+ */
+export function readBoundedHeld(
+  file: string,
+  max: number,
+  rel: string,
+  held: Map<string, HeldFile>,
+): { text?: string; ascii?: boolean; tooLarge?: number } {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return readBounded(file, max);
+  }
+  let bytes: Buffer;
+  let st;
+  try {
+    st = fstatSync(fd);
+    if (!st.isFile() || st.size > max) bytes = Buffer.alloc(0);
+    // In a buffer of its own: kept until the copy is made, not a slice of the shared pool.
+    else bytes = readOpenFile(fd, st.size, true);
+  } finally {
+    closeSync(fd);
+  }
+  if (!st.isFile()) return readBounded(file, max);
+  if (st.size > max) return { tooLarge: st.size };
+  held.set(rel, { bytes, mode: st.mode & 0o7777, size: st.size });
+  const ascii = isAscii(bytes);
+  return { text: decodeUtf8(bytes, ascii), ascii };
+}
