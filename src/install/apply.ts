@@ -20,6 +20,7 @@ import {
 import type { RegisterResult, RegisterStatus } from '../registry/register.js';
 import { mismatch } from './plan.js';
 import { adoptInto, entryAt, isLink, linksTo, placeInto, placeLink, type Place } from './places.js';
+import { Placing } from './placing.js';
 import { problemsOf, relabelError, type Scratch } from './sources.js';
 import type { InstallOptions, InstallOutcome, InstalledSkill, Planned } from './types.js';
 
@@ -195,92 +196,104 @@ export async function carryOut(
   }
 
   const skills: InstalledSkill[] = [];
-  for (const item of planned.items) {
-    const { plan, resolved, entry } = item;
-    // What the install does to the project, from the lock: the same word whether a registry is used or not.
-    const old = previous.skills[resolved.id];
-    const status: InstalledSkill['status'] = !old
-      ? 'added'
-      : old.integrity !== entry.integrity || old.version !== entry.version
-        ? 'updated'
-        : 'unchanged';
-    let registered: RegisterStatus | undefined;
-    let path: string;
-    if (plan.kind === 'present') {
-      path = join(registry, plan.release.path);
-    } else if (!options.useRegistry || options.dryRun) {
-      // A project install copies straight from the skill's folder (a fetched tree, an unpacked archive, a folder).
-      path = plan.kind === 'local' ? plan.prepared.skill.root : plan.root;
-    } else {
-      const skill = plan.kind === 'local' ? plan.prepared.skill : fromSkills.get(resolved.id)!;
-      const relabel = plan.kind === 'local' ? plan.prepared.relabel : undefined;
-      const r = registering.get(resolved.id)!;
-      if (r instanceof SkillsError) throw relabelError(r, relabel);
-      if (r.integrity !== entry.integrity) {
-        throw new SkillsError(
-          'E_IO',
-          `${relabel ? relabel(skill.root) : skill.root} changed while it was being installed (integrity ${entry.integrity}, then ${r.integrity})`,
-          { hint: 'run the install again once the skill is written' },
-        );
-      }
-      registered = r.status;
-      path = join(registry, r.path);
-    }
-    const installed: InstalledSkill = {
-      id: resolved.id,
-      version: resolved.version,
-      source: entry.source,
-      integrity: entry.integrity,
-      dependencies: entry.dependencies,
-      status,
-      ...(registered === undefined ? {} : { registered }),
-      path,
-      requested: item.requested,
-    };
-    if (places.length > 0) {
-      const link = entry.link === true;
-      // The files just registered (or unpacked), or the stored copy's as checked, with their bytes: copied without a
-      // walk or a read of `path`.
-      const known = plan.kind === 'local' ? plan.prepared.files : stored.get(resolved.id);
-      // An archive this run unpacked (no registry; into the last folder placed into, or the cache): its last
-      // placement moves the unpacked copy there.
-      const ownScratch =
-        !options.useRegistry &&
-        plan.kind === 'local' &&
-        plan.prepared.source.startsWith('archive:') &&
-        scratch?.holds(path) === true;
-      const lastWrite = item.intoActions!.lastIndexOf('write');
-      installed.placed = places.map(({ abs }, i) => {
-        const action = item.intoActions![i];
-        if (action === 'write' && !options.dryRun) {
-          if (link) placeLink(abs, resolved.id, path);
-          else if (!(
-            ownScratch &&
-            known &&
-            i === lastWrite &&
-            adoptInto(abs, resolved.id, path, known, plan.kind === 'local' && plan.prepared.only === true)
-          ))
-            placeInto(abs, resolved.id, path, entry.integrity, known && filesAt(path, known));
+  // The copies are staged, and renamed into place only with the lock that records them (install/placing.ts).
+  const placing = places.length > 0 && !options.dryRun ? new Placing(options.lockfile) : undefined;
+  try {
+    for (const item of planned.items) {
+      const { plan, resolved, entry } = item;
+      // What the install does to the project, from the lock: the same word whether a registry is used or not.
+      const old = previous.skills[resolved.id];
+      const status: InstalledSkill['status'] = !old
+        ? 'added'
+        : old.integrity !== entry.integrity || old.version !== entry.version
+          ? 'updated'
+          : 'unchanged';
+      let registered: RegisterStatus | undefined;
+      let path: string;
+      if (plan.kind === 'present') {
+        path = join(registry, plan.release.path);
+      } else if (!options.useRegistry || options.dryRun) {
+        // A project install copies straight from the skill's folder (a fetched tree, an unpacked archive, a folder).
+        path = plan.kind === 'local' ? plan.prepared.skill.root : plan.root;
+      } else {
+        const skill = plan.kind === 'local' ? plan.prepared.skill : fromSkills.get(resolved.id)!;
+        const relabel = plan.kind === 'local' ? plan.prepared.relabel : undefined;
+        const r = registering.get(resolved.id)!;
+        if (r instanceof SkillsError) throw relabelError(r, relabel);
+        if (r.integrity !== entry.integrity) {
+          throw new SkillsError(
+            'E_IO',
+            `${relabel ? relabel(skill.root) : skill.root} changed while it was being installed (integrity ${entry.integrity}, then ${r.integrity})`,
+            { hint: 'run the install again once the skill is written' },
+          );
         }
-        return {
-          into: join(abs, resolved.id),
-          status: action === 'unchanged' ? 'unchanged' : 'written',
-          ...(link ? { link } : {}),
-        };
-      });
-      installed.into = installed.placed[0]!.into;
-      installed.intoStatus = installed.placed[0]!.status;
+        registered = r.status;
+        path = join(registry, r.path);
+      }
+      const installed: InstalledSkill = {
+        id: resolved.id,
+        version: resolved.version,
+        source: entry.source,
+        integrity: entry.integrity,
+        dependencies: entry.dependencies,
+        status,
+        ...(registered === undefined ? {} : { registered }),
+        path,
+        requested: item.requested,
+      };
+      if (places.length > 0) {
+        const link = entry.link === true;
+        // The files just registered (or unpacked), or the stored copy's as checked, with their bytes: copied without a
+        // walk or a read of `path`.
+        const known = plan.kind === 'local' ? plan.prepared.files : stored.get(resolved.id);
+        // An archive this run unpacked (no registry; into the last folder placed into, or the cache): its last
+        // placement moves the unpacked copy there.
+        const ownScratch =
+          !options.useRegistry &&
+          plan.kind === 'local' &&
+          plan.prepared.source.startsWith('archive:') &&
+          scratch?.holds(path) === true;
+        const lastWrite = item.intoActions!.lastIndexOf('write');
+        installed.placed = places.map(({ abs }, i) => {
+          const action = item.intoActions![i];
+          if (action === 'write' && !options.dryRun) {
+            if (link) placeLink(abs, resolved.id, path, placing);
+            else if (!(
+              ownScratch &&
+              known &&
+              i === lastWrite &&
+              adoptInto(abs, resolved.id, path, known, plan.kind === 'local' && plan.prepared.only === true, placing)
+            ))
+              placeInto(abs, resolved.id, path, entry.integrity, known && filesAt(path, known), placing);
+          }
+          return {
+            into: join(abs, resolved.id),
+            status: action === 'unchanged' ? 'unchanged' : 'written',
+            ...(link ? { link } : {}),
+          };
+        });
+        installed.into = installed.placed[0]!.into;
+        installed.intoStatus = installed.placed[0]!.status;
+      }
+      skills.push(installed);
     }
-    skills.push(installed);
-  }
-  if (options.consumer && options.useRegistry && !options.dryRun) {
-    const { useSkill } = await import('../registry/usage.js');
-    for (const s of skills) await useSkill(registry, s.id, options.consumer);
+    if (options.consumer && options.useRegistry && !options.dryRun) {
+      const { useSkill } = await import('../registry/usage.js');
+      for (const s of skills) await useSkill(registry, s.id, options.consumer);
+    }
+  } catch (err) {
+    // Stopped before its lock: nothing it staged is placed.
+    placing?.abort();
+    throw err;
   }
   const text = serializeLockfile(planned.next);
   // --frozen never writes the lock: not even one whose text is only reordered (a hand edit).
   const lockChanged = !options.frozen && (before === undefined || serializeLockfile(before) !== text);
-  if (lockChanged && !options.dryRun) writeAtomic(options.lockfile, text);
+  const writeLock = () => {
+    if (lockChanged && !options.dryRun) writeAtomic(options.lockfile, text);
+  };
+  if (placing) placing.commit(lockChanged ? text : undefined, writeLock);
+  else writeLock();
   return {
     ok: true,
     ...(options.useRegistry ? { registry } : {}),

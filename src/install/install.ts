@@ -11,6 +11,7 @@ import { cleanStale } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
 import { AGENTS, detectAgents, projectAgentFolders, readsManifestSkills, userFolder } from '../skill/agents.js';
 import { carryOut } from './apply.js';
+import { afterPlacing } from './placing.js';
 import { lockPath, readLockfile, withProjectLock } from './lock.js';
 import { planFromSources } from './plan.js';
 import { REMOVING_PREFIX, STAGING_PREFIX, TRASH_PREFIX, placesOf, type Place } from './places.js';
@@ -43,7 +44,7 @@ export async function installSkills(options: InstallOptions): Promise<InstallOut
     }
     if (c?.kind === 'archive') prepareExtraction(c.abs);
   }
-  return withProjectLock(lockfile, () => installLocked(options), {
+  return withProjectLock(lockfile, () => afterPlacing(options, () => installLocked(options)), {
     readOnly: options.frozen || options.dryRun,
     onWait: () => options.progress?.(`waiting for another install in ${lockDir}`),
   });

@@ -96,7 +96,14 @@ export function placesOf(
  * is writable, as files in an agent's folder are. `files` are the stored copy's files when the caller knows them
  * (it has just registered them): not walked, and not read when their bytes are held.
  */
-export function placeInto(into: string, id: string, stored: string, integrity: string, files?: StoredFile[]): void {
+export function placeInto(
+  into: string,
+  id: string,
+  stored: string,
+  integrity: string,
+  files?: StoredFile[],
+  batch?: Stager,
+): void {
   const staging = join(into, tempName(STAGING_PREFIX, id));
   const target = join(into, id);
   try {
@@ -111,7 +118,7 @@ export function placeInto(into: string, id: string, stored: string, integrity: s
         },
       );
     }
-    swapIn(staging, target, into, id);
+    place(staging, target, into, id, batch);
   } catch (err) {
     removeTree(staging);
     if (isSkillsError(err)) throw err;
@@ -125,7 +132,14 @@ export function placeInto(into: string, id: string, stored: string, integrity: s
  * takes them), with the owner's write bit as a copy has it. False, with nothing changed, when the scratch is on
  * another file system than `into` (the caller then copies).
  */
-export function adoptInto(into: string, id: string, root: string, files: StoredFile[], only = false): boolean {
+export function adoptInto(
+  into: string,
+  id: string,
+  root: string,
+  files: StoredFile[],
+  only = false,
+  batch?: Stager,
+): boolean {
   const staging = join(into, tempName(STAGING_PREFIX, id));
   const target = join(into, id);
   try {
@@ -138,7 +152,7 @@ export function adoptInto(into: string, id: string, root: string, files: StoredF
     }
     for (const f of files)
       if (f.kind === 'file' && (f.mode & 0o200) === 0) chmodSync(join(staging, f.rel), f.mode | 0o200);
-    swapIn(staging, target, into, id);
+    place(staging, target, into, id, batch);
     return true;
   } catch (err) {
     removeTree(staging);
@@ -146,8 +160,19 @@ export function adoptInto(into: string, id: string, root: string, files: StoredF
   }
 }
 
+/** What takes staged copies to rename into place later (install/placing.ts), all at once with the lock. */
+export interface Stager {
+  add(s: { staging: string; target: string }): void;
+}
+
+/** Rename the staged copy into place now, or hand it to `batch` to be renamed with the others. */
+function place(staging: string, target: string, into: string, id: string, batch: Stager | undefined): void {
+  if (batch) batch.add({ staging, target });
+  else swapIn(staging, target, into, id);
+}
+
 /** Rename the staged copy or link into place; what was there is moved aside first and removed only after. */
-function swapIn(staging: string, target: string, into: string, id: string): void {
+export function swapIn(staging: string, target: string, into: string, id: string): void {
   let trash: string | undefined;
   // present() is an lstat: it sees a link too, dangling or not.
   if (present(target)) {
@@ -162,14 +187,14 @@ function swapIn(staging: string, target: string, into: string, id: string): void
  * Make `<into>/<id>` a symlink to the skill's folder (--link; a junction on Windows, which needs no privilege), through
  * a staging name renamed into place. The link is relative when both sit in one tree, so a clone keeps working.
  */
-export function placeLink(into: string, id: string, folder: string): void {
+export function placeLink(into: string, id: string, folder: string, batch?: Stager): void {
   const staging = join(into, tempName(STAGING_PREFIX, id));
   const target = join(into, id);
   try {
     mkdirSync(into, { recursive: true });
     const rel = relative(into, folder);
     symlinkSync(process.platform === 'win32' ? folder : rel, staging, 'junction');
-    swapIn(staging, target, into, id);
+    place(staging, target, into, id, batch);
   } catch (err) {
     removeEntry(staging);
     throw new SkillsError('E_IO', `cannot link ${target} to ${folder}: ${(err as Error).message}`, { cause: err });

@@ -9,6 +9,7 @@ import { peekReleases, readIndex } from '../registry/index-io.js';
 import { digest, skillFiles } from '../registry/integrity.js';
 import { removeSkill } from '../registry/remove.js';
 import { unuseSkill } from '../registry/usage.js';
+import { afterPlacing } from './placing.js';
 import { readLockfile, withProjectLock } from './lock.js';
 import { REMOVING_PREFIX, isLink, placesOf, removeEntry } from './places.js';
 
@@ -57,7 +58,7 @@ export interface UninstallResult {
 export function uninstallSkill(options: UninstallOptions): Promise<UninstallResult> {
   // A dry run writes nothing, so it takes no lock either: it works in a project it cannot write to.
   if (options.dryRun) return uninstallLocked(options);
-  return withProjectLock(options.lockfile, () => uninstallLocked(options));
+  return withProjectLock(options.lockfile, () => afterPlacing(options, () => uninstallLocked(options)));
 }
 
 /** What skills installed as `id`: the lock's integrity and every registered version's (content hashes). */

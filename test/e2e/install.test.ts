@@ -827,6 +827,53 @@ describe('skills install: hostile archives and crashes (built CLI)', () => {
     expect(lockOf(project).skills.big!.version).toBe('2.0.0');
   });
 
+  it('an install of many skills killed with SIGKILL while placing them adds none an agent sees; the next one cleans up', async () => {
+    const project = fresh('project');
+    const home = fresh('home');
+    const env = { NO_COLOR: '1', HOME: home, SKILLS_REGISTRY: '' };
+    const first = makeSkill(fresh('src'), 'first', '1.0.0');
+    expect((await runCli(['install', first, '--into', 'skills'], { cwd: project, env })).exitCode).toBe(0);
+    const before = {
+      into: snapshot(join(project, 'skills')),
+      lock: readFileSync(join(project, 'skills-lock.json'), 'utf8'),
+    };
+    // 400 skills of 40 files each: placing them takes long enough to be caught at it.
+    const many = fresh('many');
+    for (let i = 0; i < 400; i++) {
+      const files: Record<string, string> = {};
+      for (let f = 0; f < 40; f++)
+        files[`references/part-${f}.md`] = `# Part ${f} of skill ${i}\n${'text '.repeat(200)}\n`;
+      makeSkill(many, `many-${String(i).padStart(3, '0')}`, '1.0.0', files);
+    }
+    const child = execa(process.execPath, [BIN, 'install', many, '--into', 'skills', '--yes'], {
+      cwd: project,
+      env,
+      reject: false,
+    });
+    const staging = () => readdirSync(join(project, 'skills')).filter((n) => n.startsWith('.staging-'));
+    // Caught once 20 copies are written, staged or (as before staging waited for the lock) in place.
+    const written = () => readdirSync(join(project, 'skills')).filter((n) => n !== 'first').length;
+    for (let i = 0; i < 20_000 && written() < 20 && child.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 2));
+    child.kill('SIGKILL');
+    expect((await child).signal).toBe('SIGKILL');
+    // What an agent reads is as it was: the staged copies are dot folders, and no new skill is in place.
+    expect(staging().length).toBeGreaterThan(0);
+    expect(readdirSync(join(project, 'skills')).filter((n) => !n.startsWith('.'))).toEqual(['first']);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(before.lock);
+    // The next install (the lock replayed) removes the leftovers and leaves the rest as it was.
+    const again = await runCli(['install'], { cwd: project, env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(snapshot(join(project, 'skills'))).toEqual(before.into);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(before.lock);
+    expect(existsSync(join(project, 'skills-lock.json.placing'))).toBe(false);
+    // And the whole install, run again, places them all, recorded.
+    const whole = await runCli(['install', many, '--into', 'skills', '--yes', '-q'], { cwd: project, env });
+    expect(whole.exitCode, whole.stderr).toBe(0);
+    expect(readdirSync(join(project, 'skills'))).toHaveLength(401);
+    expect(Object.keys(lockOf(project).skills)).toHaveLength(401);
+  });
+
   it('will not overwrite an <into> folder that skills did not write, unless --force', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');

@@ -1,0 +1,139 @@
+// One install's copies into agent folders, made visible together with the lock that records them. Each copy is
+// written under a staging name first (`.staging-<id>.<pid>.<hex>`, beside its target); only when every copy is
+// written does a journal name them (`<lockfile>.placing`), then the lock is written, then each is renamed into
+// place and the journal removed. The lock is the commit point:
+// - killed before the lock is written: nothing an agent reads has changed (the staging folders are leftovers the
+//   next install removes);
+// - killed after: the next command that takes the project's lock reads the journal and finishes the renames, so
+//   the folders come to match the lock.
+// An install whose lock text does not change (nothing new, or --frozen) commits when its journal is written.
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync, rmSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { writeAtomic } from '../fs/atomic.js';
+import { isInside, present } from '../fs/walk.js';
+import { STAGING_PREFIX, removeEntry, swapIn } from './places.js';
+
+/** A copy written under its staging name, waiting for its rename to `target`. */
+export interface Staged {
+  staging: string;
+  target: string;
+}
+
+interface Journal {
+  pid: number;
+  /** sha256 (hex) of the lock text this install writes; null when the lock does not change. */
+  lock: string | null;
+  staged: Staged[];
+}
+
+/** The journal of the install that writes `lockfile`. */
+export const journalOf = (lockfile: string) => `${lockfile}.placing`;
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The copies of one install, staged as they are written and renamed into place once the lock is written. */
+export class Placing {
+  readonly staged: Staged[] = [];
+
+  constructor(private readonly lockfile: string) {}
+
+  add(s: Staged): void {
+    this.staged.push(s);
+  }
+
+  /**
+   * Make the copies visible with the lock: the journal, then `writeLock` (which writes `lockText`, or nothing when
+   * it is undefined), then the renames, then no journal.
+   */
+  commit(lockText: string | undefined, writeLock: () => void): void {
+    if (this.staged.length === 0) {
+      writeLock();
+      return;
+    }
+    const journal: Journal = {
+      pid: process.pid,
+      lock: lockText === undefined ? null : digest(lockText),
+      staged: this.staged,
+    };
+    writeAtomic(journalOf(this.lockfile), `${JSON.stringify(journal)}\n`);
+    writeLock();
+    finish(this.staged);
+    rmSync(journalOf(this.lockfile), { force: true });
+  }
+
+  /** Remove every staged copy: the install stopped before its lock was written. */
+  abort(): void {
+    for (const s of this.staged) removeEntry(s.staging);
+    this.staged.length = 0;
+  }
+}
+
+/** Rename each staged copy still there into place (one already renamed is not there any more). */
+function finish(staged: Staged[]): void {
+  for (const s of staged) if (present(s.staging)) swapIn(s.staging, s.target, dirname(s.target), basename(s.target));
+}
+
+/**
+ * What an install killed while placing left: with its lock written (or none to write), its renames are finished;
+ * without, its staged copies go. Run under the project's lock, before anything else reads the agent folders. A
+ * journal is a file in the project, perhaps a stranger's: only an entry whose staging folder is its target's
+ * sibling, named for it, in a folder inside `base` (the project's folder; the home folder for the user's lock) is
+ * acted on. Returns what was done, or undefined when there was no journal.
+ */
+export function recoverPlacing(lockfile: string, base: string): 'finished' | 'undone' | undefined {
+  const file = journalOf(lockfile);
+  let journal: Journal;
+  try {
+    journal = JSON.parse(readFileSync(file, 'utf8')) as Journal;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // A journal that cannot be read was never completely written (it is written whole, by rename): nothing was
+    // committed by it; the staging folders are removed as leftovers.
+    rmSync(file, { force: true });
+    return 'undone';
+  }
+  let lock: string | undefined;
+  try {
+    lock = readFileSync(lockfile, 'utf8');
+  } catch {
+    lock = undefined;
+  }
+  const committed = journal?.lock === null || (lock !== undefined && digest(lock) === journal?.lock);
+  const staged = Array.isArray(journal?.staged) ? journal.staged.filter((s) => isStaged(s) && ours(s, base)) : [];
+  if (committed) finish(staged);
+  else for (const s of staged) removeEntry(s.staging);
+  rmSync(file, { force: true });
+  return committed ? 'finished' : 'undone';
+}
+
+const isStaged = (s: unknown): s is Staged =>
+  typeof s === 'object' &&
+  s !== null &&
+  typeof (s as Staged).staging === 'string' &&
+  typeof (s as Staged).target === 'string';
+
+/** A staged copy as placeInto names it, beside its target, in a folder that really is inside `base`. */
+function ours(s: Staged, base: string): boolean {
+  const dir = dirname(s.target);
+  if (dirname(s.staging) !== dir || !basename(s.staging).startsWith(`${STAGING_PREFIX}${basename(s.target)}.`))
+    return false;
+  try {
+    return isInside(realpathSync(base), realpathSync(dir));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Run `fn` once what an install killed while placing left is settled (install/placing.ts): under the project's
+ * lock, before anything reads the agent folders; a dry run or --frozen, which write nothing, leave it.
+ */
+export function afterPlacing<T>(
+  options: { lockfile: string; home: string; global?: boolean; dryRun?: boolean; frozen?: boolean },
+  fn: () => T,
+): T {
+  if (!options.dryRun && !options.frozen)
+    recoverPlacing(options.lockfile, options.global ? options.home : dirname(options.lockfile));
+  return fn();
+}
