@@ -146,8 +146,9 @@ export async function registerSkills(
   try {
     // The store's folders (built-in/, custom/), made once for the batch.
     const made = new Set<string>();
+    const earlier = new Map<string, { root: string; integrity: string }>();
     for await (const item of items) {
-      staged.push(stage(dir, item, byId, made, copier));
+      staged.push(stage(dir, item, byId, made, earlier, copier));
       if (writer?.backlog) await writer.drained();
     }
     // Every staged copy written and sealed before any is renamed into place.
@@ -188,6 +189,7 @@ function stage(
   item: RegisterItem,
   byId: Map<string, IndexEntry>,
   made: Set<string>,
+  earlier: Map<string, { root: string; integrity: string }>,
   copier?: () => TreeWriter,
 ): Staged {
   const { skill } = item;
@@ -223,6 +225,18 @@ function stage(
       (opts.adopt || opts.files) && opts.integrity
         ? opts.integrity
         : digestKeeping(files, { bytes: opts.files ? 0 : STAGE_KEEP_BYTES });
+    // A batch that holds one version twice (a source with a skill copied into several folders): a copy of the
+    // first goes on (and is found unchanged); other content is refused, and the first found is kept, whatever the
+    // order of the rest.
+    const first = earlier.get(`${id}@${version}`);
+    if (first && first.integrity !== s.integrity) {
+      throw new SkillsError(
+        'E_EXISTS',
+        `${id}@${version} is in this batch twice with different content: ${first.root} is registered, ${skill.root} is not`,
+        { hint: 'keep one copy of each skill in what you register (skills lint reports the others: SK127)' },
+      );
+    }
+    if (!first) earlier.set(`${id}@${version}`, { root: skill.root, integrity: s.integrity });
     // Decide what can be decided without the lock, so an unchanged skill costs no copy and no write.
     const known = byId.get(id);
     if (decide(dir, s, known, known ? peekReleases(dir, id) : undefined) === 'unchanged') {

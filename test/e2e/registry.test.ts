@@ -211,6 +211,41 @@ describe('skills sync (built CLI)', () => {
     });
   });
 
+  it('keeps the first of one skill found twice with different content in a source, and says so; a copy is unchanged', async () => {
+    const parent = fresh();
+    // As a collection that copies a skill into several plugins' folders: a, b (changed) and c (a's copy).
+    for (const [folder, notes] of [
+      ['a', 'one\n'],
+      ['b', 'two\n'],
+      ['c', 'one\n'],
+    ] as const)
+      makeSkill(join(parent, folder), 'twice', '1.0.0', { 'notes.md': notes });
+    const reg = join(fresh(), 'registry');
+    const r = await cli(reg, ['sync', parent]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout.split('\n').slice(0, 4)).toEqual([
+      'added     twice@1.0.0  built-in/twice@1.0.0',
+      `refused   twice@1.0.0: twice@1.0.0 is in this batch twice with different content: ${join(parent, 'a/twice')} is registered, ${join(parent, 'b/twice')} is not`,
+      '      hint: keep one copy of each skill in what you register (skills lint reports the others: SK127)',
+      'unchanged twice@1.0.0  built-in/twice@1.0.0',
+    ]);
+    expect(readFileSync(join(reg, 'built-in/twice@1.0.0/notes.md'), 'utf8')).toBe('one\n');
+    // Without a version, too: the first is kept (it used to be the last, each copy replacing the one before).
+    const loose = fresh();
+    for (const [folder, notes] of [
+      ['a', 'one\n'],
+      ['b', 'two\n'],
+    ] as const)
+      writeTree(join(loose, folder, 'plain'), {
+        'SKILL.md': skillMd('name: plain\ndescription: Does plain things. Use when testing the registry.\n'),
+        'notes.md': notes,
+      });
+    const u = await cli(reg, ['sync', loose]);
+    expect(u.exitCode).toBe(1);
+    expect(u.stdout).toContain('refused   plain: plain@0.0.0 is in this batch twice with different content');
+    expect(readFileSync(join(reg, 'built-in/plain@0.0.0/notes.md'), 'utf8')).toBe('one\n');
+  });
+
   it('reports an invalid skill with its diagnostics, skips it and exits 1', async () => {
     const parent = fresh();
     makeSkill(parent, 'good', '1.0.0');
