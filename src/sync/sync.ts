@@ -1,7 +1,7 @@
 // `skills sync`: every valid skill below a folder registered, once or again on each change (--watch).
 import type { Skill } from '../model/skill.js';
 import { statSync, type Dirent } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { isInside } from '../fs/walk.js';
@@ -144,14 +144,15 @@ async function syncRoots(
       const held = new Map<string, HeldFile>();
       const [report] = await validateSkills([loadSkill(root, { listing: listings?.get(root), held })]);
       reports.push(report!);
-      if (report!.valid) yield { skill: report!.skill, opts: { ...itemOpts, held } };
+      if (registrable(report!)) yield { skill: report!.skill, opts: { ...itemOpts, held } };
     }
   }
   const results = await registerSkills(registry, validOnes(), roots.length);
-  const valid = reports.filter((r) => r.valid).map((r) => r.skill);
+  const valid = reports.filter(registrable).map((r) => r.skill);
   const byRoot = new Map(valid.map((skill, i) => [skill.root, results[i]!]));
-  for (const { skill, valid: ok, diagnostics } of reports) {
-    if (!ok) {
+  for (const report of reports) {
+    const { skill, diagnostics } = report;
+    if (!registrable(report)) {
       emit({ status: 'invalid', ...base(skill), diagnostics });
       continue;
     }
@@ -167,6 +168,10 @@ async function syncRoots(
     }
     const loose = looseVersion(skill);
     const warnings = isUnversioned(skill) ? [unversionedWarning(skill)] : loose ? [looseVersionWarning(skill)] : [];
+    if (!report.valid)
+      warnings.push(
+        `${skill.id} is in a folder named ${basename(skill.root)}; it is registered as ${skill.id}, by its name`,
+      );
     emit({
       status: r.status,
       ...base(skill),
@@ -182,4 +187,13 @@ function countOf(items: SyncItem[]): Record<SyncStatus, number> {
   const counts = Object.fromEntries(SYNC_STATUSES.map((s) => [s, 0])) as Record<SyncStatus, number>;
   for (const i of items) counts[i.status]++;
   return counts;
+}
+
+/**
+ * Whether a skill can be registered: valid, or whose one error is a folder not named as the skill (SK010). The store
+ * keeps each copy in `<id>@<version>/`, so the stored copy is named right whatever its source folder is called, as
+ * install names its copies (install/sources.ts installProblems).
+ */
+function registrable(report: SkillReport): boolean {
+  return report.valid || !report.diagnostics.some((d) => d.severity === 'error' && d.rule !== 'name-matches-folder');
 }

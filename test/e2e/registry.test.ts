@@ -246,6 +246,28 @@ describe('skills sync (built CLI)', () => {
     expect(readFileSync(join(reg, 'built-in/plain@0.0.0/notes.md'), 'utf8')).toBe('one\n');
   });
 
+  it('registers a skill whose folder is not named as it is, by its name, with a warning (as install does)', async () => {
+    const parent = fresh();
+    writeTree(join(parent, 'react-best-practices'), {
+      'SKILL.md': skillMd(
+        'name: vercel-react-best-practices\ndescription: React practices. Use when testing the registry.\nmetadata:\n  version: "1.0.0"\n',
+      ),
+    });
+    const reg = join(fresh(), 'registry');
+    const r = await cli(reg, ['sync', parent]);
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(r.stdout).toContain(
+      'added     vercel-react-best-practices@1.0.0  built-in/vercel-react-best-practices@1.0.0',
+    );
+    expect(r.stdout).toContain(
+      'warning: vercel-react-best-practices is in a folder named react-best-practices; it is registered as vercel-react-best-practices, by its name',
+    );
+    // The source still gets SK010 from validate.
+    const v = await runCli(['validate', join(parent, 'react-best-practices')]);
+    expect(v.exitCode).toBe(1);
+    expect(v.stdout).toContain('SK010');
+  });
+
   it('reports an invalid skill with its diagnostics, skips it and exits 1', async () => {
     const parent = fresh();
     makeSkill(parent, 'good', '1.0.0');
