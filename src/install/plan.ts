@@ -341,6 +341,15 @@ export async function planFromSources(
       (p) => `${p.folderName} as ${p.skill.id}`,
       verbose,
     ),
+    // Links that lead out of the skill are not copied (a copy holds the skill's own files), as pack refuses them.
+    ...oneOrMany(
+      options.link ? [] : all.filter((p) => outwardLinks(p).length > 0),
+      (p) =>
+        `${p.skill.id}: ${outwardLinks(p).join(', ')} ${outwardLinks(p).length === 1 ? 'is a symbolic link that leads' : 'are symbolic links that lead'} out of the skill, left out of its copies (lint: SK131)`,
+      (n) => `${n} skills hold symbolic links that lead out of them, left out of their copies (lint: SK131)`,
+      (p) => `${p.skill.id}: ${outwardLinks(p).join(', ')}`,
+      verbose,
+    ),
     // A loose version (`1.0`) is kept as the one it plainly means.
     ...oneOrMany(
       all.filter((p) => looseVersion(p.skill) !== undefined),
@@ -352,6 +361,10 @@ export async function planFromSources(
   ];
   return { ok: true, items, next, skipped, warnings: [...said, ...replaced, ...resolution.warnings] };
 }
+
+/** The skill's symbolic links that lead out of it (or nowhere): a copy leaves them out. */
+const outwardLinks = (p: Prepared) =>
+  p.skill.entries.filter((e) => e.kind === 'symlink' && !e.inside).map((e) => e.path);
 
 /** A warning about one skill as `one` says it; about several, one line: `many`, then their names with verbose. */
 function oneOrMany(

@@ -874,6 +874,23 @@ describe('skills install: hostile archives and crashes (built CLI)', () => {
     expect(Object.keys(lockOf(project).skills)).toHaveLength(401);
   });
 
+  it('says which links that lead out of a skill it leaves out of the copy', async () => {
+    const src = fresh('src');
+    const dir = makeSkill(src, 'linky', '1.0.0');
+    writeFileSync(join(src, 'shared.md'), '# Shared\n');
+    symlinkSync('../shared.md', join(dir, 'shared.md'));
+    const project = fresh('project');
+    const r = await runCli(['install', dir, '--into', 'skills'], {
+      cwd: project,
+      env: { HOME: fresh('home'), SKILLS_REGISTRY: '' },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'warning: linky: shared.md is a symbolic link that leads out of the skill, left out of its copies (lint: SK131)',
+    );
+    expect(readdirSync(join(project, 'skills/linky'))).toEqual(['SKILL.md']);
+  });
+
   it('will not overwrite an <into> folder that skills did not write, unless --force', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
