@@ -2,6 +2,7 @@
 // (install, registry sync): each file is then read once. Beside readBounded, which it answers exactly like.
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
+import type { SkillEntry } from '../model/skill.js';
 import { decodeUtf8, readBounded, readOpenFile } from './read.js';
 
 /** A regular file's bytes as read, with the mode and size its open file had (what a hash of it needs). */
@@ -44,4 +45,20 @@ export function readBoundedHeld(
   held.set(rel, { bytes, mode: st.mode & 0o7777, size: st.size });
   const ascii = isAscii(bytes);
   return { text: decodeUtf8(bytes, ascii), ascii };
+}
+
+/**
+ * readBounded of the file at `rel` below a skill (its walk's `entries`), its bytes kept in `held` when given and the
+ * walk found a regular file there (LoadOptions.held: the skill file, context files, .env.example); a link is read
+ * through, and kept not.
+ */
+export function readPart(
+  entries: SkillEntry[],
+  abs: string,
+  rel: string,
+  max: number,
+  held: Map<string, HeldFile> | undefined,
+): { text?: string; ascii?: boolean; tooLarge?: number } {
+  if (held && entries.find((e) => e.path === rel)?.kind === 'file') return readBoundedHeld(abs, max, rel, held);
+  return readBounded(abs, max);
 }

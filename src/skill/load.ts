@@ -11,8 +11,7 @@ import { parseManifest } from '../formats/manifest.js';
 import { normalizeText } from '../formats/text.js';
 import { issueMessage, issuePath } from '../formats/zod-issue.js';
 import { walkSkill } from '../fs/walk.js';
-import { readBounded } from '../fs/read.js';
-import { readBoundedHeld, type HeldFile } from '../fs/read-held.js';
+import { readPart, type HeldFile } from '../fs/read-held.js';
 import { parseEnvNames } from '../formats/dotenv.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn, unreadableSkillFile } from './skill-file.js';
 import { SkillsError, isSkillsError } from '../errors.js';
@@ -26,26 +25,8 @@ export interface LoadOptions {
   listing?: Dirent[];
   /** Its entries, when known without a walk (knownEntries of what an archive's extraction wrote). */
   entries?: SkillEntry[];
-  /**
-   * The bytes of the regular files the load reads (the skill file, context files, .env.example), by path below the
-   * folder: for a caller that hashes and copies the same files next (skillFiles' `held`), so each is read once.
-   */
+  /** The bytes of the files the load reads, kept by path for a caller that hashes and copies them next (readPart). */
   held?: Map<string, HeldFile>;
-}
-
-/**
- * readBounded of the file at `rel` below the skill, its bytes kept in `held` when given and the walk found a regular
- * file there (a link is read through, and kept not).
- */
-function readPart(
-  skill: Pick<Skill, 'entries'>,
-  abs: string,
-  rel: string,
-  max: number,
-  held: Map<string, HeldFile> | undefined,
-): { text?: string; ascii?: boolean; tooLarge?: number } {
-  if (held && skill.entries.find((e) => e.path === rel)?.kind === 'file') return readBoundedHeld(abs, max, rel, held);
-  return readBounded(abs, max);
 }
 
 /**
@@ -123,7 +104,7 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
   }
   let read: { text?: string; ascii?: boolean; tooLarge?: number };
   try {
-    read = readPart(skill, file, found.name, MAX_SKILL_FILE_BYTES, options.held);
+    read = readPart(skill.entries, file, found.name, MAX_SKILL_FILE_BYTES, options.held);
   } catch (err) {
     // A symlink to a FIFO or a device is a finding about this skill, not a failure of the whole run.
     if (isSkillsError(err)) {
@@ -367,7 +348,7 @@ function loadManifest(skill: Skill, rawText: string, held?: Map<string, HeldFile
     if (!entry) continue;
     const abs = join(skill.root, entry.path);
     try {
-      const r = readPart(skill, abs, entry.path, MAX_CONTEXT_BYTES, held);
+      const r = readPart(skill.entries, abs, entry.path, MAX_CONTEXT_BYTES, held);
       if (r.text !== undefined) {
         parts.push({
           file: abs,
@@ -391,7 +372,7 @@ function loadManifest(skill: Skill, rawText: string, held?: Map<string, HeldFile
 function readEnvExample(skill: Skill, held?: Map<string, HeldFile>): void {
   if (!skill.entries.some((e) => e.path === '.env.example' && e.kind === 'file')) return;
   try {
-    const r = readPart(skill, join(skill.root, '.env.example'), '.env.example', 1024 * 1024, held);
+    const r = readPart(skill.entries, join(skill.root, '.env.example'), '.env.example', 1024 * 1024, held);
     skill.envExample = r.text === undefined ? [] : parseEnvNames(r.text);
   } catch {
     skill.envExample = [];
@@ -407,10 +388,8 @@ export function resolveInside(skill: Skill, p: string): string | undefined {
 /** The entry of a declared relative path when it stays inside the skill and is a file (or a link to one inside). */
 function insideEntry(skill: Skill, p: string): SkillEntry | undefined {
   const entry = findEntry(skill, p);
-  if (!entry) return undefined;
-  if (entry.kind === 'symlink' && !entry.inside) return undefined;
-  if (entry.kind === 'dir' || entry.kind === 'other') return undefined;
-  return entry;
+  if (!entry || (entry.kind === 'symlink' && !entry.inside)) return undefined;
+  return entry.kind === 'dir' || entry.kind === 'other' ? undefined : entry;
 }
 
 /** The entry a declared path names, if the path is relative, stays inside, and exists. */
