@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import type { Layout } from '../model/skill.js';
 import { codePoints } from '../formats/text.js';
 import { SkillsError } from '../errors.js';
-import { titleOf } from './template-marks.js';
+import { titleOf } from '../formats/template-marks.js';
 
-export { defaultDescription, titleOf } from './template-marks.js';
+export { defaultDescription, titleOf } from '../formats/template-marks.js';
 
 /** Optional folders of the SKILL.md layout. */
 export const PARTS = ['scripts', 'references', 'assets'] as const;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { defaultDescription, TEMPLATE_LINES } from '../../init/template-marks.js';
+import { defaultDescription, TEMPLATE_LINES } from '../../formats/template-marks.js';
 import type { Rule, RuleContext } from '../types.js';
 
 const MARKDOWN = /\.(?:md|markdown)$/i;

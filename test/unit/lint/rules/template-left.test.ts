@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultDescription, TEMPLATE_LINES } from '../../../../src/init/template-marks.js';
+import { defaultDescription, TEMPLATE_LINES } from '../../../../src/formats/template-marks.js';
 import rule from '../../../../src/lint/rules/template-left.js';
 import { testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
