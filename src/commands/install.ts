@@ -9,7 +9,7 @@ import { findLockfile, globalLockfile } from '../install/lock.js';
 import type { InstallOptions as CoreOptions, InstallOutcome, InstalledSkill, InvalidSource } from '../install/types.js';
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import { askedRegistry, registryFor } from '../registry/locate.js';
-import { AGENTS, detectAgents, resolveAgents, userFolder } from '../skill/agents.js';
+import { AGENTS, agentsInUse, resolveAgents, userFolder } from '../skill/agents.js';
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
@@ -143,9 +143,7 @@ export async function install(
             // with no sign of any, the generic .agents/skills that most agents read.
             const there = dirs.some(([dir]) => present(dir));
             const used = new Set(
-              detectAgents({ cwd: base, home: target.home, env: ctx.env }).flatMap((d) =>
-                target.global ? (d.user && d.userDir !== undefined ? [d.userDir] : []) : d.here ? [d.projectDir] : [],
-              ),
+              agentsInUse({ cwd: base, home: target.home, env: ctx.env }, target.global === true).map((u) => u.dir),
             );
             const generic = join(base, '.agents', 'skills');
             return checkbox({

@@ -14,7 +14,8 @@ import {
 import { folderReader } from './folder-read.js';
 import { measureListing, type CountTokens, type Listing } from './listing.js';
 import { listingRule, type ListingRule } from './listing-rules.js';
-import { inAny, nestedFolders, workingFolder } from './nested.js';
+import { nestedFolders, workingFolder } from './nested.js';
+import { isInside } from '../fs/walk.js';
 import type { FolderScope } from '../skill/folders.js';
 
 // `skills doctor`: for each agent whose skill folders are here, what it will see. Returns data; never prints.
@@ -142,7 +143,7 @@ async function nestedView(
   const at = folders.findIndex((f) => f.scope === 'project');
   const order = at < 0 ? [...folders, here] : [...folders.slice(0, at), here, ...folders.slice(at)];
   const v = await viewAgent(agent, order, read, rule);
-  const mine = (p: string) => inAny(p, [dir]);
+  const mine = (p: string) => isInside(dir, p);
   const part = {
     loaded: v.loaded.filter((s) => mine(s.root)),
     skipped: v.skipped.filter((s) => mine(s.root) || (s.by !== undefined && mine(s.by))),

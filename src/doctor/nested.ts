@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { SKIP_DIRS, isInside } from '../fs/walk.js';
+import { SKIP_DIRS } from '../fs/walk.js';
 
 // Skill folders below the project's top, in its packages: Claude Code loads `packages/web/.claude/skills` when it
 // works with files in packages/web ("automatic discovery from nested directories"), and Codex reads `.agents/skills`
@@ -61,9 +61,6 @@ export function workingFolder(dir: string, project: string): string {
   const tail = project.split('/').join(sep);
   return dir.endsWith(sep + tail) ? dir.slice(0, -(tail.length + 1)) : dir;
 }
-
-/** Whether `p` lies in one of `dirs` (or is one). */
-export const inAny = (p: string, dirs: readonly string[]) => dirs.some((d) => isInside(d, p));
 
 function isFolder(p: string): boolean {
   try {

@@ -104,7 +104,7 @@ function cachedTree(cache: string, url: string, commit: string, path: string | u
 }
 
 /** A folder inside the repository with `.` and empty segments dropped, undefined for its top; `..` is refused. */
-function insidePath(url: string, path: string | undefined): string | undefined {
+export function insidePath(url: string, path: string | undefined): string | undefined {
   if (path === undefined) return undefined;
   const parts = path.split('/').filter((p) => p !== '' && p !== '.');
   if (parts.includes('..') || path.includes('\0'))

@@ -9,7 +9,7 @@ import { SkillsError } from '../errors.js';
 import { INTO_PATH, emptyLockfile, intoOf } from '../formats/lockfile.js';
 import { cleanStale } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
-import { AGENTS, detectAgents, projectAgentFolders, readsManifestSkills, userFolder } from '../skill/agents.js';
+import { AGENTS, agentsInUse, projectAgentFolders, readsManifestSkills, userFolder } from '../skill/agents.js';
 import { carryOut } from './apply.js';
 import { afterPlacing } from './placing.js';
 import { lockPath, readLockfile, withProjectLock } from './lock.js';
@@ -85,24 +85,17 @@ async function defaultPlaces(options: InstallOptions, warnings: string[]): Promi
   const base = options.global ? options.home : dirname(options.lockfile);
   // A project: the agent folders it has. The user (--global): the user folders of the agents found in the home
   // folder (~/.claude, ~/.cursor, …).
-  const found = options.global
-    ? [
-        ...new Set(
-          detectAgents({ cwd: base, home: options.home, env: options.env }).flatMap((d) =>
-            d.user && d.userDir !== undefined ? [d.userDir] : [],
-          ),
-        ),
-      ]
-    : projectAgentFolders(base);
+  const place = { cwd: base, home: options.home, env: options.env };
+  const found = options.global ? [...new Set(agentsInUse(place, true).map((u) => u.dir))] : projectAgentFolders(base);
   if (found.length > 0) return found;
   // No skill folder yet, but agents that are used here (a .claude folder, CLAUDE.md, .cursor, …): their folders,
   // made. `.agents/skills` would be lost on those that do not read it (Claude Code reads only .claude/skills).
   if (!options.global) {
-    const used = detectAgents({ cwd: base, home: options.home, env: options.env }).filter((d) => d.here);
-    const dirs = [...new Set(used.map((d) => d.projectDir))];
+    const used = agentsInUse(place, false);
+    const dirs = [...new Set(used.map((u) => u.dir))];
     if (dirs.length > 0) {
       const why = used.map(
-        (d) =>
+        ({ found: d }) =>
           `${d.agent.title} (${d.found
             .filter((f) => isInside(base, f))
             .map((f) => relative(base, f) || '.')

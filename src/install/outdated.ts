@@ -12,7 +12,7 @@ import rcompare from 'semver/functions/rcompare.js';
 import validVersion from 'semver/functions/valid.js';
 import satisfies from 'semver/functions/satisfies.js';
 import { isSkillsError } from '../errors.js';
-import { folderTrees, remoteTags, resolveRef, type GitOptions } from '../fetch/git.js';
+import { folderTrees, insidePath, remoteTags, resolveRef, type GitOptions } from '../fetch/git.js';
 import { redactUrl } from '../formats/install-source.js';
 import { parseLockSource, type LockEntry, type LockSource } from '../formats/lockfile.js';
 import { readIndex, readReleases } from '../registry/index-io.js';
@@ -386,10 +386,8 @@ async function sameFolders(skills: OutdatedEntry[], git: GitOptions): Promise<vo
     }
     if (trees === undefined) return;
     for (const s of list) {
-      const path = s
-        .path!.split('/')
-        .filter((p) => p !== '' && p !== '.')
-        .join('/');
+      // As folderTrees keys it (it has already refused a path with `..`).
+      const path = insidePath(url, s.path);
       const installed = trees.get(`${s.current.commit!}:${path}`);
       if (installed === undefined) continue;
       const same = (p: Point | undefined) => movedHead(p, s.current) && trees.get(`${p.commit}:${path}`) === installed;

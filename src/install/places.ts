@@ -10,7 +10,7 @@ import {
   symlinkSync,
   type Stats,
 } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { intoOf, type Lockfile } from '../formats/lockfile.js';
 import { tempName } from '../fs/atomic.js';
@@ -118,7 +118,7 @@ export function placeInto(
         },
       );
     }
-    place(staging, target, into, id, batch);
+    place(staging, target, batch);
   } catch (err) {
     removeTree(staging);
     if (isSkillsError(err)) throw err;
@@ -152,7 +152,7 @@ export function adoptInto(
     }
     for (const f of files)
       if (f.kind === 'file' && (f.mode & 0o200) === 0) chmodSync(join(staging, f.rel), f.mode | 0o200);
-    place(staging, target, into, id, batch);
+    place(staging, target, batch);
     return true;
   } catch (err) {
     removeTree(staging);
@@ -166,17 +166,17 @@ export interface Stager {
 }
 
 /** Rename the staged copy into place now, or hand it to `batch` to be renamed with the others. */
-function place(staging: string, target: string, into: string, id: string, batch: Stager | undefined): void {
+function place(staging: string, target: string, batch: Stager | undefined): void {
   if (batch) batch.add({ staging, target });
-  else swapIn(staging, target, into, id);
+  else swapIn(staging, target);
 }
 
 /** Rename the staged copy or link into place; what was there is moved aside first and removed only after. */
-export function swapIn(staging: string, target: string, into: string, id: string): void {
+export function swapIn(staging: string, target: string): void {
   let trash: string | undefined;
   // present() is an lstat: it sees a link too, dangling or not.
   if (present(target)) {
-    trash = join(into, tempName(TRASH_PREFIX, id));
+    trash = join(dirname(target), tempName(TRASH_PREFIX, basename(target)));
     renameSync(target, trash);
   }
   renameSync(staging, target);
@@ -194,7 +194,7 @@ export function placeLink(into: string, id: string, folder: string, batch?: Stag
     mkdirSync(into, { recursive: true });
     const rel = relative(into, folder);
     symlinkSync(process.platform === 'win32' ? folder : rel, staging, 'junction');
-    place(staging, target, into, id, batch);
+    place(staging, target, batch);
   } catch (err) {
     removeEntry(staging);
     throw new SkillsError('E_IO', `cannot link ${target} to ${folder}: ${(err as Error).message}`, { cause: err });

@@ -71,7 +71,7 @@ export class Placing {
 
 /** Rename each staged copy still there into place (one already renamed is not there any more). */
 function finish(staged: Staged[]): void {
-  for (const s of staged) if (present(s.staging)) swapIn(s.staging, s.target, dirname(s.target), basename(s.target));
+  for (const s of staged) if (present(s.staging)) swapIn(s.staging, s.target);
 }
 
 /**

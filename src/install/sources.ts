@@ -27,7 +27,7 @@ import {
 } from '../registry/integrity.js';
 import { removeTree } from '../registry/store.js';
 import { StreamedDigest } from '../registry/streamed-digest.js';
-import { isUnversioned, registryVersion } from '../registry/unversioned.js';
+import { blocksCopying, isUnversioned, registryVersion } from '../registry/unversioned.js';
 import type { ArchivedSkill, InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
 
 /** The prefix of the scratch folders archives are unpacked into, inside the registry. */
@@ -99,9 +99,8 @@ export async function installProblems(skill: Skill): Promise<{ errors: Diagnosti
   const [report] = await validateSkills([skill]);
   let misnamed = false;
   const errors = report!.diagnostics.filter((d) => {
-    if (d.rule !== 'name-matches-folder') return d.severity === 'error';
-    misnamed = true;
-    return false;
+    if (d.rule === 'name-matches-folder') misnamed = true;
+    return blocksCopying(d);
   });
   // No version is fine (kept as 0.0.0, with a warning), and so is a SKILL.md version that plainly means one (`1.0`,
   // kept as 1.0.0: looseVersion); any other that is not MAJOR.MINOR.PATCH is not.

@@ -1,5 +1,6 @@
 // The unversioned policy: a skill without a version is kept as 0.0.0, and a changed copy replaces it.
 import { SkillsError } from '../errors.js';
+import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 import { isStrictSemver, semverLike } from '../model/spec.js';
 
@@ -58,4 +59,14 @@ export function versionOf(skill: Skill): string {
     );
   }
   return v;
+}
+
+/**
+ * Whether a finding keeps a skill out of the registry and the agent folders: an error, but not a folder named
+ * otherwise than the skill (SK010). Every copy install and the store make is named by the skill's name (the store's
+ * `<id>@<version>/`, an agent folder's `<id>/`), so the copy is right whatever the source's folder is called
+ * (vercel-labs/agent-skills keeps `vercel-react-best-practices` in `react-best-practices/`).
+ */
+export function blocksCopying(d: Diagnostic): boolean {
+  return d.severity === 'error' && d.rule !== 'name-matches-folder';
 }

@@ -293,6 +293,26 @@ export function detectAgents(opts: AgentPlaceOptions & { agents?: readonly Agent
 }
 
 /**
+ * The agents used here, each with the skill folder it reads: in the project, those whose files are there (a .claude
+ * folder, CLAUDE.md, .cursor, …) and their project folder; with `global`, those found below home and their user
+ * folder.
+ */
+export function agentsInUse(
+  opts: AgentPlaceOptions & { agents?: readonly Agent[] },
+  global: boolean,
+): { found: AgentDetection; dir: string }[] {
+  return detectAgents(opts).flatMap((d) =>
+    global
+      ? d.user && d.userDir !== undefined
+        ? [{ found: d, dir: d.userDir }]
+        : []
+      : d.here
+        ? [{ found: d, dir: d.projectDir }]
+        : [],
+  );
+}
+
+/**
  * The agents' project skill folders that are there in the project, absolute, in table order; a folder reached
  * twice (shared, or a symlink to another) comes once.
  */

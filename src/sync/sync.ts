@@ -10,7 +10,13 @@ import { loadSkill } from '../skill/load.js';
 import type { HeldFile } from '../fs/read-held.js';
 import { validateSkills, type SkillReport } from '../skill/validate.js';
 import { registerSkills, type RegisterStatus } from '../registry/register.js';
-import { isUnversioned, looseVersion, looseVersionWarning, unversionedWarning } from '../registry/unversioned.js';
+import {
+  blocksCopying,
+  isUnversioned,
+  looseVersion,
+  looseVersionWarning,
+  unversionedWarning,
+} from '../registry/unversioned.js';
 import { changedSkillRoots } from './changed-roots.js';
 import { watchTree } from './watch.js';
 
@@ -189,11 +195,7 @@ function countOf(items: SyncItem[]): Record<SyncStatus, number> {
   return counts;
 }
 
-/**
- * Whether a skill can be registered: valid, or whose one error is a folder not named as the skill (SK010). The store
- * keeps each copy in `<id>@<version>/`, so the stored copy is named right whatever its source folder is called, as
- * install names its copies (install/sources.ts installProblems).
- */
+/** Whether a skill can be registered: no finding of it keeps it out (blocksCopying; a misnamed folder does not). */
 function registrable(report: SkillReport): boolean {
-  return report.valid || !report.diagnostics.some((d) => d.severity === 'error' && d.rule !== 'name-matches-folder');
+  return !report.diagnostics.some(blocksCopying);
 }
