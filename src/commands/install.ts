@@ -111,10 +111,12 @@ export async function install(
             return checkbox({
               message: `${typed} holds ${skills.length} skills: install which?`,
               pageSize: 15,
-              choices: skills.map((s) => ({
-                value: s.id,
-                name: s.id,
-                checked: s.problem === undefined,
+              // A skill whose name another one here shares is shown with its folder, and not ticked: one of them
+              // may be chosen, and both would be left out.
+              choices: skills.map((s, i) => ({
+                value: i,
+                name: s.inside === undefined ? s.id : `${s.id} (${s.inside})`,
+                checked: s.problem === undefined && s.inside === undefined,
                 description: s.description,
                 disabled: s.problem === undefined ? false : `(invalid: ${s.problem})`,
               })),
@@ -186,6 +188,11 @@ function printListing(listing: SourceListing[], options: InstallOptions, ctx: Co
     for (const s of l.skills) {
       const text = s.problem === undefined ? s.description.replace(/\s+/g, ' ') : c.red(`invalid: ${s.problem}`);
       ctx.stdout.write(`  ${s.id.padEnd(width)}  ${text.length > 100 ? `${text.slice(0, 99)}…` : text}\n`);
+      // Its name is another's here: installing all leaves both out, so say how to take this one.
+      if (s.alone)
+        ctx.stdout.write(
+          `  ${' '.repeat(width)}  ${c.yellow(`same name as another here; alone: skills install ${s.alone}`)}\n`,
+        );
     }
   }
   return 0;
@@ -252,7 +259,13 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
     const { ok: _ok, skipped, ...rest } = outcome;
     const doc = {
       ...rest,
-      skipped: skipped.map((i) => ({ source: i.source, id: i.id, diagnostics: i.diagnostics.map(jsonDiagnostic) })),
+      skipped: skipped.map((i) => ({
+        source: i.source,
+        id: i.id,
+        reason: i.namesake ? 'same-name' : 'invalid',
+        message: i.message,
+        diagnostics: i.diagnostics.map(jsonDiagnostic),
+      })),
     };
     ctx.stdout.write(`${safeJson(doc)}\n`);
     return exitCode;
@@ -286,7 +299,9 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
   const tally = (['added', 'updated', 'placed', 'unchanged'] as const)
     .filter((w) => counts.has(w))
     .map((w) => `${counts.get(w)} ${w}`);
-  if (outcome.skipped.length) tally.push(`${outcome.skipped.length} skipped (invalid)`);
+  const namesakes = outcome.skipped.filter((i) => i.namesake).length;
+  if (outcome.skipped.length > namesakes) tally.push(`${outcome.skipped.length - namesakes} skipped (invalid)`);
+  if (namesakes) tally.push(`${namesakes} skipped (same name)`);
   const lock = `${rel(outcome.lockfile)} ${outcome.lockChanged ? (outcome.dryRun ? 'would be written' : 'written') : 'unchanged'}`;
   ctx.stdout.write(
     `${outcome.dryRun ? 'dry run, nothing was written: ' : ''}${where ? `${where}: ` : ''}${tally.join(', ') || 'nothing to install'}; ${lock}\n`,

@@ -3,7 +3,7 @@
 import { dirname } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
-import { gather } from './plan.js';
+import { alone, clashing, gather } from './plan.js';
 import { Scratch, classifySource, scratchBase } from './sources.js';
 import type { InstallOptions } from './types.js';
 
@@ -14,6 +14,8 @@ export interface ListedSkill {
   shown: string;
   /** Why it cannot be installed; undefined when it can. */
   problem?: string;
+  /** For a skill another one here has the name of (so installing all leaves both out): the source of it alone. */
+  alone?: string;
 }
 
 export interface SourceListing {
@@ -39,6 +41,7 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
       // --skill narrows the list as it narrows an install.
       const only = options.only === undefined ? undefined : new Set(options.only);
       const found = only ? all.filter((p) => only.has('diagnostics' in p ? (p.id ?? '') : p.skill.id)) : all;
+      const namesakes = clashing(all);
       out.push({
         source: redactUrl(raw),
         skills: found.map((p) =>
@@ -49,7 +52,12 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
                 shown: p.source,
                 problem: p.diagnostics[0]?.message ?? p.message,
               }
-            : { id: p.skill.id, description: p.skill.description ?? '', shown: p.typed },
+            : {
+                id: p.skill.id,
+                description: p.skill.description ?? '',
+                shown: p.typed,
+                ...(namesakes.has(p.skill.id) ? { alone: alone(raw, p) } : {}),
+              },
         ),
       });
     }

@@ -124,10 +124,31 @@ export async function gather(
  * A source that names one skill alone: its folder, or for a skill inside a repository the repository with the path
  * inside (`<url>#<ref>:<path>`).
  */
-function alone(raw: string, p: Prepared): string {
+export function alone(raw: string, p: Prepared): string {
   const inside = p.origin?.path;
   if (inside === undefined || p.origin?.commit === undefined) return p.typed;
   return `${raw.replace(/#.*$/, '')}#${p.origin.ref ?? ''}:${inside}`;
+}
+
+/** The valid skills of one source that share a name with a skill of other content, by name. */
+export function clashing(found: readonly (Prepared | InvalidSource)[]): Map<string, Prepared[]> {
+  const byId = new Map<string, Prepared[]>();
+  for (const p of found) if (!('diagnostics' in p)) byId.set(p.skill.id, [...(byId.get(p.skill.id) ?? []), p]);
+  for (const [id, same] of byId) if (new Set(same.map((p) => p.integrity)).size < 2) byId.delete(id);
+  return byId;
+}
+
+/** A skill left out for its namesakes in the same source, with the source that installs it alone. */
+function clashSkipped(raw: string, p: Prepared, namesakes: readonly Prepared[]): InvalidSource {
+  const where = (q: Prepared) => q.origin?.path ?? q.typed;
+  const others = namesakes.filter((q) => q !== p).map(where);
+  return {
+    source: p.typed,
+    id: p.skill.id,
+    message: `${others.length === 1 ? 'another skill' : `${others.length} other skills`} of ${redactUrl(raw)} ${others.length === 1 ? 'is' : 'are'} named ${p.skill.id} too (${others.join(', ')}), and one folder cannot hold both; none was installed. This one alone: skills install ${alone(raw, p)}`,
+    diagnostics: [],
+    namesake: true,
+  };
 }
 
 /** Plan an install of the sources given: each resolved, with its dependencies, against the registry (or --from). */
@@ -160,22 +181,36 @@ export async function planFromSources(
     let chosen = found;
     if (only) chosen = found.filter((p) => only.has(idOf(p)) && matched.add(idOf(p)));
     else if (several && options.pick) {
-      const ids = new Set(
+      const namesakes = clashing(found);
+      const picked = new Set(
         await options.pick(
           raw,
           found.map((p) =>
             'diagnostics' in p
               ? { id: idOf(p), description: '', problem: p.diagnostics[0]?.message ?? p.message }
-              : { id: p.skill.id, description: p.skill.description ?? '' },
+              : {
+                  id: p.skill.id,
+                  description: p.skill.description ?? '',
+                  ...(namesakes.has(p.skill.id) ? { inside: p.origin?.path ?? p.typed } : {}),
+                },
           ),
         ),
       );
-      chosen = found.filter((p) => ids.has(idOf(p)));
+      chosen = found.filter((_, i) => picked.has(i));
     }
+    // Different skills of one name in a source of many (a plugin marketplace's `discord/skills/access` and
+    // `telegram/skills/access`) cannot share one agent folder: each is left out, as an invalid one is, and the
+    // others install. Named one by one (`--skill`) or with --strict, the clash refuses the run, as before.
+    const clashes = several && !only && !options.strict ? clashing(chosen) : undefined;
     for (const p of chosen) {
       if ('diagnostics' in p) {
         // One skill of many that breaks a rule is left out, so the others install; --strict refuses the lot.
         (several && !options.strict ? skipped : invalid).push(p);
+        continue;
+      }
+      const namesakes = clashes?.get(p.skill.id);
+      if (namesakes) {
+        skipped.push(clashSkipped(raw, p, namesakes));
         continue;
       }
       const twice = locals.get(p.skill.id);

@@ -48,8 +48,14 @@ export interface InstallOptions {
   strict?: boolean;
   /** Symlink `<into>/<id>` to the skill's folder instead of copying it (folder sources). */
   link?: boolean;
-  /** Asked, on a terminal, which of a source's several skills to install (all of them when undefined). */
-  pick?: (typed: string, skills: { id: string; description: string; problem?: string }[]) => Promise<string[]>;
+  /**
+   * Asked, on a terminal, which of a source's several skills to install (all of them when undefined): the positions
+   * of those chosen. `inside` is a namesake's folder in the source (another skill there has its name).
+   */
+  pick?: (
+    typed: string,
+    skills: { id: string; description: string; problem?: string; inside?: string }[],
+  ) => Promise<number[]>;
   /** Record this consumer in the usedBy of every skill installed. */
   consumer?: string;
   /** Fail (before writing) when skills-lock.json would change. */
@@ -103,6 +109,8 @@ export interface InvalidSource {
   id?: string;
   message: string;
   diagnostics: Diagnostic[];
+  /** Left out for another skill of its name in the same source, not for a finding of its own. */
+  namesake?: true;
 }
 
 export interface InstallResult {

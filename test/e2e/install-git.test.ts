@@ -115,7 +115,7 @@ describe('skills install from git', () => {
     expect(readdirSync(env.HOME!).sort()).toEqual(['.cache', 'gitconfig']);
   });
 
-  it('names the source that installs one of two different skills of one name in a repository, and that source works', async () => {
+  it('skips two different skills of one name in a repository, installs the others, and names the source of each', async () => {
     const env = user();
     const dir = project();
     const twins = join(repos, 'twins.git');
@@ -123,17 +123,57 @@ describe('skills install from git', () => {
       'skills/docx/SKILL.md': skill('docx'),
       'plugins/office/skills/docx/SKILL.md': skill('docx', '# docx\n\nAnother docx skill.\n'),
       'skills/pdf/SKILL.md': skill('pdf'),
+      // The same skill at a second path is one skill, not a clash.
+      'mirror/pdf/SKILL.md': skill('pdf'),
     });
     const r = await runCli(['install', `file://${twins}`], { cwd: dir, env });
-    expect(r.exitCode).toBe(2);
-    const hint = r.stderr.split('\n').find((l) => l.startsWith('hint: '))!;
-    expect(hint).toMatch(
-      /^hint: two different skills are named docx: install the one you want by itself, e\.g\. skills install file:\/\/\S+#:(skills|plugins\/office\/skills)\/docx \(and the others with --skill\)$/,
-    );
-    const source = /skills install (\S+)/.exec(hint)![1]!;
-    const one = await runCli(['install', source], { cwd: dir, env });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('added     pdf@0.0.0  → .claude/skills/pdf');
+    expect(r.stdout).toContain('.claude/skills: 1 added, 2 skipped (same name); skills-lock.json written');
+    expect(readdirSync(join(dir, '.claude/skills'))).toEqual(['pdf']);
+    expect(Object.keys(lockOf(dir).skills)).toEqual(['pdf']);
+    const skipped = r.stderr.split('\n').filter((l) => l.startsWith('skipped'));
+    expect(skipped).toHaveLength(2);
+    const sources = skipped.map((l) => {
+      expect(l).toMatch(/another skill of file:\/\/\S+ is named docx too \((skills|plugins\/office\/skills)\/docx\)/);
+      return /This one alone: skills install (\S+)$/.exec(l)![1]!;
+    });
+    expect(sources.map((s) => s.replace(/^.*#:/, '')).sort()).toEqual(['plugins/office/skills/docx', 'skills/docx']);
+    // Each line's source installs that skill alone.
+    const one = await runCli(['install', sources.find((s) => s.endsWith('#:plugins/office/skills/docx'))!], {
+      cwd: dir,
+      env,
+    });
     expect(one.exitCode).toBe(0);
     expect(one.stdout).toContain('added     docx@0.0.0  → .claude/skills/docx');
+    expect(readFileSync(join(dir, '.claude/skills/docx/SKILL.md'), 'utf8')).toContain('Another docx skill.');
+
+    // --list names the source of each namesake alone.
+    const listed = await runCli(['install', `file://${twins}`, '--list'], { cwd: project(), env });
+    expect(listed.exitCode).toBe(0);
+    expect(
+      listed.stdout.split('\n').filter((l) => l.includes('same name as another here; alone: skills install file://')),
+    ).toHaveLength(2);
+
+    // --json says why each was left out.
+    const json = await runCli(['install', `file://${twins}`, '--json', '--dry-run'], { cwd: project(), env });
+    expect(json.exitCode).toBe(1);
+    const doc = JSON.parse(json.stdout);
+    expect(doc.skipped.map((s: { id: string; reason: string }) => [s.id, s.reason])).toEqual([
+      ['docx', 'same-name'],
+      ['docx', 'same-name'],
+    ]);
+
+    // Named on their own, or with --strict, the clash refuses the run and writes nothing.
+    for (const extra of [['--skill', 'docx'], ['--strict']]) {
+      const strict = project();
+      const s = await runCli(['install', `file://${twins}`, ...extra], { cwd: strict, env });
+      expect(s.exitCode).toBe(2);
+      expect(s.stderr).toMatch(/^error: docx is given twice: /m);
+      expect(s.stderr).toMatch(/^hint: two different skills are named docx: install the one you want by itself/m);
+      expect(existsSync(join(strict, 'skills-lock.json'))).toBe(false);
+      expect(existsSync(join(strict, '.claude/skills/pdf'))).toBe(false);
+    }
   });
 
   it('installs every valid skill of a repository, skipping the invalid one with one line and exit 1; --strict refuses all', async () => {
@@ -531,6 +571,30 @@ describe('on a terminal', () => {
       expect(shown.exitCode).toBe(0);
       expect(shown.stderr, args[0]).not.toContain('shadowed');
     }
+  });
+
+  it('shows namesakes with their folders, unticked, and installs the one chosen', async () => {
+    const env = user();
+    const dir = project('');
+    const twins = join(repos, 'twins-picked.git');
+    makeRepo(twins, {
+      'skills/docx/SKILL.md': skill('docx'),
+      'plugins/office/skills/docx/SKILL.md': skill('docx', '# docx\n\nAnother docx skill.\n'),
+      'skills/pdf/SKILL.md': skill('pdf'),
+    });
+    // The first choice is a docx (ticked: nothing of it); tick the one under the cursor, confirm; Enter for agents.
+    const r = await onTerminal(['install', `file://${twins}`], dir, env, [
+      ['install which?', ' \r'],
+      ['which agents', '\r'],
+    ]);
+    expect(r.out).toContain('docx (plugins/office/skills/docx)');
+    expect(r.out).toContain('docx (skills/docx)');
+    expect(r.code, r.out).toBe(0);
+    expect(readdirSync(join(dir, '.agents/skills')).sort()).toEqual(['docx', 'pdf']);
+    const chosen = readFileSync(join(dir, '.agents/skills/docx/SKILL.md'), 'utf8');
+    const first = r.out.indexOf('docx (plugins/office/skills/docx)') < r.out.indexOf('docx (skills/docx)');
+    expect(chosen.includes('Another docx skill.')).toBe(first);
+    expect(lockOf(dir).skills.docx.path).toBe(first ? 'plugins/office/skills/docx' : 'skills/docx');
   });
 
   it('ticks the folder of the agent the project shows it uses (CLAUDE.md) when it has no skill folder yet', async () => {
