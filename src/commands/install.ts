@@ -4,6 +4,7 @@ import { SkillsError } from '../errors.js';
 import { cacheHome } from '../fetch/cache.js';
 import { isInside, present } from '../fs/walk.js';
 import { listSources, type SourceListing } from '../install/inspect.js';
+import { someOf } from '../install/namesakes.js';
 import { installSkills } from '../install/install.js';
 import { findLockfile, globalLockfile } from '../install/lock.js';
 import type { InstallOptions as CoreOptions, InstallOutcome, InstalledSkill, InvalidSource } from '../install/types.js';
@@ -111,12 +112,12 @@ export async function install(
             return checkbox({
               message: `${typed} holds ${skills.length} skills: install which?`,
               pageSize: 15,
-              // A skill whose name another one here shares is shown with its folder, and not ticked: one of them
-              // may be chosen, and both would be left out.
+              // A skill whose name another one here shares is shown with its folder; one that installing all would
+              // leave out is not ticked, and may be chosen instead.
               choices: skills.map((s, i) => ({
                 value: i,
                 name: s.inside === undefined ? s.id : `${s.id} (${s.inside})`,
-                checked: s.problem === undefined && s.inside === undefined,
+                checked: s.problem === undefined && !s.unticked,
                 description: s.description,
                 disabled: s.problem === undefined ? false : `(invalid: ${s.problem})`,
               })),
@@ -188,21 +189,40 @@ function printListing(listing: SourceListing[], options: InstallOptions, ctx: Co
     for (const s of l.skills) {
       const text = s.problem === undefined ? s.description.replace(/\s+/g, ' ') : c.red(`invalid: ${s.problem}`);
       ctx.stdout.write(`  ${s.id.padEnd(width)}  ${text.length > 100 ? `${text.slice(0, 99)}…` : text}\n`);
-      // Its name is another's here: installing all leaves both out, so say how to take this one.
-      if (s.alone)
+      // Installing all leaves it out for a namesake: say why, and how to take this one.
+      if (s.leftOut)
         ctx.stdout.write(
-          `  ${' '.repeat(width)}  ${c.yellow(`same name as another here; alone: skills install ${s.alone}`)}\n`,
+          `  ${' '.repeat(width)}  ${c.yellow(`left out of "all": ${s.leftOut.why}; alone: skills install ${s.leftOut.alone}`)}\n`,
         );
     }
   }
   return 0;
 }
 
-/** One line a skill left out: what it is, why, and where. */
-function skippedLine(i: InvalidSource, rel: (p: string) => string): string {
-  const d = i.diagnostics[0];
-  const at = d ? `${rel(d.file)}${d.line ? `:${d.line}` : ''}: ` : '';
-  return `${i.id ?? i.source} (${i.source}): ${at}${d?.message ?? i.message}`;
+/**
+ * A line a skill left out: what it is, why, and where. Namesakes left out at a tie are one line a name (a course
+ * with 52 translations of one skill is not 53 lines), naming their folders and the source of the first alone.
+ */
+function skippedLines(skipped: readonly InvalidSource[], rel: (p: string) => string): string[] {
+  const lines: string[] = [];
+  const tied = new Map<string, InvalidSource[]>();
+  for (const i of skipped) {
+    if (i.namesake) {
+      const key = `${i.namesake.of}\0${i.id}`;
+      if (!tied.has(key)) lines.push(key);
+      tied.set(key, [...(tied.get(key) ?? []), i]);
+      continue;
+    }
+    const d = i.diagnostics[0];
+    const at = d ? `${rel(d.file)}${d.line ? `:${d.line}` : ''}: ` : '';
+    lines.push(`${i.id ?? i.source} (${i.source}): ${at}${d?.message ?? i.message}`);
+  }
+  return lines.map((line) => {
+    const same = tied.get(line);
+    if (!same) return line;
+    const first = same[0]!;
+    return `${first.id}: ${same.length} different skills of ${first.namesake!.of} are named ${first.id} (${someOf(same.map((i) => i.namesake!.inside))}), and one agent folder holds one; none was installed. One alone: skills install ${first.namesake!.alone}`;
+  });
 }
 
 function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Context): number {
@@ -236,7 +256,7 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
       ctx.stdout.write(`${safeJson(doc)}\n`);
     } else {
       if (outcome.kind === 'none') {
-        for (const i of outcome.invalid ?? []) ctx.stderr.write(`${ce.yellow('skipped')} ${skippedLine(i, rel)}\n`);
+        for (const l of skippedLines(outcome.invalid ?? [], rel)) ctx.stderr.write(`${ce.yellow('skipped')} ${l}\n`);
         ctx.stderr.write(`${ce.red('error:')} ${error.message}\n`);
       } else if (outcome.invalid) {
         for (const i of outcome.invalid) {
@@ -252,7 +272,7 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
   const exitCode = outcome.skipped.length > 0 ? 1 : 0;
   if (options.quiet && !options.json) {
     // -q: errors only. A skill left out is one (the run exits 1); what was installed is not said.
-    for (const i of outcome.skipped) ctx.stderr.write(`${ce.yellow('skipped')}   ${skippedLine(i, rel)}\n`);
+    for (const l of skippedLines(outcome.skipped, rel)) ctx.stderr.write(`${ce.yellow('skipped')}   ${l}\n`);
     return exitCode;
   }
   if (options.json) {
@@ -292,7 +312,7 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
       `${colour[w](`${would}${w}`.padEnd(would ? 18 : 9))} ${c.bold(`${s.id}@${s.version}`)}${s.requested ? '' : c.dim(' (dependency)')}${replaced}${into}\n`,
     );
   }
-  for (const i of outcome.skipped) ctx.stderr.write(`${ce.yellow('skipped')}   ${skippedLine(i, rel)}\n`);
+  for (const l of skippedLines(outcome.skipped, rel)) ctx.stderr.write(`${ce.yellow('skipped')}   ${l}\n`);
   const where =
     outcome.registry ??
     [...new Set(outcome.skills.flatMap((s) => (s.placed ?? []).map((p) => rel(dirname(p.into)))))].join(', ');

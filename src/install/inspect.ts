@@ -3,9 +3,10 @@
 import { dirname } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
-import { alone, clashing, gather } from './plan.js';
+import { insideOf, namesakesOf } from './namesakes.js';
+import { alone, gather } from './plan.js';
 import { Scratch, classifySource, scratchBase } from './sources.js';
-import type { InstallOptions } from './types.js';
+import type { InstallOptions, Prepared } from './types.js';
 
 export interface ListedSkill {
   id: string;
@@ -14,8 +15,11 @@ export interface ListedSkill {
   shown: string;
   /** Why it cannot be installed; undefined when it can. */
   problem?: string;
-  /** For a skill another one here has the name of (so installing all leaves both out): the source of it alone. */
-  alone?: string;
+  /**
+   * For a skill that installing all would leave out for a namesake here (namesakes.ts): why, and the source that
+   * installs it alone.
+   */
+  leftOut?: { why: string; alone: string };
 }
 
 export interface SourceListing {
@@ -41,7 +45,14 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
       // --skill narrows the list as it narrows an install.
       const only = options.only === undefined ? undefined : new Set(options.only);
       const found = only ? all.filter((p) => only.has('diagnostics' in p ? (p.id ?? '') : p.skill.id)) : all;
-      const namesakes = clashing(all);
+      const namesakes = namesakesOf(all);
+      const leftOut = (p: Prepared) => {
+        const kept = namesakes.outranked.get(p);
+        if (kept) return { why: `a shallower ${p.skill.id} is taken (${insideOf(raw, kept)})`, alone: alone(raw, p) };
+        if (namesakes.tied.has(p.skill.id))
+          return { why: 'same name as another here at its depth', alone: alone(raw, p) };
+        return undefined;
+      };
       out.push({
         source: redactUrl(raw),
         skills: found.map((p) =>
@@ -56,7 +67,7 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
                 id: p.skill.id,
                 description: p.skill.description ?? '',
                 shown: p.typed,
-                ...(namesakes.has(p.skill.id) ? { alone: alone(raw, p) } : {}),
+                ...(leftOut(p) ? { leftOut: leftOut(p) } : {}),
               },
         ),
       });

@@ -4,6 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
+import { insideOf, namesakesOf, outrankedWarning, tiedSkipped } from './namesakes.js';
 import { diffLockfiles, formatLockSource, intoOf, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import type { DependencySpec } from '../model/spec.js';
 import { readIndex, readReleases } from '../registry/index-io.js';
@@ -130,27 +131,6 @@ export function alone(raw: string, p: Prepared): string {
   return `${raw.replace(/#.*$/, '')}#${p.origin.ref ?? ''}:${inside}`;
 }
 
-/** The valid skills of one source that share a name with a skill of other content, by name. */
-export function clashing(found: readonly (Prepared | InvalidSource)[]): Map<string, Prepared[]> {
-  const byId = new Map<string, Prepared[]>();
-  for (const p of found) if (!('diagnostics' in p)) byId.set(p.skill.id, [...(byId.get(p.skill.id) ?? []), p]);
-  for (const [id, same] of byId) if (new Set(same.map((p) => p.integrity)).size < 2) byId.delete(id);
-  return byId;
-}
-
-/** A skill left out for its namesakes in the same source, with the source that installs it alone. */
-function clashSkipped(raw: string, p: Prepared, namesakes: readonly Prepared[]): InvalidSource {
-  const where = (q: Prepared) => q.origin?.path ?? q.typed;
-  const others = namesakes.filter((q) => q !== p).map(where);
-  return {
-    source: p.typed,
-    id: p.skill.id,
-    message: `${others.length === 1 ? 'another skill' : `${others.length} other skills`} of ${redactUrl(raw)} ${others.length === 1 ? 'is' : 'are'} named ${p.skill.id} too (${others.join(', ')}), and one folder cannot hold both; none was installed. This one alone: skills install ${alone(raw, p)}`,
-    diagnostics: [],
-    namesake: true,
-  };
-}
-
 /** Plan an install of the sources given: each resolved, with its dependencies, against the registry (or --from). */
 export async function planFromSources(
   options: InstallOptions,
@@ -162,6 +142,7 @@ export async function planFromSources(
   const locals = new Map<string, Prepared>();
   const invalid: InvalidSource[] = [];
   const skipped: InvalidSource[] = [];
+  const warnings: string[] = [];
   const only = options.only === undefined ? undefined : new Set(options.only);
   const matched = new Set<string>();
   for (const raw of options.sources) {
@@ -181,7 +162,9 @@ export async function planFromSources(
     let chosen = found;
     if (only) chosen = found.filter((p) => only.has(idOf(p)) && matched.add(idOf(p)));
     else if (several && options.pick) {
-      const namesakes = clashing(found);
+      const namesakes = namesakesOf(found);
+      const tiedOrOutranked = (p: Prepared) => namesakes.tied.has(p.skill.id) || namesakes.outranked.has(p);
+      const clashes = new Set([...namesakes.tied.keys(), ...[...namesakes.outranked.values()].map((p) => p.skill.id)]);
       const picked = new Set(
         await options.pick(
           raw,
@@ -191,26 +174,28 @@ export async function planFromSources(
               : {
                   id: p.skill.id,
                   description: p.skill.description ?? '',
-                  ...(namesakes.has(p.skill.id) ? { inside: p.origin?.path ?? p.typed } : {}),
+                  ...(clashes.has(p.skill.id) ? { inside: insideOf(raw, p), unticked: tiedOrOutranked(p) } : {}),
                 },
           ),
         ),
       );
       chosen = found.filter((_, i) => picked.has(i));
     }
-    // Different skills of one name in a source of many (a plugin marketplace's `discord/skills/access` and
-    // `telegram/skills/access`) cannot share one agent folder: each is left out, as an invalid one is, and the
-    // others install. Named one by one (`--skill`) or with --strict, the clash refuses the run, as before.
-    const clashes = several && !only && !options.strict ? clashing(chosen) : undefined;
+    // Different skills of one name in a source of many cannot share one agent folder (namesakes.ts): the shallowest
+    // is taken when alone at its depth, the deeper said in one warning; at a tie each is left out, as an invalid one
+    // is, and the others install. Named one by one (`--skill`) or with --strict, a clash refuses the run.
+    const settled = several && !only && !options.strict ? namesakesOf(chosen) : undefined;
+    if (settled?.outranked.size) warnings.push(outrankedWarning(raw, settled.outranked));
     for (const p of chosen) {
       if ('diagnostics' in p) {
         // One skill of many that breaks a rule is left out, so the others install; --strict refuses the lot.
         (several && !options.strict ? skipped : invalid).push(p);
         continue;
       }
-      const namesakes = clashes?.get(p.skill.id);
-      if (namesakes) {
-        skipped.push(clashSkipped(raw, p, namesakes));
+      if (settled?.outranked.has(p)) continue;
+      const tie = settled?.tied.get(p.skill.id);
+      if (tie) {
+        skipped.push(tiedSkipped(raw, p, tie, alone(raw, p)));
         continue;
       }
       const twice = locals.get(p.skill.id);
@@ -394,7 +379,7 @@ export async function planFromSources(
       verbose,
     ),
   ];
-  return { ok: true, items, next, skipped, warnings: [...said, ...replaced, ...resolution.warnings] };
+  return { ok: true, items, next, skipped, warnings: [...warnings, ...said, ...replaced, ...resolution.warnings] };
 }
 
 /** The skill's symbolic links that lead out of it (or nowhere): a copy leaves them out. */

@@ -50,11 +50,12 @@ export interface InstallOptions {
   link?: boolean;
   /**
    * Asked, on a terminal, which of a source's several skills to install (all of them when undefined): the positions
-   * of those chosen. `inside` is a namesake's folder in the source (another skill there has its name).
+   * of those chosen. `inside` is a namesake's folder in the source (another skill there has its name); `unticked`,
+   * one that installing all would leave out (namesakes.ts).
    */
   pick?: (
     typed: string,
-    skills: { id: string; description: string; problem?: string; inside?: string }[],
+    skills: { id: string; description: string; problem?: string; inside?: string; unticked?: boolean }[],
   ) => Promise<number[]>;
   /** Record this consumer in the usedBy of every skill installed. */
   consumer?: string;
@@ -109,8 +110,11 @@ export interface InvalidSource {
   id?: string;
   message: string;
   diagnostics: Diagnostic[];
-  /** Left out for another skill of its name in the same source, not for a finding of its own. */
-  namesake?: true;
+  /**
+   * Left out for another skill of its name in the same source, not for a finding of its own: the source (as
+   * typed, with no secret), the skill's folder in it, and the source that installs it alone.
+   */
+  namesake?: { of: string; inside: string; alone: string };
 }
 
 export interface InstallResult {

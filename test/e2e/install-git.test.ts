@@ -115,12 +115,12 @@ describe('skills install from git', () => {
     expect(readdirSync(env.HOME!).sort()).toEqual(['.cache', 'gitconfig']);
   });
 
-  it('skips two different skills of one name in a repository, installs the others, and names the source of each', async () => {
+  it('skips two different skills of one name at one depth in a repository, installs the others, and names the source of each', async () => {
     const env = user();
     const dir = project();
     const twins = join(repos, 'twins.git');
     makeRepo(twins, {
-      'skills/docx/SKILL.md': skill('docx'),
+      'plugins/docs/skills/docx/SKILL.md': skill('docx'),
       'plugins/office/skills/docx/SKILL.md': skill('docx', '# docx\n\nAnother docx skill.\n'),
       'skills/pdf/SKILL.md': skill('pdf'),
       // The same skill at a second path is one skill, not a clash.
@@ -132,30 +132,30 @@ describe('skills install from git', () => {
     expect(r.stdout).toContain('.claude/skills: 1 added, 2 skipped (same name); skills-lock.json written');
     expect(readdirSync(join(dir, '.claude/skills'))).toEqual(['pdf']);
     expect(Object.keys(lockOf(dir).skills)).toEqual(['pdf']);
+    // One line for the name, with both folders and the source of one alone.
     const skipped = r.stderr.split('\n').filter((l) => l.startsWith('skipped'));
-    expect(skipped).toHaveLength(2);
-    const sources = skipped.map((l) => {
-      expect(l).toMatch(/another skill of file:\/\/\S+ is named docx too \((skills|plugins\/office\/skills)\/docx\)/);
-      return /This one alone: skills install (\S+)$/.exec(l)![1]!;
-    });
-    expect(sources.map((s) => s.replace(/^.*#:/, '')).sort()).toEqual(['plugins/office/skills/docx', 'skills/docx']);
-    // Each line's source installs that skill alone.
-    const one = await runCli(['install', sources.find((s) => s.endsWith('#:plugins/office/skills/docx'))!], {
-      cwd: dir,
-      env,
-    });
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]).toMatch(
+      /^skipped {3}docx: 2 different skills of file:\/\/\S+ are named docx \(plugins\/docs\/skills\/docx, plugins\/office\/skills\/docx\), and one agent folder holds one; none was installed\. One alone: skills install file:\/\/\S+#:plugins\/docs\/skills\/docx$/,
+    );
+
+    // --list names the source of each alone, and that source installs it.
+    const listed = await runCli(['install', `file://${twins}`, '--list'], { cwd: project(), env });
+    expect(listed.exitCode).toBe(0);
+    const sources = listed.stdout
+      .split('\n')
+      .filter((l) => l.includes('left out of "all": same name as another here at its depth; alone: skills install '))
+      .map((l) => /skills install (\S+)$/.exec(l)![1]!);
+    expect(sources.map((s) => s.replace(/^.*#:/, ''))).toEqual([
+      'plugins/docs/skills/docx',
+      'plugins/office/skills/docx',
+    ]);
+    const one = await runCli(['install', sources[1]!], { cwd: dir, env });
     expect(one.exitCode).toBe(0);
     expect(one.stdout).toContain('added     docx@0.0.0  → .claude/skills/docx');
     expect(readFileSync(join(dir, '.claude/skills/docx/SKILL.md'), 'utf8')).toContain('Another docx skill.');
 
-    // --list names the source of each namesake alone.
-    const listed = await runCli(['install', `file://${twins}`, '--list'], { cwd: project(), env });
-    expect(listed.exitCode).toBe(0);
-    expect(
-      listed.stdout.split('\n').filter((l) => l.includes('same name as another here; alone: skills install file://')),
-    ).toHaveLength(2);
-
-    // --json says why each was left out.
+    // --json says why each was left out, one entry a skill.
     const json = await runCli(['install', `file://${twins}`, '--json', '--dry-run'], { cwd: project(), env });
     expect(json.exitCode).toBe(1);
     const doc = JSON.parse(json.stdout);
@@ -163,6 +163,7 @@ describe('skills install from git', () => {
       ['docx', 'same-name'],
       ['docx', 'same-name'],
     ]);
+    expect(doc.skipped[0].message).toContain('another skill of file://');
 
     // Named on their own, or with --strict, the clash refuses the run and writes nothing.
     for (const extra of [['--skill', 'docx'], ['--strict']]) {
@@ -174,6 +175,25 @@ describe('skills install from git', () => {
       expect(existsSync(join(strict, 'skills-lock.json'))).toBe(false);
       expect(existsSync(join(strict, '.claude/skills/pdf'))).toBe(false);
     }
+  });
+
+  it('takes the shallowest of namesakes when it is alone at its depth, and says how many deeper ones were left out', async () => {
+    const env = user();
+    const dir = project();
+    const course = join(repos, 'course.git');
+    makeRepo(course, {
+      '.agents/skills/docx/SKILL.md': skill('docx'),
+      'translations/fr/.agents/skills/docx/SKILL.md': skill('docx', '# docx\n\nEn français.\n'),
+      'translations/de/.agents/skills/docx/SKILL.md': skill('docx', '# docx\n\nAuf Deutsch.\n'),
+    });
+    const r = await runCli(['install', `file://${course}`], { cwd: dir, env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(
+      /^warning: 2 deeper skills of file:\/\/\S+ named as a shallower one were left out \(translations\/(de|fr)\/\.agents\/skills\/docx, translations\/(de|fr)\/\.agents\/skills\/docx\): the shallowest of each name is installed/m,
+    );
+    expect(r.stdout).toContain('added     docx@0.0.0  → .claude/skills/docx');
+    expect(readFileSync(join(dir, '.claude/skills/docx/SKILL.md'), 'utf8')).toBe(skill('docx'));
+    expect(lockOf(dir).skills.docx.path).toBe('.agents/skills/docx');
   });
 
   it('installs every valid skill of a repository, skipping the invalid one with one line and exit 1; --strict refuses all', async () => {
@@ -578,7 +598,7 @@ describe('on a terminal', () => {
     const dir = project('');
     const twins = join(repos, 'twins-picked.git');
     makeRepo(twins, {
-      'skills/docx/SKILL.md': skill('docx'),
+      'plugins/docs/skills/docx/SKILL.md': skill('docx'),
       'plugins/office/skills/docx/SKILL.md': skill('docx', '# docx\n\nAnother docx skill.\n'),
       'skills/pdf/SKILL.md': skill('pdf'),
     });
@@ -588,13 +608,13 @@ describe('on a terminal', () => {
       ['which agents', '\r'],
     ]);
     expect(r.out).toContain('docx (plugins/office/skills/docx)');
-    expect(r.out).toContain('docx (skills/docx)');
+    expect(r.out).toContain('docx (plugins/docs/skills/docx)');
     expect(r.code, r.out).toBe(0);
     expect(readdirSync(join(dir, '.agents/skills')).sort()).toEqual(['docx', 'pdf']);
     const chosen = readFileSync(join(dir, '.agents/skills/docx/SKILL.md'), 'utf8');
-    const first = r.out.indexOf('docx (plugins/office/skills/docx)') < r.out.indexOf('docx (skills/docx)');
+    const first = r.out.indexOf('docx (plugins/office/skills/docx)') < r.out.indexOf('docx (plugins/docs/skills/docx)');
     expect(chosen.includes('Another docx skill.')).toBe(first);
-    expect(lockOf(dir).skills.docx.path).toBe(first ? 'plugins/office/skills/docx' : 'skills/docx');
+    expect(lockOf(dir).skills.docx.path).toBe(first ? 'plugins/office/skills/docx' : 'plugins/docs/skills/docx');
   });
 
   it('ticks the folder of the agent the project shows it uses (CLAUDE.md) when it has no skill folder yet', async () => {
