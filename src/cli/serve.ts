@@ -32,6 +32,7 @@ export function defineServe(program: Command, { act, examples, collectList }: Ki
     )
     .option('--timeout <seconds>', 'end a script tool after this many seconds', '60')
     .option('--no-watch', 'do not watch the folders (no live updates)')
+    .option('--verbose', 'print every warning about single skills, not the first 10 and a count')
     .addOption(
       new Option('--registry <dir>', 'also serve this registry (default: the usual registry when no dirs are given)'),
     )

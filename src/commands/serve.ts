@@ -6,6 +6,7 @@ import { SkillsError } from '../errors.js';
 import { loadConfig } from '../config/config.js';
 import { buildCatalog } from '../prompt/catalog.js';
 import { candidateOf, selectSkills } from '../prompt/select.js';
+import { shownWarnings } from '../prompt/skill-warnings.js';
 import { registryFor } from '../registry/locate.js';
 import { runSkillScript } from '../run/run.js';
 import { listScripts } from '../run/scripts.js';
@@ -36,6 +37,8 @@ export interface ServeOptions {
   timeout?: string;
   /** false: --no-watch. */
   watch?: boolean;
+  /** Every warning about single skills, not the first few. */
+  verbose?: boolean;
   printConfig?: string;
   /** Ends the server; SIGINT and SIGTERM do too. */
   signal?: AbortSignal;
@@ -169,7 +172,10 @@ function skillSource(
         listed: c.entries.map(sourceOf),
         hidden: c.hidden.map(sourceOf),
         disabled: c.disabled,
-        warnings: c.warnings,
+        // Every catalog warning is about one skill: a mirror of public skills gave 6,910 lines (2 MB) before the
+        // first answer, which a client that pipes stderr and never reads it would never get. The first few, and a
+        // count; --verbose all.
+        warnings: shownWarnings(c.warnings, c.warnings.length, options.verbose),
       };
     },
     watched: () => folders.map((f) => f.dir).filter(isFolder),

@@ -1,6 +1,8 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LIST_PAGE_CHARS } from '../../src/serve/tools.js';
-import { tempFolders } from '../helpers/cli.js';
+import { BIN, tempFolders } from '../helpers/cli.js';
 import { failure, serveStdio, toolText } from '../helpers/mcp.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
@@ -68,4 +70,57 @@ describe('skills serve: list_skills in pages', () => {
       await s.close();
     }
   });
+});
+
+describe('skills serve: warnings about single skills', () => {
+  // 1,500 skills whose names do not match their folders: a warning each, ~190 KB, three times a pipe's buffer.
+  const many = () => {
+    const dir = fresh('misnamed');
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 1500; i++)
+      tree[`folder-${i}/SKILL.md`] = skillMd(`name: ${name(i)}\ndescription: Misnamed skill ${i}. Use when testing.`);
+    writeTree(dir, tree);
+    return dir;
+  };
+
+  it('answers a client that pipes stderr and never reads it, saying the first warnings and how many more', async () => {
+    const dir = many();
+    const home = fresh('home');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', dir, '--no-watch'],
+      env: { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1' },
+      // A pipe nobody reads until the end: a server that writes past its buffer before answering would hang.
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'serve-test', version: '1.0.0' });
+    await client.connect(transport, { timeout: 30_000 });
+    try {
+      const r = await client.callTool({ name: 'list_skills', arguments: { query: 'misnamed skill 7' } });
+      expect(r.isError).toBeFalsy();
+      const said: string[] = [];
+      transport.stderr!.on('data', (b: Buffer) => said.push(b.toString()));
+      await new Promise((done) => setTimeout(done, 200));
+      const lines = said.join('').split('\n');
+      expect(lines.filter((l) => l.includes('does not match the folder'))).toHaveLength(10);
+      expect(lines).toContain('warning: … and 1,490 more warnings about single skills; --verbose shows them all');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('says every one with --verbose', async () => {
+    const s = await serveStdio([many(), '--no-watch', '--verbose']);
+    try {
+      await s.client.callTool({ name: 'list_skills', arguments: { query: 'misnamed' } });
+      expect(
+        s
+          .stderr()
+          .split('\n')
+          .filter((l) => l.includes('does not match the folder')),
+      ).toHaveLength(1500);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
 });
