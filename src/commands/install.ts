@@ -42,7 +42,7 @@ export interface InstallOptions {
 export function installTarget(
   options: Pick<InstallOptions, 'global' | 'registry' | 'for' | 'agent' | 'into'>,
   ctx: Context,
-): Pick<CoreOptions, 'lockfile' | 'registry' | 'useRegistry' | 'home' | 'global' | 'into'> {
+): Pick<CoreOptions, 'lockfile' | 'registry' | 'useRegistry' | 'home' | 'global' | 'into' | 'agentInto'> {
   const home = homeOf(ctx);
   const lockfile = options.global ? globalLockfile(home, ctx.env) : findLockfile(ctx.cwd);
   const asked = askedRegistry(options, ctx, dirname(lockfile));
@@ -58,6 +58,7 @@ export function installTarget(
     registry: asked ?? registryFor(options, ctx),
     useRegistry: asked !== undefined || options.for !== undefined,
     into: [...(options.into ?? []).map((d) => resolve(ctx.cwd, d)), ...agentDirs],
+    agentInto: agentDirs,
   };
 }
 

@@ -119,15 +119,20 @@ async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
   const { lockfile } = options;
   const before = readLockfile(lockfile);
   const placeOpts = { home: options.home, global: options.global };
-  let places: Place[] = placesOf(lockfile, before, options.into ?? [], placeOpts);
+  let places: Place[] = placesOf(lockfile, before, options.into ?? [], {
+    ...placeOpts,
+    confined: options.agentInto ?? [],
+  });
   // A project install places every skill somewhere an agent reads it: with no folder given or recorded, the
   // project's agent folders (or .agents/skills), a registry used or not. Only an install for a consumer (--for: an
   // agent server reading the registry) places nothing unless asked. Chosen now when nobody is asked (on a terminal
   // the question waits until the plan holds), so that archives are unpacked where they will be placed.
   const defaulted: string[] = [];
   const placesLater = options.consumer === undefined && places.length === 0;
-  if (placesLater && !options.choosePlaces)
-    places = placesOf(lockfile, before, await defaultPlaces(options, defaulted), placeOpts);
+  if (placesLater && !options.choosePlaces) {
+    const chosen = await defaultPlaces(options, defaulted);
+    places = placesOf(lockfile, before, chosen, { ...placeOpts, confined: chosen });
+  }
   for (const p of places) cleanPlace(p);
   // Unpacked files are copied only into a registry or into more than one folder: else none is kept in memory.
   const copies = options.useRegistry || options.dryRun || places.length !== 1;
@@ -151,7 +156,8 @@ async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
     if (replay) planned.warnings.push(...replay.warnings);
     planned.warnings.push(...defaulted);
     if (placesLater && places.length === 0) {
-      places = placesOf(lockfile, before, await defaultPlaces(options, planned.warnings), placeOpts);
+      const chosen = await defaultPlaces(options, planned.warnings);
+      places = placesOf(lockfile, before, chosen, { ...placeOpts, confined: chosen });
       for (const p of places) cleanPlace(p);
     }
     record(options, planned, places);

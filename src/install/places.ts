@@ -39,13 +39,18 @@ export function placesOf(
   lockfile: string,
   lock: Lockfile | undefined,
   into: string[],
-  opts: { home: string; global?: boolean; nothing?: string },
+  opts: { home: string; global?: boolean; nothing?: string; confined?: readonly string[] },
 ): Place[] {
   const nothing = opts.nothing ?? 'nothing was installed';
   const lockDir = dirname(lockfile);
   const places: Place[] = [];
+  // An agent's folder in a project (chosen by default, or by --agent) must stay in it: a repository can commit
+  // `.claude` as a link to `~/.claude`, and the skills would land where every project's agent reads them. Only a
+  // folder given with --into may lead out; the user's own folders (--global) may, as dotfiles often do.
+  const confined = new Set(opts.global ? [] : (opts.confined ?? []));
   for (const abs of into)
-    if (!places.some((p) => p.abs === abs)) places.push({ abs, label: `--into ${abs}`, recorded: false });
+    if (!places.some((p) => p.abs === abs))
+      places.push({ abs, label: confined.has(abs) ? `the agent folder ${abs}` : `--into ${abs}`, recorded: false });
   for (const rel of lock ? intoOf(lock) : []) {
     // `~/…`: a user folder, which only the user's own (--global) lock may name; a project's lock, perhaps a
     // stranger's, never has skills written into the home folder.
@@ -75,12 +80,15 @@ export function placesOf(
           hint: 'give the folder agents read skills from, e.g. .claude/skills',
         });
       const base = opts.global ? opts.home : lockDir;
-      if (place.recorded && !into.includes(place.abs) && !isInside(realpathSync(base), realpathSync(d))) {
+      const inLock = place.recorded && !into.includes(place.abs);
+      if ((inLock || confined.has(place.abs)) && !isInside(realpathSync(base), realpathSync(d))) {
         throw new SkillsError(
           'E_CONFIG',
           `${place.label}: ${d} leads out of ${base} (through a symlink, to ${realpathSync(d)}); ${nothing}`,
           {
-            hint: `a lock names folders inside its project: remove that entry from "into" in ${lockfile}, or pass the folder with --into if it is meant`,
+            hint: inLock
+              ? `a lock names folders inside its project: remove that entry from "into" in ${lockfile}, or pass the folder with --into if it is meant`
+              : `a project's agent folder is written inside the project: remove the link, or pass the folder with --into if it is meant`,
           },
         );
       }

@@ -35,6 +35,8 @@ export interface InstallOptions {
    * records (and record them).
    */
   into?: string[];
+  /** Of `into`, the agent folders --agent named: like a default folder, they may not lead out of the project. */
+  agentInto?: string[];
   /**
    * A project install with no folder given or recorded: the folders to place into (asked on a terminal); undefined
    * when nobody can be asked, and the project's agent folders or `.agents/skills` are used.

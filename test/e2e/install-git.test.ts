@@ -8,6 +8,7 @@ import {
   mkdirSync,
   readFileSync,
   readdirSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -499,17 +500,34 @@ describe('what a review found (issue 13, checked again)', () => {
     expect(lock.skills.own.source).toBe('folder:skills/own');
   });
 
-  it('does not record an agent folder that leads out of the project through a symlink', async () => {
+  it('refuses an agent folder that leads out of the project through a symlink, by default or by --agent; --into places there unrecorded', async () => {
     const env = user();
     const dir = project('');
     const away = fresh('away');
+    // A repository can commit `.claude` as a link to ~/.claude: skills would land where every project reads them.
     symlinkSync(away, join(dir, '.claude'));
-    const r = await runCli(['install', 'anthropics/skills', '-s', 'pdf', '-a', 'claude-code'], { cwd: dir, env });
+    for (const extra of [[], ['-a', 'claude-code']]) {
+      const refused = await runCli(['install', 'anthropics/skills', '-s', 'pdf', ...extra], { cwd: dir, env });
+      expect(refused.exitCode, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(
+        `error: the agent folder ${join(dir, '.claude/skills')}: ${join(dir, '.claude')} leads out of ${dir} (through a symlink, to ${realpathSync(away)}); nothing was installed`,
+      );
+      expect(refused.stderr).toContain("hint: a project's agent folder is written inside the project");
+      expect(readdirSync(away)).toEqual([]);
+      expect(existsSync(join(dir, 'skills-lock.json'))).toBe(false);
+    }
+    const r = await runCli(['install', 'anthropics/skills', '-s', 'pdf', '--into', '.claude/skills'], {
+      cwd: dir,
+      env,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('leads out of');
+    expect(readdirSync(join(away, 'skills'))).toEqual(['pdf']);
     expect(lockOf(dir).into).toBeUndefined();
-    // So the next install, which reads the lock, is not refused for it.
-    expect((await runCli(['install', '--frozen'], { cwd: dir, env })).exitCode).toBe(0);
+    // The next install reads the lock, which records no folder: it would place into the agent folder, and is refused.
+    const replay = await runCli(['install', '--frozen'], { cwd: dir, env });
+    expect(replay.exitCode).toBe(2);
+    expect(replay.stderr).toContain('leads out of');
   });
 
   it('prints no password of a URL, in --list or an error', async () => {
