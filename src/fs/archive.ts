@@ -168,7 +168,11 @@ const TAR_TYPES: Record<string, string> = {
   CharacterDevice: 'is a character device',
   BlockDevice: 'is a block device',
   FIFO: 'is a FIFO',
+  SparseFile: 'is a sparse file (GNU sparse format), which is not unpacked',
 };
+
+/** A pax header of GNU's sparse format (1.0: the entry's data is a map and pieces, its name a made-up folder). */
+const GNU_SPARSE = /(?:^|\n)\d+ GNU\.sparse\./;
 
 /**
  * Read a tar through node-tar's Parser, which frames entries and applies pax and GNU long names. Each entry is
@@ -263,6 +267,17 @@ async function extractTar(
           stop(atEntry(file, name, dest, err));
         }
       },
+    });
+    // node-tar skips, without a word, an entry of a type it does not know (GNU's old sparse files among them) or a
+    // header past its size limit; and reads the data of a pax sparse file as a file's. Both are refused, named.
+    parser.on('ignoredEntry', (entry: { path: string; type: string }) =>
+      stop(refusal(file, entry.path, TAR_TYPES[entry.type] ?? `has the unsupported type ${entry.type}`)),
+    );
+    parser.on('meta', (text: string) => {
+      if (!GNU_SPARSE.test(text)) return;
+      const name =
+        /(?:^|\n)\d+ GNU\.sparse\.name=([^\n]*)/.exec(text)?.[1] ?? /(?:^|\n)\d+ path=([^\n]*)/.exec(text)?.[1];
+      stop(refusal(file, name ?? '(a pax header)', TAR_TYPES.SparseFile!));
     });
     parser.on('error', stop);
     parser.on('end', () => (failure === undefined ? done() : undefined));

@@ -21,7 +21,17 @@ afterAll(cleanup);
 
 interface TarEntry {
   path: string;
-  type?: 'File' | 'Directory' | 'SymbolicLink' | 'Link' | 'CharacterDevice' | 'BlockDevice' | 'FIFO' | 'ExtendedHeader';
+  type?:
+    | 'File'
+    | 'Directory'
+    | 'SymbolicLink'
+    | 'Link'
+    | 'CharacterDevice'
+    | 'BlockDevice'
+    | 'FIFO'
+    | 'ExtendedHeader'
+    | 'SparseFile'
+    | 'ContinuationFile';
   content?: string;
   /** Declared size, when it should differ from the content's (a header that promises more than it holds). */
   size?: number;
@@ -148,6 +158,17 @@ for (const threaded of [false, true])
       ['a character device', { path: 'ok/tty', type: 'CharacterDevice' }, 'entry "ok/tty" is a character device'],
       ['a block device', { path: 'ok/sda', type: 'BlockDevice' }, 'entry "ok/sda" is a block device'],
       ['a FIFO', { path: 'ok/pipe', type: 'FIFO' }, 'entry "ok/pipe" is a FIFO'],
+      // node-tar skips these without a word: the file would be missing from the skill and from its integrity.
+      [
+        'an old GNU sparse file',
+        { path: 'ok/big', type: 'SparseFile', content: 'x' },
+        'entry "ok/big" is a sparse file (GNU sparse format), which is not unpacked',
+      ],
+      [
+        'an entry of a type no unpacker here knows',
+        { path: 'ok/part', type: 'ContinuationFile', content: 'x' },
+        'entry "ok/part" has the unsupported type ContinuationFile',
+      ],
       ['a Windows drive path', { path: 'C:/evil', content: 'x' }, 'entry "C:/evil" is an absolute path'],
       ['a backslash path', { path: 'ok\\..\\..\\evil', content: 'x' }, 'has a backslash in its name'],
     ] as [string, TarEntry, string][])(
@@ -160,6 +181,25 @@ for (const threaded of [false, true])
         expect(message).toContain('expected regular files and folders inside one skill folder');
       },
     );
+
+    it('refuses a pax sparse file (GNU 1.0), whose data is a map and pieces, not the file', async () => {
+      const record = (kv: string) => {
+        // "<length> key=value\n", the length counting itself.
+        let n = kv.length + 3;
+        while (`${n} ${kv}\n`.length !== n) n++;
+        return `${n} ${kv}\n`;
+      };
+      const pax = ['GNU.sparse.major=1', 'GNU.sparse.minor=0', 'GNU.sparse.name=ok/big', 'GNU.sparse.realsize=1048576']
+        .map(record)
+        .join('');
+      const file = tgz([
+        SKILL,
+        { path: 'ok/PaxHeaders/big', type: 'ExtendedHeader', content: pax },
+        { path: 'ok/GNUSparseFile.1/big', content: '1\n0\n512\n' },
+      ]);
+      const { message } = await refused(file, undefined, opts);
+      expect(message).toContain(`${file}: refused: entry "ok/big" is a sparse file (GNU sparse format)`);
+    });
 
     it('refuses a symlink even before a file written through it (no file lands outside)', async () => {
       const outside = fresh('outside');
