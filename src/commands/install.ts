@@ -193,7 +193,7 @@ function printListing(listing: SourceListing[], options: InstallOptions, ctx: Co
       // Installing all leaves it out for a namesake: say why, and how to take this one.
       if (s.leftOut)
         ctx.stdout.write(
-          `  ${' '.repeat(width)}  ${c.yellow(`left out of "all": ${s.leftOut.why}; alone: skills install ${s.leftOut.alone}`)}\n`,
+          `  ${' '.repeat(width)}  ${c.yellow(`left out of "all": ${s.leftOut.why}; alone: ${s.leftOut.alone}`)}\n`,
         );
     }
   }
@@ -222,7 +222,7 @@ function skippedLines(skipped: readonly InvalidSource[], rel: (p: string) => str
     const same = tied.get(line);
     if (!same) return line;
     const first = same[0]!;
-    return `${first.id}: ${same.length} different skills of ${first.namesake!.of} are named ${first.id} (${someOf(same.map((i) => i.namesake!.inside))}), and one agent folder holds one; none was installed. One alone: skills install ${first.namesake!.alone}`;
+    return `${first.id}: ${same.length} different skills of ${first.namesake!.of} are named ${first.id} (${someOf(same.map((i) => i.namesake!.inside))}), and one agent folder holds one; none was installed. One alone: ${first.namesake!.alone}`;
   });
 }
 

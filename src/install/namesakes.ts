@@ -15,8 +15,10 @@ export interface Namesakes {
 /** Where a skill is inside its source: the path in the repository, else its folder under the source as typed. */
 export function insideOf(raw: string, p: Prepared): string {
   if (p.origin?.path !== undefined) return p.origin.path;
-  const base = `${redactUrl(raw).replace(/\/+$/, '')}/`;
-  return p.typed.startsWith(base) ? p.typed.slice(base.length) : p.typed;
+  // A folder's skills are typed `<folder>/<path>`, an archive's `<archive>: <path>`.
+  const typed = redactUrl(raw).replace(/\/+$/, '');
+  for (const base of [`${typed}/`, `${typed}: `]) if (p.typed.startsWith(base)) return p.typed.slice(base.length);
+  return p.typed;
 }
 
 // Depth compares folders of one source, whose typed paths share its prefix.
@@ -54,7 +56,7 @@ export function tiedSkipped(raw: string, p: Prepared, tie: readonly Prepared[], 
   return {
     source: p.typed,
     id: p.skill.id,
-    message: `${others.length === 1 ? 'another skill' : `${others.length} other skills`} of ${redactUrl(raw)} ${others.length === 1 ? 'is' : 'are'} named ${p.skill.id} too (${someOf(others)}), and one agent folder holds one ${p.skill.id}; none was installed. This one alone: skills install ${alone}`,
+    message: `${others.length === 1 ? 'another skill' : `${others.length} other skills`} of ${redactUrl(raw)} ${others.length === 1 ? 'is' : 'are'} named ${p.skill.id} too (${someOf(others)}), and one agent folder holds one ${p.skill.id}; none was installed. This one alone: ${alone}`,
     diagnostics: [],
     namesake: { of: redactUrl(raw), inside: insideOf(raw, p), alone },
   };

@@ -122,13 +122,18 @@ export async function gather(
 }
 
 /**
- * A source that names one skill alone: its folder, or for a skill inside a repository the repository with the path
- * inside (`<url>#<ref>:<path>`).
+ * How to install one skill of a source of many by itself, as a command: its folder, or for a skill inside a
+ * repository the repository with the path inside (`<url>#<ref>:<path>`). A skill inside an archive has no source of
+ * its own (an archive takes no path): the way is to unpack it and install that folder.
  */
 export function alone(raw: string, p: Prepared): string {
   const inside = p.origin?.path;
-  if (inside === undefined || p.origin?.commit === undefined) return p.typed;
-  return `${raw.replace(/#.*$/, '')}#${p.origin.ref ?? ''}:${inside}`;
+  if (inside !== undefined && p.origin?.commit !== undefined)
+    return `skills install ${raw.replace(/#.*$/, '')}#${p.origin.ref ?? ''}:${inside}`;
+  // Findings in a repository's or an archive's skill name it by a label; an archive's has no path to give.
+  if (p.relabel && p.origin?.commit === undefined)
+    return `unpack ${redactUrl(raw)} and run skills install <unpacked>/${insideOf(raw, p)}`;
+  return `skills install ${p.typed}`;
 }
 
 /** Plan an install of the sources given: each resolved, with its dependencies, against the registry (or --from). */
@@ -204,7 +209,7 @@ export async function planFromSources(
       if (twice)
         throw new SkillsError('E_USAGE', `${p.skill.id} is given twice: ${twice.typed} and ${p.typed}`, {
           // --skill picks by name, and both have this one: the way to one of them is its own source.
-          hint: `two different skills are named ${p.skill.id}: install the one you want by itself, e.g. skills install ${alone(raw, p)}${several ? ' (and the others with --skill)' : ''}`,
+          hint: `two different skills are named ${p.skill.id}: install the one you want by itself, e.g. ${alone(raw, p)}${several ? ' (and the others with --skill)' : ''}`,
         });
       locals.set(p.skill.id, p);
     }
@@ -228,9 +233,15 @@ export async function planFromSources(
     const error = new SkillsError(
       'E_INVALID',
       skipped.length > 0
-        ? `no skill to install: every skill chosen is invalid; nothing was installed`
+        ? `no skill to install: every skill chosen is ${skipped.every((i) => i.namesake) ? 'left out for another of its name' : skipped.some((i) => i.namesake) ? 'invalid or left out for another of its name' : 'invalid'}; nothing was installed`
         : 'no skill chosen; nothing was installed',
-      { hint: skipped.length > 0 ? 'run skills validate on them to see every finding' : 'choose at least one skill' },
+      {
+        hint: skipped.every((i) => i.namesake)
+          ? 'install one of each name alone, as the lines above say'
+          : skipped.length > 0
+            ? 'run skills validate on them to see every finding'
+            : 'choose at least one skill',
+      },
     );
     return { ok: false, kind: 'none', error, invalid: skipped, warnings: [] };
   }

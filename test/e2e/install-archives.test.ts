@@ -308,6 +308,28 @@ describe('skills install: archives made by everyday tools (built CLI)', () => {
     expect(sourcesOf(project)).toEqual({ 'from-tar': 'archive:from-tar.tar', zipped: 'archive:zipped.skill' });
   });
 
+  it('says how to install one of two skills of one name in an archive, and that way works', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    writeTree(join(src, 'pkg/a'), { 'SKILL.md': skillText('same', '1.0.0') });
+    writeTree(join(src, 'pkg/b'), { 'SKILL.md': `${skillText('same', '1.0.0')}\nAnother body.\n` });
+    await execa('tar', ['czf', join(project, 'twins.tgz'), 'pkg'], { cwd: src });
+    const r = await cli(reg, ['install', 'twins.tgz', '--into', 'skills'], project);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(
+      'skipped same: 2 different skills of twins.tgz are named same (pkg/a, pkg/b), and one agent folder holds one; none was installed. One alone: unpack twins.tgz and run skills install <unpacked>/pkg/a',
+    );
+    expect(r.stderr).toContain('error: no skill to install: every skill chosen is left out for another of its name');
+    expect(existsSync(join(project, 'skills'))).toBe(false);
+    // As it says: unpacked, the folder installs.
+    const unpacked = fresh('unpacked');
+    await execa('tar', ['xzf', join(project, 'twins.tgz'), '-C', unpacked]);
+    const one = await cli(reg, ['install', join(unpacked, 'pkg/a'), '--into', 'skills'], project);
+    expect(one.exitCode, one.stderr).toBe(0);
+    expect(readdirSync(join(project, 'skills'))).toEqual(['same']);
+  });
+
   it('locks an archive whose own path has a "#" unambiguously, and still replays the older form of such an entry', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
