@@ -1,6 +1,10 @@
 import { isRelevant, skillReferences, type LocatedRef } from '../references.js';
 import type { Fix, Rule } from '../types.js';
 
+// A run of backslashes is one separator: `bin\\run` (escaped, as in JSON or a shell's double quotes) is bin/run, not
+// bin//run.
+const slashed = (path: string): string => path.replace(/\\+/g, '/');
+
 export default {
   names: ['SK110', 'file-reference-backslash'],
   description: 'file references use forward slashes, which work on every system',
@@ -31,7 +35,7 @@ export default {
         let text = '';
         let at = 0;
         for (const r of fixable) {
-          text += current!.slice(at, r.column - 1) + r.raw.replace(/\\/g, '/');
+          text += current!.slice(at, r.column - 1) + slashed(r.raw);
           at = r.column - 1 + r.raw.length;
         }
         text += current!.slice(at);
@@ -41,10 +45,9 @@ export default {
         };
       }
       for (const r of refs) {
-        const slashed = r.path.replace(/\\/g, '/');
         const own = fixable[0] === r ? fix : undefined;
         ctx.report({
-          message: `"${r.path}" uses backslashes; write ${slashed}`,
+          message: `"${r.path}" uses backslashes; write ${slashed(r.path)}`,
           file: doc.file,
           line: r.line,
           column: r.column,

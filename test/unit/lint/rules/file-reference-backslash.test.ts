@@ -41,6 +41,12 @@ it('file-reference-backslash', () =>
         lines: [7, 7],
         output: { 'SKILL.md': md('# Demo\n\nRun `scripts/run.py`, then read [API](references/api.md#auth).\n') },
       },
+      // Escaped backslashes (doubled, as a JSON string or a shell's double quotes write them) are one separator each.
+      {
+        tree: { ...files, 'SKILL.md': md('Windows: run `node {baseDir}\\\\scripts\\\\run.py`.\n') },
+        messages: [/"scripts\\\\run\.py" uses backslashes; write scripts\/run\.py$/],
+        output: { 'SKILL.md': md('Windows: run `node {baseDir}/scripts/run.py`.\n') },
+      },
       {
         tree: { ...files, 'SKILL.md': md('Run {baseDir}\\scripts\\run.py.\n'), 'other.md': 'unchanged\\x\n' },
         messages: [/uses backslashes/],
