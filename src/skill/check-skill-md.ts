@@ -2,7 +2,7 @@
 import { basename } from 'node:path';
 import type { Diagnostic, Position } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
-import { closest, suggestName } from './names.js';
+import { checkName, closest, suggestName } from './names.js';
 import { CLIENT_KEYS, EXTENSION_KEYS, SPEC_KEYS } from '../model/schemas.js';
 import { codePoints } from '../formats/text.js';
 import { diag } from '../model/diagnostic.js';
@@ -89,7 +89,7 @@ export function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateO
           `name "${n}" does not match its folder "${basename(skill.root)}"`,
           file,
           pos(),
-          `rename the folder to ${n}, or set name: ${folder}`,
+          matchHint(n, folder),
         ),
       );
     }
@@ -185,4 +185,15 @@ export function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateO
       out.push(diag('field-type', 'error', 'allowed-tools must be text or a list of text', file, at('allowed-tools')));
     }
   }
+}
+
+/** How to make name and folder match, offering only names that are valid themselves. */
+function matchHint(name: string, folder: string): string {
+  const ways = [
+    ...(checkName(name).ok ? [`rename the folder to ${name}`] : []),
+    ...(checkName(folder).ok ? [`set name: ${folder}`] : []),
+  ];
+  return ways.length > 0
+    ? ways.join(', or ')
+    : `give both the folder and name: one valid name, e.g. ${suggestName(name)}`;
 }

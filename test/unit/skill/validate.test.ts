@@ -382,6 +382,17 @@ describe('validate checks', () => {
 });
 
 describe('validate details', () => {
+  it('offers only valid names to make a name and its folder match', async () => {
+    const hint = async (folder: string, name: string) =>
+      (await check(folder, md(`name: ${JSON.stringify(name)}\ndescription: d. Use when x.\n`))).diagnostics.find(
+        (d) => d.rule === 'name-matches-folder',
+      )!.hint;
+    expect(await hint('other', 'good')).toBe('rename the folder to good, or set name: other');
+    expect(await hint('Web_Scraping', 'web-scraping')).toBe('rename the folder to web-scraping');
+    expect(await hint('with-space', 'with space')).toBe('set name: with-space');
+    expect(await hint('Two_Bad', 'Also Bad')).toBe('give both the folder and name: one valid name, e.g. also-bad');
+  });
+
   it('warns, and does not fail, on what real skills write loosely: allowed-tools as a list, a SKILL.md version "1.0"', async () => {
     const r = await check('good', md(`${good}version: v1.2\nallowed-tools:\n  - Read\n  - Bash(git:*)\n`));
     expect(r.valid).toBe(true);
