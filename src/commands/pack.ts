@@ -8,7 +8,7 @@ import { jsonDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
-import { safeJson } from '../ui/terminal-text.js';
+import { forTerminal, safeJson } from '../ui/terminal-text.js';
 
 export interface PackOptions {
   dir?: string;
@@ -92,7 +92,7 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
   if (options.dryRun) {
     const width = Math.max(0, ...result.files.map((f) => kb(f.size).length));
     for (const f of result.files)
-      ctx.stdout.write(`${kb(f.size).padStart(width)}  ${f.mode === 0o755 ? 'x' : ' '} ${f.path}\n`);
+      ctx.stdout.write(`${kb(f.size).padStart(width)}  ${f.mode === 0o755 ? 'x' : ' '} ${forTerminal(f.path)}\n`);
     ctx.stdout.write(
       `${c.bold(name)}: ${count}, ${kb(result.unpackedSize)} unpacked, would be ${rel(result.file)} ${c.dim('(dry run: nothing written)')}\n`,
     );

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { changeUsage, type UsageResult } from '../registry/usage.js';
 import { SkillsError } from '../errors.js';
 import { parseSpec } from '../model/spec.js';
-import { safeJson } from '../ui/terminal-text.js';
+import { forTerminal, safeJson } from '../ui/terminal-text.js';
 
 export interface UseOptions {
   id: string;
@@ -41,7 +41,8 @@ export async function changeUse(options: UseOptions, ctx: Context, add: boolean)
   else {
     const who = result.usedBy.length > 0 ? `is used by ${result.usedBy.join(', ')}` : 'is used by nobody';
     const unchanged = add ? ' (unchanged)' : ` (${by.trim()} did not use it)`;
-    ctx.stdout.write(`${result.id} ${who}${result.changed ? '' : unchanged}\n`);
+    // Names written into the index before consumers were checked are shown escaped.
+    ctx.stdout.write(forTerminal(`${result.id} ${who}${result.changed ? '' : unchanged}`) + '\n');
   }
   return result;
 }

@@ -15,9 +15,17 @@ export interface UsageResult {
 export async function changeUsage(dir: string, id: string, consumer: string, add: boolean): Promise<UsageResult> {
   const who = consumer.trim();
   if (who === '')
-    throw new SkillsError('E_USAGE', '--by is empty: expected the id of the agent or project that uses the skill', {
+    throw new SkillsError('E_USAGE', '--for is empty: expected the id of the agent or project that uses the skill', {
       hint: `e.g. skills registry use ${id} --for content-creator`,
     });
+  // A consumer is a name shown in lists and refusals: no control or formatting characters (a terminal's escapes, a
+  // right-to-left override) go into the index.
+  if (/[\p{Cc}\p{Cf}]/u.test(who))
+    throw new SkillsError(
+      'E_USAGE',
+      `--for ${JSON.stringify(who)} holds a control or formatting character: expected the id of the agent or project that uses the skill`,
+      { hint: `e.g. skills registry use ${id} --for content-creator` },
+    );
   const find = (index: RegistryIndex) => {
     const entry = index.skills.find((s) => s.id === id);
     if (!entry) throw notFound(index, id);

@@ -77,6 +77,14 @@ describe('skills pack (built CLI)', () => {
     expect(readdirSync(cwd)).toEqual(['web-scraping']);
   });
 
+  it('--dry-run shows a file name holding a terminal escape escaped', async () => {
+    const { cwd, dir } = example('web-scraping');
+    writeFileSync(join(dir, 'references', 'x\u001b]0;pwned\u0007.md'), '# x\n');
+    const r = await runCli(['pack', 'web-scraping', '--dry-run'], { cwd });
+    expect(r.stdout).not.toContain('\u001b');
+    expect(r.stdout).toContain('references/x\\x1b]0;pwned\\x07.md');
+  });
+
   it('refuses an invalid skill with its findings (exit 1), and one without a version', async () => {
     const cwd = fresh();
     writeTree(join(cwd, 'Bad'), {

@@ -354,6 +354,15 @@ describe('skills remove, use, unuse (built CLI)', () => {
     const missingBy = await cli(reg, ['use', 'shared']);
     expect(missingBy.exitCode).toBe(2);
     expect(missingBy.stderr).toContain('use needs --for <consumer>: who uses the skill');
+    // A consumer with a terminal's escape (it would retitle the terminal of whoever lists it) or no name is refused.
+    const before = readFileSync(join(reg, 'index.json'), 'utf8');
+    const escape = await cli(reg, ['registry', 'use', 'shared', '--for', 'x\u001b]0;pwned\u0007']);
+    expect(escape.exitCode).toBe(2);
+    expect(escape.stderr).toContain('error: --for "x\\u001b]0;pwned\\u0007" holds a control or formatting character');
+    expect(escape.stderr).not.toContain('\u001b');
+    const empty = await cli(reg, ['registry', 'use', 'shared', '--for', ' ']);
+    expect(empty.stderr).toContain('error: --for is empty');
+    expect(readFileSync(join(reg, 'index.json'), 'utf8')).toBe(before);
 
     const refused = await cli(reg, ['registry', 'remove', 'shared']);
     expect(refused.exitCode).toBe(2);
