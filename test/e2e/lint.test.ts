@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
@@ -265,6 +266,23 @@ describe('skills lint (built CLI)', () => {
         ],
       });
       expect(run.tool.driver.rules[result.ruleIndex].id).toBe('SK007');
+    }));
+
+  it('writes each SARIF uri as a URI reference: a space, %, # or ü in a folder name percent-encoded', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, { 's/we ird#%ü/SKILL.md': good('Weird') });
+      const r = await runCli(['lint', '--format', 'sarif', 's'], { cwd: dir });
+      const run = JSON.parse(r.stdout).runs[0];
+      const uris = new Set(
+        run.results.map(
+          (x: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
+            x.locations[0]!.physicalLocation.artifactLocation.uri,
+        ),
+      );
+      expect([...uris]).toEqual(['s/we%20ird%23%25%C3%BC/SKILL.md']);
+      // It names the file, resolved against %SRCROOT%.
+      const base = run.originalUriBaseIds['%SRCROOT%'].uri;
+      expect(fileURLToPath(new URL([...uris][0] as string, base))).toBe(join(dir, 's/we ird#%ü/SKILL.md'));
     }));
 
   it('fails on more warnings than --max-warnings', () =>

@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CHECKS } from '../../model/checks.js';
 import type { Rule } from '../types.js';
@@ -25,7 +25,9 @@ export function toSarif(reports: LintReport[], rules: Rule[], options: { cwd: st
     })),
   ];
   const index = new Map(descriptors.map((d, i) => [d.id, i]));
-  const uri = (file: string) => relative(options.cwd, file).split('\\').join('/');
+  // A URI reference, relative to %SRCROOT%: each segment percent-encoded (a space, `%`, `#` or `ü` in a folder's name
+  // would otherwise make another path, or a fragment).
+  const uri = (file: string) => relative(options.cwd, file).split(sep).map(encodeURIComponent).join('/');
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
