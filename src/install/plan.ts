@@ -8,6 +8,7 @@ import { insideOf, namesakesOf, outrankedWarning, tiedSkipped } from './namesake
 import { diffLockfiles, formatLockSource, intoOf, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import type { DependencySpec } from '../model/spec.js';
 import { readIndex, readReleases } from '../registry/index-io.js';
+import { isSecretFile } from '../registry/integrity.js';
 import { loadSkill } from '../skill/load.js';
 import { AGENTS } from '../skill/agents.js';
 import { isInside } from '../fs/walk.js';
@@ -381,6 +382,14 @@ export async function planFromSources(
       (p) => `${p.skill.id}: ${outwardLinks(p).join(', ')}`,
       verbose,
     ),
+    // A file of secrets in what was fetched (someone's .env, in a repository or an archive) is never copied: said.
+    ...oneOrMany(
+      all.filter((p) => secretFiles(p).length > 0),
+      (p) => `${p.skill.id}: ${secretFiles(p).join(', ')} left out of its copies: secrets are never installed`,
+      (n) => `${n} skills hold .env files, left out of their copies: secrets are never installed`,
+      (p) => `${p.skill.id}: ${secretFiles(p).join(', ')}`,
+      verbose,
+    ),
     // A loose version (`1.0`) is kept as the one it plainly means.
     ...oneOrMany(
       all.filter((p) => looseVersion(p.skill) !== undefined),
@@ -396,6 +405,10 @@ export async function planFromSources(
 /** The skill's symbolic links that lead out of it (or nowhere): a copy leaves them out. */
 const outwardLinks = (p: Prepared) =>
   p.skill.entries.filter((e) => e.kind === 'symlink' && !e.inside).map((e) => e.path);
+
+/** The skill's files of secrets (.env), which a copy leaves out. */
+const secretFiles = (p: Prepared) =>
+  p.skill.entries.filter((e) => e.kind === 'file' && isSecretFile(e.path.split('/').at(-1)!)).map((e) => e.path);
 
 /** A warning about one skill as `one` says it; about several, one line: `many`, then their names with verbose. */
 function oneOrMany(

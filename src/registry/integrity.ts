@@ -53,6 +53,11 @@ const STORE_LIMITS = DEFAULT_LIMITS;
 export function skipped(name: string, isDir: boolean): boolean {
   if (isDir) return SKIP_DIRS.has(name);
   if (name === '.DS_Store' || isLeftover(name)) return true;
+  return isSecretFile(name);
+}
+
+/** A file of secrets by its name (.env, .env.local; not .env.example), never copied, hashed or packed. */
+export function isSecretFile(name: string): boolean {
   return /^\.env(\..+)?$/.test(name) && !/^\.env\.(example|sample|template)$/.test(name);
 }
 

@@ -308,6 +308,22 @@ describe('skills install: archives made by everyday tools (built CLI)', () => {
     expect(sourcesOf(project)).toEqual({ 'from-tar': 'archive:from-tar.tar', zipped: 'archive:zipped.skill' });
   });
 
+  it("says that an archive's .env is left out (secrets are never installed), and keeps .env.example", async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    writeTree(join(src, 'envy'), {
+      'SKILL.md': skillText('envy', '1.0.0'),
+      '.env': 'KEY=1\n',
+      '.env.example': 'KEY=\n',
+    });
+    await execa('tar', ['czf', join(project, 'envy.tgz'), 'envy'], { cwd: src });
+    const r = await cli(reg, ['install', 'envy.tgz', '--into', 'skills'], project);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('warning: envy: .env left out of its copies: secrets are never installed');
+    expect(readdirSync(join(project, 'skills/envy')).sort()).toEqual(['.env.example', 'SKILL.md']);
+  });
+
   it('says how to install one of two skills of one name in an archive, and that way works', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
@@ -358,6 +374,9 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
    * A skill with an executable, secrets, a package folder and deep files, tarred by the system tar. `big`: with 5 MB
    * that do not compress, so that its files are written, and hashed, on threads of their own.
    */
+  // Its .env is left out of every copy, and said.
+  const TRICKY_ENV = 'warning: tricky: .env left out of its copies: secrets are never installed';
+
   async function trickyTgz(dir: string, big = false): Promise<string> {
     const src = join(dir, 'src');
     if (big) writeTree(join(src, 'tricky'), { 'references/blob.bin': randomBytes(5e6).toString('latin1') });
@@ -389,7 +408,7 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
       const project = fresh('project');
       const reg = join(dir, 'reg');
       const r = await cli(reg, ['install', archive, '--into', '.claude/skills'], project);
-      expect(r.stderr).toBe('');
+      expect(r.stderr).toBe(TRICKY_ENV);
       expect(r.exitCode).toBe(0);
       const integrity = lockOf(project).skills.tricky!.integrity;
       const releases = JSON.parse(readFileSync(join(reg, 'releases/tricky.json'), 'utf8'));
@@ -432,7 +451,7 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
     const archive = await trickyTgz(dir, big);
     const project = fresh('project');
     const r = await runCli(['install', archive, '--into', 'skills'], { cwd: project, env: { HOME: fresh('home') } });
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(TRICKY_ENV);
     expect(r.exitCode).toBe(0);
     const placed = join(project, 'skills/tricky');
     expect(folderIntegrity(placed)).toBe(lockOf(project).skills.tricky!.integrity);
@@ -458,7 +477,7 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
     writeFileSync(preload, "if (!require('node:worker_threads').isMainThread) throw new Error('no threads here');\n");
     const env = { HOME: fresh('home'), NODE_OPTIONS: `--require ${preload}` };
     const r = await runCli(['install', archive, '--into', 'skills'], { cwd: project, env });
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(TRICKY_ENV);
     expect(r.exitCode).toBe(0);
     const placed = join(project, 'skills/tricky');
     expect(folderIntegrity(placed)).toBe(lockOf(project).skills.tricky!.integrity);
@@ -509,7 +528,7 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
     const cache = fresh('cache');
     const env = { HOME: fresh('home'), XDG_CACHE_HOME: cache };
     const r = await runCli(['install', archive, '--into', 'one', '--into', 'two'], { cwd: project, env });
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(TRICKY_ENV);
     expect(r.exitCode).toBe(0);
     const integrity = lockOf(project).skills.tricky!.integrity;
     for (const into of ['one', 'two']) {
@@ -542,9 +561,9 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
       const shm = join('/dev/shm', `skills-into-${process.pid}`);
       try {
         const r = await runCli(['install', archive, '--into', shm, '--into', 'one'], { cwd: project, env });
-        // The only warning: a folder outside the project is not recorded in its lock.
+        // The only warnings: its .env, and a folder outside the project is not recorded in its lock.
         expect(r.stderr).toBe(
-          `warning: --into ${shm} is outside ${project}, so skills-lock.json does not record it: pass --into again to place skills there`,
+          `${TRICKY_ENV}\nwarning: --into ${shm} is outside ${project}, so skills-lock.json does not record it: pass --into again to place skills there`,
         );
         expect(r.exitCode).toBe(0);
         const integrity = lockOf(project).skills.tricky!.integrity;
