@@ -34,7 +34,14 @@ export async function search(options: SearchOptions, ctx: Context): Promise<Sear
   else
     for (const h of result.hits)
       ctx.stdout.write(
-        `${c.bold(forTerminal(`${h.name}@${h.version}`))}  ${forTerminal(h.description.replace(/\s+/g, ' ').trim())}\n`,
+        `${c.bold(forTerminal(`${h.name}@${h.version}`))}  ${forTerminal(shortened(h.description.replace(/\s+/g, ' ').trim()))}\n`,
       );
   return { ...result, exitCode: 0 };
 }
+
+/** A package's description is anyone's text (one of 100,000 characters was seen): a line holds the first 200. */
+const SHOWN = 200;
+export const shortened = (text: string): string => {
+  const chars = [...text];
+  return chars.length <= SHOWN ? text : `${chars.slice(0, SHOWN - 1).join('')}…`;
+};
