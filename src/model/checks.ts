@@ -32,7 +32,8 @@ export const CHECKS = {
   'path-exists': { id: 'SK024', description: 'every declared file exists' },
   'path-inside': {
     id: 'SK025',
-    description: 'every declared file stays inside the skill (no .., absolute path or outward symlink)',
+    description:
+      'the skill file and every declared file stay inside the skill (no .., absolute path or outward symlink)',
   },
   'script-executable': { id: 'SK026', description: 'declared scripts have the execute bit' },
   'env-example': { id: 'SK027', description: '.env.example exists and names every envVars entry' },

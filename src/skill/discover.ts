@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readlinkSync, realpathSync, statSync, type Dir
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { SkillsError, wholeNumber } from '../errors.js';
-import { SKIP_DIRS } from '../fs/walk.js';
+import { LinkOutside, SKIP_DIRS } from '../fs/walk.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
 
@@ -240,7 +240,14 @@ function foreignManifest(dir: string, listing: Dirent[] | string[]): boolean {
     if (name === 'manifest.json') manifest = true;
   }
   if (!manifest) return false;
-  const { text } = readBounded(join(dir, 'manifest.json'), MAX_SKILL_FILE_BYTES);
+  let text: string | undefined;
+  try {
+    ({ text } = readBounded(join(dir, 'manifest.json'), MAX_SKILL_FILE_BYTES, dir));
+  } catch (err) {
+    // A link leading out of the folder is not read: taken for a skill, whose load says what is wrong with it.
+    if (err instanceof LinkOutside) return false;
+    throw err;
+  }
   if (text === undefined) return false;
   let data: unknown;
   try {
