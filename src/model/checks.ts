@@ -59,6 +59,10 @@ export const CHECKS = {
     id: 'SK037',
     description: 'the skill file and its instructions are UTF-8: no byte that is not, read as U+FFFD',
   },
+  'file-unreadable': {
+    id: 'SK038',
+    description: 'the skill file can be read by the user running skills (its mode and owner allow it)',
+  },
 } as const satisfies Record<string, { id: string; description: string }>;
 
 export type CheckName = keyof typeof CHECKS;

@@ -81,5 +81,8 @@ export function skillFileFinding(file: string, name: string, err: unknown): Diag
     return diag('file-too-large', 'error', err.message, file, undefined, 'make the skill file a regular file');
   }
   const unreadable = unreadableSkillFile(file, name, err);
-  return unreadable && diag('file-too-large', 'error', unreadable[0], file, undefined, unreadable[1]);
+  // A file this user may not read is not too large: said as what it is.
+  const code = (err as NodeJS.ErrnoException).code;
+  const check = code === 'EACCES' || code === 'EPERM' ? 'file-unreadable' : 'file-too-large';
+  return unreadable && diag(check, 'error', unreadable[0], file, undefined, unreadable[1]);
 }
