@@ -63,6 +63,7 @@ export async function lint(options: LintOptions, ctx: Context) {
   });
   const { reports, fixed } = run;
   if (run.cut) ctx.stderr.write(`warning: ${forTerminal(run.cut)}\n`);
+  for (const u of run.unread) ctx.stderr.write(`warning: ${forTerminal(`${u.path}: ${u.message}`)}\n`);
   const counts = countFindings(reports);
   const result: ValidateResult = { reports, outside: run.outside, ...counts, strict: !!options.strict };
   const text = await render(run, result, format, options, ctx);
@@ -70,7 +71,12 @@ export async function lint(options: LintOptions, ctx: Context) {
   const tooManyWarnings = maxWarnings !== undefined && counts.warningCount > maxWarnings;
   if (tooManyWarnings && format === 'stylish')
     ctx.stderr.write(`error: ${counts.warningCount} warnings, more than --max-warnings ${options.maxWarnings}\n`);
-  const failed = counts.errorCount > 0 || (options.strict === true && counts.warningCount > 0) || tooManyWarnings;
+  // A folder the search could not read fails the run as a finding does (ESLint: a file it cannot read).
+  const failed =
+    counts.errorCount > 0 ||
+    (options.strict === true && counts.warningCount > 0) ||
+    tooManyWarnings ||
+    run.unread.length > 0;
   return { exitCode: failed ? 1 : 0, reports, fixed };
 }
 

@@ -29,8 +29,9 @@ export async function validate(
   }
   setDiscoveryLimits(ctx.env);
   const paths = options.paths.length > 0 ? options.paths : ['.'];
-  const { roots, outside, listings, cut } = discoverSkills(paths, { cwd: ctx.cwd });
+  const { roots, outside, listings, cut, links: unread } = discoverSkills(paths, { cwd: ctx.cwd });
   if (cut) ctx.stderr.write(`warning: ${forTerminal(cut)}\n`);
+  for (const u of unread) ctx.stderr.write(`warning: ${forTerminal(`${u.path}: ${u.message}`)}\n`);
   // One skill at a time: loaded, checked and let go, keeping what the report shows of it.
   const reports: ValidateResult['reports'] = [];
   for (const root of roots) {
@@ -70,6 +71,7 @@ export async function validate(
       );
     }
   }
-  const failed = errorCount > 0 || (options.strict === true && warningCount > 0);
+  // A folder the search could not read fails the run as a finding does: its skills were not checked.
+  const failed = errorCount > 0 || (options.strict === true && warningCount > 0) || unread.length > 0;
   return { result, exitCode: failed ? 1 : 0 };
 }

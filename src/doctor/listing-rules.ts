@@ -80,7 +80,7 @@ export const LISTING_RULES: Readonly<Record<string, ListingRule>> = {
       // or description against the rules the docs give them. Loaded past: no frontmatter, no name (the folder's is
       // used), a name that is not the folder's, no description, and errors in fields it does not read.
       refuses: oneOf(
-        ['SK002', 'SK003', 'SK004', 'SK006', 'SK007', 'SK008', 'SK009', 'SK012', 'SK018', 'SK019', 'SK033'],
+        ['SK002', 'SK003', 'SK004', 'SK006', 'SK007', 'SK008', 'SK009', 'SK012', 'SK018', 'SK019', 'SK033', 'SK038'],
         ['name', 'description'],
       ),
       describesFromBody: true,
@@ -104,7 +104,21 @@ export const LISTING_RULES: Readonly<Record<string, ListingRule>> = {
       // mapping, a metadata that is not one, a name or description missing, empty, of another type or too long.
       // Loaded past: everything else (the name's letters and case, a name that is not the folder's, other fields).
       refuses: oneOf(
-        ['SK001', 'SK002', 'SK003', 'SK004', 'SK005', 'SK006', 'SK011', 'SK012', 'SK014', 'SK018', 'SK019', 'SK033'],
+        [
+          'SK001',
+          'SK002',
+          'SK003',
+          'SK004',
+          'SK005',
+          'SK006',
+          'SK011',
+          'SK012',
+          'SK014',
+          'SK018',
+          'SK019',
+          'SK033',
+          'SK038',
+        ],
         ['name', 'description', 'metadata'],
       ),
       basis:

@@ -56,6 +56,13 @@ const REASONS: Record<string, [string, (where: string) => string]> = {
   ETXTBSY: ['the file is a program that is running', () => 'stop the program, then run again'],
 };
 
+/** The calls that only read, whose EACCES means the user may not read (or list) what they name. */
+const READS = new Set(['scandir', 'opendir', 'read', 'readlink']);
+const READ_DENIED: [string, (where: string) => string] = [
+  'permission denied',
+  (w) => `check the owner and mode of ${w} (ls -ld): you may not read it; give a folder you may read`,
+];
+
 const VERBS: Record<string, string> = {
   open: 'open',
   read: 'read',
@@ -119,7 +126,9 @@ export function realErrno(err: NodeJS.ErrnoException): NodeJS.ErrnoException {
 /** Why an errno error happened (`no space is left on the device (ENOSPC)`) and what to do about it at `where`. */
 export function explainErrno(err: NodeJS.ErrnoException, where = 'the folder'): { reason: string; hint?: string } {
   const e = realErrno(err);
-  const [reason, hint] = REASONS[e.code!] ?? [systemText(e), undefined];
+  // A folder listed or a file read: what to check is whether one may read it, not write it.
+  const [reason, hint] =
+    e.code === 'EACCES' && READS.has(e.syscall ?? '') ? READ_DENIED : (REASONS[e.code!] ?? [systemText(e), undefined]);
   return { reason: `${reason} (${e.code})`, hint: hint?.(where) };
 }
 

@@ -23,12 +23,13 @@ export function readBoundedHeld(
   max: number,
   rel: string,
   held: Map<string, HeldFile>,
+  within?: string,
 ): { text?: string; ascii?: boolean; tooLarge?: number } {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch {
-    return readBounded(file, max);
+    return readBounded(file, max, within);
   }
   let bytes: Buffer;
   let st;
@@ -40,7 +41,7 @@ export function readBoundedHeld(
   } finally {
     closeSync(fd);
   }
-  if (!st.isFile()) return readBounded(file, max);
+  if (!st.isFile()) return readBounded(file, max, within);
   if (st.size > max) return { tooLarge: st.size };
   held.set(rel, { bytes, mode: st.mode & 0o7777, size: st.size });
   const ascii = isAscii(bytes);
@@ -50,7 +51,7 @@ export function readBoundedHeld(
 /**
  * readBounded of the file at `rel` below a skill (its walk's `entries`), its bytes kept in `held` when given and the
  * walk found a regular file there (LoadOptions.held: the skill file, context files, .env.example); a link is read
- * through, and kept not.
+ * through when it leads to a file inside the skill folder `root`, and kept not (one leading out: LinkOutside).
  */
 export function readPart(
   entries: SkillEntry[],
@@ -58,7 +59,8 @@ export function readPart(
   rel: string,
   max: number,
   held: Map<string, HeldFile> | undefined,
+  root: string,
 ): { text?: string; ascii?: boolean; tooLarge?: number } {
-  if (held && entries.find((e) => e.path === rel)?.kind === 'file') return readBoundedHeld(abs, max, rel, held);
-  return readBounded(abs, max);
+  if (held && entries.find((e) => e.path === rel)?.kind === 'file') return readBoundedHeld(abs, max, rel, held, root);
+  return readBounded(abs, max, root);
 }

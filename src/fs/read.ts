@@ -16,9 +16,9 @@ export const SNIFF_BYTES = 8192;
 export function readBoundedBytes(
   file: string,
   max: number,
-  options: { textOnly?: boolean } = {},
+  options: { textOnly?: boolean; within?: string } = {},
 ): { bytes?: Buffer; tooLarge?: number; binary?: true; stat: { size: number; mode: number } } {
-  const { fd, size, mode } = openRegularFile(file);
+  const { fd, size, mode } = openRegularFile(file, options.within);
   const stat = { size, mode };
   try {
     if (size > max) return { tooLarge: size, stat };
@@ -59,10 +59,15 @@ export function readOpenFile(fd: number, size: number, unpooled = false): Buffer
 
 /**
  * Read a file as UTF-8 unless it is larger than `max` bytes (then `tooLarge` holds its size); `ascii`: its bytes were
- * ASCII alone, so the text is (the unsafe-character scan takes that for a quicker check).
+ * ASCII alone, so the text is (the unsafe-character scan takes that for a quicker check). `within`: a folder (a
+ * skill's) the file must lie in; a symbolic link that leads out of it is not read (LinkOutside).
  */
-export function readBounded(file: string, max: number): { text?: string; ascii?: boolean; tooLarge?: number } {
-  const { bytes, tooLarge } = readBoundedBytes(file, max);
+export function readBounded(
+  file: string,
+  max: number,
+  within?: string,
+): { text?: string; ascii?: boolean; tooLarge?: number } {
+  const { bytes, tooLarge } = readBoundedBytes(file, max, { within });
   if (bytes === undefined) return { tooLarge };
   const ascii = isAscii(bytes);
   return { text: decodeUtf8(bytes, ascii), ascii };

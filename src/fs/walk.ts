@@ -25,8 +25,9 @@ const MAX_ENTRIES = 20_000;
  * hold a symlink to a FIFO or a device (`SKILL.md -> /dev/stdin`): a plain open of a FIFO waits for a writer
  * forever, so the open does not block, and anything but a regular file is refused (E_IO) before a byte is read.
  */
-export function openRegularFile(file: string): { fd: number; size: number; mode: number } {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+export function openRegularFile(file: string, within?: string): { fd: number; size: number; mode: number } {
+  const fd =
+    within === undefined ? openSync(file, constants.O_RDONLY | constants.O_NONBLOCK) : openWithin(file, within);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) {
@@ -50,6 +51,47 @@ export function openRegularFile(file: string): { fd: number; size: number; mode:
     closeSync(fd);
     throw err;
   }
+}
+
+/** A file read within a folder (a skill's) that is a symbolic link leading out of it: it is not read. */
+export class LinkOutside extends SkillsError {
+  constructor(
+    readonly file: string,
+    readonly target: string,
+  ) {
+    super('E_INVALID', `${file} is a symbolic link that leads out of its skill (to ${target}); it is not read`, {
+      hint: 'put a copy of the file in the skill, or point the link at a file inside it',
+    });
+  }
+}
+
+/**
+ * Open `file` for reading, through a symbolic link only when where it leads lies inside the folder `within`: a
+ * skill's SKILL.md linked to a file elsewhere (another user's, a secret) is never read into a prompt or an answer.
+ * The open does not follow a link (O_NOFOLLOW), so a file that is no link costs nothing more; a link is resolved,
+ * and the real path it resolved to is opened, not the link again.
+ */
+function openWithin(file: string, within: string): number {
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK;
+  const noFollow = constants.O_NOFOLLOW as number | undefined;
+  if (noFollow !== undefined) {
+    try {
+      return openSync(file, flags | noFollow);
+    } catch (err) {
+      // ELOOP (EMLINK on FreeBSD): the last name is a link. Anything else is the open's own failure.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ELOOP' && code !== 'EMLINK') throw err;
+    }
+  }
+  let target: string;
+  try {
+    target = realpathSync.native(file);
+  } catch {
+    // A link that leads nowhere or loops: the plain open says so, as it would have.
+    return openSync(file, flags);
+  }
+  if (!isInside(realpathSync.native(within), target)) throw new LinkOutside(file, target);
+  return openSync(target, flags | (noFollow ?? 0));
 }
 
 /** True when something (a file, a folder, a link, even a dangling one) is at `p`. */

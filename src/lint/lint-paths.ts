@@ -55,6 +55,8 @@ export interface LintRun {
   preview: FileEdit[];
   /** Set when the search for skills stopped at its limits (skill/discover.ts): what was cut. */
   cut?: string;
+  /** Folders the search could not read (skill/discover.ts's links): their skills were not linted. */
+  unread: { path: string; message: string }[];
   /** Ids of the rules and checks whose level the configuration sets (their info findings are shown). */
   explicit: Set<string>;
   /** The skill folders whose findings came from the result cache (lint-cache.ts), in order. */
@@ -68,6 +70,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   const config = loadConfig(options.cwd, options.config);
   const paths = options.paths.length > 0 ? options.paths : ['.'];
   let cut: string | undefined;
+  let unread: { path: string; message: string }[] = [];
   const cache = options.env && options.home ? userTokenCache(options.env, options.home, COUNTER_ID) : undefined;
   const countTokens = cache ? cachedWholeCounter(cache) : undefined;
   // Taken before anything is read: what changed after it is never kept (lint-cache.ts).
@@ -104,11 +107,13 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
       outside,
       listings,
       cut: searchCut,
+      links,
     } = discoverSkills(paths, {
       cwd: options.cwd,
       ...(probe ? { probe } : {}),
     });
     cut = searchCut;
+    unread = links;
     const linter = createLinter({
       config,
       spec: options.spec,
@@ -152,7 +157,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   results?.save();
   const explicit = new Set<string>();
   for (const [id, setting] of resolveSettings(config)) if (setting.severity !== undefined) explicit.add(id);
-  return { reports, outside, fixed, preview, explicit, cached, ...(cut ? { cut } : {}) };
+  return { reports, outside, fixed, preview, explicit, cached, unread, ...(cut ? { cut } : {}) };
 }
 
 /**

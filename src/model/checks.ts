@@ -32,7 +32,8 @@ export const CHECKS = {
   'path-exists': { id: 'SK024', description: 'every declared file exists' },
   'path-inside': {
     id: 'SK025',
-    description: 'every declared file stays inside the skill (no .., absolute path or outward symlink)',
+    description:
+      'the skill file and every declared file stay inside the skill (no .., absolute path or outward symlink)',
   },
   'script-executable': { id: 'SK026', description: 'declared scripts have the execute bit' },
   'env-example': { id: 'SK027', description: '.env.example exists and names every envVars entry' },
@@ -57,6 +58,10 @@ export const CHECKS = {
   'text-encoding': {
     id: 'SK037',
     description: 'the skill file and its instructions are UTF-8: no byte that is not, read as U+FFFD',
+  },
+  'file-unreadable': {
+    id: 'SK038',
+    description: 'the skill file can be read by the user running skills (its mode and owner allow it)',
   },
 } as const satisfies Record<string, { id: string; description: string }>;
 

@@ -140,7 +140,7 @@ function readSkill(root: string, name: string): SkillRead {
   const top = skillFileIn(entries.filter((e) => !e.path.includes('/') && e.kind !== 'dir').map((e) => e.path));
   if (top?.layout === 'skill-md') {
     const at = join(root, top.name);
-    const read = readBounded(at, MAX_SKILL_FILE_BYTES);
+    const read = readBounded(at, MAX_SKILL_FILE_BYTES, root);
     if (read.text === undefined)
       throw new SkillsError('E_INVALID', `${at} is ${read.tooLarge} bytes, over the ${MAX_SKILL_FILE_BYTES} read`);
     let parsed = parseSkillMd(normalizeText(read.text).text, { positions: false });
@@ -169,7 +169,7 @@ function readSkill(root: string, name: string): SkillRead {
   }
   if (top?.layout !== 'manifest') throw new SkillsError('E_NOT_FOUND', `${root} holds no SKILL.md or manifest.json`);
   const at = join(root, top.name);
-  const read = readBounded(at, MAX_SKILL_FILE_BYTES);
+  const read = readBounded(at, MAX_SKILL_FILE_BYTES, root);
   const data = read.text === undefined ? undefined : readManifestData(normalizeText(read.text).text).data;
   if (!data) throw new SkillsError('E_INVALID', `${at} cannot be read as a manifest (skills validate says why)`);
   return {
@@ -193,7 +193,7 @@ function contextOf(root: string, data: Record<string, unknown>, entries: SkillEn
     const e = entries.find((x) => x.path === path);
     if (!e || !(e.kind === 'file' || (e.kind === 'symlink' && e.inside))) continue;
     try {
-      const r = readBounded(join(root, path), MAX_SKILL_FILE_BYTES);
+      const r = readBounded(join(root, path), MAX_SKILL_FILE_BYTES, root);
       if (r.text !== undefined) parts.push(normalizeText(r.text).text);
     } catch {
       /* unreadable: left out, as load leaves it */

@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readlinkSync, realpathSync, statSync, type Dir
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { SkillsError, wholeNumber } from '../errors.js';
-import { SKIP_DIRS } from '../fs/walk.js';
+import { LinkOutside, SKIP_DIRS } from '../fs/walk.js';
+import { explainErrno, isErrno } from '../fs/errno.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
 
@@ -86,7 +87,10 @@ export interface Discovery {
   listings: Map<string, Dirent[]>;
   /** The real path of each root (symlinks resolved; as given when it cannot be resolved). */
   reals: Map<string, string>;
-  /** Links met on the way that could not be followed (dangling, unreadable), with why: reported, not fatal. */
+  /**
+   * Links met on the way that could not be followed (dangling, unreadable) and folders the search may not read, with
+   * why: reported, not fatal (validate and lint exit 1 for them, as for a finding).
+   */
   links: { path: string; message: string }[];
   /** Set when the search stopped at its limits (see DiscoveryBudget): what was cut, for a warning. */
   cut?: string;
@@ -240,7 +244,14 @@ function foreignManifest(dir: string, listing: Dirent[] | string[]): boolean {
     if (name === 'manifest.json') manifest = true;
   }
   if (!manifest) return false;
-  const { text } = readBounded(join(dir, 'manifest.json'), MAX_SKILL_FILE_BYTES);
+  let text: string | undefined;
+  try {
+    ({ text } = readBounded(join(dir, 'manifest.json'), MAX_SKILL_FILE_BYTES, dir));
+  } catch (err) {
+    // A link leading out of the folder is not read: taken for a skill, whose load says what is wrong with it.
+    if (err instanceof LinkOutside) return false;
+    throw err;
+  }
   if (text === undefined) return false;
   let data: unknown;
   try {
@@ -344,7 +355,11 @@ function walkForSkills(
       let sub: Dirent[];
       try {
         sub = readdirSync(child, { withFileTypes: true });
-      } catch {
+      } catch (err) {
+        // A folder the search may not read may hold skills: it is named, not passed over in silence.
+        if (isErrno(err) && err.code !== 'ENOENT' && err.code !== 'ENOTDIR') {
+          opts.links.push({ path: child, message: `cannot read the folder: ${explainErrno(err).reason}` });
+        }
         continue;
       }
       if (isSkillListing(sub) && !foreignManifest(child, sub)) {

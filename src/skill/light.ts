@@ -75,7 +75,7 @@ export function readFolder(
   const aheadSaid = new Map<string, string[]>();
   const said: string[] = [];
   const probe = (child: string, realChild: string | undefined): boolean => {
-    const read = readSkillFile(childPath(child, 'SKILL.md'), SKILL_MD, bodies, kept);
+    const read = readSkillFile(child, childPath(child, 'SKILL.md'), SKILL_MD, bodies, kept);
     if (!read) return false;
     ahead.set(child, entryFromRead(child, realChild ?? real(child), scope, SKILL_MD, read, undefined, said, bodies));
     if (said.length > 0) aheadSaid.set(child, said.splice(0));
@@ -99,9 +99,11 @@ export function readFolder(
 
 /**
  * A skill file's light reading: the cache's when the file is as it was when the reading was kept, else read and
- * parsed (and kept). Undefined when the file cannot be opened as a regular file; `thrown.error` then says why.
+ * parsed (and kept). Undefined when the file cannot be opened as a regular file inside the skill folder `root` (a
+ * link leading out of it is not read); `thrown.error` then says why.
  */
 function readSkillFile(
+  root: string,
   file: string,
   found: { name: string; layout: Layout },
   bodies: boolean,
@@ -117,7 +119,7 @@ function readSkillFile(
   }
   let read;
   try {
-    read = readBounded(file, MAX_SKILL_FILE_BYTES);
+    read = readBounded(file, MAX_SKILL_FILE_BYTES, root);
   } catch (error) {
     if (thrown) thrown.error = error;
     return undefined;
@@ -151,7 +153,7 @@ export function readEntry(
   if (!found) return undefined;
   const thrown: { error?: unknown } = {};
   const file = join(root, found.name);
-  const read = readSkillFile(file, found, bodies, cache, thrown);
+  const read = readSkillFile(root, file, found, bodies, cache, thrown);
   if (!read) {
     const why = unreadableSkillFile(file, found.name, thrown.error)?.[0];
     warnings.push(`${root}: skipped: ${why ?? `cannot read ${found.name} (${(thrown.error as Error).message})`}`);

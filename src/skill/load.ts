@@ -13,8 +13,8 @@ import { issueMessage, issuePath } from '../formats/zod-issue.js';
 import { walkSkill } from '../fs/walk.js';
 import { readPart, type HeldFile } from '../fs/read-held.js';
 import { parseEnvNames } from '../formats/dotenv.js';
-import { MAX_SKILL_FILE_BYTES, skillFileIn, unreadableSkillFile } from './skill-file.js';
-import { SkillsError, isSkillsError } from '../errors.js';
+import { MAX_SKILL_FILE_BYTES, skillFileFinding, skillFileIn } from './skill-file.js';
+import { SkillsError } from '../errors.js';
 
 const MAX_CONTEXT_BYTES = 4 * 1024 * 1024;
 
@@ -104,20 +104,13 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
   }
   let read: { text?: string; ascii?: boolean; tooLarge?: number };
   try {
-    read = readPart(skill.entries, file, found.name, MAX_SKILL_FILE_BYTES, options.held);
+    read = readPart(skill.entries, file, found.name, MAX_SKILL_FILE_BYTES, options.held, dir);
   } catch (err) {
-    // A symlink to a FIFO or a device is a finding about this skill, not a failure of the whole run.
-    if (isSkillsError(err)) {
-      diagnostics.push(
-        diag('file-too-large', 'error', err.message, file, undefined, 'make the skill file a regular file'),
-      );
-      return skill;
-    }
-    // A skill file that cannot be read for what it is (a link that leads nowhere or loops, a folder, a file this user
-    // may not read) is a finding about this skill: one such skill in a collection must not end the run.
-    const unreadable = unreadableSkillFile(file, found.name, err);
-    if (unreadable) {
-      diagnostics.push(diag('file-too-large', 'error', unreadable[0], file, undefined, unreadable[1]));
+    // A skill file that cannot be read for what it is (a link leading out of the skill, nowhere or to a FIFO, a
+    // folder, a file this user may not read) is a finding about this skill: one such skill must not end the run.
+    const finding = skillFileFinding(file, found.name, err);
+    if (finding) {
+      diagnostics.push(finding);
       return skill;
     }
     throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
@@ -348,7 +341,7 @@ function loadManifest(skill: Skill, rawText: string, held?: Map<string, HeldFile
     if (!entry) continue;
     const abs = join(skill.root, entry.path);
     try {
-      const r = readPart(skill.entries, abs, entry.path, MAX_CONTEXT_BYTES, held);
+      const r = readPart(skill.entries, abs, entry.path, MAX_CONTEXT_BYTES, held, skill.root);
       if (r.text !== undefined) {
         parts.push({
           file: abs,
@@ -372,7 +365,7 @@ function loadManifest(skill: Skill, rawText: string, held?: Map<string, HeldFile
 function readEnvExample(skill: Skill, held?: Map<string, HeldFile>): void {
   if (!skill.entries.some((e) => e.path === '.env.example' && e.kind === 'file')) return;
   try {
-    const r = readPart(skill.entries, join(skill.root, '.env.example'), '.env.example', 1024 * 1024, held);
+    const r = readPart(skill.entries, join(skill.root, '.env.example'), '.env.example', 1024 * 1024, held, skill.root);
     skill.envExample = r.text === undefined ? [] : parseEnvNames(r.text);
   } catch {
     skill.envExample = [];

@@ -1,5 +1,8 @@
 import { readlinkSync } from 'node:fs';
 import type { Layout } from '../model/skill.js';
+import { LinkOutside } from '../fs/walk.js';
+import { isSkillsError } from '../errors.js';
+import { diag, type Diagnostic } from '../model/diagnostic.js';
 
 /** Skill files larger than this are reported, not parsed. */
 export const MAX_SKILL_FILE_BYTES = 4 * 1024 * 1024;
@@ -15,12 +18,24 @@ export function skillFileIn(names: Iterable<string>): { name: string; layout: La
   return undefined;
 }
 
+/** What to do about a skill file `name` that is a link leading out of the skill. */
+export function linkOutsideHint(name: string): string {
+  return `put the file itself in the skill folder (cp --remove-destination "$(readlink -f ${name})" ${name}), or point the link at a file inside it`;
+}
+
+/** What is wrong with a skill file `name` that is a link leading out of its skill, said the same by every command. */
+export function linkOutsideMessage(name: string, err: LinkOutside): string {
+  return `${name} is a symbolic link that leads out of the skill (to ${err.target}): expected a file inside the skill folder; no command reads it`;
+}
+
 /**
  * What is wrong with a skill file that could not be opened, and the hint, when it is the file's own fault: a symbolic
- * link whose target does not exist or that loops, a folder by that name, a file without read permission. Undefined
+ * link whose target does not exist, that loops or that leads out of the skill, a folder by that name, a file without
+ * read permission. Undefined
  * for any other failure (a failing disk, too many open files), which ends the run as an I/O error.
  */
 export function unreadableSkillFile(file: string, name: string, err: unknown): [string, string] | undefined {
+  if (err instanceof LinkOutside) return [linkOutsideMessage(name, err), linkOutsideHint(name)];
   const code = (err as NodeJS.ErrnoException).code;
   let target: string | undefined;
   try {
@@ -51,4 +66,23 @@ export function unreadableSkillFile(file: string, name: string, err: unknown): [
     default:
       return undefined;
   }
+}
+
+/**
+ * The finding on a skill file that could not be read for what it is; undefined for a failure that is not the file's
+ * own (a failing disk), which ends the run.
+ */
+export function skillFileFinding(file: string, name: string, err: unknown): Diagnostic | undefined {
+  if (err instanceof LinkOutside) {
+    return diag('path-inside', 'error', linkOutsideMessage(name, err), file, undefined, linkOutsideHint(name));
+  }
+  // A symlink to a FIFO or a device.
+  if (isSkillsError(err)) {
+    return diag('file-too-large', 'error', err.message, file, undefined, 'make the skill file a regular file');
+  }
+  const unreadable = unreadableSkillFile(file, name, err);
+  // A file this user may not read is not too large: said as what it is.
+  const code = (err as NodeJS.ErrnoException).code;
+  const check = code === 'EACCES' || code === 'EPERM' ? 'file-unreadable' : 'file-too-large';
+  return unreadable && diag(check, 'error', unreadable[0], file, undefined, unreadable[1]);
 }

@@ -34,7 +34,7 @@ export async function validateSkills(skills: Skill[], options: ValidateOptions =
 export function validateSkill(skill: Skill, options: ValidateOptions = {}, safeRegex?: SafeRegex): Diagnostic[] {
   const out = [...skill.diagnostics];
   const parsed = Object.keys(skill.raw).length > 0 || !out.some((d) => d.severity === 'error');
-  if (parsed && !out.some((d) => ['SK001', 'SK002', 'SK003', 'SK004', 'SK019', 'SK020'].includes(d.ruleId))) {
+  if (parsed && !out.some((d) => ['SK001', 'SK002', 'SK003', 'SK004', 'SK019', 'SK020', 'SK038'].includes(d.ruleId))) {
     if (skill.layout === 'skill-md') checkSkillMd(skill, out, options);
     else if (options.spec) {
       out.push(

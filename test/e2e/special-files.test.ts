@@ -25,10 +25,12 @@ function withFifo(): { dir: string; fifo: string } {
 
 describe('symlinks to FIFOs in a stranger’s skills (built CLI)', () => {
   it('validate reports a SKILL.md that leads to a FIFO as SK019 and checks the other skills', async () => {
-    const { dir, fifo } = withFifo();
+    const { dir } = withFifo();
     writeTree(dir, { 'ok/SKILL.md': good('ok') });
     writeTree(dir, { 'trap/README.md': '# x\n' });
-    symlinkSync(fifo, join(dir, 'trap/SKILL.md'));
+    // The FIFO inside the skill: a link leading out is SK025's, and not even opened.
+    execFileSync('mkfifo', [join(dir, 'trap/pipe')]);
+    symlinkSync('pipe', join(dir, 'trap/SKILL.md'));
     const r = await runCli(['validate', dir, '--format', 'json'], { timeout: 20_000 });
     expect(r.exitCode).toBe(1);
     const doc = JSON.parse(r.stdout) as {
@@ -42,7 +44,7 @@ describe('symlinks to FIFOs in a stranger’s skills (built CLI)', () => {
   });
 
   it('lint reads no file that leads to a FIFO or a device; render-prompt skips the skill with a warning', async () => {
-    const { dir, fifo } = withFifo();
+    const { dir } = withFifo();
     // references/notes.md leads to the FIFO: lint's reference and secret rules read reference files.
     writeTree(dir, { 'ok/SKILL.md': good('ok').replace('Instructions.', 'See [notes](references/notes.md).') });
     writeTree(dir, { 'ok/references/.keep': '' });
@@ -53,7 +55,9 @@ describe('symlinks to FIFOs in a stranger’s skills (built CLI)', () => {
     expect(() => JSON.parse(lint.stdout)).not.toThrow();
 
     writeTree(dir, { 'trap/README.md': '# x\n' });
-    symlinkSync(fifo, join(dir, 'trap/SKILL.md'));
+    // The FIFO inside the skill: a link leading out is SK025's, and not even opened.
+    execFileSync('mkfifo', [join(dir, 'trap/pipe')]);
+    symlinkSync('pipe', join(dir, 'trap/SKILL.md'));
     const render = await runCli(['render-prompt', dir, '--query', 'ok things'], { timeout: 20_000 });
     expect(render.exitCode).toBe(0);
     expect(render.stderr).toContain(

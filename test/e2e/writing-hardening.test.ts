@@ -189,26 +189,25 @@ describe('lint --fix and symlinked files (17)', () => {
     expect(statSync(join(root, 'lib', 'list.sh')).mode & 0o777).toBe(0o755);
   });
 
-  it('refuses, writing nothing in any skill, when a file a fix writes is a symlink that leads out', async () => {
+  it('never writes through a SKILL.md that is a symlink leading out: it is not read, and reported (SK025)', async () => {
     const dir = fresh();
     const outside = join(dir, 'outside');
     mkdirSync(outside);
-    // A SKILL.md that is a link out, beside a skill that needs a fix too: the run writes neither.
+    // A SKILL.md that is a link out, beside a skill that needs a fix too: no command reads the link, so no fix is
+    // planned for it; the other skill is fixed.
     writeFileSync(join(outside, 'SKILL.md'), fixable('out-link'));
     mkdirSync(join(dir, 'skills', 'out-link'), { recursive: true });
     symlinkSync(join(outside, 'SKILL.md'), join(dir, 'skills', 'out-link', 'SKILL.md'));
     skill(join(dir, 'skills'), 'plain', fixable('plain'));
     const r = await runCli(['lint', '--fix', 'skills'], { cwd: dir });
-    expect(r.exitCode).toBe(2);
+    expect(r.exitCode).toBe(1);
     noBug(r);
-    expect(r.stderr).toContain(
-      `error: ${join(dir, 'skills', 'out-link', 'SKILL.md')} is a symlink that leads out of the skill (to ${join(outside, 'SKILL.md')})`,
+    expect(r.stdout).toContain(
+      `SKILL.md is a symbolic link that leads out of the skill (to ${join(outside, 'SKILL.md')}): expected a file inside the skill folder; no command reads it  SK025 path-inside`,
     );
-    expect(r.stderr).toContain('wrote nothing');
-    expect(r.stderr).toMatch(/hint: .*by hand/);
     expect(readFileSync(join(outside, 'SKILL.md'), 'utf8')).toBe(fixable('out-link'));
     expect(lstatSync(join(dir, 'skills', 'out-link', 'SKILL.md')).isSymbolicLink()).toBe(true);
-    expect(readFileSync(join(dir, 'skills', 'plain', 'SKILL.md'), 'utf8')).toBe(fixable('plain'));
+    expect(readFileSync(join(dir, 'skills', 'plain', 'SKILL.md'), 'utf8')).not.toBe(fixable('plain'));
     expect(tree(dir).filter((p) => /tmp|skills-fix/.test(p))).toEqual([]);
   });
 

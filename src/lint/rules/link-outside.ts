@@ -18,7 +18,7 @@ export default {
     for (const e of skill.entries) {
       if (e.kind !== 'symlink' || e.inside) continue;
       const file = join(skill.root, e.path);
-      // The skill file itself: validate's SK019 says what is wrong with it.
+      // The skill file itself: load reads no link that leads out, and validate says so (SK025, or SK019 for nowhere).
       if (file === skill.file) continue;
       ctx.report({
         message:

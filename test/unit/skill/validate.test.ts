@@ -38,6 +38,8 @@ const cases: {
   says: RegExp;
   spec?: boolean;
   severity?: string;
+  /** Root reads any file: the case runs only as another user (test/e2e/unreadable.test.ts runs it as nobody). */
+  asUser?: boolean;
 }[] = [
   {
     check: 'frontmatter-missing',
@@ -184,6 +186,14 @@ const cases: {
     valid: md(good),
     invalid: md(good, 'x'.repeat(4 * 1024 * 1024 + 1)),
     says: /at most 4194304 bytes/,
+  },
+  {
+    check: 'file-unreadable',
+    folder: 'good',
+    valid: md(good),
+    invalid: { 'SKILL.md': { content: skillMd(good), mode: 0o000 } },
+    says: /^SKILL.md cannot be read: permission denied$/,
+    asUser: true,
   },
   {
     check: 'json-syntax',
@@ -356,7 +366,7 @@ describe('validate checks', () => {
   });
 
   for (const c of cases) {
-    it(`${CHECKS[c.check].id} ${c.check}`, async () => {
+    it.skipIf(c.asUser && process.getuid?.() === 0)(`${CHECKS[c.check].id} ${c.check}`, async () => {
       if (Object.keys(c.valid).length > 0) {
         const ok = await check(
           c.check === 'name-length' ||
