@@ -1,8 +1,9 @@
 // Skills from an MCP server that declares the skills extension (SEP-2640): its skills/list, then every file of
 // each skill by resources/read, checked against the listing's sha256 digest before it is written. One mismatch, an
-// entry without digests, or a path that would lead out of the skill's folder, and nothing is installed.
+// entry without digests, or a path that would lead out of the skill's folder, and nothing is installed. A file the
+// server refuses to send (one over its size limit) leaves out only its skill, whose folder is removed.
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
@@ -33,6 +34,13 @@ export interface FetchedSkill {
   manifest: boolean;
 }
 
+/** A skill left out: the server refused to send one of its files (`uri`), saying `message`. Nothing of it is kept. */
+export interface UnreadSkill {
+  name: string;
+  uri: string;
+  message: string;
+}
+
 interface Entry {
   uri: string;
   frontmatter: Record<string, unknown>;
@@ -49,7 +57,7 @@ export async function fetchMcpSkills(
   typed: string,
   dest: (name: string) => string,
   options: McpFetchOptions,
-): Promise<FetchedSkill[]> {
+): Promise<(FetchedSkill | UnreadSkill)[]> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const client = new Client({ name: 'skills-install', version: '1' });
   options.progress?.(`connecting to ${typed}`);
@@ -80,7 +88,7 @@ export async function fetchMcpSkills(
           ? `${typed} serves no skills; nothing was installed`
           : `${typed} no longer serves ${options.only}; nothing was installed`,
       );
-    const out: FetchedSkill[] = [];
+    const out: (FetchedSkill | UnreadSkill)[] = [];
     for (const e of entries) out.push(await fetchEntry(client, e, typed, dest));
     return out;
   } finally {
@@ -133,13 +141,16 @@ async function listEntries(client: Client, typed: string): Promise<Entry[]> {
   throw new SkillsError('E_INVALID', `${typed}: skills/list goes on past ${MAX_PAGES} pages; nothing was installed`);
 }
 
-/** One skill: its entry checked, each file read, checked against its digest and written below `dest(name)`. */
+/**
+ * One skill: its entry checked (every path and digest, before anything is read), each file read, checked against its
+ * digest and written below `dest(name)`; or, when the server refuses to send a file, the skill left out.
+ */
 async function fetchEntry(
   client: Client,
   e: Entry,
   typed: string,
   dest: (name: string) => string,
-): Promise<FetchedSkill> {
+): Promise<FetchedSkill | UnreadSkill> {
   const name = e.frontmatter.name;
   const bad = (why: string) =>
     new SkillsError('E_INVALID', `${typed}: the entry ${JSON.stringify(e.uri)}: ${why}; nothing was installed`);
@@ -150,18 +161,27 @@ async function fetchEntry(
   if (e.resources.length > MAX_FILES) throw bad(`it lists more than ${MAX_FILES} files`);
   const base = e.uri.slice(0, -'SKILL.md'.length);
   const manifest = e._meta?.[LAYOUT_META] === 'manifest';
-  const dir = dest(name);
-  let bytes = 0;
+  const files: { uri: string; digest: string; rel: string }[] = [];
   for (const r of e.resources) {
     if (!r.uri.startsWith(base)) throw bad(`${JSON.stringify(r.uri)} is not inside the skill`);
     if (!DIGEST.test(r.digest)) throw bad(`the digest of ${JSON.stringify(r.uri)} is not sha256:<64 hex>`);
     const rel = relativePath(r.uri.slice(base.length));
     if (rel === undefined) throw bad(`${JSON.stringify(r.uri)} would lead outside the skill's folder`);
-    if (manifest && rel === 'SKILL.md') continue;
+    if (!(manifest && rel === 'SKILL.md')) files.push({ uri: r.uri, digest: r.digest, rel });
+  }
+  const dir = dest(name);
+  let bytes = 0;
+  for (const r of files) {
     let read;
     try {
       read = await client.readResource({ uri: r.uri });
     } catch (err) {
+      const refusal = await refusalOf(err);
+      if (refusal !== undefined) {
+        // Nothing of a skill left out is kept: the files written before this one go too.
+        rmSync(dir, { recursive: true, force: true });
+        return { name, uri: r.uri, message: refusal };
+      }
       throw new SkillsError('E_IO', `${typed}: resources/read ${r.uri} failed: ${(err as Error).message}`, {
         cause: err,
       });
@@ -180,13 +200,25 @@ async function fetchEntry(
           hint: 'the server serves other bytes than it lists (or the skill changed meanwhile): try again; if it persists, tell its owner',
         },
       );
-    const file = join(dir, ...rel.split('/'));
+    const file = join(dir, ...r.rel.split('/'));
     mkdirSync(dirname(file), { recursive: true });
     // MCP carries no file modes (SEP-2640 says so): a script (below scripts/, or opening with #!) is made executable.
-    const script = rel.startsWith('scripts/') || content.subarray(0, 2).toString('latin1') === '#!';
+    const script = r.rel.startsWith('scripts/') || content.subarray(0, 2).toString('latin1') === '#!';
     writeFileSync(file, content, { mode: script ? 0o755 : 0o644 });
   }
   return { name, dir, manifest };
+}
+
+/**
+ * What the server said when it answered a read with an error of its own (a file over its size limit, one gone since
+ * the listing), without the SDK's "MCP error -32602: " prefixes; undefined when the read failed otherwise (the
+ * connection closed, a timeout), which fails the whole install.
+ */
+async function refusalOf(err: unknown): Promise<string | undefined> {
+  const { McpError, ErrorCode } = await import('@modelcontextprotocol/sdk/types.js');
+  if (!(err instanceof McpError) || err.code === ErrorCode.ConnectionClosed || err.code === ErrorCode.RequestTimeout)
+    return undefined;
+  return err.message.replace(/^(?:MCP error -?\d+: )+/, '');
 }
 
 /** A resource's path below its skill, decoded and checked: no `..`, `.`, empty segment, separator or NUL. */

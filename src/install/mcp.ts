@@ -31,6 +31,16 @@ export async function gatherMcp(
   );
   const found: Gathered['found'] = [];
   for (const f of fetched) {
+    if (!('dir' in f)) {
+      // Left out as an invalid skill of many is: the others install, the run exits 1 (--strict refuses them all).
+      found.push({
+        source: remote.typed,
+        id: f.name,
+        message: `the server would not send ${f.uri} (${f.message}), so ${f.name} was not installed; get it from its own source (e.g. its repository)`,
+        diagnostics: [],
+      });
+      continue;
+    }
     const typed = `${remote.typed}: ${f.name}`;
     const p = await prepareLocal(f.dir, typed, source, { relabel: relabeler(f.dir, typed, ''), folderNotNamed: false });
     found.push('diagnostics' in p ? p : { ...p, source, origin: { path: f.name } });

@@ -225,9 +225,14 @@ export async function planFromSources(
       );
   }
   if (invalid.length > 0) {
-    const error = new SkillsError('E_INVALID', invalid.map((i) => i.message).join('\n'), {
-      hint: 'run skills validate on the skill folder (unpack an archive first) to see every finding',
-    });
+    // A skill left out for no finding of its own (a file an MCP server would not send) is not for validate.
+    const error = new SkillsError(
+      'E_INVALID',
+      invalid.map((i) => i.message).join('\n'),
+      invalid.some((i) => i.diagnostics.length > 0)
+        ? { hint: 'run skills validate on the skill folder (unpack an archive first) to see every finding' }
+        : {},
+    );
     return { ok: false, kind: 'invalid', error, invalid, warnings: [] };
   }
   if (locals.size === 0 && specs.length === 0) {

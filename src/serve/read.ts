@@ -100,8 +100,7 @@ function readOnDisk(entry: ServedSkill, file: ServedFile, uri: string): Buffer {
 function tooLarge(uri: string, size: number): SkillsError {
   return new SkillsError(
     'E_INVALID',
-    `${uri} is ${size} bytes, over the ${MAX_READ_BYTES} bytes (4 MiB) a read returns; it is not served`,
-    { hint: 'its digest is in skills/list; copy the skill with `skills install` to read it whole' },
+    `${uri} is ${size} bytes, too big to serve: this server returns files of at most ${MAX_READ_BYTES} bytes (4 MiB)`,
   );
 }
 

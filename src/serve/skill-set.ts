@@ -17,7 +17,7 @@ import { loadSkill } from '../skill/load.js';
 import { closest } from '../skill/names.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn } from '../skill/skill-file.js';
 import type { SkillSource, SourceSkill, SourceSkills } from './source.js';
-import { skillUri } from './uri.js';
+import { skillUri, unservableName } from './uri.js';
 
 /** One file of a served skill. */
 export interface ServedFile {
@@ -62,14 +62,32 @@ export const SKILL_MD = 'SKILL.md';
 export class SkillSet {
   private now?: SourceSkills;
   private byName?: Map<string, SourceSkill>;
+  /** Names no skill:// URI can carry, and why: not served at all. */
+  private unservable?: Map<string, string>;
   private readonly entries = new Map<string, ServedSkill>();
 
   constructor(readonly source: SkillSource) {}
 
-  /** The skills served now (read once, kept until a change). */
+  /**
+   * The skills served now (read once, kept until a change). A skill whose name cannot be a URI segment is left out
+   * of everything, with a warning: listed, its URI would be refused when read, and its name must not become a path.
+   */
   current(): SourceSkills {
     if (!this.now) {
-      this.now = this.source.skills();
+      const all = this.source.skills();
+      const warnings = [...all.warnings];
+      const unservable = new Map<string, string>();
+      const servable = (s: SourceSkill) => {
+        const why = unservableName(s.name);
+        if (why === undefined) return true;
+        unservable.set(s.name, why);
+        warnings.push(
+          `${s.root}: skipped: the name ${JSON.stringify(s.name)} cannot be a skill:// URI segment (${why}); not served`,
+        );
+        return false;
+      };
+      this.now = { ...all, listed: all.listed.filter(servable), hidden: all.hidden.filter(servable), warnings };
+      this.unservable = unservable;
       this.byName = new Map([...this.now.listed, ...this.now.hidden].map((s) => [s.name, s]));
     }
     return this.now;
@@ -82,6 +100,13 @@ export class SkillSet {
     if (hit) return hit;
     if (now.disabled.includes(name))
       throw new SkillsError('E_NOT_FOUND', `the skill "${name}" is disabled (disabledSkills) and is not served`);
+    const why = this.unservable!.get(name);
+    if (why !== undefined)
+      throw new SkillsError(
+        'E_NOT_FOUND',
+        `the skill ${JSON.stringify(name)} is not served: its name cannot be a skill:// URI segment (${why})`,
+        { hint: 'rename it in its SKILL.md (skills validate suggests a name)' },
+      );
     const near = closest(name, [...this.byName!.keys()]);
     throw new SkillsError('E_NOT_FOUND', `no skill "${name}" is served${near ? `; did you mean "${near}"?` : ''}`, {
       hint: 'list_skills (or skills/list) shows the skills served',
@@ -106,6 +131,7 @@ export class SkillSet {
   invalidate(paths: string[]): void {
     this.now = undefined;
     this.byName = undefined;
+    this.unservable = undefined;
     for (const p of paths) {
       // The skill that holds the path: its folder or one above it (a look-up a level, not a scan of every skill).
       let hit = false;

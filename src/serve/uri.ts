@@ -3,6 +3,8 @@
 // Parsing is strict and happens before anything touches the disk: `..`, `.`, empty segments, encoded separators
 // (%2F, %5C), backslashes, NUL, queries and fragments are refused, never normalised away.
 
+import { describeChar } from '../formats/unsafe-text.js';
+
 export const SCHEME = 'skill://';
 
 /** What a skill:// URI names: a skill (by name) and a path in it ('' for the skill's root folder). */
@@ -47,6 +49,21 @@ function decodeSegment(segment: string, index: number, uri: string): string {
   if (decoded === '..' || decoded === '.')
     throw new UriProblem(`"${shown(uri)}": "${decoded}" segments are refused; name a file inside the skill`);
   return decoded;
+}
+
+/**
+ * Why a skill of this name is not served (undefined: it is): a name that cannot be one URI segment, so that its
+ * listed URI would be refused when read, and that must never be taken as a path: one holding `/` or `\`, one of dots
+ * (and spaces) alone (`.`, `..`, `...`: Windows drops trailing dots and spaces), or a control character (C0 with tab
+ * and newline, DEL, C1, the line and paragraph separators).
+ */
+export function unservableName(name: string): string | undefined {
+  if (/[/\\]/.test(name)) return `it holds "${name.includes('/') ? '/' : '\\'}", a path separator`;
+  if (/^[. ]*$/.test(name)) return 'it is made of dots alone, which a path may read as a folder (. or ..)';
+  // eslint-disable-next-line no-control-regex
+  const control = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.exec(name);
+  if (control) return `it holds the control character ${describeChar(control[0].codePointAt(0)!)}`;
+  return undefined;
 }
 
 /** The URI of a file (or folder, or with path '' the root) of a skill. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, EXAMPLE_IDS, EXAMPLES, ROOT, runCli, tempFolders } from '../helpers/cli.js';
 import { serveHttp } from '../helpers/mcp.js';
-import { snapshot } from '../helpers/tree.js';
+import { skillMd, snapshot, writeTree } from '../helpers/tree.js';
 
 // `skills install mcp+stdio:"<command>"` and `mcp+http://…`: the skills any server with the SEP-2640 extension
 // serves, every file checked against its digest; here `skills serve` of the examples, and a hand-made server that
@@ -72,6 +72,48 @@ describe('skills install from an MCP server', () => {
     expect(r.stderr).toContain('mcp+http:// is kept for 127.0.0.1');
     const creds = await runCli(['install', 'mcp+https://me:pw@example.com/mcp'], { cwd: fresh('creds') });
     expect(creds.stderr).toContain('credentials do not go in the URL');
+  });
+
+  // A file over the server's 4 MiB read limit: its skill is left out (which file, why, where else to get it), the
+  // others install, and the run exits 1; --strict installs nothing. Nothing of the skill left out is written.
+  const withBigFile = () => {
+    const src = fresh('big-src');
+    writeTree(src, {
+      'alpha/SKILL.md': skillMd('name: alpha\ndescription: Holds a big file. Use when testing install.'),
+      'alpha/a.md': 'written before the big file is read\n',
+      'beta/SKILL.md': skillMd('name: beta\ndescription: Small. Use when testing install.'),
+      'beta/references/b.md': 'b\n',
+    });
+    writeFileSync(join(src, 'alpha/big.bin'), Buffer.alloc(5 * 1024 * 1024, 7));
+    return src;
+  };
+
+  it('skips the skill with a file over 4 MiB, saying which file and why, and installs the others (exit 1)', async () => {
+    const src = withBigFile();
+    const dir = fresh('big');
+    const r = await runCli(['install', serveCommand(src), '--into', 'out', '-y'], { cwd: dir });
+    expect(r.exitCode, r.stderr).toBe(1);
+    const line = r.stderr.split('\n').find((l) => l.startsWith('skipped'));
+    expect(line).toMatch(/^skipped +alpha \(mcp\+stdio:/);
+    expect(line).toContain('the server would not send skill://alpha/big.bin');
+    expect(line).toContain('is 5242880 bytes, too big to serve: this server returns files of at most 4194304 bytes');
+    expect(line).toContain('get it from its own source (e.g. its repository)');
+    expect(r.stderr).not.toContain('skills install');
+    expect(r.stdout).toContain('1 added, 1 skipped');
+    expect(snapshot(join(dir, 'out'))).toEqual(
+      Object.fromEntries(Object.entries(snapshot(src)).filter(([k]) => k.startsWith('beta'))),
+    );
+    expect(Object.keys(lockOf(dir).skills)).toEqual(['beta']);
+  });
+
+  it('--strict: a skill with a file over 4 MiB refuses them all, writing nothing', async () => {
+    const dir = fresh('big-strict');
+    const r = await runCli(['install', serveCommand(withBigFile()), '--into', 'out', '-y', '--strict'], { cwd: dir });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('the server would not send skill://alpha/big.bin');
+    expect(r.stderr).not.toContain('skills validate');
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    expect(existsSync(join(dir, 'skills-lock.json'))).toBe(false);
   });
 
   // A server that serves one skill as told by MODE: a wrong digest, a resource leading out, or no extension.

@@ -73,8 +73,12 @@ describe('skills serve: what it will not read', () => {
     const err = await failure(s.client.readResource({ uri: 'skill://esc/big.bin' }));
     expect(err).toMatchObject({
       code: -32602,
-      message: expect.stringContaining('is 5242880 bytes, over the 4194304 bytes'),
+      message: expect.stringContaining(
+        'skill://esc/big.bin is 5242880 bytes, too big to serve: this server returns files of at most 4194304 bytes (4 MiB)',
+      ),
     });
+    // An MCP client is not told to run a command of this tool's.
+    expect(err.message).not.toContain('skills install');
   });
 
   it('reads a link that stays inside, as the file it leads to', async () => {
