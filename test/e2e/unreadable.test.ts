@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
+import { BIN, ROOT } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 // A folder the search may not read, and a skill file this user may not read, are said, never passed over: validate
@@ -16,8 +16,22 @@ const root = process.getuid?.() === 0;
 const nobody = root ? Number(execFileSync('id', ['-u', 'nobody']).toString().trim()) : undefined;
 const nogroup = root ? Number(execFileSync('id', ['-g', 'nobody']).toString().trim()) : undefined;
 
+// nobody may not reach the checkout (a clone in a 0700 folder, /root): it runs a copy of the built CLI (bin, dist and
+// package.json; validate, lint and list need nothing of node_modules) in a folder everyone may read.
+let cli = BIN;
+let copy: string | undefined;
+if (nobody !== undefined) {
+  copy = mkdtempSync(join(tmpdir(), 'skills-unreadable-cli-'));
+  chmodSync(copy, 0o755);
+  for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(copy, part), { recursive: true });
+  cli = join(copy, 'bin', 'skills.js');
+}
+afterAll(() => {
+  if (copy) rmSync(copy, { recursive: true, force: true });
+});
+
 async function run(args: string[], cwd: string) {
-  const r = await execa(process.execPath, [BIN, ...args], {
+  const r = await execa(process.execPath, [cli, ...args], {
     cwd,
     env: { NO_COLOR: '1', HOME: cwd },
     reject: false,
