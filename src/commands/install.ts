@@ -205,13 +205,18 @@ function printListing(listing: SourceListing[], options: InstallOptions, ctx: Co
  * with 52 translations of one skill is not 53 lines), naming their folders and the source of the first alone.
  */
 function skippedLines(skipped: readonly InvalidSource[], rel: (p: string) => string): string[] {
-  const lines: string[] = [];
+  // In order of the first of each: a line, or the namesakes of one name in one source (filled as they come).
+  const lines: (string | InvalidSource[])[] = [];
   const tied = new Map<string, InvalidSource[]>();
   for (const i of skipped) {
     if (i.namesake) {
       const key = `${i.namesake.of}\0${i.id}`;
-      if (!tied.has(key)) lines.push(key);
-      tied.set(key, [...(tied.get(key) ?? []), i]);
+      const same = tied.get(key);
+      if (same) same.push(i);
+      else {
+        tied.set(key, [i]);
+        lines.push(tied.get(key)!);
+      }
       continue;
     }
     const d = i.diagnostics[0];
@@ -219,10 +224,9 @@ function skippedLines(skipped: readonly InvalidSource[], rel: (p: string) => str
     lines.push(`${i.id ?? i.source} (${i.source}): ${at}${d?.message ?? i.message}`);
   }
   return lines.map((line) => {
-    const same = tied.get(line);
-    if (!same) return line;
-    const first = same[0]!;
-    return `${first.id}: ${same.length} different skills of ${first.namesake!.of} are named ${first.id} (${someOf(same.map((i) => i.namesake!.inside))}), and one agent folder holds one; none was installed. One alone: ${first.namesake!.alone}`;
+    if (typeof line === 'string') return line;
+    const first = line[0]!;
+    return `${first.id}: ${line.length} different skills of ${first.namesake!.of} are named ${first.id} (${someOf(line.map((i) => i.namesake!.inside))}), and one agent folder holds one; none was installed. One alone: ${first.namesake!.alone}`;
   });
 }
 

@@ -46,12 +46,15 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
       const only = options.only === undefined ? undefined : new Set(options.only);
       const found = only ? all.filter((p) => only.has('diagnostics' in p ? (p.id ?? '') : p.skill.id)) : all;
       const namesakes = namesakesOf(all);
-      const leftOut = (p: Prepared) => {
+      // What "all" leaves out for a namesake, said once a skill: why, and its source alone.
+      const leftOut = (p: Prepared): Pick<ListedSkill, 'leftOut'> => {
         const kept = namesakes.outranked.get(p);
-        if (kept) return { why: `a shallower ${p.skill.id} is taken (${insideOf(raw, kept)})`, alone: alone(raw, p) };
-        if (namesakes.tied.has(p.skill.id))
-          return { why: 'same name as another here at its depth', alone: alone(raw, p) };
-        return undefined;
+        const why = kept
+          ? `a shallower ${p.skill.id} is taken (${insideOf(raw, kept)})`
+          : namesakes.tied.has(p.skill.id)
+            ? 'same name as another here at its depth'
+            : undefined;
+        return why === undefined ? {} : { leftOut: { why, alone: alone(raw, p) } };
       };
       out.push({
         source: redactUrl(raw),
@@ -67,7 +70,7 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
                 id: p.skill.id,
                 description: p.skill.description ?? '',
                 shown: p.typed,
-                ...(leftOut(p) ? { leftOut: leftOut(p) } : {}),
+                ...leftOut(p),
               },
         ),
       });
