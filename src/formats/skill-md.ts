@@ -30,6 +30,42 @@ export interface ParsedSkillMd {
 const CLOSE = /^---[ \t]*$/;
 
 /**
+ * The frontmatter and body of SKILL.md text (already BOM-free, LF newlines), unparsed: the frontmatter is between a
+ * first line of `---` and the next line that is `---` (spaces or tabs after the dashes allowed).
+ */
+export function splitSkillMd(
+  text: string,
+): { frontmatter: string; body: string; bodyLine: number } | 'no-frontmatter' | 'unclosed' {
+  const firstEnd = text.indexOf('\n');
+  const first = firstEnd === -1 ? text : text.slice(0, firstEnd);
+  if (first.trimEnd() !== '---') return 'no-frontmatter';
+  let close = -1;
+  let pos = firstEnd + 1;
+  let lineNo = 2;
+  if (firstEnd !== -1) {
+    for (;;) {
+      const end = text.indexOf('\n', pos);
+      const line = end === -1 ? text.slice(pos) : text.slice(pos, end);
+      // Editors leave spaces after the dashes; every frontmatter reader but skills-ref's split accepts them.
+      if (CLOSE.test(line)) {
+        close = pos;
+        break;
+      }
+      if (end === -1) break;
+      pos = end + 1;
+      lineNo++;
+    }
+  }
+  if (close === -1) return 'unclosed';
+  const afterClose = text.indexOf('\n', close);
+  return {
+    frontmatter: text.slice(firstEnd + 1, close),
+    body: afterClose === -1 ? '' : text.slice(afterClose + 1),
+    bodyLine: lineNo + 1,
+  };
+}
+
+/**
  * Split SKILL.md text (already BOM-free, LF newlines) into frontmatter and body and parse the frontmatter.
  * The frontmatter ends at the first line that is `---` (spaces or tabs after it allowed). With `referenceSplit` it is
  * cut the way the
@@ -53,31 +89,10 @@ export function parseSkillMd(
     bodyLine = text.slice(0, close + 3).split('\n').length;
     // The reference drops a first line that holds more than the dashes (e.g. "---foo") into the YAML text.
   } else {
-    const firstEnd = text.indexOf('\n');
-    const first = firstEnd === -1 ? text : text.slice(0, firstEnd);
-    if (first.trimEnd() !== '---') return { ...empty, problem: missingFrontmatter(text) };
-    let close = -1;
-    let pos = firstEnd + 1;
-    let lineNo = 2;
-    if (firstEnd !== -1) {
-      for (;;) {
-        const end = text.indexOf('\n', pos);
-        const line = end === -1 ? text.slice(pos) : text.slice(pos, end);
-        // Editors leave spaces after the dashes; every frontmatter reader but skills-ref's split accepts them.
-        if (CLOSE.test(line)) {
-          close = pos;
-          break;
-        }
-        if (end === -1) break;
-        pos = end + 1;
-        lineNo++;
-      }
-    }
-    if (close === -1) return { ...empty, problem: unclosed() };
-    frontmatter = text.slice(firstEnd + 1, close);
-    const afterClose = text.indexOf('\n', close);
-    body = afterClose === -1 ? '' : text.slice(afterClose + 1);
-    bodyLine = lineNo + 1;
+    const split = splitSkillMd(text);
+    if (split === 'no-frontmatter') return { ...empty, problem: missingFrontmatter(text) };
+    if (split === 'unclosed') return { ...empty, problem: unclosed() };
+    ({ frontmatter, body, bodyLine } = split);
   }
   // The YAML text starts on line 2, or (reference split) right after the opening dashes on line 1.
   const firstYamlLine = options.referenceSplit ? 1 : 2;

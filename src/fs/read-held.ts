@@ -4,6 +4,7 @@ import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import type { SkillEntry } from '../model/skill.js';
 import { decodeUtf8, readBounded, readOpenFile } from './read.js';
+import { statIdentity } from './walk.js';
 
 /** A regular file's bytes as read, with the mode and size its open file had (what a hash of it needs). */
 export interface HeldFile {
@@ -24,7 +25,7 @@ export function readBoundedHeld(
   rel: string,
   held: Map<string, HeldFile>,
   within?: string,
-): { text?: string; ascii?: boolean; tooLarge?: number } {
+): ReturnType<typeof readBounded> {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
@@ -42,10 +43,10 @@ export function readBoundedHeld(
     closeSync(fd);
   }
   if (!st.isFile()) return readBounded(file, max, within);
-  if (st.size > max) return { tooLarge: st.size };
+  if (st.size > max) return { tooLarge: st.size, identity: statIdentity(st) };
   held.set(rel, { bytes, mode: st.mode & 0o7777, size: st.size });
   const ascii = isAscii(bytes);
-  return { text: decodeUtf8(bytes, ascii), ascii };
+  return { text: decodeUtf8(bytes, ascii), ascii, identity: statIdentity(st) };
 }
 
 /**

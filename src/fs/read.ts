@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { SkillsError } from '../errors.js';
+import type { FileIdentity } from './user-cache.js';
 import { openRegularFile } from './walk.js';
 
 /** How far a text file is looked at for a NUL byte, as git decides that a file is binary. */
@@ -17,9 +18,14 @@ export function readBoundedBytes(
   file: string,
   max: number,
   options: { textOnly?: boolean; within?: string } = {},
-): { bytes?: Buffer; tooLarge?: number; binary?: true; stat: { size: number; mode: number } } {
-  const { fd, size, mode } = openRegularFile(file, options.within);
-  const stat = { size, mode };
+): {
+  bytes?: Buffer;
+  tooLarge?: number;
+  binary?: true;
+  stat: { size: number; mode: number; identity: FileIdentity };
+} {
+  const { fd, size, mode, identity } = openRegularFile(file, options.within);
+  const stat = { size, mode, identity };
   try {
     if (size > max) return { tooLarge: size, stat };
     const buf = Buffer.allocUnsafe(size);
@@ -66,11 +72,11 @@ export function readBounded(
   file: string,
   max: number,
   within?: string,
-): { text?: string; ascii?: boolean; tooLarge?: number } {
-  const { bytes, tooLarge } = readBoundedBytes(file, max, { within });
-  if (bytes === undefined) return { tooLarge };
+): { text?: string; ascii?: boolean; tooLarge?: number; identity: FileIdentity } {
+  const { bytes, tooLarge, stat } = readBoundedBytes(file, max, { within });
+  if (bytes === undefined) return { tooLarge, identity: stat.identity };
   const ascii = isAscii(bytes);
-  return { text: decodeUtf8(bytes, ascii), ascii };
+  return { text: decodeUtf8(bytes, ascii), ascii, identity: stat.identity };
 }
 
 /**

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, real
 import { join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { SkillEntry } from '../model/skill.js';
+import type { FileIdentity } from './user-cache.js';
 
 // Never part of a skill: version control, installed packages, and Python's byte-code cache (which running a skill's
 // script writes into the skill, and which would otherwise change its integrity and go into its archive).
@@ -25,7 +26,10 @@ const MAX_ENTRIES = 20_000;
  * hold a symlink to a FIFO or a device (`SKILL.md -> /dev/stdin`): a plain open of a FIFO waits for a writer
  * forever, so the open does not block, and anything but a regular file is refused (E_IO) before a byte is read.
  */
-export function openRegularFile(file: string, within?: string): { fd: number; size: number; mode: number } {
+export function openRegularFile(
+  file: string,
+  within?: string,
+): { fd: number; size: number; mode: number; identity: FileIdentity } {
   const fd =
     within === undefined ? openSync(file, constants.O_RDONLY | constants.O_NONBLOCK) : openWithin(file, within);
   try {
@@ -46,11 +50,22 @@ export function openRegularFile(file: string, within?: string): { fd: number; si
         hint: 'a skill holds regular files (a symlink must lead to one)',
       });
     }
-    return { fd, size: st.size, mode: st.mode };
+    return { fd, size: st.size, mode: st.mode, identity: statIdentity(st) };
   } catch (err) {
     closeSync(fd);
     throw err;
   }
+}
+
+/** What a cache keeps a reading of a file by (fs/user-cache.ts), from its stat: of the open file, when it is read. */
+export function statIdentity(st: {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}): FileIdentity {
+  return [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs];
 }
 
 /** A file read within a folder (a skill's) that is a symbolic link leading out of it: it is not read. */

@@ -46,7 +46,7 @@ export interface CatalogOptions {
   disabled?: readonly string[];
   /** Keep each folder skill's SKILL.md body in its entry (selection by a query reads it). */
   bodies?: boolean;
-  /** Where the readings of unchanged skill files are kept between runs (skill/meta-cache.ts); not used with bodies. */
+  /** Where the readings of unchanged skill files are kept between runs (skill/meta-cache.ts). */
   cache?: MetaCache;
 }
 

@@ -159,10 +159,10 @@ export async function renderPrompt(
   const useRegistry =
     options.registry !== false && ((base === undefined && given.length === 0) || typeof options.registry === 'string');
   const registry = useRegistry ? registryFor({ registry: options.registry || undefined }, ctx) : undefined;
-  // Without a query no body is read: the readings of skill files unchanged since an earlier run are kept in the
-  // user's cache (off with SKILLS_CATALOG_CACHE=0).
+  // The readings of skill files unchanged since an earlier run are kept in the user's cache (off with
+  // SKILLS_CATALOG_CACHE=0): without a query such a file is not read again, with one only its body is taken.
   const metaCache =
-    query === undefined && ctx.version !== undefined
+    ctx.version !== undefined
       ? userMetaCache(
           ctx.env,
           home,

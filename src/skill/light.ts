@@ -2,7 +2,7 @@ import { readdirSync, type Dirent } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isSkillsError } from '../errors.js';
 import { readManifestData } from '../formats/manifest.js';
-import { parseSkillMd } from '../formats/skill-md.js';
+import { parseSkillMd, splitSkillMd } from '../formats/skill-md.js';
 import { codePoints, normalizeText } from '../formats/text.js';
 import { lenientCandidates } from '../formats/yaml-repair.js';
 import { readBounded } from '../fs/read.js';
@@ -55,7 +55,8 @@ export interface CatalogEntry {
 /**
  * The skills of one folder, read light, in discovery order; with `bodies`, each SKILL.md's body is kept in its entry
  * (for selection: a body kept alive is no longer cheap to collect, so only when a query will read it). With a
- * `cache` (and no bodies), a skill file unchanged since its reading was kept is not read again.
+ * `cache`, a skill file unchanged since its reading was kept is not parsed again: not read at all without bodies,
+ * and with them only its body is taken (a manifest's reading has none: not read).
  */
 export function readFolder(
   folder: SkillFolder,
@@ -65,7 +66,7 @@ export function readFolder(
   cache?: MetaCache,
 ): CatalogEntry[] {
   const { dir, scope } = folder;
-  const kept = bodies ? undefined : cache;
+  const kept = cache;
   // Most skill folders hold a SKILL.md: opening it straight away finds the skill and reads it in one go, where a
   // listing first would cost a second read of the folder. It is read into an entry at once, while its text is young
   // (cheap to collect). Anything else (no SKILL.md, a SKILL.md that is not a regular file, one that cannot be
@@ -110,8 +111,10 @@ function readSkillFile(
   cache: MetaCache | undefined,
   thrown?: { error?: unknown },
 ): MetaRead | undefined {
+  // A body is read from the file: then the identity is the open file's, and only the frontmatter's parse is saved.
+  const withBody = bodies && found.layout === 'skill-md';
   let id: FileIdentity | undefined;
-  if (cache) {
+  if (cache && !withBody) {
     // Taken before the file is read: a change made meanwhile gives the next run another identity.
     id = identityOf(file);
     const hit = id && cache.get(file, id);
@@ -124,8 +127,18 @@ function readSkillFile(
     if (thrown) thrown.error = error;
     return undefined;
   }
+  id ??= read.identity;
+  if (cache && withBody) {
+    const hit = cache.get(file, id);
+    if (hit && (!hit.meta || read.text === undefined)) return hit;
+    if (hit) {
+      // The frontmatter's reading is kept; the body, which selection reads, is cut from the text by its split alone.
+      const split = splitSkillMd(normalizeText(read.text!).text);
+      if (typeof split !== 'string') return { meta: { ...hit.meta, body: split.body } as Meta, said: hit.said };
+    }
+  }
   const result = metaOfRead(found, read, bodies);
-  if (cache && id) cache.set(file, id, result);
+  if (cache) cache.set(file, id, result);
   return result;
 }
 
@@ -293,6 +306,8 @@ interface Meta extends FileMeta {
 
 function skillMdMeta(text: string, fileName: string, warn: (m: string) => void): Meta | undefined {
   let parsed = parseSkillMd(text, { positions: false });
+  // A repaired frontmatter is parsed alone: the body stays the file's.
+  const body = parsed.body;
   if (parsed.problem?.check === 'yaml-syntax') {
     // Two slips that break the YAML of real skills, each repaired on its own and then both together.
     for (const { text: fixed, says } of lenientCandidates(parsed.frontmatter)) {
@@ -326,7 +341,7 @@ function skillMdMeta(text: string, fileName: string, warn: (m: string) => void):
     hidden:
       (defaultEnabled !== undefined && defaultEnabled.toLowerCase() === 'false') ||
       (disableInvocation !== undefined && disableInvocation.toLowerCase() === 'true'),
-    body: parsed.body,
+    body,
   };
 }
 

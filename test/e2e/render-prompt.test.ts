@@ -1,5 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { BIN, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
@@ -433,6 +442,49 @@ describe('skills render-prompt (built CLI)', () => {
     expect(r.stderr).toContain(
       `warning: ${join(dir, 'mismatch')}: the name "other" does not match the folder "mismatch"; loaded anyway`,
     );
+  });
+
+  it('a query over cached readings selects as a fresh read does, and sees a body changed since', async () => {
+    const dir = fresh('cached-query');
+    writeTree(dir, {
+      ...skill('fine', 'Use when the user has widgets', '', '# Fine\n\nPolish it.\n'),
+      // Its YAML is repaired as it is read: its body counts for the query too.
+      'colon/SKILL.md': skillMd(
+        'name: colon\ndescription: Use when: the user has widgets',
+        '# Colon\n\nCalibrate the zorbulator.\n',
+      ),
+      'tool/manifest.json': JSON.stringify({ id: 'tool', name: 'Tool', description: 'Gadgets. Use when.' }),
+    });
+    const cache = fresh('cached-query-cache');
+    // Files changed within 2 seconds of a run are not kept: the cache is filled by a run after that.
+    await new Promise((r) => setTimeout(r, 2100));
+    const query = (words: string, env: Record<string, string> = {}) =>
+      runCli(['render-prompt', dir, '--no-registry', '--query', words, '--json', '--explain'], {
+        env: { XDG_CACHE_HOME: cache, ...env },
+      });
+    // Which skills' bodies hold the word, as the ranking read them.
+    const inBody = (r: { stdout: string }, word: string) =>
+      json(r.stdout)
+        .ranked!.filter((s) => s.matched.some((m) => m.includes(`${word} (body)`)))
+        .map((s) => s.name);
+    const fill = await query('calibrate the zorbulator widgets');
+    expect(fill.exitCode).toBe(0);
+    expect(readdirSync(join(cache, 'skills')).some((f) => f.startsWith('catalog-'))).toBe(true);
+    const warm = await query('calibrate the zorbulator widgets');
+    const cold = await query('calibrate the zorbulator widgets', { SKILLS_CATALOG_CACHE: '0' });
+    expect(inBody(warm, 'zorbulator')).toEqual(['colon']);
+    expect(warm.stdout).toBe(cold.stdout);
+    expect(warm.stderr).toBe(cold.stderr);
+    // The body is the file's now, not what an earlier run read: the zorbulator moved to another skill.
+    writeFileSync(
+      join(dir, 'colon/SKILL.md'),
+      skillMd('name: colon\ndescription: Use when: the user has widgets', '# Colon\n\nPolish it.\n'),
+    );
+    writeFileSync(
+      join(dir, 'fine/SKILL.md'),
+      skillMd('name: fine\ndescription: Use when the user has widgets', '# Fine\n\nCalibrate the zorbulator.\n'),
+    );
+    expect(inBody(await query('calibrate the zorbulator widgets'), 'zorbulator')).toEqual(['fine']);
   });
 
   it('the registry: catalog from index.json, full instructions from the stored copy; folders win over it', async () => {

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeUtf8, readBounded, readBoundedBytes, SNIFF_BYTES } from '../../../src/fs/read.js';
+import { identityOf } from '../../../src/fs/user-cache.js';
 import { tempFolders } from '../../helpers/cli.js';
 
 const { fresh, cleanup } = tempFolders('skills-fs-read-');
@@ -15,7 +16,7 @@ describe('readBoundedBytes', () => {
     writeFileSync(font, Buffer.concat([Buffer.from([0, 1, 0, 0]), Buffer.alloc(100 * 1024, 0x41)]));
     expect(readBoundedBytes(font, 1 << 20, { textOnly: true })).toEqual({
       binary: true,
-      stat: { size: 4 + 100 * 1024, mode: expect.any(Number) },
+      stat: { size: 4 + 100 * 1024, mode: expect.any(Number), identity: identityOf(font) },
     });
     // The last byte of the first 8 KiB still counts.
     const late = join(dir, 'late.bin');
@@ -103,8 +104,9 @@ describe('decodeUtf8', () => {
     const dir = fresh();
     const file = join(dir, 'SKILL.md');
     writeFileSync(file, Buffer.from([0x61, 0xc3, 0xa9, 0x0a, 0xff, 0x62]));
-    expect(readBounded(file, 100)).toEqual({ text: 'a\u00e9\n\ufffdb', ascii: false });
+    // With the identity of the file read, which a cache keeps its reading by.
+    expect(readBounded(file, 100)).toEqual({ text: 'a\u00e9\n\ufffdb', ascii: false, identity: identityOf(file) });
     writeFileSync(file, 'plain\r\ntext\u0007\n');
-    expect(readBounded(file, 100)).toEqual({ text: 'plain\r\ntext\u0007\n', ascii: true });
+    expect(readBounded(file, 100)).toEqual({ text: 'plain\r\ntext\u0007\n', ascii: true, identity: identityOf(file) });
   });
 });

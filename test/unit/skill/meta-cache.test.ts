@@ -96,17 +96,50 @@ describe('the catalog cache', () => {
     expect(catalog(dir, cacheDir).hits).toBe(1);
   });
 
-  it('keeps nothing changed shortly before the run, nothing for a query (bodies), and nothing of another build', () => {
+  it('keeps nothing changed shortly before the run, and nothing of another build', () => {
     const dir = fresh('skills');
     writeTree(dir, { 'plain/SKILL.md': skillMd('name: plain\ndescription: P. Use when.\n') });
     const cacheDir = cacheFolder();
     catalog(dir, cacheDir, { start: Date.now() });
     expect(catalog(dir, cacheDir).hits).toBe(0);
     expect(catalog(dir, cacheDir).hits).toBe(1);
-    const withBodies = catalog(dir, cacheDir, { bodies: true });
-    expect(withBodies.hits).toBe(0);
-    expect(withBodies.shown[0]!.body).toBe('# Skill\n\nInstructions.\n');
     expect(catalog(dir, cacheDir, { build: 'b2' }).hits).toBe(0);
+  });
+
+  it('for a query (bodies), gives the frontmatter’s reading and takes the body from the file: as reading it afresh', () => {
+    const dir = fresh('skills');
+    writeTree(dir, {
+      'plain/SKILL.md': skillMd('name: plain\ndescription: P. Use when.\n', '# Plain\n\nCalibrate the flux.\n'),
+      // Repaired YAML: the body is still the file's (it was lost once: the repaired text was parsed alone).
+      'slip/SKILL.md': skillMd(
+        'name: slip\ndescription: Does this: and that. Use when.\n',
+        '# Slip\n\nTune the widget.\n',
+      ),
+      'broken/SKILL.md': skillMd('name: [broken\n'),
+      'tool/manifest.json': JSON.stringify({ id: 'tool', name: 'Tool', description: 'T. Use when.', version: '2.0.0' }),
+    });
+    const uncached = buildCatalog({ folders: [{ dir, scope: 'project' }], bodies: true });
+    const afresh = [...uncached.entries, ...uncached.hidden].map((e) => ({ ...e, listing: undefined }));
+    expect(afresh.map((e) => [e.name, e.body])).toEqual([
+      ['plain', '# Plain\n\nCalibrate the flux.\n'],
+      ['slip', '# Slip\n\nTune the widget.\n'],
+      ['tool', undefined],
+    ]);
+    const cacheDir = cacheFolder();
+    const first = catalog(dir, cacheDir, { bodies: true });
+    expect(first.hits).toBe(0);
+    expect(first.shown).toEqual(afresh);
+    expect(first.warnings).toEqual(uncached.warnings);
+    // Kept for a run without a query too, and the other way round.
+    expect(catalog(dir, cacheDir).hits).toBe(4);
+    const second = catalog(dir, cacheDir, { bodies: true });
+    expect(second).toEqual({ ...first, hits: 4 });
+    // A body changed (the frontmatter not) is read: the file's identity changed, and the body is never kept.
+    const file = join(dir, 'plain/SKILL.md');
+    writeFileSync(file, skillMd('name: plain\ndescription: P. Use when.\n', '# Plain\n\nRecalibrate it.\n'));
+    const third = catalog(dir, cacheDir, { bodies: true });
+    expect(third.hits).toBe(3);
+    expect(third.shown.find((e) => e.name === 'plain')!.body).toBe('# Plain\n\nRecalibrate it.\n');
   });
 
   it('ignores a malformed file, or one others may write to, and never fails for it', () => {
