@@ -187,7 +187,7 @@ function readSkill(root: string, name: string): SkillRead {
     return {
       layout: 'skill-md',
       file: top.name,
-      frontmatter: typedFrontmatter(parsed.frontmatter) ?? jsonOf(parsed.data),
+      frontmatter: typedFrontmatter(parsed.frontmatter, at) ?? jsonOf(parsed.data, at),
       instructions: parsed.body,
       entries,
       ...(repaired ? { repaired } : {}),
@@ -291,18 +291,59 @@ export function digestOf(bytes: Uint8Array): string {
  * parser gives when it checks the entry against the SKILL.md it reads (SEP-2640); skills' own reading takes every
  * scalar as text, as the reference validator does. Undefined when the core schema cannot read it.
  */
-function typedFrontmatter(text: string): Record<string, unknown> | undefined {
+function typedFrontmatter(text: string, at: string): Record<string, unknown> | undefined {
+  let v: unknown;
   try {
-    const v = yaml.load(text, { schema: yaml.CORE_SCHEMA });
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? jsonOf(v as Record<string, unknown>) : undefined;
+    v = yaml.load(text, { schema: yaml.CORE_SCHEMA });
   } catch {
     return undefined;
   }
+  return v !== null && typeof v === 'object' && !Array.isArray(v)
+    ? jsonOf(v as Record<string, unknown>, at)
+    : undefined;
 }
 
-/** A parsed YAML value as plain JSON (dates become text, as JSON has none). */
-function jsonOf(v: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(v)) as Record<string, unknown>;
+/** The most values, and characters of text, a served frontmatter holds once its YAML aliases are expanded. */
+export const MAX_FRONTMATTER_VALUES = 10_000;
+export const MAX_FRONTMATTER_TEXT = 1 << 20;
+
+/**
+ * A parsed YAML value as plain JSON (dates become text, as JSON has none), as JSON.stringify then JSON.parse give
+ * it, but bounded: YAML aliases let a 1 KB frontmatter stand for billions of values (`*a` nine times, nine levels
+ * deep), which a plain copy would expand until the process runs out of memory. Over the bounds, the skill is refused.
+ */
+function jsonOf(v: Record<string, unknown>, at: string): Record<string, unknown> {
+  let values = 0;
+  let text = 0;
+  const over = () =>
+    new SkillsError(
+      'E_INVALID',
+      `${at}: the frontmatter holds more than ${MAX_FRONTMATTER_VALUES.toLocaleString('en-US')} values or ${MAX_FRONTMATTER_TEXT.toLocaleString('en-US')} characters once its YAML aliases (*name) are expanded; it is not served`,
+      { hint: 'write the values out instead of repeating them with aliases (skills lint shows the frontmatter)' },
+    );
+  const copy = (x: unknown, depth: number): unknown => {
+    if (++values > MAX_FRONTMATTER_VALUES || depth > 64) throw over();
+    if (typeof x === 'string') {
+      text += x.length;
+      if (text > MAX_FRONTMATTER_TEXT) throw over();
+      return x;
+    }
+    if (typeof x === 'number') return Number.isFinite(x) ? x : null;
+    if (x === null || typeof x === 'boolean') return x;
+    if (x instanceof Date) return Number.isNaN(x.getTime()) ? null : x.toISOString();
+    if (Array.isArray(x)) return x.map((e) => copy(e, depth + 1) ?? null);
+    if (typeof x !== 'object') return undefined;
+    const out: Record<string, unknown> = {};
+    for (const [k, e] of Object.entries(x)) {
+      text += k.length;
+      const c = copy(e, depth + 1);
+      // As JSON.parse makes it: a key "__proto__" is a key, not the prototype.
+      if (c !== undefined)
+        Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  };
+  return copy(v, 0) as Record<string, unknown>;
 }
 
 /**

@@ -100,3 +100,44 @@ describe('skills serve: what it will not read', () => {
     expect(toolText(r)).not.toContain(SECRET);
   });
 });
+
+describe('skills serve: a frontmatter whose YAML aliases expand to billions of values', () => {
+  let t: { dir: string; cleanup: () => void };
+  let s: Connected;
+  beforeAll(async () => {
+    t = tempDir('skills-serve-bomb-');
+    // Nine levels of nine aliases: 1 KB of YAML, 9^10 values once expanded (a plain copy ran out of memory, and the
+    // server answered nothing, not even SIGTERM).
+    const levels = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i <= 9; i++)
+      levels.push(
+        `a${i}: &a${i} [${Array(9)
+          .fill(`*a${i - 1}`)
+          .join(',')}]`,
+      );
+    writeTree(t.dir, {
+      'bomb/SKILL.md': skillMd(`name: bomb\ndescription: Bomb. Use when.\n${levels.join('\n')}\nmetadata:\n  x: *a9\n`),
+      // Aliases that stay small are served as a YAML parser reads them.
+      'fine/SKILL.md': skillMd('name: fine\ndescription: Fine. Use when.\nmetadata:\n  a: &x [1, 2]\n  b: *x\n'),
+    });
+    s = await serveStdio([t.dir]);
+  });
+  afterAll(async () => {
+    await s.close();
+    t.cleanup();
+  });
+
+  it('leaves that skill out with the reason, and serves the others', async () => {
+    const { skills } = await listAll(s.client);
+    expect(skills.map((e) => e.frontmatter)).toEqual([
+      { name: 'fine', description: 'Fine. Use when.', metadata: { a: [1, 2], b: [1, 2] } },
+    ]);
+    expect(s.stderr()).toContain(
+      `bomb left out: ${join(t.dir, 'bomb', 'SKILL.md')}: the frontmatter holds more than 10,000 values or 1,048,576 characters once its YAML aliases (*name) are expanded; it is not served`,
+    );
+    // And the server still answers.
+    expect(toolText(await s.client.callTool({ name: 'load_skill', arguments: { skill_name: 'fine' } }))).toContain(
+      'Instructions.',
+    );
+  });
+});
