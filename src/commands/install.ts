@@ -14,7 +14,7 @@ import { AGENTS, agentsInUse, resolveAgents, userFolder } from '../skill/agents.
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
-import { safeJson } from '../ui/terminal-text.js';
+import { safeJson, forTerminal } from '../ui/terminal-text.js';
 
 export interface InstallOptions {
   sources: string[];
@@ -185,15 +185,17 @@ function printListing(listing: SourceListing[], options: InstallOptions, ctx: Co
   }
   const c = paint(useColor(options.color, ctx));
   for (const l of listing) {
-    ctx.stdout.write(`${c.bold(l.source)}: ${l.skills.length} skill${l.skills.length === 1 ? '' : 's'}\n`);
+    ctx.stdout.write(`${c.bold(forTerminal(l.source))}: ${l.skills.length} skill${l.skills.length === 1 ? '' : 's'}\n`);
     const width = Math.max(...l.skills.map((s) => s.id.length));
     for (const s of l.skills) {
       const text = s.problem === undefined ? s.description.replace(/\s+/g, ' ') : c.red(`invalid: ${s.problem}`);
-      ctx.stdout.write(`  ${s.id.padEnd(width)}  ${text.length > 100 ? `${text.slice(0, 99)}…` : text}\n`);
+      ctx.stdout.write(
+        forTerminal(`  ${s.id.padEnd(width)}  ${text.length > 100 ? `${text.slice(0, 99)}…` : text}`) + '\n',
+      );
       // Installing all leaves it out for a namesake: say why, and how to take this one.
       if (s.leftOut)
         ctx.stdout.write(
-          `  ${' '.repeat(width)}  ${c.yellow(`left out of "all": ${s.leftOut.why}; alone: ${s.leftOut.alone}`)}\n`,
+          `  ${' '.repeat(width)}  ${c.yellow(forTerminal(`left out of "all": ${s.leftOut.why}; alone: ${s.leftOut.alone}`))}\n`,
         );
     }
   }
@@ -235,7 +237,8 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
   // A finding inside an archive is named `<archive>: <path inside>`, which is no path to make relative.
   const rel = (p: string) => (isAbsolute(p) ? relative(ctx.cwd, p) || '.' : p);
-  if (!options.quiet) for (const w of outcome.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
+  if (!options.quiet)
+    for (const w of outcome.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${forTerminal(w)}\n`);
 
   if (!outcome.ok) {
     const { error } = outcome;
@@ -261,15 +264,16 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
       ctx.stdout.write(`${safeJson(doc)}\n`);
     } else {
       if (outcome.kind === 'none') {
-        for (const l of skippedLines(outcome.invalid ?? [], rel)) ctx.stderr.write(`${ce.yellow('skipped')} ${l}\n`);
-        ctx.stderr.write(`${ce.red('error:')} ${error.message}\n`);
+        for (const l of skippedLines(outcome.invalid ?? [], rel))
+          ctx.stderr.write(`${ce.yellow('skipped')} ${forTerminal(l)}\n`);
+        ctx.stderr.write(`${ce.red('error:')} ${forTerminal(error.message)}\n`);
       } else if (outcome.invalid) {
         for (const i of outcome.invalid) {
-          ctx.stderr.write(`${ce.red('error:')} ${i.message}\n`);
+          ctx.stderr.write(`${ce.red('error:')} ${forTerminal(i.message)}\n`);
           for (const d of i.diagnostics) ctx.stderr.write(`${formatDiagnostic(d, ce, rel)}\n`);
         }
-      } else ctx.stderr.write(`${ce.red('error:')} ${error.message}\n`);
-      if (error.hint) ctx.stderr.write(`${ce.dim('hint:')} ${error.hint}\n`);
+      } else ctx.stderr.write(`${ce.red('error:')} ${forTerminal(error.message)}\n`);
+      if (error.hint) ctx.stderr.write(`${ce.dim('hint:')} ${forTerminal(error.hint)}\n`);
     }
     return 1;
   }
@@ -277,7 +281,8 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
   const exitCode = outcome.skipped.length > 0 ? 1 : 0;
   if (options.quiet && !options.json) {
     // -q: errors only. A skill left out is one (the run exits 1); what was installed is not said.
-    for (const l of skippedLines(outcome.skipped, rel)) ctx.stderr.write(`${ce.yellow('skipped')}   ${l}\n`);
+    for (const l of skippedLines(outcome.skipped, rel))
+      ctx.stderr.write(`${ce.yellow('skipped')}   ${forTerminal(l)}\n`);
     return exitCode;
   }
   if (options.json) {
@@ -314,10 +319,10 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
     // The registry's copy of that version was another content (changed by hand, or --force): it was replaced.
     const replaced = s.registered === 'replaced' ? c.yellow(' (stored copy replaced)') : '';
     ctx.stdout.write(
-      `${colour[w](`${would}${w}`.padEnd(would ? 18 : 9))} ${c.bold(`${s.id}@${s.version}`)}${s.requested ? '' : c.dim(' (dependency)')}${replaced}${into}\n`,
+      `${colour[w](`${would}${w}`.padEnd(would ? 18 : 9))} ${c.bold(forTerminal(`${s.id}@${s.version}`))}${s.requested ? '' : c.dim(' (dependency)')}${forTerminal(`${replaced}${into}`)}\n`,
     );
   }
-  for (const l of skippedLines(outcome.skipped, rel)) ctx.stderr.write(`${ce.yellow('skipped')}   ${l}\n`);
+  for (const l of skippedLines(outcome.skipped, rel)) ctx.stderr.write(`${ce.yellow('skipped')}   ${forTerminal(l)}\n`);
   const where =
     outcome.registry ??
     [...new Set(outcome.skills.flatMap((s) => (s.placed ?? []).map((p) => rel(dirname(p.into)))))].join(', ');
@@ -329,7 +334,7 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
   if (namesakes) tally.push(`${namesakes} skipped (same name)`);
   const lock = `${rel(outcome.lockfile)} ${outcome.lockChanged ? (outcome.dryRun ? 'would be written' : 'written') : 'unchanged'}`;
   ctx.stdout.write(
-    `${outcome.dryRun ? 'dry run, nothing was written: ' : ''}${where ? `${where}: ` : ''}${tally.join(', ') || 'nothing to install'}; ${lock}\n`,
+    `${forTerminal(`${outcome.dryRun ? 'dry run, nothing was written: ' : ''}${where ? `${where}: ` : ''}${tally.join(', ') || 'nothing to install'}; ${lock}`)}\n`,
   );
   return exitCode;
 }

@@ -62,7 +62,7 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
         ? [`${unchecked.length} not checkable (from a folder, archive or URL)`]
         : []),
     ];
-    ctx.stdout.write(`${none}${also.length ? ` (${also.join('; ')})` : ''}\n`);
+    ctx.stdout.write(`${forTerminal(`${none}${also.length ? ` (${also.join('; ')})` : ''}`)}\n`);
   }
   return { ...report, exitCode: 0 };
 }

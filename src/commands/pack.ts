@@ -52,9 +52,9 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
     if (options.json)
       ctx.stdout.write(`${safeJson({ error: outcome.error, diagnostics: diagnostics.map(jsonDiagnostic) })}\n`);
     else {
-      ctx.stderr.write(`${ce.red('error:')} ${message}\n`);
+      ctx.stderr.write(`${ce.red('error:')} ${forTerminal(message)}\n`);
       for (const d of diagnostics) ctx.stderr.write(`${formatDiagnostic(d, ce, rel)}\n`);
-      if (hint) ctx.stderr.write(`${ce.dim('hint:')} ${hint}\n`);
+      if (hint) ctx.stderr.write(`${ce.dim('hint:')} ${forTerminal(hint)}\n`);
     }
     return { outcome, exitCode: 1 };
   };
@@ -75,7 +75,7 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
   progress.stop();
 
   if (!options.quiet || options.json)
-    for (const w of result.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
+    for (const w of result.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${forTerminal(w)}\n`);
   if (options.json) {
     const { files, dirs: _dirs, ...rest } = result;
     ctx.stdout.write(
@@ -84,7 +84,7 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
     return { outcome: { ok: true, result }, exitCode: 0 };
   }
   if (options.quiet) {
-    ctx.stdout.write(`${rel(result.file)}\n`);
+    ctx.stdout.write(`${forTerminal(rel(result.file))}\n`);
     return { outcome: { ok: true, result }, exitCode: 0 };
   }
   const name = result.version ? `${result.id}@${result.version}` : result.id;
@@ -94,10 +94,10 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
     for (const f of result.files)
       ctx.stdout.write(`${kb(f.size).padStart(width)}  ${f.mode === 0o755 ? 'x' : ' '} ${forTerminal(f.path)}\n`);
     ctx.stdout.write(
-      `${c.bold(name)}: ${count}, ${kb(result.unpackedSize)} unpacked, would be ${rel(result.file)} ${c.dim('(dry run: nothing written)')}\n`,
+      `${c.bold(forTerminal(name))}: ${count}, ${kb(result.unpackedSize)} unpacked, would be ${forTerminal(rel(result.file))} ${c.dim('(dry run: nothing written)')}\n`,
     );
   } else {
-    ctx.stdout.write(`${c.green('packed')} ${c.bold(name)} → ${rel(result.file)}\n`);
+    ctx.stdout.write(`${c.green('packed')} ${c.bold(forTerminal(name))} → ${forTerminal(rel(result.file))}\n`);
     ctx.stdout.write(`size:      ${kb(result.size!)} (${kb(result.unpackedSize)} unpacked)\n`);
     ctx.stdout.write(`files:     ${result.files.length}\n`);
     ctx.stdout.write(`integrity: ${result.integrity}\n`);

@@ -9,7 +9,7 @@ import { publishNpm, registryForPackage, type PublishNpmResult } from '../pack/p
 import { publishWellKnown, type WellKnownResult } from '../pack/well-known.js';
 import { loadSkill } from '../skill/load.js';
 import { paint, useColor } from '../ui/color.js';
-import { safeJson } from '../ui/terminal-text.js';
+import { safeJson, forTerminal } from '../ui/terminal-text.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
 
 export interface PublishOptions {
@@ -64,8 +64,10 @@ export async function publish(options: PublishOptions, ctx: Context): Promise<Pu
       );
     else {
       for (const d of errors) ctx.stderr.write(`${formatDiagnostic(d, ce, rel)}\n`);
-      ctx.stderr.write(`${ce.red('error:')} ${skill.id} has ${errors.length} error(s); nothing was published\n`);
-      ctx.stderr.write(`${ce.dim('hint:')} fix them (skills lint ${rel(root)}), then publish again\n`);
+      ctx.stderr.write(
+        `${ce.red('error:')} ${forTerminal(skill.id)} has ${errors.length} error(s); nothing was published\n`,
+      );
+      ctx.stderr.write(`${ce.dim('hint:')} fix them (skills lint ${forTerminal(rel(root))}), then publish again\n`);
     }
     return { exitCode: 1, diagnostics: errors, dryRun };
   }
@@ -77,10 +79,10 @@ export async function publish(options: PublishOptions, ctx: Context): Promise<Pu
     else {
       const verb = dryRun ? 'would write' : 'wrote';
       ctx.stdout.write(
-        `${verb} ${c.bold(skill.id)} (${result.entry.type}) to ${rel(result.file)}\n${verb} ${rel(result.index)} (${result.kept + 1} skill${result.kept === 0 ? '' : 's'})\n`,
+        `${verb} ${c.bold(forTerminal(skill.id))} (${result.entry.type}) to ${forTerminal(rel(result.file))}\n${verb} ${forTerminal(rel(result.index))} (${result.kept + 1} skill${result.kept === 0 ? '' : 's'})\n`,
       );
       ctx.stdout.write(
-        `${c.dim('serve')} ${rel(out)} ${c.dim('from any static host; install with: skills install https://<host>/')}\n`,
+        `${c.dim('serve')} ${forTerminal(rel(out))} ${c.dim('from any static host; install with: skills install https://<host>/')}\n`,
       );
     }
     return { exitCode: 0, wellKnown: result, dryRun };
@@ -108,12 +110,15 @@ export async function publish(options: PublishOptions, ctx: Context): Promise<Pu
   if (options.json) ctx.stdout.write(`${safeJson({ dryRun, npm })}\n`);
   else {
     if (dryRun) {
-      ctx.stdout.write(`${c.bold(`${pkg.name}@${pkg.version}`)} (dry run: nothing was published)\n`);
-      for (const f of pkg.files) ctx.stdout.write(`  ${f}\n`);
+      ctx.stdout.write(`${c.bold(forTerminal(`${pkg.name}@${pkg.version}`))} (dry run: nothing was published)\n`);
+      for (const f of pkg.files) ctx.stdout.write(`  ${forTerminal(f)}\n`);
       ctx.stdout.write(
         `${pkg.files.length} files, ${kb(pkg.unpackedSize)} unpacked, ${kb(pkg.tarball.length)} packed\nintegrity ${pkg.integrity}\nwould publish to ${registry} with tag ${tag}\n`,
       );
-    } else ctx.stdout.write(`published ${c.bold(`${pkg.name}@${pkg.version}`)} to ${registry} (tag ${tag})\n`);
+    } else
+      ctx.stdout.write(
+        `published ${c.bold(forTerminal(`${pkg.name}@${pkg.version}`))} to ${forTerminal(`${registry} (tag ${tag})`)}\n`,
+      );
   }
   return { exitCode: 0, npm, dryRun };
 }

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { removeSkill, type RemoveResult } from '../registry/remove.js';
 import { SkillsError } from '../errors.js';
 import { parseSpec } from '../model/spec.js';
-import { safeJson } from '../ui/terminal-text.js';
+import { safeJson, forTerminal } from '../ui/terminal-text.js';
 
 export interface RemoveOptions {
   spec: string;
@@ -32,7 +32,9 @@ export async function remove(options: RemoveOptions, ctx: Context): Promise<Remo
   if (options.json) ctx.stdout.write(`${safeJson(result)}\n`);
   else if (!options.quiet) {
     const left = result.remaining.length > 0 ? `; still registered: ${result.remaining.join(', ')}` : '';
-    ctx.stdout.write(`removed ${result.removed.map((v) => `${result.id}@${v}`).join(', ')} from ${registry}${left}\n`);
+    ctx.stdout.write(
+      `${forTerminal(`removed ${result.removed.map((v) => `${result.id}@${v}`).join(', ')} from ${registry}${left}`)}\n`,
+    );
   }
   return result;
 }

@@ -4,7 +4,7 @@ import { SkillsError } from '../errors.js';
 import { parseSpecs, resolveFromRegistry } from '../resolve/from-registry.js';
 import type { Resolution, ResolvedSkill } from '../resolve/resolve.js';
 import { paint, useColor } from '../ui/color.js';
-import { safeJson } from '../ui/terminal-text.js';
+import { safeJson, forTerminal } from '../ui/terminal-text.js';
 
 export interface ResolveOptions {
   specs: string[];
@@ -79,7 +79,7 @@ export async function resolve(
     } else {
       const ce = paint(useColor(options.color, ctx, ctx.stderr));
       ctx.stderr.write(
-        `${ce.red('error:')} ${error.message}\n${error.hint ? `${ce.dim('hint:')} ${error.hint}\n` : ''}`,
+        `${ce.red('error:')} ${forTerminal(error.message)}\n${error.hint ? `${ce.dim('hint:')} ${forTerminal(error.hint)}\n` : ''}`,
       );
     }
     return { result, exitCode: 1 };
@@ -90,7 +90,7 @@ export async function resolve(
     return { result, exitCode: 0 };
   }
   const cw = paint(useColor(options.color, ctx, ctx.stderr));
-  for (const w of resolution.warnings) ctx.stderr.write(`${cw.yellow('warning:')} ${w}\n`);
+  for (const w of resolution.warnings) ctx.stderr.write(`${cw.yellow('warning:')} ${forTerminal(w)}\n`);
   ctx.stdout.write(
     options.tree ? formatTree(resolution.roots, resolution.resolved) : formatList(resolution.resolved, c),
   );

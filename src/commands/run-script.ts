@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import type { ScriptsDocument } from '../run/listing.js';
 import { runSkillScript, type RunScriptRequest, type RunScriptResult } from '../run/run.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
-import { safeJson } from '../ui/terminal-text.js';
+import { safeJson, forTerminal } from '../ui/terminal-text.js';
 
 export type { RunDocument } from '../run/report.js';
 export type { ScriptsDocument } from '../run/listing.js';
@@ -20,7 +20,7 @@ export async function runScript(options: RunScriptOptions, ctx: Context): Promis
     stdin: ctx.stdin,
     stdout: ctx.stdout,
     stderr: ctx.stderr,
-    notice: (line) => ctx.stderr.write(`${line}\n`),
+    notice: (line) => ctx.stderr.write(`${forTerminal(line)}\n`),
   });
   if (result.scripts)
     ctx.stdout.write(

@@ -30,7 +30,8 @@ export async function search(options: SearchOptions, ctx: Context): Promise<Sear
   });
   const c = paint(useColor(options.color, ctx));
   if (options.json) ctx.stdout.write(`${safeJson(result)}\n`);
-  else if (result.hits.length === 0) ctx.stderr.write(`no skills on ${result.registry} match "${words}"\n`);
+  else if (result.hits.length === 0)
+    ctx.stderr.write(`${forTerminal(`no skills on ${result.registry} match "${words}"`)}\n`);
   else
     for (const h of result.hits)
       ctx.stdout.write(

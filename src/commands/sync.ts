@@ -7,7 +7,7 @@ import { SYNC_STATUSES, syncSkills, type SyncItem, type SyncStatus } from '../sy
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
-import { safeJson } from '../ui/terminal-text.js';
+import { safeJson, forTerminal } from '../ui/terminal-text.js';
 
 export interface SyncOptions {
   dir: string;
@@ -51,7 +51,8 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
     const stop = new AbortController();
     const onSignal = () => stop.abort();
     const started = (dir: string) => {
-      if (!options.quiet) ctx.stderr.write(`watching ${dir} for skills (registry ${registry}); Ctrl-C to stop\n`);
+      if (!options.quiet)
+        ctx.stderr.write(`${forTerminal(`watching ${dir} for skills (registry ${registry})`)}; Ctrl-C to stop\n`);
       options.signal?.addEventListener('abort', onSignal, { once: true });
       // A signal ends the watch cleanly: the sync under way finishes, then the command returns (exit 0).
       process.once('SIGINT', onSignal);

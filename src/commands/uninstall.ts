@@ -5,7 +5,7 @@ import { uninstallSkill, type UninstallResult } from '../install/uninstall.js';
 import { SkillsError } from '../errors.js';
 import { parseSpec } from '../model/spec.js';
 import { paint, useColor } from '../ui/color.js';
-import { safeJson } from '../ui/terminal-text.js';
+import { safeJson, forTerminal } from '../ui/terminal-text.js';
 
 export interface UninstallOptions {
   id: string;
@@ -53,7 +53,8 @@ export async function uninstall(
   });
   const result = { registry, lockfile, ...r };
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
-  if (!options.quiet || options.json) for (const w of r.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${w}\n`);
+  if (!options.quiet || options.json)
+    for (const w of r.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${forTerminal(w)}\n`);
   if (options.json) {
     ctx.stdout.write(`${safeJson(result)}\n`);
     return result;
@@ -66,8 +67,9 @@ export async function uninstall(
   if (r.lock) parts.push(rel(lockfile));
   if (r.store.length) parts.push(`the store (${r.store.map((p) => relative(registry, p)).join(', ')})`);
   const verb = options.dryRun ? 'would uninstall' : 'uninstalled';
-  ctx.stdout.write(`${verb} ${name}${parts.length ? ` from ${parts.join(', ')}` : ''}\n`);
+  ctx.stdout.write(`${verb} ${forTerminal(`${name}${parts.length ? ` from ${parts.join(', ')}` : ''}`)}\n`);
   if (options.dryRun) ctx.stdout.write('dry run: nothing was removed\n');
-  if (r.keptFor.length) ctx.stdout.write(`kept in the store ${registry}: used by ${r.keptFor.join(', ')}\n`);
+  if (r.keptFor.length)
+    ctx.stdout.write(`${forTerminal(`kept in the store ${registry}: used by ${r.keptFor.join(', ')}`)}\n`);
   return result;
 }

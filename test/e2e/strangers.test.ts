@@ -156,6 +156,33 @@ describe('terminal control sequences and hidden characters in a skill (item 13)'
     expect((JSON.parse(json.stdout) as { error: { message: string } }).error.message).toContain(hostile);
   });
 
+  it('install, install --list, pack and pack --dry-run print a stranger’s folder names and texts escaped', async () => {
+    // A source of many whose folders and descriptions carry escapes: install names them in warnings, skipped lines
+    // and its summary; pack in its error and hint, and in what it would write.
+    const dir = t.fresh('install-pack');
+    const src = join(dir, 'src');
+    writeTree(src, {
+      [`x\u001b]52;c;ZWNobyBwd25lZA==\u0007y/SKILL.md`]: skillMd('name: xy\ndescription: Use when copying.\n'),
+      'rlo/SKILL.md': skillMd('name: rlo\ndescription: Use when \u202e testing rlo.\n'),
+      [`bad\u001b[31mred/SKILL.md`]: skillMd('name: [broken\n'),
+    });
+    const project = join(dir, 'p');
+    mkdirSync(project);
+    const installed = await runCli(['install', src, '--into', 'out', '--yes'], { cwd: project });
+    expect(installed.exitCode).toBe(1);
+    expect(installed.stderr).toContain('folder named x\\x1b]52;c;ZWNobyBwd25lZA==\\x07y');
+    expectClean(installed, 'install <source of many>');
+    const listed = await runCli(['install', src, '--list'], { cwd: project });
+    expect(listed.stdout).toContain('Use when \\u202e testing rlo.');
+    expectClean(listed, 'install --list');
+    const packed = await runCli(['pack', join(src, `bad\u001b[31mred`)], { cwd: project });
+    expect(packed.exitCode).toBe(1);
+    expect(packed.stderr).toContain('bad\\x1b[31mred');
+    expectClean(packed, 'pack <hostile folder>');
+    const dry = await runCli(['pack', join(src, 'rlo'), '--dry-run', '--out', `out\u001b[2J.tgz`], { cwd: project });
+    expectClean(dry, 'pack --dry-run');
+  });
+
   it('leaves legitimate joiners alone: Persian ZWNJ, emoji sequences, a flag, one variation selector', async () => {
     const dir = t.fresh('joiners');
     writeTree(dir, {
