@@ -14,7 +14,7 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { deadOwner, tempName, writeAll } from '../fs/atomic.js';
+import { cleanLeftoversBelow, deadOwner, tempName, writeAll } from '../fs/atomic.js';
 import { present } from '../fs/walk.js';
 import type { TreeEntry, TreeWriter } from '../fs/tree-writer.js';
 import { contentOf, hashFile, sri, type StoredFile } from './integrity.js';
@@ -155,8 +155,14 @@ export function removeTree(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Remove staging and trash folders left by writers that were killed (sealed or not); a live writer's are kept. */
+/**
+ * Remove staging and trash folders left by writers that were killed (sealed or not), and the temp files of their
+ * index and releases writes (`releases/.<id>.json.tmp-w.<pid>.<hex>`: a Ctrl-C while a batch flushed them); a live
+ * writer's are kept.
+ */
 export function cleanLeftovers(dir: string): void {
+  cleanLeftoversBelow(dir, 1);
+  cleanLeftoversBelow(join(dir, 'releases'), 1);
   for (const part of ['built-in', 'custom']) {
     let names: string[];
     try {

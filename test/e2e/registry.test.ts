@@ -736,4 +736,21 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
     expect(readdirSync(join(reg, 'built-in')).sort()).toEqual(['big@1.0.0', 'small@1.0.0']);
     expect(readdirSync(join(reg, 'built-in/big@1.0.0/references'))).toHaveLength(40);
   });
+
+  it('the temp files of releases and index writes a killed sync left are removed by the next write; a live writer’s stay', async () => {
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    makeSkill(src, 'one', '1.0.0');
+    expect((await cli(reg, ['sync', src])).exitCode).toBe(0);
+    // A pid no process has any more: a child that has ended.
+    const gone = (await execa(process.execPath, ['-e', 'console.log(process.pid)'])).stdout.trim();
+    const dead = [`releases/.one.json.tmp-w.${gone}.0badf00d`, `.index.json.tmp-w.${gone}.0badf00d`];
+    // This test's own process is alive: its temp file is a write under way.
+    const live = `releases/.two.json.tmp-w.${process.pid}.0badf00d`;
+    for (const f of [...dead, live]) writeFileSync(join(reg, f), '{"half":');
+    makeSkill(src, 'one', '1.0.1');
+    expect((await cli(reg, ['sync', src])).exitCode).toBe(0);
+    for (const f of dead) expect(existsSync(join(reg, f)), f).toBe(false);
+    expect(existsSync(join(reg, live))).toBe(true);
+  });
 });
