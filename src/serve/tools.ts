@@ -1,5 +1,6 @@
 // Tools for clients that do not speak the extension (seeds 002 and 003): list_skills (with an optional query, the
 // built-in selection), load_skill, read_skill_file, and the scripts --allow-scripts allows.
+import { stripUnsafe } from '../formats/unsafe-text.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isSkillsError, SkillsError } from '../errors.js';
 import { readPath } from './read.js';
@@ -220,7 +221,9 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
       '---',
       '',
     ];
-    return text(`${head.join('\n')}${entry.instructions}`);
+    // The instructions go into the model's context as render-prompt's prompt does: without the characters a reader
+    // cannot see (terminal escapes, bidirectional overrides, hidden tag text). read_skill_file gives a file as it is.
+    return text(`${head.join('\n')}${stripUnsafe(entry.instructions)}`);
   }
 
   function readSkillFile(name: string, path: string): ToolResult {

@@ -3,7 +3,7 @@
 // Parsing is strict and happens before anything touches the disk: `..`, `.`, empty segments, encoded separators
 // (%2F, %5C), backslashes, NUL, queries and fragments are refused, never normalised away.
 
-import { describeChar } from '../formats/unsafe-text.js';
+import { describeChar, unsafeChars } from '../formats/unsafe-text.js';
 
 export const SCHEME = 'skill://';
 
@@ -54,8 +54,8 @@ function decodeSegment(segment: string, index: number, uri: string): string {
 /**
  * Why a skill of this name is not served (undefined: it is): a name that cannot be one URI segment, so that its
  * listed URI would be refused when read, and that must never be taken as a path: one holding `/` or `\`, one of dots
- * (and spaces) alone (`.`, `..`, `...`: Windows drops trailing dots and spaces), or a control character (C0 with tab
- * and newline, DEL, C1, the line and paragraph separators).
+ * (and spaces) alone (`.`, `..`, `...`: Windows drops trailing dots and spaces), a control character (C0 with tab
+ * and newline, DEL, C1, the line and paragraph separators), or a bidirectional or invisible one (formats/unsafe-text).
  */
 export function unservableName(name: string): string | undefined {
   if (/[/\\]/.test(name)) return `it holds "${name.includes('/') ? '/' : '\\'}", a path separator`;
@@ -63,6 +63,11 @@ export function unservableName(name: string): string | undefined {
   // eslint-disable-next-line no-control-regex
   const control = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.exec(name);
   if (control) return `it holds the control character ${describeChar(control[0].codePointAt(0)!)}`;
+  // Bidirectional and invisible characters (U+202E, U+200B …): a client could not type the name it is listed under,
+  // and render-prompt's catalog shows the name without them.
+  const [unsafe] = unsafeChars(name, 1);
+  if (unsafe)
+    return `it holds the ${unsafe.kind === 'bidi' ? 'bidirectional' : 'invisible'} character ${describeChar(unsafe.cp)}`;
   return undefined;
 }
 

@@ -30,6 +30,9 @@ const BAD: Record<string, { yaml: string; name: string; hidden?: boolean }> = {
   tab: { yaml: '"tab\\tname"', name: 'tab\tname' },
   nl: { yaml: '"two\\nlines"', name: 'two\nlines' },
   hid: { yaml: '"hid/den"', name: 'hid/den', hidden: true },
+  // A right-to-left override and a zero-width space: not typable, and shown without them by render-prompt.
+  rtl: { yaml: '"rtl\\u202Egpj"', name: 'rtl\u202egpj' },
+  zw: { yaml: '"z\\u200Bw"', name: 'z\u200bw' },
 };
 const GOOD = ['Web Scraping', 'PDF', 'café-ü', '数据-分析', '50% off', 'a+b (c)'];
 
@@ -72,7 +75,10 @@ describe('skills serve: names a skill:// URI cannot carry are not served', () =>
     expect(s.stderr()).toContain('made of dots alone');
     expect(s.stderr()).toContain('the control character U+001B (ESC)');
     expect(s.stderr()).toContain('the control character U+000A');
+    expect(s.stderr()).toContain('the bidirectional character U+202E');
+    expect(s.stderr()).toContain('the invisible character U+200B');
     expect(s.stderr()).not.toContain('\u001b');
+    expect(s.stderr()).not.toContain('\u202e');
     expect(s.stderr()).toContain(`serving ${GOOD.length} skills over stdio`);
   });
 

@@ -141,3 +141,27 @@ describe('skills serve: a frontmatter whose YAML aliases expand to billions of v
     );
   });
 });
+
+describe('skills serve: characters a reader cannot see, in the instructions load_skill gives', () => {
+  let t: { dir: string; cleanup: () => void };
+  let s: Connected;
+  const body = '# Esc\n\nRead \u001b[2Jthis\u202e gnp.exe and \u200bthat.\n';
+  beforeAll(async () => {
+    t = tempDir('skills-serve-unsafe-');
+    writeTree(t.dir, { 'esc/SKILL.md': skillMd('name: esc\ndescription: Esc. Use when.\n', body) });
+    s = await serveStdio([t.dir]);
+  });
+  afterAll(async () => {
+    await s.close();
+    t.cleanup();
+  });
+
+  it('load_skill leaves them out, as render-prompt does; the file read as a resource is as it is', async () => {
+    const loaded = toolText(await s.client.callTool({ name: 'load_skill', arguments: { skill_name: 'esc' } }));
+    // The escape character goes, so its sequence is plain text; the override and the zero-width space go.
+    expect(loaded).toContain('Read [2Jthis gnp.exe and that.');
+    expect(['\u001b', '\u202e', '\u200b'].filter((c) => loaded.includes(c))).toEqual([]);
+    const read = await s.client.readResource({ uri: 'skill://esc/SKILL.md' });
+    expect((read.contents[0] as { text: string }).text).toContain(body);
+  });
+});
