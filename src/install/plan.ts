@@ -4,7 +4,9 @@ import { basename, join, resolve } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
-import { insideOf, namesakesOf, outrankedWarning, tiedSkipped } from './namesakes.js';
+import { insideOf, namesakesOf, outrankedWarning, someOf, tiedSkipped } from './namesakes.js';
+import { MAX_POINTER_BYTES, lfsPointerSize } from '../formats/lfs-pointer.js';
+import { readHead } from '../skill/script-info.js';
 import { diffLockfiles, formatLockSource, intoOf, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import type { DependencySpec } from '../model/spec.js';
 import { readIndex, readReleases } from '../registry/index-io.js';
@@ -387,6 +389,15 @@ export async function planFromSources(
       (p) => `${p.skill.id}: ${outwardLinks(p).join(', ')}`,
       verbose,
     ),
+    // A repository that keeps files in Git LFS gives a clone its pointers alone: installed as they are, and said.
+    ...oneOrMany(
+      all.filter((p) => lfsPointers(p).length > 0),
+      (p) =>
+        `${p.skill.id}: ${someOf(lfsPointers(p))} ${lfsPointers(p).length === 1 ? 'is a Git LFS pointer' : 'are Git LFS pointers'}, not the content (skills does not fetch LFS content; lint: SK132)`,
+      (n) => `${n} skills hold Git LFS pointers in place of files (skills does not fetch LFS content; lint: SK132)`,
+      (p) => `${p.skill.id}: ${someOf(lfsPointers(p))}`,
+      verbose,
+    ),
     // A file of secrets in what was fetched (someone's .env, in a repository or an archive) is never copied: said.
     ...oneOrMany(
       all.filter((p) => secretFiles(p).length > 0),
@@ -410,6 +421,31 @@ export async function planFromSources(
 /** The skill's symbolic links that lead out of it (or nowhere): a copy leaves them out. */
 const outwardLinks = (p: Prepared) =>
   p.skill.entries.filter((e) => e.kind === 'symlink' && !e.inside).map((e) => e.path);
+
+/**
+ * The files of a skill fetched from a git repository that are Git LFS pointers (formats/lfs-pointer.ts), in path order;
+ * worked out once a skill. Only files small enough to be one are read, and only their first bytes.
+ */
+const lfsPointers = (p: Prepared): string[] => {
+  if (p.origin?.commit === undefined) return [];
+  let found = pointersOf.get(p);
+  if (found) return found;
+  found = [];
+  for (const f of p.files ?? []) {
+    if (f.kind !== 'file' || (f.size !== undefined && f.size > MAX_POINTER_BYTES)) continue;
+    let head: string;
+    try {
+      head = f.content ? f.content.toString('latin1') : readHead(f.abs, MAX_POINTER_BYTES + 1);
+    } catch {
+      continue;
+    }
+    if (lfsPointerSize(head) !== undefined) found.push(f.rel);
+  }
+  found.sort();
+  pointersOf.set(p, found);
+  return found;
+};
+const pointersOf = new WeakMap<Prepared, string[]>();
 
 /** The skill's files of secrets (.env), which a copy leaves out. */
 const secretFiles = (p: Prepared) =>

@@ -448,6 +448,28 @@ describe('where skills go', () => {
     expect(r.stderr).toMatch(/tools is a manifest\.json skill, and Claude Code reads only SKILL\.md skills/);
   });
 
+  it('says which files of a skill are Git LFS pointers, which it installs as they are (lint: SK132)', async () => {
+    const env = user();
+    const dir = project();
+    const lfs = join(repos, 'lfs.git');
+    const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${'ab'.repeat(32)}\nsize 4096\n`;
+    makeRepo(lfs, {
+      'skills/art/SKILL.md': skill('art'),
+      'skills/art/assets/logo.png': pointer,
+      'skills/art/scripts/draw.py': pointer,
+      'skills/plain/SKILL.md': skill('plain'),
+    });
+    const r = await runCli(['install', `file://${lfs}`], { cwd: dir, env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain(
+      'warning: art: assets/logo.png, scripts/draw.py are Git LFS pointers, not the content (skills does not fetch LFS content; lint: SK132)',
+    );
+    expect(r.stderr).not.toContain('plain:');
+    expect(readFileSync(join(dir, '.claude/skills/art/scripts/draw.py'), 'utf8')).toBe(pointer);
+    const lint = await runCli(['lint', join(dir, '.claude/skills/art')], { env });
+    expect(lint.stdout).toContain('scripts/draw.py is a Git LFS pointer (to a file of 4096 bytes), not the file');
+  });
+
   it('installs an archive by URL, checked by the same archive reader', async () => {
     const env = user();
     const src = fresh('packsrc');

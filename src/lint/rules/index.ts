@@ -31,6 +31,7 @@ import triggerPatternCost from './trigger-pattern-cost.js';
 import portableFileNames from './portable-file-names.js';
 import templateLeft from './template-left.js';
 import linkOutside from './link-outside.js';
+import lfsPointer from './lfs-pointer.js';
 
 /** Every lint rule, in id order; docs/rules.md is generated from this list. */
 export const rules: Rule[] = [
@@ -66,4 +67,5 @@ export const rules: Rule[] = [
   portableFileNames,
   templateLeft,
   linkOutside,
+  lfsPointer,
 ];
