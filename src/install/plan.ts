@@ -166,7 +166,8 @@ export async function planFromSources(
     const recorded = intoOf(lock)
       .filter((d) => !d.startsWith('~/'))
       .map((d) => resolve(lockDir, d));
-    const { found, several } = await gather(c, raw, options, scratch, lockDir, recorded);
+    const { found, several, warnings: said } = await gather(c, raw, options, scratch, lockDir, recorded);
+    if (said) warnings.push(...said);
     let chosen = found;
     if (only) chosen = found.filter((p) => only.has(idOf(p)) && matched.add(idOf(p)));
     else if (several && options.pick) {

@@ -2,6 +2,9 @@
 // holds one skill or many, and an archive by URL (downloaded into the scratch, then read as any archive).
 import { existsSync, mkdirSync, statSync, type Dirent } from 'node:fs';
 import { readBounded } from '../fs/read.js';
+import { isInside } from '../fs/walk.js';
+import { parseGitmodules, type Submodule } from '../formats/gitmodules.js';
+import { someOf } from './namesakes.js';
 import { join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { canonicalSource, redactUrl, type RemoteSource } from '../formats/install-source.js';
@@ -17,6 +20,8 @@ import type { KeepBudget } from '../registry/integrity.js';
 /** What one source holds: its skills (prepared, or why not), and whether it is a collection of several. */
 export interface Gathered {
   found: (Prepared | InvalidSource)[];
+  /** What the source holds that is not installed and not a skill's fault (a git submodule): said on stderr. */
+  warnings?: string[];
   /** A folder, repository or archive that holds skills rather than being one: an invalid one is skipped. */
   several: boolean;
 }
@@ -156,8 +161,39 @@ export async function gatherGit(
     relabeler(dir, typed, ''),
     dir,
   );
+  // Submodules are empty folders in the tree: a skill in one is not there to install (said, never silently missed).
+  const inRoot = submodulesOf(dir).filter(
+    (m) => isInside(root, join(dir, ...m.path.split('/'))) || isInside(join(dir, ...m.path.split('/')), root),
+  );
+  const shown = (m: Submodule) => `${m.path}${m.url ? ` (${m.url})` : ''}`;
+  if (gathered.found.length === 0 && inRoot.length > 0) {
+    const alone = inRoot.length === 1 && inRoot[0]!.url ? inRoot[0]!.url : undefined;
+    throw new SkillsError(
+      'E_NOT_FOUND',
+      `${typed}: no skill at commit ${commit.slice(0, 12)}: ${inRoot.length === 1 ? `${shown(inRoot[0]!)} is a git submodule` : `${someOf(inRoot.map(shown))} are git submodules`}, which skills does not fetch; nothing was installed`,
+      {
+        hint: alone
+          ? `install it from its own repository: skills install ${alone}`
+          : 'install each from its own repository (its URL is in .gitmodules)',
+      },
+    );
+  }
   if (gathered.found.length === 0) throw noSkill(typed, `commit ${commit.slice(0, 12)}`);
+  if (inRoot.length > 0)
+    (gathered.warnings ??= []).push(
+      `${typed}: ${inRoot.length === 1 ? `the git submodule ${shown(inRoot[0]!)} is` : `${inRoot.length} git submodules are`} not fetched, and no skill in ${inRoot.length === 1 ? 'it' : 'them'} is installed${inRoot.length === 1 ? '' : ` (${someOf(inRoot.map(shown))})`}: install ${inRoot.length === 1 ? 'it' : 'each'} from its own repository`,
+    );
   return gathered;
+}
+
+/** The submodules `.gitmodules` names at the top of a checked-out tree; none when it has none or it cannot be read. */
+function submodulesOf(dir: string): Submodule[] {
+  try {
+    const { text } = readBounded(join(dir, '.gitmodules'), 256 * 1024, dir);
+    return text === undefined ? [] : parseGitmodules(text);
+  } catch {
+    return [];
+  }
 }
 
 function noSkill(typed: string, where: string): SkillsError {

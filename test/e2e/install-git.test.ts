@@ -470,6 +470,33 @@ describe('where skills go', () => {
     expect(lint.stdout).toContain('scripts/draw.py is a Git LFS pointer (to a file of 4096 bytes), not the file');
   });
 
+  it('says a git submodule is not fetched, by its path and URL, when installing the repository or the submodule', async () => {
+    const env = user();
+    const dir = project();
+    const vendor = join(repos, 'vendor.git');
+    const vendored = makeRepo(vendor, { 'SKILL.md': skill('vendored') });
+    const outer = join(repos, 'outer.git');
+    makeRepo(outer, {
+      'skills/own/SKILL.md': skill('own'),
+      '.gitmodules': `[submodule "vendored"]\n\tpath = skills/vendored\n\turl = file://${vendor}\n`,
+    });
+    // The submodule as git records it: a commit of the other repository at that path (a gitlink).
+    git(outer, ['update-index', '--add', '--cacheinfo', `160000,${vendored},skills/vendored`]);
+    git(outer, ['commit', '--quiet', '-m', 'add the submodule']);
+    const all = await runCli(['install', `file://${outer}`], { cwd: dir, env });
+    expect(all.exitCode).toBe(0);
+    expect(all.stderr).toContain(
+      `warning: file://${outer}: the git submodule skills/vendored (file://${vendor}) is not fetched, and no skill in it is installed: install it from its own repository`,
+    );
+    expect(all.stdout).toContain('added     own@0.0.0');
+    const one = await runCli(['install', `file://${outer}#:skills/vendored`], { cwd: dir, env });
+    expect(one.exitCode).toBe(2);
+    expect(one.stderr).toContain(
+      `skills/vendored (file://${vendor}) is a git submodule, which skills does not fetch; nothing was installed`,
+    );
+    expect(one.stderr).toContain(`hint: install it from its own repository: skills install file://${vendor}`);
+  });
+
   it('installs an archive by URL, checked by the same archive reader', async () => {
     const env = user();
     const src = fresh('packsrc');
