@@ -15,6 +15,14 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     argv.some((a, i) => (a === '--format' || a === '-f') && (argv[i + 1] === 'json' || argv[i + 1] === 'sarif')) ||
     argv.includes('--format=json') ||
     argv.includes('--format=sarif');
+  // A failure of a run asked for SARIF is still a SARIF log (upload-sarif reads it), not {"error": …}.
+  const sarif =
+    argv.some((a, i) => (a === '--format' || a === '-f') && argv[i + 1] === 'sarif') || argv.includes('--format=sarif');
+  const failedAs = async (error: { code: string; message: string; hint?: string }, code: number) => {
+    const { sarifFailure } = await import('./lint/formatters/sarif.js');
+    const { safeJson } = await import('./ui/terminal-text.js');
+    ctx.stdout.write(`${safeJson(sarifFailure(error, { cwd: ctx.cwd, version: ctx.version, exitCode: code }))}\n`);
+  };
   let exitCode = 0;
   try {
     const { buildProgram } = await import('./cli/program.js');
@@ -38,6 +46,8 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     } catch (err) {
       if (err instanceof CommanderError) {
         // --help and --version end through here with code 0; usage errors were already printed.
+        if (err.exitCode !== 0 && sarif)
+          await failedAs({ code: 'E_USAGE', message: err.message.replace(/^error: /, '') }, 2);
         return err.exitCode === 0 ? 0 : 2;
       }
       throw err;
@@ -51,17 +61,20 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     if (isSkillsError(err)) {
       // A message may quote a stranger's skill (a name, a path, a value): never its control characters.
       const { forTerminal, safeJson } = await import('./ui/terminal-text.js');
-      if (json) {
-        ctx.stdout.write(
-          safeJson({ error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) } }) + '\n',
-        );
+      const error = { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) };
+      if (sarif) {
+        await failedAs(error, 2);
+        ctx.stderr.write(forTerminal(`error: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ''}`));
+      } else if (json) {
+        ctx.stdout.write(safeJson({ error }) + '\n');
       } else {
         ctx.stderr.write(forTerminal(`error: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ''}`));
       }
       return 2;
     }
     const e = err as Error;
-    if (json)
+    if (sarif) await failedAs({ code: 'E_INTERNAL', message: String(e?.message ?? e) }, 2);
+    else if (json)
       ctx.stdout.write(JSON.stringify({ error: { code: 'E_INTERNAL', message: String(e?.message ?? e) } }) + '\n');
     ctx.stderr.write(
       `${e?.stack ?? String(e)}\n\nThis is a bug in skills ${ctx.version}; please report it with the command you ran.\n`,

@@ -65,7 +65,13 @@ export async function lint(options: LintOptions, ctx: Context) {
   if (run.cut) ctx.stderr.write(`warning: ${forTerminal(run.cut)}\n`);
   for (const u of run.unread) ctx.stderr.write(`warning: ${forTerminal(`${u.path}: ${u.message}`)}\n`);
   const counts = countFindings(reports);
-  const result: ValidateResult = { reports, outside: run.outside, ...counts, strict: !!options.strict };
+  const result: ValidateResult = {
+    reports,
+    outside: run.outside,
+    ...counts,
+    strict: !!options.strict,
+    unread: run.unread,
+  };
   const text = await render(run, result, format, options, ctx);
   if (text !== '') ctx.stdout.write(text);
   const tooManyWarnings = maxWarnings !== undefined && counts.warningCount > maxWarnings;

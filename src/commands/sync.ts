@@ -1,9 +1,10 @@
 import { registryFor } from '../registry/locate.js';
-import { relative } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import type { Paint } from '../ui/color.js';
 import type { Context } from '../context.js';
 import { SkillsError } from '../errors.js';
-import { SYNC_STATUSES, syncSkills, type SyncItem, type SyncStatus } from '../sync/sync.js';
+import { SYNC_STATUSES, syncSkills, type LeftOut, type SyncItem, type SyncStatus } from '../sync/sync.js';
+import { someOf } from '../skill/namesakes.js';
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
@@ -28,6 +29,8 @@ export interface SyncResult {
   registry: string;
   skills: SyncItem[];
   counts: Record<SyncStatus, number>;
+  /** Deeper copies of a version registered from a shallower folder: left out, in one warning. */
+  leftOut: LeftOut[];
   exitCode: number;
 }
 
@@ -62,19 +65,32 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
       if (options.quiet && !options.json && !failed(item)) return;
       ctx.stdout.write(options.json ? `${safeJson(eventOf(item), 0)}\n` : formatItem(item, c, registry, ctx.cwd));
     };
+    const onLeftOut = (left: LeftOut[]) => {
+      if (options.quiet && !options.json) return;
+      ctx.stdout.write(
+        options.json
+          ? left.map((l) => `${safeJson({ event: 'left-out', ...l }, 0)}\n`).join('')
+          : `${c.yellow(`warning: ${leftOutWarning(left, options.dir, ctx.cwd)}`)}\n`,
+      );
+    };
     try {
-      const { skills, counts } = await syncSkills({ ...base, onItem, watch: { signal: stop.signal, started } });
-      return { registry, skills, counts, exitCode: 0 };
+      const { skills, counts, leftOut } = await syncSkills({
+        ...base,
+        onItem,
+        onLeftOut,
+        watch: { signal: stop.signal, started },
+      });
+      return { registry, skills, counts, leftOut, exitCode: 0 };
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }
   }
 
-  const { skills: items, counts } = await syncSkills(base);
+  const { skills: items, counts, leftOut } = await syncSkills(base);
   const exitCode = counts.invalid + counts.refused > 0 ? 1 : 0;
   if (options.json) {
-    ctx.stdout.write(`${safeJson({ registry, skills: items.map(jsonItem), counts })}\n`);
+    ctx.stdout.write(`${safeJson({ registry, skills: items.map(jsonItem), counts, leftOut })}\n`);
   } else if (options.quiet) {
     ctx.stdout.write(
       items
@@ -99,10 +115,20 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
         .join('') +
       (many(unversioned) ? `${c.yellow(`warning: ${unversionedSummary(unversioned)}`)}\n` : '') +
       (many(loose) ? `${c.yellow(`warning: ${looseSummary(loose)}`)}\n` : '') +
+      (leftOut.length > 0 ? `${c.yellow(`warning: ${leftOutWarning(leftOut, options.dir, ctx.cwd)}`)}\n` : '') +
       summary(items, counts, registry, c, would);
     ctx.stdout.write(would ? `${text}dry run: nothing was registered\n` : text);
   }
-  return { registry, skills: items, counts, exitCode };
+  return { registry, skills: items, counts, leftOut, exitCode };
+}
+
+/** The one warning for the deeper copies left out: how many, a few of their folders in the one synced. */
+function leftOutWarning(left: LeftOut[], typed: string, cwd: string): string {
+  const n = left.length;
+  const dir = resolve(cwd, typed);
+  const invalid = left.filter((l) => l.invalid).length;
+  const paths = left.map((l) => relative(dir, l.source).split(sep).join('/'));
+  return `${n} deeper skill${n === 1 ? '' : 's'} of ${typed} named as a shallower one ${n === 1 ? 'was' : 'were'} left out (${someOf(paths)}${invalid > 0 ? `; ${invalid} of them invalid` : ''}): the shallowest of each name is registered; sync a deeper one's folder by itself to register it`;
 }
 
 /** A skill the sync left out: what -q still shows. */

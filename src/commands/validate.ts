@@ -49,7 +49,7 @@ export async function validate(
       else if (d.severity === 'warning') warningCount++;
     }
   }
-  const result: ValidateResult = { reports, outside, errorCount, warningCount, strict: !!options.strict };
+  const result: ValidateResult = { reports, outside, errorCount, warningCount, strict: !!options.strict, unread };
   if (format === 'json') await writeSafeJson(ctx.stdout, toJson(result));
   else {
     const c = paint(useColor(options.color, ctx));

@@ -76,6 +76,9 @@ export interface AgentView {
 /** The skill folders of an agent, in the order it reads them: the winning scope first; one folder once. */
 export function agentFolders(found: AgentDetection, rule: ListingRule): AgentFolder[] {
   const both: AgentFolder[] = [{ dir: found.projectDir, scope: 'project', exists: found.projectExists }];
+  // An older user folder the agent still reads (Codex's $CODEX_HOME/skills) comes before the documented one, as the
+  // agent's loader lists its roots.
+  if (found.legacyDir !== undefined) both.push({ dir: found.legacyDir, scope: 'user', exists: true });
   if (found.userDir !== undefined) both.push({ dir: found.userDir, scope: 'user', exists: found.userExists });
   if (rule.first === 'user') both.reverse();
   const seen = new Set<string>();

@@ -86,7 +86,9 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const nestedOf = (d: (typeof all)[number]) =>
     listingRule(d.agent.name, options.env).nested ? (below?.found.get(d.agent.project) ?? []) : [];
   const detected = all.filter((d) =>
-    named ? named.has(d.agent.name) : d.projectExists || d.userExists || nestedOf(d).length > 0,
+    named
+      ? named.has(d.agent.name)
+      : d.projectExists || d.userExists || d.legacyDir !== undefined || nestedOf(d).length > 0,
   );
   const cache = options.countTokens ? undefined : userTokenCache(options.env, options.home, COUNTER_ID);
   const count: CountTokens =
@@ -102,6 +104,11 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     for (const dir of nestedOf(d))
       nested.push(await nestedView(d.agent, dir, folders, rule, listing.over > 0, read, count));
     if (below?.cut && nestedOf(d).length > 0) view.warnings.push(below.cut);
+    const legacy = d.legacyDir;
+    if (legacy !== undefined && [...view.loaded, ...view.skipped].some((s) => isInside(legacy, s.root)))
+      view.warnings.push(
+        `${legacy} is ${d.agent.title}'s old user skill folder: it still reads it (deprecated, kept for backward compatibility), but user skills now belong in ${d.userDir}; move them there (skills install <folder> --global --agent ${d.agent.name} puts one there)`,
+      );
     const problems = problemsOf(view) + (listing.over > 0 ? 1 : 0) + nested.reduce((n, v) => n + v.problems, 0);
     agents.push({
       name: d.agent.name,

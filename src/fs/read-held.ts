@@ -4,7 +4,7 @@ import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import type { SkillEntry } from '../model/skill.js';
 import { decodeUtf8, readBounded, readOpenFile } from './read.js';
-import { statIdentity } from './walk.js';
+import { checkOpenedWithin, statIdentity } from './walk.js';
 
 /** A regular file's bytes as read, with the mode and size its open file had (what a hash of it needs). */
 export interface HeldFile {
@@ -35,6 +35,8 @@ export function readBoundedHeld(
   let bytes: Buffer;
   let st;
   try {
+    // A folder on the way may be a link put there since the walk: the file must still lie in the skill.
+    if (within !== undefined) checkOpenedWithin(fd, file, within);
     st = fstatSync(fd);
     if (!st.isFile() || st.size > max) bytes = Buffer.alloc(0);
     // In a buffer of its own: kept until the copy is made, not a slice of the shared pool.

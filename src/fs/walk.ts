@@ -1,5 +1,15 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { SkillEntry } from '../model/skill.js';
 import type { FileIdentity } from './user-cache.js';
@@ -73,10 +83,20 @@ export class LinkOutside extends SkillsError {
   constructor(
     readonly file: string,
     readonly target: string,
+    /** The link is a folder on the way to the file (`context/` -> elsewhere), not the file itself. */
+    readonly throughFolder = false,
   ) {
-    super('E_INVALID', `${file} is a symbolic link that leads out of its skill (to ${target}); it is not read`, {
-      hint: 'put a copy of the file in the skill, or point the link at a file inside it',
-    });
+    super(
+      'E_INVALID',
+      throughFolder
+        ? `${file} goes through a symbolic link to a folder out of its skill (to ${target}); it is not read`
+        : `${file} is a symbolic link that leads out of its skill (to ${target}); it is not read`,
+      {
+        hint: throughFolder
+          ? 'put a copy of the folder in the skill, or point the link at a folder inside it'
+          : 'put a copy of the file in the skill, or point the link at a file inside it',
+      },
+    );
   }
 }
 
@@ -90,12 +110,22 @@ function openWithin(file: string, within: string): number {
   const flags = constants.O_RDONLY | constants.O_NONBLOCK;
   const noFollow = constants.O_NOFOLLOW as number | undefined;
   if (noFollow !== undefined) {
+    let fd: number | undefined;
     try {
-      return openSync(file, flags | noFollow);
+      fd = openSync(file, flags | noFollow);
     } catch (err) {
       // ELOOP (EMLINK on FreeBSD): the last name is a link. Anything else is the open's own failure.
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'ELOOP' && code !== 'EMLINK') throw err;
+    }
+    if (fd !== undefined) {
+      try {
+        checkOpenedWithin(fd, file, within);
+      } catch (err) {
+        closeSync(fd);
+        throw err;
+      }
+      return fd;
     }
   }
   let target: string;
@@ -107,6 +137,60 @@ function openWithin(file: string, within: string): number {
   }
   if (!isInside(realpathSync.native(within), target)) throw new LinkOutside(file, target);
   return openSync(target, flags | (noFollow ?? 0));
+}
+
+/**
+ * The folders between `within` and a file opened without following its last name: when one of them is a link, the
+ * kernel went through it, so where the open file really lies decides (inside `within`'s real folder, or LinkOutside).
+ * A file right in `within` has no folder between and costs nothing; one below folders costs one readlink of
+ * /proc/self/fd (Linux), or an lstat a folder where there is no /proc.
+ */
+export function checkOpenedWithin(fd: number, file: string, within: string): void {
+  const rest = below(within, file);
+  if (rest === undefined || !(rest.includes('/') || rest.includes(sep))) return;
+  let real: string | undefined;
+  try {
+    real = readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    real = undefined;
+  }
+  if (real !== undefined) {
+    // The same path as asked: no link anywhere on the way.
+    if (real === resolve(file)) return;
+    if (!isInside(realWithin(within), real)) throw new LinkOutside(file, real, true);
+    return;
+  }
+  const parts = sep === '/' ? rest.split('/') : rest.split(/[\\/]/);
+  let dir = within;
+  for (let i = 0; i < parts.length - 1; i++) {
+    dir = join(dir, parts[i]!);
+    if (!lstatSync(dir).isSymbolicLink()) continue;
+    const target = realpathSync.native(file);
+    if (!isInside(realWithin(within), target)) throw new LinkOutside(file, target, true);
+    return;
+  }
+}
+
+/** `file`'s path below the folder `within` (undefined when it is not below it as written). */
+function below(within: string, file: string): string | undefined {
+  const w = within.endsWith(sep) || within.endsWith('/') ? within.slice(0, -1) : within;
+  if (file.length > w.length + 1 && file.startsWith(w) && (file[w.length] === sep || file[w.length] === '/'))
+    return file.slice(w.length + 1);
+  const rel = relative(within, file);
+  return rel === '' || rel.startsWith('..') ? undefined : rel;
+}
+
+// The real folders of the skill folders a check has needed, so a skill's files resolve their folder once.
+const realWithins = new Map<string, string>();
+
+function realWithin(within: string): string {
+  let real = realWithins.get(within);
+  if (real === undefined) {
+    real = realpathSync.native(within);
+    if (realWithins.size >= 256) realWithins.clear();
+    realWithins.set(within, real);
+  }
+  return real;
 }
 
 /** True when something (a file, a folder, a link, even a dangling one) is at `p`. */

@@ -1,53 +1,47 @@
-// Different skills of one name in a source of many, which one agent folder cannot hold side by side: a plugin
-// marketplace's `discord/skills/access` and `telegram/skills/access`, or a course's `.agents/skills/x` and its
-// translations' `translations/ar/.agents/skills/x`. The shallowest one is taken when it is alone at its depth (as
-// the other installers take a repository's own skills folder first); at a tie, none is, and each is said.
+// Different skills of one name in a source of many, which one agent folder cannot hold side by side: the rule is
+// skill/namesakes.ts's (registry sync's too); here what install says of them.
 import { redactUrl } from '../formats/install-source.js';
+import { depthOfPath, settleNamesakes, someOf } from '../skill/namesakes.js';
 import type { InvalidSource, Prepared } from './types.js';
+
+export { someOf };
 
 export interface Namesakes {
   /** Skills of a name whose shallowest folder another of that name shares (with other content): all left out. */
   tied: Map<string, Prepared[]>;
-  /** Skills deeper than the one namesake alone at its name's shallowest depth, which is taken: left out. */
-  outranked: Map<Prepared, Prepared>;
+  /**
+   * Skills deeper than the one namesake alone at its name's shallowest depth, which is taken: left out, the invalid
+   * ones too (a translation missing its description is not a finding of the skill asked for).
+   */
+  outranked: Map<Prepared | InvalidSource, Prepared>;
 }
 
 /** Where a skill is inside its source: the path in the repository, else its folder under the source as typed. */
-export function insideOf(raw: string, p: Prepared): string {
+export function insideOf(raw: string, p: Prepared | InvalidSource): string {
+  if ('diagnostics' in p) return under(raw, p.source);
   if (p.origin?.path !== undefined) return p.origin.path;
+  return under(raw, p.typed);
+}
+
+function under(raw: string, typedPath: string): string {
   // A folder's skills are typed `<folder>/<path>`, an archive's `<archive>: <path>`.
   const typed = redactUrl(raw).replace(/\/+$/, '');
-  for (const base of [`${typed}/`, `${typed}: `]) if (p.typed.startsWith(base)) return p.typed.slice(base.length);
-  return p.typed;
+  for (const base of [`${typed}/`, `${typed}: `]) if (typedPath.startsWith(base)) return typedPath.slice(base.length);
+  return typedPath;
 }
 
-// Depth compares folders of one source, whose typed paths share its prefix.
-const depthOf = (p: Prepared): number => (p.origin?.path ?? p.typed).split('/').filter(Boolean).length;
-
-/** The namesakes among the valid skills of one source (the same content at two paths is one skill, not one). */
+/**
+ * The namesakes among the skills of one source (the same content at two paths is one skill, not two). Depth is
+ * measured on the paths as typed (`<source>/<path>`), which valid and invalid skills of a source share.
+ */
 export function namesakesOf(found: readonly (Prepared | InvalidSource)[]): Namesakes {
-  const byId = new Map<string, Prepared[]>();
-  for (const p of found) if (!('diagnostics' in p)) byId.set(p.skill.id, [...(byId.get(p.skill.id) ?? []), p]);
-  const result: Namesakes = { tied: new Map(), outranked: new Map() };
-  for (const [id, all] of byId) {
-    if (new Set(all.map((p) => p.integrity)).size < 2) continue;
-    const top = Math.min(...all.map(depthOf));
-    const shallowest = all.filter((p) => depthOf(p) === top);
-    if (new Set(shallowest.map((p) => p.integrity)).size > 1) {
-      result.tied.set(id, all);
-      continue;
-    }
-    const kept = shallowest[0]!;
-    for (const p of all) if (p.integrity !== kept.integrity) result.outranked.set(p, kept);
-  }
-  return result;
-}
-
-/** A few of many paths, and how many more. */
-export function someOf(paths: readonly string[], shown = 3): string {
-  return paths.length <= shown
-    ? paths.join(', ')
-    : `${paths.slice(0, shown).join(', ')} and ${paths.length - shown} more`;
+  const named = found.filter((p) => !('diagnostics' in p) || p.id !== undefined);
+  const settled = settleNamesakes(named, (p) =>
+    'diagnostics' in p
+      ? { key: p.id!, depth: depthOfPath(p.source), content: `invalid:${p.source}`, valid: false }
+      : { key: p.skill.id, depth: depthOfPath(p.typed), content: p.integrity, valid: true },
+  );
+  return settled as Namesakes;
 }
 
 /** A tied skill, left out as an invalid one is (the run exits 1), with the source that installs it alone. */
@@ -63,7 +57,7 @@ export function tiedSkipped(raw: string, p: Prepared, tie: readonly Prepared[], 
 }
 
 /** The one warning for a source's outranked namesakes. */
-export function outrankedWarning(raw: string, outranked: ReadonlyMap<Prepared, Prepared>): string {
+export function outrankedWarning(raw: string, outranked: ReadonlyMap<Prepared | InvalidSource, Prepared>): string {
   const n = outranked.size;
   const paths = [...outranked.keys()].map((p) => insideOf(raw, p));
   return `${n} deeper skill${n === 1 ? '' : 's'} of ${redactUrl(raw)} named as a shallower one ${n === 1 ? 'was' : 'were'} left out (${someOf(paths)}): the shallowest of each name is installed; --list names the source that installs each other alone`;

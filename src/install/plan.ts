@@ -197,6 +197,8 @@ export async function planFromSources(
     if (settled?.outranked.size) warnings.push(outrankedWarning(raw, settled.outranked));
     for (const p of chosen) {
       if ('diagnostics' in p) {
+        // An invalid copy deeper than the namesake taken (a translation) is left out with the other deeper ones.
+        if (settled?.outranked.has(p)) continue;
         // One skill of many that breaks a rule is left out, so the others install; --strict refuses the lot.
         (several && !options.strict ? skipped : invalid).push(p);
         continue;

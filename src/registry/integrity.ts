@@ -9,7 +9,7 @@ import type { Skill, SkillEntry } from '../model/skill.js';
 import { DEFAULT_LIMITS } from '../fs/archive.js';
 import { readOpenFile } from '../fs/read.js';
 import type { HeldFile } from '../fs/read-held.js';
-import { SKIP_DIRS, isInside, isLeftover, walkedWhole } from '../fs/walk.js';
+import { SKIP_DIRS, checkOpenedWithin, isInside, isLeftover, walkedWhole } from '../fs/walk.js';
 
 /** One file the registry hashes and copies; symlinks that stay inside the skill are kept as links. */
 export interface StoredFile {
@@ -266,6 +266,8 @@ function readUnstatted(f: StoredFile, bound: ReadBound = { bytes: 0 }): Buffer {
   }
   const fd = openSync(f.abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   try {
+    // A folder on the way swapped for a link since the walk: the file must still lie in the skill.
+    checkOpenedWithin(fd, f.abs, f.abs.slice(0, f.abs.length - f.rel.length - 1));
     const st = fstatSync(fd);
     if (!st.isFile())
       throw new SkillsError('E_IO', `${f.abs} is not a regular file any more; it was not read`, {

@@ -177,6 +177,24 @@ export async function registerSkills(
   return staged.map((s) => s.done!);
 }
 
+/** A second copy of one version in a batch, with other content than the first found (which goes on): refused. */
+export class TwiceInBatch extends SkillsError {
+  constructor(
+    readonly id: string,
+    readonly version: string,
+    /** The first found, which the batch registers. */
+    readonly first: string,
+    readonly root: string,
+    readonly integrity: string,
+  ) {
+    super(
+      'E_EXISTS',
+      `${id}@${version} is in this batch twice with different content: ${first} is registered, ${root} is not`,
+      { hint: 'keep one copy of each skill in what you register (skills lint reports the others: SK127)' },
+    );
+  }
+}
+
 /** Batches of at least this many skills have their copies written by a thread (TreeWriter), started on first use. */
 const THREAD_AT = 32;
 
@@ -229,13 +247,8 @@ function stage(
     // first goes on (and is found unchanged); other content is refused, and the first found is kept, whatever the
     // order of the rest.
     const first = earlier.get(`${id}@${version}`);
-    if (first && first.integrity !== s.integrity) {
-      throw new SkillsError(
-        'E_EXISTS',
-        `${id}@${version} is in this batch twice with different content: ${first.root} is registered, ${skill.root} is not`,
-        { hint: 'keep one copy of each skill in what you register (skills lint reports the others: SK127)' },
-      );
-    }
+    if (first && first.integrity !== s.integrity)
+      throw new TwiceInBatch(id, version, first.root, skill.root, s.integrity);
     if (!first) earlier.set(`${id}@${version}`, { root: skill.root, integrity: s.integrity });
     // Decide what can be decided without the lock, so an unchanged skill costs no copy and no write.
     const known = byId.get(id);

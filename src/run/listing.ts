@@ -22,7 +22,7 @@ export function describeScripts(skill: Skill): ScriptListing[] {
     if (s.refused && (s.refused.includes('outside') || s.refused.includes('does not exist'))) return row;
     let head: string;
     try {
-      head = readHead(join(skill.root, s.path));
+      head = readHead(join(skill.root, s.path), undefined, skill.root);
     } catch (err) {
       row.problem = `cannot be read: ${(err as Error).message}`;
       return row;

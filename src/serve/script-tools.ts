@@ -85,7 +85,7 @@ export function scriptTools(set: SkillSet, allow: AllowScripts, timeoutSeconds: 
         continue;
       let said: string | undefined;
       try {
-        said = scriptDescription(readHead(join(s.root, script.path), 16 * 1024), script.path);
+        said = scriptDescription(readHead(join(s.root, script.path), 16 * 1024, s.root), script.path);
       } catch {
         /* unreadable: described by its path alone */
       }

@@ -2,7 +2,7 @@
 // The catalog and each skill's entry are read once and kept until the watcher says their folder changed.
 import { createHash } from 'node:crypto';
 import yaml from 'js-yaml';
-import { readFileSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { Layout, Skill, SkillEntry } from '../model/skill.js';
@@ -10,8 +10,8 @@ import { readManifestData } from '../formats/manifest.js';
 import { parseSkillMd } from '../formats/skill-md.js';
 import { lenientCandidates } from '../formats/yaml-repair.js';
 import { normalizeText } from '../formats/text.js';
-import { readBounded } from '../fs/read.js';
-import { walkSkill } from '../fs/walk.js';
+import { readBounded, readOpenFile } from '../fs/read.js';
+import { openRegularFile, walkSkill } from '../fs/walk.js';
 import { skipped } from '../registry/integrity.js';
 import { loadSkill } from '../skill/load.js';
 import { closest } from '../skill/names.js';
@@ -248,9 +248,15 @@ function servedSkill(s: SourceSkill): ServedSkill {
     const abs = join(s.root, e.path);
     let bytes: Buffer;
     try {
-      bytes = readFileSync(abs);
+      // Opened as load opens a skill's files: a link, or a folder on the way, leading out since the walk is not read.
+      const { fd, size } = openRegularFile(abs, s.root);
+      try {
+        bytes = readOpenFile(fd, size);
+      } finally {
+        closeSync(fd);
+      }
     } catch {
-      continue; // gone since the walk, or a dangling link
+      continue; // gone since the walk, a dangling link, or one leading out
     }
     const path = read.layout === 'skill-md' && e.path === read.file ? SKILL_MD : e.path;
     const file = { path, abs, digest: digestOf(bytes), size: bytes.length };

@@ -31,6 +31,11 @@ export interface Agent {
   project: string;
   /** Its user skill folder, relative to the home folder; none when it reads no user folder. */
   user: string | undefined;
+  /**
+   * A user skill folder it still reads though its documentation moved it (relative to the home folder, moved by
+   * `homeVariables` too), read after `user`: doctor checks it and says where its skills belong now.
+   */
+  legacyUser?: string;
   /** The variables that move its folders below home. */
   homeVariables: readonly HomeVariable[];
   /** What means the agent is used: files or folders in the project, and below home (its config folder). */
@@ -58,6 +63,9 @@ export const AGENTS: readonly Agent[] = [
     aliases: ['openai-codex', 'codex-cli'],
     project: '.agents/skills',
     user: '.agents/skills',
+    // codex-rs/core-skills/src/loader.rs: "Deprecated user skills location (`$CODEX_HOME/skills`), kept for backward
+    // compatibility."
+    legacyUser: '.codex/skills',
     homeVariables: [{ name: 'CODEX_HOME', under: '.codex' }],
     detect: { project: ['.codex'], home: ['.codex'] },
     reads: 'skill-md',
@@ -260,6 +268,8 @@ export interface AgentDetection {
   /** Its user skill folder, absolute (none when it reads none), and whether it is there. */
   userDir: string | undefined;
   userExists: boolean;
+  /** The older user folder it still reads (Agent.legacyUser), absolute, when it is there. */
+  legacyDir?: string;
   /** Used in this project: its skill folder, or one of `detect.project`, is there. */
   here: boolean;
   /** Used by this user: its user skill folder, or its config folder below home, is there. */
@@ -275,6 +285,8 @@ export function detectAgents(opts: AgentPlaceOptions & { agents?: readonly Agent
     const userDir = userFolder(agent, opts);
     const projectExists = isFolder(projectDir);
     const userExists = userDir !== undefined && isFolder(userDir);
+    const legacy = agent.legacyUser === undefined ? undefined : agentHomePath(agent, agent.legacyUser, opts);
+    const legacyDir = legacy !== undefined && isFolder(legacy) ? legacy : undefined;
     const inProject = agent.detect.project.map((p) => resolve(opts.cwd, p)).filter(present);
     const inHome = agent.detect.home.map((p) => agentHomePath(agent, p, opts)).filter(present);
     const found = [...(projectExists ? [projectDir] : []), ...inProject];
@@ -285,6 +297,7 @@ export function detectAgents(opts: AgentPlaceOptions & { agents?: readonly Agent
       projectExists,
       userDir,
       userExists,
+      ...(legacyDir !== undefined ? { legacyDir } : {}),
       here: found.length > 0,
       user: foundHome.length > 0,
       found: [...new Set([...found, ...foundHome])],

@@ -77,3 +77,9 @@ export function checkPath(skill: Skill, p: string, field: string, out: Diagnosti
     }
   }
 }
+
+/** A declared path the load found leading out through a folder made a link since the walk (SK025). */
+export function linkedOut(skill: Skill, field: string, p: string, target: string): Diagnostic {
+  const message = `${field} "${p}" goes through a symbolic link that leads out of the skill (to ${target}); it is not read`;
+  return diag('path-inside', 'error', message, skill.file);
+}

@@ -7,7 +7,9 @@ import { codePoints, normalizeText } from '../formats/text.js';
 import { lenientCandidates } from '../formats/yaml-repair.js';
 import { readBounded } from '../fs/read.js';
 import { identityOf, type FileIdentity } from '../fs/user-cache.js';
+import type { Diagnostic } from '../model/diagnostic.js';
 import type { Layout, McpServer, Skill, Triggers } from '../model/skill.js';
+import { checkPath } from './check-path.js';
 import { discoverIn, real, type FolderScope, type SkillFolder } from './folders.js';
 import { childPath, type DiscoveryBudget } from './discover.js';
 import { loadSkill, readTriggers } from './load.js';
@@ -386,6 +388,23 @@ export interface ActiveSkill {
 const MAX_SCRIPT_HEAD = 16 * 1024;
 
 /**
+ * What validate says (SK025) of a manifest's context file that leads out of the skill (through a linked folder),
+ * or the load's own finding of one, as a reason: its instructions would be read without it.
+ */
+function contextOutside(skill: Skill): string | undefined {
+  const found = skill.diagnostics.find((d) => d.rule === 'path-inside');
+  if (found) return found.message;
+  if (skill.layout !== 'manifest') return undefined;
+  const list = (skill.raw as { context?: unknown }).context;
+  if (!Array.isArray(list)) return undefined;
+  const out: Diagnostic[] = [];
+  list.forEach((p, i) => {
+    if (typeof p === 'string') checkPath(skill, p, `context[${i}]`, out, false);
+  });
+  return out.find((d) => d.rule === 'path-inside')?.message;
+}
+
+/**
  * Load a selected skill in full: its instructions, bundled files, scripts (each with the description its
  * leading comment gives) and MCP servers. Undefined, with a warning, when the folder cannot be loaded (a
  * registry skill whose stored copy is gone).
@@ -393,10 +412,17 @@ const MAX_SCRIPT_HEAD = 16 * 1024;
 export function activate(entry: CatalogEntry, warnings: string[]): ActiveSkill | undefined {
   let skill: Skill;
   try {
-    skill = loadSkill(entry.root, entry.listing ? { listing: entry.listing } : {});
+    // Listed afresh, not from the catalog's listing: a --selector ran since, and a folder made a link leading out
+    // meanwhile would be walked into as the folder it was.
+    skill = loadSkill(entry.root);
   } catch (err) {
     if (!isSkillsError(err)) throw err;
     warnings.push(`${entry.name}: its instructions cannot be loaded (${err.message}); only its catalog entry is shown`);
+    return undefined;
+  }
+  const outside = contextOutside(skill);
+  if (outside) {
+    warnings.push(`${entry.name}: its instructions cannot be loaded (${outside}); only its catalog entry is shown`);
     return undefined;
   }
   const fromInstructions = new Set([skill.file, ...skill.instructionParts.map((p) => p.file)]);
@@ -412,7 +438,7 @@ export function activate(entry: CatalogEntry, warnings: string[]): ActiveSkill |
     .map((s) => {
       let description: string | undefined;
       try {
-        const text = readHead(join(skill.root, s.path), MAX_SCRIPT_HEAD);
+        const text = readHead(join(skill.root, s.path), MAX_SCRIPT_HEAD, skill.root);
         description = scriptDescription(text, s.path);
       } catch {
         /* unreadable: listed without a description */

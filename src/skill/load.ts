@@ -10,10 +10,11 @@ import { parseSkillMd, type ParseProblem } from '../formats/skill-md.js';
 import { parseManifest } from '../formats/manifest.js';
 import { normalizeText } from '../formats/text.js';
 import { issueMessage, issuePath } from '../formats/zod-issue.js';
-import { walkSkill } from '../fs/walk.js';
+import { LinkOutside, walkSkill } from '../fs/walk.js';
 import { readPart, type HeldFile } from '../fs/read-held.js';
 import { parseEnvNames } from '../formats/dotenv.js';
 import { MAX_SKILL_FILE_BYTES, skillFileFinding, skillFileIn } from './skill-file.js';
+import { linkedOut } from './check-path.js';
 import { SkillsError } from '../errors.js';
 
 const MAX_CONTEXT_BYTES = 4 * 1024 * 1024;
@@ -336,7 +337,7 @@ function loadManifest(skill: Skill, rawText: string, held?: Map<string, HeldFile
   for (const p of list('scripts')) skill.scripts.push({ path: p, declared: true, exists: false });
   // Instructions are the context files, in order; only files inside the skill are read.
   const parts: InstructionPart[] = [];
-  for (const p of list('context')) {
+  for (const [i, p] of list('context').entries()) {
     const entry = insideEntry(skill, p);
     if (!entry) continue;
     const abs = join(skill.root, entry.path);
@@ -350,7 +351,9 @@ function loadManifest(skill: Skill, rawText: string, held?: Map<string, HeldFile
           ...(r.ascii ? { ascii: true as const } : {}),
         });
       }
-    } catch {
+    } catch (err) {
+      // A folder on the way made a link leading out since the walk: validate cannot tell from the entries.
+      if (err instanceof LinkOutside) skill.diagnostics.push(linkedOut(skill, `context[${i}]`, p, err.target));
       /* a missing context file is reported by validate from the entries */
     }
   }

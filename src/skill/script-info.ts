@@ -104,8 +104,8 @@ function finish(para: string[]): string | undefined {
 }
 
 /** The first `max` bytes of a file as text: a script's description is in its first lines, and scripts can be large. */
-export function readHead(file: string, max = 64 * 1024): string {
-  const { fd } = openRegularFile(file);
+export function readHead(file: string, max = 64 * 1024, within?: string): string {
+  const { fd } = openRegularFile(file, within);
   try {
     const buf = Buffer.alloc(max);
     const n = readSync(fd, buf, 0, max, 0);

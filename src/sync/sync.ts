@@ -1,7 +1,7 @@
 // `skills sync`: every valid skill below a folder registered, once or again on each change (--watch).
 import type { Skill } from '../model/skill.js';
 import { statSync, type Dirent } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { isInside } from '../fs/walk.js';
@@ -9,12 +9,14 @@ import { discoverSkills } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import type { HeldFile } from '../fs/read-held.js';
 import { validateSkills, type SkillReport } from '../skill/validate.js';
-import { registerSkills, type RegisterStatus } from '../registry/register.js';
+import { registerSkills, TwiceInBatch, type RegisterResult, type RegisterStatus } from '../registry/register.js';
+import { settleNamesakes } from '../skill/namesakes.js';
 import {
   blocksCopying,
   isUnversioned,
   looseVersion,
   looseVersionWarning,
+  registryVersion,
   unversionedWarning,
 } from '../registry/unversioned.js';
 import { changedSkillRoots } from './changed-roots.js';
@@ -52,8 +54,25 @@ export interface SyncSkillsOptions {
   dryRun?: boolean;
   /** Told of each skill as soon as it is synced. */
   onItem?: (item: SyncItem) => void;
+  /** Told of the deeper namesakes a sync (each of --watch's) left out, when there are any. */
+  onLeftOut?: (left: LeftOut[]) => void;
   /** Keep watching the folder, syncing the skills a change touches, until `signal` aborts; `started` is told first. */
   watch?: { signal: AbortSignal; started: (dir: string) => void };
+}
+
+/**
+ * A copy of a version deeper in the folder than the one registered, with other content or invalid (a repository's
+ * translations of its skill): left out for it, as install leaves it out (skill/namesakes.ts), not refused.
+ */
+export interface LeftOut {
+  id: string;
+  version: string;
+  /** Its folder (absolute). */
+  source: string;
+  /** The shallower folder registered instead (absolute). */
+  kept: string;
+  /** It is invalid itself (it would have been skipped). */
+  invalid?: true;
 }
 
 export interface SyncOutcome {
@@ -61,6 +80,7 @@ export interface SyncOutcome {
   dir: string;
   skills: SyncItem[];
   counts: Record<SyncStatus, number>;
+  leftOut: LeftOut[];
 }
 
 /**
@@ -90,22 +110,27 @@ export async function syncSkills(opts: SyncSkillsOptions): Promise<SyncOutcome> 
     });
 
   const items: SyncItem[] = [];
+  const leftOut: LeftOut[] = [];
   const emit = (item: SyncItem) => {
     items.push(item);
     opts.onItem?.(item);
   };
-  await syncRoots(rootsBelow(dir, registry), opts, emit);
+  const leave = (left: LeftOut[]) => {
+    leftOut.push(...left);
+    if (left.length > 0) opts.onLeftOut?.(left);
+  };
+  await syncRoots(dir, rootsBelow(dir, registry), opts, emit, leave);
   if (opts.watch) {
     opts.watch.started(dir);
     await watchTree(
       dir,
-      async (paths) => syncRoots({ roots: await changedSkillRoots(dir, paths, registry) }, opts, emit),
+      async (paths) => syncRoots(dir, { roots: await changedSkillRoots(dir, paths, registry) }, opts, emit, leave),
       {
         signal: opts.watch.signal,
       },
     );
   }
-  return { dir, skills: items, counts: countOf(items) };
+  return { dir, skills: items, counts: countOf(items), leftOut };
 }
 
 /**
@@ -128,10 +153,20 @@ interface Roots {
 }
 
 async function syncRoots(
-  { roots, listings }: Roots,
+  dir: string,
+  { roots: found, listings }: Roots,
   opts: SyncSkillsOptions,
   emit: (item: SyncItem) => void,
+  leave: (left: LeftOut[]) => void,
 ): Promise<void> {
+  // Registered shallowest first (the order found kept among folders of one depth): the batch registers the first
+  // found of a version, which is then the shallowest; the lines still come in the order found.
+  const depth = (root: string) => relative(dir, root).split(sep).filter(Boolean).length;
+  const order = new Map(found.map((r, i) => [r, i]));
+  const roots = found
+    .map((root, i) => ({ root, i, d: depth(root) }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .map((r) => r.root);
   const { registry } = opts;
   const base = (skill: Skill) => ({
     id: skill.id,
@@ -156,8 +191,12 @@ async function syncRoots(
   const results = await registerSkills(registry, validOnes(), roots.length);
   const valid = reports.filter(registrable).map((r) => r.skill);
   const byRoot = new Map(valid.map((skill, i) => [skill.root, results[i]!]));
+  const left = deeperNamesakes(reports, byRoot, depth);
+  if (left.size > 0) leave([...left.values()].sort((a, b) => order.get(a.source)! - order.get(b.source)!));
+  reports.sort((a, b) => order.get(a.skill.root)! - order.get(b.skill.root)!);
   for (const report of reports) {
     const { skill, diagnostics } = report;
+    if (left.has(skill.root)) continue;
     if (!registrable(report)) {
       emit({ status: 'invalid', ...base(skill), diagnostics });
       continue;
@@ -187,6 +226,54 @@ async function syncRoots(
       ...(loose ? { looseVersion: skill.version } : {}),
     });
   }
+}
+
+/**
+ * The copies of a version the batch refused as a second one (or skipped as invalid) that lie deeper than the one
+ * registered, alone at its depth: left out for it (skill/namesakes.ts), by folder. At a tie each stays refused.
+ */
+function deeperNamesakes(
+  reports: SkillReport[],
+  byRoot: Map<string, RegisterResult | SkillsError>,
+  depth: (root: string) => number,
+): Map<string, LeftOut> {
+  interface Fact {
+    report: SkillReport;
+    key: string;
+    content: string;
+    valid: boolean;
+  }
+  const facts: Fact[] = [];
+  for (const report of reports) {
+    const { skill } = report;
+    if (!registrable(report)) {
+      if (!skill.id) continue;
+      const key = `${skill.id}@${registryVersion(skill)}`;
+      facts.push({ report, key, content: `invalid:${skill.root}`, valid: false });
+      continue;
+    }
+    // A copy registered (or found unchanged), or refused as the batch's second of its version.
+    const r = byRoot.get(skill.root)!;
+    if (r instanceof TwiceInBatch || !(r instanceof SkillsError))
+      facts.push({ report, key: `${r.id}@${r.version}`, content: r.integrity, valid: true });
+  }
+  const { outranked } = settleNamesakes(facts, (f) => ({ ...f, depth: depth(f.report.skill.root) }));
+  const left = new Map<string, LeftOut>();
+  for (const [f, kept] of outranked) {
+    const r = byRoot.get(f.report.skill.root);
+    // Only what the batch refused as a second copy, or skipped, and only for one it registered.
+    if (f.valid && !(r instanceof TwiceInBatch)) continue;
+    if (byRoot.get(kept.report.skill.root) instanceof SkillsError) continue;
+    const [id, version] = [f.key.slice(0, f.key.lastIndexOf('@')), f.key.slice(f.key.lastIndexOf('@') + 1)];
+    left.set(f.report.skill.root, {
+      id: id!,
+      version: version!,
+      source: f.report.skill.root,
+      kept: kept.report.skill.root,
+      ...(f.valid ? {} : { invalid: true as const }),
+    });
+  }
+  return left;
 }
 
 function countOf(items: SyncItem[]): Record<SyncStatus, number> {

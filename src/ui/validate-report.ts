@@ -16,6 +16,8 @@ export interface ValidateResult {
   infoCount?: number;
   /** --strict: warnings fail too. */
   strict: boolean;
+  /** Folders the search could not read and links it could not follow: their skills were not checked (exit 1). */
+  unread?: { path: string; message: string }[];
 }
 
 /** Count findings by severity. */
@@ -48,6 +50,7 @@ export function toJson(result: ValidateResult) {
     errorCount: result.errorCount,
     warningCount: result.warningCount,
     ...(result.infoCount !== undefined ? { infoCount: result.infoCount } : {}),
+    unread: (result.unread ?? []).map((u) => ({ path: u.path, message: u.message })),
   };
 }
 

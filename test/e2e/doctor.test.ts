@@ -177,6 +177,29 @@ describe('skills doctor (built CLI)', () => {
     expect(r.stdout).toMatch(/\n\n3 agents checked: nothing wrong$/);
   });
 
+  it("checks Codex's old user folder (~/.codex/skills, still read, deprecated) and says where its skills belong", async () => {
+    const t = setup({}, { ...under('.codex/skills', skill('old-one')), ...under('.agents/skills', skill('new-one')) });
+    const r = await t.run([]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^Codex \(codex\)\n {2}reads ~\/\.codex\/skills, then ~\/\.agents\/skills \(the first wins a name\)\n {2}loads 2 skills: old-one, new-one\n/m,
+    );
+    expect(r.stdout).toContain(
+      `warning: ${join(t.home, '.codex/skills')} is Codex's old user skill folder: it still reads it (deprecated, kept for backward compatibility), but user skills now belong in ${join(t.home, '.agents/skills')}; move them there`,
+    );
+    // Found there alone, Codex is checked too; CODEX_HOME moves the folder.
+    const alone = setup({}, under('.codex/skills', skill('old-one')));
+    const json = JSON.parse((await alone.run(['--json'])).stdout) as { agents: { name: string; loaded: unknown[] }[] };
+    expect(json.agents.map((a) => a.name)).toEqual(['codex']);
+    expect(json.agents[0]!.loaded).toHaveLength(1);
+    const moved = setup({}, under('elsewhere/skills', skill('old-one')));
+    const m = await runCli(['doctor', '--json'], {
+      cwd: moved.cwd,
+      env: { HOME: moved.home, CODEX_HOME: join(moved.home, 'elsewhere'), XDG_CONFIG_HOME: '', CLAUDE_CONFIG_DIR: '' },
+    });
+    expect((JSON.parse(m.stdout) as { agents: { name: string }[] }).agents.map((a) => a.name)).toEqual(['codex']);
+  });
+
   it('run in a subfolder of a repository, checks the project from its root', async () => {
     const t = setup({
       '.git/HEAD': 'ref: refs/heads/main\n',

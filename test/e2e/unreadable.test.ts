@@ -67,6 +67,20 @@ describe.skipIf(process.platform === 'win32')('folders and skill files that cann
     expect(r.exitCode).toBe(1);
   });
 
+  it.each(['validate', 'lint'])(
+    '%s --json lists it under a top-level "unread", the other fields as they were',
+    async (cmd) => {
+      const r = await run([cmd, 't', '--json'], dir);
+      expect(r.exitCode).toBe(1);
+      const doc = JSON.parse(r.stdout) as { skills: { id: string }[]; errorCount: number; unread: unknown };
+      expect(doc.unread, `${cmd} --json: expected the folder it could not read`).toEqual([
+        { path: join(dir, 't/b'), message: 'cannot read the folder: permission denied (EACCES)' },
+      ]);
+      expect(doc.skills.map((s) => s.id)).toEqual(['a']);
+      expect(doc.errorCount).toBe(0);
+    },
+  );
+
   it('list skips it with the same warning', async () => {
     const r = await run(['list', 't'], dir);
     expect(r.stderr).toContain(`${join(dir, 't/b')}: skipped: cannot read the folder: permission denied (EACCES)`);

@@ -68,3 +68,38 @@ export function toSarif(reports: LintReport[], rules: Rule[], options: { cwd: st
     ],
   };
 }
+
+/**
+ * The SARIF 2.1.0 log of a run that failed before anything was linted (a path not found, a usage error): no results,
+ * and its one invocation unsuccessful, with the error as a tool execution notification. An upload-sarif step then
+ * reads a valid log that says the analysis did not run, rather than failing on a file that is not SARIF.
+ */
+export function sarifFailure(
+  error: { code: string; message: string; hint?: string },
+  options: { cwd: string; version: string; exitCode: number },
+) {
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'skills', version: options.version, informationUri: 'https://agentskills.io' } },
+        invocations: [
+          {
+            executionSuccessful: false,
+            exitCode: options.exitCode,
+            workingDirectory: { uri: `${pathToFileURL(options.cwd).href}/` },
+            toolExecutionNotifications: [
+              {
+                level: 'error',
+                message: { text: error.hint ? `${error.message} (${error.hint.split('\n')[0]})` : error.message },
+                properties: { code: error.code, ...(error.hint ? { hint: error.hint } : {}) },
+              },
+            ],
+          },
+        ],
+        results: [],
+      },
+    ],
+  };
+}

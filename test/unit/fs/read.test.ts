@@ -3,7 +3,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeUtf8, readBounded, readBoundedBytes, SNIFF_BYTES } from '../../../src/fs/read.js';
 import { identityOf } from '../../../src/fs/user-cache.js';
+import { readBoundedHeld } from '../../../src/fs/read-held.js';
+import { LinkOutside } from '../../../src/fs/walk.js';
 import { tempFolders } from '../../helpers/cli.js';
+import { writeTree } from '../../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-fs-read-');
 afterAll(cleanup);
@@ -108,5 +111,53 @@ describe('decodeUtf8', () => {
     expect(readBounded(file, 100)).toEqual({ text: 'a\u00e9\n\ufffdb', ascii: false, identity: identityOf(file) });
     writeFileSync(file, 'plain\r\ntext\u0007\n');
     expect(readBounded(file, 100)).toEqual({ text: 'plain\r\ntext\u0007\n', ascii: true, identity: identityOf(file) });
+  });
+});
+
+describe('a file read within a skill folder, below a folder that is a link', () => {
+  // The open follows no link in the file's own name; a folder on the way is checked after it (one readlink).
+  it('is refused (LinkOutside, naming the folder link case) when the folder leads out, and nothing is read', () => {
+    const dir = fresh();
+    writeTree(dir, {
+      'outside/notes.md': 'outside-secret-5e1a\n',
+      'sk/manifest.json': '{}',
+      'sk/context': { symlink: join(dir, 'outside') },
+      'sk/deep/er': { symlink: join(dir, 'outside') },
+    });
+    const sk = join(dir, 'sk');
+    for (const file of [join(sk, 'context/notes.md'), join(sk, 'deep/er/notes.md')]) {
+      let thrown: unknown;
+      try {
+        readBounded(file, 1 << 20, sk);
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown, `${file}: expected LinkOutside`).toBeInstanceOf(LinkOutside);
+      expect((thrown as LinkOutside).throughFolder).toBe(true);
+      expect((thrown as Error).message).toBe(
+        `${file} goes through a symbolic link to a folder out of its skill (to ${join(dir, 'outside/notes.md')}); it is not read`,
+      );
+    }
+    // The held read (install, registry sync) refuses it the same way.
+    expect(() => readBoundedHeld(join(sk, 'context/notes.md'), 1 << 20, 'context/notes.md', new Map(), sk)).toThrow(
+      LinkOutside,
+    );
+  });
+
+  it('is read when the folder link stays inside, when no folder is a link, and when the skill folder itself is one', () => {
+    const dir = fresh();
+    writeTree(dir, {
+      'sk/real/notes.md': 'inside\n',
+      'sk/alias': { symlink: 'real' },
+      'sk/a/b/c.md': 'deep\n',
+      linked: { symlink: 'sk' },
+    });
+    const sk = join(dir, 'sk');
+    expect(readBounded(join(sk, 'alias/notes.md'), 1 << 20, sk).text).toBe('inside\n');
+    expect(readBounded(join(sk, 'a/b/c.md'), 1 << 20, sk).text).toBe('deep\n');
+    const linked = join(dir, 'linked');
+    expect(readBounded(join(linked, 'a/b/c.md'), 1 << 20, linked).text).toBe('deep\n');
+    const held = new Map();
+    expect(readBoundedHeld(join(sk, 'alias/notes.md'), 1 << 20, 'alias/notes.md', held, sk).text).toBe('inside\n');
   });
 });

@@ -40,6 +40,19 @@ describe('namesakesOf', () => {
     expect(namesakesOf([one, two]).outranked.size).toBe(0);
   });
 
+  it('outranks invalid copies deeper than the one taken, and leaves an invalid one at its depth or at a tie alone', () => {
+    const top = at('.agents/skills/x', 'x', 'sha-1');
+    const bad = (path: string): InvalidSource => ({ source: `repo/${path}`, id: 'x', message: 'bad', diagnostics: [] });
+    const pl = bad('translations/pl/.agents/skills/x');
+    const beside = bad('.agents/other/x');
+    const n = namesakesOf([top, pl, beside]);
+    expect([...n.outranked]).toEqual([[pl, top]]);
+    const tie = namesakesOf([at('a/x', 'x', 'sha-1'), at('b/x', 'x', 'sha-2'), bad('c/d/x')]);
+    expect(tie.outranked.size).toBe(0);
+    // No valid one of the name: nothing is taken, the invalid ones are said as invalid.
+    expect(namesakesOf([bad('a/x'), bad('b/c/x')]).outranked.size).toBe(0);
+  });
+
   it('measures folder sources by their typed paths, and names them under the source', () => {
     const folder = (rel: string, integrity: string) =>
       ({ typed: `./src/${rel}`, source: 'folder', skill: { id: 'x' }, integrity }) as Prepared;

@@ -1,0 +1,128 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempFolders } from '../helpers/cli.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
+
+// A repository's skill and deeper copies of its name (microsoft/ai-agents-for-beginners: `.agents/skills/x` and 54
+// translations' `translations/<lang>/.agents/skills/x`, a few of them missing their description). install and
+// registry sync settle them by one rule (skill/namesakes.ts): the shallowest, alone at its depth, is taken, and every
+// deeper one, valid or invalid, is left out in one warning, exit 0. At a tie, sync registers the first found and
+// refuses each other, as it did.
+
+const { fresh, cleanup } = tempFolders('skills-namesakes-');
+afterAll(cleanup);
+
+const good = (name: string, body = '# Skill\n\nInstructions.\n') =>
+  skillMd(`name: ${name}\ndescription: Works on ${name} files. Use when asked about ${name}.`, body);
+// A translation whose frontmatter lost its description: invalid.
+const noDescription = (name: string) => skillMd(`name: ${name}`, '# Umiejętność\n\nPo polsku.\n');
+
+/** A repository folder laid out as the course is: its skill, translations (two invalid), and another skill. */
+function course(): string {
+  const repo = fresh('course');
+  writeTree(repo, {
+    '.agents/skills/docx/SKILL.md': good('docx'),
+    '.agents/skills/pdf/SKILL.md': good('pdf'),
+    'translations/de/.agents/skills/docx/SKILL.md': good('docx', '# docx\n\nAuf Deutsch.\n'),
+    'translations/pl/.agents/skills/docx/SKILL.md': noDescription('docx'),
+    'translations/pl/.agents/skills/pdf/SKILL.md': noDescription('pdf'),
+    'translations/fr/.agents/skills/pdf/SKILL.md': good('pdf', '# pdf\n\nEn français.\n'),
+  });
+  return repo;
+}
+
+describe('install: invalid deeper namesakes', () => {
+  it('leaves invalid translations out with the valid ones, in one warning, and exits 0', async () => {
+    const repo = course();
+    const w = fresh('w');
+    const r = await runCli(['install', repo, '--into', 'out', '-y'], { cwd: w });
+    expect(r.exitCode, `${repo}: expected exit 0, got\n${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain('skipped');
+    expect(r.stderr).toMatch(/^warning: 4 deeper skills of \S+ named as a shallower one were left out \(/m);
+    expect(r.stdout).toContain('out: 2 added; skills-lock.json written');
+    expect(readFileSync(join(w, 'out/docx/SKILL.md'), 'utf8')).toBe(good('docx'));
+  });
+
+  it('still skips (exit 1) an invalid skill that no valid shallower one of its name outranks', async () => {
+    const repo = fresh('lone');
+    writeTree(repo, {
+      'skills/a/SKILL.md': good('a'),
+      'skills/b/SKILL.md': noDescription('b'),
+    });
+    const w = fresh('w');
+    const r = await runCli(['install', repo, '--into', 'out', '-y'], { cwd: w });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout + r.stderr).toMatch(/^skipped {3}b \(/m);
+  });
+});
+
+describe('registry sync: deeper namesakes', () => {
+  it('registers the shallowest of each name and leaves the deeper copies out in one warning, exit 0', async () => {
+    const repo = course();
+    const reg = fresh('reg');
+    const r = await runCli(['registry', 'sync', repo, '--registry', reg]);
+    expect(r.exitCode, `${repo}: expected exit 0, got\n${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).not.toMatch(/^(refused|skipped)/m);
+    const warnings = r.stdout.split('\n').filter((l) => l.includes('deeper skill'));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^warning: 4 deeper skills of \S+ named as a shallower one were left out \(translations\/\S+, translations\/\S+, translations\/\S+ and 1 more; 2 of them invalid\): the shallowest of each name is registered/,
+      ),
+    ]);
+    expect(r.stdout).toContain('2 skills synced into');
+    const stored = join(reg, 'built-in/docx@0.0.0/SKILL.md');
+    expect(readFileSync(stored, 'utf8'), `${stored}: expected the repository's own docx`).toBe(good('docx'));
+  });
+
+  it('says them in --json as a top-level leftOut list, the other fields as they were', async () => {
+    const repo = course();
+    const reg = fresh('reg');
+    const r = await runCli(['registry', 'sync', repo, '--registry', reg, '--json']);
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      skills: { status: string; id: string }[];
+      counts: Record<string, number>;
+      leftOut: { id: string; version: string; source: string; kept: string; invalid?: true }[];
+    };
+    expect(doc.skills.map((s) => `${s.status} ${s.id}`).sort()).toEqual(['added docx', 'added pdf']);
+    expect(doc.counts).toMatchObject({ added: 2, invalid: 0, refused: 0 });
+    expect(doc.leftOut).toHaveLength(4);
+    expect(doc.leftOut).toContainEqual({
+      id: 'docx',
+      version: '0.0.0',
+      source: join(repo, 'translations/pl/.agents/skills/docx'),
+      kept: join(repo, '.agents/skills/docx'),
+      invalid: true,
+    });
+  });
+
+  it('registers the shallowest even when a deeper copy is found first', async () => {
+    const repo = fresh('order');
+    writeTree(repo, {
+      'a/deep/er/x/SKILL.md': good('x', '# x\n\nThe deep copy.\n'),
+      'z/x/SKILL.md': good('x'),
+    });
+    const reg = fresh('reg');
+    const r = await runCli(['registry', 'sync', repo, '--registry', reg]);
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(readFileSync(join(reg, 'built-in/x@0.0.0/SKILL.md'), 'utf8')).toBe(good('x'));
+    expect(r.stdout).toContain('warning: 1 deeper skill of');
+  });
+
+  it('at a tie registers the first found and refuses each other, as before', async () => {
+    const repo = fresh('tie');
+    writeTree(repo, {
+      'a/x/SKILL.md': good('x', '# x\n\nOne.\n'),
+      'b/x/SKILL.md': good('x', '# x\n\nTwo.\n'),
+      'c/d/x/SKILL.md': good('x', '# x\n\nDeeper.\n'),
+    });
+    const reg = fresh('reg');
+    const r = await runCli(['registry', 'sync', repo, '--registry', reg]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout.match(/^refused {3}x: x@0\.0\.0 is in this batch twice/gm)).toHaveLength(2);
+    expect(r.stdout).toContain(`${join(repo, 'a/x')} is registered, ${join(repo, 'c/d/x')} is not`);
+    expect(r.stdout).not.toContain('deeper skill');
+    expect(existsSync(join(reg, 'built-in/x@0.0.0'))).toBe(true);
+  });
+});
