@@ -228,7 +228,7 @@ function skippedLines(skipped: readonly InvalidSource[], rel: (p: string) => str
   return lines.map((line) => {
     if (typeof line === 'string') return line;
     const first = line[0]!;
-    return `${first.id}: ${line.length} different skills of ${first.namesake!.of} are named ${first.id} (${someOf(line.map((i) => i.namesake!.inside))}), and one agent folder holds one; none was installed. One alone: ${first.namesake!.alone}`;
+    return `${first.id}: ${line.length} different skills of ${first.namesake!.of} are named ${first.id} (${someOf(line.map((i) => i.namesake!.inside))}): a folder an agent reads holds one skill of a name, so none was installed. One alone: ${first.namesake!.alone}`;
   });
 }
 

@@ -151,7 +151,16 @@ async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
           )
         : options.sources.length === 0
           ? await planFromLock(options, before, scratch)
-          : await planFromSources(options, before ?? emptyLockfile(), scratch, dirname(lockfile));
+          : await planFromSources(
+              options,
+              before ?? emptyLockfile(),
+              scratch,
+              dirname(lockfile),
+              // The agent folders placed into, as a repository's paths would name them: one copy per agent is taken.
+              places
+                .filter((p) => isInside(dirname(lockfile), p.abs))
+                .map((p) => relative(dirname(lockfile), p.abs).split(sep).join('/')),
+            );
     if (!planned.ok) return planned;
     if (replay) planned.warnings.push(...replay.warnings);
     planned.warnings.push(...defaulted);

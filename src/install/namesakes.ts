@@ -50,7 +50,7 @@ export function tiedSkipped(raw: string, p: Prepared, tie: readonly Prepared[], 
   return {
     source: p.typed,
     id: p.skill.id,
-    message: `${others.length === 1 ? 'another skill' : `${others.length} other skills`} of ${redactUrl(raw)} ${others.length === 1 ? 'is' : 'are'} named ${p.skill.id} too (${someOf(others)}), and one agent folder holds one ${p.skill.id}; none was installed. This one alone: ${alone}`,
+    message: `${others.length === 1 ? 'another skill' : `${others.length} other skills`} of ${redactUrl(raw)} ${others.length === 1 ? 'is' : 'are'} named ${p.skill.id} too (${someOf(others)}), : a folder an agent reads holds one skill of a name, so none was installed. This one alone: ${alone}`,
     diagnostics: [],
     namesake: { of: redactUrl(raw), inside: insideOf(raw, p), alone },
   };
@@ -61,4 +61,46 @@ export function outrankedWarning(raw: string, outranked: ReadonlyMap<Prepared | 
   const n = outranked.size;
   const paths = [...outranked.keys()].map((p) => insideOf(raw, p));
   return `${n} deeper skill${n === 1 ? '' : 's'} of ${redactUrl(raw)} named as a shallower one ${n === 1 ? 'was' : 'were'} left out (${someOf(paths)}): the shallowest of each name is installed; --list names the source that installs each other alone`;
+}
+
+/**
+ * Namesakes tied in the agent folders of a repository that ships one copy per agent (`.claude/skills/x` beside
+ * `.agents/skills/x`): the copy in the folder skills are placed into is taken (the first such folder that holds
+ * exactly one of them), and the others are left out for it. `placed`: the folders placed into, relative to the
+ * project, forward slashes, in order. Changes `settled`; returns what was left out this way, for one warning.
+ */
+export function preferPlaced(
+  raw: string,
+  settled: Namesakes,
+  placed: readonly string[],
+): Map<Prepared | InvalidSource, Prepared> {
+  const left = new Map<Prepared | InvalidSource, Prepared>();
+  if (placed.length === 0) return left;
+  const folderOf = (p: Prepared) => insideOf(raw, p).split('/').slice(0, -1).join('/');
+  for (const [id, tie] of settled.tied) {
+    for (const folder of placed) {
+      const here = tie.filter((p) => folderOf(p) === folder);
+      if (here.length !== 1) continue;
+      const kept = here[0]!;
+      const depth = depthOfPath(insideOf(raw, kept));
+      // The other agents' copies beside it; deeper ones (translations) are left out as deeper ones always are.
+      for (const p of tie)
+        if (p !== kept)
+          if (depthOfPath(insideOf(raw, p)) === depth) left.set(p, kept);
+          else settled.outranked.set(p, kept);
+      // Deeper ones already left out for a copy no longer taken are left out for this one.
+      for (const [p, k] of settled.outranked) if (tie.includes(k) && k !== kept) settled.outranked.set(p, kept);
+      settled.tied.delete(id);
+      break;
+    }
+  }
+  return left;
+}
+
+/** The one warning for the copies left out for the one in the agent folder placed into. */
+export function placedWarning(raw: string, left: ReadonlyMap<Prepared | InvalidSource, Prepared>): string {
+  const paths = [...left.keys()].map((p) => insideOf(raw, p));
+  const folders = [...new Set([...left.values()].map((p) => insideOf(raw, p).split('/').slice(0, -1).join('/')))];
+  const n = paths.length;
+  return `${n === 1 ? 'a copy' : `${n} copies`} of ${redactUrl(raw)} for another agent's folder ${n === 1 ? 'was' : 'were'} left out (${someOf(paths)}): ${n === 1 ? 'the one' : 'those'} in ${folders.join(', ')}, where ${n === 1 ? 'it is' : 'they are'} placed, ${n === 1 ? 'is' : 'are'} installed`;
 }

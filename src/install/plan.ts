@@ -4,7 +4,15 @@ import { basename, join, resolve } from 'node:path';
 import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
-import { insideOf, namesakesOf, outrankedWarning, someOf, tiedSkipped } from './namesakes.js';
+import {
+  insideOf,
+  namesakesOf,
+  outrankedWarning,
+  placedWarning,
+  preferPlaced,
+  someOf,
+  tiedSkipped,
+} from './namesakes.js';
 import { MAX_POINTER_BYTES, lfsPointerSize } from '../formats/lfs-pointer.js';
 import { readHead } from '../skill/script-info.js';
 import { diffLockfiles, formatLockSource, intoOf, type LockEntry, type Lockfile } from '../formats/lockfile.js';
@@ -145,6 +153,7 @@ export async function planFromSources(
   lock: Lockfile,
   scratch: Scratch,
   lockDir: string,
+  placed: readonly string[] = [],
 ): Promise<Planned | Extract<InstallOutcome, { ok: false }>> {
   const specs: DependencySpec[] = [];
   const locals = new Map<string, Prepared>();
@@ -194,7 +203,11 @@ export async function planFromSources(
     // is taken when alone at its depth, the deeper said in one warning; at a tie each is left out, as an invalid one
     // is, and the others install. Named one by one (`--skill`) or with --strict, a clash refuses the run.
     const settled = several && !only && !options.strict ? namesakesOf(chosen) : undefined;
+    // One copy per agent in one repository (`.claude/skills/x`, `.agents/skills/x`): the placed folder's is taken.
+    const forPlaced = settled ? preferPlaced(raw, settled, placed) : undefined;
+    if (forPlaced?.size) warnings.push(placedWarning(raw, forPlaced));
     if (settled?.outranked.size) warnings.push(outrankedWarning(raw, settled.outranked));
+    if (forPlaced) for (const [p, kept] of forPlaced) settled!.outranked.set(p, kept);
     for (const p of chosen) {
       if ('diagnostics' in p) {
         // An invalid copy deeper than the namesake taken (a translation) is left out with the other deeper ones.

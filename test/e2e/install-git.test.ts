@@ -137,7 +137,7 @@ describe('skills install from git', () => {
     const skipped = r.stderr.split('\n').filter((l) => l.startsWith('skipped'));
     expect(skipped).toHaveLength(1);
     expect(skipped[0]).toMatch(
-      /^skipped {3}docx: 2 different skills of file:\/\/\S+ are named docx \(plugins\/docs\/skills\/docx, plugins\/office\/skills\/docx\), and one agent folder holds one; none was installed\. One alone: skills install file:\/\/\S+#:plugins\/docs\/skills\/docx$/,
+      /^skipped {3}docx: 2 different skills of file:\/\/\S+ are named docx \(plugins\/docs\/skills\/docx, plugins\/office\/skills\/docx\): a folder an agent reads holds one skill of a name, so none was installed\. One alone: skills install file:\/\/\S+#:plugins\/docs\/skills\/docx$/,
     );
 
     // --list names the source of each alone, and that source installs it.

@@ -126,3 +126,43 @@ describe('registry sync: deeper namesakes', () => {
     expect(existsSync(join(reg, 'built-in/x@0.0.0'))).toBe(true);
   });
 });
+
+describe('install: one copy per agent in one repository', () => {
+  // chongdashu/vibejam-starter-pack: `.agents/skills/x` and `.claude/skills/x`, each written for its agent.
+  function perAgent(): string {
+    const repo = fresh('per-agent');
+    writeTree(repo, {
+      '.agents/skills/game/SKILL.md': good('game', '# Game\n\nFor Codex.\n'),
+      '.claude/skills/game/SKILL.md': good('game', '# Game\n\nFor Claude.\n'),
+      '.claude/skills/only/SKILL.md': good('only'),
+    });
+    return repo;
+  }
+
+  it('takes the copy of the agent folder it places into, and says which it left out, exit 0', async () => {
+    const repo = perAgent();
+    const claude = fresh('claude');
+    writeTree(claude, { 'CLAUDE.md': '# Project\n' });
+    const r = await runCli(['install', repo, '-y'], { cwd: claude });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `warning: a copy of ${repo} for another agent's folder was left out (.agents/skills/game): the one in .claude/skills, where it is placed, is installed`,
+    );
+    expect(readFileSync(join(claude, '.claude/skills/game/SKILL.md'), 'utf8')).toContain('For Claude.');
+    // A project with no agent: .agents/skills, and its copy.
+    const plain = fresh('plain');
+    const p = await runCli(['install', repo, '-y'], { cwd: plain });
+    expect(p.exitCode, p.stderr).toBe(0);
+    expect(readFileSync(join(plain, '.agents/skills/game/SKILL.md'), 'utf8')).toContain('For Codex.');
+  });
+
+  it('into a folder no copy is for, skips both as a tie, with the message of a tie', async () => {
+    const w = fresh('w');
+    const r = await runCli(['install', perAgent(), '--into', 'out', '-y'], { cwd: w });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(
+      /^skipped {3}game: 2 different skills of \S+ are named game \(\.agents\/skills\/game, \.claude\/skills\/game\): a folder an agent reads holds one skill of a name, so none was installed\. One alone: /m,
+    );
+    expect(existsSync(join(w, 'out/only/SKILL.md'))).toBe(true);
+  });
+});
