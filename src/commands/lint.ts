@@ -110,6 +110,7 @@ async function render(
       ...(options.fixDryRun
         ? { wouldFix: run.preview.map((e) => ({ file: e.file, fixes: e.fixes, diff: diff([e], { cwd: ctx.cwd }) })) }
         : {}),
+      ...(run.notFixed.length > 0 ? { notFixed: run.notFixed } : {}),
     };
     // Written in pieces: the document of 100,000 skills is tens of megabytes as one string.
     await writeSafeJson(ctx.stdout, doc);
@@ -120,7 +121,17 @@ async function render(
   const fixed = run.fixed
     .map((f) => `${c.green('fixed')}  ${forTerminal(`${relative(ctx.cwd, f.file) || '.'}: ${f.description}`)}\n`)
     .join('');
-  return fixed + forTerminal(diff(run.preview, { cwd: ctx.cwd })) + stylish(run, result, options, c, ctx.cwd);
+  // A fix no pass applies is said with its reason: under --fix as not done, else as not possible.
+  const label = options.fix ? 'not fixed' : 'cannot fix';
+  const notFixed = run.notFixed
+    .map(
+      (f) =>
+        `${c.yellow(label)}  ${forTerminal(`${relative(ctx.cwd, f.file) || '.'}: ${f.description}: ${f.reason}`)}\n`,
+    )
+    .join('');
+  return (
+    fixed + notFixed + forTerminal(diff(run.preview, { cwd: ctx.cwd })) + stylish(run, result, options, c, ctx.cwd)
+  );
 }
 
 const plural = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;

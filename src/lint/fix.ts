@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { chmodSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
@@ -17,20 +18,34 @@ export interface FileEdit {
   root?: string;
 }
 
+/** A fix that no pass will apply, and why: the file it would rewrite is one a fix must not write. */
+export interface RefusedFix {
+  fix: Fix;
+  file: string;
+  reason: string;
+}
+
+/** Why a fix never rewrites a file whose bytes are not UTF-8: it reads as text, and writes back what it read. */
+export const NOT_UTF8 =
+  'the file is not UTF-8 (SK037), and rewriting it would turn each byte that is not into U+FFFD; convert it to UTF-8 first (Latin-1 or Windows-1252 text: iconv -f windows-1252 -t utf-8), then run --fix again';
+
 /**
  * Work out what a set of fixes does to each file, without writing: fixes whose changes overlap one already
- * taken, or whose expected text is no longer there, are left for the next pass.
+ * taken, or whose expected text is no longer there, are left for the next pass; fixes that would rewrite a file
+ * that is not UTF-8 are refused (no pass applies them).
  */
 export function planFixes(
   fixes: Fix[],
   rootOf?: (fix: Fix) => string | undefined,
-): { edits: FileEdit[]; applied: Fix[]; skipped: Fix[] } {
+): { edits: FileEdit[]; applied: Fix[]; skipped: Fix[]; refused: RefusedFix[] } {
   const files = new Map<
     string,
     {
       text?: string;
       lines?: string[];
       regular: boolean;
+      /** Why its text may not be rewritten. */
+      refuse?: string;
       eol: string;
       bom: boolean;
       taken: [number, number][];
@@ -44,10 +59,14 @@ export function planFixes(
     if (!f) {
       let text: string | undefined;
       let regular = true;
+      let refuse: string | undefined;
       try {
         // A FIFO or a device is not a file a fix may read or replace (reading a FIFO waits forever).
         regular = statSync(file).isFile();
-        text = regular ? readFileSync(file, 'utf8') : undefined;
+        const bytes = regular ? readFileSync(file) : undefined;
+        // Decoded, a byte that is not UTF-8 becomes U+FFFD: written back, what it was is lost for good.
+        if (bytes && !isUtf8(bytes)) refuse = NOT_UTF8;
+        text = bytes?.toString('utf8');
       } catch {
         text = undefined;
       }
@@ -66,6 +85,7 @@ export function planFixes(
         eol,
         bom,
         regular,
+        ...(refuse ? { refuse } : {}),
         taken: [],
         edit: { file, before: text, after: text ?? '', fixes: [], modeBefore },
         replaces: [],
@@ -77,7 +97,13 @@ export function planFixes(
   };
   const applied: Fix[] = [];
   const skipped: Fix[] = [];
+  const refused: RefusedFix[] = [];
   for (const fix of fixes) {
+    const no = fix.changes.find((c) => c.kind !== 'chmod' && open(c.file).refuse !== undefined);
+    if (no) {
+      refused.push({ fix, file: no.file, reason: open(no.file).refuse! });
+      continue;
+    }
     const ok = fix.changes.every((c) => fits(c, open(c.file)));
     if (!ok) {
       skipped.push(fix);
@@ -122,7 +148,7 @@ export function planFixes(
     )
       edits.push(f.edit);
   }
-  return { edits, applied, skipped };
+  return { edits, applied, skipped, refused };
 }
 
 function fits(c: Change, f: { lines?: string[]; regular: boolean; taken: [number, number][] }): boolean {

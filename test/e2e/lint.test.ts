@@ -135,6 +135,43 @@ describe('skills lint (built CLI)', () => {
       expect(v.exitCode).toBe(0);
     }));
 
+  it('never rewrites a file that is not UTF-8: its fixes are reported as not applied, with the reason', () =>
+    inTemp(async (dir) => {
+      // Latin-1 text: E9 is é; decoded and written back it would become EF BF BD (U+FFFD), and é lost for good.
+      const colon = Buffer.from(
+        '---\nname: g\ndescription: Use when: testing caf\xe9 colon fixes.\n---\nBody\n',
+        'latin1',
+      );
+      const slash = Buffer.from(
+        '---\nname: h\ndescription: Use when testing caf\xe9 backslash fixes.\n---\nSee [a](references\\a.md) now.\n',
+        'latin1',
+      );
+      writeTree(dir, { 'g/.keep': '', 'h/references/a.md': '# A\n' });
+      writeFileSync(join(dir, 'g/SKILL.md'), colon, { flag: 'w' });
+      writeFileSync(join(dir, 'h/SKILL.md'), slash);
+      const plain = await runCli(['lint', 'g', 'h', '--no-cache'], { cwd: dir });
+      expect(plain.stdout).toMatch(
+        /cannot fix {2}g\/SKILL\.md: quote the value of description.*: the file is not UTF-8 \(SK037\)/,
+      );
+      expect(plain.stdout).not.toContain('fixable with --fix');
+      const r = await runCli(['lint', '--fix', 'g', 'h'], { cwd: dir });
+      expect(r.stdout).not.toMatch(/^fixed/m);
+      expect(r.stdout).toMatch(
+        /not fixed {2}g\/SKILL\.md: quote the value of description.*: the file is not UTF-8 \(SK037\)/,
+      );
+      expect(r.stdout).toMatch(
+        /not fixed {2}h\/SKILL\.md: .*convert it to UTF-8 first \(.*iconv -f windows-1252 -t utf-8\)/,
+      );
+      expect(r.exitCode).toBe(1);
+      expect(readFileSync(join(dir, 'g/SKILL.md'))).toEqual(colon);
+      expect(readFileSync(join(dir, 'h/SKILL.md'))).toEqual(slash);
+      const json = await runCli(['lint', '--fix', '--json', 'g'], { cwd: dir });
+      expect(JSON.parse(json.stdout).notFixed).toEqual([
+        expect.objectContaining({ file: join(dir, 'g/SKILL.md'), reason: expect.stringContaining('not UTF-8') }),
+      ]);
+      expect(readFileSync(join(dir, 'g/SKILL.md'))).toEqual(colon);
+    }));
+
   it('fixes a manifest: adds missing .env.example entries and turns backslashes in references into slashes', () =>
     inTemp(async (dir) => {
       writeTree(dir, {
