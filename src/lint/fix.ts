@@ -72,7 +72,8 @@ export function planFixes(
       }
       const bom = text?.charCodeAt(0) === 0xfeff;
       const body = bom ? text!.slice(1) : text;
-      const eol = body?.includes('\r\n') ? '\r\n' : '\n';
+      // Lines end as the skill's reader ends them (formats/text.ts: CRLF, a lone CR or LF); new lines end as most do.
+      const eol = body === undefined ? '\n' : commonEnding(body);
       let modeBefore: number | undefined;
       try {
         modeBefore = statSync(file).mode & 0o7777;
@@ -81,7 +82,7 @@ export function planFixes(
       }
       f = {
         text: body,
-        lines: body?.split(/\r?\n/),
+        lines: body?.split(LINE_BREAK),
         eol,
         bom,
         regular,
@@ -127,16 +128,15 @@ export function planFixes(
   for (const f of files.values()) {
     if (f.replaces.length > 0 || f.appends.length > 0) {
       // Lines keep their own endings: a file with mixed endings stays as it was outside the replaced lines.
-      const lines = (f.text ?? '').split(/(?<=\n)/);
+      const lines = (f.text ?? '').split(AFTER_BREAK);
       for (const r of f.replaces.sort((a, b) => b.start - a.start)) {
-        const last = lines[r.end - 1] ?? '';
-        const ending = last.endsWith('\r\n') ? '\r\n' : last.endsWith('\n') ? '\n' : '';
+        const ending = (lines[r.end - 1] ?? '').match(ENDING)?.[0] ?? '';
         const eol = ending || f.eol;
         lines.splice(r.start - 1, r.end - r.start + 1, r.text.split('\n').join(eol) + ending);
       }
       let body = lines.join('');
       for (const a of f.appends) {
-        if (body !== '' && !body.endsWith('\n')) body += f.eol;
+        if (body !== '' && !ENDING.test(body)) body += f.eol;
         body += a.split('\n').join(f.eol);
       }
       f.edit.after = (f.bom ? '\ufeff' : '') + body;
@@ -149,6 +149,25 @@ export function planFixes(
       edits.push(f.edit);
   }
   return { edits, applied, skipped, refused };
+}
+
+/** A line break as the skill's reader reads one: CRLF, a lone CR (old Mac files) or LF. */
+const LINE_BREAK = /\r\n|\r|\n/;
+/** The places just after each line break, to split lines keeping their endings. */
+const AFTER_BREAK = /(?<=\n)|(?<=\r)(?!\n)/;
+const ENDING = /(?:\r\n|\r|\n)$/;
+
+/** The line ending most lines of `text` have (LF when it has none). */
+function commonEnding(text: string): string {
+  let crlf = 0;
+  let cr = 0;
+  let lf = 0;
+  for (const m of text.matchAll(/\r\n|\r|\n/g)) {
+    if (m[0] === '\r\n') crlf++;
+    else if (m[0] === '\r') cr++;
+    else lf++;
+  }
+  return crlf >= cr && crlf >= lf && crlf > 0 ? '\r\n' : cr > lf ? '\r' : '\n';
 }
 
 function fits(c: Change, f: { lines?: string[]; regular: boolean; taken: [number, number][] }): boolean {

@@ -24,6 +24,20 @@ describe('planFixes / writeEdits', () => {
     expect(readFileSync(f, 'utf8')).toBe('\ufeffa\r\nB1\nB2\nc\r\n');
   });
 
+  it('counts a lone CR as a line break, as the skill reader does, and keeps it; appends with the common ending', () => {
+    const f = file('a\rb\rc\r\nd');
+    const { edits, applied } = planFixes([
+      {
+        description: 'b,c→x',
+        changes: [{ kind: 'replace', file: f, line: 2, endLine: 3, expect: 'b\nc', text: 'x\ny' }],
+      },
+      { description: 'add', changes: [{ kind: 'append', file: f, text: 'e\n' }] },
+    ]);
+    expect(applied).toHaveLength(2);
+    writeEdits(edits);
+    expect(readFileSync(f, 'utf8')).toBe('a\rx\r\ny\r\nd\re\r');
+  });
+
   it('skips a fix whose expected text is gone, and one that overlaps a fix already taken', () => {
     const f = file('a\nb\nc\n');
     const r = planFixes([
