@@ -85,8 +85,6 @@ function checkOptions(options: LintOptions, format: string): number | undefined 
   if (!['stylish', 'json', 'sarif'].includes(format))
     throw new SkillsError('E_USAGE', `--format must be stylish, json or sarif, not "${format}"`);
   if (options.fix && options.fixDryRun) throw new SkillsError('E_USAGE', 'use --fix or --fix-dry-run, not both');
-  if (options.quiet && options.verbose)
-    throw new SkillsError('E_USAGE', 'use --quiet (errors only) or --verbose (every finding), not both');
   const max = options.maxWarnings;
   if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 0)) {
     throw new SkillsError('E_USAGE', `--max-warnings takes a whole number of 0 or more, not "${max}"`);

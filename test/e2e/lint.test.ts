@@ -429,7 +429,7 @@ describe('skills lint (built CLI)', () => {
       expect((await runCli(['lint', '--quiet', '--strict', 'warn'], { cwd: dir })).exitCode).toBe(1);
       const both = await runCli(['lint', '--quiet', '--verbose', '.'], { cwd: dir });
       expect(both.exitCode).toBe(2);
-      expect(both.stderr).toBe('error: use --quiet (errors only) or --verbose (every finding), not both');
+      expect(both.stderr).toBe('error: use --quiet (less output) or --verbose (more), not both');
     }));
 
   it('lists its rules, and docs/rules.md is what --list-rules --format markdown prints', async () => {
