@@ -24,7 +24,10 @@ export function isSkillsError(err: unknown): err is SkillsError {
  */
 export function wholeNumber(what: string, v: string | number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = typeof v === 'number' ? v : Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) {
+  // A whole number past the largest is not "not a whole number": say it is too large, and what the largest is.
+  if (Number.isInteger(n) && n > max)
+    throw new SkillsError('E_USAGE', `${what} is too large: "${v}"; the largest allowed is ${max}`);
+  if (!Number.isInteger(n) || n < min) {
     throw new SkillsError(
       'E_USAGE',
       `${what} must be a whole number of at least ${min}${max < Number.MAX_SAFE_INTEGER ? ` and at most ${max}` : ''}, not "${v}"`,

@@ -2,6 +2,7 @@
 // commands take. Built once per program by program.ts.
 import { Option, type Command } from 'commander';
 import type { Context } from '../context.js';
+import { SkillsError } from '../errors.js';
 
 /**
  * A command's handler: its options (positional arguments by name, the flags, the global --color) and the context
@@ -50,3 +51,20 @@ export const listOptions = (cmd: Command): Command =>
     .addOption(new Option('--layout <layout>', 'only skills of this layout').choices(['skill-md', 'manifest']))
     .option('--verbose', 'print every warning about single skills (else the first 10, and how many more)')
     .addOption(registryOption());
+
+/**
+ * The flags no command takes together, refused (E_USAGE, exit 2) before any handler runs, the same in every command:
+ * --json with a --format other than json, and --quiet with --verbose.
+ */
+export function refuseConflicts(cmd: Command): void {
+  const o = cmd.opts();
+  // Only an output format (one of whose choices is json: not pack's tgz or skill), and one given on the command
+  // line (it has a default), disagrees with --json.
+  const output = cmd.options.find((opt) => opt.long === '--format')?.argChoices?.includes('json') === true;
+  if (o.json === true && output && cmd.getOptionValueSource('format') === 'cli' && o.format !== 'json')
+    throw new SkillsError('E_USAGE', `use --json or --format ${String(o.format)}, not both: they ask for two formats`, {
+      hint: '--json is the same as --format json',
+    });
+  if (o.quiet === true && o.verbose === true)
+    throw new SkillsError('E_USAGE', 'use --quiet (less output) or --verbose (more), not both');
+}

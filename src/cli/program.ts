@@ -1,5 +1,5 @@
 import { Command, Option, type AddHelpTextContext, type AddHelpTextPosition } from 'commander';
-import { collectList, examples, listOptions, registryOption, type Handler, type Kit } from './kit.js';
+import { collectList, examples, listOptions, refuseConflicts, registryOption, type Handler, type Kit } from './kit.js';
 import { defineInstall } from './install.js';
 import { defineRegistry } from './registry.js';
 import { defineServe } from './serve.js';
@@ -40,6 +40,7 @@ export function buildProgram(ctx: Context, setExit: SetExit, argv?: readonly str
     (load: () => Promise<Handler>, names: string[], adapt = (o: Record<string, unknown>) => o) =>
     async (...args: unknown[]) => {
       const cmd = args[args.length - 1] as Command;
+      refuseConflicts(cmd);
       const named = Object.fromEntries(names.map((n, i) => [n, args[i]]));
       const handler = await load();
       const result = await handler(adapt({ ...named, ...cmd.opts(), color: cmd.optsWithGlobals().color }), ctx);

@@ -91,8 +91,6 @@ function checkOptions(options: LintOptions, format: string): number | undefined 
   if (!['stylish', 'json', 'sarif'].includes(format))
     throw new SkillsError('E_USAGE', `--format must be stylish, json or sarif, not "${format}"`);
   if (options.fix && options.fixDryRun) throw new SkillsError('E_USAGE', 'use --fix or --fix-dry-run, not both');
-  if (options.quiet && options.verbose)
-    throw new SkillsError('E_USAGE', 'use --quiet (errors only) or --verbose (every finding), not both');
   const max = options.maxWarnings;
   if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 0)) {
     throw new SkillsError('E_USAGE', `--max-warnings takes a whole number of 0 or more, not "${max}"`);
@@ -116,6 +114,7 @@ async function render(
       ...(options.fixDryRun
         ? { wouldFix: run.preview.map((e) => ({ file: e.file, fixes: e.fixes, diff: diff([e], { cwd: ctx.cwd }) })) }
         : {}),
+      ...(run.notFixed.length > 0 ? { notFixed: run.notFixed } : {}),
     };
     // Written in pieces: the document of 100,000 skills is tens of megabytes as one string.
     await writeSafeJson(ctx.stdout, doc);
@@ -126,7 +125,17 @@ async function render(
   const fixed = run.fixed
     .map((f) => `${c.green('fixed')}  ${forTerminal(`${relative(ctx.cwd, f.file) || '.'}: ${f.description}`)}\n`)
     .join('');
-  return fixed + forTerminal(diff(run.preview, { cwd: ctx.cwd })) + stylish(run, result, options, c, ctx.cwd);
+  // A fix no pass applies is said with its reason: under --fix as not done, else as not possible.
+  const label = options.fix ? 'not fixed' : 'cannot fix';
+  const notFixed = run.notFixed
+    .map(
+      (f) =>
+        `${c.yellow(label)}  ${forTerminal(`${relative(ctx.cwd, f.file) || '.'}: ${f.description}: ${f.reason}`)}\n`,
+    )
+    .join('');
+  return (
+    fixed + notFixed + forTerminal(diff(run.preview, { cwd: ctx.cwd })) + stylish(run, result, options, c, ctx.cwd)
+  );
 }
 
 const plural = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;

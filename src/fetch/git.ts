@@ -118,6 +118,27 @@ export function insidePath(url: string, path: string | undefined): string | unde
   return parts.length === 0 ? undefined : parts.join('/');
 }
 
+/**
+ * The remote's HEAD names no commit: the repository is empty (no branch, no tag), or its HEAD names a branch that
+ * does not exist while others do; only then is naming a branch the way out.
+ */
+async function noHead(url: string, o: GitOptions): Promise<SkillsError> {
+  const shown = redactUrl(url);
+  const refs = [...(await lsRemote(url, ['--heads', '--tags', '--', url], o)).keys()].filter((r) => !r.endsWith('^{}'));
+  if (refs.length === 0)
+    return new SkillsError('E_NOT_FOUND', `${shown} is an empty repository: it has no commits, no branch and no tag`, {
+      hint: 'push a commit to it first, or install from another repository',
+    });
+  const names = refs.slice(0, 3).map((r) => `${shown}#${r.replace(/^refs\/(?:heads|tags)\//, '')}`);
+  return new SkillsError(
+    'E_NOT_FOUND',
+    `${shown} has no commit at HEAD (its HEAD names a branch that does not exist)`,
+    {
+      hint: `name one of its branches or tags: ${names.join(', ')}`,
+    },
+  );
+}
+
 /** The folder is not in that commit. */
 function noFolder(url: string, path: string, commit: string): SkillsError {
   return new SkillsError(
@@ -340,10 +361,7 @@ export async function fetchCommit(
   const cache = gitCache(o);
   const commit = await resolveRef(url, ref, o);
   if (commit === undefined) {
-    if (ref === undefined)
-      throw new SkillsError('E_NOT_FOUND', `${redactUrl(url)} has no commits (its HEAD names nothing)`, {
-        hint: 'name a branch or tag: <url>#main',
-      });
+    if (ref === undefined) throw await noHead(url, o);
     if (ref.startsWith('semver:'))
       throw new SkillsError('E_NOT_FOUND', `${redactUrl(url)} has no tag vX.Y.Z in the range "${ref.slice(7)}"`, {
         hint: `list its tags with: git ls-remote --tags ${redactUrl(url)}`,

@@ -76,6 +76,26 @@ const WORDING = {
   union: '"off", "error", "warning" or "info", [severity, {options}], or {"severity": …, "options": {…}}',
 } as const;
 
+const WHOLE = 'the file holds one JSON object, e.g. {"rules": {"SK102": "off"}, "ignores": ["vendor/**"]}';
+const KEY_HINTS: Record<string, string> = {
+  rules:
+    'rules maps a rule id or alias to "off" | "error" | "warning" | "info", [severity, {options}] or {severity, options}',
+  ignores: 'ignores is a list of globs (picomatch), relative to the file\'s folder, e.g. ["vendor/**"]',
+  skillDirs:
+    'skillDirs is a list of folders of skills that skills list reads, relative to the file\'s folder (~ is your home), e.g. ["team-skills", "~/.agents/skills"]',
+  disabledSkills: 'disabledSkills is a list of skill names render-prompt leaves out, e.g. ["legacy-helper"]',
+  maxSkills: 'maxSkills is a whole number of 0 or more: how many skills render-prompt activates for a query, e.g. 2',
+  $schema: '$schema is text: the address of a JSON schema for the file',
+};
+
+/** The hint for a mistake at the top-level key `key` (none: the value as a whole), each key its own. */
+function configHint(key: PropertyKey | undefined, unknownKey: boolean): string {
+  if (unknownKey)
+    return 'remove the key, or spell it as one of those (skill_dirs, disabled_skills and max_skills are read too); see "Configuration" in the README';
+  const hint = key === undefined ? WHOLE : KEY_HINTS[String(key).replace(/_(\w)/g, (_, c: string) => c.toUpperCase())];
+  return `see "Configuration" in the README: ${hint ?? WHOLE}`;
+}
+
 /**
  * Read the text of the configuration file `file` (in folder `dir`): comments and trailing commas are allowed;
  * anything else wrong is a located problem. `home` is what ~ in skillDirs stands for (the file's folder when unknown).
@@ -94,7 +114,7 @@ export function parseConfig(
         message: `not valid JSON (${reason})`,
         line: error?.line ?? 1,
         column: error?.column ?? 1,
-        hint: 'the file holds one JSON object, e.g. {"rules": {"SK102": "off"}, "ignores": ["vendor/**"]}',
+        hint: WHOLE,
       },
     };
   }
@@ -105,7 +125,7 @@ export function parseConfig(
       problem: {
         message: issueMessage(issue, WORDING),
         ...at(offsetOf(tree, issue.path, 'key')),
-        hint: 'see "Configuration" in the README: rules maps a rule id or alias to "off" | "error" | "warning" | "info", [severity, {options}] or {severity, options}',
+        hint: configHint(issue.path[0], issue.code === 'unrecognized_keys'),
       },
     };
   }

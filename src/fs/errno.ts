@@ -22,7 +22,8 @@ export function errnoIn(err: unknown): NodeJS.ErrnoException | undefined {
   return undefined;
 }
 
-const REASONS: Record<string, [string, (where: string) => string]> = {
+// `where` is the path when the error or the caller names one, else "the folder" (`named` false).
+const REASONS: Record<string, [string, (where: string, named: boolean) => string]> = {
   ENOSPC: [
     'no space is left on the device',
     (w) => `free space on the file system that holds ${w} (df -h), then run again`,
@@ -44,7 +45,13 @@ const REASONS: Record<string, [string, (where: string) => string]> = {
   EPERM: ['the operation is not permitted', (w) => `check the owner, mode and attributes of ${w} (ls -ld, lsattr)`],
   ENOENT: ['no such file or folder', () => 'check the path; a folder on the way may have been removed meanwhile'],
   ENOTDIR: ['a part of the path is a file, not a folder', (w) => `check each folder of ${w}`],
-  EISDIR: ['it is a folder, where a file was expected', (w) => `move the folder ${w} out of the way`],
+  EISDIR: [
+    'it is a folder, where a file was expected',
+    (w, named) =>
+      named
+        ? `give the path of a file, or move the folder ${w} out of the way`
+        : 'give the path of a file, not a folder',
+  ],
   EEXIST: ['something is already there', (w) => `move ${w} out of the way, then run again`],
   ENOTEMPTY: ['the folder is not empty', (w) => `move ${w} out of the way, then run again`],
   ELOOP: ['too many symbolic links on the way (a loop?)', (w) => `check the links in ${w} (ls -l)`],
@@ -124,12 +131,12 @@ export function realErrno(err: NodeJS.ErrnoException): NodeJS.ErrnoException {
 }
 
 /** Why an errno error happened (`no space is left on the device (ENOSPC)`) and what to do about it at `where`. */
-export function explainErrno(err: NodeJS.ErrnoException, where = 'the folder'): { reason: string; hint?: string } {
+export function explainErrno(err: NodeJS.ErrnoException, where?: string): { reason: string; hint?: string } {
   const e = realErrno(err);
   // A folder listed or a file read: what to check is whether one may read it, not write it.
   const [reason, hint] =
     e.code === 'EACCES' && READS.has(e.syscall ?? '') ? READ_DENIED : (REASONS[e.code!] ?? [systemText(e), undefined]);
-  return { reason: `${reason} (${e.code})`, hint: hint?.(where) };
+  return { reason: `${reason} (${e.code})`, hint: hint?.(where ?? 'the folder', where !== undefined) };
 }
 
 /** What an errno error means, where, and what to do, as a message and a hint. */

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { chmodSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
@@ -17,20 +18,34 @@ export interface FileEdit {
   root?: string;
 }
 
+/** A fix that no pass will apply, and why: the file it would rewrite is one a fix must not write. */
+export interface RefusedFix {
+  fix: Fix;
+  file: string;
+  reason: string;
+}
+
+/** Why a fix never rewrites a file whose bytes are not UTF-8: it reads as text, and writes back what it read. */
+export const NOT_UTF8 =
+  'the file is not UTF-8 (SK037), and rewriting it would turn each byte that is not into U+FFFD; convert it to UTF-8 first (Latin-1 or Windows-1252 text: iconv -f windows-1252 -t utf-8), then run --fix again';
+
 /**
  * Work out what a set of fixes does to each file, without writing: fixes whose changes overlap one already
- * taken, or whose expected text is no longer there, are left for the next pass.
+ * taken, or whose expected text is no longer there, are left for the next pass; fixes that would rewrite a file
+ * that is not UTF-8 are refused (no pass applies them).
  */
 export function planFixes(
   fixes: Fix[],
   rootOf?: (fix: Fix) => string | undefined,
-): { edits: FileEdit[]; applied: Fix[]; skipped: Fix[] } {
+): { edits: FileEdit[]; applied: Fix[]; skipped: Fix[]; refused: RefusedFix[] } {
   const files = new Map<
     string,
     {
       text?: string;
       lines?: string[];
       regular: boolean;
+      /** Why its text may not be rewritten. */
+      refuse?: string;
       eol: string;
       bom: boolean;
       taken: [number, number][];
@@ -44,16 +59,21 @@ export function planFixes(
     if (!f) {
       let text: string | undefined;
       let regular = true;
+      let refuse: string | undefined;
       try {
         // A FIFO or a device is not a file a fix may read or replace (reading a FIFO waits forever).
         regular = statSync(file).isFile();
-        text = regular ? readFileSync(file, 'utf8') : undefined;
+        const bytes = regular ? readFileSync(file) : undefined;
+        // Decoded, a byte that is not UTF-8 becomes U+FFFD: written back, what it was is lost for good.
+        if (bytes && !isUtf8(bytes)) refuse = NOT_UTF8;
+        text = bytes?.toString('utf8');
       } catch {
         text = undefined;
       }
       const bom = text?.charCodeAt(0) === 0xfeff;
       const body = bom ? text!.slice(1) : text;
-      const eol = body?.includes('\r\n') ? '\r\n' : '\n';
+      // Lines end as the skill's reader ends them (formats/text.ts: CRLF, a lone CR or LF); new lines end as most do.
+      const eol = body === undefined ? '\n' : commonEnding(body);
       let modeBefore: number | undefined;
       try {
         modeBefore = statSync(file).mode & 0o7777;
@@ -62,10 +82,11 @@ export function planFixes(
       }
       f = {
         text: body,
-        lines: body?.split(/\r?\n/),
+        lines: body?.split(LINE_BREAK),
         eol,
         bom,
         regular,
+        ...(refuse ? { refuse } : {}),
         taken: [],
         edit: { file, before: text, after: text ?? '', fixes: [], modeBefore },
         replaces: [],
@@ -77,7 +98,13 @@ export function planFixes(
   };
   const applied: Fix[] = [];
   const skipped: Fix[] = [];
+  const refused: RefusedFix[] = [];
   for (const fix of fixes) {
+    const no = fix.changes.find((c) => c.kind !== 'chmod' && open(c.file).refuse !== undefined);
+    if (no) {
+      refused.push({ fix, file: no.file, reason: open(no.file).refuse! });
+      continue;
+    }
     const ok = fix.changes.every((c) => fits(c, open(c.file)));
     if (!ok) {
       skipped.push(fix);
@@ -101,16 +128,15 @@ export function planFixes(
   for (const f of files.values()) {
     if (f.replaces.length > 0 || f.appends.length > 0) {
       // Lines keep their own endings: a file with mixed endings stays as it was outside the replaced lines.
-      const lines = (f.text ?? '').split(/(?<=\n)/);
+      const lines = (f.text ?? '').split(AFTER_BREAK);
       for (const r of f.replaces.sort((a, b) => b.start - a.start)) {
-        const last = lines[r.end - 1] ?? '';
-        const ending = last.endsWith('\r\n') ? '\r\n' : last.endsWith('\n') ? '\n' : '';
+        const ending = (lines[r.end - 1] ?? '').match(ENDING)?.[0] ?? '';
         const eol = ending || f.eol;
         lines.splice(r.start - 1, r.end - r.start + 1, r.text.split('\n').join(eol) + ending);
       }
       let body = lines.join('');
       for (const a of f.appends) {
-        if (body !== '' && !body.endsWith('\n')) body += f.eol;
+        if (body !== '' && !ENDING.test(body)) body += f.eol;
         body += a.split('\n').join(f.eol);
       }
       f.edit.after = (f.bom ? '\ufeff' : '') + body;
@@ -122,7 +148,26 @@ export function planFixes(
     )
       edits.push(f.edit);
   }
-  return { edits, applied, skipped };
+  return { edits, applied, skipped, refused };
+}
+
+/** A line break as the skill's reader reads one: CRLF, a lone CR (old Mac files) or LF. */
+const LINE_BREAK = /\r\n|\r|\n/;
+/** The places just after each line break, to split lines keeping their endings. */
+const AFTER_BREAK = /(?<=\n)|(?<=\r)(?!\n)/;
+const ENDING = /(?:\r\n|\r|\n)$/;
+
+/** The line ending most lines of `text` have (LF when it has none). */
+function commonEnding(text: string): string {
+  let crlf = 0;
+  let cr = 0;
+  let lf = 0;
+  for (const m of text.matchAll(/\r\n|\r|\n/g)) {
+    if (m[0] === '\r\n') crlf++;
+    else if (m[0] === '\r') cr++;
+    else lf++;
+  }
+  return crlf >= cr && crlf >= lf && crlf > 0 ? '\r\n' : cr > lf ? '\r' : '\n';
 }
 
 function fits(c: Change, f: { lines?: string[]; regular: boolean; taken: [number, number][] }): boolean {

@@ -45,6 +45,11 @@ export interface FixRecord {
   description: string;
 }
 
+/** A fix no --fix applies, and why (fix.ts's planFixes refused it). */
+export interface NotFixedRecord extends FixRecord {
+  reason: string;
+}
+
 export interface LintRun {
   reports: LintReport[];
   /** Paths given that hold no skill. */
@@ -53,6 +58,8 @@ export interface LintRun {
   fixed: FixRecord[];
   /** With `fixDryRun`: the edits a fix would make. */
   preview: FileEdit[];
+  /** The fixes of the findings left that no --fix applies, and why; their findings are not marked fixable. */
+  notFixed: NotFixedRecord[];
   /** Set when the search for skills stopped at its limits (skill/discover.ts): what was cut. */
   cut?: string;
   /** Folders the search could not read (skill/discover.ts's links): their skills were not linted. */
@@ -140,24 +147,33 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   let { reports, outside, cached } = await run(!options.fix);
   const fixed: FixRecord[] = [];
   let preview: FileEdit[] = [];
+  // The plan of the findings in `reports`: with or without --fix, it says which fixes no pass would apply.
+  let plan: ReturnType<typeof planFixes> | undefined;
   if (options.fix) {
     // What an earlier run killed mid-write left (temp files of ours, of dead processes) goes before this one writes.
     for (const r of reports) cleanLeftoversBelow(r.skill.root);
     for (let pass = 0; pass < MAX_PASSES; pass++) {
-      const { edits, applied } = planFixes(...fixesOf(reports));
-      if (applied.length === 0) break;
-      writeEdits(edits);
-      for (const e of edits) for (const description of e.fixes) fixed.push({ file: e.file, description });
+      plan = planFixes(...fixesOf(reports));
+      if (plan.applied.length === 0) break;
+      writeEdits(plan.edits);
+      for (const e of plan.edits) for (const description of e.fixes) fixed.push({ file: e.file, description });
       ({ reports, outside, cached } = await run(false));
+      plan = undefined;
     }
-  } else if (options.fixDryRun) {
-    preview = planFixes(...fixesOf(reports)).edits;
   }
+  plan ??= planFixes(...fixesOf(reports));
+  if (options.fixDryRun) preview = plan.edits;
   cache?.save();
   results?.save();
+  // After the caches kept them: a finding whose fix is refused is not offered as fixable (a copy, without the fix).
+  const refused = new Set(plan.refused.map((r) => r.fix));
+  if (refused.size > 0)
+    for (const r of reports)
+      r.diagnostics = r.diagnostics.map((d) => (d.fix && refused.has(d.fix) ? withoutFix(d) : d));
+  const notFixed = plan.refused.map((r) => ({ file: r.file, description: r.fix.description, reason: r.reason }));
   const explicit = new Set<string>();
   for (const [id, setting] of resolveSettings(config)) if (setting.severity !== undefined) explicit.add(id);
-  return { reports, outside, fixed, preview, explicit, cached, unread, ...(cut ? { cut } : {}) };
+  return { reports, outside, fixed, preview, notFixed, explicit, cached, unread, ...(cut ? { cut } : {}) };
 }
 
 /**
@@ -214,4 +230,10 @@ function fixesOf(reports: LintReport[]): [Fix[], (fix: Fix) => string | undefine
   const roots = new Map<Fix, string>();
   for (const r of reports) for (const d of r.diagnostics) if (d.fix) roots.set(d.fix, r.skill.root);
   return [[...roots.keys()], (fix) => roots.get(fix)];
+}
+
+function withoutFix<T extends { fix?: Fix }>(d: T): T {
+  const copy = { ...d };
+  delete copy.fix;
+  return copy;
 }

@@ -6,7 +6,7 @@ import { isPackageRequirement, isStrictSemver, parseSpec, semverLike } from '../
 import { diag } from '../model/diagnostic.js';
 import { checkPath } from './check-path.js';
 import type { SafeRegex } from './validate.js';
-import { describeChar, unsafeChars, type UnsafeChar } from '../formats/unsafe-text.js';
+import { describeChar, escapeChar, unsafeChars, type UnsafeChar } from '../formats/unsafe-text.js';
 import { positionFinder } from '../formats/text.js';
 import { lookalikeProblem } from './confusable-names.js';
 
@@ -164,6 +164,10 @@ function checkUnsafeText(skill: Skill, out: Diagnostic[]): void {
       const names = [...new Set(of.map((c) => describeChar(c.cp)))];
       const listed =
         names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+      // The hint writes out the characters found (at most three), not an example of another.
+      const cps = [...new Set(of.map((c) => c.cp))];
+      const escapes = cps.slice(0, 3).map(escapeChar).join(', ') + (cps.length > 3 ? ', …' : '');
+      const it = cps.length > 1 ? 'them' : 'it';
       out.push(
         diag(
           kind === 'control' ? 'control-characters' : 'invisible-characters',
@@ -172,8 +176,10 @@ function checkUnsafeText(skill: Skill, out: Diagnostic[]): void {
           file,
           pos ? { line: pos.line, column: pos.column } : undefined,
           kind === 'control'
-            ? 'remove it; to show an escape sequence, write it out as text (\\x1b[31m) in a code block'
-            : 'remove it, or write it out as text (\\u202e) if the skill is about such characters',
+            ? cps.every((cp) => cp === 0x1b)
+              ? 'remove it; to show an escape sequence, write it out as text (\\x1b[31m) in a code block'
+              : `remove ${it}; to show such a character, write ${it} out as text (${escapes}) in a code block`
+            : `remove ${it}, or write ${it} out as text (${escapes}) if the skill is about such characters`,
         ),
       );
     }

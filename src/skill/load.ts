@@ -16,6 +16,7 @@ import { parseEnvNames } from '../formats/dotenv.js';
 import { MAX_SKILL_FILE_BYTES, skillFileFinding, skillFileIn } from './skill-file.js';
 import { linkedOut } from './check-path.js';
 import { SkillsError } from '../errors.js';
+import { mayBeTyped, typedAs } from '../formats/yaml-scalars.js';
 
 const MAX_CONTEXT_BYTES = 4 * 1024 * 1024;
 
@@ -194,9 +195,6 @@ const TEXT_FIELDS = [
   'version',
   'brief_description',
 ];
-const LOOKS_TYPED =
-  /^(?:true|false|yes|no|on|off|null|~|[-+]?(?:\d[\d_]*)(?:\.\d*)?(?:[eE][-+]?\d+)?|[-+]?\.\d+|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
-
 function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions, ascii?: boolean): void {
   const file = skill.file;
   // The reference validator reads the text as given: a BOM makes it miss the opening ---.
@@ -218,7 +216,8 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions, ascii?
     if (TEXT_FIELDS.includes(key) && typeof data[key] === 'string') {
       // The token read below can look typed only if the value's first word does (a plain scalar is its text, folded
       // lines joined by spaces; a quoted or block one never looks typed): otherwise the key's place is not needed.
-      if (!LOOKS_TYPED.test((data[key] as string).trimStart().split(/\s/, 1)[0]!)) continue;
+      const first = (data[key] as string).trimStart().split(/\s/, 1)[0]!;
+      if (!mayBeTyped(first)) continue;
       const pos = skill.positions[key];
       const line = pos ? lineAt(pos.line) : undefined;
       // The value as written, without a comment after it (`yes # why` reads as yes).
@@ -227,12 +226,13 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions, ascii?
         .trim()
         .replace(/\s+#.*$/, '');
       // Only short tokens can be numbers or booleans; the length check also keeps the regexes off long lines.
-      if (token && token.length < 64 && LOOKS_TYPED.test(token)) {
+      const typed = token && token.length < 64 ? typedAs(token) : undefined;
+      if (typed) {
         skill.diagnostics.push(
           diag(
             'scalar-as-text',
             'warning',
-            `${key}: ${token} is read as the text "${data[key]}", not as a ${/^(true|false|yes|no|on|off)$/i.test(token) ? 'boolean' : 'number'}`,
+            `${key}: ${token} is read as the text "${data[key]}", not as ${typed}`,
             file,
             pos,
             `quote it to say so: ${key}: "${data[key]}"`,

@@ -135,6 +135,84 @@ describe('skills lint (built CLI)', () => {
       expect(v.exitCode).toBe(0);
     }));
 
+  it('fixes files whose lines end in a lone CR, or in mixed endings, keeping each ending; a second --fix finds nothing', () =>
+    inTemp(async (dir) => {
+      const cr =
+        '---\rname: cr\rdescription: Scrapes pages. Use when: the user wants prices\r  and stock levels\rallowed-tools:\r  - Read\r  - Bash\r---\rSee [a](references\\a.md).\r';
+      const mixed =
+        '---\r\nname: mixed\ndescription: Use when: testing mixed\r\nallowed-tools:\r  - Read\n  - Bash\r\n---\r\nBody\n';
+      writeTree(dir, {
+        'cr/SKILL.md': cr,
+        'cr/references/a.md': '# A\rRead [c](b\\c.md).\r',
+        'cr/references/b/c.md': '# C\r',
+        'mixed/SKILL.md': mixed,
+      });
+      const before = await runCli(['lint', 'cr', 'mixed', '--no-cache'], { cwd: dir });
+      expect(before.stdout).toMatch(/\d+ problems? fixable with --fix/);
+      const r = await runCli(['lint', '--fix', 'cr', 'mixed'], { cwd: dir });
+      expect(r.stdout).toContain('fixed  cr/SKILL.md: quote the value of description');
+      expect(r.stdout).toContain('fixed  cr/SKILL.md: write allowed-tools as one space-separated string');
+      expect(r.stdout).toContain('fixed  cr/SKILL.md: use / in references\\a.md');
+      expect(r.stdout).toContain('fixed  cr/references/a.md: use / in b\\c.md');
+      expect(readFileSync(join(dir, 'cr/references/a.md'), 'utf8')).toBe('# A\rRead [c](b/c.md).\r');
+      expect(r.stdout).toContain('fixed  mixed/SKILL.md: write allowed-tools as one space-separated string');
+      expect(r.stdout).not.toContain('fixable with --fix');
+      expect(readFileSync(join(dir, 'cr/SKILL.md'), 'utf8')).toBe(
+        '---\rname: cr\rdescription: "Scrapes pages. Use when: the user wants prices and stock levels"\rallowed-tools: Read Bash\r---\rSee [a](references/a.md).\r',
+      );
+      expect(readFileSync(join(dir, 'mixed/SKILL.md'), 'utf8')).toBe(
+        '---\r\nname: mixed\ndescription: "Use when: testing mixed"\r\nallowed-tools: Read Bash\r\n---\r\nBody\n',
+      );
+      const after = {
+        cr: readFileSync(join(dir, 'cr/SKILL.md'), 'utf8'),
+        a: readFileSync(join(dir, 'cr/references/a.md'), 'utf8'),
+        mixed: readFileSync(join(dir, 'mixed/SKILL.md'), 'utf8'),
+      };
+      const again = await runCli(['lint', '--fix', 'cr', 'mixed'], { cwd: dir });
+      expect(again.stdout).not.toContain('fixed');
+      expect(again.stdout).not.toContain('fixable');
+      expect(readFileSync(join(dir, 'cr/SKILL.md'), 'utf8')).toBe(after.cr);
+      expect(readFileSync(join(dir, 'cr/references/a.md'), 'utf8')).toBe(after.a);
+      expect(readFileSync(join(dir, 'mixed/SKILL.md'), 'utf8')).toBe(after.mixed);
+    }));
+
+  it('never rewrites a file that is not UTF-8: its fixes are reported as not applied, with the reason', () =>
+    inTemp(async (dir) => {
+      // Latin-1 text: E9 is é; decoded and written back it would become EF BF BD (U+FFFD), and é lost for good.
+      const colon = Buffer.from(
+        '---\nname: g\ndescription: Use when: testing caf\xe9 colon fixes.\n---\nBody\n',
+        'latin1',
+      );
+      const slash = Buffer.from(
+        '---\nname: h\ndescription: Use when testing caf\xe9 backslash fixes.\n---\nSee [a](references\\a.md) now.\n',
+        'latin1',
+      );
+      writeTree(dir, { 'g/.keep': '', 'h/references/a.md': '# A\n' });
+      writeFileSync(join(dir, 'g/SKILL.md'), colon, { flag: 'w' });
+      writeFileSync(join(dir, 'h/SKILL.md'), slash);
+      const plain = await runCli(['lint', 'g', 'h', '--no-cache'], { cwd: dir });
+      expect(plain.stdout).toMatch(
+        /cannot fix {2}g\/SKILL\.md: quote the value of description.*: the file is not UTF-8 \(SK037\)/,
+      );
+      expect(plain.stdout).not.toContain('fixable with --fix');
+      const r = await runCli(['lint', '--fix', 'g', 'h'], { cwd: dir });
+      expect(r.stdout).not.toMatch(/^fixed/m);
+      expect(r.stdout).toMatch(
+        /not fixed {2}g\/SKILL\.md: quote the value of description.*: the file is not UTF-8 \(SK037\)/,
+      );
+      expect(r.stdout).toMatch(
+        /not fixed {2}h\/SKILL\.md: .*convert it to UTF-8 first \(.*iconv -f windows-1252 -t utf-8\)/,
+      );
+      expect(r.exitCode).toBe(1);
+      expect(readFileSync(join(dir, 'g/SKILL.md'))).toEqual(colon);
+      expect(readFileSync(join(dir, 'h/SKILL.md'))).toEqual(slash);
+      const json = await runCli(['lint', '--fix', '--json', 'g'], { cwd: dir });
+      expect(JSON.parse(json.stdout).notFixed).toEqual([
+        expect.objectContaining({ file: join(dir, 'g/SKILL.md'), reason: expect.stringContaining('not UTF-8') }),
+      ]);
+      expect(readFileSync(join(dir, 'g/SKILL.md'))).toEqual(colon);
+    }));
+
   it('fixes a manifest: adds missing .env.example entries and turns backslashes in references into slashes', () =>
     inTemp(async (dir) => {
       writeTree(dir, {
@@ -351,7 +429,7 @@ describe('skills lint (built CLI)', () => {
       expect((await runCli(['lint', '--quiet', '--strict', 'warn'], { cwd: dir })).exitCode).toBe(1);
       const both = await runCli(['lint', '--quiet', '--verbose', '.'], { cwd: dir });
       expect(both.exitCode).toBe(2);
-      expect(both.stderr).toBe('error: use --quiet (errors only) or --verbose (every finding), not both');
+      expect(both.stderr).toBe('error: use --quiet (less output) or --verbose (more), not both');
     }));
 
   it('lists its rules, and docs/rules.md is what --list-rules --format markdown prints', async () => {

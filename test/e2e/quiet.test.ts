@@ -102,3 +102,43 @@ describe('--verbose: warnings about single skills (built CLI)', () => {
     ).toHaveLength(14);
   });
 });
+
+describe('flags that contradict each other (built CLI)', () => {
+  it('refuse --json with a --format other than json, naming both, in validate, lint and render-prompt (exit 2)', async () => {
+    const { dir } = sources();
+    const runs: [string[], string][] = [
+      [['validate', '--json', '--format', 'stylish', 'good'], 'stylish'],
+      [['lint', '--json', '--format', 'sarif', 'good'], 'sarif'],
+      [['lint', '-f', 'stylish', '--json', 'good'], 'stylish'],
+      [['render-prompt', '--json', '--format', 'xml', '--no-registry', 'good'], 'xml'],
+    ];
+    for (const [args, format] of runs) {
+      const r = await runCli(args, { cwd: dir });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      // --json asks for errors as JSON too: one document on stdout, nothing else.
+      expect(JSON.parse(r.stdout).error, args.join(' ')).toEqual({
+        code: 'E_USAGE',
+        message: `use --json or --format ${format}, not both: they ask for two formats`,
+        hint: '--json is the same as --format json',
+      });
+    }
+    // Agreeing, they are fine.
+    const same = await runCli(['validate', '--json', '--format', 'json', 'good'], { cwd: dir });
+    expect(same.exitCode).toBe(0);
+    expect(JSON.parse(same.stdout).skills).toHaveLength(1);
+  });
+
+  it('refuse -q with --verbose in every command that has both (exit 2), with one message', async () => {
+    const { dir } = sources();
+    for (const args of [
+      ['lint', '--quiet', '--verbose', 'good'],
+      ['lint', '-q', '--verbose', 'good'],
+      ['render-prompt', '-q', '--verbose', '--no-registry', 'good'],
+    ]) {
+      const r = await runCli(args, { cwd: dir });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe('error: use --quiet (less output) or --verbose (more), not both');
+      expect(r.stdout, args.join(' ')).toBe('');
+    }
+  });
+});

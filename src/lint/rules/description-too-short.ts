@@ -17,7 +17,7 @@ export default {
     if (length >= min) return;
     const pos = skill.positions['description'];
     ctx.report({
-      message: `description is ${length} characters long; expected at least ${min} that say what the skill does and when to use it`,
+      message: `description is ${length} character${length === 1 ? '' : 's'} long; expected at least ${min} that say what the skill does and when to use it`,
       file: skill.file,
       line: pos?.line,
       column: pos?.column,

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync, statSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { planFixes, writeEdits } from '../../../src/lint/fix.js';
+import { NOT_UTF8, planFixes, writeEdits } from '../../../src/lint/fix.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const t = tempDir('skills-fix-');
@@ -24,6 +24,20 @@ describe('planFixes / writeEdits', () => {
     expect(readFileSync(f, 'utf8')).toBe('\ufeffa\r\nB1\nB2\nc\r\n');
   });
 
+  it('counts a lone CR as a line break, as the skill reader does, and keeps it; appends with the common ending', () => {
+    const f = file('a\rb\rc\r\nd');
+    const { edits, applied } = planFixes([
+      {
+        description: 'b,c→x',
+        changes: [{ kind: 'replace', file: f, line: 2, endLine: 3, expect: 'b\nc', text: 'x\ny' }],
+      },
+      { description: 'add', changes: [{ kind: 'append', file: f, text: 'e\n' }] },
+    ]);
+    expect(applied).toHaveLength(2);
+    writeEdits(edits);
+    expect(readFileSync(f, 'utf8')).toBe('a\rx\r\ny\r\nd\re\r');
+  });
+
   it('skips a fix whose expected text is gone, and one that overlaps a fix already taken', () => {
     const f = file('a\nb\nc\n');
     const r = planFixes([
@@ -35,6 +49,22 @@ describe('planFixes / writeEdits', () => {
     expect(r.skipped.map((x) => x.description)).toEqual(['overlap', 'stale']);
     writeEdits(r.edits);
     expect(readFileSync(f, 'utf8')).toBe('ab\nc\n');
+  });
+
+  it('refuses every text change to a file that is not UTF-8, and plans no edit of it; a mode change still goes', () => {
+    const f = join(t.dir, 'latin.md');
+    writeFileSync(f, Buffer.from('caf\xe9: x\n', 'latin1'));
+    const r = planFixes([
+      { description: 'replace', changes: [{ kind: 'replace', file: f, line: 1, expect: 'caf\ufffd: x', text: 'y' }] },
+      { description: 'append', changes: [{ kind: 'append', file: f, text: 'z\n' }] },
+      { description: 'chmod', changes: [{ kind: 'chmod', file: f, mode: 0o755 }] },
+    ]);
+    expect(r.refused.map((x) => [x.fix.description, x.file, x.reason])).toEqual([
+      ['replace', f, NOT_UTF8],
+      ['append', f, NOT_UTF8],
+    ]);
+    expect(r.applied.map((x) => x.description)).toEqual(['chmod']);
+    expect(r.edits.map((e) => [e.after === e.before, e.mode])).toEqual([[true, 0o755]]);
   });
 
   it('appends (creating the file when missing) and sets modes', () => {
