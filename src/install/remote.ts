@@ -165,9 +165,10 @@ export async function gatherGit(
   const inRoot = submodulesOf(dir).filter(
     (m) => isInside(root, join(dir, ...m.path.split('/'))) || isInside(join(dir, ...m.path.split('/')), root),
   );
-  const shown = (m: Submodule) => `${m.path}${m.url ? ` (${m.url})` : ''}`;
+  // A URL's user:token@ never reaches a message.
+  const shown = (m: Submodule) => `${m.path}${m.url ? ` (${redactUrl(m.url)})` : ''}`;
   if (gathered.found.length === 0 && inRoot.length > 0) {
-    const alone = inRoot.length === 1 && inRoot[0]!.url ? inRoot[0]!.url : undefined;
+    const alone = inRoot.length === 1 && inRoot[0]!.url ? redactUrl(inRoot[0]!.url) : undefined;
     throw new SkillsError(
       'E_NOT_FOUND',
       `${typed}: no skill at commit ${commit.slice(0, 12)}: ${inRoot.length === 1 ? `${shown(inRoot[0]!)} is a git submodule` : `${someOf(inRoot.map(shown))} are git submodules`}, which skills does not fetch; nothing was installed`,
@@ -179,9 +180,17 @@ export async function gatherGit(
     );
   }
   if (gathered.found.length === 0) throw noSkill(typed, `commit ${commit.slice(0, 12)}`);
-  if (inRoot.length > 0)
+  // Said of a submodule where skills are: named as one, or beside a skill found (a library's is no news).
+  const parents = new Set(
+    gathered.found.map((p) => ('diagnostics' in p ? p.source : p.typed).split('/').slice(0, -1).join('/')),
+  );
+  const told = inRoot.filter(
+    (m) =>
+      /skill/i.test(m.path) || parents.has(`${typed}/${m.path.split('/').slice(0, -1).join('/')}`.replace(/\/$/, '')),
+  );
+  if (told.length > 0)
     (gathered.warnings ??= []).push(
-      `${typed}: ${inRoot.length === 1 ? `the git submodule ${shown(inRoot[0]!)} is` : `${inRoot.length} git submodules are`} not fetched, and no skill in ${inRoot.length === 1 ? 'it' : 'them'} is installed${inRoot.length === 1 ? '' : ` (${someOf(inRoot.map(shown))})`}: install ${inRoot.length === 1 ? 'it' : 'each'} from its own repository`,
+      `${typed}: ${told.length === 1 ? `the git submodule ${shown(told[0]!)} is` : `${told.length} git submodules are`} not fetched, and no skill in ${told.length === 1 ? 'it' : 'them'} is installed${told.length === 1 ? '' : ` (${someOf(told.map(shown))})`}: install ${told.length === 1 ? 'it' : 'each'} from its own repository`,
     );
   return gathered;
 }

@@ -478,16 +478,25 @@ describe('where skills go', () => {
     const outer = join(repos, 'outer.git');
     makeRepo(outer, {
       'skills/own/SKILL.md': skill('own'),
-      '.gitmodules': `[submodule "vendored"]\n\tpath = skills/vendored\n\turl = file://${vendor}\n`,
+      'packs/mine/SKILL.md': skill('mine'),
+      '.gitmodules': [
+        `[submodule "vendored"]\n\tpath = skills/vendored\n\turl = file://${vendor}`,
+        // Beside a skill, whatever its name: said. A library's, where no skill is: no news.
+        `[submodule "extra"]\n\tpath = packs/extra\n\turl = https://user:s3cret@example.com/extra.git`,
+        `[submodule "lib"]\n\tpath = third_party/lib\n\turl = https://example.com/lib.git`,
+      ].join('\n'),
     });
-    // The submodule as git records it: a commit of the other repository at that path (a gitlink).
-    git(outer, ['update-index', '--add', '--cacheinfo', `160000,${vendored},skills/vendored`]);
-    git(outer, ['commit', '--quiet', '-m', 'add the submodule']);
+    // The submodules as git records them: a commit of another repository at each path (a gitlink).
+    for (const path of ['skills/vendored', 'packs/extra', 'third_party/lib'])
+      git(outer, ['update-index', '--add', '--cacheinfo', `160000,${vendored},${path}`]);
+    git(outer, ['commit', '--quiet', '-m', 'add the submodules']);
     const all = await runCli(['install', `file://${outer}`], { cwd: dir, env });
     expect(all.exitCode).toBe(0);
     expect(all.stderr).toContain(
-      `warning: file://${outer}: the git submodule skills/vendored (file://${vendor}) is not fetched, and no skill in it is installed: install it from its own repository`,
+      `warning: file://${outer}: 2 git submodules are not fetched, and no skill in them is installed (skills/vendored (file://${vendor}), packs/extra (https://example.com/extra.git)): install each from its own repository`,
     );
+    expect(all.stderr).not.toContain('third_party');
+    expect(all.stderr).not.toContain('s3cret');
     expect(all.stdout).toContain('added     own@0.0.0');
     const one = await runCli(['install', `file://${outer}#:skills/vendored`], { cwd: dir, env });
     expect(one.exitCode).toBe(2);
