@@ -15,9 +15,12 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     argv.some((a, i) => (a === '--format' || a === '-f') && (argv[i + 1] === 'json' || argv[i + 1] === 'sarif')) ||
     argv.includes('--format=json') ||
     argv.includes('--format=sarif');
-  // A failure of a run asked for SARIF is still a SARIF log (upload-sarif reads it), not {"error": …}.
+  // A failure of a run asked for SARIF is still a SARIF log (upload-sarif reads it), not {"error": …}; with --json
+  // too (refused: two formats), the error is the JSON document --json promises.
   const sarif =
-    argv.some((a, i) => (a === '--format' || a === '-f') && argv[i + 1] === 'sarif') || argv.includes('--format=sarif');
+    !argv.includes('--json') &&
+    (argv.some((a, i) => (a === '--format' || a === '-f') && argv[i + 1] === 'sarif') ||
+      argv.includes('--format=sarif'));
   const failedAs = async (error: { code: string; message: string; hint?: string }, code: number) => {
     const { sarifFailure } = await import('./lint/formatters/sarif.js');
     const { safeJson } = await import('./ui/terminal-text.js');
