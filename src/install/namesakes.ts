@@ -88,8 +88,6 @@ export function preferPlaced(
         if (p !== kept)
           if (depthOfPath(insideOf(raw, p)) === depth) left.set(p, kept);
           else settled.outranked.set(p, kept);
-      // Deeper ones already left out for a copy no longer taken are left out for this one.
-      for (const [p, k] of settled.outranked) if (tie.includes(k) && k !== kept) settled.outranked.set(p, kept);
       settled.tied.delete(id);
       break;
     }

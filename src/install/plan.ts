@@ -207,7 +207,6 @@ export async function planFromSources(
     const forPlaced = settled ? preferPlaced(raw, settled, placed) : undefined;
     if (forPlaced?.size) warnings.push(placedWarning(raw, forPlaced));
     if (settled?.outranked.size) warnings.push(outrankedWarning(raw, settled.outranked));
-    if (forPlaced) for (const [p, kept] of forPlaced) settled!.outranked.set(p, kept);
     for (const p of chosen) {
       if ('diagnostics' in p) {
         // An invalid copy deeper than the namesake taken (a translation) is left out with the other deeper ones.
@@ -216,7 +215,7 @@ export async function planFromSources(
         (several && !options.strict ? skipped : invalid).push(p);
         continue;
       }
-      if (settled?.outranked.has(p)) continue;
+      if (settled?.outranked.has(p) || forPlaced?.has(p)) continue;
       const tie = settled?.tied.get(p.skill.id);
       if (tie) {
         skipped.push(tiedSkipped(raw, p, tie, alone(raw, p)));

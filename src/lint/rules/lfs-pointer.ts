@@ -18,14 +18,16 @@ export default {
   check(skill, ctx) {
     for (const e of skill.entries) {
       if (e.kind !== 'file') continue;
-      const size = ctx.stat(e.path)?.size;
+      const file = join(skill.root, e.path);
+      // The skill file's text is held already (a pointer's length is checked with it): no stat to size it.
+      const size = file === skill.file ? 0 : ctx.stat(e.path)?.size;
       if (size === undefined || size > MAX_POINTER_BYTES) continue;
       const text = ctx.readText(e.path);
       const stands = text === undefined ? undefined : lfsPointerSize(text);
       if (stands === undefined) continue;
       ctx.report({
         message: `${e.path} is a Git LFS pointer (to a file of ${stands} bytes), not the file: its content was never fetched`,
-        file: join(skill.root, e.path),
+        file,
         line: 1,
         hint: 'run git lfs pull where the skill comes from, or commit the file itself (skills install does not fetch LFS content)',
       });
