@@ -115,15 +115,22 @@ export function slipNear(lines: readonly string[], i: number): Slip | undefined 
 
 /** validate's hint for a slip: what went wrong, and the line that says what was meant. */
 export function slipHint(slip: Slip): string {
-  const written = repairedValue(slip);
+  let written = repairedValue(slip);
+  // The value holds bytes that are not UTF-8 (read as U+FFFD): a line copied from the hint would write U+FFFD into the
+  // file for good, so the hint says what to do first and shows no value.
+  const notUtf8 = written?.includes('\uFFFD') === true;
+  if (notUtf8) written = undefined;
+  const first = notUtf8
+    ? 'save the file as UTF-8 (it holds bytes that are not: iconv -f windows-1252 -t utf-8), then '
+    : '';
   if (slip.kind === 'block') {
     const what = `"${slip.indicator}" starts a block of text on the lines below it, so no text may follow it on its line`;
     return written === undefined
-      ? `${what}; drop the ${slip.indicator} or move the text below it`
+      ? `${what}; ${first}drop the ${slip.indicator} or move the text below it`
       : `${what}; drop the ${slip.indicator}: ${slip.key}: ${written}`;
   }
   const what = `the value of "${slip.key}" holds ": " and so reads as a nested key`;
-  return written === undefined ? `${what}; quote it` : `${what}; quote it: ${slip.key}: ${written}`;
+  return written === undefined ? `${what}; ${first}quote it` : `${what}; quote it: ${slip.key}: ${written}`;
 }
 
 /** `lint --fix`'s repair of a slip: lines [line, end] (0-based) replaced by one line, and what it does. */

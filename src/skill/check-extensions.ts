@@ -247,26 +247,33 @@ const REPLACEMENT = '\uFFFD';
  * (emoji lost as `�`, 4 of 15,818 mirrored public SKILL.md files). One warning per file, at its first place, counting
  * the others.
  */
-function checkEncoding(skill: Skill, out: Diagnostic[]): void {
+export function checkEncoding(skill: Skill, out: Diagnostic[]): void {
   const places = new Map<string, { pos?: Position; count: number }>();
   const note = (file: string, pos: Position | undefined, count: number) => {
     const p = places.get(file);
     if (p) p.count += count;
     else places.set(file, { ...(pos ? { pos } : {}), count });
   };
-  // The frontmatter or manifest values and keys first (they come first in the file), at the first top-level field
-  // that holds one.
-  eachText(skill.raw, (text, path) => {
-    if (text.includes(REPLACEMENT)) note(skill.file, skill.positions[topOf(path)], 1);
-  });
-  for (const part of skill.instructionParts) {
-    if (part.ascii) continue;
-    let i = part.text.indexOf(REPLACEMENT);
-    if (i < 0) continue;
-    const at = positionFinder(part.text)(i);
+  const inText = (file: string, text: string, line: number) => {
+    let i = text.indexOf(REPLACEMENT);
+    if (i < 0) return;
+    const at = positionFinder(text)(i);
     let count = 0;
-    for (; i >= 0; i = part.text.indexOf(REPLACEMENT, i + 1)) count++;
-    note(part.file, { line: at.line + part.line - 1, column: at.column }, count);
+    for (; i >= 0; i = text.indexOf(REPLACEMENT, i + 1)) count++;
+    note(file, { line: at.line + line - 1, column: at.column }, count);
+  };
+  // A skill file that did not parse (SK003) has no values: its whole text is searched, where the bytes that are not
+  // UTF-8 may be what broke it. Otherwise the frontmatter or manifest values and keys first (they come first in the
+  // file), at the first top-level field that holds one.
+  const unparsed = Object.keys(skill.raw).length === 0;
+  if (unparsed) inText(skill.file, skill.source, 1);
+  else
+    eachText(skill.raw, (text, path) => {
+      if (text.includes(REPLACEMENT)) note(skill.file, skill.positions[topOf(path)], 1);
+    });
+  for (const part of skill.instructionParts) {
+    if (part.ascii || (unparsed && part.file === skill.file)) continue;
+    inText(part.file, part.text, part.line);
   }
   for (const [file, { pos, count }] of places)
     out.push(

@@ -3,7 +3,7 @@ import type { Skill } from '../model/skill.js';
 import { diag } from '../model/diagnostic.js';
 import { checkSkillMd } from './check-skill-md.js';
 import { checkManifest } from './check-manifest.js';
-import { checkExtensions } from './check-extensions.js';
+import { checkEncoding, checkExtensions } from './check-extensions.js';
 
 export interface ValidateOptions {
   /** Check against the bare Agent Skills specification, as its reference validator does. */
@@ -49,6 +49,9 @@ export function validateSkill(skill: Skill, options: ValidateOptions = {}, safeR
       );
     } else checkManifest(skill, out);
     if (!options.spec) checkExtensions(skill, out, safeRegex);
+  } else if (!options.spec && out.some((d) => d.ruleId === 'SK003')) {
+    // YAML that does not parse may fail on bytes that are not UTF-8: say so, as lint --fix's refusal names it.
+    checkEncoding(skill, out);
   }
   if (options.spec) {
     // The reference reads everything as text and reports nothing else: keep only what it would report.

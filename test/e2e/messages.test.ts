@@ -33,6 +33,48 @@ describe('SK017: a value YAML would type, read as text', () => {
   });
 });
 
+describe('SK017: the spellings YAML types', () => {
+  it('reports True, NULL and base 60 as typed, and tRUE as text', async () => {
+    const dir = fresh();
+    writeTree(dir, {
+      'd/SKILL.md': skillMd(
+        'name: d\ndescription: Does d. Use when d.\nlicense: NULL\ncompatibility: True\nversion: 1:30\n',
+      ),
+      'e/SKILL.md': skillMd('name: e\ndescription: Does e. Use when e.\nlicense: tRUE\n'),
+    });
+    const r = await runCli(['validate', 'd', 'e'], { cwd: dir });
+    const sk017 = r.stdout.split('\n').filter((l) => l.includes('SK017'));
+    expect(sk017).toEqual([
+      `  d/SKILL.md:4:1  warning  license: NULL is read as the text "NULL", not as YAML's null (no value)  SK017 scalar-as-text`,
+      '  d/SKILL.md:5:1  warning  compatibility: True is read as the text "True", not as a boolean  SK017 scalar-as-text',
+      '  d/SKILL.md:6:1  warning  version: 1:30 is read as the text "1:30", not as a number  SK017 scalar-as-text',
+    ]);
+  });
+});
+
+describe('SK003 in a file that is not UTF-8', () => {
+  it('says the file is not UTF-8 (SK037) and shows no value holding U+FFFD to copy', async () => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'latin'));
+    // "Café: …" in Latin-1: the byte E9, and an unquoted ": " that breaks the YAML.
+    writeFileSync(
+      join(dir, 'latin', 'SKILL.md'),
+      Buffer.concat([
+        Buffer.from('---\nname: latin\ndescription: Caf'),
+        Buffer.from([0xe9]),
+        Buffer.from(': a value with a colon. Use when testing.\n---\n\n# Latin\n'),
+      ]),
+    );
+    const r = await runCli(['validate', 'latin'], { cwd: dir });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('latin/SKILL.md:3:17  warning  the replacement character U+FFFD');
+    expect(r.stdout).toContain('SK037 text-encoding');
+    const hint = r.stdout.split('\n').find((l) => l.includes('reads as a nested key'));
+    expect(hint).toContain('save the file as UTF-8');
+    expect(hint).not.toContain('\uFFFD');
+  });
+});
+
 describe('SK035: an invisible character', () => {
   it('writes out, in the hint, the character found (U+200B), not U+202E', async () => {
     const dir = fresh();
