@@ -136,6 +136,24 @@ describe('skills render-prompt --write (built CLI)', () => {
     expect(check.exitCode).toBe(0);
   });
 
+  it('keeps the BOM of a file whose block starts on its first line, and a lone-CR file lone-CR', async () => {
+    const { dir, env } = project();
+    const file = join(dir, 'AGENTS.md');
+    writeFileSync(file, `\uFEFF${BEGIN}\nold\n${END}\nmine\n`);
+    const r = await runCli(['render-prompt', '--write', 'AGENTS.md'], { cwd: dir, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const text = read(file);
+    expect(text.startsWith(`\uFEFF${BEGIN}\n${NOTE}\n`)).toBe(true);
+    expect(text.endsWith(`${END}\nmine\n`)).toBe(true);
+    const mac = join(dir, 'MAC.md');
+    writeFileSync(mac, '# Mac\rnotes\r');
+    expect((await runCli(['render-prompt', '--write', 'MAC.md'], { cwd: dir, env })).exitCode).toBe(0);
+    const once = read(mac);
+    expect(once.startsWith(`# Mac\rnotes\r\r${BEGIN}\r${NOTE}\r`)).toBe(true);
+    expect(once).not.toContain('\n');
+    expect((await runCli(['render-prompt', '--write', 'MAC.md', '--check'], { cwd: dir, env })).exitCode).toBe(0);
+  });
+
   it('writes locations relative to the file, which resolve from its folder (and the selected skill folder too)', async () => {
     const { dir, env } = project();
     mkdirSync(join(dir, 'docs/agents'), { recursive: true });
@@ -353,6 +371,15 @@ describe('skills render-prompt --write refuses, and writes nothing', () => {
     const r = await runCli(['render-prompt', '--write', 'D.md'], { cwd: dir, env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(read(join(dir, 'D.md')).startsWith(`${doc}\n${BEGIN}\n${NOTE}\n`)).toBe(true);
+  });
+
+  it('markers indented four spaces are indented code, text: the user’s example stays, the block is appended', async () => {
+    const { dir, env } = project();
+    const doc = `# P\n\nThe block looks like this:\n\n    ${BEGIN}\n    (the catalog)\n    ${END}\n\nmine\n`;
+    writeFileSync(join(dir, 'I.md'), doc);
+    const r = await runCli(['render-prompt', '--write', 'I.md'], { cwd: dir, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(read(join(dir, 'I.md')).startsWith(`${doc}\n${BEGIN}\n${NOTE}\n`)).toBe(true);
   });
 
   it('a folder, a binary file, a file too large, a missing folder', async () => {

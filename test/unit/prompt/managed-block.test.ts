@@ -56,6 +56,32 @@ describe('withBlock', () => {
     expect(withBlock(mixed, PROMPT, 'F.md').text).toBe(`a\n${block(PROMPT, '\r\n')}\r\nb\n`);
   });
 
+  it('keeps a byte-order mark before a block that starts on the first line', () => {
+    const text = `\uFEFF${block('old\n')}\nmine\n`;
+    const once = withBlock(text, PROMPT, 'F.md').text;
+    expect(once).toBe(`\uFEFF${block()}\nmine\n`);
+    expect(withBlock(once, PROMPT, 'F.md').text).toBe(once);
+  });
+
+  it('takes markers indented four spaces or a tab as text (indented code): the user’s example stays', () => {
+    for (const indent of ['    ', '\t', '     ']) {
+      const text = `# P\n\nThe block looks like this:\n\n${indent}${BEGIN}\n${indent}(the catalog)\n${indent}${END}\n\nmine\n`;
+      expect(findBlock(text, 'F.md')).toBeUndefined();
+      const r = withBlock(text, PROMPT, 'F.md');
+      expect(r).toEqual({ text: `${text}\n${block()}\n`, change: 'appended' });
+    }
+    // Three spaces still make a marker (CommonMark's HTML block).
+    expect(withBlock(`a\n   ${BEGIN}\nold\n   ${END}\nb\n`, PROMPT, 'F.md').text).toBe(`a\n${block()}\nb\n`);
+  });
+
+  it('keeps a lone CR (an old Mac editor’s line ending): appended and replaced with it', () => {
+    const cr = '# Notes\rmore\r';
+    const appended = withBlock(cr, PROMPT, 'F.md').text;
+    expect(appended).toBe(`${cr}\r${block(PROMPT, '\r')}\r`);
+    expect(appended).not.toContain('\n');
+    expect(withBlock(appended, 'other\n', 'F.md').text).toBe(`${cr}\r${block('other\n', '\r')}\r`);
+  });
+
   it('finds markers written with other spacing, and rewrites them as written here', () => {
     const text = 'a\n  <!--skills:begin-->  \nold\n<!--  skills:end -->\nb\n';
     expect(withBlock(text, PROMPT, 'F.md').text).toBe(`a\n${block()}\nb\n`);
