@@ -4,6 +4,7 @@ import {
   closeSync,
   constants,
   fchmodSync,
+  fchownSync,
   fsyncSync,
   lstatSync,
   openSync,
@@ -181,10 +182,12 @@ export function writeAtomic(
 ): void {
   const tmp = join(dirname(file), tempName(`.${basename(file)}.tmp-`, 'w'));
   const flush = options.flush !== false;
+  const owner = ownerToKeep(file);
   try {
     const fd = openSync(tmp, 'wx', options.mode ?? 0o644);
     try {
       if (options.mode !== undefined) fchmodSync(fd, options.mode);
+      if (owner) fchownSync(fd, owner.uid, owner.gid);
       writeAll(fd, data, file);
       if (flush) fsyncSync(fd);
     } finally {
@@ -196,6 +199,17 @@ export function writeAtomic(
     throw writeError(err, file);
   }
   if (flush) syncDir(dirname(file));
+}
+
+/**
+ * The owner a file replaced by root must keep (a user's AGENTS.md rewritten by `sudo skills …`, or in a container,
+ * must stay the user's): only root can give a file away, so for anyone else the new file is theirs, as any editor's
+ * save through a temp file makes it.
+ */
+function ownerToKeep(file: string): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  return st && (st.uid !== 0 || st.gid !== 0) ? { uid: st.uid, gid: st.gid } : undefined;
 }
 
 /** A write that failed, told as what it is (a full disk, a read-only folder), naming the file left as it was. */

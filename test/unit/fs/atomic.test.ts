@@ -1,5 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeSync, existsSync, openSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -89,6 +98,24 @@ describe('writeAtomic and writeAll', () => {
     } finally {
       closeSync(fd);
     }
+  });
+});
+
+describe('writeAtomic and the file owner', () => {
+  it('keeps the owner of the file it replaces when root writes it; anyone else gets a file of their own', () => {
+    const dir = fresh();
+    const file = join(dir, 'AGENTS.md');
+    writeFileSync(file, 'old\n');
+    const root = process.getuid?.() === 0;
+    // Only root can give the file away (as the test itself needs to, to set it up).
+    if (root) chownSync(file, 1234, 2345);
+    writeAtomic(file, 'new\n');
+    const st = statSync(file);
+    expect(readFileSync(file, 'utf8')).toBe('new\n');
+    expect([st.uid, st.gid]).toEqual(root ? [1234, 2345] : [process.getuid!(), process.getgid!()]);
+    // A new file is the writer's.
+    writeAtomic(join(dir, 'new.md'), 'x');
+    expect(statSync(join(dir, 'new.md')).uid).toBe(process.getuid!());
   });
 });
 
