@@ -8,7 +8,7 @@ import { toSarif } from '../lint/formatters/sarif.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
 import { visibleFindings } from '../lint/visible.js';
 import { countFindings, formatDiagnostic, formatStylish, toJson, type ValidateResult } from '../ui/validate-report.js';
-import { forTerminal, safeJson, writeSafeJson } from '../ui/terminal-text.js';
+import { forTerminal, forTerminalLine, safeJson, writeSafeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 import { parseConcurrency } from '../lint/parallel.js';
 
@@ -123,14 +123,14 @@ async function render(
   if (format === 'sarif') return safeJson(toSarif(run.reports, rules, { cwd: ctx.cwd, version: ctx.version })) + '\n';
   const c = paint(useColor(options.color, ctx));
   const fixed = run.fixed
-    .map((f) => `${c.green('fixed')}  ${forTerminal(`${relative(ctx.cwd, f.file) || '.'}: ${f.description}`)}\n`)
+    .map((f) => `${c.green('fixed')}  ${forTerminalLine(`${relative(ctx.cwd, f.file) || '.'}: ${f.description}`)}\n`)
     .join('');
   // A fix no pass applies is said with its reason: under --fix as not done, else as not possible.
   const label = options.fix ? 'not fixed' : 'cannot fix';
   const notFixed = run.notFixed
     .map(
       (f) =>
-        `${c.yellow(label)}  ${forTerminal(`${relative(ctx.cwd, f.file) || '.'}: ${f.description}: ${f.reason}`)}\n`,
+        `${c.yellow(label)}  ${forTerminalLine(`${relative(ctx.cwd, f.file) || '.'}: ${f.description}: ${f.reason}`)}\n`,
     )
     .join('');
   return (
@@ -155,7 +155,7 @@ function stylish(run: LintRun, result: ValidateResult, options: LintOptions, c: 
     return hidden ? `${body}${c.dim(`… and ${hidden} hidden; --verbose shows them`)}\n` : body;
   }
   // ESLint's --quiet: the failing skills and their errors, then one line.
-  const rel = (p: string) => forTerminal(relative(cwd, p) || '.');
+  const rel = (p: string) => forTerminalLine(relative(cwd, p) || '.');
   const out: string[] = [];
   for (const r of shown.reports) {
     out.push(`${c.red('✖')} ${c.bold(rel(r.skill.root))}`);

@@ -3,7 +3,7 @@ import type { Paint } from '../ui/color.js';
 import { homeOf, type Context } from '../context.js';
 import { listSkills, type ListResult, type ListRow } from '../registry/list.js';
 import { paint, useColor } from '../ui/color.js';
-import { forTerminal, safeJson } from '../ui/terminal-text.js';
+import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 import { userListCache } from '../skill/list-cache.js';
 import { shownWarnings } from '../prompt/skill-warnings.js';
@@ -81,7 +81,7 @@ export function formatList(
       r.owner ?? '-',
       r.registered ? `${r.scope}+registry` : r.scope,
       r.usedBy.length > 0 ? r.usedBy.join(', ') : '-',
-    ].map(forTerminal),
+    ].map(forTerminalLine),
   );
   const head = ['ID', 'VERSION', 'LAYOUT', 'OWNER', 'SCOPE', 'USED BY'];
   const widths = head.map((h, i) => Math.max(width(h), ...cells.map((row) => width(row[i]!))));

@@ -8,7 +8,7 @@ import { jsonDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
-import { forTerminal, safeJson } from '../ui/terminal-text.js';
+import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
 
 export interface PackOptions {
   dir?: string;
@@ -84,7 +84,7 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
     return { outcome: { ok: true, result }, exitCode: 0 };
   }
   if (options.quiet) {
-    ctx.stdout.write(`${forTerminal(rel(result.file))}\n`);
+    ctx.stdout.write(`${forTerminalLine(rel(result.file))}\n`);
     return { outcome: { ok: true, result }, exitCode: 0 };
   }
   const name = result.version ? `${result.id}@${result.version}` : result.id;
@@ -92,12 +92,12 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
   if (options.dryRun) {
     const width = Math.max(0, ...result.files.map((f) => kb(f.size).length));
     for (const f of result.files)
-      ctx.stdout.write(`${kb(f.size).padStart(width)}  ${f.mode === 0o755 ? 'x' : ' '} ${forTerminal(f.path)}\n`);
+      ctx.stdout.write(`${kb(f.size).padStart(width)}  ${f.mode === 0o755 ? 'x' : ' '} ${forTerminalLine(f.path)}\n`);
     ctx.stdout.write(
-      `${c.bold(forTerminal(name))}: ${count}, ${kb(result.unpackedSize)} unpacked, would be ${forTerminal(rel(result.file))} ${c.dim('(dry run: nothing written)')}\n`,
+      `${c.bold(forTerminalLine(name))}: ${count}, ${kb(result.unpackedSize)} unpacked, would be ${forTerminalLine(rel(result.file))} ${c.dim('(dry run: nothing written)')}\n`,
     );
   } else {
-    ctx.stdout.write(`${c.green('packed')} ${c.bold(forTerminal(name))} → ${forTerminal(rel(result.file))}\n`);
+    ctx.stdout.write(`${c.green('packed')} ${c.bold(forTerminalLine(name))} → ${forTerminalLine(rel(result.file))}\n`);
     ctx.stdout.write(`size:      ${kb(result.size!)} (${kb(result.unpackedSize)} unpacked)\n`);
     ctx.stdout.write(`files:     ${result.files.length}\n`);
     ctx.stdout.write(`integrity: ${result.integrity}\n`);

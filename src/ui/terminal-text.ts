@@ -10,6 +10,15 @@ export function forTerminal(text: string): string {
 }
 
 /**
+ * Text for one line of a terminal (a path, a name, a finding's message): forTerminal, and a line break or a tab
+ * written as \n and \t too, so that a file named `x\n✔ forged-skill` cannot print a line of its own.
+ */
+export function forTerminalLine(text: string): string {
+  const safe = forTerminal(text);
+  return /[\n\t]/.test(safe) ? safe.replace(/\n/g, '\\n').replace(/\t/g, '\\t') : safe;
+}
+
+/**
  * A JSON document whose text carries no unsafe character: JSON.stringify escapes C0 controls but passes C1
  * controls, DEL and bidirectional overrides through raw. The same data, written with \u escapes.
  */

@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import type { Paint } from './color.js';
 import { jsonDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
-import { forTerminal } from './terminal-text.js';
+import { forTerminal, forTerminalLine } from './terminal-text.js';
 
 /** What a report shows of its skill. */
 export type ReportedSkill = Pick<Skill, 'root' | 'id' | 'layout' | 'version'>;
@@ -57,12 +57,12 @@ export function toJson(result: ValidateResult) {
 /** Findings grouped by skill, ESLint's "stylish" in spirit, and one summary line. */
 export function formatStylish(result: ValidateResult, c: Paint, cwd: string): string {
   const out: string[] = [];
-  const rel = (p: string) => forTerminal(relative(cwd, p) || '.');
+  const rel = (p: string) => forTerminalLine(relative(cwd, p) || '.');
   for (const r of result.reports) {
     const failed = !r.valid || (result.strict && r.diagnostics.some((d) => d.severity === 'warning'));
     const mark = failed ? c.red('✖') : c.green('✔');
     out.push(
-      `${mark} ${c.bold(rel(r.skill.root))} ${c.dim(`(${r.skill.layout}${r.skill.version ? ` ${forTerminal(r.skill.version)}` : ''})`)}`,
+      `${mark} ${c.bold(rel(r.skill.root))} ${c.dim(`(${r.skill.layout}${r.skill.version ? ` ${forTerminalLine(r.skill.version)}` : ''})`)}`,
     );
     for (const d of r.diagnostics) out.push(formatDiagnostic(d, c, rel));
   }
@@ -92,10 +92,10 @@ export function formatStylish(result: ValidateResult, c: Paint, cwd: string): st
 
 /** One finding on its line (and its hint below), every text from the skill escaped for the terminal. */
 export function formatDiagnostic(d: Diagnostic, c: Paint, rel: (p: string) => string): string {
-  const where = `${forTerminal(rel(d.file))}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}`;
+  const where = `${forTerminalLine(rel(d.file))}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}`;
   const sev =
     d.severity === 'error' ? c.red('error  ') : d.severity === 'warning' ? c.yellow('warning') : c.cyan('info   ');
-  let s = `  ${where}  ${sev}  ${forTerminal(d.message)}  ${c.dim(`${d.ruleId} ${d.rule}`)}`;
+  let s = `  ${where}  ${sev}  ${forTerminalLine(d.message)}  ${c.dim(`${d.ruleId} ${d.rule}`)}`;
   if (d.hint) s += `\n      ${c.dim(`hint: ${forTerminal(d.hint).replace(/\n/g, '\n            ')}`)}`;
   return s;
 }

@@ -183,6 +183,35 @@ describe('terminal control sequences and hidden characters in a skill (item 13)'
     expectClean(dry, 'pack --dry-run');
   });
 
+  it('a file name with a line break or a tab prints no line of its own: lint, validate, pack --dry-run', async () => {
+    const dir = t.fresh('newline-name');
+    const forged = '\n✔ forged-skill (skill-md 1.0.0)\n1 skill valid\n';
+    writeTree(dir, {
+      'ctl/SKILL.md': skillMd(
+        'name: ctl\ndescription: Checks names. Use when testing names.\nmetadata:\n  version: 1.0.0\n',
+      ),
+    });
+    mkdirSync(join(dir, 'ctl', 'references'));
+    writeFileSync(join(dir, 'ctl', 'references', `x.md${forged}`), 'x\n');
+    writeFileSync(join(dir, 'ctl', 'references', 'tab\there.md'), 'x\n');
+    for (const args of [
+      ['lint', '--verbose', 'ctl'],
+      ['validate', 'ctl'],
+      ['pack', 'ctl', '--dry-run'],
+    ]) {
+      const r = await runCli(args, { cwd: dir });
+      const lines = r.stdout.split('\n');
+      expect(
+        lines.filter((l) => l.startsWith('✔ forged')),
+        args.join(' '),
+      ).toEqual([]);
+      // The run's own summary, at most once (validate's): none forged.
+      expect(lines.filter((l) => l === '1 skill valid').length, args.join(' ')).toBeLessThanOrEqual(1);
+      expect(r.stdout, args.join(' ')).not.toContain('\t');
+      if (args[0] !== 'validate') expect(r.stdout, args.join(' ')).toContain('x.md\\n✔ forged-skill');
+    }
+  });
+
   it('leaves legitimate joiners alone: Persian ZWNJ, emoji sequences, a flag, one variation selector', async () => {
     const dir = t.fresh('joiners');
     writeTree(dir, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forTerminal, safeJson, writeSafeJson } from '../../../src/ui/terminal-text.js';
+import { forTerminal, forTerminalLine, safeJson, writeSafeJson } from '../../../src/ui/terminal-text.js';
 import { isSafeText, stripUnsafe, unsafeChars } from '../../../src/formats/unsafe-text.js';
 
 const tag = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
@@ -102,5 +102,13 @@ describe('writeSafeJson', () => {
       await new Promise((r) => setTimeout(r, 1));
     }
     await done;
+  });
+});
+
+describe('forTerminalLine', () => {
+  it('writes a line break and a tab as \\n and \\t, and everything forTerminal escapes as it does', () => {
+    expect(forTerminalLine('x.md\n✔ forged\tskill')).toBe('x.md\\n✔ forged\\tskill');
+    expect(forTerminalLine('a\rb\u001b[2Jc')).toBe(forTerminal('a\rb\u001b[2Jc'));
+    expect(forTerminalLine('plain name')).toBe('plain name');
   });
 });
