@@ -25,66 +25,76 @@ export const HOME_INTO_PATH = /^~\/(?!(?:\.\.?)(?:\/|$))[^/\\\0]+(?:\/(?!(?:\.\.
 // Built on first use: zod is set up only when a lockfile is read (README, "Libraries set up on first use"); list and
 // render-prompt import this module for LOCKFILE_NAME alone.
 function buildSchemas() {
-  const entry = z.object({
-    version: z.string().min(1),
-    /**
-     * `folder:<path>`, `archive:<path>`, `archive:<path>#<path inside>` (relative to the lockfile's folder),
-     * `registry`, `registry:<dir>`, `git:<url>` (with `commit`, and `path` inside the repository), or `url:<https URL
-     * of an archive>`.
-     */
-    source: z
-      .string()
-      .regex(
-        /^(folder:.+|archive:.+|registry(:.+)?|git:.+|url:https?:\/\/.+|npm:(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*|well-known:https?:\/\/.+|mcp:(stdio:.+|https?:\/\/.+))$/,
-        'expected "folder:<path>", "archive:<path>", "registry", "registry:<dir>", "git:<url>", "url:<https URL>", "npm:<package>", "well-known:<index URL>" or "mcp:<server>"',
-      ),
-    /**
-     * What was asked, kept so `outdated` and `update` know the range: a git ref (`v1.2.0`, `main`, `semver:^1.2`) or a
-     * registry range.
-     */
-    ref: z.string().min(1).optional(),
-    /** A git source's resolved commit: 40 hex digits. */
-    commit: z
-      .string()
-      .regex(/^[0-9a-f]{40}$/, 'expected the 40-hex commit')
-      .optional(),
-    /** The skill's folder inside a git repository or an archive by URL ('' or absent: its top). */
-    path: z.string().regex(INNER_PATH, 'expected a relative path with "/" and no ".." (e.g. "skills/pdf")').optional(),
-    /** An npm package's tarball URL, as the registry's packument gave it. */
-    tarball: z.string().url().optional(),
-    /** The sha512 SRI of that tarball, as the packument records it (checked again on every install). */
-    tarballIntegrity: z
-      .string()
-      .regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected "sha512-<base64>"')
-      .optional(),
-    /**
-     * Placed as a symlink to the source folder (--link): its content follows the folder, so replay does not check it.
-     */
-    link: z.literal(true).optional(),
-    /** sha512 SRI of the skill's files (paths, execute bits, bytes): the registry's integrity. */
-    integrity: z.string().regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected "sha512-<base64>"'),
-    /** The resolved dependencies: id → version. */
-    dependencies: z.record(z.string()),
-  });
+  const entry = z
+    .object({
+      version: z.string().min(1),
+      /**
+       * `folder:<path>`, `archive:<path>`, `archive:<path>#<path inside>` (relative to the lockfile's folder),
+       * `registry`, `registry:<dir>`, `git:<url>` (with `commit`, and `path` inside the repository), or `url:<https URL
+       * of an archive>`.
+       */
+      source: z
+        .string()
+        .regex(
+          /^(folder:.+|archive:.+|registry(:.+)?|git:.+|url:https?:\/\/.+|npm:(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*|well-known:https?:\/\/.+|mcp:(stdio:.+|https?:\/\/.+))$/,
+          'expected "folder:<path>", "archive:<path>", "registry", "registry:<dir>", "git:<url>", "url:<https URL>", "npm:<package>", "well-known:<index URL>" or "mcp:<server>"',
+        ),
+      /**
+       * What was asked, kept so `outdated` and `update` know the range: a git ref (`v1.2.0`, `main`, `semver:^1.2`)
+       * or a registry range.
+       */
+      ref: z.string().min(1).optional(),
+      /** A git source's resolved commit: 40 hex digits. */
+      commit: z
+        .string()
+        .regex(/^[0-9a-f]{40}$/, 'expected the 40-hex commit')
+        .optional(),
+      /** The skill's folder inside a git repository or an archive by URL ('' or absent: its top). */
+      path: z
+        .string()
+        .regex(INNER_PATH, 'expected a relative path with "/" and no ".." (e.g. "skills/pdf")')
+        .optional(),
+      /** An npm package's tarball URL, as the registry's packument gave it. */
+      tarball: z.string().url().optional(),
+      /** The sha512 SRI of that tarball, as the packument records it (checked again on every install). */
+      tarballIntegrity: z
+        .string()
+        .regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected "sha512-<base64>"')
+        .optional(),
+      /**
+       * Placed as a symlink to the source folder (--link): its content follows the folder, so replay does not check it.
+       */
+      link: z.literal(true).optional(),
+      /** sha512 SRI of the skill's files (paths, execute bits, bytes): the registry's integrity. */
+      integrity: z.string().regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, 'expected "sha512-<base64>"'),
+      /** The resolved dependencies: id → version. */
+      dependencies: z.record(z.string()),
+    })
+    // A field of a later version of the lock (as `into` and `link` once were) is kept as it was written, not dropped
+    // by this version's next write: a team on two versions loses nothing either records.
+    .passthrough();
 
-  const file = z.object({
-    /**
-     * The agent folders this project installs `<id>/` folders into, relative to the lockfile's folder; sorted, unique.
-     */
-    into: z
-      .array(
-        z
-          .string()
-          .refine(
-            (p) => INTO_PATH.test(p) || HOME_INTO_PATH.test(p),
-            'expected a folder inside the lockfile\'s folder, relative, with "/" and no ".." (e.g. ".claude/skills")',
-          ),
-      )
-      .optional(),
-    lockfileVersion: z.literal(LOCKFILE_VERSION),
-    /** Keyed by skill id (the one rule, isSkillId), as the registry keeps ids (and `--into` names folders). */
-    skills: z.record(z.string().refine(isSkillId, `expected a skill id: ${SKILL_ID_RULE}`), entry),
-  });
+  const file = z
+    .object({
+      /**
+       * The agent folders this project installs `<id>/` folders into, relative to the lockfile's folder; sorted,
+       * unique.
+       */
+      into: z
+        .array(
+          z
+            .string()
+            .refine(
+              (p) => INTO_PATH.test(p) || HOME_INTO_PATH.test(p),
+              'expected a folder inside the lockfile\'s folder, relative, with "/" and no ".." (e.g. ".claude/skills")',
+            ),
+        )
+        .optional(),
+      lockfileVersion: z.literal(LOCKFILE_VERSION),
+      /** Keyed by skill id (the one rule, isSkillId), as the registry keeps ids (and `--into` names folders). */
+      skills: z.record(z.string().refine(isSkillId, `expected a skill id: ${SKILL_ID_RULE}`), entry),
+    })
+    .passthrough();
   return { entry, file };
 }
 
@@ -154,12 +164,61 @@ export function emptyLockfile(): Lockfile {
   return { lockfileVersion: LOCKFILE_VERSION, skills: {} };
 }
 
-/** Parse skills-lock.json text; a problem comes back located (line, column) rather than thrown. */
-export function parseLockfile(text: string, label = LOCKFILE_NAME): { lock?: Lockfile; problem?: Problem } {
+/**
+ * Parse skills-lock.json text; a problem comes back located (line, column) rather than thrown. `newer`: the lock's
+ * lockfileVersion is a later one than this version of skills reads (written by a newer skills).
+ */
+export function parseLockfile(
+  text: string,
+  label = LOCKFILE_NAME,
+): { lock?: Lockfile; problem?: Problem; newer?: number } {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const { value, problem } = parseDocument(body, lockSchemas().file, label);
-  return value ? { lock: value } : { problem };
+  if (value) return { lock: value };
+  const newer = newerVersion(body);
+  if (newer === undefined) return { problem };
+  const at = body.slice(0, Math.max(0, body.indexOf('"lockfileVersion"'))).split('\n');
+  return {
+    newer,
+    problem: {
+      message: `${label} has lockfileVersion ${newer}: it was written by a newer version of skills, and this one reads lockfileVersion ${LOCKFILE_VERSION}`,
+      line: at.length,
+      column: at[at.length - 1]!.length + 1,
+    },
+  };
 }
+
+/** The lockfileVersion of a lock later than this version reads, else undefined. */
+function newerVersion(text: string): number | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const v = (data as { lockfileVersion?: unknown } | null)?.lockfileVersion;
+  return typeof v === 'number' && Number.isSafeInteger(v) && v > LOCKFILE_VERSION ? v : undefined;
+}
+
+/** The fields of `o` this version does not know (a later version's), kept as written. */
+function unknownFields(o: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) if (!known.includes(k) && o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+const ENTRY_FIELDS = [
+  'commit',
+  'dependencies',
+  'integrity',
+  'link',
+  'path',
+  'ref',
+  'source',
+  'tarball',
+  'tarballIntegrity',
+  'version',
+];
+const FILE_FIELDS = ['into', 'lockfileVersion', 'skills'];
 
 const sortKeys = <T>(o: Record<string, T>): Record<string, T> =>
   Object.fromEntries(
@@ -175,10 +234,12 @@ export function serializeLockfile(lock: Lockfile): string {
       .sort()
       .map((id) => {
         const e = lock.skills[id]!;
-        // Keys in order, the optional ones only when set: a lock from before them keeps its bytes.
+        // Keys in order, the optional ones only when set: a lock from before them keeps its bytes. A later version's
+        // fields are kept, in the order of their names among the others.
         return [
           id,
-          {
+          sortKeys({
+            ...unknownFields(e, ENTRY_FIELDS),
             ...(e.commit === undefined ? {} : { commit: e.commit }),
             dependencies: sortKeys(e.dependencies),
             integrity: e.integrity,
@@ -189,13 +250,19 @@ export function serializeLockfile(lock: Lockfile): string {
             ...(e.tarball === undefined ? {} : { tarball: e.tarball }),
             ...(e.tarballIntegrity === undefined ? {} : { tarballIntegrity: e.tarballIntegrity }),
             version: e.version,
-          },
+          }),
         ];
       }),
   );
   // No folder recorded, no field: a lock from before `into` existed keeps its bytes.
   const into = intoOf(lock);
-  return `${JSON.stringify({ ...(into.length ? { into } : {}), lockfileVersion: lock.lockfileVersion, skills }, null, 2)}\n`;
+  const top = sortKeys({
+    ...unknownFields(lock, FILE_FIELDS),
+    ...(into.length ? { into } : {}),
+    lockfileVersion: lock.lockfileVersion,
+    skills,
+  });
+  return `${JSON.stringify(top, null, 2)}\n`;
 }
 
 /** The lock's recorded agent folders, sorted and unique (none: an empty list). */

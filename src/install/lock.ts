@@ -78,10 +78,13 @@ export function readLockfile(file: string): Lockfile | undefined {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
   }
-  const { lock, problem } = parseLockfile(text, LOCKFILE_NAME);
+  const { lock, problem, newer } = parseLockfile(text, LOCKFILE_NAME);
   if (!lock) {
     throw new SkillsError('E_CONFIG', `${file}:${problem!.line}:${problem!.column}: ${problem!.message}`, {
-      hint: `nothing was installed or written: fix ${file} by hand (see the README's lockfile format), or delete it and install again`,
+      hint:
+        newer !== undefined
+          ? `nothing was installed or written: update skills to the version your team uses (npm install -g skillsmith@latest), and keep the lock as it is`
+          : `nothing was installed or written: fix ${file} by hand (see the README's lockfile format), or delete it and install again`,
     });
   }
   return lock;

@@ -69,7 +69,18 @@ describe('skills-lock.json', () => {
 
   it('locates a wrong field: the version of the format, a source, an integrity', () => {
     const newer = serializeLockfile(lock).replace('"lockfileVersion": 1', '"lockfileVersion": 2');
-    expect(parseLockfile(newer).problem).toMatchObject({
+    expect(parseLockfile(newer)).toEqual({
+      newer: 2,
+      problem: {
+        line: 2,
+        column: 3,
+        message:
+          'skills-lock.json has lockfileVersion 2: it was written by a newer version of skills, and this one reads lockfileVersion 1',
+      },
+    });
+    const older = serializeLockfile(lock).replace('"lockfileVersion": 1', '"lockfileVersion": "1"');
+    expect(parseLockfile(older).newer).toBeUndefined();
+    expect(parseLockfile(older).problem).toMatchObject({
       line: 2,
       column: 22,
       message: expect.stringContaining('skills-lock.json: lockfileVersion: Invalid literal value, expected 1'),
@@ -87,6 +98,25 @@ describe('skills-lock.json', () => {
       line: 15,
       column: 20,
     });
+  });
+
+  it('keeps the fields a later version added, top level and per skill, in sorted place, when it writes the lock again', () => {
+    const text = serializeLockfile(lock)
+      .replace('{\n  "lockfileVersion"', '{\n  "aNewTop": {"b": [1, 2]},\n  "lockfileVersion"')
+      .replace('"source": "registry",', '"source": "registry",\n      "signature": "x",');
+    const parsed = parseLockfile(text).lock!;
+    const again = serializeLockfile(parsed);
+    expect(JSON.parse(again)).toEqual(JSON.parse(text));
+    expect(Object.keys(JSON.parse(again))).toEqual(['aNewTop', 'lockfileVersion', 'skills']);
+    expect(Object.keys(JSON.parse(again).skills['basic-tools'])).toEqual([
+      'dependencies',
+      'integrity',
+      'signature',
+      'source',
+      'version',
+    ]);
+    // A lock without such fields keeps its bytes.
+    expect(serializeLockfile(parseLockfile(serializeLockfile(lock)).lock!)).toBe(serializeLockfile(lock));
   });
 
   it('lists what changed between two locks', () => {
