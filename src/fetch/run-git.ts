@@ -246,6 +246,11 @@ const NO_REF =
   /couldn't find remote ref|no such remote ref|not our ref|unadvertised object|Could not find remote branch|bad object|unknown revision|Needed a single revision|is not a commit|not a valid object name/i;
 /** git's http.lowSpeedLimit/lowSpeedTime (curl 28) ended a transfer that stopped moving. */
 const TOO_SLOW = /Operation too slow|curl 28 /i;
+/**
+ * git could not write its copy on this machine (the cache's disk is full, or read-only): whatever index-pack then
+ * says of the pack it could not write is that, not a damaged repository.
+ */
+const LOCAL_WRITE = /No space left on device|Disk quota exceeded|Read-only file system/i;
 /** The remote's objects cannot all be read: a damaged repository, whatever the transport then says (early EOF). */
 const DAMAGED =
   /repository corruption|unable to read [0-9a-f]{40}|invalid index-pack output|did not receive expected object|pack has bad object|index-pack failed/i;
@@ -302,6 +307,11 @@ export function gitFailure(url: string, stderr: string, ref?: string): SkillsErr
       hint: 'connect once by hand (e.g. ssh -T git@github.com) to check and accept the key, then run again',
     });
   if (ref !== undefined && NO_REF.test(stderr)) return noRef(url, ref);
+  const local = stderr.split(/[\r\n]+/).find((l) => LOCAL_WRITE.test(l));
+  if (local !== undefined)
+    return new SkillsError('E_IO', `${shown}: git cannot write its copy on this machine: ${lastLine(local)}`, {
+      hint: 'free space on the disk of the skills cache (~/.cache/skills: $XDG_CACHE_HOME/skills, or SKILLS_CACHE_DIR to move it) and of the project, then run again; the repository is not at fault',
+    });
   const damaged = stderr.split(/[\r\n]+/).find((l) => DAMAGED.test(l));
   if (damaged !== undefined)
     return new SkillsError('E_IO', `${shown}: the repository is damaged: ${lastLine(damaged)}`, {

@@ -475,6 +475,17 @@ describe('gitFailure: what git said, told as what it means', () => {
     expect(err.message).toBe(`${u}: cannot read the repository: it does not exist or needs credentials`);
   });
 
+  it('a full or read-only disk here is not a damaged repository (git then says index-pack failed)', () => {
+    for (const why of ['No space left on device', 'Read-only file system', 'Disk quota exceeded']) {
+      const err = gitFailure(u, `fatal: write error: ${why}\nfatal: fetch-pack: invalid index-pack output\n`);
+      expect(err.message).toBe(`${u}: git cannot write its copy on this machine: write error: ${why}`);
+      expect(err.hint).toMatch(/free space on the disk of the skills cache/);
+      expect(err.message).not.toMatch(/damaged/);
+    }
+    // Without such a line, index-pack's failure is the repository's.
+    expect(gitFailure(u, 'fatal: fetch-pack: invalid index-pack output\n').message).toMatch(/is damaged/);
+  });
+
   it('tells an unknown host key, a missing ref, a network failure and anything else apart', () => {
     expect(
       gitFailure(u, 'Host key verification failed.\nfatal: Could not read from remote repository.\n').hint,
