@@ -155,8 +155,9 @@ export function checkOpenedWithin(fd: number, file: string, within: string): voi
     real = undefined;
   }
   if (real !== undefined) {
-    // The same path as asked: no link anywhere on the way.
-    if (real === resolve(file)) return;
+    // The same path as asked: no link anywhere on the way (the path as given first: callers give absolute,
+    // normalised paths, and resolve costs more than the readlink).
+    if (real === file || real === resolve(file)) return;
     if (!isInside(realWithin(within), real)) throw new LinkOutside(file, real, true);
     return;
   }

@@ -73,7 +73,8 @@ export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: Saf
   }
   const patterns = skill.triggers?.patterns ?? [];
   patterns.forEach((p, i) => {
-    const pos = at(`triggers.patterns[${i}]`) ?? at('triggers.patterns') ?? at('triggers');
+    // Found only for a finding: a skill's positions are worked out from its text on first use.
+    const pos = () => at(`triggers.patterns[${i}]`) ?? at('triggers.patterns') ?? at('triggers');
     let re: RegExp;
     try {
       re = new RegExp(p, 'i');
@@ -84,7 +85,7 @@ export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: Saf
           'error',
           `triggers.patterns[${i}] does not compile as a regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`,
           file,
-          pos,
+          pos(),
         ),
       );
       return;
@@ -96,7 +97,7 @@ export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: Saf
           'error',
           `triggers.patterns[${i}] "${p}" can backtrack catastrophically (nested or overlapping repetition)`,
           file,
-          pos,
+          pos(),
           'remove the nested quantifier, e.g. (a+)+ → a+',
         ),
       );
@@ -105,7 +106,7 @@ export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: Saf
   if (Array.isArray(raw.toolsets)) {
     raw.toolsets.forEach((t, i) => {
       if (typeof t !== 'string') return;
-      const pos = at(`toolsets[${i}]`) ?? at('toolsets');
+      const pos = () => at(`toolsets[${i}]`) ?? at('toolsets');
       const m = /^([^:]+):([A-Za-z_$][\w$]*)$/.exec(t);
       if (!m) {
         out.push(
@@ -114,14 +115,14 @@ export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: Saf
             'error',
             `toolsets[${i}] "${t}" must be path:Export, e.g. "toolsets/index:HelloToolset"`,
             file,
-            pos,
+            pos(),
           ),
         );
         return;
       }
       const p = m[1]!;
       if (isAbsolute(p) || normalize(p).replace(/\\/g, '/').startsWith('../')) {
-        out.push(diag('path-inside', 'error', `toolsets[${i}] "${p}" leads out of the skill`, file, pos));
+        out.push(diag('path-inside', 'error', `toolsets[${i}] "${p}" leads out of the skill`, file, pos()));
         return;
       }
       const base = normalize(p).replace(/\\/g, '/').replace(/^\.\//, '');
@@ -133,7 +134,7 @@ export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: Saf
             'error',
             `toolsets[${i}]: no file ${base} (or ${base}.ts, ${base}.js) in the skill`,
             file,
-            pos,
+            pos(),
           ),
         );
       }
@@ -203,9 +204,10 @@ function checkUnsafeText(skill: Skill, out: Diagnostic[]): void {
     scan(part.file, part.text, part.line, () => 'the instructions', part.ascii);
   // Every frontmatter or manifest value, as decoded (a YAML or JSON escape such as "\u001b" holds the character
   // the text does not show), and every key: reported at the key.
-  eachText(skill.raw, (text, path, isKey) => {
+  eachText(skill.raw, (text, pathOf, isKey) => {
     const found = unsafeChars(text);
     if (found.length === 0) return;
+    const path = pathOf();
     if (isKey) report(skill.file, skill.positions[path], `the key of ${path}`, found);
     else report(skill.file, skill.positions[path] ?? skill.positions[topOf(path)], path, found);
   });
@@ -214,25 +216,49 @@ function checkUnsafeText(skill: Skill, out: Diagnostic[]): void {
 /** The top-level field of a value's path: `metadata` of `metadata.author`, `triggers` of `triggers.keywords[0]`. */
 const topOf = (path: string) => path.replace(/[.[].*$/, '');
 
+/** A value met by eachText: its path is made from its parent's only when asked for (most values need none). */
+interface TextNode {
+  value: unknown;
+  parent: TextNode | undefined;
+  /** The key in a mapping, or the index in a list. */
+  key: string | number;
+  path?: string;
+}
+
+function pathOf(node: TextNode): string {
+  if (node.path !== undefined) return node.path;
+  const parent = node.parent === undefined ? '' : pathOf(node.parent);
+  node.path =
+    typeof node.key === 'number' ? `${parent}[${node.key}]` : parent === '' ? node.key : `${parent}.${node.key}`;
+  return node.path;
+}
+
 /**
  * Every string value of a frontmatter or manifest object, and every key of its mappings, with its path
- * (`metadata.author`, `triggers.keywords[0]`), in the file's order. A stack, not recursion, and each shared object
- * once: YAML aliases make a small file a graph of billions of paths.
+ * (`metadata.author`, `triggers.keywords[0]`, made when `path()` is called), in the file's order. A stack, not
+ * recursion, and each shared object once: YAML aliases make a small file a graph of billions of paths.
  */
-function eachText(raw: Record<string, unknown>, visit: (text: string, path: string, isKey: boolean) => void): void {
+function eachText(
+  raw: Record<string, unknown>,
+  visit: (text: string, path: () => string, isKey: boolean) => void,
+): void {
   const seen = new Set<object>();
-  const stack: [unknown, string][] = [[raw, '']];
+  const stack: TextNode[] = [{ value: raw, parent: undefined, key: '', path: '' }];
   for (let visits = 0; stack.length > 0 && visits < MAX_VALUES; visits++) {
-    const [v, path] = stack.pop()!;
-    if (typeof v === 'string') visit(v, path, false);
+    const node = stack.pop()!;
+    const v = node.value;
+    if (typeof v === 'string') visit(v, () => pathOf(node), false);
     else if (v && typeof v === 'object' && !seen.has(v)) {
       seen.add(v);
-      const entries = Array.isArray(v) ? v.map((x, i) => [`[${i}]`, x] as const) : Object.entries(v);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [k, x] = entries[i]!;
-        const child = Array.isArray(v) ? `${path}${k}` : path === '' ? k : `${path}.${k}`;
-        if (!Array.isArray(v)) visit(k, child, true);
-        stack.push([x, child]);
+      if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], parent: node, key: i });
+      } else {
+        const keys = Object.keys(v);
+        for (let i = keys.length - 1; i >= 0; i--) {
+          const child: TextNode = { value: (v as Record<string, unknown>)[keys[i]!], parent: node, key: keys[i]! };
+          visit(keys[i]!, () => pathOf(child), true);
+          stack.push(child);
+        }
       }
     }
   }
@@ -269,7 +295,7 @@ export function checkEncoding(skill: Skill, out: Diagnostic[]): void {
   if (unparsed) inText(skill.file, skill.source, 1);
   else
     eachText(skill.raw, (text, path) => {
-      if (text.includes(REPLACEMENT)) note(skill.file, skill.positions[topOf(path)], 1);
+      if (text.includes(REPLACEMENT)) note(skill.file, skill.positions[topOf(path())], 1);
     });
   for (const part of skill.instructionParts) {
     if (part.ascii || (unparsed && part.file === skill.file)) continue;
