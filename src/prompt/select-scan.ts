@@ -269,7 +269,8 @@ export class Scan {
       const norm = ascii ? value.toLowerCase() : normalizeForMatch(value);
       this.at.i = i;
       this.at.f = f;
-      this.spans = f < BODY && q.pairs.size ? [] : undefined;
+      // Pairs are looked for in every field read, the body's text too (as evidence for "none fits" only: select.ts).
+      this.spans = q.pairs.size ? [] : undefined;
       forEachWordHolding(norm, q.probeAll!, this.countWord);
       // Two terms next to each other here as in the query ("code graph", "root cause") say more than both apart.
       if (this.spans && this.spans.length >= 6) this.countPairs(i, f, norm, this.spans);
@@ -330,13 +331,14 @@ export class Scan {
     for (let k = 3; k < spans.length; k += 3) {
       const a = spans[k - 3]!;
       const b = spans[k]!;
-      if (a === b) continue;
+      // Side by side: nothing but spaces, punctuation and stop words between them ("code graph", "graph of code"),
+      // at most 40 characters (tested first: in a body most terms found are far apart).
+      if (a === b || spans[k + 1]! - spans[k - 1]! > 40) continue;
       const p = this.q.pairs.get(a < b ? `${a},${b}` : `${b},${a}`);
       if (p === undefined) continue;
-      // Side by side: nothing but spaces, punctuation and stop words between them ("code graph", "graph of code").
       const gap = norm.slice(spans[k - 1]!, spans[k + 1]!);
       // Headings are one a line: two of them are not side by side.
-      if (gap.length > 40 || (f === HEADINGS && gap.includes('\n'))) continue;
+      if (f === HEADINGS && gap.includes('\n')) continue;
       if (/[a-z0-9]/.test(gap) && !words(gap).every(isStopWord)) continue;
       (this.pairs[i] ??= new Uint8Array(this.q.pairs.size))[p]! |= 1 << f;
     }

@@ -82,11 +82,21 @@ const B = [0.3, 0.5, 0.75, 0.75, 0.75, 0.75];
 // The same for "none fits" (EVIDENCE): what a skill says about itself in its name, triggers and descriptions, and in
 // its body's headings at a fifth of a description's weight: a heading names a task the skill covers ("Accepting
 // Tracked Changes", "Merge PDFs") that the description leaves out, while the body's text holds most words of any
-// request somewhere, and is no evidence. (With the headings read, the bar NONE_FITS is a little higher.)
+// request somewhere, and its words are no evidence (a pair of them side by side is: BODY_PAIR_EVIDENCE). (With the
+// headings read, the bar NONE_FITS is a little higher.)
 const EVIDENCE_WEIGHT = [3, 2, 1.5, 1, 0.2, 0];
 // A pair of request words side by side in a heading of the body ("Root cause", "Write a failing test") weighs more:
-// half a description's.
+// half a description's. (In the body's text: BODY_PAIR_EVIDENCE.)
 const PAIR_EVIDENCE_WEIGHT = [3, 2, 1.5, 1, 0.5, 0];
+// A pair of request words side by side in the body's text ("fuzz target", "tracked changes", "reverse proxy") is
+// evidence at half a description's weight, as in a heading: one request word in a long body is chance, two next to
+// each other are a topic the body treats. Its IDF is over the bodies (how many bodies hold the pair side by side: one
+// most bodies hold, "read the input", says nothing), not over the descriptions, where the pair is mostly absent. It
+// does not rank: the words rank already, and ranking by the pair too moved the sets by a request either way. On the
+// four real sets (README): top-1 rose on all four (the fourth, written from the bodies, by 5 requests), no-fit held on
+// the first and fourth and fell by one request on the second and third. The body's words alone as evidence, even
+// rare ones, two in one body, lifted fit requests and sank no-fit (README).
+const BODY_PAIR_EVIDENCE = 0.5;
 const K1 = 1.2;
 // A word related to a query word (synonyms.ts) counts for this share of the word itself.
 const RELATED = 0.3;
@@ -117,6 +127,8 @@ const RELATED_COVERS = 0.5;
 const MIN_CATALOG = 20;
 // Document frequency counts the fields every skill has (name to description): select-scan.ts DF_FIELDS.
 const DF_MASK = (1 << DF_FIELDS) - 1;
+const BODY = NF - 1;
+const BODY_BIT = 1 << BODY;
 // A name mentioned whole, in one word, that more skills than this use in their name or description is shared
 // (a tool's name: "semgrep", "trailmark"): it does not say which of them is meant, so it counts as relevance.
 const SHARED_NAME_DF = 3;
@@ -175,6 +187,15 @@ export function selectSkills(
     if (p) for (let k = 0; k < nPairs; k++) if (p[k]! & DF_MASK) pairDf[k]++;
   }
   const pairIdf = pairDf.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  // A pair's document frequency over the bodies read (a body is read only where the skill's metadata holds a query
+  // word: select-scan.ts), against the number of bodies.
+  const bodyPairDf = new Array<number>(nPairs).fill(0);
+  for (let i = 0; i < n; i++) {
+    const p = pairs[i];
+    if (p) for (let k = 0; k < nPairs; k++) if (p[k]! & BODY_BIT) bodyPairDf[k]++;
+  }
+  const bodies = scan.lenCount[BODY]!;
+  const bodyPairIdf = bodyPairDf.map((d) => Math.log(1 + (bodies - d + 0.5) / (d + 0.5)));
   const pairInformative = pairDf.map((d) => n < 4 || d <= n / 2);
   const weak = q.surface.map((w) => isWeakWord(w));
   const idf = Array.from(df, (d, t) => Math.log(1 + (n - d + 0.5) / (d + 0.5)) * (weak[t] ? WEAK : 1));
@@ -217,7 +238,12 @@ export function selectSkills(
     const p = pairs[i];
     if (p)
       for (let k = 0; k < nPairs; k++) {
-        const m = p[k]!;
+        const inBody = p[k]! & BODY_BIT;
+        if (inBody) {
+          const tfe = BODY_PAIR_EVIDENCE / (1 - B[BODY]! + (B[BODY]! * len[i * NF + BODY]!) / avg[BODY]!);
+          e += (bodyPairIdf[k]! * tfe) / (K1 + tfe);
+        }
+        const m = p[k]! & ~BODY_BIT;
         if (!m) continue;
         let tfw = 0;
         let tfe = 0;
@@ -286,7 +312,7 @@ export function selectSkills(
     return (
       `its name, triggers, descriptions and headings match ${(evidence[i]! / ceiling).toFixed(2)} of one rare word, ` +
       `under the ${needed.toFixed(2)} needed (generic words, related words and the body's text rank a skill but do ` +
-      `not select it;` +
+      `not select it, but for two of the request's words side by side in the body;` +
       ` it holds ${Math.round(share * 100)}% of what the request says${lacks.length ? `, not: ${lacks.join(', ')}` : ''})`
     );
   };

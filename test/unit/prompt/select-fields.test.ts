@@ -238,7 +238,54 @@ describe('none fits', () => {
     const r = selectSkills('the root cause for the team', d, { max: 3 });
     // A heading's words count a fifth of a description's (two side by side, half); the text ranks but is no evidence.
     expect(new Set(r.selected.map((s) => s.name))).toEqual(new Set(['postmortem', 'notes']));
-    // 'plain' says "root cause" in its text only: not selected.
+    // 'plain' says "root cause" in its text only, side by side as every body here does (no evidence): not selected.
+  });
+
+  describe("two request words side by side in the body's text", () => {
+    // Twenty skills about other things, each with a body that says "read the input" and a step of its own; five of
+    // them say "memory" in their description, so that the word is evidence, but under the bar alone.
+    const body = (step: string) => `# Steps\n\nRead the input first. ${step}\n\nThen write a report on what you found.`;
+    const others = filler().map((s, k) => ({
+      ...s,
+      description: k < 5 ? `${s.description} Mind the memory.` : s.description,
+      body: body(`Check the ${s.name} settings, one by one, before anything else is changed.`),
+    }));
+    const tuning = {
+      name: 'event-queues',
+      description: 'Keep memory use low for the team.',
+      body: body('Size the ring buffer first: too small, it drops events.'),
+    };
+    const d = [...others, tuning];
+
+    // The same words, apart, in a body of the same length.
+    const apart = {
+      ...tuning,
+      name: 'event-queues-care',
+      body: body('Size the ring first: too small a buffer drops events.').padEnd(tuning.body.length),
+    };
+
+    it('are evidence: a request whose rare pair the skill holds only in its body selects it', () => {
+      expect(names('a ring buffer in memory', d)).toEqual(['event-queues']);
+      // Without the pair in its body, "memory" (and the body's words apart) are not enough.
+      const r = selectSkills('a ring buffer in memory', [...others, apart], { max: 3 });
+      expect(r.selected).toEqual([]);
+      expect(r.ranked.find((s) => s.name === 'event-queues-care')?.below).toBeDefined();
+    });
+
+    it('count by how many bodies hold them: a pair every body holds is no evidence', () => {
+      // "read the input" is in every body: side by side there, it says nothing of which skill is meant.
+      expect(names('read the input of this poem for the team', d)).toEqual([]);
+      expect(names('read the input of this memory poem', d)).toEqual([]);
+    });
+
+    it('do not rank: the skill with the pair and the one with its words apart score alike, but for "none fits"', () => {
+      const r = selectSkills('a ring buffer in memory', [...d, apart], { max: 3 });
+      const [a, b] = ['event-queues', 'event-queues-care'].map((n) => r.ranked.find((s) => s.name === n)!);
+      expect(a!.below).toBeUndefined();
+      expect(b!.below).toBeDefined();
+      // The class of a match under the bar is one lower; what is left is the same relevance.
+      expect(a!.score - b!.score).toBeCloseTo(1, 3);
+    });
   });
 
   it('does not apply in a catalog of fewer than 20 skills', () => {
