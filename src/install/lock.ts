@@ -81,7 +81,9 @@ export function readLockfile(file: string): Lockfile | undefined {
   const { lock, problem } = parseLockfile(text, LOCKFILE_NAME);
   if (!lock) {
     throw new SkillsError('E_CONFIG', `${file}:${problem!.line}:${problem!.column}: ${problem!.message}`, {
-      hint: `nothing was installed or written: fix ${file} by hand (see the README's lockfile format), or delete it and install again`,
+      hint: problem!.conflict
+        ? `nothing was installed or written: resolve the merge in ${file} (keep the skills of both sides, each once, and delete the marker lines), then run skills install to check it; or take one side (git checkout --ours ${file}) and run skills install`
+        : `nothing was installed or written: fix ${file} by hand (see the README's lockfile format), or delete it and install again`,
     });
   }
   return lock;
