@@ -2,7 +2,8 @@
 // commands take. Built once per program by program.ts.
 import { Option, type Command } from 'commander';
 import type { Context } from '../context.js';
-import { SkillsError } from '../errors.js';
+import { SkillsError, isSkillsError } from '../errors.js';
+import { READ_ONLY_HINT, errnoIn, ioError, readOnlyHint, realErrno } from '../fs/errno.js';
 
 /**
  * A command's handler: its options (positional arguments by name, the flags, the global --color) and the context
@@ -67,4 +68,28 @@ export function refuseConflicts(cmd: Command): void {
     });
   if (o.quiet === true && o.verbose === true)
     throw new SkillsError('E_USAGE', 'use --quiet (less output) or --verbose (more), not both');
+}
+
+/** The options with which a command chooses the folder it writes: what a read-only file system's hint may name. */
+const WHERE_OPTIONS: [string, string[]][] = [
+  ['--registry', ['--registry', 'SKILLS_REGISTRY']],
+  ['--into', ['--into']],
+  ['--out', ['--out']],
+  ['--dir', ['--dir']],
+  ['--well-known', ['--well-known']],
+];
+
+/**
+ * An error a command failed with, its read-only file system's hint naming that command's own options that choose
+ * where it writes (none: the hint names none), not another command's.
+ */
+export function withOwnHint(cmd: Command, err: unknown): unknown {
+  const errno = errnoIn(err);
+  if (!errno || realErrno(errno).code !== 'EROFS') return err;
+  const failed = isSkillsError(err) ? err : ioError(errno);
+  if (failed.hint !== undefined && failed.hint !== READ_ONLY_HINT) return failed;
+  const has = (long: string) => cmd.options.some((o) => o.long === long);
+  // A command with --write (render-prompt) writes that file only; its --registry is read.
+  const own = has('--write') ? ['--write'] : WHERE_OPTIONS.filter(([long]) => has(long)).flatMap(([, names]) => names);
+  return new SkillsError(failed.code, failed.message, { cause: failed.cause, hint: readOnlyHint(own) });
 }

@@ -1,5 +1,14 @@
 import { Command, Option, type AddHelpTextContext, type AddHelpTextPosition } from 'commander';
-import { collectList, examples, listOptions, refuseConflicts, registryOption, type Handler, type Kit } from './kit.js';
+import {
+  collectList,
+  examples,
+  listOptions,
+  refuseConflicts,
+  registryOption,
+  withOwnHint,
+  type Handler,
+  type Kit,
+} from './kit.js';
 import { defineInstall } from './install.js';
 import { defineRegistry } from './registry.js';
 import { defineServe } from './serve.js';
@@ -43,7 +52,12 @@ export function buildProgram(ctx: Context, setExit: SetExit, argv?: readonly str
       refuseConflicts(cmd);
       const named = Object.fromEntries(names.map((n, i) => [n, args[i]]));
       const handler = await load();
-      const result = await handler(adapt({ ...named, ...cmd.opts(), color: cmd.optsWithGlobals().color }), ctx);
+      let result;
+      try {
+        result = await handler(adapt({ ...named, ...cmd.opts(), color: cmd.optsWithGlobals().color }), ctx);
+      } catch (err) {
+        throw withOwnHint(cmd, err);
+      }
       setExit((result as { exitCode?: number }).exitCode ?? 0);
     };
 

@@ -62,11 +62,18 @@ function formatAgent(a: AgentReport, opts: FormatOptions): string {
   const show = (p: string) => forTerminal(shortPath(p, opts));
   const lines = [c.bold(`${a.title} (${a.name})`)];
   const there = a.folders.filter((f) => f.exists).map((f) => show(f.dir));
+  const blocked = a.blocked ?? [];
   lines.push(
     there.length > 0
       ? `  reads ${there.join(', then ')}${there.length > 1 ? ' (the first wins a name)' : ''}`
-      : '  reads none of its folders: none exists',
+      : blocked.length > 0
+        ? '  reads none of its folders'
+        : '  reads none of its folders: none exists',
   );
+  for (const b of blocked) {
+    lines.push(c.red(`  cannot read ${show(b.dir)}: ${forTerminal(b.message)}`));
+    lines.push(`    ${forTerminal(b.hint)}`);
+  }
   lines.push(...viewLines(a, a.title, '  ', c, show));
   lines.push(...listingLines(a.listing, a.title, '  ', c));
   for (const v of a.nested) {

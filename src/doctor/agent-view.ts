@@ -1,3 +1,4 @@
+import type { Blocked } from '../fs/blocked.js';
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 import { contentComparer } from '../registry/integrity.js';
@@ -16,6 +17,16 @@ export interface AgentFolder {
   dir: string;
   scope: FolderScope;
   exists: boolean;
+}
+
+/** A folder of the agent's that is not there because something is in its way (fs/blocked.ts): a problem. */
+export interface BlockedFolder {
+  dir: string;
+  scope: FolderScope;
+  kind: Blocked['kind'];
+  /** What is in the way, naming it. */
+  message: string;
+  hint: string;
 }
 
 export interface SeenSkill {

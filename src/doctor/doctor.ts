@@ -1,4 +1,5 @@
-import { detectAgents, resolveAgents, type AgentReads } from '../skill/agents.js';
+import { folderBlocked } from '../fs/blocked.js';
+import { detectAgents, resolveAgents, type AgentDetection, type AgentReads } from '../skill/agents.js';
 import { userTokenCache } from '../tokens/token-cache.js';
 import { cachedTokenCounter, COUNTER_ID, tokenCounter } from '../tokens/tokens.js';
 import {
@@ -6,6 +7,7 @@ import {
   viewAgent,
   type AgentFolder,
   type AgentView,
+  type BlockedFolder,
   type Collision,
   type LoadedInvalid,
   type SeenSkill,
@@ -31,6 +33,8 @@ export interface DoctorOptions {
 }
 
 export interface AgentReport extends AgentView {
+  /** Its folders that something is in the way of (a link leading nowhere, a file, no permission); when any. */
+  blocked?: BlockedFolder[];
   name: string;
   title: string;
   reads: AgentReads;
@@ -85,10 +89,15 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const below = nestedProjects.length > 0 ? nestedFolders(options.cwd, nestedProjects) : undefined;
   const nestedOf = (d: (typeof all)[number]) =>
     listingRule(d.agent.name, options.env).nested ? (below?.found.get(d.agent.project) ?? []) : [];
+  const blockedOf = new Map(all.map((d) => [d, blockedFolders(d)]));
   const detected = all.filter((d) =>
     named
       ? named.has(d.agent.name)
-      : d.projectExists || d.userExists || d.legacyDir !== undefined || nestedOf(d).length > 0,
+      : d.projectExists ||
+        d.userExists ||
+        d.legacyDir !== undefined ||
+        nestedOf(d).length > 0 ||
+        blockedOf.get(d)!.length > 0,
   );
   const cache = options.countTokens ? undefined : userTokenCache(options.env, options.home, COUNTER_ID);
   const count: CountTokens =
@@ -109,7 +118,9 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       view.warnings.push(
         `${legacy} is ${d.agent.title}'s old user skill folder: it still reads it (deprecated, kept for backward compatibility), but user skills now belong in ${d.userDir}; move them there (skills install <folder> --global --agent ${d.agent.name} puts one there)`,
       );
-    const problems = problemsOf(view) + (listing.over > 0 ? 1 : 0) + nested.reduce((n, v) => n + v.problems, 0);
+    const blocked = blockedOf.get(d)!;
+    const problems =
+      problemsOf(view) + (listing.over > 0 ? 1 : 0) + nested.reduce((n, v) => n + v.problems, 0) + blocked.length;
     agents.push({
       name: d.agent.name,
       title: d.agent.title,
@@ -120,10 +131,23 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       listing,
       nested,
       problems,
+      ...(blocked.length > 0 ? { blocked } : {}),
     });
   }
   cache?.save();
   return { agents, problems: agents.reduce((n, a) => n + a.problems, 0) };
+}
+
+/** The agent's project and user folders that are not there because something is in their way. */
+function blockedFolders(d: AgentDetection): BlockedFolder[] {
+  const out: BlockedFolder[] = [];
+  const check = (dir: string | undefined, exists: boolean, scope: FolderScope) => {
+    const b = dir === undefined || exists ? undefined : folderBlocked(dir);
+    if (b && dir !== undefined) out.push({ dir, scope, kind: b.kind, message: b.message, hint: b.hint });
+  };
+  check(d.projectDir, d.projectExists, 'project');
+  check(d.userDir, d.userExists, 'user');
+  return out;
 }
 
 /** Skipped as invalid or unreadable, loaded though invalid, collisions: each counts one. */

@@ -7,6 +7,24 @@ export interface Problem {
   message: string;
   line: number;
   column: number;
+  /** The text holds a merge's conflict markers (the message says where): the hint says how to resolve it. */
+  conflict?: true;
+}
+
+/** A line that begins a merge's conflict marker: `<<<<<<< ours`, `|||||||` (diff3), `=======`, `>>>>>>> theirs`. */
+const MARKER = /^(?:<{7}|\|{7}|={7}|>{7})(?=[ \t\r]|$)/;
+
+/** The first line (1-based) and text of a merge-conflict marker in `text`, if there is one. */
+export function conflictMarker(text: string): { line: number; marker: string } | undefined {
+  let line = 1;
+  for (let at = 0; at <= text.length; line++) {
+    const end = text.indexOf('\n', at);
+    const m = MARKER.exec(text.slice(at, end === -1 ? text.length : end));
+    if (m) return { line, marker: m[0] };
+    if (end === -1) break;
+    at = end + 1;
+  }
+  return undefined;
 }
 
 /**
@@ -36,7 +54,17 @@ export function parseDocument<T>(
   }
   const { tree, value, error, tooDeep, at } = parseJson(text);
   if (tooDeep) return { problem: { message: `${label} nests too deeply to read`, line: 1, column: 1 } };
-  if (error || !tree)
+  if (error || !tree) {
+    const conflict = conflictMarker(text);
+    if (conflict)
+      return {
+        problem: {
+          message: `${label} holds git merge-conflict markers (${conflict.marker} at line ${conflict.line}): a merge left it unresolved`,
+          line: conflict.line,
+          column: 1,
+          conflict: true,
+        },
+      };
     return {
       problem: {
         message: `${label} is not valid JSON (${error?.code ?? 'empty'})`,
@@ -44,6 +72,7 @@ export function parseDocument<T>(
         column: error!.column,
       },
     };
+  }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   access,
   closeSync,
@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
-import { explainErrno, isErrno } from './errno.js';
+import { afterCleanup, explainErrno, isErrno } from './errno.js';
 import { LEFTOVER, SKIP_DIRS } from './walk.js';
 
 // Writes that a killed process cannot leave half done: a file or folder is made under a temp name and renamed
@@ -36,7 +36,36 @@ let tempCount = 0;
 export function tempName(prefix: string, base: string): string {
   tempSeed ??= randomBytes(4).readUInt32LE(0);
   const n = (tempSeed + tempCount++) >>> 0;
-  return `${prefix}${base}.${process.pid}.${n.toString(16).padStart(8, '0')}`;
+  return `${tempStem(prefix, base)}.${process.pid}.${n.toString(16).padStart(8, '0')}`;
+}
+
+/** The most bytes of `<prefix><base>` a temp name carries whole: with `.<pid>.<hex>` (17 at most) within 255. */
+const STEM_MAX = 200;
+const HEAD_MAX = 96;
+const TAIL_MAX = 24;
+const SHORTENED = /~[0-9a-f]{16}~/;
+
+/**
+ * A temp name without its `.<pid>.<hex>`: `<prefix><base>`, or, past STEM_MAX bytes (a long non-ASCII id: 60
+ * four-byte letters are 240 bytes), its first and last characters around a hash of the whole
+ * (`<head>~<16 hex>~<tail>`), so every temp name fits the 255 bytes a file system allows a name. The head keeps the
+ * prefix a cleanup looks for, the tail the `.tmp` a leftover is known by.
+ */
+export function tempStem(prefix: string, base: string): string {
+  const stem = `${prefix}${base}`;
+  if (Buffer.byteLength(stem) <= STEM_MAX) return stem;
+  const chars = [...stem];
+  let head = '';
+  for (const c of chars) {
+    if (Buffer.byteLength(head + c) > HEAD_MAX) break;
+    head += c;
+  }
+  let tail = '';
+  for (let i = chars.length - 1; i >= 0; i--) {
+    if (Buffer.byteLength(chars[i]! + tail) > TAIL_MAX) break;
+    tail = chars[i]! + tail;
+  }
+  return `${head}~${createHash('sha256').update(stem).digest('hex').slice(0, 16)}~${tail}`;
 }
 
 function alive(pid: number): boolean {
@@ -70,7 +99,8 @@ export function cleanStale(
     return;
   }
   for (const name of names) {
-    if (trash && name.startsWith(trash.prefix) && deadOwner(name)) {
+    // A shortened name (tempStem) does not tell its target: it is removed as the other leftovers are.
+    if (trash && name.startsWith(trash.prefix) && !SHORTENED.test(name) && deadOwner(name)) {
       const base = name.slice(trash.prefix.length).replace(/\.\d+\.[0-9a-f]+$/, '');
       const target = join(dir, trash.target(base));
       try {
@@ -82,8 +112,8 @@ export function cleanStale(
       rmSync(join(dir, name), { recursive: true, force: true });
       continue;
     }
-    if (prefixes.some((p) => name.startsWith(p)) && deadOwner(name))
-      rmSync(join(dir, name), { recursive: true, force: true });
+    const ours = prefixes.some((p) => name.startsWith(p)) || (trash !== undefined && name.startsWith(trash.prefix));
+    if (ours && deadOwner(name)) rmSync(join(dir, name), { recursive: true, force: true });
   }
 }
 
@@ -195,8 +225,7 @@ export function writeAtomic(
     }
     renameSync(tmp, file);
   } catch (err) {
-    rmSync(tmp, { force: true });
-    throw writeError(err, file);
+    throw afterCleanup(writeError(err, file), () => rmSync(tmp, { force: true }));
   }
   if (flush) syncDir(dirname(file));
 }
@@ -212,16 +241,29 @@ function ownerToKeep(file: string): { uid: number; gid: number } | undefined {
   return st && (st.uid !== 0 || st.gid !== 0) ? { uid: st.uid, gid: st.gid } : undefined;
 }
 
-/** A write that failed, told as what it is (a full disk, a read-only folder), naming the file left as it was. */
+/**
+ * A write that failed, told as what it is (a full disk, a read-only folder): the file left as it was, or nothing
+ * written where there was none.
+ */
 function writeError(err: unknown, file: string): SkillsError {
   if (isErrno(err)) {
     const { reason, hint } = explainErrno(err, file);
-    return new SkillsError('E_IO', `cannot write ${file}: ${reason}; the file was left as it was`, {
+    const left = absent(file) ? 'nothing was written' : 'the file was left as it was';
+    return new SkillsError('E_IO', `cannot write ${file}: ${reason}; ${left}`, {
       cause: err,
       hint,
     });
   }
   return new SkillsError('E_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
+}
+
+/** True when nothing is at `file` (a path that cannot be looked at is not said to be absent). */
+function absent(file: string): boolean {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false }) === undefined;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOTDIR';
+  }
 }
 
 /** How many files writeAtomicMany flushes at once: enough for the disk to batch them, few enough for open files. */

@@ -22,6 +22,13 @@ export function errnoIn(err: unknown): NodeJS.ErrnoException | undefined {
   return undefined;
 }
 
+/** What to do about a read-only file system; a command names its options that choose a folder (readOnlyHint). */
+export const READ_ONLY_HINT = 'choose a writable folder, or remount it read-write';
+
+/** READ_ONLY_HINT naming the options a command chooses the folder it writes with, if it has any. */
+export const readOnlyHint = (options: readonly string[]): string =>
+  options.length === 0 ? READ_ONLY_HINT : `choose a writable folder (${options.join(', ')}), or remount it read-write`;
+
 // `where` is the path when the error or the caller names one, else "the folder" (`named` false).
 const REASONS: Record<string, [string, (where: string, named: boolean) => string]> = {
   ENOSPC: [
@@ -37,10 +44,7 @@ const REASONS: Record<string, [string, (where: string, named: boolean) => string
     'the path is too long for this file system (a name holds at most 255 bytes)',
     () => 'use a shorter folder path or shorter names',
   ],
-  EROFS: [
-    'the file system is read-only',
-    () => 'choose a writable folder (--registry, SKILLS_REGISTRY, --into, --out), or remount it read-write',
-  ],
+  EROFS: ['the file system is read-only', () => READ_ONLY_HINT],
   EACCES: ['permission denied', (w) => `check the owner and mode of ${w} (ls -ld), or choose a folder you may write`],
   EPERM: ['the operation is not permitted', (w) => `check the owner, mode and attributes of ${w} (ls -ld, lsattr)`],
   ENOENT: ['no such file or folder', () => 'check the path; a folder on the way may have been removed meanwhile'],
@@ -178,4 +182,28 @@ export function refineIoError(err: SkillsError): SkillsError {
   else if (real !== cause) message = `${message} (${reason})`;
   if (message === err.message && (err.hint || !hint)) return err;
   return new SkillsError(err.code, message, { cause: real, hint: err.hint ?? hint });
+}
+
+/**
+ * Run `cleanup` after `err` stopped a write, and return the error to throw: always `err` (an errno error told as
+ * ioError tells it), never the cleanup's own failure (a name too long, a folder it may not write), which is added to
+ * the message as a second line.
+ */
+export function afterCleanup(err: unknown, cleanup: () => void): unknown {
+  try {
+    cleanup();
+    return err;
+  } catch (failed) {
+    const errno = errnoIn(failed);
+    const also = `(the cleanup failed too: ${errno ? describeErrno(errno).message : String((failed as Error)?.message ?? failed)})`;
+    if (err instanceof SkillsError) {
+      err.message = `${err.message}\n${also}`;
+      return err;
+    }
+    const first = errnoIn(err);
+    if (!first) return err;
+    const io = ioError(first);
+    io.message = `${io.message}\n${also}`;
+    return io;
+  }
 }

@@ -6,6 +6,7 @@ import { emptyLockfile, serializeLockfile, type Lockfile } from '../formats/lock
 import type { Skill } from '../model/skill.js';
 import { KEEP_BYTES } from '../fs/archive-entries.js';
 import { writeAtomic } from '../fs/atomic.js';
+import { afterCleanup } from '../fs/errno.js';
 import { isInside, present } from '../fs/walk.js';
 import { loadSkill } from '../skill/load.js';
 import {
@@ -283,8 +284,7 @@ export async function carryOut(
     }
   } catch (err) {
     // Stopped before its lock: nothing it staged is placed.
-    placing?.abort();
-    throw err;
+    throw afterCleanup(err, () => placing?.abort());
   }
   const text = serializeLockfile(planned.next);
   // --frozen never writes the lock: not even one whose text is only reordered (a hand edit).

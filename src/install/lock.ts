@@ -84,7 +84,9 @@ export function readLockfile(file: string): Lockfile | undefined {
       hint:
         newer !== undefined
           ? `nothing was installed or written: update skills to the version your team uses (npm install -g skillsmith@latest), and keep the lock as it is`
-          : `nothing was installed or written: fix ${file} by hand (see the README's lockfile format), or delete it and install again`,
+          : problem!.conflict
+            ? `nothing was installed or written: resolve the merge in ${file} (keep the skills of both sides, each once, and delete the marker lines), then run skills install to check it; or take one side (git checkout --ours ${file}) and run skills install`
+            : `nothing was installed or written: fix ${file} by hand (see the README's lockfile format), or delete it and install again`,
     });
   }
   return lock;

@@ -14,6 +14,8 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { intoOf, type Lockfile } from '../formats/lockfile.js';
 import { tempName } from '../fs/atomic.js';
+import { folderBlocked } from '../fs/blocked.js';
+import { afterCleanup, errnoIn, explainErrno } from '../fs/errno.js';
 import { isInside, present } from '../fs/walk.js';
 import { skillFiles, type StoredFile } from '../registry/integrity.js';
 import { adoptFiles, copyFiles, removeTree } from '../registry/store.js';
@@ -67,7 +69,20 @@ export function placesOf(
     else places.push({ abs, label: `${lockfile}: into "${rel}"`, recorded: true });
   }
   for (const place of places) {
-    // It is made on the first write: the nearest part of it that exists must be a folder.
+    // It is made on the first write: nothing may be in its way (a link leading nowhere, a file, a folder that may
+    // not be looked into), and the nearest part of it that exists must be a folder.
+    const blocked = folderBlocked(place.abs);
+    if (blocked)
+      throw new SkillsError(
+        blocked.kind === 'file' ? 'E_USAGE' : 'E_IO',
+        `${place.label}: ${blocked.message}; ${nothing}`,
+        {
+          hint:
+            blocked.kind === 'file'
+              ? `${blocked.hint}, or give the folder agents read skills from with --into, e.g. .claude/skills`
+              : blocked.hint,
+        },
+      );
     for (let d = place.abs; ; d = dirname(d)) {
       let st;
       try {
@@ -128,9 +143,8 @@ export function placeInto(
     }
     place(staging, target, batch);
   } catch (err) {
-    removeTree(staging);
-    if (isSkillsError(err)) throw err;
-    throw new SkillsError('E_IO', `cannot write ${target}: ${(err as Error).message}`, { cause: err });
+    const failed = isSkillsError(err) ? err : writeFailure(err, target, into);
+    throw afterCleanup(failed, () => removeTree(staging));
   }
 }
 
@@ -163,9 +177,18 @@ export function adoptInto(
     place(staging, target, batch);
     return true;
   } catch (err) {
-    removeTree(staging);
-    throw new SkillsError('E_IO', `cannot write ${target}: ${(err as Error).message}`, { cause: err });
+    throw afterCleanup(writeFailure(err, target, into), () => removeTree(staging));
   }
+}
+
+/** A copy into `into` that failed: its hint, for a system call's error, names that folder (not a temp name in it). */
+function writeFailure(err: unknown, target: string, into: string): SkillsError {
+  const errno = errnoIn(err);
+  const hint = errno ? explainErrno(errno, into).hint : undefined;
+  return new SkillsError('E_IO', `cannot write ${target}: ${(err as Error).message}`, {
+    cause: err,
+    ...(hint ? { hint } : {}),
+  });
 }
 
 /** What takes staged copies to rename into place later (install/placing.ts), all at once with the lock. */
@@ -204,8 +227,10 @@ export function placeLink(into: string, id: string, folder: string, batch?: Stag
     symlinkSync(process.platform === 'win32' ? folder : rel, staging, 'junction');
     place(staging, target, batch);
   } catch (err) {
-    removeEntry(staging);
-    throw new SkillsError('E_IO', `cannot link ${target} to ${folder}: ${(err as Error).message}`, { cause: err });
+    const failed = new SkillsError('E_IO', `cannot link ${target} to ${folder}: ${(err as Error).message}`, {
+      cause: err,
+    });
+    throw afterCleanup(failed, () => removeEntry(staging));
   }
 }
 

@@ -10,7 +10,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { writeAtomic } from '../fs/atomic.js';
+import { tempStem, writeAtomic } from '../fs/atomic.js';
+import { afterCleanup } from '../fs/errno.js';
 import { isInside, present } from '../fs/walk.js';
 import { STAGING_PREFIX, removeEntry, swapIn } from './places.js';
 
@@ -56,8 +57,21 @@ export class Placing {
       lock: lockText === undefined ? null : digest(lockText),
       staged: this.staged,
     };
-    writeAtomic(journalOf(this.lockfile), `${JSON.stringify(journal)}\n`);
-    writeLock();
+    const file = journalOf(this.lockfile);
+    try {
+      writeAtomic(file, `${JSON.stringify(journal)}\n`);
+      writeLock();
+    } catch (err) {
+      // Stopped before its commit point (a full disk, a lock it may not write): the copies it staged and its
+      // journal go, and the project is as it was. Past it (only a flush failed once the lock was in place), the
+      // copies are placed, as the next run's recovery would.
+      const committed = lockText === undefined ? present(file) : textIs(this.lockfile, lockText);
+      throw afterCleanup(err, () => {
+        if (committed) finish(this.staged);
+        else this.abort();
+        rmSync(file, { force: true });
+      });
+    }
     finish(this.staged);
     rmSync(journalOf(this.lockfile), { force: true });
   }
@@ -66,6 +80,15 @@ export class Placing {
   abort(): void {
     for (const s of this.staged) removeEntry(s.staging);
     this.staged.length = 0;
+  }
+}
+
+/** True when `file` holds `text` (as its digest says). */
+function textIs(file: string, text: string): boolean {
+  try {
+    return digest(readFileSync(file, 'utf8')) === digest(text);
+  } catch {
+    return false;
   }
 }
 
@@ -116,7 +139,7 @@ const isStaged = (s: unknown): s is Staged =>
 /** A staged copy as placeInto names it, beside its target, in a folder that really is inside `base`. */
 function ours(s: Staged, base: string): boolean {
   const dir = dirname(s.target);
-  if (dirname(s.staging) !== dir || !basename(s.staging).startsWith(`${STAGING_PREFIX}${basename(s.target)}.`))
+  if (dirname(s.staging) !== dir || !basename(s.staging).startsWith(`${tempStem(STAGING_PREFIX, basename(s.target))}.`))
     return false;
   try {
     return isInside(realpathSync(base), realpathSync(dir));

@@ -23,7 +23,7 @@ import { SkillsError } from '../errors.js';
 import { SKIP_DIRS, isInside } from '../fs/walk.js';
 import { readBounded } from '../fs/read.js';
 import { isLeftover, syncDir, syncFile, tempName } from '../fs/atomic.js';
-import { errnoIn, explainErrno } from '../fs/errno.js';
+import { afterCleanup, errnoIn, explainErrno } from '../fs/errno.js';
 
 /** npm's fixed date for packed files (1985-10-26 08:15 UTC): after zip's 1980 epoch, and the same everywhere. */
 export const PACK_MTIME = new Date('1985-10-26T08:15:00.000Z');
@@ -254,16 +254,20 @@ export async function packSkill(skill: Skill, options: PackOptions): Promise<Pac
     renameSync(tmp, file);
     syncDir(options.outDir);
   } catch (err) {
-    rmSync(tmp, { force: true });
-    if (err instanceof SkillsError) throw err;
-    const errno = errnoIn(err);
-    if (errno) {
-      const { reason, hint } = explainErrno(errno, options.outDir);
-      throw new SkillsError('E_IO', `cannot write ${file}: ${reason}; nothing was written`, { cause: err, hint });
-    }
-    throw new SkillsError('E_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
+    throw afterCleanup(packFailure(err, file, options.outDir), () => rmSync(tmp, { force: true }));
   }
   return { ...result, size, integrity: `sha512-${hash.digest('base64')}` };
+}
+
+/** The error a failed write of the archive `file` is told as. */
+function packFailure(err: unknown, file: string, outDir: string): unknown {
+  if (err instanceof SkillsError) return err;
+  const errno = errnoIn(err);
+  if (errno) {
+    const { reason, hint } = explainErrno(errno, outDir);
+    return new SkillsError('E_IO', `cannot write ${file}: ${reason}; nothing was written`, { cause: err, hint });
+  }
+  return new SkillsError('E_IO', `cannot write ${file}: ${(err as Error).message}`, { cause: err });
 }
 
 /** One entry of a tar built by `gzipTar`: a folder (no content) or a file. */

@@ -59,7 +59,9 @@ export function parseIndexText(
   const { index, releases, problem } = parseIndex(text);
   if (!index) {
     throw new SkillsError('E_CONFIG', `${file}:${problem!.line}:${problem!.column}: ${problem!.message}`, {
-      hint: `nothing was overwritten: fix ${file} by hand, or restore the last good index kept in ${join(dirname(file), BACKUP_FILE)} (cp ${BACKUP_FILE} ${INDEX_FILE})`,
+      hint: problem!.conflict
+        ? `nothing was overwritten: resolve the merge in ${file} (keep the skills of both sides, each once, and delete the marker lines), or restore the last good index kept in ${join(dirname(file), BACKUP_FILE)} (cp ${BACKUP_FILE} ${INDEX_FILE}); then skills registry sync the skills again`
+        : `nothing was overwritten: fix ${file} by hand, or restore the last good index kept in ${join(dirname(file), BACKUP_FILE)} (cp ${BACKUP_FILE} ${INDEX_FILE})`,
     });
   }
   const dir = resolve(dirname(file));

@@ -7,6 +7,7 @@ import { summaryOf, type IndexEntry, type RegistryIndex, type Release } from '..
 import type { Skill } from '../model/skill.js';
 import { SKILL_ID_RULE, isSkillId } from '../model/spec.js';
 import { tempName, widenThreadPool } from '../fs/atomic.js';
+import { afterCleanup } from '../fs/errno.js';
 import { TreeWriter } from '../fs/tree-writer.js';
 import type { HeldFile } from '../fs/read-held.js';
 import { present } from '../fs/walk.js';
@@ -143,6 +144,7 @@ export async function registerSkills(
   const copier = big ? () => (writer ??= new TreeWriter()) : undefined;
   // Its releases files are flushed together at the end, many at once.
   if (big) widenThreadPool();
+  let failure: { err: unknown } | undefined;
   try {
     // The store's folders (built-in/, custom/), made once for the batch.
     const made = new Set<string>();
@@ -169,11 +171,17 @@ export async function registerSkills(
         }
         return idx;
       });
-  } finally {
-    // The thread is stopped before the staging folders it writes into are removed.
-    await writer?.abort();
-    for (const s of staged) if (s.staging) removeTree(s.staging);
+  } catch (err) {
+    failure = { err };
   }
+  // The thread is stopped before the staging folders it writes into are removed; a removal that fails after an
+  // error does not hide it.
+  await writer?.abort();
+  const cleanup = () => {
+    for (const s of staged) if (s.staging) removeTree(s.staging);
+  };
+  if (failure) throw afterCleanup(failure.err, cleanup);
+  cleanup();
   return staged.map((s) => s.done!);
 }
 

@@ -2,7 +2,7 @@
 import { basename } from 'node:path';
 import type { Diagnostic, Position } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
-import { checkName, closest, suggestName } from './names.js';
+import { checkName, closest, nameTooLongFor, suggestName } from './names.js';
 import { CLIENT_KEYS, EXTENSION_KEYS, SPEC_KEYS } from '../model/schemas.js';
 import { codePoints } from '../formats/text.js';
 import { diag } from '../model/diagnostic.js';
@@ -54,6 +54,10 @@ export function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateO
       out.push(
         diag('name-length', 'error', `name is ${codePoints(n)} characters long; at most 64 are allowed`, file, pos()),
       );
+    else {
+      const tooLong = nameTooLongFor(n, skill.version);
+      if (tooLong) out.push(diag('name-length', 'error', tooLong, file, pos()));
+    }
     if (n !== n.toLowerCase())
       out.push(
         diag('name-lowercase', 'error', `name "${n}" must be lowercase: expected "${suggestion()}"`, file, pos()),

@@ -32,6 +32,21 @@ export function checkName(name: string): NameCheck {
   return { ok: true };
 }
 
+/** The most bytes a file system allows a name (NAME_MAX on Linux, macOS and Windows alike). */
+const NAME_MAX = 255;
+
+/**
+ * Why a name (of 64 characters at most) is too long for the files named after it, or undefined: in UTF-8 a
+ * letter takes up to four bytes, and the longest such name, the archive `pack` writes (`<name>-<version>.tgz`;
+ * the registry's `<name>@<version>` and an agent's `<name>/` are shorter), must fit NAME_MAX bytes.
+ */
+export function nameTooLongFor(name: string, version = '0.0.0'): string | undefined {
+  const archive = `${name}-${version}.tgz`;
+  const bytes = Buffer.byteLength(archive);
+  if (bytes <= NAME_MAX) return undefined;
+  return `name is ${Buffer.byteLength(name)} bytes long in UTF-8: the archive named after it (${archive}) would be ${bytes} bytes, and a file name holds at most ${NAME_MAX}; use a shorter name (or version)`;
+}
+
 /**
  * Check a name as a manifest.json id, which seed 000 limits to ASCII: a valid skill name made only of a-z, 0-9
  * and hyphens. The suggestion drops accents (café → cafe).

@@ -4,8 +4,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   chmodSync,
-  chownSync,
-  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -16,9 +14,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { parseLockfile } from '../../src/formats/lockfile.js';
-import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { cliAsUser, runCli, tempDir } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 const root = tempDir('skills-hardening-e2e-');
@@ -215,23 +212,10 @@ describe('item 9: a stored copy whose files changed is never installed; the stor
       });
       chmodSync(join(src, 'writer/scripts/w.sh'), 0o755);
       mkdirSync(join(base, 'home'));
-      // A copy of the built CLI beside it: the checkout may sit below a folder that nobody cannot enter (mktemp -d).
-      for (const part of ['bin', 'dist', 'package.json'])
-        cpSync(join(ROOT, part), join(base, 'cli', part), { recursive: true });
       // Root ignores permission bits: run as nobody, with everything it writes owned by nobody.
-      const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-      if (asUser.uid !== undefined)
-        for (const p of [base, ...(readdirSync(base, { recursive: true }) as string[]).map((r) => join(base, r))])
-          chownSync(p, 65534, 65534);
       const env = { NO_COLOR: '1', HOME: join(base, 'home'), SKILLS_REGISTRY: join(base, 'registry') };
-      const run = (args: string[]) =>
-        execa(process.execPath, [join(base, 'cli/bin/skills.js'), ...args], {
-          cwd: base,
-          env,
-          reject: false,
-          stdin: 'ignore',
-          ...asUser,
-        });
+      const cli = cliAsUser(base, env);
+      const run = (args: string[]) => cli.run(args, base);
       expect((await run(['sync', src])).exitCode).toBe(0);
       const copy = join(base, 'registry/built-in/writer@1.0.0');
       const before = snapshot(copy);

@@ -53,8 +53,9 @@ describe('skills install: every source kind (built CLI)', () => {
     for (const into of ['not-a-folder', 'not-a-folder/skills']) {
       const r = await cli(reg, ['install', join(EXAMPLES, 'web-scraping'), '--into', into], project);
       expect(r.exitCode).toBe(2);
+      // The file is named, also when the folder would be below it.
       expect(r.stderr.split('\n')[0]).toBe(
-        `error: --into ${join(project, into)}: ${join(project, into)} is not a folder; nothing was installed`,
+        `error: --into ${join(project, into)}: ${join(project, 'not-a-folder')} is a file, where a folder is needed; nothing was installed`,
       );
     }
     expect(existsSync(reg)).toBe(false);

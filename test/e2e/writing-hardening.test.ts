@@ -384,6 +384,28 @@ describe('I/O errors told as what they are (19)', () => {
       }
     });
 
+    it("a read-only folder's hint names the command's own options only, and no file that was not there", async () => {
+      const dir = fresh();
+      const ro = tmpfs('1m');
+      remountReadOnly(ro);
+      const init = await runCli(
+        ['init', 'my-skill', '--dir', ro, '--yes', '--description', 'A skill. Use when testing.'],
+        {
+          cwd: dir,
+        },
+      );
+      expect(init.exitCode).toBe(2);
+      noBug(init);
+      expect(init.stderr).toContain('hint: choose a writable folder (--dir), or remount it read-write');
+      const render = await runCli(['render-prompt', EXAMPLES, '--write', join(ro, 'AGENTS.md')], { cwd: dir });
+      expect(render.exitCode).toBe(2);
+      noBug(render);
+      expect(render.stderr).toContain(
+        `cannot write ${join(ro, 'AGENTS.md')}: the file system is read-only (EROFS); nothing was written`,
+      );
+      expect(render.stderr).toContain('hint: choose a writable folder (--write), or remount it read-write');
+    });
+
     it('an archive that fills the disk while it unpacks: ENOSPC naming the entry, not an unreadable archive', async () => {
       const dir = fresh();
       const archive = await tgz(join(dir, 'big.tgz'), [

@@ -1,8 +1,10 @@
 import { execa } from 'execa';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import type { Context } from '../../src/context.js';
 
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 export const BIN = join(ROOT, 'bin/skills.js');
@@ -60,16 +62,72 @@ export function copyTree(src: string): { dir: string; cleanup: () => void } {
   return t;
 }
 
-/** One temp folder for a test file (removed by `cleanup`), handing out fresh sub-folders: `fresh('name')`. */
-export function tempFolders(prefix: string): { fresh: (name?: string) => string; cleanup: () => void } {
+/**
+ * One temp folder for a test file (removed by `cleanup`), handing out fresh sub-folders: `fresh('name')`.
+ * `cleanupAfterModes` gives every folder below it its modes back first (a test made one unreadable).
+ */
+export function tempFolders(prefix: string): {
+  dir: string;
+  fresh: (name?: string) => string;
+  cleanup: () => void;
+  cleanupAfterModes: () => void;
+} {
   const t = tempDir(prefix);
   let n = 0;
   return {
+    dir: t.dir,
     fresh: (name = 'd') => {
       const dir = join(t.dir, `${name}-${n++}`);
       mkdirSync(dir, { recursive: true });
       return dir;
     },
     cleanup: t.cleanup,
+    cleanupAfterModes: () => {
+      for (const rel of readdirSync(t.dir, { recursive: true }) as string[]) {
+        const abs = join(t.dir, rel);
+        if (lstatSync(abs).isDirectory()) chmodSync(abs, 0o755);
+      }
+      t.cleanup();
+    },
+  };
+}
+
+/**
+ * The built CLI run as a user other than root, for what root's permissions would hide (a folder of mode 000): a
+ * copy of it in `base/cli` (the checkout may sit below a folder that nobody cannot enter, as mktemp -d makes), and,
+ * under root, everything below `base` owned by nobody and the CLI run as nobody. Call it once `base` holds its files.
+ */
+export function cliAsUser(
+  base: string,
+  env: Record<string, string>,
+): { run: (args: string[], cwd: string) => Promise<CliResult>; nobody: boolean } {
+  for (const part of ['bin', 'dist', 'package.json'])
+    cpSync(join(ROOT, part), join(base, 'cli', part), { recursive: true });
+  const nobody = process.getuid?.() === 0;
+  if (nobody)
+    for (const p of [base, ...(readdirSync(base, { recursive: true }) as string[]).map((r) => join(base, r))])
+      chownSync(p, 65534, 65534);
+  const run = async (args: string[], cwd: string): Promise<CliResult> => {
+    const r = await execa(process.execPath, [join(base, 'cli/bin/skills.js'), ...args], {
+      cwd,
+      env,
+      reject: false,
+      stdin: 'ignore',
+      ...(nobody ? { uid: 65534, gid: 65534 } : {}),
+    });
+    return { exitCode: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr };
+  };
+  return { run, nobody };
+}
+
+/** A Context for a handler or program built in a test: the working folder, no environment, pipes for streams. */
+export function pipeContext(): Context {
+  return {
+    cwd: process.cwd(),
+    env: {},
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    version: '0.0.0',
   };
 }

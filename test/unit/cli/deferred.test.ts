@@ -1,19 +1,11 @@
 // A run builds only the command its first argument names (cli/deferred.ts), and what it builds is what a full build
 // has: the same help, options and subcommands.
-import { PassThrough } from 'node:stream';
 import type { Command, Help } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../src/cli/program.js';
-import type { Context } from '../../../src/context.js';
+import { pipeContext } from '../../helpers/cli.js';
 
-const ctx: Context = {
-  cwd: process.cwd(),
-  env: {},
-  stdout: new PassThrough(),
-  stderr: new PassThrough(),
-  stdin: new PassThrough(),
-  version: '0.0.0',
-};
+const ctx = pipeContext();
 const build = (argv?: string[]) => buildProgram(ctx, () => {}, argv);
 const names = (program: Command) => program.commands.map((c) => c.name());
 

@@ -15,8 +15,10 @@ import { join } from 'node:path';
 import {
   cleanLeftoversBelow,
   isDeadLeftover,
+  cleanStale,
   isLeftover,
   tempName,
+  tempStem,
   writeAll,
   writeAtomic,
   writeAtomicMany,
@@ -82,10 +84,19 @@ describe('writeAtomic and writeAll', () => {
       expect.unreachable();
     } catch (err) {
       expect(isSkillsError(err) && err.code).toBe('E_IO');
-      expect((err as Error).message).toBe(
-        `cannot write ${file}: no such file or folder (ENOENT); the file was left as it was`,
-      );
+      expect((err as Error).message).toBe(`cannot write ${file}: no such file or folder (ENOENT); nothing was written`);
     }
+  });
+
+  it('says the file was left as it was only when there was one', () => {
+    const dir = fresh();
+    // A folder where the file goes: the rename over it fails, and it is still there.
+    const file = join(dir, 'taken');
+    mkdirSync(file);
+    expect(() => writeAtomic(file, 'x')).toThrow(
+      /: it is a folder, where a file was expected \(EISDIR\); the file was left as it was$/,
+    );
+    expect(readdirSync(dir)).toEqual(['taken']);
   });
 
   it('writeAll names the file in a failure that would not', () => {
@@ -194,5 +205,60 @@ describe('widenThreadPool (a registry sync of many skills, built CLI)', () => {
     expect(modules).toContain('NativeModule worker_threads');
     expect(modules).not.toContain('NativeModule net');
     expect(modules).not.toContain('NativeModule assert');
+  });
+});
+
+describe('tempName and tempStem: every temp name fits the 255 bytes a name may hold', () => {
+  const bytes = (t: string) => Buffer.byteLength(t);
+  // A plain reference: the whole stem while it is short, else a hash between a head and a tail.
+  const letters = ['a', 'é', '中', '\u{20000}', '-', '@', '.'];
+  let seed = 7;
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+  const randomId = () => Array.from({ length: 1 + rnd(90) }, () => letters[rnd(letters.length)]).join('');
+
+  it('keeps a short name whole, as before', () => {
+    expect(tempStem('.staging-', 'pdf')).toBe('.staging-pdf');
+    expect(tempName('.staging-', 'pdf')).toMatch(/^\.staging-pdf\.\d+\.[0-9a-f]{8}$/);
+    const id = '\u{20000}'.repeat(47); // 188 bytes: with the prefix, 197, within 200
+    expect(tempStem('.staging-', id)).toBe(`.staging-${id}`);
+  });
+
+  it('shortens a long one: within 255 bytes, the prefix and the .tmp tail kept, one stem for one name', () => {
+    for (let i = 0; i < 5000; i++) {
+      const id = randomId();
+      for (const [prefix, base] of [
+        ['.staging-', id],
+        ['.staging-', `${id}@1.0.0-beta.1`],
+        [`.${id}.json.tmp-`, 'w'],
+        ['.', `${id}-1.0.0.tgz.tmp`],
+        ['.trash-', id],
+      ] as const) {
+        const name = tempName(prefix, base);
+        expect(bytes(name), name).toBeLessThanOrEqual(255);
+        expect(name.startsWith(prefix.slice(0, 9))).toBe(true);
+        const stem = tempStem(prefix, base);
+        expect(name.startsWith(`${stem}.`)).toBe(true);
+        expect(tempStem(prefix, base)).toBe(stem);
+        if (bytes(prefix + base) <= 200) expect(stem).toBe(prefix + base);
+        else expect(stem).toMatch(/~[0-9a-f]{16}~/);
+        if (prefix.endsWith('.tmp-') || base.endsWith('.tmp')) expect(isLeftover(name)).toBe(true);
+      }
+    }
+  });
+
+  it('gives two long names that share their head and tail two stems', () => {
+    const a = `${'\u{20000}'.repeat(30)}a${'\u{20000}'.repeat(30)}`;
+    const b = `${'\u{20000}'.repeat(30)}b${'\u{20000}'.repeat(30)}`;
+    expect(tempStem('.staging-', a)).not.toBe(tempStem('.staging-', b));
+  });
+
+  it("cleanStale removes a dead writer's shortened trash (its target cannot be told) and restores a plain one", () => {
+    const dir = fresh();
+    const long = '\u{20000}'.repeat(60);
+    const dead = 4194304 + 1; // above the largest pid Linux gives
+    mkdirSync(join(dir, `${tempStem('.trash-', long)}.${dead}.00000000`));
+    mkdirSync(join(dir, `.trash-short.${dead}.00000000`));
+    cleanStale(dir, ['.staging-'], { prefix: '.trash-', target: (base) => base });
+    expect(readdirSync(dir)).toEqual(['short']);
   });
 });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { describeErrno, errnoIn, ioError, isErrno, refineIoError } from '../../../src/fs/errno.js';
+import {
+  READ_ONLY_HINT,
+  afterCleanup,
+  describeErrno,
+  errnoIn,
+  ioError,
+  isErrno,
+  readOnlyHint,
+  refineIoError,
+} from '../../../src/fs/errno.js';
 import { SkillsError } from '../../../src/errors.js';
 
 const errno = (code: string, syscall: string, path?: string, message = `${code}: system text, ${syscall}`) =>
@@ -39,5 +48,43 @@ describe('errno errors', () => {
     expect(e.hint).toMatch(/^free space/);
     const plain = new SkillsError('E_USAGE', 'bad');
     expect(refineIoError(plain)).toBe(plain);
+  });
+});
+
+describe('afterCleanup', () => {
+  it('returns the first error when the cleanup works', () => {
+    const first = new SkillsError('E_IO', 'cannot write /p/x: no space');
+    expect(afterCleanup(first, () => {})).toBe(first);
+  });
+
+  it('never lets a failing cleanup replace the error: it is a second line of its message', () => {
+    const first = new SkillsError('E_IO', 'cannot write /p/x: no space', { hint: 'free space' });
+    const out = afterCleanup(first, () => {
+      throw errno('ENAMETOOLONG', 'rm', '/p/.staging-x');
+    }) as SkillsError;
+    expect(out).toBe(first);
+    expect(out.message).toBe(
+      'cannot write /p/x: no space\n(the cleanup failed too: cannot remove /p/.staging-x: the path is too long for this file system (a name holds at most 255 bytes) (ENAMETOOLONG))',
+    );
+    expect(out.hint).toBe('free space');
+  });
+
+  it("tells a first errno error as ioError does, with the cleanup's line", () => {
+    const out = afterCleanup(errno('ENOSPC', 'write', '/p/f'), () => {
+      throw errno('EACCES', 'unlink', '/p/.f.tmp');
+    }) as SkillsError;
+    expect(out.code).toBe('E_IO');
+    expect(out.message.split('\n')).toEqual([
+      'cannot write /p/f: no space is left on the device (ENOSPC)',
+      '(the cleanup failed too: cannot remove /p/.f.tmp: permission denied (EACCES))',
+    ]);
+  });
+});
+
+describe('readOnlyHint', () => {
+  it('names the options given, or none', () => {
+    expect(readOnlyHint([])).toBe(READ_ONLY_HINT);
+    expect(readOnlyHint(['--dir'])).toBe('choose a writable folder (--dir), or remount it read-write');
+    expect(describeErrno(errno('EROFS', 'open', '/r/f')).hint).toBe(READ_ONLY_HINT);
   });
 });

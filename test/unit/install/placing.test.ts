@@ -94,14 +94,21 @@ describe('recoverPlacing', () => {
   });
 });
 
+/** A project whose install staged one copy of skill a (`skills/.staging-a.…`), its Placing holding it. */
+function oneStaged(before?: (into: string, lockfile: string) => void) {
+  const project = fresh('project');
+  const into = join(project, 'skills');
+  mkdirSync(join(into, '.staging-a.1.00000000'), { recursive: true });
+  const lockfile = join(project, 'skills-lock.json');
+  before?.(into, lockfile);
+  const p = new Placing(lockfile);
+  p.add({ staging: join(into, '.staging-a.1.00000000'), target: join(into, 'a') });
+  return { into, lockfile, p };
+}
+
 describe('Placing', () => {
   it('renames every staged copy into place after the lock is written, and leaves no journal', () => {
-    const project = fresh('project');
-    const into = join(project, 'skills');
-    mkdirSync(join(into, '.staging-a.1.00000000'), { recursive: true });
-    const lockfile = join(project, 'skills-lock.json');
-    const p = new Placing(lockfile);
-    p.add({ staging: join(into, '.staging-a.1.00000000'), target: join(into, 'a') });
+    const { into, lockfile, p } = oneStaged();
     let seen: string[] = [];
     p.commit('{"lock": 1}\n', () => {
       // When the lock is written, the journal names the copy and nothing is in place yet.
@@ -117,5 +124,45 @@ describe('Placing', () => {
     q.add({ staging: join(into, '.staging-b.1.00000000'), target: join(into, 'b') });
     q.abort();
     expect(readdirSync(into)).toEqual(['a']);
+  });
+
+  it('a lock that cannot be written leaves the project as it was: no staged copy, no journal, the old copy', () => {
+    const { into, lockfile, p } = oneStaged((dir) => {
+      mkdirSync(join(dir, 'a'));
+      writeFileSync(join(dir, 'a', 'SKILL.md'), 'old a\n');
+    });
+    expect(() =>
+      p.commit('{"lock": 2}\n', () => {
+        throw new Error('no space');
+      }),
+    ).toThrow('no space');
+    expect(readdirSync(into)).toEqual(['a']);
+    expect(readFileSync(join(into, 'a', 'SKILL.md'), 'utf8')).toBe('old a\n');
+    expect(existsSync(journalOf(lockfile))).toBe(false);
+  });
+
+  it('a journal that cannot be written removes the staged copies (the error is the journal write)', () => {
+    // A folder where the journal goes: its rename fails.
+    const { into, p } = oneStaged((_, lockfile) => mkdirSync(journalOf(lockfile)));
+    let wrote = false;
+    expect(() =>
+      p.commit('{"lock": 2}\n', () => {
+        wrote = true;
+      }),
+    ).toThrow(/^cannot write .*skills-lock\.json\.placing: it is a folder/);
+    expect(wrote).toBe(false);
+    expect(readdirSync(into)).toEqual([]);
+  });
+
+  it('a lock written whose flush then failed is committed: the copies are placed', () => {
+    const { into, lockfile, p } = oneStaged();
+    expect(() =>
+      p.commit('{"lock": 3}\n', () => {
+        writeFileSync(lockfile, '{"lock": 3}\n');
+        throw new Error('flush failed');
+      }),
+    ).toThrow('flush failed');
+    expect(readdirSync(into)).toEqual(['a']);
+    expect(existsSync(journalOf(lockfile))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkManifestId, checkName } from '../../../src/skill/names.js';
+import { checkManifestId, checkName, nameTooLongFor } from '../../../src/skill/names.js';
 
 describe('checkName', () => {
   const valid = [
@@ -67,5 +67,30 @@ describe('checkManifestId', () => {
       rule: 'name-lowercase',
       suggestion: 'cafe-tools',
     });
+  });
+});
+
+describe('nameTooLongFor: the archive named after a skill fits the 255 bytes of a file name', () => {
+  const letters = (n: number) => Array.from({ length: n }, (_, i) => String.fromCodePoint(0x20000 + i)).join('');
+  it('lets a name of 60 four-byte letters with a short version pass, and says when the archive would not fit', () => {
+    expect(nameTooLongFor(letters(60), '1.0.0')).toBeUndefined(); // 240 + 10 = 250 bytes
+    expect(nameTooLongFor('a'.repeat(64), '1.0.0-beta.1')).toBeUndefined();
+    expect(nameTooLongFor(letters(60), '1.0.0-beta.1')).toBe(
+      `name is 240 bytes long in UTF-8: the archive named after it (${letters(60)}-1.0.0-beta.1.tgz) would be 257 bytes, and a file name holds at most 255; use a shorter name (or version)`,
+    );
+    // 64 four-byte letters are 256 bytes: not even the skill's folder can hold it.
+    expect(nameTooLongFor(letters(64))).toMatch(/^name is 256 bytes long in UTF-8: .* would be 266 bytes/);
+  });
+
+  it('agrees with the byte count of the archive name on generated names', () => {
+    let seed = 11;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+    const parts = ['a', 'é', '中', '\u{20000}', '-'];
+    for (let i = 0; i < 3000; i++) {
+      const name = Array.from({ length: 1 + rnd(64) }, () => parts[rnd(parts.length)]).join('');
+      const version = ['1.0.0', '0.0.0', `1.0.0-${'x'.repeat(rnd(40))}`][rnd(3)]!;
+      const fits = new TextEncoder().encode(`${name}-${version}.tgz`).length <= 255;
+      expect(nameTooLongFor(name, version) === undefined, name).toBe(fits);
+    }
   });
 });

@@ -84,6 +84,15 @@ const cases: {
     says: /65 characters long; at most 64/,
   },
   {
+    check: 'name-length',
+    folder: '\u{20000}'.repeat(60),
+    valid: md(`name: ${'\u{20000}'.repeat(60)}\ndescription: Long. Use when x.\nmetadata:\n  version: 1.0.0\n`),
+    invalid: md(
+      `name: ${'\u{20000}'.repeat(60)}\ndescription: Long. Use when x.\nmetadata:\n  version: 1.0.0-beta.1\n`,
+    ),
+    says: /name is 240 bytes long in UTF-8: the archive named after it \(.*-1\.0\.0-beta\.1\.tgz\) would be 257 bytes/,
+  },
+  {
     check: 'name-lowercase',
     folder: 'Good',
     valid: md(good),
