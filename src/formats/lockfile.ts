@@ -206,19 +206,6 @@ function unknownFields(o: Record<string, unknown>, known: readonly string[]): Re
   for (const k of Object.keys(o)) if (!known.includes(k) && o[k] !== undefined) out[k] = o[k];
   return out;
 }
-const ENTRY_FIELDS = [
-  'commit',
-  'dependencies',
-  'integrity',
-  'link',
-  'path',
-  'ref',
-  'source',
-  'tarball',
-  'tarballIntegrity',
-  'version',
-];
-const FILE_FIELDS = ['into', 'lockfileVersion', 'skills'];
 
 const sortKeys = <T>(o: Record<string, T>): Record<string, T> =>
   Object.fromEntries(
@@ -229,6 +216,8 @@ const sortKeys = <T>(o: Record<string, T>): Record<string, T> =>
 
 /** Serialize a lockfile: every key sorted, two-space indent, final newline. */
 export function serializeLockfile(lock: Lockfile): string {
+  // The fields this version knows: any other is a later version's, kept as written.
+  const known = Object.keys(lockSchemas().entry.shape);
   const skills = Object.fromEntries(
     Object.keys(lock.skills)
       .sort()
@@ -239,7 +228,7 @@ export function serializeLockfile(lock: Lockfile): string {
         return [
           id,
           sortKeys({
-            ...unknownFields(e, ENTRY_FIELDS),
+            ...unknownFields(e, known),
             ...(e.commit === undefined ? {} : { commit: e.commit }),
             dependencies: sortKeys(e.dependencies),
             integrity: e.integrity,
@@ -257,7 +246,7 @@ export function serializeLockfile(lock: Lockfile): string {
   // No folder recorded, no field: a lock from before `into` existed keeps its bytes.
   const into = intoOf(lock);
   const top = sortKeys({
-    ...unknownFields(lock, FILE_FIELDS),
+    ...unknownFields(lock, Object.keys(lockSchemas().file.shape)),
     ...(into.length ? { into } : {}),
     lockfileVersion: lock.lockfileVersion,
     skills,

@@ -50,3 +50,8 @@ export function codePoints(text: string): number {
   }
   return n;
 }
+
+/** A line break as a skill's reader reads one: CRLF, a lone CR (old Mac files) or LF. */
+export const LINE_BREAK = /\r\n|\r|\n/;
+/** The places just after each line break, to split lines keeping their endings. */
+export const AFTER_BREAK = /(?<=\n)|(?<=\r)(?!\n)/;

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { writeAtomic } from '../fs/atomic.js';
 import { isInside } from '../fs/walk.js';
+import { AFTER_BREAK, LINE_BREAK } from '../formats/text.js';
 import type { Change, Fix } from './types.js';
 
 export interface FileEdit {
@@ -151,10 +152,6 @@ export function planFixes(
   return { edits, applied, skipped, refused };
 }
 
-/** A line break as the skill's reader reads one: CRLF, a lone CR (old Mac files) or LF. */
-const LINE_BREAK = /\r\n|\r|\n/;
-/** The places just after each line break, to split lines keeping their endings. */
-const AFTER_BREAK = /(?<=\n)|(?<=\r)(?!\n)/;
 const ENDING = /(?:\r\n|\r|\n)$/;
 
 /** The line ending most lines of `text` have (LF when it has none). */

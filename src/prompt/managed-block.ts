@@ -1,5 +1,6 @@
 import { SkillsError } from '../errors.js';
 import { FENCED, FENCE_CLOSE, FENCE_OPEN, fences } from '../formats/markdown-blocks.js';
+import { AFTER_BREAK, LINE_BREAK } from '../formats/text.js';
 
 // The managed block `render-prompt --write` keeps in a file such as AGENTS.md: the prompt between two marker lines.
 // Pure: the file's text in, the text with the block in place out. Every byte outside the block stays as it was;
@@ -35,7 +36,7 @@ export interface Block {
  */
 export function findBlock(text: string, file: string): Block | undefined {
   // Lines end as the reader's do: CRLF, LF, or a lone CR (an old Mac editor's).
-  const lines = text.split(/(?<=\r\n|\r(?!\n)|\n)/);
+  const lines = text.split(AFTER_BREAK);
   const bare = lines.map((l, i) => (i === 0 ? l.replace(/^\uFEFF/, '') : l).replace(/\r\n$|\r$|\n$/, ''));
   let block: Block | undefined;
   let beginLine = 0;
@@ -131,7 +132,7 @@ export function withBlock(
     return { text: next, change: 'replaced' };
   }
   // Appended after a code fence that is never closed, the block would read as code, and be missed on the next run.
-  const bare = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+  const bare = text.replace(/^\uFEFF/, '').split(LINE_BREAK);
   const open = unclosedFence(fences(bare));
   if (open !== -1)
     throw new SkillsError(
@@ -139,7 +140,7 @@ export function withBlock(
       `${file}:${open + 1}: a code fence opened here is never closed, so a skills block added after it would read as code; the file was not changed`,
       { hint: 'close the fence (a line with the same backticks or tildes) at the end of the file, and run again' },
     );
-  const eol = /\r\n|\r|\n/.exec(text)?.[0] ?? '\n';
+  const eol = LINE_BREAK.exec(text)?.[0] ?? '\n';
   const body = text.replace(/^\uFEFF/, '');
   const gap = body === '' ? '' : text.endsWith('\n') || text.endsWith('\r') ? eol : eol + eol;
   return { text: `${text}${gap}${blockText(prompt, eol)}${eol}`, change: 'appended' };

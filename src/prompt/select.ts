@@ -181,19 +181,19 @@ export function selectSkills(
   const stride = nTerms * NF;
   const avg = [...scan.lenSum].map((sum, f) => (scan.lenCount[f] ? sum / scan.lenCount[f]! : 1));
   const nPairs = q.pairs.size;
+  // A pair's document frequency over the fields every skill has, and over the bodies read (a body is read only where
+  // the skill's metadata holds a query word: select-scan.ts), against the number of bodies.
   const pairDf = new Array<number>(nPairs).fill(0);
-  for (let i = 0; i < n; i++) {
-    const p = pairs[i];
-    if (p) for (let k = 0; k < nPairs; k++) if (p[k]! & DF_MASK) pairDf[k]++;
-  }
-  const pairIdf = pairDf.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
-  // A pair's document frequency over the bodies read (a body is read only where the skill's metadata holds a query
-  // word: select-scan.ts), against the number of bodies.
   const bodyPairDf = new Array<number>(nPairs).fill(0);
   for (let i = 0; i < n; i++) {
     const p = pairs[i];
-    if (p) for (let k = 0; k < nPairs; k++) if (p[k]! & BODY_BIT) bodyPairDf[k]++;
+    if (p)
+      for (let k = 0; k < nPairs; k++) {
+        if (p[k]! & DF_MASK) pairDf[k]++;
+        if (p[k]! & BODY_BIT) bodyPairDf[k]++;
+      }
   }
+  const pairIdf = pairDf.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
   const bodies = scan.lenCount[BODY]!;
   const bodyPairIdf = bodyPairDf.map((d) => Math.log(1 + (bodies - d + 0.5) / (d + 0.5)));
   const pairInformative = pairDf.map((d) => n < 4 || d <= n / 2);
