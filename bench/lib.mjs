@@ -167,6 +167,29 @@ export function median(values) {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
+/**
+ * Where NODE_EXTRA_CA_CERTS is set, what the same pair takes with it unset: node reads the file it names (a system's
+ * whole CA bundle) at every start, before any code of ours runs, which on a machine that sets it adds tens of ms to
+ * every run. Said in a note, the verdict staying on the run as the environment is. Undefined where it is not set.
+ */
+export async function caUnsetNote({ measured, baseline, runs, warmups = 1 }) {
+  const caFile = process.env.NODE_EXTRA_CA_CERTS;
+  if (!caFile) return undefined;
+  const unset = (cmd) =>
+    cmd.file === process.execPath
+      ? {
+          ...cmd,
+          env: { ...cmd.env, NODE_EXTRA_CA_CERTS: undefined },
+          label: `${cmd.label}, NODE_EXTRA_CA_CERTS unset`,
+        }
+      : cmd;
+  const without = await comparePair({ measured: unset(measured), baseline: unset(baseline), runs, warmups });
+  return (
+    `NODE_EXTRA_CA_CERTS=${caFile} is set here, and node reads that file at every start; unset, the same run takes ` +
+    `${formatMs(without.measured.median)} against ${formatMs(without.baseline.median)} (${without.ratio.toFixed(2)}x)`
+  );
+}
+
 /** Aim on the ratio measured / baseline (of medians). */
 export const ratioAim = (max) => ({ kind: 'ratio', max, text: `≤ ${max}x`, met: (r) => r.ratio <= max });
 

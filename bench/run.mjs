@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { writeBigSkill, writeCorpus, writeOneSkill, writeRegistry } from './generate.mjs';
 import {
   benchTempDir,
+  caUnsetNote,
   comparePair,
   firstLines,
   formatTable,
@@ -36,6 +37,13 @@ const RENDER_QUERY = 'convert this pdf invoice';
 
 const node = (args, label) => nodeCommand(args, { cwd: ROOT, label });
 const bareNode = node(['-e', '0'], 'node -e 0');
+
+/** The result, with a note of what the same pair takes with NODE_EXTRA_CA_CERTS unset where it is set (caUnsetNote). */
+async function withCaNote(result, pair) {
+  const note = await caUnsetNote(pair);
+  if (note) (result.notes ??= []).push(note);
+  return result;
+}
 
 // Each row: a name (matched by --only), an aim, and run(fixtures) → comparePair's result (+ optional notes).
 const ROWS = [
@@ -112,16 +120,17 @@ const ROWS = [
     aim: timeAim(500),
     async run(fx) {
       const reg = fx.registry();
-      const result = await comparePair({
+      const pair = {
         measured: node([CLI, 'resolve', reg.rootSpec, '--registry', reg.dir], `skills resolve ${reg.rootSpec}`),
         baseline: bareNode,
         runs: 5,
         warmups: 1,
-      });
+      };
+      const result = await comparePair(pair);
       result.notes = [
         `${reg.resolved} skills resolved from an index.json of ${reg.skills} skills (${reg.megabytes} MB) and their releases files (${reg.releases} versions in all, ${reg.releasesMegabytes} MB), seed ${SEED}`,
       ];
-      return result;
+      return withCaNote(result, pair);
     },
   },
   {
@@ -129,7 +138,7 @@ const ROWS = [
     aim: timeAim(500),
     async run(fx) {
       const reg = fx.registry();
-      const result = await comparePair({
+      const pair = {
         // From the registry folder, which holds no skill folders of the project scope.
         measured: nodeCommand([CLI, 'list', '--registry', reg.dir, '--json'], {
           cwd: reg.dir,
@@ -138,11 +147,12 @@ const ROWS = [
         baseline: bareNode,
         runs: 5,
         warmups: 1,
-      });
+      };
+      const result = await comparePair(pair);
       result.notes = [
         `the index.json of the resolve row (${reg.skills} skills, ${reg.megabytes} MB); no releases file is read`,
       ];
-      return result;
+      return withCaNote(result, pair);
     },
   },
   {
@@ -150,7 +160,7 @@ const ROWS = [
     aim: timeAim(1000),
     async run(fx) {
       const corpus = await fx.corpus();
-      const result = await comparePair({
+      const pair = {
         measured: node(
           [CLI, 'render-prompt', '--query', RENDER_QUERY, corpus.root],
           'skills render-prompt --query <q> <dir>',
@@ -158,11 +168,12 @@ const ROWS = [
         baseline: bareNode,
         runs: 5,
         warmups: 1,
-      });
+      };
+      const result = await comparePair(pair);
       result.notes = [
         `the corpus of the validate row, metadata first; the selected skills loaded in full; the prompt's o200k_base size from the token cache that the warm-up run filled; query ${JSON.stringify(RENDER_QUERY)}`,
       ];
-      return result;
+      return withCaNote(result, pair);
     },
   },
   {
@@ -170,7 +181,7 @@ const ROWS = [
     aim: timeAim(300),
     async run(fx) {
       const reg = fx.registry();
-      const result = await comparePair({
+      const pair = {
         // From the registry folder, which holds no skill folders of the project scope.
         measured: nodeCommand([CLI, 'render-prompt', '--query', RENDER_QUERY, '--registry', reg.dir], {
           cwd: reg.dir,
@@ -179,11 +190,12 @@ const ROWS = [
         baseline: bareNode,
         runs: 5,
         warmups: 1,
-      });
+      };
+      const result = await comparePair(pair);
       result.notes = [
         `the index.json of the resolve row (latest summaries with triggers); no releases file read; the selected skills' stored copies loaded; the prompt's size from the token cache`,
       ];
-      return result;
+      return withCaNote(result, pair);
     },
   },
   {

@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realCollections } from '../false-positives.mjs';
-import { benchTempDir, comparePair, nodeCommand, ratioAim } from '../lib.mjs';
+import { benchTempDir, caUnsetNote, comparePair, nodeCommand, ratioAim } from '../lib.mjs';
 import { referencePeer } from '../peers.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -96,31 +96,13 @@ export const rows = [
         '---\nname: pdf-invoices\ndescription: Extract totals and dates from PDF invoices. Use when the user asks to read an invoice.\nlicense: MIT\n---\n\n# PDF invoices\n\nRead the invoice with the script.\n',
       );
       const baseline = pythonCommand(ref, ['-m', 'skills_ref.cli', 'validate', dir], 'skills-ref validate <one>');
-      const result = await comparePair({
-        measured: nodeCommand([CLI, 'validate', dir], { cwd: ROOT, label: 'skills validate <one>' }),
-        baseline,
-        runs: 10,
-        warmups: 2,
-      });
+      const measured = nodeCommand([CLI, 'validate', dir], { cwd: ROOT, label: 'skills validate <one>' });
+      const result = await comparePair({ measured, baseline, runs: 10, warmups: 2 });
       // Node reads the file NODE_EXTRA_CA_CERTS names at every start, before any code of ours runs (tens of ms for a
       // system's whole CA bundle); Python reads no such variable. Where it is set, say what it costs: the verdict
       // stays on the run above, under the environment as it is.
-      const caFile = process.env.NODE_EXTRA_CA_CERTS;
-      if (caFile) {
-        const without = await comparePair({
-          measured: nodeCommand([CLI, 'validate', dir], {
-            cwd: ROOT,
-            env: { NODE_EXTRA_CA_CERTS: undefined },
-            label: 'skills validate <one>, NODE_EXTRA_CA_CERTS unset',
-          }),
-          baseline,
-          runs: 10,
-          warmups: 2,
-        });
-        result.notes = [
-          `NODE_EXTRA_CA_CERTS=${caFile} is set here, and node reads that file at every start; unset, the same run takes ${without.measured.median.toFixed(1)} ms against ${without.baseline.median.toFixed(1)} ms: ${without.ratio.toFixed(2)}x`,
-        ];
-      }
+      const note = await caUnsetNote({ measured, baseline, runs: 10, warmups: 2 });
+      if (note) result.notes = [note];
       return result;
     },
   },
