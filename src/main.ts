@@ -10,17 +10,20 @@ const selectionIndex: IndexFollower = async (dir, index, before) =>
 /** Run the CLI: the one place that catches errors and picks the exit code (0 ok, 1 findings, 2 failure). */
 export async function run(argv: string[], ctx: Context): Promise<number> {
   followIndex(selectionIndex);
+  // Our options come before `--`; what follows is a script's (run-script).
+  const end = argv.indexOf('--');
+  const ours = end === -1 ? argv : argv.slice(0, end);
   const json =
-    argv.includes('--json') ||
-    argv.some((a, i) => (a === '--format' || a === '-f') && (argv[i + 1] === 'json' || argv[i + 1] === 'sarif')) ||
-    argv.includes('--format=json') ||
-    argv.includes('--format=sarif');
+    ours.includes('--json') ||
+    ours.some((a, i) => (a === '--format' || a === '-f') && (ours[i + 1] === 'json' || ours[i + 1] === 'sarif')) ||
+    ours.includes('--format=json') ||
+    ours.includes('--format=sarif');
   // A failure of a run asked for SARIF is still a SARIF log (upload-sarif reads it), not {"error": …}; with --json
   // too (refused: two formats), the error is the JSON document --json promises.
   const sarif =
-    !argv.includes('--json') &&
-    (argv.some((a, i) => (a === '--format' || a === '-f') && argv[i + 1] === 'sarif') ||
-      argv.includes('--format=sarif'));
+    !ours.includes('--json') &&
+    (ours.some((a, i) => (a === '--format' || a === '-f') && ours[i + 1] === 'sarif') ||
+      ours.includes('--format=sarif'));
   const failedAs = async (error: { code: string; message: string; hint?: string }, code: number) => {
     const { sarifFailure } = await import('./lint/formatters/sarif.js');
     const { safeJson } = await import('./ui/terminal-text.js');
@@ -38,19 +41,32 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
       argv,
     );
     // Every command, nested ones too (`registry sync`): help and usage errors go to ctx's streams, and end here.
-    const output = { writeOut: (s: string) => ctx.stdout.write(s), writeErr: (s: string) => ctx.stderr.write(s) };
+    // With --json, a usage error the option parser finds is the JSON document every failure is, on stdout, and
+    // nothing on stderr: its text (with a command's own hint, as run-script adds) is kept for it.
+    let usage = '';
+    const writeErr = (s: string) => ctx.stderr.write(s);
     for (const cmds = [program]; cmds.length > 0;) {
       const cmd = cmds.pop()!;
-      cmd.exitOverride().configureOutput(output);
+      const own = cmd.configureOutput().outputError;
+      const outputError = (text: string, write: (s: string) => void) => {
+        const keep = json && !sarif ? (s: string) => void (usage += s) : write;
+        if (own) own(text, keep);
+        else keep(text);
+      };
+      cmd.exitOverride().configureOutput({ writeOut: (s: string) => ctx.stdout.write(s), writeErr, outputError });
       cmds.push(...cmd.commands);
     }
     try {
       await program.parseAsync(argv, { from: 'user' });
     } catch (err) {
       if (err instanceof CommanderError) {
-        // --help and --version end through here with code 0; usage errors were already printed.
+        // --help and --version end through here with code 0; usage errors were already printed (or kept, --json).
         if (err.exitCode !== 0 && sarif)
           await failedAs({ code: 'E_USAGE', message: err.message.replace(/^error: /, '') }, 2);
+        else if (err.exitCode !== 0 && json) {
+          const { safeJson } = await import('./ui/terminal-text.js');
+          ctx.stdout.write(`${safeJson({ error: usageError(err.message, usage) })}\n`);
+        }
         return err.exitCode === 0 ? 0 : 2;
       }
       throw err;
@@ -84,4 +100,13 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     );
     return 2;
   }
+}
+
+/** The JSON error of a usage error the option parser found: its message, and the hint its text gives, if any. */
+function usageError(message: string, text: string): { code: 'E_USAGE'; message: string; hint?: string } {
+  // Commander puts its suggestion on a line of the message: "(Did you mean --strict?)".
+  const [first, ...rest] = message.replace(/^error: /, '').split('\n');
+  const suggestion = /^\(Did you mean (.*)\?\)$/.exec(rest.join(' ').trim())?.[1];
+  const hint = /^hint: (.*)$/m.exec(text)?.[1] ?? (suggestion ? `did you mean ${suggestion}?` : undefined);
+  return { code: 'E_USAGE', message: suggestion ? first! : [first, ...rest].join('\n'), ...(hint ? { hint } : {}) };
 }
