@@ -3,6 +3,7 @@ import { homeOf, type Context } from '../context.js';
 import { detectAgents, type AgentReads } from '../skill/agents.js';
 import { isInside } from '../fs/walk.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
+import { columns, padColumns } from '../ui/columns.js';
 import { forTerminal, safeJson } from '../ui/terminal-text.js';
 
 export interface AgentsOptions {
@@ -52,8 +53,6 @@ export async function agents(options: AgentsOptions, ctx: Context): Promise<Agen
   return { agents: rows };
 }
 
-const width = (s: string) => [...s].length;
-
 /** The table, then the legend. */
 export function formatAgents(rows: AgentRow[], opts: { home: string; c: Paint }): string {
   const { c } = opts;
@@ -64,8 +63,8 @@ export function formatAgents(rows: AgentRow[], opts: { home: string; c: Paint })
   const cells = rows.map((r) =>
     [r.name, r.title, r.project, tilde(r.userDir), mark(r.detected.here), mark(r.detected.user)].map(forTerminal),
   );
-  const widths = head.map((h, i) => Math.max(width(h), ...cells.map((row) => width(row[i]!))));
-  const pad = (s: string, i: number) => s + ' '.repeat(widths[i]! - width(s));
+  const widths = head.map((h, i) => Math.max(columns(h), ...cells.map((row) => columns(row[i]!))));
+  const pad = (s: string, i: number) => padColumns(s, widths[i]!);
   const lines = [c.bold(head.map(pad).join('  ').trimEnd())];
   for (const row of cells)
     lines.push(

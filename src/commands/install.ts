@@ -14,6 +14,7 @@ import { AGENTS, agentsInUse, resolveAgents, userFolder } from '../skill/agents.
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
+import { columns, cutColumns, padColumns } from '../ui/columns.js';
 import { safeJson, forTerminal } from '../ui/terminal-text.js';
 
 export interface InstallOptions {
@@ -178,6 +179,9 @@ export async function install(
   return { outcome, exitCode: printOutcome(outcome, options, ctx) };
 }
 
+/** The columns of a description in `install --list` when the output is no terminal. */
+const LISTING_WIDTH = 100;
+
 function printListing(listing: SourceListing[], options: InstallOptions, ctx: Context): number {
   if (options.json) {
     ctx.stdout.write(`${safeJson({ sources: listing })}\n`);
@@ -186,18 +190,22 @@ function printListing(listing: SourceListing[], options: InstallOptions, ctx: Co
   const c = paint(useColor(options.color, ctx));
   for (const l of listing) {
     ctx.stdout.write(`${c.bold(forTerminal(l.source))}: ${l.skills.length} skill${l.skills.length === 1 ? '' : 's'}\n`);
-    const width = Math.max(...l.skills.map((s) => s.id.length));
-    for (const s of l.skills) {
-      const text = s.problem === undefined ? s.description.replace(/\s+/g, ' ') : c.red(`invalid: ${s.problem}`);
-      ctx.stdout.write(
-        forTerminal(`  ${s.id.padEnd(width)}  ${text.length > 100 ? `${text.slice(0, 99)}…` : text}`) + '\n',
+    // Ids padded and descriptions cut by terminal columns (ui/columns.ts), to the terminal's width when it has one.
+    const ids = l.skills.map((s) => forTerminal(s.id));
+    const width = Math.max(...ids.map(columns));
+    const room = Math.max(20, (ctx.stdout.columns || LISTING_WIDTH + width + 4) - width - 4);
+    l.skills.forEach((s, k) => {
+      const text = cutColumns(
+        forTerminal(s.problem === undefined ? s.description.replace(/\s+/g, ' ') : `invalid: ${s.problem}`),
+        room,
       );
+      ctx.stdout.write(`  ${padColumns(ids[k]!, width)}  ${s.problem === undefined ? text : c.red(text)}\n`);
       // Installing all leaves it out for a namesake: say why, and how to take this one.
       if (s.leftOut)
         ctx.stdout.write(
           `  ${' '.repeat(width)}  ${c.yellow(forTerminal(`left out of "all": ${s.leftOut.why}; alone: ${s.leftOut.alone}`))}\n`,
         );
-    }
+    });
   }
   return 0;
 }

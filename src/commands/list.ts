@@ -3,6 +3,7 @@ import type { Paint } from '../ui/color.js';
 import { homeOf, type Context } from '../context.js';
 import { listSkills, type ListResult, type ListRow } from '../registry/list.js';
 import { paint, useColor } from '../ui/color.js';
+import { columns, cutColumns, padColumns } from '../ui/columns.js';
 import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 import { userListCache } from '../skill/list-cache.js';
@@ -56,9 +57,6 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
   return result;
 }
 
-// Ten thousand rows: most cells are printable ASCII, measured and cut by length without splitting them into characters.
-const ASCII = /^[ -~]*$/;
-const width = (s: string) => (ASCII.test(s) ? s.length : [...s].length);
 /** Whitespace that flattening changes: any but a single space, two spaces, a space first or last. */
 const LOOSE_SPACE = /[^\S ]| {2}|^ | $/;
 
@@ -84,18 +82,13 @@ export function formatList(
     ].map(forTerminalLine),
   );
   const head = ['ID', 'VERSION', 'LAYOUT', 'OWNER', 'SCOPE', 'USED BY'];
-  const widths = head.map((h, i) => Math.max(width(h), ...cells.map((row) => width(row[i]!))));
-  const pad = (s: string, i: number) => s + ' '.repeat(widths[i]! - width(s));
+  // Padded and cut by terminal columns (ui/columns.ts): a Chinese name takes two a character.
+  const widths = head.map((h, i) => Math.max(columns(h), ...cells.map((row) => columns(row[i]!))));
+  const pad = (s: string, i: number) => padColumns(s, widths[i]!);
   const fixed = widths.reduce((a, b) => a + b + 2, 0);
   const room = Math.max(10, opts.width - fixed);
-  const cut = (s: string) => {
-    // Most descriptions are one line with single spaces: flat already, and not copied.
-    const flat = LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
-    if (flat.length <= room) return flat;
-    if (ASCII.test(flat)) return `${flat.slice(0, room - 1)}…`;
-    const chars = [...flat];
-    return chars.length <= room ? flat : `${chars.slice(0, room - 1).join('')}…`;
-  };
+  // Most descriptions are one line with single spaces: flat already, and not copied.
+  const cut = (s: string) => cutColumns(LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ').trim() : s, room);
   const lines = [c.bold([...head.map(pad), 'DESCRIPTION'].join('  '))];
   rows.forEach((r, k) => {
     const row = cells[k]!.map(pad);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatList } from '../../../src/commands/list.js';
 import type { ListRow } from '../../../src/registry/list.js';
 import { paint } from '../../../src/ui/color.js';
+import { columns } from '../../../src/ui/columns.js';
 
 const row = (id: string, description: string): ListRow => ({
   id,
@@ -35,5 +36,25 @@ describe('formatList', () => {
       'No break space.',
       `${'long '.repeat(6)}l…`,
     ]);
+  });
+
+  it('lines up its columns and fits the width in terminal columns, whatever the script', () => {
+    const rows = [
+      row(
+        'emoji-party',
+        'Plan parties with friends and family members and guests. Use when the user asks for a party.',
+      ),
+      row('数据分析', '分析CSV和Excel数据，生成图表和统计摘要。当用户要求分析数据、制作图表或计算统计量时使用。'),
+      row('翻訳ツール', '日本語と英語の間で文書を翻訳します。ユーザーが翻訳を依頼したときに使用してください。'),
+      row('한국어-도구', '한국어 문서를 요약합니다. 사용자가 요약을 요청할 때 사용하세요. 긴 설명입니다.'),
+    ];
+    const lines = formatList(rows, { long: false, width: 100, c: paint(false) })
+      .split('\n')
+      .slice(0, -1);
+    // Where the LAYOUT column starts, in columns: the same on every line.
+    const at = lines.map((l) => columns(l.slice(0, l.indexOf(l.startsWith('ID') ? 'LAYOUT' : 'skill-md'))));
+    expect(new Set(at).size).toBe(1);
+    for (const l of lines) expect(columns(l), l).toBeLessThanOrEqual(100);
+    expect(lines.slice(2).every((l) => l.endsWith('…'))).toBe(true);
   });
 });
