@@ -74,11 +74,14 @@ export function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateO
       );
     }
     if (!/^[\p{L}\p{N}-]+$/u.test(n)) {
+      const marks = marksAlone(n);
       out.push(
         diag(
           'name-characters',
           'error',
-          `name "${n}" may hold only letters, digits and hyphens: expected e.g. "${suggestion()}"`,
+          marks
+            ? `name "${n}" may hold only letters, digits and hyphens, and its combining marks (${marks}) are none: the standard counts no mark as a letter, though in Devanagari, Tamil and other Brahmic scripts the vowel signs of nearly every word are marks; expected a name without them, e.g. in Latin letters`
+            : `name "${n}" may hold only letters, digits and hyphens: expected e.g. "${suggestion()}"`,
           file,
           pos(),
         ),
@@ -200,4 +203,18 @@ function matchHint(name: string, folder: string): string {
   return ways.length > 0
     ? ways.join(', or ')
     : `give both the folder and name: one valid name, e.g. ${suggestName(name)}`;
+}
+
+/**
+ * The combining marks of a name whose only fault they are (its other characters letters, digits and hyphens), as
+ * "U+0947, U+093F" (the first three), or undefined. Taking them out gives no name a speaker would know
+ * ("डेटा" → "डट"), so no such suggestion is made.
+ */
+function marksAlone(name: string): string | undefined {
+  const marks = name.match(/\p{M}/gu);
+  if (!marks || !/^[\p{L}\p{N}-]+$/u.test(name.replace(/\p{M}/gu, ''))) return undefined;
+  const shown = [...new Set(marks)]
+    .slice(0, 3)
+    .map((m) => `U+${m.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+  return shown.join(', ');
 }

@@ -648,3 +648,24 @@ describe('helpers', () => {
     for (const v of ['v1.2.3', '1.2', '=1.2.3', ' 1.2.3', '1.2.3.4']) expect(isStrictSemver(v)).toBe(false);
   });
 });
+
+describe('name-characters: names whose only fault is their combining marks', () => {
+  it('names the marks and offers no name made by taking them out', async () => {
+    for (const [name, marks] of [
+      ['डेटा-विश्लेषण', 'U+0947, U+093E, U+093F'],
+      ['தமிழ்', 'U+0BBF, U+0BCD'],
+    ] as const) {
+      const report = await check(
+        name,
+        md(`name: ${name}\ndescription: Summarise text. Use when asked for a summary.\n`),
+      );
+      const d = report.diagnostics.find((x) => x.rule === 'name-characters');
+      expect(d?.message, name).toContain(`its combining marks (${marks}) are none`);
+      expect(d?.message).toContain('expected a name without them, e.g. in Latin letters');
+      expect(d?.message).not.toContain('expected e.g.');
+    }
+    // Other characters still get a suggestion made from the name.
+    const other = await check('go_od', md('name: go_od\ndescription: d. Use when x.\n'));
+    expect(other.diagnostics.find((x) => x.rule === 'name-characters')?.message).toContain('expected e.g. "go-od"');
+  });
+});
