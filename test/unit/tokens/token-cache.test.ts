@@ -212,3 +212,22 @@ describe('userCacheDir', () => {
     expect(userCacheDir({}, '/home/u')).toBe(join('/home/u', '.cache', 'skills'));
   });
 });
+
+describe('pieceKey', () => {
+  it('is the key earlier versions wrote (createHash sha256, base64url, 22 characters), so a kept cache still hits', async () => {
+    const { createHash } = await import('node:crypto');
+    const { pieceKey } = await import('../../../src/tokens/tokens.js');
+    const texts = [
+      '',
+      'a',
+      'the skill reads a file\n'.repeat(300),
+      'naïve 数据 🎉\r\n',
+      'lone \ud800 surrogate',
+      '\u0000\ufeff',
+    ];
+    for (const t of texts)
+      expect(pieceKey(t), JSON.stringify(t.slice(0, 20))).toBe(
+        createHash('sha256').update(t).digest('base64url').slice(0, 22),
+      );
+  });
+});
