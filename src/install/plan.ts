@@ -293,8 +293,8 @@ export async function planFromSources(
   const rangeAsked = new Map(specs.filter((sp) => sp.range !== undefined && !sp.exact).map((sp) => [sp.id, sp.range!]));
   const owners = new Map(options.from ? readIndex(options.from).skills.map((e) => [e.id, e.owner]) : []);
   const items: Planned['items'] = [];
+  // Skills that replace another's, and skills whose lock holds the integrity their inner links once gave.
   const replaced: string[] = [];
-  const relinkedNotes: string[] = [];
   for (const r of resolution.resolved) {
     const local = locals.get(r.id);
     let plan: Plan;
@@ -338,7 +338,7 @@ export async function planFromSources(
       old.integrity !== integrity &&
       plan.kind === 'local' &&
       legacyIntegrities(plan.prepared.skill.root).includes(old.integrity);
-    if (relinked) relinkedNotes.push(relinkedNote(r.id, r.version, options.lockfile));
+    if (relinked) replaced.push(relinkedNote(r.id, r.version, options.lockfile));
     if (old && old.version === r.version && old.integrity !== integrity && !unversionedUpdate && !relinked) {
       throw mismatch(
         r.id,
@@ -445,13 +445,7 @@ export async function planFromSources(
       verbose,
     ),
   ];
-  return {
-    ok: true,
-    items,
-    next,
-    skipped,
-    warnings: [...warnings, ...said, ...replaced, ...relinkedNotes, ...resolution.warnings],
-  };
+  return { ok: true, items, next, skipped, warnings: [...warnings, ...said, ...replaced, ...resolution.warnings] };
 }
 
 /** The skill's symbolic links that lead out of it (or nowhere): a copy leaves them out. */
