@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
 import satisfies from 'semver/functions/satisfies.js';
 import compare from 'semver/functions/compare.js';
 import validVersion from 'semver/functions/valid.js';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
 import { DEFAULT_LIMITS, extractArchive } from '../fs/archive.js';
+import { entryNameProblem } from '../fs/archive-entries.js';
 import { cleanStale, syncDir, tempName } from '../fs/atomic.js';
 import { gitFailure, noRef, refMissing, runGit, type GitOptions } from './run-git.js';
 
@@ -92,7 +93,8 @@ export async function resolveRef(url: string, ref: string | undefined, o: GitOpt
 /** Where the tree of `commit` of `url` is cached: the whole tree, or only the folder `path` (under its own path). */
 function treeDir(cache: string, url: string, commit: string, path?: string): string {
   // The NUL cannot be in a URL or a path: no whole tree and folder share a key.
-  const key = path === undefined ? url + commit : `${url}${commit}\0${path}`;
+  // "links": trees cached since a commit's symlinks inside it are made (linksInside); older ones lack them.
+  const key = `${path === undefined ? url + commit : `${url}${commit}\0${path}`}\0links`;
   return join(cache, createHash('sha256').update(key).digest('hex').slice(0, 32));
 }
 
@@ -178,7 +180,8 @@ function makeReadOnly(dir: string): void {
   for (const d of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, d.name);
     if (d.isDirectory()) makeReadOnly(p);
-    else chmodSync(p, lstatSync(p).mode & 0o555);
+    // Not through a symlink: chmod follows it, and 777 & 555 would give the file it leads to execute bits.
+    else if (d.isFile()) chmodSync(p, lstatSync(p).mode & 0o555);
   }
 }
 
@@ -245,8 +248,9 @@ async function writeTree(
   // Paths after `--`, read literally (GIT_LITERAL_PATHSPECS): `:(glob)*` or `-x` in a path is just a name.
   const only = path === undefined ? [] : ['--', path];
   // Links are refused by the extractor, and one anywhere in the repository (CLAUDE.md -> AGENTS.md) would refuse
-  // every skill in it: they are left out. The repository's own export-ignore and export-subst are overridden, so the
-  // tree is the commit's, byte for byte ($GIT_DIR/info/attributes wins over .gitattributes).
+  // every skill in it: they are left out of the archive, and made again after it (linksInside). The repository's own
+  // export-ignore and export-subst are overridden, so the tree is the commit's, byte for byte ($GIT_DIR/info/attributes
+  // wins over .gitattributes).
   const list = await runGit(['ls-tree', '-r', '-z', '--full-tree', commit, ...only], at);
   if (list.code !== 0) throw gitFailure(url, list.stderr);
   const entries = list.stdout.split('\0').filter((l) => l !== '');
@@ -275,7 +279,43 @@ async function writeTree(
         : err.hint;
     throw new SkillsError(err.code, `${where}: ${message}`, { cause: err, hint });
   }
+  await linksInside(entries, dest, at);
   makeReadOnly(dest);
+}
+
+/**
+ * The commit's symlinks that lead to a path inside the tree written at `dest`, made there as they are in a clone: a
+ * skill from git then holds what its folder holds, and each copy takes a link inside the skill as the file or folder
+ * it leads to (skillFiles), as pack does. A link that leads out of the tree, or is absolute, is left out. Not on
+ * Windows, where making a link needs a privilege.
+ */
+async function linksInside(entries: string[], dest: string, at: Parameters<typeof runGit>[1]): Promise<void> {
+  if (process.platform === 'win32') return;
+  const links = entries
+    .filter((l) => l.startsWith('120000 '))
+    .map((l) => ({ oid: l.slice('120000 blob '.length, l.indexOf('\t')), path: l.slice(l.indexOf('\t') + 1) }))
+    .filter((l) => /^[0-9a-f]+$/.test(l.oid) && entryNameProblem(l.path, dest) === undefined);
+  if (links.length === 0) return;
+  const r = await runGit(['cat-file', '--batch'], { ...at, input: links.map((l) => `${l.oid}\n`).join('') });
+  if (r.code !== 0) throw gitFailure(at.url, r.stderr);
+  // Each object: "<oid> blob <size>\n", its bytes, "\n".
+  const out = Buffer.from(r.stdout, 'utf8');
+  let i = 0;
+  for (const link of links) {
+    const eol = out.indexOf(0x0a, i);
+    if (eol < 0) return;
+    const size = Number(/ blob (\d+)$/.exec(out.toString('utf8', i, eol))?.[1] ?? NaN);
+    if (!Number.isInteger(size)) return;
+    const text = out.toString('utf8', eol + 1, eol + 1 + size);
+    i = eol + 1 + size + 1;
+    const target = posix.normalize(posix.join(posix.dirname(link.path), text));
+    if (text === '' || text.includes('\0') || posix.isAbsolute(text) || target === '..' || target.startsWith('../'))
+      continue;
+    const abs = join(dest, link.path);
+    if (present(abs)) continue;
+    mkdirSync(dirname(abs), { recursive: true });
+    symlinkSync(text, abs);
+  }
 }
 
 /** A throwaway bare repository in the cache for `f`, removed after it (a killed run's is swept by the next). */

@@ -150,7 +150,7 @@ function slowHint(t: GitTimeouts): string {
  */
 export async function runGit(
   args: string[],
-  run: { cwd: string; url: string; o: GitOptions; env?: Record<string, string>; reach?: GitReach },
+  run: { cwd: string; url: string; o: GitOptions; env?: Record<string, string>; reach?: GitReach; input?: string },
 ): Promise<GitOutput> {
   const out: Buffer[] = [];
   let outBytes = 0;
@@ -185,7 +185,7 @@ export async function runGit(
       args: [...QUIET_CONFIG, ...lowSpeed, ...args],
       cwd: run.cwd,
       env: gitEnv(run.o.env, run.env),
-      input: '',
+      input: run.input ?? '',
       timeoutMs,
       graceMs: 1000,
       signal: stall.signal,

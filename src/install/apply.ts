@@ -10,10 +10,13 @@ import { afterCleanup } from '../fs/errno.js';
 import { isInside, present } from '../fs/walk.js';
 import { loadSkill } from '../skill/load.js';
 import {
+  digest,
   digestKeeping,
   filesAt,
   folderIntegrity,
   integrityOf,
+  legacyDigests,
+  legacyIntegrities,
   skillFiles,
   type KeepBudget,
   type StoredFile,
@@ -47,7 +50,8 @@ function checkStored(
   }
   const files = skillFiles(path);
   const found = digestKeeping(files, keep);
-  if (found !== integrity) {
+  // A copy stored when links inside a skill were kept as links holds the same content it was registered with.
+  if (found !== integrity && !legacyDigests(files).includes(integrity)) {
     throw new SkillsError(
       'E_INVALID',
       `${path}: the stored copy of ${id}@${version} was changed after it was registered (${join(registry, 'releases', `${id}.json`)} records ${integrity}, its files hash to ${found}); nothing was installed`,
@@ -99,7 +103,7 @@ export async function carryOut(
         );
       }
       const found = integrityOf(skill);
-      if (found !== plan.release.integrity)
+      if (found !== plan.release.integrity && !legacyIntegrities(plan.root).includes(plan.release.integrity))
         throw mismatch(
           resolved.id,
           resolved.version,
@@ -148,7 +152,16 @@ export async function carryOut(
         folderIntegrity(target) === previous.skills[resolved.id]?.integrity
       )
         return 'write';
-      const existing = statSync(target).isDirectory() ? folderIntegrity(target) : undefined;
+      const held = statSync(target).isDirectory() ? skillFiles(target) : undefined;
+      const existing = held && digest(held);
+      // A copy placed when links inside a skill were copied as links (none is now): placed again, as files, when it
+      // holds what the lock records (in either integrity).
+      const legacy = held ? legacyDigests(held) : [];
+      if (
+        legacy.length > 0 &&
+        [existing, ...legacy].some((i) => i === item.entry.integrity || i === previous.skills[resolved.id]?.integrity)
+      )
+        return 'write';
       if (existing === item.entry.integrity) return 'unchanged';
       if (options.force || (existing !== undefined && previous.skills[resolved.id]?.integrity === existing))
         return 'write';

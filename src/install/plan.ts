@@ -18,7 +18,7 @@ import { readHead } from '../skill/script-info.js';
 import { diffLockfiles, formatLockSource, intoOf, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import type { DependencySpec } from '../model/spec.js';
 import { readIndex, readReleases } from '../registry/index-io.js';
-import { isSecretFile } from '../registry/integrity.js';
+import { isSecretFile, legacyIntegrities } from '../registry/integrity.js';
 import { loadSkill } from '../skill/load.js';
 import { AGENTS } from '../skill/agents.js';
 import { isInside } from '../fs/walk.js';
@@ -87,6 +87,11 @@ export function mismatch(
       hint: `if the new content is wanted, give the skill a new version; or run skills uninstall ${id} and install it again`,
     },
   );
+}
+
+/** Said when a lock's integrity is the one an older skills gave the same content, with its inner links as links. */
+export function relinkedNote(id: string, version: string, lockfile: string): string {
+  return `${id}@${version}: ${basename(lockfile)} records the integrity skills gave it when it copied symbolic links inside a skill as links; they are now copied as the files they lead to, and the lock takes the new integrity (the content is the same)`;
 }
 
 const idOf = (p: Prepared | InvalidSource): string => ('diagnostics' in p ? (p.id ?? p.source) : p.skill.id);
@@ -288,6 +293,7 @@ export async function planFromSources(
   const rangeAsked = new Map(specs.filter((sp) => sp.range !== undefined && !sp.exact).map((sp) => [sp.id, sp.range!]));
   const owners = new Map(options.from ? readIndex(options.from).skills.map((e) => [e.id, e.owner]) : []);
   const items: Planned['items'] = [];
+  // Skills that replace another's, and skills whose lock holds the integrity their inner links once gave.
   const replaced: string[] = [];
   for (const r of resolution.resolved) {
     const local = locals.get(r.id);
@@ -324,7 +330,16 @@ export async function planFromSources(
         (plan.prepared.origin?.commit !== undefined && plan.prepared.origin.commit !== old?.commit) ||
         options.link === true ||
         old?.link === true);
-    if (old && old.version === r.version && old.integrity !== integrity && !unversionedUpdate) {
+    // A lock written when symlinks inside a skill were copied as links records what they hashed to then: the same
+    // content, now copied (and hashed) as the files they lead to. The lock takes the new integrity, and says so.
+    const relinked =
+      old !== undefined &&
+      old.version === r.version &&
+      old.integrity !== integrity &&
+      plan.kind === 'local' &&
+      legacyIntegrities(plan.prepared.skill.root).includes(old.integrity);
+    if (relinked) replaced.push(relinkedNote(r.id, r.version, options.lockfile));
+    if (old && old.version === r.version && old.integrity !== integrity && !unversionedUpdate && !relinked) {
       throw mismatch(
         r.id,
         r.version,

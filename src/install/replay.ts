@@ -6,9 +6,10 @@ import { parseRemoteSource, redactUrl } from '../formats/install-source.js';
 import { LOCKFILE_NAME, parseLockSource, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import { present } from '../fs/walk.js';
 import { readIndex, readReleases } from '../registry/index-io.js';
+import { legacyIntegrities } from '../registry/integrity.js';
 import { registryVersion } from '../registry/unversioned.js';
 import type { ResolvedSkill } from '../resolve/resolve.js';
-import { mismatch } from './plan.js';
+import { mismatch, relinkedNote } from './plan.js';
 import { prepareArchived, prepareLocal, unpackArchive, type Scratch } from './sources.js';
 import type { ArchivedSkill, InstallOptions, InvalidSource, Plan, Planned, Prepared } from './types.js';
 
@@ -108,6 +109,8 @@ export async function planFromLock(
   }
   const lockDir = dirname(options.lockfile);
   const items: Planned['items'] = [];
+  const next: Lockfile = { ...lock, skills: { ...lock.skills } };
+  const warnings: string[] = [];
   const ids = Object.keys(lock.skills).sort();
   for (const id of ids) {
     const entry = lock.skills[id]!;
@@ -251,7 +254,22 @@ export async function planFromLock(
         ? { kind: 'from', root: join(reg, release.path), release, owner: e!.owner, registry: reg }
         : { kind: 'present', release };
     }
-    if (found !== entry.integrity) throw mismatch(id, entry.version, options.lockfile, entry.integrity, origin, found);
+    // Locked when links inside a skill were copied as links: the same content, now copied as files, recorded anew.
+    let locked = entry;
+    if (
+      found !== entry.integrity &&
+      plan.kind === 'local' &&
+      legacyIntegrities(plan.prepared.skill.root).includes(entry.integrity)
+    ) {
+      locked = { ...entry, integrity: found };
+      next.skills[id] = locked;
+      warnings.push(
+        options.frozen
+          ? `${relinkedNote(id, entry.version, options.lockfile)}; --frozen leaves the lock as it is: run skills install to record it`
+          : relinkedNote(id, entry.version, options.lockfile),
+      );
+    } else if (found !== entry.integrity)
+      throw mismatch(id, entry.version, options.lockfile, entry.integrity, origin, found);
     const resolved: ResolvedSkill = {
       id,
       version: entry.version,
@@ -259,7 +277,8 @@ export async function planFromLock(
       path: '',
       dependencies: Object.entries(entry.dependencies).map(([d, v]) => `${d}@${v}`),
     };
-    items.push({ resolved, plan, entry, requested: true });
+    items.push({ resolved, plan, entry: locked, requested: true });
   }
-  return { ok: true, items, next: lock, skipped: [], warnings: [] };
+  // The lock itself when no entry was recorded anew.
+  return { ok: true, items, next: warnings.length > 0 ? next : lock, skipped: [], warnings };
 }

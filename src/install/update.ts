@@ -14,7 +14,7 @@ import { DEFAULT_LIMITS, extractArchive } from '../fs/archive.js';
 import { parseLockSource, type LockEntry } from '../formats/lockfile.js';
 import { present } from '../fs/walk.js';
 import { readReleases } from '../registry/index-io.js';
-import { contentOf, folderIntegrity, skillFiles } from '../registry/integrity.js';
+import { contentOf, folderHolds, skillFiles } from '../registry/integrity.js';
 import { installSkills } from './install.js';
 import { readLockfile } from './lock.js';
 import { checkOutdated, parseVersionTag, type OutdatedEntry, type Point } from './outdated.js';
@@ -120,7 +120,7 @@ export async function updateSkills(options: UpdateOptions): Promise<UpdateResult
     }
     const edited = places
       .map((p) => join(p.abs, s.id))
-      .filter((dir) => present(dir) && !isLink(dir) && folderIntegrity(dir) !== entry.integrity);
+      .filter((dir) => present(dir) && !isLink(dir) && !folderHolds(dir, entry.integrity));
     result.updates.push({ ...planned, edited });
   }
   if (result.updates.length === 0) return result;

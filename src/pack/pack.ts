@@ -2,6 +2,7 @@
 // modes 644/755, no owner, the gzip header's OS byte fixed (node-tar's `portable`). The same skill gives the
 // same .tgz on any machine, and so the same integrity.
 import { DEFAULT_LIMITS, type ArchiveLimits } from '../fs/archive.js';
+import { entryNameProblem } from '../fs/archive-entries.js';
 import { isUnversioned, registryVersion, unversionedWarning } from '../registry/unversioned.js';
 import { createHash } from 'node:crypto';
 import {
@@ -161,6 +162,7 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
         plan.ignored.push(path);
         continue;
       }
+      refuseName(abs, path, realRoot);
       kept++;
       if (isDir) {
         plan.dirs.push(path);
@@ -183,6 +185,21 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
   return plan;
 }
 
+/**
+ * A name install refuses in an archive (archive-entries' own check, so the two cannot disagree) is not packed: a
+ * backslash, legal on Linux, is a folder separator on Windows.
+ */
+function refuseName(abs: string, path: string, root: string): void {
+  const problem = entryNameProblem(path, root);
+  if (problem === undefined) return;
+  const why = path.includes('\\')
+    ? 'its name holds a backslash, a folder separator on Windows, which skills install refuses in an archive'
+    : `skills install refuses an archive entry that ${problem}`;
+  throw new SkillsError('E_INVALID', `${abs}: ${why}; nothing was packed`, {
+    hint: 'rename it (lint: SK129), or list it in .skillignore',
+  });
+}
+
 function readLinkText(abs: string): string {
   try {
     return `it points to ${readlinkSync(abs)}, which is missing`;
@@ -201,6 +218,8 @@ export async function packSkill(skill: Skill, options: PackOptions): Promise<Pac
   const format = options.format ?? 'tgz';
   const file = resolve(options.outDir, archiveName(skill, format));
   const plan = await planPack(skill.root, [file]);
+  // A .skill's entries are under the folder's own name.
+  if (format === 'skill') refuseName(skill.root, `${basename(skill.root)}/`, skill.root);
   const warnings: string[] = [];
   if (format === 'tgz' && isUnversioned(skill)) warnings.push(unversionedWarning(skill));
   for (const s of plan.secrets) warnings.push(`${s} left out: secrets are never packed`);

@@ -1,7 +1,17 @@
 // What the registry keeps of a skill folder, and its integrity: the files (no .env, no links leading out) hashed
 // in a fixed order into one sha512 SRI.
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { onceEach } from '../model/memo.js';
@@ -11,16 +21,21 @@ import { readOpenFile } from '../fs/read.js';
 import type { HeldFile } from '../fs/read-held.js';
 import { SKIP_DIRS, checkOpenedWithin, isInside, isLeftover, walkedWhole } from '../fs/walk.js';
 
-/** One file the registry hashes and copies; symlinks that stay inside the skill are kept as links. */
+/** One file the registry hashes and copies; a symlink that stays inside the skill is the file it leads to. */
 export interface StoredFile {
   /** Path relative to the skill root, forward slashes. */
   rel: string;
   abs: string;
   kind: 'file' | 'symlink';
-  /** Permission bits (files). */
+  /** Permission bits (files): 644, or 755 with any execute bit (packedMode), as pack writes them. */
   mode: number;
   /** Link text to store, relative to the link's folder (symlinks). */
   link?: string;
+  /**
+   * A file reached through a symlink inside the skill (the link itself, or a file below a linked folder): that
+   * link's path and text, for the integrity skills before 0.13 gave it (legacyDigest), which hashed the link.
+   */
+  via?: { rel: string; link: string };
   /** Its bytes, when the caller already holds them (what it just wrote to `abs`): not read again. */
   content?: Buffer;
   /** Its size, once a stat saw it: the walk's, or the open file's when an unstatted one is read (files). */
@@ -45,6 +60,12 @@ export interface KnownFile {
   size: number;
   content?: Buffer;
 }
+
+/**
+ * The mode every copy of a file gets, whatever way it came in (a folder, an archive, a registry copy, a git
+ * checkout): 644, or 755 when it has any execute bit, as pack writes it; never setuid, setgid or sticky.
+ */
+export const packedMode = (mode: number): 0o644 | 0o755 => (mode & 0o111 ? 0o755 : 0o644);
 
 /** What the store takes of one skill: what install takes of an archive. */
 const STORE_LIMITS = DEFAULT_LIMITS;
@@ -106,7 +127,10 @@ export class KeptFiles {
 }
 
 /**
- * The files of a skill the registry keeps, sorted by path; symlinks that lead out of the skill are left out.
+ * The files of a skill the registry keeps, sorted by path, as pack would write them: a symlink that stays inside the
+ * skill is the file it leads to, or a folder's files below the link's path (a link to a folder that holds it, a
+ * cycle, is left out); one that leads out or nowhere is left out; modes are 644 or 755 (packedMode). So a folder, its
+ * archive and a registry copy of it give the same files, and the same integrity.
  * Bounded as install bounds archives (256 MiB, 20,000 entries): the files are read whole to hash and copy them.
  * `walked`: the skill's entries (Skill.entries) when the folder is as its load found it: a walk that listed every
  * folder (walkedWhole) is taken instead of listing them again; with it, `held`: the bytes its load read
@@ -117,16 +141,19 @@ export function skillFiles(root: string, walked?: SkillEntry[], held?: Map<strin
   // The real root is needed only for a symlink: most skills have none.
   let realRoot: string | undefined;
   let bytes = 0;
-  const file = (abs: string, r: string) => {
-    const st = lstatSync(abs);
+  const file = (abs: string, r: string, via?: StoredFile['via']) => {
+    const st = via ? statSync(abs) : lstatSync(abs);
     bytes += st.size;
     if (bytes > STORE_LIMITS.maxBytes) throw tooManyBytes(root, r);
     if (out.length >= STORE_LIMITS.maxEntries)
       throw tooBig(root, `it holds more than ${STORE_LIMITS.maxEntries} files`);
-    out.push({ rel: r, abs, kind: 'file', mode: st.mode & 0o7777, size: st.size });
+    const f: StoredFile = { rel: r, abs, kind: 'file', mode: packedMode(st.mode), size: st.size };
+    if (via) f.via = via;
+    out.push(f);
   };
-  // `target`: the link's real path, when the caller resolved it already; null when it is dangling.
-  const link = (abs: string, r: string, target?: string | null) => {
+  // `target`: the link's real path, when the caller resolved it already; null when it is dangling. Read through
+  // its real path, checked inside the skill here: a link changed after this check is not followed out of it.
+  function link(abs: string, r: string, target?: string | null, via?: StoredFile['via'], up: string[] = []): void {
     realRoot ??= realpathSync.native(root);
     if (target === undefined) {
       try {
@@ -136,12 +163,27 @@ export function skillFiles(root: string, walked?: SkillEntry[], held?: Map<strin
       }
     }
     if (target === null || !isInside(realRoot, target) || target === realRoot) return;
-    // Stored relative to the link's own folder, so the copy points into itself, not back at the source.
-    const text = relative(dirname(join(realRoot, r)), target)
-      .split('\\')
-      .join('/');
-    out.push({ rel: r, abs, kind: 'symlink', mode: 0o777, link: text });
-  };
+    let st;
+    try {
+      st = statSync(target);
+    } catch {
+      return;
+    }
+    // The link's text as it was stored, relative to its own folder: what legacyDigests hashes.
+    via ??= {
+      rel: r,
+      link: relative(dirname(join(realRoot, r)), target)
+        .split('\\')
+        .join('/'),
+    };
+    if (st.isFile()) file(target, r, via);
+    else if (st.isDirectory()) {
+      // A folder that holds the link (its real path is above it) is a cycle, as is one the walk is already in.
+      const at = realpathSync.native(dirname(abs));
+      if (isInside(target, at) || up.includes(target)) return;
+      visit(target, r, via, [...up, target]);
+    }
+  }
   if (walked && walkedWhole(walked)) {
     // The walk left out what skipped() leaves out of folders; files are told by their name and their folders'. A
     // file is not stat'ed here: its mode and size come with its bytes (contentOf), bounded as they are read.
@@ -163,7 +205,9 @@ export function skillFiles(root: string, walked?: SkillEntry[], held?: Map<strin
     }
     return out.sort(byRel);
   }
-  const visit = (dir: string, rel: string) => {
+  // A folder's files below `rel`: the skill's own, or (`via`) a linked folder's, whose real path `dir` is; `up`, the
+  // real folders a linked walk is in (a link to one of them is a cycle).
+  function visit(dir: string, rel: string, via?: StoredFile['via'], up: string[] = []): void {
     let list;
     try {
       list = readdirSync(dir, { withFileTypes: true });
@@ -174,12 +218,12 @@ export function skillFiles(root: string, walked?: SkillEntry[], held?: Map<strin
       const abs = join(dir, d.name);
       const r = rel === '' ? d.name : `${rel}/${d.name}`;
       if (d.isDirectory()) {
-        if (!skipped(d.name, true)) visit(abs, r);
+        if (!skipped(d.name, true)) visit(abs, r, via, via ? [...up, abs] : up);
       } else if (d.isFile()) {
-        if (!skipped(d.name, false)) file(abs, r);
-      } else if (d.isSymbolicLink() && !skipped(d.name, false)) link(abs, r);
+        if (!skipped(d.name, false)) file(abs, r, via);
+      } else if (d.isSymbolicLink() && !skipped(d.name, false)) link(abs, r, undefined, via, up);
     }
-  };
+  }
   visit(root, '');
   return out.sort(byRel);
 }
@@ -204,7 +248,7 @@ export function knownSkillFiles(root: string, known: KnownFile[], inner = ''): S
     if (bytes > STORE_LIMITS.maxBytes) throw tooManyBytes(root, rel);
     if (out.length >= STORE_LIMITS.maxEntries)
       throw tooBig(root, `it holds more than ${STORE_LIMITS.maxEntries} files`);
-    const f: StoredFile = { rel, abs: below ? below + rel : join(root, rel), kind: 'file', mode: k.mode & 0o7777 };
+    const f: StoredFile = { rel, abs: below ? below + rel : join(root, rel), kind: 'file', mode: packedMode(k.mode) };
     if (k.content) f.content = k.content;
     out.push(f);
   }
@@ -262,7 +306,7 @@ function readUnstatted(f: StoredFile, bound: ReadBound = { bytes: 0 }): Buffer {
   const { held } = f;
   if (held) {
     delete f.held;
-    return learnt(f, bound, held.mode, held.size, () => held.bytes);
+    return learnt(f, bound, packedMode(held.mode), held.size, () => held.bytes);
   }
   const fd = openSync(f.abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   try {
@@ -274,7 +318,7 @@ function readUnstatted(f: StoredFile, bound: ReadBound = { bytes: 0 }): Buffer {
         hint: 'run again once the skill is written',
       });
     // Kept for the copy made next (digestKeeping): in a buffer of its own.
-    return learnt(f, bound, st.mode & 0o7777, st.size, () => readOpenFile(fd, st.size, true));
+    return learnt(f, bound, packedMode(st.mode), st.size, () => readOpenFile(fd, st.size, true));
   } finally {
     closeSync(fd);
   }
@@ -303,6 +347,36 @@ export function digest(files: StoredFile[]): string {
   const bound = { bytes: 0 };
   for (const f of files) hashFile(h, f, contentOf(f, bound));
   return sri(h);
+}
+
+/**
+ * The integrities skills gave these files before it took a symlink inside a skill for the file it leads to: a folder's
+ * copy hashed each such link as its text, in place of what it leads to; a git tree left links out. None when no file
+ * came through a link (then all agree). A lock or a registry written then is still taken to hold the same content.
+ */
+export function legacyDigests(files: StoredFile[]): string[] {
+  if (!files.some((f) => f.via)) return [];
+  const asLinks: StoredFile[] = [];
+  const links = new Set<string>();
+  for (const f of files) {
+    if (!f.via) asLinks.push(f);
+    else if (!links.has(f.via.rel)) {
+      links.add(f.via.rel);
+      asLinks.push({ rel: f.via.rel, abs: f.abs, kind: 'symlink', mode: 0o777, link: f.via.link });
+    }
+  }
+  return [digest(asLinks.sort(byRel)), digest(files.filter((f) => !f.via))];
+}
+
+/** legacyDigests of a folder's files. */
+export function legacyIntegrities(root: string): string[] {
+  return legacyDigests(skillFiles(root));
+}
+
+/** True when a folder holds what `integrity` records: its integrity now, or one a link inside it once gave. */
+export function folderHolds(root: string, integrity: string): boolean {
+  const files = skillFiles(root);
+  return digest(files) === integrity || legacyDigests(files).includes(integrity);
 }
 
 /** What a run may still hold in memory of the files it hashed, so that it need not read them again to copy them. */

@@ -12,7 +12,14 @@ import { TreeWriter } from '../fs/tree-writer.js';
 import type { HeldFile } from '../fs/read-held.js';
 import { present } from '../fs/walk.js';
 import { peekReleases, readIndex } from './index-io.js';
-import { digestKeeping, folderIntegrity, skillFiles, type StoredFile } from './integrity.js';
+import {
+  digestKeeping,
+  folderHolds,
+  folderIntegrity,
+  legacyIntegrities,
+  skillFiles,
+  type StoredFile,
+} from './integrity.js';
 import { STAGING_PREFIX, ensureDir, stamp, storePath } from './layout.js';
 import { adoptFiles, cleanLeftovers, copyFiles, copySealedOn, removeFolder, removeTree, sealFolder } from './store.js';
 import { isUnversioned, versionOf } from './unversioned.js';
@@ -325,6 +332,11 @@ function decide(
     const stored = join(dir, release.path);
     if (!present(stored)) return 'write';
     return (opts.verify || opts.force) && folderIntegrity(stored) !== integrity ? 'write' : 'unchanged';
+  }
+  // Registered when links inside a skill were stored as links: the same content, kept as it was registered.
+  if (!opts.force && legacyIntegrities(s.skill.root).includes(release.integrity)) {
+    const stored = join(dir, release.path);
+    if (present(stored) && folderHolds(stored, release.integrity)) return 'unchanged';
   }
   if (!opts.force && !isUnversioned(s.skill)) {
     throw new SkillsError(

@@ -19,7 +19,9 @@ export function windowsProblem(name: string): string | undefined {
   if (bad) {
     const c = bad[0];
     const shown = c.charCodeAt(0) < 32 ? `control character U+${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c;
-    return `"${name}" holds ${c === '\\' ? 'a backslash, a folder separator' : shown === c ? `"${c}"` : `a ${shown}`}, which Windows refuses in a name`;
+    if (c === '\\')
+      return `"${name}" holds a backslash, a folder separator on Windows, which Windows refuses in a name (skills pack refuses it, as skills install would)`;
+    return `"${name}" holds ${shown === c ? `"${c}"` : `a ${shown}`}, which Windows refuses in a name`;
   }
   if (/[. ]$/.test(name))
     return `"${name}" ends in a ${name.endsWith('.') ? 'full stop' : 'space'}, which Windows drops`;

@@ -262,7 +262,7 @@ describe('fetchCommit', () => {
     expect((await caught(fetchCommit(u, 'v1.2.0', o))).message).toMatch(/cannot read the repository/);
   });
 
-  it('writes the commit tree as it is: read-only files, execute bits, no links, no .git, attributes ignored', async () => {
+  it('writes the commit tree as it is: read-only files, execute bits, links inside it as links, no .git, attributes ignored', async () => {
     const repo = fresh('tree');
     const odd = 'odd name *[x]"q';
     makeRepo(repo, {
@@ -276,8 +276,20 @@ describe('fetchCommit', () => {
       'version.txt': '$Format:%H$\n',
     });
     const { dir } = await fetchCommit(pathToFileURL(repo).href, undefined, opts());
-    expect(readdirSync(dir).sort()).toEqual(['.gitattributes', 'SKILL.md', 'docs', 'scripts', 'tests', 'version.txt']);
-    expect(readdirSync(join(dir, 'docs'))).toEqual([`${odd}.txt`]);
+    expect(readdirSync(dir).sort()).toEqual([
+      '.gitattributes',
+      'CLAUDE.md',
+      'SKILL.md',
+      'docs',
+      'scripts',
+      'tests',
+      'version.txt',
+    ]);
+    // Made again as a clone has them (the archive reader refuses links), so a copy takes what they lead to.
+    expect(readlinkSync(join(dir, 'CLAUDE.md'))).toBe('SKILL.md');
+    expect(readdirSync(join(dir, 'docs')).sort()).toEqual([odd, `${odd}.txt`]);
+    expect(readlinkSync(join(dir, 'docs', odd))).toBe('../SKILL.md');
+    // The file a link leads to keeps its own mode (chmod is not made through the link).
     expect(read(dir, 'version.txt')).toBe('$Format:%H$\n');
     expect(read(dir, 'tests/a.txt')).toBe('a\n');
     expect(statSync(join(dir, 'scripts/run.sh')).mode & 0o777).toBe(0o555);
@@ -531,7 +543,7 @@ describe('cacheHome and literalPattern', () => {
 
 function keyOf(u: string, commit: string, path?: string): string {
   return createHash('sha256')
-    .update(path === undefined ? u + commit : `${u}${commit}\0${path}`)
+    .update(`${path === undefined ? u + commit : `${u}${commit}\0${path}`}\0links`)
     .digest('hex')
     .slice(0, 32);
 }

@@ -33,7 +33,9 @@ describe('TreeWriter', () => {
     await writer.finish();
     const want = describeTree(expected);
     expect(want['scripts/run.sh']).toBe('file 555 #!/bin/sh\necho hi\n');
-    expect(want['assets/link.md']).toBe('link ../references/deep/er/a.md');
+    // A link inside the skill is copied as the file it leads to, with pack's modes (private.txt 600: 644, sealed 444).
+    expect(want['assets/link.md']).toBe('file 444 # A\n');
+    expect(want['private.txt']).toBe('file 444 p\n');
     expect(want['.']).toMatch(/^dir [0-7]*5[0-7]5$/);
     for (const dest of copies) expect(describeTree(dest)).toEqual(want);
   });

@@ -151,7 +151,10 @@ describe('knownSkillFiles: the record of an extraction is the walk of what it wr
       'real.md': 'x',
       'alias.md': { symlink: 'real.md' },
     });
-    expect(skillFiles(join(src, 'linked')).find((f) => f.rel === 'alias.md')).toMatchObject({ kind: 'symlink' });
+    expect(skillFiles(join(src, 'linked')).find((f) => f.rel === 'alias.md')).toMatchObject({
+      kind: 'file',
+      via: { rel: 'alias.md', link: 'real.md' },
+    });
     const file = join(fresh('archive'), 'linked.tgz');
     await create({ gzip: true, file, cwd: src, portable: true }, ['linked']);
     const err = await extractArchive(file, join(fresh('dest'), 'x'), DEFAULT_LIMITS, { record: true }).catch(

@@ -55,7 +55,7 @@ it('portable-file-names', () =>
           /^assets\/CON: "CON" is a device name on Windows \(CON\)$/,
           /^assets\/lpt1\.txt: "lpt1\.txt" is a device name on Windows \(LPT1\)$/,
           /^aux\.md: "aux\.md" is a device name on Windows \(AUX\)$/,
-          /^back\\slash\.md: "back\\slash\.md" holds a backslash, a folder separator, which Windows refuses in a name$/,
+          /^back\\slash\.md: "back\\slash\.md" holds a backslash, a folder separator on Windows, which Windows refuses in a name \(skills pack refuses it, as skills install would\)$/,
           /^notes:v2\.md: "notes:v2\.md" holds ":", which Windows refuses in a name$/,
           /^trailing\.: "trailing\." ends in a full stop, which Windows drops$/,
           /^what\?\.md: "what\?\.md" holds "\?", which Windows refuses in a name$/,
