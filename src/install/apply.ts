@@ -198,7 +198,13 @@ export async function carryOut(
 
   const skills: InstalledSkill[] = [];
   // The copies are staged, and renamed into place only with the lock that records them (install/placing.ts).
-  const placing = places.length > 0 && !options.dryRun ? new Placing(options.lockfile) : undefined;
+  const placing =
+    places.length > 0 && !options.dryRun
+      ? new Placing(
+          options.lockfile,
+          places.map((p) => p.abs),
+        )
+      : undefined;
   try {
     for (const item of planned.items) {
       const { plan, resolved, entry } = item;

@@ -55,8 +55,10 @@ describe.skipIf(process.platform === 'win32')('an install or update that fails w
     const r = await withSmallFileLimit(['install', join(src, 'tiny'), '--agent', 'claude-code'], project, home);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^error: cannot write .*skills-lock\.json: .*\(EFBIG\); nothing was written$/m);
-    expect(readdirSync(agent)).toEqual([]);
+    // .claude/skills, which this install made, goes; .claude, which was there, stays.
+    expect(existsSync(agent)).toBe(false);
     expect(readdirSync(project).sort()).toEqual(['.claude']);
+    expect(readdirSync(join(project, '.claude'))).toEqual([]);
     // doctor sees no skill an agent loads.
     const d = await runCli(['doctor', '--agent', 'claude-code'], { cwd: project, env: { HOME: home } });
     expect(d.stdout).toContain('loads 0 skills');
@@ -72,6 +74,36 @@ describe.skipIf(process.platform === 'win32')('an install or update that fails w
     expect(readFileSync(join(agent, 'tiny/SKILL.md'), 'utf8')).toContain('version: 1.0.0');
     expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lock);
     expect(existsSync(join(project, 'skills-lock.json.placing'))).toBe(false);
+  });
+
+  it('removes only the folders it made and left empty: never one that was there, never one with anything in it', async () => {
+    const base = fresh();
+    const home = join(base, 'home');
+    mkdirSync(home);
+    const src = join(base, ...Array.from({ length: 6 }, () => 'd'.repeat(200)));
+    skill(src, 'tiny', '1.0.0');
+    const install = (project: string, ...agents: string[]) =>
+      withSmallFileLimit(['install', join(src, 'tiny'), ...agents.flatMap((a) => ['--agent', a])], project, home);
+
+    // Nothing there: .claude and .claude/skills are both this install's, and both go.
+    const bare = join(base, 'bare');
+    mkdirSync(bare);
+    const r = await install(bare, 'claude-code');
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/cannot write .*skills-lock\.json: .*\(EFBIG\); nothing was written$/m);
+    expect(readdirSync(bare)).toEqual([]);
+
+    // An empty agent folder that was there stays; .cursor, which was there, keeps what it holds and loses only the
+    // skills folder this install made in it.
+    const kept = join(base, 'kept');
+    mkdirSync(join(kept, '.claude/skills'), { recursive: true });
+    mkdirSync(join(kept, '.cursor'));
+    writeFileSync(join(kept, '.cursor/notes.md'), 'mine\n');
+    const k = await install(kept, 'claude-code', 'cursor');
+    expect(k.exitCode).toBe(2);
+    expect(readdirSync(join(kept, '.claude/skills'))).toEqual([]);
+    expect(readdirSync(join(kept, '.cursor'))).toEqual(['notes.md']);
+    expect(readdirSync(kept).sort()).toEqual(['.claude', '.cursor']);
   });
 
   it('update: the same, the old copy intact', async () => {
