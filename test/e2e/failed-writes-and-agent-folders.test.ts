@@ -10,6 +10,7 @@ import {
   mkdirSync,
   readFileSync,
   readdirSync,
+  renameSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -17,6 +18,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { BIN, cliAsUser, runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
+import { tempStem } from '../../src/fs/atomic.js';
 
 const root = tempFolders('skills-fix11-e2e-');
 // Folders made unreadable get their modes back before they are removed.
@@ -157,6 +159,31 @@ describe('a name of 240 bytes (60 four-byte letters), valid', () => {
     const s = await runCli(['registry', 'sync', 'src', '--registry', 'reg2'], { cwd: dir });
     expect(s.exitCode).toBe(0);
     expect(readdirSync(join(dir, 'reg2/built-in'))).toEqual([`${name}@1.0.0`]);
+  });
+});
+
+describe('a copy moved aside by an install killed between its two renames (kill -9)', () => {
+  it('is put back by the next install, a shortened .trash- name (a name over 200 bytes) as a short one', async () => {
+    const dir = fresh();
+    const long = Array.from({ length: 60 }, (_, i) => String.fromCodePoint(0x20000 + i)).join('');
+    for (const n of [long, 'short', 'third']) skill(join(dir, 'src'), n, '1.0.0');
+    const project = join(dir, 'project');
+    mkdirSync(join(project, '.claude'), { recursive: true });
+    const agent = join(project, '.claude/skills');
+    for (const n of [long, 'short'])
+      expect(
+        (await runCli(['install', join(dir, 'src', n), '--agent', 'claude-code'], { cwd: project })).exitCode,
+      ).toBe(0);
+    const before = readFileSync(join(agent, long, 'SKILL.md'), 'utf8');
+    // What swapIn leaves when killed after moving the old copy aside and before renaming the new one in: the copy
+    // under its trash name (`.trash-<id>.<pid>.<hex>`, shortened past 200 bytes), the pid a dead process's.
+    const dead = 4194304 + 1; // above the largest pid Linux gives
+    renameSync(join(agent, long), join(agent, `${tempStem('.trash-', long)}.${dead}.00000000`));
+    renameSync(join(agent, 'short'), join(agent, `.trash-short.${dead}.00000000`));
+    const r = await runCli(['install', join(dir, 'src', 'third'), '--agent', 'claude-code'], { cwd: project });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readdirSync(agent).sort()).toEqual([long, 'short', 'third'].sort());
+    expect(readFileSync(join(agent, long, 'SKILL.md'), 'utf8')).toBe(before);
   });
 });
 
