@@ -165,13 +165,13 @@ function ours(s: Staged, base: string): boolean {
 
 /**
  * Run `fn` once what an install killed while placing left is settled (install/placing.ts): under the project's
- * lock, before anything reads the agent folders; a dry run or --frozen, which write nothing, leave it.
+ * lock, before anything reads the agent folders. --frozen settles it too (it places copies, and would place its own
+ * beside the unfinished renames; settling never writes the lock); a dry run, which writes nothing, leaves it.
  */
 export function afterPlacing<T>(
-  options: { lockfile: string; home: string; global?: boolean; dryRun?: boolean; frozen?: boolean },
+  options: { lockfile: string; home: string; global?: boolean; dryRun?: boolean },
   fn: () => T,
 ): T {
-  if (!options.dryRun && !options.frozen)
-    recoverPlacing(options.lockfile, options.global ? options.home : dirname(options.lockfile));
+  if (!options.dryRun) recoverPlacing(options.lockfile, options.global ? options.home : dirname(options.lockfile));
   return fn();
 }

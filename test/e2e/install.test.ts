@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -873,6 +874,35 @@ describe('skills install: hostile archives and crashes (built CLI)', () => {
     expect(whole.exitCode, whole.stderr).toBe(0);
     expect(readdirSync(join(project, 'skills'))).toHaveLength(401);
     expect(Object.keys(lockOf(project).skills)).toHaveLength(401);
+  });
+
+  it("--frozen, after an install killed once its lock was written, finishes that install's renames first", async () => {
+    const env = { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: '' };
+    const src = fresh('src');
+    const install = (project: string, args: string[]) => runCli(['install', ...args], { cwd: project, env });
+    // v2 installed elsewhere: the lock and the copy the killed install was placing.
+    const done = fresh('done');
+    expect((await install(done, [makeSkill(src, 'kept', '1.0.0'), '--into', 'skills'])).exitCode).toBe(0);
+    const project = fresh('project');
+    cpSync(done, project, { recursive: true });
+    expect((await install(done, [makeSkill(src, 'kept', '2.0.0'), '--into', 'skills'])).exitCode).toBe(0);
+    const lock = readFileSync(join(done, 'skills-lock.json'), 'utf8');
+    // What the install leaves in the project when killed between its lock write and its renames: the new lock, the
+    // copy under its staging name, and the journal naming it (the pid a dead process's).
+    const dead = 4194304 + 1;
+    const staging = join(project, 'skills', `.staging-kept.${dead}.00000000`);
+    cpSync(join(done, 'skills/kept'), staging, { recursive: true });
+    writeFileSync(join(project, 'skills-lock.json'), lock);
+    const digest = createHash('sha256').update(lock).digest('hex');
+    const journal = { pid: dead, lock: digest, staged: [{ staging, target: join(project, 'skills/kept') }] };
+    writeFileSync(join(project, 'skills-lock.json.placing'), `${JSON.stringify(journal)}\n`);
+
+    const r = await install(project, ['--frozen']);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(readdirSync(join(project, 'skills'))).toEqual(['kept']);
+    expect(snapshot(join(project, 'skills'))).toEqual(snapshot(join(done, 'skills')));
+    expect(existsSync(join(project, 'skills-lock.json.placing'))).toBe(false);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lock);
   });
 
   it('says which links that lead out of a skill it leaves out of the copy', async () => {
