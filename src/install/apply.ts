@@ -191,7 +191,9 @@ export async function carryOut(
       });
     if (batch.length > 0) {
       options.progress?.(`installing ${batch.length === 1 ? `${batch[0]!.id}` : `${batch.length} skills`}`);
-      const results = await (await import('../registry/register.js')).registerSkills(registry, batch);
+      const results = await (
+        await import('../registry/register.js')
+      ).registerSkills(registry, batch, batch.length, (w) => planned.warnings.push(w));
       batch.forEach((b, i) => registering.set(b.id, results[i]!));
     }
   }

@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, cliAsUser, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, cliAsUser, runCli, tempFolders, withSmallFileLimit } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 import { tempStem } from '../../src/fs/atomic.js';
 
@@ -31,15 +31,6 @@ const skill = (dir: string, name: string, version: string, body = '# Skill\n\nDo
       `name: ${name}\ndescription: A skill to test with. Use when testing.\nmetadata:\n  version: ${version}\n`,
       body,
     ),
-  });
-
-/** The built CLI with the file size limit at 1 KiB (ulimit -f 1): a file written past it fails with EFBIG. */
-const withSmallFileLimit = (args: string[], cwd: string, home: string) =>
-  execa('bash', ['-c', 'ulimit -f 1 && exec "$@"', 'bash', process.execPath, BIN, ...args], {
-    cwd,
-    env: { NO_COLOR: '1', HOME: home },
-    reject: false,
-    stdin: 'ignore',
   });
 
 describe.skipIf(process.platform === 'win32')('an install or update that fails writing its lock', () => {
