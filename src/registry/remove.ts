@@ -6,6 +6,7 @@ import { notFound, readIndex } from './index-io.js';
 import { stamp } from './layout.js';
 import { cleanLeftovers } from './store.js';
 import { updateIndex } from './update.js';
+import { goneProject } from './usage.js';
 
 export interface RemoveResult {
   id: string;
@@ -41,8 +42,10 @@ export async function removeSkill(
         },
       );
     }
-    if (entry.usedBy.length > 0 && !opts.force) {
-      throw new SkillsError('E_USAGE', `${id} is used by ${entry.usedBy.join(', ')}; nothing was removed`, {
+    // A project whose folder is gone uses nothing.
+    const users = entry.usedBy.filter((c) => !goneProject(c));
+    if (users.length > 0 && !opts.force) {
+      throw new SkillsError('E_USAGE', `${id} is used by ${users.join(', ')}; nothing was removed`, {
         hint: `run skills registry unuse ${id} --for <consumer> for each, or remove it anyway with --force`,
       });
     }

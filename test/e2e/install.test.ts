@@ -248,11 +248,13 @@ describe('skills install: every source kind (built CLI)', () => {
       'from-zip',
     ]);
     expect(readFileSync(join(project, '.claude/skills/from-zip/references/r.md'), 'utf8')).toBe('# R\n');
+    // --for's consumer, and the project whose folder took the copies (install records it: another project's
+    // uninstall leaves the store's copy to it).
     expect(indexOf(reg).skills.map((s) => [s.id, s.usedBy])).toEqual([
-      ['from-folder', ['bee-1']],
-      ['from-skill', ['bee-1']],
-      ['from-tgz', ['bee-1']],
-      ['from-zip', ['bee-1']],
+      ['from-folder', [project, 'bee-1']],
+      ['from-skill', [project, 'bee-1']],
+      ['from-tgz', [project, 'bee-1']],
+      ['from-zip', [project, 'bee-1']],
     ]);
     const lock = lockOf(project);
     expect(Object.fromEntries(Object.entries(lock.skills).map(([id, e]) => [id, e.source]))).toEqual({
@@ -445,7 +447,8 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     const three = await runCli(['install', 'web-scraping@1.2.0', '--registry', reg, '--for', 'bot'], { cwd: server });
     expect(three.exitCode).toBe(0);
     expect(existsSync(join(server, '.agents'))).toBe(false);
-    expect(indexOf(reg).skills.find((s) => s.id === 'web-scraping')?.usedBy).toEqual(['bot']);
+    // The project that took a copy earlier is recorded too; the consumer's install took none.
+    expect(indexOf(reg).skills.find((s) => s.id === 'web-scraping')?.usedBy).toEqual([bare, 'bot']);
   });
 
   it('a fresh clone gets .claude/skills/<id>/ from `skills install` alone (the lock only, a fresh registry)', async () => {
