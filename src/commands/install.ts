@@ -203,7 +203,7 @@ function printListing(listing: SourceListing[], options: InstallOptions, ctx: Co
       // Installing all leaves it out for a namesake: say why, and how to take this one.
       if (s.leftOut)
         ctx.stdout.write(
-          `  ${' '.repeat(width)}  ${c.yellow(forTerminal(`left out of "all": ${s.leftOut.why}; alone: ${s.leftOut.alone}`))}\n`,
+          `  ${' '.repeat(width)}  ${c.yellow(forTerminal(`left out of "all": ${s.leftOut.why}${s.leftOut.alone === undefined ? '' : `; alone: ${s.leftOut.alone}`}`))}\n`,
         );
     });
   }

@@ -30,7 +30,8 @@ export async function remove(options: RemoveOptions, ctx: Context): Promise<Remo
   if (!options.force) refuseLocked(registry, spec.id, spec.range, ctx);
   const result = { registry, ...(await removeSkill(registry, spec.id, spec.range, { force: options.force })) };
   if (options.json) ctx.stdout.write(`${safeJson(result)}\n`);
-  else if (!options.quiet) {
+  else for (const w of result.warnings ?? []) ctx.stderr.write(`${forTerminal(`warning: ${w}`)}\n`);
+  if (!options.json && !options.quiet) {
     const left = result.remaining.length > 0 ? `; still registered: ${result.remaining.join(', ')}` : '';
     ctx.stdout.write(
       `${forTerminal(`removed ${result.removed.map((v) => `${result.id}@${v}`).join(', ')} from ${registry}${left}`)}\n`,

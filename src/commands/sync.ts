@@ -49,6 +49,8 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
     owner: options.owner,
     force: options.force,
     dryRun: options.dryRun,
+    // What failed once the index was written: the sync is done, and this is said on stderr (--json too).
+    onWarning: (w: string) => ctx.stderr.write(`${c.yellow(forTerminal(`warning: ${w}`))}\n`),
   };
   if (options.watch) {
     const stop = new AbortController();

@@ -85,12 +85,15 @@ export function deadOwner(name: string): boolean {
 
 /**
  * Remove what killed writers left in `dir`: `prefix*` temp entries of dead processes. A `trash` folder (the
- * previous copy moved aside just before its replacement was renamed in) whose target is missing is put back.
+ * previous copy moved aside just before its replacement was renamed in) whose target is missing is put back. A
+ * shortened trash name (tempStem) does not spell its base: it is the one of `trash.names` (the names that may have
+ * been moved aside, such as the skills a lock records) whose stem it carries; one that is none of them is removed as
+ * the other leftovers are.
  */
 export function cleanStale(
   dir: string,
   prefixes: string[],
-  trash?: { prefix: string; target: (base: string) => string },
+  trash?: { prefix: string; target: (base: string) => string; names?: Iterable<string> },
 ): void {
   let names: string[];
   try {
@@ -98,10 +101,18 @@ export function cleanStale(
   } catch {
     return;
   }
+  let shortened: Map<string, string> | undefined;
+  const baseOf = (t: NonNullable<typeof trash>, stem: string): string | undefined => {
+    if (!SHORTENED.test(stem)) return stem.slice(t.prefix.length);
+    shortened ??= new Map([...(t.names ?? [])].map((n) => [tempStem(t.prefix, n), n]));
+    return shortened.get(stem);
+  };
   for (const name of names) {
-    // A shortened name (tempStem) does not tell its target: it is removed as the other leftovers are.
-    if (trash && name.startsWith(trash.prefix) && !SHORTENED.test(name) && deadOwner(name)) {
-      const base = name.slice(trash.prefix.length).replace(/\.\d+\.[0-9a-f]+$/, '');
+    const base =
+      trash && name.startsWith(trash.prefix) && deadOwner(name)
+        ? baseOf(trash, name.replace(/\.\d+\.[0-9a-f]+$/, ''))
+        : undefined;
+    if (trash && base !== undefined) {
       const target = join(dir, trash.target(base));
       try {
         lstatSync(target);

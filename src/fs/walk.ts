@@ -7,9 +7,10 @@ import {
   readdirSync,
   readlinkSync,
   realpathSync,
+  rmdirSync,
   statSync,
 } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { SkillEntry } from '../model/skill.js';
 import type { FileIdentity } from './user-cache.js';
@@ -208,6 +209,30 @@ export function present(p: string): boolean {
 export function isInside(root: string, child: string): boolean {
   const rel = relative(root, child);
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..' && !/^[A-Za-z]:/.test(rel));
+}
+
+/** The topmost of `dir` and its parents that is not there yet (`dir` itself at most), or undefined when it is. */
+export function firstMissing(dir: string): string | undefined {
+  if (present(dir)) return undefined;
+  let top = dir;
+  for (let up = dirname(top); up !== top && !present(up); up = dirname(up)) top = up;
+  return top;
+}
+
+/**
+ * Remove `dir` and its parents up to `top` (a folder the caller created, from firstMissing) while they are empty:
+ * a run that failed leaves no folder it made, and never one that holds anything.
+ */
+export function removeEmptyUpTo(dir: string, top: string): void {
+  for (let d = dir; isInside(top, d); d = dirname(d)) {
+    try {
+      rmdirSync(d);
+    } catch (err) {
+      // Not empty (the run, or someone, wrote to it): what is in it stays, and so do the folders above.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return;
+    }
+    if (d === top) return;
+  }
 }
 
 /** The entries of walks that listed every folder of the skill: neither cut at their bounds nor kept out of one. */

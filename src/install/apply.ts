@@ -1,6 +1,6 @@
 // Carrying out an install plan: everything that can still refuse is checked before the first write.
 import { realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { emptyLockfile, serializeLockfile, type Lockfile } from '../formats/lockfile.js';
 import type { Skill } from '../model/skill.js';
@@ -204,14 +204,22 @@ export async function carryOut(
       });
     if (batch.length > 0) {
       options.progress?.(`installing ${batch.length === 1 ? `${batch[0]!.id}` : `${batch.length} skills`}`);
-      const results = await (await import('../registry/register.js')).registerSkills(registry, batch);
+      const results = await (
+        await import('../registry/register.js')
+      ).registerSkills(registry, batch, batch.length, (w) => planned.warnings.push(w));
       batch.forEach((b, i) => registering.set(b.id, results[i]!));
     }
   }
 
   const skills: InstalledSkill[] = [];
   // The copies are staged, and renamed into place only with the lock that records them (install/placing.ts).
-  const placing = places.length > 0 && !options.dryRun ? new Placing(options.lockfile) : undefined;
+  const placing =
+    places.length > 0 && !options.dryRun
+      ? new Placing(
+          options.lockfile,
+          places.map((p) => p.abs),
+        )
+      : undefined;
   try {
     for (const item of planned.items) {
       const { plan, resolved, entry } = item;
@@ -291,9 +299,17 @@ export async function carryOut(
       }
       skills.push(installed);
     }
-    if (options.consumer && options.useRegistry && !options.dryRun) {
-      const { useSkill } = await import('../registry/usage.js');
-      for (const s of skills) await useSkill(registry, s.id, options.consumer);
+    if (options.useRegistry && !options.dryRun) {
+      const { useSkill, useSkills } = await import('../registry/usage.js');
+      if (options.consumer) for (const s of skills) await useSkill(registry, s.id, options.consumer);
+      // A project whose folders take copies uses them: recorded (its folder's path), so that another project's
+      // uninstall does not take the store's copy from under it.
+      if (places.length > 0)
+        await useSkills(
+          registry,
+          skills.map((s) => s.id),
+          dirname(options.lockfile),
+        );
     }
   } catch (err) {
     // Stopped before its lock: nothing it staged is placed.

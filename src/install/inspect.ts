@@ -6,7 +6,7 @@ import { redactUrl } from '../formats/install-source.js';
 import { insideOf, namesakesOf } from './namesakes.js';
 import { alone, gather } from './plan.js';
 import { Scratch, classifySource, scratchBase } from './sources.js';
-import type { InstallOptions, Prepared } from './types.js';
+import type { InstallOptions, InvalidSource, Prepared } from './types.js';
 
 export interface ListedSkill {
   id: string;
@@ -17,9 +17,9 @@ export interface ListedSkill {
   problem?: string;
   /**
    * For a skill that installing all would leave out for a namesake here (namesakes.ts): why, and the source that
-   * installs it alone.
+   * installs it alone (none for an invalid one, which installs nowhere: `problem` says why).
    */
-  leftOut?: { why: string; alone: string };
+  leftOut?: { why: string; alone?: string };
 }
 
 export interface SourceListing {
@@ -47,14 +47,17 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
       const found = only ? all.filter((p) => only.has('diagnostics' in p ? (p.id ?? '') : p.skill.id)) : all;
       const namesakes = namesakesOf(all);
       // What "all" leaves out for a namesake, said once a skill: why, and its source alone.
-      const leftOut = (p: Prepared): Pick<ListedSkill, 'leftOut'> => {
+      // An invalid deeper namesake (a translation that lost its description) is left out for the shallower one too.
+      const leftOut = (p: Prepared | InvalidSource): Pick<ListedSkill, 'leftOut'> => {
         const kept = namesakes.outranked.get(p);
+        const id = 'diagnostics' in p ? p.id : p.skill.id;
         const why = kept
-          ? `a shallower ${p.skill.id} is taken (${insideOf(raw, kept)})`
-          : namesakes.tied.has(p.skill.id)
+          ? `a shallower ${id} is taken (${insideOf(raw, kept)})`
+          : !('diagnostics' in p) && namesakes.tied.has(p.skill.id)
             ? 'same name as another here at its depth'
             : undefined;
-        return why === undefined ? {} : { leftOut: { why, alone: alone(raw, p) } };
+        if (why === undefined) return {};
+        return { leftOut: 'diagnostics' in p ? { why } : { why, alone: alone(raw, p) } };
       };
       out.push({
         source: redactUrl(raw),
@@ -65,6 +68,7 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
                 description: '',
                 shown: p.source,
                 problem: p.diagnostics[0]?.message ?? p.message,
+                ...leftOut(p),
               }
             : {
                 id: p.skill.id,

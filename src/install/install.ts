@@ -6,7 +6,7 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
-import { INTO_PATH, emptyLockfile, intoOf } from '../formats/lockfile.js';
+import { INTO_PATH, emptyLockfile, intoOf, type Lockfile } from '../formats/lockfile.js';
 import { cleanStale } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
 import { AGENTS, agentsInUse, projectAgentFolders, readsManifestSkills, userFolder } from '../skill/agents.js';
@@ -133,7 +133,7 @@ async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
     const chosen = await defaultPlaces(options, defaulted);
     places = placesOf(lockfile, before, chosen, { ...placeOpts, confined: chosen });
   }
-  for (const p of places) cleanPlace(p);
+  for (const p of places) cleanPlace(p, before);
   // Unpacked files are copied only into a registry or into more than one folder: else none is kept in memory.
   const copies = options.useRegistry || options.dryRun || places.length !== 1;
   const scratch = new Scratch(unpackBase(options, places), copies ? undefined : 0);
@@ -167,7 +167,7 @@ async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
     if (placesLater && places.length === 0) {
       const chosen = await defaultPlaces(options, planned.warnings);
       places = placesOf(lockfile, before, chosen, { ...placeOpts, confined: chosen });
-      for (const p of places) cleanPlace(p);
+      for (const p of places) cleanPlace(p, before);
     }
     record(options, planned, places);
     planned.warnings.push(...manifestWarnings(options, planned, places));
@@ -179,9 +179,16 @@ async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
   }
 }
 
-/** Remove what a killed install left in a folder it placed into: unpack and staging folders, a copy moved aside. */
-function cleanPlace(p: Place): void {
-  cleanStale(p.abs, [UNPACK_PREFIX, STAGING_PREFIX, REMOVING_PREFIX], { prefix: TRASH_PREFIX, target: (base) => base });
+/**
+ * Remove what a killed install left in a folder it placed into: unpack and staging folders; a copy moved aside is
+ * put back when its replacement never arrived (one whose name was shortened is known by the skills the lock records).
+ */
+function cleanPlace(p: Place, lock: Lockfile | undefined): void {
+  cleanStale(p.abs, [UNPACK_PREFIX, STAGING_PREFIX, REMOVING_PREFIX], {
+    prefix: TRASH_PREFIX,
+    target: (base) => base,
+    names: Object.keys(lock?.skills ?? {}),
+  });
 }
 
 /**

@@ -12,7 +12,7 @@ import { readFileSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { tempStem, writeAtomic } from '../fs/atomic.js';
 import { afterCleanup } from '../fs/errno.js';
-import { isInside, present } from '../fs/walk.js';
+import { firstMissing, isInside, present, removeEmptyUpTo } from '../fs/walk.js';
 import { STAGING_PREFIX, removeEntry, swapIn } from './places.js';
 
 /** A copy written under its staging name, waiting for its rename to `target`. */
@@ -36,8 +36,19 @@ const digest = (text: string) => createHash('sha256').update(text).digest('hex')
 /** The copies of one install, staged as they are written and renamed into place once the lock is written. */
 export class Placing {
   readonly staged: Staged[] = [];
+  /** Each folder placed into that is not there yet, with the topmost folder the install makes to hold it. */
+  private readonly made: { folder: string; top: string }[];
 
-  constructor(private readonly lockfile: string) {}
+  /** `folders`: the folders the copies go into, looked at before the first is written. */
+  constructor(
+    private readonly lockfile: string,
+    folders: string[] = [],
+  ) {
+    this.made = folders.flatMap((folder) => {
+      const top = firstMissing(folder);
+      return top === undefined ? [] : [{ folder, top }];
+    });
+  }
 
   add(s: Staged): void {
     this.staged.push(s);
@@ -76,10 +87,14 @@ export class Placing {
     rmSync(journalOf(this.lockfile), { force: true });
   }
 
-  /** Remove every staged copy: the install stopped before its lock was written. */
+  /**
+   * Remove every staged copy, then the folders the install made that are left empty (an agent folder and its
+   * parents): the install stopped before its lock was written, and the project is as it was.
+   */
   abort(): void {
     for (const s of this.staged) removeEntry(s.staging);
     this.staged.length = 0;
+    for (const { folder, top } of this.made) removeEmptyUpTo(folder, top);
   }
 }
 
@@ -150,13 +165,13 @@ function ours(s: Staged, base: string): boolean {
 
 /**
  * Run `fn` once what an install killed while placing left is settled (install/placing.ts): under the project's
- * lock, before anything reads the agent folders; a dry run or --frozen, which write nothing, leave it.
+ * lock, before anything reads the agent folders. --frozen settles it too (it places copies, and would place its own
+ * beside the unfinished renames; settling never writes the lock); a dry run, which writes nothing, leaves it.
  */
 export function afterPlacing<T>(
-  options: { lockfile: string; home: string; global?: boolean; dryRun?: boolean; frozen?: boolean },
+  options: { lockfile: string; home: string; global?: boolean; dryRun?: boolean },
   fn: () => T,
 ): T {
-  if (!options.dryRun && !options.frozen)
-    recoverPlacing(options.lockfile, options.global ? options.home : dirname(options.lockfile));
+  if (!options.dryRun) recoverPlacing(options.lockfile, options.global ? options.home : dirname(options.lockfile));
   return fn();
 }

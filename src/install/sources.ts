@@ -1,7 +1,7 @@
 // Taking in what install is given: a path or a spec, a skill folder or a folder of skills, an archive unpacked
 // into a scratch folder beside where it goes (Scratch), each local skill loaded and checked.
-import { mkdirSync, renameSync, rmdirSync, statSync, type Dirent } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { mkdirSync, renameSync, statSync, type Dirent } from 'node:fs';
+import { basename, join, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
 import { parseRemoteSource, type RemoteSource } from '../formats/install-source.js';
@@ -11,7 +11,7 @@ import { isStrictSemver, parseSpec, type DependencySpec } from '../model/spec.js
 import { DEFAULT_LIMITS, extractArchive, skillFoldersIn } from '../fs/archive.js';
 import { KEEP_BYTES, type ExtractedFile } from '../fs/archive-entries.js';
 import { tempName } from '../fs/atomic.js';
-import { isInside, knownEntries, present } from '../fs/walk.js';
+import { isInside, knownEntries, present, removeEmptyUpTo } from '../fs/walk.js';
 import { discoverSkills, isSkillFolder } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import type { HeldFile } from '../fs/read-held.js';
@@ -179,14 +179,7 @@ export class Scratch {
     for (const d of this.dirs) removeTree(d);
     // The folders this run created and left empty go too (a registry, an agent folder and its parents): a refused
     // install leaves nothing behind.
-    if (this.created === undefined) return;
-    for (let d = this.base; isInside(this.created, d); d = dirname(d)) {
-      try {
-        rmdirSync(d);
-      } catch {
-        return; /* not empty: the install wrote to it */
-      }
-    }
+    if (this.created !== undefined) removeEmptyUpTo(this.base, this.created);
   }
 }
 

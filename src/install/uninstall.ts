@@ -8,7 +8,7 @@ import { present } from '../fs/walk.js';
 import { peekReleases, readIndex } from '../registry/index-io.js';
 import { digest, skillFiles } from '../registry/integrity.js';
 import { removeSkill } from '../registry/remove.js';
-import { unuseSkill } from '../registry/usage.js';
+import { goneProject, releaseSkill } from '../registry/usage.js';
 import { afterPlacing } from './placing.js';
 import { readLockfile, withProjectLock } from './lock.js';
 import { REMOVING_PREFIX, isLink, placesOf, removeEntry } from './places.js';
@@ -169,13 +169,16 @@ async function uninstallLocked(options: UninstallOptions): Promise<UninstallResu
       .map(([other, e]) => `${other}@${e.version}`);
     if (needers.length) result.warnings.push(`${id} is a dependency of ${needers.join(', ')}, which stay installed`);
   }
+  // Who leaves the skill's usedBy: this project (install records it there), and --for's consumer; a project whose
+  // folder is gone keeps no copy in the store either.
+  const leaving = [dirname(lockfile), ...(options.consumer ? [options.consumer] : [])];
   if (options.dryRun) {
     result.removed = targets;
     if (targets.length) result.into = targets[0];
     result.lock = entry !== undefined;
     // What the store would lose, or who would keep it there, as the run below decides.
     if (indexEntry) {
-      const usedBy = indexEntry.usedBy.filter((c) => c !== options.consumer);
+      const usedBy = indexEntry.usedBy.filter((c) => !leaving.includes(c) && !goneProject(c));
       if (usedBy.length > 0) result.keptFor = usedBy;
       else if (inStore) {
         const releases = peekReleases(registry, id) ?? {};
@@ -193,9 +196,7 @@ async function uninstallLocked(options: UninstallOptions): Promise<UninstallResu
   }
   if (result.removed.length) result.into = result.removed[0];
   if (indexEntry) {
-    let usedBy = indexEntry.usedBy;
-    if (options.consumer && usedBy.includes(options.consumer))
-      usedBy = (await unuseSkill(registry, id, options.consumer)).usedBy;
+    const usedBy = await releaseSkill(registry, id, leaving);
     if (usedBy.length > 0) result.keptFor = usedBy;
     else if (inStore) {
       const removed = await removeSkill(registry, id, entry?.version);

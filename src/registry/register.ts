@@ -21,7 +21,7 @@ import {
   type StoredFile,
 } from './integrity.js';
 import { STAGING_PREFIX, ensureDir, stamp, storePath } from './layout.js';
-import { adoptFiles, cleanLeftovers, copyFiles, copySealedOn, removeFolder, removeTree, sealFolder } from './store.js';
+import { adoptFiles, cleanLeftovers, copyFiles, copySealedOn, removeTree, sealFolder } from './store.js';
 import { isUnversioned, versionOf } from './unversioned.js';
 import { updateIndex, type IndexUpdate } from './update.js';
 
@@ -141,6 +141,7 @@ export async function registerSkills(
   dir: string,
   items: RegisterItem[] | AsyncIterable<RegisterItem>,
   size = Array.isArray(items) ? items.length : 0,
+  warn?: (message: string) => void,
 ): Promise<(RegisterResult | SkillsError)[]> {
   const index = readIndex(dir);
   const byId = new Map(index.skills.map((e) => [e.id, e]));
@@ -164,20 +165,24 @@ export async function registerSkills(
     await writer?.finish();
     const pending = staged.filter((s) => s.done === undefined);
     if (pending.length > 0)
-      await updateIndex(dir, (idx, update) => {
-        cleanLeftovers(dir);
-        // The index as read under the lock, by id: each skill of the batch found without a scan of the list.
-        const entries = new Map(idx.skills.map((e) => [e.id, e]));
-        for (const s of pending) {
-          try {
-            s.done = commit(dir, s, idx, entries, update);
-          } catch (err) {
-            if (!(err instanceof SkillsError) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) throw err;
-            s.done = err;
+      await updateIndex(
+        dir,
+        (idx, update) => {
+          cleanLeftovers(dir);
+          // The index as read under the lock, by id: each skill of the batch found without a scan of the list.
+          const entries = new Map(idx.skills.map((e) => [e.id, e]));
+          for (const s of pending) {
+            try {
+              s.done = commit(dir, s, idx, entries, update);
+            } catch (err) {
+              if (!(err instanceof SkillsError) || !['E_EXISTS', 'E_INVALID'].includes(err.code)) throw err;
+              s.done = err;
+            }
           }
-        }
-        return idx;
-      });
+          return idx;
+        },
+        { warn },
+      );
   } catch (err) {
     failure = { err };
   }
@@ -367,10 +372,12 @@ function commit(
   if (decide(dir, s, entry, releases) === 'unchanged') return resultOf(s, 'unchanged');
   const old = Object.hasOwn(releases, version) ? releases[version] : undefined;
   const target = join(dir, path);
-  // A stored copy of another owner's folder, or one left by a killed run after its rename, goes first.
-  if (old && old.path !== path) removeFolder(join(dir, old.path));
-  removeFolder(target);
+  // A stored copy of another owner's folder, or one left by a killed run after its rename, goes first: moved aside,
+  // and put back should index.json not be written (as the new copy is then taken out again).
+  if (old && old.path !== path) update.takeOut(join(dir, old.path));
+  update.takeOut(target);
   renameSync(s.staging!, target);
+  update.putIn(target);
   s.staging = undefined;
   const release = releaseOf(s.skill, s.integrity, path, now);
   releases[version] = release;

@@ -176,10 +176,13 @@ export function cleanLeftovers(dir: string): void {
   }
 }
 
-/** Move a folder out of the way (rename, atomic) and then delete it, so no half-deleted copy stays at its path. */
-export function removeFolder(abs: string): void {
-  if (!present(abs)) return;
+/**
+ * Move a folder out of the way (rename, atomic: no half-deleted copy stays at its path) under a trash name beside
+ * it; returns that name, or undefined when nothing was there.
+ */
+export function moveAside(abs: string): string | undefined {
+  if (!present(abs)) return undefined;
   const trash = join(dirname(abs), tempName(TRASH_PREFIX, 'x'));
   renameSync(abs, trash);
-  removeTree(trash);
+  return trash;
 }

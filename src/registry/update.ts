@@ -1,6 +1,6 @@
 // Changing the registry: under its lock, index.json and the releases files replaced atomically, in an order a
 // crash cannot make inconsistent.
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SkillsError } from '../errors.js';
 import {
@@ -12,6 +12,7 @@ import {
   type Release,
 } from '../formats/index-file.js';
 import { writeAtomic, writeAtomicMany } from '../fs/atomic.js';
+import { afterCleanup } from '../fs/errno.js';
 import { acquireLock } from './file-lock.js';
 import { runFollowers } from './followers.js';
 import {
@@ -24,6 +25,7 @@ import {
 } from './index-io.js';
 import { BACKUP_FILE, INDEX_FILE, LOCK_FILE, RELEASES_DIR, ensureDir, releasesFile } from './layout.js';
 import { updateResolveIndex } from './resolve-index.js';
+import { moveAside, removeTree } from './store.js';
 
 /** How long a change waits for another process's change of the registry before giving up. */
 const LOCK_WAIT_MS = 60_000;
@@ -48,6 +50,21 @@ export interface IndexUpdate {
    * versions the index lists for `id` once the update is done are kept; the entry's `latest` is set from them.
    */
   releases(id: string): Record<string, Release>;
+  /**
+   * Take a stored folder out of the store for this change: moved aside now, deleted once index.json is written, and
+   * put back should the change stop before (a failed index write loses no stored copy).
+   */
+  takeOut(abs: string): void;
+  /** A stored folder this change put in place: removed again should the change stop before index.json is written. */
+  putIn(abs: string): void;
+}
+
+export interface UpdateIndexOptions {
+  /**
+   * Told what failed once index.json was written (the releases files pruned after it): the change is made, and the
+   * releases files are rewritten from the index by the next change of those skills.
+   */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -64,6 +81,7 @@ export interface IndexUpdate {
 export async function updateIndex(
   dir: string,
   fn: (index: RegistryIndex, update: IndexUpdate) => RegistryIndex | Promise<RegistryIndex>,
+  options: UpdateIndexOptions = {},
 ): Promise<RegistryIndex> {
   ensureDir(dir);
   const held = await acquireLock(dir, {
@@ -102,76 +120,51 @@ export async function updateIndex(
     };
     // Migrating from version 1: every skill's releases get their file.
     if (legacy) for (const e of current.skills) releasesOf(e.id);
-    const next = await fn(current, { releases: releasesOf });
-    // What each touched releases file should hold: the versions the index lists; `latest` follows from it.
-    const entries = new Map(next.skills.map((e) => [e.id, e]));
-    const wanted = new Map<string, Record<string, Release> | undefined>();
-    for (const [id, r] of working) {
-      const entry = entries.get(id);
-      if (!entry) {
-        wanted.set(id, undefined);
-        continue;
+    // The store's changes, undone (last first) unless index.json is written; folders taken out go once it is.
+    const undo: (() => void)[] = [];
+    const takenOut: string[] = [];
+    const update: IndexUpdate = {
+      releases: releasesOf,
+      takeOut: (abs) => {
+        const trash = moveAside(abs);
+        if (trash === undefined) return;
+        takenOut.push(trash);
+        undo.push(() => renameSync(trash, abs));
+      },
+      putIn: (abs) => undo.push(() => removeTree(abs)),
+    };
+    const { next, wanted, written, final, textOf, replaced } = await (async () => {
+      try {
+        return await changeIndex();
+      } catch (err) {
+        throw afterCleanup(err, () => {
+          for (const u of undo.reverse()) u();
+        });
       }
-      const kept: Record<string, Release> = {};
-      for (const v of entry.versions) if (Object.hasOwn(r, v)) kept[v] = r[v]!;
-      wanted.set(id, kept);
-      const latest = kept[entry.latestVersion];
-      if (latest) entry.latest = summaryOf(latest);
-    }
-    const text = serializeIndex(next);
-    const compromised = held.compromised();
-    if (compromised)
-      throw new SkillsError(
-        'E_IO',
-        `lost the lock on the registry ${dir} (${compromised.message}); the index was not written`,
-        { cause: compromised },
-      );
-    const textOf = (id: string, r: Record<string, Release> | undefined) =>
-      r === undefined ? undefined : serializeReleases(id, r, entries.get(id)?.versions);
+    })();
+    for (const trash of takenOut) removeTree(trash);
+    legacyReleases.delete(resolve(dir));
+    // 2b. The files derived from the index (render-prompt's selection index), each keyed by the index's identity.
+    await runFollowers(dir, next, replaced);
+    // 3. Prune what the index no longer lists. The change is made: a failure here is told, not thrown (readers
+    // ignore the versions the index does not list, and the next change of the skill prunes them).
     const writeReleases = (id: string, r: Record<string, Release>) => {
       const path = releasesFile(dir, id);
       ensureDir(dirname(path));
       writeAtomic(path, textOf(id, r)!);
     };
-    // 1. New and changed releases, the removed ones still there: flushed together, all on disk before the index.
-    const written = new Map<string, string | undefined>();
-    // Ids whose file, once written, holds just the versions kept (none of its versions on disk went): not pruned.
-    const final = new Set<string>();
-    const batch: { file: string; data: string }[] = [];
-    // The releases folder, made once for the batch (not a failed mkdir for each of a thousand files).
-    const made = new Set<string>();
     for (const [id, kept] of wanted) {
-      const disk = onDisk.get(id);
-      const union = kept === undefined ? disk : { ...(disk ?? {}), ...kept };
-      if (kept !== undefined && (disk === undefined || Object.keys(disk).every((v) => Object.hasOwn(kept, v))))
-        final.add(id);
-      const unionText = textOf(id, union);
-      if (union !== undefined && unionText !== textOf(id, disk)) {
-        const path = releasesFile(dir, id);
-        if (!made.has(dirname(path))) {
-          ensureDir(dirname(path));
-          made.add(dirname(path));
-        }
-        batch.push({ file: path, data: unionText! });
-      }
-      written.set(id, unionText);
-    }
-    await writeAtomicMany(batch);
-    // 2. The index. (The identity of the one it replaces: its followers may update their files written from it.)
-    const replaced = before === undefined ? undefined : indexIdentity(dir);
-    if (text !== before) {
-      if (before !== undefined) writeAtomic(join(dir, BACKUP_FILE), before);
-      writeAtomic(file, text);
-    }
-    legacyReleases.delete(resolve(dir));
-    // 2b. The files derived from the index (render-prompt's selection index), each keyed by the index's identity.
-    await runFollowers(dir, next, replaced);
-    // 3. Prune what the index no longer lists.
-    for (const [id, kept] of wanted) {
-      if (kept === undefined) {
-        if (written.get(id) !== undefined) rmSync(releasesFile(dir, id), { force: true });
+      try {
+        if (kept === undefined) {
+          if (written.get(id) !== undefined) rmSync(releasesFile(dir, id), { force: true });
+          releasesCache.delete(releasesFile(dir, id));
+        } else if (!final.has(id) && textOf(id, kept) !== written.get(id)) writeReleases(id, kept);
+      } catch (err) {
         releasesCache.delete(releasesFile(dir, id));
-      } else if (!final.has(id) && textOf(id, kept) !== written.get(id)) writeReleases(id, kept);
+        options.warn?.(
+          `the change is made, but ${releasesFile(dir, id)} still lists versions ${INDEX_FILE} does not (${(err as Error).message}): they are ignored, and pruned at the next change of ${id}`,
+        );
+      }
     }
     // 4. The resolve index: the rows of the releases files now on disk. A crash before this leaves rows of the
     // files replaced, which no longer match them: resolve reads those files instead.
@@ -181,6 +174,67 @@ export async function updateIndex(
       // A cache of the releases files: without it, resolve reads them.
     }
     return next;
+
+    /** `fn`, then steps 1 and 2: the releases files and index.json written. */
+    async function changeIndex() {
+      const next = await fn(current, update);
+      // What each touched releases file should hold: the versions the index lists; `latest` follows from it.
+      const entries = new Map(next.skills.map((e) => [e.id, e]));
+      const wanted = new Map<string, Record<string, Release> | undefined>();
+      for (const [id, r] of working) {
+        const entry = entries.get(id);
+        if (!entry) {
+          wanted.set(id, undefined);
+          continue;
+        }
+        const kept: Record<string, Release> = {};
+        for (const v of entry.versions) if (Object.hasOwn(r, v)) kept[v] = r[v]!;
+        wanted.set(id, kept);
+        const latest = kept[entry.latestVersion];
+        if (latest) entry.latest = summaryOf(latest);
+      }
+      const text = serializeIndex(next);
+      const compromised = held.compromised();
+      if (compromised)
+        throw new SkillsError(
+          'E_IO',
+          `lost the lock on the registry ${dir} (${compromised.message}); the index was not written`,
+          { cause: compromised },
+        );
+      const textOf = (id: string, r: Record<string, Release> | undefined) =>
+        r === undefined ? undefined : serializeReleases(id, r, entries.get(id)?.versions);
+      // 1. New and changed releases, the removed ones still there: flushed together, all on disk before the index.
+      const written = new Map<string, string | undefined>();
+      // Ids whose file, once written, holds just the versions kept (none of its versions on disk went): not pruned.
+      const final = new Set<string>();
+      const batch: { file: string; data: string }[] = [];
+      // The releases folder, made once for the batch (not a failed mkdir for each of a thousand files).
+      const made = new Set<string>();
+      for (const [id, kept] of wanted) {
+        const disk = onDisk.get(id);
+        const union = kept === undefined ? disk : { ...(disk ?? {}), ...kept };
+        if (kept !== undefined && (disk === undefined || Object.keys(disk).every((v) => Object.hasOwn(kept, v))))
+          final.add(id);
+        const unionText = textOf(id, union);
+        if (union !== undefined && unionText !== textOf(id, disk)) {
+          const path = releasesFile(dir, id);
+          if (!made.has(dirname(path))) {
+            ensureDir(dirname(path));
+            made.add(dirname(path));
+          }
+          batch.push({ file: path, data: unionText! });
+        }
+        written.set(id, unionText);
+      }
+      await writeAtomicMany(batch);
+      // 2. The index. (The identity of the one it replaces: its followers may update their files written from it.)
+      const replaced = before === undefined ? undefined : indexIdentity(dir);
+      if (text !== before) {
+        if (before !== undefined) writeAtomic(join(dir, BACKUP_FILE), before);
+        writeAtomic(file, text);
+      }
+      return { next, wanted, written, final, textOf, replaced };
+    }
   } finally {
     await held.release().catch(() => {});
   }

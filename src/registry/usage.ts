@@ -1,5 +1,7 @@
 // Who uses a skill: the usedBy list of its index entry, which remove respects.
+import { isAbsolute } from 'node:path';
 import { SkillsError } from '../errors.js';
+import { present } from '../fs/walk.js';
 import type { RegistryIndex } from '../formats/index-file.js';
 import { notFound, readIndex } from './index-io.js';
 import { updateIndex } from './update.js';
@@ -54,4 +56,42 @@ export function useSkill(dir: string, id: string, consumer: string): Promise<Usa
 /** Record that `consumer` no longer uses the skill. */
 export function unuseSkill(dir: string, id: string, consumer: string): Promise<UsageResult> {
   return changeUsage(dir, id, consumer, false);
+}
+
+/**
+ * Record that `consumer` uses each of `ids` (an id the index does not have is passed over): one index write, and
+ * none when each already has it.
+ */
+export async function useSkills(dir: string, ids: readonly string[], consumer: string): Promise<void> {
+  const wanted = new Set(ids);
+  const lacking = (index: RegistryIndex) =>
+    index.skills.filter((e) => wanted.has(e.id) && !e.usedBy.includes(consumer));
+  if (lacking(readIndex(dir)).length === 0) return;
+  await updateIndex(dir, (index) => {
+    for (const e of lacking(index)) e.usedBy = [...e.usedBy, consumer].sort();
+    return index;
+  });
+}
+
+/** A consumer that is a project (the absolute path of its folder, as install records it) whose folder is gone. */
+export function goneProject(consumer: string): boolean {
+  return isAbsolute(consumer) && !present(consumer);
+}
+
+/**
+ * Take `consumers` out of the skill's usedBy, with every project in it whose folder is gone (it keeps no copy
+ * alive); returns the consumers left. No index write when none of them is there.
+ */
+export async function releaseSkill(dir: string, id: string, consumers: readonly string[]): Promise<string[]> {
+  const leaves = (c: string) => consumers.includes(c) || goneProject(c);
+  const entryOf = (index: RegistryIndex) => index.skills.find((s) => s.id === id);
+  const now = entryOf(readIndex(dir));
+  if (!now || !now.usedBy.some(leaves)) return now?.usedBy ?? [];
+  let left: string[] = [];
+  await updateIndex(dir, (index) => {
+    const entry = entryOf(index);
+    if (entry) left = entry.usedBy = entry.usedBy.filter((c) => !leaves(c));
+    return index;
+  });
+  return left;
 }

@@ -3,8 +3,9 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Readable, Writable } from 'node:stream';
 import { serveHttp, type HttpOptions } from './http.js';
 import { notifyChanged, serveStdio, type ServeOptions } from './server.js';
+import { isSkillsError } from '../errors.js';
 import { SkillSet } from './skill-set.js';
-import type { SkillSource } from './source.js';
+import type { SkillSource, SourceSkill } from './source.js';
 import { watchFolders, type Watched } from './watch.js';
 
 export interface ServeRequest extends ServeOptions {
@@ -34,6 +35,9 @@ export async function serveSkills(source: SkillSource, request: ServeRequest, io
   const set = new SkillSet(source);
   const first = set.current();
   for (const w of first.warnings) request.warn(`warning: ${w}`);
+  // The skills served are those whose entry reads (a frontmatter whose aliases expand past the bound is left out of
+  // every answer): counted once read, and kept, so the first skills/list does not read them again.
+  const served = first.listed.filter((s) => readable(set, s)).length;
   const servers = new Set<Server>();
   const stopWatching = request.watched
     ? watchFolders(request.watched, (paths) => {
@@ -46,18 +50,29 @@ export async function serveSkills(source: SkillSource, request: ServeRequest, io
       let url: string | undefined;
       await serveHttp(set, request, request.http, request.signal, servers, (u) => {
         url = u;
-        request.ready?.(u, first.listed.length);
+        request.ready?.(u, served);
       });
-      return { skills: first.listed.length, url };
+      return { skills: served, url };
     }
     await serveStdio(set, request, io, request.signal, (s) => {
       if (s) {
         servers.add(s);
-        request.ready?.(undefined, first.listed.length);
+        request.ready?.(undefined, served);
       } else servers.clear();
     });
-    return { skills: first.listed.length };
+    return { skills: served };
   } finally {
     stopWatching();
+  }
+}
+
+/** True when the skill's entry reads; a skill that cannot be read (a SkillsError says why) is not served. */
+function readable(set: SkillSet, s: SourceSkill): boolean {
+  try {
+    set.entry(s);
+    return true;
+  } catch (err) {
+    if (isSkillsError(err)) return false;
+    throw err;
   }
 }

@@ -54,6 +54,8 @@ export interface SyncSkillsOptions {
   dryRun?: boolean;
   /** Told of each skill as soon as it is synced. */
   onItem?: (item: SyncItem) => void;
+  /** Told what failed once the index was written (the skills are registered): see UpdateIndexOptions.warn. */
+  onWarning?: (message: string) => void;
   /** Told of the deeper namesakes a sync (each of --watch's) left out, when there are any. */
   onLeftOut?: (left: LeftOut[]) => void;
   /** Keep watching the folder, syncing the skills a change touches, until `signal` aborts; `started` is told first. */
@@ -188,7 +190,7 @@ async function syncRoots(
       if (registrable(report!)) yield { skill: report!.skill, opts: { ...itemOpts, held } };
     }
   }
-  const results = await registerSkills(registry, validOnes(), roots.length);
+  const results = await registerSkills(registry, validOnes(), roots.length, opts.onWarning);
   const valid = reports.filter(registrable).map((r) => r.skill);
   const byRoot = new Map(valid.map((skill, i) => [skill.root, results[i]!]));
   const left = deeperNamesakes(reports, byRoot, depth);

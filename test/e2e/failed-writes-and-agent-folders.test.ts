@@ -10,13 +10,15 @@ import {
   mkdirSync,
   readFileSync,
   readdirSync,
+  renameSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, cliAsUser, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, cliAsUser, runCli, tempFolders, withSmallFileLimit } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
+import { tempStem } from '../../src/fs/atomic.js';
 
 const root = tempFolders('skills-fix11-e2e-');
 // Folders made unreadable get their modes back before they are removed.
@@ -29,15 +31,6 @@ const skill = (dir: string, name: string, version: string, body = '# Skill\n\nDo
       `name: ${name}\ndescription: A skill to test with. Use when testing.\nmetadata:\n  version: ${version}\n`,
       body,
     ),
-  });
-
-/** The built CLI with the file size limit at 1 KiB (ulimit -f 1): a file written past it fails with EFBIG. */
-const withSmallFileLimit = (args: string[], cwd: string, home: string) =>
-  execa('bash', ['-c', 'ulimit -f 1 && exec "$@"', 'bash', process.execPath, BIN, ...args], {
-    cwd,
-    env: { NO_COLOR: '1', HOME: home },
-    reject: false,
-    stdin: 'ignore',
   });
 
 describe.skipIf(process.platform === 'win32')('an install or update that fails writing its lock', () => {
@@ -55,8 +48,10 @@ describe.skipIf(process.platform === 'win32')('an install or update that fails w
     const r = await withSmallFileLimit(['install', join(src, 'tiny'), '--agent', 'claude-code'], project, home);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^error: cannot write .*skills-lock\.json: .*\(EFBIG\); nothing was written$/m);
-    expect(readdirSync(agent)).toEqual([]);
+    // .claude/skills, which this install made, goes; .claude, which was there, stays.
+    expect(existsSync(agent)).toBe(false);
     expect(readdirSync(project).sort()).toEqual(['.claude']);
+    expect(readdirSync(join(project, '.claude'))).toEqual([]);
     // doctor sees no skill an agent loads.
     const d = await runCli(['doctor', '--agent', 'claude-code'], { cwd: project, env: { HOME: home } });
     expect(d.stdout).toContain('loads 0 skills');
@@ -72,6 +67,36 @@ describe.skipIf(process.platform === 'win32')('an install or update that fails w
     expect(readFileSync(join(agent, 'tiny/SKILL.md'), 'utf8')).toContain('version: 1.0.0');
     expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lock);
     expect(existsSync(join(project, 'skills-lock.json.placing'))).toBe(false);
+  });
+
+  it('removes only the folders it made and left empty: never one that was there, never one with anything in it', async () => {
+    const base = fresh();
+    const home = join(base, 'home');
+    mkdirSync(home);
+    const src = join(base, ...Array.from({ length: 6 }, () => 'd'.repeat(200)));
+    skill(src, 'tiny', '1.0.0');
+    const install = (project: string, ...agents: string[]) =>
+      withSmallFileLimit(['install', join(src, 'tiny'), ...agents.flatMap((a) => ['--agent', a])], project, home);
+
+    // Nothing there: .claude and .claude/skills are both this install's, and both go.
+    const bare = join(base, 'bare');
+    mkdirSync(bare);
+    const r = await install(bare, 'claude-code');
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/cannot write .*skills-lock\.json: .*\(EFBIG\); nothing was written$/m);
+    expect(readdirSync(bare)).toEqual([]);
+
+    // An empty agent folder that was there stays; .cursor, which was there, keeps what it holds and loses only the
+    // skills folder this install made in it.
+    const kept = join(base, 'kept');
+    mkdirSync(join(kept, '.claude/skills'), { recursive: true });
+    mkdirSync(join(kept, '.cursor'));
+    writeFileSync(join(kept, '.cursor/notes.md'), 'mine\n');
+    const k = await install(kept, 'claude-code', 'cursor');
+    expect(k.exitCode).toBe(2);
+    expect(readdirSync(join(kept, '.claude/skills'))).toEqual([]);
+    expect(readdirSync(join(kept, '.cursor'))).toEqual(['notes.md']);
+    expect(readdirSync(kept).sort()).toEqual(['.claude', '.cursor']);
   });
 
   it('update: the same, the old copy intact', async () => {
@@ -125,6 +150,31 @@ describe('a name of 240 bytes (60 four-byte letters), valid', () => {
     const s = await runCli(['registry', 'sync', 'src', '--registry', 'reg2'], { cwd: dir });
     expect(s.exitCode).toBe(0);
     expect(readdirSync(join(dir, 'reg2/built-in'))).toEqual([`${name}@1.0.0`]);
+  });
+});
+
+describe('a copy moved aside by an install killed between its two renames (kill -9)', () => {
+  it('is put back by the next install, a shortened .trash- name (a name over 200 bytes) as a short one', async () => {
+    const dir = fresh();
+    const long = Array.from({ length: 60 }, (_, i) => String.fromCodePoint(0x20000 + i)).join('');
+    for (const n of [long, 'short', 'third']) skill(join(dir, 'src'), n, '1.0.0');
+    const project = join(dir, 'project');
+    mkdirSync(join(project, '.claude'), { recursive: true });
+    const agent = join(project, '.claude/skills');
+    for (const n of [long, 'short'])
+      expect(
+        (await runCli(['install', join(dir, 'src', n), '--agent', 'claude-code'], { cwd: project })).exitCode,
+      ).toBe(0);
+    const before = readFileSync(join(agent, long, 'SKILL.md'), 'utf8');
+    // What swapIn leaves when killed after moving the old copy aside and before renaming the new one in: the copy
+    // under its trash name (`.trash-<id>.<pid>.<hex>`, shortened past 200 bytes), the pid a dead process's.
+    const dead = 4194304 + 1; // above the largest pid Linux gives
+    renameSync(join(agent, long), join(agent, `${tempStem('.trash-', long)}.${dead}.00000000`));
+    renameSync(join(agent, 'short'), join(agent, `.trash-short.${dead}.00000000`));
+    const r = await runCli(['install', join(dir, 'src', 'third'), '--agent', 'claude-code'], { cwd: project });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readdirSync(agent).sort()).toEqual([long, 'short', 'third'].sort());
+    expect(readFileSync(join(agent, long, 'SKILL.md'), 'utf8')).toBe(before);
   });
 });
 

@@ -195,7 +195,8 @@ describe('item 9: a stored copy whose files changed is never installed; the stor
     // A sealed copy is still replaced and removed by skills itself.
     writeFileSync(join(dir, 'references/r.md'), 'changed\n');
     expect((await cli(reg, ['sync', dir, '--force'], src)).exitCode).toBe(0);
-    expect((await cli(reg, ['registry', 'remove', 'sealed'], src)).exitCode).toBe(0);
+    // --force: the projects that installed it are recorded as its users.
+    expect((await cli(reg, ['registry', 'remove', 'sealed', '--force'], src)).exitCode).toBe(0);
     expect(readdirSync(join(reg, 'built-in'))).toEqual([]);
   });
 
@@ -319,7 +320,10 @@ describe('item 11: one rule for skill ids, Unicode names included', () => {
     const inst = await cli(reg, ['install', 'résumé@1.0.0', 'cv-writer', '--into', 'skills'], project);
     expect(inst.exitCode, inst.stderr).toBe(0);
     expect(Object.keys(lockOf(project).skills).sort()).toEqual(['cv-writer', 'résumé']);
-    expect((await cli(reg, ['use', decomposed, '--by', 'agent'], project)).stdout).toBe('résumé is used by agent');
+    // The project that installed it is recorded as a user too.
+    expect((await cli(reg, ['use', decomposed, '--by', 'agent'], project)).stdout).toBe(
+      `résumé is used by ${project}, agent`,
+    );
     expect((await cli(reg, ['unuse', 'résumé', '--by', 'agent'], project)).exitCode).toBe(0);
     const un = await cli(reg, ['uninstall', decomposed], project);
     expect(un.exitCode, un.stderr).toBe(0);

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -247,11 +248,13 @@ describe('skills install: every source kind (built CLI)', () => {
       'from-zip',
     ]);
     expect(readFileSync(join(project, '.claude/skills/from-zip/references/r.md'), 'utf8')).toBe('# R\n');
+    // --for's consumer, and the project whose folder took the copies (install records it: another project's
+    // uninstall leaves the store's copy to it).
     expect(indexOf(reg).skills.map((s) => [s.id, s.usedBy])).toEqual([
-      ['from-folder', ['bee-1']],
-      ['from-skill', ['bee-1']],
-      ['from-tgz', ['bee-1']],
-      ['from-zip', ['bee-1']],
+      ['from-folder', [project, 'bee-1']],
+      ['from-skill', [project, 'bee-1']],
+      ['from-tgz', [project, 'bee-1']],
+      ['from-zip', [project, 'bee-1']],
     ]);
     const lock = lockOf(project);
     expect(Object.fromEntries(Object.entries(lock.skills).map(([id, e]) => [id, e.source]))).toEqual({
@@ -444,7 +447,8 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     const three = await runCli(['install', 'web-scraping@1.2.0', '--registry', reg, '--for', 'bot'], { cwd: server });
     expect(three.exitCode).toBe(0);
     expect(existsSync(join(server, '.agents'))).toBe(false);
-    expect(indexOf(reg).skills.find((s) => s.id === 'web-scraping')?.usedBy).toEqual(['bot']);
+    // The project that took a copy earlier is recorded too; the consumer's install took none.
+    expect(indexOf(reg).skills.find((s) => s.id === 'web-scraping')?.usedBy).toEqual([bare, 'bot']);
   });
 
   it('a fresh clone gets .claude/skills/<id>/ from `skills install` alone (the lock only, a fresh registry)', async () => {
@@ -873,6 +877,35 @@ describe('skills install: hostile archives and crashes (built CLI)', () => {
     expect(whole.exitCode, whole.stderr).toBe(0);
     expect(readdirSync(join(project, 'skills'))).toHaveLength(401);
     expect(Object.keys(lockOf(project).skills)).toHaveLength(401);
+  });
+
+  it("--frozen, after an install killed once its lock was written, finishes that install's renames first", async () => {
+    const env = { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: '' };
+    const src = fresh('src');
+    const install = (project: string, args: string[]) => runCli(['install', ...args], { cwd: project, env });
+    // v2 installed elsewhere: the lock and the copy the killed install was placing.
+    const done = fresh('done');
+    expect((await install(done, [makeSkill(src, 'kept', '1.0.0'), '--into', 'skills'])).exitCode).toBe(0);
+    const project = fresh('project');
+    cpSync(done, project, { recursive: true });
+    expect((await install(done, [makeSkill(src, 'kept', '2.0.0'), '--into', 'skills'])).exitCode).toBe(0);
+    const lock = readFileSync(join(done, 'skills-lock.json'), 'utf8');
+    // What the install leaves in the project when killed between its lock write and its renames: the new lock, the
+    // copy under its staging name, and the journal naming it (the pid a dead process's).
+    const dead = 4194304 + 1;
+    const staging = join(project, 'skills', `.staging-kept.${dead}.00000000`);
+    cpSync(join(done, 'skills/kept'), staging, { recursive: true });
+    writeFileSync(join(project, 'skills-lock.json'), lock);
+    const digest = createHash('sha256').update(lock).digest('hex');
+    const journal = { pid: dead, lock: digest, staged: [{ staging, target: join(project, 'skills/kept') }] };
+    writeFileSync(join(project, 'skills-lock.json.placing'), `${JSON.stringify(journal)}\n`);
+
+    const r = await install(project, ['--frozen']);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(readdirSync(join(project, 'skills'))).toEqual(['kept']);
+    expect(snapshot(join(project, 'skills'))).toEqual(snapshot(join(done, 'skills')));
+    expect(existsSync(join(project, 'skills-lock.json.placing'))).toBe(false);
+    expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lock);
   });
 
   it('says which links that lead out of a skill it leaves out of the copy', async () => {

@@ -44,6 +44,42 @@ describe('install: invalid deeper namesakes', () => {
     expect(readFileSync(join(w, 'out/docx/SKILL.md'), 'utf8')).toBe(good('docx'));
   });
 
+  it('--list marks the invalid deeper ones left out of "all" too, with no source alone (they install nowhere)', async () => {
+    const repo = course();
+    const r = await runCli(['install', repo, '--list'], { cwd: fresh('w') });
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.split('\n');
+    const after = (shown: RegExp) => lines[lines.findIndex((l) => shown.test(l)) + 1];
+    // The two invalid translations: their finding, then why "all" leaves them out.
+    expect(lines.filter((l) => /^ {2}(docx|pdf) +invalid: description is missing/.test(l))).toHaveLength(2);
+    expect(
+      lines.filter((l) => l.includes('left out of "all": a shallower docx is taken (.agents/skills/docx)')),
+    ).toHaveLength(2);
+    expect(
+      lines.filter((l) => l.includes('left out of "all": a shallower pdf is taken (.agents/skills/pdf)')),
+    ).toHaveLength(2);
+    expect(after(/^ {2}docx {2}invalid:/)).toBe(
+      '        left out of "all": a shallower docx is taken (.agents/skills/docx)',
+    );
+    // The valid translations keep their source alone.
+    expect(r.stdout).toMatch(
+      /left out of "all": a shallower pdf is taken \(\.agents\/skills\/pdf\); alone: skills install \S+translations\/fr\/\.agents\/skills\/pdf$/m,
+    );
+    const doc = JSON.parse((await runCli(['install', repo, '--list', '--json'], { cwd: fresh('w') })).stdout) as {
+      sources: { skills: { shown: string; problem?: string; leftOut?: { why: string; alone?: string } }[] }[];
+    };
+    const pl = doc.sources[0]!.skills.find((s) => s.shown === join(repo, 'translations/pl/.agents/skills/pdf'));
+    expect(pl?.leftOut).toEqual({ why: 'a shallower pdf is taken (.agents/skills/pdf)' });
+  });
+
+  it('--list: an invalid skill no shallower namesake outranks is invalid, not left out', async () => {
+    const repo = fresh('lone');
+    writeTree(repo, { 'skills/a/SKILL.md': good('a'), 'skills/b/SKILL.md': noDescription('b') });
+    const r = await runCli(['install', repo, '--list'], { cwd: fresh('w') });
+    expect(r.stdout).toMatch(/^ {2}b {2}invalid: description is missing/m);
+    expect(r.stdout).not.toContain('left out');
+  });
+
   it('still skips (exit 1) an invalid skill that no valid shallower one of its name outranks', async () => {
     const repo = fresh('lone');
     writeTree(repo, {

@@ -135,6 +135,8 @@ describe('skills serve: a frontmatter whose YAML aliases expand to billions of v
     expect(s.stderr()).toContain(
       `bomb left out: ${join(t.dir, 'bomb', 'SKILL.md')}: the frontmatter holds more than 10,000 values or 1,048,576 characters once its YAML aliases (*name) are expanded; it is not served`,
     );
+    // The count said at the start is of the skills served: the one left out is not in it.
+    expect(s.stderr()).toMatch(/^serving 1 skill over stdio$/m);
     // And the server still answers.
     expect(toolText(await s.client.callTool({ name: 'load_skill', arguments: { skill_name: 'fine' } }))).toContain(
       'Instructions.',

@@ -1,6 +1,6 @@
 // Words people already know (issue 14): uninstall is remove and rm, the registry's operations live under
 // `skills registry`, add and ls, --dry-run, --no-registry, one status word per skill, --for for a consumer.
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempFolders } from '../helpers/cli.js';
@@ -86,10 +86,51 @@ describe('uninstall --dry-run with a registry', () => {
     const forBob = await runCli(['rm', 'pdf', '--dry-run', '--for', 'bob', '--registry', reg], { cwd: dir, env });
     expect(forBob.stdout).toContain('the store (built-in/pdf@1.0.0)');
     expect(readFileSync(join(dir, 'skills-lock.json'), 'utf8')).toBe(lock);
-    expect(JSON.parse(readFileSync(join(reg, 'index.json'), 'utf8')).skills[0].usedBy).toEqual(['bob']);
+    // bob, and this project (install records it), whose use a dry run does not end.
+    expect(JSON.parse(readFileSync(join(reg, 'index.json'), 'utf8')).skills[0].usedBy).toEqual([dir, 'bob']);
     expect(existsSync(join(reg, 'built-in/pdf@1.0.0/SKILL.md'))).toBe(true);
     expect(readdirSync(dir).sort()).toEqual(['.claude', '.git', 'skills-lock.json', 'src']);
     expect(index).toContain('"pdf"');
+  });
+});
+
+describe('uninstall with a registry two projects share', () => {
+  it("leaves the store's copy to the other project, and takes it once no project left uses it", async () => {
+    const a = project();
+    const b = project();
+    const c = project();
+    const reg = join(fresh('reg'), 'registry');
+    expect((await runCli(['registry', 'sync', './src', '--registry', reg], { cwd: a.dir, env: a.env })).exitCode).toBe(
+      0,
+    );
+    for (const p of [a, b, c]) {
+      const add = await runCli(['install', 'pdf@1.0.0', '--registry', reg, '--agent', 'claude-code'], {
+        cwd: p.dir,
+        env: p.env,
+      });
+      expect(add.exitCode, add.stderr).toBe(0);
+    }
+    const usedBy = () => JSON.parse(readFileSync(join(reg, 'index.json'), 'utf8')).skills[0].usedBy;
+    expect(usedBy()).toEqual([a.dir, b.dir, c.dir].sort());
+
+    // a's uninstall: its own copy and lock entry go; the store's copy stays, for b and c.
+    const rmA = await runCli(['rm', 'pdf', '--registry', reg], { cwd: a.dir, env: a.env });
+    expect(rmA.exitCode, rmA.stderr).toBe(0);
+    expect(rmA.stdout.split('\n').at(-1)).toBe(`kept in the store ${reg}: used by ${[b.dir, c.dir].sort().join(', ')}`);
+    expect(existsSync(join(reg, 'built-in/pdf@1.0.0/SKILL.md'))).toBe(true);
+    expect(usedBy()).toEqual([b.dir, c.dir].sort());
+    // b still installs from its lock (a fresh clone of b: its agent folder gone).
+    rmSync(join(b.dir, '.claude/skills/pdf'), { recursive: true });
+    const replay = await runCli(['install', '--registry', reg], { cwd: b.dir, env: b.env });
+    expect(replay.exitCode, replay.stderr).toBe(0);
+    expect(existsSync(join(b.dir, '.claude/skills/pdf/SKILL.md'))).toBe(true);
+
+    // c's folder is gone: it keeps no copy alive, and b's uninstall takes the store's copy.
+    rmSync(c.dir, { recursive: true });
+    const rmB = await runCli(['rm', 'pdf', '--registry', reg], { cwd: b.dir, env: b.env });
+    expect(rmB.exitCode, rmB.stderr).toBe(0);
+    expect(rmB.stdout).toContain('the store (built-in/pdf@1.0.0)');
+    expect(existsSync(join(reg, 'built-in/pdf@1.0.0'))).toBe(false);
   });
 });
 

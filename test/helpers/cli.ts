@@ -49,6 +49,15 @@ export async function runCli(
   }
 }
 
+/** The built CLI with the file size limit at 1 KiB (ulimit -f 1): a file written past it fails with EFBIG. */
+export const withSmallFileLimit = (args: string[], cwd: string, home: string) =>
+  execa('bash', ['-c', 'ulimit -f 1 && exec "$@"', 'bash', process.execPath, BIN, ...args], {
+    cwd,
+    env: { NO_COLOR: '1', HOME: home },
+    reject: false,
+    stdin: 'ignore',
+  });
+
 /** A fresh temp folder, removed by the returned function. */
 export function tempDir(prefix = 'skills-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));

@@ -252,13 +252,16 @@ describe('tempName and tempStem: every temp name fits the 255 bytes a name may h
     expect(tempStem('.staging-', a)).not.toBe(tempStem('.staging-', b));
   });
 
-  it("cleanStale removes a dead writer's shortened trash (its target cannot be told) and restores a plain one", () => {
+  it("cleanStale restores a dead writer's trash, a shortened name by the names it may be, and removes the rest", () => {
     const dir = fresh();
     const long = '\u{20000}'.repeat(60);
+    const other = '\u{20001}'.repeat(60);
     const dead = 4194304 + 1; // above the largest pid Linux gives
     mkdirSync(join(dir, `${tempStem('.trash-', long)}.${dead}.00000000`));
+    mkdirSync(join(dir, `${tempStem('.trash-', other)}.${dead}.00000000`));
     mkdirSync(join(dir, `.trash-short.${dead}.00000000`));
-    cleanStale(dir, ['.staging-'], { prefix: '.trash-', target: (base) => base });
-    expect(readdirSync(dir)).toEqual(['short']);
+    // `other` is none of the names given: its target cannot be told, and it is removed.
+    cleanStale(dir, ['.staging-'], { prefix: '.trash-', target: (base) => base, names: ['short', long] });
+    expect(readdirSync(dir).sort()).toEqual([long, 'short'].sort());
   });
 });
