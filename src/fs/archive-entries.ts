@@ -65,7 +65,7 @@ export class Recorder {
 
   /** The mode to create a file with, from the mode the archive gives it. */
   mode(archived: number | undefined): number {
-    return modeOf(archived) & (this.options.readOnly ? 0o555 : 0o777);
+    return packedMode(archived) & (this.options.readOnly ? 0o555 : 0o777);
   }
 
   /** Record a file written with `mode`; `chunks` are its bytes, undefined when they could not all be kept. */
@@ -199,8 +199,11 @@ export function corrupt(archive: string, dest: string, err: unknown): SkillsErro
   );
 }
 
-/** The file mode to write: 755 when the archive gave the entry any execute bit, else 644. */
-const modeOf = (mode: number | undefined) => ((mode ?? 0) & 0o111 ? 0o755 : 0o644);
+/**
+ * The mode every copy of a file gets, whatever way it came in (a folder, an archive, a registry copy, a git
+ * checkout), and the mode pack writes: 644, or 755 when it has any execute bit; never setuid, setgid or sticky.
+ */
+export const packedMode = (mode: number | undefined): 0o644 | 0o755 => ((mode ?? 0) & 0o111 ? 0o755 : 0o644);
 
 /** Tracks entries and bytes against the limits; one instance per archive. */
 export class Budget {

@@ -2,7 +2,7 @@
 // modes 644/755, no owner, the gzip header's OS byte fixed (node-tar's `portable`). The same skill gives the
 // same .tgz on any machine, and so the same integrity.
 import { DEFAULT_LIMITS, type ArchiveLimits } from '../fs/archive.js';
-import { entryNameProblem } from '../fs/archive-entries.js';
+import { entryNameProblem, packedMode } from '../fs/archive-entries.js';
 import { isUnversioned, registryVersion, unversionedWarning } from '../registry/unversioned.js';
 import { createHash } from 'node:crypto';
 import {
@@ -169,7 +169,7 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
         visit(abs, path, realPath);
       } else {
         const st = statSync(abs);
-        plan.files.push({ path, abs, size: st.size, mode: st.mode & 0o111 ? 0o755 : 0o644 });
+        plan.files.push({ path, abs, size: st.size, mode: packedMode(st.mode) });
         plan.unpackedSize += st.size;
       }
     }

@@ -17,6 +17,7 @@ import { SkillsError } from '../errors.js';
 import { onceEach } from '../model/memo.js';
 import type { Skill, SkillEntry } from '../model/skill.js';
 import { DEFAULT_LIMITS } from '../fs/archive.js';
+import { packedMode } from '../fs/archive-entries.js';
 import { readOpenFile } from '../fs/read.js';
 import type { HeldFile } from '../fs/read-held.js';
 import { SKIP_DIRS, checkOpenedWithin, isInside, isLeftover, walkedWhole } from '../fs/walk.js';
@@ -60,12 +61,6 @@ export interface KnownFile {
   size: number;
   content?: Buffer;
 }
-
-/**
- * The mode every copy of a file gets, whatever way it came in (a folder, an archive, a registry copy, a git
- * checkout): 644, or 755 when it has any execute bit, as pack writes it; never setuid, setgid or sticky.
- */
-export const packedMode = (mode: number): 0o644 | 0o755 => (mode & 0o111 ? 0o755 : 0o644);
 
 /** What the store takes of one skill: what install takes of an archive. */
 const STORE_LIMITS = DEFAULT_LIMITS;
