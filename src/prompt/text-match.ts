@@ -4,9 +4,9 @@ import { stemmer } from 'stemmer';
  * The version of what a registry's selection index keeps of each skill (selection-index.ts): the stems of the words
  * of its name, triggers and descriptions. Bump it when the words or stems a field yields change (here: the
  * normalising, words, stem; select-scan.ts: its FIELDS and what each holds), so that an index written before is
- * rebuilt, not trusted.
+ * rebuilt, not trusted. 3: a run of unspaced script longer than MAX_RUN is segmented in pieces.
  */
-export const SELECTION_INDEX_VERSION = 2;
+export const SELECTION_INDEX_VERSION = 3;
 
 // Words that say nothing about which skill is meant: English function words, plus the phrasing of requests
 // ("please help me …", "actually", "someone", "soon") and of skill descriptions ("Use when the user wants …"), which
@@ -98,11 +98,10 @@ export function stemProbe(stemmed: string): string {
 /** Call `fn` with each word of already normalised text, in order, apostrophes folded ("user's" → "user"). */
 export function forEachWord(text: string, fn: (word: string) => void): void {
   if (unspaced(text)) {
-    segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
-    for (const seg of segmenter.segment(text)) {
-      if (!seg.isWordLike) continue;
-      // The segmenter keeps "web-scraping" apart already but may join letters and digits; split as the regex does.
-      for (const m of seg.segment.matchAll(WORD)) fn(foldApostrophe(m[0]));
+    for (let i = 0; i < text.length;) {
+      while (i < text.length && isBreak(text.charCodeAt(i))) i++;
+      if (i === text.length) break;
+      i = segmentRun(text, i, fn);
     }
     return;
   }
@@ -113,7 +112,8 @@ export function forEachWord(text: string, fn: (word: string) => void): void {
 /**
  * Call `fn` with each word of already normalised text that holds a match of `probe` (a global RegExp), in
  * order, with where each lies; the same words forEachWord finds, but without walking the rest of the text.
- * Unspaced scripts are walked whole, since only the segmenter knows where their words end.
+ * In unspaced scripts, only the segmenter knows where words end: each run between breaks (see isBreak) that holds a
+ * match is segmented whole, and all its words are given.
  */
 export function forEachWordHolding(
   text: string,
@@ -121,8 +121,25 @@ export function forEachWordHolding(
   fn: (word: string, start: number, end: number) => void,
 ): void {
   if (unspaced(text)) {
-    // Where a segmented word lies is not kept: -1.
-    forEachWord(text, (w) => fn(w, -1, -1));
+    // Each run (between breaks) that holds a match is segmented whole, so its words are those forEachWord finds
+    // there; where a segmented word lies is not kept: -1.
+    const each = (w: string) => fn(w, -1, -1);
+    // The end of the runs read so far: none is read twice.
+    let done = 0;
+    probe.lastIndex = 0;
+    for (let m = probe.exec(text); m !== null; m = probe.exec(text)) {
+      let at = m.index;
+      while (at > done && !isBreak(text.charCodeAt(at - 1))) at--;
+      // Every run the match touches (a probe of two words spans a break).
+      const until = m.index + Math.max(1, m[0].length);
+      while (at < until) {
+        while (at < text.length && isBreak(text.charCodeAt(at))) at++;
+        if (at === text.length) break;
+        at = segmentRun(text, at, each);
+      }
+      done = at;
+      probe.lastIndex = Math.max(at, m.index + 1);
+    }
     return;
   }
   probe.lastIndex = 0;
@@ -134,6 +151,59 @@ export function forEachWordHolding(
     fn(foldApostrophe(text.slice(start, end)), start, end);
     probe.lastIndex = end;
   }
+}
+
+/**
+ * Where no word goes on: spaces and line ends (Unicode's word rules break at each: UAX #29 WB3a–WB3d, WB999), and the
+ * ideographic comma, full stop and the full-width ! and ? (WB999: they are of no class a rule joins across). A text
+ * is segmented a run between these at a time, each with the break before it as context: the words are those of the
+ * whole text (tested against it), and the segmenter is never given a long text, whose segments V8 makes in time
+ * that grows with the square of its length (each segment gets its own copy of the text: 70,000 characters took 6 s).
+ * Not U+00A0 (no break), nor U+FEFF (a format character, which words go through).
+ */
+function isBreak(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0x85) return false;
+  return (
+    c === 0x85 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0x3001 ||
+    c === 0x3002 ||
+    c === 0xff01 ||
+    c === 0xff1f
+  );
+}
+
+/**
+ * A run longer than this (no break in it) is segmented in pieces of this size: a word that a piece's end cuts is
+ * read as two. Only text built to be slow has such runs (a paragraph of Chinese has its full stops).
+ */
+export const MAX_RUN = 4096;
+
+/** Segment the run of text that starts at `start` (not a break) and call `fn` with its words; returns its end. */
+function segmentRun(text: string, start: number, fn: (word: string) => void): number {
+  let end = start + 1;
+  while (end < text.length && !isBreak(text.charCodeAt(end))) end++;
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  for (let from = start; from < end;) {
+    let to = Math.min(end, from + MAX_RUN);
+    // Not between the two halves of a surrogate pair.
+    if (to < end && (text.charCodeAt(to) & 0xfc00) === 0xdc00) to--;
+    // The break before the run is its context (a mark after it belongs to it); a piece of a long run has none.
+    const at = from === start && from > 0 ? from - 1 : from;
+    for (const seg of segmenter.segment(text.slice(at, to))) {
+      if (!seg.isWordLike) continue;
+      // The segmenter keeps "web-scraping" apart already but may join letters and digits; split as the regex does.
+      for (const m of seg.segment.matchAll(WORD)) fn(foldApostrophe(m[0]));
+    }
+    from = to;
+  }
+  return end;
 }
 
 const LETTER = /^[\p{L}\p{M}\p{N}]$/u;

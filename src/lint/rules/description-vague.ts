@@ -32,7 +32,9 @@ function countWords(text: string, enough: number): number {
       continue;
     }
     segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
-    for (const s of segmenter.segment(token)) if (s.isWordLike) n++;
+    // Only as far as needed here too: V8 gives each segment its own copy of the token, so reading all of a long
+    // one takes time that grows with the square of its length (100,000 characters of Chinese: 8 s).
+    for (const s of segmenter.segment(token)) if (s.isWordLike && ++n >= enough) return n;
   }
   return n;
 }

@@ -60,3 +60,8 @@ it('description-vague', () =>
       { tree: md('Helps with PDF documents: 表格和表单'), messages: [/starts with "Helps with"/] },
     ],
   }));
+
+// A hang guard, not a speed target: the limit is hundreds of times what the run takes.
+it("reads a stranger's 100,000-character Chinese description at once, not in seconds", { timeout: 5000 }, async () =>
+  testRule(rule, { valid: [{ tree: md('中文描述'.repeat(25_000)) }], invalid: [] }),
+);
