@@ -1,11 +1,13 @@
 import yaml from 'js-yaml';
 
-// Two slips break the YAML of real skills: a plain value that holds ": " (`description: Use when: …`), which
-// YAML reads as a nested key, and text after a block indicator on its line (`description: | Use when …`). This
-// module finds them and works out the one repair of each; validate's hint, the catalog's lenient reading and
-// `lint --fix` all take it from here, so they cannot disagree about what a value means.
+// Three slips break the YAML of real skills: a plain value that holds ": " (`description: Use when: …`), which
+// YAML reads as a nested key; text after a block indicator on its line (`description: | Use when …`); and text that
+// starts with a character YAML reads as syntax (`description: **WORKFLOW SKILL** — …` is an alias, `[Git] Use when
+// …` a list, `{{NAME}} …` a mapping). This module finds them and works out the one repair of each; validate's
+// hint, the catalog's lenient reading and `lint --fix` all take it from here, so they cannot disagree about what a
+// value means.
 
-export type SlipKind = 'colon' | 'block';
+export type SlipKind = 'colon' | 'block' | 'indicator';
 
 /** A slip on one line, and the value it was meant to have. */
 export interface Slip {
@@ -30,6 +32,19 @@ export interface Slip {
 export const BLOCK_INDICATOR_WITH_TEXT = /^([ \t]*)([\w-]+):[ \t]+([|>])[-+1-9]{0,2}[ \t]+(\S.*)$/;
 const KEY_VALUE = /^([ \t]*)([\w-]+):[ \t]+(\S.*)$/;
 const COMMENT = /\s+#.*$/;
+/** The first characters of a value that YAML reads as syntax, not text, and what each starts. */
+const INDICATORS: Record<string, string> = {
+  '*': 'an alias',
+  '&': 'an anchor',
+  '!': 'a tag',
+  '[': 'a list',
+  '{': 'a mapping',
+  '-': 'a list item',
+  '%': 'a directive',
+  '@': 'nothing (a reserved character)',
+  '`': 'nothing (a reserved character)',
+};
+const INDICATOR_FIRST = /^(?:[*&!%@`[{]|-(?=[ \t]))/;
 
 /**
  * The slip on line `i` of `lines` (0-based), with its value folded from the lines below it; undefined when there is
@@ -53,9 +68,31 @@ export function slipAt(lines: readonly string[], i: number): Slip | undefined {
     });
   }
   const m = KEY_VALUE.exec(text);
-  // Quoted, block, flow, anchor, alias, tag or reserved: not a plain value, and not this slip.
-  if (!m || /^['"|>[{&*!%@`#]/.test(m[3]!) || !/:(\s|$)/.test(m[3]!.replace(COMMENT, ''))) return undefined;
+  if (!m) return undefined;
+  if (INDICATOR_FIRST.test(m[3]!)) {
+    const slip = fold(lines, i, { kind: 'indicator', indent: m[1]!, key: m[2]!, first: m[3]!, stripComments: true });
+    // Syntax that stands on its own ([a, b], {k: v}, !!str x) is meant; so is an alias of an anchor set above.
+    const alias = /^\*([^\s,[\]{}]+)/.exec(slip.value)?.[1];
+    if (alias !== undefined && lines.some((l) => l.includes(`&${alias}`))) return undefined;
+    return parses(`${slip.key}: ${slip.value}`) ? undefined : slip;
+  }
+  // Quoted, block or a comment: not a plain value, and not this slip.
+  if (/^['"|>#]/.test(m[3]!) || !/:(\s|$)/.test(m[3]!.replace(COMMENT, ''))) return undefined;
   return fold(lines, i, { kind: 'colon', indent: m[1]!, key: m[2]!, first: m[3]!, stripComments: true });
+}
+
+function parses(text: string): boolean {
+  try {
+    yaml.load(text, { schema: yaml.FAILSAFE_SCHEMA });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What YAML reads the first character of an indicator slip's value as. */
+function startsAs(slip: Slip): string {
+  return `it starts with "${slip.value[0]}", which YAML reads as ${INDICATORS[slip.value[0]!]}, not text`;
 }
 
 function fold(
@@ -129,7 +166,10 @@ export function slipHint(slip: Slip): string {
       ? `${what}; ${first}drop the ${slip.indicator} or move the text below it`
       : `${what}; drop the ${slip.indicator}: ${slip.key}: ${written}`;
   }
-  const what = `the value of "${slip.key}" holds ": " and so reads as a nested key`;
+  const what =
+    slip.kind === 'indicator'
+      ? `the value of "${slip.key}" ${startsAs(slip).slice(3)}`
+      : `the value of "${slip.key}" holds ": " and so reads as a nested key`;
   return written === undefined ? `${what}; ${first}quote it` : `${what}; quote it: ${slip.key}: ${written}`;
 }
 
@@ -142,7 +182,9 @@ export function slipFix(slip: Slip): { text: string; description: string } | und
     description:
       slip.kind === 'block'
         ? `drop the ${slip.indicator} before the text of ${slip.key}`
-        : `quote the value of ${slip.key} (it holds ": ")`,
+        : slip.kind === 'indicator'
+          ? `quote the value of ${slip.key} (it starts with "${slip.value[0]}")`
+          : `quote the value of ${slip.key} (it holds ": ")`,
   };
 }
 
@@ -181,6 +223,8 @@ export const LENIENT_SAYS: Record<SlipKind, string> = {
   colon: 'a value holds an unquoted ": "; read as quoted text (quote it to silence this)',
   block:
     'a value starts with | or > followed by text on the same line; read as that text (drop the | or > to silence this)',
+  indicator:
+    'a value starts with a character YAML reads as syntax (* & ! [ { - % @ `); read as quoted text (quote it to silence this)',
 };
 
 /**
@@ -195,5 +239,14 @@ export function lenientCandidates(frontmatter: string): { text: string; says: st
   if (block !== undefined) out.push({ text: block, says: LENIENT_SAYS.block });
   const both = quoteColonValues(block ?? frontmatter) ?? block;
   if (both !== undefined) out.push({ text: both, says: `${LENIENT_SAYS.colon}; ${LENIENT_SAYS.block}` });
+  const indicator = requote(frontmatter, 'indicator');
+  if (indicator !== undefined) {
+    out.push({ text: indicator, says: LENIENT_SAYS.indicator });
+    const all = both === undefined ? undefined : requote(both, 'indicator');
+    if (all !== undefined) {
+      const says = [colon && LENIENT_SAYS.colon, block && LENIENT_SAYS.block, LENIENT_SAYS.indicator];
+      out.push({ text: all, says: says.filter(Boolean).join('; ') });
+    }
+  }
   return out;
 }

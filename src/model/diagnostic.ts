@@ -20,7 +20,7 @@ export interface Diagnostic {
 /** Facts a check attaches to its finding for `lint --fix`. */
 export interface DiagnosticData {
   /** yaml-syntax: a slip formats/yaml-repair.ts knows, and the line (1-based, in the file) it is on. */
-  slip?: { kind: 'colon' | 'block'; line: number };
+  slip?: { kind: 'colon' | 'block' | 'indicator'; line: number };
   /** field-type: the field whose value has the wrong type. */
   field?: string;
   /** script-executable: the script, relative to the skill folder. */

@@ -17,7 +17,14 @@ function fixed(fm: string): string | undefined {
 }
 
 describe('yaml-repair: the hint, the lenient reading and the fix agree', () => {
-  const cases: { fm: string; kind: 'colon' | 'block'; key: string; value: string; hint: string; fix: string }[] = [
+  const cases: {
+    fm: string;
+    kind: 'colon' | 'block' | 'indicator';
+    key: string;
+    value: string;
+    hint: string;
+    fix: string;
+  }[] = [
     {
       fm: 'name: a\ndescription: Use when: you scrape\n',
       kind: 'colon',
@@ -50,6 +57,34 @@ describe('yaml-repair: the hint, the lenient reading and the fix agree', () => {
       hint: 'drop the >: description: "Use when: posts pile up"',
       fix: 'drop the > before the text of description',
     },
+    // Text that starts with a character YAML reads as syntax (found in public skills: tomevault-io/skills-registry).
+    ...(
+      [
+        ['**WORKFLOW SKILL** — Create agents. Use when asked.', '*', 'an alias'],
+        ['* **Depends on**: None * **Conflicts with**: Use when needed.', '*', 'an alias'],
+        ['[Git] Use when the user compares branches', '[', 'a list'],
+        ['{{SKILL_DESCRIPTION}} Use this skill for keyboards', '{', 'a mapping'],
+        ['- **Name:** Cortex engine. Use when trading.', '-', 'a list item'],
+        ['!important read this first', '!', 'a tag'],
+        ['@mentions in Slack. Use when posting.', '@', 'nothing (a reserved character)'],
+        ['`jq` filters. Use when: querying JSON.', '`', 'nothing (a reserved character)'],
+      ] as const
+    ).map(([value, first, as]) => ({
+      fm: `name: a\ndescription: ${value}\n`,
+      kind: 'indicator' as const,
+      key: 'description',
+      value,
+      hint: `starts with "${first}", which YAML reads as ${as}, not text; quote it: description: ${JSON.stringify(value)}`,
+      fix: `quote the value of description (it starts with "${first}")`,
+    })),
+    {
+      fm: 'name: a\ndescription: [Docs] Search the docs\n  when asked\nallowed-tools: [Read, Grep]\n',
+      kind: 'indicator',
+      key: 'description',
+      value: '[Docs] Search the docs when asked',
+      hint: 'quote it: description: "[Docs] Search the docs when asked"',
+      fix: 'quote the value of description (it starts with "[")',
+    },
   ];
   it.each(cases)('$fm', ({ fm, kind, key, value, hint, fix }) => {
     const parsed = parseSkillMd(`---\n${fm}---\n`);
@@ -79,6 +114,10 @@ describe('yaml-repair: the hint, the lenient reading and the fix agree', () => {
 
   it('finds no slip in values that are fine, and looks at the line before the one js-yaml names', () => {
     for (const line of [
+      // Syntax that stands on its own is meant, not a slip.
+      'allowed-tools: [Read, Grep]',
+      'metadata: {author: me}',
+      'version: !!str 1.0',
       'url: https://example.com',
       'description: "quoted: fine"',
       'description: |',
@@ -87,6 +126,9 @@ describe('yaml-repair: the hint, the lenient reading and the fix agree', () => {
     ]) {
       expect(slipAt([line], 0)).toBeUndefined();
     }
+    // An alias of an anchor set above is meant too.
+    expect(slipAt(['a: &who Ada', 'author: *who'], 1)).toBeUndefined();
+    expect(slipAt(['author: *who'], 0)).toMatchObject({ kind: 'indicator', value: '*who' });
     expect(slipNear(['description: Use when: x', '  more'], 1)).toMatchObject({
       kind: 'colon',
       line: 0,

@@ -28,7 +28,8 @@ describe('buildCatalog: lenient loading', () => {
     [`${'l'.repeat(70)}/SKILL.md`]: skillMd(`name: ${'l'.repeat(70)}\ndescription: ${desc('long')}`),
     'no-description/SKILL.md': skillMd('name: no-description'),
     'empty-description/SKILL.md': skillMd('name: empty-description\ndescription:'),
-    'bad-yaml/SKILL.md': skillMd('name: bad-yaml\ndescription: [unclosed'),
+    // An unclosed quote: no repair says what was meant. (An unclosed "[" is read as text: yaml-repair.ts.)
+    'bad-yaml/SKILL.md': skillMd('name: bad-yaml\ndescription: "unclosed\nlicense: MIT'),
     'colon/SKILL.md': skillMd(
       'name: colon\ndescription: Use when: the user asks about colons\n  and keeps going # a comment\nlicense: MIT',
     ),
