@@ -1,4 +1,5 @@
 import yaml from 'js-yaml';
+import { loadYaml } from './yaml-load.js';
 import type { Position } from '../model/diagnostic.js';
 import type { CheckName } from '../model/checks.js';
 import { yamlPositions } from './yaml-positions.js';
@@ -102,7 +103,7 @@ export function parseSkillMd(
     return { body, bodyLine, frontmatter, positions: {}, problem: nulProblem(frontmatter, nul, firstYamlLine) };
   let data: unknown;
   try {
-    data = yaml.load(frontmatter, { schema: yaml.FAILSAFE_SCHEMA, json: false });
+    data = loadYaml(frontmatter, { schema: yaml.FAILSAFE_SCHEMA, json: false });
   } catch (err) {
     const e = err as yaml.YAMLException;
     const line = e.mark ? e.mark.line + firstYamlLine : undefined;

@@ -1,4 +1,5 @@
 import yaml from 'js-yaml';
+import { loadYaml } from './yaml-load.js';
 
 // Three slips break the YAML of real skills: a plain value that holds ": " (`description: Use when: …`), which
 // YAML reads as a nested key; text after a block indicator on its line (`description: | Use when …`); and text that
@@ -83,7 +84,7 @@ export function slipAt(lines: readonly string[], i: number): Slip | undefined {
 
 function parses(text: string): boolean {
   try {
-    yaml.load(text, { schema: yaml.FAILSAFE_SCHEMA });
+    loadYaml(text, { schema: yaml.FAILSAFE_SCHEMA });
     return true;
   } catch {
     return false;
@@ -119,7 +120,7 @@ function fold(
 /** Reads as YAML text exactly `value` when written after `key: `? */
 function readsAs(key: string, written: string, value: string): boolean {
   try {
-    const data = yaml.load(`${key}: ${written}`, { schema: yaml.FAILSAFE_SCHEMA }) as Record<string, unknown> | null;
+    const data = loadYaml(`${key}: ${written}`, { schema: yaml.FAILSAFE_SCHEMA }) as Record<string, unknown> | null;
     return data !== null && typeof data === 'object' && data[key] === value;
   } catch {
     return false;

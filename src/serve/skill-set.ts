@@ -2,6 +2,7 @@
 // The catalog and each skill's entry are read once and kept until the watcher says their folder changed.
 import { createHash } from 'node:crypto';
 import yaml from 'js-yaml';
+import { loadYaml } from '../formats/yaml-load.js';
 import { closeSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
@@ -300,7 +301,7 @@ export function digestOf(bytes: Uint8Array): string {
 function typedFrontmatter(text: string, at: string): Record<string, unknown> | undefined {
   let v: unknown;
   try {
-    v = yaml.load(text, { schema: yaml.CORE_SCHEMA });
+    v = loadYaml(text, { schema: yaml.CORE_SCHEMA });
   } catch {
     return undefined;
   }
