@@ -6,10 +6,11 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { RemoteSource } from '../formats/install-source.js';
-import { formatLockSource, type LockEntry } from '../formats/lockfile.js';
+import { formatLockSource, parseLockSource, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import { loadNpmConfig } from '../fetch/npm-config.js';
 import { fetchTarball, type NpmFetchOptions, type Packument } from '../fetch/npm-registry.js';
-import { resolveFromNpm } from '../resolve/from-npm.js';
+import { idOfPackage, resolveNpmRequests, type NpmHeld } from '../resolve/from-npm.js';
+import type { Resolution } from '../resolve/types.js';
 import type { Gathered } from './remote.js';
 import { prepareArchived, unpackArchive, type Scratch } from './sources.js';
 import type { InstallOptions, InvalidSource, Prepared } from './types.js';
@@ -64,40 +65,85 @@ async function preparePackage(
   return prepareArchived(a, typed, '', false);
 }
 
-/** Every skill an npm source brings: the package at the version its range picks, and its dependencies. */
+/**
+ * Every skill the npm sources of one command bring: each package at the version its range picks, and their
+ * dependencies, resolved together and against the npm skills `lock` holds (kept at their versions, their
+ * dependencies' ranges met). A skill the lock holds is fetched again only when a skill asked for needs it.
+ */
 export async function gatherNpm(
-  remote: Extract<RemoteSource, { kind: 'npm' }>,
+  remotes: Extract<RemoteSource, { kind: 'npm' }>[],
   options: InstallOptions,
   scratch: Scratch,
+  lock?: Lockfile,
 ): Promise<Gathered> {
   const o = fetchOptions(options);
-  options.progress?.(`resolving ${remote.typed}`);
-  const { resolution, packuments, root } = await resolveFromNpm(remote.name, remote.range, {
-    ...o,
-    nodeVersion: options.nodeVersion,
+  options.progress?.(`resolving ${remotes.map((r) => r.typed).join(', ')}`);
+  const held = Object.entries(lock?.skills ?? {}).flatMap(([id, e]) => {
+    const s = parseLockSource(e.source);
+    return s.kind === 'npm' && idOfPackage(s.name) === id ? [{ name: s.name, version: e.version }] : [];
   });
-  if (!resolution.ok) throw resolution.error;
-  const scope = remote.name.startsWith('@') ? `${remote.name.slice(0, remote.name.indexOf('/'))}/` : '';
+  const { resolution, packuments, roots } = await resolveNpmRequests(
+    remotes.map((r) => ({ name: r.name, ...(r.range === undefined ? {} : { range: r.range }) })),
+    held,
+    { ...o, nodeVersion: options.nodeVersion },
+  );
+  if (!resolution.ok) throw withNpmHint(resolution, held, lock);
+  const ranges = new Map(remotes.map((r) => [idOfPackage(r.name), r.range]));
+  // What the requests reach: an installed skill nothing asked for needs is left as it is.
+  const byId = new Map(resolution.resolved.map((r) => [r.id, r]));
+  const reached = new Set<string>();
+  const walk = (id: string) => {
+    if (reached.has(id)) return;
+    reached.add(id);
+    for (const d of byId.get(id)?.dependencies ?? []) walk(d.slice(0, d.indexOf('@', 1)));
+  };
+  roots.forEach(walk);
   const found: Gathered['found'] = [];
   for (const r of resolution.resolved) {
-    const name = `${scope}${r.id}`;
-    const v = (packuments.get(r.id) as Packument).versions[r.version]!;
+    if (!reached.has(r.id)) continue;
+    const doc = packuments.get(r.id) as Packument;
+    const name = doc.name;
+    const v = doc.versions[r.version]!;
     const p = await preparePackage(name, r.version, v.dist.integrity, `${name}@${r.version}`, o, options, scratch);
     if ('diagnostics' in p) {
       found.push(p);
       continue;
     }
+    const asked = ranges.get(r.id);
+    // The range asked for now, else the one the lock keeps (`next`, `^1`): a dependency fetched again keeps it.
+    const old = lock?.skills[r.id];
+    const ref = ranges.has(r.id) ? asked : old?.version === r.version ? old.ref : undefined;
     found.push({
       ...p,
       source: formatLockSource({ kind: 'npm', name }),
       origin: {
-        ...(r.id === root && remote.range !== undefined ? { ref: remote.range } : {}),
+        ...(ref !== undefined ? { ref } : {}),
         tarball: v.dist.tarball,
         ...(v.dist.integrity ? { tarballIntegrity: v.dist.integrity } : {}),
       },
     });
   }
   return { found, several: false };
+}
+
+/**
+ * The resolver's refusal with a hint for npm packages: a version in every range, or the installed skill that needs
+ * the other uninstalled.
+ */
+function withNpmHint(resolution: Extract<Resolution, { ok: false }>, held: NpmHeld[], lock?: Lockfile): SkillsError {
+  const error = resolution.error;
+  if (resolution.kind !== 'conflict') return error;
+  const installed = held
+    .map((h) => idOfPackage(h.name))
+    .filter((id) => error.message.includes(`${id}@${lock!.skills[id]!.version} (installed) needs`));
+  return new SkillsError(
+    'E_INVALID',
+    `${error.message}
+nothing was installed`,
+    {
+      hint: `ask for a version that every range above allows${installed.length > 0 ? `, or uninstall the installed skill that needs the other first (skills uninstall ${installed.join(' ')})` : ''}`,
+    },
+  );
 }
 
 /** A locked npm skill again: exactly the locked version, its tarball checked against the locked integrity. */

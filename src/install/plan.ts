@@ -108,7 +108,7 @@ export async function gather(
   // Each kind of source loads its own code (git, downloads, npm, MCP) when given: an archive's install needs none.
   if (c.kind === 'git') return (await import('./remote.js')).gatherGit(c.remote, raw, options);
   if (c.kind === 'url') return (await import('./remote.js')).gatherUrl(c.remote, raw, options, scratch);
-  if (c.kind === 'npm') return (await import('./npm.js')).gatherNpm(c.remote, options, scratch);
+  if (c.kind === 'npm') return (await import('./npm.js')).gatherNpm([c.remote], options, scratch);
   if (c.kind === 'well-known') return (await import('./well-known.js')).gatherWellKnown(c.remote, options, scratch);
   if (c.kind === 'mcp') return (await import('./mcp.js')).gatherMcp(c.remote, options, scratch);
   if (c.kind === 'folder') {
@@ -152,6 +152,14 @@ export function alone(raw: string, p: Prepared): string {
   return `skills install ${p.typed}`;
 }
 
+/** The npm packages among the sources. */
+function npmRemotes(options: InstallOptions): Extract<Classified, { kind: 'npm' }>['remote'][] {
+  return options.sources.flatMap((raw) => {
+    const c = classifySource(raw, options.cwd);
+    return c.kind === 'npm' ? [c.remote] : [];
+  });
+}
+
 /** Plan an install of the sources given: each resolved, with its dependencies, against the registry (or --from). */
 export async function planFromSources(
   options: InstallOptions,
@@ -167,6 +175,7 @@ export async function planFromSources(
   const warnings: string[] = [];
   const only = options.only === undefined ? undefined : new Set(options.only);
   const matched = new Set<string>();
+  let npmGathered = false;
   for (const raw of options.sources) {
     const c = classifySource(raw, options.cwd);
     if (c.kind === 'spec') {
@@ -180,7 +189,16 @@ export async function planFromSources(
     const recorded = intoOf(lock)
       .filter((d) => !d.startsWith('~/'))
       .map((d) => resolve(lockDir, d));
-    const { found, several, warnings: said } = await gather(c, raw, options, scratch, lockDir, recorded);
+    // The npm sources are resolved together, with the npm skills the lock holds, when the first is reached.
+    if (c.kind === 'npm' && npmGathered) continue;
+    if (c.kind === 'npm') npmGathered = true;
+    const {
+      found,
+      several,
+      warnings: said,
+    } = c.kind === 'npm'
+      ? await (await import('./npm.js')).gatherNpm(npmRemotes(options), options, scratch, lock)
+      : await gather(c, raw, options, scratch, lockDir, recorded);
     if (said) warnings.push(...said);
     let chosen = found;
     if (only) chosen = found.filter((p) => only.has(idOf(p)) && matched.add(idOf(p)));

@@ -9,6 +9,8 @@ export interface DependencySpec {
   range?: string;
   /** True when range is one exact version. */
   exact: boolean;
+  /** A version the lock holds (not one asked for now), which a later install keeps. */
+  installed?: true;
 }
 
 const ID_SHAPE = /^[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*$/u;

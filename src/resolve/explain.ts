@@ -44,14 +44,18 @@ export function explainFailure(failure: Incompat, catalog: Catalog): string {
       reqs.push({ from: { pkg: c.from, version: c.version }, spec: c.spec, set: 0, who: c.from.id });
   }
   const chains = chainsTo(reqs);
-  const link = (r: Requirement) =>
-    `${r.from ? `${r.from.pkg.id}@${r.from.version}` : 'root'} needs ${specText(r.spec)}`;
+  const link = (r: Requirement, installed = false) =>
+    r.from
+      ? `${r.from.pkg.id}@${r.from.version}${installed ? ' (installed)' : ''} needs ${specText(r.spec)}`
+      : r.spec.installed
+        ? `${specText(r.spec)} is installed`
+        : `root needs ${specText(r.spec)}`;
   const pathTo = (r: Requirement) => (r.from ? [...(chains.get(`${r.from.pkg.id}@${r.from.version}`) ?? []), r] : [r]);
   const withChain = (r: Requirement) => {
     const path = pathTo(r);
-    // `root needs a@1.0.0 → a@1.0.0 needs …` says a@1.0.0 twice.
-    if (path.length > 1 && !path[0]!.from && path[0]!.spec.exact) path.shift();
-    return path.map(link).join(' → ');
+    // `root needs a@1.0.0 → a@1.0.0 needs …` says a@1.0.0 twice; a version the lock holds is said to be installed.
+    const installed = path.length > 1 && !path[0]!.from && path[0]!.spec.exact && path.shift()!.spec.installed;
+    return path.map((p, i) => link(p, i === 0 && installed === true)).join(' → ');
   };
   // Requirements in the order of the specs they come from, as the user typed them.
   const bySpecOrder = (list: Requirement[]) =>

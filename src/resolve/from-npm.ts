@@ -21,23 +21,37 @@ export interface NpmCatalog {
   packuments: Map<string, Packument>;
 }
 
-/** Fetch `root` and what its versions depend on in its scope, and lay them out as a Catalog. */
-export async function npmCatalog(root: string, o: NpmFetchOptions): Promise<NpmCatalog> {
-  const scope = root.startsWith('@') ? root.slice(0, root.indexOf('/')) : undefined;
+/**
+ * Fetch `roots` and what their versions depend on in their scopes, and lay them out as a Catalog. A name in
+ * `optional` whose packument cannot be fetched is left out (an installed skill since unpublished) rather than failing.
+ */
+export async function npmCatalog(
+  roots: string | string[],
+  o: NpmFetchOptions,
+  optional: ReadonlySet<string> = new Set(),
+): Promise<NpmCatalog> {
+  const first = typeof roots === 'string' ? roots : roots[0]!;
   const packuments = new Map<string, Packument>();
-  const queue = [root];
+  const queue = typeof roots === 'string' ? [roots] : [...new Set(roots)];
   const asked = new Set(queue);
   while (queue.length > 0) {
     const name = queue.shift()!;
-    const doc = await fetchPackument(name, o);
+    let doc: Packument;
+    try {
+      doc = await fetchPackument(name, o);
+    } catch (err) {
+      if (optional.has(name)) continue;
+      throw err;
+    }
     packuments.set(idOfPackage(name), doc);
+    const scope = scopeOf(name);
     for (const v of Object.values(doc.versions))
       for (const dep of Object.keys(v.dependencies ?? {})) {
         if (asked.has(dep) || !sameScope(dep, scope)) continue;
         if (asked.size >= MAX_PACKAGES)
           throw new SkillsError(
             'E_INVALID',
-            `${root} depends on more than ${MAX_PACKAGES} packages; nothing was installed`,
+            `${first} depends on more than ${MAX_PACKAGES} packages; nothing was installed`,
           );
         asked.add(dep);
         queue.push(dep);
@@ -61,6 +75,7 @@ export async function npmCatalog(root: string, o: NpmFetchOptions): Promise<NpmC
     release(id, version): CatalogRelease | undefined {
       const v = packuments.get(id)?.versions[version];
       if (!v) return undefined;
+      const scope = scopeOf(packuments.get(id)!.name ?? first);
       const dependencies: DependencySpec[] = Object.entries(v.dependencies ?? {})
         .filter(([dep]) => sameScope(dep, scope) && isSkillId(idOfPackage(dep)))
         .map(([dep, range]) => ({
@@ -75,8 +90,22 @@ export async function npmCatalog(root: string, o: NpmFetchOptions): Promise<NpmC
   return { catalog, packuments };
 }
 
+const scopeOf = (name: string) => (name.startsWith('@') ? name.slice(0, name.indexOf('/')) : undefined);
+
 const sameScope = (name: string, scope: string | undefined) =>
   scope === undefined ? !name.startsWith('@') : name.startsWith(`${scope}/`);
+
+/** A package asked for: its name, and a semver range, a dist-tag, or none (its `latest` tag). */
+export interface NpmRequest {
+  name: string;
+  range?: string;
+}
+
+/** A package the lock holds at a version, which a new request must leave where it is. */
+export interface NpmHeld {
+  name: string;
+  version: string;
+}
 
 /**
  * Resolve `name` at `range` (a semver range, a dist-tag, or none: the `latest` tag) against its registry, with its
@@ -87,21 +116,50 @@ export async function resolveFromNpm(
   range: string | undefined,
   o: NpmFetchOptions & { nodeVersion: string },
 ): Promise<{ resolution: Resolution; packuments: Map<string, Packument>; root: string }> {
-  const { catalog, packuments } = await npmCatalog(name, o);
-  const id = idOfPackage(name);
-  const doc = packuments.get(id)!;
-  // A dist-tag (`latest`, `next`) is the version it points at.
-  const tagged = range === undefined ? doc['dist-tags'].latest : doc['dist-tags'][range];
-  if (range !== undefined && tagged === undefined && semver.validRange(range) === null)
-    throw new SkillsError('E_NOT_FOUND', `${name} has no dist-tag "${range}", and "${range}" is not a semver range`, {
-      hint: `its tags: ${Object.keys(doc['dist-tags']).join(', ') || 'none'}`,
-    });
-  const wanted = tagged ?? range;
-  const spec: DependencySpec = {
-    raw: `${id}@${wanted ?? '*'}`,
-    id,
-    ...(wanted === undefined ? {} : { range: wanted }),
-    exact: wanted !== undefined && semver.valid(wanted) === wanted,
-  };
-  return { resolution: resolveSpecs([spec], catalog, { nodeVersion: o.nodeVersion }), packuments, root: id };
+  const r = await resolveNpmRequests([{ name, range }], [], o);
+  return { ...r, root: r.roots[0]! };
+}
+
+/**
+ * Resolve the requests together, with their dependencies, and with the packages `held` (what the lock holds) kept
+ * at their versions: their own dependencies' ranges constrain the requests, as npm and cargo resolve a later
+ * install against what is installed. A held package asked for again is a request, not held.
+ */
+export async function resolveNpmRequests(
+  requests: NpmRequest[],
+  held: NpmHeld[],
+  o: NpmFetchOptions & { nodeVersion: string },
+): Promise<{ resolution: Resolution; packuments: Map<string, Packument>; roots: string[] }> {
+  const asked = new Set(requests.map((r) => idOfPackage(r.name)));
+  const kept = held.filter((h) => !asked.has(idOfPackage(h.name)));
+  const { catalog, packuments } = await npmCatalog(
+    [...requests.map((r) => r.name), ...kept.map((h) => h.name)],
+    o,
+    new Set(kept.map((h) => h.name)),
+  );
+  const specs: DependencySpec[] = requests.map(({ name, range }) => {
+    const id = idOfPackage(name);
+    const doc = packuments.get(id)!;
+    // A dist-tag (`latest`, `next`) is the version it points at.
+    const tagged = range === undefined ? doc['dist-tags'].latest : doc['dist-tags'][range];
+    if (range !== undefined && tagged === undefined && semver.validRange(range) === null)
+      throw new SkillsError('E_NOT_FOUND', `${name} has no dist-tag "${range}", and "${range}" is not a semver range`, {
+        hint: `its tags: ${Object.keys(doc['dist-tags']).join(', ') || 'none'}`,
+      });
+    const wanted = tagged ?? range;
+    return {
+      raw: `${id}@${wanted ?? '*'}`,
+      id,
+      ...(wanted === undefined ? {} : { range: wanted }),
+      exact: wanted !== undefined && semver.valid(wanted) === wanted,
+    };
+  });
+  // One still published: a version since unpublished cannot be checked against, and is left as installed.
+  for (const h of kept) {
+    const id = idOfPackage(h.name);
+    if (catalog.versions(id)?.includes(h.version))
+      specs.push({ raw: `${id}@${h.version}`, id, range: h.version, exact: true, installed: true });
+  }
+  const resolution = resolveSpecs(specs, catalog, { nodeVersion: o.nodeVersion });
+  return { resolution, packuments, roots: [...asked] };
 }

@@ -397,6 +397,12 @@ describe('skills install from an npm registry (Verdaccio)', () => {
     expect(dry.stdout).toContain('would update lib 1.1.0 → 2.0.0  (npm:@acme/lib)');
     expect(dry.stdout).toContain('+# lib 2.0.0');
     expect(readFileSync(join(placed, 'lib/SKILL.md'), 'utf8')).toContain('# lib 1.1.0');
+    // app, installed, needs lib@^1.0.0: lib 2.0.0 is refused while app is there, and nothing changes.
+    const refused = await runCli(['update', 'lib'], { cwd: user, env: withToken() });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('app@1.0.0 (installed) needs lib@^1.0.0');
+    expect(readFileSync(join(placed, 'lib/SKILL.md'), 'utf8')).toContain('# lib 1.1.0');
+    expect((await runCli(['uninstall', 'app'], { cwd: user, env: withToken() })).exitCode).toBe(0);
     const update = await runCli(['update', 'lib'], { cwd: user, env: withToken() });
     expect(update.exitCode, update.stderr).toBe(0);
     expect(readFileSync(join(placed, 'lib/SKILL.md'), 'utf8')).toContain('# lib 2.0.0');
@@ -441,6 +447,65 @@ describe('skills install from an npm registry (Verdaccio)', () => {
       await new Promise((r) => silent.close(r));
     }
   }, 60_000);
+
+  it('resolves a later install against the skills the lock holds: a range they need is kept, a conflict refused', async () => {
+    const skill = (id: string, version: string, deps = '') =>
+      skillMd(
+        `name: ${id}\ndescription: The ${id} skill for ledgers. Use when the user asks about ${id}.\nmetadata:\n  version: ${version}\n${deps}`,
+      );
+    const needsCore = 'dependencies:\n  - core@^1.0.0\n';
+    const author = project({
+      'core/SKILL.md': skill('core', '1.0.0'),
+      'ledger/SKILL.md': skill('ledger', '1.0.0', needsCore),
+      'audit/SKILL.md': skill('audit', '1.0.0', needsCore),
+    });
+    for (const s of ['core', 'ledger', 'audit'])
+      expect((await runCli(['publish', s], { cwd: author, env: withToken() })).exitCode).toBe(0);
+    writeFileSync(join(author, 'core/SKILL.md'), skill('core', '1.1.0-beta.1'));
+    expect((await runCli(['publish', 'core', '--tag', 'next'], { cwd: author, env: withToken() })).exitCode).toBe(0);
+    type Lock = { skills: Record<string, { version: string; ref?: string }> };
+    const lockOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'skills-lock.json'), 'utf8')) as Lock;
+
+    // ledger needs core@^1.0.0, and the pre-release next is outside it: refused, naming who needs what.
+    const user = project({});
+    expect((await runCli(['install', '@acme/ledger@^1'], { cwd: user, env: withToken() })).exitCode).toBe(0);
+    const before = readFileSync(join(user, 'skills-lock.json'), 'utf8');
+    const later = await runCli(['install', '@acme/core@next'], { cwd: user, env: withToken() });
+    expect(later.exitCode).toBe(2);
+    expect(later.stderr).toContain(
+      'root needs core@1.1.0-beta.1; ledger@1.0.0 (installed) needs core@^1.0.0; available core: 1.0.0, 1.1.0-beta.1',
+    );
+    expect(later.stderr).toContain(
+      'uninstall the installed skill that needs the other first (skills uninstall ledger)',
+    );
+    expect(later.stderr).not.toContain('unpack');
+    expect(readFileSync(join(user, 'skills-lock.json'), 'utf8')).toBe(before);
+    expect(readFileSync(join(user, '.agents/skills/core/SKILL.md'), 'utf8')).toContain('version: 1.0.0');
+    // The same two in one command: the same words, the same exit.
+    const both = await runCli(['install', '@acme/ledger@^1', '@acme/core@next'], {
+      cwd: project({}),
+      env: withToken(),
+    });
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('ledger@1.0.0 needs core@^1.0.0; root needs core@1.1.0-beta.1');
+    expect(both.stderr).not.toContain('unpack');
+
+    // The other way round: the installed core@next is kept, and a skill that needs core@^1.0.0 is refused.
+    const tagged = project({});
+    expect((await runCli(['install', '@acme/core@next'], { cwd: tagged, env: withToken() })).exitCode).toBe(0);
+    const refused = await runCli(['install', '@acme/audit'], { cwd: tagged, env: withToken() });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('audit@1.0.0 needs core@^1.0.0; core@1.1.0-beta.1 is installed');
+    expect(lockOf(tagged).skills.core).toMatchObject({ version: '1.1.0-beta.1', ref: 'next' });
+
+    // An unrelated install that reaches an installed skill keeps its version and the range the user asked for.
+    const ranged = project({});
+    expect((await runCli(['install', '@acme/core@^1'], { cwd: ranged, env: withToken() })).exitCode).toBe(0);
+    const unrelated = await runCli(['install', '@acme/audit'], { cwd: ranged, env: withToken() });
+    expect(unrelated.exitCode, unrelated.stderr).toBe(0);
+    expect(lockOf(ranged).skills.core).toMatchObject({ version: '1.0.0', ref: '^1' });
+    expect(lockOf(ranged).skills.audit).toMatchObject({ version: '1.0.0' });
+  }, 120_000);
 
   it('refuses a tarball whose bytes do not match the packument, and places nothing', async () => {
     const author = project({
