@@ -113,7 +113,7 @@ export function defineInstall(program: Command, { act, examples, registryOption,
         '',
         'A git source is checked against its tags (v1.2.3, 1.2.3, or <id>@1.2.3 / <id>-v1.2.3) and its branch, without a clone; a registry source against the registry. Skills from folders and archives are not checked.',
         '',
-        'Exit codes: 0 always, when the lock can be read (a remote that cannot be reached is reported for its skill); 2 usage or a corrupt skills-lock.json.',
+        'Exit codes: 0 every skill that has versions was checked, newer ones or not; 2 a skill could not be checked (a remote out of reach, a registry that did not answer: said for its skill, the others still checked), usage, or a corrupt skills-lock.json.',
       ].join('\n'),
     )
     .addHelpText('after', examples(['skills outdated', 'skills outdated --all --json']))

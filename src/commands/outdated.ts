@@ -16,10 +16,12 @@ export interface OutdatedOptions {
 }
 
 /**
- * `skills outdated`: each locked skill's current, wanted and latest version and where it comes from. Read-only, and
- * exit 0 whatever it finds: a remote that cannot be reached is a line (an `error` field with --json) for its skill.
+ * `skills outdated`: each locked skill's current, wanted and latest version and where it comes from. Read-only. Exit
+ * 0 when every skill that has versions was checked, whatever it finds; 2 when one could not be (a remote out of
+ * reach, a registry that did not answer): its line (an `error` field with --json) says why, and the others are still
+ * checked.
  */
-export async function outdated(options: OutdatedOptions, ctx: Context): Promise<OutdatedReport & { exitCode: 0 }> {
+export async function outdated(options: OutdatedOptions, ctx: Context): Promise<OutdatedReport & { exitCode: 0 | 2 }> {
   const target = installTarget(options, ctx);
   const progress = await startProgress(ctx, options, 'checking for newer versions');
   let report: OutdatedReport;
@@ -34,37 +36,52 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
   } finally {
     progress.stop();
   }
+  const failed = report.skills.filter((s) => s.error);
+  const exitCode = failed.length > 0 ? 2 : 0;
   if (options.json) {
     ctx.stdout.write(`${safeJson(report)}\n`);
-    return { ...report, exitCode: 0 };
+    return { ...report, exitCode };
   }
   const c = paint(useColor(options.color, ctx));
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
   const rel = relative(ctx.cwd, report.lockfile) || report.lockfile;
   if (!report.locked) {
     ctx.stdout.write(`no skills installed (no ${rel})\n`);
-    return { ...report, exitCode: 0 };
+    return { ...report, exitCode };
   }
-  for (const s of report.skills)
-    if (s.error)
-      ctx.stderr.write(`${ce.red('error:')} ${forTerminal(`${s.id}: cannot check ${s.from}: ${s.error.message}`)}\n`);
+  if (failed.length > 0) {
+    // How many could not be checked comes first: nothing below is to be read as "up to date" for them.
+    const n = failed.length;
+    ctx.stderr.write(
+      `${ce.red('error:')} ${n} of ${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} could not be checked; nothing is known of ${n === 1 ? 'its' : 'their'} newer versions\n`,
+    );
+    for (const s of failed)
+      ctx.stderr.write(`${ce.red('error:')} ${forTerminal(`${s.id}: cannot check ${s.from}: ${s.error!.message}`)}\n`);
+    for (const hint of new Set(failed.flatMap((s) => (s.error!.hint ? [s.error!.hint] : []))))
+      ctx.stderr.write(`${ce.dim('hint:')} ${forTerminal(hint)}\n`);
+  }
   const rows = report.skills.filter((s) => options.all || s.outdated);
   if (rows.length > 0) ctx.stdout.write(formatTable(rows, c));
   const unchecked = report.skills.filter((s) => s.unchecked !== undefined);
   if (options.all)
     for (const s of unchecked) ctx.stdout.write(c.dim(forTerminal(`${s.id}: not checked: ${s.unchecked}`)) + '\n');
-  const failed = report.skills.filter((s) => s.error).length;
   if (!report.skills.some((s) => s.outdated)) {
-    const none = report.skills.length === 0 ? `no skills in ${rel}` : 'all skills are up to date';
-    const also = [
-      ...(failed ? [`${failed} could not be checked`] : []),
-      ...(unchecked.length && !options.all
-        ? [`${unchecked.length} not checkable (from a folder, archive or URL)`]
-        : []),
-    ];
-    ctx.stdout.write(`${forTerminal(`${none}${also.length ? ` (${also.join('; ')})` : ''}`)}\n`);
+    const checked = report.skills.length - failed.length - unchecked.length;
+    const notCheckable =
+      unchecked.length && !options.all ? [`${unchecked.length} not checkable (from a folder, archive or URL)`] : [];
+    let summary: string;
+    if (report.skills.length === 0) summary = `no skills in ${rel}`;
+    else if (failed.length === 0)
+      summary = `all skills are up to date${notCheckable.length ? ` (${notCheckable.join('; ')})` : ''}`;
+    else
+      summary = [
+        `${failed.length} could not be checked (see above)`,
+        ...(checked > 0 ? [`the ${checked} checked ${checked === 1 ? 'is' : 'are'} up to date`] : []),
+        ...notCheckable,
+      ].join('; ');
+    ctx.stdout.write(`${forTerminal(summary)}\n`);
   }
-  return { ...report, exitCode: 0 };
+  return { ...report, exitCode };
 }
 
 /** The table: id, current, wanted, latest, source; wanted and latest coloured when newer. */

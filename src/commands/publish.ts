@@ -105,7 +105,6 @@ export async function publish(options: PublishOptions, ctx: Context): Promise<Pu
       config,
       tag,
       ...(options.access ? { access: options.access } : {}),
-      timeoutMs: Number(ctx.env.SKILLS_REGISTRY_TIMEOUT ?? 60) * 1000,
     });
   if (options.json) ctx.stdout.write(`${safeJson({ dryRun, npm })}\n`);
   else {

@@ -52,7 +52,6 @@ export async function resolve(
     const r = await resolveFromNpm(remote.name, remote.range, {
       config,
       nodeVersion: process.versions.node,
-      timeoutMs: Number(ctx.env.SKILLS_REGISTRY_TIMEOUT ?? 60) * 1000,
     });
     resolution = r.resolution;
     if (resolution.ok)

@@ -26,7 +26,6 @@ export async function search(options: SearchOptions, ctx: Context): Promise<Sear
   const result = await searchSkills(words, config, {
     ...(scope ? { scope: normalizeScope(scope) } : {}),
     size,
-    timeoutMs: Number(ctx.env.SKILLS_REGISTRY_TIMEOUT ?? 60) * 1000,
   });
   const c = paint(useColor(options.color, ctx));
   if (options.json) ctx.stdout.write(`${safeJson(result)}\n`);

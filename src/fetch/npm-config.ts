@@ -17,6 +17,22 @@ export interface NpmConfig {
   settings: Record<string, string>;
   /** The .npmrc files read, nearest first. */
   files: string[];
+  /** How long a registry request may wait for an answer: SKILLS_REGISTRY_TIMEOUT seconds (60 by default). */
+  timeoutMs: number;
+}
+
+const DEFAULT_TIMEOUT_S = 60;
+
+/** SKILLS_REGISTRY_TIMEOUT in milliseconds: the one wait every request to a registry honours. */
+export function registryTimeoutMs(env: Context['env']): number {
+  const raw = env.SKILLS_REGISTRY_TIMEOUT;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_TIMEOUT_S * 1000;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new SkillsError('E_CONFIG', `SKILLS_REGISTRY_TIMEOUT is "${raw}"; it is a number of seconds above 0`, {
+      hint: `set it to how long a registry may take to answer, e.g. SKILLS_REGISTRY_TIMEOUT=30, or unset it (${DEFAULT_TIMEOUT_S} s)`,
+    });
+  return seconds * 1000;
 }
 
 const MAX_NPMRC = 1024 * 1024;
@@ -74,7 +90,11 @@ export function loadNpmConfig(ctx: Pick<Context, 'cwd' | 'env'>): NpmConfig {
     layers.push(s);
   }
   layers.push(envSettings(ctx.env));
-  return { settings: Object.assign({}, ...layers) as Record<string, string>, files };
+  return {
+    settings: Object.assign({}, ...layers) as Record<string, string>,
+    files,
+    timeoutMs: registryTimeoutMs(ctx.env),
+  };
 }
 
 /** The registry a package's scope is published to and fetched from: `@scope:registry`, else `registry`. */

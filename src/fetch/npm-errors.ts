@@ -42,17 +42,33 @@ export function registryError(err: unknown, f: Failing): SkillsError {
       hint: `check the name and the registry for its scope (@scope:registry= in .npmrc); ${f.registry} is the one used`,
       cause: err,
     });
-  if (e.code === 'ETIMEDOUT' || e.code === 'ERR_SOCKET_TIMEOUT' || /timed? ?out/i.test(said))
-    return new SkillsError('E_IO', `${f.registry} did not answer in time for ${what}; nothing was changed`, {
-      hint: 'try again, or check the registry URL in .npmrc',
-      cause: err,
-    });
+  if (timedOut(err)) return noAnswer(err, f.registry, what, f.config);
   if (e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'ECONNRESET')
     return new SkillsError('E_IO', `cannot reach ${f.registry} (${e.code}) for ${what}`, {
       hint: 'check the registry URL (registry= or @scope:registry= in .npmrc) and the network',
       cause: err,
     });
   return new SkillsError('E_IO', `${f.registry} failed for ${what}${status ? ` (${status})` : ''}: ${said}`, {
+    cause: err,
+  });
+}
+
+/** Whether a request failed because the registry did not answer within the timeout. */
+export function timedOut(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; type?: string };
+  return (
+    e.code === 'ETIMEDOUT' ||
+    e.code === 'ERR_SOCKET_TIMEOUT' ||
+    e.type === 'request-timeout' ||
+    /timed? ?out/i.test(String(e.message ?? err))
+  );
+}
+
+/** The one message for a registry that did not answer within SKILLS_REGISTRY_TIMEOUT, whatever was asked of it. */
+export function noAnswer(err: unknown, registry: string, what: string, config: NpmConfig): SkillsError {
+  const seconds = config.timeoutMs / 1000;
+  return new SkillsError('E_IO', `${registry} did not answer in time for ${what}; nothing was changed`, {
+    hint: `try again, check the registry URL in .npmrc, or give it longer than ${seconds} s with SKILLS_REGISTRY_TIMEOUT=<seconds>`,
     cause: err,
   });
 }

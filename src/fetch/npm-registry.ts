@@ -21,7 +21,6 @@ export interface Packument {
 
 export interface NpmFetchOptions {
   config: NpmConfig;
-  timeoutMs?: number;
 }
 
 /** The registry a package name belongs to: its scope's, else the default. */
@@ -32,7 +31,7 @@ export function registryForName(config: NpmConfig, name: string): string {
 const options = (o: NpmFetchOptions, registry: string) => ({
   ...o.config.settings,
   registry,
-  timeout: o.timeoutMs ?? 60_000,
+  timeout: o.config.timeoutMs,
   fetchRetries: 0,
 });
 

@@ -2,6 +2,7 @@
 // skills (the `agentskills` field in package.json, or the keyword skills publish gives them).
 import { SkillsError } from '../errors.js';
 import { registryOf, type NpmConfig } from './npm-config.js';
+import { noAnswer, timedOut } from './npm-errors.js';
 
 export interface SearchHit {
   name: string;
@@ -28,11 +29,11 @@ const SKILL_KEYWORD = 'agentskills';
 export async function searchSkills(
   words: string,
   config: NpmConfig,
-  opts: { scope?: string; size?: number; timeoutMs?: number } = {},
+  opts: { scope?: string; size?: number } = {},
 ): Promise<SearchResult> {
   const registry = registryOf(config, opts.scope);
   const fetch = (await import('npm-registry-fetch')).default;
-  const base = { ...config.settings, registry, timeout: opts.timeoutMs ?? 60_000, fetchRetries: 0 };
+  const base = { ...config.settings, registry, timeout: config.timeoutMs, fetchRetries: 0 };
   const text = opts.scope ? `${words} ${opts.scope}` : words;
   let objects: SearchObject[];
   try {
@@ -45,6 +46,7 @@ export async function searchSkills(
         hint: `set //${new URL(registry).host}${new URL(registry).pathname}:_authToken in an .npmrc, or npm login --registry ${registry}`,
         cause: err,
       });
+    if (timedOut(err)) throw noAnswer(err, registry, `the search "${words}"`, config);
     throw new SkillsError('E_IO', `cannot search ${registry}: ${e.code ?? e.statusCode ?? e.message}`, {
       hint: 'check the registry URL (registry= or @scope:registry= in .npmrc) and the network',
       cause: err,
@@ -67,7 +69,8 @@ export async function searchSkills(
         const declared = (manifest?.agentskills as { skills?: { name?: unknown }[] } | undefined)?.skills;
         if (Array.isArray(declared))
           skills = declared.map((s) => s.name).filter((n): n is string => typeof n === 'string');
-      } catch {
+      } catch (err) {
+        if (timedOut(err)) throw noAnswer(err, registry, `${p.name} (a hit of the search "${words}")`, config);
         skills = undefined;
       }
     }

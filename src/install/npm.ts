@@ -17,7 +17,6 @@ import type { InstallOptions, InvalidSource, Prepared } from './types.js';
 
 const fetchOptions = (options: Pick<InstallOptions, 'cwd' | 'env'>): NpmFetchOptions => ({
   config: loadNpmConfig({ cwd: options.cwd, env: options.env }),
-  timeoutMs: Number(options.env.SKILLS_REGISTRY_TIMEOUT ?? 60) * 1000,
 });
 
 /** The tarball of one version, fetched, checked, unpacked into the scratch, its package.json taken out, prepared. */

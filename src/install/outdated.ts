@@ -291,6 +291,11 @@ export async function checkOutdated(options: OutdatedOptions): Promise<OutdatedR
   const ids = Object.keys(lock.skills)
     .sort()
     .filter((id) => options.ids === undefined || options.ids.includes(id));
+  // Read once, before any skill is checked: a configuration that cannot be read (a bad SKILLS_REGISTRY_TIMEOUT) is
+  // the command's error, not each npm skill's.
+  const npmConfig = ids.some((id) => parseLockSource(lock.skills[id]!.source).kind === 'npm')
+    ? loadNpmConfig({ cwd: lockDir, env: options.env })
+    : undefined;
   const skills = await mapLimit(ids, PARALLEL, async (id): Promise<OutdatedEntry> => {
     const e = lock.skills[id]!;
     const src = parseLockSource(e.source);
@@ -331,8 +336,7 @@ export async function checkOutdated(options: OutdatedOptions): Promise<OutdatedR
       }
       if (src.kind === 'npm') {
         options.progress?.(`checking ${src.name}`);
-        const config = loadNpmConfig({ cwd: lockDir, env: options.env });
-        const doc = await once(`npm ${src.name}`, () => fetchPackument(src.name, { config }));
+        const doc = await once(`npm ${src.name}`, () => fetchPackument(src.name, { config: npmConfig! }));
         const judged = judgeRegistry(e, Object.keys(doc.versions));
         return { ...base, from: e.source, ...judged, outdated: judged.wantedNewer || judged.latestNewer };
       }

@@ -10,8 +10,6 @@ export interface PublishNpmOptions {
   tag: string;
   /** `public` or `restricted` (npm's default for a scoped package on npmjs.org is restricted). */
   access?: string;
-  /** Milliseconds before a registry that stops answering is given up on. */
-  timeoutMs?: number;
 }
 
 export interface PublishNpmResult {
@@ -36,7 +34,7 @@ export async function publishNpm(pkg: NpmPackage, opts: PublishNpmOptions): Prom
       registry,
       defaultTag: opts.tag,
       ...(opts.access ? { access: opts.access } : {}),
-      timeout: opts.timeoutMs ?? 60_000,
+      timeout: opts.config.timeoutMs,
       fetchRetries: 0,
       // No npm banner or progress output of its own; nothing of the token in logs.
       log: { silly() {}, verbose() {}, http() {}, info() {}, notice() {}, warn() {}, error() {} },

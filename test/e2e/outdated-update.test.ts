@@ -293,12 +293,13 @@ describe('a remote that cannot be reached', () => {
     makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf('1.1.0') }, { tag: 'v1.1.0' });
 
     const o = await cli(['outdated'], s);
-    expect(o.exitCode).toBe(0);
+    expect(o.exitCode).toBe(2);
+    expect(o.stderr).toMatch(/^error: 1 of 2 skills could not be checked; /);
     expect(o.stderr).toMatch(/^error: far: cannot check git:\/\/127\.0\.0\.1:\d+\/far\.git#main:skills\/far: /m);
     expect(o.stdout).toMatch(/^pdf\s+1\.0\.0\s+1\.0\.0\s+1\.1\.0\s+/m);
 
     const j = await cli(['outdated', '--json'], s);
-    expect(j.exitCode).toBe(0);
+    expect(j.exitCode).toBe(2);
     const far = JSON.parse(j.stdout).skills.find((x: { id: string }) => x.id === 'far');
     expect(far.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
     expect(far.outdated).toBe(false);

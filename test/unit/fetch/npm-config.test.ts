@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hasCredentials, loadNpmConfig, registryOf } from '../../../src/fetch/npm-config.js';
+import { hasCredentials, loadNpmConfig, registryOf, registryTimeoutMs } from '../../../src/fetch/npm-config.js';
 import { caught } from '../../helpers/errors.js';
 import { tempFolders } from '../../helpers/cli.js';
 
@@ -47,5 +47,17 @@ describe('loadNpmConfig', () => {
     const err = await caught(() => loadNpmConfig({ cwd: project, env: { HOME: home } }));
     expect(err.message).toBe(`${join(project, '.npmrc')} names \${NPM_TOKEN}, which is not set`);
     expect(err.hint).toContain('${NPM_TOKEN?}');
+  });
+
+  it('carries SKILLS_REGISTRY_TIMEOUT in milliseconds (60 s unset), and refuses a value that is not seconds above 0', async () => {
+    const { home, project } = layout();
+    expect(loadNpmConfig({ cwd: project, env: { HOME: home } }).timeoutMs).toBe(60_000);
+    expect(loadNpmConfig({ cwd: project, env: { HOME: home, SKILLS_REGISTRY_TIMEOUT: '2.5' } }).timeoutMs).toBe(2500);
+    for (const bad of ['soon', '0', '-3', '30s']) {
+      const err = await caught(() => registryTimeoutMs({ SKILLS_REGISTRY_TIMEOUT: bad }));
+      expect(err.code).toBe('E_CONFIG');
+      expect(err.message).toBe(`SKILLS_REGISTRY_TIMEOUT is "${bad}"; it is a number of seconds above 0`);
+      expect(err.hint).toContain('SKILLS_REGISTRY_TIMEOUT=30');
+    }
   });
 });
