@@ -59,16 +59,20 @@ export async function searchSkills(
     if (opts.scope && !p.name.startsWith(`${opts.scope}/`)) continue;
     let skills: string[] | undefined;
     let version = p.version;
-    if (p.keywords?.includes(SKILL_KEYWORD) && version) skills = [p.name.split('/').pop()!];
+    const ownName = p.name.split('/').pop()!;
+    if (p.keywords?.includes(SKILL_KEYWORD) && version) skills = [ownName];
     else {
-      // No keyword (or no version in the hit, as some registries answer): the package's own document says.
+      // No keyword, or no version in the hit (Verdaccio leaves it out for a package published with npm): the
+      // package's own document says, at its latest version.
       try {
         const doc = await fetch.json(`/${p.name.replace('/', '%2f')}`, base);
         version ||= (doc['dist-tags'] as Record<string, string> | undefined)?.latest ?? '';
         const manifest = (doc.versions as Record<string, Record<string, unknown>> | undefined)?.[version];
         const declared = (manifest?.agentskills as { skills?: { name?: unknown }[] } | undefined)?.skills;
+        const keywords = [...(p.keywords ?? []), ...((manifest?.keywords as unknown[] | undefined) ?? [])];
         if (Array.isArray(declared))
           skills = declared.map((s) => s.name).filter((n): n is string => typeof n === 'string');
+        else if (keywords.includes(SKILL_KEYWORD)) skills = [ownName];
       } catch (err) {
         if (timedOut(err)) throw noAnswer(err, registry, `${p.name} (a hit of the search "${words}")`, config);
         skills = undefined;

@@ -10,6 +10,7 @@ import { formatLockSource, parseLockSource, type LockEntry, type Lockfile } from
 import { loadNpmConfig } from '../fetch/npm-config.js';
 import { fetchTarball, type NpmFetchOptions, type Packument } from '../fetch/npm-registry.js';
 import { idOfPackage, resolveNpmRequests, type NpmHeld } from '../resolve/from-npm.js';
+import { isUnversioned, registryVersion } from '../registry/unversioned.js';
 import type { Resolution } from '../resolve/types.js';
 import type { Gathered } from './remote.js';
 import { prepareArchived, unpackArchive, type Scratch } from './sources.js';
@@ -28,6 +29,7 @@ async function preparePackage(
   o: NpmFetchOptions,
   options: InstallOptions,
   scratch: Scratch,
+  warnings?: string[],
 ): Promise<Prepared | InvalidSource> {
   options.progress?.(`fetching ${name}@${version}`);
   const bytes = await fetchTarball(name, version, integrity, o);
@@ -61,7 +63,26 @@ async function preparePackage(
       // not the package's manifest: the skill's own file, kept
     }
   }
-  return prepareArchived(a, typed, '', false);
+  return asPackageVersion(await prepareArchived(a, typed, '', false), name, version, warnings);
+}
+
+/**
+ * The skill under the package's version, as npm and cargo know a package: a package published by hand with npm
+ * whose SKILL.md has no version is its package.json's version, not 0.0.0 (which outdated and update would then find
+ * older than the package forever). A SKILL.md that says another version is said, and the package's is kept.
+ */
+function asPackageVersion(
+  p: Prepared | InvalidSource,
+  name: string,
+  version: string,
+  warnings?: string[],
+): Prepared | InvalidSource {
+  if ('diagnostics' in p) return p;
+  if (!isUnversioned(p.skill) && registryVersion(p.skill) !== version)
+    warnings?.push(
+      `${name}@${version}: its ${p.skill.layout === 'skill-md' ? 'SKILL.md' : 'manifest.json'} says version ${p.skill.version}; the package's version, ${version}, is the one installed and locked`,
+    );
+  return { ...p, skill: { ...p.skill, version } };
 }
 
 /**
@@ -98,12 +119,14 @@ export async function gatherNpm(
   };
   roots.forEach(walk);
   const found: Gathered['found'] = [];
+  const warnings: string[] = [];
   for (const r of resolution.resolved) {
     if (!reached.has(r.id)) continue;
     const doc = packuments.get(r.id) as Packument;
     const name = doc.name;
     const v = doc.versions[r.version]!;
-    const p = await preparePackage(name, r.version, v.dist.integrity, `${name}@${r.version}`, o, options, scratch);
+    const typed = `${name}@${r.version}`;
+    const p = await preparePackage(name, r.version, v.dist.integrity, typed, o, options, scratch, warnings);
     if ('diagnostics' in p) {
       found.push(p);
       continue;
@@ -122,7 +145,7 @@ export async function gatherNpm(
       },
     });
   }
-  return { found, several: false };
+  return { found, several: false, warnings };
 }
 
 /**

@@ -2,7 +2,8 @@
 // registry (Verdaccio, started here on 127.0.0.1 with no uplinks) and real node:http servers that misbehave.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
@@ -103,4 +104,83 @@ describe('a registry that stops answering after the install', () => {
       await silent.close();
     }
   }, 90_000);
+});
+
+/** Publish a package the way its author would by hand: the real `npm publish`, with an .npmrc of its own. */
+async function npmPublish(files: Record<string, string>): Promise<void> {
+  const dir = fresh('by-hand');
+  writeTree(dir, { '.npmrc': npmrc(registry.url), ...files });
+  const home = fresh('npm-home');
+  const r = await execa('npm', ['publish', '--ignore-scripts'], {
+    cwd: dir,
+    env: { ...withToken(), HOME: home, npm_config_cache: join(home, 'cache'), npm_config_update_notifier: 'false' },
+    reject: false,
+  });
+  expect(r.exitCode, r.stderr).toBe(0);
+}
+
+describe('a skill package published by hand with npm', () => {
+  const packageJson = (version: string) =>
+    JSON.stringify({
+      name: '@acme/byhand',
+      version,
+      description: 'Made by hand. Use when testing a package npm published.',
+      keywords: ['agentskills'],
+      scripts: { postinstall: "node -e \"require('fs').writeFileSync('ran', '')\"" },
+    });
+  const skill = (frontmatter = '') =>
+    skillMd(`name: byhand\ndescription: Made by hand. Use when testing a package npm published.\n${frontmatter}`);
+
+  it('is found by search, installed and locked at the package version, and update reaches a fixed point', async () => {
+    // Its SKILL.md has no version: the package's is the skill's.
+    await npmPublish({ 'package.json': packageJson('1.0.0'), 'SKILL.md': skill() });
+    const user = project();
+    type Lock = { skills: Record<string, { version: string }> };
+    const lockOf = () => JSON.parse(readFileSync(join(user, 'skills-lock.json'), 'utf8')) as Lock;
+
+    const found = await runCli(['search', 'byhand', '--json'], { cwd: user, env: withToken() });
+    expect(found.exitCode, found.stderr).toBe(0);
+    expect(JSON.parse(found.stdout).hits).toEqual([
+      {
+        name: '@acme/byhand',
+        version: '1.0.0',
+        description: 'Made by hand. Use when testing a package npm published.',
+        skills: ['byhand'],
+      },
+    ]);
+
+    const installed = await runCli(['install', '@acme/byhand'], { cwd: user, env: withToken() });
+    expect(installed.exitCode, installed.stderr).toBe(0);
+    expect(installed.stdout).toContain('byhand@1.0.0');
+    expect(installed.stderr).not.toContain('0.0.0');
+    expect(lockOf().skills.byhand!.version).toBe('1.0.0');
+    expect(existsSync(join(user, '.agents/skills/byhand/ran'))).toBe(false);
+    const o = await runCli(['outdated'], { cwd: user, env: withToken() });
+    expect([o.exitCode, o.stdout]).toEqual([0, 'all skills are up to date']);
+
+    // 1.1.0, whose SKILL.md says another version: the package's is kept, and the difference said.
+    await npmPublish({ 'package.json': packageJson('1.1.0'), 'SKILL.md': skill('metadata:\n  version: 0.9.0\n') });
+    const newer = await runCli(['outdated'], { cwd: user, env: withToken() });
+    expect(newer.stdout).toMatch(/^byhand\s+1\.0\.0\s+1\.1\.0\s+1\.1\.0\s+npm:@acme\/byhand$/m);
+    const u = await runCli(['update'], { cwd: user, env: withToken() });
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(u.stdout).toContain('updated byhand 1.0.0 → 1.1.0');
+    expect(u.stderr).toContain(
+      "warning: @acme/byhand@1.1.0: its SKILL.md says version 0.9.0; the package's version, 1.1.0, is the one installed and locked",
+    );
+    expect(u.stderr).not.toContain('the source moved');
+    expect(lockOf().skills.byhand!.version).toBe('1.1.0');
+
+    // A second update changes nothing and says so.
+    const before = readFileSync(join(user, 'skills-lock.json'), 'utf8');
+    const again = await runCli(['update'], { cwd: user, env: withToken() });
+    expect([again.exitCode, again.stdout]).toEqual([0, 'all skills are up to date']);
+    expect(readFileSync(join(user, 'skills-lock.json'), 'utf8')).toBe(before);
+    const after = await runCli(['outdated'], { cwd: user, env: withToken() });
+    expect([after.exitCode, after.stdout]).toEqual([0, 'all skills are up to date']);
+    // The lock again, as a fresh checkout runs it: the same version, nothing changed.
+    const replay = await runCli(['install'], { cwd: user, env: withToken() });
+    expect(replay.exitCode, replay.stderr).toBe(0);
+    expect(readFileSync(join(user, 'skills-lock.json'), 'utf8')).toBe(before);
+  }, 120_000);
 });
