@@ -17,6 +17,8 @@ export interface NpmConfig {
   settings: Record<string, string>;
   /** The .npmrc files read, nearest first. */
   files: string[];
+  /** Where each setting was set, for messages: `registry= in /path/.npmrc`, or the variable (`NPM_CONFIG_REGISTRY`). */
+  setBy: Record<string, string>;
   /** How long a registry request may wait for an answer: SKILLS_REGISTRY_TIMEOUT seconds (60 by default). */
   timeoutMs: number;
 }
@@ -63,23 +65,27 @@ function projectNpmrc(cwd: string, home: string): string | undefined {
   }
 }
 
-/** Settings from NPM_CONFIG_FOO_BAR / npm_config_foo_bar, as npm names them (foo-bar). */
-function envSettings(env: Context['env']): Record<string, string> {
-  const out: Record<string, string> = {};
+/** Settings from NPM_CONFIG_FOO_BAR / npm_config_foo_bar, as npm names them (foo-bar), and the variable of each. */
+function envSettings(env: Context['env']): { settings: Record<string, string>; setBy: Record<string, string> } {
+  const settings: Record<string, string> = {};
+  const setBy: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || !/^npm_config_/i.test(name)) continue;
     const key = name.slice('npm_config_'.length).toLowerCase();
     if (key === '' || key === 'userconfig') continue;
-    out[key.startsWith('_') ? key : key.replace(/_/g, '-')] = value;
+    const setting = key.startsWith('_') ? key : key.replace(/_/g, '-');
+    settings[setting] = value;
+    setBy[setting] = name;
   }
-  return out;
+  return { settings, setBy };
 }
 
 /** Read npm's configuration for a command run in `ctx.cwd`. */
 export function loadNpmConfig(ctx: Pick<Context, 'cwd' | 'env'>): NpmConfig {
   const home = homeOf(ctx);
   const files: string[] = [];
-  const layers: Record<string, string>[] = [];
+  const settings: Record<string, string> = {};
+  const setBy: Record<string, string> = {};
   const project = projectNpmrc(ctx.cwd, home);
   const user = ctx.env.NPM_CONFIG_USERCONFIG ?? ctx.env.npm_config_userconfig ?? join(home, '.npmrc');
   for (const file of [user, project]) {
@@ -87,11 +93,15 @@ export function loadNpmConfig(ctx: Pick<Context, 'cwd' | 'env'>): NpmConfig {
     const s = readNpmrc(file, ctx.env);
     if (!s) continue;
     files.unshift(file);
-    layers.push(s);
+    Object.assign(settings, s);
+    for (const key of Object.keys(s)) setBy[key] = `${key}= in ${file}`;
   }
-  layers.push(envSettings(ctx.env));
+  const env = envSettings(ctx.env);
+  Object.assign(settings, env.settings);
+  Object.assign(setBy, env.setBy);
   return {
-    settings: Object.assign({}, ...layers) as Record<string, string>,
+    settings,
+    setBy,
     files,
     timeoutMs: registryTimeoutMs(ctx.env),
   };
@@ -102,6 +112,17 @@ export function registryOf(config: NpmConfig, scope?: string): string {
   const s = config.settings;
   const scoped = scope ? s[`${scope}:registry`] : undefined;
   return normalizeRegistry(scoped ?? s.registry ?? DEFAULT_NPM_REGISTRY);
+}
+
+/**
+ * Where the registry of `scope` was taken from, for a message: the .npmrc line or variable that set it, or npm's
+ * default when none did.
+ */
+export function registrySetBy(config: NpmConfig, scope?: string): string {
+  const key = scope && config.settings[`${scope}:registry`] !== undefined ? `${scope}:registry` : 'registry';
+  if (config.settings[key] !== undefined) return `set by ${config.setBy[key] ?? `${key}=`}`;
+  const lines = scope ? `${scope}:registry= or registry=` : 'registry=';
+  return `npm's default registry: no .npmrc (nor NPM_CONFIG_REGISTRY) sets ${lines}`;
 }
 
 /** Whether credentials for `registry` are set (a token, a basic auth pair or `_auth`). */

@@ -1,7 +1,8 @@
 // A registry's refusal (or silence) told as what it is, naming the registry and what to do: 401, 403, 404, a version
 // published twice, a timeout, a registry out of reach. A token never shows, not even inside the registry's own words.
+import { STATUS_CODES } from 'node:http';
 import { SkillsError } from '../errors.js';
-import { hasCredentials, type NpmConfig } from './npm-config.js';
+import { hasCredentials, registrySetBy, type NpmConfig } from './npm-config.js';
 
 export interface Failing {
   registry: string;
@@ -48,9 +49,21 @@ export function registryError(err: unknown, f: Failing): SkillsError {
       hint: 'check the registry URL (registry= or @scope:registry= in .npmrc) and the network',
       cause: err,
     });
-  return new SkillsError('E_IO', `${f.registry} failed for ${what}${status ? ` (${status})` : ''}: ${said}`, {
-    cause: err,
-  });
+  if (status !== undefined) {
+    // Any other answer (a 405 from a registry that takes no publishes, a 500): the registry and where it was taken
+    // from, since the usual cause is a registry nobody meant (npm's default, when no .npmrc names one).
+    const scope = f.name.startsWith('@') ? f.name.split('/')[0] : undefined;
+    const own = typeof e.body?.error === 'string' ? `: ${said}` : '';
+    return new SkillsError(
+      'E_IO',
+      `${f.registry} answered ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''} for ${what}${own}`,
+      {
+        hint: `${f.registry} is ${registrySetBy(f.config, scope)}; to use another, write ${scope ?? ''}${scope ? ':' : ''}registry=<its URL> in the project's .npmrc`,
+        cause: err,
+      },
+    );
+  }
+  return new SkillsError('E_IO', `${f.registry} failed for ${what}: ${said}`, { cause: err });
 }
 
 /** Whether a request failed because the registry did not answer within the timeout. */

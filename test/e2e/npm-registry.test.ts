@@ -184,3 +184,34 @@ describe('a skill package published by hand with npm', () => {
     expect(readFileSync(join(user, 'skills-lock.json'), 'utf8')).toBe(before);
   }, 120_000);
 });
+
+describe('a registry that answers what no plain message covers', () => {
+  it('says the status, the registry and where it was taken from, with the .npmrc line that sets another', async () => {
+    const port = await freePort();
+    // A real HTTP server that takes no publishes, as npmjs.org answers a publish it does not route.
+    const server: Server = createServer((_req, res) => {
+      res.writeHead(405, { 'content-type': 'text/plain' });
+      res.end('Method Not Allowed');
+    });
+    await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${port}/`;
+      const dir = fresh('refusing');
+      writeTree(dir, {
+        '.npmrc': `registry=${url}\n//127.0.0.1:${port}/:_authToken=x\n`,
+        'plain/SKILL.md': skillMd(
+          'name: plain\ndescription: Plain words. Use when testing a registry refusal.\nmetadata:\n  version: 1.0.0\n',
+        ),
+      });
+      const r = await runCli(['publish', 'plain', '--scope', 'acme'], { cwd: dir });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toBe(
+        `error: ${url} answered 405 Method Not Allowed for @acme/plain@1.0.0\n` +
+          `hint: ${url} is set by registry= in ${join(dir, '.npmrc')}; to use another, write @acme:registry=<its URL> in the project's .npmrc`,
+      );
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  }, 60_000);
+});

@@ -1,7 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hasCredentials, loadNpmConfig, registryOf, registryTimeoutMs } from '../../../src/fetch/npm-config.js';
+import {
+  hasCredentials,
+  loadNpmConfig,
+  registryOf,
+  registrySetBy,
+  registryTimeoutMs,
+} from '../../../src/fetch/npm-config.js';
 import { caught } from '../../helpers/errors.js';
 import { tempFolders } from '../../helpers/cli.js';
 
@@ -59,5 +65,21 @@ describe('loadNpmConfig', () => {
       expect(err.message).toBe(`SKILLS_REGISTRY_TIMEOUT is "${bad}"; it is a number of seconds above 0`);
       expect(err.hint).toContain('SKILLS_REGISTRY_TIMEOUT=30');
     }
+  });
+
+  it("says where the registry of a scope was taken from: the .npmrc line, the variable, or npm's default", () => {
+    const { home, project } = layout();
+    const none = loadNpmConfig({ cwd: project, env: { HOME: home } });
+    expect(registrySetBy(none, '@acme')).toBe(
+      "npm's default registry: no .npmrc (nor NPM_CONFIG_REGISTRY) sets @acme:registry= or registry=",
+    );
+    expect(registrySetBy(none)).toBe("npm's default registry: no .npmrc (nor NPM_CONFIG_REGISTRY) sets registry=");
+    writeFileSync(join(home, '.npmrc'), 'registry=https://user.example/\n');
+    writeFileSync(join(project, '.npmrc'), '@acme:registry=https://acme.example/\n');
+    const files = loadNpmConfig({ cwd: project, env: { HOME: home } });
+    expect(registrySetBy(files, '@acme')).toBe(`set by @acme:registry= in ${join(project, '.npmrc')}`);
+    expect(registrySetBy(files, '@other')).toBe(`set by registry= in ${join(home, '.npmrc')}`);
+    const env = loadNpmConfig({ cwd: project, env: { HOME: home, npm_config_registry: 'http://127.0.0.1:9/' } });
+    expect(registrySetBy(env, '@other')).toBe('set by npm_config_registry');
   });
 });
