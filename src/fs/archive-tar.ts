@@ -97,7 +97,7 @@ export interface PaxFields {
 export function paxFields(text: string): PaxFields | undefined {
   if (!text.endsWith('\n')) return undefined;
   const fields: PaxFields = {};
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const nl = text.indexOf('\n', at);
     const line = text.slice(at, nl);
     at = nl + 1;
