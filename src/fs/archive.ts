@@ -30,7 +30,7 @@ import {
   type FileWriter,
   type WriteFailure,
 } from './archive-writer.js';
-import { PlainTarReader, UnusualTar, type TarEntrySink } from './archive-tar.js';
+import { PlainTarReader, TAR_TYPES, UnusualTar, nodeTarParser } from './archive-tar.js';
 import {
   Budget,
   DEFAULT_LIMITS,
@@ -164,18 +164,6 @@ export function prepareExtraction(file: string): void {
 
 /** Inflated pieces (256 KiB each) that may wait to be parsed while the next is inflated. */
 const WAITING_PIECES = 4;
-
-const TAR_TYPES: Record<string, string> = {
-  SymbolicLink: 'is a symbolic link (links are refused)',
-  Link: 'is a hard link (links are refused)',
-  CharacterDevice: 'is a character device',
-  BlockDevice: 'is a block device',
-  FIFO: 'is a FIFO',
-  SparseFile: 'is a sparse file (GNU sparse format), which is not unpacked',
-};
-
-/** A pax header of GNU's sparse format (1.0: the entry's data is a map and pieces, its name a made-up folder). */
-const GNU_SPARSE = /(?:^|\n)\d+ GNU\.sparse\./;
 
 /**
  * Read a tar through node-tar's Parser, which frames entries and applies pax and GNU long names. Each entry is
@@ -332,46 +320,6 @@ async function extractTar(
     throw isErrno(err) ? atEntry(file, (err as WriteFailure).entry ?? file, dest, err) : err;
   }
   return { files, bytes: budget.bytes, digest };
-}
-
-/**
- * node-tar's Parser, for a tar the plain reader leaves to it: each entry to `startEntry` as the plain reader's are. It
- * frames entries and applies pax and GNU long names; its warnings, and the entries it would skip, stop the extraction.
- */
-function nodeTarParser(
-  Parser: typeof import('tar').Parser,
-  file: string,
-  stop: (err: unknown) => void,
-  startEntry: (name: string, type: string, size: number, mode: number | undefined) => TarEntrySink | undefined,
-  done: () => void,
-  input: NodeJS.ReadableStream,
-): import('tar').Parser {
-  const parser = new Parser({
-    strict: true,
-    onwarn: (_code: string, message: string | Error) => stop(message instanceof Error ? message : new Error(message)),
-    onReadEntry: (entry) => {
-      const sink = startEntry(entry.path, entry.type, entry.size, entry.mode);
-      if (!sink) return entry.resume();
-      entry.on('data', sink.data);
-      entry.on('end', sink.end);
-    },
-  });
-  // node-tar skips, without a word, an entry of a type it does not know (GNU's old sparse files among them) or a
-  // header past its size limit; and reads the data of a pax sparse file as a file's. Both are refused, named.
-  parser.on('ignoredEntry', (entry: { path: string; type: string }) =>
-    stop(refusal(file, entry.path, TAR_TYPES[entry.type] ?? `has the unsupported type ${entry.type}`)),
-  );
-  parser.on('meta', (text: string) => {
-    if (!GNU_SPARSE.test(text)) return;
-    const name =
-      /(?:^|\n)\d+ GNU\.sparse\.name=([^\n]*)/.exec(text)?.[1] ?? /(?:^|\n)\d+ path=([^\n]*)/.exec(text)?.[1];
-    stop(refusal(file, name ?? '(a pax header)', TAR_TYPES.SparseFile!));
-  });
-  parser.on('error', stop);
-  parser.on('end', done);
-  // A plain tar fed to it (no gzip layer of ours) waits while it asks to.
-  parser.on('drain', () => input.resume());
-  return parser;
 }
 
 /**
