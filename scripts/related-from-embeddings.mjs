@@ -118,7 +118,8 @@ function readOr(file) {
   }
 }
 
-function findSkillFiles(dir, out = []) {
+/** Every SKILL.md below dir (node_modules and .git skipped); also used by related-from-skills.mjs. */
+export function findSkillFiles(dir, out = []) {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -135,7 +136,7 @@ function findSkillFiles(dir, out = []) {
 }
 
 /** text-match.ts, bundled to a temporary module: the stemmer, the words, the stop and generic words of selection. */
-async function loadTextMatch(root) {
+export async function loadTextMatch(root) {
   const { build } = await import('esbuild');
   const dir = mkdtempSync(join(tmpdir(), 'related-emb-'));
   const file = join(dir, 'text-match.mjs');
@@ -152,7 +153,7 @@ async function loadTextMatch(root) {
   return mod;
 }
 
-function args(argv) {
+export function args(argv) {
   const o = {};
   for (let i = 0; i < argv.length; i += 2) o[argv[i].replace(/^--/, '')] = argv[i + 1];
   return o;

@@ -1,5 +1,5 @@
-/** Error codes; main.ts maps them to exit codes (2 for all of them). */
-export type ErrorCode = 'E_USAGE' | 'E_NOT_FOUND' | 'E_IO' | 'E_EXISTS' | 'E_CONFIG' | 'E_INVALID';
+/** Error codes; main.ts maps them to exit codes (2 for all of them but E_CANCELLED, 130: the user's Ctrl-C). */
+export type ErrorCode = 'E_USAGE' | 'E_NOT_FOUND' | 'E_IO' | 'E_EXISTS' | 'E_CONFIG' | 'E_INVALID' | 'E_CANCELLED';
 
 /** An expected failure: what was wrong, where, and what to do (hint). */
 export class SkillsError extends Error {

@@ -1,5 +1,5 @@
 import type { Context } from './context.js';
-import { isSkillsError } from './errors.js';
+import { isSkillsError, SkillsError } from './errors.js';
 import { followIndex, type IndexFollower } from './registry/followers.js';
 
 // Every write of a registry's index also writes its selection index (render-prompt reads it instead of index.json);
@@ -76,20 +76,28 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     // An errno error (a full disk, a read-only folder) is a failure of the system, not a bug: told as E_IO.
     const { errnoIn, ioError, refineIoError } = await import('./fs/errno.js');
     const errno = isSkillsError(caught) ? undefined : errnoIn(caught);
-    const err = isSkillsError(caught) ? refineIoError(caught) : errno ? ioError(errno) : caught;
+    const err = isSkillsError(caught)
+      ? refineIoError(caught)
+      : errno
+        ? ioError(errno)
+        : cancelled(caught)
+          ? new SkillsError('E_CANCELLED', 'cancelled at a prompt (Ctrl-C)', { cause: caught })
+          : caught;
     if (isSkillsError(err)) {
       // A message may quote a stranger's skill (a name, a path, a value): never its control characters.
       const { forTerminal, safeJson } = await import('./ui/terminal-text.js');
       const error = { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) };
+      // Cancelled at a prompt (Ctrl-C): 128 + SIGINT, as a shell reports a command its Ctrl-C ended.
+      const code = err.code === 'E_CANCELLED' ? 130 : 2;
       if (sarif) {
-        await failedAs(error, 2);
+        await failedAs(error, code);
         ctx.stderr.write(forTerminal(`error: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ''}`));
       } else if (json) {
         ctx.stdout.write(safeJson({ error }) + '\n');
       } else {
         ctx.stderr.write(forTerminal(`error: ${err.message}\n${err.hint ? `hint: ${err.hint}\n` : ''}`));
       }
-      return 2;
+      return code;
     }
     const e = err as Error;
     if (sarif) await failedAs({ code: 'E_INTERNAL', message: String(e?.message ?? e) }, 2);
@@ -100,6 +108,11 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     );
     return 2;
   }
+}
+
+/** A prompt ended by Ctrl-C (@inquirer's ExitPromptError; install's pickers): the user cancelled, no bug. */
+function cancelled(err: unknown): boolean {
+  return err instanceof Error && err.name === 'ExitPromptError';
 }
 
 /** The JSON error of a usage error the option parser found: its message, and the hint its text gives, if any. */

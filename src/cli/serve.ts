@@ -23,6 +23,14 @@ export function defineServe(program: Command, { act, examples, collectList }: Ki
       collectList,
     )
     .option(
+      '--session-idle <minutes>',
+      'close an HTTP session no request has used for this long (default: SKILLS_SERVE_SESSION_IDLE, else 30)',
+    )
+    .option(
+      '--max-sessions <n>',
+      'at most this many open HTTP sessions; past it the least recently used is closed (default: SKILLS_SERVE_MAX_SESSIONS, else 100)',
+    )
+    .option(
       '--allow-scripts [list]',
       "run skills' scripts as tools: all of them (alone, or `all`), or a comma list of <skill>/<script> or <skill>",
     )

@@ -210,7 +210,7 @@ async function ask(name: string, options: InitOptions, parts: Part[] | undefined
     return { layout, description, owner, version, with: chosen ?? [] };
   } catch (err) {
     if (err instanceof Error && err.name === 'ExitPromptError')
-      throw new SkillsError('E_USAGE', 'init cancelled; nothing was written', { cause: err });
+      throw new SkillsError('E_CANCELLED', 'init cancelled (Ctrl-C); nothing was written', { cause: err });
     throw err;
   }
 }

@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { homeOf, type Context } from '../context.js';
 import { SkillsError } from '../errors.js';
+import { consumerProblem } from '../model/consumer.js';
 import { cacheHome } from '../fetch/cache.js';
 import { isInside, present } from '../fs/walk.js';
 import { listSources, type SourceListing } from '../install/inspect.js';
@@ -77,6 +78,8 @@ export async function install(
       hint: 'e.g. --for content-creator',
     });
   }
+  const consumer = options.for === undefined ? undefined : consumerProblem(options.for.trim());
+  if (consumer !== undefined) throw (await import('../registry/usage.js')).consumerError(options.for!.trim(), consumer);
   if (options.list && options.sources.length === 0)
     throw new SkillsError('E_USAGE', '--list needs a source: the repository, folder or archive to look into', {
       hint: 'e.g. skills install anthropics/skills --list',

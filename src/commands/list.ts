@@ -60,6 +60,22 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
 /** Whitespace that flattening changes: any but a single space, two spaces, a space first or last. */
 const LOOSE_SPACE = /[^\S ]| {2}|^ | $/;
 
+/** The widest USED BY cell, in terminal columns: one long consumer must not widen every row. */
+const USED_BY_MAX = 40;
+
+/** The consumers that fit in USED_BY_MAX columns, and a count of the rest ("a, b, +3"); a name too long is cut. */
+export function usedByCell(names: string[]): string {
+  if (names.length === 0) return '-';
+  const all = names.join(', ');
+  if (columns(all) <= USED_BY_MAX) return all;
+  for (let k = names.length - 1; k >= 1; k--) {
+    const text = `${names.slice(0, k).join(', ')}, +${names.length - k}`;
+    if (columns(text) <= USED_BY_MAX) return text;
+  }
+  const more = names.length > 1 ? `, +${names.length - 1}` : '';
+  return `${cutColumns(names[0]!, USED_BY_MAX - more.length)}${more}`;
+}
+
 /** The table: one row per skill, the description cut so each line fits `width` columns. */
 export function formatList(
   rows: ListRow[],
@@ -78,7 +94,7 @@ export function formatList(
       r.layout ?? '-',
       r.owner ?? '-',
       r.registered ? `${r.scope}+registry` : r.scope,
-      r.usedBy.length > 0 ? r.usedBy.join(', ') : '-',
+      usedByCell(r.usedBy.map(forTerminalLine)),
     ].map(forTerminalLine),
   );
   const head = ['ID', 'VERSION', 'LAYOUT', 'OWNER', 'SCOPE', 'USED BY'];

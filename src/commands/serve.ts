@@ -12,6 +12,7 @@ import { runSkillScript } from '../run/run.js';
 import { listScripts } from '../run/scripts.js';
 import { agentConfig, type AgentConfig } from '../serve/agent-config.js';
 import { isLoopback } from '../serve/http.js';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MINUTES } from '../serve/sessions.js';
 import { parseAllowScripts } from '../serve/script-tools.js';
 import { serveSkills, type ServeResult } from '../serve/serve.js';
 import type { ScriptRun, SkillSource, SourceSkill } from '../serve/source.js';
@@ -31,6 +32,10 @@ export interface ServeOptions {
   token?: string;
   allowHost?: string[];
   allowOrigin?: string[];
+  /** --session-idle <minutes> (default SKILLS_SERVE_SESSION_IDLE, else 30). */
+  sessionIdle?: string;
+  /** --max-sessions <n> (default SKILLS_SERVE_MAX_SESSIONS, else 100). */
+  maxSessions?: string;
   /** true: every script; a comma list of <skill>/<script>. */
   allowScripts?: string | boolean;
   secrets?: string;
@@ -145,7 +150,47 @@ function httpOptions(options: ServeOptions, ctx: Context, scripts: boolean) {
       );
     ctx.stderr.write(`warning: --host ${host} without a token: anyone who reaches the port can read the skills\n`);
   }
-  return { port, host, token, allowHosts: options.allowHost ?? [], allowOrigins: options.allowOrigin ?? [] };
+  const idle = numberSetting(options.sessionIdle, ctx.env.SKILLS_SERVE_SESSION_IDLE, DEFAULT_SESSION_IDLE_MINUTES, {
+    flag: '--session-idle',
+    env: 'SKILLS_SERVE_SESSION_IDLE',
+    what: 'a number of minutes above 0',
+    ok: (n) => n > 0 && n <= 35791,
+    example: '--session-idle 10',
+  });
+  const maxSessions = numberSetting(options.maxSessions, ctx.env.SKILLS_SERVE_MAX_SESSIONS, DEFAULT_MAX_SESSIONS, {
+    flag: '--max-sessions',
+    env: 'SKILLS_SERVE_MAX_SESSIONS',
+    what: 'a whole number from 1 to 100000',
+    ok: (n) => Number.isInteger(n) && n >= 1 && n <= 100_000,
+    example: '--max-sessions 20',
+  });
+  return {
+    port,
+    host,
+    token,
+    allowHosts: options.allowHost ?? [],
+    allowOrigins: options.allowOrigin ?? [],
+    sessionIdleMs: Math.round(idle * 60_000),
+    maxSessions,
+  };
+}
+
+/** A number from its flag, else its environment variable, else the default; refused when `ok` says no. */
+function numberSetting(
+  flag: string | undefined,
+  env: string | undefined,
+  fallback: number,
+  rule: { flag: string; env: string; what: string; ok: (n: number) => boolean; example: string },
+): number {
+  const [given, from] =
+    flag !== undefined ? [flag, rule.flag] : env !== undefined && env !== '' ? [env, rule.env] : [undefined, ''];
+  if (given === undefined) return fallback;
+  const n = given.trim() === '' ? NaN : Number(given);
+  if (!rule.ok(n))
+    throw new SkillsError('E_USAGE', `${from} must be ${rule.what}, not "${given}"`, {
+      hint: `skills serve --http 8765 ${rule.example}`,
+    });
+  return n;
 }
 
 /** The skills render-prompt would read, as plain functions for the serve wing. */

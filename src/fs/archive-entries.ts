@@ -45,6 +45,8 @@ export interface ExtractOptions {
   digest?: { algorithm: string; header: (rel: string, mode: number, size: number) => string | undefined };
   /** The size of a tar archive (in bytes of the file) from which its files are written on a thread of their own. */
   threadFrom?: number;
+  /** Read a tar with node-tar's Parser, not the plain reader (which leaves it any archive it does not read alike). */
+  nodeTar?: boolean;
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   type FileWriter,
   type WriteFailure,
 } from './archive-writer.js';
+import { PlainTarReader, TAR_TYPES, UnusualTar, nodeTarParser } from './archive-tar.js';
 import {
   Budget,
   DEFAULT_LIMITS,
@@ -139,6 +140,8 @@ export async function extractArchive(
     rmSync(dest, { recursive: true, force: true });
     // The thread that writes the files failed, not the archive: unpack it again, writing here.
     if (err instanceof ThreadFailure) return extractArchive(file, dest, limits, { ...options, threadFrom: Infinity });
+    // A tar the plain reader does not read as node-tar does: node-tar reads it, from the start.
+    if (err instanceof UnusualTar) return extractArchive(file, dest, limits, { ...options, nodeTar: true });
     throw corrupt(file, dest, err);
   }
 }
@@ -162,18 +165,6 @@ export function prepareExtraction(file: string): void {
 /** Inflated pieces (256 KiB each) that may wait to be parsed while the next is inflated. */
 const WAITING_PIECES = 4;
 
-const TAR_TYPES: Record<string, string> = {
-  SymbolicLink: 'is a symbolic link (links are refused)',
-  Link: 'is a hard link (links are refused)',
-  CharacterDevice: 'is a character device',
-  BlockDevice: 'is a block device',
-  FIFO: 'is a FIFO',
-  SparseFile: 'is a sparse file (GNU sparse format), which is not unpacked',
-};
-
-/** A pax header of GNU's sparse format (1.0: the entry's data is a map and pieces, its name a made-up folder). */
-const GNU_SPARSE = /(?:^|\n)\d+ GNU\.sparse\./;
-
 /**
  * Read a tar through node-tar's Parser, which frames entries and applies pax and GNU long names. Each entry is
  * checked before its data is read; file data is written as it arrives, in archive order, by one thread: this one
@@ -190,8 +181,9 @@ async function extractTar(
   recorder: Recorder,
   options: ExtractOptions,
 ): Promise<{ files: number; bytes: number; digest: string | undefined }> {
-  const { Parser } = await import('tar');
   const dest = budget.dest;
+  // node-tar reads what the plain reader leaves it (loaded ahead: the handover is synchronous).
+  const tar = await import('tar');
   // The tar stream itself is bounded too (headers and padding on top of the files).
   const streamLimit = limits.maxBytes + 2048 * (limits.maxEntries + 1);
   const input = createReadStream(file, { highWaterMark: 256 * 1024 });
@@ -220,30 +212,28 @@ async function extractTar(
     }
     writer ??= new SyncWriter(algorithm);
     const out = writer;
-    const parser = new Parser({
-      strict: true,
-      onwarn: (_code: string, message: string | Error) => stop(message instanceof Error ? message : new Error(message)),
-      onReadEntry: (entry) => {
-        if (failure !== undefined) return entry.resume();
-        const name = entry.path;
-        try {
-          if (entry.type === 'Directory') {
-            const dir = budget.admit(name, 'dir', 0);
-            if (!isLitter(name)) budget.folder(dir);
-            return entry.resume();
-          }
-          if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'ContiguousFile') {
-            throw refusal(file, name, TAR_TYPES[entry.type] ?? `has the unsupported type ${entry.type}`);
-          }
-          const abs = budget.admit(name, 'file', entry.size);
-          if (isLitter(name)) return entry.resume();
-          budget.folder(dirname(abs));
-          const mode = recorder.mode(entry.mode);
-          files++;
-          const rel = budget.rel(abs);
-          out.open(abs, name, mode, entry.size, recorder.header(rel, mode, entry.size));
-          let chunks = recorder.keeps(entry.size) ? ([] as Buffer[]) : undefined;
-          entry.on('data', (chunk: Buffer) => {
+    // An entry passed on by the tar reader: checked, then its bytes written as they come (none for a folder).
+    const startEntry = (name: string, type: string, size: number, archivedMode: number | undefined) => {
+      if (failure !== undefined) return undefined;
+      try {
+        if (type === 'Directory') {
+          const dir = budget.admit(name, 'dir', 0);
+          if (!isLitter(name)) budget.folder(dir);
+          return undefined;
+        }
+        if (type !== 'File' && type !== 'OldFile' && type !== 'ContiguousFile') {
+          throw refusal(file, name, TAR_TYPES[type] ?? `has the unsupported type ${type}`);
+        }
+        const abs = budget.admit(name, 'file', size);
+        if (isLitter(name)) return undefined;
+        budget.folder(dirname(abs));
+        const mode = recorder.mode(archivedMode);
+        files++;
+        const rel = budget.rel(abs);
+        out.open(abs, name, mode, size, recorder.header(rel, mode, size));
+        let chunks = recorder.keeps(size) ? ([] as Buffer[]) : undefined;
+        return {
+          data: (chunk: Buffer) => {
             if (failure !== undefined) return;
             chunks?.push(chunk);
             // A write that throws here would escape the parser: a full disk is stopped and told as such.
@@ -253,34 +243,41 @@ async function extractTar(
               chunks = undefined;
               stop(atEntry(file, name, dest, err));
             }
-          });
-          entry.on('end', () => {
+          },
+          end: () => {
             try {
               out.end();
             } catch (err) {
               return stop(atEntry(file, name, dest, err));
             }
-            if (failure === undefined) recorder.add(rel, mode, entry.size, chunks);
-          });
-        } catch (err) {
-          entry.resume();
-          stop(atEntry(file, name, dest, err));
-        }
-      },
-    });
-    // node-tar skips, without a word, an entry of a type it does not know (GNU's old sparse files among them) or a
-    // header past its size limit; and reads the data of a pax sparse file as a file's. Both are refused, named.
-    parser.on('ignoredEntry', (entry: { path: string; type: string }) =>
-      stop(refusal(file, entry.path, TAR_TYPES[entry.type] ?? `has the unsupported type ${entry.type}`)),
-    );
-    parser.on('meta', (text: string) => {
-      if (!GNU_SPARSE.test(text)) return;
-      const name =
-        /(?:^|\n)\d+ GNU\.sparse\.name=([^\n]*)/.exec(text)?.[1] ?? /(?:^|\n)\d+ path=([^\n]*)/.exec(text)?.[1];
-      stop(refusal(file, name ?? '(a pax header)', TAR_TYPES.SparseFile!));
-    });
-    parser.on('error', stop);
-    parser.on('end', () => (failure === undefined ? done() : undefined));
+            if (failure === undefined) recorder.add(rel, mode, size, chunks);
+          },
+        };
+      } catch (err) {
+        stop(atEntry(file, name, dest, err));
+        return undefined;
+      }
+    };
+    const ended = () => (failure === undefined ? done() : undefined);
+    let parser: { write(c: Buffer): unknown; end(): unknown };
+    if (options.nodeTar) parser = nodeTarParser(tar.Parser, file, stop, startEntry, ended, input);
+    else {
+      const plain = new PlainTarReader({
+        entry: startEntry,
+        // Left before any entry (a pax or GNU header first, as git archive and GNU tar write): node-tar reads the
+        // stream from its start, here. Left later: extractArchive reads the archive again with node-tar.
+        unusual: (why) => {
+          const unread = plain.unread;
+          if (unread === undefined) return stop(new UnusualTar(why));
+          const taken = nodeTarParser(tar.Parser, file, stop, startEntry, ended, input);
+          parser = taken;
+          for (const c of unread) if (failure === undefined) taken.write(c);
+          if (plain.ended && failure === undefined) taken.end();
+        },
+        done: ended,
+      });
+      parser = plain;
+    }
     input.on('error', stop);
     if (gunzip) {
       let streamed = 0;
@@ -308,7 +305,10 @@ async function extractTar(
         if (waiting.length === 0 && failure === undefined) parser.end();
       });
       feed(input, gunzip);
-    } else feed(input, parser);
+    } else {
+      // node-tar's Parser, once it reads, resumes the input on its own drain (nodeTarParser).
+      feed(input, { write: (c) => parser.write(c) !== false, end: () => parser.end(), on: () => undefined });
+    }
   });
   let digest: string | undefined;
   try {
@@ -328,7 +328,7 @@ async function extractTar(
  */
 function feed(
   src: NodeJS.ReadableStream,
-  dest: { write(c: Buffer): boolean; end(): unknown; on: NodeJS.EventEmitter['on'] },
+  dest: { write(c: Buffer): boolean; end(): unknown; on(event: 'drain', then: () => void): unknown },
 ) {
   src.on('data', (c: Buffer) => {
     if (!dest.write(c)) src.pause();

@@ -1,5 +1,6 @@
 import { PHRASES, SYNONYM_GROUPS } from './synonyms.js';
 import { stem, words } from './text-match.js';
+import { LEARNED_RELATED } from './related-learned.js';
 
 // The synonym table (synonyms.ts) by stem: each word's stem → the stems of every word it shares a group with.
 
@@ -12,6 +13,33 @@ export function relatedStems(stemmed: string): readonly string[] {
 }
 
 const NONE: readonly string[] = [];
+
+let learned: string | undefined;
+
+/**
+ * The stems used alike in skills to this stem (related-learned.ts, written by scripts/related-from-skills.mjs), best
+ * first; none when it has none. A second, weaker source than the curated table. A query has a few words: each is
+ * looked up in the table's text (microseconds), which is never parsed whole (a Map of it costs ~6 ms).
+ */
+export function learnedStems(stemmed: string): readonly string[] {
+  if (!stemmed || /[;:,]/.test(stemmed)) return NONE;
+  learned ??= `;${LEARNED_RELATED};`;
+  const key = `;${stemmed}:`;
+  const at = learned.indexOf(key);
+  if (at < 0) return NONE;
+  const start = at + key.length;
+  return learned.slice(start, learned.indexOf(';', start)).split(',');
+}
+
+/** The table as related-learned.ts writes it, 'stem:a,b;stem:c', as a Map: for the tests. */
+export function parseLearned(encoded: string): Map<string, readonly string[]> {
+  const out = new Map<string, readonly string[]>();
+  for (const entry of encoded.split(';')) {
+    const colon = entry.indexOf(':');
+    if (colon > 0) out.set(entry.slice(0, colon), entry.slice(colon + 1).split(','));
+  }
+  return out;
+}
 
 let written: Map<string, string> | undefined;
 

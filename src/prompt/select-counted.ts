@@ -1,6 +1,7 @@
 import { SKILL_ID_MAX } from '../model/spec.js';
 import { DF_FIELDS, FIELDS, HEADINGS, NF, type Reach } from './select-fields.js';
 import { Scan } from './select-scan.js';
+import { LEARNED_SHARE } from './select-query.js';
 import type { SelectionCandidate } from './select.js';
 import { strings } from './selection-terms.js';
 import { isStopWord, joinedWords, normalizeForMatch } from './text-match.js';
@@ -21,7 +22,6 @@ export class CountedScan extends Scan {
   applyCounts(reach: Reach): void {
     const { counts, pairs, counted } = reach;
     const nTerms = this.q.terms.length;
-    const stride = nTerms * NF;
     for (let f = 0; f < DF_FIELDS; f++) {
       this.lenSum[f] += reach.lenSum[f]!;
       this.lenCount[f] += reach.lenCount[f]!;
@@ -31,21 +31,20 @@ export class CountedScan extends Scan {
       const i = counts[k]!;
       if (!counted[i]) continue;
       const at = this.tfAt[i]! >= 0 ? this.tfAt[i]! : this.newTf(i);
-      const slot = counts[k + 1]!;
-      const own = slot < nTerms ? slot : slot - nTerms;
+      // A slot past 2T is a word only the learned table relates (selection-prefilter.ts): it counts LEARNED_SHARE.
+      const learned = counts[k + 1]! >= 2 * nTerms;
+      const slot = learned ? counts[k + 1]! - nTerms : counts[k + 1]!;
+      const share = learned ? LEARNED_SHARE : 1;
       const tf = this.tfPool;
       // Every field counted is one of DF_FIELDS: the candidate holds the term (or a related word) in one of them.
-      let held = false;
-      for (let f = 0; f < DF_FIELDS && !held; f++)
-        held = tf[at + own * NF + f]! > 0 || tf[at + stride + own * NF + f]! > 0;
-      if (!held) this.df[own]!++;
+      if (!learned) this.countDf(i, slot);
       const cell = at + slot * NF;
       const packed = counts[k + 2]!;
       for (let f = 0; f < DF_FIELDS; f++) {
         const n = (packed >>> (8 * f)) & 0xff;
         if (n === 0) continue;
         this.fields[i] |= 1 << f;
-        tf[cell + f] += n;
+        tf[cell + f] += n * share;
       }
     }
     for (let k = 0; k < pairs.length; k += 3) {

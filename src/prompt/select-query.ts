@@ -1,5 +1,12 @@
-import { isStopWord, joinedWords, normalizeForMatch, stem, stemProbe, words } from './text-match.js';
-import { phrasesIn, relatedStems, writtenAs } from './related-terms.js';
+import { isStopWord, isWeakWord, joinedWords, normalizeForMatch, stem, stemProbe, words } from './text-match.js';
+import { learnedStems, phrasesIn, relatedStems, writtenAs } from './related-terms.js';
+
+/**
+ * A word the learned table (related-learned.ts: words used alike in skills) relates to a query word counts this share
+ * of what a word of the curated table (synonyms.ts) counts: it knows many more words, and less surely which of them
+ * mean the same ("pdf": docx, odt, pptx are used alike, and are other formats).
+ */
+export const LEARNED_SHARE = 0.5;
 
 // A query as selection reads it, and how one keyword, verb or name matches it.
 
@@ -25,6 +32,13 @@ export interface Query {
   wordTerms: number;
   /** Stems of words related to a term (synonyms.ts) → that term; a term's own stem and other terms' are not here. */
   related: Map<string, number>;
+  /** Those of the related stems that only the learned table gives (related-learned.ts): LEARNED_SHARE each. */
+  learned: Set<string>;
+  /**
+   * The word terms widened by the learned table (none of the curated one): a skill holding only such a related word
+   * ranks higher, but is neither covered by it nor has it as evidence to be selected (select.ts).
+   */
+  learnedTerms: Set<number>;
   /** Matches any text that may hold one of the terms (see stemProbe); undefined when there are none. */
   probe?: RegExp;
   probeAll?: RegExp;
@@ -70,6 +84,8 @@ export function parseQuery(text: string): Query {
     termIndex: new Map(),
     wordTerms: 0,
     related: new Map(),
+    learned: new Set(),
+    learnedTerms: new Set(),
     material: new Set(),
     pairs: new Map(),
     pairSurface: [],
@@ -122,6 +138,17 @@ export function parseQuery(text: string): Query {
     q.terms.push(`"${p.text}"`);
     q.surface.push(p.text);
   }
+  // The learned neighbours of a word the curated table does not know (where it does, it wins), after every curated
+  // word: where both give a word, the curated table's term has it.
+  q.terms.slice(0, wordTerms).forEach((t, i) => {
+    if (inPhrase.has(t) || isWeakWord(q.surface[i]!) || relatedStems(t).length) return;
+    for (const r of learnedStems(t))
+      if (!q.termIndex.has(r) && !q.related.has(r)) {
+        q.related.set(r, i);
+        q.learned.add(r);
+        q.learnedTerms.add(i);
+      }
+  });
   if (q.terms.length) {
     // A stem of three letters or fewer is looked for as a word of its own, so a longer word the stemmer cut that
     // short ("harness" → "har") is looked for as written too, or "harnesses" would never be read.

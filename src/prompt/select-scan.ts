@@ -7,7 +7,16 @@ import {
   normalizeForMatch,
   stem,
 } from './text-match.js';
-import { SYMBOL, firstWord, lastWord, literalIn, matchTerm, type Query, type TermMatch } from './select-query.js';
+import {
+  LEARNED_SHARE,
+  SYMBOL,
+  firstWord,
+  lastWord,
+  literalIn,
+  matchTerm,
+  type Query,
+  type TermMatch,
+} from './select-query.js';
 import { matchBudget, patternFor } from './trigger-patterns.js';
 import { MAX_MATCH_WORK, MAX_PATTERNS_PER_SKILL } from '../formats/trigger-limits.js';
 import type { SelectionCandidate } from './select.js';
@@ -42,6 +51,8 @@ export class Scan {
    * frequency): counted as the words are, so that no pass over every candidate and term is needed after.
    */
   readonly df: Int32Array;
+  /** Per candidate and query term ([i * T + t]), 1 once it is counted in df. */
+  private readonly dfSeen: Uint8Array;
   /**
    * Where candidate i's term frequencies start in tf ([at + term * NF + field]); -1 when no query term occurs in it.
    * Terms 0..T-1 count the query's own words, T..2T-1 the words related to them (synonyms.ts).
@@ -78,6 +89,7 @@ export class Scan {
   ) {
     this.len = new Float64Array(n * NF);
     this.df = new Int32Array(q.terms.length);
+    this.dfSeen = new Uint8Array(n * q.terms.length);
     this.tfAt = new Int32Array(n).fill(-1);
     this.tfPool = new Float32Array(Math.max(1, q.terms.length) * 2 * NF * Math.min(n, 1024));
     this.mention = new Array(n);
@@ -106,27 +118,34 @@ export class Scan {
       const s = isStopWord(w) ? undefined : stem(w);
       const own = s === undefined ? undefined : this.q.termIndex.get(s);
       const rel = s === undefined || own !== undefined ? undefined : this.q.related.get(s);
-      t = own ?? (rel === undefined ? -1 : rel + this.q.terms.length);
+      // A word only the learned table relates (Query.learned) is noted past 2T: it counts LEARNED_SHARE.
+      t = own ?? (rel === undefined ? -1 : rel + this.q.terms.length * (this.q.learned.has(s!) ? 2 : 1));
       this.wordTerms.set(w, t);
     }
     if (t < 0) return;
+    let inc = 1;
+    if (t >= 2 * this.q.terms.length) {
+      t -= this.q.terms.length;
+      inc = LEARNED_SHARE;
+    }
     if (this.spans && t < this.q.terms.length && start >= 0) this.spans.push(t, start, end);
     const { i, f } = this.at;
     this.fields[i] |= 1 << f;
     let at = this.tfAt[i]!;
     if (at < 0) at = this.newTf(i);
     const cell = at + t * NF + f;
-    if (f < DF_FIELDS && this.tfPool[cell] === 0) this.countDf(at, t);
-    this.tfPool[cell]!++;
+    // A word only the learned table relates ranks, but is not counted in the term's document frequency: a loose
+    // neighbour ("wind" for "rain") would make a rare word look common.
+    if (f < DF_FIELDS && inc === 1) this.countDf(i, t);
+    this.tfPool[cell] += inc;
   };
 
-  /** Before the first count of term (or related word) t in a field of DF_FIELDS: a candidate more, if its first. */
-  private countDf(at: number, t: number): void {
+  /** At a count of term (or related word) t in a field of DF_FIELDS: a candidate more, if its first. */
+  protected countDf(i: number, t: number): void {
     const nTerms = this.q.terms.length;
     const own = t < nTerms ? t : t - nTerms;
-    const stride = nTerms * NF;
-    for (let f = 0; f < DF_FIELDS; f++)
-      if (this.tfPool[at + own * NF + f]! > 0 || this.tfPool[at + stride + own * NF + f]! > 0) return;
+    if (this.dfSeen[i * nTerms + own]) return;
+    this.dfSeen[i * nTerms + own] = 1;
     this.df[own]!++;
   }
 

@@ -204,6 +204,7 @@ export function selectSkills(
   // What one rare word scores here: the IDF of a word that one skill has.
   const ceiling = Math.log(1 + (n - 0.5) / 1.5);
 
+  const learnedOnly = Array.from({ length: nTerms }, (_, t) => q.learnedTerms.has(t));
   const relevance = new Float64Array(n);
   const evidence = new Float64Array(n);
   const hasInformative = new Uint8Array(n);
@@ -219,12 +220,19 @@ export function selectSkills(
       let tfe = 0;
       for (let f = 0; f < NF; f++) {
         if (!((mask >> f) & 1)) continue;
-        let x = tf[at + t * NF + f]! + (t < q.wordTerms ? RELATED : PHRASE_MEANS) * tf[at + stride + t * NF + f]!;
-        if (x && f === NF - 1) x = Math.max(0, x - BODY_FLOOR * (len[i * NF + f]! / avg[f]!));
+        const own = tf[at + t * NF + f]!;
+        let x = own + (t < q.wordTerms ? RELATED : PHRASE_MEANS) * tf[at + stride + t * NF + f]!;
+        // A word widened by the learned table only: its related words rank the skill, and are no evidence to select it.
+        let xe = learnedOnly[t] ? own : x;
+        if (f === NF - 1) {
+          const floor = BODY_FLOOR * (len[i * NF + f]! / avg[f]!);
+          if (x) x = Math.max(0, x - floor);
+          if (xe) xe = Math.max(0, xe - floor);
+        }
         if (x) {
-          const norm = x / (1 - B[f]! + (B[f]! * len[i * NF + f]!) / avg[f]!);
-          tfw += WEIGHT[f]! * norm;
-          tfe += EVIDENCE_WEIGHT[f]! * norm;
+          const lenNorm = 1 - B[f]! + (B[f]! * len[i * NF + f]!) / avg[f]!;
+          tfw += (WEIGHT[f]! * x) / lenNorm;
+          tfe += (EVIDENCE_WEIGHT[f]! * xe) / lenNorm;
         }
       }
       if (tfw > 0) {
@@ -271,9 +279,10 @@ export function selectSkills(
   };
   // How much of what the request says this skill holds, anywhere (a field or its body), by information: its words
   // other than generic ones, each weighted by IDF (a word no skill has weighing as one rare word), a word the skill
-  // holds only as a related word counting half. A request is rarely about a skill that holds a small part of it: the
-  // word they share is chance ("host my blog on Netlify", "configure nginx as a reverse proxy"). Names and quoted
-  // text that this skill lacks are the request's material ("in Lisbon"), and count on neither side.
+  // holds only as a related word counting half (only as a word the learned table relates: nothing). A request is
+  // rarely about a skill that holds a small part of it: the word they share is chance ("host my blog on Netlify",
+  // "configure nginx as a reverse proxy"). Names and quoted text that this skill lacks are the request's material
+  // ("in Lisbon"), and count on neither side.
   const telling: number[] = [];
   for (let t = 0; t < q.wordTerms; t++) if (!weak[t]) telling.push(t);
   // The share; with `lacks`, the request's words the skill holds nothing of are put there (for the "below" text).
@@ -288,7 +297,7 @@ export function selectSkills(
       for (let f = 0; f < NF && !own; f++) {
         if (!((mask >> f) & 1)) continue;
         if (tf[at + t * NF + f]! > 0) own = 1;
-        else if (tf[at + stride + t * NF + f]! > 0) near = 1;
+        else if (tf[at + stride + t * NF + f]! > 0) near = learnedOnly[t] ? 0 : 1;
         // A word of a phrase whose meaning the skill holds ("figure" of "figure out why", which means debug).
         else for (const p of q.inPhrases.get(t) ?? NO_PHRASES) if (tf[at + stride + p * NF + f]! > 0) own = 1;
       }

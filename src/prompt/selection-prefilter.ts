@@ -53,7 +53,8 @@ export function prefilter(
     };
     const nTerms = q.terms.length;
     for (const [s, t] of q.termIndex) if (!mark(`t${s}`, t)) return undefined;
-    for (const [s, t] of q.related) if (!mark(`t${s}`, nTerms + t)) return undefined;
+    // A word only the learned table relates is noted past 2T (select-counted.ts: it counts less).
+    for (const [s, t] of q.related) if (!mark(`t${s}`, (q.learned.has(s) ? 2 * nTerms : nTerms) + t)) return undefined;
     for (const s of new Set(q.stems)) if (!mark(`k${s}`)) return undefined;
     for (const [key, p] of q.pairs) {
       const [a, b] = key.split(',').map((t) => q.terms[Number(t)]!);

@@ -1,6 +1,7 @@
 // Who uses a skill: the usedBy list of its index entry, which remove respects.
 import { isAbsolute } from 'node:path';
 import { SkillsError } from '../errors.js';
+import { CONSUMER_RULE, consumerProblem, quoteConsumer } from '../model/consumer.js';
 import { present } from '../fs/walk.js';
 import type { RegistryIndex } from '../formats/index-file.js';
 import { notFound, readIndex } from './index-io.js';
@@ -20,14 +21,10 @@ export async function changeUsage(dir: string, id: string, consumer: string, add
     throw new SkillsError('E_USAGE', '--for is empty: expected the id of the agent or project that uses the skill', {
       hint: `e.g. skills registry use ${id} --for content-creator`,
     });
-  // A consumer is a name shown in lists and refusals: no control or formatting characters (a terminal's escapes, a
-  // right-to-left override) go into the index.
-  if (/[\p{Cc}\p{Cf}]/u.test(who))
-    throw new SkillsError(
-      'E_USAGE',
-      `--for ${JSON.stringify(who)} holds a control or formatting character: expected the id of the agent or project that uses the skill`,
-      { hint: `e.g. skills registry use ${id} --for content-creator` },
-    );
+  // A consumer is a name shown in lists and refusals. One already recorded (before consumers were checked) can
+  // still be taken out.
+  const problem = add || /[\p{Cc}\p{Cf}]/u.test(who) ? consumerProblem(who) : undefined;
+  if (problem) throw consumerError(who, problem);
   const find = (index: RegistryIndex) => {
     const entry = index.skills.find((s) => s.id === id);
     if (!entry) throw notFound(index, id);
@@ -94,4 +91,15 @@ export async function releaseSkill(dir: string, id: string, consumers: readonly 
     return index;
   });
   return left;
+}
+
+/** The refusal of a consumer that breaks the rule (model/consumer.ts). */
+export function consumerError(who: string, problem: string): SkillsError {
+  return new SkillsError(
+    'E_USAGE',
+    `--for ${quoteConsumer(who)} ${problem}: expected the id of the agent or project that uses the skill`,
+    {
+      hint: `a consumer is ${CONSUMER_RULE}; e.g. --for content-creator`,
+    },
+  );
 }

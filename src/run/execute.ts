@@ -1,6 +1,8 @@
 import { constants } from 'node:os';
 import { SkillsError } from '../errors.js';
 import { runInGroup } from '../proc/process-group.js';
+import { isErrno } from '../fs/errno.js';
+import { execLimitError, spawnError } from './spawn-limits.js';
 import { Capture, type ScriptResultLine, type Sink } from './capture.js';
 import type { Interpreter } from './interpreter.js';
 import { maskText, maskValue } from './mask.js';
@@ -57,11 +59,14 @@ export interface RunOutcome {
 export async function executeScript(req: RunRequest): Promise<RunOutcome> {
   const out = new Capture(req.mask, req.stdout, { results: true });
   const err = new Capture(req.mask, req.stderr);
+  const args = [...req.interpreter.args, req.script, ...(req.argv ?? [req.argsJson])];
+  const tooLong = execLimitError(req.script, req.env, args);
+  if (tooLong) throw tooLong;
   let exit;
   try {
     exit = await runInGroup({
       command: req.interpreter.command,
-      args: [...req.interpreter.args, req.script, ...(req.argv ?? [req.argsJson])],
+      args,
       cwd: req.cwd,
       env: req.env,
       input: req.argv ? '' : `${req.argsJson}\n`,
@@ -84,6 +89,7 @@ export async function executeScript(req: RunRequest): Promise<RunOutcome> {
         },
       );
     }
+    if (isErrno(e)) throw spawnError(req.script, req.interpreter.command, e);
     throw new SkillsError('E_IO', `cannot run ${req.script}: ${(e as Error).message}`, { cause: e });
   }
   out.finish();

@@ -9,6 +9,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import { SkillsError } from '../errors.js';
 import { loadSdk } from './sdk.js';
 import { createServer, type ServeOptions } from './server.js';
+import { Sessions } from './sessions.js';
 import type { SkillSet } from './skill-set.js';
 
 export interface HttpOptions {
@@ -20,6 +21,10 @@ export interface HttpOptions {
   allowHosts: string[];
   /** More Origins to accept (a browser page allowed to call it). */
   allowOrigins: string[];
+  /** Close a session no request has used for this many milliseconds. */
+  sessionIdleMs: number;
+  /** At most this many open sessions; past it the one used least recently is closed. */
+  maxSessions: number;
 }
 
 export const MCP_PATH = '/mcp';
@@ -45,7 +50,12 @@ export async function serveHttp(
 ): Promise<void> {
   const sdk = await loadSdk();
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const sessions = new Sessions<{ transport: StreamableHTTPServerTransport; server: Server }>(
+    { idleMs: http.sessionIdleMs, max: http.maxSessions },
+    (s) => void s.server.close().catch(() => {}),
+  );
+  const sweep = setInterval(() => sessions.expire(), Math.min(http.sessionIdleMs, 60_000));
+  sweep.unref();
   let hosts = new Set<string>();
   let origins = new Set<string>();
 
@@ -92,7 +102,19 @@ export async function serveHttp(
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const s = sessions.get(id);
-      if (!s) return reply(res, 404, -32001, 'Session not found: initialize a new session');
+      if (!s)
+        return reply(
+          res,
+          404,
+          -32001,
+          'Session not found (it was closed, or expired after being idle): initialize a new session',
+        );
+      // The listening GET stream stays open for as long as the client is connected: it neither uses nor keeps the
+      // session, or no connected client would ever be idle.
+      if (req.method !== 'GET') {
+        sessions.begin(id);
+        res.once('close', () => sessions.end(id));
+      }
       return s.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, -32000, 'no session: POST an initialize request first');
@@ -105,16 +127,33 @@ export async function serveHttp(
     const messages = Array.isArray(body) ? body : [body];
     if (!messages.some((m) => sdk.types.isInitializeRequest(m)))
       return reply(res, 400, -32000, 'no session: the first request of a session is initialize');
+    if (!sessions.makeRoom())
+      return reply(
+        res,
+        503,
+        -32000,
+        `too many sessions: all ${http.maxSessions} open sessions have a request running; try again when one ends, or start the server with a higher --max-sessions`,
+        { 'retry-after': '5' },
+      );
     const server = createServer(set, sdk, options);
+    // The session is counted from its initialize on, so that concurrent ones cannot pass the limit together.
+    const sid = randomUUID();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sid) => {
-        sessions.set(sid, { transport, server });
+      sessionIdGenerator: () => sid,
+      onsessioninitialized: () => {
         servers.add(server);
       },
     });
+    sessions.add(sid, { transport, server });
+    res.once('close', () => {
+      sessions.end(sid);
+      if (transport.sessionId === undefined) {
+        sessions.delete(sid);
+        void server.close().catch(() => {});
+      }
+    });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      sessions.delete(sid);
       servers.delete(server);
     };
     await server.connect(transport);
@@ -150,6 +189,7 @@ export async function serveHttp(
     if (signal.aborted) return done();
     signal.addEventListener('abort', () => done(), { once: true });
   });
+  clearInterval(sweep);
   for (const s of sessions.values()) await s.server.close().catch(() => {});
   await new Promise<void>((done) => {
     httpServer.close(() => done());

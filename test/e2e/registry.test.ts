@@ -362,6 +362,17 @@ describe('skills remove, use, unuse (built CLI)', () => {
     expect(escape.stderr).not.toContain('\u001b');
     const empty = await cli(reg, ['registry', 'use', 'shared', '--for', ' ']);
     expect(empty.stderr).toContain('error: --for is empty');
+    // Nor one that would widen every row of a list (5,000 characters), or a relative path.
+    const long = await cli(reg, ['registry', 'use', 'shared', '--for', 'z'.repeat(5000)]);
+    expect(long.exitCode).toBe(2);
+    expect(long.stderr).toBe(
+      `error: --for "${'z'.repeat(40)}…" is 5000 characters long (the limit is 100): expected the id of the agent or project that uses the skill\nhint: a consumer is a name of at most 100 characters without "/", "\\" or control characters (content-creator, claude-code), or the absolute path of a project's folder; e.g. --for content-creator`,
+    );
+    const up = await cli(reg, ['registry', 'use', 'shared', '--for', '../x']);
+    expect(up.exitCode).toBe(2);
+    expect(up.stderr).toContain(
+      'error: --for "../x" holds "/", a path separator (a project is recorded by its absolute path)',
+    );
     expect(readFileSync(join(reg, 'index.json'), 'utf8')).toBe(before);
 
     const refused = await cli(reg, ['registry', 'remove', 'shared']);

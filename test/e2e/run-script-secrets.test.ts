@@ -279,3 +279,38 @@ describe('run-script: output that is not UTF-8', () => {
     expect(r.stderr.toString()).toContain(`stdout was truncated at 1 MB (1048576 bytes kept, ${256 * 7 + 2 * MB} more`);
   });
 });
+
+describe('run-script: what the system would refuse to start', () => {
+  let t: { dir: string; cleanup: () => void };
+  beforeAll(() => {
+    t = tempDir('skills-run-start-');
+    writeTree(t.dir, {
+      'sk/SKILL.md': skillMd('name: sk\ndescription: Starts a script. Use when testing run-script spawn errors.'),
+      'sk/.env.example': 'LONG_TOKEN=\n',
+      'sk/scripts/hi.sh': '#!/bin/bash\necho ok\n',
+      'sk/scripts/odd.sh': `#!${join(t.dir, 'not-a-program')}\necho ok\n`,
+      'not-a-program': 'echo this file is not executable\n',
+      'long.env': `LONG_TOKEN=${'y'.repeat(200_000)}\n`,
+    });
+  });
+  afterAll(() => t.cleanup());
+
+  it('refuses a secret over the 128 KiB Linux allows one variable, naming it, its size and what to do', async () => {
+    const r = await runCli(['run-script', join(t.dir, 'sk'), 'hi', '--secrets', join(t.dir, 'long.env')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: cannot run ${join(t.dir, 'sk/scripts/hi.sh')}: the environment variable LONG_TOKEN is 200,012 bytes (as LONG_TOKEN=value), over the 131,072 bytes (128 KiB) Linux allows one variable\n` +
+        'hint: put the value in a file and give the script its path instead (e.g. LONG_TOKEN_FILE=/path/to/file in the secrets file, declared beside LONG_TOKEN), for it to read',
+    );
+  });
+
+  it('tells any other spawn error as what it means, naming the script', async () => {
+    const r = await runCli(['run-script', join(t.dir, 'sk'), 'odd']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(
+      `error: cannot run ${join(t.dir, 'sk/scripts/odd.sh')} with ${join(t.dir, 'not-a-program')}: permission denied: the interpreter is not an executable file, or a folder on its way may not be searched (EACCES)\nhint: check the shebang`,
+    );
+    expect(r.stderr).not.toContain('spawn');
+  });
+});

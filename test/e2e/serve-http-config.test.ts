@@ -141,6 +141,45 @@ describe('skills serve --http', () => {
   });
 });
 
+describe('skills serve --http: sessions are bounded', () => {
+  it('past --max-sessions closes the session used least recently; its SDK client gets 404 and initializes again', async () => {
+    const h = await serveHttp([EXAMPLES, '--max-sessions', '2']);
+    const connect = async () => {
+      const client = new Client({ name: 'bounded', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(h.url)));
+      return client;
+    };
+    try {
+      const first = await connect();
+      const second = await connect();
+      await first.listTools();
+      // `first` was used last: a third session closes `second`, whose listening stream does not keep it open.
+      const third = await connect();
+      await expect(second.listTools()).rejects.toMatchObject({
+        code: 404,
+        message: expect.stringContaining('Session not found'),
+      });
+      expect((await first.listTools()).tools.length).toBeGreaterThan(0);
+      expect((await third.listTools()).tools.length).toBeGreaterThan(0);
+      await second.close().catch(() => {});
+      const again = await connect();
+      expect((await listAll(again)).skills).toHaveLength(EXAMPLE_NAMES.length);
+      for (const c of [first, third, again]) await c.close();
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('refuses a --session-idle or --max-sessions that is not a positive number, flag or environment variable', async () => {
+    const idle = await runCli(['serve', EXAMPLES, '--http', '0', '--session-idle', '0']);
+    expect(idle.exitCode).toBe(2);
+    expect(idle.stderr).toContain('--session-idle must be a number of minutes above 0, not "0"');
+    const max = await runCli(['serve', EXAMPLES, '--http', '0'], { env: { SKILLS_SERVE_MAX_SESSIONS: '1.5' } });
+    expect(max.exitCode).toBe(2);
+    expect(max.stderr).toContain('SKILLS_SERVE_MAX_SESSIONS must be a whole number from 1 to 100000, not "1.5"');
+  });
+});
+
 describe('skills serve over stdio, from the command line', () => {
   it('ends with exit code 0 when the client closes stdin', async () => {
     const r = await runCli(['serve', EXAMPLES], { input: '' });

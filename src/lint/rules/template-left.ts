@@ -4,10 +4,23 @@ import type { Rule, RuleContext } from '../types.js';
 
 const MARKDOWN = /\.(?:md|markdown)$/i;
 
+/**
+ * The end of a template line that is looked for before the lines are split: from its first apostrophe, else from its
+ * first capital letter. A text that holds the line holds this end of it, and a search stops at every place of its first
+ * character: `1` (of `1. Restate …`) and `*` (of `**Agent:** …`) stand in every numbered list and bold word, `'` and
+ * `A` less often, and not at all in the bench's 1 MB bodies, which number their sections: there `1. Restate …` took
+ * 0.33 ms a MB to search, `'s goal …` 0.05; the four searches over the real skills' Markdown 0.6 ms a MB, now 0.45.
+ */
+export function searchedEnd(line: string): string {
+  const quote = line.indexOf("'");
+  return line.slice(quote >= 0 ? quote : Math.max(0, line.search(/[A-Z]/)));
+}
+const SEARCHED = TEMPLATE_LINES.map(searchedEnd);
+
 /** The first line of `text` that is one of the template's lines (leading and trailing blanks aside), with its index. */
-function templateLine(text: string): { line: string; index: number } | undefined {
-  // Most texts hold none: one search for each line's distinctive words before the lines are split.
-  if (!TEMPLATE_LINES.some((l) => text.includes(l))) return undefined;
+export function templateLine(text: string): { line: string; index: number } | undefined {
+  // Most texts hold none: one search for each line's distinctive end before the lines are split.
+  if (!SEARCHED.some((l) => text.includes(l))) return undefined;
   const lines = text.split('\n');
   for (const [index, raw] of lines.entries()) {
     const line = raw.trim();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatList } from '../../../src/commands/list.js';
+import { formatList, usedByCell } from '../../../src/commands/list.js';
 import type { ListRow } from '../../../src/registry/list.js';
 import { paint } from '../../../src/ui/color.js';
 import { columns } from '../../../src/ui/columns.js';
@@ -56,5 +56,25 @@ describe('formatList', () => {
     expect(new Set(at).size).toBe(1);
     for (const l of lines) expect(columns(l), l).toBeLessThanOrEqual(100);
     expect(lines.slice(2).every((l) => l.endsWith('…'))).toBe(true);
+  });
+});
+
+describe('usedByCell', () => {
+  it('shows the consumers that fit in 40 columns and counts the rest; a name too long is cut', () => {
+    expect(usedByCell([])).toBe('-');
+    expect(usedByCell(['a', 'b'])).toBe('a, b');
+    const names = ['content-creator', 'manager-bee', 'reviewer', 'tester', 'writer'];
+    expect(usedByCell(names)).toBe('content-creator, manager-bee, +3');
+    expect(usedByCell(['z'.repeat(5000)])).toBe(`${'z'.repeat(39)}…`);
+    expect(usedByCell(['z'.repeat(5000), 'a'])).toBe(`${'z'.repeat(35)}…, +1`);
+  });
+
+  it('keeps one long consumer from widening the rows of a list', () => {
+    const rows = [{ ...row('used', 'Used a lot.'), usedBy: ['z'.repeat(5000)] }, row('free', 'Used by nobody.')];
+    const out = formatList(rows, { long: false, width: 120, c: paint(false) })
+      .trimEnd()
+      .split('\n');
+    for (const line of out) expect(columns(line)).toBeLessThanOrEqual(120);
+    expect(out.find((l) => l.startsWith('free'))!.length).toBeLessThan(100);
   });
 });
