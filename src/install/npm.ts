@@ -13,7 +13,7 @@ import { idOfPackage, resolveNpmRequests, type NpmHeld } from '../resolve/from-n
 import { isUnversioned, registryVersion } from '../registry/unversioned.js';
 import type { Resolution } from '../resolve/types.js';
 import type { Gathered } from './remote.js';
-import { prepareArchived, unpackArchive, type Scratch } from './sources.js';
+import { classifySource, prepareArchived, unpackArchive, type Scratch } from './sources.js';
 import type { InstallOptions, InvalidSource, Prepared } from './types.js';
 
 const fetchOptions = (options: Pick<InstallOptions, 'cwd' | 'env'>): NpmFetchOptions => ({
@@ -146,6 +146,15 @@ export async function gatherNpm(
     });
   }
   return { found, several: false, warnings };
+}
+
+/** Every npm package among the install's sources, gathered together (gatherNpm). */
+export async function gatherNpmSources(options: InstallOptions, scratch: Scratch, lock?: Lockfile): Promise<Gathered> {
+  const remotes = options.sources.flatMap((raw) => {
+    const c = classifySource(raw, options.cwd);
+    return c.kind === 'npm' ? [c.remote] : [];
+  });
+  return gatherNpm(remotes, options, scratch, lock);
 }
 
 /**

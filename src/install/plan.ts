@@ -13,8 +13,6 @@ import {
   someOf,
   tiedSkipped,
 } from './namesakes.js';
-import { MAX_POINTER_BYTES, lfsPointerSize } from '../formats/lfs-pointer.js';
-import { readHead } from '../skill/script-info.js';
 import { diffLockfiles, formatLockSource, intoOf, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import type { DependencySpec } from '../model/spec.js';
 import { readIndex, readReleases } from '../registry/index-io.js';
@@ -32,6 +30,7 @@ import {
 } from '../resolve/resolve.js';
 import { lockPath } from './lock.js';
 import type { Gathered } from './remote.js';
+import { lfsPointers } from './lfs-pointers.js';
 import { classifySource, prepareArchived, unpackArchive, type Classified, type Scratch } from './sources.js';
 import type { InstallOptions, InstallOutcome, InvalidSource, Plan, Planned, Prepared } from './types.js';
 
@@ -152,14 +151,6 @@ export function alone(raw: string, p: Prepared): string {
   return `skills install ${p.typed}`;
 }
 
-/** The npm packages among the sources. */
-function npmRemotes(options: InstallOptions): Extract<Classified, { kind: 'npm' }>['remote'][] {
-  return options.sources.flatMap((raw) => {
-    const c = classifySource(raw, options.cwd);
-    return c.kind === 'npm' ? [c.remote] : [];
-  });
-}
-
 /** Plan an install of the sources given: each resolved, with its dependencies, against the registry (or --from). */
 export async function planFromSources(
   options: InstallOptions,
@@ -197,7 +188,7 @@ export async function planFromSources(
       several,
       warnings: said,
     } = c.kind === 'npm'
-      ? await (await import('./npm.js')).gatherNpm(npmRemotes(options), options, scratch, lock)
+      ? await (await import('./npm.js')).gatherNpmSources(options, scratch, lock)
       : await gather(c, raw, options, scratch, lockDir, recorded);
     if (said) warnings.push(...said);
     let chosen = found;
@@ -469,31 +460,6 @@ export async function planFromSources(
 /** The skill's symbolic links that lead out of it (or nowhere): a copy leaves them out. */
 const outwardLinks = (p: Prepared) =>
   p.skill.entries.filter((e) => e.kind === 'symlink' && !e.inside).map((e) => e.path);
-
-/**
- * The files of a skill fetched from a git repository that are Git LFS pointers (formats/lfs-pointer.ts), in path order;
- * worked out once a skill. Only files small enough to be one are read, and only their first bytes.
- */
-const lfsPointers = (p: Prepared): string[] => {
-  if (p.origin?.commit === undefined) return [];
-  let found = pointersOf.get(p);
-  if (found) return found;
-  found = [];
-  for (const f of p.files ?? []) {
-    if (f.kind !== 'file' || (f.size !== undefined && f.size > MAX_POINTER_BYTES)) continue;
-    let head: string;
-    try {
-      head = f.content ? f.content.toString('latin1') : readHead(f.abs, MAX_POINTER_BYTES + 1);
-    } catch {
-      continue;
-    }
-    if (lfsPointerSize(head) !== undefined) found.push(f.rel);
-  }
-  found.sort();
-  pointersOf.set(p, found);
-  return found;
-};
-const pointersOf = new WeakMap<Prepared, string[]>();
 
 /** The skill's files of secrets (.env), which a copy leaves out. */
 const secretFiles = (p: Prepared) =>
