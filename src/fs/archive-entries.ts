@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
-import { isInside } from './walk.js';
+import { isInside, isMacFile } from './walk.js';
 import { errnoIn, explainErrno } from './errno.js';
 
 export interface ArchiveLimits {
@@ -142,7 +142,7 @@ export function isLitter(name: string): boolean {
     .replace(/\/+$/, '')
     .split('/');
   const base = parts.at(-1) ?? '';
-  return parts.includes('__MACOSX') || base === '.DS_Store' || base.startsWith('._');
+  return parts.includes('__MACOSX') || isMacFile(base);
 }
 
 export function refusal(

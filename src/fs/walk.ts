@@ -25,6 +25,15 @@ export const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '__pyca
  */
 export const LEFTOVER = /^\..+\.(?:tmp(?:-w)?\.(\d+)\.[0-9a-f]{8}|skills-fix-(\d+))$/;
 
+/**
+ * macOS's own files beside a skill's: Finder's `.DS_Store` and the AppleDouble `._<name>` files it writes on volumes
+ * without extended attributes (a shared drive, a zip unpacked elsewhere). Never part of a skill: not packed, stored,
+ * copied or hashed, as an archive's are never written (fs/archive-entries.ts isLitter) and as npm leaves them out.
+ */
+export function isMacFile(name: string): boolean {
+  return name === '.DS_Store' || name.startsWith('._');
+}
+
 /** True when `name` is a temp file one of our writers makes (alive or not). */
 export function isLeftover(name: string): boolean {
   return LEFTOVER.test(name);

@@ -4,7 +4,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { serializeLockfile, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import { tempName, writeAtomic } from '../fs/atomic.js';
-import { present } from '../fs/walk.js';
+import { isMacFile, present } from '../fs/walk.js';
 import { peekReleases, readIndex } from '../registry/index-io.js';
 import { digest, skillFiles } from '../registry/integrity.js';
 import { removeSkill } from '../registry/remove.js';
@@ -76,7 +76,8 @@ function installedContents(
 
 /**
  * True when `target` is a copy skills wrote, unchanged: a folder whose files hash to one of `known` and that holds
- * nothing the hash leaves out (a .env of secrets, a .git), bar what running it leaves (__pycache__, .DS_Store).
+ * nothing the hash leaves out (a .env of secrets, a .git), bar what running it leaves (__pycache__) and macOS's
+ * files (.DS_Store, ._*).
  */
 function isInstalledCopy(target: string, known: Set<string>): boolean {
   if (!statSync(target).isDirectory()) return false;
@@ -89,7 +90,7 @@ function isInstalledCopy(target: string, known: Set<string>): boolean {
     const rel = relative(target, join(d.parentPath ?? d.path, d.name))
       .split(sep)
       .join('/');
-    return hashed.has(rel) || d.name === '.DS_Store' || rel.split('/').includes('__pycache__');
+    return hashed.has(rel) || isMacFile(d.name) || rel.split('/').includes('__pycache__');
   });
 }
 

@@ -21,7 +21,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 import type { Skill } from '../model/skill.js';
 import { SkillsError } from '../errors.js';
-import { SKIP_DIRS, isInside } from '../fs/walk.js';
+import { SKIP_DIRS, isInside, isMacFile } from '../fs/walk.js';
 import { readBounded } from '../fs/read.js';
 import { isLeftover, syncDir, syncFile, tempName } from '../fs/atomic.js';
 import { afterCleanup, errnoIn, explainErrno } from '../fs/errno.js';
@@ -83,8 +83,8 @@ const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const isSecret = (name: string) => /^\.env(\..+)?$/.test(name) && !/^\.env\.(example|sample|template)$/.test(name);
 
 /**
- * What goes into the archive of the skill at `root`: every file but .git, node_modules, .DS_Store, secrets
- * (.env, .env.*), what .skillignore names, and `exclude` (the archive being written). A symlink is read
+ * What goes into the archive of the skill at `root`: every file but .git, node_modules, macOS's .DS_Store and ._*,
+ * secrets (.env, .env.*), what .skillignore names, and `exclude` (the archive being written). A symlink is read
  * through when it stays inside the skill; one that leads out throws E_INVALID naming it.
  */
 export async function planPack(root: string, exclude: string[] = []): Promise<PackPlan> {
@@ -149,7 +149,7 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
       } else if (!isDir && !d.isFile()) {
         continue; // sockets, FIFOs: nothing an archive should carry
       }
-      if (isDir ? SKIP_DIRS.has(d.name) : d.name === '.DS_Store') continue;
+      if (isDir ? SKIP_DIRS.has(d.name) : isMacFile(d.name)) continue;
       if (!isDir && isLeftover(d.name)) {
         plan.leftovers.push(path);
         continue;

@@ -12,7 +12,7 @@ import {
   realpathSync,
   statSync,
 } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { onceEach } from '../model/memo.js';
 import type { Skill, SkillEntry } from '../model/skill.js';
@@ -20,7 +20,7 @@ import { DEFAULT_LIMITS } from '../fs/archive.js';
 import { packedMode } from '../fs/archive-entries.js';
 import { readOpenFile } from '../fs/read.js';
 import type { HeldFile } from '../fs/read-held.js';
-import { SKIP_DIRS, checkOpenedWithin, isInside, isLeftover, walkedWhole } from '../fs/walk.js';
+import { SKIP_DIRS, checkOpenedWithin, isInside, isLeftover, isMacFile, walkedWhole } from '../fs/walk.js';
 
 /** One file the registry hashes and copies; a symlink that stays inside the skill is the file it leads to. */
 export interface StoredFile {
@@ -65,11 +65,29 @@ export interface KnownFile {
 /** What the store takes of one skill: what install takes of an archive. */
 const STORE_LIMITS = DEFAULT_LIMITS;
 
+/** Set while withMacFiles hashes a folder as an older skills did: macOS's ._ files counted. */
+let macFilesCounted = false;
+
 /** Names that are never copied or hashed: VCS and OS litter, and secrets (.env, .env.local; not .env.example). */
 export function skipped(name: string, isDir: boolean): boolean {
   if (isDir) return SKIP_DIRS.has(name);
-  if (name === '.DS_Store' || isLeftover(name)) return true;
+  if (isLeftover(name) || (isMacFile(name) && !(macFilesCounted && name !== '.DS_Store'))) return true;
   return isSecretFile(name);
+}
+
+/**
+ * The integrity skills gave a folder that holds AppleDouble `._` files before it left them out (as it always left
+ * out .DS_Store): a lock or a registry written then still holds the same content. Undefined when it holds none.
+ */
+function withMacFiles(root: string): string | undefined {
+  macFilesCounted = true;
+  let files: StoredFile[];
+  try {
+    files = skillFiles(root);
+  } finally {
+    macFilesCounted = false;
+  }
+  return files.some((f) => isMacFile(basename(f.rel))) ? digest(files) : undefined;
 }
 
 /** A file of secrets by its name (.env, .env.local; not .env.example), never copied, hashed or packed. */
@@ -365,13 +383,14 @@ export function legacyDigests(files: StoredFile[]): string[] {
 
 /** legacyDigests of a folder's files. */
 export function legacyIntegrities(root: string): string[] {
-  return legacyDigests(skillFiles(root));
+  const mac = withMacFiles(root);
+  return [...legacyDigests(skillFiles(root)), ...(mac === undefined ? [] : [mac])];
 }
 
 /** True when a folder holds what `integrity` records: its integrity now, or one a link inside it once gave. */
 export function folderHolds(root: string, integrity: string): boolean {
   const files = skillFiles(root);
-  return digest(files) === integrity || legacyDigests(files).includes(integrity);
+  return digest(files) === integrity || legacyDigests(files).includes(integrity) || withMacFiles(root) === integrity;
 }
 
 /** What a run may still hold in memory of the files it hashed, so that it need not read them again to copy them. */

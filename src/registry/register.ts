@@ -168,7 +168,7 @@ export async function registerSkills(
       await updateIndex(
         dir,
         (idx, update) => {
-          cleanLeftovers(dir);
+          cleanLeftovers(dir, update.recorded);
           // The index as read under the lock, by id: each skill of the batch found without a scan of the list.
           const entries = new Map(idx.skills.map((e) => [e.id, e]));
           for (const s of pending) {

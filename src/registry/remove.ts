@@ -57,7 +57,7 @@ export async function removeSkill(
   await updateIndex(
     dir,
     (index, update) => {
-      cleanLeftovers(dir);
+      cleanLeftovers(dir, update.recorded);
       const entry = check(index);
       const removed = version === undefined ? [...entry.versions] : [version];
       const releases = update.releases(id);

@@ -13,11 +13,11 @@ import {
   rmSync,
   symlinkSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { cleanLeftoversBelow, deadOwner, tempName, writeAll } from '../fs/atomic.js';
 import { present } from '../fs/walk.js';
 import type { TreeEntry, TreeWriter } from '../fs/tree-writer.js';
-import { contentOf, hashFile, sri, type StoredFile } from './integrity.js';
+import { contentOf, folderHolds, hashFile, sri, type StoredFile } from './integrity.js';
 import { STAGING_PREFIX, TRASH_PREFIX } from './layout.js';
 
 /**
@@ -156,11 +156,20 @@ export function removeTree(dir: string): void {
 }
 
 /**
+ * The integrity a registry records for the stored copy at `rel` (`custom/<id>@<version>`), when its index lists that
+ * release at that path; undefined when nothing refers to the path.
+ */
+export type RecordedIntegrity = (rel: string) => string | undefined;
+
+/**
  * Remove staging and trash folders left by writers that were killed (sealed or not), and the temp files of their
  * index and releases writes (`releases/.<id>.json.tmp-w.<pid>.<hex>`: a Ctrl-C while a batch flushed them); a live
- * writer's are kept.
+ * writer's are kept. A trash folder is a stored copy its writer moved aside before index.json was written (a
+ * replaced version, a removed skill): with `recorded`, one the registry still records is put back when its path is
+ * empty, or when what is there does not hold the recorded integrity while the trash does (a new copy renamed in
+ * and killed before index.json was written); any other trash is removed.
  */
-export function cleanLeftovers(dir: string): void {
+export function cleanLeftovers(dir: string, recorded?: RecordedIntegrity): void {
   cleanLeftoversBelow(dir, 1);
   cleanLeftoversBelow(join(dir, 'releases'), 1);
   for (const part of ['built-in', 'custom']) {
@@ -170,10 +179,31 @@ export function cleanLeftovers(dir: string): void {
     } catch {
       continue;
     }
-    for (const name of names)
-      if ((name.startsWith(STAGING_PREFIX) || name.startsWith(TRASH_PREFIX)) && deadOwner(name))
-        removeTree(join(dir, part, name));
+    for (const name of names) {
+      if (!(name.startsWith(STAGING_PREFIX) || name.startsWith(TRASH_PREFIX)) || !deadOwner(name)) continue;
+      const abs = join(dir, part, name);
+      if (name.startsWith(TRASH_PREFIX) && recorded && putBack(dir, part, name, abs, recorded)) continue;
+      removeTree(abs);
+    }
   }
+}
+
+/** Put a dead writer's trash folder back at its path when the registry still records it there (cleanLeftovers). */
+function putBack(dir: string, part: string, name: string, trash: string, recorded: RecordedIntegrity): boolean {
+  const base = name.slice(TRASH_PREFIX.length).replace(/\.\d+\.[0-9a-f]+$/, '');
+  const rel = `${part}/${base}`;
+  const integrity = recorded(rel);
+  if (integrity === undefined) return false;
+  const target = join(dir, rel);
+  if (!present(target)) {
+    renameSync(trash, target);
+    return true;
+  }
+  if (folderHolds(target, integrity) || !folderHolds(trash, integrity)) return false;
+  const unrecorded = moveAside(target)!;
+  renameSync(trash, target);
+  removeTree(unrecorded);
+  return true;
 }
 
 /**
@@ -182,7 +212,8 @@ export function cleanLeftovers(dir: string): void {
  */
 export function moveAside(abs: string): string | undefined {
   if (!present(abs)) return undefined;
-  const trash = join(dirname(abs), tempName(TRASH_PREFIX, 'x'));
+  // Named after the copy, so that a killed writer's trash can be put back (cleanLeftovers).
+  const trash = join(dirname(abs), tempName(TRASH_PREFIX, basename(abs)));
   renameSync(abs, trash);
   return trash;
 }

@@ -25,7 +25,7 @@ import {
 } from './index-io.js';
 import { BACKUP_FILE, INDEX_FILE, LOCK_FILE, RELEASES_DIR, ensureDir, releasesFile } from './layout.js';
 import { updateResolveIndex } from './resolve-index.js';
-import { moveAside, removeTree } from './store.js';
+import { moveAside, removeTree, type RecordedIntegrity } from './store.js';
 
 /** How long a change waits for another process's change of the registry before giving up. */
 const LOCK_WAIT_MS = 60_000;
@@ -57,6 +57,8 @@ export interface IndexUpdate {
   takeOut(abs: string): void;
   /** A stored folder this change put in place: removed again should the change stop before index.json is written. */
   putIn(abs: string): void;
+  /** What the registry records for a stored copy's path, as read under the lock (cleanLeftovers puts trash back). */
+  recorded: RecordedIntegrity;
 }
 
 export interface UpdateIndexOptions {
@@ -132,6 +134,17 @@ export async function updateIndex(
         undo.push(() => renameSync(trash, abs));
       },
       putIn: (abs) => undo.push(() => removeTree(abs)),
+      recorded: (rel) => {
+        // `<part>/<id>@<version>`, a release the index lists at that very path.
+        const slash = rel.indexOf('/');
+        const at = rel.lastIndexOf('@');
+        if (slash < 0 || at <= slash + 1) return undefined;
+        const id = rel.slice(slash + 1, at);
+        const version = rel.slice(at + 1);
+        if (!current.skills.some((e) => e.id === id && e.versions.includes(version))) return undefined;
+        const release = Object.hasOwn(releasesOf(id), version) ? releasesOf(id)[version] : undefined;
+        return release?.path === rel ? release.integrity : undefined;
+      },
     };
     const { next, wanted, written, final, textOf, replaced } = await (async () => {
       try {

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { parseIndex } from '../../src/formats/index-file.js';
+import { folderIntegrity } from '../../src/registry/integrity.js';
 import { readSelectionIndex } from '../../src/prompt/selection-index.js';
 import { BIN, EXAMPLE_IDS, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
 import { rebuiltResolveIndex, resolveIndexText } from '../helpers/resolve-index.js';
@@ -746,6 +747,68 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
     expect(staging()).toEqual([]);
     expect(readdirSync(join(reg, 'built-in')).sort()).toEqual(['big@1.0.0', 'small@1.0.0']);
     expect(readdirSync(join(reg, 'built-in/big@1.0.0/references'))).toHaveLength(40);
+  });
+
+  describe('a stored copy a killed writer moved aside (before index.json was written) is put back by the next write', () => {
+    /** A registry holding one@1.0.0 (a reference that says `first`), and the pid of a process that has ended. */
+    async function registryWithOne() {
+      const reg = join(fresh(), 'registry');
+      const src = fresh('src');
+      makeSkill(src, 'one', '1.0.0', { 'references/what.md': 'first\n' });
+      expect((await cli(reg, ['sync', src])).exitCode).toBe(0);
+      const gone = (await execa(process.execPath, ['-e', 'console.log(process.pid)'])).stdout.trim();
+      const other = fresh('other');
+      makeSkill(other, 'two', '1.0.0');
+      return { reg, src, other, trash: join(reg, `built-in/.trash-one@1.0.0.${gone}.0badf00d`) };
+    }
+    const stored = (reg: string) => join(reg, 'built-in/one@1.0.0');
+    const recorded = (reg: string) =>
+      (
+        JSON.parse(readFileSync(join(reg, 'releases/one.json'), 'utf8')) as {
+          releases: Record<string, { integrity: string }>;
+        }
+      ).releases['1.0.0']!.integrity;
+
+    it('killed between moving the copy aside and writing index.json (remove, or a replace before its rename): its path is empty, and the copy goes back', async () => {
+      const { reg, other, trash } = await registryWithOne();
+      renameSync(stored(reg), trash);
+      expect((await cli(reg, ['sync', other])).exitCode).toBe(0);
+      expect(existsSync(trash)).toBe(false);
+      expect(readFileSync(join(stored(reg), 'references/what.md'), 'utf8')).toBe('first\n');
+      expect(folderIntegrity(stored(reg))).toBe(recorded(reg));
+      expect(
+        indexOf(reg)
+          .skills.map((s) => s.id)
+          .sort(),
+      ).toEqual(['one', 'two']);
+    });
+
+    it('killed after a replacement was renamed in, before index.json recorded it: the recorded copy goes back, the unrecorded one goes', async () => {
+      const { reg, other, trash } = await registryWithOne();
+      renameSync(stored(reg), trash);
+      const unrecorded = fresh('unrecorded');
+      makeSkill(unrecorded, 'one', '1.0.0', { 'references/what.md': 'second\n' });
+      cpSync(join(unrecorded, 'one'), stored(reg), { recursive: true });
+      expect((await cli(reg, ['sync', other])).exitCode).toBe(0);
+      expect(readFileSync(join(stored(reg), 'references/what.md'), 'utf8')).toBe('first\n');
+      expect(folderIntegrity(stored(reg))).toBe(recorded(reg));
+      expect(readdirSync(join(reg, 'built-in')).filter((n) => n.startsWith('.'))).toEqual([]);
+    });
+
+    it('killed after index.json was written: the copy in place is the recorded one, and the trash is removed', async () => {
+      const { reg, src, other, trash } = await registryWithOne();
+      cpSync(stored(reg), trash, { recursive: true });
+      expect((await cli(reg, ['sync', other])).exitCode).toBe(0);
+      expect(existsSync(trash)).toBe(false);
+      expect(folderIntegrity(stored(reg))).toBe(recorded(reg));
+      // A removed skill's trash: nothing records its path any more.
+      expect((await cli(reg, ['registry', 'remove', 'one@1.0.0'])).exitCode).toBe(0);
+      cpSync(join(src, 'one'), trash, { recursive: true });
+      makeSkill(other, 'three', '1.0.0');
+      expect((await cli(reg, ['sync', other])).exitCode).toBe(0);
+      expect(existsSync(trash)).toBe(false);
+      expect(existsSync(stored(reg))).toBe(false);
+    });
   });
 
   it('the temp files of releases and index writes a killed sync left are removed by the next write; a live writer’s stay', async () => {

@@ -7,7 +7,8 @@ import { runCli, tempFolders } from '../helpers/cli.js';
 import { describeTree, skillMd, writeTree } from '../helpers/tree.js';
 
 // Every way a skill comes in (its folder, pack's .tgz, a registry copy, a git repository) places the same tree:
-// a symlink inside the skill as the file or folder it leads to, modes 644 or 755 (pack's), so the same integrity.
+// a symlink inside the skill as the file or folder it leads to, modes 644 or 755 (pack's), macOS's .DS_Store and ._
+// files left out, so the same integrity.
 
 const { fresh, cleanup } = tempFolders('skills-same-tree-e2e-');
 afterAll(cleanup);
@@ -32,6 +33,9 @@ function linkedSkill(parent: string): string {
     'private.md': 'private\n',
     'group.md': 'group\n',
     'setuid.sh': '#!/bin/sh\necho setuid\n',
+    // macOS's files (a skill copied through a shared drive): never part of the skill, whichever way it comes in.
+    '.DS_Store': 'x',
+    'references/._notes.md': '\u0000\u0005\u0016\u0007',
   });
   symlinkSync('../references/notes.md', join(root, 'scripts/notes.md'));
   symlinkSync('references', join(root, 'refs'));

@@ -138,11 +138,13 @@ describe('pack: reproducible archives', () => {
     }
   });
 
-  it('leaves out .git, node_modules, .DS_Store, secrets and what .skillignore names; keeps .env.example', async () => {
+  it('leaves out .git, node_modules, .DS_Store, AppleDouble ._ files, secrets and what .skillignore names; keeps .env.example', async () => {
     const dir = makeSkill(fresh(), 'packed', {
       '.git/HEAD': 'ref: refs/heads/main\n',
       'node_modules/x/index.js': '1\n',
       '.DS_Store': 'x',
+      '._SKILL.md': '\u0000\u0005\u0016\u0007',
+      'references/._notes.md': '\u0000\u0005\u0016\u0007',
       '.env': 'TOKEN=secret\n',
       '.env.local': 'TOKEN=secret\n',
       '.env.example': 'TOKEN=\n',
