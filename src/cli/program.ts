@@ -270,6 +270,10 @@ export function buildProgram(ctx: Context, setExit: SetExit, argv?: readonly str
     .argument('[dirs...]', 'skill folders to list instead of the default ones');
   listOptions(list)
     .option('--no-registry', 'read no registry: the skill folders only')
+    .option(
+      '-c, --config <file>',
+      'configuration file whose skillDirs to list (default: the nearest skills.config.json)',
+    )
     .addHelpText('after', examples(['skills ls', 'skills list --no-registry --json', 'skills list ./vendor/skills']))
     .action(act(async () => (await import('../commands/list.js')).list, ['dirs']));
 

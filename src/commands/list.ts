@@ -22,6 +22,8 @@ export interface ListOptions {
   color?: boolean;
   /** --verbose: every warning (else the first few: prompt/skill-warnings.ts). */
   verbose?: boolean;
+  /** -c: the skills.config.json whose skillDirs are listed (else the nearest one). */
+  config?: string;
 }
 
 /** `skills list [dirs…]`: the registry's skills (from its index alone) and those in skill folders. */
@@ -35,6 +37,7 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
     home: homeOf(ctx),
     env: ctx.env,
     given: options.dirs,
+    ...(options.config === undefined ? {} : { config: options.config }),
     owner: options.owner,
     layout: options.layout,
     // What an unchanged folder skill shows is kept in the user's cache (off with SKILLS_LIST_CACHE=0).

@@ -40,6 +40,8 @@ export interface FolderSources {
    * Folders named on the command line (relative to cwd); none: skillDirs from skills.config.json, else the defaults.
    */
   given?: string[];
+  /** The configuration file (relative to cwd) whose skillDirs are read; none: the nearest skills.config.json. */
+  config?: string;
 }
 
 /**
@@ -48,7 +50,10 @@ export interface FolderSources {
  */
 export function skillFoldersFor(opts: FolderSources): SkillFolder[] {
   const given = opts.given ?? [];
-  const configured = given.length > 0 ? undefined : loadConfig(opts.cwd, undefined, opts.home).skillDirs;
+  // A file named with -c is read even when folders are given, so that a wrong path is said.
+  const config =
+    given.length > 0 && opts.config === undefined ? undefined : loadConfig(opts.cwd, opts.config, opts.home);
+  const configured = given.length > 0 ? undefined : config?.skillDirs;
   return skillFolders({ cwd: opts.cwd, home: opts.home, env: opts.env, given, configured });
 }
 

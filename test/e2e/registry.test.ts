@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { execa } from 'execa';
 import { parseIndex } from '../../src/formats/index-file.js';
 import { folderIntegrity } from '../../src/registry/integrity.js';
@@ -571,6 +571,26 @@ describe('skills list with skillDirs in skills.config.json (built CLI)', () => {
     expect(r.exitCode).toBe(0);
     const ids = JSON.parse(r.stdout).skills.map((s: { id: string; scope: string }) => `${s.id}:${s.scope}`);
     expect(ids).toEqual(['team-one:project']);
+  });
+
+  it('-c names the configuration file (absolute, or relative to the working folder); a wrong one is said', async () => {
+    const project = fresh('configured-c');
+    makeSkill(join(project, 'team-skills'), 'team-one', '1.0.0');
+    makeSkill(join(project, 'skills'), 'default-one', '1.0.0');
+    const elsewhere = fresh('config-elsewhere');
+    writeFileSync(join(elsewhere, 'team.json'), JSON.stringify({ skillDirs: [join(project, 'team-skills')] }));
+    const reg = join(fresh(), 'registry');
+    const ids = (stdout: string) => JSON.parse(stdout).skills.map((s: { id: string }) => s.id);
+    const abs = await cli(reg, ['list', '--json', '-c', join(elsewhere, 'team.json')], { cwd: project });
+    expect(abs.exitCode).toBe(0);
+    expect(ids(abs.stdout)).toEqual(['team-one']);
+    const rel = await cli(reg, ['list', '--json', '--config', join(relative(project, elsewhere), 'team.json')], {
+      cwd: project,
+    });
+    expect(ids(rel.stdout)).toEqual(['team-one']);
+    const wrong = await cli(reg, ['list', '-c', 'nope.json', 'skills'], { cwd: project });
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toContain(`cannot read ${join(project, 'nope.json')}`);
   });
 });
 
