@@ -1,5 +1,5 @@
-import { lstatSync, realpathSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Context } from '../context.js';
 import { SkillsError } from '../errors.js';
 import { writeAtomic } from '../fs/atomic.js';
@@ -54,7 +54,7 @@ export async function writePrompt(
       hint: 'leave out --json (or --format json), or print the JSON without --write',
     });
   }
-  const target = readTarget(resolve(ctx.cwd, shown), shown);
+  const target = readTarget(resolve(ctx.cwd, shown), shown, ctx.cwd);
   const result = await renderPrompt(options, ctx);
   const next = withBlock(target.text, result.prompt, shown);
   const same = next.text === target.text;
@@ -92,7 +92,8 @@ interface Target {
  * UTF-8 text, or one whose markers are broken is refused before anything is rendered or written. A symlink
  * (CLAUDE.md → AGENTS.md) is written through to its target; a missing file is created, in a folder that exists.
  */
-function readTarget(file: string, shown: string): Target {
+function readTarget(file: string, shown: string, cwd: string): Target {
+  checkInsideProject(file, shown, cwd);
   let link;
   try {
     link = lstatSync(file).isSymbolicLink();
@@ -148,6 +149,51 @@ function readTarget(file: string, shown: string): Target {
   const outside = Buffer.byteLength(text) - (block ? Buffer.byteLength(text.slice(block.start, block.end)) : 0);
   if (outside > MAX_PROMPT_FILE_BYTES) throw tooLarge(read.bytes.length);
   return { path, text, mode: st.mode & 0o7777 };
+}
+
+/**
+ * A file named through a symlink (the file itself, or a folder on its way) is written only when it really is in the
+ * project: below the working folder, or below the repository (the nearest folder upward with a .git) the name is in.
+ * A cloned repository's `AGENTS.md -> ~/.bashrc` (or a `.pth` file Python runs) must not be appended to. A path
+ * named as it is, without a link, is the user's own choice.
+ */
+function checkInsideProject(file: string, shown: string, cwd: string): void {
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    try {
+      real = join(realpathSync(dirname(file)), basename(file));
+    } catch {
+      return; // nothing there, or a dangling link: readTarget says so
+    }
+  }
+  if (real === file) return;
+  const roots = [cwd];
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) {
+      roots.push(dir);
+      break;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  const inside = roots.some((r) => {
+    let root: string;
+    try {
+      root = realpathSync(r);
+    } catch {
+      return false;
+    }
+    return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
+  });
+  if (!inside)
+    throw new SkillsError(
+      'E_INVALID',
+      `${shown} leads through a symlink to ${real}, outside the project; --write writes only inside it, and nothing was changed`,
+      {
+        hint: `if that file is really the one agents read, name it as it is: --write ${real}`,
+      },
+    );
 }
 
 /** The bytes as UTF-8 text (a BOM kept), or a refusal: --write edits text files only. */

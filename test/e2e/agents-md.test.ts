@@ -7,6 +7,7 @@ import {
   lstatSync,
   mkdirSync,
   readFileSync,
+  readdirSync,
   readlinkSync,
   statSync,
   symlinkSync,
@@ -235,6 +236,38 @@ describe('skills render-prompt --write (built CLI)', () => {
     expect(readlinkSync(join(dir, 'CLAUDE.md'))).toBe('AGENTS.md');
     expect(read(join(dir, 'AGENTS.md'))).toContain(BEGIN);
     expect(statSync(join(dir, 'AGENTS.md')).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a link that leads out of the project (a cloned repository’s AGENTS.md → a file of the user’s), and changes nothing', async () => {
+    const { dir, env } = project();
+    mkdirSync(join(dir, '.git'));
+    const outside = join(fresh('home'), '.bashrc');
+    writeFileSync(outside, 'export PATH=$PATH\n');
+    symlinkSync(outside, join(dir, 'AGENTS.md'));
+    // A folder on the way that leads out counts too.
+    const away = fresh('away');
+    symlinkSync(away, join(dir, 'docs'));
+    for (const name of ['AGENTS.md', 'docs/AGENTS.md']) {
+      for (const args of [[], ['--query', 'pdf']]) {
+        const r = await runCli(['render-prompt', '--write', name, ...args], { cwd: dir, env });
+        expect(r.exitCode, r.stderr).toBe(2);
+        expect(r.stderr).toContain(`error: ${name} leads through a symlink to `);
+        expect(r.stderr).toContain('outside the project');
+      }
+    }
+    expect(read(outside)).toBe('export PATH=$PATH\n');
+    expect(readdirSync(away)).toEqual([]);
+    // Inside the repository, from a subfolder: a link to the root's file is written through.
+    writeFileSync(join(dir, 'ROOT.md'), '# Agents\n');
+    mkdirSync(join(dir, 'packages/app'), { recursive: true });
+    symlinkSync('../../ROOT.md', join(dir, 'packages/app/AGENTS.md'));
+    const sub = await runCli(['render-prompt', '--write', 'AGENTS.md'], { cwd: join(dir, 'packages/app'), env });
+    expect(sub.exitCode, sub.stderr).toBe(0);
+    expect(read(join(dir, 'ROOT.md'))).toContain(BEGIN);
+    // Named as it is, the file outside is the user's own choice.
+    const named = await runCli(['render-prompt', '--write', outside], { cwd: dir, env });
+    expect(named.exitCode, named.stderr).toBe(0);
+    expect(read(outside)).toContain(BEGIN);
   });
 
   it('--format xml writes the reference block with relative locations', async () => {
