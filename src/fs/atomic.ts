@@ -8,6 +8,7 @@ import {
   fsyncSync,
   lstatSync,
   openSync,
+  readFileSync,
   readdirSync,
   readlinkSync,
   renameSync,
@@ -68,14 +69,28 @@ export function tempStem(prefix: string, base: string): string {
   return `${head}~${createHash('sha256').update(stem).digest('hex').slice(0, 16)}~${tail}`;
 }
 
-function alive(pid: number): boolean {
+/**
+ * Whether a process is there: kill(pid, 0), and on Linux not a zombie. A process killed with SIGKILL stays a zombie
+ * until its parent or init reaps it, which some container inits do late or never: counted alive, its leftovers (a
+ * stored copy it moved aside, its lock) would wait for ever.
+ */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return true; // no /proc (macOS, Windows): kill's answer stands
+  }
+  // `pid (comm) state …`: comm may hold spaces and parentheses, so the state follows the last ')'.
+  const state = stat.charAt(stat.lastIndexOf(')') + 2);
+  return state !== 'Z' && state !== 'X';
 }
+const alive = processAlive;
 
 /** True when a tempName names a process that is gone (never this one). */
 export function deadOwner(name: string): boolean {

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
+import { processAlive } from '../fs/atomic.js';
 import { keepFileSizeSignalIgnored } from '../proc/signals.js';
 
 /** A lock whose holder stopped refreshing it (crashed, killed) is taken over once it is this old. */
@@ -39,13 +40,8 @@ function holderOf(lockPath: string): 'gone' | 'alive' | 'unknown' {
   if (!m || m[2] !== hostname()) return 'unknown';
   const pid = Number(m[1]);
   if (pid === process.pid) return 'unknown';
-  try {
-    process.kill(pid, 0);
-    return 'alive';
-  } catch (err) {
-    // EPERM: the process is there, another user's.
-    return (err as NodeJS.ErrnoException).code === 'ESRCH' ? 'gone' : 'alive';
-  }
+  // EPERM: the process is there, another user's; a zombie (killed, not yet reaped) is gone.
+  return processAlive(pid) ? 'alive' : 'gone';
 }
 
 /**

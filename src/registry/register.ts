@@ -21,7 +21,7 @@ import {
   type StoredFile,
 } from './integrity.js';
 import { STAGING_PREFIX, ensureDir, stamp, storePath } from './layout.js';
-import { adoptFiles, cleanLeftovers, copyFiles, copySealedOn, removeTree, sealFolder } from './store.js';
+import { adoptFiles, cleanLeftovers, copyFiles, copySealedOn, deadTrashIn, removeTree, sealFolder } from './store.js';
 import { isUnversioned, versionOf } from './unversioned.js';
 import { updateIndex, type IndexUpdate } from './update.js';
 
@@ -164,7 +164,7 @@ export async function registerSkills(
     // Every staged copy written and sealed before any is renamed into place.
     await writer?.finish();
     const pending = staged.filter((s) => s.done === undefined);
-    if (pending.length > 0)
+    if (pending.length > 0 || deadTrashIn(dir))
       await updateIndex(
         dir,
         (idx, update) => {

@@ -188,6 +188,23 @@ export function cleanLeftovers(dir: string, recorded?: RecordedIntegrity): void 
   }
 }
 
+/**
+ * True when a killed writer left a stored copy moved aside (a `.trash-` folder of a dead process): a batch with nothing
+ * to change still takes the lock then, so that cleanLeftovers puts it back.
+ */
+export function deadTrashIn(dir: string): boolean {
+  for (const part of ['built-in', 'custom']) {
+    let names: string[];
+    try {
+      names = readdirSync(join(dir, part));
+    } catch {
+      continue;
+    }
+    if (names.some((n) => n.startsWith(TRASH_PREFIX) && deadOwner(n))) return true;
+  }
+  return false;
+}
+
 /** Put a dead writer's trash folder back at its path when the registry still records it there (cleanLeftovers). */
 function putBack(dir: string, part: string, name: string, trash: string, recorded: RecordedIntegrity): boolean {
   const base = name.slice(TRASH_PREFIX.length).replace(/\.\d+\.[0-9a-f]+$/, '');

@@ -815,6 +815,19 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
       expect(readdirSync(join(reg, 'built-in')).filter((n) => n.startsWith('.'))).toEqual([]);
     });
 
+    it('a sync with nothing to change (its source unchanged) still puts the copy back', async () => {
+      const { reg, src, trash } = await registryWithOne();
+      renameSync(stored(reg), trash);
+      const unrecorded = fresh('unrecorded');
+      makeSkill(unrecorded, 'one', '1.0.0', { 'references/what.md': 'second\n' });
+      cpSync(join(unrecorded, 'one'), stored(reg), { recursive: true });
+      const again = await cli(reg, ['sync', src, '--json']);
+      expect(again.exitCode).toBe(0);
+      expect(JSON.parse(again.stdout).counts.unchanged).toBe(1);
+      expect(existsSync(trash)).toBe(false);
+      expect(folderIntegrity(stored(reg))).toBe(recorded(reg));
+    });
+
     it('killed after index.json was written: the copy in place is the recorded one, and the trash is removed', async () => {
       const { reg, src, other, trash } = await registryWithOne();
       cpSync(stored(reg), trash, { recursive: true });

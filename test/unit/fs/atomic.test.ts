@@ -14,6 +14,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import {
   cleanLeftoversBelow,
+  deadOwner,
+  processAlive,
   isDeadLeftover,
   cleanStale,
   isLeftover,
@@ -263,5 +265,30 @@ describe('tempName and tempStem: every temp name fits the 255 bytes a name may h
     // `other` is none of the names given: its target cannot be told, and it is removed.
     cleanStale(dir, ['.staging-'], { prefix: '.trash-', target: (base) => base, names: ['short', long] });
     expect(readdirSync(dir).sort()).toEqual([long, 'short'].sort());
+  });
+});
+
+describe('processAlive and deadOwner: a killed process not yet reaped (a zombie) is gone', () => {
+  it.runIf(process.platform === 'linux')('tells a zombie, a live process and a reaped one apart', async () => {
+    const { spawn } = await import('node:child_process');
+    // `sleep 0` exits at once; its parent, now `sleep 30` (exec), never reaps it: a zombie for as long as it runs.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = Number(await new Promise<string>((done) => parent.stdout!.once('data', (b) => done(String(b)))));
+      const state = () => {
+        const stat = readFileSync(`/proc/${zombie}/stat`, 'latin1');
+        return stat.charAt(stat.lastIndexOf(')') + 2);
+      };
+      for (let i = 0; i < 500 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(state()).toBe('Z');
+      expect(processAlive(zombie)).toBe(false);
+      expect(deadOwner(`.trash-x@1.0.0.${zombie}.0badf00d`)).toBe(true);
+      expect(processAlive(parent.pid!)).toBe(true);
+      expect(deadOwner(`.trash-x@1.0.0.${parent.pid!}.0badf00d`)).toBe(false);
+    } finally {
+      parent.kill('SIGKILL');
+    }
+    await new Promise((r) => parent.once('exit', r));
+    expect(processAlive(parent.pid!)).toBe(false);
   });
 });
