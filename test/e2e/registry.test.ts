@@ -782,6 +782,13 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
       return { reg, src, other, trash: join(reg, `built-in/.trash-one@1.0.0.${gone}.0badf00d`) };
     }
     const stored = (reg: string) => join(reg, 'built-in/one@1.0.0');
+    /** What a writer killed after renaming a replacement in leaves: the recorded copy aside, another in its place. */
+    const renamedInUnrecorded = (reg: string, trash: string) => {
+      renameSync(stored(reg), trash);
+      const unrecorded = fresh('unrecorded');
+      makeSkill(unrecorded, 'one', '1.0.0', { 'references/what.md': 'second\n' });
+      cpSync(join(unrecorded, 'one'), stored(reg), { recursive: true });
+    };
     const recorded = (reg: string) =>
       (
         JSON.parse(readFileSync(join(reg, 'releases/one.json'), 'utf8')) as {
@@ -805,10 +812,7 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
 
     it('killed after a replacement was renamed in, before index.json recorded it: the recorded copy goes back, the unrecorded one goes', async () => {
       const { reg, other, trash } = await registryWithOne();
-      renameSync(stored(reg), trash);
-      const unrecorded = fresh('unrecorded');
-      makeSkill(unrecorded, 'one', '1.0.0', { 'references/what.md': 'second\n' });
-      cpSync(join(unrecorded, 'one'), stored(reg), { recursive: true });
+      renamedInUnrecorded(reg, trash);
       expect((await cli(reg, ['sync', other])).exitCode).toBe(0);
       expect(readFileSync(join(stored(reg), 'references/what.md'), 'utf8')).toBe('first\n');
       expect(folderIntegrity(stored(reg))).toBe(recorded(reg));
@@ -817,10 +821,7 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
 
     it('a sync with nothing to change (its source unchanged) still puts the copy back', async () => {
       const { reg, src, trash } = await registryWithOne();
-      renameSync(stored(reg), trash);
-      const unrecorded = fresh('unrecorded');
-      makeSkill(unrecorded, 'one', '1.0.0', { 'references/what.md': 'second\n' });
-      cpSync(join(unrecorded, 'one'), stored(reg), { recursive: true });
+      renamedInUnrecorded(reg, trash);
       const again = await cli(reg, ['sync', src, '--json']);
       expect(again.exitCode).toBe(0);
       expect(JSON.parse(again.stdout).counts.unchanged).toBe(1);
