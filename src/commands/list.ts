@@ -8,6 +8,7 @@ import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 import { userListCache } from '../skill/list-cache.js';
 import { shownWarnings } from '../prompt/skill-warnings.js';
+import { shownPath } from '../ui/shown-path.js';
 
 export interface ListOptions {
   dirs: string[];
@@ -55,6 +56,7 @@ export async function list(options: ListOptions, ctx: Context): Promise<ListResu
         width: ctx.stdout.columns || 100,
         c: paint(useColor(options.color, ctx)),
         registry,
+        looked: found.looked.map((d) => shownPath(d, ctx.cwd, homeOf(ctx))),
       }),
     );
   return result;
@@ -82,13 +84,15 @@ export function usedByCell(names: string[]): string {
 /** The table: one row per skill, the description cut so each line fits `width` columns. */
 export function formatList(
   rows: ListRow[],
-  opts: { long: boolean; width: number; c: Paint; registry?: string },
+  opts: { long: boolean; width: number; c: Paint; registry?: string; looked?: string[] },
 ): string {
   const { c } = opts;
-  if (rows.length === 0)
+  if (rows.length === 0) {
+    const where = opts.looked === undefined ? '' : `: looked in ${forTerminal(opts.looked.join(', ') || 'no folder')}`;
     return c.dim(
-      `no skills found (${opts.registry ? `registry ${forTerminal(opts.registry)}` : 'no registry read'})\n`,
+      `no skills found${where} (${opts.registry ? `registry ${forTerminal(opts.registry)}` : 'no registry read'})\n`,
     );
+  }
   // Everything in a row came from a skill or the registry's index: escaped before it is measured and printed.
   const cells = rows.map((r) =>
     [

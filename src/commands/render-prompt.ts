@@ -1,10 +1,9 @@
-import { relative, sep } from 'node:path';
 import { homeOf, type Context } from '../context.js';
 import { SkillsError } from '../errors.js';
-import { isInside } from '../fs/walk.js';
 import { formatExplain } from '../prompt/explain.js';
 import { formatOf, renderPrompt, type RenderPromptOptions, type RenderPromptResult } from '../prompt/render-prompt.js';
 import type { WritePromptResult } from '../prompt/write-prompt.js';
+import { shownPath } from '../ui/shown-path.js';
 import { forTerminal, safeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 import { shownWarnings, skillWarningsOf } from '../prompt/skill-warnings.js';
@@ -75,8 +74,7 @@ async function writeCommand(options: RenderPromptOptions, ctx: Context): Promise
 function emptyCatalog(result: RenderPromptResult, ctx: Context): string {
   const { folders, registry, leftOut } = result.searched;
   const home = homeOf(ctx);
-  const shown = (p: string) =>
-    isInside(ctx.cwd, p) ? relative(ctx.cwd, p) || '.' : isInside(home, p) ? `~${sep}${relative(home, p)}` : p;
+  const shown = (p: string) => shownPath(p, ctx.cwd, home);
   const where = folders.map(shown).join(', ');
   const from = registry === null ? ' (no registry read)' : ` and the registry ${shown(registry)}`;
   const left = leftOut > 0 ? `; ${leftOut} found ${leftOut === 1 ? 'is' : 'are'} hidden or disabled` : '';

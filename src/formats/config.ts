@@ -97,6 +97,35 @@ function configHint(key: PropertyKey | undefined, unknownKey: boolean): string {
 }
 
 /**
+ * A path written the Windows way, which matches nothing elsewhere: a folder of skillDirs with a backslash, and an
+ * ignores pattern whose backslash comes before a letter or digit (in a glob it escapes the next character, so
+ * `skills\\docx\\**` names nothing). Forward slashes work on Windows too.
+ */
+function windowsPath(data: {
+  skillDirs?: string[];
+  skill_dirs?: string[];
+  ignores?: string[];
+}): { path: (string | number)[]; message: string; hint: string } | undefined {
+  for (const key of ['skillDirs', 'skill_dirs'] as const) {
+    const i = data[key]?.findIndex((d) => d.includes('\\')) ?? -1;
+    if (i >= 0)
+      return {
+        path: [key, i],
+        message: `${key}[${i}] "${data[key]![i]}" holds a backslash: folders are written with / here, on every system`,
+        hint: `write it as "${data[key]![i]!.replace(/\\/g, '/')}" (Windows reads / too)`,
+      };
+  }
+  const i = data.ignores?.findIndex((g) => /\\[\p{L}\p{N}]/u.test(g)) ?? -1;
+  if (i >= 0)
+    return {
+      path: ['ignores', i],
+      message: `ignores[${i}] "${data.ignores![i]}" holds a backslash before a letter: in a pattern it escapes that letter, so it names no folder`,
+      hint: `write folders with /: "${data.ignores![i]!.replace(/\\/g, '/')}"`,
+    };
+  return undefined;
+}
+
+/**
  * Read the text of the configuration file `file` (in folder `dir`): comments and trailing commas are allowed;
  * anything else wrong is a located problem. `home` is what ~ in skillDirs stands for (the file's folder when unknown).
  */
@@ -129,6 +158,8 @@ export function parseConfig(
       },
     };
   }
+  const windows = windowsPath(parsed.data);
+  if (windows) return { problem: { ...windows, ...at(offsetOf(tree, windows.path)) } };
   const rules: Record<string, RuleSetting> = {};
   for (const [k, v] of Object.entries(parsed.data.rules ?? {})) {
     const norm = (s: SeverityWord | undefined) => (s === 'warn' ? 'warning' : s);

@@ -60,7 +60,9 @@ const SCOPE_ORDER: Record<Scope, number> = { registry: 0, project: 1, user: 2 };
 /**
  * The skills of the registry and of the skill folders, by id (the registry's row first), with what is shadowed and why.
  */
-export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & { warnings: string[] }> {
+export async function listSkills(
+  opts: ListSkillsOptions,
+): Promise<ListResult & { warnings: string[]; looked: string[] }> {
   if (opts.layout !== undefined && !LAYOUTS.includes(opts.layout as Layout)) {
     throw new SkillsError('E_USAGE', `--layout must be skill-md or manifest, not "${opts.layout}"`);
   }
@@ -138,7 +140,7 @@ export async function listSkills(opts: ListSkillsOptions): Promise<ListResult & 
         (opts.owner === undefined || r.owner === opts.owner) && (opts.layout === undefined || r.layout === opts.layout),
     )
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : SCOPE_ORDER[a.scope] - SCOPE_ORDER[b.scope]));
-  return { registry, skills, shadowed, warnings };
+  return { registry, skills, shadowed, warnings, looked: folders.map((f) => f.dir) };
 }
 
 const isSummary = (s: Skill | SkillSummary): s is SkillSummary => 'valid' in s;

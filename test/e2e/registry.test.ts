@@ -557,7 +557,10 @@ describe('skills list (built CLI)', () => {
     });
     const empty = await cli(join(fresh(), 'none'), ['list'], { cwd: fresh() });
     expect(empty.exitCode).toBe(0);
-    expect(empty.stdout).toMatch(/^no skills found \(registry .*none\)$/);
+    // It says where it looked: the project's folders (relative), then the user's.
+    expect(empty.stdout).toMatch(
+      /^no skills found: looked in \.agents\/skills, \.claude\/skills, .*~\/\.agents\/skills.* \(registry .*none\)$/,
+    );
   });
 });
 

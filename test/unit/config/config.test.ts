@@ -111,3 +111,42 @@ describe('loadConfig', () => {
     expect(resolveSettings(cfg({ 'name-lowercase': { severity: 'off' } })).get('SK007')).toEqual({ severity: 'off' });
   });
 });
+
+describe('a configuration written with Windows paths', () => {
+  const problemOf = (json: string) => {
+    const t = tempDir();
+    try {
+      writeFileSync(join(t.dir, 'skills.config.json'), json);
+      try {
+        loadConfig(t.dir);
+      } catch (err) {
+        return err as { code: string; message: string; hint?: string };
+      }
+      return undefined;
+    } finally {
+      t.cleanup();
+    }
+  };
+
+  it('refuses a skillDirs folder with a backslash, at its line and column, with the / spelling as the hint', () => {
+    for (const [dir, fixed] of [
+      ['.\\\\skills', './skills'],
+      ['C:\\\\skills', 'C:/skills'],
+      ['\\\\\\\\server\\\\share', '//server/share'],
+    ]) {
+      const err = problemOf(`{\n  "skillDirs": ["team", "${dir}"]\n}\n`);
+      expect(err?.code).toBe('E_CONFIG');
+      expect(err?.message).toContain('skills.config.json:2:');
+      expect(err?.message).toContain('skillDirs[1]');
+      expect(err?.message).toContain('holds a backslash');
+      expect(err?.hint).toContain(`"${fixed}"`);
+    }
+  });
+
+  it('refuses an ignores pattern whose backslash comes before a letter; an escape of a glob character stays', () => {
+    const err = problemOf('{"ignores": ["skills\\\\docx\\\\**"]}');
+    expect(err?.message).toContain('ignores[0]');
+    expect(err?.hint).toContain('"skills/docx/**"');
+    expect(problemOf('{"ignores": ["notes\\\\[draft\\\\].md", "x/**"]}')).toBeUndefined();
+  });
+});
