@@ -122,6 +122,11 @@ export async function serveHttp(
     try {
       body = JSON.parse((await readBody(req)).toString('utf8'));
     } catch (err) {
+      if (err instanceof BodyTooLarge) {
+        // Said before the rest is read; the connection is closed once the answer is out.
+        res.once('finish', () => req.destroy());
+        return reply(res, 413, -32600, err.message, { connection: 'close' });
+      }
       return reply(res, 400, -32700, `the request body is not JSON: ${(err as Error).message}`);
     }
     const messages = Array.isArray(body) ? body : [body];
@@ -206,17 +211,28 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** A request body over MAX_BODY_BYTES: answered 413, not read further. */
+class BodyTooLarge extends Error {
+  constructor() {
+    super(`the request body is over ${MAX_BODY_BYTES} bytes, the most serve reads; send large data as a file`);
+  }
+}
+
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((done, fail) => {
     const parts: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
       if (size > MAX_BODY_BYTES) {
-        fail(new Error(`over ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
+        req.off('data', onData);
+        parts.length = 0;
+        // The rest is let go as it comes, so that the answer can be read before the connection closes.
+        req.resume();
+        fail(new BodyTooLarge());
       } else parts.push(c);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => done(Buffer.concat(parts)));
     req.on('error', fail);
   });

@@ -1,5 +1,6 @@
 // One MCP server over the skills served: the extension, the tools, and the notice of a change. stdio is one
 // client; HTTP (http.ts) makes one server per session over the same skill set.
+import { SkillsError } from '../errors.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Readable, Writable } from 'node:stream';
 import { EXTENSION, registerExtension } from './extension.js';
@@ -69,7 +70,18 @@ export async function serveStdio(
   const sdk = await loadSdk();
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const server = createServer(set, sdk, options);
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  const transport = new StdioServerTransport(io.stdin, io.stdout, { maxBufferSize: STDIO_MAX_MESSAGE });
+  // What the SDK's transport cannot read is told on stderr: a line that is not JSON-RPC is skipped (the first few are
+  // told), and a message longer than its buffer ends the connection, which ends the run with an error.
+  let overflow: Error | undefined;
+  let told = 0;
+  server.onerror = (err) => {
+    if (/ReadBuffer exceeded/.test(err.message)) overflow = err;
+    else if (told < MAX_TOLD)
+      options.warn(
+        `warning: a line from the client was not read (${err.message.split('\n')[0]!.slice(0, 200)})${++told === MAX_TOLD ? '; further ones are not told' : ''}`,
+      );
+  };
   await server.connect(transport);
   onServer(server);
   await new Promise<void>((done) => {
@@ -80,6 +92,17 @@ export async function serveStdio(
   });
   onServer(undefined);
   await server.close().catch(() => {});
+  if (overflow)
+    throw new SkillsError(
+      'E_INVALID',
+      `a message from the client was longer than ${STDIO_MAX_MESSAGE} bytes, the most serve reads over stdio; the connection was closed`,
+      { hint: 'send large data as a file the skill reads, not inside a request', cause: overflow },
+    );
 }
+
+/** The SDK's read buffer over stdio: a message longer than this closes the connection. */
+const STDIO_MAX_MESSAGE = 10 * 1024 * 1024;
+/** Unreadable lines told on stderr, at most. */
+const MAX_TOLD = 5;
 
 export type { Sdk };

@@ -18,13 +18,19 @@ const EXAMPLE_NAMES = readdirSync(EXAMPLES).sort();
 function post(
   url: string,
   headers: Record<string, string>,
+  padding = 0,
 ): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const u = new URL(url);
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
     method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '1' },
+      ...(padding > 0 ? { _pad: 'x'.repeat(padding) } : {}),
+    },
   });
   return new Promise((done, fail) => {
     const req = httpRequest(
@@ -126,6 +132,12 @@ describe('skills serve --http', () => {
     }
   });
 
+  it('answers a request body over 4 MiB with 413 and a JSON-RPC error, before closing the connection', async () => {
+    const r = await post(h.url, { authorization: `Bearer ${TOKEN}` }, 5 * 1024 * 1024);
+    expect(r.status).toBe(413);
+    expect(JSON.parse(r.body).error.message).toContain('the request body is over 4194304 bytes');
+  });
+
   it('ends with exit code 0 on SIGTERM', async () => {
     const other = await serveHttp([EXAMPLES]);
     expect(await other.stop()).toBe(0);
@@ -186,6 +198,17 @@ describe('skills serve over stdio, from the command line', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`serving ${EXAMPLE_NAMES.length} skills over stdio`);
+  });
+
+  it('over stdio, tells a line that is not JSON-RPC and goes on; a message over 10 MiB ends it with exit 2, said', async () => {
+    const garbage = await runCli(['serve', EXAMPLES], { input: 'not json at all\n' });
+    expect(garbage.exitCode).toBe(0);
+    expect(garbage.stderr).toContain('warning: a line from the client was not read');
+    const huge = await runCli(['serve', EXAMPLES], {
+      input: `{"jsonrpc":"2.0","id":1,"method":"${'x'.repeat(11 * 1024 * 1024)}"}\n`,
+    });
+    expect(huge.exitCode).toBe(2);
+    expect(huge.stderr).toContain('error: a message from the client was longer than 10485760 bytes');
   });
 
   it('refuses a folder that does not exist, and a bad --allow-scripts', async () => {
