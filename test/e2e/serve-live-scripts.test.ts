@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +70,53 @@ describe('skills serve: live', () => {
       'skill://fresh/references/a.md',
     ]);
   });
+
+  it('keeps watching after a folder in it is renamed, and after the served folder is removed and made again', async () => {
+    const u = tempDir('skills-serve-moves-');
+    try {
+      const root = join(u.dir, 'skills');
+      writeTree(root, {
+        'group/delta/SKILL.md': skillMd('name: delta\ndescription: Moves around. Use when testing serve.'),
+      });
+      const m = await serveStdio([root]);
+      try {
+        const change = () =>
+          new Promise<void>((done, fail) => {
+            const timer = setTimeout(
+              () => fail(new Error('no notifications/resources/list_changed within 10 s')),
+              10_000,
+            );
+            m.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+              clearTimeout(timer);
+              done();
+            });
+          });
+        const files = async () => (await listAll(m.client)).skills.flatMap((k) => k.resources.map((r) => r.uri)).sort();
+        let next = change();
+        renameSync(join(root, 'group'), join(root, 'group2'));
+        await next;
+        next = change();
+        writeFileSync(join(root, 'group2/delta/after.md'), 'after\n');
+        await next;
+        expect(await files()).toEqual(['skill://delta/SKILL.md', 'skill://delta/after.md']);
+        next = change();
+        rmSync(root, { recursive: true });
+        writeTree(root, { 'omega/SKILL.md': skillMd('name: omega\ndescription: Came back. Use when testing serve.') });
+        await next;
+        next = change();
+        writeTree(root, { 'psi/SKILL.md': skillMd('name: psi\ndescription: Added after. Use when testing serve.') });
+        await next;
+        next = change();
+        writeFileSync(join(root, 'omega/new.md'), 'new\n');
+        await next;
+        expect(await files()).toEqual(['skill://omega/SKILL.md', 'skill://omega/new.md', 'skill://psi/SKILL.md']);
+      } finally {
+        await m.close();
+      }
+    } finally {
+      u.cleanup();
+    }
+  }, 60_000);
 });
 
 const TOKEN = 'tok-very-secret-123';
