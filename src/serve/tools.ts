@@ -6,7 +6,7 @@ import { isSkillsError, SkillsError } from '../errors.js';
 import { readPath } from './read.js';
 import type { Sdk } from './sdk.js';
 import { SCRIPT_INPUT_SCHEMA, scriptTools, type AllowScripts, type ScriptTool } from './script-tools.js';
-import { SKILL_MD, type SkillSet } from './skill-set.js';
+import { checkRoot, SKILL_MD, type SkillSet } from './skill-set.js';
 import { skillUri } from './uri.js';
 
 export interface ToolsOptions {
@@ -258,6 +258,8 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
     const w = args.words;
     if (w !== undefined && (!Array.isArray(w) || w.some((x) => typeof x !== 'string')))
       throw new McpError(ErrorCode.InvalidParams, `${tool.name}: "words" must be a list of strings`);
+    // The script runs from the folder it was offered from, not from wherever the folder leads now.
+    checkRoot(set.entry(set.named(tool.skill)), `${tool.name} (${tool.path})`);
     const run = await set.source.runScript({
       root: tool.root,
       script: tool.path,
