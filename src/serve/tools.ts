@@ -4,7 +4,7 @@ import { stripUnsafe } from '../formats/unsafe-text.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isSkillsError, SkillsError } from '../errors.js';
 import { readPath } from './read.js';
-import type { Sdk } from './sdk.js';
+import { anyParams, kindOf, setToolsCallHandler, type Sdk } from './sdk.js';
 import { SCRIPT_INPUT_SCHEMA, scriptTools, type AllowScripts, type ScriptTool } from './script-tools.js';
 import { checkRoot, SKILL_MD, type SkillSet } from './skill-set.js';
 import { skillUri } from './uri.js';
@@ -98,16 +98,33 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
   const { McpError, ErrorCode } = sdk.types;
   const scripts = (): ScriptTool[] => (options.allow ? scriptTools(set, options.allow, options.timeoutSeconds) : []);
 
-  server.setRequestHandler(sdk.types.ListToolsRequestSchema, async () => ({
+  server.setRequestHandler(anyParams('tools/list'), async () => ({
     tools: [
       ...BASE_TOOLS,
       ...scripts().map((t) => ({ name: t.name, description: t.description, inputSchema: SCRIPT_INPUT_SCHEMA })),
     ],
   }));
 
-  server.setRequestHandler(sdk.types.CallToolRequestSchema, async (req) => {
-    const { name } = req.params;
-    const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+  setToolsCallHandler(sdk, server, async (req) => {
+    const params = (req.params ?? {}) as Record<string, unknown>;
+    if (typeof params !== 'object' || Array.isArray(params))
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `tools/call: params must be a JSON object, e.g. {"name": "load_skill", "arguments": {"skill_name": "…"}}; got ${kindOf(params)}`,
+      );
+    const name = params.name;
+    if (typeof name !== 'string' || name === '')
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `tools/call: params.name must be the name of a tool (a string, as tools/list gives it, e.g. "load_skill"); got ${kindOf(name)}`,
+      );
+    const given = params.arguments;
+    if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given)))
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${name}: params.arguments must be a JSON object of the tool's arguments by name, e.g. {"skill_name": "…"}; got ${kindOf(given)}`,
+      );
+    const args = (given ?? {}) as Record<string, unknown>;
     const str = (key: string, required: boolean): string | undefined => {
       const v = args[key];
       if (v === undefined && !required) return undefined;
