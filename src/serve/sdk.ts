@@ -43,7 +43,7 @@ export function kindOf(v: unknown): string {
 export function setToolsCallHandler(
   sdk: Sdk,
   server: ServerModule.Server,
-  handler: (req: { params?: unknown }) => Promise<Record<string, unknown>>,
+  handler: (req: { params?: unknown }, extra: { signal: AbortSignal }) => Promise<Record<string, unknown>>,
 ): void {
   const protocol = Object.getPrototypeOf(sdk.Server.prototype) as {
     setRequestHandler(this: ServerModule.Server, schema: unknown, h: typeof handler): void;

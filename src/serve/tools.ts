@@ -105,7 +105,7 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
     ],
   }));
 
-  setToolsCallHandler(sdk, server, async (req) => {
+  setToolsCallHandler(sdk, server, async (req, extra) => {
     const params = (req.params ?? {}) as Record<string, unknown>;
     if (typeof params !== 'object' || Array.isArray(params))
       throw new McpError(
@@ -142,7 +142,8 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
           return readSkillFile(str('skill_name', true)!, str('file_path', true)!);
       }
       const tool = scripts().find((t) => t.name === name);
-      if (tool) return await runTool(tool, args);
+      // The SDK aborts the signal when the client cancels the call or the connection closes: the script ends then.
+      if (tool) return await runTool(tool, args, extra.signal);
     } catch (err) {
       // A refusal is the tool's answer, for the model to read; anything else is a bug, reported as such.
       if (isSkillsError(err)) return text(err.hint ? `${err.message}\nhint: ${err.hint}` : err.message, true);
@@ -262,7 +263,7 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
     };
   }
 
-  async function runTool(tool: ScriptTool, args: Record<string, unknown>): Promise<ToolResult> {
+  async function runTool(tool: ScriptTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
     const extra = Object.keys(args).filter((k) => k !== 'args' && k !== 'words');
     if (extra.length > 0 || (args.args !== undefined && args.words !== undefined))
       throw new McpError(
@@ -282,6 +283,7 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
       script: tool.path,
       ...(a !== undefined ? { args: a as Record<string, unknown> } : {}),
       ...(w !== undefined ? { words: w as string[] } : {}),
+      signal,
     });
     const doc: Record<string, unknown> = {
       success: run.success,
