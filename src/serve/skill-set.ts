@@ -309,9 +309,13 @@ function servedSkill(s: SourceSkill): ServedSkill {
 /**
  * Refuse (E_USAGE, "leads outside the skill") when the skill's folder no longer leads to the real folder it was
  * walked in: moved, or swapped for a link to somewhere else (`mv skills/demo x; ln -s ~/.ssh skills/demo`), which
- * a watcher may never report. `what` is the URI, file or tool the refusal is about.
+ * a watcher may never report. `what` is the URI, file or tool the refusal is about; `refused` what is not done.
  */
-export function checkRoot(entry: Pick<ServedSkill, 'name' | 'source' | 'realRoot'>, what: string): void {
+export function checkRoot(
+  entry: Pick<ServedSkill, 'name' | 'source' | 'realRoot'>,
+  what: string,
+  refused: 'read' | 'run' = 'read',
+): void {
   let now: string | undefined;
   try {
     now = realpathSync.native(entry.source.root);
@@ -321,7 +325,7 @@ export function checkRoot(entry: Pick<ServedSkill, 'name' | 'source' | 'realRoot
   if (now === entry.realRoot) return;
   throw new SkillsError(
     'E_USAGE',
-    `${what} leads outside the skill: the folder of the skill ${entry.name} (${entry.source.root}) ${now === undefined ? 'is gone' : 'leads elsewhere'}: it was moved or replaced since the skill was loaded; it is not read`,
+    `${what} leads outside the skill: the folder of the skill ${entry.name} (${entry.source.root}) ${now === undefined ? 'is gone' : 'leads elsewhere'}: it was moved or replaced since the skill was loaded; it is not ${refused}`,
     {
       hint: 'skills serve reads a skill again when its watcher reports the change; restart skills serve to serve the folder as it is now',
     },

@@ -144,6 +144,7 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
       const tool = scripts().find((t) => t.name === name);
       // The SDK aborts the signal when the client cancels the call or the connection closes: the script ends then.
       if (tool) return await runTool(tool, args, extra.signal);
+      if (options.allow) withdrawn(name);
     } catch (err) {
       // A refusal is the tool's answer, for the model to read; anything else is a bug, reported as such.
       if (isSkillsError(err)) return text(err.hint ? `${err.message}\nhint: ${err.hint}` : err.message, true);
@@ -156,6 +157,16 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
         : `unknown tool "${name}": scripts do not run as tools unless the server is started with --allow-scripts`,
     );
   });
+
+  /**
+   * A script tool no longer offered because its skill's folder was moved or swapped since it was loaded: refused
+   * with checkRoot's reason ("leads outside the skill") rather than as an unknown tool.
+   */
+  function withdrawn(name: string): void {
+    const now = set.current();
+    for (const s of [...now.listed, ...now.hidden])
+      if (name.startsWith(`${s.name}_`)) checkRoot(set.entry(s), `the tool ${name} of the skill ${s.name}`, 'run');
+  }
 
   function listSkills(query: string | undefined, max: unknown, cursor: string | undefined): ToolResult {
     const now = set.current();
@@ -277,7 +288,7 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
     if (w !== undefined && (!Array.isArray(w) || w.some((x) => typeof x !== 'string')))
       throw new McpError(ErrorCode.InvalidParams, `${tool.name}: "words" must be a list of strings`);
     // The script runs from the folder it was offered from, not from wherever the folder leads now.
-    checkRoot(set.entry(set.named(tool.skill)), `${tool.name} (${tool.path})`);
+    checkRoot(set.entry(set.named(tool.skill)), `${tool.name} (${tool.path})`, 'run');
     const run = await set.source.runScript({
       root: tool.root,
       script: tool.path,

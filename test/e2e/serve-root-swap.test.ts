@@ -50,12 +50,15 @@ describe.each([
     renameSync(join(t.dir, 'skills/demo'), join(t.dir, 'demo.old'));
     symlinkSync(join(t.dir, 'outside'), join(t.dir, 'skills/demo'));
 
-    // The script tool: refused (leading outside, or no longer offered), and the outside script never ran.
+    // The script tool: refused as leading outside the skill, and the outside script never ran.
     const run = await s.client.callTool({ name: 'demo_where', arguments: {} }).then(
       (r) => ({ isError: r.isError, text: toolText(r) }),
       (e: Error) => ({ isError: true, text: e.message }),
     );
     expect(run.isError).toBe(true);
+    expect(run.text).toMatch(
+      watching ? /leads outside the skill|unknown tool "demo_where"/ : /leads outside the skill/,
+    );
     expect(run.text).not.toContain('"outside"');
     expect(existsSync(ran)).toBe(false);
 
