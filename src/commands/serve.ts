@@ -243,6 +243,7 @@ function skillSource(
           timeout: options.timeout,
           json: true,
           ...(registry ? { registry } : {}),
+          ...(call.signal ? { signal: call.signal } : {}),
         },
         {
           cwd: ctx.cwd,

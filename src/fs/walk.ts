@@ -182,6 +182,15 @@ export function checkOpenedWithin(fd: number, file: string, within: string): voi
   }
 }
 
+/** Where an open file lies, as the kernel says (Linux's /proc/self/fd); undefined where it cannot say. */
+export function openedPath(fd: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
 /** `file`'s path below the folder `within` (undefined when it is not below it as written). */
 function below(within: string, file: string): string | undefined {
   const w = within.endsWith(sep) || within.endsWith('/') ? within.slice(0, -1) : within;

@@ -95,7 +95,8 @@ export async function runSkillScript(request: RunScriptRequest, io: RunScriptIO)
   if (warning) say(warning);
 
   const stop = new AbortController();
-  request.signal?.addEventListener('abort', () => stop.abort(request.signal?.reason), { once: true });
+  if (request.signal?.aborted) stop.abort(request.signal.reason);
+  else request.signal?.addEventListener('abort', () => stop.abort(request.signal?.reason), { once: true });
   const unforward = forwardTerminationSignals(stop);
   let outcome;
   try {

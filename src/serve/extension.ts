@@ -1,11 +1,10 @@
 // The Skills Extension (SEP-2640, `io.modelcontextprotocol/skills`): skills/list, skills/get, resources/read of
 // skill:// URIs, resources/directory/read; and resources/list and its template for clients without the extension.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { z } from 'zod';
 import { isSkillsError } from '../errors.js';
 import { LAYOUT_META } from '../fetch/mcp.js';
 import { locate, readDirectory, readFile } from './read.js';
-import type { Sdk } from './sdk.js';
+import { anyParams, kindOf, type Sdk } from './sdk.js';
 import { SKILL_MD, type ServedSkill, type SkillSet } from './skill-set.js';
 import { parseSkillUri, skillUri } from './uri.js';
 
@@ -17,7 +16,7 @@ export const PAGE_SIZE = 100;
 
 // Params are checked here rather than by zod in the SDK, so that a missing or wrong one is -32602 with a message
 // naming it, as the SEP asks, not a parse failure reported as an internal error.
-const request = (method: string) => z.object({ method: z.literal(method), params: z.any().optional() });
+const request = anyParams;
 
 /**
  * An entry of skills/list and the result of skills/get. A manifest skill's entry is marked in `_meta`, so that
@@ -52,7 +51,8 @@ export function registerExtension(server: Server, set: SkillSet, sdk: Sdk, optio
     <T>(fn: (params: Record<string, unknown>) => T) =>
     async (req: { params?: unknown }): Promise<T> => {
       const params = req.params ?? {};
-      if (typeof params !== 'object' || Array.isArray(params)) throw invalid('params must be an object');
+      if (typeof params !== 'object' || Array.isArray(params))
+        throw invalid(`params must be a JSON object of the request's parameters; got ${kindOf(params)}`);
       try {
         return fn(params as Record<string, unknown>);
       } catch (err) {
@@ -61,7 +61,10 @@ export function registerExtension(server: Server, set: SkillSet, sdk: Sdk, optio
       }
     };
   const uriOf = (params: Record<string, unknown>): string => {
-    if (typeof params.uri !== 'string') throw invalid('params.uri must be a string: a skill:// URI');
+    if (typeof params.uri !== 'string')
+      throw invalid(
+        `params.uri must be a string, a skill:// URI such as skill://<skill>/SKILL.md; got ${kindOf(params.uri)}`,
+      );
     return params.uri;
   };
   const page = <T>(items: T[], params: Record<string, unknown>): { items: T[]; nextCursor?: string } => {
@@ -125,7 +128,7 @@ export function registerExtension(server: Server, set: SkillSet, sdk: Sdk, optio
   );
 
   server.setRequestHandler(
-    sdk.types.ReadResourceRequestSchema,
+    request('resources/read'),
     guarded((params) => {
       const r = readFile(set, uriOf(params));
       const meta =
@@ -141,7 +144,7 @@ export function registerExtension(server: Server, set: SkillSet, sdk: Sdk, optio
 
   // Clients without the extension see each skill's SKILL.md as a resource, and a template for its other files.
   server.setRequestHandler(
-    sdk.types.ListResourcesRequestSchema,
+    request('resources/list'),
     guarded((params) => {
       const { items, nextCursor } = page(set.current().listed, params);
       return {
@@ -156,7 +159,7 @@ export function registerExtension(server: Server, set: SkillSet, sdk: Sdk, optio
     }),
   );
   server.setRequestHandler(
-    sdk.types.ListResourceTemplatesRequestSchema,
+    request('resources/templates/list'),
     guarded(() => ({
       resourceTemplates: [
         {

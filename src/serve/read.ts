@@ -1,12 +1,12 @@
 // Reading what a skill:// URI names, and nothing else: a file listed in its skill's entry (the walk's files, no
 // .env secrets, no link leading out), checked again on disk (its real path inside the skill's real folder, a
 // regular file) and read with a bound, or a folder's direct children.
-import { realpathSync } from 'node:fs';
+import { closeSync, realpathSync } from 'node:fs';
 import { SkillsError } from '../errors.js';
-import { readBoundedBytes } from '../fs/read.js';
-import { isInside } from '../fs/walk.js';
+import { readOpenFile } from '../fs/read.js';
+import { isInside, LinkOutside, openedPath, openRegularFile } from '../fs/walk.js';
 import { DIRECTORY_MIME, asText, mimeByName, mimeOf } from './mime.js';
-import { SKILL_MD, type ServedFile, type ServedSkill, type SkillSet } from './skill-set.js';
+import { checkRoot, SKILL_MD, type ServedFile, type ServedSkill, type SkillSet } from './skill-set.js';
 import { parseSkillUri, skillUri, UriProblem } from './uri.js';
 
 /** The most a read returns: larger files are refused (their digest is still listed). */
@@ -78,23 +78,45 @@ export function readPath(entry: ServedSkill, path: string): FileRead {
 
 function readOnDisk(entry: ServedSkill, file: ServedFile, uri: string): Buffer {
   if (file.size > MAX_READ_BYTES) throw tooLarge(uri, file.size);
-  // The entry was made from a walk; the disk may have changed since (a file swapped for a link leading out).
+  // The entry was made from a walk; the disk may have changed since: a file swapped for a link leading out, or the
+  // skill's folder itself swapped for one. Only a file inside the folder's real path as walked is read.
+  checkRoot(entry, uri);
   let real: string;
   try {
     real = realpathSync.native(file.abs!);
   } catch (err) {
     throw new SkillsError('E_NOT_FOUND', `${uri}: the file is gone (${(err as Error).message})`);
   }
-  if (!isInside(realpathSync.native(entry.source.root), real))
-    throw new SkillsError('E_USAGE', `${uri} leads outside the skill; it is not read`);
-  let read;
+  if (!isInside(entry.realRoot, real)) throw outside(uri);
+  let opened;
   try {
-    read = readBoundedBytes(real, MAX_READ_BYTES);
+    opened = openRegularFile(real, entry.realRoot);
   } catch (err) {
+    if (err instanceof LinkOutside) throw outside(uri);
     throw new SkillsError('E_USAGE', `${uri} cannot be read: ${(err as Error).message}`);
   }
-  if (read.bytes === undefined) throw tooLarge(uri, read.tooLarge!);
-  return read.bytes;
+  let bytes: Buffer;
+  let at: string | undefined;
+  try {
+    // Where the open went, as the kernel says: a folder swapped between the check and the open is caught here.
+    at = openedPath(opened.fd);
+    if (at !== undefined && !isInside(entry.realRoot, at)) throw outside(uri);
+    if (opened.size > MAX_READ_BYTES) throw tooLarge(uri, opened.size);
+    try {
+      bytes = readOpenFile(opened.fd, opened.size);
+    } catch (err) {
+      throw new SkillsError('E_USAGE', `${uri} cannot be read: ${(err as Error).message}`);
+    }
+  } finally {
+    closeSync(opened.fd);
+  }
+  // Where the kernel cannot say where the open went, the folder is checked again after the read.
+  if (at === undefined) checkRoot(entry, uri);
+  return bytes;
+}
+
+function outside(uri: string): SkillsError {
+  return new SkillsError('E_USAGE', `${uri} leads outside the skill; it is not read`);
 }
 
 function tooLarge(uri: string, size: number): SkillsError {

@@ -70,13 +70,14 @@ export function scriptTools(set: SkillSet, allow: AllowScripts, timeoutSeconds: 
   const out: ScriptTool[] = [];
   const taken = new Set<string>();
   for (const s of skills) {
-    let entry;
+    let loaded;
     try {
-      entry = set.entry(s);
+      // A skill whose folder was swapped since it was loaded (checkRoot) offers no tools.
+      loaded = set.entry(s).load();
     } catch {
       continue;
     }
-    for (const script of set.source.scripts(entry.load())) {
+    for (const script of set.source.scripts(loaded)) {
       if (script.refused) continue;
       if (
         !allow.all &&

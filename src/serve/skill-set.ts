@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import yaml from 'js-yaml';
 import { loadYaml } from '../formats/yaml-load.js';
-import { closeSync } from 'node:fs';
+import { closeSync, realpathSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { Layout, Skill, SkillEntry } from '../model/skill.js';
@@ -39,6 +39,11 @@ export interface ServedSkill {
   /** skill://<name>/SKILL.md */
   uri: string;
   source: SourceSkill;
+  /**
+   * The real path of the skill's folder when it was walked: every later read of its files must lie inside it, and
+   * its folder must still lead there (checkRoot), whatever the folder has been swapped for since.
+   */
+  realRoot: string;
   layout: Layout;
   /**
    * Its SKILL.md frontmatter is not YAML as written, and was read as the catalog reads it (this says how): loadable
@@ -232,6 +237,12 @@ function contextOf(root: string, data: Record<string, unknown>, entries: SkillEn
 /** Read a skill's entry: its frontmatter, and every file it holds with its digest. */
 function servedSkill(s: SourceSkill): ServedSkill {
   let full: Skill | undefined;
+  let realRoot: string;
+  try {
+    realRoot = realpathSync.native(s.root);
+  } catch (err) {
+    throw new SkillsError('E_NOT_FOUND', `${s.root}: the skill's folder cannot be read (${(err as Error).message})`);
+  }
   const read = readSkill(s.root, s.name);
   const { frontmatter, instructions } = read;
   const files: ServedFile[] = [];
@@ -268,6 +279,9 @@ function servedSkill(s: SourceSkill): ServedSkill {
     a.path === SKILL_MD ? -1 : b.path === SKILL_MD ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
   );
   const dirs = new Set<string>(['']);
+  const entry = { name: s.name, source: s, realRoot };
+  // Swapped while it was walked: what was read may be another folder's, so none of it is served.
+  checkRoot(entry, s.root);
   for (const e of read.entries) if (e.kind === 'dir' && !litter(e.path, true)) dirs.add(e.path);
   for (const f of files) {
     const parts = f.path.split('/');
@@ -277,15 +291,45 @@ function servedSkill(s: SourceSkill): ServedSkill {
     name: s.name,
     uri: skillUri(s.name, SKILL_MD),
     source: s,
+    realRoot,
     layout: read.layout,
     ...(read.repaired ? { repaired: read.repaired } : {}),
-    load: () => (full ??= loadSkill(s.root)),
+    load: () => {
+      checkRoot(entry, s.root);
+      return (full ??= loadSkill(s.root));
+    },
     frontmatter,
     instructions,
     files,
     byPath: new Map(files.map((f) => [f.path, f])),
     dirs,
   };
+}
+
+/**
+ * Refuse (E_USAGE, "leads outside the skill") when the skill's folder no longer leads to the real folder it was
+ * walked in: moved, or swapped for a link to somewhere else (`mv skills/demo x; ln -s ~/.ssh skills/demo`), which
+ * a watcher may never report. `what` is the URI, file or tool the refusal is about; `refused` what is not done.
+ */
+export function checkRoot(
+  entry: Pick<ServedSkill, 'name' | 'source' | 'realRoot'>,
+  what: string,
+  refused: 'read' | 'run' = 'read',
+): void {
+  let now: string | undefined;
+  try {
+    now = realpathSync.native(entry.source.root);
+  } catch {
+    now = undefined;
+  }
+  if (now === entry.realRoot) return;
+  throw new SkillsError(
+    'E_USAGE',
+    `${what} leads outside the skill: the folder of the skill ${entry.name} (${entry.source.root}) ${now === undefined ? 'is gone' : 'leads elsewhere'}: it was moved or replaced since the skill was loaded; it is not ${refused}`,
+    {
+      hint: 'skills serve reads a skill again when its watcher reports the change; restart skills serve to serve the folder as it is now',
+    },
+  );
 }
 
 /** `sha256:<hex>` of some bytes. */

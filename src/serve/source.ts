@@ -41,6 +41,8 @@ export interface ScriptCall {
   /** The JSON object the script gets (first argument and stdin), or its command-line words. */
   args?: Record<string, unknown>;
   words?: string[];
+  /** Ends the script (as its timeout does): the client cancelled the call, or went away. */
+  signal?: AbortSignal;
 }
 
 /** A finished run, as run-script's --json document has it, with its notices (masked). */

@@ -4,9 +4,9 @@ import { stripUnsafe } from '../formats/unsafe-text.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isSkillsError, SkillsError } from '../errors.js';
 import { readPath } from './read.js';
-import type { Sdk } from './sdk.js';
+import { anyParams, kindOf, setToolsCallHandler, type Sdk } from './sdk.js';
 import { SCRIPT_INPUT_SCHEMA, scriptTools, type AllowScripts, type ScriptTool } from './script-tools.js';
-import { SKILL_MD, type SkillSet } from './skill-set.js';
+import { checkRoot, SKILL_MD, type SkillSet } from './skill-set.js';
 import { skillUri } from './uri.js';
 
 export interface ToolsOptions {
@@ -98,16 +98,33 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
   const { McpError, ErrorCode } = sdk.types;
   const scripts = (): ScriptTool[] => (options.allow ? scriptTools(set, options.allow, options.timeoutSeconds) : []);
 
-  server.setRequestHandler(sdk.types.ListToolsRequestSchema, async () => ({
+  server.setRequestHandler(anyParams('tools/list'), async () => ({
     tools: [
       ...BASE_TOOLS,
       ...scripts().map((t) => ({ name: t.name, description: t.description, inputSchema: SCRIPT_INPUT_SCHEMA })),
     ],
   }));
 
-  server.setRequestHandler(sdk.types.CallToolRequestSchema, async (req) => {
-    const { name } = req.params;
-    const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+  setToolsCallHandler(sdk, server, async (req, extra) => {
+    const params = (req.params ?? {}) as Record<string, unknown>;
+    if (typeof params !== 'object' || Array.isArray(params))
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `tools/call: params must be a JSON object, e.g. {"name": "load_skill", "arguments": {"skill_name": "…"}}; got ${kindOf(params)}`,
+      );
+    const name = params.name;
+    if (typeof name !== 'string' || name === '')
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `tools/call: params.name must be the name of a tool (a string, as tools/list gives it, e.g. "load_skill"); got ${kindOf(name)}`,
+      );
+    const given = params.arguments;
+    if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given)))
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${name}: params.arguments must be a JSON object of the tool's arguments by name, e.g. {"skill_name": "…"}; got ${kindOf(given)}`,
+      );
+    const args = (given ?? {}) as Record<string, unknown>;
     const str = (key: string, required: boolean): string | undefined => {
       const v = args[key];
       if (v === undefined && !required) return undefined;
@@ -125,7 +142,9 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
           return readSkillFile(str('skill_name', true)!, str('file_path', true)!);
       }
       const tool = scripts().find((t) => t.name === name);
-      if (tool) return await runTool(tool, args);
+      // The SDK aborts the signal when the client cancels the call or the connection closes: the script ends then.
+      if (tool) return await runTool(tool, args, extra.signal);
+      if (options.allow) withdrawn(name);
     } catch (err) {
       // A refusal is the tool's answer, for the model to read; anything else is a bug, reported as such.
       if (isSkillsError(err)) return text(err.hint ? `${err.message}\nhint: ${err.hint}` : err.message, true);
@@ -138,6 +157,16 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
         : `unknown tool "${name}": scripts do not run as tools unless the server is started with --allow-scripts`,
     );
   });
+
+  /**
+   * A script tool no longer offered because its skill's folder was moved or swapped since it was loaded: refused
+   * with checkRoot's reason ("leads outside the skill") rather than as an unknown tool.
+   */
+  function withdrawn(name: string): void {
+    const now = set.current();
+    for (const s of [...now.listed, ...now.hidden])
+      if (name.startsWith(`${s.name}_`)) checkRoot(set.entry(s), `the tool ${name} of the skill ${s.name}`, 'run');
+  }
 
   function listSkills(query: string | undefined, max: unknown, cursor: string | undefined): ToolResult {
     const now = set.current();
@@ -245,7 +274,7 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
     };
   }
 
-  async function runTool(tool: ScriptTool, args: Record<string, unknown>): Promise<ToolResult> {
+  async function runTool(tool: ScriptTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
     const extra = Object.keys(args).filter((k) => k !== 'args' && k !== 'words');
     if (extra.length > 0 || (args.args !== undefined && args.words !== undefined))
       throw new McpError(
@@ -258,11 +287,14 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
     const w = args.words;
     if (w !== undefined && (!Array.isArray(w) || w.some((x) => typeof x !== 'string')))
       throw new McpError(ErrorCode.InvalidParams, `${tool.name}: "words" must be a list of strings`);
+    // The script runs from the folder it was offered from, not from wherever the folder leads now.
+    checkRoot(set.entry(set.named(tool.skill)), `${tool.name} (${tool.path})`, 'run');
     const run = await set.source.runScript({
       root: tool.root,
       script: tool.path,
       ...(a !== undefined ? { args: a as Record<string, unknown> } : {}),
       ...(w !== undefined ? { words: w as string[] } : {}),
+      signal,
     });
     const doc: Record<string, unknown> = {
       success: run.success,

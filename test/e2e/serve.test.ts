@@ -244,6 +244,37 @@ describe('skills serve (stdio) of examples/skills', () => {
       message: expect.stringContaining('unless the server is started with --allow-scripts'),
     });
   });
+
+  it.each([
+    [
+      'tools/call',
+      { name: 'load_skill', arguments: [] },
+      'load_skill: params.arguments must be a JSON object',
+      'an array',
+    ],
+    [
+      'tools/call',
+      { name: 'load_skill', arguments: 'web-scraping' },
+      'params.arguments must be a JSON object',
+      'a string',
+    ],
+    [
+      'tools/call',
+      { arguments: { skill_name: 'web-scraping' } },
+      'tools/call: params.name must be the name of a tool',
+      'nothing',
+    ],
+    ['tools/call', { name: 42 }, 'params.name must be the name of a tool', 'a number'],
+    ['resources/read', { uri: 42 }, 'params.uri must be a string, a skill:// URI', 'a number'],
+    ['resources/list', { cursor: 42 }, 'invalid cursor 42', ''],
+  ])('%s with params %j of the wrong shape is -32602, naming the parameter', async (method, params, says, got) => {
+    const err = await failure(s.client.request({ method, params } as never, SkillsGetResult));
+    expect(err.code, err.message).toBe(-32602);
+    expect(err.message).toContain(says);
+    expect(err.message).toContain(got ? `got ${got}` : '');
+    // A plain sentence, not the SDK's dump of zod's issues.
+    expect(err.message).not.toMatch(/invalid_type|"path"|expected/);
+  });
 });
 
 describe('skills serve of the reference corpus (test/fixtures/real-false-alarms and real-shapes)', () => {
