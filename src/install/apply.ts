@@ -296,6 +296,9 @@ export async function carryOut(
         });
         installed.into = installed.placed[0]!.into;
         installed.intoStatus = installed.placed[0]!.status;
+        // A source unpacked or fetched into this run's temporary folder is gone once the run ends: its files are
+        // where they were placed.
+        if (scratch?.holds(path) === true) installed.path = installed.into;
       }
       skills.push(installed);
     }

@@ -87,7 +87,10 @@ export interface InstalledSkill {
   status: 'added' | 'updated' | 'unchanged';
   /** What the registry did, when one is used: added, updated, replaced or unchanged. */
   registered?: RegisterStatus;
-  /** What was copied from: the stored copy, or (a project install) the skill's folder (absolute). */
+  /**
+   * Where the skill's files are (absolute): the stored copy (a registry), the folder installed from (a folder
+   * source), or, for a source unpacked or fetched into the run's temporary folder, the first folder placed into.
+   */
   path: string;
   /** The first of `placed`: `<into>/<id>` (absolute), --into's when it is given. */
   into?: string;

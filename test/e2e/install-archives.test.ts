@@ -657,3 +657,22 @@ describe('skills install: an install killed while it unpacks (built CLI)', () =>
     expect(folderIntegrity(join(agents, 'big'))).toBe(lockOf(project).skills.big!.integrity);
   });
 });
+
+describe('skills install --json of an archive, with no registry (built CLI)', () => {
+  it("gives each skill's path as where its files are now, never the run's temporary folder", async () => {
+    const project = fresh('project');
+    mkdirSync(join(project, '.git'));
+    const src = fresh('src');
+    writeTree(join(src, 'repo-main'), skillsRepo());
+    await execa('zip', ['-qr', join(project, 'repo-main.zip'), 'repo-main'], { cwd: src });
+    const r = await runCli(['install', 'repo-main.zip', '--json'], { cwd: project });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const skills = JSON.parse(r.stdout).skills as { id: string; path: string; into: string }[];
+    expect(skills.map((s) => s.id).sort()).toEqual(['docx', 'pdf']);
+    for (const s of skills) {
+      expect(s.path).toBe(join(project, '.agents/skills', s.id));
+      expect(s.path).toBe(s.into);
+      expect(existsSync(join(s.path, 'SKILL.md'))).toBe(true);
+    }
+  });
+});
