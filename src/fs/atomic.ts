@@ -92,6 +92,11 @@ export function processAlive(pid: number): boolean {
 }
 const alive = processAlive;
 
+/** A tempName without its `.<pid>.<hex>`: the tempStem it was made from. */
+export function tempStemOf(name: string): string {
+  return name.replace(/\.\d+\.[0-9a-f]+$/, '');
+}
+
 /** True when a tempName names a process that is gone (never this one). */
 export function deadOwner(name: string): boolean {
   const pid = Number(/\.(\d+)\.[0-9a-f]+$/.exec(name)?.[1]);
@@ -124,9 +129,7 @@ export function cleanStale(
   };
   for (const name of names) {
     const base =
-      trash && name.startsWith(trash.prefix) && deadOwner(name)
-        ? baseOf(trash, name.replace(/\.\d+\.[0-9a-f]+$/, ''))
-        : undefined;
+      trash && name.startsWith(trash.prefix) && deadOwner(name) ? baseOf(trash, tempStemOf(name)) : undefined;
     if (trash && base !== undefined) {
       const target = join(dir, trash.target(base));
       try {

@@ -14,7 +14,7 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { cleanLeftoversBelow, deadOwner, tempName, writeAll } from '../fs/atomic.js';
+import { cleanLeftoversBelow, deadOwner, tempName, tempStemOf, writeAll } from '../fs/atomic.js';
 import { present } from '../fs/walk.js';
 import type { TreeEntry, TreeWriter } from '../fs/tree-writer.js';
 import { contentOf, folderHolds, hashFile, sri, type StoredFile } from './integrity.js';
@@ -172,6 +172,15 @@ export type RecordedIntegrity = (rel: string) => string | undefined;
 export function cleanLeftovers(dir: string, recorded?: RecordedIntegrity): void {
   cleanLeftoversBelow(dir, 1);
   cleanLeftoversBelow(join(dir, 'releases'), 1);
+  for (const { part, name } of deadFolders(dir)) {
+    const abs = join(dir, part, name);
+    if (name.startsWith(TRASH_PREFIX) && recorded && putBack(dir, part, name, abs, recorded)) continue;
+    removeTree(abs);
+  }
+}
+
+/** The staging and trash folders of writers that are gone, in the store's parts (built-in/, custom/). */
+function* deadFolders(dir: string): Generator<{ part: string; name: string }> {
   for (const part of ['built-in', 'custom']) {
     let names: string[];
     try {
@@ -179,12 +188,8 @@ export function cleanLeftovers(dir: string, recorded?: RecordedIntegrity): void 
     } catch {
       continue;
     }
-    for (const name of names) {
-      if (!(name.startsWith(STAGING_PREFIX) || name.startsWith(TRASH_PREFIX)) || !deadOwner(name)) continue;
-      const abs = join(dir, part, name);
-      if (name.startsWith(TRASH_PREFIX) && recorded && putBack(dir, part, name, abs, recorded)) continue;
-      removeTree(abs);
-    }
+    for (const name of names)
+      if ((name.startsWith(STAGING_PREFIX) || name.startsWith(TRASH_PREFIX)) && deadOwner(name)) yield { part, name };
   }
 }
 
@@ -193,21 +198,13 @@ export function cleanLeftovers(dir: string, recorded?: RecordedIntegrity): void 
  * to change still takes the lock then, so that cleanLeftovers puts it back.
  */
 export function deadTrashIn(dir: string): boolean {
-  for (const part of ['built-in', 'custom']) {
-    let names: string[];
-    try {
-      names = readdirSync(join(dir, part));
-    } catch {
-      continue;
-    }
-    if (names.some((n) => n.startsWith(TRASH_PREFIX) && deadOwner(n))) return true;
-  }
+  for (const { name } of deadFolders(dir)) if (name.startsWith(TRASH_PREFIX)) return true;
   return false;
 }
 
 /** Put a dead writer's trash folder back at its path when the registry still records it there (cleanLeftovers). */
 function putBack(dir: string, part: string, name: string, trash: string, recorded: RecordedIntegrity): boolean {
-  const base = name.slice(TRASH_PREFIX.length).replace(/\.\d+\.[0-9a-f]+$/, '');
+  const base = tempStemOf(name).slice(TRASH_PREFIX.length);
   const rel = `${part}/${base}`;
   const integrity = recorded(rel);
   if (integrity === undefined) return false;
