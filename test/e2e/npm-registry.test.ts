@@ -1,25 +1,17 @@
 // The npm registry seen from the commands that read it after an install (outdated, update, search), against a real
 // registry (Verdaccio, started here on 127.0.0.1 with no uplinks) and real node:http servers that misbehave.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { execa } from 'execa';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
-import { startVerdaccio, type Verdaccio } from '../helpers/verdaccio.js';
+import { verdaccioForFile } from '../helpers/verdaccio.js';
 import { freePort } from '../helpers/git-repos.js';
 
 const { fresh, cleanup } = tempFolders('skills-npm-registry-e2e-');
-let registry: Verdaccio;
-
-beforeAll(async () => {
-  registry = await startVerdaccio(fresh('verdaccio'));
-}, 60_000);
-afterAll(async () => {
-  await registry?.stop();
-  cleanup();
-});
+const registry = verdaccioForFile(fresh, cleanup);
 
 const TOKEN_ENV = 'SKILLS_TEST_NPM_TOKEN';
 const withToken = () => ({ [TOKEN_ENV]: registry.token });

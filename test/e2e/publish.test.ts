@@ -1,6 +1,6 @@
 // skills publish against a real npm registry (Verdaccio, started here on 127.0.0.1 with no uplinks) and into a
 // well-known folder served by a static node:http server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,19 +8,11 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
-import { startVerdaccio, type Verdaccio } from '../helpers/verdaccio.js';
+import { verdaccioForFile } from '../helpers/verdaccio.js';
 import { freePort } from '../helpers/git-repos.js';
 
 const { fresh, cleanup } = tempFolders('skills-publish-e2e-');
-let registry: Verdaccio;
-
-beforeAll(async () => {
-  registry = await startVerdaccio(fresh('verdaccio'));
-}, 60_000);
-afterAll(async () => {
-  await registry?.stop();
-  cleanup();
-});
+const registry = verdaccioForFile(fresh, cleanup);
 
 const TOKEN_ENV = 'SKILLS_TEST_NPM_TOKEN';
 

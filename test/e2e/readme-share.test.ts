@@ -4,20 +4,13 @@
 import { execa } from 'execa';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
-import { startVerdaccio, type Verdaccio } from '../helpers/verdaccio.js';
+import { verdaccioForFile } from '../helpers/verdaccio.js';
 
 const { fresh, cleanup } = tempFolders('skills-readme-share-');
-let registry: Verdaccio;
-beforeAll(async () => {
-  registry = await startVerdaccio(fresh('verdaccio'));
-}, 60_000);
-afterAll(async () => {
-  await registry?.stop();
-  cleanup();
-});
+const registry = verdaccioForFile(fresh, cleanup);
 
 /** The commands of the section's sh block, comments left out. */
 function section(): string[] {

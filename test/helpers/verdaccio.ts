@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from './git-repos.js';
 
 const require = createRequire(import.meta.url);
@@ -101,5 +102,42 @@ export async function startVerdaccio(dir: string): Promise<Verdaccio> {
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 3000).unref();
       }),
+  };
+}
+
+/**
+ * A Verdaccio for the test file that calls this at its top level: started before its tests (in `fresh('verdaccio')`),
+ * stopped after them, then `cleanup` run. The object answers as the started registry does.
+ */
+export function verdaccioForFile(fresh: (name?: string) => string, cleanup: () => void): Verdaccio {
+  let started: Verdaccio | undefined;
+  beforeAll(async () => {
+    started = await startVerdaccio(fresh('verdaccio'));
+  }, 60_000);
+  afterAll(async () => {
+    await started?.stop();
+    cleanup();
+  });
+  const it = (): Verdaccio => {
+    if (!started) throw new Error('the test registry is not started yet: use it inside a test or a hook');
+    return started;
+  };
+  return {
+    get url() {
+      return it().url;
+    },
+    get port() {
+      return it().port;
+    },
+    get token() {
+      return it().token;
+    },
+    get user() {
+      return it().user;
+    },
+    get dir() {
+      return it().dir;
+    },
+    stop: () => it().stop(),
   };
 }
