@@ -115,21 +115,16 @@ export async function serveHttp(
         sessions.begin(id);
         res.once('close', () => sessions.end(id));
       }
-      return s.transport.handleRequest(req, res);
+      if (req.method !== 'POST') return s.transport.handleRequest(req, res);
+      const posted = await readJson(req, res);
+      if (!posted) return;
+      cancelOnDrop(posted.messages, res, s.transport);
+      return s.transport.handleRequest(req, res, posted.body);
     }
     if (req.method !== 'POST') return reply(res, 400, -32000, 'no session: POST an initialize request first');
-    let body: unknown;
-    try {
-      body = JSON.parse((await readBody(req)).toString('utf8'));
-    } catch (err) {
-      if (err instanceof BodyTooLarge) {
-        // Said before the rest is read; the connection is closed once the answer is out.
-        res.once('finish', () => req.destroy());
-        return reply(res, 413, -32600, err.message, { connection: 'close' });
-      }
-      return reply(res, 400, -32700, `the request body is not JSON: ${(err as Error).message}`);
-    }
-    const messages = Array.isArray(body) ? body : [body];
+    const posted = await readJson(req, res);
+    if (!posted) return;
+    const { body, messages } = posted;
     if (!messages.some((m) => sdk.types.isInitializeRequest(m)))
       return reply(res, 400, -32000, 'no session: the first request of a session is initialize');
     if (!sessions.makeRoom())
@@ -162,7 +157,46 @@ export async function serveHttp(
       servers.delete(server);
     };
     await server.connect(transport);
+    cancelOnDrop(messages, res, transport);
     await transport.handleRequest(req, res, body);
+  };
+
+  /** The POSTed JSON and its messages; undefined when it was not JSON or too large, which is answered here. */
+  const readJson = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ body: unknown; messages: unknown[] } | undefined> => {
+    let body: unknown;
+    try {
+      body = JSON.parse((await readBody(req)).toString('utf8'));
+    } catch (err) {
+      if (err instanceof BodyTooLarge) {
+        // Said before the rest is read; the connection is closed once the answer is out.
+        res.once('finish', () => req.destroy());
+        reply(res, 413, -32600, err.message, { connection: 'close' });
+      } else reply(res, 400, -32700, `the request body is not JSON: ${(err as Error).message}`);
+      return undefined;
+    }
+    return { body, messages: Array.isArray(body) ? body : [body] };
+  };
+
+  /**
+   * A client that goes away while its session stays open (a fetch aborted, a tab closed) may send no
+   * notifications/cancelled. When the answer's stream closes before the answer is written, the requests it carried
+   * are cancelled as if the client had sent one: their handlers' signal aborts, which ends a running script.
+   */
+  const cancelOnDrop = (messages: unknown[], res: ServerResponse, transport: StreamableHTTPServerTransport) => {
+    const ids = messages.flatMap((m) => (sdk.types.isJSONRPCRequest(m) ? [m.id] : []));
+    if (ids.length === 0) return;
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      for (const requestId of ids)
+        transport.onmessage?.({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId, reason: 'the client closed the connection before the answer' },
+        });
+    });
   };
 
   const httpServer = createHttpServer((req, res) => {

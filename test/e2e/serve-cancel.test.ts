@@ -17,12 +17,16 @@ const BOUND_MS = 30_000;
 
 let t: { dir: string; cleanup: () => void };
 let pidFile: string;
+let marker: string;
 beforeEach(() => {
   t = tempDir('skills-serve-cancel-');
   pidFile = join(t.dir, 'script.pid');
+  marker = join(t.dir, 'ended-normally');
+  const fs = "require('node:fs')";
   writeTree(t.dir, {
     'skills/sleepy/SKILL.md': skillMd('name: sleepy\ndescription: Sleeps a long time. Use when testing serve.'),
-    'skills/sleepy/scripts/nap.js': `// Sleep a long time.\nrequire('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetInterval(() => {}, 1000);\n`,
+    'skills/sleepy/scripts/nap.js': `// Sleep a long time.\n${fs}.writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetInterval(() => {}, 1000);\n`,
+    'skills/sleepy/scripts/slow.js': `// Sleep 30 s, then say so.\n${fs}.writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nsetTimeout(() => ${fs}.writeFileSync(${JSON.stringify(marker)}, 'done'), 30_000);\n`,
   });
 });
 afterEach(() => {
@@ -46,9 +50,9 @@ const alive = (pid: number) => {
   }
 };
 
-/** Resolve once `check` holds, polling; false when it still does not after BOUND_MS. */
-async function eventually(check: () => boolean): Promise<boolean> {
-  for (const end = Date.now() + BOUND_MS; Date.now() < end; await new Promise((r) => setTimeout(r, 50)))
+/** Resolve once `check` holds, polling; false when it still does not after `bound` ms. */
+async function eventually(check: () => boolean, bound = BOUND_MS): Promise<boolean> {
+  for (const end = Date.now() + bound; Date.now() < end; await new Promise((r) => setTimeout(r, 50)))
     if (check()) return true;
   return check();
 }
@@ -75,6 +79,41 @@ describe('skills serve: a script tool the client cancels or leaves', () => {
       expect(await eventually(() => !alive(pid))).toBe(true);
     } finally {
       await client.close();
+      await h.stop();
+    }
+  });
+
+  it('over HTTP, a client that drops the connection of a pending call ends its script; the session serves on', async () => {
+    const h = await serveHttp(args());
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const post = (body: object, more: Record<string, string> = {}, signal?: AbortSignal) =>
+      fetch(h.url, { method: 'POST', headers: { ...headers, ...more }, body: JSON.stringify(body), signal });
+    try {
+      const init = await post({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'drop-test', version: '1' } },
+      });
+      await init.text();
+      const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+      await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+      // No notifications/cancelled: the connection of the call's POST just goes away.
+      const drop = new AbortController();
+      const call = post(
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'sleepy_slow', arguments: {} } },
+        session,
+        drop.signal,
+      ).then((r) => r.text());
+      const pid = await started();
+      drop.abort();
+      await expect(call).rejects.toThrow();
+      expect(await eventually(() => !alive(pid), 10_000)).toBe(true);
+      expect(existsSync(marker)).toBe(false);
+      const list = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, session);
+      expect(list.status).toBe(200);
+      expect(await list.text()).toContain('sleepy_slow');
+    } finally {
       await h.stop();
     }
   });
