@@ -7,7 +7,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SkillsError } from '../errors.js';
-import { loadSdk } from './sdk.js';
+import { loadSdk, unreadRequestAnswer } from './sdk.js';
 import { createServer, type ServeOptions } from './server.js';
 import { Sessions } from './sessions.js';
 import type { SkillSet } from './skill-set.js';
@@ -161,7 +161,7 @@ export async function serveHttp(
     await transport.handleRequest(req, res, body);
   };
 
-  /** The POSTed JSON and its messages; undefined when it was not JSON or too large, which is answered here. */
+  /** The POSTed JSON and its messages; undefined when it was answered here (not JSON, too large, unreadable). */
   const readJson = async (
     req: IncomingMessage,
     res: ServerResponse,
@@ -177,7 +177,13 @@ export async function serveHttp(
       } else reply(res, 400, -32700, `the request body is not JSON: ${(err as Error).message}`);
       return undefined;
     }
-    return { body, messages: Array.isArray(body) ? body : [body] };
+    const messages = Array.isArray(body) ? body : [body];
+    // A request the SDK cannot read (params an array, say) is answered here with its id, and nothing of the POST runs.
+    const unread = messages.flatMap((m) => unreadRequestAnswer(sdk, m) ?? []);
+    if (unread.length === 0) return { body, messages };
+    res.writeHead(Array.isArray(body) ? 400 : 200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(Array.isArray(body) ? unread : unread[0]));
+    return undefined;
   };
 
   /**

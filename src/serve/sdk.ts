@@ -50,3 +50,47 @@ export function setToolsCallHandler(
   };
   protocol.setRequestHandler.call(server, anyParams('tools/call'), handler);
 }
+
+type ErrorAnswer = TypesModule.JSONRPCErrorResponse;
+
+/**
+ * The answer to a request the SDK cannot read, which it drops over stdio (a client then waits forever on its id) and
+ * answers over HTTP with a Parse error for no id. JSON-RPC lets params be an array or an object; MCP's methods take
+ * an object, so an array (or any other value) is -32602 Invalid params; anything else wrong is -32600 Invalid
+ * Request. Undefined when the value is a message the SDK reads, or has no id to answer.
+ */
+export function unreadRequestAnswer(sdk: Sdk, value: unknown): ErrorAnswer | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (sdk.types.JSONRPCMessageSchema.safeParse(value).success) return undefined;
+  const message = value as Record<string, unknown>;
+  const { id, method, params } = message;
+  if (!sdk.types.RequestIdSchema.safeParse(id).success || 'result' in message || 'error' in message) return undefined;
+  const answer = (code: number, text: string): ErrorAnswer => ({
+    jsonrpc: '2.0',
+    id: id as string | number,
+    error: { code, message: text },
+  });
+  if (typeof method !== 'string')
+    return answer(
+      -32600,
+      `Invalid Request: "method" must be a string naming the method, e.g. "tools/list"; got ${kindOf(method)}`,
+    );
+  if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params)))
+    return answer(
+      -32602,
+      `${method}: params must be a JSON object of the request's parameters by name, e.g. {}; got ${kindOf(params)} (JSON-RPC allows positional params, MCP's methods take theirs by name)`,
+    );
+  if (message.jsonrpc !== '2.0')
+    return answer(-32600, `Invalid Request: "jsonrpc" must be "2.0"; got ${kindOf(message.jsonrpc)}`);
+  const extra = Object.keys(message).filter((k) => !['jsonrpc', 'id', 'method', 'params'].includes(k));
+  if (extra.length > 0)
+    return answer(
+      -32600,
+      `Invalid Request: ${extra.map((k) => JSON.stringify(k)).join(', ')} ${extra.length === 1 ? 'is not a member' : 'are not members'} of a JSON-RPC request (jsonrpc, id, method, params)`,
+    );
+  const meta = (params as Record<string, unknown>)._meta;
+  return answer(
+    -32602,
+    `${method}: params._meta must be an object as MCP defines it, e.g. {"progressToken": 1}; got ${kindOf(meta)}`,
+  );
+}

@@ -2,9 +2,11 @@
 // client; HTTP (http.ts) makes one server per session over the same skill set.
 import { SkillsError } from '../errors.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
 import { EXTENSION, registerExtension } from './extension.js';
-import { loadSdk, type Sdk } from './sdk.js';
+import { loadSdk, unreadRequestAnswer, type Sdk } from './sdk.js';
 import type { AllowScripts } from './script-tools.js';
 import type { SkillSet } from './skill-set.js';
 import { registerTools } from './tools.js';
@@ -82,6 +84,7 @@ export async function serveStdio(
         `warning: a line from the client was not read (${err.message.split('\n')[0]!.slice(0, 200)})${++told === MAX_TOLD ? '; further ones are not told' : ''}`,
       );
   };
+  answerUnreadRequests(sdk, transport);
   await server.connect(transport);
   onServer(server);
   await new Promise<void>((done) => {
@@ -98,6 +101,37 @@ export async function serveStdio(
       `a message from the client was longer than ${STDIO_MAX_MESSAGE} bytes, the most serve reads over stdio; the connection was closed`,
       { hint: 'send large data as a file the skill reads, not inside a request', cause: overflow },
     );
+}
+
+/**
+ * Answer a request line the SDK's reader cannot read instead of dropping it (see unreadRequestAnswer). The reader
+ * is the SDK's; this looks at the line it is about to read, and when it throws, answers that line and reads on.
+ */
+function answerUnreadRequests(sdk: Sdk, transport: StdioServerTransport): void {
+  const reader = (transport as unknown as { _readBuffer: { _buffer?: Buffer; readMessage(): JSONRPCMessage | null } })
+    ._readBuffer;
+  const read = reader.readMessage.bind(reader);
+  reader.readMessage = () => {
+    for (;;) {
+      const end = reader._buffer?.indexOf('\n') ?? -1;
+      const line = end < 0 ? undefined : reader._buffer!.toString('utf8', 0, end);
+      try {
+        return read();
+      } catch (err) {
+        const answer = line === undefined ? undefined : unreadRequestAnswer(sdk, parseOrUndefined(line));
+        if (!answer) throw err;
+        void transport.send(answer);
+      }
+    }
+  };
+}
+
+function parseOrUndefined(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The SDK's read buffer over stdio: a message longer than this closes the connection. */
