@@ -50,11 +50,7 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
     return { ...report, exitCode };
   }
   if (failed.length > 0) {
-    // How many could not be checked comes first: nothing below is to be read as "up to date" for them.
-    const n = failed.length;
-    ctx.stderr.write(
-      `${ce.red('error:')} ${n} of ${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} could not be checked; nothing is known of ${n === 1 ? 'its' : 'their'} newer versions\n`,
-    );
+    ctx.stderr.write(uncheckedLine(failed.length, report.skills.length, ce));
     for (const s of failed)
       ctx.stderr.write(`${ce.red('error:')} ${forTerminal(`${s.id}: cannot check ${s.from}: ${s.error!.message}`)}\n`);
     for (const hint of new Set(failed.flatMap((s) => (s.error!.hint ? [s.error!.hint] : []))))
@@ -82,6 +78,14 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
     ctx.stdout.write(`${forTerminal(summary)}\n`);
   }
   return { ...report, exitCode };
+}
+
+/**
+ * `error: 1 of 3 skills could not be checked; …`, said first by outdated and update: nothing after it is to be read
+ * as "up to date" for those skills.
+ */
+export function uncheckedLine(n: number, total: number, ce: Paint): string {
+  return `${ce.red('error:')} ${n} of ${total} skill${total === 1 ? '' : 's'} could not be checked; nothing is known of ${n === 1 ? 'its' : 'their'} newer versions\n`;
 }
 
 /** The table: id, current, wanted, latest, source; wanted and latest coloured when newer. */

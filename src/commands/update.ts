@@ -6,6 +6,7 @@ import { paint, useColor, type Paint } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { forTerminal, safeJson } from '../ui/terminal-text.js';
 import { installTarget } from './install.js';
+import { uncheckedLine } from './outdated.js';
 
 export interface UpdateOptions {
   ids: string[];
@@ -71,6 +72,10 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
   const c = paint(useColor(options.color, ctx));
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
   const rel = (p: string) => relative(ctx.cwd, p) || '.';
+  if (result.errors.length > 0) {
+    const checked = result.updates.length + result.upToDate.length + result.errors.length;
+    ctx.stderr.write(uncheckedLine(result.errors.length, checked, ce));
+  }
   if (!options.quiet)
     for (const w of [...result.warnings, ...(result.outcome?.warnings ?? [])])
       ctx.stderr.write(`${ce.yellow('warning:')} ${forTerminal(w)}\n`);

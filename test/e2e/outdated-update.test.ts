@@ -276,7 +276,7 @@ describe('a placed copy edited by hand', () => {
 });
 
 describe('a remote that cannot be reached', () => {
-  it('is an error line for its skill; the others are still checked, and outdated exits 0', async () => {
+  it('is an error line for its skill, after how many could not be checked; the others are still checked; outdated and update exit 2', async () => {
     const served = fresh('served');
     makeRepo(join(served, 'far.git'), {
       'skills/far/SKILL.md': skillMd('name: far\ndescription: Far away. Use when testing a remote that is gone.\n'),
@@ -304,9 +304,13 @@ describe('a remote that cannot be reached', () => {
     expect(far.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
     expect(far.outdated).toBe(false);
 
-    // update cannot check it either: said, the rest updated, exit 2.
+    // update cannot check it either: said first as outdated says it (also with -q), the rest updated, exit 2.
+    const dry = await cli(['update', '--latest', '--dry-run', '-q'], s);
+    expect(dry.exitCode).toBe(2);
+    expect(dry.stderr).toMatch(/^error: 1 of 2 skills could not be checked; nothing is known of its newer versions$/m);
     const u = await cli(['update', '--latest'], s);
     expect(u.exitCode).toBe(2);
+    expect(u.stderr).toMatch(/^error: 1 of 2 skills could not be checked; /);
     expect(u.stderr).toMatch(/^error: far: cannot check: /m);
     expect(lockOf(s.project).skills.pdf!.version).toBe('1.1.0');
     expect(existsSync(join(s.project, '.claude/skills/far'))).toBe(true);
