@@ -63,13 +63,14 @@ async function preparePackage(
       // not the package's manifest: the skill's own file, kept
     }
   }
-  return asPackageVersion(await prepareArchived(a, typed, '', false), name, version, warnings);
+  return asPackageVersion(await prepareArchived(a, typed, '', false, version), name, version, warnings);
 }
 
 /**
  * The skill under the package's version, as npm and cargo know a package: a package published by hand with npm
  * whose SKILL.md has no version is its package.json's version, not 0.0.0 (which outdated and update would then find
- * older than the package forever). A SKILL.md that says another version is said, and the package's is kept.
+ * older than the package forever). A SKILL.md that says another version, or one that is not semver at all
+ * (`version: beta`), is said, and the package's is kept.
  */
 function asPackageVersion(
   p: Prepared | InvalidSource,

@@ -352,6 +352,11 @@ export interface LocalOptions {
   only?: boolean;
   /** The listing of `root` that discovery read on the way: the load does not list it again. */
   listing?: Dirent[];
+  /**
+   * The version it is installed and locked under when that is not its own (an npm package's): its own, whatever it
+   * says, is then no reason to refuse it.
+   */
+  version?: string;
 }
 
 /**
@@ -371,7 +376,8 @@ export async function prepareLocal(
     // Loaded here for its files to be listed and read next: the files the load reads are read once.
     const held = !local.skill && !files && keep ? new Map<string, HeldFile>() : undefined;
     const skill = local.skill ?? loadSkill(root, { listing: local.listing, ...(held ? { held } : {}) });
-    const { errors: problems, misnamed } = await installProblems(skill);
+    const kept = local.version === undefined ? skill : { ...skill, version: local.version };
+    const { errors: problems, misnamed } = await installProblems(kept);
     if (problems.length > 0) {
       const shown = relabel
         ? problems.map((d) => ({
@@ -416,6 +422,7 @@ export async function prepareArchived(
   archive: string,
   lockedPath: string,
   several: boolean,
+  version?: string,
 ): Promise<Prepared | InvalidSource> {
   const source = formatLockSource({ kind: 'archive', path: lockedPath, ...(several ? { inner: a.inner } : {}) });
   const relabel = relabeler(a.root, archive, a.inner);
@@ -430,5 +437,6 @@ export async function prepareArchived(
     ...(skill ? { skill } : {}),
     ...(integrity ? { integrity } : {}),
     only: a.only === true,
+    ...(version === undefined ? {} : { version }),
   });
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { execa } from 'execa';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
@@ -174,6 +174,32 @@ describe('a skill package published by hand with npm', () => {
     const replay = await runCli(['install'], { cwd: user, env: withToken() });
     expect(replay.exitCode, replay.stderr).toBe(0);
     expect(readFileSync(join(user, 'skills-lock.json'), 'utf8')).toBe(before);
+  }, 120_000);
+
+  it('installs a package whose SKILL.md version is not semver at the package version, saying both', async () => {
+    await npmPublish({
+      'package.json': packageJson('2.0.0').replace('@acme/byhand', '@acme/beta'),
+      'SKILL.md': skillMd(
+        'name: beta\ndescription: Made by hand. Use when testing a version npm ignores.\nversion: beta\n',
+      ),
+    });
+    const user = project();
+    const installed = await runCli(['install', '@acme/beta'], { cwd: user, env: withToken() });
+    expect(installed.exitCode, installed.stderr).toBe(0);
+    expect(installed.stderr).toContain(
+      "warning: @acme/beta@2.0.0: its SKILL.md says version beta; the package's version, 2.0.0, is the one installed and locked",
+    );
+    const lock = JSON.parse(readFileSync(join(user, 'skills-lock.json'), 'utf8'));
+    expect(lock.skills.beta).toMatchObject({ version: '2.0.0', source: 'npm:@acme/beta' });
+    // The placed SKILL.md is the author's, as published.
+    expect(readFileSync(join(user, '.agents/skills/beta/SKILL.md'), 'utf8')).toContain('version: beta');
+    const o = await runCli(['outdated'], { cwd: user, env: withToken() });
+    expect([o.exitCode, o.stdout]).toEqual([0, 'all skills are up to date']);
+    // The lock again, as a fresh checkout runs it.
+    rmSync(join(user, '.agents'), { recursive: true, force: true });
+    const replay = await runCli(['install'], { cwd: user, env: withToken() });
+    expect(replay.exitCode, replay.stderr).toBe(0);
+    expect(existsSync(join(user, '.agents/skills/beta/SKILL.md'))).toBe(true);
   }, 120_000);
 });
 
