@@ -61,29 +61,52 @@ export interface ScriptTool {
   description: string;
 }
 
-/** The script tools the allowance gives, over the skills served now. */
-export function scriptTools(set: SkillSet, allow: AllowScripts, timeoutSeconds: number): ScriptTool[] {
+/**
+ * The script tools the allowance gives, over the skills served now. A skill is listed from a light read; its scripts
+ * need the full load, which may find what the light read does not (a manifest's "scripts" that is not a list, a
+ * declared script that is missing): that is said through `warn`, once a run, and the other skills are served.
+ */
+export function scriptTools(
+  set: SkillSet,
+  allow: AllowScripts,
+  timeoutSeconds: number,
+  warn: (line: string) => void,
+): ScriptTool[] {
   const now = set.current();
   const skills: SourceSkill[] = allow.all
     ? now.listed
     : [...now.listed, ...now.hidden].filter((s) => allow.rules.some((r) => r.skill === s.name));
   const out: ScriptTool[] = [];
   const taken = new Set<string>();
+  const tell = (s: SourceSkill, offered: number, problems: string[]) => {
+    const what = offered === 0 ? 'offers no script tool' : `offers ${offered} script tool${offered === 1 ? '' : 's'}`;
+    const line = `warning: the skill ${s.name} (${s.root}) ${what}: loading it in full found ${problems.join('; ')}`;
+    if (set.firstTime(line)) warn(line);
+  };
   for (const s of skills) {
     let loaded;
     try {
       // A skill whose folder was swapped since it was loaded (checkRoot) offers no tools.
       loaded = set.entry(s).load();
-    } catch {
+    } catch (err) {
+      tell(s, 0, [(err as Error).message]);
       continue;
     }
+    const problems = loaded.diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => `${d.file}${d.line ? `:${d.line}:${d.column ?? 1}` : ''}: ${d.message}`);
+    const before = out.length;
     for (const script of set.source.scripts(loaded)) {
-      if (script.refused) continue;
       if (
         !allow.all &&
         !allow.rules.some((r) => r.skill === s.name && (r.script === undefined || names(r.script, script.path)))
       )
         continue;
+      if (script.refused) {
+        // What the skill declares and cannot run is said; a file below scripts/ a manifest does not declare is not.
+        if (script.declared) problems.push(`${script.path}: ${script.refused}`);
+        continue;
+      }
       let said: string | undefined;
       try {
         said = scriptDescription(readHead(join(s.root, script.path), 16 * 1024, s.root), script.path);
@@ -99,6 +122,7 @@ export function scriptTools(set: SkillSet, allow: AllowScripts, timeoutSeconds: 
         description: `${said ? `${said} ` : ''}(Script ${script.path} of the skill ${s.name}, run by skills run-script: a clean environment with the secrets the skill declares, output masked, stopped after ${timeoutSeconds} s.)`,
       });
     }
+    if (problems.length > 0) tell(s, out.length - before, problems);
   }
   return out;
 }

@@ -39,7 +39,7 @@ export function createServer(set: SkillSet, sdk: Sdk, options: ServeOptions): Se
     },
   );
   registerExtension(server, set, sdk, { warn: options.warn });
-  registerTools(server, set, sdk, { allow: options.allow, timeoutSeconds: options.timeoutSeconds });
+  registerTools(server, set, sdk, { allow: options.allow, timeoutSeconds: options.timeoutSeconds, warn: options.warn });
   return server;
 }
 

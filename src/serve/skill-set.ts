@@ -71,6 +71,7 @@ export class SkillSet {
   /** Names no skill:// URI can carry, and why: not served at all. */
   private unservable?: Map<string, string>;
   private readonly entries = new Map<string, ServedSkill>();
+  private readonly said = new Set<string>();
 
   constructor(readonly source: SkillSource) {}
 
@@ -97,6 +98,13 @@ export class SkillSet {
       this.byName = new Map([...this.now.listed, ...this.now.hidden].map((s) => [s.name, s]));
     }
     return this.now;
+  }
+
+  /** True the first time `line` is asked about: a warning is said once a run, however many sessions meet it. */
+  firstTime(line: string): boolean {
+    if (this.said.has(line)) return false;
+    this.said.add(line);
+    return true;
   }
 
   /** The skill of a name, listed or hidden; E_NOT_FOUND (saying whether it is disabled, or what is near) if none. */

@@ -30,6 +30,8 @@ export interface SourceSkills {
 export interface ScriptOffer {
   path: string;
   name: string;
+  /** Declared by the skill (a manifest's "scripts"), not only found below scripts/. */
+  declared?: boolean;
   refused?: string;
 }
 

@@ -12,6 +12,8 @@ import { skillUri } from './uri.js';
 export interface ToolsOptions {
   allow?: AllowScripts;
   timeoutSeconds: number;
+  /** Said on stderr: a skill whose full load found what keeps scripts from being tools (once a run). */
+  warn(line: string): void;
 }
 
 const MAX_QUERY_PICKS = 20;
@@ -96,7 +98,8 @@ const json = (data: Record<string, unknown>, isError = false): ToolResult => ({
 /** Register tools/list and tools/call. */
 export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: ToolsOptions): void {
   const { McpError, ErrorCode } = sdk.types;
-  const scripts = (): ScriptTool[] => (options.allow ? scriptTools(set, options.allow, options.timeoutSeconds) : []);
+  const scripts = (): ScriptTool[] =>
+    options.allow ? scriptTools(set, options.allow, options.timeoutSeconds, options.warn) : [];
 
   server.setRequestHandler(anyParams('tools/list'), async () => ({
     tools: [

@@ -218,3 +218,60 @@ describe('skills serve: scripts as tools', () => {
     });
   });
 });
+
+describe('skills serve: a skill whose full load finds what keeps its scripts from being tools', () => {
+  let t: { dir: string; cleanup: () => void };
+  let s: Connected;
+  const manifest = (scripts: unknown) =>
+    JSON.stringify({
+      id: 'broken',
+      name: 'Broken',
+      version: '1.0.0',
+      description: 'A manifest whose scripts are not a list. Use when testing serve.',
+      owner: 'tests',
+      context: ['context/instructions.md'],
+      scripts,
+    });
+  beforeAll(async () => {
+    t = tempDir('skills-serve-script-load-');
+    writeTree(t.dir, {
+      'broken/manifest.json': manifest('scripts/run.js'),
+      'broken/context/instructions.md': '# Broken\n\nRead me.\n',
+      'broken/scripts/run.js': '// Run.\nconsole.log("{}");\n',
+      'missing/manifest.json': manifest(['scripts/here.js', 'scripts/gone.js']).replace(/"broken"/, '"missing"'),
+      'missing/context/instructions.md': '# Missing\n',
+      'missing/scripts/here.js': '// Here.\nconsole.log("{}");\n',
+      'fine/SKILL.md': skillMd('name: fine\ndescription: Says hello. Use when testing serve.'),
+      'fine/scripts/hello.js': '// Say hello.\nconsole.log(JSON.stringify({ success: true, result: "hello" }));\n',
+    });
+    s = await serveStdio([t.dir, '--allow-scripts']);
+  });
+  afterAll(async () => {
+    await s.close();
+    t.cleanup();
+  });
+
+  it('says so once on stderr, with the file and what was wrong; serves the rest, and its instructions', async () => {
+    const names = (await s.client.listTools()).tools.map((x) => x.name);
+    await s.client.listTools();
+    expect(names).toContain('fine_hello');
+    expect(names).toContain('missing_here');
+    expect(names.filter((n) => n.startsWith('broken_'))).toEqual([]);
+    // stderr is another pipe than the answer: waited for.
+    for (let i = 0; i < 100 && !s.stderr().includes('the skill missing'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const said = s.stderr();
+    const broken = `warning: the skill broken (${join(t.dir, 'broken')}) offers no script tool: loading it in full found ${join(t.dir, 'broken/manifest.json')}:`;
+    expect(said).toContain(broken);
+    expect(said).toContain('scripts must be a list, found text');
+    expect(said.split(broken).length).toBe(2);
+    expect(said).toContain(
+      `warning: the skill missing (${join(t.dir, 'missing')}) offers 1 script tool: loading it in full found scripts/gone.js: it is declared in manifest.json but does not exist`,
+    );
+    expect(said).not.toContain('the skill fine');
+    // Its SKILL.md (made from the manifest) reads: load_skill gives its instructions.
+    const r = await s.client.callTool({ name: 'load_skill', arguments: { skill_name: 'broken' } });
+    expect(r.isError).toBeFalsy();
+    expect(toolText(r)).toContain('Read me.');
+  });
+});
