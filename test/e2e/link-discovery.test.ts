@@ -157,3 +157,26 @@ describe('--config', () => {
     expect(wrong.stderr).toContain(`cannot read ${join(p.cwd, 'gone.json')}`);
   });
 });
+
+describe('a skills.config.json that is a symlink', () => {
+  it("reads its relative skillDirs and ignores from the link's folder, not the target's, as ESLint does", async () => {
+    // A shared configuration kept elsewhere and linked into the project: its paths name the project's own folders.
+    const shared = fresh('shared');
+    writeTree(shared, {
+      'skills.config.json': '{"skillDirs": ["skills"], "ignores": ["skills/broken/**"]}',
+      ...under('skills', skill('theirs')),
+    });
+    const p = project({
+      ...under('skills', skill('mine')),
+      // No description: an error lint reports unless the ignores glob covers it.
+      'skills/broken/SKILL.md': '---\nname: broken\n---\n# Broken\n',
+      'skills.config.json': { symlink: join(shared, 'skills.config.json') },
+    });
+    const r = await p.run(['render-prompt', '--no-registry', '--tier', 'catalog']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('- mine: Does mine things.');
+    expect(r.stdout).not.toContain('theirs');
+    const lint = await p.run(['lint', 'skills']);
+    expect(lint.exitCode, lint.stdout + lint.stderr).toBe(0);
+  });
+});
