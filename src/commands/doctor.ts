@@ -75,6 +75,10 @@ function formatAgent(a: AgentReport, opts: FormatOptions): string {
     lines.push(`    ${forTerminal(b.hint)}`);
   }
   lines.push(...viewLines(a, a.title, '  ', c, show));
+  for (const p of a.plugins ?? []) {
+    lines.push(`  plugin ${forTerminal(p.id)} (${show(p.dir)}):`);
+    lines.push(...viewLines(p, a.title, '    ', c, show));
+  }
   lines.push(...listingLines(a.listing, a.title, '  ', c));
   for (const v of a.nested) {
     lines.push(`  when it works in ${show(v.workingIn)}, also reads ${show(v.folder)}:`);

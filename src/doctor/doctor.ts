@@ -17,8 +17,10 @@ import { folderReader } from './folder-read.js';
 import { measureListing, type CountTokens, type Listing } from './listing.js';
 import { listingRule, type ListingRule } from './listing-rules.js';
 import { nestedFolders, workingFolder } from './nested.js';
+import { claudePlugins, type ClaudePlugins } from './plugins.js';
 import { isInside } from '../fs/walk.js';
 import type { FolderScope } from '../skill/folders.js';
+import { dirname } from 'node:path';
 
 // `skills doctor`: for each agent whose skill folders are here, what it will see. Returns data; never prints.
 
@@ -44,6 +46,8 @@ export interface AgentReport extends AgentView {
   listing: Listing;
   /** The agent's project folders below the project's top (listing-rules.ts `nested`), each as it sees it there. */
   nested: NestedView[];
+  /** Claude Code's enabled plugins and their skills (named `<plugin>:<skill>`, in the listing too); when any. */
+  plugins?: PluginView[];
   /**
    * Skipped as invalid or unreadable, loaded though invalid, collisions, a listing over budget: each counts one,
    * at the top and in each nested folder.
@@ -65,6 +69,15 @@ export interface NestedView {
   collisions: Collision[];
   /** The listing there: the top's skills and these. */
   listing: Listing;
+  problems: number;
+}
+
+/** What the agent sees of one enabled plugin's skills (plugins.ts), named as it lists them: `<plugin>:<skill>`. */
+export interface PluginView extends Pick<AgentView, 'loaded' | 'skipped' | 'loadedInvalid' | 'collisions'> {
+  /** `<plugin>@<marketplace>`. */
+  id: string;
+  /** The install's folder. */
+  dir: string;
   problems: number;
 }
 
@@ -90,6 +103,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const nestedOf = (d: (typeof all)[number]) =>
     listingRule(d.agent.name, options.env).nested ? (below?.found.get(d.agent.project) ?? []) : [];
   const blockedOf = new Map(all.map((d) => [d, blockedFolders(d)]));
+  const pluginsOf = new Map(all.map((d) => [d, pluginsFor(d, options.cwd)]));
   const detected = all.filter((d) =>
     named
       ? named.has(d.agent.name)
@@ -97,7 +111,8 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
         d.userExists ||
         d.legacyDir !== undefined ||
         nestedOf(d).length > 0 ||
-        blockedOf.get(d)!.length > 0,
+        blockedOf.get(d)!.length > 0 ||
+        (pluginsOf.get(d)?.plugins.length ?? 0) > 0,
   );
   const cache = options.countTokens ? undefined : userTokenCache(options.env, options.home, COUNTER_ID);
   const count: CountTokens =
@@ -108,7 +123,27 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     const rule = listingRule(d.agent.name, options.env);
     const folders = agentFolders(d, rule);
     const view = await viewAgent(d.agent, folders, read, rule);
-    const listing = await measureListing(view.loaded, rule, count);
+    const found = pluginsOf.get(d);
+    const plugins: PluginView[] = [];
+    for (const p of found?.plugins ?? []) {
+      const v = await viewAgent(
+        d.agent,
+        p.skillDirs.map((dir) => ({ dir, scope: 'user' as const, exists: true })),
+        read,
+        rule,
+      );
+      const named = <T extends { name: string | null }>(s: T): T => ({ ...s, name: `${p.name}:${s.name ?? '?'}` });
+      const part = {
+        loaded: v.loaded.map(named),
+        skipped: v.skipped.map(named),
+        loadedInvalid: v.loadedInvalid.map(named),
+        collisions: v.collisions.map((k) => ({ ...k, names: k.names.map((x) => `${p.name}:${x}`) })),
+      };
+      view.warnings.push(...v.warnings);
+      plugins.push({ id: p.id, dir: p.dir, ...part, problems: problemsOf(part) });
+    }
+    view.warnings.push(...(found?.warnings ?? []));
+    const listing = await measureListing([...view.loaded, ...plugins.flatMap((p) => p.loaded)], rule, count);
     const nested: NestedView[] = [];
     for (const dir of nestedOf(d))
       nested.push(await nestedView(d.agent, dir, folders, rule, listing.over > 0, read, count));
@@ -120,7 +155,11 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       );
     const blocked = blockedOf.get(d)!;
     const problems =
-      problemsOf(view) + (listing.over > 0 ? 1 : 0) + nested.reduce((n, v) => n + v.problems, 0) + blocked.length;
+      problemsOf(view) +
+      (listing.over > 0 ? 1 : 0) +
+      nested.reduce((n, v) => n + v.problems, 0) +
+      blocked.length +
+      plugins.reduce((n, p) => n + p.problems, 0);
     agents.push({
       name: d.agent.name,
       title: d.agent.title,
@@ -132,10 +171,17 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       nested,
       problems,
       ...(blocked.length > 0 ? { blocked } : {}),
+      ...(plugins.length > 0 ? { plugins } : {}),
     });
   }
   cache?.save();
   return { agents, problems: agents.reduce((n, a) => n + a.problems, 0) };
+}
+
+/** Claude Code's enabled plugins (its config folder is its user skill folder's parent); none for other agents. */
+function pluginsFor(d: AgentDetection, project: string): ClaudePlugins | undefined {
+  if (d.agent.name !== 'claude-code' || d.userDir === undefined) return undefined;
+  return claudePlugins(dirname(d.userDir), project);
 }
 
 /** The agent's project and user folders that are not there because something is in their way. */

@@ -290,4 +290,33 @@ describe('skills doctor (built CLI)', () => {
     expect(j.exitCode).toBe(2);
     expect(JSON.parse(j.stdout).error).toMatchObject({ code: 'E_USAGE' });
   });
+  it("shows Claude Code's enabled plugins and their skills, counted in its listing; an escape in a plugin's name is shown as one", async () => {
+    const P = '.claude/plugins/cache/mkt/superpowers/5.0.0';
+    const t = setup(under('.claude/skills', skill('alpha')), {
+      ...under(`${P}/skills`, { ...skill('brainstorming'), ...skill('tdd') }),
+    });
+    writeTree(t.home, {
+      '.claude/plugins/installed_plugins.json': JSON.stringify({
+        version: 2,
+        plugins: { 'superpowers@mkt\u001b[31m': [{ scope: 'user', installPath: join(t.home, P), version: '5.0.0' }] },
+      }),
+      '.claude/settings.json': JSON.stringify({ enabledPlugins: { 'superpowers@mkt\u001b[31m': true } }),
+    });
+    const r = await t.run([]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(
+      [
+        '  loads 1 skill: alpha',
+        `  plugin superpowers@mkt\\x1b[31m (~/${P}):`,
+        '    loads 2 skills: superpowers:brainstorming, superpowers:tdd',
+      ].join('\n'),
+    );
+    expect(r.stdout).not.toContain('\u001b');
+    const j = JSON.parse((await t.run(['--json'])).stdout);
+    expect(j.agents[0].listing.entries.map((e: { name: string }) => e.name)).toEqual([
+      'alpha',
+      'superpowers:brainstorming',
+      'superpowers:tdd',
+    ]);
+  });
 });
