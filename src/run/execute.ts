@@ -89,8 +89,8 @@ export async function executeScript(req: RunRequest): Promise<RunOutcome> {
         },
       );
     }
-    if (isErrno(e)) throw spawnError(req.script, req.interpreter.command, e);
-    throw new SkillsError('E_IO', `cannot run ${req.script}: ${(e as Error).message}`, { cause: e });
+    if (isErrno(e)) throw masked(spawnError(req.script, req.interpreter.command, e), req.mask);
+    throw refusedSpawn(req, e);
   }
   out.finish();
   err.finish();
@@ -112,6 +112,41 @@ export async function executeScript(req: RunRequest): Promise<RunOutcome> {
   if (unreadable) outcome.resultLineUnread = true;
   else if (last) outcome.resultLine = maskResultLine(last, req.mask);
   return outcome;
+}
+
+/** A SkillsError with its message and hint masked. */
+function masked(err: SkillsError, mask: string[]): SkillsError {
+  if (mask.length === 0) return err;
+  return new SkillsError(err.code, maskText(err.message, mask), {
+    ...(err.hint ? { hint: maskText(err.hint, mask) } : {}),
+    cause: err.cause,
+  });
+}
+
+/**
+ * Node's refusal to spawn (not an errno). An invalid argument or environment value (ERR_INVALID_ARG_VALUE: a NUL in
+ * it) is quoted by Node with its characters escaped (`'abc\x00def'`), a form the masker does not know: its message
+ * is never passed on, only the variable or argument it names. Any other message is masked.
+ */
+function refusedSpawn(req: RunRequest, e: unknown): SkillsError {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (typeof code === 'string' && code.startsWith('ERR_INVALID_ARG')) {
+    const message = (e as Error).message;
+    const variable = /options\.env\['([A-Za-z_][A-Za-z0-9_]*)'\]/.exec(message)?.[1];
+    const what = variable
+      ? `the environment variable ${variable}`
+      : message.includes('options.env')
+        ? 'an environment variable'
+        : 'an argument';
+    return new SkillsError(
+      'E_CONFIG',
+      `cannot run ${req.script}: Node refused ${what} (${code}); its value is not shown`,
+      {
+        hint: 'a value given to a program cannot hold a NUL character: give it without one',
+      },
+    );
+  }
+  return new SkillsError('E_IO', maskText(`cannot run ${req.script}: ${(e as Error).message}`, req.mask), { cause: e });
 }
 
 function maskResultLine(line: ScriptResultLine, mask: string[]): ScriptResultLine {

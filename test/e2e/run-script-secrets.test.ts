@@ -291,6 +291,8 @@ describe('run-script: what the system would refuse to start', () => {
       'sk/scripts/odd.sh': `#!${join(t.dir, 'not-a-program')}\necho ok\n`,
       'not-a-program': 'echo this file is not executable\n',
       'long.env': `LONG_TOKEN=${'y'.repeat(200_000)}\n`,
+      // A binary token pasted into a JSON secrets file: "\u0000" is a NUL.
+      'nul.json': JSON.stringify({ LONG_TOKEN: 'TOPSECRET\u0000VALUE-9f8e7d' }),
     });
   });
   afterAll(() => t.cleanup());
@@ -303,6 +305,24 @@ describe('run-script: what the system would refuse to start', () => {
       `error: cannot run ${join(t.dir, 'sk/scripts/hi.sh')}: the environment variable LONG_TOKEN is 200,012 bytes (as LONG_TOKEN=value), over the 131,072 bytes (128 KiB) Linux allows one variable\n` +
         'hint: put the value in a file and give the script its path instead (e.g. LONG_TOKEN_FILE=/path/to/file in the secrets file, declared beside LONG_TOKEN), for it to read',
     );
+  });
+
+  it('refuses a secret holding a NUL before the script starts, naming the variable, never its value (stderr, --json)', async () => {
+    const nul = join(t.dir, 'nul.json');
+    const r = await runCli(['run-script', join(t.dir, 'sk'), 'hi', '--secrets', nul]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: the environment variable LONG_TOKEN cannot be given to the script: its value in the secrets file ${nul} holds a NUL character (\\0), which no program's environment can hold; the script was not run\n` +
+        'hint: give LONG_TOKEN a value without a NUL (binary data encoded as base64 or hex, or the path of a file that holds it)',
+    );
+    const json = await runCli(['run-script', join(t.dir, 'sk'), 'hi', '--secrets', nul, '--json']);
+    expect(json.exitCode).toBe(2);
+    expect(JSON.parse(json.stdout).error.code).toBe('E_CONFIG');
+    for (const out of [r.stdout, r.stderr, json.stdout, json.stderr]) {
+      expect(out).not.toContain('TOPSECRET');
+      expect(out).not.toContain('VALUE-9f8e7d');
+    }
   });
 
   it('tells any other spawn error as what it means, naming the script', async () => {
