@@ -3,7 +3,7 @@ import { SkillsError } from '../errors.js';
 import { runInGroup } from '../proc/process-group.js';
 import { isErrno } from '../fs/errno.js';
 import { execLimitError, spawnError } from './spawn-limits.js';
-import { Capture, type ScriptResultLine, type Sink } from './capture.js';
+import { Capture, type ScriptResultLine, type Sink, type UnreadResult } from './capture.js';
 import type { Interpreter } from './interpreter.js';
 import { maskText, maskValue } from './mask.js';
 
@@ -46,8 +46,8 @@ export interface RunOutcome {
   dropped: { stdout: number; stderr: number };
   /** The last line of stdout that is a JSON object with a boolean `success`, its `result` and `error` masked. */
   resultLine?: ScriptResultLine;
-  /** A line of stdout too long to read (over MAX_RESULT_LINE_BYTES) may be the last result line. */
-  resultLineUnread?: boolean;
+  /** A line of stdout that may be the last result line was not read: too long, or nesting too deep. */
+  resultLineUnread?: UnreadResult;
 }
 
 /**
@@ -109,7 +109,7 @@ export async function executeScript(req: RunRequest): Promise<RunOutcome> {
   if (exit.signal) outcome.signal = exit.signal;
   // Read from the whole stdout, unmasked (masking could break its JSON), then masked value by value.
   const { last, unreadable } = out.results!;
-  if (unreadable) outcome.resultLineUnread = true;
+  if (unreadable) outcome.resultLineUnread = unreadable;
   else if (last) outcome.resultLine = maskResultLine(last, req.mask);
   return outcome;
 }
@@ -150,6 +150,7 @@ function refusedSpawn(req: RunRequest, e: unknown): SkillsError {
 }
 
 function maskResultLine(line: ScriptResultLine, mask: string[]): ScriptResultLine {
+  if (mask.length === 0) return line;
   const masked: ScriptResultLine = { success: line.success };
   if (line.result !== undefined) masked.result = maskValue(line.result, mask);
   if (line.error !== undefined) masked.error = maskValue(line.error, mask);

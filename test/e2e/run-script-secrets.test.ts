@@ -99,6 +99,12 @@ elif mode == "middle":
 elif mode == "success":
     w(json.dumps({"success": True, "result": "late " + s}) + "\\n")
 `,
+  // A result line nested `depth` deep, the secret at the bottom.
+  'scripts/deep.py': `import json, os, sys
+n = json.loads(sys.argv[1])["depth"]
+s = os.environb[b"API_TOKEN"].decode("utf-8")
+print('{"success": true, "result": ' + "[" * (n - 1) + json.dumps(s) + "]" * (n - 1) + "}")
+`,
   // Bytes that are not UTF-8.
   'scripts/binary.py': `import json, os, sys, time
 a = json.loads(sys.argv[1])
@@ -249,6 +255,33 @@ describe('run-script: a result line after 1 MB of output', () => {
     );
     const plain = await run('late', { mode: 'huge' });
     expect(plain.stderr).toContain('it was not read; the run is not reported as a success');
+  });
+});
+
+describe('run-script: a result line nested deep', () => {
+  it('too deep (5,000 levels) is never taken for a success, and is no crash; as deep as allowed (1,000) is read and masked', async () => {
+    const r = await run('deep', { depth: 5000 }, true);
+    expect(r.stderr).not.toContain('RangeError');
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(doc).toMatchObject({ success: false, exitCode: 0 });
+    expect(doc.error).toBe(
+      "stdout has a line nested more than 1000 levels deep that may be its result line, and it was not read (a result may nest 1000 levels, as deep as Python's json reads)",
+    );
+    expect(leaks(r.stdout)).toEqual([]);
+    const plain = await run('deep', { depth: 5000 });
+    expect(plain.exitCode).toBe(0);
+    expect(plain.stderr).toContain('nested more than 1000 levels deep');
+    expect(plain.stderr).not.toContain('RangeError');
+    // As deep as allowed (1,000 levels) is read, its secret masked at the bottom.
+    const ok = await run('deep', { depth: 1000 }, true);
+    expect(ok.exitCode).toBe(0);
+    const read = JSON.parse(ok.stdout) as { success: boolean; result: unknown };
+    expect(read.success).toBe(true);
+    let v = read.result;
+    for (let i = 1; i < 1000; i++) v = (v as unknown[])[0];
+    expect(v).toBe('***');
+    expect(leaks(ok.stdout)).toEqual([]);
   });
 });
 

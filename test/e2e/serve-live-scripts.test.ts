@@ -236,6 +236,15 @@ describe('skills serve: script tools given what a stranger shapes', () => {
       }),
       'skills/shaped/scripts/hi.js': '// Say hi.\nconsole.log(JSON.stringify({ success: true }));\n',
       'secrets.json': JSON.stringify({ API_KEY: NUL_SECRET }),
+      'skills/deep/manifest.json': JSON.stringify({
+        id: 'deep',
+        name: 'Deep',
+        version: '1.0.0',
+        description: 'Nests its result. Use when testing serve scripts.',
+        scripts: ['scripts/nest.js'],
+      }),
+      'skills/deep/scripts/nest.js':
+        '// Nest the result.\nconst n = JSON.parse(process.argv[2]).depth;\nconsole.log(`{"success":true,"result":${"[".repeat(n)}${"]".repeat(n)}}`);\n',
     });
     s = await serveStdio([join(t.dir, 'skills'), '--allow-scripts', 'all', '--secrets', join(t.dir, 'secrets.json')]);
   });
@@ -255,5 +264,18 @@ describe('skills serve: script tools given what a stranger shapes', () => {
     expect(text).toContain('the environment variable API_KEY cannot be given to the script');
     expect(text).not.toContain('TOPSECRET');
     expect(text).not.toContain('VALUE-9f8e7d');
+  });
+
+  it('answers a result nested too deep as a failed run naming the depth (not -32603), and reads one as deep as allowed', async () => {
+    const r = await s.client.callTool({ name: 'deep_nest', arguments: { args: { depth: 5000 } } });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toMatchObject({
+      success: false,
+      exitCode: 0,
+      error: expect.stringContaining('nested more than 1000 levels deep'),
+    });
+    const ok = await s.client.callTool({ name: 'deep_nest', arguments: { args: { depth: 999 } } });
+    expect(ok.isError).toBeFalsy();
+    expect(ok.structuredContent).toMatchObject({ success: true, exitCode: 0 });
   });
 });
