@@ -1,6 +1,5 @@
 import { SkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
-import { forTerminalLine } from '../ui/terminal-text.js';
 import { MARKER_PATTERN } from '../proc/sweep.js';
 import { maskList } from './mask.js';
 import { loadSecrets, locateSecrets, secretsFor } from './secrets.js';
@@ -64,7 +63,6 @@ function refuseNul(
 ): void {
   for (const [name, value] of Object.entries(env)) {
     if (!name.includes('\0') && !value.includes('\0')) continue;
-    const shown = forTerminalLine(name);
     const from = Object.hasOwn(opts.secrets, name)
       ? `its value in the secrets file${opts.secretsFile ? ` ${opts.secretsFile}` : ''}`
       : opts.extra && Object.hasOwn(opts.extra, name)
@@ -72,9 +70,9 @@ function refuseNul(
         : 'its value';
     throw new SkillsError(
       'E_CONFIG',
-      `the environment variable ${shown} cannot be given to the script: ${name.includes('\0') ? 'its name' : from} holds a NUL character (\\0), which no program's environment can hold; the script was not run`,
+      `the environment variable ${name} cannot be given to the script: ${name.includes('\0') ? 'its name' : from} holds a NUL character (\\0), which no program's environment can hold; the script was not run`,
       {
-        hint: `give ${shown} a value without a NUL (binary data encoded as base64 or hex, or the path of a file that holds it)`,
+        hint: `give ${name} a value without a NUL (binary data encoded as base64 or hex, or the path of a file that holds it)`,
       },
     );
   }
