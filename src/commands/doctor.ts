@@ -7,7 +7,7 @@ import { isInside } from '../fs/walk.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 import { projectChain } from '../skill/folders.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
-import { forTerminal, safeJson } from '../ui/terminal-text.js';
+import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
 
 export interface DoctorOptions {
   json?: boolean;
@@ -59,7 +59,7 @@ export function formatDoctor(report: DoctorReport, opts: FormatOptions): string 
 
 function formatAgent(a: AgentReport, opts: FormatOptions): string {
   const { c } = opts;
-  const show = (p: string) => forTerminal(shortPath(p, opts));
+  const show = (p: string) => forTerminalLine(shortPath(p, opts));
   const lines = [c.bold(`${a.title} (${a.name})`)];
   const there = a.folders.filter((f) => f.exists).map((f) => show(f.dir));
   const blocked = a.blocked ?? [];
@@ -71,7 +71,7 @@ function formatAgent(a: AgentReport, opts: FormatOptions): string {
         : '  reads none of its folders: none exists',
   );
   for (const b of blocked) {
-    lines.push(c.red(`  cannot read ${show(b.dir)}: ${forTerminal(b.message)}`));
+    lines.push(c.red(`  cannot read ${show(b.dir)}: ${forTerminalLine(b.message)}`));
     lines.push(`    ${forTerminal(b.hint)}`);
   }
   lines.push(...viewLines(a, a.title, '  ', c, show));
@@ -86,7 +86,7 @@ function formatAgent(a: AgentReport, opts: FormatOptions): string {
     // The listing there is said when it goes over (the top's line already says how large the top's is).
     if (v.listing.over > 0) lines.push(...listingLines(v.listing, a.title, '    ', c));
   }
-  for (const w of a.warnings) lines.push(c.yellow(`  warning: ${forTerminal(w)}`));
+  for (const w of a.warnings) lines.push(c.yellow(`  warning: ${forTerminalLine(w)}`));
   lines.push(a.problems === 0 ? c.green('  ok') : c.red(`  ${plural(a.problems, 'problem')}`));
   return lines.join('\n');
 }
@@ -99,7 +99,7 @@ function viewLines(
   c: Paint,
   show: (p: string) => string,
 ): string[] {
-  const name = (s: string) => forTerminal(s);
+  const name = (s: string) => forTerminalLine(s);
   const skipName = (s: SkippedSkill) => name(s.name ?? basename(s.root));
   const lines = [
     `${indent}loads ${plural(v.loaded.length, 'skill')}${v.loaded.length > 0 ? `: ${firstOf(v.loaded.map((s) => name(s.name)))}` : ''}`,
@@ -113,7 +113,7 @@ function viewLines(
       const shown = name(s.name);
       lines.push(
         c.red(
-          `${indent}  ${shown}${' '.repeat(width - [...shown].length)}  ${show(s.root)}: ${forTerminal(s.message)}`,
+          `${indent}  ${shown}${' '.repeat(width - [...shown].length)}  ${show(s.root)}: ${forTerminalLine(s.message)}`,
         ),
       );
     }
@@ -134,8 +134,8 @@ function viewLines(
       lines.push(
         c.red(
           k.kind === 'same-name'
-            ? `${indent}  "${forTerminal(k.names[0]!)}" names two different skills: ${show(k.roots[0]!)} is used, ${show(k.roots[1]!)} is not`
-            : `${indent}  ${k.names.map((x) => `"${forTerminal(x)}"`).join(' and ')} look alike (${k.roots.map(show).join(', ')})`,
+            ? `${indent}  "${forTerminalLine(k.names[0]!)}" names two different skills: ${show(k.roots[0]!)} is used, ${show(k.roots[1]!)} is not`
+            : `${indent}  ${k.names.map((x) => `"${forTerminalLine(x)}"`).join(' and ')} look alike (${k.roots.map(show).join(', ')})`,
         ),
       );
     }
@@ -146,15 +146,15 @@ function viewLines(
 function skipText(s: SkippedSkill, show: (p: string) => string): string {
   switch (s.reason) {
     case 'invalid':
-      return `invalid (${show(s.root)}): ${forTerminal(s.message)}`;
+      return `invalid (${show(s.root)}): ${forTerminalLine(s.message)}`;
     case 'unreadable':
-      return `unreadable: ${forTerminal(s.message)}`;
+      return `unreadable: ${forTerminalLine(s.message)}`;
     case 'manifest':
-      return `not read: ${forTerminal(s.message)}`;
+      return `not read: ${forTerminalLine(s.message)}`;
     case 'shadowed':
       return `shadowed: ${show(s.root)} by ${show(s.by!)}${s.copy ? ' (the same skill)' : ''}`;
     case 'disabled':
-      return `disabled: ${forTerminal(s.message)}`;
+      return `disabled: ${forTerminalLine(s.message)}`;
   }
 }
 
@@ -172,7 +172,7 @@ function listingLines(listing: Listing, title: string, indent: string, c: Paint)
   const limit = `${n(budget.limit)} ${budget.unit}`;
   if (listing.over === 0) return [`${indent}listing: ${size}, within its budget of ${limit}`];
   const out = [c.red(`${indent}listing: ${size}, over its budget of ${limit} by ${n(listing.over)}`)];
-  const each = listing.trim.map((t) => `${forTerminal(t.name)} (saves ${n(t.saves[budget.unit])} ${budget.unit})`);
+  const each = listing.trim.map((t) => `${forTerminalLine(t.name)} (saves ${n(t.saves[budget.unit])} ${budget.unit})`);
   out.push(`${indent}  trim first, the longest descriptions: ${firstOf(each)}`);
   return out;
 }

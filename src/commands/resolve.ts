@@ -4,7 +4,8 @@ import { SkillsError } from '../errors.js';
 import { parseSpecs, resolveFromRegistry } from '../resolve/from-registry.js';
 import type { Resolution, ResolvedSkill } from '../resolve/resolve.js';
 import { paint, useColor } from '../ui/color.js';
-import { safeJson, forTerminal } from '../ui/terminal-text.js';
+import { columns, padColumns } from '../ui/columns.js';
+import { safeJson, forTerminal, forTerminalLine } from '../ui/terminal-text.js';
 
 export interface ResolveOptions {
   specs: string[];
@@ -96,13 +97,20 @@ export async function resolve(
   return { result, exitCode: 0 };
 }
 
-/** One line per skill, dependencies first: `id@version  layout  path`, columns aligned. */
+/**
+ * One line per skill, dependencies first: `id@version  layout  path`, columns aligned. What the registry's index
+ * says (ids, versions, paths) is shown escaped, as list shows it.
+ */
 export function formatList(resolved: ResolvedSkill[], c: ReturnType<typeof paint>): string {
-  const names = resolved.map((s) => `${s.id}@${s.version}`);
-  const width = Math.max(0, ...names.map((n) => n.length));
-  const layoutWidth = Math.max(0, ...resolved.map((s) => s.layout.length));
+  const names = resolved.map((s) => forTerminalLine(`${s.id}@${s.version}`));
+  const layouts = resolved.map((s) => forTerminalLine(s.layout));
+  const width = Math.max(0, ...names.map(columns));
+  const layoutWidth = Math.max(0, ...layouts.map(columns));
   return resolved
-    .map((s, i) => `${names[i]!.padEnd(width)}  ${s.layout.padEnd(layoutWidth)}  ${c.dim(s.path)}\n`)
+    .map(
+      (s, i) =>
+        `${padColumns(names[i]!, width)}  ${padColumns(layouts[i]!, layoutWidth)}  ${c.dim(forTerminalLine(s.path))}\n`,
+    )
     .join('');
 }
 
@@ -113,7 +121,7 @@ export function formatTree(roots: string[], resolved: ResolvedSkill[]): string {
   const lines: string[] = [];
   const draw = (key: string, prefix: string, branch: string, childPrefix: string) => {
     const again = drawn.has(key);
-    lines.push(`${prefix}${branch}${key}${again ? ' (deduped)' : ''}`);
+    lines.push(`${prefix}${branch}${forTerminalLine(key)}${again ? ' (deduped)' : ''}`);
     if (again) return;
     drawn.add(key);
     const deps = byKey.get(key)?.dependencies ?? [];

@@ -2,7 +2,8 @@ import type { Context } from '../context.js';
 import type { ScriptsDocument } from '../run/listing.js';
 import { runSkillScript, type RunScriptRequest, type RunScriptResult } from '../run/run.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
-import { safeJson, forTerminal } from '../ui/terminal-text.js';
+import { columns, padColumns } from '../ui/columns.js';
+import { safeJson, forTerminal, forTerminalLine } from '../ui/terminal-text.js';
 
 export type { RunDocument } from '../run/report.js';
 export type { ScriptsDocument } from '../run/listing.js';
@@ -32,20 +33,27 @@ export async function runScript(options: RunScriptOptions, ctx: Context): Promis
   return result;
 }
 
-/** --list: the skill, then one line per script: path, interpreter, description (or why it is refused). */
+/**
+ * --list: the skill, then one line per script: path, interpreter, description (or why it is refused). Every piece
+ * comes from the skill (its name, its files' names, their first comment lines): each is shown on one line with
+ * escapes for what a terminal would act on, and the columns are measured on what is shown.
+ */
 export function formatScripts(doc: ScriptsDocument, c: Paint): string {
-  const lines = [`${c.bold(doc.skill)}  ${c.dim(`${doc.layout}  ${doc.path}`)}`];
+  const lines = [`${c.bold(forTerminalLine(doc.skill))}  ${c.dim(`${doc.layout}  ${forTerminalLine(doc.path)}`)}`];
   if (doc.scripts.length === 0)
     return `${lines[0]}\n${c.dim('  no scripts (files below scripts/, or declared in "scripts")')}\n`;
-  const pathWidth = Math.max(...doc.scripts.map((s) => s.path.length));
-  const interpWidth = Math.max(...doc.scripts.map((s) => (s.interpreter ?? '-').length));
-  for (const s of doc.scripts) {
-    const note = s.refused
-      ? c.red(`refused: ${s.refused}`)
+  const rows = doc.scripts.map((s) => ({
+    path: forTerminalLine(s.path),
+    interpreter: forTerminalLine(s.interpreter ?? '-'),
+    note: s.refused
+      ? c.red(`refused: ${forTerminalLine(s.refused)}`)
       : s.problem
-        ? c.yellow(s.problem)
-        : c.dim(s.description ?? '');
-    lines.push(`  ${s.path.padEnd(pathWidth)}  ${(s.interpreter ?? '-').padEnd(interpWidth)}  ${note}`.trimEnd());
-  }
+        ? c.yellow(forTerminalLine(s.problem))
+        : c.dim(forTerminalLine(s.description ?? '')),
+  }));
+  const pathWidth = Math.max(...rows.map((r) => columns(r.path)));
+  const interpWidth = Math.max(...rows.map((r) => columns(r.interpreter)));
+  for (const r of rows)
+    lines.push(`  ${padColumns(r.path, pathWidth)}  ${padColumns(r.interpreter, interpWidth)}  ${r.note}`.trimEnd());
   return `${lines.join('\n')}\n`;
 }

@@ -8,7 +8,7 @@ import { someOf } from '../skill/namesakes.js';
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
-import { safeJson, forTerminal } from '../ui/terminal-text.js';
+import { safeJson, forTerminal, forTerminalLine } from '../ui/terminal-text.js';
 
 export interface SyncOptions {
   dir: string;
@@ -115,9 +115,11 @@ export async function sync(options: SyncOptions, ctx: Context): Promise<SyncResu
           formatItem(i, c, registry, ctx.cwd, !many(i.looseVersion === undefined ? unversioned : loose), would),
         )
         .join('') +
-      (many(unversioned) ? `${c.yellow(`warning: ${unversionedSummary(unversioned)}`)}\n` : '') +
-      (many(loose) ? `${c.yellow(`warning: ${looseSummary(loose)}`)}\n` : '') +
-      (leftOut.length > 0 ? `${c.yellow(`warning: ${leftOutWarning(leftOut, options.dir, ctx.cwd)}`)}\n` : '') +
+      (many(unversioned) ? `${c.yellow(`warning: ${forTerminalLine(unversionedSummary(unversioned))}`)}\n` : '') +
+      (many(loose) ? `${c.yellow(`warning: ${forTerminalLine(looseSummary(loose))}`)}\n` : '') +
+      (leftOut.length > 0
+        ? `${c.yellow(`warning: ${forTerminalLine(leftOutWarning(leftOut, options.dir, ctx.cwd))}`)}\n`
+        : '') +
       summary(items, counts, registry, c, would);
     ctx.stdout.write(would ? `${text}dry run: nothing was registered\n` : text);
   }
@@ -167,8 +169,9 @@ function looseSummary(items: SyncItem[]): string {
 }
 
 function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string, warnings = true, would = false): string {
-  const rel = (p: string) => relative(cwd, p) || '.';
-  const name = i.version ? `${i.id}@${i.version}` : i.id;
+  // Names, folders, warnings and errors come from the skills synced: escaped, each on its line.
+  const rel = (p: string) => forTerminalLine(relative(cwd, p) || '.');
+  const name = forTerminalLine(i.version ? `${i.id}@${i.version}` : i.id);
   const word = i.status === 'invalid' ? 'skipped' : i.status;
   // A dry run's changes are what would be; a skill left out or unchanged is said as it is.
   const label = would && ['added', 'updated', 'replaced'].includes(i.status) ? `would be ${word}` : word;
@@ -181,15 +184,15 @@ function formatItem(i: SyncItem, c: Paint, registry: string, cwd: string, warnin
     refused: c.red,
   }[i.status];
   let line = `${colour(label.padEnd(would ? 18 : 9))} ${c.bold(name)}`;
-  if (i.path) line += c.dim(`  ${relative(registry, i.path)}`);
+  if (i.path) line += c.dim(`  ${forTerminalLine(relative(registry, i.path))}`);
   if (i.status === 'invalid') {
     const errors = i.diagnostics!.filter((d) => d.severity === 'error').length;
     line += ` ${c.dim(`(${rel(i.source)}: invalid, ${errors} error${errors === 1 ? '' : 's'})`)}\n`;
     return line + i.diagnostics!.map((d) => `${formatDiagnostic(d, c, rel)}\n`).join('');
   }
-  if (warnings) for (const w of i.warnings ?? []) line += `\n      ${c.yellow(`warning: ${w}`)}`;
+  if (warnings) for (const w of i.warnings ?? []) line += `\n      ${c.yellow(`warning: ${forTerminalLine(w)}`)}`;
   if (i.error)
-    return `${line}: ${i.error.message}\n${i.error.hint ? `      ${c.dim(`hint: ${i.error.hint.replace(/\n/g, '\n            ')}`)}\n` : ''}`;
+    return `${line}: ${forTerminal(i.error.message)}\n${i.error.hint ? `      ${c.dim(`hint: ${forTerminal(i.error.hint).replace(/\n/g, '\n            ')}`)}\n` : ''}`;
   return `${line}\n`;
 }
 

@@ -4,7 +4,7 @@ import { cacheHome } from '../fetch/cache.js';
 import { updateSkills, type PlannedUpdate, type UpdateResult } from '../install/update.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
-import { forTerminal, safeJson } from '../ui/terminal-text.js';
+import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
 import { installTarget } from './install.js';
 import { uncheckedLine } from './outdated.js';
 
@@ -104,7 +104,7 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
   for (const u of result.updates) {
     ctx.stdout.write(`${updateLine(u, result.dryRun, c)}\n`);
     if (!result.dryRun) continue;
-    for (const d of u.edited) ctx.stdout.write(`  ${c.yellow('edited since installed:')} ${forTerminal(rel(d))}\n`);
+    for (const d of u.edited) ctx.stdout.write(`  ${c.yellow('edited since installed:')} ${forTerminalLine(rel(d))}\n`);
     ctx.stdout.write(fileList(u, c));
     if (u.diff) ctx.stdout.write(forTerminal(u.diff));
     if (u.diffCut) ctx.stdout.write(c.dim('… (diff cut; the rest is not shown)\n'));
@@ -137,9 +137,9 @@ function fileList(u: PlannedUpdate, c: Paint): string {
   const { added, removed, changed } = u.files;
   if (added.length + removed.length + changed.length === 0) return `  ${c.dim('no file changes')}\n`;
   const lines = [
-    ...added.map((p) => `  ${c.green('+')} ${forTerminal(p)}`),
-    ...removed.map((p) => `  ${c.red('-')} ${forTerminal(p)}`),
-    ...changed.map((p) => `  ${c.yellow('~')} ${forTerminal(p)}`),
+    ...added.map((p) => `  ${c.green('+')} ${forTerminalLine(p)}`),
+    ...removed.map((p) => `  ${c.red('-')} ${forTerminalLine(p)}`),
+    ...changed.map((p) => `  ${c.yellow('~')} ${forTerminalLine(p)}`),
   ];
   return `${lines.join('\n')}\n`;
 }

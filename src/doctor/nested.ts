@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { SKIP_DIRS } from '../fs/walk.js';
+import { isNeverKept } from '../fs/walk.js';
 
 // Skill folders below the project's top, in its packages: Claude Code loads `packages/web/.claude/skills` when it
 // works with files in packages/web ("automatic discovery from nested directories"), and Codex reads `.agents/skills`
@@ -21,7 +21,7 @@ export interface NestedFolders {
 /**
  * The folders below `top` (not `top` itself) that hold one of `projects` (paths relative to a folder, such as
  * `.claude/skills`), in walk order (sorted names, depth first). Folders git and package managers keep
- * (SKIP_DIRS) and folders whose name starts with a dot are not walked into, nor are the skill folders found.
+ * (isNeverKept) and folders whose name starts with a dot are not walked into, nor are the skill folders found.
  */
 export function nestedFolders(
   top: string,
@@ -35,7 +35,7 @@ export function nestedFolders(
     let names: string[];
     try {
       names = readdirSync(dir, { withFileTypes: true })
-        .filter((d) => d.isDirectory() && !d.name.startsWith('.') && !SKIP_DIRS.has(d.name))
+        .filter((d) => d.isDirectory() && !d.name.startsWith('.') && !isNeverKept(d.name, true))
         .map((d) => d.name)
         .sort();
     } catch {

@@ -19,7 +19,7 @@ import {
 import { pipeline } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
-import { SKIP_DIRS } from './walk.js';
+import { isNeverKept } from './walk.js';
 import { isErrno } from './errno.js';
 import {
   Digester,
@@ -459,7 +459,7 @@ export function skillFoldersIn(
     for (const d of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
       a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
     )) {
-      if (!d.isDirectory() || SKIP_DIRS.has(d.name)) continue;
+      if (!d.isDirectory() || isNeverKept(d.name, true)) continue;
       const child = join(dir, d.name);
       const rel = inner === '' ? d.name : `${inner}/${d.name}`;
       if (isSkill(child)) found.push({ dir: child, inner: rel });

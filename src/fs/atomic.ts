@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { afterCleanup, explainErrno, isErrno } from './errno.js';
-import { LEFTOVER, SKIP_DIRS } from './walk.js';
+import { LEFTOVER, isNeverKept } from './walk.js';
 
 // Writes that a killed process cannot leave half done: a file or folder is made under a temp name and renamed
 // into place. Temp names carry the writer's pid, so the next run can tell a dead writer's leftovers from a live
@@ -169,7 +169,7 @@ export function cleanLeftoversBelow(root: string, maxDepth = 8): string[] {
     for (const d of list) {
       const abs = join(dir, d.name);
       if (d.isDirectory()) {
-        if (!SKIP_DIRS.has(d.name) && depth < maxDepth) visit(abs, depth + 1);
+        if (!isNeverKept(d.name, true) && depth < maxDepth) visit(abs, depth + 1);
       } else if (d.isFile() && isDeadLeftover(d.name)) {
         rmSync(abs, { force: true });
         removed.push(abs);

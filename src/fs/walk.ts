@@ -17,7 +17,19 @@ import type { FileIdentity } from './user-cache.js';
 
 // Never part of a skill: version control, installed packages, and Python's byte-code cache (which running a skill's
 // script writes into the skill, and which would otherwise change its integrity and go into its archive).
-export const SKIP_DIRS = new Set(['.git', 'node_modules', '.hg', '.svn', '__pycache__']);
+const SKIP_DIRS = new Set(['node_modules', '.hg', '.svn', '__pycache__']);
+
+/**
+ * The one rule for what is never part of a skill by its name (pack, install from an archive or a folder, the store,
+ * integrity, discovery and the watchers all ask it): a `.git` entry of any kind and in any case, and the folders of
+ * SKIP_DIRS. A `.git` *file* ("gitdir: <folder>", as a worktree or a submodule has) or a link makes the folder it sits
+ * in a git repository with whatever config it points at (a `core.fsmonitor` runs a command on any `git status`
+ * there), and git itself refuses one in a tree; `.GIT` and `.Git` are the same entry on macOS's and Windows's
+ * case-insensitive file systems. `.gitignore`, `.gitattributes` and `.gitmodules` are plain files and stay.
+ */
+export function isNeverKept(name: string, isDir: boolean): boolean {
+  return (name.length === 4 && name.toLowerCase() === '.git') || (isDir && SKIP_DIRS.has(name));
+}
 /**
  * The temp files our writers leave beside a target when killed: `.<name>.tmp-w.<pid>.<hex>` (fs/atomic.ts's
  * writeAtomic), `.<name>.tmp.<pid>.<hex>` (pack) and `.<name>.skills-fix-<pid>` (lint --fix before 0.2). Never part
@@ -293,10 +305,12 @@ export function walkSkill(
       }
       const path = rel === '' ? d.name : `${rel}/${d.name}`;
       if (d.isDirectory()) {
-        if (SKIP_DIRS.has(d.name)) continue;
+        if (isNeverKept(d.name, true)) continue;
         entries.push({ path, kind: 'dir' });
         if (depth < MAX_DEPTH) visit(join(dir, d.name), path, depth + 1);
         else truncated = true;
+      } else if (isNeverKept(d.name, false)) {
+        continue;
       } else if (d.isFile()) {
         if (!isLeftover(d.name)) entries.push({ path, kind: 'file' });
       } else if (d.isSymbolicLink()) {
@@ -344,7 +358,7 @@ export function knownEntries(files: readonly string[], folders: readonly string[
     if (d === undefined) {
       const slash = dir.lastIndexOf('/');
       const up = slash < 0 ? 0 : depthOf(dir.slice(0, slash));
-      d = up === NOT || up >= MAX_DEPTH || SKIP_DIRS.has(dir.slice(slash + 1)) ? NOT : up + 1;
+      d = up === NOT || up >= MAX_DEPTH || isNeverKept(dir.slice(slash + 1), true) ? NOT : up + 1;
       depth.set(dir, d);
       if (d !== NOT) entries.push({ path: dir, kind: 'dir' });
     }
@@ -363,8 +377,11 @@ export function knownEntries(files: readonly string[], folders: readonly string[
       lastUp = depthOf(lastDir);
     }
     if (lastUp === NOT || lastUp >= MAX_DEPTH) continue;
-    // A leftover's name starts with a dot.
-    if (f.charCodeAt(slash + 1) === 0x2e && isLeftover(f.slice(slash + 1))) continue;
+    // A leftover's name starts with a dot, as a `.git` file's does.
+    if (f.charCodeAt(slash + 1) === 0x2e) {
+      const name = f.slice(slash + 1);
+      if (isLeftover(name) || isNeverKept(name, false)) continue;
+    }
     entries.push({ path: f, kind: 'file' });
   }
   for (const d of folders) depthOf(d);

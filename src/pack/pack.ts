@@ -21,7 +21,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 import type { Skill } from '../model/skill.js';
 import { SkillsError } from '../errors.js';
-import { SKIP_DIRS, isInside, isMacFile } from '../fs/walk.js';
+import { isInside, isMacFile, isNeverKept } from '../fs/walk.js';
 import { readBounded } from '../fs/read.js';
 import { isLeftover, syncDir, syncFile, tempName } from '../fs/atomic.js';
 import { afterCleanup, errnoIn, explainErrno } from '../fs/errno.js';
@@ -117,6 +117,8 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
       const path = rel === '' ? d.name : `${rel}/${d.name}`;
       if (rel === '' && d.name === IGNORE_FILE) continue;
       if (excluded.has(resolve(abs))) continue;
+      // A `.git` entry is left out whatever it is, before a link named so is followed or refused.
+      if (isNeverKept(d.name, d.isDirectory())) continue;
       let isDir = d.isDirectory();
       let realPath = join(real, d.name);
       if (d.isSymbolicLink()) {
@@ -149,7 +151,7 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
       } else if (!isDir && !d.isFile()) {
         continue; // sockets, FIFOs: nothing an archive should carry
       }
-      if (isDir ? SKIP_DIRS.has(d.name) : isMacFile(d.name)) continue;
+      if (isDir ? isNeverKept(d.name, true) : isMacFile(d.name)) continue;
       if (!isDir && isLeftover(d.name)) {
         plan.leftovers.push(path);
         continue;

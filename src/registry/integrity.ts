@@ -20,7 +20,7 @@ import { DEFAULT_LIMITS } from '../fs/archive.js';
 import { packedMode } from '../fs/archive-entries.js';
 import { readOpenFile } from '../fs/read.js';
 import type { HeldFile } from '../fs/read-held.js';
-import { SKIP_DIRS, checkOpenedWithin, isInside, isLeftover, isMacFile, walkedWhole } from '../fs/walk.js';
+import { checkOpenedWithin, isInside, isLeftover, isMacFile, isNeverKept, walkedWhole } from '../fs/walk.js';
 
 /** One file the registry hashes and copies; a symlink that stays inside the skill is the file it leads to. */
 export interface StoredFile {
@@ -70,7 +70,8 @@ let macFilesCounted = false;
 
 /** Names that are never copied or hashed: VCS and OS litter, and secrets (.env, .env.local; not .env.example). */
 export function skipped(name: string, isDir: boolean): boolean {
-  if (isDir) return SKIP_DIRS.has(name);
+  if (isNeverKept(name, isDir)) return true;
+  if (isDir) return false;
   if (isLeftover(name) || (isMacFile(name) && !(macFilesCounted && name !== '.DS_Store'))) return true;
   return isSecretFile(name);
 }
@@ -112,9 +113,7 @@ const byRel = (a: StoredFile, b: StoredFile) => (a.rel < b.rel ? -1 : a.rel > b.
 
 /** True when a folder path ("a/b/c") has a folder that is never kept in it. */
 function skippedFolderIn(dirs: string): boolean {
-  for (const d of SKIP_DIRS)
-    if (dirs === d || dirs.startsWith(`${d}/`) || dirs.endsWith(`/${d}`) || dirs.includes(`/${d}/`)) return true;
-  return false;
+  return dirs.split('/').some((d) => isNeverKept(d, true));
 }
 
 /**

@@ -13,18 +13,52 @@ export interface Sink {
   once(event: 'drain', listener: () => void): unknown;
 }
 
+/** Why a line that may be the result line was not read: over MAX_RESULT_LINE_BYTES, or over MAX_RESULT_DEPTH deep. */
+export type UnreadResult = 'long' | 'deep';
+
 export interface ScriptResultLine {
   success: boolean;
   result?: unknown;
   error?: unknown;
 }
 
-/** A line that is a JSON object with a boolean `success`, or undefined. */
-export function resultLineOf(text: string): ScriptResultLine | undefined {
+/**
+ * How deep a result line's values may nest: as deep as Python's json module reads and writes (its recursion limit).
+ * JSON.parse reads any depth, but what a run hands back is written again (JSON.stringify, the MCP transport), which
+ * recurses and runs out of stack some thousands of levels down: a stranger's script must not crash the run.
+ */
+export const MAX_RESULT_DEPTH = 1000;
+
+/** True when the JSON text nests arrays and objects more than MAX_RESULT_DEPTH deep (strings skipped). */
+function tooDeep(line: string): boolean {
+  // Most lines are shallow: fewer brackets than the limit cannot nest past it.
+  let open = 0;
+  for (let i = line.indexOf('[') + 1; i > 0 && open <= MAX_RESULT_DEPTH; i = line.indexOf('[', i) + 1) open++;
+  for (let i = line.indexOf('{') + 1; i > 0 && open <= MAX_RESULT_DEPTH; i = line.indexOf('{', i) + 1) open++;
+  if (open <= MAX_RESULT_DEPTH) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_RESULT_DEPTH) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** A line read for a result: a JSON object with a boolean `success`, 'deep' (one that nests too deep), or neither. */
+function readResultLine(text: string): ScriptResultLine | 'deep' | undefined {
   const line = text.trim();
   if (!line.startsWith('{') || !line.endsWith('}')) return undefined;
   // The key "success" is in the text as it is, or with \u escapes.
   if (!line.includes('success') && !line.includes('\\u')) return undefined;
+  if (tooDeep(line)) return 'deep';
   try {
     const v = JSON.parse(line) as unknown;
     if (v && typeof v === 'object' && !Array.isArray(v) && typeof (v as ScriptResultLine).success === 'boolean')
@@ -33,6 +67,12 @@ export function resultLineOf(text: string): ScriptResultLine | undefined {
     /* not JSON */
   }
   return undefined;
+}
+
+/** A line that is a JSON object with a boolean `success` (nesting at most MAX_RESULT_DEPTH deep), or undefined. */
+export function resultLineOf(text: string): ScriptResultLine | undefined {
+  const line = readResultLine(text);
+  return line === 'deep' ? undefined : line;
 }
 
 /** The last line of stdout that parses as `{success: boolean, …}`. */
@@ -56,8 +96,8 @@ export class ResultLineReader {
   private long = false;
   /** The last result line read (unmasked). */
   last: ScriptResultLine | undefined;
-  /** A line too long to read, that may be a result line, came after `last`. */
-  unreadable = false;
+  /** A line that may be a result line came after `last` and was not read: too long, or nesting too deep. */
+  unreadable: UnreadResult | undefined;
 
   push(chunk: Buffer): void {
     let start = 0;
@@ -86,12 +126,13 @@ export class ResultLineReader {
     const text = Buffer.concat(this.parts).toString('utf8');
     if (this.long) {
       const head = text.trimStart();
-      if (head === '' || head.startsWith('{')) this.unreadable = true;
+      if (head === '' || head.startsWith('{')) this.unreadable = 'long';
     } else {
-      const line = resultLineOf(text);
-      if (line) {
+      const line = readResultLine(text);
+      if (line === 'deep') this.unreadable = 'deep';
+      else if (line) {
         this.last = line;
-        this.unreadable = false;
+        this.unreadable = undefined;
       }
     }
     this.parts = [];

@@ -1,3 +1,4 @@
+import { SkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
 import { MARKER_PATTERN } from '../proc/sweep.js';
 import { maskList } from './mask.js';
@@ -27,6 +28,8 @@ export function buildEnv(opts: {
   secrets: Record<string, string>;
   inherit?: boolean;
   extra?: Record<string, string>;
+  /** Where the secrets came from, for a refusal to name. */
+  secretsFile?: string;
 }): EnvPlan {
   const env: Record<string, string> = {};
   const take = (k: string) => {
@@ -43,9 +46,36 @@ export function buildEnv(opts: {
   Object.assign(env, opts.extra);
   env.SKILL_DIR = opts.skillDir;
   Object.assign(env, opts.secrets);
+  refuseNul(env, opts);
   const missing = opts.declared.filter((n) => env[n] === undefined);
   const secretValues = opts.declared.map((n) => env[n]).filter((v): v is string => v !== undefined);
   return { env, missing, secretValues };
+}
+
+/**
+ * Refuse a variable whose name or value holds a NUL, before anything is spawned: no program can be given one (a C
+ * string ends there), and Node's refusal quotes the value, a secret's with it, as `\x00`, which the masker cannot
+ * know for the value. The refusal names the variable and where its value came from, never the value.
+ */
+function refuseNul(
+  env: Record<string, string>,
+  opts: { secrets: Record<string, string>; extra?: Record<string, string>; secretsFile?: string },
+): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.includes('\0') && !value.includes('\0')) continue;
+    const from = Object.hasOwn(opts.secrets, name)
+      ? `its value in the secrets file${opts.secretsFile ? ` ${opts.secretsFile}` : ''}`
+      : opts.extra && Object.hasOwn(opts.extra, name)
+        ? "the value the script's shebang sets"
+        : 'its value';
+    throw new SkillsError(
+      'E_CONFIG',
+      `the environment variable ${name} cannot be given to the script: ${name.includes('\0') ? 'its name' : from} holds a NUL character (\\0), which no program's environment can hold; the script was not run`,
+      {
+        hint: `give ${name} a value without a NUL (binary data encoded as base64 or hex, or the path of a file that holds it)`,
+      },
+    );
+  }
 }
 
 /**
@@ -95,6 +125,7 @@ export async function scriptEnv(opts: {
     secrets: declared.values,
     inherit: opts.inherit,
     extra: opts.extra,
+    ...(secrets ? { secretsFile: location.file } : {}),
   });
   const mask = maskList(plan.secretValues);
   if (plan.missing.length === 0) return { plan, mask };

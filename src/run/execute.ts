@@ -3,7 +3,7 @@ import { SkillsError } from '../errors.js';
 import { runInGroup } from '../proc/process-group.js';
 import { isErrno } from '../fs/errno.js';
 import { execLimitError, spawnError } from './spawn-limits.js';
-import { Capture, type ScriptResultLine, type Sink } from './capture.js';
+import { Capture, type ScriptResultLine, type Sink, type UnreadResult } from './capture.js';
 import type { Interpreter } from './interpreter.js';
 import { maskText, maskValue } from './mask.js';
 
@@ -46,8 +46,8 @@ export interface RunOutcome {
   dropped: { stdout: number; stderr: number };
   /** The last line of stdout that is a JSON object with a boolean `success`, its `result` and `error` masked. */
   resultLine?: ScriptResultLine;
-  /** A line of stdout too long to read (over MAX_RESULT_LINE_BYTES) may be the last result line. */
-  resultLineUnread?: boolean;
+  /** A line of stdout that may be the last result line was not read: too long, or nesting too deep. */
+  resultLineUnread?: UnreadResult;
 }
 
 /**
@@ -89,8 +89,8 @@ export async function executeScript(req: RunRequest): Promise<RunOutcome> {
         },
       );
     }
-    if (isErrno(e)) throw spawnError(req.script, req.interpreter.command, e);
-    throw new SkillsError('E_IO', `cannot run ${req.script}: ${(e as Error).message}`, { cause: e });
+    if (isErrno(e)) throw masked(spawnError(req.script, req.interpreter.command, e), req.mask);
+    throw refusedSpawn(req, e);
   }
   out.finish();
   err.finish();
@@ -109,12 +109,48 @@ export async function executeScript(req: RunRequest): Promise<RunOutcome> {
   if (exit.signal) outcome.signal = exit.signal;
   // Read from the whole stdout, unmasked (masking could break its JSON), then masked value by value.
   const { last, unreadable } = out.results!;
-  if (unreadable) outcome.resultLineUnread = true;
+  if (unreadable) outcome.resultLineUnread = unreadable;
   else if (last) outcome.resultLine = maskResultLine(last, req.mask);
   return outcome;
 }
 
+/** A SkillsError with its message and hint masked. */
+function masked(err: SkillsError, mask: string[]): SkillsError {
+  if (mask.length === 0) return err;
+  return new SkillsError(err.code, maskText(err.message, mask), {
+    ...(err.hint ? { hint: maskText(err.hint, mask) } : {}),
+    cause: err.cause,
+  });
+}
+
+/**
+ * Node's refusal to spawn (not an errno). An invalid argument or environment value (ERR_INVALID_ARG_VALUE: a NUL in
+ * it) is quoted by Node with its characters escaped (`'abc\x00def'`), a form the masker does not know: its message
+ * is never passed on, only the variable or argument it names. Any other message is masked.
+ */
+function refusedSpawn(req: RunRequest, e: unknown): SkillsError {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (typeof code === 'string' && code.startsWith('ERR_INVALID_ARG')) {
+    const message = (e as Error).message;
+    const variable = /options\.env\['([A-Za-z_][A-Za-z0-9_]*)'\]/.exec(message)?.[1];
+    const what = variable
+      ? `the environment variable ${variable}`
+      : message.includes('options.env')
+        ? 'an environment variable'
+        : 'an argument';
+    return new SkillsError(
+      'E_CONFIG',
+      `cannot run ${req.script}: Node refused ${what} (${code}); its value is not shown`,
+      {
+        hint: 'a value given to a program cannot hold a NUL character: give it without one',
+      },
+    );
+  }
+  return new SkillsError('E_IO', maskText(`cannot run ${req.script}: ${(e as Error).message}`, req.mask), { cause: e });
+}
+
 function maskResultLine(line: ScriptResultLine, mask: string[]): ScriptResultLine {
+  if (mask.length === 0) return line;
   const masked: ScriptResultLine = { success: line.success };
   if (line.result !== undefined) masked.result = maskValue(line.result, mask);
   if (line.error !== undefined) masked.error = maskValue(line.error, mask);

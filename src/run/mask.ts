@@ -294,18 +294,49 @@ export function maskText(text: string, secrets: readonly string[]): string {
   return out.equals(buf) ? text : out.toString('utf8');
 }
 
-/** A value decoded from the script's output with every secret masked: strings, object keys, and numbers. */
+/**
+ * A value decoded from the script's output with every secret masked: strings, object keys, and numbers. The value
+ * is walked with a stack of its own, not by recursion, so however deep a script nests it, the walk cannot run out
+ * of the call stack; with no secret to mask it is handed back as it is.
+ */
 export function maskValue(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return maskText(value, secrets);
-  if (typeof value === 'number' || typeof value === 'bigint') {
-    const masked = maskText(String(value), secrets);
-    return masked === String(value) ? value : masked;
+  if (compile(secrets) === undefined) return value;
+  const leaf = (v: unknown): unknown => {
+    if (typeof v === 'string') return maskText(v, secrets);
+    if (typeof v === 'number' || typeof v === 'bigint') {
+      const masked = maskText(String(v), secrets);
+      return masked === String(v) ? v : masked;
+    }
+    return v;
+  };
+  // Each array or object met is copied as an empty shell at once, and filled when its turn on the stack comes.
+  const pending: [from: unknown, to: unknown[] | Record<string, unknown>][] = [];
+  const copy = (v: unknown): unknown => {
+    if (Array.isArray(v)) {
+      const to: unknown[] = new Array<unknown>(v.length);
+      pending.push([v, to]);
+      return to;
+    }
+    if (v && typeof v === 'object') {
+      const to: Record<string, unknown> = {};
+      pending.push([v, to]);
+      return to;
+    }
+    return leaf(v);
+  };
+  const top = copy(value);
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [from, to] = next;
+    if (Array.isArray(to)) (from as unknown[]).forEach((v, i) => (to[i] = copy(v)));
+    else
+      for (const [k, v] of Object.entries(from as object))
+        // As an own property, whatever the key ("__proto__" included), as JSON.parse made it.
+        Object.defineProperty(to, maskText(k, secrets), {
+          value: copy(v),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
   }
-  if (Array.isArray(value)) return value.map((v) => maskValue(v, secrets));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [maskText(k, secrets), maskValue(v, secrets)] as const),
-    );
-  }
-  return value;
+  return top;
 }

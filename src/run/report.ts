@@ -1,4 +1,4 @@
-import { MAX_OUTPUT_BYTES, MAX_RESULT_LINE_BYTES } from './capture.js';
+import { MAX_OUTPUT_BYTES, MAX_RESULT_DEPTH, MAX_RESULT_LINE_BYTES, type UnreadResult } from './capture.js';
 import type { RunOutcome } from './execute.js';
 
 // What a finished run comes to: the document --json prints, and the lines run-script says on stderr about it.
@@ -49,7 +49,7 @@ export function runNotices(run: FinishedRun): string[] {
     }
   }
   if (outcome.resultLineUnread && outcome.exitCode === 0 && !outcome.timedOut)
-    lines.push(`warning: ${label}: ${UNREAD}; the run is not reported as a success`);
+    lines.push(`warning: ${label}: ${UNREAD[outcome.resultLineUnread]}; the run is not reported as a success`);
   if (outcome.timedOut)
     lines.push(`error: ${label} timed out after ${run.timeoutSeconds} s; its processes were ended (exit code 124)`);
   // A command-line program (argparse, click, getopt) handed the JSON object says how it is used, and fails.
@@ -70,7 +70,10 @@ export function runNotices(run: FinishedRun): string[] {
   return lines;
 }
 
-const UNREAD = `stdout has a line of more than ${MAX_RESULT_LINE_BYTES} bytes that may be its result line, and it was not read`;
+const UNREAD: Record<UnreadResult, string> = {
+  long: `stdout has a line of more than ${MAX_RESULT_LINE_BYTES} bytes that may be its result line, and it was not read`,
+  deep: `stdout has a line nested more than ${MAX_RESULT_DEPTH} levels deep that may be its result line, and it was not read (a result may nest ${MAX_RESULT_DEPTH} levels, as deep as Python's json reads)`,
+};
 
 /**
  * The document of a run: success when the result line (if any, and none was too long to read) says so, the exit
@@ -101,6 +104,6 @@ function failureOf(outcome: RunOutcome, timeoutSeconds: number): unknown {
   if (line && !line.success && line.error !== undefined) return line.error;
   if (outcome.signal) return `ended by ${outcome.signal}`;
   if (outcome.exitCode !== 0) return `exited with code ${outcome.exitCode}`;
-  if (outcome.resultLineUnread) return UNREAD;
+  if (outcome.resultLineUnread) return UNREAD[outcome.resultLineUnread];
   return 'the script reported success: false';
 }

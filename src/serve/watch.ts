@@ -5,7 +5,7 @@
 // watched anew after a folder in it came or went, and a root that is gone is looked for until it is back.
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { SKIP_DIRS } from '../fs/walk.js';
+import { isNeverKept } from '../fs/walk.js';
 
 export interface Watched {
   /** Folders watched with everything below them. */
@@ -116,7 +116,7 @@ function isFolder(p: string): boolean {
   }
 }
 
-/** The folders below `root` (not itself), as deep as DEPTH, skipping SKIP_DIRS. */
+/** The folders below `root` (not itself), as deep as DEPTH, skipping those never part of a skill (isNeverKept). */
 function foldersBelow(root: string): Set<string> {
   const out = new Set<string>();
   const visit = (dir: string, depth: number) => {
@@ -128,7 +128,7 @@ function foldersBelow(root: string): Set<string> {
       return;
     }
     for (const d of list)
-      if (d.isDirectory() && !SKIP_DIRS.has(d.name)) {
+      if (d.isDirectory() && !isNeverKept(d.name, true)) {
         const abs = join(dir, d.name);
         out.add(abs);
         visit(abs, depth - 1);

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readlinkSync, realpathSync, statSync, type Dir
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { SkillsError, wholeNumber } from '../errors.js';
-import { LinkOutside, SKIP_DIRS } from '../fs/walk.js';
+import { LinkOutside, isNeverKept } from '../fs/walk.js';
 import { explainErrno, isErrno } from '../fs/errno.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
@@ -334,7 +334,7 @@ function walkForSkills(
   const visit = (d: string, realD: string | undefined, names: Dirent[], depth: number, matchers: Matcher[]) => {
     const here = loadIgnore(d, names, matchers);
     for (const n of names) {
-      if (SKIP_DIRS.has(n.name)) continue;
+      if (isNeverKept(n.name, true)) continue;
       const link = n.isSymbolicLink();
       if (!(link ? opts.followLinks : n.isDirectory())) continue;
       const child = childPath(d, n.name);

@@ -2,7 +2,7 @@
 import { lstatSync, readdirSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
-import { SKIP_DIRS } from '../fs/walk.js';
+import { isNeverKept } from '../fs/walk.js';
 
 const NATIVE_RECURSIVE = new Set<string>(['darwin', 'win32']);
 
@@ -97,14 +97,15 @@ export function watchTree(
           return [];
         }
       })()) {
-        if (d.isDirectory() && !SKIP_DIRS.has(d.name)) watchBelow(join(dir, d.name));
+        if (d.isDirectory() && !isNeverKept(d.name, true)) watchBelow(join(dir, d.name));
       }
     };
     // On Linux, Node 20 emulates recursive fs.watch in JavaScript with one inotify watch per file and per folder,
     // node_modules and .git included (a tree of 300 skills with 10 files each in node_modules: 3,901 watches against
     // our 301), re-reading a folder on each event; a large tree runs out of the user's inotify watches, and sync
-    // --watch once missed a new skill on a loaded machine. Our watchers are one per folder, skip SKIP_DIRS, add a
-    // new folder's watch inside its event, and the debounced rescan of that folder finds what was written before.
+    // --watch once missed a new skill on a loaded machine. Our watchers are one per folder, skip the folders never
+    // part of a skill (isNeverKept), add a new folder's watch inside its event, and the debounced rescan of that
+    // folder finds what was written before.
     let recursive = options.recursive ?? NATIVE_RECURSIVE.has(process.platform);
     if (recursive) {
       try {

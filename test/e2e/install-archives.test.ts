@@ -293,6 +293,58 @@ describe('skills install: archives made by everyday tools (built CLI)', () => {
     }
   });
 
+  it('leaves out a .git entry of any kind and case (a file pointing at a hostile git config, a .GIT folder, a link) from a .tgz, a .skill and a folder; keeps .gitignore, .gitattributes and .gitmodules', async () => {
+    const src = fresh('src');
+    const pwned = join(src, 'PWNED');
+    const kept = {
+      'SKILL.md': skillText('gitty', '1.0.0'),
+      '.gitignore': 'out/\n',
+      '.gitattributes': '* text=auto\n',
+      '.gitmodules': '',
+      'evilgit/HEAD': 'ref: refs/heads/main\n',
+      'evilgit/config': `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "touch ${pwned}; false"\n`,
+      'evilgit/objects/.keep': '',
+      'evilgit/refs/heads/.keep': '',
+    };
+    writeTree(join(src, 'clean/gitty'), kept);
+    const cleanProject = fresh('project');
+    expect((await cli(join(fresh(), 'registry'), ['install', join(src, 'clean/gitty')], cleanProject)).exitCode).toBe(
+      0,
+    );
+    const cleanIntegrity = lockOf(cleanProject).skills.gitty!.integrity;
+
+    // The `.git` file makes the folder it is in a repository whose config is evilgit/config: git status there runs
+    // core.fsmonitor, the stranger's command.
+    const stranger = join(src, 'stranger');
+    writeTree(join(stranger, 'gitty'), {
+      ...kept,
+      '.git': 'gitdir: evilgit\n',
+      '.GIT/config': '[core]\n',
+      'scripts/.Git': 'gitdir: ../evilgit\n',
+    });
+    const project = fresh('project');
+    await execa('tar', ['czf', join(project, 'gitty.tgz'), 'gitty'], { cwd: stranger });
+    await execa('zip', ['-qr', join(project, 'gitty.skill'), 'gitty'], { cwd: stranger });
+    // A folder may also hold one as a link.
+    writeTree(join(stranger, 'gitty'), { 'references/.git': { symlink: '../evilgit' } });
+    for (const source of ['gitty.tgz', 'gitty.skill', join(stranger, 'gitty')]) {
+      const into = `skills-${source.length}`;
+      rmSync(join(project, 'skills-lock.json'), { force: true });
+      const r = await cli(join(fresh(), 'registry'), ['install', source, '--into', into], project);
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      const placed = join(project, into, 'gitty');
+      const names = (readdirSync(placed, { recursive: true }) as string[]).map((n) => n.split('\\').join('/'));
+      expect(names.filter((n) => /(^|\/)\.git$/i.test(n))).toEqual([]);
+      expect(names).toEqual(expect.arrayContaining(['.gitignore', '.gitattributes', '.gitmodules', 'evilgit/config']));
+      expect(lockOf(project).skills.gitty!.integrity).toBe(cleanIntegrity);
+      expect(folderIntegrity(placed)).toBe(lockOf(project).skills.gitty!.integrity);
+      // No repository is made there: git status in the skill finds the project's own, and runs nothing.
+      await execa('git', ['status'], { cwd: placed, reject: false });
+      expect(existsSync(pwned)).toBe(false);
+    }
+  });
+
   it('installs a plain .tar (tar cf) and a .skill made by zipping <name>/', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');

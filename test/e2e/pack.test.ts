@@ -77,6 +77,30 @@ describe('skills pack (built CLI)', () => {
     expect(readdirSync(cwd)).toEqual(['web-scraping']);
   });
 
+  it('leaves out a .git entry of any kind and case (file, .GIT folder, link leading out), and keeps .gitignore', async () => {
+    const cwd = fresh();
+    writeTree(join(cwd, 'gitty'), {
+      'SKILL.md': skillMd('name: gitty\ndescription: Gitty things. Use when testing.\nmetadata:\n  version: "1.0.0"'),
+      '.gitignore': 'out/\n',
+      '.git': 'gitdir: evilgit\n',
+      '.GIT/config': '[core]\n',
+      'scripts/.Git': 'gitdir: ../evilgit\n',
+      'references/.git': { symlink: cwd },
+      'evilgit/config': '[core]\n',
+    });
+    const r = await runCli(['pack', 'gitty', '--json'], { cwd });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.files.map((f: { path: string }) => f.path).sort()).toEqual(['.gitignore', 'SKILL.md', 'evilgit/config']);
+    const listed = spawnSync('tar', ['tzf', doc.file], { encoding: 'utf8' }).stdout.trim().split('\n').sort();
+    expect(listed.filter((n) => !n.endsWith('/'))).toEqual([
+      'gitty/.gitignore',
+      'gitty/SKILL.md',
+      'gitty/evilgit/config',
+    ]);
+  });
+
   it('--dry-run shows a file name holding a terminal escape escaped', async () => {
     const { cwd, dir } = example('web-scraping');
     writeFileSync(join(dir, 'references', 'x\u001b]0;pwned\u0007.md'), '# x\n');

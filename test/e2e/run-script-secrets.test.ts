@@ -99,6 +99,12 @@ elif mode == "middle":
 elif mode == "success":
     w(json.dumps({"success": True, "result": "late " + s}) + "\\n")
 `,
+  // A result line nested `depth` deep, the secret at the bottom.
+  'scripts/deep.py': `import json, os, sys
+n = json.loads(sys.argv[1])["depth"]
+s = os.environb[b"API_TOKEN"].decode("utf-8")
+print('{"success": true, "result": ' + "[" * (n - 1) + json.dumps(s) + "]" * (n - 1) + "}")
+`,
   // Bytes that are not UTF-8.
   'scripts/binary.py': `import json, os, sys, time
 a = json.loads(sys.argv[1])
@@ -252,6 +258,33 @@ describe('run-script: a result line after 1 MB of output', () => {
   });
 });
 
+describe('run-script: a result line nested deep', () => {
+  it('too deep (5,000 levels) is never taken for a success, and is no crash; as deep as allowed (1,000) is read and masked', async () => {
+    const r = await run('deep', { depth: 5000 }, true);
+    expect(r.stderr).not.toContain('RangeError');
+    expect(r.exitCode).toBe(0);
+    const doc = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(doc).toMatchObject({ success: false, exitCode: 0 });
+    expect(doc.error).toBe(
+      "stdout has a line nested more than 1000 levels deep that may be its result line, and it was not read (a result may nest 1000 levels, as deep as Python's json reads)",
+    );
+    expect(leaks(r.stdout)).toEqual([]);
+    const plain = await run('deep', { depth: 5000 });
+    expect(plain.exitCode).toBe(0);
+    expect(plain.stderr).toContain('nested more than 1000 levels deep');
+    expect(plain.stderr).not.toContain('RangeError');
+    // As deep as allowed (1,000 levels) is read, its secret masked at the bottom.
+    const ok = await run('deep', { depth: 1000 }, true);
+    expect(ok.exitCode).toBe(0);
+    const read = JSON.parse(ok.stdout) as { success: boolean; result: unknown };
+    expect(read.success).toBe(true);
+    let v = read.result;
+    for (let i = 1; i < 1000; i++) v = (v as unknown[])[0];
+    expect(v).toBe('***');
+    expect(leaks(ok.stdout)).toEqual([]);
+  });
+});
+
 describe('run-script: output that is not UTF-8', () => {
   const raw = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 
@@ -291,6 +324,8 @@ describe('run-script: what the system would refuse to start', () => {
       'sk/scripts/odd.sh': `#!${join(t.dir, 'not-a-program')}\necho ok\n`,
       'not-a-program': 'echo this file is not executable\n',
       'long.env': `LONG_TOKEN=${'y'.repeat(200_000)}\n`,
+      // A binary token pasted into a JSON secrets file: "\u0000" is a NUL.
+      'nul.json': JSON.stringify({ LONG_TOKEN: 'TOPSECRET\u0000VALUE-9f8e7d' }),
     });
   });
   afterAll(() => t.cleanup());
@@ -303,6 +338,24 @@ describe('run-script: what the system would refuse to start', () => {
       `error: cannot run ${join(t.dir, 'sk/scripts/hi.sh')}: the environment variable LONG_TOKEN is 200,012 bytes (as LONG_TOKEN=value), over the 131,072 bytes (128 KiB) Linux allows one variable\n` +
         'hint: put the value in a file and give the script its path instead (e.g. LONG_TOKEN_FILE=/path/to/file in the secrets file, declared beside LONG_TOKEN), for it to read',
     );
+  });
+
+  it('refuses a secret holding a NUL before the script starts, naming the variable, never its value (stderr, --json)', async () => {
+    const nul = join(t.dir, 'nul.json');
+    const r = await runCli(['run-script', join(t.dir, 'sk'), 'hi', '--secrets', nul]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: the environment variable LONG_TOKEN cannot be given to the script: its value in the secrets file ${nul} holds a NUL character (\\0), which no program's environment can hold; the script was not run\n` +
+        'hint: give LONG_TOKEN a value without a NUL (binary data encoded as base64 or hex, or the path of a file that holds it)',
+    );
+    const json = await runCli(['run-script', join(t.dir, 'sk'), 'hi', '--secrets', nul, '--json']);
+    expect(json.exitCode).toBe(2);
+    expect(JSON.parse(json.stdout).error.code).toBe('E_CONFIG');
+    for (const out of [r.stdout, r.stderr, json.stdout, json.stderr]) {
+      expect(out).not.toContain('TOPSECRET');
+      expect(out).not.toContain('VALUE-9f8e7d');
+    }
   });
 
   it('tells any other spawn error as what it means, naming the script', async () => {

@@ -275,3 +275,64 @@ describe('skills serve: a skill whose full load finds what keeps its scripts fro
     expect(toolText(r)).toContain('Read me.');
   });
 });
+
+describe('skills serve: script tools given what a stranger shapes', () => {
+  let t: { dir: string; cleanup: () => void };
+  let s: Connected;
+  const NUL_SECRET = 'TOPSECRET\u0000VALUE-9f8e7d';
+  beforeAll(async () => {
+    t = tempDir('skills-serve-shaped-');
+    writeTree(t.dir, {
+      'skills/shaped/manifest.json': JSON.stringify({
+        id: 'shaped',
+        name: 'Shaped',
+        version: '1.0.0',
+        description: 'Runs odd scripts. Use when testing serve scripts.',
+        scripts: ['scripts/hi.js'],
+        envVars: ['API_KEY'],
+      }),
+      'skills/shaped/scripts/hi.js': '// Say hi.\nconsole.log(JSON.stringify({ success: true }));\n',
+      'secrets.json': JSON.stringify({ API_KEY: NUL_SECRET }),
+      'skills/deep/manifest.json': JSON.stringify({
+        id: 'deep',
+        name: 'Deep',
+        version: '1.0.0',
+        description: 'Nests its result. Use when testing serve scripts.',
+        scripts: ['scripts/nest.js'],
+      }),
+      'skills/deep/scripts/nest.js':
+        '// Nest the result.\nconst n = JSON.parse(process.argv[2]).depth;\nconsole.log(`{"success":true,"result":${"[".repeat(n)}${"]".repeat(n)}}`);\n',
+    });
+    s = await serveStdio([join(t.dir, 'skills'), '--allow-scripts', 'all', '--secrets', join(t.dir, 'secrets.json')]);
+  });
+  afterAll(async () => {
+    await s.close();
+    t.cleanup();
+  });
+
+  it('refuses a secret holding a NUL, naming the variable, never its value', async () => {
+    let answer: unknown;
+    try {
+      answer = await s.client.callTool({ name: 'shaped_hi', arguments: {} });
+    } catch (err) {
+      answer = { code: (err as { code: number }).code, message: (err as Error).message };
+    }
+    const text = JSON.stringify(answer);
+    expect(text).toContain('the environment variable API_KEY cannot be given to the script');
+    expect(text).not.toContain('TOPSECRET');
+    expect(text).not.toContain('VALUE-9f8e7d');
+  });
+
+  it('answers a result nested too deep as a failed run naming the depth (not -32603), and reads one as deep as allowed', async () => {
+    const r = await s.client.callTool({ name: 'deep_nest', arguments: { args: { depth: 5000 } } });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toMatchObject({
+      success: false,
+      exitCode: 0,
+      error: expect.stringContaining('nested more than 1000 levels deep'),
+    });
+    const ok = await s.client.callTool({ name: 'deep_nest', arguments: { args: { depth: 999 } } });
+    expect(ok.isError).toBeFalsy();
+    expect(ok.structuredContent).toMatchObject({ success: true, exitCode: 0 });
+  });
+});

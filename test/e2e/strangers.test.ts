@@ -183,6 +183,50 @@ describe('terminal control sequences and hidden characters in a skill (item 13)'
     expectClean(dry, 'pack --dry-run');
   });
 
+  it('run-script --list prints a stranger’s script names, first comment lines, link targets and shebangs escaped', async () => {
+    const dir = t.fresh('run-script-list');
+    const skill = `s\u001b]0;folder\u0007`;
+    writeTree(join(dir, skill), {
+      'SKILL.md': skillMd('name: s\ndescription: Use when running scripts.\n'),
+      'scripts/hi.sh': '#!/bin/bash\n# Says hi \u001b]0;PWNED\u0007\u001b[2J\u001b[31m red\necho hi\n',
+      [`scripts/ev\u001b[31mil.sh`]: '#!/bin/bash\necho x\n',
+      [`scripts/x.sh\n✔ forged.sh`]: '#!/bin/bash\necho x\n',
+      'scripts/odd': '#!/usr/bin/\u001b[2Jweird\necho x\n',
+      'scripts/out.sh': { symlink: join(dir, `elsewhere\u001b[5m.sh`) },
+    });
+    writeFileSync(join(dir, `elsewhere\u001b[5m.sh`), '#!/bin/bash\n');
+    const r = await runCli(['run-script', skill, '--list'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expectClean(r, 'run-script --list');
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toContain('s\\x1b]0;folder\\x07');
+    expect(lines.filter((l) => l.startsWith('✔ forged'))).toEqual([]);
+    expect(r.stdout).toContain('scripts/ev\\x1b[31mil.sh');
+    expect(r.stdout).toContain('scripts/x.sh\\n✔ forged.sh');
+    expect(r.stdout).toContain('Says hi \\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31m red');
+    expect(r.stdout).toContain('elsewhere\\x1b[5m.sh');
+    expect(r.stdout).toContain('\\x1b[2Jweird');
+    // The JSON keeps the data as it is, written with \u escapes.
+    const json = await runCli(['run-script', skill, '--list', '--json'], { cwd: dir });
+    expectClean(json, 'run-script --list --json');
+    const doc = JSON.parse(json.stdout) as { scripts: { path: string; description?: string }[] };
+    expect(doc.scripts.map((s) => s.path)).toContain(`scripts/ev\u001b[31mil.sh`);
+  });
+
+  it('sync prints the folders, names and warnings of the skills it skips escaped, one line each', async () => {
+    const dir = t.fresh('sync');
+    writeTree(join(dir, 'src'), {
+      [`x\u001b[31my/SKILL.md`]: skillMd('name: [broken\n'),
+      [`v\u001b]0;t\u0007/SKILL.md`]: skillMd(
+        `name: "v\\e]0;t\\a"\ndescription: Use when syncing.\nmetadata:\n  version: "1.x"\n`,
+      ),
+    });
+    const r = await runCli(['sync', 'src', '--dry-run'], { cwd: dir, env: { SKILLS_REGISTRY: join(dir, 'reg') } });
+    expectClean(r, 'sync');
+    expect(r.stdout).toContain('src/x\\x1b[31my: invalid');
+    expect(r.stdout).toContain('v\\x1b]0;t\\x07');
+  });
+
   it('a file name with a line break or a tab prints no line of its own: lint, validate, pack --dry-run', async () => {
     const dir = t.fresh('newline-name');
     const forged = '\n✔ forged-skill (skill-md 1.0.0)\n1 skill valid\n';

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Capture, MAX_OUTPUT_BYTES, ResultLineReader } from '../../../src/run/capture.js';
+import {
+  Capture,
+  MAX_OUTPUT_BYTES,
+  MAX_RESULT_DEPTH,
+  ResultLineReader,
+  resultLineOf,
+} from '../../../src/run/capture.js';
 import { maskList } from '../../../src/run/mask.js';
 
 const MB = MAX_OUTPUT_BYTES;
@@ -19,7 +25,7 @@ describe('ResultLineReader', () => {
       'x'.repeat(3 * MB),
       '\n{"success": false, "error": "late"}\nbye',
     ]);
-    expect(r).toMatchObject({ last: { success: false, error: 'late' }, unreadable: false });
+    expect(r).toMatchObject({ last: { success: false, error: 'late' }, unreadable: undefined });
   });
 
   it('reads a result line however it is cut into chunks, with or without a final newline', () => {
@@ -33,18 +39,35 @@ describe('ResultLineReader', () => {
 
   it('makes the result unknown when a line too long to read may be it, until a later result line', () => {
     const long = `{"success": false, "error": "${'e'.repeat(MB)}"}`;
-    expect(read(['{"success": true}\n', long, '\n'])).toMatchObject({ unreadable: true });
-    expect(read([`   ${long}`])).toMatchObject({ unreadable: true });
-    expect(read([' '.repeat(MB + 5), '\n'])).toMatchObject({ unreadable: true });
+    expect(read(['{"success": true}\n', long, '\n'])).toMatchObject({ unreadable: 'long' });
+    expect(read([`   ${long}`])).toMatchObject({ unreadable: 'long' });
+    expect(read([' '.repeat(MB + 5), '\n'])).toMatchObject({ unreadable: 'long' });
     expect(read([long, '\n{"success": true, "result": 2}\n'])).toMatchObject({
-      unreadable: false,
+      unreadable: undefined,
       last: { success: true, result: 2 },
     });
     // A long line that cannot be a result line changes nothing.
     expect(read(['{"success": true}\n', 'x'.repeat(2 * MB), '\n'])).toMatchObject({
-      unreadable: false,
+      unreadable: undefined,
       last: { success: true },
     });
+  });
+
+  it('makes the result unknown when a line nests deeper than MAX_RESULT_DEPTH, not counting brackets in strings', () => {
+    const nested = (n: number, inner = '1') =>
+      `{"success": true, "result": ${'['.repeat(n - 1)}${inner}${']'.repeat(n - 1)}}`;
+    const deep = nested(MAX_RESULT_DEPTH + 1);
+    expect(read(['{"success": true}\n', deep, '\n'])).toMatchObject({ unreadable: 'deep', last: { success: true } });
+    expect(read([nested(5000), '\n'])).toMatchObject({ unreadable: 'deep' });
+    expect(resultLineOf(deep)).toBeUndefined();
+    // As deep as allowed is read; brackets and escaped quotes inside strings do not count.
+    const atLimit = read([nested(MAX_RESULT_DEPTH, '"[[[\\"{{{"'), '\n']);
+    expect(atLimit.unreadable).toBeUndefined();
+    expect(atLimit.last?.success).toBe(true);
+    const brackets = `{"success": true, "result": "${'['.repeat(5000)}\\"${'{'.repeat(5000)}"}`;
+    expect(read([brackets, '\n'])).toMatchObject({ unreadable: undefined, last: { success: true } });
+    // A later result line is read.
+    expect(read([deep, '\n{"success": false}\n'])).toMatchObject({ unreadable: undefined, last: { success: false } });
   });
 
   it('reads a key written with \\u escapes', () => {

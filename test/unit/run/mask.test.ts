@@ -160,4 +160,22 @@ describe('maskValue', () => {
       maskValue({ a: ['x hunter22 y', 98765432, 1, true, null], hunter22: { b: 'pw: hunter22' }, c: 9876543210 }, mask),
     ).toEqual({ a: ['x *** y', '***', 1, true, null], '***': { b: 'pw: ***' }, c: '***10' });
   });
+
+  it('walks a value nested 100,000 deep without running out of stack, and masks at the bottom', () => {
+    const depth = 100_000;
+    const text = `${'[{"k":'.repeat(depth)}"x hunter22"${'}]'.repeat(depth)}`;
+    let v = maskValue(JSON.parse(text), maskList(['hunter22']));
+    for (let i = 0; i < depth; i++) v = (v as { k: unknown }[])[0]!.k;
+    expect(v).toBe('x ***');
+    // A "__proto__" key stays an own property, as JSON.parse made it.
+    const proto = maskValue(JSON.parse('{"__proto__": {"p": "hunter22"}}'), maskList(['hunter22'])) as object;
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(proto, '__proto__')?.value).toEqual({ p: '***' });
+  });
+
+  it('hands a value back as it is when there is no secret to mask', () => {
+    const value = { a: [1, { b: 'c' }] };
+    expect(maskValue(value, maskList([]))).toBe(value);
+    expect(maskValue(value, maskList(['ab']))).toBe(value);
+  });
 });
