@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { SkillsError } from '../errors.js';
-import { fetchCommit } from '../fetch/git.js';
+import { fetchCommit, folderOfTree } from '../fetch/git.js';
 import { loadNpmConfig } from '../fetch/npm-config.js';
 import { fetchPackument, fetchTarball } from '../fetch/npm-registry.js';
 import { DEFAULT_LIMITS, extractArchive } from '../fs/archive.js';
@@ -265,15 +265,16 @@ async function rootsOf(
 ): Promise<{ before?: string; after: string; cleanup?: () => void }> {
   const src = parseLockSource(u.source);
   const git = { env: options.env, cacheDir: options.cacheDir, progress: options.progress };
-  const inside = (dir: string) => (entry.path ? join(dir, ...entry.path.split('/')) : dir);
   if (src.kind === 'git') {
-    const after = inside((await fetchCommit(src.url, u.target.commit!, git, entry.path || undefined)).dir);
-    if (!present(after))
+    // A folder that is a link out of the repository is never read, as a missing one.
+    const folderAt = async (commit: string) =>
+      folderOfTree((await fetchCommit(src.url, commit, git, entry.path || undefined)).dir, entry.path).folder;
+    const after = await folderAt(u.target.commit!);
+    if (after === undefined)
       throw new SkillsError('E_NOT_FOUND', `${u.from}: no folder "${entry.path}" at ${u.target.label}`, {
         hint: 'the skill moved inside the repository: install it again from its new folder',
       });
-    const before = placed ?? inside((await fetchCommit(src.url, entry.commit!, git, entry.path || undefined)).dir);
-    return { before: present(before) ? before : undefined, after };
+    return { before: placed ?? (await folderAt(entry.commit!)), after };
   }
   if (src.kind === 'npm') {
     // The new version's files: its tarball, checked against the packument, unpacked into a temp folder.
