@@ -17,7 +17,7 @@ import { readReleases } from '../registry/index-io.js';
 import { contentOf, folderHolds, skillFiles } from '../registry/integrity.js';
 import { installSkills } from './install.js';
 import { readLockfile } from './lock.js';
-import { checkOutdated, parseVersionTag, type OutdatedEntry, type Point } from './outdated.js';
+import { checkOutdated, parseVersionTag, removedUpstream, type OutdatedEntry, type Point } from './outdated.js';
 import { isLink, placesOf } from './places.js';
 import type { InstallOptions, InstallOutcome } from './types.js';
 
@@ -76,6 +76,8 @@ export interface UpdateResult {
   newerOutside: string[];
   /** Could not be checked (an unreachable remote): left as they are. */
   errors: { id: string; code: string; message: string; hint?: string }[];
+  /** Their folder is not in their repository at the commit they would go to (removed or moved upstream): left. */
+  removed: { id: string; message: string; hint: string }[];
   /** The install that carried the updates out (none for --dry-run or nothing to update). */
   outcome?: InstallOutcome;
   warnings: string[];
@@ -95,6 +97,7 @@ export async function updateSkills(options: UpdateOptions): Promise<UpdateResult
     upToDate: [],
     newerOutside: [],
     errors: [],
+    removed: [],
     warnings: [],
   };
   const ids = selectIds(options, lock?.skills ?? {});
@@ -108,6 +111,11 @@ export async function updateSkills(options: UpdateOptions): Promise<UpdateResult
   for (const s of report.skills) {
     if (s.error) {
       result.errors.push({ id: s.id, ...s.error });
+      continue;
+    }
+    const goal = options.latest ? s.latest : s.wanted;
+    if (goal?.gone) {
+      result.removed.push({ id: s.id, ...removedUpstream(s, goal) });
       continue;
     }
     const entry = lock.skills[s.id]!;
