@@ -16,22 +16,29 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, posix, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 import type { Skill } from '../model/skill.js';
 import { SkillsError } from '../errors.js';
 import { SKIP_DIRS, isInside, isMacFile } from '../fs/walk.js';
-import { readBounded } from '../fs/read.js';
 import { isLeftover, syncDir, syncFile, tempName } from '../fs/atomic.js';
 import { afterCleanup, errnoIn, explainErrno } from '../fs/errno.js';
+import {
+  IGNORE_FILE,
+  ignoreLevel,
+  ignoredBy,
+  requiredFiles,
+  type IgnoreLevel,
+  type IgnoreRuleAt,
+} from './ignore-rules.js';
+
+export { IGNORE_FILE } from './ignore-rules.js';
 
 /** npm's fixed date for packed files (1985-10-26 08:15 UTC): after zip's 1980 epoch, and the same everywhere. */
 export const PACK_MTIME = new Date('1985-10-26T08:15:00.000Z');
 /** Above this many bytes of files, pack warns: agents read skills whole, and big ones are usually a mistake. */
 export const SIZE_WARNING_BYTES = 10 * 1024 * 1024;
-/** The ignore file of a skill: gitignore syntax, read from the skill's top folder only. */
-export const IGNORE_FILE = '.skillignore';
 
 export type PackFormat = 'tgz' | 'skill';
 
@@ -50,7 +57,7 @@ export interface PackPlan {
   dirs: string[];
   /** Secrets found and left out (.env, .env.local …). */
   secrets: string[];
-  /** Files and folders left out by .skillignore. */
+  /** Files and folders left out by the ignore files inside the skill (.skillignore, else .gitignore, per folder). */
   ignored: string[];
   /** Temp files an interrupted write of skills left (`.SKILL.md.tmp-w.<pid>.<hex>`): never packed. */
   leftovers: string[];
@@ -84,26 +91,22 @@ const isSecret = (name: string) => /^\.env(\..+)?$/.test(name) && !/^\.env\.(exa
 
 /**
  * What goes into the archive of the skill at `root`: every file but .git, node_modules, macOS's .DS_Store and ._*,
- * secrets (.env, .env.*), what .skillignore names, and `exclude` (the archive being written). A symlink is read
- * through when it stays inside the skill; one that leads out throws E_INVALID naming it.
+ * secrets (.env, .env.*), what the ignore files inside the skill name (in each folder its .skillignore, else its
+ * .gitignore, as npm-packlist reads .npmignore and .gitignore), and `exclude` (the archive being written). A symlink
+ * is read through when it stays inside the skill; one that leads out throws E_INVALID naming it. `required` (paths
+ * below the root: the skill file, declared scripts) may not be ignored: E_CONFIG names the file and the rule.
  */
-export async function planPack(root: string, exclude: string[] = []): Promise<PackPlan> {
+export async function planPack(
+  root: string,
+  exclude: string[] = [],
+  required: readonly string[] = [],
+): Promise<PackPlan> {
   const realRoot = realpathSync.native(root);
-  let ig: { ignores(p: string): boolean } | undefined;
-  try {
-    const text = readBounded(join(root, IGNORE_FILE), 1024 * 1024).text ?? '';
-    ig = (await import('ignore')).default().add(text);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new SkillsError('E_IO', `cannot read ${join(root, IGNORE_FILE)}: ${(err as Error).message}`, {
-        cause: err,
-      });
-  }
   const excluded = new Set(exclude.map((p) => resolve(p)));
   const plan: PackPlan = { files: [], dirs: [], secrets: [], ignored: [], leftovers: [], unpackedSize: 0 };
   // Real folders on the way down, so a symlink to a folder above itself is a cycle, not an endless walk.
   const stack: string[] = [];
-  const visit = (dir: string, rel: string, real: string) => {
+  const visit = (dir: string, rel: string, real: string, above: IgnoreLevel[]) => {
     stack.push(real);
     let list;
     try {
@@ -111,11 +114,13 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
     } catch (err) {
       throw new SkillsError('E_IO', `cannot read ${dir}: ${(err as Error).message}`, { cause: err });
     }
+    const own = ignoreLevel(dir, rel, list);
+    const levels = own ? [...above, own] : above;
     let kept = 0;
     for (const d of list) {
       const abs = join(dir, d.name);
       const path = rel === '' ? d.name : `${rel}/${d.name}`;
-      if (rel === '' && d.name === IGNORE_FILE) continue;
+      if (d.name === IGNORE_FILE) continue;
       if (excluded.has(resolve(abs))) continue;
       let isDir = d.isDirectory();
       let realPath = join(real, d.name);
@@ -158,7 +163,10 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
         plan.secrets.push(path);
         continue;
       }
-      if (ig?.ignores(isDir ? `${path}/` : path)) {
+      const rule = levels.length > 0 ? ignoredBy(levels, path, isDir) : undefined;
+      if (rule) {
+        const needed = required.find((r) => r === path || (isDir && r.startsWith(`${path}/`)));
+        if (needed !== undefined) throw ignoredRequired(root, needed, rule, needed !== path);
         plan.ignored.push(path);
         continue;
       }
@@ -166,7 +174,7 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
       kept++;
       if (isDir) {
         plan.dirs.push(path);
-        visit(abs, path, realPath);
+        visit(abs, path, realPath, levels);
       } else {
         const st = statSync(abs);
         plan.files.push({ path, abs, size: st.size, mode: packedMode(st.mode) });
@@ -176,13 +184,28 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
     stack.pop();
     return kept;
   };
-  visit(root, '', realRoot);
+  visit(root, '', realRoot, []);
   plan.files.sort((a, b) => byPath(a.path, b.path));
   plan.dirs.sort(byPath);
   plan.secrets.sort(byPath);
   plan.ignored.sort(byPath);
   plan.leftovers.sort(byPath);
   return plan;
+}
+
+/** A file the skill needs, left out by an ignore rule: refused, naming both, rather than packed without it. */
+function ignoredRequired(root: string, needed: string, rule: IgnoreRuleAt, byFolder: boolean): SkillsError {
+  const base = posix.dirname(rule.file);
+  const below = base === '.' ? needed : needed.slice(base.length + 1);
+  return new SkillsError(
+    'E_CONFIG',
+    `${join(root, needed)} is needed by the skill, and ${join(root, rule.file)}:${rule.line} ("${rule.pattern}") leaves ${byFolder ? 'its folder' : 'it'} out of the archive; nothing was packed`,
+    {
+      hint: byFolder
+        ? `narrow the rule in ${rule.file} so the folder stays in (a "!" line cannot take back a file whose folder is left out)`
+        : `take it back with a line "!/${below}" after the rule in ${rule.file}, or narrow the rule`,
+    },
+  );
 }
 
 /**
@@ -217,7 +240,7 @@ export function archiveName(skill: Skill, format: PackFormat): string {
 export async function packSkill(skill: Skill, options: PackOptions): Promise<PackResult> {
   const format = options.format ?? 'tgz';
   const file = resolve(options.outDir, archiveName(skill, format));
-  const plan = await planPack(skill.root, [file]);
+  const plan = await planPack(skill.root, [file], requiredFiles(skill));
   // A .skill's entries are under the folder's own name.
   if (format === 'skill') refuseName(skill.root, `${basename(skill.root)}/`, skill.root);
   const warnings: string[] = [];

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { BIN, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
+import { git } from '../helpers/git-repos.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-pack-e2e-');
@@ -71,10 +72,45 @@ describe('skills pack (built CLI)', () => {
       [
         '2.4 kB    SKILL.md',
         '2.0 kB  x scripts/scraper.py',
+        'left out by ignore files: references',
         'web-scraping@1.2.0: 2 files, 4.4 kB unpacked, would be web-scraping-1.2.0.tgz (dry run: nothing written)',
       ].join('\n'),
     );
     expect(readdirSync(cwd)).toEqual(['web-scraping']);
+  });
+
+  it("leaves out what the skill's .gitignore keeps out of git (as npm pack does), says so with --dry-run, and exits 2 when a rule would drop SKILL.md", async () => {
+    const cwd = fresh();
+    git(cwd, ['init', '--quiet']);
+    writeTree(join(cwd, 'gmail'), {
+      'SKILL.md': skillMd(
+        'name: gmail\ndescription: Reads Gmail. Use when the user asks about their mail.\nmetadata:\n  version: 1.0.0',
+      ),
+      'scripts/read.py': 'print(1)\n',
+      '.gitignore': 'credentials.json\ntoken.json\n',
+      'credentials.json': '{"installed":{"client_secret":"GOCSPX-abc"}}\n',
+      'token.json': '{"refresh_token":"1//0g-secret"}\n',
+    });
+    const dry = await runCli(['pack', 'gmail', '--dry-run'], { cwd });
+    expect(dry.exitCode).toBe(0);
+    expect(dry.stdout).toContain('left out by ignore files: credentials.json, token.json');
+    const r = await runCli(['pack', 'gmail', '--json'], { cwd });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.ignored).toEqual(['credentials.json', 'token.json']);
+    const listed = spawnSync('tar', ['tzf', doc.file], { encoding: 'utf8' }).stdout.trim().split('\n');
+    expect(listed).toEqual(['gmail/.gitignore', 'gmail/SKILL.md', 'gmail/scripts/', 'gmail/scripts/read.py']);
+
+    writeFileSync(join(cwd, 'gmail/.gitignore'), 'credentials.json\n*.md\n');
+    const bad = await runCli(['pack', 'gmail'], { cwd });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toBe(
+      [
+        `error: ${join(cwd, 'gmail/SKILL.md')} is needed by the skill, and ${join(cwd, 'gmail/.gitignore')}:2 ("*.md") leaves it out of the archive; nothing was packed`,
+        'hint: take it back with a line "!/SKILL.md" after the rule in .gitignore, or narrow the rule',
+      ].join('\n'),
+    );
+    expect(readdirSync(cwd).filter((n) => n.endsWith('.tgz'))).toEqual(['gmail-1.0.0.tgz']);
   });
 
   it('--dry-run shows a file name holding a terminal escape escaped', async () => {

@@ -172,6 +172,69 @@ describe('pack: reproducible archives', () => {
     expect(entries(readFileSync(r.file)).map((e) => e.path)).not.toContain('packed/.env');
   });
 
+  it("leaves out what the skill's own .gitignore files name (not the repository's above it); a folder's .skillignore replaces its .gitignore", async () => {
+    const parent = fresh();
+    // The repository's rules above the skill are not the skill's: its references stay in.
+    writeFileSync(join(parent, '.gitignore'), '*.md\n');
+    const dir = makeSkill(parent, 'packed', {
+      '.gitignore': 'credentials.json\ntoken.json\n',
+      'credentials.json': '{"installed":{"client_secret":"x"}}\n',
+      'token.json': '{"refresh_token":"x"}\n',
+      'data/.gitignore': '*.csv\n!keep.csv\n',
+      'data/a.csv': 'a\n',
+      'data/keep.csv': 'k\n',
+      'data/deep/b.csv': 'b\n',
+      // .skillignore replaces .gitignore in its folder, as .npmignore does: b.bin is packed, c.txt is not.
+      'assets/.gitignore': '*.bin\n',
+      'assets/.skillignore': 'c.txt\n',
+      'assets/b.bin': 'b\n',
+      'assets/c.txt': 'c\n',
+    });
+    const plan = await planPack(dir);
+    expect(plan.files.map((f) => f.path)).toEqual([
+      '.gitignore',
+      'SKILL.md',
+      'assets/.gitignore',
+      'assets/b.bin',
+      'data/.gitignore',
+      'data/keep.csv',
+      'references/a.md',
+      'references/b.md',
+      'scripts/run.sh',
+    ]);
+    expect(plan.ignored).toEqual(['assets/c.txt', 'credentials.json', 'data/a.csv', 'data/deep/b.csv', 'token.json']);
+    const r = await packSkill(loadSkill(dir), { outDir: fresh('out') });
+    const packed = entries(readFileSync(r.file)).map((e) => e.path);
+    expect(packed).not.toContain('packed/token.json');
+    expect(packed).not.toContain('packed/credentials.json');
+    expect(packed).toContain('packed/data/keep.csv');
+  });
+
+  it('refuses (E_CONFIG) an ignore rule that would leave out the skill file or a declared script, naming the rule', async () => {
+    const dir = makeSkill(fresh(), 'needy', { '.gitignore': '# generated\n*.md\n' });
+    const err = (await packSkill(loadSkill(dir), { outDir: fresh('out') }).catch((e) => e)) as SkillsError;
+    expect(err.code).toBe('E_CONFIG');
+    expect(err.message).toBe(
+      `${join(dir, 'SKILL.md')} is needed by the skill, and ${join(dir, '.gitignore')}:2 ("*.md") leaves it out of the archive; nothing was packed`,
+    );
+    expect(err.hint).toBe('take it back with a line "!/SKILL.md" after the rule in .gitignore, or narrow the rule');
+
+    const scripted = join(fresh(), 'scripted');
+    writeTree(scripted, {
+      'SKILL.md': skillMd(
+        'name: scripted\ndescription: Runs a script. Use when testing pack.\nmetadata:\n  version: "1.0.0"\nscripts:\n  - scripts/run.py',
+      ),
+      'scripts/run.py': 'print(1)\n',
+      'scripts/.skillignore': '*.py\n',
+    });
+    const e2 = (await packSkill(loadSkill(scripted), { outDir: fresh('out') }).catch((e) => e)) as SkillsError;
+    expect(e2.code).toBe('E_CONFIG');
+    expect(e2.message).toBe(
+      `${join(scripted, 'scripts/run.py')} is needed by the skill, and ${join(scripted, 'scripts/.skillignore')}:1 ("*.py") leaves it out of the archive; nothing was packed`,
+    );
+    expect(e2.hint).toContain('"!/run.py" after the rule in scripts/.skillignore');
+  });
+
   it('stores a symlink inside the skill as the file it points to, and refuses one that leads out', async () => {
     const parent = fresh();
     writeFileSync(join(parent, 'outside.txt'), 'secret\n');
