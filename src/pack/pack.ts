@@ -6,9 +6,13 @@ import { entryNameProblem, packedMode } from '../fs/archive-entries.js';
 import { isUnversioned, registryVersion, unversionedWarning } from '../registry/unversioned.js';
 import { createHash } from 'node:crypto';
 import {
+  closeSync,
   createWriteStream,
+  fstatSync,
   mkdirSync,
+  openSync,
   readFileSync,
+  readSync,
   readdirSync,
   readlinkSync,
   realpathSync,
@@ -248,7 +252,7 @@ export async function packSkill(skill: Skill, options: PackOptions): Promise<Pac
   for (const s of plan.secrets) warnings.push(`${s} left out: secrets are never packed`);
   for (const s of plan.leftovers)
     warnings.push(`${s} left out: a temp file an interrupted write of skills left (skills lint --fix removes it)`);
-  // What install would refuse is not packed: the archive is also built in memory.
+  // What install would refuse is not packed.
   const limits = options.limits ?? DEFAULT_LIMITS;
   if (plan.unpackedSize > limits.maxBytes || plan.files.length + plan.dirs.length > limits.maxEntries) {
     throw new SkillsError(
@@ -290,8 +294,14 @@ export async function packSkill(skill: Skill, options: PackOptions): Promise<Pac
     },
   });
   try {
-    const source = format === 'skill' ? await zipStream(skill, plan) : await tarStream(skill, plan);
-    await pipeline(source, tap, createWriteStream(tmp, { flags: 'wx', mode: 0o644 }));
+    const out = createWriteStream(tmp, { flags: 'wx', mode: 0o644 });
+    if (format === 'skill') await pipeline(await zipStream(skill, plan), tap, out);
+    else {
+      // A stream end to end: the file being read, the tar blocks and the gzip output are in memory a chunk at a time.
+      const { createGzip } = await import('node:zlib');
+      const tar = Readable.from(tarChunks(plan, `${skill.id}/`));
+      await pipeline(tar, createGzip({ level: 6 }), portableGzipHeader(), tap, out);
+    }
     syncFile(tmp);
     renameSync(tmp, file);
     syncDir(options.outDir);
@@ -322,39 +332,50 @@ export interface TarEntry {
 }
 
 /**
- * The gzip tar of `entries`, in the order given, built in memory: node-tar's Header (and Pax, for long or non-ASCII
- * paths) encodes each entry, and the bytes are what this function decides, not what the disk says: the fixed mtime,
- * 644/755, uid and gid 0, no user names. Streaming through node-tar's Pack costs ten times as much for a thousand
- * small files.
+ * The header blocks of one tar entry: node-tar's Header (and Pax before it, for a long or non-ASCII path) with what
+ * pack decides, not what the disk says: the fixed mtime, 644/755, uid and gid 0, no user names. `size` undefined: a
+ * folder.
+ */
+async function headerBlocks(
+  path: string,
+  size: number | undefined,
+  mode: 0o644 | 0o755 | undefined,
+): Promise<Buffer[]> {
+  const { Header, Pax } = await import('tar');
+  const isFile = size !== undefined;
+  const name = isFile ? path : `${path}/`;
+  const fields = {
+    path: name,
+    mode: isFile ? (mode ?? 0o644) : 0o755,
+    uid: 0,
+    gid: 0,
+    size: size ?? 0,
+    mtime: PACK_MTIME,
+    type: isFile ? 'File' : 'Directory',
+    uname: '',
+    gname: '',
+  } as const;
+  const block = Buffer.alloc(512);
+  const header = new Header(fields);
+  header.encode(block);
+  return header.needPax ? [new Pax({ path: name, mtime: PACK_MTIME, size: fields.size }).encode(), block] : [block];
+}
+
+/** The zeros after `size` bytes of content that fill its last 512-byte block. */
+const padding = (size: number) => Buffer.alloc((512 - (size % 512)) % 512);
+
+/**
+ * The gzip tar of `entries`, in the order given, built in memory (npm packages and well-known archives, whose
+ * files are small): the same bytes packSkill streams for the same entries. Streaming through node-tar's Pack costs
+ * ten times as much for a thousand small files.
  */
 export async function gzipTar(entries: TarEntry[]): Promise<Buffer> {
-  const { Header, Pax } = await import('tar');
   const { gzipSync } = await import('node:zlib');
   const blocks: Buffer[] = [];
   for (const entry of entries) {
     const { content } = entry;
-    const name = content ? entry.path : `${entry.path}/`;
-    const fields = {
-      path: name,
-      mode: content ? (entry.mode ?? 0o644) : 0o755,
-      uid: 0,
-      gid: 0,
-      size: content?.length ?? 0,
-      mtime: PACK_MTIME,
-      type: content ? 'File' : 'Directory',
-      uname: '',
-      gname: '',
-    } as const;
-    const block = Buffer.alloc(512);
-    const header = new Header(fields);
-    header.encode(block);
-    if (header.needPax) blocks.push(new Pax({ path: name, mtime: PACK_MTIME, size: fields.size }).encode());
-    blocks.push(block);
-    if (content && content.length > 0) {
-      blocks.push(content);
-      const pad = (512 - (content.length % 512)) % 512;
-      if (pad) blocks.push(Buffer.alloc(pad));
-    }
+    blocks.push(...(await headerBlocks(entry.path, content?.length, entry.mode)));
+    if (content && content.length > 0) blocks.push(content, padding(content.length));
   }
   blocks.push(Buffer.alloc(1024));
   const gz = gzipSync(Buffer.concat(blocks), { level: 6 });
@@ -369,10 +390,7 @@ export async function gzipTar(entries: TarEntry[]): Promise<Buffer> {
  * to, a hard link as a whole file.
  */
 export function tarEntries(plan: PackPlan, prefix: string): TarEntry[] {
-  const modes = new Map(plan.files.map((f) => [f.path, f]));
-  const paths = [...plan.dirs, ...plan.files.map((f) => f.path)].sort(byPath);
-  return paths.map((path) => {
-    const file = modes.get(path);
+  return sortedEntries(plan).map(({ path, file }) => {
     if (!file) return { path: `${prefix}${path}` };
     try {
       return { path: `${prefix}${path}`, content: readFileSync(file.abs), mode: file.mode };
@@ -382,8 +400,66 @@ export function tarEntries(plan: PackPlan, prefix: string): TarEntry[] {
   });
 }
 
-async function tarStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableStream> {
-  return Readable.from([await gzipTar(tarEntries(plan, `${skill.id}/`))]);
+/** The plan's folders and files in the tar's order (sorted by path), each file with its plan entry. */
+function sortedEntries(plan: PackPlan): { path: string; file?: PackFile }[] {
+  const files = new Map(plan.files.map((f) => [f.path, f]));
+  return [...plan.dirs, ...plan.files.map((f) => f.path)].sort(byPath).map((path) => ({ path, file: files.get(path) }));
+}
+
+/** Bytes read from a file at a time while packing: memory stays this, whatever the size of the skill's files. */
+const READ_CHUNK = 1024 * 1024;
+
+/**
+ * The tar of a skill, block by block: the bytes gzipTar(tarEntries(plan, prefix)) makes, with one file's chunk in
+ * memory at a time. A file whose size changed since the plan stops the pack (its header already holds the size).
+ */
+async function* tarChunks(plan: PackPlan, prefix: string): AsyncGenerator<Buffer> {
+  for (const { path, file } of sortedEntries(plan)) {
+    if (!file) {
+      yield* await headerBlocks(`${prefix}${path}`, undefined, undefined);
+      continue;
+    }
+    let fd: number;
+    try {
+      fd = openSync(file.abs, 'r');
+    } catch (err) {
+      throw new SkillsError('E_IO', `cannot read ${file.abs}: ${(err as Error).message}`, { cause: err });
+    }
+    try {
+      const size = fstatSync(fd).size;
+      yield* await headerBlocks(`${prefix}${path}`, size, file.mode);
+      let done = 0;
+      while (done < size) {
+        const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, size - done));
+        const n = readSync(fd, chunk, 0, chunk.length, done);
+        if (n === 0) throw changedWhilePacking(file.abs);
+        done += n;
+        yield n === chunk.length ? chunk : chunk.subarray(0, n);
+      }
+      if (fstatSync(fd).size !== size) throw changedWhilePacking(file.abs);
+      yield padding(size);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  yield Buffer.alloc(1024);
+}
+
+const changedWhilePacking = (file: string) =>
+  new SkillsError('E_IO', `${file} changed while it was being packed; nothing was written`, {
+    hint: 'pack again once nothing is writing to the skill',
+  });
+
+/** The gzip header's OS byte (offset 9) set to 255, "unknown", as gzipTar and node-tar's portable write it. */
+function portableGzipHeader(): Transform {
+  let offset = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      if (offset <= 9 && offset + chunk.length > 9) chunk[9 - offset] = 0xff;
+      offset += chunk.length;
+      cb(null, chunk);
+    },
+  });
 }
 
 async function zipStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableStream> {

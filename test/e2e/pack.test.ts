@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { BIN, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
@@ -111,6 +111,38 @@ describe('skills pack (built CLI)', () => {
       ].join('\n'),
     );
     expect(readdirSync(cwd).filter((n) => n.endsWith('.tgz'))).toEqual(['gmail-1.0.0.tgz']);
+  });
+
+  it('streams a large skill: peak memory grows by far less than the size of its file (it held the file, tar and gzip at once)', async () => {
+    const cwd = fresh();
+    const size = 64 * 1024 * 1024;
+    writeTree(join(cwd, 'huge'), {
+      'SKILL.md': skillMd('name: huge\ndescription: Huge asset skill. Use when testing.\nmetadata:\n  version: 1.0.0'),
+    });
+    mkdirSync(join(cwd, 'huge/assets'));
+    writeFileSync(join(cwd, 'huge/assets/blob.bin'), randomBytes(size));
+    // The CLI's own peak resident memory (kB on Linux), written when it exits: a dry run reads no file.
+    const probe = join(cwd, 'probe.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.RSS_OUT, String(process.resourceUsage().maxRSS)));\n",
+    );
+    const peak = (args: string[], out: string) => {
+      const r = spawnSync(process.execPath, ['--require', probe, BIN, ...args], {
+        cwd,
+        env: { ...process.env, NO_COLOR: '1', RSS_OUT: join(cwd, out) },
+        encoding: 'utf8',
+      });
+      expect(r.status, r.stderr).toBe(0);
+      return Number(readFileSync(join(cwd, out), 'utf8')) * 1024;
+    };
+    const base = peak(['pack', 'huge', '--dry-run'], 'dry.txt');
+    const packed = peak(['pack', 'huge', '--out', 'dist', '-q'], 'packed.txt');
+    expect(packed - base).toBeLessThan(size / 2);
+    const archive = join(cwd, 'dist/huge-1.0.0.tgz');
+    expect(existsSync(archive)).toBe(true);
+    const listed = spawnSync('tar', ['tzvf', archive], { encoding: 'utf8' }).stdout;
+    expect(listed).toContain(` ${size} `);
   });
 
   it('--dry-run shows a file name holding a terminal escape escaped', async () => {

@@ -1,11 +1,21 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Header } from 'tar';
 import { loadSkill } from '../../../src/skill/load.js';
-import { PACK_MTIME, SIZE_WARNING_BYTES, packSkill, planPack } from '../../../src/pack/pack.js';
+import { PACK_MTIME, SIZE_WARNING_BYTES, gzipTar, packSkill, planPack, tarEntries } from '../../../src/pack/pack.js';
 import { extractArchive } from '../../../src/fs/archive.js';
 import { isSkillsError, type SkillsError } from '../../../src/errors.js';
 import { tempFolders } from '../../helpers/cli.js';
@@ -251,6 +261,23 @@ describe('pack: reproducible archives', () => {
     expect(err.message).toBe(
       `${join(leaky, 'leak.txt')} is a symlink that leads out of the skill (to ${join(parent, 'outside.txt')}); nothing was packed`,
     );
+  });
+
+  it('streams the same bytes the in-memory writer makes: files over a read chunk, empty ones, long and non-ASCII paths', async () => {
+    const dir = makeSkill(fresh(), 'streamed', {
+      'assets/empty.txt': '',
+      [`references/${'long-name-'.repeat(12)}ü.md`]: '# long\n',
+    });
+    // Over two read chunks (1 MiB), and not a multiple of 512: padding after the last chunk.
+    writeFileSync(join(dir, 'assets/big.bin'), randomBytes(2 * 1024 * 1024 + 777));
+    mkdirSync(join(dir, 'empty-folder'));
+    const skill = loadSkill(dir);
+    const r = await packSkill(skill, { outDir: fresh('out') });
+    const streamed = readFileSync(r.file);
+    const inMemory = await gzipTar(tarEntries(await planPack(dir), 'streamed/'));
+    expect(streamed.equals(inMemory)).toBe(true);
+    expect(r.integrity).toBe(`sha512-${createHash('sha512').update(inMemory).digest('base64')}`);
+    expect(streamed[9]).toBe(0xff);
   });
 
   it('warns above the size threshold, and --dry-run writes nothing', async () => {
