@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { Context } from '../context.js';
 import { cacheHome } from '../fetch/cache.js';
-import { checkOutdated, type OutdatedEntry, type OutdatedReport } from '../install/outdated.js';
+import { checkOutdated, removedUpstream, type OutdatedEntry, type OutdatedReport } from '../install/outdated.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { forTerminal, safeJson } from '../ui/terminal-text.js';
@@ -56,22 +56,32 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
     for (const hint of new Set(failed.flatMap((s) => (s.error!.hint ? [s.error!.hint] : []))))
       ctx.stderr.write(`${ce.dim('hint:')} ${forTerminal(hint)}\n`);
   }
-  const rows = report.skills.filter((s) => options.all || s.outdated);
+  // Gone from the source: listed (never "up to date"), and said on stderr with what to do.
+  const removed = report.skills.filter((s) => s.removed);
+  for (const s of removed) {
+    const { message, hint } = removedUpstream(s, s.wanted!);
+    ctx.stderr.write(`${ce.yellow('warning:')} ${forTerminal(message)}\n${ce.dim('hint:')} ${forTerminal(hint)}\n`);
+  }
+  const rows = report.skills.filter((s) => options.all || s.outdated || s.removed);
   if (rows.length > 0) ctx.stdout.write(formatTable(rows, c));
   const unchecked = report.skills.filter((s) => s.unchecked !== undefined);
   if (options.all)
     for (const s of unchecked) ctx.stdout.write(c.dim(forTerminal(`${s.id}: not checked: ${s.unchecked}`)) + '\n');
   if (!report.skills.some((s) => s.outdated)) {
-    const checked = report.skills.length - failed.length - unchecked.length;
+    const checked = report.skills.length - failed.length - unchecked.length - removed.length;
+    const gone = removed.length
+      ? [`${removed.length} removed from ${removed.length === 1 ? 'its' : 'their'} source (see above)`]
+      : [];
     const notCheckable =
       unchecked.length && !options.all ? [`${unchecked.length} not checkable (from a folder, archive or URL)`] : [];
     let summary: string;
     if (report.skills.length === 0) summary = `no skills in ${rel}`;
-    else if (failed.length === 0)
+    else if (failed.length === 0 && removed.length === 0)
       summary = `all skills are up to date${notCheckable.length ? ` (${notCheckable.join('; ')})` : ''}`;
     else
       summary = [
-        `${failed.length} could not be checked (see above)`,
+        ...(failed.length ? [`${failed.length} could not be checked (see above)`] : []),
+        ...gone,
         ...(checked > 0 ? [`the ${checked} checked ${checked === 1 ? 'is' : 'are'} up to date`] : []),
         ...notCheckable,
       ].join('; ');
@@ -88,14 +98,16 @@ export function uncheckedLine(n: number, total: number, ce: Paint): string {
   return `${ce.red('error:')} ${n} of ${total} skill${total === 1 ? '' : 's'} could not be checked; nothing is known of ${n === 1 ? 'its' : 'their'} newer versions\n`;
 }
 
+/** A wanted or latest cell: its label, `removed in <label>` where the skill's folder is gone. */
+const pointCell = (p: OutdatedEntry['wanted']) => (p === undefined ? '—' : p.gone ? `removed in ${p.label}` : p.label);
+
 /** The table: id, current, wanted, latest, source; wanted and latest coloured when newer. */
 function formatTable(rows: OutdatedEntry[], c: Paint): string {
-  const dash = '—';
   const cells = rows.map((s) => [
     s.id,
     s.current.label,
-    s.error ? '?' : (s.wanted?.label ?? dash),
-    s.error ? '?' : (s.latest?.label ?? dash),
+    s.error ? '?' : pointCell(s.wanted),
+    s.error ? '?' : pointCell(s.latest),
     s.from,
   ]);
   const head = ['id', 'current', 'wanted', 'latest', 'source'];

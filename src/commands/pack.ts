@@ -93,6 +93,9 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
     const width = Math.max(0, ...result.files.map((f) => kb(f.size).length));
     for (const f of result.files)
       ctx.stdout.write(`${kb(f.size).padStart(width)}  ${f.mode === 0o755 ? 'x' : ' '} ${forTerminalLine(f.path)}\n`);
+    // What the skill's .gitignore or .skillignore files keep out, so the author sees it before anything is sent.
+    if (result.ignored.length > 0)
+      ctx.stdout.write(c.dim(`left out by ignore files: ${forTerminalLine(result.ignored.join(', '))}\n`));
     ctx.stdout.write(
       `${c.bold(forTerminalLine(name))}: ${count}, ${kb(result.unpackedSize)} unpacked, would be ${forTerminalLine(rel(result.file))} ${c.dim('(dry run: nothing written)')}\n`,
     );

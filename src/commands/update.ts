@@ -23,8 +23,8 @@ export interface UpdateOptions {
 
 /**
  * `skills update [ids…]`: exit 0 updated (or nothing to update, or --dry-run); 1 when the install refuses (an invalid
- * skill, no resolution); 2 when a skill could not be checked, a placed copy was edited (without --force), or for
- * usage, I/O and git failures.
+ * skill, no resolution); 2 when a skill could not be checked or is gone from its repository (the others are
+ * updated), a placed copy was edited (without --force), or for usage, I/O and git failures.
  */
 export async function update(options: UpdateOptions, ctx: Context): Promise<UpdateResult & { exitCode: number }> {
   const target = installTarget(options, ctx);
@@ -52,7 +52,7 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
     progress.stop();
   }
   const refused = result.outcome !== undefined && !result.outcome.ok;
-  const exitCode = refused ? 1 : result.errors.length > 0 ? 2 : 0;
+  const exitCode = refused ? 1 : result.errors.length > 0 || result.removed.length > 0 ? 2 : 0;
   if (options.json) {
     const { outcome, ...rest } = result;
     const installed = outcome?.ok
@@ -83,6 +83,10 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
     ctx.stderr.write(`${ce.red('error:')} ${forTerminal(`${e.id}: cannot check: ${e.message}`)}\n`);
     if (e.hint) ctx.stderr.write(`${ce.dim('hint:')} ${forTerminal(e.hint)}\n`);
   }
+  for (const r of result.removed) {
+    ctx.stderr.write(`${ce.red('error:')} ${forTerminal(`${r.message}; it was not updated`)}\n`);
+    ctx.stderr.write(`${ce.dim('hint:')} ${forTerminal(r.hint)}\n`);
+  }
   if (result.outcome && !result.outcome.ok) {
     const { error } = result.outcome;
     ctx.stderr.write(`${ce.red('error:')} ${forTerminal(error.message)}\n`);
@@ -91,7 +95,7 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
   }
   if (options.quiet) return { ...result, exitCode };
   if (result.updates.length === 0) {
-    if (result.errors.length === 0) ctx.stdout.write('all skills are up to date\n');
+    if (result.errors.length === 0 && result.removed.length === 0) ctx.stdout.write('all skills are up to date\n');
     const outside = result.newerOutside;
     if (outside.length > 0)
       ctx.stdout.write(

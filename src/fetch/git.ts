@@ -1,6 +1,17 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import satisfies from 'semver/functions/satisfies.js';
 import compare from 'semver/functions/compare.js';
 import validVersion from 'semver/functions/valid.js';
@@ -9,6 +20,7 @@ import { redactUrl } from '../formats/install-source.js';
 import { DEFAULT_LIMITS, extractArchive } from '../fs/archive.js';
 import { entryNameProblem } from '../fs/archive-entries.js';
 import { cleanStale, syncDir, tempName } from '../fs/atomic.js';
+import { isInside } from '../fs/walk.js';
 import { gitFailure, noRef, refMissing, runGit, type GitOptions } from './run-git.js';
 
 export type { GitOptions } from './run-git.js';
@@ -93,8 +105,9 @@ export async function resolveRef(url: string, ref: string | undefined, o: GitOpt
 /** Where the tree of `commit` of `url` is cached: the whole tree, or only the folder `path` (under its own path). */
 function treeDir(cache: string, url: string, commit: string, path?: string): string {
   // The NUL cannot be in a URL or a path: no whole tree and folder share a key.
-  // "links": trees cached since a commit's symlinks inside it are made (linksInside); older ones lack them.
-  const key = `${path === undefined ? url + commit : `${url}${commit}\0${path}`}\0links`;
+  // "links-all": trees cached since every symlink of a commit is made (makeLinks); older ones lack those that lead
+  // out of the tree, which the install plan then could not name.
+  const key = `${path === undefined ? url + commit : `${url}${commit}\0${path}`}\0links-all`;
   return join(cache, createHash('sha256').update(key).digest('hex').slice(0, 32));
 }
 
@@ -248,7 +261,7 @@ async function writeTree(
   // Paths after `--`, read literally (GIT_LITERAL_PATHSPECS): `:(glob)*` or `-x` in a path is just a name.
   const only = path === undefined ? [] : ['--', path];
   // Links are refused by the extractor, and one anywhere in the repository (CLAUDE.md -> AGENTS.md) would refuse
-  // every skill in it: they are left out of the archive, and made again after it (linksInside). The repository's own
+  // every skill in it: they are left out of the archive, and made again after it (makeLinks). The repository's own
   // export-ignore and export-subst are overridden, so the tree is the commit's, byte for byte ($GIT_DIR/info/attributes
   // wins over .gitattributes).
   const list = await runGit(['ls-tree', '-r', '-z', '--full-tree', commit, ...only], at);
@@ -279,17 +292,18 @@ async function writeTree(
         : err.hint;
     throw new SkillsError(err.code, `${where}: ${message}`, { cause: err, hint });
   }
-  await linksInside(entries, dest, at);
+  await makeLinks(entries, dest, at);
   makeReadOnly(dest);
 }
 
 /**
- * The commit's symlinks that lead to a path inside the tree written at `dest`, made there as they are in a clone: a
- * skill from git then holds what its folder holds, and each copy takes a link inside the skill as the file or folder
- * it leads to (skillFiles), as pack does. A link that leads out of the tree, or is absolute, is left out. Not on
- * Windows, where making a link needs a privilege.
+ * The commit's symlinks, made in the tree written at `dest` as they are in a clone: a skill from git then holds what
+ * its folder holds, and each copy takes a link inside the skill as the file or folder it leads to (skillFiles), as
+ * pack does. A link that leads out of the skill (absolute, or out of the repository) is made too, never followed
+ * (skillFiles and every read of a skill's file refuse it), so the install plan names it as it names a folder's
+ * (outwardLinks) rather than dropping it unsaid. Not on Windows, where making a link needs a privilege.
  */
-async function linksInside(entries: string[], dest: string, at: Parameters<typeof runGit>[1]): Promise<void> {
+async function makeLinks(entries: string[], dest: string, at: Parameters<typeof runGit>[1]): Promise<void> {
   if (process.platform === 'win32') return;
   const links = entries
     .filter((l) => l.startsWith('120000 '))
@@ -308,9 +322,7 @@ async function linksInside(entries: string[], dest: string, at: Parameters<typeo
     if (!Number.isInteger(size)) return;
     const text = out.toString('utf8', eol + 1, eol + 1 + size);
     i = eol + 1 + size + 1;
-    const target = posix.normalize(posix.join(posix.dirname(link.path), text));
-    if (text === '' || text.includes('\0') || posix.isAbsolute(text) || target === '..' || target.startsWith('../'))
-      continue;
+    if (text === '' || text.includes('\0')) continue;
     const abs = join(dest, link.path);
     if (present(abs)) continue;
     mkdirSync(dirname(abs), { recursive: true });
@@ -378,6 +390,27 @@ function sweep(cache: string): void {
     cleanStale(cache, [TEMP]);
   } catch {
     /* a killed run's git may still be writing there */
+  }
+}
+
+/**
+ * The folder `path` names in the tree `dir` fetchCommit gave: `folder` when it is one whose real path is inside the
+ * tree, `outside` (where it leads) when it or a folder above it is a symbolic link out of the tree, which is never
+ * read (the tree holds the commit's links as a clone does, absolute ones too), neither when it is not a folder there.
+ */
+export function folderOfTree(dir: string, path: string | undefined): { folder?: string; outside?: string } {
+  const abs = path ? join(dir, ...path.split('/')) : dir;
+  let real: string;
+  try {
+    real = realpathSync.native(abs);
+  } catch {
+    return {};
+  }
+  if (!isInside(realpathSync.native(dir), real)) return { outside: real };
+  try {
+    return statSync(real).isDirectory() ? { folder: abs } : {};
+  } catch {
+    return {};
   }
 }
 

@@ -1,8 +1,8 @@
 // `skills outdated`: for each locked skill, the version it is at, the one its ref or range wants now, and the
 // newest there is. A git repository is asked for its tags and branch heads (ls-remote, no clone), a registry for its
-// releases. When a branch a skill in a folder of the repository follows has moved, the commits' trees (no file
-// contents) are fetched to tell whether that folder changed. Nothing is written. A remote that cannot be reached is
-// that skill's error, not the command's.
+// releases. When a skill in a folder of the repository has a newer commit to go to, the commits' trees (no file
+// contents) are fetched to tell whether that folder changed, or is gone. Nothing is written. A remote that cannot be
+// reached is that skill's error, not the command's.
 import { loadNpmConfig } from '../fetch/npm-config.js';
 import { fetchPackument } from '../fetch/npm-registry.js';
 import { dirname, resolve } from 'node:path';
@@ -37,6 +37,8 @@ export interface Point {
   tag?: string;
   /** The git branch whose head it is (`HEAD`: the default branch). */
   branch?: string;
+  /** A git commit where the skill's folder is not (removed or moved upstream): nothing to update to. */
+  gone?: true;
 }
 
 /** How a git ref is followed: a semver range over the tags, a tag, a branch (or the default branch), a commit. */
@@ -72,6 +74,11 @@ export interface OutdatedEntry {
    * installed: wanted (and latest, when it is the branch) is then the commit installed, and nothing is newer.
    */
   unchangedAt?: string;
+  /**
+   * The skill's folder is not in its repository at wanted's commit (wanted.gone): removed or moved upstream. Not
+   * outdated, and not up to date either: `update` leaves it and says so.
+   */
+  removed?: true;
   /** Folder, archive and URL sources: why there is nothing to look up. */
   unchecked?: string;
   /** The remote or registry could not be read. */
@@ -362,22 +369,33 @@ export async function checkOutdated(options: OutdatedOptions): Promise<OutdatedR
   return { lockfile: options.lockfile, locked: true, skills };
 }
 
+/** What is said of a skill whose folder is gone from its repository at `at` (wanted, or latest with --latest). */
+export function removedUpstream(s: OutdatedEntry, at: Point): { message: string; hint: string } {
+  const pin = gitFrom(s.url ?? '', s.current.commit, s.path);
+  return {
+    message: `${s.id}: its folder "${s.path}" is not in ${redactUrl(s.url ?? '')} at ${at.label}: removed or moved upstream`,
+    hint: `skills uninstall ${s.id}, or keep it at the commit it was installed from: skills install ${pin}`,
+  };
+}
+
 /** Whether `p` is a branch's head that is another commit than the one installed. */
 const movedHead = (p: Point | undefined, current: Point): p is Point & { commit: string } =>
   p?.branch !== undefined && p.commit !== undefined && p.commit !== current.commit;
 
 /**
- * Skills in a folder of a repository whose branch moved: where the folder's tree at the branch's head is the one
- * installed (another skill or a README changed), the head is not newer for this skill. One fetch of trees per
- * repository; when it cannot tell (the commit installed is gone from the remote, a server that gives only heads, a
- * transfer that fails), the skills stay as ls-remote judged them.
+ * Skills in a folder of a repository with a newer commit to go to: where the folder is not in that commit's tree,
+ * the skill was removed (or moved) upstream, and the commit is `gone` rather than newer; where a branch moved and the
+ * folder's tree at its head is the one installed (another skill or a README changed), the head is not newer for this
+ * skill. One fetch of trees per repository; when it cannot tell (the commit installed is gone from the remote, a
+ * server that gives only heads, a transfer that fails), the skills stay as ls-remote judged them.
  */
 async function sameFolders(skills: OutdatedEntry[], git: GitOptions): Promise<void> {
+  const newerCommit = (p: Point | undefined, newer: boolean, current: Point) =>
+    newer && p?.commit !== undefined && p.commit !== current.commit;
   const byUrl = new Map<string, OutdatedEntry[]>();
   for (const s of skills) {
     if (s.kind !== 'git' || s.error || !s.url || !s.path || !s.current.commit) continue;
-    if (!(s.wantedNewer && movedHead(s.wanted, s.current)) && !(s.latestNewer && movedHead(s.latest, s.current)))
-      continue;
+    if (!newerCommit(s.wanted, s.wantedNewer, s.current) && !newerCommit(s.latest, s.latestNewer, s.current)) continue;
     byUrl.set(s.url, [...(byUrl.get(s.url) ?? []), s]);
   }
   await mapLimit([...byUrl], PARALLEL, async ([url, list]) => {
@@ -394,12 +412,17 @@ async function sameFolders(skills: OutdatedEntry[], git: GitOptions): Promise<vo
       const path = insidePath(url, s.path);
       const installed = trees.get(`${s.current.commit!}:${path}`);
       if (installed === undefined) continue;
+      const gone = (p: Point | undefined): p is Point =>
+        p?.commit !== undefined && p.commit !== s.current.commit && !trees.has(`${p.commit}:${path}`);
+      if (gone(s.wanted)) [s.wanted, s.wantedNewer, s.removed] = [{ ...s.wanted, gone: true }, false, true];
+      if (gone(s.latest)) [s.latest, s.latestNewer] = [{ ...s.latest, gone: true }, false];
       const same = (p: Point | undefined) => movedHead(p, s.current) && trees.get(`${p.commit}:${path}`) === installed;
       const head = same(s.wanted) ? s.wanted! : same(s.latest) ? s.latest! : undefined;
-      if (head === undefined) continue;
-      s.unchangedAt = head.commit;
-      if (same(s.wanted)) [s.wanted, s.wantedNewer] = [{ ...s.current, branch: s.wanted!.branch }, false];
-      if (same(s.latest)) [s.latest, s.latestNewer] = [{ ...s.current, branch: s.latest!.branch }, false];
+      if (head !== undefined) {
+        s.unchangedAt = head.commit;
+        if (same(s.wanted)) [s.wanted, s.wantedNewer] = [{ ...s.current, branch: s.wanted!.branch }, false];
+        if (same(s.latest)) [s.latest, s.latestNewer] = [{ ...s.current, branch: s.latest!.branch }, false];
+      }
       s.outdated = s.wantedNewer || s.latestNewer;
     }
   });

@@ -1,6 +1,6 @@
 // Skills from where they live: a folder or a git repository's tree (fetched once per commit into the cache) that
 // holds one skill or many, and an archive by URL (downloaded into the scratch, then read as any archive).
-import { existsSync, mkdirSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, mkdirSync, type Dirent } from 'node:fs';
 import { readBounded } from '../fs/read.js';
 import { isInside } from '../fs/walk.js';
 import { parseGitmodules, type Submodule } from '../formats/gitmodules.js';
@@ -11,7 +11,7 @@ import { canonicalSource, redactUrl, type RemoteSource } from '../formats/instal
 import { formatLockSource } from '../formats/lockfile.js';
 import { downloadArchive } from '../fetch/download.js';
 import { KEEP_BYTES } from '../fs/archive-entries.js';
-import { fetchCommit } from '../fetch/git.js';
+import { fetchCommit, folderOfTree } from '../fetch/git.js';
 import { isSkillFolder } from '../skill/discover.js';
 import { prepareLocal, prepareArchived, relabeler, skillsBelow, unpackArchive, type Scratch } from './sources.js';
 import type { InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
@@ -120,14 +120,14 @@ export async function gitTree(
     { env: options.env, cacheDir: options.cacheDir, progress: options.progress },
     path,
   );
-  const root = path ? join(dir, ...path.split('/')) : dir;
-  let isDir = false;
-  try {
-    isDir = statSync(root).isDirectory();
-  } catch {
-    /* not there: refused below */
-  }
-  if (!isDir) {
+  const { folder: root, outside } = folderOfTree(dir, path);
+  if (outside !== undefined)
+    throw new SkillsError(
+      'E_INVALID',
+      `${typed}: "${path}" at commit ${commit.slice(0, 12)} is a symbolic link that leads out of the repository (to ${outside}); it is not read, and nothing was installed`,
+      { hint: 'name the folder that holds the skill itself, not a link to one' },
+    );
+  if (root === undefined) {
     throw new SkillsError(
       'E_NOT_FOUND',
       `${typed}: the repository has no folder "${path}" at commit ${commit.slice(0, 12)}; nothing was installed`,

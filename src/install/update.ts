@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { SkillsError } from '../errors.js';
-import { fetchCommit } from '../fetch/git.js';
+import { fetchCommit, folderOfTree } from '../fetch/git.js';
 import { loadNpmConfig } from '../fetch/npm-config.js';
 import { fetchPackument, fetchTarball } from '../fetch/npm-registry.js';
 import { DEFAULT_LIMITS, extractArchive } from '../fs/archive.js';
@@ -17,7 +17,7 @@ import { readReleases } from '../registry/index-io.js';
 import { contentOf, folderHolds, skillFiles } from '../registry/integrity.js';
 import { installSkills } from './install.js';
 import { readLockfile } from './lock.js';
-import { checkOutdated, parseVersionTag, type OutdatedEntry, type Point } from './outdated.js';
+import { checkOutdated, parseVersionTag, removedUpstream, type OutdatedEntry, type Point } from './outdated.js';
 import { isLink, placesOf } from './places.js';
 import type { InstallOptions, InstallOutcome } from './types.js';
 
@@ -76,6 +76,8 @@ export interface UpdateResult {
   newerOutside: string[];
   /** Could not be checked (an unreachable remote): left as they are. */
   errors: { id: string; code: string; message: string; hint?: string }[];
+  /** Their folder is not in their repository at the commit they would go to (removed or moved upstream): left. */
+  removed: { id: string; message: string; hint: string }[];
   /** The install that carried the updates out (none for --dry-run or nothing to update). */
   outcome?: InstallOutcome;
   warnings: string[];
@@ -95,6 +97,7 @@ export async function updateSkills(options: UpdateOptions): Promise<UpdateResult
     upToDate: [],
     newerOutside: [],
     errors: [],
+    removed: [],
     warnings: [],
   };
   const ids = selectIds(options, lock?.skills ?? {});
@@ -108,6 +111,11 @@ export async function updateSkills(options: UpdateOptions): Promise<UpdateResult
   for (const s of report.skills) {
     if (s.error) {
       result.errors.push({ id: s.id, ...s.error });
+      continue;
+    }
+    const goal = options.latest ? s.latest : s.wanted;
+    if (goal?.gone) {
+      result.removed.push({ id: s.id, ...removedUpstream(s, goal) });
       continue;
     }
     const entry = lock.skills[s.id]!;
@@ -265,15 +273,16 @@ async function rootsOf(
 ): Promise<{ before?: string; after: string; cleanup?: () => void }> {
   const src = parseLockSource(u.source);
   const git = { env: options.env, cacheDir: options.cacheDir, progress: options.progress };
-  const inside = (dir: string) => (entry.path ? join(dir, ...entry.path.split('/')) : dir);
   if (src.kind === 'git') {
-    const after = inside((await fetchCommit(src.url, u.target.commit!, git, entry.path || undefined)).dir);
-    if (!present(after))
+    // A folder that is a link out of the repository is never read, as a missing one.
+    const folderAt = async (commit: string) =>
+      folderOfTree((await fetchCommit(src.url, commit, git, entry.path || undefined)).dir, entry.path).folder;
+    const after = await folderAt(u.target.commit!);
+    if (after === undefined)
       throw new SkillsError('E_NOT_FOUND', `${u.from}: no folder "${entry.path}" at ${u.target.label}`, {
         hint: 'the skill moved inside the repository: install it again from its new folder',
       });
-    const before = placed ?? inside((await fetchCommit(src.url, entry.commit!, git, entry.path || undefined)).dir);
-    return { before: present(before) ? before : undefined, after };
+    return { before: placed ?? (await folderAt(entry.commit!)), after };
   }
   if (src.kind === 'npm') {
     // The new version's files: its tarball, checked against the packument, unpacked into a temp folder.

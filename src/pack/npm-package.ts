@@ -7,6 +7,7 @@ import semver from 'semver';
 import { SkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
 import { gzipTar, planPack, tarEntries } from './pack.js';
+import { requiredFiles } from './ignore-rules.js';
 
 /** npm's rule for a scope: what follows the @ in `@scope/name`. */
 const SCOPE = /^[a-z0-9][a-z0-9._~-]*$/;
@@ -53,7 +54,7 @@ export function publishVersion(skill: Skill): string {
 export async function npmPackage(skill: Skill, scope: string): Promise<NpmPackage> {
   const name = packageName(scope, skill.id);
   const version = publishVersion(skill);
-  const plan = await planPack(skill.root);
+  const plan = await planPack(skill.root, [], requiredFiles(skill));
   if (plan.files.some((f) => f.path === 'package.json'))
     throw new SkillsError(
       'E_INVALID',

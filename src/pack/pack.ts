@@ -6,9 +6,13 @@ import { entryNameProblem, packedMode } from '../fs/archive-entries.js';
 import { isUnversioned, registryVersion, unversionedWarning } from '../registry/unversioned.js';
 import { createHash } from 'node:crypto';
 import {
+  closeSync,
   createWriteStream,
+  fstatSync,
   mkdirSync,
+  openSync,
   readFileSync,
+  readSync,
   readdirSync,
   readlinkSync,
   realpathSync,
@@ -16,22 +20,29 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, posix, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 import type { Skill } from '../model/skill.js';
 import { SkillsError } from '../errors.js';
 import { isInside, isMacFile, isNeverKept } from '../fs/walk.js';
-import { readBounded } from '../fs/read.js';
 import { isLeftover, syncDir, syncFile, tempName } from '../fs/atomic.js';
 import { afterCleanup, errnoIn, explainErrno } from '../fs/errno.js';
+import {
+  IGNORE_FILE,
+  ignoreLevel,
+  ignoredBy,
+  requiredFiles,
+  type IgnoreLevel,
+  type IgnoreRuleAt,
+} from './ignore-rules.js';
+
+export { IGNORE_FILE } from './ignore-rules.js';
 
 /** npm's fixed date for packed files (1985-10-26 08:15 UTC): after zip's 1980 epoch, and the same everywhere. */
 export const PACK_MTIME = new Date('1985-10-26T08:15:00.000Z');
 /** Above this many bytes of files, pack warns: agents read skills whole, and big ones are usually a mistake. */
 export const SIZE_WARNING_BYTES = 10 * 1024 * 1024;
-/** The ignore file of a skill: gitignore syntax, read from the skill's top folder only. */
-export const IGNORE_FILE = '.skillignore';
 
 export type PackFormat = 'tgz' | 'skill';
 
@@ -50,7 +61,7 @@ export interface PackPlan {
   dirs: string[];
   /** Secrets found and left out (.env, .env.local …). */
   secrets: string[];
-  /** Files and folders left out by .skillignore. */
+  /** Files and folders left out by the ignore files inside the skill (.skillignore, else .gitignore, per folder). */
   ignored: string[];
   /** Temp files an interrupted write of skills left (`.SKILL.md.tmp-w.<pid>.<hex>`): never packed. */
   leftovers: string[];
@@ -84,26 +95,22 @@ const isSecret = (name: string) => /^\.env(\..+)?$/.test(name) && !/^\.env\.(exa
 
 /**
  * What goes into the archive of the skill at `root`: every file but .git, node_modules, macOS's .DS_Store and ._*,
- * secrets (.env, .env.*), what .skillignore names, and `exclude` (the archive being written). A symlink is read
- * through when it stays inside the skill; one that leads out throws E_INVALID naming it.
+ * secrets (.env, .env.*), what the ignore files inside the skill name (in each folder its .skillignore, else its
+ * .gitignore, as npm-packlist reads .npmignore and .gitignore), and `exclude` (the archive being written). A symlink
+ * is read through when it stays inside the skill; one that leads out throws E_INVALID naming it. `required` (paths
+ * below the root: the skill file, declared scripts) may not be ignored: E_CONFIG names the file and the rule.
  */
-export async function planPack(root: string, exclude: string[] = []): Promise<PackPlan> {
+export async function planPack(
+  root: string,
+  exclude: string[] = [],
+  required: readonly string[] = [],
+): Promise<PackPlan> {
   const realRoot = realpathSync.native(root);
-  let ig: { ignores(p: string): boolean } | undefined;
-  try {
-    const text = readBounded(join(root, IGNORE_FILE), 1024 * 1024).text ?? '';
-    ig = (await import('ignore')).default().add(text);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new SkillsError('E_IO', `cannot read ${join(root, IGNORE_FILE)}: ${(err as Error).message}`, {
-        cause: err,
-      });
-  }
   const excluded = new Set(exclude.map((p) => resolve(p)));
   const plan: PackPlan = { files: [], dirs: [], secrets: [], ignored: [], leftovers: [], unpackedSize: 0 };
   // Real folders on the way down, so a symlink to a folder above itself is a cycle, not an endless walk.
   const stack: string[] = [];
-  const visit = (dir: string, rel: string, real: string) => {
+  const visit = (dir: string, rel: string, real: string, above: IgnoreLevel[]) => {
     stack.push(real);
     let list;
     try {
@@ -111,11 +118,13 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
     } catch (err) {
       throw new SkillsError('E_IO', `cannot read ${dir}: ${(err as Error).message}`, { cause: err });
     }
+    const own = ignoreLevel(dir, rel, list);
+    const levels = own ? [...above, own] : above;
     let kept = 0;
     for (const d of list) {
       const abs = join(dir, d.name);
       const path = rel === '' ? d.name : `${rel}/${d.name}`;
-      if (rel === '' && d.name === IGNORE_FILE) continue;
+      if (d.name === IGNORE_FILE) continue;
       if (excluded.has(resolve(abs))) continue;
       // A `.git` entry is left out whatever it is, before a link named so is followed or refused.
       if (isNeverKept(d.name, d.isDirectory())) continue;
@@ -160,7 +169,10 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
         plan.secrets.push(path);
         continue;
       }
-      if (ig?.ignores(isDir ? `${path}/` : path)) {
+      const rule = levels.length > 0 ? ignoredBy(levels, path, isDir) : undefined;
+      if (rule) {
+        const needed = required.find((r) => r === path || (isDir && r.startsWith(`${path}/`)));
+        if (needed !== undefined) throw ignoredRequired(root, needed, rule, needed !== path);
         plan.ignored.push(path);
         continue;
       }
@@ -168,7 +180,7 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
       kept++;
       if (isDir) {
         plan.dirs.push(path);
-        visit(abs, path, realPath);
+        visit(abs, path, realPath, levels);
       } else {
         const st = statSync(abs);
         plan.files.push({ path, abs, size: st.size, mode: packedMode(st.mode) });
@@ -178,13 +190,28 @@ export async function planPack(root: string, exclude: string[] = []): Promise<Pa
     stack.pop();
     return kept;
   };
-  visit(root, '', realRoot);
+  visit(root, '', realRoot, []);
   plan.files.sort((a, b) => byPath(a.path, b.path));
   plan.dirs.sort(byPath);
   plan.secrets.sort(byPath);
   plan.ignored.sort(byPath);
   plan.leftovers.sort(byPath);
   return plan;
+}
+
+/** A file the skill needs, left out by an ignore rule: refused, naming both, rather than packed without it. */
+function ignoredRequired(root: string, needed: string, rule: IgnoreRuleAt, byFolder: boolean): SkillsError {
+  const base = posix.dirname(rule.file);
+  const below = base === '.' ? needed : needed.slice(base.length + 1);
+  return new SkillsError(
+    'E_CONFIG',
+    `${join(root, needed)} is needed by the skill, and ${join(root, rule.file)}:${rule.line} ("${rule.pattern}") leaves ${byFolder ? 'its folder' : 'it'} out of the archive; nothing was packed`,
+    {
+      hint: byFolder
+        ? `narrow the rule in ${rule.file} so the folder stays in (a "!" line cannot take back a file whose folder is left out)`
+        : `take it back with a line "!/${below}" after the rule in ${rule.file}, or narrow the rule`,
+    },
+  );
 }
 
 /**
@@ -219,7 +246,7 @@ export function archiveName(skill: Skill, format: PackFormat): string {
 export async function packSkill(skill: Skill, options: PackOptions): Promise<PackResult> {
   const format = options.format ?? 'tgz';
   const file = resolve(options.outDir, archiveName(skill, format));
-  const plan = await planPack(skill.root, [file]);
+  const plan = await planPack(skill.root, [file], requiredFiles(skill));
   // A .skill's entries are under the folder's own name.
   if (format === 'skill') refuseName(skill.root, `${basename(skill.root)}/`, skill.root);
   const warnings: string[] = [];
@@ -227,7 +254,7 @@ export async function packSkill(skill: Skill, options: PackOptions): Promise<Pac
   for (const s of plan.secrets) warnings.push(`${s} left out: secrets are never packed`);
   for (const s of plan.leftovers)
     warnings.push(`${s} left out: a temp file an interrupted write of skills left (skills lint --fix removes it)`);
-  // What install would refuse is not packed: the archive is also built in memory.
+  // What install would refuse is not packed.
   const limits = options.limits ?? DEFAULT_LIMITS;
   if (plan.unpackedSize > limits.maxBytes || plan.files.length + plan.dirs.length > limits.maxEntries) {
     throw new SkillsError(
@@ -269,8 +296,14 @@ export async function packSkill(skill: Skill, options: PackOptions): Promise<Pac
     },
   });
   try {
-    const source = format === 'skill' ? await zipStream(skill, plan) : await tarStream(skill, plan);
-    await pipeline(source, tap, createWriteStream(tmp, { flags: 'wx', mode: 0o644 }));
+    const out = createWriteStream(tmp, { flags: 'wx', mode: 0o644 });
+    if (format === 'skill') await pipeline(await zipStream(skill, plan), tap, out);
+    else {
+      // A stream end to end: the file being read, the tar blocks and the gzip output are in memory a chunk at a time.
+      const { createGzip } = await import('node:zlib');
+      const tar = Readable.from(tarChunks(plan, `${skill.id}/`));
+      await pipeline(tar, createGzip({ level: 6 }), portableGzipHeader(), tap, out);
+    }
     syncFile(tmp);
     renameSync(tmp, file);
     syncDir(options.outDir);
@@ -301,39 +334,50 @@ export interface TarEntry {
 }
 
 /**
- * The gzip tar of `entries`, in the order given, built in memory: node-tar's Header (and Pax, for long or non-ASCII
- * paths) encodes each entry, and the bytes are what this function decides, not what the disk says: the fixed mtime,
- * 644/755, uid and gid 0, no user names. Streaming through node-tar's Pack costs ten times as much for a thousand
- * small files.
+ * The header blocks of one tar entry: node-tar's Header (and Pax before it, for a long or non-ASCII path) with what
+ * pack decides, not what the disk says: the fixed mtime, 644/755, uid and gid 0, no user names. `size` undefined: a
+ * folder.
+ */
+async function headerBlocks(
+  path: string,
+  size: number | undefined,
+  mode: 0o644 | 0o755 | undefined,
+): Promise<Buffer[]> {
+  const { Header, Pax } = await import('tar');
+  const isFile = size !== undefined;
+  const name = isFile ? path : `${path}/`;
+  const fields = {
+    path: name,
+    mode: isFile ? (mode ?? 0o644) : 0o755,
+    uid: 0,
+    gid: 0,
+    size: size ?? 0,
+    mtime: PACK_MTIME,
+    type: isFile ? 'File' : 'Directory',
+    uname: '',
+    gname: '',
+  } as const;
+  const block = Buffer.alloc(512);
+  const header = new Header(fields);
+  header.encode(block);
+  return header.needPax ? [new Pax({ path: name, mtime: PACK_MTIME, size: fields.size }).encode(), block] : [block];
+}
+
+/** The zeros after `size` bytes of content that fill its last 512-byte block. */
+const padding = (size: number) => Buffer.alloc((512 - (size % 512)) % 512);
+
+/**
+ * The gzip tar of `entries`, in the order given, built in memory (npm packages and well-known archives, whose
+ * files are small): the same bytes packSkill streams for the same entries. Streaming through node-tar's Pack costs
+ * ten times as much for a thousand small files.
  */
 export async function gzipTar(entries: TarEntry[]): Promise<Buffer> {
-  const { Header, Pax } = await import('tar');
   const { gzipSync } = await import('node:zlib');
   const blocks: Buffer[] = [];
   for (const entry of entries) {
     const { content } = entry;
-    const name = content ? entry.path : `${entry.path}/`;
-    const fields = {
-      path: name,
-      mode: content ? (entry.mode ?? 0o644) : 0o755,
-      uid: 0,
-      gid: 0,
-      size: content?.length ?? 0,
-      mtime: PACK_MTIME,
-      type: content ? 'File' : 'Directory',
-      uname: '',
-      gname: '',
-    } as const;
-    const block = Buffer.alloc(512);
-    const header = new Header(fields);
-    header.encode(block);
-    if (header.needPax) blocks.push(new Pax({ path: name, mtime: PACK_MTIME, size: fields.size }).encode());
-    blocks.push(block);
-    if (content && content.length > 0) {
-      blocks.push(content);
-      const pad = (512 - (content.length % 512)) % 512;
-      if (pad) blocks.push(Buffer.alloc(pad));
-    }
+    blocks.push(...(await headerBlocks(entry.path, content?.length, entry.mode)));
+    if (content && content.length > 0) blocks.push(content, padding(content.length));
   }
   blocks.push(Buffer.alloc(1024));
   const gz = gzipSync(Buffer.concat(blocks), { level: 6 });
@@ -348,10 +392,7 @@ export async function gzipTar(entries: TarEntry[]): Promise<Buffer> {
  * to, a hard link as a whole file.
  */
 export function tarEntries(plan: PackPlan, prefix: string): TarEntry[] {
-  const modes = new Map(plan.files.map((f) => [f.path, f]));
-  const paths = [...plan.dirs, ...plan.files.map((f) => f.path)].sort(byPath);
-  return paths.map((path) => {
-    const file = modes.get(path);
+  return sortedEntries(plan).map(({ path, file }) => {
     if (!file) return { path: `${prefix}${path}` };
     try {
       return { path: `${prefix}${path}`, content: readFileSync(file.abs), mode: file.mode };
@@ -361,8 +402,66 @@ export function tarEntries(plan: PackPlan, prefix: string): TarEntry[] {
   });
 }
 
-async function tarStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableStream> {
-  return Readable.from([await gzipTar(tarEntries(plan, `${skill.id}/`))]);
+/** The plan's folders and files in the tar's order (sorted by path), each file with its plan entry. */
+function sortedEntries(plan: PackPlan): { path: string; file?: PackFile }[] {
+  const files = new Map(plan.files.map((f) => [f.path, f]));
+  return [...plan.dirs, ...plan.files.map((f) => f.path)].sort(byPath).map((path) => ({ path, file: files.get(path) }));
+}
+
+/** Bytes read from a file at a time while packing: memory stays this, whatever the size of the skill's files. */
+const READ_CHUNK = 1024 * 1024;
+
+/**
+ * The tar of a skill, block by block: the bytes gzipTar(tarEntries(plan, prefix)) makes, with one file's chunk in
+ * memory at a time. A file whose size changed since the plan stops the pack (its header already holds the size).
+ */
+async function* tarChunks(plan: PackPlan, prefix: string): AsyncGenerator<Buffer> {
+  for (const { path, file } of sortedEntries(plan)) {
+    if (!file) {
+      yield* await headerBlocks(`${prefix}${path}`, undefined, undefined);
+      continue;
+    }
+    let fd: number;
+    try {
+      fd = openSync(file.abs, 'r');
+    } catch (err) {
+      throw new SkillsError('E_IO', `cannot read ${file.abs}: ${(err as Error).message}`, { cause: err });
+    }
+    try {
+      const size = fstatSync(fd).size;
+      yield* await headerBlocks(`${prefix}${path}`, size, file.mode);
+      let done = 0;
+      while (done < size) {
+        const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, size - done));
+        const n = readSync(fd, chunk, 0, chunk.length, done);
+        if (n === 0) throw changedWhilePacking(file.abs);
+        done += n;
+        yield n === chunk.length ? chunk : chunk.subarray(0, n);
+      }
+      if (fstatSync(fd).size !== size) throw changedWhilePacking(file.abs);
+      yield padding(size);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  yield Buffer.alloc(1024);
+}
+
+const changedWhilePacking = (file: string) =>
+  new SkillsError('E_IO', `${file} changed while it was being packed; nothing was written`, {
+    hint: 'pack again once nothing is writing to the skill',
+  });
+
+/** The gzip header's OS byte (offset 9) set to 255, "unknown", as gzipTar and node-tar's portable write it. */
+function portableGzipHeader(): Transform {
+  let offset = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      if (offset <= 9 && offset + chunk.length > 9) chunk[9 - offset] = 0xff;
+      offset += chunk.length;
+      cb(null, chunk);
+    },
+  });
 }
 
 async function zipStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableStream> {

@@ -11,6 +11,7 @@ import { writeAtomic } from '../fs/atomic.js';
 import { readBounded } from '../fs/read.js';
 import type { Skill } from '../model/skill.js';
 import { gzipTar, planPack, tarEntries } from './pack.js';
+import { requiredFiles } from './ignore-rules.js';
 
 export const WELL_KNOWN_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 export const WELL_KNOWN_PATH = '.well-known/agent-skills';
@@ -69,7 +70,7 @@ export async function publishWellKnown(skill: Skill, outDir: string, dryRun = fa
   const base = join(outDir, WELL_KNOWN_PATH);
   const indexFile = join(base, 'index.json');
   const others = readIndex(indexFile).filter((e) => e.name !== skill.id);
-  const plan = await planPack(skill.root);
+  const plan = await planPack(skill.root, [], requiredFiles(skill));
   const onlySkillMd = plan.files.length === 1 && plan.files[0]!.path === 'SKILL.md';
   let file: string;
   let bytes: Buffer;

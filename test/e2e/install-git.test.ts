@@ -506,6 +506,43 @@ describe('where skills go', () => {
     expect(one.stderr).toContain(`hint: install it from its own repository: skills install file://${vendor}`);
   });
 
+  it('names every link that leads out of a skill from git, as from its folder, and never reads a folder linked out of the repository', async () => {
+    const env = user();
+    const linked = join(repos, 'linked.git');
+    const away = fresh('away');
+    writeFileSync(join(away, 'SKILL.md'), skill('away'));
+    makeRepo(linked, {
+      'skills/a/SKILL.md': skill('a'),
+      'skills/a/inner.md': { symlink: 'SKILL.md' },
+      'skills/a/refs': { symlink: '../../shared' },
+      'skills/a/passwd': { symlink: '/etc/passwd' },
+      'skills/a/up': { symlink: '../../../outside' },
+      'shared/x.md': 'shared\n',
+      'skills/elsewhere': { symlink: away },
+    });
+    const warning =
+      'warning: a: passwd, refs, up are symbolic links that lead out of the skill, left out of its copies (lint: SK131)';
+    const fromGit = project();
+    const r = await runCli(['install', `file://${linked}`], { cwd: fromGit, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(warning);
+    expect(readdirSync(join(fromGit, '.claude/skills/a')).sort()).toEqual(['SKILL.md', 'inner.md']);
+    // The same skill from a clone of the repository, installed as a folder: the same words.
+    const clone = join(fresh('clone'), 'linked');
+    git(repos, ['clone', '--quiet', linked, clone]);
+    const fromFolder = await runCli(['install', join(clone, 'skills/a')], { cwd: project(), env });
+    expect(fromFolder.stderr).toContain(warning);
+    // A folder named in the repository that is a link out of it: refused, not installed from this machine.
+    const out = project();
+    const e = await runCli(['install', `file://${linked}#:skills/elsewhere`], { cwd: out, env });
+    expect(e.exitCode).toBe(2);
+    expect(e.stderr).toMatch(
+      /"skills\/elsewhere" at commit [0-9a-f]{12} is a symbolic link that leads out of the repository/,
+    );
+    expect(existsSync(join(out, '.claude/skills/away'))).toBe(false);
+    expect(existsSync(join(out, 'skills-lock.json'))).toBe(false);
+  });
+
   it('installs an archive by URL, checked by the same archive reader', async () => {
     const env = user();
     const src = fresh('packsrc');

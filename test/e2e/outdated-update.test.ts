@@ -17,6 +17,8 @@ const pdf = (version: string, extra = '') =>
     `# PDF\n\nStep one.\n${extra}`,
   );
 
+const bar = skillMd('name: bar\ndescription: Does bar things. Use when the task involves bar.\n', '# Bar\n');
+
 /** A repository with skills/pdf at `version`, tagged `tag` when given; returns its folder and first commit. */
 function repo(version = '1.0.0', tag: string | null = 'v1.0.0'): { dir: string; url: string; first: string } {
   const dir = join(fresh('repos'), 'skills.git');
@@ -241,6 +243,54 @@ describe('a skill installed from a branch', () => {
       /^1 skill updated \(its files unchanged: only the commit moved\); skills-lock\.json written$/m,
     );
     expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: amended, ref: 'main' });
+  });
+});
+
+describe('a skill removed upstream', () => {
+  it('is said to be gone (table and --json); update takes the others, names it with the way out, and exits 2', async () => {
+    const dir = join(fresh('repos'), 'many.git');
+    const first = makeRepo(dir, { 'skills/pdf/SKILL.md': pdf('1.0.0'), 'skills/bar/SKILL.md': bar });
+    const s = setup();
+    await install(`file://${dir}`, s);
+    git(dir, ['rm', '-rq', 'skills/bar']);
+    const next = makeRepo(dir, { 'skills/pdf/SKILL.md': pdf('1.0.0', 'Step two.\n') });
+    const url = `file://${dir}`;
+    const gone = `bar: its folder "skills/bar" is not in ${url} at HEAD (${next.slice(0, 7)}): removed or moved upstream`;
+    const hint = `hint: skills uninstall bar, or keep it at the commit it was installed from: skills install ${url}#${first}:skills/bar`;
+
+    const o = await cli(['outdated'], s);
+    expect(o.exitCode).toBe(0);
+    expect(o.stderr).toBe(`warning: ${gone}\n${hint}`);
+    expect(o.stdout).toMatch(
+      new RegExp(`^bar\\s+0\\.0\\.0 \\(${first.slice(0, 7)}\\)\\s+removed in HEAD \\(${next.slice(0, 7)}\\)\\s`, 'm'),
+    );
+    const json = JSON.parse((await cli(['outdated', '--json'], s)).stdout).skills;
+    expect(json.find((x: { id: string }) => x.id === 'bar')).toMatchObject({
+      removed: true,
+      outdated: false,
+      wantedNewer: false,
+      wanted: { commit: next, gone: true },
+    });
+    expect(json.find((x: { id: string }) => x.id === 'pdf')).toMatchObject({
+      outdated: true,
+      wanted: { commit: next },
+    });
+
+    const u = await cli(['update'], s);
+    expect(u.exitCode).toBe(2);
+    expect(u.stderr).toBe(`error: ${gone}; it was not updated\n${hint}`);
+    expect(u.stdout).toMatch(/^1 skill updated; skills-lock\.json written$/m);
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: next });
+    expect(lockOf(s.project).skills.bar).toMatchObject({ commit: first });
+    expect(existsSync(join(s.project, '.claude/skills/bar/SKILL.md'))).toBe(true);
+    const uj = JSON.parse((await cli(['update', 'bar', '--json'], s)).stdout);
+    expect(uj.removed).toEqual([{ id: 'bar', message: gone, hint: hint.slice('hint: '.length) }]);
+
+    // The hint's pin works: the skill stays at the commit it was installed from, and nothing is said of it again.
+    expect((await cli(['install', `${url}#${first}:skills/bar`, '--yes'], s)).exitCode).toBe(0);
+    const again = await cli(['update'], s);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout).toBe('all skills are up to date');
   });
 });
 

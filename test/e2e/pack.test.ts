@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { BIN, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
+import { git } from '../helpers/git-repos.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-pack-e2e-');
@@ -71,6 +72,7 @@ describe('skills pack (built CLI)', () => {
       [
         '2.4 kB    SKILL.md',
         '2.0 kB  x scripts/scraper.py',
+        'left out by ignore files: references',
         'web-scraping@1.2.0: 2 files, 4.4 kB unpacked, would be web-scraping-1.2.0.tgz (dry run: nothing written)',
       ].join('\n'),
     );
@@ -99,6 +101,72 @@ describe('skills pack (built CLI)', () => {
       'gitty/SKILL.md',
       'gitty/evilgit/config',
     ]);
+  });
+
+  it("leaves out what the skill's .gitignore keeps out of git (as npm pack does), says so with --dry-run, and exits 2 when a rule would drop SKILL.md", async () => {
+    const cwd = fresh();
+    git(cwd, ['init', '--quiet']);
+    writeTree(join(cwd, 'gmail'), {
+      'SKILL.md': skillMd(
+        'name: gmail\ndescription: Reads Gmail. Use when the user asks about their mail.\nmetadata:\n  version: 1.0.0',
+      ),
+      'scripts/read.py': 'print(1)\n',
+      '.gitignore': 'credentials.json\ntoken.json\n',
+      'credentials.json': '{"installed":{"client_secret":"GOCSPX-abc"}}\n',
+      'token.json': '{"refresh_token":"1//0g-secret"}\n',
+    });
+    const dry = await runCli(['pack', 'gmail', '--dry-run'], { cwd });
+    expect(dry.exitCode).toBe(0);
+    expect(dry.stdout).toContain('left out by ignore files: credentials.json, token.json');
+    const r = await runCli(['pack', 'gmail', '--json'], { cwd });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.ignored).toEqual(['credentials.json', 'token.json']);
+    const listed = spawnSync('tar', ['tzf', doc.file], { encoding: 'utf8' }).stdout.trim().split('\n');
+    expect(listed).toEqual(['gmail/.gitignore', 'gmail/SKILL.md', 'gmail/scripts/', 'gmail/scripts/read.py']);
+
+    writeFileSync(join(cwd, 'gmail/.gitignore'), 'credentials.json\n*.md\n');
+    const bad = await runCli(['pack', 'gmail'], { cwd });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toBe(
+      [
+        `error: ${join(cwd, 'gmail/SKILL.md')} is needed by the skill, and ${join(cwd, 'gmail/.gitignore')}:2 ("*.md") leaves it out of the archive; nothing was packed`,
+        'hint: take it back with a line "!/SKILL.md" after the rule in .gitignore, or narrow the rule',
+      ].join('\n'),
+    );
+    expect(readdirSync(cwd).filter((n) => n.endsWith('.tgz'))).toEqual(['gmail-1.0.0.tgz']);
+  });
+
+  it('streams a large skill: peak memory grows by far less than the size of its file (it held the file, tar and gzip at once)', async () => {
+    const cwd = fresh();
+    const size = 64 * 1024 * 1024;
+    writeTree(join(cwd, 'huge'), {
+      'SKILL.md': skillMd('name: huge\ndescription: Huge asset skill. Use when testing.\nmetadata:\n  version: 1.0.0'),
+    });
+    mkdirSync(join(cwd, 'huge/assets'));
+    writeFileSync(join(cwd, 'huge/assets/blob.bin'), randomBytes(size));
+    // The CLI's own peak resident memory (kB on Linux), written when it exits: a dry run reads no file.
+    const probe = join(cwd, 'probe.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => require('node:fs').writeFileSync(process.env.RSS_OUT, String(process.resourceUsage().maxRSS)));\n",
+    );
+    const peak = (args: string[], out: string) => {
+      const r = spawnSync(process.execPath, ['--require', probe, BIN, ...args], {
+        cwd,
+        env: { ...process.env, NO_COLOR: '1', RSS_OUT: join(cwd, out) },
+        encoding: 'utf8',
+      });
+      expect(r.status, r.stderr).toBe(0);
+      return Number(readFileSync(join(cwd, out), 'utf8')) * 1024;
+    };
+    const base = peak(['pack', 'huge', '--dry-run'], 'dry.txt');
+    const packed = peak(['pack', 'huge', '--out', 'dist', '-q'], 'packed.txt');
+    expect(packed - base).toBeLessThan(size / 2);
+    const archive = join(cwd, 'dist/huge-1.0.0.tgz');
+    expect(existsSync(archive)).toBe(true);
+    const listed = spawnSync('tar', ['tzvf', archive], { encoding: 'utf8' }).stdout;
+    expect(listed).toContain(` ${size} `);
   });
 
   it('--dry-run shows a file name holding a terminal escape escaped', async () => {

@@ -262,7 +262,7 @@ describe('fetchCommit', () => {
     expect((await caught(fetchCommit(u, 'v1.2.0', o))).message).toMatch(/cannot read the repository/);
   });
 
-  it('writes the commit tree as it is: read-only files, execute bits, links inside it as links, no .git, attributes ignored', async () => {
+  it('writes the commit tree as it is: read-only files, execute bits, every link as a link, no .git, attributes ignored', async () => {
     const repo = fresh('tree');
     const odd = 'odd name *[x]"q';
     makeRepo(repo, {
@@ -271,6 +271,9 @@ describe('fetchCommit', () => {
       'CLAUDE.md': { symlink: 'SKILL.md' },
       [`docs/${odd}`]: { symlink: '../SKILL.md' },
       [`docs/${odd}.txt`]: 'kept\n',
+      // Links out of the tree are made too (never followed), so the install plan names them.
+      'docs/passwd': { symlink: '/etc/passwd' },
+      'docs/up': { symlink: '../../outside' },
       '.gitattributes': 'tests/ export-ignore\nversion.txt export-subst\n',
       'tests/a.txt': 'a\n',
       'version.txt': '$Format:%H$\n',
@@ -287,8 +290,10 @@ describe('fetchCommit', () => {
     ]);
     // Made again as a clone has them (the archive reader refuses links), so a copy takes what they lead to.
     expect(readlinkSync(join(dir, 'CLAUDE.md'))).toBe('SKILL.md');
-    expect(readdirSync(join(dir, 'docs')).sort()).toEqual([odd, `${odd}.txt`]);
+    expect(readdirSync(join(dir, 'docs')).sort()).toEqual([odd, `${odd}.txt`, 'passwd', 'up']);
     expect(readlinkSync(join(dir, 'docs', odd))).toBe('../SKILL.md');
+    expect(readlinkSync(join(dir, 'docs/passwd'))).toBe('/etc/passwd');
+    expect(readlinkSync(join(dir, 'docs/up'))).toBe('../../outside');
     // The file a link leads to keeps its own mode (chmod is not made through the link).
     expect(read(dir, 'version.txt')).toBe('$Format:%H$\n');
     expect(read(dir, 'tests/a.txt')).toBe('a\n');
@@ -543,7 +548,7 @@ describe('cacheHome and literalPattern', () => {
 
 function keyOf(u: string, commit: string, path?: string): string {
   return createHash('sha256')
-    .update(`${path === undefined ? u + commit : `${u}${commit}\0${path}`}\0links`)
+    .update(`${path === undefined ? u + commit : `${u}${commit}\0${path}`}\0links-all`)
     .digest('hex')
     .slice(0, 32);
 }

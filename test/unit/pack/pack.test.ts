@@ -1,11 +1,21 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Header } from 'tar';
 import { loadSkill } from '../../../src/skill/load.js';
-import { PACK_MTIME, SIZE_WARNING_BYTES, packSkill, planPack } from '../../../src/pack/pack.js';
+import { PACK_MTIME, SIZE_WARNING_BYTES, gzipTar, packSkill, planPack, tarEntries } from '../../../src/pack/pack.js';
 import { extractArchive } from '../../../src/fs/archive.js';
 import { isSkillsError, type SkillsError } from '../../../src/errors.js';
 import { tempFolders } from '../../helpers/cli.js';
@@ -172,6 +182,69 @@ describe('pack: reproducible archives', () => {
     expect(entries(readFileSync(r.file)).map((e) => e.path)).not.toContain('packed/.env');
   });
 
+  it("leaves out what the skill's own .gitignore files name (not the repository's above it); a folder's .skillignore replaces its .gitignore", async () => {
+    const parent = fresh();
+    // The repository's rules above the skill are not the skill's: its references stay in.
+    writeFileSync(join(parent, '.gitignore'), '*.md\n');
+    const dir = makeSkill(parent, 'packed', {
+      '.gitignore': 'credentials.json\ntoken.json\n',
+      'credentials.json': '{"installed":{"client_secret":"x"}}\n',
+      'token.json': '{"refresh_token":"x"}\n',
+      'data/.gitignore': '*.csv\n!keep.csv\n',
+      'data/a.csv': 'a\n',
+      'data/keep.csv': 'k\n',
+      'data/deep/b.csv': 'b\n',
+      // .skillignore replaces .gitignore in its folder, as .npmignore does: b.bin is packed, c.txt is not.
+      'assets/.gitignore': '*.bin\n',
+      'assets/.skillignore': 'c.txt\n',
+      'assets/b.bin': 'b\n',
+      'assets/c.txt': 'c\n',
+    });
+    const plan = await planPack(dir);
+    expect(plan.files.map((f) => f.path)).toEqual([
+      '.gitignore',
+      'SKILL.md',
+      'assets/.gitignore',
+      'assets/b.bin',
+      'data/.gitignore',
+      'data/keep.csv',
+      'references/a.md',
+      'references/b.md',
+      'scripts/run.sh',
+    ]);
+    expect(plan.ignored).toEqual(['assets/c.txt', 'credentials.json', 'data/a.csv', 'data/deep/b.csv', 'token.json']);
+    const r = await packSkill(loadSkill(dir), { outDir: fresh('out') });
+    const packed = entries(readFileSync(r.file)).map((e) => e.path);
+    expect(packed).not.toContain('packed/token.json');
+    expect(packed).not.toContain('packed/credentials.json');
+    expect(packed).toContain('packed/data/keep.csv');
+  });
+
+  it('refuses (E_CONFIG) an ignore rule that would leave out the skill file or a declared script, naming the rule', async () => {
+    const dir = makeSkill(fresh(), 'needy', { '.gitignore': '# generated\n*.md\n' });
+    const err = (await packSkill(loadSkill(dir), { outDir: fresh('out') }).catch((e) => e)) as SkillsError;
+    expect(err.code).toBe('E_CONFIG');
+    expect(err.message).toBe(
+      `${join(dir, 'SKILL.md')} is needed by the skill, and ${join(dir, '.gitignore')}:2 ("*.md") leaves it out of the archive; nothing was packed`,
+    );
+    expect(err.hint).toBe('take it back with a line "!/SKILL.md" after the rule in .gitignore, or narrow the rule');
+
+    const scripted = join(fresh(), 'scripted');
+    writeTree(scripted, {
+      'SKILL.md': skillMd(
+        'name: scripted\ndescription: Runs a script. Use when testing pack.\nmetadata:\n  version: "1.0.0"\nscripts:\n  - scripts/run.py',
+      ),
+      'scripts/run.py': 'print(1)\n',
+      'scripts/.skillignore': '*.py\n',
+    });
+    const e2 = (await packSkill(loadSkill(scripted), { outDir: fresh('out') }).catch((e) => e)) as SkillsError;
+    expect(e2.code).toBe('E_CONFIG');
+    expect(e2.message).toBe(
+      `${join(scripted, 'scripts/run.py')} is needed by the skill, and ${join(scripted, 'scripts/.skillignore')}:1 ("*.py") leaves it out of the archive; nothing was packed`,
+    );
+    expect(e2.hint).toContain('"!/run.py" after the rule in scripts/.skillignore');
+  });
+
   it('stores a symlink inside the skill as the file it points to, and refuses one that leads out', async () => {
     const parent = fresh();
     writeFileSync(join(parent, 'outside.txt'), 'secret\n');
@@ -188,6 +261,23 @@ describe('pack: reproducible archives', () => {
     expect(err.message).toBe(
       `${join(leaky, 'leak.txt')} is a symlink that leads out of the skill (to ${join(parent, 'outside.txt')}); nothing was packed`,
     );
+  });
+
+  it('streams the same bytes the in-memory writer makes: files over a read chunk, empty ones, long and non-ASCII paths', async () => {
+    const dir = makeSkill(fresh(), 'streamed', {
+      'assets/empty.txt': '',
+      [`references/${'long-name-'.repeat(12)}ü.md`]: '# long\n',
+    });
+    // Over two read chunks (1 MiB), and not a multiple of 512: padding after the last chunk.
+    writeFileSync(join(dir, 'assets/big.bin'), randomBytes(2 * 1024 * 1024 + 777));
+    mkdirSync(join(dir, 'empty-folder'));
+    const skill = loadSkill(dir);
+    const r = await packSkill(skill, { outDir: fresh('out') });
+    const streamed = readFileSync(r.file);
+    const inMemory = await gzipTar(tarEntries(await planPack(dir), 'streamed/'));
+    expect(streamed.equals(inMemory)).toBe(true);
+    expect(r.integrity).toBe(`sha512-${createHash('sha512').update(inMemory).digest('base64')}`);
+    expect(streamed[9]).toBe(0xff);
   });
 
   it('warns above the size threshold, and --dry-run writes nothing', async () => {
