@@ -34,6 +34,10 @@ export const SKILL_ID_MAX = 64;
 export const SKILL_ID_RULE =
   'lowercase letters, digits and hyphens (letters of any script; no leading, trailing or doubled hyphen; at most 64)';
 
+/** The longest version range a spec may carry, in characters, and the most `||` alternatives it may list. */
+export const RANGE_MAX_LENGTH = 4096;
+export const RANGE_MAX_ALTERNATIVES = 256;
+
 /** Parse a skill spec; returns an error message instead of throwing, so callers can locate it. */
 export function parseSpec(raw: string): DependencySpec | { error: string } {
   const text = raw.trim();
@@ -47,6 +51,15 @@ export function parseSpec(raw: string): DependencySpec | { error: string } {
     };
   }
   if (range !== undefined) {
+    // Checked before semver parses it: a hostile registry's huge range would otherwise cost time in every match.
+    const alternatives = range.split('||').length;
+    if (range.length > RANGE_MAX_LENGTH || alternatives > RANGE_MAX_ALTERNATIVES) {
+      return {
+        error:
+          `"${raw.slice(0, 60)}…" has a version range too long to accept (${range.length} characters, ${alternatives} ` +
+          `alternatives; at most ${RANGE_MAX_LENGTH} characters and ${RANGE_MAX_ALTERNATIVES} alternatives)`,
+      };
+    }
     if (range === '' || validRange(range) === null) {
       return { error: `"${raw}" has no valid version or semver range after @ (e.g. ${id}@1.2.3 or ${id}@^1.2.0)` };
     }

@@ -129,9 +129,13 @@ export function catalogOf(
       const dependencies = r.dependencies.map((raw) => {
         const spec = parseDependency(raw);
         if ('error' in spec) {
-          throw new SkillsError('E_CONFIG', `${source(id)}: ${id}@${version} lists the dependency ${spec.error}`, {
-            hint: 'fix the skill and register it again',
-          });
+          throw new SkillsError(
+            'E_CONFIG',
+            `${source(id)}: ${id}@${version} has an invalid dependency: ${spec.error}`,
+            {
+              hint: 'fix the skill and register it again',
+            },
+          );
         }
         return spec;
       });

@@ -29,15 +29,18 @@ export function compareVersions(a: string, b: string): number {
 }
 
 const ranges = new Map<string, Range | null>();
-const matching = new Map<string, boolean>();
+// One small map of versions per distinct range, never one long `${range}${version}` key: V8 hashes a string longer
+// than 16,383 characters by its length alone, so long keys would all share one bucket and every lookup would crawl.
+const matching = new Map<string, Map<string, boolean>>();
 
 /** Whether version satisfies range; registries repeat both, so each pair is worked out once. */
 export function matches(version: string, range: string): boolean {
-  const key = `${range}\0${version}`;
-  let m = matching.get(key);
+  let byVersion = matching.get(range);
+  if (byVersion === undefined) matching.set(range, (byVersion = new Map()));
+  let m = byVersion.get(version);
   if (m !== undefined) return m;
   const r = onceEach(ranges, range, (x) => new Range(x));
   m = r !== null && r.test(version);
-  matching.set(key, m);
+  byVersion.set(version, m);
   return m;
 }

@@ -16,6 +16,18 @@ describe('parseSpec', () => {
   });
 });
 
+describe('parseSpec: hostile ranges', () => {
+  it('refuses a range over 4,096 characters or 256 || alternatives before semver parses it', () => {
+    const long = parseSpec(`a@>=1.0.0${' '.repeat(5000)}<2.0.0`);
+    expect(long).toEqual({ error: expect.stringMatching(/version range too long .*5013 characters.*at most 4096/) });
+    const many = parseSpec(`a@${Array.from({ length: 10000 }, (_, i) => `1.0.${i}`).join('||')}`);
+    expect(many).toEqual({
+      error: expect.stringMatching(/too long .*10000 alternatives.*at most .* 256 alternatives/),
+    });
+    expect(parseSpec(`a@${Array.from({ length: 256 }, (_, i) => `1.0.${i}`).join('||')}`)).toMatchObject({ id: 'a' });
+  });
+});
+
 describe('isSkillId: the one rule for ids', () => {
   it('accepts skill names of any script, refuses what a skill name may not be', () => {
     for (const id of ['a', 'basic-tools', 'résumé', '数据', 'x'.repeat(64), '3d-print'])

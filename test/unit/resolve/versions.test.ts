@@ -22,4 +22,12 @@ describe('versions', () => {
     expect(matches('2.0.0', '^1.2')).toBe(false);
     for (let i = 0; i < 2; i++) expect(matches('1.0.0', '>=>1')).toBe(false);
   });
+
+  it('matches thousands of versions against a range longer than 16,383 characters quickly (no shared hash bucket)', () => {
+    // V8 hashes strings that long by their length: a memo keyed by range + version put every pair in one bucket.
+    const range = `>=1.0.0${' '.repeat(16400)}<99.0.0`;
+    let n = 0;
+    for (let i = 0; i < 7000; i++) if (matches(`1.0.${i}`, range)) n++;
+    expect(n).toBe(7000);
+  });
 });
