@@ -64,6 +64,7 @@ export async function resolve(
     resolution = await resolveFromRegistry(specs, registry, {
       nodeVersion: process.versions.node,
       platform: process.platform,
+      maxSteps: maxStepsFrom(ctx.env.SKILLS_RESOLVE_MAX_STEPS),
     });
   }
   const result = { registry, resolution };
@@ -132,4 +133,16 @@ export function formatTree(roots: string[], resolved: ResolvedSkill[]): string {
   };
   for (const root of roots) draw(root, '', '', '');
   return lines.map((l) => `${l}\n`).join('');
+}
+
+/** SKILLS_RESOLVE_MAX_STEPS: a positive whole number, else refused; unset leaves the default. */
+function maxStepsFrom(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new SkillsError(
+      'E_USAGE',
+      `SKILLS_RESOLVE_MAX_STEPS is "${raw}": expected a whole number above 0, e.g. 5000000`,
+    );
+  return n;
 }

@@ -14,6 +14,8 @@ export interface RegistryResolveOptions {
   nodeVersion: string;
   /** The platform whose package manager says which system packages are installed. */
   platform: NodeJS.Platform;
+  /** How many steps the search may take (SKILLS_RESOLVE_MAX_STEPS). */
+  maxSteps?: number;
 }
 
 /**
@@ -29,7 +31,7 @@ export async function resolveFromRegistry(
   // read from the files is written to it for the next run.
   const registryIndex = openResolveIndex(registry);
   const catalog = catalogOf(registryIndex, (id) => registryIndex.releases(id));
-  const resolution = resolveSpecs(specs, catalog, { nodeVersion: options.nodeVersion });
+  const resolution = resolveSpecs(specs, catalog, { nodeVersion: options.nodeVersion, maxSteps: options.maxSteps });
   registryIndex.save();
   if (resolution.ok) {
     // Asking the package manager costs a process per package: load the checker only when a skill lists any.

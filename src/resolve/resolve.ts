@@ -9,7 +9,7 @@ import type { Catalog, CatalogRelease } from './catalog.js';
 import { explainFailure } from './explain.js';
 import { orderByDependencies } from './order.js';
 import { checkRootSpecs } from './roots.js';
-import { Solver } from './solver.js';
+import { Solver, StepBudgetExceeded } from './solver.js';
 import type { Resolution, ResolveOptions } from './types.js';
 import { bareSpecWarnings, platformWarnings } from './warnings.js';
 
@@ -24,8 +24,28 @@ export function resolveSpecs(specs: DependencySpec[], catalog: Catalog, opts: Re
   if (rootError) return { ok: false, ...rootError, warnings: [] };
   const leftOut = new Map<string, string[]>();
   catalog = withoutPackageNames(catalog, leftOut);
-  const solver = new Solver(catalog);
-  const failure = solver.solve(specs);
+  const solver = new Solver(catalog, opts.maxSteps);
+  let failure;
+  try {
+    failure = solver.solve(specs);
+  } catch (e) {
+    if (!(e instanceof StepBudgetExceeded)) throw e;
+    const deciding = e.deciding.length > 0 ? `; it was deciding ${e.deciding.join(', ')}` : '';
+    return {
+      ok: false,
+      kind: 'too-many-steps',
+      error: new SkillsError(
+        'E_INVALID',
+        `resolve gave up after ${e.steps} steps (checks of a requirement, decisions, conflicts) without an answer${deciding}`,
+        {
+          hint:
+            'pin the versions of these skills (id@1.2.3) so there is less to search, or report the registry: real ' +
+            'registries resolve in far fewer steps. SKILLS_RESOLVE_MAX_STEPS raises the limit',
+        },
+      ),
+      warnings: [],
+    };
+  }
   if (failure) {
     return {
       ok: false,

@@ -28,6 +28,24 @@ import { matches } from './versions.js';
 /** Skills waiting for a decision are queued by how many versions they still allow, up to this many. */
 const QUEUES = 12;
 
+/**
+ * How many decisions and conflicts a resolve may take (SKILLS_RESOLVE_MAX_STEPS raises it). Real registries take
+ * far fewer: the bench's 10,000 skills × 10 versions take about 31,000 steps
+ * (each check of an incompatibility, decision or conflict is one); a hostile registry (a pigeonhole
+ * puzzle of a few skills) would take without limit.
+ */
+export const DEFAULT_MAX_STEPS = 5_000_000;
+
+/** Thrown when a resolve takes more steps than it may. */
+export class StepBudgetExceeded extends Error {
+  constructor(
+    readonly steps: number,
+    readonly deciding: string[],
+  ) {
+    super(`resolve stopped after ${steps} steps`);
+  }
+}
+
 export class Solver {
   private readonly pkgs = new Map<string, Pkg | null>();
   private readonly assignments: Assignment[] = [];
@@ -41,7 +59,28 @@ export class Solver {
   /** The sets rangeSet works out, by list of versions and range (Pkg.sets). */
   private readonly listSets = new Map<readonly string[], Map<string, VSet>>();
 
-  constructor(private readonly catalog: Catalog) {}
+  /** Decisions and conflicts so far, against maxSteps. */
+  steps = 0;
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly maxSteps = DEFAULT_MAX_STEPS,
+  ) {}
+
+  /** Count a step; past the budget, stop. */
+  private step(): void {
+    if (++this.steps > this.maxSteps) this.overBudget();
+  }
+
+  /** Stop the search, naming the skills decided most recently. */
+  private overBudget(): never {
+    const deciding: string[] = [];
+    for (let i = this.assignments.length - 1; i >= 0 && deciding.length < 5; i--) {
+      const a = this.assignments[i]!;
+      if (a.cause === null && !deciding.includes(a.pkg.id)) deciding.push(a.pkg.id);
+    }
+    throw new StepBudgetExceeded(this.steps - 1, deciding);
+  }
 
   /** Solve; undefined when solved, else the incompatibility that proves no solution exists. */
   solve(specs: DependencySpec[]): Incompat | undefined {
@@ -56,6 +95,7 @@ export class Solver {
     while (!failure) {
       const next = this.choose();
       if (!next) return undefined;
+      this.step();
       failure = this.propagate([next]);
     }
     return failure;
@@ -156,6 +196,7 @@ export class Solver {
       // Newest first: learned incompatibilities are the most likely to propagate.
       for (let i = pkg.incompats.length - 1; i >= 0; i--) {
         const inc = pkg.incompats[i]!;
+        if (++this.steps > this.maxSteps) this.overBudget();
         const r = this.propagateOne(inc);
         if (r === 'conflict') {
           const resolved = this.resolveConflict(inc);
@@ -196,6 +237,7 @@ export class Solver {
   }
 
   private resolveConflict(conflict: Incompat): { cause: Incompat } | { failure: Incompat } {
+    this.step();
     let inc = conflict;
     let learned = false;
     for (;;) {

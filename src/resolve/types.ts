@@ -10,8 +10,12 @@ export interface ResolvedSkill {
   dependencies: string[];
 }
 
-/** unknown-id, missing-version and no-match concern a spec given to resolve; conflict and cycle the registry. */
-export type ResolveFailureKind = 'unknown-id' | 'missing-version' | 'no-match' | 'conflict' | 'cycle';
+/**
+ * unknown-id, missing-version and no-match concern a spec given to resolve; conflict, cycle and too-many-steps (the
+ * search went past its step budget) the registry.
+ */
+export type ResolveFailureKind =
+  'unknown-id' | 'missing-version' | 'no-match' | 'conflict' | 'cycle' | 'too-many-steps';
 
 /**
  * A failure to resolve is a finding about the skills, not a crash: it comes back as data (with a SkillsError
@@ -26,4 +30,6 @@ export interface ResolveOptions {
   nodeVersion: string;
   /** Whether a system package is installed; undefined when there is no way to know. */
   hasPackage?: (name: string) => boolean | undefined;
+  /** How many decisions and conflicts the search may take (SKILLS_RESOLVE_MAX_STEPS); DEFAULT_MAX_STEPS if unset. */
+  maxSteps?: number;
 }

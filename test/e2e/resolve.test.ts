@@ -349,3 +349,49 @@ describe('skills resolve: usage and registry errors (exit 2)', () => {
     expect(r.stderr).toContain("missing required argument 'specs'");
   });
 });
+
+describe('skills resolve: hostile registries', () => {
+  // A pigeonhole puzzle: ten skills p0..p9, each of whose nine versions pins a different "hole" h0..h8 to its own
+  // version; root needs every p. No answer exists, and proving so by search takes without limit (> 120 s before).
+  const pigeonhole = (): Registry => {
+    const n = 9;
+    const r: Registry = { root: { '1.0.0': Array.from({ length: n + 1 }, (_, i) => `p${i}@*`) } };
+    for (let i = 0; i <= n; i++)
+      r[`p${i}`] = Object.fromEntries(Array.from({ length: n }, (_, j) => [`${j + 1}.0.0`, [`h${j}@${i + 1}.0.0`]]));
+    for (let j = 0; j < n; j++)
+      r[`h${j}`] = Object.fromEntries(Array.from({ length: n + 1 }, (_, i) => [`${i + 1}.0.0`, []]));
+    return r;
+  };
+
+  it('stops a search past its step budget with a clear error and exit 1; SKILLS_RESOLVE_MAX_STEPS sets the budget', async () => {
+    const dir = writeRegistry(join(t.dir, 'pigeonhole'), pigeonhole());
+    const r = await runCli(['resolve', 'root@1', '--registry', dir], { timeout: 20_000 });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(
+      /^error: resolve gave up after 5000000 steps .* without an answer; it was deciding [a-z0-9, ]+/,
+    );
+    expect(r.stderr).toContain('pin the versions of these skills');
+    expect(r.stderr).toContain('SKILLS_RESOLVE_MAX_STEPS raises the limit');
+    const small = await runCli(['resolve', 'root@1', '--registry', dir, '--json'], {
+      env: { SKILLS_RESOLVE_MAX_STEPS: '1000' },
+    });
+    expect(small.exitCode).toBe(1);
+    expect(JSON.parse(small.stdout).error).toMatchObject({
+      code: 'E_INVALID',
+      message: expect.stringContaining('gave up after 1000 steps'),
+    });
+    const bad = await runCli(['resolve', 'root@1', '--registry', dir], { env: { SKILLS_RESOLVE_MAX_STEPS: 'lots' } });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('SKILLS_RESOLVE_MAX_STEPS is "lots": expected a whole number above 0');
+  });
+
+  it('refuses a dependency whose range is too long, naming the skill and the dependency', async () => {
+    const range = Array.from({ length: 10000 }, (_, i) => `1.0.${i}`).join('||');
+    const dir = writeRegistry(join(t.dir, 'long-range'), { a: { '1.0.0': [`b@${range}`] }, b: { '1.0.0': [] } });
+    const r = await runCli(['resolve', 'a@1', '--registry', dir], { timeout: 20_000 });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: .*releases\/a\.json: a@1\.0\.0 has an invalid dependency: "b@1\.0\.0\|\|.*has a version range too long/,
+    );
+  });
+});
