@@ -238,16 +238,36 @@ class RowReleases implements ResolveReleaseSet {
     private readonly damaged: (id: string, version: string) => ResolveRelease | undefined,
   ) {}
 
+  /** Each version's place in the list, and where each version's fields start: made on first use, once per row. */
+  private places: Map<string, number> | undefined;
+  private starts: number[] | undefined;
+
   has(v: string): boolean {
-    return this.list.includes(v);
+    return this.place(v) !== undefined;
+  }
+
+  private place(v: string): number | undefined {
+    if (!this.places) {
+      this.places = new Map();
+      for (let i = 0; i < this.list.length; i++) if (!this.places.has(this.list[i]!)) this.places.set(this.list[i]!, i);
+    }
+    return this.places.get(v);
   }
 
   get(v: string): ResolveRelease | undefined {
     const { id, row } = this;
-    const at = this.list.indexOf(v);
-    if (at === -1) return undefined;
-    let start = this.first;
-    for (let k = 0; k < at; k++) start = row.indexOf(SEP, start + 1);
+    const at = this.place(v);
+    if (at === undefined) return undefined;
+    if (!this.starts) {
+      // One walk over the row's separators, instead of one walk per version asked for.
+      this.starts = [];
+      let start = this.first;
+      for (let k = 0; k < this.list.length && start !== -1; k++) {
+        this.starts.push(start);
+        start = row.indexOf(SEP, start + 1);
+      }
+    }
+    const start = this.starts[at] ?? -1;
     const end = row.indexOf(SEP, start + 1);
     let f: unknown;
     try {

@@ -273,3 +273,36 @@ describe('what resolve finds on disk', () => {
     );
   });
 });
+
+describe('the resolve index of a skill with many versions', () => {
+  it('answers has and get for each of 100,000 versions, each in constant time (a lookup, not a walk of the row)', () => {
+    const reg = fresh();
+    mkdirSync(join(reg, 'releases'));
+    const versions = Array.from({ length: 100_000 }, (_, i) => `${Math.floor(i / 1000)}.${i % 1000}.0`).reverse();
+    const release = (v: string) => ({
+      integrity: 'sha512-x',
+      layout: 'skill-md',
+      name: 'a',
+      description: 'd',
+      dependencies: [],
+      path: `built-in/a@${v}`,
+      registeredAt: '2024-01-01T00:00:00Z',
+    });
+    const latest = { layout: 'skill-md', name: 'a', description: 'd', path: `built-in/a@${versions[0]}` };
+    const entry = { id: 'a', versions, latestVersion: versions[0], owner: 'built-in', usedBy: [], latest };
+    const dates = { registeredAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z' };
+    writeFileSync(join(reg, 'index.json'), JSON.stringify({ version: 2, skills: [{ ...entry, ...dates }] }));
+    const releases = Object.fromEntries(versions.map((v) => [v, release(v)]));
+    writeFileSync(join(reg, 'releases', 'a.json'), JSON.stringify({ id: 'a', releases }));
+    const spec = parseSpecs(['a@^50'])[0]!;
+    const first = throughIndex(reg, [spec]);
+    expect(first.resolution).toMatchObject({ resolved: [{ id: 'a', version: '50.999.0' }] });
+    // The second run reads the row the first wrote: every version is looked up in it.
+    const index = openResolveIndex(reg);
+    const set = index.releases('a');
+    expect(versions.every((v) => set.has(v))).toBe(true);
+    expect(set.has('100.0.0')).toBe(false);
+    expect(versions.every((v) => set.get(v)?.path === `built-in/a@${v}`)).toBe(true);
+    expect(throughIndex(reg, [spec])).toEqual({ resolution: first.resolution, read: { index: false, releases: [] } });
+  });
+});
