@@ -6,9 +6,16 @@ import { closest } from '../skill/names.js';
 import type { Catalog } from './catalog.js';
 import { and, has, isEmpty, or, type Incompat, type Pkg, type VSet } from './terms.js';
 
-/** `available a: 1.0.0, 1.1.0`, oldest first. */
-export const available = (id: string, versions: readonly string[]) =>
-  `available ${id}: ${versions.length ? [...versions].reverse().join(', ') : 'none'}`;
+/** How many versions a failure lists: the highest, so that a skill of 10,000 versions does not fill the screen. */
+const AVAILABLE_SHOWN = 10;
+
+/** `available a: 1.0.0, 1.1.0`, oldest first (versions is newest first); past ten, the highest ten and a count. */
+export const available = (id: string, versions: readonly string[]) => {
+  if (versions.length === 0) return `available ${id}: none`;
+  const shown = versions.slice(0, AVAILABLE_SHOWN).reverse().join(', ');
+  const more = versions.length - AVAILABLE_SHOWN;
+  return `available ${id}: ${more > 0 ? `${shown} and ${more} more` : shown}`;
+};
 
 interface Requirement {
   from?: { pkg: Pkg; version: string };

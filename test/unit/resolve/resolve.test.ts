@@ -472,6 +472,16 @@ describe('catalogFromIndex', () => {
     expect(loaded.sort()).toEqual(['a', 'b']);
   });
 
+  it('lists the highest ten available versions and how many more, not all of them', () => {
+    const versions = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`1.${i}.0`, []]));
+    const r = resolveSpecs([spec('a@^9')], catalogOf(makeIndex({ a: versions })), { nodeVersion: '20.0.0' });
+    expect(r.ok).toBe(false);
+    if (!r.ok)
+      expect(r.error.message).toBe(
+        'no version of a matches ^9; available a: 1.15.0, 1.16.0, 1.17.0, 1.18.0, 1.19.0, 1.20.0, 1.21.0, 1.22.0, 1.23.0, 1.24.0 and 15 more',
+      );
+  });
+
   it('names the releases file of a bad dependency', () => {
     const r = () =>
       resolveSpecs([spec('a')], catalogOf(makeIndex({ a: { '1.0.0': ['b@not a range!'] }, b: { '1.0.0': [] } })), {
