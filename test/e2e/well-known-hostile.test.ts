@@ -90,3 +90,44 @@ describe('publish --well-known over an index it cannot read', () => {
       expect(readFileSync(index, 'utf8')).toBe(body);
     });
 });
+
+describe('install from a site that stops sending', () => {
+  /** A site that answers nothing (`silent`), or sends headers and a first byte of the body and then nothing. */
+  async function stalled(mode: 'silent' | 'stalls'): Promise<{ url: string; close: () => Promise<void> }> {
+    const server = createServer((_req, res) => {
+      if (mode === 'stalls') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{');
+      }
+    });
+    const port = await freePort();
+    await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+    return {
+      url: `http://127.0.0.1:${port}/`,
+      close: () =>
+        new Promise((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    };
+  }
+
+  for (const mode of ['silent', 'stalls'] as const)
+    it(`gives up after SKILLS_REGISTRY_TIMEOUT with no bytes (${mode}), naming the URL`, async () => {
+      const s = await stalled(mode);
+      try {
+        const dir = fresh('user');
+        const r = await runCli(['install', s.url, '--agent', 'claude-code', '--yes'], {
+          cwd: dir,
+          env: { SKILLS_REGISTRY_TIMEOUT: '1' },
+        });
+        expect(r.exitCode).toBe(2);
+        expect(r.stderr).toContain(
+          `${s.url}.well-known/agent-skills/index.json did not answer in time (nothing came for 1 s); nothing was installed`,
+        );
+        expect(r.stderr).toContain('SKILLS_REGISTRY_TIMEOUT=<seconds>');
+      } finally {
+        await s.close();
+      }
+    }, 60_000);
+});
