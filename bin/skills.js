@@ -129,7 +129,11 @@ function cachePack(rel) {
   const name = rel.startsWith(`vendor${path.sep}`) ? path.basename(rel, '.cjs') : '';
   if (cache?.packs.has(name)) return cache.packs.get(name);
   if (!cache) {
-    const home = process.env.XDG_CACHE_HOME || path.join(process.env.HOME || require('node:os').homedir(), '.cache');
+    const userHome = process.env.HOME ?? require('node:os').homedir();
+    // An empty or relative HOME is no home: the cache is not kept (never in the working folder).
+    const home =
+      process.env.XDG_CACHE_HOME ||
+      (userHome && path.isAbsolute(userHome) ? path.join(userHome, '.cache') : '/dev/null/no-home/.cache');
     // A cache holds the functions the run that wrote it compiled: one per command, so that `validate` does not
     // start from a cache that `lint` wrote.
     const command = /^[a-z][a-z-]{0,19}$/.test(argv[0] ?? '') ? argv[0] : 'other';

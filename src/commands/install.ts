@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { homeOf, type Context } from '../context.js';
+import { homeOf, NO_HOME, type Context } from '../context.js';
 import { SkillsError } from '../errors.js';
 import { consumerProblem } from '../model/consumer.js';
 import { cacheHome } from '../fetch/cache.js';
@@ -46,6 +46,15 @@ export function installTarget(
   ctx: Context,
 ): Pick<CoreOptions, 'lockfile' | 'registry' | 'useRegistry' | 'home' | 'global' | 'into' | 'agentInto'> {
   const home = homeOf(ctx);
+  if (options.global && home === NO_HOME) {
+    throw new SkillsError(
+      'E_CONFIG',
+      `--global needs a home folder, and HOME is ${JSON.stringify(ctx.env.HOME ?? '')}`,
+      {
+        hint: 'set HOME to the absolute path of your home folder',
+      },
+    );
+  }
   const lockfile = options.global ? globalLockfile(home, ctx.env) : findLockfile(ctx.cwd);
   const asked = askedRegistry(options, ctx, dirname(lockfile));
   const agentDirs = options.agent?.length

@@ -28,6 +28,10 @@ export async function search(options: SearchOptions, ctx: Context): Promise<Sear
     size,
   });
   const c = paint(useColor(options.color, ctx));
+  if (result.malformed > 0)
+    ctx.stderr.write(
+      `${forTerminal(`warning: ${result.registry} answered ${result.malformed === 1 ? '1 hit' : `${result.malformed} hits`} that ${result.malformed === 1 ? 'is' : 'are'} not of the search API's shape; skipped`)}\n`,
+    );
   if (options.json) ctx.stdout.write(`${safeJson(result)}\n`);
   else if (result.hits.length === 0)
     ctx.stderr.write(`${forTerminal(`no skills on ${result.registry} match "${words}"`)}\n`);

@@ -1,4 +1,5 @@
 import { isAbsolute, join } from 'node:path';
+import { NO_HOME } from '../context.js';
 import { SkillsError } from '../errors.js';
 
 /**
@@ -15,5 +16,9 @@ export function cacheHome(env: Record<string, string | undefined>, home: string)
       });
     return own;
   }
+  if (!env.XDG_CACHE_HOME && home === NO_HOME)
+    throw new SkillsError('E_CONFIG', 'no folder to cache downloads in: HOME is empty or not an absolute path', {
+      hint: 'set HOME to the absolute path of your home folder, or SKILLS_CACHE_DIR to a folder for the cache',
+    });
   return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'skills');
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
 import { tempName, writeAll } from '../fs/atomic.js';
+import { registryTimeoutMs } from './npm-config.js';
 
 // An archive by URL: Node's fetch, redirects followed by hand (at most 5, never from https down to http, the token
 // kept for the URL's own origin), the body streamed to a temp file under a byte cap, renamed to the URL's file name
@@ -21,6 +22,11 @@ export interface DownloadOptions {
   progress?: (text: string) => void;
   /** The most the download may take; 10 minutes unless given. */
   timeoutMs?: number;
+  /**
+   * The longest the server may go without sending a byte (the answer's headers, then each part of the body):
+   * SKILLS_REGISTRY_TIMEOUT of `env` (60 s by default) unless given.
+   */
+  idleMs?: number;
 }
 
 const MAX_REDIRECTS = 5;
@@ -127,13 +133,28 @@ export async function downloadArchive(url: string, dir: string, o: DownloadOptio
   const why = allowed(start);
   if (why) throw new SkillsError('E_USAGE', `${shown(start)}: refused: ${why}`);
   const timeoutMs = o.timeoutMs ?? 10 * 60_000;
-  const signal = AbortSignal.timeout(timeoutMs);
+  const idleMs = o.idleMs ?? registryTimeoutMs(o.env);
+  // One signal, aborted by whichever comes first: the total cap, or a server that sends nothing for idleMs.
+  const stop = new AbortController();
+  const signal = stop.signal;
+  let idled = false;
+  const total = setTimeout(() => stop.abort(), timeoutMs);
+  let idle = setTimeout(() => {}, 0);
+  const progressed = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      idled = true;
+      stop.abort();
+    }, idleMs);
+  };
+  progressed();
   const name = downloadName(start);
   const file = join(dir, name);
   const tmp = join(dir, tempName('.download-', name));
   o.progress?.(`downloading ${shown(start)}`);
   try {
     const { res, at } = await follow(start, o, signal);
+    progressed();
     if (res.status !== 200) {
       await res.body?.cancel();
       throw statusError(start, at, res, o.token !== undefined);
@@ -151,6 +172,7 @@ export async function downloadArchive(url: string, dir: string, o: DownloadOptio
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
+        progressed();
         bytes += value.length;
         if (bytes > o.maxBytes) {
           await reader.cancel();
@@ -170,6 +192,15 @@ export async function downloadArchive(url: string, dir: string, o: DownloadOptio
     return file;
   } catch (err) {
     rmSync(tmp, { force: true });
+    if (signal.aborted && idled && !(err instanceof SkillsError))
+      throw new SkillsError(
+        'E_IO',
+        `${shown(start)} did not answer in time (nothing came for ${+(idleMs / 1000).toFixed(1)} s); nothing was installed`,
+        {
+          cause: err,
+          hint: `try again, check the URL, or give it longer than ${+(idleMs / 1000).toFixed(1)} s with SKILLS_REGISTRY_TIMEOUT=<seconds>`,
+        },
+      );
     if (signal.aborted && !(err instanceof SkillsError))
       throw new SkillsError(
         'E_IO',
@@ -181,5 +212,8 @@ export async function downloadArchive(url: string, dir: string, o: DownloadOptio
         cause: err,
       });
     throw err;
+  } finally {
+    clearTimeout(total);
+    clearTimeout(idle);
   }
 }

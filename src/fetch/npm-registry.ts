@@ -45,7 +45,13 @@ export async function fetchPackument(name: string, o: NpmFetchOptions): Promise<
   } catch (err) {
     throw registryError(err, { registry, name, config: o.config });
   }
-  if (typeof doc !== 'object' || doc === null || typeof doc.versions !== 'object' || doc.versions === null)
+  if (
+    typeof doc !== 'object' ||
+    doc === null ||
+    typeof doc.versions !== 'object' ||
+    doc.versions === null ||
+    Array.isArray(doc.versions)
+  )
     throw new SkillsError('E_INVALID', `${registry} answered for ${name} with no versions`, {
       hint: 'check that the registry for its scope (@scope:registry= in .npmrc) is an npm registry',
     });

@@ -1,5 +1,6 @@
 // `skills search`: an npm-compatible registry's search endpoint (/-/v1/search), kept to the packages that are
 // skills (the `agentskills` field in package.json, or the keyword skills publish gives them).
+import { z } from 'zod';
 import { SkillsError } from '../errors.js';
 import { registryOf, type NpmConfig } from './npm-config.js';
 import { noAnswer, timedOut } from './npm-errors.js';
@@ -17,11 +18,27 @@ export interface SearchResult {
   hits: SearchHit[];
   /** Packages the registry found that are not skills. */
   skipped: number;
+  /** Hits of the registry's answer that are not of the search API's shape (no package name, a name not a string…). */
+  malformed: number;
 }
 
-interface SearchObject {
-  package: { name: string; version?: string; description?: string; keywords?: string[] };
-}
+/** One hit of /-/v1/search, as far as it is read: a hit of another shape is counted and skipped, never trusted. */
+const SearchObject = z.object({
+  package: z
+    .object({
+      name: z.string().min(1),
+      version: z.string().optional(),
+      description: z.string().optional(),
+      // Anything: only an array of strings counts as keywords (a string would match "agentskills" inside a word).
+      keywords: z.unknown().optional(),
+    })
+    .passthrough(),
+});
+type SearchObject = z.infer<typeof SearchObject>;
+
+/** The strings of a keywords field that is an array; none for anything else. */
+const keywordsOf = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((k): k is string => typeof k === 'string') : [];
 
 const SKILL_KEYWORD = 'agentskills';
 
@@ -35,10 +52,17 @@ export async function searchSkills(
   const fetch = (await import('npm-registry-fetch')).default;
   const base = { ...config.settings, registry, timeout: config.timeoutMs, fetchRetries: 0 };
   const text = opts.scope ? `${words} ${opts.scope}` : words;
-  let objects: SearchObject[];
+  const objects: SearchObject[] = [];
+  let malformed = 0;
   try {
-    const doc = await fetch.json(`/-/v1/search?text=${encodeURIComponent(text)}&size=${opts.size ?? 20}`, base);
-    objects = Array.isArray(doc.objects) ? (doc.objects as SearchObject[]) : [];
+    const doc = (await fetch.json(`/-/v1/search?text=${encodeURIComponent(text)}&size=${opts.size ?? 20}`, base)) as {
+      objects?: unknown;
+    } | null;
+    for (const o of Array.isArray(doc?.objects) ? (doc.objects as unknown[]) : []) {
+      const parsed = SearchObject.safeParse(o);
+      if (parsed.success) objects.push(parsed.data);
+      else malformed++;
+    }
   } catch (err) {
     const e = err as { statusCode?: number; code?: string; message?: string };
     if (e.statusCode === 401 || e.statusCode === 403)
@@ -60,18 +84,24 @@ export async function searchSkills(
     let skills: string[] | undefined;
     let version = p.version;
     const ownName = p.name.split('/').pop()!;
-    if (p.keywords?.includes(SKILL_KEYWORD) && version) skills = [ownName];
+    if (keywordsOf(p.keywords).includes(SKILL_KEYWORD) && version) skills = [ownName];
     else {
       // No keyword, or no version in the hit (Verdaccio leaves it out for a package published with npm): the
       // package's own document says, at its latest version.
       try {
         const doc = await fetch.json(`/${p.name.replace('/', '%2f')}`, base);
         version ||= (doc['dist-tags'] as Record<string, string> | undefined)?.latest ?? '';
-        const manifest = (doc.versions as Record<string, Record<string, unknown>> | undefined)?.[version];
-        const declared = (manifest?.agentskills as { skills?: { name?: unknown }[] } | undefined)?.skills;
-        const keywords = [...(p.keywords ?? []), ...((manifest?.keywords as unknown[] | undefined) ?? [])];
+        const versions = doc.versions;
+        const manifest =
+          typeof versions === 'object' && versions !== null && !Array.isArray(versions)
+            ? (versions as Record<string, Record<string, unknown> | null | undefined>)[version]
+            : undefined;
+        const declared = (manifest?.agentskills as { skills?: unknown } | null | undefined)?.skills;
+        const keywords = [...keywordsOf(p.keywords), ...keywordsOf(manifest?.keywords)];
         if (Array.isArray(declared))
-          skills = declared.map((s) => s.name).filter((n): n is string => typeof n === 'string');
+          skills = declared
+            .map((s: unknown) => (typeof s === 'object' && s !== null ? (s as { name?: unknown }).name : undefined))
+            .filter((n): n is string => typeof n === 'string');
         else if (keywords.includes(SKILL_KEYWORD)) skills = [ownName];
       } catch (err) {
         if (timedOut(err)) throw noAnswer(err, registry, `${p.name} (a hit of the search "${words}")`, config);
@@ -82,5 +112,5 @@ export async function searchSkills(
       hits.push({ name: p.name, version, description: p.description ?? '', skills });
     else skipped++;
   }
-  return { registry, hits, skipped };
+  return { registry, hits, skipped, malformed };
 }

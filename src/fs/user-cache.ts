@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NO_HOME } from '../context.js';
 import { cleanStale, tempName, writeAll } from './atomic.js';
 import { readOpenFile } from './read.js';
 
@@ -22,6 +23,8 @@ import { readOpenFile } from './read.js';
 
 /** The folder of the user's caches: `$XDG_CACHE_HOME/skills`, else `~/.cache/skills` (as bin/skills.js). */
 export function userCacheDir(env: Record<string, string | undefined>, home: string): string {
+  // With no home (NO_HOME), a folder under /dev/null, which can never be made: the caches are skipped.
+  if (!env.XDG_CACHE_HOME && home === NO_HOME) return '/dev/null/skills-no-home';
   return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'skills');
 }
 

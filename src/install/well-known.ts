@@ -47,6 +47,11 @@ function readEntries(file: string, index: string): { entries: IndexEntry[]; skip
   } catch (err) {
     throw new SkillsError('E_INVALID', `${index} is not JSON (${(err as Error).message}); nothing was installed`);
   }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    throw new SkillsError(
+      'E_INVALID',
+      `${index} is not a discovery index: expected a JSON object, found ${jsonKind(doc)}; nothing was installed`,
+    );
   if (doc.$schema !== DISCOVERY_SCHEMA)
     throw new SkillsError(
       'E_INVALID',
@@ -58,9 +63,14 @@ function readEntries(file: string, index: string): { entries: IndexEntry[]; skip
   if (!Array.isArray(doc.skills)) throw new SkillsError('E_INVALID', `${index} has no "skills" list`);
   const entries: IndexEntry[] = [];
   const skipped: string[] = [];
-  for (const [i, raw] of (doc.skills as Record<string, unknown>[]).entries()) {
-    const e = raw ?? {};
+  for (const [i, raw] of (doc.skills as unknown[]).entries()) {
     const where = `${index}: skills[${i}]`;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw new SkillsError(
+        'E_INVALID',
+        `${where}: expected an object with "name", "type", "url" and "digest", found ${jsonKind(raw)}; nothing was installed`,
+      );
+    const e = raw as Record<string, unknown>;
     if (typeof e.name !== 'string' || !isSkillId(e.name))
       throw new SkillsError('E_INVALID', `${where}: "name" must be a skill name, not ${JSON.stringify(e.name)}`);
     if (typeof e.digest !== 'string' || !DIGEST.test(e.digest))
@@ -70,9 +80,30 @@ function readEntries(file: string, index: string): { entries: IndexEntry[]; skip
       skipped.push(`${e.name} (type ${JSON.stringify(e.type)})`);
       continue;
     }
-    entries.push({ name: e.name, type: e.type, url: new URL(e.url, index).href, digest: e.digest });
+    let url: URL;
+    try {
+      url = new URL(e.url, index);
+    } catch {
+      throw new SkillsError(
+        'E_INVALID',
+        `${where} (${e.name}): "url" is not a URL: ${JSON.stringify(e.url)}; nothing was installed`,
+      );
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new SkillsError(
+        'E_INVALID',
+        `${where} (${e.name}): "url" must be an http(s) URL, not ${JSON.stringify(e.url)}; nothing was installed`,
+      );
+    entries.push({ name: e.name, type: e.type, url: url.href, digest: e.digest });
   }
   return { entries, skipped };
+}
+
+/** What a JSON value is, for a message: "null", "an array", "a number". */
+function jsonKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 /** Download one entry's artifact and check its digest; the file's path. */

@@ -49,13 +49,32 @@ function readIndex(file: string): WellKnownEntry[] {
       hint: 'fix or remove it, then publish again',
     });
   }
-  const d = doc as { $schema?: unknown; skills?: unknown };
+  const d = (typeof doc === 'object' && doc !== null ? doc : {}) as { $schema?: unknown; skills?: unknown };
   if (d.$schema !== WELL_KNOWN_SCHEMA || !Array.isArray(d.skills))
     throw new SkillsError(
       'E_INVALID',
       `${file} is not a v0.2.0 discovery index (expected "$schema": "${WELL_KNOWN_SCHEMA}" and a "skills" list); nothing was written`,
       { hint: 'publish into an empty folder, or remove the old index' },
     );
+  // Every entry is written back as it is: one that cannot be read is refused, never dropped or rewritten.
+  for (const [i, raw] of (d.skills as unknown[]).entries()) {
+    const e = (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : undefined) as
+      Record<string, unknown> | undefined;
+    const bad =
+      e === undefined
+        ? `expected an object, found ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : `a ${typeof raw}`}`
+        : typeof e.name !== 'string' || e.name === ''
+          ? '"name" must be a string'
+          : typeof e.url !== 'string' || e.url === ''
+            ? `(${e.name}) "url" must be a string`
+            : typeof e.digest !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(e.digest)
+              ? `(${e.name}) "digest" must be sha256:<64 hex>`
+              : undefined;
+    if (bad !== undefined)
+      throw new SkillsError('E_INVALID', `${file}: skills[${i}]: ${bad}; nothing was written`, {
+        hint: 'fix or remove that entry, then publish again',
+      });
+  }
   return d.skills as WellKnownEntry[];
 }
 
