@@ -40,6 +40,7 @@ import {
   releasesCache,
 } from './index-io.js';
 import { INDEX_FILE, RELEASES_DIR, releasesFile } from './layout.js';
+import { isFields, isStrings } from './resolve-fields.js';
 
 export const RESOLVE_INDEX_FILE = 'resolve-index';
 const FORMAT = 'skills-resolve-index';
@@ -150,8 +151,6 @@ export function rowOf(id: string, releases: ResolveReleases): string {
   return JSON.stringify(versions) + fieldsText;
 }
 
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-
 /** The releases of one skill, looked up by version. */
 export interface ResolveReleaseSet {
   has(version: string): boolean;
@@ -163,38 +162,6 @@ const setOf = (r: ResolveReleases): ResolveReleaseSet => ({
   has: (v) => Object.hasOwn(r, v),
   get: (v) => (Object.hasOwn(r, v) ? r[v] : undefined),
 });
-
-/** A version's fields in a row: [version, layout, path, dependencies, nodeVersion?, systemPackages?]. */
-type Fields = [string, 0 | 1, 0 | 1 | string, string[], (string | null)?, string[]?];
-
-/** A version as the second half of a store folder's name, `<id>@<version>` (STORE_PATH). */
-const VERSION_PART = /^[^/\\]+$/;
-
-/**
- * Whether `f` is a version's fields, checked as a releases file's release is (the path as STORE_PATH checks it).
- * `idFolder`: whether `<id>@<a version>` names a store folder, which the id decides (worked out once for a row).
- */
-function isFields(idFolder: boolean, f: unknown): f is Fields {
-  if (!Array.isArray(f) || f.length < 4 || f.length > 6) return false;
-  // By index, not destructured: destructuring steps an iterator, which allocates until the code is optimized.
-  const a = f as unknown[];
-  const version = a[0];
-  const layout = a[1];
-  const path = a[2];
-  const dependencies = a[3];
-  const nodeVersion = a[4];
-  const systemPackages = a[5];
-  return (
-    typeof version === 'string' &&
-    (layout === 0 || layout === 1) &&
-    (path === 0 || path === 1
-      ? idFolder && VERSION_PART.test(version)
-      : typeof path === 'string' && STORE_PATH.test(path)) &&
-    isStrings(dependencies) &&
-    (nodeVersion === undefined || nodeVersion === null || typeof nodeVersion === 'string') &&
-    (systemPackages === undefined || isStrings(systemPackages))
-  );
-}
 
 /**
  * The releases a row holds; undefined when it is not a row. Its list of versions is checked now (`lists` keeps one
