@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { homeOf, type Context } from '../context.js';
@@ -20,6 +20,7 @@ import type { CatalogEntry } from '../skill/light.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 import { skillFolders } from '../skill/folders.js';
 import { forTerminal } from '../ui/terminal-text.js';
+import { isFolder } from '../fs/walk.js';
 
 export interface ServeOptions {
   dirs: string[];
@@ -276,14 +277,6 @@ function sourceOf(e: CatalogEntry): SourceSkill {
     root: e.root,
     scope: e.scope,
   };
-}
-
-function isFolder(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function discard(): Writable {

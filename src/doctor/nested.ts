@@ -1,6 +1,6 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { isNeverKept } from '../fs/walk.js';
+import { isFolder, isNeverKept } from '../fs/walk.js';
 
 // Skill folders below the project's top, in its packages: Claude Code loads `packages/web/.claude/skills` when it
 // works with files in packages/web ("automatic discovery from nested directories"), and Codex reads `.agents/skills`
@@ -60,12 +60,4 @@ export function nestedFolders(
 export function workingFolder(dir: string, project: string): string {
   const tail = project.split('/').join(sep);
   return dir.endsWith(sep + tail) ? dir.slice(0, -(tail.length + 1)) : dir;
-}
-
-function isFolder(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

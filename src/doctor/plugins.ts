@@ -1,9 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isSkillsError } from '../errors.js';
 import { parseJsonObject } from '../formats/json.js';
 import { readBounded } from '../fs/read.js';
-import { isInside } from '../fs/walk.js';
+import { isFolder, isInside } from '../fs/walk.js';
 import { real } from '../skill/folders.js';
 
 // The Claude Code plugins that are enabled here, and the folders their skills are in. Claude Code lists a plugin's
@@ -143,13 +143,5 @@ function readObject(file: string, warnings: string[], consequence: string): Reco
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function isFolder(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 const sameFolder = (a: string, b: string) => real(resolve(a)) === real(resolve(b));

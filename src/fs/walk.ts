@@ -235,6 +235,15 @@ export function present(p: string): boolean {
   }
 }
 
+/** True when `p` is a folder, or a link to one; false when nothing is there or it cannot be looked at. */
+export function isFolder(p: string): boolean {
+  try {
+    return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
 /** True when `child` is `root` or lies below it. */
 export function isInside(root: string, child: string): boolean {
   const rel = relative(root, child);

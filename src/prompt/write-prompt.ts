@@ -8,6 +8,7 @@ import { readBoundedBytes } from '../fs/read.js';
 import { findBlock, withBlock } from './managed-block.js';
 import { formatOf, renderPrompt, type RenderPromptOptions, type RenderPromptResult } from './render-prompt.js';
 import { markSkillWarnings, skillWarningsOf } from './skill-warnings.js';
+import { isFolder } from '../fs/walk.js';
 
 // render-prompt --write FILE [--check]: the prompt kept in a managed block of a file (AGENTS.md, CLAUDE.md …) that
 // is committed, so locations are relative to the file's folder. The file is read and its markers checked before
@@ -207,14 +208,6 @@ function textOf(bytes: Buffer, shown: string): string {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     throw refuse('it is not UTF-8');
-  }
-}
-
-function isFolder(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
   }
 }
 

@@ -3,9 +3,9 @@
 // below it get a watcher of their own. Node 20's recursive watch on Linux loses a folder renamed or removed below
 // the root, and the root itself once it is removed and made again (a branch switch, rm -rf and a copy): so a tree is
 // watched anew after a folder in it came or went, and a root that is gone is looked for until it is back.
-import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { readdirSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { isNeverKept } from '../fs/walk.js';
+import { isFolder, isNeverKept } from '../fs/walk.js';
 
 export interface Watched {
   /** Folders watched with everything below them. */
@@ -106,14 +106,6 @@ export function watchFolders(what: Watched, onChange: (paths: string[]) => void,
       for (const w of tree.watchers) w.close();
     }
   };
-}
-
-function isFolder(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** The folders below `root` (not itself), as deep as DEPTH, skipping those never part of a skill (isNeverKept). */

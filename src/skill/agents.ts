@@ -1,7 +1,6 @@
-import { statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { SkillsError } from '../errors.js';
-import { present } from '../fs/walk.js';
+import { isFolder, present } from '../fs/walk.js';
 import { real } from './folders.js';
 import { closest } from './names.js';
 
@@ -341,12 +340,4 @@ export function projectAgentFolders(cwd: string, agents: readonly Agent[] = AGEN
     out.push(dir);
   }
   return out;
-}
-
-function isFolder(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
