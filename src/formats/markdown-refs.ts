@@ -43,6 +43,9 @@ export const STANDARD_FOLDERS = new Set(['scripts', 'references', 'assets']);
 const PLACEHOLDER =
   /^(?:\{\{?(?:baseDir|base_dir|skill_dir|skillDir)\}\}?|\$\{(?:CLAUDE_SKILL_DIR|SKILL_DIR)\}|\$(?:CLAUDE_SKILL_DIR|SKILL_DIR))(?=[/\\]|$)/i;
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+// A link to a slash command, as Claude Code's plugins name their skills and commands (`[uipath-functions](/uipath:
+// uipath-functions)`, `(/superpowers:brainstorming)`): the agent runs it, and no file is meant.
+const COMMAND_LINK = /^\/[A-Za-z0-9][\w.-]*:[A-Za-z0-9][\w.-]*$/;
 /** A path on a Windows drive: `C:\` or `C:/`. */
 export const DRIVE = /^[A-Za-z]:[/\\]/;
 const REF_DEF = /^ {0,3}\[([^\]\n]+)\]:[ \t]*(\S+)/;
@@ -265,6 +268,7 @@ function linkRef(
   t = t.slice(0, cut).trim();
   if (t === '') return undefined;
   if (!DRIVE.test(t) && (SCHEME.test(t) || t.startsWith('//'))) return undefined;
+  if (COMMAND_LINK.test(t)) return undefined;
   t = decode(t);
   const p = placeholder(t, mounts);
   if (p.rest === '') return undefined;

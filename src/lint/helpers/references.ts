@@ -19,3 +19,23 @@ export function referencesTo<S extends Resolution['status']>(
 export function at(r: LocatedRef): Required<Pick<Report, 'file' | 'line' | 'column'>> {
   return { file: r.doc.file, line: r.line, column: r.column };
 }
+
+/**
+ * References grouped by the file they are written in and the file they lead to, in order of first mention: a rule
+ * that speaks about the target says so once per file that refers to it, at its first mention, with how many more.
+ */
+export function byFileAndTarget<R extends LocatedRef>(refs: Iterable<R>): { first: R; count: number }[] {
+  const groups = new Map<string, { first: R; count: number }>();
+  for (const r of refs) {
+    const key = `${r.doc.file}\n${r.target.path}`;
+    const g = groups.get(key);
+    if (g) g.count++;
+    else groups.set(key, { first: r, count: 1 });
+  }
+  return [...groups.values()];
+}
+
+/** " (+N more references)" for a group of `count` references, or nothing for one. */
+export function moreReferences(count: number): string {
+  return count > 1 ? ` (+${count - 1} more reference${count > 2 ? 's' : ''})` : '';
+}

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { Skill } from '../../model/skill.js';
-import { at, referencesTo, type ReferenceTo } from '../helpers/references.js';
+import { at, byFileAndTarget, moreReferences, referencesTo } from '../helpers/references.js';
 import { isRelevant, type LocatedRef } from '../references.js';
 import type { Rule } from '../types.js';
 
@@ -36,20 +36,13 @@ export default {
   ],
   fixable: false,
   check(skill, ctx) {
-    // Each missing file once per file that refers to it, at its first mention.
-    const groups = new Map<string, { first: ReferenceTo<'missing'>; count: number }>();
-    for (const r of referencesTo(skill, ctx.readText, 'missing')) {
-      // A bare path into a folder the skill does not have (`output/report.md`) names the user's file, not the
-      // skill's; one in an illustration (`e.g. references/finance.md`) names some other skill's.
-      if (!isRelevant(r)) continue;
-      const key = `${r.doc.file}\n${r.target.path}`;
-      const g = groups.get(key);
-      if (g) g.count++;
-      else groups.set(key, { first: r, count: 1 });
-    }
-    for (const { first: r, count } of groups.values()) {
+    // Each missing file once per file that refers to it, at its first mention. A bare path into a folder the skill
+    // does not have (`output/report.md`) names the user's file, not the skill's; one in an illustration (`e.g.
+    // references/finance.md`) names some other skill's.
+    const missing = referencesTo(skill, ctx.readText, 'missing').filter(isRelevant);
+    for (const { first: r, count } of byFileAndTarget(missing)) {
       const t = r.target;
-      const more = count > 1 ? ` (+${count - 1} more reference${count > 2 ? 's' : ''})` : '';
+      const more = moreReferences(count);
       ctx.report({
         message: t.actual
           ? `${r.path} does not exist; ${basename(t.actual)} differs only in case — paths are case-sensitive on Linux${more}`

@@ -93,5 +93,22 @@ it('file-reference-depth', () =>
         messages: [/3 folders deep/],
         lines: [1],
       },
+      // A deep file once per file that refers to it, at its first mention, with how many more (UiPath's skills link
+      // the same deep guide on line after line: 1,172 findings for 34 skills, 635 files and targets).
+      {
+        tree: {
+          ...deep,
+          'references/b.md': '',
+          'SKILL.md': md(
+            'Read [auth](references/api/v2/auth.md).\n\nThen [auth again](references/api/v2/auth.md).\n\nAnd once more: references/api/v2/auth.md\n\nSee [b](references/b.md) and [c](references/c.md).\n',
+          ),
+          'references/c.md': 'Back to [auth](api/v2/auth.md).\n',
+        },
+        messages: [
+          /^"references\/api\/v2\/auth\.md" is 3 folders deep; keep referenced files at most 2 folders below the skill root \(\+2 more references\)$/,
+          /^"references\/api\/v2\/auth\.md" is 3 folders deep; keep referenced files at most 2 folders below the skill root$/,
+        ],
+        lines: [5, 1],
+      },
     ],
   }));

@@ -25,6 +25,15 @@ it('file-reference-outside', () =>
           'scripts/run.py': '',
         },
       },
+      // A link to a plugin's slash command (UiPath's skills: `[uipath-functions](/uipath:uipath-functions)`) runs
+      // the command; no file is meant.
+      {
+        tree: {
+          'SKILL.md': md(
+            'Use the [`uipath-functions`](/uipath:uipath-functions) skill, or [brainstorm](/superpowers:brainstorming).\n',
+          ),
+        },
+      },
       // ../ from a context file that stays inside the skill.
       {
         tree: {
