@@ -92,7 +92,7 @@ export function parseSkillMd(
   } else {
     const split = splitSkillMd(text);
     if (split === 'no-frontmatter') return { ...empty, problem: missingFrontmatter(text) };
-    if (split === 'unclosed') return { ...empty, problem: unclosed() };
+    if (split === 'unclosed') return { ...empty, problem: unclosed(text) };
     ({ frontmatter, body, bodyLine } = split);
   }
   // The YAML text starts on line 2, or (reference split) right after the opening dashes on line 1.
@@ -211,11 +211,32 @@ function missingFrontmatter(text: string): ParseProblem {
   };
 }
 
-function unclosed(): ParseProblem {
+// A line that starts as the closing dashes do but goes on (`---# Title`, `----`): not a closing line.
+const DASHES_AND_MORE = /^---[ \t]*\S/m;
+
+/** The frontmatter has no closing line: where a line that was likely meant to close it is, when there is one. */
+function unclosed(text?: string): ParseProblem {
+  const after = text === undefined ? -1 : text.indexOf('\n');
+  const rest = after === -1 ? '' : text!.slice(after + 1);
+  const m = DASHES_AND_MORE.exec(rest);
+  if (m) {
+    const at = after + 1 + m.index;
+    const line = text!.slice(0, at).split('\n').length;
+    const lineEnd = text!.indexOf('\n', at);
+    const whole = text!.slice(at, lineEnd === -1 ? undefined : lineEnd);
+    return {
+      check: 'frontmatter-unclosed',
+      message: `frontmatter is not closed: line ${line} starts with --- but goes on${excerpt(whole)}; the closing --- must be alone on its line`,
+      line,
+      column: 4,
+      hint: 'end the frontmatter with a line that is --- alone, and put what followed the dashes on the next line',
+    };
+  }
   return {
     check: 'frontmatter-unclosed',
     message: 'frontmatter is not closed: expected a line that is --- (and nothing else) after the YAML',
     line: 1,
     column: 1,
+    hint: 'add a line that is --- after the last key (name, description, …) and before the Markdown',
   };
 }

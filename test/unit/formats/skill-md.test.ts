@@ -24,6 +24,20 @@ describe('parseSkillMd', () => {
   it('reports an unclosed frontmatter', () => {
     expect(parseSkillMd('---\nname: a\n').problem?.check).toBe('frontmatter-unclosed');
     expect(parseSkillMd('---').problem?.check).toBe('frontmatter-unclosed');
+    expect(parseSkillMd('---\nname: a\n').problem).toMatchObject({ line: 1, hint: /add a line that is ---/ });
+  });
+
+  it('points at a line that starts with --- but goes on, as a likely closing line (1 skill in 70 of a ClawHub mirror)', () => {
+    const r = parseSkillMd('---\nname: a\ndescription: b\n---# Title\nbody\n');
+    expect(r.problem).toMatchObject({
+      check: 'frontmatter-unclosed',
+      message:
+        'frontmatter is not closed: line 4 starts with --- but goes on: "---# Title"; the closing --- must be alone on its line',
+      line: 4,
+      column: 4,
+      hint: /a line that is --- alone, and put what followed the dashes on the next line/,
+    });
+    expect(parseSkillMd('---\nname: a\n----\n').problem).toMatchObject({ line: 3, message: /line 3 starts with ---/ });
   });
 
   it('closes the frontmatter at a --- followed by spaces or tabs, as it opens it', () => {
