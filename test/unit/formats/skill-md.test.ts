@@ -48,6 +48,31 @@ describe('parseSkillMd', () => {
     expect(parseSkillMd('---\nname: a\n--- x\n').problem?.check).toBe('frontmatter-unclosed');
   });
 
+  // Shapes from AgentWorkers/skills (1,018 skills of a ClawHub mirror), where the general advice was all there was.
+  it('says what a YAML error that is no slip of one value comes from', () => {
+    const hint = (text: string) => parseSkillMd(text).problem?.hint;
+    expect(hint('---\nname: a\nversion: 1\nversion: 2\n---\n')).toBe(
+      '"version" is given twice (lines 3 and 4); a key may appear once: merge the two or drop one',
+    );
+    expect(hint('---\nname: a\nmetadata:\n  - x\nmetadata:\n  y: 1\n---\n')).toMatch(
+      /^"metadata" is given twice \(lines 3 and 5\)/,
+    );
+    expect(hint('---\nname: a\ndescription: Use the CLI for these tasks.\n- login\n- unlock\n---\n')).toMatch(
+      /^a list item follows "description", which already has a value on its line; make it one text \(description: \|/,
+    );
+    expect(hint('---\nname: a\ndescription: Query data.\n  Use it where\n  v2 applies: balances, logs\n---\n')).toMatch(
+      /^the value of "description" goes on over the lines below it, and line 5 holds ": "/,
+    );
+    expect(hint('---\n**Name:** a\n**Description:**\ntext\n---\n')).toMatch(/^line 2 is no "key: value" line/);
+    expect(
+      hint('---\nname: a\ndescription: >\n  text\n\n# Usage\n1. **Python** - runs it\n2. **jq**\n\n## More\n---\n'),
+    ).toMatch(/^line 8 is no "key: value" line: the frontmatter holds only YAML keys/);
+    expect(hint('---\nname: a\nemoji: \u0001f4e7\n---\n')).toMatch(/^remove the control character/);
+    expect(hint('---\nname: a\ndescription: b\n---**Base:** x\n\n## Quick\n\n| a | b |\n---\n')).toMatch(
+      /^line 4 starts with --- but goes on: if it was meant to end the frontmatter/,
+    );
+  });
+
   it('says that UTF-16 text is UTF-16, with or without its byte-order mark', () => {
     const text = '---\nname: a\n---\n';
     const asUtf8 = (b: Buffer) => b.toString('utf8');
