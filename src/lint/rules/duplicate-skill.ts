@@ -48,7 +48,9 @@ export default {
           file: skill.file,
           line: pos?.line,
           column: pos?.column,
-          hint: 'rename one of them, or remove the copy',
+          // A repository that ships each skill again inside a plugin's package (yigitkonur/skills-by-yigitkonur:
+          // skills/x and plugins/x/skills/x, the same files) keeps both on purpose: lint the one it edits.
+          hint: 'rename one of them, or remove the copy; copies made on purpose (a plugin package built from skills/) are left out of lint with "ignores" in skills.config.json, e.g. ["plugins/**"]',
         });
       }
     }
