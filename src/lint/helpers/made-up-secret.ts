@@ -19,12 +19,17 @@ function follows(a: string, b: string): boolean {
   return y === x + 1 || (a === '9' && b === '0');
 }
 
-/** A run of counting order: four characters in a row (`abcd`, `1234`), or six interleaved (`A1B2C3`). */
+/**
+ * A run of counting order: four characters in a row (`abcd`, `1234`), three runs of three (`abc123def456`), or six
+ * interleaved (`A1B2C3`).
+ */
 export function counts(v: string): boolean {
   let run = 1;
+  let threes = 0;
   for (let i = 1; i < v.length; i++) {
     run = follows(v[i - 1]!, v[i]!) && /[A-Za-z0-9]/.test(v[i]!) ? run + 1 : 1;
     if (run >= 4) return true;
+    if (run === 3 && ++threes >= 3) return true;
   }
   run = 2;
   for (let i = 2; i < v.length; i++) {

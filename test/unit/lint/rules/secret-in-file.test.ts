@@ -258,9 +258,18 @@ it("findSecrets passes over a call and a file's path given to a secret's key, an
 });
 
 it('counts and madeUpValue tell made-up values from random ones', () => {
-  for (const v of ['AIzaSyA1B2C3D4E5F6G7H8I9J0K1L2M3N4O5P6Q', 'abcd', 'x1234y', 'A1B2C3', 'zz7890zz'])
+  // sk-live-abc123def456ghi789: a guide's token (yigitkonur/skills-by-yigitkonur), three runs of three.
+  for (const v of [
+    'AIzaSyA1B2C3D4E5F6G7H8I9J0K1L2M3N4O5P6Q',
+    'abcd',
+    'x1234y',
+    'A1B2C3',
+    'zz7890zz',
+    'sk-live-abc123def456ghi789',
+  ])
     expect(counts(v), v).toBe(true);
-  for (const v of ['AIzaSyD8f3Kq0Lm2Vx9Rt7Wb4Nc6Hj1Pg5Ze3Ya', 'abc', 'A1B2C', 'dcba']) expect(counts(v), v).toBe(false);
+  for (const v of ['AIzaSyD8f3Kq0Lm2Vx9Rt7Wb4Nc6Hj1Pg5Ze3Ya', 'abc', 'A1B2C', 'dcba', 'abc123-q'])
+    expect(counts(v), v).toBe(false);
   for (const v of ['AIzaXXXXXXXXXXXX', 'sk-...', '<your-key>', '{{ KEY }}', '${KEY}', 'ghp_******', 'aaaaaaaaaaaa'])
     expect(madeUpValue(v), v).toBe(true);
   expect(madeUpValue(google)).toBe(false);
