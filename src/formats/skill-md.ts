@@ -4,6 +4,7 @@ import type { Position } from '../model/diagnostic.js';
 import type { CheckName } from '../model/checks.js';
 import { yamlPositions } from './yaml-positions.js';
 import { slipHint, slipNear, type SlipKind } from './yaml-repair.js';
+import { DASHES_AND_MORE, syntaxHint } from './yaml-hints.js';
 
 /** A problem found while parsing text, located in that text (1-based). */
 export interface ParseProblem {
@@ -208,65 +209,6 @@ function missingFrontmatter(text: string): ParseProblem {
     hint: 'start the file with:\n---\nname: my-skill\ndescription: What it does. Use when …\n---',
   };
 }
-
-/**
- * validate's hint for a YAML error that is no slip of one value (slipNear): a key given twice, a list under a key that
- * has a value, a control character, a line that was likely meant to close the frontmatter; else the general advice.
- * `at` is the error's line in `lines` (0-based); `first`, the file's line of lines[0].
- */
-function syntaxHint(reason: string, lines: readonly string[], at: number | undefined, first: number): string {
-  const line = at === undefined ? undefined : lines[at];
-  if (reason.startsWith('duplicated mapping key') && line !== undefined) {
-    const key = keyOf(line);
-    const earlier = key ? lines.slice(0, at).findIndex((l) => keyOf(l) === key) : -1;
-    if (earlier >= 0)
-      return `"${key!.trim()}" is given twice (lines ${earlier + first} and ${at! + first}); a key may appear once: merge the two or drop one`;
-  }
-  if (line !== undefined && /^[ \t]*- /.test(line)) {
-    let k = at! - 1;
-    while (k >= 0 && lines[k]!.trim() === '') k--;
-    const owner = k >= 0 ? /^([^\s:#-][^:]*?):[ \t]+\S/.exec(lines[k]!) : null;
-    if (owner)
-      return `a list item follows "${owner[1]}", which already has a value on its line; make it one text (${owner[1]}: |, then the lines indented below it) or drop the "- "`;
-  }
-  if (reason.startsWith('the stream contains non-printable characters'))
-    return 'remove the control character (shown as \\u…): YAML allows none but tab and line breaks';
-  for (let i = 0; i < lines.length; i++) {
-    if (DASHES_AND_MORE.test(lines[i]!))
-      return `line ${i + first} starts with --- but goes on: if it was meant to end the frontmatter, the --- must be alone on its line, with the rest on the next`;
-  }
-  if (at === undefined || line === undefined) return GENERAL_HINT;
-  // A value that goes on over indented lines, one of which holds ": " (read as a key there).
-  if (/^[ \t]+\S/.test(line) && line.includes(': ')) {
-    const owner = lines
-      .slice(0, at)
-      .reverse()
-      .find((l) => /^\S/.test(l) && !l.startsWith('#'));
-    const key = owner === undefined ? undefined : keyOf(owner);
-    if (key !== undefined)
-      return `the value of "${key}" goes on over the lines below it, and line ${at + first} holds ": ", which YAML reads as a key there; write it as a block: ${key}: |, then its lines indented below it`;
-  }
-  // Markdown where the keys belong (`**Name:** x`, `1. **Python**`, `## Usage` being a comment): the last text at the
-  // margin before the error that is no key.
-  for (let k = at; k >= 0; k--) {
-    const l = lines[k]!;
-    if (l.trim() === '' || /^[\s#]/.test(l) || l.startsWith('- ')) continue;
-    if (keyOf(l) !== undefined || l.includes(': ')) break;
-    return `line ${k + first} is no "key: value" line: the frontmatter holds only YAML keys (name: …, description: …); move the text below the closing ---`;
-  }
-  return GENERAL_HINT;
-}
-
-const GENERAL_HINT =
-  'check the YAML syntax of the frontmatter; quote values that contain ": " or start with a special character';
-
-/** A YAML line's plain key with its indent (`  name`), or undefined when the line is no `key: …`. */
-function keyOf(line: string): string | undefined {
-  return /^([ \t]*[^\s:#-][^:]*?)[ \t]*:(?:[ \t]|$)/.exec(line)?.[1];
-}
-
-// A line that starts as the closing dashes do but goes on (`---# Title`, `----`): not a closing line.
-const DASHES_AND_MORE = /^---[ \t]*\S/m;
 
 /** The frontmatter has no closing line: where a line that was likely meant to close it is, when there is one. */
 function unclosed(text?: string): ParseProblem {

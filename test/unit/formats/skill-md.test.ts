@@ -68,6 +68,22 @@ describe('parseSkillMd', () => {
       hint('---\nname: a\ndescription: >\n  text\n\n# Usage\n1. **Python** - runs it\n2. **jq**\n\n## More\n---\n'),
     ).toMatch(/^line 8 is no "key: value" line: the frontmatter holds only YAML keys/);
     expect(hint('---\nname: a\nemoji: \u0001f4e7\n---\n')).toMatch(/^remove the control character/);
+    // A new author's slips (adv18): a quote that ends its value early, a key without its space, a tab.
+    expect(hint("---\nname: a\ndescription: 'Fills the user's PDF forms.'\n---\n")).toBe(
+      `the ' inside the value of "description" on line 3 ends its quoted text early; inside single quotes an apostrophe is written twice (''), or quote it with double quotes: description: "Fills the user's PDF forms."`,
+    );
+    expect(hint('---\nname: a\ndescription: "Fills "PDF" forms."\n---\n')).toBe(
+      `the " inside the value of "description" on line 3 ends its quoted text early; inside double quotes write \\", or quote it with single quotes: description: 'Fills "PDF" forms.'`,
+    );
+    expect(hint("---\nname: a\ndescription: 'It's the \"best\" tool.'\n---\n")).toMatch(
+      /write twice \(''\)$|written twice \(''\)$/,
+    );
+    expect(hint('---\nname:no-space\ndescription: Fills forms.\n---\n')).toBe(
+      'line 2 has no space after "name:", so YAML reads it as text, not a key: write name: no-space',
+    );
+    expect(hint('---\nname: a\nmetadata:\n\tversion: "1.0"\n---\n')).toBe(
+      'line 4 is indented with a tab: YAML indents with spaces only (two per level)',
+    );
     expect(hint('---\nname: a\ndescription: b\n---**Base:** x\n\n## Quick\n\n| a | b |\n---\n')).toMatch(
       /^line 4 starts with --- but goes on: if it was meant to end the frontmatter/,
     );
