@@ -6,6 +6,7 @@ import { LinkOutside, isNeverKept } from '../fs/walk.js';
 import { explainErrno, isErrno } from '../fs/errno.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
+import { NOT_UTF8, notUtf8Names, shownBytePath } from '../fs/byte-names.js';
 
 export interface DiscoverOptions {
   cwd: string;
@@ -190,6 +191,9 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
   return { roots, outside, listings, reals, links, ...(budget.cut && !wasCut ? { cut: budget.cut } : {}) };
 }
 
+/** Why a folder whose name is not UTF-8 is not searched, and what to do. */
+const NOT_UTF8_FOLDER = `cannot read the folder: ${NOT_UTF8}; a skill's name must be lowercase ASCII letters, digits and hyphens anyway: rename the folder`;
+
 /** Take one folder read from the budget; false (and `cut` set) once the count or the time is spent. */
 function spend(budget: DiscoveryBudget, dir: string): boolean {
   if (budget.cut) return false;
@@ -359,6 +363,13 @@ function walkForSkills(
         // A folder the search may not read may hold skills: it is named, not passed over in silence.
         if (isErrno(err) && err.code !== 'ENOENT' && err.code !== 'ENOTDIR') {
           opts.links.push({ path: child, message: `cannot read the folder: ${explainErrno(err).reason}` });
+        } else if (isErrno(err) && err.code === 'ENOENT') {
+          // So may one whose name is not UTF-8 (listed with U+FFFD, so the path names nothing); two such names
+          // that read alike are both listed, and each is said once.
+          for (const escaped of notUtf8Names(d, n.name)) {
+            const path = shownBytePath(d, escaped);
+            if (!opts.links.some((l) => l.path === path)) opts.links.push({ path, message: NOT_UTF8_FOLDER });
+          }
         }
         continue;
       }
