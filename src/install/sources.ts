@@ -1,7 +1,7 @@
 // Taking in what install is given: a path or a spec, a skill folder or a folder of skills, an archive unpacked
 // into a scratch folder beside where it goes (Scratch), each local skill loaded and checked.
 import { mkdirSync, renameSync, statSync, type Dirent } from 'node:fs';
-import { basename, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
 import { parseRemoteSource, type RemoteSource } from '../formats/install-source.js';
@@ -137,8 +137,15 @@ export function skillsBelow(dir: string): { roots: string[]; listings: Map<strin
  * adopts by rename; a project install into the agent folder it places into, see installLocked): the registry, else
  * the cache's scratch.
  */
-export const scratchBase = (options: Pick<InstallOptions, 'useRegistry' | 'registry' | 'cacheDir'>): string =>
-  options.useRegistry ? options.registry : join(options.cacheDir, 'scratch');
+export const scratchBase = (
+  options: Pick<InstallOptions, 'useRegistry' | 'registry' | 'cacheDir' | 'lockfile'>,
+): string =>
+  options.useRegistry
+    ? options.registry
+    : // No cache (no home): the project's folder, where the install writes anyway; nothing downloads without one.
+      options.cacheDir === undefined
+      ? dirname(options.lockfile)
+      : join(options.cacheDir, 'scratch');
 
 /**
  * The unpack folders this run made, in `base` (a registry, so a skill unpacked is moved into the store, not copied;
