@@ -4,6 +4,7 @@ import { mkdirSync, renameSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
+import { notUtf8Failure } from '../fs/byte-names.js';
 import { parseRemoteSource, type RemoteSource } from '../formats/install-source.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill, SkillEntry } from '../model/skill.js';
@@ -76,10 +77,13 @@ export function classifySource(raw: string, cwd: string): Classified {
   let st;
   try {
     st = statSync(abs);
-  } catch {
-    throw new SkillsError('E_NOT_FOUND', `${raw}: no such file or folder`, {
-      hint: 'give a skill folder, an archive (.tgz, .zip, .skill), or a git repository: owner/repo, https://…, git@host:owner/repo',
-    });
+  } catch (err) {
+    throw (
+      notUtf8Failure(abs, 'nothing was installed', err) ??
+      new SkillsError('E_NOT_FOUND', `${raw}: no such file or folder`, {
+        hint: 'give a skill folder, an archive (.tgz, .zip, .skill), or a git repository: owner/repo, https://…, git@host:owner/repo',
+      })
+    );
   }
   return { kind: st.isDirectory() ? 'folder' : 'archive', abs };
 }

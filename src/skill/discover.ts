@@ -6,7 +6,7 @@ import { LinkOutside, isNeverKept } from '../fs/walk.js';
 import { explainErrno, isErrno } from '../fs/errno.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
-import { NOT_UTF8, notUtf8Names, shownBytePath } from '../fs/byte-names.js';
+import { NOT_UTF8, notUtf8Failure, notUtf8Names, shownBytePath } from '../fs/byte-names.js';
 
 export interface DiscoverOptions {
   cwd: string;
@@ -143,10 +143,13 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
     let st;
     try {
       st = statSync(abs);
-    } catch {
-      throw new SkillsError('E_NOT_FOUND', `${given}: no such file or folder`, {
-        hint: 'check the path; run from the folder that holds your skills',
-      });
+    } catch (err) {
+      throw (
+        notUtf8Failure(abs, 'it is not read', err) ??
+        new SkillsError('E_NOT_FOUND', `${given}: no such file or folder`, {
+          hint: 'check the path; run from the folder that holds your skills',
+        })
+      );
     }
     if (st.isDirectory()) {
       const listing = readdirSync(abs, { withFileTypes: true });

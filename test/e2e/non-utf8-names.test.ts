@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, tempFolders } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { BIN, runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 // A file or folder name that is not UTF-8 reaches Node as a string with U+FFFD for the bad bytes, so the path joined
@@ -81,6 +82,18 @@ describe.skipIf(process.platform === 'darwin' || process.platform === 'win32')(
         expect.arrayContaining([`${join(dir, 'skills')}/bad\\xff`, `${join(dir, 'skills')}/bad\\xfe`]),
       );
       expect(said).toHaveLength(2);
+    });
+
+    // Node reads the bytes of argv as UTF-8 too: the path given names nothing, and is told as not UTF-8.
+    it.each(['validate', 'install'])('%s given such a folder says its name is not UTF-8', async (cmd) => {
+      const dir = project();
+      const r = await execa(
+        'bash',
+        ['-c', 'exec "$0" "$1" "$2" "skills/bad$(printf \'\\377\')"', process.execPath, BIN, cmd],
+        { cwd: dir, env: { NO_COLOR: '1', HOME: dir }, reject: false, stdin: 'ignore' },
+      );
+      expect(r.stderr).toContain(`${join(dir, 'skills')}/bad\\xff: its name is not UTF-8`);
+      expect(r.exitCode).toBe(2);
     });
 
     it.each(['file', 'folder'] as const)('pack refuses a skill with a %s whose name is not UTF-8', async (kind) => {
