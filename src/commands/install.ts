@@ -2,7 +2,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { homeOf, NO_HOME, type Context } from '../context.js';
 import { SkillsError } from '../errors.js';
 import { consumerProblem } from '../model/consumer.js';
-import { cacheHome } from '../fetch/cache.js';
+import { cacheHomeIfAny } from '../fetch/cache.js';
 import { isInside, present } from '../fs/walk.js';
 import { listSources, type SourceListing } from '../install/inspect.js';
 import { someOf } from '../install/namesakes.js';
@@ -103,7 +103,7 @@ export async function install(
   );
   const core: CoreOptions = {
     ...target,
-    cacheDir: cacheHome(ctx.env, target.home),
+    cacheDir: cacheHomeIfAny(ctx.env, target.home),
     env: ctx.env,
     sources: options.sources,
     from: options.from === undefined ? undefined : resolve(ctx.cwd, options.from),

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { Context } from '../context.js';
-import { cacheHome } from '../fetch/cache.js';
+import { cacheHomeIfAny } from '../fetch/cache.js';
 import { checkOutdated, removedUpstream, type OutdatedEntry, type OutdatedReport } from '../install/outdated.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
@@ -29,7 +29,7 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
     report = await checkOutdated({
       lockfile: target.lockfile,
       registry: target.registry,
-      cacheDir: cacheHome(ctx.env, target.home),
+      cacheDir: cacheHomeIfAny(ctx.env, target.home),
       env: ctx.env,
       progress: (t) => progress.text(t),
     });

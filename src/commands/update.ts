@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { Context } from '../context.js';
-import { cacheHome } from '../fetch/cache.js';
+import { cacheHomeIfAny } from '../fetch/cache.js';
 import { updateSkills, type PlannedUpdate, type UpdateResult } from '../install/update.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
@@ -38,7 +38,7 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
     result = await updateSkills({
       ...target,
       into: [],
-      cacheDir: cacheHome(ctx.env, target.home),
+      cacheDir: cacheHomeIfAny(ctx.env, target.home),
       env: ctx.env,
       ids: options.ids,
       latest: options.latest,

@@ -21,6 +21,7 @@ import { DEFAULT_LIMITS, extractArchive } from '../fs/archive.js';
 import { entryNameProblem } from '../fs/archive-entries.js';
 import { cleanStale, syncDir, tempName } from '../fs/atomic.js';
 import { isInside } from '../fs/walk.js';
+import { needCache } from './cache.js';
 import { gitFailure, noRef, refMissing, runGit, type GitOptions } from './run-git.js';
 
 export type { GitOptions } from './run-git.js';
@@ -38,8 +39,9 @@ const TEMP = '.tmp-';
 
 /** The folder of the git cache, made (0700 for the skills folder, as the code cache) when missing. */
 function gitCache(o: GitOptions): string {
-  mkdirSync(o.cacheDir, { recursive: true, mode: 0o700 });
-  const dir = join(o.cacheDir, 'git');
+  const cacheDir = needCache(o.cacheDir);
+  mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+  const dir = join(cacheDir, 'git');
   mkdirSync(dir, { recursive: true });
   return dir;
 }

@@ -16,8 +16,8 @@ import { runInGroup } from '../proc/process-group.js';
 export interface GitOptions {
   /** The environment git runs in (the user's: HOME, PATH, GIT_CONFIG_GLOBAL, SSH_AUTH_SOCK …). */
   env: Record<string, string | undefined>;
-  /** The skills cache folder (cacheHome): trees go to `<cacheDir>/git/`. */
-  cacheDir: string;
+  /** The skills cache folder (cacheHomeIfAny): trees go to `<cacheDir>/git/`; none, no git (needCache). */
+  cacheDir: string | undefined;
   progress?: (text: string) => void;
   /**
    * The most one git command may take; unless given, 10 minutes (a question to the remote: SKILLS_GIT_TIMEOUT, at

@@ -16,19 +16,24 @@ import type { SkillEntry } from '../model/skill.js';
 import type { FileIdentity } from './user-cache.js';
 
 // Never part of a skill: version control, installed packages, and Python's byte-code cache (which running a skill's
-// script writes into the skill, and which would otherwise change its integrity and go into its archive).
-const SKIP_DIRS = new Set(['node_modules', '.hg', '.svn', '__pycache__']);
+// script writes into the skill, and which would otherwise change its integrity and go into its archive). Lower case.
+export const SKIP_DIRS: ReadonlySet<string> = new Set(['node_modules', '.hg', '.svn', '__pycache__']);
+const SKIP_LENGTHS = new Set([...SKIP_DIRS].map((d) => d.length));
 
 /**
  * The one rule for what is never part of a skill by its name (pack, install from an archive or a folder, the store,
- * integrity, discovery and the watchers all ask it): a `.git` entry of any kind and in any case, and the folders of
- * SKIP_DIRS. A `.git` *file* ("gitdir: <folder>", as a worktree or a submodule has) or a link makes the folder it sits
- * in a git repository with whatever config it points at (a `core.fsmonitor` runs a command on any `git status`
+ * integrity, discovery and the watchers all ask it): a `.git` entry of any kind, and the folders of SKIP_DIRS, each
+ * in any case. A `.git` *file* ("gitdir: <folder>", as a worktree or a submodule has) or a link makes the folder it
+ * sits in a git repository with whatever config it points at (a `core.fsmonitor` runs a command on any `git status`
  * there), and git itself refuses one in a tree; `.GIT` and `.Git` are the same entry on macOS's and Windows's
- * case-insensitive file systems. `.gitignore`, `.gitattributes` and `.gitmodules` are plain files and stay.
+ * case-insensitive file systems, as `.HG` and `.hg` are. `.gitignore`, `.gitattributes` and `.gitmodules` are plain
+ * files and stay.
  */
 export function isNeverKept(name: string, isDir: boolean): boolean {
-  return (name.length === 4 && name.toLowerCase() === '.git') || (isDir && SKIP_DIRS.has(name));
+  // Asked of every entry a walk meets: a name of no length on the lists is told without lowering its case.
+  const n = name.length;
+  if (n === 4 && name.toLowerCase() === '.git') return true;
+  return isDir && SKIP_LENGTHS.has(n) && SKIP_DIRS.has(name.toLowerCase());
 }
 /**
  * The temp files our writers leave beside a target when killed: `.<name>.tmp-w.<pid>.<hex>` (fs/atomic.ts's

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { RemoteSource } from '../formats/install-source.js';
 import { formatLockSource } from '../formats/lockfile.js';
 import { fetchMcpSkills } from '../fetch/mcp.js';
+import { needCache } from '../fetch/cache.js';
 import type { Gathered } from './remote.js';
 import { prepareLocal, relabeler, type Scratch } from './sources.js';
 import type { InstallOptions } from './types.js';
@@ -17,6 +18,7 @@ export async function gatherMcp(
   scratch: Scratch,
   only?: string,
 ): Promise<Gathered> {
+  needCache(options.cacheDir);
   const source = formatLockSource({ kind: 'mcp', server: remote.server });
   const fetched = await fetchMcpSkills(
     remote.server,

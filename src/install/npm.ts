@@ -8,6 +8,7 @@ import { SkillsError } from '../errors.js';
 import type { RemoteSource } from '../formats/install-source.js';
 import { formatLockSource, parseLockSource, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import { loadNpmConfig } from '../fetch/npm-config.js';
+import { needCache } from '../fetch/cache.js';
 import { fetchTarball, type NpmFetchOptions, type Packument } from '../fetch/npm-registry.js';
 import { idOfPackage, resolveNpmRequests, type NpmHeld } from '../resolve/from-npm.js';
 import { isUnversioned, registryVersion } from '../registry/unversioned.js';
@@ -31,6 +32,7 @@ async function preparePackage(
   scratch: Scratch,
   warnings?: string[],
 ): Promise<Prepared | InvalidSource> {
+  needCache(options.cacheDir);
   options.progress?.(`fetching ${name}@${version}`);
   const bytes = await fetchTarball(name, version, integrity, o);
   const dir = scratch.folder('npm');
@@ -97,6 +99,7 @@ export async function gatherNpm(
   scratch: Scratch,
   lock?: Lockfile,
 ): Promise<Gathered> {
+  needCache(options.cacheDir);
   const o = fetchOptions(options);
   options.progress?.(`resolving ${remotes.map((r) => r.typed).join(', ')}`);
   const held = Object.entries(lock?.skills ?? {}).flatMap(([id, e]) => {

@@ -90,7 +90,7 @@ export interface OutdatedOptions {
   lockfile: string;
   /** The registry in use: what a `registry` source is looked up in. */
   registry: string;
-  cacheDir: string;
+  cacheDir: string | undefined;
   env: Record<string, string | undefined>;
   /** Only these locked skills (default: every one). */
   ids?: string[];

@@ -10,6 +10,7 @@ import { SkillsError } from '../errors.js';
 import { canonicalSource, redactUrl, type RemoteSource } from '../formats/install-source.js';
 import { formatLockSource } from '../formats/lockfile.js';
 import { downloadArchive } from '../fetch/download.js';
+import { needCache } from '../fetch/cache.js';
 import { KEEP_BYTES } from '../fs/archive-entries.js';
 import { fetchCommit, folderOfTree } from '../fetch/git.js';
 import { isSkillFolder } from '../skill/discover.js';
@@ -217,6 +218,7 @@ function noSkill(typed: string, where: string): SkillsError {
 export function downloadOnce(url: string, typed: string, scratch: Scratch, options: InstallOptions): Promise<string> {
   const known = scratch.downloads.get(url);
   if (known) return known;
+  needCache(options.cacheDir);
   options.progress?.(`downloading ${typed}`);
   const dir = scratch.folder('download');
   mkdirSync(dir);

@@ -1,9 +1,10 @@
 // Taking in what install is given: a path or a spec, a skill folder or a folder of skills, an archive unpacked
 // into a scratch folder beside where it goes (Scratch), each local skill loaded and checked.
 import { mkdirSync, renameSync, statSync, type Dirent } from 'node:fs';
-import { basename, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
+import { notUtf8Failure } from '../fs/byte-names.js';
 import { parseRemoteSource, type RemoteSource } from '../formats/install-source.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill, SkillEntry } from '../model/skill.js';
@@ -76,10 +77,13 @@ export function classifySource(raw: string, cwd: string): Classified {
   let st;
   try {
     st = statSync(abs);
-  } catch {
-    throw new SkillsError('E_NOT_FOUND', `${raw}: no such file or folder`, {
-      hint: 'give a skill folder, an archive (.tgz, .zip, .skill), or a git repository: owner/repo, https://…, git@host:owner/repo',
-    });
+  } catch (err) {
+    throw (
+      notUtf8Failure(abs, 'nothing was installed', err) ??
+      new SkillsError('E_NOT_FOUND', `${raw}: no such file or folder`, {
+        hint: 'give a skill folder, an archive (.tgz, .zip, .skill), or a git repository: owner/repo, https://…, git@host:owner/repo',
+      })
+    );
   }
   return { kind: st.isDirectory() ? 'folder' : 'archive', abs };
 }
@@ -137,8 +141,15 @@ export function skillsBelow(dir: string): { roots: string[]; listings: Map<strin
  * adopts by rename; a project install into the agent folder it places into, see installLocked): the registry, else
  * the cache's scratch.
  */
-export const scratchBase = (options: Pick<InstallOptions, 'useRegistry' | 'registry' | 'cacheDir'>): string =>
-  options.useRegistry ? options.registry : join(options.cacheDir, 'scratch');
+export const scratchBase = (
+  options: Pick<InstallOptions, 'useRegistry' | 'registry' | 'cacheDir' | 'lockfile'>,
+): string =>
+  options.useRegistry
+    ? options.registry
+    : // No cache (no home): the project's folder, where the install writes anyway; nothing downloads without one.
+      options.cacheDir === undefined
+      ? dirname(options.lockfile)
+      : join(options.cacheDir, 'scratch');
 
 /**
  * The unpack folders this run made, in `base` (a registry, so a skill unpacked is moved into the store, not copied;

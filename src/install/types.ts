@@ -20,8 +20,11 @@ export interface InstallOptions {
    * project, --for). False: a project install, which writes only the agent folders and the lock.
    */
   useRegistry: boolean;
-  /** The content-addressed cache of fetched trees and downloads (absolute, `~/.cache/skills`). */
-  cacheDir: string;
+  /**
+   * The content-addressed cache of fetched trees and downloads (absolute, `~/.cache/skills`); none without a home
+   * (cacheHomeIfAny), which a local folder or archive does not need and a download refuses (needCache).
+   */
+  cacheDir: string | undefined;
   home: string;
   env: Record<string, string | undefined>;
   /** skills-lock.json (absolute). */

@@ -10,6 +10,7 @@ import { SkillsError } from '../errors.js';
 import type { RemoteSource } from '../formats/install-source.js';
 import { formatLockSource } from '../formats/lockfile.js';
 import { downloadArchive } from '../fetch/download.js';
+import { needCache } from '../fetch/cache.js';
 import { isSkillId } from '../model/spec.js';
 import type { Gathered } from './remote.js';
 import { prepareArchived, prepareLocal, relabeler, unpackArchive, type Scratch } from './sources.js';
@@ -126,6 +127,7 @@ export async function gatherWellKnown(
   scratch: Scratch,
   only?: string,
 ): Promise<Gathered> {
+  needCache(options.cacheDir);
   options.progress?.(`reading ${remote.index}`);
   const site = new URL(remote.index).origin;
   const indexFile = await download(remote.index, scratch.folder('index'), options, MAX_INDEX, site);

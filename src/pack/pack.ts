@@ -27,6 +27,7 @@ import { GATHER, gathered, portableGzipHeader } from './gzip-stream.js';
 import type { Skill } from '../model/skill.js';
 import { SkillsError } from '../errors.js';
 import { isInside, isMacFile, isNeverKept } from '../fs/walk.js';
+import { notUtf8Failure } from '../fs/byte-names.js';
 import { isLeftover, syncDir, syncFile, tempName } from '../fs/atomic.js';
 import { afterCleanup, errnoIn, explainErrno } from '../fs/errno.js';
 import {
@@ -220,6 +221,8 @@ function ignoredRequired(root: string, needed: string, rule: IgnoreRuleAt, byFol
  * backslash, legal on Linux, is a folder separator on Windows.
  */
 function refuseName(abs: string, path: string, root: string): void {
+  const notUtf8 = notUtf8Failure(abs, 'nothing was packed');
+  if (notUtf8) throw notUtf8;
   const problem = entryNameProblem(path, root);
   if (problem === undefined) return;
   const why = path.includes('\\')

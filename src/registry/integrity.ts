@@ -20,6 +20,7 @@ import { DEFAULT_LIMITS } from '../fs/archive.js';
 import { packedMode } from '../fs/archive-entries.js';
 import { readOpenFile } from '../fs/read.js';
 import type { HeldFile } from '../fs/read-held.js';
+import { notUtf8Failure } from '../fs/byte-names.js';
 import { checkOpenedWithin, isInside, isLeftover, isMacFile, isNeverKept, walkedWhole } from '../fs/walk.js';
 
 /** One file the registry hashes and copies; a symlink that stays inside the skill is the file it leads to. */
@@ -224,7 +225,10 @@ export function skillFiles(root: string, walked?: SkillEntry[], held?: Map<strin
     try {
       list = readdirSync(dir, { withFileTypes: true });
     } catch (err) {
-      throw new SkillsError('E_IO', `cannot read ${dir}: ${(err as Error).message}`, { cause: err });
+      throw (
+        notUtf8Failure(dir, 'nothing was written', err) ??
+        new SkillsError('E_IO', `cannot read ${dir}: ${(err as Error).message}`, { cause: err })
+      );
     }
     for (const d of list) {
       const abs = join(dir, d.name);
@@ -301,7 +305,10 @@ export function contentOf(f: StoredFile, bound?: ReadBound): Buffer {
     return f.content ?? (f.unstatted ? readUnstatted(f, bound) : readFileSync(f.abs));
   } catch (err) {
     if (err instanceof SkillsError) throw err;
-    throw new SkillsError('E_IO', `cannot read ${f.abs}: ${(err as Error).message}`, { cause: err });
+    throw (
+      notUtf8Failure(f.abs, 'nothing was written', err) ??
+      new SkillsError('E_IO', `cannot read ${f.abs}: ${(err as Error).message}`, { cause: err })
+    );
   }
 }
 

@@ -44,7 +44,10 @@ export interface ExtensionOptions {
 /** Register the extension's methods and the resource methods on a server. */
 export function registerExtension(server: Server, set: SkillSet, sdk: Sdk, options: ExtensionOptions): void {
   const { McpError, ErrorCode } = sdk.types;
-  const warned = new Set<string>();
+  // Said once a serve process, however many sessions and listings meet it; again when its reason changes.
+  const leftOut = (line: string) => {
+    if (set.firstTime(line)) options.warn(line);
+  };
   const invalid = (message: string) => new McpError(ErrorCode.InvalidParams, message);
   /** Run a handler; a SkillsError (a refusal) becomes -32602 with its message and hint. */
   const guarded =
@@ -88,13 +91,10 @@ export function registerExtension(server: Server, set: SkillSet, sdk: Sdk, optio
         try {
           const e = set.entry(s);
           if (!e.repaired) skills.push(skillEntryOf(e));
-          else if (!warned.has(s.name)) {
-            warned.add(s.name);
-            options.warn(`skills/list: ${s.name} left out: its SKILL.md frontmatter is not YAML (${e.repaired})`);
-          }
+          else leftOut(`skills/list: ${s.name} left out: its SKILL.md frontmatter is not YAML (${e.repaired})`);
         } catch (err) {
           if (!isSkillsError(err)) throw err;
-          options.warn(`skills/list: ${s.name} left out: ${err.message}`);
+          leftOut(`skills/list: ${s.name} left out: ${err.message}`);
         }
       }
       return { skills, ...(nextCursor ? { nextCursor } : {}) };

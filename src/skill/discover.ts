@@ -6,6 +6,7 @@ import { LinkOutside, isNeverKept } from '../fs/walk.js';
 import { explainErrno, isErrno } from '../fs/errno.js';
 import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
+import { NOT_UTF8, notUtf8Failure, notUtf8Names, shownBytePath } from '../fs/byte-names.js';
 
 export interface DiscoverOptions {
   cwd: string;
@@ -142,10 +143,13 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
     let st;
     try {
       st = statSync(abs);
-    } catch {
-      throw new SkillsError('E_NOT_FOUND', `${given}: no such file or folder`, {
-        hint: 'check the path; run from the folder that holds your skills',
-      });
+    } catch (err) {
+      throw (
+        notUtf8Failure(abs, 'it is not read', err) ??
+        new SkillsError('E_NOT_FOUND', `${given}: no such file or folder`, {
+          hint: 'check the path; run from the folder that holds your skills',
+        })
+      );
     }
     if (st.isDirectory()) {
       const listing = readdirSync(abs, { withFileTypes: true });
@@ -189,6 +193,9 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
   // A budget already spent by an earlier call was reported by it.
   return { roots, outside, listings, reals, links, ...(budget.cut && !wasCut ? { cut: budget.cut } : {}) };
 }
+
+/** Why a folder whose name is not UTF-8 is not searched, and what to do. */
+const NOT_UTF8_FOLDER = `cannot read the folder: ${NOT_UTF8}; a skill's name must be lowercase ASCII letters, digits and hyphens anyway: rename the folder`;
 
 /** Take one folder read from the budget; false (and `cut` set) once the count or the time is spent. */
 function spend(budget: DiscoveryBudget, dir: string): boolean {
@@ -359,6 +366,13 @@ function walkForSkills(
         // A folder the search may not read may hold skills: it is named, not passed over in silence.
         if (isErrno(err) && err.code !== 'ENOENT' && err.code !== 'ENOTDIR') {
           opts.links.push({ path: child, message: `cannot read the folder: ${explainErrno(err).reason}` });
+        } else if (isErrno(err) && err.code === 'ENOENT') {
+          // So may one whose name is not UTF-8 (listed with U+FFFD, so the path names nothing); two such names
+          // that read alike are both listed, and each is said once.
+          for (const escaped of notUtf8Names(d, n.name)) {
+            const path = shownBytePath(d, escaped);
+            if (!opts.links.some((l) => l.path === path)) opts.links.push({ path, message: NOT_UTF8_FOLDER });
+          }
         }
         continue;
       }

@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { makeRepo } from '../helpers/git-repos.js';
 
 // HOME set but empty (env HOME=, some CI images): "~/..." must never become a path in the working folder.
 describe('an empty HOME', () => {
@@ -32,6 +34,45 @@ describe('an empty HOME', () => {
     expect(r.stderr).toContain('--global needs a home folder, and HOME is ""');
     expect(entries()).toEqual(['.claude', 'src']);
     expect(readdirSync(join(dir, '.claude/skills'))).toEqual(['ok']);
+  });
+
+  // A local folder or archive needs no download cache: installed without one, nothing written outside the project.
+  it.each([
+    ['a folder', '../src/x'],
+    ['an archive', '../x.tgz'],
+  ])('installs %s into the project, writing nothing outside it', async (_, source) => {
+    const proj = join(dir, 'proj');
+    mkdirSync(proj);
+    execFileSync('tar', ['czf', join(dir, 'x.tgz'), '-C', join(dir, 'src'), 'x']);
+    const before = entries();
+    const r = await runCli(['install', source, '--agent', 'claude-code'], { cwd: proj, env });
+    expect(r.stderr).not.toContain('no folder to cache downloads in');
+    expect(r.exitCode).toBe(0);
+    expect(readdirSync(proj).sort()).toEqual(['.claude', 'skills-lock.json']);
+    expect(readdirSync(join(proj, '.claude/skills'))).toEqual(['x']);
+    expect(entries()).toEqual(before);
+    const outdated = await runCli(['outdated'], { cwd: proj, env });
+    expect(outdated.exitCode).toBe(0);
+    const update = await runCli(['update'], { cwd: proj, env });
+    expect(update.exitCode).toBe(0);
+    expect(readdirSync(proj).sort()).toEqual(['.claude', 'skills-lock.json']);
+    expect(entries()).toEqual(before);
+  });
+
+  it('refuses a git or npm source with the E_CONFIG naming HOME and SKILLS_CACHE_DIR, writing nothing', async () => {
+    const repo = join(dir, 'repo');
+    makeRepo(repo, { 'SKILL.md': '---\nname: repo\ndescription: "A skill. Use when testing."\n---\n# r\n' });
+    const proj = join(dir, 'proj');
+    mkdirSync(proj);
+    for (const source of [`file://${repo}`, 'npm:some-skill']) {
+      const r = await runCli(['install', source, '--json'], { cwd: proj, env });
+      expect(r.exitCode, source).toBe(2);
+      const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string; hint: string } };
+      expect(error.code).toBe('E_CONFIG');
+      expect(error.message).toContain('HOME is empty or not an absolute path');
+      expect(error.hint).toContain('SKILLS_CACHE_DIR');
+      expect(readdirSync(proj)).toEqual([]);
+    }
   });
 
   it('lists and checks the project skills as project skills, and keeps no cache in the working folder', async () => {

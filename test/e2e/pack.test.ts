@@ -103,6 +103,22 @@ describe('skills pack (built CLI)', () => {
     ]);
   });
 
+  it('leaves out .hg, .svn, node_modules and __pycache__ folders in any case, as a case-insensitive disk sees them', async () => {
+    const cwd = fresh();
+    writeTree(join(cwd, 'vcs'), {
+      'SKILL.md': skillMd(
+        'name: vcs\ndescription: Other version control. Use when testing.\nmetadata:\n  version: "1.0.0"',
+      ),
+      '.HG/hgrc': '[hooks]\n',
+      'scripts/.Svn/entries': '12\n',
+      'Node_Modules/x/index.js': 'x\n',
+      '__PyCache__/a.pyc': 'x\n',
+    });
+    const r = await runCli(['pack', 'vcs', '--json'], { cwd });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).files.map((f: { path: string }) => f.path)).toEqual(['SKILL.md']);
+  });
+
   it("leaves out what the skill's .gitignore keeps out of git (as npm pack does), says so with --dry-run, and exits 2 when a rule would drop SKILL.md", async () => {
     const cwd = fresh();
     git(cwd, ['init', '--quiet']);

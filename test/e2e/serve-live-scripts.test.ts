@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES, tempDir } from '../helpers/cli.js';
-import { failure, listAll, serveStdio, toolText, type Connected } from '../helpers/mcp.js';
+import { failure, listAll, nextListChange, serveStdio, toolText, type Connected } from '../helpers/mcp.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 // `skills serve` keeps up with the folders it serves (a change is told to the client, and the next listing has
@@ -26,15 +25,7 @@ describe('skills serve: live', () => {
     t.cleanup();
   });
 
-  /** The next notifications/resources/list_changed, or a failure after 10 s. */
-  const nextChange = () =>
-    new Promise<void>((done, fail) => {
-      const timer = setTimeout(() => fail(new Error('no notifications/resources/list_changed within 10 s')), 10_000);
-      s.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-        clearTimeout(timer);
-        done();
-      });
-    });
+  const nextChange = () => nextListChange(s.client);
 
   it('tells the client when a skill is edited, and the next skills/list has its new digest', async () => {
     const before = (await listAll(s.client)).skills[0]!;
@@ -80,17 +71,7 @@ describe('skills serve: live', () => {
       });
       const m = await serveStdio([root]);
       try {
-        const change = () =>
-          new Promise<void>((done, fail) => {
-            const timer = setTimeout(
-              () => fail(new Error('no notifications/resources/list_changed within 10 s')),
-              10_000,
-            );
-            m.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-              clearTimeout(timer);
-              done();
-            });
-          });
+        const change = () => nextListChange(m.client);
         const files = async () => (await listAll(m.client)).skills.flatMap((k) => k.resources.map((r) => r.uri)).sort();
         let next = change();
         renameSync(join(root, 'group'), join(root, 'group2'));

@@ -1,6 +1,7 @@
 // MCP clients for the serve tests: the SDK's own Client, over stdio (spawning the built CLI) or Streamable HTTP.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { execa, type ResultPromise } from 'execa';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -120,4 +121,15 @@ export async function serveHttp(args: string[], env: Record<string, string> = {}
 export function toolText(r: unknown): string {
   const c = (r as { content: { type: string; text?: string }[] }).content[0]!;
   return c.text ?? '';
+}
+
+/** The client's next notifications/resources/list_changed (a live update), or a failure after 10 s. */
+export function nextListChange(client: Client): Promise<void> {
+  return new Promise<void>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error('no notifications/resources/list_changed within 10 s')), 10_000);
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      clearTimeout(timer);
+      done();
+    });
+  });
 }

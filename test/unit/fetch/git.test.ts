@@ -5,7 +5,8 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheHome } from '../../../src/fetch/cache.js';
+import { cacheHome, cacheHomeIfAny, needCache } from '../../../src/fetch/cache.js';
+import { NO_HOME } from '../../../src/context.js';
 import {
   fetchCommit,
   folderTrees,
@@ -61,7 +62,11 @@ afterAll(async () => {
   cleanup();
 });
 
-const opts = (extra: Partial<GitOptions> = {}): GitOptions => ({ env, cacheDir: fresh('cache'), ...extra });
+const opts = (extra: Partial<GitOptions> = {}): GitOptions & { cacheDir: string } => ({
+  env,
+  cacheDir: fresh('cache'),
+  ...extra,
+});
 
 const read = (dir: string, rel: string) => readFileSync(join(dir, rel), 'utf8');
 
@@ -537,6 +542,15 @@ describe('cacheHome and literalPattern', () => {
     expect(cacheHome({ XDG_CACHE_HOME: '' }, '/home/u')).toBe('/home/u/.cache/skills');
     expect(cacheHome({ SKILLS_CACHE_DIR: '/c', XDG_CACHE_HOME: '/x' }, '/home/u')).toBe('/c');
     expect(() => cacheHome({ SKILLS_CACHE_DIR: 'rel' }, '/home/u')).toThrow(/must be an absolute path/);
+  });
+
+  it('has no cache without a home, which a download asks for and a local source does without', () => {
+    expect(cacheHomeIfAny({}, NO_HOME)).toBeUndefined();
+    expect(cacheHomeIfAny({ SKILLS_CACHE_DIR: '/c' }, NO_HOME)).toBe('/c');
+    expect(cacheHomeIfAny({ XDG_CACHE_HOME: '/x' }, NO_HOME)).toBe('/x/skills');
+    expect(() => cacheHomeIfAny({ SKILLS_CACHE_DIR: 'rel' }, NO_HOME)).toThrow(/must be an absolute path/);
+    expect(() => needCache(undefined)).toThrow(/no folder to cache downloads in: HOME is empty/);
+    expect(needCache('/c')).toBe('/c');
   });
 
   it('writes a gitattributes pattern that matches one path literally', () => {
