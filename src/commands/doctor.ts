@@ -5,6 +5,7 @@ import type { SkippedSkill } from '../doctor/agent-view.js';
 import type { Listing } from '../doctor/listing.js';
 import { isInside } from '../fs/walk.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
+import { homeVariableWarnings } from '../skill/agents.js';
 import { projectChain } from '../skill/folders.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
 import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
@@ -23,6 +24,7 @@ export async function doctor(
 ): Promise<{ report: DoctorReport; exitCode: number }> {
   setDiscoveryLimits(ctx.env);
   const home = homeOf(ctx);
+  for (const w of homeVariableWarnings(ctx.env)) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
   // The project is checked from its top (its lockfile's folder, else the repository root), wherever in it doctor runs.
   const report = await check({
     cwd: projectChain(ctx.cwd).at(-1)!,
