@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { homeOf, type Context } from '../context.js';
-import { detectAgents, type AgentReads } from '../skill/agents.js';
+import { detectAgents, homeVariableWarnings, type AgentReads } from '../skill/agents.js';
 import { isInside } from '../fs/walk.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
 import { columns, padColumns } from '../ui/columns.js';
@@ -36,6 +36,7 @@ export interface AgentsResult {
 /** `skills agents`: every agent skills knows, the folders it reads skills from, and whether it is used here. */
 export async function agents(options: AgentsOptions, ctx: Context): Promise<AgentsResult> {
   const home = homeOf(ctx);
+  for (const w of homeVariableWarnings(ctx.env)) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
   const rows: AgentRow[] = detectAgents({ cwd: ctx.cwd, home, env: ctx.env }).map((d) => ({
     name: d.agent.name,
     title: d.agent.title,

@@ -1,10 +1,11 @@
 import { basename, relative } from 'node:path';
 import { homeOf, type Context } from '../context.js';
-import { doctor as check, type AgentReport, type DoctorReport } from '../doctor/doctor.js';
+import { doctor as check, PROBLEMS, type AgentReport, type DoctorReport } from '../doctor/doctor.js';
 import type { SkippedSkill } from '../doctor/agent-view.js';
 import type { Listing } from '../doctor/listing.js';
 import { isInside } from '../fs/walk.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
+import { homeVariableWarnings } from '../skill/agents.js';
 import { projectChain } from '../skill/folders.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
 import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
@@ -23,6 +24,7 @@ export async function doctor(
 ): Promise<{ report: DoctorReport; exitCode: number }> {
   setDiscoveryLimits(ctx.env);
   const home = homeOf(ctx);
+  for (const w of homeVariableWarnings(ctx.env)) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
   // The project is checked from its top (its lockfile's folder, else the repository root), wherever in it doctor runs.
   const report = await check({
     cwd: projectChain(ctx.cwd).at(-1)!,
@@ -125,7 +127,9 @@ function viewLines(
       const why = skipText(s, show);
       const shown = skipName(s);
       const text = `${indent}  ${shown}${' '.repeat(width - [...shown].length)}  ${why}`;
-      lines.push(s.reason === 'invalid' || s.reason === 'unreadable' ? c.red(text) : text);
+      lines.push(PROBLEMS.includes(s.reason) ? c.red(text) : text);
+      if (s.moveTo !== undefined)
+        lines.push(`${indent}    hint: move it up to ${show(s.moveTo)}/, where ${title} finds it`);
     }
   }
   if (v.collisions.length > 0) {
@@ -155,6 +159,8 @@ function skipText(s: SkippedSkill, show: (p: string) => string): string {
       return `shadowed: ${show(s.root)} by ${show(s.by!)}${s.copy ? ' (the same skill)' : ''}`;
     case 'disabled':
       return `disabled: ${forTerminalLine(s.message)}`;
+    case 'too-deep':
+      return `too deep (${show(s.root)}): ${forTerminalLine(s.message)}`;
   }
 }
 

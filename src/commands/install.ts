@@ -11,7 +11,7 @@ import { findLockfile, globalLockfile } from '../install/lock.js';
 import type { InstallOptions as CoreOptions, InstallOutcome, InstalledSkill, InvalidSource } from '../install/types.js';
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import { askedRegistry, registryFor } from '../registry/locate.js';
-import { AGENTS, agentsInUse, resolveAgents, userFolder } from '../skill/agents.js';
+import { AGENTS, agentsInUse, homeVariableWarnings, resolveAgents, userFolder } from '../skill/agents.js';
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
@@ -55,6 +55,8 @@ export function installTarget(
       },
     );
   }
+  // Only --global reads the agents' user folders, which their variables move.
+  if (options.global) for (const w of homeVariableWarnings(ctx.env)) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
   const lockfile = options.global ? globalLockfile(home, ctx.env) : findLockfile(ctx.cwd);
   const asked = askedRegistry(options, ctx, dirname(lockfile));
   const agentDirs = options.agent?.length

@@ -46,7 +46,7 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
   const rel = relative(ctx.cwd, report.lockfile) || report.lockfile;
   if (!report.locked) {
-    ctx.stdout.write(`no skills installed (no ${rel})\n`);
+    ctx.stdout.write(notInstalledLine(report.lockfile, ctx.cwd));
     return { ...report, exitCode };
   }
   if (failed.length > 0) {
@@ -88,6 +88,11 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
     ctx.stdout.write(`${forTerminal(summary)}\n`);
   }
   return { ...report, exitCode };
+}
+
+/** `no skills installed (no skills-lock.json)`: what outdated and update say where there is no lockfile (exit 0). */
+export function notInstalledLine(lockfile: string, cwd: string): string {
+  return `no skills installed (no ${forTerminal(relative(cwd, lockfile) || lockfile)})\n`;
 }
 
 /**

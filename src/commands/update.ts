@@ -6,7 +6,7 @@ import { paint, useColor, type Paint } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
 import { installTarget } from './install.js';
-import { uncheckedLine } from './outdated.js';
+import { notInstalledLine, uncheckedLine } from './outdated.js';
 
 export interface UpdateOptions {
   ids: string[];
@@ -94,6 +94,10 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
     return { ...result, exitCode };
   }
   if (options.quiet) return { ...result, exitCode };
+  if (!result.locked) {
+    ctx.stdout.write(notInstalledLine(result.lockfile, ctx.cwd));
+    return { ...result, exitCode };
+  }
   if (result.updates.length === 0) {
     if (result.errors.length === 0 && result.removed.length === 0) ctx.stdout.write('all skills are up to date\n');
     const outside = result.newerOutside;

@@ -1,3 +1,4 @@
+import { basename, join, relative, sep } from 'node:path';
 import type { Blocked } from '../fs/blocked.js';
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
@@ -38,7 +39,7 @@ export interface SeenSkill {
   scope: FolderScope;
 }
 
-export type SkipReason = 'invalid' | 'unreadable' | 'manifest' | 'shadowed' | 'disabled';
+export type SkipReason = 'invalid' | 'unreadable' | 'manifest' | 'shadowed' | 'disabled' | 'too-deep';
 
 export interface SkippedSkill {
   /** Unknown when the skill could not be read. */
@@ -53,6 +54,8 @@ export interface SkippedSkill {
   /** For shadowed skills: the skill folder that wins, and whether it is the same skill (a copy). */
   by?: string;
   copy?: boolean;
+  /** For skills too deep for the agent: the skill folder's place one folder below its skills folder. */
+  moveTo?: string;
 }
 
 /** A skill the agent loads though validate finds errors in it (kinds the agent does not mind; others may). */
@@ -109,7 +112,7 @@ export async function viewAgent(
   agent: Agent,
   folders: AgentFolder[],
   read: FolderReader,
-  rule: Pick<ListingRule, 'loads'> = {},
+  rule: Pick<ListingRule, 'loads' | 'depth'> = {},
 ): Promise<AgentView> {
   const view: AgentView = { folders, loaded: [], skipped: [], loadedInvalid: [], collisions: [], warnings: [] };
   const refuses = rule.loads?.refuses ?? (() => true);
@@ -125,6 +128,18 @@ export async function viewAgent(
       view.skipped.push({ name: null, root: s.path, scope, reason: 'unreadable', message: s.message });
     for (const skill of validFirst(skills, reports)) {
       const seen = seenSkill(skill, scope, rule.loads?.describesFromBody === true);
+      const depth = relative(folder.dir, skill.root).split(sep).length;
+      if (rule.depth && depth > rule.depth.max) {
+        view.skipped.push({
+          name: seen.name,
+          root: skill.root,
+          scope,
+          reason: 'too-deep',
+          message: `${depth} folders below its skills folder: ${agent.title} finds only <skills folder>/<name>/SKILL.md`,
+          moveTo: join(folder.dir, basename(skill.root)),
+        });
+        continue;
+      }
       if (skill.layout === 'manifest' && !readsManifest) {
         view.skipped.push({
           name: seen.name,

@@ -12,6 +12,7 @@ import {
   type LoadedInvalid,
   type SeenSkill,
   type SkippedSkill,
+  type SkipReason,
 } from './agent-view.js';
 import { folderReader } from './folder-read.js';
 import { measureListing, type CountTokens, type Listing } from './listing.js';
@@ -196,11 +197,12 @@ function blockedFolders(d: AgentDetection): BlockedFolder[] {
   return out;
 }
 
-/** Skipped as invalid or unreadable, loaded though invalid, collisions: each counts one. */
+/** Skipped as invalid, unreadable or too deep, loaded though invalid, collisions: each counts one. */
 const problemsOf = (v: Pick<AgentView, 'skipped' | 'loadedInvalid' | 'collisions'>) =>
-  v.skipped.filter((s) => s.reason === 'invalid' || s.reason === 'unreadable').length +
-  v.loadedInvalid.length +
-  v.collisions.length;
+  v.skipped.filter((s) => PROBLEMS.includes(s.reason)).length + v.loadedInvalid.length + v.collisions.length;
+
+/** The reasons to skip a skill that are problems: the skill is meant for the agent, and it will not use it. */
+export const PROBLEMS: readonly SkipReason[] = ['invalid', 'unreadable', 'too-deep'];
 
 /**
  * The agent working in the folder of nested project folder `dir`: that folder read first of the project's (it is

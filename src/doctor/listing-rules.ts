@@ -34,6 +34,11 @@ export interface ListingRule {
    * works there: where that comes from. Unset: it reads the top's folder only, as far as anyone documents.
    */
   nested?: string;
+  /**
+   * How many folders below one of its skills folders the agent finds a SKILL.md (1: `<skills>/<name>/SKILL.md`
+   * only), and where that comes from. Unset: at any depth, as skills' own search finds them.
+   */
+  depth?: { max: number; basis: string };
 }
 
 /** An agent that loads skills the standard calls invalid, when their errors are of kinds it does not mind. */
@@ -75,6 +80,11 @@ export const LISTING_RULES: Readonly<Record<string, ListingRule>> = {
     basis: 'Claude Code: personal skills (~/.claude/skills) override project skills (.claude/skills)',
     nested:
       'Claude Code finds the skills of a nested .claude/skills when it works with files in that folder (docs: Skills, "automatic discovery from nested directories")',
+    depth: {
+      max: 1,
+      basis:
+        'Claude Code reads <skills folder>/<name>/SKILL.md only, not a SKILL.md in a folder below that (anthropics/claude-code#18192, #39138, #20979; vercel-labs/agent-skills#122)',
+    },
     loads: {
       // Left out: a file it cannot read, frontmatter left open, YAML that does not parse or is no mapping, a name
       // or description against the rules the docs give them. Loaded past: no frontmatter, no name (the folder's is

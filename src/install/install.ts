@@ -9,7 +9,15 @@ import { SkillsError } from '../errors.js';
 import { INTO_PATH, emptyLockfile, intoOf, type Lockfile } from '../formats/lockfile.js';
 import { cleanStale } from '../fs/atomic.js';
 import { isInside, present } from '../fs/walk.js';
-import { AGENTS, agentsInUse, projectAgentFolders, readsManifestSkills, userFolder } from '../skill/agents.js';
+import { quoteConsumer } from '../model/consumer.js';
+import {
+  AGENTS,
+  agentsInUse,
+  findAgent,
+  projectAgentFolders,
+  readsManifestSkills,
+  userFolder,
+} from '../skill/agents.js';
 import { carryOut } from './apply.js';
 import { afterPlacing } from './placing.js';
 import { lockPath, readLockfile, withProjectLock } from './lock.js';
@@ -171,6 +179,7 @@ async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
     }
     record(options, planned, places);
     planned.warnings.push(...manifestWarnings(options, planned, places));
+    planned.warnings.push(...(await agentAsConsumer(options, places)));
     const outcome = await carryOut(options, planned, before, places, scratch);
     if (foreign && outcome.ok) outcome.warnings.push(...checkForeign(foreign, outcome.skills));
     return outcome;
@@ -200,6 +209,23 @@ function cleanPlace(p: Place, lock: Lockfile | undefined): void {
 function unpackBase(options: InstallOptions, places: Place[]): string {
   if (options.useRegistry || options.dryRun || places.length === 0) return scratchBase(options);
   return places.at(-1)!.abs;
+}
+
+/**
+ * `--for claude-code` with nothing placed: --for names a consumer the registry records, not a folder. When it is an
+ * agent's id that no skill of the registry is used by, --agent was most likely meant, and no agent sees the skills.
+ */
+async function agentAsConsumer(options: InstallOptions, places: Place[]): Promise<string[]> {
+  const who = options.consumer;
+  const agent = who === undefined || places.length > 0 ? undefined : findAgent(who);
+  if (!agent) return [];
+  // Loaded as apply.ts loads it: only an install for a consumer needs the registry's usage.
+  const { knownConsumer } = await import('../registry/usage.js');
+  if (knownConsumer(options.registry, who!)) return [];
+  const folder = options.global && agent.user !== undefined ? `~/${agent.user}` : agent.project;
+  return [
+    `--for ${quoteConsumer(who!)} records who uses the skills in the registry and places them into no agent folder, so ${agent.title} does not see them; no skill in the registry is used by ${quoteConsumer(who!)} yet, which is an agent's id: did you mean --agent ${agent.name}? (it places them into ${folder}, where ${agent.title} reads skills)`,
+  ];
 }
 
 /**

@@ -65,7 +65,9 @@ export function findLockfile(cwd: string): string {
  * agents' user folders as `~/.claude/skills`, and no project's lock can name them.
  */
 export function globalLockfile(home: string, env: Record<string, string | undefined>): string {
-  const config = env.XDG_CONFIG_HOME?.trim() ? resolve(env.XDG_CONFIG_HOME) : join(home, '.config');
+  // A relative XDG_CONFIG_HOME is not used, as its specification says and the agents' folders do (agentHomePath).
+  const xdg = env.XDG_CONFIG_HOME;
+  const config = xdg?.trim() && isAbsolute(xdg) ? xdg : join(home, '.config');
   return join(config, 'skills', LOCKFILE_NAME);
 }
 

@@ -68,6 +68,8 @@ export interface PlannedUpdate {
 
 export interface UpdateResult {
   lockfile: string;
+  /** Whether the lockfile is there: false when nothing is installed (and nothing was checked), as outdated says. */
+  locked: boolean;
   dryRun: boolean;
   updates: PlannedUpdate[];
   /** Checked, and already at their target. */
@@ -92,6 +94,7 @@ export async function updateSkills(options: UpdateOptions): Promise<UpdateResult
   const lock = readLockfile(options.lockfile);
   const result: UpdateResult = {
     lockfile: options.lockfile,
+    locked: lock !== undefined,
     dryRun: options.dryRun === true,
     updates: [],
     upToDate: [],

@@ -70,6 +70,11 @@ export async function useSkills(dir: string, ids: readonly string[], consumer: s
   });
 }
 
+/** Whether a skill of the registry in `dir` is used by `consumer` (a registry with no index yet has none). */
+export function knownConsumer(dir: string, consumer: string): boolean {
+  return readIndex(dir).skills.some((e) => e.usedBy.includes(consumer));
+}
+
 /** A consumer that is a project (the absolute path of its folder, as install records it) whose folder is gone. */
 export function goneProject(consumer: string): boolean {
   return isAbsolute(consumer) && !present(consumer);

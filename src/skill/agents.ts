@@ -183,16 +183,33 @@ export interface AgentPlaceOptions {
 
 /**
  * A path below home for an agent, absolute, as the agent finds it: below the variable that moves it when that is
- * set (XDG_CONFIG_HOME must be absolute, as its specification says; the others are taken from cwd).
+ * set to an absolute path. A relative value (a quoted `~/.claude-work` is one) is not used, as the XDG specification
+ * says of its variables: taken from the working folder, `agents`, `doctor` and `install --global` would each put it
+ * somewhere else (homeVariableWarnings says so).
  */
 export function agentHomePath(agent: Agent, rel: string, opts: AgentPlaceOptions): string {
   for (const v of agent.homeVariables) {
     const value = opts.env[v.name];
-    if (!value || (v === XDG && !isAbsolute(value))) continue;
-    if (rel === v.under || rel.startsWith(`${v.under}/`))
-      return join(resolve(opts.cwd, value), rel.slice(v.under.length));
+    if (!value || !isAbsolute(value)) continue;
+    if (rel === v.under || rel.startsWith(`${v.under}/`)) return join(value, rel.slice(v.under.length));
   }
   return join(opts.home, rel);
+}
+
+/**
+ * One warning for each variable that moves the agents' folders and is set to a path that is not absolute: it is not
+ * used (agentHomePath), and the folder below home is read instead.
+ */
+export function homeVariableWarnings(env: Record<string, string | undefined>, agents = AGENTS): string[] {
+  const variables = [...new Map(agents.flatMap((a) => a.homeVariables).map((v) => [v.name, v])).values()];
+  return variables.flatMap((v) => {
+    const value = env[v.name];
+    if (!value || isAbsolute(value)) return [];
+    const example = value === '~' || value.startsWith('~/') ? `"$HOME${value.slice(1)}"` : '"/home/me/…"';
+    return [
+      `${v.name} is ${JSON.stringify(value)}, which is not an absolute path, so it is not used: ~/${v.under} is read in its place. It must be an absolute path, e.g. ${v.name}=${example} (a ~ in quotes is not expanded by the shell)`,
+    ];
+  });
 }
 
 /** The agent's user skill folder, absolute; undefined when it reads none. */

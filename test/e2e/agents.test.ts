@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempFolders } from '../helpers/cli.js';
@@ -87,6 +87,42 @@ describe('skills agents (built CLI)', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('Examples:');
     expect(r.stdout).toContain('skills agents --json');
+  });
+});
+
+// A quoted "~/.claude-work" (an .env file, a systemd unit) is a relative path: it must not be taken from the working
+// folder by one command and from the global lock's folder by another.
+describe('a relative CLAUDE_CONFIG_DIR (built CLI)', () => {
+  const warning =
+    'warning: CLAUDE_CONFIG_DIR is "~/.claude-work", which is not an absolute path, so it is not used: ~/.claude is read in its place';
+
+  it('is not used by agents, with one warning', async () => {
+    const { project, home } = setup();
+    const r = await runCli(['agents', '--json'], {
+      cwd: project,
+      env: { HOME: home, CLAUDE_CONFIG_DIR: '~/.claude-work' },
+    });
+    expect(r.exitCode).toBe(0);
+    const rows = JSON.parse(r.stdout) as Row[];
+    expect(rows.find((x) => x.name === 'claude-code')!.userDir).toBe(join(home, '.claude/skills'));
+    expect(r.stderr.split(warning)).toHaveLength(2);
+  });
+
+  it('is not used by install --global, which installs into ~/.claude/skills, with one warning', async () => {
+    const { project, home } = setup();
+    const src = fresh('src');
+    writeTree(src, {
+      'pdf/SKILL.md': skillMd('name: pdf\ndescription: Fill PDF forms. Use when the user mentions PDF forms.'),
+    });
+    const r = await runCli(['install', join(src, 'pdf'), '--global', '--agent', 'claude-code'], {
+      cwd: project,
+      env: { HOME: home, CLAUDE_CONFIG_DIR: '~/.claude-work', XDG_CONFIG_HOME: '' },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr.split(warning)).toHaveLength(2);
+    expect(existsSync(join(home, '.claude/skills/pdf/SKILL.md'))).toBe(true);
+    expect(existsSync(join(home, '.config/skills/~'))).toBe(false);
+    expect(existsSync(join(project, '~'))).toBe(false);
   });
 });
 

@@ -265,6 +265,16 @@ describe('skills doctor (built CLI)', () => {
     );
   });
 
+  it('says Claude Code does not find a skill two folders down .claude/skills, with where to move it; exit 1', async () => {
+    const t = setup(under('.claude/skills/group', skill('pdf-forms')));
+    const r = await t.run(['--agent', 'claude-code']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('loads 0 skills');
+    expect(r.stdout).toContain(
+      'pdf-forms  too deep (.claude/skills/group/pdf-forms): 2 folders below its skills folder: Claude Code finds only <skills folder>/<name>/SKILL.md\n      hint: move it up to .claude/skills/pdf-forms/, where Claude Code finds it',
+    );
+  });
+
   it('checks only the agents named with --agent', async () => {
     const t = setup(under('.claude/skills', skill('alpha')), under('.agents/skills', skill('gamma')));
     const r = await t.run(['--agent', 'codex', '--json']);

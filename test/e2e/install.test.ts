@@ -451,6 +451,39 @@ describe('skills install: the lock records the agent folders (--into) (built CLI
     expect(indexOf(reg).skills.find((s) => s.id === 'web-scraping')?.usedBy).toEqual([bare, 'bot']);
   });
 
+  it('--for an agent id no skill is used by (--for claude-code) says --agent was likely meant; a known consumer is not warned of', async () => {
+    const src = fresh('src');
+    writeTree(src, {
+      'pdf/SKILL.md': skillMd('name: pdf\ndescription: Fill PDF forms. Use when filling PDF forms.\nversion: 1.0.0'),
+    });
+    const project = fresh('project');
+    mkdirSync(join(project, '.git'));
+    const reg = join(fresh(), 'registry');
+    const hint =
+      'did you mean --agent claude-code? (it places them into .claude/skills, where Claude Code reads skills)';
+    const first = await cli(reg, ['install', join(src, 'pdf'), '--for', 'claude-code'], project);
+    expect(first.exitCode).toBe(0);
+    expect(first.stderr).toContain(
+      'warning: --for "claude-code" records who uses the skills in the registry and places them into no agent folder, so Claude Code does not see them',
+    );
+    expect(first.stderr.split(hint)).toHaveLength(2);
+    expect(existsSync(join(project, '.claude'))).toBe(false);
+    // An alias is an agent's id too; in --json the warning is in the document's warnings.
+    const alias = await cli(reg, ['install', join(src, 'pdf'), '--for', 'claude', '--json'], project);
+    expect(alias.exitCode).toBe(0);
+    expect(JSON.stringify(JSON.parse(alias.stdout))).toContain('did you mean --agent claude-code?');
+    // Now the registry knows the consumer "claude-code" (an agent server may be named so): no warning.
+    const again = await cli(reg, ['install', join(src, 'pdf'), '--for', 'claude-code'], project);
+    expect(again.exitCode).toBe(0);
+    expect(again.stderr).not.toContain('--agent');
+    // Not an agent's id, or placed into an agent's folder as well: no warning.
+    const bot = await cli(reg, ['install', join(src, 'pdf'), '--for', 'cursor', '--agent', 'cursor'], project);
+    expect(bot.exitCode).toBe(0);
+    expect(bot.stderr).not.toContain('--agent');
+    const named = await cli(reg, ['install', join(src, 'pdf'), '--for', 'content-creator'], project);
+    expect(named.stderr).not.toContain('--agent');
+  });
+
   it('a fresh clone gets .claude/skills/<id>/ from `skills install` alone (the lock only, a fresh registry)', async () => {
     const from = await exampleRegistry();
     const project = fresh('project');

@@ -416,4 +416,18 @@ describe('skills from folders, and no lock', () => {
     expect(u.stderr).toContain('has no versions to update to');
     expect((await cli(['update'], s)).stdout).toBe('all skills are up to date');
   });
+
+  it('update with no lock says what outdated says, exit 0, and --json says locked: false as outdated does', async () => {
+    const s = setup();
+    const o = await cli(['outdated'], s);
+    const u = await cli(['update'], s);
+    expect([u.exitCode, u.stdout]).toEqual([o.exitCode, 'no skills installed (no skills-lock.json)']);
+    expect(u.stdout).toBe(o.stdout);
+    const oj = JSON.parse((await cli(['outdated', '--json'], s)).stdout) as { locked: boolean };
+    const uj = await cli(['update', '--json'], s);
+    expect(uj.exitCode).toBe(0);
+    expect(JSON.parse(uj.stdout)).toMatchObject({ locked: false, updates: [], upToDate: [] });
+    expect(oj.locked).toBe(false);
+    expect(existsSync(join(s.project, 'skills-lock.json'))).toBe(false);
+  });
 });

@@ -190,6 +190,26 @@ describe('doctor: precedence, visibility and names', () => {
     ]);
   });
 
+  it('skips for Claude Code a SKILL.md two folders down its skills folder (a problem), which Codex still loads', async () => {
+    const deep = under('group', skill('pdf-forms'));
+    const p = place({ ...under('.claude/skills', { ...deep, ...skill('ok') }), ...under('.agents/skills', deep) }, {});
+    const r = await run(p, ['claude-code', 'codex']);
+    const claude = r.agents.find((a) => a.name === 'claude-code')!;
+    expect(claude.loaded.map((s) => s.name)).toEqual(['ok']);
+    expect(claude.skipped).toEqual([
+      expect.objectContaining({
+        name: 'pdf-forms',
+        reason: 'too-deep',
+        root: join(p.cwd, '.claude/skills/group/pdf-forms'),
+        moveTo: join(p.cwd, '.claude/skills/pdf-forms'),
+        message: '2 folders below its skills folder: Claude Code finds only <skills folder>/<name>/SKILL.md',
+      }),
+    ]);
+    expect(claude.problems).toBe(1);
+    const codex = r.agents.find((a) => a.name === 'codex')!;
+    expect([codex.loaded.map((s) => s.name), codex.skipped, codex.problems]).toEqual([['pdf-forms'], [], 0]);
+  });
+
   it('finds look-alike names', async () => {
     const p = place(under('.cursor/skills', { ...skill('t00ls'), ...skill('pdf'), ...skill('tools') }), {});
     const a = (await run(p)).agents[0]!;

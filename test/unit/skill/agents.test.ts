@@ -7,6 +7,7 @@ import {
   agentNames,
   detectAgents,
   findAgent,
+  homeVariableWarnings,
   projectAgentFolders,
   readsManifestSkills,
   resolveAgents,
@@ -129,6 +130,28 @@ describe('resolveAgents', () => {
     ]);
     // Without global the variables change nothing.
     expect(dirs(['claude'], { env })).toEqual(['/p/.claude/skills']);
+  });
+
+  it('does not use a relative agent variable (a quoted ~ is one): the folder below home is read, and a warning says so', () => {
+    const env = {
+      CLAUDE_CONFIG_DIR: '~/.claude-work',
+      CODEX_HOME: 'codex',
+      XDG_CONFIG_HOME: 'rel',
+      COPILOT_HOME: '/gh',
+    };
+    expect(dirs(['claude', 'opencode', 'copilot'], { global: true, env })).toEqual([
+      '/h/.claude/skills',
+      '/h/.config/opencode/skills',
+      '/gh/skills',
+    ]);
+    const warnings = homeVariableWarnings(env);
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toBe(
+      'CLAUDE_CONFIG_DIR is "~/.claude-work", which is not an absolute path, so it is not used: ~/.claude is read in its place. It must be an absolute path, e.g. CLAUDE_CONFIG_DIR="$HOME/.claude-work" (a ~ in quotes is not expanded by the shell)',
+    );
+    expect(warnings[1]).toMatch(/^CODEX_HOME is "codex", .* ~\/\.codex is read in its place/);
+    expect(warnings[2]).toMatch(/^XDG_CONFIG_HOME is "rel", .* ~\/\.config is read in its place/);
+    expect(homeVariableWarnings({ CLAUDE_CONFIG_DIR: '/cc', CODEX_HOME: '' })).toEqual([]);
   });
 
   it('refuses an unknown name with the nearest one and the list of agents', () => {
