@@ -1,7 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import { chmodSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { SkillsError } from '../errors.js';
+import { SkillsError, isSkillsError } from '../errors.js';
+import { errnoIn, explainErrno } from '../fs/errno.js';
 import { writeAtomic } from '../fs/atomic.js';
 import { isInside } from '../fs/walk.js';
 import { AFTER_BREAK, LINE_BREAK } from '../formats/text.js';
@@ -180,26 +181,45 @@ function fits(c: Change, f: { lines?: string[]; regular: boolean; taken: [number
   return current === c.expect;
 }
 
+/** A planned edit that was not written, and why. */
+export interface UnwrittenEdit {
+  edit: FileEdit;
+  reason: string;
+}
+
 /**
  * Write planned edits, each file whole through writeAtomic (a killed run leaves whole files). A symlink is written
  * through to its target when that lies inside the skill, and so are files in a symlinked folder; every target is
- * checked before anything is written, and one outside the skill stops the run (E_INVALID) with nothing written.
+ * checked before anything is written, and one outside the skill stops the run (E_INVALID) with nothing written. A
+ * file that cannot be written (or its mode changed) does not stop the others: it is returned, with the reason.
  */
-export function writeEdits(edits: FileEdit[]): void {
+export function writeEdits(edits: FileEdit[]): UnwrittenEdit[] {
   const targets = edits.map((e) => writeTarget(e.file, e.root ?? dirname(e.file)));
+  const unwritten: UnwrittenEdit[] = [];
   edits.forEach((e, i) => {
     const target = targets[i]!;
-    if (e.before === undefined || e.after !== e.before) writeAtomic(target, e.after, { mode: e.modeBefore });
+    try {
+      if (e.before === undefined || e.after !== e.before) writeAtomic(target, e.after, { mode: e.modeBefore });
+    } catch (err) {
+      return unwritten.push({ edit: e, reason: `cannot write it: ${why(err)}; it was left as it was` });
+    }
     if (e.mode !== undefined) {
       try {
         chmodSync(target, e.mode);
       } catch (err) {
-        throw new SkillsError('E_IO', `cannot change the mode of ${e.file}: ${(err as Error).message}`, {
-          cause: err,
-        });
+        unwritten.push({ edit: e, reason: `cannot change its mode: ${why(err)}` });
       }
     }
   });
+  return unwritten;
+}
+
+/** What an error of a write says, without the path (the report names the file). */
+function why(err: unknown): string {
+  const errno = errnoIn(err);
+  if (errno) return explainErrno(errno).reason;
+  if (isSkillsError(err)) return err.message;
+  throw err;
 }
 
 /** Where a fix of `file` writes: the file itself, or the real file a symlink leads to when that is inside `root`. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { ROOT, runCli, tempDir, withSmallFileLimit } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 const good = (name: string, extra = '') =>
@@ -211,6 +211,43 @@ describe('skills lint (built CLI)', () => {
         expect.objectContaining({ file: join(dir, 'g/SKILL.md'), reason: expect.stringContaining('not UTF-8') }),
       ]);
       expect(readFileSync(join(dir, 'g/SKILL.md'))).toEqual(colon);
+    }));
+
+  it('writes every fix it can when one file cannot be written, reports both, and exits 2 at the end', () =>
+    inTemp(async (dir) => {
+      // Under ulimit -f 1 (1 KiB) the small a1 is rewritten and the big z9 fails (EFBIG), as root too.
+      const colon = (name: string, body: string) =>
+        `---\nname: ${name}\ndescription: Use when: you need ${name} done well\n---\n${body}`;
+      const reset = () => {
+        writeFileSync(join(dir, 'h/a1/SKILL.md'), colon('a1', 'body\n'));
+        writeFileSync(join(dir, 'h/z9/SKILL.md'), colon('z9', 'Follow these steps.\n'.repeat(80)));
+      };
+      writeTree(dir, { 'h/a1/.keep': '', 'h/z9/.keep': '' });
+      reset();
+      const home = join(dir, 'home');
+      const r = await withSmallFileLimit(['lint', '--fix', '--no-cache', 'h'], dir, home);
+      expect(r.stdout).toMatch(/^fixed {2}h\/a1\/SKILL\.md: quote the value of description/m);
+      expect(r.stdout).toMatch(
+        /^not fixed {2}h\/z9\/SKILL\.md: quote the value of description.*: cannot write it: .*\(EFBIG\); it was left as it was$/m,
+      );
+      expect(r.stderr).toContain('error: lint --fix could not write 1 file; its fixes are listed above as not fixed');
+      expect(r.exitCode).toBe(2);
+      expect(readFileSync(join(dir, 'h/a1/SKILL.md'), 'utf8')).toContain(
+        'description: "Use when: you need a1 done well"',
+      );
+      expect(readFileSync(join(dir, 'h/z9/SKILL.md'), 'utf8')).toBe(colon('z9', 'Follow these steps.\n'.repeat(80)));
+      reset();
+      const j = await withSmallFileLimit(['lint', '--fix', '--no-cache', '--json', 'h'], dir, home);
+      expect(j.exitCode).toBe(2);
+      const doc = JSON.parse(j.stdout);
+      expect(doc.fixed).toEqual([{ file: join(dir, 'h/a1/SKILL.md'), description: expect.stringContaining('quote') }]);
+      expect(doc.notWritten).toEqual([
+        {
+          file: join(dir, 'h/z9/SKILL.md'),
+          description: expect.stringContaining('quote'),
+          reason: expect.stringContaining('(EFBIG)'),
+        },
+      ]);
     }));
 
   it('fixes a manifest: adds missing .env.example entries and turns backslashes in references into slashes', () =>
