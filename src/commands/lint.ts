@@ -81,7 +81,7 @@ export async function lint(options: LintOptions, ctx: Context) {
   const unwritten = new Set(run.notWritten.map((n) => n.file)).size;
   if (unwritten > 0 && format === 'stylish')
     ctx.stderr.write(
-      `error: lint --fix could not write ${unwritten === 1 ? '1 file' : `${unwritten} files`}; ${unwritten === 1 ? 'its fixes are' : 'their fixes are'} listed above as not fixed\n`,
+      `error: lint --fix left ${unwritten === 1 ? '1 file' : `${unwritten} files`} unwritten; ${unwritten === 1 ? 'its fixes are' : 'their fixes are'} listed above as not fixed, with the reason\n`,
     );
   if (unwritten > 0) return { exitCode: 2, reports, fixed };
   // A folder the search could not read fails the run as a finding does (ESLint: a file it cannot read).

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
 import { ROOT, runCli, tempDir, withSmallFileLimit } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
@@ -230,7 +231,9 @@ describe('skills lint (built CLI)', () => {
       expect(r.stdout).toMatch(
         /^not fixed {2}h\/z9\/SKILL\.md: quote the value of description.*: cannot write it: .*\(EFBIG\); it was left as it was$/m,
       );
-      expect(r.stderr).toContain('error: lint --fix could not write 1 file; its fixes are listed above as not fixed');
+      expect(r.stderr).toContain(
+        'error: lint --fix left 1 file unwritten; its fixes are listed above as not fixed, with the reason',
+      );
       expect(r.exitCode).toBe(2);
       expect(readFileSync(join(dir, 'h/a1/SKILL.md'), 'utf8')).toContain(
         'description: "Use when: you need a1 done well"',
@@ -249,6 +252,41 @@ describe('skills lint (built CLI)', () => {
         },
       ]);
     }));
+
+  it(
+    'never writes over a file another process changed after lint read it: that fix is not made, exit 2, no line lost',
+    () =>
+      inTemp(async (dir) => {
+        const colon = (name: string) =>
+          `---\nname: ${name}\ndescription: Use when: the user needs ${name} done\n---\n# T\n\nbody\n`;
+        const tree: Record<string, string> = {};
+        for (let i = 0; i < 300; i++) tree[`lu/s${String(i).padStart(3, '0')}/SKILL.md`] = colon(`s${i}`);
+        // Planned last, so read last and written after the 300 others: another writer appends to it meanwhile.
+        tree['lu/zz/SKILL.md'] = colon('zz');
+        writeTree(dir, tree);
+        const target = join(dir, 'lu/zz/SKILL.md');
+        const stop = join(dir, 'stop');
+        const appender = execa(process.execPath, [
+          '-e',
+          `const fs = require('node:fs'); let n = 0;
+         const tick = () => { if (fs.existsSync(${JSON.stringify(stop)})) return console.log(n);
+           fs.appendFileSync(${JSON.stringify(target)}, 'edit ' + ++n + '\\n'); setTimeout(tick, 2); };
+         tick();`,
+        ]);
+        while (!readFileSync(target, 'utf8').includes('edit 1\n')) await new Promise((r) => setTimeout(r, 5));
+        const r = await runCli(['lint', '--fix', '--no-cache', 'lu'], { cwd: dir, timeout: 120_000 });
+        writeFileSync(stop, '');
+        const appended = Number((await appender).stdout);
+        const edits = readFileSync(target, 'utf8').match(/^edit \d+$/gm) ?? [];
+        expect(edits).toEqual(Array.from({ length: appended }, (_, i) => `edit ${i + 1}`));
+        expect(r.stdout).toMatch(/^fixed {2}lu\/s299\/SKILL\.md: quote the value of description/m);
+        expect(r.stdout).toMatch(
+          /^not fixed {2}lu\/zz\/SKILL\.md: quote the value of description.*: it changed while lint was running; run lint --fix again$/m,
+        );
+        expect(r.exitCode).toBe(2);
+      }),
+    180_000,
+  );
 
   it('fixes a manifest: adds missing .env.example entries and turns backslashes in references into slashes', () =>
     inTemp(async (dir) => {
