@@ -77,6 +77,13 @@ export async function lint(options: LintOptions, ctx: Context) {
   const tooManyWarnings = maxWarnings !== undefined && counts.warningCount > maxWarnings;
   if (tooManyWarnings && format === 'stylish')
     ctx.stderr.write(`error: ${counts.warningCount} warnings, more than --max-warnings ${options.maxWarnings}\n`);
+  // A file --fix could not write fails the run as an I/O error does, once every other fix is written and told.
+  const unwritten = new Set(run.notWritten.map((n) => n.file)).size;
+  if (unwritten > 0 && format === 'stylish')
+    ctx.stderr.write(
+      `error: lint --fix left ${unwritten === 1 ? '1 file' : `${unwritten} files`} unwritten; ${unwritten === 1 ? 'its fixes are' : 'their fixes are'} listed above as not fixed, with the reason\n`,
+    );
+  if (unwritten > 0) return { exitCode: 2, reports, fixed };
   // A folder the search could not read fails the run as a finding does (ESLint: a file it cannot read).
   const failed =
     counts.errorCount > 0 ||
@@ -115,6 +122,7 @@ async function render(
         ? { wouldFix: run.preview.map((e) => ({ file: e.file, fixes: e.fixes, diff: diff([e], { cwd: ctx.cwd }) })) }
         : {}),
       ...(run.notFixed.length > 0 ? { notFixed: run.notFixed } : {}),
+      ...(run.notWritten.length > 0 ? { notWritten: run.notWritten } : {}),
     };
     // Written in pieces: the document of 100,000 skills is tens of megabytes as one string.
     await writeSafeJson(ctx.stdout, doc);
@@ -127,7 +135,7 @@ async function render(
     .join('');
   // A fix no pass applies is said with its reason: under --fix as not done, else as not possible.
   const label = options.fix ? 'not fixed' : 'cannot fix';
-  const notFixed = run.notFixed
+  const notFixed = [...run.notWritten, ...run.notFixed]
     .map(
       (f) =>
         `${c.yellow(label)}  ${forTerminalLine(`${relative(ctx.cwd, f.file) || '.'}: ${f.description}: ${f.reason}`)}\n`,

@@ -356,7 +356,7 @@ export function nodeTarParser(
   startEntry: (name: string, type: string, size: number, mode: number | undefined) => TarEntrySink | undefined,
   done: () => void,
   input: NodeJS.ReadableStream,
-): import('tar').Parser {
+): { write(chunk: Buffer): boolean; end(): void } {
   const parser = new Parser({
     strict: true,
     onwarn: (_code: string, message: string | Error) => stop(message instanceof Error ? message : new Error(message)),
@@ -382,5 +382,13 @@ export function nodeTarParser(
   parser.on('end', done);
   // A plain tar fed to it (no gzip layer of ours) waits while it asks to.
   parser.on('drain', () => input.resume());
-  return parser;
+  // Past its end-of-archive blocks node-tar reads nothing more but joins every later piece onto what it holds (a copy
+  // of all of it each time): what follows the end is not given to it, as the plain reader reads nothing past it. The
+  // gzip layer still counts those bytes toward the limit on the tar stream.
+  let eof = false;
+  parser.on('eof', () => (eof = true));
+  return {
+    write: (chunk) => eof || parser.write(chunk),
+    end: () => void parser.end(),
+  };
 }

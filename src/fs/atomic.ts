@@ -237,7 +237,15 @@ export function syncDir(dir: string): void {
 export function writeAtomic(
   file: string,
   data: string | Uint8Array,
-  options: { mode?: number; flush?: boolean } = {},
+  options: {
+    mode?: number;
+    flush?: boolean;
+    /**
+     * The bytes `file` must still hold when it is replaced (null: it must still be absent), as read before `data`
+     * was made from them: checked just before the rename, and a file changed since is left as it is (FileChanged).
+     */
+    unlessChanged?: Uint8Array | null;
+  } = {},
 ): void {
   const tmp = join(dirname(file), tempName(`.${basename(file)}.tmp-`, 'w'));
   const flush = options.flush !== false;
@@ -252,11 +260,31 @@ export function writeAtomic(
     } finally {
       closeSync(fd);
     }
+    if (options.unlessChanged !== undefined && !holds(file, options.unlessChanged)) throw new FileChanged(file);
     renameSync(tmp, file);
   } catch (err) {
-    throw afterCleanup(writeError(err, file), () => rmSync(tmp, { force: true }));
+    throw afterCleanup(err instanceof FileChanged ? err : writeError(err, file), () => rmSync(tmp, { force: true }));
   }
   if (flush) syncDir(dirname(file));
+}
+
+/** A file writeAtomic did not replace: it no longer held what the new text was made from. */
+export class FileChanged extends SkillsError {
+  constructor(file: string) {
+    super('E_IO', `${file} changed since it was read; it was left as it is`);
+  }
+}
+
+/**
+ * Whether `file` holds exactly `bytes` (null: nothing is there). Compared whole, as a stamp of size and times is not:
+ * a file's times move by the kernel's tick (a few ms), and an editor's save of as many bytes within one goes unseen.
+ */
+function holds(file: string, bytes: Uint8Array | null): boolean {
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  if (!st) return bytes === null;
+  // Anything but a file (a FIFO would make the read wait) is a change.
+  if (bytes === null || !st.isFile() || st.size !== bytes.length) return false;
+  return readFileSync(file).equals(bytes);
 }
 
 /**

@@ -1,8 +1,9 @@
 import { isUtf8 } from 'node:buffer';
 import { chmodSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { SkillsError } from '../errors.js';
-import { writeAtomic } from '../fs/atomic.js';
+import { SkillsError, isSkillsError } from '../errors.js';
+import { errnoIn, explainErrno, isErrno } from '../fs/errno.js';
+import { FileChanged, writeAtomic } from '../fs/atomic.js';
 import { isInside } from '../fs/walk.js';
 import { AFTER_BREAK, LINE_BREAK } from '../formats/text.js';
 import type { Change, Fix } from './types.js';
@@ -10,6 +11,8 @@ import type { Change, Fix } from './types.js';
 export interface FileEdit {
   file: string;
   before: string | undefined;
+  /** The bytes `before` was read from; null when there was no file, undefined when it could not be read. */
+  read?: Buffer | null;
   after: string;
   /** Mode to set after writing, when a chmod change asks for one. */
   mode?: number;
@@ -61,6 +64,7 @@ export function planFixes(
       let text: string | undefined;
       let regular = true;
       let refuse: string | undefined;
+      let read: Buffer | null | undefined;
       try {
         // A FIFO or a device is not a file a fix may read or replace (reading a FIFO waits forever).
         regular = statSync(file).isFile();
@@ -68,8 +72,10 @@ export function planFixes(
         // Decoded, a byte that is not UTF-8 becomes U+FFFD: written back, what it was is lost for good.
         if (bytes && !isUtf8(bytes)) refuse = NOT_UTF8;
         text = bytes?.toString('utf8');
-      } catch {
+        read = bytes;
+      } catch (err) {
         text = undefined;
+        if (isErrno(err) && err.code === 'ENOENT') read = null;
       }
       const bom = text?.charCodeAt(0) === 0xfeff;
       const body = bom ? text!.slice(1) : text;
@@ -89,7 +95,7 @@ export function planFixes(
         regular,
         ...(refuse ? { refuse } : {}),
         taken: [],
-        edit: { file, before: text, after: text ?? '', fixes: [], modeBefore },
+        edit: { file, before: text, ...(read === undefined ? {} : { read }), after: text ?? '', fixes: [], modeBefore },
         replaces: [],
         appends: [],
       };
@@ -180,26 +186,55 @@ function fits(c: Change, f: { lines?: string[]; regular: boolean; taken: [number
   return current === c.expect;
 }
 
+/** A planned edit that was not written, and why. */
+export interface UnwrittenEdit {
+  edit: FileEdit;
+  reason: string;
+}
+
 /**
- * Write planned edits, each file whole through writeAtomic (a killed run leaves whole files). A symlink is written
- * through to its target when that lies inside the skill, and so are files in a symlinked folder; every target is
- * checked before anything is written, and one outside the skill stops the run (E_INVALID) with nothing written.
+ * Write planned edits, each file whole through writeAtomic (a killed run leaves whole files), and only while it
+ * still holds what the edit was planned from: an edit made since (an editor's save) is never written over. A symlink
+ * is written through to its target when that lies inside the skill, and so are files in a symlinked folder; every
+ * target is checked before anything is written, and one outside the skill stops the run (E_INVALID) with nothing
+ * written. A file not written (it cannot be, or it changed since it was read) or whose mode cannot be set does not
+ * stop the others: it is returned, with the reason.
  */
-export function writeEdits(edits: FileEdit[]): void {
+export function writeEdits(edits: FileEdit[]): UnwrittenEdit[] {
   const targets = edits.map((e) => writeTarget(e.file, e.root ?? dirname(e.file)));
+  const unwritten: UnwrittenEdit[] = [];
   edits.forEach((e, i) => {
     const target = targets[i]!;
-    if (e.before === undefined || e.after !== e.before) writeAtomic(target, e.after, { mode: e.modeBefore });
+    try {
+      if (e.before === undefined || e.after !== e.before)
+        writeAtomic(target, e.after, {
+          mode: e.modeBefore,
+          ...(e.read === undefined ? {} : { unlessChanged: e.read }),
+        });
+    } catch (err) {
+      const reason =
+        err instanceof FileChanged
+          ? 'it changed while lint was running; run lint --fix again'
+          : `cannot write it: ${why(err)}; it was left as it was`;
+      return unwritten.push({ edit: e, reason });
+    }
     if (e.mode !== undefined) {
       try {
         chmodSync(target, e.mode);
       } catch (err) {
-        throw new SkillsError('E_IO', `cannot change the mode of ${e.file}: ${(err as Error).message}`, {
-          cause: err,
-        });
+        unwritten.push({ edit: e, reason: `cannot change its mode: ${why(err)}` });
       }
     }
   });
+  return unwritten;
+}
+
+/** What an error of a write says, without the path (the report names the file). */
+function why(err: unknown): string {
+  const errno = errnoIn(err);
+  if (errno) return explainErrno(errno).reason;
+  if (isSkillsError(err)) return err.message;
+  throw err;
 }
 
 /** Where a fix of `file` writes: the file itself, or the real file a symlink leads to when that is inside `root`. */

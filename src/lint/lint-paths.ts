@@ -60,6 +60,8 @@ export interface LintRun {
   preview: FileEdit[];
   /** The fixes of the findings left that no --fix applies, and why; their findings are not marked fixable. */
   notFixed: NotFixedRecord[];
+  /** With `fix`: the fixes of files that could not be written, and why (the run's other fixes were written). */
+  notWritten: NotFixedRecord[];
   /** Set when the search for skills stopped at its limits (skill/discover.ts): what was cut. */
   cut?: string;
   /** Folders the search could not read (skill/discover.ts's links): their skills were not linted. */
@@ -146,6 +148,9 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   // --fix rewrites files, and every pass lints every skill afresh: the last pass's results are the ones kept.
   let { reports, outside, cached } = await run(!options.fix);
   const fixed: FixRecord[] = [];
+  const notWritten: NotFixedRecord[] = [];
+  // Files a pass could not write: later passes leave their fixes alone.
+  const unwritable = new Set<string>();
   let preview: FileEdit[] = [];
   // The plan of the findings in `reports`: with or without --fix, it says which fixes no pass would apply.
   let plan: ReturnType<typeof planFixes> | undefined;
@@ -153,15 +158,21 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
     // What an earlier run killed mid-write left (temp files of ours, of dead processes) goes before this one writes.
     for (const r of reports) cleanLeftoversBelow(r.skill.root);
     for (let pass = 0; pass < MAX_PASSES; pass++) {
-      plan = planFixes(...fixesOf(reports));
+      plan = planFixes(...fixesOf(reports, unwritable));
       if (plan.applied.length === 0) break;
-      writeEdits(plan.edits);
-      for (const e of plan.edits) for (const description of e.fixes) fixed.push({ file: e.file, description });
+      const failed = new Map(writeEdits(plan.edits).map((u) => [u.edit, u.reason]));
+      for (const e of plan.edits) {
+        const reason = failed.get(e);
+        if (reason !== undefined) unwritable.add(e.file);
+        for (const description of e.fixes)
+          if (reason === undefined) fixed.push({ file: e.file, description });
+          else notWritten.push({ file: e.file, description, reason });
+      }
       ({ reports, outside, cached } = await run(false));
       plan = undefined;
     }
   }
-  plan ??= planFixes(...fixesOf(reports));
+  plan ??= planFixes(...fixesOf(reports, unwritable));
   if (options.fixDryRun) preview = plan.edits;
   cache?.save();
   results?.save();
@@ -173,7 +184,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   const notFixed = plan.refused.map((r) => ({ file: r.file, description: r.fix.description, reason: r.reason }));
   const explicit = new Set<string>();
   for (const [id, setting] of resolveSettings(config)) if (setting.severity !== undefined) explicit.add(id);
-  return { reports, outside, fixed, preview, notFixed, explicit, cached, unread, ...(cut ? { cut } : {}) };
+  return { reports, outside, fixed, preview, notFixed, notWritten, explicit, cached, unread, ...(cut ? { cut } : {}) };
 }
 
 /**
@@ -225,10 +236,15 @@ async function lintKept(
   return hits;
 }
 
-/** The fixes of the findings, and the skill each belongs to (a fix writes nothing outside its skill). */
-function fixesOf(reports: LintReport[]): [Fix[], (fix: Fix) => string | undefined] {
+/**
+ * The fixes of the findings, less those that change a file of `skip`, and the skill each belongs to (a fix writes
+ * nothing outside its skill).
+ */
+function fixesOf(reports: LintReport[], skip: Set<string>): [Fix[], (fix: Fix) => string | undefined] {
   const roots = new Map<Fix, string>();
-  for (const r of reports) for (const d of r.diagnostics) if (d.fix) roots.set(d.fix, r.skill.root);
+  for (const r of reports)
+    for (const d of r.diagnostics)
+      if (d.fix && !d.fix.changes.some((c) => skip.has(c.file))) roots.set(d.fix, r.skill.root);
   return [[...roots.keys()], (fix) => roots.get(fix)];
 }
 

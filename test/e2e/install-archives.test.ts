@@ -3,13 +3,14 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { spawnSync } from 'node:child_process';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { execa } from 'execa';
 import { parseLockfile } from '../../src/formats/lockfile.js';
 import { PROJECT_LOCK } from '../../src/install/lock.js';
 import { LOCK_OWNER, LOCK_STALE_MS } from '../../src/registry/file-lock.js';
 import { folderIntegrity } from '../../src/registry/integrity.js';
-import { BIN, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, runCli, runMeasured, tempFolders } from '../helpers/cli.js';
 import { type TreeSpec, skillMd, snapshot, writeTree } from '../helpers/tree.js';
 
 // Archives as users download them: GitHub release tarballs and "Download ZIP", git archive, Finder zips. Each is
@@ -359,6 +360,26 @@ describe('skills install: archives made by everyday tools (built CLI)', () => {
     expect(readFileSync(join(project, 'skills/zipped/references/r.md'), 'utf8')).toBe('# R\n');
     expect(sourcesOf(project)).toEqual({ 'from-tar': 'archive:from-tar.tar', zipped: 'archive:zipped.skill' });
   });
+
+  it('installs a GNU-format .tgz followed by 64 MiB of zeros in about the time and memory of its content (node-tar copied all it held past the end for each piece)', () => {
+    const project = fresh('project');
+    const src = fresh('src');
+    writeTree(join(src, 'zeros'), { 'SKILL.md': skillText('zeros', '1.0.0'), 'references/r.md': '# R\n' });
+    // GNU tar's own format (a header node-tar reads, not the plain reader), then zeros after its end, gzipped.
+    const tarred = spawnSync('tar', ['--format=gnu', '-cf', '-', 'zeros'], { cwd: src, maxBuffer: 1 << 20 });
+    expect(tarred.status).toBe(0);
+    writeFileSync(join(project, 'zeros.tgz'), gzipSync(Buffer.concat([tarred.stdout, Buffer.alloc(64 << 20)])));
+    const r = runMeasured(['install', 'zeros.tgz', '--into', 'skills'], project, fresh('probe'), {
+      SKILLS_REGISTRY: join(fresh(), 'registry'),
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(project, 'skills/zeros/SKILL.md'), 'utf8')).toBe(skillText('zeros', '1.0.0'));
+    expect(readFileSync(join(project, 'skills/zeros/references/r.md'), 'utf8')).toBe('# R\n');
+    // Under 100 MB and a second here; before, 380 MB and 18 s (the time grew as the square of the zeros).
+    expect(r.peak).toBeLessThan(200 * 1024 * 1024);
+    expect(r.ms).toBeLessThan(10_000);
+  }, 60_000);
 
   it("says that an archive's .env is left out (secrets are never installed), and keeps .env.example", async () => {
     const project = fresh('project');

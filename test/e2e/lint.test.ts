@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { ROOT, runCli, tempDir, withSmallFileLimit } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 const good = (name: string, extra = '') =>
@@ -212,6 +213,80 @@ describe('skills lint (built CLI)', () => {
       ]);
       expect(readFileSync(join(dir, 'g/SKILL.md'))).toEqual(colon);
     }));
+
+  it('writes every fix it can when one file cannot be written, reports both, and exits 2 at the end', () =>
+    inTemp(async (dir) => {
+      // Under ulimit -f 1 (1 KiB) the small a1 is rewritten and the big z9 fails (EFBIG), as root too.
+      const colon = (name: string, body: string) =>
+        `---\nname: ${name}\ndescription: Use when: you need ${name} done well\n---\n${body}`;
+      const reset = () => {
+        writeFileSync(join(dir, 'h/a1/SKILL.md'), colon('a1', 'body\n'));
+        writeFileSync(join(dir, 'h/z9/SKILL.md'), colon('z9', 'Follow these steps.\n'.repeat(80)));
+      };
+      writeTree(dir, { 'h/a1/.keep': '', 'h/z9/.keep': '' });
+      reset();
+      const home = join(dir, 'home');
+      const r = await withSmallFileLimit(['lint', '--fix', '--no-cache', 'h'], dir, home);
+      expect(r.stdout).toMatch(/^fixed {2}h\/a1\/SKILL\.md: quote the value of description/m);
+      expect(r.stdout).toMatch(
+        /^not fixed {2}h\/z9\/SKILL\.md: quote the value of description.*: cannot write it: .*\(EFBIG\); it was left as it was$/m,
+      );
+      expect(r.stderr).toContain(
+        'error: lint --fix left 1 file unwritten; its fixes are listed above as not fixed, with the reason',
+      );
+      expect(r.exitCode).toBe(2);
+      expect(readFileSync(join(dir, 'h/a1/SKILL.md'), 'utf8')).toContain(
+        'description: "Use when: you need a1 done well"',
+      );
+      expect(readFileSync(join(dir, 'h/z9/SKILL.md'), 'utf8')).toBe(colon('z9', 'Follow these steps.\n'.repeat(80)));
+      reset();
+      const j = await withSmallFileLimit(['lint', '--fix', '--no-cache', '--json', 'h'], dir, home);
+      expect(j.exitCode).toBe(2);
+      const doc = JSON.parse(j.stdout);
+      expect(doc.fixed).toEqual([{ file: join(dir, 'h/a1/SKILL.md'), description: expect.stringContaining('quote') }]);
+      expect(doc.notWritten).toEqual([
+        {
+          file: join(dir, 'h/z9/SKILL.md'),
+          description: expect.stringContaining('quote'),
+          reason: expect.stringContaining('(EFBIG)'),
+        },
+      ]);
+    }));
+
+  it(
+    'never writes over a file another process changed after lint read it: that fix is not made, exit 2, no line lost',
+    () =>
+      inTemp(async (dir) => {
+        const colon = (name: string) =>
+          `---\nname: ${name}\ndescription: Use when: the user needs ${name} done\n---\n# T\n\nbody\n`;
+        const tree: Record<string, string> = {};
+        for (let i = 0; i < 300; i++) tree[`lu/s${String(i).padStart(3, '0')}/SKILL.md`] = colon(`s${i}`);
+        // Planned last, so read last and written after the 300 others: another writer appends to it meanwhile.
+        tree['lu/zz/SKILL.md'] = colon('zz');
+        writeTree(dir, tree);
+        const target = join(dir, 'lu/zz/SKILL.md');
+        const stop = join(dir, 'stop');
+        const appender = execa(process.execPath, [
+          '-e',
+          `const fs = require('node:fs'); let n = 0;
+         const tick = () => { if (fs.existsSync(${JSON.stringify(stop)})) return console.log(n);
+           fs.appendFileSync(${JSON.stringify(target)}, 'edit ' + ++n + '\\n'); setTimeout(tick, 2); };
+         tick();`,
+        ]);
+        while (!readFileSync(target, 'utf8').includes('edit 1\n')) await new Promise((r) => setTimeout(r, 5));
+        const r = await runCli(['lint', '--fix', '--no-cache', 'lu'], { cwd: dir, timeout: 120_000 });
+        writeFileSync(stop, '');
+        const appended = Number((await appender).stdout);
+        const edits = readFileSync(target, 'utf8').match(/^edit \d+$/gm) ?? [];
+        expect(edits).toEqual(Array.from({ length: appended }, (_, i) => `edit ${i + 1}`));
+        expect(r.stdout).toMatch(/^fixed {2}lu\/s299\/SKILL\.md: quote the value of description/m);
+        expect(r.stdout).toMatch(
+          /^not fixed {2}lu\/zz\/SKILL\.md: quote the value of description.*: it changed while lint was running; run lint --fix again$/m,
+        );
+        expect(r.exitCode).toBe(2);
+      }),
+    180_000,
+  );
 
   it('fixes a manifest: adds missing .env.example entries and turns backslashes in references into slashes', () =>
     inTemp(async (dir) => {

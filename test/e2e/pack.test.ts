@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, 
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { BIN, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, EXAMPLES, runCli, runMeasured, tempFolders } from '../helpers/cli.js';
 import { git } from '../helpers/git-repos.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
@@ -161,23 +161,14 @@ describe('skills pack (built CLI)', () => {
     });
     mkdirSync(join(cwd, 'huge/assets'));
     writeFileSync(join(cwd, 'huge/assets/blob.bin'), randomBytes(size));
-    // The CLI's own peak resident memory (kB on Linux), written when it exits: a dry run reads no file.
-    const probe = join(cwd, 'probe.cjs');
-    writeFileSync(
-      probe,
-      "process.on('exit', () => require('node:fs').writeFileSync(process.env.RSS_OUT, String(process.resourceUsage().maxRSS)));\n",
-    );
-    const peak = (args: string[], out: string) => {
-      const r = spawnSync(process.execPath, ['--require', probe, BIN, ...args], {
-        cwd,
-        env: { ...process.env, NO_COLOR: '1', RSS_OUT: join(cwd, out) },
-        encoding: 'utf8',
-      });
+    // The CLI's own peak resident memory: a dry run reads no file.
+    const peak = (args: string[]) => {
+      const r = runMeasured(args, cwd, cwd);
       expect(r.status, r.stderr).toBe(0);
-      return Number(readFileSync(join(cwd, out), 'utf8')) * 1024;
+      return r.peak;
     };
-    const base = peak(['pack', 'huge', '--dry-run'], 'dry.txt');
-    const packed = peak(['pack', 'huge', '--out', 'dist', '-q'], 'packed.txt');
+    const base = peak(['pack', 'huge', '--dry-run']);
+    const packed = peak(['pack', 'huge', '--out', 'dist', '-q']);
     expect(packed - base).toBeLessThan(size / 2);
     const archive = join(cwd, 'dist/huge-1.0.0.tgz');
     expect(existsSync(archive)).toBe(true);

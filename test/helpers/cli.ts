@@ -1,5 +1,17 @@
 import { execa } from 'execa';
-import { chmodSync, chownSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -57,6 +69,33 @@ export const withSmallFileLimit = (args: string[], cwd: string, home: string) =>
     reject: false,
     stdin: 'ignore',
   });
+
+/**
+ * The built CLI run to its end (spawnSync) with its own peak resident memory in bytes (Linux's maxRSS, written as it
+ * exits by a preload in `dir`) and the time it took.
+ */
+export function runMeasured(
+  args: string[],
+  cwd: string,
+  dir: string,
+  env: Record<string, string> = {},
+): { status: number | null; stderr: string; peak: number; ms: number } {
+  const probe = join(dir, 'rss-probe.cjs');
+  const out = join(dir, `rss-${Date.now()}-${Math.random()}.txt`);
+  writeFileSync(
+    probe,
+    "process.on('exit', () => require('node:fs').writeFileSync(process.env.RSS_OUT, String(process.resourceUsage().maxRSS)));\n",
+  );
+  const started = Date.now();
+  const r = spawnSync(process.execPath, ['--require', probe, BIN, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1', ...env, RSS_OUT: out },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const ms = Date.now() - started;
+  return { status: r.status, stderr: r.stderr, peak: Number(readFileSync(out, 'utf8')) * 1024, ms };
+}
 
 /** A fresh temp folder, removed by the returned function. */
 export function tempDir(prefix = 'skills-test-'): { dir: string; cleanup: () => void } {

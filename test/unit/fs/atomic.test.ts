@@ -13,6 +13,7 @@ import { mkdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import {
+  FileChanged,
   cleanLeftoversBelow,
   deadOwner,
   processAlive,
@@ -99,6 +100,26 @@ describe('writeAtomic and writeAll', () => {
       /: it is a folder, where a file was expected \(EISDIR\); the file was left as it was$/,
     );
     expect(readdirSync(dir)).toEqual(['taken']);
+  });
+
+  it('with unlessChanged, replaces only a file that still holds those bytes (null: still absent); else FileChanged, nothing written', () => {
+    const dir = fresh();
+    const file = join(dir, 'f.md');
+    writeFileSync(file, 'abc\n');
+    const read = readFileSync(file);
+    // As many bytes, written within the kernel's tick: a stamp of size and times could miss it; the bytes do not.
+    writeFileSync(file, 'abd\n');
+    expect(() => writeAtomic(file, 'fixed\n', { unlessChanged: read })).toThrow(FileChanged);
+    expect(() => writeAtomic(file, 'fixed\n', { unlessChanged: read })).toThrow(`${file} changed since it was read`);
+    expect(readFileSync(file, 'utf8')).toBe('abd\n');
+    writeAtomic(file, 'fixed\n', { unlessChanged: readFileSync(file) });
+    expect(readFileSync(file, 'utf8')).toBe('fixed\n');
+    const made = join(dir, 'new.env');
+    writeFileSync(made, 'B=\n');
+    expect(() => writeAtomic(made, 'A=\n', { unlessChanged: null })).toThrow(FileChanged);
+    expect(readFileSync(made, 'utf8')).toBe('B=\n');
+    writeAtomic(join(dir, 'other.env'), 'A=\n', { unlessChanged: null });
+    expect(readdirSync(dir).sort()).toEqual(['f.md', 'new.env', 'other.env']);
   });
 
   it('writeAll names the file in a failure that would not', () => {

@@ -84,6 +84,23 @@ describe('planFixes / writeEdits', () => {
     expect(readFileSync(more, 'utf8')).toBe('A=1\nB=\n');
   });
 
+  it('writes no file changed since it was planned (an editor saved it): that edit is returned with the reason, the others written', () => {
+    const a = file('a: b\n');
+    const b = file('a: b\n');
+    const quote = (f: string) => ({
+      description: 'quote',
+      changes: [{ kind: 'replace' as const, file: f, line: 1, expect: 'a: b', text: 'a: "b"' }],
+    });
+    const { edits } = planFixes([quote(a), quote(b)]);
+    writeFileSync(b, 'a: c\n');
+    const unwritten = writeEdits(edits);
+    expect(unwritten).toEqual([
+      { edit: expect.objectContaining({ file: b }), reason: 'it changed while lint was running; run lint --fix again' },
+    ]);
+    expect(readFileSync(a, 'utf8')).toBe('a: "b"\n');
+    expect(readFileSync(b, 'utf8')).toBe('a: c\n');
+  });
+
   it('plans nothing when nothing changes', () => {
     const f = file('a\n');
     chmodSync(f, 0o755);
