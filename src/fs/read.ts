@@ -49,6 +49,15 @@ export function readBoundedBytes(
 }
 
 /**
+ * A regular file's text (UTF-8), as readFileSync reads it, but never waiting on a FIFO: a file in a project or a
+ * registry (a lockfile, a journal) may be a stranger's, and a FIFO, a device or a folder there is refused with
+ * openRegularFile's E_IO. open()'s errors (ENOENT …) are thrown as they are.
+ */
+export function readRegularText(file: string): string {
+  return readBoundedBytes(file, Number.POSITIVE_INFINITY).bytes!.toString('utf8');
+}
+
+/**
  * The first `size` bytes of an open file (fewer when it ends sooner), read from its start. `unpooled`: in a buffer of
  * its own, not a slice of Node's shared pool, for bytes kept long after (a small pooled slice keeps the whole pool).
  */

@@ -45,14 +45,15 @@ export function ownFolder(dir: string, uid: number | undefined): boolean {
 
 /**
  * The bytes of a cache file of `uid`'s in a folder of its own, or undefined: a missing, foreign, linked, shared or
- * larger than `maxBytes` file is not read.
+ * larger than `maxBytes` file is not read, nor one that is not a regular file (a FIFO, which is not waited on).
  */
 export function readOwnBytes(file: string, maxBytes: number, uid: number | undefined): Buffer | undefined {
   if (!ownFolder(dirname(file), uid)) return undefined;
   let fd: number | undefined;
   try {
-    // Not through a symlink; checked on the open file, so that what is checked is what is read.
-    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    // Not through a symlink, and not waiting for a writer (a FIFO); checked on the open file, so that what is
+    // checked is what is read: a FIFO or a device is no cache.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
     const st = fstatSync(fd);
     if (!st.isFile() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0 || st.size > maxBytes)
       return undefined;

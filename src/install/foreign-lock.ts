@@ -6,6 +6,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { isInside, present } from '../fs/walk.js';
 import { LOCKFILE_NAME } from '../formats/lockfile.js';
 import { SIDE_LOCKFILE_NAME, foreignSource, parseForeignLock, type ForeignEntry } from '../formats/foreign-lock.js';
+import { readRegularText } from '../fs/read.js';
 
 /** The other tool's lock beside ours, when ours is the side lock: its entries; else undefined. */
 export function foreignLockBeside(lockfile: string): { file: string; entries: ForeignEntry[] } | undefined {
@@ -13,7 +14,7 @@ export function foreignLockBeside(lockfile: string): { file: string; entries: Fo
   const file = join(dirname(lockfile), LOCKFILE_NAME);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularText(file);
   } catch {
     return undefined;
   }
@@ -24,7 +25,7 @@ export function foreignLockBeside(lockfile: string): { file: string; entries: Fo
 /** True when the file is the other tool's lock (a file that cannot be read or parsed is not). */
 export function isForeignLock(file: string): boolean {
   try {
-    return parseForeignLock(readFileSync(file, 'utf8')) !== undefined;
+    return parseForeignLock(readRegularText(file)) !== undefined;
   } catch {
     return false;
   }

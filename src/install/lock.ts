@@ -1,5 +1,4 @@
 // skills-lock.json: found, read, and the paths it keeps.
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { LOCKFILE_NAME, parseLockfile, type Lockfile } from '../formats/lockfile.js';
@@ -8,6 +7,7 @@ import { isForeignLock } from './foreign-lock.js';
 import { present } from '../fs/walk.js';
 import { projectChain } from '../skill/folders.js';
 import { acquireLock } from '../registry/file-lock.js';
+import { readRegularText } from '../fs/read.js';
 
 /** The lock folder that serialises the commands that read and write one skills-lock.json (beside it, hidden). */
 export const PROJECT_LOCK = `.${LOCKFILE_NAME}.lock`;
@@ -75,7 +75,7 @@ export function globalLockfile(home: string, env: Record<string, string | undefi
 export function readLockfile(file: string): Lockfile | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularText(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });

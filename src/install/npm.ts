@@ -4,8 +4,8 @@
 // prepared as any other source. Each is locked as `npm:<package>` with its version, tarball URL and integrity.
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SkillsError } from '../errors.js';
-import type { RemoteSource } from '../formats/install-source.js';
+import { SkillsError, isSkillsError } from '../errors.js';
+import { redactUrl, type RemoteSource } from '../formats/install-source.js';
 import { formatLockSource, parseLockSource, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import { loadNpmConfig } from '../fetch/npm-config.js';
 import { needCache } from '../fetch/cache.js';
@@ -14,7 +14,7 @@ import { idOfPackage, resolveNpmRequests, type NpmHeld } from '../resolve/from-n
 import { isUnversioned, registryVersion } from '../registry/unversioned.js';
 import type { Resolution } from '../resolve/types.js';
 import type { Gathered } from './remote.js';
-import { classifySource, prepareArchived, unpackArchive, type Scratch } from './sources.js';
+import { classifySource, prepareArchived, relabelError, relabeler, unpackArchive, type Scratch } from './sources.js';
 import type { InstallOptions, InvalidSource, Prepared } from './types.js';
 
 const fetchOptions = (options: Pick<InstallOptions, 'cwd' | 'env'>): NpmFetchOptions => ({
@@ -26,6 +26,7 @@ async function preparePackage(
   name: string,
   version: string,
   integrity: string | undefined,
+  tarball: string | undefined,
   typed: string,
   o: NpmFetchOptions,
   options: InstallOptions,
@@ -39,7 +40,12 @@ async function preparePackage(
   mkdirSync(dir);
   const file = join(dir, `${name.replace('/', '-').replace(/^@/, '')}-${version}.tgz`);
   writeFileSync(file, bytes);
-  const found = await unpackArchive(file, typed, scratch, options);
+  let found;
+  try {
+    found = await unpackArchive(file, typed, scratch, options);
+  } catch (err) {
+    throw aboutTarball(err, file, name, version, tarball);
+  }
   if (found.length !== 1)
     throw new SkillsError(
       'E_INVALID',
@@ -66,6 +72,25 @@ async function preparePackage(
     }
   }
   return asPackageVersion(await prepareArchived(a, typed, '', false, version), name, version, warnings);
+}
+
+/**
+ * An error of the archive reader about a package's tarball (an entry with `..`, a link, a bomb), told by the package
+ * and its tarball's URL rather than by the scratch file it was written to (gone by the time it is read), with a hint
+ * for a package: its publisher made it, not skills pack.
+ */
+function aboutTarball(err: unknown, file: string, name: string, version: string, tarball?: string): unknown {
+  if (!isSkillsError(err) || !err.message.includes(file)) return err;
+  const label = `npm:${name}@${version}${tarball === undefined ? '' : ` (${redactUrl(tarball)})`}`;
+  return relabelError(
+    err.code === 'E_INVALID'
+      ? new SkillsError(err.code, err.message, {
+          cause: err,
+          hint: `the publisher of ${name} made a tarball that skills will not unpack: install another version, and tell them (npm view ${name} bugs)`,
+        })
+      : err,
+    relabeler(file, label, ''),
+  );
 }
 
 /**
@@ -130,7 +155,8 @@ export async function gatherNpm(
     const name = doc.name;
     const v = doc.versions[r.version]!;
     const typed = `${name}@${r.version}`;
-    const p = await preparePackage(name, r.version, v.dist.integrity, typed, o, options, scratch, warnings);
+    const { integrity, tarball } = v.dist;
+    const p = await preparePackage(name, r.version, integrity, tarball, typed, o, options, scratch, warnings);
     if ('diagnostics' in p) {
       found.push(p);
       continue;
@@ -189,5 +215,6 @@ export async function replayNpm(
   scratch: Scratch,
 ): Promise<Prepared | InvalidSource> {
   const o = fetchOptions(options);
-  return preparePackage(name, entry.version, entry.tarballIntegrity, `${name}@${entry.version}`, o, options, scratch);
+  const { version, tarballIntegrity, tarball } = entry;
+  return preparePackage(name, version, tarballIntegrity, tarball, `${name}@${version}`, o, options, scratch);
 }

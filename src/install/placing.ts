@@ -8,12 +8,13 @@
 //   the folders come to match the lock.
 // An install whose lock text does not change (nothing new, or --frozen) commits when its journal is written.
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, rmSync } from 'node:fs';
+import { realpathSync, rmSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { tempStem, writeAtomic } from '../fs/atomic.js';
 import { afterCleanup } from '../fs/errno.js';
 import { firstMissing, isInside, present, removeEmptyUpTo } from '../fs/walk.js';
 import { STAGING_PREFIX, removeEntry, swapIn } from './places.js';
+import { readRegularText } from '../fs/read.js';
 
 /** A copy written under its staging name, waiting for its rename to `target`. */
 export interface Staged {
@@ -101,7 +102,7 @@ export class Placing {
 /** True when `file` holds `text` (as its digest says). */
 function textIs(file: string, text: string): boolean {
   try {
-    return digest(readFileSync(file, 'utf8')) === digest(text);
+    return digest(readRegularText(file)) === digest(text);
   } catch {
     return false;
   }
@@ -123,7 +124,7 @@ export function recoverPlacing(lockfile: string, base: string): 'finished' | 'un
   const file = journalOf(lockfile);
   let journal: Journal;
   try {
-    journal = JSON.parse(readFileSync(file, 'utf8')) as Journal;
+    journal = JSON.parse(readRegularText(file)) as Journal;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     // A journal that cannot be read was never completely written (it is written whole, by rename): nothing was
@@ -133,7 +134,7 @@ export function recoverPlacing(lockfile: string, base: string): 'finished' | 'un
   }
   let lock: string | undefined;
   try {
-    lock = readFileSync(lockfile, 'utf8');
+    lock = readRegularText(lockfile);
   } catch {
     lock = undefined;
   }

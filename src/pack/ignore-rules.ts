@@ -6,11 +6,14 @@ import { isAbsolute, join, posix, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { SkillsError } from '../errors.js';
 import { readBounded } from '../fs/read.js';
+import { mib } from '../fs/archive-entries.js';
 import type { Skill } from '../model/skill.js';
 
 /** The ignore file of a skill's folder that replaces its .gitignore for pack: gitignore syntax. */
 export const IGNORE_FILE = '.skillignore';
 const GIT_IGNORE = '.gitignore';
+/** The largest ignore file read: one larger stops the pack (E_CONFIG) rather than be read in part or not at all. */
+const MAX_IGNORE_FILE = 1024 * 1024;
 
 /** The rules of one folder of the skill. */
 export interface IgnoreLevel {
@@ -30,22 +33,32 @@ export interface IgnoreRuleAt {
 
 /**
  * The rules of the folder `dir` (`rel` below the skill's root), from the listing `names`: its .skillignore, else its
- * .gitignore, else none. An ignore file that cannot be read stops the pack (E_IO): a rule unread could let a secret in.
+ * .gitignore, else none. An ignore file that cannot be read (E_IO) or is over 1 MiB (E_CONFIG) stops the pack: a rule
+ * unread could let a secret in.
  */
 export function ignoreLevel(dir: string, rel: string, names: Dirent[]): IgnoreLevel | undefined {
   const has = (n: string) => names.some((d) => d.name === n && (d.isFile() || d.isSymbolicLink()));
   const name = has(IGNORE_FILE) ? IGNORE_FILE : has(GIT_IGNORE) ? GIT_IGNORE : undefined;
   if (name === undefined) return undefined;
   const abs = join(dir, name);
-  let text: string;
+  let read;
   try {
-    text = readBounded(abs, 1024 * 1024).text ?? '';
+    read = readBounded(abs, MAX_IGNORE_FILE);
   } catch (err) {
     throw new SkillsError('E_IO', `cannot read ${abs}: ${(err as Error).message}; nothing was packed`, {
       cause: err,
       hint: `make it a readable file of rules, or remove it`,
     });
   }
+  const { text } = read;
+  if (text === undefined)
+    throw new SkillsError(
+      'E_CONFIG',
+      `${abs} is ${read.tooLarge} bytes, over the ${mib(MAX_IGNORE_FILE)} an ignore file is read to; nothing was packed`,
+      {
+        hint: 'a rule unread could let a secret in: shorten it (a rule for a folder covers all below it), or remove it',
+      },
+    );
   const ig = ignore().add(text.split(/\r?\n/).map((pattern, i) => ({ pattern, mark: String(i + 1) })));
   return { base: rel, file: rel === '' ? name : `${rel}/${name}`, ig };
 }

@@ -13,31 +13,24 @@ import {
   openSync,
   readFileSync,
   readSync,
-  readdirSync,
   readlinkSync,
   realpathSync,
   renameSync,
   rmSync,
   statSync,
 } from 'node:fs';
-import { basename, join, posix, resolve } from 'node:path';
+import { basename, join, posix, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 import { GATHER, gathered, portableGzipHeader } from './gzip-stream.js';
 import type { Skill } from '../model/skill.js';
 import { SkillsError } from '../errors.js';
-import { isInside, isMacFile, isNeverKept } from '../fs/walk.js';
+import { isInside, isNeverKept } from '../fs/walk.js';
 import { notUtf8Failure } from '../fs/byte-names.js';
-import { isLeftover, syncDir, syncFile, tempName } from '../fs/atomic.js';
+import { leftOutBy, listFolder, realPlaceJudge, type LeftOut } from './left-out.js';
+import { syncDir, syncFile, tempName } from '../fs/atomic.js';
 import { afterCleanup, errnoIn, explainErrno } from '../fs/errno.js';
-import {
-  IGNORE_FILE,
-  ignoreLevel,
-  ignoredBy,
-  requiredFiles,
-  type IgnoreLevel,
-  type IgnoreRuleAt,
-} from './ignore-rules.js';
+import { IGNORE_FILE, ignoreLevel, requiredFiles, type IgnoreLevel, type IgnoreRuleAt } from './ignore-rules.js';
 
 export { IGNORE_FILE } from './ignore-rules.js';
 
@@ -67,7 +60,18 @@ export interface PackPlan {
   ignored: string[];
   /** Temp files an interrupted write of skills left (`.SKILL.md.tmp-w.<pid>.<hex>`): never packed. */
   leftovers: string[];
+  /** Links (and what is below a link to a folder) left out as what they lead to is: to .env, into an ignored folder. */
+  linked: LinkLeftOut[];
   unpackedSize: number;
+}
+
+/** A path reached through a link, left out as what it leads to is; also listed in secrets, ignored or leftovers. */
+export interface LinkLeftOut {
+  path: string;
+  /** What is left out where it leads: the target, or the folder above it that is (forward slashes). */
+  target: string;
+  /** Why, as the end of a sentence: `and secrets are never packed`, `which .skillignore:1 ("secrets/") leaves out`. */
+  reason: string;
 }
 
 export interface PackResult extends PackPlan {
@@ -93,7 +97,6 @@ export interface PackOptions {
 }
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const isSecret = (name: string) => /^\.env(\..+)?$/.test(name) && !/^\.env\.(example|sample|template)$/.test(name);
 
 /**
  * What goes into the archive of the skill at `root`: every file but .git, node_modules, macOS's .DS_Store and ._*,
@@ -109,17 +112,13 @@ export async function planPack(
 ): Promise<PackPlan> {
   const realRoot = realpathSync.native(root);
   const excluded = new Set(exclude.map((p) => resolve(p)));
-  const plan: PackPlan = { files: [], dirs: [], secrets: [], ignored: [], leftovers: [], unpackedSize: 0 };
+  const plan: PackPlan = { files: [], dirs: [], secrets: [], ignored: [], leftovers: [], linked: [], unpackedSize: 0 };
   // Real folders on the way down, so a symlink to a folder above itself is a cycle, not an endless walk.
   const stack: string[] = [];
+  const judge = realPlaceJudge(realRoot);
   const visit = (dir: string, rel: string, real: string, above: IgnoreLevel[]) => {
     stack.push(real);
-    let list;
-    try {
-      list = readdirSync(dir, { withFileTypes: true });
-    } catch (err) {
-      throw new SkillsError('E_IO', `cannot read ${dir}: ${(err as Error).message}`, { cause: err });
-    }
+    const list = listFolder(dir);
     const own = ignoreLevel(dir, rel, list);
     const levels = own ? [...above, own] : above;
     let kept = 0;
@@ -162,20 +161,20 @@ export async function planPack(
       } else if (!isDir && !d.isFile()) {
         continue; // sockets, FIFOs: nothing an archive should carry
       }
-      if (isDir ? isNeverKept(d.name, true) : isMacFile(d.name)) continue;
-      if (!isDir && isLeftover(d.name)) {
-        plan.leftovers.push(path);
-        continue;
-      }
-      if (!isDir && isSecret(d.name)) {
-        plan.secrets.push(path);
-        continue;
-      }
-      const rule = levels.length > 0 ? ignoredBy(levels, path, isDir) : undefined;
-      if (rule) {
-        const needed = required.find((r) => r === path || (isDir && r.startsWith(`${path}/`)));
-        if (needed !== undefined) throw ignoredRequired(root, needed, rule, needed !== path);
-        plan.ignored.push(path);
+      // An entry reached through a link is packed as what it leads to, so it is left out as that is (a link to .env).
+      const realRel = relative(realRoot, realPath).split(sep).join('/');
+      const there = realRel === path ? undefined : judge(realPath, isDir);
+      const leftOut = leftOutBy(d.name, path, isDir, levels) ?? there?.leftOut;
+      if (leftOut) {
+        if (there && leftOut === there.leftOut)
+          plan.linked.push({ path, target: there.target, reason: linkReason(leftOut) });
+        if (leftOut.why === 'leftover') plan.leftovers.push(path);
+        else if (leftOut.why === 'secret') plan.secrets.push(path);
+        else if (leftOut.why === 'ignored') {
+          const needed = required.find((r) => r === path || (isDir && r.startsWith(`${path}/`)));
+          if (needed !== undefined) throw ignoredRequired(root, needed, leftOut.rule, needed !== path);
+          plan.ignored.push(path);
+        }
         continue;
       }
       refuseName(abs, path, realRoot);
@@ -198,7 +197,17 @@ export async function planPack(
   plan.secrets.sort(byPath);
   plan.ignored.sort(byPath);
   plan.leftovers.sort(byPath);
+  plan.linked.sort((a, b) => byPath(a.path, b.path));
   return plan;
+}
+
+/** Why a link is left out, told by what it leads to. */
+function linkReason(leftOut: LeftOut): string {
+  if (leftOut.why === 'secret') return 'and secrets are never packed';
+  if (leftOut.why === 'leftover') return 'a temp file an interrupted write of skills left';
+  if (leftOut.why === 'never') return 'which is never packed';
+  const { file, line, pattern } = leftOut.rule;
+  return `which ${file}:${line} ("${pattern}") leaves out`;
 }
 
 /** A file the skill needs, left out by an ignore rule: refused, naming both, rather than packed without it. */
@@ -255,8 +264,10 @@ export async function packSkill(skill: Skill, options: PackOptions): Promise<Pac
   if (format === 'skill') refuseName(skill.root, `${basename(skill.root)}/`, skill.root);
   const warnings: string[] = [];
   if (format === 'tgz' && isUnversioned(skill)) warnings.push(unversionedWarning(skill));
-  for (const s of plan.secrets) warnings.push(`${s} left out: secrets are never packed`);
-  for (const s of plan.leftovers)
+  const linked = new Set(plan.linked.map((l) => l.path));
+  for (const l of plan.linked) warnings.push(`${l.path} left out: it leads to ${l.target}, ${l.reason}`);
+  for (const s of plan.secrets) if (!linked.has(s)) warnings.push(`${s} left out: secrets are never packed`);
+  for (const s of plan.leftovers.filter((p) => !linked.has(p)))
     warnings.push(`${s} left out: a temp file an interrupted write of skills left (skills lint --fix removes it)`);
   // What install would refuse is not packed.
   const limits = options.limits ?? DEFAULT_LIMITS;

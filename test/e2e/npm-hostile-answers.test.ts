@@ -1,20 +1,29 @@
 // Registry answers of a shape the npm API never gives: a search hit that is null, has no package or a name that is
 // not a string; keywords as a string; a packument whose versions are an array. Served from 127.0.0.1.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { Header } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempFolders } from '../helpers/cli.js';
 import { freePort } from '../helpers/git-repos.js';
-import { writeTree } from '../helpers/tree.js';
+import { skillMd, writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-npm-hostile-');
 /** What the registry answers for each path, as JSON. */
 const answers = new Map<string, unknown>();
+/** Tarballs served as they are, by path. */
+const tarballs = new Map<string, Buffer>();
 let url: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
   const server = createServer((req, res) => {
     const path = new URL(req.url!, 'http://x').pathname;
+    const tarball = tarballs.get(path);
+    if (tarball) return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(tarball);
     if (!answers.has(path)) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answers.get(path)));
   });
@@ -91,5 +100,86 @@ describe('skills outdated against a packument whose versions are a list', () => 
     expect(r.exitCode).toBe(2);
     expect(`${r.stdout}${r.stderr}`).not.toContain('up to date');
     expect(r.stderr).toContain('with no versions');
+  });
+});
+
+describe('an npm package whose tarball the archive reader refuses', () => {
+  /** A tar of `entries` (path, type, content or link target), gzipped. */
+  const tgz = (entries: { path: string; type?: 'File' | 'SymbolicLink'; body?: string; linkpath?: string }[]) => {
+    const blocks: Buffer[] = [];
+    for (const e of entries) {
+      const body = Buffer.from(e.body ?? '');
+      const b = Buffer.alloc(512);
+      const type = e.type ?? 'File';
+      const size = type === 'File' ? body.length : 0;
+      new Header({ path: e.path, type, size, mode: 0o644, mtime: new Date(0), linkpath: e.linkpath }).encode(b);
+      blocks.push(b);
+      if (size > 0) blocks.push(body, Buffer.alloc((512 - (size % 512)) % 512));
+    }
+    return gzipSync(Buffer.concat([...blocks, Buffer.alloc(1024)]));
+  };
+  /** The packument of @evil/upd at `version`, its tarball served at /t/upd-<version>.tgz. */
+  const serve = (version: string, bytes: Buffer) => {
+    const tarball = `${url}t/upd-${version}.tgz`;
+    tarballs.set(`/t/upd-${version}.tgz`, bytes);
+    const integrity = `sha512-${createHash('sha512').update(bytes).digest('base64')}`;
+    answers.set('/@evil%2fupd', {
+      name: '@evil/upd',
+      'dist-tags': { latest: version },
+      versions: { [version]: { name: '@evil/upd', version, dist: { tarball, integrity } } },
+    });
+    return tarball;
+  };
+  const good = [
+    { path: 'package/package.json', body: JSON.stringify({ name: '@evil/upd', version: '1.0.0' }) },
+    { path: 'package/SKILL.md', body: skillMd('name: upd\ndescription: Does upd things. Use when testing npm.') },
+  ];
+
+  it('names the package, its version and its tarball URL, not a scratch file, with a hint for a package', async () => {
+    const shapes = [
+      { entry: { path: 'package/../../../escape', body: 'x' }, says: 'entry "package/../../../escape" contains ".."' },
+      {
+        entry: { path: 'package/link', type: 'SymbolicLink' as const, linkpath: '/etc/passwd' },
+        says: 'entry "package/link"',
+      },
+    ];
+    for (const [i, { entry, says }] of shapes.entries()) {
+      const version = `1.0.${i}`;
+      const tarball = serve(version, tgz([...good, entry]));
+      const dir = project({ '.npmrc': `@evil:registry=${url}\n` });
+      const r = await runCli(['install', 'npm:@evil/upd', '--agent', 'claude-code', '--json'], { cwd: dir });
+      expect(r.exitCode, r.stderr).toBe(2);
+      const { error } = JSON.parse(r.stdout) as { error: { message: string; hint: string } };
+      expect(error.message.startsWith(`npm:@evil/upd@${version} (${tarball}): refused: ${says}`), error.message).toBe(
+        true,
+      );
+      expect(error.message).not.toContain('.unpack-');
+      expect(error.hint).toBe(
+        'the publisher of @evil/upd made a tarball that skills will not unpack: install another version, and tell them (npm view @evil/upd bugs)',
+      );
+      expect(existsSync(join(dir, '.claude'))).toBe(false);
+    }
+    // Installed again from a lock that names it (its tarball and integrity as the lock keeps them): the same.
+    const bytes = tgz([...good, shapes[0]!.entry]);
+    const tarball = serve('1.0.0', bytes);
+    const lock = {
+      lockfileVersion: 1,
+      skills: {
+        upd: {
+          version: '1.0.0',
+          source: 'npm:@evil/upd',
+          tarball,
+          tarballIntegrity: `sha512-${createHash('sha512').update(bytes).digest('base64')}`,
+          integrity: `sha512-${'A'.repeat(86)}==`,
+          dependencies: {},
+        },
+      },
+    };
+    const dir = project({ '.npmrc': `@evil:registry=${url}\n`, 'skills-lock.json': `${JSON.stringify(lock)}\n` });
+    const r = await runCli(['install', '--json'], { cwd: dir });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect((JSON.parse(r.stdout) as { error: { message: string } }).error.message).toContain(
+      `npm:@evil/upd@1.0.0 (${tarball}): refused: entry "package/../../../escape" contains ".."`,
+    );
   });
 });

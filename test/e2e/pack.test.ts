@@ -153,6 +153,30 @@ describe('skills pack (built CLI)', () => {
     expect(readdirSync(cwd).filter((n) => n.endsWith('.tgz'))).toEqual(['gmail-1.0.0.tgz']);
   });
 
+  it('refuses an ignore file over 1 MiB (exit 2, naming it and its size), rather than read it as empty and pack what it names', async () => {
+    const cwd = fresh();
+    const rules = ['credentials.json', ...Array.from({ length: 60_000 }, (_, i) => `generated/${i}/**/*.tmp`)];
+    writeTree(join(cwd, 'big'), {
+      'SKILL.md': skillMd('name: big\ndescription: Packs things. Use when testing pack.\nmetadata:\n  version: 1.0.0'),
+      'credentials.json': '{"client_secret":"s3cr3t"}\n',
+    });
+    for (const name of ['.gitignore', '.skillignore']) {
+      const file = join(cwd, 'big', name);
+      writeFileSync(file, `${rules.join('\n')}\n`);
+      const size = readFileSync(file).length;
+      expect(size).toBeGreaterThan(1024 * 1024);
+      const r = await runCli(['pack', 'big', '--out', 'out'], { cwd });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toBe(
+        [
+          `error: ${file} is ${size} bytes, over the 1 MiB an ignore file is read to; nothing was packed`,
+          'hint: a rule unread could let a secret in: shorten it (a rule for a folder covers all below it), or remove it',
+        ].join('\n'),
+      );
+      expect(existsSync(join(cwd, 'out'))).toBe(false);
+    }
+  });
+
   it('streams a large skill: peak memory grows by far less than the size of its file (it held the file, tar and gzip at once)', async () => {
     const cwd = fresh();
     const size = 64 * 1024 * 1024;

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TOO_RECENT_MS } from '../../src/fs/user-cache.js';
 import { runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
@@ -94,6 +95,47 @@ describe('symlinks to FIFOs in a stranger’s skills (built CLI)', () => {
     const r = await runCli(['pack', join(dir, 'ok'), '--dry-run', '--json'], { cwd: dir, timeout: 20_000 });
     expect(r.exitCode).toBe(0);
     expect((JSON.parse(r.stdout) as { files: { path: string }[] }).files.map((f) => f.path)).toEqual(['SKILL.md']);
+  });
+});
+
+// The user's cache files (list, catalog, token counts, lint results) are read with no writer to wait for: one that is
+// a FIFO (made by mistake, or by someone) is read as no cache, as a corrupt one is, and the command finishes.
+describe('a cache file that is a FIFO (built CLI)', () => {
+  it('list, render-prompt and lint read it as no cache and print what they print without one', async () => {
+    const cwd = fresh('proj');
+    const cache = join(cwd, 'cache');
+    writeTree(cwd, { '.claude/skills/alpha/SKILL.md': good('alpha') });
+    // Results are kept only from files changed at least TOO_RECENT_MS before the run.
+    await new Promise((r) => setTimeout(r, TOO_RECENT_MS + 200));
+    const runs = [['list'], ['render-prompt'], ['lint', '.claude/skills']];
+    const run = (args: string[]) => runCli(args, { cwd, env: { XDG_CACHE_HOME: cache }, timeout: 15_000 });
+    const before = [];
+    for (const args of runs) before.push(await run(args));
+    const dir = join(cache, 'skills');
+    const files = readdirSync(dir).filter((f) => /^(list|catalog|lint|tokens)-.*\.json$/.test(f));
+    expect(files.map((f) => f.split('-')[0]).sort()).toEqual(['catalog', 'lint', 'list', 'tokens']);
+    for (const f of files) {
+      rmSync(join(dir, f));
+      execFileSync('mkfifo', [join(dir, f)]);
+    }
+    for (const [i, args] of runs.entries()) {
+      const r = await run(args);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(before[i]!.exitCode);
+      expect(r.stdout).toBe(before[i]!.stdout);
+    }
+  });
+});
+
+describe('a skills-lock.json that is a FIFO (built CLI)', () => {
+  it('install and outdated refuse it (exit 2, naming it) rather than wait for a writer', async () => {
+    const cwd = fresh('proj');
+    execFileSync('mkfifo', [join(cwd, 'skills-lock.json')]);
+    for (const command of ['install', 'outdated']) {
+      const r = await runCli([command], { cwd, timeout: 15_000 });
+      expect(r.exitCode, r.stderr).toBe(2);
+      const file = join(cwd, 'skills-lock.json');
+      expect(r.stderr).toContain(`cannot read ${file}: ${file} is a FIFO, not a regular file; it is not read`);
+    }
   });
 });
 

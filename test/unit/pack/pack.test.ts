@@ -17,6 +17,7 @@ import { Header } from 'tar';
 import { loadSkill } from '../../../src/skill/load.js';
 import { PACK_MTIME, SIZE_WARNING_BYTES, gzipTar, packSkill, planPack, tarEntries } from '../../../src/pack/pack.js';
 import { extractArchive } from '../../../src/fs/archive.js';
+import { npmPackage } from '../../../src/pack/npm-package.js';
 import { isSkillsError, type SkillsError } from '../../../src/errors.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
@@ -261,6 +262,83 @@ describe('pack: reproducible archives', () => {
     expect(err.message).toBe(
       `${join(leaky, 'leak.txt')} is a symlink that leads out of the skill (to ${join(parent, 'outside.txt')}); nothing was packed`,
     );
+  });
+
+  it('leaves out a link inside the skill whose target is left out: a secret, an ignored file or folder, a .git (tgz, .skill, npm package)', async () => {
+    const dir = makeSkill(fresh(), 'linky', {
+      '.env': 'API_KEY=sk-live-123\n',
+      'secrets/token.json': '{"refresh_token":"tok"}\n',
+      'credentials.json': '{"client_secret":"c"}\n',
+      '.git/config': '[core]\n',
+      '.skillignore': 'secrets/\ncredentials.json\n',
+      'settings.txt': { symlink: '.env' },
+      alias: { symlink: 'secrets' },
+      'creds-copy.json': { symlink: 'credentials.json' },
+      'deep/token.json': { symlink: '../secrets/token.json' },
+      'repo-config': { symlink: '.git/config' },
+      'alias.md': { symlink: 'references/a.md' },
+    });
+    const plan = await planPack(dir);
+    expect(plan.files.map((f) => f.path)).toEqual([
+      'SKILL.md',
+      'alias.md',
+      'references/a.md',
+      'references/b.md',
+      'scripts/run.sh',
+    ]);
+    expect(plan.secrets).toEqual(['.env', 'settings.txt']);
+    expect(plan.ignored).toEqual(['alias', 'credentials.json', 'creds-copy.json', 'deep/token.json', 'secrets']);
+    expect(plan.linked).toEqual([
+      { path: 'alias', target: 'secrets', reason: 'which .skillignore:1 ("secrets/") leaves out' },
+      {
+        path: 'creds-copy.json',
+        target: 'credentials.json',
+        reason: 'which .skillignore:2 ("credentials.json") leaves out',
+      },
+      { path: 'deep/token.json', target: 'secrets', reason: 'which .skillignore:1 ("secrets/") leaves out' },
+      { path: 'repo-config', target: '.git', reason: 'which is never packed' },
+      { path: 'settings.txt', target: '.env', reason: 'and secrets are never packed' },
+    ]);
+    const r = await packSkill(loadSkill(dir), { outDir: fresh('out') });
+    expect(r.warnings).toEqual([
+      'alias left out: it leads to secrets, which .skillignore:1 ("secrets/") leaves out',
+      'creds-copy.json left out: it leads to credentials.json, which .skillignore:2 ("credentials.json") leaves out',
+      'deep/token.json left out: it leads to secrets, which .skillignore:1 ("secrets/") leaves out',
+      'repo-config left out: it leads to .git, which is never packed',
+      'settings.txt left out: it leads to .env, and secrets are never packed',
+      '.env left out: secrets are never packed',
+    ]);
+    expect(entries(readFileSync(r.file)).map((e) => e.path)).toEqual([
+      'linky/SKILL.md',
+      'linky/alias.md',
+      'linky/deep/',
+      'linky/references/',
+      'linky/references/a.md',
+      'linky/references/b.md',
+      'linky/scripts/',
+      'linky/scripts/run.sh',
+    ]);
+    const zip = await packSkill(loadSkill(dir), { outDir: fresh('out'), format: 'skill' });
+    const out = join(fresh('x'), 'x');
+    await extractArchive(zip.file, out);
+    expect((readdirSync(join(out, 'linky'), { recursive: true }) as string[]).sort()).toEqual([
+      'SKILL.md',
+      'alias.md',
+      'references',
+      'references/a.md',
+      'references/b.md',
+      'scripts',
+      'scripts/run.sh',
+    ]);
+    const pkg = await npmPackage(loadSkill(dir), 'acme');
+    expect(pkg.files).toEqual([
+      'SKILL.md',
+      'alias.md',
+      'package.json',
+      'references/a.md',
+      'references/b.md',
+      'scripts/run.sh',
+    ]);
   });
 
   it('streams the same bytes the in-memory writer makes: files over a read chunk, empty ones, long and non-ASCII paths', async () => {
