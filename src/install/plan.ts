@@ -461,9 +461,15 @@ export async function planFromSources(
 const outwardLinks = (p: Prepared) =>
   p.skill.entries.filter((e) => e.kind === 'symlink' && !e.inside).map((e) => e.path);
 
-/** The skill's files of secrets (.env), which a copy leaves out. */
+/** The skill's files of secrets (.env), and its links to one, which a copy leaves out. */
 const secretFiles = (p: Prepared) =>
-  p.skill.entries.filter((e) => e.kind === 'file' && isSecretFile(e.path.split('/').at(-1)!)).map((e) => e.path);
+  p.skill.entries
+    .filter(
+      (e) =>
+        (e.kind === 'file' && isSecretFile(e.path.split('/').at(-1)!)) ||
+        (e.kind === 'symlink' && e.inside && e.target !== undefined && isSecretFile(basename(e.target))),
+    )
+    .map((e) => e.path);
 
 /** A warning about one skill as `one` says it; about several, one line: `many`, then their names with verbose. */
 function oneOrMany(

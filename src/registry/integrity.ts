@@ -112,6 +112,16 @@ const tooManyBytes = (root: string, rel: string) =>
 
 const byRel = (a: StoredFile, b: StoredFile) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
 
+/**
+ * True when the place a link inside a skill leads to (`rel`, from the skill's real root) is left out of copies:
+ * a secret's or a never-kept name, or a never-kept folder on the way.
+ */
+export function leftOutThere(rel: string, isDir: boolean): boolean {
+  const slash = rel.lastIndexOf('/');
+  if (skipped(rel.slice(slash + 1), isDir)) return true;
+  return slash > 0 && skippedFolderIn(rel.slice(0, slash));
+}
+
 /** True when a folder path ("a/b/c") has a folder that is never kept in it. */
 function skippedFolderIn(dirs: string): boolean {
   return dirs.split('/').some((d) => isNeverKept(d, true));
@@ -182,6 +192,8 @@ export function skillFiles(root: string, walked?: SkillEntry[], held?: Map<strin
     } catch {
       return;
     }
+    // What the link leads to is copied as that is: a link to .env (or into .git) is left out as .env is.
+    if (leftOutThere(relative(realRoot, target).split(sep).join('/'), st.isDirectory())) return;
     // The link's text as it was stored, relative to its own folder: what legacyDigests hashes.
     via ??= {
       rel: r,

@@ -117,6 +117,38 @@ describe('every way in places the same tree, with the same integrity (built CLI)
     expect(again.exitCode).toBe(0);
   });
 
+  it('a link inside the skill to its .env is left out as the .env is, by a folder install and a registry copy', async () => {
+    const base = fresh('secret-link');
+    const src = join(base, 'src');
+    const root = join(src, 'sl');
+    writeTree(root, {
+      'SKILL.md': skillMd(
+        'name: sl\ndescription: A link to a secret. Use when testing install.\nmetadata:\n  version: "1.0.0"',
+        '# sl\n\nRead settings.txt.\n',
+      ),
+      '.env': 'API_KEY=supersecret\n',
+    });
+    symlinkSync('.env', join(root, 'settings.txt'));
+    const reg = join(base, 'registry');
+    const env = { SKILLS_REGISTRY: reg };
+    const said = 'warning: sl: .env, settings.txt left out of its copies: secrets are never installed';
+    const folder = join(base, 'folder');
+    mkdirSync(folder);
+    const r = await runCli(['install', root, '--into', 'out'], { cwd: folder, env });
+    expect({ code: r.exitCode, stderr: r.stderr }).toEqual({ code: 0, stderr: said });
+    expect(describeTree(join(folder, 'out/sl'))).toEqual({
+      '.': 'dir 755',
+      'SKILL.md': expect.stringMatching(/^file 644 ---/),
+    });
+    expect((await runCli(['registry', 'sync', src], { cwd: base, env })).exitCode).toBe(0);
+    const fromReg = join(base, 'from-registry');
+    mkdirSync(fromReg);
+    expect((await runCli(['install', 'sl@1.0.0', '--into', 'out'], { cwd: fromReg, env })).exitCode).toBe(0);
+    expect(describeTree(join(fromReg, 'out/sl'))).toEqual(describeTree(join(folder, 'out/sl')));
+    // One content, whichever way it came in.
+    expect(lockOf(fromReg).skills.sl!.integrity).toBe(lockOf(folder).skills.sl!.integrity);
+  });
+
   it('a lock and a copy an older skills wrote (the link kept as a link) are the same content: placed again as files, said', async () => {
     const base = fresh('old');
     const skill = linkedSkill(base);
