@@ -92,6 +92,11 @@ export interface Discovery {
    * why: reported, not fatal (validate and lint exit 1 for them, as for a finding).
    */
   links: { path: string; message: string }[];
+  /**
+   * Links to skill folders left out because the search does not follow links (no followLinks), each with a message
+   * saying how to check it: warned of, never fatal, as the skill is checked where it lives.
+   */
+  notFollowed: { path: string; message: string }[];
   /** Set when the search stopped at its limits (see DiscoveryBudget): what was cut, for a warning. */
   cut?: string;
 }
@@ -114,6 +119,7 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
   const listings = new Map<string, Dirent[]>();
   const reals = new Map<string, string>();
   const links: Discovery['links'] = [];
+  const notFollowed: Discovery['notFollowed'] = [];
   const budget = options.budget ?? discoveryBudget();
   const wasCut = budget.cut !== undefined;
   // `real` is the folder's path with symlinks resolved, when the caller knows it (a walk below a resolved folder
@@ -154,7 +160,12 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
         continue;
       }
       const before = roots.length;
-      walkForSkills(abs, listing, { ...options, maxDepth: options.maxDepth ?? DEFAULT_DEPTH, budget, links }, add);
+      walkForSkills(
+        abs,
+        listing,
+        { ...options, maxDepth: options.maxDepth ?? DEFAULT_DEPTH, budget, links, notFollowed },
+        add,
+      );
       // A folder inside a skill (its scripts/, say) means that skill, as a file inside it does.
       const owner = roots.length === before ? skillRootOf(dirname(abs)) : undefined;
       if (owner) add(owner);
@@ -187,7 +198,7 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
     }
   }
   // A budget already spent by an earlier call was reported by it.
-  return { roots, outside, listings, reals, links, ...(budget.cut && !wasCut ? { cut: budget.cut } : {}) };
+  return { roots, outside, listings, reals, links, notFollowed, ...(budget.cut && !wasCut ? { cut: budget.cut } : {}) };
 }
 
 /** Take one folder read from the budget; false (and `cut` set) once the count or the time is spent. */
@@ -298,6 +309,7 @@ interface WalkOptions extends Pick<DiscoverOptions, 'followLinks' | 'probe'> {
   maxDepth: number;
   budget: DiscoveryBudget;
   links: Discovery['links'];
+  notFollowed: Discovery['notFollowed'];
 }
 
 /** Walk below `dir` for skill folders, honouring .gitignore files on the way (git's rules, via `ignore`). */
@@ -336,10 +348,20 @@ function walkForSkills(
     for (const n of names) {
       if (isNeverKept(n.name, true)) continue;
       const link = n.isSymbolicLink();
-      if (!(link ? opts.followLinks : n.isDirectory())) continue;
+      if (!link && !n.isDirectory()) continue;
       const child = childPath(d, n.name);
       if (here.length > 0 && ignored(child, true, here)) continue;
       if (!spend(budget, child)) return;
+      if (link && !opts.followLinks) {
+        // Left out (validate and lint check a skill where it lives), but said: an agent follows the link.
+        if (isSkillFolder(child)) {
+          opts.notFollowed.push({
+            path: child,
+            message: `a link to the skill folder ${linkTarget(child)}, not checked: a search does not follow links; name the link itself to check it`,
+          });
+        }
+        continue;
+      }
       if (link) {
         const sub = followLink(child, opts.links);
         if (sub && !oneMore(child)) return;
@@ -395,13 +417,7 @@ function walkForSkills(
  * skill (not followed, so no loop), and for one that cannot be followed, which is recorded in `problems`.
  */
 function followLink(link: string, problems: Discovery['links']): Dirent[] | undefined {
-  const target = () => {
-    try {
-      return readlinkSync(link);
-    } catch {
-      return '?';
-    }
-  };
+  const target = () => linkTarget(link);
   let sub: Dirent[];
   try {
     if (!statSync(link).isDirectory()) return undefined;
@@ -420,6 +436,15 @@ function followLink(link: string, problems: Discovery['links']): Dirent[] | unde
     return undefined;
   }
   return isSkillListing(sub) ? sub : undefined;
+}
+
+/** Where a symlink leads, as written in it; `?` when it cannot be read. */
+function linkTarget(link: string): string {
+  try {
+    return readlinkSync(link);
+  } catch {
+    return '?';
+  }
 }
 
 /**

@@ -18,6 +18,8 @@ export interface ValidateResult {
   strict: boolean;
   /** Folders the search could not read and links it could not follow: their skills were not checked (exit 1). */
   unread?: { path: string; message: string }[];
+  /** Links to skill folders the search left out: warned of and listed with `unread` in JSON, never failing. */
+  notFollowed?: { path: string; message: string }[];
 }
 
 /** Count findings by severity. */
@@ -50,7 +52,10 @@ export function toJson(result: ValidateResult) {
     errorCount: result.errorCount,
     warningCount: result.warningCount,
     ...(result.infoCount !== undefined ? { infoCount: result.infoCount } : {}),
-    unread: (result.unread ?? []).map((u) => ({ path: u.path, message: u.message })),
+    unread: [...(result.unread ?? []), ...(result.notFollowed ?? [])].map((u) => ({
+      path: u.path,
+      message: u.message,
+    })),
   };
 }
 
