@@ -72,8 +72,12 @@ describe('skills validate (built CLI)', () => {
       const plain = await runCli(['validate', 'w'], { cwd: t.dir });
       expect(plain.exitCode).toBe(0);
       expect(plain.stdout).toContain('w/SKILL.md:4:1  warning  unknown frontmatter key "colour"');
+      expect(plain.stdout).toContain('1 problem (0 errors, 1 warning) in 1 skill; 0 invalid');
       const strict = await runCli(['validate', '--strict', 'w'], { cwd: t.dir });
       expect(strict.exitCode).toBe(1);
+      // The summary counts what it marks ✖, as --json says valid: false.
+      expect(strict.stdout).toContain('✖ w (skill-md)');
+      expect(strict.stdout).toContain('1 problem (0 errors, 1 warning) in 1 skill; 1 invalid');
       const json = JSON.parse((await runCli(['validate', '--strict', '--json', 'w'], { cwd: t.dir })).stdout);
       expect(json.skills[0].valid).toBe(false);
     } finally {
