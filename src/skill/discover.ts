@@ -4,7 +4,7 @@ import ignore, { type Ignore } from 'ignore';
 import { SkillsError, wholeNumber } from '../errors.js';
 import { LinkOutside, isNeverKept } from '../fs/walk.js';
 import { explainErrno, isErrno } from '../fs/errno.js';
-import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
+import { MAX_SKILL_FILE_BYTES, isSkillMdName, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
 
 export interface DiscoverOptions {
@@ -251,7 +251,7 @@ function foreignManifest(dir: string, listing: Dirent[] | string[]): boolean {
   let manifest = false;
   for (const d of listing) {
     const name = typeof d === 'string' ? d : d.name;
-    if (name === 'SKILL.md' || name === 'skill.md' || name === 'context') return false;
+    if (name === 'context' || isSkillMdName(name)) return false;
     if (name === 'manifest.json') manifest = true;
   }
   if (!manifest) return false;
@@ -277,7 +277,7 @@ function foreignManifest(dir: string, listing: Dirent[] | string[]): boolean {
   return !MANIFEST_SIGNS.some(has) && !(has('name') && has('description'));
 }
 
-/** True when `dir` is a skill folder itself (holds SKILL.md, skill.md or manifest.json). */
+/** True when `dir` is a skill folder itself (holds SKILL.md, in any case, or manifest.json). */
 export function isSkillFolder(dir: string): boolean {
   try {
     return isSkillListing(readdirSync(dir, { withFileTypes: true }));

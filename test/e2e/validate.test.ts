@@ -85,6 +85,27 @@ describe('skills validate (built CLI)', () => {
     }
   });
 
+  it('finds a SKILL.md named in another case, alone or in a search, and names the file in SK018', async () => {
+    const t = tempDir();
+    try {
+      writeTree(t.dir, { 'upper/SKILL.MD': good('upper'), 'skills/mixed/Skill.md': good('mixed') });
+      for (const [path, file] of [
+        ['upper', 'upper/SKILL.MD'],
+        ['skills', 'skills/mixed/Skill.md'],
+      ] as const) {
+        const r = await runCli(['validate', path], { cwd: t.dir });
+        expect(r.exitCode, r.stderr).toBe(0);
+        const name = file.split('/').at(-1)!;
+        expect(r.stdout).toContain(
+          `${file}  warning  the skill file is named ${name}; the standard name is SKILL.md: agents on macOS and Windows, whose file names ignore case, load it, but not on Linux  SK018 skill-file-name`,
+        );
+        expect(r.stdout).toContain(`hint: rename it: git mv ${name} SKILL.md`);
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('says a typed-looking value is read as text, without the comment after it', async () => {
     const t = tempDir();
     try {
