@@ -63,7 +63,8 @@ export async function lint(options: LintOptions, ctx: Context) {
   });
   const { reports, fixed } = run;
   if (run.cut) ctx.stderr.write(`warning: ${forTerminal(run.cut)}\n`);
-  for (const u of run.unread) ctx.stderr.write(`warning: ${forTerminal(`${u.path}: ${u.message}`)}\n`);
+  for (const u of [...run.unread, ...run.notFollowed])
+    ctx.stderr.write(`warning: ${forTerminal(`${u.path}: ${u.message}`)}\n`);
   const counts = countFindings(reports);
   const result: ValidateResult = {
     reports,
@@ -71,6 +72,7 @@ export async function lint(options: LintOptions, ctx: Context) {
     ...counts,
     strict: !!options.strict,
     unread: run.unread,
+    notFollowed: run.notFollowed,
   };
   const text = await render(run, result, format, options, ctx);
   if (text !== '') ctx.stdout.write(text);

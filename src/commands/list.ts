@@ -96,7 +96,7 @@ export function formatList(
   // Everything in a row came from a skill or the registry's index: escaped before it is measured and printed.
   const cells = rows.map((r) =>
     [
-      r.valid === false ? `${r.id} ✖` : r.id,
+      r.id,
       (opts.long ? r.versions.join(', ') : r.version) || '-',
       r.layout ?? '-',
       r.owner ?? '-',
@@ -108,13 +108,20 @@ export function formatList(
   // Padded and cut by terminal columns (ui/columns.ts): a Chinese name takes two a character.
   const widths = head.map((h, i) => Math.max(columns(h), ...cells.map((row) => columns(row[i]!))));
   const pad = (s: string, i: number) => padColumns(s, widths[i]!);
-  const fixed = widths.reduce((a, b) => a + b + 2, 0);
+  // The mark of an invalid skill has a column of its own after the id, padded here: ✖ takes one column on a
+  // terminal (wcwidth: not an emoji unless followed by U+FE0F), but string-width counts it as two.
+  const marked = rows.some((r) => r.valid === false);
+  const mark = (r: ListRow | undefined) => (!marked ? '' : r?.valid === false ? ' ✖' : '  ');
+  const fixed = widths.reduce((a, b) => a + b + 2, 0) + mark(undefined).length;
   const room = Math.max(10, opts.width - fixed);
   // Most descriptions are one line with single spaces: flat already, and not copied.
   const cut = (s: string) => cutColumns(LOOSE_SPACE.test(s) ? s.replace(/\s+/g, ' ').trim() : s, room);
-  const lines = [c.bold([...head.map(pad), 'DESCRIPTION'].join('  '))];
+  const headRow = head.map(pad);
+  headRow[0] += mark(undefined);
+  const lines = [c.bold([...headRow, 'DESCRIPTION'].join('  '))];
   rows.forEach((r, k) => {
     const row = cells[k]!.map(pad);
+    row[0] += mark(r);
     if (r.valid === false) row[0] = c.red(row[0]!);
     lines.push(`${row.join('  ')}  ${c.dim(cut(forTerminal(r.description)))}`.trimEnd());
   });

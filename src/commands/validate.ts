@@ -29,9 +29,9 @@ export async function validate(
   }
   setDiscoveryLimits(ctx.env);
   const paths = options.paths.length > 0 ? options.paths : ['.'];
-  const { roots, outside, listings, cut, links: unread } = discoverSkills(paths, { cwd: ctx.cwd });
+  const { roots, outside, listings, cut, links: unread, notFollowed } = discoverSkills(paths, { cwd: ctx.cwd });
   if (cut) ctx.stderr.write(`warning: ${forTerminal(cut)}\n`);
-  for (const u of unread) ctx.stderr.write(`warning: ${forTerminal(`${u.path}: ${u.message}`)}\n`);
+  for (const u of [...unread, ...notFollowed]) ctx.stderr.write(`warning: ${forTerminal(`${u.path}: ${u.message}`)}\n`);
   // One skill at a time: loaded, checked and let go, keeping what the report shows of it.
   const reports: ValidateResult['reports'] = [];
   for (const root of roots) {
@@ -49,7 +49,15 @@ export async function validate(
       else if (d.severity === 'warning') warningCount++;
     }
   }
-  const result: ValidateResult = { reports, outside, errorCount, warningCount, strict: !!options.strict, unread };
+  const result: ValidateResult = {
+    reports,
+    outside,
+    errorCount,
+    warningCount,
+    strict: !!options.strict,
+    unread,
+    notFollowed,
+  };
   if (format === 'json') await writeSafeJson(ctx.stdout, toJson(result));
   else {
     const c = paint(useColor(options.color, ctx));

@@ -151,6 +151,9 @@ export async function viewAgent(
         continue;
       }
       const report = reports.get(skill.root);
+      // A SKILL.md named in another case (Skill.md, SKILL.MD) is read here as on macOS and Windows; not on Linux.
+      for (const d of report?.diagnostics ?? [])
+        if (d.rule === 'skill-file-name') view.warnings.push(`${d.file}: ${d.message}`);
       const errors = (report?.diagnostics ?? []).filter((d) => d.severity === 'error');
       const refused = errors.filter(refuses);
       if (refused.length > 0) {

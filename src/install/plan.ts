@@ -31,7 +31,14 @@ import {
 import { lockPath } from './lock.js';
 import type { Gathered } from './remote.js';
 import { lfsPointers } from './lfs-pointers.js';
-import { classifySource, prepareArchived, unpackArchive, type Classified, type Scratch } from './sources.js';
+import {
+  classifySource,
+  prepareArchived,
+  unpackArchive,
+  withFolderHint,
+  type Classified,
+  type Scratch,
+} from './sources.js';
 import type { InstallOptions, InstallOutcome, InvalidSource, Plan, Planned, Prepared } from './types.js';
 
 /** The registry's catalog with the local skills laid over it, so their dependencies resolve with everything else. */
@@ -296,7 +303,13 @@ export async function planFromSources(
     ...specs,
   ];
   const resolution = resolveSpecs(roots, catalog, { nodeVersion: options.nodeVersion });
-  if (!resolution.ok) return { ok: false, kind: 'unresolved', error: resolution.error, warnings: resolution.warnings };
+  if (!resolution.ok) {
+    const error =
+      resolution.kind === 'unknown-id'
+        ? withFolderHint(resolution.error, specs, (id) => catalog.versions(id) !== undefined, options.cwd)
+        : resolution.error;
+    return { ok: false, kind: 'unresolved', error, warnings: resolution.warnings };
+  }
   const requested = new Set(resolution.roots);
   // The range a spec asked for (`pdf@^1.2`), kept in the lock for outdated and update.
   const rangeAsked = new Map(specs.filter((sp) => sp.range !== undefined && !sp.exact).map((sp) => [sp.id, sp.range!]));

@@ -88,6 +88,29 @@ export function classifySource(raw: string, cwd: string): Classified {
   return { kind: st.isDirectory() ? 'folder' : 'archive', abs };
 }
 
+/**
+ * The registry's "no skill" error for a bare name (read as a spec, as npm reads one) with the hint to install the
+ * folder of that name in the working folder instead, when there is one that holds a skill (`skills init my-skill`
+ * makes one); the error as it was otherwise.
+ */
+export function withFolderHint(
+  error: SkillsError,
+  specs: DependencySpec[],
+  known: (id: string) => boolean,
+  cwd: string,
+): SkillsError {
+  const here = specs.find((s) => {
+    if (known(s.id)) return false;
+    const abs = resolve(cwd, s.raw);
+    return isSkillFolder(abs) || skillsBelow(abs).roots.length > 0;
+  });
+  if (!here) return error;
+  return new SkillsError(error.code, error.message, {
+    hint: `${here.raw} is also a folder here that holds a skill, but a bare name means a registry id: to install the folder, give it as a path: skills install ./${here.raw}`,
+    cause: error,
+  });
+}
+
 /** The findings that make a skill uninstallable: validation errors, and a missing or malformed version. */
 export async function problemsOf(skill: Skill): Promise<Diagnostic[]> {
   return (await installProblems(skill)).errors;

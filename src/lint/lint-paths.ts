@@ -66,6 +66,8 @@ export interface LintRun {
   cut?: string;
   /** Folders the search could not read (skill/discover.ts's links): their skills were not linted. */
   unread: { path: string; message: string }[];
+  /** Links to skill folders the search left out (skill/discover.ts's notFollowed): warned of, not failing. */
+  notFollowed: { path: string; message: string }[];
   /** Ids of the rules and checks whose level the configuration sets (their info findings are shown). */
   explicit: Set<string>;
   /** The skill folders whose findings came from the result cache (lint-cache.ts), in order. */
@@ -80,6 +82,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   const paths = options.paths.length > 0 ? options.paths : ['.'];
   let cut: string | undefined;
   let unread: { path: string; message: string }[] = [];
+  let notFollowed: { path: string; message: string }[] = [];
   const cache = options.env && options.home ? userTokenCache(options.env, options.home, COUNTER_ID) : undefined;
   const countTokens = cache ? cachedWholeCounter(cache) : undefined;
   // Taken before anything is read: what changed after it is never kept (lint-cache.ts).
@@ -117,12 +120,14 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
       listings,
       cut: searchCut,
       links,
+      notFollowed: leftOut,
     } = discoverSkills(paths, {
       cwd: options.cwd,
       ...(probe ? { probe } : {}),
     });
     cut = searchCut;
     unread = links;
+    notFollowed = leftOut;
     const linter = createLinter({
       config,
       spec: options.spec,
@@ -184,7 +189,19 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   const notFixed = plan.refused.map((r) => ({ file: r.file, description: r.fix.description, reason: r.reason }));
   const explicit = new Set<string>();
   for (const [id, setting] of resolveSettings(config)) if (setting.severity !== undefined) explicit.add(id);
-  return { reports, outside, fixed, preview, notFixed, notWritten, explicit, cached, unread, ...(cut ? { cut } : {}) };
+  return {
+    reports,
+    outside,
+    fixed,
+    preview,
+    notFixed,
+    notWritten,
+    explicit,
+    cached,
+    unread,
+    notFollowed,
+    ...(cut ? { cut } : {}),
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import ignore, { type Ignore } from 'ignore';
 import { SkillsError, wholeNumber } from '../errors.js';
 import { LinkOutside, isNeverKept } from '../fs/walk.js';
 import { explainErrno, isErrno } from '../fs/errno.js';
-import { MAX_SKILL_FILE_BYTES, skillFileIn } from './skill-file.js';
+import { MAX_SKILL_FILE_BYTES, isSkillMdName, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
 import { NOT_UTF8, notUtf8Failure, notUtf8Names, shownBytePath } from '../fs/byte-names.js';
 
@@ -93,6 +93,11 @@ export interface Discovery {
    * why: reported, not fatal (validate and lint exit 1 for them, as for a finding).
    */
   links: { path: string; message: string }[];
+  /**
+   * Links to skill folders left out because the search does not follow links (no followLinks), each with a message
+   * saying how to check it: warned of, never fatal, as the skill is checked where it lives.
+   */
+  notFollowed: { path: string; message: string }[];
   /** Set when the search stopped at its limits (see DiscoveryBudget): what was cut, for a warning. */
   cut?: string;
 }
@@ -115,6 +120,7 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
   const listings = new Map<string, Dirent[]>();
   const reals = new Map<string, string>();
   const links: Discovery['links'] = [];
+  const notFollowed: Discovery['notFollowed'] = [];
   const budget = options.budget ?? discoveryBudget();
   const wasCut = budget.cut !== undefined;
   // `real` is the folder's path with symlinks resolved, when the caller knows it (a walk below a resolved folder
@@ -158,7 +164,12 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
         continue;
       }
       const before = roots.length;
-      walkForSkills(abs, listing, { ...options, maxDepth: options.maxDepth ?? DEFAULT_DEPTH, budget, links }, add);
+      walkForSkills(
+        abs,
+        listing,
+        { ...options, maxDepth: options.maxDepth ?? DEFAULT_DEPTH, budget, links, notFollowed },
+        add,
+      );
       // A folder inside a skill (its scripts/, say) means that skill, as a file inside it does.
       const owner = roots.length === before ? skillRootOf(dirname(abs)) : undefined;
       if (owner) add(owner);
@@ -191,7 +202,7 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
     }
   }
   // A budget already spent by an earlier call was reported by it.
-  return { roots, outside, listings, reals, links, ...(budget.cut && !wasCut ? { cut: budget.cut } : {}) };
+  return { roots, outside, listings, reals, links, notFollowed, ...(budget.cut && !wasCut ? { cut: budget.cut } : {}) };
 }
 
 /** Why a folder whose name is not UTF-8 is not searched, and what to do. */
@@ -247,7 +258,7 @@ function foreignManifest(dir: string, listing: Dirent[] | string[]): boolean {
   let manifest = false;
   for (const d of listing) {
     const name = typeof d === 'string' ? d : d.name;
-    if (name === 'SKILL.md' || name === 'skill.md' || name === 'context') return false;
+    if (name === 'context' || isSkillMdName(name)) return false;
     if (name === 'manifest.json') manifest = true;
   }
   if (!manifest) return false;
@@ -273,7 +284,7 @@ function foreignManifest(dir: string, listing: Dirent[] | string[]): boolean {
   return !MANIFEST_SIGNS.some(has) && !(has('name') && has('description'));
 }
 
-/** True when `dir` is a skill folder itself (holds SKILL.md, skill.md or manifest.json). */
+/** True when `dir` is a skill folder itself (holds SKILL.md, in any case, or manifest.json). */
 export function isSkillFolder(dir: string): boolean {
   try {
     return isSkillListing(readdirSync(dir, { withFileTypes: true }));
@@ -305,6 +316,7 @@ interface WalkOptions extends Pick<DiscoverOptions, 'followLinks' | 'probe'> {
   maxDepth: number;
   budget: DiscoveryBudget;
   links: Discovery['links'];
+  notFollowed: Discovery['notFollowed'];
 }
 
 /** Walk below `dir` for skill folders, honouring .gitignore files on the way (git's rules, via `ignore`). */
@@ -343,10 +355,20 @@ function walkForSkills(
     for (const n of names) {
       if (isNeverKept(n.name, true)) continue;
       const link = n.isSymbolicLink();
-      if (!(link ? opts.followLinks : n.isDirectory())) continue;
+      if (!link && !n.isDirectory()) continue;
       const child = childPath(d, n.name);
       if (here.length > 0 && ignored(child, true, here)) continue;
       if (!spend(budget, child)) return;
+      if (link && !opts.followLinks) {
+        // Left out (validate and lint check a skill where it lives), but said: an agent follows the link.
+        if (isSkillFolder(child)) {
+          opts.notFollowed.push({
+            path: child,
+            message: `a link to the skill folder ${linkTarget(child)}, not checked: a search does not follow links; name the link itself to check it`,
+          });
+        }
+        continue;
+      }
       if (link) {
         const sub = followLink(child, opts.links);
         if (sub && !oneMore(child)) return;
@@ -409,13 +431,7 @@ function walkForSkills(
  * skill (not followed, so no loop), and for one that cannot be followed, which is recorded in `problems`.
  */
 function followLink(link: string, problems: Discovery['links']): Dirent[] | undefined {
-  const target = () => {
-    try {
-      return readlinkSync(link);
-    } catch {
-      return '?';
-    }
-  };
+  const target = () => linkTarget(link);
   let sub: Dirent[];
   try {
     if (!statSync(link).isDirectory()) return undefined;
@@ -434,6 +450,15 @@ function followLink(link: string, problems: Discovery['links']): Dirent[] | unde
     return undefined;
   }
   return isSkillListing(sub) ? sub : undefined;
+}
+
+/** Where a symlink leads, as written in it; `?` when it cannot be read. */
+function linkTarget(link: string): string {
+  try {
+    return readlinkSync(link);
+  } catch {
+    return '?';
+  }
 }
 
 /**

@@ -197,7 +197,7 @@ export function discoverIn(dir: string, budget?: DiscoveryBudget, probe?: Discov
     return discoverSkills([dir], { cwd: dir, budget, followLinks: true, probe });
   } catch (err) {
     if (isSkillsError(err) || (err as NodeJS.ErrnoException).code === 'ENOENT')
-      return { roots: [], outside: [], listings: new Map(), reals: new Map(), links: [] };
+      return { roots: [], outside: [], listings: new Map(), reals: new Map(), links: [], notFollowed: [] };
     throw err;
   }
 }

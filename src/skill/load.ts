@@ -82,15 +82,15 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
     source: '',
     diagnostics,
   };
-  if (found.name === 'skill.md') {
+  if (found.layout === 'skill-md' && found.name !== 'SKILL.md') {
     diagnostics.push(
       diag(
         'skill-file-name',
         'warning',
-        'the skill file is named skill.md; the standard name is SKILL.md',
+        `the skill file is named ${found.name}; the standard name is SKILL.md: agents on macOS and Windows, whose file names ignore case, load it, but not on Linux`,
         file,
         undefined,
-        'rename it: git mv skill.md SKILL.md',
+        `rename it: git mv ${found.name} SKILL.md`,
       ),
     );
   }

@@ -9,12 +9,28 @@ export const MAX_SKILL_FILE_BYTES = 4 * 1024 * 1024;
 
 export const SKILL_FILES = ['SKILL.md', 'skill.md', 'manifest.json'] as const;
 
-/** Which skill file a folder holds, from its listing; undefined when it is no skill. */
+/**
+ * Whether a file name is SKILL.md in any case (`skill.md`, `Skill.md`, `SKILL.MD`): agents on macOS and Windows, whose
+ * file names ignore case, load any of them; one named otherwise than SKILL.md gets SK018.
+ */
+export function isSkillMdName(name: string): boolean {
+  return name.length === 8 && name.toUpperCase() === 'SKILL.MD';
+}
+
+/**
+ * Which skill file a folder holds, from its listing; undefined when it is no skill. SKILL.md comes first, then the
+ * first other case of it by code point (the same whatever the order of the listing).
+ */
 export function skillFileIn(names: Iterable<string>): { name: string; layout: Layout; also?: string } | undefined {
-  const set = new Set(names);
-  const md = set.has('SKILL.md') ? 'SKILL.md' : set.has('skill.md') ? 'skill.md' : undefined;
-  if (md) return { name: md, layout: 'skill-md', ...(set.has('manifest.json') ? { also: 'manifest.json' } : {}) };
-  if (set.has('manifest.json')) return { name: 'manifest.json', layout: 'manifest' };
+  let md: string | undefined;
+  let manifest = false;
+  for (const name of names) {
+    if (name === 'manifest.json') manifest = true;
+    else if (md !== 'SKILL.md' && isSkillMdName(name) && (md === undefined || name === 'SKILL.md' || name < md))
+      md = name;
+  }
+  if (md) return { name: md, layout: 'skill-md', ...(manifest ? { also: 'manifest.json' } : {}) };
+  if (manifest) return { name: 'manifest.json', layout: 'manifest' };
   return undefined;
 }
 

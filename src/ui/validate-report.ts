@@ -18,6 +18,8 @@ export interface ValidateResult {
   strict: boolean;
   /** Folders the search could not read and links it could not follow: their skills were not checked (exit 1). */
   unread?: { path: string; message: string }[];
+  /** Links to skill folders the search left out: warned of and listed with `unread` in JSON, never failing. */
+  notFollowed?: { path: string; message: string }[];
 }
 
 /** Count findings by severity. */
@@ -37,6 +39,11 @@ export function countFindings(reports: { diagnostics: Diagnostic[] }[]): {
   return n;
 }
 
+/** Whether a report's skill fails the run: it is invalid, or has a warning under --strict. */
+function fails(r: ValidateResult['reports'][number], strict: boolean): boolean {
+  return !r.valid || (strict && r.diagnostics.some((d) => d.severity === 'warning'));
+}
+
 /** The --format json document: one object, paths absolute. */
 export function toJson(result: ValidateResult) {
   return {
@@ -44,13 +51,16 @@ export function toJson(result: ValidateResult) {
       path: r.skill.root,
       id: r.skill.id,
       layout: r.skill.layout,
-      valid: r.valid && !(result.strict && r.diagnostics.some((d) => d.severity === 'warning')),
+      valid: !fails(r, result.strict),
       diagnostics: r.diagnostics.map(jsonDiagnostic),
     })),
     errorCount: result.errorCount,
     warningCount: result.warningCount,
     ...(result.infoCount !== undefined ? { infoCount: result.infoCount } : {}),
-    unread: (result.unread ?? []).map((u) => ({ path: u.path, message: u.message })),
+    unread: [...(result.unread ?? []), ...(result.notFollowed ?? [])].map((u) => ({
+      path: u.path,
+      message: u.message,
+    })),
   };
 }
 
@@ -59,8 +69,7 @@ export function formatStylish(result: ValidateResult, c: Paint, cwd: string): st
   const out: string[] = [];
   const rel = (p: string) => forTerminalLine(relative(cwd, p) || '.');
   for (const r of result.reports) {
-    const failed = !r.valid || (result.strict && r.diagnostics.some((d) => d.severity === 'warning'));
-    const mark = failed ? c.red('✖') : c.green('✔');
+    const mark = fails(r, result.strict) ? c.red('✖') : c.green('✔');
     out.push(
       `${mark} ${c.bold(rel(r.skill.root))} ${c.dim(`(${r.skill.layout}${r.skill.version ? ` ${forTerminalLine(r.skill.version)}` : ''})`)}`,
     );
@@ -79,7 +88,8 @@ export function formatStylish(result: ValidateResult, c: Paint, cwd: string): st
   } else if (problems === 0 || (result.errorCount === 0 && result.warningCount === 0 && !result.infoCount)) {
     out.push(c.green(`${plural(n, 'skill')} valid`));
   } else {
-    const invalid = result.reports.filter((r) => !r.valid).length;
+    // Under --strict a skill with a warning is marked ✖ and counted invalid, as --json says.
+    const invalid = result.reports.filter((r) => fails(r, result.strict)).length;
     const infos = result.infoCount ? `, ${result.infoCount} info` : '';
     const line = `${plural(problems, 'problem')} (${plural(result.errorCount, 'error')}, ${plural(result.warningCount, 'warning')}${infos}) in ${plural(n, 'skill')}; ${invalid} invalid`;
     out.push(

@@ -177,6 +177,18 @@ describe('skills doctor (built CLI)', () => {
     expect(r.stdout).toMatch(/\n\n3 agents checked: nothing wrong$/);
   });
 
+  it('loads a skill whose SKILL.md is named in another case, as on macOS and Windows, and warns that Linux does not', async () => {
+    const t = setup({
+      '.claude/skills/upper/SKILL.MD': skillMd('name: upper\ndescription: Does upper. Use when asked.'),
+    });
+    const r = await t.run(['--agent', 'claude-code']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('loads 1 skill: upper');
+    expect(r.stdout).toContain(
+      `warning: ${join(t.cwd, '.claude/skills/upper/SKILL.MD')}: the skill file is named SKILL.MD; the standard name is SKILL.md: agents on macOS and Windows, whose file names ignore case, load it, but not on Linux`,
+    );
+  });
+
   it("checks Codex's old user folder (~/.codex/skills, still read, deprecated) and says where its skills belong", async () => {
     const t = setup({}, { ...under('.codex/skills', skill('old-one')), ...under('.agents/skills', skill('new-one')) });
     const r = await t.run([]);

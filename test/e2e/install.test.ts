@@ -47,6 +47,25 @@ async function exampleRegistry(): Promise<string> {
 }
 
 describe('skills install: every source kind (built CLI)', () => {
+  it('reads a bare name as a registry id, and when the registry has none, names the folder of that name here', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const init = await cli(reg, ['init', 'my-skill', '-y'], project);
+    expect(init.exitCode, init.stderr).toBe(0);
+    const r = await cli(reg, ['install', 'my-skill', '--agent', 'claude-code'], project);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(
+      'error: no skill "my-skill" in the registry\nhint: my-skill is also a folder here that holds a skill, but a bare name means a registry id: to install the folder, give it as a path: skills install ./my-skill',
+    );
+    expect(existsSync(join(project, '.claude'))).toBe(false);
+    // A name with no folder behind it keeps the registry's hint.
+    const other = await cli(reg, ['install', 'not-here', '--agent', 'claude-code'], project);
+    expect(other.stderr).toContain('hint: skills list shows the registered skills');
+    const path = await cli(reg, ['install', './my-skill', '--agent', 'claude-code'], project);
+    expect(path.exitCode, path.stderr).toBe(0);
+    expect(existsSync(join(project, '.claude/skills/my-skill/SKILL.md'))).toBe(true);
+  });
+
   it('refuses an --into that is a file (or below one) before anything is written', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');

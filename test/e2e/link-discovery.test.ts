@@ -141,6 +141,30 @@ describe('skill folders placed as links', () => {
     expect((await p.run(['validate', 'src/foo'])).exitCode).toBe(0);
     expect((await p.run(['validate', '.claude/skills/foo'])).exitCode).toBe(0);
   });
+
+  it('validate and lint warn of each linked skill folder left out beside real skills, and checking the link itself works', async () => {
+    const p = project({
+      'bad-skill/SKILL.md': '---\nname: bad-skill\ndescription: x\nmetadata: [1]\n---\n',
+      ...under('.claude/skills', skill('real')),
+      '.claude/skills/bad-skill': { symlink: '../../bad-skill' },
+    });
+    const warning = `warning: ${join(p.cwd, '.claude/skills/bad-skill')}: a link to the skill folder ../../bad-skill, not checked: a search does not follow links; name the link itself to check it`;
+    for (const command of ['validate', 'lint']) {
+      const r = await p.run([command, '.claude/skills']);
+      // A warning, as a search cut short is: the skill is checked where it lives.
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr.trim()).toBe(warning);
+      expect(r.stdout).toContain('1 skill valid');
+      const json = await p.run([command, '.claude/skills', '--json']);
+      expect(json.exitCode, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout).unread).toEqual([
+        { path: join(p.cwd, '.claude/skills/bad-skill'), message: expect.stringContaining('name the link itself') },
+      ]);
+    }
+    const named = await p.run(['validate', '.claude/skills/bad-skill']);
+    expect(named.exitCode).toBe(1);
+    expect(named.stdout).toContain('metadata must be a mapping');
+  });
 });
 
 describe('--config', () => {

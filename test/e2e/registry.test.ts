@@ -484,6 +484,13 @@ describe('skills list (built CLI)', () => {
     ]);
     expect(row('broken ✖').slice(0, 5)).toEqual(['broken ✖', '-', 'skill-md', '-', 'project']);
     expect(lines.at(-1)).toBe('✖ invalid: run skills validate <path> to see why');
+    // Every row's columns start where the header's do, the row with the mark too (✖ takes one terminal column).
+    const starts = [...lines[0]!.matchAll(/\S+(?: \S+)*/g)].map((m) => m.index);
+    for (const l of lines.slice(1, -2)) {
+      const at = [...l.matchAll(/\S+(?: \S+)*/g)].map((m) => m.index);
+      // A skill without a description ends at USED BY.
+      expect(at, l).toEqual(starts.slice(0, Math.max(6, at.length)));
+    }
     const long = lines.find((l) => l.startsWith('proj-b '))!;
     expect(long.length).toBe(100);
     expect(long.endsWith('…')).toBe(true);

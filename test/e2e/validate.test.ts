@@ -72,10 +72,35 @@ describe('skills validate (built CLI)', () => {
       const plain = await runCli(['validate', 'w'], { cwd: t.dir });
       expect(plain.exitCode).toBe(0);
       expect(plain.stdout).toContain('w/SKILL.md:4:1  warning  unknown frontmatter key "colour"');
+      expect(plain.stdout).toContain('1 problem (0 errors, 1 warning) in 1 skill; 0 invalid');
       const strict = await runCli(['validate', '--strict', 'w'], { cwd: t.dir });
       expect(strict.exitCode).toBe(1);
+      // The summary counts what it marks ✖, as --json says valid: false.
+      expect(strict.stdout).toContain('✖ w (skill-md)');
+      expect(strict.stdout).toContain('1 problem (0 errors, 1 warning) in 1 skill; 1 invalid');
       const json = JSON.parse((await runCli(['validate', '--strict', '--json', 'w'], { cwd: t.dir })).stdout);
       expect(json.skills[0].valid).toBe(false);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('finds a SKILL.md named in another case, alone or in a search, and names the file in SK018', async () => {
+    const t = tempDir();
+    try {
+      writeTree(t.dir, { 'upper/SKILL.MD': good('upper'), 'skills/mixed/Skill.md': good('mixed') });
+      for (const [path, file] of [
+        ['upper', 'upper/SKILL.MD'],
+        ['skills', 'skills/mixed/Skill.md'],
+      ] as const) {
+        const r = await runCli(['validate', path], { cwd: t.dir });
+        expect(r.exitCode, r.stderr).toBe(0);
+        const name = file.split('/').at(-1)!;
+        expect(r.stdout).toContain(
+          `${file}  warning  the skill file is named ${name}; the standard name is SKILL.md: agents on macOS and Windows, whose file names ignore case, load it, but not on Linux  SK018 skill-file-name`,
+        );
+        expect(r.stdout).toContain(`hint: rename it: git mv ${name} SKILL.md`);
+      }
     } finally {
       t.cleanup();
     }

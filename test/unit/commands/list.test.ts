@@ -38,6 +38,21 @@ describe('formatList', () => {
     ]);
   });
 
+  it('gives the mark of an invalid skill a column of its own, so every row starts its columns where the header does', () => {
+    const out = formatList([{ ...row('bad-skill', 'Broken.'), valid: false }, row('real', 'Fine.')], {
+      long: false,
+      width: 80,
+      c: paint(false),
+    }).split('\n');
+    expect(out[1]).toMatch(/^bad-skill ✖ {2}- /);
+    // ✖ is one code unit and one terminal column: string offsets are the columns' offsets.
+    const starts = (l: string) => [...l.matchAll(/\S+(?: \S+)*/g)].map((m) => m.index);
+    expect(starts(out[0]!)).toHaveLength(7);
+    expect(starts(out[1]!)).toEqual(starts(out[0]!));
+    expect(starts(out[2]!)).toEqual(starts(out[0]!));
+    expect(out[3]).toBe('✖ invalid: run skills validate <path> to see why');
+  });
+
   it('lines up its columns and fits the width in terminal columns, whatever the script', () => {
     const rows = [
       row(

@@ -153,7 +153,17 @@ describe('discoverSkills', () => {
     const elsewhere = fresh('elsewhere');
     writeTree(elsewhere, { 'real/SKILL.md': md('real') });
     writeTree(dir, { 'own/SKILL.md': md('own'), linked: { symlink: join(elsewhere, 'real') } });
-    expect(rel(dir, discoverSkills(['.'], { cwd: dir }).roots)).toEqual(['own']);
+    const found = discoverSkills(['.'], { cwd: dir });
+    expect(rel(dir, found.roots)).toEqual(['own']);
+    // Left out, but said, with how to check it; not a problem of the search (links).
+    expect(found.notFollowed).toEqual([
+      {
+        path: join(dir, 'linked'),
+        message: `a link to the skill folder ${join(elsewhere, 'real')}, not checked: a search does not follow links; name the link itself to check it`,
+      },
+    ]);
+    expect(found.links).toEqual([]);
+    expect(discoverSkills(['.'], { cwd: dir, followLinks: true }).notFollowed).toEqual([]);
     expect(discoverSkills(['linked'], { cwd: dir }).roots).toEqual([join(dir, 'linked')]);
     expect(realpathSync(discoverSkills(['linked'], { cwd: dir }).roots[0]!)).toBe(
       realpathSync(join(elsewhere, 'real')),

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { loadSkill } from '../../../src/skill/load.js';
 import { validateSkill } from '../../../src/skill/validate.js';
-import { MAX_SKILL_FILE_BYTES } from '../../../src/skill/skill-file.js';
+import { MAX_SKILL_FILE_BYTES, skillFileIn } from '../../../src/skill/skill-file.js';
 import { tempFolders } from '../../helpers/cli.js';
 import { skillMd, writeTree } from '../../helpers/tree.js';
 
@@ -99,6 +99,22 @@ describe('loadSkill: both layouts into the one Skill model', () => {
     expect(s.description).toBe('Gets it. Use when asked.');
     expect(s.source.startsWith('---\nname: weather\n')).toBe(true);
     expect(s.diagnostics.map((d) => d.rule)).toEqual(['skill-file-name']);
+    // Any case of SKILL.md is the skill file, named in the finding; SKILL.md itself wins over the others.
+    for (const name of ['Skill.md', 'SKILL.MD', 'skill.MD']) {
+      const odd = load({ [name]: skillMd('name: weather\ndescription: Gets it. Use when asked.') });
+      expect(odd.layout).toBe('skill-md');
+      expect(odd.description).toBe('Gets it. Use when asked.');
+      expect(odd.diagnostics).toEqual([
+        expect.objectContaining({
+          rule: 'skill-file-name',
+          message: `the skill file is named ${name}; the standard name is SKILL.md: agents on macOS and Windows, whose file names ignore case, load it, but not on Linux`,
+          hint: `rename it: git mv ${name} SKILL.md`,
+        }),
+      ]);
+    }
+    expect(skillFileIn(['skill.md', 'Skill.md', 'README.md'])?.name).toBe('Skill.md');
+    expect(skillFileIn(['skill.md', 'SKILL.md', 'Skill.md'])?.name).toBe('SKILL.md');
+    expect(skillFileIn(['SKILL.mdx', 'SKILL', 'manifest.json'])?.name).toBe('manifest.json');
     const both = load({ 'SKILL.md': skillMd('name: weather\ndescription: d'), 'manifest.json': '{}' });
     expect(both.layout).toBe('skill-md');
     expect(both.diagnostics.map((d) => d.rule)).toEqual(['layout-conflict']);
