@@ -14,7 +14,15 @@ import { needCache } from '../fetch/cache.js';
 import { KEEP_BYTES } from '../fs/archive-entries.js';
 import { fetchCommit, folderOfTree } from '../fetch/git.js';
 import { isSkillFolder } from '../skill/discover.js';
-import { prepareLocal, prepareArchived, relabeler, skillsBelow, unpackArchive, type Scratch } from './sources.js';
+import {
+  prepareLocal,
+  prepareArchived,
+  relabelError,
+  relabeler,
+  skillsBelow,
+  unpackArchive,
+  type Scratch,
+} from './sources.js';
 import type { InstallOptions, InvalidSource, Prepared, Relabel } from './types.js';
 import type { KeepBudget } from '../registry/integrity.js';
 
@@ -236,7 +244,10 @@ export async function gatherUrl(
 ): Promise<Gathered> {
   const typed = redactUrl(raw);
   const file = await downloadOnce(remote.url, typed, scratch, options);
-  const inArchive = await unpackArchive(file, typed, scratch, options);
+  // Told by its URL: the scratch file it was downloaded to is gone by the time an error is read.
+  const inArchive = await unpackArchive(file, typed, scratch, options).catch((err: unknown) => {
+    throw relabelError(err, relabeler(file, typed, ''));
+  });
   const several = inArchive.length > 1;
   const found: Gathered['found'] = [];
   for (const a of inArchive) {

@@ -10,7 +10,7 @@ import { legacyIntegrities } from '../registry/integrity.js';
 import { registryVersion } from '../registry/unversioned.js';
 import type { ResolvedSkill } from '../resolve/resolve.js';
 import { mismatch, relinkedNote } from './plan.js';
-import { prepareArchived, prepareLocal, unpackArchive, type Scratch } from './sources.js';
+import { prepareArchived, prepareLocal, relabelError, relabeler, unpackArchive, type Scratch } from './sources.js';
 import type { ArchivedSkill, InstallOptions, InvalidSource, Plan, Planned, Prepared } from './types.js';
 
 /**
@@ -140,7 +140,9 @@ export async function planFromLock(
       origin = shown;
     } else if (src.kind === 'url') {
       const file = await (await import('./remote.js')).downloadOnce(src.url, src.url, scratch, options);
-      const inArchive = await unpackArchive(file, src.url, scratch, options);
+      const inArchive = await unpackArchive(file, src.url, scratch, options).catch((err: unknown) => {
+        throw relabelError(err, relabeler(file, redactUrl(src.url), ''));
+      });
       const inner = entry.path === undefined ? undefined : entry.path;
       const shown = inner ? `${src.url}: ${inner}` : src.url;
       const a = pickArchived(inArchive, inner, id, where, options.lockfile, entry.source, src.url);

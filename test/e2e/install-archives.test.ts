@@ -93,6 +93,24 @@ describe("skills install: archives whose top folder is not the skill's (built CL
     expect(readdirSync(join(project, 'agents')).sort()).toEqual(['docx', 'pdf']);
   });
 
+  it('names an archive by URL that it refuses by its URL, never the scratch file it was downloaded to', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => res.end('not an archive'));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/bad.tgz`;
+      const r = await cli(reg, ['install', url, '--into', 'skills'], project);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^error: ${url.replace(/[./]/g, '\\$&')}: not an archive skills can read`));
+      expect(r.stderr).not.toContain('.unpack-');
+      expect(existsSync(join(project, 'skills'))).toBe(false);
+    } finally {
+      server.close();
+    }
+  });
+
   it('names a finding inside an archive as <archive>: <path inside>:line:column, never the scratch folder', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
