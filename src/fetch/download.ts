@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
 import { tempName, writeAll } from '../fs/atomic.js';
+import { cappedChunks, mib } from './capped-body.js';
 import { registryTimeoutMs } from './npm-config.js';
 
 // An archive by URL: Node's fetch, redirects followed by hand (at most 5, never from https down to http, the token
@@ -29,13 +30,14 @@ export interface DownloadOptions {
   idleMs?: number;
 }
 
+/** The most an archive (a .tar.gz, a .zip, an npm tarball, a well-known artifact) may be, downloaded: 512 MiB. */
+export const MAX_ARCHIVE_BYTES = 512 * 1024 * 1024;
+
 const MAX_REDIRECTS = 5;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** A URL for a message: no credentials, no query (a signed URL's query is a credential too). */
 const shown = (u: URL): string => redactUrl(`${u.origin === 'null' ? `${u.protocol}//` : u.origin}${u.pathname}`);
-
-const mib = (n: number): string => `${(n / (1024 * 1024)).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
 
 /** The file name the download is kept under: the URL's last segment, with only safe characters. */
 export function downloadName(url: URL): string {
@@ -159,25 +161,18 @@ export async function downloadArchive(url: string, dir: string, o: DownloadOptio
       await res.body?.cancel();
       throw statusError(start, at, res, o.token !== undefined);
     }
-    const declared = Number(res.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > o.maxBytes) {
-      await res.body?.cancel();
-      throw tooBig(start, o.maxBytes);
-    }
+    const cap = {
+      maxBytes: o.maxBytes,
+      over: () => tooBig(start, o.maxBytes),
+      declared: res.headers.get('content-length'),
+    };
     const fd = openSync(tmp, 'wx', 0o644);
     try {
       let bytes = 0;
       let told = 0;
-      const reader = res.body!.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
+      for await (const value of cappedChunks(res.body!, cap)) {
         progressed();
         bytes += value.length;
-        if (bytes > o.maxBytes) {
-          await reader.cancel();
-          throw tooBig(start, o.maxBytes);
-        }
         writeAll(fd, value, tmp);
         if (bytes - told >= 4 * 1024 * 1024) {
           told = bytes;

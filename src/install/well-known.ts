@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { RemoteSource } from '../formats/install-source.js';
 import { formatLockSource } from '../formats/lockfile.js';
-import { downloadArchive } from '../fetch/download.js';
+import { downloadArchive, MAX_ARCHIVE_BYTES } from '../fetch/download.js';
 import { isSkillId } from '../model/spec.js';
 import type { Gathered } from './remote.js';
 import { prepareArchived, prepareLocal, relabeler, unpackArchive, type Scratch } from './sources.js';
@@ -17,7 +17,6 @@ import type { InstallOptions } from './types.js';
 
 export const DISCOVERY_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 const MAX_INDEX = 16 * 1024 * 1024;
-const MAX_ARTIFACT = 512 * 1024 * 1024;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 interface IndexEntry {
@@ -108,7 +107,7 @@ function jsonKind(v: unknown): string {
 
 /** Download one entry's artifact and check its digest; the file's path. */
 async function fetchChecked(e: IndexEntry, dir: string, options: InstallOptions, site: string): Promise<string> {
-  const file = await download(e.url, dir, options, MAX_ARTIFACT, site);
+  const file = await download(e.url, dir, options, MAX_ARCHIVE_BYTES, site);
   const digest = `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
   if (digest !== e.digest)
     throw new SkillsError(
