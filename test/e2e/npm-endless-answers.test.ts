@@ -2,12 +2,12 @@
 // read under its cap (8 MiB, 64 MiB, 512 MiB), stopped there with an error that names the registry, what was read,
 // the cap and how much came; exit 2, nothing written, and the process never holds the rest in memory.
 import { execa } from 'execa';
-import { createServer, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, tempFolders } from '../helpers/cli.js';
-import { freePort } from '../helpers/git-repos.js';
+import { serveLocal } from '../helpers/http.js';
 import { writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-npm-endless-');
@@ -29,7 +29,7 @@ function endless(res: ServerResponse, head: string): void {
 }
 
 beforeAll(async () => {
-  const server = createServer((req, res) => {
+  ({ url, close } = await serveLocal((req, res) => {
     req.on('close', () => res.destroy());
     const path = new URL(req.url!, 'http://x').pathname;
     if (path === '/-/v1/search' || path === '/@acme%2fhuge') return endless(res, '{"objects":[');
@@ -43,15 +43,7 @@ beforeAll(async () => {
       );
     if (path === '/pdf-1.0.0.tgz') return endless(res, '');
     res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
-  });
-  const port = await freePort();
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  url = `http://127.0.0.1:${port}/`;
-  close = () =>
-    new Promise((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    });
+  }));
   preload = join(fresh('preload'), 'rss.cjs');
   writeFileSync(
     preload,

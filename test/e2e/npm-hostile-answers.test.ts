@@ -1,9 +1,8 @@
 // Registry answers of a shape the npm API never gives: a search hit that is null, has no package or a name that is
 // not a string; keywords as a string; a packument whose versions are an array. Served from 127.0.0.1.
-import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempFolders } from '../helpers/cli.js';
-import { freePort } from '../helpers/git-repos.js';
+import { serveLocal } from '../helpers/http.js';
 import { writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-npm-hostile-');
@@ -13,15 +12,11 @@ let url: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const server = createServer((req, res) => {
+  ({ url, close } = await serveLocal((req, res) => {
     const path = new URL(req.url!, 'http://x').pathname;
     if (!answers.has(path)) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answers.get(path)));
-  });
-  const port = await freePort();
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  url = `http://127.0.0.1:${port}/`;
-  close = () => new Promise((r) => server.close(() => r()));
+  }));
 });
 afterAll(async () => {
   await close();
