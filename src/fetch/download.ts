@@ -21,7 +21,10 @@ export interface DownloadOptions {
   /** The most bytes the download may have; more is refused. */
   maxBytes: number;
   progress?: (text: string) => void;
-  /** The most the download may take; 10 minutes unless given. */
+  /**
+   * The most the download may take, however steadily bytes come: DEADLINE_TIMES × `idleMs` unless given (5 minutes
+   * by default), so a server that trickles a byte a second cannot hold an install for long.
+   */
   timeoutMs?: number;
   /**
    * The longest the server may go without sending a byte (the answer's headers, then each part of the body):
@@ -32,6 +35,12 @@ export interface DownloadOptions {
 
 /** The most an archive (a .tar.gz, a .zip, an npm tarball, a well-known artifact) may be, downloaded: 512 MiB. */
 export const MAX_ARCHIVE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * A download's whole time, in SKILLS_REGISTRY_TIMEOUTs: npm's fetch (minipass-fetch's `timeout`) likewise bounds the
+ * reading of a whole body, where cargo's low-speed limit would let a server just above its rate go on for ever.
+ */
+export const DEADLINE_TIMES = 5;
 
 const MAX_REDIRECTS = 5;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -134,8 +143,8 @@ export async function downloadArchive(url: string, dir: string, o: DownloadOptio
   }
   const why = allowed(start);
   if (why) throw new SkillsError('E_USAGE', `${shown(start)}: refused: ${why}`);
-  const timeoutMs = o.timeoutMs ?? 10 * 60_000;
   const idleMs = o.idleMs ?? registryTimeoutMs(o.env);
+  const timeoutMs = o.timeoutMs ?? DEADLINE_TIMES * idleMs;
   // One signal, aborted by whichever comes first: the total cap, or a server that sends nothing for idleMs.
   const stop = new AbortController();
   const signal = stop.signal;
@@ -200,7 +209,10 @@ export async function downloadArchive(url: string, dir: string, o: DownloadOptio
       throw new SkillsError(
         'E_IO',
         `${shown(start)}: the download took longer than ${+(timeoutMs / 1000).toFixed(1)} s and was stopped`,
-        { cause: err, hint: 'check the network connection; then run again' },
+        {
+          cause: err,
+          hint: `a download may take ${DEADLINE_TIMES} × SKILLS_REGISTRY_TIMEOUT (${+(idleMs / 1000).toFixed(1)} s): check the network connection, or give it longer with SKILLS_REGISTRY_TIMEOUT=<seconds>`,
+        },
       );
     if (err instanceof TypeError && !(err instanceof SkillsError))
       throw new SkillsError('E_IO', `${shown(start)}: the download broke off: ${redactUrl(err.message)}`, {

@@ -1,6 +1,6 @@
 // Index documents a stranger (or a damaged file) can hand install and publish --well-known: each is a located
 // E_INVALID error with exit 2, never a crash, and publish never rewrites an index it cannot read.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempFolders } from '../helpers/cli.js';
@@ -114,4 +114,31 @@ describe('install from a site that stops sending', () => {
         await s.close();
       }
     }, 60_000);
+
+  it('stops a site that trickles a byte every 200 ms at 5 × SKILLS_REGISTRY_TIMEOUT, installing nothing', async () => {
+    const s = await serveLocal((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const tick = setInterval(() => res.write(' '), 200);
+      req.on('close', () => clearInterval(tick));
+    });
+    try {
+      const dir = fresh('user');
+      const started = Date.now();
+      const r = await runCli(['install', s.url, '--agent', 'claude-code', '--yes'], {
+        cwd: dir,
+        env: { SKILLS_REGISTRY_TIMEOUT: '1' },
+      });
+      const seconds = (Date.now() - started) / 1000;
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(
+        `${s.url}.well-known/agent-skills/index.json: the download took longer than 5 s and was stopped`,
+      );
+      expect(r.stderr).toContain('5 × SKILLS_REGISTRY_TIMEOUT (1 s)');
+      expect(seconds).toBeLessThan(20);
+      expect(existsSync(join(dir, 'skills-lock.json'))).toBe(false);
+      expect(existsSync(join(dir, '.claude/skills'))).toBe(false);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
 });
