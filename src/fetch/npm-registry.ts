@@ -37,10 +37,10 @@ export function registryForName(config: NpmConfig, name: string): string {
  * `read`, given a signal that is pulled as soon as it fails: a body over its cap stops being read at once, and the
  * connection that brought it is closed.
  */
-async function aborting<T>(read: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function aborting<T>(read: (signal: AbortSignal, stop: () => void) => Promise<T>): Promise<T> {
   const stop = new AbortController();
   try {
-    return await read(stop.signal);
+    return await read(stop.signal, () => stop.abort());
   } catch (err) {
     stop.abort();
     throw err;
@@ -49,24 +49,44 @@ async function aborting<T>(read: (signal: AbortSignal) => Promise<T>): Promise<T
 
 /**
  * The JSON document at `path` of `opts.registry`, its body read under `maxBytes` (`what` names it in the error): a
- * registry that answers gigabytes is stopped at the cap, not buffered.
+ * registry that answers gigabytes is stopped at the cap, not buffered. The body must come within `opts.timeout` of
+ * the headers, as npm's own `res.json()` has it, however steadily it trickles.
  */
 export async function fetchCappedJson(
   path: string,
-  opts: Record<string, unknown> & { registry: string },
+  opts: Record<string, unknown> & { registry: string; timeout?: number },
   maxBytes: number,
   what: string,
 ): Promise<Record<string, unknown>> {
   const fetch = (await import('npm-registry-fetch')).default;
-  const bytes = await aborting(async (signal) => {
-    const res = await fetch(path, { ...opts, signal });
-    return readCapped(res.body, {
-      maxBytes,
-      declared: res.headers.get('content-length'),
-      over: (n) => tooLarge(opts.registry, what, maxBytes, n),
+  let late = false;
+  let deadline: NodeJS.Timeout | undefined;
+  try {
+    const bytes = await aborting(async (signal, stop) => {
+      const res = await fetch(path, { ...opts, signal });
+      if (opts.timeout)
+        deadline = setTimeout(() => {
+          late = true;
+          stop();
+        }, opts.timeout);
+      return readCapped(res.body, {
+        maxBytes,
+        declared: res.headers.get('content-length'),
+        over: (n) => tooLarge(opts.registry, what, maxBytes, n),
+      });
     });
-  });
-  return JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+    return JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+  } catch (err) {
+    // Told as minipass-fetch tells it, so the one "did not answer in time" (npm-errors.ts) is said.
+    if (late && !(err instanceof SkillsError))
+      throw Object.assign(new Error(`Response timeout while trying to fetch ${path} (over ${opts.timeout}ms)`), {
+        type: 'body-timeout',
+        cause: err,
+      });
+    throw err;
+  } finally {
+    clearTimeout(deadline);
+  }
 }
 
 const options = (o: NpmFetchOptions, registry: string) => ({

@@ -42,6 +42,12 @@ beforeAll(async () => {
         }),
       );
     if (path === '/pdf-1.0.0.tgz') return endless(res, '');
+    if (path === '/@acme%2fslow') {
+      // A byte every 200 ms: never idle, never done.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const tick = setInterval(() => res.write(' '), 200);
+      return void req.on('close', () => clearInterval(tick));
+    }
     res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
   }));
   preload = join(fresh('preload'), 'rss.cjs');
@@ -56,11 +62,11 @@ afterAll(async () => {
 });
 
 /** The built CLI in `cwd`, with its peak memory in MiB. */
-async function run(args: string[], cwd: string) {
+async function run(args: string[], cwd: string, env: Record<string, string> = {}) {
   const rssFile = join(fresh('rss'), 'rss');
   const r = await execa(process.execPath, ['--require', preload, BIN, ...args], {
     cwd,
-    env: { NO_COLOR: '1', HOME: fresh('home'), RSS_FILE: rssFile },
+    env: { NO_COLOR: '1', HOME: fresh('home'), RSS_FILE: rssFile, ...env },
     reject: false,
     stdin: 'ignore',
     timeout: 60_000,
@@ -117,6 +123,27 @@ describe('a registry that answers without end', () => {
     expect(r.rssMiB).toBeLessThan(300);
     expect(existsSync(join(dir, '.claude'))).toBe(false);
     expect(existsSync(join(dir, 'skills-lock.json'))).toBe(false);
+  });
+
+  it('outdated stops a packument that trickles in after SKILLS_REGISTRY_TIMEOUT, as npm does', async () => {
+    const lock = {
+      lockfileVersion: 1,
+      skills: {
+        slow: {
+          version: '1.0.0',
+          source: 'npm:@acme/slow',
+          ref: '^1.0.0',
+          integrity: `sha512-${'A'.repeat(86)}==`,
+          dependencies: {},
+        },
+      },
+    };
+    const dir = project({ 'skills-lock.json': `${JSON.stringify(lock, null, 2)}\n` });
+    const started = Date.now();
+    const r = await run(['outdated'], dir, { SKILLS_REGISTRY_TIMEOUT: '1' });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${url} did not answer in time for @acme/slow`);
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('install stops a tarball at 512 MiB (the cap of every archive) and installs nothing', async () => {
