@@ -204,6 +204,7 @@ function printListing(listing: SourceListing[], options: InstallOptions, ctx: Co
   const c = paint(useColor(options.color, ctx));
   for (const l of listing) {
     ctx.stdout.write(`${c.bold(forTerminal(l.source))}: ${l.skills.length} skill${l.skills.length === 1 ? '' : 's'}\n`);
+    if (l.note !== undefined) ctx.stdout.write(`  ${c.dim(`(${l.note})`)}\n`);
     // Ids padded and descriptions cut by terminal columns (ui/columns.ts), to the terminal's width when it has one.
     const ids = l.skills.map((s) => forTerminal(s.id));
     const width = Math.max(...ids.map(columns));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
 import { tempName, writeAll } from '../fs/atomic.js';
+import { cappedChunks, mib } from './capped-body.js';
 import { registryTimeoutMs } from './npm-config.js';
 
 // An archive by URL: Node's fetch, redirects followed by hand (at most 5, never from https down to http, the token
@@ -20,7 +21,10 @@ export interface DownloadOptions {
   /** The most bytes the download may have; more is refused. */
   maxBytes: number;
   progress?: (text: string) => void;
-  /** The most the download may take; 10 minutes unless given. */
+  /**
+   * The most the download may take, however steadily bytes come: DEADLINE_TIMES × `idleMs` unless given (5 minutes
+   * by default), so a server that trickles a byte a second cannot hold an install for long.
+   */
   timeoutMs?: number;
   /**
    * The longest the server may go without sending a byte (the answer's headers, then each part of the body):
@@ -29,13 +33,20 @@ export interface DownloadOptions {
   idleMs?: number;
 }
 
+/** The most an archive (a .tar.gz, a .zip, an npm tarball, a well-known artifact) may be, downloaded: 512 MiB. */
+export const MAX_ARCHIVE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * A download's whole time, in SKILLS_REGISTRY_TIMEOUTs: npm's fetch (minipass-fetch's `timeout`) likewise bounds the
+ * reading of a whole body, where cargo's low-speed limit would let a server just above its rate go on for ever.
+ */
+export const DEADLINE_TIMES = 5;
+
 const MAX_REDIRECTS = 5;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** A URL for a message: no credentials, no query (a signed URL's query is a credential too). */
 const shown = (u: URL): string => redactUrl(`${u.origin === 'null' ? `${u.protocol}//` : u.origin}${u.pathname}`);
-
-const mib = (n: number): string => `${(n / (1024 * 1024)).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
 
 /** The file name the download is kept under: the URL's last segment, with only safe characters. */
 export function downloadName(url: URL): string {
@@ -132,8 +143,8 @@ export async function downloadArchive(url: string, dir: string, o: DownloadOptio
   }
   const why = allowed(start);
   if (why) throw new SkillsError('E_USAGE', `${shown(start)}: refused: ${why}`);
-  const timeoutMs = o.timeoutMs ?? 10 * 60_000;
   const idleMs = o.idleMs ?? registryTimeoutMs(o.env);
+  const timeoutMs = o.timeoutMs ?? DEADLINE_TIMES * idleMs;
   // One signal, aborted by whichever comes first: the total cap, or a server that sends nothing for idleMs.
   const stop = new AbortController();
   const signal = stop.signal;
@@ -159,25 +170,18 @@ export async function downloadArchive(url: string, dir: string, o: DownloadOptio
       await res.body?.cancel();
       throw statusError(start, at, res, o.token !== undefined);
     }
-    const declared = Number(res.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > o.maxBytes) {
-      await res.body?.cancel();
-      throw tooBig(start, o.maxBytes);
-    }
+    const cap = {
+      maxBytes: o.maxBytes,
+      over: () => tooBig(start, o.maxBytes),
+      declared: res.headers.get('content-length'),
+    };
     const fd = openSync(tmp, 'wx', 0o644);
     try {
       let bytes = 0;
       let told = 0;
-      const reader = res.body!.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
+      for await (const value of cappedChunks(res.body!, cap)) {
         progressed();
         bytes += value.length;
-        if (bytes > o.maxBytes) {
-          await reader.cancel();
-          throw tooBig(start, o.maxBytes);
-        }
         writeAll(fd, value, tmp);
         if (bytes - told >= 4 * 1024 * 1024) {
           told = bytes;
@@ -205,7 +209,10 @@ export async function downloadArchive(url: string, dir: string, o: DownloadOptio
       throw new SkillsError(
         'E_IO',
         `${shown(start)}: the download took longer than ${+(timeoutMs / 1000).toFixed(1)} s and was stopped`,
-        { cause: err, hint: 'check the network connection; then run again' },
+        {
+          cause: err,
+          hint: `a download may take ${DEADLINE_TIMES} × SKILLS_REGISTRY_TIMEOUT (${+(idleMs / 1000).toFixed(1)} s): check the network connection, or give it longer with SKILLS_REGISTRY_TIMEOUT=<seconds>`,
+        },
       );
     if (err instanceof TypeError && !(err instanceof SkillsError))
       throw new SkillsError('E_IO', `${shown(start)}: the download broke off: ${redactUrl(err.message)}`, {

@@ -2,6 +2,7 @@
 // published twice, a timeout, a registry out of reach. A token never shows, not even inside the registry's own words.
 import { STATUS_CODES } from 'node:http';
 import { SkillsError } from '../errors.js';
+import { mib } from './capped-body.js';
 import { hasCredentials, registrySetBy, type NpmConfig } from './npm-config.js';
 
 export interface Failing {
@@ -64,6 +65,20 @@ export function registryError(err: unknown, f: Failing): SkillsError {
     );
   }
   return new SkillsError('E_IO', `${f.registry} failed for ${what}: ${said}`, { cause: err });
+}
+
+/**
+ * A registry answer past its cap (`what`: the search "pdf", the package document of @acme/pdf…): the registry, the
+ * cap and how much came before reading stopped.
+ */
+export function tooLarge(registry: string, what: string, maxBytes: number, bytes: number): SkillsError {
+  return new SkillsError(
+    'E_IO',
+    `${registry} sent more than ${mib(maxBytes)} for ${what} (${bytes.toLocaleString('en-US')} bytes came before skills stopped reading); nothing was changed`,
+    {
+      hint: `an npm registry's answer is far smaller: check the registry URL (registry= or @scope:registry= in .npmrc); that server is not an npm registry, or is broken`,
+    },
+  );
 }
 
 /** Whether a request failed because the registry did not answer within the timeout. */

@@ -8,15 +8,27 @@ declare module 'libnpmpublish' {
 }
 declare module 'npm-registry-fetch' {
   interface Fetch {
+    /** The answer, its status checked (an HTTP error is thrown as npm-registry-fetch's own), its body unread. */
+    (
+      url: string,
+      opts?: Record<string, unknown>,
+    ): Promise<{
+      headers: { get(name: string): string | null };
+      body: AsyncIterable<Buffer>;
+    }>;
     json(url: string, opts?: Record<string, unknown>): Promise<Record<string, unknown>>;
   }
   const fetch: Fetch;
   export default fetch;
 }
 declare module 'pacote' {
-  export function tarball(
-    spec: string,
-    opts?: Record<string, unknown>,
-  ): Promise<Buffer & { integrity?: string; resolved?: string }>;
+  export const tarball: {
+    /** The tarball's bytes, checked against `integrity`, handed to `handler` as a stream (pacote may retry once). */
+    stream<T>(
+      spec: string,
+      handler: (stream: AsyncIterable<Buffer> & { on(event: 'error', f: () => void): unknown }) => Promise<T>,
+      opts?: Record<string, unknown>,
+    ): Promise<T>;
+  };
   export function packument(spec: string, opts?: Record<string, unknown>): Promise<Record<string, unknown>>;
 }

@@ -2,8 +2,13 @@
 // dist-tags, each version's dependencies and dist), and a version's tarball, whose bytes pacote checks against the
 // packument's integrity before handing them over.
 import { SkillsError } from '../errors.js';
+import { readCapped } from './capped-body.js';
+import { MAX_ARCHIVE_BYTES } from './download.js';
 import { registryOf, type NpmConfig } from './npm-config.js';
-import { registryError } from './npm-errors.js';
+import { registryError, tooLarge } from './npm-errors.js';
+
+/** The most a packument may be (the largest on npmjs.org, with thousands of versions, are some tens of MiB). */
+export const MAX_PACKUMENT = 64 * 1024 * 1024;
 
 export interface PackumentVersion {
   name: string;
@@ -28,6 +33,62 @@ export function registryForName(config: NpmConfig, name: string): string {
   return registryOf(config, name.startsWith('@') ? name.split('/')[0] : undefined);
 }
 
+/**
+ * `read`, given a signal that is pulled as soon as it fails: a body over its cap stops being read at once, and the
+ * connection that brought it is closed.
+ */
+async function aborting<T>(read: (signal: AbortSignal, stop: () => void) => Promise<T>): Promise<T> {
+  const stop = new AbortController();
+  try {
+    return await read(stop.signal, () => stop.abort());
+  } catch (err) {
+    stop.abort();
+    throw err;
+  }
+}
+
+/**
+ * The JSON document at `path` of `opts.registry`, its body read under `maxBytes` (`what` names it in the error): a
+ * registry that answers gigabytes is stopped at the cap, not buffered. The body must come within `opts.timeout` of
+ * the headers, as npm's own `res.json()` has it, however steadily it trickles.
+ */
+export async function fetchCappedJson(
+  path: string,
+  opts: Record<string, unknown> & { registry: string; timeout?: number },
+  maxBytes: number,
+  what: string,
+): Promise<Record<string, unknown>> {
+  const fetch = (await import('npm-registry-fetch')).default;
+  let late = false;
+  let deadline: NodeJS.Timeout | undefined;
+  try {
+    const bytes = await aborting(async (signal, stop) => {
+      const res = await fetch(path, { ...opts, signal });
+      if (opts.timeout)
+        deadline = setTimeout(() => {
+          late = true;
+          stop();
+        }, opts.timeout);
+      return readCapped(res.body, {
+        maxBytes,
+        declared: res.headers.get('content-length'),
+        over: (n) => tooLarge(opts.registry, what, maxBytes, n),
+      });
+    });
+    return JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+  } catch (err) {
+    // Told as minipass-fetch tells it, so the one "did not answer in time" (npm-errors.ts) is said.
+    if (late && !(err instanceof SkillsError))
+      throw Object.assign(new Error(`Response timeout while trying to fetch ${path} (over ${opts.timeout}ms)`), {
+        type: 'body-timeout',
+        cause: err,
+      });
+    throw err;
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
 const options = (o: NpmFetchOptions, registry: string) => ({
   ...o.config.settings,
   registry,
@@ -38,11 +99,16 @@ const options = (o: NpmFetchOptions, registry: string) => ({
 /** The packument of `name`; a refusal or a registry out of reach is a SkillsError that says what to do. */
 export async function fetchPackument(name: string, o: NpmFetchOptions): Promise<Packument> {
   const registry = registryForName(o.config, name);
-  const fetch = (await import('npm-registry-fetch')).default;
   let doc: Record<string, unknown>;
   try {
-    doc = await fetch.json(`/${name.replace('/', '%2f')}`, options(o, registry));
+    doc = await fetchCappedJson(
+      `/${name.replace('/', '%2f')}`,
+      options(o, registry),
+      MAX_PACKUMENT,
+      `the package document of ${name}`,
+    );
   } catch (err) {
+    if (err instanceof SkillsError) throw err;
     throw registryError(err, { registry, name, config: o.config });
   }
   if (
@@ -70,13 +136,26 @@ export async function fetchTarball(
 ): Promise<Buffer> {
   const registry = registryForName(o.config, name);
   const pacote = await import('pacote');
+  const cap = {
+    maxBytes: MAX_ARCHIVE_BYTES,
+    over: (n: number) => tooLarge(registry, `the tarball of ${name}@${version}`, MAX_ARCHIVE_BYTES, n),
+  };
   try {
-    return await pacote.tarball(`${name}@${version}`, {
-      ...options(o, registry),
-      ...(integrity ? { integrity } : {}),
-      preferOnline: true,
-    });
+    return await aborting((signal) =>
+      pacote.tarball.stream(
+        `${name}@${version}`,
+        // The abort that stops the download is then told on the stream no one reads any more: heard, and dropped.
+        (stream) => readCapped(stream, cap).finally(() => stream.on('error', () => {})),
+        {
+          ...options(o, registry),
+          ...(integrity ? { integrity } : {}),
+          preferOnline: true,
+          signal,
+        },
+      ),
+    );
   } catch (err) {
+    if (err instanceof SkillsError) throw err;
     if ((err as { code?: string }).code === 'EINTEGRITY')
       throw new SkillsError(
         'E_INVALID',

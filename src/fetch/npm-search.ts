@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { SkillsError } from '../errors.js';
 import { registryOf, type NpmConfig } from './npm-config.js';
 import { noAnswer, timedOut } from './npm-errors.js';
+import { fetchCappedJson, MAX_PACKUMENT } from './npm-registry.js';
 
 export interface SearchHit {
   name: string;
@@ -42,6 +43,9 @@ const keywordsOf = (v: unknown): string[] =>
 
 const SKILL_KEYWORD = 'agentskills';
 
+/** The most a search answer may be: 250 hits (the API's most) of a few KiB each is far below. */
+const MAX_SEARCH = 8 * 1024 * 1024;
+
 /** Search `words` on the registry of `scope` (or the default registry), at most `size` hits. */
 export async function searchSkills(
   words: string,
@@ -49,21 +53,24 @@ export async function searchSkills(
   opts: { scope?: string; size?: number } = {},
 ): Promise<SearchResult> {
   const registry = registryOf(config, opts.scope);
-  const fetch = (await import('npm-registry-fetch')).default;
   const base = { ...config.settings, registry, timeout: config.timeoutMs, fetchRetries: 0 };
   const text = opts.scope ? `${words} ${opts.scope}` : words;
   const objects: SearchObject[] = [];
   let malformed = 0;
   try {
-    const doc = (await fetch.json(`/-/v1/search?text=${encodeURIComponent(text)}&size=${opts.size ?? 20}`, base)) as {
-      objects?: unknown;
-    } | null;
+    const doc = (await fetchCappedJson(
+      `/-/v1/search?text=${encodeURIComponent(text)}&size=${opts.size ?? 20}`,
+      base,
+      MAX_SEARCH,
+      `the search "${words}"`,
+    )) as { objects?: unknown } | null;
     for (const o of Array.isArray(doc?.objects) ? (doc.objects as unknown[]) : []) {
       const parsed = SearchObject.safeParse(o);
       if (parsed.success) objects.push(parsed.data);
       else malformed++;
     }
   } catch (err) {
+    if (err instanceof SkillsError) throw err;
     const e = err as { statusCode?: number; code?: string; message?: string };
     if (e.statusCode === 401 || e.statusCode === 403)
       throw new SkillsError('E_CONFIG', `${registry} refused the search (${e.statusCode}): not logged in`, {
@@ -89,7 +96,12 @@ export async function searchSkills(
       // No keyword, or no version in the hit (Verdaccio leaves it out for a package published with npm): the
       // package's own document says, at its latest version.
       try {
-        const doc = await fetch.json(`/${p.name.replace('/', '%2f')}`, base);
+        const doc = await fetchCappedJson(
+          `/${p.name.replace('/', '%2f')}`,
+          base,
+          MAX_PACKUMENT,
+          `the package document of ${p.name} (a hit of the search "${words}")`,
+        );
         version ||= (doc['dist-tags'] as Record<string, string> | undefined)?.latest ?? '';
         const versions = doc.versions;
         const manifest =
@@ -104,6 +116,7 @@ export async function searchSkills(
             .filter((n): n is string => typeof n === 'string');
         else if (keywords.includes(SKILL_KEYWORD)) skills = [ownName];
       } catch (err) {
+        if (err instanceof SkillsError) throw err;
         if (timedOut(err)) throw noAnswer(err, registry, `${p.name} (a hit of the search "${words}")`, config);
         skills = undefined;
       }

@@ -25,6 +25,8 @@ export interface ListedSkill {
 export interface SourceListing {
   source: string;
   skills: ListedSkill[];
+  /** What the listing is taken from, when it is not the skills' own files (a well-known site's index). */
+  note?: string;
 }
 
 export async function listSources(options: InstallOptions): Promise<SourceListing[]> {
@@ -41,9 +43,15 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
             hint: `see the registry's versions with skills resolve ${raw}`,
           },
         );
-      const { found: all } = await gather(c, raw, options, scratch, dirname(options.lockfile));
       // --skill narrows the list as it narrows an install.
       const only = options.only === undefined ? undefined : new Set(options.only);
+      if (c.kind === 'well-known') {
+        // The site's index names and describes each skill: its files are not downloaded to list them.
+        const { skills, note } = await (await import('./well-known.js')).listWellKnown(c.remote, options, scratch);
+        out.push({ source: redactUrl(raw), skills: only ? skills.filter((s) => only.has(s.id)) : skills, note });
+        continue;
+      }
+      const { found: all } = await gather(c, raw, options, scratch, dirname(options.lockfile));
       const found = only ? all.filter((p) => only.has('diagnostics' in p ? (p.id ?? '') : p.skill.id)) : all;
       const namesakes = namesakesOf(all);
       // What "all" leaves out for a namesake, said once a skill: why, and its source alone.

@@ -9,7 +9,7 @@ import { join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { canonicalSource, redactUrl, type RemoteSource } from '../formats/install-source.js';
 import { formatLockSource } from '../formats/lockfile.js';
-import { downloadArchive } from '../fetch/download.js';
+import { downloadArchive, MAX_ARCHIVE_BYTES } from '../fetch/download.js';
 import { needCache } from '../fetch/cache.js';
 import { KEEP_BYTES } from '../fs/archive-entries.js';
 import { fetchCommit, folderOfTree } from '../fetch/git.js';
@@ -34,9 +34,6 @@ export interface Gathered {
   /** A folder, repository or archive that holds skills rather than being one: an invalid one is skipped. */
   several: boolean;
 }
-
-/** The largest archive a URL may send (the unpacked limits apply after). */
-const MAX_DOWNLOAD = 512 * 1024 * 1024;
 
 /**
  * The skills a folder holds: the folder itself when it is a skill, else every skill below it (a clone of a skills
@@ -230,7 +227,7 @@ export function downloadOnce(url: string, typed: string, scratch: Scratch, optio
   options.progress?.(`downloading ${typed}`);
   const dir = scratch.folder('download');
   mkdirSync(dir);
-  const file = downloadArchive(url, dir, { env: options.env, maxBytes: MAX_DOWNLOAD, progress: options.progress });
+  const file = downloadArchive(url, dir, { env: options.env, maxBytes: MAX_ARCHIVE_BYTES, progress: options.progress });
   scratch.downloads.set(url, file);
   return file;
 }

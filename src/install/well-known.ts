@@ -9,16 +9,16 @@ import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { RemoteSource } from '../formats/install-source.js';
 import { formatLockSource } from '../formats/lockfile.js';
-import { downloadArchive } from '../fetch/download.js';
+import { downloadArchive, MAX_ARCHIVE_BYTES } from '../fetch/download.js';
 import { needCache } from '../fetch/cache.js';
 import { isSkillId } from '../model/spec.js';
+import type { ListedSkill } from './inspect.js';
 import type { Gathered } from './remote.js';
 import { prepareArchived, prepareLocal, relabeler, unpackArchive, type Scratch } from './sources.js';
 import type { InstallOptions } from './types.js';
 
 export const DISCOVERY_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 const MAX_INDEX = 16 * 1024 * 1024;
-const MAX_ARTIFACT = 512 * 1024 * 1024;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 interface IndexEntry {
@@ -26,6 +26,8 @@ interface IndexEntry {
   type: 'skill-md' | 'archive';
   url: string;
   digest: string;
+  /** The entry's description, as the index gives it (the skill's own is in its SKILL.md). */
+  description?: string;
 }
 
 /** Download into `dir`; the site's token goes only to the index's own origin, never to a host the index names. */
@@ -41,7 +43,10 @@ const download = (url: string, dir: string, options: InstallOptions, maxBytes: n
 };
 
 /** The index's entries, checked: a v0.2.0 index, each entry a skill name, a known type, a URL and a digest. */
-function readEntries(file: string, index: string): { entries: IndexEntry[]; skipped: string[] } {
+function readEntries(
+  file: string,
+  index: string,
+): { entries: IndexEntry[]; skipped: { name: string; type: unknown }[] } {
   let doc: { $schema?: unknown; skills?: unknown };
   try {
     doc = JSON.parse(readFileSync(file, 'utf8')) as typeof doc;
@@ -63,7 +68,7 @@ function readEntries(file: string, index: string): { entries: IndexEntry[]; skip
     );
   if (!Array.isArray(doc.skills)) throw new SkillsError('E_INVALID', `${index} has no "skills" list`);
   const entries: IndexEntry[] = [];
-  const skipped: string[] = [];
+  const skipped: { name: string; type: unknown }[] = [];
   for (const [i, raw] of (doc.skills as unknown[]).entries()) {
     const where = `${index}: skills[${i}]`;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
@@ -78,7 +83,7 @@ function readEntries(file: string, index: string): { entries: IndexEntry[]; skip
       throw new SkillsError('E_INVALID', `${where} (${e.name}): "digest" must be sha256:<64 hex>`);
     if (typeof e.url !== 'string') throw new SkillsError('E_INVALID', `${where} (${e.name}): "url" is missing`);
     if (e.type !== 'skill-md' && e.type !== 'archive') {
-      skipped.push(`${e.name} (type ${JSON.stringify(e.type)})`);
+      skipped.push({ name: e.name, type: e.type });
       continue;
     }
     let url: URL;
@@ -95,7 +100,13 @@ function readEntries(file: string, index: string): { entries: IndexEntry[]; skip
         'E_INVALID',
         `${where} (${e.name}): "url" must be an http(s) URL, not ${JSON.stringify(e.url)}; nothing was installed`,
       );
-    entries.push({ name: e.name, type: e.type, url: url.href, digest: e.digest });
+    entries.push({
+      name: e.name,
+      type: e.type,
+      url: url.href,
+      digest: e.digest,
+      ...(typeof e.description === 'string' ? { description: e.description } : {}),
+    });
   }
   return { entries, skipped };
 }
@@ -109,7 +120,7 @@ function jsonKind(v: unknown): string {
 
 /** Download one entry's artifact and check its digest; the file's path. */
 async function fetchChecked(e: IndexEntry, dir: string, options: InstallOptions, site: string): Promise<string> {
-  const file = await download(e.url, dir, options, MAX_ARTIFACT, site);
+  const file = await download(e.url, dir, options, MAX_ARCHIVE_BYTES, site);
   const digest = `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
   if (digest !== e.digest)
     throw new SkillsError(
@@ -120,18 +131,54 @@ async function fetchChecked(e: IndexEntry, dir: string, options: InstallOptions,
   return file;
 }
 
+type WellKnown = Extract<RemoteSource, { kind: 'well-known' }>;
+
+/** The site's index, downloaded into the scratch and read. */
+async function readIndex(remote: WellKnown, options: InstallOptions, scratch: Scratch) {
+  options.progress?.(`reading ${remote.index}`);
+  const site = new URL(remote.index).origin;
+  const indexFile = await download(remote.index, scratch.folder('index'), options, MAX_INDEX, site);
+  return { site, ...readEntries(indexFile, remote.index) };
+}
+
+/**
+ * `install --list` of a site: the skills its index lists, with the index's descriptions, and nothing else
+ * downloaded (a site of 100,000 skills is one request, not 100,000). Whether each skill is valid is known only
+ * from its files, which install downloads and checks.
+ */
+export async function listWellKnown(
+  remote: WellKnown,
+  options: InstallOptions,
+  scratch: Scratch,
+): Promise<{ skills: ListedSkill[]; note: string }> {
+  const { entries, skipped } = await readIndex(remote, options, scratch);
+  const skills: ListedSkill[] = entries.map((e) => ({
+    id: e.name,
+    description: e.description ?? '',
+    shown: `${remote.typed}: ${e.name}`,
+  }));
+  for (const s of skipped)
+    skills.push({
+      id: s.name,
+      description: '',
+      shown: `${remote.typed}: ${s.name}`,
+      problem: `its type is ${JSON.stringify(s.type)}, and skills installs "skill-md" and "archive" entries`,
+    });
+  return {
+    skills,
+    note: "from the site's index alone: each skill's files are downloaded and checked against their digest when it is installed",
+  };
+}
+
 /** The skills a site's index lists (or the one named `only`), each downloaded, checked and prepared. */
 export async function gatherWellKnown(
-  remote: Extract<RemoteSource, { kind: 'well-known' }>,
+  remote: WellKnown,
   options: InstallOptions,
   scratch: Scratch,
   only?: string,
 ): Promise<Gathered> {
   needCache(options.cacheDir);
-  options.progress?.(`reading ${remote.index}`);
-  const site = new URL(remote.index).origin;
-  const indexFile = await download(remote.index, scratch.folder('index'), options, MAX_INDEX, site);
-  const { entries } = readEntries(indexFile, remote.index);
+  const { site, entries } = await readIndex(remote, options, scratch);
   const chosen = only === undefined ? entries : entries.filter((e) => e.name === only);
   if (chosen.length === 0)
     throw new SkillsError(

@@ -51,6 +51,24 @@ export function readIndexText(file: string): string | undefined {
  */
 export const legacyReleases = new Map<string, Map<string, Record<string, Release>>>();
 
+/**
+ * The way back from a broken index.json besides fixing it: the backup a write keeps (index.json.bak, from the second
+ * write on) when there is one and it reads as an index, else moving the broken one aside and registering again.
+ */
+function otherwise(file: string): string {
+  const backup = join(dirname(file), BACKUP_FILE);
+  let text: string | undefined;
+  try {
+    text = readFileSync(backup, 'utf8');
+  } catch {
+    text = undefined;
+  }
+  if (text !== undefined && parseIndex(text).index)
+    return `restore the last good index kept in ${backup} (cp ${BACKUP_FILE} ${INDEX_FILE})`;
+  const why = text === undefined ? `there is no ${BACKUP_FILE} to restore` : `${backup} is no index either`;
+  return `move it aside (mv ${file} ${file}.broken) and register the skills again with skills registry sync <their folder> (${why})`;
+}
+
 /** Parse index.json's text, or throw a located E_CONFIG; remembers a version 1 index's releases. */
 export function parseIndexText(
   text: string,
@@ -60,8 +78,8 @@ export function parseIndexText(
   if (!index) {
     throw new SkillsError('E_CONFIG', `${file}:${problem!.line}:${problem!.column}: ${problem!.message}`, {
       hint: problem!.conflict
-        ? `nothing was overwritten: resolve the merge in ${file} (keep the skills of both sides, each once, and delete the marker lines), or restore the last good index kept in ${join(dirname(file), BACKUP_FILE)} (cp ${BACKUP_FILE} ${INDEX_FILE}); then skills registry sync the skills again`
-        : `nothing was overwritten: fix ${file} by hand, or restore the last good index kept in ${join(dirname(file), BACKUP_FILE)} (cp ${BACKUP_FILE} ${INDEX_FILE})`,
+        ? `nothing was overwritten: resolve the merge in ${file} (keep the skills of both sides, each once, and delete the marker lines), or ${otherwise(file)}; then skills registry sync the skills again`
+        : `nothing was overwritten: fix ${file} by hand, or ${otherwise(file)}`,
     });
   }
   const dir = resolve(dirname(file));

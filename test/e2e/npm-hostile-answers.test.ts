@@ -2,13 +2,12 @@
 // not a string; keywords as a string; a packument whose versions are an array. Served from 127.0.0.1.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Header } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempFolders } from '../helpers/cli.js';
-import { freePort } from '../helpers/git-repos.js';
+import { serveLocal } from '../helpers/http.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-npm-hostile-');
@@ -20,17 +19,13 @@ let url: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const server = createServer((req, res) => {
+  ({ url, close } = await serveLocal((req, res) => {
     const path = new URL(req.url!, 'http://x').pathname;
     const tarball = tarballs.get(path);
     if (tarball) return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(tarball);
     if (!answers.has(path)) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answers.get(path)));
-  });
-  const port = await freePort();
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  url = `http://127.0.0.1:${port}/`;
-  close = () => new Promise((r) => server.close(() => r()));
+  }));
 });
 afterAll(async () => {
   await close();

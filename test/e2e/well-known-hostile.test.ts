@@ -1,11 +1,10 @@
 // Index documents a stranger (or a damaged file) can hand install and publish --well-known: each is a located
 // E_INVALID error with exit 2, never a crash, and publish never rewrites an index it cannot read.
-import { createServer } from 'node:http';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempFolders } from '../helpers/cli.js';
-import { freePort } from '../helpers/git-repos.js';
+import { serveLocal } from '../helpers/http.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-wk-hostile-');
@@ -15,14 +14,10 @@ const SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 const DIGEST = `sha256:${'0'.repeat(64)}`;
 
 /** A site whose index.json is `body`. */
-async function site(body: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createServer((_req, res) => {
+const site = (body: string) =>
+  serveLocal((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(body);
   });
-  const port = await freePort();
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(() => r())) };
-}
 
 describe('install from a site with a hostile index', () => {
   const cases: [string, string, RegExp][] = [
@@ -93,24 +88,13 @@ describe('publish --well-known over an index it cannot read', () => {
 
 describe('install from a site that stops sending', () => {
   /** A site that answers nothing (`silent`), or sends headers and a first byte of the body and then nothing. */
-  async function stalled(mode: 'silent' | 'stalls'): Promise<{ url: string; close: () => Promise<void> }> {
-    const server = createServer((_req, res) => {
+  const stalled = (mode: 'silent' | 'stalls') =>
+    serveLocal((_req, res) => {
       if (mode === 'stalls') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{');
       }
     });
-    const port = await freePort();
-    await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-    return {
-      url: `http://127.0.0.1:${port}/`,
-      close: () =>
-        new Promise((r) => {
-          server.closeAllConnections();
-          server.close(() => r());
-        }),
-    };
-  }
 
   for (const mode of ['silent', 'stalls'] as const)
     it(`gives up after SKILLS_REGISTRY_TIMEOUT with no bytes (${mode}), naming the URL`, async () => {
@@ -130,4 +114,31 @@ describe('install from a site that stops sending', () => {
         await s.close();
       }
     }, 60_000);
+
+  it('stops a site that trickles a byte every 200 ms at 5 × SKILLS_REGISTRY_TIMEOUT, installing nothing', async () => {
+    const s = await serveLocal((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const tick = setInterval(() => res.write(' '), 200);
+      req.on('close', () => clearInterval(tick));
+    });
+    try {
+      const dir = fresh('user');
+      const started = Date.now();
+      const r = await runCli(['install', s.url, '--agent', 'claude-code', '--yes'], {
+        cwd: dir,
+        env: { SKILLS_REGISTRY_TIMEOUT: '1' },
+      });
+      const seconds = (Date.now() - started) / 1000;
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(
+        `${s.url}.well-known/agent-skills/index.json: the download took longer than 5 s and was stopped`,
+      );
+      expect(r.stderr).toContain('5 × SKILLS_REGISTRY_TIMEOUT (1 s)');
+      expect(seconds).toBeLessThan(20);
+      expect(existsSync(join(dir, 'skills-lock.json'))).toBe(false);
+      expect(existsSync(join(dir, '.claude/skills'))).toBe(false);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
 });

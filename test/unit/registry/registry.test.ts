@@ -439,7 +439,6 @@ describe('the index file', () => {
       new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:20: index.json is not valid JSON`),
     );
     expect(err.hint).toMatch(/nothing was overwritten/);
-    expect(err.hint).toContain('index.json.bak');
     for (const attempt of [
       () => registerSkill(reg, loadSkill(makeSkill(fresh(), 'theta', '1.0.0'))),
       () => useSkill(reg, 'eta', 'x'),
@@ -450,6 +449,35 @@ describe('the index file', () => {
       expect(readFileSync(file, 'utf8')).toBe(corrupt);
     }
     expect(readdirSync(join(reg, 'built-in'))).toEqual(['eta@1.0.0']);
+  });
+
+  it('names index.json.bak in the hint only when there is one that reads as an index', async () => {
+    const reg = join(fresh(), 'reg');
+    const file = join(reg, 'index.json');
+    const backup = join(reg, 'index.json.bak');
+    const hintOf = async () => (await caught(() => readIndex(reg))).hint ?? '';
+    // One write keeps no backup: the hint says how to start over, not to restore a file that is not there.
+    await registerSkill(reg, loadSkill(makeSkill(fresh(), 'eta', '1.0.0')));
+    expect(existsSync(backup)).toBe(false);
+    writeFileSync(file, '{ broken');
+    let hint = await hintOf();
+    expect(hint).not.toContain('restore the last good index');
+    expect(hint).toContain(`move it aside (mv ${file} ${file}.broken) and register the skills again`);
+    expect(hint).toContain('there is no index.json.bak to restore');
+    // A second write keeps the first index as the backup: restoring it is the hint.
+    rmSync(file);
+    await registerSkill(reg, loadSkill(makeSkill(fresh(), 'eta', '1.0.0')));
+    await registerSkill(reg, loadSkill(makeSkill(fresh(), 'theta', '1.0.0')));
+    expect(existsSync(backup)).toBe(true);
+    writeFileSync(file, '{ broken');
+    hint = await hintOf();
+    expect(hint).toContain(`restore the last good index kept in ${backup} (cp index.json.bak index.json)`);
+    expect(hint).not.toContain('move it aside');
+    // A backup that is broken too is no way back.
+    writeFileSync(backup, '{ also broken');
+    hint = await hintOf();
+    expect(hint).not.toContain('restore the last good index');
+    expect(hint).toContain(`${backup} is no index either`);
   });
 
   it('locates a well-formed index of the wrong shape too', () => {
