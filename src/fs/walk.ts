@@ -35,6 +35,11 @@ export function isNeverKept(name: string, isDir: boolean): boolean {
   if (n === 4 && name.toLowerCase() === '.git') return true;
   return isDir && SKIP_LENGTHS.has(n) && SKIP_DIRS.has(name.toLowerCase());
 }
+/** A file of secrets by its name (.env, .env.local; not .env.example), never copied, hashed or packed. */
+export function isSecretFile(name: string): boolean {
+  return /^\.env(\..+)?$/.test(name) && !/^\.env\.(example|sample|template)$/.test(name);
+}
+
 /**
  * The temp files our writers leave beside a target when killed: `.<name>.tmp-w.<pid>.<hex>` (fs/atomic.ts's
  * writeAtomic), `.<name>.tmp.<pid>.<hex>` (pack) and `.<name>.skills-fix-<pid>` (lint --fix before 0.2). Never part

@@ -4,14 +4,12 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
-import { isLeftover, isMacFile, isNeverKept } from '../fs/walk.js';
+import { isLeftover, isMacFile, isNeverKept, isSecretFile } from '../fs/walk.js';
 import { IGNORE_FILE, ignoreLevel, ignoredBy, type IgnoreLevel, type IgnoreRuleAt } from './ignore-rules.js';
 
 /** Why an entry is left out: never kept silently (.git, .DS_Store, a .skillignore), or told as what it is. */
 export type LeftOut =
   { why: 'never' } | { why: 'leftover' } | { why: 'secret' } | { why: 'ignored'; rule: IgnoreRuleAt };
-
-const isSecret = (name: string) => /^\.env(\..+)?$/.test(name) && !/^\.env\.(example|sample|template)$/.test(name);
 
 /** Why the entry `name` at `path` (relative to the skill's root), under the ignore rules `levels`, is left out. */
 export function leftOutBy(
@@ -22,7 +20,7 @@ export function leftOutBy(
 ): LeftOut | undefined {
   if (name === IGNORE_FILE || isNeverKept(name, isDir) || (!isDir && isMacFile(name))) return { why: 'never' };
   if (!isDir && isLeftover(name)) return { why: 'leftover' };
-  if (!isDir && isSecret(name)) return { why: 'secret' };
+  if (!isDir && isSecretFile(name)) return { why: 'secret' };
   const rule = levels.length > 0 ? ignoredBy(levels, path, isDir) : undefined;
   return rule ? { why: 'ignored', rule } : undefined;
 }

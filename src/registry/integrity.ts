@@ -21,7 +21,15 @@ import { packedMode } from '../fs/archive-entries.js';
 import { readOpenFile } from '../fs/read.js';
 import type { HeldFile } from '../fs/read-held.js';
 import { notUtf8Failure } from '../fs/byte-names.js';
-import { checkOpenedWithin, isInside, isLeftover, isMacFile, isNeverKept, walkedWhole } from '../fs/walk.js';
+import {
+  checkOpenedWithin,
+  isInside,
+  isLeftover,
+  isMacFile,
+  isNeverKept,
+  isSecretFile,
+  walkedWhole,
+} from '../fs/walk.js';
 
 /** One file the registry hashes and copies; a symlink that stays inside the skill is the file it leads to. */
 export interface StoredFile {
@@ -92,10 +100,7 @@ function withMacFiles(root: string): string | undefined {
   return files.some((f) => isMacFile(basename(f.rel))) ? digest(files) : undefined;
 }
 
-/** A file of secrets by its name (.env, .env.local; not .env.example), never copied, hashed or packed. */
-export function isSecretFile(name: string): boolean {
-  return /^\.env(\..+)?$/.test(name) && !/^\.env\.(example|sample|template)$/.test(name);
-}
+export { isSecretFile };
 
 const tooBig = (root: string, what: string) =>
   new SkillsError(
