@@ -39,9 +39,36 @@ export function counts(v: string): boolean {
   return false;
 }
 
-/** Whether a value is plainly made up: masked, templated, or counting (`AIzaSyA1B2C3D4…`). */
+// One part of a value between `_`, `-` and `.`: a word (letters of one case, or capitalised; digits may end it, as
+// in `oauth2`) or a number.
+const WORD_PART = /^(?:(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)[0-9]*|[0-9]+)$/;
+const LETTERS = /^[A-Za-z]{2,}$/;
+
+/**
+ * Whether a value is words and numbers joined by `_`, `-` or `.` (`super_secret_token_123`,
+ * `AWIN_TOKEN_SHOULD_NOT_LEAK_123`, `sp.token.1619838979341`) or a name in code (`oauth2_token_present`), with two
+ * or more words of two letters or more: what a person types as a stand-in in a test or a guide. A random token's
+ * parts mix letters, digits and cases.
+ */
+export function wordsValue(v: string): boolean {
+  const parts = v.split(/[_.-]+/).filter((p) => p !== '');
+  if (parts.length < 3 || !parts.every((p) => WORD_PART.test(p))) return false;
+  return parts.filter((p) => LETTERS.test(p)).length >= 2;
+}
+
+// A mask right after or before a value (`DQEBALZh0tlSKKi*****XR+k2EX8`, `a27aad63294be3fb****87798851`): the value
+// was cut at the mask, whose characters a value cannot hold.
+const MASK_AFTER = /^(?:\*{3}|…|\.{3})/;
+const MASK_BEFORE = /(?:\*{3}|…|\.{3})$/;
+
+/** Whether a value is plainly made up: masked, templated, counting (`AIzaSyA1B2C3D4…`) or made of words. */
 export function madeUpValue(v: string): boolean {
-  return MASKED.test(v) || counts(v);
+  return MASKED.test(v) || counts(v) || wordsValue(v);
+}
+
+/** Whether the value at `start`..`end` of `text` is cut by a mask at either end (`abc123****`, `…xyz789`). */
+export function maskedAround(text: string, start: number, end: number): boolean {
+  return MASK_AFTER.test(text.slice(end, end + 3)) || MASK_BEFORE.test(text.slice(Math.max(0, start - 3), start));
 }
 
 /** Whether the text right before `offset` on its line presents what follows as an example or "your" value. */

@@ -2,7 +2,13 @@ import { join } from 'node:path';
 import type { Rule } from '../types.js';
 import { nextOfTwo, positionFinder } from '../../formats/text.js';
 import { byPath } from './script-shebang.js';
-import { illustrationLines, introducedAsExample, madeUpValue, storageLinkToken } from '../helpers/made-up-secret.js';
+import {
+  illustrationLines,
+  introducedAsExample,
+  madeUpValue,
+  maskedAround,
+  storageLinkToken,
+} from '../helpers/made-up-secret.js';
 import { isMarkdown } from '../references.js';
 
 interface Pattern {
@@ -277,6 +283,13 @@ function filePath(key: string, value: string): boolean {
   );
 }
 
+// The name of a key that holds a digest: `…_sha256`, `…_md5`, `…hash`, `…digest`, `…checksum`, `…fingerprint`.
+const DIGEST_KEY =
+  /(?:sha-?(?:1|224|256|384|512)|md5|hash|digest|checksum|fingerprint)[A-Za-z0-9_.-]*["']?[ \t]*(?:=|:=?|=>)/i;
+
+// What stands before `token` in the name of a page token: `nextPageToken`, `page_token`, `continuationToken`.
+const PAGE_KEY = /(?:page|next|continuation|sync)[_-]?$/i;
+
 /**
  * Strings in `text` that look like secrets; placeholders and samples left out: values presented as examples or
  * "your" key, masked or counting ones (`AIzaSyA1B2C3…`), and in Markdown, values in an illustration.
@@ -289,7 +302,12 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
   let illustration: Uint8Array | undefined;
   let lineOf: ((offset: number) => { line: number }) | undefined;
   const sample = (offset: number, v: string, end: number) => {
-    if (madeUpValue(v) || introducedAsExample(text, offset) || (text[offset - 1] === '<' && text[end] === '>'))
+    if (
+      madeUpValue(v) ||
+      maskedAround(text, offset, end) ||
+      introducedAsExample(text, offset) ||
+      (text[offset - 1] === '<' && text[end] === '>')
+    )
       return true;
     if (!options.markdown) return false;
     illustration ??= illustrationLines(text);
@@ -331,6 +349,10 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     // A call (`token = forge_token_with_key(key)`) is code, and a file's path (`private_key_file = /etc/ssl/x.key`)
     // says where a secret is, not what.
     if (text.charCodeAt(at + v.length) === 40 || filePath(m[0].slice(0, -v.length), v)) continue;
+    // A digest (`token_output_sha256: 3f78…`, `secret_hash = …`) is what a secret hashes to, not the secret.
+    if (DIGEST_KEY.test(m[0].slice(0, -v.length))) continue;
+    // A page token (`"nextPageToken": "WyIy…"`) is where a listing goes on, not a key to an account.
+    if (PAGE_KEY.test(text.slice(Math.max(0, m.index - 12), m.index))) continue;
     if (/^token=/i.test(m[0]) && storageLinkToken(text, m.index)) continue;
     hits.push({ kind: `${m[1]!.toLowerCase()} value`, offset: at, masked: mask(v) });
   }

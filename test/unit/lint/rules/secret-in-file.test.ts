@@ -507,3 +507,49 @@ it('entropy is higher for random text than for repeated text', () => {
   expect(entropy('abcd')).toBe(2);
   expect(entropy(generic)).toBeGreaterThan(4);
 });
+
+it('findSecrets leaves out values a person typed or masked, and digests; a random value in their place is found', () => {
+  // From real public skills: test fixtures (Qwayk/safe-agent-skills), API documentation with masked values and a
+  // digest (liasica/harmonyos-skills, Qwayk's mock outputs).
+  const key = random(40);
+  const madeUp = [
+    '        token = "AWIN_TOKEN_SHOULD_NOT_LEAK_123"',
+    '        token = "super_secret_token_123"',
+    '    "token": "sp.token.1619838979341"',
+    'PayDevAuth: {"clientId":"10132120***","accessToken":"DQEBALZh0tlSKKiNDJ9lYYg0Du0EB3E6PvcGlFsyB*******************XR+k2EX8ry1IGdDUZG1PjfcWQ94xnK7w3ag=="}',
+    '"credentialIdNo": "a27aad63294be3fbb164e3d3d4634956cc6dc7427860*******************87798851b9fcd0f828ba78cfd99bf3d64bfa838"',
+    '"Authorization": "AWS4-HMAC-SHA256 Credential=BJIIJMUMOQKXDCODXVCG/202211********************mz-date"',
+    `"token_output_sha256": "${random(64, '0123456789abcdef')}"`,
+    `secret_hash = ${key}`,
+  ];
+  for (const text of madeUp) expect(findSecrets(text), text).toEqual([]);
+  for (const text of [
+    `token = "${key}"`,
+    `"accessToken":"${key}"`,
+    `"token_output": "${key}"`,
+    `token = "${key.slice(0, 10)}_${key.slice(10, 20)}_${key.slice(20)}"`,
+  ])
+    expect(
+      findSecrets(text).map((h) => h.kind),
+      text,
+    ).toHaveLength(1);
+  for (const v of ['AWIN_TOKEN_SHOULD_NOT_LEAK_123', 'super_secret_token_123', 'My-Demo-Token-2024'])
+    expect(madeUpValue(v), v).toBe(true);
+  for (const v of [key, '3f78f2ae-b6a6-eacf-194c-1bd632b1a8d8', 'qzx_KTRghw_739', 'token_Xk3f9Q'])
+    expect(madeUpValue(v), v).toBe(false);
+});
+
+it('findSecrets leaves out a name in code and a page token (real public skills), not a key beside them', () => {
+  const key = random(40);
+  for (const text of [
+    '            return AuthSelection(mode="oauth2", token_present=oauth2_token_present_value)',
+    '  "nextPageToken": "WyIyMDI1LTA1LTI4VDA4OjI1OjQzLjkxNDg1NyswMDowMCIsICJjYTc3Mzk3YS1jNTRjLTQ3NGQtOGEzOS0xMzZmMGZlMWI3ODUiXQ=="',
+    `page_token = ${key}`,
+  ])
+    expect(findSecrets(text), text).toEqual([]);
+  for (const text of [`"accessToken": "${key}"`, `refresh_token = ${key}`])
+    expect(
+      findSecrets(text).map((h) => h.kind),
+      text,
+    ).toHaveLength(1);
+});
