@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Rule, TreeSkill } from '../types.js';
 
 const key = (s: string) => s.normalize('NFKC').toLowerCase();
@@ -17,9 +19,28 @@ function shared(skills: TreeSkill[], keyOf: (s: TreeSkill) => string): Map<strin
   return groups;
 }
 
+/**
+ * The Claude Code plugin a skill ships in: the folder above its `skills/` folder, when that holds a plugin manifest
+ * (`.claude-plugin/plugin.json`, or `plugin.json` as marketplaces without a manifest folder keep it), else undefined.
+ */
+function pluginOf(skill: TreeSkill, known: Map<string, string | undefined>): string | undefined {
+  const parent = dirname(skill.root);
+  if (basename(parent) !== 'skills') return undefined;
+  const plugin = dirname(parent);
+  if (!known.has(plugin))
+    known.set(
+      plugin,
+      existsSync(join(plugin, '.claude-plugin', 'plugin.json')) || existsSync(join(plugin, 'plugin.json'))
+        ? plugin
+        : undefined,
+    );
+  return known.get(plugin);
+}
+
 export default {
   names: ['SK127', 'duplicate-skill'],
-  description: 'no two skills in the linted tree share an id or a name (compared after NFKC and lowercasing)',
+  description:
+    'no two skills in the linted tree share an id or a name (compared after NFKC and lowercasing), unless they ship in two Claude Code plugins, which name them plugin:name',
   tags: ['tree', 'name'],
   layouts: ['skill-md', 'manifest'],
   severity: 'error',
@@ -32,10 +53,19 @@ export default {
     const byId = shared(skills, (s) => key(s.id));
     const byName = shared(skills, (s) => key(s.name));
     if (byId.size === 0 && byName.size === 0) return;
+    // Claude Code names a plugin's skills `plugin:name`: two plugins of a marketplace may each have a "setup". A skill
+    // outside any plugin and one inside (`skills/x` and `plugins/p/skills/x`) are still compared.
+    const plugins = new Map<string, string | undefined>();
+    const clash = (a: TreeSkill, b: TreeSkill) => {
+      if (a.root === b.root) return false;
+      const pa = pluginOf(a, plugins);
+      const pb = pluginOf(b, plugins);
+      return pa === undefined || pb === undefined || pa === pb;
+    };
     for (const skill of skills) {
-      const sameId = (byId.get(key(skill.id)) ?? []).filter((o) => o.root !== skill.root);
+      const sameId = (byId.get(key(skill.id)) ?? []).filter((o) => clash(skill, o));
       // A SKILL.md's name is its id: say it once.
-      const sameName = (byName.get(key(skill.name)) ?? []).filter((o) => o.root !== skill.root && !sameId.includes(o));
+      const sameName = (byName.get(key(skill.name)) ?? []).filter((o) => clash(skill, o) && !sameId.includes(o));
       const idField = skill.layout === 'manifest' ? 'id' : 'name';
       for (const [field, value, others] of [
         [idField, skill.id, sameId],

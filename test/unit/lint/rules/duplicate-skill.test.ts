@@ -98,3 +98,30 @@ it('duplicate-skill: three copies list the two others', () => {
     `name "s" is also used by ${skills[0]!.file}, ${skills[1]!.file}; expected each skill to have its own`,
   );
 });
+
+it('duplicate-skill: two plugins of a marketplace may each have a skill of one name (Claude Code names it plugin:name)', () => {
+  // terrylica/cc-skills keeps plugins/<plugin>/plugin.json; the usual layout is plugins/<plugin>/.claude-plugin/.
+  const base = mkdtempSync(join(tmpdir(), 'skills-dup-'));
+  bases.push(base);
+  const setup = md('setup')['SKILL.md'];
+  writeTree(base, {
+    'plugins/asciinema-tools/plugin.json': '{"name":"asciinema-tools"}',
+    'plugins/asciinema-tools/skills/setup/SKILL.md': setup,
+    'plugins/gmail-commander/.claude-plugin/plugin.json': '{"name":"gmail-commander"}',
+    'plugins/gmail-commander/skills/setup/SKILL.md': setup,
+    'plugins/loose/skills/setup/SKILL.md': setup,
+    'skills/setup/SKILL.md': setup,
+  });
+  const at = (dir: string) => loadSkill(join(base, dir));
+  const a = at('plugins/asciinema-tools/skills/setup');
+  const g = at('plugins/gmail-commander/skills/setup');
+  expect(check([a, g])).toEqual([]);
+  // A folder with no plugin manifest is no plugin, and a skill outside every plugin is compared with all.
+  const loose = at('plugins/loose/skills/setup');
+  const top = at('skills/setup');
+  expect(check([a, loose]).map((f) => f.skill)).toEqual([a, loose]);
+  expect(check([a, g, top]).map((f) => f.skill)).toEqual([a, g, top]);
+  expect(check([a, g, top])[0]!.report.message).toBe(
+    `name "setup" is also used by ${top.file}; expected each skill to have its own`,
+  );
+});
