@@ -240,6 +240,12 @@ const PLACEHOLDER =
   /your|xxxx|example|changeme|change_me|dummy|placeholder|test|sample|fake|redacted|replace|insert|todo|secret_here|\.\.\./i;
 // The signature of jwt.io's sample token, quoted in many a README.
 const JWT_SAMPLE = 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
+// Keys their makers publish for tests, which work for anyone and guard nothing: Google reCAPTCHA v2's test site key
+// and secret (its FAQ: "I'd like to run automated tests with reCAPTCHA").
+const PUBLISHED_TEST_KEYS = new Set([
+  '6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI',
+  '6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe',
+]);
 
 /** Shannon entropy of a string, in bits per character. */
 export function entropy(s: string): number {
@@ -342,7 +348,7 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     const v = m[2]!;
     const at = m.index + m[0].length - v.length;
     if (taken.some(([a, b]) => at < b && at + v.length > a)) continue;
-    if (v.length < minLength || PLACEHOLDER.test(v) || !random(v)) continue;
+    if (v.length < minLength || PLACEHOLDER.test(v) || !random(v) || PUBLISHED_TEST_KEYS.has(v)) continue;
     // A dotted name (`process.env.API_TOKEN_2`, `config.auth.token1`) is code, not a value; asked before sample(),
     // which may read the whole Markdown text's block structure.
     if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) || sample(at, v, at + v.length)) continue;

@@ -553,3 +553,10 @@ it('findSecrets leaves out a name in code and a page token (real public skills),
       text,
     ).toHaveLength(1);
 });
+
+it("findSecrets leaves out reCAPTCHA's published test keys (AwesomeSalesforceSkills), not a key of that shape", () => {
+  const test = ['6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe', '6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI'];
+  for (const k of test) expect(findSecrets(`private static final String SECRET_KEY = '${k}';`)).toEqual([]);
+  const other = `6LeIxAcTAAAAA${random(27)}`;
+  expect(findSecrets(`SECRET_KEY = '${other}'`)).toHaveLength(1);
+});
