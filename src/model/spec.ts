@@ -81,6 +81,20 @@ export function isPackageRequirement(raw: string): boolean {
   return !text.includes('@') && (/[<>=!~[\]\s]/.test(text) || !isSkillId(text.normalize('NFKC')));
 }
 
+/**
+ * The skill id at the end of a dependency written as a skill's folder path (`admin/health-cloud-patient-setup`, as
+ * PranavNagrecha/AwesomeSalesforceSkills lists them), with an optional `@range`: every part a skill id, no dots (a Go
+ * module, `github.com/x/y`, has them); else undefined.
+ */
+export function skillPathId(raw: string): string | undefined {
+  const text = raw.trim();
+  const at = text.indexOf('@');
+  const path = at > 0 ? text.slice(0, at) : text;
+  const parts = path.split('/');
+  if (parts.length < 2 || !parts.every((p) => isSkillId(p))) return undefined;
+  return parts[parts.length - 1]! + (at > 0 ? text.slice(at) : '');
+}
+
 /** The semantic version a loose one plainly means ("1.0" → "1.0.0", "v1.2" → "1.2.0"), else undefined. */
 export function semverLike(v: string): string | undefined {
   const m = /^\s*[v=]?\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?\s*$/i.exec(v);

@@ -2,7 +2,7 @@
 import { isAbsolute, normalize } from 'node:path';
 import type { Diagnostic, Position } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
-import { isPackageRequirement, isStrictSemver, parseSpec, semverLike } from '../model/spec.js';
+import { isPackageRequirement, isStrictSemver, parseSpec, semverLike, skillPathId } from '../model/spec.js';
 import { diag } from '../model/diagnostic.js';
 import { checkPath } from './check-path.js';
 import type { SafeRegex } from './validate.js';
@@ -56,8 +56,21 @@ export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: Saf
       const s = parseSpec(d);
       if (!('error' in s)) return;
       const place = at(`dependencies[${i}]`) ?? at('dependencies');
-      // In SKILL.md a package requirement is left out with a warning (readDependencies in load.ts).
-      if (skill.layout === 'skill-md' && isPackageRequirement(d))
+      // In SKILL.md a package requirement is left out with a warning (readDependencies in load.ts), and so is a skill
+      // named by its folder path, which is no id.
+      const byPath = skillPathId(d);
+      if (skill.layout === 'skill-md' && byPath !== undefined)
+        out.push(
+          diag(
+            'dependency-spec',
+            'warning',
+            `dependencies[${i}]: "${d}" names a skill by its folder path; a dependency is a skill id (or id@range), so skills leaves it out`,
+            file,
+            place,
+            `write the skill's id: ${byPath}`,
+          ),
+        );
+      else if (skill.layout === 'skill-md' && isPackageRequirement(d))
         out.push(
           diag(
             'dependency-spec',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import semverParse from 'semver/functions/parse.js';
-import { isSkillId, isStrictSemver, parseSpec } from '../../../src/model/spec.js';
+import { isSkillId, isStrictSemver, parseSpec, skillPathId } from '../../../src/model/spec.js';
 
 describe('parseSpec', () => {
   it('reads id, exact versions and ranges', () => {
@@ -71,4 +71,11 @@ describe('isSkillId', () => {
     expect(isSkillId('a'.repeat(64))).toBe(true);
     expect(isSkillId('a'.repeat(65))).toBe(false);
   });
+});
+
+it('skillPathId reads the id at the end of a skill folder path, and nothing else', () => {
+  expect(skillPathId('admin/health-cloud-patient-setup')).toBe('health-cloud-patient-setup');
+  expect(skillPathId('skills/admin/care-plan@^1.0.0')).toBe('care-plan@^1.0.0');
+  for (const s of ['care-plan', 'github.com/x/y', '@scope/pkg', 'Admin/Care', 'torch>=2.9', 'a//b', 'a/'])
+    expect(skillPathId(s), s).toBeUndefined();
 });

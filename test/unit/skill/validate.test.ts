@@ -305,6 +305,16 @@ const cases: {
     severity: 'warning',
   },
   {
+    // A skill named by its folder path (PranavNagrecha/AwesomeSalesforceSkills: `admin/health-cloud-patient-setup`) is
+    // told apart from a package, and the id to write is named.
+    check: 'dependency-spec',
+    folder: 'good',
+    valid: md(`${good}dependencies: [health-cloud-patient-setup]\n`),
+    invalid: md(`${good}dependencies: [admin/health-cloud-patient-setup@^1.0.0]\n`),
+    says: /dependencies\[0\]: "admin\/health-cloud-patient-setup@\^1\.0\.0" names a skill by its folder path; a dependency is a skill id \(or id@range\), so skills leaves it out/,
+    severity: 'warning',
+  },
+  {
     check: 'node-version',
     folder: 'm',
     valid: { 'manifest.json': manifest({ nodeVersion: '20' }) },
