@@ -49,6 +49,9 @@ const COMMAND_LINK = /^\/[A-Za-z0-9][\w.-]*:[A-Za-z0-9][\w.-]*$/;
 /** A path on a Windows drive: `C:\` or `C:/`. */
 export const DRIVE = /^[A-Za-z]:[/\\]/;
 const REF_DEF = /^ {0,3}\[([^\]\n]+)\]:[ \t]*(\S+)/;
+// What may follow a reference definition's destination on its line (CommonMark): nothing, or a title in quotes or
+// brackets (one going on to the next line too). `[FATAL]: None of the following …` is a paragraph, not a definition.
+const DEF_REST = /^(?:[ \t]*|[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\))[ \t]*|[ \t]+["'(][^"')]*)$/;
 const MAX_DEST = 2048;
 /** Extensions of the text and script files that a bare name (`see FORMS.md`) may refer to. */
 const NAME_EXTENSIONS = new Set([
@@ -141,10 +144,10 @@ function linkLine(line: string, lineNo: number, out: Ref[], mounts: readonly str
   const links: Ref[] = [];
   const masks: [number, number][] = [];
   const def = line.includes(']:') ? REF_DEF.exec(line) : null;
-  if (def && !def[1]!.startsWith('^')) {
-    const start = def[0].length - def[2]!.length;
-    const close = def[2]!.startsWith('<') ? line.indexOf('>', start) : -1;
-    const rawTarget = close > 0 ? line.slice(start, close + 1) : def[2]!;
+  const start = def ? def[0].length - def[2]!.length : 0;
+  const close = def?.[2]!.startsWith('<') ? line.indexOf('>', start) : -1;
+  const rawTarget = def ? (close > 0 ? line.slice(start, close + 1) : def[2]!) : '';
+  if (def && !def[1]!.startsWith('^') && DEF_REST.test(line.slice(start + rawTarget.length))) {
     const r = linkRef(rawTarget, lineNo, start, 'link', mounts);
     if (r) links.push(r);
     masks.push([start, start + rawTarget.length]);

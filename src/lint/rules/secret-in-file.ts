@@ -246,6 +246,12 @@ const PUBLISHED_TEST_KEYS = new Set([
   '6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI',
   '6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe',
 ]);
+// AWS's documentation key pair (AKIAIOSFODNN7EXAMPLE, wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY) and guides' variants of
+// it (`AKIAIOSFODNN7PRODUCTION`).
+const AWS_DOC_KEY = /^(?:AKIAIOSFODNN7|wJalrXUtnFEMI\/K7MDENG)/;
+
+/** A key its maker published for tests or documentation. */
+const published = (v: string) => PUBLISHED_TEST_KEYS.has(v) || AWS_DOC_KEY.test(v);
 
 /** Shannon entropy of a string, in bits per character. */
 export function entropy(s: string): number {
@@ -293,6 +299,11 @@ function filePath(key: string, value: string): boolean {
 const DIGEST_KEY =
   /(?:sha-?(?:1|224|256|384|512)|md5|hash|digest|checksum|fingerprint)[A-Za-z0-9_.-]*["']?[ \t]*(?:=|:=?|=>)/i;
 
+// A private key's body right after its header: base64 once past line breaks, blanks, quotes and the joins of a string
+// written over lines (`\n' +`, `",`), a listing's line numbers (`20. `) and an encrypted key's `Proc-Type:` and
+// `DEK-Info:` lines.
+const KEY_BODY = /^(?:\s|\\[nr]|["'`+,;(|]|\d{1,6}[.:|]|(?:Proc-Type|DEK-Info):[^\n"'\\]{0,200})*[A-Za-z0-9+/]{40}/;
+
 // What stands before `token` in the name of a page token: `nextPageToken`, `page_token`, `continuationToken`.
 const PAGE_KEY = /(?:page|next|continuation|sync)[_-]?$/i;
 
@@ -325,16 +336,14 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     const p = PATTERNS[j]!;
     for (const m of patternMatches(text, j, starts[j]!)) {
       const v = m[0];
-      if (PLACEHOLDER.test(v) || (p.random && !random(v.replace(/^sk-(?:ant-|proj-)?/, '')))) continue;
+      if (PLACEHOLDER.test(v) || published(v) || (p.random && !random(v.replace(/^sk-(?:ant-|proj-)?/, '')))) continue;
       if (p.kind === 'JSON Web Token' && v.endsWith(JWT_SAMPLE)) continue;
       // A JWT's header and body are encoded JSON, not random: only its signature says whether it was made up.
       const judged = p.kind === 'JSON Web Token' ? v.slice(v.lastIndexOf('.') + 1) : v;
       if (p.kind !== 'private key' && sample(m.index, judged, m.index + v.length)) continue;
-      // A key header in documentation (`-----BEGIN … PRIVATE KEY-----` then `...`) is no key: demand a body.
-      if (
-        p.kind === 'private key' &&
-        !/[A-Za-z0-9+/]{40}/.test(text.slice(m.index + v.length, m.index + v.length + 400))
-      )
+      // A key header in documentation (`-----BEGIN … PRIVATE KEY-----` then `...`) is no key: demand a body, right
+      // after the header (a test's `PEM_HEADER = "-----BEGIN …-----"` with other strings below it has none).
+      if (p.kind === 'private key' && !KEY_BODY.test(text.slice(m.index + v.length, m.index + v.length + 400)))
         continue;
       hits.push({
         kind: p.kind,
@@ -348,7 +357,7 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     const v = m[2]!;
     const at = m.index + m[0].length - v.length;
     if (taken.some(([a, b]) => at < b && at + v.length > a)) continue;
-    if (v.length < minLength || PLACEHOLDER.test(v) || !random(v) || PUBLISHED_TEST_KEYS.has(v)) continue;
+    if (v.length < minLength || PLACEHOLDER.test(v) || !random(v) || published(v)) continue;
     // A dotted name (`process.env.API_TOKEN_2`, `config.auth.token1`) is code, not a value; asked before sample(),
     // which may read the whole Markdown text's block structure.
     if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) || sample(at, v, at + v.length)) continue;

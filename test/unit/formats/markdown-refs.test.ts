@@ -629,3 +629,17 @@ describe('machinePath', () => {
         }
   });
 });
+
+describe('findReferences: reference definitions as CommonMark reads them', () => {
+  const paths = (md: string) => findReferences(md, 1).map((r) => [r.path, r.kind]);
+  it('a definition has nothing but a title after its destination', () => {
+    expect(paths('[guide]: references/guide.md\n')).toEqual([['references/guide.md', 'link']]);
+    expect(paths('[guide]: references/guide.md "The guide"\n')).toEqual([['references/guide.md', 'link']]);
+    expect(paths("[guide]: <references/a guide.md> 'T'\n")).toEqual([['references/a guide.md', 'link']]);
+    expect(paths('[guide]: references/guide.md (The\n')).toEqual([['references/guide.md', 'link']]);
+  });
+  it('a label, a colon and words is a paragraph (kouko/monkey-skills: "[FATAL]: None of the following")', () => {
+    expect(paths('[FATAL]: None of the following expressions\n[FIXABLE]: When a disclaimer\n')).toEqual([]);
+    expect(paths('[note]: references/guide.md is where it lives\n')).toEqual([['references/guide.md', 'bare']]);
+  });
+});

@@ -48,6 +48,7 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** A path on a Windows drive: `C:\` or `C:/`. */
 export const DRIVE = /^[A-Za-z]:[/\\]/;
 const REF_DEF = /^ {0,3}\[([^\]\n]+)\]:[ \t]*(\S+)/;
+const DEF_REST = /^(?:[ \t]*|[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\))[ \t]*|[ \t]+["'(][^"')]*)$/;
 const MAX_DEST = 2048;
 /** Extensions of the text and script files that a bare name (`see FORMS.md`) may refer to. */
 const NAME_EXTENSIONS = new Set([
@@ -132,10 +133,11 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
       const links: Ref[] = [];
       const masks: [number, number][] = [];
       const def = line.includes(']:') ? REF_DEF.exec(line) : null;
-      if (def && !def[1]!.startsWith('^')) {
-        const start = def[0].length - def[2]!.length;
-        const close = def[2]!.startsWith('<') ? line.indexOf('>', start) : -1;
-        const rawTarget = close > 0 ? line.slice(start, close + 1) : def[2]!;
+      const start = def ? def[0].length - def[2]!.length : 0;
+      const close = def?.[2]!.startsWith('<') ? line.indexOf('>', start) : -1;
+      const rawTarget = def ? (close > 0 ? line.slice(start, close + 1) : def[2]!) : '';
+      // Since then: a definition is only one with nothing but a title after its destination (CommonMark).
+      if (def && !def[1]!.startsWith('^') && DEF_REST.test(line.slice(start + rawTarget.length))) {
         const r = linkRef(rawTarget, lineNo, start, 'link', mounts);
         if (r) links.push(r);
         masks.push([start, start + rawTarget.length]);

@@ -560,3 +560,28 @@ it("findSecrets leaves out reCAPTCHA's published test keys (AwesomeSalesforceSki
   const other = `6LeIxAcTAAAAA${random(27)}`;
   expect(findSecrets(`SECRET_KEY = '${other}'`)).toHaveLength(1);
 });
+
+it("findSecrets leaves out AWS's documentation keys and their variants, and a key header with no body after it", () => {
+  // tangledgroup/tangled-skills (boto3 guide) and kouko/monkey-skills (a privacy scanner's test).
+  for (const text of [
+    'aws_access_key_id = AKIAIOSFODNN7PRODUCTION\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYPRODUCTIONKEY\n',
+    'KEY=AKIAIOSFODNN7EXAMPL2\n',
+    `PEM_HEADER = "${'-----BEGIN'} RSA PRIVATE KEY-----"\nSLACK = "xoxb-EXAMPLE"\nURL = "https://hooks.slack.com/services/EXAMPLE/PLACEHOLDER/notarealwebhookEXAMPLE00"\n`,
+  ])
+    expect(findSecrets(text), text).toEqual([]);
+  const body = random(64);
+  const header = `${'-----BEGIN'} PRIVATE KEY-----`;
+  // A key's body right after its header, in a file, a JSON string, a string over lines, a numbered listing.
+  for (const text of [
+    `${header}\n${body}\n-----END PRIVATE KEY-----\n`,
+    `{"key": "${header}\\n${body}\\n"}`,
+    `let k = '${header}\\n' +\n'${body}\\n' +\n`,
+    `19. '${header}\\n' +\n20. '${body}\\n' +\n`,
+    `7. '${header}\\n' +\n8. 'Proc-Type: 4,ENCRYPTED\\n' +\n9. 'DEK-Info: DES-EDE3-CBC,99A1D9B1C4C14F2F\\n' +\n10. '\\n' +\n11. '${body}\\n' +\n`,
+  ])
+    expect(
+      findSecrets(text).map((h) => h.kind),
+      text,
+    ).toEqual(['private key']);
+  expect(findSecrets(`aws_secret_access_key = ${random(40)}`)).toHaveLength(1);
+});
