@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { homeOf, type Context } from '../context.js';
 import { SkillsError, wholeNumber } from '../errors.js';
@@ -9,6 +9,7 @@ import { real, skillFolders } from '../skill/folders.js';
 import { activate, type ActiveSkill, type CatalogEntry } from '../skill/light.js';
 import { closest } from '../skill/names.js';
 import { isInside } from '../fs/walk.js';
+import { readRegularText } from '../fs/read.js';
 import { escapeChar, replaceUnsafe } from '../formats/unsafe-text.js';
 import { userTokenCache } from '../tokens/token-cache.js';
 import { userMetaCache } from '../skill/meta-cache.js';
@@ -461,7 +462,8 @@ async function askSelector(
 
 function readSoul(file: string): string {
   try {
-    return readFileSync(file, 'utf8')
+    // A FIFO or a device is refused (openRegularFile's E_IO), never waited on: --write records the path in the file.
+    return readRegularText(file)
       .replace(/^\uFEFF/, '')
       .replace(/\r\n?/g, '\n');
   } catch (err) {

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { STORE_PATH, byId, type IndexEntry, type RegistryIndex } from '../formats/index-file.js';
 import { writeAtomic } from '../fs/atomic.js';
+import { readRegularText } from '../fs/read.js';
+import { openRegularFile } from '../fs/walk.js';
 import { isSkillId } from '../model/spec.js';
 import { indexIdentity } from '../registry/index-io.js';
 import type { CatalogEntry } from '../skill/light.js';
@@ -280,7 +282,8 @@ const isHeader = (h: unknown, identity: string): h is Header =>
 function headerOf(dir: string): Header | undefined {
   let fd: number;
   try {
-    fd = openSync(join(dir, SELECTION_INDEX_FILE), 'r');
+    // A FIFO or a device there is no selection index (never waited on).
+    fd = openRegularFile(join(dir, SELECTION_INDEX_FILE)).fd;
   } catch {
     return undefined;
   }
@@ -305,7 +308,7 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
   if (identity === undefined) return undefined;
   let text: string;
   try {
-    text = readFileSync(join(dir, SELECTION_INDEX_FILE), 'utf8');
+    text = readRegularText(join(dir, SELECTION_INDEX_FILE));
   } catch {
     return undefined;
   }

@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { processAlive } from '../fs/atomic.js';
+import { readRegularText } from '../fs/read.js';
 import { keepFileSizeSignalIgnored } from '../proc/signals.js';
 
 /** A lock whose holder stopped refreshing it (crashed, killed) is taken over once it is this old. */
@@ -32,7 +33,7 @@ export const LOCK_OWNER = 'owner';
 function holderOf(lockPath: string): 'gone' | 'alive' | 'unknown' {
   let text: string;
   try {
-    text = fs.readFileSync(join(lockPath, LOCK_OWNER), 'utf8');
+    text = readRegularText(join(lockPath, LOCK_OWNER));
   } catch {
     return 'unknown';
   }

@@ -1,8 +1,10 @@
 // Reading the registry: index.json and the releases/<id>.json files, validated, with a version 1 index (releases
 // inside) still readable until the next write migrates it.
-import { closeSync, fstatSync, openSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SkillsError } from '../errors.js';
+import { readRegularText } from '../fs/read.js';
+import { openRegularFile } from '../fs/walk.js';
 import { EMPTY_INDEX, parseIndex, parseReleases, type RegistryIndex, type Release } from '../formats/index-file.js';
 import { closest } from '../skill/names.js';
 import { BACKUP_FILE, INDEX_FILE, releasesFile, releasesPath } from './layout.js';
@@ -35,10 +37,10 @@ export function identityOfIndex(st: BigIntStats): string {
   return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }
 
-/** The text of index.json; undefined when there is none. */
+/** The text of index.json; undefined when there is none. A FIFO or a device there is refused, never waited on. */
 export function readIndexText(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularText(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SkillsError('E_IO', `cannot read ${file}: ${(err as Error).message}`, { cause: err });
@@ -59,7 +61,7 @@ function otherwise(file: string): string {
   const backup = join(dirname(file), BACKUP_FILE);
   let text: string | undefined;
   try {
-    text = readFileSync(backup, 'utf8');
+    text = readRegularText(backup);
   } catch {
     text = undefined;
   }
@@ -127,7 +129,8 @@ export function readReleasesFile(dir: string, id: string, useCache: boolean): Re
   const file = releasesFile(dir, id);
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    // A FIFO or a device in a registry is refused (openRegularFile's E_IO), never waited on.
+    fd = openRegularFile(file).fd;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
       releasesCache.delete(file);

@@ -23,11 +23,13 @@
 // touched), and resolve writes the rows it had to read from the files (a registry written by an older version has
 // none), keeping the rest as they were.
 import { isAscii } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { STORE_PATH, byId, type RegistryIndex, type Release } from '../formats/index-file.js';
 import { writeAtomic } from '../fs/atomic.js';
+import { readBoundedBytes } from '../fs/read.js';
+import { openRegularFile } from '../fs/walk.js';
 import type { Layout } from '../model/skill.js';
 import {
   fileIdentity,
@@ -80,7 +82,8 @@ const dirKey = (dir: string) => resolve(dir);
 function readLines(dir: string): Lines {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(join(dir, RESOLVE_INDEX_FILE));
+    // A FIFO or a device there is no resolve index (never waited on).
+    bytes = readBoundedBytes(join(dir, RESOLVE_INDEX_FILE), Number.POSITIVE_INFINITY).bytes!;
   } catch {
     return NONE;
   }
@@ -346,9 +349,9 @@ function readIndexAndIdentity(dir: string): { index: RegistryIndex; identity: st
   const file = join(dir, INDEX_FILE);
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    fd = openRegularFile(file).fd;
   } catch {
-    // None (an empty registry), or one readIndex reports as it should.
+    // None (an empty registry), or one readIndex reports as it should (a FIFO there too).
     return { index: readIndex(dir), identity: undefined };
   }
   let text: string;

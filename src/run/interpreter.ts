@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { SkillsError } from '../errors.js';
+import { readRegularText } from '../fs/read.js';
 import { interpreterOf } from '../formats/shebang.js';
 
 export interface Interpreter {
@@ -24,7 +24,7 @@ export function tsxCli(): string {
   } catch {
     try {
       const pkgFile = req.resolve('tsx/package.json');
-      const bin = (JSON.parse(readFileSync(pkgFile, 'utf8')) as { bin?: string | Record<string, string> }).bin;
+      const bin = (JSON.parse(readRegularText(pkgFile)) as { bin?: string | Record<string, string> }).bin;
       const rel = typeof bin === 'string' ? bin : bin?.tsx;
       if (rel) return join(dirname(pkgFile), rel);
     } catch {

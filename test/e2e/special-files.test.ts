@@ -197,3 +197,62 @@ describe('a SKILL.md link that leads nowhere or loops (built CLI)', () => {
     );
   });
 });
+
+// A registry folder (--registry <dir>, a team's committed one) and the --soul file render-prompt --write records are
+// read as regular files: a FIFO in their place is refused (exit 2, naming it) rather than waited on for a writer.
+describe('a registry file or a --soul file that is a FIFO (built CLI)', () => {
+  async function registry(): Promise<{ cwd: string; reg: string }> {
+    const cwd = fresh('reg');
+    writeTree(cwd, { 'src/alpha/SKILL.md': good('alpha') });
+    const reg = join(cwd, 'reg');
+    const sync = await runCli(['registry', 'sync', 'src', '--registry', reg], { cwd });
+    expect(sync.exitCode, sync.stderr).toBe(0);
+    return { cwd, reg };
+  }
+  const notRegular = (file: string) => `cannot read ${file}: ${file} is a FIFO, not a regular file; it is not read`;
+
+  it('index.json: list, resolve and render-prompt with --registry refuse it', async () => {
+    const { cwd, reg } = await registry();
+    const index = join(reg, 'index.json');
+    rmSync(index);
+    execFileSync('mkfifo', [index]);
+    for (const args of [['list'], ['resolve', 'alpha'], ['render-prompt', '--query', 'alpha']]) {
+      const r = await runCli([...args, '--registry', reg], { cwd, timeout: 15_000 });
+      expect(r.exitCode, `${args[0]}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(notRegular(index));
+    }
+  });
+
+  it('a releases file: resolve refuses it', async () => {
+    const { cwd, reg } = await registry();
+    const releases = join(reg, 'releases/alpha.json');
+    rmSync(releases);
+    execFileSync('mkfifo', [releases]);
+    const r = await runCli(['resolve', 'alpha@1.0.0', '--registry', reg], { cwd, timeout: 15_000 });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain(notRegular(releases));
+  });
+
+  it('the files derived from index.json: read as absent, and resolve and render-prompt answer', async () => {
+    const { cwd, reg } = await registry();
+    for (const f of ['resolve-index', 'selection-index']) {
+      rmSync(join(reg, f));
+      execFileSync('mkfifo', [join(reg, f)]);
+    }
+    const resolved = await runCli(['resolve', 'alpha@1.0.0', '--registry', reg], { cwd, timeout: 15_000 });
+    expect(resolved.exitCode, resolved.stderr).toBe(0);
+    expect(resolved.stdout).toContain('alpha@1.0.0');
+    const render = await runCli(['render-prompt', '--query', 'alpha', '--registry', reg], { cwd, timeout: 15_000 });
+    expect(render.exitCode, render.stderr).toBe(0);
+    expect(render.stdout).toContain('## alpha (v1.0.0)');
+  });
+
+  it('--soul: render-prompt refuses it', async () => {
+    const cwd = fresh('soul');
+    writeTree(cwd, { 'skills/alpha/SKILL.md': good('alpha') });
+    execFileSync('mkfifo', [join(cwd, 'SOUL.md')]);
+    const r = await runCli(['render-prompt', 'skills', '--soul', 'SOUL.md'], { cwd, timeout: 15_000 });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`--soul: ${notRegular(join(cwd, 'SOUL.md'))}`);
+  });
+});
