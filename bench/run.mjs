@@ -229,12 +229,15 @@ const ROWS = [
 ];
 
 /**
- * install <tgz> of the big skill of `files` files against `tar xzf` of the same archive, each from nothing. Both sides
- * get the same conditions: each run removes its own last output in the same project folder (`.agents` and the lock;
- * `x`), and unpacks into a folder made new for it there (install into `.agents/skills/.unpack-…`, moved into place
- * by a rename; tar into `x`). An ext4 without a journal skips the inodes freed in the last ~30 s when it creates
- * files (recently_deleted), so a side that unpacked under an old folder (the cache) while the other made a new one
- * would not be measured alike. The CPU time (user + system) is printed beside the wall time.
+ * install <tgz> of the big skill of `files` files against `tar xzf` of the same archive, each from nothing: each run
+ * gets a new folder of the project, made by the timed command (`mktemp -d`), and unpacks there (install into a project
+ * of its own: `.agents/skills/.unpack-…`, moved into place by a rename, and its lock; tar into the folder itself).
+ * Nothing is removed until the bench ends (with its temp folder). An ext4 without a journal (this machine's) skips
+ * the inodes freed in the last ~30 s each time it creates a file (recently_deleted), scanning them from the start of
+ * the block group, so a run that follows the removal of 10,000 files pays seconds of system time for that scan
+ * alone, and which side pays more depends on where the kernel put each side's folders: with each side removing its
+ * own last output before it unpacked, the same code measured 2.37x one run and 0.40x the next. The CPU time (user +
+ * system) is printed beside the wall time.
  */
 function installTgzRow(files, aim) {
   return {
@@ -242,22 +245,23 @@ function installTgzRow(files, aim) {
     aim,
     run: (fx) => {
       const big = fx.bigSkill(files);
-      // Each run starts from nothing: no agent folder and no lock for install (a project install, as users run it:
-      // no registry asked for, so the skill is placed into .agents/skills), a fresh folder for tar.
+      // Each run starts from nothing, in a folder made new for it: no agent folder and no lock for install (a project
+      // install, as users run it: no registry asked for, so the skill is placed into .agents/skills), an empty
+      // folder for tar.
       const sh = (script, label) => ({ file: '/bin/sh', args: ['-c', script], cwd: big.project, label });
       const result = comparePair({
         measured: sh(
-          `rm -rf .agents skills-lock.json && "${process.execPath}" "${CLI}" install "${big.tgz}" -q`,
+          `d=$(mktemp -d install-XXXXXX) && cd "$d" && "${process.execPath}" "${CLI}" install "${big.tgz}" -q`,
           'skills install <tgz>',
         ),
-        baseline: sh(`rm -rf x && mkdir x && tar xzf "${big.tgz}" -C x`, 'tar xzf'),
+        baseline: sh(`d=$(mktemp -d tar-XXXXXX) && tar xzf "${big.tgz}" -C "$d"`, 'tar xzf'),
         runs: 5,
         warmups: 1,
       });
       return result.then((r) => ({
         ...r,
         notes: [
-          `${big.files} files, ${(big.bytes / 1e6).toFixed(1)} MB, packed by skills pack, installed into a project with no agent folder (unpack into a new folder in .agents/skills, check every entry, validate, hash, move into place, lock) vs. unpacking alone into a new folder of the same project`,
+          `${big.files} files, ${(big.bytes / 1e6).toFixed(1)} MB, packed by skills pack, each run in a new folder, nothing removed until the bench ends: installed into a project with no agent folder (unpack into a new folder in .agents/skills, check every entry, validate, hash, move into place, lock) vs. unpacking alone into a new folder`,
         ],
       }));
     },
