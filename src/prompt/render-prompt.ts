@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { homeOf, type Context } from '../context.js';
 import { SkillsError, wholeNumber } from '../errors.js';
@@ -463,9 +463,11 @@ async function askSelector(
 function readSoul(file: string): string {
   try {
     // A FIFO or a device is refused (openRegularFile's E_IO), never waited on: --write records the path in the file.
-    return readRegularText(file)
-      .replace(/^\uFEFF/, '')
-      .replace(/\r\n?/g, '\n');
+    // A folder fails with EISDIR at once, as before, whose words and hint the error report has.
+    const text = statSync(file, { throwIfNoEntry: false })?.isDirectory()
+      ? readFileSync(file, 'utf8')
+      : readRegularText(file);
+    return text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   } catch (err) {
     throw new SkillsError('E_IO', `--soul: cannot read ${file}: ${(err as Error).message}`, { cause: err });
   }
