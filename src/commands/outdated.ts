@@ -44,7 +44,6 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
   }
   const c = paint(useColor(options.color, ctx));
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
-  const rel = relative(ctx.cwd, report.lockfile) || report.lockfile;
   if (!report.locked) {
     ctx.stdout.write(notInstalledLine(report.lockfile, ctx.cwd));
     return { ...report, exitCode };
@@ -75,7 +74,7 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
     const notCheckable =
       unchecked.length && !options.all ? [`${unchecked.length} not checkable (from a folder, archive or URL)`] : [];
     let summary: string;
-    if (report.skills.length === 0) summary = `no skills in ${rel}`;
+    if (report.skills.length === 0) summary = noSkillsLine(report.lockfile, ctx.cwd);
     else if (failed.length === 0 && removed.length === 0)
       summary = `all skills are up to date${notCheckable.length ? ` (${notCheckable.join('; ')})` : ''}`;
     else
@@ -93,6 +92,11 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
 /** `no skills installed (no skills-lock.json)`: what outdated and update say where there is no lockfile (exit 0). */
 export function notInstalledLine(lockfile: string, cwd: string): string {
   return `no skills installed (no ${forTerminal(relative(cwd, lockfile) || lockfile)})\n`;
+}
+
+/** `no skills in skills-lock.json`: what outdated and update say of a lockfile that holds none. */
+export function noSkillsLine(lockfile: string, cwd: string): string {
+  return `no skills in ${relative(cwd, lockfile) || lockfile}`;
 }
 
 /**

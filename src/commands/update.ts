@@ -6,7 +6,7 @@ import { paint, useColor, type Paint } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
 import { installTarget } from './install.js';
-import { notInstalledLine, uncheckedLine } from './outdated.js';
+import { noSkillsLine, notInstalledLine, uncheckedLine } from './outdated.js';
 
 export interface UpdateOptions {
   ids: string[];
@@ -54,7 +54,7 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
   const refused = result.outcome !== undefined && !result.outcome.ok;
   const exitCode = refused ? 1 : result.errors.length > 0 || result.removed.length > 0 ? 2 : 0;
   if (options.json) {
-    const { outcome, ...rest } = result;
+    const { outcome, lockedSkills: _count, ...rest } = result;
     const installed = outcome?.ok
       ? { lockChanged: outcome.lockChanged, skills: outcome.skills.map((s) => ({ id: s.id, version: s.version })) }
       : undefined;
@@ -96,6 +96,10 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
   if (options.quiet) return { ...result, exitCode };
   if (!result.locked) {
     ctx.stdout.write(notInstalledLine(result.lockfile, ctx.cwd));
+    return { ...result, exitCode };
+  }
+  if (result.lockedSkills === 0) {
+    ctx.stdout.write(`${forTerminal(noSkillsLine(result.lockfile, ctx.cwd))}\n`);
     return { ...result, exitCode };
   }
   if (result.updates.length === 0) {

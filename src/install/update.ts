@@ -70,6 +70,8 @@ export interface UpdateResult {
   lockfile: string;
   /** Whether the lockfile is there: false when nothing is installed (and nothing was checked), as outdated says. */
   locked: boolean;
+  /** How many skills the lockfile holds (0 for an empty one, which outdated and update say as such). */
+  lockedSkills: number;
   dryRun: boolean;
   updates: PlannedUpdate[];
   /** Checked, and already at their target. */
@@ -95,6 +97,7 @@ export async function updateSkills(options: UpdateOptions): Promise<UpdateResult
   const result: UpdateResult = {
     lockfile: options.lockfile,
     locked: lock !== undefined,
+    lockedSkills: Object.keys(lock?.skills ?? {}).length,
     dryRun: options.dryRun === true,
     updates: [],
     upToDate: [],

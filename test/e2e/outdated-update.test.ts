@@ -417,6 +417,21 @@ describe('skills from folders, and no lock', () => {
     expect((await cli(['update'], s)).stdout).toBe('all skills are up to date');
   });
 
+  it('update with a lock that holds no skill (all uninstalled) says what outdated says, not "up to date"', async () => {
+    const s = setup();
+    const folder = join(fresh('src'), 'pdf');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'SKILL.md'), pdf('1.0.0'));
+    await install(folder, s);
+    expect((await cli(['uninstall', 'pdf'], s)).exitCode).toBe(0);
+    expect(Object.keys(lockOf(s.project).skills)).toEqual([]);
+    const o = await cli(['outdated'], s);
+    const u = await cli(['update'], s);
+    expect([u.exitCode, u.stdout]).toEqual([0, 'no skills in skills-lock.json']);
+    expect(u.stdout).toBe(o.stdout);
+    expect(JSON.parse((await cli(['update', '--json'], s)).stdout)).not.toHaveProperty('lockedSkills');
+  });
+
   it('update with no lock says what outdated says, exit 0, and --json says locked: false as outdated does', async () => {
     const s = setup();
     const o = await cli(['outdated'], s);
