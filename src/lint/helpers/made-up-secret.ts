@@ -61,9 +61,12 @@ export function wordsValue(v: string): boolean {
 const MASK_AFTER = /^(?:\*{3}|…|\.{3})/;
 const MASK_BEFORE = /(?:\*{3}|…|\.{3})$/;
 
-/** Whether a value is plainly made up: masked, templated, counting (`AIzaSyA1B2C3D4…`) or made of words. */
-export function madeUpValue(v: string): boolean {
-  return MASKED.test(v) || counts(v) || wordsValue(v);
+/**
+ * Whether a value is plainly made up: masked, templated, counting (`AIzaSyA1B2C3D4…`) or, with `words`, made of words
+ * (never so for a password: `Summer-Holiday-2024` is how people make real ones).
+ */
+export function madeUpValue(v: string, words = true): boolean {
+  return MASKED.test(v) || counts(v) || (words && wordsValue(v));
 }
 
 /** Whether the value at `start`..`end` of `text` is cut by a mask at either end (`abc123****`, `…xyz789`). */

@@ -318,9 +318,10 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
   const random = (v: string) => /[0-9]/.test(v) && /[A-Za-z]/.test(v) && entropy(v) >= minEntropy;
   let illustration: Uint8Array | undefined;
   let lineOf: ((offset: number) => { line: number }) | undefined;
-  const sample = (offset: number, v: string, end: number) => {
+  // `words`: a value of words and numbers counts as a stand-in (not for a password, which people make of words).
+  const sample = (offset: number, v: string, end: number, words = true) => {
     if (
-      madeUpValue(v) ||
+      madeUpValue(v, words) ||
       maskedAround(text, offset, end) ||
       introducedAsExample(text, offset) ||
       (text[offset - 1] === '<' && text[end] === '>')
@@ -360,7 +361,8 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     if (v.length < minLength || PLACEHOLDER.test(v) || !random(v) || published(v)) continue;
     // A dotted name (`process.env.API_TOKEN_2`, `config.auth.token1`) is code, not a value; asked before sample(),
     // which may read the whole Markdown text's block structure.
-    if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) || sample(at, v, at + v.length)) continue;
+    const password = /^(?:passw|pwd)/i.test(m[1]!);
+    if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(v) || sample(at, v, at + v.length, !password)) continue;
     // A call (`token = forge_token_with_key(key)`) is code, and a file's path (`private_key_file = /etc/ssl/x.key`)
     // says where a secret is, not what.
     if (text.charCodeAt(at + v.length) === 40 || filePath(m[0].slice(0, -v.length), v)) continue;

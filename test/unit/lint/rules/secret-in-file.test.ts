@@ -585,3 +585,12 @@ it("findSecrets leaves out AWS's documentation keys and their variants, and a ke
     ).toEqual(['private key']);
   expect(findSecrets(`aws_secret_access_key = ${random(40)}`)).toHaveLength(1);
 });
+
+it('findSecrets still finds a password made of words and numbers (how people make real ones)', () => {
+  for (const text of ['password = "Summer_Holiday_2024_Berlin"', 'DB_PWD=Correct-Horse-Battery-Staple-42'])
+    expect(
+      findSecrets(text).map((h) => h.kind),
+      text,
+    ).toHaveLength(1);
+  expect(findSecrets('token = "Summer_Holiday_2024_Berlin"')).toEqual([]);
+});
