@@ -611,3 +611,44 @@ describe('skills lint (built CLI)', () => {
       expect(statSync(join(dir, 'm/scripts/data.sh')).mode & 0o777).toBe(0o644);
     }));
 });
+
+describe('shapes of real public skills (built CLI)', () => {
+  it('lints test/fixtures/real-false-alarms with no false alarm: masked values, stand-ins, digests, page tokens, a key header alone, "[LABEL]: words"', async () => {
+    const r = await runCli(['lint', join(ROOT, 'test', 'fixtures', 'real-false-alarms'), '--format', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { skills: { id: string; diagnostics: { ruleId: string }[] }[] };
+    const findings = doc.skills.flatMap((s) => s.diagnostics.map((d) => `${s.id} ${d.ruleId}`));
+    expect(findings).toEqual(['claude-api SK106']);
+  });
+
+  it('two Claude Code plugins may each have a skill of one name; a copy outside the plugins is still a duplicate', async () => {
+    await inTemp(async (dir) => {
+      writeTree(dir, {
+        'plugins/notes/.claude-plugin/plugin.json': '{"name":"notes"}',
+        'plugins/notes/skills/setup/SKILL.md': good('setup'),
+        'plugins/mail/plugin.json': '{"name":"mail"}',
+        'plugins/mail/skills/setup/SKILL.md': good('setup'),
+      });
+      const ok = await runCli(['lint', 'plugins', '--format', 'json'], { cwd: dir });
+      expect(ok.exitCode, ok.stderr).toBe(0);
+      expect(ok.stdout).not.toContain('SK127');
+      writeTree(dir, { 'skills/setup/SKILL.md': good('setup') });
+      const dup = await runCli(['lint', '.', '--quiet'], { cwd: dir });
+      expect(dup.exitCode).toBe(1);
+      expect(dup.stdout).toContain(`name "setup" is also used by`);
+      expect(dup.stdout).toContain('SK127 duplicate-skill');
+    });
+  });
+
+  it('validate names a dependency written as a skill folder path, with the id to write', async () => {
+    await inTemp(async (dir) => {
+      writeTree(dir, { 'care-plan/SKILL.md': good('care-plan', 'dependencies:\n  - admin/patient-setup\n') });
+      const r = await runCli(['validate', 'care-plan'], { cwd: dir });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toContain(
+        'dependencies[0]: "admin/patient-setup" names a skill by its folder path; a dependency is a skill id (or id@range), so skills leaves it out',
+      );
+      expect(r.stdout).toContain("hint: write the skill's id: patient-setup");
+    });
+  });
+});
