@@ -29,6 +29,10 @@ export interface HttpOptions {
 
 export const MCP_PATH = '/mcp';
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** How much of a body over MAX_BODY_BYTES is read and let go after the 413, before the connection is closed. */
+const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
+/** How long a connection ended for a body past the drain is still read before it is closed. */
+const LINGER_MS = 1000;
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 
 /** True when a --host value keeps the server to this machine. */
@@ -171,9 +175,9 @@ export async function serveHttp(
       body = JSON.parse((await readBody(req)).toString('utf8'));
     } catch (err) {
       if (err instanceof BodyTooLarge) {
-        // Said before the rest is read; the connection is closed once the answer is out.
-        res.once('finish', () => req.destroy());
-        reply(res, 413, -32600, err.message, { connection: 'close' });
+        // Said before the rest is read. The rest is read and let go (up to MAX_DRAIN_BYTES, see readBody): a
+        // connection closed while the client still sends is reset, and the client loses the answer with it.
+        reply(res, 413, -32600, err.message);
       } else reply(res, 400, -32700, `the request body is not JSON: ${(err as Error).message}`);
       return undefined;
     }
@@ -262,13 +266,22 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((done, fail) => {
     const parts: Buffer[] = [];
     let size = 0;
+    let over = false;
+    let closing = false;
     const onData = (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        req.off('data', onData);
+      if (over) {
+        // The rest is let go as it comes, so that the client reads the answer. A body that goes on past the drain
+        // ends the connection: our side first (after the answer), read on a moment, then closed; a socket closed
+        // at once with unread data is reset, which can take the answer from the client before it read it.
+        if (size > MAX_BODY_BYTES + MAX_DRAIN_BYTES && !closing) {
+          closing = true;
+          req.socket.end();
+          setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+        }
+      } else if (size > MAX_BODY_BYTES) {
+        over = true;
         parts.length = 0;
-        // The rest is let go as it comes, so that the answer can be read before the connection closes.
-        req.resume();
         fail(new BodyTooLarge());
       } else parts.push(c);
     };
