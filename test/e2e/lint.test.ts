@@ -640,6 +640,30 @@ describe('shapes of real public skills (built CLI)', () => {
     });
   });
 
+  it("a skill installed from the repository into two agents' folders is no duplicate of itself; lint stays clean", async () => {
+    await inTemp(async (dir) => {
+      writeTree(dir, { 'skills/notes/SKILL.md': good('notes') });
+      const home = join(dir, 'home');
+      const env = { HOME: home };
+      const placed = await runCli(['install', './skills/notes', '--agent', 'claude-code', '--agent', 'codex', '-y'], {
+        cwd: dir,
+        env,
+      });
+      expect(placed.exitCode, placed.stderr).toBe(0);
+      expect(readFileSync(join(dir, '.agents/skills/notes/SKILL.md'), 'utf8')).toBe(good('notes'));
+      const r = await runCli(['lint', '.'], { cwd: dir, env });
+      expect(r.exitCode, r.stdout).toBe(0);
+      expect(r.stdout).toContain('3 skills valid');
+      // A second skill of that name in the repository is still one.
+      writeTree(dir, { 'tools/notes/SKILL.md': good('notes') });
+      const dup = await runCli(['lint', '.', '--quiet'], { cwd: dir, env });
+      expect(dup.exitCode).toBe(1);
+      expect(dup.stdout).toContain(
+        `tools/notes/SKILL.md:2:1  error    name "notes" is also used by ${join(dir, 'skills/notes/SKILL.md')}`,
+      );
+    });
+  });
+
   it('validate names a dependency written as a skill folder path, with the id to write', async () => {
     await inTemp(async (dir) => {
       writeTree(dir, { 'care-plan/SKILL.md': good('care-plan', 'dependencies:\n  - admin/patient-setup\n') });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
+import { AGENTS } from '../../skill/agents.js';
 import type { Rule, TreeSkill } from '../types.js';
 
 const key = (s: string) => s.normalize('NFKC').toLowerCase();
@@ -37,10 +38,30 @@ function pluginOf(skill: TreeSkill, known: Map<string, string | undefined>): str
   return known.get(plugin);
 }
 
+/** Every folder an agent reads skills from (`.claude/skills`, `.agents/skills`, `.config/opencode/skills`, …). */
+const AGENT_FOLDERS = [
+  ...new Set(AGENTS.flatMap((a) => [a.project, a.user, a.legacyUser].filter((f): f is string => f !== undefined))),
+].map((f) => `/${f}/`);
+
+/**
+ * The agent's folder a skill was placed in (`/repo/.claude/skills`), from the last such folder in its path, or
+ * undefined for a skill outside every agent's folder (a repository's own `skills/x`).
+ */
+function placeOf(skill: TreeSkill): string | undefined {
+  const path = skill.root.split(sep).join('/');
+  let at = -1;
+  let folder = '';
+  for (const f of AGENT_FOLDERS) {
+    const i = path.lastIndexOf(f);
+    if (i > at) [at, folder] = [i, f];
+  }
+  return at < 0 ? undefined : path.slice(0, at + folder.length - 1);
+}
+
 export default {
   names: ['SK127', 'duplicate-skill'],
   description:
-    'no two skills in the linted tree share an id or a name (compared after NFKC and lowercasing), unless they ship in two Claude Code plugins, which name them plugin:name',
+    "no two skills in the linted tree share an id or a name (compared after NFKC and lowercasing), unless they ship in two Claude Code plugins, which name them plugin:name, or one of them is placed in an agent's skill folder (.claude/skills, .agents/skills, …) and the other is not in that same folder",
   tags: ['tree', 'name'],
   layouts: ['skill-md', 'manifest'],
   severity: 'error',
@@ -58,6 +79,11 @@ export default {
     const plugins = new Map<string, string | undefined>();
     const clash = (a: TreeSkill, b: TreeSkill) => {
       if (a.root === b.root) return false;
+      // A skill placed in an agent's folder is a copy each agent reads from its own folder: `install --agent
+      // claude-code --agent codex` places skills/x as .claude/skills/x and .agents/skills/x. It clashes only with
+      // a skill in that same folder.
+      const [wa, wb] = [placeOf(a), placeOf(b)];
+      if (wa !== undefined || wb !== undefined) return wa === wb;
       const pa = pluginOf(a, plugins);
       const pb = pluginOf(b, plugins);
       return pa === undefined || pb === undefined || pa === pb;

@@ -125,3 +125,24 @@ it('duplicate-skill: two plugins of a marketplace may each have a skill of one n
     `name "setup" is also used by ${top.file}; expected each skill to have its own`,
   );
 });
+
+it("duplicate-skill: a skill placed in agents' folders is a copy each agent reads from its own folder, not a duplicate", () => {
+  // `skills install ./skills/x --agent claude-code --agent codex` places .claude/skills/x and .agents/skills/x.
+  const skills = load({
+    'skills/x': md('x'),
+    '.claude/skills/x': md('x'),
+    '.agents/skills/x': md('x'),
+    'packages/app/.github/skills/x': md('x'),
+    'home/.config/opencode/skills/x': md('x'),
+  });
+  expect(check(skills)).toEqual([]);
+  // Two skills of one name in one agent's folder still clash (the folder names differ only in case), and so do two
+  // outside every agent's folder.
+  const one = load({ '.claude/skills/Deploy': md('deploy'), '.claude/skills/deploy': md('deploy') });
+  expect(check(one).map((f) => f.skill)).toEqual(one);
+  const two = load({ 'skills/x': md('x'), 'plugins/x/skills/x': md('x'), '.claude/skills/x': md('x') });
+  expect(check(two).map((f) => f.skill)).toEqual(two.slice(0, 2));
+  expect(check(two)[0]!.report.message).toBe(
+    `name "x" is also used by ${two[1]!.file}; expected each skill to have its own`,
+  );
+});
