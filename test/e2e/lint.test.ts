@@ -664,6 +664,35 @@ describe('shapes of real public skills (built CLI)', () => {
     });
   });
 
+  it('says when a skill folder holds skills of its own, which the search passed over, and how to check them', async () => {
+    await inTemp(async (dir) => {
+      // grahama1970/agent-skills: a stray skills/SKILL.md made lint check 1 skill of 87, and say nothing.
+      writeTree(dir, {
+        'skills/SKILL.md': good('youtube-transcripts'),
+        'skills/notes/SKILL.md': good('notes'),
+        'skills/mail/SKILL.md': good('Mail'),
+      });
+      const r = await runCli(['lint', '.'], { cwd: dir });
+      expect(r.stdout).toContain(
+        'skills/SKILL.md  warning  holds 2 skills of its own below it (mail/, notes/): a search stops at a skill folder, so they were not checked',
+      );
+      expect(r.stdout).toContain("hint: to check them, name them (from this skill's folder: skills lint */)");
+      expect(r.stdout).not.toContain('must be lowercase');
+      // The command the hint names checks them, and finds what was hidden.
+      const named = await execa(
+        'sh',
+        ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin/skills.js'))} lint */`],
+        {
+          cwd: join(dir, 'skills'),
+          reject: false,
+          env: { NO_COLOR: '1' },
+        },
+      );
+      expect(named.exitCode).toBe(1);
+      expect(named.stdout).toContain('mail/SKILL.md:2:1  error    name "Mail" must be lowercase');
+    });
+  });
+
   it('validate names a dependency written as a skill folder path, with the id to write', async () => {
     await inTemp(async (dir) => {
       writeTree(dir, { 'care-plan/SKILL.md': good('care-plan', 'dependencies:\n  - admin/patient-setup\n') });

@@ -32,6 +32,7 @@ import portableFileNames from './portable-file-names.js';
 import templateLeft from './template-left.js';
 import linkOutside from './link-outside.js';
 import lfsPointer from './lfs-pointer.js';
+import nestedSkill from './nested-skill.js';
 
 /** Every lint rule, in id order; docs/rules.md is generated from this list. */
 export const rules: Rule[] = [
@@ -68,4 +69,5 @@ export const rules: Rule[] = [
   templateLeft,
   linkOutside,
   lfsPointer,
+  nestedSkill,
 ];
