@@ -33,8 +33,27 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const INLINE_CODE = /`[^`\n]*`/g;
 const MARKDOWN = /\.(?:md|markdown)$/i;
 
-function scan(text: string, file: string, firstLine: number, ctx: RuleContext): void {
+// A slot the agent is asked to fill, described in words: `{{one line on when to switch to it}}`, `{{Yes / No}}`. A text
+// that holds one is a template for the agent's answer, and its `{{NAME}}`s are slots too (microsoft/cat-agent-skills:
+// "Format the final response exactly like this template", then `{{PROJECT_NAME}}`, `{{X}}/2 — {{one line}}`). Not a
+// template language's own tags (`{{#each items}}`, `{{> partial}}`), whose words follow a sign.
+const BRACES = /\{\{([^{}\n]{1,200})\}\}/g;
+const WORDS_APART = /[\p{L}\p{N}]\s+[\p{L}\p{N}/]/u;
+const TAG_SIGN = /^\s*[#^/>!&]/;
+
+/** Whether the text holds a `{{…}}` of words apart that is no template language's tag. */
+function hasProseSlot(text: string): boolean {
+  for (const m of text.matchAll(BRACES)) if (WORDS_APART.test(m[1]!) && !TAG_SIGN.test(m[1]!)) return true;
+  return false;
+}
+
+// A reference that is a template or a prompt by its name (`references/proposal-template.md`, `prompt-draft.md`,
+// `templates/`): its `{{name}}`s are the variables it is filled with, on purpose.
+const TEMPLATE_FILE = /(?:^|[/_.-])(?:templates?|prompts?)(?:[/_.-]|$)/i;
+
+function scan(text: string, file: string, firstLine: number, ctx: RuleContext, slotsMeant = false): void {
   if (!maybe(text)) return;
+  const slots = slotsMeant || (text.includes('{{') && hasProseSlot(text));
   const lines = text.split('\n');
   let fence: string | undefined;
   for (const [i, line] of lines.entries()) {
@@ -59,6 +78,7 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext): 
     const prose = line.includes('`') ? line.replace(INLINE_CODE, (m) => ' '.repeat(m.length)) : line;
     const leadEnd = LEAD.exec(prose)![0].length;
     for (const m of prose.matchAll(PLACEHOLDER)) {
+      if (slots && m[0].startsWith('{{')) continue;
       const bare = m[0] === 'TODO' || m[0] === 'FIXME' || m[0] === 'TBD';
       if (bare && !isMarker(prose, m.index, m.index + m[0].length, leadEnd)) continue;
       const what = m[0].startsWith('{{')
@@ -80,7 +100,7 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext): 
 export default {
   names: ['SK124', 'placeholder-left'],
   description:
-    'no template placeholders are left in the Markdown of the skill: TODO, FIXME or TBD as a marker ("TODO: …", "FIXME(…)", at the start of a line or list item, or ending one; not "TODO placeholders" in a sentence), [TODO: …], <TODO>, {{name}}',
+    'no template placeholders are left in the Markdown of the skill: TODO, FIXME or TBD as a marker ("TODO: …", "FIXME(…)", at the start of a line or list item, or ending one; not "TODO placeholders" in a sentence), [TODO: …], <TODO>, {{name}} (except in a template for an answer, whose slots are described in words, and in a reference named as a template or a prompt)',
   tags: ['instructions', 'content'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
@@ -102,7 +122,7 @@ export default {
       const file = join(skill.root, e.path);
       if (seen.has(file)) continue;
       const text = ctx.readText(e.path);
-      if (text !== undefined) scan(text, file, 1, ctx);
+      if (text !== undefined) scan(text, file, 1, ctx, TEMPLATE_FILE.test(e.path.slice('references/'.length)));
     }
   },
 } satisfies Rule;

@@ -59,8 +59,39 @@ it('placeholder-left', () =>
           ),
         },
       },
+      // A template for the agent's answer: slots described in words make its {{NAME}}s slots too
+      // (microsoft/cat-agent-skills: "Format the final response exactly like this template").
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            'Format the final response exactly like this template.\n\n### Recommendation for {{PROJECT_NAME}}\n\n**Why:** {{2–3 sentences citing the answers}}\n- Code approach: {{X}}/2 — {{one line}}\n',
+          ),
+        },
+      },
+      // A reference that is a template or a prompt by its name holds the variables it is filled with.
+      {
+        tree: {
+          'SKILL.md': skillMd(fm),
+          'references/proposal-template.md': 'Hi {{client_name}},\n\n- {{milestone_1}}\n',
+          'references/prompt-draft.md': 'Translate from {{source_lang}} to {{target_lang}}.\n',
+          'references/prompts/review.md': 'Review {{diff}}.\n',
+        },
+      },
     ],
     invalid: [
+      // A template language's own tags are no slots in words: the file's {{name}} is still a leftover. A template's
+      // name excuses its variables, not its TODO markers.
+      {
+        tree: {
+          'SKILL.md': skillMd(fm, '# {{SKILL_TITLE}}\n\n{{#each items}}{{> row}}{{/each}}\n'),
+          'references/prompt-draft.md': 'Translate {{text}}.\n\nTODO: add the glossary\n',
+          'references/templates.md.bak': '{{a b}}\n',
+          'references/promptly.md': 'Use {{tool}}.\n',
+        },
+        messages: [/\{\{SKILL_TITLE\}\}/, /\{\{\/each\}\}/, /"TODO"/, /\{\{tool\}\}/],
+        lines: [5, 7, 3, 1],
+      },
       {
         tree: {
           'SKILL.md': skillMd(
