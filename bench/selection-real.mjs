@@ -5,8 +5,11 @@
 //
 // Printed: top-1 (the first selected skill is an expected one), top-3 (one of the three selected is), MRR (1/rank of
 // the first expected skill in the whole ranking, 0 when it is not ranked) over the requests some skill fits; and the
-// share of requests no skill fits that select nothing. Each for the whole set, the tuning part and the held-out part
-// (a quarter of the requests, chosen by a hash of their text, never looked at while tuning the ranking).
+// share of requests no skill fits that select nothing; then what the agent is given that it does not need (selected
+// skills not expected, per request some skill fits) and the share of those requests whose selection holds every skill
+// they expect (a request may expect two: "write the tests first, then debug"). Each for the whole set, the tuning
+// part and the held-out part (a quarter of the requests, chosen by a hash of their text, never looked at while tuning
+// the ranking).
 //
 // A second set, bench/selection/real-queries-2.json, was written by a later session, in other phrasings (terse:
 // "pptx"; long; everyday words; the task's name instead of the tool's), and measured before the ranking changed
@@ -160,6 +163,12 @@ function measure(rows) {
     top3: fit.filter((r) => r.got.some((g) => r.expected.includes(g))).length,
     mrr: fit.length ? fit.reduce((s, r) => s + (r.rank ? 1 / r.rank : 0), 0) / fit.length : 0,
     fitEmpty: fit.filter((r) => r.got.length === 0).length,
+    // What the agent is given that it does not need: selected skills no expected one, per request some skill fits;
+    // and the requests whose selection holds every skill they expect.
+    wrong: fit.length
+      ? fit.reduce((s, r) => s + r.got.filter((g) => !r.expected.includes(g)).length, 0) / fit.length
+      : 0,
+    holdsAll: fit.filter((r) => r.expected.every((e) => r.got.includes(e))).length,
     none: none.length,
     noneEmpty: none.filter((r) => r.got.length === 0).length,
   };
@@ -171,7 +180,8 @@ function line(label, m) {
   return (
     `  ${label.padEnd(9)} top-1 ${pct(m.top1, m.fit)} (${m.top1}/${m.fit})  top-3 ${pct(m.top3, m.fit)}  ` +
     `MRR ${m.mrr.toFixed(3)}  no-fit selects nothing ${pct(m.noneEmpty, m.none)} (${m.noneEmpty}/${m.none})  ` +
-    `fit selects nothing ${m.fitEmpty}`
+    `fit selects nothing ${m.fitEmpty}  selected not expected ${m.wrong.toFixed(3)}/request  ` +
+    `holds every expected ${pct(m.holdsAll, m.fit)} (${m.holdsAll}/${m.fit})`
   );
 }
 

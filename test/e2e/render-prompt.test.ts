@@ -250,6 +250,31 @@ describe('skills render-prompt (built CLI)', () => {
     expect(j.stderr).not.toContain('explain:');
   });
 
+  it('selects a skill found by relevance after a better one only when it scores 0.8 of it, and --explain says why not', async () => {
+    const dir = fresh();
+    writeTree(dir, {
+      ...skill('charts', 'Plot bar charts, line charts and scatter plots from tables.'),
+      ...skill('sheets', 'Sort tables and plot columns.'),
+      // A word half the skills share says nothing: eight skills about other things.
+      ...Object.assign(
+        {},
+        ...['mail', 'git', 'pdf', 'docker', 'slides', 'calendar', 'sql', 'images'].map((n) =>
+          skill(n, `Work with ${n}.`),
+        ),
+      ),
+    });
+    const r = await runCli(['render-prompt', '--query', 'plot a scatter chart of the tables', '--explain', dir]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(
+      /\n {3}2\. sheets {2}relevance {2}(0\.\d\d) {2}relevance: plot \(description\), tables \(description\) {2}\(not selected: it scores \1, under 0\.8 of the 0\.\d\d of charts, the best skill found by relevance: a skill much less relevant than one selected is left out\)\n/,
+    );
+    expect(r.stderr).toContain('1 of 10 skills selected');
+    const j = json(
+      (await runCli(['render-prompt', '--query', 'plot a scatter chart of the tables', dir, '--json'])).stdout,
+    );
+    expect(j.selected.map((s) => s.name)).toEqual(['charts']);
+  });
+
   it('reads the body of SKILL.md to rank the skills a query finds', async () => {
     const dir = fresh();
     writeTree(dir, {

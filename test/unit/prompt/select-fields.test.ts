@@ -46,7 +46,7 @@ describe('the body as a field', () => {
         body: '# Security\n\nLook for injection in the diff: SQL injection, command injection.',
       },
     ];
-    expect(names('review this for injection', c)).toEqual(['b', 'a']);
+    expect(selectSkills('review this for injection', c, { max: 3 }).ranked.map((s) => s.name)).toEqual(['b', 'a']);
     expect(selectSkills('review this for injection', c, { max: 1 }).selected[0]!.matched).toEqual([
       'relevance: review (description), injection (body)',
     ]);
@@ -77,7 +77,7 @@ describe('pairs of query words side by side', () => {
       { name: 'together', description: 'Code graph of the team and repository!!' },
     ];
     expect(c[0]!.description.length).toBe(c[1]!.description.length);
-    expect(names('build a code graph', c)).toEqual(['together', 'apart']);
+    expect(selectSkills('build a code graph', c, { max: 3 }).ranked.map((s) => s.name)).toEqual(['together', 'apart']);
   });
 });
 

@@ -227,7 +227,8 @@ describe('relevance', () => {
       { name: 'brief', description: 'Works with files.', briefDescription: 'invoice' },
       { name: 'invoice', description: 'Works with files.' },
     ];
-    expect(names('invoice', c)).toEqual(['invoice', 'brief', 'plain']);
+    // In rank order (the two weaker are left out of the selection, under RELEVANCE_CUT of the first).
+    expect(top('invoice', c).ranked.map((s) => s.name)).toEqual(['invoice', 'brief', 'plain']);
   });
 
   it('gives rare words more weight than common ones (IDF)', () => {
@@ -258,8 +259,21 @@ describe('relevance', () => {
       { name: 'sheets', description: 'Edit tables.' },
       ...Array.from({ length: 8 }, (_, i) => ({ name: `x${i}`, description: 'Unrelated.' })),
     ];
-    expect(names('plot a scatter chart of the tables', c)).toEqual(['charts', 'sheets']);
+    // sheets holds "tables" alone: over the floor (RELATIVE_FLOOR) of what ranks, under the cut (RELEVANCE_CUT) of what
+    // is selected after a better one.
+    const tables = top('plot a scatter chart of the tables', c);
+    expect(tables.selected.map((s) => s.name)).toEqual(['charts']);
+    expect(tables.ranked.map((s) => [s.name, s.below])).toEqual([
+      ['charts', undefined],
+      [
+        'sheets',
+        expect.stringMatching(
+          /^it scores 0\.\d\d, under 0\.8 of the 0\.\d\d of charts, the best skill found by relevance: a skill much less relevant than one selected is left out$/,
+        ),
+      ],
+    ]);
     expect(names('plot a scatter chart', c)).toEqual(['charts']);
+    expect(top('plot a scatter chart', c).ranked.map((s) => s.name)).toEqual(['charts']);
   });
 
   it('does not fill the places with skills that share only a common verb with the query (seen on real skills)', () => {

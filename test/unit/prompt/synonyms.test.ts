@@ -134,6 +134,6 @@ describe('related words in selection', () => {
       { name: 'a', description: 'Edit presentations.' },
       { name: 'b', description: 'Edit decks.' },
     ];
-    expect(selectSkills('edit my deck', c, { max: 3 }).selected.map((s) => s.name)).toEqual(['b', 'a']);
+    expect(selectSkills('edit my deck', c, { max: 3 }).ranked.map((s) => s.name)).toEqual(['b', 'a']);
   });
 });
