@@ -91,6 +91,11 @@ function parses(text: string): boolean {
   }
 }
 
+/** `item "@if"` or `items "@if", "@for"`. */
+function itemsNamed(items: readonly string[]): string {
+  return `item${items.length === 1 ? '' : 's'} ${items.map((x) => JSON.stringify(x)).join(', ')}`;
+}
+
 /** What YAML reads the first character of an indicator slip's value as. */
 function startsAs(slip: Slip): string {
   return `it starts with "${slip.value[0]}", which YAML reads as ${INDICATORS[slip.value[0]!]}, not text`;
@@ -128,13 +133,51 @@ function readsAs(key: string, written: string, value: string): boolean {
 }
 
 /**
- * The value written so that YAML reads it as meant: plain when that reads back the same, else double-quoted.
- * Undefined when a comment makes the meaning unsure, or no form reads back the same.
+ * The value written so that YAML reads it as meant: plain when that reads back the same, else double-quoted; a
+ * list (`[a, @b]`) with the items that break it quoted (listRepair). Undefined when a comment makes the meaning
+ * unsure, or no form reads back the same.
  */
 export function repairedValue(slip: Slip): string | undefined {
   if (slip.comment) return undefined;
+  const list = listRepair(slip);
+  if (list) return list.written;
   const written = writtenAs(slip.key, slip.value);
   return readsAs(slip.key, written, slip.value) ? written : undefined;
+}
+
+/**
+ * A flow list on one line whose items YAML cannot read plain (`keywords: [angular component, @if, @for]`: `@` is
+ * reserved), written with those items double-quoted, when that reads back as the list of every item's text. It is
+ * what was meant: a list, not the text "[…]". Undefined for anything else (nested brackets, quotes, an empty item).
+ */
+export function listRepair(slip: Slip): { written: string; quoted: string[] } | undefined {
+  const v = slip.value;
+  if (slip.kind !== 'indicator' || !v.startsWith('[') || !v.endsWith(']') || /[[\]{}'"]/.test(v.slice(1, -1)))
+    return undefined;
+  const items = v
+    .slice(1, -1)
+    .split(',')
+    .map((x) => x.trim());
+  if (items.some((x) => x === '')) return undefined;
+  const quoted: string[] = [];
+  const parts = items.map((x) => {
+    if (readsAsList(`[${x}]`, [x])) return x;
+    quoted.push(x);
+    return JSON.stringify(x);
+  });
+  const written = `[${parts.join(', ')}]`;
+  return quoted.length > 0 && readsAsList(written, items) ? { written, quoted } : undefined;
+}
+
+/** Reads as YAML the list of exactly `items`, as text? */
+function readsAsList(written: string, items: readonly string[]): boolean {
+  try {
+    const data = loadYaml(`k: ${written}`, { schema: yaml.FAILSAFE_SCHEMA }) as { k?: unknown } | null;
+    const got = data?.k;
+    return Array.isArray(got) && got.length === items.length && got.every((x, i) => x === items[i]);
+  } catch {
+    return false;
+  }
 }
 
 /** A text value as a YAML line writes it after `key: `: plain when that reads back the same, else double-quoted. */
@@ -167,6 +210,9 @@ export function slipHint(slip: Slip): string {
       ? `${what}; ${first}drop the ${slip.indicator} or move the text below it`
       : `${what}; drop the ${slip.indicator}: ${slip.key}: ${written}`;
   }
+  const list = listRepair(slip);
+  if (list && written !== undefined)
+    return `the value of "${slip.key}" is a list whose ${itemsNamed(list.quoted)} YAML cannot read unquoted (it reserves @ and \`, and reads * & ! as syntax); quote ${list.quoted.length === 1 ? 'it' : 'them'}: ${slip.key}: ${written}`;
   const what =
     slip.kind === 'indicator'
       ? `the value of "${slip.key}" ${startsAs(slip).slice(3)}`
@@ -184,7 +230,9 @@ export function slipFix(slip: Slip): { text: string; description: string } | und
       slip.kind === 'block'
         ? `drop the ${slip.indicator} before the text of ${slip.key}`
         : slip.kind === 'indicator'
-          ? `quote the value of ${slip.key} (it starts with "${slip.value[0]}")`
+          ? listRepair(slip)
+            ? `quote the ${itemsNamed(listRepair(slip)!.quoted)} of the list ${slip.key}`
+            : `quote the value of ${slip.key} (it starts with "${slip.value[0]}")`
           : `quote the value of ${slip.key} (it holds ": ")`,
   };
 }
@@ -199,8 +247,8 @@ function requote(frontmatter: string, kind: SlipKind): string | undefined {
   for (let i = 0; i < lines.length; i++) {
     const slip = slipAt(lines, i);
     if (!slip || slip.kind !== kind || slip.indent !== '') continue;
-    // JSON strings are valid YAML double-quoted scalars.
-    lines.splice(i, slip.end - i + 1, `${slip.key}: ${JSON.stringify(slip.value)}`);
+    // JSON strings are valid YAML double-quoted scalars. A list keeps being a list, its items that break it quoted.
+    lines.splice(i, slip.end - i + 1, `${slip.key}: ${listRepair(slip)?.written ?? JSON.stringify(slip.value)}`);
     changed = true;
   }
   return changed ? lines.join('\n') : undefined;

@@ -104,6 +104,33 @@ describe('yaml-repair: the hint, the lenient reading and the fix agree', () => {
     expect(slipFix(slipAt(lines, parsed.problem!.slip!.line - 1)!)?.description).toBe(fix);
   });
 
+  it('keeps a list a list: only the items YAML cannot read unquoted are quoted (HoangNguyen0403/agent-skills-standard)', () => {
+    const fm =
+      'name: a\ndescription: Use when building.\nmetadata:\n  triggers:\n    keywords: [angular component, ref.watch, @if, @for]\n';
+    const parsed = parseSkillMd(`---\n${fm}---\n`);
+    expect(parsed.problem?.check).toBe('yaml-syntax');
+    expect(parsed.problem?.hint).toBe(
+      'the value of "keywords" is a list whose items "@if", "@for" YAML cannot read unquoted (it reserves @ and `, and reads * & ! as syntax); quote them: keywords: [angular component, ref.watch, "@if", "@for"]',
+    );
+    const list = ['angular component', 'ref.watch', '@if', '@for'];
+    const after = fixed(fm)!;
+    expect(after).toContain('    keywords: [angular component, ref.watch, "@if", "@for"]\n');
+    expect((read(after).metadata as { triggers: { keywords: unknown } }).triggers.keywords).toEqual(list);
+    const lines = `---\n${fm}---\n`.split('\n');
+    expect(slipFix(slipAt(lines, parsed.problem!.slip!.line - 1)!)?.description).toBe(
+      'quote the items "@if", "@for" of the list keywords',
+    );
+    // At the top level the lenient reading reads the list too, not the text "[…]".
+    const top = 'name: a\ndescription: Use when building.\nallowed-tools: [Read, @Bash]\n';
+    const lenient = lenientCandidates(parseSkillMd(`---\n${top}---\n`).frontmatter).map((c) => read(c.text));
+    expect(lenient.map((d) => d['allowed-tools'])).toContainEqual(['Read', '@Bash']);
+    // Anything else that starts with [ is quoted whole, as before: text after the list, nested brackets, quotes.
+    for (const value of ['[Docs] Search the docs', '[a, [b, @c]]', '[a, "b", @c]', '[a, , @c]'])
+      expect(parseSkillMd(`---\nname: a\ndescription: ${value}\n---\n`).problem?.hint).toContain(
+        `quote it: description: ${JSON.stringify(value)}`,
+      );
+  });
+
   it('leaves a value with a comment to the author in the fix and the hint; the lenient reading drops the comment', () => {
     const fm = 'description: Use when: x # not sure\n';
     const p = parseSkillMd(`---\n${fm}---\n`);
