@@ -1,9 +1,5 @@
-import { isSkillMdName } from '../../skill/skill-file.js';
+import { nestedSkillFolders } from '../helpers/nested.js';
 import type { Rule } from '../types.js';
-
-// A SKILL.md below a folder of samples the skill ships (a skill-creator's template, a test's fixture, an example) is a
-// file of this skill, not a skill of its own.
-const SAMPLES = /^(?:assets|templates?|examples?|fixtures?|__fixtures__|tests?|testdata|node_modules)$/i;
 
 /** How many nested skills the message names. */
 const NAMED = 3;
@@ -21,15 +17,7 @@ export default {
   ],
   fixable: false,
   check(skill, ctx) {
-    // The folders below the skill that hold a SKILL.md, each only once and only the topmost of a nest.
-    const folders = skill.entries
-      .filter(
-        (e) => e.kind === 'file' && e.path.includes('/') && isSkillMdName(e.path.slice(e.path.lastIndexOf('/') + 1)),
-      )
-      .map((e) => e.path.slice(0, e.path.lastIndexOf('/')))
-      .filter((dir) => !dir.split('/').some((part) => SAMPLES.test(part)))
-      .sort();
-    const top = folders.filter((dir, i) => !folders.slice(0, i).some((above) => dir.startsWith(`${above}/`)));
+    const top = nestedSkillFolders(skill);
     if (top.length === 0) return;
     const parents = [
       ...new Set(top.map((dir) => (dir.includes('/') ? `${dir.slice(0, dir.lastIndexOf('/'))}/*/` : '*/'))),

@@ -1,5 +1,6 @@
 import { basename, join, posix } from 'node:path';
 import type { Skill } from '../../model/skill.js';
+import { nestedSkillFolders } from '../helpers/nested.js';
 import { placeholder } from '../../formats/markdown-refs.js';
 import {
   entryMap,
@@ -282,9 +283,12 @@ export default {
   fixable: false,
   check(skill, ctx) {
     const map = entryMap(skill);
+    // A skill nested in this one refers to its own files (SK133 speaks of it).
+    const nested = nestedSkillFolders(skill).map((dir) => `${dir}/`);
     const candidates = skill.entries.filter(
       (e) =>
         (e.kind === 'file' || (e.kind === 'symlink' && e.inside && !isFolder(e))) &&
+        !nested.some((dir) => e.path.startsWith(dir)) &&
         !IGNORED.test(basename(e.path)) &&
         !IGNORED_PATHS.test(e.path) &&
         !TESTS.test(e.path) &&

@@ -130,6 +130,18 @@ it('unreferenced-file', () =>
       },
     ],
     invalid: [
+      // A skill nested in this one (SK133) refers to its own files: they are not this skill's to report
+      // (grahama1970/agent-skills: 207 findings, 189 of them files of the 86 skills below a stray SKILL.md).
+      {
+        tree: {
+          'SKILL.md': md('# Demo\n'),
+          'notes.txt': '',
+          'inbox/SKILL.md': skillMd('name: inbox\ndescription: Inbox. Use when testing.\n', 'Run scripts/poll.py.\n'),
+          'inbox/scripts/poll.py': 'print(1)\n',
+          'inbox/data/cache.json': '{}',
+        },
+        messages: [/^notes\.txt:/],
+      },
       {
         tree: {
           'SKILL.md': md('Run scripts/run.py.\n'),
