@@ -382,7 +382,7 @@ export function buildProgram(ctx: Context, setExit: SetExit, argv?: readonly str
     .command('pack')
     .description('validate a skill and write it as a reproducible archive: <id>-<version>.tgz, or a .skill zip')
     .argument('[dir]', 'the skill folder (default: .)')
-    .option('--out <dir>', 'the folder to write the archive to (default: the current folder)')
+    .option('-o, --out <dir>', 'the folder to write the archive to (default: the current folder)')
     .addOption(
       new Option('--format <format>', "tgz (gzip tar, entries under <id>/) or skill (Anthropic's .skill zip)")
         .choices(['tgz', 'skill'])

@@ -32,6 +32,10 @@ describe('skills pack (built CLI)', () => {
     expect(lines[2]).toBe('files:     3');
     expect(lines[3]).toBe(`integrity: ${sha(file)}`);
     expect(readdirSync(join(cwd, 'dist'))).toEqual(['web-scraping-1.2.0.tgz']);
+    // -o is --out, as users of tar, gcc and most packers type it.
+    const short = await runCli(['pack', 'web-scraping', '-o', 'out', '-q'], { cwd });
+    expect(short.exitCode, short.stderr).toBe(0);
+    expect(readFileSync(join(cwd, 'out/web-scraping-1.2.0.tgz'))).toEqual(readFileSync(file));
   });
 
   it('gives identical bytes for the same skill in two clones, and --json prints one document', async () => {
