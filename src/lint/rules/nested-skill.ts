@@ -7,7 +7,7 @@ const NAMED = 3;
 export default {
   names: ['SK133', 'nested-skill'],
   description:
-    'a skill folder holds no other skill below it: a search stops at a skill, so the skills below it go unchecked, and an agent that loads the skill does not load them',
+    'a skill folder holds no other skill below it: a search stops at a skill, so the skills below it go unchecked, and agents read them only as files of the skill, when its instructions point there',
   tags: ['structure', 'files'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
@@ -25,7 +25,7 @@ export default {
     const named = top.slice(0, NAMED).map((dir) => `${dir}/`);
     const more = top.length > NAMED ? `, and ${top.length - NAMED} more` : '';
     ctx.report({
-      message: `holds ${top.length === 1 ? 'a skill' : `${top.length} skills`} of its own below it (${named.join(', ')}${more}): a search stops at a skill folder, so ${top.length === 1 ? 'it was' : 'they were'} not checked, and an agent that loads this skill does not load ${top.length === 1 ? 'it' : 'them'}`,
+      message: `holds ${top.length === 1 ? 'a skill' : `${top.length} skills`} of its own below it (${named.join(', ')}${more}): a search stops at a skill folder, so ${top.length === 1 ? 'it was' : 'they were'} not checked, and agents read ${top.length === 1 ? 'it' : 'them'} only as files of this skill`,
       hint: `to check them, name them (from this skill's folder: skills lint ${parents.slice(0, 2).join(' ')}); if this folder is a collection, move its SKILL.md into a folder of its own`,
     });
   },

@@ -35,7 +35,7 @@ it('nested-skill', () =>
           'anvil/sub/SKILL.md': md('sub'),
         },
         messages: [
-          /^holds 4 skills of its own below it \(agent-inbox\/, analytics\/, anvil\/, and 1 more\): a search stops at a skill folder, so they were not checked, and an agent that loads this skill does not load them$/,
+          /^holds 4 skills of its own below it \(agent-inbox\/, analytics\/, anvil\/, and 1 more\): a search stops at a skill folder, so they were not checked, and agents read them only as files of this skill$/,
         ],
       },
       // muratcankoylan/Agent-Skills-for-Context-Engineering: the repository's root is a skill, its skills below.
