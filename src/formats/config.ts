@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Severity } from '../model/diagnostic.js';
-import { offsetOf, parseJson } from './json.js';
+import { offsetOf, parseJson, readableError } from './json.js';
 import { issueMessage } from './zod-issue.js';
 
 // skills.config.json: its schema and its reading from text. Finding the file and reading it is config/'s.
@@ -137,10 +137,10 @@ export function parseConfig(
 ): { config?: Config; problem?: ConfigProblem } {
   const { tree, value, error, tooDeep, at } = parseJson(text, { lenient: true });
   if (error || tooDeep || !tree) {
-    const reason = tooDeep ? 'it nests too deeply to read' : (error?.code ?? 'empty file');
+    const reason = tooDeep ? 'it nests too deeply to read' : readableError(error!);
     return {
       problem: {
-        message: `not valid JSON (${reason})`,
+        message: `not valid JSON: ${reason}`,
         line: error?.line ?? 1,
         column: error?.column ?? 1,
         hint: WHOLE,

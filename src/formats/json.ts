@@ -23,6 +23,8 @@ export const READABLE: Record<string, string> = {
   InvalidUnicode: 'invalid unicode escape',
   InvalidEscapeCharacter: 'invalid escape character',
   InvalidCharacter: 'invalid character in string',
+  // Ours, not jsonc-parser's (which says ValueExpected): a file with nothing in it but spaces.
+  EmptyContent: 'the file is empty',
 };
 
 /** The first syntax error of a text: jsonc-parser's code (undefined when it gave none) and where it is. */
@@ -46,7 +48,9 @@ export interface ParsedJson {
 /**
  * Parse JSON with positions. Strict by default; `lenient` allows comments and trailing commas (configuration files).
  */
-export function parseJson(text: string, options: { lenient?: boolean } = {}): ParsedJson {
+export function parseJson(source: string, options: { lenient?: boolean } = {}): ParsedJson {
+  // A UTF-8 BOM (Windows' Notepad and PowerShell 5 write one) is no part of the JSON, and editors give it no column.
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   const at = positionFinder(text);
   const errors: ParseError[] = [];
   let tree: Node | undefined;
@@ -63,6 +67,7 @@ export function parseJson(text: string, options: { lenient?: boolean } = {}): Pa
   }
   if (errors.length > 0 || !tree) {
     const e = errors[0];
+    if (text.trim() === '') return { error: { code: 'EmptyContent', offset: 0, ...at(0) }, at };
     const offset = e?.offset ?? 0;
     return { error: { code: e ? printParseErrorCode(e.error) : undefined, offset, ...at(offset) }, at };
   }

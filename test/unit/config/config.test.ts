@@ -96,6 +96,32 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads a file that begins with a BOM (Notepad, PowerShell 5), and says a syntax error in words', () => {
+    const t = tempDir();
+    const problem = (text: string) => {
+      writeFileSync(join(t.dir, 'skills.config.json'), text);
+      try {
+        loadConfig(t.dir);
+      } catch (err) {
+        return (err as Error).message.slice(join(t.dir, 'skills.config.json').length);
+      }
+      return undefined;
+    };
+    try {
+      writeFileSync(join(t.dir, 'skills.config.json'), '\uFEFF{\n  "rules": {"SK102": "off"}\n}\n');
+      expect(loadConfig(t.dir).rules).toEqual({ SK102: { severity: 'off' } });
+      // Columns as an editor counts them: the BOM has none.
+      expect(problem('\uFEFF{"rules": {"SK102": "off"}')).toBe(':1:27: not valid JSON: expected "}"');
+      expect(problem('{\n  "rules": {}\n  "ignores": []\n}')).toBe(
+        ':3:3: not valid JSON: expected "," between entries',
+      );
+      expect(problem('')).toBe(':1:1: not valid JSON: the file is empty');
+      expect(problem('\uFEFF \n ')).toBe(':1:1: not valid JSON: the file is empty');
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('refuses unknown rules and options of the wrong type when resolved', () => {
     const cfg = (rules: Record<string, unknown>) => ({
       file: 'skills.config.json',
