@@ -136,6 +136,35 @@ export function fieldPositions(tree: Node, at: (offset: number) => Position): Re
   return out;
 }
 
+/**
+ * The first key an object of the tree holds twice, where it is and where it was first: JSON keeps the last, so what
+ * the first one says would be lost without a word.
+ */
+export function duplicateKey(tree: Node): { key: string; path: string[]; first: number; again: number } | undefined {
+  const walk = (node: Node, path: string[]): ReturnType<typeof duplicateKey> => {
+    if (node.type === 'array') {
+      for (const [i, item] of (node.children ?? []).entries()) {
+        const found = walk(item, [...path, String(i)]);
+        if (found) return found;
+      }
+    }
+    if (node.type !== 'object') return undefined;
+    const seen = new Map<string, number>();
+    for (const prop of node.children ?? []) {
+      const [keyNode, valueNode] = prop.children ?? [];
+      if (!keyNode) continue;
+      const key = String(keyNode.value);
+      const first = seen.get(key);
+      if (first !== undefined) return { key, path, first, again: keyNode.offset };
+      seen.set(key, keyNode.offset);
+      const found = valueNode && walk(valueNode, [...path, key]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(tree, []);
+}
+
 export interface JsonProblem {
   message: string;
   line: number;

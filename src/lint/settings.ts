@@ -32,12 +32,14 @@ export function resolveSettings(config: Config, rules: Rule[] = allRules): Map<s
   const names = knownNames(rules);
   const byId = new Map<string, RuleSetting>();
   for (const [name, setting] of Object.entries(config.rules)) {
+    const place = config.rulePlaces?.[name];
+    const file = place ? `${config.file}:${place.line}:${place.column}` : config.file;
     const id = names.get(name);
     if (!id) {
       const near = closest(name, [...names.keys()]);
       throw new SkillsError(
         'E_CONFIG',
-        `${config.file}: unknown rule "${name}" in rules${near ? `; did you mean "${near}"?` : ''}`,
+        `${file}: unknown rule "${name}" in rules${near ? `; did you mean "${near}"?` : ''}`,
         {
           hint: 'run `skills lint --list-rules` for every rule id and alias',
         },
@@ -49,7 +51,7 @@ export function resolveSettings(config: Config, rules: Rule[] = allRules): Map<s
       if (!spec) {
         throw new SkillsError(
           'E_CONFIG',
-          `${config.file}: rule ${name} has no option "${opt}"${rule?.options ? ` (it has: ${Object.keys(rule.options).join(', ')})` : ' (it takes none)'}`,
+          `${file}: rule ${name} has no option "${opt}"${rule?.options ? ` (it has: ${Object.keys(rule.options).join(', ')})` : ' (it takes none)'}`,
         );
       }
       const want = Array.isArray(spec.default) ? 'array' : typeof spec.default;
@@ -57,7 +59,7 @@ export function resolveSettings(config: Config, rules: Rule[] = allRules): Map<s
       if (want !== got || (want === 'number' && !Number.isFinite(value as number))) {
         throw new SkillsError(
           'E_CONFIG',
-          `${config.file}: option ${opt} of rule ${name} must be ${want === 'array' ? 'a list of text' : `a ${want}`}, e.g. ${JSON.stringify(spec.default)}`,
+          `${file}: option ${opt} of rule ${name} must be ${want === 'array' ? 'a list of text' : `a ${want}`}, e.g. ${JSON.stringify(spec.default)}`,
         );
       }
     }

@@ -87,7 +87,7 @@ describe('loadConfig', () => {
     try {
       writeFileSync(join(t.dir, 'skills.config.json'), '{\n  "rulez": {}\n}');
       expect(() => loadConfig(t.dir)).toThrow(
-        /skills\.config\.json:1:1: unknown key "rulez" \(expected rules, ignores, skillDirs, disabledSkills, maxSkills\)/,
+        /skills\.config\.json:2:3: unknown key "rulez" \(expected rules, ignores, skillDirs, disabledSkills, maxSkills\)/,
       );
       writeFileSync(join(t.dir, 'skills.config.json'), '{\n  "ignores": "x"\n}');
       expect(() => loadConfig(t.dir)).toThrow(/skills\.config\.json:2:3: ignores must be array, found string/);
@@ -117,6 +117,38 @@ describe('loadConfig', () => {
       );
       expect(problem('')).toBe(':1:1: not valid JSON: the file is empty');
       expect(problem('\uFEFF \n ')).toBe(':1:1: not valid JSON: the file is empty');
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('refuses a key written twice, at the second, naming the first (JSON would keep the last without a word)', () => {
+    const t = tempDir();
+    try {
+      writeFileSync(
+        join(t.dir, 'skills.config.json'),
+        '{\n  "rules": {"SK102": "off"},\n  "rules": {"SK100": "off"}\n}',
+      );
+      expect(() => loadConfig(t.dir)).toThrow(
+        /skills\.config\.json:3:3: "rules" is written twice \(first at line 2, column 3\); JSON keeps only the last/,
+      );
+      writeFileSync(join(t.dir, 'skills.config.json'), '{"rules": {\n  "SK102": "off",\n  "SK102": "error"}}');
+      expect(() => loadConfig(t.dir)).toThrow(/:3:3: "rules\.SK102" is written twice \(first at line 2, column 3\)/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('names the line and column of an unknown rule or option, as it does every other mistake of the file', () => {
+    const t = tempDir();
+    try {
+      const file = join(t.dir, 'skills.config.json');
+      writeFileSync(file, '{\n  "rules": {\n    "SK102": "off",\n    "no-such-rule": "off"\n  }\n}');
+      expect(() => resolveSettings(loadConfig(t.dir))).toThrow(`${file}:4:5: unknown rule "no-such-rule" in rules`);
+      writeFileSync(file, '{\n  "rules": {\n    "SK100": ["error", {"maxLinez": 3}]\n  }\n}');
+      expect(() => resolveSettings(loadConfig(t.dir))).toThrow(`${file}:3:5: rule SK100 has no option "maxLinez"`);
+      writeFileSync(file, '{"rules": {"SK100": {"options": {"maxLines": "9"}}}}');
+      expect(() => resolveSettings(loadConfig(t.dir))).toThrow(`${file}:1:12: option maxLines of rule SK100 must be`);
     } finally {
       t.cleanup();
     }
