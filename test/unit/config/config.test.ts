@@ -64,6 +64,11 @@ describe('loadConfig', () => {
       expect(abs.skillDirs).toEqual([join(t.dir, 'work/conf/skills')]);
       expect(loadConfig(join(t.dir, 'work'), 'conf/team.json')).toMatchObject({ file, ignores: ['named/**'] });
       expect(loadConfig(join(t.dir, 'work/conf'), '../conf/./team.json')).toMatchObject({ file });
+      // An empty name (`-c "$CONFIG"`, the variable unset) is refused, not read as "the nearest file".
+      expect(() => loadConfig(join(t.dir, 'work'), '')).toThrow(
+        expect.objectContaining({ code: 'E_USAGE', message: '--config needs a file, and was given an empty name' }),
+      );
+      expect(() => loadConfig(join(t.dir, 'work'), '  ')).toThrow('--config needs a file');
       // A file that is not there is named by its resolved path.
       expect(() => loadConfig(join(t.dir, 'work'), join(t.dir, 'gone.json'))).toThrow(
         `cannot read ${join(t.dir, 'gone.json')}: ENOENT`,
