@@ -438,6 +438,20 @@ describe('skills lint (built CLI)', () => {
       expect(fileURLToPath(new URL([...uris][0] as string, base))).toBe(join(dir, 's/we ird#%ü/SKILL.md'));
     }));
 
+  it("run from / (a container's WORKDIR), %SRCROOT% is file:/// and each uri resolves to its file", () =>
+    inTemp(async (dir) => {
+      writeTree(dir, { 's/SKILL.md': good('S') });
+      const r = await runCli(['lint', '--format', 'sarif', join(dir, 's')], { cwd: '/' });
+      const run = JSON.parse(r.stdout).runs[0];
+      const base = run.originalUriBaseIds['%SRCROOT%'].uri;
+      expect(base).toBe('file:///');
+      const uri = run.results[0].locations[0].physicalLocation.artifactLocation.uri as string;
+      expect(fileURLToPath(new URL(uri, base))).toBe(join(dir, 's/SKILL.md'));
+      // The log of a run that fails before linting says the same working folder.
+      const failed = await runCli(['lint', '--format', 'sarif', join(dir, 'missing')], { cwd: '/' });
+      expect(JSON.parse(failed.stdout).runs[0].invocations[0].workingDirectory.uri).toBe('file:///');
+    }));
+
   it('fails on more warnings than --max-warnings', () =>
     inTemp(async (dir) => {
       writeTree(dir, { 'w/SKILL.md': good('w', 'colour: blue\n') });
