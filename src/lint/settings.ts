@@ -31,6 +31,7 @@ export function knownNames(rules: Rule[]): Map<string, string> {
 export function resolveSettings(config: Config, rules: Rule[] = allRules): Map<string, RuleSetting> {
   const names = knownNames(rules);
   const byId = new Map<string, RuleSetting>();
+  const nameOf = new Map<string, string>();
   for (const [name, setting] of Object.entries(config.rules)) {
     const place = config.rulePlaces?.[name];
     const file = place ? `${config.file}:${place.line}:${place.column}` : config.file;
@@ -45,6 +46,14 @@ export function resolveSettings(config: Config, rules: Rule[] = allRules): Map<s
         },
       );
     }
+    // An id and its alias both set: which one wins would hang on their order (and a setting without a severity
+    // would undo the other's), so the file says it once.
+    const other = nameOf.get(id);
+    if (other !== undefined)
+      throw new SkillsError('E_CONFIG', `${file}: "${name}" and "${other}" in rules are one rule (${id})`, {
+        hint: `keep one of them, with what the two of them say`,
+      });
+    nameOf.set(id, name);
     const rule = rules.find((r) => r.names[0] === id);
     for (const [opt, value] of Object.entries(setting.options ?? {})) {
       const spec = rule?.options?.[opt];
@@ -63,7 +72,7 @@ export function resolveSettings(config: Config, rules: Rule[] = allRules): Map<s
         );
       }
     }
-    byId.set(id, { ...byId.get(id), ...setting });
+    byId.set(id, setting);
   }
   return byId;
 }

@@ -152,6 +152,14 @@ describe('loadConfig', () => {
       expect(() => resolveSettings(loadConfig(t.dir))).toThrow(`${file}:4:5: unknown rule "no-such-rule" in rules`);
       writeFileSync(file, '{\n  "rules": {\n    "SK100": ["error", {"maxLinez": 3}]\n  }\n}');
       expect(() => resolveSettings(loadConfig(t.dir))).toThrow(`${file}:3:5: rule SK100 has no option "maxLinez"`);
+      // An id and its alias are one rule: set twice, the second object form's missing severity undid the first's.
+      writeFileSync(
+        file,
+        '{"rules": {\n  "SK100": "error",\n  "instructions-max-lines": {"options": {"maxLines": 9}}\n}}',
+      );
+      expect(() => resolveSettings(loadConfig(t.dir))).toThrow(
+        `${file}:3:3: "instructions-max-lines" and "SK100" in rules are one rule (SK100)`,
+      );
       writeFileSync(file, '{"rules": {"SK100": {"options": {"maxLines": "9"}}}}');
       expect(() => resolveSettings(loadConfig(t.dir))).toThrow(`${file}:1:12: option maxLines of rule SK100 must be`);
     } finally {
