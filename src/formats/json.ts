@@ -23,8 +23,8 @@ export const READABLE: Record<string, string> = {
   InvalidUnicode: 'invalid unicode escape',
   InvalidEscapeCharacter: 'invalid escape character',
   InvalidCharacter: 'invalid character in string',
-  // Ours, not jsonc-parser's (which says ValueExpected): a file with nothing in it but spaces.
-  EmptyContent: 'the file is empty',
+  // Ours, not jsonc-parser's (which says ValueExpected): a text (a file, an --args value) of nothing but spaces.
+  EmptyContent: 'it is empty',
 };
 
 /** The first syntax error of a text: jsonc-parser's code (undefined when it gave none) and where it is. */

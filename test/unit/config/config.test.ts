@@ -120,8 +120,8 @@ describe('loadConfig', () => {
       expect(problem('{\n  "rules": {}\n  "ignores": []\n}')).toBe(
         ':3:3: not valid JSON: expected "," between entries',
       );
-      expect(problem('')).toBe(':1:1: not valid JSON: the file is empty');
-      expect(problem('\uFEFF \n ')).toBe(':1:1: not valid JSON: the file is empty');
+      expect(problem('')).toBe(':1:1: not valid JSON: it is empty');
+      expect(problem('\uFEFF \n ')).toBe(':1:1: not valid JSON: it is empty');
     } finally {
       t.cleanup();
     }
