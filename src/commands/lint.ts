@@ -63,6 +63,13 @@ export async function lint(options: LintOptions, ctx: Context) {
   });
   const { reports, fixed } = run;
   if (run.cut) ctx.stderr.write(`warning: ${forTerminal(run.cut)}\n`);
+  // Nothing linted because the configuration's ignores left every skill out: said, or a hook's tick would hide it.
+  if (reports.length === 0 && run.ignored.length > 0 && format === 'stylish') {
+    const n = run.ignored.length;
+    ctx.stderr.write(
+      `warning: ${forTerminal(`${n === 1 ? `the skill ${relative(ctx.cwd, run.ignored[0]!) || '.'} is` : `${n} skills are`} left out by "ignores" in ${run.configFile ?? 'skills.config.json'}`)}\n`,
+    );
+  }
   for (const u of [...run.unread, ...run.notFollowed])
     ctx.stderr.write(`warning: ${forTerminal(`${u.path}: ${u.message}`)}\n`);
   const counts = countFindings(reports);

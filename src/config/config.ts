@@ -22,6 +22,11 @@ export function findConfigFile(cwd: string): string | undefined {
  * is an E_CONFIG error that names the file, line and column.
  */
 export function loadConfig(cwd: string, file?: string, home?: string): Config {
+  // `-c "$CONFIG"` with the variable unset: the nearest file instead would be another configuration, without a word.
+  if (file !== undefined && file.trim() === '')
+    throw new SkillsError('E_USAGE', '--config needs a file, and was given an empty name', {
+      hint: 'name the configuration file (e.g. --config skills.config.json), or leave out --config to use the nearest one',
+    });
   const path = file ? resolve(cwd, file) : findConfigFile(cwd);
   if (!path) return { dir: cwd, rules: {}, ignores: [] };
   let text: string;

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import type { Severity } from '../model/diagnostic.js';
-import { offsetOf, parseJson } from './json.js';
+import type { Position, Severity } from '../model/diagnostic.js';
+import { duplicateKey, offsetOf, parseJson, readableError } from './json.js';
 import { issueMessage } from './zod-issue.js';
 
 // skills.config.json: its schema and its reading from text. Finding the file and reading it is config/'s.
@@ -51,6 +51,8 @@ export interface Config {
   dir: string;
   /** Settings by rule id or alias, as written. */
   rules: Record<string, RuleSetting>;
+  /** Where each name of `rules` is written in the file, for a message about it. */
+  rulePlaces?: Record<string, Position>;
   ignores: string[];
   /** From the file's `skillDirs`, made absolute (relative to its folder, ~ to HOME); undefined when not set. */
   skillDirs?: string[];
@@ -137,23 +139,37 @@ export function parseConfig(
 ): { config?: Config; problem?: ConfigProblem } {
   const { tree, value, error, tooDeep, at } = parseJson(text, { lenient: true });
   if (error || tooDeep || !tree) {
-    const reason = tooDeep ? 'it nests too deeply to read' : (error?.code ?? 'empty file');
+    const reason = tooDeep ? 'it nests too deeply to read' : readableError(error!);
     return {
       problem: {
-        message: `not valid JSON (${reason})`,
+        message: `not valid JSON: ${reason}`,
         line: error?.line ?? 1,
         column: error?.column ?? 1,
         hint: WHOLE,
       },
     };
   }
+  const twice = duplicateKey(tree);
+  if (twice) {
+    const where = [...twice.path, twice.key].join('.');
+    const first = at(twice.first);
+    return {
+      problem: {
+        message: `"${where}" is written twice (first at line ${first.line}, column ${first.column}); JSON keeps only the last, so the first one's settings would be lost`,
+        ...at(twice.again),
+        hint: `keep one "${twice.key}", and put in it what the two of them say`,
+      },
+    };
+  }
   const parsed = configSchema().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
+    // An unknown key is shown where it is written, not at the object that holds it.
+    const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
     return {
       problem: {
         message: issueMessage(issue, WORDING),
-        ...at(offsetOf(tree, issue.path, 'key')),
+        ...at(offsetOf(tree, path, 'key')),
         hint: configHint(issue.path[0], issue.code === 'unrecognized_keys'),
       },
     };
@@ -161,7 +177,9 @@ export function parseConfig(
   const windows = windowsPath(parsed.data);
   if (windows) return { problem: { ...windows, ...at(offsetOf(tree, windows.path)) } };
   const rules: Record<string, RuleSetting> = {};
+  const rulePlaces: Record<string, Position> = {};
   for (const [k, v] of Object.entries(parsed.data.rules ?? {})) {
+    rulePlaces[k] = at(offsetOf(tree, ['rules', k], 'key'));
     const norm = (s: SeverityWord | undefined) => (s === 'warn' ? 'warning' : s);
     if (typeof v === 'string') rules[k] = { severity: norm(v) };
     else if (Array.isArray(v)) rules[k] = { severity: norm(v[0]), options: v[1] };
@@ -177,6 +195,7 @@ export function parseConfig(
       file,
       dir,
       rules,
+      ...(Object.keys(rulePlaces).length > 0 ? { rulePlaces } : {}),
       ignores: parsed.data.ignores ?? [],
       ...(skillDirs ? { skillDirs } : {}),
       ...(disabledSkills ? { disabledSkills } : {}),

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { offsetOf, parseJson } from './json.js';
+import { offsetOf, parseJson, readableError } from './json.js';
 import { issueMessage } from './zod-issue.js';
 
 /** A problem with a JSON document, located in its text (1-based). */
@@ -67,7 +67,7 @@ export function parseDocument<T>(
       };
     return {
       problem: {
-        message: `${label} is not valid JSON (${error?.code ?? 'empty'})`,
+        message: `${label} is not valid JSON: ${readableError(error!)}`,
         line: error!.line,
         column: error!.column,
       },

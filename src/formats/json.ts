@@ -23,6 +23,8 @@ export const READABLE: Record<string, string> = {
   InvalidUnicode: 'invalid unicode escape',
   InvalidEscapeCharacter: 'invalid escape character',
   InvalidCharacter: 'invalid character in string',
+  // Ours, not jsonc-parser's (which says ValueExpected): a text (a file, an --args value) of nothing but spaces.
+  EmptyContent: 'it is empty',
 };
 
 /** The first syntax error of a text: jsonc-parser's code (undefined when it gave none) and where it is. */
@@ -46,7 +48,9 @@ export interface ParsedJson {
 /**
  * Parse JSON with positions. Strict by default; `lenient` allows comments and trailing commas (configuration files).
  */
-export function parseJson(text: string, options: { lenient?: boolean } = {}): ParsedJson {
+export function parseJson(source: string, options: { lenient?: boolean } = {}): ParsedJson {
+  // A UTF-8 BOM (Windows' Notepad and PowerShell 5 write one) is no part of the JSON, and editors give it no column.
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   const at = positionFinder(text);
   const errors: ParseError[] = [];
   let tree: Node | undefined;
@@ -63,6 +67,7 @@ export function parseJson(text: string, options: { lenient?: boolean } = {}): Pa
   }
   if (errors.length > 0 || !tree) {
     const e = errors[0];
+    if (text.trim() === '') return { error: { code: 'EmptyContent', offset: 0, ...at(0) }, at };
     const offset = e?.offset ?? 0;
     return { error: { code: e ? printParseErrorCode(e.error) : undefined, offset, ...at(offset) }, at };
   }
@@ -129,6 +134,35 @@ export function fieldPositions(tree: Node, at: (offset: number) => Position): Re
   };
   walk(tree, '');
   return out;
+}
+
+/**
+ * The first key an object of the tree holds twice, where it is and where it was first: JSON keeps the last, so what
+ * the first one says would be lost without a word.
+ */
+export function duplicateKey(tree: Node): { key: string; path: string[]; first: number; again: number } | undefined {
+  const walk = (node: Node, path: string[]): ReturnType<typeof duplicateKey> => {
+    if (node.type === 'array') {
+      for (const [i, item] of (node.children ?? []).entries()) {
+        const found = walk(item, [...path, String(i)]);
+        if (found) return found;
+      }
+    }
+    if (node.type !== 'object') return undefined;
+    const seen = new Map<string, number>();
+    for (const prop of node.children ?? []) {
+      const [keyNode, valueNode] = prop.children ?? [];
+      if (!keyNode) continue;
+      const key = String(keyNode.value);
+      const first = seen.get(key);
+      if (first !== undefined) return { key, path, first, again: keyNode.offset };
+      seen.set(key, keyNode.offset);
+      const found = valueNode && walk(valueNode, [...path, key]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(tree, []);
 }
 
 export interface JsonProblem {

@@ -6,6 +6,7 @@ import {
   fchmodSync,
   fchownSync,
   fsyncSync,
+  ftruncateSync,
   lstatSync,
   openSync,
   readFileSync,
@@ -266,6 +267,33 @@ export function writeAtomic(
     throw afterCleanup(err instanceof FileChanged ? err : writeError(err, file), () => rmSync(tmp, { force: true }));
   }
   if (flush) syncDir(dirname(file));
+}
+
+/**
+ * Write `data` into the file itself rather than renaming a new one over it: for a file that has other names (hard
+ * links, AGENTS.md and CLAUDE.md as one file), which a rename would part from the new text, each name then holding
+ * its own. Not atomic: a write that fails (a full disk) puts `old`, the bytes the file held, back before it throws.
+ */
+export function writeInPlace(file: string, data: string | Uint8Array, old: Uint8Array): void {
+  const fd = openSync(file, 'r+');
+  try {
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    try {
+      writeAll(fd, buf, file);
+      ftruncateSync(fd, buf.length);
+      fsyncSync(fd);
+    } catch (err) {
+      try {
+        writeSync(fd, old, 0, old.length, 0);
+        ftruncateSync(fd, old.length);
+      } catch {
+        /* the error below says what failed */
+      }
+      throw writeError(err, file);
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A file writeAtomic did not replace: it no longer held what the new text was made from. */

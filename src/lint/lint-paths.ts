@@ -8,7 +8,7 @@ import { userTokenCache } from '../tokens/token-cache.js';
 import { cachedWholeCounter, COUNTER_ID } from '../tokens/tokens.js';
 import type { Dirent } from 'node:fs';
 import { resolve } from 'node:path';
-import { createLinter, type LintReport, type Linter, type SkillResult } from './linter.js';
+import { createLinter, ignoredRootOf, type LintReport, type Linter, type SkillResult } from './linter.js';
 import { configKey, userLintCache, type LintCache } from './lint-cache.js';
 import { lintRoots, type Concurrency, type LintRootsOptions } from './parallel.js';
 import { resolveSettings } from './settings.js';
@@ -54,6 +54,9 @@ export interface LintRun {
   reports: LintReport[];
   /** Paths given that hold no skill. */
   outside: string[];
+  /** The skill folders found that the configuration's ignores leave out, and the file that says so. */
+  ignored: string[];
+  configFile?: string;
   /** With `fix`: what was fixed, in order. */
   fixed: FixRecord[];
   /** With `fixDryRun`: the edits a fix would make. */
@@ -100,6 +103,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
         )
       : undefined;
   const inputsSince = results ? start : undefined;
+  const ignoredRoot = ignoredRootOf(config);
   // One skill at a time: loaded, checked and let go, so that what stays in memory is the findings.
   const run = async (useKept: boolean) => {
     // A folder met in the search whose kept result still holds is taken there: its listing is never read, and a
@@ -148,10 +152,11 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
     };
     const cached = results ? await lintKept(linter, results, taken, roots, listings, threads, useKept) : [];
     if (!results) await lintRoots(linter, roots, listings, threads);
-    return { reports: linter.finish(), outside, cached };
+    const ignored = ignoredRoot ? roots.filter(ignoredRoot) : [];
+    return { reports: linter.finish(), outside, cached, ignored };
   };
   // --fix rewrites files, and every pass lints every skill afresh: the last pass's results are the ones kept.
-  let { reports, outside, cached } = await run(!options.fix);
+  let { reports, outside, cached, ignored } = await run(!options.fix);
   const fixed: FixRecord[] = [];
   const notWritten: NotFixedRecord[] = [];
   // Files a pass could not write: later passes leave their fixes alone.
@@ -173,7 +178,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
           if (reason === undefined) fixed.push({ file: e.file, description });
           else notWritten.push({ file: e.file, description, reason });
       }
-      ({ reports, outside, cached } = await run(false));
+      ({ reports, outside, cached, ignored } = await run(false));
       plan = undefined;
     }
   }
@@ -192,6 +197,8 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   return {
     reports,
     outside,
+    ignored,
+    ...(config.file ? { configFile: config.file } : {}),
     fixed,
     preview,
     notFixed,

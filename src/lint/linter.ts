@@ -113,6 +113,16 @@ function linted(skill: Skill): LintedSkill {
   return out;
 }
 
+/** Whether a skill folder is left out by the configuration's ignores (undefined: it has none). */
+export function ignoredRootOf(config: Config): ((root: string) => boolean) | undefined {
+  if (config.ignores.length === 0) return undefined;
+  const ignored = picomatch(config.ignores, { dot: true });
+  return (root) => {
+    const rel = relative(config.dir, root).split('\\').join('/');
+    return ignored(rel) || ignored(`${rel}/`);
+  };
+}
+
 /**
  * The linter: for each skill, every validate finding (with a fix where one is safe), then every enabled rule, then
  * the configuration's severities and the inline disable comments; the skill's files are read once, and let go
@@ -129,6 +139,7 @@ export function createLinter(options: LintOptions): Linter {
   }
   const ignored = options.config.ignores.length ? picomatch(options.config.ignores, { dot: true }) : undefined;
   const rel = (p: string) => relative(options.config.dir, p).split('\\').join('/');
+  const ignoredRoot = ignoredRootOf(options.config);
   const tools: RuleTools = { countTokens: options.countTokens ?? (async (t) => (await tokenCounter())(t)) };
   const reports: LintReport[] = [];
   // For the tree rules' findings: the disable comments of each skill file, kept only where it has some.
@@ -157,7 +168,7 @@ export function createLinter(options: LintOptions): Linter {
 
   const linter: Linter = {
     async check(skill) {
-      if (ignored && (ignored(rel(skill.root)) || ignored(`${rel(skill.root)}/`))) return undefined;
+      if (ignoredRoot?.(skill.root)) return undefined;
       const files = skillFiles(skill);
       const [validated] = await validateSkills([skill], { spec: options.spec });
       const out: LintFinding[] = validated!.diagnostics.map((d) => {

@@ -31,25 +31,36 @@ export function knownNames(rules: Rule[]): Map<string, string> {
 export function resolveSettings(config: Config, rules: Rule[] = allRules): Map<string, RuleSetting> {
   const names = knownNames(rules);
   const byId = new Map<string, RuleSetting>();
+  const nameOf = new Map<string, string>();
   for (const [name, setting] of Object.entries(config.rules)) {
+    const place = config.rulePlaces?.[name];
+    const file = place ? `${config.file}:${place.line}:${place.column}` : config.file;
     const id = names.get(name);
     if (!id) {
       const near = closest(name, [...names.keys()]);
       throw new SkillsError(
         'E_CONFIG',
-        `${config.file}: unknown rule "${name}" in rules${near ? `; did you mean "${near}"?` : ''}`,
+        `${file}: unknown rule "${name}" in rules${near ? `; did you mean "${near}"?` : ''}`,
         {
           hint: 'run `skills lint --list-rules` for every rule id and alias',
         },
       );
     }
+    // An id and its alias both set: which one wins would hang on their order (and a setting without a severity
+    // would undo the other's), so the file says it once.
+    const other = nameOf.get(id);
+    if (other !== undefined)
+      throw new SkillsError('E_CONFIG', `${file}: "${name}" and "${other}" in rules are one rule (${id})`, {
+        hint: `keep one of them, with what the two of them say`,
+      });
+    nameOf.set(id, name);
     const rule = rules.find((r) => r.names[0] === id);
     for (const [opt, value] of Object.entries(setting.options ?? {})) {
       const spec = rule?.options?.[opt];
       if (!spec) {
         throw new SkillsError(
           'E_CONFIG',
-          `${config.file}: rule ${name} has no option "${opt}"${rule?.options ? ` (it has: ${Object.keys(rule.options).join(', ')})` : ' (it takes none)'}`,
+          `${file}: rule ${name} has no option "${opt}"${rule?.options ? ` (it has: ${Object.keys(rule.options).join(', ')})` : ' (it takes none)'}`,
         );
       }
       const want = Array.isArray(spec.default) ? 'array' : typeof spec.default;
@@ -57,11 +68,11 @@ export function resolveSettings(config: Config, rules: Rule[] = allRules): Map<s
       if (want !== got || (want === 'number' && !Number.isFinite(value as number))) {
         throw new SkillsError(
           'E_CONFIG',
-          `${config.file}: option ${opt} of rule ${name} must be ${want === 'array' ? 'a list of text' : `a ${want}`}, e.g. ${JSON.stringify(spec.default)}`,
+          `${file}: option ${opt} of rule ${name} must be ${want === 'array' ? 'a list of text' : `a ${want}`}, e.g. ${JSON.stringify(spec.default)}`,
         );
       }
     }
-    byId.set(id, { ...byId.get(id), ...setting });
+    byId.set(id, setting);
   }
   return byId;
 }

@@ -4,6 +4,7 @@ import { readFolder, type CatalogEntry, type CatalogScope } from '../skill/light
 import type { SkillFolder } from '../skill/folders.js';
 import type { MetaCache } from '../skill/meta-cache.js';
 import { discoveryBudget } from '../skill/discover.js';
+import { closest } from '../skill/names.js';
 import type { Query } from './select-query.js';
 import type { Reach } from './select-scan.js';
 import {
@@ -58,7 +59,8 @@ export interface CatalogOptions {
  */
 export function buildCatalog(opts: CatalogOptions): Catalog {
   const out: Catalog = { entries: [], hidden: [], disabled: [], shadowed: [], warnings: [] };
-  const disabled = new Set(opts.disabled ?? []);
+  // Names are compared after NFKC, as the standard compares them (a name pasted from a macOS folder is NFD).
+  const disabled = new Set((opts.disabled ?? []).map((n) => n.normalize('NFKC')));
   const byName = new Map<string, CatalogEntry>();
   const seenRoots = new Set<string>();
   const sameContent = contentComparer();
@@ -105,7 +107,25 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
       out.registryRun = runOf(opts.registry, index, rows, from);
     }
   }
+  warnMisspeltDisabled(disabled, byName, out.warnings);
   return out;
+}
+
+/**
+ * A disabledSkills name that no skill goes by, while one is near it (`pdff`, `pdf`), is a typo that leaves the skill
+ * on: said. A name with none near is left alone: it may be a skill of folders this run does not read.
+ */
+function warnMisspeltDisabled(disabled: Set<string>, byName: Map<string, CatalogEntry>, warnings: string[]): void {
+  if (disabled.size === 0) return;
+  const names = [...byName.keys()];
+  for (const name of disabled) {
+    if (byName.has(name)) continue;
+    const near = closest(name, names);
+    if (near !== undefined)
+      warnings.push(
+        `disabledSkills names "${name}", which no skill goes by; did you mean "${near}"? It is not disabled`,
+      );
+  }
 }
 
 /** take() of entries whose names are unique, with none taken before and none disabled: hidden or listed. */

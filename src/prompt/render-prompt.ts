@@ -387,7 +387,8 @@ function selectByName(list: string | undefined, catalog: Catalog, configFile: st
     ...new Set(
       list
         .split(',')
-        .map((s) => s.trim())
+        // Names are NFKC (skill/light.ts): `café` typed in NFD (as macOS spells folder names) is the same skill.
+        .map((s) => s.trim().normalize('NFKC'))
         .filter(Boolean),
     ),
   ];

@@ -48,7 +48,8 @@ export function findSkillFor(arg: string, opts: FindSkillOptions): FoundSkillFor
     );
   }
   const at = arg.lastIndexOf('@');
-  const id = at > 0 ? arg.slice(0, at) : arg;
+  // Typed ids are read as skill names are (NFKC), as parseSpec reads them: `café` however the terminal composed it.
+  const id = (at > 0 ? arg.slice(0, at) : arg).normalize('NFKC');
   const version = at > 0 ? arg.slice(at + 1) : undefined;
   const registry = locateRegistry({ registry: opts.registry, cwd: opts.cwd, env: opts.env, home: opts.home });
   const folders = () =>

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   chmodSync,
   existsSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   readFileSync,
@@ -236,6 +237,29 @@ describe('skills render-prompt --write (built CLI)', () => {
     expect(readlinkSync(join(dir, 'CLAUDE.md'))).toBe('AGENTS.md');
     expect(read(join(dir, 'AGENTS.md'))).toContain(BEGIN);
     expect(statSync(join(dir, 'AGENTS.md')).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes a file with two names (CLAUDE.md a hard link of AGENTS.md) in place: both names hold the block, as one file', async () => {
+    const { dir, env } = project();
+    writeFileSync(join(dir, 'AGENTS.md'), '# Agents\r\n\r\nKeep this.\r\n');
+    linkSync(join(dir, 'AGENTS.md'), join(dir, 'CLAUDE.md'));
+    const r = await runCli(['render-prompt', '--write', 'CLAUDE.md'], { cwd: dir, env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(statSync(join(dir, 'CLAUDE.md')).ino).toBe(statSync(join(dir, 'AGENTS.md')).ino);
+    expect(statSync(join(dir, 'AGENTS.md')).nlink).toBe(2);
+    const text = read(join(dir, 'AGENTS.md'));
+    expect(text.startsWith('# Agents\r\n\r\nKeep this.\r\n\r\n<!-- skills:begin -->\r\n')).toBe(true);
+    expect(text.endsWith(`${END}\r\n`)).toBe(true);
+    // The other name says up to date; a second run that shortens the block leaves no bytes of the longer one.
+    const check = await runCli(['render-prompt', '--write', 'AGENTS.md', '--check'], { cwd: dir, env });
+    expect(check.exitCode, check.stdout).toBe(0);
+    const one = await runCli(['render-prompt', '--write', 'AGENTS.md', 'skills/pdf-tools'], { cwd: dir, env });
+    expect(one.exitCode, one.stderr).toBe(0);
+    const shorter = read(join(dir, 'CLAUDE.md'));
+    expect(shorter.length).toBeLessThan(text.length);
+    expect(shorter.endsWith(`${END}\r\n`)).toBe(true);
+    expect(shorter).not.toContain('csv-report');
+    expect(statSync(join(dir, 'AGENTS.md')).nlink).toBe(2);
   });
 
   it('refuses a link that leads out of the project (a cloned repository’s AGENTS.md → a file of the user’s), and changes nothing', async () => {

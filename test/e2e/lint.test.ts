@@ -438,6 +438,41 @@ describe('skills lint (built CLI)', () => {
       expect(fileURLToPath(new URL([...uris][0] as string, base))).toBe(join(dir, 's/we ird#%ü/SKILL.md'));
     }));
 
+  it("run from / (a container's WORKDIR), %SRCROOT% is file:/// and each uri resolves to its file", () =>
+    inTemp(async (dir) => {
+      writeTree(dir, { 's/SKILL.md': good('S') });
+      const r = await runCli(['lint', '--format', 'sarif', join(dir, 's')], { cwd: '/' });
+      const run = JSON.parse(r.stdout).runs[0];
+      const base = run.originalUriBaseIds['%SRCROOT%'].uri;
+      expect(base).toBe('file:///');
+      const uri = run.results[0].locations[0].physicalLocation.artifactLocation.uri as string;
+      expect(fileURLToPath(new URL(uri, base))).toBe(join(dir, 's/SKILL.md'));
+      // The log of a run that fails before linting says the same working folder.
+      const failed = await runCli(['lint', '--format', 'sarif', join(dir, 'missing')], { cwd: '/' });
+      expect(JSON.parse(failed.stdout).runs[0].invocations[0].workingDirectory.uri).toBe('file:///');
+    }));
+
+  it('says so when the configuration\'s ignores leave out every skill it was given (not a bare "no skills")', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, {
+        'skills.config.json': '{"ignores": ["vendor/**"]}',
+        'vendor/a/SKILL.md': good('a'),
+        'vendor/b/SKILL.md': good('b'),
+        'own/SKILL.md': good('own'),
+      });
+      const one = await runCli(['lint', 'vendor/a'], { cwd: dir });
+      expect(one.exitCode).toBe(0);
+      expect(one.stderr).toBe(
+        `warning: the skill vendor/a is left out by "ignores" in ${join(dir, 'skills.config.json')}`,
+      );
+      const two = await runCli(['lint', 'vendor'], { cwd: dir });
+      expect(two.stderr).toBe(`warning: 2 skills are left out by "ignores" in ${join(dir, 'skills.config.json')}`);
+      // A run that lints some skill says nothing of those it leaves out, as the configuration asked.
+      const all = await runCli(['lint', '.'], { cwd: dir });
+      expect(all.stderr).toBe('');
+      expect(all.stdout).toContain('1 skill valid');
+    }));
+
   it('fails on more warnings than --max-warnings', () =>
     inTemp(async (dir) => {
       writeTree(dir, { 'w/SKILL.md': good('w', 'colour: blue\n') });

@@ -300,7 +300,9 @@ describe('skills sync (built CLI)', () => {
     writeFileSync(join(reg, 'index.json'), corrupt);
     const r = await cli(reg, ['sync', parent]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`error: ${join(reg, 'index.json')}:3:14: index.json is not valid JSON (ValueExpected)`);
+    expect(r.stderr).toContain(
+      `error: ${join(reg, 'index.json')}:3:14: index.json is not valid JSON: expected a value`,
+    );
     expect(r.stderr).toMatch(/hint: nothing was overwritten: .*index\.json\.bak/);
     expect(readFileSync(join(reg, 'index.json'), 'utf8')).toBe(corrupt);
     const list = await cli(reg, ['list', '--json']);

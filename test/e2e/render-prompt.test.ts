@@ -783,4 +783,22 @@ process.stdin.on('end', () => {
     expect(r.catalog.map((c) => c.name)).toEqual(['once']);
     expect(r.warnings).toEqual([]);
   });
+
+  it('a name typed in NFD (cafe + U+0301, as macOS spells folder names) names the skill café: --select and run-script', async () => {
+    const dir = fresh('nfd');
+    writeTree(join(dir, 'skills'), {
+      ...skill('caf\u00e9', 'Brew coffee. Use when the user wants coffee.'),
+      'caf\u00e9/scripts/brew.sh': '#!/bin/sh\necho brewed\n',
+    });
+    const nfd = 'cafe\u0301';
+    const r = await runCli(['render-prompt', 'skills', '--select', nfd, '--json'], { cwd: dir });
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(json(r.stdout).selected.map((x) => x.name)).toEqual(['caf\u00e9']);
+    const run = await runCli(['run-script', nfd, 'brew.sh'], {
+      cwd: dir,
+      env: { HOME: fresh('home') },
+    });
+    expect(run.stderr).not.toContain('no skill');
+    expect(run.stdout).toContain('brewed');
+  });
 });

@@ -6,6 +6,12 @@ import type { LintReport } from '../linter.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
+/** A folder as a file URI with one trailing slash: `/` is `file:///`, not `file:////` (whose path would be `//`). */
+const folderUri = (dir: string) => {
+  const href = pathToFileURL(dir).href;
+  return href.endsWith('/') ? href : `${href}/`;
+};
+
 /** SARIF 2.1.0, one run, paths relative to %SRCROOT% (the working directory) as GitHub code scanning expects. */
 export function toSarif(reports: LintReport[], rules: Rule[], options: { cwd: string; version: string }) {
   const descriptors = [
@@ -47,7 +53,7 @@ export function toSarif(reports: LintReport[], rules: Rule[], options: { cwd: st
             })),
           },
         },
-        originalUriBaseIds: { '%SRCROOT%': { uri: `${pathToFileURL(options.cwd).href}/` } },
+        originalUriBaseIds: { '%SRCROOT%': { uri: folderUri(options.cwd) } },
         results: reports.flatMap((r) =>
           r.diagnostics.map((d) => ({
             ruleId: d.ruleId,
@@ -88,7 +94,7 @@ export function sarifFailure(
           {
             executionSuccessful: false,
             exitCode: options.exitCode,
-            workingDirectory: { uri: `${pathToFileURL(options.cwd).href}/` },
+            workingDirectory: { uri: folderUri(options.cwd) },
             toolExecutionNotifications: [
               {
                 level: 'error',

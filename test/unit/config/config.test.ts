@@ -64,6 +64,11 @@ describe('loadConfig', () => {
       expect(abs.skillDirs).toEqual([join(t.dir, 'work/conf/skills')]);
       expect(loadConfig(join(t.dir, 'work'), 'conf/team.json')).toMatchObject({ file, ignores: ['named/**'] });
       expect(loadConfig(join(t.dir, 'work/conf'), '../conf/./team.json')).toMatchObject({ file });
+      // An empty name (`-c "$CONFIG"`, the variable unset) is refused, not read as "the nearest file".
+      expect(() => loadConfig(join(t.dir, 'work'), '')).toThrow(
+        expect.objectContaining({ code: 'E_USAGE', message: '--config needs a file, and was given an empty name' }),
+      );
+      expect(() => loadConfig(join(t.dir, 'work'), '  ')).toThrow('--config needs a file');
       // A file that is not there is named by its resolved path.
       expect(() => loadConfig(join(t.dir, 'work'), join(t.dir, 'gone.json'))).toThrow(
         `cannot read ${join(t.dir, 'gone.json')}: ENOENT`,
@@ -87,10 +92,76 @@ describe('loadConfig', () => {
     try {
       writeFileSync(join(t.dir, 'skills.config.json'), '{\n  "rulez": {}\n}');
       expect(() => loadConfig(t.dir)).toThrow(
-        /skills\.config\.json:1:1: unknown key "rulez" \(expected rules, ignores, skillDirs, disabledSkills, maxSkills\)/,
+        /skills\.config\.json:2:3: unknown key "rulez" \(expected rules, ignores, skillDirs, disabledSkills, maxSkills\)/,
       );
       writeFileSync(join(t.dir, 'skills.config.json'), '{\n  "ignores": "x"\n}');
       expect(() => loadConfig(t.dir)).toThrow(/skills\.config\.json:2:3: ignores must be array, found string/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('reads a file that begins with a BOM (Notepad, PowerShell 5), and says a syntax error in words', () => {
+    const t = tempDir();
+    const problem = (text: string) => {
+      writeFileSync(join(t.dir, 'skills.config.json'), text);
+      try {
+        loadConfig(t.dir);
+      } catch (err) {
+        return (err as Error).message.slice(join(t.dir, 'skills.config.json').length);
+      }
+      return undefined;
+    };
+    try {
+      writeFileSync(join(t.dir, 'skills.config.json'), '\uFEFF{\n  "rules": {"SK102": "off"}\n}\n');
+      expect(loadConfig(t.dir).rules).toEqual({ SK102: { severity: 'off' } });
+      // Columns as an editor counts them: the BOM has none.
+      expect(problem('\uFEFF{"rules": {"SK102": "off"}')).toBe(':1:27: not valid JSON: expected "}"');
+      expect(problem('{\n  "rules": {}\n  "ignores": []\n}')).toBe(
+        ':3:3: not valid JSON: expected "," between entries',
+      );
+      expect(problem('')).toBe(':1:1: not valid JSON: it is empty');
+      expect(problem('\uFEFF \n ')).toBe(':1:1: not valid JSON: it is empty');
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('refuses a key written twice, at the second, naming the first (JSON would keep the last without a word)', () => {
+    const t = tempDir();
+    try {
+      writeFileSync(
+        join(t.dir, 'skills.config.json'),
+        '{\n  "rules": {"SK102": "off"},\n  "rules": {"SK100": "off"}\n}',
+      );
+      expect(() => loadConfig(t.dir)).toThrow(
+        /skills\.config\.json:3:3: "rules" is written twice \(first at line 2, column 3\); JSON keeps only the last/,
+      );
+      writeFileSync(join(t.dir, 'skills.config.json'), '{"rules": {\n  "SK102": "off",\n  "SK102": "error"}}');
+      expect(() => loadConfig(t.dir)).toThrow(/:3:3: "rules\.SK102" is written twice \(first at line 2, column 3\)/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('names the line and column of an unknown rule or option, as it does every other mistake of the file', () => {
+    const t = tempDir();
+    try {
+      const file = join(t.dir, 'skills.config.json');
+      writeFileSync(file, '{\n  "rules": {\n    "SK102": "off",\n    "no-such-rule": "off"\n  }\n}');
+      expect(() => resolveSettings(loadConfig(t.dir))).toThrow(`${file}:4:5: unknown rule "no-such-rule" in rules`);
+      writeFileSync(file, '{\n  "rules": {\n    "SK100": ["error", {"maxLinez": 3}]\n  }\n}');
+      expect(() => resolveSettings(loadConfig(t.dir))).toThrow(`${file}:3:5: rule SK100 has no option "maxLinez"`);
+      // An id and its alias are one rule: set twice, the second object form's missing severity undid the first's.
+      writeFileSync(
+        file,
+        '{"rules": {\n  "SK100": "error",\n  "instructions-max-lines": {"options": {"maxLines": 9}}\n}}',
+      );
+      expect(() => resolveSettings(loadConfig(t.dir))).toThrow(
+        `${file}:3:3: "instructions-max-lines" and "SK100" in rules are one rule (SK100)`,
+      );
+      writeFileSync(file, '{"rules": {"SK100": {"options": {"maxLines": "9"}}}}');
+      expect(() => resolveSettings(loadConfig(t.dir))).toThrow(`${file}:1:12: option maxLines of rule SK100 must be`);
     } finally {
       t.cleanup();
     }

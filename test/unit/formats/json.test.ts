@@ -13,7 +13,11 @@ describe('parseJson: the one JSON reader with positions', () => {
     const r = parseJson('{\n  "a": 1\n  "b": 2\n}');
     expect(r.error).toEqual({ code: 'CommaExpected', offset: 13, line: 3, column: 3 });
     expect(readableError(r.error!)).toBe('expected "," between entries');
-    expect(parseJson('').error).toMatchObject({ code: 'ValueExpected', line: 1, column: 1 });
+    expect(parseJson('').error).toMatchObject({ code: 'EmptyContent', line: 1, column: 1 });
+    expect(readableError(parseJson(' \n ').error!)).toBe('it is empty');
+    // A BOM is no part of the JSON, and has no column.
+    expect(parseJson('\uFEFF{"a": 1}').value).toEqual({ a: 1 });
+    expect(parseJson('\uFEFF{"a" 1}').error).toMatchObject({ line: 1, column: 6 });
     expect(parseJson('{"a": 1, // c\n}').error?.code).toBe('InvalidCommentToken');
   });
 

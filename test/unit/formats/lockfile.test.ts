@@ -61,7 +61,7 @@ describe('skills-lock.json', () => {
   it('locates a JSON syntax error', () => {
     const text = '{\n  "lockfileVersion": 1,\n  "skills": {,}\n}\n';
     expect(parseLockfile(text).problem).toEqual({
-      message: 'skills-lock.json is not valid JSON (ValueExpected)',
+      message: 'skills-lock.json is not valid JSON: expected a value',
       line: 3,
       column: 14,
     });

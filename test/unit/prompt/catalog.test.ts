@@ -226,6 +226,21 @@ describe('buildCatalog: hidden, disabled, precedence', () => {
     expect(c.disabled).toEqual(['turned-off']);
   });
 
+  it('compares disabledSkills after NFKC (a name pasted from a macOS folder is NFD), and says a misspelt one', () => {
+    const dir = fresh('disabled-names');
+    writeTree(dir, { ...skill('caf\u00e9'), ...skill('pdf-tools'), ...skill('csv-report') });
+    const c = buildCatalog({
+      folders: [project(dir)],
+      disabled: ['cafe\u0301', 'pdf-tool', 'a-skill-of-another-folder'],
+    });
+    expect(c.disabled).toEqual(['caf\u00e9']);
+    expect(c.entries.map((e) => e.name).sort()).toEqual(['csv-report', 'pdf-tools']);
+    // The typo is said (the skill stays on); a name with none near it may be a skill of folders not read: not said.
+    expect(c.warnings).toEqual([
+      'disabledSkills names "pdf-tool", which no skill goes by; did you mean "pdf-tools"? It is not disabled',
+    ]);
+  });
+
   it('project beats user (with a warning), folders beat the registry (silently), the first folder beats later ones', async () => {
     const proj = fresh('proj');
     const home = fresh('user');
