@@ -26,7 +26,7 @@ import { GATHER, gathered, portableGzipHeader } from './gzip-stream.js';
 import type { Skill } from '../model/skill.js';
 import { SkillsError } from '../errors.js';
 import { isInside, isNeverKept } from '../fs/walk.js';
-import { notUtf8Failure } from '../fs/byte-names.js';
+import { NOT_UTF8_HINT, notUtf8Failure } from '../fs/byte-names.js';
 import { leftOutBy, listFolder, realPlaceJudge, type LeftOut } from './left-out.js';
 import { syncDir, syncFile, tempName } from '../fs/atomic.js';
 import { afterCleanup, errnoIn, explainErrno } from '../fs/errno.js';
@@ -230,7 +230,7 @@ function ignoredRequired(root: string, needed: string, rule: IgnoreRuleAt, byFol
  * backslash, legal on Linux, is a folder separator on Windows.
  */
 function refuseName(abs: string, path: string, root: string): void {
-  const notUtf8 = notUtf8Failure(abs, 'nothing was packed');
+  const notUtf8 = notUtf8Failure(abs, 'nothing was packed', undefined, NOT_UTF8_HINT);
   if (notUtf8) throw notUtf8;
   const problem = entryNameProblem(path, root);
   if (problem === undefined) return;
