@@ -116,6 +116,15 @@ export async function planPack(
   // Real folders on the way down, so a symlink to a folder above itself is a cycle, not an endless walk.
   const stack: string[] = [];
   const judge = realPlaceJudge(realRoot);
+  const leaveOut = (leftOut: LeftOut, path: string, isDir: boolean) => {
+    if (leftOut.why === 'leftover') plan.leftovers.push(path);
+    else if (leftOut.why === 'secret') plan.secrets.push(path);
+    else if (leftOut.why === 'ignored') {
+      const needed = required.find((r) => r === path || (isDir && r.startsWith(`${path}/`)));
+      if (needed !== undefined) throw ignoredRequired(root, needed, leftOut.rule, needed !== path);
+      plan.ignored.push(path);
+    }
+  };
   const visit = (dir: string, rel: string, real: string, above: IgnoreLevel[]) => {
     stack.push(real);
     const list = listFolder(dir);
@@ -131,12 +140,18 @@ export async function planPack(
       if (isNeverKept(d.name, d.isDirectory())) continue;
       let isDir = d.isDirectory();
       let realPath = join(real, d.name);
+      // What .skillignore names is left out before a link is followed: a link it names is never refused.
+      const own = leftOutBy(d.name, path, d.isSymbolicLink() ? leadsToFolder(abs) : isDir, levels);
+      if (own) {
+        leaveOut(own, path, isDir);
+        continue;
+      }
       if (d.isSymbolicLink()) {
         try {
           realPath = realpathSync.native(abs);
         } catch {
           throw new SkillsError('E_INVALID', `${abs} is a symlink that leads nowhere (${readLinkText(abs)})`, {
-            hint: 'remove it, or point it at a file inside the skill',
+            hint: 'remove it, point it at a file inside the skill, or list it in .skillignore',
           });
         }
         if (!isInside(realRoot, realPath)) {
@@ -164,17 +179,9 @@ export async function planPack(
       // An entry reached through a link is packed as what it leads to, so it is left out as that is (a link to .env).
       const realRel = relative(realRoot, realPath).split(sep).join('/');
       const there = realRel === path ? undefined : judge(realPath, isDir);
-      const leftOut = leftOutBy(d.name, path, isDir, levels) ?? there?.leftOut;
-      if (leftOut) {
-        if (there && leftOut === there.leftOut)
-          plan.linked.push({ path, target: there.target, reason: linkReason(leftOut) });
-        if (leftOut.why === 'leftover') plan.leftovers.push(path);
-        else if (leftOut.why === 'secret') plan.secrets.push(path);
-        else if (leftOut.why === 'ignored') {
-          const needed = required.find((r) => r === path || (isDir && r.startsWith(`${path}/`)));
-          if (needed !== undefined) throw ignoredRequired(root, needed, leftOut.rule, needed !== path);
-          plan.ignored.push(path);
-        }
+      if (there) {
+        plan.linked.push({ path, target: there.target, reason: linkReason(there.leftOut) });
+        leaveOut(there.leftOut, path, isDir);
         continue;
       }
       refuseName(abs, path, realRoot);
@@ -223,6 +230,15 @@ function ignoredRequired(root: string, needed: string, rule: IgnoreRuleAt, byFol
         : `take it back with a line "!/${below}" after the rule in ${rule.file}, or narrow the rule`,
     },
   );
+}
+
+/** Whether the link at `abs` leads to a folder (so `dir/` patterns match it); false when it leads nowhere. */
+function leadsToFolder(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**
