@@ -90,6 +90,35 @@ describe('skills agents (built CLI)', () => {
   });
 });
 
+describe('CLAUDE_CONFIG_DIR moves ~/.claude for every command (built CLI)', () => {
+  it('list and render-prompt find the skills install --global put below it, and no longer read ~/.claude', async () => {
+    const { project, home } = setup();
+    const src = fresh('src');
+    writeTree(src, {
+      'moved/SKILL.md': skillMd('name: moved\ndescription: Does moved things. Use when the task is moved.\n', '# M\n'),
+    });
+    const claude = join(home, 'claude-work');
+    const env = { HOME: home, CLAUDE_CONFIG_DIR: claude, SKILLS_REGISTRY: join(home, 'no-registry') };
+    const inst = await runCli(['install', join(src, 'moved'), '-g', '--agent', 'claude-code'], { cwd: project, env });
+    expect(inst.exitCode).toBe(0);
+    expect(existsSync(join(claude, 'skills/moved/SKILL.md'))).toBe(true);
+    const list = await runCli(['list', '--json'], { cwd: project, env });
+    const rows = (JSON.parse(list.stdout) as { skills: { id: string; path: string; scope: string }[] }).skills;
+    expect(rows.find((r) => r.id === 'moved')).toMatchObject({ path: join(claude, 'skills/moved'), scope: 'user' });
+    const prompt = await runCli(['render-prompt'], { cwd: project, env });
+    expect(prompt.stdout).toContain(
+      `- moved: Does moved things. Use when the task is moved. (${join(claude, 'skills/moved/SKILL.md')})`,
+    );
+    // ~/.claude/skills is no longer read: what is there is not the user's Claude Code folder.
+    writeTree(home, {
+      '.claude/skills/stale/SKILL.md': skillMd('name: stale\ndescription: Stale. Use when never.\n', '# S\n'),
+    });
+    const again = await runCli(['list'], { cwd: project, env });
+    expect(again.stdout).toContain('moved');
+    expect(again.stdout).not.toContain('stale');
+  });
+});
+
 // A quoted "~/.claude-work" (an .env file, a systemd unit) is a relative path: it must not be taken from the working
 // folder by one command and from the global lock's folder by another.
 describe('a relative CLAUDE_CONFIG_DIR (built CLI)', () => {
