@@ -305,7 +305,11 @@ export function buildProgram(ctx: Context, setExit: SetExit, argv?: readonly str
     .description(
       'for each agent with skill folders here: the skills it loads, those it skips and why, names that collide, and its skill listing against its budget',
     )
-    .option('--agent <names>', 'only these agents, comma-separated (default: every agent whose skill folder exists)')
+    .option(
+      '--agent <names>',
+      'only these agents, comma-separated or repeated (default: every agent whose skill folder exists)',
+      collectList,
+    )
     .option('--json', 'print one JSON document: every agent with its folders, skills, skips, collisions and listing')
     .addHelpText(
       'after',
