@@ -206,7 +206,7 @@ export function buildProgram(ctx: Context, setExit: SetExit, argv?: readonly str
     )
     .argument(
       '[dirs...]',
-      'skill folders or folders holding skills (default: skillDirs from skills.config.json, else ./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.claude/skills ($CLAUDE_CONFIG_DIR/skills when set), ~/.agent/skills, and the registry)',
+      'skill folders or folders holding skills (default: skillDirs from skills.config.json, else ./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.claude/skills (moved by CLAUDE_CONFIG_DIR), ~/.agent/skills, and the registry)',
     )
     .option('--query <text>', "the user's request: selects the skills whose full instructions are included")
     .option('-q, --quiet', 'print nothing on stderr but errors: no warnings, no token count')
@@ -265,7 +265,7 @@ export function buildProgram(ctx: Context, setExit: SetExit, argv?: readonly str
     .command('list')
     .alias('ls')
     .description(
-      'list the skills in the registry and in skill folders (./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.claude/skills ($CLAUDE_CONFIG_DIR/skills when set), ~/.agent/skills)',
+      'list the skills in the registry and in skill folders (./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.claude/skills (moved by CLAUDE_CONFIG_DIR), ~/.agent/skills)',
     )
     .argument('[dirs...]', 'skill folders to list instead of the default ones');
   listOptions(list)
