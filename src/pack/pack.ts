@@ -13,7 +13,6 @@ import {
   openSync,
   readFileSync,
   readSync,
-  readlinkSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -27,7 +26,15 @@ import type { Skill } from '../model/skill.js';
 import { SkillsError } from '../errors.js';
 import { isInside, isNeverKept } from '../fs/walk.js';
 import { NOT_UTF8_HINT, notUtf8Failure } from '../fs/byte-names.js';
-import { leftOutBy, listFolder, realPlaceJudge, type LeftOut } from './left-out.js';
+import {
+  leadsToFolder,
+  leftOutBy,
+  linkReason,
+  listFolder,
+  readLinkText,
+  realPlaceJudge,
+  type LeftOut,
+} from './left-out.js';
 import { syncDir, syncFile, tempName } from '../fs/atomic.js';
 import { afterCleanup, errnoIn, explainErrno } from '../fs/errno.js';
 import { IGNORE_FILE, ignoreLevel, requiredFiles, type IgnoreLevel, type IgnoreRuleAt } from './ignore-rules.js';
@@ -208,15 +215,6 @@ export async function planPack(
   return plan;
 }
 
-/** Why a link is left out, told by what it leads to. */
-function linkReason(leftOut: LeftOut): string {
-  if (leftOut.why === 'secret') return 'and secrets are never packed';
-  if (leftOut.why === 'leftover') return 'a temp file an interrupted write of skills left';
-  if (leftOut.why === 'never') return 'which is never packed';
-  const { file, line, pattern } = leftOut.rule;
-  return `which ${file}:${line} ("${pattern}") leaves out`;
-}
-
 /** A file the skill needs, left out by an ignore rule: refused, naming both, rather than packed without it. */
 function ignoredRequired(root: string, needed: string, rule: IgnoreRuleAt, byFolder: boolean): SkillsError {
   const base = posix.dirname(rule.file);
@@ -230,15 +228,6 @@ function ignoredRequired(root: string, needed: string, rule: IgnoreRuleAt, byFol
         : `take it back with a line "!/${below}" after the rule in ${rule.file}, or narrow the rule`,
     },
   );
-}
-
-/** Whether the link at `abs` leads to a folder (so `dir/` patterns match it); false when it leads nowhere. */
-function leadsToFolder(abs: string): boolean {
-  try {
-    return statSync(abs).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -256,14 +245,6 @@ function refuseName(abs: string, path: string, root: string): void {
   throw new SkillsError('E_INVALID', `${abs}: ${why}; nothing was packed`, {
     hint: 'rename it (lint: SK129), or list it in .skillignore',
   });
-}
-
-function readLinkText(abs: string): string {
-  try {
-    return `it points to ${readlinkSync(abs)}, which is missing`;
-  } catch {
-    return 'its target is missing';
-  }
 }
 
 /** The archive's file name: `<id>-<version>.tgz`, or for a .skill Anthropic's `<folder>.skill`. */
