@@ -206,7 +206,7 @@ export function buildProgram(ctx: Context, setExit: SetExit, argv?: readonly str
     )
     .argument(
       '[dirs...]',
-      'skill folders or folders holding skills (default: skillDirs from skills.config.json, else ./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.claude/skills, ~/.agent/skills, and the registry)',
+      'skill folders or folders holding skills (default: skillDirs from skills.config.json, else ./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.claude/skills (moved by CLAUDE_CONFIG_DIR), ~/.agent/skills, and the registry)',
     )
     .option('--query <text>', "the user's request: selects the skills whose full instructions are included")
     .option('-q, --quiet', 'print nothing on stderr but errors: no warnings, no token count')
@@ -265,7 +265,7 @@ export function buildProgram(ctx: Context, setExit: SetExit, argv?: readonly str
     .command('list')
     .alias('ls')
     .description(
-      'list the skills in the registry and in skill folders (./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.claude/skills, ~/.agent/skills)',
+      'list the skills in the registry and in skill folders (./.agents/skills, ./.claude/skills, ./.agent/skills, ./skills, ~/.agents/skills, ~/.claude/skills (moved by CLAUDE_CONFIG_DIR), ~/.agent/skills)',
     )
     .argument('[dirs...]', 'skill folders to list instead of the default ones');
   listOptions(list)
@@ -305,7 +305,11 @@ export function buildProgram(ctx: Context, setExit: SetExit, argv?: readonly str
     .description(
       'for each agent with skill folders here: the skills it loads, those it skips and why, names that collide, and its skill listing against its budget',
     )
-    .option('--agent <names>', 'only these agents, comma-separated (default: every agent whose skill folder exists)')
+    .option(
+      '--agent <names>',
+      'only these agents, comma-separated or repeated (default: every agent whose skill folder exists)',
+      collectList,
+    )
     .option('--json', 'print one JSON document: every agent with its folders, skills, skips, collisions and listing')
     .addHelpText(
       'after',

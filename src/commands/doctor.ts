@@ -12,8 +12,8 @@ import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
 
 export interface DoctorOptions {
   json?: boolean;
-  /** `--agent`: names, comma-separated. */
-  agent?: string;
+  /** `--agent`: names, comma-separated; repeated, a list (every one is checked, as install places into each). */
+  agent?: string | string[];
   color?: boolean;
 }
 
@@ -30,7 +30,7 @@ export async function doctor(
     cwd: projectChain(ctx.cwd).at(-1)!,
     home,
     env: ctx.env,
-    ...(options.agent !== undefined ? { agents: [options.agent] } : {}),
+    ...(options.agent !== undefined ? { agents: [options.agent].flat() } : {}),
   });
   if (options.json) ctx.stdout.write(`${safeJson(report)}\n`);
   else ctx.stdout.write(formatDoctor(report, { cwd: ctx.cwd, home, c: paint(useColor(options.color, ctx)) }));

@@ -167,8 +167,9 @@ function stylish(run: LintRun, result: ValidateResult, options: LintOptions, c: 
     ...(shown.hiddenWarnings ? [plural(shown.hiddenWarnings, 'warning')] : []),
     ...(shown.hiddenInfos ? [`${shown.hiddenInfos} info finding${shown.hiddenInfos === 1 ? '' : 's'}`] : []),
   ].join(' and ');
+  const left = unwrittenLine(run, c);
   if (!options.quiet) {
-    const body = formatStylish({ ...result, reports: shown.reports }, c, cwd);
+    const body = formatStylish({ ...result, reports: shown.reports }, c, cwd) + left;
     return hidden ? `${body}${c.dim(`… and ${hidden} hidden; --verbose shows them`)}\n` : body;
   }
   // ESLint's --quiet: the failing skills and their errors, then one line.
@@ -184,5 +185,13 @@ function stylish(run: LintRun, result: ValidateResult, options: LintOptions, c: 
       ? c.red.bold(`${plural(result.errorCount, 'error')} in ${plural(shown.reports.length, 'skill')} of ${n}`)
       : c.green(n === 0 ? 'no skills to lint' : `no errors in ${plural(n, 'skill')}`);
   out.push(hidden ? `${line}${c.dim(`; ${hidden} hidden by --quiet`)}` : line);
-  return out.join('\n') + '\n';
+  return out.join('\n') + '\n' + left;
+}
+
+/** Under --fix, the findings left because their file could not be written: neither fixed nor fixable. */
+function unwrittenLine(run: LintRun, c: Paint): string {
+  if (run.leftUnwritten === 0) return '';
+  const files = new Set(run.notWritten.map((n) => n.file)).size;
+  const what = `${plural(run.leftUnwritten, 'problem')} left unfixed: ${files === 1 ? 'its file' : `their ${files} files`}`;
+  return c.yellow(`${what} could not be written (see "not fixed" above)`) + '\n';
 }

@@ -49,16 +49,24 @@ export function shownBytePath(dir: string, escaped: string): string {
 export const NOT_UTF8 =
   'its name is not UTF-8 (bytes shown escaped): skills cannot open it by that name, though an agent that reads names as bytes would';
 
+/** What to do about such a name in a skill: pack leaves out what .skillignore names, before it looks at names. */
+export const NOT_UTF8_HINT = 'rename it with a UTF-8 name, or list it in .skillignore (pack leaves it out then)';
+
 /**
  * The error for `path` when its last name is not UTF-8 (and `err`, the failure of reading it, if given, is the
  * ENOENT that comes of it); undefined when that is not so. `consequence` ends the message (`nothing was packed`).
  */
-export function notUtf8Failure(path: string, consequence: string, err?: unknown): SkillsError | undefined {
+export function notUtf8Failure(
+  path: string,
+  consequence: string,
+  err?: unknown,
+  hint = 'rename it with a UTF-8 name',
+): SkillsError | undefined {
   if (err !== undefined && (err as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') return undefined;
   const [escaped] = notUtf8Names(dirname(path), basename(path));
   if (escaped === undefined) return undefined;
   return new SkillsError('E_INVALID', `${shownBytePath(dirname(path), escaped)}: ${NOT_UTF8}; ${consequence}`, {
-    hint: 'rename it with a UTF-8 name',
+    hint,
     ...(err === undefined ? {} : { cause: err }),
   });
 }

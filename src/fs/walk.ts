@@ -254,6 +254,15 @@ export function isFolder(p: string): boolean {
   }
 }
 
+/** A path with its symlinks resolved, or as given when it cannot be. */
+export function real(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
 /** True when `child` is `root` or lies below it. */
 export function isInside(root: string, child: string): boolean {
   const rel = relative(root, child);

@@ -284,4 +284,24 @@ function record(options: InstallOptions, planned: Planned, places: Place[]): voi
       );
   }
   if (add.length > 0) planned.next = { ...planned.next, into: [...new Set([...intoOf(planned.next), ...add])].sort() };
+  const kept = places.filter((p) => p.recorded);
+  if (add.length > 0 && kept.length > 0) planned.warnings.push(addedPlaces(options, planned, add, kept));
+}
+
+/**
+ * Folders are added to those the lock records, never put in their place: --agent codex after --agent claude-code
+ * places into both from then on. Said once, with the skills installed before, which go there on the next install.
+ */
+function addedPlaces(options: InstallOptions, planned: Planned, add: string[], kept: Place[]): string {
+  const lock = basename(options.lockfile);
+  const keptShown = kept.map((p) => recordedAs(options, p.abs) ?? p.abs).join(', ');
+  const now = new Set(planned.items.map((i) => i.resolved.id));
+  const earlier = Object.keys(planned.next.skills).filter((id) => !now.has(id));
+  const folders = add.length === 1 ? add[0]! : add.join(', ');
+  const them = add.length === 1 ? 'it' : 'them';
+  const rest =
+    earlier.length === 0
+      ? ''
+      : `; the ${earlier.length === 1 ? 'skill' : `${earlier.length} skills`} installed before (${earlier.slice(0, 5).join(', ')}${earlier.length > 5 ? ', …' : ''}) ${options.dryRun ? 'would go' : earlier.length === 1 ? 'goes' : 'go'} into ${them} on the next skills install${options.global ? ' --global' : ''}`;
+  return `${folders} ${add.length === 1 ? 'is' : 'are'} added to the ${kept.length === 1 ? 'folder' : 'folders'} ${lock} records (${keptShown}), not put in ${kept.length === 1 ? 'its' : 'their'} place: every skill installed is placed into all of them${rest}; to stop placing into a folder, remove it from "into" in ${lock}`;
 }

@@ -206,11 +206,19 @@ export function writeEdits(edits: FileEdit[]): UnwrittenEdit[] {
   edits.forEach((e, i) => {
     const target = targets[i]!;
     try {
-      if (e.before === undefined || e.after !== e.before)
+      if (e.before === undefined || e.after !== e.before) {
+        // A file nobody may write is one its owner keeps as it is; the rename would replace it all the same.
+        const readOnly = readOnlyMode(target);
+        if (readOnly !== undefined)
+          return unwritten.push({
+            edit: e,
+            reason: `the file is read-only (mode ${readOnly}); it was left as it was (chmod u+w lets --fix change it)`,
+          });
         writeAtomic(target, e.after, {
           mode: e.modeBefore,
           ...(e.read === undefined ? {} : { unlessChanged: e.read }),
         });
+      }
     } catch (err) {
       const reason =
         err instanceof FileChanged
@@ -227,6 +235,17 @@ export function writeEdits(edits: FileEdit[]): UnwrittenEdit[] {
     }
   });
   return unwritten;
+}
+
+/** The mode of `file` in octal when no one may write it (no w bit at all), else undefined (or missing). */
+function readOnlyMode(file: string): string | undefined {
+  let mode: number;
+  try {
+    mode = statSync(file).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+  return (mode & 0o222) === 0 ? mode.toString(8).padStart(3, '0') : undefined;
 }
 
 /** What an error of a write says, without the path (the report names the file). */

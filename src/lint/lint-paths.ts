@@ -65,6 +65,8 @@ export interface LintRun {
   notFixed: NotFixedRecord[];
   /** With `fix`: the fixes of files that could not be written, and why (the run's other fixes were written). */
   notWritten: NotFixedRecord[];
+  /** With `fix`: the findings left whose fix was not written (not marked fixable: a second --fix would fail too). */
+  leftUnwritten: number;
   /** Set when the search for skills stopped at its limits (skill/discover.ts): what was cut. */
   cut?: string;
   /** Folders the search could not read (skill/discover.ts's links): their skills were not linted. */
@@ -187,10 +189,17 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   cache?.save();
   results?.save();
   // After the caches kept them: a finding whose fix is refused is not offered as fixable (a copy, without the fix).
+  // So is one whose file --fix could not write: the summary counts it as left, not as fixable.
   const refused = new Set(plan.refused.map((r) => r.fix));
-  if (refused.size > 0)
+  const notWrittenFix = (fix: Fix) => fix.changes.some((c) => unwritable.has(c.file));
+  let leftUnwritten = 0;
+  if (refused.size > 0 || unwritable.size > 0)
     for (const r of reports)
-      r.diagnostics = r.diagnostics.map((d) => (d.fix && refused.has(d.fix) ? withoutFix(d) : d));
+      r.diagnostics = r.diagnostics.map((d) => {
+        if (!d.fix) return d;
+        if (notWrittenFix(d.fix)) leftUnwritten++;
+        return refused.has(d.fix) || notWrittenFix(d.fix) ? withoutFix(d) : d;
+      });
   const notFixed = plan.refused.map((r) => ({ file: r.file, description: r.fix.description, reason: r.reason }));
   const explicit = new Set<string>();
   for (const [id, setting] of resolveSettings(config)) if (setting.severity !== undefined) explicit.add(id);
@@ -203,6 +212,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
     preview,
     notFixed,
     notWritten,
+    leftUnwritten,
     explicit,
     cached,
     unread,

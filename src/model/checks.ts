@@ -63,6 +63,10 @@ export const CHECKS = {
     id: 'SK038',
     description: 'the skill file can be read by the user running skills (its mode and owner allow it)',
   },
+  'file-name-encoding': {
+    id: 'SK039',
+    description: 'every file and folder name in the skill is UTF-8: pack and install refuse a name that is not',
+  },
 } as const satisfies Record<string, { id: string; description: string }>;
 
 export type CheckName = keyof typeof CHECKS;

@@ -1,7 +1,7 @@
 // What pack leaves out of a skill, decided for one entry by its name and path, and for a symlink inside the skill by
 // what it leads to: a link is packed as its target, so a link to .env, to a .git, or into a folder the ignore files
 // leave out is left out as its target is (npm pack leaves every link out; pack keeps the others, as the README says).
-import { readdirSync, type Dirent } from 'node:fs';
+import { readdirSync, readlinkSync, statSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { isLeftover, isMacFile, isNeverKept, isSecretFile } from '../fs/walk.js';
@@ -70,4 +70,31 @@ export function realPlaceJudge(realRoot: string): (realPath: string, isDir: bool
     }
     return undefined;
   };
+}
+
+/** Why a link is left out, told by what it leads to. */
+export function linkReason(leftOut: LeftOut): string {
+  if (leftOut.why === 'secret') return 'and secrets are never packed';
+  if (leftOut.why === 'leftover') return 'a temp file an interrupted write of skills left';
+  if (leftOut.why === 'never') return 'which is never packed';
+  const { file, line, pattern } = leftOut.rule;
+  return `which ${file}:${line} ("${pattern}") leaves out`;
+}
+
+/** Whether the link at `abs` leads to a folder (so `dir/` patterns match it); false when it leads nowhere. */
+export function leadsToFolder(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** What a link that leads nowhere points to, for its message. */
+export function readLinkText(abs: string): string {
+  try {
+    return `it points to ${readlinkSync(abs)}, which is missing`;
+  } catch {
+    return 'its target is missing';
+  }
 }

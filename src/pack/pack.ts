@@ -13,7 +13,6 @@ import {
   openSync,
   readFileSync,
   readSync,
-  readlinkSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -26,8 +25,16 @@ import { GATHER, gathered, portableGzipHeader } from './gzip-stream.js';
 import type { Skill } from '../model/skill.js';
 import { SkillsError } from '../errors.js';
 import { isInside, isNeverKept } from '../fs/walk.js';
-import { notUtf8Failure } from '../fs/byte-names.js';
-import { leftOutBy, listFolder, realPlaceJudge, type LeftOut } from './left-out.js';
+import { NOT_UTF8_HINT, notUtf8Failure } from '../fs/byte-names.js';
+import {
+  leadsToFolder,
+  leftOutBy,
+  linkReason,
+  listFolder,
+  readLinkText,
+  realPlaceJudge,
+  type LeftOut,
+} from './left-out.js';
 import { syncDir, syncFile, tempName } from '../fs/atomic.js';
 import { afterCleanup, errnoIn, explainErrno } from '../fs/errno.js';
 import { IGNORE_FILE, ignoreLevel, requiredFiles, type IgnoreLevel, type IgnoreRuleAt } from './ignore-rules.js';
@@ -116,6 +123,15 @@ export async function planPack(
   // Real folders on the way down, so a symlink to a folder above itself is a cycle, not an endless walk.
   const stack: string[] = [];
   const judge = realPlaceJudge(realRoot);
+  const leaveOut = (leftOut: LeftOut, path: string, isDir: boolean) => {
+    if (leftOut.why === 'leftover') plan.leftovers.push(path);
+    else if (leftOut.why === 'secret') plan.secrets.push(path);
+    else if (leftOut.why === 'ignored') {
+      const needed = required.find((r) => r === path || (isDir && r.startsWith(`${path}/`)));
+      if (needed !== undefined) throw ignoredRequired(root, needed, leftOut.rule, needed !== path);
+      plan.ignored.push(path);
+    }
+  };
   const visit = (dir: string, rel: string, real: string, above: IgnoreLevel[]) => {
     stack.push(real);
     const list = listFolder(dir);
@@ -131,12 +147,18 @@ export async function planPack(
       if (isNeverKept(d.name, d.isDirectory())) continue;
       let isDir = d.isDirectory();
       let realPath = join(real, d.name);
+      // What .skillignore names is left out before a link is followed: a link it names is never refused.
+      const own = leftOutBy(d.name, path, d.isSymbolicLink() ? leadsToFolder(abs) : isDir, levels);
+      if (own) {
+        leaveOut(own, path, isDir);
+        continue;
+      }
       if (d.isSymbolicLink()) {
         try {
           realPath = realpathSync.native(abs);
         } catch {
           throw new SkillsError('E_INVALID', `${abs} is a symlink that leads nowhere (${readLinkText(abs)})`, {
-            hint: 'remove it, or point it at a file inside the skill',
+            hint: 'remove it, point it at a file inside the skill, or list it in .skillignore',
           });
         }
         if (!isInside(realRoot, realPath)) {
@@ -164,17 +186,9 @@ export async function planPack(
       // An entry reached through a link is packed as what it leads to, so it is left out as that is (a link to .env).
       const realRel = relative(realRoot, realPath).split(sep).join('/');
       const there = realRel === path ? undefined : judge(realPath, isDir);
-      const leftOut = leftOutBy(d.name, path, isDir, levels) ?? there?.leftOut;
-      if (leftOut) {
-        if (there && leftOut === there.leftOut)
-          plan.linked.push({ path, target: there.target, reason: linkReason(leftOut) });
-        if (leftOut.why === 'leftover') plan.leftovers.push(path);
-        else if (leftOut.why === 'secret') plan.secrets.push(path);
-        else if (leftOut.why === 'ignored') {
-          const needed = required.find((r) => r === path || (isDir && r.startsWith(`${path}/`)));
-          if (needed !== undefined) throw ignoredRequired(root, needed, leftOut.rule, needed !== path);
-          plan.ignored.push(path);
-        }
+      if (there) {
+        plan.linked.push({ path, target: there.target, reason: linkReason(there.leftOut) });
+        leaveOut(there.leftOut, path, isDir);
         continue;
       }
       refuseName(abs, path, realRoot);
@@ -201,15 +215,6 @@ export async function planPack(
   return plan;
 }
 
-/** Why a link is left out, told by what it leads to. */
-function linkReason(leftOut: LeftOut): string {
-  if (leftOut.why === 'secret') return 'and secrets are never packed';
-  if (leftOut.why === 'leftover') return 'a temp file an interrupted write of skills left';
-  if (leftOut.why === 'never') return 'which is never packed';
-  const { file, line, pattern } = leftOut.rule;
-  return `which ${file}:${line} ("${pattern}") leaves out`;
-}
-
 /** A file the skill needs, left out by an ignore rule: refused, naming both, rather than packed without it. */
 function ignoredRequired(root: string, needed: string, rule: IgnoreRuleAt, byFolder: boolean): SkillsError {
   const base = posix.dirname(rule.file);
@@ -230,7 +235,7 @@ function ignoredRequired(root: string, needed: string, rule: IgnoreRuleAt, byFol
  * backslash, legal on Linux, is a folder separator on Windows.
  */
 function refuseName(abs: string, path: string, root: string): void {
-  const notUtf8 = notUtf8Failure(abs, 'nothing was packed');
+  const notUtf8 = notUtf8Failure(abs, 'nothing was packed', undefined, NOT_UTF8_HINT);
   if (notUtf8) throw notUtf8;
   const problem = entryNameProblem(path, root);
   if (problem === undefined) return;
@@ -240,14 +245,6 @@ function refuseName(abs: string, path: string, root: string): void {
   throw new SkillsError('E_INVALID', `${abs}: ${why}; nothing was packed`, {
     hint: 'rename it (lint: SK129), or list it in .skillignore',
   });
-}
-
-function readLinkText(abs: string): string {
-  try {
-    return `it points to ${readlinkSync(abs)}, which is missing`;
-  } catch {
-    return 'its target is missing';
-  }
 }
 
 /** The archive's file name: `<id>-<version>.tgz`, or for a .skill Anthropic's `<folder>.skill`. */

@@ -1,7 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { SkillsError } from '../errors.js';
-import { isFolder, present } from '../fs/walk.js';
-import { real } from './folders.js';
+import { isFolder, present, real } from '../fs/walk.js';
 import { closest } from './names.js';
 
 // The agents that read skills, and the folders each reads them from. Every agent here reads SKILL.md skills only;
@@ -194,6 +193,20 @@ export function agentHomePath(agent: Agent, rel: string, opts: AgentPlaceOptions
     if (rel === v.under || rel.startsWith(`${v.under}/`)) return join(value, rel.slice(v.under.length));
   }
   return join(opts.home, rel);
+}
+
+/**
+ * A user folder below home (`.claude/skills`) where the agents read it: moved as agentHomePath moves it by the first
+ * agent whose variable covers it (CLAUDE_CONFIG_DIR for `.claude`), else below home. Every command that reads or
+ * writes the user folders goes through here or agentHomePath, so `list` and `install --global` cannot disagree.
+ */
+export function userHomePath(rel: string, opts: AgentPlaceOptions, agents: readonly Agent[] = AGENTS): string {
+  const mover = agents.find((a) =>
+    a.homeVariables.some(
+      (v) => (rel === v.under || rel.startsWith(`${v.under}/`)) && isAbsolute(opts.env[v.name] ?? ''),
+    ),
+  );
+  return mover ? agentHomePath(mover, rel, opts) : join(opts.home, rel);
 }
 
 /**

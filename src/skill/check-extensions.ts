@@ -9,6 +9,7 @@ import type { SafeRegex } from './validate.js';
 import { describeChar, escapeChar, unsafeChars, type UnsafeChar } from '../formats/unsafe-text.js';
 import { positionFinder } from '../formats/text.js';
 import { lookalikeProblem } from './confusable-names.js';
+import { checkEntryNames } from './check-entry-names.js';
 
 /** Checks shared by both layouts: seed 004's extension fields, version and dependencies. */
 export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: SafeRegex): void {
@@ -18,6 +19,7 @@ export function checkExtensions(skill: Skill, out: Diagnostic[], safeRegex?: Saf
   checkUnsafeText(skill, out);
   checkEncoding(skill, out);
   checkNameLookalike(skill, out);
+  checkEntryNames(skill, out);
   // A SKILL.md without a top-level version is versioned by metadata.version, which is checked the same way.
   const meta = raw.metadata;
   const inMetadata =

@@ -1,4 +1,4 @@
-import { realpathSync, statSync, type Dirent } from 'node:fs';
+import { statSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { isSkillsError } from '../errors.js';
 import { SIDE_LOCKFILE_NAME } from '../formats/foreign-lock.js';
@@ -13,6 +13,7 @@ import {
 } from './discover.js';
 import { isInside, present } from '../fs/walk.js';
 import { loadSkill } from './load.js';
+import { userHomePath } from './agents.js';
 
 // Where agents look for skill folders when they are not told, and which copy wins when two folders hold a skill
 // of the same name. The project's folders come first (an agent run in a project sees its skills), then the
@@ -27,7 +28,10 @@ export interface SkillFolder {
 
 /** Project folders, in precedence order: the Agent Skills convention, Claude Code's, seed 004's, seed 002's. */
 export const PROJECT_SKILL_DIRS = ['.agents/skills', '.claude/skills', '.agent/skills', 'skills'];
-/** User folders below HOME, in precedence order: the Agent Skills convention, Claude Code's, then seed 004's. */
+/**
+ * User folders below HOME, in precedence order: the Agent Skills convention, Claude Code's, then seed 004's. Each is
+ * read where the agents read it (userHomePath): `.claude/skills` below CLAUDE_CONFIG_DIR when that is set.
+ */
 export const USER_SKILL_DIRS = ['.agents/skills', '.claude/skills', '.agent/skills'];
 
 export interface FolderOptions {
@@ -76,7 +80,7 @@ function extend(chain: string[], reach: string | undefined): string[] {
  * user folder counts as user scope.
  */
 export function skillFolders(opts: FolderOptions): SkillFolder[] {
-  const userDirs = USER_SKILL_DIRS.map((d) => join(opts.home, d));
+  const userDirs = USER_SKILL_DIRS.map((d) => userHomePath(d, opts));
   const scoped = (dir: string): SkillFolder => ({
     dir,
     scope: userDirs.some((u) => isInside(u, dir)) ? 'user' : 'project',
@@ -177,14 +181,8 @@ export function findSkills(folders: SkillFolder[], reader: SkillReader<FolderSki
   return out;
 }
 
-/** A path with its symlinks resolved, or as given when it cannot be. */
-export function real(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return p;
-  }
-}
+// Kept on the floor below, so that agents.ts (which folders.ts reads the user folders from) needs nothing here.
+export { real } from '../fs/walk.js';
 
 /**
  * The skill folders below one folder (or the skill a file belongs to), a symlink that is a skill folder followed as

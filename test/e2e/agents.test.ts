@@ -90,6 +90,62 @@ describe('skills agents (built CLI)', () => {
   });
 });
 
+describe('CLAUDE_CONFIG_DIR moves ~/.claude for every command (built CLI)', () => {
+  it('list and render-prompt find the skills install --global put below it, and no longer read ~/.claude', async () => {
+    const { project, home } = setup();
+    const src = fresh('src');
+    writeTree(src, {
+      'moved/SKILL.md': skillMd('name: moved\ndescription: Does moved things. Use when the task is moved.\n', '# M\n'),
+    });
+    const claude = join(home, 'claude-work');
+    const env = { HOME: home, CLAUDE_CONFIG_DIR: claude, SKILLS_REGISTRY: join(home, 'no-registry') };
+    const inst = await runCli(['install', join(src, 'moved'), '-g', '--agent', 'claude-code'], { cwd: project, env });
+    expect(inst.exitCode).toBe(0);
+    expect(existsSync(join(claude, 'skills/moved/SKILL.md'))).toBe(true);
+    const list = await runCli(['list', '--json'], { cwd: project, env });
+    const rows = (JSON.parse(list.stdout) as { skills: { id: string; path: string; scope: string }[] }).skills;
+    expect(rows.find((r) => r.id === 'moved')).toMatchObject({ path: join(claude, 'skills/moved'), scope: 'user' });
+    const prompt = await runCli(['render-prompt'], { cwd: project, env });
+    expect(prompt.stdout).toContain(
+      `- moved: Does moved things. Use when the task is moved. (${join(claude, 'skills/moved/SKILL.md')})`,
+    );
+    // ~/.claude/skills is no longer read: what is there is not the user's Claude Code folder.
+    writeTree(home, {
+      '.claude/skills/stale/SKILL.md': skillMd('name: stale\ndescription: Stale. Use when never.\n', '# S\n'),
+    });
+    const again = await runCli(['list'], { cwd: project, env });
+    expect(again.stdout).toContain('moved');
+    expect(again.stdout).not.toContain('stale');
+  });
+});
+
+describe('--agent codex after --agent claude-code (built CLI)', () => {
+  it('adds the folder to those the lock records, places into both, and says so with the skills installed before', async () => {
+    const project = fresh('project');
+    const home = fresh('home');
+    const src = fresh('src');
+    const skill = (id: string) => skillMd(`name: ${id}\ndescription: Does ${id} things. Use when testing.\n`, '# S\n');
+    writeTree(src, { 'one/SKILL.md': skill('one'), 'two/SKILL.md': skill('two') });
+    const env = { HOME: home };
+    const first = await runCli(['install', join(src, 'one'), '--agent', 'claude-code'], { cwd: project, env });
+    expect(first.exitCode).toBe(0);
+    expect(first.stderr).not.toContain('is added to');
+    const said =
+      'warning: .agents/skills is added to the folder skills-lock.json records (.claude/skills), not put in its place: every skill installed is placed into all of them; the skill installed before (one) goes into it on the next skills install; to stop placing into a folder, remove it from "into" in skills-lock.json';
+    const second = await runCli(['install', join(src, 'two'), '--agent', 'codex'], { cwd: project, env });
+    expect(second.exitCode).toBe(0);
+    expect(second.stdout).toContain('added     two@0.0.0  → .agents/skills/two, .claude/skills/two');
+    expect(second.stderr.split('\n')).toContain(said);
+    expect(existsSync(join(project, '.claude/skills/two/SKILL.md'))).toBe(true);
+    // Asked again, nothing is added: nothing to say.
+    const again = await runCli(['install', join(src, 'two'), '--agent', 'codex'], { cwd: project, env });
+    expect(again.stderr).not.toContain('is added to');
+    const replay = await runCli(['install'], { cwd: project, env });
+    expect(replay.exitCode).toBe(0);
+    expect(existsSync(join(project, '.agents/skills/one/SKILL.md'))).toBe(true);
+  });
+});
+
 // A quoted "~/.claude-work" (an .env file, a systemd unit) is a relative path: it must not be taken from the working
 // folder by one command and from the global lock's folder by another.
 describe('a relative CLAUDE_CONFIG_DIR (built CLI)', () => {

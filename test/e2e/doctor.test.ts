@@ -177,6 +177,16 @@ describe('skills doctor (built CLI)', () => {
     expect(r.stdout).toMatch(/\n\n3 agents checked: nothing wrong$/);
   });
 
+  it('checks every agent --agent names, repeated as install takes it, not only the last one', async () => {
+    const t = setup(under('.claude/skills', skill('alpha')), under('.agents/skills', skill('gamma')));
+    const heads = (out: string) => out.split('\n').filter((l) => /^\S.*\(\S+\)$/.test(l));
+    const repeated = await t.run(['--agent', 'claude-code', '--agent', 'codex']);
+    expect(heads(repeated.stdout)).toEqual(['Claude Code (claude-code)', 'Codex (codex)']);
+    expect(repeated.stdout).toMatch(/\n\n2 agents checked: nothing wrong$/);
+    const commas = await t.run(['--agent', 'claude-code,codex']);
+    expect(commas.stdout).toBe(repeated.stdout);
+  });
+
   it('loads a skill whose SKILL.md is named in another case, as on macOS and Windows, and warns that Linux does not', async () => {
     const t = setup({
       '.claude/skills/upper/SKILL.MD': skillMd('name: upper\ndescription: Does upper. Use when asked.'),

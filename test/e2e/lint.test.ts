@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -234,6 +234,8 @@ describe('skills lint (built CLI)', () => {
       expect(r.stderr).toContain(
         'error: lint --fix left 1 file unwritten; its fixes are listed above as not fixed, with the reason',
       );
+      expect(r.stdout).toContain('1 problem left unfixed: its file could not be written (see "not fixed" above)');
+      expect(r.stdout).not.toContain('fixable with --fix');
       expect(r.exitCode).toBe(2);
       expect(readFileSync(join(dir, 'h/a1/SKILL.md'), 'utf8')).toContain(
         'description: "Use when: you need a1 done well"',
@@ -250,6 +252,33 @@ describe('skills lint (built CLI)', () => {
           description: expect.stringContaining('quote'),
           reason: expect.stringContaining('(EFBIG)'),
         },
+      ]);
+    }));
+
+  it('leaves a read-only file as it is, says so, and counts its finding as left, not as fixable', () =>
+    inTemp(async (dir) => {
+      const colon = (name: string) =>
+        `---\nname: ${name}\ndescription: Use when: you need ${name} done well\n---\nbody\n`;
+      writeTree(dir, { 'ro/a1/SKILL.md': colon('a1'), 'ro/b2/SKILL.md': colon('b2') });
+      const locked = join(dir, 'ro/b2/SKILL.md');
+      chmodSync(locked, 0o444);
+      const r = await runCli(['lint', '--fix', '--no-cache', 'ro'], { cwd: dir });
+      expect(r.stdout).toMatch(/^fixed {2}ro\/a1\/SKILL\.md: quote the value of description/m);
+      expect(r.stdout).toMatch(
+        /^not fixed {2}ro\/b2\/SKILL\.md: quote the value of description.*: the file is read-only \(mode 444\); it was left as it was \(chmod u\+w lets --fix change it\)$/m,
+      );
+      expect(r.stdout).toContain('1 problem (1 error, 0 warnings) in 2 skills; 1 invalid\n');
+      expect(r.stdout).toContain('1 problem left unfixed: its file could not be written (see "not fixed" above)');
+      expect(r.stdout).not.toContain('fixable with --fix');
+      expect(r.exitCode).toBe(2);
+      expect(readFileSync(locked, 'utf8')).toBe(colon('b2'));
+      expect(statSync(locked).mode & 0o777).toBe(0o444);
+      const j = await runCli(['lint', '--fix', '--no-cache', '--json', 'ro'], { cwd: dir });
+      expect(j.exitCode).toBe(2);
+      const doc = JSON.parse(j.stdout);
+      expect(doc.fixed).toEqual([]);
+      expect(doc.notWritten).toEqual([
+        { file: locked, description: expect.stringContaining('quote'), reason: expect.stringContaining('read-only') },
       ]);
     }));
 

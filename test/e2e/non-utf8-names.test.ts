@@ -107,6 +107,43 @@ describe.skipIf(process.platform === 'darwin' || process.platform === 'win32')(
       expect(readdirSync(out)).toEqual([]);
     });
 
+    it.each(['validate', 'lint'])(
+      '%s warns of a file and a folder inside a skill whose names are not UTF-8, escaped, as pack names them',
+      async (cmd) => {
+        const skill = skillWithBadEntry('file');
+        mkdirSync(bytes(skill, '/dir', [0xfe]));
+        writeFileSync(bytes(skill, '/dir', [0xfe], '/f.txt'), 'x\n');
+        const r = await runCli([cmd, skill]);
+        const said = 'its name is not UTF-8 (bytes shown escaped): skills pack and install refuse the skill for it';
+        expect(r.stdout).toContain(`notes/caf\\xfe.txt  warning  ${said}`);
+        expect(r.stdout).toContain(`notes/dir\\xfe  warning  ${said}`);
+        expect(r.stdout).toContain('SK039 file-name-encoding');
+        expect(r.stdout).toContain(
+          'hint: rename it with a UTF-8 name, or list it in .skillignore (pack leaves it out then)',
+        );
+        expect(r.exitCode).toBe(0);
+        const j = await runCli([cmd, '--json', skill]);
+        const doc = JSON.parse(j.stdout) as { skills: { diagnostics: { ruleId: string; file: string }[] }[] };
+        expect(doc.skills[0]!.diagnostics.filter((d) => d.ruleId === 'SK039').map((d) => d.file)).toEqual([
+          `${skill}/caf\\xfe.txt`,
+          `${skill}/dir\\xfe`,
+        ]);
+      },
+    );
+
+    it('pack says what validate says, and packs the skill once .skillignore lists the file', async () => {
+      const skill = skillWithBadEntry('file');
+      const out = t.fresh('out');
+      const r = await runCli(['pack', skill, '--out', out]);
+      expect(r.stderr).toContain(
+        'hint: rename it with a UTF-8 name, or list it in .skillignore (pack leaves it out then)',
+      );
+      writeFileSync(join(skill, '.skillignore'), 'caf*.txt\n');
+      const ok = await runCli(['pack', skill, '--out', out]);
+      expect(ok.exitCode).toBe(0);
+      expect(readdirSync(out)).toEqual(['notes-0.0.0.tgz']);
+    });
+
     it.each(['file', 'folder'] as const)('install refuses a skill with a %s whose name is not UTF-8', async (kind) => {
       const skill = skillWithBadEntry(kind);
       const proj = t.fresh('proj');

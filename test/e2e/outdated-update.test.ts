@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseLockfile } from '../../src/formats/lockfile.js';
-import { runCli, tempFolders } from '../helpers/cli.js';
+import { ROOT, runCli, tempFolders } from '../helpers/cli.js';
 import { git, gitConfigGlobal, makeRepo, startGitDaemon } from '../helpers/git-repos.js';
 import { skillMd, snapshot } from '../helpers/tree.js';
 
@@ -444,5 +444,62 @@ describe('skills from folders, and no lock', () => {
     expect(JSON.parse(uj.stdout)).toMatchObject({ locked: false, updates: [], upToDate: [] });
     expect(oj.locked).toBe(false);
     expect(existsSync(join(s.project, 'skills-lock.json'))).toBe(false);
+  });
+});
+
+describe('outdated and update: --global and --registry (built CLI)', () => {
+  it('--registry names the registry a registry skill is checked in and updated from; -g uses your own lock', async () => {
+    const root = fresh();
+    const home = join(root, 'home');
+    const reg = join(root, 'reg');
+    const src = join(root, 'src');
+    const project = join(root, 'proj');
+    for (const d of [home, join(home, '.claude'), join(src, 'tool'), project]) mkdirSync(d, { recursive: true });
+    const env = { HOME: home, NO_COLOR: '1' };
+    const tool = (v: string) =>
+      writeFileSync(
+        join(src, 'tool/SKILL.md'),
+        skillMd(`name: tool\ndescription: Does tool things. Use when testing.\nmetadata:\n  version: ${v}\n`, '# T\n'),
+      );
+    tool('1.0.0');
+    expect((await runCli(['registry', 'sync', src, '--registry', reg], { cwd: root, env })).exitCode).toBe(0);
+    const inst = await runCli(['install', 'tool', '-g', '--agent', 'claude-code', '--registry', reg], {
+      cwd: project,
+      env,
+    });
+    expect(inst.exitCode).toBe(0);
+    tool('1.1.0');
+    expect((await runCli(['registry', 'sync', src, '--registry', reg], { cwd: root, env })).exitCode).toBe(0);
+    // Without --registry the lock's registry skill is looked up in the default registry (~/.skills): not there.
+    const lost = await runCli(['outdated', '-g'], { cwd: project, env });
+    expect(lost.stderr).toContain(`tool: cannot check registry: tool is not in the registry ${join(home, '.skills')}`);
+    expect(lost.exitCode).toBe(2);
+    // Without -g the project has no lock.
+    expect((await runCli(['outdated', '--registry', reg], { cwd: project, env })).stdout).toContain(
+      'no skills installed',
+    );
+    const o = await runCli(['outdated', '-g', '--registry', reg], { cwd: project, env });
+    expect(o.stdout).toMatch(/^tool +1\.0\.0 +1\.1\.0 +1\.1\.0 +registry$/m);
+    expect(o.exitCode).toBe(0);
+    const u = await runCli(['update', '-g', '--registry', reg], { cwd: project, env });
+    expect(u.stdout).toContain('updated tool 1.0.0 → 1.1.0  (registry)');
+    expect(u.exitCode).toBe(0);
+    expect(readFileSync(join(home, '.claude/skills/tool/SKILL.md'), 'utf8')).toContain('version: 1.1.0');
+    expect(readFileSync(join(home, '.config/skills/skills-lock.json'), 'utf8')).toContain('"version": "1.1.0"');
+  });
+
+  it('the README section of each names every option its --help shows', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const [cmd, heading] of [
+      ['outdated', '### `skills outdated`'],
+      ['update', '### `skills update [ids...]`'],
+    ] as const) {
+      const start = readme.indexOf(heading);
+      const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+      const help = (await runCli([cmd, '--help'])).stdout;
+      const options = [...help.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]!).filter((o) => o !== '--help');
+      expect(options.length).toBeGreaterThan(1);
+      for (const o of options) expect(section, `${cmd} ${o}`).toContain(`\`${o}`);
+    }
   });
 });

@@ -260,6 +260,23 @@ describe('skills pack (built CLI)', () => {
     expect(readdirSync(cwd).sort()).toEqual(['outside.txt', 'timeplus-sql-guide']);
   });
 
+  it('leaves out a link .skillignore names, out of the skill, nowhere or to a folder, as its hint says', async () => {
+    const { cwd, dir } = example('timeplus-sql-guide');
+    writeFileSync(join(cwd, 'outside.txt'), 'secret\n');
+    mkdirSync(join(cwd, 'elsewhere'));
+    symlinkSync(join(cwd, 'outside.txt'), join(dir, 'references/leak.md'));
+    symlinkSync(join(cwd, 'elsewhere'), join(dir, 'shared'));
+    symlinkSync('missing.md', join(dir, 'dangling.md'));
+    const r = await runCli(['pack', 'timeplus-sql-guide', '--out', 'a'], { cwd });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^hint: .*list (it|the link) in \.skillignore$/m);
+    writeFileSync(join(dir, '.skillignore'), 'references/leak.md\nshared/\ndangling.md\n');
+    const ok = await runCli(['pack', 'timeplus-sql-guide', '--out', 'b', '--json'], { cwd });
+    expect(ok.stderr).toBe('');
+    expect(ok.exitCode).toBe(0);
+    expect(JSON.parse(ok.stdout).ignored).toEqual(['dangling.md', 'references/leak.md', 'shared']);
+  });
+
   it('refuses a folder that is no skill with exit 2', async () => {
     const r = await runCli(['pack', '.'], { cwd: fresh() });
     expect(r.exitCode).toBe(2);
