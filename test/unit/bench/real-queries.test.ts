@@ -97,21 +97,23 @@ describe('the real selection set (bench/selection/real-queries.json)', () => {
   });
 
   it('prints the fourth set as figures only, marked blind', () => {
-    const m = { fit: 4, top1: 2, top3: 4, mrr: 0.75, fitEmpty: 0, none: 2, noneEmpty: 2 };
+    const m = { fit: 4, top1: 2, top3: 4, mrr: 0.75, fitEmpty: 0, wrong: 0.5, holdsAll: 3, none: 2, noneEmpty: 2 };
     const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, second: m, third: m, fourth: m });
     expect(out).toContain("fourth set (6 requests, 2 that no skill fits; written from the skills' bodies; blind");
     expect(out).toMatch(/fourth +top-1 50\.0% \(2\/4\)/);
+    // What the agent is given that it does not need, and the requests that get every skill they expect.
+    expect(out).toMatch(/fourth .* selected not expected 0\.500\/request {2}holds every expected 75\.0% \(3\/4\)/);
   });
 
   it('prints the third set as figures only, marked blind', () => {
-    const m = { fit: 4, top1: 3, top3: 4, mrr: 0.875, fitEmpty: 0, none: 2, noneEmpty: 1 };
+    const m = { fit: 4, top1: 3, top3: 4, mrr: 0.875, fitEmpty: 0, wrong: 1, holdsAll: 4, none: 2, noneEmpty: 1 };
     const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, second: m, third: m, rows: [] });
     expect(out).toContain('third set (6 requests, 2 that no skill fits; blind: figures only)');
     expect(out).toMatch(/third +top-1 75\.0% \(3\/4\)/);
   });
 
   it("prints the second set's figures, and says where its misses are", () => {
-    const m = { fit: 2, top1: 1, top3: 2, mrr: 0.75, fitEmpty: 0, none: 1, noneEmpty: 1 };
+    const m = { fit: 2, top1: 1, top3: 2, mrr: 0.75, fitEmpty: 0, wrong: 0.5, holdsAll: 1, none: 1, noneEmpty: 1 };
     const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, second: m, rows: [] });
     expect(out).toContain(
       'second set (3 requests, 1 that no skill fits; open for tuning: misses with --verbose --second)',
