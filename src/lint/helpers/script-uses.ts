@@ -81,22 +81,24 @@ export interface ScriptUses {
  * that goes on with arguments or says ./ (`scripts/init.py my-skill`, `./x.sh`, not `scripts/init.py` alone); or
  * after "run" in prose.
  */
-function runsByPath(r: LocatedRef): boolean {
+function runsByPath(r: LocatedRef): 'command' | 'prose' | false {
   const doc = r.doc.md;
   const i = r.line - r.doc.line;
   const line = doc.line(i) ?? '';
   const before = line.slice(0, r.column - 1);
   if (afterInterpreter(before)) return false;
-  if (doc.fences[i] === FENCED) return COMMAND_START.test(before.trimEnd()) || /^[ \t]*(?:[$>#%][ \t]+)?$/.test(before);
+  const command = (yes: boolean) => (yes ? 'command' : false);
+  if (doc.fences[i] === FENCED)
+    return command(COMMAND_START.test(before.trimEnd()) || /^[ \t]*(?:[$>#%][ \t]+)?$/.test(before));
   const ticks = before.split('`').length - 1;
   if (ticks % 2 === 1) {
     const code = before.slice(before.lastIndexOf('`') + 1);
     const rest = line.slice(r.column - 1 + r.raw.length);
     const args = rest.slice(0, Math.max(0, rest.indexOf('`'))).trim();
     const dotted = r.raw.startsWith('./') || r.raw.startsWith('.\\');
-    return (args !== '' || dotted) && (code.trim() === '' || COMMAND_START.test(code.trimEnd()));
+    return command((args !== '' || dotted) && (code.trim() === '' || COMMAND_START.test(code.trimEnd())));
   }
-  return RUN_WORD.test(before);
+  return RUN_WORD.test(before) ? 'prose' : false;
 }
 
 const usesCache = new WeakMap<Skill, ScriptUses>();
@@ -110,6 +112,11 @@ export function scriptUses(skill: Skill, readText: (rel: string) => string | und
   const loaded = new Set<string>();
   const ran = new Set<string>();
   const outside = new Map<string, ScriptRef>();
+  // How each script's mentions run it: a command that runs it by path says how; "run scripts/x.py" in a sentence says
+  // only that it is run, and a command elsewhere that runs it through its interpreter (`python scripts/x.py`) says how.
+  const byCommand = new Set<string>();
+  const inProse = new Set<string>();
+  const throughInterpreter = new Set<string>();
   for (const r of skillReferences(skill, readText).refs) {
     const t = r.target;
     if (t.status !== 'ok' || t.path === '' || isFolder(t.entry)) continue;
@@ -121,13 +128,17 @@ export function scriptUses(skill: Skill, readText: (rel: string) => string | und
     if (isScript) {
       // Run by path already: a later mention can change nothing (it stays mentioned as run, and a script that is run
       // is not `sourced` whatever loads it).
-      if (mentioned.get(t.path) === true && ran.has(t.path)) continue;
+      if (byCommand.has(t.path) && ran.has(t.path)) continue;
       const byPath = runsByPath(r);
-      if (mentioned.get(t.path) !== true) mentioned.set(t.path, byPath);
+      if (mentioned.get(t.path) !== true) mentioned.set(t.path, byPath !== false);
       // Sourced when some command loads it and none runs it; a mention in prose says neither.
       const before = (r.doc.md.line(r.line - r.doc.line) ?? '').slice(0, r.column - 1);
+      const interpreted = afterInterpreter(before);
+      if (byPath === 'command') byCommand.add(t.path);
+      else if (byPath === 'prose') inProse.add(t.path);
+      else if (interpreted) throughInterpreter.add(t.path);
       if (SOURCE.test(before)) loaded.add(t.path);
-      else if (byPath || afterInterpreter(before)) ran.add(t.path);
+      else if (byPath || interpreted) ran.add(t.path);
       continue;
     }
     if (runsByPath(r)) {
@@ -141,6 +152,9 @@ export function scriptUses(skill: Skill, readText: (rel: string) => string | und
       });
     }
   }
+  // "Run scripts/inject.py" above `python scripts/inject.py in.docx out.docx` (microsoft/cat-agent-skills): the command
+  // says how it is run, and it is not by path.
+  for (const p of inProse) if (!byCommand.has(p) && throughInterpreter.has(p)) mentioned.set(p, false);
   const sourced = new Set([...loaded].filter((p) => !ran.has(p)));
   const uses = { mentioned, sourced, runByPath: [...outside.values()] };
   usesCache.set(skill, uses);

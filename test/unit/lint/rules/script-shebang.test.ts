@@ -140,6 +140,21 @@ it('script-shebang', () =>
       },
     ],
     invalid: [
+      // "Run scripts/x.py" in a sentence says it is run, and how only when no command says otherwise: a command that
+      // runs it through python (microsoft/cat-agent-skills' commenting-content) tells the agent how, and it needs no
+      // shebang; run by path in a command too, or with no command at all, it does.
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            'Author comments.json, run scripts/inject.py, return the file.\n\n```bash\npython scripts/inject.py in.docx out.docx\n```\n\nThen run scripts/check.py.\n\nFinally run scripts/pack.py, as:\n\n```bash\npython scripts/pack.py out.docx\nscripts/pack.py --verify out.docx\n```\n',
+          ),
+          'scripts/inject.py': 'print(1)\n',
+          'scripts/check.py': 'print(2)\n',
+          'scripts/pack.py': 'print(3)\n',
+        },
+        messages: [/^scripts\/check\.py has no shebang/, /^scripts\/pack\.py has no shebang/],
+      },
       // A module no sibling imports (the name only appears in a comment or a string) is still a script without a
       // shebang.
       {
