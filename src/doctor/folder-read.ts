@@ -1,6 +1,7 @@
 import { isSkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
-import { findSkills, real, type FolderScope } from '../skill/folders.js';
+import { real } from '../fs/walk.js';
+import { findSkills, type FolderScope } from '../skill/folders.js';
 import { loadSkill } from '../skill/load.js';
 import { validateSkills, type SkillReport } from '../skill/validate.js';
 

@@ -3,8 +3,7 @@ import { join, resolve } from 'node:path';
 import { isSkillsError } from '../errors.js';
 import { parseJsonObject } from '../formats/json.js';
 import { readBounded } from '../fs/read.js';
-import { isFolder, isInside } from '../fs/walk.js';
-import { real } from '../skill/folders.js';
+import { isFolder, isInside, real } from '../fs/walk.js';
 
 // The Claude Code plugins that are enabled here, and the folders their skills are in. Claude Code lists a plugin's
 // skills beside the others, named `<plugin>:<skill>`, so they take part of the same listing budget (docs: Plugins,

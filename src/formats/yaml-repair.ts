@@ -224,14 +224,15 @@ export function slipHint(slip: Slip): string {
 export function slipFix(slip: Slip): { text: string; description: string } | undefined {
   const written = repairedValue(slip);
   if (written === undefined) return undefined;
+  const list = slip.kind === 'indicator' ? listRepair(slip) : undefined;
   return {
     text: `${slip.indent}${slip.key}: ${written}`,
     description:
       slip.kind === 'block'
         ? `drop the ${slip.indicator} before the text of ${slip.key}`
         : slip.kind === 'indicator'
-          ? listRepair(slip)
-            ? `quote the ${itemsNamed(listRepair(slip)!.quoted)} of the list ${slip.key}`
+          ? list
+            ? `quote the ${itemsNamed(list.quoted)} of the list ${slip.key}`
             : `quote the value of ${slip.key} (it starts with "${slip.value[0]}")`
           : `quote the value of ${slip.key} (it holds ": ")`,
   };

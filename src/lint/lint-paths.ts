@@ -8,7 +8,7 @@ import { userTokenCache } from '../tokens/token-cache.js';
 import { cachedWholeCounter, COUNTER_ID } from '../tokens/tokens.js';
 import type { Dirent } from 'node:fs';
 import { resolve } from 'node:path';
-import { createLinter, ignoredRootOf, type LintReport, type Linter, type SkillResult } from './linter.js';
+import { createLinter, ignoresOf, type LintReport, type Linter, type SkillResult } from './linter.js';
 import { configKey, userLintCache, type LintCache } from './lint-cache.js';
 import { lintRoots, type Concurrency, type LintRootsOptions } from './parallel.js';
 import { resolveSettings } from './settings.js';
@@ -105,7 +105,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
         )
       : undefined;
   const inputsSince = results ? start : undefined;
-  const ignoredRoot = ignoredRootOf(config);
+  const ignores = ignoresOf(config);
   // One skill at a time: loaded, checked and let go, so that what stays in memory is the findings.
   const run = async (useKept: boolean) => {
     // A folder met in the search whose kept result still holds is taken there: its listing is never read, and a
@@ -154,7 +154,7 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
     };
     const cached = results ? await lintKept(linter, results, taken, roots, listings, threads, useKept) : [];
     if (!results) await lintRoots(linter, roots, listings, threads);
-    const ignored = ignoredRoot ? roots.filter(ignoredRoot) : [];
+    const ignored = ignores ? roots.filter(ignores.root) : [];
     return { reports: linter.finish(), outside, cached, ignored };
   };
   // --fix rewrites files, and every pass lints every skill afresh: the last pass's results are the ones kept.

@@ -113,13 +113,19 @@ function linted(skill: Skill): LintedSkill {
   return out;
 }
 
-/** Whether a skill folder is left out by the configuration's ignores (undefined: it has none). */
-export function ignoredRootOf(config: Config): ((root: string) => boolean) | undefined {
+/**
+ * What the configuration's ignores leave out (undefined: it has none): a file (a finding in it is dropped), and a
+ * skill folder (the skill is not linted).
+ */
+export function ignoresOf(
+  config: Config,
+): { file: (path: string) => boolean; root: (root: string) => boolean } | undefined {
   if (config.ignores.length === 0) return undefined;
   const ignored = picomatch(config.ignores, { dot: true });
-  return (root) => {
-    const rel = relative(config.dir, root).split('\\').join('/');
-    return ignored(rel) || ignored(`${rel}/`);
+  const rel = (p: string) => relative(config.dir, p).split('\\').join('/');
+  return {
+    file: (path) => ignored(rel(path)),
+    root: (root) => ignored(rel(root)) || ignored(`${rel(root)}/`),
   };
 }
 
@@ -137,9 +143,7 @@ export function createLinter(options: LintOptions): Linter {
     const s = settingFor(rule, settings);
     if (s.severity !== 'off') active.push({ rule, severity: s.severity, options: s.options });
   }
-  const ignored = options.config.ignores.length ? picomatch(options.config.ignores, { dot: true }) : undefined;
-  const rel = (p: string) => relative(options.config.dir, p).split('\\').join('/');
-  const ignoredRoot = ignoredRootOf(options.config);
+  const ignores = ignoresOf(options.config);
   const tools: RuleTools = { countTokens: options.countTokens ?? (async (t) => (await tokenCounter())(t)) };
   const reports: LintReport[] = [];
   // For the tree rules' findings: the disable comments of each skill file, kept only where it has some.
@@ -162,13 +166,13 @@ export function createLinter(options: LintOptions): Linter {
       if (s === 'off') return [];
       return [s ? { ...d, severity: s } : d];
     });
-    if (ignored) out = out.filter((d) => !ignored(rel(d.file)));
+    if (ignores) out = out.filter((d) => !ignores.file(d.file));
     return out;
   };
 
   const linter: Linter = {
     async check(skill) {
-      if (ignoredRoot?.(skill.root)) return undefined;
+      if (ignores?.root(skill.root)) return undefined;
       const files = skillFiles(skill);
       const [validated] = await validateSkills([skill], { spec: options.spec });
       const out: LintFinding[] = validated!.diagnostics.map((d) => {
@@ -236,7 +240,7 @@ export function createLinter(options: LintOptions): Linter {
             if (!report) return;
             const f = toFinding(rule, severity, skill, r);
             const d = fileDisables.get(report);
-            if ((d && f.file === report.skill.file && !keptBy(d, f)) || (ignored && ignored(rel(f.file)))) return;
+            if ((d && f.file === report.skill.file && !keptBy(d, f)) || ignores?.file(f.file)) return;
             report.diagnostics.push(f);
             report.diagnostics.sort(byPlace);
             if (f.severity === 'error') report.valid = false;

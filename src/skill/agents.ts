@@ -201,12 +201,12 @@ export function agentHomePath(agent: Agent, rel: string, opts: AgentPlaceOptions
  * writes the user folders goes through here or agentHomePath, so `list` and `install --global` cannot disagree.
  */
 export function userHomePath(rel: string, opts: AgentPlaceOptions, agents: readonly Agent[] = AGENTS): string {
-  const mover = agents.find((a) =>
-    a.homeVariables.some(
-      (v) => (rel === v.under || rel.startsWith(`${v.under}/`)) && isAbsolute(opts.env[v.name] ?? ''),
-    ),
-  );
-  return mover ? agentHomePath(mover, rel, opts) : join(opts.home, rel);
+  const below = join(opts.home, rel);
+  for (const a of agents) {
+    const moved = agentHomePath(a, rel, opts);
+    if (moved !== below) return moved;
+  }
+  return below;
 }
 
 /**

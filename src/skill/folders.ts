@@ -181,9 +181,6 @@ export function findSkills(folders: SkillFolder[], reader: SkillReader<FolderSki
   return out;
 }
 
-// Kept on the floor below, so that agents.ts (which folders.ts reads the user folders from) needs nothing here.
-export { real } from '../fs/walk.js';
-
 /**
  * The skill folders below one folder (or the skill a file belongs to), a symlink that is a skill folder followed as
  * agents do; none when it does not exist. Give one budget to every call of a command, so that the limits bound the

@@ -77,12 +77,17 @@ export default {
     // Claude Code names a plugin's skills `plugin:name`: two plugins of a marketplace may each have a "setup". A skill
     // outside any plugin and one inside (`skills/x` and `plugins/p/skills/x`) are still compared.
     const plugins = new Map<string, string | undefined>();
+    const places = new Map<TreeSkill, string | undefined>();
+    const placed = (s: TreeSkill) => {
+      if (!places.has(s)) places.set(s, placeOf(s));
+      return places.get(s);
+    };
     const clash = (a: TreeSkill, b: TreeSkill) => {
       if (a.root === b.root) return false;
       // A skill placed in an agent's folder is a copy each agent reads from its own folder: `install --agent
       // claude-code --agent codex` places skills/x as .claude/skills/x and .agents/skills/x. It clashes only with
       // a skill in that same folder.
-      const [wa, wb] = [placeOf(a), placeOf(b)];
+      const [wa, wb] = [placed(a), placed(b)];
       if (wa !== undefined || wb !== undefined) return wa === wb;
       const pa = pluginOf(a, plugins);
       const pb = pluginOf(b, plugins);
