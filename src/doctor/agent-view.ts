@@ -91,6 +91,8 @@ export interface AgentView {
 /** The skill folders of an agent, in the order it reads them: the winning scope first; one folder once. */
 export function agentFolders(found: AgentDetection, rule: ListingRule): AgentFolder[] {
   const both: AgentFolder[] = [{ dir: found.projectDir, scope: 'project', exists: found.projectExists }];
+  // An older project folder it still reads (Antigravity's .agent/skills) comes after the documented one.
+  if (found.legacyProjectDir !== undefined) both.push({ dir: found.legacyProjectDir, scope: 'project', exists: true });
   // An older user folder the agent still reads (Codex's $CODEX_HOME/skills) comes before the documented one, as the
   // agent's loader lists its roots.
   if (found.legacyDir !== undefined) both.push({ dir: found.legacyDir, scope: 'user', exists: true });

@@ -111,6 +111,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       : d.projectExists ||
         d.userExists ||
         d.legacyDir !== undefined ||
+        d.legacyProjectDir !== undefined ||
         nestedOf(d).length > 0 ||
         blockedOf.get(d)!.length > 0 ||
         (pluginsOf.get(d)?.plugins.length ?? 0) > 0,
@@ -153,6 +154,11 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     if (legacy !== undefined && [...view.loaded, ...view.skipped].some((s) => isInside(legacy, s.root)))
       view.warnings.push(
         `${legacy} is ${d.agent.title}'s old user skill folder: it still reads it (deprecated, kept for backward compatibility), but user skills now belong in ${d.userDir}; move them there (skills install <folder> --global --agent ${d.agent.name} puts one there)`,
+      );
+    const legacyProject = d.legacyProjectDir;
+    if (legacyProject !== undefined && [...view.loaded, ...view.skipped].some((s) => isInside(legacyProject, s.root)))
+      view.warnings.push(
+        `${legacyProject} is ${d.agent.title}'s old project skill folder: it still reads it (kept for backward compatibility), but project skills now belong in ${d.projectDir}; move them there (skills install <folder> --agent ${d.agent.name} puts one there)`,
       );
     const blocked = blockedOf.get(d)!;
     const problems =

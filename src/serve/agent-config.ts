@@ -42,6 +42,9 @@ export function agentConfig(agentName: string, command: string, args: string[]):
       return json('.gemini/settings.json', mcpServers());
     case 'windsurf':
       return json('~/.codeium/windsurf/mcp_config.json', mcpServers());
+    case 'antigravity':
+      // Antigravity 2's global customization folder (its 1.x releases read ~/.gemini/antigravity/mcp_config.json).
+      return json('~/.gemini/config/mcp_config.json', mcpServers());
     case 'amp':
       return json('.amp/settings.json', { 'amp.mcpServers': { [SERVER_NAME]: stdio } });
     case 'opencode':

@@ -34,6 +34,11 @@ export interface Agent {
    * `homeVariables` too), read after `user`: doctor checks it and says where its skills belong now.
    */
   legacyUser?: string;
+  /**
+   * A project skill folder it still reads though its documentation moved it (relative to the project root), read
+   * after `project`: doctor checks it and says where its skills belong now.
+   */
+  legacyProject?: string;
   /** The variables that move its folders below home. */
   homeVariables: readonly HomeVariable[];
   /** What means the agent is used: files or folders in the project, and below home (its config folder). */
@@ -136,6 +141,24 @@ export const AGENTS: readonly Agent[] = [
     user: '.config/agents/skills',
     homeVariables: [XDG],
     detect: { project: ['.amp'], home: ['.config/amp'] },
+    reads: 'skill-md',
+  },
+  {
+    name: 'antigravity',
+    title: 'Google Antigravity',
+    aliases: ['agy', 'google-antigravity', 'antigravity-cli', 'antigravity-ide'],
+    // antigravity.google/docs/skills: workspace skills in <workspace-root>/.agents/skills, global ones in
+    // ~/.gemini/config/skills; it "now uses .agents/skills by default and keeps backward compatibility with
+    // .agent/skills", the folder its first documentation (and many skills' own READMEs) named.
+    project: '.agents/skills',
+    legacyProject: '.agent/skills',
+    user: '.gemini/config/skills',
+    homeVariables: [],
+    // ~/.gemini/antigravity* hold its state (one per flavour: IDE, CLI); ~/.gemini/config its global settings.
+    detect: {
+      project: ['.agent'],
+      home: ['.gemini/antigravity', '.gemini/antigravity-cli', '.gemini/antigravity-ide', '.gemini/config'],
+    },
     reads: 'skill-md',
   },
   {
@@ -299,6 +322,8 @@ export interface AgentDetection {
   userExists: boolean;
   /** The older user folder it still reads (Agent.legacyUser), absolute, when it is there. */
   legacyDir?: string;
+  /** The older project folder it still reads (Agent.legacyProject), absolute, when it is there. */
+  legacyProjectDir?: string;
   /** Used in this project: its skill folder, or one of `detect.project`, is there. */
   here: boolean;
   /** Used by this user: its user skill folder, or its config folder below home, is there. */
@@ -316,9 +341,15 @@ export function detectAgents(opts: AgentPlaceOptions & { agents?: readonly Agent
     const userExists = userDir !== undefined && isFolder(userDir);
     const legacy = agent.legacyUser === undefined ? undefined : agentHomePath(agent, agent.legacyUser, opts);
     const legacyDir = legacy !== undefined && isFolder(legacy) ? legacy : undefined;
+    const legacyProject = agent.legacyProject === undefined ? undefined : resolve(opts.cwd, agent.legacyProject);
+    const legacyProjectDir = legacyProject !== undefined && isFolder(legacyProject) ? legacyProject : undefined;
     const inProject = agent.detect.project.map((p) => resolve(opts.cwd, p)).filter(present);
     const inHome = agent.detect.home.map((p) => agentHomePath(agent, p, opts)).filter(present);
-    const found = [...(projectExists ? [projectDir] : []), ...inProject];
+    const found = [
+      ...(projectExists ? [projectDir] : []),
+      ...(legacyProjectDir !== undefined ? [legacyProjectDir] : []),
+      ...inProject,
+    ];
     const foundHome = [...(userExists ? [userDir] : []), ...inHome];
     return {
       agent,
@@ -327,6 +358,7 @@ export function detectAgents(opts: AgentPlaceOptions & { agents?: readonly Agent
       userDir,
       userExists,
       ...(legacyDir !== undefined ? { legacyDir } : {}),
+      ...(legacyProjectDir !== undefined ? { legacyProjectDir } : {}),
       here: found.length > 0,
       user: foundHome.length > 0,
       found: [...new Set([...found, ...foundHome])],

@@ -222,6 +222,30 @@ describe('skills doctor (built CLI)', () => {
     expect((JSON.parse(m.stdout) as { agents: { name: string }[] }).agents.map((a) => a.name)).toEqual(['codex']);
   });
 
+  it("checks Antigravity's old project folder (.agent/skills, still read) and says where its skills belong", async () => {
+    const t = setup({ ...under('.agent/skills', skill('old-one')) }, under('.gemini/config/skills', skill('mine')));
+    const r = await t.run(['--json']);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout) as {
+      agents: { name: string; loaded: { name: string }[]; warnings: string[]; folders: { dir: string }[] }[];
+    };
+    // Found by its old folder alone (and its global one): the only agent checked.
+    expect(json.agents.map((a) => a.name)).toEqual(['antigravity']);
+    const agy = json.agents[0]!;
+    expect(agy.folders.map((f) => f.dir)).toEqual([
+      join(t.cwd, '.agents/skills'),
+      join(t.cwd, '.agent/skills'),
+      join(t.home, '.gemini/config/skills'),
+    ]);
+    expect(agy.loaded.map((s) => s.name)).toEqual(['old-one', 'mine']);
+    expect(agy.warnings).toContain(
+      `${join(t.cwd, '.agent/skills')} is Google Antigravity's old project skill folder: it still reads it (kept for backward compatibility), but project skills now belong in ${join(t.cwd, '.agents/skills')}; move them there (skills install <folder> --agent antigravity puts one there)`,
+    );
+    const named = await t.run(['--agent', 'agy']);
+    expect(named.stdout).toMatch(/^Google Antigravity \(antigravity\)$/m);
+    expect(named.stdout).toMatch(/^ {2}loads 2 skills: old-one, mine$/m);
+  });
+
   it('run in a subfolder of a repository, checks the project from its root', async () => {
     const t = setup({
       '.git/HEAD': 'ref: refs/heads/main\n',

@@ -40,7 +40,11 @@ function pluginOf(skill: TreeSkill, known: Map<string, string | undefined>): str
 
 /** Every folder an agent reads skills from (`.claude/skills`, `.agents/skills`, `.config/opencode/skills`, …). */
 const AGENT_FOLDERS = [
-  ...new Set(AGENTS.flatMap((a) => [a.project, a.user, a.legacyUser].filter((f): f is string => f !== undefined))),
+  ...new Set(
+    AGENTS.flatMap((a) =>
+      [a.project, a.legacyProject, a.user, a.legacyUser].filter((f): f is string => f !== undefined),
+    ),
+  ),
 ].map((f) => `/${f}/`);
 
 /**

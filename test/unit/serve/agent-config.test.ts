@@ -28,6 +28,9 @@ describe('--print-config snippets', () => {
       '[mcp_servers.skills]\ncommand = "npx"\nargs = ["-y", "skillsmith", "serve", "/a b/skills"]\n',
     );
     expect(agentConfig('goose', 'npx', args).text).toContain('    cmd: "npx"\n');
+    const agy = agentConfig('agy', 'npx', args);
+    expect([agy.agent, agy.file]).toEqual(['antigravity', '~/.gemini/config/mcp_config.json']);
+    expect(JSON.parse(agy.text)).toEqual({ mcpServers: { skills: { command: 'npx', args } } });
   });
 
   it('refuses an agent it does not know, listing those it does', () => {

@@ -93,6 +93,10 @@ describe('resolveAgents', () => {
       '/p/.windsurf/skills',
     ]);
     expect(dirs([])).toEqual([]);
+    // Google Antigravity: .agents/skills in the workspace (shared), ~/.gemini/config/skills for the user.
+    expect(dirs(['agy'])).toEqual(['/p/.agents/skills']);
+    expect(dirs(['Antigravity'], { global: true })).toEqual(['/h/.gemini/config/skills']);
+    expect(resolveAgents(['codex,antigravity'], at)[0]!.readers.map((a) => a.name)).toEqual(['codex', 'antigravity']);
   });
 
   it('collapses repeated names and agents that share a folder into one folder, with every reader', () => {

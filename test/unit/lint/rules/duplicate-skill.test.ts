@@ -134,6 +134,8 @@ it("duplicate-skill: a skill placed in agents' folders is a copy each agent read
     '.agents/skills/x': md('x'),
     'packages/app/.github/skills/x': md('x'),
     'home/.config/opencode/skills/x': md('x'),
+    // Antigravity's older workspace folder, which it still reads.
+    '.agent/skills/x': md('x'),
   });
   expect(check(skills)).toEqual([]);
   // Two skills of one name in one agent's folder still clash (the folder names differ only in case), and so do two
