@@ -29,6 +29,8 @@ export interface Ref {
   loose?: boolean;
   /** A bare path in an illustration: on a line or list item saying "example", "e.g." …, or under an Example heading. */
   example?: boolean;
+  /** A bare path in fenced code that a command writes: after `>`, `>>`, `-o` or `--output` (`cmd > out/plan.md`). */
+  written?: boolean;
 }
 
 /** What findReferences needs to know of the skill: the names it is mounted under (`/mnt/skills/user/<name>/`). */
@@ -116,6 +118,7 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
   const cache: BareCache = [new Map(), new Map(), new Map(), new Map()];
   let sorted = true;
   let i = 0;
+  let moved: Map<number, [number, number] | null> | undefined;
   for (let at = places.any(0); at < NONE;) {
     i = lineAt(starts, at, i);
     const lineStart = starts[i]!;
@@ -123,7 +126,14 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
     const k = kind[i]!;
     const lineNo = firstLine + i;
     if (k === FENCED) {
+      const from = out.length;
       bare(places, lineStart, lineEnd, lineNo, true, out, NO_LINKS, mounts, cache);
+      // After a `cd` in the same block (`git clone …/yarn && cd yarn`, then `python scripts/train.py`), a path is
+      // relative to that folder, not to the skill: it counts only when the skill has the file.
+      for (let r = from; r < out.length; r++) {
+        const ref = out[r]!;
+        if (!ref.loose && !ref.rooted && movedAway(md, i, ref.column - 1, (moved ??= new Map()))) ref.loose = true;
+      }
     } else if (k !== FENCE_OPEN && k !== FENCE_CLOSE) {
       if (places.link(lineStart) < lineEnd) {
         let line = text.slice(lineStart, lineEnd);
@@ -137,6 +147,36 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
     at = places.any(lineEnd + 1);
   }
   return sorted ? out : out.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+// A shell command that changes the working folder: `cd x`, `pushd x`, first on the line or after `&&`, `;`, `||`,
+// `|` or `(`; its folder is kept to tell the skill's own folder (a placeholder) from any other.
+const CD_ALL = /(?:^|&&|\|\||[;|(])\s*(?:cd|pushd)\s+["']?([^\s"';&|)]+)/g;
+
+/**
+ * Whether fenced code before column `column` (0-based) of line `i` (0-based), in the same block, changes the working
+ * folder to a folder that is not the skill's own (`cd yarn`; not `cd "${CLAUDE_SKILL_DIR}"` nor `cd {baseDir}`).
+ * `memo` keeps, by block, where the first such command is (line and column; undefined: none), so each block is
+ * read once.
+ */
+function movedAway(md: MarkdownText, i: number, column: number, memo: Map<number, [number, number] | null>): boolean {
+  const kind = md.fences;
+  let open = i;
+  while (open > 0 && kind[open - 1] === FENCED) open--;
+  let first = memo.get(open);
+  if (first === undefined) {
+    first = null;
+    for (let j = open; j < kind.length && kind[j] === FENCED && first === null; j++) {
+      const line = md.line(j)!;
+      for (const m of line.matchAll(CD_ALL)) {
+        if (placeholder(m[1]!).rooted || m[1] === '.') continue;
+        first = [j, m.index];
+        break;
+      }
+    }
+    memo.set(open, first);
+  }
+  return first !== null && (first[0] < i || (first[0] === i && first[1] < column));
 }
 
 /** The references of a line that holds a link or a reference definition: its links, then its bare paths. */
@@ -377,8 +417,20 @@ function bare(
     if (r.rooted) ref.rooted = true;
     if (r.name) ref.name = true;
     if (r.loose) ref.loose = true;
+    if (inFence && writtenAt(s, index, lineStart)) ref.written = true;
     out.push(ref);
   }
+}
+
+// What stands before a path a shell command writes: a redirection (`>`, `>>`, `2>`, `&>`; not an arrow `->`, `=>`),
+// or an output option (`-o`, `--output`, `--out`, `--output=`).
+const WRITES = /(?:(?:^|[^-=>])>>?|(?:^|\s)(?:-o|--out(?:put)?))[ \t]*=?$/;
+
+/** Whether the word at `index` of `s` (on the line starting at `lineStart`) is what a shell command writes. */
+function writtenAt(s: string, index: number, lineStart: number): boolean {
+  let j = index;
+  while (j > lineStart && (s[j - 1] === '"' || s[j - 1] === "'")) j--;
+  return WRITES.test(s.slice(Math.max(lineStart, j - 12), j));
 }
 
 /**

@@ -302,7 +302,12 @@ export function skillReferences(skill: Skill, readText: (rel: string) => string 
     docs.push(doc);
     refs.push(...referencesIn(skill, doc));
   }
-  const result = { docs, refs };
+  // A file a command of the skill writes (`node scripts/x.mjs plan > scripts/plan.md`) is made as the skill is used:
+  // missing before that, it is no missing file, there or wherever the skill names it.
+  const written = new Set(refs.filter((r) => r.written && r.target.status === 'missing').map((r) => r.target.path));
+  const kept =
+    written.size === 0 ? refs : refs.filter((r) => r.target.status !== 'missing' || !written.has(r.target.path));
+  const result = { docs, refs: kept };
   refCache.set(skill, result);
   return result;
 }

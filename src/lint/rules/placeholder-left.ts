@@ -15,8 +15,20 @@ const MARKER_AFTER = /[*_]{0,3}\s*(?:[:(\]!]|$|\.\s*$)/y;
 // An ordinary word follows: "TODO placeholders", "TODO list", "FIXME comments" are prose about the markers.
 const WORD_AFTER = /[*_]{0,3}\s+[\p{L}\p{N}]/uy;
 
+// Markers named together are the markers spoken of: "TODO/FIXME comments", "TODO, FIXME or XXX".
+const JOINED_AFTER = /\s*[/,]\s*(?:TODO|FIXME|TBD|XXX|HACK)\b/y;
+const JOINED_BEFORE = /\b(?:TODO|FIXME|TBD|XXX|HACK)\s*[/,]\s*$/;
+// A marker after an article, with at most one word between, is a noun in a sentence: "leave an explicit TODO.",
+// "resolve the TODO". Not after a colon ("Owner: TBD.").
+const ARTICLE_BEFORE =
+  /(?:^|[^\p{L}])(?:a|an|the|any|each|every|no|this|that|its|their|your|our)\s+(?:[\p{L}-]+\s+)?$/iu;
+
 /** Whether the bare TODO, FIXME or TBD at `index` in `line` is a leftover marker rather than a word in a sentence. */
 function isMarker(line: string, index: number, end: number, leadEnd: number): boolean {
+  JOINED_AFTER.lastIndex = end;
+  if (JOINED_AFTER.test(line)) return false;
+  const before = line.slice(Math.max(0, index - 40), index);
+  if (JOINED_BEFORE.test(before) || ARTICLE_BEFORE.test(before)) return false;
   MARKER_AFTER.lastIndex = end;
   if (MARKER_AFTER.test(line)) return true;
   // At the start of a line or list item, anything but a following word ("TODO - write this", "# TODO").
@@ -79,6 +91,8 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext, s
     const leadEnd = LEAD.exec(prose)![0].length;
     for (const m of prose.matchAll(PLACEHOLDER)) {
       if (slots && m[0].startsWith('{{')) continue;
+      // `[TODO LIST](https://…)`: the text of a link, a page's name.
+      if (m[0].startsWith('[') && prose[m.index + m[0].length] === '(') continue;
       const bare = m[0] === 'TODO' || m[0] === 'FIXME' || m[0] === 'TBD';
       if (bare && !isMarker(prose, m.index, m.index + m[0].length, leadEnd)) continue;
       const what = m[0].startsWith('{{')
@@ -100,7 +114,7 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext, s
 export default {
   names: ['SK124', 'placeholder-left'],
   description:
-    'no template placeholders are left in the Markdown of the skill: TODO, FIXME or TBD as a marker ("TODO: …", "FIXME(…)", at the start of a line or list item, or ending one; not "TODO placeholders" in a sentence), [TODO: …], <TODO>, {{name}} (except in a template for an answer, whose slots are described in words, and in a reference named as a template or a prompt)',
+    'no template placeholders are left in the Markdown of the skill: TODO, FIXME or TBD as a marker ("TODO: …", "FIXME(…)", at the start of a line or list item, or ending one; not "TODO placeholders", "TODO/FIXME comments" or "leave a TODO" in a sentence), [TODO: …] (not as the text of a link), <TODO>, {{name}} (except in a template for an answer, whose slots are described in words, and in a reference named as a template or a prompt)',
   tags: ['instructions', 'content'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',

@@ -112,13 +112,14 @@ describe('scanReferences against the scanner it replaced (old-markdown-refs.ts)'
       const text = generate(next);
       const first = 1 + next(5);
       const mounts = next(2) === 0 ? ['my-skill'] : [];
-      const got = scanReferences(new MarkdownText(text), first, { mounts });
+      // `written` is newer than the old scanner (tested in markdown-refs.test.ts): left out of the comparison.
+      const got = scanReferences(new MarkdownText(text), first, { mounts }).map(({ written: _, ...r }) => r);
       const want = old.scanReferences(new MarkdownText(text), first, { mounts });
       if (JSON.stringify(got) !== JSON.stringify(want)) expect(got, JSON.stringify(text)).toEqual(want);
       for (const r of got)
         kinds.add(`${r.kind}${r.name ? ' name' : ''}${r.loose ? ' loose' : ''}${r.rooted ? ' rooted' : ''}`);
       if (n % 10 === 0) {
-        const all = findReferences(text, first, { mounts });
+        const all = findReferences(text, first, { mounts }).map(({ written: _, ...r }) => r);
         expect(all, JSON.stringify(text)).toEqual(old.findReferences(text, first, { mounts }));
       }
     }

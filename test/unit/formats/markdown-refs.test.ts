@@ -349,6 +349,56 @@ describe('findReferences: fenced code', () => {
     ]);
   });
 
+  it('after a cd in the same block, takes paths as relative to that folder: loose, unless the cd is to the skill', () => {
+    const md = [
+      '```bash',
+      'python scripts/before.py',
+      'git clone https://github.com/jquesnelle/yarn && cd yarn',
+      'python scripts/train.py',
+      '```',
+      '```bash',
+      'python scripts/next-block.py',
+      'cd "${CLAUDE_SKILL_DIR}"',
+      'python scripts/own.py',
+      'pushd build; bash scripts/build.sh',
+      '```',
+      'Then run scripts/prose.py',
+    ].join('\n');
+    expect(findReferences(md, 1).map((r) => [r.path, !!r.loose])).toEqual([
+      ['scripts/before.py', false],
+      ['scripts/train.py', true],
+      ['scripts/next-block.py', false],
+      ['scripts/own.py', false],
+      ['scripts/build.sh', true],
+      ['scripts/prose.py', false],
+    ]);
+  });
+
+  it('marks the paths a command in fenced code writes: after >, >>, -o, --output', () => {
+    const md = [
+      '```bash',
+      'node scripts/x.mjs plan > scripts/plan.md',
+      'node scripts/x.mjs more >>"scripts/log.txt"',
+      'curl -o assets/logo.png https://example.com/logo.png',
+      'gen --output=references/out.md',
+      'cat scripts/plan.md | wc -l',
+      'ls -> scripts/arrow.md',
+      '```',
+      'Read scripts/plan.md > then stop',
+    ].join('\n');
+    expect(findReferences(md, 1).map((r) => [r.path, !!r.written])).toEqual([
+      ['scripts/x.mjs', false],
+      ['scripts/plan.md', true],
+      ['scripts/x.mjs', false],
+      ['scripts/log.txt', true],
+      ['assets/logo.png', true],
+      ['references/out.md', true],
+      ['scripts/plan.md', false],
+      ['scripts/arrow.md', false],
+      ['scripts/plan.md', false],
+    ]);
+  });
+
   it('closes a fence only with the same character, at least as long', () => {
     const md = [
       '````md',

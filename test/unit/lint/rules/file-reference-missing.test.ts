@@ -55,6 +55,34 @@ it('file-reference-missing', () =>
           ...files,
         },
       },
+      // A file a command of the skill writes is made as the skill is used: not missing, there or where it is read.
+      {
+        tree: {
+          ...files,
+          'SKILL.md': md(
+            [
+              '```bash',
+              'python scripts/run.py plan > scripts/plan.md',
+              '```',
+              'Then read `scripts/plan.md` and [the plan](scripts/plan.md).',
+            ].join('\n'),
+          ),
+        },
+      },
+      // After `cd` into a cloned repository, a script named there is the repository's.
+      {
+        tree: {
+          ...files,
+          'SKILL.md': md(
+            [
+              '```bash',
+              'git clone https://github.com/jquesnelle/yarn && cd yarn',
+              'python scripts/train.py',
+              '```',
+            ].join('\n'),
+          ),
+        },
+      },
       // Bare paths in prose into folders the skill does not have are the user's files.
       { tree: { 'SKILL.md': md('Edit src/index.ts and ./config.json in the project.\n') } },
       // Bare file names (obra's systematic-debugging): references when the skill has the file, followed one level;

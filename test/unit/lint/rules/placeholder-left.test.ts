@@ -59,6 +59,17 @@ it('placeholder-left', () =>
           ),
         },
       },
+      // Markers named together, a marker after an article, and a link's text are the markers spoken of
+      // (davila7/claude-code-templates' production-code-audit, github/awesome-copilot's create-canvas-extension and
+      // batch-files).
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            '# Audit\n\n- TODO/FIXME comments\n- Dead code, TODO, FIXME\n\nOtherwise create the folder and leave an explicit TODO.\nResolve the TODO first.\n\n- [TODO LIST](https://www.msys2.org/wiki/Devtopics/)\n',
+          ),
+        },
+      },
       // A template for the agent's answer: slots described in words make its {{NAME}}s slots too
       // (microsoft/cat-agent-skills: "Format the final response exactly like this template").
       {
