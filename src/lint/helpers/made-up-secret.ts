@@ -45,13 +45,14 @@ const WORD_PART = /^(?:(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)[0-9]*|[0-9]+)$/;
 const LETTERS = /^[A-Za-z]{2,}$/;
 
 /**
- * Whether a value is words and numbers joined by `_`, `-` or `.` (`super_secret_token_123`,
- * `AWIN_TOKEN_SHOULD_NOT_LEAK_123`, `sp.token.1619838979341`) or a name in code (`oauth2_token_present`), with two
+ * Whether a value is words and numbers joined by `_`, `-`, `.` or `=` (`super_secret_token_123`,
+ * `AWIN_TOKEN_SHOULD_NOT_LEAK_123`, `sp.token.1619838979341`), a name in code (`oauth2_token_present`) or a variable
+ * set to a number (`WORKORAI_DISABLE_OS_KEYSTORE=1`, in a message that starts `credential-store:`), with two
  * or more words of two letters or more: what a person types as a stand-in in a test or a guide. A random token's
  * parts mix letters, digits and cases.
  */
 export function wordsValue(v: string): boolean {
-  const parts = v.split(/[_.-]+/).filter((p) => p !== '');
+  const parts = v.split(/[_.=-]+/).filter((p) => p !== '');
   if (parts.length < 3 || !parts.every((p) => WORD_PART.test(p))) return false;
   return parts.filter((p) => LETTERS.test(p)).length >= 2;
 }

@@ -521,6 +521,8 @@ it('findSecrets leaves out values a person typed or masked, and digests; a rando
     '"Authorization": "AWS4-HMAC-SHA256 Credential=BJIIJMUMOQKXDCODXVCG/202211********************mz-date"',
     `"token_output_sha256": "${random(64, '0123456789abcdef')}"`,
     `secret_hash = ${key}`,
+    // davila7/claude-code-templates: a log message naming a variable.
+    "    'credential-store: WORKORAI_DISABLE_OS_KEYSTORE=1 — OS secret store ' +",
   ];
   for (const text of madeUp) expect(findSecrets(text), text).toEqual([]);
   for (const text of [
@@ -535,7 +537,7 @@ it('findSecrets leaves out values a person typed or masked, and digests; a rando
     ).toHaveLength(1);
   for (const v of ['AWIN_TOKEN_SHOULD_NOT_LEAK_123', 'super_secret_token_123', 'My-Demo-Token-2024'])
     expect(madeUpValue(v), v).toBe(true);
-  for (const v of [key, '3f78f2ae-b6a6-eacf-194c-1bd632b1a8d8', 'qzx_KTRghw_739', 'token_Xk3f9Q'])
+  for (const v of [key, '3f78f2ae-b6a6-eacf-194c-1bd632b1a8d8', 'qzx_KTRghw_739', 'token_Xk3f9Q', `API_KEY=${key}`])
     expect(madeUpValue(v), v).toBe(false);
 });
 
