@@ -4,6 +4,7 @@ import { FENCE_CLOSE, FENCE_OPEN, FENCED, MarkdownText } from './markdown-blocks
 import { tokenEnd, tokenStart } from './path-words.js';
 import { NONE, Places } from './reference-places.js';
 import { maskCodeSpans, maskRanges } from './code-spans.js';
+import { movedAway, writtenAt, type MovedMemo } from './shell-context.js';
 
 /** A file reference found in Markdown text. */
 export interface Ref {
@@ -101,6 +102,9 @@ export function findReferences(markdown: string | MarkdownText, firstLine: numbe
 
 const NO_LINKS: Ref[] = [];
 
+/** Whether a `cd`'s folder is the skill's own, by a placeholder (`"${CLAUDE_SKILL_DIR}"`, `{baseDir}`). */
+const skillRoot = (word: string): boolean => placeholder(word).rooted;
+
 /**
  * findReferences without the `example` marks, which cost a pass over the block structure: for callers that need
  * them only for some references (markExamples adds them).
@@ -118,7 +122,7 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
   const cache: BareCache = [new Map(), new Map(), new Map(), new Map()];
   let sorted = true;
   let i = 0;
-  let moved: Map<number, [number, number] | null> | undefined;
+  let moved: MovedMemo | undefined;
   for (let at = places.any(0); at < NONE;) {
     i = lineAt(starts, at, i);
     const lineStart = starts[i]!;
@@ -132,7 +136,8 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
       // relative to that folder, not to the skill: it counts only when the skill has the file.
       for (let r = from; r < out.length; r++) {
         const ref = out[r]!;
-        if (!ref.loose && !ref.rooted && movedAway(md, i, ref.column - 1, (moved ??= new Map()))) ref.loose = true;
+        if (!ref.loose && !ref.rooted && movedAway(md, i, ref.column - 1, (moved ??= new Map()), skillRoot))
+          ref.loose = true;
       }
     } else if (k !== FENCE_OPEN && k !== FENCE_CLOSE) {
       if (places.link(lineStart) < lineEnd) {
@@ -147,36 +152,6 @@ export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOp
     at = places.any(lineEnd + 1);
   }
   return sorted ? out : out.sort((a, b) => a.line - b.line || a.column - b.column);
-}
-
-// A shell command that changes the working folder: `cd x`, `pushd x`, first on the line or after `&&`, `;`, `||`,
-// `|` or `(`; its folder is kept to tell the skill's own folder (a placeholder) from any other.
-const CD_ALL = /(?:^|&&|\|\||[;|(])\s*(?:cd|pushd)\s+["']?([^\s"';&|)]+)/g;
-
-/**
- * Whether fenced code before column `column` (0-based) of line `i` (0-based), in the same block, changes the working
- * folder to a folder that is not the skill's own (`cd yarn`; not `cd "${CLAUDE_SKILL_DIR}"` nor `cd {baseDir}`).
- * `memo` keeps, by block, where the first such command is (line and column; undefined: none), so each block is
- * read once.
- */
-function movedAway(md: MarkdownText, i: number, column: number, memo: Map<number, [number, number] | null>): boolean {
-  const kind = md.fences;
-  let open = i;
-  while (open > 0 && kind[open - 1] === FENCED) open--;
-  let first = memo.get(open);
-  if (first === undefined) {
-    first = null;
-    for (let j = open; j < kind.length && kind[j] === FENCED && first === null; j++) {
-      const line = md.line(j)!;
-      for (const m of line.matchAll(CD_ALL)) {
-        if (placeholder(m[1]!).rooted || m[1] === '.') continue;
-        first = [j, m.index];
-        break;
-      }
-    }
-    memo.set(open, first);
-  }
-  return first !== null && (first[0] < i || (first[0] === i && first[1] < column));
 }
 
 /** The references of a line that holds a link or a reference definition: its links, then its bare paths. */
@@ -420,17 +395,6 @@ function bare(
     if (inFence && writtenAt(s, index, lineStart)) ref.written = true;
     out.push(ref);
   }
-}
-
-// What stands before a path a shell command writes: a redirection (`>`, `>>`, `2>`, `&>`; not an arrow `->`, `=>`),
-// or an output option (`-o`, `--output`, `--out`, `--output=`).
-const WRITES = /(?:(?:^|[^-=>])>>?|(?:^|\s)(?:-o|--out(?:put)?))[ \t]*=?$/;
-
-/** Whether the word at `index` of `s` (on the line starting at `lineStart`) is what a shell command writes. */
-function writtenAt(s: string, index: number, lineStart: number): boolean {
-  let j = index;
-  while (j > lineStart && (s[j - 1] === '"' || s[j - 1] === "'")) j--;
-  return WRITES.test(s.slice(Math.max(lineStart, j - 12), j));
 }
 
 /**
