@@ -30,6 +30,8 @@ export function movedAway(
     first = null;
     for (let j = open; j < kind.length && kind[j] === FENCED && first === null; j++) {
       const line = md.line(j)!;
+      // Most lines hold no `cd` at all: a native search before the regex.
+      if (!line.includes('cd') && !line.includes('pushd')) continue;
       for (const m of line.matchAll(CD_ALL)) {
         if (skillRoot(m[1]!) || m[1] === '.') continue;
         first = [j, m.index];
