@@ -228,6 +228,19 @@ describe('none fits', () => {
     expect(names('will it rain, as "the almanac predicted" tomorrow', c)).toEqual(['forecast']);
   });
 
+  it('counts a name that some skill holds on both sides: it is what the request is about, not its material', () => {
+    const hosting = { name: 'hosting', description: 'Deploy static sites to a CDN.', body: '# Deploy\n\nRun it.' };
+    // No skill holds "Django": the request's material, on neither side; "deploy" is all the request asks.
+    expect(names('deploy my Django app', [...filler(), hosting])).toEqual(['hosting']);
+    // A skill holds it: the request is about Django, which hosting lacks, and one rare word is not enough for half.
+    const orm = { name: 'orm', description: 'Models and migrations for Django.' };
+    const r = selectSkills('deploy my Django app', [...filler(), hosting, orm], { max: 3 });
+    expect(r.selected).toEqual([]);
+    expect(r.ranked.find((s) => s.name === 'hosting')!.below).toMatch(
+      /holds 50% of what the request says, not: django\)$/,
+    );
+  });
+
   it("takes the words of the body's headings as evidence, and the body's text as none", () => {
     const d = [
       ...filler(),
