@@ -96,6 +96,26 @@ describe('words', () => {
   });
 });
 
+describe('generic words in a name', () => {
+  it("ranks by a generic word the name holds at its whole IDF: the name's verb tells siblings apart", () => {
+    const c = [
+      ...filler(),
+      { name: 'writing-plans', description: 'Plans, step by step, for a spec.' },
+      { name: 'executing-plans', description: 'Carry out an implementation plan: each step, then review the plan.' },
+    ];
+    // "write" is generic (it counts a third): "implementation" put executing-plans first on it.
+    expect(selectSkills('write an implementation plan', c, { max: 3 }).ranked.map((s) => s.name)).toEqual([
+      'writing-plans',
+      'executing-plans',
+    ]);
+    // Still too generic to select a skill alone.
+    expect(
+      selectSkills('write the code', [...filler(), { name: 'writing-poems', description: 'Verse.' }], { max: 3 })
+        .ranked,
+    ).toEqual([]);
+  });
+});
+
 describe('mentions of names', () => {
   it('takes two words of a longer name in sequence as a mention of it, before a shorter name mentioned whole', () => {
     const c = [
