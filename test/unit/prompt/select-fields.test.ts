@@ -94,6 +94,13 @@ describe('words', () => {
     ];
     expect(names('which colours go together', c)).toEqual(['palette']);
   });
+
+  it('counts function words the stop words leave out ("whether", "without", "across") as generic', () => {
+    const c = [...filler(), { name: 'gate', description: 'Decide whether a release ships without a review.' }];
+    // Alone they select nothing, as "check" or "work" do not: what the request asks is in no skill.
+    expect(selectSkills('check whether it works without errors across browsers', c, { max: 3 }).selected).toEqual([]);
+    expect(names('decide whether the release ships', c)).toEqual(['gate']);
+  });
 });
 
 describe('generic words in a name', () => {
