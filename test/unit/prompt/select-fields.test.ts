@@ -101,6 +101,12 @@ describe('words', () => {
     expect(selectSkills('check whether it works without errors across browsers', c, { max: 3 }).selected).toEqual([]);
     expect(names('decide whether the release ships', c)).toEqual(['gate']);
   });
+
+  it('counts verbs of any request ("see", "know", "keep", "take") as generic', () => {
+    const c = [...filler(), { name: 'notes', description: 'See, know and keep what you take down.' }];
+    expect(selectSkills('I want to see what it does and keep it', c, { max: 3 }).selected).toEqual([]);
+    expect(names('take notes', c)).toEqual(['notes']);
+  });
 });
 
 describe('generic words in a name', () => {
