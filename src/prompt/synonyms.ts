@@ -111,7 +111,8 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['admin', 'privileged', 'owner', 'role'],
   ['misuse', 'footgun', 'dangerous'],
   ['maturity', 'scorecard', 'rating'],
-  ['debug', 'dwarf', 'symbols'],
+  // DWARF is debug information, not debugging: a debugging request is not about it.
+  ['dwarf', 'symbols'],
   ['binary', 'elf', 'executable'],
   ['protocol', 'handshake', 'exchange'],
   ['diff', 'change', 'commit', 'delta'],

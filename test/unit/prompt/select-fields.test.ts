@@ -94,6 +94,39 @@ describe('words', () => {
     ];
     expect(names('which colours go together', c)).toEqual(['palette']);
   });
+
+  it('counts function words the stop words leave out ("whether", "without", "across") as generic', () => {
+    const c = [...filler(), { name: 'gate', description: 'Decide whether a release ships without a review.' }];
+    // Alone they select nothing, as "check" or "work" do not: what the request asks is in no skill.
+    expect(selectSkills('check whether it works without errors across browsers', c, { max: 3 }).selected).toEqual([]);
+    expect(names('decide whether the release ships', c)).toEqual(['gate']);
+  });
+
+  it('counts verbs of any request ("see", "know", "keep", "take") as generic', () => {
+    const c = [...filler(), { name: 'notes', description: 'See, know and keep what you take down.' }];
+    expect(selectSkills('I want to see what it does and keep it', c, { max: 3 }).selected).toEqual([]);
+    expect(names('take notes', c)).toEqual(['notes']);
+  });
+});
+
+describe('generic words in a name', () => {
+  it("ranks by a generic word the name holds at its whole IDF: the name's verb tells siblings apart", () => {
+    const c = [
+      ...filler(),
+      { name: 'writing-plans', description: 'Plans, step by step, for a spec.' },
+      { name: 'executing-plans', description: 'Carry out an implementation plan: each step, then review the plan.' },
+    ];
+    // "write" is generic (it counts a third): "implementation" put executing-plans first on it.
+    expect(selectSkills('write an implementation plan', c, { max: 3 }).ranked.map((s) => s.name)).toEqual([
+      'writing-plans',
+      'executing-plans',
+    ]);
+    // Still too generic to select a skill alone.
+    expect(
+      selectSkills('write the code', [...filler(), { name: 'writing-poems', description: 'Verse.' }], { max: 3 })
+        .ranked,
+    ).toEqual([]);
+  });
 });
 
 describe('mentions of names', () => {
@@ -226,6 +259,19 @@ describe('none fits', () => {
     expect(names('will it rain in Lisbon or Oslo tomorrow', c)).toEqual(['forecast']);
     expect(names('will it rain in lisbon or oslo tomorrow', c)).toEqual([]);
     expect(names('will it rain, as "the almanac predicted" tomorrow', c)).toEqual(['forecast']);
+  });
+
+  it('counts a name that some skill holds on both sides: it is what the request is about, not its material', () => {
+    const hosting = { name: 'hosting', description: 'Deploy static sites to a CDN.', body: '# Deploy\n\nRun it.' };
+    // No skill holds "Django": the request's material, on neither side; "deploy" is all the request asks.
+    expect(names('deploy my Django app', [...filler(), hosting])).toEqual(['hosting']);
+    // A skill holds it: the request is about Django, which hosting lacks, and one rare word is not enough for half.
+    const orm = { name: 'orm', description: 'Models and migrations for Django.' };
+    const r = selectSkills('deploy my Django app', [...filler(), hosting, orm], { max: 3 });
+    expect(r.selected).toEqual([]);
+    expect(r.ranked.find((s) => s.name === 'hosting')!.below).toMatch(
+      /holds 50% of what the request says, not: django\)$/,
+    );
   });
 
   it("takes the words of the body's headings as evidence, and the body's text as none", () => {

@@ -52,6 +52,12 @@ describe('the synonym table (data)', () => {
       expect(related(a, b) && related(b, a), `${a} ~ ${b}`).toBe(true);
   });
 
+  it('does not relate a task to a tool or format used in it', () => {
+    // DWARF is the debug information of a binary, not debugging: "debugging" ranked dwarf-expert first by its name.
+    expect(relatedStems(stem('debugging'))).not.toContain(stem('dwarf'));
+    expect(relatedStems(stem('dwarf'))).toContain(stem('symbols'));
+  });
+
   it('builds a symmetric table from groups, by stem, without chaining groups', () => {
     const t = buildTable([
       ['Slides', 'deck'],
