@@ -19,19 +19,30 @@
 // A third set, bench/selection/real-queries-3.json, written after the second was opened (how a manager asks, how a
 // newcomer asks without jargon, the output named instead of the tool, requests padded with context that does not
 // matter; no-fit requests that share a common word with some skill, or sit next to the collections' domains), is
-// now the blind one: the bench prints only its aggregate figures, never its misses.
+// was the blind one until its misses were read while tuning (November 2026, the session that wrote the fifth).
 //
 // A fourth set, bench/selection/real-queries-4.json, written by another method: 157 skills drawn at random (seed 4:
 // mulberry32, a shuffle of the 117 selectable skills, then the first 40 of a second shuffle, so 40 skills have two
 // requests), and for each, a request of a user who has the problem the skill's BODY solves, read from the body and
 // not from the description, in words the description does not use (then checked word by word against it); and 36
 // requests no skill fits, next to the collections' domains (infrastructure, databases, other security work, everyday
-// tasks). It was measured once before any change to the ranking it was written against, and it is blind as the third.
+// tasks). It was measured once before any change to the ranking it was written against, and was blind as the third
+// until its misses too were read while tuning.
+//
+// A fifth set, bench/selection/real-queries-5.json, is the blind one now: 195 requests written by a helper that read
+// neither the selection code nor the other sets nor how selection is described, and ran no query until the set was
+// committed. 164 skills drawn at random (seed 27: mulberry32, two shuffles of the 121 listed skills, the first 164 of
+// both, so 43 skills have two requests), each request from the skill's instructions (headings and opening) in a third
+// terse, a third long with context that does not matter, a third naming the output or the symptom, checked against
+// the description for its distinctive words; 36 that no skill fits, some sharing a common word with a skill ("write a
+// poem about test flakiness"). Of the 200 written, the 5 that expected a skill selection never picks
+// (`disable-model-invocation: true`: used only when named) were left out, and one no-fit request that an earlier set
+// held word for word was reworded. Only its aggregate figures are printed.
 //
 // The collections are not in this repository: SKILLS_REAL_CORPORA names them (see bench/false-positives.mjs).
 // Usage: SKILLS_REAL_CORPORA=<dir> node bench/selection-real.mjs [--verbose] [--held-out] [--json]
 //   --verbose lists the tuning part's misses; add --held-out to list the held-out part's too, --second the second
-//   set's. The third and fourth sets' misses are never listed.
+//   set's. The fifth set's misses are never listed (nor the third's and fourth's, which were read elsewhere).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -45,6 +56,7 @@ export const REAL_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries.json'
 export const SECOND_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-2.json');
 export const THIRD_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-3.json');
 export const FOURTH_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-4.json');
+export const FIFTH_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-5.json');
 const MAX = 3;
 
 /** True for the quarter of the requests kept out of tuning: FNV-1a of the text, mod 4. */
@@ -87,7 +99,8 @@ export async function realSelection(env = process.env) {
   const second = readRealQueries(SECOND_QUERIES);
   const third = readRealQueries(THIRD_QUERIES);
   const fourth = readRealQueries(FOURTH_QUERIES);
-  const set = [...first, ...second, ...third, ...fourth];
+  const fifth = readRealQueries(FIFTH_QUERIES);
+  const set = [...first, ...second, ...third, ...fourth, ...fifth];
   const home = mkdtempSync(join(tmpdir(), 'skills-bench-real-'));
   const childEnv = { ...env, HOME: home, NO_COLOR: '1' };
   delete childEnv.SKILLS_MAX_ACTIVE;
@@ -136,7 +149,8 @@ export async function realSelection(env = process.env) {
       heldOut: measure(ones.filter((r) => r.heldOut)),
       second: measure(rows.slice(first.length, first.length + second.length)),
       third: measure(rows.slice(first.length + second.length, first.length + second.length + third.length)),
-      fourth: measure(rows.slice(first.length + second.length + third.length)),
+      fourth: measure(rows.slice(first.length + second.length + third.length, set.length - fifth.length)),
+      fifth: measure(rows.slice(set.length - fifth.length)),
       rows: ones,
       secondRows: rows.slice(first.length, first.length + second.length),
     };
@@ -205,15 +219,22 @@ export function formatRealSelection(result) {
     ...(result.third
       ? [
           `selection on real skills, third set (${result.third.fit + result.third.none} requests, ` +
-            `${result.third.none} that no skill fits; blind: figures only):`,
+            `${result.third.none} that no skill fits; figures only):`,
           line('third', result.third),
         ]
       : []),
     ...(result.fourth
       ? [
           `selection on real skills, fourth set (${result.fourth.fit + result.fourth.none} requests, ` +
-            `${result.fourth.none} that no skill fits; written from the skills' bodies; blind: figures only):`,
+            `${result.fourth.none} that no skill fits; written from the skills' bodies; figures only):`,
           line('fourth', result.fourth),
+        ]
+      : []),
+    ...(result.fifth
+      ? [
+          `selection on real skills, fifth set (${result.fifth.fit + result.fifth.none} requests, ` +
+            `${result.fifth.none} that no skill fits; written blind to the selection code; blind: figures only):`,
+          line('fifth', result.fifth),
         ]
       : []),
   ].join('\n');

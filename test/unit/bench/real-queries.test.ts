@@ -5,7 +5,15 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a bench script in plain JavaScript, without types
 import * as bench from '../../../bench/selection-real.mjs';
 
-const { SECOND_QUERIES, THIRD_QUERIES, FOURTH_QUERIES, formatRealSelection, isHeldOut, readRealQueries } = bench;
+const {
+  SECOND_QUERIES,
+  THIRD_QUERIES,
+  FOURTH_QUERIES,
+  FIFTH_QUERIES,
+  formatRealSelection,
+  isHeldOut,
+  readRealQueries,
+} = bench;
 
 interface RealQuery {
   query: string;
@@ -96,19 +104,47 @@ describe('the real selection set (bench/selection/real-queries.json)', () => {
     for (const q of fourth) for (const e of q.expected) expect(collections).toContain(e.split('/')[0]);
   });
 
-  it('prints the fourth set as figures only, marked blind', () => {
+  it('has a fifth set of 195 requests over at least 100 skills and 36 no skill fits, none from the first four', () => {
+    const fifth = readRealQueries(FIFTH_QUERIES) as RealQuery[];
+    const fit = fifth.filter((q) => q.expected.length > 0);
+    expect([fifth.length, fit.length]).toEqual([195, 159]);
+    expect(new Set(fit.flatMap((q) => q.expected)).size).toBeGreaterThanOrEqual(100);
+    const earlier = new Set(
+      [SECOND_QUERIES, THIRD_QUERIES, FOURTH_QUERIES]
+        .flatMap((f) => readRealQueries(f) as RealQuery[])
+        .concat(set)
+        .map((q) => q.query.toLowerCase()),
+    );
+    expect(fifth.filter((q) => earlier.has(q.query.toLowerCase())).length).toBe(0);
+    expect(new Set(fifth.map((q) => q.query.toLowerCase())).size).toBe(fifth.length);
+    for (const q of fifth) for (const e of q.expected) expect(collections).toContain(e.split('/')[0]);
+  });
+
+  it('prints the fifth set as figures only, marked blind, and the third and fourth no longer so', () => {
+    const m = { fit: 4, top1: 2, top3: 4, mrr: 0.75, fitEmpty: 0, wrong: 0.5, holdsAll: 3, none: 2, noneEmpty: 2 };
+    const sets = { second: m, third: m, fourth: m, fifth: m };
+    const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, ...sets });
+    expect(out).toContain('fifth set (6 requests, 2 that no skill fits; written blind to the selection code; blind');
+    expect(out).toMatch(/fifth +top-1 50\.0% \(2\/4\)/);
+    expect(out).toContain('third set (6 requests, 2 that no skill fits; figures only)');
+    expect(out).not.toMatch(/(third|fourth) set .*blind/);
+  });
+
+  it('prints the fourth set as figures only', () => {
     const m = { fit: 4, top1: 2, top3: 4, mrr: 0.75, fitEmpty: 0, wrong: 0.5, holdsAll: 3, none: 2, noneEmpty: 2 };
     const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, second: m, third: m, fourth: m });
-    expect(out).toContain("fourth set (6 requests, 2 that no skill fits; written from the skills' bodies; blind");
+    expect(out).toContain(
+      "fourth set (6 requests, 2 that no skill fits; written from the skills' bodies; figures only",
+    );
     expect(out).toMatch(/fourth +top-1 50\.0% \(2\/4\)/);
     // What the agent is given that it does not need, and the requests that get every skill they expect.
     expect(out).toMatch(/fourth .* selected not expected 0\.500\/request {2}holds every expected 75\.0% \(3\/4\)/);
   });
 
-  it('prints the third set as figures only, marked blind', () => {
+  it('prints the third set as figures only', () => {
     const m = { fit: 4, top1: 3, top3: 4, mrr: 0.875, fitEmpty: 0, wrong: 1, holdsAll: 4, none: 2, noneEmpty: 1 };
     const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, second: m, third: m, rows: [] });
-    expect(out).toContain('third set (6 requests, 2 that no skill fits; blind: figures only)');
+    expect(out).toContain('third set (6 requests, 2 that no skill fits; figures only)');
     expect(out).toMatch(/third +top-1 75\.0% \(3\/4\)/);
   });
 
