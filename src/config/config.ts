@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, parse, resolve } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { CONFIG_FILE, parseConfig, type Config } from '../formats/config.js';
@@ -39,7 +39,7 @@ export function loadConfig(cwd: string, file?: string, home?: string): Config {
     if (read.text === undefined) throw new Error(`it is ${read.tooLarge} bytes; a configuration file is at most 1 MiB`);
     text = read.text;
   } catch (err) {
-    const hint = file ? readHint(file, path) : undefined;
+    const hint = file ? readHint(cwd, file, path) : undefined;
     throw new SkillsError('E_CONFIG', `cannot read ${path}: ${(err as Error).message}`, {
       cause: err,
       ...(hint ? { hint } : {}),
@@ -54,11 +54,16 @@ export function loadConfig(cwd: string, file?: string, home?: string): Config {
 }
 
 /**
- * What to do when the file --config names cannot be read, where the cause alone would mislead: a folder given
- * for the file.
+ * What to do when the file --config names cannot be read, where the cause alone would mislead: a `~` taken
+ * literally (`-c '~/x.json'`, quoted, so the shell did not expand it), or a folder given for the file.
  */
-function readHint(file: string, path: string): string | undefined {
+function readHint(cwd: string, file: string, path: string): string | undefined {
   const st = statSync(path, { throwIfNoEntry: false });
   if (st?.isDirectory()) return `--config names a file, and ${path} is a folder: give the configuration file itself`;
+  if ((file === '~' || file.startsWith('~/') || file.startsWith('~\\')) && !existsSync(join(cwd, '~')))
+    return (
+      `"${file}" was taken literally, relative to the current folder: the shell expands ~ to your home only when ` +
+      'it is not quoted; leave the quotes off, or write "$HOME" for the ~'
+    );
   return undefined;
 }

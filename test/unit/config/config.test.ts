@@ -107,6 +107,26 @@ describe('loadConfig', () => {
     }
   });
 
+  it("says that a quoted ~ was taken literally (-c '~/x.json'), where the shell did not expand it", () => {
+    const t = tempDir();
+    try {
+      for (const name of ['~/x.json', '~'])
+        expect(() => loadConfig(t.dir, name)).toThrow(
+          expect.objectContaining({
+            code: 'E_CONFIG',
+            hint: expect.stringMatching(
+              /^".*" was taken literally, .*expands ~ to your home only when it is not quoted/,
+            ),
+          }),
+        );
+      // A folder really named ~ is read as any other folder: the file missing in it gets no such hint.
+      mkdirSync(join(t.dir, '~'));
+      expect(() => loadConfig(t.dir, '~/x.json')).toThrow(expect.objectContaining({ hint: undefined }));
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('reports unknown keys and bad types with file:line:column', () => {
     const t = tempDir();
     try {
