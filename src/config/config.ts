@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, parse, resolve } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { CONFIG_FILE, parseConfig, type Config } from '../formats/config.js';
@@ -6,12 +6,15 @@ import { readBounded } from '../fs/read.js';
 
 export { CONFIG_FILE, type Config, type RuleSetting } from '../formats/config.js';
 
-/** The nearest skills.config.json from `cwd` upward, or undefined. */
+/**
+ * The nearest skills.config.json from `cwd` upward that is a file (or a link to one), or undefined: a folder of that
+ * name is no configuration, and the search goes on past it.
+ */
 export function findConfigFile(cwd: string): string | undefined {
   const top = parse(cwd).root;
   for (let d = cwd; ; d = dirname(d)) {
     const f = join(d, CONFIG_FILE);
-    if (existsSync(f)) return f;
+    if (statSync(f, { throwIfNoEntry: false })?.isFile()) return f;
     if (d === top) return undefined;
   }
 }
@@ -36,7 +39,11 @@ export function loadConfig(cwd: string, file?: string, home?: string): Config {
     if (read.text === undefined) throw new Error(`it is ${read.tooLarge} bytes; a configuration file is at most 1 MiB`);
     text = read.text;
   } catch (err) {
-    throw new SkillsError('E_CONFIG', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
+    const hint = file ? readHint(cwd, file, path) : undefined;
+    throw new SkillsError('E_CONFIG', `cannot read ${path}: ${(err as Error).message}`, {
+      cause: err,
+      ...(hint ? { hint } : {}),
+    });
   }
   const { config, problem } = parseConfig(text, path, dirname(path), home);
   if (problem)
@@ -44,4 +51,19 @@ export function loadConfig(cwd: string, file?: string, home?: string): Config {
       hint: problem.hint,
     });
   return config!;
+}
+
+/**
+ * What to do when the file --config names cannot be read, where the cause alone would mislead: a `~` taken
+ * literally (`-c '~/x.json'`, quoted, so the shell did not expand it), or a folder given for the file.
+ */
+function readHint(cwd: string, file: string, path: string): string | undefined {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (st?.isDirectory()) return `--config names a file, and ${path} is a folder: give the configuration file itself`;
+  if ((file === '~' || file.startsWith('~/') || file.startsWith('~\\')) && !existsSync(join(cwd, '~')))
+    return (
+      `"${file}" was taken literally, relative to the current folder: the shell expands ~ to your home only when ` +
+      'it is not quoted; leave the quotes off, or write "$HOME" for the ~'
+    );
+  return undefined;
 }

@@ -209,11 +209,7 @@ export function writeEdits(edits: FileEdit[]): UnwrittenEdit[] {
       if (e.before === undefined || e.after !== e.before) {
         // A file nobody may write is one its owner keeps as it is; the rename would replace it all the same.
         const readOnly = readOnlyMode(target);
-        if (readOnly !== undefined)
-          return unwritten.push({
-            edit: e,
-            reason: `the file is read-only (mode ${readOnly}); it was left as it was (chmod u+w lets --fix change it)`,
-          });
+        if (readOnly !== undefined) return unwritten.push({ edit: e, reason: readOnlyReason(readOnly, true) });
         writeAtomic(target, e.after, {
           mode: e.modeBefore,
           ...(e.read === undefined ? {} : { unlessChanged: e.read }),
@@ -235,6 +231,26 @@ export function writeEdits(edits: FileEdit[]): UnwrittenEdit[] {
     }
   });
   return unwritten;
+}
+
+/** Why a fix of a read-only file is not written: by --fix (`written`), or by a --fix to come. */
+function readOnlyReason(mode: string, written: boolean): string {
+  const left = written ? 'it was left as it was' : '--fix leaves it as it is';
+  return `the file is read-only (mode ${mode}); ${left} (chmod u+w lets --fix change it)`;
+}
+
+/**
+ * Why --fix would not write `file` of the skill at `root` (writeEdits's test, before any fix is tried), or
+ * undefined: a lint without --fix does not offer such a fix as fixable.
+ */
+export function wontWrite(file: string, root: string): string | undefined {
+  let mode: string | undefined;
+  try {
+    mode = readOnlyMode(writeTarget(file, root));
+  } catch {
+    return undefined;
+  }
+  return mode === undefined ? undefined : readOnlyReason(mode, false);
 }
 
 /** The mode of `file` in octal when no one may write it (no w bit at all), else undefined (or missing). */

@@ -14,25 +14,50 @@ export interface FileDisables {
 
 const NONE: FileDisables = { all: undefined, lines: new Map() };
 
+/** A disable comment of a text: where it starts, whether it is the -next-line form, and each name it gives. */
+export interface DisableComment {
+  index: number;
+  nextLine: boolean;
+  /** The names as written, each with its offset in the text. */
+  names: { name: string; index: number }[];
+}
+
+/** The disable comments of a text, in order. */
+export function disableComments(text: string): DisableComment[] {
+  const out: DisableComment[] = [];
+  for (const m of text.matchAll(DISABLE)) {
+    // The names' part ends where the comment's closing `-->` and the spaces before it begin.
+    const start = m.index! + m[0].length - /\s*-->$/.exec(m[0])![0].length - m[2]!.length;
+    const names = [...m[2]!.matchAll(/[\w-]+/g)].map((n) => ({ name: n[0], index: start + n.index! }));
+    out.push({ index: m.index!, nextLine: !!m[1], names });
+  }
+  return out;
+}
+
+/** The 1-based line of each offset in `text`, for offsets given in increasing order. */
+export function lineOf(text: string): (index: number) => number {
+  const lineStarts: number[] = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  let line = 0;
+  return (index) => {
+    while (line + 1 < lineStarts.length && lineStarts[line + 1]! <= index) line++;
+    while (line > 0 && lineStarts[line]! > index) line--;
+    return line + 1;
+  };
+}
+
 /** The comments of one Markdown text; `names` maps every rule id and alias to its id (knownNames). */
 export function parseDisables(text: string | undefined, names: Map<string, string>): FileDisables {
   // Every comment starts with <, rare in prose: found alone (indexOf) it rules out most texts far sooner than the
   // comment's long name, whose common letters let a search skip little.
   if (!text || !text.includes('<!--') || !text.includes('skills-lint-disable')) return NONE;
   const d: FileDisables = { all: undefined, lines: new Map() };
-  const lineStarts: number[] = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  for (const m of text.matchAll(DISABLE)) {
-    const ids = m[2]!
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map((n) => names.get(n) ?? n);
+  const line = lineOf(text);
+  for (const c of disableComments(text)) {
+    const ids = c.names.map((n) => names.get(n.name) ?? n.name);
     const set: Set<string> | 'all' = ids.length === 0 ? 'all' : new Set(ids);
-    if (m[1]) {
-      let line = 0;
-      while (line + 1 < lineStarts.length && lineStarts[line + 1]! <= m.index!) line++;
-      d.lines.set(line + 2, set);
-    } else if (set === 'all' || d.all === 'all') d.all = 'all';
+    if (c.nextLine) d.lines.set(line(c.index) + 1, set);
+    else if (set === 'all' || d.all === 'all') d.all = 'all';
     else d.all = new Set([...(d.all ?? []), ...set]);
   }
   return d;

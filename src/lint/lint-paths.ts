@@ -3,7 +3,7 @@
 import { loadConfig } from '../config/config.js';
 import { discoverSkills } from '../skill/discover.js';
 import { cleanLeftoversBelow } from '../fs/atomic.js';
-import { planFixes, writeEdits, type FileEdit } from './fix.js';
+import { planFixes, wontWrite, writeEdits, type FileEdit } from './fix.js';
 import { userTokenCache } from '../tokens/token-cache.js';
 import { cachedWholeCounter, COUNTER_ID } from '../tokens/tokens.js';
 import type { Dirent } from 'node:fs';
@@ -184,7 +184,14 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
       plan = undefined;
     }
   }
-  plan ??= planFixes(...fixesOf(reports, unwritable));
+  // Without --fix, a fix of a file --fix would not write (read-only) is said with why, not offered as fixable.
+  const wont = new Map<string, string | undefined>();
+  if (!options.fix)
+    for (const r of reports)
+      for (const d of r.diagnostics)
+        for (const c of d.fix?.changes ?? []) if (!wont.has(c.file)) wont.set(c.file, wontWrite(c.file, r.skill.root));
+  for (const [file, reason] of wont) if (reason === undefined) wont.delete(file);
+  plan ??= planFixes(...fixesOf(reports, wont.size > 0 ? new Set(wont.keys()) : unwritable));
   if (options.fixDryRun) preview = plan.edits;
   cache?.save();
   results?.save();
@@ -192,15 +199,18 @@ export async function lintPaths(options: LintPathsOptions): Promise<LintRun> {
   // So is one whose file --fix could not write: the summary counts it as left, not as fixable.
   const refused = new Set(plan.refused.map((r) => r.fix));
   const notWrittenFix = (fix: Fix) => fix.changes.some((c) => unwritable.has(c.file));
+  const notFixed = plan.refused.map((r) => ({ file: r.file, description: r.fix.description, reason: r.reason }));
   let leftUnwritten = 0;
-  if (refused.size > 0 || unwritable.size > 0)
+  if (refused.size > 0 || unwritable.size > 0 || wont.size > 0)
     for (const r of reports)
       r.diagnostics = r.diagnostics.map((d) => {
         if (!d.fix) return d;
         if (notWrittenFix(d.fix)) leftUnwritten++;
-        return refused.has(d.fix) || notWrittenFix(d.fix) ? withoutFix(d) : d;
+        const wontAt = d.fix.changes.find((c) => wont.has(c.file))?.file;
+        if (wontAt !== undefined)
+          notFixed.push({ file: wontAt, description: d.fix.description, reason: wont.get(wontAt)! });
+        return refused.has(d.fix) || notWrittenFix(d.fix) || wontAt !== undefined ? withoutFix(d) : d;
       });
-  const notFixed = plan.refused.map((r) => ({ file: r.file, description: r.fix.description, reason: r.reason }));
   const explicit = new Set<string>();
   for (const [id, setting] of resolveSettings(config)) if (setting.severity !== undefined) explicit.add(id);
   return {

@@ -138,6 +138,8 @@ export function createLinter(options: LintOptions): Linter {
   const rules = options.rules ?? allRules;
   const settings = resolveSettings(options.config, rules);
   const names = knownNames(rules);
+  // Every id there is, for SK134: a rule this linter does not run (a test's one rule) is still no unknown name.
+  const ruleNames = rules === allRules ? names : knownNames([...new Set([...allRules, ...rules])]);
   const active: Active[] = [];
   for (const rule of rules) {
     const s = settingFor(rule, settings);
@@ -189,6 +191,7 @@ export function createLinter(options: LintOptions): Linter {
         },
         readText: files.readText,
         stat: files.stat,
+        ruleNames,
       };
       for (const a of checksFor(skill.layout)) {
         const prepared = a.rule.prepare?.([skill], a.options, tools);

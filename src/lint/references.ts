@@ -207,17 +207,38 @@ export function foundPath(t: Resolution): string | undefined {
   return undefined;
 }
 
+// Files named in capitals without an extension by custom: a link to a missing one is a missing file.
+const CAPITAL_FILES = new Set([
+  'LICENSE',
+  'LICENCE',
+  'COPYING',
+  'NOTICE',
+  'README',
+  'CHANGELOG',
+  'AUTHORS',
+  'CONTRIBUTING',
+]);
+
 /**
- * Whether a reference is worth a finding: links always are; a bare path only when it resolves or when it
- * points into a folder of the skill (`output/report.md` in prose is the user's file, not the skill's), and not
- * when it is missing from an illustration (`e.g. references/finance.md` describes some other skill). Into a
- * standard folder the skill lacks, only from the instructions themselves: a reference file that quotes
- * `python scripts/fill_form.py` without a scripts/ folder is describing some other skill. A bare name always is:
- * it counts only when the skill has the file, in some case.
+ * A link target in capitals with no dot or slash (`[Open ↗](LINK)`, `(URL)`, `(PATH)`): a template's stand-in for
+ * a link, not a file, when the skill lacks it (LICENSE, README and the like excepted).
+ */
+function isPlaceholderTarget(path: string): boolean {
+  return /^[A-Z][A-Z0-9_]*$/.test(path) && !CAPITAL_FILES.has(path);
+}
+
+/**
+ * Whether a reference is worth a finding: links always are, but for a missing stand-in (isPlaceholderTarget); a
+ * bare path only when it resolves or when it points into a folder of the skill (`output/report.md` in prose is
+ * the user's file, not the skill's), and not when it is missing from an illustration (`e.g.
+ * references/finance.md` describes some other skill). Into a standard folder the skill lacks, only from the
+ * instructions themselves: a reference file that quotes `python scripts/fill_form.py` without a scripts/ folder
+ * is describing some other skill. A bare name always is: it counts only when the skill has the file, in some case.
  */
 export function isRelevant(r: LocatedRef): boolean {
   const t = r.target;
-  if (r.kind !== 'bare' || t.status !== 'missing') return true;
+  if (t.status !== 'missing') return true;
+  if (r.kind !== 'bare') return !isPlaceholderTarget(r.path);
   return t.plausible && (!r.example || !!r.name) && !(t.standardOnly && r.doc.level > 0);
 }
 

@@ -36,6 +36,8 @@ export interface RuleContext {
   readText(rel: string): string | undefined;
   /** Size in bytes and mode bits of a file of the skill (not following a symlink out), or undefined. */
   stat(rel: string): { size: number; mode: number } | undefined;
+  /** Every rule and check id and alias there is (knownNames), mapped to its id. */
+  ruleNames: ReadonlyMap<string, string>;
 }
 
 /** What a tree rule sees of each skill: the linter keeps no more of a skill once its own checks have run. */

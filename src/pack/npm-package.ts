@@ -7,7 +7,7 @@ import semver from 'semver';
 import { SkillsError } from '../errors.js';
 import type { Skill } from '../model/skill.js';
 import { gzipTar, planPack, tarEntries } from './pack.js';
-import { requiredFiles } from './ignore-rules.js';
+import { requiredFiles } from '../skill/ignore-rules.js';
 
 /** npm's rule for a scope: what follows the @ in `@scope/name`. */
 const SCOPE = /^[a-z0-9][a-z0-9._~-]*$/;

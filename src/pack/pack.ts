@@ -34,12 +34,12 @@ import {
   readLinkText,
   realPlaceJudge,
   type LeftOut,
-} from './left-out.js';
+} from '../skill/left-out.js';
 import { syncDir, syncFile, tempName } from '../fs/atomic.js';
 import { afterCleanup, errnoIn, explainErrno } from '../fs/errno.js';
-import { IGNORE_FILE, ignoreLevel, requiredFiles, type IgnoreLevel, type IgnoreRuleAt } from './ignore-rules.js';
+import { IGNORE_FILE, ignoreLevel, requiredFiles, type IgnoreLevel, type IgnoreRuleAt } from '../skill/ignore-rules.js';
 
-export { IGNORE_FILE } from './ignore-rules.js';
+export { IGNORE_FILE } from '../skill/ignore-rules.js';
 
 /** npm's fixed date for packed files (1985-10-26 08:15 UTC): after zip's 1980 epoch, and the same everywhere. */
 export const PACK_MTIME = new Date('1985-10-26T08:15:00.000Z');

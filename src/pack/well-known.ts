@@ -11,7 +11,7 @@ import { writeAtomic } from '../fs/atomic.js';
 import { readBounded } from '../fs/read.js';
 import type { Skill } from '../model/skill.js';
 import { gzipTar, planPack, tarEntries } from './pack.js';
-import { requiredFiles } from './ignore-rules.js';
+import { requiredFiles } from '../skill/ignore-rules.js';
 
 export const WELL_KNOWN_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 export const WELL_KNOWN_PATH = '.well-known/agent-skills';

@@ -117,6 +117,23 @@ describe('CLAUDE_CONFIG_DIR moves ~/.claude for every command (built CLI)', () =
     expect(again.stdout).toContain('moved');
     expect(again.stdout).not.toContain('stale');
   });
+
+  it('list warns of a relative CLAUDE_CONFIG_DIR as agents does, and reads ~/.claude/skills in its place', async () => {
+    const { project, home } = setup();
+    writeTree(home, {
+      '.claude/skills/kept/SKILL.md': skillMd('name: kept\ndescription: Kept. Use when kept.\n', '# K\n'),
+    });
+    const env = { HOME: home, CLAUDE_CONFIG_DIR: '~/.claude-work', SKILLS_REGISTRY: join(home, 'no-registry') };
+    const list = await runCli(['list'], { cwd: project, env });
+    expect(list.exitCode).toBe(0);
+    expect(list.stdout).toContain('kept');
+    expect(list.stderr).toContain(
+      'warning: CLAUDE_CONFIG_DIR is "~/.claude-work", which is not an absolute path, so it is not used: ~/.claude is read in its place.',
+    );
+    // Only the folders given: no user folder is read, and nothing is said of the variable.
+    const given = await runCli(['list', '--no-registry', '.claude/skills'], { cwd: project, env });
+    expect(given.stderr).toBe('');
+  });
 });
 
 describe('--agent codex after --agent claude-code (built CLI)', () => {

@@ -6,6 +6,15 @@ import { execa } from 'execa';
 import { ROOT, runCli, tempDir, withSmallFileLimit } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
+/** ro/a1 and ro/b2, each with a description lint --fix quotes; ro/b2/SKILL.md read-only (mode 444). */
+function readOnlyTree(dir: string): { colon: (name: string) => string; locked: string } {
+  const colon = (name: string) => `---\nname: ${name}\ndescription: Use when: you need ${name} done well\n---\nbody\n`;
+  writeTree(dir, { 'ro/a1/SKILL.md': colon('a1'), 'ro/b2/SKILL.md': colon('b2') });
+  const locked = join(dir, 'ro/b2/SKILL.md');
+  chmodSync(locked, 0o444);
+  return { colon, locked };
+}
+
 const good = (name: string, extra = '') =>
   skillMd(
     `name: ${name}\ndescription: Does ${name} things for the user. Use when the user asks about ${name}.\n${extra}`,
@@ -257,11 +266,7 @@ describe('skills lint (built CLI)', () => {
 
   it('leaves a read-only file as it is, says so, and counts its finding as left, not as fixable', () =>
     inTemp(async (dir) => {
-      const colon = (name: string) =>
-        `---\nname: ${name}\ndescription: Use when: you need ${name} done well\n---\nbody\n`;
-      writeTree(dir, { 'ro/a1/SKILL.md': colon('a1'), 'ro/b2/SKILL.md': colon('b2') });
-      const locked = join(dir, 'ro/b2/SKILL.md');
-      chmodSync(locked, 0o444);
+      const { colon, locked } = readOnlyTree(dir);
       const r = await runCli(['lint', '--fix', '--no-cache', 'ro'], { cwd: dir });
       expect(r.stdout).toMatch(/^fixed {2}ro\/a1\/SKILL\.md: quote the value of description/m);
       expect(r.stdout).toMatch(
@@ -280,6 +285,27 @@ describe('skills lint (built CLI)', () => {
       expect(doc.notWritten).toEqual([
         { file: locked, description: expect.stringContaining('quote'), reason: expect.stringContaining('read-only') },
       ]);
+    }));
+
+  it('without --fix, does not count a fix of a read-only file as fixable, and says why (--fix would not write it)', () =>
+    inTemp(async (dir) => {
+      const { colon, locked } = readOnlyTree(dir);
+      const r = await runCli(['lint', '--no-cache', 'ro'], { cwd: dir });
+      expect(r.stdout).toMatch(
+        /^cannot fix {2}ro\/b2\/SKILL\.md: quote the value of description.*: the file is read-only \(mode 444\); --fix leaves it as it is \(chmod u\+w lets --fix change it\)$/m,
+      );
+      expect(r.stdout).toContain('2 problems (2 errors, 0 warnings) in 2 skills; 2 invalid\n');
+      expect(r.stdout).toContain('1 problem fixable with --fix');
+      expect(r.exitCode).toBe(1);
+      const j = await runCli(['lint', '--no-cache', '--json', 'ro'], { cwd: dir });
+      const doc = JSON.parse(j.stdout);
+      expect(doc.notFixed).toEqual([
+        { file: locked, description: expect.stringContaining('quote'), reason: expect.stringContaining('read-only') },
+      ]);
+      const dry = await runCli(['lint', '--no-cache', '--fix-dry-run', 'ro'], { cwd: dir });
+      expect(dry.stdout).toContain('ro/a1/SKILL.md');
+      expect(dry.stdout).not.toMatch(/^\+\+\+ .*ro\/b2/m);
+      expect(readFileSync(locked, 'utf8')).toBe(colon('b2'));
     }));
 
   it(

@@ -33,6 +33,7 @@ import templateLeft from './template-left.js';
 import linkOutside from './link-outside.js';
 import lfsPointer from './lfs-pointer.js';
 import nestedSkill from './nested-skill.js';
+import disableUnknownRule from './disable-unknown-rule.js';
 
 /** Every lint rule, in id order; docs/rules.md is generated from this list. */
 export const rules: Rule[] = [
@@ -70,4 +71,5 @@ export const rules: Rule[] = [
   linkOutside,
   lfsPointer,
   nestedSkill,
+  disableUnknownRule,
 ];

@@ -87,6 +87,46 @@ describe('loadConfig', () => {
     }
   });
 
+  it('passes over a folder named skills.config.json in the search; named by --config, it is refused with a hint', () => {
+    const t = tempDir();
+    try {
+      mkdirSync(join(t.dir, 'a/skills.config.json/x'), { recursive: true });
+      mkdirSync(join(t.dir, 'a/b'), { recursive: true });
+      expect(loadConfig(join(t.dir, 'a/b'))).toEqual({ dir: join(t.dir, 'a/b'), rules: {}, ignores: [] });
+      writeFileSync(join(t.dir, 'skills.config.json'), '{"ignores": ["top/**"]}');
+      expect(loadConfig(join(t.dir, 'a/b'))).toMatchObject({ file: join(t.dir, 'skills.config.json') });
+      const folder = join(t.dir, 'a/skills.config.json');
+      expect(() => loadConfig(join(t.dir, 'a/b'), '../skills.config.json')).toThrow(
+        expect.objectContaining({
+          code: 'E_CONFIG',
+          hint: `--config names a file, and ${folder} is a folder: give the configuration file itself`,
+        }),
+      );
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("says that a quoted ~ was taken literally (-c '~/x.json'), where the shell did not expand it", () => {
+    const t = tempDir();
+    try {
+      for (const name of ['~/x.json', '~'])
+        expect(() => loadConfig(t.dir, name)).toThrow(
+          expect.objectContaining({
+            code: 'E_CONFIG',
+            hint: expect.stringMatching(
+              /^".*" was taken literally, .*expands ~ to your home only when it is not quoted/,
+            ),
+          }),
+        );
+      // A folder really named ~ is read as any other folder: the file missing in it gets no such hint.
+      mkdirSync(join(t.dir, '~'));
+      expect(() => loadConfig(t.dir, '~/x.json')).toThrow(expect.objectContaining({ hint: undefined }));
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('reports unknown keys and bad types with file:line:column', () => {
     const t = tempDir();
     try {

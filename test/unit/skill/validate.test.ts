@@ -404,6 +404,29 @@ describe('validate checks', () => {
     },
   );
 
+  it.skipIf(process.platform === 'darwin' || process.platform === 'win32')(
+    'SK039: not of a name that pack leaves out (.skillignore, a folder .gitignore, a secret), as pack does not refuse it',
+    async () => {
+      const dir = join(tmp.dir, 'sk039-ignored', 'good');
+      writeTree(dir, {
+        ...md(good, '# Good\n'),
+        '.skillignore': 'caf*.txt\n',
+        'notes/.gitignore': 'old-*\n',
+        'notes/keep.md': 'x\n',
+      });
+      const named = (...parts: (string | number[])[]) =>
+        Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+      writeFileSync(named(`${dir}/caf`, [0xe9], '.txt'), 'x\n');
+      writeFileSync(named(`${dir}/notes/old-`, [0xe9], '.md'), 'x\n');
+      writeFileSync(named(`${dir}/.env.`, [0xe9]), 'x\n');
+      // Kept by pack: still a warning.
+      writeFileSync(named(`${dir}/notes/new-`, [0xe9], '.md'), 'x\n');
+      const [r] = await validateSkills([loadSkill(dir)]);
+      const found = r!.diagnostics.filter((d) => d.rule === 'file-name-encoding');
+      expect(found.map((d) => d.file)).toEqual([`${dir}/notes/new-\\xe9.md`]);
+    },
+  );
+
   for (const c of cases) {
     it.skipIf(c.asUser && process.getuid?.() === 0)(`${CHECKS[c.check].id} ${c.check}`, async () => {
       if (Object.keys(c.valid).length > 0) {

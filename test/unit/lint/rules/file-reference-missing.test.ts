@@ -83,6 +83,8 @@ it('file-reference-missing', () =>
           ),
         },
       },
+      // A link target in capitals with no dot or slash is a template's stand-in for a link, not a file.
+      { tree: { 'SKILL.md': md('[Open ↗](LINK), [docs](URL) and [here](PATH#top).\n') } },
       // Bare paths in prose into folders the skill does not have are the user's files.
       { tree: { 'SKILL.md': md('Edit src/index.ts and ./config.json in the project.\n') } },
       // Bare file names (obra's systematic-debugging): references when the skill has the file, followed one level;
@@ -149,6 +151,11 @@ it('file-reference-missing', () =>
       },
     ],
     invalid: [
+      // A capital name that files bear by custom is a file; so is a lower-case name without a dot.
+      {
+        tree: { 'SKILL.md': md('See [the licence](LICENSE) and [notes](notes).\n') },
+        messages: [/"LICENSE" does not exist/, /"notes" does not exist/],
+      },
       // The same quote where the skill has a scripts/ folder: a slip in this skill's own paths.
       {
         tree: {
