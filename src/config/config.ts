@@ -7,14 +7,16 @@ import { readBounded } from '../fs/read.js';
 export { CONFIG_FILE, type Config, type RuleSetting } from '../formats/config.js';
 
 /**
- * The nearest skills.config.json from `cwd` upward that is a file (or a link to one), or undefined: a folder of that
- * name is no configuration, and the search goes on past it.
+ * The nearest skills.config.json from `cwd` upward that is no folder, or undefined: a folder of that name is no
+ * configuration, and the search goes on past it. Anything else of that name (a FIFO, a device, a link to one) is
+ * found, and refused by loadConfig with its reason: a stranger's trap is said, not passed over in silence.
  */
 export function findConfigFile(cwd: string): string | undefined {
   const top = parse(cwd).root;
   for (let d = cwd; ; d = dirname(d)) {
     const f = join(d, CONFIG_FILE);
-    if (statSync(f, { throwIfNoEntry: false })?.isFile()) return f;
+    const st = statSync(f, { throwIfNoEntry: false });
+    if (st && !st.isDirectory()) return f;
     if (d === top) return undefined;
   }
 }
