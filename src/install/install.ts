@@ -60,7 +60,10 @@ export async function installSkills(options: InstallOptions): Promise<InstallOut
 
 /** True when the nearest existing part of `abs` is, with its symlinks followed, outside the lock's folder. */
 function leadsOut(options: InstallOptions, abs: string): boolean {
-  const base = options.global ? options.home : dirname(options.lockfile);
+  // The user's own folders (--global) may lead out of the home folder, as dotfiles often do (~/.claude a link into a
+  // dotfiles repository): their lock is the user's alone, and records them as it places into them.
+  if (options.global) return false;
+  const base = dirname(options.lockfile);
   for (let d = abs; ; d = dirname(d)) {
     if (present(d)) {
       try {

@@ -94,8 +94,9 @@ export function placesOf(
         throw new SkillsError('E_USAGE', `${place.label}: ${d} is not a folder; ${nothing}`, {
           hint: 'give the folder agents read skills from, e.g. .claude/skills',
         });
-      const base = opts.global ? opts.home : lockDir;
-      const inLock = place.recorded && !into.includes(place.abs);
+      // The user's lock (--global) is the user's alone: a folder it names may lead out, as at install.
+      const base = lockDir;
+      const inLock = !opts.global && place.recorded && !into.includes(place.abs);
       if ((inLock || confined.has(place.abs)) && !isInside(realpathSync(base), realpathSync(d))) {
         throw new SkillsError(
           'E_CONFIG',

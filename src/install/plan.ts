@@ -158,6 +158,28 @@ export function alone(raw: string, p: Prepared): string {
   return `skills install ${p.typed}`;
 }
 
+/** `--skill` named skills the sources do not hold: `missing`, and the ids each source holds (`held`, by source). */
+export class MissingSkills extends SkillsError {
+  constructor(
+    readonly missing: string[],
+    readonly held: ReadonlyMap<string, string[]>,
+    sources: readonly string[],
+  ) {
+    super(
+      'E_NOT_FOUND',
+      `--skill ${missing.join(', ')}: no such skill in ${sources.map(redactUrl).join(', ')}${sources.length === 1 && held.has(sources[0]!) ? heldText(held.get(sources[0]!)!) : ''}; nothing was installed`,
+      { hint: 'run skills install <source> --list to see the skills it holds' },
+    );
+  }
+}
+
+/** ` (it holds a, b, c and 4 more)`: what a source holds, where a skill asked for is not among it. */
+export function heldText(held: readonly string[]): string {
+  if (held.length === 0) return ' (it holds no skill)';
+  const shown = held.slice(0, 5).join(', ');
+  return ` (it holds ${shown}${held.length > 5 ? ` and ${held.length - 5} more` : ''})`;
+}
+
 /** Plan an install of the sources given: each resolved, with its dependencies, against the registry (or --from). */
 export async function planFromSources(
   options: InstallOptions,
@@ -173,6 +195,8 @@ export async function planFromSources(
   const warnings: string[] = [];
   const only = options.only === undefined ? undefined : new Set(options.only);
   const matched = new Set<string>();
+  // The skills each source holds, named where --skill asks for one they lack.
+  const held = new Map<string, string[]>();
   let npmGathered = false;
   for (const raw of options.sources) {
     const c = classifySource(raw, options.cwd);
@@ -198,6 +222,7 @@ export async function planFromSources(
       ? await (await import('./npm.js')).gatherNpmSources(options, scratch, lock)
       : await gather(c, raw, options, scratch, lockDir, recorded);
     if (said) warnings.push(...said);
+    held.set(raw, found.map(idOf));
     let chosen = found;
     if (only) chosen = found.filter((p) => only.has(idOf(p)) && matched.add(idOf(p)));
     else if (several && options.pick) {
@@ -255,12 +280,7 @@ export async function planFromSources(
   }
   if (only) {
     const missing = [...only].filter((id) => !matched.has(id) && !specs.some((s) => s.id === id));
-    if (missing.length > 0)
-      throw new SkillsError(
-        'E_NOT_FOUND',
-        `--skill ${missing.join(', ')}: no such skill in ${options.sources.map(redactUrl).join(', ')}; nothing was installed`,
-        { hint: 'run skills install <source> --list to see the skills it holds' },
-      );
+    if (missing.length > 0) throw new MissingSkills(missing, held, options.sources);
   }
   if (invalid.length > 0) {
     // A skill left out for no finding of its own (a file an MCP server would not send) is not for validate.

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { SkillsError } from '../errors.js';
+import { redactUrl } from '../formats/install-source.js';
 import { fetchCommit, folderOfTree } from '../fetch/git.js';
 import { loadNpmConfig } from '../fetch/npm-config.js';
 import { fetchPackument, fetchTarball } from '../fetch/npm-registry.js';
@@ -16,8 +17,16 @@ import { present } from '../fs/walk.js';
 import { readReleases } from '../registry/index-io.js';
 import { contentOf, folderHolds, skillFiles } from '../registry/integrity.js';
 import { installSkills } from './install.js';
+import { heldText, MissingSkills } from './plan.js';
 import { readLockfile } from './lock.js';
-import { checkOutdated, parseVersionTag, removedUpstream, type OutdatedEntry, type Point } from './outdated.js';
+import {
+  checkOutdated,
+  gitFrom,
+  parseVersionTag,
+  removedUpstream,
+  type OutdatedEntry,
+  type Point,
+} from './outdated.js';
 import { isLink, placesOf } from './places.js';
 import type { InstallOptions, InstallOutcome } from './types.js';
 
@@ -228,13 +237,31 @@ async function carryOut(
   for (const [from, list] of groups) {
     const gitIds = list.filter((u) => parseLockSource(u.source).kind === 'git').map((u) => u.id);
     const dir = from === undefined ? undefined : list[0]!.registryDir;
-    const outcome = await installSkills({
-      ...options,
-      sources: list.map((u) => u.install),
-      ...(gitIds.length ? { only: gitIds } : {}),
-      ...(dir ? { from: dir } : {}),
-      into: options.into ?? [],
-    });
+    const install = (updates: PlannedUpdate[], ids: string[]) =>
+      installSkills({
+        ...options,
+        sources: updates.map((u) => u.install),
+        ...(ids.length ? { only: ids } : {}),
+        ...(dir ? { from: dir } : {}),
+        into: options.into ?? [],
+      });
+    let outcome: InstallOutcome;
+    try {
+      outcome = await install(list, gitIds);
+    } catch (err) {
+      if (!(err instanceof MissingSkills)) throw err;
+      // A git skill whose folder is there but names another skill now (its SKILL.md renamed upstream) is left as
+      // it is, as one whose folder is gone, and the others are updated.
+      const renamed = list.filter((u) => err.missing.includes(u.id));
+      for (const u of renamed) result.removed.push({ id: u.id, ...renamedUpstream(u, err.held.get(u.install) ?? []) });
+      result.updates = result.updates.filter((u) => !renamed.includes(u));
+      const rest = list.filter((u) => !renamed.includes(u));
+      if (rest.length === 0) continue;
+      outcome = await install(
+        rest,
+        gitIds.filter((id) => !err.missing.includes(id)),
+      );
+    }
     // Several runs (skills from several registries): the last one is reported, the warnings of each.
     if (result.outcome) result.warnings.push(...result.outcome.warnings);
     result.outcome = outcome;
@@ -251,6 +278,17 @@ async function carryOut(
     else if (e?.integrity !== undefined && e.integrity === before[u.id]?.integrity) u.sameFiles = true;
   }
   return result;
+}
+
+/** An update whose folder upstream holds other skills than its own id now: what to say, and what to run. */
+function renamedUpstream(u: PlannedUpdate, held: string[]): { message: string; hint: string } {
+  const [url = '', frag = ''] = u.install.split('#', 2);
+  const path = frag.includes(':') ? frag.slice(frag.indexOf(':') + 1) : undefined;
+  const pin = gitFrom(url, u.current.commit, path);
+  return {
+    message: `${u.id}: ${redactUrl(url)}${path ? ` (${path})` : ''} has no skill named ${u.id} at ${u.target.label}${heldText(held)}: renamed or moved upstream`,
+    hint: `skills uninstall ${u.id}, then install it under its new name; or keep it at the commit it was installed from: skills install ${pin}`,
+  };
 }
 
 /** A skill's files by path: content (a link's text) and whether it is executable. */

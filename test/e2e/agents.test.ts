@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempFolders } from '../helpers/cli.js';
@@ -196,6 +196,33 @@ describe('a relative CLAUDE_CONFIG_DIR (built CLI)', () => {
     expect(existsSync(join(home, '.claude/skills/pdf/SKILL.md'))).toBe(true);
     expect(existsSync(join(home, '.config/skills/~'))).toBe(false);
     expect(existsSync(join(project, '~'))).toBe(false);
+  });
+});
+
+describe('~/.claude as a link into a dotfiles folder (built CLI)', () => {
+  it('install --global records ~/.claude/skills in the user lock, and uninstall --global removes the copy there', async () => {
+    const project = fresh('project');
+    const home = fresh('home');
+    const dotfiles = fresh('dotfiles');
+    mkdirSync(join(dotfiles, 'claude/skills'), { recursive: true });
+    symlinkSync(join(dotfiles, 'claude'), join(home, '.claude'));
+    const src = fresh('src');
+    writeTree(src, {
+      'pdf/SKILL.md': skillMd('name: pdf\ndescription: Fill PDF forms. Use when the user mentions PDF forms.'),
+    });
+    const env = { HOME: home, XDG_CONFIG_HOME: '', SKILLS_REGISTRY: '' };
+    const inst = await runCli(['install', join(src, 'pdf'), '-g', '--agent', 'claude-code'], { cwd: project, env });
+    expect(inst.exitCode, inst.stderr).toBe(0);
+    // Before: "… leads out of ~/.config/skills through a symlink, so skills-lock.json does not record it".
+    expect(inst.stderr).not.toMatch(/does not record/);
+    expect(existsSync(join(dotfiles, 'claude/skills/pdf/SKILL.md'))).toBe(true);
+    const lock = JSON.parse(readFileSync(join(home, '.config/skills/skills-lock.json'), 'utf8'));
+    expect(lock.into).toEqual(['~/.claude/skills']);
+
+    // Before: "uninstalled pdf" from the lock alone, and the copy Claude Code loads was left.
+    const un = await runCli(['uninstall', 'pdf', '-g'], { cwd: project, env });
+    expect(un.exitCode, un.stderr).toBe(0);
+    expect(existsSync(join(dotfiles, 'claude/skills/pdf'))).toBe(false);
   });
 });
 

@@ -294,6 +294,38 @@ describe('a skill removed upstream', () => {
   });
 });
 
+describe('a skill renamed upstream (its folder is there, its SKILL.md names another skill)', () => {
+  it('is left as it is, said with what the folder holds now and the way out; the others are updated, exit 2', async () => {
+    const dir = join(fresh('repos'), 'renamed.git');
+    const first = makeRepo(dir, { 'skills/pdf/SKILL.md': pdf('1.0.0'), 'skills/bar/SKILL.md': bar });
+    const s = setup();
+    await install(`file://${dir}`, s);
+    const renamed = bar.replace('name: bar', 'name: baz');
+    const next = makeRepo(dir, { 'skills/bar/SKILL.md': renamed, 'skills/pdf/SKILL.md': pdf('1.0.0', 'Two.\n') });
+    const url = `file://${dir}`;
+
+    const u = await cli(['update'], s);
+    // Before: "error: --skill bar: no such skill in …", a flag never given, and pdf was not updated either.
+    expect(u.stderr).toBe(
+      `error: bar: ${url} (skills/bar) has no skill named bar at HEAD (${next.slice(0, 7)}) (it holds baz): ` +
+        `renamed or moved upstream; it was not updated\n` +
+        `hint: skills uninstall bar, then install it under its new name; or keep it at the commit it was installed ` +
+        `from: skills install ${url}#${first}:skills/bar`,
+    );
+    expect(u.exitCode).toBe(2);
+    expect(u.stdout).toMatch(/^1 skill updated; skills-lock\.json written$/m);
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: next });
+    expect(lockOf(s.project).skills.bar).toMatchObject({ commit: first });
+    expect(readFileSync(join(s.project, '.claude/skills/bar/SKILL.md'), 'utf8')).toBe(bar);
+    // install --skill with a name the source lacks says what it holds.
+    const i = await cli(['install', url, '--skill', 'bar', '--yes'], s);
+    expect(i.exitCode).toBe(2);
+    expect(i.stderr).toMatch(
+      /^error: --skill bar: no such skill in \S+ \(it holds baz, pdf\); nothing was installed$/m,
+    );
+  });
+});
+
 describe('a placed copy edited by hand', () => {
   it('is refused by update, naming the folder, with nothing written; --force overwrites it', async () => {
     const r = repo();
