@@ -40,6 +40,7 @@ import {
   type Scratch,
 } from './sources.js';
 import type { InstallOptions, InstallOutcome, InvalidSource, Plan, Planned, Prepared } from './types.js';
+import { MissingSkills } from './missing-skills.js';
 
 /** The registry's catalog with the local skills laid over it, so their dependencies resolve with everything else. */
 function overlayCatalog(base: Catalog, locals: Map<string, Prepared>): Catalog {
@@ -156,28 +157,6 @@ export function alone(raw: string, p: Prepared): string {
   if (p.relabel && p.origin?.commit === undefined)
     return `unpack ${redactUrl(raw)} and run skills install <unpacked>/${insideOf(raw, p)}`;
   return `skills install ${p.typed}`;
-}
-
-/** `--skill` named skills the sources do not hold: `missing`, and the ids each source holds (`held`, by source). */
-export class MissingSkills extends SkillsError {
-  constructor(
-    readonly missing: string[],
-    readonly held: ReadonlyMap<string, string[]>,
-    sources: readonly string[],
-  ) {
-    super(
-      'E_NOT_FOUND',
-      `--skill ${missing.join(', ')}: no such skill in ${sources.map(redactUrl).join(', ')}${sources.length === 1 && held.has(sources[0]!) ? heldText(held.get(sources[0]!)!) : ''}; nothing was installed`,
-      { hint: 'run skills install <source> --list to see the skills it holds' },
-    );
-  }
-}
-
-/** ` (it holds a, b, c and 4 more)`: what a source holds, where a skill asked for is not among it. */
-export function heldText(held: readonly string[]): string {
-  if (held.length === 0) return ' (it holds no skill)';
-  const shown = held.slice(0, 5).join(', ');
-  return ` (it holds ${shown}${held.length > 5 ? ` and ${held.length - 5} more` : ''})`;
 }
 
 /** Plan an install of the sources given: each resolved, with its dependencies, against the registry (or --from). */

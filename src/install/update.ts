@@ -17,7 +17,7 @@ import { present } from '../fs/walk.js';
 import { readReleases } from '../registry/index-io.js';
 import { contentOf, folderHolds, skillFiles } from '../registry/integrity.js';
 import { installSkills } from './install.js';
-import { heldText, MissingSkills } from './plan.js';
+import { heldText, MissingSkills } from './missing-skills.js';
 import { readLockfile } from './lock.js';
 import {
   checkOutdated,

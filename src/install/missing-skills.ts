@@ -1,0 +1,26 @@
+// `--skill` naming a skill its source does not hold: the error, which says what the source holds, and which
+// `update` tells apart (a skill renamed upstream) from other failures.
+import { SkillsError } from '../errors.js';
+import { redactUrl } from '../formats/install-source.js';
+
+/** `--skill` named skills the sources do not hold: `missing`, and the ids each source holds (`held`, by source). */
+export class MissingSkills extends SkillsError {
+  constructor(
+    readonly missing: string[],
+    readonly held: ReadonlyMap<string, string[]>,
+    sources: readonly string[],
+  ) {
+    super(
+      'E_NOT_FOUND',
+      `--skill ${missing.join(', ')}: no such skill in ${sources.map(redactUrl).join(', ')}${sources.length === 1 && held.has(sources[0]!) ? heldText(held.get(sources[0]!)!) : ''}; nothing was installed`,
+      { hint: 'run skills install <source> --list to see the skills it holds' },
+    );
+  }
+}
+
+/** ` (it holds a, b, c and 4 more)`: what a source holds, where a skill asked for is not among it. */
+export function heldText(held: readonly string[]): string {
+  if (held.length === 0) return ' (it holds no skill)';
+  const shown = held.slice(0, 5).join(', ');
+  return ` (it holds ${shown}${held.length > 5 ? ` and ${held.length - 5} more` : ''})`;
+}
