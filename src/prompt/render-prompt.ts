@@ -5,6 +5,7 @@ import { SkillsError, wholeNumber } from '../errors.js';
 import { markSkillWarnings } from './skill-warnings.js';
 import { loadConfig } from '../config/config.js';
 import { registryFor } from '../registry/locate.js';
+import { homeVariableWarnings } from '../skill/agents.js';
 import { skillFolders } from '../skill/folders.js';
 import { activate, type ActiveSkill, type CatalogEntry } from '../skill/light.js';
 import { closest } from '../skill/names.js';
@@ -179,7 +180,11 @@ export async function renderPrompt(
     cache: metaCache,
   });
   metaCache?.save();
-  const warnings = [...catalog.warnings];
+  // A relative CLAUDE_CONFIG_DIR (CODEX_HOME, …) is not used where user folders are read: said as list says it.
+  const warnings = [
+    ...(folders.some((f) => f.scope === 'user') ? homeVariableWarnings(ctx.env) : []),
+    ...catalog.warnings,
+  ];
   if (base !== undefined) warnOutside(catalog, base, options.write!, warnings);
 
   // Selection: names given with --select always; then the query's picks (the selector's, else the built-in

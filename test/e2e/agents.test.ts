@@ -133,6 +133,13 @@ describe('CLAUDE_CONFIG_DIR moves ~/.claude for every command (built CLI)', () =
     // Only the folders given: no user folder is read, and nothing is said of the variable.
     const given = await runCli(['list', '--no-registry', '.claude/skills'], { cwd: project, env });
     expect(given.stderr).toBe('');
+    // render-prompt reads the same folders and says the same, once; with folders given, nothing.
+    const render = await runCli(['render-prompt', '--no-registry'], { cwd: project, env });
+    expect(render.exitCode, render.stderr).toBe(0);
+    expect(render.stdout).toContain('kept');
+    expect(render.stderr.split('CLAUDE_CONFIG_DIR is "~/.claude-work"')).toHaveLength(2);
+    const renderGiven = await runCli(['render-prompt', '--no-registry', '.claude/skills'], { cwd: project, env });
+    expect(renderGiven.stderr).not.toContain('CLAUDE_CONFIG_DIR');
   });
 });
 
