@@ -180,11 +180,8 @@ export async function renderPrompt(
     cache: metaCache,
   });
   metaCache?.save();
-  // A relative CLAUDE_CONFIG_DIR (CODEX_HOME, …) is not used where user folders are read: said as list says it.
-  const warnings = [
-    ...(folders.some((f) => f.scope === 'user') ? homeVariableWarnings(ctx.env) : []),
-    ...catalog.warnings,
-  ];
+  const warnings = folders.some((f) => f.scope === 'user') ? homeVariableWarnings(ctx.env) : [];
+  warnings.push(...catalog.warnings);
   if (base !== undefined) warnOutside(catalog, base, options.write!, warnings);
 
   // Selection: names given with --select always; then the query's picks (the selector's, else the built-in
