@@ -150,16 +150,17 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     for (const dir of nestedOf(d))
       nested.push(await nestedView(d.agent, dir, folders, rule, listing.over > 0, read, count));
     if (below?.cut && nestedOf(d).length > 0) view.warnings.push(below.cut);
-    const legacy = d.legacyDir;
-    if (legacy !== undefined && [...view.loaded, ...view.skipped].some((s) => isInside(legacy, s.root)))
-      view.warnings.push(
-        `${legacy} is ${d.agent.title}'s old user skill folder: it still reads it (deprecated, kept for backward compatibility), but user skills now belong in ${d.userDir}; move them there (skills install <folder> --global --agent ${d.agent.name} puts one there)`,
-      );
-    const legacyProject = d.legacyProjectDir;
-    if (legacyProject !== undefined && [...view.loaded, ...view.skipped].some((s) => isInside(legacyProject, s.root)))
-      view.warnings.push(
-        `${legacyProject} is ${d.agent.title}'s old project skill folder: it still reads it (kept for backward compatibility), but project skills now belong in ${d.projectDir}; move them there (skills install <folder> --agent ${d.agent.name} puts one there)`,
-      );
+    // An older folder the agent still reads (Codex's ~/.codex/skills, Antigravity's .agent/skills), with skills in it.
+    const seen = [...view.loaded, ...view.skipped];
+    const older = [
+      [d.legacyDir, 'user', d.userDir, ' --global', 'deprecated, kept for backward compatibility'],
+      [d.legacyProjectDir, 'project', d.projectDir, '', 'kept for backward compatibility'],
+    ] as const;
+    for (const [old, scope, now, flag, why] of older)
+      if (old !== undefined && seen.some((s) => isInside(old, s.root)))
+        view.warnings.push(
+          `${old} is ${d.agent.title}'s old ${scope} skill folder: it still reads it (${why}), but ${scope} skills now belong in ${now}; move them there (skills install <folder>${flag} --agent ${d.agent.name} puts one there)`,
+        );
     const blocked = blockedOf.get(d)!;
     const problems =
       problemsOf(view) +

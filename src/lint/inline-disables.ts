@@ -1,4 +1,5 @@
 // Inline disable comments in Markdown files: `<!-- skills-lint-disable … -->` and its -next-line form.
+import { positionFinder } from '../formats/text.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 
@@ -34,29 +35,17 @@ export function disableComments(text: string): DisableComment[] {
   return out;
 }
 
-/** The 1-based line of each offset in `text`, for offsets given in increasing order. */
-export function lineOf(text: string): (index: number) => number {
-  const lineStarts: number[] = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  let line = 0;
-  return (index) => {
-    while (line + 1 < lineStarts.length && lineStarts[line + 1]! <= index) line++;
-    while (line > 0 && lineStarts[line]! > index) line--;
-    return line + 1;
-  };
-}
-
 /** The comments of one Markdown text; `names` maps every rule id and alias to its id (knownNames). */
 export function parseDisables(text: string | undefined, names: Map<string, string>): FileDisables {
   // Every comment starts with <, rare in prose: found alone (indexOf) it rules out most texts far sooner than the
   // comment's long name, whose common letters let a search skip little.
   if (!text || !text.includes('<!--') || !text.includes('skills-lint-disable')) return NONE;
   const d: FileDisables = { all: undefined, lines: new Map() };
-  const line = lineOf(text);
+  const at = positionFinder(text);
   for (const c of disableComments(text)) {
     const ids = c.names.map((n) => names.get(n.name) ?? n.name);
     const set: Set<string> | 'all' = ids.length === 0 ? 'all' : new Set(ids);
-    if (c.nextLine) d.lines.set(line(c.index) + 1, set);
+    if (c.nextLine) d.lines.set(at(c.index).line + 1, set);
     else if (set === 'all' || d.all === 'all') d.all = 'all';
     else d.all = new Set([...(d.all ?? []), ...set]);
   }

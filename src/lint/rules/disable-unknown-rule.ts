@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { closest } from '../../skill/names.js';
-import { disableComments, lineOf } from '../inline-disables.js';
+import { positionFinder } from '../../formats/text.js';
+import { disableComments } from '../inline-disables.js';
 import type { Rule } from '../types.js';
 
 // `<!-- skills-lint-disable SK1O8 -->` with a slip in the id turns nothing off, and said nothing: the finding it was
@@ -21,17 +22,17 @@ export default {
       if (e.kind !== 'file' || !/\.(md|markdown)$/i.test(e.path)) continue;
       const text = ctx.readText(e.path);
       if (!text || !text.includes('skills-lint-disable')) continue;
-      const line = lineOf(text);
+      const at = positionFinder(text);
       for (const c of disableComments(text))
         for (const n of c.names) {
           if (ctx.ruleNames.has(n.name)) continue;
           const near = closest(n.name, [...ctx.ruleNames.keys()]);
-          const at = line(n.index);
+          const { line, column } = at(n.index);
           ctx.report({
             message: `unknown rule "${n.name}" in a skills-lint-disable comment: it turns nothing off${near ? `; did you mean "${near}"?` : ''}`,
             file: join(skill.root, e.path),
-            line: at,
-            column: n.index - (text.lastIndexOf('\n', n.index - 1) + 1) + 1,
+            line,
+            column,
             hint: 'name a rule by its id or alias (skills lint --list-rules lists them), or remove the name',
           });
         }
