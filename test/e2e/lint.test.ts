@@ -126,6 +126,41 @@ describe('skills lint (built CLI)', () => {
       expect(ids.off).not.toContain('SK100');
     }));
 
+  it('reads shell code, TODO mentions and disable comments as real skills write them', () =>
+    inTemp(async (dir) => {
+      const body = [
+        '# Train',
+        '',
+        '```bash',
+        'git clone https://github.com/jquesnelle/yarn && cd yarn',
+        'python scripts/train.py',
+        '```',
+        '',
+        '```bash',
+        'node scripts/run.mjs plan > scripts/plan.md',
+        'python scripts/gone.py',
+        '```',
+        '',
+        'Read `scripts/plan.md`, look for TODO/FIXME comments, and leave an explicit TODO.',
+        '',
+        '<!-- skills-lint-disable SK1O8 -->',
+        '',
+      ].join('\n');
+      writeTree(dir, {
+        'train/SKILL.md': good('train').replace('# train\n\nFollow these steps.\n', body),
+        'train/scripts/run.mjs': 'console.log(1)\n',
+      });
+      const r = await runCli(['lint', '--json', '--no-cache', 'train'], { cwd: dir });
+      const found = (JSON.parse(r.stdout).skills[0].diagnostics as { ruleId: string; message: string; line: number }[])
+        .filter((d) => ['SK108', 'SK124', 'SK134'].includes(d.ruleId))
+        .map((d) => `${d.ruleId}:${d.line} ${d.message}`);
+      // Only the script the skill lacks, named where the skill runs it, and the disable comment's slip.
+      expect(found).toEqual([
+        'SK108:14 "scripts/gone.py" does not exist in the skill',
+        'SK134:19 unknown rule "SK1O8" in a skills-lint-disable comment: it turns nothing off; did you mean "SK108"?',
+      ]);
+    }));
+
   it('fixes what is safe, reports each change, loses no content, and a second --fix changes nothing', () =>
     inTemp(async (dir) => {
       const body = '# Colon\n\nBody: keep every line.\r\n\r\n- item one\r\n';
