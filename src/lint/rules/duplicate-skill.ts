@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { AGENTS } from '../../skill/agents.js';
 import type { Rule, TreeSkill } from '../types.js';
@@ -20,21 +20,31 @@ function shared(skills: TreeSkill[], keyOf: (s: TreeSkill) => string): Map<strin
   return groups;
 }
 
+/** A manifest folder of an agent's plugin format: `.claude-plugin`, `.codex-plugin`, `.cursor-plugin`, … */
+const MANIFEST_FOLDER = /^\.[a-z0-9][a-z0-9-]*-plugin$/i;
+
 /**
- * The Claude Code plugin a skill ships in: the folder above its `skills/` folder, when that holds a plugin manifest
- * (`.claude-plugin/plugin.json`, or `plugin.json` as marketplaces without a manifest folder keep it), else undefined.
+ * Whether `dir` holds a plugin manifest: `plugin.json` (as GitHub Copilot and marketplaces without a manifest folder
+ * keep it), or `plugin.json` in any agent's manifest folder (`.claude-plugin`,
+ * `.codex-plugin`, `.cursor-plugin`, `.grok-plugin`: stripe/ai ships one plugin per agent, each with the same skills).
  */
+function holdsPluginManifest(dir: string): boolean {
+  if (existsSync(join(dir, 'plugin.json'))) return true;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return false;
+  }
+  return names.some((n) => MANIFEST_FOLDER.test(n) && existsSync(join(dir, n, 'plugin.json')));
+}
+
+/** The plugin a skill ships in: the folder above its `skills/` folder when that holds a plugin manifest. */
 function pluginOf(skill: TreeSkill, known: Map<string, string | undefined>): string | undefined {
   const parent = dirname(skill.root);
   if (basename(parent) !== 'skills') return undefined;
   const plugin = dirname(parent);
-  if (!known.has(plugin))
-    known.set(
-      plugin,
-      existsSync(join(plugin, '.claude-plugin', 'plugin.json')) || existsSync(join(plugin, 'plugin.json'))
-        ? plugin
-        : undefined,
-    );
+  if (!known.has(plugin)) known.set(plugin, holdsPluginManifest(plugin) ? plugin : undefined);
   return known.get(plugin);
 }
 
@@ -65,7 +75,7 @@ function placeOf(skill: TreeSkill): string | undefined {
 export default {
   names: ['SK127', 'duplicate-skill'],
   description:
-    "no two skills in the linted tree share an id or a name (compared after NFKC and lowercasing), unless they ship in two Claude Code plugins, which name them plugin:name, or one of them is placed in an agent's skill folder (.claude/skills, .agents/skills, …) and the other is not in that same folder",
+    "no two skills in the linted tree share an id or a name (compared after NFKC and lowercasing), unless they ship in two plugins (Claude Code, Codex, Cursor, … name them plugin:name), or one of them is placed in an agent's skill folder (.claude/skills, .agents/skills, …) and the other is not in that same folder",
   tags: ['tree', 'name'],
   layouts: ['skill-md', 'manifest'],
   severity: 'error',
@@ -78,7 +88,8 @@ export default {
     const byId = shared(skills, (s) => key(s.id));
     const byName = shared(skills, (s) => key(s.name));
     if (byId.size === 0 && byName.size === 0) return;
-    // Claude Code names a plugin's skills `plugin:name`: two plugins of a marketplace may each have a "setup". A skill
+    // Agents name a plugin's skills `plugin:name`: two plugins of a marketplace may each have a "setup", and one skill
+    // may ship in each agent's plugin of a repository (stripe/ai: providers/{claude,codex,cursor}/plugin). A skill
     // outside any plugin and one inside (`skills/x` and `plugins/p/skills/x`) are still compared.
     const plugins = new Map<string, string | undefined>();
     const places = new Map<TreeSkill, string | undefined>();

@@ -126,6 +126,30 @@ it('duplicate-skill: two plugins of a marketplace may each have a skill of one n
   );
 });
 
+it("duplicate-skill: one skill shipped in each agent's plugin (.codex-plugin, .cursor-plugin, …) is no duplicate", () => {
+  // stripe/ai: providers/{claude,codex,cursor,grok}/plugin/skills/stripe-docs, each plugin with its agent's manifest
+  // folder; all 48 skills failed SK127 when only .claude-plugin was known.
+  const base = mkdtempSync(join(tmpdir(), 'skills-dup-'));
+  bases.push(base);
+  const docs = md('stripe-docs')['SKILL.md'];
+  const agents = ['claude', 'codex', 'cursor', 'grok'];
+  writeTree(base, {
+    ...Object.fromEntries(
+      agents.flatMap((a) => [
+        [`providers/${a}/plugin/.${a}-plugin/plugin.json`, '{"name":"stripe"}'],
+        [`providers/${a}/plugin/skills/stripe-docs/SKILL.md`, docs],
+      ]),
+    ),
+    // A folder named like a manifest folder without plugin.json in it makes no plugin.
+    'providers/other/plugin/.other-plugin/README.md': 'not a manifest',
+    'providers/other/plugin/skills/stripe-docs/SKILL.md': docs,
+  });
+  const copies = agents.map((a) => loadSkill(join(base, `providers/${a}/plugin/skills/stripe-docs`)));
+  expect(check(copies)).toEqual([]);
+  const other = loadSkill(join(base, 'providers/other/plugin/skills/stripe-docs'));
+  expect(check([...copies, other]).map((f) => f.skill)).toEqual([...copies, other]);
+});
+
 it("duplicate-skill: a skill placed in agents' folders is a copy each agent reads from its own folder, not a duplicate", () => {
   // `skills install ./skills/x --agent claude-code --agent codex` places .claude/skills/x and .agents/skills/x.
   const skills = load({
