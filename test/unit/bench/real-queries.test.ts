@@ -10,6 +10,7 @@ const {
   THIRD_QUERIES,
   FOURTH_QUERIES,
   FIFTH_QUERIES,
+  SIXTH_QUERIES,
   formatRealSelection,
   isHeldOut,
   readRealQueries,
@@ -104,30 +105,40 @@ describe('the real selection set (bench/selection/real-queries.json)', () => {
     for (const q of fourth) for (const e of q.expected) expect(collections).toContain(e.split('/')[0]);
   });
 
-  it('has a fifth set of 195 requests over at least 100 skills and 36 no skill fits, none from the first four', () => {
-    const fifth = readRealQueries(FIFTH_QUERIES) as RealQuery[];
-    const fit = fifth.filter((q) => q.expected.length > 0);
-    expect([fifth.length, fit.length]).toEqual([195, 159]);
+  /** A later set: its size, 100 or more skills expected, no request of an earlier set, each once, known collections. */
+  const laterSet = (file: string, earlierFiles: string[], size: number, fits: number) => {
+    const later = readRealQueries(file) as RealQuery[];
+    const fit = later.filter((q) => q.expected.length > 0);
+    expect([later.length, fit.length]).toEqual([size, fits]);
     expect(new Set(fit.flatMap((q) => q.expected)).size).toBeGreaterThanOrEqual(100);
     const earlier = new Set(
-      [SECOND_QUERIES, THIRD_QUERIES, FOURTH_QUERIES]
+      earlierFiles
         .flatMap((f) => readRealQueries(f) as RealQuery[])
         .concat(set)
         .map((q) => q.query.toLowerCase()),
     );
-    expect(fifth.filter((q) => earlier.has(q.query.toLowerCase())).length).toBe(0);
-    expect(new Set(fifth.map((q) => q.query.toLowerCase())).size).toBe(fifth.length);
-    for (const q of fifth) for (const e of q.expected) expect(collections).toContain(e.split('/')[0]);
+    expect(later.filter((q) => earlier.has(q.query.toLowerCase()))).toEqual([]);
+    expect(new Set(later.map((q) => q.query.toLowerCase())).size).toBe(later.length);
+    for (const q of later) for (const e of q.expected) expect(collections).toContain(e.split('/')[0]);
+  };
+
+  it('has a fifth set of 195 requests over at least 100 skills and 36 no skill fits, none from the first four', () => {
+    laterSet(FIFTH_QUERIES, [SECOND_QUERIES, THIRD_QUERIES, FOURTH_QUERIES], 195, 159);
   });
 
-  it('prints the fifth set as figures only, marked blind, and the third and fourth no longer so', () => {
+  it('has a sixth set of 200 requests over at least 100 skills and 36 no skill fits, none from the first five', () => {
+    laterSet(SIXTH_QUERIES, [SECOND_QUERIES, THIRD_QUERIES, FOURTH_QUERIES, FIFTH_QUERIES], 200, 164);
+  });
+
+  it('prints the sixth set as figures only, marked blind, and the fifth no longer so', () => {
     const m = { fit: 4, top1: 2, top3: 4, mrr: 0.75, fitEmpty: 0, wrong: 0.5, holdsAll: 3, none: 2, noneEmpty: 2 };
-    const sets = { second: m, third: m, fourth: m, fifth: m };
+    const sets = { second: m, third: m, fourth: m, fifth: m, sixth: m };
     const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, ...sets });
-    expect(out).toContain('fifth set (6 requests, 2 that no skill fits; written blind to the selection code; blind');
+    expect(out).toContain('sixth set (6 requests, 2 that no skill fits; written blind to the selection code; blind');
+    expect(out).toMatch(/sixth +top-1 50\.0% \(2\/4\)/);
     expect(out).toMatch(/fifth +top-1 50\.0% \(2\/4\)/);
     expect(out).toContain('third set (6 requests, 2 that no skill fits; figures only)');
-    expect(out).not.toMatch(/(third|fourth) set .*blind/);
+    expect(out).not.toMatch(/(third|fourth|fifth) set .*blind:/);
   });
 
   it('prints the fourth set as figures only', () => {
