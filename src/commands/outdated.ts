@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { foreignLockBeside } from '../install/foreign-lock.js';
 import type { Context } from '../context.js';
 import { cacheHomeIfAny } from '../fetch/cache.js';
 import { checkOutdated, removedUpstream, type OutdatedEntry, type OutdatedReport } from '../install/outdated.js';
@@ -89,9 +90,20 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
   return { ...report, exitCode };
 }
 
-/** `no skills installed (no skills-lock.json)`: what outdated and update say where there is no lockfile (exit 0). */
+/**
+ * `no skills installed (no skills-lock.json)`: what outdated and update say where there is no lockfile (exit 0). Where
+ * skills-lock.json is another installer's (`npx skills add`), it says so, and how to take its skills over.
+ */
 export function notInstalledLine(lockfile: string, cwd: string): string {
-  return `no skills installed (no ${forTerminal(relative(cwd, lockfile) || lockfile)})\n`;
+  const line = `no skills installed (no ${forTerminal(relative(cwd, lockfile) || lockfile)})`;
+  const foreign = foreignLockBeside(lockfile);
+  if (!foreign) return `${line}\n`;
+  const n = foreign.entries.length;
+  return (
+    `${line}; ${forTerminal(relative(cwd, foreign.file) || foreign.file)} is another installer's (npx skills add), ` +
+    `with ${n} skill${n === 1 ? '' : 's'}: \`skills install\` with no sources installs ${n === 1 ? 'it' : 'them'} ` +
+    `from ${n === 1 ? 'its source' : 'their sources'} and locks ${n === 1 ? 'it' : 'them'} here\n`
+  );
 }
 
 /** `no skills in skills-lock.json`: what outdated and update say of a lockfile that holds none. */

@@ -769,6 +769,15 @@ describe("another installer's skills-lock.json", () => {
       2,
     )}\n`;
     writeFileSync(join(dir, 'skills-lock.json'), theirs);
+    // Before: outdated and update say whose lock it is and how to take its skills over, not only "no lock".
+    for (const cmd of ['outdated', 'update']) {
+      const said = await runCli([cmd], { cwd: dir, env });
+      expect([said.exitCode, said.stdout.trim()]).toEqual([
+        0,
+        "no skills installed (no .skills-lock.json); skills-lock.json is another installer's (npx skills add), with 5 " +
+          'skills: `skills install` with no sources installs them from their sources and locks them here',
+      ]);
+    }
     const r = await runCli(['install'], { cwd: dir, env });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('npmthing is not installed');
@@ -776,6 +785,7 @@ describe("another installer's skills-lock.json", () => {
     expect(r.stderr).toContain('away is not installed: its folder /etc is outside the project');
     expect(readdirSync(join(dir, '.claude/skills')).sort()).toEqual(['docx', 'pdf']);
     expect(readFileSync(join(dir, 'skills-lock.json'), 'utf8')).toBe(theirs);
+    expect((await runCli(['outdated'], { cwd: dir, env })).stdout).not.toContain('no skills installed');
     const ours = lockOf(dir, '.skills-lock.json');
     expect(ours.skills.pdf.commit).toBe(first);
     // Later installs use our lock and still leave theirs alone.
