@@ -4,7 +4,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isSkillsError } from '../errors.js';
 import { LAYOUT_META } from '../fetch/mcp.js';
 import { locate, readDirectory, readFile } from './read.js';
-import { anyParams, kindOf, type Sdk } from './sdk.js';
+import { anyParams, kindOf, RequestError, type Sdk } from './sdk.js';
 import { SKILL_MD, type ServedSkill, type SkillSet } from './skill-set.js';
 import { parseSkillUri, skillUri } from './uri.js';
 
@@ -43,12 +43,12 @@ export interface ExtensionOptions {
 
 /** Register the extension's methods and the resource methods on a server. */
 export function registerExtension(server: Server, set: SkillSet, sdk: Sdk, options: ExtensionOptions): void {
-  const { McpError, ErrorCode } = sdk.types;
+  const { ErrorCode } = sdk.types;
   // Said once a serve process, however many sessions and listings meet it; again when its reason changes.
   const leftOut = (line: string) => {
     if (set.firstTime(line)) options.warn(line);
   };
-  const invalid = (message: string) => new McpError(ErrorCode.InvalidParams, message);
+  const invalid = (message: string) => new RequestError(ErrorCode.InvalidParams, message);
   /** Run a handler; a SkillsError (a refusal) becomes -32602 with its message and hint. */
   const guarded =
     <T>(fn: (params: Record<string, unknown>) => T) =>

@@ -11,13 +11,29 @@ export interface Sdk {
 
 let loaded: Promise<Sdk> | undefined;
 
-/** The SDK's Server and its types (schemas, McpError, ErrorCode). */
+/** The SDK's Server and its types (schemas, ErrorCode). */
 export function loadSdk(): Promise<Sdk> {
   loaded ??= Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]).then(([server, types]) => ({ Server: server.Server, types }));
   return loaded;
+}
+
+/**
+ * A JSON-RPC error answer: the SDK sends a thrown error's `code` and `message` as they are. Not the SDK's McpError,
+ * whose message already says "MCP error -32602: ", so that a client (the SDK's own too) that puts that before the
+ * message it is sent showed the code twice: "MCP error -32602: MCP error -32602: …".
+ */
+export class RequestError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'RequestError';
+  }
 }
 
 /**

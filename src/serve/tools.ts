@@ -4,7 +4,7 @@ import { stripUnsafe } from '../formats/unsafe-text.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isSkillsError, SkillsError } from '../errors.js';
 import { readPath } from './read.js';
-import { anyParams, kindOf, setToolsCallHandler, type Sdk } from './sdk.js';
+import { anyParams, kindOf, RequestError, setToolsCallHandler, type Sdk } from './sdk.js';
 import { SCRIPT_INPUT_SCHEMA, scriptTools, type AllowScripts, type ScriptTool } from './script-tools.js';
 import { checkRoot, SKILL_MD, type SkillSet } from './skill-set.js';
 import { skillUri } from './uri.js';
@@ -97,7 +97,7 @@ const json = (data: Record<string, unknown>, isError = false): ToolResult => ({
 
 /** Register tools/list and tools/call. */
 export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: ToolsOptions): void {
-  const { McpError, ErrorCode } = sdk.types;
+  const { ErrorCode } = sdk.types;
   const scripts = (): ScriptTool[] =>
     options.allow ? scriptTools(set, options.allow, options.timeoutSeconds, options.warn) : [];
 
@@ -111,19 +111,19 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
   setToolsCallHandler(sdk, server, async (req, extra) => {
     const params = (req.params ?? {}) as Record<string, unknown>;
     if (typeof params !== 'object' || Array.isArray(params))
-      throw new McpError(
+      throw new RequestError(
         ErrorCode.InvalidParams,
         `tools/call: params must be a JSON object, e.g. {"name": "load_skill", "arguments": {"skill_name": "…"}}; got ${kindOf(params)}`,
       );
     const name = params.name;
     if (typeof name !== 'string' || name === '')
-      throw new McpError(
+      throw new RequestError(
         ErrorCode.InvalidParams,
         `tools/call: params.name must be the name of a tool (a string, as tools/list gives it, e.g. "load_skill"); got ${kindOf(name)}`,
       );
     const given = params.arguments;
     if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given)))
-      throw new McpError(
+      throw new RequestError(
         ErrorCode.InvalidParams,
         `${name}: params.arguments must be a JSON object of the tool's arguments by name, e.g. {"skill_name": "…"}; got ${kindOf(given)}`,
       );
@@ -132,7 +132,7 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
       const v = args[key];
       if (v === undefined && !required) return undefined;
       if (typeof v !== 'string' || v.trim() === '')
-        throw new McpError(ErrorCode.InvalidParams, `${name}: "${key}" must be a non-empty string`);
+        throw new RequestError(ErrorCode.InvalidParams, `${name}: "${key}" must be a non-empty string`);
       return v;
     };
     try {
@@ -153,7 +153,7 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
       if (isSkillsError(err)) return text(err.hint ? `${err.message}\nhint: ${err.hint}` : err.message, true);
       throw err;
     }
-    throw new McpError(
+    throw new RequestError(
       ErrorCode.InvalidParams,
       options.allow
         ? `unknown tool "${name}": tools/list names the tools (script tools are those --allow-scripts allows)`
@@ -182,7 +182,7 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
       const total = now.listed.length;
       const from = cursor === undefined ? 0 : /^\d{1,9}$/.test(cursor) ? Number(cursor) : NaN;
       if (!(from < total) && !(from === 0 && total === 0))
-        throw new McpError(
+        throw new RequestError(
           ErrorCode.InvalidParams,
           `list_skills: "cursor" must be a nextCursor an earlier list_skills gave (${total} skills are listed)`,
         );
@@ -200,7 +200,7 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
       });
     }
     if (max !== undefined && (!Number.isInteger(max) || (max as number) < 1 || (max as number) > MAX_QUERY_PICKS))
-      throw new McpError(
+      throw new RequestError(
         ErrorCode.InvalidParams,
         `list_skills: "max" must be a whole number from 1 to ${MAX_QUERY_PICKS}`,
       );
@@ -280,16 +280,16 @@ export function registerTools(server: Server, set: SkillSet, sdk: Sdk, options: 
   async function runTool(tool: ScriptTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
     const extra = Object.keys(args).filter((k) => k !== 'args' && k !== 'words');
     if (extra.length > 0 || (args.args !== undefined && args.words !== undefined))
-      throw new McpError(
+      throw new RequestError(
         ErrorCode.InvalidParams,
         `${tool.name}: give "args" (the JSON object the script reads) or "words" (its command-line words), not ${extra.length > 0 ? extra.map((k) => `"${k}"`).join(', ') : 'both'}`,
       );
     const a = args.args;
     if (a !== undefined && (typeof a !== 'object' || a === null || Array.isArray(a)))
-      throw new McpError(ErrorCode.InvalidParams, `${tool.name}: "args" must be a JSON object`);
+      throw new RequestError(ErrorCode.InvalidParams, `${tool.name}: "args" must be a JSON object`);
     const w = args.words;
     if (w !== undefined && (!Array.isArray(w) || w.some((x) => typeof x !== 'string')))
-      throw new McpError(ErrorCode.InvalidParams, `${tool.name}: "words" must be a list of strings`);
+      throw new RequestError(ErrorCode.InvalidParams, `${tool.name}: "words" must be a list of strings`);
     // The script runs from the folder it was offered from, not from wherever the folder leads now.
     checkRoot(set.entry(set.named(tool.skill)), `${tool.name} (${tool.path})`, 'run');
     const run = await set.source.runScript({
