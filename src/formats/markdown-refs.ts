@@ -43,8 +43,9 @@ export interface FindOptions {
 export const STANDARD_FOLDERS = new Set(['scripts', 'references', 'assets']);
 
 // Placeholders that agents' hosts replace with the skill's folder.
+// `<path-to-skill>/` and its kin stand where the reader puts the skill's folder (122 times in 20 public collections).
 const PLACEHOLDER =
-  /^(?:\{\{?(?:baseDir|base_dir|skill_dir|skillDir)\}\}?|\$\{(?:CLAUDE_SKILL_DIR|SKILL_DIR)\}|\$(?:CLAUDE_SKILL_DIR|SKILL_DIR))(?=[/\\]|$)/i;
+  /^(?:\{\{?(?:baseDir|base_dir|skill_dir|skillDir)\}\}?|\$\{(?:CLAUDE_SKILL_DIR|SKILL_DIR)\}|\$(?:CLAUDE_SKILL_DIR|SKILL_DIR)|<(?:path[-_]to[-_](?:this[-_])?skill|skill[-_](?:path|root|dir|directory|folder))>)(?=[/\\]|$)/i;
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 // A link to a slash command, as Claude Code's plugins name their skills and commands (`[uipath-functions](/uipath:
 // uipath-functions)`, `(/superpowers:brainstorming)`): the agent runs it, and no file is meant.
@@ -357,9 +358,11 @@ function bare(
   // Only a word holding a slash, or (outside fenced code) a known extension, can be a reference (see bareRef): the
   // words of the line are looked up around those places, in order, rather than read one by one.
   for (let place = places.path(lineStart, !inFence); place < lineEnd;) {
-    const index = tokenStart(s, place);
+    let index = tokenStart(s, place);
     const end = tokenEnd(s, place);
     place = places.path(end, !inFence);
+    // `<path-to-skill>/scripts/x.py`: the brackets end a word, so the placeholder is put back before the path.
+    if (s.charCodeAt(index) === 47 && s.charCodeAt(index - 1) === 62) index = angleStart(s, index, lineStart);
     // Half the words found are URLs and the machine's paths (`//github.com/…`, `/tmp/x`, `~/x`, `@scope/pkg`), which
     // bareRef turns down by their first character: turned down here, before a string is cut and looked up.
     if (machinePath(s, index, mounts)) continue;
@@ -395,6 +398,16 @@ function bare(
     if (inFence && writtenAt(s, index, lineStart)) ref.written = true;
     out.push(ref);
   }
+}
+
+// The placeholders written in angle brackets (PLACEHOLDER's last part), as they end right before a path's `/`.
+const ANGLE_PLACEHOLDER = /<(?:path[-_]to[-_](?:this[-_])?skill|skill[-_](?:path|root|dir|directory|folder))>$/i;
+
+/** Where `<path-to-skill>` (or its kin) starts when it ends right before `index`; else `index`. */
+function angleStart(s: string, index: number, lineStart: number): number {
+  const from = Math.max(lineStart, index - 24);
+  const m = ANGLE_PLACEHOLDER.exec(s.slice(from, index));
+  return m ? from + m.index : index;
 }
 
 /**

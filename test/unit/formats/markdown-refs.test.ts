@@ -170,6 +170,22 @@ describe('findReferences: bare paths', () => {
       ['notes', true],
     ]);
     expect(refs[0]).toMatchObject({ raw: '{baseDir}/scripts/a.py', column: 8 });
+    // In angle brackets, as letta-ai/skills and expo/skills write it: `<` and `>` end a word, so it is put back.
+    const angled = findReferences(
+      [
+        'python3 <path-to-skill>/scripts/take.py --app x',
+        'node <skill-root>/scripts/list.js <project-path>',
+        'see <skill_dir>/references/r.md and <path-to-this-skill>/assets/a.png',
+        'not <project-path>/src/app.ts nor <b>/scripts/x.py nor </scripts/y.py',
+      ].join('\n'),
+      1,
+    );
+    expect(angled.map((r) => [r.raw, r.path, r.rooted ?? false, r.line, r.column])).toEqual([
+      ['<path-to-skill>/scripts/take.py', 'scripts/take.py', true, 1, 9],
+      ['<skill-root>/scripts/list.js', 'scripts/list.js', true, 2, 6],
+      ['<skill_dir>/references/r.md', 'references/r.md', true, 3, 5],
+      ['<path-to-this-skill>/assets/a.png', 'assets/a.png', true, 3, 37],
+    ]);
     expect(one('[a]({baseDir}/references/a.md)')).toMatchObject({
       path: 'references/a.md',
       rooted: true,
