@@ -296,6 +296,28 @@ export function writeInPlace(file: string, data: string | Uint8Array, old: Uint8
   }
 }
 
+/**
+ * writeAtomic, except for a file that has other names (hard links): that one is written in place (writeInPlace), as
+ * a rename would part its names, with `old` (else `unlessChanged`), the bytes it held, put back on a failed write.
+ * Without those bytes it is replaced as writeAtomic replaces any file.
+ */
+export function writeKeepingLinks(
+  file: string,
+  data: string | Uint8Array,
+  options: Parameters<typeof writeAtomic>[2] & { old?: Uint8Array } = {},
+): void {
+  const old = options.old ?? options.unlessChanged ?? undefined;
+  let links = 1;
+  try {
+    links = lstatSync(file).nlink;
+  } catch {
+    /* missing: writeAtomic creates it, or says why not */
+  }
+  if (old === undefined || links < 2) return writeAtomic(file, data, options);
+  if (options.unlessChanged !== undefined && !holds(file, options.unlessChanged)) throw new FileChanged(file);
+  writeInPlace(file, data, old);
+}
+
 /** A file writeAtomic did not replace: it no longer held what the new text was made from. */
 export class FileChanged extends SkillsError {
   constructor(file: string) {
