@@ -3,7 +3,7 @@ import { chmodSync, lstatSync, readFileSync, realpathSync, statSync } from 'node
 import { basename, dirname, join } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { errnoIn, explainErrno, isErrno } from '../fs/errno.js';
-import { FileChanged, writeKeepingLinks } from '../fs/atomic.js';
+import { FileChanged, readOnlyMode, writeKeepingLinks } from '../fs/atomic.js';
 import { isInside } from '../fs/walk.js';
 import { AFTER_BREAK, LINE_BREAK } from '../formats/text.js';
 import type { Change, Fix } from './types.js';
@@ -253,17 +253,6 @@ export function wontWrite(file: string, root: string): string | undefined {
     return undefined;
   }
   return mode === undefined ? undefined : readOnlyReason(mode, false);
-}
-
-/** The mode of `file` in octal when no one may write it (no w bit at all), else undefined (or missing). */
-function readOnlyMode(file: string): string | undefined {
-  let mode: number;
-  try {
-    mode = statSync(file).mode & 0o7777;
-  } catch {
-    return undefined;
-  }
-  return (mode & 0o222) === 0 ? mode.toString(8).padStart(3, '0') : undefined;
 }
 
 /** What an error of a write says, without the path (the report names the file). */

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Context } from '../context.js';
 import { SkillsError } from '../errors.js';
-import { writeKeepingLinks } from '../fs/atomic.js';
+import { readOnlyMode, writeKeepingLinks } from '../fs/atomic.js';
 import { explainErrno, isErrno } from '../fs/errno.js';
 import { readBoundedBytes } from '../fs/read.js';
 import { findBlock, withBlock } from './managed-block.js';
@@ -66,6 +66,14 @@ export async function writePrompt(
   } else {
     // A file made afresh holds nothing but what this run can write again: not flushed (on a busy disk the flushes are
     // most of the time of --write). A file that was there may hold the user's own text, flushed before the rename.
+    // A file nobody may write is one its owner keeps as it is, as lint --fix leaves one: the rename would replace it.
+    const readOnly = same ? undefined : readOnlyMode(target.path);
+    if (readOnly !== undefined)
+      throw new SkillsError(
+        'E_IO',
+        `${shown} is read-only (mode ${readOnly}); render-prompt --write left it as it was`,
+        { hint: `chmod u+w ${shellWord(shown)} lets --write change it, or print the prompt without --write` },
+      );
     // A file with other names (hard links) is written in place, so that every name holds the block.
     if (!same)
       writeKeepingLinks(
