@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chmodSync, linkSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { ROOT, runCli, tempDir, withSmallFileLimit } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
@@ -552,6 +552,27 @@ describe('skills lint (built CLI)', () => {
       // It names the file, resolved against %SRCROOT%.
       const base = run.originalUriBaseIds['%SRCROOT%'].uri;
       expect(fileURLToPath(new URL([...uris][0] as string, base))).toBe(join(dir, 's/we ird#%ü/SKILL.md'));
+    }));
+
+  it('gives a file outside the working folder an absolute file uri without uriBaseId, not a ../ path', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, { 'outer/s k/SKILL.md': good('Out'), 'work/in/SKILL.md': good('In') });
+      const r = await runCli(['lint', '--format', 'sarif', '../outer/s k', 'in'], { cwd: join(dir, 'work') });
+      const run = JSON.parse(r.stdout).runs[0];
+      type Loc = { uri: string; uriBaseId?: string };
+      const locations = new Map<string, Loc>(
+        run.results.map((x: { locations: { physicalLocation: { artifactLocation: Loc } }[] }) => {
+          const a = x.locations[0]!.physicalLocation.artifactLocation;
+          return [a.uri, a];
+        }),
+      );
+      const outside = pathToFileURL(join(dir, 'outer/s k/SKILL.md')).href;
+      expect(outside).toContain('s%20k');
+      expect(Object.fromEntries(locations)).toEqual({
+        [outside]: { uri: outside },
+        'in/SKILL.md': { uri: 'in/SKILL.md', uriBaseId: '%SRCROOT%' },
+      });
+      expect(fileURLToPath(outside)).toBe(join(dir, 'outer/s k/SKILL.md'));
     }));
 
   it("run from / (a container's WORKDIR), %SRCROOT% is file:/// and each uri resolves to its file", () =>
