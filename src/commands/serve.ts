@@ -18,7 +18,7 @@ import { serveSkills, type ServeResult } from '../serve/serve.js';
 import type { ScriptRun, SkillSource, SourceSkill } from '../serve/source.js';
 import type { CatalogEntry } from '../skill/light.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
-import { skillFolders } from '../skill/folders.js';
+import { skillFolders, userFolderWarnings } from '../skill/folders.js';
 import { forTerminal } from '../ui/terminal-text.js';
 import { isFolder } from '../fs/walk.js';
 
@@ -209,6 +209,8 @@ function skillSource(
     given,
     configured: given.length > 0 ? undefined : config.skillDirs,
   });
+  // Said once, at the start, as list and render-prompt say it; the skills' own warnings go to the client.
+  for (const w of userFolderWarnings(folders, ctx.env)) ctx.stderr.write(`warning: ${forTerminal(w)}\n`);
   const useRegistry = options.registry !== false && (given.length === 0 || typeof options.registry === 'string');
   const registry = useRegistry ? registryFor({ registry: options.registry || undefined }, ctx) : undefined;
   const source: SkillSource = {

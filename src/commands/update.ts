@@ -136,11 +136,23 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
   return { ...result, exitCode };
 }
 
-/** `pdf  1.0.0 → 1.1.0  (<url>#v1.0.0:skills/pdf)`. */
+/**
+ * `pdf  1.0.0 → 1.1.0  (<url>#v1.0.0:skills/pdf)`. A git skill whose own version is not its tag's is shown with the
+ * version the lock records and the tag as a tag: `0.3.0 (tag v1.0.0) → 0.4.0 (tag v2.0.0)`.
+ */
 function updateLine(u: PlannedUpdate, dryRun: boolean, c: Paint): string {
   const verb = dryRun ? 'would update' : 'updated';
   const same = u.sameFiles ? c.dim('  no file changes') : '';
-  return `${c.green(verb)} ${c.bold(forTerminal(u.id))} ${forTerminal(u.current.label)} → ${c.bold(forTerminal(u.target.label))}  ${c.dim(forTerminal(`(${u.from})`))}${same}`;
+  const current = pointLabel(u.current, u.recorded?.current);
+  const target = pointLabel(u.target, u.recorded?.target);
+  return `${c.green(verb)} ${c.bold(forTerminal(u.id))} ${forTerminal(current)} → ${c.bold(forTerminal(target))}  ${c.dim(forTerminal(`(${u.from})`))}${same}`;
+}
+
+/** A point as shown: its label, or the version recorded and its version tag when the two differ. */
+function pointLabel(p: PlannedUpdate['target'], recorded: string | undefined): string {
+  if (recorded === undefined || p.tag === undefined || p.version === undefined || p.version === recorded)
+    return p.label;
+  return `${recorded} (tag ${p.tag})`;
 }
 
 /** The files an update adds (+), removes (-) and changes (~). */

@@ -14,6 +14,7 @@ import {
   readlinkSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -294,6 +295,42 @@ export function writeInPlace(file: string, data: string | Uint8Array, old: Uint8
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * writeAtomic, except for a file that has other names (hard links): that one is written in place (writeInPlace), as
+ * a rename would part its names, with `old` (else `unlessChanged`), the bytes it held, put back on a failed write.
+ * Without those bytes it is replaced as writeAtomic replaces any file.
+ */
+export function writeKeepingLinks(
+  file: string,
+  data: string | Uint8Array,
+  options: Parameters<typeof writeAtomic>[2] & { old?: Uint8Array } = {},
+): void {
+  const old = options.old ?? options.unlessChanged ?? undefined;
+  let links = 1;
+  try {
+    links = lstatSync(file).nlink;
+  } catch {
+    /* missing: writeAtomic creates it, or says why not */
+  }
+  if (old === undefined || links < 2) return writeAtomic(file, data, options);
+  if (options.unlessChanged !== undefined && !holds(file, options.unlessChanged)) throw new FileChanged(file);
+  writeInPlace(file, data, old);
+}
+
+/**
+ * The mode of `file` in octal when no one may write it (no w bit at all), else undefined (or missing): a file its
+ * owner keeps as it is, which writeAtomic's rename would replace all the same (lint --fix, render-prompt --write).
+ */
+export function readOnlyMode(file: string): string | undefined {
+  let mode: number;
+  try {
+    mode = statSync(file).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+  return (mode & 0o222) === 0 ? mode.toString(8).padStart(3, '0') : undefined;
 }
 
 /** A file writeAtomic did not replace: it no longer held what the new text was made from. */

@@ -15,6 +15,8 @@ import { DEFAULT_LIMITS, extractArchive } from '../fs/archive.js';
 import { parseLockSource, type LockEntry } from '../formats/lockfile.js';
 import { present } from '../fs/walk.js';
 import { readReleases } from '../registry/index-io.js';
+import { registryVersion } from '../registry/unversioned.js';
+import { loadSkill } from '../skill/load.js';
 import { contentOf, folderHolds, skillFiles } from '../registry/integrity.js';
 import { installSkills } from './install.js';
 import { heldText, MissingSkills } from './missing-skills.js';
@@ -73,6 +75,11 @@ export interface PlannedUpdate {
    * did not (another skill of the same repository changed). The lock records the new commit all the same.
    */
   sameFiles?: true;
+  /**
+   * A git skill's own versions (its metadata), as the lock records them: before, and after (updated, or with --dry-run
+   * read from the new files). A version tag may say another (tag v2.0.0 of a skill at 0.4.0).
+   */
+  recorded?: { current: string; target?: string };
 }
 
 export interface UpdateResult {
@@ -276,6 +283,8 @@ async function carryOut(
         `${u.id}: the source moved while updating: installed ${e?.version ?? '?'}${e?.commit ? ` (${e.commit.slice(0, 7)})` : ''}, not ${u.target.label}`,
       );
     else if (e?.integrity !== undefined && e.integrity === before[u.id]?.integrity) u.sameFiles = true;
+    if (landed && e && parseLockSource(u.source).kind === 'git')
+      u.recorded = { current: before[u.id]!.version, target: e.version };
   }
   return result;
 }
@@ -357,10 +366,13 @@ async function changesOf(
   entry: LockEntry,
   placed: string | undefined,
   options: UpdateOptions,
-): Promise<Pick<PlannedUpdate, 'files' | 'diff' | 'diffCut'>> {
+): Promise<Pick<PlannedUpdate, 'files' | 'diff' | 'diffCut' | 'recorded'>> {
   const { before, after, cleanup } = await rootsOf(u, entry, placed, options);
   const a = before ? filesOf(before) : new Map<string, { content: Buffer; exec: boolean }>();
   const b = filesOf(after);
+  // The version the lock would record: the new files' own, whatever the tag says.
+  const recorded =
+    parseLockSource(u.source).kind === 'git' ? { current: entry.version, target: versionAt(after) } : undefined;
   cleanup?.();
   const files: FileChanges = { added: [], removed: [], changed: [] };
   const paths = [...new Set([...a.keys(), ...b.keys()])].sort();
@@ -395,7 +407,17 @@ async function changesOf(
     diff += text;
   }
   const max = options.maxDiffChars ?? DEFAULT_DIFF_CHARS;
-  if (diff.length <= max) return { files, diff };
+  const kept = recorded ? { recorded } : {};
+  if (diff.length <= max) return { files, diff, ...kept };
   const cut = diff.lastIndexOf('\n', max);
-  return { files, diff: diff.slice(0, cut < 0 ? max : cut + 1), diffCut: true };
+  return { files, diff: diff.slice(0, cut < 0 ? max : cut + 1), diffCut: true, ...kept };
+}
+
+/** The version install would record of the skill in `root` (registryVersion); undefined when it does not load. */
+function versionAt(root: string): string | undefined {
+  try {
+    return registryVersion(loadSkill(root));
+  } catch {
+    return undefined;
+  }
 }

@@ -3,7 +3,7 @@ import { chmodSync, lstatSync, readFileSync, realpathSync, statSync } from 'node
 import { basename, dirname, join } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { errnoIn, explainErrno, isErrno } from '../fs/errno.js';
-import { FileChanged, writeAtomic } from '../fs/atomic.js';
+import { FileChanged, readOnlyMode, writeKeepingLinks } from '../fs/atomic.js';
 import { isInside } from '../fs/walk.js';
 import { AFTER_BREAK, LINE_BREAK } from '../formats/text.js';
 import type { Change, Fix } from './types.js';
@@ -193,7 +193,8 @@ export interface UnwrittenEdit {
 }
 
 /**
- * Write planned edits, each file whole through writeAtomic (a killed run leaves whole files), and only while it
+ * Write planned edits, each file whole through writeAtomic (a killed run leaves whole files; a file with hard links
+ * is written in place, its old bytes put back on a failed write), and only while it
  * still holds what the edit was planned from: an edit made since (an editor's save) is never written over. A symlink
  * is written through to its target when that lies inside the skill, and so are files in a symlinked folder; every
  * target is checked before anything is written, and one outside the skill stops the run (E_INVALID) with nothing
@@ -210,7 +211,8 @@ export function writeEdits(edits: FileEdit[]): UnwrittenEdit[] {
         // A file nobody may write is one its owner keeps as it is; the rename would replace it all the same.
         const readOnly = readOnlyMode(target);
         if (readOnly !== undefined) return unwritten.push({ edit: e, reason: readOnlyReason(readOnly, true) });
-        writeAtomic(target, e.after, {
+        // A file with other names (hard links) is written in place, so that every name holds the fix.
+        writeKeepingLinks(target, e.after, {
           mode: e.modeBefore,
           ...(e.read === undefined ? {} : { unlessChanged: e.read }),
         });
@@ -251,17 +253,6 @@ export function wontWrite(file: string, root: string): string | undefined {
     return undefined;
   }
   return mode === undefined ? undefined : readOnlyReason(mode, false);
-}
-
-/** The mode of `file` in octal when no one may write it (no w bit at all), else undefined (or missing). */
-function readOnlyMode(file: string): string | undefined {
-  let mode: number;
-  try {
-    mode = statSync(file).mode & 0o7777;
-  } catch {
-    return undefined;
-  }
-  return (mode & 0o222) === 0 ? mode.toString(8).padStart(3, '0') : undefined;
 }
 
 /** What an error of a write says, without the path (the report names the file). */

@@ -81,3 +81,38 @@ export function skillDisables(
     return d;
   };
 }
+
+/** A disable comment, or one name of it, that turned nothing off: where it is, and the name (none: a bare comment). */
+export interface UnusedDisable {
+  index: number;
+  name?: string;
+}
+
+/**
+ * The parts of a text's disable comments that turn off none of `findings` (those of this file): each name whose rule
+ * reported nothing where the comment reaches (the file, or the next line), and each bare comment where nothing was
+ * reported at all. Names that are no rule (SK134's) and those `skip` says (a rule that reports later) are not judged.
+ */
+export function unusedDisables(
+  text: string,
+  names: ReadonlyMap<string, string>,
+  findings: readonly Pick<Diagnostic, 'ruleId' | 'line'>[],
+  skip: (id: string | undefined) => boolean,
+): UnusedDisable[] {
+  const out: UnusedDisable[] = [];
+  const at = positionFinder(text);
+  for (const c of disableComments(text)) {
+    const line = c.nextLine ? at(c.index).line + 1 : undefined;
+    const reached = line === undefined ? findings : findings.filter((f) => f.line === line);
+    if (c.names.length === 0) {
+      if (reached.length === 0 && !skip(undefined)) out.push({ index: c.index });
+      continue;
+    }
+    for (const n of c.names) {
+      const id = names.get(n.name);
+      if (id === undefined || skip(id)) continue;
+      if (!reached.some((f) => f.ruleId === id)) out.push({ index: n.index, name: n.name });
+    }
+  }
+  return out;
+}

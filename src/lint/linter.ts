@@ -7,6 +7,7 @@ import type { Skill } from '../model/skill.js';
 import { tokenCounter } from '../tokens/tokens.js';
 import { skillFiles } from './files.js';
 import { keptBy, skillDisables, type FileDisables } from './inline-disables.js';
+import unusedDisable from './rules/unused-disable.js';
 import { rules as allRules } from './rules/index.js';
 import { knownNames, resolveSettings, settingFor } from './settings.js';
 import type { Fix, Report, Rule, RuleContext, RuleTools, TreeSkill } from './types.js';
@@ -129,6 +130,8 @@ export function ignoresOf(
   };
 }
 
+const UNUSED_DISABLE = unusedDisable.names[0];
+
 /**
  * The linter: for each skill, every validate finding (with a fix where one is safe), then every enabled rule, then
  * the configuration's severities and the inline disable comments; the skill's files are read once, and let go
@@ -152,6 +155,7 @@ export function createLinter(options: LintOptions): Linter {
   const fileDisables = new Map<LintReport, FileDisables>();
   const failed = new Set<LintReport>();
   const treeRules = active.filter((a) => a.rule.checkTree);
+  const laterIds: ReadonlySet<string> = new Set(treeRules.map((a) => a.rule.names[0]));
   // The rules that check one skill, for each layout.
   const checks = new Map<Skill['layout'], Active[]>();
   const checksFor = (layout: Skill['layout']) => {
@@ -192,6 +196,7 @@ export function createLinter(options: LintOptions): Linter {
         readText: files.readText,
         stat: files.stat,
         ruleNames,
+        reported: () => ({ findings: settle(out), later: laterIds }),
       };
       for (const a of checksFor(skill.layout)) {
         const prepared = a.rule.prepare?.([skill], a.options, tools);
@@ -201,7 +206,8 @@ export function createLinter(options: LintOptions): Linter {
         a.rule.check!(skill, ctx);
       }
       const disables = skillDisables(skill, files.readText, names);
-      const diagnostics = settle(out).filter((d) => keptBy(disables(d.file), d));
+      // What SK135 says of the comments is not for them to turn off (nor are ESLint's reports of unused directives).
+      const diagnostics = settle(out).filter((d) => d.ruleId === UNUSED_DISABLE || keptBy(disables(d.file), d));
       diagnostics.sort(byPlace);
       const r: LintReport = {
         skill: linted(skill),

@@ -1,5 +1,5 @@
 import type { Layout, Skill } from '../model/skill.js';
-import type { Severity } from '../model/diagnostic.js';
+import type { Diagnostic, Severity } from '../model/diagnostic.js';
 
 /** One change a fix makes. Paths are absolute. Line numbers are 1-based, as in diagnostics. */
 export type Change =
@@ -38,6 +38,12 @@ export interface RuleContext {
   stat(rel: string): { size: number; mode: number } | undefined;
   /** Every rule and check id and alias there is (knownNames), mapped to its id. */
   ruleNames: ReadonlyMap<string, string>;
+  /**
+   * What was reported of the skill before this rule (validate's checks and the rules before it, with the
+   * configuration's severities, before the disable comments apply), and the ids of the rules that report later,
+   * comparing skills (checkTree): for SK135, which comes last.
+   */
+  reported?(): { findings: Pick<Diagnostic, 'ruleId' | 'file' | 'line'>[]; later: ReadonlySet<string> };
 }
 
 /** What a tree rule sees of each skill: the linter keeps no more of a skill once its own checks have run. */

@@ -5,8 +5,7 @@ import { SkillsError, wholeNumber } from '../errors.js';
 import { markSkillWarnings } from './skill-warnings.js';
 import { loadConfig } from '../config/config.js';
 import { registryFor } from '../registry/locate.js';
-import { homeVariableWarnings } from '../skill/agents.js';
-import { skillFolders } from '../skill/folders.js';
+import { skillFolders, userFolderWarnings } from '../skill/folders.js';
 import { activate, type ActiveSkill, type CatalogEntry } from '../skill/light.js';
 import { closest } from '../skill/names.js';
 import { isInside, real } from '../fs/walk.js';
@@ -180,7 +179,7 @@ export async function renderPrompt(
     cache: metaCache,
   });
   metaCache?.save();
-  const warnings = folders.some((f) => f.scope === 'user') ? homeVariableWarnings(ctx.env) : [];
+  const warnings = userFolderWarnings(folders, ctx.env);
   warnings.push(...catalog.warnings);
   if (base !== undefined) warnOutside(catalog, base, options.write!, warnings);
 

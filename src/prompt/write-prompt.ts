@@ -2,7 +2,7 @@ import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Context } from '../context.js';
 import { SkillsError } from '../errors.js';
-import { writeAtomic, writeInPlace } from '../fs/atomic.js';
+import { readOnlyMode, writeKeepingLinks } from '../fs/atomic.js';
 import { explainErrno, isErrno } from '../fs/errno.js';
 import { readBoundedBytes } from '../fs/read.js';
 import { findBlock, withBlock } from './managed-block.js';
@@ -66,10 +66,21 @@ export async function writePrompt(
   } else {
     // A file made afresh holds nothing but what this run can write again: not flushed (on a busy disk the flushes are
     // most of the time of --write). A file that was there may hold the user's own text, flushed before the rename.
+    // A file nobody may write is one its owner keeps as it is, as lint --fix leaves one: the rename would replace it.
+    const readOnly = same ? undefined : readOnlyMode(target.path);
+    if (readOnly !== undefined)
+      throw new SkillsError(
+        'E_IO',
+        `${shown} is read-only (mode ${readOnly}); render-prompt --write left it as it was`,
+        { hint: `chmod u+w ${shellWord(shown)} lets --write change it, or print the prompt without --write` },
+      );
     // A file with other names (hard links) is written in place, so that every name holds the block.
-    if (!same && target.bytes && (target.links ?? 1) > 1) writeInPlace(target.path, next.text, target.bytes);
-    else if (!same)
-      writeAtomic(target.path, next.text, target.mode === undefined ? { flush: false } : { mode: target.mode });
+    if (!same)
+      writeKeepingLinks(
+        target.path,
+        next.text,
+        target.mode === undefined ? { flush: false } : { mode: target.mode, old: target.bytes },
+      );
     status = same ? 'unchanged' : next.change === 'replaced' ? 'updated' : next.change;
   }
   const missing = status === 'missing' ? (target.text === undefined ? 'file' : 'block') : undefined;
@@ -88,9 +99,8 @@ interface Target {
   text?: string;
   /** The permission bits to keep. */
   mode?: number;
-  /** The bytes read, and how many names (hard links) the file has: one with more is written in place. */
+  /** The bytes read: put back when a file with other names (hard links), written in place, fails. */
   bytes?: Uint8Array;
-  links?: number;
 }
 
 /**
@@ -154,7 +164,7 @@ function readTarget(file: string, shown: string, cwd: string): Target {
   const block = findBlock(text, shown);
   const outside = Buffer.byteLength(text) - (block ? Buffer.byteLength(text.slice(block.start, block.end)) : 0);
   if (outside > MAX_PROMPT_FILE_BYTES) throw tooLarge(read.bytes.length);
-  return { path, text, mode: st.mode & 0o7777, bytes: read.bytes, links: st.nlink };
+  return { path, text, mode: st.mode & 0o7777, bytes: read.bytes };
 }
 
 /**

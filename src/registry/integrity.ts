@@ -1,35 +1,16 @@
 // What the registry keeps of a skill folder, and its integrity: the files (no .env, no links leading out) hashed
 // in a fixed order into one sha512 SRI.
 import { createHash, type Hash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  realpathSync,
-  statSync,
-} from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { onceEach } from '../model/memo.js';
 import type { Skill, SkillEntry } from '../model/skill.js';
-import { DEFAULT_LIMITS } from '../fs/archive.js';
 import { packedMode } from '../fs/archive-entries.js';
-import { readOpenFile } from '../fs/read.js';
 import type { HeldFile } from '../fs/read-held.js';
+import { STORE_LIMITS, hashFrom, tooBig, tooManyBytes } from './file-bytes.js';
 import { notUtf8Failure } from '../fs/byte-names.js';
-import {
-  checkOpenedWithin,
-  isInside,
-  isLeftover,
-  isMacFile,
-  isNeverKept,
-  isSecretFile,
-  walkedWhole,
-} from '../fs/walk.js';
+import { isInside, isLeftover, isMacFile, isNeverKept, isSecretFile, walkedWhole } from '../fs/walk.js';
 
 /** One file the registry hashes and copies; a symlink that stays inside the skill is the file it leads to. */
 export interface StoredFile {
@@ -71,9 +52,6 @@ export interface KnownFile {
   content?: Buffer;
 }
 
-/** What the store takes of one skill: what install takes of an archive. */
-const STORE_LIMITS = DEFAULT_LIMITS;
-
 /** Set while withMacFiles hashes a folder as an older skills did: macOS's ._ files counted. */
 let macFilesCounted = false;
 
@@ -101,19 +79,7 @@ function withMacFiles(root: string): string | undefined {
 }
 
 export { isSecretFile };
-
-const tooBig = (root: string, what: string) =>
-  new SkillsError(
-    'E_INVALID',
-    `${root}: ${what}; the registry keeps at most ${STORE_LIMITS.maxEntries} files and ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB a skill`,
-    {
-      hint: 'a skill is instructions and small scripts: move data, builds and media out of the folder',
-    },
-  );
-
-/** tooBig for the bytes of a skill's files, found past the bound at the file `rel`. */
-const tooManyBytes = (root: string, rel: string) =>
-  tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${rel})`);
+export { HASH_CHUNK, contentOf, fileHeader, hashFile } from './file-bytes.js';
 
 const byRel = (a: StoredFile, b: StoredFile) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
 
@@ -302,78 +268,6 @@ export function filesAt(root: string, files: StoredFile[]): StoredFile[] {
 /** The hash the integrity is made with, and the SRI prefix naming it. */
 export const ALGORITHM = 'sha512';
 
-/** What the hash takes before a file's content: its kind, path, execute bit and length (boundaries unambiguous). */
-export function fileHeader(f: Pick<StoredFile, 'kind' | 'rel' | 'mode'>, length: number): string {
-  const exec = f.kind === 'file' && (f.mode & 0o111) !== 0 ? 1 : 0;
-  return `${f.kind === 'file' ? 'f' : 'l'}${Buffer.byteLength(f.rel, 'utf8')}:${f.rel}${exec}${length}:`;
-}
-
-/** Feed one file into the hash: path, execute bit and content, each length-prefixed so boundaries are unambiguous. */
-export function hashFile(h: Hash, f: StoredFile, content: Buffer): void {
-  // One update for the path and the lengths (the same UTF-8 bytes as three), one for the content.
-  h.update(fileHeader(f, content.length), 'utf8');
-  h.update(content);
-}
-
-/** The bytes a file contributes: its content, or a symlink's stored link text. */
-export function contentOf(f: StoredFile, bound?: ReadBound): Buffer {
-  try {
-    if (f.kind === 'symlink') return Buffer.from(f.link!, 'utf8');
-    return f.content ?? (f.unstatted ? readUnstatted(f, bound) : readFileSync(f.abs));
-  } catch (err) {
-    if (err instanceof SkillsError) throw err;
-    throw (
-      notUtf8Failure(f.abs, 'nothing was written', err) ??
-      new SkillsError('E_IO', `cannot read ${f.abs}: ${(err as Error).message}`, { cause: err })
-    );
-  }
-}
-
-/** What the unstatted files of one skill have read so far, against the store's bound on a skill's bytes. */
-interface ReadBound {
-  bytes: number;
-}
-
-/**
- * An unstatted file's bytes, and its mode learnt from the open file: a link or anything but a regular file put in
- * its place since the walk is refused, and a file that would take the skill past STORE_LIMITS is not read.
- */
-function readUnstatted(f: StoredFile, bound: ReadBound = { bytes: 0 }): Buffer {
-  const { held } = f;
-  if (held) {
-    delete f.held;
-    return learnt(f, bound, packedMode(held.mode), held.size, () => held.bytes);
-  }
-  const fd = openSync(f.abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-  try {
-    // A folder on the way swapped for a link since the walk: the file must still lie in the skill.
-    checkOpenedWithin(fd, f.abs, f.abs.slice(0, f.abs.length - f.rel.length - 1));
-    const st = fstatSync(fd);
-    if (!st.isFile())
-      throw new SkillsError('E_IO', `${f.abs} is not a regular file any more; it was not read`, {
-        hint: 'run again once the skill is written',
-      });
-    // Kept for the copy made next (digestKeeping): in a buffer of its own.
-    return learnt(f, bound, packedMode(st.mode), st.size, () => readOpenFile(fd, st.size, true));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * An unstatted file's bytes (`read`), once its size is within the bound, and its mode and size learnt: a file that
- * would take the skill past STORE_LIMITS is not read.
- */
-function learnt(f: StoredFile, bound: ReadBound, mode: number, size: number, read: () => Buffer): Buffer {
-  bound.bytes += size;
-  if (bound.bytes > STORE_LIMITS.maxBytes) throw tooManyBytes(f.abs.slice(0, f.abs.length - f.rel.length - 1), f.rel);
-  const bytes = read();
-  f.mode = mode;
-  f.size = size;
-  delete f.unstatted;
-  return bytes;
-}
-
 /** The SRI text of a finished hash. */
 export const sri = (h: Hash) => `${ALGORITHM}-${h.digest('base64')}`;
 
@@ -381,7 +275,7 @@ export const sri = (h: Hash) => `${ALGORITHM}-${h.digest('base64')}`;
 export function digest(files: StoredFile[]): string {
   const h = createHash(ALGORITHM);
   const bound = { bytes: 0 };
-  for (const f of files) hashFile(h, f, contentOf(f, bound));
+  for (const f of files) hashFrom(h, f, bound);
   return sri(h);
 }
 
@@ -429,9 +323,9 @@ export function digestKeeping(files: StoredFile[], keep: KeepBudget): string {
   const h = createHash(ALGORITHM);
   const bound = { bytes: 0 };
   for (const f of files) {
-    const content = contentOf(f, bound);
-    hashFile(h, f, content);
-    if (f.kind === 'file' && f.content === undefined && content.length <= keep.bytes) {
+    // One larger than what may be kept is hashed a chunk at a time: the copy reads it again.
+    const content = hashFrom(h, f, bound, keep.bytes);
+    if (content && f.kind === 'file' && f.content === undefined && content.length <= keep.bytes) {
       f.content = content;
       keep.bytes -= content.length;
     }

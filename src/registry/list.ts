@@ -6,11 +6,10 @@ import type { Layout } from '../model/skill.js';
 import type { Skill } from '../model/skill.js';
 import { validateSkills } from '../skill/validate.js';
 import { confusableGroups, skeleton } from '../skill/confusable-names.js';
-import { findSkills, type SkillReader } from '../skill/folders.js';
+import { findSkills, userFolderWarnings, type SkillReader } from '../skill/folders.js';
 import type { ListCache, SkillSummary } from '../skill/list-cache.js';
 import { loadSkill } from '../skill/load.js';
 import { registrySkills, skillFoldersFor, type FolderSources } from './find-skills.js';
-import { homeVariableWarnings } from '../skill/agents.js';
 
 export type Scope = 'registry' | 'project' | 'user';
 
@@ -117,7 +116,7 @@ export async function listSkills(
     .map((s) => `${s.id} in ${s.path} (${s.scope}) is shadowed by ${s.by} (${s.byScope})`);
   if (found.cut) warnings.unshift(found.cut);
   // A relative CLAUDE_CONFIG_DIR (…) is not used for the user folders read: said first, as agents and doctor say it.
-  if (folders.some((f) => f.scope === 'user')) warnings.unshift(...homeVariableWarnings(opts.env));
+  warnings.unshift(...userFolderWarnings(folders, opts.env));
   for (const s of found.skipped) warnings.push(`${s.path}: skipped: ${s.message}`);
   // Look-alike names (a Cyrillic р in "рdf" beside "pdf"): one skill can pass for the other.
   for (const group of confusableGroups(rows.map((r) => r.id))) {

@@ -6,7 +6,7 @@ import { skillRootOf } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import { findSkillById, registrySkills } from '../registry/find-skills.js';
 import { locateRegistry } from '../registry/locate.js';
-import { findSkills, skillFolders, type FolderScope, type SkillFolder } from '../skill/folders.js';
+import { findSkills, skillFolders, userFolderWarnings, type FolderScope, type SkillFolder } from '../skill/folders.js';
 import { closest } from '../skill/names.js';
 
 export type SkillSource = 'path' | FolderScope | 'registry';
@@ -24,6 +24,8 @@ export interface FindSkillOptions {
   registry?: string;
   /** skillDirs from skills.config.json (absolute), as `list` reads them; asked only when an id is looked up. */
   configured?: () => string[] | undefined;
+  /** Told the warnings of the folders once they are read (a relative CLAUDE_CONFIG_DIR: userFolderWarnings). */
+  warn?: (line: string) => void;
 }
 
 /**
@@ -52,8 +54,13 @@ export function findSkillFor(arg: string, opts: FindSkillOptions): FoundSkillFor
   const id = (at > 0 ? arg.slice(0, at) : arg).normalize('NFKC');
   const version = at > 0 ? arg.slice(at + 1) : undefined;
   const registry = locateRegistry({ registry: opts.registry, cwd: opts.cwd, env: opts.env, home: opts.home });
-  const folders = () =>
-    skillFolders({ cwd: opts.cwd, home: opts.home, env: opts.env, configured: opts.configured?.() });
+  let read: SkillFolder[] | undefined;
+  const folders = () => {
+    if (read) return read;
+    read = skillFolders({ cwd: opts.cwd, home: opts.home, env: opts.env, configured: opts.configured?.() });
+    for (const w of userFolderWarnings(read, opts.env)) opts.warn?.(w);
+    return read;
+  };
   const hit = findSkillById(id, version, {
     folders,
     registry,

@@ -74,6 +74,7 @@ export async function runSkillScript(request: RunScriptRequest, io: RunScriptIO)
     env: io.env,
     registry: request.registry,
     configured: () => loadConfig(io.cwd, undefined, home).skillDirs,
+    warn: (line) => io.notice(`warning: ${line}`),
   });
   if (request.list) return { exitCode: 0, scripts: scriptsDocument(skill, source) };
 

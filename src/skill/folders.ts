@@ -13,7 +13,7 @@ import {
 } from './discover.js';
 import { isInside, present } from '../fs/walk.js';
 import { loadSkill } from './load.js';
-import { userHomePath } from './agents.js';
+import { homeVariableWarnings, userHomePath } from './agents.js';
 
 // Where agents look for skill folders when they are not told, and which copy wins when two folders hold a skill
 // of the same name. The project's folders come first (an agent run in a project sees its skills), then the
@@ -100,6 +100,14 @@ export function skillFolders(opts: FolderOptions): SkillFolder[] {
   );
   // A chain that reaches HOME (a dotfiles repository) meets the user folders there: they stay user scope.
   return dedupe([...project.map(scoped), ...userDirs.map((dir) => ({ dir, scope: 'user' as const }))]);
+}
+
+/**
+ * The warnings of a relative CLAUDE_CONFIG_DIR (CODEX_HOME, …) when the folders read hold a user folder: it is not
+ * used (agentHomePath). With only folders given, nothing is said. Every command that reads the folders says it so.
+ */
+export function userFolderWarnings(folders: readonly SkillFolder[], env: Record<string, string | undefined>): string[] {
+  return folders.some((f) => f.scope === 'user') ? homeVariableWarnings(env) : [];
 }
 
 function dedupe(folders: SkillFolder[]): SkillFolder[] {

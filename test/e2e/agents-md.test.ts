@@ -262,6 +262,25 @@ describe('skills render-prompt --write (built CLI)', () => {
     expect(statSync(join(dir, 'AGENTS.md')).nlink).toBe(2);
   });
 
+  it('refuses a read-only AGENTS.md (mode 444) rather than replace it, says how to proceed, and changes nothing', async () => {
+    const { dir, env } = project();
+    const file = join(dir, 'AGENTS.md');
+    writeFileSync(file, '# Agents\n\nKeep this.\n');
+    chmodSync(file, 0o444);
+    const r = await runCli(['render-prompt', '--write', 'AGENTS.md'], { cwd: dir, env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('AGENTS.md is read-only (mode 444); render-prompt --write left it as it was');
+    expect(r.stderr).toContain('chmod u+w AGENTS.md lets --write change it');
+    expect(read(file)).toBe('# Agents\n\nKeep this.\n');
+    expect(statSync(file).mode & 0o777).toBe(0o444);
+    // Once writable and written, a read-only file that is already up to date is no trouble: nothing is written.
+    chmodSync(file, 0o644);
+    expect((await runCli(['render-prompt', '--write', 'AGENTS.md'], { cwd: dir, env })).exitCode).toBe(0);
+    chmodSync(file, 0o444);
+    const again = await runCli(['render-prompt', '--write', 'AGENTS.md'], { cwd: dir, env });
+    expect(again.exitCode, again.stderr).toBe(0);
+  });
+
   it('refuses a link that leads out of the project (a cloned repository’s AGENTS.md → a file of the user’s), and changes nothing', async () => {
     const { dir, env } = project();
     mkdirSync(join(dir, '.git'));

@@ -141,6 +141,32 @@ describe('CLAUDE_CONFIG_DIR moves ~/.claude for every command (built CLI)', () =
     const renderGiven = await runCli(['render-prompt', '--no-registry', '.claude/skills'], { cwd: project, env });
     expect(renderGiven.stderr).not.toContain('CLAUDE_CONFIG_DIR');
   });
+
+  it('serve and run-script warn of a relative CLAUDE_CONFIG_DIR when they read the user folders, as list does', async () => {
+    const { project, home } = setup();
+    writeTree(home, {
+      '.claude/skills/kept/SKILL.md': skillMd('name: kept\ndescription: Kept. Use when kept.\n', '# K\n'),
+      '.claude/skills/kept/scripts/hi.sh': 'echo hi\n',
+    });
+    const env = { HOME: home, CLAUDE_CONFIG_DIR: '~/.claude-work', SKILLS_REGISTRY: join(home, 'no-registry') };
+    const said = 'warning: CLAUDE_CONFIG_DIR is "~/.claude-work", which is not an absolute path, so it is not used';
+    const serve = await runCli(['serve', '--no-registry'], { cwd: project, env, input: '' });
+    expect(serve.exitCode, serve.stderr).toBe(0);
+    expect(serve.stderr.split(said)).toHaveLength(2);
+    const served = await runCli(['serve', '.claude/skills'], { cwd: project, env, input: '' });
+    expect(served.stderr).not.toContain('CLAUDE_CONFIG_DIR');
+    // By id the user folders are read (the skill is found there, in ~/.claude); by path they are not.
+    const byId = await runCli(['run-script', 'kept', '--list'], { cwd: project, env });
+    expect(byId.exitCode, byId.stderr).toBe(0);
+    expect(byId.stdout).toContain('scripts/hi.sh');
+    expect(byId.stderr.split(said)).toHaveLength(2);
+    const missing = await runCli(['run-script', 'nowhere', 'hi.sh'], { cwd: project, env });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr.split(said)).toHaveLength(2);
+    const byPath = await runCli(['run-script', join(home, '.claude/skills/kept'), '--list'], { cwd: project, env });
+    expect(byPath.exitCode, byPath.stderr).toBe(0);
+    expect(byPath.stderr).not.toContain('CLAUDE_CONFIG_DIR');
+  });
 });
 
 describe('--agent codex after --agent claude-code (built CLI)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chmodSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { ROOT, runCli, tempDir, withSmallFileLimit } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
@@ -299,6 +299,32 @@ describe('skills lint (built CLI)', () => {
       ]);
     }));
 
+  it('writes a file with two names (a hard link) in place: both names hold the fix; a failed write puts the old bytes back', () =>
+    inTemp(async (dir) => {
+      const colon = (pad: number) =>
+        `---\nname: hl\ndescription: Use when: you need hl done well\n---\n${'x'.repeat(pad)}\n`;
+      writeTree(dir, { 'hl/SKILL.md': colon(10) });
+      const file = join(dir, 'hl/SKILL.md');
+      const other = join(dir, 'kept-copy.md');
+      linkSync(file, other);
+      const r = await runCli(['lint', '--fix', '--no-cache', 'hl'], { cwd: dir });
+      expect(r.stdout).toMatch(/^fixed {2}hl\/SKILL\.md: quote the value of description/m);
+      expect(statSync(file).ino).toBe(statSync(other).ino);
+      expect(statSync(file).nlink).toBe(2);
+      expect(readFileSync(other, 'utf8')).toContain('description: "Use when: you need hl done well"');
+      // 1023 bytes that the fix makes 1025: under ulimit -f 1 (1 KiB) the write in place fails part way, and the
+      // 1023 bytes it held are put back, under both names.
+      const before = colon(0);
+      const near = colon(1023 - Buffer.byteLength(before));
+      writeFileSync(file, near);
+      expect(statSync(file).size).toBe(1023);
+      const failed = await withSmallFileLimit(['lint', '--fix', '--no-cache', 'hl'], dir, join(dir, 'home'));
+      expect(failed.stdout).toMatch(/^not fixed {2}hl\/SKILL\.md: .*\(EFBIG\); it was left as it was$/m);
+      expect(failed.exitCode).toBe(2);
+      expect(readFileSync(other, 'utf8')).toBe(near);
+      expect(statSync(file).nlink).toBe(2);
+    }));
+
   it('leaves a read-only file as it is, says so, and counts its finding as left, not as fixable', () =>
     inTemp(async (dir) => {
       const { colon, locked } = readOnlyTree(dir);
@@ -526,6 +552,27 @@ describe('skills lint (built CLI)', () => {
       // It names the file, resolved against %SRCROOT%.
       const base = run.originalUriBaseIds['%SRCROOT%'].uri;
       expect(fileURLToPath(new URL([...uris][0] as string, base))).toBe(join(dir, 's/we ird#%ü/SKILL.md'));
+    }));
+
+  it('gives a file outside the working folder an absolute file uri without uriBaseId, not a ../ path', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, { 'outer/s k/SKILL.md': good('Out'), 'work/in/SKILL.md': good('In') });
+      const r = await runCli(['lint', '--format', 'sarif', '../outer/s k', 'in'], { cwd: join(dir, 'work') });
+      const run = JSON.parse(r.stdout).runs[0];
+      type Loc = { uri: string; uriBaseId?: string };
+      const locations = new Map<string, Loc>(
+        run.results.map((x: { locations: { physicalLocation: { artifactLocation: Loc } }[] }) => {
+          const a = x.locations[0]!.physicalLocation.artifactLocation;
+          return [a.uri, a];
+        }),
+      );
+      const outside = pathToFileURL(join(dir, 'outer/s k/SKILL.md')).href;
+      expect(outside).toContain('s%20k');
+      expect(Object.fromEntries(locations)).toEqual({
+        [outside]: { uri: outside },
+        'in/SKILL.md': { uri: 'in/SKILL.md', uriBaseId: '%SRCROOT%' },
+      });
+      expect(fileURLToPath(outside)).toBe(join(dir, 'outer/s k/SKILL.md'));
     }));
 
   it("run from / (a container's WORKDIR), %SRCROOT% is file:/// and each uri resolves to its file", () =>

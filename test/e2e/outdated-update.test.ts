@@ -143,6 +143,24 @@ describe('a skill installed from a tag', () => {
   });
 });
 
+describe('a skill whose own version is not its tag’s', () => {
+  it('update --latest reports the version the lock records, and the tag as a tag (--dry-run too)', async () => {
+    const r = repo('0.3.0', 'v1.0.0');
+    const s = setup();
+    await install(`${r.url}#v1.0.0:skills/pdf`, s);
+    expect(lockOf(s.project).skills.pdf!.version).toBe('0.3.0');
+    makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf('0.4.0', 'Step two.\n') }, { tag: 'v2.0.0' });
+    const said = 'pdf 0.3.0 (tag v1.0.0) → 0.4.0 (tag v2.0.0)';
+    const d = await cli(['update', '--latest', '--dry-run'], s);
+    expect(d.exitCode, d.stderr).toBe(0);
+    expect(d.stdout).toContain(`would update ${said}`);
+    const u = await cli(['update', '--latest'], s);
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(u.stdout).toContain(`updated ${said}`);
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ version: '0.4.0', ref: 'v2.0.0' });
+  });
+});
+
 describe('a skill installed from a semver range', () => {
   it('wants the highest tag in its range, not a 2.0.0 outside it, and update keeps the range in the lock', async () => {
     const r = repo();

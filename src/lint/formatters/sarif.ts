@@ -1,4 +1,4 @@
-import { relative, sep } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CHECKS } from '../../model/checks.js';
 import type { Rule } from '../types.js';
@@ -12,7 +12,10 @@ const folderUri = (dir: string) => {
   return href.endsWith('/') ? href : `${href}/`;
 };
 
-/** SARIF 2.1.0, one run, paths relative to %SRCROOT% (the working directory) as GitHub code scanning expects. */
+/**
+ * SARIF 2.1.0, one run, paths relative to %SRCROOT% (the working directory) as GitHub code scanning expects; a file
+ * outside it as an absolute file URI.
+ */
 export function toSarif(reports: LintReport[], rules: Rule[], options: { cwd: string; version: string }) {
   const descriptors = [
     ...Object.entries(CHECKS).map(([name, c]) => ({
@@ -32,8 +35,14 @@ export function toSarif(reports: LintReport[], rules: Rule[], options: { cwd: st
   ];
   const index = new Map(descriptors.map((d, i) => [d.id, i]));
   // A URI reference, relative to %SRCROOT%: each segment percent-encoded (a space, `%`, `#` or `ü` in a folder's name
-  // would otherwise make another path, or a fragment).
-  const uri = (file: string) => relative(options.cwd, file).split(sep).map(encodeURIComponent).join('/');
+  // would otherwise make another path, or a fragment). A file outside it is an absolute file URI, without uriBaseId
+  // (SARIF 2.1.0 §3.4.3: a uriBaseId goes with a relative reference only): `../../x` was an artifact nowhere below
+  // the root, and GitHub code scanning matches uris to the repository's files.
+  const location = (file: string) => {
+    const rel = relative(options.cwd, file);
+    if (isAbsolute(rel) || rel === '..' || rel.startsWith(`..${sep}`)) return { uri: pathToFileURL(file).href };
+    return { uri: rel.split(sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+  };
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -63,7 +72,7 @@ export function toSarif(reports: LintReport[], rules: Rule[], options: { cwd: st
             locations: [
               {
                 physicalLocation: {
-                  artifactLocation: { uri: uri(d.file), uriBaseId: '%SRCROOT%' },
+                  artifactLocation: location(d.file),
                   ...(d.line !== undefined ? { region: { startLine: d.line, startColumn: d.column ?? 1 } } : {}),
                 },
               },

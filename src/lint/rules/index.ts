@@ -34,6 +34,7 @@ import linkOutside from './link-outside.js';
 import lfsPointer from './lfs-pointer.js';
 import nestedSkill from './nested-skill.js';
 import disableUnknownRule from './disable-unknown-rule.js';
+import unusedDisable from './unused-disable.js';
 
 /** Every lint rule, in id order; docs/rules.md is generated from this list. */
 export const rules: Rule[] = [
@@ -72,4 +73,6 @@ export const rules: Rule[] = [
   lfsPointer,
   nestedSkill,
   disableUnknownRule,
+  // Last: it reads what every rule before it reported.
+  unusedDisable,
 ];

@@ -1,0 +1,161 @@
+// The bytes of one file the registry keeps, and how they go into its integrity: read whole when small (or kept for
+// the copy made next), else a chunk at a time, so that a skill's large data file is never held whole to be hashed.
+import type { Hash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { SkillsError } from '../errors.js';
+import { DEFAULT_LIMITS } from '../fs/archive.js';
+import { packedMode } from '../fs/archive-entries.js';
+import { notUtf8Failure } from '../fs/byte-names.js';
+import { readOpenFile } from '../fs/read.js';
+import { checkOpenedWithin } from '../fs/walk.js';
+import type { StoredFile } from './integrity.js';
+
+/** What the store takes of one skill: what install takes of an archive. */
+export const STORE_LIMITS = DEFAULT_LIMITS;
+
+/** A skill too big for the store: `what` of it is over STORE_LIMITS. */
+export const tooBig = (root: string, what: string) =>
+  new SkillsError(
+    'E_INVALID',
+    `${root}: ${what}; the registry keeps at most ${STORE_LIMITS.maxEntries} files and ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB a skill`,
+    {
+      hint: 'a skill is instructions and small scripts: move data, builds and media out of the folder',
+    },
+  );
+
+/** tooBig for the bytes of a skill's files, found past the bound at the file `rel`. */
+export const tooManyBytes = (root: string, rel: string) =>
+  tooBig(root, `its files add up to more than ${STORE_LIMITS.maxBytes / 1024 / 1024} MiB (at ${rel})`);
+
+/** What the hash takes before a file's content: its kind, path, execute bit and length (boundaries unambiguous). */
+export function fileHeader(f: Pick<StoredFile, 'kind' | 'rel' | 'mode'>, length: number): string {
+  const exec = f.kind === 'file' && (f.mode & 0o111) !== 0 ? 1 : 0;
+  return `${f.kind === 'file' ? 'f' : 'l'}${Buffer.byteLength(f.rel, 'utf8')}:${f.rel}${exec}${length}:`;
+}
+
+/** Feed one file into the hash: path, execute bit and content, each length-prefixed so boundaries are unambiguous. */
+export function hashFile(h: Hash, f: StoredFile, content: Buffer): void {
+  // One update for the path and the lengths (the same UTF-8 bytes as three), one for the content.
+  h.update(fileHeader(f, content.length), 'utf8');
+  h.update(content);
+}
+
+/** The bytes a file contributes: its content, or a symlink's stored link text. */
+export function contentOf(f: StoredFile, bound?: ReadBound): Buffer {
+  try {
+    if (f.kind === 'symlink') return Buffer.from(f.link!, 'utf8');
+    return f.content ?? (f.unstatted ? readUnstatted(f, bound) : readFileSync(f.abs));
+  } catch (err) {
+    throw readFailure(f, err);
+  }
+}
+
+/** A failed read of a file's bytes, said as a SkillsError naming the file. */
+function readFailure(f: StoredFile, err: unknown): unknown {
+  if (err instanceof SkillsError) return err;
+  return (
+    notUtf8Failure(f.abs, 'nothing was written', err) ??
+    new SkillsError('E_IO', `cannot read ${f.abs}: ${(err as Error).message}`, { cause: err })
+  );
+}
+
+/**
+ * A file larger than this is hashed a chunk at a time (digest, and digestKeeping when it may not keep it): never
+ * whole in memory, where a skill's 200 MB data file read whole took as much again.
+ */
+export const HASH_CHUNK = 1024 * 1024;
+
+/**
+ * Feed one file into the hash as hashFile(h, f, contentOf(f, bound)) does, the same bytes: one over HASH_CHUNK (and
+ * over `keep`, the bytes the caller may keep) is read a chunk at a time. Returns the bytes when they were read whole.
+ */
+export function hashFrom(h: Hash, f: StoredFile, bound: ReadBound, keep = 0): Buffer | undefined {
+  const whole = (content: Buffer) => {
+    hashFile(h, f, content);
+    return content;
+  };
+  if (f.kind === 'symlink' || f.content !== undefined || f.held) return whole(contentOf(f, bound));
+  const small = (size: number) => size <= HASH_CHUNK || size <= keep;
+  try {
+    if (f.unstatted)
+      return withUnstatted(f, bound, (fd, size) =>
+        small(size) ? whole(readOpenFile(fd, size, true)) : hashChunks(h, f, fd, size),
+      );
+    const fd = openSync(f.abs, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      return small(size) ? whole(readFileSync(fd)) : hashChunks(h, f, fd, size);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw readFailure(f, err);
+  }
+}
+
+/** hashFile of the open file of `size` bytes, read HASH_CHUNK at a time; one that gets shorter meanwhile fails. */
+function hashChunks(h: Hash, f: StoredFile, fd: number, size: number): undefined {
+  h.update(fileHeader(f, size), 'utf8');
+  const chunk = Buffer.allocUnsafe(Math.min(size, HASH_CHUNK));
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - got), got);
+    if (n === 0)
+      throw new SkillsError('E_IO', `${f.abs} got shorter while it was read; nothing was written`, {
+        hint: 'run again once the skill is written',
+      });
+    h.update(n === chunk.length ? chunk : chunk.subarray(0, n));
+    got += n;
+  }
+  return undefined;
+}
+
+/** What the unstatted files of one skill have read so far, against the store's bound on a skill's bytes. */
+export interface ReadBound {
+  bytes: number;
+}
+
+/**
+ * An unstatted file's bytes, and its mode learnt from the open file: a link or anything but a regular file put in
+ * its place since the walk is refused, and a file that would take the skill past STORE_LIMITS is not read.
+ */
+function readUnstatted(f: StoredFile, bound: ReadBound = { bytes: 0 }): Buffer {
+  const { held } = f;
+  if (held) {
+    delete f.held;
+    return learnt(f, bound, packedMode(held.mode), held.size, () => held.bytes);
+  }
+  // Kept for the copy made next (digestKeeping): in a buffer of its own.
+  return withUnstatted(f, bound, (fd, size) => readOpenFile(fd, size, true));
+}
+
+/** `read` of an unstatted file opened (not through a link) and found still a regular file inside its skill. */
+function withUnstatted<T>(f: StoredFile, bound: ReadBound, read: (fd: number, size: number) => T): T {
+  const fd = openSync(f.abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  try {
+    // A folder on the way swapped for a link since the walk: the file must still lie in the skill.
+    checkOpenedWithin(fd, f.abs, f.abs.slice(0, f.abs.length - f.rel.length - 1));
+    const st = fstatSync(fd);
+    if (!st.isFile())
+      throw new SkillsError('E_IO', `${f.abs} is not a regular file any more; it was not read`, {
+        hint: 'run again once the skill is written',
+      });
+    return learnt(f, bound, packedMode(st.mode), st.size, () => read(fd, st.size));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * An unstatted file's bytes (`read`), once its size is within the bound, and its mode and size learnt (before the
+ * read, which may hash them): a file that would take the skill past STORE_LIMITS is not read.
+ */
+function learnt<T>(f: StoredFile, bound: ReadBound, mode: number, size: number, read: () => T): T {
+  bound.bytes += size;
+  if (bound.bytes > STORE_LIMITS.maxBytes) throw tooManyBytes(f.abs.slice(0, f.abs.length - f.rel.length - 1), f.rel);
+  f.mode = mode;
+  f.size = size;
+  const bytes = read();
+  delete f.unstatted;
+  return bytes;
+}
