@@ -3,7 +3,6 @@
 // Pure: text in, one flag per line out.
 import { nextOfTwo } from './text.js';
 
-const FENCE = /^[ \t]*(`{3,}|~{3,})/;
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]|$)/;
 const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
 // Words that introduce an illustration, not a file of the skill; never part of a path (`examples/a.py`).
@@ -13,13 +12,21 @@ const EXAMPLE_HEADING = /(?<![\p{L}\p{N}_./\\-])examples?(?![\p{L}\p{N}_/\\-])/i
 /**
  * One Markdown text, its lines found once (where each starts; split into strings only when all are asked for); its
  * fences and its illustrations are computed when first asked for, and kept, so the reference scanner and every
- * rule that reads the same text share one pass of each.
+ * rule that reads the same text share one pass of each. Lines asked for one after another (a line's number, a line
+ * by its number) are found by counting line breaks from the last one asked for, without a table of line starts.
  */
 export class MarkdownText {
   #lines?: string[];
   #starts?: ArrayLike<number>;
   #fences?: Uint8Array;
+  #blocks?: Int32Array;
   #examples?: Uint8Array;
+  // The counting cursor: line #row starts at #pos, and its line break is at #nl (the text's length for the last line).
+  #row = 0;
+  #pos = 0;
+  #nl = -1;
+  // Where every 256th line starts, as far as the cursor has gone.
+  readonly #marks: number[] = [0];
 
   constructor(readonly text: string) {}
 
@@ -35,26 +42,124 @@ export class MarkdownText {
 
   /** How many lines there are (a text ending in \n has an empty last one). */
   get lineCount(): number {
-    return this.#lines ? this.#lines.length : this.starts.length;
+    if (this.#lines) return this.#lines.length;
+    if (this.#starts) return this.#starts.length;
+    return this.lineOf(this.text.length) + 1;
   }
 
   /** Line `i` (0-based), without its \n; undefined past the last. */
   line(i: number): string | undefined {
     if (this.#lines) return this.#lines[i];
-    const s = this.starts;
-    if (i < 0 || i >= s.length) return undefined;
-    return this.text.slice(s[i], i + 1 < s.length ? s[i + 1]! - 1 : this.text.length);
+    if (this.#starts) {
+      const s = this.#starts;
+      if (i < 0 || i >= s.length) return undefined;
+      return this.text.slice(s[i], i + 1 < s.length ? s[i + 1]! - 1 : this.text.length);
+    }
+    if (i < 0 || !this.#seek(-1, i)) return undefined;
+    return this.text.slice(this.#pos, this.#nl);
+  }
+
+  /** The line (0-based) that holds offset `at` (a line break belongs to the line it ends). */
+  lineOf(at: number): number {
+    if (this.#starts) return lineAt(this.#starts, 0, at);
+    this.#seek(at, -1);
+    return this.#row;
+  }
+
+  /**
+   * Move the cursor to the line that holds offset `at` or, when `at` is -1, to line `i`, counting line breaks from
+   * where it is or from the nearest checkpoint before that line, when nearer (one every 256 lines, kept as the cursor
+   * first passes them): a text's breaks are counted about once, however its lines are asked for.
+   * False when the text has no line `i`.
+   */
+  #seek(at: number, i: number): boolean {
+    const t = this.text;
+    const byOffset = at >= 0;
+    const marks = this.#marks;
+    // The nearest checkpoint at or before the line asked for: a start when it is nearer than the cursor.
+    let k: number;
+    if (byOffset) {
+      let lo = 0;
+      let hi = marks.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (marks[mid]! <= at) lo = mid + 1;
+        else hi = mid;
+      }
+      k = lo - 1;
+    } else k = Math.min(i >>> MARK_SHIFT, marks.length - 1);
+    if (this.#nl < 0 || (byOffset ? at < this.#pos : i < this.#row) || marks[k]! > this.#pos) {
+      this.#pos = marks[k]!;
+      this.#row = k << MARK_SHIFT;
+      this.#nl = lineBreak(t, this.#pos);
+    }
+    let pos = this.#pos;
+    let row = this.#row;
+    let nl = this.#nl;
+    while (byOffset ? nl < at : row < i) {
+      if (nl >= t.length) return false;
+      pos = nl + 1;
+      row++;
+      nl = lineBreak(t, pos);
+      if ((row & MARK_MASK) === 0 && row >>> MARK_SHIFT === marks.length) marks.push(pos);
+    }
+    this.#pos = pos;
+    this.#row = row;
+    this.#nl = nl;
+    return true;
   }
 
   /** fences() of the lines. */
   get fences(): Uint8Array {
-    return (this.#fences ??= fencesAt(this.text, this.starts));
+    return (this.#fences ??= fencesAt(this.text, this.starts, this.blocks));
+  }
+
+  /** fenceBlocks() of the text. */
+  get blocks(): Int32Array {
+    return (this.#blocks ??= fenceBlocks(this.text));
+  }
+
+  /** What fences() says of line `i` (0: nothing, past the last line too), without a table of every line. */
+  lineKind(i: number): number {
+    if (this.#fences) return this.#fences[i] ?? 0;
+    if (this.#starts) return i >= 0 && i < this.#starts.length ? kindAt(this.blocks, this.#starts[i]!) : 0;
+    return i >= 0 && this.#seek(-1, i) ? kindAt(this.blocks, this.#pos) : 0;
   }
 
   /** examples() of the lines. */
   get examples(): Uint8Array {
     return (this.#examples ??= examples(this.lines, this.fences));
   }
+}
+
+/** Where in `blocks` (fenceBlocks) the last block that opens at or before offset `at` starts; -1: none does. */
+export function blockAt(blocks: Int32Array, at: number): number {
+  let lo = 0;
+  let hi = blocks.length >>> 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (blocks[mid << 2]! <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return (lo - 1) << 2;
+}
+
+/** What fences() says of the line that starts at offset `start`, read from its text's `blocks` (fenceBlocks). */
+export function kindAt(blocks: Int32Array, start: number): number {
+  const k = blockAt(blocks, start);
+  if (k < 0 || start >= blocks[k + 3]!) return 0;
+  if (start === blocks[k]!) return FENCE_OPEN;
+  return start < blocks[k + 2]! ? FENCED : FENCE_CLOSE;
+}
+
+// The cursor's checkpoints: every 256th line.
+const MARK_SHIFT = 8;
+const MARK_MASK = (1 << MARK_SHIFT) - 1;
+
+/** Where the line break at or after `from` is; the text's length when there is none. */
+function lineBreak(text: string, from: number): number {
+  const nl = text.indexOf('\n', from);
+  return nl < 0 ? text.length : nl;
 }
 
 /** Where each line of `text` starts (a text ending in \n has an empty last line). */
@@ -94,44 +199,69 @@ export const FENCE_CLOSE = 3;
 export function fences(lines: string[]): Uint8Array {
   const starts = new Int32Array(lines.length);
   for (let i = 1; i < lines.length; i++) starts[i] = starts[i - 1]! + lines[i - 1]!.length + 1;
-  return fencesAt(lines.join('\n'), starts);
+  const text = lines.join('\n');
+  return fencesAt(text, starts, fenceBlocks(text));
 }
 
-/** fences() of a text whose lines start at `starts`. */
-function fencesAt(text: string, starts: ArrayLike<number>): Uint8Array {
-  const n = starts.length;
-  const kind = new Uint8Array(n);
-  let fence: { char: string; len: number } | undefined;
-  let open = -1;
-  // Only a line holding ``` or ~~~ can open or close a fence: those are found in the text, and the lines between
-  // an opening and its closing are marked at once.
-  const nextMark = nextOfTwo(text, '```', '~~~');
+/** fences() of a text whose lines start at `starts` and whose fenced blocks are `blocks`. */
+function fencesAt(text: string, starts: ArrayLike<number>, blocks: Int32Array): Uint8Array {
+  const kind = new Uint8Array(starts.length);
   let i = 0;
+  for (let k = 0; k < blocks.length; k += 4) {
+    i = lineAt(starts, i, blocks[k]!);
+    kind[i] = FENCE_OPEN;
+    if (blocks[k + 2]! > text.length) {
+      kind.fill(FENCED, i + 1);
+      break;
+    }
+    const close = lineAt(starts, i, blocks[k + 2]!);
+    kind.fill(FENCED, i + 1, close);
+    kind[close] = FENCE_CLOSE;
+    i = close;
+  }
+  return kind;
+}
+
+/**
+ * The fenced code blocks of a text, four offsets a block: where its opening line starts, where its code starts (the
+ * line after the opening one), where its closing line starts and where the line after that starts; an unclosed
+ * block's closing line and the line after it start past the end (length + 1): its code runs to the end.
+ */
+export function fenceBlocks(text: string): Int32Array {
+  const out: number[] = [];
+  let char = '';
+  let len = 0;
+  // Only a line holding ``` or ~~~ can open or close a fence: those are found in the text, and the lines between
+  // an opening and its closing are passed over at once.
+  const nextMark = nextOfTwo(text, '```', '~~~');
   let from = 0;
   for (;;) {
     const at = nextMark(from);
     if (at < 0) break;
-    i = lineAt(starts, i, at);
-    const end = i + 1 < n ? starts[i + 1]! - 1 : text.length;
+    const start = text.lastIndexOf('\n', at) + 1;
+    const end = lineBreak(text, at);
     from = end + 1;
-    let line = text.slice(starts[i], end);
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    const f = FENCE.exec(line);
-    if (!f) continue;
-    if (fence) {
-      if (f[1]![0] === fence.char && f[1]!.length >= fence.len && line.slice(f[0].length).trim() === '') {
-        kind.fill(FENCED, open + 1, i);
-        kind[i] = FENCE_CLOSE;
-        fence = undefined;
+    // A fence is a run of three or more backticks or tildes after nothing but spaces and tabs: read in the text, not
+    // cut out of it.
+    let k = start;
+    while (k < at && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k++;
+    if (k < at) continue;
+    const c = text[at]!;
+    let runEnd = at + 3;
+    while (runEnd < end && text[runEnd] === c) runEnd++;
+    if (len > 0) {
+      if (c === char && runEnd - at >= len && text.slice(runEnd, end).trim() === '') {
+        out.push(start, from);
+        len = 0;
       }
-    } else if (!(f[1]![0] === '`' && line.slice(f[0].length).includes('`'))) {
-      kind[i] = FENCE_OPEN;
-      open = i;
-      fence = { char: f[1]![0]!, len: f[1]!.length };
+    } else if (c === '~' || text.indexOf('`', runEnd) < 0 || text.indexOf('`', runEnd) >= end) {
+      out.push(start, from);
+      char = c;
+      len = runEnd - at;
     }
   }
-  if (fence) kind.fill(FENCED, open + 1);
-  return kind;
+  if (len > 0) out.push(text.length + 1, text.length + 1);
+  return Int32Array.from(out);
 }
 
 /**

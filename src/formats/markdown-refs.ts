@@ -1,6 +1,6 @@
 // File references in Markdown text: links, images, reference definitions, bare paths and file names, each with
 // its line and column. Pure: text in, references out; resolving them against a skill's files is lint's.
-import { FENCE_CLOSE, FENCE_OPEN, FENCED, MarkdownText } from './markdown-blocks.js';
+import { FENCE_CLOSE, FENCE_OPEN, FENCED, kindAt, MarkdownText } from './markdown-blocks.js';
 import { tokenEnd, tokenStart } from './path-words.js';
 import { NONE, Places } from './reference-places.js';
 import { maskCodeSpans, maskRanges } from './code-spans.js';
@@ -112,35 +112,38 @@ const skillRoot = (word: string): boolean => placeholder(word).rooted;
  */
 export function scanReferences(md: MarkdownText, firstLine: number, opts: FindOptions = {}): Ref[] {
   const out: Ref[] = [];
-  const { starts, text } = md;
+  const { text, blocks } = md;
   const mounts = opts.mounts ?? [];
-  const kind = md.fences;
   // One pass over the text: the places where a reference may stand are found by a few streams of indexOf and one
-  // regex over the whole text; only the lines holding a place are looked at, and of those only the lines with a
-  // link (`](`, `]:`) are cut out as strings. On the others the words around the places are read in the text itself.
+  // regex over the whole text; only the lines holding a place are looked at, found around the place, and of those
+  // only the lines with a link (`](`, `]:`) are cut out as strings. On the others the words around the places are
+  // read in the text itself. Whether a line is fenced code is read from the fenced blocks, and its number counted
+  // from the last line's: no table of every line's start is made.
   const places = new Places(text);
-  const n = starts.length;
   const cache: BareCache = [new Map(), new Map(), new Map(), new Map()];
   let sorted = true;
-  let i = 0;
   let moved: MovedMemo | undefined;
   for (let at = places.any(0); at < NONE;) {
-    i = lineAt(starts, at, i);
-    const lineStart = starts[i]!;
-    const lineEnd = i + 1 < n ? starts[i + 1]! - 1 : text.length;
-    const k = kind[i]!;
-    const lineNo = firstLine + i;
+    const lineStart = text.lastIndexOf('\n', at) + 1;
+    let lineEnd = text.indexOf('\n', at);
+    if (lineEnd < 0) lineEnd = text.length;
+    const k = kindAt(blocks, lineStart);
     if (k === FENCED) {
       const from = out.length;
-      bare(places, lineStart, lineEnd, lineNo, true, out, NO_LINKS, mounts, cache);
+      bare(places, lineStart, lineEnd, firstLine + md.lineOf(lineStart), true, out, NO_LINKS, mounts, cache);
       // After a `cd` in the same block (`git clone …/yarn && cd yarn`, then `python scripts/train.py`), a path is
       // relative to that folder, not to the skill: it counts only when the skill has the file.
       for (let r = from; r < out.length; r++) {
         const ref = out[r]!;
-        if (!ref.loose && !ref.rooted && movedAway(md, i, ref.column - 1, (moved ??= new Map()), skillRoot))
+        if (
+          !ref.loose &&
+          !ref.rooted &&
+          movedAway(text, blocks, lineStart + ref.column - 1, (moved ??= new Map()), skillRoot)
+        )
           ref.loose = true;
       }
     } else if (k !== FENCE_OPEN && k !== FENCE_CLOSE) {
+      const lineNo = firstLine + md.lineOf(lineStart);
       if (places.link(lineStart) < lineEnd) {
         let line = text.slice(lineStart, lineEnd);
         if (line.endsWith('\r')) line = line.slice(0, -1);
@@ -174,28 +177,6 @@ function linkLine(line: string, lineNo: number, out: Ref[], mounts: readonly str
   const masked = maskRanges(line, masks);
   bare(new Places(masked), 0, masked.length, lineNo, false, out, links, mounts, cache);
   for (const l of links) out.push(l);
-}
-
-/**
- * The line that holds offset `at`: the last k from `from` on whose start is at or before it (starts[from] is), found
- * by doubling steps and then halving.
- */
-function lineAt(starts: ArrayLike<number>, at: number, from: number): number {
-  let lo = from;
-  let step = 1;
-  let hi = lo + step;
-  while (hi < starts.length && starts[hi]! <= at) {
-    lo = hi;
-    step *= 2;
-    hi = lo + step;
-  }
-  if (hi > starts.length) hi = starts.length;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >>> 1;
-    if (starts[mid]! <= at) lo = mid;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
@@ -357,10 +338,13 @@ function bare(
   let linkedNames: Set<string> | undefined;
   // Only a word holding a slash, or (outside fenced code) a known extension, can be a reference (see bareRef): the
   // words of the line are looked up around those places, in order, rather than read one by one.
-  for (let place = places.path(lineStart, !inFence); place < lineEnd;) {
+  // One call of places.path, not one before the loop and one in it: each call site is compiled on its own.
+  for (let from = lineStart; ;) {
+    const place = places.path(from, !inFence);
+    if (place >= lineEnd) break;
     let index = tokenStart(s, place);
     const end = tokenEnd(s, place);
-    place = places.path(end, !inFence);
+    from = end;
     // `<path-to-skill>/scripts/x.py`: the brackets end a word, so the placeholder is put back before the path.
     if (s.charCodeAt(index) === 47 && s.charCodeAt(index - 1) === 62) index = angleStart(s, index, lineStart);
     // Half the words found are URLs and the machine's paths (`//github.com/…`, `/tmp/x`, `~/x`, `@scope/pkg`), which

@@ -81,7 +81,13 @@ export function relPath(skill: Skill, abs: string): string {
     .join('/');
 }
 
+// What posix.normalize would change in a path: an empty segment (`a//b`), a `.` or `..` segment, a slash at the end.
+const NOT_NORMAL = /\/\/|(?:^|\/)\.{1,2}(?:\/|$)|\/$/;
+
 function norm(p: string): string {
+  // Most paths are normal already (`scripts/run.sh`): posix.normalize, a walk over the path by characters, is for the
+  // others.
+  if (p !== '' && !NOT_NORMAL.test(p)) return p;
   let n = posix.normalize(p);
   if (n === '.' || n === './') return '';
   if (n.startsWith('./')) n = n.slice(2);

@@ -88,7 +88,7 @@ function runsByPath(r: LocatedRef): 'command' | 'prose' | false {
   const before = line.slice(0, r.column - 1);
   if (afterInterpreter(before)) return false;
   const command = (yes: boolean) => (yes ? 'command' : false);
-  if (doc.fences[i] === FENCED)
+  if (doc.lineKind(i) === FENCED)
     return command(COMMAND_START.test(before.trimEnd()) || /^[ \t]*(?:[$>#%][ \t]+)?$/.test(before));
   const ticks = before.split('`').length - 1;
   if (ticks % 2 === 1) {

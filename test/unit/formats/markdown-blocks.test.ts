@@ -92,3 +92,30 @@ it('finds the fences the step-by-step walk finds, on thousands of generated Mark
     }
   }
 });
+
+it('reads lines, line numbers and fences without a table of line starts as the table reads them', () => {
+  const pieces = ['```', '~~~~', '``` py', '  ```', 'words', '- item', '', 'é😀', 'x\r', '\r', 'tail ```'];
+  const seps = ['\n', '\n', '\r\n', '\r', ''];
+  const next = seeded(79);
+  for (let n = 0; n < 1500; n++) {
+    const len = next(n % 30 === 0 ? 600 : 30);
+    let text = '';
+    for (let k = 0; k < len; k++) text += pieces[next(pieces.length)]! + seps[next(seps.length)]!;
+    const table = new MarkdownText(text);
+    const lines = text.split('\n');
+    const fences = table.fences;
+    // A fresh text for each kind of question, asked in random order, so the cursor moves both ways.
+    const byOffset = new MarkdownText(text);
+    const byLine = new MarkdownText(text);
+    const byKind = new MarkdownText(text);
+    for (let q = 0; q < 40; q++) {
+      const at = next(text.length + 1);
+      expect(byOffset.lineOf(at), JSON.stringify(text)).toBe(text.slice(0, at).split('\n').length - 1);
+      const i = next(lines.length + 2) - 1;
+      expect(byLine.line(i)).toBe(lines[i]);
+      expect(byKind.lineKind(i)).toBe(fences[i] ?? 0);
+    }
+    expect(new MarkdownText(text).lineCount).toBe(lines.length);
+    expect(byOffset.lineCount).toBe(lines.length);
+  }
+});
