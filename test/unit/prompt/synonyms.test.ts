@@ -5,6 +5,12 @@ import { stem } from '../../../src/prompt/text-match.js';
 import { parseQuery } from '../../../src/prompt/select-query.js';
 import { selectSkills } from '../../../src/prompt/select.js';
 
+/** Each pair related both ways by the table (by stem). */
+function expectRelated(pairs: readonly (readonly [string, string])[]): void {
+  const related = (a: string, b: string) => relatedStems(stem(a)).includes(stem(b));
+  for (const [a, b] of pairs) expect(related(a, b) && related(b, a), `${a} ~ ${b}`).toBe(true);
+}
+
 describe('the synonym table (data)', () => {
   it('holds groups of two or more distinct single lower-case words', () => {
     expect(SYNONYM_GROUPS.length).toBeGreaterThan(50);
@@ -18,8 +24,7 @@ describe('the synonym table (data)', () => {
   });
 
   it('relates the words of the domain the issue names', () => {
-    const related = (a: string, b: string) => relatedStems(stem(a)).includes(stem(b));
-    for (const [a, b] of [
+    expectRelated([
       ['wipe', 'zeroize'],
       ['scrub', 'zeroize'],
       ['slides', 'deck'],
@@ -29,15 +34,13 @@ describe('the synonym table (data)', () => {
       ['excel', 'spreadsheet'],
       ['fuzz', 'harness'],
       ['fuzzer', 'fuzzing'],
-    ])
-      expect(related(a, b) && related(b, a), `${a} ~ ${b}`).toBe(true);
+    ]);
     expect(relatedStems(stem('deck'))).not.toContain(stem('deck'));
     expect(relatedStems('no-such-word')).toEqual([]);
   });
 
   it('relates everyday words to the words skills use', () => {
-    const related = (a: string, b: string) => relatedStems(stem(a)).includes(stem(b));
-    for (const [a, b] of [
+    expectRelated([
       ['image', 'visual'],
       ['prettier', 'aesthetic'],
       ['homepage', 'website'],
@@ -48,8 +51,18 @@ describe('the synonym table (data)', () => {
       ['ready', 'prepare'],
       ['ram', 'memory'],
       ['crc', 'checksum'],
-    ])
-      expect(related(a, b) && related(b, a), `${a} ~ ${b}`).toBe(true);
+    ]);
+  });
+
+  it("relates the words requests use for reviewers' remarks, helpers, gluing files, grading and memset", () => {
+    expectRelated([
+      ['remarks', 'comments'],
+      ['helpers', 'agents'],
+      ['workers', 'subagents'],
+      ['glue', 'merge'],
+      ['grade', 'maturity'],
+      ['memset', 'zeroize'],
+    ]);
   });
 
   it('does not relate a task to a tool or format used in it', () => {
