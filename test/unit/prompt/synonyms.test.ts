@@ -65,6 +65,16 @@ describe('the synonym table (data)', () => {
     ]);
   });
 
+  it('relates a rundown to an overview, a dropper to malware, an alert to a finding, an auditor to an audit', () => {
+    expectRelated([
+      ['rundown', 'overview'],
+      ['dropper', 'malware'],
+      ['ransomware', 'malware'],
+      ['alert', 'finding'],
+      ['auditors', 'audit'],
+    ]);
+  });
+
   it('does not relate a task to a tool or format used in it', () => {
     // DWARF is the debug information of a binary, not debugging: "debugging" ranked dwarf-expert first by its name.
     expect(relatedStems(stem('debugging'))).not.toContain(stem('dwarf'));
@@ -133,6 +143,21 @@ describe('phrases in selection', () => {
     expect(parseQuery('deploy this static site').related.has(stem('sast'))).toBe(false);
     expect(selectSkills('deploy this static site', skills, { max: 3 }).ranked).toEqual([]);
     expect(selectSkills('run a static scan', skills, { max: 1 }).selected.map((s) => s.name)).toEqual(['semgrep']);
+  });
+});
+
+describe('a design doc', () => {
+  const skills = [
+    { name: 'doc-coauthoring', description: 'Co-author documentation, proposals and technical specs.' },
+    { name: 'frontend-design', description: 'Give a web interface a distinctive visual style.' },
+  ];
+
+  it('is a document, not visual design: its "design" is not widened to style', () => {
+    expect(parseQuery('redo the design').related.has(stem('style'))).toBe(true);
+    expect(parseQuery('write a design doc').related.has(stem('style'))).toBe(false);
+    expect(selectSkills('help me write a design doc', skills, { max: 3 }).selected.map((s) => s.name)).toEqual([
+      'doc-coauthoring',
+    ]);
   });
 });
 
