@@ -59,7 +59,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['done', 'complete', 'finished', 'fixed', 'passing'],
   ['parallel', 'concurrent', 'simultaneous', 'independent', 'unrelated'],
   ['agent', 'subagent', 'worker', 'helper'],
-  ['execute', 'carry', 'implement', 'run'],
+  ['execute', 'carry', 'run'],
   ['review', 'feedback', 'critique'],
   ['comment', 'remark'],
   ['pr', 'pull', 'merge'],

@@ -146,6 +146,14 @@ describe('phrases in selection', () => {
   });
 });
 
+describe('executing is not implementing', () => {
+  it('relates carrying out and running to executing, not to implementing (a feature, a spec)', () => {
+    expect(relatedStems(stem('execute'))).toContain(stem('carry'));
+    expect(relatedStems(stem('execute'))).not.toContain(stem('implement'));
+    expect(relatedStems(stem('implement'))).not.toContain(stem('run'));
+  });
+});
+
 describe('a design doc', () => {
   const skills = [
     { name: 'doc-coauthoring', description: 'Co-author documentation, proposals and technical specs.' },
