@@ -146,6 +146,7 @@ export const PHRASES: readonly (readonly string[])[] = [
   ['pull request', 'pr'],
   ['code review', 'review'],
   ['unit test'],
+  ['word by word', 'stream'],
   ['test first', 'tdd'],
   ['design doc', 'documentation', 'proposal', 'spec'],
   ['side channel', 'timing', 'sidechannel'],

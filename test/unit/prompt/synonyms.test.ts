@@ -154,6 +154,15 @@ describe('executing is not implementing', () => {
   });
 });
 
+describe('word by word', () => {
+  it('is streaming, not a Word document', () => {
+    expect(parseQuery('a word file').related.has(stem('docx'))).toBe(true);
+    const q = parseQuery('show the answer word by word as it arrives');
+    expect(q.related.has(stem('docx'))).toBe(false);
+    expect(q.related.has(stem('streaming'))).toBe(true);
+  });
+});
+
 describe('a design doc', () => {
   const skills = [
     { name: 'doc-coauthoring', description: 'Co-author documentation, proposals and technical specs.' },
