@@ -65,7 +65,6 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['pr', 'pull', 'merge'],
   ['ci', 'actions', 'workflow', 'pipeline', 'job'],
   ['worktree', 'workspace', 'isolated', 'stash', 'checkout'],
-  ['branch', 'feature'],
   ['refactor', 'restructure', 'modernize', 'cleanup'],
   ['container', 'devcontainer', 'docker', 'sandbox'],
   ['browser', 'chrome', 'extension'],

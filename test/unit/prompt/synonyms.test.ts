@@ -154,6 +154,13 @@ describe('executing is not implementing', () => {
   });
 });
 
+describe('a feature is not a branch', () => {
+  it('does not relate the two: finishing a feature is not finishing a branch', () => {
+    expect(relatedStems(stem('feature'))).not.toContain(stem('branch'));
+    expect(relatedStems(stem('branch'))).not.toContain(stem('feature'));
+  });
+});
+
 describe('word by word', () => {
   it('is streaming, not a Word document', () => {
     expect(parseQuery('a word file').related.has(stem('docx'))).toBe(true);
