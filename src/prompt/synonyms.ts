@@ -38,7 +38,8 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['diagram', 'chart', 'visualize', 'draw', 'graph'],
   ['brand', 'identity'],
   // writing and planning
-  ['doc', 'documentation', 'proposal', 'spec', 'specification', 'rfc', 'whitepaper'],
+  ['doc', 'documentation', 'proposal', 'rfc', 'whitepaper'],
+  ['spec', 'specification', 'whitepaper', 'rfc'],
   ['draft', 'write', 'compose', 'author'],
   ['coauthor', 'collaborate', 'together'],
   ['plan', 'roadmap', 'steps', 'outline'],

@@ -161,6 +161,15 @@ describe('a feature is not a branch', () => {
   });
 });
 
+describe('docs are not a spec', () => {
+  it('relates docs to documentation and a spec to a specification or whitepaper, not docs to a spec', () => {
+    expect(relatedStems(stem('docs'))).toContain(stem('documentation'));
+    expect(relatedStems(stem('spec'))).toContain(stem('specification'));
+    expect(relatedStems(stem('spec'))).toContain(stem('whitepaper'));
+    expect(relatedStems(stem('docs'))).not.toContain(stem('spec'));
+  });
+});
+
 describe('word by word', () => {
   it('is streaming, not a Word document', () => {
     expect(parseQuery('a word file').related.has(stem('docx'))).toBe(true);
