@@ -34,11 +34,12 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(STOP.split(/\s+/));
 // time", "never reaches" say something, and counted weak the second set lost two of its top-3. And verbs of any
 // request ("see", "know", "keep", "take", "pick", "turn": "I want to see which lines it never reaches", "look it
 // over"): top-1 of the fourth set +2, nothing else moved but MRR. They count in relevance with a part of their weight
-// (select.ts), and a skill they alone match is never selected.
+// (select.ts), and a skill they alone match is never selected. "second" is an ordinal and a unit of time, as "first"
+// and "day" are ("a 30-second radio jingle" selected second-opinion: no-fit of the fourth set +1, nothing else moved).
 const WEAK = `write create make build generate run add check find fix update new code file files data project
 tool tools work works working start go going set setup change changes look show give tell explain recommend good
 best better help convert edit read open change improve rule rules type thing app application system
-support guide guides step steps process result results time day one two three first last next summary summarize
+support guide guides step steps process result results time day one two three first second last next summary summarize
 today tomorrow yesterday tonight morning afternoon evening week weekend monday tuesday wednesday thursday friday
 saturday sunday
 whether without across several rather another others whole always instead else often usually

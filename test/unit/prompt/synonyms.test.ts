@@ -5,6 +5,12 @@ import { stem } from '../../../src/prompt/text-match.js';
 import { parseQuery } from '../../../src/prompt/select-query.js';
 import { selectSkills } from '../../../src/prompt/select.js';
 
+/** Each pair related both ways by the table (by stem). */
+function expectRelated(pairs: readonly (readonly [string, string])[]): void {
+  const related = (a: string, b: string) => relatedStems(stem(a)).includes(stem(b));
+  for (const [a, b] of pairs) expect(related(a, b) && related(b, a), `${a} ~ ${b}`).toBe(true);
+}
+
 describe('the synonym table (data)', () => {
   it('holds groups of two or more distinct single lower-case words', () => {
     expect(SYNONYM_GROUPS.length).toBeGreaterThan(50);
@@ -18,8 +24,7 @@ describe('the synonym table (data)', () => {
   });
 
   it('relates the words of the domain the issue names', () => {
-    const related = (a: string, b: string) => relatedStems(stem(a)).includes(stem(b));
-    for (const [a, b] of [
+    expectRelated([
       ['wipe', 'zeroize'],
       ['scrub', 'zeroize'],
       ['slides', 'deck'],
@@ -29,15 +34,13 @@ describe('the synonym table (data)', () => {
       ['excel', 'spreadsheet'],
       ['fuzz', 'harness'],
       ['fuzzer', 'fuzzing'],
-    ])
-      expect(related(a, b) && related(b, a), `${a} ~ ${b}`).toBe(true);
+    ]);
     expect(relatedStems(stem('deck'))).not.toContain(stem('deck'));
     expect(relatedStems('no-such-word')).toEqual([]);
   });
 
   it('relates everyday words to the words skills use', () => {
-    const related = (a: string, b: string) => relatedStems(stem(a)).includes(stem(b));
-    for (const [a, b] of [
+    expectRelated([
       ['image', 'visual'],
       ['prettier', 'aesthetic'],
       ['homepage', 'website'],
@@ -48,8 +51,28 @@ describe('the synonym table (data)', () => {
       ['ready', 'prepare'],
       ['ram', 'memory'],
       ['crc', 'checksum'],
-    ])
-      expect(related(a, b) && related(b, a), `${a} ~ ${b}`).toBe(true);
+    ]);
+  });
+
+  it("relates the words requests use for reviewers' remarks, helpers, gluing files, grading and memset", () => {
+    expectRelated([
+      ['remarks', 'comments'],
+      ['helpers', 'agents'],
+      ['workers', 'subagents'],
+      ['glue', 'merge'],
+      ['grade', 'maturity'],
+      ['memset', 'zeroize'],
+    ]);
+  });
+
+  it('relates a rundown to an overview, a dropper to malware, an alert to a finding, an auditor to an audit', () => {
+    expectRelated([
+      ['rundown', 'overview'],
+      ['dropper', 'malware'],
+      ['ransomware', 'malware'],
+      ['alert', 'finding'],
+      ['auditors', 'audit'],
+    ]);
   });
 
   it('does not relate a task to a tool or format used in it', () => {
@@ -120,6 +143,54 @@ describe('phrases in selection', () => {
     expect(parseQuery('deploy this static site').related.has(stem('sast'))).toBe(false);
     expect(selectSkills('deploy this static site', skills, { max: 3 }).ranked).toEqual([]);
     expect(selectSkills('run a static scan', skills, { max: 1 }).selected.map((s) => s.name)).toEqual(['semgrep']);
+  });
+});
+
+describe('executing is not implementing', () => {
+  it('relates carrying out and running to executing, not to implementing (a feature, a spec)', () => {
+    expect(relatedStems(stem('execute'))).toContain(stem('carry'));
+    expect(relatedStems(stem('execute'))).not.toContain(stem('implement'));
+    expect(relatedStems(stem('implement'))).not.toContain(stem('run'));
+  });
+});
+
+describe('a feature is not a branch', () => {
+  it('does not relate the two: finishing a feature is not finishing a branch', () => {
+    expect(relatedStems(stem('feature'))).not.toContain(stem('branch'));
+    expect(relatedStems(stem('branch'))).not.toContain(stem('feature'));
+  });
+});
+
+describe('docs are not a spec', () => {
+  it('relates docs to documentation and a spec to a specification or whitepaper, not docs to a spec', () => {
+    expect(relatedStems(stem('docs'))).toContain(stem('documentation'));
+    expect(relatedStems(stem('spec'))).toContain(stem('specification'));
+    expect(relatedStems(stem('spec'))).toContain(stem('whitepaper'));
+    expect(relatedStems(stem('docs'))).not.toContain(stem('spec'));
+  });
+});
+
+describe('word by word', () => {
+  it('is streaming, not a Word document', () => {
+    expect(parseQuery('a word file').related.has(stem('docx'))).toBe(true);
+    const q = parseQuery('show the answer word by word as it arrives');
+    expect(q.related.has(stem('docx'))).toBe(false);
+    expect(q.related.has(stem('streaming'))).toBe(true);
+  });
+});
+
+describe('a design doc', () => {
+  const skills = [
+    { name: 'doc-coauthoring', description: 'Co-author documentation, proposals and technical specs.' },
+    { name: 'frontend-design', description: 'Give a web interface a distinctive visual style.' },
+  ];
+
+  it('is a document, not visual design: its "design" is not widened to style', () => {
+    expect(parseQuery('redo the design').related.has(stem('style'))).toBe(true);
+    expect(parseQuery('write a design doc').related.has(stem('style'))).toBe(false);
+    expect(selectSkills('help me write a design doc', skills, { max: 3 }).selected.map((s) => s.name)).toEqual([
+      'doc-coauthoring',
+    ]);
   });
 });
 

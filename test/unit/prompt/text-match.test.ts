@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { isWeakWord } from '../../../src/prompt/text-match.js';
+import { selectSkills } from '../../../src/prompt/select.js';
+
+describe('generic words of requests', () => {
+  it('counts the ordinals as generic, "second" with "first" and "last"', () => {
+    for (const w of ['first', 'second', 'seconds', 'last', 'next']) expect(isWeakWord(w), w).toBe(true);
+    expect(isWeakWord('opinion')).toBe(false);
+  });
+
+  it('selects no skill on a "second" of time: a 30-second jingle is no second opinion', () => {
+    const skills = [
+      { name: 'second-opinion', description: 'Get a second opinion on a diff from another model before you commit.' },
+      ...Array.from({ length: 24 }, (_, i) => ({
+        name: `skill-${i}`,
+        description: `Handles task number ${i} for topic${i} with tool${i}.`,
+      })),
+    ];
+    expect(selectSkills('compose a cheerful melody for a 30-second radio jingle', skills, { max: 3 }).selected).toEqual(
+      [],
+    );
+    expect(selectSkills('get a second opinion on this diff', skills, { max: 3 }).selected[0]?.name).toBe(
+      'second-opinion',
+    );
+  });
+});
