@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { basename, dirname, join, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { AGENTS } from '../../skill/agents.js';
 import type { Rule, TreeSkill } from '../types.js';
 
@@ -72,6 +72,27 @@ function placeOf(skill: TreeSkill): string | undefined {
   return at < 0 ? undefined : path.slice(0, at + folder.length - 1);
 }
 
+/**
+ * The folder that holds the plugin copies among a skill and its namesakes, as "ignores" names it: the first folder
+ * below the one the two share (`providers` for `skills/x` beside `providers/codex/plugin/skills/x`); undefined when
+ * no namesake is in a plugin.
+ */
+function copiesFolder(
+  skill: TreeSkill,
+  others: readonly TreeSkill[],
+  plugins: Map<string, string | undefined>,
+): string | undefined {
+  for (const s of [skill, ...others]) {
+    if (pluginOf(s, plugins) === undefined) continue;
+    const other = s === skill ? others[0]! : skill;
+    let shared = dirname(other.root);
+    while (relative(shared, s.root).startsWith('..') && dirname(shared) !== shared) shared = dirname(shared);
+    const first = relative(shared, s.root).split(sep)[0];
+    if (first) return first;
+  }
+  return undefined;
+}
+
 export default {
   names: ['SK127', 'duplicate-skill'],
   description:
@@ -126,7 +147,7 @@ export default {
           column: pos?.column,
           // A repository that ships each skill again inside a plugin's package (yigitkonur/skills-by-yigitkonur:
           // skills/x and plugins/x/skills/x, the same files) keeps both on purpose: lint the one it edits.
-          hint: 'rename one of them, or remove the copy; copies made on purpose (a plugin package built from skills/) are left out of lint with "ignores" in skills.config.json, e.g. ["plugins/**"]',
+          hint: `rename one of them, or remove the copy; copies made on purpose (a plugin package built from skills/) are left out of lint with "ignores" in skills.config.json, e.g. ["${copiesFolder(skill, others, plugins) ?? 'plugins'}/**"]`,
         });
       }
     }

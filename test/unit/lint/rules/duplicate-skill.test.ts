@@ -148,6 +148,12 @@ it("duplicate-skill: one skill shipped in each agent's plugin (.codex-plugin, .c
   expect(check(copies)).toEqual([]);
   const other = loadSkill(join(base, 'providers/other/plugin/skills/stripe-docs'));
   expect(check([...copies, other]).map((f) => f.skill)).toEqual([...copies, other]);
+  // The repository's own skills/stripe-docs beside the plugins' copies: the hint names the folder to leave out.
+  writeTree(join(base, 'skills/stripe-docs'), { 'SKILL.md': docs });
+  const own = loadSkill(join(base, 'skills/stripe-docs'));
+  const found = check([own, ...copies]);
+  expect(found.map((f) => f.skill)).toEqual([own, ...copies]);
+  for (const f of found) expect(f.report.hint).toContain('e.g. ["providers/**"]');
 });
 
 it("duplicate-skill: a skill placed in agents' folders is a copy each agent reads from its own folder, not a duplicate", () => {
