@@ -1,4 +1,5 @@
 // Inline disable comments in Markdown files: `<!-- skills-lint-disable … -->` and its -next-line form.
+import { join } from 'node:path';
 import { positionFinder } from '../formats/text.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
@@ -35,11 +36,30 @@ export function disableComments(text: string): DisableComment[] {
   return out;
 }
 
+/** Whether a text may hold a disable comment: false rules it out without a search for the comments. */
+function mayHoldDisables(text: string | undefined): text is string {
+  return !!text && text.includes('<!--') && text.includes('skills-lint-disable');
+}
+
+/** The skill's Markdown files that hold a disable comment (SK134, SK135): path in the skill, absolute file, text. */
+export function disableTexts(
+  skill: Pick<Skill, 'root' | 'entries'>,
+  readText: (rel: string) => string | undefined,
+): { file: string; text: string }[] {
+  const out: { file: string; text: string }[] = [];
+  for (const e of skill.entries) {
+    if (e.kind !== 'file' || !/\.(md|markdown)$/i.test(e.path)) continue;
+    const text = readText(e.path);
+    if (mayHoldDisables(text)) out.push({ file: join(skill.root, e.path), text });
+  }
+  return out;
+}
+
 /** The comments of one Markdown text; `names` maps every rule id and alias to its id (knownNames). */
 export function parseDisables(text: string | undefined, names: Map<string, string>): FileDisables {
   // Every comment starts with <, rare in prose: found alone (indexOf) it rules out most texts far sooner than the
   // comment's long name, whose common letters let a search skip little.
-  if (!text || !text.includes('<!--') || !text.includes('skills-lint-disable')) return NONE;
+  if (!mayHoldDisables(text)) return NONE;
   const d: FileDisables = { all: undefined, lines: new Map() };
   const at = positionFinder(text);
   for (const c of disableComments(text)) {
@@ -84,7 +104,8 @@ export function skillDisables(
 
 /** A disable comment, or one name of it, that turned nothing off: where it is, and the name (none: a bare comment). */
 export interface UnusedDisable {
-  index: number;
+  line: number;
+  column: number;
   name?: string;
 }
 
@@ -105,13 +126,13 @@ export function unusedDisables(
     const line = c.nextLine ? at(c.index).line + 1 : undefined;
     const reached = line === undefined ? findings : findings.filter((f) => f.line === line);
     if (c.names.length === 0) {
-      if (reached.length === 0 && !skip(undefined)) out.push({ index: c.index });
+      if (reached.length === 0 && !skip(undefined)) out.push(at(c.index));
       continue;
     }
     for (const n of c.names) {
       const id = names.get(n.name);
       if (id === undefined || skip(id)) continue;
-      if (!reached.some((f) => f.ruleId === id)) out.push({ index: n.index, name: n.name });
+      if (!reached.some((f) => f.ruleId === id)) out.push({ ...at(n.index), name: n.name });
     }
   }
   return out;

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { closest } from '../../skill/names.js';
 import { positionFinder } from '../../formats/text.js';
-import { disableComments } from '../inline-disables.js';
+import { disableComments, disableTexts } from '../inline-disables.js';
 import type { Rule } from '../types.js';
 
 // `<!-- skills-lint-disable SK1O8 -->` with a slip in the id turns nothing off, and said nothing: the finding it was
@@ -18,10 +17,7 @@ export default {
   sources: ['ESLint: "Definition for rule … was not found" for a directive comment naming an unknown rule'],
   fixable: false,
   check(skill, ctx) {
-    for (const e of skill.entries) {
-      if (e.kind !== 'file' || !/\.(md|markdown)$/i.test(e.path)) continue;
-      const text = ctx.readText(e.path);
-      if (!text || !text.includes('skills-lint-disable')) continue;
+    for (const { file, text } of disableTexts(skill, ctx.readText)) {
       const at = positionFinder(text);
       for (const c of disableComments(text))
         for (const n of c.names) {
@@ -30,7 +26,7 @@ export default {
           const { line, column } = at(n.index);
           ctx.report({
             message: `unknown rule "${n.name}" in a skills-lint-disable comment: it turns nothing off${near ? `; did you mean "${near}"?` : ''}`,
-            file: join(skill.root, e.path),
+            file,
             line,
             column,
             hint: 'name a rule by its id or alias (skills lint --list-rules lists them), or remove the name',

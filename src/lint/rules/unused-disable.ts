@@ -1,6 +1,4 @@
-import { join } from 'node:path';
-import { positionFinder } from '../../formats/text.js';
-import { unusedDisables } from '../inline-disables.js';
+import { disableTexts, unusedDisables } from '../inline-disables.js';
 import type { Rule } from '../types.js';
 
 // `<!-- skills-lint-disable SK108 -->` left behind once the long file was split, or written for a finding another
@@ -21,22 +19,18 @@ export default {
   ],
   fixable: false,
   check(skill, ctx) {
-    const reported = ctx.reported?.();
+    const texts = disableTexts(skill, ctx.readText);
+    // What was reported is settled only for a skill that has a comment to judge.
+    const reported = texts.length ? ctx.reported?.() : undefined;
     if (!reported) return;
     const { findings, later } = reported;
-    for (const e of skill.entries) {
-      if (e.kind !== 'file' || !/\.(md|markdown)$/i.test(e.path)) continue;
-      const text = ctx.readText(e.path);
-      if (!text || !text.includes('skills-lint-disable')) continue;
-      const file = join(skill.root, e.path);
+    for (const { file, text } of texts) {
       // The rules that compare skills report on the skill file after this one has run: what a comment there names
       // of theirs (or a bare comment there) is not judged, rather than called unused too soon.
       const skip = (id: string | undefined) =>
         file === skill.file && later.size > 0 && (id === undefined || later.has(id));
       const here = findings.filter((f) => f.file === file);
-      const at = positionFinder(text);
-      for (const u of unusedDisables(text, ctx.ruleNames, here, skip)) {
-        const { line, column } = at(u.index);
+      for (const { line, column, ...u } of unusedDisables(text, ctx.ruleNames, here, skip)) {
         ctx.report({
           message: u.name
             ? `unused skills-lint-disable: nothing was reported by "${u.name}" where this comment reaches`
