@@ -161,6 +161,51 @@ describe('skills lint (built CLI)', () => {
       ]);
     }));
 
+  it("reads <path-to-skill>/, a comment that turns nothing off, and one skill in each agent's plugin", () =>
+    inTemp(async (dir) => {
+      const body = [
+        '# Shot',
+        '',
+        '```bash',
+        'python3 <path-to-skill>/scripts/take.py --app x',
+        '```',
+        '',
+        '<!-- skills-lint-disable-next-line SK108 -->',
+        'Nothing here is missing.',
+        '',
+      ].join('\n');
+      const shot = good('shot').replace('# shot\n\nFollow these steps.\n', body);
+      writeTree(dir, {
+        'repo/skills/shot/SKILL.md': shot,
+        'repo/skills/shot/scripts/take.py': '#!/usr/bin/env python3\nprint(1)\n',
+        ...Object.fromEntries(
+          ['claude', 'codex', 'cursor'].flatMap((a) => [
+            [`repo/providers/${a}/plugin/.${a}-plugin/plugin.json`, '{"name":"shot"}'],
+            [`repo/providers/${a}/plugin/skills/shot/SKILL.md`, good('shot')],
+          ]),
+        ),
+      });
+      const r = await runCli(['lint', '--json', '--no-cache', 'repo'], { cwd: dir });
+      type Found = { ruleId: string; message: string; line: number; hint?: string };
+      const all = (JSON.parse(r.stdout).skills as { path: string; diagnostics: Found[] }[]).flatMap((s) =>
+        s.diagnostics.map((d) => ({ ...d, path: s.path })),
+      );
+      // The script is run through its interpreter: no execute bit asked for, and the path is the skill's own.
+      expect(all.filter((d) => ['SK108', 'SK114', 'SK120'].includes(d.ruleId))).toEqual([]);
+      expect(all.filter((d) => d.ruleId === 'SK135').map((d) => `${d.line} ${d.message}`)).toEqual([
+        '11 unused skills-lint-disable: nothing was reported by "SK108" where this comment reaches',
+      ]);
+      // The plugins' copies clash with the repository's own skill only, and the hint names their folder.
+      const dup = all.filter((d) => d.ruleId === 'SK127');
+      expect(dup).toHaveLength(4);
+      expect(
+        dup.find((d) => d.path.endsWith(join('skills', 'shot')) && !d.path.includes('providers'))!.message,
+      ).toMatch(/is also used by .*claude.*codex.*cursor/);
+      for (const d of dup.filter((x) => x.path.includes('providers')))
+        expect(d.message).not.toMatch(/providers.*providers/);
+      for (const d of dup) expect(d.hint).toContain('e.g. ["providers/**"]');
+    }));
+
   it('fixes what is safe, reports each change, loses no content, and a second --fix changes nothing', () =>
     inTemp(async (dir) => {
       const body = '# Colon\n\nBody: keep every line.\r\n\r\n- item one\r\n';
