@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import rule from '../../../../src/lint/rules/instructions-max-tokens.js';
+import rule, { LONGEST_TOKEN } from '../../../../src/lint/rules/instructions-max-tokens.js';
+import { loadSkill } from '../../../../src/skill/load.js';
 import { runRule, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
@@ -71,11 +72,39 @@ it('instructions-max-tokens', () =>
   }));
 
 it('instructions-max-tokens stays fast on long runs without a break', async () => {
-  // Whole, each of these takes BPE many seconds (its cost grows with the square of a run's length).
+  // Whole, each of these takes BPE many seconds (its cost grows with the square of a run's length). 1.2 MB: a
+  // budget of 100,000 tokens has them counted, not estimated.
   const body = `${'TODO'.repeat(100000)} ${' '.repeat(400000)}x\n${'\u{1F600}'.repeat(100000)}\n`;
   const start = performance.now();
-  const r = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm, body) } });
+  const r = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm, body) }, options: { maxTokens: 100000 } });
   r.cleanup();
   expect(r.reports.map((x) => x.message)).toEqual([expect.stringMatching(/^instructions are \d+ tokens long/)]);
   expect(performance.now() - start).toBeLessThan(5000);
+});
+
+it('instructions-max-tokens estimates, never counts, instructions too long to fit the budget however tokenized', async () => {
+  // 700,000 bytes: more than 5,000 tokens of the longest kind (128 bytes) could hold.
+  const huge = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm, 'word '.repeat(140000)) } });
+  const long = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm, 'word '.repeat(6000)) } });
+  try {
+    expect(huge.reports.map((x) => x.message)).toEqual([
+      'instructions are about 175000 tokens long (700000 bytes, too long to count: over 5000 however they are tokenized); keep them under 5000',
+    ]);
+    const asked: number[] = [];
+    const skills = [loadSkill(huge.root), loadSkill(long.root)];
+    await rule.prepare!(skills, { maxTokens: 5000 }, { countTokens: async (t) => (asked.push(t.length), 7000) });
+    // Only the 30,000-byte body was counted.
+    expect(asked).toEqual([skills[1]!.instructionParts[0]!.text.length]);
+  } finally {
+    huge.cleanup();
+    long.cleanup();
+  }
+});
+
+it('no o200k_base token covers more bytes than LONGEST_TOKEN, so the estimate is only given when certain', async () => {
+  const { default: ranks } = (await import('gpt-tokenizer/bpeRanks/o200k_base')) as { default: (string | number[])[] };
+  let longest = 0;
+  for (const t of ranks) longest = Math.max(longest, typeof t === 'string' ? Buffer.byteLength(t, 'utf8') : t.length);
+  expect(ranks.length).toBeGreaterThan(199_000);
+  expect(longest).toBe(LONGEST_TOKEN);
 });
