@@ -558,6 +558,16 @@ describe('skills lint (built CLI)', () => {
       expect(byId.short.some((d: { ruleId: string }) => d.ruleId === 'SK101')).toBe(false);
     }));
 
+  it('gives an estimate for instructions too long to count (over the budget however tokenized), with their bytes', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, { 'huge/SKILL.md': good('huge').replace('Follow these steps.', 'word '.repeat(140000)) });
+      const r = await runCli(['lint', '--json', '--no-cache', '.'], { cwd: dir });
+      const [skill] = JSON.parse(r.stdout).skills as { diagnostics: { ruleId: string; message: string }[] }[];
+      expect(skill!.diagnostics.find((d) => d.ruleId === 'SK101')?.message).toMatch(
+        /^instructions are about 17500\d tokens long \(7000\d\d bytes, too long to count: over 5000 however they are tokenized\); keep them under 5000$/,
+      );
+    }));
+
   it('writes SARIF 2.1.0 with rules and located results', () =>
     inTemp(async (dir) => {
       writeTree(dir, { 'Bad/SKILL.md': good('Bad') });
