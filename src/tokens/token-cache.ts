@@ -59,16 +59,20 @@ export interface TokenCacheOptions {
   uid?: number;
 }
 
-/** The counts kept in `file` for `counter` (a tokenizer and its version): read now, written by save(). */
+/**
+ * The counts kept in `file` for `counter` (a tokenizer and its version): read when first asked for (a lint of short
+ * skills counts nothing, and reading a full file is 5 to 8 ms), written by save().
+ */
 export function openTokenCache(file: string, counter: string, options: TokenCacheOptions = {}): TokenCache {
   const uid = options.uid ?? currentUid();
-  const kept = readCounts(file, counter, uid);
+  let read: KeptCounts | undefined;
+  const kept = () => (read ??= readCounts(file, counter, uid));
   // This run's counts come first in the file, so that the oldest unused ones are the first to go.
   const used = new Map<string, number>();
   let added = false;
   return {
     get(key) {
-      const n = used.get(key) ?? keptCount(kept, key);
+      const n = used.get(key) ?? keptCount(kept(), key);
       if (n !== undefined) used.set(key, n);
       return n;
     },
@@ -78,14 +82,14 @@ export function openTokenCache(file: string, counter: string, options: TokenCach
       added = true;
     },
     snapshot() {
-      return { kept, used: new Map(used) };
+      return { kept: kept(), used: new Map(used) };
     },
     save() {
       if (!added) return;
       added = false;
       const counts: Record<string, number> = {};
       let n = 0;
-      for (const map of [used, validCounts(kept)]) {
+      for (const map of [used, validCounts(kept())]) {
         for (const [k, v] of map) {
           if (n >= MAX_ENTRIES) break;
           if (k in counts) continue;

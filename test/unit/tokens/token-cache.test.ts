@@ -57,6 +57,16 @@ describe('openTokenCache', () => {
     expect(readdirSync(join(file, '..'))).toEqual(['tokens.json']);
   });
 
+  it('reads the file when a count is first asked for, not when opened (a run that counts nothing reads nothing)', () => {
+    const file = cacheFile();
+    const writer = openTokenCache(file, COUNTER);
+    const opened = openTokenCache(file, COUNTER);
+    // Written after \`opened\` was opened and before it is asked: it sees the count.
+    writer.set('aaa', 7);
+    writer.save();
+    expect(opened.get('aaa')).toBe(7);
+  });
+
   it('ignores a corrupt file, and replaces it on the next write', () => {
     for (const junk of [
       '',
