@@ -45,7 +45,7 @@ export function defineServe(program: Command, { act, examples, collectList }: Ki
       new Option('--registry <dir>', 'also serve this registry (default: the usual registry when no dirs are given)'),
     )
     .option('--no-registry', 'serve no registry skills')
-    .option('--config <file>', 'the skills.config.json to use (skillDirs, disabledSkills)')
+    .option('-c, --config <file>', 'the skills.config.json to use (skillDirs, disabledSkills)')
     .option(
       '--print-config <agent>',
       "print the snippet that registers this server in the agent's MCP configuration, and exit",

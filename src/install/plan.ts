@@ -169,6 +169,9 @@ export async function planFromSources(
 ): Promise<Planned | Extract<InstallOutcome, { ok: false }>> {
   const specs: DependencySpec[] = [];
   const locals = new Map<string, Prepared>();
+  // The valid skills a source holds that --skill or the picker left out: a chosen skill's dependency is taken from
+  // them before the registry, as `dependencies that no source holds` says. A name two of them share is none of them.
+  const spare = new Map<string, Prepared | null>();
   const invalid: InvalidSource[] = [];
   const skipped: InvalidSource[] = [];
   const warnings: string[] = [];
@@ -223,6 +226,12 @@ export async function planFromSources(
         ),
       );
       chosen = found.filter((_, i) => picked.has(i));
+    }
+    const taken = new Set(chosen);
+    for (const p of chosen === found ? [] : found) {
+      if (taken.has(p) || 'diagnostics' in p) continue;
+      const had = spare.get(p.skill.id);
+      spare.set(p.skill.id, had === undefined || had?.integrity === p.integrity ? p : null);
     }
     // Different skills of one name in a source of many cannot share one agent folder (namesakes.ts): the shallowest
     // is taken when alone at its depth, the deeper said in one warning; at a tie each is left out, as an invalid one
@@ -291,7 +300,9 @@ export async function planFromSources(
   const source = options.from ?? options.registry;
   options.progress?.('resolving dependencies');
   const base = catalogFromIndex(readIndex(source), (id) => readReleases(source, id));
-  const catalog = overlayCatalog(base, locals);
+  const spares = new Map<string, Prepared>();
+  for (const [id, p] of spare) if (p && !locals.has(id)) spares.set(id, p);
+  const catalog = overlayCatalog(base, new Map([...spares, ...locals]));
   const roots: DependencySpec[] = [
     ...[...locals.values()].map((p) => ({
       raw: `${p.skill.id}@${registryVersion(p.skill)}`,
@@ -317,7 +328,7 @@ export async function planFromSources(
   // Skills that replace another's, and skills whose lock holds the integrity their inner links once gave.
   const replaced: string[] = [];
   for (const r of resolution.resolved) {
-    const local = locals.get(r.id);
+    const local = locals.get(r.id) ?? spares.get(r.id);
     let plan: Plan;
     let entrySource: string;
     let integrity: string;
@@ -413,7 +424,7 @@ export async function planFromSources(
   }
   // Each is said of one skill, and counted in one line for many (named with --verbose). A skill from a repository or
   // a URL is pinned by its commit or content, so no version is no news there.
-  const all = [...locals.values()];
+  const all = items.flatMap((i) => (i.plan.kind === 'local' ? [i.plan.prepared] : []));
   const verbose = options.verbose === true;
   const said = [
     ...oneOrMany(

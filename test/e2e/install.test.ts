@@ -99,6 +99,26 @@ describe('skills install: every source kind (built CLI)', () => {
     expect(empty.stderr).toContain('is not a skill: it holds no SKILL.md or manifest.json');
   });
 
+  it("--skill takes a chosen skill's dependency from its own source when the source holds it, before the registry", async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const repo = fresh('repo');
+    makeSkill(join(repo, 'skills'), 'report', '1.0.0', {}, 'dependencies:\n  - charts@^1.0.0\n');
+    makeSkill(join(repo, 'skills'), 'charts', '1.2.0');
+    makeSkill(join(repo, 'skills'), 'other', '1.0.0');
+    const r = await cli(
+      reg,
+      ['install', join(repo, 'skills'), '--skill', 'report', '--into', '.agents/skills'],
+      project,
+    );
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('added     charts@1.2.0 (dependency)  → .agents/skills/charts');
+    expect(readdirSync(join(project, '.agents/skills')).sort()).toEqual(['charts', 'report']);
+    const lock = lockOf(project);
+    expect(lock.skills.report!.dependencies).toEqual({ charts: '1.2.0' });
+    expect(lock.skills.charts!.source).toBe(`folder:${relative(project, join(repo, 'skills/charts'))}`);
+  });
+
   it('installs a SKILL.md skill that lists its Python packages under dependencies, without them, and says so', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');

@@ -291,6 +291,19 @@ describe('skills serve --print-config', () => {
     });
   });
 
+  it('takes -c for --config, as render-prompt, list and lint do, and passes it on made absolute', async () => {
+    const r = await runCli(['serve', '-c', 'team.json', '--no-registry', '--print-config', 'claude-code']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).mcpServers.skills.args).toEqual([
+      '-y',
+      'skillsmith',
+      'serve',
+      '--no-registry',
+      '--config',
+      join(ROOT, 'team.json'),
+    ]);
+  });
+
   it('prints the snippet the README shows in "Use your skills from any MCP client"', async () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const at = readme.indexOf('## Use your skills from any MCP client');
