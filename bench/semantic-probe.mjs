@@ -100,7 +100,8 @@ const norm = (v) => {
 };
 /** Unit vectors of texts, from the cache or the model (in batches of 32). */
 async function embed(texts) {
-  const todo = [...new Set(texts.filter((t) => !cache[hash(t)]))];
+  // by length, so that a batch pads little
+  const todo = [...new Set(texts.filter((t) => !cache[hash(t)]))].sort((a, b) => a.length - b.length);
   for (let i = 0; i < todo.length; i += 32) {
     const batch = todo.slice(i, i + 32);
     const out = await model.embed(batch);
@@ -142,11 +143,30 @@ try {
     ndk: (c) => `${words(c.name)}: ${c.description} ${[...(c.keywords ?? []), ...(c.verbs ?? [])].join(', ')}`,
     ndh: (c) => `${words(c.name)}: ${c.description} ${headings(c.body).join('. ')}`,
   };
-  const V = Object.keys(VARIANTS);
   const skillVec = {};
   const te = performance.now();
   const ce = cpu();
   for (const [k, f] of Object.entries(VARIANTS)) skillVec[k] = await embed(cands.map(f));
+  // the body in pieces: the paragraphs and list items of its first 4 KB outside code (at most 24 a skill, 400
+  // characters each), each a vector of its own; a skill's cosine is its best piece's, or its description's
+  const pieces = (body = '') =>
+    body
+      .slice(0, 4096)
+      .replace(/```[\s\S]*?(```|$)/g, '\n\n')
+      .split(/\n\s*\n|\n(?=\s*(?:[-*]|\d+\.)\s)/)
+      .map((p) =>
+        p
+          .replace(/^[\s#>*-]+|\d+\.\s/g, '')
+          .replace(/\s+/g, ' ')
+          .trim()
+          .slice(0, 400),
+      )
+      .filter((p) => p.split(' ').length >= 4)
+      .slice(0, 24);
+  const chunkOf = cands.map((c) => [VARIANTS.nd(c), ...pieces(c.body)]);
+  const chunkVec = await embed(chunkOf.flat());
+  let ci = 0;
+  const chunkVecs = chunkOf.map((list) => list.map(() => chunkVec[ci++]));
   const sets = SETS.map(([name, file]) => ({ name, rows: readRealQueries(file) }));
   const tq = performance.now();
   const cq = cpu();
@@ -166,6 +186,13 @@ try {
       r.lexRank = new Map(res.ranked.map((x, i) => [idOf.get(x.name), i + 1]));
       r.cos = {};
       for (const k of Object.keys(VARIANTS)) r.cos[k] = skillVec[k].map((v) => dot(v, r.vec));
+      // the best of the three texts of a skill; and each cosine less the request's mean cosine over the catalog
+      r.cos.body = chunkVecs.map((list) => Math.max(...list.map((v) => dot(v, r.vec))));
+      r.cos.max = ids.map((_, i) => Math.max(...Object.keys(VARIANTS).map((k) => r.cos[k][i])));
+      for (const k of [...Object.keys(VARIANTS), 'max', 'body']) {
+        const mean = r.cos[k].reduce((a, b) => a + b, 0) / ids.length;
+        r.cos[`${k}-c`] = r.cos[k].map((x) => x - mean);
+      }
     }
 
   // ---- the methods: a ranking of the catalog for a row, and a gate that says whether anything fits
@@ -174,6 +201,7 @@ try {
       .map((id, i) => [id, scores[i]])
       .filter((x) => x[1] > -Infinity)
       .sort((a, b) => b[1] - a[1]);
+  const V = [...Object.keys(VARIANTS), 'max', 'body'].flatMap((k) => [k, `${k}-c`]);
   for (const s of sets)
     for (const r of s.rows) {
       r.semOrder = {};
@@ -218,7 +246,7 @@ try {
     lexical: () => (r) => r.lexSel,
     semantic:
       ({ v, bar }) =>
-      (r, ranked) =>
+      (r) =>
         r.best[v] >= bar
           ? r.semOrder[v].filter((x, k) => k < 3 && x[1] >= bar && x[1] >= r.best[v] - 0.03).map((x) => x[0])
           : [],
@@ -276,10 +304,11 @@ try {
     }
     return { ranker, gate, p: top.p };
   };
-  const gateGrid = product({ rescue: [...range(0.3, 0.7, 0.025), 2], floor: [0, 0.1, 0.15, 0.2, 0.25, 0.3] });
+  const gateGrid = product({ rescue: [...range(0.1, 0.7, 0.025), 2], floor: [-1, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3] });
   const tuned = {
     lexical: { ranker: 'lexical', gate: 'lexical', p: {} },
-    semantic: tune('semantic', product({ v: V }), 'semantic', product({ bar: range(0.2, 0.7, 0.01) })),
+    'semantic, always its best': tune('semantic', product({ v: V }), 'semantic', [{ bar: -1 }]),
+    semantic: tune('semantic', product({ v: V }), 'semantic', product({ bar: range(0, 0.7, 0.01) })),
     mix: tune('mix', product({ v: V, a: range(0.1, 0.95, 0.05), n: [3, 5, 10, 200] }), 'fused', gateGrid),
     rrf: tune('rrf', product({ v: V, k: [1, 3, 5, 10, 30, 60], w: [0.25, 0.5, 0.75, 1, 1.5, 2] }), 'fused', gateGrid),
   };
@@ -325,6 +354,36 @@ try {
     console.log(
       `all ${n} descriptions in one batch: ${(performance.now() - w).toFixed(0)} ms wall, ${(cpu() - c).toFixed(0)} ms CPU`,
     );
+  }
+  if (args.includes('--variants')) {
+    // The model alone, each text of a skill, always its best: top-1 and MRR per set (the sixth's figures too).
+    console.log(
+      `\nthe model alone, always its best, by what is embedded of a skill (${chunkOf.flat().length} body pieces): top-1, MRR per set`,
+    );
+    for (const v of V) {
+      const rank = rankers.semantic({ v });
+      const gate = gates.semantic({ v, bar: -1 });
+      console.log(
+        `${v}: ${sets
+          .map((set) => {
+            const m = measure(set.rows, rank, gate);
+            return `${pct(m.top1, m.fit)} ${m.mrr.toFixed(3)}`;
+          })
+          .join(' | ')}`,
+      );
+    }
+  }
+  if (args.includes('--curve')) {
+    // What a floor on the best cosine trades, over word matching's own selection: sets 1–5 summed, never the sixth.
+    console.log('\nfloor on the best cosine over word matching (sets 1–5 summed): variant floor → top-1, no-fit');
+    const rank = rankers.lexical();
+    for (const v of ['ndk', 'ndk-c', 'body', 'body-c'])
+      for (const floor of v.endsWith('-c') ? range(0, 0.2, 0.02) : range(0.1, 0.5, 0.04)) {
+        const gate = (r) => (r.best[v] >= floor ? r.lexSel : []);
+        const ms = sets.slice(0, TUNE).map((set) => measure(set.rows, rank, gate));
+        const sum = (k) => ms.reduce((a, m) => a + m[k], 0);
+        console.log(`${v} ${floor} → ${sum('top1')}/${sum('fit')}, ${sum('noneEmpty')}/${sum('none')}`);
+      }
   }
   for (const which of missesOf) {
     const set = sets[Number(which) - 1];
