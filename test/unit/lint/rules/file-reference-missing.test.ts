@@ -37,6 +37,23 @@ it('file-reference-missing', () =>
           ),
         },
       },
+      // A skill about writing skills proposes files a skill could hold (anthropics/claude-code's skill-development:
+      // "`scripts/validate-hook-schema.sh` and `scripts/test-hook.sh` utilities would be helpful").
+      {
+        tree: {
+          ...files,
+          'SKILL.md': md(
+            [
+              '# Demo',
+              'When building a hooks skill, the analysis shows:',
+              '1. Developers repeatedly need to validate hooks.json',
+              '2. `scripts/validate-hook-schema.sh` and `scripts/test-hook.sh` utilities would be helpful',
+              '',
+              'For a big schema, consider adding `references/schema.md`; a `scripts/check.py` would be useful too.',
+            ].join('\n'),
+          ),
+        },
+      },
       // One level down: references/api.md links its neighbour relative to itself.
       {
         tree: {
