@@ -225,6 +225,16 @@ describe('skills install from git', () => {
     expect(existsSync(join(whole, '.claude/skills/nest/dd-apm/k8s/enable-ssi/SKILL.md'))).toBe(true);
   });
 
+  it('lists with --list the skills nested in a repository whose top is a skill, as what --skill installs', async () => {
+    const env = user();
+    const nest = join(repos, 'nest-list.git');
+    makeRepo(nest, { 'SKILL.md': skill('nest'), 'dd-pup/SKILL.md': skill('dd-pup') });
+    const r = await runCli(['install', `file://${nest}`, '--list'], { cwd: project(), env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/: 2 skills\n {2}nest {4}\S/);
+    expect(r.stdout).toContain('left out of "all": nested in nest, installed only when named (--skill dd-pup)');
+  });
+
   it('installs every valid skill of a repository, skipping the invalid one with one line and exit 1; --strict refuses all', async () => {
     const env = user();
     const dir = project();
