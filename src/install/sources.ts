@@ -1,7 +1,7 @@
 // Taking in what install is given: a path or a spec, a skill folder or a folder of skills, an archive unpacked
 // into a scratch folder beside where it goes (Scratch), each local skill loaded and checked.
 import { mkdirSync, readdirSync, renameSync, statSync, type Dirent } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
 import { notUtf8Failure } from '../fs/byte-names.js';
@@ -14,6 +14,7 @@ import { KEEP_BYTES, type ExtractedFile } from '../fs/archive-entries.js';
 import { tempName } from '../fs/atomic.js';
 import { isInside, knownEntries, present, removeEmptyUpTo } from '../fs/walk.js';
 import { discoverSkills, isSkillFolder } from '../skill/discover.js';
+import { SAMPLE_FOLDER } from '../skill/skill-file.js';
 import { loadSkill } from '../skill/load.js';
 import type { HeldFile } from '../fs/read-held.js';
 import { validateSkills } from '../skill/validate.js';
@@ -173,10 +174,21 @@ export function skillsNestedIn(dir: string): string[] {
     } catch {
       return;
     }
-    const subs = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => join(at, e.name));
+    // Not below a folder of samples (a skill-creator's templates/SKILL.md), as lint's SK133 reads nested skills.
+    const subs = entries
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SAMPLE_FOLDER.test(e.name))
+      .map((e) => join(at, e.name));
     // A search from a folder inside a skill finds that skill: only what lies below the folder counts.
     const found = subs.flatMap((d) =>
-      isSkillFolder(d) ? [d] : skillsBelow(d).roots.filter((r) => r.startsWith(d + sep)),
+      isSkillFolder(d)
+        ? [d]
+        : skillsBelow(d).roots.filter(
+            (r) =>
+              r.startsWith(d + sep) &&
+              !relative(d, r)
+                .split(sep)
+                .some((part) => SAMPLE_FOLDER.test(part)),
+          ),
     );
     for (const r of found) {
       roots.push(r);

@@ -228,7 +228,13 @@ describe('skills install from git', () => {
   it('lists with --list the skills nested in a repository whose top is a skill, as what --skill installs', async () => {
     const env = user();
     const nest = join(repos, 'nest-list.git');
-    makeRepo(nest, { 'SKILL.md': skill('nest'), 'dd-pup/SKILL.md': skill('dd-pup') });
+    // A template the top skill ships (templates/SKILL.md) is a file of it, not a skill nested in it.
+    makeRepo(nest, {
+      'SKILL.md': skill('nest'),
+      'dd-pup/SKILL.md': skill('dd-pup'),
+      'templates/SKILL.md': skill('template-skill'),
+      'dd-pup/assets/example/SKILL.md': skill('example-skill'),
+    });
     const r = await runCli(['install', `file://${nest}`, '--list'], { cwd: project(), env });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/: 2 skills\n {2}nest {4}\S/);
