@@ -54,6 +54,15 @@ it('file-reference-missing', () =>
           ),
         },
       },
+      // Another skill's file, said to be so (microsoft/azure-skills: "see the `azure-deploy` skill's …").
+      {
+        tree: {
+          ...files,
+          'SKILL.md': md(
+            "See the `azure-deploy` skill's `references/recipes/azd/sql.md`, and the **azure-prepare** skill's references/terraform.md.\n",
+          ),
+        },
+      },
       // One level down: references/api.md links its neighbour relative to itself.
       {
         tree: {
@@ -168,6 +177,11 @@ it('file-reference-missing', () =>
       },
     ],
     invalid: [
+      // "this skill's" speaks of this one.
+      {
+        tree: { ...files, 'SKILL.md': md("Read this skill's `references/missing.md`.\n") },
+        messages: [/"references\/missing\.md" does not exist in the skill/],
+      },
       // A capital name that files bear by custom is a file; so is a lower-case name without a dot.
       {
         tree: { 'SKILL.md': md('See [the licence](LICENSE) and [notes](notes).\n') },
