@@ -6,7 +6,10 @@ import { nextOfTwo } from './text.js';
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]|$)/;
 const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
 // Words that introduce an illustration, not a file of the skill; never part of a path (`examples/a.py`).
-const EXAMPLE_WORDS = /(?<![\p{L}\p{N}_./\\-])(?:examples?|e\.g\.|for instance|such as|i\.e\.)(?![\p{L}\p{N}_/\\-])/iu;
+// A sentence that proposes a file rather than names one: "`scripts/validate.sh` … would be helpful", "consider
+// adding references/schema.md" (a skill about writing skills lists what one could hold).
+const EXAMPLE_WORDS =
+  /(?<![\p{L}\p{N}_./\\-])(?:examples?|e\.g\.|for instance|such as|i\.e\.|would be (?:helpful|useful)|consider (?:adding|creating|including))(?![\p{L}\p{N}_/\\-])/iu;
 const EXAMPLE_HEADING = /(?<![\p{L}\p{N}_./\\-])examples?(?![\p{L}\p{N}_/\\-])/iu;
 
 /**

@@ -83,6 +83,9 @@ const NAME_EXTENSIONS = new Set([
 ]);
 const FILE_NAME = /^[\p{L}\p{N}_][\p{L}\p{N}_.+-]*$/u;
 const MOUNT = '/mnt/skills/';
+// A repository's skills folder, from the repository's top: `python3 skills/cloud/access-management/scripts/x.py`
+// (elastic/agent-skills) runs the skill's own script from where the agent works in a clone of it.
+const REPO_SKILLS = 'skills/';
 
 /**
  * Every file reference in Markdown text whose first line is line `firstLine` of its file: links and images
@@ -288,14 +291,15 @@ function decode(t: string): string {
 /**
  * A path without its leading skill-root placeholder (`{baseDir}/`, `${CLAUDE_SKILL_DIR}/`, …), and whether it
  * had one. With `mounts` (the skill's folder name and name), `/mnt/skills/<anything>/<mount>/` and
- * `/mnt/skills/<mount>/` count as placeholders too: Claude.ai mounts skills there.
+ * `/mnt/skills/<mount>/` count as placeholders too: Claude.ai mounts skills there; so does `skills/<mount>/` or
+ * `skills/<anything>/<mount>/` with more after it, the skill's folder from the top of its repository.
  */
 export function placeholder(t: string, mounts: readonly string[] = []): { rest: string; rooted: boolean } {
   let i: number;
   const m = PLACEHOLDER.exec(t);
   if (m) i = m[0].length;
-  else if (mounts.length > 0 && t.startsWith(MOUNT)) {
-    const at = mountEnd(t, mounts);
+  else if (mounts.length > 0 && (t.startsWith(MOUNT) || t.startsWith(REPO_SKILLS))) {
+    const at = mountEnd(t, mounts, t.startsWith(MOUNT) ? MOUNT.length : REPO_SKILLS.length);
     if (at < 0) return { rest: t, rooted: false };
     i = at;
   } else return { rest: t, rooted: false };
@@ -304,15 +308,15 @@ export function placeholder(t: string, mounts: readonly string[] = []): { rest: 
 }
 
 /**
- * Where the skill's own folder ends in `/mnt/skills/a/b/<mount>/…` (the first segment, of the first three, that is a
- * mount), or -1.
+ * Where the skill's own folder ends in `/mnt/skills/a/b/<mount>/…` or `skills/a/<mount>/…` (the first segment after
+ * `from`, of the first three, that is a mount and has more of the path after it), or -1.
  */
-function mountEnd(t: string, mounts: readonly string[]): number {
-  let start = MOUNT.length;
+function mountEnd(t: string, mounts: readonly string[], from: number): number {
+  let start = from;
   for (let k = 0; k < 3 && start < t.length; k++) {
     let end = t.indexOf('/', start);
     if (end < 0) end = t.length;
-    if (mounts.includes(t.slice(start, end))) return end;
+    if (mounts.includes(t.slice(start, end)) && (from === MOUNT.length || end < t.length - 1)) return end;
     start = end + 1;
   }
   return -1;
@@ -358,10 +362,11 @@ function bare(
       tok = tok.slice(0, e);
     }
     // bareRef's answer depends on the word, on whether it is in fenced code and follows a colon, and (under
-    // /mnt/skills/ alone) on the mounts: a word is judged once a scan, or (no mount in it) once for all scans.
+    // /mnt/skills/ and skills/ alone) on the mounts: a word is judged once a scan, or (no mount in it) once for all
+    // scans.
     const colon = index > lineStart && s.charCodeAt(index - 1) === 58;
     const slot = inFence ? (colon ? 3 : 2) : colon ? 1 : 0;
-    const known = tok.startsWith(MOUNT) ? cache[slot]! : SHARED[slot]!;
+    const known = tok.startsWith(MOUNT) || tok.startsWith(REPO_SKILLS) ? cache[slot]! : SHARED[slot]!;
     let r = known.get(tok);
     if (r === undefined) known.set(tok, (r = bareRef(tok, colon ? ':' : '', inFence, mounts) ?? null));
     if (known.size > SHARED_MAX) known.clear();

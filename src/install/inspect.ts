@@ -51,14 +51,19 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
         out.push({ source: redactUrl(raw), skills: only ? skills.filter((s) => only.has(s.id)) : skills, note });
         continue;
       }
-      const { found: all } = await gather(c, raw, options, scratch, dirname(options.lockfile));
+      // The skills nested in a source whose top is a skill are listed too (only: []), as what --skill installs.
+      const asked = options.only === undefined ? { ...options, only: [] } : options;
+      const { found: all } = await gather(c, raw, asked, scratch, dirname(options.lockfile));
       const found = only ? all.filter((p) => only.has('diagnostics' in p ? (p.id ?? '') : p.skill.id)) : all;
       const namesakes = namesakesOf(all);
+      const top = all.find((p): p is Prepared => !('diagnostics' in p) && p.typed === redactUrl(raw));
       // What "all" leaves out for a namesake, said once a skill: why, and its source alone.
       // An invalid deeper namesake (a translation that lost its description) is left out for the shallower one too.
       const leftOut = (p: Prepared | InvalidSource): Pick<ListedSkill, 'leftOut'> => {
         const kept = namesakes.outranked.get(p);
         const id = 'diagnostics' in p ? p.id : p.skill.id;
+        if (top !== undefined && p !== top && !only && !('diagnostics' in p))
+          return { leftOut: { why: `nested in ${top.skill.id}, installed only when named (--skill ${id})` } };
         const why = kept
           ? `a shallower ${id} is taken (${insideOf(raw, kept)})`
           : !('diagnostics' in p) && namesakes.tied.has(p.skill.id)

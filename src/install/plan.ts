@@ -131,6 +131,7 @@ export async function gather(
       undefined,
       undefined,
       (abs) => copies.some((d) => isInside(d, abs)),
+      options.only,
     );
     // A folder with no skill in it or below: the loader says what it lacks.
     if (tree.found.length === 0) loadSkill(c.abs);

@@ -20,6 +20,7 @@ import {
   relabelError,
   relabeler,
   skillsBelow,
+  skillsNestedIn,
   unpackArchive,
   type Scratch,
 } from './sources.js';
@@ -46,10 +47,20 @@ export async function gatherTree(
   relabel?: Relabel,
   unnamed?: string,
   skip?: (abs: string) => boolean,
+  only?: readonly string[],
 ): Promise<Gathered> {
-  const below = isSkillFolder(root) ? undefined : skillsBelow(root);
+  // A skill folder is one skill; but `--skill` may name the skills nested in it (datadog-labs/agent-skills' README:
+  // `npx skills add datadog-labs/agent-skills --skill dd-pup`), which are then read too.
+  const top = isSkillFolder(root);
+  const below = !top
+    ? skillsBelow(root)
+    : only === undefined
+      ? undefined
+      : { roots: [root, ...skillsNestedIn(root)], listings: new Map<string, Dirent[]>() };
+  // Nothing nested: the one skill, as without --skill.
+  if (top && below?.roots.length === 1) return gatherTree(root, typed, lockOf, relabel, unnamed, skip);
   const folders = (below?.roots ?? []).filter((abs) => !skip?.(abs) && !dataManifest(abs, below?.listings.get(abs)));
-  if (folders.length === 0 && !isSkillFolder(root)) return { found: [], several: false };
+  if (folders.length === 0 && !top) return { found: [], several: false };
   const found: Gathered['found'] = [];
   // The skills' bytes, read once to hash them, are kept for their copies (64 MiB in all, as an archive's).
   const keep: KeepBudget = { bytes: KEEP_BYTES };
@@ -166,6 +177,8 @@ export async function gatherGit(
     }),
     relabeler(dir, typed, ''),
     dir,
+    undefined,
+    options.only,
   );
   // Submodules are empty folders in the tree: a skill in one is not there to install (said, never silently missed).
   const inRoot = submodulesOf(dir).filter(

@@ -2,9 +2,11 @@
 // the identity (device, inode, size, mtime and ctime) of every path they were made from: the skill folder, every
 // folder below it (their listings: a file added, removed or renamed changes one) and every file of the skill. The
 // rules read nothing else: file access goes through the skill's entries (files.ts), a reference leading out of the
-// skill is judged by its text alone, never looked up, and a skill holding a symlink (whose target could change
-// with no identity here changing) is linted every time. The cache file is one per build of skills and effective
-// configuration (rules, severities, options, ignores, its folder, --spec), so a row never crosses either. Results
+// skill is judged by its text alone, never looked up (but SK109's `../` from a skill in a plugin's `skills/`: a rule
+// that reads outside says so, ctx.readsOutside, and that skill is not kept), and a skill holding a symlink (whose
+// target could change with no identity here changing) is linted every time. The cache file is one per build of
+// skills and effective configuration (rules, severities, options, ignores, its folder, --spec), so a row never
+// crosses either. Results
 // are kept only from paths changed at least TOO_RECENT_MS before the run began (fs/user-cache.ts): a change in
 // the same clock tick as this run's read then always shows as a later ctime. The rules that compare skills are not
 // kept: they run over every skill each time, from the small summary (id, name, root, positions) a row holds.

@@ -187,6 +187,7 @@ export function createLinter(options: LintOptions): Linter {
       });
       // One context for the skill, lent to each rule in turn (rules report while they check, never later).
       let current: Active;
+      let outside = false;
       const ctx: RuleContext = {
         options: {},
         report(r) {
@@ -197,6 +198,9 @@ export function createLinter(options: LintOptions): Linter {
         stat: files.stat,
         ruleNames,
         reported: () => ({ findings: settle(out), later: laterIds }),
+        readsOutside: () => {
+          outside = true;
+        },
       };
       for (const a of checksFor(skill.layout)) {
         const prepared = a.rule.prepare?.([skill], a.options, tools);
@@ -219,7 +223,7 @@ export function createLinter(options: LintOptions): Linter {
         const d = disables(skill.file);
         if (d.all !== undefined || d.lines.size > 0) result.disables = d;
       }
-      if (options.inputsSince !== undefined) {
+      if (options.inputsSince !== undefined && !outside) {
         const inputs = inputsOf(skill, options.inputsSince);
         if (inputs) result.inputs = inputs;
       }

@@ -244,8 +244,22 @@ function isPlaceholderTarget(path: string): boolean {
 export function isRelevant(r: LocatedRef): boolean {
   const t = r.target;
   if (t.status !== 'missing') return true;
+  if (otherSkillsFile(r)) return false;
   if (r.kind !== 'bare') return !isPlaceholderTarget(r.path);
   return t.plausible && (!r.example || !!r.name) && !(t.standardOnly && r.doc.level > 0);
+}
+
+// "the `azure-deploy` skill's `references/x.md`", "the **azure-prepare** skill's …": the word before "skill's" names
+// another skill (not "this", "the" or "its": those speak of this one, or of one being written).
+const NAMED_SKILLS = /([\p{L}\p{N}_*`-]+)\s+skill['\u2019]s\s*[`*_"']*$/u;
+const NOT_ANOTHER = new Set(['this', 'the', 'our', 'its', 'own', 'same', 'current', 'your', 'a', 'each', 'every']);
+
+/** Whether a reference is said to be another skill's file ("see the `azure-deploy` skill's …"). */
+function otherSkillsFile(r: LocatedRef): boolean {
+  const line = r.doc.md.line(r.line - r.doc.line);
+  if (line === undefined || r.column < 8) return false;
+  const m = NAMED_SKILLS.exec(line.slice(Math.max(0, r.column - 81), r.column - 1));
+  return m !== null && !NOT_ANOTHER.has(m[1]!.replace(/[*`_]/g, '').toLowerCase());
 }
 
 function dirOf(rel: string): string {

@@ -44,6 +44,11 @@ export interface RuleContext {
    * comparing skills (checkTree): for SK135, which comes last.
    */
   reported?(): { findings: Pick<Diagnostic, 'ruleId' | 'file' | 'line'>[]; later: ReadonlySet<string> };
+  /**
+   * Say that what the rule reports of this skill depends on files outside its folder (SK109 on the plugin it ships
+   * in): the skill's result is then not kept in the lint cache, which knows only the skill's own files.
+   */
+  readsOutside?(): void;
 }
 
 /** What a tree rule sees of each skill: the linter keeps no more of a skill once its own checks have run. */

@@ -58,10 +58,18 @@ export function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateO
       const tooLong = nameTooLongFor(n, skill.version);
       if (tooLong) out.push(diag('name-length', 'error', tooLong, file, pos()));
     }
-    if (n !== n.toLowerCase())
+    if (n !== n.toLowerCase()) {
+      // A folder named as the name (simota/agent-skills: Anvil/ with name: Anvil) must be renamed with it, or the
+      // name stops matching its folder (SK010).
+      const lower = suggestion();
+      const hint =
+        basename(skill.root).normalize('NFKC') === n
+          ? `set name: ${lower} and rename the folder to ${lower}: a name matches its folder`
+          : `set name: ${lower}`;
       out.push(
-        diag('name-lowercase', 'error', `name "${n}" must be lowercase: expected "${suggestion()}"`, file, pos()),
+        diag('name-lowercase', 'error', `name "${n}" must be lowercase: expected "${lower}"`, file, pos(), hint),
       );
+    }
     if (n.startsWith('-') || n.endsWith('-') || n.includes('--')) {
       out.push(
         diag(

@@ -10,6 +10,12 @@ export const MAX_SKILL_FILE_BYTES = 4 * 1024 * 1024;
 export const SKILL_FILES = ['SKILL.md', 'skill.md', 'manifest.json'] as const;
 
 /**
+ * A folder of samples a skill ships (a skill-creator's template, a test's fixture, an example): a SKILL.md below one
+ * is a file of the skill, not a skill nested in it (lint's SK133, install --skill).
+ */
+export const SAMPLE_FOLDER = /^(?:assets|templates?|examples?|fixtures?|__fixtures__|tests?|testdata|node_modules)$/i;
+
+/**
  * Whether a file name is SKILL.md in any case (`skill.md`, `Skill.md`, `SKILL.MD`): agents on macOS and Windows, whose
  * file names ignore case, load any of them; one named otherwise than SKILL.md gets SK018.
  */

@@ -197,6 +197,50 @@ describe('skills install from git', () => {
     expect(lockOf(dir).skills.docx.path).toBe('.agents/skills/docx');
   });
 
+  it('installs with --skill a skill nested in a repository whose top is a skill itself (datadog-labs/agent-skills)', async () => {
+    // Its README: `npx skills add datadog-labs/agent-skills --skill dd-pup`; the top SKILL.md names the collection.
+    const env = user();
+    const nest = join(repos, 'nest.git');
+    makeRepo(nest, {
+      'SKILL.md': skill('nest'),
+      'dd-pup/SKILL.md': skill('dd-pup'),
+      'dd-apm/SKILL.md': skill('dd-apm'),
+      'dd-apm/k8s/enable-ssi/SKILL.md': skill('enable-ssi'),
+      'dd-apm/references/notes.md': '# Notes\n',
+    });
+    const dir = project();
+    const r = await runCli(['install', `file://${nest}`, '--skill', 'dd-pup', '--skill', 'enable-ssi'], {
+      cwd: dir,
+      env,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(readdirSync(join(dir, '.claude/skills')).sort()).toEqual(['dd-pup', 'enable-ssi']);
+    expect(lockOf(dir).skills['enable-ssi'].path).toBe('dd-apm/k8s/enable-ssi');
+    // Without --skill the top is the one skill, as before, with its nested folders as its files.
+    const whole = project();
+    const w = await runCli(['install', `file://${nest}`], { cwd: whole, env });
+    expect(w.exitCode).toBe(0);
+    expect(readdirSync(join(whole, '.claude/skills'))).toEqual(['nest']);
+    expect(existsSync(join(whole, '.claude/skills/nest/dd-apm/k8s/enable-ssi/SKILL.md'))).toBe(true);
+  });
+
+  it('lists with --list the skills nested in a repository whose top is a skill, as what --skill installs', async () => {
+    const env = user();
+    const nest = join(repos, 'nest-list.git');
+    // A template the top skill ships (templates/SKILL.md) is a file of it, not a skill nested in it.
+    makeRepo(nest, {
+      'SKILL.md': skill('nest'),
+      'dd-pup/SKILL.md': skill('dd-pup'),
+      'templates/SKILL.md': skill('template-skill'),
+      'dd-pup/assets/example/SKILL.md': skill('example-skill'),
+    });
+    const r = await runCli(['install', `file://${nest}`, '--list'], { cwd: project(), env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/: 2 skills\n {2}nest {4}\S/);
+    expect(r.stdout).toContain('left out of "all": nested in nest, installed only when named (--skill dd-pup)');
+  });
+
   it('installs every valid skill of a repository, skipping the invalid one with one line and exit 1; --strict refuses all', async () => {
     const env = user();
     const dir = project();

@@ -1,9 +1,10 @@
 import type { Rule } from '../types.js';
 
 // Phrases that tell an agent when to pick the skill. Each alternative starts with a literal word, and no two
-// repetitions over the same characters touch, so matching stays linear on long descriptions.
+// repetitions over the same characters touch, so matching stays linear on long descriptions. `WHEN:` is a label
+// followed by the requests (microsoft/azure-skills: "… WHEN: compliance scan, security audit, …").
 const WHEN =
-  /\b(?:use[sd]?|using|invoke[sd]?|call|apply|activate|load|choose|pick)\s+(?:(?:this|it|me)\s+(?:skill\s+)?)?(?:[a-z]{1,20}ly\s+)?(?:when|whenever|if|for|to|on|in|with|before|after|during)\b|\b(?:useful|helpful|ideal|best|good|designed|intended|meant)\s+(?:for|when|if)\b|\bwhen(?:ever)?\s+(?:the\s+|a\s+|an\s+|you\s+)?(?:users?|you|agents?|asked|someone|working|dealing|handling|needed|needing|task|request|prompt|conversation|question|mail|message)\b|\bwhen(?:ever)?\s+[a-z]+ing\b|\bwhen\s+to\s+use\b|\btrigger|\bfor\s+example\b|\be\.g\.|\bif\s+the\s+user\b/i;
+  /\b(?:use[sd]?|using|invoke[sd]?|call|apply|activate|load|choose|pick)\s+(?:(?:this|it|me)\s+(?:skill\s+)?)?(?:[a-z]{1,20}ly\s+)?(?:when|whenever|if|for|to|on|in|with|before|after|during)\b|\b(?:useful|helpful|ideal|best|good|designed|intended|meant)\s+(?:for|when|if)\b|\bwhen(?:ever)?\s+(?:the\s+|a\s+|an\s+|you\s+)?(?:users?|you|agents?|asked|someone|working|dealing|handling|needed|needing|task|request|prompt|conversation|question|mail|message)\b|\bwhen(?:ever)?\s+[a-z]+ing\b|\bwhen\s+to\s+use\b|\bwhen\s?:|\btrigger|\bfor\s+example\b|\be\.g\.|\bif\s+the\s+user\b/i;
 
 // The same in Chinese (simplified and traditional), Japanese and Korean. Each alternative starts with a literal
 // character; the only repetitions are bounded runs that stop at the end of a sentence, so matching stays linear.

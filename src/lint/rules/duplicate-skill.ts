@@ -1,6 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import { AGENTS } from '../../skill/agents.js';
+import { pluginCache, pluginOf, type PluginCache } from '../helpers/plugin.js';
 import type { Rule, TreeSkill } from '../types.js';
 
 const key = (s: string) => s.normalize('NFKC').toLowerCase();
@@ -18,34 +18,6 @@ function shared(skills: TreeSkill[], keyOf: (s: TreeSkill) => string): Map<strin
   }
   for (const [k, g] of groups) if (g.length < 2) groups.delete(k);
   return groups;
-}
-
-/** A manifest folder of an agent's plugin format: `.claude-plugin`, `.codex-plugin`, `.cursor-plugin`, … */
-const MANIFEST_FOLDER = /^\.[a-z0-9][a-z0-9-]*-plugin$/i;
-
-/**
- * Whether `dir` holds a plugin manifest: `plugin.json` (as GitHub Copilot and marketplaces without a manifest folder
- * keep it), or `plugin.json` in any agent's manifest folder (`.claude-plugin`,
- * `.codex-plugin`, `.cursor-plugin`, `.grok-plugin`: stripe/ai ships one plugin per agent, each with the same skills).
- */
-function holdsPluginManifest(dir: string): boolean {
-  if (existsSync(join(dir, 'plugin.json'))) return true;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return false;
-  }
-  return names.some((n) => MANIFEST_FOLDER.test(n) && existsSync(join(dir, n, 'plugin.json')));
-}
-
-/** The plugin a skill ships in: the folder above its `skills/` folder when that holds a plugin manifest. */
-function pluginOf(skill: TreeSkill, known: Map<string, string | undefined>): string | undefined {
-  const parent = dirname(skill.root);
-  if (basename(parent) !== 'skills') return undefined;
-  const plugin = dirname(parent);
-  if (!known.has(plugin)) known.set(plugin, holdsPluginManifest(plugin) ? plugin : undefined);
-  return known.get(plugin);
 }
 
 /** Every folder an agent reads skills from (`.claude/skills`, `.agents/skills`, `.config/opencode/skills`, …). */
@@ -77,13 +49,9 @@ function placeOf(skill: TreeSkill): string | undefined {
  * below the one the two share (`providers` for `skills/x` beside `providers/codex/plugin/skills/x`); undefined when
  * no namesake is in a plugin.
  */
-function copiesFolder(
-  skill: TreeSkill,
-  others: readonly TreeSkill[],
-  plugins: Map<string, string | undefined>,
-): string | undefined {
+function copiesFolder(skill: TreeSkill, others: readonly TreeSkill[], plugins: PluginCache): string | undefined {
   for (const s of [skill, ...others]) {
-    if (pluginOf(s, plugins) === undefined) continue;
+    if (pluginOf(s.root, plugins) === undefined) continue;
     const other = s === skill ? others[0]! : skill;
     let shared = dirname(other.root);
     while (relative(shared, s.root).startsWith('..') && dirname(shared) !== shared) shared = dirname(shared);
@@ -112,7 +80,7 @@ export default {
     // Agents name a plugin's skills `plugin:name`: two plugins of a marketplace may each have a "setup", and one skill
     // may ship in each agent's plugin of a repository (stripe/ai: providers/{claude,codex,cursor}/plugin). A skill
     // outside any plugin and one inside (`skills/x` and `plugins/p/skills/x`) are still compared.
-    const plugins = new Map<string, string | undefined>();
+    const plugins = pluginCache();
     const places = new Map<TreeSkill, string | undefined>();
     const placed = (s: TreeSkill) => {
       if (!places.has(s)) places.set(s, placeOf(s));
@@ -125,8 +93,8 @@ export default {
       // a skill in that same folder.
       const [wa, wb] = [placed(a), placed(b)];
       if (wa !== undefined || wb !== undefined) return wa === wb;
-      const pa = pluginOf(a, plugins);
-      const pb = pluginOf(b, plugins);
+      const pa = pluginOf(a.root, plugins);
+      const pb = pluginOf(b.root, plugins);
       return pa === undefined || pb === undefined || pa === pb;
     };
     for (const skill of skills) {

@@ -4,10 +4,14 @@ import type { Fix, Rule } from '../types.js';
 // A run of backslashes is one separator: `bin\\run` (escaped, as in JSON or a shell's double quotes) is bin/run, not
 // bin//run.
 const slashed = (path: string): string => path.replace(/\\+/g, '/');
+// A Windows shell's script (`.\scripts\check-quota.ps1` in a powershell block beside a bash one, as
+// microsoft/azure-skills writes it): PowerShell takes \ as a separator on every system, and cmd runs only on Windows.
+const WINDOWS_SCRIPT = /\.(?:ps1|psm1|psd1|bat|cmd)$/i;
 
 export default {
   names: ['SK110', 'file-reference-backslash'],
-  description: 'file references use forward slashes, which work on every system',
+  description:
+    'file references use forward slashes, which work on every system (but a PowerShell or cmd script written as Windows writes it: .\\scripts\\x.ps1)',
   tags: ['references', 'files', 'portability', 'best-practice'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
@@ -16,7 +20,7 @@ export default {
   check(skill, ctx) {
     const byLine = new Map<string, LocatedRef[]>();
     for (const r of skillReferences(skill, ctx.readText).refs) {
-      if (!r.path.includes('\\') || !isRelevant(r)) continue;
+      if (!r.path.includes('\\') || WINDOWS_SCRIPT.test(r.path) || !isRelevant(r)) continue;
       const key = `${r.doc.file}\n${r.line}`;
       const list = byLine.get(key);
       if (list) list.push(r);

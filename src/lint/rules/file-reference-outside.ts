@@ -1,10 +1,25 @@
-import { at, byFileAndTarget, moreReferences, referencesTo } from '../helpers/references.js';
+import { existsSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
+import { inSkillsFolder, pluginCache, pluginOf } from '../helpers/plugin.js';
+import { at, byFileAndTarget, moreReferences, referencesTo, type ReferenceTo } from '../helpers/references.js';
 import type { Rule } from '../types.js';
+
+/**
+ * Whether a `../` reference stays inside the plugin the skill ships in (`../hook-development/SKILL.md` between two
+ * skills of `plugins/plugin-dev/skills/`): Claude Code, Codex and Cursor install a plugin whole, so its other files
+ * are there beside the skill. Only a file or folder that is there: `../testing-handbook` in a plugin without one is
+ * still somewhere else.
+ */
+function insidePlugin(r: ReferenceTo<'outside'>, plugin: string | undefined): boolean {
+  if (plugin === undefined || r.target.why !== 'parent') return false;
+  const target = resolve(dirname(r.doc.file), r.path.replace(/\\/g, '/'));
+  return target.startsWith(plugin + sep) && existsSync(target);
+}
 
 export default {
   names: ['SK109', 'file-reference-outside'],
   description:
-    'file references stay inside the skill: no absolute paths, no ../ out of the folder, no symlinks leading out',
+    'file references stay inside the skill: no absolute paths, no ../ out of the folder (but into the plugin the skill ships in, which is installed whole), no symlinks leading out',
   tags: ['references', 'files', 'portability'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',
@@ -14,10 +29,19 @@ export default {
   ],
   fixable: false,
   check(skill, ctx) {
+    const outside = referencesTo(skill, ctx.readText, 'outside');
+    if (outside.length === 0) return;
+    // Which plugin the skill is in is read outside its folder: the result is then not for the lint cache.
+    let plugin: string | undefined;
+    if (inSkillsFolder(skill.root) && outside.some((r) => r.target.why === 'parent')) {
+      ctx.readsOutside?.();
+      plugin = pluginOf(skill.root, pluginCache());
+    }
     // Once per file that refers to a place outside, at its first mention, as SK108 and SK111 say theirs: a guide that
     // names ../../shared/schema.md in every step has one thing to fix (thoughtspot-agent-skills: 318 findings, 227
     // places).
-    for (const { first: r, count } of byFileAndTarget(referencesTo(skill, ctx.readText, 'outside'))) {
+    const kept = outside.filter((r) => !insidePlugin(r, plugin));
+    for (const { first: r, count } of byFileAndTarget(kept)) {
       const t = r.target;
       const message =
         (t.why === 'absolute'

@@ -236,8 +236,9 @@ export function* patternMatches(text: string, j: number, starts: number[]): Gene
   }
 }
 
+// A value that says what it stands for: `hardcoded-password-123` under "DON'T: Hardcode secrets" (simota's Scaffold).
 const PLACEHOLDER =
-  /your|xxxx|example|changeme|change_me|dummy|placeholder|test|sample|fake|redacted|replace|insert|todo|secret_here|\.\.\./i;
+  /your|xxxx|example|changeme|change_me|dummy|placeholder|test|sample|fake|redacted|replace|insert|todo|secret_here|hard[-_]?coded|\.\.\./i;
 // The signature of jwt.io's sample token, quoted in many a README.
 const JWT_SAMPLE = 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
 // Keys their makers publish for tests, which work for anyone and guard nothing: Google reCAPTCHA v2's test site key

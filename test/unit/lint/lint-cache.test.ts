@@ -300,4 +300,27 @@ describe('lint result cache', () => {
     expect(next.cached.length).toBeLessThan(next.reports.length);
     expect(seen(next)).toBe(seen(await lintPaths(opts({ cache: false }))));
   }, 60_000);
+  it("does not keep a skill whose SK109 looked outside it (a link into its plugin): the sibling's going shows", async () => {
+    const { dir, cleanup: done } = tempDir('skills-lint-cache-plugin-');
+    try {
+      const desc = 'Checks tables against a schema. Use when the user asks to check a table.';
+      writeTree(dir, {
+        'plugin/.claude-plugin/plugin.json': '{"name":"plugin"}',
+        'plugin/skills/a/SKILL.md': skillMd(`name: a\ndescription: ${desc}`, '# A\n\nThen [b](../b/SKILL.md).\n'),
+        'plugin/skills/b/SKILL.md': skillMd(`name: b\ndescription: ${desc}`, '# B\n\nCheck the table.\n'),
+      });
+      await new Promise((r) => setTimeout(r, TOO_RECENT_MS + 200));
+      const at = () => opts({ cwd: dir, env: { XDG_CACHE_HOME: join(dir, '.cache-home') } });
+      const outside = (run: LintRun) =>
+        run.reports.flatMap((r) => r.diagnostics.filter((d) => d.ruleId === 'SK109').map((d) => d.message));
+      expect(outside(await lintPaths(at()))).toEqual([]);
+      const warm = await lintPaths(at());
+      expect(warm.cached).toEqual([join(dir, 'plugin/skills/b')]);
+      expect(outside(warm)).toEqual([]);
+      rmSync(join(dir, 'plugin/skills/b'), { recursive: true });
+      expect(outside(await lintPaths(at()))).toEqual(['"../b/SKILL.md" leads out of the skill folder']);
+    } finally {
+      done();
+    }
+  }, 60_000);
 });

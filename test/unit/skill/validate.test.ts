@@ -722,3 +722,12 @@ describe('name-characters: names whose only fault is their combining marks', () 
     expect(other.diagnostics.find((x) => x.rule === 'name-characters')?.message).toContain('expected e.g. "go-od"');
   });
 });
+
+it('name-lowercase says to rename the folder too when it is named as the name (simota/agent-skills: Anvil/)', async () => {
+  const hintOf = async (folder: string) =>
+    (await check(folder, md('name: Anvil\ndescription: d. Use when x.\n'))).diagnostics.find(
+      (d) => d.rule === 'name-lowercase',
+    )!.hint;
+  expect(await hintOf('Anvil')).toBe('set name: anvil and rename the folder to anvil: a name matches its folder');
+  expect(await hintOf('anvil')).toBe('set name: anvil');
+});

@@ -35,6 +35,10 @@ it('description-when-to-use', () =>
       { tree: md('Guidance for distinctive visual design when building new UI or reshaping an existing one.') },
       { tree: md('You MUST use this before any creative work - creating features or building components.') },
       { tree: md('Checks the diff. Apply after every refactor.') },
+      // A label, then the requests (microsoft/azure-skills, 37 skills).
+      {
+        tree: md('Run Azure compliance audits with azqr. WHEN: compliance scan, security audit, expired certificates.'),
+      },
       // An empty description is validate's to report (SK011).
       { tree: md('') },
       // Chinese: 当…时 ("when …"), …时使用 ("use when …"), 适用于 ("suited to"), 用于…时 ("used when …").

@@ -126,6 +126,31 @@ it('duplicate-skill: two plugins of a marketplace may each have a skill of one n
   );
 });
 
+it('duplicate-skill: a plugin that its marketplace names needs no manifest of its own (anthropics/claude-code)', () => {
+  // anthropics/claude-code lists plugins/plugin-dev in .claude-plugin/marketplace.json; the plugin has no plugin.json.
+  const base = mkdtempSync(join(tmpdir(), 'skills-dup-'));
+  bases.push(base);
+  const setup = md('setup')['SKILL.md'];
+  writeTree(base, {
+    '.claude-plugin/marketplace.json': JSON.stringify({
+      metadata: { pluginRoot: './plugins' },
+      plugins: [
+        { name: 'a', source: './plugins/a' },
+        { name: 'b', source: 'b' },
+        { name: 'remote', source: { source: 'github', repo: 'o/r' } },
+      ],
+    }),
+    'plugins/a/skills/setup/SKILL.md': setup,
+    'plugins/b/skills/setup/SKILL.md': setup,
+    'plugins/c/skills/setup/SKILL.md': setup,
+  });
+  const at = (dir: string) => loadSkill(join(base, dir));
+  const [a, b, c] = ['a', 'b', 'c'].map((p) => at(`plugins/${p}/skills/setup`));
+  expect(check([a!, b!])).toEqual([]);
+  // plugins/c is named by no marketplace: it is no plugin.
+  expect(check([a!, c!]).map((f) => f.skill)).toEqual([a, c]);
+});
+
 it("duplicate-skill: one skill shipped in each agent's plugin (.codex-plugin, .cursor-plugin, …) is no duplicate", () => {
   // stripe/ai: providers/{claude,codex,cursor,grok}/plugin/skills/stripe-docs, each plugin with its agent's manifest
   // folder; all 48 skills failed SK127 when only .claude-plugin was known.

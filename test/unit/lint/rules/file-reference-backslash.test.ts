@@ -26,6 +26,17 @@ it('file-reference-backslash', () =>
           'SKILL.md': md('Logs go to C:\\Users\\me\\log.txt or %APPDATA%\\demo\\state.json; match \\d+\\w+.txt.\n'),
         },
       },
+      // A Windows shell's script run as Windows writes it (microsoft/azure-skills: a powershell block beside a bash
+      // one): PowerShell takes \ on every system, and cmd runs only on Windows.
+      {
+        tree: {
+          'scripts/check-quota.ps1': '',
+          'scripts/setup.cmd': '',
+          'SKILL.md': md(
+            '```powershell\n.\\scripts\\check-quota.ps1 -Region <region>\n```\n```bash\n./scripts/check-quota.sh\n```\n\nOn Windows: `scripts\\setup.cmd`.\n',
+          ),
+        },
+      },
     ],
     invalid: [
       // Two on one line: one fix rewrites both.

@@ -37,6 +37,32 @@ it('file-reference-missing', () =>
           ),
         },
       },
+      // A skill about writing skills proposes files a skill could hold (anthropics/claude-code's skill-development:
+      // "`scripts/validate-hook-schema.sh` and `scripts/test-hook.sh` utilities would be helpful").
+      {
+        tree: {
+          ...files,
+          'SKILL.md': md(
+            [
+              '# Demo',
+              'When building a hooks skill, the analysis shows:',
+              '1. Developers repeatedly need to validate hooks.json',
+              '2. `scripts/validate-hook-schema.sh` and `scripts/test-hook.sh` utilities would be helpful',
+              '',
+              'For a big schema, consider adding `references/schema.md`; a `scripts/check.py` would be useful too.',
+            ].join('\n'),
+          ),
+        },
+      },
+      // Another skill's file, said to be so (microsoft/azure-skills: "see the `azure-deploy` skill's …").
+      {
+        tree: {
+          ...files,
+          'SKILL.md': md(
+            "See the `azure-deploy` skill's `references/recipes/azd/sql.md`, and the **azure-prepare** skill's references/terraform.md.\n",
+          ),
+        },
+      },
       // One level down: references/api.md links its neighbour relative to itself.
       {
         tree: {
@@ -151,6 +177,11 @@ it('file-reference-missing', () =>
       },
     ],
     invalid: [
+      // "this skill's" speaks of this one.
+      {
+        tree: { ...files, 'SKILL.md': md("Read this skill's `references/missing.md`.\n") },
+        messages: [/"references\/missing\.md" does not exist in the skill/],
+      },
       // A capital name that files bear by custom is a file; so is a lower-case name without a dot.
       {
         tree: { 'SKILL.md': md('See [the licence](LICENSE) and [notes](notes).\n') },

@@ -1,8 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { it } from 'vitest';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
 import rule from '../../../../src/lint/rules/file-reference-outside.js';
-import { testRule } from '../../../helpers/rule-tester.js';
-import { skillMd } from '../../../helpers/tree.js';
+import { checkAt, testRule } from '../../../helpers/rule-tester.js';
+import { skillMd, writeTree } from '../../../helpers/tree.js';
 
 const fm = 'name: demo\ndescription: Demo skill. Use when testing.\n';
 const md = (body: string) => skillMd(fm, body);
@@ -118,3 +120,44 @@ it('file-reference-outside', () =>
       },
     ],
   }));
+
+it('file-reference-outside: a reference into the plugin the skill ships in is no reference out (the plugin is installed whole)', async () => {
+  // anthropics/claude-code's plugin-dev (named by its marketplace, no manifest of its own) links its sibling skills;
+  // obra/superpowers (.claude-plugin/plugin.json) and trailofbits' plugins the same.
+  const base = mkdtempSync(join(tmpdir(), 'skills-outside-'));
+  try {
+    const body = (name: string) =>
+      skillMd(
+        `name: ${name}\ndescription: Demo skill. Use when testing.\n`,
+        'See [hooks](../hook-development/SKILL.md), [the README](../../README.md) and [gone](../gone/SKILL.md).\n',
+      );
+    const hook = skillMd('name: hook-development\ndescription: Hooks. Use when testing.\n');
+    writeTree(base, {
+      '.claude-plugin/marketplace.json': JSON.stringify({ plugins: [{ name: 'dev', source: './plugins/dev' }] }),
+      'plugins/dev/README.md': '',
+      'plugins/dev/skills/skill-development/SKILL.md': body('skill-development'),
+      'plugins/dev/skills/hook-development/SKILL.md': hook,
+      'plugins/own/.claude-plugin/plugin.json': '{"name":"own"}',
+      'plugins/own/README.md': '',
+      'plugins/own/skills/skill-development/SKILL.md': body('skill-development'),
+      'plugins/own/skills/hook-development/SKILL.md': hook,
+      // No manifest and no marketplace names it: each skill is installed alone.
+      'loose/README.md': '',
+      'loose/skills/skill-development/SKILL.md': body('skill-development'),
+      'loose/skills/hook-development/SKILL.md': hook,
+    });
+    const messages = async (dir: string) =>
+      (await checkAt(rule, join(base, dir, 'skills/skill-development'))).reports.map((r) => r.message);
+    // What is not in the plugin (../gone/) is still reported.
+    const gone = '"../gone/SKILL.md" leads out of the skill folder';
+    expect(await messages('plugins/dev')).toEqual([gone]);
+    expect(await messages('plugins/own')).toEqual([gone]);
+    expect(await messages('loose')).toEqual([
+      '"../hook-development/SKILL.md" leads out of the skill folder',
+      '"../../README.md" leads out of the skill folder',
+      gone,
+    ]);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});

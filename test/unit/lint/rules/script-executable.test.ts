@@ -46,6 +46,19 @@ it.skipIf(process.platform === 'win32')('script-executable', () =>
           'scripts/utils.py': { content: '#!/usr/bin/env python3\nx = 1\n', mode: 0o644 },
         },
       },
+      // Run through its interpreter by its path from the repository's top (elastic/agent-skills keeps the skill in
+      // skills/security/<folder>/ and runs `node skills/security/case-management/scripts/case-manager.js`).
+      {
+        folder: 'case-management',
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            '```bash\nnode skills/security/case-management/scripts/case-manager.js find\npython3 skills/case-management/scripts/x.py\n```\n',
+          ),
+          'scripts/case-manager.js': { content: '#!/usr/bin/env node\nconsole.log(1)\n', mode: 0o644 },
+          'scripts/x.py': { content: '#!/usr/bin/env python3\nx = 1\n', mode: 0o644 },
+        },
+      },
     ],
     invalid: [
       {

@@ -596,3 +596,9 @@ it('findSecrets still finds a password made of words and numbers (how people mak
     ).toHaveLength(1);
   expect(findSecrets('token = "Summer_Holiday_2024_Berlin"')).toEqual([]);
 });
+
+it('findSecrets leaves out a password that calls itself hardcoded (a guide showing what not to do)', () => {
+  // simota/agent-skills' Scaffold: `# DON'T: Hardcode secrets` and then this in a Terraform block.
+  expect(findSecrets('  password = "hardcoded-password-123"  # NEVER DO THIS')).toEqual([]);
+  expect(findSecrets('DB_PASSWORD=Hard_Coded_Pass_2024_x9')).toEqual([]);
+});
