@@ -168,8 +168,9 @@ export function parseQuery(text: string): Query {
   return q;
 }
 
-// Three to six capitals ("TDD"), or three to six lower-case consonants, which no English word is ("tdd", "pbt").
-const ACRONYM = /(?<![A-Za-z0-9])(?:[A-Z]{3,6}|[b-df-hj-np-tv-xz]{3,6})(?![A-Za-z0-9])/g;
+// Three to six capitals ("TDD"), or three to six lower-case consonants, which no English word is ("tdd", "pbt");
+// not a part of a path ("src/auth", "lib\\x"): a folder's name is no skill's acronym.
+const ACRONYM = /(?<![A-Za-z0-9/\\])(?:[A-Z]{3,6}|[b-df-hj-np-tv-xz]{3,6})(?![A-Za-z0-9/\\])/g;
 // A capitalised word (not all capitals: "PDF" is no name) that does not start a sentence; text between quotes.
 const CAPITALISED = /(?<![.!?:;]\s*|^\s*)(?<![\p{L}\p{N}'’])\p{Lu}\p{Ll}[\p{L}\p{N}]*(?![\p{L}\p{N}])/gu;
 const QUOTED = /"[^"]+"|“[^”]+”|(?<![\p{L}\p{N}])'[^']+'(?![\p{L}\p{N}])|‘[^’]+’/gu;

@@ -162,6 +162,21 @@ describe('mentions of names', () => {
     );
   });
 
+  it('does not take a folder of a path as an acronym ("src/auth" names no skill called s-r-c)', () => {
+    const c = [
+      { name: 'semgrep-rule-creator', description: 'Write custom Semgrep rules.' },
+      { name: 'diagramming-code', description: 'Draw diagrams of which functions call which.' },
+    ];
+    const r = selectSkills('draw me a picture of which functions call which in src/auth', c, { max: 1 });
+    expect(r.selected[0]).toMatchObject({ name: 'diagramming-code', kind: 'relevance' });
+    expect(selectSkills('look in lib\\src\\auth', c, { max: 1 }).selected).toEqual([]);
+    // Alone, or at the end of a sentence, it is still one.
+    expect(selectSkills('use src.', c, { max: 1 }).selected[0]).toMatchObject({
+      name: 'semgrep-rule-creator',
+      kind: 'mention',
+    });
+  });
+
   it('does not count a one-word name that many skills describe themselves with (a tool) as a mention', () => {
     const c = [
       { name: 'trailmark', description: 'Build code graphs with Trailmark.' },
