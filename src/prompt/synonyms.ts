@@ -85,7 +85,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['secret', 'key', 'password', 'credential', 'sensitive'],
   ['memory', 'ram', 'heap'],
   ['checksum', 'crc', 'hash'],
-  ['vulnerability', 'vuln', 'cve', 'weakness', 'exploit', 'security', 'insecure'],
+  ['vulnerability', 'vuln', 'cve', 'weakness', 'exploit', 'security', 'insecure', 'sqli', 'xss', 'csrf', 'ssrf', 'rce'],
   ['audit', 'review', 'assess', 'scan'],
   ['prepare', 'prep', 'ready'],
   ['fuzz', 'fuzzer', 'harness'],

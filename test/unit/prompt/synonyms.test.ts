@@ -75,6 +75,16 @@ describe('the synonym table (data)', () => {
     ]);
   });
 
+  it('relates the names of classes of web vulnerability to a vulnerability', () => {
+    expectRelated([
+      ['xss', 'vulnerability'],
+      ['sqli', 'vuln'],
+      ['csrf', 'security'],
+      ['ssrf', 'vulnerability'],
+      ['rce', 'exploit'],
+    ]);
+  });
+
   it('does not relate a task to a tool or format used in it', () => {
     // DWARF is the debug information of a binary, not debugging: "debugging" ranked dwarf-expert first by its name.
     expect(relatedStems(stem('debugging'))).not.toContain(stem('dwarf'));
