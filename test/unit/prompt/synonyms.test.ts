@@ -85,6 +85,14 @@ describe('the synonym table (data)', () => {
     ]);
   });
 
+  it('relates units and the smallest unit of ether (wei) to dimensions and decimals', () => {
+    expectRelated([
+      ['units', 'dimensional'],
+      ['unit', 'decimals'],
+      ['wei', 'scaling'],
+    ]);
+  });
+
   it('does not relate a task to a tool or format used in it', () => {
     // DWARF is the debug information of a binary, not debugging: "debugging" ranked dwarf-expert first by its name.
     expect(relatedStems(stem('debugging'))).not.toContain(stem('dwarf'));
