@@ -161,4 +161,6 @@ export const PHRASES: readonly (readonly string[])[] = [
   ['double check', 'verify'],
   ['whole company', 'company', 'internal'],
   ['at once', 'parallel', 'simultaneous'],
+  ['who can call', 'callable', 'entrypoint'],
+  ['allowed to call', 'callable', 'entrypoint'],
 ];

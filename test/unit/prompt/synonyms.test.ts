@@ -136,6 +136,13 @@ describe('the phrase table (data)', () => {
     expect(found('what is causing the leak')).toEqual(['what is causing']);
     for (const p of ['find out why', 'what causes', 'what is causing']) expect(means(p)).toContain('debug');
   });
+
+  it('reads who may call a function as what is callable from outside (access control)', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found('who can call what in these contracts?')).toEqual(['who can call']);
+    expect(found('grouped by who is allowed to call it')).toEqual(['allowed to call']);
+    expect(parseQuery('who can call what in these contracts?').related.has(stem('callable'))).toBe(true);
+  });
 });
 
 describe('phrases in selection', () => {
