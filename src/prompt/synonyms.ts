@@ -163,4 +163,5 @@ export const PHRASES: readonly (readonly string[])[] = [
   ['at once', 'parallel', 'simultaneous'],
   ['who can call', 'callable', 'entrypoint'],
   ['allowed to call', 'callable', 'entrypoint'],
+  ['get past', 'bypass', 'obstacle'],
 ];

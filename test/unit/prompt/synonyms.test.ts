@@ -143,6 +143,12 @@ describe('the phrase table (data)', () => {
     expect(found('grouped by who is allowed to call it')).toEqual(['allowed to call']);
     expect(parseQuery('who can call what in these contracts?').related.has(stem('callable'))).toBe(true);
   });
+
+  it('reads getting past something as an obstacle to bypass', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found("the fuzzer can't get past signature verification")).toEqual(['get past']);
+    expect(parseQuery("the fuzzer can't get past the checksum").related.has(stem('obstacles'))).toBe(true);
+  });
 });
 
 describe('phrases in selection', () => {
