@@ -276,10 +276,13 @@ describe('none fits', () => {
     expect(names('will it rain, as "the almanac predicted" tomorrow', c)).toEqual(['forecast']);
   });
 
-  it('counts a name that some skill holds on both sides: it is what the request is about, not its material', () => {
+  it('counts a name that some skill holds, or skills elsewhere use, on both sides: it is what the request is about', () => {
     const hosting = { name: 'hosting', description: 'Deploy static sites to a CDN.', body: '# Deploy\n\nRun it.' };
-    // No skill holds "Django": the request's material, on neither side; "deploy" is all the request asks.
-    expect(names('deploy my Django app', [...filler(), hosting])).toEqual(['hosting']);
+    // No skill holds "Brindlewood", nor do skills elsewhere use it: the request's material, on neither side.
+    expect(names('deploy my Brindlewood app', [...filler(), hosting])).toEqual(['hosting']);
+    // Skills elsewhere use "Django" (the learned table knows it): the request is about Django, which hosting lacks.
+    expect(names('deploy my Django app', [...filler(), hosting])).toEqual([]);
+    expect(names('set up MySQL replication and deploy it', [...filler(), hosting])).toEqual([]);
     // A skill holds it: the request is about Django, which hosting lacks, and one rare word is not enough for half.
     const orm = { name: 'orm', description: 'Models and migrations for Django.' };
     const r = selectSkills('deploy my Django app', [...filler(), hosting, orm], { max: 3 });
