@@ -78,7 +78,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['eval', 'benchmark'],
   ['goal', 'objective'],
   ['personality', 'behavioral', 'profile', 'survey'],
-  ['public', 'release', 'license', 'opensource'],
+  ['public', 'release', 'license', 'opensource', 'publish'],
   ['proof', 'prove', 'theorem', 'lemma', 'lean'],
   // security
   ['wipe', 'zeroize', 'scrub', 'clear', 'erase', 'zero', 'memset'],

@@ -93,6 +93,13 @@ describe('the synonym table (data)', () => {
     ]);
   });
 
+  it('relates publishing a project to a public release', () => {
+    expectRelated([
+      ['publish', 'public'],
+      ['publishing', 'release'],
+    ]);
+  });
+
   it('does not relate a task to a tool or format used in it', () => {
     // DWARF is the debug information of a binary, not debugging: "debugging" ranked dwarf-expert first by its name.
     expect(relatedStems(stem('debugging'))).not.toContain(stem('dwarf'));
