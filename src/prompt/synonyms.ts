@@ -109,6 +109,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['abandoned', 'unmaintained', 'archived'],
   ['contract', 'solidity', 'onchain', 'defi', 'blockchain', 'evm'],
   ['erc20', 'erc721', 'erc'],
+  ['token', 'coin'],
   ['dimension', 'dimensional', 'decimal', 'scaling', 'unit', 'wei'],
   ['entry', 'entrypoint', 'callable', 'external'],
   ['admin', 'privileged', 'owner', 'role'],

@@ -100,6 +100,10 @@ describe('the synonym table (data)', () => {
     ]);
   });
 
+  it("relates a coin to a token (a cryptocurrency's)", () => {
+    expectRelated([['coin', 'token']]);
+  });
+
   it('does not relate a task to a tool or format used in it', () => {
     // DWARF is the debug information of a binary, not debugging: "debugging" ranked dwarf-expert first by its name.
     expect(relatedStems(stem('debugging'))).not.toContain(stem('dwarf'));
