@@ -30,6 +30,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['theme', 'palette', 'color', 'styling'],
   ['font', 'typography', 'typeface'],
   ['gif', 'animation'],
+  ['slider', 'knob', 'dial', 'parameter'],
   ['emoji', 'gif'],
   ['ui', 'interface', 'frontend', 'screen'],
   ['aesthetic', 'visual', 'design', 'style'],
@@ -165,4 +166,5 @@ export const PHRASES: readonly (readonly string[])[] = [
   ['who can call', 'callable', 'entrypoint'],
   ['allowed to call', 'callable', 'entrypoint'],
   ['get past', 'bypass', 'obstacle'],
+  ['another model', 'second', 'opinion', 'external'],
 ];

@@ -104,6 +104,14 @@ describe('the synonym table (data)', () => {
     expectRelated([['coin', 'token']]);
   });
 
+  it('relates the controls of a parameter (a slider, a knob, a dial) to a parameter', () => {
+    expectRelated([
+      ['sliders', 'parameters'],
+      ['knobs', 'parameter'],
+      ['dial', 'slider'],
+    ]);
+  });
+
   it('does not relate a task to a tool or format used in it', () => {
     // DWARF is the debug information of a binary, not debugging: "debugging" ranked dwarf-expert first by its name.
     expect(relatedStems(stem('debugging'))).not.toContain(stem('dwarf'));
@@ -159,6 +167,12 @@ describe('the phrase table (data)', () => {
     const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
     expect(found("the fuzzer can't get past signature verification")).toEqual(['get past']);
     expect(parseQuery("the fuzzer can't get past the checksum").related.has(stem('obstacles'))).toBe(true);
+  });
+
+  it('reads another model as a second opinion from outside', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found('get another model to look over my diff')).toEqual(['another model']);
+    expect(parseQuery('ask another model to review it').related.has(stem('opinion'))).toBe(true);
   });
 });
 
