@@ -127,6 +127,18 @@ describe('generic words in a name', () => {
         .ranked,
     ).toEqual([]);
   });
+
+  it('counts "skill" as a generic word, not a stop word: it tells the skills about skills from the rest', () => {
+    const c = [
+      ...filler(),
+      { name: 'skill-creator', description: 'Turn a checklist or a workflow into a skill an agent follows.' },
+      { name: 'code-review', description: 'Use this skill to review code against a checklist.' },
+    ];
+    // "skill" was dropped with the stop words: both hold "checklist", and the name in alphabetical order decided.
+    expect(selectSkills('make a skill from our checklist', c, { max: 3 }).ranked[0]!.name).toBe('skill-creator');
+    // Alone it selects nothing, as any generic word.
+    expect(selectSkills('my skill', c, { max: 3 }).selected).toEqual([]);
+  });
 });
 
 describe('mentions of names', () => {
