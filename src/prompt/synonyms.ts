@@ -16,7 +16,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['merge', 'combine', 'join', 'concatenate', 'glue'],
   ['split', 'separate'],
   ['encrypt', 'password', 'protect', 'decrypt'],
-  ['memo', 'letter', 'report'],
+  ['memo', 'letter', 'report', 'note'],
   ['newsletter', 'announcement', 'bulletin'],
   ['comms', 'communication', 'announcement'],
   ['company', 'staff', 'employees', 'organization', 'internal'],

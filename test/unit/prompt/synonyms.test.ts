@@ -112,6 +112,13 @@ describe('the synonym table (data)', () => {
     ]);
   });
 
+  it('relates a note to a memo or a report (a written update)', () => {
+    expectRelated([
+      ['note', 'memo'],
+      ['notes', 'report'],
+    ]);
+  });
+
   it('does not relate a task to a tool or format used in it', () => {
     // DWARF is the debug information of a binary, not debugging: "debugging" ranked dwarf-expert first by its name.
     expect(relatedStems(stem('debugging'))).not.toContain(stem('dwarf'));
