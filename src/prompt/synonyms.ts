@@ -68,6 +68,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['ci', 'actions', 'workflow', 'pipeline', 'job'],
   ['worktree', 'workspace', 'isolated', 'stash', 'checkout'],
   ['refactor', 'restructure', 'modernize', 'cleanup'],
+  ['optimize', 'tune', 'trim'],
   ['container', 'devcontainer', 'docker', 'sandbox'],
   ['browser', 'chrome', 'extension'],
   ['playwright', 'browser', 'e2e'],

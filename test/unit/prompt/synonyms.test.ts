@@ -119,6 +119,13 @@ describe('the synonym table (data)', () => {
     ]);
   });
 
+  it('relates trimming and tuning a long job to optimizing it', () => {
+    expectRelated([
+      ['trim', 'optimize'],
+      ['tunes', 'optimizes'],
+    ]);
+  });
+
   it('does not relate a task to a tool or format used in it', () => {
     // DWARF is the debug information of a binary, not debugging: "debugging" ranked dwarf-expert first by its name.
     expect(relatedStems(stem('debugging'))).not.toContain(stem('dwarf'));
