@@ -41,15 +41,20 @@
 // sixth).
 //
 //
-// A sixth set, bench/selection/real-queries-6.json, is the blind one now: 200 requests written the same way by a helper
-// blind to the selection code, the other sets and the work on selection done meanwhile (seed 28: mulberry32, a shuffle
-// of the 117 selectable skills, then the first 47 of a second shuffle; a third terse, a third long, a third naming the
-// output or the symptom; 36 that no skill fits), measured once on the ranking of its day (main 65352d1: top-1 65.9%,
-// top-3 78.7%, MRR 0.717, no-fit 72.2%) before any change. Only its aggregate figures are printed.
+// A sixth set, bench/selection/real-queries-6.json: 200 requests written the same way by a helper blind to the
+// selection code, the other sets and the work on selection done meanwhile (seed 28: mulberry32, a shuffle of the 117
+// selectable skills, then the first 47 of a second shuffle; a third terse, a third long, a third naming the output or
+// the symptom; 36 that no skill fits), measured once on the ranking of its day (main 65352d1: top-1 65.9%, top-3
+// 78.7%, MRR 0.717, no-fit 72.2%) before any change. It was blind until its misses were read while tuning (the
+// session that wrote the seventh).
+//
+// A seventh set, bench/selection/real-queries-7.json, is the blind one now, written the same way by a helper blind to
+// the selection code and the work done meanwhile. Only its aggregate figures are printed; when its file is missing the
+// bench says it skipped it.
 // The collections are not in this repository: SKILLS_REAL_CORPORA names them (see bench/false-positives.mjs).
 // Usage: SKILLS_REAL_CORPORA=<dir> node bench/selection-real.mjs [--verbose] [--held-out] [--json]
 //   --verbose lists the tuning part's misses; add --held-out to list the held-out part's too, --second the second
-//   set's. The sixth set's misses are never listed (nor the third's to fifth's, which were read elsewhere).
+//   set's. The seventh set's misses are never listed (nor the third's to sixth's, which were read elsewhere).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -65,9 +70,13 @@ export const THIRD_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-3.js
 export const FOURTH_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-4.json');
 export const FIFTH_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-5.json');
 export const SIXTH_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-6.json');
+export const SEVENTH_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-7.json');
 const MAX = 3;
 
-/** The sets written after the first, in order; the last one is blind (figures only, never its misses). */
+/**
+ * The sets written after the first, in order; the last one is blind (figures only, never its misses). A set whose file
+ * is missing is skipped, and the bench says so.
+ */
 const LATER_SETS = [
   { key: 'second', file: SECOND_QUERIES, note: 'open for tuning: misses with --verbose --second' },
   { key: 'third', file: THIRD_QUERIES, note: 'figures only' },
@@ -77,7 +86,12 @@ const LATER_SETS = [
     file: FIFTH_QUERIES,
     note: 'written blind to the selection code; open since the sixth; figures only',
   },
-  { key: 'sixth', file: SIXTH_QUERIES, note: 'written blind to the selection code; blind: figures only' },
+  {
+    key: 'sixth',
+    file: SIXTH_QUERIES,
+    note: 'written blind to the selection code; open since the seventh; figures only',
+  },
+  { key: 'seventh', file: SEVENTH_QUERIES, note: 'written blind to the selection code; blind: figures only' },
 ];
 
 /** True for the quarter of the requests kept out of tuning: FNV-1a of the text, mod 4. */
@@ -117,7 +131,8 @@ export async function realSelection(env = process.env) {
   if (found.skipped) return { skipped: found.skipped };
   const { collections, cleanup } = found;
   const first = readRealQueries();
-  const later = LATER_SETS.map((l) => readRealQueries(l.file));
+  const present = LATER_SETS.filter((l) => existsSync(l.file));
+  const later = present.map((l) => readRealQueries(l.file));
   const set = [...first, ...later.flat()];
   const home = mkdtempSync(join(tmpdir(), 'skills-bench-real-'));
   const childEnv = { ...env, HOME: home, NO_COLOR: '1' };
@@ -166,11 +181,13 @@ export async function realSelection(env = process.env) {
       tuning: measure(ones.filter((r) => !r.heldOut)),
       heldOut: measure(ones.filter((r) => r.heldOut)),
       rows: ones,
-      secondRows: rows.slice(first.length, first.length + later[0].length),
+      missing: LATER_SETS.filter((l) => !present.includes(l)).map((l) => l.key),
     };
     let at = first.length;
-    LATER_SETS.forEach((l, i) => {
-      result[l.key] = measure(rows.slice(at, (at += later[i].length)));
+    present.forEach((l, i) => {
+      const setRows = rows.slice(at, (at += later[i].length));
+      if (l.key === 'second') result.secondRows = setRows;
+      result[l.key] = measure(setRows);
     });
     return result;
   } catch (err) {
@@ -228,11 +245,17 @@ export function formatRealSelection(result) {
     line('all', result.all),
     line('tuning', result.tuning),
     line('held-out', result.heldOut),
-    ...LATER_SETS.filter((l) => result[l.key]).flatMap((l) => [
-      `selection on real skills, ${l.key} set (${result[l.key].fit + result[l.key].none} requests, ` +
-        `${result[l.key].none} that no skill fits; ${l.note}):`,
-      line(l.key, result[l.key]),
-    ]),
+    ...LATER_SETS.flatMap((l) =>
+      result[l.key]
+        ? [
+            `selection on real skills, ${l.key} set (${result[l.key].fit + result[l.key].none} requests, ` +
+              `${result[l.key].none} that no skill fits; ${l.note}):`,
+            line(l.key, result[l.key]),
+          ]
+        : result.missing?.includes(l.key)
+          ? [`selection on real skills, ${l.key} set: skipped, ${relative(ROOT, l.file)} is missing`]
+          : [],
+    ),
   ].join('\n');
 }
 

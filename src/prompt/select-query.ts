@@ -168,16 +168,24 @@ export function parseQuery(text: string): Query {
   return q;
 }
 
-// Three to six capitals ("TDD"), or three to six lower-case consonants, which no English word is ("tdd", "pbt").
-const ACRONYM = /(?<![A-Za-z0-9])(?:[A-Z]{3,6}|[b-df-hj-np-tv-xz]{3,6})(?![A-Za-z0-9])/g;
+// Three to six capitals ("TDD"), or three to six lower-case consonants, which no English word is ("tdd", "pbt");
+// not a part of a path ("src/auth", "lib\\x"): a folder's name is no skill's acronym.
+const ACRONYM = /(?<![A-Za-z0-9/\\])(?:[A-Z]{3,6}|[b-df-hj-np-tv-xz]{3,6})(?![A-Za-z0-9/\\])/g;
 // A capitalised word (not all capitals: "PDF" is no name) that does not start a sentence; text between quotes.
 const CAPITALISED = /(?<![.!?:;]\s*|^\s*)(?<![\p{L}\p{N}'’])\p{Lu}\p{Ll}[\p{L}\p{N}]*(?![\p{L}\p{N}])/gu;
 const QUOTED = /"[^"]+"|“[^”]+”|(?<![\p{L}\p{N}])'[^']+'(?![\p{L}\p{N}])|‘[^’]+’/gu;
 
-/** The words (normalised) of a request that it writes as names or inside quotes. */
+/**
+ * The words (normalised) of a request that it writes as names or inside quotes. A name that the skills of the wider
+ * world use (the learned table knows it: "MySQL", "Cloudflare", "Django") is a thing of the domain the request is
+ * about, not its material ("Lisbon"), even when no skill here holds it.
+ */
 function namesAndQuoted(nfkc: string): Set<string> {
   const out = new Set<string>();
-  for (const m of nfkc.matchAll(CAPITALISED)) out.add(normalizeForMatch(m[0]));
+  for (const m of nfkc.matchAll(CAPITALISED)) {
+    const name = normalizeForMatch(m[0]);
+    if (!learnedStems(stem(name)).length) out.add(name);
+  }
   for (const m of nfkc.matchAll(QUOTED)) for (const w of words(normalizeForMatch(m[0]))) out.add(w);
   return out;
 }

@@ -127,6 +127,18 @@ describe('generic words in a name', () => {
         .ranked,
     ).toEqual([]);
   });
+
+  it('counts "skill" as a generic word, not a stop word: it tells the skills about skills from the rest', () => {
+    const c = [
+      ...filler(),
+      { name: 'skill-creator', description: 'Turn a checklist or a workflow into a skill an agent follows.' },
+      { name: 'code-review', description: 'Use this skill to review code against a checklist.' },
+    ];
+    // "skill" was dropped with the stop words: both hold "checklist", and the name in alphabetical order decided.
+    expect(selectSkills('make a skill from our checklist', c, { max: 3 }).ranked[0]!.name).toBe('skill-creator');
+    // Alone it selects nothing, as any generic word.
+    expect(selectSkills('my skill', c, { max: 3 }).selected).toEqual([]);
+  });
 });
 
 describe('mentions of names', () => {
@@ -160,6 +172,21 @@ describe('mentions of names', () => {
     expect(selectSkills("let's do tad", [{ name: 'tidy-all-docs', description: 'Tidy.' }], { max: 1 }).ranked).toEqual(
       [],
     );
+  });
+
+  it('does not take a folder of a path as an acronym ("src/auth" names no skill called s-r-c)', () => {
+    const c = [
+      { name: 'semgrep-rule-creator', description: 'Write custom Semgrep rules.' },
+      { name: 'diagramming-code', description: 'Draw diagrams of which functions call which.' },
+    ];
+    const r = selectSkills('draw me a picture of which functions call which in src/auth', c, { max: 1 });
+    expect(r.selected[0]).toMatchObject({ name: 'diagramming-code', kind: 'relevance' });
+    expect(selectSkills('look in lib\\src\\auth', c, { max: 1 }).selected).toEqual([]);
+    // Alone, or at the end of a sentence, it is still one.
+    expect(selectSkills('use src.', c, { max: 1 }).selected[0]).toMatchObject({
+      name: 'semgrep-rule-creator',
+      kind: 'mention',
+    });
   });
 
   it('does not count a one-word name that many skills describe themselves with (a tool) as a mention', () => {
@@ -261,10 +288,13 @@ describe('none fits', () => {
     expect(names('will it rain, as "the almanac predicted" tomorrow', c)).toEqual(['forecast']);
   });
 
-  it('counts a name that some skill holds on both sides: it is what the request is about, not its material', () => {
+  it('counts a name that some skill holds, or skills elsewhere use, on both sides: it is what the request is about', () => {
     const hosting = { name: 'hosting', description: 'Deploy static sites to a CDN.', body: '# Deploy\n\nRun it.' };
-    // No skill holds "Django": the request's material, on neither side; "deploy" is all the request asks.
-    expect(names('deploy my Django app', [...filler(), hosting])).toEqual(['hosting']);
+    // No skill holds "Brindlewood", nor do skills elsewhere use it: the request's material, on neither side.
+    expect(names('deploy my Brindlewood app', [...filler(), hosting])).toEqual(['hosting']);
+    // Skills elsewhere use "Django" (the learned table knows it): the request is about Django, which hosting lacks.
+    expect(names('deploy my Django app', [...filler(), hosting])).toEqual([]);
+    expect(names('set up MySQL replication and deploy it', [...filler(), hosting])).toEqual([]);
     // A skill holds it: the request is about Django, which hosting lacks, and one rare word is not enough for half.
     const orm = { name: 'orm', description: 'Models and migrations for Django.' };
     const r = selectSkills('deploy my Django app', [...filler(), hosting, orm], { max: 3 });

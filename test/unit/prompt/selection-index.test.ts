@@ -491,7 +491,7 @@ describe('SELECTION_INDEX_VERSION', () => {
       'analyse analysing colour behaviours summarise organisation deployed deploy deployment scraping scrape ' +
       'harnesses presentations invoices résumé pdfs crawled running ran studies flies 42 c';
     expect({ version: SELECTION_INDEX_VERSION, stems: words.split(' ').map(stem).join(' ') }).toEqual({
-      version: 3,
+      version: 4,
       stems:
         'analyz analyz color behavior summar organ deploy deploy deploy scrape scrape har present invoic résumé pdf ' +
         'crawl run ran study fly 42 c',

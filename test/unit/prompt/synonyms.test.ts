@@ -75,6 +75,57 @@ describe('the synonym table (data)', () => {
     ]);
   });
 
+  it('relates the names of classes of web vulnerability to a vulnerability', () => {
+    expectRelated([
+      ['xss', 'vulnerability'],
+      ['sqli', 'vuln'],
+      ['csrf', 'security'],
+      ['ssrf', 'vulnerability'],
+      ['rce', 'exploit'],
+    ]);
+  });
+
+  it('relates units and the smallest unit of ether (wei) to dimensions and decimals', () => {
+    expectRelated([
+      ['units', 'dimensional'],
+      ['unit', 'decimals'],
+      ['wei', 'scaling'],
+    ]);
+  });
+
+  it('relates publishing a project to a public release', () => {
+    expectRelated([
+      ['publish', 'public'],
+      ['publishing', 'release'],
+    ]);
+  });
+
+  it("relates a coin to a token (a cryptocurrency's)", () => {
+    expectRelated([['coin', 'token']]);
+  });
+
+  it('relates the controls of a parameter (a slider, a knob, a dial) to a parameter', () => {
+    expectRelated([
+      ['sliders', 'parameters'],
+      ['knobs', 'parameter'],
+      ['dial', 'slider'],
+    ]);
+  });
+
+  it('relates a note to a memo or a report (a written update)', () => {
+    expectRelated([
+      ['note', 'memo'],
+      ['notes', 'report'],
+    ]);
+  });
+
+  it('relates trimming and tuning a long job to optimizing it', () => {
+    expectRelated([
+      ['trim', 'optimize'],
+      ['tunes', 'optimizes'],
+    ]);
+  });
+
   it('does not relate a task to a tool or format used in it', () => {
     // DWARF is the debug information of a binary, not debugging: "debugging" ranked dwarf-expert first by its name.
     expect(relatedStems(stem('debugging'))).not.toContain(stem('dwarf'));
@@ -117,6 +168,25 @@ describe('the phrase table (data)', () => {
     expect(found("what's causing the leak")).toEqual(['what causes']);
     expect(found('what is causing the leak')).toEqual(['what is causing']);
     for (const p of ['find out why', 'what causes', 'what is causing']) expect(means(p)).toContain('debug');
+  });
+
+  it('reads who may call a function as what is callable from outside (access control)', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found('who can call what in these contracts?')).toEqual(['who can call']);
+    expect(found('grouped by who is allowed to call it')).toEqual(['allowed to call']);
+    expect(parseQuery('who can call what in these contracts?').related.has(stem('callable'))).toBe(true);
+  });
+
+  it('reads getting past something as an obstacle to bypass', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found("the fuzzer can't get past signature verification")).toEqual(['get past']);
+    expect(parseQuery("the fuzzer can't get past the checksum").related.has(stem('obstacles'))).toBe(true);
+  });
+
+  it('reads another model as a second opinion from outside', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found('get another model to look over my diff')).toEqual(['another model']);
+    expect(parseQuery('ask another model to review it').related.has(stem('opinion'))).toBe(true);
   });
 });
 
