@@ -1,7 +1,8 @@
 // Which plugin a skill ships in: Claude Code, Codex and Cursor install a plugin whole and name its skills
 // `plugin:name`. SK127 compares skills of one plugin only; SK109 lets a skill refer to its plugin's other files.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { readBoundedBytes } from '../../fs/read.js';
 
 /** A manifest folder of an agent's plugin format: `.claude-plugin`, `.codex-plugin`, `.cursor-plugin`, … */
 const MANIFEST_FOLDER = /^\.[a-z0-9][a-z0-9-]*-plugin$/i;
@@ -22,6 +23,9 @@ function holdsPluginManifest(dir: string): boolean {
   return names.some((n) => MANIFEST_FOLDER.test(n) && existsSync(join(dir, n, 'plugin.json')));
 }
 
+/** The largest marketplace.json read (stripe's and anthropics' are a few KB). */
+const MARKETPLACE_MAX = 4 << 20;
+
 /** How many folders above a plugin's folder a marketplace naming it is looked for (its own folder included). */
 const MARKETPLACE_REACH = 4;
 
@@ -33,7 +37,10 @@ const MARKETPLACE_REACH = 4;
 function marketplaceSources(dir: string): string[] {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(join(dir, '.claude-plugin', 'marketplace.json'), 'utf8'));
+    // A stranger's repository: a FIFO there is refused (never waited on), a file past MARKETPLACE_MAX not read.
+    const { bytes } = readBoundedBytes(join(dir, '.claude-plugin', 'marketplace.json'), MARKETPLACE_MAX);
+    if (!bytes) return [];
+    data = JSON.parse(bytes.toString('utf8'));
   } catch {
     return [];
   }

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -161,3 +162,20 @@ it('file-reference-outside: a reference into the plugin the skill ships in is no
     rmSync(base, { recursive: true, force: true });
   }
 });
+
+it("file-reference-outside: a marketplace.json that is a FIFO (a stranger's trap) is passed over, never waited on", async () => {
+  const base = mkdtempSync(join(tmpdir(), 'skills-outside-'));
+  try {
+    writeTree(base, {
+      'plugins/dev/skills/a/SKILL.md': md('See [b](../b/SKILL.md).\n'),
+      'plugins/dev/skills/b/SKILL.md': skillMd('name: b\ndescription: B. Use when testing.\n'),
+    });
+    mkdirSync(join(base, '.claude-plugin'));
+    execFileSync('mkfifo', [join(base, '.claude-plugin/marketplace.json')]);
+    // Named by no marketplace it can read: no plugin, so the link out is reported (and the check returns).
+    const { reports } = await checkAt(rule, join(base, 'plugins/dev/skills/a'));
+    expect(reports.map((r) => r.message)).toEqual(['"../b/SKILL.md" leads out of the skill folder']);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}, 20_000);
