@@ -1,7 +1,6 @@
 // Planning an install: what each skill resolves to, where it comes from, and the lock that results. Reads the disk
 // (and unpacks archives into the scratch), writes nothing.
 import { basename, join, resolve } from 'node:path';
-import rcompare from 'semver/functions/rcompare.js';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
 import {
@@ -21,13 +20,7 @@ import { loadSkill } from '../skill/load.js';
 import { AGENTS } from '../skill/agents.js';
 import { isInside } from '../fs/walk.js';
 import { isUnversioned, looseVersion, looseVersionWarning, registryVersion } from '../registry/unversioned.js';
-import {
-  catalogFromIndex,
-  resolveSpecs,
-  type Catalog,
-  type CatalogRelease,
-  type ResolvedSkill,
-} from '../resolve/resolve.js';
+import { catalogFromIndex, resolveSpecs, type ResolvedSkill } from '../resolve/resolve.js';
 import { lockPath } from './lock.js';
 import type { Gathered } from './remote.js';
 import { lfsPointers } from './lfs-pointers.js';
@@ -41,39 +34,7 @@ import {
 } from './sources.js';
 import type { InstallOptions, InstallOutcome, InvalidSource, Plan, Planned, Prepared } from './types.js';
 import { MissingSkills } from './missing-skills.js';
-
-/** The registry's catalog with the local skills laid over it, so their dependencies resolve with everything else. */
-function overlayCatalog(base: Catalog, locals: Map<string, Prepared>): Catalog {
-  const lists = new Map<string, string[]>();
-  return {
-    ids: () => [...new Set([...base.ids(), ...locals.keys()])],
-    versions(id) {
-      const local = locals.get(id);
-      if (!local) return base.versions(id);
-      let list = lists.get(id);
-      if (!list) {
-        list = [...new Set([...(base.versions(id) ?? []), registryVersion(local.skill)])].sort(rcompare);
-        lists.set(id, list);
-      }
-      return list;
-    },
-    release(id, version): CatalogRelease | undefined {
-      const local = locals.get(id);
-      if (local && registryVersion(local.skill) === version) {
-        const s = local.skill;
-        return {
-          version,
-          dependencies: s.dependencies,
-          nodeVersion: s.nodeVersion,
-          systemPackages: s.systemPackages,
-          layout: s.layout,
-          path: '',
-        };
-      }
-      return base.release(id, version);
-    },
-  };
-}
+import { overlayCatalog } from './overlay-catalog.js';
 
 const depsOf = (r: ResolvedSkill): Record<string, string> =>
   Object.fromEntries(r.dependencies.map((d) => [d.slice(0, d.indexOf('@', 1)), d.slice(d.indexOf('@', 1) + 1)]));

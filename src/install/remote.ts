@@ -5,6 +5,7 @@ import { readBounded } from '../fs/read.js';
 import { isInside } from '../fs/walk.js';
 import { parseGitmodules, type Submodule } from '../formats/gitmodules.js';
 import { someOf } from './namesakes.js';
+import { skillsNestedIn } from './nested-skills.js';
 import { join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { canonicalSource, redactUrl, type RemoteSource } from '../formats/install-source.js';
@@ -20,7 +21,6 @@ import {
   relabelError,
   relabeler,
   skillsBelow,
-  skillsNestedIn,
   unpackArchive,
   type Scratch,
 } from './sources.js';

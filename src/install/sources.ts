@@ -1,7 +1,7 @@
 // Taking in what install is given: a path or a spec, a skill folder or a folder of skills, an archive unpacked
 // into a scratch folder beside where it goes (Scratch), each local skill loaded and checked.
-import { mkdirSync, readdirSync, renameSync, statSync, type Dirent } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { mkdirSync, renameSync, statSync, type Dirent } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { formatLockSource } from '../formats/lockfile.js';
 import { notUtf8Failure } from '../fs/byte-names.js';
@@ -14,7 +14,6 @@ import { KEEP_BYTES, type ExtractedFile } from '../fs/archive-entries.js';
 import { tempName } from '../fs/atomic.js';
 import { isInside, knownEntries, present, removeEmptyUpTo } from '../fs/walk.js';
 import { discoverSkills, isSkillFolder } from '../skill/discover.js';
-import { SAMPLE_FOLDER } from '../skill/skill-file.js';
 import { loadSkill } from '../skill/load.js';
 import type { HeldFile } from '../fs/read-held.js';
 import { validateSkills } from '../skill/validate.js';
@@ -158,45 +157,6 @@ export function skillsBelow(dir: string): { roots: string[]; listings: Map<strin
     if (isSkillsError(err)) return { roots: [], listings: new Map() };
     throw err;
   }
-}
-
-/**
- * The skill folders nested in the skill folder `dir`, at any depth (a collection with a SKILL.md of its own at the top:
- * datadog-labs/agent-skills keeps dd-pup/, dd-apm/ and dd-apm/k8s-ssi/enable-ssi/ below its root skill). A search
- * stops at a skill, so these are read only when asked for by name (`--skill dd-pup`).
- */
-export function skillsNestedIn(dir: string): string[] {
-  const roots: string[] = [];
-  const below = (at: string) => {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(at, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    // Not below a folder of samples (a skill-creator's templates/SKILL.md), as lint's SK133 reads nested skills.
-    const subs = entries
-      .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SAMPLE_FOLDER.test(e.name))
-      .map((e) => join(at, e.name));
-    // A search from a folder inside a skill finds that skill: only what lies below the folder counts.
-    const found = subs.flatMap((d) =>
-      isSkillFolder(d)
-        ? [d]
-        : skillsBelow(d).roots.filter(
-            (r) =>
-              r.startsWith(d + sep) &&
-              !relative(d, r)
-                .split(sep)
-                .some((part) => SAMPLE_FOLDER.test(part)),
-          ),
-    );
-    for (const r of found) {
-      roots.push(r);
-      below(r);
-    }
-  };
-  below(dir);
-  return roots;
 }
 
 /**
