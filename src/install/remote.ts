@@ -51,14 +51,14 @@ export async function gatherTree(
 ): Promise<Gathered> {
   // A skill folder is one skill; but `--skill` may name the skills nested in it (datadog-labs/agent-skills' README:
   // `npx skills add datadog-labs/agent-skills --skill dd-pup`), which are then read too.
+  // Nothing nested: the one skill, as without --skill.
   const top = isSkillFolder(root);
+  const nested = top && only !== undefined ? skillsNestedIn(root) : [];
   const below = !top
     ? skillsBelow(root)
-    : only === undefined
-      ? undefined
-      : { roots: [root, ...skillsNestedIn(root)], listings: new Map<string, Dirent[]>() };
-  // Nothing nested: the one skill, as without --skill.
-  if (top && below?.roots.length === 1) return gatherTree(root, typed, lockOf, relabel, unnamed, skip);
+    : nested.length > 0
+      ? { roots: [root, ...nested], listings: new Map<string, Dirent[]>() }
+      : undefined;
   const folders = (below?.roots ?? []).filter((abs) => !skip?.(abs) && !dataManifest(abs, below?.listings.get(abs)));
   if (folders.length === 0 && !top) return { found: [], several: false };
   const found: Gathered['found'] = [];

@@ -6,10 +6,10 @@
 // that reads outside says so, ctx.readsOutside, and that skill is not kept), and a skill holding a symlink (whose
 // target could change with no identity here changing) is linted every time. The cache file is one per build of
 // skills and effective configuration (rules, severities, options, ignores, its folder, --spec), so a row never
-// crosses either. Results
-// are kept only from paths changed at least TOO_RECENT_MS before the run began (fs/user-cache.ts): a change in
-// the same clock tick as this run's read then always shows as a later ctime. The rules that compare skills are not
-// kept: they run over every skill each time, from the small summary (id, name, root, positions) a row holds.
+// crosses either. Results are kept only from paths changed at least TOO_RECENT_MS before the run began
+// (fs/user-cache.ts): a change in the same clock tick as this run's read then always shows as a later ctime. The
+// rules that compare skills are not kept: they run over every skill each time, from the small summary (id, name,
+// root, positions) a row holds.
 import { createHash } from 'node:crypto';
 import { existsSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';

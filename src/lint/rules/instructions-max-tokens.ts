@@ -23,16 +23,6 @@ function bytesOf(skill: Skill): number {
   return n;
 }
 
-/**
- * Whether the instructions have more UTF-8 bytes than `max` (an upper bound on their tokens, since every token
- * covers at least one byte). A UTF-16 code unit is at least one byte, so a text longer than `max` is never measured.
- */
-function moreBytesThan(skill: Skill, max: number): boolean {
-  let units = 0;
-  for (const part of skill.instructionParts) units += part.text.length;
-  return units > max || bytesOf(skill) > max;
-}
-
 export default {
   names: ['SK101', 'instructions-max-tokens'],
   description:
@@ -53,11 +43,12 @@ export default {
   },
   prepare(skills, options, tools) {
     const max = options.maxTokens as number;
-    const long = skills.filter((skill) => moreBytesThan(skill, max));
+    // More UTF-8 bytes than `max` (an upper bound on their tokens, since every token covers at least one byte): the
+    // others are never measured.
+    const long = skills.map((skill) => ({ skill, bytes: bytesOf(skill) })).filter((s) => s.bytes > max);
     if (long.length === 0) return;
     return (async () => {
-      for (const skill of long) {
-        const bytes = bytesOf(skill);
+      for (const { skill, bytes } of long) {
         if (bytes > max * LONGEST_TOKEN) {
           counted.set(skill, { tokens: Math.round(bytes / ESTIMATE_BYTES), bytes });
           continue;
