@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chmodSync, linkSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execa } from 'execa';
@@ -556,6 +556,26 @@ describe('skills lint (built CLI)', () => {
       );
       expect(byId.long.find((d: { ruleId: string }) => d.ruleId === 'SK101')?.message).toMatch(/\d{4,5} tokens/);
       expect(byId.short.some((d: { ruleId: string }) => d.ruleId === 'SK101')).toBe(false);
+    }));
+
+  it('passes over a marketplace.json that is a FIFO (never waits on it), and links into a real plugin are fine', () =>
+    inTemp(async (dir) => {
+      writeTree(dir, {
+        'fifo/plug/skills/a/SKILL.md': good('a').replace('Follow these steps.', 'See [b](../b/SKILL.md).'),
+        'fifo/plug/skills/b/SKILL.md': good('b'),
+        'real/.claude-plugin/marketplace.json': JSON.stringify({ plugins: [{ name: 'p', source: './plug' }] }),
+        'real/plug/skills/a/SKILL.md': good('a').replace('Follow these steps.', 'See [b](../b/SKILL.md).'),
+        'real/plug/skills/b/SKILL.md': good('b'),
+      });
+      mkdirSync(join(dir, 'fifo/.claude-plugin'));
+      await execa('mkfifo', [join(dir, 'fifo/.claude-plugin/marketplace.json')]);
+      const r = await runCli(['lint', '--json', '--no-cache', 'fifo', 'real'], { cwd: dir, timeout: 30_000 });
+      const found = (
+        JSON.parse(r.stdout).skills as { path: string; diagnostics: { ruleId: string; message: string }[] }[]
+      ).flatMap((s) => s.diagnostics.filter((d) => d.ruleId === 'SK109').map((d) => `${s.path}: ${d.message}`));
+      expect(found).toEqual([
+        expect.stringMatching(/fifo\/plug\/skills\/a: "\.\.\/b\/SKILL\.md" leads out of the skill folder$/),
+      ]);
     }));
 
   it('gives an estimate for instructions too long to count (over the budget however tokenized), with their bytes', () =>
