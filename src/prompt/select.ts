@@ -2,6 +2,7 @@ import { DF_FIELDS, FIELDS, NF, type Reach } from './select-scan.js';
 import { CountedScan } from './select-counted.js';
 import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
+import { rankingIdf } from './background-idf.js';
 import type { CatalogEntry } from '../skill/light.js';
 
 export interface SelectionCandidate {
@@ -216,6 +217,10 @@ export function selectSkills(
   const informative = Array.from(df, (d, t) => (n < 4 || d <= n / 2) && !weak[t]);
   // What one rare word scores here: the IDF of a word that one skill has.
   const ceiling = Math.log(1 + (n - 0.5) / 1.5);
+  // Ranking weighs a word by its IDF here and over public skills at large (background-idf.ts); a phrase's term
+  // (past wordTerms) by its IDF here.
+  const rankFull = fullIdf.map((x, t) => (t < q.wordTerms ? rankingIdf(x, q.terms[t]!, ceiling) : x));
+  const rankIdf = rankFull.map((x, t) => x * (weak[t] ? WEAK : 1));
 
   const learnedOnly = Array.from({ length: nTerms }, (_, t) => q.learnedTerms.has(t));
   // Per term, 1 when some skill holds it as written (any field, a body read included): see `coverage`.
@@ -253,7 +258,7 @@ export function selectSkills(
       }
       if (tfw > 0) {
         // A generic word the name holds as written counts whole in ranking (see WEAK).
-        r += ((weak[t] && tf[at + t * NF]! > 0 ? fullIdf[t]! : idf[t]!) * tfw) / (K1 + tfw);
+        r += ((weak[t] && tf[at + t * NF]! > 0 ? rankFull[t]! : rankIdf[t]!) * tfw) / (K1 + tfw);
         if (informative[t]) hasInformative[i] = 1;
       }
       if (tfe > 0) e += (idf[t]! * tfe) / (K1 + tfe);
