@@ -107,6 +107,18 @@ describe('render-prompt --soul naming a folder', () => {
 });
 
 describe('configuration mistakes', () => {
+  it('suggest the key or skill meant when two letters are swapped (did you mean)', async () => {
+    const dir = fresh();
+    writeTree(dir, { 'skills.config.json': '{"skilDirs": []}', '.agents/skills/pdf/SKILL.md': good('pdf') });
+    const config = await runCli(['list'], { cwd: dir });
+    expect(config.exitCode).toBe(2);
+    expect(config.stderr).toContain('hint: did you mean "skillDirs"? If not, remove the key');
+    writeTree(dir, { 'skills.config.json': '{}' });
+    const run = await runCli(['run-script', 'pfd', 'x'], { cwd: dir });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('no skill "pfd"');
+    expect(run.stderr).toContain('did you mean "pdf"?');
+  });
   it('give each key its own hint: the rules hint only for rules', async () => {
     const cases: [string, string][] = [
       ['{"maxSkills": -1}', 'maxSkills is a whole number of 0 or more'],
