@@ -39,6 +39,9 @@ import { overlayCatalog } from './overlay-catalog.js';
 const depsOf = (r: ResolvedSkill): Record<string, string> =>
   Object.fromEntries(r.dependencies.map((d) => [d.slice(0, d.indexOf('@', 1)), d.slice(d.indexOf('@', 1) + 1)]));
 
+/** Content that differs from what the lock (or a registry) records for a version: --frozen's finding, else exit 2. */
+export class IntegrityMismatch extends SkillsError {}
+
 /** The refusal for content that differs from what the lock (or a registry) records for a version. */
 export function mismatch(
   id: string,
@@ -48,7 +51,7 @@ export function mismatch(
   origin: string,
   found: string,
 ): SkillsError {
-  return new SkillsError(
+  return new IntegrityMismatch(
     'E_INVALID',
     `integrity mismatch for ${id}@${version}: ${lockfile} has ${locked}, but ${origin} has ${found}; nothing was installed`,
     {
