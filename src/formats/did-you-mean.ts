@@ -25,16 +25,27 @@ export function editDistance(a: string, b: string): number {
   return last[b.length]!;
 }
 
-/** The candidate nearest to `word` (case aside) by editDistance, when near enough to be a typo. */
+/** The letters of a word, sorted: two words with the same are the same letters, some swapped. */
+const letters = (w: string): string => [...w].sort().join('');
+
+/**
+ * The candidate nearest to `word` (case aside) by editDistance, when near enough to be a typo. Of two as near, one
+ * of the same letters wins (`lnit` is `lint` with two swapped, where `init` is one letter changed), else the first.
+ */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
+  let bestSame = false;
   const lower = word.toLowerCase();
+  const mine = letters(lower);
   for (const c of candidates) {
     const d = editDistance(lower, c.toLowerCase());
-    if (d < bestD) {
+    if (d > bestD) continue;
+    const same = letters(c.toLowerCase()) === mine;
+    if (d < bestD || (same && !bestSame)) {
       bestD = d;
       best = c;
+      bestSame = same;
     }
   }
   return best !== undefined && bestD <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;

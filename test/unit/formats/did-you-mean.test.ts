@@ -18,7 +18,9 @@ describe('editDistance (optimal string alignment)', () => {
 
 describe('closest', () => {
   it('finds a short name with two letters swapped, which plain edit distance put out of reach', () => {
-    expect(closest('lnit', ['init', 'lint', 'list'])).toBe('init'); // both 1 away: the first wins
+    // init and lint are both 1 away: the one of the same letters wins, else the first.
+    expect(closest('lnit', ['init', 'lint', 'list'])).toBe('lint');
+    expect(closest('hint', ['mint', 'lint'])).toBe('mint');
     expect(closest('pfd', ['docx', 'pdf'])).toBe('pdf');
     expect(closest('brainstroming', ['writing-plans', 'brainstorming'])).toBe('brainstorming');
     expect(closest('SK210', ['SK120', 'SK999'])).toBe('SK120');
