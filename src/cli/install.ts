@@ -57,7 +57,7 @@ export function defineInstall(program: Command, { act, examples, registryOption,
         '',
         'A project install writes only the agent folders and skills-lock.json; the registry is used when asked for (--registry, SKILLS_REGISTRY, a .skills/ folder in the project, --for).',
         '',
-        'Exit codes: 0 installed; 1 an invalid skill (skipped or refused), no resolution, or --frozen and the lock would change; 2 usage, I/O, git or download failures, a corrupt or refused archive, an integrity mismatch.',
+        'Exit codes: 0 installed; 1 an invalid skill (skipped or refused), no resolution, or --frozen and the lock would change or not hold (an integrity mismatch); 2 usage, I/O, git or download failures, a corrupt or refused archive, an integrity mismatch without --frozen.',
       ].join('\n') +
         '\n' +
         examples([

@@ -77,8 +77,8 @@ export function installTarget(
 
 /**
  * `skills install [source…]`: exit 0 installed; 1 when a skill is invalid (skipped or refused), no resolution exists,
- * or --frozen and the lock would change (findings, reported here); 2 for usage, I/O, git and downloads, a corrupt or
- * hostile archive, an integrity mismatch (thrown, so main.ts reports them).
+ * or --frozen and the lock would change or not hold (findings, reported here); 2 for usage, I/O, git and downloads, a
+ * corrupt or hostile archive, an integrity mismatch without --frozen (thrown, so main.ts reports them).
  */
 export async function install(
   options: InstallOptions,

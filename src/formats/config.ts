@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Position, Severity } from '../model/diagnostic.js';
+import { closest } from './did-you-mean.js';
 import { duplicateKey, offsetOf, parseJson, readableError } from './json.js';
 import { issueMessage } from './zod-issue.js';
 
@@ -91,9 +92,11 @@ const KEY_HINTS: Record<string, string> = {
 };
 
 /** The hint for a mistake at the top-level key `key` (none: the value as a whole), each key its own. */
-function configHint(key: PropertyKey | undefined, unknownKey: boolean): string {
-  if (unknownKey)
-    return 'remove the key, or spell it as one of those (skill_dirs, disabled_skills and max_skills are read too); see "Configuration" in the README';
+function configHint(key: PropertyKey | undefined, unknownKey?: string): string {
+  if (unknownKey !== undefined) {
+    const near = closest(unknownKey, [...WORDING.knownKeys.split(', '), 'skill_dirs', 'disabled_skills', 'max_skills']);
+    return `${near ? `did you mean "${near}"? If not, r` : 'r'}emove the key, or spell it as one of those (skill_dirs, disabled_skills and max_skills are read too); see "Configuration" in the README`;
+  }
   const hint = key === undefined ? WHOLE : KEY_HINTS[String(key).replace(/_(\w)/g, (_, c: string) => c.toUpperCase())];
   return `see "Configuration" in the README: ${hint ?? WHOLE}`;
 }
@@ -170,7 +173,7 @@ export function parseConfig(
       problem: {
         message: issueMessage(issue, WORDING),
         ...at(offsetOf(tree, path, 'key')),
-        hint: configHint(issue.path[0], issue.code === 'unrecognized_keys'),
+        hint: configHint(issue.path[0], issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined),
       },
     };
   }

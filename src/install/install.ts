@@ -21,7 +21,7 @@ import {
 import { carryOut } from './apply.js';
 import { afterPlacing } from './placing.js';
 import { lockPath, readLockfile, withProjectLock } from './lock.js';
-import { planFromSources } from './plan.js';
+import { IntegrityMismatch, planFromSources } from './plan.js';
 import { REMOVING_PREFIX, STAGING_PREFIX, TRASH_PREFIX, placesOf, type Place } from './places.js';
 import { planFromLock } from './replay.js';
 import { Scratch, UNPACK_PREFIX, classifySource, scratchBase, type Classified } from './sources.js';
@@ -52,10 +52,18 @@ export async function installSkills(options: InstallOptions): Promise<InstallOut
     }
     if (c?.kind === 'archive') prepareExtraction(c.abs);
   }
-  return withProjectLock(lockfile, () => afterPlacing(options, () => installLocked(options)), {
-    readOnly: options.frozen || options.dryRun,
-    onWait: () => options.progress?.(`waiting for another install in ${lockDir}`),
-  });
+  try {
+    return await withProjectLock(lockfile, () => afterPlacing(options, () => installLocked(options)), {
+      readOnly: options.frozen || options.dryRun,
+      onWait: () => options.progress?.(`waiting for another install in ${lockDir}`),
+    });
+  } catch (err) {
+    // For --frozen, content other than the lock records is the lock not holding, whatever the source (a folder's
+    // versioned skill changed, as its unversioned one): the check's finding, exit 1, as npm ci fails on a stale lock.
+    if (options.frozen && err instanceof IntegrityMismatch)
+      return { ok: false, kind: 'frozen', error: err, warnings: [] };
+    throw err;
+  }
 }
 
 /** True when the nearest existing part of `abs` is, with its symlinks followed, outside the lock's folder. */

@@ -1,6 +1,7 @@
 // `--skill` naming a skill its source does not hold: the error, which says what the source holds, and which
 // `update` tells apart (a skill renamed upstream) from other failures.
 import { SkillsError } from '../errors.js';
+import { closest } from '../skill/names.js';
 import { redactUrl } from '../formats/install-source.js';
 
 /** `--skill` named skills the sources do not hold: `missing`, and the ids each source holds (`held`, by source). */
@@ -13,7 +14,9 @@ export class MissingSkills extends SkillsError {
     super(
       'E_NOT_FOUND',
       `--skill ${missing.join(', ')}: no such skill in ${sources.map(redactUrl).join(', ')}${sources.length === 1 && held.has(sources[0]!) ? heldText(held.get(sources[0]!)!) : ''}; nothing was installed`,
-      { hint: 'run skills install <source> --list to see the skills it holds' },
+      {
+        hint: `${nearText(missing, [...held.values()].flat())}run skills install <source> --list to see the skills it holds`,
+      },
     );
   }
 }
@@ -23,4 +26,10 @@ export function heldText(held: readonly string[]): string {
   if (held.length === 0) return ' (it holds no skill)';
   const shown = held.slice(0, 5).join(', ');
   return ` (it holds ${shown}${held.length > 5 ? ` and ${held.length - 5} more` : ''})`;
+}
+
+/** `did you mean --skill brainstorming? ` for the names asked for that are near one a source holds; else nothing. */
+function nearText(missing: readonly string[], held: readonly string[]): string {
+  const near = [...new Set(missing.flatMap((m) => closest(m, held) ?? []))];
+  return near.length ? `did you mean ${near.map((n) => `--skill ${n}`).join(', ')}? Else ` : '';
 }

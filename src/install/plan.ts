@@ -35,9 +35,13 @@ import {
 import type { InstallOptions, InstallOutcome, InvalidSource, Plan, Planned, Prepared } from './types.js';
 import { MissingSkills } from './missing-skills.js';
 import { overlayCatalog } from './overlay-catalog.js';
+import { siblingLinkWarnings } from './sibling-links.js';
 
 const depsOf = (r: ResolvedSkill): Record<string, string> =>
   Object.fromEntries(r.dependencies.map((d) => [d.slice(0, d.indexOf('@', 1)), d.slice(d.indexOf('@', 1) + 1)]));
+
+/** Content that differs from what the lock (or a registry) records for a version: --frozen's finding, else exit 2. */
+export class IntegrityMismatch extends SkillsError {}
 
 /** The refusal for content that differs from what the lock (or a registry) records for a version. */
 export function mismatch(
@@ -48,7 +52,7 @@ export function mismatch(
   origin: string,
   found: string,
 ): SkillsError {
-  return new SkillsError(
+  return new IntegrityMismatch(
     'E_INVALID',
     `integrity mismatch for ${id}@${version}: ${lockfile} has ${locked}, but ${origin} has ${found}; nothing was installed`,
     {
@@ -134,6 +138,8 @@ export async function planFromSources(
   // The valid skills a source holds that --skill or the picker left out: a chosen skill's dependency is taken from
   // them before the registry, as `dependencies that no source holds` says. A name two of them share is none of them.
   const spare = new Map<string, Prepared | null>();
+  // Every valid skill a source holds that was not chosen: one a chosen skill links to is said (sibling-links.ts).
+  const leftOut: Prepared[] = [];
   const invalid: InvalidSource[] = [];
   const skipped: InvalidSource[] = [];
   const warnings: string[] = [];
@@ -192,6 +198,7 @@ export async function planFromSources(
     const taken = new Set(chosen);
     for (const p of chosen === found ? [] : found) {
       if (taken.has(p) || 'diagnostics' in p) continue;
+      leftOut.push(p);
       const had = spare.get(p.skill.id);
       spare.set(p.skill.id, had === undefined || had?.integrity === p.integrity ? p : null);
     }
@@ -439,7 +446,18 @@ export async function planFromSources(
       verbose,
     ),
   ];
-  return { ok: true, items, next, skipped, warnings: [...warnings, ...said, ...replaced, ...resolution.warnings] };
+  const placedIds = new Set(items.map((i) => i.resolved.id));
+  const dangling = siblingLinkWarnings(
+    all,
+    leftOut.filter((p) => !placedIds.has(p.skill.id)),
+  );
+  return {
+    ok: true,
+    items,
+    next,
+    skipped,
+    warnings: [...warnings, ...said, ...dangling, ...replaced, ...resolution.warnings],
+  };
 }
 
 /** The skill's symbolic links that lead out of it (or nowhere): a copy leaves them out. */

@@ -226,7 +226,13 @@ function planOne(s: OutdatedEntry, entry: LockEntry, latest: boolean): Omit<Plan
   const ref = keepRef ? entry.ref : (widened ?? target.tag ?? target.branch ?? target.commit!);
   const refText = ref === 'HEAD' && target.branch === 'HEAD' ? undefined : ref;
   const frag = `${refText ?? ''}${s.path ? `:${s.path}` : ''}`;
-  return { ...base, install: `${s.url!}${frag === '' ? '' : `#${frag}`}`, ...(refText ? { ref: refText } : {}) };
+  return {
+    ...base,
+    // Where it comes from once updated: the ref --latest widened (`#semver:^2.0.0`), not the one it replaces.
+    from: gitFrom(s.url!, refText, s.path),
+    install: `${s.url!}${frag === '' ? '' : `#${frag}`}`,
+    ...(refText ? { ref: refText } : {}),
+  };
 }
 
 /** Install every update in one run (one per registry given by `--from`), then check the lock landed on the targets. */

@@ -4,6 +4,7 @@ import type { Hash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { SkillsError } from '../errors.js';
 import { DEFAULT_LIMITS } from '../fs/archive.js';
+import { writeAll } from '../fs/atomic.js';
 import { packedMode } from '../fs/archive-entries.js';
 import { notUtf8Failure } from '../fs/byte-names.js';
 import { readOpenFile } from '../fs/read.js';
@@ -96,18 +97,67 @@ export function hashFrom(h: Hash, f: StoredFile, bound: ReadBound, keep = 0): Bu
 /** hashFile of the open file of `size` bytes, read HASH_CHUNK at a time; one that gets shorter meanwhile fails. */
 function hashChunks(h: Hash, f: StoredFile, fd: number, size: number): undefined {
   h.update(fileHeader(f, size), 'utf8');
+  eachChunk(f, fd, size, (chunk) => h.update(chunk));
+  return undefined;
+}
+
+/** The open file of `size` bytes, HASH_CHUNK at a time, to `use` (which must not keep the chunk, reused next). */
+function eachChunk(f: StoredFile, fd: number, size: number, use: (chunk: Buffer) => void): void {
   const chunk = Buffer.allocUnsafe(Math.min(size, HASH_CHUNK));
-  let got = 0;
-  while (got < size) {
-    const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - got), got);
+  for (let got = 0; got < size;) {
+    let n;
+    try {
+      n = readSync(fd, chunk, 0, Math.min(chunk.length, size - got), got);
+    } catch (err) {
+      throw readFailure(f, err);
+    }
     if (n === 0)
       throw new SkillsError('E_IO', `${f.abs} got shorter while it was read; nothing was written`, {
         hint: 'run again once the skill is written',
       });
-    h.update(n === chunk.length ? chunk : chunk.subarray(0, n));
+    use(n === chunk.length ? chunk : chunk.subarray(0, n));
     got += n;
   }
-  return undefined;
+}
+
+/**
+ * Write a file's bytes to the open file `out`, as writeAll(out, contentOf(f)) does, and feed them to `h` as hashFile
+ * does: a file over HASH_CHUNK on the disk is copied a chunk at a time, so a copy of a skill with a 200 MB data file
+ * no longer holds it whole (it took as much memory again).
+ */
+export function copyBytes(out: number, f: StoredFile, h?: Hash): void {
+  let content: Buffer | undefined;
+  if (f.kind === 'file' && f.content === undefined && !f.unstatted && !f.held) {
+    let fd;
+    try {
+      fd = openSync(f.abs, 'r');
+    } catch (err) {
+      throw readFailure(f, err);
+    }
+    try {
+      let size: number;
+      try {
+        size = fstatSync(fd).size;
+        if (size <= HASH_CHUNK) content = readFileSync(fd);
+      } catch (err) {
+        throw readFailure(f, err);
+      }
+      // A failed write is the file system's error, as writeAll throws it, not a failed read.
+      if (content === undefined) {
+        h?.update(fileHeader(f, size), 'utf8');
+        eachChunk(f, fd, size, (chunk) => {
+          h?.update(chunk);
+          writeAll(out, chunk);
+        });
+        return;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+  content ??= contentOf(f);
+  if (h) hashFile(h, f, content);
+  writeAll(out, content);
 }
 
 /** What the unstatted files of one skill have read so far, against the store's bound on a skill's bytes. */

@@ -14,9 +14,10 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { cleanLeftoversBelow, deadOwner, tempName, tempStemOf, writeAll } from '../fs/atomic.js';
+import { cleanLeftoversBelow, deadOwner, tempName, tempStemOf } from '../fs/atomic.js';
 import { present } from '../fs/walk.js';
 import type { TreeEntry, TreeWriter } from '../fs/tree-writer.js';
+import { copyBytes } from './file-bytes.js';
 import { contentOf, folderHolds, hashFile, sri, type StoredFile } from './integrity.js';
 import { STAGING_PREFIX, TRASH_PREFIX } from './layout.js';
 
@@ -36,8 +37,6 @@ export function copyFiles(files: StoredFile[], dest: string, writable = false, h
   // Each folder made once, not once per file: a recursive mkdir costs a few system calls even when it exists.
   const made = new Set<string>([dest]);
   for (const f of files) {
-    const content = contentOf(f);
-    if (h) hashFile(h, f, content);
     const to = join(dest, f.rel);
     const parent = dirname(to);
     if (!made.has(parent)) {
@@ -45,11 +44,12 @@ export function copyFiles(files: StoredFile[], dest: string, writable = false, h
       made.add(parent);
     }
     if (f.kind === 'symlink') {
+      if (h) hashFile(h, f, contentOf(f));
       symlinkSync(f.link!, to);
     } else {
       const fd = openSync(to, 'wx', 0o600);
       try {
-        writeAll(fd, content);
+        copyBytes(fd, f, h);
         // The mode set through the open file (no second walk of the path), whatever the umask.
         fchmodSync(fd, writable ? f.mode | 0o200 : f.mode & 0o7555);
       } finally {

@@ -1,4 +1,3 @@
-import { distance } from 'fastest-levenshtein';
 import { codePoints } from '../formats/text.js';
 
 /** The outcome of a name check: the rule that failed, why, and a valid name close to it. */
@@ -83,19 +82,7 @@ export function suggestName(text: string): string {
   return s || 'my-skill';
 }
 
-/** The candidate nearest to `word` by edit distance, when near enough to be a typo. */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const c of candidates) {
-    const d = distance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestD) {
-      bestD = d;
-      best = c;
-    }
-  }
-  return best !== undefined && bestD <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
-}
+export { closest } from '../formats/did-you-mean.js';
 
 /** The words Anthropic reserves in a skill's name (its Claude API and claude.ai refuse them; other agents do not). */
 export const RESERVED_NAME_WORDS = ['anthropic', 'claude'] as const;

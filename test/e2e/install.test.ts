@@ -416,7 +416,7 @@ describe('skills install: the lockfile (built CLI)', () => {
     expect(nothing.stderr).toMatch(/^error: nothing to install: no skills-lock.json in /);
   });
 
-  it('fails on an integrity mismatch with both values, whatever the flags, and writes nothing', async () => {
+  it('fails on an integrity mismatch with both values, whatever the flags (--frozen: exit 1), and writes nothing', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
     const src = fresh('src');
@@ -434,6 +434,21 @@ describe('skills install: the lockfile (built CLI)', () => {
         /^error: integrity mismatch for drifting@1\.0\.0: .*skills-lock\.json has sha512-.* but .* has sha512-.*; nothing was installed$/,
       );
       expect(first).toContain(locked);
+      expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lockText);
+    }
+    // With --frozen it is the lock that does not hold: exit 1, as for an unversioned skill's new content (npm ci).
+    for (const args of [
+      ['install', '--frozen'],
+      ['install', dir, '--frozen'],
+    ]) {
+      const r = await cli(reg, args, project);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr.split('\n')[0]).toMatch(
+        /^error: integrity mismatch for drifting@1\.0\.0: .*; nothing was installed$/,
+      );
+      const j = await cli(reg, [...args, '--json'], project);
+      expect(j.exitCode).toBe(1);
+      expect(JSON.parse(j.stdout).error).toMatchObject({ code: 'E_INVALID', kind: 'frozen' });
       expect(readFileSync(join(project, 'skills-lock.json'), 'utf8')).toBe(lockText);
     }
   });

@@ -918,25 +918,40 @@ describe('shapes of real public skills (built CLI)', () => {
         'skills/SKILL.md': good('youtube-transcripts'),
         'skills/notes/SKILL.md': good('notes'),
         'skills/mail/SKILL.md': good('Mail'),
+        // A folder of the skill's own: no skill, which the command of the hint must not name (`*/` did).
+        'skills/scripts/run.sh': 'echo hi\n',
       });
+      /** The command the hint names, run from the skill's folder by a shell, as a user would. */
+      const hinted = async (out: string) => {
+        const command = /from this skill's folder: skills lint (.*?)\);/.exec(out)?.[1];
+        expect(command, out).toBeDefined();
+        const bin = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin/skills.js'))}`;
+        const res = await execa('sh', ['-c', `${bin} lint ${command!}`], {
+          cwd: join(dir, 'skills'),
+          reject: false,
+          env: { NO_COLOR: '1' },
+        });
+        return res;
+      };
       const r = await runCli(['lint', '.'], { cwd: dir });
       expect(r.stdout).toContain(
         'skills/SKILL.md  warning  holds 2 skills of its own below it (mail/, notes/): a search stops at a skill folder, so they were not checked',
       );
-      expect(r.stdout).toContain("hint: to check them, name them (from this skill's folder: skills lint */)");
+      expect(r.stdout).toContain("hint: to check them, name them (from this skill's folder: skills lint mail/ notes/)");
       expect(r.stdout).not.toContain('must be lowercase');
-      // The command the hint names checks them, and finds what was hidden.
-      const named = await execa(
-        'sh',
-        ['-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'bin/skills.js'))} lint */`],
-        {
-          cwd: join(dir, 'skills'),
-          reject: false,
-          env: { NO_COLOR: '1' },
-        },
-      );
+      // The command the hint names checks them, and finds what was hidden; it reads the skill above them no more.
+      const named = await hinted(r.stdout);
       expect(named.exitCode).toBe(1);
       expect(named.stdout).toContain('mail/SKILL.md:2:1  error    name "Mail" must be lowercase');
+      expect(named.stdout).not.toContain('holds 2 skills of its own');
+      expect(named.stdout).toContain('in 2 skills');
+      // Many: a glob of their SKILL.md files, which scripts/ does not match.
+      writeTree(dir, Object.fromEntries(['a1', 'a2', 'a3'].map((n) => [`skills/${n}/SKILL.md`, good(n)])));
+      const many = await runCli(['lint', '.'], { cwd: dir });
+      expect(many.stdout).toContain("(from this skill's folder: skills lint */SKILL.md)");
+      const globbed = await hinted(many.stdout);
+      expect(globbed.stdout).not.toContain('skills of its own');
+      expect(globbed.stdout).toContain('in 5 skills');
     });
   });
 

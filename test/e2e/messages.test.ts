@@ -107,6 +107,34 @@ describe('render-prompt --soul naming a folder', () => {
 });
 
 describe('configuration mistakes', () => {
+  it('suggest the key or skill meant when two letters are swapped (did you mean)', async () => {
+    const dir = fresh();
+    writeTree(dir, { 'skills.config.json': '{"skilDirs": []}', '.agents/skills/pdf/SKILL.md': good('pdf') });
+    const config = await runCli(['list'], { cwd: dir });
+    expect(config.exitCode).toBe(2);
+    expect(config.stderr).toContain('hint: did you mean "skillDirs"? If not, remove the key');
+    writeTree(dir, { 'skills.config.json': '{}' });
+    const run = await runCli(['run-script', 'pfd', 'x'], { cwd: dir });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('no skill "pfd"');
+    expect(run.stderr).toContain('did you mean "pdf"?');
+  });
+  it('install --skill with two letters swapped suggests the skill the source holds', async () => {
+    const dir = fresh();
+    writeTree(dir, {
+      'src/skills/brainstorming/SKILL.md': good('brainstorming'),
+      'src/skills/writing-plans/SKILL.md': good('writing-plans'),
+    });
+    mkdirSync(join(dir, 'p'));
+    const r = await runCli(['install', '../src', '--skill', 'brainstroming', '--json'], {
+      cwd: join(dir, 'p'),
+      env: { SKILLS_REGISTRY: join(dir, 'reg') },
+    });
+    expect(r.exitCode).toBe(2);
+    const error = (JSON.parse(r.stdout) as { error: { message: string; hint: string } }).error;
+    expect(error.message).toContain('--skill brainstroming: no such skill in ../src');
+    expect(error.hint).toMatch(/^did you mean --skill brainstorming\? Else run skills install <source> --list/);
+  });
   it('give each key its own hint: the rules hint only for rules', async () => {
     const cases: [string, string][] = [
       ['{"maxSkills": -1}', 'maxSkills is a whole number of 0 or more'],

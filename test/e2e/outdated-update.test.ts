@@ -181,8 +181,12 @@ describe('a skill installed from a semver range', () => {
     const again = await cli(['outdated', '--json'], s);
     expect(JSON.parse(again.stdout).skills[0]).toMatchObject({ wantedNewer: false, latestNewer: true });
     // --latest moves past the range and widens it to the new major, as `npm install pkg@latest` rewrites a range.
+    const dry = await cli(['update', '--latest', '--dry-run'], s);
+    expect(dry.stdout).toContain(`would update pdf 1.1.0 → 2.0.0  (${r.url}#semver:^2.0.0:skills/pdf)`);
     const latest = await cli(['update', '--latest'], s);
     expect(latest.exitCode, latest.stderr).toBe(0);
+    // The line says the range the lock now holds, not the one it replaced (#semver:^1.0).
+    expect(latest.stdout).toContain(`updated pdf 1.1.0 → 2.0.0  (${r.url}#semver:^2.0.0:skills/pdf)`);
     expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: v2, version: '2.0.0', ref: 'semver:^2.0.0' });
     expect((await cli(['outdated'], s)).stdout).toBe('all skills are up to date');
   });
