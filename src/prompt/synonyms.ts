@@ -58,7 +58,9 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['debug', 'troubleshoot', 'diagnose', 'investigate'],
   ['intermittent', 'flaky', 'random', 'randomly', 'sporadic'],
   ['verify', 'confirm', 'check', 'validate', 'evidence'],
-  ['done', 'complete', 'finished', 'fixed', 'passing'],
+  // Not "fixed" nor "passing": "the build was fixed", "the test passes" say what happened, not that the work is done
+  // (with them, "fixed" reached gh-fix-ci and "passes" finishing-a-development-branch by name).
+  ['done', 'complete', 'finished'],
   ['parallel', 'concurrent', 'simultaneous', 'independent', 'unrelated'],
   ['agent', 'subagent', 'worker', 'helper'],
   ['execute', 'carry', 'run'],
@@ -148,6 +150,10 @@ export const PHRASES: readonly (readonly string[])[] = [
   ['web site', 'website'],
   ['pull request', 'pr'],
   ['code review', 'review'],
+  ['look over', 'review'],
+  ['look it over', 'review'],
+  ['pair of eyes', 'review'],
+  ['fresh eyes', 'review'],
   ['unit test'],
   ['word by word', 'stream'],
   ['test first', 'tdd'],

@@ -185,7 +185,7 @@ describe('the phrase table (data)', () => {
 
   it('reads another model as a second opinion from outside', () => {
     const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
-    expect(found('get another model to look over my diff')).toEqual(['another model']);
+    expect(found('get another model to look over my diff')).toEqual(['look over', 'another model']);
     expect(parseQuery('ask another model to review it').related.has(stem('opinion'))).toBe(true);
   });
 });
@@ -282,5 +282,23 @@ describe('related words in selection', () => {
       { name: 'b', description: 'Edit decks.' },
     ];
     expect(selectSkills('edit my deck', c, { max: 3 }).ranked.map((s) => s.name)).toEqual(['b', 'a']);
+  });
+});
+
+describe('done is not fixed, nor passing', () => {
+  it('relates done to complete and finished only: a fix, a passing test say what was done, not that it is', () => {
+    expect(relatedStems(stem('done'))).toContain(stem('complete'));
+    expect(relatedStems(stem('done'))).toContain(stem('finished'));
+    expect(relatedStems(stem('done'))).not.toContain(stem('fixed'));
+    expect(relatedStems(stem('done'))).not.toContain(stem('passing'));
+    expect(relatedStems(stem('passes'))).not.toContain(stem('finishing'));
+  });
+
+  it('reads looking a change over, a (fresh) pair of eyes, as a review', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found('get someone to look it over before I merge')).toEqual(['look it over']);
+    expect(found('can you look over my diff')).toEqual(['look over']);
+    expect(found('I would like a fresh pair of eyes on it')).toEqual(['pair of eyes']);
+    expect(parseQuery('look it over before I merge').related.has(stem('review'))).toBe(true);
   });
 });
