@@ -302,3 +302,14 @@ describe('done is not fixed, nor passing', () => {
     expect(parseQuery('look it over before I merge').related.has(stem('review'))).toBe(true);
   });
 });
+
+describe('a codebase at a glance', () => {
+  it('reads ways in as entry points, what it pulls in as dependencies, at a glance as an overview', () => {
+    const q = parseQuery('this repo at a glance: its languages, how many ways in, what it pulls in');
+    expect(phrasesIn(q.stemsJoined).map((p) => p.text)).toEqual(['at a glance', 'ways in', 'pulls in']);
+    for (const w of ['overview', 'entrypoint', 'dependency']) expect(q.related.has(stem(w)), w).toBe(true);
+    // The "pull" of "pulls in" is no pull request.
+    expect(q.related.has(stem('pr'))).toBe(false);
+    expect(phrasesIn(parseQuery('does this open a new way in?').stemsJoined).map((p) => p.text)).toEqual(['ways in']);
+  });
+});
