@@ -313,3 +313,15 @@ describe('a codebase at a glance', () => {
     expect(phrasesIn(parseQuery('does this open a new way in?').stemsJoined).map((p) => p.text)).toEqual(['ways in']);
   });
 });
+
+describe('no code yet', () => {
+  it('reads asking for no code yet as asking for the requirements first', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found("give me a plan for adding dark mode, don't code yet")).toEqual(['dont code']);
+    expect(found('just outline the steps, no code')).toEqual(['no code']);
+    expect(found('Before you write any code, help me figure out what it should do')).toEqual(['write any code']);
+    expect(found('talk it through with me before building')).toEqual(['before building']);
+    expect(parseQuery('outline the steps, no code').related.has(stem('requirements'))).toBe(true);
+    expect(found('scan the code for secrets')).toEqual([]);
+  });
+});
