@@ -118,6 +118,8 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['entry', 'entrypoint', 'callable', 'external'],
   ['admin', 'privileged', 'owner', 'role'],
   ['misuse', 'footgun', 'dangerous'],
+  ['obstacle', 'stuck', 'blocker', 'roadblock'],
+  ['ruby', 'rails', 'gem'],
   ['maturity', 'scorecard', 'rating', 'grade'],
   // DWARF is debug information, not debugging: a debugging request is not about it.
   ['dwarf', 'symbols'],

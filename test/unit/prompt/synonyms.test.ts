@@ -325,3 +325,14 @@ describe('no code yet', () => {
     expect(found('scan the code for secrets')).toEqual([]);
   });
 });
+
+describe('stuck, and Rails', () => {
+  it('relates being stuck to an obstacle, and Rails and gems to Ruby', () => {
+    expectRelated([
+      ['stuck', 'obstacle'],
+      ['blocker', 'obstacles'],
+      ['rails', 'ruby'],
+      ['gem', 'ruby'],
+    ]);
+  });
+});
