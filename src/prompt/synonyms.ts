@@ -107,7 +107,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['variant', 'similar', 'instances', 'elsewhere', 'occurrences'],
   ['exploitable', 'genuine', 'valid'],
   ['triage', 'prioritize', 'assess'],
-  ['finding', 'alert'],
+  ['finding', 'alert', 'flag'],
   ['audit', 'auditor'],
   ['dependency', 'package', 'supply', 'npm', 'lockfile'],
   ['abandoned', 'unmaintained', 'archived'],

@@ -336,3 +336,12 @@ describe('stuck, and Rails', () => {
     ]);
   });
 });
+
+describe('flagged', () => {
+  it('relates what a scanner flags to a finding or an alert', () => {
+    expectRelated([
+      ['flagged', 'finding'],
+      ['flags', 'alert'],
+    ]);
+  });
+});
