@@ -11,6 +11,7 @@ const {
   FOURTH_QUERIES,
   FIFTH_QUERIES,
   SIXTH_QUERIES,
+  SEVENTH_QUERIES,
   formatRealSelection,
   isHeldOut,
   readRealQueries,
@@ -130,26 +131,33 @@ describe('the real selection set (bench/selection/real-queries.json)', () => {
     laterSet(SIXTH_QUERIES, [SECOND_QUERIES, THIRD_QUERIES, FOURTH_QUERIES, FIFTH_QUERIES], 200, 164);
   });
 
-  it('prints the seventh set as figures only, marked blind, and the sixth no longer so', () => {
+  it('has a seventh set of 200 requests over at least 100 skills and 36 no skill fits, none from the first six', () => {
+    laterSet(SEVENTH_QUERIES, [SECOND_QUERIES, THIRD_QUERIES, FOURTH_QUERIES, FIFTH_QUERIES, SIXTH_QUERIES], 200, 164);
+  });
+
+  it('prints the eighth set as figures only, marked blind, and the seventh no longer so', () => {
     const m = { fit: 4, top1: 2, top3: 4, mrr: 0.75, fitEmpty: 0, wrong: 0.5, holdsAll: 3, none: 2, noneEmpty: 2 };
-    const sets = { second: m, third: m, fourth: m, fifth: m, sixth: m, seventh: m };
+    const sets = { second: m, third: m, fourth: m, fifth: m, sixth: m, seventh: m, eighth: m };
     const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, ...sets });
-    expect(out).toContain('seventh set (6 requests, 2 that no skill fits; written blind to the selection code; blind');
+    expect(out).toContain('eighth set (6 requests, 2 that no skill fits; written blind to the selection code; blind');
+    expect(out).toMatch(/eighth +top-1 50\.0% \(2\/4\)/);
     expect(out).toMatch(/seventh +top-1 50\.0% \(2\/4\)/);
-    expect(out).toMatch(/sixth +top-1 50\.0% \(2\/4\)/);
+    expect(out).toContain(
+      'seventh set (6 requests, 2 that no skill fits; written blind to the selection code; open since the eighth',
+    );
     expect(out).toContain(
       'sixth set (6 requests, 2 that no skill fits; written blind to the selection code; open since',
     );
     expect(out).toContain('third set (6 requests, 2 that no skill fits; figures only)');
-    expect(out).not.toMatch(/(third|fourth|fifth|sixth) set .*blind:/);
+    expect(out).not.toMatch(/(third|fourth|fifth|sixth|seventh) set .*blind:/);
   });
 
   it('says a set whose file is missing was skipped', () => {
     const m = { fit: 4, top1: 2, top3: 4, mrr: 0.75, fitEmpty: 0, wrong: 0.5, holdsAll: 3, none: 2, noneEmpty: 2 };
-    const sets = { second: m, third: m, fourth: m, fifth: m, sixth: m, missing: ['seventh'] };
+    const sets = { second: m, third: m, fourth: m, fifth: m, sixth: m, seventh: m, missing: ['eighth'] };
     const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, ...sets });
-    expect(out).toContain('seventh set: skipped, bench/selection/real-queries-7.json is missing');
-    expect(out).not.toMatch(/seventh +top-1/);
+    expect(out).toContain('eighth set: skipped, bench/selection/real-queries-8.json is missing');
+    expect(out).not.toMatch(/eighth +top-1/);
   });
 
   it('prints the fourth set as figures only', () => {

@@ -185,7 +185,7 @@ describe('the phrase table (data)', () => {
 
   it('reads another model as a second opinion from outside', () => {
     const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
-    expect(found('get another model to look over my diff')).toEqual(['another model']);
+    expect(found('get another model to look over my diff')).toEqual(['look over', 'another model']);
     expect(parseQuery('ask another model to review it').related.has(stem('opinion'))).toBe(true);
   });
 });
@@ -282,5 +282,66 @@ describe('related words in selection', () => {
       { name: 'b', description: 'Edit decks.' },
     ];
     expect(selectSkills('edit my deck', c, { max: 3 }).ranked.map((s) => s.name)).toEqual(['b', 'a']);
+  });
+});
+
+describe('done is not fixed, nor passing', () => {
+  it('relates done to complete and finished only: a fix, a passing test say what was done, not that it is', () => {
+    expect(relatedStems(stem('done'))).toContain(stem('complete'));
+    expect(relatedStems(stem('done'))).toContain(stem('finished'));
+    expect(relatedStems(stem('done'))).not.toContain(stem('fixed'));
+    expect(relatedStems(stem('done'))).not.toContain(stem('passing'));
+    expect(relatedStems(stem('passes'))).not.toContain(stem('finishing'));
+  });
+
+  it('reads looking a change over, a (fresh) pair of eyes, as a review', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found('get someone to look it over before I merge')).toEqual(['look it over']);
+    expect(found('can you look over my diff')).toEqual(['look over']);
+    expect(found('I would like a fresh pair of eyes on it')).toEqual(['pair of eyes']);
+    expect(parseQuery('look it over before I merge').related.has(stem('review'))).toBe(true);
+  });
+});
+
+describe('a codebase at a glance', () => {
+  it('reads ways in as entry points, what it pulls in as dependencies, at a glance as an overview', () => {
+    const q = parseQuery('this repo at a glance: its languages, how many ways in, what it pulls in');
+    expect(phrasesIn(q.stemsJoined).map((p) => p.text)).toEqual(['at a glance', 'ways in', 'pulls in']);
+    for (const w of ['overview', 'entrypoint', 'dependency']) expect(q.related.has(stem(w)), w).toBe(true);
+    // The "pull" of "pulls in" is no pull request.
+    expect(q.related.has(stem('pr'))).toBe(false);
+    expect(phrasesIn(parseQuery('does this open a new way in?').stemsJoined).map((p) => p.text)).toEqual(['ways in']);
+  });
+});
+
+describe('no code yet', () => {
+  it('reads asking for no code yet as asking for the requirements first', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found("give me a plan for adding dark mode, don't code yet")).toEqual(['dont code']);
+    expect(found('just outline the steps, no code')).toEqual(['no code']);
+    expect(found('Before you write any code, help me figure out what it should do')).toEqual(['write any code']);
+    expect(found('talk it through with me before building')).toEqual(['before building']);
+    expect(parseQuery('outline the steps, no code').related.has(stem('requirements'))).toBe(true);
+    expect(found('scan the code for secrets')).toEqual([]);
+  });
+});
+
+describe('stuck, and Rails', () => {
+  it('relates being stuck to an obstacle, and Rails and gems to Ruby', () => {
+    expectRelated([
+      ['stuck', 'obstacle'],
+      ['blocker', 'obstacles'],
+      ['rails', 'ruby'],
+      ['gem', 'ruby'],
+    ]);
+  });
+});
+
+describe('flagged', () => {
+  it('relates what a scanner flags to a finding or an alert', () => {
+    expectRelated([
+      ['flagged', 'finding'],
+      ['flags', 'alert'],
+    ]);
   });
 });

@@ -23,4 +23,25 @@ describe('generic words of requests', () => {
       'second-opinion',
     );
   });
+
+  it('keeps words folded into a generic stem that name a thing of their own strong: timing, findings', () => {
+    for (const w of ['time', 'times', 'find', 'generate', 'set']) expect(isWeakWord(w), w).toBe(true);
+    for (const w of ['timing', 'findings', 'generative', 'settings']) expect(isWeakWord(w), w).toBe(false);
+  });
+
+  it('selects a timing skill for a timing leak, on "timing" in its name and description', () => {
+    const skills = [
+      {
+        name: 'constant-time-analysis',
+        description: 'Find timing side channels in cryptographic code: branches and lookups on secrets.',
+      },
+      ...Array.from({ length: 24 }, (_, i) => ({
+        name: `skill-${i}`,
+        description: `Handles task number ${i} for topic${i} with tool${i}.`,
+      })),
+    ];
+    expect(selectSkills('does my Go HMAC comparison leak timing?', skills, { max: 3 }).selected[0]?.name).toBe(
+      'constant-time-analysis',
+    );
+  });
 });
