@@ -35,7 +35,7 @@ export default {
     let plugin: string | undefined;
     if (inSkillsFolder(skill.root) && outside.some((r) => r.target.why === 'parent')) {
       ctx.readsOutside?.();
-      plugin = pluginOf(skill.root, pluginCache());
+      plugin = pluginOf(skill.root, ctx.runCache?.('plugins', pluginCache) ?? pluginCache());
     }
     // Once per file that refers to a place outside, at its first mention, as SK108 and SK111 say theirs: a guide that
     // names ../../shared/schema.md in every step has one thing to fix (thoughtspot-agent-skills: 318 findings, 227
