@@ -123,6 +123,9 @@ export async function planPack(
   // Real folders on the way down, so a symlink to a folder above itself is a cycle, not an endless walk.
   const stack: string[] = [];
   const judge = realPlaceJudge(realRoot);
+  // Links that lead out of the skill: every one is named at the end, so one run tells the author all there are to fix
+  // (richfrem/agent-plugins-skills' audit-plugin has 24).
+  const out: { abs: string; path: string; real: string }[] = [];
   const leaveOut = (leftOut: LeftOut, path: string, isDir: boolean) => {
     if (leftOut.why === 'leftover') plan.leftovers.push(path);
     else if (leftOut.why === 'secret') plan.secrets.push(path);
@@ -162,13 +165,8 @@ export async function planPack(
           });
         }
         if (!isInside(realRoot, realPath)) {
-          throw new SkillsError(
-            'E_INVALID',
-            `${abs} is a symlink that leads out of the skill (to ${realPath}); nothing was packed`,
-            {
-              hint: 'copy the file into the skill instead, or list the link in .skillignore',
-            },
-          );
+          out.push({ abs, path, real: realPath });
+          continue;
         }
         const target = statSync(abs);
         isDir = target.isDirectory();
@@ -206,6 +204,7 @@ export async function planPack(
     return kept;
   };
   visit(root, '', realRoot, []);
+  if (out.length > 0) throw linksOut(out);
   plan.files.sort((a, b) => byPath(a.path, b.path));
   plan.dirs.sort(byPath);
   plan.secrets.sort(byPath);
@@ -213,6 +212,26 @@ export async function planPack(
   plan.leftovers.sort(byPath);
   plan.linked.sort((a, b) => byPath(a.path, b.path));
   return plan;
+}
+
+/** The symlinks that lead out of a skill, in the order met: the first in full, the others by their paths. */
+function linksOut(out: { abs: string; path: string; real: string }[]): SkillsError {
+  const [first, ...rest] = out;
+  const others = rest.map((o) => o.path);
+  const also =
+    others.length === 0
+      ? ''
+      : `, and so ${others.length === 1 ? 'does' : 'do'} ${others.length <= 5 ? others.join(', ') : `${others.slice(0, 5).join(', ')} and ${others.length - 5} more`}`;
+  return new SkillsError(
+    'E_INVALID',
+    `${first!.abs} is a symlink that leads out of the skill (to ${first!.real})${also}; nothing was packed`,
+    {
+      hint:
+        others.length === 0
+          ? 'copy the file into the skill instead, or list the link in .skillignore'
+          : 'copy the files into the skill instead, or list the links in .skillignore',
+    },
+  );
 }
 
 /** A file the skill needs, left out by an ignore rule: refused, naming both, rather than packed without it. */
