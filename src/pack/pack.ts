@@ -23,6 +23,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 import { GATHER, gathered, portableGzipHeader } from './gzip-stream.js';
 import type { Skill } from '../model/skill.js';
+import { linksOut } from './links-out.js';
 import { SkillsError } from '../errors.js';
 import { isInside, isNeverKept } from '../fs/walk.js';
 import { NOT_UTF8_HINT, notUtf8Failure } from '../fs/byte-names.js';
@@ -212,26 +213,6 @@ export async function planPack(
   plan.leftovers.sort(byPath);
   plan.linked.sort((a, b) => byPath(a.path, b.path));
   return plan;
-}
-
-/** The symlinks that lead out of a skill, in the order met: the first in full, the others by their paths. */
-function linksOut(out: { abs: string; path: string; real: string }[]): SkillsError {
-  const [first, ...rest] = out;
-  const others = rest.map((o) => o.path);
-  const also =
-    others.length === 0
-      ? ''
-      : `, and so ${others.length === 1 ? 'does' : 'do'} ${others.length <= 5 ? others.join(', ') : `${others.slice(0, 5).join(', ')} and ${others.length - 5} more`}`;
-  return new SkillsError(
-    'E_INVALID',
-    `${first!.abs} is a symlink that leads out of the skill (to ${first!.real})${also}; nothing was packed`,
-    {
-      hint:
-        others.length === 0
-          ? 'copy the file into the skill instead, or list the link in .skillignore'
-          : 'copy the files into the skill instead, or list the links in .skillignore',
-    },
-  );
 }
 
 /** A file the skill needs, left out by an ignore rule: refused, naming both, rather than packed without it. */
