@@ -12,6 +12,7 @@ import type { InstallOptions as CoreOptions, InstallOutcome, InstalledSkill, Inv
 import { jsonDiagnostic } from '../model/diagnostic.js';
 import { askedRegistry, registryFor } from '../registry/locate.js';
 import { AGENTS, agentsInUse, homeVariableWarnings, resolveAgents, userFolder } from '../skill/agents.js';
+import { setDiscoveryLimits } from '../skill/discover.js';
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
@@ -89,6 +90,8 @@ export async function install(
       hint: 'e.g. --for content-creator',
     });
   }
+  // The limits of a search for skills (SKILLS_MAX_FOLDERS, …) are a source's as they are lint's.
+  setDiscoveryLimits(ctx.env);
   const consumer = options.for === undefined ? undefined : consumerProblem(options.for.trim());
   if (consumer !== undefined) throw (await import('../registry/usage.js')).consumerError(options.for!.trim(), consumer);
   if (options.list && options.sources.length === 0)
@@ -205,6 +208,7 @@ function printListing(listing: SourceListing[], options: InstallOptions, ctx: Co
   for (const l of listing) {
     ctx.stdout.write(`${c.bold(forTerminal(l.source))}: ${l.skills.length} skill${l.skills.length === 1 ? '' : 's'}\n`);
     if (l.note !== undefined) ctx.stdout.write(`  ${c.dim(`(${l.note})`)}\n`);
+    for (const w of l.warnings ?? []) ctx.stderr.write(`${c.yellow('warning:')} ${forTerminal(w)}\n`);
     // Ids padded and descriptions cut by terminal columns (ui/columns.ts), to the terminal's width when it has one.
     const ids = l.skills.map((s) => forTerminal(s.id));
     const width = Math.max(...ids.map(columns));

@@ -134,12 +134,30 @@ export function realErrno(err: NodeJS.ErrnoException): NodeJS.ErrnoException {
   return err;
 }
 
+/** The most bytes of a path the system takes (Linux's PATH_MAX, the terminating NUL included). */
+const PATH_MAX = 4096;
+
+// ENAMETOOLONG for a path of short names: the whole path is over PATH_MAX (a stranger's 10,000 nested folders).
+const PATH_TOO_LONG: [string, (where: string, named: boolean) => string] = [
+  `the path is longer than the ${PATH_MAX.toLocaleString('en')} bytes the system takes (PATH_MAX)`,
+  () => 'use a shorter folder path, or fewer folders inside one another',
+];
+
+/** Whether `path` is too long as a whole, every name in it short enough. */
+const wholePathTooLong = (path: string): boolean =>
+  Buffer.byteLength(path) >= PATH_MAX && path.split('/').every((n) => Buffer.byteLength(n) <= 255);
+
 /** Why an errno error happened (`no space is left on the device (ENOSPC)`) and what to do about it at `where`. */
 export function explainErrno(err: NodeJS.ErrnoException, where?: string): { reason: string; hint?: string } {
   const e = realErrno(err);
+  const path = typeof e.path === 'string' ? e.path : where;
   // A folder listed or a file read: what to check is whether one may read it, not write it.
   const [reason, hint] =
-    e.code === 'EACCES' && READS.has(e.syscall ?? '') ? READ_DENIED : (REASONS[e.code!] ?? [systemText(e), undefined]);
+    e.code === 'EACCES' && READS.has(e.syscall ?? '')
+      ? READ_DENIED
+      : e.code === 'ENAMETOOLONG' && path !== undefined && wholePathTooLong(path)
+        ? PATH_TOO_LONG
+        : (REASONS[e.code!] ?? [systemText(e), undefined]);
   return { reason: `${reason} (${e.code})`, hint: hint?.(where ?? 'the folder', where !== undefined) };
 }
 

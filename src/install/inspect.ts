@@ -27,6 +27,8 @@ export interface SourceListing {
   skills: ListedSkill[];
   /** What the listing is taken from, when it is not the skills' own files (a well-known site's index). */
   note?: string;
+  /** What the source holds that the listing may lack (a search cut at its limits, a git submodule): for stderr. */
+  warnings?: string[];
 }
 
 export async function listSources(options: InstallOptions): Promise<SourceListing[]> {
@@ -53,7 +55,7 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
       }
       // The skills nested in a source whose top is a skill are listed too (only: []), as what --skill installs.
       const asked = options.only === undefined ? { ...options, only: [] } : options;
-      const { found: all } = await gather(c, raw, asked, scratch, dirname(options.lockfile));
+      const { found: all, warnings } = await gather(c, raw, asked, scratch, dirname(options.lockfile));
       const found = only ? all.filter((p) => only.has('diagnostics' in p ? (p.id ?? '') : p.skill.id)) : all;
       const namesakes = namesakesOf(all);
       const top = all.find((p): p is Prepared => !('diagnostics' in p) && p.typed === redactUrl(raw));
@@ -74,6 +76,7 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
       };
       out.push({
         source: redactUrl(raw),
+        ...(warnings?.length ? { warnings } : {}),
         skills: found.map((p) =>
           'diagnostics' in p
             ? {

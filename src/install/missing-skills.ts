@@ -10,10 +10,13 @@ export class MissingSkills extends SkillsError {
     readonly missing: string[],
     readonly held: ReadonlyMap<string, string[]>,
     sources: readonly string[],
+    cuts: ReadonlyMap<string, string> = new Map(),
   ) {
+    // A search cut at its limits may have stopped before the skill: "no such skill" alone would be untrue.
+    const cut = sources.map((s) => cuts.get(s)).find((c) => c !== undefined);
     super(
       'E_NOT_FOUND',
-      `--skill ${missing.join(', ')}: no such skill in ${sources.map(redactUrl).join(', ')}${sources.length === 1 && held.has(sources[0]!) ? heldText(held.get(sources[0]!)!) : ''}; nothing was installed`,
+      `--skill ${missing.join(', ')}: no such skill in ${sources.map(redactUrl).join(', ')}${sources.length === 1 && held.has(sources[0]!) ? heldText(held.get(sources[0]!)!) : ''}${cut === undefined ? '' : `, but not all of it was searched: ${cut}`}; nothing was installed`,
       {
         hint: `${nearText(missing, [...held.values()].flat())}run skills install <source> --list to see the skills it holds`,
       },

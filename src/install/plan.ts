@@ -147,6 +147,8 @@ export async function planFromSources(
   const matched = new Set<string>();
   // The skills each source holds, named where --skill asks for one they lack.
   const held = new Map<string, string[]>();
+  // Sources whose search for skills stopped at its limits: a skill --skill names may be beyond it.
+  const cuts = new Map<string, string>();
   let npmGathered = false;
   for (const raw of options.sources) {
     const c = classifySource(raw, options.cwd);
@@ -168,11 +170,13 @@ export async function planFromSources(
       found,
       several,
       warnings: said,
+      cut,
     } = c.kind === 'npm'
       ? await (await import('./npm.js')).gatherNpmSources(options, scratch, lock)
       : await gather(c, raw, options, scratch, lockDir, recorded);
     if (said) warnings.push(...said);
     held.set(raw, found.map(idOf));
+    if (cut) cuts.set(raw, cut);
     let chosen = found;
     if (only) chosen = found.filter((p) => only.has(idOf(p)) && matched.add(idOf(p)));
     else if (several && options.pick) {
@@ -237,7 +241,7 @@ export async function planFromSources(
   }
   if (only) {
     const missing = [...only].filter((id) => !matched.has(id) && !specs.some((s) => s.id === id));
-    if (missing.length > 0) throw new MissingSkills(missing, held, options.sources);
+    if (missing.length > 0) throw new MissingSkills(missing, held, options.sources, cuts);
   }
   if (invalid.length > 0) {
     // A skill left out for no finding of its own (a file an MCP server would not send) is not for validate.

@@ -34,6 +34,8 @@ export interface Gathered {
   warnings?: string[];
   /** A folder, repository or archive that holds skills rather than being one: an invalid one is skipped. */
   several: boolean;
+  /** The search for its skills stopped at its limits, as said (also in warnings): skills may be left out. */
+  cut?: string;
 }
 
 /**
@@ -53,14 +55,18 @@ export async function gatherTree(
   // `npx skills add datadog-labs/agent-skills --skill dd-pup`), which are then read too.
   // Nothing nested: the one skill, as without --skill.
   const top = isSkillFolder(root);
-  const nested = top && only !== undefined ? skillsNestedIn(root) : [];
+  const nested = top && only !== undefined ? skillsNestedIn(root) : { roots: [] };
   const below = !top
     ? skillsBelow(root)
-    : nested.length > 0
-      ? { roots: [root, ...nested], listings: new Map<string, Dirent[]>() }
+    : nested.roots.length > 0
+      ? { roots: [root, ...nested.roots], listings: new Map<string, Dirent[]>() }
       : undefined;
+  // A search cut at its limits (a repository of 60,000 skills) leaves skills out: said, never silently missed.
+  const cut = top ? nested.cut : below?.cut;
+  const warnings = cut === undefined ? [] : [cutWarning(cut, root, typed)];
   const folders = (below?.roots ?? []).filter((abs) => !skip?.(abs) && !dataManifest(abs, below?.listings.get(abs)));
-  if (folders.length === 0 && !top) return { found: [], several: false };
+  const told = warnings.length > 0 ? { warnings, cut: warnings[0] } : {};
+  if (folders.length === 0 && !top) return { found: [], several: false, ...told };
   const found: Gathered['found'] = [];
   // The skills' bytes, read once to hash them, are kept for their copies (64 MiB in all, as an archive's).
   const keep: KeepBudget = { bytes: KEEP_BYTES };
@@ -77,7 +83,19 @@ export async function gatherTree(
     });
     found.push('diagnostics' in p || origin === undefined ? p : { ...p, origin });
   }
-  return { found, several: folders.length > 0 };
+  return { found, several: folders.length > 0, ...told };
+}
+
+/**
+ * A cut search said of a source: as typed, not the cache's folder a git source is read from, with what to do when
+ * installing (the search's own advice is a lint run's).
+ */
+function cutWarning(cut: string, root: string, typed: string): string {
+  const said = cut
+    .split(root)
+    .join(typed.replace(/\/$/, ''))
+    .replace(/ \(give a narrower folder, or list the skill folders in skillDirs\)$/, '');
+  return `${said}: name the folder inside the source that holds the skill (owner/repo/path, <url>#<ref>:<path>, a folder's path)`;
 }
 
 /** The keys a manifest.json skill has (any one of them): without all of them, the file is someone's data. */

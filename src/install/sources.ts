@@ -13,7 +13,7 @@ import { DEFAULT_LIMITS, extractArchive, skillFoldersIn } from '../fs/archive.js
 import { KEEP_BYTES, type ExtractedFile } from '../fs/archive-entries.js';
 import { tempName } from '../fs/atomic.js';
 import { isInside, knownEntries, present, removeEmptyUpTo } from '../fs/walk.js';
-import { discoverSkills, isSkillFolder } from '../skill/discover.js';
+import { discoverSkills, isSkillFolder, type DiscoveryBudget } from '../skill/discover.js';
 import { loadSkill } from '../skill/load.js';
 import type { HeldFile } from '../fs/read-held.js';
 import { validateSkills } from '../skill/validate.js';
@@ -148,11 +148,22 @@ export async function installProblems(skill: Skill): Promise<{ errors: Diagnosti
   return { errors, misnamed };
 }
 
-/** The skill folders below a folder that is not one itself (none when it holds none). */
-export function skillsBelow(dir: string): { roots: string[]; listings: Map<string, Dirent[]> } {
+/**
+ * The skill folders below a folder that is not one itself (none when it holds none), and `cut` when the search stopped
+ * at its limits (SKILLS_MAX_FOLDERS, …): skills beyond it are left out, which the caller says. `budget`: one shared
+ * by several searches of one source.
+ */
+export function skillsBelow(
+  dir: string,
+  budget?: DiscoveryBudget,
+): { roots: string[]; listings: Map<string, Dirent[]>; cut?: string } {
   try {
-    const found = discoverSkills([dir], { cwd: dir });
-    return { roots: found.roots.filter((r) => r !== dir), listings: found.listings };
+    const found = discoverSkills([dir], { cwd: dir, ...(budget ? { budget } : {}) });
+    return {
+      roots: found.roots.filter((r) => r !== dir),
+      listings: found.listings,
+      ...(found.cut ? { cut: found.cut } : {}),
+    };
   } catch (err) {
     if (isSkillsError(err)) return { roots: [], listings: new Map() };
     throw err;

@@ -150,6 +150,8 @@ export function createLinter(options: LintOptions): Linter {
   }
   const ignores = ignoresOf(options.config);
   const tools: RuleTools = { countTokens: options.countTokens ?? (async (t) => (await tokenCounter())(t)) };
+  // What rules keep for the run (RuleContext.runCache): gone with the linter, so a later run reads the files afresh.
+  const runCaches = new Map<string, unknown>();
   const reports: LintReport[] = [];
   // For the tree rules' findings: the disable comments of each skill file, kept only where it has some.
   const fileDisables = new Map<LintReport, FileDisables>();
@@ -200,6 +202,10 @@ export function createLinter(options: LintOptions): Linter {
         reported: () => ({ findings: settle(out), later: laterIds }),
         readsOutside: () => {
           outside = true;
+        },
+        runCache: <T>(key: string, make: () => T): T => {
+          if (!runCaches.has(key)) runCaches.set(key, make());
+          return runCaches.get(key) as T;
         },
       };
       for (const a of checksFor(skill.layout)) {

@@ -49,6 +49,11 @@ export interface RuleContext {
    * in): the skill's result is then not kept in the lint cache, which knows only the skill's own files.
    */
   readsOutside?(): void;
+  /**
+   * What a rule learns once for a whole run, by key: made by `make` the first time, then the same for every skill of
+   * the run (SK109's plugin folders and marketplaces: a 4 MiB marketplace.json read once, not once a skill).
+   */
+  runCache?<T>(key: string, make: () => T): T;
 }
 
 /** What a tree rule sees of each skill: the linter keeps no more of a skill once its own checks have run. */

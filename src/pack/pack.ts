@@ -23,6 +23,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 import { GATHER, gathered, portableGzipHeader } from './gzip-stream.js';
 import type { Skill } from '../model/skill.js';
+import { linksOut } from './links-out.js';
 import { SkillsError } from '../errors.js';
 import { isInside, isNeverKept } from '../fs/walk.js';
 import { NOT_UTF8_HINT, notUtf8Failure } from '../fs/byte-names.js';
@@ -123,6 +124,9 @@ export async function planPack(
   // Real folders on the way down, so a symlink to a folder above itself is a cycle, not an endless walk.
   const stack: string[] = [];
   const judge = realPlaceJudge(realRoot);
+  // Links that lead out of the skill: every one is named at the end, so one run tells the author all there are to fix
+  // (richfrem/agent-plugins-skills' audit-plugin has 24).
+  const out: { abs: string; path: string; real: string }[] = [];
   const leaveOut = (leftOut: LeftOut, path: string, isDir: boolean) => {
     if (leftOut.why === 'leftover') plan.leftovers.push(path);
     else if (leftOut.why === 'secret') plan.secrets.push(path);
@@ -162,13 +166,8 @@ export async function planPack(
           });
         }
         if (!isInside(realRoot, realPath)) {
-          throw new SkillsError(
-            'E_INVALID',
-            `${abs} is a symlink that leads out of the skill (to ${realPath}); nothing was packed`,
-            {
-              hint: 'copy the file into the skill instead, or list the link in .skillignore',
-            },
-          );
+          out.push({ abs, path, real: realPath });
+          continue;
         }
         const target = statSync(abs);
         isDir = target.isDirectory();
@@ -206,6 +205,7 @@ export async function planPack(
     return kept;
   };
   visit(root, '', realRoot, []);
+  if (out.length > 0) throw linksOut(out);
   plan.files.sort((a, b) => byPath(a.path, b.path));
   plan.dirs.sort(byPath);
   plan.secrets.sort(byPath);

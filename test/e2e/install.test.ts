@@ -99,6 +99,38 @@ describe('skills install: every source kind (built CLI)', () => {
     expect(empty.stderr).toContain('is not a skill: it holds no SKILL.md or manifest.json');
   });
 
+  it('says when the search of a source stopped at its limits (SKILLS_MAX_FOLDERS), in --list and where --skill finds no skill, never silently', async () => {
+    // A repository of 61,000 skills (tomevault-io/skills-registry) is past the 20,000 one search finds: `--skill x`
+    // for a skill beyond the cut said "no such skill", and --list listed 20,000 as if they were all.
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const repo = fresh('repo');
+    for (let i = 1; i <= 6; i++) makeSkill(join(repo, `group${i}`), `s${i}`, '1.0.0');
+    const env = { SKILLS_REGISTRY: reg, SKILLS_MAX_FOLDERS: '4' };
+    const list = await runCli(['install', repo, '--list'], { cwd: project, env });
+    expect(list.exitCode).toBe(0);
+    expect(list.stdout.split('\n')[0]).toMatch(/: [1-3] skills?$/);
+    expect(list.stderr).toMatch(
+      /^warning: the search for skills stopped at .*: it read 4 folders, the most one search reads \(SKILLS_MAX_FOLDERS raises it\); skills in folders not yet read are left out: name the folder inside the source that holds the skill/m,
+    );
+    const named = await runCli(['install', repo, '--skill', 's6', '--into', '.agents/skills'], { cwd: project, env });
+    expect(named.exitCode).toBe(2);
+    expect(named.stderr).toMatch(
+      /--skill s6: no such skill in .* \(it holds s1.*\), but not all of it was searched: the search for skills stopped at /,
+    );
+    expect(existsSync(join(project, '.agents/skills'))).toBe(false);
+    // Without the limit every skill is there.
+    const all = await cli(reg, ['install', repo, '--list'], project);
+    expect(all.stdout.split('\n')[0]).toMatch(/: 6 skills$/);
+    expect(all.stderr).toBe('');
+    // The searches for skills nested in a top skill share one budget, and say where they stopped too.
+    const top = makeSkill(fresh(), 'top', '1.0.0');
+    for (const n of ['n1', 'n2', 'n3']) makeSkill(join(top, `${n}-group`, 'deeper'), n, '1.0.0');
+    const nested = await runCli(['install', top, '--list'], { cwd: project, env: { ...env, SKILLS_MAX_FOLDERS: '3' } });
+    expect(nested.stdout.split('\n')[0]).toMatch(/: [1-3] skills?$/);
+    expect(nested.stderr).toMatch(/^warning: the search for skills stopped at .*n\d-group.*: it read 3 folders/m);
+  });
+
   it("--skill takes a chosen skill's dependency from its own source when the source holds it, before the registry", async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');

@@ -578,6 +578,38 @@ describe('skills lint (built CLI)', () => {
       ]);
     }));
 
+  it(
+    'reads a marketplace.json once a run, not once a skill: 300 skills beside a 4 MB one lint in seconds',
+    () =>
+      inTemp(async (dir) => {
+        // Each skill with a ../ link read and parsed the marketplace again: 400 skills and 4 MB took 72 s (31 s CPU).
+        const plugins = Array.from({ length: 34_000 }, (_, i) => ({
+          name: `p${i}`,
+          source: `./x${i}`,
+          description: 'x'.repeat(60),
+        }));
+        const tree: Record<string, string> = {
+          '.claude-plugin/marketplace.json': JSON.stringify({
+            plugins: [...plugins, { name: 'plug', source: './plug' }],
+          }),
+        };
+        for (let i = 0; i < 300; i++)
+          tree[`plug/skills/s${i}/SKILL.md`] = good(`s${i}`).replace(
+            'Follow these steps.',
+            `See [the next](../s${(i + 1) % 300}/SKILL.md).`,
+          );
+        writeTree(dir, tree);
+        expect(statSync(join(dir, '.claude-plugin/marketplace.json')).size).toBeGreaterThan(3_500_000);
+        const r = await runCli(['lint', '--json', '--no-cache', '.'], { cwd: dir, timeout: 20_000 });
+        expect(r.exitCode).toBe(0);
+        const found = (JSON.parse(r.stdout).skills as { diagnostics: { ruleId: string }[] }[]).flatMap((s) =>
+          s.diagnostics.filter((d) => d.ruleId === 'SK109'),
+        );
+        expect(found).toEqual([]);
+      }),
+    30_000,
+  );
+
   it('gives an estimate for instructions too long to count (over the budget however tokenized), with their bytes', () =>
     inTemp(async (dir) => {
       writeTree(dir, { 'huge/SKILL.md': good('huge').replace('Follow these steps.', 'word '.repeat(140000)) });

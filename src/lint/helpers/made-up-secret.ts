@@ -58,9 +58,10 @@ export function wordsValue(v: string): boolean {
 }
 
 // A mask right after or before a value (`DQEBALZh0tlSKKi*****XR+k2EX8`, `a27aad63294be3fb****87798851`): the value
-// was cut at the mask, whose characters a value cannot hold.
-const MASK_AFTER = /^(?:\*{3}|…|\.{3})/;
-const MASK_BEFORE = /(?:\*{3}|…|\.{3})$/;
+// was cut at the mask, whose characters a value cannot hold. Markdown converted from a web page escapes the stars
+// (`OSSAccessKeyId=LTAI5tPLWJfJHNkZbfnQ\*\*\*\*`, modelstudioai/skills' API pages).
+const MASK_AFTER = /^(?:\*{3}|(?:\\\*){3}|…|\.{3})/;
+const MASK_BEFORE = /(?:\*{3}|(?:\\\*){3}|…|\.{3})$/;
 
 /**
  * Whether a value is plainly made up: masked, templated, counting (`AIzaSyA1B2C3D4…`) or, with `words`, made of words
@@ -72,7 +73,7 @@ export function madeUpValue(v: string, words = true): boolean {
 
 /** Whether the value at `start`..`end` of `text` is cut by a mask at either end (`abc123****`, `…xyz789`). */
 export function maskedAround(text: string, start: number, end: number): boolean {
-  return MASK_AFTER.test(text.slice(end, end + 3)) || MASK_BEFORE.test(text.slice(Math.max(0, start - 3), start));
+  return MASK_AFTER.test(text.slice(end, end + 6)) || MASK_BEFORE.test(text.slice(Math.max(0, start - 6), start));
 }
 
 /** Whether the text right before `offset` on its line presents what follows as an example or "your" value. */

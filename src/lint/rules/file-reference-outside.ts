@@ -16,6 +16,19 @@ function insidePlugin(r: ReferenceTo<'outside'>, plugin: string | undefined): bo
   return target.startsWith(plugin + sep) && existsSync(target);
 }
 
+/**
+ * Whether an absolute link is a web site's path, as a page copied from the web keeps (zoom's OAuth scopes:
+ * `[Get plan usage](/docs/api/rest/reference/billing/ma/#operation/GetPlanUsage)`): a Markdown link to a folder-like
+ * path (no extension, or a trailing /) that is nowhere on this machine. It names no file to copy in: the fix is the
+ * full URL.
+ */
+function siteLink(r: ReferenceTo<'outside'>): boolean {
+  if (r.kind !== 'link' || r.target.why !== 'absolute' || !r.path.startsWith('/') || r.path.startsWith('//'))
+    return false;
+  const last = r.path.replace(/\/+$/, '').split('/').pop() ?? '';
+  return (r.path.endsWith('/') || !last.includes('.')) && !existsSync(r.path);
+}
+
 export default {
   names: ['SK109', 'file-reference-outside'],
   description:
@@ -35,7 +48,7 @@ export default {
     let plugin: string | undefined;
     if (inSkillsFolder(skill.root) && outside.some((r) => r.target.why === 'parent')) {
       ctx.readsOutside?.();
-      plugin = pluginOf(skill.root, pluginCache());
+      plugin = pluginOf(skill.root, ctx.runCache?.('plugins', pluginCache) ?? pluginCache());
     }
     // Once per file that refers to a place outside, at its first mention, as SK108 and SK111 say theirs: a guide that
     // names ../../shared/schema.md in every step has one thing to fix (thoughtspot-agent-skills: 318 findings, 227
@@ -43,16 +56,21 @@ export default {
     const kept = outside.filter((r) => !insidePlugin(r, plugin));
     for (const { first: r, count } of byFileAndTarget(kept)) {
       const t = r.target;
+      const site = siteLink(r);
       const message =
-        (t.why === 'absolute'
-          ? `"${r.path}" is an absolute path, outside the skill`
-          : t.why === 'parent'
-            ? `"${r.path}" leads out of the skill folder`
-            : `"${r.path}" goes through ${t.via}, a symlink that leads out of the skill`) + moreReferences(count);
+        (site
+          ? `"${r.path}" is a link from a web site's root (copied from a web page?), which leads nowhere in the skill`
+          : t.why === 'absolute'
+            ? `"${r.path}" is an absolute path, outside the skill`
+            : t.why === 'parent'
+              ? `"${r.path}" leads out of the skill folder`
+              : `"${r.path}" goes through ${t.via}, a symlink that leads out of the skill`) + moreReferences(count);
       ctx.report({
         message,
         ...at(r),
-        hint: 'a skill is installed and packed on its own: copy the file into the skill (references/ or assets/) and refer to it by a path relative to the skill folder',
+        hint: site
+          ? 'write the full address (https://…) of the page it links to, or leave the link out'
+          : 'a skill is installed and packed on its own: copy the file into the skill (references/ or assets/) and refer to it by a path relative to the skill folder',
       });
     }
   },

@@ -25,6 +25,9 @@ const IGNORED_PATHS = /^(?:agents\/openai\.ya?ml|metadata\.json)$/i;
 // Tests are run by the skill's developers (pytest, vitest), not read or run by the agent.
 const TESTS =
   /(?:^|\/)(?:tests?|__tests__)\/|(?:^|\/)(?:test_[^/]+\.py|[^/]+_test\.(?:py|go)|conftest\.py|[^/]+\.(?:test|spec)\.[cm]?[jt]sx?)$/i;
+// A skill's evaluations at its root: the cases and results Anthropic's skill-creator keeps in `evals/evals.json` are
+// its developers' to run, as tests are (richfrem/agent-plugins-skills: 228 findings).
+const EVALS = /^evals?\//i;
 const CODE = /\.(?:py|js|mjs|cjs|ts|mts|cts|tsx|jsx|sh|bash|zsh|ps1|bat|cmd|rb|pl|php|go|rs|lua|r|java|kt|swift|cs)$/i;
 // Data files that name other files: an XML schema imports its neighbours (`schemaLocation="dml-main.xsd"`).
 const NAMING = /\.(?:xsd|xsl|xslt|dtd|wsdl)$/i;
@@ -292,6 +295,7 @@ export default {
         !IGNORED.test(basename(e.path)) &&
         !IGNORED_PATHS.test(e.path) &&
         !TESTS.test(e.path) &&
+        !EVALS.test(e.path) &&
         !e.path.endsWith('.pyc') &&
         !e.path.includes('__pycache__/'),
     );

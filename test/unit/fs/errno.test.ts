@@ -23,6 +23,17 @@ describe('errno errors', () => {
     expect(errnoIn(new Error('outer', { cause: new Error('mid', { cause: inner }) }))).toBe(inner);
   });
 
+  it('tells a path too long as a whole (10,000 nested folders) from a name too long', () => {
+    const deep = `/r/${'a/'.repeat(3000)}SKILL.md`;
+    expect(describeErrno(errno('ENAMETOOLONG', 'open', deep))).toEqual({
+      message: `cannot open ${deep}: the path is longer than the 4,096 bytes the system takes (PATH_MAX) (ENAMETOOLONG)`,
+      hint: 'use a shorter folder path, or fewer folders inside one another',
+    });
+    expect(describeErrno(errno('ENAMETOOLONG', 'open', `/r/${'n'.repeat(300)}`)).message).toMatch(
+      /: the path is too long for this file system \(a name holds at most 255 bytes\) \(ENAMETOOLONG\)$/,
+    );
+  });
+
   it('says what failed, where, why and what to do', () => {
     expect(describeErrno(errno('ENOSPC', 'write', '/r/a'))).toEqual({
       message: 'cannot write /r/a: no space is left on the device (ENOSPC)',

@@ -262,6 +262,17 @@ describe('pack: reproducible archives', () => {
     expect(err.message).toBe(
       `${join(leaky, 'leak.txt')} is a symlink that leads out of the skill (to ${join(parent, 'outside.txt')}); nothing was packed`,
     );
+    // Every link out is named in one run, not one a run: fixing them took as many runs as there were links.
+    const links = Object.fromEntries(
+      ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((n) => [`scripts/${n}.py`, { symlink: join(parent, 'outside.txt') }]),
+    );
+    const leakier = makeSkill(fresh(), 'leakier', links);
+    const all = await packSkill(loadSkill(leakier), { outDir: fresh('out') }).catch((e) => e);
+    expect(isSkillsError(all) && all.code).toBe('E_INVALID');
+    expect(all.message).toBe(
+      `${join(leakier, 'scripts/a.py')} is a symlink that leads out of the skill (to ${join(parent, 'outside.txt')}), and so do scripts/b.py, scripts/c.py, scripts/d.py, scripts/e.py, scripts/f.py and 1 more; nothing was packed`,
+    );
+    expect(all.hint).toBe('copy the files into the skill instead, or list the links in .skillignore');
   });
 
   it('leaves out a link inside the skill whose target is left out: a secret, an ignored file or folder, a .git (tgz, .skill, npm package)', async () => {

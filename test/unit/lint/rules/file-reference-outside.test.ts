@@ -102,6 +102,19 @@ it('file-reference-outside', () =>
         tree: { 'SKILL.md': md('Read [a](C:\\docs\\a.md).\n') },
         messages: [/"C:\\docs\\a\.md" is an absolute path/],
       },
+      // A web site's path, kept by a page copied from the web (anthropics/knowledge-work-plugins' zoom OAuth scopes,
+      // editframe/skills): no file to copy in; the full URL is the fix. A file's path (/etc/policy.md above) is not.
+      {
+        tree: {
+          'SKILL.md': md(
+            'See [plan usage](/docs/api/rest/reference/billing/ma/#operation/GetPlanUsage) and [Dial](/skills/editor-gui/dial).\n',
+          ),
+        },
+        messages: [
+          /^"\/docs\/api\/rest\/reference\/billing\/ma\/" is a link from a web site's root \(copied from a web page\?\), which leads nowhere in the skill$/,
+          /^"\/skills\/editor-gui\/dial" is a link from a web site's root/,
+        ],
+      },
       {
         tree: { 'manifest.json': manifest, 'context/instructions.md': 'See [x](../../outside.md).\n' },
         messages: [/leads out of the skill folder/],

@@ -46,6 +46,9 @@ it('unreferenced-file', () =>
           'scripts/test_validate.py': 'def test(): ...\n',
           'tests/fixture.json': '{}',
           'web/app.test.ts': '',
+          // Anthropic's skill-creator keeps a skill's evaluations in evals/evals.json (and its runs' results there).
+          'evals/evals.json': '{"evals": []}',
+          'evals/results.tsv': 'iter\tscore\n',
           'agents/openai.yaml': 'interface:\n  icon_small: "assets/mark.svg"\n',
           'assets/mark.svg': '<svg/>',
         },
@@ -149,10 +152,13 @@ it('unreferenced-file', () =>
           'scripts/old.py': '',
           'assets/unused.png': 'png',
           'notes.txt': '',
+          // Only a skill's own evals/ at its root is its developers': one below references/ is for the agent.
+          'references/evals/rubric.md': '',
         },
         messages: [
           /^assets\/unused\.png: nothing in the skill refers to this file/,
           /^notes\.txt:/,
+          /^references\/evals\/rubric\.md:/,
           /^scripts\/old\.py:/,
         ],
       },
