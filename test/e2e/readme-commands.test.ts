@@ -37,9 +37,14 @@ describe('the README command reference', () => {
       env: { HOME: fresh('home'), SKILLS_REGISTRY: join(fresh('none'), 'registry') },
     });
     expect(r.exitCode, r.stderr).toBe(0);
-    const printed = /~\d+ tokens \(o200k_base\), tier full, 1 of 7 skills selected/.exec(r.stderr)?.[0];
-    expect(printed, r.stderr).toBeDefined();
-    expect(readme).toContain(`\`${printed!}\``);
-    expect(readme).toContain(`"tokens": ${/~(\d+)/.exec(printed!)![1]},`);
+    const printed = /~(\d+) tokens \(o200k_base\), tier full, 1 of 7 skills selected/.exec(r.stderr);
+    expect(printed, r.stderr).not.toBeNull();
+    // The prompt holds each skill's absolute path, so its size moves with where the checkout lies (a fresh clone in
+    // CI, a worktree): the README's figure is one such run's, within 5% of this one (963 for 995 was 3% off, a path
+    // of 40 characters more than this clone's about 2%), and its two mentions agree.
+    const said = /`~(\d+) tokens \(o200k_base\), tier full, 1 of 7 skills selected`/.exec(readme);
+    expect(said).not.toBeNull();
+    expect(Math.abs(Number(said![1]) - Number(printed![1])) / Number(printed![1])).toBeLessThan(0.05);
+    expect(readme).toContain(`"tokens": ${said![1]},`);
   });
 });
