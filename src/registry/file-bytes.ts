@@ -82,9 +82,8 @@ export function hashFrom(h: Hash, f: StoredFile, bound: ReadBound, keep = 0): Bu
       return withUnstatted(f, bound, (fd, size) =>
         small(size) ? whole(readOpenFile(fd, size, true)) : hashChunks(h, f, fd, size),
       );
-    const fd = openSync(f.abs, 'r');
+    const { fd, size } = openStored(f);
     try {
-      const size = fstatSync(fd).size;
       return small(size) ? whole(readFileSync(fd)) : hashChunks(h, f, fd, size);
     } finally {
       closeSync(fd);
@@ -121,6 +120,25 @@ function eachChunk(f: StoredFile, fd: number, size: number, use: (chunk: Buffer)
 }
 
 /**
+ * Open a file the walk found regular (or reached through a link inside the skill: `via`), and its size, without
+ * waiting: a FIFO or a device swapped in since the walk would block a read for good; it is refused.
+ */
+function openStored(f: StoredFile): { fd: number; size: number } {
+  const fd = openSync(f.abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile())
+      throw new SkillsError('E_IO', `${f.abs} is no longer a regular file; nothing was written`, {
+        hint: 'run again once the skill is written',
+      });
+    return { fd, size: st.size };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+/**
  * Write a file's bytes to the open file `out`, as writeAll(out, contentOf(f)) does, and feed them to `h` as hashFile
  * does: a file over HASH_CHUNK on the disk is copied a chunk at a time, so a copy of a skill with a 200 MB data file
  * no longer holds it whole (it took as much memory again).
@@ -128,16 +146,15 @@ function eachChunk(f: StoredFile, fd: number, size: number, use: (chunk: Buffer)
 export function copyBytes(out: number, f: StoredFile, h?: Hash): void {
   let content: Buffer | undefined;
   if (f.kind === 'file' && f.content === undefined && !f.unstatted && !f.held) {
-    let fd;
+    let opened;
     try {
-      fd = openSync(f.abs, 'r');
+      opened = openStored(f);
     } catch (err) {
       throw readFailure(f, err);
     }
+    const { fd, size } = opened;
     try {
-      let size: number;
       try {
-        size = fstatSync(fd).size;
         if (size <= HASH_CHUNK) content = readFileSync(fd);
       } catch (err) {
         throw readFailure(f, err);
