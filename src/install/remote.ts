@@ -14,7 +14,7 @@ import { downloadArchive, MAX_ARCHIVE_BYTES } from '../fetch/download.js';
 import { needCache } from '../fetch/cache.js';
 import { KEEP_BYTES } from '../fs/archive-entries.js';
 import { fetchCommit, folderOfTree } from '../fetch/git.js';
-import { isSkillFolder } from '../skill/discover.js';
+import { CUT_ADVICE, isSkillFolder } from '../skill/discover.js';
 import {
   prepareLocal,
   prepareArchived,
@@ -91,10 +91,9 @@ export async function gatherTree(
  * installing (the search's own advice is a lint run's).
  */
 function cutWarning(cut: string, root: string, typed: string): string {
-  const said = cut
+  const said = (cut.endsWith(CUT_ADVICE) ? cut.slice(0, -CUT_ADVICE.length) : cut)
     .split(root)
-    .join(typed.replace(/\/$/, ''))
-    .replace(/ \(give a narrower folder, or list the skill folders in skillDirs\)$/, '');
+    .join(typed.replace(/\/$/, ''));
   return `${said}: name the folder inside the source that holds the skill (owner/repo/path, <url>#<ref>:<path>, a folder's path)`;
 }
 

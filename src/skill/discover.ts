@@ -208,6 +208,9 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
 /** Why a folder whose name is not UTF-8 is not searched, and what to do. */
 const NOT_UTF8_FOLDER = `cannot read the folder: ${NOT_UTF8}; a skill's name must be lowercase ASCII letters, digits and hyphens anyway: rename the folder`;
 
+/** What a cut search advises at the end of its `cut` (a lint run's advice: install says its own instead). */
+export const CUT_ADVICE = ' (give a narrower folder, or list the skill folders in skillDirs)';
+
 /** Take one folder read from the budget; false (and `cut` set) once the count or the time is spent. */
 function spend(budget: DiscoveryBudget, dir: string): boolean {
   if (budget.cut) return false;
@@ -219,7 +222,7 @@ function spend(budget: DiscoveryBudget, dir: string): boolean {
         ? `it ran for ${budget.limits.seconds} seconds, the longest one search runs (SKILLS_MAX_SEARCH_SECONDS raises it)`
         : undefined;
   if (over) {
-    budget.cut = `the search for skills stopped at ${dir}: ${over}; skills in folders not yet read are left out (give a narrower folder, or list the skill folders in skillDirs)`;
+    budget.cut = `the search for skills stopped at ${dir}: ${over}; skills in folders not yet read are left out${CUT_ADVICE}`;
     return false;
   }
   budget.foldersLeft--;
@@ -345,7 +348,7 @@ function walkForSkills(
   /** Count one more skill; false (and `cut` set) once the most one search finds are found. */
   const oneMore = (child: string) => {
     if (budget.skillsLeft-- > 0) return true;
-    budget.cut ??= `the search for skills stopped at ${child}: it found ${budget.limits.skills.toLocaleString('en')} skills, the most one search finds (SKILLS_MAX_SKILLS raises it); skills not yet found are left out (give a narrower folder, or list the skill folders in skillDirs)`;
+    budget.cut ??= `the search for skills stopped at ${child}: it found ${budget.limits.skills.toLocaleString('en')} skills, the most one search finds (SKILLS_MAX_SKILLS raises it); skills not yet found are left out${CUT_ADVICE}`;
     return false;
   };
   // A Dirent of a symlink is no directory, so the walk never goes through one: below the resolved start, every real
