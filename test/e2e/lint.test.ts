@@ -620,6 +620,20 @@ describe('skills lint (built CLI)', () => {
       );
     }));
 
+  it('measures the estimate of multi-byte text too long to count on a sample: Cyrillic prose at its 8 bytes a token', () =>
+    inTemp(async (dir) => {
+      // 662,407 bytes, about 79,200 o200k tokens; at 4 bytes a token it was said to be 165,602.
+      const prose =
+        'Файл навыка должен быть кратким и содержать только инструкции, нужные агенту для выполнения задачи.\n';
+      writeTree(dir, { 'ru/SKILL.md': good('ru').replace('Follow these steps.', prose.repeat(3600)) });
+      const r = await runCli(['lint', '--json', '--no-cache', '.'], { cwd: dir });
+      const [skill] = JSON.parse(r.stdout).skills as { diagnostics: { ruleId: string; message: string }[] }[];
+      const message = skill!.diagnostics.find((d) => d.ruleId === 'SK101')?.message ?? '';
+      expect(message).toMatch(/^instructions are about \d+ tokens long \(66\d{4} bytes, too long to count/);
+      expect(Number(/about (\d+)/.exec(message)![1])).toBeGreaterThan(75_000);
+      expect(Number(/about (\d+)/.exec(message)![1])).toBeLessThan(84_000);
+    }));
+
   it('writes SARIF 2.1.0 with rules and located results', () =>
     inTemp(async (dir) => {
       writeTree(dir, { 'Bad/SKILL.md': good('Bad') });
