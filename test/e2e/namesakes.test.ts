@@ -202,3 +202,54 @@ describe('install: one copy per agent in one repository', () => {
     expect(existsSync(join(w, 'out/only/SKILL.md'))).toBe(true);
   });
 });
+
+describe('list and render-prompt: one name in two plugins of a marketplace', () => {
+  /** A marketplace naming plugins a/ and b/, each with skills/setup; and an agent folder with two skills named dup. */
+  function marketplace(): string {
+    const repo = fresh('market');
+    writeTree(repo, {
+      '.claude-plugin/marketplace.json': JSON.stringify({
+        name: 'm',
+        owner: { name: 'me' },
+        plugins: [
+          { name: 'a', source: './a' },
+          { name: 'b', source: './b' },
+        ],
+      }),
+      'a/skills/setup/SKILL.md': good('setup', '# Setup\n\nFor plugin a.\n'),
+      'b/skills/setup/SKILL.md': good('setup', '# Setup\n\nFor plugin b.\n'),
+      '.claude/skills/x/SKILL.md': good('dup', '# Dup\n\nOne.\n'),
+      '.claude/skills/y/SKILL.md': good('dup', '# Dup\n\nTwo.\n'),
+    });
+    return repo;
+  }
+  const shadow = /setup in .* is shadowed by/;
+
+  it('keeps both, with no warning: agents name them a:setup and b:setup', async () => {
+    const repo = marketplace();
+    const list = await runCli(['list', '--no-registry', '--json', 'a', 'b'], { cwd: repo });
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stderr).not.toMatch(shadow);
+    const doc = JSON.parse(list.stdout) as { skills: { id: string; path: string }[]; shadowed: unknown[] };
+    expect(doc.skills.map((s) => [s.id, s.path])).toEqual([
+      ['setup', join(repo, 'a/skills/setup')],
+      ['setup', join(repo, 'b/skills/setup')],
+    ]);
+    expect(doc.shadowed).toEqual([]);
+    const prompt = await runCli(['render-prompt', '.'], { cwd: repo });
+    expect(prompt.exitCode, prompt.stderr).toBe(0);
+    expect(prompt.stderr).not.toMatch(shadow);
+    expect(prompt.stdout).toContain(`(${join(repo, 'a/skills/setup/SKILL.md')})`);
+    expect(prompt.stdout).toContain(`(${join(repo, 'b/skills/setup/SKILL.md')})`);
+  });
+
+  it('still warns of two skills of one name in one agent folder', async () => {
+    const repo = marketplace();
+    const list = await runCli(['list', '--no-registry', '.claude/skills'], { cwd: repo });
+    expect(list.stderr).toMatch(/dup in \S+\/\.claude\/skills\/y \(project\) is shadowed by \S+\/\.claude\/skills\/x/);
+    const prompt = await runCli(['render-prompt', '.claude/skills'], { cwd: repo });
+    expect(prompt.stderr).toMatch(
+      /dup in \S+\/\.claude\/skills\/y \(project\) is shadowed by \S+\/\.claude\/skills\/x/,
+    );
+  });
+});
