@@ -173,6 +173,8 @@ export interface Prepared {
   relabel?: Relabel;
   /** The name of its folder in the source, when that is not the skill's (the copies are named by the skill's). */
   folderName?: string;
+  /** The id of the skill whose folder holds it, for a skill nested in another: installed only when named. */
+  nestedIn?: string;
 }
 
 export type Relabel = (text: string) => string;
