@@ -6,8 +6,9 @@ import { isInside } from '../fs/walk.js';
 import { parseGitmodules, type Submodule } from '../formats/gitmodules.js';
 import { someOf } from './namesakes.js';
 import { skillsNestedIn } from './nested-skills.js';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
+import { describeErrno, errnoIn } from '../fs/errno.js';
 import { canonicalSource, redactUrl, type RemoteSource } from '../formats/install-source.js';
 import { formatLockSource } from '../formats/lockfile.js';
 import { downloadArchive, MAX_ARCHIVE_BYTES } from '../fetch/download.js';
@@ -92,6 +93,11 @@ export async function gatherTree(
       folderNotNamed: relabel !== undefined && abs === unnamed,
       keep,
       listing: below?.listings.get(abs),
+    }).catch((err: unknown) => {
+      // One skill of several whose files lie deeper than the system can name is skipped, as an invalid one is, and
+      // the others installed (before anything of it is written); a source of one skill fails as it did.
+      if (folders.length === 0 || errnoIn(err)?.code !== 'ENAMETOOLONG') throw err;
+      return pathTooLong(err, shown, abs, relabel);
     });
     const outer = byFolder.get(nestedIn.get(abs) ?? '');
     const marked = 'diagnostics' in p || outer === undefined ? p : { ...p, nestedIn: nameOf(outer) };
@@ -99,6 +105,18 @@ export async function gatherTree(
     found.push('diagnostics' in marked || origin === undefined ? marked : { ...marked, origin });
   }
   return { found, several: folders.length > 0, ...told };
+}
+
+/** A skill of a source skipped for a path too long: what could not be read, as the source is typed. */
+function pathTooLong(err: unknown, shown: string, abs: string, relabel: Relabel | undefined): InvalidSource {
+  const said = describeErrno(errnoIn(err)!).message;
+  return {
+    source: shown,
+    id: basename(abs),
+    message: `${relabel ? relabel(said) : said}; it was skipped, the other skills installed`,
+    diagnostics: [],
+    tooLong: true,
+  };
 }
 
 /** A skill's id, or for an invalid one the name it was found under. */

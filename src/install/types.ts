@@ -123,6 +123,8 @@ export interface InvalidSource {
    * typed, with no secret), the skill's folder in it, and the source that installs it alone.
    */
   namesake?: { of: string; inside: string; alone: string };
+  /** Left out of a source of several skills: a path in it is longer than the system can name (ENAMETOOLONG). */
+  tooLong?: true;
 }
 
 export interface InstallResult {
