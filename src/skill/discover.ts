@@ -322,6 +322,17 @@ interface WalkOptions extends Pick<DiscoverOptions, 'followLinks' | 'probe'> {
   notFollowed: Discovery['notFollowed'];
 }
 
+/**
+ * Where a folder lies below the start of a search: below a folder named `skills` (an agent's `.claude/skills`, a
+ * collection's `skills/.curated`), below a hidden folder and no `skills` folder (`.wiki/`, `.obsidian/`: no agent
+ * reads skills there, and a wiki's page about skills may be named skill.md), or neither.
+ */
+type Place = 'open' | 'hidden' | 'skills';
+
+/** The place of a folder named `name` in a folder at `place`. */
+const placeOf = (place: Place, name: string): Place =>
+  place === 'skills' || name === 'skills' ? 'skills' : name.startsWith('.') ? 'hidden' : place;
+
 /** Walk below `dir` for skill folders, honouring .gitignore files on the way (git's rules, via `ignore`). */
 function walkForSkills(
   dir: string,
@@ -353,7 +364,14 @@ function walkForSkills(
   };
   // A Dirent of a symlink is no directory, so the walk never goes through one: below the resolved start, every real
   // path is the start's plus the same names. A link is taken only when it is a skill folder itself (followLink).
-  const visit = (d: string, realD: string | undefined, names: Dirent[], depth: number, matchers: Matcher[]) => {
+  const visit = (
+    d: string,
+    realD: string | undefined,
+    names: Dirent[],
+    depth: number,
+    matchers: Matcher[],
+    place: Place = 'open',
+  ) => {
     const here = loadIgnore(d, names, matchers);
     for (const n of names) {
       if (isNeverKept(n.name, true)) continue;
@@ -362,6 +380,9 @@ function walkForSkills(
       const child = childPath(d, n.name);
       if (here.length > 0 && ignored(child, true, here)) continue;
       if (!spend(budget, child)) return;
+      const at = placeOf(place, n.name);
+      // Below a hidden folder no skills/ folder leads to (a wiki's .wiki/wiki/skill.md), nothing is a skill.
+      if (at === 'hidden' && link) continue;
       if (link && !opts.followLinks) {
         // Left out (validate and lint check a skill where it lives), but said: an agent follows the link.
         if (isSkillFolder(child)) {
@@ -379,7 +400,7 @@ function walkForSkills(
         continue;
       }
       const realChild = realD === undefined ? undefined : childPath(realD, n.name);
-      if (probe?.(child, realChild)) {
+      if (at !== 'hidden' && probe?.(child, realChild)) {
         if (!oneMore(child)) return;
         add(child, undefined, realChild);
         continue;
@@ -401,10 +422,10 @@ function walkForSkills(
         }
         continue;
       }
-      if (isSkillListing(sub) && !foreignManifest(child, sub)) {
+      if (at !== 'hidden' && isSkillListing(sub) && !foreignManifest(child, sub)) {
         if (!oneMore(child)) return;
         add(child, sub, realChild);
-      } else if (depth < maxDepth) visit(child, realChild, sub, depth + 1, here);
+      } else if (depth < maxDepth) visit(child, realChild, sub, depth + 1, here, at);
     }
   };
   // .gitignore files above the starting folder (up to the repository root) apply too.

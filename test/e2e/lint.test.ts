@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { ROOT, runCli, tempDir, withSmallFileLimit } from '../helpers/cli.js';
@@ -913,6 +913,33 @@ describe('shapes of real public skills (built CLI)', () => {
     const findings = doc.skills.flatMap((s) => s.diagnostics.map((d) => `${s.id} ${d.ruleId}`));
     expect(findings).toEqual(['claude-api SK106']);
   });
+
+  it("takes no skill from a hidden folder no skills/ folder leads to (a wiki's .wiki/wiki/skill.md); agents' folders still", () =>
+    inTemp(async (dir) => {
+      writeTree(dir, {
+        // richfrem/agent-plugins-skills' shape: a wiki page about skills, with the wiki's frontmatter, among pages.
+        '.wiki/wiki/skill.md': '---\nconcept: skill\nsource: plugin-code\n---\n\n# Skill\n\nA page.\n',
+        '.wiki/wiki/other-page.md': '# Other\n',
+        '.claude/skills/x/SKILL.md': good('x'),
+        '.agents/skills/group/y/SKILL.md': good('y'),
+        '.github/skills/w/SKILL.md': good('w'),
+        'skills/.curated/z/SKILL.md': good('z'),
+      });
+      const r = await runCli(['lint', '--json', '--no-cache', '.'], { cwd: dir });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const found = (JSON.parse(r.stdout).skills as { path: string }[]).map((s) => relative(dir, s.path)).sort();
+      expect(found).toEqual(['.agents/skills/group/y', '.claude/skills/x', '.github/skills/w', 'skills/.curated/z']);
+      const list = await runCli(['list', '--no-registry', '--json', '.'], { cwd: dir });
+      expect((JSON.parse(list.stdout).skills as { id: string }[]).map((s) => s.id).sort()).toEqual([
+        'w',
+        'x',
+        'y',
+        'z',
+      ]);
+      // Named, it is checked as any folder is.
+      const named = await runCli(['lint', '--json', '--no-cache', '.wiki/wiki'], { cwd: dir });
+      expect(named.exitCode).toBe(1);
+    }));
 
   it('two Claude Code plugins may each have a skill of one name; a copy outside the plugins is still a duplicate', async () => {
     await inTemp(async (dir) => {
