@@ -325,7 +325,8 @@ interface WalkOptions extends Pick<DiscoverOptions, 'followLinks' | 'probe'> {
 /**
  * Where a folder lies below the start of a search: below a folder named `skills` (an agent's `.claude/skills`, a
  * collection's `skills/.curated`), below a hidden folder and no `skills` folder (`.wiki/`, `.obsidian/`: no agent
- * reads skills there, and a wiki's page about skills may be named skill.md), or neither.
+ * reads skills there, and a wiki's page about skills may be named skill.md), or neither. In a hidden place only
+ * SKILL.md, as the specification names it, makes a skill folder (manifest.json and skill.md do not).
  */
 type Place = 'open' | 'hidden' | 'skills';
 
@@ -381,7 +382,8 @@ function walkForSkills(
       if (here.length > 0 && ignored(child, true, here)) continue;
       if (!spend(budget, child)) return;
       const at = placeOf(place, n.name);
-      // Below a hidden folder no skills/ folder leads to (a wiki's .wiki/wiki/skill.md), nothing is a skill.
+      // Below a hidden folder no skills/ folder leads to, only a folder holding SKILL.md itself is a skill (a Codex
+      // collection's .system/skill-creator/SKILL.md), not another case of it (a wiki's page .wiki/wiki/skill.md).
       if (at === 'hidden' && link) continue;
       if (link && !opts.followLinks) {
         // Left out (validate and lint check a skill where it lives), but said: an agent follows the link.
@@ -422,7 +424,11 @@ function walkForSkills(
         }
         continue;
       }
-      if (at !== 'hidden' && isSkillListing(sub) && !foreignManifest(child, sub)) {
+      if (
+        (at !== 'hidden' || sub.some((e) => e.name === 'SKILL.md')) &&
+        isSkillListing(sub) &&
+        !foreignManifest(child, sub)
+      ) {
         if (!oneMore(child)) return;
         add(child, sub, realChild);
       } else if (depth < maxDepth) visit(child, realChild, sub, depth + 1, here, at);

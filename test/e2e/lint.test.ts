@@ -914,7 +914,7 @@ describe('shapes of real public skills (built CLI)', () => {
     expect(findings).toEqual(['claude-api SK106']);
   });
 
-  it("takes no skill from a hidden folder no skills/ folder leads to (a wiki's .wiki/wiki/skill.md); agents' folders still", () =>
+  it("takes no skill.md from a hidden folder no skills/ folder leads to (a wiki's .wiki/wiki/skill.md); SKILL.md still", () =>
     inTemp(async (dir) => {
       writeTree(dir, {
         // richfrem/agent-plugins-skills' shape: a wiki page about skills, with the wiki's frontmatter, among pages.
@@ -924,13 +924,22 @@ describe('shapes of real public skills (built CLI)', () => {
         '.agents/skills/group/y/SKILL.md': good('y'),
         '.github/skills/w/SKILL.md': good('w'),
         'skills/.curated/z/SKILL.md': good('z'),
+        // A collection of Codex's system skills (grahama1970/agent-skills): SKILL.md so named is a skill anywhere.
+        '.system/v/SKILL.md': good('v'),
       });
       const r = await runCli(['lint', '--json', '--no-cache', '.'], { cwd: dir });
       expect(r.exitCode, r.stderr).toBe(0);
       const found = (JSON.parse(r.stdout).skills as { path: string }[]).map((s) => relative(dir, s.path)).sort();
-      expect(found).toEqual(['.agents/skills/group/y', '.claude/skills/x', '.github/skills/w', 'skills/.curated/z']);
+      expect(found).toEqual([
+        '.agents/skills/group/y',
+        '.claude/skills/x',
+        '.github/skills/w',
+        '.system/v',
+        'skills/.curated/z',
+      ]);
       const list = await runCli(['list', '--no-registry', '--json', '.'], { cwd: dir });
       expect((JSON.parse(list.stdout).skills as { id: string }[]).map((s) => s.id).sort()).toEqual([
+        'v',
         'w',
         'x',
         'y',
