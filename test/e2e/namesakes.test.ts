@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempFolders } from '../helpers/cli.js';
-import { skillMd, writeTree } from '../helpers/tree.js';
+import { marketplaceJson, skillMd, writeTree } from '../helpers/tree.js';
 
 // A repository's skill and deeper copies of its name (microsoft/ai-agents-for-beginners: `.agents/skills/x` and 54
 // translations' `translations/<lang>/.agents/skills/x`, a few of them missing their description). install and
@@ -208,14 +208,7 @@ describe('list and render-prompt: one name in two plugins of a marketplace', () 
   function marketplace(): string {
     const repo = fresh('market');
     writeTree(repo, {
-      '.claude-plugin/marketplace.json': JSON.stringify({
-        name: 'm',
-        owner: { name: 'me' },
-        plugins: [
-          { name: 'a', source: './a' },
-          { name: 'b', source: './b' },
-        ],
-      }),
+      '.claude-plugin/marketplace.json': marketplaceJson('a', 'b'),
       'a/skills/setup/SKILL.md': good('setup', '# Setup\n\nFor plugin a.\n'),
       'b/skills/setup/SKILL.md': good('setup', '# Setup\n\nFor plugin b.\n'),
       '.claude/skills/x/SKILL.md': good('dup', '# Dup\n\nOne.\n'),
