@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, parse, relative, resolve } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { SkillsError, wholeNumber } from '../errors.js';
 import { LinkOutside, isNeverKept } from '../fs/walk.js';
@@ -7,6 +7,9 @@ import { explainErrno, isErrno } from '../fs/errno.js';
 import { MAX_SKILL_FILE_BYTES, isSkillMdName, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
 import { NOT_UTF8, notUtf8Failure, notUtf8Names, shownBytePath } from '../fs/byte-names.js';
+import { childPath, mayBeSkillAt, placeOf, relativeBelow, type Place } from './search-paths.js';
+
+export { childPath, relativeBelow };
 
 export interface DiscoverOptions {
   cwd: string;
@@ -322,18 +325,6 @@ interface WalkOptions extends Pick<DiscoverOptions, 'followLinks' | 'probe'> {
   notFollowed: Discovery['notFollowed'];
 }
 
-/**
- * Where a folder lies below the start of a search: below a folder named `skills` (an agent's `.claude/skills`, a
- * collection's `skills/.curated`), below a hidden folder and no `skills` folder (`.wiki/`, `.obsidian/`: no agent
- * reads skills there, and a wiki's page about skills may be named skill.md), or neither. In a hidden place only
- * SKILL.md, as the specification names it, makes a skill folder (manifest.json and skill.md do not).
- */
-type Place = 'open' | 'hidden' | 'skills';
-
-/** The place of a folder named `name` in a folder at `place`. */
-const placeOf = (place: Place, name: string): Place =>
-  place === 'skills' || name === 'skills' ? 'skills' : name.startsWith('.') ? 'hidden' : place;
-
 /** Walk below `dir` for skill folders, honouring .gitignore files on the way (git's rules, via `ignore`). */
 function walkForSkills(
   dir: string,
@@ -424,11 +415,7 @@ function walkForSkills(
         }
         continue;
       }
-      if (
-        (at !== 'hidden' || sub.some((e) => e.name === 'SKILL.md')) &&
-        isSkillListing(sub) &&
-        !foreignManifest(child, sub)
-      ) {
+      if (mayBeSkillAt(at, sub) && isSkillListing(sub) && !foreignManifest(child, sub)) {
         if (!oneMore(child)) return;
         add(child, sub, realChild);
       } else if (depth < maxDepth) visit(child, realChild, sub, depth + 1, here, at);
@@ -497,27 +484,6 @@ function linkTarget(link: string): string {
  */
 function fileName(name: string): boolean {
   return name.startsWith('.') || /\.[A-Za-z0-9]{1,10}$/.test(name);
-}
-
-/**
- * `dir`/`name` for a folder that is already a normal absolute path and a name read from its listing: what join gives,
- * without normalizing again (ten thousand joins are a noticeable share of a large search).
- */
-export function childPath(dir: string, name: string): string {
-  return dir.endsWith(sep) ? dir + name : dir + sep + name;
-}
-
-/**
- * `path` relative to `base`, with "/" between names, as .gitignore patterns are matched. The walk builds every path
- * below a matcher's folder from it (childPath), so that is a slice; path.relative, which resolves both against the
- * working folder, was a tenth of the CPU of validating the real collections (a call per folder walked).
- */
-export function relativeBelow(base: string, path: string): string {
-  const prefix = base.endsWith(sep) ? base : base + sep;
-  // A path with a `.` or `..` name in it (none the walk makes) goes through path.relative, which normalizes it.
-  const plain = path.startsWith(prefix) && !path.includes(`${sep}..`) && !path.includes(`${sep}.${sep}`);
-  const rel = plain ? path.slice(prefix.length) : relative(base, path);
-  return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
 /** A .gitignore's text: a regular file of at most 1 MiB (a symlink to a FIFO must not hang discovery); else nothing. */
