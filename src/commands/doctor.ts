@@ -179,7 +179,7 @@ function listingLines(listing: Listing, title: string, indent: string, c: Paint)
   if (listing.over === 0) return [`${indent}listing: ${size}, within its budget of ${limit}`];
   const out = [c.red(`${indent}listing: ${size}, over its budget of ${limit} by ${n(listing.over)}`)];
   const each = listing.trim.map((t) => `${forTerminalLine(t.name)} (saves ${n(t.saves[budget.unit])} ${budget.unit})`);
-  out.push(`${indent}  trim first, the longest descriptions: ${firstOf(each)}`);
+  out.push(`${indent}  trim first, the entries that save most: ${firstOf(each)}`);
   return out;
 }
 

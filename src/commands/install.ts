@@ -319,7 +319,7 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
       skipped: skipped.map((i) => ({
         source: i.source,
         id: i.id,
-        reason: i.namesake ? 'same-name' : 'invalid',
+        reason: i.namesake ? 'same-name' : i.tooLong ? 'path-too-long' : 'invalid',
         message: i.message,
         diagnostics: i.diagnostics.map(jsonDiagnostic),
       })),
@@ -357,7 +357,10 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
     .filter((w) => counts.has(w))
     .map((w) => `${counts.get(w)} ${w}`);
   const namesakes = outcome.skipped.filter((i) => i.namesake).length;
-  if (outcome.skipped.length > namesakes) tally.push(`${outcome.skipped.length - namesakes} skipped (invalid)`);
+  const tooLong = outcome.skipped.filter((i) => i.tooLong).length;
+  const invalid = outcome.skipped.length - namesakes - tooLong;
+  if (invalid) tally.push(`${invalid} skipped (invalid)`);
+  if (tooLong) tally.push(`${tooLong} skipped (path too long)`);
   if (namesakes) tally.push(`${namesakes} skipped (same name)`);
   const lock = `${rel(outcome.lockfile)} ${outcome.lockChanged ? (outcome.dryRun ? 'would be written' : 'written') : 'unchanged'}`;
   ctx.stdout.write(

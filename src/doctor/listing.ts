@@ -30,7 +30,7 @@ export interface Listing extends Size {
   budget: ListingBudget | null;
   /** How far over the budget, in its unit; 0 when within it or without one. */
   over: number;
-  /** The longest descriptions first, as many as bring the listing within the budget. */
+  /** The entries that save most in the budget's unit first, as many as bring the listing within the budget. */
   trim: TrimSuggestion[];
 }
 
@@ -58,18 +58,19 @@ export async function measureListing(skills: SeenSkill[], rule: ListingRule, cou
   const budget = rule.budget;
   if (!budget || listing[budget.unit] <= budget.limit) return listing;
   listing.over = listing[budget.unit] - budget.limit;
-  const longest = [...entries].sort(
-    (a, b) => b.descriptionCharacters - a.descriptionCharacters || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-  );
+  // Ordered by what each suggestion shows, its saving in the budget's unit: a long name or path, or a description of
+  // many tokens in few characters, can save more than the longest description does.
+  const unit = budget.unit;
+  const most = [...entries].sort((a, b) => b[unit] - a[unit] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   let saved = 0;
-  for (const e of longest) {
+  for (const e of most) {
     if (saved >= listing.over) break;
     listing.trim.push({
       name: e.name,
       descriptionCharacters: e.descriptionCharacters,
       saves: { characters: e.characters, tokens: e.tokens },
     });
-    saved += e[budget.unit];
+    saved += e[unit];
   }
   return listing;
 }

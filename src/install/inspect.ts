@@ -53,19 +53,19 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
         out.push({ source: redactUrl(raw), skills: only ? skills.filter((s) => only.has(s.id)) : skills, note });
         continue;
       }
-      // The skills nested in a source whose top is a skill are listed too (only: []), as what --skill installs.
+      // The skills nested in a skill of the source (its top, or one below) are listed too (only: []), as what --skill
+      // installs.
       const asked = options.only === undefined ? { ...options, only: [] } : options;
       const { found: all, warnings } = await gather(c, raw, asked, scratch, dirname(options.lockfile));
       const found = only ? all.filter((p) => only.has('diagnostics' in p ? (p.id ?? '') : p.skill.id)) : all;
       const namesakes = namesakesOf(all);
-      const top = all.find((p): p is Prepared => !('diagnostics' in p) && p.typed === redactUrl(raw));
       // What "all" leaves out for a namesake, said once a skill: why, and its source alone.
       // An invalid deeper namesake (a translation that lost its description) is left out for the shallower one too.
       const leftOut = (p: Prepared | InvalidSource): Pick<ListedSkill, 'leftOut'> => {
         const kept = namesakes.outranked.get(p);
         const id = 'diagnostics' in p ? p.id : p.skill.id;
-        if (top !== undefined && p !== top && !only && !('diagnostics' in p))
-          return { leftOut: { why: `nested in ${top.skill.id}, installed only when named (--skill ${id})` } };
+        if (!only && !('diagnostics' in p) && p.nestedIn !== undefined)
+          return { leftOut: { why: `nested in ${p.nestedIn}, installed only when named (--skill ${id})` } };
         const why = kept
           ? `a shallower ${id} is taken (${insideOf(raw, kept)})`
           : !('diagnostics' in p) && namesakes.tied.has(p.skill.id)

@@ -9,11 +9,11 @@ import { skillsBelow } from './sources.js';
  * The skill folders nested in the skill folder `dir`, at any depth (a collection with a SKILL.md of its own at the top:
  * datadog-labs/agent-skills keeps dd-pup/, dd-apm/ and dd-apm/k8s-ssi/enable-ssi/ below its root skill). A search
  * stops at a skill, so these are read only when asked for by name (`--skill dd-pup`). Its searches share one budget
- * (SKILLS_MAX_FOLDERS, …), as one search would: `cut` says where they stopped.
+ * (SKILLS_MAX_FOLDERS, …), as one search would, and with those of other skills when given theirs: `cut` says where
+ * they stopped.
  */
-export function skillsNestedIn(dir: string): { roots: string[]; cut?: string } {
+export function skillsNestedIn(dir: string, budget = discoveryBudget()): { roots: string[]; cut?: string } {
   const roots: string[] = [];
-  const budget = discoveryBudget();
   let cut: string | undefined;
   const below = (at: string) => {
     let entries: Dirent[];

@@ -6,15 +6,16 @@ import { isInside } from '../fs/walk.js';
 import { parseGitmodules, type Submodule } from '../formats/gitmodules.js';
 import { someOf } from './namesakes.js';
 import { skillsNestedIn } from './nested-skills.js';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
+import { describeErrno, errnoIn } from '../fs/errno.js';
 import { canonicalSource, redactUrl, type RemoteSource } from '../formats/install-source.js';
 import { formatLockSource } from '../formats/lockfile.js';
 import { downloadArchive, MAX_ARCHIVE_BYTES } from '../fetch/download.js';
 import { needCache } from '../fetch/cache.js';
 import { KEEP_BYTES } from '../fs/archive-entries.js';
 import { fetchCommit, folderOfTree } from '../fetch/git.js';
-import { CUT_ADVICE, isSkillFolder } from '../skill/discover.js';
+import { CUT_ADVICE, discoveryBudget, isSkillFolder } from '../skill/discover.js';
 import {
   prepareLocal,
   prepareArchived,
@@ -52,22 +53,34 @@ export async function gatherTree(
   only?: readonly string[],
 ): Promise<Gathered> {
   // A skill folder is one skill; but `--skill` may name the skills nested in it (datadog-labs/agent-skills' README:
-  // `npx skills add datadog-labs/agent-skills --skill dd-pup`), which are then read too.
-  // Nothing nested: the one skill, as without --skill.
+  // `npx skills add datadog-labs/agent-skills --skill dd-pup`), which are then read too, as are those nested in any
+  // skill below the top (zoom's contact-center/ holds contact-center/android/). Nothing nested: as without --skill.
   const top = isSkillFolder(root);
-  const nested = top && only !== undefined ? skillsNestedIn(root) : { roots: [] };
-  const below = !top
-    ? skillsBelow(root)
-    : nested.roots.length > 0
-      ? { roots: [root, ...nested.roots], listings: new Map<string, Dirent[]>() }
-      : undefined;
+  const below = top ? undefined : skillsBelow(root);
+  const searched = (below?.roots ?? [root]).filter(
+    (abs) => abs === root || (!skip?.(abs) && !dataManifest(abs, below?.listings.get(abs))),
+  );
+  // The skill folders nested in each one searched, at any depth; and each nested one's outer skill folder.
+  const nestedOf = new Map<string, string[]>();
+  const nestedIn = new Map<string, string>();
+  let cut = below?.cut;
+  if (only !== undefined) {
+    const budget = discoveryBudget();
+    for (const abs of searched) {
+      const nested = skillsNestedIn(abs, budget);
+      cut ??= nested.cut;
+      const kept = nested.roots.filter((n) => !skip?.(n) && !dataManifest(n));
+      if (kept.length > 0) nestedOf.set(abs, kept);
+      for (const n of kept) nestedIn.set(n, abs);
+    }
+  }
   // A search cut at its limits (a repository of 60,000 skills) leaves skills out: said, never silently missed.
-  const cut = top ? nested.cut : below?.cut;
   const warnings = cut === undefined ? [] : [cutWarning(cut, root, typed)];
-  const folders = (below?.roots ?? []).filter((abs) => !skip?.(abs) && !dataManifest(abs, below?.listings.get(abs)));
+  const folders = top && nestedIn.size === 0 ? [] : searched.flatMap((abs) => [abs, ...(nestedOf.get(abs) ?? [])]);
   const told = warnings.length > 0 ? { warnings, cut: warnings[0] } : {};
   if (folders.length === 0 && !top) return { found: [], several: false, ...told };
   const found: Gathered['found'] = [];
+  const byFolder = new Map<string, Prepared | InvalidSource>();
   // The skills' bytes, read once to hash them, are kept for their copies (64 MiB in all, as an archive's).
   const keep: KeepBudget = { bytes: KEEP_BYTES };
   for (const abs of folders.length > 0 ? folders : [root]) {
@@ -80,11 +93,34 @@ export async function gatherTree(
       folderNotNamed: relabel !== undefined && abs === unnamed,
       keep,
       listing: below?.listings.get(abs),
+    }).catch((err: unknown) => {
+      // One skill of several whose files lie deeper than the system can name is skipped, as an invalid one is, and
+      // the others installed (before anything of it is written); a source of one skill fails as it did.
+      if (folders.length === 0 || errnoIn(err)?.code !== 'ENAMETOOLONG') throw err;
+      return pathTooLong(err, shown, abs, relabel);
     });
-    found.push('diagnostics' in p || origin === undefined ? p : { ...p, origin });
+    const outer = byFolder.get(nestedIn.get(abs) ?? '');
+    const marked = 'diagnostics' in p || outer === undefined ? p : { ...p, nestedIn: nameOf(outer) };
+    byFolder.set(abs, marked);
+    found.push('diagnostics' in marked || origin === undefined ? marked : { ...marked, origin });
   }
   return { found, several: folders.length > 0, ...told };
 }
+
+/** A skill of a source skipped for a path too long: what could not be read, as the source is typed. */
+function pathTooLong(err: unknown, shown: string, abs: string, relabel: Relabel | undefined): InvalidSource {
+  const said = describeErrno(errnoIn(err)!).message;
+  return {
+    source: shown,
+    id: basename(abs),
+    message: `${relabel ? relabel(said) : said}; it was skipped, the other skills installed`,
+    diagnostics: [],
+    tooLong: true,
+  };
+}
+
+/** A skill's id, or for an invalid one the name it was found under. */
+const nameOf = (p: Prepared | InvalidSource): string => ('diagnostics' in p ? (p.id ?? p.source) : p.skill.id);
 
 /**
  * A cut search said of a source: as typed, not the cache's folder a git source is read from, with what to do when

@@ -123,6 +123,8 @@ export interface InvalidSource {
    * typed, with no secret), the skill's folder in it, and the source that installs it alone.
    */
   namesake?: { of: string; inside: string; alone: string };
+  /** Left out of a source of several skills: a path in it is longer than the system can name (ENAMETOOLONG). */
+  tooLong?: true;
 }
 
 export interface InstallResult {
@@ -173,6 +175,8 @@ export interface Prepared {
   relabel?: Relabel;
   /** The name of its folder in the source, when that is not the skill's (the copies are named by the skill's). */
   folderName?: string;
+  /** The id of the skill whose folder holds it, for a skill nested in another: installed only when named. */
+  nestedIn?: string;
 }
 
 export type Relabel = (text: string) => string;

@@ -5,6 +5,7 @@ import type { SkillFolder } from '../skill/folders.js';
 import type { MetaCache } from '../skill/meta-cache.js';
 import { discoveryBudget } from '../skill/discover.js';
 import { closest } from '../skill/names.js';
+import { shadowFinder } from '../skill/plugin.js';
 import type { Query } from './select-query.js';
 import type { Reach } from './select-scan.js';
 import {
@@ -62,10 +63,15 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
   // Names are compared after NFKC, as the standard compares them (a name pasted from a macOS folder is NFD).
   const disabled = new Set((opts.disabled ?? []).map((n) => n.normalize('NFKC')));
   const byName = new Map<string, CatalogEntry>();
+  // Every folder skill kept of each name: skills of one name in two plugins stand side by side (shadowFinder).
+  const kept = new Map<string, CatalogEntry[]>();
+  const shadowerOf = shadowFinder<CatalogEntry>((e) => e.root);
   const seenRoots = new Set<string>();
   const sameContent = contentComparer();
   const take = (e: CatalogEntry) => {
-    const first = byName.get(e.name);
+    const same = kept.get(e.name) ?? [];
+    // A registry skill is a copy of a folder's as often as not: any folder skill of its name shadows it.
+    const first = e.scope === 'registry' ? byName.get(e.name) : shadowerOf(same, e);
     if (first) {
       out.shadowed.push({
         name: e.name,
@@ -79,7 +85,11 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
         out.warnings.push(`${e.name} in ${e.root} (${e.scope}) is shadowed by ${first.root} (${first.scope})`);
       return;
     }
-    byName.set(e.name, e);
+    if (same.length === 0) {
+      byName.set(e.name, e);
+      kept.set(e.name, same);
+    }
+    same.push(e);
     if (disabled.has(e.name)) out.disabled.push(e.name);
     else if (e.hidden) out.hidden.push(e);
     else out.entries.push(e);

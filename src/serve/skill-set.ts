@@ -84,13 +84,26 @@ export class SkillSet {
       const all = this.source.skills();
       const warnings = [...all.warnings];
       const unservable = new Map<string, string>();
+      // Skills of one name in two plugins are both in the catalog (agents name them plugin:name), but one name is
+      // one skill:// URI: the first is served, and the other said.
+      const served = new Map<string, string>();
       const servable = (s: SourceSkill) => {
         const why = unservableName(s.name);
-        if (why === undefined) return true;
-        unservable.set(s.name, why);
-        warnings.push(
-          `${s.root}: skipped: the name ${JSON.stringify(s.name)} cannot be a skill:// URI segment (${why}); not served`,
-        );
+        const first = served.get(s.name);
+        if (why === undefined && first === undefined) {
+          served.set(s.name, s.root);
+          return true;
+        }
+        if (why === undefined)
+          warnings.push(
+            `${s.root}: skipped: skill://${s.name} is served from ${first}, a skill of its name in another plugin; not served`,
+          );
+        else {
+          unservable.set(s.name, why);
+          warnings.push(
+            `${s.root}: skipped: the name ${JSON.stringify(s.name)} cannot be a skill:// URI segment (${why}); not served`,
+          );
+        }
         return false;
       };
       this.now = { ...all, listed: all.listed.filter(servable), hidden: all.hidden.filter(servable), warnings };

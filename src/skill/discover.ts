@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, parse, relative, resolve } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { SkillsError, wholeNumber } from '../errors.js';
 import { LinkOutside, isNeverKept } from '../fs/walk.js';
@@ -7,6 +7,9 @@ import { explainErrno, isErrno } from '../fs/errno.js';
 import { MAX_SKILL_FILE_BYTES, isSkillMdName, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
 import { NOT_UTF8, notUtf8Failure, notUtf8Names, shownBytePath } from '../fs/byte-names.js';
+import { childPath, mayBeSkillAt, placeOf, relativeBelow, type Place } from './search-paths.js';
+
+export { childPath, relativeBelow };
 
 export interface DiscoverOptions {
   cwd: string;
@@ -353,7 +356,14 @@ function walkForSkills(
   };
   // A Dirent of a symlink is no directory, so the walk never goes through one: below the resolved start, every real
   // path is the start's plus the same names. A link is taken only when it is a skill folder itself (followLink).
-  const visit = (d: string, realD: string | undefined, names: Dirent[], depth: number, matchers: Matcher[]) => {
+  const visit = (
+    d: string,
+    realD: string | undefined,
+    names: Dirent[],
+    depth: number,
+    matchers: Matcher[],
+    place: Place = 'open',
+  ) => {
     const here = loadIgnore(d, names, matchers);
     for (const n of names) {
       if (isNeverKept(n.name, true)) continue;
@@ -362,6 +372,10 @@ function walkForSkills(
       const child = childPath(d, n.name);
       if (here.length > 0 && ignored(child, true, here)) continue;
       if (!spend(budget, child)) return;
+      const at = placeOf(place, n.name);
+      // Below a hidden folder no skills/ folder leads to, only a folder holding SKILL.md itself is a skill (a Codex
+      // collection's .system/skill-creator/SKILL.md), not another case of it (a wiki's page .wiki/wiki/skill.md).
+      if (at === 'hidden' && link) continue;
       if (link && !opts.followLinks) {
         // Left out (validate and lint check a skill where it lives), but said: an agent follows the link.
         if (isSkillFolder(child)) {
@@ -379,7 +393,7 @@ function walkForSkills(
         continue;
       }
       const realChild = realD === undefined ? undefined : childPath(realD, n.name);
-      if (probe?.(child, realChild)) {
+      if (at !== 'hidden' && probe?.(child, realChild)) {
         if (!oneMore(child)) return;
         add(child, undefined, realChild);
         continue;
@@ -401,10 +415,10 @@ function walkForSkills(
         }
         continue;
       }
-      if (isSkillListing(sub) && !foreignManifest(child, sub)) {
+      if (mayBeSkillAt(at, sub) && isSkillListing(sub) && !foreignManifest(child, sub)) {
         if (!oneMore(child)) return;
         add(child, sub, realChild);
-      } else if (depth < maxDepth) visit(child, realChild, sub, depth + 1, here);
+      } else if (depth < maxDepth) visit(child, realChild, sub, depth + 1, here, at);
     }
   };
   // .gitignore files above the starting folder (up to the repository root) apply too.
@@ -470,27 +484,6 @@ function linkTarget(link: string): string {
  */
 function fileName(name: string): boolean {
   return name.startsWith('.') || /\.[A-Za-z0-9]{1,10}$/.test(name);
-}
-
-/**
- * `dir`/`name` for a folder that is already a normal absolute path and a name read from its listing: what join gives,
- * without normalizing again (ten thousand joins are a noticeable share of a large search).
- */
-export function childPath(dir: string, name: string): string {
-  return dir.endsWith(sep) ? dir + name : dir + sep + name;
-}
-
-/**
- * `path` relative to `base`, with "/" between names, as .gitignore patterns are matched. The walk builds every path
- * below a matcher's folder from it (childPath), so that is a slice; path.relative, which resolves both against the
- * working folder, was a tenth of the CPU of validating the real collections (a call per folder walked).
- */
-export function relativeBelow(base: string, path: string): string {
-  const prefix = base.endsWith(sep) ? base : base + sep;
-  // A path with a `.` or `..` name in it (none the walk makes) goes through path.relative, which normalizes it.
-  const plain = path.startsWith(prefix) && !path.includes(`${sep}..`) && !path.includes(`${sep}.${sep}`);
-  const rel = plain ? path.slice(prefix.length) : relative(base, path);
-  return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
 /** A .gitignore's text: a regular file of at most 1 MiB (a symlink to a FIFO must not hang discovery); else nothing. */

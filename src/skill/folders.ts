@@ -13,6 +13,7 @@ import {
 } from './discover.js';
 import { isInside, present } from '../fs/walk.js';
 import { loadSkill } from './load.js';
+import { shadowFinder } from './plugin.js';
 import { homeVariableWarnings, userHomePath } from './agents.js';
 
 // Where agents look for skill folders when they are not told, and which copy wins when two folders hold a skill
@@ -162,14 +163,16 @@ const LOAD: SkillReader<Skill> = { read: (root, listing) => loadSkill(root, { li
 /**
  * Load the skills below each folder, in order, as an agent finds them: a symlink that is a skill folder (`install
  * --link`) is followed. The same folder reached twice (symlinks) counts once; a name found again in a later folder
- * is shadowed by the first, as agents load them. A folder that does not exist gives nothing.
+ * is shadowed by the first, as agents load them (unless the two are in two plugins: see shadowFinder). A folder
+ * that does not exist gives nothing.
  */
 export function findSkills(folders: SkillFolder[]): FoundSkills;
 export function findSkills<T extends FolderSkill>(folders: SkillFolder[], reader: SkillReader<T>): FoundSkills<T>;
 export function findSkills(folders: SkillFolder[], reader: SkillReader<FolderSkill> = LOAD): FoundSkills<FolderSkill> {
   const out: FoundSkills<FolderSkill> = { skills: [], shadowed: [], skipped: [] };
   const seenRoots = new Set<string>();
-  const byId = new Map<string, FoundSkill<FolderSkill>>();
+  const byId = new Map<string, FoundSkill<FolderSkill>[]>();
+  const shadowerOf = shadowFinder<FoundSkill<FolderSkill>>((f) => f.skill.root);
   // One budget for every folder: a configuration that lists many large folders is bounded as one that lists `/`.
   const budget = discoveryBudget();
   for (const { dir, scope } of folders) {
@@ -177,12 +180,14 @@ export function findSkills(folders: SkillFolder[], reader: SkillReader<FolderSki
       if (seenRoots.has(key)) continue;
       seenRoots.add(key);
       const found: FoundSkill<FolderSkill> = { skill: r, scope, folder: dir };
-      const first = byId.get(r.id);
+      let same = byId.get(r.id);
+      if (!same) byId.set(r.id, (same = []));
+      const first = shadowerOf(same, found);
       if (first) {
         out.shadowed.push({ id: r.id, path: r.root, scope, by: first.skill.root, byScope: first.scope });
         continue;
       }
-      byId.set(r.id, found);
+      same.push(found);
       out.skills.push(found);
     }
   }

@@ -80,8 +80,29 @@ describe('skills doctor (built CLI)', () => {
     expect(out).toMatch(
       /^ {2}listing: [\d,]+ characters, [\d,]+ tokens, over its budget of 8,000 characters by [\d,]+$/m,
     );
-    expect(out).toMatch(/^ {4}trim first, the longest descriptions: long-\d \(saves [\d,]+ characters\)/m);
+    expect(out).toMatch(/^ {4}trim first, the entries that save most: long-\d \(saves [\d,]+ characters\)/m);
     expect(out).toMatch(/\n {2}4 problems\n\n1 agent checked: 4 problems$/);
+  });
+
+  it('names first what saves most, as it shows, not the longest description: a long name counts too', async () => {
+    // Lines are "- name: description\n": 5 characters more than the name and the description.
+    const described = (name: string, chars: number) =>
+      skill(name, '', `${'Checks the doctor. '.repeat(60)}`.slice(0, chars - 10) + ' Use when.');
+    const longName = `named-${'x'.repeat(54)}`; // 60 characters, a 900-character description: saves 965
+    const t = setup(
+      under('.claude/skills', {
+        ...described(longName, 900),
+        ...described('wordy', 930), // saves 940
+        ...Object.assign({}, ...Array.from({ length: 8 }, (_, i) => described(`fill-${i}`, 850))), // 861 each
+      }),
+    );
+    const r = await t.run([]);
+    expect(r.stdout).toMatch(/over its budget of 8,000 characters by 793$/m);
+    expect(r.stdout).toMatch(
+      new RegExp(`^ {4}trim first, the entries that save most: ${longName} \\(saves 965 characters\\)$`, 'm'),
+    );
+    const doc = JSON.parse((await t.run(['--json'])).stdout);
+    expect(doc.agents[0].listing.trim.map((e: { name: string }) => e.name)).toEqual([longName]);
   });
 
   it('prints the full data with --json, and the same exit code', async () => {

@@ -241,6 +241,38 @@ describe('skills install from git', () => {
     expect(r.stdout).toContain('left out of "all": nested in nest, installed only when named (--skill dd-pup)');
   });
 
+  it('finds with --skill and --list a skill nested in a skill below the top of a repository (zoom: contact-center/android)', async () => {
+    const env = user();
+    const zoom = join(repos, 'zoom.git');
+    makeRepo(zoom, {
+      'skills/contact-center/SKILL.md': skill('contact-center'),
+      'skills/contact-center/android/SKILL.md': skill('android'),
+      'skills/contact-center/android/deep/ios/SKILL.md': skill('ios'),
+      'skills/other/SKILL.md': skill('other'),
+    });
+    const list = await runCli(['install', `file://${zoom}`, '--list'], { cwd: project(), env });
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/: 4 skills\n {2}contact-center {2}\S/);
+    expect(list.stdout).toContain(
+      'left out of "all": nested in contact-center, installed only when named (--skill android)',
+    );
+    expect(list.stdout).toContain(
+      'left out of "all": nested in contact-center, installed only when named (--skill ios)',
+    );
+    const dir = project();
+    const r = await runCli(['install', `file://${zoom}`, '--skill', 'android', '--skill', 'other'], { cwd: dir, env });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(readdirSync(join(dir, '.claude/skills')).sort()).toEqual(['android', 'other']);
+    expect(lockOf(dir).skills.android.path).toBe('skills/contact-center/android');
+    // Without --skill: the skills below the top, each whole, with what is nested in them as their files.
+    const whole = project();
+    const w = await runCli(['install', `file://${zoom}`], { cwd: whole, env });
+    expect(w.exitCode, w.stderr).toBe(0);
+    expect(readdirSync(join(whole, '.claude/skills')).sort()).toEqual(['contact-center', 'other']);
+    expect(existsSync(join(whole, '.claude/skills/contact-center/android/SKILL.md'))).toBe(true);
+  });
+
   it('installs every valid skill of a repository, skipping the invalid one with one line and exit 1; --strict refuses all', async () => {
     const env = user();
     const dir = project();

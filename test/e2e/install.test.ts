@@ -99,6 +99,39 @@ describe('skills install: every source kind (built CLI)', () => {
     expect(empty.stderr).toContain('is not a skill: it holds no SKILL.md or manifest.json');
   });
 
+  it('skips a skill of a source whose files lie deeper than PATH_MAX, installs the others, exit 1; nothing of it is written', async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const repo = fresh('repo');
+    makeSkill(repo, 'one', '1.0.0');
+    makeSkill(repo, 'two', '2.0.0');
+    const deep = makeSkill(repo, 'deep', '1.0.0');
+    // 21 folders of 200 bytes below it: over the 4,096 bytes of a path, made step by step from inside (a child).
+    const make = `const fs = require('node:fs'); process.chdir(${JSON.stringify(deep)});
+      for (let i = 0; i < 21; i++) { fs.mkdirSync('d'.repeat(200)); process.chdir('d'.repeat(200)); }
+      fs.writeFileSync('notes.md', '# Deep\\n');`;
+    expect((await execa(process.execPath, ['-e', make])).exitCode).toBe(0);
+    try {
+      const r = await cli(reg, ['install', repo, '--into', '.agents/skills'], project);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(
+        /^skipped {3}deep \(\S+\/deep\): cannot list the folder \S+: the path is longer than the 4,096 bytes the system takes \(PATH_MAX\) \(ENAMETOOLONG\); it was skipped, the other skills installed$/m,
+      );
+      expect(r.stdout).toContain(`${reg}: 2 added, 1 skipped (path too long); skills-lock.json written`);
+      expect(readdirSync(join(project, '.agents/skills')).sort()).toEqual(['one', 'two']);
+      expect(Object.keys(lockOf(project).skills)).toEqual(['one', 'two']);
+      expect(indexOf(reg).skills.map((e) => e.id)).toEqual(['one', 'two']);
+      expect(readdirSync(reg).filter((n) => n.startsWith('.'))).toEqual([]);
+      const json = await cli(reg, ['install', repo, '--into', '.agents/skills', '--json'], project);
+      expect(JSON.parse(json.stdout).skipped.map((s: { id: string; reason: string }) => [s.id, s.reason])).toEqual([
+        ['deep', 'path-too-long'],
+      ]);
+    } finally {
+      // Too deep for rmSync: rm(1) goes down by names.
+      await execa('rm', ['-rf', deep]);
+    }
+  });
+
   it('says when the search of a source stopped at its limits (SKILLS_MAX_FOLDERS), in --list and where --skill finds no skill, never silently', async () => {
     // A repository of 61,000 skills (tomevault-io/skills-registry) is past the 20,000 one search finds: `--skill x`
     // for a skill beyond the cut said "no such skill", and --list listed 20,000 as if they were all.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { ROOT, runCli, tempDir, withSmallFileLimit } from '../helpers/cli.js';
@@ -620,6 +620,20 @@ describe('skills lint (built CLI)', () => {
       );
     }));
 
+  it('measures the estimate of multi-byte text too long to count on a sample: Cyrillic prose at its 8 bytes a token', () =>
+    inTemp(async (dir) => {
+      // 662,407 bytes, about 79,200 o200k tokens; at 4 bytes a token it was said to be 165,602.
+      const prose =
+        'Файл навыка должен быть кратким и содержать только инструкции, нужные агенту для выполнения задачи.\n';
+      writeTree(dir, { 'ru/SKILL.md': good('ru').replace('Follow these steps.', prose.repeat(3600)) });
+      const r = await runCli(['lint', '--json', '--no-cache', '.'], { cwd: dir });
+      const [skill] = JSON.parse(r.stdout).skills as { diagnostics: { ruleId: string; message: string }[] }[];
+      const message = skill!.diagnostics.find((d) => d.ruleId === 'SK101')?.message ?? '';
+      expect(message).toMatch(/^instructions are about \d+ tokens long \(66\d{4} bytes, too long to count/);
+      expect(Number(/about (\d+)/.exec(message)![1])).toBeGreaterThan(75_000);
+      expect(Number(/about (\d+)/.exec(message)![1])).toBeLessThan(84_000);
+    }));
+
   it('writes SARIF 2.1.0 with rules and located results', () =>
     inTemp(async (dir) => {
       writeTree(dir, { 'Bad/SKILL.md': good('Bad') });
@@ -899,6 +913,42 @@ describe('shapes of real public skills (built CLI)', () => {
     const findings = doc.skills.flatMap((s) => s.diagnostics.map((d) => `${s.id} ${d.ruleId}`));
     expect(findings).toEqual(['claude-api SK106']);
   });
+
+  it("takes no skill.md from a hidden folder no skills/ folder leads to (a wiki's .wiki/wiki/skill.md); SKILL.md still", () =>
+    inTemp(async (dir) => {
+      writeTree(dir, {
+        // richfrem/agent-plugins-skills' shape: a wiki page about skills, with the wiki's frontmatter, among pages.
+        '.wiki/wiki/skill.md': '---\nconcept: skill\nsource: plugin-code\n---\n\n# Skill\n\nA page.\n',
+        '.wiki/wiki/other-page.md': '# Other\n',
+        '.claude/skills/x/SKILL.md': good('x'),
+        '.agents/skills/group/y/SKILL.md': good('y'),
+        '.github/skills/w/SKILL.md': good('w'),
+        'skills/.curated/z/SKILL.md': good('z'),
+        // A collection of Codex's system skills (grahama1970/agent-skills): SKILL.md so named is a skill anywhere.
+        '.system/v/SKILL.md': good('v'),
+      });
+      const r = await runCli(['lint', '--json', '--no-cache', '.'], { cwd: dir });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const found = (JSON.parse(r.stdout).skills as { path: string }[]).map((s) => relative(dir, s.path)).sort();
+      expect(found).toEqual([
+        '.agents/skills/group/y',
+        '.claude/skills/x',
+        '.github/skills/w',
+        '.system/v',
+        'skills/.curated/z',
+      ]);
+      const list = await runCli(['list', '--no-registry', '--json', '.'], { cwd: dir });
+      expect((JSON.parse(list.stdout).skills as { id: string }[]).map((s) => s.id).sort()).toEqual([
+        'v',
+        'w',
+        'x',
+        'y',
+        'z',
+      ]);
+      // Named, it is checked as any folder is.
+      const named = await runCli(['lint', '--json', '--no-cache', '.wiki/wiki'], { cwd: dir });
+      expect(named.exitCode).toBe(1);
+    }));
 
   it('two Claude Code plugins may each have a skill of one name; a copy outside the plugins is still a duplicate', async () => {
     await inTemp(async (dir) => {

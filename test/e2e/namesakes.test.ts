@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, tempFolders } from '../helpers/cli.js';
-import { skillMd, writeTree } from '../helpers/tree.js';
+import { marketplaceJson, skillMd, writeTree } from '../helpers/tree.js';
 
 // A repository's skill and deeper copies of its name (microsoft/ai-agents-for-beginners: `.agents/skills/x` and 54
 // translations' `translations/<lang>/.agents/skills/x`, a few of them missing their description). install and
@@ -200,5 +200,49 @@ describe('install: one copy per agent in one repository', () => {
       /^skipped {3}game: 2 different skills of \S+ are named game \(\.agents\/skills\/game, \.claude\/skills\/game\): a folder an agent reads holds one skill of a name, so none was installed\. One alone: /m,
     );
     expect(existsSync(join(w, 'out/only/SKILL.md'))).toBe(true);
+  });
+});
+
+describe('list and render-prompt: one name in two plugins of a marketplace', () => {
+  /** A marketplace naming plugins a/ and b/, each with skills/setup; and an agent folder with two skills named dup. */
+  function marketplace(): string {
+    const repo = fresh('market');
+    writeTree(repo, {
+      '.claude-plugin/marketplace.json': marketplaceJson('a', 'b'),
+      'a/skills/setup/SKILL.md': good('setup', '# Setup\n\nFor plugin a.\n'),
+      'b/skills/setup/SKILL.md': good('setup', '# Setup\n\nFor plugin b.\n'),
+      '.claude/skills/x/SKILL.md': good('dup', '# Dup\n\nOne.\n'),
+      '.claude/skills/y/SKILL.md': good('dup', '# Dup\n\nTwo.\n'),
+    });
+    return repo;
+  }
+  const shadow = /setup in .* is shadowed by/;
+
+  it('keeps both, with no warning: agents name them a:setup and b:setup', async () => {
+    const repo = marketplace();
+    const list = await runCli(['list', '--no-registry', '--json', 'a', 'b'], { cwd: repo });
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stderr).not.toMatch(shadow);
+    const doc = JSON.parse(list.stdout) as { skills: { id: string; path: string }[]; shadowed: unknown[] };
+    expect(doc.skills.map((s) => [s.id, s.path])).toEqual([
+      ['setup', join(repo, 'a/skills/setup')],
+      ['setup', join(repo, 'b/skills/setup')],
+    ]);
+    expect(doc.shadowed).toEqual([]);
+    const prompt = await runCli(['render-prompt', '.'], { cwd: repo });
+    expect(prompt.exitCode, prompt.stderr).toBe(0);
+    expect(prompt.stderr).not.toMatch(shadow);
+    expect(prompt.stdout).toContain(`(${join(repo, 'a/skills/setup/SKILL.md')})`);
+    expect(prompt.stdout).toContain(`(${join(repo, 'b/skills/setup/SKILL.md')})`);
+  });
+
+  it('still warns of two skills of one name in one agent folder', async () => {
+    const repo = marketplace();
+    const list = await runCli(['list', '--no-registry', '.claude/skills'], { cwd: repo });
+    expect(list.stderr).toMatch(/dup in \S+\/\.claude\/skills\/y \(project\) is shadowed by \S+\/\.claude\/skills\/x/);
+    const prompt = await runCli(['render-prompt', '.claude/skills'], { cwd: repo });
+    expect(prompt.stderr).toMatch(
+      /dup in \S+\/\.claude\/skills\/y \(project\) is shadowed by \S+\/\.claude\/skills\/x/,
+    );
   });
 });

@@ -11,7 +11,7 @@ import {
   toolText,
   type Connected,
 } from '../helpers/mcp.js';
-import { skillMd, writeTree } from '../helpers/tree.js';
+import { marketplaceJson, skillMd, writeTree } from '../helpers/tree.js';
 
 // One rule for a skill's name over `skills serve`: a name that cannot be one skill:// URI segment (a separator, dots
 // alone, a control character) is not served at all, neither listed nor loadable, with one warning line; every other
@@ -160,4 +160,30 @@ describe('skills serve: names a skill:// URI cannot carry are not served', () =>
       expect(toolText(notes)).toContain('notes of');
     },
   );
+});
+
+describe('skills serve: one name in two plugins of a marketplace', () => {
+  it('serves the first under skill://setup and says the other is not served, where render-prompt lists both', async () => {
+    const t = tempDir('skills-serve-plugins-');
+    writeTree(t.dir, {
+      '.claude-plugin/marketplace.json': marketplaceJson('a', 'b'),
+      'a/skills/setup/SKILL.md': skillMd('name: setup\ndescription: Sets up a. Use when setting up a.'),
+      'b/skills/setup/SKILL.md': skillMd('name: setup\ndescription: Sets up b. Use when setting up b.'),
+    });
+    const s = await serveStdio([t.dir, '--no-watch', '--verbose']);
+    try {
+      const { resources } = await s.client.listResources();
+      expect(resources.map((r) => r.uri)).toEqual(['skill://setup/SKILL.md']);
+      const tool = JSON.parse(toolText(await s.client.callTool({ name: 'list_skills', arguments: {} }))) as {
+        skills: { name: string; description: string }[];
+      };
+      expect(tool.skills.map((x) => x.description)).toEqual(['Sets up a. Use when setting up a.']);
+      expect(s.stderr()).toMatch(
+        /b\/skills\/setup: skipped: skill:\/\/setup is served from \S+\/a\/skills\/setup, a skill of its name in another plugin; not served/,
+      );
+    } finally {
+      await s.close();
+      t.cleanup();
+    }
+  });
 });

@@ -62,3 +62,7 @@ export function describeTree(dir: string, skip: (rel: string) => boolean = () =>
   visit(dir, '');
   return out;
 }
+
+/** A Claude Code marketplace's `.claude-plugin/marketplace.json` naming each plugin by its folder (`./<name>`). */
+export const marketplaceJson = (...plugins: string[]): string =>
+  JSON.stringify({ name: 'm', owner: { name: 'me' }, plugins: plugins.map((p) => ({ name: p, source: `./${p}` })) });

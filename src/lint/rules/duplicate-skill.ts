@@ -1,6 +1,6 @@
 import { dirname, relative, sep } from 'node:path';
 import { AGENTS } from '../../skill/agents.js';
-import { pluginCache, pluginOf, type PluginCache } from '../helpers/plugin.js';
+import { pluginCache, pluginOf, type PluginCache } from '../../skill/plugin.js';
 import type { Rule, TreeSkill } from '../types.js';
 
 const key = (s: string) => s.normalize('NFKC').toLowerCase();

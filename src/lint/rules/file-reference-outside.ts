@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
-import { inSkillsFolder, pluginCache, pluginOf } from '../helpers/plugin.js';
+import { inSkillsFolder, pluginCache, pluginOf } from '../../skill/plugin.js';
 import { at, byFileAndTarget, moreReferences, referencesTo, type ReferenceTo } from '../helpers/references.js';
 import type { Rule } from '../types.js';
 

@@ -243,7 +243,7 @@ describe('doctor: the listing budget', () => {
     skill(`long-${i}`, '', `${'Handles a long list of cases. '.repeat(25 + i)}Use when testing.`.slice(0, 1000));
   const many = Object.assign({}, ...Array.from({ length: 10 }, (_, i) => long(i)));
 
-  it('is over budget with many long descriptions, and names the longest to trim first', async () => {
+  it('is over budget with many long descriptions, and names those that save most to trim first', async () => {
     const p = place(under('.claude/skills', many), {});
     const a = (await run(p)).agents[0]!;
     expect(a.listing.characters).toBeGreaterThan(8000);
@@ -251,8 +251,8 @@ describe('doctor: the listing budget', () => {
     const trimmed = a.listing.trim.reduce((n, t) => n + t.saves.characters, 0);
     expect(trimmed).toBeGreaterThanOrEqual(a.listing.over);
     expect(trimmed - a.listing.trim.at(-1)!.saves.characters).toBeLessThan(a.listing.over);
-    const lengths = a.listing.trim.map((t) => t.descriptionCharacters);
-    expect(lengths).toEqual([...lengths].sort((x, y) => y - x));
+    const saves = a.listing.trim.map((t) => t.saves.characters);
+    expect(saves).toEqual([...saves].sort((x, y) => y - x));
     expect(a.problems).toBe(1);
   });
 

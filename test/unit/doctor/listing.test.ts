@@ -34,7 +34,7 @@ describe('measureListing', () => {
     expect(l.trim).toEqual([]);
   });
 
-  it('over the budget: the longest descriptions first, only as many as it takes', async () => {
+  it('over the budget: what saves most first, only as many as it takes', async () => {
     const skills = [seen('small', 'x'), seen('big', 'y'.repeat(50)), seen('mid', 'z'.repeat(30))];
     // Lines: 11, 58 and 38 characters: 107 in all.
     const l = await measureListing(skills, budget('characters', 60), words);
@@ -51,5 +51,12 @@ describe('measureListing', () => {
     expect(l.tokens).toBe(9);
     expect(l.over).toBe(3);
     expect(l.trim.map((t) => [t.name, t.saves.tokens])).toEqual([['a', 6]]);
+  });
+
+  it('orders by the saving in the budget unit, not by the description: few characters of many tokens come first', async () => {
+    // "- few: a b c d e f\n": 6 description tokens in 11 characters; "- long: …\n": one token in 30 characters.
+    const skills = [seen('long', 'y'.repeat(30)), seen('few', 'a b c d e f')];
+    const l = await measureListing(skills, budget('tokens', 9), words);
+    expect(l.trim.map((t) => [t.name, t.saves.tokens])).toEqual([['few', 8]]);
   });
 });

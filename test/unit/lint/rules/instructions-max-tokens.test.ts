@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import rule, { LONGEST_TOKEN } from '../../../../src/lint/rules/instructions-max-tokens.js';
 import { loadSkill } from '../../../../src/skill/load.js';
+import { tokenCounter } from '../../../../src/tokens/tokens.js';
 import { runRule, testRule } from '../../../helpers/rule-tester.js';
 import { skillMd } from '../../../helpers/tree.js';
 
@@ -98,6 +99,30 @@ it('instructions-max-tokens estimates, never counts, instructions too long to fi
   } finally {
     huge.cleanup();
     long.cleanup();
+  }
+});
+
+it('instructions-max-tokens measures the estimate of multi-byte text on a sample, within 10% of its real count', async () => {
+  // Over 640,000 bytes each: Cyrillic prose (8 bytes a token), Chinese prose (4), a rare letter (3 bytes, 3 tokens).
+  // At 4 bytes a token the first was twice its count and the last a quarter of it.
+  const texts = [
+    'Файл навыка должен быть кратким и содержать только инструкции, нужные агенту для выполнения задачи.\n'.repeat(
+      3600,
+    ),
+    '技能文件应当简洁明了，只包含代理完成任务所需的说明。详细的参考资料应放在单独的文件中，以便按需加载。\n'.repeat(
+      4300,
+    ),
+    'ꙮ'.repeat(220000),
+  ];
+  const count = await tokenCounter();
+  for (const text of texts) {
+    const r = await runRule(rule, { tree: { 'SKILL.md': skillMd(fm, text) } });
+    r.cleanup();
+    const [message] = r.reports.map((x) => x.message);
+    expect(message).toMatch(/^instructions are about \d+ tokens long \(\d+ bytes, too long to count/);
+    const about = Number(/about (\d+) tokens/.exec(message!)![1]);
+    const real = count(text);
+    expect(Math.abs(about - real) / real).toBeLessThan(0.1);
   }
 });
 

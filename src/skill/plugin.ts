@@ -1,8 +1,9 @@
 // Which plugin a skill ships in: Claude Code, Codex and Cursor install a plugin whole and name its skills
-// `plugin:name`. SK127 compares skills of one plugin only; SK109 lets a skill refer to its plugin's other files.
+// `plugin:name`. SK127 compares skills of one plugin only; SK109 lets a skill refer to its plugin's other files; the
+// searches of skill folders (list, render-prompt) let skills of one name in two plugins stand side by side.
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { readBoundedBytes } from '../../fs/read.js';
+import { readBoundedBytes } from '../fs/read.js';
 
 /** A manifest folder of an agent's plugin format: `.claude-plugin`, `.codex-plugin`, `.cursor-plugin`, … */
 const MANIFEST_FOLDER = /^\.[a-z0-9][a-z0-9-]*-plugin$/i;
@@ -91,4 +92,18 @@ export function pluginOf(skillRoot: string, cache: PluginCache): string | undefi
   if (!cache.plugins.has(plugin))
     cache.plugins.set(plugin, holdsPluginManifest(plugin) || namedByMarketplace(plugin, cache) ? plugin : undefined);
   return cache.plugins.get(plugin);
+}
+
+/**
+ * The earlier skill of a name that shadows one more of it (`earlier` are those of its name kept so far, first
+ * first), or undefined when none does: agents name a plugin's skills `plugin:name`, so skills of one name shadow each
+ * other only within one plugin, or when neither is in a plugin (two of one agent folder).
+ */
+export function shadowFinder<T>(rootOf: (t: T) => string): (earlier: readonly T[], t: T) => T | undefined {
+  const cache = pluginCache();
+  return (earlier, t) => {
+    if (earlier.length === 0) return undefined;
+    const plugin = pluginOf(rootOf(t), cache);
+    return earlier.find((e) => pluginOf(rootOf(e), cache) === plugin);
+  };
 }
