@@ -18,7 +18,7 @@ import validVersion from 'semver/functions/valid.js';
 import { SkillsError, isSkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
 import { DEFAULT_LIMITS, extractArchive } from '../fs/archive.js';
-import { entryNameProblem } from '../fs/archive-entries.js';
+import { entryNameProblem, tooBig } from '../fs/archive-entries.js';
 import { cleanStale, syncDir, tempName } from '../fs/atomic.js';
 import { isInside } from '../fs/walk.js';
 import { needCache } from './cache.js';
@@ -275,6 +275,24 @@ async function writeTree(
   const rules = ['* -export-ignore -export-subst', ...links.map((p) => `${literalPattern(p)} export-ignore`)];
   writeFileSync(join(bare, 'info', 'attributes'), `${rules.join('\n')}\n`);
   const tar = join(dirname(bare), 'tree.tar');
+  // The extractor's refusal, told of the repository and the commit rather than of its temp tar.
+  const refused = (err: SkillsError): SkillsError => {
+    const message = err.message.startsWith(`${tar}: `) ? err.message.slice(tar.length + 2) : err.message;
+    const where = `${redactUrl(url)} at ${commit.slice(0, 12)}${path === undefined ? '' : `: ${path}`}`;
+    // A whole repository over the limits may still hold a small skill: only its folder need be fetched.
+    const hint =
+      path === undefined && message.includes('; the limits are ')
+        ? 'a repository this large is fetched a folder at a time: name the folder of the skill inside it, e.g. owner/repo/skills/pdf or <url>#main:skills/pdf'
+        : err.hint;
+    return new SkillsError(err.code, `${where}: ${message}`, { cause: err, hint });
+  };
+  // A tree with more files and folders than the extractor takes is refused from its listing, before 150 MB of tar
+  // are written and 20,000 entries extracted only to be removed (elmochilyas/laraskills: 19,260 files, 50 s).
+  const { files, folders } = treeEntries(entries);
+  if (files + folders > DEFAULT_LIMITS.maxEntries) {
+    const what = `it holds more than ${DEFAULT_LIMITS.maxEntries} entries (${files} files in ${folders} folders)`;
+    throw refused(tooBig(tar, what, DEFAULT_LIMITS));
+  }
   const r = await runGit(['archive', '--format=tar', `--output=${tar}`, commit, ...only], at);
   if (r.code !== 0) {
     if (path !== undefined && /did not match any files/.test(r.stderr)) throw noFolder(url, path, commit);
@@ -284,18 +302,27 @@ async function writeTree(
     await extractArchive(tar, dest, DEFAULT_LIMITS);
   } catch (err) {
     if (!isSkillsError(err)) throw err;
-    // The extractor names its tar, a temp file: name the repository and the commit instead.
-    const message = err.message.startsWith(`${tar}: `) ? err.message.slice(tar.length + 2) : err.message;
-    const where = `${redactUrl(url)} at ${commit.slice(0, 12)}${path === undefined ? '' : `: ${path}`}`;
-    // A whole repository over the limits may still hold a small skill: only its folder need be fetched.
-    const hint =
-      path === undefined && message.includes('; the limits are ')
-        ? 'a repository this large is fetched a folder at a time: name the folder of the skill inside it, e.g. owner/repo/skills/pdf or <url>#main:skills/pdf'
-        : err.hint;
-    throw new SkillsError(err.code, `${where}: ${message}`, { cause: err, hint });
+    throw refused(err);
   }
   await makeLinks(entries, dest, at);
   makeReadOnly(dest);
+}
+
+/**
+ * The files of an `ls-tree -r` listing that `git archive` writes (links are left out of it), and the folders that
+ * hold them: the archive has an entry for each, so the extractor counts at least as many.
+ */
+export function treeEntries(entries: readonly string[]): { files: number; folders: number } {
+  let files = 0;
+  const folders = new Set<string>();
+  for (const l of entries) {
+    if (!l.startsWith('100644 blob ') && !l.startsWith('100755 blob ')) continue;
+    files++;
+    const p = l.slice(l.indexOf('\t') + 1);
+    for (let i = p.lastIndexOf('/'); i > 0 && !folders.has(p.slice(0, i)); i = p.lastIndexOf('/', i - 1))
+      folders.add(p.slice(0, i));
+  }
+  return { files, folders: folders.size };
 }
 
 /**

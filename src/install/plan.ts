@@ -84,7 +84,7 @@ export async function gather(
   if (c.kind === 'well-known') return (await import('./well-known.js')).gatherWellKnown(c.remote, options, scratch);
   if (c.kind === 'mcp') return (await import('./mcp.js')).gatherMcp(c.remote, options, scratch);
   if (c.kind === 'folder') {
-    const { gatherTree } = await import('./remote.js');
+    const { gatherTree, noSkill } = await import('./remote.js');
     // The agents' folders below a folder hold copies skills placed, not sources: `skills install .` in a project
     // reads its own skills, never `.claude/skills/pdf` (which would take the place of pdf's git origin).
     const placedIn = [...AGENTS.map((a) => resolve(lockDir, a.project)), ...(options.into ?? []), ...recorded];
@@ -98,7 +98,9 @@ export async function gather(
       (abs) => copies.some((d) => isInside(d, abs)),
       options.only,
     );
-    // A folder with no skill in it or below: the loader says what it lacks.
+    // A folder with no skill in it or below: the loader says what it lacks; one searched in part, where it stopped.
+    if (tree.found.length === 0 && tree.cut !== undefined)
+      throw noSkill(raw, 'its top or in the folders read', tree.cut);
     if (tree.found.length === 0) loadSkill(c.abs);
     return tree;
   }

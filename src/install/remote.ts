@@ -251,7 +251,7 @@ export async function gatherGit(
       },
     );
   }
-  if (gathered.found.length === 0) throw noSkill(typed, `commit ${commit.slice(0, 12)}`);
+  if (gathered.found.length === 0) throw noSkill(typed, `commit ${commit.slice(0, 12)}`, gathered.cut);
   // Said of a submodule where skills are: named as one, or beside a skill found (a library's is no news).
   const parents = new Set(
     gathered.found.map((p) => ('diagnostics' in p ? p.source : p.typed).split('/').slice(0, -1).join('/')),
@@ -277,10 +277,16 @@ function submodulesOf(dir: string): Submodule[] {
   }
 }
 
-function noSkill(typed: string, where: string): SkillsError {
+/**
+ * No skill in a source: none there, or (`cut`, the warning of a search cut at its limits) none in the part of it
+ * read, which is said rather than that it holds none.
+ */
+export function noSkill(typed: string, where: string, cut?: string): SkillsError {
   return new SkillsError(
     'E_NOT_FOUND',
-    `${typed}: no skill at ${where} (no folder with a SKILL.md or manifest.json); nothing was installed`,
+    cut === undefined
+      ? `${typed}: no skill at ${where} (no folder with a SKILL.md or manifest.json); nothing was installed`
+      : `${typed}: no skill found at ${where}, but not all of it was searched: ${cut}; nothing was installed`,
     { hint: 'name the repository that holds the skills, or a folder inside it: owner/repo/path/to/skill' },
   );
 }

@@ -119,18 +119,29 @@ function eachChunk(f: StoredFile, fd: number, size: number, use: (chunk: Buffer)
   }
 }
 
+/** A file the walk found regular that is something else now. */
+const noLongerAFile = (f: StoredFile) =>
+  new SkillsError('E_IO', `${f.abs} is no longer a regular file; nothing was written`, {
+    hint: 'run again once the skill is written',
+  });
+
 /**
- * Open a file the walk found regular (or reached through a link inside the skill: `via`), and its size, without
- * waiting: a FIFO or a device swapped in since the walk would block a read for good; it is refused.
+ * Open a file the walk found regular, and its size, without waiting: a FIFO or a device swapped in since the walk
+ * would block a read for good; it is refused. Nor through a link: the walk's path is the file's real one (a file
+ * reached through a link inside the skill, `via`, is found at the real path the link was checked to lead to), so a
+ * link swapped in since, to ~/.ssh/id_rsa or anywhere, is refused rather than copied into the skill.
  */
 function openStored(f: StoredFile): { fd: number; size: number } {
-  const fd = openSync(f.abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  let fd;
+  try {
+    fd = openSync(f.abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw noLongerAFile(f);
+    throw err;
+  }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile())
-      throw new SkillsError('E_IO', `${f.abs} is no longer a regular file; nothing was written`, {
-        hint: 'run again once the skill is written',
-      });
+    if (!st.isFile()) throw noLongerAFile(f);
     return { fd, size: st.size };
   } catch (err) {
     closeSync(fd);

@@ -8,14 +8,28 @@ import { codePoints } from '../formats/text.js';
 import { diag } from '../model/diagnostic.js';
 import type { ValidateOptions } from './validate.js';
 
+const KNOWN_KEYS = [...SPEC_KEYS, ...EXTENSION_KEYS, ...CLIENT_KEYS];
+const KNOWN = new Set(KNOWN_KEYS);
+const SPEC = new Set(SPEC_KEYS);
+// The known key nearest to each unknown one, by key: a collection's skills repeat the same few (slug, author,
+// category …), 17,000 times over in agentskillexchange/skills. Emptied when it grows large (strangers' keys).
+const nearKey = new Map<string, string | undefined>();
+function nearestKey(key: string): string | undefined {
+  if (!nearKey.has(key)) {
+    if (nearKey.size >= 10_000) nearKey.clear();
+    nearKey.set(key, closest(key, KNOWN_KEYS));
+  }
+  return nearKey.get(key);
+}
+
 export function checkSkillMd(skill: Skill, out: Diagnostic[], options: ValidateOptions): void {
   const raw = skill.raw;
   const file = skill.file;
   const at = (k: string): Position | undefined => skill.positions[k];
-  const known = new Set(options.spec ? SPEC_KEYS : [...SPEC_KEYS, ...EXTENSION_KEYS, ...CLIENT_KEYS]);
+  const known = options.spec ? SPEC : KNOWN;
   for (const key of Object.keys(raw)) {
     if (known.has(key)) continue;
-    const near = closest(key, options.spec ? SPEC_KEYS : [...known]);
+    const near = options.spec ? undefined : nearestKey(key);
     out.push(
       diag(
         'unknown-key',

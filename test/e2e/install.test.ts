@@ -162,6 +162,22 @@ describe('skills install: every source kind (built CLI)', () => {
     const nested = await runCli(['install', top, '--list'], { cwd: project, env: { ...env, SKILLS_MAX_FOLDERS: '3' } });
     expect(nested.stdout.split('\n')[0]).toMatch(/: [1-3] skills?$/);
     expect(nested.stderr).toMatch(/^warning: the search for skills stopped at .*n\d-group.*: it read 3 folders/m);
+    // A search cut before its first skill says so, of a folder and of a git repository alike: it said the folder
+    // "is not a skill: it holds no SKILL.md", and the repository "no skill at commit …".
+    await execa('git', ['init', '--quiet', repo]);
+    await execa('git', ['-C', repo, 'add', '--all']);
+    await execa('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '-m', 'skills']);
+    for (const source of [repo, `file://${repo}`])
+      for (const args of [['--list'], ['--skill', 's1']]) {
+        const none = await runCli(['install', source, ...args], {
+          cwd: project,
+          env: { ...env, SKILLS_MAX_FOLDERS: '1' },
+        });
+        expect(none.exitCode, `${source} ${args.join(' ')}`).toBe(2);
+        expect(none.stderr, `${source} ${args.join(' ')}`).toMatch(
+          /: no skill found at (?:its top or in the folders read|commit [0-9a-f]{12}), but not all of it was searched: the search for skills stopped at .*: it read 1 folders?, the most one search reads \(SKILLS_MAX_FOLDERS raises it\)/,
+        );
+      }
   });
 
   it("--skill takes a chosen skill's dependency from its own source when the source holds it, before the registry", async () => {

@@ -4,12 +4,17 @@ import { at, byFileAndTarget, moreReferences, referencesTo } from '../helpers/re
 import { isRelevant, type LocatedRef } from '../references.js';
 import type { Rule } from '../types.js';
 
-/** A near miss for a path the skill lacks: the same path in another case, or the same file name elsewhere. */
-function nearMiss(skill: Skill, path: string): string | undefined {
+/**
+ * A near miss for a path the skill lacks: the same path in another case, or the same file name elsewhere, but never
+ * the file `from` that holds the reference (`skills/hallmark/SKILL.md` in a SKILL.md copied from a repository's
+ * README names that repository's skill, not this file).
+ */
+function nearMiss(skill: Skill, path: string, from: string): string | undefined {
   const lower = path.toLowerCase();
   const name = basename(path);
   let sameName: string | undefined;
   for (const e of skill.entries) {
+    if (e.path === from) continue;
     if (e.path.toLowerCase() === lower)
       return `did you mean "${e.path}"? Paths are case-sensitive on Linux and in archives`;
     if (!sameName && e.kind !== 'dir' && basename(e.path) === name) sameName = e.path;
@@ -48,7 +53,8 @@ export default {
           ? `${r.path} does not exist; ${basename(t.actual)} differs only in case — paths are case-sensitive on Linux${more}`
           : `${where(r)} does not exist in the skill${more}`,
         ...at(r),
-        hint: nearMiss(skill, t.path) ?? 'add the file, or fix the path: paths are relative to the skill folder',
+        hint:
+          nearMiss(skill, t.path, r.doc.rel) ?? 'add the file, or fix the path: paths are relative to the skill folder',
       });
     }
   },

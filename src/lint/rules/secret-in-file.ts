@@ -305,6 +305,10 @@ const DIGEST_KEY =
 // `DEK-Info:` lines.
 const KEY_BODY = /^(?:\s|\\[nr]|["'`+,;(|]|\d{1,6}[.:|]|(?:Proc-Type|DEK-Info):[^\n"'\\]{0,200})*[A-Za-z0-9+/]{40}/;
 
+// A key that says tokenizer, tokenize or tokenization (s or z): what splits text into tokens, not one.
+const TOKENIZER_KEY = /^tokeni[sz]/i;
+const KEYWORD = new RegExp(KEYWORDS.source, 'i');
+
 // What stands before `token` in the name of a page token: `nextPageToken`, `page_token`, `continuationToken`.
 const PAGE_KEY = /(?:page|next|continuation|sync)[_-]?$/i;
 
@@ -371,6 +375,9 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     if (DIGEST_KEY.test(m[0].slice(0, -v.length))) continue;
     // A page token (`"nextPageToken": "WyIy…"`) is where a listing goes on, not a key to an account.
     if (PAGE_KEY.test(text.slice(Math.max(0, m.index - 12), m.index))) continue;
+    // A tokenizer (`tokenizer = "nvidia/NVIDIA-Nemotron-Nano-9B-v2"`) names a model, not a token; a key that says
+    // more (`tokenizer_api_key`) is still read as its other word.
+    if (TOKENIZER_KEY.test(m[0]) && !KEYWORD.test(m[0].slice(6, m[0].length - v.length))) continue;
     if (/^token=/i.test(m[0]) && storageLinkToken(text, m.index)) continue;
     hits.push({ kind: `${m[1]!.toLowerCase()} value`, offset: at, masked: mask(v) });
   }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,25 @@ describe('a file the walk found regular, read to copy or hash it', () => {
     const { file } = swapped();
     expect(() => hashFrom(createHash('sha256'), file, { bytes: 0 })).toThrow(/no longer a regular file/);
   }, 5000);
+
+  it('is refused, not followed, when a link stands there now, to a file outside the skill (copy and hash)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stored-open-'));
+    dirs.push(dir);
+    const secret = join(dir, 'id_rsa');
+    writeFileSync(secret, 'PRIVATE');
+    const abs = join(dir, 'skill-notes.md');
+    symlinkSync(secret, abs);
+    const file: StoredFile = { rel: 'notes.md', abs, kind: 'file', mode: 0o644, size: 7 };
+    const out = join(dir, 'out.md');
+    const fd = openSync(out, 'w');
+    try {
+      expect(() => copyBytes(fd, file)).toThrow(/skill-notes\.md is no longer a regular file; nothing was written/);
+    } finally {
+      closeSync(fd);
+    }
+    expect(readFileSync(out, 'utf8')).toBe('');
+    expect(() => hashFrom(createHash('sha256'), file, { bytes: 0 })).toThrow(/no longer a regular file/);
+  });
 
   it('is copied as it is when it is a regular file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'stored-open-'));

@@ -307,6 +307,27 @@ it('file-reference-missing: hints at the file a bare name means in another case'
   }
 });
 
+it('file-reference-missing: never offers the file that holds the reference as its near miss', async () => {
+  // A SKILL.md made from a repository's README (agentskillexchange/skills) names that repository's skills/x/SKILL.md.
+  const r = await runRule(rule, {
+    tree: {
+      'SKILL.md': md('Install it, then read [hallmark](skills/hallmark/SKILL.md) and see references/guide.md.\n'),
+      'references/guide.md': 'Back to [the skill](../skills/SKILL.md).\n',
+    },
+  });
+  try {
+    expect(r.reports.map((x) => [x.message, x.hint])).toEqual([
+      [
+        '"skills/hallmark/SKILL.md" does not exist in the skill',
+        'add the file, or fix the path: paths are relative to the skill folder',
+      ],
+      ['"../skills/SKILL.md" (skills/SKILL.md) does not exist in the skill', 'did you mean "SKILL.md"?'],
+    ]);
+  } finally {
+    r.cleanup();
+  }
+});
+
 it('file-reference-missing: hints at a near miss in case or folder', async () => {
   const r = await runRule(rule, {
     tree: {

@@ -574,6 +574,21 @@ it('findSecrets leaves out a name in code and a page token (real public skills),
     ).toHaveLength(1);
 });
 
+it('findSecrets leaves out a tokenizer, which names a model (NVIDIA/skills in zuoguyoupan2023/awesome-ai-skills), not a token', () => {
+  const key = random(40);
+  for (const text of [
+    '- `tokenizer = "nvidia/NVIDIA-Nemotron-Nano-9B-v2"`',
+    'TOKENIZER_NAME: meta-llama/Llama-3.1-8B-Instruct',
+    'tokenisation_model = "google-bert/bert-base-uncased"',
+  ])
+    expect(findSecrets(text), text).toEqual([]);
+  for (const text of [`token = "${key}"`, `tokens_api_key = ${key}`, `tokenizer_api_key = ${key}`])
+    expect(
+      findSecrets(text).map((h) => h.kind),
+      text,
+    ).toHaveLength(1);
+});
+
 it("findSecrets leaves out reCAPTCHA's published test keys (AwesomeSalesforceSkills), not a key of that shape", () => {
   const test = ['6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe', '6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI'];
   for (const k of test) expect(findSecrets(`private static final String SECRET_KEY = '${k}';`)).toEqual([]);
