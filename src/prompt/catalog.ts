@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { writeAtomic } from '../fs/atomic.js';
 import { registrySkills, storedRoots } from '../registry/find-skills.js';
 import { contentComparer } from '../registry/integrity.js';
 import { readFolder, type CatalogEntry, type CatalogScope } from '../skill/light.js';
@@ -9,11 +11,13 @@ import { shadowFinder } from '../skill/plugin.js';
 import type { Query } from './select-query.js';
 import type { Reach } from './select-scan.js';
 import {
+  SELECTION_INDEX_FILE,
   catalogEntryOf,
   indexIdentity,
+  parseSelectionIndex,
   readSelectionIndex,
   rowOf,
-  writeSelectionIndex,
+  selectionIndexText,
   type SelectionIndex,
 } from './selection-index.js';
 import { prefilter } from './selection-prefilter.js';
@@ -177,8 +181,8 @@ function rowsOf(catalog: readonly CatalogEntry[], entries: readonly CatalogEntry
 /**
  * The registry's skills: from its selection index when it was written from the index.json there now, else from
  * index.json alone (registry/find-skills.ts), each entry's latest summary. When selection will read them (`forQuery`)
- * and the index was missing or stale, it is written for the next run (best effort: a registry may be read-only; a
- * writer's change meanwhile makes it stale again, never wrong).
+ * and the index was missing or stale, it is made from index.json and used by this run too, and written for the next
+ * (best effort: a registry may be read-only; a writer's change meanwhile makes it stale again, never wrong).
  */
 function registryEntries(dir: string, forQuery: boolean): { entries: CatalogEntry[]; index?: SelectionIndex } {
   const index = readSelectionIndex(dir);
@@ -189,14 +193,21 @@ function registryEntries(dir: string, forQuery: boolean): { entries: CatalogEntr
   const identity = forQuery ? indexIdentity(dir) : undefined;
   const skills = registrySkills(dir);
   if (identity !== undefined && indexIdentity(dir) === identity) {
+    const text = selectionIndexText(
+      skills.map((s) => s.entry),
+      identity,
+    );
     try {
-      writeSelectionIndex(
-        dir,
-        skills.map((s) => s.entry),
-        identity,
-      );
+      writeAtomic(join(dir, SELECTION_INDEX_FILE), text);
     } catch {
       // Read-only, or full: the next run reads index.json again.
+    }
+    // This query reads it as the next will (registry-bodies.ts reads the bodies its prefilter finds): a missing or
+    // stale index changes nothing selection prints.
+    const index = parseSelectionIndex(text, identity);
+    if (index) {
+      const rootOf = storedRoots(dir);
+      return { entries: index.rows.map((r) => catalogEntryOf(r, rootOf(r[5]))), index };
     }
   }
   return { entries: skills.map(({ entry, root }) => catalogEntryOf(rowOf(entry), root)) };

@@ -104,8 +104,13 @@ export class CountedScan extends Scan {
       if (!reach) this.candidate(i, c);
       else if (!reach.may[i]) {
         if (!reach.summed[i]) this.lengths(i, c);
-      } else if (!reach.counted[i]) this.candidate(i, c);
-      else if (
+      } else if (!reach.counted[i]) {
+        const body = reach.bodies[i];
+        this.candidate(i, body === undefined ? c : { ...c, body });
+      } else if (reach.bodies[i] !== undefined) {
+        this.counted(i, c);
+        this.body(i, reach.bodies[i]!);
+      } else if (
         c.keywords !== undefined ||
         c.verbs !== undefined ||
         c.patterns !== undefined ||

@@ -34,6 +34,11 @@ export interface Reach {
    * their sums); Scan.lengths need not be told them.
    */
   summed: Uint8Array;
+  /**
+   * Per candidate: the body of a registry skill the query may match, read from its stored SKILL.md for this query
+   * (selection-prefilter.ts), so that it ranks as the same skill in a folder does; undefined for the others.
+   */
+  bodies: (string | undefined)[];
   /** Per field (DF_FIELDS), the sum of the lengths of the summed candidates that are not 0, and how many they are. */
   lenSum: Float64Array;
   lenCount: Float64Array;

@@ -149,10 +149,13 @@ export class Scan {
     this.df[own]!++;
   }
 
-  /** Note the length of field f of candidate i (0: absent). */
+  /**
+   * Note the length of field f of candidate i (0: absent). A registry skill's lengths of the fields every skill has
+   * are in the selection index's sums already (Reach.summed); its body's, read for this query, are not.
+   */
   protected setLen(i: number, f: number, length: number): void {
     this.len[i * NF + f] = length;
-    if (length > 0 && !this.summed?.[i]) {
+    if (length > 0 && (f >= DF_FIELDS || !this.summed?.[i])) {
       this.lenSum[f] += length;
       this.lenCount[f]++;
     }
@@ -276,40 +279,61 @@ export class Scan {
       }
       const value = fieldValue(f, name, keywords, verbs, c, body, bodyMayMatch);
       if (typeof value !== 'string' || value === '') continue;
-      // A body's length counts whether or not it matches (BM25's average); its headings only when looked for.
-      this.setLen(i, f, value.length);
-      if (f === BODY && !bodyMayMatch) continue;
-      if (!q.probe) continue;
-      // ASCII text needs no normalising to be tested: the probe ignores case.
-      // A body is long and its non-ASCII is mostly punctuation and symbols (— → ✅): it is normalised in full only
-      // when it holds what normalising changes for matching (accented Latin, combining marks, full-width forms).
-      const ascii = f >= HEADINGS ? !FOLDED.test(value) : !NON_ASCII.test(value);
-      if (ascii && !q.probe.test(value)) continue;
-      const norm = ascii ? value.toLowerCase() : normalizeForMatch(value);
-      this.at.i = i;
-      this.at.f = f;
-      // Pairs are looked for in every field read, the body's text too (as evidence for "none fits" only: select.ts).
-      this.spans = q.pairs.size ? [] : undefined;
-      forEachWordHolding(norm, q.probeAll!, this.countWord);
-      // Two terms next to each other here as in the query ("code graph", "root cause") say more than both apart.
-      if (this.spans && this.spans.length >= 6) this.countPairs(i, f, norm, this.spans);
-      this.spans = undefined;
-      if (
-        f > 1 &&
-        f < HEADINGS &&
-        q.phrase !== undefined &&
-        this.tfAt[i]! >= 0 &&
-        q.raw.every((w) => norm.includes(w)) &&
-        ` ${joinedWords(norm)} `.includes(q.phrase)
-      ) {
-        (phraseIn ??= []).push(FIELDS[f]!);
-      }
+      if (this.field(i, f, value, bodyMayMatch)) (phraseIn ??= []).push(FIELDS[f]!);
     }
     if (phraseIn) this.phrase[i] = `phrase "${q.raw.join(' ')}" in ${phraseIn.join(', ')}`;
     // A part of a longer name, two of its words or more in sequence ("semgrep rule" of semgrep-rule-creator), as
     // written or stemmed: says more than a shorter name that the query holds whole ("semgrep"). Looked for only
     // when the name holds two of the query's words.
     if (!this.mention[i] && this.tfAt[i]! >= 0 && this.nameTerms(i) >= 2) this.partialMention(i, nameNorm);
+  }
+
+  /**
+   * Read field f of candidate i (its text `value`, not empty): its length, the query's terms and pairs in it; true
+   * when it is a description that holds the query as a phrase.
+   */
+  private field(i: number, f: number, value: string, bodyMayMatch: boolean): boolean {
+    const q = this.q;
+    // A body's length counts whether or not it matches (BM25's average); its headings only when looked for.
+    this.setLen(i, f, value.length);
+    if (f === BODY && !bodyMayMatch) return false;
+    if (!q.probe) return false;
+    // ASCII text needs no normalising to be tested: the probe ignores case.
+    // A body is long and its non-ASCII is mostly punctuation and symbols (— → ✅): it is normalised in full only
+    // when it holds what normalising changes for matching (accented Latin, combining marks, full-width forms).
+    const ascii = f >= HEADINGS ? !FOLDED.test(value) : !NON_ASCII.test(value);
+    if (ascii && !q.probe.test(value)) return false;
+    const norm = ascii ? value.toLowerCase() : normalizeForMatch(value);
+    this.at.i = i;
+    this.at.f = f;
+    // Pairs are looked for in every field read, the body's text too (as evidence for "none fits" only: select.ts).
+    this.spans = q.pairs.size ? [] : undefined;
+    forEachWordHolding(norm, q.probeAll!, this.countWord);
+    // Two terms next to each other here as in the query ("code graph", "root cause") say more than both apart.
+    if (this.spans && this.spans.length >= 6) this.countPairs(i, f, norm, this.spans);
+    this.spans = undefined;
+    return (
+      f > 1 &&
+      f < HEADINGS &&
+      q.phrase !== undefined &&
+      this.tfAt[i]! >= 0 &&
+      q.raw.every((w) => norm.includes(w)) &&
+      ` ${joinedWords(norm)} `.includes(q.phrase)
+    );
+  }
+
+  /**
+   * The body of candidate i, read as candidate() reads a body (its headings, its text): for a registry skill whose
+   * other fields the selection index counted, its body read for this query (Reach.bodies). After those fields.
+   */
+  body(i: number, body: string): void {
+    if (body === '') return;
+    const bodyMayMatch = this.tfAt[i]! >= 0 && this.bodyProbe().test(body);
+    if (bodyMayMatch) {
+      const headings = headingsOf(body);
+      if (headings !== '') this.field(i, HEADINGS, headings, true);
+    }
+    this.field(i, BODY, body, bodyMayMatch);
   }
 
   /**

@@ -312,6 +312,11 @@ export function readSelectionIndex(dir: string, identity = indexIdentity(dir)): 
   } catch {
     return undefined;
   }
+  return parseSelectionIndex(text, identity);
+}
+
+/** A selection index's text, as written from the index.json of this identity, read; undefined when it is not one. */
+export function parseSelectionIndex(text: string, identity: string): SelectionIndex | undefined {
   const nl = text.indexOf('\n');
   const nl2 = nl === -1 ? -1 : text.indexOf('\n', nl + 1);
   if (nl2 === -1) return undefined;

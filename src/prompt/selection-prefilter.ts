@@ -4,6 +4,7 @@ import type { Reach } from './select-scan.js';
 import { rowFields, type SelectionIndex } from './selection-index.js';
 import { PARTIAL, addLengths } from './selection-terms.js';
 import { normalizeForMatch } from './text-match.js';
+import { REACH_WEIGHTS, registryBodies } from './registry-bodies.js';
 
 // Which skills of a registry a query may match, from its selection index, so that selection reads only those (the
 // others add only their lengths: Scan.lengths). A skill may match when a word of its name, keywords, verbs or
@@ -26,12 +27,15 @@ export function prefilter(
 ): (q: Query) => Reach | undefined {
   return (q) => {
     const nRows = index.rows.length;
+    const nTerms = q.terms.length;
     const hit = new Uint8Array(nRows);
     // Row → its entry in the catalog (-1: none), for the counts.
     const entryOf = new Int32Array(nRows).fill(-1);
     for (let i = 0; i < entries.length; i++) if (rowOf[i]! >= 0) entryOf[rowOf[i]!] = i;
     const counts: number[] = [];
     const pairs: number[] = [];
+    // Per entry, how much of the query its name, triggers and descriptions hold (registry-bodies.ts).
+    const reached = new Float64Array(entries.length);
     /** Mark the rows of a line; with `slot`, note each row's counts in that term slot (or pair, with `pair`). */
     const mark = (key: string, slot = -1, pair = false): boolean => {
       if (slot < 0) {
@@ -43,15 +47,19 @@ export function prefilter(
       const line = index.counts(key);
       if (line === null) return false;
       const { rows, packed } = line;
+      const kind = slot < nTerms ? 0 : slot < 2 * nTerms ? 1 : 2;
+      const reach = pair ? 0 : REACH_WEIGHTS[kind] * Math.log(1 + (nRows - rows.length + 0.5) / (rows.length + 0.5));
       for (let n = 0; n < rows.length; n++) {
         const r = rows[n]!;
         if (!pair) hit[r] = 1;
         const i = entryOf[r]!;
-        if (i >= 0 && packed[n]! > 0) (pair ? pairs : counts).push(i, slot, packed[n]!);
+        if (i >= 0 && packed[n]! > 0) {
+          (pair ? pairs : counts).push(i, slot, packed[n]!);
+          reached[i] += reach;
+        }
       }
       return true;
     };
-    const nTerms = q.terms.length;
     for (const [s, t] of q.termIndex) if (!mark(`t${s}`, t)) return undefined;
     // A word only the learned table relates is noted past 2T (select-counted.ts: it counts less).
     for (const [s, t] of q.related) if (!mark(`t${s}`, (q.learned.has(s) ? 2 * nTerms : nTerms) + t)) return undefined;
@@ -83,6 +91,7 @@ export function prefilter(
       }
     }
     for (const r of partial) if (entryOf[r]! >= 0) counted[entryOf[r]!] = 0;
+    const bodies = registryBodies(entries, rowOf, may, counted, reached);
     // The sums of the lengths of the registry's candidates: the index's, less those of rows the catalog left out.
     const sums = [...index.lengths];
     if (registry < nRows)
@@ -93,6 +102,6 @@ export function prefilter(
       lenSum[f] = sums[2 * f]!;
       lenCount[f] = sums[2 * f + 1]!;
     }
-    return { may, counted, counts, pairs, summed, lenSum, lenCount };
+    return { may, counted, counts, pairs, summed, bodies, lenSum, lenCount };
   };
 }

@@ -145,6 +145,23 @@ function readSkillFile(
   return result;
 }
 
+/**
+ * The body of the SKILL.md at `location`, inside the skill folder `root` (a registry's stored copy), as a folder's
+ * catalog entry holds it when read with `bodies`; undefined when it cannot be opened as a regular file inside `root`,
+ * is over MAX_SKILL_FILE_BYTES, or has no frontmatter to split it from.
+ */
+export function skillMdBody(location: string, root: string): string | undefined {
+  let read;
+  try {
+    read = readBounded(location, MAX_SKILL_FILE_BYTES, root);
+  } catch {
+    return undefined;
+  }
+  if (read.text === undefined) return undefined;
+  const split = splitSkillMd(normalizeText(read.text).text);
+  return typeof split === 'string' ? undefined : split.body;
+}
+
 const SKILL_MD = { name: 'SKILL.md', layout: 'skill-md' } as const;
 
 /** Read one skill folder's metadata leniently; undefined (with a warning) when an agent could not use it. */
