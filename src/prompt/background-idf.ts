@@ -4,10 +4,11 @@ import { BACKGROUND_DF, BACKGROUND_MIN_DF, BACKGROUND_SKILLS } from './backgroun
 // catalog of a hundred skills a word that one skill says ("company", "node", "black") looks as rare as a tool's name
 // and ranks that skill first on a chance word; across ~48,000 public skills it is common. The catalog's share keeps
 // what is rare or common here (a family of eight skills that share a tool's name). Only ranking: "none fits" keeps
-// the catalog's IDF (with the background there too, no-fit rose by 2 to 6 requests a set and top-1 fell on every set
-// but the fourth). On the seven sets, top-1 246/151/169/123/132/127/117 -> 247/150/171/127/132/128/122, no-fit the
-// same, fewer skills selected that a request does not expect on every set (0.609 -> 0.504 on the first); at a share
-// of 0.2 the second set lost two, at 0.5 the sixth three.
+// the catalog's IDF from 20 skills on (under, see smallCatalogIdf; with the background there too, no-fit rose by 2 to
+// 6 requests a set and top-1 fell on every set but the fourth). On the seven sets, top-1
+// 246/151/169/123/132/127/117 -> 247/150/171/127/132/128/122, no-fit the same, fewer skills selected that a request
+// does not expect on every set (0.609 -> 0.504 on the first); at a share of 0.2 the second set lost two, at 0.5 the
+// sixth three.
 export const OWN_SHARE = 0.3;
 
 /** A stem that fewer than BACKGROUND_MIN_DF public skills say is read as in this many: as rare as a word can be. */
