@@ -47,8 +47,9 @@ function backgroundIdf(stemmed: string, ceiling: number): number {
 // this share of its IDF were the catalog's skills `among` skills, the others holding none of the request, the rest its
 // IDF over the public skills. In five skills the catalog's own IDF says nothing (a word one skill holds and one two
 // hold differ by little), and the background alone weighs the words the request names a skill's task by ("colour",
-// "deck", "review") as common as they are at large: at a share of 0 (the background alone) top-1 fell by 4 to 8 points
-// in small catalogs, at 0.3 by 2 to 4, at 0.5 by 1 to 3 (figures: README, "None fits").
+// "deck", "review") as common as they are at large: at a share of 0 (the background alone) top-1 fell by 1.5 to 8
+// points in catalogs of 2 to 19 skills, at 0.3 by 2 to 4 (2 to 5 skills), at 0.5 by 0.7 to 2.8 (figures: README,
+// "None fits in a small catalog").
 export const SMALL_OWN_SHARE = 0.5;
 
 /**

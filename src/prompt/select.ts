@@ -135,9 +135,10 @@ const MIN_CATALOG = 20;
 // of the request by background-idf.ts smallCatalogIdf (half its IDF were the catalog MIN_CATALOG skills, half its IDF
 // over public skills), and the bar is this share of NONE_FITS. Chosen on K skills drawn from the 117 of the four
 // collections (10 draws; each request of the seven open sets a fit request when one of its skills was drawn, else one
-// that none fits; README, "None fits"): at 0.6, K=5 top-1 94.4% -> 93.3%, no-fit selects nothing 33.6% -> 65.8%; at
-// 0.8, 91.3% and 76.5% (top-1 fell three times as much). It applies to any catalog under MIN_CATALOG, of two skills
-// too (K=2: top-1 97.9% -> 96.3%, no-fit 56.4% -> 80.5%).
+// that none fits; README, "None fits in a small catalog"): at 0.6, K=5 top-1 94.4% -> 93.3%, no-fit selects nothing
+// 33.6% -> 65.8%; at 0.8, 91.3% and 76.5% (top-1 fell two to three times as much at K=2, 3 and 5). It applies to any
+// catalog under MIN_CATALOG, down to one skill (K=1: top-1 99.1% as before, no-fit 73.7% -> 88.6%; K=2: 97.9% ->
+// 96.3%, 56.4% -> 80.5%; K=19: 91.3% -> 90.4%, 12.5% -> 39.9%).
 const SMALL_CATALOG_BAR = 0.6;
 // Document frequency counts the fields every skill has (name to description): select-scan.ts DF_FIELDS.
 const DF_MASK = (1 << DF_FIELDS) - 1;
