@@ -18,7 +18,7 @@ function five(): string {
     ['csv-report', 'Summarise CSV files into a short report. Use when the user has a spreadsheet or CSV data.'],
     ['git-helper', 'Explain git history and write commit messages. Use when the user asks about commits.'],
     ['slides', 'Create and edit PowerPoint presentations. Use when the user wants a slide deck.'],
-    ['forecast', 'Weather forecasts for a city: rain, wind, temperature. Use when the user asks about the weather.'],
+    ['forecast', 'Weather forecasts for a city (rain, wind, temperature). Use when the user asks about the weather.'],
   ];
   const tree: Record<string, string> = {};
   for (const [name, description] of skills)

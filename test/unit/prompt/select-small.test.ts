@@ -17,7 +17,7 @@ const FIVE: SelectionCandidate[] = [
   { name: 'slides', description: 'Create and edit PowerPoint presentations. Use when the user wants a slide deck.' },
   {
     name: 'forecast',
-    description: 'Weather forecasts for a city: rain, wind, temperature. Use when the user asks about the weather.',
+    description: 'Weather forecasts for a city (rain, wind, temperature). Use when the user asks about the weather.',
   },
 ];
 const names = (query: string, c = FIVE) => selectSkills(query, c, { max: 3 }).selected.map((s) => s.name);
