@@ -65,6 +65,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realCollections } from './false-positives.mjs';
+import { bundledSelection } from './selection-bundle.mjs';
 import { runNode } from './selection.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -133,7 +134,8 @@ export function readRealQueries(file = REAL_QUERIES) {
  * noneEmpty, fitEmpty }) and { rows: [{ query, expected, heldOut, got: ['collection/skill', …], rank }] } (the first
  * set's rows), { secondRows } (the second set's, open for tuning since the third was written) and never the third's
  * or the fourth's rows; { skipped } without the collections; { error } when the CLI cannot run them, or a set names a
- * skill the catalog does not have.
+ * skill the catalog does not have; { small: [{ k, fit, top1, none, noneEmpty }] }: catalogs of K skills
+ * (smallCatalogs).
  */
 export async function realSelection(env = process.env) {
   if (!existsSync(join(ROOT, 'dist', 'commands', 'render-prompt.cjs')))
@@ -143,6 +145,8 @@ export async function realSelection(env = process.env) {
   const { collections, cleanup } = found;
   const first = readRealQueries();
   const present = LATER_SETS.filter((l) => existsSync(l.file));
+  // Never the blind set in the small catalogs' figure.
+  const blind = LATER_SETS.at(-1);
   const later = present.map((l) => readRealQueries(l.file));
   const set = [...first, ...later.flat()];
   const home = mkdtempSync(join(tmpdir(), 'skills-bench-real-'));
@@ -194,6 +198,7 @@ export async function realSelection(env = process.env) {
       rows: ones,
       missing: LATER_SETS.filter((l) => !present.includes(l)).map((l) => l.key),
     };
+    result.small = await smallCatalogs(collections, [first, ...later.filter((_, i) => present[i] !== blind)].flat());
     let at = first.length;
     present.forEach((l, i) => {
       const setRows = rows.slice(at, (at += later[i].length));
@@ -207,6 +212,50 @@ export async function realSelection(env = process.env) {
     cleanup();
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/**
+ * Catalogs of K skills, as most users have (README, "None fits in a small catalog"): ten draws of K of the collections'
+ * skills (mulberry32, seed 12345); each request of the open sets is a fit request when a skill it expects was drawn,
+ * else one that none fits. In-process (selection-bundle.mjs): fifteen thousand requests a K.
+ */
+export async function smallCatalogs(collections, requests) {
+  const { buildCatalog, candidateOf, selectSkills } = await bundledSelection();
+  const catalog = buildCatalog({ folders: collections.map((c) => ({ dir: c.dir, scope: 'project' })), bodies: true });
+  const collectionOf = (location) => collections.find((c) => !relative(c.dir, location).startsWith('..'))?.name;
+  const skills = catalog.entries.map((e) => ({ id: `${collectionOf(e.location)}/${e.name}`, c: candidateOf(e) }));
+  return [5, 10].map((k) => {
+    let seed = 12345;
+    const rand = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const m = { k, fit: 0, top1: 0, none: 0, noneEmpty: 0 };
+    for (let d = 0; d < 10; d++) {
+      const pool = [...skills];
+      for (let i = pool.length - 1; i > 0; i--) {
+        const j = Math.floor(rand() * (i + 1));
+        [pool[i], pool[j]] = [pool[j], pool[i]];
+      }
+      const drawn = pool.slice(0, k);
+      const idOf = new Map(drawn.map((s) => [s.c.name, s.id]));
+      const candidates = drawn.map((s) => s.c);
+      for (const { query, expected } of requests) {
+        const fits = expected.filter((e) => drawn.some((s) => s.id === e));
+        const got = selectSkills(query, candidates, { max: MAX }).selected.map((s) => idOf.get(s.name));
+        if (fits.length) {
+          m.fit++;
+          if (fits.includes(got[0])) m.top1++;
+        } else {
+          m.none++;
+          if (got.length === 0) m.noneEmpty++;
+        }
+      }
+    }
+    return m;
+  });
 }
 
 /** A skill whose name another collection's skill of the same name shadows in a combined catalog (skill-creator). */
@@ -256,6 +305,12 @@ export function formatRealSelection(result) {
     line('all', result.all),
     line('tuning', result.tuning),
     line('held-out', result.heldOut),
+    ...(result.small ?? []).map(
+      (m) =>
+        `  K=${m.k} skills top-1 ${pct(m.top1, m.fit)} (${m.top1}/${m.fit})  no-fit selects nothing ` +
+        `${pct(m.noneEmpty, m.none)} (${m.noneEmpty}/${m.none})  (10 draws of K; the open sets, a request fit when ` +
+        `a skill it expects was drawn)`,
+    ),
     ...LATER_SETS.flatMap((l) =>
       result[l.key]
         ? [

@@ -17,14 +17,12 @@
 // --misses=N lists what the mix (--rrf: the fusion) gains, loses and misses on set N; --costs times the model;
 // --variants ranks by the model alone for each text of a skill; --curve shows what a floor on the best cosine
 // trades over word matching (sets 1–5 summed). The README's selection section has the figures.
-import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, resolve } from 'node:path';
 import { realCollections } from './false-positives.mjs';
+import { bundledSelection } from './selection-bundle.mjs';
 import {
   FIFTH_QUERIES,
   FOURTH_QUERIES,
@@ -35,7 +33,6 @@ import {
   readRealQueries,
 } from './selection-real.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const probeDir = args.find((a) => !a.startsWith('--'));
 if (!probeDir || !existsSync(join(probeDir, 'node_modules', '@energetic-ai', 'model-embeddings-en'))) {
@@ -62,24 +59,7 @@ const SETS = [
 const TUNE = 5; // the first five sets; the sixth only measured
 
 // ---- the built-in selection, bundled from this checkout's src/
-const tmp = mkdtempSync(join(tmpdir(), 'semantic-probe-'));
-const entry = join(tmp, 'entry.ts');
-writeFileSync(
-  entry,
-  `export { buildCatalog } from ${JSON.stringify(join(ROOT, 'src/prompt/catalog.js'))};\n` +
-    `export { candidateOf, selectSkills } from ${JSON.stringify(join(ROOT, 'src/prompt/select.js'))};\n`,
-);
-await build({
-  entryPoints: [entry],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  mainFields: ['module', 'main'],
-  outfile: join(tmp, 'sel.cjs'),
-  logLevel: 'error',
-});
-const { buildCatalog, candidateOf, selectSkills } = createRequire(import.meta.url)(join(tmp, 'sel.cjs'));
-rmSync(tmp, { recursive: true, force: true });
+const { buildCatalog, candidateOf, selectSkills } = await bundledSelection();
 
 // ---- the model
 const probeRequire = createRequire(join(resolve(probeDir), 'package.json'));

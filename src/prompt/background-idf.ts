@@ -4,10 +4,11 @@ import { BACKGROUND_DF, BACKGROUND_MIN_DF, BACKGROUND_SKILLS } from './backgroun
 // catalog of a hundred skills a word that one skill says ("company", "node", "black") looks as rare as a tool's name
 // and ranks that skill first on a chance word; across ~48,000 public skills it is common. The catalog's share keeps
 // what is rare or common here (a family of eight skills that share a tool's name). Only ranking: "none fits" keeps
-// the catalog's IDF (with the background there too, no-fit rose by 2 to 6 requests a set and top-1 fell on every set
-// but the fourth). On the seven sets, top-1 246/151/169/123/132/127/117 -> 247/150/171/127/132/128/122, no-fit the
-// same, fewer skills selected that a request does not expect on every set (0.609 -> 0.504 on the first); at a share
-// of 0.2 the second set lost two, at 0.5 the sixth three.
+// the catalog's IDF from 20 skills on (under, see smallCatalogIdf; with the background there too, no-fit rose by 2 to
+// 6 requests a set and top-1 fell on every set but the fourth). On the seven sets, top-1
+// 246/151/169/123/132/127/117 -> 247/150/171/127/132/128/122, no-fit the same, fewer skills selected that a request
+// does not expect on every set (0.609 -> 0.504 on the first); at a share of 0.2 the second set lost two, at 0.5 the
+// sixth three.
 export const OWN_SHARE = 0.3;
 
 /** A stem that fewer than BACKGROUND_MIN_DF public skills say is read as in this many: as rare as a word can be. */
@@ -33,7 +34,29 @@ const BACKGROUND_CEILING = Math.log(1 + (BACKGROUND_SKILLS - 0.5) / 1.5);
  * IDF over the public skills, scaled so that the rarest word there scores `ceiling` too.
  */
 export function rankingIdf(own: number, stemmed: string, ceiling: number): number {
+  return OWN_SHARE * own + (1 - OWN_SHARE) * backgroundIdf(stemmed, ceiling);
+}
+
+/** A word's IDF over the public skills, scaled so that the rarest word there scores `ceiling`. */
+function backgroundIdf(stemmed: string, ceiling: number): number {
   const d = backgroundDf(stemmed);
-  const bg = (Math.log(1 + (BACKGROUND_SKILLS - d + 0.5) / (d + 0.5)) * ceiling) / BACKGROUND_CEILING;
-  return OWN_SHARE * own + (1 - OWN_SHARE) * Math.min(ceiling, bg);
+  return Math.min(ceiling, (Math.log(1 + (BACKGROUND_SKILLS - d + 0.5) / (d + 0.5)) * ceiling) / BACKGROUND_CEILING);
+}
+
+// "None fits" in a catalog of fewer skills than `among` (select.ts SMALL_CATALOG_BAR): a word's weight as evidence is
+// this share of its IDF were the catalog's skills `among` skills, the others holding none of the request, the rest its
+// IDF over the public skills. In five skills the catalog's own IDF says nothing (a word one skill holds and one two
+// hold differ by little), and the background alone weighs the words the request names a skill's task by ("colour",
+// "deck", "review") as common as they are at large: at a share of 0 (the background alone) top-1 fell by 1.5 to 8
+// points in catalogs of 2 to 19 skills, at 0.3 by 2 to 4 (2 to 5 skills), at 0.5 by 0.7 to 2.8 (figures: README,
+// "None fits in a small catalog").
+export const SMALL_OWN_SHARE = 0.5;
+
+/**
+ * The IDF a word weighs with as evidence of "none fits" in a small catalog (SMALL_OWN_SHARE): `df` is how many of its
+ * skills hold it, `among` the size of the catalog it is read as; scaled so that the rarest word scores `ceiling`.
+ */
+export function smallCatalogIdf(df: number, stemmed: string, ceiling: number, among: number): number {
+  const own = Math.log(1 + (among - df + 0.5) / (df + 0.5)) / Math.log(1 + (among - 0.5) / 1.5);
+  return SMALL_OWN_SHARE * own * ceiling + (1 - SMALL_OWN_SHARE) * backgroundIdf(stemmed, ceiling);
 }

@@ -2,7 +2,7 @@ import { DF_FIELDS, FIELDS, NF, type Reach } from './select-scan.js';
 import { CountedScan } from './select-counted.js';
 import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
-import { rankingIdf } from './background-idf.js';
+import { rankingIdf, smallCatalogIdf } from './background-idf.js';
 import type { CatalogEntry } from '../skill/light.js';
 
 export interface SelectionCandidate {
@@ -120,17 +120,26 @@ const BODY_FLOOR = 1;
 const PAIR = 0.3;
 // "None fits": a skill found by relevance alone is selected only when its evidence reaches this share of what one
 // rare word scores in this catalog (the IDF of a word only one skill has): a rare word in its description, about;
-// not a generic word, nor words of its body's text alone. From MIN_CATALOG skills on (in a smaller catalog IDF cannot
-// tell a rare word from a common one). The share of the request the skill holds moves it (COVER, COVER_AIM): it is this
-// at COVER_AIM, up to COVER times itself more when the skill holds none of the request, and lower when it holds
-// more than COVER_AIM. Calibrated on bench/selection/real-queries.json and real-queries-2.json (with the headings'
-// evidence, 0.54 raised both sets' top-1 and no-fit over 0.52 without it).
+// not a generic word, nor words of its body's text alone. Under MIN_CATALOG skills, see SMALL_CATALOG_BAR. The share
+// of the request the skill holds moves it (COVER, COVER_AIM): it is this at COVER_AIM, up to COVER times itself more
+// when the skill holds none of the request, and lower when it holds more than COVER_AIM. Calibrated on
+// bench/selection/real-queries.json and real-queries-2.json (with the headings' evidence, 0.54 raised both sets' top-1
+// and no-fit over 0.52 without it).
 export const NONE_FITS = 0.54;
 const COVER = 0.6;
 const COVER_AIM = 0.6;
 // A word the skill holds only as a related word (synonyms.ts) covers this share of the word.
 const RELATED_COVERS = 0.5;
 const MIN_CATALOG = 20;
+// Under MIN_CATALOG skills the catalog's IDF cannot tell a rare word from a common one: "none fits" weighs each word
+// of the request by background-idf.ts smallCatalogIdf (half its IDF were the catalog MIN_CATALOG skills, half its IDF
+// over public skills), and the bar is this share of NONE_FITS. Chosen on K skills drawn from the 117 of the four
+// collections (10 draws; each request of the seven open sets a fit request when one of its skills was drawn, else one
+// that none fits; README, "None fits in a small catalog"): at 0.6, K=5 top-1 94.4% -> 93.3%, no-fit selects nothing
+// 33.6% -> 65.8%; at 0.8, 91.3% and 76.5% (top-1 fell two to three times as much at K=2, 3 and 5). It applies to any
+// catalog under MIN_CATALOG, down to one skill (K=1: top-1 99.1% as before, no-fit 73.7% -> 88.6%; K=2: 97.9% ->
+// 96.3%, 56.4% -> 80.5%; K=19: 91.3% -> 90.4%, 12.5% -> 39.9%).
+const SMALL_CATALOG_BAR = 0.6;
 // Document frequency counts the fields every skill has (name to description): select-scan.ts DF_FIELDS.
 const DF_MASK = (1 << DF_FIELDS) - 1;
 const BODY = NF - 1;
@@ -221,6 +230,15 @@ export function selectSkills(
   // (past wordTerms) by its IDF here.
   const rankFull = fullIdf.map((x, t) => (t < q.wordTerms ? rankingIdf(x, q.terms[t]!, ceiling) : x));
   const rankIdf = rankFull.map((x, t) => x * (weak[t] ? WEAK : 1));
+  // "None fits" weighs a word by its IDF here, or in a small catalog, where that says little, mostly by its IDF over
+  // public skills (SMALL_CATALOG_BAR).
+  const small = n < MIN_CATALOG;
+  const evIdf = small
+    ? fullIdf.map(
+        (x, t) =>
+          (t < q.wordTerms ? smallCatalogIdf(df[t]!, q.terms[t]!, ceiling, MIN_CATALOG) : x) * (weak[t] ? WEAK : 1),
+      )
+    : idf;
 
   const learnedOnly = Array.from({ length: nTerms }, (_, t) => q.learnedTerms.has(t));
   // Per term, 1 when some skill holds it as written (any field, a body read included): see `coverage`.
@@ -261,7 +279,7 @@ export function selectSkills(
         r += ((weak[t] && tf[at + t * NF]! > 0 ? rankFull[t]! : rankIdf[t]!) * tfw) / (K1 + tfw);
         if (informative[t]) hasInformative[i] = 1;
       }
-      if (tfe > 0) e += (idf[t]! * tfe) / (K1 + tfe);
+      if (tfe > 0) e += (evIdf[t]! * tfe) / (K1 + tfe);
     }
     // The floor compares with the best word matches alone: a pair lifts a skill, never lowers the others.
     if (r > best) best = r;
@@ -326,7 +344,7 @@ export function selectSkills(
         else for (const p of q.inPhrases.get(t) ?? NO_PHRASES) if (tf[at + stride + p * NF + f]! > 0) own = 1;
       }
       if (!own && !near && q.material.has(t) && !somewhere[t]) continue;
-      const w = Math.min(idf[t]!, ceiling);
+      const w = Math.min(evIdf[t]!, ceiling);
       all += w;
       held += own ? w : near ? RELATED_COVERS * w : 0;
       if (!own && !near) lacks?.push(q.surface[t]!);
@@ -334,10 +352,11 @@ export function selectSkills(
     return all > 0 ? held / all : 0;
   };
   // The evidence a skill found by relevance needed to be selected ("none fits"); 0 when it is not judged by it.
+  const bar = small ? SMALL_CATALOG_BAR * NONE_FITS : NONE_FITS;
   const neededOf = (i: number, kind: MatchKind): number =>
-    kind === 'relevance' && n >= MIN_CATALOG ? NONE_FITS * (1 + COVER * (COVER_AIM - coverage(i))) : 0;
+    kind === 'relevance' ? bar * (1 + COVER * (COVER_AIM - coverage(i))) : 0;
   // The most neededOf gives (a skill that holds none of the request): the least coverage, 0, needs the most.
-  const mostNeeded = NONE_FITS * (1 + COVER * (COVER_AIM - 0));
+  const mostNeeded = bar * (1 + COVER * (COVER_AIM - 0));
   // Why a skill under the threshold is not selected: written only for the skills --explain and JSON show.
   const belowText = (i: number, needed: number): string => {
     const lacks: string[] = [];

@@ -38,17 +38,22 @@ describe('headingsOf', () => {
 
 describe('the body as a field', () => {
   it('ranks a skill whose body holds more of the query above one whose description alone matches', () => {
+    // Named as skills are, by their task: with only "review" in a description (a generic word) and "injection" in a
+    // body's text (no evidence), "none fits" of this two-skill catalog would select neither.
     const c = [
-      { name: 'a', description: 'Review pull requests.', body: '# Review\n\nRead the diff.' },
+      { name: 'a-review', description: 'Review pull requests.', body: '# Review\n\nRead the diff.' },
       {
-        name: 'b',
+        name: 'b-review',
         description: 'Review pull requests.',
         body: '# Security\n\nLook for injection in the diff: SQL injection, command injection.',
       },
     ];
-    expect(selectSkills('review this for injection', c, { max: 3 }).ranked.map((s) => s.name)).toEqual(['b', 'a']);
+    expect(selectSkills('review this for injection', c, { max: 3 }).ranked.map((s) => s.name)).toEqual([
+      'b-review',
+      'a-review',
+    ]);
     expect(selectSkills('review this for injection', c, { max: 1 }).selected[0]!.matched).toEqual([
-      'relevance: review (description), injection (body)',
+      'relevance: review (name, description), injection (body)',
     ]);
   });
 
@@ -364,7 +369,23 @@ describe('none fits', () => {
     });
   });
 
-  it('does not apply in a catalog of fewer than 20 skills', () => {
-    expect(names('a presentation about autumn leaves', c.slice(-3))).toEqual(['theme']);
+  it('applies in a catalog of fewer than 20 skills too, weighing words half by their IDF over public skills', () => {
+    const three = c.slice(-3);
+    const r = selectSkills('a presentation about autumn leaves', three, { max: 3 });
+    expect(r.selected).toEqual([]);
+    expect(r.ranked.map((s) => [s.name, s.below])).toEqual([
+      [
+        'theme',
+        expect.stringMatching(
+          /^its name, triggers, descriptions and headings match 0\.\d\d of one rare word, under the 0\.\d\d needed \(.*; it holds \d+% of what the request says, not: autumn, leaves\)$/,
+        ),
+      ],
+    ]);
+    // A request that names one skill's task still selects it.
+    expect(names('will it rain in Oslo', three)).toEqual(['forecast']);
+    expect(names('write fuzz targets', three)).toEqual(['harness-writing']);
+    expect(names('which colours go together', [{ name: 'palette', description: 'Pick a color palette.' }])).toEqual([
+      'palette',
+    ]);
   });
 });

@@ -256,17 +256,19 @@ describe('relevance', () => {
   it('leaves out a far weaker match than the best one', () => {
     const c = [
       { name: 'charts', description: 'Plot bar charts, line charts and scatter plots from tables.' },
-      { name: 'sheets', description: 'Edit tables.' },
+      // About tables, as a skill says: a skill that said only "Edit tables." would hold too little of the request to
+      // be selected at all ("none fits"), cut or not.
+      { name: 'table-editor', description: 'Edit the rows and columns of tables.' },
       ...Array.from({ length: 8 }, (_, i) => ({ name: `x${i}`, description: 'Unrelated.' })),
     ];
-    // sheets holds "tables" alone: over the floor (RELATIVE_FLOOR) of what ranks, under the cut (RELEVANCE_CUT) of what
-    // is selected after a better one.
+    // table-editor holds "tables" alone: over the floor (RELATIVE_FLOOR) of what ranks, under the cut
+    // (RELEVANCE_CUT) of what is selected after a better one.
     const tables = top('plot a scatter chart of the tables', c);
     expect(tables.selected.map((s) => s.name)).toEqual(['charts']);
     expect(tables.ranked.map((s) => [s.name, s.below])).toEqual([
       ['charts', undefined],
       [
-        'sheets',
+        'table-editor',
         expect.stringMatching(
           /^it scores 0\.\d\d, under 0\.8 of the 0\.\d\d of charts, the best skill found by relevance: a skill much less relevant than one selected is left out$/,
         ),
