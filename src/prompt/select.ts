@@ -131,14 +131,8 @@ const COVER_AIM = 0.6;
 // A word the skill holds only as a related word (synonyms.ts) covers this share of the word.
 const RELATED_COVERS = 0.5;
 const MIN_CATALOG = 20;
-// Under MIN_CATALOG skills the catalog's IDF cannot tell a rare word from a common one: "none fits" weighs each word
-// of the request by background-idf.ts smallCatalogIdf (half its IDF were the catalog MIN_CATALOG skills, half its IDF
-// over public skills), and the bar is this share of NONE_FITS. Chosen on K skills drawn from the 117 of the four
-// collections (10 draws; each request of the seven open sets a fit request when one of its skills was drawn, else one
-// that none fits; README, "None fits in a small catalog"): at 0.6, K=5 top-1 94.4% -> 93.3%, no-fit selects nothing
-// 33.6% -> 65.8%; at 0.8, 91.3% and 76.5% (top-1 fell two to three times as much at K=2, 3 and 5). It applies to any
-// catalog under MIN_CATALOG, down to one skill (K=1: top-1 99.1% as before, no-fit 73.7% -> 88.6%; K=2: 97.9% ->
-// 96.3%, 56.4% -> 80.5%; K=19: 91.3% -> 90.4%, 12.5% -> 39.9%).
+// Under MIN_CATALOG skills (their IDF cannot tell a rare word from a common one) "none fits" weighs words by
+// smallCatalogIdf and the bar is this share of NONE_FITS: README, "None fits in a small catalog", has the figures.
 const SMALL_CATALOG_BAR = 0.6;
 // Document frequency counts the fields every skill has (name to description): select-scan.ts DF_FIELDS.
 const DF_MASK = (1 << DF_FIELDS) - 1;
@@ -233,12 +227,9 @@ export function selectSkills(
   // "None fits" weighs a word by its IDF here, or in a small catalog, where that says little, mostly by its IDF over
   // public skills (SMALL_CATALOG_BAR).
   const small = n < MIN_CATALOG;
-  const evIdf = small
-    ? fullIdf.map(
-        (x, t) =>
-          (t < q.wordTerms ? smallCatalogIdf(df[t]!, q.terms[t]!, ceiling, MIN_CATALOG) : x) * (weak[t] ? WEAK : 1),
-      )
-    : idf;
+  const smallIdf = (x: number, t: number) =>
+    t < q.wordTerms ? smallCatalogIdf(df[t]!, q.terms[t]!, ceiling, MIN_CATALOG) : x;
+  const evIdf = small ? fullIdf.map((x, t) => smallIdf(x, t) * (weak[t] ? WEAK : 1)) : idf;
 
   const learnedOnly = Array.from({ length: nTerms }, (_, t) => q.learnedTerms.has(t));
   // Per term, 1 when some skill holds it as written (any field, a body read included): see `coverage`.
