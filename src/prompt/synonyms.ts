@@ -170,6 +170,8 @@ export const PHRASES: readonly (readonly string[])[] = [
   ['touching code', 'requirement'],
   ['write code yet', 'requirement'],
   ['at a glance', 'overview', 'summary'],
+  // Version control's name for a checkout (git worktree, svn): not "working" and a "copy".
+  ['working copy', 'worktree', 'checkout'],
   ['ways in', 'entrypoint', 'entry'],
   ['pulls in', 'dependency'],
   ['unit test'],
@@ -183,6 +185,8 @@ export const PHRASES: readonly (readonly string[])[] = [
   ['word document', 'docx'],
   ['sign off', 'approve'],
   ['other places', 'elsewhere', 'variant'],
+  ['anywhere else', 'elsewhere', 'variant'],
+  ['somewhere else', 'elsewhere', 'variant'],
   ['same mistake', 'variant', 'similar'],
   ['same bug', 'variant', 'similar'],
   ['double check', 'verify'],
