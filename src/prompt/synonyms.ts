@@ -196,4 +196,12 @@ export const PHRASES: readonly (readonly string[])[] = [
   ['allowed to call', 'callable', 'entrypoint'],
   ['get past', 'bypass', 'obstacle'],
   ['another model', 'second', 'opinion', 'external'],
+  // Leaving a choice to the agent, nonchalantly: "whatever" is what such a request means, not "surprise", a dealer
+  // nor cards.
+  ['surprise me', 'whatever', 'arbitrarily'],
+  ['dealer choice', 'whatever', 'arbitrarily'],
+  ['whatever works', 'whatever', 'arbitrarily'],
+  ['pick whichever', 'whatever', 'arbitrarily'],
+  ['up to you', 'whatever', 'arbitrarily'],
+  ['dont care which', 'whatever', 'arbitrarily'],
 ];

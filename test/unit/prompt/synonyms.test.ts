@@ -370,3 +370,29 @@ describe('elsewhere, and a working copy', () => {
     expect(first('separate working copy on a new branch for this hotfix')).toBe('worktrees');
   });
 });
+
+describe('leaving the choice to the agent', () => {
+  it('reads surprise me, dealer’s choice, whatever works as whatever (an arbitrary pick)', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found('surprise me. pick whichever caching approach you like')).toEqual(['surprise me', 'pick whichever']);
+    expect(found("eh, dealer's choice on the refactor")).toEqual(['dealer choice']);
+    expect(found('eh, whatever works, go for it')).toEqual(['whatever works']);
+    expect(found("I don't care which approach, it's up to you")).toEqual(['up to you', 'dont care which']);
+    expect(parseQuery('dealer’s choice').related.has(stem('whatever'))).toBe(true);
+    // Asking how the agent decides is no choice left to it.
+    expect(found('how do you decide which of your skills to use?')).toEqual([]);
+  });
+
+  it('ranks the skill for nonchalant requests first', () => {
+    const c = [
+      {
+        name: 'let-fate-decide',
+        description: "Draws cards when the user says 'whatever' or arbitrarily picks between approaches.",
+      },
+      { name: 'web-design', description: 'Web pages with a bold choice of fonts and colours.' },
+      { name: 'refactoring', description: 'Refactor code safely.' },
+    ];
+    const first = (text: string) => selectSkills(text, c, { max: 3 }).ranked[0]?.name;
+    expect(first("dealer's choice on the refactor")).toBe('let-fate-decide');
+  });
+});
