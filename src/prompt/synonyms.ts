@@ -66,6 +66,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['execute', 'carry', 'run'],
   ['review', 'feedback', 'critique'],
   ['comment', 'remark'],
+  ['answer', 'response', 'reply', 'respond'],
   ['pr', 'pull', 'merge'],
   ['ci', 'actions', 'workflow', 'pipeline', 'job'],
   ['worktree', 'workspace', 'isolated', 'stash', 'checkout'],

@@ -396,3 +396,13 @@ describe('leaving the choice to the agent', () => {
     expect(first("dealer's choice on the refactor")).toBe('let-fate-decide');
   });
 });
+
+describe('an answer', () => {
+  it('relates an answer to a response and a reply', () => {
+    expectRelated([
+      ['answer', 'response'],
+      ['answering', 'reply'],
+      ['respond', 'answer'],
+    ]);
+  });
+});
