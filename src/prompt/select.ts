@@ -259,7 +259,6 @@ export function selectSkills(
     for (let t = 0; t < nTerms; t++) {
       let tfw = 0;
       let tfe = 0;
-      let tfePart = 0;
       for (let f = 0; f < NF; f++) {
         if (!((mask >> f) & 1)) continue;
         const own = tf[at + t * NF + f]!;
@@ -276,7 +275,6 @@ export function selectSkills(
           const lenNorm = 1 - B[f]! + (B[f]! * len[i * NF + f]!) / avg[f]!;
           tfw += (WEIGHT[f]! * x) / lenNorm;
           tfe += (EVIDENCE_WEIGHT[f]! * xe) / lenNorm;
-          if (nameShare < 1) tfePart += ((f === 0 ? nameShare : 1) * EVIDENCE_WEIGHT[f]! * xe) / lenNorm;
         }
       }
       if (tfw > 0) {
@@ -285,7 +283,14 @@ export function selectSkills(
         if (informative[t]) hasInformative[i] = 1;
       }
       if (tfe > 0) e += (idf[t]! * tfe) / (K1 + tfe);
-      if (tfePart > 0) eNamePart += (idf[t]! * tfePart) / (K1 + tfePart);
+      if (nameShare < 1 && tfe > 0) {
+        // The same with the name's weight at nameShare (outside the loop above: it is rare, the loop is not).
+        const own = tf[at + t * NF]!;
+        const xe = learnedOnly[t] ? own : own + (t < q.wordTerms ? RELATED : PHRASE_MEANS) * tf[at + stride + t * NF]!;
+        const part =
+          tfe - ((1 - nameShare) * EVIDENCE_WEIGHT[0]! * xe) / (1 - B[0]! + (B[0]! * len[i * NF]!) / avg[0]!);
+        if (part > 0) eNamePart += (idf[t]! * part) / (K1 + part);
+      }
     }
     if (nameShare < 1) nameLoss[i] = eNamePart - e;
     // The floor compares with the best word matches alone: a pair lifts a skill, never lowers the others.
