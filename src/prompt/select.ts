@@ -130,6 +130,15 @@ const COVER = 0.6;
 const COVER_AIM = 0.6;
 // A word the skill holds only as a related word (synonyms.ts) covers this share of the word.
 const RELATED_COVERS = 0.5;
+// A name of two words or more of which the request holds only one (or a word related to it) is evidence at this share
+// of a name's weight (a description's, then) for a skill that holds under NAME_PART_COVER of the request: one word of
+// a name is the skill's topic when the request is about it, and chance when the request is about something else
+// ("index" of interpreting-culture-index for "use a gin index in postgres", "meeting" of notion-meeting-intelligence
+// for "a recurring google calendar meeting", "review" ~ audit of audit-prep-assistant for "review my short story").
+// A skill that holds more of the request keeps its name's whole weight: "debugging" alone is systematic-debugging's
+// ("figure out why the total is wrong", which holds 30-40% of the third set's request, lost it at 0.4).
+const NAME_PART = 1 / 3;
+const NAME_PART_COVER = 0.3;
 const MIN_CATALOG = 20;
 // Under MIN_CATALOG skills (their IDF cannot tell a rare word from a common one) "none fits" weighs words by
 // smallCatalogIdf and the bar is this share of NONE_FITS: README, "None fits in a small catalog", has the figures.
@@ -234,8 +243,18 @@ export function selectSkills(
   const learnedOnly = Array.from({ length: nTerms }, (_, t) => q.learnedTerms.has(t));
   // Per term, 1 when some skill holds it as written (any field, a body read included): see `coverage`.
   const somewhere = new Uint8Array(nTerms);
+  // NAME_PART when the request holds one word of the skill's name (a word of it, or a word related to it), and the name
+  // has two words or more; else 1.
+  const namePart = (i: number, at: number): number => {
+    let hit = 0;
+    for (let t = 0; t < nTerms && hit < 2; t++) if (tf[at + t * NF]! > 0 || tf[at + stride + t * NF]! > 0) hit++;
+    return hit === 1 && twoWords(String(candidates[i]!.name)) ? NAME_PART : 1;
+  };
   const relevance = new Float64Array(n);
   const evidence = new Float64Array(n);
+  // What the evidence loses when the name's one word counts at NAME_PART (0 or less), applied in the end only to a
+  // skill that holds little of the request (NAME_PART_COVER).
+  const nameLoss = new Float64Array(n);
   const hasInformative = new Uint8Array(n);
   let best = 0;
   for (let i = 0; i < n; i++) {
@@ -243,7 +262,9 @@ export function selectSkills(
     if (at < 0) continue;
     let r = 0;
     let e = 0;
+    let eNamePart = 0;
     const mask = fields[i]!;
+    const nameShare = mask & 1 ? namePart(i, at) : 1;
     for (let t = 0; t < nTerms; t++) {
       let tfw = 0;
       let tfe = 0;
@@ -271,7 +292,16 @@ export function selectSkills(
         if (informative[t]) hasInformative[i] = 1;
       }
       if (tfe > 0) e += (evIdf[t]! * tfe) / (K1 + tfe);
+      if (nameShare < 1 && tfe > 0) {
+        // The same with the name's weight at nameShare (outside the loop above: it is rare, the loop is not).
+        const own = tf[at + t * NF]!;
+        const xe = learnedOnly[t] ? own : own + (t < q.wordTerms ? RELATED : PHRASE_MEANS) * tf[at + stride + t * NF]!;
+        const part =
+          tfe - ((1 - nameShare) * EVIDENCE_WEIGHT[0]! * xe) / (1 - B[0]! + (B[0]! * len[i * NF]!) / avg[0]!);
+        if (part > 0) eNamePart += (evIdf[t]! * part) / (K1 + part);
+      }
     }
+    if (nameShare < 1) nameLoss[i] = eNamePart - e;
     // The floor compares with the best word matches alone: a pair lifts a skill, never lowers the others.
     if (r > best) best = r;
     const p = pairs[i];
@@ -356,7 +386,8 @@ export function selectSkills(
       `its name, triggers, descriptions and headings match ${(evidence[i]! / ceiling).toFixed(2)} of one rare word, ` +
       `under the ${needed.toFixed(2)} needed (generic words, related words and the body's text rank a skill but do ` +
       `not select it, but for two of the request's words side by side in the body;` +
-      ` it holds ${Math.round(share * 100)}% of what the request says${lacks.length ? `, not: ${lacks.join(', ')}` : ''})`
+      ` it holds ${Math.round(share * 100)}% of what the request says${lacks.length ? `, not: ${lacks.join(', ')}` : ''}` +
+      `${nameLoss[i]! < 0 ? "; the one word of its name it holds counts as a description's" : ''})`
     );
   };
   // Every match (what --explain and JSON list), and the best `max` of those selectable, found without sorting them all:
@@ -381,6 +412,16 @@ export function selectSkills(
     const named = kind === 'mention' ? MENTION_POINTS * mentionWords[i]! : mention[i] ? SHARED_NAME_POINTS : 0;
     const within = r + TRIGGER_POINTS * (triggers[i]?.length ?? 0) + named;
     // At or above what a skill holding none of the request needs, the evidence is enough: its coverage is not read.
+    // (Only where the loss could bring it under the most any skill needs is its coverage read.)
+    if (nameLoss[i]! < 0)
+      if (
+        kind === 'relevance' &&
+        n >= MIN_CATALOG &&
+        evidence[i]! + nameLoss[i]! < mostNeeded * ceiling &&
+        coverage(i) < NAME_PART_COVER
+      )
+        evidence[i] += nameLoss[i]!;
+      else nameLoss[i] = 0;
     const needed = evidence[i]! < mostNeeded * ceiling ? neededOf(i, kind) : 0;
     const below = needed > 0 && evidence[i]! < needed * ceiling ? needed : 0;
     // The class is the integer part, the strength within it the fraction: higher is better across classes; a match
@@ -458,6 +499,18 @@ export function selectSkills(
     get: () => (ranked ??= rank()),
   });
   return result;
+}
+
+/** Whether a name has two words or more: a letter or digit after a character that is neither. */
+function twoWords(name: string): boolean {
+  let gap = false;
+  for (let k = 0; k < name.length; k++) {
+    const c = name.charCodeAt(k);
+    const word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c > 127;
+    if (!word) gap = k > 0;
+    else if (gap) return true;
+  }
+  return false;
 }
 
 /** A match, before it is put in order (byRank) and described. */

@@ -66,6 +66,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['execute', 'carry', 'run'],
   ['review', 'feedback', 'critique'],
   ['comment', 'remark'],
+  ['answer', 'response', 'reply', 'respond'],
   ['pr', 'pull', 'merge'],
   ['ci', 'actions', 'workflow', 'pipeline', 'job'],
   ['worktree', 'workspace', 'isolated', 'stash', 'checkout'],
@@ -170,6 +171,8 @@ export const PHRASES: readonly (readonly string[])[] = [
   ['touching code', 'requirement'],
   ['write code yet', 'requirement'],
   ['at a glance', 'overview', 'summary'],
+  // Version control's name for a checkout (git worktree, svn): not "working" and a "copy".
+  ['working copy', 'worktree', 'checkout'],
   ['ways in', 'entrypoint', 'entry'],
   ['pulls in', 'dependency'],
   ['unit test'],
@@ -183,6 +186,8 @@ export const PHRASES: readonly (readonly string[])[] = [
   ['word document', 'docx'],
   ['sign off', 'approve'],
   ['other places', 'elsewhere', 'variant'],
+  ['anywhere else', 'elsewhere', 'variant'],
+  ['somewhere else', 'elsewhere', 'variant'],
   ['same mistake', 'variant', 'similar'],
   ['same bug', 'variant', 'similar'],
   ['double check', 'verify'],
@@ -192,4 +197,12 @@ export const PHRASES: readonly (readonly string[])[] = [
   ['allowed to call', 'callable', 'entrypoint'],
   ['get past', 'bypass', 'obstacle'],
   ['another model', 'second', 'opinion', 'external'],
+  // Leaving a choice to the agent, nonchalantly: "whatever" is what such a request means, not "surprise", a dealer
+  // nor cards.
+  ['surprise me', 'whatever', 'arbitrarily'],
+  ['dealer choice', 'whatever', 'arbitrarily'],
+  ['whatever works', 'whatever', 'arbitrarily'],
+  ['pick whichever', 'whatever', 'arbitrarily'],
+  ['up to you', 'whatever', 'arbitrarily'],
+  ['dont care which', 'whatever', 'arbitrarily'],
 ];

@@ -322,6 +322,23 @@ describe('none fits', () => {
     // 'plain' says "root cause" in its text only, side by side as every body here does (no evidence): not selected.
   });
 
+  it('counts one word of a longer name as a description would, for a skill that holds little of the request', () => {
+    const d = [
+      ...filler(),
+      { name: 'culture-index', description: 'Interpret Culture Index survey results and profiles of people.' },
+      { name: 'sql-tuning', description: 'Tune slow SQL queries.' },
+    ];
+    // "index" is the one word of its name culture-index holds, and the request is about something else.
+    const r = selectSkills('how does pg_trgm fuzzy matching work in postgres with a gin index', d, { max: 3 });
+    expect(r.selected).toEqual([]);
+    expect(r.ranked.find((s) => s.name === 'culture-index')!.below).toMatch(
+      /; the one word of its name it holds counts as a description's\)$/,
+    );
+    // A request that is mostly what the skill holds keeps the name's whole weight.
+    expect(names('read our culture index', d)).toEqual(['culture-index']);
+    expect(names('index profiles', d)).toEqual(['culture-index']);
+  });
+
   describe("two request words side by side in the body's text", () => {
     // Twenty skills about other things, each with a body that says "read the input" and a step of its own; five of
     // them say "memory" in their description, so that the word is evidence, but under the bar alone.

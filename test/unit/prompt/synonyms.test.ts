@@ -345,3 +345,64 @@ describe('flagged', () => {
     ]);
   });
 });
+
+describe('elsewhere, and a working copy', () => {
+  it('reads anywhere else as elsewhere (a variant), a working copy as a worktree', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found('same sqli pattern anywhere else? found one in users_controller')).toEqual(['anywhere else']);
+    expect(found('is it somewhere else too')).toEqual(['somewhere else']);
+    expect(found('separate working copy on a new branch for this hotfix')).toEqual(['working copy']);
+    expect(parseQuery('same bug anywhere else?').related.has(stem('variant'))).toBe(true);
+    expect(parseQuery('a separate working copy').related.has(stem('worktree'))).toBe(true);
+    // Its words alone are no checkout: "copy the working files".
+    expect(found('copy the working files')).toEqual([]);
+  });
+
+  it('ranks the skill that finds variants, and the one for worktrees, first', () => {
+    const c = [
+      { name: 'vuln-scanner', description: 'Scans a codebase for vulnerabilities and unsafe patterns.' },
+      { name: 'variant-finder', description: 'Finds variants of a bug elsewhere in the code, after one is found.' },
+      { name: 'finishing-a-branch', description: 'Finish work on a branch: merge it, open a PR, or keep working.' },
+      { name: 'worktrees', description: 'Create an isolated git worktree for a task.' },
+    ];
+    const first = (text: string) => selectSkills(text, c, { max: 3 }).ranked[0]?.name;
+    expect(first('same sqli pattern anywhere else?')).toBe('variant-finder');
+    expect(first('separate working copy on a new branch for this hotfix')).toBe('worktrees');
+  });
+});
+
+describe('leaving the choice to the agent', () => {
+  it('reads surprise me, dealer’s choice, whatever works as whatever (an arbitrary pick)', () => {
+    const found = (text: string) => phrasesIn(parseQuery(text).stemsJoined).map((p) => p.text);
+    expect(found('surprise me. pick whichever caching approach you like')).toEqual(['surprise me', 'pick whichever']);
+    expect(found("eh, dealer's choice on the refactor")).toEqual(['dealer choice']);
+    expect(found('eh, whatever works, go for it')).toEqual(['whatever works']);
+    expect(found("I don't care which approach, it's up to you")).toEqual(['up to you', 'dont care which']);
+    expect(parseQuery('dealer’s choice').related.has(stem('whatever'))).toBe(true);
+    // Asking how the agent decides is no choice left to it.
+    expect(found('how do you decide which of your skills to use?')).toEqual([]);
+  });
+
+  it('ranks the skill for nonchalant requests first', () => {
+    const c = [
+      {
+        name: 'let-fate-decide',
+        description: "Draws cards when the user says 'whatever' or arbitrarily picks between approaches.",
+      },
+      { name: 'web-design', description: 'Web pages with a bold choice of fonts and colours.' },
+      { name: 'refactoring', description: 'Refactor code safely.' },
+    ];
+    const first = (text: string) => selectSkills(text, c, { max: 3 }).ranked[0]?.name;
+    expect(first("dealer's choice on the refactor")).toBe('let-fate-decide');
+  });
+});
+
+describe('an answer', () => {
+  it('relates an answer to a response and a reply', () => {
+    expectRelated([
+      ['answer', 'response'],
+      ['answering', 'reply'],
+      ['respond', 'answer'],
+    ]);
+  });
+});

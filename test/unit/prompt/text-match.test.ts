@@ -34,6 +34,8 @@ describe('generic words of requests', () => {
       {
         name: 'constant-time-analysis',
         description: 'Find timing side channels in cryptographic code: branches and lookups on secrets.',
+        // What it says of the request besides (coverage: see select.ts NAME_PART), in its text, which is no evidence.
+        body: 'An HMAC comparison must not leak where the first byte differs.',
       },
       ...Array.from({ length: 24 }, (_, i) => ({
         name: `skill-${i}`,
