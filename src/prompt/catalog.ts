@@ -67,15 +67,11 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
   // Names are compared after NFKC, as the standard compares them (a name pasted from a macOS folder is NFD).
   const disabled = new Set((opts.disabled ?? []).map((n) => n.normalize('NFKC')));
   const byName = new Map<string, CatalogEntry>();
-  // Every folder skill kept of each name: skills of one name in two plugins stand side by side (shadowFinder).
-  const kept = new Map<string, CatalogEntry[]>();
   const shadowerOf = shadowFinder<CatalogEntry>((e) => e.root);
   const seenRoots = new Set<string>();
   const sameContent = contentComparer();
   const take = (e: CatalogEntry) => {
-    const same = kept.get(e.name) ?? [];
-    // A registry skill is a copy of a folder's as often as not: any folder skill of its name shadows it.
-    const first = e.scope === 'registry' ? byName.get(e.name) : shadowerOf(same, e);
+    const first = byName.get(e.name);
     if (first) {
       out.shadowed.push({
         name: e.name,
@@ -84,16 +80,15 @@ export function buildCatalog(opts: CatalogOptions): Catalog {
         by: first.location,
         byScope: first.scope,
       });
-      // A twin (the same skill installed for two agents) hides nothing: no warning.
-      if (e.scope !== 'registry' && !sameContent(e.root, first.root))
+      // A twin (the same skill installed for two agents) hides nothing: no warning. Nor does a skill of its name in
+      // another plugin (shadowFinder finds no shadower): agents name it plugin:name, so it is no mistake of the
+      // user's; but a prompt names skills by name alone (selection, --select), so the first is the one in it, as
+      // serve serves the first (list shows both).
+      if (e.scope !== 'registry' && !sameContent(e.root, first.root) && shadowerOf([first], e))
         out.warnings.push(`${e.name} in ${e.root} (${e.scope}) is shadowed by ${first.root} (${first.scope})`);
       return;
     }
-    if (same.length === 0) {
-      byName.set(e.name, e);
-      kept.set(e.name, same);
-    }
-    same.push(e);
+    byName.set(e.name, e);
     if (disabled.has(e.name)) out.disabled.push(e.name);
     else if (e.hidden) out.hidden.push(e);
     else out.entries.push(e);

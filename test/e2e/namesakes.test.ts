@@ -218,7 +218,7 @@ describe('list and render-prompt: one name in two plugins of a marketplace', () 
   }
   const shadow = /setup in .* is shadowed by/;
 
-  it('keeps both, with no warning: agents name them a:setup and b:setup', async () => {
+  it('list keeps both, with no warning (agents name them a:setup and b:setup); a prompt holds the first, with none', async () => {
     const repo = marketplace();
     const list = await runCli(['list', '--no-registry', '--json', 'a', 'b'], { cwd: repo });
     expect(list.exitCode, list.stderr).toBe(0);
@@ -232,8 +232,9 @@ describe('list and render-prompt: one name in two plugins of a marketplace', () 
     const prompt = await runCli(['render-prompt', '.'], { cwd: repo });
     expect(prompt.exitCode, prompt.stderr).toBe(0);
     expect(prompt.stderr).not.toMatch(shadow);
+    // A prompt names skills by name alone (selection, --select): one skill of a name, the first, as serve serves.
     expect(prompt.stdout).toContain(`(${join(repo, 'a/skills/setup/SKILL.md')})`);
-    expect(prompt.stdout).toContain(`(${join(repo, 'b/skills/setup/SKILL.md')})`);
+    expect(prompt.stdout).not.toContain(`(${join(repo, 'b/skills/setup/SKILL.md')})`);
   });
 
   it('still warns of two skills of one name in one agent folder', async () => {

@@ -163,7 +163,7 @@ describe('skills serve: names a skill:// URI cannot carry are not served', () =>
 });
 
 describe('skills serve: one name in two plugins of a marketplace', () => {
-  it('serves the first under skill://setup and says the other is not served, where render-prompt lists both', async () => {
+  it('serves the first under skill://setup, as render-prompt holds the first, with no warning of the other plugin', async () => {
     const t = tempDir('skills-serve-plugins-');
     writeTree(t.dir, {
       '.claude-plugin/marketplace.json': marketplaceJson('a', 'b'),
@@ -178,9 +178,8 @@ describe('skills serve: one name in two plugins of a marketplace', () => {
         skills: { name: string; description: string }[];
       };
       expect(tool.skills.map((x) => x.description)).toEqual(['Sets up a. Use when setting up a.']);
-      expect(s.stderr()).toMatch(
-        /b\/skills\/setup: skipped: skill:\/\/setup is served from \S+\/a\/skills\/setup, a skill of its name in another plugin; not served/,
-      );
+      // The catalog keeps the first of two plugins' skills of one name (prompt/catalog.ts), and warns of neither.
+      expect(s.stderr()).not.toMatch(/shadowed|not served/);
     } finally {
       await s.close();
       t.cleanup();
