@@ -84,8 +84,8 @@ export class SkillSet {
       const all = this.source.skills();
       const warnings = [...all.warnings];
       const unservable = new Map<string, string>();
-      // Skills of one name in two plugins are both in the catalog (agents name them plugin:name), but one name is
-      // one skill:// URI: the first is served, and the other said.
+      // One name is one skill:// URI: of two skills of one name the source gives (the catalog keeps the first of
+      // two plugins' already: prompt/catalog.ts), the first is served, and the other said.
       const served = new Map<string, string>();
       const servable = (s: SourceSkill) => {
         const why = unservableName(s.name);
