@@ -11,6 +11,11 @@ import { BACKGROUND_DF, BACKGROUND_MIN_DF, BACKGROUND_SKILLS } from './backgroun
 // sixth three.
 export const OWN_SHARE = 0.3;
 
+/** BM25's IDF of a word that `df` of `n` documents hold (Robertson–Spärck Jones, plus one: never negative). */
+export function bm25Idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
 /** A stem that fewer than BACKGROUND_MIN_DF public skills say is read as in this many: as rare as a word can be. */
 const RARE_DF = 2;
 
@@ -27,7 +32,7 @@ export function backgroundDf(stemmed: string): number {
   return n >= BACKGROUND_MIN_DF ? n : RARE_DF;
 }
 
-const BACKGROUND_CEILING = Math.log(1 + (BACKGROUND_SKILLS - 0.5) / 1.5);
+const BACKGROUND_CEILING = bm25Idf(BACKGROUND_SKILLS, 1);
 
 /**
  * The IDF a word ranks with: OWN_SHARE of `own` (its IDF in this catalog, whose highest is `ceiling`), the rest its
@@ -40,7 +45,7 @@ export function rankingIdf(own: number, stemmed: string, ceiling: number): numbe
 /** A word's IDF over the public skills, scaled so that the rarest word there scores `ceiling`. */
 function backgroundIdf(stemmed: string, ceiling: number): number {
   const d = backgroundDf(stemmed);
-  return Math.min(ceiling, (Math.log(1 + (BACKGROUND_SKILLS - d + 0.5) / (d + 0.5)) * ceiling) / BACKGROUND_CEILING);
+  return Math.min(ceiling, (bm25Idf(BACKGROUND_SKILLS, d) * ceiling) / BACKGROUND_CEILING);
 }
 
 // "None fits" in a catalog of fewer skills than `among` (select.ts SMALL_CATALOG_BAR): a word's weight as evidence is
@@ -57,6 +62,6 @@ export const SMALL_OWN_SHARE = 0.5;
  * skills hold it, `among` the size of the catalog it is read as; scaled so that the rarest word scores `ceiling`.
  */
 export function smallCatalogIdf(df: number, stemmed: string, ceiling: number, among: number): number {
-  const own = Math.log(1 + (among - df + 0.5) / (df + 0.5)) / Math.log(1 + (among - 0.5) / 1.5);
+  const own = bm25Idf(among, df) / bm25Idf(among, 1);
   return SMALL_OWN_SHARE * own * ceiling + (1 - SMALL_OWN_SHARE) * backgroundIdf(stemmed, ceiling);
 }

@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-import { writeAtomic } from '../fs/atomic.js';
 import { registrySkills, storedRoots } from '../registry/find-skills.js';
 import { contentComparer } from '../registry/integrity.js';
 import { readFolder, type CatalogEntry, type CatalogScope } from '../skill/light.js';
@@ -11,13 +9,13 @@ import { shadowFinder } from '../skill/plugin.js';
 import type { Query } from './select-query.js';
 import type { Reach } from './select-scan.js';
 import {
-  SELECTION_INDEX_FILE,
   catalogEntryOf,
   indexIdentity,
   parseSelectionIndex,
   readSelectionIndex,
   rowOf,
   selectionIndexText,
+  writeSelectionText,
   type SelectionIndex,
 } from './selection-index.js';
 import { prefilter } from './selection-prefilter.js';
@@ -181,10 +179,7 @@ function rowsOf(catalog: readonly CatalogEntry[], entries: readonly CatalogEntry
  */
 function registryEntries(dir: string, forQuery: boolean): { entries: CatalogEntry[]; index?: SelectionIndex } {
   const index = readSelectionIndex(dir);
-  if (index) {
-    const rootOf = storedRoots(dir);
-    return { entries: index.rows.map((r) => catalogEntryOf(r, rootOf(r[5]))), index };
-  }
+  if (index) return fromIndex(dir, index);
   const identity = forQuery ? indexIdentity(dir) : undefined;
   const skills = registrySkills(dir);
   if (identity !== undefined && indexIdentity(dir) === identity) {
@@ -193,17 +188,20 @@ function registryEntries(dir: string, forQuery: boolean): { entries: CatalogEntr
       identity,
     );
     try {
-      writeAtomic(join(dir, SELECTION_INDEX_FILE), text);
+      writeSelectionText(dir, text);
     } catch {
       // Read-only, or full: the next run reads index.json again.
     }
     // This query reads it as the next will (registry-bodies.ts reads the bodies its prefilter finds): a missing or
     // stale index changes nothing selection prints.
-    const index = parseSelectionIndex(text, identity);
-    if (index) {
-      const rootOf = storedRoots(dir);
-      return { entries: index.rows.map((r) => catalogEntryOf(r, rootOf(r[5]))), index };
-    }
+    const made = parseSelectionIndex(text, identity);
+    if (made) return fromIndex(dir, made);
   }
   return { entries: skills.map(({ entry, root }) => catalogEntryOf(rowOf(entry), root)) };
+}
+
+/** The registry's entries as its selection index gives them, each at its stored copy. */
+function fromIndex(dir: string, index: SelectionIndex): { entries: CatalogEntry[]; index: SelectionIndex } {
+  const rootOf = storedRoots(dir);
+  return { entries: index.rows.map((r) => catalogEntryOf(r, rootOf(r[5]))), index };
 }

@@ -275,7 +275,7 @@ export class Scan {
     let bodyMayMatch = false;
     for (let f = 0; f < NF; f++) {
       if (f === HEADINGS) {
-        bodyMayMatch = body !== '' && this.tfAt[i]! >= 0 && this.bodyProbe().test(body);
+        bodyMayMatch = this.bodyMayMatch(i, body);
       }
       const value = fieldValue(f, name, keywords, verbs, c, body, bodyMayMatch);
       if (typeof value !== 'string' || value === '') continue;
@@ -322,13 +322,18 @@ export class Scan {
     );
   }
 
+  /** Whether candidate i's body may hold a term: read only where its other fields hold one (see candidate()). */
+  private bodyMayMatch(i: number, body: string): boolean {
+    return body !== '' && this.tfAt[i]! >= 0 && this.bodyProbe().test(body);
+  }
+
   /**
    * The body of candidate i, read as candidate() reads a body (its headings, its text): for a registry skill whose
    * other fields the selection index counted, its body read for this query (Reach.bodies). After those fields.
    */
   body(i: number, body: string): void {
     if (body === '') return;
-    const bodyMayMatch = this.tfAt[i]! >= 0 && this.bodyProbe().test(body);
+    const bodyMayMatch = this.bodyMayMatch(i, body);
     if (bodyMayMatch) {
       const headings = headingsOf(body);
       if (headings !== '') this.field(i, HEADINGS, headings, true);

@@ -2,7 +2,7 @@ import { DF_FIELDS, FIELDS, NF } from './select-scan.js';
 import { CountedScan } from './select-counted.js';
 import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
-import { rankingIdf, smallCatalogIdf } from './background-idf.js';
+import { bm25Idf, rankingIdf, smallCatalogIdf } from './background-idf.js';
 
 export {
   candidateOf,
@@ -161,17 +161,17 @@ export function selectSkills(
         if (p[k]! & BODY_BIT) bodyPairDf[k]++;
       }
   }
-  const pairIdf = pairDf.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const pairIdf = pairDf.map((d) => bm25Idf(n, d));
   const bodies = scan.lenCount[BODY]!;
-  const bodyPairIdf = bodyPairDf.map((d) => Math.log(1 + (bodies - d + 0.5) / (d + 0.5)));
+  const bodyPairIdf = bodyPairDf.map((d) => bm25Idf(bodies, d));
   const pairInformative = pairDf.map((d) => n < 4 || d <= n / 2);
   const weak = q.surface.map((w) => isWeakWord(w));
-  const fullIdf = Array.from(df, (d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const fullIdf = Array.from(df, (d) => bm25Idf(n, d));
   const idf = fullIdf.map((x, t) => x * (weak[t] ? WEAK : 1));
   // In a small set every word is in half the skills; only in a larger one does "common" mean uninformative.
   const informative = Array.from(df, (d, t) => (n < 4 || d <= n / 2) && !weak[t]);
   // What one rare word scores here: the IDF of a word that one skill has.
-  const ceiling = Math.log(1 + (n - 0.5) / 1.5);
+  const ceiling = bm25Idf(n, 1);
   // Ranking weighs a word by its IDF here and over public skills at large (background-idf.ts); a phrase's term
   // (past wordTerms) by its IDF here.
   const rankFull = fullIdf.map((x, t) => (t < q.wordTerms ? rankingIdf(x, q.terms[t]!, ceiling) : x));
@@ -356,15 +356,15 @@ export function selectSkills(
     const within = r + TRIGGER_POINTS * (triggers[i]?.length ?? 0) + named;
     // At or above what a skill holding none of the request needs, the evidence is enough: its coverage is not read.
     // (Only where the loss could bring it under the most any skill needs is its coverage read.)
-    if (nameLoss[i]! < 0)
-      if (
+    if (nameLoss[i]! < 0) {
+      const loses =
         kind === 'relevance' &&
         n >= MIN_CATALOG &&
         evidence[i]! + nameLoss[i]! < mostNeeded * ceiling &&
-        coverage(i) < NAME_PART_COVER
-      )
-        evidence[i] += nameLoss[i]!;
+        coverage(i) < NAME_PART_COVER;
+      if (loses) evidence[i] += nameLoss[i]!;
       else nameLoss[i] = 0;
+    }
     const needed = evidence[i]! < mostNeeded * ceiling ? neededOf(i, kind) : 0;
     const below = needed > 0 && evidence[i]! < needed * ceiling ? needed : 0;
     // The class is the integer part, the strength within it the fraction: higher is better across classes; a match

@@ -236,7 +236,12 @@ const digestOf = (lines: string) => createHash('sha1').update(lines).digest('bas
 
 /** Write the selection index of `entries` (index.json's, in its order) for the index of `identity`. */
 export function writeSelectionIndex(dir: string, entries: readonly IndexEntry[], identity: string): void {
-  writeAtomic(join(dir, SELECTION_INDEX_FILE), selectionIndexText(entries, identity));
+  writeSelectionText(dir, selectionIndexText(entries, identity));
+}
+
+/** Write a selection index's text as the registry's, by a rename. */
+export function writeSelectionText(dir: string, text: string): void {
+  writeAtomic(join(dir, SELECTION_INDEX_FILE), text);
 }
 
 /**
@@ -251,8 +256,7 @@ export function followRegistryIndex(dir: string, index: RegistryIndex, before?: 
   // In the order serializeIndex wrote them.
   const rows = [...index.skills].sort(byId).map(rowOf);
   const old = before === undefined ? undefined : readSelectionIndex(dir, before);
-  const text = (old && updatedText(old, rows, identity)) ?? indexText(rows, identity);
-  writeAtomic(join(dir, SELECTION_INDEX_FILE), text);
+  writeSelectionText(dir, (old && updatedText(old, rows, identity)) ?? indexText(rows, identity));
 }
 
 interface Header {

@@ -5,6 +5,7 @@ import { rowFields, type SelectionIndex } from './selection-index.js';
 import { PARTIAL, addLengths } from './selection-terms.js';
 import { normalizeForMatch } from './text-match.js';
 import { REACH_WEIGHTS, registryBodies } from './registry-bodies.js';
+import { bm25Idf } from './background-idf.js';
 
 // Which skills of a registry a query may match, from its selection index, so that selection reads only those (the
 // others add only their lengths: Scan.lengths). A skill may match when a word of its name, keywords, verbs or
@@ -48,7 +49,7 @@ export function prefilter(
       if (line === null) return false;
       const { rows, packed } = line;
       const kind = slot < nTerms ? 0 : slot < 2 * nTerms ? 1 : 2;
-      const reach = pair ? 0 : REACH_WEIGHTS[kind] * Math.log(1 + (nRows - rows.length + 0.5) / (rows.length + 0.5));
+      const reach = pair ? 0 : REACH_WEIGHTS[kind] * bm25Idf(nRows, rows.length);
       for (let n = 0; n < rows.length; n++) {
         const r = rows[n]!;
         if (!pair) hit[r] = 1;
