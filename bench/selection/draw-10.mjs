@@ -1,0 +1,41 @@
+// The draw behind bench/selection/real-queries-10.json, written blind to the selection code: every selectable
+// skill of the four collections once, in a seeded shuffle (mulberry32 of bench/lib.mjs, seed 32), then further
+// shuffles of the same list until 164 draws; one request was written for each draw, in this order.
+// Usage: node bench/selection/draw-10.mjs <folder>... (the collections extracted, one folder each, named as in
+// the ids: anthropics+skills, obra+superpowers, openai+skills, trailofbits+skills). Prints one id a line.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { mulberry32 } from '../lib.mjs';
+
+const SEED = 32;
+const DRAWS = 164;
+
+function shuffle(list, random) {
+  const a = list.slice();
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+const folders = process.argv.slice(2).map((f) => resolve(f));
+const cli = join(import.meta.dirname, '..', '..', 'bin', 'skills.js');
+const { skills } = JSON.parse(
+  execFileSync(process.execPath, [cli, 'list', ...folders, '--json'], { encoding: 'utf8' }),
+);
+const ids = [];
+for (const skill of skills) {
+  const folder = folders.find((f) => !relative(f, skill.path).startsWith('..' + sep));
+  const text = readFileSync(join(skill.path, 'SKILL.md'), 'utf8');
+  const front = text.startsWith('---') ? text.split(/^---\s*$/m)[1] : '';
+  if (/^disable-model-invocation:\s*true\s*$/m.test(front)) continue; // never selected
+  if (skill.id === 'template-skill') continue; // anthropics' empty template: no problem it solves
+  ids.push(`${basename(folder)}/${skill.id}`);
+}
+ids.sort();
+const random = mulberry32(SEED);
+const draws = [];
+while (draws.length < DRAWS) draws.push(...shuffle(ids, random).slice(0, DRAWS - draws.length));
+process.stdout.write(draws.join('\n') + '\n');
