@@ -1,15 +1,20 @@
-// One measurement of bench/selection/real-queries-9.json on a built CLI: top-1 (the first skill selected is
-// expected), top-3 (an expected skill is among the 3 selected), MRR (1/rank of the first expected skill selected,
-// 0 when none is) over the requests some skill fits, and the share of no-fit requests that select nothing.
-// Aggregates only: the set is blind, so its misses are not printed.
-// Usage: node bench/selection/measure-9.mjs <bin/skills.js of the CLI to measure> <folder>... (the four
-// collections extracted, as for draw-9.mjs).
+// One measurement of a selection set (bench/selection/real-queries-N.json; the first is real-queries.json) on a
+// built CLI: top-1 (the first skill selected is expected), top-3 (an expected skill is among the 3 selected), MRR
+// (1/rank of the first expected skill selected, 0 when none is) over the requests some skill fits, and the share of
+// no-fit requests that select nothing. Aggregates only: a blind set's misses are not to be read.
+// Usage: node bench/selection/measure.mjs <N> <bin/skills.js of the CLI to measure> <folder>... (the four
+// collections extracted, as for draw.mjs).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const [cli, ...folders] = process.argv.slice(2);
-const set = JSON.parse(readFileSync(join(import.meta.dirname, 'real-queries-9.json'), 'utf8'));
+const [n, cli, ...folders] = process.argv.slice(2);
+if (!/^\d+$/.test(n ?? '') || !cli || folders.length === 0) {
+  console.error('usage: node bench/selection/measure.mjs <N> <bin/skills.js> <folder>...');
+  process.exit(2);
+}
+const file = n === '1' ? 'real-queries.json' : `real-queries-${n}.json`;
+const set = JSON.parse(readFileSync(join(import.meta.dirname, file), 'utf8'));
 const fit = { n: 0, top1: 0, top3: 0, rr: 0, empty: 0 };
 const none = { n: 0, empty: 0 };
 for (const { query, expected } of set) {

@@ -1,15 +1,27 @@
-// The draw behind bench/selection/real-queries-9.json, written blind to the selection code: every selectable
-// skill of the four collections once, in a seeded shuffle (mulberry32 of bench/lib.mjs, seed 31), then further
-// shuffles of the same list until 164 draws; one request was written for each draw, in this order.
-// Usage: node bench/selection/draw-9.mjs <folder>... (the collections extracted, one folder each, named as in
-// the ids: anthropics+skills, obra+superpowers, openai+skills, trailofbits+skills). Prints one id a line.
+// The draw behind a blind selection set (real-queries-N.json), written blind to the selection code: every selectable
+// skill of the four collections once, in a seeded shuffle (mulberry32 of bench/lib.mjs), then further shuffles of the
+// same list until --draws draws (164); one request was written for each draw, in this order. The tenth set is seed 32;
+// the ninth was seed 31, drawn when `skills list` showed one skill-creator of the two (117 skills, not 118 as now), so
+// seed 31 no longer gives its draw.
+// Usage: node bench/selection/draw.mjs --seed N [--draws 164] <folder>... (the collections extracted, one folder
+// each, named as in the ids: anthropics+skills, obra+superpowers, openai+skills, trailofbits+skills). Prints one id a
+// line.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
 import { mulberry32 } from '../lib.mjs';
 
-const SEED = 31;
-const DRAWS = 164;
+const { values, positionals } = parseArgs({
+  options: { seed: { type: 'string' }, draws: { type: 'string', default: '164' } },
+  allowPositionals: true,
+});
+const SEED = Number(values.seed);
+const DRAWS = Number(values.draws);
+if (!Number.isSafeInteger(SEED) || !Number.isSafeInteger(DRAWS) || DRAWS < 1 || positionals.length === 0) {
+  console.error('usage: node bench/selection/draw.mjs --seed N [--draws 164] <folder>...');
+  process.exit(2);
+}
 
 function shuffle(list, random) {
   const a = list.slice();
@@ -20,7 +32,7 @@ function shuffle(list, random) {
   return a;
 }
 
-const folders = process.argv.slice(2).map((f) => resolve(f));
+const folders = positionals.map((f) => resolve(f));
 const cli = join(import.meta.dirname, '..', '..', 'bin', 'skills.js');
 const { skills } = JSON.parse(
   execFileSync(process.execPath, [cli, 'list', ...folders, '--json'], { encoding: 'utf8' }),
