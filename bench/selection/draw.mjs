@@ -2,7 +2,8 @@
 // skill of the four collections once, in a seeded shuffle (mulberry32 of bench/lib.mjs), then further shuffles of the
 // same list until --draws draws (164); one request was written for each draw, in this order. The tenth set is seed 32;
 // the ninth was seed 31, drawn when `skills list` showed one skill-creator of the two (117 skills, not 118 as now), so
-// seed 31 no longer gives its draw.
+// seed 31 no longer gives its draw. The set over other collections (other-queries-1.json) is seed 33, --draws 150,
+// over the four folders of other-collections.json, in the order listed there.
 // Usage: node bench/selection/draw.mjs --seed N [--draws 164] <folder>... (the collections extracted, one folder
 // each, named as in the ids: anthropics+skills, obra+superpowers, openai+skills, trailofbits+skills). Prints one id a
 // line.

@@ -1,20 +1,24 @@
-// One measurement of a selection set (bench/selection/real-queries-N.json; the first is real-queries.json) on a
-// built CLI: top-1 (the first skill selected is expected), top-3 (an expected skill is among the 3 selected), MRR
-// (1/rank of the first expected skill selected, 0 when none is) over the requests some skill fits, and the share of
-// no-fit requests that select nothing. Aggregates only: a blind set's misses are not to be read.
-// Usage: node bench/selection/measure.mjs <N> <bin/skills.js of the CLI to measure> <folder>... (the four
-// collections extracted, as for draw.mjs).
+// One measurement of a selection set (bench/selection/real-queries-N.json, the first is real-queries.json, or any set
+// file such as other-queries-1.json) on a built CLI: top-1 (the first skill selected is expected), top-3 (an expected
+// skill is among the 3 selected), MRR (1/rank of the first expected skill selected, 0 when none is) over the requests
+// some skill fits, and the share of no-fit requests that select nothing. Aggregates only: a blind set's misses are
+// not to be read.
+// Usage: node bench/selection/measure.mjs <N | set file> <bin/skills.js of the CLI to measure> <folder>... (the
+// collections extracted, as for draw.mjs). A number names real-queries-N.json over the four collections; a path names
+// any set, e.g. bench/selection/other-queries-1.json over the collections of other-collections.json.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const [n, cli, ...folders] = process.argv.slice(2);
-if (!/^\d+$/.test(n ?? '') || !cli || folders.length === 0) {
-  console.error('usage: node bench/selection/measure.mjs <N> <bin/skills.js> <folder>...');
+if (!n || !cli || folders.length === 0) {
+  console.error('usage: node bench/selection/measure.mjs <N | set file> <bin/skills.js> <folder>...');
   process.exit(2);
 }
-const file = n === '1' ? 'real-queries.json' : `real-queries-${n}.json`;
-const set = JSON.parse(readFileSync(join(import.meta.dirname, file), 'utf8'));
+const file = !/^\d+$/.test(n)
+  ? resolve(n)
+  : join(import.meta.dirname, n === '1' ? 'real-queries.json' : `real-queries-${n}.json`);
+const set = JSON.parse(readFileSync(file, 'utf8'));
 const fit = { n: 0, top1: 0, top3: 0, rr: 0, empty: 0 };
 const none = { n: 0, empty: 0 };
 for (const { query, expected } of set) {
