@@ -5,7 +5,7 @@
 // not to be read.
 // Usage: node bench/selection/measure.mjs <N | set file> <bin/skills.js of the CLI to measure> <folder>... (the
 // collections extracted, as for draw.mjs). A number names real-queries-N.json over the four collections; a path names
-// any set, e.g. bench/selection/other-queries-1.json over the collections of other-collections.json.
+// any set, e.g. bench/selection/other-queries-2.json over the collections other-collections.json lists for it.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
