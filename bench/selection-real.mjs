@@ -79,6 +79,20 @@
 // top-1 80.0% (120/150), top-3 95.3% (143/150), MRR 0.873, fit requests selecting nothing 2.0% (3/150), no-fit
 // requests selecting nothing 43.3% (13/30); the tenth set, over the tuned four, gave on the same main top-1 85.4%,
 // top-3 95.1%, MRR 0.896, no-fit 83.3%. Its misses were not looked at; this bench does not run it.
+//
+// A second set over other collections, bench/selection/other-queries-2.json, to measure whether tuning on the first
+// (opened for it) generalizes: four more collections, none used before (other-collections.json, "sets", pinned:
+// daymade/claude-code-skills 94 skills, hashicorp/agent-skills 17, wshobson/agents 57 of its 181 (14 of its plugins),
+// alirezarezvani/claude-skills 63 (its marketing, regulatory/quality and finance folders); 231 in all, 230
+// selectable, none over half). Written the same way by a helper blind to the selection code and to the other sets:
+// draw.mjs --seed 34 --draws 150 over those folders, one request per draw from the skill's body, a third terse
+// (2-6 words), a third long with context that does not matter, a third naming the symptom or the output, reworded
+// where it shared a distinctive run of words with the description; 10 expect two skills; 30 no skill fits (everyday
+// asks, neighbouring techniques, creative writing sharing a word with a skill). Measured once, before any tuning on
+// the first set reached main, by `node bench/selection/measure.mjs bench/selection/other-queries-2.json <cli> <four
+// folders>` on main 0796bba: top-1 78.0% (117/150), top-3 90.7% (136/150), MRR 0.837, fit requests selecting nothing
+// 2.0% (3/150), no-fit requests selecting nothing 56.7% (17/30). Its misses were not looked at; this bench does not
+// run it.
 // The collections are not in this repository: SKILLS_REAL_CORPORA names them (see bench/false-positives.mjs).
 // Usage: SKILLS_REAL_CORPORA=<dir> node bench/selection-real.mjs [--verbose] [--held-out] [--json]
 //   --verbose lists the tuning part's misses; add --held-out to list the held-out part's too, --second the second
