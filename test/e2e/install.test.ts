@@ -175,7 +175,7 @@ describe('skills install: every source kind (built CLI)', () => {
         });
         expect(none.exitCode, `${source} ${args.join(' ')}`).toBe(2);
         expect(none.stderr, `${source} ${args.join(' ')}`).toMatch(
-          /: no skill found at (?:its top or in the folders read|commit [0-9a-f]{12}), but not all of it was searched: the search for skills stopped at .*: it read 1 folders?, the most one search reads \(SKILLS_MAX_FOLDERS raises it\)/,
+          /: no skill found at (?:its top or in the folders read|commit [0-9a-f]{12}), but not all of it was searched: the search for skills stopped at .*: it read 1 folder, the most one search reads \(SKILLS_MAX_FOLDERS raises it\)/,
         );
       }
   });
