@@ -2,7 +2,7 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { discoveryBudget, isSkillFolder } from '../skill/discover.js';
-import { SAMPLE_FOLDER } from '../skill/skill-file.js';
+import { inSampleFolder, SAMPLE_FOLDER } from '../skill/skill-file.js';
 import { skillsBelow } from './sources.js';
 
 /**
@@ -31,13 +31,7 @@ export function skillsNestedIn(dir: string, budget = discoveryBudget()): { roots
       if (isSkillFolder(d)) return [d];
       const b = skillsBelow(d, budget);
       cut ??= b.cut;
-      return b.roots.filter(
-        (r) =>
-          r.startsWith(d + sep) &&
-          !relative(d, r)
-            .split(sep)
-            .some((part) => SAMPLE_FOLDER.test(part)),
-      );
+      return b.roots.filter((r) => r.startsWith(d + sep) && !inSampleFolder(relative(d, r).split(sep).join('/')));
     });
     for (const r of found) {
       roots.push(r);
