@@ -144,6 +144,7 @@ export async function planFromSources(
   const leftOut: Prepared[] = [];
   const invalid: InvalidSource[] = [];
   const skipped: InvalidSource[] = [];
+  const ofSeveral = new Set<string>();
   const warnings: string[] = [];
   const only = options.only === undefined ? undefined : new Set(options.only);
   const matched = new Set<string>();
@@ -239,6 +240,7 @@ export async function planFromSources(
           hint: `two different skills are named ${p.skill.id}: install the one you want by itself, e.g. ${alone(raw, p)}${several ? ' (and the others with --skill)' : ''}`,
         });
       locals.set(p.skill.id, p);
+      if (several && !options.strict) ofSeveral.add(p.skill.id);
     }
   }
   if (only) {
@@ -463,6 +465,7 @@ export async function planFromSources(
     next,
     skipped,
     warnings: [...warnings, ...said, ...dangling, ...replaced, ...resolution.warnings],
+    ofSeveral,
   };
 }
 

@@ -218,4 +218,9 @@ export interface Planned {
   next: Lockfile;
   skipped: InvalidSource[];
   warnings: string[];
+  /**
+   * The ids of the skills chosen from a source of several (without --strict): one that fails a check before the first
+   * write (its files too deep where they go) is left out, as an invalid one is, and the others installed.
+   */
+  ofSeveral?: ReadonlySet<string>;
 }
