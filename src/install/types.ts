@@ -196,6 +196,8 @@ export interface ArchivedSkill {
   entries?: SkillEntry[];
   /** `root` holds `files` and the folders above them, nothing else: moving it needs no pruning walk. */
   only?: boolean;
+  /** For a skill nested in another of the archive (copied out of it): the other's id. Installed only when named. */
+  nestedIn?: string;
 }
 
 /** Where one resolved skill comes from. */
