@@ -9,6 +9,7 @@ import { homeVariableWarnings } from '../skill/agents.js';
 import { projectChain } from '../skill/folders.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
 import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
+import { counted } from '../formats/text.js';
 
 export interface DoctorOptions {
   json?: boolean;
@@ -38,7 +39,6 @@ export async function doctor(
 }
 
 const n = (x: number) => x.toLocaleString('en-US');
-const plural = (x: number, one: string, many = `${one}s`) => `${n(x)} ${x === 1 ? one : many}`;
 
 interface FormatOptions {
   cwd: string;
@@ -54,8 +54,8 @@ export function formatDoctor(report: DoctorReport, opts: FormatOptions): string 
   const blocks = report.agents.map((a) => formatAgent(a, opts));
   const total =
     report.problems === 0
-      ? c.green(`${plural(report.agents.length, 'agent')} checked: nothing wrong`)
-      : c.red(`${plural(report.agents.length, 'agent')} checked: ${plural(report.problems, 'problem')}`);
+      ? c.green(`${counted(report.agents.length, 'agent')} checked: nothing wrong`)
+      : c.red(`${counted(report.agents.length, 'agent')} checked: ${counted(report.problems, 'problem')}`);
   return `${[...blocks, total].join('\n\n')}\n`;
 }
 
@@ -89,7 +89,7 @@ function formatAgent(a: AgentReport, opts: FormatOptions): string {
     if (v.listing.over > 0) lines.push(...listingLines(v.listing, a.title, '    ', c));
   }
   for (const w of a.warnings) lines.push(c.yellow(`  warning: ${forTerminalLine(w)}`));
-  lines.push(a.problems === 0 ? c.green('  ok') : c.red(`  ${plural(a.problems, 'problem')}`));
+  lines.push(a.problems === 0 ? c.green('  ok') : c.red(`  ${counted(a.problems, 'problem')}`));
   return lines.join('\n');
 }
 
@@ -104,7 +104,7 @@ function viewLines(
   const name = (s: string) => forTerminalLine(s);
   const skipName = (s: SkippedSkill) => name(s.name ?? basename(s.root));
   const lines = [
-    `${indent}loads ${plural(v.loaded.length, 'skill')}${v.loaded.length > 0 ? `: ${firstOf(v.loaded.map((s) => name(s.name)))}` : ''}`,
+    `${indent}loads ${counted(v.loaded.length, 'skill')}${v.loaded.length > 0 ? `: ${firstOf(v.loaded.map((s) => name(s.name)))}` : ''}`,
   ];
   if (v.loadedInvalid.length > 0) {
     lines.push(
@@ -172,7 +172,7 @@ function firstOf(items: string[], most = 10): string {
 }
 
 function listingLines(listing: Listing, title: string, indent: string, c: Paint): string[] {
-  const size = `${plural(listing.characters, 'character')}, ${plural(listing.tokens, 'token')}`;
+  const size = `${counted(listing.characters, 'character')}, ${counted(listing.tokens, 'token')}`;
   const budget = listing.budget;
   if (!budget) return [`${indent}listing: ${size}; ${title} documents no budget`];
   const limit = `${n(budget.limit)} ${budget.unit}`;

@@ -219,6 +219,11 @@ function printListing(listing: SourceListing[], options: InstallOptions, ctx: Co
         room,
       );
       ctx.stdout.write(`  ${padColumns(ids[k]!, width)}  ${s.problem === undefined ? text : c.red(text)}\n`);
+      // The same files at two paths of the source are one skill, listed once and installed once: say where.
+      if (s.foundAt)
+        ctx.stdout.write(
+          `  ${' '.repeat(width)}  ${c.dim(forTerminal(`found at ${s.foundAt.join(', ')} (the same files; installed once)`))}\n`,
+        );
       // Installing all leaves it out for a namesake: say why, and how to take this one.
       if (s.leftOut)
         ctx.stdout.write(

@@ -11,6 +11,7 @@ import { countFindings, formatDiagnostic, formatStylish, toJson, type ValidateRe
 import { forTerminal, forTerminalLine, safeJson, writeSafeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 import { parseConcurrency } from '../lint/parallel.js';
+import { counted } from '../formats/text.js';
 
 export type { FixRecord } from '../lint/lint-paths.js';
 
@@ -85,7 +86,9 @@ export async function lint(options: LintOptions, ctx: Context) {
   if (text !== '') ctx.stdout.write(text);
   const tooManyWarnings = maxWarnings !== undefined && counts.warningCount > maxWarnings;
   if (tooManyWarnings && format === 'stylish')
-    ctx.stderr.write(`error: ${counts.warningCount} warnings, more than --max-warnings ${options.maxWarnings}\n`);
+    ctx.stderr.write(
+      `error: ${counted(counts.warningCount, 'warning')}, more than --max-warnings ${options.maxWarnings}\n`,
+    );
   // A file --fix could not write fails the run as an I/O error does, once every other fix is written and told.
   const unwritten = new Set(run.notWritten.map((n) => n.file)).size;
   if (unwritten > 0 && format === 'stylish')
@@ -155,8 +158,6 @@ async function render(
   );
 }
 
-const plural = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
-
 /**
  * What a person sees: info findings hidden unless --verbose or the configuration asks for them; with --quiet, only
  * the skills with errors and their errors. The summary counts every finding, and says what was hidden.
@@ -164,7 +165,7 @@ const plural = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
 function stylish(run: LintRun, result: ValidateResult, options: LintOptions, c: Paint, cwd: string): string {
   const shown = visibleFindings(run.reports, { ...options, explicit: run.explicit });
   const hidden = [
-    ...(shown.hiddenWarnings ? [plural(shown.hiddenWarnings, 'warning')] : []),
+    ...(shown.hiddenWarnings ? [counted(shown.hiddenWarnings, 'warning')] : []),
     ...(shown.hiddenInfos ? [`${shown.hiddenInfos} info finding${shown.hiddenInfos === 1 ? '' : 's'}`] : []),
   ].join(' and ');
   const left = unwrittenLine(run, c);
@@ -182,8 +183,8 @@ function stylish(run: LintRun, result: ValidateResult, options: LintOptions, c: 
   const n = result.reports.length;
   const line =
     result.errorCount > 0
-      ? c.red.bold(`${plural(result.errorCount, 'error')} in ${plural(shown.reports.length, 'skill')} of ${n}`)
-      : c.green(n === 0 ? 'no skills to lint' : `no errors in ${plural(n, 'skill')}`);
+      ? c.red.bold(`${counted(result.errorCount, 'error')} in ${counted(shown.reports.length, 'skill')} of ${n}`)
+      : c.green(n === 0 ? 'no skills to lint' : `no errors in ${counted(n, 'skill')}`);
   out.push(hidden ? `${line}${c.dim(`; ${hidden} hidden by --quiet`)}` : line);
   return out.join('\n') + '\n' + left;
 }
@@ -192,6 +193,6 @@ function stylish(run: LintRun, result: ValidateResult, options: LintOptions, c: 
 function unwrittenLine(run: LintRun, c: Paint): string {
   if (run.leftUnwritten === 0) return '';
   const files = new Set(run.notWritten.map((n) => n.file)).size;
-  const what = `${plural(run.leftUnwritten, 'problem')} left unfixed: ${files === 1 ? 'its file' : `their ${files} files`}`;
+  const what = `${counted(run.leftUnwritten, 'problem')} left unfixed: ${files === 1 ? 'its file' : `their ${counted(files, 'file')}`}`;
   return c.yellow(`${what} could not be written (see "not fixed" above)`) + '\n';
 }

@@ -7,6 +7,7 @@ import { shownPath } from '../ui/shown-path.js';
 import { forTerminal, safeJson } from '../ui/terminal-text.js';
 import { setDiscoveryLimits } from '../skill/discover.js';
 import { shownWarnings, skillWarningsOf } from '../prompt/skill-warnings.js';
+import { counted } from '../formats/text.js';
 
 export type { RenderPromptOptions, RenderPromptResult } from '../prompt/render-prompt.js';
 
@@ -37,7 +38,7 @@ export async function renderPromptCommand(
     // "selected" only when something selects (a query, --select, a selector); else how many skills it holds.
     const asked = options.query !== undefined || options.select !== undefined || options.selector !== undefined;
     const n = result.catalog.length;
-    const count = asked ? `${result.selected.length} of ${n} skills selected` : `${n} skill${n === 1 ? '' : 's'}`;
+    const count = asked ? `${result.selected.length} of ${counted(n, 'skill')} selected` : counted(n, 'skill');
     say(`~${result.tokens} tokens (o200k_base), tier ${result.tier}, ${count}\n`);
   }
   return result;
@@ -56,7 +57,7 @@ async function writeCommand(options: RenderPromptOptions, ctx: Context): Promise
   if (result.catalog.length === 0 && !quiet) ctx.stderr.write(forTerminal(emptyCatalog(result, ctx)));
   const { file, status, missing, fix } = result.write;
   const n = result.catalog.length;
-  const skills = `${n} ${n === 1 ? 'skill' : 'skills'}`;
+  const skills = counted(n, 'skill');
   const line: Record<typeof status, string> = {
     created: `created ${file} with the skills block (${skills}, ~${result.tokens} tokens)`,
     appended: `added the skills block to ${file} (${skills}, ~${result.tokens} tokens)`,

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { isFolder, isNeverKept } from '../fs/walk.js';
+import { counted } from '../formats/text.js';
 
 // Skill folders below the project's top, in its packages: Claude Code loads `packages/web/.claude/skills` when it
 // works with files in packages/web ("automatic discovery from nested directories"), and Codex reads `.agents/skills`
@@ -44,7 +45,7 @@ export function nestedFolders(
     for (const name of names) {
       if (cut) return;
       if (left-- <= 0) {
-        cut = `the search for nested skill folders stopped after ${limits.folders.toLocaleString('en-US')} folders of ${top}`;
+        cut = `the search for nested skill folders stopped after ${counted(limits.folders, 'folder')} of ${top}`;
         return;
       }
       const sub = join(dir, name);

@@ -23,6 +23,7 @@ import { cleanStale, syncDir, tempName } from '../fs/atomic.js';
 import { isInside } from '../fs/walk.js';
 import { needCache } from './cache.js';
 import { gitFailure, noRef, refMissing, runGit, type GitOptions } from './run-git.js';
+import { plural } from '../formats/text.js';
 
 export type { GitOptions } from './run-git.js';
 
@@ -290,7 +291,7 @@ async function writeTree(
   // are written and 20,000 entries extracted only to be removed (elmochilyas/laraskills: 19,260 files, 50 s).
   const { files, folders } = treeEntries(entries);
   if (files + folders > DEFAULT_LIMITS.maxEntries) {
-    const what = `it holds more than ${DEFAULT_LIMITS.maxEntries} entries (${files} files in ${folders} folders)`;
+    const what = `it holds more than ${DEFAULT_LIMITS.maxEntries} entries (${files} ${plural(files, 'file')} in ${folders} ${plural(folders, 'folder')})`;
     throw refused(tooBig(tar, what, DEFAULT_LIMITS));
   }
   const r = await runGit(['archive', '--format=tar', `--output=${tar}`, commit, ...only], at);

@@ -50,7 +50,10 @@ async function aborting<T>(read: (signal: AbortSignal, stop: () => void) => Prom
 /**
  * The JSON document at `path` of `opts.registry`, its body read under `maxBytes` (`what` names it in the error): a
  * registry that answers gigabytes is stopped at the cap, not buffered. The body must come within `opts.timeout` of
- * the headers, as npm's own `res.json()` has it, however steadily it trickles.
+ * the headers, as npm's own `res.json()` has it, however steadily it trickles. It is asked of the registry every
+ * time, never of npm's cache (`cache=`, npm_config_cache): when a request to revalidate a cached copy fails (no
+ * answer in time, refused), make-fetch-happen hands back the old copy as if the registry had said it, and a packument
+ * from before is newer versions unseen ("up to date") for a registry that did not answer.
  */
 export async function fetchCappedJson(
   path: string,
@@ -59,11 +62,12 @@ export async function fetchCappedJson(
   what: string,
 ): Promise<Record<string, unknown>> {
   const fetch = (await import('npm-registry-fetch')).default;
+  const { cache: _npmCache, ...asked } = opts;
   let late = false;
   let deadline: NodeJS.Timeout | undefined;
   try {
     const bytes = await aborting(async (signal, stop) => {
-      const res = await fetch(path, { ...opts, signal });
+      const res = await fetch(path, { ...asked, signal });
       if (opts.timeout)
         deadline = setTimeout(() => {
           late = true;

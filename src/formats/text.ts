@@ -55,3 +55,13 @@ export function codePoints(text: string): number {
 export const LINE_BREAK = /\r\n|\r|\n/;
 /** The places just after each line break, to split lines keeping their endings. */
 export const AFTER_BREAK = /(?<=\n)|(?<=\r)(?!\n)/;
+
+/** `noun` for a count of one, else `many` (`noun` + s by default): `plural(1, 'folder')` is "folder". */
+export function plural(count: number, noun: string, many = `${noun}s`): string {
+  return count === 1 ? noun : many;
+}
+
+/** A count and its noun agreeing, the count grouped as in en-US: "1 folder", "0 folders", "20,000 folders". */
+export function counted(count: number, noun: string, many = `${noun}s`): string {
+  return `${count.toLocaleString('en-US')} ${plural(count, noun, many)}`;
+}

@@ -135,7 +135,7 @@ export function realErrno(err: NodeJS.ErrnoException): NodeJS.ErrnoException {
 }
 
 /** The most bytes of a path the system takes (Linux's PATH_MAX, the terminating NUL included). */
-const PATH_MAX = 4096;
+export const PATH_MAX = 4096;
 
 // ENAMETOOLONG for a path of short names: the whole path is over PATH_MAX (a stranger's 10,000 nested folders).
 const PATH_TOO_LONG: [string, (where: string, named: boolean) => string] = [

@@ -60,7 +60,7 @@ export function isMacFile(name: string): boolean {
 export function isLeftover(name: string): boolean {
   return LEFTOVER.test(name);
 }
-const MAX_DEPTH = 8;
+export const MAX_DEPTH = 8;
 const MAX_ENTRIES = 20_000;
 
 /**

@@ -20,6 +20,11 @@ export interface ListedSkill {
    * installs it alone (none for an invalid one, which installs nowhere: `problem` says why).
    */
   leftOut?: { why: string; alone?: string };
+  /**
+   * A skill found with the same files at more than one path of the source (a twin, installed once): every such
+   * path inside the source, the first (`shown`) first. One entry, not one a path.
+   */
+  foundAt?: string[];
 }
 
 export interface SourceListing {
@@ -77,7 +82,7 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
       out.push({
         source: redactUrl(raw),
         ...(warnings?.length ? { warnings } : {}),
-        skills: found.map((p) =>
+        skills: withoutTwins(raw, found).map(({ p, foundAt }) =>
           'diagnostics' in p
             ? {
                 id: p.id ?? p.source,
@@ -91,6 +96,7 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
                 description: p.skill.description ?? '',
                 shown: p.typed,
                 ...leftOut(p),
+                ...(foundAt ? { foundAt } : {}),
               },
         ),
       });
@@ -99,4 +105,31 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
   } finally {
     scratch.cleanup();
   }
+}
+
+/**
+ * The skills found, twins once: a valid skill whose name and files (its integrity) another found earlier shares is
+ * that one at another path, which install places once; the first stands for both, with every path it is at.
+ */
+function withoutTwins(
+  raw: string,
+  found: readonly (Prepared | InvalidSource)[],
+): { p: Prepared | InvalidSource; foundAt?: string[] }[] {
+  const out: { p: Prepared | InvalidSource; foundAt?: string[] }[] = [];
+  const first = new Map<string, { p: Prepared; foundAt?: string[] }>();
+  for (const p of found) {
+    if ('diagnostics' in p) {
+      out.push({ p });
+      continue;
+    }
+    const key = `${p.skill.id}\0${p.integrity}`;
+    const twin = first.get(key);
+    if (twin) (twin.foundAt ??= [insideOf(raw, twin.p)]).push(insideOf(raw, p));
+    else {
+      const entry = { p };
+      first.set(key, entry);
+      out.push(entry);
+    }
+  }
+  return out;
 }

@@ -19,6 +19,7 @@ import {
   userFolder,
 } from '../skill/agents.js';
 import { carryOut } from './apply.js';
+import { leaveOutTooDeep } from './too-deep.js';
 import { afterPlacing } from './placing.js';
 import { lockPath, readLockfile, withProjectLock } from './lock.js';
 import { IntegrityMismatch, planFromSources } from './plan.js';
@@ -188,6 +189,8 @@ async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
       places = placesOf(lockfile, before, chosen, { ...placeOpts, confined: chosen });
       for (const p of places) cleanPlace(p, before);
     }
+    // Before anything is written: a skill whose files would lie too deep where they go.
+    leaveOutTooDeep(options, planned, places, before);
     record(options, planned, places);
     planned.warnings.push(...manifestWarnings(options, planned, places));
     planned.warnings.push(...(await agentAsConsumer(options, places)));

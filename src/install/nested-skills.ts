@@ -1,9 +1,10 @@
 // Skills nested in a skill folder: a source whose top is a skill may hold more below it, installed only by name.
-import { readdirSync, type Dirent } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, type Dirent } from 'node:fs';
+import { basename, join, relative, sep } from 'node:path';
 import { discoveryBudget, isSkillFolder } from '../skill/discover.js';
-import { SAMPLE_FOLDER } from '../skill/skill-file.js';
-import { skillsBelow } from './sources.js';
+import { inSampleFolder, SAMPLE_FOLDER } from '../skill/skill-file.js';
+import { skillsBelow, type Scratch } from './sources.js';
+import type { ArchivedSkill } from './types.js';
 
 /**
  * The skill folders nested in the skill folder `dir`, at any depth (a collection with a SKILL.md of its own at the top:
@@ -31,13 +32,7 @@ export function skillsNestedIn(dir: string, budget = discoveryBudget()): { roots
       if (isSkillFolder(d)) return [d];
       const b = skillsBelow(d, budget);
       cut ??= b.cut;
-      return b.roots.filter(
-        (r) =>
-          r.startsWith(d + sep) &&
-          !relative(d, r)
-            .split(sep)
-            .some((part) => SAMPLE_FOLDER.test(part)),
-      );
+      return b.roots.filter((r) => r.startsWith(d + sep) && !inSampleFolder(relative(d, r).split(sep).join('/')));
     });
     for (const r of found) {
       roots.push(r);
@@ -46,4 +41,32 @@ export function skillsNestedIn(dir: string, budget = discoveryBudget()): { roots
   };
   below(dir);
   return { roots, ...(cut ? { cut } : {}) };
+}
+
+/**
+ * The skills of an unpacked archive with, when `--skill` or `--list` asks (`only`), the skills nested in each, as a
+ * folder's or a repository's are found (gatherTree). Each nested one is copied out of its outer skill's folder into a
+ * scratch folder of its own, so that placing (or moving into the store) one never takes files from the other.
+ */
+export function nestedArchived(
+  found: ArchivedSkill[],
+  scratch: Scratch,
+  only: readonly string[] | undefined,
+): ArchivedSkill[] {
+  if (only === undefined) return found;
+  const budget = discoveryBudget();
+  return found.flatMap((a) => [
+    a,
+    ...skillsNestedIn(a.root, budget).roots.map((abs): ArchivedSkill => {
+      const rel = relative(a.root, abs).split(sep).join('/');
+      const home = scratch.folder(basename(abs));
+      mkdirSync(home);
+      const root = join(home, basename(abs));
+      cpSync(abs, root, { recursive: true });
+      const files = a.files
+        .filter((f) => f.rel.startsWith(`${rel}/`))
+        .map((f) => ({ ...f, rel: f.rel.slice(rel.length + 1), abs: join(root, f.rel.slice(rel.length + 1)) }));
+      return { root, inner: a.inner === '' ? rel : `${a.inner}/${rel}`, id: basename(abs), files, nestedIn: a.id };
+    }),
+  ]);
 }

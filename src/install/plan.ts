@@ -36,6 +36,7 @@ import type { InstallOptions, InstallOutcome, InvalidSource, Plan, Planned, Prep
 import { MissingSkills } from './missing-skills.js';
 import { overlayCatalog } from './overlay-catalog.js';
 import { siblingLinkWarnings } from './sibling-links.js';
+import { nestedArchived } from './nested-skills.js';
 
 const depsOf = (r: ResolvedSkill): Record<string, string> =>
   Object.fromEntries(r.dependencies.map((d) => [d.slice(0, d.indexOf('@', 1)), d.slice(d.indexOf('@', 1) + 1)]));
@@ -105,7 +106,7 @@ export async function gather(
     return tree;
   }
   // So does an archive that holds skills (a repository's "Download ZIP", git archive).
-  const found = await unpackArchive(c.abs, raw, scratch, options);
+  const found = nestedArchived(await unpackArchive(c.abs, raw, scratch, options), scratch, options.only);
   const several = found.length > 1;
   const prepared: Gathered['found'] = [];
   for (const a of found) prepared.push(await prepareArchived(a, raw, lockPath(lockDir, c.abs), several));
@@ -144,6 +145,7 @@ export async function planFromSources(
   const leftOut: Prepared[] = [];
   const invalid: InvalidSource[] = [];
   const skipped: InvalidSource[] = [];
+  const ofSeveral = new Set<string>();
   const warnings: string[] = [];
   const only = options.only === undefined ? undefined : new Set(options.only);
   const matched = new Set<string>();
@@ -239,6 +241,7 @@ export async function planFromSources(
           hint: `two different skills are named ${p.skill.id}: install the one you want by itself, e.g. ${alone(raw, p)}${several ? ' (and the others with --skill)' : ''}`,
         });
       locals.set(p.skill.id, p);
+      if (several && !options.strict) ofSeveral.add(p.skill.id);
     }
   }
   if (only) {
@@ -463,6 +466,7 @@ export async function planFromSources(
     next,
     skipped,
     warnings: [...warnings, ...said, ...dangling, ...replaced, ...resolution.warnings],
+    ofSeveral,
   };
 }
 

@@ -5,7 +5,7 @@ import { readBounded } from '../fs/read.js';
 import { isInside } from '../fs/walk.js';
 import { parseGitmodules, type Submodule } from '../formats/gitmodules.js';
 import { someOf } from './namesakes.js';
-import { skillsNestedIn } from './nested-skills.js';
+import { nestedArchived, skillsNestedIn } from './nested-skills.js';
 import { basename, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { describeErrno, errnoIn } from '../fs/errno.js';
@@ -314,9 +314,10 @@ export async function gatherUrl(
   const typed = redactUrl(raw);
   const file = await downloadOnce(remote.url, typed, scratch, options);
   // Told by its URL: the scratch file it was downloaded to is gone by the time an error is read.
-  const inArchive = await unpackArchive(file, typed, scratch, options).catch((err: unknown) => {
+  const unpacked = await unpackArchive(file, typed, scratch, options).catch((err: unknown) => {
     throw relabelError(err, relabeler(file, typed, ''));
   });
+  const inArchive = nestedArchived(unpacked, scratch, options.only);
   const several = inArchive.length > 1;
   const found: Gathered['found'] = [];
   for (const a of inArchive) {

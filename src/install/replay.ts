@@ -11,6 +11,7 @@ import { registryVersion } from '../registry/unversioned.js';
 import type { ResolvedSkill } from '../resolve/resolve.js';
 import { mismatch, relinkedNote } from './plan.js';
 import { prepareArchived, prepareLocal, relabelError, relabeler, unpackArchive, type Scratch } from './sources.js';
+import { nestedArchived } from './nested-skills.js';
 import type { ArchivedSkill, InstallOptions, InvalidSource, Plan, Planned, Prepared } from './types.js';
 
 /**
@@ -66,8 +67,12 @@ function checkReplayed(
   return p;
 }
 
-/** The skill an archive's lock entry names: by its path inside, else the archive's one skill, else by id. */
+/**
+ * The skill an archive's lock entry names: by its path inside (a skill nested in another too, as install --skill
+ * took it), else the archive's one skill, else by id.
+ */
 function pickArchived(
+  scratch: Scratch,
   inArchive: ArchivedSkill[],
   inner: string | undefined,
   id: string,
@@ -78,7 +83,8 @@ function pickArchived(
 ): ArchivedSkill {
   const a =
     inner !== undefined
-      ? inArchive.find((f) => f.inner === inner)
+      ? (inArchive.find((f) => f.inner === inner) ??
+        nestedArchived(inArchive, scratch, []).find((f) => f.inner === inner))
       : inArchive.length === 1
         ? inArchive[0]
         : inArchive.find((f) => f.id === id);
@@ -145,7 +151,7 @@ export async function planFromLock(
       });
       const inner = entry.path === undefined ? undefined : entry.path;
       const shown = inner ? `${src.url}: ${inner}` : src.url;
-      const a = pickArchived(inArchive, inner, id, where, options.lockfile, entry.source, src.url);
+      const a = pickArchived(scratch, inArchive, inner, id, where, options.lockfile, entry.source, src.url);
       const p = checkReplayed(
         await prepareArchived(a, src.url, '', inner !== undefined),
         id,
@@ -214,7 +220,7 @@ export async function planFromLock(
       else {
         const inArchive = await unpackArchive(abs, path, scratch, options);
         // No path inside: the archive's one skill (or, should it hold several now, the one with the locked id).
-        const a = pickArchived(inArchive, inner, id, where, options.lockfile, entry.source, abs);
+        const a = pickArchived(scratch, inArchive, inner, id, where, options.lockfile, entry.source, abs);
         p = await prepareArchived(a, path, path, inner !== undefined);
         if (inner !== undefined) shown = `${abs}: ${inner}`;
       }

@@ -475,7 +475,7 @@ export async function prepareArchived(
   // Moved since it was loaded: loaded again, from its entries (no walk) when known.
   const skill = a.skill ?? (a.entries ? loaded(a.root, archive, a.inner, a.entries) : undefined);
   const integrity = hashedWhileUnpacked.get(a.files);
-  return prepareLocal(a.root, typed, source, {
+  const p = await prepareLocal(a.root, typed, source, {
     relabel,
     folderNotNamed: true,
     files: a.files,
@@ -484,4 +484,5 @@ export async function prepareArchived(
     only: a.only === true,
     ...(version === undefined ? {} : { version }),
   });
+  return a.nestedIn === undefined || 'diagnostics' in p ? p : { ...p, nestedIn: a.nestedIn };
 }

@@ -196,6 +196,8 @@ export interface ArchivedSkill {
   entries?: SkillEntry[];
   /** `root` holds `files` and the folders above them, nothing else: moving it needs no pruning walk. */
   only?: boolean;
+  /** For a skill nested in another of the archive (copied out of it): the other's id. Installed only when named. */
+  nestedIn?: string;
 }
 
 /** Where one resolved skill comes from. */
@@ -218,4 +220,9 @@ export interface Planned {
   next: Lockfile;
   skipped: InvalidSource[];
   warnings: string[];
+  /**
+   * The ids of the skills chosen from a source of several (without --strict): one that fails a check before the first
+   * write (its files too deep where they go) is left out, as an invalid one is, and the others installed.
+   */
+  ofSeveral?: ReadonlySet<string>;
 }

@@ -4,6 +4,7 @@ import { basename, join, posix } from 'node:path';
 import { MarkdownText } from '../formats/markdown-blocks.js';
 import { DRIVE, markExamples, scanReferences, STANDARD_FOLDERS, type Ref } from '../formats/markdown-refs.js';
 import type { Skill, SkillEntry } from '../model/skill.js';
+import { isTemplateSkillMd } from '../skill/skill-file.js';
 
 export type Resolution =
   /** Inside the skill and present (`entry` is missing when it lies below a symlinked folder inside). */
@@ -321,8 +322,8 @@ export function instructionDocs(skill: Skill): readonly RefDoc[] {
 
 /**
  * The references of the instructions and of the Markdown files they reference (one level; a file named in the
- * wrong case, `FORMS.md` for forms.md, is read too), resolved; computed once per skill and shared by the rules
- * that need them.
+ * wrong case, `FORMS.md` for forms.md, is read too; a template of a skill is not), resolved; computed once per skill
+ * and shared by the rules that need them.
  */
 export function skillReferences(skill: Skill, readText: (rel: string) => string | undefined): SkillRefs {
   const cached = refCache.get(skill);
@@ -336,6 +337,8 @@ export function skillReferences(skill: Skill, readText: (rel: string) => string 
     const t = refs[i]!.target;
     const path = foundPath(t);
     if (path === undefined || !isMarkdown(path) || seen.has(path) || (t.status === 'ok' && isFolder(t.entry))) continue;
+    // A template of a skill (a skill-creator's assets/template/SKILL.md) is content: its links are the new skill's.
+    if (isTemplateSkillMd(path)) continue;
     seen.add(path);
     const text = readText(path);
     if (text === undefined) continue;

@@ -1,5 +1,6 @@
 import type { Scored } from './select.js';
 import type { RenderPromptResult } from './render-prompt.js';
+import { counted } from '../formats/text.js';
 
 /** --explain's report: what the query matched, best first, with what was selected starred. */
 export function formatExplain(result: Pick<RenderPromptResult, 'query' | 'ranked' | 'selected' | 'catalog'>): string {
@@ -7,7 +8,9 @@ export function formatExplain(result: Pick<RenderPromptResult, 'query' | 'ranked
   const candidates = result.catalog.length;
   if (query === null) return 'explain: no --query, so nothing was ranked\n';
   const chosen = new Set(selected.map((s) => s.name));
-  const lines = [`explain: ${ranked?.length ?? 0} of ${candidates} skills match ${JSON.stringify(query)} (* selected)`];
+  const lines = [
+    `explain: ${ranked?.length ?? 0} of ${counted(candidates, 'skill')} match ${JSON.stringify(query)} (* selected)`,
+  ];
   for (const s of selected) if (s.kind === 'select' || s.kind === 'selector') lines.push(`* ${s.name}  ${s.kind}`);
   (ranked ?? []).forEach((r: Scored, i) => {
     lines.push(

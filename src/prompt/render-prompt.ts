@@ -38,6 +38,7 @@ import {
   type Scored,
   type SelectionCandidate,
 } from './select.js';
+import { counted } from '../formats/text.js';
 
 // render-prompt's work: read the options, build the catalog, select (by name, the --selector, the built-in ranking),
 // choose the tier, activate the selected skills, and render within the token budget. Printing is the command's.
@@ -457,8 +458,9 @@ async function askSelector(
     );
     return undefined;
   }
-  if (r.names.length > room)
-    warnings.push(`the selector named ${r.names.length} skills; the first ${room} are used (--max-skills)`);
+  const first = room === 1 ? 'the first is' : `the first ${room} are`;
+  const said = `the selector named ${counted(r.names.length, 'skill')}; ${first} used (--max-skills)`;
+  if (r.names.length > room) warnings.push(said);
   return r.names.slice(0, room);
 }
 

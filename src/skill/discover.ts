@@ -8,6 +8,7 @@ import { MAX_SKILL_FILE_BYTES, isSkillMdName, skillFileIn } from './skill-file.j
 import { readBounded } from '../fs/read.js';
 import { NOT_UTF8, notUtf8Failure, notUtf8Names, shownBytePath } from '../fs/byte-names.js';
 import { childPath, mayBeSkillAt, placeOf, relativeBelow, type Place } from './search-paths.js';
+import { counted } from '../formats/text.js';
 
 export { childPath, relativeBelow };
 
@@ -219,10 +220,10 @@ function spend(budget: DiscoveryBudget, dir: string): boolean {
   if (budget.cut) return false;
   const over =
     budget.foldersLeft <= 0
-      ? `it read ${budget.limits.folders.toLocaleString('en')} folders, the most one search reads (SKILLS_MAX_FOLDERS raises it)`
+      ? `it read ${counted(budget.limits.folders, 'folder')}, the most one search reads (SKILLS_MAX_FOLDERS raises it)`
       : // The clock is read every 64 folders: cheap, and often enough to stop within a few milliseconds.
         (budget.foldersLeft & 63) === 0 && Date.now() > budget.deadline
-        ? `it ran for ${budget.limits.seconds} seconds, the longest one search runs (SKILLS_MAX_SEARCH_SECONDS raises it)`
+        ? `it ran for ${counted(budget.limits.seconds, 'second')}, the longest one search runs (SKILLS_MAX_SEARCH_SECONDS raises it)`
         : undefined;
   if (over) {
     budget.cut = `the search for skills stopped at ${dir}: ${over}; skills in folders not yet read are left out${CUT_ADVICE}`;
@@ -351,7 +352,7 @@ function walkForSkills(
   /** Count one more skill; false (and `cut` set) once the most one search finds are found. */
   const oneMore = (child: string) => {
     if (budget.skillsLeft-- > 0) return true;
-    budget.cut ??= `the search for skills stopped at ${child}: it found ${budget.limits.skills.toLocaleString('en')} skills, the most one search finds (SKILLS_MAX_SKILLS raises it); skills not yet found are left out${CUT_ADVICE}`;
+    budget.cut ??= `the search for skills stopped at ${child}: it found ${counted(budget.limits.skills, 'skill')}, the most one search finds (SKILLS_MAX_SKILLS raises it); skills not yet found are left out${CUT_ADVICE}`;
     return false;
   };
   // A Dirent of a symlink is no directory, so the walk never goes through one: below the resolved start, every real

@@ -15,6 +15,7 @@ import { isInside, present } from '../fs/walk.js';
 import { loadSkill } from './load.js';
 import { shadowFinder } from './plugin.js';
 import { homeVariableWarnings, userHomePath } from './agents.js';
+import { counted } from '../formats/text.js';
 
 // Where agents look for skill folders when they are not told, and which copy wins when two folders hold a skill
 // of the same name. The project's folders come first (an agent run in a project sees its skills), then the
@@ -224,7 +225,7 @@ function skillsIn<T extends FolderSkill>(
   for (const root of discovery.roots) {
     // Loading is bounded by the search's clock too: twenty thousand skills found must not take minutes to read.
     if (Date.now() > budget.deadline) {
-      found.cut ??= `reading the skills found stopped at ${root}: it ran for ${budget.limits.seconds} seconds, the longest one search runs (SKILLS_MAX_SEARCH_SECONDS raises it); the skills not yet read are left out`;
+      found.cut ??= `reading the skills found stopped at ${root}: it ran for ${counted(budget.limits.seconds, 'second')}, the longest one search runs (SKILLS_MAX_SEARCH_SECONDS raises it); the skills not yet read are left out`;
       budget.cut ??= found.cut;
       break;
     }

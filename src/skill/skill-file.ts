@@ -15,6 +15,20 @@ export const SKILL_FILES = ['SKILL.md', 'skill.md', 'manifest.json'] as const;
  */
 export const SAMPLE_FOLDER = /^(?:assets|templates?|examples?|fixtures?|__fixtures__|tests?|testdata|node_modules)$/i;
 
+/** Whether a slash-separated path inside a skill passes through a folder of samples (`assets/template/SKILL.md`). */
+export function inSampleFolder(path: string): boolean {
+  return path.split('/').some((part) => SAMPLE_FOLDER.test(part));
+}
+
+/**
+ * Whether a file of a skill is a template of a skill (a SKILL.md below a folder of samples): content, whose links are
+ * those of the skill it will become, not of this one (lint's references), and no skill nested in it (SK133, install).
+ */
+export function isTemplateSkillMd(path: string): boolean {
+  const slash = path.lastIndexOf('/');
+  return slash > 0 && isSkillMdName(path.slice(slash + 1)) && inSampleFolder(path.slice(0, slash));
+}
+
 /**
  * Whether a file name is SKILL.md in any case (`skill.md`, `Skill.md`, `SKILL.MD`): agents on macOS and Windows, whose
  * file names ignore case, load any of them; one named otherwise than SKILL.md gets SK018.

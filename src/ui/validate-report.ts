@@ -3,6 +3,7 @@ import type { Paint } from './color.js';
 import { jsonDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import type { Skill } from '../model/skill.js';
 import { forTerminal, forTerminalLine } from './terminal-text.js';
+import { counted } from '../formats/text.js';
 
 /** What a report shows of its skill. */
 export type ReportedSkill = Pick<Skill, 'root' | 'id' | 'layout' | 'version'>;
@@ -78,24 +79,23 @@ export function formatStylish(result: ValidateResult, c: Paint, cwd: string): st
   const n = result.reports.length;
   const problems = result.errorCount + result.warningCount + (result.infoCount ?? 0);
   const fixable = result.reports.reduce((n, r) => n + r.diagnostics.filter((d) => d.fix).length, 0);
-  const plural = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
   if (n === 0) {
     out.push(
       c.dim(
-        `no skills to validate${result.outside.length ? ` (${plural(result.outside.length, 'file')} outside any skill ignored)` : ''}`,
+        `no skills to validate${result.outside.length ? ` (${counted(result.outside.length, 'file')} outside any skill ignored)` : ''}`,
       ),
     );
   } else if (problems === 0 || (result.errorCount === 0 && result.warningCount === 0 && !result.infoCount)) {
-    out.push(c.green(`${plural(n, 'skill')} valid`));
+    out.push(c.green(`${counted(n, 'skill')} valid`));
   } else {
     // Under --strict a skill with a warning is marked ✖ and counted invalid, as --json says.
     const invalid = result.reports.filter((r) => fails(r, result.strict)).length;
     const infos = result.infoCount ? `, ${result.infoCount} info` : '';
-    const line = `${plural(problems, 'problem')} (${plural(result.errorCount, 'error')}, ${plural(result.warningCount, 'warning')}${infos}) in ${plural(n, 'skill')}; ${invalid} invalid`;
+    const line = `${counted(problems, 'problem')} (${counted(result.errorCount, 'error')}, ${counted(result.warningCount, 'warning')}${infos}) in ${counted(n, 'skill')}; ${invalid} invalid`;
     out.push(
       result.errorCount > 0 || (result.strict && result.warningCount > 0) ? c.red.bold(line) : c.yellow.bold(line),
     );
-    if (fixable > 0) out.push(c.dim(`${plural(fixable, 'problem')} fixable with --fix`));
+    if (fixable > 0) out.push(c.dim(`${counted(fixable, 'problem')} fixable with --fix`));
   }
   return out.join('\n') + '\n';
 }

@@ -437,6 +437,48 @@ describe('skills install: archives made by everyday tools (built CLI)', () => {
     expect(readdirSync(join(project, 'skills'))).toEqual(['same']);
   });
 
+  it('finds with --skill and --list the skills nested in a skill of an archive, as for a folder, and replays their lock', async () => {
+    // datadog-labs/agent-skills as a release tarball: a skill at the top, dd-pup/ and dd-apm/k8s/enable-ssi/ below it.
+    const src = fresh('src');
+    writeTree(src, {
+      'SKILL.md': skillText('agent-skills', '1.0.0'),
+      'dd-pup/SKILL.md': skillText('dd-pup', '1.0.0'),
+      'dd-apm/k8s/enable-ssi/SKILL.md': skillText('enable-ssi', '1.0.0'),
+    });
+    for (const [archive, make] of [
+      ['top.tgz', ['tar', 'czf']],
+      ['folder.tar', ['tar', 'cf']],
+    ] as const) {
+      const project = fresh('project');
+      const reg = join(fresh(), 'registry');
+      await execa(make[0], [make[1], join(project, archive), '.'], { cwd: src });
+      const listed = await cli(reg, ['install', archive, '--list'], project);
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      expect(listed.stdout).toContain(`${archive}: 3 skills`);
+      expect(listed.stdout).toContain(
+        'left out of "all": nested in agent-skills, installed only when named (--skill dd-pup)',
+      );
+      const named = await cli(reg, ['install', archive, '--skill', 'dd-pup,enable-ssi', '--into', 'skills'], project);
+      expect(named.exitCode, named.stderr).toBe(0);
+      expect(readdirSync(join(project, 'skills')).sort()).toEqual(['dd-pup', 'enable-ssi']);
+      expect(readdirSync(join(project, 'skills/enable-ssi'))).toEqual(['SKILL.md']);
+      expect(sourcesOf(project)).toEqual({
+        'dd-pup': `archive:${archive}#dd-pup`,
+        'enable-ssi': `archive:${archive}#dd-apm/k8s/enable-ssi`,
+      });
+      // The lock again, from the archive: the nested skills are found at their paths inside it.
+      rmSync(join(project, 'skills'), { recursive: true });
+      const replayed = await cli(reg, ['install'], project);
+      expect(replayed.exitCode, replayed.stderr).toBe(0);
+      expect(readdirSync(join(project, 'skills')).sort()).toEqual(['dd-pup', 'enable-ssi']);
+      // Without --skill, the archive is its top skill alone, as a folder is.
+      const other = fresh('project');
+      const all = await cli(reg, ['install', join(project, archive), '--into', 'top'], other);
+      expect(all.exitCode, all.stderr).toBe(0);
+      expect(readdirSync(join(other, 'top'))).toEqual(['agent-skills']);
+    }
+  });
+
   it('locks an archive whose own path has a "#" unambiguously, and still replays the older form of such an entry', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');

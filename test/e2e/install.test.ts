@@ -15,6 +15,24 @@ afterAll(cleanup);
 
 const cli = (reg: string, args: string[], cwd: string) => runCli(args, { cwd, env: { SKILLS_REGISTRY: reg } });
 
+/**
+ * A project, a registry and a source of three skills, one, two and deep, with `n` folders of 200 bytes below deep
+ * and notes.md at their bottom, made step by step from inside (a child).
+ */
+async function deepSource(n: number) {
+  const project = fresh('project');
+  const reg = join(fresh(), 'registry');
+  const repo = fresh('repo');
+  makeSkill(repo, 'one', '1.0.0');
+  makeSkill(repo, 'two', '2.0.0');
+  const deep = makeSkill(repo, 'deep', '1.0.0');
+  const make = `const fs = require('node:fs'); process.chdir(${JSON.stringify(deep)});
+    for (let i = 0; i < ${n}; i++) { fs.mkdirSync('d'.repeat(200)); process.chdir('d'.repeat(200)); }
+    fs.writeFileSync('notes.md', '# Deep\\n');`;
+  expect((await execa(process.execPath, ['-e', make])).exitCode).toBe(0);
+  return { project, reg, repo, deep };
+}
+
 function makeSkill(
   parent: string,
   name: string,
@@ -100,17 +118,8 @@ describe('skills install: every source kind (built CLI)', () => {
   });
 
   it('skips a skill of a source whose files lie deeper than PATH_MAX, installs the others, exit 1; nothing of it is written', async () => {
-    const project = fresh('project');
-    const reg = join(fresh(), 'registry');
-    const repo = fresh('repo');
-    makeSkill(repo, 'one', '1.0.0');
-    makeSkill(repo, 'two', '2.0.0');
-    const deep = makeSkill(repo, 'deep', '1.0.0');
-    // 21 folders of 200 bytes below it: over the 4,096 bytes of a path, made step by step from inside (a child).
-    const make = `const fs = require('node:fs'); process.chdir(${JSON.stringify(deep)});
-      for (let i = 0; i < 21; i++) { fs.mkdirSync('d'.repeat(200)); process.chdir('d'.repeat(200)); }
-      fs.writeFileSync('notes.md', '# Deep\\n');`;
-    expect((await execa(process.execPath, ['-e', make])).exitCode).toBe(0);
+    // 21 folders of 200 bytes below deep: over the 4,096 bytes of a path.
+    const { project, reg, repo, deep } = await deepSource(21);
     try {
       const r = await cli(reg, ['install', repo, '--into', '.agents/skills'], project);
       expect(r.exitCode, r.stderr).toBe(1);
@@ -128,6 +137,38 @@ describe('skills install: every source kind (built CLI)', () => {
       ]);
     } finally {
       // Too deep for rmSync: rm(1) goes down by names.
+      await execa('rm', ['-rf', deep]);
+    }
+  });
+
+  it('skips a skill whose files fit in the source but not where they are placed, installs the others, exit 1; nothing of it is written', async () => {
+    // 18 folders of 200 bytes below deep: some 3,700 bytes, which fit here, and not below 2 more folders of 200.
+    const { project, reg, repo, deep } = await deepSource(18);
+    const into = `${'p'.repeat(200)}/${'q'.repeat(200)}/skills`;
+    try {
+      const r = await cli(reg, ['install', repo, '--into', into], project);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(
+        /^skipped {3}deep \(\S+\/deep\): (?:d{200}\/){18}notes\.md would lie deeper than the system can name in \S+\/skills \(a path of 4,\d{3} bytes; the system takes 4,096, PATH_MAX\), though it fits where it is read; it was skipped, the other skills installed$/m,
+      );
+      expect(r.stdout).toContain(`${reg}: 2 added, 1 skipped (path too long); skills-lock.json written`);
+      // Nothing of it: no copy, no staging folder, not in the lock, not registered.
+      expect(readdirSync(join(project, into)).sort()).toEqual(['one', 'two']);
+      expect(Object.keys(lockOf(project).skills)).toEqual(['one', 'two']);
+      expect(indexOf(reg).skills.map((e) => e.id)).toEqual(['one', 'two']);
+      expect(readdirSync(join(reg, 'built-in')).sort()).toEqual(['one@1.0.0', 'two@2.0.0']);
+      expect(readdirSync(join(project, into, '..'))).toEqual(['skills']);
+      const json = await cli(reg, ['install', repo, '--into', into, '--json', '--dry-run'], project);
+      expect(JSON.parse(json.stdout).skipped.map((s: { id: string; reason: string }) => [s.id, s.reason])).toEqual([
+        ['deep', 'path-too-long'],
+      ]);
+      // Named on its own, it refuses the run, and writes nothing.
+      const alone = await cli(reg, ['install', deep, '--into', into], fresh('project'));
+      expect(alone.exitCode).toBe(2);
+      expect(alone.stderr).toMatch(
+        /^error: deep: .* would lie deeper than the system can name in .*; nothing was installed$/m,
+      );
+    } finally {
       await execa('rm', ['-rf', deep]);
     }
   });
@@ -175,7 +216,7 @@ describe('skills install: every source kind (built CLI)', () => {
         });
         expect(none.exitCode, `${source} ${args.join(' ')}`).toBe(2);
         expect(none.stderr, `${source} ${args.join(' ')}`).toMatch(
-          /: no skill found at (?:its top or in the folders read|commit [0-9a-f]{12}), but not all of it was searched: the search for skills stopped at .*: it read 1 folders?, the most one search reads \(SKILLS_MAX_FOLDERS raises it\)/,
+          /: no skill found at (?:its top or in the folders read|commit [0-9a-f]{12}), but not all of it was searched: the search for skills stopped at .*: it read 1 folder, the most one search reads \(SKILLS_MAX_FOLDERS raises it\)/,
         );
       }
   });

@@ -1037,6 +1037,30 @@ describe('shapes of real public skills (built CLI)', () => {
     });
   });
 
+  it("a skill-creator's template of a skill (assets/template/SKILL.md) is its content: lint, validate and list see one skill", async () => {
+    await inTemp(async (dir) => {
+      writeTree(dir, {
+        'skill-creator/SKILL.md': skillMd(
+          'name: skill-creator\ndescription: Makes new skills from a template. Use when the user asks for a new skill.\n',
+          '# Skill creator\n\nCopy [the template](assets/template/SKILL.md) and fill it in.\n',
+        ),
+        'skill-creator/assets/template/SKILL.md': skillMd(
+          'name: my-skill\ndescription: What it does. Use when it is needed.\n',
+          'Read [the guide](references/guide.md) and run `scripts/run.py`.\n',
+        ),
+        'skill-creator/assets/template/references/guide.md': '# Guide\n',
+      });
+      const lint = await runCli(['lint', '.', '--max-warnings', '0'], { cwd: dir });
+      expect(lint.stdout).not.toMatch(/SK108|SK111/);
+      expect(lint.stdout).toContain('1 skill valid');
+      expect(lint.exitCode, lint.stdout).toBe(0);
+      const validate = await runCli(['validate', '.'], { cwd: dir });
+      expect(validate.stdout).toContain('1 skill valid');
+      const list = await runCli(['list', '.', '--json'], { cwd: dir });
+      expect(JSON.parse(list.stdout).skills.map((s: { id: string }) => s.id)).toEqual(['skill-creator']);
+    });
+  });
+
   it('validate names a dependency written as a skill folder path, with the id to write', async () => {
     await inTemp(async (dir) => {
       writeTree(dir, { 'care-plan/SKILL.md': good('care-plan', 'dependencies:\n  - admin/patient-setup\n') });

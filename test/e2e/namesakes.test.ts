@@ -80,6 +80,35 @@ describe('install: invalid deeper namesakes', () => {
     expect(r.stdout).not.toContain('left out');
   });
 
+  it('--list shows a skill with the same files at two paths (a twin) once, saying where, as install places it once', async () => {
+    const repo = fresh('twins');
+    writeTree(repo, {
+      'plugins/a/skills/pdf/SKILL.md': good('pdf'),
+      'plugins/b/skills/pdf/SKILL.md': good('pdf'),
+      'skills/docx/SKILL.md': good('docx'),
+    });
+    const w = fresh('w');
+    const r = await runCli(['install', repo, '--list'], { cwd: w });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').slice(1)).toEqual([
+      '  pdf   Works on pdf files. Use when asked about pdf.',
+      '        found at plugins/a/skills/pdf, plugins/b/skills/pdf (the same files; installed once)',
+      '  docx  Works on docx files. Use when asked about docx.',
+    ]);
+    expect(r.stdout.split('\n')[0]).toMatch(/: 2 skills$/);
+    const json = await runCli(['install', repo, '--list', '--json'], { cwd: w });
+    const [listed] = JSON.parse(json.stdout).sources;
+    expect(listed.skills.map((s: { id: string; foundAt?: string[] }) => [s.id, s.foundAt])).toEqual([
+      ['pdf', ['plugins/a/skills/pdf', 'plugins/b/skills/pdf']],
+      ['docx', undefined],
+    ]);
+    // A third pdf with other files is a namesake, not a twin: on a line of its own, as before; the twins one line.
+    writeTree(repo, { 'plugins/c/skills/pdf/SKILL.md': good('pdf', '# pdf\n\nOther.\n') });
+    const tie = await runCli(['install', repo, '--list'], { cwd: w });
+    expect(tie.stdout.match(/^ {2}pdf /gm)).toHaveLength(2);
+    expect(tie.stdout).toContain('found at plugins/a/skills/pdf, plugins/b/skills/pdf');
+  });
+
   it('still skips (exit 1) an invalid skill that no valid shallower one of its name outranks', async () => {
     const repo = fresh('lone');
     writeTree(repo, {

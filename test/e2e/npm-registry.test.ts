@@ -1,9 +1,9 @@
 // The npm registry seen from the commands that read it after an install (outdated, update, search), against a real
 // registry (Verdaccio, started here on 127.0.0.1 with no uplinks) and real node:http servers that misbehave.
 import { describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import { execa } from 'execa';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempFolders } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
@@ -28,15 +28,30 @@ function project(files: Record<string, string> = {}): string {
   return dir;
 }
 
-/** A node:http server on a free loopback port that accepts every request and never answers. */
-async function silentServer(): Promise<{ url: string; close: () => Promise<void> }> {
+/**
+ * A node:http server on a free loopback port that passes every request on to `upstream` until `silence()`, then
+ * accepts every request and never answers.
+ */
+async function tardyServer(
+  upstream: string,
+): Promise<{ url: string; silence: () => void; close: () => Promise<void> }> {
   const port = await freePort();
-  const server: Server = createServer(() => {
-    // accept and never answer
+  let answering = true;
+  const server: Server = createServer((req, res) => {
+    if (!answering) return; // accept and never answer
+    const ahead = request(new URL(req.url ?? '/', upstream), { method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    ahead.on('error', () => res.destroy());
+    req.pipe(ahead);
   });
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${port}/`,
+    silence: () => {
+      answering = false;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
@@ -52,51 +67,70 @@ describe('a registry that stops answering after the install', () => {
       ),
     });
     expect((await runCli(['publish', 'tardy'], { cwd: author, env: withToken() })).exitCode).toBe(0);
-    const user = project();
-    const installed = await runCli(['install', '@acme/tardy'], { cwd: user, env: withToken() });
-    expect(installed.exitCode, installed.stderr).toBe(0);
-
-    const silent = await silentServer();
+    // The install goes through a registry that answers, with npm's cache in a folder of the test's own (not the
+    // runner's ~/.npm, which `npm test` names in npm_config_cache): the cache then holds the packument of the
+    // registry's very URL, as a user's does, and a registry that stops answering must not be read from it.
+    const tardy = await tardyServer(registry.url);
+    const npmCache = fresh('npm-cache');
     try {
-      writeFileSync(join(user, '.npmrc'), npmrc(silent.url));
-      const env = { ...withToken(), SKILLS_REGISTRY_TIMEOUT: '1' };
-      const said = `${silent.url} did not answer in time for @acme/tardy`;
+      const user = project({ '.npmrc': npmrc(tardy.url) });
+      const env = { ...withToken(), npm_config_cache: npmCache };
+      const installed = await runCli(['install', '@acme/tardy'], { cwd: user, env });
+      expect(installed.exitCode, installed.stderr).toBe(0);
+      expect(cachedUrls(npmCache)).toContain(`${tardy.url}@acme%2ftardy`);
 
-      const o = await runCli(['outdated'], { cwd: user, env });
-      expect(o.exitCode).toBe(2);
-      expect(o.stderr.split('\n')[0]).toBe(
-        'error: 1 of 1 skill could not be checked; nothing is known of its newer versions',
-      );
-      expect(o.stderr).toContain(`error: tardy: cannot check npm:@acme/tardy: ${said}`);
-      expect(o.stderr).toContain('SKILLS_REGISTRY_TIMEOUT=<seconds>');
-      expect(o.stdout).toBe('1 could not be checked (see above)');
-      expect(o.stdout).not.toContain('up to date');
-
-      const j = await runCli(['outdated', '--json'], { cwd: user, env });
-      expect(j.exitCode).toBe(2);
-      const entry = JSON.parse(j.stdout).skills[0];
-      expect(entry.error).toMatchObject({ code: 'E_IO', message: expect.stringContaining(said) });
-
-      const u = await runCli(['update'], { cwd: user, env });
-      expect(u.exitCode).toBe(2);
-      expect(u.stderr).toContain(`error: tardy: cannot check: ${said}`);
-      expect(u.stdout).not.toContain('up to date');
-
-      const s = await runCli(['search', 'tardy'], { cwd: user, env });
-      expect(s.exitCode).toBe(2);
-      expect(s.stderr).toContain(`${silent.url} did not answer in time for the search "tardy"`);
-      expect(s.stderr).not.toContain('FETCH_ERROR');
-
-      // A value that is not seconds: said before anything is asked, for the command, not for each skill.
-      const bad = await runCli(['outdated'], { cwd: user, env: { ...withToken(), SKILLS_REGISTRY_TIMEOUT: '3s' } });
-      expect(bad.exitCode).toBe(2);
-      expect(bad.stderr).toContain('SKILLS_REGISTRY_TIMEOUT is "3s"; it is a number of seconds above 0');
-      expect(bad.stderr).not.toContain('cannot check');
+      tardy.silence();
+      const said = `${tardy.url} did not answer in time for @acme/tardy`;
+      await stopsAnswering(user, { ...env, SKILLS_REGISTRY_TIMEOUT: '1' }, said, tardy.url);
     } finally {
-      await silent.close();
+      await tardy.close();
     }
   }, 90_000);
 });
+
+/** The URLs whose answers npm's cache in `dir` holds (cacache's index: one JSON line a write). */
+function cachedUrls(dir: string): string[] {
+  const index = join(dir, 'index-v5');
+  if (!existsSync(index)) return [];
+  return readdirSync(index, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .flatMap((e) => readFileSync(join(e.parentPath, e.name), 'utf8').split('\n'))
+    .flatMap((line) => /"url":"([^"]+)"/.exec(line)?.[1] ?? []);
+}
+
+/** outdated, update and search in `user`, whose registry (`url`) no longer answers, each say so (`said`). */
+async function stopsAnswering(user: string, env: Record<string, string>, said: string, url: string): Promise<void> {
+  const o = await runCli(['outdated'], { cwd: user, env });
+  expect(o.exitCode).toBe(2);
+  expect(o.stderr.split('\n')[0]).toBe(
+    'error: 1 of 1 skill could not be checked; nothing is known of its newer versions',
+  );
+  expect(o.stderr).toContain(`error: tardy: cannot check npm:@acme/tardy: ${said}`);
+  expect(o.stderr).toContain('SKILLS_REGISTRY_TIMEOUT=<seconds>');
+  expect(o.stdout).toBe('1 could not be checked (see above)');
+  expect(o.stdout).not.toContain('up to date');
+
+  const j = await runCli(['outdated', '--json'], { cwd: user, env });
+  expect(j.exitCode).toBe(2);
+  const entry = JSON.parse(j.stdout).skills[0];
+  expect(entry.error).toMatchObject({ code: 'E_IO', message: expect.stringContaining(said) });
+
+  const u = await runCli(['update'], { cwd: user, env });
+  expect(u.exitCode).toBe(2);
+  expect(u.stderr).toContain(`error: tardy: cannot check: ${said}`);
+  expect(u.stdout).not.toContain('up to date');
+
+  const s = await runCli(['search', 'tardy'], { cwd: user, env });
+  expect(s.exitCode).toBe(2);
+  expect(s.stderr).toContain(`${url} did not answer in time for the search "tardy"`);
+  expect(s.stderr).not.toContain('FETCH_ERROR');
+
+  // A value that is not seconds: said before anything is asked, for the command, not for each skill.
+  const bad = await runCli(['outdated'], { cwd: user, env: { ...env, SKILLS_REGISTRY_TIMEOUT: '3s' } });
+  expect(bad.exitCode).toBe(2);
+  expect(bad.stderr).toContain('SKILLS_REGISTRY_TIMEOUT is "3s"; it is a number of seconds above 0');
+  expect(bad.stderr).not.toContain('cannot check');
+}
 
 /** Publish a package the way its author would by hand: the real `npm publish`, with an .npmrc of its own. */
 async function npmPublish(files: Record<string, string>): Promise<void> {

@@ -59,9 +59,13 @@ export function wordsValue(v: string): boolean {
 
 // A mask right after or before a value (`DQEBALZh0tlSKKi*****XR+k2EX8`, `a27aad63294be3fb****87798851`): the value
 // was cut at the mask, whose characters a value cannot hold. Markdown converted from a web page escapes the stars
-// (`OSSAccessKeyId=LTAI5tPLWJfJHNkZbfnQ\*\*\*\*`, modelstudioai/skills' API pages).
-const MASK_AFTER = /^(?:\*{3}|(?:\\\*){3}|…|\.{3})/;
-const MASK_BEFORE = /(?:\*{3}|(?:\\\*){3}|…|\.{3})$/;
+// (`OSSAccessKeyId=LTAI5tPLWJfJHNkZbfnQ\*\*\*\*`, modelstudioai/skills' API pages), and HTML as character references
+// (`&#42;&#42;&#42;`, `&#x2A;`, `&ast;`).
+const STAR = String.raw`(?:\*|\\\*|&#42;|&#x2a;|&ast;)`;
+const MASK_AFTER = new RegExp(String.raw`^(?:${STAR}{3}|…|\.{3})`, 'i');
+const MASK_BEFORE = new RegExp(String.raw`(?:${STAR}{3}|…|\.{3})$`, 'i');
+// The most characters a mask at either end is read over: three stars written as HTML references.
+const MASK_REACH = 3 * '&#x2a;'.length;
 
 /**
  * Whether a value is plainly made up: masked, templated, counting (`AIzaSyA1B2C3D4…`) or, with `words`, made of words
@@ -73,7 +77,10 @@ export function madeUpValue(v: string, words = true): boolean {
 
 /** Whether the value at `start`..`end` of `text` is cut by a mask at either end (`abc123****`, `…xyz789`). */
 export function maskedAround(text: string, start: number, end: number): boolean {
-  return MASK_AFTER.test(text.slice(end, end + 6)) || MASK_BEFORE.test(text.slice(Math.max(0, start - 6), start));
+  return (
+    MASK_AFTER.test(text.slice(end, end + MASK_REACH)) ||
+    MASK_BEFORE.test(text.slice(Math.max(0, start - MASK_REACH), start))
+  );
 }
 
 /** Whether the text right before `offset` on its line presents what follows as an example or "your" value. */
@@ -135,4 +142,34 @@ export function storageLinkToken(text: string, offset: number): boolean {
   const head = plain(text.slice(start, offset));
   const query = head.indexOf('?');
   return query >= 0 && !head.includes('#') && STORAGE_LINK.test(plain(text.slice(start, end)));
+}
+
+// What jwt.io's debugger shows, and many a guide copies with whatever signature: its sample claims
+// ({"sub": "1234567890", "name": "John Doe", "iat": 1516239022}, "admin": true in the newer one).
+const sampleClaims = (o: Record<string, unknown>) => o.sub === '1234567890' && o.name === 'John Doe';
+// The fields of a JWT's header (its algorithm, type, content type, key id): public by design, never a secret.
+const HEADER_KEYS = new Set(['alg', 'typ', 'cty', 'kid']);
+const header = (o: Record<string, unknown>) => 'alg' in o && Object.keys(o).every((k) => HEADER_KEYS.has(k));
+
+/** A base64url part that decodes to a JSON object (`eyJ…`), or undefined. */
+function decodedJson(part: string): Record<string, unknown> | undefined {
+  if (!part.startsWith('eyJ')) return undefined;
+  try {
+    const o: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof o === 'object' && o !== null && !Array.isArray(o) ? (o as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a JWT, or a part of one given as a value (`token: eyJzdWIi…`), is public sample text: it holds jwt.io's
+ * sample claims (whatever signed them), or it is a header alone (`eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9`). A token
+ * with other claims and a signature is judged as any other.
+ */
+export function sampleJwt(v: string): boolean {
+  const parts = v.split('.').slice(0, 3);
+  const decoded = parts.map((p) => (p === '' ? undefined : decodedJson(p)));
+  if (decoded.some((o) => o !== undefined && sampleClaims(o))) return true;
+  return parts.length < 3 && decoded.every((o) => o !== undefined && header(o));
 }

@@ -1,5 +1,5 @@
 import type { Skill } from '../../model/skill.js';
-import { isSkillMdName, SAMPLE_FOLDER } from '../../skill/skill-file.js';
+import { inSampleFolder, isSkillMdName } from '../../skill/skill-file.js';
 
 /**
  * The folders below a skill that hold a SKILL.md of their own (skills nested in it), relative to the skill root and
@@ -12,7 +12,7 @@ export function nestedSkillFolders(skill: Pick<Skill, 'entries'>): string[] {
       (e) => e.kind === 'file' && e.path.includes('/') && isSkillMdName(e.path.slice(e.path.lastIndexOf('/') + 1)),
     )
     .map((e) => e.path.slice(0, e.path.lastIndexOf('/')))
-    .filter((dir) => !dir.split('/').some((part) => SAMPLE_FOLDER.test(part)))
+    .filter((dir) => !inSampleFolder(dir))
     .sort();
   return folders.filter((dir, i) => !folders.slice(0, i).some((above) => dir.startsWith(`${above}/`)));
 }

@@ -7,6 +7,7 @@ import {
   introducedAsExample,
   madeUpValue,
   maskedAround,
+  sampleJwt,
   storageLinkToken,
 } from '../helpers/made-up-secret.js';
 import { isMarkdown } from '../references.js';
@@ -239,8 +240,6 @@ export function* patternMatches(text: string, j: number, starts: number[]): Gene
 // A value that says what it stands for: `hardcoded-password-123` under "DON'T: Hardcode secrets" (simota's Scaffold).
 const PLACEHOLDER =
   /your|xxxx|example|changeme|change_me|dummy|placeholder|test|sample|fake|redacted|replace|insert|todo|secret_here|hard[-_]?coded|\.\.\./i;
-// The signature of jwt.io's sample token, quoted in many a README.
-const JWT_SAMPLE = 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
 // Keys their makers publish for tests, which work for anyone and guard nothing: Google reCAPTCHA v2's test site key
 // and secret (its FAQ: "I'd like to run automated tests with reCAPTCHA").
 const PUBLISHED_TEST_KEYS = new Set([
@@ -343,7 +342,8 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     for (const m of patternMatches(text, j, starts[j]!)) {
       const v = m[0];
       if (PLACEHOLDER.test(v) || published(v) || (p.random && !random(v.replace(/^sk-(?:ant-|proj-)?/, '')))) continue;
-      if (p.kind === 'JSON Web Token' && v.endsWith(JWT_SAMPLE)) continue;
+      // jwt.io's sample token, quoted in many a README, with its signature or another.
+      if (p.kind === 'JSON Web Token' && sampleJwt(v)) continue;
       // A JWT's header and body are encoded JSON, not random: only its signature says whether it was made up.
       const judged = p.kind === 'JSON Web Token' ? v.slice(v.lastIndexOf('.') + 1) : v;
       if (p.kind !== 'private key' && sample(m.index, judged, m.index + v.length)) continue;
@@ -363,7 +363,7 @@ export function findSecrets(text: string, options: FindOptions = {}): SecretHit[
     const v = m[2]!;
     const at = m.index + m[0].length - v.length;
     if (taken.some(([a, b]) => at < b && at + v.length > a)) continue;
-    if (v.length < minLength || PLACEHOLDER.test(v) || !random(v) || published(v)) continue;
+    if (v.length < minLength || PLACEHOLDER.test(v) || !random(v) || published(v) || sampleJwt(v)) continue;
     // A dotted name (`process.env.API_TOKEN_2`, `config.auth.token1`) is code, not a value; asked before sample(),
     // which may read the whole Markdown text's block structure.
     const password = /^(?:passw|pwd)/i.test(m[1]!);

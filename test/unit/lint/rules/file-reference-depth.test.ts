@@ -56,6 +56,14 @@ it('file-reference-depth', () =>
           ...deep,
         },
       },
+      // A skill-creator's template of a skill is content: its links are the new skill's, not this one's.
+      {
+        tree: {
+          'SKILL.md': md('Copy [the template](assets/template/SKILL.md) and fill it in.\n'),
+          'assets/template/SKILL.md': skillMd(fm, 'Read [the guide](references/guide.md).\n'),
+          'assets/template/references/guide.md': '# Guide\n',
+        },
+      },
     ],
     invalid: [
       {
@@ -77,6 +85,15 @@ it('file-reference-depth', () =>
         tree: { ...deep, 'SKILL.md': md('Read references/api/v2/auth.md.\n') },
         options: { maxDepth: 1 },
         messages: [/3 folders deep; keep referenced files at most 1 folder below/],
+      },
+      // A SKILL.md of a nested skill (not below a folder of samples) is still read as a referenced file.
+      {
+        tree: {
+          'SKILL.md': md('Its part: [part](parts/one/SKILL.md).\n'),
+          'parts/one/SKILL.md': skillMd(fm, 'Read [the guide](references/guide.md).\n'),
+          'parts/one/references/guide.md': '# Guide\n',
+        },
+        messages: [/"parts\/one\/references\/guide\.md" is 3 folders deep/],
       },
       // From a referenced file, relative to it; and in a manifest's context file.
       {

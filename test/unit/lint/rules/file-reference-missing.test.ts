@@ -175,8 +175,27 @@ it('file-reference-missing', () =>
           ].join('\n'),
         },
       },
+      // A skill-creator's template of a skill (a SKILL.md below assets/ or templates/) is content: its links are the
+      // new skill's, not this one's, as discovery and install --skill take it for a file, not a skill.
+      {
+        tree: {
+          'SKILL.md': md('Copy [the template](assets/template/SKILL.md), or [the other](templates/SKILL.md).\n'),
+          'assets/template/SKILL.md': skillMd(fm, 'Run `scripts/run.py`; read [the guide](references/guide.md).\n'),
+          'templates/SKILL.md': skillMd(fm, 'Read [the API](references/api.md).\n'),
+        },
+      },
     ],
     invalid: [
+      // Another Markdown file under assets/ is still read for links (the template beside it is not).
+      {
+        tree: {
+          'SKILL.md': md('Read [notes](assets/notes.md) and [the template](assets/template/SKILL.md).\n'),
+          'assets/notes.md': 'Run `scripts/build.py`.\n',
+          'assets/template/SKILL.md': skillMd(fm, 'Read [the guide](references/guide.md).\n'),
+          'scripts/run.py': '',
+        },
+        messages: [/"scripts\/build\.py" does not exist in the skill/],
+      },
       // "this skill's" speaks of this one.
       {
         tree: { ...files, 'SKILL.md': md("Read this skill's `references/missing.md`.\n") },

@@ -635,3 +635,39 @@ it('findSecrets leaves out a password that calls itself hardcoded (a guide showi
   expect(findSecrets('  password = "hardcoded-password-123"  # NEVER DO THIS')).toEqual([]);
   expect(findSecrets('DB_PASSWORD=Hard_Coded_Pass_2024_x9')).toEqual([]);
 });
+
+it('findSecrets leaves out a value masked by stars written as HTML references (&#42;), not one a single star ends', () => {
+  // Fixed values, which the checks below find unmasked (a random one may be too plain to be found at all).
+  const id = `LTAI${'5tPLWJfJHNkZbfnQ'}`;
+  const key = `Zx9Qk2Lm${'8Np4Rt7Vw1Yb3Cd5'}`;
+  for (const text of [
+    `OSSAccessKeyId=${id}&#42;&#42;&#42;&#42;&Expires=1748853849`,
+    `<code>API_KEY=${key}&#x2A;&#x2a;&#42;</code>`,
+    `access_key = &ast;&ast;&ast;${id}`,
+    `api_key: s${'k-proj-'}${key}&#42;&#42;&#42;&#42;&#42;`,
+  ])
+    expect(findSecrets(text, { markdown: true }), text).toEqual([]);
+  for (const text of [`OSSAccessKeyId=${id}&#42;&Expires=1748853849`, `API_KEY=${key}&amp;&amp;&amp;`])
+    expect(findSecrets(text, { markdown: true }).length, text).toBe(1);
+});
+
+it("findSecrets leaves out jwt.io's sample token, its claims and a JWT header alone, not a token of other claims", () => {
+  const sampleClaims = b64({ sub: '1234567890', name: 'John Doe', admin: true, iat: 1516239022 });
+  const classicClaims = b64({ sub: '1234567890', name: 'John Doe', iat: 1516239022 });
+  const hs256 = b64({ alg: 'HS256', typ: 'JWT' });
+  for (const text of [
+    // jwt.io's newer sample, and its RS256 one (other signatures, the same claims).
+    `Authorization: Bearer ${hs256}.${sampleClaims}.KMUFsIDTnFmyG3nMiGM6H9FNFUROf3wh7SmqJp-QV30`,
+    `${b64({ alg: 'RS256', typ: 'JWT' })}.${classicClaims}.${random(342)}`,
+    `"token": "${classicClaims}"`,
+    `access_token = ${hs256}`,
+    `id_token: ${hs256}.${sampleClaims}`,
+  ])
+    expect(findSecrets(text), text).toEqual([]);
+  const otherClaims = b64({ sub: 'user-7781', name: 'Ann Lee', iat: 1716239022 });
+  for (const text of [
+    `Authorization: Bearer ${hs256}.${otherClaims}.${random(43)}`,
+    `"token": "${b64({ type: 'service_account', private_key_id: random(40) })}"`,
+  ])
+    expect(findSecrets(text).length, text).toBe(1);
+});
