@@ -2,8 +2,9 @@
 // `npm run bench` builds first. A missed aim is reported, not failed: exit 0. A benchmark that cannot run
 // honestly (a command fails, the generated skills do not validate) exits 1.
 // After the table: selection accuracy (bench/selection.mjs) and, when SKILLS_REAL_CORPORA names a folder of real
-// skill collections, selection on them (bench/selection-real.mjs) and lint's findings per rule on them
-// (bench/false-positives.mjs).
+// skill collections, selection on them (bench/selection-real.mjs), when SKILLS_OTHER_CORPORA names the collections
+// it was never tuned on, selection on those (bench/selection-other.mjs), and lint's findings per rule on the real
+// collections (bench/false-positives.mjs).
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join, relative } from 'node:path';
@@ -420,17 +421,20 @@ async function main() {
   // Nor this: top-1, top-3, MRR and no-fit on real requests over the real collections (bench/selection-real.mjs).
   const real = only.length ? undefined : await import('./selection-real.mjs');
   const realSelection = await real?.realSelection();
+  // And on collections it was never tuned on, named by $SKILLS_OTHER_CORPORA (bench/selection-other.mjs).
+  const other = only.length ? undefined : await import('./selection-other.mjs');
+  const otherSelection = await other?.otherSelection();
   // Not a timed row either: lint's findings per rule on the real skill collections named by $SKILLS_REAL_CORPORA
   // (bench/false-positives.mjs); without it, one line says it was skipped.
   const fp = only.length ? undefined : await import('./false-positives.mjs');
   const falsePositives = fp?.lintRealCorpora();
   if (opts.json)
     process.stdout.write(
-      `${JSON.stringify({ machine, seed: SEED, rows: results.map(toJson), ...(selection ? { selection } : {}), ...(realSelection ? { realSelection: { ...realSelection, rows: undefined, secondRows: undefined } } : {}), ...(falsePositives ? { falsePositives } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ machine, seed: SEED, rows: results.map(toJson), ...(selection ? { selection } : {}), ...(realSelection ? { realSelection: { ...realSelection, rows: undefined, secondRows: undefined } } : {}), ...(otherSelection ? { otherSelection } : {}), ...(falsePositives ? { falsePositives } : {}) }, null, 2)}\n`,
     );
   else
     process.stdout.write(
-      `${formatTable(machine, results)}\n${selection ? `${sel.formatSelection(selection)}\n` : ''}${realSelection ? `${real.formatRealSelection(realSelection)}\n` : ''}${falsePositives ? `\n${fp.formatFalsePositives(falsePositives)}\n` : ''}`,
+      `${formatTable(machine, results)}\n${selection ? `${sel.formatSelection(selection)}\n` : ''}${realSelection ? `${real.formatRealSelection(realSelection)}\n` : ''}${otherSelection ? `${other.formatOtherSelection(otherSelection)}\n` : ''}${falsePositives ? `\n${fp.formatFalsePositives(falsePositives)}\n` : ''}`,
     );
 }
 

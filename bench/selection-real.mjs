@@ -313,7 +313,7 @@ function shadowed(expected, known) {
   return [...known].some((k) => k.endsWith(`/${name}`));
 }
 
-function measure(rows) {
+export function measure(rows) {
   const fit = rows.filter((r) => r.expected.length > 0);
   const none = rows.filter((r) => r.expected.length === 0);
   return {
@@ -335,7 +335,7 @@ function measure(rows) {
 
 const pct = (a, b) => (b ? `${((a / b) * 100).toFixed(1)}%` : 'n/a');
 
-function line(label, m) {
+export function line(label, m) {
   return (
     `  ${label.padEnd(9)} top-1 ${pct(m.top1, m.fit)} (${m.top1}/${m.fit})  top-3 ${pct(m.top3, m.fit)}  ` +
     `MRR ${m.mrr.toFixed(3)}  no-fit selects nothing ${pct(m.noneEmpty, m.none)} (${m.noneEmpty}/${m.none})  ` +
