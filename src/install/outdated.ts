@@ -10,6 +10,7 @@ import gt from 'semver/functions/gt.js';
 import prerelease from 'semver/functions/prerelease.js';
 import rcompare from 'semver/functions/rcompare.js';
 import validVersion from 'semver/functions/valid.js';
+import validRange from 'semver/ranges/valid.js';
 import satisfies from 'semver/functions/satisfies.js';
 import { isSkillsError } from '../errors.js';
 import { folderTrees, insidePath, remoteTags, resolveRef, type GitOptions } from '../fetch/git.js';
@@ -231,15 +232,22 @@ export function judgeGit(
   };
 }
 
-/** Current, wanted (highest in the lock's range, `*` when none) and latest of a registry skill. Pure. */
+/**
+ * Current, wanted (highest in the lock's range, `*` when none; for an npm dist-tag, `next`, the version it points at
+ * now, as `npm outdated` reads one) and latest of a registry skill. Pure.
+ */
 export function judgeRegistry(
   entry: Pick<LockEntry, 'ref' | 'version'>,
   versions: string[],
+  distTags: Record<string, string> = {},
 ): Pick<OutdatedEntry, 'current' | 'wanted' | 'latest' | 'wantedNewer' | 'latestNewer' | 'note'> {
   const sorted = versions.filter((v) => validVersion(v) !== null).sort(rcompare);
   const range = entry.ref ?? '*';
   const pick = (v: string | undefined): Point | undefined => (v === undefined ? undefined : { label: v, version: v });
-  const wanted = pick(sorted.find((v) => satisfies(v, range)));
+  // A dist-tag is no range (satisfies() finds nothing in `next`): install took the version it named; so does wanted.
+  const distTag = validRange(range) === null;
+  const tagged = distTag && Object.hasOwn(distTags, range) ? distTags[range] : undefined;
+  const wanted = pick(distTag ? sorted.find((v) => v === tagged) : sorted.find((v) => satisfies(v, range)));
   const latest = pick(sorted.find((v) => prerelease(v) === null) ?? sorted[0]);
   const current: Point = { label: entry.version, version: entry.version };
   const newer = (p?: Point) => p !== undefined && validVersion(entry.version) !== null && gt(p.version!, entry.version);
@@ -249,7 +257,9 @@ export function judgeRegistry(
     latest,
     wantedNewer: newer(wanted),
     latestNewer: newer(latest),
-    ...(wanted === undefined ? { note: `no version in ${range}` } : {}),
+    ...(wanted !== undefined
+      ? {}
+      : { note: distTag && tagged === undefined ? `no dist-tag "${range}"` : `no version in ${range}` }),
   };
 }
 
@@ -344,7 +354,7 @@ export async function checkOutdated(options: OutdatedOptions): Promise<OutdatedR
       if (src.kind === 'npm') {
         options.progress?.(`checking ${src.name}`);
         const doc = await once(`npm ${src.name}`, () => fetchPackument(src.name, { config: npmConfig! }));
-        const judged = judgeRegistry(e, Object.keys(doc.versions));
+        const judged = judgeRegistry(e, Object.keys(doc.versions), doc['dist-tags']);
         return { ...base, from: e.source, ...judged, outdated: judged.wantedNewer || judged.latestNewer };
       }
       const dir = src.dir === undefined ? options.registry : resolve(lockDir, src.dir);

@@ -162,6 +162,19 @@ describe('judgeRegistry', () => {
     expect([any.wanted?.label, any.wantedNewer, any.latestNewer]).toEqual(['2.0.0', false, false]);
     expect(judgeRegistry({ ref: '^3', version: '2.0.0' }, versions).note).toBe('no version in ^3');
   });
+  it('an npm dist-tag wants the version it points at now, prerelease or older', () => {
+    const tags = { latest: '1.2.0', next: '1.3.0-beta.1' };
+    const next = judgeRegistry({ ref: 'next', version: '1.2.0' }, versions, tags);
+    expect([next.wanted?.label, next.latest?.label, next.wantedNewer, next.note]).toEqual([
+      '1.3.0-beta.1',
+      '2.0.0',
+      true,
+      undefined,
+    ]);
+    const back = judgeRegistry({ ref: 'latest', version: '2.0.0' }, versions, tags);
+    expect([back.wanted?.label, back.wantedNewer]).toEqual(['1.2.0', false]);
+    expect(judgeRegistry({ ref: 'canary', version: '1.2.0' }, versions, tags).note).toBe('no dist-tag "canary"');
+  });
 });
 
 describe('gitFrom', () => {
