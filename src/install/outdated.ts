@@ -160,6 +160,9 @@ export function refKindOf(ref: string | undefined, tagNames: Set<string>): RefKi
   return 'branch';
 }
 
+/** A version with the tag it was taken at, when the tag says another: `0.3.0 (tag v1.0.0)`. */
+export const taggedLabel = (version: string, tag: string): string => `${version} (tag ${tag})`;
+
 /** A point from a version tag. */
 const tagPoint = (t: VersionTag): Point => ({ label: t.version, version: t.version, commit: t.commit, tag: t.tag });
 
@@ -221,11 +224,19 @@ export function judgeGit(
   const unplaced = tracking && !atTag && entry.version === '0.0.0';
   const latest =
     top && !unplaced ? tagPoint(top) : head !== undefined ? headPoint(head) : top ? tagPoint(top) : undefined;
+  // The repository's tags do not say the skill's own version (tag v1.0.0 of a skill at 0.3.0): shown as update shows
+  // them, the version the lock records and the tag as a tag, never a tag's version as the skill's.
+  const untold = atTag !== undefined && current.label === atTag.version && atTag.version !== entry.version;
+  if (untold) current.label = taggedLabel(entry.version, atTag.tag);
+  const shown = (p: Point | undefined): Point | undefined =>
+    !untold || p?.tag === undefined || p.label !== p.version
+      ? p
+      : { ...p, label: p.commit === commit ? current.label : `tag ${p.tag}` };
   return {
     refKind,
     current,
-    wanted,
-    latest,
+    wanted: shown(wanted),
+    latest: shown(latest),
     wantedNewer: ahead(wanted, current),
     latestNewer: ahead(latest, current),
     ...(note === undefined ? {} : { note }),
