@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import type { Context } from '../context.js';
 import { cacheHomeIfAny } from '../fetch/cache.js';
 import { updateSkills, type PlannedUpdate, type UpdateResult } from '../install/update.js';
+import { taggedLabel } from '../install/outdated.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
@@ -152,7 +153,7 @@ function updateLine(u: PlannedUpdate, dryRun: boolean, c: Paint): string {
 function pointLabel(p: PlannedUpdate['target'], recorded: string | undefined): string {
   if (recorded === undefined || p.tag === undefined || p.version === undefined || p.version === recorded)
     return p.label;
-  return `${recorded} (tag ${p.tag})`;
+  return taggedLabel(recorded, p.tag);
 }
 
 /** The files an update adds (+), removes (-) and changes (~). */

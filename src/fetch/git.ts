@@ -22,6 +22,7 @@ import { entryNameProblem, tooBig } from '../fs/archive-entries.js';
 import { cleanStale, syncDir, tempName } from '../fs/atomic.js';
 import { isInside } from '../fs/walk.js';
 import { needCache } from './cache.js';
+import { sealTree, treeHolds } from './tree-seal.js';
 import { gitFailure, noRef, refMissing, runGit, type GitOptions } from './run-git.js';
 import { plural } from '../formats/text.js';
 
@@ -114,10 +115,10 @@ function treeDir(cache: string, url: string, commit: string, path?: string): str
   return join(cache, createHash('sha256').update(key).digest('hex').slice(0, 32));
 }
 
-/** The cached tree that holds `path` (the whole tree first), or undefined. */
+/** The cached tree that holds `path` (the whole tree first), or undefined; one changed since it was fetched is not. */
 function cachedTree(cache: string, url: string, commit: string, path: string | undefined): string | undefined {
   for (const dir of [treeDir(cache, url, commit), ...(path === undefined ? [] : [treeDir(cache, url, commit, path)])])
-    if (present(dir)) return dir;
+    if (present(dir) && treeHolds(dir, TEMP)) return dir;
   return undefined;
 }
 
@@ -484,6 +485,7 @@ export async function fetchCommit(
     await writeTree(bare, url, found, staged, o, inside);
     try {
       renameSync(staged, dir);
+      sealTree(dir);
     } catch (err) {
       // Another run put the same tree there first: it is the same tree.
       if (!present(dir)) throw err;

@@ -183,14 +183,15 @@ export function cleanLeftoversBelow(root: string, maxDepth = 8): string[] {
 }
 
 /**
- * Write all of `data` at the descriptor's position: a write on a nearly full disk writes part and returns its
- * count (the next one fails with ENOSPC), so one writeSync can silently cut a file short. A failure names the file
- * (`file`, else what Linux says the descriptor is), which a write's error does not.
+ * Write all of `data` at the descriptor's position (or at `position` of the file): a write on a nearly full disk
+ * writes part and returns its count (the next one fails with ENOSPC), so one writeSync can silently cut a file
+ * short. A failure names the file (`file`, else what Linux says the descriptor is), which a write's error does not.
  */
-export function writeAll(fd: number, data: string | Uint8Array, file?: string): void {
+export function writeAll(fd: number, data: string | Uint8Array, file?: string, position?: number): void {
   const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   try {
-    for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off);
+    for (let off = 0; off < buf.length;)
+      off += writeSync(fd, buf, off, buf.length - off, position === undefined ? null : position + off);
   } catch (err) {
     if (isErrno(err) && err.path === undefined) {
       let path = file;

@@ -10,6 +10,7 @@ import gt from 'semver/functions/gt.js';
 import prerelease from 'semver/functions/prerelease.js';
 import rcompare from 'semver/functions/rcompare.js';
 import validVersion from 'semver/functions/valid.js';
+import validRange from 'semver/ranges/valid.js';
 import satisfies from 'semver/functions/satisfies.js';
 import { isSkillsError } from '../errors.js';
 import { folderTrees, insidePath, remoteTags, resolveRef, type GitOptions } from '../fetch/git.js';
@@ -159,6 +160,9 @@ export function refKindOf(ref: string | undefined, tagNames: Set<string>): RefKi
   return 'branch';
 }
 
+/** A version with the tag it was taken at, when the tag says another: `0.3.0 (tag v1.0.0)`. */
+export const taggedLabel = (version: string, tag: string): string => `${version} (tag ${tag})`;
+
 /** A point from a version tag. */
 const tagPoint = (t: VersionTag): Point => ({ label: t.version, version: t.version, commit: t.commit, tag: t.tag });
 
@@ -220,26 +224,41 @@ export function judgeGit(
   const unplaced = tracking && !atTag && entry.version === '0.0.0';
   const latest =
     top && !unplaced ? tagPoint(top) : head !== undefined ? headPoint(head) : top ? tagPoint(top) : undefined;
+  // The repository's tags do not say the skill's own version (tag v1.0.0 of a skill at 0.3.0): shown as update shows
+  // them, the version the lock records and the tag as a tag, never a tag's version as the skill's.
+  const untold = atTag !== undefined && current.label === atTag.version && atTag.version !== entry.version;
+  if (untold) current.label = taggedLabel(entry.version, atTag.tag);
+  const shown = (p: Point | undefined): Point | undefined =>
+    !untold || p?.tag === undefined || p.label !== p.version
+      ? p
+      : { ...p, label: p.commit === commit ? current.label : `tag ${p.tag}` };
   return {
     refKind,
     current,
-    wanted,
-    latest,
+    wanted: shown(wanted),
+    latest: shown(latest),
     wantedNewer: ahead(wanted, current),
     latestNewer: ahead(latest, current),
     ...(note === undefined ? {} : { note }),
   };
 }
 
-/** Current, wanted (highest in the lock's range, `*` when none) and latest of a registry skill. Pure. */
+/**
+ * Current, wanted (highest in the lock's range, `*` when none; for an npm dist-tag, `next`, the version it points at
+ * now, as `npm outdated` reads one) and latest of a registry skill. Pure.
+ */
 export function judgeRegistry(
   entry: Pick<LockEntry, 'ref' | 'version'>,
   versions: string[],
+  distTags: Record<string, string> = {},
 ): Pick<OutdatedEntry, 'current' | 'wanted' | 'latest' | 'wantedNewer' | 'latestNewer' | 'note'> {
   const sorted = versions.filter((v) => validVersion(v) !== null).sort(rcompare);
   const range = entry.ref ?? '*';
   const pick = (v: string | undefined): Point | undefined => (v === undefined ? undefined : { label: v, version: v });
-  const wanted = pick(sorted.find((v) => satisfies(v, range)));
+  // A dist-tag is no range (satisfies() finds nothing in `next`): install took the version it named; so does wanted.
+  const distTag = validRange(range) === null;
+  const tagged = distTag && Object.hasOwn(distTags, range) ? distTags[range] : undefined;
+  const wanted = pick(distTag ? sorted.find((v) => v === tagged) : sorted.find((v) => satisfies(v, range)));
   const latest = pick(sorted.find((v) => prerelease(v) === null) ?? sorted[0]);
   const current: Point = { label: entry.version, version: entry.version };
   const newer = (p?: Point) => p !== undefined && validVersion(entry.version) !== null && gt(p.version!, entry.version);
@@ -249,7 +268,9 @@ export function judgeRegistry(
     latest,
     wantedNewer: newer(wanted),
     latestNewer: newer(latest),
-    ...(wanted === undefined ? { note: `no version in ${range}` } : {}),
+    ...(wanted !== undefined
+      ? {}
+      : { note: distTag && tagged === undefined ? `no dist-tag "${range}"` : `no version in ${range}` }),
   };
 }
 
@@ -344,7 +365,7 @@ export async function checkOutdated(options: OutdatedOptions): Promise<OutdatedR
       if (src.kind === 'npm') {
         options.progress?.(`checking ${src.name}`);
         const doc = await once(`npm ${src.name}`, () => fetchPackument(src.name, { config: npmConfig! }));
-        const judged = judgeRegistry(e, Object.keys(doc.versions));
+        const judged = judgeRegistry(e, Object.keys(doc.versions), doc['dist-tags']);
         return { ...base, from: e.source, ...judged, outdated: judged.wantedNewer || judged.latestNewer };
       }
       const dir = src.dir === undefined ? options.registry : resolve(lockDir, src.dir);

@@ -263,6 +263,24 @@ function otherSkillsFile(r: LocatedRef): boolean {
   return m !== null && !NOT_ANOTHER.has(m[1]!.replace(/[*`_]/g, '').toLowerCase());
 }
 
+// A path-traversal payload, as security skills quote what an endpoint must reject (`../../../../etc/passwd`,
+// `..\..\..\.env` in a table of attacks): it climbs two folders or more to a system file or a secret, or stands on a
+// line about traversal. It names no file of the skill, nor one to copy into it (SK109), nor a path to write with /
+// (SK110).
+const CLIMB = /^(?:\.\.[\\/]+){2,}/;
+const SYSTEM_TARGET =
+  /^(?:etc[\\/](?:passwd|shadow|group|hosts|sudoers)$|windows[\\/](?:win\.ini$|system32(?:[\\/]|$))|boot\.ini$|proc[\\/]self[\\/]|(?:root[\\/])?\.ssh[\\/]|\.env$|\.aws[\\/]credentials$)/i;
+const TRAVERSAL_TALK = /travers|\bCWE-22\b|\bpayloads?\b|\bLFI\b/i;
+
+/** Whether a `../` reference is a path-traversal payload quoted as such, not a file the skill refers to. */
+function traversalPayload(r: Ref, doc: RefDoc): boolean {
+  const climb = CLIMB.exec(r.path);
+  if (!climb) return false;
+  if (SYSTEM_TARGET.test(r.path.slice(climb[0].length))) return true;
+  const line = doc.md.line(r.line - doc.line);
+  return line !== undefined && TRAVERSAL_TALK.test(line);
+}
+
 function dirOf(rel: string): string {
   const i = rel.lastIndexOf('/');
   return i < 0 ? '' : rel.slice(0, i);
@@ -290,6 +308,7 @@ export function referencesIn(skill: Skill, doc: RefDoc): LocatedRef[] {
       resolved.set(key, target);
     }
     if (!target || (r.loose && target.status !== 'ok')) continue;
+    if (target.status === 'outside' && target.why === 'parent' && traversalPayload(r, doc)) continue;
     // The scan's references are this call's own: each becomes a LocatedRef in place rather than by a copy.
     const located = r as LocatedRef;
     located.doc = doc;

@@ -1,7 +1,7 @@
 // The bytes of one file the registry keeps, and how they go into its integrity: read whole when small (or kept for
 // the copy made next), else a chunk at a time, so that a skill's large data file is never held whole to be hashed.
 import type { Hash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, readFileSync, readSync } from 'node:fs';
 import { SkillsError } from '../errors.js';
 import { DEFAULT_LIMITS } from '../fs/archive.js';
 import { writeAll } from '../fs/atomic.js';
@@ -149,10 +149,24 @@ function openStored(f: StoredFile): { fd: number; size: number } {
   }
 }
 
+/** Blocks of zeros this long are left as holes in a copy: a sparse file stays sparse, as `cp` copies one. */
+const HOLE_BLOCK = 64 * 1024;
+const ZEROS = Buffer.alloc(HOLE_BLOCK);
+
+/** Write `chunk`, the bytes from `at` of the file open as `out`, but for its blocks of zeros (left as holes). */
+function writeSparse(out: number, chunk: Buffer, at: number): void {
+  for (let i = 0; i < chunk.length; i += HOLE_BLOCK) {
+    const block = chunk.subarray(i, i + HOLE_BLOCK);
+    if (!block.equals(block.length === HOLE_BLOCK ? ZEROS : ZEROS.subarray(0, block.length)))
+      writeAll(out, block, undefined, at + i);
+  }
+}
+
 /**
  * Write a file's bytes to the open file `out`, as writeAll(out, contentOf(f)) does, and feed them to `h` as hashFile
  * does: a file over HASH_CHUNK on the disk is copied a chunk at a time, so a copy of a skill with a 200 MB data file
- * no longer holds it whole (it took as much memory again).
+ * no longer holds it whole (it took as much memory again), and its blocks of zeros are left as holes (a sparse
+ * file of 200 MB and 4 KB on the disk was written out whole, as many times as it was copied).
  */
 export function copyBytes(out: number, f: StoredFile, h?: Hash): void {
   let content: Buffer | undefined;
@@ -173,10 +187,14 @@ export function copyBytes(out: number, f: StoredFile, h?: Hash): void {
       // A failed write is the file system's error, as writeAll throws it, not a failed read.
       if (content === undefined) {
         h?.update(fileHeader(f, size), 'utf8');
+        let at = 0;
         eachChunk(f, fd, size, (chunk) => {
           h?.update(chunk);
-          writeAll(out, chunk);
+          writeSparse(out, chunk, at);
+          at += chunk.length;
         });
+        // The holes at the end: the size the file has.
+        ftruncateSync(out, size);
         return;
       }
     } finally {
@@ -185,7 +203,12 @@ export function copyBytes(out: number, f: StoredFile, h?: Hash): void {
   }
   content ??= contentOf(f);
   if (h) hashFile(h, f, content);
-  writeAll(out, content);
+  if (content.length <= HASH_CHUNK) writeAll(out, content);
+  else {
+    // Held bytes of a large file (kept from its hashing for the copies): its zeros left as holes too.
+    writeSparse(out, content, 0);
+    ftruncateSync(out, content.length);
+  }
 }
 
 /** What the unstatted files of one skill have read so far, against the store's bound on a skill's bytes. */

@@ -151,6 +151,12 @@ describe('a skill whose own version is not its tag’s', () => {
     expect(lockOf(s.project).skills.pdf!.version).toBe('0.3.0');
     makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf('0.4.0', 'Step two.\n') }, { tag: 'v2.0.0' });
     const said = 'pdf 0.3.0 (tag v1.0.0) → 0.4.0 (tag v2.0.0)';
+    // outdated shows the version the lock records too, and the tags as tags: what a tag is, not the skill's version.
+    const o = await cli(['outdated'], s);
+    expect(o.exitCode, o.stderr).toBe(0);
+    expect(o.stdout).toMatch(/^pdf\s+0\.3\.0 \(tag v1\.0\.0\)\s+0\.3\.0 \(tag v1\.0\.0\)\s+tag v2\.0\.0\s+file:/m);
+    const j = JSON.parse((await cli(['outdated', '--json'], s)).stdout).skills[0];
+    expect(j).toMatchObject({ current: { version: '1.0.0', tag: 'v1.0.0' }, latest: { version: '2.0.0' } });
     const d = await cli(['update', '--latest', '--dry-run'], s);
     expect(d.exitCode, d.stderr).toBe(0);
     expect(d.stdout).toContain(`would update ${said}`);

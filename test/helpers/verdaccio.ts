@@ -141,3 +141,12 @@ export function verdaccioForFile(fresh: (name?: string) => string, cleanup: () =
     stop: () => it().stop(),
   };
 }
+
+/** The environment variable the tests' .npmrc reads the token from (`${SKILLS_TEST_NPM_TOKEN}`). */
+export const TEST_TOKEN_ENV = 'SKILLS_TEST_NPM_TOKEN';
+
+/** The .npmrc lines that send @acme (and everything else) to `url`, with the token read from TEST_TOKEN_ENV. */
+export function acmeNpmrc(url: string): string {
+  const host = new URL(url).host;
+  return `scope=@acme\nregistry=${url}\n@acme:registry=${url}\n//${host}/:_authToken=\${${TEST_TOKEN_ENV}}\n`;
+}

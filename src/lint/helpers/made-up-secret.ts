@@ -57,6 +57,27 @@ export function wordsValue(v: string): boolean {
   return parts.filter((p) => LETTERS.test(p)).length >= 2;
 }
 
+// What a stand-in secret calls itself: `my_secret_password_123`, `SuperSecretPassword2024`.
+const SELF_NAME = /^(?:pass|password|passwd|pwd|secret)$/i;
+
+/**
+ * Whether a value is words (split at `_`, `-`, `.`, `=` and where a capital follows a small letter or digit) and one
+ * of them says it is a password or a secret: `my_secret_password_123`, `SuperSecretPassword2024` (a scanner's
+ * tests, a guide's "don't"). A password of other words (`Summer-Holiday-2024`) is how people make real ones, and a
+ * random tail (`secret_Xk9fQ2…`, Notion's tokens) is no word.
+ */
+export function selfNamedValue(v: string): boolean {
+  const parts = v
+    .split(/[_.=-]+/)
+    .flatMap((p) => p.split(/(?<=[a-z0-9])(?=[A-Z])/))
+    .filter((p) => p !== '');
+  return (
+    parts.length >= 2 &&
+    parts.every((p) => WORD_PART.test(p)) &&
+    parts.some((p) => SELF_NAME.test(p.replace(/[0-9]+$/, '')))
+  );
+}
+
 // A mask right after or before a value (`DQEBALZh0tlSKKi*****XR+k2EX8`, `a27aad63294be3fb****87798851`): the value
 // was cut at the mask, whose characters a value cannot hold. Markdown converted from a web page escapes the stars
 // (`OSSAccessKeyId=LTAI5tPLWJfJHNkZbfnQ\*\*\*\*`, modelstudioai/skills' API pages), and HTML as character references
@@ -68,11 +89,12 @@ const MASK_BEFORE = new RegExp(String.raw`(?:${STAR}{3}|…|\.{3})$`, 'i');
 const MASK_REACH = 3 * '&#x2a;'.length;
 
 /**
- * Whether a value is plainly made up: masked, templated, counting (`AIzaSyA1B2C3D4…`) or, with `words`, made of words
- * (never so for a password: `Summer-Holiday-2024` is how people make real ones).
+ * Whether a value is plainly made up: masked, templated, counting (`AIzaSyA1B2C3D4…`), of words that call it a
+ * password or a secret, or, with `words`, made of words (never so for a password: `Summer-Holiday-2024` is how
+ * people make real ones).
  */
 export function madeUpValue(v: string, words = true): boolean {
-  return MASKED.test(v) || counts(v) || (words && wordsValue(v));
+  return MASKED.test(v) || counts(v) || (words && wordsValue(v)) || selfNamedValue(v);
 }
 
 /** Whether the value at `start`..`end` of `text` is cut by a mask at either end (`abc123****`, `…xyz789`). */

@@ -59,6 +59,10 @@ function hasProseSlot(text: string): boolean {
   return false;
 }
 
+// A model's special token (`<|eot|>`, `<|im_start|>`, `<|header_start|>`): a line that holds one quotes a chat
+// template, whose `{{content}}` is the template's own slot (davila7's fine-tuning-llama-factory: LLaMA-4's, in prose).
+const CHAT_TOKEN = /<\|[\w.-]{1,40}\|>/;
+
 // A reference that is a template or a prompt by its name (`references/proposal-template.md`, `prompt-draft.md`,
 // `templates/`): its `{{name}}`s are the variables it is filled with, on purpose.
 const TEMPLATE_FILE = /(?:^|[/_.-])(?:templates?|prompts?)(?:[/_.-]|$)/i;
@@ -89,8 +93,9 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext, s
     // Code spans show syntax (`{{name}}` in a templating guide); blank them out, keeping the columns.
     const prose = line.includes('`') ? line.replace(INLINE_CODE, (m) => ' '.repeat(m.length)) : line;
     const leadEnd = LEAD.exec(prose)![0].length;
+    const chatTemplate = prose.includes('<|') && CHAT_TOKEN.test(prose);
     for (const m of prose.matchAll(PLACEHOLDER)) {
-      if (slots && m[0].startsWith('{{')) continue;
+      if ((slots || chatTemplate) && m[0].startsWith('{{')) continue;
       // `[TODO LIST](https://…)`: the text of a link, a page's name.
       if (m[0].startsWith('[') && prose[m.index + m[0].length] === '(') continue;
       const bare = m[0] === 'TODO' || m[0] === 'FIXME' || m[0] === 'TBD';
@@ -114,7 +119,7 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext, s
 export default {
   names: ['SK124', 'placeholder-left'],
   description:
-    'no template placeholders are left in the Markdown of the skill: TODO, FIXME or TBD as a marker ("TODO: …", "FIXME(…)", at the start of a line or list item, or ending one; not "TODO placeholders", "TODO/FIXME comments" or "leave a TODO" in a sentence), [TODO: …] (not as the text of a link), <TODO>, {{name}} (except in a template for an answer, whose slots are described in words, and in a reference named as a template or a prompt)',
+    'no template placeholders are left in the Markdown of the skill: TODO, FIXME or TBD as a marker ("TODO: …", "FIXME(…)", at the start of a line or list item, or ending one; not "TODO placeholders", "TODO/FIXME comments" or "leave a TODO" in a sentence), [TODO: …] (not as the text of a link), <TODO>, {{name}} (except in a template for an answer, whose slots are described in words, on a line of a chat template that holds special tokens such as <|eot|>, and in a reference named as a template or a prompt)',
   tags: ['instructions', 'content'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',

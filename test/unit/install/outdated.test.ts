@@ -98,6 +98,23 @@ describe('judgeGit', () => {
     expect(j.latest).toMatchObject({ commit: D, tag: 'v2.0.0' });
   });
 
+  it("a skill whose own version is not its tag's: the version recorded and the tags as tags, compared by the tags", () => {
+    const j = judgeGit('pdf', { commit: A, ref: 'semver:^1.0', version: '0.3.0' }, tags, undefined);
+    expect([j.current.label, j.wanted?.label, j.latest?.label]).toEqual([
+      '0.3.0 (tag v1.0.0)',
+      'tag v1.1.0',
+      'tag v2.0.0',
+    ]);
+    expect([j.current.version, j.wanted?.version, j.wantedNewer, j.latestNewer]).toEqual([
+      '1.0.0',
+      '1.1.0',
+      true,
+      true,
+    ]);
+    const pinned = judgeGit('pdf', { commit: A, ref: 'v1.0.0', version: '0.3.0' }, tags, undefined);
+    expect(pinned.wanted?.label).toBe('0.3.0 (tag v1.0.0)');
+  });
+
   it('an unversioned skill on a branch past a tag: latest is the branch, never the older tag', () => {
     const E = 'e'.repeat(40);
     const j = judgeGit('pdf', { commit: E, version: '0.0.0' }, tags, E);
@@ -161,6 +178,19 @@ describe('judgeRegistry', () => {
     const any = judgeRegistry({ version: '2.0.0' }, versions);
     expect([any.wanted?.label, any.wantedNewer, any.latestNewer]).toEqual(['2.0.0', false, false]);
     expect(judgeRegistry({ ref: '^3', version: '2.0.0' }, versions).note).toBe('no version in ^3');
+  });
+  it('an npm dist-tag wants the version it points at now, prerelease or older', () => {
+    const tags = { latest: '1.2.0', next: '1.3.0-beta.1' };
+    const next = judgeRegistry({ ref: 'next', version: '1.2.0' }, versions, tags);
+    expect([next.wanted?.label, next.latest?.label, next.wantedNewer, next.note]).toEqual([
+      '1.3.0-beta.1',
+      '2.0.0',
+      true,
+      undefined,
+    ]);
+    const back = judgeRegistry({ ref: 'latest', version: '2.0.0' }, versions, tags);
+    expect([back.wanted?.label, back.wantedNewer]).toEqual(['1.2.0', false]);
+    expect(judgeRegistry({ ref: 'canary', version: '1.2.0' }, versions, tags).note).toBe('no dist-tag "canary"');
   });
 });
 

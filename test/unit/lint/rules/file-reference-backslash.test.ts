@@ -19,6 +19,13 @@ it('file-reference-backslash', () =>
   testRule(rule, {
     valid: [
       { tree: { ...files, 'SKILL.md': md('Run scripts/run.py and read [API](references/api.md).\n') } },
+      // A Windows path-traversal payload in a table of attacks (awesome-copilot): no path of the skill to rewrite.
+      {
+        tree: {
+          ...files,
+          'SKILL.md': md('| Path traversal | `..\\..\\..\\.env`, `..\\..\\..\\windows\\win.ini` must be rejected |\n'),
+        },
+      },
       // Not references to the skill's files: Windows absolute paths, variables, regexes.
       {
         tree: {

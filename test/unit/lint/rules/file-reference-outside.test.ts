@@ -61,6 +61,17 @@ it('file-reference-outside', () =>
           'references/api.md': '',
         },
       },
+      // Path-traversal payloads a security skill quotes (github/awesome-copilot's mcp-implementation-security-review:
+      // "`../../../../etc/passwd`, `..\\..\\..\\.env` must be rejected | CWE-22"): no file of the skill, none to copy
+      // in.
+      {
+        tree: {
+          'SKILL.md': md(
+            '| Path traversal | `fs.readFile(args.path)` | `../../../../etc/passwd`, `..\\..\\..\\.env` must be rejected | CWE-22 |\n\n' +
+              'Try ../../../windows/win.ini and ../../proc/self/environ.\n\nAn LFI probe: ../../../var/www/config.php\n',
+          ),
+        },
+      },
     ],
     invalid: [
       // Once per file that refers to a place outside, at its first mention, with how many more (thoughtspot's skills

@@ -89,8 +89,26 @@ it('placeholder-left', () =>
           'references/prompts/review.md': 'Review {{diff}}.\n',
         },
       },
+      // A chat template quoted in prose (davila7's fine-tuning-llama-factory, LLaMA-4's): `{{content}}` is its slot.
+      {
+        tree: {
+          'SKILL.md': skillMd(fm),
+          'references/advanced.md':
+            '用户消息： <|header_start|>user<|header_end|>\\n\\n{{content}}<|eot|>\n\n' +
+            'Each turn is <|im_start|>{{role}}\\n{{content}}<|im_end|>.\n',
+        },
+      },
     ],
     invalid: [
+      // A `{{name}}` on a line with no special token is still a leftover, next to a chat template or not.
+      {
+        tree: {
+          'SKILL.md': skillMd(fm),
+          'references/advanced.md': 'The template ends with <|eot|>.\n\nDear {{content}},\n',
+        },
+        messages: [/\{\{content\}\}/],
+        lines: [3],
+      },
       // A template language's own tags are no slots in words: the file's {{name}} is still a leftover. A template's
       // name excuses its variables, not its TODO markers.
       {

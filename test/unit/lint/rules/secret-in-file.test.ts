@@ -630,6 +630,24 @@ it('findSecrets still finds a password made of words and numbers (how people mak
   expect(findSecrets('token = "Summer_Holiday_2024_Berlin"')).toEqual([]);
 });
 
+it('findSecrets leaves out a password whose words call it a password or a secret, not one of other words', () => {
+  // alirezarezvani/claude-skills' secret scanner's tests: what the scanner must flag, not a credential.
+  for (const text of [
+    'password = "my_secret_password_123"',
+    'db_password = "SuperSecretPassword2024"',
+    'ADMIN_PWD=my-super-secret-pass-2024',
+  ])
+    expect(findSecrets(text), text).toEqual([]);
+  // Words that do not name it, or a random tail after the name (Notion's `secret_…` tokens), are still found.
+  const tail = 'Xk9fQ2mZ7pLw4RtY8vBn3cHs6dJe1aGu5';
+  for (const text of [
+    'password = "Summer_Holiday_2024_Berlin"',
+    `token = "secret_${tail}"`,
+    `pwd = "Password_${tail}"`,
+  ])
+    expect(findSecrets(text), text).toHaveLength(1);
+});
+
 it('findSecrets leaves out a password that calls itself hardcoded (a guide showing what not to do)', () => {
   // simota/agent-skills' Scaffold: `# DON'T: Hardcode secrets` and then this in a Terraform block.
   expect(findSecrets('  password = "hardcoded-password-123"  # NEVER DO THIS')).toEqual([]);
