@@ -206,7 +206,12 @@ function printListing(listing: SourceListing[], options: InstallOptions, ctx: Co
   }
   const c = paint(useColor(options.color, ctx));
   for (const l of listing) {
-    ctx.stdout.write(`${c.bold(forTerminal(l.source))}: ${l.skills.length} skill${l.skills.length === 1 ? '' : 's'}\n`);
+    const copies = l.skills.reduce((n, s) => n + (s.copies?.length ?? 0), 0);
+    const also =
+      copies === 0 ? '' : `, and ${copies} identical cop${copies === 1 ? 'y' : 'ies'} of them elsewhere in it`;
+    ctx.stdout.write(
+      `${c.bold(forTerminal(l.source))}: ${l.skills.length} skill${l.skills.length === 1 ? '' : 's'}${also}\n`,
+    );
     if (l.note !== undefined) ctx.stdout.write(`  ${c.dim(`(${l.note})`)}\n`);
     for (const w of l.warnings ?? []) ctx.stderr.write(`${c.yellow('warning:')} ${forTerminal(w)}\n`);
     // Ids padded and descriptions cut by terminal columns (ui/columns.ts), to the terminal's width when it has one.

@@ -20,6 +20,8 @@ export interface ListedSkill {
    * installs it alone (none for an invalid one, which installs nowhere: `problem` says why).
    */
   leftOut?: { why: string; alone?: string };
+  /** Where else the source holds this skill, file for file (a plugin's copy of a repository's skill): listed once. */
+  copies?: string[];
 }
 
 export interface SourceListing {
@@ -74,10 +76,22 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
         if (why === undefined) return {};
         return { leftOut: 'diagnostics' in p ? { why } : { why, alone: alone(raw, p) } };
       };
+      // A skill the source holds twice, file for file (NeoLabHQ/context-engineering-kit's skills/x and
+      // plugins/*/skills/x: 68 skills, 136 folders), is one skill to install: listed once, with its other places.
+      const firstOf = new Map<string, Prepared>();
+      const copies = new Map<Prepared, string[]>();
+      const listed = found.filter((p) => {
+        if ('diagnostics' in p) return true;
+        const key = `${p.skill.id}\0${p.integrity}`;
+        const first = firstOf.get(key);
+        if (first === undefined) firstOf.set(key, p);
+        else copies.set(first, [...(copies.get(first) ?? []), insideOf(raw, p)]);
+        return first === undefined;
+      });
       out.push({
         source: redactUrl(raw),
         ...(warnings?.length ? { warnings } : {}),
-        skills: found.map((p) =>
+        skills: listed.map((p) =>
           'diagnostics' in p
             ? {
                 id: p.id ?? p.source,
@@ -91,6 +105,7 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
                 description: p.skill.description ?? '',
                 shown: p.typed,
                 ...leftOut(p),
+                ...(copies.has(p) ? { copies: copies.get(p) } : {}),
               },
         ),
       });

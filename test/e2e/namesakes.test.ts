@@ -247,3 +247,29 @@ describe('list and render-prompt: one name in two plugins of a marketplace', () 
     );
   });
 });
+
+describe('install --list: one skill at two places, file for file', () => {
+  it('lists it once, says how many identical copies there are, and --json names their places', async () => {
+    // NeoLabHQ/context-engineering-kit holds skills/x and plugins/<p>/skills/x, file for file: listed twice, with
+    // nothing to tell them apart.
+    const repo = fresh('kit');
+    writeTree(repo, {
+      'skills/docx/SKILL.md': good('docx'),
+      'skills/pdf/SKILL.md': good('pdf'),
+      'plugins/office/skills/docx/SKILL.md': good('docx'),
+      'plugins/office/skills/pdf/SKILL.md': good('pdf', '# pdf\n\nAnother pdf skill.\n'),
+    });
+    const r = await runCli(['install', repo, '--list'], { cwd: fresh('w') });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/: 3 skills, and 1 identical copy of them elsewhere in it$/m);
+    expect(r.stdout.split('\n').filter((l) => /^ {2}docx /.test(l))).toHaveLength(1);
+    // Another skill of one name is still listed, and left out of "all" for the shallower one.
+    expect(r.stdout.split('\n').filter((l) => /^ {2}pdf /.test(l))).toHaveLength(2);
+    const doc = JSON.parse((await runCli(['install', repo, '--list', '--json'], { cwd: fresh('w') })).stdout) as {
+      sources: { skills: { id: string; copies?: string[] }[] }[];
+    };
+    expect(doc.sources[0]!.skills.filter((s) => s.id === 'docx')).toMatchObject([
+      { copies: [expect.stringMatching(/docx$/)] },
+    ]);
+  });
+});
