@@ -8,7 +8,7 @@
 // commit other-collections.json gives, in a folder named as its "folder" key (only the "paths" listed, where given).
 // Without it, or with a collection missing, the bench says so and skips the set.
 // Usage: SKILLS_OTHER_CORPORA=<dir> node bench/selection-other.mjs [--json]
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +50,8 @@ function readSet(file) {
 async function runSet(set, base, env) {
   const missing = set.folders.filter((f) => !existsSync(join(base, f)));
   if (missing.length) return { skipped: `${missing.join(', ')} not in ${OTHER_CORPORA_ENV}=${base}` };
-  const dirs = set.folders.map((f) => join(base, f));
+  // As the CLI reports them (a folder of links to the collections is usual): the real paths.
+  const dirs = set.folders.map((f) => realpathSync(join(base, f)));
   const requests = readSet(join(DIR, set.file));
   const home = mkdtempSync(join(tmpdir(), 'skills-bench-other-'));
   const childEnv = { ...env, HOME: home, NO_COLOR: '1' };

@@ -350,8 +350,13 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
       : '';
     // The registry's copy of that version was another content (changed by hand, or --force): it was replaced.
     const replaced = s.registered === 'replaced' ? c.yellow(' (stored copy replaced)') : '';
+    // What it replaced, when that was another version or came from elsewhere (a release archive over a git checkout).
+    const was =
+      s.was && (s.was.version !== s.version || s.was.source !== undefined)
+        ? c.dim(` (was ${s.was.version}${s.was.source === undefined ? '' : ` from ${s.was.source}`})`)
+        : '';
     ctx.stdout.write(
-      `${colour[w](`${would}${w}`.padEnd(would ? 18 : 9))} ${c.bold(forTerminal(`${s.id}@${s.version}`))}${s.requested ? '' : c.dim(' (dependency)')}${forTerminal(`${replaced}${into}`)}\n`,
+      `${colour[w](`${would}${w}`.padEnd(would ? 18 : 9))} ${c.bold(forTerminal(`${s.id}@${s.version}`))}${s.requested ? '' : c.dim(' (dependency)')}${forTerminal(`${was}${replaced}${into}`)}\n`,
     );
   }
   for (const l of skippedLines(outcome.skipped, rel)) ctx.stderr.write(`${ce.yellow('skipped')}   ${forTerminal(l)}\n`);

@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path';
 import type { Context } from '../context.js';
-import { loadSkill } from '../skill/load.js';
+import { loadOneSkill } from '../skill/one-skill.js';
 import { packSkill, type PackFormat, type PackResult } from '../pack/pack.js';
 import { packRefusal } from '../pack/check.js';
 import { isSkillsError } from '../errors.js';
@@ -37,7 +37,7 @@ const kb = (n: number) =>
 export async function pack(options: PackOptions, ctx: Context): Promise<{ outcome: PackOutcome; exitCode: number }> {
   const root = resolve(ctx.cwd, options.dir ?? '.');
   const format = options.format ?? 'tgz';
-  const skill = loadSkill(root);
+  const skill = loadOneSkill(root, 'pack', ctx.cwd);
   const c = paint(useColor(options.color, ctx));
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
   const rel = (p: string) => relative(ctx.cwd, p) || '.';

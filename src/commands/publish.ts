@@ -7,7 +7,7 @@ import { jsonDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import { npmPackage, normalizeScope, type NpmPackage } from '../pack/npm-package.js';
 import { publishNpm, registryForPackage, type PublishNpmResult } from '../pack/publish-npm.js';
 import { publishWellKnown, type WellKnownResult } from '../pack/well-known.js';
-import { loadSkill } from '../skill/load.js';
+import { loadOneSkill } from '../skill/one-skill.js';
 import { paint, useColor } from '../ui/color.js';
 import { safeJson, forTerminal } from '../ui/terminal-text.js';
 import { formatDiagnostic } from '../ui/validate-report.js';
@@ -54,7 +54,7 @@ export async function publish(options: PublishOptions, ctx: Context): Promise<Pu
     throw new SkillsError('E_USAGE', '--well-known writes a folder; --scope and --access are for an npm registry');
 
   // Validate and lint first: what a registry holds is immutable, so a broken skill never goes out.
-  const skill = loadSkill(root);
+  const skill = loadOneSkill(root, 'publish', ctx.cwd);
   const run = await lintPaths({ paths: [root], cwd: ctx.cwd, env: ctx.env, home: homeOf(ctx) });
   const errors = run.reports.flatMap((r) => r.diagnostics).filter((d) => d.severity === 'error');
   if (errors.length > 0) {

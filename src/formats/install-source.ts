@@ -105,7 +105,8 @@ function parseFragment(typed: string, frag: string | undefined): { ref?: string;
     path = colon === -1 ? undefined : frag.slice(colon + 1);
     if (ref !== '') checkRef(typed, ref);
   }
-  return { ref: ref === '' ? undefined : ref, path: checkPath(typed, path) };
+  // `#HEAD` is the remote's HEAD, the default branch, as `#` alone says (git ls-remote lists HEAD beside branches).
+  return { ref: ref === '' || ref === 'HEAD' ? undefined : ref, path: checkPath(typed, path) };
 }
 
 /** Refuse what git would not take as a branch, tag or commit name (check-ref-format), or would read as an option. */

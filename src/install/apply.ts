@@ -259,6 +259,9 @@ export async function carryOut(
         integrity: entry.integrity,
         dependencies: entry.dependencies,
         status,
+        ...(status === 'updated' && old
+          ? { was: { version: old.version, ...(old.source === entry.source ? {} : { source: old.source }) } }
+          : {}),
         ...(registered === undefined ? {} : { registered }),
         path,
         requested: item.requested,

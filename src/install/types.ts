@@ -88,6 +88,8 @@ export interface InstalledSkill {
   dependencies: Record<string, string>;
   /** What the install did to the project (from the lock): added, updated (another version or content), unchanged. */
   status: 'added' | 'updated' | 'unchanged';
+  /** For an updated skill, what the lock recorded before: its version, and its source when that changed. */
+  was?: { version: string; source?: string };
   /** What the registry did, when one is used: added, updated, replaced or unchanged. */
   registered?: RegisterStatus;
   /**

@@ -7,11 +7,10 @@ import { isUnversioned, registryVersion, unversionedWarning } from '../registry/
 import { createHash } from 'node:crypto';
 import {
   closeSync,
+  createReadStream,
   createWriteStream,
   fstatSync,
   mkdirSync,
-  openSync,
-  readFileSync,
   readSync,
   realpathSync,
   renameSync,
@@ -24,6 +23,7 @@ import { Readable, Transform } from 'node:stream';
 import { GATHER, gathered, portableGzipHeader } from './gzip-stream.js';
 import type { Skill } from '../model/skill.js';
 import { linksOut } from './links-out.js';
+import { openPacked, readPacked, type PlannedFile } from './open-packed.js';
 import { SkillsError } from '../errors.js';
 import { isInside, isNeverKept } from '../fs/walk.js';
 import { NOT_UTF8_HINT, notUtf8Failure } from '../fs/byte-names.js';
@@ -49,11 +49,9 @@ export const SIZE_WARNING_BYTES = 10 * 1024 * 1024;
 
 export type PackFormat = 'tgz' | 'skill';
 
-export interface PackFile {
+export interface PackFile extends PlannedFile {
   /** Path inside the skill, forward slashes. */
   path: string;
-  /** Where the bytes are read from (a symlink inside the skill is read through). */
-  abs: string;
   size: number;
   mode: 0o644 | 0o755;
 }
@@ -197,7 +195,7 @@ export async function planPack(
         visit(abs, path, realPath, levels);
       } else {
         const st = statSync(abs);
-        plan.files.push({ path, abs, size: st.size, mode: packedMode(st.mode) });
+        plan.files.push({ path, abs, real: realPath, within: realRoot, size: st.size, mode: packedMode(st.mode) });
         plan.unpackedSize += st.size;
       }
     }
@@ -406,11 +404,7 @@ export async function gzipTar(entries: TarEntry[]): Promise<Buffer> {
 export function tarEntries(plan: PackPlan, prefix: string): TarEntry[] {
   return sortedEntries(plan).map(({ path, file }) => {
     if (!file) return { path: `${prefix}${path}` };
-    try {
-      return { path: `${prefix}${path}`, content: readFileSync(file.abs), mode: file.mode };
-    } catch (err) {
-      throw new SkillsError('E_IO', `cannot read ${file.abs}: ${(err as Error).message}`, { cause: err });
-    }
+    return { path: `${prefix}${path}`, content: readPacked(file), mode: file.mode };
   });
 }
 
@@ -433,14 +427,8 @@ async function* tarChunks(plan: PackPlan, prefix: string): AsyncGenerator<Buffer
       yield* await headerBlocks(`${prefix}${path}`, undefined, undefined);
       continue;
     }
-    let fd: number;
+    const { fd, size } = openPacked(file);
     try {
-      fd = openSync(file.abs, 'r');
-    } catch (err) {
-      throw new SkillsError('E_IO', `cannot read ${file.abs}: ${(err as Error).message}`, { cause: err });
-    }
-    try {
-      const size = fstatSync(fd).size;
       yield* await headerBlocks(`${prefix}${path}`, size, file.mode);
       let done = 0;
       while (done < size) {
@@ -479,13 +467,28 @@ async function zipStream(skill: Skill, plan: PackPlan): Promise<NodeJS.ReadableS
   );
   const folder = basename(skill.root);
   for (const f of plan.files) {
-    zip.addFile(f.abs, `${folder}/${f.path}`, {
-      mtime,
-      mode: 0o100000 | f.mode,
-      compress: true,
-      compressionLevel: 6,
-      forceDosTimestamp: true,
-    });
+    // Opened when its turn comes (one file open at a time), as openPacked opens it.
+    const read = (cb: (err: unknown, stream: NodeJS.ReadableStream) => void) => {
+      let stream: NodeJS.ReadableStream;
+      try {
+        stream = createReadStream('', { fd: openPacked(f).fd });
+      } catch (err) {
+        return cb(err, undefined as never);
+      }
+      cb(null, stream);
+    };
+    zip.addReadStreamLazy(
+      `${folder}/${f.path}`,
+      {
+        size: f.size,
+        mtime,
+        mode: 0o100000 | f.mode,
+        compress: true,
+        compressionLevel: 6,
+        forceDosTimestamp: true,
+      },
+      read,
+    );
   }
   zip.end();
   return zip.outputStream;

@@ -4,13 +4,14 @@
 // `<name>.tar.gz` with the files at its root. Publishing into the same folder again replaces that skill's entry and
 // keeps the others. Files are written whole or not at all; index.json is written last.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { writeAtomic } from '../fs/atomic.js';
 import { readBounded } from '../fs/read.js';
 import type { Skill } from '../model/skill.js';
 import { gzipTar, planPack, tarEntries } from './pack.js';
+import { readPacked } from './open-packed.js';
 import { requiredFiles } from '../skill/ignore-rules.js';
 
 export const WELL_KNOWN_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
@@ -95,7 +96,7 @@ export async function publishWellKnown(skill: Skill, outDir: string, dryRun = fa
   let bytes: Buffer;
   let entry: WellKnownEntry;
   if (onlySkillMd) {
-    bytes = readFileSync(plan.files[0]!.abs);
+    bytes = readPacked(plan.files[0]!);
     file = join(base, skill.id, 'SKILL.md');
     entry = {
       name: skill.id,

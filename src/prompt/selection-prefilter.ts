@@ -54,10 +54,10 @@ export function prefilter(
         const r = rows[n]!;
         if (!pair) hit[r] = 1;
         const i = entryOf[r]!;
-        if (i >= 0 && packed[n]! > 0) {
-          (pair ? pairs : counts).push(i, slot, packed[n]!);
-          reached[i] += reach;
-        }
+        if (i < 0) continue;
+        if (packed[n]! > 0) (pair ? pairs : counts).push(i, slot, packed[n]!);
+        // A row counted only in part (a description with an apostrophe or a dash: packed 0) holds the word as much.
+        reached[i] += reach;
       }
       return true;
     };

@@ -404,6 +404,7 @@ export interface ActiveSkill {
 }
 
 const MAX_SCRIPT_HEAD = 16 * 1024;
+const UNREAD = new Set(['file-too-large', 'file-unreadable']);
 
 /**
  * What validate says (SK025) of a manifest's context file that leads out of the skill (through a linked folder),
@@ -438,7 +439,10 @@ export function activate(entry: CatalogEntry, warnings: string[]): ActiveSkill |
     warnings.push(`${entry.name}: its instructions cannot be loaded (${err.message}); only its catalog entry is shown`);
     return undefined;
   }
-  const outside = contextOutside(skill);
+  // A skill file too large or unreadable loads with no instructions (a registry's stored copy grown or swapped since
+  // sync checked it): rendered, its empty instructions would stand as "included below".
+  const unread = skill.diagnostics.find((d) => d.file === skill.file && UNREAD.has(d.rule));
+  const outside = unread?.message ?? contextOutside(skill);
   if (outside) {
     warnings.push(`${entry.name}: its instructions cannot be loaded (${outside}); only its catalog entry is shown`);
     return undefined;

@@ -213,6 +213,10 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions, ascii?
     const v = data[key];
     // An empty value (`license:`) is null in YAML; the reference reads it as empty text.
     if (v === null) data[key] = TEXT_FIELDS.includes(key) ? '' : undefined;
+    // So is one under metadata (`related-skills:`): an error made the skill invalid, skipped by install and sync.
+    else if (key === 'metadata' && typeof v === 'object' && !Array.isArray(v))
+      for (const [k, x] of Object.entries(v as Record<string, unknown>))
+        if (x === null) (v as Record<string, unknown>)[k] = '';
     if (TEXT_FIELDS.includes(key) && typeof data[key] === 'string') {
       // The token read below can look typed only if the value's first word does (a plain scalar is its text, folded
       // lines joined by spaces; a quoted or block one never looks typed): otherwise the key's place is not needed.
@@ -273,7 +277,7 @@ function loadSkillMd(skill: Skill, rawText: string, options: LoadOptions, ascii?
     for (const [k, v] of Object.entries(meta)) if (typeof v === 'string') skill.metadata[k] = v;
   }
   skill.version = str('version') ?? skill.metadata.version;
-  skill.owner = skill.metadata.author;
+  skill.owner = skill.metadata.author || undefined;
   skill.toolsets = list('toolsets');
   skill.triggers = readTriggers(shaped.triggers);
   skill.dependencies = readDependencies(skill, list('dependencies'));

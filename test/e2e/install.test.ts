@@ -363,6 +363,25 @@ describe('skills install: every source kind (built CLI)', () => {
     expect(replay.exitCode).toBe(0);
   });
 
+  it('says what an update replaced: the version before, and its source when another source replaced it', async () => {
+    // A release archive of 1.1.0 over the 1.2.0 a git checkout installed said only "updated swift-expert@1.1.0".
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const newer = makeSkill(fresh('checkout'), 'swift', '1.2.0');
+    const older = makeSkill(fresh('release'), 'swift', '1.1.0');
+    expect((await cli(reg, ['install', newer, '--into', '.agents/skills'], project)).exitCode).toBe(0);
+    const r = await cli(reg, ['install', older, '--into', '.agents/skills'], project);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const from = `folder:${relative(project, newer)}`;
+    expect(r.stdout.split('\n')[0]).toBe(`updated   swift@1.1.0 (was 1.2.0 from ${from})  → .agents/skills/swift`);
+    const json = await cli(reg, ['install', newer, '--into', '.agents/skills', '--json'], project);
+    const doc = JSON.parse(json.stdout) as { skills: { status: string; was?: unknown }[] };
+    expect(doc.skills[0]).toMatchObject({
+      status: 'updated',
+      was: { version: '1.1.0', source: `folder:${relative(project, older)}` },
+    });
+  });
+
   it('installs a folder, a .tgz from pack, a .skill and a .zip into the registry, --into and the lock', async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
@@ -1034,7 +1053,9 @@ describe('skills install: hostile archives and crashes (built CLI)', () => {
 
     const again = await cli(reg, ['install', 'big-2.0.0.tgz', '--into', 'skills'], project);
     expect(again.exitCode).toBe(0);
-    expect(again.stdout.split('\n')[0]).toBe('updated   big@2.0.0  → skills/big');
+    expect(again.stdout.split('\n')[0]).toBe(
+      `updated   big@2.0.0 (was 1.0.0 from folder:${relative(project, join(src, 'big'))})  → skills/big`,
+    );
     expect(unpacking()).toEqual([]);
     expect(readdirSync(join(project, 'skills'))).toEqual(['big']);
     expect(readdirSync(join(project, 'skills/big/references'))).toHaveLength(40);

@@ -320,4 +320,24 @@ describe('skills pack (built CLI)', () => {
       expect(log.out).toContain('packed web-scraping@1.2.0');
     }
   });
+
+  it('given a folder of skills rather than one, names the skills in it and how to pack one (pack and publish)', async () => {
+    // `skills pack .` at the top of a repository of skills said "create one with skills init".
+    const cwd = fresh();
+    const skill = (n: string) => skillMd(`name: ${n}\ndescription: Formats ${n}. Use when a ${n} must be formatted.\n`);
+    writeTree(cwd, { 'repo/skills/date/SKILL.md': skill('date'), 'repo/skills/time/SKILL.md': skill('time') });
+    for (const command of ['pack', 'publish']) {
+      const r = await runCli([command, 'repo', '--dry-run'], { cwd });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(
+        'is not a skill: it holds no SKILL.md or manifest.json, but 2 skills in its folders (repo/skills/date, repo/skills/time)',
+      );
+      expect(r.stderr).toContain(`hint: ${command} one skill at a time: skills ${command} repo/skills/date`);
+    }
+    // A folder with no skill at all is told as before.
+    mkdirSync(join(cwd, 'empty'));
+    const none = await runCli(['pack', 'empty'], { cwd });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('hint: create one with `skills init <name>`');
+  });
 });

@@ -5,8 +5,10 @@ import { skillMd, writeTree } from './tree.js';
  * instructions tell which reconciles invoices: accounts-b, which comes second in every order a catalog keeps (by
  * name), so that only its body can put it first for "reconcile the invoices".
  */
-export function writeBodyOnlySkills(dir: string): void {
-  const description = 'Helps the finance team with its monthly invoices and accounts.';
+export function writeBodyOnlySkills(
+  dir: string,
+  description = 'Helps the finance team with its monthly invoices and accounts.',
+): void {
   writeTree(dir, {
     'accounts-a/SKILL.md': skillMd(
       `name: accounts-a\ndescription: ${description}\n`,

@@ -22,6 +22,10 @@ function nearMiss(skill: Skill, path: string, from: string): string | undefined 
   return sameName ? `did you mean "${sameName}"?` : undefined;
 }
 
+// A link to a web page written without its scheme (`[overview](docs.claude.com/en/docs/…)`, NeoLabHQ's
+// context-engineering-kit) is a path to a file the skill lacks: the hint says what it was meant to be.
+const HOST = /^(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|co|edu|gov)\//i;
+
 function where(r: LocatedRef): string {
   const target = r.target.path;
   return target === r.path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, '')
@@ -54,7 +58,10 @@ export default {
           : `${where(r)} does not exist in the skill${more}`,
         ...at(r),
         hint:
-          nearMiss(skill, t.path, r.doc.rel) ?? 'add the file, or fix the path: paths are relative to the skill folder',
+          nearMiss(skill, t.path, r.doc.rel) ??
+          (HOST.test(r.path)
+            ? `a link to a web page needs its scheme: https://${r.path}`
+            : 'add the file, or fix the path: paths are relative to the skill folder'),
       });
     }
   },

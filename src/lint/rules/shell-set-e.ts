@@ -24,6 +24,24 @@ export function hasErrexit(text: string): boolean {
   return false;
 }
 
+// A comment that says errexit is left out on purpose: `set -uo pipefail  # deliberately NOT -e: run every check`,
+// "`set -e` is deliberately NOT used: grep exits 1 on no match", "we do NOT toggle `set -e` (this file is sourced)"
+// (daymade/claude-code-skills: 3 of its 11 findings). Not a commented-out `# set -e`, nor a usage line's `-e`.
+// `-e`, not `-E` (errtrace): the option in its case, the words around it in any.
+const ERREXIT_NAMED = /\bset [-+][a-zA-Z]*e\b|\berrexit\b|(?:^|\s)`?-e\b/;
+const LEFT_OUT = /\b(?:not|no|never|without|don't|instead of)\b/i;
+
+/** Whether a comment of the script (from its first `#` on each line) says errexit is left out on purpose. */
+function errexitDeclined(text: string): boolean {
+  for (const line of text.split('\n')) {
+    const hash = line.indexOf('#');
+    if (hash === -1) continue;
+    const comment = line.slice(hash);
+    if (ERREXIT_NAMED.test(comment) && LEFT_OUT.test(comment)) return true;
+  }
+  return false;
+}
+
 export default {
   names: ['SK115', 'shell-set-e'],
   description: 'shell scripts stop at the first failing command (set -e, or set -euo pipefail)',
@@ -49,7 +67,7 @@ export default {
       const text = ctx.readText(script.path);
       if (text === undefined || scriptLanguage(script.path, text) !== 'shell') continue;
       // Nothing but a shebang and comments: nothing can fail.
-      if (!/^[ \t]*[^#\s]/m.test(text) || hasErrexit(text)) continue;
+      if (!/^[ \t]*[^#\s]/m.test(text) || hasErrexit(text) || errexitDeclined(text)) continue;
       const bash = /bash|zsh/.test(interpreter(text) ?? script.path.replace(/^.*\./, ''));
       ctx.report({
         message: `${script.path} does not set -e, so it carries on after a command fails`,

@@ -39,6 +39,9 @@ describe('parseRemoteSource: GitHub shorthand', () => {
     ['o/r#3f2c1ab', git('https://github.com/o/r.git', { ref: '3f2c1ab' })],
     ['o/r#v1.2.0:skills/pdf', git('https://github.com/o/r.git', { ref: 'v1.2.0', path: 'skills/pdf' })],
     ['o/r#:skills/pdf', git('https://github.com/o/r.git', { path: 'skills/pdf' })],
+    // HEAD, as git ls-remote lists it, is the default branch: what `#` alone names.
+    ['o/r#HEAD:skills/pdf', git('https://github.com/o/r.git', { path: 'skills/pdf' })],
+    ['o/r#HEAD', git('https://github.com/o/r.git')],
     ['o/r#semver:^1.2', git('https://github.com/o/r.git', { ref: 'semver:^1.2' })],
     ['o/r#semver:>=1.2 <2', git('https://github.com/o/r.git', { ref: 'semver:>=1.2 <2' })],
     ['o/r#semver:^1.2:skills/pdf', git('https://github.com/o/r.git', { ref: 'semver:^1.2', path: 'skills/pdf' })],

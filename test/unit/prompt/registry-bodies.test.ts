@@ -99,4 +99,29 @@ describe('selection from a registry', () => {
       expect(ranked(fromRegistry), `run ${run}`).toEqual(['accounts-b', 'accounts-a']);
     }
   });
+
+  it('reads the body of a skill whose description has an apostrophe, when more skills than the bound are reached', async () => {
+    // A description with an apostrophe or a dash is counted only in part by the selection index; it held the query's
+    // words all the same, but was reached by nothing, so read last: past MAX_REGISTRY_BODIES others, never.
+    const dir = fresh('skills');
+    writeBodyOnlySkills(dir, "Helps the finance team with its monthly invoices and the company's accounts.");
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < MAX_REGISTRY_BODIES + 10; i++)
+      tree[`print-${i}/SKILL.md`] = skillMd(
+        `name: print-${i}\ndescription: Prints invoices as PDF files.\n`,
+        '# Print\n',
+      );
+    writeTree(dir, tree);
+    const registry = fresh('registry');
+    const names = ['accounts-a', 'accounts-b', ...Object.keys(tree).map((f) => f.split('/')[0]!)];
+    await registerSkills(
+      registry,
+      names.map((s) => ({ skill: loadSkill(join(dir, s)) })),
+    );
+    const query = 'reconcile the invoices';
+    const first = (c: ReturnType<typeof buildCatalog>) =>
+      selectSkills(query, c.entries.map(candidateOf), { max: 3, mayMatch: c.mayMatch }).ranked[0]?.name;
+    expect(first(buildCatalog({ folders: [{ dir, scope: 'project' }], bodies: true }))).toBe('accounts-b');
+    expect(first(buildCatalog({ folders: [], registry, bodies: true }))).toBe('accounts-b');
+  });
 });

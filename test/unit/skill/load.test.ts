@@ -155,6 +155,17 @@ describe('loadSkill: both layouts into the one Skill model', () => {
     expect(typed.diagnostics[1]!.hint).toMatch(/the agent that reads this key takes it/);
   });
 
+  it('reads an empty value under metadata as empty text, as the reference does, not as a wrong type', () => {
+    // Jeffallan/claude-skills writes `related-skills:` with nothing after it: the skill was invalid, and install and
+    // registry sync skipped it.
+    const s = load({
+      'SKILL.md': skillMd('name: weather\ndescription: d\nmetadata:\n  related-skills:\n  author:\n  domain: language'),
+    });
+    expect(s.diagnostics).toEqual([]);
+    expect(s.metadata).toEqual({ 'related-skills': '', author: '', domain: 'language' });
+    expect(s.owner).toBeUndefined();
+  });
+
   it('says which text fields look typed, wherever their token is, and finds the places only when asked', () => {
     const s = load({
       'SKILL.md': skillMd(

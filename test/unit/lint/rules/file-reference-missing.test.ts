@@ -365,3 +365,25 @@ it('file-reference-missing: hints at a near miss in case or folder', async () =>
     r.cleanup();
   }
 });
+
+it('file-reference-missing: says a web page link lacks its scheme', async () => {
+  const r = await runRule(rule, {
+    tree: {
+      'SKILL.md': md('See the [overview](docs.claude.com/en/docs/agents/overview#structure) and [a](a.com.md).\n'),
+    },
+  });
+  try {
+    expect(r.reports.map((x) => [x.message, x.hint])).toEqual([
+      [
+        '"docs.claude.com/en/docs/agents/overview" does not exist in the skill',
+        'a link to a web page needs its scheme: https://docs.claude.com/en/docs/agents/overview',
+      ],
+      [
+        '"a.com.md" does not exist in the skill',
+        'add the file, or fix the path: paths are relative to the skill folder',
+      ],
+    ]);
+  } finally {
+    r.cleanup();
+  }
+});

@@ -48,8 +48,28 @@ it('shell-set-e', () =>
           'scripts/run': '#!/usr/bin/env bash\nset -eux\nmake\n',
         },
       },
+      // Its comments say errexit was weighed and left out (daymade/claude-code-skills): run every check, grep's 1.
+      md({
+        'scripts/a.sh': '#!/usr/bin/env bash\nset -uo pipefail   # deliberately NOT -e: run every check\ncurl x\n',
+        'scripts/b.sh': '#!/usr/bin/env bash\n# `set -e` is deliberately not used: grep exits 1 on no match.\ncurl x\n',
+        'scripts/c.sh': '#!/bin/sh\ncurl x  # no errexit here: the caller checks $?\n',
+      }),
     ],
     invalid: [
+      // A usage line's own -e option, errtrace (-E) left out, or set -u alone say nothing of errexit.
+      {
+        ...md({
+          'scripts/a.sh': '#!/usr/bin/env bash\n# Usage: a.sh -e ENV\ncurl x\n',
+          'scripts/b.sh': '#!/usr/bin/env bash\nset -uo pipefail  # not set -E: no traps\ncurl x\n',
+          'scripts/c.sh': '#!/usr/bin/env bash\nset -u\ncurl x\n',
+        }),
+        messages: [
+          /^scripts\/a\.sh does not set -e/,
+          /^scripts\/b\.sh does not set -e/,
+          /^scripts\/c\.sh does not set -e/,
+        ],
+        lines: [1, 1, 1],
+      },
       {
         ...md({ 'scripts/a.sh': '#!/usr/bin/env bash\ncurl x\n' }),
         messages: [/^scripts\/a\.sh does not set -e/],
