@@ -56,13 +56,15 @@
 // An eighth set, bench/selection/real-queries-8.json, written the same way by a helper blind to the selection code and
 // that session's work. It was blind until its misses were read while tuning (the session that wrote the ninth).
 //
-// A ninth set, bench/selection/real-queries-9.json, is the blind one now, written the same way by a helper blind to
-// the selection code and that session's work. Only its aggregate figures are printed; when its file is missing the
-// bench says it skipped it.
+// A ninth set, bench/selection/real-queries-9.json, written the same way by a helper blind to the selection code and
+// that session's work (measured once through the CLI, bench/selection/measure-9.mjs: top-1 75.6%, top-3 84.8%, no-fit
+// 72.2%). It was blind until its misses were read while tuning (the session that wrote the tenth): open since the
+// tenth. Only the aggregate figures of a later set are printed; when a set's file is missing the bench says it
+// skipped it.
 // The collections are not in this repository: SKILLS_REAL_CORPORA names them (see bench/false-positives.mjs).
 // Usage: SKILLS_REAL_CORPORA=<dir> node bench/selection-real.mjs [--verbose] [--held-out] [--json]
 //   --verbose lists the tuning part's misses; add --held-out to list the held-out part's too, --second the second
-//   set's. The ninth set's misses are never listed (nor the third's to eighth's, which were read elsewhere).
+//   set's. The later sets' misses are never listed (the third's to ninth's were read elsewhere).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -85,8 +87,9 @@ export const NINTH_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-9.js
 const MAX = 3;
 
 /**
- * The sets written after the first, in order; the last one is blind (figures only, never its misses). A set whose file
- * is missing is skipped, and the bench says so.
+ * The sets written after the first, in order; one marked `blind: true` (the newest, while no one has read its misses)
+ * gives figures only and is left out of the small catalogs' figure. A set whose file is missing is skipped, and the
+ * bench says so.
  */
 const LATER_SETS = [
   { key: 'second', file: SECOND_QUERIES, note: 'open for tuning: misses with --verbose --second' },
@@ -112,7 +115,11 @@ const LATER_SETS = [
     file: EIGHTH_QUERIES,
     note: 'written blind to the selection code; open since the ninth; figures only',
   },
-  { key: 'ninth', file: NINTH_QUERIES, note: 'written blind to the selection code; blind: figures only' },
+  {
+    key: 'ninth',
+    file: NINTH_QUERIES,
+    note: 'written blind to the selection code; open since the tenth; figures only',
+  },
 ];
 
 /** True for the quarter of the requests kept out of tuning: FNV-1a of the text, mod 4. */
@@ -155,7 +162,7 @@ export async function realSelection(env = process.env) {
   const first = readRealQueries();
   const present = LATER_SETS.filter((l) => existsSync(l.file));
   // Never the blind set in the small catalogs' figure.
-  const blind = LATER_SETS.at(-1);
+  const blind = LATER_SETS.find((l) => l.blind);
   const later = present.map((l) => readRealQueries(l.file));
   const set = [...first, ...later.flat()];
   const home = mkdtempSync(join(tmpdir(), 'skills-bench-real-'));

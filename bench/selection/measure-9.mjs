@@ -1,7 +1,7 @@
 // One measurement of bench/selection/real-queries-9.json on a built CLI: top-1 (the first skill selected is
 // expected), top-3 (an expected skill is among the 3 selected), MRR (1/rank of the first expected skill selected,
 // 0 when none is) over the requests some skill fits, and the share of no-fit requests that select nothing.
-// Aggregates only: the set is blind, so its misses are not printed.
+// Aggregates only: the set was blind when this measured it (open since the tenth), and its misses are not printed.
 // Usage: node bench/selection/measure-9.mjs <bin/skills.js of the CLI to measure> <folder>... (the four
 // collections extracted, as for draw-9.mjs).
 import { execFileSync } from 'node:child_process';
