@@ -88,3 +88,15 @@ export function headingsOf(body: string): string {
 }
 
 const HEADING_OR_FENCE = /^ {0,3}(?:#{1,6}[ \t]+(.*)|(`{3,}|~{3,})(.*))$/gm;
+
+/** Whether a name has two words or more: a letter or digit after a character that is neither. */
+export function twoWords(name: string): boolean {
+  let gap = false;
+  for (let k = 0; k < name.length; k++) {
+    const c = name.charCodeAt(k);
+    const word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c > 127;
+    if (!word) gap = k > 0;
+    else if (gap) return true;
+  }
+  return false;
+}

@@ -65,6 +65,11 @@ export class Scan {
   readonly mentionWords: Uint8Array;
   /** The one word of a mention in one word (a name, an acronym): mentioned, it says which skill only if rare. */
   readonly mentionTerm: (string | undefined)[];
+  /**
+   * A part of a longer name mentioned (two words of it or more in sequence): the query's pairs (Query.pairs) it is
+   * made of, in order; undefined when a word of it is no term (a stop word) or the mention is another kind.
+   */
+  readonly mentionPairs: (number[] | undefined)[];
   /** Per candidate, a bit for each field that holds a term (1 << field): ranking reads those fields only. */
   readonly fields: Uint8Array;
   /**
@@ -95,6 +100,7 @@ export class Scan {
     this.mention = new Array(n);
     this.mentionWords = new Uint8Array(n);
     this.mentionTerm = new Array(n);
+    this.mentionPairs = new Array(n);
     this.pairs = new Array(n);
     this.fields = new Uint8Array(n);
     this.phrase = new Array(n);
@@ -417,6 +423,15 @@ export class Scan {
     if (!best) return;
     this.mention[i] = `name words "${ws.slice(best[0], best[1]).join(' ')}" mentioned`;
     this.mentionWords[i] = best[1] - best[0];
+    const pairs: number[] = [];
+    for (let k = best[0] + 1; k < best[1]; k++) {
+      const a = q.termIndex.get(stems[k - 1]!);
+      const b = q.termIndex.get(stems[k]!);
+      const p = a === undefined || b === undefined ? undefined : q.pairs.get(a < b ? `${a},${b}` : `${b},${a}`);
+      if (p === undefined) return;
+      pairs.push(p);
+    }
+    this.mentionPairs[i] = pairs;
   }
 
   /** After the pass: say how many patterns the matching work limit left untried. */

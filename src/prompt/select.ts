@@ -1,4 +1,5 @@
 import { DF_FIELDS, FIELDS, NF } from './select-scan.js';
+import { twoWords } from './select-fields.js';
 import { CountedScan } from './select-counted.js';
 import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
@@ -145,7 +146,7 @@ export function selectSkills(
   const scan = new CountedScan(q, warnings, n);
   scan.pass(candidates, opts.mayMatch?.(q));
   scan.finish();
-  const { len, tf, tfAt, mention, mentionWords, mentionTerm, phrase, triggers, pairs, fields, df } = scan;
+  const { len, tf, tfAt, mention, mentionWords, mentionTerm, mentionPairs, phrase, triggers, pairs, fields, df } = scan;
   const stride = nTerms * NF;
   const avg = [...scan.lenSum].map((sum, f) => (scan.lenCount[f] ? sum / scan.lenCount[f]! : 1));
   const nPairs = q.pairs.size;
@@ -273,14 +274,6 @@ export function selectSkills(
     evidence[i] = e;
   }
 
-  // A one-word name that other skills' descriptions use too (a tool's name: "semgrep", "trailmark") does not say
-  // which of them is meant: its mention counts as relevance only.
-  const sharedName = (i: number): boolean => {
-    const word = mentionTerm[i];
-    if (word === undefined || n < MIN_CATALOG) return false;
-    const t = q.termIndex.get(stem(word));
-    return t !== undefined && df[t]! > SHARED_NAME_DF;
-  };
   // How much of what the request says this skill holds, anywhere (a field or its body), by information: its words
   // other than generic ones, each weighted by IDF (a word no skill has weighing as one rare word), a word the skill
   // holds only as a related word counting half (only as a word the learned table relates: nothing). A request is
@@ -314,6 +307,18 @@ export function selectSkills(
       if (!own && !near) lacks?.push(q.surface[t]!);
     }
     return all > 0 ? held / all : 0;
+  };
+  // A one-word name that other skills' descriptions use too (a tool's name: "semgrep", "trailmark") does not say
+  // which of them is meant: its mention counts as relevance only. So does a part of a longer name ("entry point" of
+  // entry-point-analyzer) that another skill's name, triggers or descriptions hold side by side too (the Trailmark
+  // skills say entry points), unless the skill holds the whole request: the part is then the request ("semgrep rule").
+  const sharedName = (i: number): boolean => {
+    if (n < MIN_CATALOG) return false;
+    const part = mentionPairs[i];
+    if (part) return part.every((p) => pairDf[p]! > 1) && coverage(i) < 1;
+    const word = mentionTerm[i];
+    const t = word === undefined ? undefined : q.termIndex.get(stem(word));
+    return t !== undefined && df[t]! > SHARED_NAME_DF;
   };
   // The evidence a skill found by relevance needed to be selected ("none fits"); 0 when it is not judged by it.
   const bar = small ? SMALL_CATALOG_BAR * NONE_FITS : NONE_FITS;
@@ -395,7 +400,8 @@ export function selectSkills(
     `it scores ${scoreOf(h.key).toFixed(2)}, under ${RELEVANCE_CUT} of the ${scoreOf(bestRelevance!.key).toFixed(2)} of ${bestRelevance!.name}, the best skill found by relevance: a skill much less relevant than one selected is left out`;
   const describe = (i: number): string[] => {
     const matched: string[] = [];
-    if (mention[i]) matched.push(mention[i]!);
+    // A name shared with other skills (sharedName) is said so: it ranks as relevance.
+    if (mention[i]) matched.push(sharedName(i) ? `${mention[i]}, as other skills say it: relevance` : mention[i]!);
     if (phrase[i]) matched.push(phrase[i]!);
     if (triggers[i]) matched.push(...triggers[i]!);
     if (relevance[i]! > 0) matched.push(`relevance: ${describeRelevance(tf, tfAt[i]!, q, pairs[i])}`);
@@ -442,18 +448,6 @@ export function selectSkills(
     get: () => (ranked ??= rank()),
   });
   return result;
-}
-
-/** Whether a name has two words or more: a letter or digit after a character that is neither. */
-function twoWords(name: string): boolean {
-  let gap = false;
-  for (let k = 0; k < name.length; k++) {
-    const c = name.charCodeAt(k);
-    const word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c > 127;
-    if (!word) gap = k > 0;
-    else if (gap) return true;
-  }
-  return false;
 }
 
 /** A match, before it is put in order (byRank) and described. */

@@ -161,6 +161,39 @@ describe('mentions of names', () => {
     expect(r.selected[0]!.matched[0]).toBe('name words "semgrep rule" mentioned');
   });
 
+  it('counts a part of a longer name that other skills also say side by side as relevance, not a mention', () => {
+    const c = [
+      { name: 'entry-point-analyzer', description: 'List the entry points of a codebase that outsiders can call.' },
+      {
+        name: 'code-summary',
+        description: 'A quick overview of a codebase: its languages, entry points, dependencies.',
+      },
+      { name: 'finding-triage', description: 'Triage one finding: is it reachable from an entry point?' },
+      ...filler(),
+    ];
+    const r = selectSkills('quick overview of the languages, entry points and dependencies', c, { max: 3 });
+    // "entry points" is what two other skills say too: the request is about the summary that holds all of it.
+    expect(r.selected[0]).toMatchObject({ name: 'code-summary', kind: 'relevance' });
+    const analyzer = r.ranked.find((s) => s.name === 'entry-point-analyzer')!;
+    expect(analyzer.kind).toBe('relevance');
+    expect(analyzer.matched[0]).toBe('name words "entry point" mentioned, as other skills say it: relevance');
+    // A request that is all the part, or that the skill holds whole, still mentions it.
+    expect(selectSkills('entry points', c, { max: 1 }).selected[0]).toMatchObject({
+      name: 'entry-point-analyzer',
+      kind: 'mention',
+    });
+    expect(selectSkills('which entry points can outsiders call', c, { max: 1 }).selected[0]).toMatchObject({
+      name: 'entry-point-analyzer',
+      kind: 'mention',
+    });
+    // A part no other skill says side by side is still a mention: it names this skill alone.
+    const alone = [{ name: 'semgrep-rule-creator', description: 'Create custom rules.' }, ...filler()];
+    expect(selectSkills('write a semgrep rule for eval', alone, { max: 1 }).selected[0]).toMatchObject({
+      name: 'semgrep-rule-creator',
+      kind: 'mention',
+    });
+  });
+
   it('takes an acronym of a name of three words or more, in capitals or of consonants only, as a mention', () => {
     const c = [
       { name: 'test-driven-development', description: 'Use when implementing any feature.' },
