@@ -2,7 +2,7 @@
 // medians, aims and the table. Progress goes to stderr; only the report goes to stdout.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 
@@ -270,4 +270,18 @@ function cpuNote(r) {
 
 export function firstLines(text, n) {
   return text.split('\n').slice(0, n).join('\n');
+}
+
+/** `fn` of each item, `width` at a time (and no more than the cores), results in the items' order. */
+export async function mapPool(items, width, fn) {
+  const out = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, availableParallelism()) }, worker));
+  return out;
 }

@@ -9,7 +9,8 @@
 // Without it, or with a collection missing, the bench says so and skips the set.
 // Usage: SKILLS_OTHER_CORPORA=<dir> node bench/selection-other.mjs [--json]
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
+import { mapPool } from './lib.mjs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { line, measure } from './selection-real.mjs';
@@ -70,15 +71,7 @@ async function runSet(set, base, env) {
     return { query, expected, got, rank: at + 1 };
   };
   try {
-    const rows = new Array(requests.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < requests.length) {
-        const i = next++;
-        rows[i] = await one(requests[i]);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(2, availableParallelism()) }, worker));
+    const rows = await mapPool(requests, 2, one);
     return measure(rows);
   } catch (err) {
     return { error: err.message };

@@ -99,7 +99,8 @@
 //   --verbose lists the tuning part's misses; add --held-out to list the held-out part's too, --second the second
 //   set's. The tenth set's misses are never listed (nor the third's to ninth's, which were read elsewhere).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
+import { mapPool } from './lib.mjs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realCollections } from './false-positives.mjs';
@@ -231,15 +232,7 @@ export async function realSelection(env = process.env) {
     return { query, expected, heldOut: isHeldOut(query), got, rank: at === -1 ? 0 : at + 1, why: out.selected?.[0] };
   };
   try {
-    const rows = new Array(set.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < set.length) {
-        const i = next++;
-        rows[i] = await one(set[i]);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(2, availableParallelism()) }, worker));
+    const rows = await mapPool(set, 2, one);
     const ones = rows.slice(0, first.length);
     const result = {
       skills: collections.map((c) => c.name),

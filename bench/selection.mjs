@@ -3,7 +3,8 @@
 // Usage: node bench/selection.mjs [--verbose]   (npm run bench prints the same line after its table)
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
+import { mapPool } from './lib.mjs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -55,15 +56,7 @@ export async function selectionAccuracy() {
     return first === expected || folder === expected ? undefined : { query, expected, got: first ?? null };
   };
   try {
-    const results = new Array(queries.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < queries.length) {
-        const i = next++;
-        results[i] = await one(queries[i]);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(4, availableParallelism()) }, worker));
+    const results = await mapPool(queries, 4, one);
     const misses = results.filter(Boolean);
     return { hits: queries.length - misses.length, total: queries.length, misses };
   } catch (err) {
