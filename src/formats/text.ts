@@ -61,7 +61,17 @@ export function plural(count: number, noun: string, many = `${noun}s`): string {
   return count === 1 ? noun : many;
 }
 
+/**
+ * A whole number grouped by thousands as en-US writes it ("20,000"), without toLocaleString: its first call loads ICU's
+ * number formatting, ~14 ms, which a summary line would add to every validate and lint (cold start: one skill's
+ * validate 73 -> 86 ms). Other numbers as String() writes them.
+ */
+export function grouped(count: number): string {
+  const s = String(count);
+  return Number.isSafeInteger(count) ? s.replace(/\B(?=(\d{3})+$)/g, ',') : s;
+}
+
 /** A count and its noun agreeing, the count grouped as in en-US: "1 folder", "0 folders", "20,000 folders". */
 export function counted(count: number, noun: string, many = `${noun}s`): string {
-  return `${count.toLocaleString('en-US')} ${plural(count, noun, many)}`;
+  return `${grouped(count)} ${plural(count, noun, many)}`;
 }
