@@ -79,7 +79,8 @@ export function installTarget(
 /**
  * `skills install [source…]`: exit 0 installed; 1 when a skill is invalid (skipped or refused), no resolution exists,
  * or --frozen and the lock would change or not hold (findings, reported here); 2 for usage, I/O, git and downloads, a
- * corrupt or hostile archive, an integrity mismatch without --frozen (thrown, so main.ts reports them).
+ * corrupt or hostile archive, an integrity mismatch without --frozen (thrown, so main.ts reports them), and a source
+ * of several whose every skill lies too deep to install (reported here).
  */
 export async function install(
   options: InstallOptions,
@@ -307,7 +308,8 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
       } else ctx.stderr.write(`${ce.red('error:')} ${forTerminal(error.message)}\n`);
       if (error.hint) ctx.stderr.write(`${ce.dim('hint:')} ${forTerminal(error.hint)}\n`);
     }
-    return 1;
+    // Nothing installed because every skill lies too deep: the system's failure (exit 2), as for one alone.
+    return error.code === 'E_IO' ? 2 : 1;
   }
 
   const exitCode = outcome.skipped.length > 0 ? 1 : 0;

@@ -2,7 +2,8 @@ import { relative } from 'node:path';
 import type { Context } from '../context.js';
 import { cacheHomeIfAny } from '../fetch/cache.js';
 import { updateSkills, type PlannedUpdate, type UpdateResult } from '../install/update.js';
-import { taggedLabel } from '../install/outdated.js';
+import { taggedLabel, withCommit } from '../install/outdated.js';
+import { UNVERSIONED } from '../registry/unversioned.js';
 import { paint, useColor, type Paint } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
@@ -149,8 +150,14 @@ function updateLine(u: PlannedUpdate, dryRun: boolean, c: Paint): string {
   return `${c.green(verb)} ${c.bold(forTerminal(u.id))} ${forTerminal(current)} → ${c.bold(forTerminal(target))}  ${c.dim(forTerminal(`(${u.from})`))}${same}`;
 }
 
-/** A point as shown: its label, or the version recorded and its version tag when the two differ. */
+/**
+ * A point as shown: its label, or the version recorded and its version tag when the two differ. A branch's head
+ * (`HEAD (1726b00)`) is shown by the version the skill has there and its commit, as outdated shows the current one:
+ * `1.2.0 (1726b00)`; a skill without a version keeps the branch.
+ */
 function pointLabel(p: PlannedUpdate['target'], recorded: string | undefined): string {
+  if (p.branch !== undefined && p.commit !== undefined && recorded !== undefined && recorded !== UNVERSIONED)
+    return withCommit(recorded, p.commit);
   if (recorded === undefined || p.tag === undefined || p.version === undefined || p.version === recorded)
     return p.label;
   return taggedLabel(recorded, p.tag);

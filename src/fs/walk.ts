@@ -14,6 +14,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import type { SkillEntry } from '../model/skill.js';
 import type { FileIdentity } from './user-cache.js';
+import { fileKind } from './file-kind.js';
 
 // Never part of a skill: version control, installed packages, and Python's byte-code cache (which running a skill's
 // script writes into the skill, and which would otherwise change its integrity and go into its archive). Lower case.
@@ -77,18 +78,7 @@ export function openRegularFile(
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) {
-      const kind = st.isFIFO()
-        ? 'a FIFO'
-        : st.isCharacterDevice()
-          ? 'a character device'
-          : st.isBlockDevice()
-            ? 'a block device'
-            : st.isSocket()
-              ? 'a socket'
-              : st.isDirectory()
-                ? 'a folder'
-                : 'not a regular file';
-      throw new SkillsError('E_IO', `${file} is ${kind}, not a regular file; it is not read`, {
+      throw new SkillsError('E_IO', `${file} is ${fileKind(st)}, not a regular file; it is not read`, {
         hint: 'a skill holds regular files (a symlink must lead to one)',
       });
     }

@@ -20,6 +20,7 @@ import {
 } from '../skill/agents.js';
 import { carryOut } from './apply.js';
 import { leaveOutTooDeep } from './too-deep.js';
+import { nothingToInstall } from './nothing-to-install.js';
 import { afterPlacing } from './placing.js';
 import { lockPath, readLockfile, withProjectLock } from './lock.js';
 import { IntegrityMismatch, planFromSources } from './plan.js';
@@ -190,7 +191,9 @@ async function installLocked(options: InstallOptions): Promise<InstallOutcome> {
       for (const p of places) cleanPlace(p, before);
     }
     // Before anything is written: a skill whose files would lie too deep where they go.
+    const chosen = planned.items.length;
     leaveOutTooDeep(options, planned, places, before);
+    if (chosen > 0 && planned.items.length === 0) return nothingToInstall(planned.skipped);
     record(options, planned, places);
     planned.warnings.push(...manifestWarnings(options, planned, places));
     planned.warnings.push(...(await agentAsConsumer(options, places)));

@@ -110,7 +110,8 @@ export interface OutdatedReport {
 const HEX40 = /^[0-9a-f]{40}$/i;
 const PLAIN_TAG = /^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$/;
 const short = (commit: string) => commit.slice(0, 7);
-const withCommit = (version: string, commit: string) => `${version} (${short(commit)})`;
+/** A version with the commit it is at: `1.2.0 (1726b00)`. */
+export const withCommit = (version: string, commit: string) => `${version} (${short(commit)})`;
 const GIT_TIMEOUT_MS = 60_000;
 const PARALLEL = 8;
 

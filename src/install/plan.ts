@@ -34,6 +34,7 @@ import {
 } from './sources.js';
 import type { InstallOptions, InstallOutcome, InvalidSource, Plan, Planned, Prepared } from './types.js';
 import { MissingSkills } from './missing-skills.js';
+import { nothingToInstall } from './nothing-to-install.js';
 import { overlayCatalog } from './overlay-catalog.js';
 import { siblingLinkWarnings } from './sibling-links.js';
 import { nestedArchived } from './nested-skills.js';
@@ -259,22 +260,7 @@ export async function planFromSources(
     );
     return { ok: false, kind: 'invalid', error, invalid, warnings: [] };
   }
-  if (locals.size === 0 && specs.length === 0) {
-    const error = new SkillsError(
-      'E_INVALID',
-      skipped.length > 0
-        ? `no skill to install: every skill chosen is ${skipped.every((i) => i.namesake) ? 'left out for another of its name' : skipped.some((i) => i.namesake) ? 'invalid or left out for another of its name' : 'invalid'}; nothing was installed`
-        : 'no skill chosen; nothing was installed',
-      {
-        hint: skipped.every((i) => i.namesake)
-          ? 'install one of each name alone, as the lines above say'
-          : skipped.length > 0
-            ? 'run skills validate on them to see every finding'
-            : 'choose at least one skill',
-      },
-    );
-    return { ok: false, kind: 'none', error, invalid: skipped, warnings: [] };
-  }
+  if (locals.size === 0 && specs.length === 0) return nothingToInstall(skipped);
   const source = options.from ?? options.registry;
   options.progress?.('resolving dependencies');
   const base = catalogFromIndex(readIndex(source), (id) => readReleases(source, id));

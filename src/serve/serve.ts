@@ -3,9 +3,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Readable, Writable } from 'node:stream';
 import { serveHttp, type HttpOptions } from './http.js';
 import { notifyChanged, serveStdio, type ServeOptions } from './server.js';
-import { isSkillsError } from '../errors.js';
 import { SkillSet } from './skill-set.js';
-import type { SkillSource, SourceSkill } from './source.js';
+import type { SkillSource } from './source.js';
 import { watchFolders, type Watched } from './watch.js';
 
 export interface ServeRequest extends ServeOptions {
@@ -32,12 +31,10 @@ export interface ServeResult {
 
 /** Serve the skills until the client goes (stdio) or the signal aborts; nothing is printed but through `warn`. */
 export async function serveSkills(source: SkillSource, request: ServeRequest, io: ServeIO): Promise<ServeResult> {
-  const set = new SkillSet(source);
+  const set = new SkillSet(source, request.warn);
   const first = set.current();
-  for (const w of first.warnings) request.warn(`warning: ${w}`);
-  // The skills served are those whose entry reads (a frontmatter whose aliases expand past the bound is left out of
-  // every answer): counted once read, and kept, so the first skills/list does not read them again.
-  const served = first.listed.filter((s) => readable(set, s)).length;
+  // The skills served are those whose entry reads (SkillSet.current leaves out, with a warning, the others).
+  const served = first.listed.length;
   const servers = new Set<Server>();
   const stopWatching = request.watched
     ? watchFolders(request.watched, (paths) => {
@@ -63,16 +60,5 @@ export async function serveSkills(source: SkillSource, request: ServeRequest, io
     return { skills: served };
   } finally {
     stopWatching();
-  }
-}
-
-/** True when the skill's entry reads; a skill that cannot be read (a SkillsError says why) is not served. */
-function readable(set: SkillSet, s: SourceSkill): boolean {
-  try {
-    set.entry(s);
-    return true;
-  } catch (err) {
-    if (isSkillsError(err)) return false;
-    throw err;
   }
 }

@@ -5,7 +5,7 @@ import yaml from 'js-yaml';
 import { loadYaml } from '../formats/yaml-load.js';
 import { closeSync, realpathSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { SkillsError } from '../errors.js';
+import { isSkillsError, SkillsError } from '../errors.js';
 import type { Layout, Skill, SkillEntry } from '../model/skill.js';
 import { readManifestData } from '../formats/manifest.js';
 import { parseSkillMd } from '../formats/skill-md.js';
@@ -65,15 +65,35 @@ export interface ServedSkill {
 
 export const SKILL_MD = 'SKILL.md';
 
+interface NotServed {
+  why: string;
+  hint: string;
+}
+
+/** Why a skill's entry cannot be read (a SkillsError's message), or undefined when it reads. */
+function unreadable(set: SkillSet, s: SourceSkill): string | undefined {
+  try {
+    set.entry(s);
+    return undefined;
+  } catch (err) {
+    if (isSkillsError(err)) return err.message;
+    throw err;
+  }
+}
+
 export class SkillSet {
   private now?: SourceSkills;
   private byName?: Map<string, SourceSkill>;
-  /** Names no skill:// URI can carry, and why: not served at all. */
-  private unservable?: Map<string, string>;
+  /** Skills not served at all (a name no skill:// URI can carry, an entry that cannot be read), and why. */
+  private unservable?: Map<string, NotServed>;
   private readonly entries = new Map<string, ServedSkill>();
   private readonly said = new Set<string>();
 
-  constructor(readonly source: SkillSource) {}
+  /** `warn` is told each warning of the skills read (a skill skipped, and why) once a run: again if it changes. */
+  constructor(
+    readonly source: SkillSource,
+    private readonly warn: (line: string) => void = () => {},
+  ) {}
 
   /**
    * The skills served now (read once, kept until a change). A skill whose name cannot be a URI segment is left out
@@ -83,32 +103,39 @@ export class SkillSet {
     if (!this.now) {
       const all = this.source.skills();
       const warnings = [...all.warnings];
-      const unservable = new Map<string, string>();
+      const unservable = new Map<string, NotServed>();
+      const skip = (s: SourceSkill, why: string) => warnings.push(`${s.root}: skipped: ${why}; not served`);
       // One name is one skill:// URI: of two skills of one name the source gives (the catalog keeps the first of
-      // two plugins' already: prompt/catalog.ts), the first is served, and the other said.
+      // two plugins' already: prompt/catalog.ts), the first is served, and the other said. A skill whose entry
+      // cannot be read (its SKILL.md too large or a FIFO, its frontmatter unreadable) is not served either: listed,
+      // every read of it would fail, and the count said would not be the list's. Entries read here are kept, so the
+      // first skills/list does not read them again.
       const served = new Map<string, string>();
-      const servable = (s: SourceSkill) => {
-        const why = unservableName(s.name);
+      const keep = (s: SourceSkill) => {
+        const bad = unservableName(s.name);
         const first = served.get(s.name);
-        if (why === undefined && first === undefined) {
-          served.set(s.name, s.root);
-          return true;
-        }
-        if (why === undefined)
-          warnings.push(
-            `${s.root}: skipped: skill://${s.name} is served from ${first}, a skill of its name in another plugin; not served`,
-          );
+        if (bad !== undefined) {
+          const why = `its name cannot be a skill:// URI segment (${bad})`;
+          unservable.set(s.name, { why, hint: 'rename it in its SKILL.md (skills validate suggests a name)' });
+          skip(s, `the name ${JSON.stringify(s.name)} cannot be a skill:// URI segment (${bad})`);
+        } else if (first !== undefined)
+          skip(s, `skill://${s.name} is served from ${first}, a skill of its name in another plugin`);
         else {
-          unservable.set(s.name, why);
-          warnings.push(
-            `${s.root}: skipped: the name ${JSON.stringify(s.name)} cannot be a skill:// URI segment (${why}); not served`,
-          );
+          const unread = unreadable(this, s);
+          if (unread === undefined) {
+            served.set(s.name, s.root);
+            return true;
+          }
+          if (!unservable.has(s.name))
+            unservable.set(s.name, { why: unread, hint: `skills validate ${s.root} says what to fix` });
+          skip(s, unread);
         }
         return false;
       };
-      this.now = { ...all, listed: all.listed.filter(servable), hidden: all.hidden.filter(servable), warnings };
+      this.now = { ...all, listed: all.listed.filter(keep), hidden: all.hidden.filter(keep), warnings };
       this.unservable = unservable;
       this.byName = new Map([...this.now.listed, ...this.now.hidden].map((s) => [s.name, s]));
+      for (const w of warnings) if (this.firstTime(`warning: ${w}`)) this.warn(`warning: ${w}`);
     }
     return this.now;
   }
@@ -127,13 +154,11 @@ export class SkillSet {
     if (hit) return hit;
     if (now.disabled.includes(name))
       throw new SkillsError('E_NOT_FOUND', `the skill "${name}" is disabled (disabledSkills) and is not served`);
-    const why = this.unservable!.get(name);
-    if (why !== undefined)
-      throw new SkillsError(
-        'E_NOT_FOUND',
-        `the skill ${JSON.stringify(name)} is not served: its name cannot be a skill:// URI segment (${why})`,
-        { hint: 'rename it in its SKILL.md (skills validate suggests a name)' },
-      );
+    const not = this.unservable!.get(name);
+    if (not !== undefined)
+      throw new SkillsError('E_NOT_FOUND', `the skill ${JSON.stringify(name)} is not served: ${not.why}`, {
+        hint: not.hint,
+      });
     const near = closest(name, [...this.byName!.keys()]);
     throw new SkillsError('E_NOT_FOUND', `no skill "${name}" is served${near ? `; did you mean "${near}"?` : ''}`, {
       hint: 'list_skills (or skills/list) shows the skills served',
@@ -390,7 +415,7 @@ function jsonOf(v: Record<string, unknown>, at: string): Record<string, unknown>
   const over = () =>
     new SkillsError(
       'E_INVALID',
-      `${at}: the frontmatter holds more than ${MAX_FRONTMATTER_VALUES.toLocaleString('en-US')} values or ${MAX_FRONTMATTER_TEXT.toLocaleString('en-US')} characters once its YAML aliases (*name) are expanded; it is not served`,
+      `${at}: the frontmatter holds more than ${MAX_FRONTMATTER_VALUES.toLocaleString('en-US')} values or ${MAX_FRONTMATTER_TEXT.toLocaleString('en-US')} characters once its YAML aliases (*name) are expanded`,
       { hint: 'write the values out instead of repeating them with aliases (skills lint shows the frontmatter)' },
     );
   const copy = (x: unknown, depth: number): unknown => {

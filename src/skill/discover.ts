@@ -4,7 +4,7 @@ import ignore, { type Ignore } from 'ignore';
 import { SkillsError, wholeNumber } from '../errors.js';
 import { LinkOutside, isNeverKept } from '../fs/walk.js';
 import { explainErrno, isErrno } from '../fs/errno.js';
-import { MAX_SKILL_FILE_BYTES, isSkillMdName, skillFileIn } from './skill-file.js';
+import { MAX_SKILL_FILE_BYTES, isSkillMdName, oddSkillFile, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
 import { NOT_UTF8, notUtf8Failure, notUtf8Names, shownBytePath } from '../fs/byte-names.js';
 import { childPath, mayBeSkillAt, placeOf, relativeBelow, type Place } from './search-paths.js';
@@ -184,12 +184,15 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
         !paths.some((p) => p !== given && isInsideAny(resolve(options.cwd, p), abs))
       ) {
         // A skill file that is a folder (an unzip gone wrong, a typo in a script) is named, not passed over.
-        const odd = listing.find((d) => !d.isFile() && !d.isSymbolicLink() && skillFileIn([d.name]));
+        const odd = oddSkillFile(
+          abs,
+          listing.filter((d) => !d.isFile() && !d.isSymbolicLink()).map((d) => d.name),
+        );
         // Links to skill folders (install --link) are not followed here: say where the skills are.
         const linked = odd ? [] : listing.filter((d) => d.isSymbolicLink() && isSkillFolder(join(abs, d.name)));
         throw new SkillsError(
           'E_NOT_FOUND',
-          `${given} is not a skill and holds none (no SKILL.md or manifest.json below it)${odd ? `: its ${odd.name} is ${odd.isDirectory() ? 'a folder' : 'not a regular file'}` : linked.length > 0 ? `: ${linked.map((d) => d.name).join(', ')} ${linked.length === 1 ? 'is a link to a skill folder, which is' : 'are links to skill folders, which are'} not followed here` : ''}`,
+          `${given} is not a skill and holds none (no SKILL.md or manifest.json below it)${odd ? `: ${join(given, odd.name)} is ${odd.kind}, not a regular file` : linked.length > 0 ? `: ${linked.map((d) => d.name).join(', ')} ${linked.length === 1 ? 'is a link to a skill folder, which is' : 'are links to skill folders, which are'} not followed here` : ''}`,
           {
             hint: odd
               ? `${odd.name} must be a file: move what is in ${join(given, odd.name)} out, and write the skill file there`

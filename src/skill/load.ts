@@ -13,7 +13,7 @@ import { issueMessage, issuePath } from '../formats/zod-issue.js';
 import { LinkOutside, walkSkill } from '../fs/walk.js';
 import { readPart, type HeldFile } from '../fs/read-held.js';
 import { parseEnvNames } from '../formats/dotenv.js';
-import { MAX_SKILL_FILE_BYTES, skillFileFinding, skillFileIn } from './skill-file.js';
+import { MAX_SKILL_FILE_BYTES, noSkillFile, skillFileFinding, skillFileIn } from './skill-file.js';
 import { linkedOut } from './check-path.js';
 import { SkillsError } from '../errors.js';
 import { mayBeTyped, typedAs } from '../formats/yaml-scalars.js';
@@ -48,11 +48,7 @@ export function loadSkill(dir: string, options: LoadOptions = {}): Skill {
       ? listing.filter((d) => d.isFile() || d.isSymbolicLink()).map((d) => d.name)
       : known!.filter((e) => e.kind === 'file' && !e.path.includes('/')).map((e) => e.path),
   );
-  if (!found) {
-    throw new SkillsError('E_NOT_FOUND', `${dir} is not a skill: it holds no SKILL.md or manifest.json`, {
-      hint: 'create one with `skills init <name>`',
-    });
-  }
+  if (!found) throw noSkillFile(dir, listing ?? known!);
   const file = join(dir, found.name);
   const entries = known ?? walkSkill(dir, listing).entries;
   const diagnostics: Diagnostic[] = [];

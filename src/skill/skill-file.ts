@@ -1,7 +1,9 @@
-import { readlinkSync } from 'node:fs';
-import type { Layout } from '../model/skill.js';
+import { lstatSync, readlinkSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+import type { Layout, SkillEntry } from '../model/skill.js';
 import { LinkOutside } from '../fs/walk.js';
-import { isSkillsError } from '../errors.js';
+import { fileKind } from '../fs/file-kind.js';
+import { isSkillsError, SkillsError } from '../errors.js';
 import { diag, type Diagnostic } from '../model/diagnostic.js';
 
 /** Skill files larger than this are reported, not parsed. */
@@ -121,4 +123,48 @@ export function skillFileFinding(file: string, name: string, err: unknown): Diag
   const code = (err as NodeJS.ErrnoException).code;
   const check = code === 'EACCES' || code === 'EPERM' ? 'file-unreadable' : 'file-too-large';
   return unreadable && diag(check, 'error', unreadable[0], file, undefined, unreadable[1]);
+}
+
+/**
+ * The skill file of a folder that is there but is no regular file nor a link (a FIFO, a folder, a device named
+ * SKILL.md), among the names of its entries of another kind: its path and what it is, for the error that says so.
+ */
+export function oddSkillFile(
+  dir: string,
+  otherNames: string[],
+): { name: string; path: string; kind: string } | undefined {
+  const name = otherNames.find((n) => skillFileIn([n]));
+  if (name === undefined) return undefined;
+  const path = join(dir, name);
+  let kind = 'not a regular file';
+  try {
+    kind = fileKind(lstatSync(path));
+  } catch {
+    /* gone since listed: said as not a regular file */
+  }
+  return { name, path, kind };
+}
+
+/**
+ * Why a folder that `load` was given is not a skill, from its listing or its walk's entries: its skill file is
+ * something else than a file or a link (what, and where), or there is none.
+ */
+export function noSkillFile(dir: string, entries: Dirent[] | SkillEntry[]): SkillsError {
+  const others = (entries as (Dirent | SkillEntry)[]).flatMap((e) =>
+    'kind' in e
+      ? (e.kind === 'dir' || e.kind === 'other') && !e.path.includes('/')
+        ? [e.path]
+        : []
+      : e.isFile() || e.isSymbolicLink()
+        ? []
+        : [e.name],
+  );
+  const odd = oddSkillFile(dir, others);
+  if (odd)
+    return new SkillsError('E_NOT_FOUND', `${dir} is not a skill: ${odd.path} is ${odd.kind}, not a regular file`, {
+      hint: `${odd.name} must be a regular file: move ${odd.path} out of the way, and write the skill file there`,
+    });
+  return new SkillsError('E_NOT_FOUND', `${dir} is not a skill: it holds no SKILL.md or manifest.json`, {
+    hint: 'create one with `skills init <name>`',
+  });
 }

@@ -141,6 +141,40 @@ describe('skills install: every source kind (built CLI)', () => {
     }
   });
 
+  it('when every skill of a source is skipped for a path too long, nothing is installed: an error, exit 2, as for one alone', async () => {
+    for (const [levels, into] of [
+      [21, '.agents/skills'],
+      [18, `${'p'.repeat(200)}/${'q'.repeat(200)}/skills`],
+    ] as const) {
+      const project = fresh('project');
+      const reg = join(fresh(), 'registry');
+      const repo = fresh('repo');
+      for (const name of ['deep', 'deeper']) {
+        const dir = makeSkill(repo, name, '1.0.0');
+        const make = `const fs = require('node:fs'); process.chdir(${JSON.stringify(dir)});
+          for (let i = 0; i < ${levels}; i++) { fs.mkdirSync('d'.repeat(200)); process.chdir('d'.repeat(200)); }
+          fs.writeFileSync('notes.md', '# Deep\\n');`;
+        expect((await execa(process.execPath, ['-e', make])).exitCode).toBe(0);
+      }
+      try {
+        const r = await cli(reg, ['install', repo, '--into', into], project);
+        expect(r.exitCode, `${levels}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toMatch(/^skipped +deep \(/m);
+        expect(r.stderr).toMatch(/^skipped +deeper \(/m);
+        expect(r.stderr).toContain(
+          'error: no skill to install: every skill chosen lies deeper than the system can name (PATH_MAX); nothing was installed\n',
+        );
+        expect(r.stdout).toBe('');
+        expect(existsSync(join(project, 'skills-lock.json'))).toBe(false);
+        const json = await cli(reg, ['install', repo, '--into', into, '--json'], project);
+        expect(json.exitCode).toBe(2);
+        expect(JSON.parse(json.stdout).error.code).toBe('E_IO');
+      } finally {
+        await execa('rm', ['-rf', repo]);
+      }
+    }
+  });
+
   it('skips a skill whose files fit in the source but not where they are placed, installs the others, exit 1; nothing of it is written', async () => {
     // 18 folders of 200 bytes below deep: some 3,700 bytes, which fit here, and not below 2 more folders of 200.
     const { project, reg, repo, deep } = await deepSource(18);

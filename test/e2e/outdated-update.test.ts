@@ -263,7 +263,7 @@ describe('a skill installed from a branch', () => {
     expect(u.exitCode, u.stderr).toBe(0);
     expect(u.stdout).toMatch(
       new RegExp(
-        `^updated pdf 1\\.0\\.0 \\(${second.slice(0, 7)}\\) → main \\(${amended.slice(0, 7)}\\) .* no file changes$`,
+        `^updated pdf 1\\.0\\.0 \\(${second.slice(0, 7)}\\) → 1\\.0\\.0 \\(${amended.slice(0, 7)}\\) .* no file changes$`,
         'm',
       ),
     );
@@ -271,6 +271,32 @@ describe('a skill installed from a branch', () => {
       /^1 skill updated \(its files unchanged: only the commit moved\); skills-lock\.json written$/m,
     );
     expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: amended, ref: 'main' });
+  });
+});
+
+describe('update of a skill that follows a branch shows the version it takes', () => {
+  it('shows the version at the new head with its commit, not HEAD; a skill without a version keeps the branch', async () => {
+    const r = repo('1.0.0', null);
+    makeRepo(r.dir, { 'skills/bar/SKILL.md': bar });
+    const first = git(r.dir, ['rev-parse', 'HEAD']).trim();
+    const s = setup();
+    await install(`${r.url}#:skills/pdf`, s);
+    await install(`${r.url}#:skills/bar`, s);
+    const next = makeRepo(r.dir, {
+      'skills/pdf/SKILL.md': pdf('1.2.0', 'Step two.\n'),
+      'skills/bar/SKILL.md': bar.replace('# Bar', '# Bar, edited'),
+    });
+    const was = `\\(${first.slice(0, 7)}\\)`;
+    const now = `\\(${next.slice(0, 7)}\\)`;
+    const dry = await cli(['update', '--dry-run'], s);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(new RegExp(`^would update pdf 1\\.0\\.0 ${was} → 1\\.2\\.0 ${now} `, 'm'));
+    expect(dry.stdout).toMatch(new RegExp(`^would update bar 0\\.0\\.0 ${was} → HEAD ${now} `, 'm'));
+    const u = await cli(['update'], s);
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(u.stdout).toMatch(new RegExp(`^updated pdf 1\\.0\\.0 ${was} → 1\\.2\\.0 ${now} `, 'm'));
+    expect(u.stdout).not.toMatch(/^updated pdf .*→ HEAD/m);
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: next, version: '1.2.0' });
   });
 });
 

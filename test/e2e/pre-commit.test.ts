@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { ROOT, runCli, tempDir, testEnv } from '../helpers/cli.js';
 
 const INSTALL_TIMEOUT = 240_000;
 const COMMIT_TIMEOUT = 60_000;
@@ -20,24 +20,17 @@ const BROKEN = '---\nname: greeter\n---\n# Greeter\n';
 // Everything git or pre-commit reads from the outside world is pinned: no system or global git config (hooksPath,
 // signing), no GIT_DIR or GIT_INDEX_FILE leaking in when the tests themselves run from a git hook, no colour.
 function isolatedEnv(home: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.startsWith('GIT_') && !k.startsWith('PRE_COMMIT') && k !== 'FORCE_COLOR') env[k] = v;
-  }
-  return {
-    ...env,
-    HOME: home,
+  return testEnv(home, {
     XDG_CONFIG_HOME: join(home, '.config'),
     GIT_CONFIG_NOSYSTEM: '1',
     PRE_COMMIT_HOME: join(home, 'pre-commit'),
-    NO_COLOR: '1',
     // The developer's npm cache (warm after `npm ci`) spares the hook install most downloads.
     npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'),
     npm_config_prefer_offline: 'true',
     npm_config_update_notifier: 'false',
     npm_config_audit: 'false',
     npm_config_fund: 'false',
-  };
+  });
 }
 
 // The framework comes from Debian's package (`.ci/run` installs it as root). Where it is missing and cannot be

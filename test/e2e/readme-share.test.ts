@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, tempFolders } from '../helpers/cli.js';
+import { BIN, ROOT, tempFolders, testEnv } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 import { verdaccioForFile } from '../helpers/verdaccio.js';
 
@@ -36,22 +36,17 @@ describe('the README section "Share skills with your team"', () => {
       ),
     });
     const host = new URL(registry.url).host;
-    const env = {
-      NPM_TOKEN: registry.token,
-      HOME: fresh('home'),
-      NO_COLOR: '1',
-      PATH: `${fresh('bin')}:${process.env.PATH}`,
-    };
+    const env = testEnv(fresh('home'), { NPM_TOKEN: registry.token, PATH: `${fresh('bin')}:${process.env.PATH}` });
     // `skills` on the PATH is the built CLI.
-    writeTree(env.PATH.split(':')[0]!, { skills: `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n` });
+    writeTree(env.PATH!.split(':')[0]!, { skills: `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n` });
     const { chmodSync } = await import('node:fs');
-    chmodSync(join(env.PATH.split(':')[0]!, 'skills'), 0o755);
+    chmodSync(join(env.PATH!.split(':')[0]!, 'skills'), 0o755);
     for (const command of commands) {
       const line = command.replaceAll('https://npm.acme.example/', registry.url).replaceAll('npm.acme.example', host);
       const r = await execa('bash', ['-c', line], {
         cwd: project,
         env,
-        extendEnv: true,
+        extendEnv: false,
         reject: false,
         timeout: 60_000,
       });

@@ -133,7 +133,7 @@ describe('skills serve: a frontmatter whose YAML aliases expand to billions of v
       { name: 'fine', description: 'Fine. Use when.', metadata: { a: [1, 2], b: [1, 2] } },
     ]);
     expect(s.stderr()).toContain(
-      `bomb left out: ${join(t.dir, 'bomb', 'SKILL.md')}: the frontmatter holds more than 10,000 values or 1,048,576 characters once its YAML aliases (*name) are expanded; it is not served`,
+      `warning: ${join(t.dir, 'bomb')}: skipped: ${join(t.dir, 'bomb', 'SKILL.md')}: the frontmatter holds more than 10,000 values or 1,048,576 characters once its YAML aliases (*name) are expanded; not served`,
     );
     // The count said at the start is of the skills served: the one left out is not in it.
     expect(s.stderr()).toMatch(/^serving 1 skill over stdio$/m);

@@ -87,6 +87,28 @@ describe('symlinks to FIFOs in a stranger’s skills (built CLI)', () => {
     expect(lint.stderr).toContain(`cannot read ${join(dir, 'skills.config.json')}`);
   });
 
+  it('a FIFO named SKILL.md is named as a FIFO, with its path, by validate, install, pack and run-script', async () => {
+    const dir = fresh('fifo-skill');
+    writeTree(dir, { 'trap/README.md': '# x\n' });
+    const file = join(dir, 'trap/SKILL.md');
+    execFileSync('mkfifo', [file]);
+    const validate = await runCli(['validate', 'trap'], { cwd: dir, timeout: 20_000 });
+    expect(validate.exitCode).toBe(2);
+    expect(validate.stderr).toContain(': trap/SKILL.md is a FIFO, not a regular file\n');
+    for (const args of [
+      ['install', './trap', '--into', 'out'],
+      ['pack', 'trap', '--dry-run'],
+      ['run-script', 'trap', 'x'],
+    ]) {
+      const r = await runCli(args, { cwd: dir, timeout: 20_000 });
+      expect(r.exitCode, args[0]).toBe(2);
+      expect(r.stderr, args[0]).toContain(
+        `${join(dir, 'trap')} is not a skill: ${file} is a FIFO, not a regular file\n`,
+      );
+      expect(r.stderr, args[0]).not.toContain('holds no SKILL.md');
+    }
+  });
+
   it('pack leaves out a symlink to a FIFO inside the skill', async () => {
     const { dir } = withFifo();
     writeTree(dir, { 'ok/SKILL.md': good('ok') });

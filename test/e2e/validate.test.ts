@@ -276,7 +276,7 @@ describe('skills validate (built CLI)', () => {
       const odd = await runCli(['validate', 'odd'], { cwd: t.dir });
       expect(odd.exitCode).toBe(2);
       expect(odd.stderr).toContain(
-        'error: odd is not a skill and holds none (no SKILL.md or manifest.json below it): its SKILL.md is a folder\n',
+        'error: odd is not a skill and holds none (no SKILL.md or manifest.json below it): odd/SKILL.md is a folder, not a regular file\n',
       );
       expect(odd.stderr).toContain('hint: SKILL.md must be a file');
     } finally {

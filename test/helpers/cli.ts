@@ -39,7 +39,28 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Run the built CLI as a user would: a real child process, NO_COLOR, a temp HOME. */
+/**
+ * What of the runner's environment decides what a CLI under test does, rather than the test: the npm_config_* that
+ * `npm test` and npx set (npm_config_cache, npm_config_userconfig=~/.npmrc …) and the user's NPM_TOKEN, the
+ * user's SKILLS_* settings, XDG folders outside the temp HOME, GIT_DIR and friends when the tests run from a git
+ * hook, colour switches, CI, NODE_OPTIONS.
+ */
+const MACHINE_ENV = /^(npm_|skills_|xdg_|git_|pre_commit)|^(force_color|no_color|ci|node_options|init_cwd)$/i;
+
+/**
+ * The runner's environment without what ties a test to the machine (MACHINE_ENV), then NO_COLOR, `home` and the
+ * test's own variables, which win: a test that wants npm_config_cache passes it.
+ */
+export function testEnv(home: string, env: Record<string, string> = {}): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !MACHINE_ENV.test(k)) kept[k] = v;
+  return { ...kept, NO_COLOR: '1', HOME: home, ...env };
+}
+
+/**
+ * Run the built CLI as a user would: a real child process, NO_COLOR, a temp HOME, and of the runner's environment
+ * only what does not tie the test to the machine (testEnv).
+ */
 export async function runCli(
   args: string[],
   options: { cwd?: string; env?: Record<string, string>; input?: string; timeout?: number } = {},
@@ -48,8 +69,8 @@ export async function runCli(
   try {
     const r = await execa(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? ROOT,
-      env: { NO_COLOR: '1', HOME: home, ...options.env },
-      extendEnv: true,
+      env: testEnv(home, options.env),
+      extendEnv: false,
       reject: false,
       input: options.input,
       stdin: options.input === undefined ? 'ignore' : undefined,
@@ -65,7 +86,8 @@ export async function runCli(
 export const withSmallFileLimit = (args: string[], cwd: string, home: string) =>
   execa('bash', ['-c', 'ulimit -f 1 && exec "$@"', 'bash', process.execPath, BIN, ...args], {
     cwd,
-    env: { NO_COLOR: '1', HOME: home },
+    env: testEnv(home),
+    extendEnv: false,
     reject: false,
     stdin: 'ignore',
   });
@@ -89,7 +111,7 @@ export function runMeasured(
   const started = Date.now();
   const r = spawnSync(process.execPath, ['--require', probe, BIN, ...args], {
     cwd,
-    env: { ...process.env, NO_COLOR: '1', ...env, RSS_OUT: out },
+    env: testEnv(process.env.HOME ?? '', { ...env, RSS_OUT: out }),
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -195,7 +195,7 @@ describe('discoverSkills', () => {
     expect(err).toBeInstanceOf(SkillsError);
     expect((err as SkillsError).code).toBe('E_NOT_FOUND');
     expect((err as SkillsError).message).toBe(
-      'broken is not a skill and holds none (no SKILL.md or manifest.json below it): its SKILL.md is a folder',
+      'broken is not a skill and holds none (no SKILL.md or manifest.json below it): broken/SKILL.md is a folder, not a regular file',
     );
     expect((err as SkillsError).hint).toContain('SKILL.md must be a file');
     expect(() => discoverSkills(['missing'], { cwd: dir })).toThrow('missing: no such file or folder');
