@@ -113,7 +113,7 @@ function pathTooLong(err: unknown, shown: string, abs: string, relabel: Relabel 
   return {
     source: shown,
     id: basename(abs),
-    message: `${relabel ? relabel(said) : said}; it was skipped, the other skills installed`,
+    message: `${relabel ? relabel(said) : said}; it was skipped`,
     diagnostics: [],
     tooLong: true,
   };

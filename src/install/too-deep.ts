@@ -74,7 +74,7 @@ export function leaveOutTooDeep(
     planned.skipped.push({
       source: plan.prepared.typed,
       id: resolved.id,
-      message: `${said}; it was skipped, the other skills installed`,
+      message: `${said}; it was skipped`,
       diagnostics: [],
       tooLong: true,
     });
