@@ -1,9 +1,10 @@
+import { statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { loadOneSkill } from '../skill/one-skill.js';
 import { packSkill, type PackFormat, type PackResult } from '../pack/pack.js';
 import { packRefusal } from '../pack/check.js';
-import { isSkillsError } from '../errors.js';
+import { isSkillsError, SkillsError } from '../errors.js';
 import { jsonDiagnostic, type Diagnostic } from '../model/diagnostic.js';
 import { paint, useColor } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
@@ -35,6 +36,7 @@ const kb = (n: number) =>
  * and I/O (thrown).
  */
 export async function pack(options: PackOptions, ctx: Context): Promise<{ outcome: PackOutcome; exitCode: number }> {
+  checkOut(options.out, ctx.cwd);
   const root = resolve(ctx.cwd, options.dir ?? '.');
   const format = options.format ?? 'tgz';
   const skill = loadOneSkill(root, 'pack', ctx.cwd);
@@ -106,4 +108,26 @@ export async function pack(options: PackOptions, ctx: Context): Promise<{ outcom
     ctx.stdout.write(`integrity: ${result.integrity}\n`);
   }
   return { outcome: { ok: true, result }, exitCode: 0 };
+}
+
+// An archive's name: what a user who reads --out as "the output file" writes (`--out my.tgz`, as for tar -czf).
+const ARCHIVE_NAME = /\.(?:tgz|tar\.gz|tar|zip|skill)$/i;
+
+/**
+ * --out is the folder the archive is written to (as npm pack's --pack-destination), and the archive is named
+ * `<id>-<version>.tgz`. A value that reads as an archive's name and is no folder yet would become a folder of that
+ * name holding the archive: refused before anything is written, with what to write instead.
+ */
+function checkOut(out: string | undefined, cwd: string): void {
+  if (out === undefined || !ARCHIVE_NAME.test(out)) return;
+  let folder = false;
+  try {
+    folder = statSync(resolve(cwd, out)).isDirectory();
+  } catch {
+    folder = false;
+  }
+  if (folder) return;
+  throw new SkillsError('E_USAGE', `--out takes the folder to write the archive to, not the archive's name: "${out}"`, {
+    hint: 'the archive is named <id>-<version>.tgz (or <folder>.skill); write --out . or --out dist, and rename it after',
+  });
 }

@@ -38,6 +38,25 @@ describe('skills pack (built CLI)', () => {
     expect(readFileSync(join(cwd, 'out/web-scraping-1.2.0.tgz'))).toEqual(readFileSync(file));
   });
 
+  it('refuses --out naming an archive rather than a folder (exit 2, nothing written), and takes a folder so named', async () => {
+    const { cwd } = example('web-scraping');
+    for (const out of ['my.tgz', 'dist/web.tar.gz', 'x.skill']) {
+      const r = await runCli(['pack', 'web-scraping', '--out', out], { cwd });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(
+        `error: --out takes the folder to write the archive to, not the archive's name: "${out}"`,
+      );
+      expect(r.stderr).toContain('hint: the archive is named <id>-<version>.tgz');
+      expect(existsSync(join(cwd, out))).toBe(false);
+    }
+    expect(readdirSync(cwd)).toEqual(['web-scraping']);
+    // A folder that exists under such a name is a folder: the archive goes in it, as before.
+    mkdirSync(join(cwd, 'old.tgz'));
+    const ok = await runCli(['pack', 'web-scraping', '--out', 'old.tgz', '-q'], { cwd });
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(readdirSync(join(cwd, 'old.tgz'))).toEqual(['web-scraping-1.2.0.tgz']);
+  });
+
   it('gives identical bytes for the same skill in two clones, and --json prints one document', async () => {
     const a = example('social-media-apis');
     const b = example('social-media-apis');
