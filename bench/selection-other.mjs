@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { mapPool } from './lib.mjs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { line, measure } from './selection-real.mjs';
+import { line, measure, readRealQueries } from './selection-real.mjs';
 import { runNode } from './selection.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -33,27 +33,14 @@ export function otherSets() {
   }));
 }
 
-/**
- * A set: [{ query, expected: ['collection/name', …] }]. A name may hold a slash here: posit-dev's `r-lib/cli` names
- * itself so (the id is the collection, then the name after the first slash).
- */
-function readSet(file) {
-  const set = JSON.parse(readFileSync(file, 'utf8'));
-  if (!Array.isArray(set)) throw new Error(`${file}: expected an array of { query, expected }`);
-  set.forEach((q, i) => {
-    if (typeof q?.query !== 'string' || !Array.isArray(q.expected) || q.expected.some((e) => !/^[^/]+\/./.test(e)))
-      throw new Error(`${file}: entry ${i + 1}: expected { "query": "…", "expected": ["collection/name", …] }`);
-  });
-  return set;
-}
-
 /** One set through the CLI over its folders: measure()'s figures, or { skipped } / { error }. */
 async function runSet(set, base, env) {
   const missing = set.folders.filter((f) => !existsSync(join(base, f)));
   if (missing.length) return { skipped: `${missing.join(', ')} not in ${OTHER_CORPORA_ENV}=${base}` };
   // As the CLI reports them (a folder of links to the collections is usual): the real paths.
   const dirs = set.folders.map((f) => realpathSync(join(base, f)));
-  const requests = readSet(join(DIR, set.file));
+  // A name may hold a slash here: posit-dev's `r-lib/cli` names itself so (the id: the collection, then the name).
+  const requests = readRealQueries(join(DIR, set.file), /^[^/]+\/./);
   const home = mkdtempSync(join(tmpdir(), 'skills-bench-other-'));
   const childEnv = { ...env, HOME: home, NO_COLOR: '1' };
   for (const k of ['SKILLS_MAX_ACTIVE', 'SKILLS_DIR', 'SKILLS_REGISTRY']) delete childEnv[k];

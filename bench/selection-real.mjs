@@ -168,12 +168,15 @@ export function isHeldOut(query) {
   return h % 4 === 0;
 }
 
-/** The set, checked: an array of { query, expected: ['collection/skill', …] } ([] when no skill fits). */
-export function readRealQueries(file = REAL_QUERIES) {
+/**
+ * The set, checked: an array of { query, expected: ['collection/skill', …] } ([] when no skill fits). `id` is what an
+ * expected skill's id must match (selection-other.mjs lets a name hold a slash: posit-dev's `r-lib/cli`).
+ */
+export function readRealQueries(file = REAL_QUERIES, id = /^[^/]+\/[^/]+$/) {
   const set = JSON.parse(readFileSync(file, 'utf8'));
   if (!Array.isArray(set)) throw new Error(`${file}: expected an array of { query, expected }`);
   set.forEach((q, i) => {
-    if (typeof q?.query !== 'string' || !Array.isArray(q.expected) || q.expected.some((e) => !/^[^/]+\/[^/]+$/.test(e)))
+    if (typeof q?.query !== 'string' || !Array.isArray(q.expected) || q.expected.some((e) => !id.test(e)))
       throw new Error(
         `${file}: entry ${i + 1}: expected { "query": "…", "expected": ["collection/skill-name", …] }, got ${JSON.stringify(q)}`,
       );

@@ -89,6 +89,32 @@ export function openRegularFile(
   }
 }
 
+/**
+ * Open a file a walk found regular, at the real path it found it (no link is meant to be followed there), and its
+ * size: not through a link (O_NOFOLLOW: one swapped in since, to ~/.ssh/id_rsa or anywhere, is refused rather than
+ * read), not waiting on a FIFO or a device swapped in, and, with `within`, still inside that folder (a folder on the
+ * way swapped for a link). `changed` is the error for a file that is no longer the regular file found; open()'s other
+ * errors are thrown as they are. The registry's store and pack read a skill's files so.
+ */
+export function openFoundFile(file: string, changed: () => Error, within?: string): { fd: number; size: number } {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw changed();
+    throw err;
+  }
+  try {
+    if (within !== undefined) checkOpenedWithin(fd, file, within);
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw changed();
+    return { fd, size: st.size };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
 /** What a cache keeps a reading of a file by (fs/user-cache.ts), from its stat: of the open file, when it is read. */
 export function statIdentity(st: {
   dev: number;

@@ -1,7 +1,7 @@
-import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { SkillsError } from '../errors.js';
 import { readOpenFile } from '../fs/read.js';
-import { checkOpenedWithin } from '../fs/walk.js';
+import { openFoundFile } from '../fs/walk.js';
 
 // The files of a pack's plan are read where the plan found them, as the registry's store reads a skill
 // (registry/file-bytes.ts): at their real path (a link inside the skill checked to lead there), not through a link,
@@ -28,22 +28,13 @@ const changed = (f: PlannedFile) =>
 
 /** Open a planned file for reading, with its size: not through a link, not a FIFO, still inside the skill. */
 export function openPacked(f: PlannedFile): { fd: number; size: number } {
-  let fd: number;
   try {
-    fd = openSync(f.real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    return openFoundFile(f.real, () => changed(f), f.within);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw changed(f);
-    throw new SkillsError('E_IO', `cannot read ${f.abs}: ${(err as Error).message}`, { cause: err });
-  }
-  try {
-    // A folder on the way swapped for a link since the plan: the file must still lie in the skill.
-    checkOpenedWithin(fd, f.real, f.within);
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw changed(f);
-    return { fd, size: st.size };
-  } catch (err) {
-    closeSync(fd);
-    throw err instanceof SkillsError ? err : changed(f);
+    if (err instanceof SkillsError) throw err;
+    if ((err as NodeJS.ErrnoException).syscall === 'open')
+      throw new SkillsError('E_IO', `cannot read ${f.abs}: ${(err as Error).message}`, { cause: err });
+    throw changed(f);
   }
 }
 

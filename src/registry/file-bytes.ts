@@ -8,7 +8,7 @@ import { writeAll } from '../fs/atomic.js';
 import { packedMode } from '../fs/archive-entries.js';
 import { notUtf8Failure } from '../fs/byte-names.js';
 import { readOpenFile } from '../fs/read.js';
-import { checkOpenedWithin } from '../fs/walk.js';
+import { checkOpenedWithin, openFoundFile } from '../fs/walk.js';
 import type { StoredFile } from './integrity.js';
 
 /** What the store takes of one skill: what install takes of an archive. */
@@ -132,21 +132,7 @@ const noLongerAFile = (f: StoredFile) =>
  * link swapped in since, to ~/.ssh/id_rsa or anywhere, is refused rather than copied into the skill.
  */
 function openStored(f: StoredFile): { fd: number; size: number } {
-  let fd;
-  try {
-    fd = openSync(f.abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw noLongerAFile(f);
-    throw err;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw noLongerAFile(f);
-    return { fd, size: st.size };
-  } catch (err) {
-    closeSync(fd);
-    throw err;
-  }
+  return openFoundFile(f.abs, () => noLongerAFile(f));
 }
 
 /** Blocks of zeros this long are left as holes in a copy: a sparse file stays sparse, as `cp` copies one. */
