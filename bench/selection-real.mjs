@@ -69,6 +69,13 @@
 // It is the blind one now: only its aggregate figures are printed; when its file is missing the bench says it
 // skipped it.
 //
+// An eleventh set, bench/selection/real-queries-11.json, written the same way by a helper blind to the selection code,
+// the other sets and the work done meanwhile (bench/selection/draw.mjs --seed 35: 118 selectable skills then 46 of a
+// second shuffle; each request from the skill's body, a third terse, a third long, a third naming the symptom or the
+// output; 164 that some skill fits, 14 of them expecting two skills, and 36 that none does), measured once through the
+// built CLI by bench/selection/measure.mjs on main fe69592: top-1 86.0%, top-3 93.3%, MRR 0.891, no-fit 55.6%. Blind:
+// figures only.
+//
 // Other collections, blind: figures only. bench/selection/other-queries-1.json measures how the selection, tuned on
 // the four collections above, does on four it never saw (bench/selection/other-collections.json, pinned:
 // K-Dense-AI/claude-scientific-skills 134 skills, getsentry/skills 27, expo/skills 26, posit-dev/skills 8; 195 in
