@@ -1,8 +1,10 @@
 // Selection on collections the ranking was never tuned on: the sets of bench/selection/other-queries-N.json, each over
 // the collections bench/selection/other-collections.json names for it (K-Dense-AI's scientific skills, getsentry,
 // expo and posit-dev for the first; daymade, hashicorp and parts of wshobson/agents and alirezarezvani/claude-skills
-// for the second), through the built CLI as bench/selection-real.mjs runs the four collections. The last set is blind
-// (figures only, never its misses); the ones before it were opened for tuning once a later one was written.
+// for the second; Jeffallan/claude-skills, part of github/awesome-copilot, vercel-labs, cloudflare and
+// callstackincubator for the third), through the built CLI as bench/selection-real.mjs runs the four collections.
+// The last set is blind (figures only, never its misses); the ones before it were opened for tuning once a later one
+// was written.
 //
 // The collections are not in this repository: SKILLS_OTHER_CORPORA names a folder holding each one extracted at the
 // commit other-collections.json gives, in a folder named as its "folder" key (only the "paths" listed, where given).

@@ -102,6 +102,19 @@
 // the first set reached main, by `node bench/selection/measure.mjs bench/selection/other-queries-2.json <cli> <four
 // folders>` on main 0796bba: top-1 78.0% (117/150), top-3 90.7% (136/150), MRR 0.837, fit requests selecting nothing
 // 2.0% (3/150), no-fit requests selecting nothing 56.7% (17/30). Its misses were not looked at: blind.
+// A third set over other collections, bench/selection/other-queries-3.json, five more collections none used before
+// (other-collections.json, pinned: Jeffallan/claude-skills 66 skills, github/awesome-copilot 74 of its 417 skill
+// folders, chosen before the draw in domains Jeffallan's languages and frameworks do not cover,
+// vercel-labs/agent-skills 7, cloudflare/skills 2, callstackincubator/agent-skills 2; 151 in all, none over half).
+// Written by a helper blind to the selection code and to the other sets: draw.mjs --seed 36 --draws 150 (150 of the
+// 151, deploy-to-vercel left out), one request per draw from the skill's body, 47 terse (2-6 words), 50 long with
+// context that does not matter, 53 naming the symptom or the output (terse ones that repeated the description's words
+// reworded); 10 expect two skills; 30 no skill fits (everyday asks, creative writing sharing a word with a skill, asks
+// next to the domains: VLANs, a Windows blue screen, an Excel formula). Measured once, after the set was committed, by
+// `node bench/selection/measure.mjs bench/selection/other-queries-3.json <cli> <five folders>` on main fe69592: top-1
+// 93.3% (140/150), top-3 96.0% (144/150), MRR 0.947, fit requests selecting nothing 2.7% (4/150), no-fit requests
+// selecting nothing 80.0% (24/30). Many of its requests name the technology (Spring Boot, Qdrant, Power BI), which most
+// of these skills are named after. Its misses were not looked at: blind.
 // The collections are not in this repository: SKILLS_REAL_CORPORA names them (see bench/false-positives.mjs).
 // Usage: SKILLS_REAL_CORPORA=<dir> node bench/selection-real.mjs [--verbose] [--held-out] [--json]
 //   --verbose lists the tuning part's misses; add --held-out to list the held-out part's too, --second the second

@@ -4,7 +4,7 @@
 // 35 (118 skills), the tenth seed 32; the ninth was seed 31, drawn when `skills list` showed one skill-creator of the
 // two (117 skills, not 118 as now), so seed 31 no longer gives its draw. The sets over other collections
 // (other-queries-N.json) take the seed, --draws and folders (in that order) that other-collections.json gives for them:
-// the first seed 33, the second seed 34, both 150.
+// the first seed 33, the second seed 34, the third seed 36, each 150.
 // Usage: node bench/selection/draw.mjs --seed N [--draws 164] <folder>... (the collections extracted, one folder
 // each, named as in the ids: anthropics+skills, obra+superpowers, openai+skills, trailofbits+skills). Prints one id a
 // line.
