@@ -3,8 +3,8 @@
 // expo and posit-dev for the first; daymade, hashicorp and parts of wshobson/agents and alirezarezvani/claude-skills
 // for the second; Jeffallan/claude-skills, part of github/awesome-copilot, vercel-labs, cloudflare and
 // callstackincubator for the third), through the built CLI as bench/selection-real.mjs runs the four collections.
-// The last set is blind (figures only, never its misses); the ones before it were opened for tuning once a later one
-// was written.
+// A set is blind (figures only, never its misses) until other-collections.json marks it "open" (says when its misses
+// were read while tuning): the first is open, the second and third blind.
 //
 // The collections are not in this repository: SKILLS_OTHER_CORPORA names a folder holding each one extracted at the
 // commit other-collections.json gives, in a folder named as its "folder" key (only the "paths" listed, where given).
@@ -24,14 +24,14 @@ const DIR = join(ROOT, 'bench', 'selection');
 export const OTHER_CORPORA_ENV = 'SKILLS_OTHER_CORPORA';
 const MAX = 3;
 
-/** The sets of other-collections.json in order: [{ file, folders: [name…], blind }]; the last one is blind. */
+/** The sets of other-collections.json in order: [{ file, folders: [name…], blind }]; blind unless marked "open". */
 export function otherSets() {
   const { sets } = JSON.parse(readFileSync(join(DIR, 'other-collections.json'), 'utf8'));
   const files = Object.keys(sets).sort((a, b) => Number(a.match(/\d+/)) - Number(b.match(/\d+/)));
-  return files.map((file, i) => ({
+  return files.map((file) => ({
     file,
     folders: sets[file].collections.map((c) => c.folder),
-    blind: i === files.length - 1,
+    blind: typeof sets[file].open !== 'string',
   }));
 }
 
@@ -87,7 +87,7 @@ export function formatOtherSelection(result) {
   return result.sets
     .flatMap((s) => {
       const head = `selection on other collections, ${s.file} (${s.folders.join(', ')}; ${
-        s.blind ? 'blind: figures only' : 'open since a later set was written'
+        s.blind ? 'blind: figures only' : 'open: its misses were read while tuning'
       })`;
       if (s.skipped) return [`${head}: skipped, ${s.skipped}`];
       if (s.error) return [`${head}: not measured: ${s.error}`];
