@@ -94,6 +94,17 @@
 // the first set reached main, by `node bench/selection/measure.mjs bench/selection/other-queries-2.json <cli> <four
 // folders>` on main 0796bba: top-1 78.0% (117/150), top-3 90.7% (136/150), MRR 0.837, fit requests selecting nothing
 // 2.0% (3/150), no-fit requests selecting nothing 56.7% (17/30). Its misses were not looked at: blind.
+//
+// Two sets of requests no skill of the four collections fits, 120 each, to tell a no-fit rule that generalizes from
+// one that fits the 36 of a set: bench/selection/nofit-queries-1.json (open: tune on it) and nofit-queries-2.json
+// (blind: figures only). Written together by a helper blind to the selection code and the other sets, each checked
+// against the skills: neighbours of the collections' domains that they lack (Kubernetes, Terraform, databases, other
+// languages' tooling, mobile, data science, other security work), everyday tasks, requests sharing a common word with
+// a skill ("install a ceiling fan", "a token gift", "ESI triage levels"), and creative writing naming agent, document,
+// slide, commit, branch, audit, contract or skill; a third terse, a third one sentence, a third a paragraph. Split by
+// mulberry32(33), stratified, so each holds 42 neighbours, 30 everyday, 30 common-word and 18 creative. Measured once
+// on main fe69592 by `node bench/selection/measure.mjs bench/selection/nofit-queries-N.json <cli> <four folders>`:
+// no-fit requests selecting nothing, open 65.0% (78/120), blind 65.8% (79/120). This bench does not run them yet.
 // The collections are not in this repository: SKILLS_REAL_CORPORA names them (see bench/false-positives.mjs).
 // Usage: SKILLS_REAL_CORPORA=<dir> node bench/selection-real.mjs [--verbose] [--held-out] [--json]
 //   --verbose lists the tuning part's misses; add --held-out to list the held-out part's too, --second the second
