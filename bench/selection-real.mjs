@@ -125,7 +125,8 @@
 // slide, commit, branch, audit, contract or skill; a third terse, a third one sentence, a third a paragraph. Split by
 // mulberry32(33), stratified, so each holds 42 neighbours, 30 everyday, 30 common-word and 18 creative. Measured once
 // on main fe69592 by `node bench/selection/measure.mjs bench/selection/nofit-queries-N.json <cli> <four folders>`:
-// no-fit requests selecting nothing, open 65.0% (78/120), blind 65.8% (79/120). This bench runs them after the real sets (no-fit only; the second, blind, figures only).
+// no-fit requests selecting nothing, open 65.0% (78/120), blind 65.8% (79/120). This bench runs them after the real
+// sets (their no-fit share only; the second, blind, figures only).
 // The collections are not in this repository: SKILLS_REAL_CORPORA names them (see bench/false-positives.mjs).
 // Usage: SKILLS_REAL_CORPORA=<dir> node bench/selection-real.mjs [--verbose] [--held-out] [--json]
 //   --verbose lists the tuning part's misses; add --held-out to list the held-out part's too, --second the second
@@ -152,12 +153,14 @@ export const EIGHTH_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-8.j
 export const NINTH_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-9.json');
 export const TENTH_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-10.json');
 export const ELEVENTH_QUERIES = join(ROOT, 'bench', 'selection', 'real-queries-11.json');
+export const NOFIT_QUERIES = join(ROOT, 'bench', 'selection', 'nofit-queries-1.json');
+export const NOFIT_BLIND_QUERIES = join(ROOT, 'bench', 'selection', 'nofit-queries-2.json');
 const MAX = 3;
 
 /**
- * The sets written after the first, in order; one marked `blind: true` (the newest, while no one has read its misses)
- * gives figures only and is left out of the small catalogs' figure. A set whose file is missing is skipped, and the
- * bench says so.
+ * The sets written after the first, in order; those marked `blind: true` (the newest, while no one has read its misses,
+ * and the second of the sets no skill fits) give figures only and are left out of the small catalogs' figure. A set
+ * whose file is missing is skipped, and the bench says so.
  */
 const LATER_SETS = [
   { key: 'second', file: SECOND_QUERIES, note: 'open for tuning: misses with --verbose --second' },
@@ -197,6 +200,17 @@ const LATER_SETS = [
     key: 'eleventh',
     file: ELEVENTH_QUERIES,
     note: 'written blind to the selection code; blind: figures only',
+    blind: true,
+  },
+  {
+    key: 'no-fit 1',
+    file: NOFIT_QUERIES,
+    note: 'only requests no skill fits, written blind to the selection code; open',
+  },
+  {
+    key: 'no-fit 2',
+    file: NOFIT_BLIND_QUERIES,
+    note: 'only requests no skill fits, written blind to the selection code; blind: figures only',
     blind: true,
   },
 ];
@@ -243,8 +257,8 @@ export async function realSelection(env = process.env) {
   const { collections, cleanup } = found;
   const first = readRealQueries();
   const present = LATER_SETS.filter((l) => existsSync(l.file));
-  // Never the blind set in the small catalogs' figure.
-  const blind = LATER_SETS.find((l) => l.blind);
+  // Never a blind set in the small catalogs' figure.
+  const blind = new Set(LATER_SETS.filter((l) => l.blind));
   const later = present.map((l) => readRealQueries(l.file));
   const set = [...first, ...later.flat()];
   const home = mkdtempSync(join(tmpdir(), 'skills-bench-real-'));
@@ -288,7 +302,7 @@ export async function realSelection(env = process.env) {
       rows: ones,
       missing: LATER_SETS.filter((l) => !present.includes(l)).map((l) => l.key),
     };
-    result.small = await smallCatalogs(collections, [first, ...later.filter((_, i) => present[i] !== blind)].flat());
+    result.small = await smallCatalogs(collections, [first, ...later.filter((_, i) => !blind.has(present[i]))].flat());
     let at = first.length;
     present.forEach((l, i) => {
       const setRows = rows.slice(at, (at += later[i].length));
@@ -377,6 +391,9 @@ export function measure(rows) {
 const pct = (a, b) => (b ? `${((a / b) * 100).toFixed(1)}%` : 'n/a');
 
 export function line(label, m) {
+  // A set of requests no skill fits only.
+  if (m.fit === 0)
+    return `  ${label.padEnd(9)} no-fit selects nothing ${pct(m.noneEmpty, m.none)} (${m.noneEmpty}/${m.none})`;
   return (
     `  ${label.padEnd(9)} top-1 ${pct(m.top1, m.fit)} (${m.top1}/${m.fit})  top-3 ${pct(m.top3, m.fit)}  ` +
     `MRR ${m.mrr.toFixed(3)}  no-fit selects nothing ${pct(m.noneEmpty, m.none)} (${m.noneEmpty}/${m.none})  ` +

@@ -16,6 +16,8 @@ const {
   NINTH_QUERIES,
   TENTH_QUERIES,
   ELEVENTH_QUERIES,
+  NOFIT_QUERIES,
+  NOFIT_BLIND_QUERIES,
   formatRealSelection,
   isHeldOut,
   readRealQueries,
@@ -151,6 +153,30 @@ describe('the real selection set (bench/selection/real-queries.json)', () => {
     laterSet(NINTH_QUERIES, [...EARLIER, EIGHTH_QUERIES], 200, 164, ['fuzz a ruby gem that has a C extension']);
     laterSet(TENTH_QUERIES, [...EARLIER, EIGHTH_QUERIES, NINTH_QUERIES], 200, 164);
     laterSet(ELEVENTH_QUERIES, [...EARLIER, EIGHTH_QUERIES, NINTH_QUERIES, TENTH_QUERIES], 200, 164);
+  });
+
+  it('has two sets of 120 requests no skill fits, none from an earlier set nor from each other', () => {
+    const earlier = [...EARLIER, EIGHTH_QUERIES, NINTH_QUERIES, TENTH_QUERIES, ELEVENTH_QUERIES];
+    const seen = new Set([undefined, ...earlier].flatMap((f) => readRealQueries(f).map((q) => q.query)));
+    for (const file of [NOFIT_QUERIES, NOFIT_BLIND_QUERIES]) {
+      const set = readRealQueries(file);
+      expect(set).toHaveLength(120);
+      expect(set.filter((q) => q.expected.length > 0)).toEqual([]);
+      for (const q of set) {
+        expect(seen.has(q.query), q.query).toBe(false);
+        seen.add(q.query);
+      }
+    }
+  });
+
+  it('prints a set of requests no skill fits by its no-fit share alone, the second marked blind', () => {
+    const m = { fit: 4, top1: 2, top3: 4, mrr: 0.75, fitEmpty: 0, wrong: 0.5, holdsAll: 3, none: 2, noneEmpty: 2 };
+    const n = { fit: 0, top1: 0, top3: 0, mrr: 0, fitEmpty: 0, wrong: 0, holdsAll: 0, none: 120, noneEmpty: 78 };
+    const out = formatRealSelection({ skills: ['a'], all: m, tuning: m, heldOut: m, 'no-fit 1': n, 'no-fit 2': n });
+    expect(out).toMatch(/no-fit 1 set \(120 requests, 120 that no skill fits; [^)]*; open\)/);
+    expect(out).toMatch(/no-fit 2 set \(120 requests, 120 that no skill fits; [^)]*; blind: figures only\)/);
+    expect(out).toContain('  no-fit 1  no-fit selects nothing 65.0% (78/120)\n');
+    expect(out).not.toMatch(/no-fit 1 +top-1/);
   });
 
   it('prints the eleventh set as figures only, marked blind, and the tenth no longer so', () => {
