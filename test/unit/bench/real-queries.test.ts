@@ -157,9 +157,11 @@ describe('the real selection set (bench/selection/real-queries.json)', () => {
 
   it('has two sets of 120 requests no skill fits, none from an earlier set nor from each other', () => {
     const earlier = [...EARLIER, EIGHTH_QUERIES, NINTH_QUERIES, TENTH_QUERIES, ELEVENTH_QUERIES];
-    const seen = new Set([undefined, ...earlier].flatMap((f) => readRealQueries(f).map((q) => q.query)));
+    const seen = new Set(
+      [undefined, ...earlier].flatMap((f) => (readRealQueries(f) as RealQuery[]).map((q) => q.query)),
+    );
     for (const file of [NOFIT_QUERIES, NOFIT_BLIND_QUERIES]) {
-      const set = readRealQueries(file);
+      const set = readRealQueries(file) as RealQuery[];
       expect(set).toHaveLength(120);
       expect(set.filter((q) => q.expected.length > 0)).toEqual([]);
       for (const q of set) {
