@@ -72,6 +72,12 @@ const PAIR = 0.3;
 export const NONE_FITS = 0.54;
 const COVER = 0.6;
 const COVER_AIM = 0.6;
+// A long request offers a skill more words to match by chance (a paragraph about Redis, Ansible or a Flutter app met
+// a code-review skill's cache, memory and limits): past LONG_FROM of its words other than generic ones, the bar grows
+// by LONG_SLOPE times the log of how many times longer the request is (1.28 times at 24 words), in a catalog of
+// MIN_CATALOG skills or more. README, "None fits", has the figures.
+const LONG_FROM = 12;
+const LONG_SLOPE = 0.4;
 // A word the skill holds only as a related word (synonyms.ts) covers this share of the word.
 const RELATED_COVERS = 0.5;
 // A name of two words or more of which the request holds only one (or a word related to it) is evidence at this share
@@ -321,7 +327,8 @@ export function selectSkills(
     return t !== undefined && df[t]! > SHARED_NAME_DF;
   };
   // The evidence a skill found by relevance needed to be selected ("none fits"); 0 when it is not judged by it.
-  const bar = small ? SMALL_CATALOG_BAR * NONE_FITS : NONE_FITS;
+  const long = !small && telling.length > LONG_FROM ? 1 + LONG_SLOPE * Math.log(telling.length / LONG_FROM) : 1;
+  const bar = small ? SMALL_CATALOG_BAR * NONE_FITS : NONE_FITS * long;
   const neededOf = (i: number, kind: MatchKind): number =>
     kind === 'relevance' ? bar * (1 + COVER * (COVER_AIM - coverage(i))) : 0;
   // The most neededOf gives (a skill that holds none of the request): the least coverage, 0, needs the most.
@@ -335,6 +342,7 @@ export function selectSkills(
       `under the ${needed.toFixed(2)} needed (generic words, related words and the body's text rank a skill but do ` +
       `not select it, but for two of the request's words side by side in the body;` +
       ` it holds ${Math.round(share * 100)}% of what the request says${lacks.length ? `, not: ${lacks.join(', ')}` : ''}` +
+      `${long > 1 ? `; a request of ${telling.length} words asks ${long.toFixed(2)} times as much` : ''}` +
       `${nameLoss[i]! < 0 ? "; the one word of its name it holds counts as a description's" : ''})`
     );
   };
