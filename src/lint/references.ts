@@ -264,19 +264,22 @@ function otherSkillsFile(r: LocatedRef): boolean {
 }
 
 // A path-traversal payload, as security skills quote what an endpoint must reject (`../../../../etc/passwd`,
-// `..\..\..\.env` in a table of attacks): it climbs two folders or more to a system file or a secret, or stands on a
-// line about traversal. It names no file of the skill, nor one to copy into it (SK109), nor a path to write with /
-// (SK110).
+// `..\..\..\.env` in a table of attacks): a bare path (never a link's target: a link is followed) that climbs two
+// folders or more to a system file or a secret, or three or more on a line about traversal (one or two climb to a
+// plugin's shared folder: `python ..\..\tools\lfi.py` for LFI checks is a script to run). It names no file of the
+// skill, nor one to copy into it (SK109), nor a path to write with / (SK110).
 const CLIMB = /^(?:\.\.[\\/]+){2,}/;
+const CLIMBS_FAR = /^(?:\.\.[\\/]+){3,}/;
 const SYSTEM_TARGET =
   /^(?:etc[\\/](?:passwd|shadow|group|hosts|sudoers)$|windows[\\/](?:win\.ini$|system32(?:[\\/]|$))|boot\.ini$|proc[\\/]self[\\/]|(?:root[\\/])?\.ssh[\\/]|\.env$|\.aws[\\/]credentials$)/i;
 const TRAVERSAL_TALK = /travers|\bCWE-22\b|\bpayloads?\b|\bLFI\b/i;
 
 /** Whether a `../` reference is a path-traversal payload quoted as such, not a file the skill refers to. */
 function traversalPayload(r: Ref, doc: RefDoc): boolean {
-  const climb = CLIMB.exec(r.path);
+  const climb = r.kind === 'bare' ? CLIMB.exec(r.path) : null;
   if (!climb) return false;
   if (SYSTEM_TARGET.test(r.path.slice(climb[0].length))) return true;
+  if (!CLIMBS_FAR.test(r.path)) return false;
   const line = doc.md.line(r.line - doc.line);
   return line !== undefined && TRAVERSAL_TALK.test(line);
 }

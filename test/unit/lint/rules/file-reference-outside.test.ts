@@ -74,6 +74,22 @@ it('file-reference-outside', () =>
       },
     ],
     invalid: [
+      // A link is followed, whatever its line says: no quoted payload (sweep33). A bare path that climbs two folders
+      // on a line about LFI is a script beside the skill; a payload climbs three or more, or names a system file.
+      {
+        tree: {
+          'SKILL.md': md(
+            'Read the [payload list](../../shared/payloads.md).\n\nConfig lives in [env](../../.env) here.\n\n' +
+              'Run `python ..\\..\\tools\\lfi.py` for LFI checks.\n',
+          ),
+        },
+        messages: [
+          /^"\.\.\/\.\.\/shared\/payloads\.md" leads out of the skill folder$/,
+          /^"\.\.\/\.\.\/\.env" leads out of the skill folder$/,
+          /^"\.\.\\\.\.\\tools\\lfi\.py" leads out of the skill folder$/,
+        ],
+        lines: [5, 7, 9],
+      },
       // Once per file that refers to a place outside, at its first mention, with how many more (thoughtspot's skills
       // name ../../shared/schemas/x.md in step after step: 318 findings, 227 files and places).
       {
