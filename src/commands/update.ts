@@ -158,9 +158,10 @@ function updateLine(u: PlannedUpdate, dryRun: boolean, c: Paint): string {
 function pointLabel(p: PlannedUpdate['target'], recorded: string | undefined): string {
   if (p.branch !== undefined && p.commit !== undefined && recorded !== undefined && recorded !== UNVERSIONED)
     return withCommit(recorded, p.commit);
-  if (recorded === undefined || p.tag === undefined || p.version === undefined || p.version === recorded)
-    return p.label;
-  return taggedLabel(recorded, p.tag);
+  if (recorded === undefined || p.tag === undefined || p.version === undefined) return p.label;
+  // The tag says the skill's own version (its version caught up with the repository's tags): the version, even where
+  // outdated, from a current tag that did not say it, labels the target `tag v2.0.0`.
+  return p.version === recorded ? recorded : taggedLabel(recorded, p.tag);
 }
 
 /** The files an update adds (+), removes (-) and changes (~). */

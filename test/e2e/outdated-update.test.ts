@@ -165,6 +165,17 @@ describe('a skill whose own version is not its tag’s', () => {
     expect(u.stdout).toContain(`updated ${said}`);
     expect(lockOf(s.project).skills.pdf).toMatchObject({ version: '0.4.0', ref: 'v2.0.0' });
   });
+
+  it('a skill whose version catches up with the tag is shown by its version, not as `tag v2.0.0`', async () => {
+    const r = repo('0.3.0', 'v1.0.0');
+    const s = setup();
+    await install(`${r.url}#v1.0.0:skills/pdf`, s);
+    makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf('2.0.0', 'Step two.\n') }, { tag: 'v2.0.0' });
+    const u = await cli(['update', '--latest'], s);
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(u.stdout).toContain('updated pdf 0.3.0 (tag v1.0.0) → 2.0.0  (');
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ version: '2.0.0', ref: 'v2.0.0' });
+  });
 });
 
 describe('a skill installed from a semver range', () => {
