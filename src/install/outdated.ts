@@ -220,15 +220,17 @@ export function judgeGit(
   else note = ref === undefined ? 'the remote has no default branch' : `the branch ${ref} is no longer on the remote`;
   const top = highestTagIn(vt);
   // A skill without a version that follows a branch cannot be placed among the tags (a tag may be behind the
-  // branch): its latest is the branch's head, never an older tag offered as newer.
+  // branch): its latest is the branch's head, never an older tag offered as newer, nor the tag it sits at, whose
+  // version is the repository's (v1.1.0 of a repository whose skill says none).
   const tracking = refKind !== 'semver' && refKind !== 'tag' && refKind !== 'commit';
-  const unplaced = tracking && !atTag && entry.version === '0.0.0';
+  const unplaced = tracking && entry.version === '0.0.0' && atTag?.version !== entry.version;
   const latest =
     top && !unplaced ? tagPoint(top) : head !== undefined ? headPoint(head) : top ? tagPoint(top) : undefined;
   // The repository's tags do not say the skill's own version (tag v1.0.0 of a skill at 0.3.0): shown as update shows
   // them, the version the lock records and the tag as a tag, never a tag's version as the skill's.
-  const untold = atTag !== undefined && current.label === atTag.version && atTag.version !== entry.version;
-  if (untold) current.label = taggedLabel(entry.version, atTag.tag);
+  // On a branch too, where the current one is shown by its commit.
+  const untold = atTag !== undefined && atTag.version !== entry.version;
+  if (untold && current.label === atTag.version) current.label = taggedLabel(entry.version, atTag.tag);
   const shown = (p: Point | undefined): Point | undefined =>
     !untold || p?.tag === undefined || p.label !== p.version
       ? p

@@ -122,6 +122,16 @@ describe('judgeGit', () => {
     expect([j.wantedNewer, j.latestNewer]).toEqual([false, false]);
   });
 
+  it("a skill on a branch at a tag that is not its version: latest is the branch's head, or the tag as a tag", () => {
+    // cloudflare/skills-shaped: the repository's v2.0.0 on a commit where the skill says no version.
+    const unversioned = judgeGit('pdf', { commit: D, version: '0.0.0' }, tags, E);
+    expect(unversioned.latest).toMatchObject({ commit: E, label: 'HEAD (4444444)' });
+    expect([unversioned.wantedNewer, unversioned.latestNewer]).toEqual([true, true]);
+    const versioned = judgeGit('pdf', { commit: A, ref: 'main', version: '0.3.0' }, tags, E);
+    expect([versioned.current.label, versioned.latest?.label]).toEqual(['0.3.0 (1111111)', 'tag v2.0.0']);
+    expect(versioned.latestNewer).toBe(true);
+  });
+
   it('a semver range: wanted is the highest tag in it, not one outside', () => {
     const j = judgeGit('pdf', { commit: A, ref: 'semver:^1.0', version: '1.0.0' }, tags, undefined);
     expect(j.wanted).toMatchObject({ label: '1.1.0', commit: B, tag: 'v1.1.0' });
