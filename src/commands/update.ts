@@ -8,7 +8,7 @@ import { paint, useColor, type Paint } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
 import { installTarget } from './install.js';
-import { noSkillsLine, notInstalledLine, uncheckedLine } from './outdated.js';
+import { noSkillsLine, notCheckableNote, notInstalledLine, uncheckedLine } from './outdated.js';
 
 export interface UpdateOptions {
   ids: string[];
@@ -105,7 +105,11 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
     return { ...result, exitCode };
   }
   if (result.updates.length === 0) {
-    if (result.errors.length === 0 && result.removed.length === 0) ctx.stdout.write('all skills are up to date\n');
+    // The skills from a folder, an archive or a URL were not checked (asked by id, update refuses them): said as
+    // outdated says them, not counted among the skills up to date.
+    const notCheckable = options.ids?.length ? 0 : result.lockedSkills - result.upToDate.length;
+    if (result.errors.length === 0 && result.removed.length === 0)
+      ctx.stdout.write(`all skills are up to date${notCheckable > 0 ? ` (${notCheckableNote(notCheckable)})` : ''}\n`);
     const outside = result.newerOutside;
     if (outside.length > 0)
       ctx.stdout.write(
