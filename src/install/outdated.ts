@@ -261,8 +261,17 @@ export function judgeRegistry(
   // A dist-tag is no range (satisfies() finds nothing in `next`): install took the version it named; so does wanted.
   const distTag = validRange(range) === null;
   const tagged = distTag && Object.hasOwn(distTags, range) ? distTags[range] : undefined;
-  const wanted = pick(distTag ? sorted.find((v) => v === tagged) : sorted.find((v) => satisfies(v, range)));
-  const latest = pick(sorted.find((v) => prerelease(v) === null) ?? sorted[0]);
+  // npm's `latest` tag is what a plain install takes (`npm install pkg`, and ours: resolve/from-npm.ts): wanted with
+  // no range, and the latest, as `npm outdated` shows it. A version published under another tag (`next`), or one the
+  // author moved `latest` back from (a bad release), is not offered; a registry with no tags has its highest release.
+  const latestTag =
+    Object.hasOwn(distTags, 'latest') && sorted.includes(distTags.latest!) ? distTags.latest : undefined;
+  const wanted = pick(
+    distTag
+      ? sorted.find((v) => v === tagged)
+      : ((entry.ref === undefined ? latestTag : undefined) ?? sorted.find((v) => satisfies(v, range))),
+  );
+  const latest = pick(latestTag ?? sorted.find((v) => prerelease(v) === null) ?? sorted[0]);
   const current: Point = { label: entry.version, version: entry.version };
   const newer = (p?: Point) => p !== undefined && validVersion(entry.version) !== null && gt(p.version!, entry.version);
   return {
