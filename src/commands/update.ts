@@ -149,7 +149,11 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
 function updateLine(u: PlannedUpdate, dryRun: boolean, c: Paint): string {
   const verb = dryRun ? 'would update' : 'updated';
   const same = u.sameFiles ? c.dim('  no file changes') : '';
-  const current = pointLabel(u.current, u.recorded?.current);
+  // Following a branch, the current one is shown as outdated shows it, by its commit, even where a tag names it.
+  const atCommit = u.target.branch !== undefined && u.current.commit !== undefined && u.recorded !== undefined;
+  const current = atCommit
+    ? withCommit(u.recorded!.current, u.current.commit!)
+    : pointLabel(u.current, u.recorded?.current);
   const target = pointLabel(u.target, u.recorded?.target);
   return `${c.green(verb)} ${c.bold(forTerminal(u.id))} ${forTerminal(current)} → ${c.bold(forTerminal(target))}  ${c.dim(forTerminal(`(${u.from})`))}${same}`;
 }
@@ -163,9 +167,10 @@ function pointLabel(p: PlannedUpdate['target'], recorded: string | undefined): s
   if (p.branch !== undefined && p.commit !== undefined && recorded !== undefined && recorded !== UNVERSIONED)
     return withCommit(recorded, p.commit);
   if (recorded === undefined || p.tag === undefined || p.version === undefined) return p.label;
-  // The tag says the skill's own version (its version caught up with the repository's tags): the version, even where
+  if (p.version !== recorded) return taggedLabel(recorded, p.tag);
+  // The tag says the skill's own version (its version caught up with the repository's tags): the version, where
   // outdated, from a current tag that did not say it, labels the target `tag v2.0.0`.
-  return p.version === recorded ? recorded : taggedLabel(recorded, p.tag);
+  return p.label === `tag ${p.tag}` ? recorded : p.label;
 }
 
 /** The files an update adds (+), removes (-) and changes (~). */

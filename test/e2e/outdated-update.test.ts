@@ -311,6 +311,26 @@ describe('update of a skill that follows a branch shows the version it takes', (
   });
 });
 
+describe('update of a skill that follows a branch, installed at a tagged commit', () => {
+  it.each([
+    ['0.3.0', '0.4.0'],
+    ['1.0.0', '1.2.0'],
+  ])('shows it at %s by its commit, as outdated does, not by the tag', async (from, to) => {
+    // The repository's tag v1.0.0 on the commit installed: the skill's own version may be another.
+    const r = repo(from, 'v1.0.0');
+    const s = setup();
+    await install(`${r.url}#:skills/pdf`, s);
+    const next = makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf(to, 'Step two.\n') });
+    const line = `pdf ${from} (${r.first.slice(0, 7)}) → ${to} (${next.slice(0, 7)})  (`;
+    const dry = await cli(['update', '--dry-run'], s);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`would update ${line}`);
+    const u = await cli(['update'], s);
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(u.stdout).toContain(`updated ${line}`);
+  });
+});
+
 describe('a skill removed upstream', () => {
   it('is said to be gone (table and --json); update takes the others, names it with the way out, and exits 2', async () => {
     const dir = join(fresh('repos'), 'many.git');
