@@ -68,6 +68,12 @@ const LOOSE_SPACE = /[^\S ]| {2}|^ | $/;
 /** The widest USED BY cell, in terminal columns: one long consumer must not widen every row. */
 const USED_BY_MAX = 40;
 
+/**
+ * The widest OWNER cell: an owner is a skill's own free text (github/awesome-copilot has one of 87 characters, "… -
+ * independent, not affiliated with or endorsed by Shopify Inc."), which left every row's description 9 columns.
+ */
+const OWNER_MAX = 24;
+
 /** The consumers that fit in USED_BY_MAX columns, and a count of the rest ("a, b, +3"); a name too long is cut. */
 export function usedByCell(names: string[]): string {
   if (names.length === 0) return '-';
@@ -99,7 +105,7 @@ export function formatList(
       r.id,
       (opts.long ? r.versions.join(', ') : r.version) || '-',
       r.layout ?? '-',
-      r.owner ?? '-',
+      cutColumns(forTerminalLine(r.owner ?? '-'), OWNER_MAX),
       r.registered ? `${r.scope}+registry` : r.scope,
       usedByCell(r.usedBy.map(forTerminalLine)),
     ].map(forTerminalLine),

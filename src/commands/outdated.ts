@@ -72,8 +72,7 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
     const gone = removed.length
       ? [`${removed.length} removed from ${removed.length === 1 ? 'its' : 'their'} source (see above)`]
       : [];
-    const notCheckable =
-      unchecked.length && !options.all ? [`${unchecked.length} not checkable (from a folder, archive or URL)`] : [];
+    const notCheckable = unchecked.length && !options.all ? [notCheckableNote(unchecked.length)] : [];
     let summary: string;
     if (report.skills.length === 0) summary = noSkillsLine(report.lockfile, ctx.cwd);
     else if (failed.length === 0 && removed.length === 0)
@@ -89,6 +88,9 @@ export async function outdated(options: OutdatedOptions, ctx: Context): Promise<
   }
   return { ...report, exitCode };
 }
+
+/** The skills a lock holds that have no versions to check, as outdated and update say them. */
+export const notCheckableNote = (n: number): string => `${n} not checkable (from a folder, archive or URL)`;
 
 /**
  * `no skills installed (no skills-lock.json)`: what outdated and update say where there is no lockfile (exit 0). Where

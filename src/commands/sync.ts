@@ -207,6 +207,9 @@ function summary(
   const parts = SYNC_STATUSES.filter((s) => counts[s] > 0).map(
     (s) => `${counts[s]} ${s === 'invalid' ? 'skipped (invalid)' : s}`,
   );
-  const line = `${items.length} skill${items.length === 1 ? '' : 's'} ${would ? 'would be synced' : 'synced'} into ${registry}: ${parts.join(', ')}`;
+  // Skills all skipped or refused were read, not synced: "no skill synced", not "1 skill synced …: 1 refused".
+  const none = counts.invalid + counts.refused === items.length;
+  const count = none ? 'no skill' : `${items.length} skill${items.length === 1 ? '' : 's'}`;
+  const line = `${count} ${would ? 'would be synced' : 'synced'} into ${registry}: ${parts.join(', ')}`;
   return `${counts.invalid + counts.refused > 0 ? c.red.bold(line) : c.green(line)}\n`;
 }

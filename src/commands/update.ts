@@ -8,7 +8,7 @@ import { paint, useColor, type Paint } from '../ui/color.js';
 import { startProgress } from '../ui/spinner.js';
 import { forTerminal, forTerminalLine, safeJson } from '../ui/terminal-text.js';
 import { installTarget } from './install.js';
-import { noSkillsLine, notInstalledLine, uncheckedLine } from './outdated.js';
+import { noSkillsLine, notCheckableNote, notInstalledLine, uncheckedLine } from './outdated.js';
 
 export interface UpdateOptions {
   ids: string[];
@@ -105,7 +105,11 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
     return { ...result, exitCode };
   }
   if (result.updates.length === 0) {
-    if (result.errors.length === 0 && result.removed.length === 0) ctx.stdout.write('all skills are up to date\n');
+    // The skills from a folder, an archive or a URL were not checked (asked by id, update refuses them): said as
+    // outdated says them, not counted among the skills up to date.
+    const notCheckable = options.ids?.length ? 0 : result.lockedSkills - result.upToDate.length;
+    if (result.errors.length === 0 && result.removed.length === 0)
+      ctx.stdout.write(`all skills are up to date${notCheckable > 0 ? ` (${notCheckableNote(notCheckable)})` : ''}\n`);
     const outside = result.newerOutside;
     if (outside.length > 0)
       ctx.stdout.write(
@@ -145,7 +149,11 @@ export async function update(options: UpdateOptions, ctx: Context): Promise<Upda
 function updateLine(u: PlannedUpdate, dryRun: boolean, c: Paint): string {
   const verb = dryRun ? 'would update' : 'updated';
   const same = u.sameFiles ? c.dim('  no file changes') : '';
-  const current = pointLabel(u.current, u.recorded?.current);
+  // Following a branch, the current one is shown as outdated shows it, by its commit, even where a tag names it.
+  const atCommit = u.target.branch !== undefined && u.current.commit !== undefined && u.recorded !== undefined;
+  const current = atCommit
+    ? withCommit(u.recorded!.current, u.current.commit!)
+    : pointLabel(u.current, u.recorded?.current);
   const target = pointLabel(u.target, u.recorded?.target);
   return `${c.green(verb)} ${c.bold(forTerminal(u.id))} ${forTerminal(current)} → ${c.bold(forTerminal(target))}  ${c.dim(forTerminal(`(${u.from})`))}${same}`;
 }
@@ -158,9 +166,11 @@ function updateLine(u: PlannedUpdate, dryRun: boolean, c: Paint): string {
 function pointLabel(p: PlannedUpdate['target'], recorded: string | undefined): string {
   if (p.branch !== undefined && p.commit !== undefined && recorded !== undefined && recorded !== UNVERSIONED)
     return withCommit(recorded, p.commit);
-  if (recorded === undefined || p.tag === undefined || p.version === undefined || p.version === recorded)
-    return p.label;
-  return taggedLabel(recorded, p.tag);
+  if (recorded === undefined || p.tag === undefined || p.version === undefined) return p.label;
+  if (p.version !== recorded) return taggedLabel(recorded, p.tag);
+  // The tag says the skill's own version (its version caught up with the repository's tags): the version, where
+  // outdated, from a current tag that did not say it, labels the target `tag v2.0.0`.
+  return p.label === `tag ${p.tag}` ? recorded : p.label;
 }
 
 /** The files an update adds (+), removes (-) and changes (~). */

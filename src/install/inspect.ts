@@ -3,7 +3,7 @@
 import { dirname } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
-import { insideOf, namesakesOf } from './namesakes.js';
+import { insideOf, namesakesOf, twinOf } from './namesakes.js';
 import { alone, gather } from './plan.js';
 import { Scratch, classifySource, scratchBase } from './sources.js';
 import type { InstallOptions, InvalidSource, Prepared } from './types.js';
@@ -115,21 +115,18 @@ function withoutTwins(
   raw: string,
   found: readonly (Prepared | InvalidSource)[],
 ): { p: Prepared | InvalidSource; foundAt?: string[] }[] {
+  const twins = twinOf(found);
   const out: { p: Prepared | InvalidSource; foundAt?: string[] }[] = [];
-  const first = new Map<string, { p: Prepared; foundAt?: string[] }>();
-  for (const p of found) {
-    if ('diagnostics' in p) {
-      out.push({ p });
-      continue;
-    }
-    const key = `${p.skill.id}\0${p.integrity}`;
-    const twin = first.get(key);
-    if (twin) (twin.foundAt ??= [insideOf(raw, twin.p)]).push(insideOf(raw, p));
+  const shown = new Map<number, { p: Prepared | InvalidSource; foundAt?: string[] }>();
+  found.forEach((p, i) => {
+    const f = twins[i]!;
+    const first = shown.get(f);
+    if (first) (first.foundAt ??= [insideOf(raw, first.p)]).push(insideOf(raw, p));
     else {
       const entry = { p };
-      first.set(key, entry);
+      shown.set(i, entry);
       out.push(entry);
     }
-  }
+  });
   return out;
 }

@@ -31,6 +31,22 @@ function under(raw: string, typedPath: string): string {
 }
 
 /**
+ * For each skill found, the position of the first whose name and files (its integrity) it shares: the same skill at
+ * another path of the source, which install places once (its own position when none came before; an invalid one is
+ * its own). `--list` and the picker show such twins once.
+ */
+export function twinOf(found: readonly (Prepared | InvalidSource)[]): number[] {
+  const first = new Map<string, number>();
+  return found.map((p, i) => {
+    if ('diagnostics' in p) return i;
+    const key = `${p.skill.id}\0${p.integrity}`;
+    const f = first.get(key) ?? i;
+    if (f === i) first.set(key, i);
+    return f;
+  });
+}
+
+/**
  * The namesakes among the skills of one source (the same content at two paths is one skill, not two). Depth is
  * measured on the paths as typed (`<source>/<path>`), which valid and invalid skills of a source share.
  */

@@ -220,15 +220,17 @@ export function judgeGit(
   else note = ref === undefined ? 'the remote has no default branch' : `the branch ${ref} is no longer on the remote`;
   const top = highestTagIn(vt);
   // A skill without a version that follows a branch cannot be placed among the tags (a tag may be behind the
-  // branch): its latest is the branch's head, never an older tag offered as newer.
+  // branch): its latest is the branch's head, never an older tag offered as newer, nor the tag it sits at, whose
+  // version is the repository's (v1.1.0 of a repository whose skill says none).
   const tracking = refKind !== 'semver' && refKind !== 'tag' && refKind !== 'commit';
-  const unplaced = tracking && !atTag && entry.version === '0.0.0';
+  const unplaced = tracking && entry.version === '0.0.0' && atTag?.version !== entry.version;
   const latest =
     top && !unplaced ? tagPoint(top) : head !== undefined ? headPoint(head) : top ? tagPoint(top) : undefined;
   // The repository's tags do not say the skill's own version (tag v1.0.0 of a skill at 0.3.0): shown as update shows
   // them, the version the lock records and the tag as a tag, never a tag's version as the skill's.
-  const untold = atTag !== undefined && current.label === atTag.version && atTag.version !== entry.version;
-  if (untold) current.label = taggedLabel(entry.version, atTag.tag);
+  // On a branch too, where the current one is shown by its commit.
+  const untold = atTag !== undefined && atTag.version !== entry.version;
+  if (untold && current.label === atTag.version) current.label = taggedLabel(entry.version, atTag.tag);
   const shown = (p: Point | undefined): Point | undefined =>
     !untold || p?.tag === undefined || p.label !== p.version
       ? p
@@ -259,8 +261,17 @@ export function judgeRegistry(
   // A dist-tag is no range (satisfies() finds nothing in `next`): install took the version it named; so does wanted.
   const distTag = validRange(range) === null;
   const tagged = distTag && Object.hasOwn(distTags, range) ? distTags[range] : undefined;
-  const wanted = pick(distTag ? sorted.find((v) => v === tagged) : sorted.find((v) => satisfies(v, range)));
-  const latest = pick(sorted.find((v) => prerelease(v) === null) ?? sorted[0]);
+  // npm's `latest` tag is what a plain install takes (`npm install pkg`, and ours: resolve/from-npm.ts): wanted with
+  // no range, and the latest, as `npm outdated` shows it. A version published under another tag (`next`), or one the
+  // author moved `latest` back from (a bad release), is not offered; a registry with no tags has its highest release.
+  const latestTag =
+    Object.hasOwn(distTags, 'latest') && sorted.includes(distTags.latest!) ? distTags.latest : undefined;
+  const wanted = pick(
+    distTag
+      ? sorted.find((v) => v === tagged)
+      : ((entry.ref === undefined ? latestTag : undefined) ?? sorted.find((v) => satisfies(v, range))),
+  );
+  const latest = pick(latestTag ?? sorted.find((v) => prerelease(v) === null) ?? sorted[0]);
   const current: Point = { label: entry.version, version: entry.version };
   const newer = (p?: Point) => p !== undefined && validVersion(entry.version) !== null && gt(p.version!, entry.version);
   return {

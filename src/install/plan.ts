@@ -11,6 +11,7 @@ import {
   preferPlaced,
   someOf,
   tiedSkipped,
+  twinOf,
 } from './namesakes.js';
 import { diffLockfiles, formatLockSource, intoOf, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import type { DependencySpec } from '../model/spec.js';
@@ -188,21 +189,26 @@ export async function planFromSources(
       const namesakes = namesakesOf(found);
       const tiedOrOutranked = (p: Prepared) => namesakes.tied.has(p.skill.id) || namesakes.outranked.has(p);
       const clashes = new Set([...namesakes.tied.keys(), ...[...namesakes.outranked.values()].map((p) => p.skill.id)]);
+      // Twins (one skill at two paths, placed once) are one choice, as --list shows them; choosing it takes both.
+      const twins = twinOf(found);
+      const shown = found.flatMap((p, i) => (twins[i] === i ? [p] : []));
       const picked = new Set(
-        await options.pick(
-          raw,
-          found.map((p) =>
-            'diagnostics' in p
-              ? { id: idOf(p), description: '', problem: p.diagnostics[0]?.message ?? p.message }
-              : {
-                  id: p.skill.id,
-                  description: p.skill.description ?? '',
-                  ...(clashes.has(p.skill.id) ? { inside: insideOf(raw, p), unticked: tiedOrOutranked(p) } : {}),
-                },
-          ),
-        ),
+        (
+          await options.pick(
+            raw,
+            shown.map((p) =>
+              'diagnostics' in p
+                ? { id: idOf(p), description: '', problem: p.diagnostics[0]?.message ?? p.message }
+                : {
+                    id: p.skill.id,
+                    description: p.skill.description ?? '',
+                    ...(clashes.has(p.skill.id) ? { inside: insideOf(raw, p), unticked: tiedOrOutranked(p) } : {}),
+                  },
+            ),
+          )
+        ).map((k) => shown[k]),
       );
-      chosen = found.filter((_, i) => picked.has(i));
+      chosen = found.filter((_, i) => picked.has(found[twins[i]!]));
     }
     const taken = new Set(chosen);
     for (const p of chosen === found ? [] : found) {

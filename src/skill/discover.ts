@@ -4,7 +4,7 @@ import ignore, { type Ignore } from 'ignore';
 import { SkillsError, wholeNumber } from '../errors.js';
 import { LinkOutside, isNeverKept } from '../fs/walk.js';
 import { explainErrno, isErrno } from '../fs/errno.js';
-import { MAX_SKILL_FILE_BYTES, isSkillMdName, oddSkillFile, skillFileIn } from './skill-file.js';
+import { MAX_SKILL_FILE_BYTES, isSkillMdName, oddSkillFileIn, oddSkillFileWarning, skillFileIn } from './skill-file.js';
 import { readBounded } from '../fs/read.js';
 import { NOT_UTF8, notUtf8Failure, notUtf8Names, shownBytePath } from '../fs/byte-names.js';
 import { childPath, mayBeSkillAt, placeOf, relativeBelow, type Place } from './search-paths.js';
@@ -184,10 +184,7 @@ export function discoverSkills(paths: string[], options: DiscoverOptions): Disco
         !paths.some((p) => p !== given && isInsideAny(resolve(options.cwd, p), abs))
       ) {
         // A skill file that is a folder (an unzip gone wrong, a typo in a script) is named, not passed over.
-        const odd = oddSkillFile(
-          abs,
-          listing.filter((d) => !d.isFile() && !d.isSymbolicLink()).map((d) => d.name),
-        );
+        const odd = oddSkillFileIn(abs, listing);
         // Links to skill folders (install --link) are not followed here: say where the skills are.
         const linked = odd ? [] : listing.filter((d) => d.isSymbolicLink() && isSkillFolder(join(abs, d.name)));
         throw new SkillsError(
@@ -422,7 +419,12 @@ function walkForSkills(
       if (mayBeSkillAt(at, sub) && isSkillListing(sub) && !foreignManifest(child, sub)) {
         if (!oneMore(child)) return;
         add(child, sub, realChild);
-      } else if (depth < maxDepth) visit(child, realChild, sub, depth + 1, here, at);
+        continue;
+      }
+      // A skill file that is a FIFO, a device or a folder is named, not passed over in silence (as a path given is).
+      const odd = mayBeSkillAt(at, sub) ? oddSkillFileWarning(child, sub) : undefined;
+      if (odd) opts.links.push(odd);
+      if (depth < maxDepth) visit(child, realChild, sub, depth + 1, here, at);
     }
   };
   // .gitignore files above the starting folder (up to the repository root) apply too.

@@ -1,5 +1,5 @@
 import { lstatSync, readlinkSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Layout, SkillEntry } from '../model/skill.js';
 import { LinkOutside } from '../fs/walk.js';
 import { fileKind } from '../fs/file-kind.js';
@@ -143,6 +143,21 @@ export function oddSkillFile(
     /* gone since listed: said as not a regular file */
   }
   return { name, path, kind };
+}
+
+/** oddSkillFile over a folder's listing: among its entries that are neither a file nor a link. */
+export const oddSkillFileIn = (dir: string, listing: Dirent[]): ReturnType<typeof oddSkillFile> =>
+  oddSkillFile(
+    dir,
+    listing.filter((d) => !d.isFile() && !d.isSymbolicLink()).map((d) => d.name),
+  );
+
+/** What a search says of a folder whose skill file is not a regular file nor a link, or undefined. */
+export function oddSkillFileWarning(dir: string, listing: Dirent[]): { path: string; message: string } | undefined {
+  const odd = oddSkillFileIn(dir, listing);
+  return (
+    odd && { path: odd.path, message: `${odd.kind}, not a regular file: ${basename(dir)}/ is not read as a skill` }
+  );
 }
 
 /**

@@ -806,6 +806,27 @@ describe('on a terminal', () => {
     expect(lockOf(dir).skills.docx.path).toBe(first ? 'plugins/office/skills/docx' : 'plugins/docs/skills/docx');
   });
 
+  it('shows twins (one skill at two paths) once, as --list does, and installs it once', async () => {
+    const env = user();
+    const dir = project('');
+    const twins = join(repos, 'twins-same.git');
+    makeRepo(twins, {
+      'a/skills/pdf/SKILL.md': skill('pdf'),
+      'b/skills/pdf/SKILL.md': skill('pdf'),
+      'skills/xlsx/SKILL.md': skill('xlsx'),
+    });
+    // Untick the first choice (pdf, both of its paths), confirm; Enter for agents.
+    const r = await onTerminal(['install', `file://${twins}`], dir, env, [
+      ['install which?', ' \r'],
+      ['which agents', '\r'],
+    ]);
+    expect(r.code, r.out).toBe(0);
+    // It said "holds 3 skills" and listed pdf twice.
+    expect(r.out).toContain('holds 2 skills:');
+    expect(r.out).not.toContain('holds 3 skills');
+    expect(readdirSync(join(dir, '.agents/skills'))).toEqual(['xlsx']);
+  });
+
   it('ticks the folder of the agent the project shows it uses (CLAUDE.md) when it has no skill folder yet', async () => {
     const env = user();
     const dir = project('');

@@ -25,9 +25,9 @@ const nexty = (version: string) =>
   );
 
 /** Publish the skill at `version` under the dist-tag `tag`. */
-async function publish(version: string, tag: string): Promise<void> {
-  const author = project({ 'nexty/SKILL.md': nexty(version) });
-  const r = await runCli(['publish', 'nexty', '--tag', tag], { cwd: author, env: env() });
+async function publish(version: string, tag: string, id = 'nexty'): Promise<void> {
+  const author = project({ [`${id}/SKILL.md`]: nexty(version).replace('name: nexty', `name: ${id}`) });
+  const r = await runCli(['publish', id, '--tag', tag], { cwd: author, env: env() });
   expect(r.exitCode, r.stderr).toBe(0);
 }
 
@@ -60,5 +60,19 @@ describe('a skill installed by a dist-tag', () => {
     expect(lockOf()).toMatchObject({ version: '2.0.0-beta.2', ref: 'next' });
     const after = await runCli(['outdated'], { cwd: user, env: env() });
     expect([after.exitCode, after.stdout]).toEqual([0, 'all skills are up to date']);
+  }, 120_000);
+
+  it("a plain install took the `latest` tag's version: outdated and update do not offer one published under `next`", async () => {
+    await publish('1.0.0', 'latest', 'plainy');
+    await publish('1.5.0', 'next', 'plainy');
+    const user = project();
+    const installed = await runCli(['install', '@acme/plainy'], { cwd: user, env: env() });
+    expect(installed.exitCode, installed.stderr).toBe(0);
+    expect(installed.stdout).toContain('plainy@1.0.0');
+    // It said: wanted 1.5.0, latest 1.5.0, and update installed it.
+    const o = await runCli(['outdated'], { cwd: user, env: env() });
+    expect([o.exitCode, o.stdout]).toEqual([0, 'all skills are up to date']);
+    const u = await runCli(['update', '--latest', '--dry-run'], { cwd: user, env: env() });
+    expect([u.exitCode, u.stdout]).toEqual([0, 'all skills are up to date']);
   }, 120_000);
 });

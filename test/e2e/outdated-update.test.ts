@@ -165,6 +165,17 @@ describe('a skill whose own version is not its tag’s', () => {
     expect(u.stdout).toContain(`updated ${said}`);
     expect(lockOf(s.project).skills.pdf).toMatchObject({ version: '0.4.0', ref: 'v2.0.0' });
   });
+
+  it('a skill whose version catches up with the tag is shown by its version, not as `tag v2.0.0`', async () => {
+    const r = repo('0.3.0', 'v1.0.0');
+    const s = setup();
+    await install(`${r.url}#v1.0.0:skills/pdf`, s);
+    makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf('2.0.0', 'Step two.\n') }, { tag: 'v2.0.0' });
+    const u = await cli(['update', '--latest'], s);
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(u.stdout).toContain('updated pdf 0.3.0 (tag v1.0.0) → 2.0.0  (');
+    expect(lockOf(s.project).skills.pdf).toMatchObject({ version: '2.0.0', ref: 'v2.0.0' });
+  });
 });
 
 describe('a skill installed from a semver range', () => {
@@ -297,6 +308,26 @@ describe('update of a skill that follows a branch shows the version it takes', (
     expect(u.stdout).toMatch(new RegExp(`^updated pdf 1\\.0\\.0 ${was} → 1\\.2\\.0 ${now} `, 'm'));
     expect(u.stdout).not.toMatch(/^updated pdf .*→ HEAD/m);
     expect(lockOf(s.project).skills.pdf).toMatchObject({ commit: next, version: '1.2.0' });
+  });
+});
+
+describe('update of a skill that follows a branch, installed at a tagged commit', () => {
+  it.each([
+    ['0.3.0', '0.4.0'],
+    ['1.0.0', '1.2.0'],
+  ])('shows it at %s by its commit, as outdated does, not by the tag', async (from, to) => {
+    // The repository's tag v1.0.0 on the commit installed: the skill's own version may be another.
+    const r = repo(from, 'v1.0.0');
+    const s = setup();
+    await install(`${r.url}#:skills/pdf`, s);
+    const next = makeRepo(r.dir, { 'skills/pdf/SKILL.md': pdf(to, 'Step two.\n') });
+    const line = `pdf ${from} (${r.first.slice(0, 7)}) → ${to} (${next.slice(0, 7)})  (`;
+    const dry = await cli(['update', '--dry-run'], s);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`would update ${line}`);
+    const u = await cli(['update'], s);
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(u.stdout).toContain(`updated ${line}`);
   });
 });
 
@@ -500,7 +531,10 @@ describe('skills from folders, and no lock', () => {
     const u = await cli(['update', 'pdf'], s);
     expect(u.exitCode).toBe(2);
     expect(u.stderr).toContain('has no versions to update to');
-    expect((await cli(['update'], s)).stdout).toBe('all skills are up to date');
+    // Not checked, so not said to be up to date alone: the same line as outdated's.
+    expect((await cli(['update'], s)).stdout).toBe(
+      'all skills are up to date (1 not checkable (from a folder, archive or URL))',
+    );
   });
 
   it('update with a lock that holds no skill (all uninstalled) says what outdated says, not "up to date"', async () => {

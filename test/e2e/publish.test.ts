@@ -367,9 +367,11 @@ describe('skills install from an npm registry (Verdaccio)', () => {
     expect(again.exitCode, again.stderr).toBe(0);
     expect(readFileSync(join(placed, 'lib/SKILL.md'), 'utf8')).toContain('# lib 1.1.0');
 
-    // A newer version in range: outdated says so.
+    // A newer version in range: outdated says so. A 1.x backport after 2.0.0 is published under its own tag, as npm's
+    // are (without one, `latest` would move back to 1.2.0, which a plain install and outdated then take).
     writeFileSync(join(author, 'lib/SKILL.md'), lib('1.2.0'));
-    expect((await runCli(['publish', 'lib'], { cwd: author, env: withToken() })).exitCode).toBe(0);
+    const backport = ['publish', 'lib', '--tag', 'v1'];
+    expect((await runCli(backport, { cwd: author, env: withToken() })).exitCode).toBe(0);
     const out = await runCli(['outdated', '--json'], { cwd: user, env: withToken() });
     const report = JSON.parse(out.stdout) as { skills: { id: string; outdated: boolean }[] };
     expect(report.skills.find((s) => s.id === 'lib')?.outdated).toBe(true);

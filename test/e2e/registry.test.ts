@@ -281,6 +281,10 @@ describe('skills sync (built CLI)', () => {
     expect(r.stdout).toContain('added     good@1.0.0');
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(`2 skills synced into ${reg}: 1 added, 1 skipped (invalid)`);
     expect(indexOf(reg).skills.map((s) => s.id)).toEqual(['good']);
+    // The invalid one alone: nothing was synced, and the line says so (it said "1 skill synced into …").
+    const alone = await cli(reg, ['sync', join(parent, 'bad-one')], { cwd: parent });
+    expect(alone.exitCode).toBe(1);
+    expect(alone.stdout.trimEnd().split('\n').at(-1)).toBe(`no skill synced into ${reg}: 1 skipped (invalid)`);
 
     const json = await cli(reg, ['sync', parent, '--json']);
     const item = JSON.parse(json.stdout).skills.find((s: { status: string }) => s.status === 'invalid');

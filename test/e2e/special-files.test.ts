@@ -109,6 +109,25 @@ describe('symlinks to FIFOs in a stranger’s skills (built CLI)', () => {
     }
   });
 
+  it('a FIFO or a folder named SKILL.md below a folder searched is named by validate, lint and list', async () => {
+    const dir = fresh('fifo-in-walk');
+    writeTree(dir, { 'ok/SKILL.md': good('ok'), 'trap/README.md': '# x\n', 'unzipped/SKILL.md/notes.txt': 'x\n' });
+    execFileSync('mkfifo', [join(dir, 'trap/SKILL.md')]);
+    // A skill not checked fails validate and lint, as a folder they cannot read does; list skips it with the warning.
+    for (const [args, code] of [
+      [['validate', dir], 1],
+      [['lint', dir], 1],
+      [['list', dir], 0],
+    ] as const) {
+      const r = await runCli([...args], { timeout: 20_000 });
+      expect(r.exitCode, `${args[0]}: ${r.stderr}`).toBe(code);
+      expect(r.stderr, args[0]).toContain(`${join(dir, 'trap/SKILL.md')}: `);
+      expect(r.stderr, args[0]).toContain('a FIFO, not a regular file: trap/ is not read as a skill');
+      expect(r.stderr, args[0]).toContain('a folder, not a regular file: unzipped/ is not read as a skill');
+      expect(r.stdout, args[0]).toContain('ok');
+    }
+  });
+
   it('pack leaves out a symlink to a FIFO inside the skill', async () => {
     const { dir } = withFifo();
     writeTree(dir, { 'ok/SKILL.md': good('ok') });

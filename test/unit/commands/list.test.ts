@@ -72,6 +72,21 @@ describe('formatList', () => {
     for (const l of lines) expect(columns(l), l).toBeLessThanOrEqual(100);
     expect(lines.slice(2).every((l) => l.endsWith('…'))).toBe(true);
   });
+  it("cuts a long owner, so that one skill's author does not leave every description a few columns", () => {
+    const owner = 'Shopify App Review Brief - independent, not affiliated with or endorsed by Shopify Inc.';
+    const lines = formatList(
+      [{ ...row('shopify-review-triage', 'Triages reviews.'), owner }, row('b', 'Bee things.')],
+      {
+        long: false,
+        width: 120,
+        c: paint(false),
+      },
+    ).split('\n');
+    expect(lines[1]).toContain('Shopify App Review Brie…');
+    expect(lines[1]).not.toContain('independent');
+    expect(lines[1]!.endsWith('Triages reviews.')).toBe(true);
+    expect(lines[2]!.endsWith('Bee things.')).toBe(true);
+  });
 });
 
 describe('usedByCell', () => {

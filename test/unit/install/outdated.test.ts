@@ -122,6 +122,16 @@ describe('judgeGit', () => {
     expect([j.wantedNewer, j.latestNewer]).toEqual([false, false]);
   });
 
+  it("a skill on a branch at a tag that is not its version: latest is the branch's head, or the tag as a tag", () => {
+    // cloudflare/skills-shaped: the repository's v2.0.0 on a commit where the skill says no version.
+    const unversioned = judgeGit('pdf', { commit: D, version: '0.0.0' }, tags, E);
+    expect(unversioned.latest).toMatchObject({ commit: E, label: 'HEAD (4444444)' });
+    expect([unversioned.wantedNewer, unversioned.latestNewer]).toEqual([true, true]);
+    const versioned = judgeGit('pdf', { commit: A, ref: 'main', version: '0.3.0' }, tags, E);
+    expect([versioned.current.label, versioned.latest?.label]).toEqual(['0.3.0 (1111111)', 'tag v2.0.0']);
+    expect(versioned.latestNewer).toBe(true);
+  });
+
   it('a semver range: wanted is the highest tag in it, not one outside', () => {
     const j = judgeGit('pdf', { commit: A, ref: 'semver:^1.0', version: '1.0.0' }, tags, undefined);
     expect(j.wanted).toMatchObject({ label: '1.1.0', commit: B, tag: 'v1.1.0' });
@@ -182,15 +192,32 @@ describe('judgeRegistry', () => {
   it('an npm dist-tag wants the version it points at now, prerelease or older', () => {
     const tags = { latest: '1.2.0', next: '1.3.0-beta.1' };
     const next = judgeRegistry({ ref: 'next', version: '1.2.0' }, versions, tags);
-    expect([next.wanted?.label, next.latest?.label, next.wantedNewer, next.note]).toEqual([
+    // Latest is the `latest` tag's version, as npm outdated shows it: 2.0.0, published but not tagged latest, is not.
+    expect([next.wanted?.label, next.latest?.label, next.wantedNewer, next.latestNewer, next.note]).toEqual([
       '1.3.0-beta.1',
-      '2.0.0',
+      '1.2.0',
       true,
+      false,
       undefined,
     ]);
     const back = judgeRegistry({ ref: 'latest', version: '2.0.0' }, versions, tags);
     expect([back.wanted?.label, back.wantedNewer]).toEqual(['1.2.0', false]);
     expect(judgeRegistry({ ref: 'canary', version: '1.2.0' }, versions, tags).note).toBe('no dist-tag "canary"');
+  });
+  it("with no range, wants the `latest` tag's version, as a plain install took it, not one published under `next`", () => {
+    // `skills install @acme/nexty` took 1.0.0 (latest); 1.5.0 was published with --tag next.
+    const plain = judgeRegistry({ version: '1.0.0' }, ['1.0.0', '1.5.0'], { latest: '1.0.0', next: '1.5.0' });
+    expect([plain.wanted?.label, plain.latest?.label, plain.wantedNewer, plain.latestNewer]).toEqual([
+      '1.0.0',
+      '1.0.0',
+      false,
+      false,
+    ]);
+    // A range still wants the highest in it (as install took it); a tag naming an unpublished version is no tag.
+    expect(judgeRegistry({ ref: '^1', version: '1.0.0' }, ['1.0.0', '1.5.0'], { latest: '1.0.0' }).wanted?.label).toBe(
+      '1.5.0',
+    );
+    expect(judgeRegistry({ version: '1.0.0' }, ['1.0.0', '1.5.0'], { latest: '9.9.9' }).wanted?.label).toBe('1.5.0');
   });
 });
 
