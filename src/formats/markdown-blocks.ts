@@ -16,7 +16,8 @@ const EXAMPLE_HEADING = /(?<![\p{L}\p{N}_./\\-])examples?(?![\p{L}\p{N}_/\\-])/i
  * One Markdown text, its lines found once (where each starts; split into strings only when all are asked for); its
  * fences and its illustrations are computed when first asked for, and kept, so the reference scanner and every
  * rule that reads the same text share one pass of each. Lines asked for one after another (a line's number, a line
- * by its number) are found by counting line breaks from the last one asked for, without a table of line starts.
+ * by its number) are found by counting line breaks from the last one asked for, without a table of line starts,
+ * unless a long text's lines are counted first (SK100): that pass keeps their starts, and later lines are looked up.
  */
 export class MarkdownText {
   #lines?: string[];
@@ -47,6 +48,13 @@ export class MarkdownText {
   get lineCount(): number {
     if (this.#lines) return this.#lines.length;
     if (this.#starts) return this.#starts.length;
+    // Counting a long text's lines from near its start passes over all of them: their starts are kept from that pass,
+    // so that the lines asked for after (SK100 counts before the reference scan asks) are looked up, not counted again.
+    if (
+      this.text.length >= TABLE_FROM &&
+      Math.max(this.#pos, this.#marks[this.#marks.length - 1]!) < this.text.length / 2
+    )
+      return this.starts.length;
     return this.lineOf(this.text.length) + 1;
   }
 
@@ -64,7 +72,9 @@ export class MarkdownText {
 
   /** The line (0-based) that holds offset `at` (a line break belongs to the line it ends). */
   lineOf(at: number): number {
-    if (this.#starts) return lineAt(this.#starts, 0, at);
+    const s = this.#starts;
+    // From the line last found when `at` is not before it (the scan asks in order), else from the first.
+    if (s) return (this.#row = lineAt(s, this.#row < s.length && s[this.#row]! <= at ? this.#row : 0, at));
     this.#seek(at, -1);
     return this.#row;
   }
@@ -154,6 +164,9 @@ export function kindAt(blocks: Int32Array, start: number): number {
   if (start === blocks[k]!) return FENCE_OPEN;
   return start < blocks[k + 2]! ? FENCED : FENCE_CLOSE;
 }
+
+// How long a text is before counting all its lines keeps their starts (a table of 4 bytes a line).
+const TABLE_FROM = 64 * 1024;
 
 // The cursor's checkpoints: every 256th line.
 const MARK_SHIFT = 8;

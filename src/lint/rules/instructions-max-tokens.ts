@@ -49,10 +49,13 @@ function spread(text: string): string {
   return slices.join('\n');
 }
 
-/** The instructions' UTF-8 bytes. */
+/**
+ * The instructions' UTF-8 bytes. A part whose file was ASCII alone (load knows it from the bytes) has one a
+ * character: Buffer.byteLength would walk it again (a 1 MB body: 1.6M instructions).
+ */
 function bytesOf(skill: Skill): number {
   let n = 0;
-  for (const part of skill.instructionParts) n += Buffer.byteLength(part.text, 'utf8');
+  for (const part of skill.instructionParts) n += part.ascii ? part.text.length : Buffer.byteLength(part.text, 'utf8');
   return n;
 }
 

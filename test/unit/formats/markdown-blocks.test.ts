@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { seeded } from '../../helpers/seeded.js';
 import { MarkdownText, lineAt } from '../../../src/formats/markdown-blocks.js';
+import { positionFinder } from '../../../src/formats/text.js';
 
 // fencesAt as it was before lineAt (a step a line from one mark to the next), the reference the fences must match.
 const FENCE = /^[ \t]*(`{3,}|~{3,})/;
@@ -117,5 +118,37 @@ it('reads lines, line numbers and fences without a table of line starts as the t
     }
     expect(new MarkdownText(text).lineCount).toBe(lines.length);
     expect(byOffset.lineCount).toBe(lines.length);
+  }
+});
+
+it('reads a long text counted first (its line starts kept) as a text read line by line', () => {
+  const pieces = ['```', '~~~~', '``` py', 'words of a line', '- item', '', 'é😀', 'x\r', 'tail ```'];
+  const seps = ['\n', '\n', '\r\n', ''];
+  const next = seeded(83);
+  for (let n = 0; n < 6; n++) {
+    let text = '';
+    while (text.length < 70_000 + n * 20_000) text += pieces[next(pieces.length)]! + seps[next(seps.length)]!;
+    if (n % 2) text += '\n';
+    const lines = text.split('\n');
+    // positionFinder (formats/text.ts) finds lines from a table of their starts.
+    const position = positionFinder(text);
+    const lineAtOffset = (at: number) => position(at).line - 1;
+    const fences = new MarkdownText(text).fences;
+    const md = new MarkdownText(text);
+    expect(md.lineCount).toBe(lines.length);
+    // In order (as the reference scan asks), then anywhere; lines and their kinds by number.
+    const offsets = Array.from({ length: 300 }, () => next(text.length + 1));
+    for (const at of [...offsets].sort((a, b) => a - b).concat(offsets, [0, text.length]))
+      expect(md.lineOf(at)).toBe(lineAtOffset(at));
+    for (let q = 0; q < 300; q++) {
+      const i = next(lines.length + 2) - 1;
+      expect(md.line(i)).toBe(lines[i]);
+      expect(md.lineKind(i)).toBe(fences[i] ?? 0);
+    }
+    // Counted after the cursor went most of the way: from there, with no table.
+    const late = new MarkdownText(text);
+    expect(late.lineOf(text.length - 10)).toBe(lineAtOffset(text.length - 10));
+    expect(late.lineCount).toBe(lines.length);
+    expect(late.lineOf(5)).toBe(lineAtOffset(5));
   }
 });
