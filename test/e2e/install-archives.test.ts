@@ -425,7 +425,7 @@ describe('skills install: archives made by everyday tools (built CLI)', () => {
     const r = await cli(reg, ['install', 'twins.tgz', '--into', 'skills'], project);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(
-      'skipped same: 2 different skills of twins.tgz are named same (pkg/a, pkg/b): a folder an agent reads holds one skill of a name, so none was installed. One alone: unpack twins.tgz and run skills install <unpacked>/pkg/a',
+      'skipped   same: 2 different skills of twins.tgz are named same (pkg/a, pkg/b): a folder an agent reads holds one skill of a name, so none was installed. One alone: unpack twins.tgz and run skills install <unpacked>/pkg/a',
     );
     expect(r.stderr).toContain('error: no skill to install: every skill chosen is left out for another of its name');
     expect(existsSync(join(project, 'skills'))).toBe(false);
