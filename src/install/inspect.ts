@@ -71,6 +71,8 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
         const id = 'diagnostics' in p ? p.id : p.skill.id;
         if (!only && !('diagnostics' in p) && p.nestedIn !== undefined)
           return { leftOut: { why: `nested in ${p.nestedIn}, installed only when named (--skill ${id})` } };
+        if (!only && p.template)
+          return { leftOut: { why: `a template (a skeleton to copy), installed only when named (--skill ${id})` } };
         const why = kept
           ? `a shallower ${id} is taken (${insideOf(raw, kept)})`
           : !('diagnostics' in p) && namesakes.tied.has(p.skill.id)

@@ -38,6 +38,7 @@ import { nothingToInstall } from './nothing-to-install.js';
 import { overlayCatalog } from './overlay-catalog.js';
 import { siblingLinkWarnings } from './sibling-links.js';
 import { nestedArchived } from './nested-skills.js';
+import { splitTemplates } from '../skill/template-folders.js';
 
 const depsOf = (r: ResolvedSkill): Record<string, string> =>
   Object.fromEntries(r.dependencies.map((d) => [d.slice(0, d.indexOf('@', 1)), d.slice(d.indexOf('@', 1) + 1)]));
@@ -107,8 +108,14 @@ export async function gather(
     return tree;
   }
   // So does an archive that holds skills (a repository's "Download ZIP", git archive).
-  const found = nestedArchived(await unpackArchive(c.abs, raw, scratch, options), scratch, options.only);
-  const several = found.length > 1;
+  const unpacked = nestedArchived(await unpackArchive(c.abs, raw, scratch, options), scratch, options.only);
+  // Its skeletons (templates/…) only when skills are named or listed, as a folder's (gatherTree).
+  const { skills, templates } = splitTemplates(unpacked, (a) => a.inner);
+  const found =
+    options.only === undefined
+      ? skills
+      : unpacked.map((a) => (templates.includes(a) ? { ...a, template: true as const } : a));
+  const several = unpacked.length > 1;
   const prepared: Gathered['found'] = [];
   for (const a of found) prepared.push(await prepareArchived(a, raw, lockPath(lockDir, c.abs), several));
   return { found: prepared, several };
@@ -183,7 +190,10 @@ export async function planFromSources(
     held.set(raw, found.map(idOf));
     if (cut) cuts.set(raw, cut);
     let chosen = found;
-    if (only) chosen = found.filter((p) => only.has(idOf(p)) && matched.add(idOf(p)));
+    // A skeleton (templates/…) is taken by its name only where no skill of the source has that name.
+    const skillIds = new Set(found.filter((p) => !p.template).map(idOf));
+    if (only)
+      chosen = found.filter((p) => only.has(idOf(p)) && !(p.template && skillIds.has(idOf(p))) && matched.add(idOf(p)));
     else if (several && options.pick) {
       const namesakes = namesakesOf(found);
       const tiedOrOutranked = (p: Prepared) => namesakes.tied.has(p.skill.id) || namesakes.outranked.has(p);

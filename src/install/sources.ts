@@ -484,5 +484,6 @@ export async function prepareArchived(
     only: a.only === true,
     ...(version === undefined ? {} : { version }),
   });
-  return a.nestedIn === undefined || 'diagnostics' in p ? p : { ...p, nestedIn: a.nestedIn };
+  const nested = a.nestedIn === undefined || 'diagnostics' in p ? p : { ...p, nestedIn: a.nestedIn };
+  return a.template ? { ...nested, template: true } : nested;
 }

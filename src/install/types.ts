@@ -127,6 +127,8 @@ export interface InvalidSource {
   namesake?: { of: string; inside: string; alone: string };
   /** Left out of a source of several skills: a path in it is longer than the system can name (ENAMETOOLONG). */
   tooLong?: true;
+  /** A skeleton below a `template(s)/` folder of a source of several: read only when named (--skill) or listed. */
+  template?: true;
 }
 
 export interface InstallResult {
@@ -179,6 +181,8 @@ export interface Prepared {
   folderName?: string;
   /** The id of the skill whose folder holds it, for a skill nested in another: installed only when named. */
   nestedIn?: string;
+  /** A skeleton below a `template(s)/` folder of a source of several (skill/template-folders.ts): only when named. */
+  template?: true;
 }
 
 export type Relabel = (text: string) => string;
@@ -200,6 +204,8 @@ export interface ArchivedSkill {
   only?: boolean;
   /** For a skill nested in another of the archive (copied out of it): the other's id. Installed only when named. */
   nestedIn?: string;
+  /** A skeleton below a `template(s)/` folder of the archive: installed only when named. */
+  template?: true;
 }
 
 /** Where one resolved skill comes from. */
