@@ -136,7 +136,12 @@ export async function install(
               // leave out is not ticked, and may be chosen instead.
               choices: skills.map((s, i) => ({
                 value: i,
-                name: s.inside === undefined ? s.id : `${s.id} (${s.inside})`,
+                name:
+                  s.inside !== undefined
+                    ? `${s.id} (${s.inside})`
+                    : s.foundAt
+                      ? `${s.id} (found at ${someOf(s.foundAt)}: the same files, installed once)`
+                      : s.id,
                 checked: s.problem === undefined && !s.unticked,
                 description: s.description,
                 disabled: s.problem === undefined ? false : `(invalid: ${s.problem})`,

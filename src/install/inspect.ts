@@ -3,7 +3,7 @@
 import { dirname } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
-import { insideOf, namesakesOf } from './namesakes.js';
+import { insideOf, namesakesOf, withoutTwins } from './namesakes.js';
 import { alone, gather } from './plan.js';
 import { Scratch, classifySource, scratchBase } from './sources.js';
 import type { InstallOptions, InvalidSource, Prepared } from './types.js';
@@ -107,31 +107,4 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
   } finally {
     scratch.cleanup();
   }
-}
-
-/**
- * The skills found, twins once: a valid skill whose name and files (its integrity) another found earlier shares is
- * that one at another path, which install places once; the first stands for both, with every path it is at.
- */
-function withoutTwins(
-  raw: string,
-  found: readonly (Prepared | InvalidSource)[],
-): { p: Prepared | InvalidSource; foundAt?: string[] }[] {
-  const out: { p: Prepared | InvalidSource; foundAt?: string[] }[] = [];
-  const first = new Map<string, { p: Prepared; foundAt?: string[] }>();
-  for (const p of found) {
-    if ('diagnostics' in p) {
-      out.push({ p });
-      continue;
-    }
-    const key = `${p.skill.id}\0${p.integrity}`;
-    const twin = first.get(key);
-    if (twin) (twin.foundAt ??= [insideOf(raw, twin.p)]).push(insideOf(raw, p));
-    else {
-      const entry = { p };
-      first.set(key, entry);
-      out.push(entry);
-    }
-  }
-  return out;
 }

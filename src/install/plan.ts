@@ -11,6 +11,7 @@ import {
   preferPlaced,
   someOf,
   tiedSkipped,
+  withoutTwins,
 } from './namesakes.js';
 import { diffLockfiles, formatLockSource, intoOf, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import type { DependencySpec } from '../model/spec.js';
@@ -198,21 +199,25 @@ export async function planFromSources(
       const namesakes = namesakesOf(found);
       const tiedOrOutranked = (p: Prepared) => namesakes.tied.has(p.skill.id) || namesakes.outranked.has(p);
       const clashes = new Set([...namesakes.tied.keys(), ...[...namesakes.outranked.values()].map((p) => p.skill.id)]);
+      // Twins (one skill at two paths, file for file) are one choice, as --list shows them; it takes both.
+      const shown = withoutTwins(raw, found);
       const picked = new Set(
         await options.pick(
           raw,
-          found.map((p) =>
+          shown.map(({ p, foundAt }) =>
             'diagnostics' in p
               ? { id: idOf(p), description: '', problem: p.diagnostics[0]?.message ?? p.message }
               : {
                   id: p.skill.id,
                   description: p.skill.description ?? '',
                   ...(clashes.has(p.skill.id) ? { inside: insideOf(raw, p), unticked: tiedOrOutranked(p) } : {}),
+                  ...(foundAt ? { foundAt } : {}),
                 },
           ),
         ),
       );
-      chosen = found.filter((_, i) => picked.has(i));
+      const kept = new Set(shown.filter((_, i) => picked.has(i)).flatMap((s) => [s.p, ...(s.twins ?? [])]));
+      chosen = found.filter((p) => kept.has(p));
     }
     const taken = new Set(chosen);
     for (const p of chosen === found ? [] : found) {

@@ -56,11 +56,19 @@ export interface InstallOptions {
   /**
    * Asked, on a terminal, which of a source's several skills to install (all of them when undefined): the positions
    * of those chosen. `inside` is a namesake's folder in the source (another skill there has its name); `unticked`,
-   * one that installing all would leave out (namesakes.ts).
+   * one that installing all would leave out (namesakes.ts); `foundAt`, the folders of a skill held twice file for
+   * file (twins: one choice).
    */
   pick?: (
     typed: string,
-    skills: { id: string; description: string; problem?: string; inside?: string; unticked?: boolean }[],
+    skills: {
+      id: string;
+      description: string;
+      problem?: string;
+      inside?: string;
+      unticked?: boolean;
+      foundAt?: string[];
+    }[],
   ) => Promise<number[]>;
   /** Record this consumer in the usedBy of every skill installed. */
   consumer?: string;

@@ -806,6 +806,26 @@ describe('on a terminal', () => {
     expect(lockOf(dir).skills.docx.path).toBe(first ? 'plugins/office/skills/docx' : 'plugins/docs/skills/docx');
   });
 
+  it('shows a skill held twice file for file (twins) once, with its folders, as --list does', async () => {
+    const env = user();
+    const dir = project('');
+    const repo = join(repos, 'twins-alike-picked.git');
+    makeRepo(repo, {
+      'plugins/docs/skills/pdf/SKILL.md': skill('pdf'),
+      'plugins/office/skills/pdf/SKILL.md': skill('pdf'),
+      'skills/docx/SKILL.md': skill('docx'),
+    });
+    const r = await onTerminal(['install', `file://${repo}`], dir, env, [
+      ['install which?', '\r'],
+      ['which agents', '\r'],
+    ]);
+    expect(r.code, r.out).toBe(0);
+    // The terminal is 80 columns wide: the question may wrap.
+    expect(r.out).toMatch(/holds\s+2\s+skills: install which\?/);
+    expect(r.out).toContain('pdf (found at plugins/docs/skills/pdf, plugins/office/skills/pdf: the same');
+    expect(readdirSync(join(dir, '.agents/skills')).sort()).toEqual(['docx', 'pdf']);
+  });
+
   it('ticks the folder of the agent the project shows it uses (CLAUDE.md) when it has no skill folder yet', async () => {
     const env = user();
     const dir = project('');
