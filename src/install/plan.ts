@@ -38,8 +38,7 @@ import { MissingSkills } from './missing-skills.js';
 import { nothingToInstall } from './nothing-to-install.js';
 import { overlayCatalog } from './overlay-catalog.js';
 import { siblingLinkWarnings } from './sibling-links.js';
-import { nestedArchived } from './nested-skills.js';
-import { splitTemplates } from '../skill/template-folders.js';
+import { archivedToPrepare } from './nested-skills.js';
 
 const depsOf = (r: ResolvedSkill): Record<string, string> =>
   Object.fromEntries(r.dependencies.map((d) => [d.slice(0, d.indexOf('@', 1)), d.slice(d.indexOf('@', 1) + 1)]));
@@ -109,14 +108,8 @@ export async function gather(
     return tree;
   }
   // So does an archive that holds skills (a repository's "Download ZIP", git archive).
-  const unpacked = nestedArchived(await unpackArchive(c.abs, raw, scratch, options), scratch, options.only);
-  // Its skeletons (templates/…) only when skills are named or listed, as a folder's (gatherTree).
-  const { skills, templates } = splitTemplates(unpacked, (a) => a.inner);
-  const found =
-    options.only === undefined
-      ? skills
-      : unpacked.map((a) => (templates.includes(a) ? { ...a, template: true as const } : a));
-  const several = unpacked.length > 1;
+  const unpacked = await unpackArchive(c.abs, raw, scratch, options);
+  const { found, several } = archivedToPrepare(unpacked, scratch, options.only);
   const prepared: Gathered['found'] = [];
   for (const a of found) prepared.push(await prepareArchived(a, raw, lockPath(lockDir, c.abs), several));
   return { found: prepared, several };

@@ -5,7 +5,7 @@ import { readBounded } from '../fs/read.js';
 import { isInside } from '../fs/walk.js';
 import { parseGitmodules, type Submodule } from '../formats/gitmodules.js';
 import { someOf } from './namesakes.js';
-import { nestedArchived, skillsNestedIn } from './nested-skills.js';
+import { archivedToPrepare, skillsNestedIn } from './nested-skills.js';
 import { basename, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { describeErrno, errnoIn } from '../fs/errno.js';
@@ -323,8 +323,7 @@ export async function gatherUrl(
   const unpacked = await unpackArchive(file, typed, scratch, options).catch((err: unknown) => {
     throw relabelError(err, relabeler(file, typed, ''));
   });
-  const inArchive = nestedArchived(unpacked, scratch, options.only);
-  const several = inArchive.length > 1;
+  const { found: inArchive, several } = archivedToPrepare(unpacked, scratch, options.only);
   const found: Gathered['found'] = [];
   for (const a of inArchive) {
     const p = await prepareArchived(a, typed, '', several);

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { runCli, tempFolders } from '../helpers/cli.js';
+import { serveLocal } from '../helpers/http.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 // A collection's skeletons of skills (jezweb/claude-skills' templates/skill-skeleton/SKILL.md, full of [TODO: …];
@@ -56,6 +57,21 @@ describe('skeletons of skills below templates/ in a collection (built CLI)', () 
     const r = await runCli(['install', 'skills-main.zip', '--into', 'skills'], { cwd: project });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readdirSync(join(project, 'skills')).sort()).toEqual(['docx', 'pdf']);
+  });
+
+  it('install of that zip by URL leaves them out too', async () => {
+    const src = collection();
+    const project = fresh('project');
+    const zip = join(fresh('zip'), 'skills-main.zip');
+    await execa('zip', ['-qr', zip, '.'], { cwd: src });
+    const server = await serveLocal((_req, res) => res.end(readFileSync(zip)));
+    try {
+      const r = await runCli(['install', `${server.url}skills-main.zip`, '--into', 'skills'], { cwd: project });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(readdirSync(join(project, 'skills')).sort()).toEqual(['docx', 'pdf']);
+    } finally {
+      await server.close();
+    }
   });
 
   it('a collection of templates alone installs them, and one named by its folder installs', async () => {
