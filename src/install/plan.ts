@@ -39,6 +39,7 @@ import { nothingToInstall } from './nothing-to-install.js';
 import { overlayCatalog } from './overlay-catalog.js';
 import { siblingLinkWarnings } from './sibling-links.js';
 import { archivedToPrepare } from './nested-skills.js';
+import { linksLeftOutWarning } from './archive-links.js';
 
 const depsOf = (r: ResolvedSkill): Record<string, string> =>
   Object.fromEntries(r.dependencies.map((d) => [d.slice(0, d.indexOf('@', 1)), d.slice(d.indexOf('@', 1) + 1)]));
@@ -112,7 +113,9 @@ export async function gather(
   const { found, several } = archivedToPrepare(unpacked, scratch, options.only);
   const prepared: Gathered['found'] = [];
   for (const a of found) prepared.push(await prepareArchived(a, raw, lockPath(lockDir, c.abs), several));
-  return { found: prepared, several };
+  const inners = unpacked.map((a) => a.inner);
+  const warnings = linksLeftOutWarning(raw, scratch.linksLeftOut.get(c.abs) ?? [], inners);
+  return { found: prepared, several, ...(warnings.length ? { warnings } : {}) };
 }
 
 /**

@@ -6,6 +6,7 @@ import { isInside } from '../fs/walk.js';
 import { parseGitmodules, type Submodule } from '../formats/gitmodules.js';
 import { someOf } from './namesakes.js';
 import { archivedToPrepare, skillsNestedIn } from './nested-skills.js';
+import { linksLeftOutWarning } from './archive-links.js';
 import { basename, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { describeErrno, errnoIn } from '../fs/errno.js';
@@ -331,5 +332,7 @@ export async function gatherUrl(
     found.push('diagnostics' in p ? p : { ...p, source, origin: { path: a.inner } });
   }
   if (found.length === 0) throw noSkill(typed, 'its top or in any folder');
-  return { found, several };
+  const inners = unpacked.map((a) => a.inner);
+  const warnings = linksLeftOutWarning(typed, scratch.linksLeftOut.get(file) ?? [], inners);
+  return { found, several, ...(warnings.length ? { warnings } : {}) };
 }

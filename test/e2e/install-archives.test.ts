@@ -1,5 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -398,6 +407,36 @@ describe('skills install: archives made by everyday tools (built CLI)', () => {
     expect(r.peak).toBeLessThan(200 * 1024 * 1024);
     expect(r.ms).toBeLessThan(10_000);
   }, 60_000);
+
+  it("leaves an archive's links out, with one warning naming those in a skill, and installs the rest (zip and tar)", async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    writeTree(join(src, 'repo-main'), {
+      'AGENTS.md': '# Notes\n',
+      'skills/a/SKILL.md': skillText('a', '1.0.0'),
+      'skills/a/references/real.md': '# Real\n',
+      'skills/b/SKILL.md': skillText('b', '1.0.0'),
+    });
+    // One that leads inside its skill, one out of it (to a secret), and one of the repository's, beside no skill.
+    symlinkSync('real.md', join(src, 'repo-main/skills/a/references/guide.md'));
+    symlinkSync('/etc/passwd', join(src, 'repo-main/skills/b/passwd'));
+    symlinkSync('AGENTS.md', join(src, 'repo-main/CLAUDE.md'));
+    await execa('zip', ['-qry', join(project, 'repo-main.zip'), 'repo-main'], { cwd: src });
+    await execa('tar', ['czf', join(project, 'repo-main.tgz'), 'repo-main'], { cwd: src });
+    for (const archive of ['repo-main.zip', 'repo-main.tgz']) {
+      const into = `skills-${archive}`;
+      const r = await cli(reg, ['install', archive, '--into', into], project);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        `warning: ${archive}: 2 links left out of its skills: repo-main/skills/a/references/guide.md, repo-main/skills/b/passwd (an archive's links are not unpacked, so none can lead out of a skill; to keep one that leads inside its skill, unpack the archive and install the folder)`,
+      );
+      expect(r.stderr).not.toContain('CLAUDE.md');
+      expect(readdirSync(join(project, into)).sort()).toEqual(['a', 'b']);
+      expect(readdirSync(join(project, into, 'a/references'))).toEqual(['real.md']);
+      expect(readdirSync(join(project, into, 'b'))).toEqual(['SKILL.md']);
+    }
+  });
 
   it("says that an archive's .env is left out (secrets are never installed), and keeps .env.example", async () => {
     const project = fresh('project');
