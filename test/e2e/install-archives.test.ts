@@ -19,7 +19,7 @@ import { parseLockfile } from '../../src/formats/lockfile.js';
 import { PROJECT_LOCK } from '../../src/install/lock.js';
 import { LOCK_OWNER, LOCK_STALE_MS } from '../../src/registry/file-lock.js';
 import { folderIntegrity } from '../../src/registry/integrity.js';
-import { BIN, runCli, runMeasured, tempFolders } from '../helpers/cli.js';
+import { BIN, runCli, runMeasured, tempFolders, testEnv } from '../helpers/cli.js';
 import { type TreeSpec, skillMd, snapshot, writeTree } from '../helpers/tree.js';
 
 // Archives as users download them: GitHub release tarballs and "Download ZIP", git archive, Finder zips. Each is
@@ -672,13 +672,14 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
       preload,
       `if (require('node:worker_threads').isMainThread) process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join('\\n')));\n`,
     );
-    const env = { ...process.env, HOME: fresh('home'), NO_COLOR: '1', NODE_OPTIONS: `--require ${preload}` };
+    const env = testEnv(fresh('home'), { NODE_OPTIONS: `--require ${preload}` });
     const r = await execa(
       'sh',
       ['-c', '"$0" "$@" 2>&1 | cat', process.execPath, BIN, 'install', archive, '--into', 'skills'],
       {
         cwd: project,
         env,
+        extendEnv: false,
         reject: false,
       },
     );
@@ -801,8 +802,13 @@ describe('skills install: an install killed while it unpacks (built CLI)', () =>
     await execa('tar', ['czf', archive, '-C', join(dir, 'src'), 'big']);
     const project = fresh('project');
     const agents = join(project, '.agents/skills');
-    const env = { NO_COLOR: '1', HOME: fresh('home') };
-    const child = execa(process.execPath, [BIN, 'install', archive], { cwd: project, env, reject: false });
+    const env = testEnv(fresh('home'));
+    const child = execa(process.execPath, [BIN, 'install', archive], {
+      cwd: project,
+      env,
+      extendEnv: false,
+      reject: false,
+    });
     // Killed (SIGKILL: no handler runs) once files are being written into its unpack folder.
     let seen: string[] = [];
     for (let i = 0; i < 4000 && child.exitCode === null; i++) {

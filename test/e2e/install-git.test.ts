@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, runCli, tempFolders, testEnv } from '../helpers/cli.js';
 import {
   git,
   gitConfigGlobal,
@@ -384,7 +384,7 @@ describe('skills install from git', () => {
     const dir = project();
     const child = spawn(process.execPath, [BIN, 'install', `file://${big}`], {
       cwd: dir,
-      env: { ...process.env, ...env, NO_COLOR: '1' },
+      env: testEnv(env.HOME!, env),
       stdio: 'ignore',
     });
     await new Promise((done) => setTimeout(done, 150));
@@ -741,7 +741,7 @@ describe('on a terminal', () => {
     const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
       cwd,
-      env: { ...process.env, ...env, TERM: 'xterm', NO_COLOR: '1', CI: '' },
+      env: testEnv(env.HOME!, { ...env, TERM: 'xterm' }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let out = '';
