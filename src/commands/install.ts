@@ -136,7 +136,12 @@ export async function install(
               // leave out is not ticked, and may be chosen instead.
               choices: skills.map((s, i) => ({
                 value: i,
-                name: s.inside === undefined ? s.id : `${s.id} (${s.inside})`,
+                name:
+                  s.inside !== undefined
+                    ? `${s.id} (${s.inside})`
+                    : s.foundAt
+                      ? `${s.id} (found at ${someOf(s.foundAt)}: the same files, installed once)`
+                      : s.id,
                 checked: s.problem === undefined && !s.unticked,
                 description: s.description,
                 disabled: s.problem === undefined ? false : `(invalid: ${s.problem})`,
@@ -270,6 +275,8 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
   const ce = paint(useColor(options.color, ctx, ctx.stderr));
   // A finding inside an archive is named `<archive>: <path inside>`, which is no path to make relative.
   const rel = (p: string) => (isAbsolute(p) ? relative(ctx.cwd, p) || '.' : p);
+  // `skipped` and its text start where a skill's id does beside `added   ` (as sync prints it).
+  const skippedLine = (l: string) => `${ce.yellow('skipped')}   ${forTerminal(l)}\n`;
   if (!options.quiet)
     for (const w of outcome.warnings) ctx.stderr.write(`${ce.yellow('warning:')} ${forTerminal(w)}\n`);
 
@@ -297,8 +304,7 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
       ctx.stdout.write(`${safeJson(doc)}\n`);
     } else {
       if (outcome.kind === 'none') {
-        for (const l of skippedLines(outcome.invalid ?? [], rel))
-          ctx.stderr.write(`${ce.yellow('skipped')} ${forTerminal(l)}\n`);
+        for (const l of skippedLines(outcome.invalid ?? [], rel)) ctx.stderr.write(skippedLine(l));
         ctx.stderr.write(`${ce.red('error:')} ${forTerminal(error.message)}\n`);
       } else if (outcome.invalid) {
         for (const i of outcome.invalid) {
@@ -315,8 +321,7 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
   const exitCode = outcome.skipped.length > 0 ? 1 : 0;
   if (options.quiet && !options.json) {
     // -q: errors only. A skill left out is one (the run exits 1); what was installed is not said.
-    for (const l of skippedLines(outcome.skipped, rel))
-      ctx.stderr.write(`${ce.yellow('skipped')}   ${forTerminal(l)}\n`);
+    for (const l of skippedLines(outcome.skipped, rel)) ctx.stderr.write(skippedLine(l));
     return exitCode;
   }
   if (options.json) {
@@ -361,7 +366,7 @@ function printOutcome(outcome: InstallOutcome, options: InstallOptions, ctx: Con
       `${colour[w](`${would}${w}`.padEnd(would ? 18 : 9))} ${c.bold(forTerminal(`${s.id}@${s.version}`))}${s.requested ? '' : c.dim(' (dependency)')}${forTerminal(`${was}${replaced}${into}`)}\n`,
     );
   }
-  for (const l of skippedLines(outcome.skipped, rel)) ctx.stderr.write(`${ce.yellow('skipped')}   ${forTerminal(l)}\n`);
+  for (const l of skippedLines(outcome.skipped, rel)) ctx.stderr.write(skippedLine(l));
   const where =
     outcome.registry ??
     [...new Set(outcome.skills.flatMap((s) => (s.placed ?? []).map((p) => rel(dirname(p.into)))))].join(', ');

@@ -47,6 +47,11 @@ export interface ExtractOptions {
   threadFrom?: number;
   /** Read a tar with node-tar's Parser, not the plain reader (which leaves it any archive it does not read alike). */
   nodeTar?: boolean;
+  /**
+   * Leave out, rather than refuse, a symbolic or hard link entry (its name, as the archive spells it, is told here):
+   * nothing is written for it, so it leads nowhere, as npm's pacote drops links when it unpacks a package.
+   */
+  onLink?: (name: string) => void;
 }
 
 /**

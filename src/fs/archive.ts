@@ -221,6 +221,10 @@ async function extractTar(
           if (!isLitter(name)) budget.folder(dir);
           return undefined;
         }
+        if ((type === 'SymbolicLink' || type === 'Link') && options.onLink) {
+          options.onLink(name);
+          return undefined;
+        }
         if (type !== 'File' && type !== 'OldFile' && type !== 'ContiguousFile') {
           throw refusal(file, name, TAR_TYPES[type] ?? `has the unsupported type ${type}`);
         }
@@ -394,6 +398,11 @@ async function extractZip(
           const unix = entry.versionMadeBy >> 8 === 3;
           const type = unix ? mode & 0o170000 : 0;
           if ((entry.generalPurposeBitFlag & 0x1) !== 0) throw refusal(file, name, 'is encrypted');
+          if (type === 0o120000 && options.onLink) {
+            options.onLink(name);
+            zip.readEntry();
+            return;
+          }
           if (ZIP_TYPES[type]) throw refusal(file, name, ZIP_TYPES[type]!);
           if (name.endsWith('/') || type === 0o040000) {
             const dir = budget.admit(name, 'dir', 0);

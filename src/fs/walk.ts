@@ -93,22 +93,27 @@ export function openRegularFile(
  * Open a file a walk found regular, at the real path it found it (no link is meant to be followed there), and its
  * size: not through a link (O_NOFOLLOW: one swapped in since, to ~/.ssh/id_rsa or anywhere, is refused rather than
  * read), not waiting on a FIFO or a device swapped in, and, with `within`, still inside that folder (a folder on the
- * way swapped for a link). `changed` is the error for a file that is no longer the regular file found; open()'s other
- * errors are thrown as they are. The registry's store and pack read a skill's files so.
+ * way swapped for a link). `changed` is the error for a file that is no longer the regular file found (`link`: it is
+ * a symbolic link now); open()'s other errors are thrown as they are. The registry's store and pack read a skill's
+ * files so. With the open file's size and mode.
  */
-export function openFoundFile(file: string, changed: () => Error, within?: string): { fd: number; size: number } {
+export function openFoundFile(
+  file: string,
+  changed: (link: boolean) => Error,
+  within?: string,
+): { fd: number; size: number; mode: number } {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw changed();
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw changed(true);
     throw err;
   }
   try {
     if (within !== undefined) checkOpenedWithin(fd, file, within);
     const st = fstatSync(fd);
-    if (!st.isFile()) throw changed();
-    return { fd, size: st.size };
+    if (!st.isFile()) throw changed(false);
+    return { fd, size: st.size, mode: st.mode };
   } catch (err) {
     closeSync(fd);
     throw err;

@@ -3,7 +3,7 @@
 import { dirname } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { redactUrl } from '../formats/install-source.js';
-import { insideOf, namesakesOf, twinOf } from './namesakes.js';
+import { insideOf, namesakesOf, withoutTwins } from './namesakes.js';
 import { alone, gather } from './plan.js';
 import { Scratch, classifySource, scratchBase } from './sources.js';
 import type { InstallOptions, InvalidSource, Prepared } from './types.js';
@@ -71,6 +71,8 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
         const id = 'diagnostics' in p ? p.id : p.skill.id;
         if (!only && !('diagnostics' in p) && p.nestedIn !== undefined)
           return { leftOut: { why: `nested in ${p.nestedIn}, installed only when named (--skill ${id})` } };
+        if (!only && p.template)
+          return { leftOut: { why: `a template (a skeleton to copy), installed only when named (--skill ${id})` } };
         const why = kept
           ? `a shallower ${id} is taken (${insideOf(raw, kept)})`
           : !('diagnostics' in p) && namesakes.tied.has(p.skill.id)
@@ -105,28 +107,4 @@ export async function listSources(options: InstallOptions): Promise<SourceListin
   } finally {
     scratch.cleanup();
   }
-}
-
-/**
- * The skills found, twins once: a valid skill whose name and files (its integrity) another found earlier shares is
- * that one at another path, which install places once; the first stands for both, with every path it is at.
- */
-function withoutTwins(
-  raw: string,
-  found: readonly (Prepared | InvalidSource)[],
-): { p: Prepared | InvalidSource; foundAt?: string[] }[] {
-  const twins = twinOf(found);
-  const out: { p: Prepared | InvalidSource; foundAt?: string[] }[] = [];
-  const shown = new Map<number, { p: Prepared | InvalidSource; foundAt?: string[] }>();
-  found.forEach((p, i) => {
-    const f = twins[i]!;
-    const first = shown.get(f);
-    if (first) (first.foundAt ??= [insideOf(raw, first.p)]).push(insideOf(raw, p));
-    else {
-      const entry = { p };
-      shown.set(i, entry);
-      out.push(entry);
-    }
-  });
-  return out;
 }

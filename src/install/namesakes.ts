@@ -31,22 +31,6 @@ function under(raw: string, typedPath: string): string {
 }
 
 /**
- * For each skill found, the position of the first whose name and files (its integrity) it shares: the same skill at
- * another path of the source, which install places once (its own position when none came before; an invalid one is
- * its own). `--list` and the picker show such twins once.
- */
-export function twinOf(found: readonly (Prepared | InvalidSource)[]): number[] {
-  const first = new Map<string, number>();
-  return found.map((p, i) => {
-    if ('diagnostics' in p) return i;
-    const key = `${p.skill.id}\0${p.integrity}`;
-    const f = first.get(key) ?? i;
-    if (f === i) first.set(key, i);
-    return f;
-  });
-}
-
-/**
  * The namesakes among the skills of one source (the same content at two paths is one skill, not two). Depth is
  * measured on the paths as typed (`<source>/<path>`), which valid and invalid skills of a source share.
  */
@@ -117,4 +101,34 @@ export function placedWarning(raw: string, left: ReadonlyMap<Prepared | InvalidS
   const folders = [...new Set([...left.values()].map((p) => insideOf(raw, p).split('/').slice(0, -1).join('/')))];
   const n = paths.length;
   return `${n === 1 ? 'a copy' : `${n} copies`} of ${redactUrl(raw)} for another agent's folder ${n === 1 ? 'was' : 'were'} left out (${someOf(paths)}): ${n === 1 ? 'the one' : 'those'} in ${folders.join(', ')}, where ${n === 1 ? 'it is' : 'they are'} placed, ${n === 1 ? 'is' : 'are'} installed`;
+}
+
+/**
+ * The skills found, twins once: a valid skill whose name and files (its integrity) another found earlier shares is
+ * that one at another path, which install places once; the first stands for both, with every path it is at
+ * (`foundAt`) and the others (`twins`). --list and the picker show them so.
+ */
+export function withoutTwins(
+  raw: string,
+  found: readonly (Prepared | InvalidSource)[],
+): { p: Prepared | InvalidSource; foundAt?: string[]; twins?: Prepared[] }[] {
+  const out: { p: Prepared | InvalidSource; foundAt?: string[]; twins?: Prepared[] }[] = [];
+  const first = new Map<string, { p: Prepared; foundAt?: string[]; twins?: Prepared[] }>();
+  for (const p of found) {
+    if ('diagnostics' in p) {
+      out.push({ p });
+      continue;
+    }
+    const key = `${p.skill.id}\0${p.integrity}`;
+    const twin = first.get(key);
+    if (twin) {
+      (twin.foundAt ??= [insideOf(raw, twin.p)]).push(insideOf(raw, p));
+      (twin.twins ??= []).push(p);
+    } else {
+      const entry = { p };
+      first.set(key, entry);
+      out.push(entry);
+    }
+  }
+  return out;
 }

@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, readdirSync, type Dirent } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import { discoveryBudget, isSkillFolder } from '../skill/discover.js';
 import { inSampleFolder, SAMPLE_FOLDER } from '../skill/skill-file.js';
+import { splitTemplates } from '../skill/template-folders.js';
 import { skillsBelow, type Scratch } from './sources.js';
 import type { ArchivedSkill } from './types.js';
 
@@ -69,4 +70,20 @@ export function nestedArchived(
       return { root, inner: a.inner === '' ? rel : `${a.inner}/${rel}`, id: basename(abs), files, nestedIn: a.id };
     }),
   ]);
+}
+
+/**
+ * The skills of an unpacked archive to prepare (nestedArchived), its skeletons (templates/…) only when skills are
+ * named or listed (`only`), marked, as a folder's (gatherTree); `several` counts every skill the archive holds.
+ */
+export function archivedToPrepare(
+  unpacked: ArchivedSkill[],
+  scratch: Scratch,
+  only: readonly string[] | undefined,
+): { found: ArchivedSkill[]; several: boolean } {
+  const all = nestedArchived(unpacked, scratch, only);
+  const { skills, templates } = splitTemplates(all, (a) => a.inner);
+  const found =
+    only === undefined ? skills : all.map((a) => (templates.includes(a) ? { ...a, template: true as const } : a));
+  return { found, several: all.length > 1 };
 }

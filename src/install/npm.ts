@@ -14,6 +14,7 @@ import { idOfPackage, resolveNpmRequests, type NpmHeld } from '../resolve/from-n
 import { isUnversioned, registryVersion } from '../registry/unversioned.js';
 import type { Resolution } from '../resolve/types.js';
 import type { Gathered } from './remote.js';
+import { linksLeftOutWarning } from './archive-links.js';
 import { classifySource, prepareArchived, relabelError, relabeler, unpackArchive, type Scratch } from './sources.js';
 import type { InstallOptions, InvalidSource, Prepared } from './types.js';
 
@@ -53,6 +54,7 @@ async function preparePackage(
       { hint: 'publish each skill as a package of its own (skills publish)' },
     );
   let a = found[0]!;
+  warnings?.push(...linksLeftOutWarning(typed, scratch.linksLeftOut.get(file) ?? [], [a.inner]));
   // The package.json npm needs is the package's, not the skill's: it is not placed with the skill.
   const manifest = join(a.root, 'package.json');
   if (existsSync(manifest)) {

@@ -11,7 +11,7 @@ import {
   preferPlaced,
   someOf,
   tiedSkipped,
-  twinOf,
+  withoutTwins,
 } from './namesakes.js';
 import { diffLockfiles, formatLockSource, intoOf, type LockEntry, type Lockfile } from '../formats/lockfile.js';
 import type { DependencySpec } from '../model/spec.js';
@@ -38,7 +38,8 @@ import { MissingSkills } from './missing-skills.js';
 import { nothingToInstall } from './nothing-to-install.js';
 import { overlayCatalog } from './overlay-catalog.js';
 import { siblingLinkWarnings } from './sibling-links.js';
-import { nestedArchived } from './nested-skills.js';
+import { archivedToPrepare } from './nested-skills.js';
+import { linksLeftOutWarning } from './archive-links.js';
 
 const depsOf = (r: ResolvedSkill): Record<string, string> =>
   Object.fromEntries(r.dependencies.map((d) => [d.slice(0, d.indexOf('@', 1)), d.slice(d.indexOf('@', 1) + 1)]));
@@ -108,11 +109,13 @@ export async function gather(
     return tree;
   }
   // So does an archive that holds skills (a repository's "Download ZIP", git archive).
-  const found = nestedArchived(await unpackArchive(c.abs, raw, scratch, options), scratch, options.only);
-  const several = found.length > 1;
+  const unpacked = await unpackArchive(c.abs, raw, scratch, options);
+  const { found, several } = archivedToPrepare(unpacked, scratch, options.only);
   const prepared: Gathered['found'] = [];
   for (const a of found) prepared.push(await prepareArchived(a, raw, lockPath(lockDir, c.abs), several));
-  return { found: prepared, several };
+  const inners = unpacked.map((a) => a.inner);
+  const warnings = linksLeftOutWarning(raw, scratch.linksLeftOut.get(c.abs) ?? [], inners);
+  return { found: prepared, several, ...(warnings.length ? { warnings } : {}) };
 }
 
 /**
@@ -184,31 +187,33 @@ export async function planFromSources(
     held.set(raw, found.map(idOf));
     if (cut) cuts.set(raw, cut);
     let chosen = found;
-    if (only) chosen = found.filter((p) => only.has(idOf(p)) && matched.add(idOf(p)));
+    // A skeleton (templates/…) is taken by its name only where no skill of the source has that name.
+    const skillIds = new Set(found.filter((p) => !p.template).map(idOf));
+    if (only)
+      chosen = found.filter((p) => only.has(idOf(p)) && !(p.template && skillIds.has(idOf(p))) && matched.add(idOf(p)));
     else if (several && options.pick) {
       const namesakes = namesakesOf(found);
       const tiedOrOutranked = (p: Prepared) => namesakes.tied.has(p.skill.id) || namesakes.outranked.has(p);
       const clashes = new Set([...namesakes.tied.keys(), ...[...namesakes.outranked.values()].map((p) => p.skill.id)]);
-      // Twins (one skill at two paths, placed once) are one choice, as --list shows them; choosing it takes both.
-      const twins = twinOf(found);
-      const shown = found.flatMap((p, i) => (twins[i] === i ? [p] : []));
+      // Twins (one skill at two paths, file for file) are one choice, as --list shows them; it takes both.
+      const shown = withoutTwins(raw, found);
       const picked = new Set(
-        (
-          await options.pick(
-            raw,
-            shown.map((p) =>
-              'diagnostics' in p
-                ? { id: idOf(p), description: '', problem: p.diagnostics[0]?.message ?? p.message }
-                : {
-                    id: p.skill.id,
-                    description: p.skill.description ?? '',
-                    ...(clashes.has(p.skill.id) ? { inside: insideOf(raw, p), unticked: tiedOrOutranked(p) } : {}),
-                  },
-            ),
-          )
-        ).map((k) => shown[k]),
+        await options.pick(
+          raw,
+          shown.map(({ p, foundAt }) =>
+            'diagnostics' in p
+              ? { id: idOf(p), description: '', problem: p.diagnostics[0]?.message ?? p.message }
+              : {
+                  id: p.skill.id,
+                  description: p.skill.description ?? '',
+                  ...(clashes.has(p.skill.id) ? { inside: insideOf(raw, p), unticked: tiedOrOutranked(p) } : {}),
+                  ...(foundAt ? { foundAt } : {}),
+                },
+          ),
+        ),
       );
-      chosen = found.filter((_, i) => picked.has(found[twins[i]!]));
+      const kept = new Set(shown.filter((_, i) => picked.has(i)).flatMap((s) => [s.p, ...(s.twins ?? [])]));
+      chosen = found.filter((p) => kept.has(p));
     }
     const taken = new Set(chosen);
     for (const p of chosen === found ? [] : found) {

@@ -5,7 +5,8 @@ import { readBounded } from '../fs/read.js';
 import { isInside } from '../fs/walk.js';
 import { parseGitmodules, type Submodule } from '../formats/gitmodules.js';
 import { someOf } from './namesakes.js';
-import { nestedArchived, skillsNestedIn } from './nested-skills.js';
+import { archivedToPrepare, skillsNestedIn } from './nested-skills.js';
+import { linksLeftOutWarning } from './archive-links.js';
 import { basename, join, relative, sep } from 'node:path';
 import { SkillsError } from '../errors.js';
 import { describeErrno, errnoIn } from '../fs/errno.js';
@@ -16,6 +17,7 @@ import { needCache } from '../fetch/cache.js';
 import { KEEP_BYTES } from '../fs/archive-entries.js';
 import { fetchCommit, folderOfTree } from '../fetch/git.js';
 import { CUT_ADVICE, discoveryBudget, isSkillFolder } from '../skill/discover.js';
+import { splitTemplates } from '../skill/template-folders.js';
 import {
   prepareLocal,
   prepareArchived,
@@ -57,9 +59,13 @@ export async function gatherTree(
   // skill below the top (zoom's contact-center/ holds contact-center/android/). Nothing nested: as without --skill.
   const top = isSkillFolder(root);
   const below = top ? undefined : skillsBelow(root);
-  const searched = (below?.roots ?? [root]).filter(
+  const all = (below?.roots ?? [root]).filter(
     (abs) => abs === root || (!skip?.(abs) && !dataManifest(abs, below?.listings.get(abs))),
   );
+  // The skeletons of a collection (templates/…) are read only when skills are named or listed (`only`), marked.
+  const split = splitTemplates(all, (abs) => relative(root, abs).split(sep).join('/'));
+  const templates = new Set(only === undefined ? [] : split.templates);
+  const searched = only === undefined ? split.skills : all;
   // The skill folders nested in each one searched, at any depth; and each nested one's outer skill folder.
   const nestedOf = new Map<string, string[]>();
   const nestedIn = new Map<string, string>();
@@ -100,7 +106,8 @@ export async function gatherTree(
       return pathTooLong(err, shown, abs, relabel);
     });
     const outer = byFolder.get(nestedIn.get(abs) ?? '');
-    const marked = 'diagnostics' in p || outer === undefined ? p : { ...p, nestedIn: nameOf(outer) };
+    const nested = 'diagnostics' in p || outer === undefined ? p : { ...p, nestedIn: nameOf(outer) };
+    const marked = templates.has(abs) ? { ...nested, template: true as const } : nested;
     byFolder.set(abs, marked);
     found.push('diagnostics' in marked || origin === undefined ? marked : { ...marked, origin });
   }
@@ -317,8 +324,7 @@ export async function gatherUrl(
   const unpacked = await unpackArchive(file, typed, scratch, options).catch((err: unknown) => {
     throw relabelError(err, relabeler(file, typed, ''));
   });
-  const inArchive = nestedArchived(unpacked, scratch, options.only);
-  const several = inArchive.length > 1;
+  const { found: inArchive, several } = archivedToPrepare(unpacked, scratch, options.only);
   const found: Gathered['found'] = [];
   for (const a of inArchive) {
     const p = await prepareArchived(a, typed, '', several);
@@ -326,5 +332,7 @@ export async function gatherUrl(
     found.push('diagnostics' in p ? p : { ...p, source, origin: { path: a.inner } });
   }
   if (found.length === 0) throw noSkill(typed, 'its top or in any folder');
-  return { found, several };
+  const inners = unpacked.map((a) => a.inner);
+  const warnings = linksLeftOutWarning(typed, scratch.linksLeftOut.get(file) ?? [], inners);
+  return { found, several, ...(warnings.length ? { warnings } : {}) };
 }

@@ -197,6 +197,8 @@ export class Scratch {
   readonly archives = new Map<string, Promise<ArchivedSkill[]>>();
   /** Each archive by URL is downloaded once a run. */
   readonly downloads = new Map<string, Promise<string>>();
+  /** The links of each archive unpacked, left out (ExtractOptions.onLink; said by archive-links.ts). */
+  readonly linksLeftOut = new Map<string, string[]>();
   /** The first folder this run created to hold `base` (base itself, or a parent), when it was not there. */
   private created: string | undefined;
   /**
@@ -275,6 +277,7 @@ async function unpack(abs: string, typed: string, scratch: Scratch, options: Ins
     readOnly: options.useRegistry,
     keepBytes: scratch.keepBytes,
     digest: streamed.options,
+    onLink: (name) => scratch.linksLeftOut.set(abs, [...(scratch.linksLeftOut.get(abs) ?? []), name]),
   });
   for (const f of written) scratch.keepBytes -= f.content?.length ?? 0;
   let folders;
@@ -484,5 +487,6 @@ export async function prepareArchived(
     only: a.only === true,
     ...(version === undefined ? {} : { version }),
   });
-  return a.nestedIn === undefined || 'diagnostics' in p ? p : { ...p, nestedIn: a.nestedIn };
+  const nested = a.nestedIn === undefined || 'diagnostics' in p ? p : { ...p, nestedIn: a.nestedIn };
+  return a.template ? { ...nested, template: true } : nested;
 }

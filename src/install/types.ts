@@ -56,11 +56,19 @@ export interface InstallOptions {
   /**
    * Asked, on a terminal, which of a source's several skills to install (all of them when undefined): the positions
    * of those chosen. `inside` is a namesake's folder in the source (another skill there has its name); `unticked`,
-   * one that installing all would leave out (namesakes.ts).
+   * one that installing all would leave out (namesakes.ts); `foundAt`, the folders of a skill held twice file for
+   * file (twins: one choice).
    */
   pick?: (
     typed: string,
-    skills: { id: string; description: string; problem?: string; inside?: string; unticked?: boolean }[],
+    skills: {
+      id: string;
+      description: string;
+      problem?: string;
+      inside?: string;
+      unticked?: boolean;
+      foundAt?: string[];
+    }[],
   ) => Promise<number[]>;
   /** Record this consumer in the usedBy of every skill installed. */
   consumer?: string;
@@ -127,6 +135,8 @@ export interface InvalidSource {
   namesake?: { of: string; inside: string; alone: string };
   /** Left out of a source of several skills: a path in it is longer than the system can name (ENAMETOOLONG). */
   tooLong?: true;
+  /** A skeleton below a `template(s)/` folder of a source of several: read only when named (--skill) or listed. */
+  template?: true;
 }
 
 export interface InstallResult {
@@ -179,6 +189,8 @@ export interface Prepared {
   folderName?: string;
   /** The id of the skill whose folder holds it, for a skill nested in another: installed only when named. */
   nestedIn?: string;
+  /** A skeleton below a `template(s)/` folder of a source of several (skill/template-folders.ts): only when named. */
+  template?: true;
 }
 
 export type Relabel = (text: string) => string;
@@ -200,6 +212,8 @@ export interface ArchivedSkill {
   only?: boolean;
   /** For a skill nested in another of the archive (copied out of it): the other's id. Installed only when named. */
   nestedIn?: string;
+  /** A skeleton below a `template(s)/` folder of the archive: installed only when named. */
+  template?: true;
 }
 
 /** Where one resolved skill comes from. */

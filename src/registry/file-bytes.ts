@@ -1,14 +1,14 @@
 // The bytes of one file the registry keeps, and how they go into its integrity: read whole when small (or kept for
 // the copy made next), else a chunk at a time, so that a skill's large data file is never held whole to be hashed.
 import type { Hash } from 'node:crypto';
-import { closeSync, constants, fstatSync, ftruncateSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, ftruncateSync, readFileSync, readSync } from 'node:fs';
 import { SkillsError } from '../errors.js';
 import { DEFAULT_LIMITS } from '../fs/archive.js';
 import { writeAll } from '../fs/atomic.js';
 import { packedMode } from '../fs/archive-entries.js';
 import { notUtf8Failure } from '../fs/byte-names.js';
 import { readOpenFile } from '../fs/read.js';
-import { checkOpenedWithin, openFoundFile } from '../fs/walk.js';
+import { openFoundFile } from '../fs/walk.js';
 import type { StoredFile } from './integrity.js';
 
 /** What the store takes of one skill: what install takes of an archive. */
@@ -119,11 +119,18 @@ function eachChunk(f: StoredFile, fd: number, size: number, use: (chunk: Buffer)
   }
 }
 
-/** A file the walk found regular that is something else now. */
-const noLongerAFile = (f: StoredFile) =>
-  new SkillsError('E_IO', `${f.abs} is no longer a regular file; nothing was written`, {
-    hint: 'run again once the skill is written',
-  });
+/**
+ * A file the walk found regular that is something else now: a symbolic link (`link`: put in its place since, to
+ * anywhere; it is not followed), a FIFO, a folder.
+ */
+const noLongerAFile = (f: StoredFile, link: boolean) =>
+  new SkillsError(
+    'E_IO',
+    link
+      ? `${f.abs} is a symbolic link now, where a regular file was found; it was refused (not followed), nothing was written`
+      : `${f.abs} is no longer a regular file; nothing was written`,
+    { hint: 'run again once the skill is written' },
+  );
 
 /**
  * Open a file the walk found regular, and its size, without waiting: a FIFO or a device swapped in since the walk
@@ -132,7 +139,7 @@ const noLongerAFile = (f: StoredFile) =>
  * link swapped in since, to ~/.ssh/id_rsa or anywhere, is refused rather than copied into the skill.
  */
 function openStored(f: StoredFile): { fd: number; size: number } {
-  return openFoundFile(f.abs, () => noLongerAFile(f));
+  return openFoundFile(f.abs, (link) => noLongerAFile(f, link));
 }
 
 /** Blocks of zeros this long are left as holes in a copy: a sparse file stays sparse, as `cp` copies one. */
@@ -216,18 +223,15 @@ function readUnstatted(f: StoredFile, bound: ReadBound = { bytes: 0 }): Buffer {
   return withUnstatted(f, bound, (fd, size) => readOpenFile(fd, size, true));
 }
 
-/** `read` of an unstatted file opened (not through a link) and found still a regular file inside its skill. */
+/**
+ * `read` of an unstatted file opened as openStored opens one, and found still inside its skill (a folder on the way
+ * swapped for a link since the walk is refused).
+ */
 function withUnstatted<T>(f: StoredFile, bound: ReadBound, read: (fd: number, size: number) => T): T {
-  const fd = openSync(f.abs, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  const skill = f.abs.slice(0, f.abs.length - f.rel.length - 1);
+  const { fd, size, mode } = openFoundFile(f.abs, (link) => noLongerAFile(f, link), skill);
   try {
-    // A folder on the way swapped for a link since the walk: the file must still lie in the skill.
-    checkOpenedWithin(fd, f.abs, f.abs.slice(0, f.abs.length - f.rel.length - 1));
-    const st = fstatSync(fd);
-    if (!st.isFile())
-      throw new SkillsError('E_IO', `${f.abs} is not a regular file any more; it was not read`, {
-        hint: 'run again once the skill is written',
-      });
-    return learnt(f, bound, packedMode(st.mode), st.size, () => read(fd, st.size));
+    return learnt(f, bound, packedMode(mode), size, () => read(fd, size));
   } finally {
     closeSync(fd);
   }

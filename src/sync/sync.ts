@@ -6,6 +6,7 @@ import { SkillsError, isSkillsError } from '../errors.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { isInside } from '../fs/walk.js';
 import { discoverSkills } from '../skill/discover.js';
+import { splitTemplates } from '../skill/template-folders.js';
 import { loadSkill } from '../skill/load.js';
 import type { HeldFile } from '../fs/read-held.js';
 import { validateSkills, type SkillReport } from '../skill/validate.js';
@@ -136,12 +137,18 @@ export async function syncSkills(opts: SyncSkillsOptions): Promise<SyncOutcome> 
 }
 
 /**
- * Skill folders below dir, leaving out the registry's own store; none is not an error here (a folder may start empty).
+ * Skill folders below dir, leaving out the registry's own store and, as install does, the skeletons of a collection
+ * (templates/…); none is not an error here (a folder may start empty).
  */
 function rootsBelow(dir: string, registry: string): Roots {
   try {
     const { roots, listings } = discoverSkills([dir], { cwd: dir });
-    return { roots: roots.filter((r) => !isInside(registry, r)), listings };
+    const inside = (r: string) => relative(dir, r).split(sep).join('/');
+    const { skills } = splitTemplates(
+      roots.filter((r) => !isInside(registry, r)),
+      inside,
+    );
+    return { roots: skills, listings };
   } catch (err) {
     if (isSkillsError(err) && err.code === 'E_NOT_FOUND') return { roots: [] };
     throw err;

@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, cliAsUser, runCli, tempFolders, withSmallFileLimit } from '../helpers/cli.js';
+import { BIN, cliAsUser, runCli, tempFolders, withSmallFileLimit, testEnv } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 import { tempStem } from '../../src/fs/atomic.js';
 
@@ -119,7 +119,7 @@ describe.skipIf(process.platform === 'win32')('an install or update that fails w
     const u = await execa(
       'bash',
       ['-c', 'ulimit -f 1 && exec "$@"', 'bash', process.execPath, BIN, 'update', 'skill-number-0'],
-      { cwd: project, env: { NO_COLOR: '1', ...env }, reject: false, stdin: 'ignore' },
+      { cwd: project, env: testEnv(home, env), extendEnv: false, reject: false, stdin: 'ignore' },
     );
     expect(u.exitCode).toBe(2);
     expect(u.stderr).toMatch(/cannot write .*skills-lock\.json: .*\(EFBIG\); the file was left as it was$/m);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { execa } from 'execa';
 import yaml from 'js-yaml';
-import { BIN, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, runCli, tempDir, testEnv } from '../helpers/cli.js';
 import { writeTree } from '../helpers/tree.js';
 
 /** Every file below `dir` (dotfiles included) with its content, for before/after comparisons. */
@@ -351,7 +351,8 @@ describe('skills init (built CLI)', () => {
           ],
           {
             cwd: dir,
-            env: { NO_COLOR: '1', HOME: home },
+            env: testEnv(home),
+            extendEnv: false,
             reject: false,
             stdin: 'ignore',
           },
@@ -368,7 +369,8 @@ describe('skills init (built CLI)', () => {
           ['-c', 'ulimit -f 0 && exec "$@"', 'bash', process.execPath, BIN, 'init', 'doomed', '--yes', '--dir', 'kept'],
           {
             cwd: dir,
-            env: { NO_COLOR: '1', HOME: home },
+            env: testEnv(home),
+            extendEnv: false,
             reject: false,
             stdin: 'ignore',
           },
@@ -403,7 +405,7 @@ async function runInPty(
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const child = spawn('script', ['-qfec', [process.execPath, BIN, ...args].map(q).join(' '), '/dev/null'], {
     cwd,
-    env: { ...process.env, NO_COLOR: '1', HOME: home, TERM: 'xterm', COLUMNS: '200' },
+    env: testEnv(home, { TERM: 'xterm', COLUMNS: '200' }),
   });
   let output = '';
   child.stdout.on('data', (d) => (output += d));

@@ -1,5 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +19,7 @@ import { parseLockfile } from '../../src/formats/lockfile.js';
 import { PROJECT_LOCK } from '../../src/install/lock.js';
 import { LOCK_OWNER, LOCK_STALE_MS } from '../../src/registry/file-lock.js';
 import { folderIntegrity } from '../../src/registry/integrity.js';
-import { BIN, runCli, runMeasured, tempFolders } from '../helpers/cli.js';
+import { BIN, runCli, runMeasured, tempFolders, testEnv } from '../helpers/cli.js';
 import { type TreeSpec, skillMd, snapshot, writeTree } from '../helpers/tree.js';
 
 // Archives as users download them: GitHub release tarballs and "Download ZIP", git archive, Finder zips. Each is
@@ -399,6 +408,36 @@ describe('skills install: archives made by everyday tools (built CLI)', () => {
     expect(r.ms).toBeLessThan(10_000);
   }, 60_000);
 
+  it("leaves an archive's links out, with one warning naming those in a skill, and installs the rest (zip and tar)", async () => {
+    const project = fresh('project');
+    const reg = join(fresh(), 'registry');
+    const src = fresh('src');
+    writeTree(join(src, 'repo-main'), {
+      'AGENTS.md': '# Notes\n',
+      'skills/a/SKILL.md': skillText('a', '1.0.0'),
+      'skills/a/references/real.md': '# Real\n',
+      'skills/b/SKILL.md': skillText('b', '1.0.0'),
+    });
+    // One that leads inside its skill, one out of it (to a secret), and one of the repository's, beside no skill.
+    symlinkSync('real.md', join(src, 'repo-main/skills/a/references/guide.md'));
+    symlinkSync('/etc/passwd', join(src, 'repo-main/skills/b/passwd'));
+    symlinkSync('AGENTS.md', join(src, 'repo-main/CLAUDE.md'));
+    await execa('zip', ['-qry', join(project, 'repo-main.zip'), 'repo-main'], { cwd: src });
+    await execa('tar', ['czf', join(project, 'repo-main.tgz'), 'repo-main'], { cwd: src });
+    for (const archive of ['repo-main.zip', 'repo-main.tgz']) {
+      const into = `skills-${archive}`;
+      const r = await cli(reg, ['install', archive, '--into', into], project);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        `warning: ${archive}: 2 links left out of its skills: repo-main/skills/a/references/guide.md, repo-main/skills/b/passwd (an archive's links are not unpacked, so none can lead out of a skill; to keep one that leads inside its skill, unpack the archive and install the folder)`,
+      );
+      expect(r.stderr).not.toContain('CLAUDE.md');
+      expect(readdirSync(join(project, into)).sort()).toEqual(['a', 'b']);
+      expect(readdirSync(join(project, into, 'a/references'))).toEqual(['real.md']);
+      expect(readdirSync(join(project, into, 'b'))).toEqual(['SKILL.md']);
+    }
+  });
+
   it("says that an archive's .env is left out (secrets are never installed), and keeps .env.example", async () => {
     const project = fresh('project');
     const reg = join(fresh(), 'registry');
@@ -425,7 +464,7 @@ describe('skills install: archives made by everyday tools (built CLI)', () => {
     const r = await cli(reg, ['install', 'twins.tgz', '--into', 'skills'], project);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(
-      'skipped same: 2 different skills of twins.tgz are named same (pkg/a, pkg/b): a folder an agent reads holds one skill of a name, so none was installed. One alone: unpack twins.tgz and run skills install <unpacked>/pkg/a',
+      'skipped   same: 2 different skills of twins.tgz are named same (pkg/a, pkg/b): a folder an agent reads holds one skill of a name, so none was installed. One alone: unpack twins.tgz and run skills install <unpacked>/pkg/a',
     );
     expect(r.stderr).toContain('error: no skill to install: every skill chosen is left out for another of its name');
     expect(existsSync(join(project, 'skills'))).toBe(false);
@@ -633,13 +672,14 @@ describe("skills install: an archive's files as unpacked, not walked or read aga
       preload,
       `if (require('node:worker_threads').isMainThread) process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loaded)}, process.moduleLoadList.join('\\n')));\n`,
     );
-    const env = { ...process.env, HOME: fresh('home'), NO_COLOR: '1', NODE_OPTIONS: `--require ${preload}` };
+    const env = testEnv(fresh('home'), { NODE_OPTIONS: `--require ${preload}` });
     const r = await execa(
       'sh',
       ['-c', '"$0" "$@" 2>&1 | cat', process.execPath, BIN, 'install', archive, '--into', 'skills'],
       {
         cwd: project,
         env,
+        extendEnv: false,
         reject: false,
       },
     );
@@ -762,8 +802,13 @@ describe('skills install: an install killed while it unpacks (built CLI)', () =>
     await execa('tar', ['czf', archive, '-C', join(dir, 'src'), 'big']);
     const project = fresh('project');
     const agents = join(project, '.agents/skills');
-    const env = { NO_COLOR: '1', HOME: fresh('home') };
-    const child = execa(process.execPath, [BIN, 'install', archive], { cwd: project, env, reject: false });
+    const env = testEnv(fresh('home'));
+    const child = execa(process.execPath, [BIN, 'install', archive], {
+      cwd: project,
+      env,
+      extendEnv: false,
+      reject: false,
+    });
     // Killed (SIGKILL: no handler runs) once files are being written into its unpack folder.
     let seen: string[] = [];
     for (let i = 0; i < 4000 && child.exitCode === null; i++) {

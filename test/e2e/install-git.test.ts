@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, runCli, tempFolders, testEnv } from '../helpers/cli.js';
 import {
   git,
   gitConfigGlobal,
@@ -384,7 +384,7 @@ describe('skills install from git', () => {
     const dir = project();
     const child = spawn(process.execPath, [BIN, 'install', `file://${big}`], {
       cwd: dir,
-      env: { ...process.env, ...env, NO_COLOR: '1' },
+      env: testEnv(env.HOME!, env),
       stdio: 'ignore',
     });
     await new Promise((done) => setTimeout(done, 150));
@@ -741,7 +741,7 @@ describe('on a terminal', () => {
     const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
       cwd,
-      env: { ...process.env, ...env, TERM: 'xterm', NO_COLOR: '1', CI: '' },
+      env: testEnv(env.HOME!, { ...env, TERM: 'xterm' }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let out = '';
@@ -822,9 +822,29 @@ describe('on a terminal', () => {
     ]);
     expect(r.code, r.out).toBe(0);
     // It said "holds 3 skills" and listed pdf twice.
-    expect(r.out).toContain('holds 2 skills:');
-    expect(r.out).not.toContain('holds 3 skills');
+    expect(r.out).toMatch(/holds\s+2\s+skills:/);
+    expect(r.out).not.toMatch(/holds\s+3\s+skills/);
     expect(readdirSync(join(dir, '.agents/skills'))).toEqual(['xlsx']);
+  });
+
+  it('shows a skill held twice file for file (twins) once, with its folders, as --list does', async () => {
+    const env = user();
+    const dir = project('');
+    const repo = join(repos, 'twins-alike-picked.git');
+    makeRepo(repo, {
+      'plugins/docs/skills/pdf/SKILL.md': skill('pdf'),
+      'plugins/office/skills/pdf/SKILL.md': skill('pdf'),
+      'skills/docx/SKILL.md': skill('docx'),
+    });
+    const r = await onTerminal(['install', `file://${repo}`], dir, env, [
+      ['install which?', '\r'],
+      ['which agents', '\r'],
+    ]);
+    expect(r.code, r.out).toBe(0);
+    // The terminal is 80 columns wide: the question may wrap.
+    expect(r.out).toMatch(/holds\s+2\s+skills: install which\?/);
+    expect(r.out).toContain('pdf (found at plugins/docs/skills/pdf, plugins/office/skills/pdf: the same');
+    expect(readdirSync(join(dir, '.agents/skills')).sort()).toEqual(['docx', 'pdf']);
   });
 
   it('ticks the folder of the agent the project shows it uses (CLAUDE.md) when it has no skill folder yet', async () => {

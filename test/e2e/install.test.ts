@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { Header } from 'tar';
 import { parseIndex } from '../../src/formats/index-file.js';
 import { parseLockfile } from '../../src/formats/lockfile.js';
-import { BIN, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, EXAMPLES, runCli, tempFolders, testEnv } from '../helpers/cli.js';
 import { skillMd, snapshot, writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-install-e2e-');
@@ -1071,7 +1071,8 @@ describe('skills install: hostile archives and crashes (built CLI)', () => {
 
     const child = execa(process.execPath, [BIN, 'install', 'big-2.0.0.tgz', '--into', 'skills'], {
       cwd: project,
-      env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg },
+      env: testEnv(fresh('home'), { SKILLS_REGISTRY: reg }),
+      extendEnv: false,
       reject: false,
     });
     const unpacking = () => readdirSync(reg).filter((n) => n.startsWith('.unpack-'));
@@ -1118,7 +1119,8 @@ describe('skills install: hostile archives and crashes (built CLI)', () => {
     }
     const child = execa(process.execPath, [BIN, 'install', many, '--into', 'skills', '--yes'], {
       cwd: project,
-      env,
+      env: testEnv(home, env),
+      extendEnv: false,
       reject: false,
     });
     const staging = () => readdirSync(join(project, 'skills')).filter((n) => n.startsWith('.staging-'));

@@ -7,7 +7,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOO_RECENT_MS } from '../../src/fs/user-cache.js';
-import { BIN, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, runCli, tempDir, testEnv } from '../helpers/cli.js';
 import { KINDS_CONFIG, skillOf } from '../helpers/lint-kinds.js';
 import { skillMd, writeTree, type TreeSpec } from '../helpers/tree.js';
 
@@ -74,7 +74,8 @@ describe('skills lint, result cache (built CLI)', () => {
     for (const ms of [150, 400, 800, 1200]) {
       const child = execa(process.execPath, [BIN, 'lint', '--format', 'json', '--concurrency', '2', '.'], {
         cwd: root,
-        env: { NO_COLOR: '1', XDG_CACHE_HOME: cache },
+        env: testEnv(join(cache, 'home'), { XDG_CACHE_HOME: cache }),
+        extendEnv: false,
         reject: false,
       });
       setTimeout(() => child.kill('SIGKILL'), ms);

@@ -4,7 +4,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, EXAMPLES, FIXTURES, ROOT, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, EXAMPLES, FIXTURES, ROOT, runCli, tempDir, testEnv } from '../helpers/cli.js';
 import { KINDS_CONFIG, skillOf } from '../helpers/lint-kinds.js';
 import { snapshot, writeTree, type TreeSpec } from '../helpers/tree.js';
 
@@ -107,7 +107,8 @@ describe('skills lint --concurrency (built CLI)', () => {
         const r = await execa(process.execPath, ['-r', probe, BIN, 'lint', ...args], {
           cwd: root,
           reject: false,
-          env: { NO_COLOR: '1', HOME: t.dir },
+          env: testEnv(t.dir),
+          extendEnv: false,
         });
         expect(r.exitCode, r.stderr).toBeLessThanOrEqual(1);
         expect(readFileSync(out, 'utf8'), args.join(' ')).toBe('false');
@@ -117,7 +118,8 @@ describe('skills lint --concurrency (built CLI)', () => {
       await execa(process.execPath, ['-r', probe, BIN, 'lint', '--concurrency', '2', '--no-cache', 'examples'], {
         cwd: root,
         reject: false,
-        env: { NO_COLOR: '1', HOME: t.dir },
+        env: testEnv(t.dir),
+        extendEnv: false,
       });
       expect(readFileSync(out, 'utf8')).toBe('true');
     } finally {
@@ -140,12 +142,14 @@ describe('skills lint --concurrency (built CLI)', () => {
       const serial = await execa(process.execPath, [bin, 'lint', '--format', 'json', '--concurrency', 'off', '.'], {
         cwd: root,
         reject: false,
-        env: { NO_COLOR: '1', HOME: t.dir },
+        env: testEnv(t.dir),
+        extendEnv: false,
       });
       const par = await execa(process.execPath, [bin, 'lint', '--format', 'json', '--concurrency', '2', '.'], {
         cwd: root,
         reject: false,
-        env: { NO_COLOR: '1', HOME: t.dir },
+        env: testEnv(t.dir),
+        extendEnv: false,
       });
       expect(par.stderr).toBe('');
       expect(par.exitCode).toBe(1);

@@ -3,7 +3,7 @@ import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, symlinkSync, wr
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execa } from 'execa';
-import { ROOT, runCli, tempDir, withSmallFileLimit } from '../helpers/cli.js';
+import { ROOT, runCli, tempDir, testEnv, withSmallFileLimit } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 /** ro/a1 and ro/b2, each with a description lint --fix quotes; ro/b2/SKILL.md read-only (mode 444). */
@@ -1011,7 +1011,8 @@ describe('shapes of real public skills (built CLI)', () => {
         const res = await execa('sh', ['-c', `${bin} lint ${command!}`], {
           cwd: join(dir, 'skills'),
           reject: false,
-          env: { NO_COLOR: '1' },
+          env: testEnv(join(dir, 'home')),
+          extendEnv: false,
         });
         return res;
       };

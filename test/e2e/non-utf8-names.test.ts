@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { BIN, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, runCli, tempFolders, testEnv } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 // A file or folder name that is not UTF-8 reaches Node as a string with U+FFFD for the bad bytes, so the path joined
@@ -90,7 +90,7 @@ describe.skipIf(process.platform === 'darwin' || process.platform === 'win32')(
       const r = await execa(
         'bash',
         ['-c', 'exec "$0" "$1" "$2" "skills/bad$(printf \'\\377\')"', process.execPath, BIN, cmd],
-        { cwd: dir, env: { NO_COLOR: '1', HOME: dir }, reject: false, stdin: 'ignore' },
+        { cwd: dir, env: testEnv(dir), extendEnv: false, reject: false, stdin: 'ignore' },
       );
       expect(r.stderr).toContain(`${join(dir, 'skills')}/bad\\xff: its name is not UTF-8`);
       expect(r.exitCode).toBe(2);

@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, tempFolders } from '../helpers/cli.js';
+import { BIN, tempFolders, testEnv } from '../helpers/cli.js';
 import { serveLocal } from '../helpers/http.js';
 import { writeTree } from '../helpers/tree.js';
 
@@ -66,7 +66,8 @@ async function run(args: string[], cwd: string, env: Record<string, string> = {}
   const rssFile = join(fresh('rss'), 'rss');
   const r = await execa(process.execPath, ['--require', preload, BIN, ...args], {
     cwd,
-    env: { NO_COLOR: '1', HOME: fresh('home'), RSS_FILE: rssFile, ...env },
+    env: testEnv(fresh('home'), { RSS_FILE: rssFile, ...env }),
+    extendEnv: false,
     reject: false,
     stdin: 'ignore',
     timeout: 60_000,

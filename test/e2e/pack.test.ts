@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, 
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { BIN, EXAMPLES, runCli, runMeasured, tempFolders } from '../helpers/cli.js';
+import { BIN, EXAMPLES, runCli, runMeasured, tempFolders, testEnv } from '../helpers/cli.js';
 import { git } from '../helpers/git-repos.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
@@ -303,7 +303,6 @@ describe('skills pack (built CLI)', () => {
   });
 
   // util-linux `script` gives the CLI a terminal; `stty cols` gives it a width, or leaves it at 0 columns.
-  const withoutCi = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'CI'));
   // CI and TERM are set here as a user's terminal has them, whatever the machine running the tests has.
   const onTerminal = (args: string[], cols: number | undefined, env: Record<string, string> = {}) => {
     const q = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
@@ -312,7 +311,7 @@ describe('skills pack (built CLI)', () => {
       input: '',
       encoding: 'utf8',
       timeout: 20_000,
-      env: { ...withoutCi(), TERM: 'xterm', NO_COLOR: '1', ...env },
+      env: testEnv(fresh('home'), { TERM: 'xterm', ...env }),
     });
     return { status: r.status, out: r.stdout };
   };

@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { parseIndex } from '../../src/formats/index-file.js';
 import { folderIntegrity } from '../../src/registry/integrity.js';
 import { readSelectionIndex } from '../../src/prompt/selection-index.js';
-import { BIN, EXAMPLE_IDS, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, EXAMPLE_IDS, EXAMPLES, runCli, tempFolders, testEnv } from '../helpers/cli.js';
 import { rebuiltResolveIndex, resolveIndexText } from '../helpers/resolve-index.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
@@ -616,7 +616,8 @@ describe('skills sync --watch (built CLI)', () => {
     makeSkill(watched, 'already', '1.0.0');
     const reg = join(fresh(), 'registry');
     const child = execa(process.execPath, [BIN, 'sync', watched, '--watch', '--json'], {
-      env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg },
+      env: testEnv(fresh('home'), { SKILLS_REGISTRY: reg }),
+      extendEnv: false,
       reject: false,
     });
     let out = '';
@@ -675,7 +676,8 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
     const results = await Promise.all(
       dirs.map((d) =>
         execa(process.execPath, [BIN, 'sync', d], {
-          env: { NO_COLOR: '1', HOME: home, SKILLS_REGISTRY: reg },
+          env: testEnv(home, { SKILLS_REGISTRY: reg }),
+          extendEnv: false,
           reject: false,
         }),
       ),
@@ -701,7 +703,8 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
     const uses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         execa(process.execPath, [BIN, 'use', 'concurrent-00', '--by', `bee-${String(i).padStart(2, '0')}`], {
-          env: { NO_COLOR: '1', HOME: home, SKILLS_REGISTRY: reg },
+          env: testEnv(home, { SKILLS_REGISTRY: reg }),
+          extendEnv: false,
           reject: false,
         }),
       ),
@@ -724,7 +727,8 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
       makeSkill(many, `s${i}`, '1.0.0', files);
     }
     const child = execa(process.execPath, [BIN, 'sync', many], {
-      env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg },
+      env: testEnv(fresh('home'), { SKILLS_REGISTRY: reg }),
+      extendEnv: false,
       reject: false,
     });
     const stagings = () => readdirSync(join(reg, 'built-in')).filter((n) => n.startsWith('.staging-'));
@@ -762,7 +766,8 @@ describe('the registry under concurrency and crashes (built CLI)', () => {
     makeSkill(big, 'big', '1.0.0', files);
 
     const child = execa(process.execPath, [BIN, 'sync', big], {
-      env: { NO_COLOR: '1', HOME: fresh('home'), SKILLS_REGISTRY: reg },
+      env: testEnv(fresh('home'), { SKILLS_REGISTRY: reg }),
+      extendEnv: false,
       reject: false,
     });
     const staging = () => readdirSync(join(reg, 'built-in')).filter((name) => name.startsWith('.staging-big@1.0.0.'));

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, EXAMPLES, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, EXAMPLES, runCli, tempFolders, testEnv } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 const { fresh, cleanup } = tempFolders('skills-render-e2e-');
@@ -152,7 +152,8 @@ describe('skills render-prompt (built CLI)', () => {
         join(dir, 'c-link'),
       ],
       {
-        env: { NO_COLOR: '1', HOME: fresh('home') },
+        env: testEnv(fresh('home')),
+        extendEnv: false,
         stripFinalNewline: false,
         reject: false,
       },

@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempFolders } from '../helpers/cli.js';
+import { BIN, runCli, tempFolders, testEnv } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 // No process a run started outlives it (issue 12, processes 1–3): not one that left the script's process group or
@@ -108,7 +108,7 @@ function startCli(
 ): { child: ChildProcess; exit: Promise<number | null>; err: () => string } {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
-    env: { ...process.env, NO_COLOR: '1', HOME: fresh('home') },
+    env: testEnv(fresh('home')),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
@@ -225,7 +225,7 @@ describe.runIf(linux)('run-script: SIGHUP, SIGQUIT, SIGINT, SIGTERM and a closed
           '-c',
           `"${process.execPath}" "${BIN}" run-script "${skill}" chatty.sh --args '{}' | head -1; echo "\${PIPESTATUS[0]}" > "${rc}"`,
         ],
-        { env: { ...process.env, NO_COLOR: '1', HOME: fresh('home') }, stdio: 'ignore' },
+        { env: testEnv(fresh('home')), stdio: 'ignore' },
       );
       sh.on('exit', done);
     });
@@ -327,7 +327,7 @@ describe('run-script: every input is bounded while it is read', () => {
     const skill = leavingSkill();
     const r = await new Promise<{ code: number | null; err: string }>((done) => {
       const child = spawn(process.execPath, [BIN, 'run-script', skill, 'hello.sh', '--args-file', '-'], {
-        env: { ...process.env, NO_COLOR: '1', HOME: fresh('home') },
+        env: testEnv(fresh('home')),
         stdio: ['pipe', 'ignore', 'pipe'],
       });
       let err = '';

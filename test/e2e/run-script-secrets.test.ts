@@ -2,7 +2,7 @@ import { execa } from 'execa';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, runCli, tempDir, testEnv } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 // run-script's output as an adversary shapes it: a secret across the 1 MB cap, a secret in every form a JSON
@@ -157,7 +157,7 @@ async function runBytes(script: string, args: object) {
     const r = await execa(
       process.execPath,
       [BIN, 'run-script', skill, script, '--secrets', secrets, '--args', JSON.stringify(args)],
-      { env: { NO_COLOR: '1', HOME: home }, encoding: 'buffer', reject: false, stdin: 'ignore', timeout: 60_000 },
+      { env: testEnv(home), extendEnv: false, encoding: 'buffer', reject: false, stdin: 'ignore', timeout: 60_000 },
     );
     return { exitCode: r.exitCode, stdout: Buffer.from(r.stdout), stderr: Buffer.from(r.stderr) };
   } finally {

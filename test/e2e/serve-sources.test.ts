@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, EXAMPLES, tempFolders } from '../helpers/cli.js';
+import { BIN, EXAMPLES, tempFolders, testEnv } from '../helpers/cli.js';
 import { failure, listAll, serveStdio, SkillsGetResult, toolText } from '../helpers/mcp.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
@@ -59,7 +59,8 @@ describe('skills serve: the skills render-prompt reads', () => {
       process.execPath,
       [BIN, 'registry', 'sync', join(EXAMPLES, 'web-scraping'), '--registry', reg],
       {
-        env: { HOME: home, NO_COLOR: '1' },
+        env: testEnv(home),
+        extendEnv: false,
         reject: false,
       },
     );

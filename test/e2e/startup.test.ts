@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { BIN, EXAMPLES, ROOT, tempDir } from '../helpers/cli.js';
+import { BIN, EXAMPLES, ROOT, tempDir, testEnv } from '../helpers/cli.js';
 
 /** Every file of the built CLI under dist/. */
 const bundleFiles = (dir: string): string[] =>
@@ -41,7 +41,8 @@ function copyCli(root: string): void {
 
 const run = (home: string, env: Record<string, string> = {}) =>
   execa(process.execPath, [BIN, 'validate', join(EXAMPLES, 'web-scraping')], {
-    env: { NO_COLOR: '1', HOME: home, XDG_CACHE_HOME: '', ...env },
+    env: testEnv(home, { XDG_CACHE_HOME: '', ...env }),
+    extendEnv: false,
     reject: false,
   });
 
@@ -94,7 +95,8 @@ describe('start-up (bin/skills.js)', () => {
         const home = join(t.dir, 'home');
         const cli = () =>
           execa(process.execPath, [join(root, 'bin/skills.js'), 'validate', '--help'], {
-            env: { NO_COLOR: '1', HOME: home, XDG_CACHE_HOME: '' },
+            env: testEnv(home, { XDG_CACHE_HOME: '' }),
+            extendEnv: false,
             reject: false,
           });
         expect((await cli()).stdout).toContain('fail on warnings too');
@@ -130,7 +132,8 @@ describe('start-up (bin/skills.js)', () => {
         const dir = join(home, '.cache/skills');
         const cli = (root: string) =>
           execa(process.execPath, [join(root, 'bin/skills.js'), 'validate', '--help'], {
-            env: { NO_COLOR: '1', HOME: home, XDG_CACHE_HOME: '' },
+            env: testEnv(home, { XDG_CACHE_HOME: '' }),
+            extendEnv: false,
             reject: false,
           });
         const packs = () =>
@@ -185,17 +188,28 @@ describe('start-up (bin/skills.js)', () => {
     try {
       writeSmallSkills(t.dir, 1500);
       const args = [BIN, 'validate', t.dir, '--json'];
-      const env = { ...process.env, NO_COLOR: '1', HOME: t.dir };
+      const env = testEnv(t.dir);
       const out = join(t.dir, 'out.json');
-      const toFile = await execa(process.execPath, [...args], { env, stdout: { file: out }, reject: false });
+      const toFile = await execa(process.execPath, [...args], {
+        env,
+        extendEnv: false,
+        stdout: { file: out },
+        reject: false,
+      });
       expect(toFile.exitCode).toBe(0);
       const expected = readFileSync(out, 'utf8');
       expect(JSON.parse(expected).skills).toHaveLength(1500);
       // execa's pipe is a socket pair.
-      const toSocket = await execa(process.execPath, args, { env, reject: false, stripFinalNewline: false });
+      const toSocket = await execa(process.execPath, args, {
+        env,
+        extendEnv: false,
+        reject: false,
+        stripFinalNewline: false,
+      });
       expect(toSocket.stdout).toBe(expected);
       const shell = await execa('sh', ['-c', '"$0" "$@" | cat', process.execPath, ...args], {
         env,
+        extendEnv: false,
         reject: false,
         stripFinalNewline: false,
       });
@@ -221,6 +235,7 @@ describe('start-up (bin/skills.js)', () => {
       ].join('\n');
       const nonBlocking = await execa('python3', ['-c', slow, process.execPath, ...args], {
         env,
+        extendEnv: false,
         reject: false,
         stripFinalNewline: false,
       });
@@ -236,12 +251,16 @@ describe('start-up (bin/skills.js)', () => {
     const t = tempDir();
     try {
       const { preload, loaded } = recordModules(t.dir);
-      const env = { ...process.env, NO_COLOR: '1', HOME: t.dir };
+      const env = testEnv(t.dir);
       for (const args of [
         ['validate', join(EXAMPLES, 'web-scraping')],
         ['validate', join(t.dir, 'nowhere')],
       ]) {
-        const r = await execa(process.execPath, ['--require', preload, BIN, ...args], { env, reject: false });
+        const r = await execa(process.execPath, ['--require', preload, BIN, ...args], {
+          env,
+          extendEnv: false,
+          reject: false,
+        });
         expect(r.stdout + r.stderr).toMatch(/web-scraping|nowhere/);
         const modules = readFileSync(loaded, 'utf8').split('\n');
         expect(modules, args.join(' ')).not.toContain('NativeModule net');
@@ -255,13 +274,14 @@ describe('start-up (bin/skills.js)', () => {
     const t = tempDir();
     try {
       const { preload, loaded } = recordModules(t.dir);
-      const env = { ...process.env, NO_COLOR: '1', HOME: t.dir };
+      const env = testEnv(t.dir);
       for (const [args, code] of [
         [['validate', join(EXAMPLES, 'web-scraping')], 0],
         [['validate', join(t.dir, 'nowhere')], 2],
       ] as const) {
         const r = await execa(process.execPath, ['--require', preload, BIN, ...args], {
           env,
+          extendEnv: false,
           reject: false,
           stdout: 'ignore',
           stderr: 'ignore',
@@ -292,17 +312,19 @@ describe('start-up (bin/skills.js)', () => {
       '_, st = os.waitpid(pid, 0)',
       'print(repr(out)); sys.exit(os.waitstatus_to_exitcode(st))',
     ].join('\n');
-    const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm' };
+    const home = tempDir();
+    const env = testEnv(home.dir, { TERM: 'xterm' });
     delete env.NO_COLOR;
-    delete env.FORCE_COLOR;
     const r = await execa('python3', ['-c', inPty, process.execPath, BIN, 'validate', join(EXAMPLES, 'web-scraping')], {
       env,
+      extendEnv: false,
       reject: false,
     });
     expect(r.exitCode).toBe(0);
     // chalk's green (ESC [32m) around the tick, and the terminal's CR LF.
     expect(r.stdout).toContain('\\x1b[32m');
     expect(r.stdout).toContain('1 skill valid');
+    home.cleanup();
   });
 
   it('ends quietly with 141 when the reader of its output goes away (`skills list | head -1`)', async () => {
@@ -316,7 +338,7 @@ describe('start-up (bin/skills.js)', () => {
         ['validate', t.dir],
       ]) {
         const child = spawn(process.execPath, [BIN, ...args], {
-          env: { ...process.env, NO_COLOR: '1', HOME: t.dir },
+          env: testEnv(t.dir),
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         let stderr = '';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { BIN, ROOT, testEnv } from '../helpers/cli.js';
 import { skillMd, writeTree } from '../helpers/tree.js';
 
 // A folder the search may not read, and a skill file this user may not read, are said, never passed over: validate
@@ -33,7 +33,8 @@ afterAll(() => {
 async function run(args: string[], cwd: string) {
   const r = await execa(process.execPath, [cli, ...args], {
     cwd,
-    env: { NO_COLOR: '1', HOME: cwd },
+    env: testEnv(cwd),
+    extendEnv: false,
     reject: false,
     stdin: 'ignore',
     timeout: 30_000,

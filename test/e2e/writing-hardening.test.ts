@@ -21,7 +21,7 @@ import {
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { execa } from 'execa';
-import { BIN, EXAMPLES, runCli, tempFolders, type CliResult } from '../helpers/cli.js';
+import { BIN, EXAMPLES, runCli, tempFolders, type CliResult, testEnv } from '../helpers/cli.js';
 
 const { fresh, cleanup } = tempFolders('skills-writing-e2e-');
 const mounts: string[] = [];
@@ -460,7 +460,8 @@ describe('I/O errors told as what they are (19)', () => {
         ['-c', `ulimit -f 1024 && exec "$0" "$@"`, process.execPath, BIN, 'install', archive],
         {
           cwd: dir,
-          env: { NO_COLOR: '1', HOME: dir, SKILLS_REGISTRY: reg },
+          env: testEnv(dir, { SKILLS_REGISTRY: reg }),
+          extendEnv: false,
           reject: false,
         },
       );

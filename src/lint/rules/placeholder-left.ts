@@ -67,10 +67,60 @@ const CHAT_TOKEN = /<\|[\w.-]{1,40}\|>/;
 // `templates/`): its `{{name}}`s are the variables it is filled with, on purpose.
 const TEMPLATE_FILE = /(?:^|[/_.-])(?:templates?|prompts?)(?:[/_.-]|$)/i;
 
+// A token the text talks about rather than one left unfilled (a skill that teaches mail merge names `{{FirstName}}`):
+// alone in the first cell of a table row (`| {{FirstName}} | the recipient's first name |`, a table of tokens); named
+// as a token (`the {{FirstName}} merge field`, `tokens such as {{FirstName}}`; not `Key: {{KEY}}`, a form's blank);
+// or put to a use (`use {{FirstName}} for the first name`, `insert {{Date}} where …`). "Dear {{FirstName}}," and
+// "Use {{tool}}." are still leftovers.
+const TOKEN_NOUN = String.raw`(?:placeholders?|tokens?|variables?|(?:merge\s+)?fields?|slots?)`;
+const TABLE_FIRST_CELL = /^\s*\|\s*[*_`]{0,3}$/;
+const CELL_END = /[*_`]{0,3}\s*\|/y;
+const NAMED_BEFORE = new RegExp(
+  String.raw`(?:\b${TOKEN_NOUN}\s*(?:such\s+as|like|e\.g\.,?|including)?|such\s+as|e\.g\.,?)\s*(?:\{\{[^{}\n]{1,80}\}\}\s*(?:,|or|and)\s*)*[*_"'“]?$`,
+  'i',
+);
+const NAMED_AFTER = new RegExp(String.raw`[*_"'”]?\s+${TOKEN_NOUN}\b`, 'iy');
+const USE_BEFORE = /\b(?:use|insert|type|add|write|put|include|enter|paste)\s+[*_"'“]?$/i;
+const USE_AFTER =
+  /[*_"'”]?\s+(?:for|to|as|where|when|in\s+place\s+of|stands\s+for|(?:is|are|will\s+be|gets?)\s+replaced)\b/iy;
+
+// A table whose header names a column of tokens (`| Merge Field | Example | Description |`, `| Variable | Value |`,
+// `| Button | Inserts | Shows |`, German `Platzhalter`): its rows list tokens, in whichever column.
+const TABLE_ROW = /^\s*\|/;
+const TABLE_RULE = /^\s*\|?\s*:?-{3,}/;
+const TOKEN_HEADER =
+  /\|\s*[*_]{0,2}(?:(?:merge\s+)?fields?|tokens?|variables?|placeholders?|platzhalter|inserts?|tags?)[*_]{0,2}\s*\|/i;
+
+/** For each line of `lines`, whether it is a row of a table of tokens (its header names such a column). */
+function tokenTableRows(lines: readonly string[]): boolean[] {
+  const rows = lines.map(() => false);
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!TABLE_ROW.test(lines[i]!) || !TABLE_RULE.test(lines[i + 1]!) || !TOKEN_HEADER.test(`${lines[i]!.trimEnd()}|`))
+      continue;
+    for (let j = i + 2; j < lines.length && TABLE_ROW.test(lines[j]!); j++) rows[j] = true;
+  }
+  return rows;
+}
+
+/** Whether the `{{…}}` from `index` to `end` of `line` is a token the text names or explains, not one left unfilled. */
+function talkedAbout(line: string, index: number, end: number): boolean {
+  if (TABLE_FIRST_CELL.test(line.slice(0, index))) {
+    CELL_END.lastIndex = end;
+    if (CELL_END.test(line)) return true;
+  }
+  const before = line.slice(Math.max(0, index - 120), index);
+  if (NAMED_BEFORE.test(before)) return true;
+  NAMED_AFTER.lastIndex = end;
+  if (NAMED_AFTER.test(line)) return true;
+  USE_AFTER.lastIndex = end;
+  return USE_BEFORE.test(before) && USE_AFTER.test(line);
+}
+
 function scan(text: string, file: string, firstLine: number, ctx: RuleContext, slotsMeant = false): void {
   if (!maybe(text)) return;
   const slots = slotsMeant || (text.includes('{{') && hasProseSlot(text));
   const lines = text.split('\n');
+  const tokenRows = text.includes('{{') && text.includes('|') ? tokenTableRows(lines) : undefined;
   let fence: string | undefined;
   for (const [i, line] of lines.entries()) {
     const open = FENCE.exec(line);
@@ -95,12 +145,14 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext, s
     const leadEnd = LEAD.exec(prose)![0].length;
     const chatTemplate = prose.includes('<|') && CHAT_TOKEN.test(prose);
     for (const m of prose.matchAll(PLACEHOLDER)) {
-      if ((slots || chatTemplate) && m[0].startsWith('{{')) continue;
+      const token = m[0].startsWith('{{');
+      if (token && (slots || chatTemplate || tokenRows?.[i] || talkedAbout(prose, m.index, m.index + m[0].length)))
+        continue;
       // `[TODO LIST](https://…)`: the text of a link, a page's name.
       if (m[0].startsWith('[') && prose[m.index + m[0].length] === '(') continue;
       const bare = m[0] === 'TODO' || m[0] === 'FIXME' || m[0] === 'TBD';
       if (bare && !isMarker(prose, m.index, m.index + m[0].length, leadEnd)) continue;
-      const what = m[0].startsWith('{{')
+      const what = token
         ? `unrendered template placeholder ${m[0]}`
         : `placeholder "${m[0].length > 40 ? `${m[0].slice(0, 37)}…` : m[0]}"`;
       ctx.report({
@@ -108,7 +160,7 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext, s
         file,
         line: firstLine + i,
         column: m.index + 1,
-        hint: m[0].startsWith('{{')
+        hint: token
           ? 'fill in the value the template expected, or put template syntax in `code`'
           : 'write the missing content, or delete the note',
       });
@@ -119,7 +171,7 @@ function scan(text: string, file: string, firstLine: number, ctx: RuleContext, s
 export default {
   names: ['SK124', 'placeholder-left'],
   description:
-    'no template placeholders are left in the Markdown of the skill: TODO, FIXME or TBD as a marker ("TODO: …", "FIXME(…)", at the start of a line or list item, or ending one; not "TODO placeholders", "TODO/FIXME comments" or "leave a TODO" in a sentence), [TODO: …] (not as the text of a link), <TODO>, {{name}} (except in a template for an answer, whose slots are described in words, on a line of a chat template that holds special tokens such as <|eot|>, and in a reference named as a template or a prompt)',
+    'no template placeholders are left in the Markdown of the skill: TODO, FIXME or TBD as a marker ("TODO: …", "FIXME(…)", at the start of a line or list item, or ending one; not "TODO placeholders", "TODO/FIXME comments" or "leave a TODO" in a sentence), [TODO: …] (not as the text of a link), <TODO>, {{name}} (except in a template for an answer, whose slots are described in words, on a line of a chat template that holds special tokens such as <|eot|>, in a reference named as a template or a prompt, and as a token the text talks about: in a table of tokens, "use {{FirstName}} for …", "the {{FirstName}} merge field")',
   tags: ['instructions', 'content'],
   layouts: ['skill-md', 'manifest'],
   severity: 'warning',

@@ -200,3 +200,44 @@ it('placeholder-left stays linear on hostile lines', async () => {
   r.cleanup();
   expect(r.reports.length).toBeGreaterThan(0);
 });
+
+it('placeholder-left: a token the text talks about (mail merge) is no leftover; one left unfilled still is', () =>
+  testRule(rule, {
+    valid: [
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            [
+              '# Mail merge',
+              '',
+              '| Token | Meaning |',
+              '|---|---|',
+              "| {{FirstName}} | the recipient's first name |",
+              '| **{{Company}}** | their company |',
+              '',
+              '| Button | Inserts | Shows |',
+              '|--------|---------|-------|',
+              "| @ First name | {{firstName}} | the registrant's first name |",
+              '',
+              'Use {{FirstName}} for the greeting, and insert {{Date}} where the letter is dated.',
+              'The {{Signature}} merge field is filled from your profile; tokens such as {{City}}, {{Zip}} or {{State}} come from the sheet.',
+              '',
+            ].join('\n'),
+          ),
+        },
+      },
+    ],
+    invalid: [
+      {
+        tree: {
+          'SKILL.md': skillMd(
+            fm,
+            '# Letter\n\nDear {{FirstName}},\n\n| Owner | {{owner}} |\n|---|---|\n\nAPI key: {{API_KEY}}\n\nUse {{tool}}.\n',
+          ),
+        },
+        messages: [/\{\{FirstName\}\}/, /\{\{owner\}\}/, /\{\{API_KEY\}\}/, /\{\{tool\}\}/],
+        lines: [7, 9, 12, 14],
+      },
+    ],
+  }));
