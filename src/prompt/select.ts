@@ -72,12 +72,9 @@ const PAIR = 0.3;
 export const NONE_FITS = 0.54;
 const COVER = 0.6;
 const COVER_AIM = 0.6;
-// A long request offers a skill more words to match by chance (a paragraph about Redis, Ansible or a Flutter app met
-// a code-review skill's cache, memory and limits): past LONG_FROM of its words other than generic ones, the bar grows
-// by LONG_SLOPE times the log of how many times longer the request is (1.28 times at 24 words), in a catalog of
-// MIN_CATALOG skills or more. README, "None fits", has the figures.
-const LONG_FROM = 12;
-const LONG_SLOPE = 0.4;
+// A long request offers more words to match by chance: past LONG_FROM telling words, the bar grows by LONG_SLOPE
+// times the log of how many times longer it is (MIN_CATALOG skills or more; README, "None fits").
+const [LONG_FROM, LONG_SLOPE] = [12, 0.4];
 // A word the skill holds only as a related word (synonyms.ts) covers this share of the word.
 const RELATED_COVERS = 0.5;
 // A name of two words or more of which the request holds only one (or a word related to it) is evidence at this share
