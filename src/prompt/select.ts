@@ -40,7 +40,9 @@ const PAIR_EVIDENCE_WEIGHT = [3, 2, 1.5, 1, 0.5, 0];
 // does not rank: the words rank already, and ranking by the pair too moved the sets by a request either way. On the
 // four real sets (README): top-1 rose on all four (the fourth, written from the bodies, by 5 requests), no-fit held on
 // the first and fourth and fell by one request on the second and third. The body's words alone as evidence, even
-// rare ones, two in one body, lifted fit requests and sank no-fit (README).
+// rare ones, two in one body, lifted fit requests and sank no-fit (README). A pair of two generic words ("check the
+// file", "step two", "find open") is not: any body of steps holds such pairs (on the ten sets, no-fit of the eighth +1,
+// "nmap command to find open ports on my home network" no longer selects gh-address-comments; nothing else moved).
 const BODY_PAIR_EVIDENCE = 0.5;
 const K1 = 1.2;
 // A word related to a query word (synonyms.ts) counts for this share of the word itself.
@@ -167,6 +169,8 @@ export function selectSkills(
   const bodyPairIdf = bodyPairDf.map((d) => bm25Idf(bodies, d));
   const pairInformative = pairDf.map((d) => n < 4 || d <= n / 2);
   const weak = q.surface.map((w) => isWeakWord(w));
+  // Two generic words side by side in the body ("check the file", "step two") are no evidence (BODY_PAIR_EVIDENCE).
+  const bodyPairTells = [...q.pairs.keys()].map((key) => key.split(',').some((t) => !weak[Number(t)]));
   const fullIdf = Array.from(df, (d) => bm25Idf(n, d));
   const idf = fullIdf.map((x, t) => x * (weak[t] ? WEAK : 1));
   // In a small set every word is in half the skills; only in a larger one does "common" mean uninformative.
@@ -252,7 +256,7 @@ export function selectSkills(
     if (p)
       for (let k = 0; k < nPairs; k++) {
         const inBody = p[k]! & BODY_BIT;
-        if (inBody) {
+        if (inBody && bodyPairTells[k]) {
           const tfe = BODY_PAIR_EVIDENCE / (1 - B[BODY]! + (B[BODY]! * len[i * NF + BODY]!) / avg[BODY]!);
           e += (bodyPairIdf[k]! * tfe) / (K1 + tfe);
         }
@@ -333,7 +337,7 @@ export function selectSkills(
     return (
       `its name, triggers, descriptions and headings match ${(evidence[i]! / ceiling).toFixed(2)} of one rare word, ` +
       `under the ${needed.toFixed(2)} needed (generic words, related words and the body's text rank a skill but do ` +
-      `not select it, but for two of the request's words side by side in the body;` +
+      `not select it, but for two of the request's words side by side in the body, not both generic;` +
       ` it holds ${Math.round(share * 100)}% of what the request says${lacks.length ? `, not: ${lacks.join(', ')}` : ''}` +
       `${nameLoss[i]! < 0 ? "; the one word of its name it holds counts as a description's" : ''})`
     );

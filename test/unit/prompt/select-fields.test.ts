@@ -409,6 +409,20 @@ describe('none fits', () => {
       expect(names('read the input of this memory poem', d)).toEqual([]);
     });
 
+    it('are no evidence when both words are generic: any body of steps holds such pairs', () => {
+      const steps = { ...tuning, body: body('Check the file first: too small a ring drops events.') };
+      // "check" and "file" are generic words; side by side in this one body they do not say the request is its.
+      const r = selectSkills('check the file for memory', [...others, steps], { max: 3 });
+      expect(r.selected).toEqual([]);
+      expect(r.ranked.find((s) => s.name === 'event-queues')?.below).toMatch(
+        /side by side in the body, not both generic;/,
+      );
+      // A pair with one telling word still is ("ring" beside "buffer" above; "file" beside "ring" here).
+      expect(names('file ring for memory', [...others, { ...steps, body: body('Save the file ring first.') }])).toEqual(
+        ['event-queues'],
+      );
+    });
+
     it('do not rank: the skill with the pair and the one with its words apart score alike, but for "none fits"', () => {
       const r = selectSkills('a ring buffer in memory', [...d, apart], { max: 3 });
       const [a, b] = ['event-queues', 'event-queues-care'].map((n) => r.ranked.find((s) => s.name === n)!);
