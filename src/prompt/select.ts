@@ -3,7 +3,7 @@ import { twoWords } from './select-fields.js';
 import { CountedScan } from './select-counted.js';
 import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
-import { bm25Idf, rankingIdf, smallCatalogIdf } from './background-idf.js';
+import { LACKED_TOPIC, bm25Idf, lackedWeight, rankingIdf, smallCatalogIdf } from './background-idf.js';
 
 export {
   candidateOf,
@@ -287,9 +287,10 @@ export function selectSkills(
   // and a skill that lacks it holds less of the request (on the four sets: no-fit 26 -> 27 of 36 on the third, 24 ->
   // 25 on the fourth; nothing else moved).
   const telling: number[] = [];
+  const lackedOf: (number | undefined)[] = [];
   for (let t = 0; t < q.wordTerms; t++) if (!weak[t]) telling.push(t);
   // The share; with `lacks`, the request's words the skill holds nothing of are put there (for the "below" text).
-  const coverage = (i: number, lacks?: string[]): number => {
+  const coverage = (i: number, lacks?: string[], topics?: string[]): number => {
     const at = tfAt[i]!;
     const mask = fields[i]!;
     let all = 0;
@@ -305,10 +306,13 @@ export function selectSkills(
         else for (const p of q.inPhrases.get(t) ?? NO_PHRASES) if (tf[at + stride + p * NF + f]! > 0) own = 1;
       }
       if (!own && !near && q.material.has(t) && !somewhere[t]) continue;
-      const w = Math.min(evIdf[t]!, ceiling);
+      // A topic no skill here holds and skills at large do (a neighbouring tool) weighs more (lackedWeight).
+      const lacked = somewhere[t] || small ? 1 : (lackedOf[t] ??= lackedWeight(q.terms[t]!));
+      const w = Math.min(evIdf[t]!, ceiling) * lacked;
       all += w;
       held += own ? w : near ? RELATED_COVERS * w : 0;
       if (!own && !near) lacks?.push(q.surface[t]!);
+      if (lacked > 1) topics?.push(q.surface[t]!);
     }
     return all > 0 ? held / all : 0;
   };
@@ -333,11 +337,13 @@ export function selectSkills(
   // Why a skill under the threshold is not selected: written only for the skills --explain and JSON show.
   const belowText = (i: number, needed: number): string => {
     const lacks: string[] = [];
-    const share = coverage(i, lacks);
+    const topics: string[] = [];
+    const share = coverage(i, lacks, topics);
     return (
       `its name, triggers, descriptions and headings match ${(evidence[i]! / ceiling).toFixed(2)} of one rare word, ` +
       `under the ${needed.toFixed(2)} needed (generic words, related words and the body's text rank a skill but do ` +
       `not select it, but for two of the request's words side by side in the body, not both generic;` +
+      `${topics.length ? ` no skill here holds ${topics.join(', ')}, and public skills do: each weighs ${LACKED_TOPIC};` : ''}` +
       ` it holds ${Math.round(share * 100)}% of what the request says${lacks.length ? `, not: ${lacks.join(', ')}` : ''}` +
       `${nameLoss[i]! < 0 ? "; the one word of its name it holds counts as a description's" : ''})`
     );

@@ -342,6 +342,25 @@ describe('none fits', () => {
     );
   });
 
+  it('weighs a word no skill here holds and public skills use (a neighbouring tool) as 2.5 rare words in coverage', () => {
+    const capture = { name: 'capture', description: 'Send web traffic through a local proxy, and replay requests.' };
+    const d = [...filler(), capture];
+    const below = (q: string) => selectSkills(q, d, { max: 3 }).ranked.find((s) => s.name === 'capture')!.below;
+    // "kubernetes" is no skill's word here, and hundreds of public skills': the catalog lacks what it is about.
+    expect(below('a proxy for kubernetes')).toMatch(
+      /under the 0\.64 needed .* no skill here holds kubernetes, and public skills do: each weighs 2\.5; it holds 29% /,
+    );
+    // A word public skills do not use ("brindlewood", a typo, a place) weighs one rare word, as before.
+    expect(below('a proxy for brindlewood')).toMatch(
+      /under the 0\.57 needed .*it holds 50% of what the request says, not: brindlewood\)$/,
+    );
+    // A skill that holds more of the request is selected all the same.
+    expect(names('proxy traffic on kubernetes', d)).toEqual(['capture']);
+    // "skeleton" is a template: a skill that says template holds it, half.
+    const starter = { name: 'starter', description: 'Start a new skill from the template.' };
+    expect(names('a skill skeleton to start from', [...filler(), starter])).toEqual(['starter']);
+  });
+
   it("takes the words of the body's headings as evidence, and the body's text as none", () => {
     const d = [
       ...filler(),
