@@ -130,7 +130,7 @@
 // The collections are not in this repository: SKILLS_REAL_CORPORA names them (see bench/false-positives.mjs).
 // Usage: SKILLS_REAL_CORPORA=<dir> node bench/selection-real.mjs [--verbose] [--held-out] [--json]
 //   --verbose lists the tuning part's misses; add --held-out to list the held-out part's too, --second the second
-//   set's. The tenth set's misses are never listed (nor the third's to ninth's, which were read elsewhere).
+//   set's. The third's to tenth's misses are never listed here (they were read elsewhere).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { mapPool } from './lib.mjs';

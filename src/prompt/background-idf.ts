@@ -65,3 +65,20 @@ export function smallCatalogIdf(df: number, stemmed: string, ceiling: number, am
   const own = bm25Idf(among, df) / bm25Idf(among, 1);
   return SMALL_OWN_SHARE * own * ceiling + (1 - SMALL_OWN_SHARE) * backgroundIdf(stemmed, ceiling);
 }
+
+// "None fits": a word of the request that no skill of the catalog holds, but that public skills use (from
+// BACKGROUND_MIN_DF up to LACKED_MAX_DF of them: a tool, a platform, a technique, "kubernetes", "nginx",
+// "elasticsearch", "django"), is what the request is about and the catalog lacks, a neighbouring tool: it weighs
+// LACKED_TOPIC rare words in how much of the request a skill holds (select.ts coverage), not one. A word fewer public
+// skills use is the request's own material or chance ("bakery", "Lisbon", a typo); one that more use is a word of any
+// skill ("api", "app"), whose absence here is chance or a spelling the stemmer does not fold. On the ten sets and the
+// first other set, no-fit +1 on the third, sixth, eighth and ninth sets and the other set, and the ninth's top-1 +1,
+// nothing lower (README, "None fits").
+export const LACKED_TOPIC = 2.5;
+const LACKED_MAX_DF = 2000;
+
+/** How many rare words a request's word that no skill of the catalog holds weighs in coverage (LACKED_TOPIC). */
+export function lackedWeight(stemmed: string): number {
+  const d = backgroundDf(stemmed);
+  return d >= BACKGROUND_MIN_DF && d <= LACKED_MAX_DF ? LACKED_TOPIC : 1;
+}

@@ -3,8 +3,18 @@ import { twoWords } from './select-fields.js';
 import { CountedScan } from './select-counted.js';
 import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
-import { bm25Idf, rankingIdf, smallCatalogIdf } from './background-idf.js';
+import { LACKED_TOPIC, bm25Idf, lackedWeight, rankingIdf, smallCatalogIdf } from './background-idf.js';
+import {
+  COVER,
+  COVER_AIM,
+  MIN_CATALOG,
+  NAME_PART,
+  NAME_PART_COVER,
+  RELATED_COVERS,
+  noneFitsBar,
+} from './none-fits.js';
 
+export { NONE_FITS } from './none-fits.js';
 export {
   candidateOf,
   type MatchKind,
@@ -40,7 +50,9 @@ const PAIR_EVIDENCE_WEIGHT = [3, 2, 1.5, 1, 0.5, 0];
 // does not rank: the words rank already, and ranking by the pair too moved the sets by a request either way. On the
 // four real sets (README): top-1 rose on all four (the fourth, written from the bodies, by 5 requests), no-fit held on
 // the first and fourth and fell by one request on the second and third. The body's words alone as evidence, even
-// rare ones, two in one body, lifted fit requests and sank no-fit (README).
+// rare ones, two in one body, lifted fit requests and sank no-fit (README). A pair of two generic words ("check the
+// file", "step two", "find open") is not: any body of steps holds such pairs (on the ten sets, no-fit of the eighth +1,
+// "nmap command to find open ports on my home network" no longer selects gh-address-comments; nothing else moved).
 const BODY_PAIR_EVIDENCE = 0.5;
 const K1 = 1.2;
 // A word related to a query word (synonyms.ts) counts for this share of the word itself.
@@ -62,34 +74,6 @@ const BODY_FLOOR = 1;
 // word found in the same fields: a third, since its two words count already (at a full share, pairs of common words
 // such as "failing tests" outweighed the one word that told the skill). As evidence for "none fits" it counts whole.
 const PAIR = 0.3;
-// "None fits": a skill found by relevance alone is selected only when its evidence reaches this share of what one
-// rare word scores in this catalog (the IDF of a word only one skill has): a rare word in its description, about;
-// not a generic word, nor words of its body's text alone. Under MIN_CATALOG skills, see SMALL_CATALOG_BAR. The share
-// of the request the skill holds moves it (COVER, COVER_AIM): it is this at COVER_AIM, up to COVER times itself more
-// when the skill holds none of the request, and lower when it holds more than COVER_AIM. Calibrated on
-// bench/selection/real-queries.json and real-queries-2.json (with the headings' evidence, 0.54 raised both sets' top-1
-// and no-fit over 0.52 without it).
-export const NONE_FITS = 0.54;
-const COVER = 0.6;
-const COVER_AIM = 0.6;
-// A long request offers more words to match by chance: past LONG_FROM telling words, the bar grows by LONG_SLOPE
-// times the log of how many times longer it is (MIN_CATALOG skills or more; README, "None fits").
-const [LONG_FROM, LONG_SLOPE] = [12, 0.4];
-// A word the skill holds only as a related word (synonyms.ts) covers this share of the word.
-const RELATED_COVERS = 0.5;
-// A name of two words or more of which the request holds only one (or a word related to it) is evidence at this share
-// of a name's weight (a description's, then) for a skill that holds under NAME_PART_COVER of the request: one word of
-// a name is the skill's topic when the request is about it, and chance when the request is about something else
-// ("index" of interpreting-culture-index for "use a gin index in postgres", "meeting" of notion-meeting-intelligence
-// for "a recurring google calendar meeting", "review" ~ audit of audit-prep-assistant for "review my short story").
-// A skill that holds more of the request keeps its name's whole weight: "debugging" alone is systematic-debugging's
-// ("figure out why the total is wrong", which holds 30-40% of the third set's request, lost it at 0.4).
-const NAME_PART = 1 / 3;
-const NAME_PART_COVER = 0.3;
-const MIN_CATALOG = 20;
-// Under MIN_CATALOG skills (their IDF cannot tell a rare word from a common one) "none fits" weighs words by
-// smallCatalogIdf and the bar is this share of NONE_FITS: README, "None fits in a small catalog", has the figures.
-const SMALL_CATALOG_BAR = 0.6;
 // Document frequency counts the fields every skill has (name to description): select-scan.ts DF_FIELDS.
 const DF_MASK = (1 << DF_FIELDS) - 1;
 const BODY = NF - 1;
@@ -170,6 +154,8 @@ export function selectSkills(
   const bodyPairIdf = bodyPairDf.map((d) => bm25Idf(bodies, d));
   const pairInformative = pairDf.map((d) => n < 4 || d <= n / 2);
   const weak = q.surface.map((w) => isWeakWord(w));
+  // Two generic words side by side in the body ("check the file", "step two") are no evidence (BODY_PAIR_EVIDENCE).
+  const bodyPairTells = [...q.pairs.keys()].map((key) => key.split(',').some((t) => !weak[Number(t)]));
   const fullIdf = Array.from(df, (d) => bm25Idf(n, d));
   const idf = fullIdf.map((x, t) => x * (weak[t] ? WEAK : 1));
   // In a small set every word is in half the skills; only in a larger one does "common" mean uninformative.
@@ -255,7 +241,7 @@ export function selectSkills(
     if (p)
       for (let k = 0; k < nPairs; k++) {
         const inBody = p[k]! & BODY_BIT;
-        if (inBody) {
+        if (inBody && bodyPairTells[k]) {
           const tfe = BODY_PAIR_EVIDENCE / (1 - B[BODY]! + (B[BODY]! * len[i * NF + BODY]!) / avg[BODY]!);
           e += (bodyPairIdf[k]! * tfe) / (K1 + tfe);
         }
@@ -286,9 +272,10 @@ export function selectSkills(
   // and a skill that lacks it holds less of the request (on the four sets: no-fit 26 -> 27 of 36 on the third, 24 ->
   // 25 on the fourth; nothing else moved).
   const telling: number[] = [];
+  const lackedOf: (number | undefined)[] = [];
   for (let t = 0; t < q.wordTerms; t++) if (!weak[t]) telling.push(t);
   // The share; with `lacks`, the request's words the skill holds nothing of are put there (for the "below" text).
-  const coverage = (i: number, lacks?: string[]): number => {
+  const coverage = (i: number, lacks?: string[], topics?: string[]): number => {
     const at = tfAt[i]!;
     const mask = fields[i]!;
     let all = 0;
@@ -304,10 +291,13 @@ export function selectSkills(
         else for (const p of q.inPhrases.get(t) ?? NO_PHRASES) if (tf[at + stride + p * NF + f]! > 0) own = 1;
       }
       if (!own && !near && q.material.has(t) && !somewhere[t]) continue;
-      const w = Math.min(evIdf[t]!, ceiling);
+      // A topic no skill here holds and skills at large do (a neighbouring tool) weighs more (lackedWeight).
+      const lacked = somewhere[t] || small ? 1 : (lackedOf[t] ??= lackedWeight(q.terms[t]!));
+      const w = Math.min(evIdf[t]!, ceiling) * lacked;
       all += w;
       held += own ? w : near ? RELATED_COVERS * w : 0;
       if (!own && !near) lacks?.push(q.surface[t]!);
+      if (lacked > 1) topics?.push(q.surface[t]!);
     }
     return all > 0 ? held / all : 0;
   };
@@ -324,8 +314,7 @@ export function selectSkills(
     return t !== undefined && df[t]! > SHARED_NAME_DF;
   };
   // The evidence a skill found by relevance needed to be selected ("none fits"); 0 when it is not judged by it.
-  const long = !small && telling.length > LONG_FROM ? 1 + LONG_SLOPE * Math.log(telling.length / LONG_FROM) : 1;
-  const bar = small ? SMALL_CATALOG_BAR * NONE_FITS : NONE_FITS * long;
+  const { bar, long } = noneFitsBar(small, telling.length);
   const neededOf = (i: number, kind: MatchKind): number =>
     kind === 'relevance' ? bar * (1 + COVER * (COVER_AIM - coverage(i))) : 0;
   // The most neededOf gives (a skill that holds none of the request): the least coverage, 0, needs the most.
@@ -333,11 +322,13 @@ export function selectSkills(
   // Why a skill under the threshold is not selected: written only for the skills --explain and JSON show.
   const belowText = (i: number, needed: number): string => {
     const lacks: string[] = [];
-    const share = coverage(i, lacks);
+    const topics: string[] = [];
+    const share = coverage(i, lacks, topics);
     return (
       `its name, triggers, descriptions and headings match ${(evidence[i]! / ceiling).toFixed(2)} of one rare word, ` +
       `under the ${needed.toFixed(2)} needed (generic words, related words and the body's text rank a skill but do ` +
-      `not select it, but for two of the request's words side by side in the body;` +
+      `not select it, but for two of the request's words side by side in the body, not both generic;` +
+      `${topics.length ? ` no skill here holds ${topics.join(', ')}, and public skills do: each weighs ${LACKED_TOPIC};` : ''}` +
       ` it holds ${Math.round(share * 100)}% of what the request says${lacks.length ? `, not: ${lacks.join(', ')}` : ''}` +
       `${long > 1 ? `; a request of ${telling.length} words asks ${long.toFixed(2)} times as much` : ''}` +
       `${nameLoss[i]! < 0 ? "; the one word of its name it holds counts as a description's" : ''})`

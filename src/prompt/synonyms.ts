@@ -44,6 +44,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['draft', 'write', 'compose', 'author'],
   ['coauthor', 'collaborate', 'together'],
   ['plan', 'roadmap', 'steps', 'outline'],
+  ['template', 'skeleton', 'boilerplate', 'scaffold', 'starter'],
   ['short', 'concise', 'brief', 'quick'],
   ['brainstorm', 'ideate', 'idea', 'explore'],
   ['requirement', 'spec', 'prd'],

@@ -342,6 +342,25 @@ describe('none fits', () => {
     );
   });
 
+  it('weighs a word no skill here holds and public skills use (a neighbouring tool) as 2.5 rare words in coverage', () => {
+    const capture = { name: 'capture', description: 'Send web traffic through a local proxy, and replay requests.' };
+    const d = [...filler(), capture];
+    const below = (q: string) => selectSkills(q, d, { max: 3 }).ranked.find((s) => s.name === 'capture')!.below;
+    // "kubernetes" is no skill's word here, and hundreds of public skills': the catalog lacks what it is about.
+    expect(below('a proxy for kubernetes')).toMatch(
+      /under the 0\.64 needed .* no skill here holds kubernetes, and public skills do: each weighs 2\.5; it holds 29% /,
+    );
+    // A word public skills do not use ("brindlewood", a typo, a place) weighs one rare word, as before.
+    expect(below('a proxy for brindlewood')).toMatch(
+      /under the 0\.57 needed .*it holds 50% of what the request says, not: brindlewood\)$/,
+    );
+    // A skill that holds more of the request is selected all the same.
+    expect(names('proxy traffic on kubernetes', d)).toEqual(['capture']);
+    // "skeleton" is a template: a skill that says template holds it, half.
+    const starter = { name: 'starter', description: 'Start a new skill from the template.' };
+    expect(names('a skill skeleton to start from', [...filler(), starter])).toEqual(['starter']);
+  });
+
   it("takes the words of the body's headings as evidence, and the body's text as none", () => {
     const d = [
       ...filler(),
@@ -407,6 +426,20 @@ describe('none fits', () => {
       // "read the input" is in every body: side by side there, it says nothing of which skill is meant.
       expect(names('read the input of this poem for the team', d)).toEqual([]);
       expect(names('read the input of this memory poem', d)).toEqual([]);
+    });
+
+    it('are no evidence when both words are generic: any body of steps holds such pairs', () => {
+      const steps = { ...tuning, body: body('Check the file first: too small a ring drops events.') };
+      // "check" and "file" are generic words; side by side in this one body they do not say the request is its.
+      const r = selectSkills('check the file for memory', [...others, steps], { max: 3 });
+      expect(r.selected).toEqual([]);
+      expect(r.ranked.find((s) => s.name === 'event-queues')?.below).toMatch(
+        /side by side in the body, not both generic;/,
+      );
+      // A pair with one telling word still is ("ring" beside "buffer" above; "file" beside "ring" here).
+      expect(names('file ring for memory', [...others, { ...steps, body: body('Save the file ring first.') }])).toEqual(
+        ['event-queues'],
+      );
     });
 
     it('do not rank: the skill with the pair and the one with its words apart score alike, but for "none fits"', () => {
