@@ -4,15 +4,7 @@ import { CountedScan } from './select-counted.js';
 import { isWeakWord, stem } from './text-match.js';
 import { parseQuery, type Query } from './select-query.js';
 import { LACKED_TOPIC, bm25Idf, lackedWeight, rankingIdf, smallCatalogIdf } from './background-idf.js';
-import {
-  COVER,
-  COVER_AIM,
-  MIN_CATALOG,
-  NAME_PART,
-  NAME_PART_COVER,
-  RELATED_COVERS,
-  noneFitsBar,
-} from './none-fits.js';
+import { COVER, COVER_AIM, MIN_CATALOG, NAME_PART, NAME_PART_COVER, RELATED_COVERS, noneFitsBar } from './none-fits.js';
 
 export { NONE_FITS } from './none-fits.js';
 export {
