@@ -82,8 +82,15 @@ export async function gatherTree(
   }
   // A search cut at its limits (a repository of 60,000 skills) leaves skills out: said, never silently missed.
   const warnings = cut === undefined ? [] : [cutWarning(cut, root, typed)];
+  // A skill folder the search could not read (its SKILL.md a FIFO, a folder it may not list) is said, as lint says it.
+  const unread = (below?.unread ?? []).map(
+    (u) => `${typed.replace(/\/$/, '')}/${relative(root, u.path)}: ${u.message}`,
+  );
   const folders = top && nestedIn.size === 0 ? [] : searched.flatMap((abs) => [abs, ...(nestedOf.get(abs) ?? [])]);
-  const told = warnings.length > 0 ? { warnings, cut: warnings[0] } : {};
+  const told =
+    warnings.length + unread.length > 0
+      ? { warnings: [...warnings, ...unread], ...(warnings.length > 0 ? { cut: warnings[0] } : {}) }
+      : {};
   if (folders.length === 0 && !top) return { found: [], several: false, ...told };
   const found: Gathered['found'] = [];
   const byFolder = new Map<string, Prepared | InvalidSource>();

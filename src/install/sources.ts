@@ -150,19 +150,21 @@ export async function installProblems(skill: Skill): Promise<{ errors: Diagnosti
 
 /**
  * The skill folders below a folder that is not one itself (none when it holds none), and `cut` when the search stopped
- * at its limits (SKILLS_MAX_FOLDERS, …): skills beyond it are left out, which the caller says. `budget`: one shared
- * by several searches of one source.
+ * at its limits (SKILLS_MAX_FOLDERS, …): skills beyond it are left out, which the caller says, as it says `unread`
+ * (what the search could not read). `budget`: one shared by several searches of one source.
  */
 export function skillsBelow(
   dir: string,
   budget?: DiscoveryBudget,
-): { roots: string[]; listings: Map<string, Dirent[]>; cut?: string } {
+): { roots: string[]; listings: Map<string, Dirent[]>; cut?: string; unread?: { path: string; message: string }[] } {
   try {
     const found = discoverSkills([dir], { cwd: dir, ...(budget ? { budget } : {}) });
     return {
       roots: found.roots.filter((r) => r !== dir),
       listings: found.listings,
       ...(found.cut ? { cut: found.cut } : {}),
+      // A folder it could not read, or one whose SKILL.md is a FIFO, a device or a folder: said, not passed over.
+      ...(found.links.length > 0 ? { unread: found.links } : {}),
     };
   } catch (err) {
     if (isSkillsError(err)) return { roots: [], listings: new Map() };

@@ -128,6 +128,23 @@ describe('symlinks to FIFOs in a stranger’s skills (built CLI)', () => {
     }
   });
 
+  it('install of a folder names a skill folder below it whose SKILL.md is a FIFO, and installs the others', async () => {
+    const dir = fresh('fifo-install');
+    writeTree(dir, { 'src/ok/SKILL.md': good('ok'), 'src/trap/README.md': '# x\n', 'project/README.md': '# p\n' });
+    execFileSync('mkfifo', [join(dir, 'src/trap/SKILL.md')]);
+    const cwd = join(dir, 'project');
+    for (const args of [
+      ['install', '../src', '--list'],
+      ['install', '../src', '--agent', 'claude-code'],
+    ]) {
+      const r = await runCli(args, { cwd, timeout: 20_000 });
+      expect(r.exitCode, r.stderr).toBe(0);
+      // It was passed over in silence: "1 skill", the skill beside it left out without a word.
+      expect(r.stderr).toContain('../src/trap/SKILL.md: a FIFO, not a regular file: trap/ is not read as a skill');
+    }
+    expect(readdirSync(join(cwd, '.claude/skills'))).toEqual(['ok']);
+  });
+
   it('pack leaves out a symlink to a FIFO inside the skill', async () => {
     const { dir } = withFifo();
     writeTree(dir, { 'ok/SKILL.md': good('ok') });
