@@ -130,13 +130,9 @@ describe('an npm package whose tarball the archive reader refuses', () => {
     { path: 'package/SKILL.md', body: skillMd('name: upd\ndescription: Does upd things. Use when testing npm.') },
   ];
 
-  it('names the package, its version and its tarball URL, not a scratch file, with a hint for a package', async () => {
+  it('names the package, its version and its tarball URL, not a scratch file, with a hint for a package; leaves a link out', async () => {
     const shapes = [
       { entry: { path: 'package/../../../escape', body: 'x' }, says: 'entry "package/../../../escape" contains ".."' },
-      {
-        entry: { path: 'package/link', type: 'SymbolicLink' as const, linkpath: '/etc/passwd' },
-        says: 'entry "package/link"',
-      },
     ];
     for (const [i, { entry, says }] of shapes.entries()) {
       const version = `1.0.${i}`;
@@ -153,6 +149,18 @@ describe('an npm package whose tarball the archive reader refuses', () => {
         'the publisher of @evil/upd made a tarball that skills will not unpack: install another version, and tell them (npm view @evil/upd bugs)',
       );
       expect(existsSync(join(dir, '.claude'))).toBe(false);
+    }
+    // A link in the tarball is left out, as npm's pacote leaves it: nothing is written for it, the rest installs, and
+    // a warning says so (it refused the whole package before the archive links were left out).
+    {
+      const version = '1.0.9';
+      serve(version, tgz([...good, { path: 'package/link', type: 'SymbolicLink', linkpath: '/etc/passwd' }]));
+      const dir = project({ '.npmrc': `@evil:registry=${url}\n` });
+      const r = await runCli(['install', 'npm:@evil/upd', '--agent', 'claude-code'], { cwd: dir });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`@evil/upd@${version}: a link left out of its skills: package/link`);
+      expect(existsSync(join(dir, '.claude/skills/upd/SKILL.md'))).toBe(true);
+      expect(existsSync(join(dir, '.claude/skills/upd/link'))).toBe(false);
     }
     // Installed again from a lock that names it (its tarball and integrity as the lock keeps them): the same.
     const bytes = tgz([...good, shapes[0]!.entry]);
