@@ -83,9 +83,10 @@ export async function gatherTree(
   // A search cut at its limits (a repository of 60,000 skills) leaves skills out: said, never silently missed.
   const warnings = cut === undefined ? [] : [cutWarning(cut, root, typed)];
   // A skill folder the search could not read (its SKILL.md a FIFO, a folder it may not list) is said, as lint says it.
-  const unread = (below?.unread ?? []).map(
-    (u) => `${typed.replace(/\/$/, '')}/${relative(root, u.path)}: ${u.message}`,
-  );
+  // A path below the root as the source is typed (`<source>/<path>`), not the cache's folder a git source is read from.
+  const typedAt = (abs: string): string =>
+    abs === root ? typed : `${typed}${typed.endsWith('/') ? '' : '/'}${relative(root, abs).split(sep).join('/')}`;
+  const unread = (below?.unread ?? []).map((u) => `${typedAt(u.path)}: ${u.message}`);
   const folders = top && nestedIn.size === 0 ? [] : searched.flatMap((abs) => [abs, ...(nestedOf.get(abs) ?? [])]);
   const told =
     warnings.length + unread.length > 0
@@ -98,8 +99,7 @@ export async function gatherTree(
   const keep: KeepBudget = { bytes: KEEP_BYTES };
   for (const abs of folders.length > 0 ? folders : [root]) {
     const { source, origin } = lockOf(abs);
-    const shown =
-      abs === root ? typed : `${typed}${typed.endsWith('/') ? '' : '/'}${relative(root, abs).split(sep).join('/')}`;
+    const shown = typedAt(abs);
     // A skill at the top of a fetched tree sits in the cache's folder, which its author did not name.
     const p = await prepareLocal(abs, shown, source, {
       ...(relabel ? { relabel } : {}),
